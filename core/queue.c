@@ -1,0 +1,140 @@
+#include "core/queue.h"
+
+#include <string.h>
+
+struct _SlQueue
+{
+  GMutex lock;
+  GCond filled;
+  SlQueueItem *ring;
+  guint size;        /* allocated slots, a power of two */
+  guint head;
+  guint len;
+  guint capacity;    /* log-fifo-size() */
+  gboolean closed;
+  gboolean waiting;
+};
+
+SlQueue *
+sl_queue_new (guint capacity)
+{
+  SlQueue *q = g_new0 (SlQueue, 1);
+  g_mutex_init (&q->lock);
+  g_cond_init (&q->filled);
+  q->capacity = MAX (capacity, 1);
+  q->size = 1024;
+  q->ring = g_new (SlQueueItem, q->size);
+  return q;
+}
+
+void
+sl_queue_free (SlQueue *q)
+{
+  for (guint i = 0; i < q->len; i++)
+    sl_message_unref (q->ring[(q->head + i) & (q->size - 1)].msg);
+  g_free (q->ring);
+  g_mutex_clear (&q->lock);
+  g_cond_clear (&q->filled);
+  g_free (q);
+}
+
+static void
+grow_locked (SlQueue *q, guint need)
+{
+  if (need <= q->size)
+    return;
+  guint size = q->size;
+  while (size < need)
+    size *= 2;
+  SlQueueItem *ring = g_new (SlQueueItem, size);
+  for (guint i = 0; i < q->len; i++)
+    ring[i] = q->ring[(q->head + i) & (q->size - 1)];
+  g_free (q->ring);
+  q->ring = ring;
+  q->size = size;
+  q->head = 0;
+}
+
+guint
+sl_queue_push (SlQueue *q, const SlQueueItem *items, guint n)
+{
+  guint dropped = 0;
+  g_mutex_lock (&q->lock);
+  grow_locked (q, q->len + n);
+  for (guint i = 0; i < n; i++)
+    {
+      if (!items[i].flow_controlled && q->len >= q->capacity)
+        {
+          sl_message_unref (items[i].msg);
+          dropped++;
+          continue;
+        }
+      q->ring[(q->head + q->len) & (q->size - 1)] = items[i];
+      q->len++;
+    }
+  if (q->waiting && q->len)
+    g_cond_signal (&q->filled);
+  g_mutex_unlock (&q->lock);
+  return dropped;
+}
+
+guint
+sl_queue_pop (SlQueue *q, SlQueueItem *out, guint max, gint64 deadline)
+{
+  g_mutex_lock (&q->lock);
+  while (!q->len && !q->closed)
+    {
+      q->waiting = TRUE;
+      if (deadline < 0)
+        g_cond_wait (&q->filled, &q->lock);
+      else if (!g_cond_wait_until (&q->filled, &q->lock, deadline))
+        break;
+    }
+  q->waiting = FALSE;
+  guint n = MIN (max, q->len);
+  for (guint i = 0; i < n; i++)
+    out[i] = q->ring[(q->head + i) & (q->size - 1)];
+  q->head = (q->head + n) & (q->size - 1);
+  q->len -= n;
+  g_mutex_unlock (&q->lock);
+  return n;
+}
+
+void
+sl_queue_unpop (SlQueue *q, const SlQueueItem *items, guint n)
+{
+  g_mutex_lock (&q->lock);
+  grow_locked (q, q->len + n);
+  q->head = (q->head - n) & (q->size - 1);
+  for (guint i = 0; i < n; i++)
+    q->ring[(q->head + i) & (q->size - 1)] = items[i];
+  q->len += n;
+  g_mutex_unlock (&q->lock);
+}
+
+void
+sl_queue_close (SlQueue *q)
+{
+  g_mutex_lock (&q->lock);
+  q->closed = TRUE;
+  g_cond_broadcast (&q->filled);
+  g_mutex_unlock (&q->lock);
+}
+
+gboolean
+sl_queue_is_closed (SlQueue *q)
+{
+  g_mutex_lock (&q->lock);
+  gboolean closed = q->closed;
+  g_mutex_unlock (&q->lock);
+  return closed;
+}
+
+guint
+sl_queue_length (SlQueue *q)
+{
+  g_mutex_lock (&q->lock);
+  guint len = q->len;
+  g_mutex_unlock (&q->lock);
+  return len;
+}

@@ -1,0 +1,36 @@
+/* SlQueue: a destination's bounded queue. Messages that came under flow
+ * control are never dropped: their sources' windows bound them instead. */
+#ifndef SL_QUEUE_H
+#define SL_QUEUE_H
+
+#include <glib.h>
+#include "core/message.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  SlMessage *msg;
+  gboolean flow_controlled;
+} SlQueueItem;
+
+typedef struct _SlQueue SlQueue;
+
+SlQueue *sl_queue_new      (guint capacity);
+void     sl_queue_free     (SlQueue *q);
+/* Takes the items' references; returns how many it dropped (and unref'd)
+ * because the queue was full. One lock for the whole batch. */
+guint    sl_queue_push     (SlQueue *q, const SlQueueItem *items, guint n);
+/* Waits until items are there, the deadline (monotonic µs, or -1 for none)
+ * passes, or the queue is closed; moves up to max items out. */
+guint    sl_queue_pop      (SlQueue *q, SlQueueItem *out, guint max, gint64 deadline);
+/* Puts items back at the head, in order, for a retry. */
+void     sl_queue_unpop    (SlQueue *q, const SlQueueItem *items, guint n);
+/* Wakes the consumer: pop returns what is left, then 0 at once. */
+void     sl_queue_close    (SlQueue *q);
+gboolean sl_queue_is_closed (SlQueue *q);
+guint    sl_queue_length   (SlQueue *q);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,90 @@
+#include "core/window.h"
+
+struct _SlWindow
+{
+  gint ref_count;
+  guint size;
+  gint in_flight;
+  gint waiting;
+  gboolean cancelled;
+  GMutex lock;
+  GCond room;
+};
+
+SlWindow *
+sl_window_new (guint size)
+{
+  SlWindow *w = g_new0 (SlWindow, 1);
+  w->ref_count = 1;
+  w->size = MAX (size, 1);
+  g_mutex_init (&w->lock);
+  g_cond_init (&w->room);
+  return w;
+}
+
+SlWindow *
+sl_window_ref (SlWindow *w)
+{
+  g_atomic_int_inc (&w->ref_count);
+  return w;
+}
+
+void
+sl_window_unref (SlWindow *w)
+{
+  if (!g_atomic_int_dec_and_test (&w->ref_count))
+    return;
+  g_mutex_clear (&w->lock);
+  g_cond_clear (&w->room);
+  g_free (w);
+}
+
+void
+sl_window_take (SlWindow *w, guint n)
+{
+  g_atomic_int_add (&w->in_flight, n);
+}
+
+/* The reader only sleeps when the window is full, so acknowledgements take
+ * the lock only while someone waits. */
+void
+sl_window_release (SlWindow *w, guint n)
+{
+  gint before = g_atomic_int_add (&w->in_flight, -(gint) n);
+  if (g_atomic_int_get (&w->waiting) && (guint) before - n < w->size)
+    {
+      g_mutex_lock (&w->lock);
+      g_cond_broadcast (&w->room);
+      g_mutex_unlock (&w->lock);
+    }
+}
+
+gboolean
+sl_window_wait (SlWindow *w)
+{
+  if ((guint) g_atomic_int_get (&w->in_flight) < w->size)
+    return !g_atomic_int_get (&w->cancelled);
+  g_mutex_lock (&w->lock);
+  g_atomic_int_inc (&w->waiting);
+  while ((guint) g_atomic_int_get (&w->in_flight) >= w->size && !w->cancelled)
+    g_cond_wait (&w->room, &w->lock);
+  g_atomic_int_dec_and_test (&w->waiting);
+  gboolean ok = !w->cancelled;
+  g_mutex_unlock (&w->lock);
+  return ok;
+}
+
+void
+sl_window_cancel (SlWindow *w)
+{
+  g_mutex_lock (&w->lock);
+  w->cancelled = TRUE;
+  g_cond_broadcast (&w->room);
+  g_mutex_unlock (&w->lock);
+}
+
+guint
+sl_window_in_flight (SlWindow *w)
+{
+  return g_atomic_int_get (&w->in_flight);
+}

@@ -1,0 +1,177 @@
+#include "core/message.h"
+#include "core/window.h"
+
+#include <string.h>
+
+static void
+assert_field (const SlMessage *msg, SlHandle h, const gchar *expected)
+{
+  gsize len;
+  const gchar *v = sl_message_get (msg, h, &len);
+  if (!expected)
+    {
+      g_assert_null (v);
+      return;
+    }
+  g_assert_nonnull (v);
+  g_assert_cmpmem (v, len, expected, strlen (expected));
+}
+
+static void
+test_builtin_handles_are_fixed (void)
+{
+  g_assert_cmpuint (sl_field_handle ("HOST"), ==, SL_F_HOST);
+  g_assert_cmpuint (sl_field_handle ("MESSAGE"), ==, SL_F_MESSAGE);
+  g_assert_cmpstr (sl_field_name (SL_F_PROGRAM), ==, "PROGRAM");
+  SlHandle a = sl_field_handle ("json.user.id");
+  g_assert_cmpuint (a, >=, SL_F_BUILTIN_MAX);
+  g_assert_cmpuint (sl_field_handle ("json.user.id"), ==, a);
+  g_assert_cmpuint (sl_field_lookup ("json.user.id"), ==, a);
+  g_assert_cmpuint (sl_field_lookup ("never.interned.name"), ==, SL_F_NONE);
+  g_assert_cmpstr (sl_field_name (a), ==, "json.user.id");
+}
+
+static void
+test_slices_and_copies (void)
+{
+  const gchar *line = "host prog: hello";
+  SlMessage *msg = sl_message_new (line, strlen (line));
+  sl_message_set_slice (msg, SL_F_HOST, msg->raw, 4);
+  sl_message_set_slice (msg, SL_F_MESSAGE, msg->raw + 11, 5);
+  sl_message_set (msg, SL_F_PROGRAM, "prog", -1);
+  SlHandle dyn = sl_field_handle (".SDATA.meta.x");
+  sl_message_set (msg, dyn, "1", 1);
+  assert_field (msg, SL_F_HOST, "host");
+  assert_field (msg, SL_F_MESSAGE, "hello");
+  assert_field (msg, SL_F_PROGRAM, "prog");
+  assert_field (msg, dyn, "1");
+  assert_field (msg, SL_F_PID, NULL);
+  g_assert_true (sl_message_has (msg, dyn));
+  sl_message_unset (msg, dyn);
+  g_assert_false (sl_message_has (msg, dyn));
+  sl_message_set (msg, SL_F_HOST, "other", -1);
+  assert_field (msg, SL_F_HOST, "other");
+  sl_message_unref (msg);
+}
+
+static void
+test_extra_bytes_hold_peer (void)
+{
+  const gchar *peer = NULL;
+  SlMessage *msg = sl_message_new_with_extra ("abc", 3, "10.1.2.3", 8, &peer);
+  g_assert_cmpstr (peer, ==, "10.1.2.3");
+  g_assert_cmpuint (msg->raw_len, ==, 3);
+  g_assert_cmpstr (msg->raw, ==, "abc");
+  sl_message_set_slice (msg, SL_F_HOST_FROM, peer, 8);
+  SlMessage *copy = sl_message_clone (msg);
+  sl_message_unref (msg);
+  assert_field (copy, SL_F_HOST_FROM, "10.1.2.3");
+  g_assert_true (sl_message_get (copy, SL_F_HOST_FROM, NULL) > copy->raw);
+  sl_message_unref (copy);
+}
+
+static void
+test_copy_on_write (void)
+{
+  SlMessage *msg = sl_message_new ("text", 4);
+  sl_message_set_slice (msg, SL_F_MESSAGE, msg->raw, 4);
+  sl_message_set_tag (msg, "seen");
+  SlMessage *path_a = sl_message_ref (msg);
+  SlMessage *path_b = sl_message_ref (msg);
+
+  sl_message_make_writable (&path_b);
+  g_assert_true (path_b != msg);
+  sl_message_set (path_b, SL_F_MESSAGE, "changed", -1);
+  sl_message_set_tag (path_b, "rewritten");
+
+  assert_field (path_a, SL_F_MESSAGE, "text");
+  assert_field (path_b, SL_F_MESSAGE, "changed");
+  g_assert_true (sl_message_has_tag (path_b, "seen"));
+  g_assert_true (sl_message_has_tag (path_b, "rewritten"));
+  g_assert_false (sl_message_has_tag (path_a, "rewritten"));
+
+  /* the only holder writes in place */
+  sl_message_unref (path_a);
+  sl_message_unref (msg);
+  SlMessage *before = path_b;
+  sl_message_make_writable (&path_b);
+  g_assert_true (path_b == before);
+  sl_message_unref (path_b);
+}
+
+static void
+test_clone_rebases_slices (void)
+{
+  SlMessage *msg = sl_message_new ("abcdef", 6);
+  sl_message_set_slice (msg, SL_F_PROGRAM, msg->raw + 2, 3);
+  SlHandle dyn = sl_field_handle ("test.dyn");
+  sl_message_set_slice (msg, dyn, msg->raw + 1, 2);
+  SlMessage *copy = sl_message_clone (msg);
+  sl_message_unref (msg);
+  assert_field (copy, SL_F_PROGRAM, "cde");
+  assert_field (copy, dyn, "bc");
+  sl_message_unref (copy);
+}
+
+static void
+test_ack_reaches_window_through_copies (void)
+{
+  SlWindow *w = sl_window_new (10);
+  SlMessage *msg = sl_message_new ("x", 1);
+  sl_message_bind_window (msg, w);
+  g_assert_cmpuint (sl_window_in_flight (w), ==, 1);
+
+  /* two flow-controlled destinations take it, one of them after a rewrite */
+  sl_message_ack_hold (msg);
+  SlMessage *shared = sl_message_ref (msg);
+  sl_message_make_writable (&shared);
+  sl_message_ack_hold (shared);
+
+  sl_message_ack (msg);                 /* the source is done routing */
+  g_assert_cmpuint (sl_window_in_flight (w), ==, 1);
+  sl_message_ack (msg);                 /* first destination wrote it */
+  g_assert_cmpuint (sl_window_in_flight (w), ==, 1);
+  sl_message_ack (shared);              /* the copy was written too */
+  g_assert_cmpuint (sl_window_in_flight (w), ==, 0);
+
+  sl_message_unref (shared);
+  sl_message_unref (msg);
+  sl_window_unref (w);
+}
+
+static gpointer
+release_later (gpointer data)
+{
+  g_usleep (20000);
+  sl_window_release (data, 1);
+  return NULL;
+}
+
+static void
+test_window_blocks_until_release (void)
+{
+  SlWindow *w = sl_window_new (2);
+  sl_window_take (w, 2);
+  GThread *t = g_thread_new ("release", release_later, w);
+  g_assert_true (sl_window_wait (w));
+  g_assert_cmpuint (sl_window_in_flight (w), ==, 1);
+  g_thread_join (t);
+  sl_window_take (w, 1);
+  sl_window_cancel (w);
+  g_assert_false (sl_window_wait (w));
+  sl_window_unref (w);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/message/handles", test_builtin_handles_are_fixed);
+  g_test_add_func ("/message/slices-and-copies", test_slices_and_copies);
+  g_test_add_func ("/message/extra-bytes", test_extra_bytes_hold_peer);
+  g_test_add_func ("/message/copy-on-write", test_copy_on_write);
+  g_test_add_func ("/message/clone-rebases-slices", test_clone_rebases_slices);
+  g_test_add_func ("/message/ack-through-copies", test_ack_reaches_window_through_copies);
+  g_test_add_func ("/window/blocks-until-release", test_window_blocks_until_release);
+  return g_test_run ();
+}
