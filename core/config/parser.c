@@ -1,0 +1,1308 @@
+/* A recursive descent parser for syslog-ng's configuration language that
+ * builds the generic tree of tree.h. */
+#include "core/config/parser.h"
+
+#include <glob.h>
+#include <string.h>
+
+#include "core/config/error.h"
+#include "core/config/lexer.h"
+#include "core/i18n.h"
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SlToken, sl_token_clear)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlCfgNode, sl_cfg_node_free)
+
+/* Bounds on what a hostile or broken file can make the parser do. */
+#define SL_PARSER_MAX_NESTING 200
+#define SL_PARSER_MAX_INCLUDE_DEPTH 64
+
+typedef struct
+{
+  SlLexer *lexer;
+  SlToken next;            /* the lookahead token, when has_next */
+  gboolean has_next;
+  GError *error;
+  SlCfgNode *root;
+  GArray *pragmas;         /* SlCfgPos of every pragma read */
+  GHashTable *included_from;  /* interned file -> SlCfgPos * of its @include */
+  guint nesting;
+} SlParser;
+
+/* What an error about a missing closer points back to: 'tcp(' opened at 3:10. */
+typedef struct
+{
+  const gchar *text;
+  SlCfgPos pos;
+} SlOpener;
+
+static const gchar *const statement_keywords[] = {
+  "options", "source", "destination", "filter", "parser", "rewrite",
+  "template", "template-function", "log",
+};
+
+static const gchar *const log_keywords[] = {
+  "source", "destination", "filter", "parser", "rewrite", "flags",
+  "log", "channel", "junction", "if", "parallelize",
+};
+
+static const gchar *const pragma_names[] = {
+  "version", "include", "define", "module", "requires",
+};
+
+static const gchar *const comparison_words[] = { "eq", "ne", "lt", "le", "gt", "ge" };
+
+static gboolean parse_items (SlParser *p, SlCfgNode *parent, const gchar *what, const SlOpener *opener);
+static gboolean parse_log_items (SlParser *p, SlCfgNode *parent, const SlOpener *opener);
+static SlCfgNode *parse_or (SlParser *p, const SlOpener *opener);
+
+/* Tokens */
+
+static const SlToken *
+peek (SlParser *p)
+{
+  if (!p->has_next)
+    {
+      if (!sl_lexer_next (p->lexer, &p->next, &p->error))
+        return NULL;
+      p->has_next = TRUE;
+    }
+  return &p->next;
+}
+
+/* Moves the next token into *token, which the caller then owns. */
+static gboolean
+take (SlParser *p, SlToken *token)
+{
+  if (!peek (p))
+    return FALSE;
+  *token = p->next;
+  p->next.value = NULL;
+  p->has_next = FALSE;
+  return TRUE;
+}
+
+static gboolean
+skip (SlParser *p)
+{
+  g_auto (SlToken) token = { 0 };
+
+  return take (p, &token);
+}
+
+static gboolean
+is_word (const SlToken *token, const gchar *word)
+{
+  return token->kind == SL_TOK_WORD && sl_cfg_name_equal (token->value, word);
+}
+
+static gboolean
+is_value (const SlToken *token)
+{
+  return token->kind == SL_TOK_WORD || token->kind == SL_TOK_STRING;
+}
+
+static SlCfgArgKind
+arg_kind (const SlToken *token)
+{
+  return token->kind == SL_TOK_STRING ? SL_CFG_ARG_STRING : SL_CFG_ARG_WORD;
+}
+
+/* The keyword as the tree names it, or NULL if word is none of them. */
+static const gchar *
+lookup_keyword (const gchar *word, const gchar *const *keywords, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (sl_cfg_name_equal (word, keywords[i]))
+      return keywords[i];
+  return NULL;
+}
+
+/* Errors */
+
+static gboolean
+fail (SlParser *p, SlCfgErrorCode code, SlCfgPos pos, const gchar *format, ...) G_GNUC_PRINTF (4, 5);
+
+static gboolean
+fail (SlParser *p, SlCfgErrorCode code, SlCfgPos pos, const gchar *format, ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_autofree gchar *message = g_strdup_vprintf (format, args);
+  va_end (args);
+  sl_cfg_error_set (&p->error, code, pos, "%s", message);
+  return FALSE;
+}
+
+static gchar *
+describe_token (const SlToken *token)
+{
+  switch (token->kind)
+    {
+    case SL_TOK_EOF:
+      return g_strdup (_("end of file"));
+    case SL_TOK_STRING:
+      if (strlen (token->value) > 40)
+        {
+          /* cut by bytes (the text need not be valid UTF-8), but not
+           * inside a UTF-8 sequence */
+          gsize len = 37;
+
+          while (len > 0 && ((guchar) token->value[len] & 0xc0) == 0x80)
+            len--;
+          return g_strdup_printf ("\"%.*s...\"", (int) len, token->value);
+        }
+      return g_strdup_printf ("\"%s\"", token->value);
+    case SL_TOK_PRAGMA:
+      return g_strdup_printf ("'@%s'", token->value);
+    default:
+      return g_strdup_printf ("'%s'", token->value);
+    }
+}
+
+/* "3:10", or "other.conf:3:10" when the opener is in another file than
+ * the error. */
+static gchar *
+describe_opener_pos (const SlOpener *opener, SlCfgPos here)
+{
+  if (opener->pos.file != here.file)
+    return g_strdup_printf ("%s:%d:%d", opener->pos.file, opener->pos.line, opener->pos.column);
+  return g_strdup_printf ("%d:%d", opener->pos.line, opener->pos.column);
+}
+
+static gboolean
+fail_end_of_file (SlParser *p, const SlToken *found, const SlOpener *opener)
+{
+  g_autofree gchar *where = describe_opener_pos (opener, found->pos);
+
+  return fail (p, SL_CFG_ERROR_SYNTAX, found->pos,
+               _("unexpected end of file in '%s' opened at %s"), opener->text, where);
+}
+
+/* "expected WHAT, found X", or the end-of-file error when X is the end. */
+static gboolean
+fail_expected (SlParser *p, const SlToken *found, const gchar *what, const SlOpener *opener)
+{
+  if (found->kind == SL_TOK_EOF && opener)
+    return fail_end_of_file (p, found, opener);
+
+  g_autofree gchar *found_text = describe_token (found);
+  return fail (p, SL_CFG_ERROR_SYNTAX, found->pos, _("expected %s, found %s"), what, found_text);
+}
+
+static gboolean
+fail_unclosed (SlParser *p, const SlToken *found, const gchar *closer, const SlOpener *opener)
+{
+  if (found->kind == SL_TOK_EOF)
+    return fail_end_of_file (p, found, opener);
+
+  g_autofree gchar *found_text = describe_token (found);
+  g_autofree gchar *where = describe_opener_pos (opener, found->pos);
+  return fail (p, SL_CFG_ERROR_SYNTAX, found->pos, _("expected '%s' to close '%s' opened at %s, found %s"),
+               closer, opener->text, where, found_text);
+}
+
+static gboolean
+fail_unknown (SlParser *p, const SlToken *word, const gchar *what,
+              const gchar *const *candidates, guint n)
+{
+  const gchar *suggestion = sl_cfg_suggest (word->value, candidates, n);
+
+  if (suggestion)
+    return fail (p, SL_CFG_ERROR_UNKNOWN, word->pos, _("unknown %s '%s'; did you mean '%s'?"),
+                 what, word->value, suggestion);
+  return fail (p, SL_CFG_ERROR_UNKNOWN, word->pos, _("unknown %s '%s'"), what, word->value);
+}
+
+static gboolean
+enter (SlParser *p, SlCfgPos pos)
+{
+  if (++p->nesting > SL_PARSER_MAX_NESTING)
+    return fail (p, SL_CFG_ERROR_SYNTAX, pos, _("nested more than %d levels deep"), SL_PARSER_MAX_NESTING);
+  return TRUE;
+}
+
+static void
+leave (SlParser *p)
+{
+  p->nesting--;
+}
+
+/* Takes the closing token the lookahead is known to be, giving its position. */
+static gboolean
+take_closer (SlParser *p, SlCfgPos *pos)
+{
+  g_auto (SlToken) closer = { 0 };
+
+  if (!take (p, &closer))
+    return FALSE;
+  *pos = closer.pos;
+  return TRUE;
+}
+
+/* The ';' (or several, as syslog-ng allows) that ends what the closer ended. */
+static gboolean
+expect_semicolons (SlParser *p, SlCfgPos closer_pos, gchar closer)
+{
+  const SlToken *token = peek (p);
+
+  if (!token)
+    return FALSE;
+  if (token->kind != SL_TOK_SEMICOLON)
+    {
+      SlCfgPos after = closer_pos;
+
+      after.column++;
+      return fail (p, SL_CFG_ERROR_SYNTAX, after, _("expected ';' after '%c'"), closer);
+    }
+  while (token->kind == SL_TOK_SEMICOLON)
+    {
+      if (!skip (p) || !(token = peek (p)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* syslog-ng ends a pragma with its line; a ';' after one on that line is
+ * what people write anyway, and is let through. */
+static gboolean
+is_pragma_semicolon (SlParser *p, const SlToken *token)
+{
+  if (token->kind != SL_TOK_SEMICOLON)
+    return FALSE;
+  for (guint i = 0; i < p->pragmas->len; i++)
+    {
+      SlCfgPos *pragma = &g_array_index (p->pragmas, SlCfgPos, i);
+
+      if (pragma->file == token->pos.file && pragma->line == token->pos.line
+          && pragma->column < token->pos.column)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Calls: name(args, children) */
+
+static SlCfgNode *parse_item_block (SlParser *p, const SlToken *name, SlCfgPos *close_pos);
+
+/* name is taken and the lookahead is its '('. */
+static SlCfgNode *
+parse_call (SlParser *p, const gchar *name, SlCfgPos pos, SlCfgPos *close_pos)
+{
+  g_autoptr (SlCfgNode) node = sl_cfg_node_new (name, pos);
+  g_autofree gchar *text = g_strdup_printf ("%s(", name);
+  SlOpener opener = { text, pos };
+
+  if (!skip (p) || !enter (p, pos))
+    return NULL;
+  for (;;)
+    {
+      const SlToken *token = peek (p);
+      g_auto (SlToken) value = { 0 };
+
+      if (!token)
+        return NULL;
+      switch (token->kind)
+        {
+        case SL_TOK_RPAREN:
+          leave (p);
+          if (!take_closer (p, close_pos))
+            return NULL;
+          return g_steal_pointer (&node);
+        case SL_TOK_COMMA:
+          if (!skip (p))
+            return NULL;
+          break;
+        case SL_TOK_STRING:
+          take (p, &value);
+          sl_cfg_node_add_arg (node, SL_CFG_ARG_STRING, value.value, value.pos);
+          break;
+        case SL_TOK_WORD:
+          {
+            SlCfgPos child_close;
+            SlCfgNode *child = NULL;
+
+            take (p, &value);
+            if (!(token = peek (p)))
+              return NULL;
+            if (token->kind == SL_TOK_LPAREN)
+              child = parse_call (p, value.value, value.pos, &child_close);
+            else if (token->kind == SL_TOK_LBRACE)
+              child = parse_item_block (p, &value, &child_close);
+            else
+              {
+                sl_cfg_node_add_arg (node, SL_CFG_ARG_WORD, value.value, value.pos);
+                break;
+              }
+            if (!child)
+              return NULL;
+            sl_cfg_node_add_child (node, child);
+            break;
+          }
+        default:
+          fail_unclosed (p, token, ")", &opener);
+          return NULL;
+        }
+    }
+}
+
+/* `name { items }` where an option or driver takes a block; name is taken
+ * and the lookahead is its '{'. */
+static SlCfgNode *
+parse_item_block (SlParser *p, const SlToken *name, SlCfgPos *close_pos)
+{
+  g_autoptr (SlCfgNode) node = sl_cfg_node_new (name->value, name->pos);
+  g_autofree gchar *text = g_strdup_printf ("%s {", name->value);
+  SlOpener opener = { text, name->pos };
+
+  node->has_body = TRUE;
+  if (!skip (p) || !enter (p, name->pos) || !parse_items (p, node, _("an option"), &opener))
+    return NULL;
+  leave (p);
+  if (!take_closer (p, close_pos))
+    return NULL;
+  return g_steal_pointer (&node);
+}
+
+/* Pragmas */
+
+static gchar *
+resolve_include (const gchar *pattern, const gchar *including_file)
+{
+  if (g_path_is_absolute (pattern) || !including_file)
+    return g_strdup (pattern);
+
+  g_autofree gchar *dir = g_path_get_dirname (including_file);
+  if (g_str_equal (dir, "."))
+    return g_strdup (pattern);
+  return g_build_filename (dir, pattern, NULL);
+}
+
+static gint
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const gchar *const *) a, *(const gchar *const *) b);
+}
+
+/* Every file of a directory in name order, leaving out hidden files,
+ * editor backups and subdirectories. */
+static gboolean
+list_directory (SlParser *p, const gchar *dir, GPtrArray *files, SlCfgPos from)
+{
+  g_autoptr (GError) local = NULL;
+  g_autoptr (GDir) handle = g_dir_open (dir, 0, &local);
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  const gchar *name;
+
+  if (!handle)
+    return fail (p, SL_CFG_ERROR_INCLUDE, from, _("cannot read directory '%s': %s"), dir, local->message);
+  while ((name = g_dir_read_name (handle)))
+    if (name[0] != '.' && !g_str_has_suffix (name, "~"))
+      g_ptr_array_add (names, (gpointer) name);
+  g_ptr_array_sort (names, compare_names);
+  for (guint i = 0; i < names->len; i++)
+    {
+      gchar *path = g_build_filename (dir, g_ptr_array_index (names, i), NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        g_free (path);
+      else
+        g_ptr_array_add (files, path);
+    }
+  return TRUE;
+}
+
+static gboolean
+has_glob_chars (const gchar *pattern)
+{
+  return strpbrk (pattern, "*?[") != NULL;
+}
+
+static gboolean
+expand_include (SlParser *p, const gchar *path, GPtrArray *files, SlCfgPos from)
+{
+  glob_t matches;
+  gint rc;
+
+  if (!has_glob_chars (path))
+    {
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        return list_directory (p, path, files, from);
+      g_ptr_array_add (files, g_strdup (path));
+      return TRUE;
+    }
+
+  rc = glob (path, 0, NULL, &matches);
+  if (rc == GLOB_NOMATCH)
+    return TRUE;
+  if (rc != 0)
+    return fail (p, SL_CFG_ERROR_INCLUDE, from, _("cannot expand '%s'"), path);
+
+  gboolean ok = TRUE;
+  for (gsize i = 0; ok && i < matches.gl_pathc; i++)
+    {
+      const gchar *match = matches.gl_pathv[i];
+
+      if (g_file_test (match, G_FILE_TEST_IS_DIR))
+        ok = list_directory (p, match, files, from);
+      else
+        g_ptr_array_add (files, g_strdup (match));
+    }
+  globfree (&matches);
+  return ok;
+}
+
+/* A file that is already being read, directly or through others, would
+ * include itself forever. */
+static gboolean
+check_include_cycle (SlParser *p, const gchar *file, SlCfgPos from)
+{
+  const gchar *target = sl_cfg_intern_file (file);
+  guint depth = 0;
+
+  for (const gchar *reader = from.file; reader; depth++)
+    {
+      const SlCfgPos *up;
+
+      if (reader == target)
+        return fail (p, SL_CFG_ERROR_INCLUDE, from, _("circular @include: '%s' is already being read"), file);
+      if (depth >= SL_PARSER_MAX_INCLUDE_DEPTH)
+        return fail (p, SL_CFG_ERROR_INCLUDE, from, _("@include nested more than %d levels deep"),
+                     SL_PARSER_MAX_INCLUDE_DEPTH);
+      up = g_hash_table_lookup (p->included_from, reader);
+      reader = up ? up->file : NULL;
+    }
+  return TRUE;
+}
+
+static gboolean
+include_files (SlParser *p, const SlToken *pattern, SlCfgPos from)
+{
+  g_autofree gchar *path = resolve_include (pattern->value, from.file);
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+
+  if (!expand_include (p, path, files, from))
+    return FALSE;
+
+  /* the lexer reads the last pushed input first */
+  for (guint i = files->len; i > 0; i--)
+    {
+      const gchar *file = g_ptr_array_index (files, i - 1);
+
+      if (!check_include_cycle (p, file, from)
+          || !sl_lexer_push_file (p->lexer, file, &from, &p->error))
+        return FALSE;
+      g_hash_table_replace (p->included_from, (gpointer) sl_cfg_intern_file (file),
+                            g_memdup2 (&from, sizeof from));
+    }
+  return TRUE;
+}
+
+static gboolean
+take_value (SlParser *p, SlToken *token, const gchar *what)
+{
+  const SlToken *next = peek (p);
+
+  if (!next)
+    return FALSE;
+  if (!is_value (next))
+    return fail_expected (p, next, what, NULL);
+  return take (p, token);
+}
+
+/* `@module name arg(value) ...` and `@requires name`: kept for whoever
+ * loads modules; their arguments end with the line. */
+static gboolean
+parse_module_pragma (SlParser *p, SlCfgNode *parent, const SlToken *pragma, const gchar *name)
+{
+  g_autoptr (SlCfgNode) node = NULL;
+  g_auto (SlToken) module = { 0 };
+  g_autofree gchar *what = g_strdup_printf (_("a module name after '@%s'"), name);
+
+  if (!take_value (p, &module, what))
+    return FALSE;
+  g_autofree gchar *node_name = g_strconcat ("@", name, NULL);
+  node = sl_cfg_node_new (node_name, pragma->pos);
+  sl_cfg_node_add_arg (node, arg_kind (&module), module.value, module.pos);
+
+  for (;;)
+    {
+      const SlToken *token = peek (p);
+      g_auto (SlToken) value = { 0 };
+
+      if (!token)
+        return FALSE;
+      if (!is_value (token) || token->pos.file != pragma->pos.file || token->pos.line != pragma->pos.line)
+        break;
+      take (p, &value);
+      if (!(token = peek (p)))
+        return FALSE;
+      if (value.kind == SL_TOK_WORD && token->kind == SL_TOK_LPAREN)
+        {
+          SlCfgPos close_pos;
+          SlCfgNode *child = parse_call (p, value.value, value.pos, &close_pos);
+
+          if (!child)
+            return FALSE;
+          sl_cfg_node_add_child (node, child);
+        }
+      else
+        sl_cfg_node_add_arg (node, arg_kind (&value), value.value, value.pos);
+    }
+  sl_cfg_node_add_child (parent, g_steal_pointer (&node));
+  return TRUE;
+}
+
+static gboolean
+parse_pragma (SlParser *p, SlCfgNode *parent, gboolean top_level)
+{
+  g_auto (SlToken) pragma = { 0 };
+  g_auto (SlToken) value = { 0 };
+  const gchar *name;
+
+  if (!take (p, &pragma))
+    return FALSE;
+  g_array_append_val (p->pragmas, pragma.pos);
+  name = lookup_keyword (pragma.value, pragma_names, G_N_ELEMENTS (pragma_names));
+  if (!name)
+    {
+      const gchar *suggestion = sl_cfg_suggest (pragma.value, pragma_names, G_N_ELEMENTS (pragma_names));
+
+      if (suggestion)
+        return fail (p, SL_CFG_ERROR_UNKNOWN, pragma.pos, _("unknown pragma '@%s'; did you mean '@%s'?"),
+                     pragma.value, suggestion);
+      return fail (p, SL_CFG_ERROR_UNKNOWN, pragma.pos, _("unknown pragma '@%s'"), pragma.value);
+    }
+  if (!top_level && !g_str_equal (name, "include") && !g_str_equal (name, "define"))
+    return fail (p, SL_CFG_ERROR_SYNTAX, pragma.pos, _("'@%s' is only allowed at the top level"), name);
+
+  if (g_str_equal (name, "version"))
+    {
+      const SlToken *colon = peek (p);
+
+      if (!colon)
+        return FALSE;
+      if (colon->kind != SL_TOK_COLON)
+        return fail_expected (p, colon, _("':' after '@version'"), NULL);
+      if (!skip (p) || !take_value (p, &value, _("a version number after '@version:'")))
+        return FALSE;
+      /* only the first counts: included files may carry their own */
+      if (p->root->args->len == 0)
+        sl_cfg_node_add_arg (p->root, arg_kind (&value), value.value, value.pos);
+      return TRUE;
+    }
+  if (g_str_equal (name, "include"))
+    {
+      /* the included files must be pushed before anything after the
+       * pattern is read, so nothing is peeked here */
+      if (!take_value (p, &value, _("a file name or pattern after '@include'")))
+        return FALSE;
+      return include_files (p, &value, pragma.pos);
+    }
+  if (g_str_equal (name, "define"))
+    {
+      g_auto (SlToken) define_name = { 0 };
+
+      if (!take_value (p, &define_name, _("a name after '@define'")))
+        return FALSE;
+      g_autofree gchar *what = g_strdup_printf (_("a value after '@define %s'"), define_name.value);
+      if (!take_value (p, &value, what))
+        return FALSE;
+      sl_lexer_define (p->lexer, define_name.value, value.value);
+      return TRUE;
+    }
+  return parse_module_pragma (p, parent, &pragma, name);
+}
+
+/* Option and driver blocks: items `name(...)` or `name { ... }`, each
+ * followed by ';'. Stops before the closing '}'. */
+static gboolean
+parse_items (SlParser *p, SlCfgNode *parent, const gchar *what, const SlOpener *opener)
+{
+  for (;;)
+    {
+      const SlToken *token = peek (p);
+      g_auto (SlToken) name = { 0 };
+      SlCfgNode *child = NULL;
+      SlCfgPos close_pos;
+      gchar closer;
+
+      if (!token)
+        return FALSE;
+      if (token->kind == SL_TOK_RBRACE)
+        return TRUE;
+      if (token->kind == SL_TOK_PRAGMA)
+        {
+          if (!parse_pragma (p, parent, FALSE))
+            return FALSE;
+          continue;
+        }
+      if (is_pragma_semicolon (p, token))
+        {
+          if (!skip (p))
+            return FALSE;
+          continue;
+        }
+      if (token->kind != SL_TOK_WORD)
+        {
+          g_autofree gchar *expected = g_strdup_printf (_("%s or '}'"), what);
+          return fail_expected (p, token, expected, opener);
+        }
+
+      take (p, &name);
+      if (!(token = peek (p)))
+        return FALSE;
+      if (token->kind == SL_TOK_LPAREN)
+        {
+          child = parse_call (p, name.value, name.pos, &close_pos);
+          closer = ')';
+        }
+      else if (token->kind == SL_TOK_LBRACE)
+        {
+          child = parse_item_block (p, &name, &close_pos);
+          closer = '}';
+        }
+      else
+        {
+          g_autofree gchar *expected = g_strdup_printf (_("'(' after '%s'"), name.value);
+          return fail_expected (p, token, expected, opener);
+        }
+      if (!child)
+        return FALSE;
+      sl_cfg_node_add_child (parent, child);
+      if (!expect_semicolons (p, close_pos, closer))
+        return FALSE;
+    }
+}
+
+/* Filter expressions: `not` binds tighter than `and`, `and` than `or`.
+ * syslog-ng also reads `a; b` as `a and b`, looser than both. */
+
+static SlCfgNode *
+binary_node (const gchar *name, SlCfgPos pos, SlCfgNode *left, SlCfgNode *right)
+{
+  SlCfgNode *node = sl_cfg_node_new (name, pos);
+
+  sl_cfg_node_add_child (node, left);
+  sl_cfg_node_add_child (node, right);
+  return node;
+}
+
+static gboolean
+is_comparison (const SlToken *token)
+{
+  return token->kind == SL_TOK_OPERATOR
+         || (token->kind == SL_TOK_WORD
+             && lookup_keyword (token->value, comparison_words, G_N_ELEMENTS (comparison_words)));
+}
+
+/* `left OP right`; left is taken and the lookahead is the operator. */
+static SlCfgNode *
+parse_comparison (SlParser *p, const SlToken *left, const SlOpener *opener)
+{
+  g_auto (SlToken) op = { 0 };
+  g_auto (SlToken) right = { 0 };
+  SlCfgNode *node;
+
+  take (p, &op);
+  g_autofree gchar *what = g_strdup_printf (_("a value to compare after '%s'"), op.value);
+  const SlToken *token = peek (p);
+  if (!token)
+    return NULL;
+  if (!is_value (token))
+    {
+      fail_expected (p, token, what, opener);
+      return NULL;
+    }
+  take (p, &right);
+
+  node = sl_cfg_node_new ("compare", left->pos);
+  sl_cfg_node_add_arg (node, arg_kind (left), left->value, left->pos);
+  sl_cfg_node_add_arg (node, SL_CFG_ARG_WORD, op.value, op.pos);
+  sl_cfg_node_add_arg (node, arg_kind (&right), right.value, right.pos);
+  return node;
+}
+
+static SlCfgNode *
+parse_primary (SlParser *p, const SlOpener *opener)
+{
+  const SlToken *token = peek (p);
+  g_auto (SlToken) first = { 0 };
+
+  if (!token)
+    return NULL;
+
+  if (token->kind == SL_TOK_LPAREN)
+    {
+      SlOpener group = { "(", token->pos };
+      g_autoptr (SlCfgNode) inner = NULL;
+
+      if (!skip (p) || !enter (p, group.pos) || !(inner = parse_or (p, &group)))
+        return NULL;
+      leave (p);
+      if (!(token = peek (p)))
+        return NULL;
+      if (token->kind != SL_TOK_RPAREN)
+        {
+          fail_unclosed (p, token, ")", &group);
+          return NULL;
+        }
+      if (!skip (p))
+        return NULL;
+      return g_steal_pointer (&inner);
+    }
+
+  if (!is_value (token))
+    {
+      fail_expected (p, token, _("a filter expression"), opener);
+      return NULL;
+    }
+
+  take (p, &first);
+  if (!(token = peek (p)))
+    return NULL;
+  if (first.kind == SL_TOK_WORD && token->kind == SL_TOK_LPAREN)
+    {
+      SlCfgPos close_pos;
+
+      return parse_call (p, first.value, first.pos, &close_pos);
+    }
+  if (is_comparison (token))
+    return parse_comparison (p, &first, opener);
+
+  g_autofree gchar *what = first.kind == SL_TOK_WORD
+                           ? g_strdup_printf (_("'(' or a comparison operator after '%s'"), first.value)
+                           : g_strdup (_("a comparison operator such as '==' or 'eq' after a string"));
+  fail_expected (p, token, what, opener);
+  return NULL;
+}
+
+static SlCfgNode *
+parse_not (SlParser *p, const SlOpener *opener)
+{
+  const SlToken *token = peek (p);
+  g_auto (SlToken) not_word = { 0 };
+  SlCfgNode *operand;
+  SlCfgNode *node;
+
+  if (!token)
+    return NULL;
+  if (!is_word (token, "not"))
+    return parse_primary (p, opener);
+
+  take (p, &not_word);
+  if (!enter (p, not_word.pos) || !(operand = parse_not (p, opener)))
+    return NULL;
+  leave (p);
+  node = sl_cfg_node_new ("not", not_word.pos);
+  sl_cfg_node_add_child (node, operand);
+  return node;
+}
+
+static SlCfgNode *
+parse_and (SlParser *p, const SlOpener *opener)
+{
+  g_autoptr (SlCfgNode) left = parse_not (p, opener);
+  const SlToken *token;
+
+  while (left && (token = peek (p)) && is_word (token, "and"))
+    {
+      SlCfgPos pos = token->pos;
+      SlCfgNode *right;
+
+      if (!skip (p) || !(right = parse_not (p, opener)))
+        return NULL;
+      left = binary_node ("and", pos, g_steal_pointer (&left), right);
+    }
+  return p->error ? NULL : g_steal_pointer (&left);
+}
+
+static SlCfgNode *
+parse_or (SlParser *p, const SlOpener *opener)
+{
+  g_autoptr (SlCfgNode) left = parse_and (p, opener);
+  const SlToken *token;
+
+  while (left && (token = peek (p)) && is_word (token, "or"))
+    {
+      SlCfgPos pos = token->pos;
+      SlCfgNode *right;
+
+      if (!skip (p) || !(right = parse_and (p, opener)))
+        return NULL;
+      left = binary_node ("or", pos, g_steal_pointer (&left), right);
+    }
+  return p->error ? NULL : g_steal_pointer (&left);
+}
+
+/* A filter's body or a condition, up to (not including) closer. */
+static SlCfgNode *
+parse_filter_body (SlParser *p, SlTokenKind closer, const SlOpener *opener)
+{
+  g_autoptr (SlCfgNode) expr = parse_or (p, opener);
+  const gchar *closer_text = closer == SL_TOK_RBRACE ? "}" : ")";
+
+  while (expr)
+    {
+      const SlToken *token = peek (p);
+      SlCfgNode *right;
+      SlCfgPos pos;
+
+      if (!token)
+        return NULL;
+      if (token->kind == closer)
+        break;
+      if (token->kind != SL_TOK_SEMICOLON)
+        {
+          if (token->kind == SL_TOK_EOF)
+            fail_end_of_file (p, token, opener);
+          else
+            {
+              g_autofree gchar *what = g_strdup_printf (_("'and', 'or' or '%s' to close '%s'"),
+                                                        closer_text, opener->text);
+              fail_expected (p, token, what, opener);
+            }
+          return NULL;
+        }
+      pos = token->pos;
+      if (!skip (p) || !(token = peek (p)))
+        return NULL;
+      while (token->kind == SL_TOK_SEMICOLON)
+        if (!skip (p) || !(token = peek (p)))
+          return NULL;
+      if (token->kind == closer)
+        break;
+      if (!(right = parse_or (p, opener)))
+        return NULL;
+      expr = binary_node ("and", pos, g_steal_pointer (&expr), right);
+    }
+  return g_steal_pointer (&expr);
+}
+
+/* `{ expression }` of a filter; the lookahead is the '{'. */
+static gboolean
+parse_filter_block (SlParser *p, SlCfgNode *node, const SlOpener *opener, SlCfgPos *close_pos)
+{
+  SlCfgNode *expr;
+
+  if (!skip (p) || !(expr = parse_filter_body (p, SL_TOK_RBRACE, opener)))
+    return FALSE;
+  sl_cfg_node_add_child (node, expr);
+  return take_closer (p, close_pos);
+}
+
+/* Log paths */
+
+static gboolean
+expect_token (SlParser *p, SlTokenKind kind, const gchar *what, SlCfgPos *pos)
+{
+  const SlToken *token = peek (p);
+
+  if (!token)
+    return FALSE;
+  if (token->kind != kind)
+    return fail_expected (p, token, what, NULL);
+  return take_closer (p, pos);
+}
+
+/* `{ log items }` into node; the lookahead is the '{'. */
+static gboolean
+parse_log_block (SlParser *p, SlCfgNode *node, const SlOpener *opener, SlCfgPos *close_pos)
+{
+  if (!skip (p) || !enter (p, opener->pos) || !parse_log_items (p, node, opener))
+    return FALSE;
+  leave (p);
+  return take_closer (p, close_pos);
+}
+
+/* `(condition) { log items }` of an if or elif, added to node. */
+static gboolean
+parse_branch (SlParser *p, SlCfgNode *node, const gchar *keyword, SlCfgPos *close_pos)
+{
+  g_autofree gchar *paren_text = g_strdup_printf ("%s (", keyword);
+  g_autofree gchar *brace_text = g_strdup_printf ("%s (...) {", keyword);
+  SlOpener paren = { paren_text, node->pos };
+  SlOpener brace = { brace_text, node->pos };
+  const SlToken *token = peek (p);
+  SlCfgNode *condition;
+  SlCfgNode *then;
+  SlCfgNode *expr;
+  SlCfgPos pos;
+
+  if (!token)
+    return FALSE;
+  if (token->kind != SL_TOK_LPAREN)
+    {
+      g_autofree gchar *what = g_strdup_printf (_("'(' after '%s'"), keyword);
+      return fail_expected (p, token, what, NULL);
+    }
+
+  condition = sl_cfg_node_new ("condition", token->pos);
+  sl_cfg_node_add_child (node, condition);
+  if (!skip (p) || !(expr = parse_filter_body (p, SL_TOK_RPAREN, &paren)))
+    return FALSE;
+  sl_cfg_node_add_child (condition, expr);
+  if (!skip (p))
+    return FALSE;
+
+  if (!(token = peek (p)))
+    return FALSE;
+  if (token->kind != SL_TOK_LBRACE)
+    {
+      g_autofree gchar *what = g_strdup_printf (_("'{' after the condition of '%s'"), keyword);
+      return fail_expected (p, token, what, NULL);
+    }
+  pos = token->pos;
+  then = sl_cfg_node_new ("then", pos);
+  then->has_body = TRUE;
+  sl_cfg_node_add_child (node, then);
+  return parse_log_block (p, then, &brace, close_pos);
+}
+
+/* `if (...) { ... } elif (...) { ... } else { ... }`; "if" is taken. */
+static SlCfgNode *
+parse_if (SlParser *p, const SlToken *if_word, SlCfgPos *close_pos)
+{
+  g_autoptr (SlCfgNode) node = sl_cfg_node_new ("if", if_word->pos);
+  const SlToken *token;
+
+  if (!parse_branch (p, node, "if", close_pos))
+    return NULL;
+  while ((token = peek (p)) && is_word (token, "elif"))
+    {
+      SlCfgNode *elif = sl_cfg_node_new ("elif", token->pos);
+
+      sl_cfg_node_add_child (node, elif);
+      if (!skip (p) || !parse_branch (p, elif, "elif", close_pos))
+        return NULL;
+    }
+  if (!token)
+    return NULL;
+  if (is_word (token, "else"))
+    {
+      SlCfgNode *otherwise = sl_cfg_node_new ("else", token->pos);
+      SlOpener opener = { "else {", token->pos };
+
+      otherwise->has_body = TRUE;
+      sl_cfg_node_add_child (node, otherwise);
+      if (!skip (p) || !(token = peek (p)))
+        return NULL;
+      if (token->kind != SL_TOK_LBRACE)
+        {
+          fail_expected (p, token, _("'{' after 'else'"), NULL);
+          return NULL;
+        }
+      if (!parse_log_block (p, otherwise, &opener, close_pos))
+        return NULL;
+    }
+  return g_steal_pointer (&node);
+}
+
+/* `junction { channel { ... }; channel { ... }; }` */
+static gboolean
+parse_junction_items (SlParser *p, SlCfgNode *junction, const SlOpener *opener)
+{
+  for (;;)
+    {
+      const SlToken *token = peek (p);
+      g_auto (SlToken) word = { 0 };
+      SlCfgPos close_pos;
+
+      if (!token)
+        return FALSE;
+      if (token->kind == SL_TOK_RBRACE)
+        return TRUE;
+      if (!is_word (token, "channel") && !is_word (token, "log"))
+        return fail_expected (p, token, _("'channel { ... }' or '}'"), opener);
+
+      take (p, &word);
+      SlCfgNode *channel = sl_cfg_node_new (is_word (&word, "log") ? "log" : "channel", word.pos);
+      g_autofree gchar *text = g_strdup_printf ("%s {", channel->name);
+      SlOpener channel_opener = { text, word.pos };
+
+      channel->has_body = TRUE;
+      sl_cfg_node_add_child (junction, channel);
+      if (!expect_token (p, SL_TOK_LBRACE, _("'{' after 'channel'"), &close_pos)
+          || !enter (p, word.pos) || !parse_log_items (p, channel, &channel_opener))
+        return FALSE;
+      leave (p);
+      if (!take_closer (p, &close_pos) || !expect_semicolons (p, close_pos, '}'))
+        return FALSE;
+    }
+}
+
+static const gchar *
+body_what (const gchar *keyword)
+{
+  if (g_str_equal (keyword, "parser"))
+    return _("a parser");
+  if (g_str_equal (keyword, "rewrite"))
+    return _("a rewrite rule");
+  if (g_str_equal (keyword, "options") || g_str_equal (keyword, "template"))
+    return _("an option");
+  return _("a driver");
+}
+
+/* An inline object or nested path in a log path: `keyword { ... }`, whose
+ * '{' is the lookahead. */
+static SlCfgNode *
+parse_log_inline (SlParser *p, const gchar *keyword, SlCfgPos pos, SlCfgPos *close_pos)
+{
+  g_autoptr (SlCfgNode) node = sl_cfg_node_new (keyword, pos);
+  g_autofree gchar *text = g_strdup_printf ("%s {", keyword);
+  SlOpener opener = { text, pos };
+  gboolean ok;
+
+  node->has_body = TRUE;
+  if (g_str_equal (keyword, "filter"))
+    ok = parse_filter_block (p, node, &opener, close_pos);
+  else if (g_str_equal (keyword, "log") || g_str_equal (keyword, "channel"))
+    ok = parse_log_block (p, node, &opener, close_pos);
+  else
+    {
+      ok = skip (p) && enter (p, pos);
+      if (ok && g_str_equal (keyword, "junction"))
+        ok = parse_junction_items (p, node, &opener);
+      else if (ok)
+        ok = parse_items (p, node, body_what (keyword), &opener);
+      if (ok)
+        {
+          leave (p);
+          ok = take_closer (p, close_pos);
+        }
+    }
+  return ok ? g_steal_pointer (&node) : NULL;
+}
+
+static SlCfgNode *
+parse_log_item (SlParser *p, SlCfgPos *close_pos)
+{
+  g_auto (SlToken) word = { 0 };
+  const gchar *keyword;
+  const SlToken *token;
+
+  take (p, &word);
+  keyword = lookup_keyword (word.value, log_keywords, G_N_ELEMENTS (log_keywords));
+  if (!keyword)
+    {
+      if (is_word (&word, "elif") || is_word (&word, "else"))
+        fail (p, SL_CFG_ERROR_SYNTAX, word.pos, _("'%s' must follow the '}' of an 'if'"), word.value);
+      else
+        fail_unknown (p, &word, _("log path element"), log_keywords, G_N_ELEMENTS (log_keywords));
+      return NULL;
+    }
+  if (g_str_equal (keyword, "if"))
+    return parse_if (p, &word, close_pos);
+
+  gboolean takes_call = !g_str_equal (keyword, "log") && !g_str_equal (keyword, "channel")
+                        && !g_str_equal (keyword, "junction");
+  gboolean takes_block = !g_str_equal (keyword, "flags") && !g_str_equal (keyword, "parallelize");
+
+  if (!(token = peek (p)))
+    return NULL;
+  if (takes_call && token->kind == SL_TOK_LPAREN)
+    return parse_call (p, keyword, word.pos, close_pos);
+  if (takes_block && token->kind == SL_TOK_LBRACE)
+    return parse_log_inline (p, keyword, word.pos, close_pos);
+
+  g_autofree gchar *what = g_strdup_printf (takes_call && takes_block ? _("'(' or '{' after '%s'")
+                                            : takes_call ? _("'(' after '%s'") : _("'{' after '%s'"),
+                                            word.value);
+  fail_expected (p, token, what, NULL);
+  return NULL;
+}
+
+/* The items of a log path, up to (not including) its '}'. */
+static gboolean
+parse_log_items (SlParser *p, SlCfgNode *parent, const SlOpener *opener)
+{
+  for (;;)
+    {
+      const SlToken *token = peek (p);
+      SlCfgNode *item;
+      SlCfgPos close_pos;
+      gchar closer;
+
+      if (!token)
+        return FALSE;
+      if (token->kind == SL_TOK_RBRACE)
+        return TRUE;
+      if (token->kind == SL_TOK_PRAGMA)
+        {
+          if (!parse_pragma (p, parent, FALSE))
+            return FALSE;
+          continue;
+        }
+      if (is_pragma_semicolon (p, token))
+        {
+          if (!skip (p))
+            return FALSE;
+          continue;
+        }
+      if (token->kind != SL_TOK_WORD)
+        return fail_expected (p, token, _("a log path element such as 'source(...)' or '}'"), opener);
+      if (!(item = parse_log_item (p, &close_pos)))
+        return FALSE;
+      sl_cfg_node_add_child (parent, item);
+      closer = item->has_body || g_str_equal (item->name, "if") ? '}' : ')';
+      if (!expect_semicolons (p, close_pos, closer))
+        return FALSE;
+    }
+}
+
+/* Top-level statements */
+
+/* `template NAME "text";`: the text becomes a child like the long form's. */
+static gboolean
+parse_short_template (SlParser *p, SlCfgNode *node)
+{
+  g_auto (SlToken) text = { 0 };
+  SlCfgNode *child;
+  const SlToken *token;
+
+  take (p, &text);
+  child = sl_cfg_node_new ("template", text.pos);
+  sl_cfg_node_add_arg (child, arg_kind (&text), text.value, text.pos);
+  sl_cfg_node_add_child (node, child);
+  if (!(token = peek (p)))
+    return FALSE;
+  if (token->kind != SL_TOK_SEMICOLON)
+    return fail_expected (p, token, _("';' after the template text"), NULL);
+  return expect_semicolons (p, token->pos, ';');
+}
+
+static gboolean
+parse_statement (SlParser *p, SlCfgNode *parent)
+{
+  g_auto (SlToken) word = { 0 };
+  g_autoptr (SlCfgNode) node = NULL;
+  g_autoptr (GString) opener_text = NULL;
+  const gchar *keyword;
+  const SlToken *token;
+  SlCfgPos close_pos;
+  gboolean ok;
+
+  take (p, &word);
+  keyword = lookup_keyword (word.value, statement_keywords, G_N_ELEMENTS (statement_keywords));
+  if (!keyword)
+    return fail_unknown (p, &word, _("statement"), statement_keywords, G_N_ELEMENTS (statement_keywords));
+
+  node = sl_cfg_node_new (keyword, word.pos);
+  opener_text = g_string_new (keyword);
+  if (!g_str_equal (keyword, "options") && !g_str_equal (keyword, "log"))
+    {
+      g_auto (SlToken) name = { 0 };
+      g_autofree gchar *what = g_strdup_printf (_("a name after '%s'"), keyword);
+
+      if (!take_value (p, &name, what))
+        return FALSE;
+      sl_cfg_node_add_arg (node, arg_kind (&name), name.value, name.pos);
+      g_string_append_printf (opener_text, name.kind == SL_TOK_STRING ? " \"%s\"" : " %s", name.value);
+    }
+
+  if (!(token = peek (p)))
+    return FALSE;
+  if (g_str_has_prefix (keyword, "template") && is_value (token))
+    {
+      if (!parse_short_template (p, node))
+        return FALSE;
+      sl_cfg_node_add_child (parent, g_steal_pointer (&node));
+      return TRUE;
+    }
+  if (token->kind != SL_TOK_LBRACE)
+    {
+      g_autofree gchar *what = g_strdup_printf (_("'{' after '%s'"), opener_text->str);
+      return fail_expected (p, token, what, NULL);
+    }
+
+  g_string_append (opener_text, " {");
+  SlOpener opener = { opener_text->str, word.pos };
+  node->has_body = TRUE;
+  if (g_str_equal (keyword, "filter"))
+    ok = parse_filter_block (p, node, &opener, &close_pos);
+  else if (g_str_equal (keyword, "log"))
+    ok = parse_log_block (p, node, &opener, &close_pos);
+  else
+    {
+      ok = skip (p) && parse_items (p, node, body_what (keyword), &opener)
+           && take_closer (p, &close_pos);
+    }
+  if (!ok || !expect_semicolons (p, close_pos, '}'))
+    return FALSE;
+  sl_cfg_node_add_child (parent, g_steal_pointer (&node));
+  return TRUE;
+}
+
+static gboolean
+parse_statements (SlParser *p)
+{
+  for (;;)
+    {
+      const SlToken *token = peek (p);
+
+      if (!token)
+        return FALSE;
+      if (token->kind == SL_TOK_EOF)
+        return TRUE;
+
+      gboolean ok;
+      if (token->kind == SL_TOK_PRAGMA)
+        ok = parse_pragma (p, p->root, TRUE);
+      else if (is_pragma_semicolon (p, token))
+        ok = skip (p);
+      else if (token->kind == SL_TOK_WORD)
+        ok = parse_statement (p, p->root);
+      else
+        ok = fail_expected (p, token, _("a statement such as 'source', 'log' or 'options'"), NULL);
+      if (!ok)
+        return FALSE;
+    }
+}
+
+static SlCfgNode *
+parse (SlLexer *lexer, const gchar *name, GError **error)
+{
+  SlParser p = { 0 };
+  SlCfgNode *root;
+
+  p.lexer = lexer;
+  p.root = sl_cfg_node_new ("config", (SlCfgPos) { sl_cfg_intern_file (name), 1, 1 });
+  p.pragmas = g_array_new (FALSE, FALSE, sizeof (SlCfgPos));
+  p.included_from = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+
+  root = parse_statements (&p) ? p.root : NULL;
+  if (!root)
+    {
+      sl_cfg_node_free (p.root);
+      g_propagate_error (error, p.error);
+    }
+  sl_token_clear (&p.next);
+  g_array_unref (p.pragmas);
+  g_hash_table_unref (p.included_from);
+  sl_lexer_free (lexer);
+  return root;
+}
+
+SlCfgNode *
+sl_cfg_parse_file (const gchar *path, GError **error)
+{
+  SlLexer *lexer = sl_lexer_new ();
+
+  if (!sl_lexer_push_file (lexer, path, NULL, error))
+    {
+      sl_lexer_free (lexer);
+      return NULL;
+    }
+  return parse (lexer, path, error);
+}
+
+SlCfgNode *
+sl_cfg_parse_string (const gchar *text, const gchar *name, GError **error)
+{
+  SlLexer *lexer = sl_lexer_new ();
+
+  if (!name)
+    name = "<string>";
+  sl_lexer_push_string (lexer, text, name);
+  return parse (lexer, name, error);
+}

@@ -1,0 +1,19 @@
+/* Reads configuration text into the generic tree: pragmas, includes,
+ * defines and backtick substitution are resolved here. */
+#ifndef SL_CFG_PARSER_H
+#define SL_CFG_PARSER_H
+
+#include <glib.h>
+#include "core/config/tree.h"
+
+G_BEGIN_DECLS
+
+/* Returns a root node named "config" whose children are the top-level
+ * statements in order, or NULL with *error set. The "@version" value is
+ * kept as the root's first argument when given. */
+SlCfgNode *sl_cfg_parse_file   (const gchar *path, GError **error);
+SlCfgNode *sl_cfg_parse_string (const gchar *text, const gchar *name, GError **error);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,79 @@
+/* The generic configuration tree: what the parser makes and every later
+ * stage reads. Each node and argument knows where it was written. */
+#ifndef SL_CFG_TREE_H
+#define SL_CFG_TREE_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const gchar *file;   /* interned, lives as long as the process */
+  gint line;           /* 1-based */
+  gint column;         /* 1-based, in bytes */
+} SlCfgPos;
+
+typedef enum
+{
+  SL_CFG_ARG_WORD,     /* a bare word: yes, 514, info..warn, s_net */
+  SL_CFG_ARG_STRING,   /* a quoted string, escapes already resolved */
+} SlCfgArgKind;
+
+typedef struct
+{
+  SlCfgArgKind kind;
+  gchar *value;
+  SlCfgPos pos;
+} SlCfgArg;
+
+/* A node is `name(args children)` or `name { children }`.
+ *
+ * Top level: nodes named "options", "source", "destination", "filter",
+ * "parser", "rewrite", "template", "log"; an object's name (s_net) is its
+ * first argument; for log paths that is absent.
+ *
+ * Inside source/destination/parser/rewrite blocks: one child per driver,
+ * `tcp(ip("0.0.0.0") port(514))` being node "tcp" whose child "ip" has one
+ * argument. A bare word or string inside parentheses is an argument, a word
+ * followed by "(" is a child.
+ *
+ * A filter body is an expression tree: nodes "and", "or" with two children,
+ * "not" with one, "compare" with args [left, operator, right], and any other
+ * node being a filter function call such as `level(err..emerg)` or a
+ * reference `filter(f_name)`.
+ *
+ * A log block's children in order: source(name), destination(name),
+ * filter(name), parser(name), rewrite(name), flags(words), inline objects as
+ * nodes "source"/"destination"/"filter"/"parser"/"rewrite" without a name
+ * argument and with a body, nested "log" nodes, and "if" nodes whose
+ * children are "condition" (one filter expression child), "then" (a log
+ * body), optional "elif" nodes (condition + then) and an optional "else".
+ */
+typedef struct _SlCfgNode SlCfgNode;
+struct _SlCfgNode
+{
+  gchar *name;
+  SlCfgPos pos;
+  GPtrArray *args;      /* SlCfgArg* */
+  GPtrArray *children;  /* SlCfgNode* */
+  gboolean has_body;    /* written with braces, not parentheses */
+};
+
+SlCfgNode   *sl_cfg_node_new        (const gchar *name, SlCfgPos pos);
+void         sl_cfg_node_free       (SlCfgNode *node);
+void         sl_cfg_node_add_arg    (SlCfgNode *node, SlCfgArgKind kind, const gchar *value, SlCfgPos pos);
+void         sl_cfg_node_add_child  (SlCfgNode *node, SlCfgNode *child);
+SlCfgNode   *sl_cfg_node_child      (const SlCfgNode *node, const gchar *name);
+const gchar *sl_cfg_node_arg        (const SlCfgNode *node, guint index);
+/* True when two identifiers are the same, '-' and '_' being equal. */
+gboolean     sl_cfg_name_equal      (const gchar *a, const gchar *b);
+/* A copy of the name with '_' turned into '-'. */
+gchar       *sl_cfg_name_normalize  (const gchar *name);
+const gchar *sl_cfg_intern_file     (const gchar *file);
+/* Prints the tree in the configuration syntax, for tests and debugging. */
+gchar       *sl_cfg_node_to_string  (const SlCfgNode *node);
+
+G_END_DECLS
+
+#endif
