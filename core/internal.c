@@ -1,0 +1,76 @@
+#include "core/internal.h"
+#include "core/macros.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static GMutex internal_lock;
+static SlInternalSink current_sink;
+static gpointer current_data;
+static gboolean to_stderr = TRUE;
+static gboolean verbose_on;
+static gboolean debug_on;
+
+void
+sl_internal_set_sink (SlInternalSink sink, gpointer user_data)
+{
+  g_mutex_lock (&internal_lock);
+  current_sink = sink;
+  current_data = user_data;
+  g_mutex_unlock (&internal_lock);
+}
+
+void
+sl_internal_set_stderr (gboolean on)
+{
+  to_stderr = on;
+}
+
+void
+sl_internal_set_verbosity (gboolean verbose, gboolean debug)
+{
+  verbose_on = verbose || debug;
+  debug_on = debug;
+}
+
+static const gchar *const level_names[] = {
+  "emerg", "alert", "crit", "error", "warning", "notice", "info", "debug"
+};
+
+void
+sl_log (SlLogLevel level, const gchar *format, ...)
+{
+  if ((level == SL_LOG_DEBUG && !debug_on) || (level == SL_LOG_INFO && !verbose_on && !current_sink))
+    return;
+
+  va_list ap;
+  va_start (ap, format);
+  gchar *text = g_strdup_vprintf (format, ap);
+  va_end (ap);
+
+  g_mutex_lock (&internal_lock);
+  SlInternalSink sink = current_sink;
+  gpointer data = current_data;
+  gboolean print = to_stderr || !sink;
+  if (print && (level <= SL_LOG_NOTICE || verbose_on))
+    fprintf (stderr, "sluiced: %s: %s\n", level_names[level], text);
+  if (sink && level != SL_LOG_DEBUG)
+    {
+      gsize len = strlen (text);
+      SlMessage *msg = sl_message_new (text, len);
+      sl_time_now (&msg->recvd);
+      msg->stamp = msg->recvd;
+      msg->pri = SL_PRI_MAKE (5, level);   /* facility syslog, as syslog-ng's own */
+      msg->flags |= SL_MSG_LOCAL;
+      sl_message_set_slice (msg, SL_F_MESSAGE, msg->raw, len);
+      sl_message_set (msg, SL_F_PROGRAM, "sluiced", -1);
+      gchar pid[16];
+      g_snprintf (pid, sizeof pid, "%d", (int) getpid ());
+      sl_message_set (msg, SL_F_PID, pid, -1);
+      sl_message_set (msg, SL_F_HOST, sl_macro_loghost (), -1);
+      sink (msg, data);
+    }
+  g_mutex_unlock (&internal_lock);
+  g_free (text);
+}

@@ -1,0 +1,45 @@
+/* Counters per source, path and destination, kept across reloads. */
+#ifndef SL_STATS_H
+#define SL_STATS_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  gint64 value;   /* read and changed only through the functions below */
+} SlCounter;
+
+/* The counter named name of component (kind "source", "destination",
+ * "path", "global"; id such as "s_net#0"; instance such as
+ * "tcp,127.0.0.1:5514"). The same arguments give the same counter. */
+SlCounter *sl_stats_counter (const gchar *kind, const gchar *id,
+                             const gchar *instance, const gchar *name);
+
+static inline void
+sl_counter_add (SlCounter *c, gint64 n)
+{
+  __atomic_add_fetch (&c->value, n, __ATOMIC_RELAXED);
+}
+
+static inline void
+sl_counter_set (SlCounter *c, gint64 n)
+{
+  __atomic_store_n (&c->value, n, __ATOMIC_RELAXED);
+}
+
+static inline gint64
+sl_counter_get (const SlCounter *c)
+{
+  return __atomic_load_n (&c->value, __ATOMIC_RELAXED);
+}
+
+/* One line per counter: kind;id;instance;name;value */
+gchar *sl_stats_to_text (void);
+/* An array of objects {kind, id, instance, counters: {name: value}} */
+gchar *sl_stats_to_json (void);
+
+G_END_DECLS
+
+#endif
