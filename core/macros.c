@@ -1,0 +1,508 @@
+#include "core/macros.h"
+#include "core/timeutil.h"
+
+#include <string.h>
+
+enum
+{
+  M_NONE,
+  M_MSGHDR,
+  M_LEGACY_MSGHDR,
+  M_FACILITY,
+  M_FACILITY_NUM,
+  M_LEVEL,
+  M_LEVEL_NUM,
+  M_PRI,
+  M_TAG,
+  M_SEQNUM,
+  M_LOGHOST,
+  M_SDATA,
+  M_DATE_FIRST
+};
+
+/* Parts of a time: each is a macro for the message's stamp ($X and $S_X)
+ * and for its reception ($R_X). */
+typedef enum
+{
+  D_DATE,
+  D_FULLDATE,
+  D_ISODATE,
+  D_STAMP,
+  D_UNIXTIME,
+  D_YEAR,
+  D_YEAR_DAY,
+  D_MONTH,
+  D_MONTH_ABBREV,
+  D_MONTH_NAME,
+  D_DAY,
+  D_HOUR,
+  D_HOUR12,
+  D_AMPM,
+  D_MIN,
+  D_SEC,
+  D_MSEC,
+  D_USEC,
+  D_WEEK_DAY_ABBREV,
+  D_WEEK_DAY,
+  D_WEEK_DAY_NAME,
+  D_TZOFFSET,
+  D_COUNT
+} SlDatePart;
+
+enum
+{
+  FORM_STAMP,
+  FORM_RECVD,
+  FORM_COUNT
+};
+
+typedef struct
+{
+  const gchar *name;
+  guint id;
+} SlNamedId;
+
+static const SlNamedId plain_macros[] = {
+  { "MSGHDR", M_MSGHDR },
+  { "LEGACY_MSGHDR", M_LEGACY_MSGHDR },
+  { "FACILITY", M_FACILITY },
+  { "FACILITY_NUM", M_FACILITY_NUM },
+  { "LEVEL", M_LEVEL },
+  { "SEVERITY", M_LEVEL },
+  { "PRIORITY", M_LEVEL },
+  { "LEVEL_NUM", M_LEVEL_NUM },
+  { "SEVERITY_NUM", M_LEVEL_NUM },
+  { "PRI", M_PRI },
+  { "TAG", M_TAG },
+  { "SEQNUM", M_SEQNUM },
+  { "LOGHOST", M_LOGHOST },
+  { "SDATA", M_SDATA },
+};
+
+static const SlNamedId date_parts[] = {
+  { "DATE", D_DATE },
+  { "FULLDATE", D_FULLDATE },
+  { "ISODATE", D_ISODATE },
+  { "STAMP", D_STAMP },
+  { "UNIXTIME", D_UNIXTIME },
+  { "YEAR", D_YEAR },
+  { "YEAR_DAY", D_YEAR_DAY },
+  { "MONTH", D_MONTH },
+  { "MONTH_ABBREV", D_MONTH_ABBREV },
+  { "MONTHNAME", D_MONTH_ABBREV },
+  { "MONTH_NAME", D_MONTH_NAME },
+  { "DAY", D_DAY },
+  { "HOUR", D_HOUR },
+  { "HOUR12", D_HOUR12 },
+  { "AMPM", D_AMPM },
+  { "MIN", D_MIN },
+  { "SEC", D_SEC },
+  { "MSEC", D_MSEC },
+  { "USEC", D_USEC },
+  { "WEEKDAY", D_WEEK_DAY_ABBREV },
+  { "WEEK_DAY_ABBREV", D_WEEK_DAY_ABBREV },
+  { "WEEK_DAY", D_WEEK_DAY },
+  { "WEEK_DAY_NAME", D_WEEK_DAY_NAME },
+  { "TZOFFSET", D_TZOFFSET },
+  { "TZ", D_TZOFFSET },
+};
+
+static const gchar *const facility_names[] = {
+  "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news",
+  "uucp", "cron", "authpriv", "ftp", "ntp", "security", "console", "solaris-cron",
+  "local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7",
+};
+
+static const gchar *const level_names[8] = {
+  "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
+};
+
+static const gchar *const month_abbrevs[12] = {
+  "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+};
+
+static const gchar *const month_names[12] = {
+  "January", "February", "March", "April", "May", "June",
+  "July", "August", "September", "October", "November", "December",
+};
+
+static const gchar *const week_day_abbrevs[7] = {
+  "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat",
+};
+
+static const gchar *const week_day_names[7] = {
+  "Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
+};
+
+static guint
+find_named (const SlNamedId *table, guint n, const gchar *name)
+{
+  for (guint i = 0; i < n; i++)
+    if (strcmp (table[i].name, name) == 0)
+      return table[i].id;
+  return G_MAXUINT;
+}
+
+guint
+sl_macro_lookup (const gchar *name)
+{
+  guint form = FORM_STAMP;
+  guint part;
+
+  part = find_named (plain_macros, G_N_ELEMENTS (plain_macros), name);
+  if (part != G_MAXUINT)
+    return part;
+
+  if (g_str_has_prefix (name, "R_"))
+    form = FORM_RECVD;
+  if (g_str_has_prefix (name, "R_") || g_str_has_prefix (name, "S_"))
+    name += 2;
+  part = find_named (date_parts, G_N_ELEMENTS (date_parts), name);
+  if (part == G_MAXUINT)
+    return M_NONE;
+  return M_DATE_FIRST + form * D_COUNT + part;
+}
+
+/* Decimal, left-padded with zeros to width: the hot path's printf. */
+static void
+append_number (GString *out, guint64 value, guint width)
+{
+  gchar digits[20];
+  guint n = 0;
+
+  do
+    {
+      digits[sizeof digits - ++n] = '0' + value % 10;
+      value /= 10;
+    }
+  while (value && n < sizeof digits);
+  while (n < width && n < sizeof digits)
+    digits[sizeof digits - ++n] = '0';
+  g_string_append_len (out, digits + sizeof digits - n, n);
+}
+
+static gboolean
+append_date_part (SlDatePart part, const SlTime *t, const SlTemplateEnv *env, GString *out)
+{
+  static const SlTsFormat stamp_formats[] = {
+    [D_DATE] = SL_TS_RFC3164,
+    [D_FULLDATE] = SL_TS_FULL,
+    [D_ISODATE] = SL_TS_ISO,
+    [D_UNIXTIME] = SL_TS_UNIX,
+  };
+  gint64 frac_usec = t->usec % G_USEC_PER_SEC;
+  struct tm tm;
+  gint32 gmtoff;
+
+  if (frac_usec < 0)
+    frac_usec += G_USEC_PER_SEC;
+
+  switch (part)
+    {
+    case D_DATE:
+    case D_FULLDATE:
+    case D_ISODATE:
+    case D_UNIXTIME:
+      sl_time_append (out, t, stamp_formats[part], env->frac_digits, env->zone);
+      return TRUE;
+    case D_STAMP:
+      sl_time_append (out, t, env->ts_format, env->frac_digits, env->zone);
+      return TRUE;
+    case D_MSEC:
+      append_number (out, (guint64) frac_usec / 1000, 3);
+      return TRUE;
+    case D_USEC:
+      append_number (out, (guint64) frac_usec, 6);
+      return TRUE;
+    default:
+      break;
+    }
+
+  sl_time_to_tm (t, env->zone, &tm, &gmtoff);
+  switch (part)
+    {
+    case D_YEAR:
+      append_number (out, (guint64) (tm.tm_year + 1900), 4);
+      break;
+    case D_YEAR_DAY:
+      append_number (out, (guint64) tm.tm_yday + 1, 3);
+      break;
+    case D_MONTH:
+      append_number (out, (guint64) tm.tm_mon + 1, 2);
+      break;
+    case D_MONTH_ABBREV:
+      g_string_append (out, month_abbrevs[tm.tm_mon]);
+      break;
+    case D_MONTH_NAME:
+      g_string_append (out, month_names[tm.tm_mon]);
+      break;
+    case D_DAY:
+      append_number (out, (guint64) tm.tm_mday, 2);
+      break;
+    case D_HOUR:
+      append_number (out, (guint64) tm.tm_hour, 2);
+      break;
+    case D_HOUR12:
+      append_number (out, (guint64) (tm.tm_hour % 12 ? tm.tm_hour % 12 : 12), 2);
+      break;
+    case D_AMPM:
+      g_string_append (out, tm.tm_hour < 12 ? "AM" : "PM");
+      break;
+    case D_MIN:
+      append_number (out, (guint64) tm.tm_min, 2);
+      break;
+    case D_SEC:
+      append_number (out, (guint64) tm.tm_sec, 2);
+      break;
+    case D_WEEK_DAY_ABBREV:
+      g_string_append (out, week_day_abbrevs[tm.tm_wday]);
+      break;
+    case D_WEEK_DAY:
+      append_number (out, (guint64) tm.tm_wday + 1, 1);
+      break;
+    case D_WEEK_DAY_NAME:
+      g_string_append (out, week_day_names[tm.tm_wday]);
+      break;
+    case D_TZOFFSET:
+      sl_time_append_offset (out, gmtoff);
+      break;
+    default:
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+append_field (const SlMessage *msg, SlHandle h, GString *out)
+{
+  gsize len;
+  const gchar *value = sl_message_get (msg, h, &len);
+
+  if (!value || !len)
+    return FALSE;
+  g_string_append_len (out, value, len);
+  return TRUE;
+}
+
+static gboolean
+append_msghdr (const SlMessage *msg, GString *out)
+{
+  gsize pid_len;
+  const gchar *pid = sl_message_get (msg, SL_F_PID, &pid_len);
+
+  if (!append_field (msg, SL_F_PROGRAM, out))
+    return FALSE;
+  if (pid && pid_len)
+    {
+      g_string_append_c (out, '[');
+      g_string_append_len (out, pid, pid_len);
+      g_string_append_c (out, ']');
+    }
+  g_string_append (out, ": ");
+  return TRUE;
+}
+
+/* Field names never change once interned, but asking the registry for one
+ * takes its lock: each thread remembers the names it saw last. */
+#define NAME_CACHE_SIZE 64
+
+typedef struct
+{
+  SlHandle handle;
+  const gchar *name;
+} SlNameCacheSlot;
+
+static __thread SlNameCacheSlot name_cache[NAME_CACHE_SIZE];
+
+static const gchar *
+field_name (SlHandle h)
+{
+  SlNameCacheSlot *slot = &name_cache[h % NAME_CACHE_SIZE];
+
+  if (slot->name && slot->handle == h)
+    return slot->name;
+  slot->handle = h;
+  slot->name = sl_field_name (h);
+  return slot->name;
+}
+
+typedef struct
+{
+  const gchar *id;
+  gsize id_len;
+  const gchar *param;
+  const gchar *value;
+  gsize value_len;
+} SlSdParam;
+
+/* Most messages carry a handful of SD params: those stay on the stack. */
+#define SD_STACK_PARAMS 32
+
+typedef struct
+{
+  SlSdParam stack[SD_STACK_PARAMS];
+  GArray *spill;
+  guint n;
+} SlSdParams;
+
+static const SlSdParam *
+sd_params_get (const SlSdParams *p, guint i)
+{
+  return p->spill ? &g_array_index (p->spill, SlSdParam, i) : &p->stack[i];
+}
+
+static gboolean
+sd_collect (SlHandle h, const gchar *value, gsize len, gpointer user_data)
+{
+  static const gchar prefix[] = ".SDATA.";
+  SlSdParams *p = user_data;
+  const gchar *name = field_name (h);
+
+  if (!name || strncmp (name, prefix, sizeof prefix - 1) != 0)
+    return TRUE;
+  const gchar *id = name + sizeof prefix - 1;
+  const gchar *dot = strrchr (id, '.');
+  if (!dot || dot == id || !dot[1])
+    return TRUE;
+
+  SlSdParam param = { id, (gsize) (dot - id), dot + 1, value, len };
+  if (p->n == SD_STACK_PARAMS && !p->spill)
+    {
+      p->spill = g_array_sized_new (FALSE, FALSE, sizeof (SlSdParam), 2 * SD_STACK_PARAMS);
+      g_array_append_vals (p->spill, p->stack, p->n);
+    }
+  if (p->spill)
+    g_array_append_val (p->spill, param);
+  else
+    p->stack[p->n] = param;
+  p->n++;
+  return TRUE;
+}
+
+static gboolean
+sd_same_id (const SlSdParam *a, const SlSdParam *b)
+{
+  return a->id_len == b->id_len && memcmp (a->id, b->id, a->id_len) == 0;
+}
+
+static void
+append_sd_value (GString *out, const gchar *value, gsize len)
+{
+  for (gsize i = 0; i < len; i++)
+    {
+      if (value[i] == '"' || value[i] == '\\' || value[i] == ']')
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, value[i]);
+    }
+}
+
+/* Parameters of an id are written together, the ids in the order they
+ * first appear: the order RFC 5424 received them in. */
+static gboolean
+append_sdata (const SlMessage *msg, GString *out)
+{
+  SlSdParams params;
+
+  params.spill = NULL;
+  params.n = 0;
+  sl_message_foreach_dynamic (msg, sd_collect, &params);
+
+  for (guint i = 0; i < params.n; i++)
+    {
+      const SlSdParam *first = sd_params_get (&params, i);
+      gboolean seen = FALSE;
+
+      for (guint k = 0; k < i && !seen; k++)
+        seen = sd_same_id (sd_params_get (&params, k), first);
+      if (seen)
+        continue;
+
+      g_string_append_c (out, '[');
+      g_string_append_len (out, first->id, first->id_len);
+      for (guint k = i; k < params.n; k++)
+        {
+          const SlSdParam *p = sd_params_get (&params, k);
+          if (!sd_same_id (p, first))
+            continue;
+          g_string_append_c (out, ' ');
+          g_string_append (out, p->param);
+          g_string_append (out, "=\"");
+          append_sd_value (out, p->value, p->value_len);
+          g_string_append_c (out, '"');
+        }
+      g_string_append_c (out, ']');
+    }
+
+  if (params.spill)
+    g_array_free (params.spill, TRUE);
+  return params.n > 0;
+}
+
+const gchar *
+sl_macro_loghost (void)
+{
+  static const gchar *loghost;
+
+  if (g_once_init_enter (&loghost))
+    {
+      const gchar *full = g_get_host_name ();
+      g_once_init_leave (&loghost, g_strndup (full, strcspn (full, ".")));
+    }
+  return loghost;
+}
+
+gboolean
+sl_macro_append (guint id, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  if (id >= M_DATE_FIRST && id < M_DATE_FIRST + FORM_COUNT * D_COUNT)
+    {
+      guint form = (id - M_DATE_FIRST) / D_COUNT;
+      const SlTime *t = form == FORM_RECVD ? &msg->recvd : &msg->stamp;
+      return append_date_part ((id - M_DATE_FIRST) % D_COUNT, t, env, out);
+    }
+
+  guint facility = SL_PRI_FACILITY (msg->pri);
+  guint severity = SL_PRI_SEVERITY (msg->pri);
+
+  switch (id)
+    {
+    case M_MSGHDR:
+      return append_msghdr (msg, out);
+    case M_LEGACY_MSGHDR:
+      return append_field (msg, SL_F_LEGACY_MSGHDR, out) || append_msghdr (msg, out);
+    case M_FACILITY:
+      if (facility < G_N_ELEMENTS (facility_names))
+        g_string_append (out, facility_names[facility]);
+      else
+        append_number (out, facility, 1);
+      return TRUE;
+    case M_FACILITY_NUM:
+      append_number (out, facility, 1);
+      return TRUE;
+    case M_LEVEL:
+      g_string_append (out, level_names[severity]);
+      return TRUE;
+    case M_LEVEL_NUM:
+      append_number (out, severity, 1);
+      return TRUE;
+    case M_PRI:
+      append_number (out, msg->pri, 1);
+      return TRUE;
+    case M_TAG:
+      g_string_append_c (out, "0123456789abcdef"[msg->pri >> 4]);
+      g_string_append_c (out, "0123456789abcdef"[msg->pri & 15]);
+      return TRUE;
+    case M_SEQNUM:
+      if (!msg->seqnum)
+        return FALSE;
+      append_number (out, msg->seqnum, 1);
+      return TRUE;
+    case M_LOGHOST:
+      g_string_append (out, sl_macro_loghost ());
+      return TRUE;
+    case M_SDATA:
+      return append_sdata (msg, out);
+    default:
+      return FALSE;
+    }
+}

@@ -1,0 +1,541 @@
+#include "core/template.h"
+#include "core/config/error.h"
+#include "core/i18n.h"
+#include "core/macros.h"
+
+#include <string.h>
+
+const SlTemplateEnv sl_template_env_default = {
+  .ts_format = SL_TS_RFC3164,
+  .frac_digits = 0,
+  .zone = NULL,
+  .escape = FALSE,
+};
+
+typedef enum
+{
+  ELEM_LITERAL,
+  ELEM_MACRO,
+  ELEM_FIELD,
+  ELEM_CALL,
+} SlElemKind;
+
+typedef struct
+{
+  SlElemKind kind;
+  union
+  {
+    struct
+    {
+      gsize offset;   /* into the template's literals */
+      gsize len;
+    } literal;
+    guint macro;
+    SlHandle field;
+    SlTfCall *call;
+  };
+  SlTemplate *fallback;   /* ${NAME:-fallback}, rendered when the value is empty */
+} SlElem;
+
+struct _SlTemplate
+{
+  gint ref_count;
+  gchar *text;
+  gchar *literals;
+  SlElem *elems;
+  guint n_elems;
+  gboolean literal;
+};
+
+/* Names syslog-ng spells differently for the same stored field. */
+static const struct
+{
+  const gchar *name;
+  SlHandle handle;
+} field_aliases[] = {
+  { "MSG", SL_F_MESSAGE },
+  { "MSGONLY", SL_F_MESSAGE },
+  { "FULLHOST", SL_F_HOST },
+  { "FULLHOST_FROM", SL_F_HOST_FROM },
+};
+
+typedef struct
+{
+  const gchar *text;
+  gsize base;          /* where text starts in the outermost template, for errors */
+  GString *literals;
+  GArray *elems;
+} SlCompiler;
+
+static SlTemplate *compile_at (const gchar *text, gsize base, GError **error);
+
+static void
+tf_call_free (SlTfCall *call)
+{
+  if (call->state && call->klass->tf_free)
+    call->klass->tf_free (call->state);
+  for (gint i = 0; i < call->argc; i++)
+    if (call->arg_templates[i])
+      sl_template_unref (call->arg_templates[i]);
+  g_free (call->arg_templates);
+  g_strfreev (call->args);
+  g_free (call);
+}
+
+static void
+elem_clear (SlElem *e)
+{
+  if (e->kind == ELEM_CALL)
+    tf_call_free (e->call);
+  if (e->fallback)
+    sl_template_unref (e->fallback);
+}
+
+static void
+add_literal (SlCompiler *c, const gchar *text, gsize len)
+{
+  SlElem *last = c->elems->len ? &g_array_index (c->elems, SlElem, c->elems->len - 1) : NULL;
+
+  if (last && last->kind == ELEM_LITERAL)
+    last->literal.len += len;
+  else
+    {
+      SlElem e = { .kind = ELEM_LITERAL, .literal = { c->literals->len, len } };
+      g_array_append_val (c->elems, e);
+    }
+  g_string_append_len (c->literals, text, len);
+}
+
+/* A name is a syslog-ng alias, a computed macro, or else a field. */
+static void
+add_name (SlCompiler *c, const gchar *name, gsize len, SlTemplate *fallback)
+{
+  gchar *copy = g_strndup (name, len);
+  SlElem e = { .kind = ELEM_FIELD, .fallback = fallback };
+  guint macro;
+
+  for (guint i = 0; i < G_N_ELEMENTS (field_aliases) && !e.field; i++)
+    if (strcmp (copy, field_aliases[i].name) == 0)
+      e.field = field_aliases[i].handle;
+  if (!e.field && (macro = sl_macro_lookup (copy)))
+    {
+      e.kind = ELEM_MACRO;
+      e.macro = macro;
+    }
+  else if (!e.field)
+    e.field = sl_field_handle (copy);
+  g_free (copy);
+  g_array_append_val (c->elems, e);
+}
+
+static gboolean
+is_name_char (gchar ch)
+{
+  return g_ascii_isalnum (ch) || ch == '_';
+}
+
+/* ${NAME} or ${NAME:-fallback}; at is the offset of the '$'. The fallback
+ * may hold braces of its own, as in ${HOST:-${HOST_FROM}}. */
+static gboolean
+parse_braced (SlCompiler *c, gsize at, gsize *next, GError **error)
+{
+  const gchar *s = c->text;
+  gsize name_start = at + 2;
+  gsize i = name_start;
+  SlTemplate *fallback = NULL;
+
+  while (s[i] && s[i] != '}' && !(s[i] == ':' && s[i + 1] == '-'))
+    i++;
+  if (!s[i])
+    {
+      g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_SYNTAX,
+                   _("unterminated '${' in template at offset %lu"), (gulong) (c->base + at));
+      return FALSE;
+    }
+  gsize name_end = i;
+  if (name_end == name_start)
+    {
+      g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_SYNTAX,
+                   _("empty name in '${}' in template at offset %lu"), (gulong) (c->base + at));
+      return FALSE;
+    }
+
+  if (s[i] == ':')
+    {
+      gsize fallback_start = i + 2;
+      guint depth = 0;
+
+      for (i = fallback_start; s[i] && (s[i] != '}' || depth); i++)
+        {
+          if (s[i] == '$' && s[i + 1] == '$')
+            i++;
+          else if (s[i] == '$' && s[i + 1] == '{')
+            {
+              depth++;
+              i++;
+            }
+          else if (s[i] == '}')
+            depth--;
+        }
+      if (!s[i])
+        {
+          g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_SYNTAX,
+                       _("unterminated '${' in template at offset %lu"), (gulong) (c->base + at));
+          return FALSE;
+        }
+      gchar *text = g_strndup (s + fallback_start, i - fallback_start);
+      fallback = compile_at (text, c->base + fallback_start, error);
+      g_free (text);
+      if (!fallback)
+        return FALSE;
+    }
+
+  add_name (c, s + name_start, name_end - name_start, fallback);
+  *next = i + 1;
+  return TRUE;
+}
+
+/* Splits the inside of $(...) into words at whitespace, up to the ')' that
+ * closes it. Whatever sits inside nested parentheses or braces ($(f ...),
+ * ${NAME:-a b}, a filter expression) stays one word and keeps its quotes for
+ * the nested parse; quotes around a whole word group it and are removed. */
+static gboolean
+split_call (SlCompiler *c, gsize at, gsize *next, GPtrArray *words, GArray *offsets, GError **error)
+{
+  const gchar *s = c->text;
+  GString *word = NULL;
+  guint depth = 0;
+  gsize i = at + 2;
+
+  for (;;)
+    {
+      gchar ch = s[i];
+
+      if (!ch)
+        {
+          g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_SYNTAX,
+                       _("unterminated '$(' in template at offset %lu"), (gulong) (c->base + at));
+          break;
+        }
+      if (!depth && (ch == ')' || g_ascii_isspace (ch)))
+        {
+          if (word)
+            g_ptr_array_add (words, g_string_free (g_steal_pointer (&word), FALSE));
+          i++;
+          if (ch == ')')
+            {
+              *next = i;
+              return TRUE;
+            }
+          continue;
+        }
+      if (!word)
+        {
+          word = g_string_new (NULL);
+          /* errors inside a quoted argument count from after its quote */
+          gsize offset = c->base + i + (ch == '"' || ch == '\'');
+          g_array_append_val (offsets, offset);
+        }
+      if (ch == '"' || ch == '\'')
+        {
+          gsize close = i + 1;
+          while (s[close] && s[close] != ch)
+            close += (ch == '"' && s[close] == '\\' && s[close + 1]) ? 2 : 1;
+          if (!s[close])
+            {
+              g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_SYNTAX,
+                           _("unterminated quote in template at offset %lu"), (gulong) (c->base + i));
+              break;
+            }
+          if (depth)
+            g_string_append_len (word, s + i, close + 1 - i);
+          else
+            for (gsize k = i + 1; k < close; k++)
+              {
+                if (ch == '"' && s[k] == '\\' && (s[k + 1] == '"' || s[k + 1] == '\\'))
+                  k++;
+                g_string_append_c (word, s[k]);
+              }
+          i = close + 1;
+          continue;
+        }
+      if (ch == '(' || ch == '{')
+        depth++;
+      else if ((ch == ')' || ch == '}') && depth)
+        depth--;
+      g_string_append_c (word, ch);
+      i++;
+    }
+
+  if (word)
+    g_string_free (word, TRUE);
+  return FALSE;
+}
+
+static void
+set_unknown_function_error (GError **error, const gchar *name)
+{
+  GPtrArray *known = sl_plugins_names (SL_DRIVER_TEMPLATE_FUNCTION);
+
+  if (known->len)
+    {
+      g_ptr_array_add (known, NULL);
+      gchar *list = g_strjoinv (", ", (gchar **) known->pdata);
+      g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_UNKNOWN,
+                   _("unknown template function '%s'; known: %s"), name, list);
+      g_free (list);
+    }
+  else
+    g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_UNKNOWN,
+                 _("unknown template function '%s'; none are loaded"), name);
+  g_ptr_array_unref (known);
+}
+
+/* $(name arg ...); at is the offset of the '$'. */
+static gboolean
+parse_call (SlCompiler *c, gsize at, gsize *next, GError **error)
+{
+  GPtrArray *words = g_ptr_array_new_with_free_func (g_free);
+  GArray *offsets = g_array_new (FALSE, FALSE, sizeof (gsize));
+  SlTfCall *call = NULL;
+  gboolean ok = FALSE;
+
+  if (!split_call (c, at, next, words, offsets, error))
+    goto out;
+  if (!words->len)
+    {
+      g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_SYNTAX,
+                   _("empty '$()' in template at offset %lu"), (gulong) (c->base + at));
+      goto out;
+    }
+
+  const gchar *name = g_ptr_array_index (words, 0);
+  const SlDriverClass *klass = sl_plugins_lookup (SL_DRIVER_TEMPLATE_FUNCTION, name);
+  if (!klass)
+    {
+      set_unknown_function_error (error, name);
+      goto out;
+    }
+
+  call = g_new0 (SlTfCall, 1);
+  call->klass = klass;
+  call->argc = (gint) words->len - 1;
+  call->args = g_new0 (gchar *, words->len);
+  call->arg_templates = g_new0 (SlTemplate *, words->len);
+  for (gint i = 0; i < call->argc; i++)
+    {
+      call->args[i] = g_strdup (g_ptr_array_index (words, i + 1));
+      call->arg_templates[i] = compile_at (call->args[i], g_array_index (offsets, gsize, i + 1), error);
+      if (!call->arg_templates[i])
+        goto out;
+    }
+
+  if (klass->tf_prepare)
+    {
+      GError *local = NULL;
+      if (!klass->tf_prepare (call, &local))
+        {
+          if (!local)
+            g_set_error (&local, SL_CFG_ERROR, SL_CFG_ERROR_VALUE,
+                         _("template function '%s' refused its arguments"), name);
+          g_propagate_error (error, local);
+          goto out;
+        }
+    }
+
+  SlElem e = { .kind = ELEM_CALL, .call = g_steal_pointer (&call) };
+  g_array_append_val (c->elems, e);
+  ok = TRUE;
+
+out:
+  if (call)
+    tf_call_free (call);
+  g_array_unref (offsets);
+  g_ptr_array_unref (words);
+  return ok;
+}
+
+static gboolean
+compile_into (SlCompiler *c, GError **error)
+{
+  const gchar *s = c->text;
+  gsize i = 0;
+
+  while (s[i])
+    {
+      if (s[i] != '$')
+        {
+          gsize start = i;
+          while (s[i] && s[i] != '$')
+            i++;
+          add_literal (c, s + start, i - start);
+        }
+      else if (s[i + 1] == '$')
+        {
+          add_literal (c, "$", 1);
+          i += 2;
+        }
+      else if (s[i + 1] == '{')
+        {
+          if (!parse_braced (c, i, &i, error))
+            return FALSE;
+        }
+      else if (s[i + 1] == '(')
+        {
+          if (!parse_call (c, i, &i, error))
+            return FALSE;
+        }
+      else if (is_name_char (s[i + 1]))
+        {
+          gsize start = ++i;
+          while (is_name_char (s[i]))
+            i++;
+          add_name (c, s + start, i - start, NULL);
+        }
+      else
+        {
+          add_literal (c, "$", 1);
+          i++;
+        }
+    }
+  return TRUE;
+}
+
+static SlTemplate *
+compile_at (const gchar *text, gsize base, GError **error)
+{
+  SlCompiler c = {
+    .text = text,
+    .base = base,
+    .literals = g_string_new (NULL),
+    .elems = g_array_new (FALSE, FALSE, sizeof (SlElem)),
+  };
+
+  if (!compile_into (&c, error))
+    {
+      for (guint i = 0; i < c.elems->len; i++)
+        elem_clear (&g_array_index (c.elems, SlElem, i));
+      g_array_unref (c.elems);
+      g_string_free (c.literals, TRUE);
+      return NULL;
+    }
+
+  SlTemplate *t = g_new0 (SlTemplate, 1);
+  t->ref_count = 1;
+  t->text = g_strdup (text);
+  t->literals = g_string_free (c.literals, FALSE);
+  t->n_elems = c.elems->len;
+  t->elems = (SlElem *) g_array_free (c.elems, FALSE);
+  t->literal = TRUE;
+  for (guint i = 0; i < t->n_elems; i++)
+    if (t->elems[i].kind != ELEM_LITERAL)
+      t->literal = FALSE;
+  return t;
+}
+
+SlTemplate *
+sl_template_compile (const gchar *text, GError **error)
+{
+  g_return_val_if_fail (text != NULL, NULL);
+  return compile_at (text, 0, error);
+}
+
+SlTemplate *
+sl_template_ref (SlTemplate *t)
+{
+  g_atomic_int_inc (&t->ref_count);
+  return t;
+}
+
+void
+sl_template_unref (SlTemplate *t)
+{
+  if (!t || !g_atomic_int_dec_and_test (&t->ref_count))
+    return;
+  for (guint i = 0; i < t->n_elems; i++)
+    elem_clear (&t->elems[i]);
+  g_free (t->elems);
+  g_free (t->literals);
+  g_free (t->text);
+  g_free (t);
+}
+
+const gchar *
+sl_template_text (const SlTemplate *t)
+{
+  return t->text;
+}
+
+gboolean
+sl_template_is_literal (const SlTemplate *t)
+{
+  return t->literal;
+}
+
+/* template-escape(yes): a backslash before ' " and \ of what was appended
+ * since start, done in place so the hot path needs no scratch buffer. */
+static void
+escape_since (GString *out, gsize start)
+{
+  gsize specials = 0;
+
+  for (gsize i = start; i < out->len; i++)
+    if (out->str[i] == '\'' || out->str[i] == '"' || out->str[i] == '\\')
+      specials++;
+  if (!specials)
+    return;
+
+  gsize from = out->len;
+  g_string_set_size (out, out->len + specials);
+  gsize to = out->len;
+  while (from > start)
+    {
+      gchar ch = out->str[--from];
+      out->str[--to] = ch;
+      if (ch == '\'' || ch == '"' || ch == '\\')
+        out->str[--to] = '\\';
+    }
+}
+
+void
+sl_template_append (const SlTemplate *t, const SlMessage *msg,
+                    const SlTemplateEnv *env, GString *out)
+{
+  if (!env)
+    env = &sl_template_env_default;
+
+  for (guint i = 0; i < t->n_elems; i++)
+    {
+      const SlElem *e = &t->elems[i];
+      gsize start = out->len;
+
+      switch (e->kind)
+        {
+        case ELEM_LITERAL:
+          g_string_append_len (out, t->literals + e->literal.offset, e->literal.len);
+          continue;
+        case ELEM_CALL:
+          e->call->klass->tf_eval (e->call, msg, env, out);
+          continue;
+        case ELEM_MACRO:
+          sl_macro_append (e->macro, msg, env, out);
+          break;
+        case ELEM_FIELD:
+          {
+            gsize len;
+            const gchar *value = sl_message_get (msg, e->field, &len);
+            if (value)
+              g_string_append_len (out, value, len);
+          }
+          break;
+        }
+
+      if (out->len == start)
+        {
+          if (e->fallback)
+            sl_template_append (e->fallback, msg, env, out);
+        }
+      else if (env->escape)
+        escape_since (out, start);
+    }
+}

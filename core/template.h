@@ -1,0 +1,37 @@
+/* Templates compiled once: literal text, $NAME, ${NAME}, ${.SDATA.id.param}
+ * and $(function args), resolved against a message on the hot path without
+ * hashing a name. */
+#ifndef SL_TEMPLATE_H
+#define SL_TEMPLATE_H
+
+#include <glib.h>
+#include "core/message.h"
+#include "core/plugin.h"
+#include "core/timeutil.h"
+
+G_BEGIN_DECLS
+
+/* How a destination wants its templates rendered. */
+struct _SlTemplateEnv
+{
+  SlTsFormat ts_format;    /* for $STAMP and the R_/S_ STAMP forms */
+  gint frac_digits;        /* digits after the second in ISO stamps */
+  GTimeZone *zone;         /* convert stamps to this zone, or NULL to keep the message's */
+  gboolean escape;         /* template-escape(yes): escape ' " \ in values */
+};
+
+extern const SlTemplateEnv sl_template_env_default;
+
+SlTemplate  *sl_template_compile (const gchar *text, GError **error);
+SlTemplate  *sl_template_ref     (SlTemplate *t);
+void         sl_template_unref   (SlTemplate *t);
+const gchar *sl_template_text    (const SlTemplate *t);
+/* True when the template has no macro, field or function in it. */
+gboolean     sl_template_is_literal (const SlTemplate *t);
+/* Appends the rendered template to out. */
+void         sl_template_append  (const SlTemplate *t, const SlMessage *msg,
+                                  const SlTemplateEnv *env, GString *out);
+
+G_END_DECLS
+
+#endif
