@@ -1,0 +1,478 @@
+#include "core/config-private.h"
+#include "core/config/error.h"
+#include "core/config/parser.h"
+#include "core/i18n.h"
+#include "core/internal.h"
+#include "core/pipeline.h"
+#include "core/source-private.h"
+
+#include <string.h>
+
+/* What options {} accepts: the options drivers inherit, plus syslog-ng's
+ * global settings, so that a syslog-ng.conf loads unchanged. */
+static const SlOptionSpec global_options[] = {
+  SL_SOURCE_COMMON_OPTIONS,
+  { "log-fifo-size", SL_OPT_INT, NULL, "" },
+  { "flush-lines", SL_OPT_INT, NULL, "" },
+  { "flush-timeout", SL_OPT_INT, NULL, "" },
+  { "time-reopen", SL_OPT_INT, NULL, "" },
+  { "template-escape", SL_OPT_BOOL, NULL, "" },
+  { "ts-format", SL_OPT_STRING, NULL, "" },
+  { "frac-digits", SL_OPT_INT, NULL, "" },
+  { "send-time-zone", SL_OPT_STRING, NULL, "" },
+  { "recv-time-zone", SL_OPT_STRING, NULL, "" },
+  { "local-time-zone", SL_OPT_STRING, NULL, "" },
+  { "create-dirs", SL_OPT_BOOL, NULL, "" },
+  { "perm", SL_OPT_INT, NULL, "" },
+  { "dir-perm", SL_OPT_INT, NULL, "" },
+  { "owner", SL_OPT_STRING, NULL, "" },
+  { "group", SL_OPT_STRING, NULL, "" },
+  { "dir-owner", SL_OPT_STRING, NULL, "" },
+  { "dir-group", SL_OPT_STRING, NULL, "" },
+  { "time-reap", SL_OPT_INT, NULL, "" },
+  { "time-sleep", SL_OPT_INT, NULL, "" },
+  { "check-hostname", SL_OPT_BOOL, NULL, "" },
+  { "bad-hostname", SL_OPT_STRING, NULL, "" },
+  { "dns-cache-size", SL_OPT_INT, NULL, "" },
+  { "dns-cache-expire", SL_OPT_INT, NULL, "" },
+  { "dns-cache-expire-failed", SL_OPT_INT, NULL, "" },
+  { "dns-cache-hosts", SL_OPT_STRING, NULL, "" },
+  { "mark-freq", SL_OPT_INT, NULL, "" },
+  { "mark-mode", SL_OPT_STRING, NULL, "" },
+  { "stats", SL_OPT_BLOCK, NULL, "" },
+  { "stats-freq", SL_OPT_INT, NULL, "" },
+  { "stats-level", SL_OPT_INT, NULL, "" },
+  { "stats-lifetime", SL_OPT_INT, NULL, "" },
+  { "stats-max-dynamics", SL_OPT_INT, NULL, "" },
+  { "threaded", SL_OPT_BOOL, NULL, "" },
+  { "use-uniqid", SL_OPT_BOOL, NULL, "" },
+  { "on-error", SL_OPT_STRING, NULL, "" },
+  { "log-level", SL_OPT_STRING, NULL, "" },
+  { "custom-domain", SL_OPT_STRING, NULL, "" },
+  { "file-template", SL_OPT_STRING, NULL, "" },
+  { "proto-template", SL_OPT_STRING, NULL, "" },
+  { "suppress", SL_OPT_INT, NULL, "" },
+  { "keep-alive", SL_OPT_BOOL, NULL, "" },
+  { "log-fetch-limit", SL_OPT_INT, NULL, "" },
+  { "max-connections", SL_OPT_INT, NULL, "" },
+  { "pass-unix-credentials", SL_OPT_BOOL, NULL, "" },
+  { "trim-large-messages", SL_OPT_BOOL, NULL, "" },
+  { NULL }
+};
+
+static const gchar *const object_kinds[] = { "source", "destination", "filter", "parser", "rewrite", "template" };
+
+static gchar *
+object_key (const gchar *kind, const gchar *name)
+{
+  gchar *normal = sl_cfg_name_normalize (name);
+  gchar *key = g_strconcat (kind, "/", normal, NULL);
+  g_free (normal);
+  return key;
+}
+
+const SlCfgNode *
+sl_config_find_object (SlConfig *cfg, const gchar *kind, const gchar *name)
+{
+  gchar *key = object_key (kind, name);
+  const SlCfgNode *node = g_hash_table_lookup (cfg->objects, key);
+  g_free (key);
+  return node;
+}
+
+gchar *
+sl_config_anonymous_name (SlConfig *cfg, const gchar *kind)
+{
+  return g_strdup_printf ("#anon-%s%u", kind, cfg->anonymous++);
+}
+
+static gboolean
+is_object_kind (const gchar *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (object_kinds); i++)
+    if (sl_cfg_name_equal (name, object_kinds[i]))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+collect_objects (SlConfig *cfg, GError **error)
+{
+  cfg->globals = g_new0 (SlCfgNode, 1);
+  cfg->globals->name = g_strdup ("options");
+  cfg->globals->children = g_ptr_array_new ();
+  for (guint i = 0; cfg->tree->children && i < cfg->tree->children->len; i++)
+    {
+      SlCfgNode *node = g_ptr_array_index (cfg->tree->children, i);
+      if (sl_cfg_name_equal (node->name, "options"))
+        {
+          for (guint k = 0; node->children && k < node->children->len; k++)
+            g_ptr_array_add (cfg->globals->children, g_ptr_array_index (node->children, k));
+          continue;
+        }
+      if (!is_object_kind (node->name))
+        continue;
+      const gchar *name = sl_cfg_node_arg (node, 0);
+      if (!name)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, node->pos, _("a %s statement needs a name"), node->name);
+          return FALSE;
+        }
+      gchar *normal = sl_cfg_name_normalize (node->name);
+      gchar *key = object_key (normal, name);
+      g_free (normal);
+      const SlCfgNode *before = g_hash_table_lookup (cfg->objects, key);
+      if (before)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, node->pos,
+                            _("%s '%s' is already defined at %s:%d:%d"), node->name, name,
+                            before->pos.file, before->pos.line, before->pos.column);
+          g_free (key);
+          return FALSE;
+        }
+      g_hash_table_insert (cfg->objects, key, node);
+    }
+  return sl_options_check ("options", global_options, cfg->globals, error);
+}
+
+static gboolean
+compile_templates (SlConfig *cfg, GError **error)
+{
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init (&it, cfg->objects);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      const SlCfgNode *node = value;
+      if (!g_str_has_prefix (key, "template/"))
+        continue;
+      const SlCfgNode *text = sl_cfg_node_child (node, "template");
+      if (!text || !sl_cfg_node_arg (text, 0))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, node->pos,
+                            _("template '%s' needs template(\"...\")"), sl_cfg_node_arg (node, 0));
+          return FALSE;
+        }
+      GError *inner = NULL;
+      SlTemplate *t = sl_template_compile (sl_cfg_node_arg (text, 0), &inner);
+      if (!t)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, text->pos, "%s", inner->message);
+          g_error_free (inner);
+          return FALSE;
+        }
+      g_hash_table_insert (cfg->templates, sl_cfg_name_normalize (sl_cfg_node_arg (node, 0)), t);
+    }
+  return TRUE;
+}
+
+static SlConfig *
+config_new (SlCfgNode *tree)
+{
+  SlConfig *cfg = g_new0 (SlConfig, 1);
+  cfg->tree = tree;
+  cfg->objects = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  cfg->templates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) sl_template_unref);
+  cfg->drivers = g_ptr_array_new ();
+  cfg->options = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_options_free);
+  cfg->source_groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  cfg->dest_groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  cfg->sources = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_source_free);
+  cfg->destinations = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_destination_free);
+  cfg->paths = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_path_free);
+  cfg->zones = g_ptr_array_new_with_free_func ((GDestroyNotify) g_time_zone_unref);
+  cfg->id_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  return cfg;
+}
+
+static SlConfig *
+config_compile (SlCfgNode *tree, GError **error)
+{
+  if (!tree)
+    return NULL;
+  SlConfig *cfg = config_new (tree);
+  if (!collect_objects (cfg, error) || !compile_templates (cfg, error) || !sl_pipeline_compile (cfg, error))
+    {
+      sl_config_free (cfg);
+      return NULL;
+    }
+  if (!cfg->paths->len)
+    sl_log (SL_LOG_WARNING, "the configuration has no log path; nothing will be routed");
+  return cfg;
+}
+
+SlConfig *
+sl_config_load (const gchar *path, GError **error)
+{
+  return config_compile (sl_cfg_parse_file (path, error), error);
+}
+
+SlConfig *
+sl_config_load_string (const gchar *text, const gchar *name, GError **error)
+{
+  return config_compile (sl_cfg_parse_string (text, name, error), error);
+}
+
+const SlCfgNode *
+sl_config_globals (SlConfig *cfg)
+{
+  return cfg->globals;
+}
+
+static void
+set_unknown_driver_error (GError **error, SlDriverKind kind, const SlCfgNode *node)
+{
+  GPtrArray *names = sl_plugins_names (kind);
+  const gchar *near = sl_cfg_suggest (node->name, (const gchar *const *) names->pdata, names->len);
+  g_ptr_array_add (names, NULL);
+  gchar *all = names->len > 1 ? g_strjoinv (", ", (gchar **) names->pdata) : g_strdup (_("none are loaded"));
+  const gchar *kind_name = sl_driver_kind_name (kind);
+  if (near)
+    sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, node->pos,
+                      _("unknown %s driver '%s'; did you mean '%s'? (%s drivers: %s)"),
+                      kind_name, node->name, near, kind_name, all);
+  else
+    sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, node->pos,
+                      _("unknown %s driver '%s'; the %s drivers are: %s"),
+                      kind_name, node->name, kind_name, all);
+  g_free (all);
+  g_ptr_array_unref (names);
+}
+
+SlDriver *
+sl_config_new_driver (SlConfig *cfg, SlDriverKind kind, const SlCfgNode *node,
+                      const gchar *group, GError **error)
+{
+  const SlDriverClass *klass = sl_plugins_lookup (kind, node->name);
+  if (!klass)
+    {
+      set_unknown_driver_error (error, kind, node);
+      return NULL;
+    }
+  gchar *owner = g_strdup_printf ("%s()", node->name);
+  SlOptions *options = sl_options_new (owner, klass->options, node, cfg->globals, error);
+  g_free (owner);
+  if (!options)
+    return NULL;
+  SlDriver *driver = g_malloc0 (MAX (klass->instance_size, sizeof (SlDriver)));
+  driver->klass = klass;
+  driver->cfg = cfg;
+  driver->pos = node->pos;
+  const gchar *prefix = group ? group : sl_driver_kind_name (kind);
+  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (cfg->id_counts, prefix));
+  g_hash_table_insert (cfg->id_counts, g_strdup (prefix), GUINT_TO_POINTER (n + 1));
+  driver->id = g_strdup_printf ("%s#%u", prefix, n);
+  g_ptr_array_add (cfg->drivers, driver);
+  g_ptr_array_add (cfg->options, options);
+  if (klass->init && !klass->init (driver, options, error))
+    return NULL;
+  return driver;
+}
+
+SlOptions *
+sl_config_driver_options (SlConfig *cfg, SlDriver *driver)
+{
+  guint index;
+  if (!g_ptr_array_find (cfg->drivers, driver, &index))
+    return NULL;
+  return g_ptr_array_index (cfg->options, index);
+}
+
+static const SlCfgNode *
+group_body (SlConfig *cfg, const gchar *kind, const gchar *name, const SlCfgNode *body)
+{
+  return body ? body : sl_config_find_object (cfg, kind, name);
+}
+
+GPtrArray *
+sl_config_source_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body, GError **error)
+{
+  gchar *key = sl_cfg_name_normalize (name);
+  GPtrArray *group = g_hash_table_lookup (cfg->source_groups, key);
+  if (group)
+    {
+      g_free (key);
+      return group;
+    }
+  body = group_body (cfg, "source", name, body);
+  if (!body)
+    {
+      g_free (key);
+      return NULL;
+    }
+  group = g_ptr_array_new ();
+  g_hash_table_insert (cfg->source_groups, key, group);
+  for (guint i = 0; body->children && i < body->children->len; i++)
+    {
+      SlDriver *d = sl_config_new_driver (cfg, SL_DRIVER_SOURCE, g_ptr_array_index (body->children, i), name, error);
+      SlSource *src = d ? sl_source_new (cfg, d, name, error) : NULL;
+      if (!src)
+        return NULL;
+      g_ptr_array_add (group, src);
+      g_ptr_array_add (cfg->sources, src);
+    }
+  return group;
+}
+
+GPtrArray *
+sl_config_dest_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body, GError **error)
+{
+  gchar *key = sl_cfg_name_normalize (name);
+  GPtrArray *group = g_hash_table_lookup (cfg->dest_groups, key);
+  if (group)
+    {
+      g_free (key);
+      return group;
+    }
+  body = group_body (cfg, "destination", name, body);
+  if (!body)
+    {
+      g_free (key);
+      return NULL;
+    }
+  group = g_ptr_array_new ();
+  g_hash_table_insert (cfg->dest_groups, key, group);
+  for (guint i = 0; body->children && i < body->children->len; i++)
+    {
+      SlDriver *d = sl_config_new_driver (cfg, SL_DRIVER_DESTINATION, g_ptr_array_index (body->children, i), name, error);
+      if (!d)
+        return NULL;
+      SlOptions *o = sl_config_driver_options (cfg, d);
+      SlDestinationSettings settings = { 10000, 1000, 1000, 60 };
+      if (sl_options_has (o, "log-fifo-size"))
+        {
+          settings.fifo_size = MAX (sl_options_int (o, "log-fifo-size"), 1);
+          settings.batch_lines = MAX (sl_options_int (o, "flush-lines"), 1);
+          settings.flush_timeout_ms = MAX (sl_options_int (o, "flush-timeout"), 0);
+          settings.time_reopen_s = MAX (sl_options_int (o, "time-reopen"), 1);
+        }
+      SlDestination *dest = sl_destination_new (d, &settings);
+      g_ptr_array_add (group, dest);
+      g_ptr_array_add (cfg->destinations, dest);
+    }
+  return group;
+}
+
+SlTemplate *
+sl_config_template (SlConfig *cfg, const SlOptions *options, const gchar *name,
+                    const gchar *fallback, GError **error)
+{
+  const gchar *text = sl_options_string (options, name);
+  if (!text)
+    text = fallback;
+  gchar *key = sl_cfg_name_normalize (text);
+  SlTemplate *named = g_hash_table_lookup (cfg->templates, key);
+  g_free (key);
+  if (named)
+    return sl_template_ref (named);
+  GError *inner = NULL;
+  SlTemplate *t = sl_template_compile (text, &inner);
+  if (!t)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, name), "%s", inner->message);
+      g_error_free (inner);
+    }
+  return t;
+}
+
+gboolean
+sl_config_template_env (SlConfig *cfg, const SlOptions *o, SlTemplateEnv *env, GError **error)
+{
+  *env = sl_template_env_default;
+  const gchar *ts = sl_options_string (o, "ts-format");
+  if (ts && !sl_ts_format_parse (ts, &env->ts_format))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "ts-format"),
+                        _("unknown timestamp format '%s'; use rfc3164, bsd, iso, rfc3339, full or unix"), ts);
+      return FALSE;
+    }
+  env->frac_digits = CLAMP (sl_options_int (o, "frac-digits"), 0, 6);
+  env->escape = sl_options_bool (o, "template-escape");
+  const gchar *zone_option = sl_options_is_set (o, "time-zone") ? "time-zone" : "send-time-zone";
+  const gchar *zone = sl_options_string (o, zone_option);
+  if (zone)
+    {
+      env->zone = g_time_zone_new_identifier (zone);
+      if (!env->zone)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, zone_option),
+                            _("unknown time zone '%s'"), zone);
+          return FALSE;
+        }
+      g_ptr_array_add (cfg->zones, env->zone);
+    }
+  return TRUE;
+}
+
+gboolean
+sl_config_start (SlConfig *cfg, GError **error)
+{
+  for (guint i = 0; i < cfg->destinations->len; i++)
+    if (!sl_destination_start (g_ptr_array_index (cfg->destinations, i), error))
+      goto fail;
+  cfg->started = TRUE;
+  for (guint i = 0; i < cfg->sources->len; i++)
+    {
+      SlSource *src = g_ptr_array_index (cfg->sources, i);
+      if (src->paths->len && !sl_source_start (src, error))
+        goto fail;
+    }
+  return TRUE;
+
+fail:
+  sl_config_stop (cfg);
+  return FALSE;
+}
+
+void
+sl_config_stop (SlConfig *cfg)
+{
+  for (guint i = cfg->sources->len; i-- > 0;)
+    sl_source_stop (g_ptr_array_index (cfg->sources, i));
+  for (guint i = 0; i < cfg->destinations->len; i++)
+    sl_destination_stop (g_ptr_array_index (cfg->destinations, i));
+  cfg->started = FALSE;
+}
+
+void
+sl_config_reopen (SlConfig *cfg)
+{
+  for (guint i = 0; i < cfg->destinations->len; i++)
+    sl_destination_reopen (g_ptr_array_index (cfg->destinations, i));
+}
+
+void
+sl_config_free (SlConfig *cfg)
+{
+  if (!cfg)
+    return;
+  if (cfg->started)
+    sl_config_stop (cfg);
+  g_ptr_array_unref (cfg->paths);
+  g_ptr_array_unref (cfg->sources);
+  g_ptr_array_unref (cfg->destinations);
+  for (guint i = 0; i < cfg->drivers->len; i++)
+    {
+      SlDriver *d = g_ptr_array_index (cfg->drivers, i);
+      if (d->klass->free)
+        d->klass->free (d);
+      g_free (d->id);
+      g_free (d);
+    }
+  g_ptr_array_unref (cfg->drivers);
+  g_ptr_array_unref (cfg->options);
+  g_hash_table_unref (cfg->source_groups);
+  g_hash_table_unref (cfg->dest_groups);
+  g_hash_table_unref (cfg->templates);
+  g_hash_table_unref (cfg->objects);
+  g_ptr_array_unref (cfg->zones);
+  g_hash_table_unref (cfg->id_counts);
+  if (cfg->globals)
+    {
+      g_ptr_array_unref (cfg->globals->children);
+      g_free (cfg->globals->name);
+      g_free (cfg->globals);
+    }
+  sl_cfg_node_free (cfg->tree);
+  g_free (cfg);
+}

@@ -1,0 +1,137 @@
+#include "core/dgram.h"
+#include "core/internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define BATCH 64
+
+struct _SlDgramReader
+{
+  SlSource *src;
+  gint fd;
+  gint wake[2];
+  GThread *thread;
+  gsize size;
+  gchar *bufs;              /* BATCH buffers of size bytes */
+  struct mmsghdr hdrs[BATCH];
+  struct iovec iovs[BATCH];
+  struct sockaddr_storage addrs[BATCH];
+};
+
+static const gchar *
+peer_of (const struct sockaddr_storage *addr, socklen_t len, gchar *buf, gsize size)
+{
+  if (addr->ss_family != AF_INET && addr->ss_family != AF_INET6)
+    return NULL;
+  if (getnameinfo ((const struct sockaddr *) addr, len, buf, size, NULL, 0, NI_NUMERICHOST) != 0)
+    return "unknown";
+  if (g_str_has_prefix (buf, "::ffff:") && strchr (buf, '.'))
+    return buf + 7;
+  return buf;
+}
+
+static void
+post_received (SlDgramReader *r, gint n)
+{
+  SlMessage *msgs[BATCH];
+  gchar host[NI_MAXHOST];
+  guint count = 0;
+  for (gint i = 0; i < n; i++)
+    {
+      gchar *data = r->iovs[i].iov_base;
+      gsize len = r->hdrs[i].msg_len;
+      if (r->hdrs[i].msg_hdr.msg_flags & MSG_TRUNC)
+        sl_source_count (r->src, "truncated", 1);
+      while (len && (data[len - 1] == '\n' || data[len - 1] == '\r' || data[len - 1] == '\0'))
+        len--;
+      if (!len)
+        continue;
+      const gchar *peer = peer_of (&r->addrs[i], r->hdrs[i].msg_hdr.msg_namelen, host, sizeof host);
+      msgs[count++] = sl_source_parse (r->src, data, len, peer);
+    }
+  if (count)
+    sl_source_post (r->src, msgs, count);
+}
+
+static void
+prepare (SlDgramReader *r)
+{
+  for (guint i = 0; i < BATCH; i++)
+    {
+      r->iovs[i].iov_base = r->bufs + i * r->size;
+      r->iovs[i].iov_len = r->size;
+      memset (&r->hdrs[i], 0, sizeof r->hdrs[i]);
+      r->hdrs[i].msg_hdr.msg_iov = &r->iovs[i];
+      r->hdrs[i].msg_hdr.msg_iovlen = 1;
+      r->hdrs[i].msg_hdr.msg_name = &r->addrs[i];
+      r->hdrs[i].msg_hdr.msg_namelen = sizeof r->addrs[i];
+    }
+}
+
+static gpointer
+reader_thread (gpointer data)
+{
+  SlDgramReader *r = data;
+  struct pollfd fds[2] = { { r->fd, POLLIN, 0 }, { r->wake[0], POLLIN, 0 } };
+  for (;;)
+    {
+      prepare (r);
+      gint n = recvmmsg (r->fd, r->hdrs, BATCH, MSG_DONTWAIT, NULL);
+      if (n > 0)
+        {
+          post_received (r, n);
+          continue;
+        }
+      if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+        {
+          sl_source_count (r->src, "read_errors", 1);
+          sl_log (SL_LOG_ERROR, "error reading datagrams; driver='%s', error='%s'",
+                  sl_source_id (r->src), g_strerror (errno));
+        }
+      if (poll (fds, 2, -1) < 0 && errno != EINTR)
+        break;
+      if (fds[1].revents)
+        break;
+    }
+  return NULL;
+}
+
+SlDgramReader *
+sl_dgram_reader_start (SlSource *src, gint fd, GError **error)
+{
+  SlDgramReader *r = g_new0 (SlDgramReader, 1);
+  if (pipe2 (r->wake, O_CLOEXEC) < 0)
+    {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), "pipe: %s", g_strerror (errno));
+      close (fd);
+      g_free (r);
+      return NULL;
+    }
+  r->src = src;
+  r->fd = fd;
+  /* one byte more than log-msg-size() lets the source see and count an
+   * oversize datagram */
+  r->size = sl_source_max_msg_size (src) + 1;
+  r->bufs = g_malloc (r->size * BATCH);
+  r->thread = g_thread_new ("sl-dgram", reader_thread, r);
+  return r;
+}
+
+void
+sl_dgram_reader_stop (SlDgramReader *r)
+{
+  if (write (r->wake[1], "x", 1) != 1)
+    sl_log (SL_LOG_ERROR, "cannot wake the reader of %s: %s", sl_source_id (r->src), g_strerror (errno));
+  g_thread_join (r->thread);
+  close (r->fd);
+  close (r->wake[0]);
+  close (r->wake[1]);
+  g_free (r->bufs);
+  g_free (r);
+}

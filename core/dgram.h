@@ -1,0 +1,21 @@
+/* SlDgramReader: reads a datagram socket (UDP or unix-dgram) on its own
+ * thread, many datagrams per system call (recvmmsg), one message each.
+ * Datagrams cannot be paused, so there is no flow-control window here:
+ * what the queues cannot hold is dropped and counted. */
+#ifndef SL_DGRAM_H
+#define SL_DGRAM_H
+
+#include <glib.h>
+#include "core/source.h"
+
+G_BEGIN_DECLS
+
+typedef struct _SlDgramReader SlDgramReader;
+
+/* Takes fd, a bound datagram socket. */
+SlDgramReader *sl_dgram_reader_start (SlSource *src, gint fd, GError **error);
+void           sl_dgram_reader_stop  (SlDgramReader *r);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,30 @@
+/* SlListener: accepts connections on a listening stream socket (TCP or
+ * unix) and reads each one on a thread of its own through SlStreamReader,
+ * so no connection waits on another. */
+#ifndef SL_LISTENER_H
+#define SL_LISTENER_H
+
+#include <glib.h>
+#include "core/source.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  guint max_connections;   /* more are refused and counted as "rejected" */
+  gboolean so_keepalive;
+  gint so_rcvbuf;          /* 0 keeps the system default */
+} SlListenerSettings;
+
+typedef struct _SlListener SlListener;
+
+/* Takes listen_fd, which must be bound and listening. */
+SlListener *sl_listener_start (SlSource *src, gint listen_fd, const SlListenerSettings *settings,
+                               GError **error);
+/* Stops accepting, cancels every connection's reader, joins the threads
+ * and closes the sockets. */
+void        sl_listener_stop  (SlListener *l);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,521 @@
+#include "core/pipeline.h"
+#include "core/config/error.h"
+#include "core/filter-expr.h"
+#include "core/i18n.h"
+#include "core/stats.h"
+
+#include <string.h>
+
+typedef enum
+{
+  STEP_FILTER,
+  STEP_PROCESS,
+  STEP_DESTINATION,
+  STEP_PATHS,      /* nested log {} blocks, siblings of one another */
+  STEP_IF,
+} StepKind;
+
+typedef struct
+{
+  StepKind kind;
+  SlFilterExpr *filter;
+  SlDriver *processor;
+  SlDestination *destination;
+  guint dest_index;
+  GPtrArray *paths;          /* STEP_PATHS: SlPath; STEP_IF: the branches */
+  GPtrArray *conditions;     /* STEP_IF: SlFilterExpr per branch; NULL for else */
+} Step;
+
+struct _SlPath
+{
+  gboolean final;
+  gboolean fallback;
+  gboolean catchall;
+  gboolean flow_control;
+  GArray *steps;             /* Step */
+  SlCounter *matched;
+};
+
+enum
+{
+  PATH_FINAL = 1 << 0,
+  PATH_FALLBACK = 1 << 1,
+  PATH_CATCHALL = 1 << 2,
+  PATH_FLOW_CONTROL = 1 << 3,
+};
+
+static const gchar *const path_flag_names[] = { "final", "fallback", "catchall", "flow-control" };
+
+static void
+step_clear (Step *s)
+{
+  if (s->filter)
+    sl_filter_expr_free (s->filter);
+  if (s->paths)
+    g_ptr_array_unref (s->paths);
+  if (s->conditions)
+    g_ptr_array_unref (s->conditions);
+}
+
+void
+sl_path_free (SlPath *path)
+{
+  for (guint i = 0; i < path->steps->len; i++)
+    step_clear (&g_array_index (path->steps, Step, i));
+  g_array_free (path->steps, TRUE);
+  g_free (path);
+}
+
+static gboolean
+read_flags (const SlCfgNode *node, SlPath *path, GError **error)
+{
+  for (guint i = 0; node->args && i < node->args->len; i++)
+    {
+      const SlCfgArg *a = g_ptr_array_index (node->args, i);
+      guint f;
+      for (f = 0; f < G_N_ELEMENTS (path_flag_names); f++)
+        if (sl_cfg_name_equal (a->value, path_flag_names[f]))
+          break;
+      if (f == G_N_ELEMENTS (path_flag_names))
+        {
+          const gchar *near = sl_cfg_suggest (a->value, path_flag_names, G_N_ELEMENTS (path_flag_names));
+          if (near)
+            sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, a->pos,
+                              _("unknown log path flag '%s'; did you mean '%s'?"), a->value, near);
+          else
+            sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, a->pos,
+                              _("unknown log path flag '%s'; known: final, fallback, catchall, flow-control"),
+                              a->value);
+          return FALSE;
+        }
+      switch (1 << f)
+        {
+        case PATH_FINAL: path->final = TRUE; break;
+        case PATH_FALLBACK: path->fallback = TRUE; break;
+        case PATH_CATCHALL: path->catchall = TRUE; break;
+        case PATH_FLOW_CONTROL: path->flow_control = TRUE; break;
+        }
+    }
+  return TRUE;
+}
+
+typedef struct
+{
+  SlConfig *cfg;
+  GPtrArray *sources;        /* of the top-level path being compiled */
+} Compiler;
+
+static SlPath *compile_path (Compiler *c, const SlCfgNode *node, gboolean top, gboolean flow, GError **error);
+
+static void
+add_destinations (SlPath *path, GPtrArray *group)
+{
+  for (guint i = 0; i < group->len; i++)
+    {
+      Step s = { .kind = STEP_DESTINATION, .destination = g_ptr_array_index (group, i) };
+      g_array_append_val (path->steps, s);
+    }
+}
+
+static gboolean
+add_processors (Compiler *c, SlPath *path, const SlCfgNode *node, const gchar *kind_word,
+                SlDriverKind kind, GError **error)
+{
+  const SlCfgNode *body = node;
+  if (!node->has_body)
+    {
+      const gchar *name = sl_cfg_node_arg (node, 0);
+      body = name ? sl_config_find_object (c->cfg, kind_word, name) : NULL;
+      if (!body)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, node->pos,
+                            _("there is no %s named '%s'"), kind_word, name ? name : "");
+          return FALSE;
+        }
+    }
+  for (guint i = 0; body->children && i < body->children->len; i++)
+    {
+      SlDriver *d = sl_config_new_driver (c->cfg, kind, g_ptr_array_index (body->children, i), NULL, error);
+      if (!d)
+        return FALSE;
+      Step s = { .kind = STEP_PROCESS, .processor = d };
+      g_array_append_val (path->steps, s);
+    }
+  return TRUE;
+}
+
+static gboolean
+add_filter (Compiler *c, SlPath *path, const SlCfgNode *node, GError **error)
+{
+  SlFilterExpr *e;
+  if (node->has_body)
+    {
+      if (!node->children || node->children->len != 1)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, node->pos, _("an inline filter needs one expression"));
+          return FALSE;
+        }
+      e = sl_filter_expr_compile (c->cfg, g_ptr_array_index (node->children, 0), error);
+    }
+  else
+    e = sl_filter_expr_compile (c->cfg, node, error);
+  if (!e)
+    return FALSE;
+  Step s = { .kind = STEP_FILTER, .filter = e };
+  g_array_append_val (path->steps, s);
+  return TRUE;
+}
+
+static gboolean
+add_if (Compiler *c, SlPath *path, const SlCfgNode *node, gboolean flow, GError **error)
+{
+  Step s = { .kind = STEP_IF };
+  s.paths = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_path_free);
+  s.conditions = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_filter_expr_free);
+  g_array_append_val (path->steps, s);
+  Step *added = &g_array_index (path->steps, Step, path->steps->len - 1);
+
+  /* "if" holds condition + then directly; each "elif" holds its own pair. */
+  GPtrArray *branches = g_ptr_array_new ();
+  g_ptr_array_add (branches, (gpointer) node);
+  for (guint i = 0; node->children && i < node->children->len; i++)
+    {
+      const SlCfgNode *child = g_ptr_array_index (node->children, i);
+      if (sl_cfg_name_equal (child->name, "elif") || sl_cfg_name_equal (child->name, "else"))
+        g_ptr_array_add (branches, (gpointer) child);
+    }
+  gboolean ok = TRUE;
+  for (guint b = 0; ok && b < branches->len; b++)
+    {
+      const SlCfgNode *branch = g_ptr_array_index (branches, b);
+      gboolean is_else = sl_cfg_name_equal (branch->name, "else");
+      const SlCfgNode *cond = is_else ? NULL : sl_cfg_node_child (branch, "condition");
+      const SlCfgNode *then = is_else ? branch : sl_cfg_node_child (branch, "then");
+      SlFilterExpr *e = NULL;
+      if (cond)
+        {
+          if (!cond->children || cond->children->len != 1)
+            {
+              sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, cond->pos, _("an if needs one condition"));
+              ok = FALSE;
+              break;
+            }
+          e = sl_filter_expr_compile (c->cfg, g_ptr_array_index (cond->children, 0), error);
+          if (!e)
+            {
+              ok = FALSE;
+              break;
+            }
+        }
+      SlPath *p = then ? compile_path (c, then, FALSE, flow, error) : NULL;
+      if (!p)
+        {
+          if (e)
+            sl_filter_expr_free (e);
+          ok = FALSE;
+          break;
+        }
+      g_ptr_array_add (added->conditions, e);
+      g_ptr_array_add (added->paths, p);
+    }
+  g_ptr_array_unref (branches);
+  return ok;
+}
+
+static gboolean
+add_source (Compiler *c, const SlCfgNode *node, gboolean top, GError **error)
+{
+  if (!top)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, node->pos,
+                        _("a nested log path takes the sources of the path around it; move source() there"));
+      return FALSE;
+    }
+  const gchar *name = node->has_body ? NULL : sl_cfg_node_arg (node, 0);
+  if (!node->has_body && !name)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, node->pos, _("source() needs the name of a source"));
+      return FALSE;
+    }
+  gchar *anon = name ? NULL : sl_config_anonymous_name (c->cfg, "source");
+  GPtrArray *group = sl_config_source_group (c->cfg, name ? name : anon, name ? NULL : node, error);
+  if (!group && name && error && *error == NULL)
+    sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, node->pos, _("there is no source named '%s'"), name);
+  g_free (anon);
+  if (!group)
+    return FALSE;
+  for (guint i = 0; i < group->len; i++)
+    g_ptr_array_add (c->sources, g_ptr_array_index (group, i));
+  return TRUE;
+}
+
+static gboolean
+add_destination (Compiler *c, SlPath *path, const SlCfgNode *node, GError **error)
+{
+  const gchar *name = node->has_body ? NULL : sl_cfg_node_arg (node, 0);
+  if (!node->has_body && !name)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, node->pos, _("destination() needs the name of a destination"));
+      return FALSE;
+    }
+  gchar *anon = name ? NULL : sl_config_anonymous_name (c->cfg, "destination");
+  GPtrArray *group = sl_config_dest_group (c->cfg, name ? name : anon, name ? NULL : node, error);
+  if (!group && name && error && *error == NULL)
+    sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, node->pos, _("there is no destination named '%s'"), name);
+  g_free (anon);
+  if (!group)
+    return FALSE;
+  add_destinations (path, group);
+  return TRUE;
+}
+
+static gboolean
+add_nested (Compiler *c, SlPath *path, const SlCfgNode *node, gboolean flow, GError **error)
+{
+  SlPath *child = compile_path (c, node, FALSE, flow, error);
+  if (!child)
+    return FALSE;
+  Step *last = path->steps->len ? &g_array_index (path->steps, Step, path->steps->len - 1) : NULL;
+  if (!last || last->kind != STEP_PATHS)
+    {
+      Step s = { .kind = STEP_PATHS, .paths = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_path_free) };
+      g_array_append_val (path->steps, s);
+      last = &g_array_index (path->steps, Step, path->steps->len - 1);
+    }
+  g_ptr_array_add (last->paths, child);
+  return TRUE;
+}
+
+static SlPath *
+compile_path (Compiler *c, const SlCfgNode *node, gboolean top, gboolean flow, GError **error)
+{
+  SlPath *path = g_new0 (SlPath, 1);
+  path->steps = g_array_new (FALSE, TRUE, sizeof (Step));
+
+  const SlCfgNode *flags = sl_cfg_node_child (node, "flags");
+  if (flags && !read_flags (flags, path, error))
+    goto fail;
+  path->flow_control = path->flow_control || flow;
+  if (path->catchall && !top)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, flags->pos, _("catchall only applies to a top-level log path"));
+      goto fail;
+    }
+
+  for (guint i = 0; node->children && i < node->children->len; i++)
+    {
+      const SlCfgNode *child = g_ptr_array_index (node->children, i);
+      const gchar *n = child->name;
+      gboolean ok;
+      if (sl_cfg_name_equal (n, "flags") || sl_cfg_name_equal (n, "condition")
+          || sl_cfg_name_equal (n, "elif") || sl_cfg_name_equal (n, "else"))
+        continue;
+      if (sl_cfg_name_equal (n, "source"))
+        ok = add_source (c, child, top, error);
+      else if (sl_cfg_name_equal (n, "destination"))
+        ok = add_destination (c, path, child, error);
+      else if (sl_cfg_name_equal (n, "filter"))
+        ok = add_filter (c, path, child, error);
+      else if (sl_cfg_name_equal (n, "parser"))
+        ok = add_processors (c, path, child, "parser", SL_DRIVER_PARSER, error);
+      else if (sl_cfg_name_equal (n, "rewrite"))
+        ok = add_processors (c, path, child, "rewrite", SL_DRIVER_REWRITE, error);
+      else if (sl_cfg_name_equal (n, "log") || sl_cfg_name_equal (n, "then"))
+        ok = add_nested (c, path, child, path->flow_control, error);
+      else if (sl_cfg_name_equal (n, "if"))
+        ok = add_if (c, path, child, path->flow_control, error);
+      else
+        {
+          static const gchar *const known[] = { "source", "destination", "filter", "parser", "rewrite", "log", "flags", "if" };
+          const gchar *near = sl_cfg_suggest (n, known, G_N_ELEMENTS (known));
+          if (near)
+            sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, child->pos,
+                              _("'%s' does not belong in a log path; did you mean '%s'?"), n, near);
+          else
+            sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, child->pos,
+                              _("'%s' does not belong in a log path; it takes source, destination, filter, parser, rewrite, log, if and flags"), n);
+          ok = FALSE;
+        }
+      if (!ok)
+        goto fail;
+    }
+  return path;
+
+fail:
+  sl_path_free (path);
+  return NULL;
+}
+
+gboolean
+sl_pipeline_compile (SlConfig *cfg, GError **error)
+{
+  guint index = 0;
+  for (guint i = 0; cfg->tree->children && i < cfg->tree->children->len; i++)
+    {
+      const SlCfgNode *node = g_ptr_array_index (cfg->tree->children, i);
+      if (!sl_cfg_name_equal (node->name, "log"))
+        continue;
+      Compiler c = { cfg, g_ptr_array_new () };
+      SlPath *path = compile_path (&c, node, TRUE, FALSE, error);
+      if (!path)
+        {
+          g_ptr_array_unref (c.sources);
+          return FALSE;
+        }
+      gchar *id = g_strdup_printf ("log#%u", index++);
+      path->matched = sl_stats_counter ("path", id, "", "matched");
+      g_free (id);
+      g_ptr_array_add (cfg->paths, path);
+      cfg->has_catchall = cfg->has_catchall || path->catchall;
+      for (guint s = 0; s < c.sources->len; s++)
+        {
+          SlSource *src = g_ptr_array_index (c.sources, s);
+          if (!g_ptr_array_find (src->paths, path, NULL))
+            g_ptr_array_add (src->paths, path);
+        }
+      g_ptr_array_unref (c.sources);
+    }
+  if (cfg->has_catchall)
+    {
+      /* A catchall path takes every source, including ones no other path
+       * names; the paths of each source must stay in configuration order. */
+      GHashTableIter it;
+      gpointer key, value;
+      g_hash_table_iter_init (&it, cfg->objects);
+      while (g_hash_table_iter_next (&it, &key, &value))
+        if (g_str_has_prefix (key, "source/"))
+          if (!sl_config_source_group (cfg, sl_cfg_node_arg (value, 0), NULL, error))
+            return FALSE;
+      for (guint s = 0; s < cfg->sources->len; s++)
+        {
+          SlSource *src = g_ptr_array_index (cfg->sources, s);
+          GPtrArray *named = src->paths;
+          src->paths = g_ptr_array_new ();
+          for (guint p = 0; p < cfg->paths->len; p++)
+            {
+              SlPath *path = g_ptr_array_index (cfg->paths, p);
+              if (path->catchall || g_ptr_array_find (named, path, NULL))
+                g_ptr_array_add (src->paths, path);
+            }
+          g_ptr_array_unref (named);
+        }
+    }
+  return TRUE;
+}
+
+/* Routing. Each destination collects what a batch sends it, and receives it
+ * with one queue lock at the end. */
+typedef struct
+{
+  GHashTable *by_destination;   /* SlDestination -> GArray of SlQueueItem */
+  GPtrArray *order;             /* SlDestination, in first-use order */
+} Batch;
+
+static void
+batch_add (Batch *b, SlDestination *d, SlMessage *msg, gboolean flow)
+{
+  GArray *items = g_hash_table_lookup (b->by_destination, d);
+  if (!items)
+    {
+      items = g_array_sized_new (FALSE, FALSE, sizeof (SlQueueItem), 64);
+      g_hash_table_insert (b->by_destination, d, items);
+      g_ptr_array_add (b->order, d);
+    }
+  if (flow)
+    sl_message_ack_hold (msg);
+  SlQueueItem item = { sl_message_ref (msg), flow };
+  g_array_append_val (items, item);
+}
+
+static gboolean run_siblings (GPtrArray *paths, SlMessage *msg, Batch *b);
+
+/* Runs one path on its own reference to msg; TRUE when the message passed
+ * all its filters and parsers. */
+static gboolean
+run_path (SlPath *path, SlMessage *msg, Batch *b)
+{
+  msg = sl_message_ref (msg);
+  gboolean matched = TRUE;
+  for (guint i = 0; matched && i < path->steps->len; i++)
+    {
+      Step *s = &g_array_index (path->steps, Step, i);
+      switch (s->kind)
+        {
+        case STEP_FILTER:
+          matched = sl_filter_expr_eval (s->filter, msg);
+          break;
+        case STEP_PROCESS:
+          matched = s->processor->klass->process (s->processor, &msg);
+          break;
+        case STEP_DESTINATION:
+          batch_add (b, s->destination, msg, path->flow_control);
+          break;
+        case STEP_PATHS:
+          run_siblings (s->paths, msg, b);
+          break;
+        case STEP_IF:
+          for (guint k = 0; k < s->paths->len; k++)
+            {
+              SlFilterExpr *cond = g_ptr_array_index (s->conditions, k);
+              if (!cond || sl_filter_expr_eval (cond, msg))
+                {
+                  run_path (g_ptr_array_index (s->paths, k), msg, b);
+                  break;
+                }
+            }
+          break;
+        }
+    }
+  sl_message_unref (msg);
+  if (matched && path->matched)
+    sl_counter_add (path->matched, 1);
+  return matched;
+}
+
+static gboolean
+run_siblings (GPtrArray *paths, SlMessage *msg, Batch *b)
+{
+  gboolean any = FALSE;
+  for (gint pass = 0; pass < 2; pass++)
+    {
+      /* pass 0 runs the ordinary paths, pass 1 the fallback ones, and only
+       * when no ordinary path matched */
+      if (pass == 1 && any)
+        break;
+      for (guint i = 0; i < paths->len; i++)
+        {
+          SlPath *p = g_ptr_array_index (paths, i);
+          if (p->fallback != (pass == 1))
+            continue;
+          if (run_path (p, msg, b))
+            {
+              any = TRUE;
+              if (p->final)
+                return TRUE;
+            }
+        }
+    }
+  return any;
+}
+
+void
+sl_pipeline_route (SlSource *src, SlMessage **msgs, guint n)
+{
+  Batch b = { g_hash_table_new (NULL, NULL), g_ptr_array_new () };
+  for (guint i = 0; i < n; i++)
+    {
+      run_siblings (src->paths, msgs[i], &b);
+      /* the source's own hold on the window ends once routing is done */
+      sl_message_ack (msgs[i]);
+      sl_message_unref (msgs[i]);
+    }
+  for (guint i = 0; i < b.order->len; i++)
+    {
+      SlDestination *d = g_ptr_array_index (b.order, i);
+      GArray *items = g_hash_table_lookup (b.by_destination, d);
+      sl_destination_push (d, (SlQueueItem *) items->data, items->len);
+      g_array_free (items, TRUE);
+    }
+  g_hash_table_unref (b.by_destination);
+  g_ptr_array_unref (b.order);
+}

@@ -1,0 +1,40 @@
+/* SlSource as the core runs it: one source driver, the paths that take
+ * its messages, its parse options and counters. */
+#ifndef SL_SOURCE_PRIVATE_H
+#define SL_SOURCE_PRIVATE_H
+
+#include "core/source.h"
+#include "core/stats.h"
+#include "core/config-private.h"
+
+G_BEGIN_DECLS
+
+struct _SlSource
+{
+  SlDriver *driver;
+  SlConfig *cfg;
+  gchar *group;
+  GPtrArray *paths;                 /* SlPath that take this source, in order */
+  const SlDriverClass *format;
+  SlParseOptions parse;
+  gsize max_msg_size;
+  guint iw_size;
+  guint max_connections;
+  gboolean chain_hostnames;
+  gboolean normalize_hostnames;
+  GPtrArray *tags;
+  guint64 seqnum;
+  gboolean started;
+  SlCounter *received;
+  SlCounter *truncated;
+  SlCounter *parse_errors;
+};
+
+SlSource *sl_source_new   (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **error);
+gboolean  sl_source_start (SlSource *src, GError **error);
+void      sl_source_stop  (SlSource *src);
+void      sl_source_free  (SlSource *src);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,268 @@
+#include "core/source-private.h"
+#include "core/config/error.h"
+#include "core/i18n.h"
+#include "core/internal.h"
+#include "core/macros.h"
+#include "core/pipeline.h"
+
+#include <string.h>
+
+static const gchar *const facility_names[] = {
+  "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp", "cron",
+  "authpriv", "ftp", "ntp", "security", "console", "solaris-cron",
+  "local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7",
+};
+
+static const gchar *const level_names[] = {
+  "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
+};
+
+static gint
+name_index (const gchar *word, const gchar *const *names, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (g_ascii_strcasecmp (word, names[i]) == 0)
+      return i;
+  if (g_ascii_strcasecmp (word, "warn") == 0 && names == level_names)
+    return 4;
+  if (g_ascii_strcasecmp (word, "error") == 0 && names == level_names)
+    return 3;
+  return -1;
+}
+
+enum
+{
+  FLAG_NO_PARSE = 1 << 0,
+  FLAG_SYSLOG_PROTOCOL = 1 << 1,
+  FLAG_STORE_RAW = 1 << 2,
+};
+
+static gboolean
+read_default_pri (SlOptions *o, SlSource *src, GError **error)
+{
+  const gchar *fac = sl_options_string (o, "default-facility");
+  const gchar *lev = sl_options_is_set (o, "default-level") ? sl_options_string (o, "default-level")
+                                                            : sl_options_string (o, "default-priority");
+  gint f = name_index (fac, facility_names, G_N_ELEMENTS (facility_names));
+  gint l = name_index (lev, level_names, G_N_ELEMENTS (level_names));
+  if (f < 0)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "default-facility"),
+                        _("unknown facility '%s'"), fac);
+      return FALSE;
+    }
+  if (l < 0)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "default-priority"),
+                        _("unknown level '%s'"), lev);
+      return FALSE;
+    }
+  src->parse.default_pri = SL_PRI_MAKE (f, l);
+  return TRUE;
+}
+
+SlSource *
+sl_source_new (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **error)
+{
+  SlSource *src = g_new0 (SlSource, 1);
+  SlOptions *o = sl_config_driver_options (cfg, driver);
+  src->driver = driver;
+  src->cfg = cfg;
+  src->group = g_strdup (group);
+  src->paths = g_ptr_array_new ();
+  src->max_msg_size = 65536;
+  src->iw_size = 10000;
+  src->max_connections = 1;
+  src->parse.default_pri = SL_PRI_MAKE (1, 5);
+  src->parse.keep_timestamp = TRUE;
+  src->received = sl_stats_counter ("source", driver->id, driver->klass->name, "received");
+  src->truncated = sl_stats_counter ("source", driver->id, driver->klass->name, "truncated");
+  src->parse_errors = sl_stats_counter ("source", driver->id, driver->klass->name, "parse_errors");
+
+  if (sl_options_has (o, "format"))
+    {
+      const gchar *format = sl_options_string (o, "format");
+      src->format = sl_plugins_lookup (SL_DRIVER_FORMAT, format);
+      if (!src->format)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, sl_options_pos (o, "format"),
+                            _("no message format named '%s' is loaded"), format);
+          sl_source_free (src);
+          return NULL;
+        }
+      guint32 flags = sl_options_flags (o, "flags");
+      src->parse.no_parse = (flags & FLAG_NO_PARSE) != 0;
+      src->parse.syslog_protocol = (flags & FLAG_SYSLOG_PROTOCOL) != 0;
+      src->parse.store_raw = (flags & FLAG_STORE_RAW) != 0;
+      src->parse.keep_hostname = sl_options_bool (o, "keep-hostname");
+      src->parse.keep_timestamp = sl_options_bool (o, "keep-timestamp");
+      src->parse.host_override = sl_options_string (o, "host-override");
+      src->parse.program_override = sl_options_string (o, "program-override");
+      src->chain_hostnames = sl_options_bool (o, "chain-hostnames");
+      src->normalize_hostnames = sl_options_bool (o, "normalize-hostnames");
+      src->max_msg_size = MAX (sl_options_int (o, "log-msg-size"), 64);
+      src->iw_size = MAX (sl_options_int (o, "log-iw-size"), 1);
+      src->tags = sl_options_list (o, "tags");
+      if (!read_default_pri (o, src, error))
+        {
+          sl_source_free (src);
+          return NULL;
+        }
+    }
+  if (sl_options_has (o, "max-connections"))
+    src->max_connections = MAX (sl_options_int (o, "max-connections"), 1);
+  return src;
+}
+
+gboolean
+sl_source_start (SlSource *src, GError **error)
+{
+  if (!src->driver->klass->start (src->driver, src, error))
+    return FALSE;
+  src->started = TRUE;
+  return TRUE;
+}
+
+void
+sl_source_stop (SlSource *src)
+{
+  if (src->started && src->driver->klass->stop)
+    src->driver->klass->stop (src->driver);
+  src->started = FALSE;
+}
+
+void
+sl_source_free (SlSource *src)
+{
+  g_ptr_array_unref (src->paths);
+  g_free (src->group);
+  g_free (src);
+}
+
+/* The local zone's offset changes twice a year at most: look it up once a
+ * second per thread, not once per message. */
+static void
+now_cached (SlTime *t)
+{
+  static __thread gint64 cached_sec = -1;
+  static __thread gint32 cached_off;
+  gint64 usec = g_get_real_time ();
+  gint64 sec = usec / G_USEC_PER_SEC;
+  if (sec != cached_sec)
+    {
+      SlTime full;
+      sl_time_now (&full);
+      cached_sec = sec;
+      cached_off = full.gmtoff;
+    }
+  t->usec = usec;
+  t->gmtoff = cached_off;
+}
+
+static void
+apply_hostname (SlSource *src, SlMessage *msg, const gchar *peer, gsize peer_len)
+{
+  if (src->parse.host_override)
+    {
+      sl_message_set (msg, SL_F_HOST, src->parse.host_override, -1);
+      return;
+    }
+  gsize host_len;
+  const gchar *host = sl_message_get (msg, SL_F_HOST, &host_len);
+  const gchar *from = peer ? peer : sl_macro_loghost ();
+  gsize from_len = peer ? peer_len : strlen (from);
+
+  if (!host || !host_len)
+    {
+      if (peer)
+        sl_message_set_slice (msg, SL_F_HOST, peer, peer_len);
+      else
+        sl_message_set (msg, SL_F_HOST, from, from_len);
+    }
+  else if (src->chain_hostnames)
+    {
+      gchar *chained = g_strdup_printf ("%.*s/%.*s", (int) from_len, from, (int) host_len, host);
+      sl_message_set (msg, SL_F_HOST, chained, -1);
+      g_free (chained);
+    }
+  else if (!src->parse.keep_hostname && peer)
+    sl_message_set_slice (msg, SL_F_HOST, peer, peer_len);
+
+  if (src->normalize_hostnames)
+    {
+      host = sl_message_get (msg, SL_F_HOST, &host_len);
+      gchar *lower = g_ascii_strdown (host, host_len);
+      sl_message_set (msg, SL_F_HOST, lower, -1);
+      g_free (lower);
+    }
+}
+
+SlMessage *
+sl_source_parse (SlSource *src, const gchar *data, gsize len, const gchar *peer)
+{
+  gboolean truncated = len > src->max_msg_size;
+  if (truncated)
+    {
+      len = src->max_msg_size;
+      sl_counter_add (src->truncated, 1);
+    }
+  const gchar *peer_copy = NULL;
+  gsize peer_len = peer ? strlen (peer) : 0;
+  SlMessage *msg = sl_message_new_with_extra (data, len, peer, peer_len, &peer_copy);
+  if (truncated)
+    msg->flags |= SL_MSG_TRUNCATED;
+  now_cached (&msg->recvd);
+  msg->stamp = msg->recvd;
+  msg->pri = src->parse.default_pri;
+  msg->seqnum = __atomic_add_fetch (&src->seqnum, 1, __ATOMIC_RELAXED);
+  sl_counter_add (src->received, 1);
+
+  if (peer_copy)
+    {
+      sl_message_set_slice (msg, SL_F_HOST_FROM, peer_copy, peer_len);
+      sl_message_set_slice (msg, SL_F_SOURCEIP, peer_copy, peer_len);
+    }
+  else
+    sl_message_set (msg, SL_F_HOST_FROM, sl_macro_loghost (), -1);
+
+  if (src->format && !src->format->parse_format (msg, &src->parse))
+    sl_counter_add (src->parse_errors, 1);
+  if (!src->parse.keep_timestamp)
+    msg->stamp = msg->recvd;
+  apply_hostname (src, msg, peer_copy, peer_len);
+  if (src->parse.program_override)
+    sl_message_set (msg, SL_F_PROGRAM, src->parse.program_override, -1);
+  for (guint i = 0; src->tags && i < src->tags->len; i++)
+    sl_message_set_tag (msg, g_ptr_array_index (src->tags, i));
+  return msg;
+}
+
+void
+sl_source_post (SlSource *src, SlMessage **msgs, guint n)
+{
+  sl_pipeline_route (src, msgs, n);
+}
+
+SlWindow *
+sl_source_new_window (SlSource *src)
+{
+  return sl_window_new (MAX (src->iw_size / src->max_connections, 100));
+}
+
+gsize
+sl_source_max_msg_size (SlSource *src)
+{
+  return src->max_msg_size;
+}
+
+void
+sl_source_count (SlSource *src, const gchar *counter, gint64 n)
+{
+  sl_counter_add (sl_stats_counter ("source", src->driver->id, src->driver->klass->name, counter), n);
+}
+
+const gchar *
+sl_source_id (SlSource *src)
+{
+  return src->driver->id;
+}

@@ -1,0 +1,33 @@
+/* What a source driver sees of the core while it runs: parse what it read
+ * into messages and post them into the log paths. */
+#ifndef SL_SOURCE_H
+#define SL_SOURCE_H
+
+#include <glib.h>
+#include "core/message.h"
+#include "core/plugin.h"
+#include "core/window.h"
+
+G_BEGIN_DECLS
+
+/* Makes a message of one received frame: receive time, HOST_FROM/SOURCEIP
+ * from peer (NULL for local), then the source's format parser with its
+ * options. Counts oversize frames; never fails. */
+SlMessage *sl_source_parse      (SlSource *src, const gchar *data, gsize len,
+                                 const gchar *peer);
+/* Routes msgs[0..n) through every path that takes this source, and gives
+ * up the caller's references. Thread-safe; call from the reading thread. */
+void       sl_source_post       (SlSource *src, SlMessage **msgs, guint n);
+/* A window for one connection of this source, sized from log-iw-size()
+ * divided among max-connections(). */
+SlWindow  *sl_source_new_window (SlSource *src);
+/* log-msg-size() */
+gsize      sl_source_max_msg_size (SlSource *src);
+/* Counts an event of this source: "connections", "rejected", "truncated",
+ * "errors" ... */
+void       sl_source_count      (SlSource *src, const gchar *counter, gint64 n);
+const gchar *sl_source_id       (SlSource *src);
+
+G_END_DECLS
+
+#endif

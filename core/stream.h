@@ -1,0 +1,23 @@
+/* Reads a byte stream (a TCP or unix-stream connection, a pipe) in large
+ * chunks, frames it by newline or RFC 6587 octet counting, and posts the
+ * messages in batches under the source's flow-control window. */
+#ifndef SL_STREAM_H
+#define SL_STREAM_H
+
+#include <glib.h>
+#include "core/source.h"
+
+G_BEGIN_DECLS
+
+typedef struct _SlStreamReader SlStreamReader;
+
+SlStreamReader *sl_stream_reader_new    (SlSource *src, gint fd, const gchar *peer);
+/* Reads until end of stream, an error, or cancel. Runs on the caller's thread. */
+void            sl_stream_reader_run    (SlStreamReader *r);
+/* From another thread: makes run() return soon. */
+void            sl_stream_reader_cancel (SlStreamReader *r);
+void            sl_stream_reader_free   (SlStreamReader *r);
+
+G_END_DECLS
+
+#endif

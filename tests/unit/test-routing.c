@@ -1,0 +1,290 @@
+/* Routing semantics through the real core: configuration text in, messages
+ * posted by a test source, and what each destination wrote out. */
+#include "core/config.h"
+#include "core/plugin.h"
+#include "core/source.h"
+
+#include <string.h>
+
+typedef struct
+{
+  SlDriver super;
+  gchar *name;
+} TestDriver;
+
+static GMutex lock;
+static GHashTable *sources;    /* name -> SlSource */
+static GHashTable *written;    /* name -> GString of "MESSAGE;" */
+
+static const SlOptionSpec named_options[] = {
+  { "name", SL_OPT_STRING, NULL, "", NULL, TRUE },
+  { "log-fifo-size", SL_OPT_INT, "10000", "" },
+  { "flush-lines", SL_OPT_INT, "100", "" },
+  { "flush-timeout", SL_OPT_INT, "10", "" },
+  { "time-reopen", SL_OPT_INT, "1", "" },
+  { NULL }
+};
+
+static gboolean
+named_init (SlDriver *d, SlOptions *o, GError **error)
+{
+  ((TestDriver *) d)->name = g_strdup (sl_options_string (o, "name"));
+  return TRUE;
+}
+
+static void
+named_free (SlDriver *d)
+{
+  g_free (((TestDriver *) d)->name);
+}
+
+static gboolean
+inject_start (SlDriver *d, SlSource *src, GError **error)
+{
+  g_mutex_lock (&lock);
+  g_hash_table_insert (sources, g_strdup (((TestDriver *) d)->name), src);
+  g_mutex_unlock (&lock);
+  return TRUE;
+}
+
+static guint
+collect_write (SlDriver *d, SlMessage **msgs, guint n)
+{
+  g_mutex_lock (&lock);
+  GString *out = g_hash_table_lookup (written, ((TestDriver *) d)->name);
+  if (!out)
+    {
+      out = g_string_new (NULL);
+      g_hash_table_insert (written, g_strdup (((TestDriver *) d)->name), out);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      gsize len;
+      const gchar *v = sl_message_get (msgs[i], SL_F_MESSAGE, &len);
+      g_string_append_len (out, v, len);
+      g_string_append_c (out, ';');
+    }
+  g_mutex_unlock (&lock);
+  return n;
+}
+
+static gboolean
+rewrite_process (SlDriver *d, SlMessage **msg)
+{
+  sl_message_make_writable (msg);
+  sl_message_set (*msg, SL_F_MESSAGE, ((TestDriver *) d)->name, -1);
+  return TRUE;
+}
+
+static const SlDriverClass inject_class = {
+  .kind = SL_DRIVER_SOURCE, .name = "inject", .options = named_options,
+  .instance_size = sizeof (TestDriver), .init = named_init, .free = named_free, .start = inject_start,
+};
+static const SlDriverClass collect_class = {
+  .kind = SL_DRIVER_DESTINATION, .name = "collect", .options = named_options,
+  .instance_size = sizeof (TestDriver), .init = named_init, .free = named_free, .write = collect_write,
+};
+static const SlDriverClass set_message_class = {
+  .kind = SL_DRIVER_REWRITE, .name = "set-message", .options = named_options,
+  .instance_size = sizeof (TestDriver), .init = named_init, .free = named_free, .process = rewrite_process,
+};
+static const SlModule test_module = {
+  SL_ABI_VERSION, "routing-test",
+  (const SlDriverClass *const[]) { &inject_class, &collect_class, &set_message_class, NULL },
+};
+
+static SlConfig *
+start (const gchar *text)
+{
+  g_hash_table_remove_all (sources);
+  g_hash_table_remove_all (written);
+  GError *error = NULL;
+  SlConfig *cfg = sl_config_load_string (text, "routing.conf", &error);
+  g_assert_no_error (error);
+  g_assert_true (sl_config_start (cfg, &error));
+  g_assert_no_error (error);
+  return cfg;
+}
+
+/* level is a number so that the core's comparison filter can route by it */
+static void
+post (const gchar *source, const gchar *text, guint level)
+{
+  SlSource *src = g_hash_table_lookup (sources, source);
+  g_assert_nonnull (src);
+  SlMessage *msg = sl_source_parse (src, text, strlen (text), NULL);
+  sl_message_set (msg, SL_F_MESSAGE, text, -1);
+  msg->pri = SL_PRI_MAKE (1, level);
+  sl_source_post (src, &msg, 1);
+}
+
+static void
+string_free (gpointer s)
+{
+  g_string_free (s, TRUE);
+}
+
+static const gchar *
+got (const gchar *dest)
+{
+  GString *s = g_hash_table_lookup (written, dest);
+  return s ? s->str : "";
+}
+
+static void
+finish (SlConfig *cfg)
+{
+  sl_config_stop (cfg);
+  sl_config_free (cfg);
+}
+
+static const gchar *const objects =
+  "source s_a { inject(a); };\n"
+  "source s_b { inject(b); };\n"
+  "destination d1 { collect(d1); };\n"
+  "destination d2 { collect(d2); };\n"
+  "destination d3 { collect(d3); };\n"
+  "destination d4 { collect(d4); };\n"
+  "filter f_err { \"${LEVEL_NUM}\" <= 3; };\n";
+
+static void
+test_paths_in_order_and_final (void)
+{
+  gchar *text = g_strconcat (objects,
+    "log { source(s_a); filter(f_err); destination(d1); flags(final); };\n"
+    "log { source(s_a); destination(d2); };\n"
+    "log { source(s_b); destination(d3); };\n", NULL);
+  SlConfig *cfg = start (text);
+  post ("a", "err", 3);
+  post ("a", "info", 6);
+  post ("b", "other", 6);
+  finish (cfg);
+  g_assert_cmpstr (got ("d1"), ==, "err;");
+  g_assert_cmpstr (got ("d2"), ==, "info;");
+  g_assert_cmpstr (got ("d3"), ==, "other;");
+  g_free (text);
+}
+
+static void
+test_fallback_gets_only_unmatched (void)
+{
+  gchar *text = g_strconcat (objects,
+    "log { source(s_a); source(s_b); destination(d3); flags(fallback); };\n"
+    "log { source(s_a); filter(f_err); destination(d1); };\n", NULL);
+  SlConfig *cfg = start (text);
+  post ("a", "err", 2);
+  post ("a", "info", 6);
+  post ("b", "bee", 6);
+  finish (cfg);
+  g_assert_cmpstr (got ("d1"), ==, "err;");
+  g_assert_cmpstr (got ("d3"), ==, "info;bee;");
+  g_free (text);
+}
+
+static void
+test_catchall_takes_every_source (void)
+{
+  gchar *text = g_strconcat (objects,
+    "log { source(s_a); destination(d1); };\n"
+    "log { destination(d2); flags(catchall); };\n", NULL);
+  SlConfig *cfg = start (text);
+  post ("a", "one", 6);
+  post ("b", "two", 6);
+  finish (cfg);
+  g_assert_cmpstr (got ("d1"), ==, "one;");
+  g_assert_cmpstr (got ("d2"), ==, "one;two;");
+  g_free (text);
+}
+
+static void
+test_nested_paths_and_if (void)
+{
+  gchar *text = g_strconcat (objects,
+    "log { source(s_a);\n"
+    "  log { filter(f_err); destination(d1); flags(final); };\n"
+    "  log { destination(d2); };\n"
+    "  if (\"${LEVEL_NUM}\" == 6) { destination(d3); } elif (\"${LEVEL_NUM}\" == 5) { destination(d4); }\n"
+    "  else { destination(d1); };\n"
+    "};\n", NULL);
+  SlConfig *cfg = start (text);
+  post ("a", "crit", 2);
+  post ("a", "info", 6);
+  post ("a", "notice", 5);
+  finish (cfg);
+  g_assert_cmpstr (got ("d1"), ==, "crit;crit;");
+  g_assert_cmpstr (got ("d2"), ==, "info;notice;");
+  g_assert_cmpstr (got ("d3"), ==, "info;");
+  g_assert_cmpstr (got ("d4"), ==, "notice;");
+  g_free (text);
+}
+
+static void
+test_rewrite_is_copy_on_write (void)
+{
+  gchar *text = g_strconcat (objects,
+    "rewrite r_set { set-message(changed); };\n"
+    "log { source(s_a); destination(d1); };\n"
+    "log { source(s_a); rewrite(r_set); destination(d2); };\n"
+    "log { source(s_a); destination(d3); };\n", NULL);
+  SlConfig *cfg = start (text);
+  post ("a", "original", 6);
+  finish (cfg);
+  g_assert_cmpstr (got ("d1"), ==, "original;");
+  g_assert_cmpstr (got ("d2"), ==, "changed;");
+  g_assert_cmpstr (got ("d3"), ==, "original;");
+  g_free (text);
+}
+
+static void
+test_flow_control_acknowledges_after_write (void)
+{
+  gchar *text = g_strconcat (objects,
+    "log { source(s_a); destination(d1); destination(d2); flags(flow-control); };\n", NULL);
+  SlConfig *cfg = start (text);
+  SlSource *src = g_hash_table_lookup (sources, "a");
+  SlWindow *w = sl_source_new_window (src);
+  for (guint i = 0; i < 50; i++)
+    {
+      SlMessage *msg = sl_source_parse (src, "m", 1, NULL);
+      sl_message_set (msg, SL_F_MESSAGE, "m", 1);
+      sl_message_bind_window (msg, w);
+      sl_source_post (src, &msg, 1);
+    }
+  finish (cfg);
+  g_assert_cmpuint (sl_window_in_flight (w), ==, 0);
+  g_assert_cmpuint (strlen (got ("d1")), ==, 100);
+  g_assert_cmpuint (strlen (got ("d2")), ==, 100);
+  sl_window_unref (w);
+  g_free (text);
+}
+
+static void
+test_unknown_reference_is_refused (void)
+{
+  GError *error = NULL;
+  SlConfig *cfg = sl_config_load_string ("log { source(s_missing); };\n", "bad.conf", &error);
+  g_assert_null (cfg);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "bad.conf:1:7: there is no source named 's_missing'"));
+  g_error_free (error);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  written = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, string_free);
+  sl_plugins_register (&test_module);
+  g_test_add_func ("/routing/order-and-final", test_paths_in_order_and_final);
+  g_test_add_func ("/routing/fallback", test_fallback_gets_only_unmatched);
+  g_test_add_func ("/routing/catchall", test_catchall_takes_every_source);
+  g_test_add_func ("/routing/nested-and-if", test_nested_paths_and_if);
+  g_test_add_func ("/routing/rewrite-copy-on-write", test_rewrite_is_copy_on_write);
+  g_test_add_func ("/routing/flow-control-ack", test_flow_control_acknowledges_after_write);
+  g_test_add_func ("/routing/unknown-reference", test_unknown_reference_is_refused);
+  int status = g_test_run ();
+  g_hash_table_unref (sources);
+  g_hash_table_unref (written);
+  return status;
+}
