@@ -1,0 +1,124 @@
+#include "daemon/control.h"
+#include "core/i18n.h"
+#include "core/internal.h"
+
+#include <errno.h>
+#include <glib-unix.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define MAX_COMMAND 256
+
+struct _SlControl
+{
+  gchar *path;
+  gint fd;
+  guint watch;
+  SlControlHandler handler;
+  gpointer user_data;
+};
+
+static void
+write_all (gint fd, const gchar *data, gsize len)
+{
+  while (len)
+    {
+      gssize n = write (fd, data, len);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return;
+      data += n;
+      len -= n;
+    }
+}
+
+/* A client has a second to send its command, so a stuck one cannot hold
+ * the main loop for long. */
+static gboolean
+read_command (gint fd, gchar *buf, gsize size)
+{
+  gsize len = 0;
+  while (len < size - 1)
+    {
+      struct pollfd p = { fd, POLLIN, 0 };
+      if (poll (&p, 1, 1000) <= 0)
+        return FALSE;
+      gssize n = read (fd, buf + len, size - 1 - len);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      len += n;
+      if (memchr (buf, '\n', len))
+        break;
+    }
+  buf[len] = '\0';
+  g_strstrip (buf);
+  return len > 0;
+}
+
+static gboolean
+on_accept (gint fd, GIOCondition condition, gpointer data)
+{
+  SlControl *control = data;
+  gint client = accept4 (fd, NULL, NULL, SOCK_CLOEXEC);
+  if (client < 0)
+    return G_SOURCE_CONTINUE;
+  gchar command[MAX_COMMAND];
+  if (read_command (client, command, sizeof command))
+    {
+      gchar *answer = control->handler (command, control->user_data);
+      write_all (client, answer, strlen (answer));
+      g_free (answer);
+    }
+  close (client);
+  return G_SOURCE_CONTINUE;
+}
+
+SlControl *
+sl_control_new (const gchar *path, SlControlHandler handler, gpointer user_data, GError **error)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  if (strlen (path) >= sizeof addr.sun_path)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NAMETOOLONG,
+                   _("control socket path is too long: %s"), path);
+      return NULL;
+    }
+  strcpy (addr.sun_path, path);
+  gint fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  unlink (path);
+  if (fd < 0 || bind (fd, (struct sockaddr *) &addr, sizeof addr) < 0 || listen (fd, 16) < 0)
+    {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+                   _("cannot listen on control socket %s: %s"), path, g_strerror (errno));
+      if (fd >= 0)
+        close (fd);
+      return NULL;
+    }
+  chmod (path, 0600);
+  SlControl *control = g_new0 (SlControl, 1);
+  control->path = g_strdup (path);
+  control->fd = fd;
+  control->handler = handler;
+  control->user_data = user_data;
+  control->watch = g_unix_fd_add (fd, G_IO_IN, on_accept, control);
+  return control;
+}
+
+void
+sl_control_free (SlControl *control)
+{
+  if (!control)
+    return;
+  g_source_remove (control->watch);
+  close (control->fd);
+  unlink (control->path);
+  g_free (control->path);
+  g_free (control);
+}

@@ -1,0 +1,21 @@
+/* The control socket: one command per connection, a text answer back. */
+#ifndef SL_CONTROL_H
+#define SL_CONTROL_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Answers a command line ("STATS", "STATS JSON", "RELOAD", "REOPEN",
+ * "STOP", "HEALTH"); the first word of the answer is OK or ERROR. */
+typedef gchar *(*SlControlHandler) (const gchar *command, gpointer user_data);
+
+typedef struct _SlControl SlControl;
+
+SlControl *sl_control_new  (const gchar *path, SlControlHandler handler, gpointer user_data,
+                            GError **error);
+void       sl_control_free (SlControl *control);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,374 @@
+#include "core/config.h"
+#include "core/i18n.h"
+#include "core/internal.h"
+#include "core/plugin.h"
+#include "core/stats.h"
+#include "daemon/control.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib-unix.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct
+{
+  gchar *cfgfile;
+  gchar *pidfile;
+  gchar *persist_file;
+  gchar *control_path;
+  gchar *module_path;
+  gchar *help_driver;
+  gboolean foreground;
+  gboolean syntax_only;
+  gboolean to_stderr;
+  gboolean verbose;
+  gboolean debug;
+  gboolean version;
+} Settings;
+
+typedef struct
+{
+  Settings *settings;
+  SlConfig *cfg;
+  GMainLoop *loop;
+  SlControl *control;
+} Daemon;
+
+static gboolean
+parse_args (Settings *s, gint *argc, gchar ***argv)
+{
+  GOptionEntry entries[] = {
+    { "cfgfile", 'f', 0, G_OPTION_ARG_FILENAME, &s->cfgfile, N_("configuration file"), N_("FILE") },
+    { "foreground", 'F', 0, G_OPTION_ARG_NONE, &s->foreground, N_("do not go into the background"), NULL },
+    { "syntax-only", 's', 0, G_OPTION_ARG_NONE, &s->syntax_only, N_("check the configuration and exit"), NULL },
+    { "pidfile", 'p', 0, G_OPTION_ARG_FILENAME, &s->pidfile, N_("file to write the process id to"), N_("FILE") },
+    { "persist-file", 'R', 0, G_OPTION_ARG_FILENAME, &s->persist_file, N_("file that keeps state across restarts"), N_("FILE") },
+    { "control", 'c', 0, G_OPTION_ARG_FILENAME, &s->control_path, N_("control socket for sluicectl"), N_("PATH") },
+    { "stderr", 'e', 0, G_OPTION_ARG_NONE, &s->to_stderr, N_("also print internal messages to stderr"), NULL },
+    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &s->verbose, N_("print more internal messages"), NULL },
+    { "debug", 'd', 0, G_OPTION_ARG_NONE, &s->debug, N_("print debug messages"), NULL },
+    { "version", 'V', 0, G_OPTION_ARG_NONE, &s->version, N_("print the version and exit"), NULL },
+    { "module-path", 0, 0, G_OPTION_ARG_STRING, &s->module_path, N_("folders to load plugins from, separated by ':'"), N_("PATH") },
+    { "help-driver", 0, 0, G_OPTION_ARG_STRING, &s->help_driver, N_("print the options of a driver and exit"), N_("NAME") },
+    { NULL }
+  };
+  GOptionContext *ctx = g_option_context_new (_("- the Sluice log router"));
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  GError *error = NULL;
+  gboolean ok = g_option_context_parse (ctx, argc, argv, &error);
+  if (!ok)
+    {
+      fprintf (stderr, "sluiced: %s\n", error->message);
+      g_error_free (error);
+    }
+  g_option_context_free (ctx);
+  if (!s->cfgfile)
+    s->cfgfile = g_strdup (SL_SYSCONFDIR "/sluice.conf");
+  if (!s->pidfile)
+    s->pidfile = g_strdup (SL_LOCALSTATEDIR "/run/sluiced.pid");
+  if (!s->persist_file)
+    s->persist_file = g_strdup (SL_LOCALSTATEDIR "/lib/sluice/sluice.persist");
+  if (!s->control_path)
+    s->control_path = g_strdup (SL_LOCALSTATEDIR "/run/sluiced.ctl");
+  if (!s->module_path)
+    s->module_path = g_strdup (SL_MODULE_DIR);
+  return ok;
+}
+
+static void
+settings_clear (Settings *s)
+{
+  g_free (s->cfgfile);
+  g_free (s->pidfile);
+  g_free (s->persist_file);
+  g_free (s->control_path);
+  g_free (s->module_path);
+  g_free (s->help_driver);
+}
+
+static int
+print_driver_help (const gchar *name)
+{
+  gboolean found = FALSE;
+  for (SlDriverKind k = 0; k < SL_DRIVER_KIND_COUNT; k++)
+    {
+      const SlDriverClass *klass = sl_plugins_lookup (k, name);
+      if (!klass)
+        continue;
+      gchar *help = sl_plugins_help (klass);
+      fputs (help, stdout);
+      g_free (help);
+      found = TRUE;
+    }
+  if (!found)
+    fprintf (stderr, _("sluiced: no driver named '%s' is loaded\n"), name);
+  return found ? 0 : 1;
+}
+
+static SlConfig *
+load_config (const gchar *path)
+{
+  GError *error = NULL;
+  SlConfig *cfg = sl_config_load (path, &error);
+  if (!cfg)
+    {
+      sl_log (SL_LOG_ERROR, "%s", error->message);
+      g_error_free (error);
+    }
+  return cfg;
+}
+
+/* A valid new configuration takes over; an invalid one is reported and the
+ * running one stays in charge. */
+static gboolean
+reload (Daemon *d, gchar **why)
+{
+  GError *error = NULL;
+  SlConfig *next = sl_config_load (d->settings->cfgfile, &error);
+  if (!next)
+    {
+      sl_log (SL_LOG_ERROR, "reload failed, keeping the running configuration: %s", error->message);
+      *why = g_strdup (error->message);
+      g_error_free (error);
+      return FALSE;
+    }
+  sl_config_stop (d->cfg);
+  if (!sl_config_start (next, &error))
+    {
+      sl_log (SL_LOG_ERROR, "reload failed, the new configuration did not start: %s; restarting the previous one",
+              error->message);
+      *why = g_strdup (error->message);
+      g_clear_error (&error);
+      sl_config_free (next);
+      if (!sl_config_start (d->cfg, &error))
+        {
+          sl_log (SL_LOG_ERROR, "the previous configuration did not restart either: %s", error->message);
+          g_error_free (error);
+        }
+      return FALSE;
+    }
+  sl_config_free (d->cfg);
+  d->cfg = next;
+  sl_log (SL_LOG_NOTICE, "configuration reloaded; version='%s'", PACKAGE_VERSION);
+  return TRUE;
+}
+
+static gboolean
+on_hup (gpointer data)
+{
+  gchar *why = NULL;
+  reload (data, &why);
+  g_free (why);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+on_term (gpointer data)
+{
+  Daemon *d = data;
+  g_main_loop_quit (d->loop);
+  return G_SOURCE_CONTINUE;
+}
+
+static gchar *
+on_command (const gchar *command, gpointer data)
+{
+  Daemon *d = data;
+  if (g_ascii_strcasecmp (command, "STATS") == 0 || g_ascii_strcasecmp (command, "STATS TEXT") == 0)
+    {
+      gchar *text = sl_stats_to_text ();
+      gchar *answer = g_strconcat ("OK\n", text, NULL);
+      g_free (text);
+      return answer;
+    }
+  if (g_ascii_strcasecmp (command, "STATS JSON") == 0)
+    {
+      gchar *text = sl_stats_to_json ();
+      gchar *answer = g_strconcat ("OK\n", text, "\n", NULL);
+      free (text);
+      return answer;
+    }
+  if (g_ascii_strcasecmp (command, "RELOAD") == 0)
+    {
+      gchar *why = NULL;
+      if (reload (d, &why))
+        return g_strdup ("OK configuration reloaded\n");
+      gchar *answer = g_strdup_printf ("ERROR %s\n", why);
+      g_free (why);
+      return answer;
+    }
+  if (g_ascii_strcasecmp (command, "REOPEN") == 0)
+    {
+      sl_config_reopen (d->cfg);
+      return g_strdup ("OK files will be reopened\n");
+    }
+  if (g_ascii_strcasecmp (command, "STOP") == 0)
+    {
+      g_main_loop_quit (d->loop);
+      return g_strdup ("OK stopping\n");
+    }
+  if (g_ascii_strcasecmp (command, "HEALTH") == 0)
+    return g_strdup_printf ("OK pid=%d\n", (int) getpid ());
+  return g_strdup_printf ("ERROR unknown command '%s'; commands: STATS, STATS JSON, RELOAD, REOPEN, STOP, HEALTH\n",
+                          command);
+}
+
+static gboolean
+write_pidfile (const gchar *path)
+{
+  gchar *text = g_strdup_printf ("%d\n", (int) getpid ());
+  GError *error = NULL;
+  gboolean ok = g_file_set_contents (path, text, -1, &error);
+  if (!ok)
+    {
+      sl_log (SL_LOG_ERROR, "cannot write pid file: %s", error->message);
+      g_error_free (error);
+    }
+  g_free (text);
+  return ok;
+}
+
+/* Classic double fork; the parent waits for the child to say the
+ * configuration started, so its exit status tells init the truth. */
+static gint
+daemonize (void)
+{
+  gint ready[2];
+  if (pipe (ready) < 0)
+    return -1;
+  pid_t pid = fork ();
+  if (pid < 0)
+    return -1;
+  if (pid > 0)
+    {
+      close (ready[1]);
+      gchar status = 1;
+      if (read (ready[0], &status, 1) != 1)
+        status = 1;
+      _exit (status);
+    }
+  close (ready[0]);
+  setsid ();
+  if (fork () > 0)
+    _exit (0);
+  gint null = open ("/dev/null", O_RDWR);
+  if (null >= 0)
+    {
+      dup2 (null, STDIN_FILENO);
+      dup2 (null, STDOUT_FILENO);
+      dup2 (null, STDERR_FILENO);
+      if (null > STDERR_FILENO)
+        close (null);
+    }
+  return ready[1];
+}
+
+static void
+tell_parent (gint fd, gchar status)
+{
+  if (fd < 0)
+    return;
+  if (write (fd, &status, 1) != 1)
+    status = 1;
+  close (fd);
+}
+
+static int
+run (Settings *s)
+{
+  Daemon d = { .settings = s };
+  d.cfg = load_config (s->cfgfile);
+  if (!d.cfg)
+    return 1;
+  if (s->syntax_only)
+    {
+      sl_config_free (d.cfg);
+      return 0;
+    }
+  gint ready = -1;
+  if (!s->foreground)
+    {
+      sl_internal_set_stderr (s->to_stderr);
+      ready = daemonize ();
+    }
+  signal (SIGPIPE, SIG_IGN);
+  GError *error = NULL;
+  if (!sl_config_start (d.cfg, &error))
+    {
+      sl_log (SL_LOG_ERROR, "%s", error->message);
+      g_error_free (error);
+      sl_config_free (d.cfg);
+      tell_parent (ready, 1);
+      return 1;
+    }
+  d.loop = g_main_loop_new (NULL, FALSE);
+  d.control = sl_control_new (s->control_path, on_command, &d, &error);
+  if (!d.control)
+    {
+      sl_log (SL_LOG_WARNING, "%s; sluicectl will not reach this daemon", error->message);
+      g_clear_error (&error);
+    }
+  write_pidfile (s->pidfile);
+  g_unix_signal_add (SIGTERM, on_term, &d);
+  g_unix_signal_add (SIGINT, on_term, &d);
+  g_unix_signal_add (SIGHUP, on_hup, &d);
+  sl_log (SL_LOG_NOTICE, "sluiced starting up; version='%s'", PACKAGE_VERSION);
+  tell_parent (ready, 0);
+
+  g_main_loop_run (d.loop);
+
+  sl_log (SL_LOG_NOTICE, "sluiced shutting down; version='%s'", PACKAGE_VERSION);
+  sl_control_free (d.control);
+  sl_config_free (d.cfg);
+  unlink (s->pidfile);
+  g_main_loop_unref (d.loop);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  Settings s = { 0 };
+  if (!parse_args (&s, &argc, &argv))
+    {
+      settings_clear (&s);
+      return 2;
+    }
+  if (s.version)
+    {
+      printf ("sluiced %s (plugin ABI %d)\n", PACKAGE_VERSION, SL_ABI_VERSION);
+      settings_clear (&s);
+      return 0;
+    }
+  sl_internal_set_verbosity (s.verbose, s.debug);
+  sl_internal_set_stderr (TRUE);
+
+  GError *error = NULL;
+  int status;
+  if (!sl_plugins_load (s.module_path, &error))
+    {
+      sl_log (SL_LOG_ERROR, "%s", error->message);
+      g_error_free (error);
+      status = 1;
+    }
+  else if (s.help_driver)
+    status = print_driver_help (s.help_driver);
+  else
+    {
+      sl_internal_set_stderr (s.to_stderr || s.foreground);
+      status = run (&s);
+    }
+  settings_clear (&s);
+  return status;
+}
