@@ -1,0 +1,143 @@
+/* facility(), level() and priority(): match a message's PRI against lists
+ * and ranges of names or numbers, as syslog-ng writes them:
+ * level(info..warn), facility(auth, authpriv), level(3). */
+#include "core/config/error.h"
+#include "core/i18n.h"
+#include "core/plugin.h"
+
+#include <string.h>
+
+typedef struct
+{
+  SlDriver super;
+  guint32 mask;           /* bit per facility or level number */
+  gboolean of_facility;
+} PriorityFilter;
+
+static const gchar *const levels[] = {
+  "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug", NULL
+};
+
+static const gchar *const facilities[] = {
+  "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp", "cron",
+  "authpriv", "ftp", "ntp", "security", "console", "solaris-cron",
+  "local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7", NULL
+};
+
+static const struct
+{
+  const gchar *alias;
+  const gchar *name;
+} aliases[] = {
+  { "panic", "emerg" }, { "error", "err" }, { "warn", "warning" },
+  { "crit", "crit" }, { "emergency", "emerg" }, { "critical", "crit" },
+  { "informational", "info" }, { "clock", "cron" },
+};
+
+static const SlOptionSpec priority_options[] = {
+  { "values", SL_OPT_LIST, NULL, "names or numbers, and ranges such as info..warn", NULL, TRUE },
+  { NULL }
+};
+
+static gint
+value_of (const gchar *word, const gchar *const *names, guint limit)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (aliases); i++)
+    if (g_ascii_strcasecmp (word, aliases[i].alias) == 0)
+      word = aliases[i].name;
+  for (guint i = 0; names[i]; i++)
+    if (g_ascii_strcasecmp (word, names[i]) == 0)
+      return i;
+  gchar *end;
+  guint64 n = g_ascii_strtoull (word, &end, 10);
+  if (*word && !*end && n < limit)
+    return n;
+  return -1;
+}
+
+static gboolean
+add_item (PriorityFilter *self, const gchar *item, GError **error)
+{
+  const gchar *const *names = self->of_facility ? facilities : levels;
+  guint limit = self->of_facility ? 24 : 8;
+  const gchar *dots = strstr (item, "..");
+  gchar *first = dots ? g_strndup (item, dots - item) : g_strdup (item);
+  const gchar *last = dots ? dots + 2 : item;
+  gint a = value_of (first, names, limit);
+  gint b = value_of (last, names, limit);
+  const gchar *bad = a < 0 ? first : (b < 0 ? last : NULL);
+  if (bad)
+    {
+      gchar *known = g_strjoinv (", ", (gchar **) names);
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, self->super.pos,
+                        _("unknown %s '%s' in %s(); known: %s"),
+                        self->of_facility ? "facility" : "level", bad, self->super.klass->name, known);
+      g_free (known);
+      g_free (first);
+      return FALSE;
+    }
+  g_free (first);
+  /* syslog-ng accepts a range in either direction: emerg..err and err..emerg */
+  for (gint v = MIN (a, b); v <= MAX (a, b); v++)
+    self->mask |= 1u << v;
+  return TRUE;
+}
+
+static gboolean
+priority_init (SlDriver *d, SlOptions *o, GError **error)
+{
+  PriorityFilter *self = (PriorityFilter *) d;
+  self->of_facility = strcmp (d->klass->name, "facility") == 0;
+  GPtrArray *values = sl_options_list (o, "values");
+  if (!values || !values->len)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("%s() needs at least one value"), d->klass->name);
+      return FALSE;
+    }
+  for (guint i = 0; i < values->len; i++)
+    {
+      const gchar *item = g_ptr_array_index (values, i);
+      /* Debian's configuration writes ranges with spaces: level(crit .. emerg) */
+      if (i + 2 < values->len && strcmp (g_ptr_array_index (values, i + 1), "..") == 0)
+        {
+          gchar *range = g_strconcat (item, "..", g_ptr_array_index (values, i + 2), NULL);
+          gboolean ok = add_item (self, range, error);
+          g_free (range);
+          if (!ok)
+            return FALSE;
+          i += 2;
+        }
+      else if (!add_item (self, item, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+priority_match (SlDriver *d, const SlMessage *msg)
+{
+  PriorityFilter *self = (PriorityFilter *) d;
+  guint v = self->of_facility ? SL_PRI_FACILITY (msg->pri) : SL_PRI_SEVERITY (msg->pri);
+  return v < 32 && (self->mask & (1u << v));
+}
+
+#define PRIORITY_FILTER_CLASS(var, word, text) \
+  static const SlDriverClass var = { \
+    .kind = SL_DRIVER_FILTER, \
+    .name = word, \
+    .summary = text, \
+    .options = priority_options, \
+    .instance_size = sizeof (PriorityFilter), \
+    .init = priority_init, \
+    .match = priority_match, \
+  }
+
+PRIORITY_FILTER_CLASS (facility_class, "facility", "match the facility: facility(auth, authpriv) or facility(local0..local7)");
+PRIORITY_FILTER_CLASS (level_class, "level", "match the level: level(err..emerg) or level(info, notice)");
+PRIORITY_FILTER_CLASS (priority_class, "priority", "the same as level()");
+
+G_MODULE_EXPORT const SlModule sl_module = {
+  .abi_version = SL_ABI_VERSION,
+  .name = "priority-filters",
+  .drivers = (const SlDriverClass *const[]) { &facility_class, &level_class, &priority_class, NULL },
+};

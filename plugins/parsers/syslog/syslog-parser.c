@@ -1,0 +1,131 @@
+/* syslog-parser(): reads the MESSAGE of a message as a whole syslog line,
+ * for lines that arrive wrapped in another one or from a no-parse source.
+ * It parses ${MESSAGE} only; template() exists so that syslog-ng
+ * configurations that spell that out still load. */
+#include "plugins/parsers/syslog/syslog-private.h"
+#include "core/config/error.h"
+#include "core/i18n.h"
+
+/* in the order of the flags() choices */
+enum
+{
+  FLAG_SYSLOG_PROTOCOL = 1 << 0,
+  FLAG_NO_PARSE        = 1 << 1,
+  FLAG_STORE_RAW       = 1 << 2,
+  FLAG_ASSUME_UTF8     = 1 << 3,
+  FLAG_VALIDATE_UTF8   = 1 << 4,
+  FLAG_CHECK_HOSTNAME  = 1 << 5,
+};
+
+static const SlOptionSpec syslog_parser_options[] = {
+  { "flags", SL_OPT_FLAGS, NULL,
+    "how to read the line; assume-utf8 turns validate-utf8 off",
+    "syslog-protocol,no-parse,store-raw-message,assume-utf8,validate-utf8,check-hostname" },
+  { "template", SL_OPT_STRING, "${MESSAGE}", "the text to parse; only ${MESSAGE} is supported" },
+  { NULL }
+};
+
+typedef struct
+{
+  SlDriver base;
+  SlSyslogOptions options;
+} SlSyslogParser;
+
+static gboolean
+is_message_template (const gchar *text)
+{
+  static const gchar *const spellings[] = { "${MESSAGE}", "$MESSAGE", "${MSG}", "$MSG" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (spellings); i++)
+    if (g_strcmp0 (text, spellings[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+syslog_parser_init (SlDriver *self, SlOptions *options, GError **error)
+{
+  SlSyslogParser *parser = (SlSyslogParser *) self;
+  const gchar *template = sl_options_string (options, "template");
+
+  if (!is_message_template (template))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "template"),
+                        _("syslog-parser() can only parse ${MESSAGE}, not '%s'"), template);
+      return FALSE;
+    }
+
+  guint32 flags = sl_options_flags (options, "flags");
+  parser->options = (SlSyslogOptions) {
+    .syslog_protocol = (flags & FLAG_SYSLOG_PROTOCOL) != 0,
+    .no_parse = (flags & FLAG_NO_PARSE) != 0,
+    .store_raw = (flags & FLAG_STORE_RAW) != 0,
+    .check_hostname = (flags & FLAG_CHECK_HOSTNAME) != 0,
+    .validate_utf8 = (flags & FLAG_VALIDATE_UTF8) && !(flags & FLAG_ASSUME_UTF8),
+    .default_pri = SL_SYSLOG_DEFAULT_PRI,
+  };
+  return TRUE;
+}
+
+static gboolean
+copy_dynamic_field (SlHandle field, const gchar *value, gsize len, gpointer user_data)
+{
+  sl_message_set (user_data, field, value, len);
+  return TRUE;
+}
+
+/* These describe the header of the line that was parsed, so one the line
+ * lacks must not keep the value the outer line gave it. HOST is left
+ * alone: the outer line's host is still where the message came from. */
+static const SlHandle header_fields[] = {
+  SL_F_PROGRAM, SL_F_PID, SL_F_MSGID, SL_F_LEGACY_MSGHDR,
+};
+
+static void
+take_parsed_fields (SlMessage *msg, const SlMessage *parsed)
+{
+  msg->pri = parsed->pri;
+  msg->stamp = parsed->stamp;
+  msg->flags |= parsed->flags;
+  for (guint i = 0; i < G_N_ELEMENTS (header_fields); i++)
+    sl_message_unset (msg, header_fields[i]);
+  for (SlHandle field = SL_F_NONE + 1; field < SL_F_BUILTIN_MAX; field++)
+    {
+      gsize len;
+      const gchar *value = sl_message_get (parsed, field, &len);
+      if (value)
+        sl_message_set (msg, field, value, len);
+    }
+  sl_message_foreach_dynamic (parsed, copy_dynamic_field, msg);
+}
+
+/* The line is parsed in place as the raw bytes of a message of its own;
+ * what it yields is copied over, since those slices die with it. */
+static gboolean
+syslog_parser_process (SlDriver *self, SlMessage **msg)
+{
+  SlSyslogParser *parser = (SlSyslogParser *) self;
+  gsize len;
+  const gchar *line = sl_message_get (*msg, SL_F_MESSAGE, &len);
+  SlMessage *parsed = sl_message_new (line, len);
+
+  parsed->recvd = (*msg)->recvd;
+  gboolean ok = sl_syslog_parse (parsed, &parser->options);
+  if (ok)
+    {
+      sl_message_make_writable (msg);
+      take_parsed_fields (*msg, parsed);
+    }
+  sl_message_unref (parsed);
+  return ok;
+}
+
+const SlDriverClass sl_syslog_parser_class = {
+  .kind = SL_DRIVER_PARSER,
+  .name = "syslog-parser",
+  .summary = "parses MESSAGE as an RFC 3164 or RFC 5424 line",
+  .options = syslog_parser_options,
+  .instance_size = sizeof (SlSyslogParser),
+  .init = syslog_parser_init,
+  .process = syslog_parser_process,
+};

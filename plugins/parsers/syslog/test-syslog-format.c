@@ -1,0 +1,1075 @@
+/* format("syslog") and syslog-parser(): each line shape with every field,
+ * the priority and the timestamp it must give. */
+#include "plugins/parsers/syslog/syslog-private.h"
+#include "core/config/error.h"
+#include "core/plugin.h"
+
+#include <string.h>
+#include <time.h>
+
+extern const SlModule sl_module;
+
+/* Central European time, with its DST rule spelled out so the expected
+ * offsets hold whatever the test machine's zone database has. */
+#define TEST_TZ "CET-1CEST,M3.5.0,M10.5.0/3"
+#define CET 3600
+#define CEST 7200
+
+static const SlDriverClass *format_class;
+static const SlDriverClass *parser_class;
+
+/* 2026-02-10 10:00:00 UTC, as a source in CET would stamp its arrival */
+static const SlTime default_recvd = { G_GINT64_CONSTANT (1770717600) * G_USEC_PER_SEC, CET };
+
+typedef struct
+{
+  const gchar *host;
+  const gchar *program;
+  const gchar *pid;
+  const gchar *msgid;
+  const gchar *msghdr;
+  const gchar *message;
+} Fields;
+
+static SlParseOptions
+default_options (void)
+{
+  return (SlParseOptions) { .default_pri = 13 };
+}
+
+static void assert_parsed_in_place (const SlMessage *msg);
+
+static SlMessage *
+parse_with (const gchar *line, gsize len, const SlParseOptions *options,
+            const SlTime *recvd, gboolean *ok)
+{
+  SlMessage *msg = sl_message_new (line, len);
+  msg->recvd = *recvd;
+  *ok = format_class->parse_format (msg, options);
+  assert_parsed_in_place (msg);
+  return msg;
+}
+
+static SlMessage *
+parse (const gchar *line, gboolean expect_ok)
+{
+  SlParseOptions options = default_options ();
+  gboolean ok;
+  SlMessage *msg = parse_with (line, strlen (line), &options, &default_recvd, &ok);
+  g_assert_cmpint (ok, ==, expect_ok);
+  g_assert_cmpint (!!(msg->flags & SL_MSG_PARSE_ERROR), ==, !expect_ok);
+  return msg;
+}
+
+/* NULL expected means the field must be unset. */
+static void
+assert_field (const SlMessage *msg, SlHandle field, const gchar *expected)
+{
+  gsize len;
+  const gchar *value = sl_message_get (msg, field, &len);
+
+  if (!expected)
+    {
+      if (value)
+        g_error ("%s: expected unset, got '%.*s'", sl_field_name (field), (int) len, value);
+      return;
+    }
+  if (!value)
+    g_error ("%s: expected '%s', got unset", sl_field_name (field), expected);
+  if (len != strlen (expected) || memcmp (value, expected, len) != 0)
+    g_error ("%s: expected '%s', got '%.*s'", sl_field_name (field), expected, (int) len, value);
+}
+
+static void
+assert_sdata (const SlMessage *msg, const gchar *name, const gchar *expected)
+{
+  assert_field (msg, sl_field_handle (name), expected);
+}
+
+/* Parsing in place: a value that is a range of the line is not copied. */
+static void
+assert_slice (const SlMessage *msg, SlHandle field)
+{
+  gsize len;
+  const gchar *value = sl_message_get (msg, field, &len);
+
+  g_assert_nonnull (value);
+  g_assert_true (value >= msg->raw && value + len <= msg->raw + msg->raw_len);
+}
+
+static void
+assert_fields (const SlMessage *msg, const Fields *expected)
+{
+  assert_field (msg, SL_F_HOST, expected->host);
+  assert_field (msg, SL_F_PROGRAM, expected->program);
+  assert_field (msg, SL_F_PID, expected->pid);
+  assert_field (msg, SL_F_MSGID, expected->msgid);
+  assert_field (msg, SL_F_LEGACY_MSGHDR, expected->msghdr);
+  assert_field (msg, SL_F_MESSAGE, expected->message);
+  assert_field (msg, SL_F_RAWMSG, NULL);
+}
+
+static void
+assert_parsed_in_place (const SlMessage *msg)
+{
+  for (SlHandle field = SL_F_NONE + 1; field < SL_F_BUILTIN_MAX; field++)
+    if (sl_message_has (msg, field))
+      assert_slice (msg, field);
+}
+
+static gint64
+utc_usec (gint year, gint month, gint day, gint hour, gint minute, gint second)
+{
+  GDateTime *dt = g_date_time_new_utc (year, month, day, hour, minute, second);
+  gint64 usec = g_date_time_to_unix (dt) * G_USEC_PER_SEC;
+  g_date_time_unref (dt);
+  return usec;
+}
+
+/* The stamp as written: wall clock fields in the zone gmtoff. */
+static void
+assert_stamp (const SlMessage *msg, gint year, gint month, gint day, gint hour,
+              gint minute, gint second, gint usec, gint32 gmtoff)
+{
+  gint64 expected = utc_usec (year, month, day, hour, minute, second)
+                    - (gint64) gmtoff * G_USEC_PER_SEC + usec;
+  g_assert_cmpint (msg->stamp.usec, ==, expected);
+  g_assert_cmpint (msg->stamp.gmtoff, ==, gmtoff);
+}
+
+static void
+assert_stamp_is_recvd (const SlMessage *msg)
+{
+  g_assert_cmpint (msg->stamp.usec, ==, msg->recvd.usec);
+  g_assert_cmpint (msg->stamp.gmtoff, ==, msg->recvd.gmtoff);
+}
+
+/* RFC 3164 */
+
+static void
+test_rfc3164_full (void)
+{
+  SlMessage *msg = parse ("<34>Feb  3 12:34:56 myhost su[1234]: 'su root' failed on /dev/pts/8", TRUE);
+  g_assert_cmpint (msg->pri, ==, 34);
+  g_assert_cmpint (SL_PRI_FACILITY (msg->pri), ==, 4);
+  g_assert_cmpint (SL_PRI_SEVERITY (msg->pri), ==, 2);
+  assert_stamp (msg, 2026, 2, 3, 12, 34, 56, 0, CET);
+  assert_fields (msg, &(Fields) { .host = "myhost", .program = "su", .pid = "1234",
+                                  .msghdr = "su[1234]: ",
+                                  .message = "'su root' failed on /dev/pts/8" });
+  sl_message_unref (msg);
+}
+
+static void
+test_rfc3164_without_pri (void)
+{
+  SlParseOptions options = default_options ();
+  options.default_pri = SL_PRI_MAKE (3, 6);
+  const gchar *line = "Feb  3 12:34:56 myhost prog: text";
+  gboolean ok;
+  SlMessage *msg = parse_with (line, strlen (line), &options, &default_recvd, &ok);
+
+  g_assert_true (ok);
+  g_assert_cmpint (msg->pri, ==, 30);
+  assert_stamp (msg, 2026, 2, 3, 12, 34, 56, 0, CET);
+  assert_fields (msg, &(Fields) { .host = "myhost", .program = "prog", .msghdr = "prog: ",
+                                  .message = "text" });
+  sl_message_unref (msg);
+}
+
+/* What glibc's syslog(3) writes to /dev/log: no host name. */
+static void
+test_rfc3164_glibc (void)
+{
+  SlMessage *msg = parse ("<13>Feb  3 12:34:56 prog[12]: text", TRUE);
+  g_assert_cmpint (msg->pri, ==, 13);
+  assert_stamp (msg, 2026, 2, 3, 12, 34, 56, 0, CET);
+  assert_fields (msg, &(Fields) { .program = "prog", .pid = "12", .msghdr = "prog[12]: ",
+                                  .message = "text" });
+  sl_message_unref (msg);
+
+  msg = parse ("<38>Feb  3 12:34:56 sshd: Accepted publickey", TRUE);
+  g_assert_cmpint (msg->pri, ==, 38);
+  assert_fields (msg, &(Fields) { .program = "sshd", .msghdr = "sshd: ",
+                                  .message = "Accepted publickey" });
+  sl_message_unref (msg);
+}
+
+/* logger --rfc3164 */
+static void
+test_rfc3164_logger (void)
+{
+  SlTime recvd = { utc_usec (2026, 11, 29, 19, 25, 58), CET };
+  SlParseOptions options = default_options ();
+  const gchar *line = "<13>Nov 29 20:25:57 myhost user: hello";
+  gboolean ok;
+  SlMessage *msg = parse_with (line, strlen (line), &options, &recvd, &ok);
+
+  g_assert_true (ok);
+  g_assert_cmpint (msg->pri, ==, 13);
+  assert_stamp (msg, 2026, 11, 29, 20, 25, 57, 0, CET);
+  assert_fields (msg, &(Fields) { .host = "myhost", .program = "user", .msghdr = "user: ",
+                                  .message = "hello" });
+  sl_message_unref (msg);
+}
+
+/* syslog-ng takes the first word for the program even without a colon. */
+static void
+test_rfc3164_no_tag (void)
+{
+  SlMessage *msg = parse ("<13>Feb  3 12:34:56 host text without tag", TRUE);
+  assert_stamp (msg, 2026, 2, 3, 12, 34, 56, 0, CET);
+  assert_fields (msg, &(Fields) { .host = "host", .program = "text", .msghdr = "text ",
+                                  .message = "without tag" });
+  sl_message_unref (msg);
+
+  msg = parse ("<13>Feb  3 12:34:56 host : only a colon", TRUE);
+  assert_fields (msg, &(Fields) { .host = "host", .msghdr = ": ", .message = "only a colon" });
+  sl_message_unref (msg);
+
+  msg = parse ("<13>Feb  3 12:34:56 host prog[12 unclosed", TRUE);
+  assert_fields (msg, &(Fields) { .host = "host", .program = "prog", .msghdr = "prog",
+                                  .message = "[12 unclosed" });
+  sl_message_unref (msg);
+
+  msg = parse ("<13>Feb  3 12:34:56 host prog[]: empty pid", TRUE);
+  assert_fields (msg, &(Fields) { .host = "host", .program = "prog", .msghdr = "prog[]: ",
+                                  .message = "empty pid" });
+  sl_message_unref (msg);
+}
+
+static void
+test_rfc3164_no_timestamp (void)
+{
+  SlMessage *msg = parse ("<13>prog[5]: hello", TRUE);
+  g_assert_cmpint (msg->pri, ==, 13);
+  assert_stamp_is_recvd (msg);
+  assert_fields (msg, &(Fields) { .program = "prog", .pid = "5", .msghdr = "prog[5]: ",
+                                  .message = "hello" });
+  sl_message_unref (msg);
+
+  /* without a stamp there is no host name: the first word is the program */
+  msg = parse ("hello world", TRUE);
+  g_assert_cmpint (msg->pri, ==, 13);
+  assert_stamp_is_recvd (msg);
+  assert_fields (msg, &(Fields) { .program = "hello", .msghdr = "hello ", .message = "world" });
+  sl_message_unref (msg);
+
+  /* almost a stamp */
+  msg = parse ("<13>Feb  3 12:34:5x host prog: m", TRUE);
+  assert_stamp_is_recvd (msg);
+  assert_fields (msg, &(Fields) { .program = "Feb", .msghdr = "Feb ",
+                                  .message = " 3 12:34:5x host prog: m" });
+  sl_message_unref (msg);
+
+  msg = parse ("<13>Feb 30 12:34:56 host prog: no such day", TRUE);
+  assert_stamp_is_recvd (msg);
+  assert_field (msg, SL_F_HOST, NULL);
+  sl_message_unref (msg);
+}
+
+static void
+test_rfc3164_iso_timestamp (void)
+{
+  SlMessage *msg = parse ("<13>2026-02-03T12:34:56.123+01:00 host prog: msg", TRUE);
+  assert_stamp (msg, 2026, 2, 3, 12, 34, 56, 123000, 3600);
+  assert_fields (msg, &(Fields) { .host = "host", .program = "prog", .msghdr = "prog: ",
+                                  .message = "msg" });
+  sl_message_unref (msg);
+
+  msg = parse ("<13>2026-02-03T12:34:56Z host prog: msg", TRUE);
+  assert_stamp (msg, 2026, 2, 3, 12, 34, 56, 0, 0);
+  sl_message_unref (msg);
+
+  msg = parse ("<13>2026-07-03T12:34:56.1234567-05:30 host prog: msg", TRUE);
+  assert_stamp (msg, 2026, 7, 3, 12, 34, 56, 123456, -(5 * 3600 + 30 * 60));
+  sl_message_unref (msg);
+
+  /* no zone: local time, on either side of DST */
+  msg = parse ("<13>2026-02-03T12:34:56 host prog: msg", TRUE);
+  assert_stamp (msg, 2026, 2, 3, 12, 34, 56, 0, CET);
+  sl_message_unref (msg);
+  msg = parse ("<13>2026-07-03T12:34:56.5 host prog: msg", TRUE);
+  assert_stamp (msg, 2026, 7, 3, 12, 34, 56, 500000, CEST);
+  sl_message_unref (msg);
+}
+
+static void
+test_rfc3164_year_forms (void)
+{
+  SlMessage *msg = parse ("<13>Feb  3 12:34:56 2025 host prog: after the time", TRUE);
+  assert_stamp (msg, 2025, 2, 3, 12, 34, 56, 0, CET);
+  assert_fields (msg, &(Fields) { .host = "host", .program = "prog", .msghdr = "prog: ",
+                                  .message = "after the time" });
+  sl_message_unref (msg);
+
+  msg = parse ("<13>Feb  3 2025 12:34:56 host prog: after the day", TRUE);
+  assert_stamp (msg, 2025, 2, 3, 12, 34, 56, 0, CET);
+  assert_fields (msg, &(Fields) { .host = "host", .program = "prog", .msghdr = "prog: ",
+                                  .message = "after the day" });
+  sl_message_unref (msg);
+
+  /* four digits glued to more text are no year */
+  msg = parse ("<13>Feb  3 12:34:56 2025x prog: m", TRUE);
+  assert_stamp (msg, 2026, 2, 3, 12, 34, 56, 0, CET);
+  assert_fields (msg, &(Fields) { .host = "2025x", .program = "prog", .msghdr = "prog: ",
+                                  .message = "m" });
+  sl_message_unref (msg);
+}
+
+static void
+test_rfc3164_day_forms (void)
+{
+  static const gchar *const lines[] = {
+    "<13>Feb 3 12:34:56 host prog: m",
+    "<13>Feb 03 12:34:56 host prog: m",
+    "<13>Feb  3 12:34:56 host prog: m",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
+    {
+      SlMessage *msg = parse (lines[i], TRUE);
+      assert_stamp (msg, 2026, 2, 3, 12, 34, 56, 0, CET);
+      assert_fields (msg, &(Fields) { .host = "host", .program = "prog", .msghdr = "prog: ",
+                                      .message = "m" });
+      sl_message_unref (msg);
+    }
+
+  SlMessage *msg = parse ("<13>Feb 13 12:34:56.789 host prog: m", TRUE);
+  assert_stamp (msg, 2026, 2, 13, 12, 34, 56, 789000, CET);
+  sl_message_unref (msg);
+
+  msg = parse ("<13>Jul  4 2026 10:00:00 host prog: summer time", TRUE);
+  assert_stamp (msg, 2026, 7, 4, 10, 0, 0, 0, CEST);
+  sl_message_unref (msg);
+}
+
+static gint
+stamp_year (const SlMessage *msg)
+{
+  GDateTime *dt = g_date_time_new_from_unix_utc (msg->stamp.usec / G_USEC_PER_SEC
+                                                 + msg->stamp.gmtoff);
+  gint year = g_date_time_get_year (dt);
+  g_date_time_unref (dt);
+  return year;
+}
+
+static gint
+parse_year (const gchar *line, const SlTime *recvd)
+{
+  SlParseOptions options = default_options ();
+  gboolean ok;
+  SlMessage *msg = parse_with (line, strlen (line), &options, recvd, &ok);
+  g_assert_true (ok);
+  gint year = stamp_year (msg);
+  sl_message_unref (msg);
+  return year;
+}
+
+static void
+test_rfc3164_year_guess (void)
+{
+  SlTime new_year = { utc_usec (2026, 1, 1, 0, 0, 5), CET };
+  SlTime new_years_eve = { utc_usec (2026, 12, 31, 22, 59, 50), CET };
+  SlTime march = { utc_usec (2026, 3, 10, 12, 0, 0), CET };
+
+  g_assert_cmpint (parse_year ("<13>Dec 31 23:59:59 host prog: m", &new_year), ==, 2025);
+  g_assert_cmpint (parse_year ("<13>Jan  1 00:00:01 host prog: m", &new_year), ==, 2026);
+  g_assert_cmpint (parse_year ("<13>Jan  1 00:00:01 host prog: m", &new_years_eve), ==, 2027);
+  g_assert_cmpint (parse_year ("<13>Apr  1 00:00:01 host prog: m", &march), ==, 2026);
+  g_assert_cmpint (parse_year ("<13>May  1 00:00:01 host prog: m", &march), ==, 2025);
+
+  /* three months ahead of today is never the future */
+  static const gchar *const months[] = {
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+  };
+  SlTime now;
+  sl_time_now (&now);
+  GDateTime *today = g_date_time_new_from_unix_utc (now.usec / G_USEC_PER_SEC + now.gmtoff);
+  gint month = g_date_time_get_month (today);
+  gint ahead = (month - 1 + 3) % 12 + 1;
+  gchar *line = g_strdup_printf ("<13>%s  1 00:00:00 host prog: m", months[ahead - 1]);
+  gint expected = g_date_time_get_year (today) - (ahead > month ? 1 : 0);
+  g_assert_cmpint (parse_year (line, &now), ==, expected);
+  g_free (line);
+  g_date_time_unref (today);
+}
+
+static void
+test_rfc3164_hostnames (void)
+{
+  SlMessage *msg = parse ("<13>Feb  3 12:34:56 fe80::1 prog: over IPv6", TRUE);
+  assert_fields (msg, &(Fields) { .host = "fe80::1", .program = "prog", .msghdr = "prog: ",
+                                  .message = "over IPv6" });
+  sl_message_unref (msg);
+
+  msg = parse ("<13>Feb  3 12:34:56 web-01.example_net prog: m", TRUE);
+  assert_field (msg, SL_F_HOST, "web-01.example_net");
+  sl_message_unref (msg);
+
+  /* a colon in a word that is no IPv6 address makes it a tag */
+  msg = parse ("<13>Feb  3 12:34:56 app:x text", TRUE);
+  assert_fields (msg, &(Fields) { .program = "app", .msghdr = "app:", .message = "x text" });
+  sl_message_unref (msg);
+
+  /* a tag of hex letters looks like IPv6 but for its closing colon */
+  msg = parse ("<13>Feb  3 12:34:56 dead: beef", TRUE);
+  assert_fields (msg, &(Fields) { .program = "dead", .msghdr = "dead: ", .message = "beef" });
+  sl_message_unref (msg);
+
+  msg = parse ("<13>Feb  3 12:34:56 user@host prog: m", TRUE);
+  assert_fields (msg, &(Fields) { .program = "user@host", .msghdr = "user@host ",
+                                  .message = "prog: m" });
+  sl_message_unref (msg);
+}
+
+static void
+test_rfc3164_device_quirks (void)
+{
+  SlMessage *msg = parse ("<189>Feb  3 12:34:56: %SYS-5-CONFIG_I: Configured from console", TRUE);
+  g_assert_cmpint (msg->pri, ==, 189);
+  assert_stamp (msg, 2026, 2, 3, 12, 34, 56, 0, CET);
+  assert_fields (msg, &(Fields) { .program = "%SYS-5-CONFIG_I", .msghdr = "%SYS-5-CONFIG_I: ",
+                                  .message = "Configured from console" });
+  sl_message_unref (msg);
+
+  msg = parse ("<13>Feb  3 12:34:56 last message repeated 3 times", TRUE);
+  assert_fields (msg, &(Fields) { .message = "last message repeated 3 times" });
+  sl_message_unref (msg);
+}
+
+static void
+test_rfc3164_bad_pri (void)
+{
+  SlMessage *msg = parse ("<999>", TRUE);
+  g_assert_cmpint (msg->pri, ==, 13);
+  assert_stamp_is_recvd (msg);
+  assert_fields (msg, &(Fields) { .program = "<999>", .msghdr = "<999>", .message = "" });
+  sl_message_unref (msg);
+
+  msg = parse ("<192>Feb  3 12:34:56 host prog: m", TRUE);
+  g_assert_cmpint (msg->pri, ==, 13);
+  assert_stamp_is_recvd (msg);
+  assert_fields (msg, &(Fields) { .program = "<192>Feb", .msghdr = "<192>Feb ",
+                                  .message = " 3 12:34:56 host prog: m" });
+  sl_message_unref (msg);
+
+  /* at most three digits, whatever their value */
+  msg = parse ("<0034>Feb  3 12:34:56 host prog: m", TRUE);
+  g_assert_cmpint (msg->pri, ==, 13);
+  assert_field (msg, SL_F_PROGRAM, "<0034>Feb");
+  sl_message_unref (msg);
+
+  msg = parse ("<191>Feb  3 12:34:56 host prog: m", TRUE);
+  g_assert_cmpint (msg->pri, ==, 191);
+  sl_message_unref (msg);
+
+  msg = parse ("<0>Feb  3 12:34:56 host kernel: m", TRUE);
+  g_assert_cmpint (msg->pri, ==, 0);
+  assert_field (msg, SL_F_HOST, "host");
+  sl_message_unref (msg);
+
+  msg = parse ("<", TRUE);
+  g_assert_cmpint (msg->pri, ==, 13);
+  assert_fields (msg, &(Fields) { .program = "<", .msghdr = "<", .message = "" });
+  sl_message_unref (msg);
+
+  msg = parse ("<>x", TRUE);
+  assert_fields (msg, &(Fields) { .program = "<>x", .msghdr = "<>x", .message = "" });
+  sl_message_unref (msg);
+
+  msg = parse ("", TRUE);
+  g_assert_cmpint (msg->pri, ==, 13);
+  assert_stamp_is_recvd (msg);
+  assert_fields (msg, &(Fields) { .message = "" });
+  sl_message_unref (msg);
+}
+
+/* RFC 5424 */
+
+static void
+test_rfc5424_logger (void)
+{
+  SlMessage *msg = parse ("<13>1 2026-11-29T20:25:57.123456+00:00 myhost user - - "
+                          "[timeQuality tzKnown=\"1\" isSynced=\"0\"] hello", TRUE);
+  g_assert_cmpint (msg->pri, ==, 13);
+  assert_stamp (msg, 2026, 11, 29, 20, 25, 57, 123456, 0);
+  assert_fields (msg, &(Fields) { .host = "myhost", .program = "user", .message = "hello" });
+  assert_sdata (msg, ".SDATA.timeQuality.tzKnown", "1");
+  assert_sdata (msg, ".SDATA.timeQuality.isSynced", "0");
+  assert_sdata (msg, ".SDATA.timeQuality", NULL);
+  sl_message_unref (msg);
+}
+
+static void
+test_rfc5424_rfc_example (void)
+{
+  SlMessage *msg = parse ("<165>1 2003-10-11T22:14:15.003Z mymachine.example.com evntslog - ID47 "
+                          "[exampleSDID@32473 iut=\"3\" eventSource=\"Application\" eventID=\"1011\"]"
+                          "[examplePriority@32473 class=\"high\"] "
+                          "\xEF\xBB\xBF" "An application event log entry...", TRUE);
+  g_assert_cmpint (msg->pri, ==, 165);
+  assert_stamp (msg, 2003, 10, 11, 22, 14, 15, 3000, 0);
+  assert_fields (msg, &(Fields) { .host = "mymachine.example.com", .program = "evntslog",
+                                  .msgid = "ID47",
+                                  .message = "An application event log entry..." });
+  assert_sdata (msg, ".SDATA.exampleSDID@32473.iut", "3");
+  assert_sdata (msg, ".SDATA.exampleSDID@32473.eventSource", "Application");
+  assert_sdata (msg, ".SDATA.exampleSDID@32473.eventID", "1011");
+  assert_sdata (msg, ".SDATA.examplePriority@32473.class", "high");
+  sl_message_unref (msg);
+
+  msg = parse ("<34>1 2003-10-11T22:14:15.003-07:00 host su 8710 ID47 - 'su root' failed", TRUE);
+  g_assert_cmpint (msg->pri, ==, 34);
+  assert_stamp (msg, 2003, 10, 11, 22, 14, 15, 3000, -7 * 3600);
+  assert_fields (msg, &(Fields) { .host = "host", .program = "su", .pid = "8710", .msgid = "ID47",
+                                  .message = "'su root' failed" });
+  sl_message_unref (msg);
+}
+
+static void
+test_rfc5424_nil_values (void)
+{
+  SlMessage *msg = parse ("<14>1 - - - - - -", TRUE);
+  g_assert_cmpint (msg->pri, ==, 14);
+  assert_stamp_is_recvd (msg);
+  assert_fields (msg, &(Fields) { .message = "" });
+  sl_message_unref (msg);
+
+  msg = parse ("<14>1 - - - - - - just text", TRUE);
+  assert_stamp_is_recvd (msg);
+  assert_fields (msg, &(Fields) { .message = "just text" });
+  sl_message_unref (msg);
+
+  msg = parse ("<14>1 - -host -app -1 -id - m", TRUE);
+  assert_fields (msg, &(Fields) { .host = "-host", .program = "-app", .pid = "-1", .msgid = "-id",
+                                  .message = "m" });
+  sl_message_unref (msg);
+
+  msg = parse ("<14>1 2026-02-03T12:34:56Z host app 1 id [id]", TRUE);
+  assert_fields (msg, &(Fields) { .host = "host", .program = "app", .pid = "1", .msgid = "id",
+                                  .message = "" });
+  assert_sdata (msg, ".SDATA.id", "");
+  sl_message_unref (msg);
+
+  /* a line that ends with the space before MSG has an empty one */
+  msg = parse ("<14>1 - - - - - - ", TRUE);
+  assert_fields (msg, &(Fields) { .message = "" });
+  sl_message_unref (msg);
+}
+
+static void
+test_rfc5424_sd_escapes (void)
+{
+  SlMessage *msg = parse ("<13>1 - - - - - [esc quote=\"say \\\"hi\\\"\" back=\"a\\\\b\" "
+                          "bracket=\"[x\\]\" other=\"keep\\n\" plain=\"as is\" empty=\"\"] m", TRUE);
+  assert_sdata (msg, ".SDATA.esc.quote", "say \"hi\"");
+  assert_sdata (msg, ".SDATA.esc.back", "a\\b");
+  assert_sdata (msg, ".SDATA.esc.bracket", "[x]");
+  assert_sdata (msg, ".SDATA.esc.other", "keep\\n");
+  assert_sdata (msg, ".SDATA.esc.plain", "as is");
+  assert_sdata (msg, ".SDATA.esc.empty", "");
+  assert_slice (msg, sl_field_handle (".SDATA.esc.plain"));
+  assert_field (msg, SL_F_MESSAGE, "m");
+  sl_message_unref (msg);
+
+  msg = parse ("<13>1 - - - - - [a x=\"1\"][b y=\"2\"][a z=\"3\"]", TRUE);
+  assert_sdata (msg, ".SDATA.a.x", "1");
+  assert_sdata (msg, ".SDATA.b.y", "2");
+  assert_sdata (msg, ".SDATA.a.z", "3");
+  sl_message_unref (msg);
+
+  msg = parse ("<13>1 - - - - - [a x=\"ends in backslash\\\\\"] m", TRUE);
+  assert_sdata (msg, ".SDATA.a.x", "ends in backslash\\");
+  sl_message_unref (msg);
+}
+
+static void
+test_rfc5424_bom (void)
+{
+  SlMessage *msg = parse ("<13>1 - - - - - - \xEF\xBB\xBF" "caf\xC3\xA9", TRUE);
+  assert_field (msg, SL_F_MESSAGE, "caf\xC3\xA9");
+  sl_message_unref (msg);
+
+  /* only a BOM right at the start of MSG is one */
+  msg = parse ("<13>1 - - - - - -  \xEF\xBB\xBF", TRUE);
+  assert_field (msg, SL_F_MESSAGE, " \xEF\xBB\xBF");
+  sl_message_unref (msg);
+}
+
+static void
+assert_parse_error (const gchar *line, gint pri)
+{
+  SlMessage *msg = parse (line, FALSE);
+  g_assert_cmpint (msg->pri, ==, pri);
+  assert_field (msg, SL_F_MESSAGE, line);
+  assert_slice (msg, SL_F_MESSAGE);
+  sl_message_unref (msg);
+}
+
+static void
+test_rfc5424_malformed (void)
+{
+  assert_parse_error ("<13>1 - - - - - [id a=\"b\"", 13);
+  assert_parse_error ("<13>1 - - - - - [id a=\"b]", 13);
+  assert_parse_error ("<13>1 - - - - - [id a=b]", 13);
+  assert_parse_error ("<13>1 - - - - - [id a]", 13);
+  assert_parse_error ("<13>1 - - - - - [id  a=\"b\"]", 13);
+  assert_parse_error ("<13>1 - - - - - []", 13);
+  assert_parse_error ("<13>1 - - - - - [id=x]", 13);
+  assert_parse_error ("<13>1 - - - - - [abcdefghijabcdefghijabcdefghijabc]", 13);
+  assert_parse_error ("<13>1 - - - - - [id a=\"b\"]m", 13);
+  assert_parse_error ("<13>1 - - - - - x", 13);
+  assert_parse_error ("<13>1 - - - - -x", 13);
+  assert_parse_error ("<13>1 - - - - ", 13);
+  assert_parse_error ("<13>1 - host  app - - - m", 13);
+  assert_parse_error ("<13>1 2026-02-30T00:00:00Z host app - - - m", 13);
+  assert_parse_error ("<13>1 2026-02-03T24:00:00Z host app - - - m", 13);
+  assert_parse_error ("<13>1 2026-02-03T12:34:56+1:00 host app - - - m", 13);
+  assert_parse_error ("<13>1 2026-02-03 12:34:56Z host app - - - m", 13);
+  assert_parse_error ("<13>1 Feb  3 12:34:56 host app - - - m", 13);
+  assert_parse_error ("<165>1 -", 165);
+
+  /* the longest SD-NAME is fine */
+  SlMessage *msg = parse ("<13>1 - - - - - [abcdefghijabcdefghijabcdefghijab x=\"1\"]", TRUE);
+  assert_sdata (msg, ".SDATA.abcdefghijabcdefghijabcdefghijab.x", "1");
+  sl_message_unref (msg);
+}
+
+/* Every prefix of a valid line, with the rest of the line still in memory
+ * after raw_len: reading past the end would find it and change the result.
+ * Prefixes from rfc5424_from on are RFC 5424 and fail until first_ok_len. */
+static void
+check_every_prefix (const gchar *line, gsize rfc5424_from, gsize first_ok_len)
+{
+  SlParseOptions options = default_options ();
+  gsize full = strlen (line);
+
+  for (gsize len = 0; len <= full; len++)
+    {
+      SlMessage *msg = sl_message_new (line, full);
+      msg->raw_len = len;
+      msg->recvd = default_recvd;
+      gboolean ok = format_class->parse_format (msg, &options);
+
+      gboolean expect_ok = len < rfc5424_from || len >= first_ok_len;
+      if (ok != expect_ok)
+        g_error ("prefix of %" G_GSIZE_FORMAT " bytes: parse %s", len, ok ? "succeeded" : "failed");
+      g_assert_cmpint (!!(msg->flags & SL_MSG_PARSE_ERROR), ==, !ok);
+      g_assert_cmpint (msg->pri, <=, 191);
+      assert_parsed_in_place (msg);
+      gsize msg_len;
+      const gchar *text = sl_message_get (msg, SL_F_MESSAGE, &msg_len);
+      g_assert_nonnull (text);
+      if (!ok)
+        g_assert_true (text == msg->raw && msg_len == len);
+      sl_message_unref (msg);
+    }
+}
+
+static void
+test_truncated_lines (void)
+{
+  const gchar *rfc5424 = "<13>1 2026-11-29T20:25:57.123456+00:00 myhost user 42 ID7 "
+                         "[timeQuality tzKnown=\"1\" isSynced=\"0\" e=\"a\\\"b\"] hello";
+  const gchar *sd_end = strstr (rfc5424, "] hello") + 1;
+  check_every_prefix (rfc5424, strlen ("<13>1 "), sd_end - rfc5424);
+
+  /* RFC 3164 reads whatever there is: every prefix parses */
+  check_every_prefix ("<34>Feb  3 12:34:56 2026 myhost su[1234]: 'su root' failed", G_MAXSIZE, 0);
+}
+
+/* Random lines made of the characters the grammar cares about. */
+static void
+test_random_lines (void)
+{
+  static const gchar alphabet[] = "<>0123456789 -:.[]\"\\=TZ+FebJanDcx\xEF\xBB\xBF";
+  SlParseOptions options = default_options ();
+  gchar line[80];
+
+  for (guint round = 0; round < 20000; round++)
+    {
+      gsize len = g_test_rand_int_range (0, sizeof line);
+      for (gsize i = 0; i < len; i++)
+        line[i] = alphabet[g_test_rand_int_range (0, sizeof alphabet - 1)];
+      if (len >= 6 && round % 2)
+        memcpy (line, "<13>1 ", 6);
+      options.syslog_protocol = round % 3 == 0;
+      gboolean ok;
+      SlMessage *msg = parse_with (line, len, &options, &default_recvd, &ok);
+      g_assert_cmpint (!!(msg->flags & SL_MSG_PARSE_ERROR), ==, !ok);
+      g_assert_true (sl_message_has (msg, SL_F_MESSAGE));
+      sl_message_unref (msg);
+    }
+}
+
+/* Options of the format */
+
+static void
+test_no_parse (void)
+{
+  SlParseOptions options = default_options ();
+  options.no_parse = TRUE;
+  options.default_pri = 30;
+  const gchar *line = "<34>Feb  3 12:34:56 myhost su[1234]: text";
+  gboolean ok;
+  SlMessage *msg = parse_with (line, strlen (line), &options, &default_recvd, &ok);
+
+  g_assert_true (ok);
+  g_assert_cmpint (msg->pri, ==, 30);
+  assert_stamp_is_recvd (msg);
+  assert_fields (msg, &(Fields) { .message = line });
+  sl_message_unref (msg);
+}
+
+static void
+test_store_raw (void)
+{
+  SlParseOptions options = default_options ();
+  options.store_raw = TRUE;
+  const gchar *line = "<34>Feb  3 12:34:56 myhost su[1234]: text";
+  gboolean ok;
+  SlMessage *msg = parse_with (line, strlen (line), &options, &default_recvd, &ok);
+
+  g_assert_true (ok);
+  assert_field (msg, SL_F_RAWMSG, line);
+  assert_slice (msg, SL_F_RAWMSG);
+  assert_field (msg, SL_F_MESSAGE, "text");
+  sl_message_unref (msg);
+
+  line = "<13>1 - - - - - [broken";
+  msg = parse_with (line, strlen (line), &options, &default_recvd, &ok);
+  g_assert_false (ok);
+  assert_field (msg, SL_F_RAWMSG, line);
+  sl_message_unref (msg);
+
+  options.no_parse = TRUE;
+  msg = parse_with (line, strlen (line), &options, &default_recvd, &ok);
+  g_assert_true (ok);
+  assert_field (msg, SL_F_RAWMSG, line);
+  assert_field (msg, SL_F_MESSAGE, line);
+  sl_message_unref (msg);
+}
+
+static void
+test_syslog_protocol (void)
+{
+  SlParseOptions options = default_options ();
+  options.syslog_protocol = TRUE;
+  gboolean ok;
+
+  const gchar *line = "<13>1 - host app - - - m";
+  SlMessage *msg = parse_with (line, strlen (line), &options, &default_recvd, &ok);
+  g_assert_true (ok);
+  assert_fields (msg, &(Fields) { .host = "host", .program = "app", .message = "m" });
+  sl_message_unref (msg);
+
+  static const gchar *const not_rfc5424[] = {
+    "<13>Feb  3 12:34:56 host prog: m",
+    "<13>2 - host app - - - m",
+    "- host app - - - m",
+    "",
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (not_rfc5424); i++)
+    {
+      line = not_rfc5424[i];
+      msg = parse_with (line, strlen (line), &options, &default_recvd, &ok);
+      g_assert_false (ok);
+      g_assert_true (msg->flags & SL_MSG_PARSE_ERROR);
+      assert_field (msg, SL_F_MESSAGE, line);
+      assert_stamp_is_recvd (msg);
+      sl_message_unref (msg);
+    }
+
+  /* without the flag a version other than 1 is read as RFC 3164 */
+  msg = parse ("<13>2 - host app - - - m", TRUE);
+  assert_fields (msg, &(Fields) { .program = "2", .msghdr = "2 ", .message = "- host app - - - m" });
+  sl_message_unref (msg);
+  msg = parse ("<13>12 x", TRUE);
+  assert_fields (msg, &(Fields) { .program = "12", .msghdr = "12 ", .message = "x" });
+  sl_message_unref (msg);
+}
+
+/* syslog-parser() */
+
+typedef struct
+{
+  SlCfgNode *node;
+  SlOptions *options;
+  SlDriver *driver;
+} ParserFixture;
+
+static SlCfgNode *
+option_node (const gchar *name, const gchar *const *words)
+{
+  SlCfgPos pos = { sl_cfg_intern_file ("test.conf"), 1, 1 };
+  SlCfgNode *node = sl_cfg_node_new (name, pos);
+  for (; *words; words++)
+    sl_cfg_node_add_arg (node, SL_CFG_ARG_WORD, *words, pos);
+  return node;
+}
+
+/* flags and template NULL-terminated; template NULL for the default. */
+static gboolean
+parser_new (ParserFixture *f, const gchar *const *flags, const gchar *template, GError **error)
+{
+  SlCfgPos pos = { sl_cfg_intern_file ("test.conf"), 1, 1 };
+
+  f->node = sl_cfg_node_new ("syslog-parser", pos);
+  if (flags)
+    sl_cfg_node_add_child (f->node, option_node ("flags", flags));
+  if (template)
+    sl_cfg_node_add_child (f->node, option_node ("template", (const gchar *[]) { template, NULL }));
+  f->options = sl_options_new ("syslog-parser()", parser_class->options, f->node, NULL, error);
+  g_assert_nonnull (f->options);
+  f->driver = g_malloc0 (parser_class->instance_size);
+  f->driver->klass = parser_class;
+  return parser_class->init (f->driver, f->options, error);
+}
+
+static void
+parser_free (ParserFixture *f)
+{
+  g_free (f->driver);
+  sl_options_free (f->options);
+  sl_cfg_node_free (f->node);
+}
+
+static SlMessage *
+wrapped_message (const gchar *outer, const gchar *inner)
+{
+  SlMessage *msg = sl_message_new (outer, strlen (outer));
+  msg->recvd = default_recvd;
+  msg->stamp = default_recvd;
+  sl_message_set_slice (msg, SL_F_HOST_FROM, msg->raw, 5);
+  sl_message_set (msg, SL_F_MESSAGE, inner, -1);
+  return msg;
+}
+
+static void
+test_parser_rfc3164 (void)
+{
+  ParserFixture f;
+  g_assert_true (parser_new (&f, NULL, NULL, NULL));
+
+  SlMessage *msg = wrapped_message ("relay text", "<34>Feb  3 12:34:56 myhost su[1234]: failed");
+  sl_message_set (msg, SL_F_MSGID, "outer", -1);
+  SlMessage *shared = sl_message_ref (msg);
+  g_assert_true (parser_class->process (f.driver, &msg));
+
+  /* the shared message was copied, not changed */
+  g_assert_true (msg != shared);
+  assert_field (shared, SL_F_MESSAGE, "<34>Feb  3 12:34:56 myhost su[1234]: failed");
+  assert_field (shared, SL_F_HOST, NULL);
+  sl_message_unref (shared);
+
+  g_assert_cmpint (msg->pri, ==, 34);
+  assert_stamp (msg, 2026, 2, 3, 12, 34, 56, 0, CET);
+  g_assert_cmpint (msg->recvd.usec, ==, default_recvd.usec);
+  assert_fields (msg, &(Fields) { .host = "myhost", .program = "su", .pid = "1234",
+                                  .msghdr = "su[1234]: ", .message = "failed" });
+  assert_field (msg, SL_F_HOST_FROM, "relay");
+  sl_message_unref (msg);
+  parser_free (&f);
+}
+
+static void
+test_parser_rfc5424 (void)
+{
+  ParserFixture f;
+  g_assert_true (parser_new (&f, NULL, "$MSG", NULL));
+
+  SlMessage *msg = wrapped_message ("relay text", "<165>1 2003-10-11T22:14:15.003Z inner app - ID1 "
+                                    "[meta a=\"x\\\"y\"] body");
+  sl_message_set (msg, SL_F_HOST, "relay", -1);
+  sl_message_set (msg, SL_F_PID, "99", -1);
+  sl_message_set (msg, SL_F_LEGACY_MSGHDR, "fwd[99]: ", -1);
+  g_assert_true (parser_class->process (f.driver, &msg));
+
+  g_assert_cmpint (msg->pri, ==, 165);
+  assert_stamp (msg, 2003, 10, 11, 22, 14, 15, 3000, 0);
+  /* the outer line's PID belongs to the relay, not to app */
+  assert_field (msg, SL_F_PID, NULL);
+  assert_field (msg, SL_F_LEGACY_MSGHDR, NULL);
+  assert_field (msg, SL_F_HOST, "inner");
+  assert_field (msg, SL_F_PROGRAM, "app");
+  assert_field (msg, SL_F_MSGID, "ID1");
+  assert_field (msg, SL_F_MESSAGE, "body");
+  assert_sdata (msg, ".SDATA.meta.a", "x\"y");
+  assert_field (msg, SL_F_HOST_FROM, "relay");
+  sl_message_unref (msg);
+
+  /* an inner line without a host keeps the outer one */
+  msg = wrapped_message ("relay text", "<13>Feb  3 12:34:56 prog[1]: m");
+  sl_message_set (msg, SL_F_HOST, "relay", -1);
+  g_assert_true (parser_class->process (f.driver, &msg));
+  assert_field (msg, SL_F_HOST, "relay");
+  assert_field (msg, SL_F_PROGRAM, "prog");
+  sl_message_unref (msg);
+  parser_free (&f);
+}
+
+static void
+test_parser_failure (void)
+{
+  ParserFixture f;
+  g_assert_true (parser_new (&f, (const gchar *[]) { "syslog-protocol", NULL }, NULL, NULL));
+
+  const gchar *inner = "<13>Feb  3 12:34:56 host prog: m";
+  SlMessage *msg = wrapped_message ("relay text", inner);
+  SlMessage *before = msg;
+  g_assert_false (parser_class->process (f.driver, &msg));
+  g_assert_true (msg == before);
+  g_assert_cmpint (msg->flags & SL_MSG_PARSE_ERROR, ==, 0);
+  assert_field (msg, SL_F_MESSAGE, inner);
+  assert_field (msg, SL_F_HOST, NULL);
+  assert_stamp_is_recvd (msg);
+  sl_message_unref (msg);
+
+  /* a message without MESSAGE is an empty line, which is no RFC 5424 one */
+  msg = sl_message_new ("", 0);
+  g_assert_false (parser_class->process (f.driver, &msg));
+  sl_message_unref (msg);
+  parser_free (&f);
+}
+
+static void
+test_parser_flags (void)
+{
+  ParserFixture f;
+  g_assert_true (parser_new (&f, (const gchar *[]) { "no-parse", "store-raw-message",
+                                                     "validate-utf8", NULL }, NULL, NULL));
+  const gchar *inner = "<34>Feb  3 12:34:56 myhost su: caf\xC3";
+  SlMessage *msg = wrapped_message ("relay text", inner);
+  msg->pri = 0;
+  g_assert_true (parser_class->process (f.driver, &msg));
+  g_assert_cmpint (msg->pri, ==, 13);
+  assert_field (msg, SL_F_MESSAGE, inner);
+  assert_field (msg, SL_F_RAWMSG, inner);
+  assert_field (msg, SL_F_PROGRAM, NULL);
+  g_assert_true (msg->flags & SL_MSG_UTF8_BAD);
+  sl_message_unref (msg);
+  parser_free (&f);
+
+  g_assert_true (parser_new (&f, (const gchar *[]) { "validate-utf8", NULL }, NULL, NULL));
+  msg = wrapped_message ("relay text", "<34>Feb  3 12:34:56 myhost su: caf\xC3\xA9");
+  g_assert_true (parser_class->process (f.driver, &msg));
+  g_assert_cmpint (msg->flags & SL_MSG_UTF8_BAD, ==, 0);
+  sl_message_unref (msg);
+  msg = wrapped_message ("relay text", "<34>Feb  3 12:34:56 myhost su: caf\xC3");
+  g_assert_true (parser_class->process (f.driver, &msg));
+  g_assert_true (msg->flags & SL_MSG_UTF8_BAD);
+  sl_message_unref (msg);
+  parser_free (&f);
+
+  /* assume-utf8 says the check is not wanted */
+  g_assert_true (parser_new (&f, (const gchar *[]) { "validate-utf8", "assume-utf8", NULL }, NULL, NULL));
+  msg = wrapped_message ("relay text", "<34>Feb  3 12:34:56 myhost su: caf\xC3");
+  g_assert_true (parser_class->process (f.driver, &msg));
+  g_assert_cmpint (msg->flags & SL_MSG_UTF8_BAD, ==, 0);
+  sl_message_unref (msg);
+  parser_free (&f);
+}
+
+static void
+test_parser_check_hostname (void)
+{
+  const gchar *inner = "<13>1 - bad/host app - - - m";
+  ParserFixture f;
+
+  g_assert_true (parser_new (&f, NULL, NULL, NULL));
+  SlMessage *msg = wrapped_message ("relay text", inner);
+  g_assert_true (parser_class->process (f.driver, &msg));
+  assert_field (msg, SL_F_HOST, "bad/host");
+  sl_message_unref (msg);
+  parser_free (&f);
+
+  g_assert_true (parser_new (&f, (const gchar *[]) { "check-hostname", NULL }, NULL, NULL));
+  msg = wrapped_message ("relay text", inner);
+  g_assert_false (parser_class->process (f.driver, &msg));
+  sl_message_unref (msg);
+  msg = wrapped_message ("relay text", "<13>1 - good-host.example app - - - m");
+  g_assert_true (parser_class->process (f.driver, &msg));
+  assert_field (msg, SL_F_HOST, "good-host.example");
+  sl_message_unref (msg);
+  parser_free (&f);
+}
+
+static void
+test_parser_template (void)
+{
+  ParserFixture f;
+  GError *error = NULL;
+
+  g_assert_false (parser_new (&f, NULL, "$HOST $MSG", &error));
+  g_assert_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE);
+  g_assert_nonnull (strstr (error->message, "test.conf:1:1:"));
+  g_assert_nonnull (strstr (error->message, "'$HOST $MSG'"));
+  g_error_free (error);
+  parser_free (&f);
+
+  g_assert_true (parser_new (&f, NULL, "${MESSAGE}", NULL));
+  parser_free (&f);
+}
+
+static void
+test_module (void)
+{
+  g_assert_cmpint (sl_module.abi_version, ==, SL_ABI_VERSION);
+  g_assert_cmpstr (sl_module.name, ==, "syslog");
+  g_assert_nonnull (format_class);
+  g_assert_cmpint (format_class->kind, ==, SL_DRIVER_FORMAT);
+  g_assert_nonnull (format_class->parse_format);
+  g_assert_true (parser_class == &sl_syslog_parser_class);
+  g_assert_true (sl_plugins_lookup (SL_DRIVER_PARSER, "syslog_parser") == parser_class);
+
+  gchar *help = sl_plugins_help (parser_class);
+  g_assert_nonnull (strstr (help, "syslog-protocol,no-parse,store-raw-message"));
+  g_assert_nonnull (strstr (help, "template(string) = ${MESSAGE}"));
+  g_free (help);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_setenv ("TZ", TEST_TZ, TRUE);
+  tzset ();
+  g_test_init (&argc, &argv, NULL);
+
+  sl_plugins_register (&sl_module);
+  format_class = sl_plugins_lookup (SL_DRIVER_FORMAT, "syslog");
+  parser_class = sl_plugins_lookup (SL_DRIVER_PARSER, "syslog-parser");
+
+  g_test_add_func ("/syslog/module", test_module);
+  g_test_add_func ("/syslog/rfc3164/full", test_rfc3164_full);
+  g_test_add_func ("/syslog/rfc3164/without-pri", test_rfc3164_without_pri);
+  g_test_add_func ("/syslog/rfc3164/glibc", test_rfc3164_glibc);
+  g_test_add_func ("/syslog/rfc3164/logger", test_rfc3164_logger);
+  g_test_add_func ("/syslog/rfc3164/no-tag", test_rfc3164_no_tag);
+  g_test_add_func ("/syslog/rfc3164/no-timestamp", test_rfc3164_no_timestamp);
+  g_test_add_func ("/syslog/rfc3164/iso-timestamp", test_rfc3164_iso_timestamp);
+  g_test_add_func ("/syslog/rfc3164/year-forms", test_rfc3164_year_forms);
+  g_test_add_func ("/syslog/rfc3164/day-forms", test_rfc3164_day_forms);
+  g_test_add_func ("/syslog/rfc3164/year-guess", test_rfc3164_year_guess);
+  g_test_add_func ("/syslog/rfc3164/hostnames", test_rfc3164_hostnames);
+  g_test_add_func ("/syslog/rfc3164/device-quirks", test_rfc3164_device_quirks);
+  g_test_add_func ("/syslog/rfc3164/bad-pri", test_rfc3164_bad_pri);
+  g_test_add_func ("/syslog/rfc5424/logger", test_rfc5424_logger);
+  g_test_add_func ("/syslog/rfc5424/rfc-example", test_rfc5424_rfc_example);
+  g_test_add_func ("/syslog/rfc5424/nil-values", test_rfc5424_nil_values);
+  g_test_add_func ("/syslog/rfc5424/sd-escapes", test_rfc5424_sd_escapes);
+  g_test_add_func ("/syslog/rfc5424/bom", test_rfc5424_bom);
+  g_test_add_func ("/syslog/rfc5424/malformed", test_rfc5424_malformed);
+  g_test_add_func ("/syslog/truncated-lines", test_truncated_lines);
+  g_test_add_func ("/syslog/random-lines", test_random_lines);
+  g_test_add_func ("/syslog/options/no-parse", test_no_parse);
+  g_test_add_func ("/syslog/options/store-raw", test_store_raw);
+  g_test_add_func ("/syslog/options/syslog-protocol", test_syslog_protocol);
+  g_test_add_func ("/syslog/parser/rfc3164", test_parser_rfc3164);
+  g_test_add_func ("/syslog/parser/rfc5424", test_parser_rfc5424);
+  g_test_add_func ("/syslog/parser/failure", test_parser_failure);
+  g_test_add_func ("/syslog/parser/flags", test_parser_flags);
+  g_test_add_func ("/syslog/parser/check-hostname", test_parser_check_hostname);
+  g_test_add_func ("/syslog/parser/template", test_parser_template);
+  return g_test_run ();
+}

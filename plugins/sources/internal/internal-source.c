@@ -1,0 +1,107 @@
+/* internal(): the daemon's own messages, routed like any other. They are
+ * handed over from whatever thread logs them and posted from this source's
+ * own thread, so a destination that logs a drop never routes into itself. */
+#include "core/internal.h"
+#include "core/plugin.h"
+#include "core/source.h"
+
+/* Past this many waiting messages the oldest news is not worth memory:
+ * further ones are counted as dropped. */
+#define MAX_PENDING 10000
+
+typedef struct
+{
+  SlDriver super;
+  SlSource *source;
+  GAsyncQueue *pending;
+  GThread *thread;
+  SlMessage *stop_marker;
+} InternalSource;
+
+static const SlOptionSpec internal_options[] = {
+  { "log-fifo-size", SL_OPT_INT, NULL, "accepted for syslog-ng compatibility" },
+  { "log-iw-size", SL_OPT_INT, NULL, "accepted for syslog-ng compatibility" },
+  { "tags", SL_OPT_LIST, NULL, "accepted for syslog-ng compatibility" },
+  { NULL }
+};
+
+static void
+sink (SlMessage *msg, gpointer data)
+{
+  InternalSource *self = data;
+  if (g_async_queue_length (self->pending) >= MAX_PENDING)
+    {
+      sl_source_count (self->source, "dropped", 1);
+      sl_message_unref (msg);
+      return;
+    }
+  g_async_queue_push (self->pending, msg);
+}
+
+static gpointer
+post_thread (gpointer data)
+{
+  InternalSource *self = data;
+  SlMessage *batch[64];
+  for (;;)
+    {
+      guint n = 0;
+      SlMessage *msg = g_async_queue_pop (self->pending);
+      gboolean stop = msg == self->stop_marker;
+      while (!stop)
+        {
+          batch[n++] = msg;
+          if (n == G_N_ELEMENTS (batch) || !(msg = g_async_queue_try_pop (self->pending)))
+            break;
+          stop = msg == self->stop_marker;
+        }
+      if (n)
+        {
+          sl_source_count (self->source, "received", n);
+          sl_source_post (self->source, batch, n);
+        }
+      if (stop)
+        break;
+    }
+  return NULL;
+}
+
+static gboolean
+internal_start (SlDriver *d, SlSource *source, GError **error)
+{
+  InternalSource *self = (InternalSource *) d;
+  self->source = source;
+  self->pending = g_async_queue_new_full ((GDestroyNotify) sl_message_unref);
+  self->stop_marker = sl_message_new ("", 0);
+  self->thread = g_thread_new ("internal", post_thread, self);
+  sl_internal_set_sink (sink, self);
+  return TRUE;
+}
+
+static void
+internal_stop (SlDriver *d)
+{
+  InternalSource *self = (InternalSource *) d;
+  sl_internal_set_sink (NULL, NULL);
+  g_async_queue_push (self->pending, sl_message_ref (self->stop_marker));
+  g_thread_join (self->thread);
+  sl_message_unref (self->stop_marker);
+  g_async_queue_unref (self->pending);
+  self->thread = NULL;
+}
+
+static const SlDriverClass internal_source_class = {
+  .kind = SL_DRIVER_SOURCE,
+  .name = "internal",
+  .summary = "the daemon's own messages: start, stop, reload, errors and drops",
+  .options = internal_options,
+  .instance_size = sizeof (InternalSource),
+  .start = internal_start,
+  .stop = internal_stop,
+};
+
+G_MODULE_EXPORT const SlModule sl_module = {
+  .abi_version = SL_ABI_VERSION,
+  .name = "internal-source",
+  .drivers = (const SlDriverClass *const[]) { &internal_source_class, NULL },
+};

@@ -1,0 +1,240 @@
+/* unix-stream() and unix-dgram(): local sockets of the /dev/log kind, as
+ * glibc's syslog(3) and logger -u write to them. */
+#include "core/config/error.h"
+#include "core/dgram.h"
+#include "core/i18n.h"
+#include "core/internal.h"
+#include "core/listener.h"
+#include "core/plugin.h"
+#include "core/source.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+typedef struct
+{
+  SlDriver super;
+  gchar *path;
+  gboolean stream;
+  gint perm;
+  uid_t owner;
+  gid_t group;
+  gint so_rcvbuf;
+  gboolean optional;
+  SlListenerSettings settings;
+  SlListener *listener;
+  SlDgramReader *reader;
+} UnixSource;
+
+#define UNIX_OPTIONS \
+  { "path", SL_OPT_STRING, NULL, "the socket file to create", NULL, TRUE }, \
+  { "perm", SL_OPT_INT, "0666", "mode of the socket file" }, \
+  { "owner", SL_OPT_STRING, NULL, "owner of the socket file" }, \
+  { "group", SL_OPT_STRING, NULL, "group of the socket file" }, \
+  { "so-rcvbuf", SL_OPT_INT, "0", "socket receive buffer in bytes; 0 keeps the system default" }, \
+  { "optional", SL_OPT_BOOL, "no", "start without this source when the socket cannot be made" }, \
+  { "pass-unix-credentials", SL_OPT_BOOL, "yes", "accepted for syslog-ng compatibility" }, \
+  { "create-dirs", SL_OPT_BOOL, "no", "create the socket's folder" }, \
+  SL_SOURCE_COMMON_OPTIONS
+
+static const SlOptionSpec stream_options[] = {
+  UNIX_OPTIONS,
+  { "max-connections", SL_OPT_INT, "256", "connections served at once; more are refused and counted" },
+  { "keep-alive", SL_OPT_BOOL, "yes", "accepted for syslog-ng compatibility" },
+  { NULL }
+};
+static const SlOptionSpec dgram_options[] = { UNIX_OPTIONS, { NULL } };
+
+static gboolean
+resolve_ids (UnixSource *self, SlOptions *o, GError **error)
+{
+  const gchar *owner = sl_options_string (o, "owner");
+  const gchar *group = sl_options_string (o, "group");
+  self->owner = (uid_t) -1;
+  self->group = (gid_t) -1;
+  if (owner && *owner)
+    {
+      struct passwd *pw = getpwnam (owner);
+      if (!pw)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "owner"), _("unknown user '%s'"), owner);
+          return FALSE;
+        }
+      self->owner = pw->pw_uid;
+    }
+  if (group && *group)
+    {
+      struct group *gr = getgrnam (group);
+      if (!gr)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "group"), _("unknown group '%s'"), group);
+          return FALSE;
+        }
+      self->group = gr->gr_gid;
+    }
+  return TRUE;
+}
+
+static gboolean
+unix_init (SlDriver *d, SlOptions *o, GError **error)
+{
+  UnixSource *self = (UnixSource *) d;
+  self->stream = strcmp (d->klass->name, "unix-stream") == 0;
+  const gchar *path = sl_options_string (o, "path");
+  if (!path || !*path)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("%s() needs the path of its socket"), d->klass->name);
+      return FALSE;
+    }
+  if (strlen (path) >= sizeof ((struct sockaddr_un *) NULL)->sun_path)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "path"),
+                        _("socket path is longer than the %zu bytes a unix socket allows"),
+                        sizeof ((struct sockaddr_un *) NULL)->sun_path - 1);
+      return FALSE;
+    }
+  self->path = g_strdup (path);
+  self->perm = sl_options_int (o, "perm");
+  self->so_rcvbuf = sl_options_int (o, "so-rcvbuf");
+  self->optional = sl_options_bool (o, "optional");
+  self->settings.so_rcvbuf = self->so_rcvbuf;
+  if (self->stream)
+    self->settings.max_connections = MAX (sl_options_int (o, "max-connections"), 1);
+  if (sl_options_bool (o, "create-dirs"))
+    {
+      gchar *dir = g_path_get_dirname (path);
+      g_mkdir_with_parents (dir, 0755);
+      g_free (dir);
+    }
+  return resolve_ids (self, o, error);
+}
+
+/* A socket file left by a previous run (or another daemon that died) is
+ * replaced; anything else in the way is an error, not something to remove. */
+static gboolean
+remove_stale (const gchar *path, GError **error)
+{
+  struct stat st;
+  if (lstat (path, &st) < 0)
+    return TRUE;
+  if (!S_ISSOCK (st.st_mode))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+                   _("%s exists and is not a socket; not replacing it"), path);
+      return FALSE;
+    }
+  unlink (path);
+  return TRUE;
+}
+
+static gint
+open_socket (UnixSource *self, GError **error)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  strcpy (addr.sun_path, self->path);
+  if (!remove_stale (self->path, error))
+    return -1;
+  gint fd = socket (AF_UNIX, (self->stream ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
+  if (fd >= 0 && !self->stream && self->so_rcvbuf > 0)
+    setsockopt (fd, SOL_SOCKET, SO_RCVBUF, &self->so_rcvbuf, sizeof self->so_rcvbuf);
+  if (fd < 0 || bind (fd, (struct sockaddr *) &addr, sizeof addr) < 0
+      || (self->stream && listen (fd, 256) < 0))
+    {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+                   _("%s(): cannot create socket %s: %s"), self->super.klass->name, self->path,
+                   g_strerror (errno));
+      if (fd >= 0)
+        close (fd);
+      return -1;
+    }
+  if (chmod (self->path, self->perm) < 0
+      || ((self->owner != (uid_t) -1 || self->group != (gid_t) -1) && chown (self->path, self->owner, self->group) < 0))
+    sl_log (SL_LOG_WARNING, "cannot set the mode or owner of %s: %s", self->path, g_strerror (errno));
+  return fd;
+}
+
+static gboolean
+unix_start (SlDriver *d, SlSource *source, GError **error)
+{
+  UnixSource *self = (UnixSource *) d;
+  GError *failure = NULL;
+  gint fd = open_socket (self, &failure);
+  if (fd < 0 && self->optional)
+    {
+      sl_log (SL_LOG_NOTICE, "optional source %s() not started: %s", d->klass->name, failure->message);
+      g_error_free (failure);
+      return TRUE;
+    }
+  if (fd < 0)
+    {
+      g_propagate_error (error, failure);
+      return FALSE;
+    }
+  if (self->stream)
+    self->listener = sl_listener_start (source, fd, &self->settings, error);
+  else
+    self->reader = sl_dgram_reader_start (source, fd, error);
+  if (!self->listener && !self->reader)
+    {
+      unlink (self->path);
+      return FALSE;
+    }
+  sl_log (SL_LOG_INFO, "%s() listening on %s", d->klass->name, self->path);
+  return TRUE;
+}
+
+static void
+unix_stop (SlDriver *d)
+{
+  UnixSource *self = (UnixSource *) d;
+  if (self->listener)
+    sl_listener_stop (self->listener);
+  if (self->reader)
+    sl_dgram_reader_stop (self->reader);
+  if (self->listener || self->reader)
+    unlink (self->path);
+  self->listener = NULL;
+  self->reader = NULL;
+}
+
+static void
+unix_free (SlDriver *d)
+{
+  g_free (((UnixSource *) d)->path);
+}
+
+static const SlDriverClass unix_stream_class = {
+  .kind = SL_DRIVER_SOURCE,
+  .name = "unix-stream",
+  .summary = "receive from local programs over a unix stream socket",
+  .options = stream_options,
+  .instance_size = sizeof (UnixSource),
+  .init = unix_init,
+  .free = unix_free,
+  .start = unix_start,
+  .stop = unix_stop,
+};
+
+static const SlDriverClass unix_dgram_class = {
+  .kind = SL_DRIVER_SOURCE,
+  .name = "unix-dgram",
+  .summary = "receive from local programs over a unix datagram socket, like /dev/log",
+  .options = dgram_options,
+  .instance_size = sizeof (UnixSource),
+  .init = unix_init,
+  .free = unix_free,
+  .start = unix_start,
+  .stop = unix_stop,
+};
+
+G_MODULE_EXPORT const SlModule sl_module = {
+  .abi_version = SL_ABI_VERSION,
+  .name = "unix-source",
+  .drivers = (const SlDriverClass *const[]) { &unix_stream_class, &unix_dgram_class, NULL },
+};
