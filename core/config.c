@@ -166,6 +166,59 @@ compile_templates (SlConfig *cfg, GError **error)
   return TRUE;
 }
 
+static gboolean check_driver_node (SlDriverKind kind, const SlCfgNode *node, GError **error);
+
+/* Filter expressions of objects no path uses still get their calls checked. */
+static gboolean
+check_filter_node (const SlCfgNode *node, GError **error)
+{
+  const gchar *n = node->name;
+  if (sl_cfg_name_equal (n, "and") || sl_cfg_name_equal (n, "or") || sl_cfg_name_equal (n, "not"))
+    {
+      for (guint i = 0; node->children && i < node->children->len; i++)
+        if (!check_filter_node (g_ptr_array_index (node->children, i), error))
+          return FALSE;
+      return TRUE;
+    }
+  if (sl_cfg_name_equal (n, "compare") || sl_cfg_name_equal (n, "filter"))
+    return TRUE;
+  return check_driver_node (SL_DRIVER_FILTER, node, error);
+}
+
+/* An object that no log path uses is never built, but a mistake in it is
+ * still a mistake: -s must report it. Every object is checked here, before
+ * the paths build the ones they use. */
+static gboolean
+check_unused_objects (SlConfig *cfg, GError **error)
+{
+  static const struct
+  {
+    const gchar *word;
+    SlDriverKind kind;
+  } kinds[] = {
+    { "source", SL_DRIVER_SOURCE }, { "destination", SL_DRIVER_DESTINATION },
+    { "parser", SL_DRIVER_PARSER }, { "rewrite", SL_DRIVER_REWRITE }, { "filter", SL_DRIVER_FILTER },
+  };
+  for (guint i = 0; cfg->tree->children && i < cfg->tree->children->len; i++)
+    {
+      const SlCfgNode *object = g_ptr_array_index (cfg->tree->children, i);
+      for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+        {
+          if (!sl_cfg_name_equal (object->name, kinds[k].word))
+            continue;
+          for (guint c = 0; object->children && c < object->children->len; c++)
+            {
+              const SlCfgNode *child = g_ptr_array_index (object->children, c);
+              gboolean ok = kinds[k].kind == SL_DRIVER_FILTER ? check_filter_node (child, error)
+                                                              : check_driver_node (kinds[k].kind, child, error);
+              if (!ok)
+                return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
 static SlConfig *
 config_new (SlCfgNode *tree)
 {
@@ -191,7 +244,8 @@ config_compile (SlCfgNode *tree, GError **error)
   if (!tree)
     return NULL;
   SlConfig *cfg = config_new (tree);
-  if (!collect_objects (cfg, error) || !compile_templates (cfg, error) || !sl_pipeline_compile (cfg, error))
+  if (!collect_objects (cfg, error) || !compile_templates (cfg, error)
+      || !check_unused_objects (cfg, error) || !sl_pipeline_compile (cfg, error))
     {
       sl_config_free (cfg);
       return NULL;
@@ -237,6 +291,21 @@ set_unknown_driver_error (GError **error, SlDriverKind kind, const SlCfgNode *no
                       kind_name, node->name, kind_name, all);
   g_free (all);
   g_ptr_array_unref (names);
+}
+
+static gboolean
+check_driver_node (SlDriverKind kind, const SlCfgNode *node, GError **error)
+{
+  const SlDriverClass *klass = sl_plugins_lookup (kind, node->name);
+  if (!klass)
+    {
+      set_unknown_driver_error (error, kind, node);
+      return FALSE;
+    }
+  gchar *owner = g_strdup_printf ("%s()", node->name);
+  gboolean ok = sl_options_check (owner, klass->options, node, error);
+  g_free (owner);
+  return ok;
 }
 
 SlDriver *

@@ -46,9 +46,10 @@ post_received (SlDgramReader *r, gint n)
     {
       gchar *data = r->iovs[i].iov_base;
       gsize len = r->hdrs[i].msg_len;
-      if (r->hdrs[i].msg_hdr.msg_flags & MSG_TRUNC)
-        sl_source_count (r->src, "truncated", 1);
-      while (len && (data[len - 1] == '\n' || data[len - 1] == '\r' || data[len - 1] == '\0'))
+      /* a cut datagram fills the buffer, one byte over log-msg-size(), so
+       * the source counts it; its last bytes are no line end to strip */
+      gboolean cut = (r->hdrs[i].msg_hdr.msg_flags & MSG_TRUNC) != 0;
+      while (!cut && len && (data[len - 1] == '\n' || data[len - 1] == '\r' || data[len - 1] == '\0'))
         len--;
       if (!len)
         continue;

@@ -12,8 +12,9 @@ typedef struct
 } SlCounter;
 
 /* The counter named name of component (kind "source", "destination",
- * "path", "global"; id such as "s_net#0"; instance such as
- * "tcp,127.0.0.1:5514"). The same arguments give the same counter. */
+ * "path"; id such as "s_net#0", the object's name and the driver's place in
+ * it; instance such as "tcp", the driver). The same arguments give the same
+ * counter. */
 SlCounter *sl_stats_counter (const gchar *kind, const gchar *id,
                              const gchar *instance, const gchar *name);
 

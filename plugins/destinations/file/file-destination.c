@@ -6,6 +6,7 @@
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/plugin.h"
+#include "core/stats.h"
 #include "core/template.h"
 
 #include <errno.h>
@@ -44,6 +45,7 @@ typedef struct
   GString *buf;
   gint64 last_reap;
   gboolean error_logged;
+  SlCounter *spurious;
 } FileDestination;
 
 static const SlOptionSpec file_options[] = {
@@ -122,6 +124,7 @@ file_init (SlDriver *d, SlOptions *o, GError **error)
   self->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, open_file_free);
   self->name = g_string_new (NULL);
   self->buf = g_string_sized_new (64 * 1024);
+  self->spurious = sl_stats_counter ("destination", d->id, d->klass->name, "spurious_paths");
   if (!sl_options_string (o, "path"))
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("file() needs the path of the file to write"));
@@ -140,6 +143,25 @@ file_init (SlDriver *d, SlOptions *o, GError **error)
          && lookup_group (o, "group", &self->group, error)
          && lookup_user (o, "dir-owner", &self->dir_owner, error)
          && lookup_group (o, "dir-group", &self->dir_group, error);
+}
+
+/* A macro value such as a PROGRAM of "../../etc/x" must not lead a path
+ * out of the folder the configuration names, as syslog-ng refuses too. */
+static gboolean
+path_escapes (const gchar *path)
+{
+  for (const gchar *p = path; (p = strstr (p, "..")); p += 2)
+    if ((p == path || p[-1] == '/') && (p[2] == '/' || p[2] == '\0'))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+count_spurious (FileDestination *self, const gchar *path)
+{
+  if (sl_counter_get (self->spurious) == 0)
+    sl_log (SL_LOG_ERROR, "spurious path, message not written; path='%s', driver='%s'", path, self->super.id);
+  sl_counter_add (self->spurious, 1);
 }
 
 static gboolean
@@ -257,6 +279,11 @@ file_write (SlDriver *d, SlMessage **msgs, guint n)
         {
           g_string_truncate (self->name, 0);
           sl_template_append (self->path, msgs[i], &self->env, self->name);
+          if (!literal && path_escapes (self->name->str))
+            {
+              count_spurious (self, self->name->str);
+              continue;
+            }
           if (!current || strcmp (current, self->name->str) != 0)
             {
               if (current && !flush_run (self, current))

@@ -63,6 +63,8 @@ post_thread (gpointer data)
       if (stop)
         break;
     }
+  /* the reference the queue held on the marker was popped with it */
+  sl_message_unref (self->stop_marker);
   return NULL;
 }
 

@@ -1,0 +1,818 @@
+#include "tests/functional/harness.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define POLL_INTERVAL_US (20 * 1000)
+
+static const gchar *
+required_env (const gchar *name)
+{
+  const gchar *value = g_getenv (name);
+  if (!value || !*value)
+    g_test_fail_printf ("%s is not set; run the test through `make check` or set it by hand", name);
+  return value && *value ? value : NULL;
+}
+
+const gchar *
+sl_test_module_path (void)
+{
+  return required_env ("SL_MODULE_PATH");
+}
+
+static gint64
+deadline_from_now (void)
+{
+  return g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
+}
+
+void
+sl_test_init (gint *argc, gchar ***argv)
+{
+  g_test_init (argc, argv, NULL);
+  g_test_set_nonfatal_assertions ();
+}
+
+void
+sl_test_env_setup (SlTestEnv *env, gconstpointer data)
+{
+  /* a daemon that closes a connection must not kill the test */
+  signal (SIGPIPE, SIG_IGN);
+  GError *error = NULL;
+  env->dir = g_dir_make_tmp ("sluice-test-XXXXXX", &error);
+  if (!env->dir)
+    {
+      g_test_fail_printf ("cannot make a temporary folder: %s", error->message);
+      g_error_free (error);
+      return;
+    }
+  env->config = g_build_filename (env->dir, "sluice.conf", NULL);
+  env->pidfile = g_build_filename (env->dir, "sluiced.pid", NULL);
+  env->control = g_build_filename (env->dir, "sluiced.ctl", NULL);
+  env->stderr_path = g_build_filename (env->dir, "sluiced.stderr", NULL);
+}
+
+/* Removes path and what is under it, never following a symbolic link. */
+static void
+remove_tree (const gchar *path)
+{
+  struct stat st;
+  if (lstat (path, &st) < 0)
+    return;
+  if (S_ISDIR (st.st_mode))
+    {
+      GDir *dir = g_dir_open (path, 0, NULL);
+      const gchar *name;
+      while (dir && (name = g_dir_read_name (dir)))
+        {
+          gchar *child = g_build_filename (path, name, NULL);
+          remove_tree (child);
+          g_free (child);
+        }
+      if (dir)
+        g_dir_close (dir);
+      if (rmdir (path) < 0)
+        g_test_message ("cannot remove %s: %s", path, g_strerror (errno));
+    }
+  else if (unlink (path) < 0)
+    g_test_message ("cannot remove %s: %s", path, g_strerror (errno));
+}
+
+/* The pid of a running sluiced named by the test's pid file, or 0: a
+ * daemon that went into the background is no child of the test. */
+static pid_t
+background_daemon (SlTestEnv *env)
+{
+  g_autofree gchar *text = env->pidfile ? sl_test_read_file (env->pidfile) : NULL;
+  pid_t pid = text ? (pid_t) g_ascii_strtoll (text, NULL, 10) : 0;
+  if (pid <= 0 || sl_test_process_gone (pid))
+    return 0;
+  g_autofree gchar *cmdline_path = g_strdup_printf ("/proc/%d/cmdline", (int) pid);
+  g_autofree gchar *cmdline = NULL;
+  gsize len = 0;
+  if (!g_file_get_contents (cmdline_path, &cmdline, &len, NULL) || !g_strstr_len (cmdline, len, "sluiced"))
+    return 0;
+  return pid;
+}
+
+gboolean
+sl_test_process_gone (pid_t pid)
+{
+  g_autofree gchar *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree gchar *text = NULL;
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return TRUE;
+  /* "pid (name) S ...": a zombie waits for init, but it is gone */
+  const gchar *close_paren = strrchr (text, ')');
+  return close_paren && close_paren[1] == ' ' && close_paren[2] == 'Z';
+}
+
+gboolean
+sl_test_wait_gone (pid_t pid)
+{
+  gint64 deadline = deadline_from_now ();
+  while (!sl_test_process_gone (pid) && g_get_monotonic_time () < deadline)
+    g_usleep (POLL_INTERVAL_US);
+  if (sl_test_process_gone (pid))
+    return TRUE;
+  g_test_fail_printf ("process %d did not exit in time", (int) pid);
+  return FALSE;
+}
+
+void
+sl_test_env_teardown (SlTestEnv *env, gconstpointer data)
+{
+  if (env->pid)
+    {
+      kill (env->pid, SIGKILL);
+      waitpid (env->pid, NULL, 0);
+      g_spawn_close_pid (env->pid);
+      env->pid = 0;
+    }
+  pid_t background = background_daemon (env);
+  if (background)
+    {
+      kill (background, SIGKILL);
+      sl_test_wait_gone (background);
+    }
+  if (g_test_failed () && env->stderr_path)
+    {
+      gchar *text = sl_test_read_file (env->stderr_path);
+      if (text && *text)
+        g_test_message ("sluiced stderr:\n%s", text);
+      g_free (text);
+    }
+  if (env->dir)
+    remove_tree (env->dir);
+  g_free (env->dir);
+  g_free (env->config);
+  g_free (env->pidfile);
+  g_free (env->control);
+  g_free (env->stderr_path);
+  memset (env, 0, sizeof *env);
+}
+
+gchar *
+sl_test_path (SlTestEnv *env, const gchar *name)
+{
+  return g_build_filename (env->dir, name, NULL);
+}
+
+guint16
+sl_test_free_port (gint type)
+{
+  struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
+  socklen_t len = sizeof addr;
+  gint fd = socket (AF_INET, type | SOCK_CLOEXEC, 0);
+  guint16 port = 0;
+  if (fd >= 0 && bind (fd, (struct sockaddr *) &addr, sizeof addr) == 0
+      && getsockname (fd, (struct sockaddr *) &addr, &len) == 0)
+    port = ntohs (addr.sin_port);
+  else
+    g_test_fail_printf ("cannot find a free port: %s", g_strerror (errno));
+  if (fd >= 0)
+    close (fd);
+  return port;
+}
+
+gboolean
+sl_test_write_config (SlTestEnv *env, const gchar *text, ...)
+{
+  if (!env->dir)
+    return FALSE;
+  GString *out = g_string_new (text);
+  g_string_replace (out, "@DIR@", env->dir, 0);
+  va_list args;
+  va_start (args, text);
+  const gchar *key;
+  while ((key = va_arg (args, const gchar *)))
+    {
+      const gchar *value = va_arg (args, const gchar *);
+      gchar *placeholder = g_strdup_printf ("@%s@", key);
+      g_string_replace (out, placeholder, value, 0);
+      g_free (placeholder);
+    }
+  va_end (args);
+  GError *error = NULL;
+  gboolean ok = g_file_set_contents (env->config, out->str, out->len, &error);
+  if (!ok)
+    {
+      g_test_fail_printf ("cannot write %s: %s", env->config, error->message);
+      g_error_free (error);
+    }
+  g_string_free (out, TRUE);
+  return ok;
+}
+
+static gchar **
+child_environment (void)
+{
+  /* messages the tests compare must not be translated */
+  return g_environ_setenv (g_get_environ (), "LC_ALL", "C", TRUE);
+}
+
+gboolean
+sl_test_daemon_alive (SlTestEnv *env)
+{
+  if (!env->pid)
+    return FALSE;
+  siginfo_t info = { 0 };
+  if (waitid (P_PID, env->pid, &info, WEXITED | WNOHANG | WNOWAIT) < 0)
+    return FALSE;
+  return info.si_pid == 0;
+}
+
+gchar *
+sl_test_daemon_stderr (SlTestEnv *env)
+{
+  gchar *text = sl_test_read_file (env->stderr_path);
+  return text ? text : g_strdup ("");
+}
+
+/* Fails the test with why, and whether the daemon still runs, since it is
+ * the usual reason; teardown shows its stderr. The failure is one line, as
+ * TAP wants it; details go before it as comments. */
+static void
+fail_with_daemon (SlTestEnv *env, const gchar *why)
+{
+  const gchar *newline = strchr (why, '\n');
+  if (newline)
+    g_test_message ("%s", why);
+  g_test_fail_printf ("%.*s (sluiced %s)", newline ? (int) (newline - why) : (int) strlen (why), why,
+                      sl_test_daemon_alive (env) ? "is running" : "is not running");
+}
+
+/* A daemon that stops reading or answering fails the test after the
+ * deadline instead of blocking it. */
+static void
+set_timeouts (gint fd)
+{
+  struct timeval tv = { SL_TEST_DEADLINE_MS / 1000, (SL_TEST_DEADLINE_MS % 1000) * 1000 };
+  setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  setsockopt (fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+}
+
+static gchar *
+control_quiet (SlTestEnv *env, const gchar *command)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  g_strlcpy (addr.sun_path, env->control, sizeof addr.sun_path);
+  gint fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return NULL;
+  set_timeouts (fd);
+  if (connect (fd, (struct sockaddr *) &addr, sizeof addr) < 0)
+    {
+      close (fd);
+      return NULL;
+    }
+  gchar *line = g_strconcat (command, "\n", NULL);
+  gboolean sent = write (fd, line, strlen (line)) == (gssize) strlen (line);
+  g_free (line);
+  GString *answer = g_string_new (NULL);
+  gchar buf[4096];
+  gssize n;
+  while (sent && ((n = read (fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)))
+    if (n > 0)
+      g_string_append_len (answer, buf, n);
+  close (fd);
+  if (!sent || !answer->len)
+    {
+      g_string_free (answer, TRUE);
+      return NULL;
+    }
+  return g_string_free (answer, FALSE);
+}
+
+gchar *
+sl_test_control (SlTestEnv *env, const gchar *command)
+{
+  gchar *answer = control_quiet (env, command);
+  if (!answer)
+    {
+      gchar *why = g_strdup_printf ("no answer to '%s' on %s", command, env->control);
+      fail_with_daemon (env, why);
+      g_free (why);
+    }
+  return answer;
+}
+
+gboolean
+sl_test_daemon_start (SlTestEnv *env)
+{
+  const gchar *builddir = required_env ("SL_TOP_BUILDDIR");
+  const gchar *module_path = sl_test_module_path ();
+  if (!builddir || !module_path || !env->dir)
+    return FALSE;
+  if (env->pid)
+    {
+      g_test_fail_printf ("sluiced is already running in this test");
+      return FALSE;
+    }
+  gchar *program = g_build_filename (builddir, "daemon", "sluiced", NULL);
+  const gchar *argv[] = {
+    program, "-F", "-f", env->config, "--module-path", module_path,
+    "-p", env->pidfile, "-c", env->control, NULL
+  };
+  gint out = open (env->stderr_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  gchar **envp = child_environment ();
+  GError *error = NULL;
+  gboolean spawned = out >= 0
+                     && g_spawn_async_with_pipes_and_fds (env->dir, argv, (const gchar *const *) envp,
+                                                          G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                                          -1, out, out, NULL, NULL, 0,
+                                                          &env->pid, NULL, NULL, NULL, &error);
+  if (out >= 0)
+    close (out);
+  g_strfreev (envp);
+  g_free (program);
+  if (!spawned)
+    {
+      g_test_fail_printf ("cannot start sluiced: %s", error ? error->message : g_strerror (errno));
+      g_clear_error (&error);
+      env->pid = 0;
+      return FALSE;
+    }
+
+  gint64 deadline = deadline_from_now ();
+  while (sl_test_daemon_alive (env) && g_get_monotonic_time () < deadline)
+    {
+      gchar *answer = control_quiet (env, "HEALTH");
+      gboolean ready = answer && g_str_has_prefix (answer, "OK");
+      g_free (answer);
+      if (ready)
+        return TRUE;
+      g_usleep (POLL_INTERVAL_US);
+    }
+  fail_with_daemon (env, "sluiced did not come up");
+  return FALSE;
+}
+
+gint
+sl_test_daemon_stop (SlTestEnv *env, gint signum)
+{
+  if (!env->pid)
+    {
+      g_test_fail_printf ("sluiced is not running");
+      return -1;
+    }
+  kill (env->pid, signum);
+  gint64 deadline = deadline_from_now ();
+  gint status = -1;
+  pid_t done = 0;
+  while ((done = waitpid (env->pid, &status, WNOHANG)) == 0 && g_get_monotonic_time () < deadline)
+    g_usleep (POLL_INTERVAL_US);
+  if (done == 0)
+    {
+      fail_with_daemon (env, "sluiced did not exit in time; killing it");
+      kill (env->pid, SIGKILL);
+      waitpid (env->pid, NULL, 0);
+      status = -1;
+    }
+  g_spawn_close_pid (env->pid);
+  env->pid = 0;
+  return status;
+}
+
+gboolean
+sl_test_wait_stderr (SlTestEnv *env, const gchar *needle)
+{
+  gint64 deadline = deadline_from_now ();
+  for (;;)
+    {
+      gchar *text = sl_test_daemon_stderr (env);
+      gboolean found = strstr (text, needle) != NULL;
+      g_free (text);
+      if (found)
+        return TRUE;
+      if (g_get_monotonic_time () >= deadline)
+        break;
+      g_usleep (POLL_INTERVAL_US);
+    }
+  gchar *why = g_strdup_printf ("stderr never showed '%s'", needle);
+  fail_with_daemon (env, why);
+  g_free (why);
+  return FALSE;
+}
+
+static gint
+tcp_connect_quiet (guint16 port)
+{
+  struct sockaddr_in addr = {
+    .sin_family = AF_INET,
+    .sin_port = htons (port),
+    .sin_addr.s_addr = htonl (INADDR_LOOPBACK),
+  };
+  gint fd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd >= 0 && connect (fd, (struct sockaddr *) &addr, sizeof addr) < 0)
+    {
+      close (fd);
+      fd = -1;
+    }
+  return fd;
+}
+
+gint
+sl_test_tcp_connect (guint16 port)
+{
+  gint fd = tcp_connect_quiet (port);
+  if (fd < 0)
+    g_test_fail_printf ("cannot connect to 127.0.0.1:%u: %s", port, g_strerror (errno));
+  else
+    set_timeouts (fd);
+  return fd;
+}
+
+gboolean
+sl_test_wait_tcp (SlTestEnv *env, guint16 port)
+{
+  gint64 deadline = deadline_from_now ();
+  while (sl_test_daemon_alive (env) && g_get_monotonic_time () < deadline)
+    {
+      gint fd = tcp_connect_quiet (port);
+      if (fd >= 0)
+        {
+          close (fd);
+          return TRUE;
+        }
+      g_usleep (POLL_INTERVAL_US);
+    }
+  gchar *why = g_strdup_printf ("nothing accepts connections on 127.0.0.1:%u", port);
+  fail_with_daemon (env, why);
+  g_free (why);
+  return FALSE;
+}
+
+gboolean
+sl_test_wait_socket (SlTestEnv *env, const gchar *path)
+{
+  gint64 deadline = deadline_from_now ();
+  while (sl_test_daemon_alive (env) && g_get_monotonic_time () < deadline)
+    {
+      struct stat st;
+      if (stat (path, &st) == 0 && S_ISSOCK (st.st_mode))
+        return TRUE;
+      g_usleep (POLL_INTERVAL_US);
+    }
+  gchar *why = g_strdup_printf ("socket %s never appeared", path);
+  fail_with_daemon (env, why);
+  g_free (why);
+  return FALSE;
+}
+
+gint
+sl_test_unix_connect (const gchar *path, gint type)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  g_strlcpy (addr.sun_path, path, sizeof addr.sun_path);
+  gint fd = socket (AF_UNIX, type | SOCK_CLOEXEC, 0);
+  if (fd >= 0 && connect (fd, (struct sockaddr *) &addr, sizeof addr) < 0)
+    {
+      g_test_fail_printf ("cannot connect to %s: %s", path, g_strerror (errno));
+      close (fd);
+      fd = -1;
+    }
+  if (fd >= 0)
+    set_timeouts (fd);
+  return fd;
+}
+
+gboolean
+sl_test_send_all (gint fd, const gchar *data, gsize len)
+{
+  while (len)
+    {
+      gssize n = send (fd, data, len, MSG_NOSIGNAL);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          g_test_fail_printf ("send failed: %s", g_strerror (errno));
+          return FALSE;
+        }
+      data += n;
+      len -= n;
+    }
+  return TRUE;
+}
+
+gboolean
+sl_test_tcp_send (guint16 port, const gchar *text)
+{
+  gint fd = sl_test_tcp_connect (port);
+  if (fd < 0)
+    return FALSE;
+  gboolean ok = sl_test_send_all (fd, text, strlen (text));
+  close (fd);
+  return ok;
+}
+
+gboolean
+sl_test_unix_send (const gchar *path, gint type, const gchar *text)
+{
+  gint fd = sl_test_unix_connect (path, type);
+  if (fd < 0)
+    return FALSE;
+  gboolean ok = sl_test_send_all (fd, text, strlen (text));
+  close (fd);
+  return ok;
+}
+
+gboolean
+sl_test_udp_send (guint16 port, const gchar *datagram)
+{
+  struct sockaddr_in addr = {
+    .sin_family = AF_INET,
+    .sin_port = htons (port),
+    .sin_addr.s_addr = htonl (INADDR_LOOPBACK),
+  };
+  gint fd = socket (AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  gsize len = strlen (datagram);
+  gboolean ok = fd >= 0
+                && sendto (fd, datagram, len, 0, (struct sockaddr *) &addr, sizeof addr) == (gssize) len;
+  if (!ok)
+    g_test_fail_printf ("cannot send a datagram to 127.0.0.1:%u: %s", port, g_strerror (errno));
+  if (fd >= 0)
+    close (fd);
+  return ok;
+}
+
+struct _SlTestSender
+{
+  gint fd;
+  GString *data;
+  gsize sent;
+  GThread *thread;
+};
+
+static gpointer
+sender_thread (gpointer p)
+{
+  SlTestSender *s = p;
+  while (s->sent < s->data->len)
+    {
+      gssize n = send (s->fd, s->data->str + s->sent, s->data->len - s->sent, MSG_NOSIGNAL);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      s->sent += n;
+    }
+  return NULL;
+}
+
+SlTestSender *
+sl_test_sender_start (gint fd, GString *data)
+{
+  SlTestSender *s = g_new0 (SlTestSender, 1);
+  s->fd = fd;
+  s->data = data;
+  s->thread = g_thread_new ("sender", sender_thread, s);
+  return s;
+}
+
+void
+sl_test_sender_finish (SlTestSender *s)
+{
+  shutdown (s->fd, SHUT_RDWR);
+  g_thread_join (s->thread);
+  close (s->fd);
+  g_string_free (s->data, TRUE);
+  g_free (s);
+}
+
+gchar *
+sl_test_read_file (const gchar *path)
+{
+  gchar *text = NULL;
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return NULL;
+  return text;
+}
+
+guint
+sl_test_count_lines (const gchar *path)
+{
+  gint fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  guint lines = 0;
+  gchar buf[64 * 1024];
+  gssize n;
+  while ((n = read (fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+    for (const gchar *p = buf; n > 0 && (p = memchr (p, '\n', buf + n - p)); p++)
+      lines++;
+  close (fd);
+  return lines;
+}
+
+gboolean
+sl_test_wait_lines (SlTestEnv *env, const gchar *path, guint n)
+{
+  /* a big file may take long to fill: only a stall fails the test */
+  gint64 deadline = deadline_from_now ();
+  guint have = 0;
+  for (;;)
+    {
+      guint now = sl_test_count_lines (path);
+      if (now > have)
+        deadline = deadline_from_now ();
+      have = now;
+      if (have >= n || g_get_monotonic_time () >= deadline)
+        break;
+      g_usleep (POLL_INTERVAL_US);
+    }
+  if (have >= n)
+    return TRUE;
+  gchar *why = g_strdup_printf ("%s has %u lines, expected %u", path, have, n);
+  fail_with_daemon (env, why);
+  g_free (why);
+  return FALSE;
+}
+
+gboolean
+sl_test_wait_contains (SlTestEnv *env, const gchar *path, const gchar *needle)
+{
+  gint64 deadline = deadline_from_now ();
+  for (;;)
+    {
+      gchar *text = sl_test_read_file (path);
+      gboolean found = text && strstr (text, needle);
+      g_free (text);
+      if (found)
+        return TRUE;
+      if (g_get_monotonic_time () >= deadline)
+        break;
+      g_usleep (POLL_INTERVAL_US);
+    }
+  gchar *text = sl_test_read_file (path);
+  gchar *why = g_strdup_printf ("%s never contained '%s'; it has:\n%s", path, needle,
+                                text ? text : "(no such file)");
+  fail_with_daemon (env, why);
+  g_free (why);
+  g_free (text);
+  return FALSE;
+}
+
+gchar **
+sl_test_read_lines (const gchar *path)
+{
+  gchar *text = NULL;
+  gsize len;
+  if (!g_file_get_contents (path, &text, &len, NULL))
+    return NULL;
+  /* split by hand: g_strsplit is quadratic under AddressSanitizer, whose
+   * strstr measures the rest of the text on every call */
+  GPtrArray *lines = g_ptr_array_new ();
+  const gchar *end = text + len;
+  for (const gchar *p = text; p < end;)
+    {
+      const gchar *nl = memchr (p, '\n', end - p);
+      const gchar *stop = nl ? nl : end;
+      g_ptr_array_add (lines, g_strndup (p, stop - p));
+      p = stop + 1;
+    }
+  g_ptr_array_add (lines, NULL);
+  g_free (text);
+  return (gchar **) g_ptr_array_free (lines, FALSE);
+}
+
+/* Counters are kept per driver: "s_net#0" is the first driver of s_net. */
+static gboolean
+id_matches (const gchar *stat_id, const gchar *name)
+{
+  if (!name)
+    return TRUE;
+  gsize len = strlen (name);
+  return strncmp (stat_id, name, len) == 0 && (stat_id[len] == '\0' || stat_id[len] == '#');
+}
+
+/* The counter's sum, or -1 when there is none yet or no answer. */
+static gint64
+stat_quiet (SlTestEnv *env, const gchar *kind, const gchar *id, const gchar *name, gchar **answer_out)
+{
+  gchar *answer = control_quiet (env, "STATS");
+  if (!answer)
+    return -1;
+  gint64 sum = -1;
+  gchar **lines = g_strsplit (answer, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      gchar **f = g_strsplit (lines[i], ";", -1);
+      if (g_strv_length (f) == 5 && strcmp (f[0], kind) == 0 && id_matches (f[1], id)
+          && strcmp (f[3], name) == 0)
+        sum = MAX (sum, 0) + g_ascii_strtoll (f[4], NULL, 10);
+      g_strfreev (f);
+    }
+  g_strfreev (lines);
+  if (answer_out)
+    *answer_out = answer;
+  else
+    g_free (answer);
+  return sum;
+}
+
+gint64
+sl_test_stat (SlTestEnv *env, const gchar *kind, const gchar *id, const gchar *name)
+{
+  gchar *answer = NULL;
+  gint64 value = stat_quiet (env, kind, id, name, &answer);
+  if (!answer)
+    fail_with_daemon (env, "no answer to STATS");
+  else if (value < 0)
+    {
+      g_test_message ("stats:\n%s", answer);
+      g_test_fail_printf ("no %s counter '%s' of '%s' in the stats", kind, name, id ? id : "any");
+    }
+  g_free (answer);
+  return value;
+}
+
+gboolean
+sl_test_wait_stat (SlTestEnv *env, const gchar *kind, const gchar *id, const gchar *name, gint64 value)
+{
+  gint64 deadline = deadline_from_now ();
+  gint64 now;
+  gchar *answer = NULL;
+  for (;;)
+    {
+      g_clear_pointer (&answer, g_free);
+      now = stat_quiet (env, kind, id, name, &answer);
+      if (now == value || g_get_monotonic_time () >= deadline || !sl_test_daemon_alive (env))
+        break;
+      g_usleep (POLL_INTERVAL_US);
+    }
+  if (now != value)
+    {
+      gchar *why = g_strdup_printf ("%s counter '%s' of '%s' is %" G_GINT64_FORMAT ", expected %" G_GINT64_FORMAT
+                                    "; stats:\n%s", kind, name, id ? id : "any", now, value,
+                                    answer ? answer : "(no answer)");
+      fail_with_daemon (env, why);
+      g_free (why);
+    }
+  g_free (answer);
+  return now == value;
+}
+
+gint
+sl_test_run_argv (const gchar *const *argv, gchar **out, gchar **err)
+{
+  gchar *out_text = NULL;
+  gchar *err_text = NULL;
+  gint status = -1;
+  gchar **envp = child_environment ();
+  GError *error = NULL;
+  gboolean ran = g_spawn_sync (NULL, (gchar **) argv, envp, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               &out_text, &err_text, &status, &error);
+  g_strfreev (envp);
+  if (!ran)
+    {
+      g_test_fail_printf ("cannot run %s: %s", argv[0], error->message);
+      g_error_free (error);
+      status = -1;
+    }
+  else if (WIFEXITED (status))
+    status = WEXITSTATUS (status);
+  else
+    status = -1;
+  if (out)
+    *out = out_text ? out_text : g_strdup ("");
+  else
+    g_free (out_text);
+  if (err)
+    *err = err_text ? err_text : g_strdup ("");
+  else
+    g_free (err_text);
+  return status;
+}
+
+gint
+sl_test_run_built (const gchar *program, gchar **out, gchar **err, ...)
+{
+  const gchar *builddir = required_env ("SL_TOP_BUILDDIR");
+  if (!builddir)
+    return -1;
+  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (argv, g_build_filename (builddir, program, NULL));
+  va_list args;
+  va_start (args, err);
+  const gchar *arg;
+  while ((arg = va_arg (args, const gchar *)))
+    g_ptr_array_add (argv, g_strdup (arg));
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+  gint status = sl_test_run_argv ((const gchar *const *) argv->pdata, out, err);
+  g_ptr_array_unref (argv);
+  return status;
+}

@@ -1,0 +1,143 @@
+/* What the functional tests share: a temporary folder per test, the real
+ * sluiced started from the build tree in it, clients that talk to it over
+ * real sockets, and polling with deadlines so that a broken daemon fails a
+ * test instead of hanging it.
+ *
+ * Functions that can fail mark the running test failed and return FALSE
+ * or NULL; a test returns at once then, and the fixture's teardown stops
+ * the daemon, shows its stderr when the test failed, and removes the
+ * folder. */
+#ifndef SL_TEST_HARNESS_H
+#define SL_TEST_HARNESS_H
+
+#include <glib.h>
+#include <sys/types.h>
+
+G_BEGIN_DECLS
+
+/* How long a wait may take before the test fails: long enough for a slow
+ * machine, short enough that a hang is noticed. */
+#define SL_TEST_DEADLINE_MS 10000
+
+typedef struct
+{
+  gchar *dir;          /* the test's temporary folder */
+  gchar *config;       /* DIR/sluice.conf */
+  gchar *pidfile;      /* DIR/sluiced.pid */
+  gchar *control;      /* DIR/sluiced.ctl */
+  gchar *stderr_path;  /* DIR/sluiced.stderr: the daemon's stderr */
+  GPid pid;            /* the running daemon, or 0 */
+} SlTestEnv;
+
+/* Fixture functions for g_test_add (). */
+void      sl_test_env_setup    (SlTestEnv *env, gconstpointer data);
+void      sl_test_env_teardown (SlTestEnv *env, gconstpointer data);
+
+/* Adds a test that runs func (SlTestEnv *env, gconstpointer data) in a
+ * fresh temporary folder; teardown runs even when the test failed. */
+#define SL_TEST_ADD(path, func) \
+  g_test_add ((path), SlTestEnv, NULL, sl_test_env_setup, (func), sl_test_env_teardown)
+
+/* g_test_init () for the functional tests: assertions mark the test
+ * failed and return to it, so teardown always runs. */
+void      sl_test_init         (gint *argc, gchar ***argv);
+
+/* DIR/name, newly allocated. */
+gchar    *sl_test_path         (SlTestEnv *env, const gchar *name);
+
+/* A loopback port nobody listens on right now; type is SOCK_STREAM or
+ * SOCK_DGRAM. 0 (and the test failed) when none could be had. */
+guint16   sl_test_free_port    (gint type);
+
+/* Writes env->config from text in which @DIR@ stands for env->dir and
+ * @KEY@ for the value after each KEY in the NULL-terminated list of
+ * key, value pairs. */
+gboolean  sl_test_write_config (SlTestEnv *env, const gchar *text, ...) G_GNUC_NULL_TERMINATED;
+
+/* Starts sluiced in the foreground on env->config with its pid file,
+ * control socket and stderr in env->dir, and waits until it answers on
+ * its control socket (which it opens after every source started). */
+gboolean  sl_test_daemon_start (SlTestEnv *env);
+/* Sends signum (0: none, it is already stopping) and waits for the daemon
+ * to exit; SIGKILL and failure when it does not within the deadline. The
+ * wait status, or -1. */
+gint      sl_test_daemon_stop  (SlTestEnv *env, gint signum);
+/* True while the daemon has not exited (it is not reaped here). */
+gboolean  sl_test_daemon_alive (SlTestEnv *env);
+/* What the daemon wrote to stderr so far. */
+gchar    *sl_test_daemon_stderr (SlTestEnv *env);
+/* Waits until the daemon's stderr contains needle. */
+gboolean  sl_test_wait_stderr  (SlTestEnv *env, const gchar *needle);
+
+/* For a daemon that went into the background (no child of the test; the
+ * teardown kills one its pid file names): whether pid has exited, and
+ * waiting until it has. */
+gboolean  sl_test_process_gone (pid_t pid);
+gboolean  sl_test_wait_gone    (pid_t pid);
+
+/* Waits until a TCP port on 127.0.0.1 accepts a connection. */
+gboolean  sl_test_wait_tcp     (SlTestEnv *env, guint16 port);
+/* Waits until path exists and is a socket. */
+gboolean  sl_test_wait_socket  (SlTestEnv *env, const gchar *path);
+
+/* A connected socket, or -1 (and the test failed). Its reads and writes
+ * time out after the deadline, so a daemon that stops reading fails the
+ * test instead of hanging it. */
+gint      sl_test_tcp_connect  (guint16 port);
+gint      sl_test_unix_connect (const gchar *path, gint type);
+/* Writes all of data; FALSE (and the test failed) on error. */
+gboolean  sl_test_send_all     (gint fd, const gchar *data, gsize len);
+/* Connects, writes text, closes. */
+gboolean  sl_test_tcp_send     (guint16 port, const gchar *text);
+gboolean  sl_test_unix_send    (const gchar *path, gint type, const gchar *text);
+/* One datagram to 127.0.0.1:port. */
+gboolean  sl_test_udp_send     (guint16 port, const gchar *datagram);
+
+/* Sends data on fd from a thread of its own, for senders the daemon holds
+ * back or hangs up on: an error ends the sending without failing the
+ * test. Takes fd and data. */
+typedef struct _SlTestSender SlTestSender;
+SlTestSender *sl_test_sender_start (gint fd, GString *data);
+/* Unblocks the sender (shutdown of the socket) if it still sends, waits
+ * for it, closes fd. */
+void      sl_test_sender_finish (SlTestSender *sender);
+
+/* The file's contents, or NULL when it cannot be read (no failure). */
+gchar    *sl_test_read_file    (const gchar *path);
+/* Number of '\n' in the file; 0 when it does not exist. */
+guint     sl_test_count_lines  (const gchar *path);
+/* Wait until the file has at least n lines (failing only when it stops
+ * growing for the deadline) / contains needle. */
+gboolean  sl_test_wait_lines   (SlTestEnv *env, const gchar *path, guint n);
+gboolean  sl_test_wait_contains (SlTestEnv *env, const gchar *path, const gchar *needle);
+/* The file's lines without their newlines; NULL when it cannot be read. */
+gchar   **sl_test_read_lines   (const gchar *path);
+
+/* Sends one command over the control socket; the whole answer, or NULL
+ * (and the test failed) when the daemon could not be reached. */
+gchar    *sl_test_control      (SlTestEnv *env, const gchar *command);
+/* A counter from the "STATS" answer (kind;id;instance;counter;value): the
+ * sum over the lines of that kind, id (a source or destination name, which
+ * matches the ids of its drivers, "name#0" ...; NULL for any) and counter
+ * name. -1 (and the test failed) when there is none. */
+gint64    sl_test_stat         (SlTestEnv *env, const gchar *kind, const gchar *id,
+                                const gchar *name);
+
+/* Waits until that counter (as sl_test_stat sums it) equals value. */
+gboolean  sl_test_wait_stat    (SlTestEnv *env, const gchar *kind, const gchar *id,
+                                const gchar *name, gint64 value);
+
+/* Runs a program of the build tree (relative to SL_TOP_BUILDDIR, such as
+ * "tools/sluicectl") with the NULL-terminated arguments, and returns its
+ * exit status, or -1 when it could not run or was killed. out and err may
+ * be NULL. */
+gint      sl_test_run_built    (const gchar *program, gchar **out, gchar **err, ...) G_GNUC_NULL_TERMINATED;
+/* Runs any argv (a program from PATH) the same way. */
+gint      sl_test_run_argv     (const gchar *const *argv, gchar **out, gchar **err);
+/* SL_MODULE_PATH: the value of --module-path for running sluiced by hand;
+ * NULL (and the test failed) when it is not set. */
+const gchar *sl_test_module_path (void);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,484 @@
+/* The daemon under pressure: flow control that loses nothing, queues that
+ * drop and count without it, connection limits, and oversize lines. */
+#include "tests/functional/harness.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define HEADER "<13>Nov 29 20:25:57 loadhost app: "
+
+static gchar *
+port_text (guint16 port)
+{
+  return g_strdup_printf ("%u", port);
+}
+
+/* count lines "HEADER seq NNNNNN\n", numbered from 1. */
+static GString *
+numbered_lines (guint count)
+{
+  GString *out = g_string_sized_new (count * (sizeof HEADER + 12));
+  for (guint i = 1; i <= count; i++)
+    g_string_append_printf (out, HEADER "seq %06u\n", i);
+  return out;
+}
+
+/* Checks that every line of path is "seq N" with N rising; with all, that
+ * they are exactly 1..expected. Returns how many lines there are. */
+static guint
+check_sequence (const gchar *path, gboolean all, guint expected)
+{
+  g_auto (GStrv) lines = sl_test_read_lines (path);
+  if (!lines)
+    {
+      g_test_fail_printf ("cannot read %s", path);
+      return 0;
+    }
+  guint previous = 0;
+  guint n = 0;
+  for (; lines[n]; n++)
+    {
+      guint seq = 0;
+      if (sscanf (lines[n], "seq %u", &seq) != 1 || seq <= previous || (all && seq != n + 1))
+        {
+          g_test_fail_printf ("line %u of %s is '%s' after seq %u", n + 1, path, lines[n], previous);
+          return n;
+        }
+      previous = seq;
+    }
+  if (all)
+    g_assert_cmpuint (n, ==, expected);
+  return n;
+}
+
+static const gchar flow_control_config[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "destination d_file { file(\"@DIR@/out.log\" template(\"${MESSAGE}\\n\") log-fifo-size(1000)); };\n"
+  "log { source(s_net); destination(d_file); flags(flow-control); };\n";
+
+#define FLOW_LINES 200000
+
+static void
+test_flow_control (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_str = port_text (port);
+  if (!port || !sl_test_write_config (env, flow_control_config, "PORT", port_str, NULL)
+      || !sl_test_daemon_start (env))
+    return;
+  GString *input = numbered_lines (FLOW_LINES);
+  gint fd = sl_test_tcp_connect (port);
+  gboolean sent = fd >= 0 && sl_test_send_all (fd, input->str, input->len);
+  if (fd >= 0)
+    close (fd);
+  g_string_free (input, TRUE);
+  g_autofree gchar *path = sl_test_path (env, "out.log");
+  if (!sent || !sl_test_wait_lines (env, path, FLOW_LINES))
+    return;
+  check_sequence (path, TRUE, FLOW_LINES);
+  g_assert_cmpint (sl_test_stat (env, "source", "s_net", "received"), ==, FLOW_LINES);
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_file", "dropped"), ==, 0);
+  sl_test_wait_stat (env, "destination", "d_file", "written", FLOW_LINES);
+}
+
+static const gchar backpressure_config[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "destination d_pipe { file(\"@DIR@/pipe\" template(\"${MESSAGE}\\n\") log-fifo-size(1000)); };\n"
+  "log { source(s_net); destination(d_pipe); flags(flow-control); };\n";
+
+typedef struct
+{
+  gint fd;
+  GString *data;
+} Drain;
+
+/* Reads until end of file: the daemon closed its end. */
+static gpointer
+drain_thread (gpointer p)
+{
+  Drain *t = p;
+  gchar buf[64 * 1024];
+  gssize n;
+  while ((n = read (t->fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+    if (n > 0)
+      g_string_append_len (t->data, buf, n);
+  return NULL;
+}
+
+/* received, once it has stopped growing: the sender is held back. */
+static gint64
+wait_received_steady (SlTestEnv *env)
+{
+  gint64 deadline = g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
+  gint64 last = -1;
+  guint same = 0;
+  while (same < 3 && g_get_monotonic_time () < deadline)
+    {
+      g_usleep (100 * 1000);
+      gint64 now = sl_test_stat (env, "source", "s_net", "received");
+      same = now > 0 && now == last ? same + 1 : 0;
+      last = now;
+    }
+  return last;
+}
+
+/* A destination that cannot write (a pipe nobody reads) holds the TCP
+ * sender back instead of losing messages, and what was received before
+ * SIGTERM is all written before the daemon exits. */
+static void
+run_backpressure (SlTestEnv *env, Drain *reader)
+{
+  gint64 held = wait_received_steady (env);
+  g_assert_cmpint (held, >, 0);
+  g_assert_cmpint (held, <, FLOW_LINES / 2);
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_pipe", "dropped"), ==, 0);
+
+  GThread *drain = g_thread_new ("drain", drain_thread, reader);
+  gint status = sl_test_daemon_stop (env, SIGTERM);
+  g_thread_join (drain);
+  g_assert_cmpint (status, ==, 0);
+
+  gchar *path = sl_test_path (env, "drained.log");
+  g_file_set_contents (path, reader->data->str, reader->data->len, NULL);
+  guint written = check_sequence (path, FALSE, 0);
+  g_test_message ("held back after %" G_GINT64_FORMAT " messages; %u written by shutdown", held, written);
+  g_assert_cmpint (written, >=, held);
+  /* and with no gap: the n lines are seq 1..n */
+  g_auto (GStrv) lines = sl_test_read_lines (path);
+  if (written && lines && lines[written - 1])
+    {
+      g_autofree gchar *last = g_strdup_printf ("seq %06u", written);
+      g_assert_cmpstr (lines[written - 1], ==, last);
+    }
+  g_free (path);
+}
+
+static void
+test_backpressure_and_shutdown (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_str = port_text (port);
+  g_autofree gchar *pipe_path = sl_test_path (env, "pipe");
+  if (!port || mkfifo (pipe_path, 0600) < 0)
+    {
+      g_test_fail_printf ("cannot make %s: %s", pipe_path, g_strerror (errno));
+      return;
+    }
+  /* opened without waiting for a writer, then read with waiting */
+  gint pipe_fd = open (pipe_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (pipe_fd < 0 || fcntl (pipe_fd, F_SETFL, 0) < 0)
+    {
+      g_test_fail_printf ("cannot open %s: %s", pipe_path, g_strerror (errno));
+      return;
+    }
+  Drain reader = { pipe_fd, g_string_new (NULL) };
+  SlTestSender *sender = NULL;
+  gint fd;
+  if (sl_test_write_config (env, backpressure_config, "PORT", port_str, NULL) && sl_test_daemon_start (env)
+      && (fd = sl_test_tcp_connect (port)) >= 0)
+    {
+      sender = sl_test_sender_start (fd, numbered_lines (FLOW_LINES));
+      run_backpressure (env, &reader);
+    }
+  /* the daemon is gone (or is killed in teardown, which runs later): the
+   * sender must not be left blocked */
+  if (sender)
+    sl_test_sender_finish (sender);
+  close (pipe_fd);
+  g_string_free (reader.data, TRUE);
+}
+
+static const gchar drop_config[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "destination d_file { file(\"@DIR@/out.log\" template(\"${MESSAGE}\\n\") log-fifo-size(10)); };\n"
+  "log { source(s_net); destination(d_file); };\n";
+
+#define BURST_LINES 20000
+
+/* The counters of the first component of kind whose id is name or name#N. */
+static json_t *
+json_counters (json_t *stats, const gchar *kind, const gchar *name)
+{
+  gsize i;
+  json_t *component;
+  json_array_foreach (stats, i, component)
+    {
+      const gchar *k = json_string_value (json_object_get (component, "kind"));
+      const gchar *id = json_string_value (json_object_get (component, "id"));
+      if (g_strcmp0 (k, kind) == 0 && id && g_str_has_prefix (id, name)
+          && (id[strlen (name)] == '\0' || id[strlen (name)] == '#'))
+        return json_object_get (component, "counters");
+    }
+  return NULL;
+}
+
+static void
+test_drops_counted (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_str = port_text (port);
+  if (!port || !sl_test_write_config (env, drop_config, "PORT", port_str, NULL) || !sl_test_daemon_start (env))
+    return;
+  GString *input = numbered_lines (BURST_LINES);
+  gboolean sent = sl_test_tcp_send (port, input->str);
+  g_string_free (input, TRUE);
+  if (!sent || !sl_test_wait_stat (env, "source", "s_net", "received", BURST_LINES))
+    return;
+
+  /* every message is either written or dropped, and the queue runs dry */
+  if (!sl_test_wait_stat (env, "destination", "d_file", "queued", 0))
+    return;
+  gint64 written = sl_test_stat (env, "destination", "d_file", "written");
+  gint64 dropped = sl_test_stat (env, "destination", "d_file", "dropped");
+  g_assert_cmpint (dropped, >, 0);
+  g_assert_cmpint (written + dropped, ==, BURST_LINES);
+  g_autofree gchar *path = sl_test_path (env, "out.log");
+  if (!sl_test_wait_lines (env, path, written))
+    return;
+  /* what is kept keeps its order */
+  g_assert_cmpuint (check_sequence (path, FALSE, 0), ==, written);
+  g_autofree gchar *health = sl_test_control (env, "HEALTH");
+  g_assert_true (health && g_str_has_prefix (health, "OK"));
+  sl_test_wait_stderr (env, "destination queue full, dropping messages");
+
+  g_autofree gchar *out = NULL;
+  g_autofree gchar *err = NULL;
+  gint status = sl_test_run_built ("tools/sluicectl", &out, &err, "-c", env->control, "stats", "--json", NULL);
+  g_assert_cmpint (status, ==, 0);
+  json_error_t json_error;
+  json_t *stats = json_loads (out, 0, &json_error);
+  if (!stats || !json_is_array (stats))
+    {
+      g_test_message ("stats --json:\n%s", out);
+      g_test_fail_printf ("stats --json is no JSON array: %s", json_error.text);
+      json_decref (stats);
+      return;
+    }
+  json_t *source = json_counters (stats, "source", "s_net");
+  json_t *destination = json_counters (stats, "destination", "d_file");
+  g_assert_nonnull (source);
+  g_assert_nonnull (destination);
+  if (source && destination)
+    {
+      g_assert_cmpint (json_integer_value (json_object_get (source, "received")), ==, BURST_LINES);
+      g_assert_cmpint (json_integer_value (json_object_get (destination, "dropped")), ==, dropped);
+      g_assert_cmpint (json_integer_value (json_object_get (destination, "written")), ==, written);
+    }
+  json_decref (stats);
+}
+
+static const gchar limit_config[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@) max-connections(2)); };\n"
+  "destination d_file { file(\"@DIR@/out.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_net); destination(d_file); };\n";
+
+/* Waits until the daemon closed fd: read gives end of file or a reset. */
+static gboolean
+wait_closed_by_peer (gint fd)
+{
+  struct pollfd p = { fd, POLLIN, 0 };
+  gchar buf[64];
+  if (poll (&p, 1, SL_TEST_DEADLINE_MS) <= 0)
+    return FALSE;
+  gssize n = read (fd, buf, sizeof buf);
+  return n == 0 || (n < 0 && errno == ECONNRESET);
+}
+
+static gboolean
+send_line (gint fd, const gchar *message)
+{
+  g_autofree gchar *line = g_strconcat (HEADER, message, "\n", NULL);
+  return sl_test_send_all (fd, line, strlen (line));
+}
+
+/* connections + rejected: how many connections the daemon has decided on */
+static gint64
+decided (SlTestEnv *env)
+{
+  return sl_test_stat (env, "source", "s_net", "connections")
+         + MAX (0, sl_test_stat (env, "source", "s_net", "rejected"));
+}
+
+/* Waits until the daemon has decided on one more connection than before;
+ * TRUE when it served it rather than refused it. */
+static gboolean
+served_next (SlTestEnv *env, gint64 accepted_before, gint64 decided_before)
+{
+  gint64 deadline = g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
+  while (decided (env) == decided_before && g_get_monotonic_time () < deadline)
+    g_usleep (10000);
+  return sl_test_stat (env, "source", "s_net", "connections") > accepted_before;
+}
+
+/* fds[0..2]: the connections, closed by the caller. */
+static void
+run_max_connections (SlTestEnv *env, guint16 port, gint *fds)
+{
+  g_autofree gchar *path = sl_test_path (env, "out.log");
+  fds[0] = sl_test_tcp_connect (port);
+  if (fds[0] < 0 || !send_line (fds[0], "first-a") || !sl_test_wait_lines (env, path, 1))
+    return;
+  fds[1] = sl_test_tcp_connect (port);
+  if (fds[1] < 0 || !send_line (fds[1], "second-a") || !sl_test_wait_lines (env, path, 2))
+    return;
+
+  fds[2] = sl_test_tcp_connect (port);
+  if (fds[2] < 0 || !sl_test_wait_stat (env, "source", "s_net", "rejected", 1))
+    return;
+  g_assert_true (wait_closed_by_peer (fds[2]));
+  g_assert_cmpint (sl_test_stat (env, "source", "s_net", "connections"), ==, 2);
+
+  /* the two it serves still deliver */
+  if (!send_line (fds[0], "first-b") || !send_line (fds[1], "second-b") || !sl_test_wait_lines (env, path, 4))
+    return;
+  g_auto (GStrv) lines = sl_test_read_lines (path);
+  g_assert_cmpuint (g_strv_length (lines), ==, 4);
+  g_assert_true (g_strv_contains ((const gchar *const *) lines, "first-b"));
+  g_assert_true (g_strv_contains ((const gchar *const *) lines, "second-b"));
+
+  /* a closed connection frees its place: a later one is served again once
+   * the daemon has seen the close, which the test cannot observe, so it
+   * tries until one is served */
+  close (fds[0]);
+  fds[0] = -1;
+  gint64 deadline = g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
+  gboolean served = FALSE;
+  while (!served && g_get_monotonic_time () < deadline)
+    {
+      gint64 accepted = sl_test_stat (env, "source", "s_net", "connections");
+      gint64 before = decided (env);
+      gint fd = sl_test_tcp_connect (port);
+      if (fd < 0)
+        return;
+      served = served_next (env, accepted, before);
+      if (served && send_line (fd, "after-close"))
+        sl_test_wait_contains (env, path, "after-close\n");
+      close (fd);
+      if (!served)
+        g_usleep (50000);
+    }
+  g_assert_true (served);
+}
+
+static void
+test_max_connections (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_str = port_text (port);
+  if (!port || !sl_test_write_config (env, limit_config, "PORT", port_str, NULL) || !sl_test_daemon_start (env))
+    return;
+  gint fds[3] = { -1, -1, -1 };
+  run_max_connections (env, port, fds);
+  for (guint i = 0; i < G_N_ELEMENTS (fds); i++)
+    if (fds[i] >= 0)
+      close (fds[i]);
+}
+
+static const gchar oversize_config[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@) log-msg-size(1024)); };\n"
+  "destination d_file { file(\"@DIR@/out.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_net); destination(d_file); };\n";
+
+#define OVERSIZE 5000
+#define MSG_SIZE 1024
+
+static void
+check_oversize_lines (SlTestEnv *env, const gchar *path, guint first_line)
+{
+  if (!sl_test_wait_lines (env, path, first_line + 2))
+    return;
+  g_auto (GStrv) lines = sl_test_read_lines (path);
+  g_assert_cmpuint (g_strv_length (lines), ==, first_line + 2);
+  if (g_strv_length (lines) != first_line + 2)
+    return;
+  /* the frame is cut to log-msg-size() bytes, and the header takes its part */
+  g_autofree gchar *kept = g_strnfill (MSG_SIZE - strlen (HEADER), 'x');
+  g_assert_cmpuint (strlen (lines[first_line]), ==, strlen (kept));
+  g_assert_cmpstr (lines[first_line], ==, kept);
+  g_assert_cmpstr (lines[first_line + 1], ==, "normal line after");
+}
+
+static void
+test_oversize (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_str = port_text (port);
+  g_autofree gchar *path = sl_test_path (env, "out.log");
+  if (!port || !sl_test_write_config (env, oversize_config, "PORT", port_str, NULL) || !sl_test_daemon_start (env))
+    return;
+  g_autofree gchar *long_body = g_strnfill (OVERSIZE, 'x');
+
+  /* newline framing */
+  g_autofree gchar *lines = g_strconcat (HEADER, long_body, "\n", HEADER, "normal line after\n", NULL);
+  if (!sl_test_tcp_send (port, lines))
+    return;
+  check_oversize_lines (env, path, 0);
+  if (!sl_test_wait_stat (env, "source", "s_net", "truncated", 1))
+    return;
+
+  /* octet-counted framing (RFC 6587) on a connection of its own */
+  g_autofree gchar *frame = g_strconcat (HEADER, long_body, NULL);
+  g_autofree gchar *next = g_strconcat (HEADER, "normal line after", NULL);
+  g_autofree gchar *frames = g_strdup_printf ("%zu %s%zu %s", strlen (frame), frame, strlen (next), next);
+  if (!sl_test_tcp_send (port, frames))
+    return;
+  check_oversize_lines (env, path, 2);
+  sl_test_wait_stat (env, "source", "s_net", "truncated", 2);
+}
+
+static const gchar oversize_dgram_config[] =
+  "@version: 4.0\n"
+  "source s_udp { udp(ip(\"127.0.0.1\") port(@PORT@) log-msg-size(1024)); };\n"
+  "source s_dgram { unix-dgram(\"@DIR@/dgram.sock\" log-msg-size(1024)); };\n"
+  "destination d_file { file(\"@DIR@/out.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_udp); source(s_dgram); destination(d_file); };\n";
+
+/* An oversize datagram is cut and counted once, like an oversize line. */
+static void
+test_oversize_datagram (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = sl_test_free_port (SOCK_DGRAM);
+  g_autofree gchar *port_str = port_text (port);
+  g_autofree gchar *path = sl_test_path (env, "out.log");
+  g_autofree gchar *socket_path = sl_test_path (env, "dgram.sock");
+  if (!port || !sl_test_write_config (env, oversize_dgram_config, "PORT", port_str, NULL)
+      || !sl_test_daemon_start (env) || !sl_test_wait_socket (env, socket_path))
+    return;
+  g_autofree gchar *long_body = g_strnfill (OVERSIZE, 'x');
+  g_autofree gchar *datagram = g_strconcat (HEADER, long_body, "\n", NULL);
+  if (!sl_test_udp_send (port, datagram) || !sl_test_udp_send (port, HEADER "normal line after\n"))
+    return;
+  check_oversize_lines (env, path, 0);
+  if (!sl_test_unix_send (socket_path, SOCK_DGRAM, datagram)
+      || !sl_test_unix_send (socket_path, SOCK_DGRAM, HEADER "normal line after"))
+    return;
+  check_oversize_lines (env, path, 2);
+  g_assert_cmpint (sl_test_stat (env, "source", "s_udp", "truncated"), ==, 1);
+  g_assert_cmpint (sl_test_stat (env, "source", "s_dgram", "truncated"), ==, 1);
+}
+
+int
+main (int argc, char **argv)
+{
+  sl_test_init (&argc, &argv);
+  SL_TEST_ADD ("/load/flow-control", test_flow_control);
+  SL_TEST_ADD ("/load/backpressure-and-shutdown", test_backpressure_and_shutdown);
+  SL_TEST_ADD ("/load/drops-counted", test_drops_counted);
+  SL_TEST_ADD ("/load/max-connections", test_max_connections);
+  SL_TEST_ADD ("/load/oversize", test_oversize);
+  SL_TEST_ADD ("/load/oversize-datagram", test_oversize_datagram);
+  return g_test_run ();
+}
