@@ -60,6 +60,7 @@ sl_test_env_setup (SlTestEnv *env, gconstpointer data)
   env->config = g_build_filename (env->dir, "sluice.conf", NULL);
   env->pidfile = g_build_filename (env->dir, "sluiced.pid", NULL);
   env->control = g_build_filename (env->dir, "sluiced.ctl", NULL);
+  env->persist = g_build_filename (env->dir, "sluiced.persist", NULL);
   env->stderr_path = g_build_filename (env->dir, "sluiced.stderr", NULL);
 }
 
@@ -159,6 +160,7 @@ sl_test_env_teardown (SlTestEnv *env, gconstpointer data)
   g_free (env->config);
   g_free (env->pidfile);
   g_free (env->control);
+  g_free (env->persist);
   g_free (env->stderr_path);
   memset (env, 0, sizeof *env);
 }
@@ -323,7 +325,7 @@ sl_test_daemon_start (SlTestEnv *env)
   gchar *program = g_build_filename (builddir, "daemon", "sluiced", NULL);
   const gchar *argv[] = {
     program, "-F", "-f", env->config, "--module-path", module_path,
-    "-p", env->pidfile, "-c", env->control, NULL
+    "-p", env->pidfile, "-c", env->control, "-R", env->persist, NULL
   };
   gint out = open (env->stderr_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   gchar **envp = child_environment ();

@@ -25,6 +25,7 @@ typedef struct
   gchar *config;       /* DIR/sluice.conf */
   gchar *pidfile;      /* DIR/sluiced.pid */
   gchar *control;      /* DIR/sluiced.ctl */
+  gchar *persist;      /* DIR/sluiced.persist: the daemon's -R */
   gchar *stderr_path;  /* DIR/sluiced.stderr: the daemon's stderr */
   GPid pid;            /* the running daemon, or 0 */
 } SlTestEnv;
