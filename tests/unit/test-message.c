@@ -162,6 +162,37 @@ test_window_blocks_until_release (void)
   sl_window_unref (w);
 }
 
+static gpointer
+release_two_later (gpointer data)
+{
+  g_usleep (20000);
+  sl_window_release (data, 1);
+  g_usleep (20000);
+  sl_window_release (data, 1);
+  return NULL;
+}
+
+static void
+test_window_wait_empty (void)
+{
+  SlWindow *w = sl_window_new (100);
+  g_assert_true (sl_window_wait_empty (w, -1));
+  sl_window_take (w, 2);
+  GThread *t = g_thread_new ("release", release_two_later, w);
+  g_assert_true (sl_window_wait_empty (w, -1));
+  g_assert_cmpuint (sl_window_in_flight (w), ==, 0);
+  g_thread_join (t);
+
+  /* nothing acknowledges: the deadline ends the wait, then a cancel does */
+  sl_window_take (w, 1);
+  g_assert_false (sl_window_wait_empty (w, g_get_monotonic_time () + 10000));
+  sl_window_cancel (w);
+  g_assert_false (sl_window_wait_empty (w, -1));
+  sl_window_release (w, 1);
+  g_assert_true (sl_window_wait_empty (w, -1));
+  sl_window_unref (w);
+}
+
 /* A sender inventing a new field name with every message must not grow
  * the registry without end. Runs last: it fills the process's registry. */
 static void
@@ -207,6 +238,7 @@ main (int argc, char **argv)
   g_test_add_func ("/message/clone-rebases-slices", test_clone_rebases_slices);
   g_test_add_func ("/message/ack-through-copies", test_ack_reaches_window_through_copies);
   g_test_add_func ("/window/blocks-until-release", test_window_blocks_until_release);
+  g_test_add_func ("/window/wait-empty", test_window_wait_empty);
   g_test_add_func ("/message/field-names-capped", test_field_names_are_capped);
   return g_test_run ();
 }
