@@ -310,8 +310,8 @@ sl_test_control (SlTestEnv *env, const gchar *command)
   return answer;
 }
 
-gboolean
-sl_test_daemon_start (SlTestEnv *env)
+static gboolean
+start_daemon (SlTestEnv *env, gint stdin_fd)
 {
   const gchar *builddir = required_env ("SL_TOP_BUILDDIR");
   const gchar *module_path = sl_test_module_path ();
@@ -333,7 +333,7 @@ sl_test_daemon_start (SlTestEnv *env)
   gboolean spawned = out >= 0
                      && g_spawn_async_with_pipes_and_fds (env->dir, argv, (const gchar *const *) envp,
                                                           G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
-                                                          -1, out, out, NULL, NULL, 0,
+                                                          stdin_fd, out, out, NULL, NULL, 0,
                                                           &env->pid, NULL, NULL, NULL, &error);
   if (out >= 0)
     close (out);
@@ -359,6 +359,18 @@ sl_test_daemon_start (SlTestEnv *env)
     }
   fail_with_daemon (env, "sluiced did not come up");
   return FALSE;
+}
+
+gboolean
+sl_test_daemon_start (SlTestEnv *env)
+{
+  return start_daemon (env, -1);
+}
+
+gboolean
+sl_test_daemon_start_with_stdin (SlTestEnv *env, gint stdin_fd)
+{
+  return start_daemon (env, stdin_fd);
 }
 
 gint
