@@ -107,7 +107,8 @@ flush_batch (SlStreamReader *r)
 static void
 emit (SlStreamReader *r, const gchar *data, gsize len)
 {
-  while (len && (data[len - 1] == '\r' || data[len - 1] == '\0'))
+  /* an octet-counted frame often ends in the newline a sender adds anyway */
+  while (len && (data[len - 1] == '\n' || data[len - 1] == '\r' || data[len - 1] == '\0'))
     len--;
   if (!len)
     return;
