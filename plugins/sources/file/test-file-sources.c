@@ -152,6 +152,115 @@ test_file_appears_later (SlTestEnv *env, gconstpointer data)
     check_output (env, "late\n");
 }
 
+static const gchar held_config[] =
+  "@version: 4.0\n"
+  "source s_file { file(\"@DIR@/in.log\" follow-freq(0.1) flags(no-parse)); };\n"
+  "destination d_pipe { file(\"@DIR@/out.pipe\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_file); destination(d_pipe); flags(flow-control); };\n";
+
+#define HELD_LINES 2000
+
+/* The offset the persist file holds for in.log, or -1. */
+static gint64
+saved_offset (SlTestEnv *env)
+{
+  g_autofree gchar *text = sl_test_read_file (env->persist);
+  g_autofree gchar *in = sl_test_path (env, "in.log");
+  g_autofree gchar *key = g_strdup_printf ("file(%s)\t", in);
+  const gchar *entry = text ? strstr (text, key) : NULL;
+  guint64 ino;
+  gint64 offset;
+  if (!entry || sscanf (entry + strlen (key), "%" G_GUINT64_FORMAT " %" G_GINT64_FORMAT, &ino, &offset) != 2)
+    return -1;
+  return offset;
+}
+
+static gboolean
+wait_saved_offset (SlTestEnv *env, gint64 expected)
+{
+  gint64 deadline = g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
+  while (saved_offset (env) != expected && g_get_monotonic_time () < deadline)
+    g_usleep (50 * 1000);
+  gint64 offset = saved_offset (env);
+  g_assert_cmpint (offset, ==, expected);
+  return offset == expected;
+}
+
+typedef struct
+{
+  gint fd;
+  GString *data;
+} Drain;
+
+static gpointer
+drain_thread (gpointer p)
+{
+  Drain *d = p;
+  gchar buf[16 * 1024];
+  gssize n;
+  while ((n = read (d->fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+    if (n > 0)
+      g_string_append_len (d->data, buf, n);
+  return NULL;
+}
+
+static void
+check_held_lines (SlTestEnv *env, gint pipe_fd, gsize size)
+{
+  gint64 deadline = g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
+  while (sl_test_stat (env, "source", "s_file", "received") <= 0 && g_get_monotonic_time () < deadline)
+    g_usleep (50 * 1000);
+  /* long enough for the daemon to save (once a second) a position that
+   * ran ahead of what was delivered, were it to */
+  g_usleep (1500 * 1000);
+  if (!wait_saved_offset (env, 0))
+    return;
+  /* and reading waits for the lines read to be delivered */
+  gint64 received = sl_test_stat (env, "source", "s_file", "received");
+  g_assert_cmpint (received, >, 0);
+  g_assert_cmpint (received, <, HELD_LINES);
+
+  Drain drain = { pipe_fd, g_string_new (NULL) };
+  GThread *thread = g_thread_new ("drain", drain_thread, &drain);
+  /* once all of it is delivered the position reaches the end */
+  wait_saved_offset (env, size);
+  g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
+  g_thread_join (thread);
+  g_autofree gchar *in = sl_test_path (env, "in.log");
+  g_autofree gchar *expected = sl_test_read_file (in);
+  g_assert_cmpstr (drain.data->str, ==, expected);
+  g_string_free (drain.data, TRUE);
+}
+
+/* Under flow control the saved position moves only over lines that were
+ * written: while the destination is held back (a pipe nobody reads) it
+ * stays, and once the pipe is read it reaches the end. */
+static void
+test_position_follows_delivery (SlTestEnv *env, gconstpointer data)
+{
+  GString *lines = g_string_new (NULL);
+  for (guint i = 1; i <= HELD_LINES; i++)
+    g_string_append_printf (lines, "held back line %06u with some padding to make it longer\n", i);
+  gsize size = lines->len;
+  gboolean written = append (env, "in.log", lines->str);
+  g_string_free (lines, TRUE);
+  g_autofree gchar *pipe_path = sl_test_path (env, "out.pipe");
+  if (!written || mkfifo (pipe_path, 0600) < 0)
+    return;
+  gint pipe_fd = open (pipe_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  /* a small pipe: the first lines read already fill it */
+  if (pipe_fd < 0 || fcntl (pipe_fd, F_SETFL, 0) < 0 || fcntl (pipe_fd, F_SETPIPE_SZ, 4096) < 0)
+    {
+      g_test_fail_printf ("cannot set up %s: %s", pipe_path, g_strerror (errno));
+      if (pipe_fd >= 0)
+        close (pipe_fd);
+      return;
+    }
+  if (sl_test_write_config (env, held_config, NULL) && sl_test_daemon_start (env))
+    check_held_lines (env, pipe_fd, size);
+  close (pipe_fd);
+}
+
 static const gchar pipe_config[] =
   "@version: 4.0\n"
   "source s_pipe { pipe(\"@DIR@/in.pipe\" flags(no-parse)); };\n"
@@ -249,6 +358,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/file/replaced-by-shorter", test_replaced_by_shorter);
   SL_TEST_ADD ("/file/truncation", test_truncation_in_place);
   SL_TEST_ADD ("/file/appears-later", test_file_appears_later);
+  SL_TEST_ADD ("/file/position-follows-delivery", test_position_follows_delivery);
   SL_TEST_ADD ("/pipe/writers", test_pipe);
   SL_TEST_ADD ("/pipe/path-taken", test_pipe_path_taken);
   SL_TEST_ADD ("/stdin/until-eof", test_stdin);
