@@ -8,7 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define OPTION_SOURCES 8
+#define OPTION_SOURCES 9
 
 static const gchar options_config[] =
   "@version: 4.0\n"
@@ -19,8 +19,9 @@ static const gchar options_config[] =
   "source s_defaults { tcp(ip(\"127.0.0.1\") port(@P3@) default-facility(local5) default-priority(warning)); };\n"
   "source s_level { tcp(ip(\"127.0.0.1\") port(@P4@) default-level(err)); };\n"
   "source s_override { tcp(ip(\"127.0.0.1\") port(@P5@) host-override(\"fixed-host\") program-override(\"fixed-prog\")); };\n"
-  "source s_noparse { tcp(ip(\"127.0.0.1\") port(@P6@) flags(no-parse, store-raw-message) use-dns(yes)); };\n"
+  "source s_noparse { tcp(ip(\"127.0.0.1\") port(@P6@) flags(no-parse, store-raw-message, assume-utf8) use-dns(yes)); };\n"
   "source s_utf8 { tcp(ip(\"127.0.0.1\") port(@P7@) flags(validate-utf8)); };\n"
+  "source s_kernel { tcp(ip(\"127.0.0.1\") port(@P8@) flags(kernel)); };\n"
   "log { source(s_keep); destination { file(\"@DIR@/keep.log\" template(t_all)); }; };\n"
   "log { source(s_nokeep); destination { file(\"@DIR@/nokeep.log\" template(t_all)); }; };\n"
   "log { source(s_chain); destination { file(\"@DIR@/chain.log\" template(t_all)); }; };\n"
@@ -28,7 +29,8 @@ static const gchar options_config[] =
   "log { source(s_level); destination { file(\"@DIR@/level.log\" template(t_all)); }; };\n"
   "log { source(s_override); destination { file(\"@DIR@/override.log\" template(t_all)); }; };\n"
   "log { source(s_noparse); destination { file(\"@DIR@/noparse.log\" template(t_all)); }; };\n"
-  "log { source(s_utf8); destination { file(\"@DIR@/utf8.log\" template(t_all)); }; };\n";
+  "log { source(s_utf8); destination { file(\"@DIR@/utf8.log\" template(t_all)); }; };\n"
+  "log { source(s_kernel); destination { file(\"@DIR@/kernel.log\" template(t_all)); }; };\n";
 
 #define LINE "<13>Jan  2 03:04:05 web1 app[7]: hello"
 
@@ -58,15 +60,17 @@ test_common_options (SlTestEnv *env, gconstpointer data)
     }
   gboolean started = sl_test_write_config (env, options_config, "P0", ports[0], "P1", ports[1], "P2", ports[2],
                                            "P3", ports[3], "P4", ports[4], "P5", ports[5], "P6", ports[6],
-                                           "P7", ports[7], NULL)
+                                           "P7", ports[7], "P8", ports[8], NULL)
                      && sl_test_daemon_start (env);
   for (guint i = 0; i < OPTION_SOURCES; i++)
     g_free (ports[i]);
   if (!started)
     return;
-  for (guint i = 0; i < OPTION_SOURCES - 1; i++)
+  for (guint i = 0; i < 7; i++)
     if (!sl_test_tcp_send (numbers[i], i == 3 || i == 4 ? "no header at all\n" : LINE "\n"))
       return;
+  if (!sl_test_tcp_send (numbers[8], "no header at all\n"))
+    return;
   if (!sl_test_tcp_send (numbers[7], "<13>Jan  2 03:04:05 web1 app: bad \xff\xfe bytes\n"))
     return;
 
@@ -100,6 +104,9 @@ test_common_options (SlTestEnv *env, gconstpointer data)
   g_auto (GStrv) level = fields_of (env, "level.log");
   if (level)
     g_assert_cmpstr (level[3], ==, "user.err");
+  g_auto (GStrv) kernel = fields_of (env, "kernel.log");
+  if (kernel)
+    g_assert_cmpstr (kernel[3], ==, "kern.notice");
 
   g_auto (GStrv) override = fields_of (env, "override.log");
   if (override)
