@@ -17,6 +17,7 @@ enum
   M_SEQNUM,
   M_LOGHOST,
   M_SDATA,
+  M_TAGS,
   M_DATE_FIRST
 };
 
@@ -77,6 +78,7 @@ static const SlNamedId plain_macros[] = {
   { "SEQNUM", M_SEQNUM },
   { "LOGHOST", M_LOGHOST },
   { "SDATA", M_SDATA },
+  { "TAGS", M_TAGS },
 };
 
 static const SlNamedId date_parts[] = {
@@ -502,6 +504,15 @@ sl_macro_append (guint id, const SlMessage *msg, const SlTemplateEnv *env, GStri
       return TRUE;
     case M_SDATA:
       return append_sdata (msg, out);
+    case M_TAGS:
+      /* comma-separated, in the order they were set, as in syslog-ng */
+      for (guint i = 0; msg->tags && i < msg->tags->len; i++)
+        {
+          if (i)
+            g_string_append_c (out, ',');
+          g_string_append (out, g_ptr_array_index (msg->tags, i));
+        }
+      return msg->tags && msg->tags->len;
     default:
       return FALSE;
     }

@@ -1,4 +1,7 @@
 #include "core/message.h"
+#include "core/i18n.h"
+#include "core/internal.h"
+#include "core/stats.h"
 #include "core/window.h"
 
 #include <string.h>
@@ -38,20 +41,40 @@ registry_init_locked (void)
     }
 }
 
+static void
+count_refused_name (const gchar *name)
+{
+  static SlCounter *refused;
+  static gint logged;
+  if (g_once_init_enter (&refused))
+    g_once_init_leave (&refused, sl_stats_counter ("fields", "registry", "names", "refused"));
+  sl_counter_add (refused, 1);
+  if (g_atomic_int_compare_and_exchange (&logged, 0, 1))
+    sl_log (SL_LOG_WARNING, _("too many field names, %d; new ones such as '%s' are not stored"),
+            SL_FIELD_NAMES_MAX, name);
+}
+
 SlHandle
 sl_field_handle (const gchar *name)
 {
+  gboolean full = FALSE;
   g_mutex_lock (&registry_lock);
   registry_init_locked ();
   SlHandle h = GPOINTER_TO_UINT (g_hash_table_lookup (handle_by_name, name));
   if (h == SL_F_NONE && name[0])
     {
-      gchar *copy = g_strdup (name);
-      h = name_by_handle->len;
-      g_ptr_array_add (name_by_handle, copy);
-      g_hash_table_insert (handle_by_name, copy, GUINT_TO_POINTER (h));
+      full = name_by_handle->len >= SL_F_BUILTIN_MAX + SL_FIELD_NAMES_MAX;
+      if (!full)
+        {
+          gchar *copy = g_strdup (name);
+          h = name_by_handle->len;
+          g_ptr_array_add (name_by_handle, copy);
+          g_hash_table_insert (handle_by_name, copy, GUINT_TO_POINTER (h));
+        }
     }
   g_mutex_unlock (&registry_lock);
+  if (full)
+    count_refused_name (name);
   return h;
 }
 
@@ -243,7 +266,8 @@ slot (SlMessage *msg, SlHandle h, gboolean create)
 void
 sl_message_set (SlMessage *msg, SlHandle h, const gchar *value, gssize len)
 {
-  g_return_if_fail (h != SL_F_NONE);
+  if (h == SL_F_NONE)
+    return;
   if (len < 0)
     len = strlen (value);
   SlValue *v = slot (msg, h, TRUE);
@@ -257,7 +281,8 @@ sl_message_set (SlMessage *msg, SlHandle h, const gchar *value, gssize len)
 void
 sl_message_set_slice (SlMessage *msg, SlHandle h, const gchar *ptr, gsize len)
 {
-  g_return_if_fail (h != SL_F_NONE);
+  if (h == SL_F_NONE)
+    return;
   g_return_if_fail (in_raw (msg, ptr) && ptr + len <= msg->raw + msg->raw_len + msg->extra_len);
   SlValue *v = slot (msg, h, TRUE);
   value_clear (v);

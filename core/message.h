@@ -25,6 +25,12 @@ enum
   SL_F_BUILTIN_MAX
 };
 
+/* Names are interned for the life of the process, and a sender can invent
+ * new ones with every message (.SDATA.<id>.<param>): past this many names,
+ * a new one gets SL_F_NONE, counted and logged once, and setting SL_F_NONE
+ * stores nothing. Names interned before keep working. */
+#define SL_FIELD_NAMES_MAX 16384
+
 SlHandle     sl_field_handle (const gchar *name);
 SlHandle     sl_field_lookup (const gchar *name);
 const gchar *sl_field_name   (SlHandle handle);

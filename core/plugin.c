@@ -204,6 +204,13 @@ sl_plugins_help (const SlDriverClass *klass)
     }
   for (const SlOptionSpec *o = klass->options; o->name; o++)
     {
+      /* an option listed again, as a common one after a driver's own
+       * version of it, is the one the driver overrides */
+      gboolean overridden = FALSE;
+      for (const SlOptionSpec *before = klass->options; before < o && !overridden; before++)
+        overridden = strcmp (before->name, o->name) == 0;
+      if (overridden)
+        continue;
       g_string_append_printf (out, "  %s%s(%s)", o->positional ? "[positional] " : "",
                               o->name, o->choices ? o->choices : type_names[o->type]);
       if (o->def)

@@ -116,10 +116,16 @@ typedef struct
   const SlDriverClass *const *drivers;  /* NULL-terminated */
 } SlModule;
 
+/* The words of a source's flags(), in the order of their bits. A table
+ * that lists its own "flags" before SL_SOURCE_COMMON_OPTIONS (for another
+ * default) uses these choices: the first entry of a name wins. */
+#define SL_SOURCE_FLAG_CHOICES \
+  "no-parse,syslog-protocol,store-raw-message,validate-utf8,assume-utf8,no-multi-line,kernel,no-hostname"
+
 /* Options every source takes; the core reads them, a source's table lists
  * them after its own. */
 #define SL_SOURCE_COMMON_OPTIONS \
-  { "flags", SL_OPT_FLAGS, NULL, "how to take messages", "no-parse,syslog-protocol,store-raw-message,validate-utf8,assume-utf8,no-multi-line,kernel,no-hostname" }, \
+  { "flags", SL_OPT_FLAGS, NULL, "how to take messages", SL_SOURCE_FLAG_CHOICES }, \
   { "format", SL_OPT_STRING, "syslog", "the message format parser" }, \
   { "log-iw-size", SL_OPT_INT, "10000", "flow-control window: messages in flight before reading pauses" }, \
   { "log-msg-size", SL_OPT_INT, "65536", "longest message kept; longer ones are truncated and counted" }, \

@@ -22,12 +22,14 @@ struct _SlSource
   guint max_connections;
   gboolean chain_hostnames;
   gboolean normalize_hostnames;
+  gboolean validate_utf8;
   GPtrArray *tags;
   guint64 seqnum;
   gboolean started;
   SlCounter *received;
   SlCounter *truncated;
   SlCounter *parse_errors;
+  SlCounter *invalid_utf8;
 };
 
 SlSource *sl_source_new   (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **error);

@@ -30,17 +30,22 @@ name_index (const gchar *word, const gchar *const *names, guint n)
   return -1;
 }
 
+/* bits of SL_SOURCE_FLAG_CHOICES */
 enum
 {
   FLAG_NO_PARSE = 1 << 0,
   FLAG_SYSLOG_PROTOCOL = 1 << 1,
   FLAG_STORE_RAW = 1 << 2,
+  FLAG_VALIDATE_UTF8 = 1 << 3,
+  FLAG_KERNEL = 1 << 6,
 };
 
 static gboolean
 read_default_pri (SlOptions *o, SlSource *src, GError **error)
 {
-  const gchar *fac = sl_options_string (o, "default-facility");
+  /* flags(kernel) makes kern the facility unless one is written */
+  gboolean kernel = (sl_options_flags (o, "flags") & FLAG_KERNEL) && !sl_options_is_set (o, "default-facility");
+  const gchar *fac = kernel ? "kern" : sl_options_string (o, "default-facility");
   const gchar *lev = sl_options_is_set (o, "default-level") ? sl_options_string (o, "default-level")
                                                             : sl_options_string (o, "default-priority");
   gint f = name_index (fac, facility_names, G_N_ELEMENTS (facility_names));
@@ -61,6 +66,27 @@ read_default_pri (SlOptions *o, SlSource *src, GError **error)
   return TRUE;
 }
 
+/* use-dns(): names are never looked up, so that no message waits on a
+ * name server; the address stays in HOST. The syslog-ng values are
+ * accepted so that its configurations load. */
+static gboolean
+check_use_dns (SlOptions *o, SlDriver *driver, GError **error)
+{
+  const gchar *value = sl_options_string (o, "use-dns");
+  static const gchar *const known[] = { "no", "yes", "persist-only" };
+  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+    if (value && sl_cfg_name_equal (value, known[i]))
+      {
+        if (i > 0 && sl_options_is_set (o, "use-dns"))
+          sl_log (SL_LOG_NOTICE, _("%s: use-dns(%s) accepted, but host names are not looked up; HOST keeps the address"),
+                  driver->id, value);
+        return TRUE;
+      }
+  sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "use-dns"),
+                    _("use-dns() takes yes, no or persist_only, not '%s'"), value ? value : "");
+  return FALSE;
+}
+
 SlSource *
 sl_source_new (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **error)
 {
@@ -78,6 +104,7 @@ sl_source_new (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **err
   src->received = sl_stats_counter ("source", driver->id, driver->klass->name, "received");
   src->truncated = sl_stats_counter ("source", driver->id, driver->klass->name, "truncated");
   src->parse_errors = sl_stats_counter ("source", driver->id, driver->klass->name, "parse_errors");
+  src->invalid_utf8 = sl_stats_counter ("source", driver->id, driver->klass->name, "invalid_utf8");
 
   if (sl_options_has (o, "format"))
     {
@@ -94,6 +121,7 @@ sl_source_new (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **err
       src->parse.no_parse = (flags & FLAG_NO_PARSE) != 0;
       src->parse.syslog_protocol = (flags & FLAG_SYSLOG_PROTOCOL) != 0;
       src->parse.store_raw = (flags & FLAG_STORE_RAW) != 0;
+      src->validate_utf8 = (flags & FLAG_VALIDATE_UTF8) != 0;
       src->parse.keep_hostname = sl_options_bool (o, "keep-hostname");
       src->parse.keep_timestamp = sl_options_bool (o, "keep-timestamp");
       src->parse.host_override = sl_options_string (o, "host-override");
@@ -103,7 +131,7 @@ sl_source_new (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **err
       src->max_msg_size = MAX (sl_options_int (o, "log-msg-size"), 64);
       src->iw_size = MAX (sl_options_int (o, "log-iw-size"), 1);
       src->tags = sl_options_list (o, "tags");
-      if (!read_default_pri (o, src, error))
+      if (!read_default_pri (o, src, error) || !check_use_dns (o, driver, error))
         {
           sl_source_free (src);
           return NULL;
@@ -197,14 +225,25 @@ apply_hostname (SlSource *src, SlMessage *msg, const gchar *peer, gsize peer_len
     }
 }
 
-SlMessage *
-sl_source_parse (SlSource *src, const gchar *data, gsize len, const gchar *peer)
+/* Bad input is logged when it first shows up and then once per 10000, so
+ * that a sender flooding garbage does not flood internal() too. */
+static void
+count_bad_input (SlSource *src, SlCounter *counter, const gchar *what)
+{
+  gint64 before = sl_counter_get (counter);
+  sl_counter_add (counter, 1);
+  if (before % 10000 == 0)
+    sl_log (SL_LOG_WARNING, _("%s: %s; %" G_GINT64_FORMAT " so far"), src->driver->id, what, before + 1);
+}
+
+static SlMessage *
+parse_frame (SlSource *src, const SlDriverClass *format, const gchar *data, gsize len, const gchar *peer)
 {
   gboolean truncated = len > src->max_msg_size;
   if (truncated)
     {
       len = src->max_msg_size;
-      sl_counter_add (src->truncated, 1);
+      count_bad_input (src, src->truncated, _("a message longer than log-msg-size() was cut to fit"));
     }
   const gchar *peer_copy = NULL;
   gsize peer_len = peer ? strlen (peer) : 0;
@@ -225,8 +264,13 @@ sl_source_parse (SlSource *src, const gchar *data, gsize len, const gchar *peer)
   else
     sl_message_set (msg, SL_F_HOST_FROM, sl_macro_loghost (), -1);
 
-  if (src->format && !src->format->parse_format (msg, &src->parse))
-    sl_counter_add (src->parse_errors, 1);
+  if (format && !format->parse_format (msg, &src->parse))
+    count_bad_input (src, src->parse_errors, _("a message could not be parsed and was kept whole"));
+  if (src->validate_utf8 && !g_utf8_validate_len (msg->raw, msg->raw_len, NULL))
+    {
+      msg->flags |= SL_MSG_UTF8_BAD;
+      count_bad_input (src, src->invalid_utf8, _("a message is not valid UTF-8"));
+    }
   if (!src->parse.keep_timestamp)
     msg->stamp = msg->recvd;
   apply_hostname (src, msg, peer_copy, peer_len);
@@ -235,6 +279,19 @@ sl_source_parse (SlSource *src, const gchar *data, gsize len, const gchar *peer)
   for (guint i = 0; src->tags && i < src->tags->len; i++)
     sl_message_set_tag (msg, g_ptr_array_index (src->tags, i));
   return msg;
+}
+
+SlMessage *
+sl_source_parse (SlSource *src, const gchar *data, gsize len, const gchar *peer)
+{
+  return parse_frame (src, src->format, data, len, peer);
+}
+
+SlMessage *
+sl_source_parse_with (SlSource *src, const SlDriverClass *format, const gchar *data, gsize len,
+                      const gchar *peer)
+{
+  return parse_frame (src, format, data, len, peer);
 }
 
 void

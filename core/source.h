@@ -15,6 +15,11 @@ G_BEGIN_DECLS
  * options. Counts oversize frames; never fails. */
 SlMessage *sl_source_parse      (SlSource *src, const gchar *data, gsize len,
                                  const gchar *peer);
+/* The same with another format than the source's format(), for a source
+ * that reads inputs of two kinds, such as system() (/dev/log and the
+ * kernel's log). */
+SlMessage *sl_source_parse_with (SlSource *src, const SlDriverClass *format,
+                                 const gchar *data, gsize len, const gchar *peer);
 /* Routes msgs[0..n) through every path that takes this source, and gives
  * up the caller's references. Thread-safe; call from the reading thread. */
 void       sl_source_post       (SlSource *src, SlMessage **msgs, guint n);

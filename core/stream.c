@@ -2,8 +2,11 @@
 #include "core/internal.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define READ_CHUNK (64 * 1024)
@@ -20,6 +23,7 @@ struct _SlStreamReader
 {
   SlSource *src;
   gint fd;
+  gint wake;              /* eventfd; -1 for a socket, which shutdown() wakes */
   gchar *peer;
   SlWindow *window;
   gint cancelled;
@@ -40,6 +44,10 @@ sl_stream_reader_new (SlSource *src, gint fd, const gchar *peer)
   SlStreamReader *r = g_new0 (SlStreamReader, 1);
   r->src = src;
   r->fd = fd;
+  /* shutdown() ends a blocked read() on a socket only; a pipe or a terminal
+   * is watched together with an eventfd that cancel() writes to */
+  struct stat st;
+  r->wake = fstat (fd, &st) == 0 && S_ISSOCK (st.st_mode) ? -1 : eventfd (0, EFD_CLOEXEC);
   r->peer = g_strdup (peer);
   r->window = sl_source_new_window (src);
   r->size = MAX (READ_CHUNK, sl_source_max_msg_size (src) + 32);
@@ -48,8 +56,16 @@ sl_stream_reader_new (SlSource *src, gint fd, const gchar *peer)
 }
 
 void
+sl_stream_reader_frame_by_newline (SlStreamReader *r)
+{
+  r->framing = FRAMING_NEWLINE;
+}
+
+void
 sl_stream_reader_free (SlStreamReader *r)
 {
+  if (r->wake >= 0)
+    close (r->wake);
   sl_window_unref (r->window);
   g_free (r->buf);
   g_free (r->peer);
@@ -61,7 +77,22 @@ sl_stream_reader_cancel (SlStreamReader *r)
 {
   g_atomic_int_set (&r->cancelled, 1);
   sl_window_cancel (r->window);
-  shutdown (r->fd, SHUT_RDWR);
+  if (r->wake >= 0)
+    eventfd_write (r->wake, 1);
+  else
+    shutdown (r->fd, SHUT_RDWR);
+}
+
+/* For a reader with an eventfd: waits until fd has data or the reader is
+ * cancelled; FALSE when cancelled. */
+static gboolean
+wait_readable (SlStreamReader *r)
+{
+  struct pollfd fds[2] = { { r->fd, POLLIN, 0 }, { r->wake, POLLIN, 0 } };
+  while (poll (fds, 2, -1) < 0)
+    if (errno != EINTR)
+      return FALSE;
+  return !fds[1].revents;
 }
 
 static void
@@ -76,7 +107,8 @@ flush_batch (SlStreamReader *r)
 static void
 emit (SlStreamReader *r, const gchar *data, gsize len)
 {
-  while (len && (data[len - 1] == '\r' || data[len - 1] == '\0'))
+  /* an octet-counted frame often ends in the newline a sender adds anyway */
+  while (len && (data[len - 1] == '\n' || data[len - 1] == '\r' || data[len - 1] == '\0'))
     len--;
   if (!len)
     return;
@@ -234,6 +266,8 @@ sl_stream_reader_run (SlStreamReader *r)
   while (!g_atomic_int_get (&r->cancelled))
     {
       if (!sl_window_wait (r->window))
+        break;
+      if (r->wake >= 0 && !wait_readable (r))
         break;
       gssize n = read (r->fd, r->buf + r->end, r->size - r->end);
       if (n < 0 && errno == EINTR)

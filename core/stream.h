@@ -11,7 +11,11 @@ G_BEGIN_DECLS
 
 typedef struct _SlStreamReader SlStreamReader;
 
+/* fd may be a socket, a pipe, a terminal or a file; the caller keeps it. */
 SlStreamReader *sl_stream_reader_new    (SlSource *src, gint fd, const gchar *peer);
+/* Frames by newline (or NUL) only, for pipes and files whose lines may
+ * start with digits and a space: no RFC 6587 octet counting. Call before run. */
+void            sl_stream_reader_frame_by_newline (SlStreamReader *r);
 /* Reads until end of stream, an error, or cancel. Runs on the caller's thread. */
 void            sl_stream_reader_run    (SlStreamReader *r);
 /* From another thread: makes run() return soon. */

@@ -74,6 +74,27 @@ sl_window_wait (SlWindow *w)
   return ok;
 }
 
+gboolean
+sl_window_wait_empty (SlWindow *w, gint64 end_time)
+{
+  if (g_atomic_int_get (&w->in_flight) == 0)
+    return TRUE;
+  g_mutex_lock (&w->lock);
+  g_atomic_int_inc (&w->waiting);
+  gboolean timed_out = FALSE;
+  while (g_atomic_int_get (&w->in_flight) > 0 && !w->cancelled && !timed_out)
+    {
+      if (end_time < 0)
+        g_cond_wait (&w->room, &w->lock);
+      else
+        timed_out = !g_cond_wait_until (&w->room, &w->lock, end_time);
+    }
+  g_atomic_int_dec_and_test (&w->waiting);
+  gboolean empty = g_atomic_int_get (&w->in_flight) == 0;
+  g_mutex_unlock (&w->lock);
+  return empty;
+}
+
 void
 sl_window_cancel (SlWindow *w)
 {

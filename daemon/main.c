@@ -1,6 +1,7 @@
 #include "core/config.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/persist.h"
 #include "core/plugin.h"
 #include "core/stats.h"
 #include "daemon/control.h"
@@ -219,6 +220,36 @@ on_command (const gchar *command, gpointer data)
                           command);
 }
 
+/* Positions of file() sources and the like reach the disk once a second,
+ * so a crash repeats at most a second of input and never loses any. */
+static gboolean
+save_persist (gpointer data)
+{
+  static gboolean failing;
+  GError *error = NULL;
+  if (sl_persist_save (&error))
+    failing = FALSE;
+  else
+    {
+      if (!failing)
+        sl_log (SL_LOG_WARNING, _("cannot write the persist file; will retry: %s"), error->message);
+      failing = TRUE;
+      g_error_free (error);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+open_persist (const gchar *path)
+{
+  GError *error = NULL;
+  if (!sl_persist_open (path, &error))
+    {
+      sl_log (SL_LOG_WARNING, _("%s; starting without saved positions"), error->message);
+      g_error_free (error);
+    }
+}
+
 static gboolean
 write_pidfile (const gchar *path)
 {
@@ -298,12 +329,14 @@ run (Settings *s)
       ready = daemonize ();
     }
   signal (SIGPIPE, SIG_IGN);
+  open_persist (s->persist_file);
   GError *error = NULL;
   if (!sl_config_start (d.cfg, &error))
     {
       sl_log (SL_LOG_ERROR, "%s", error->message);
       g_error_free (error);
       sl_config_free (d.cfg);
+      sl_persist_close ();
       tell_parent (ready, 1);
       return 1;
     }
@@ -318,6 +351,7 @@ run (Settings *s)
   g_unix_signal_add (SIGTERM, on_term, &d);
   g_unix_signal_add (SIGINT, on_term, &d);
   g_unix_signal_add (SIGHUP, on_hup, &d);
+  g_timeout_add_seconds (1, save_persist, NULL);
   sl_log (SL_LOG_NOTICE, "sluiced starting up; version='%s'", PACKAGE_VERSION);
   tell_parent (ready, 0);
 
@@ -326,6 +360,8 @@ run (Settings *s)
   sl_log (SL_LOG_NOTICE, "sluiced shutting down; version='%s'", PACKAGE_VERSION);
   sl_control_free (d.control);
   sl_config_free (d.cfg);
+  save_persist (NULL);
+  sl_persist_close ();
   unlink (s->pidfile);
   g_main_loop_unref (d.loop);
   return 0;

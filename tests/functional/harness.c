@@ -60,6 +60,7 @@ sl_test_env_setup (SlTestEnv *env, gconstpointer data)
   env->config = g_build_filename (env->dir, "sluice.conf", NULL);
   env->pidfile = g_build_filename (env->dir, "sluiced.pid", NULL);
   env->control = g_build_filename (env->dir, "sluiced.ctl", NULL);
+  env->persist = g_build_filename (env->dir, "sluiced.persist", NULL);
   env->stderr_path = g_build_filename (env->dir, "sluiced.stderr", NULL);
 }
 
@@ -159,6 +160,7 @@ sl_test_env_teardown (SlTestEnv *env, gconstpointer data)
   g_free (env->config);
   g_free (env->pidfile);
   g_free (env->control);
+  g_free (env->persist);
   g_free (env->stderr_path);
   memset (env, 0, sizeof *env);
 }
@@ -308,8 +310,8 @@ sl_test_control (SlTestEnv *env, const gchar *command)
   return answer;
 }
 
-gboolean
-sl_test_daemon_start (SlTestEnv *env)
+static gboolean
+start_daemon (SlTestEnv *env, gint stdin_fd)
 {
   const gchar *builddir = required_env ("SL_TOP_BUILDDIR");
   const gchar *module_path = sl_test_module_path ();
@@ -323,7 +325,7 @@ sl_test_daemon_start (SlTestEnv *env)
   gchar *program = g_build_filename (builddir, "daemon", "sluiced", NULL);
   const gchar *argv[] = {
     program, "-F", "-f", env->config, "--module-path", module_path,
-    "-p", env->pidfile, "-c", env->control, NULL
+    "-p", env->pidfile, "-c", env->control, "-R", env->persist, NULL
   };
   gint out = open (env->stderr_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   gchar **envp = child_environment ();
@@ -331,7 +333,7 @@ sl_test_daemon_start (SlTestEnv *env)
   gboolean spawned = out >= 0
                      && g_spawn_async_with_pipes_and_fds (env->dir, argv, (const gchar *const *) envp,
                                                           G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
-                                                          -1, out, out, NULL, NULL, 0,
+                                                          stdin_fd, out, out, NULL, NULL, 0,
                                                           &env->pid, NULL, NULL, NULL, &error);
   if (out >= 0)
     close (out);
@@ -357,6 +359,18 @@ sl_test_daemon_start (SlTestEnv *env)
     }
   fail_with_daemon (env, "sluiced did not come up");
   return FALSE;
+}
+
+gboolean
+sl_test_daemon_start (SlTestEnv *env)
+{
+  return start_daemon (env, -1);
+}
+
+gboolean
+sl_test_daemon_start_with_stdin (SlTestEnv *env, gint stdin_fd)
+{
+  return start_daemon (env, stdin_fd);
 }
 
 gint

@@ -25,6 +25,7 @@ typedef struct
   gchar *config;       /* DIR/sluice.conf */
   gchar *pidfile;      /* DIR/sluiced.pid */
   gchar *control;      /* DIR/sluiced.ctl */
+  gchar *persist;      /* DIR/sluiced.persist: the daemon's -R */
   gchar *stderr_path;  /* DIR/sluiced.stderr: the daemon's stderr */
   GPid pid;            /* the running daemon, or 0 */
 } SlTestEnv;
@@ -58,6 +59,9 @@ gboolean  sl_test_write_config (SlTestEnv *env, const gchar *text, ...) G_GNUC_N
  * control socket and stderr in env->dir, and waits until it answers on
  * its control socket (which it opens after every source started). */
 gboolean  sl_test_daemon_start (SlTestEnv *env);
+/* The same with stdin_fd (which the caller keeps) as the daemon's stdin;
+ * sl_test_daemon_start gives it /dev/null. */
+gboolean  sl_test_daemon_start_with_stdin (SlTestEnv *env, gint stdin_fd);
 /* Sends signum (0: none, it is already stopping) and waits for the daemon
  * to exit; SIGKILL and failure when it does not within the deadline. The
  * wait status, or -1. */

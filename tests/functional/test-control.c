@@ -320,7 +320,7 @@ test_background (SlTestEnv *env, gconstpointer data)
     return;
   g_autofree gchar *err = NULL;
   gint status = sl_test_run_built ("daemon/sluiced", NULL, &err, "-f", env->config, "--module-path", module_path,
-                                   "-p", env->pidfile, "-c", env->control, NULL);
+                                   "-p", env->pidfile, "-c", env->control, "-R", env->persist, NULL);
   g_assert_cmpint (status, ==, 0);
   g_autofree gchar *pid_text = sl_test_read_file (env->pidfile);
   gint pid = pid_text ? atoi (pid_text) : 0;
@@ -348,7 +348,7 @@ test_background (SlTestEnv *env, gconstpointer data)
     }
   g_clear_pointer (&err, g_free);
   status = sl_test_run_built ("daemon/sluiced", NULL, &err, "-f", env->config, "--module-path", module_path,
-                              "-p", env->pidfile, "-c", env->control, NULL);
+                              "-p", env->pidfile, "-c", env->control, "-R", env->persist, NULL);
   close (busy);
   g_assert_cmpint (status, ==, 1);
   g_assert_false (g_file_test (env->pidfile, G_FILE_TEST_EXISTS));

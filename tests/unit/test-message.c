@@ -162,6 +162,71 @@ test_window_blocks_until_release (void)
   sl_window_unref (w);
 }
 
+static gpointer
+release_two_later (gpointer data)
+{
+  g_usleep (20000);
+  sl_window_release (data, 1);
+  g_usleep (20000);
+  sl_window_release (data, 1);
+  return NULL;
+}
+
+static void
+test_window_wait_empty (void)
+{
+  SlWindow *w = sl_window_new (100);
+  g_assert_true (sl_window_wait_empty (w, -1));
+  sl_window_take (w, 2);
+  GThread *t = g_thread_new ("release", release_two_later, w);
+  g_assert_true (sl_window_wait_empty (w, -1));
+  g_assert_cmpuint (sl_window_in_flight (w), ==, 0);
+  g_thread_join (t);
+
+  /* nothing acknowledges: the deadline ends the wait, then a cancel does */
+  sl_window_take (w, 1);
+  g_assert_false (sl_window_wait_empty (w, g_get_monotonic_time () + 10000));
+  sl_window_cancel (w);
+  g_assert_false (sl_window_wait_empty (w, -1));
+  sl_window_release (w, 1);
+  g_assert_true (sl_window_wait_empty (w, -1));
+  sl_window_unref (w);
+}
+
+/* A sender inventing a new field name with every message must not grow
+ * the registry without end. Runs last: it fills the process's registry. */
+static void
+test_field_names_are_capped (void)
+{
+  SlHandle early = sl_field_handle (".SDATA.meta.sequenceId");
+  g_assert_cmpuint (early, !=, SL_F_NONE);
+  SlHandle last = SL_F_NONE;
+  guint refused = 0;
+  for (guint i = 0; i < SL_FIELD_NAMES_MAX + 10; i++)
+    {
+      gchar name[64];
+      g_snprintf (name, sizeof name, ".SDATA.hostile.p%u", i);
+      SlHandle h = sl_field_handle (name);
+      if (h == SL_F_NONE)
+        refused++;
+      else
+        last = h;
+    }
+  g_assert_cmpuint (refused, >, 10);
+  g_assert_cmpuint (last, <, SL_F_BUILTIN_MAX + SL_FIELD_NAMES_MAX);
+  g_assert_cmpuint (sl_field_handle (".SDATA.one.more"), ==, SL_F_NONE);
+
+  /* names from before still work, and a refused one stores nothing */
+  g_assert_cmpuint (sl_field_handle (".SDATA.meta.sequenceId"), ==, early);
+  SlMessage *msg = sl_message_new ("x", 1);
+  sl_message_set (msg, early, "7", -1);
+  sl_message_set (msg, sl_field_handle (".SDATA.one.more"), "lost", -1);
+  sl_message_set_slice (msg, SL_F_NONE, msg->raw, 1);
+  assert_field (msg, early, "7");
+  assert_field (msg, SL_F_NONE, NULL);
+  sl_message_unref (msg);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -173,5 +238,7 @@ main (int argc, char **argv)
   g_test_add_func ("/message/clone-rebases-slices", test_clone_rebases_slices);
   g_test_add_func ("/message/ack-through-copies", test_ack_reaches_window_through_copies);
   g_test_add_func ("/window/blocks-until-release", test_window_blocks_until_release);
+  g_test_add_func ("/window/wait-empty", test_window_wait_empty);
+  g_test_add_func ("/message/field-names-capped", test_field_names_are_capped);
   return g_test_run ();
 }

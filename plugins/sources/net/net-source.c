@@ -1,5 +1,7 @@
-/* tcp(), udp() and network(): syslog over IP. The sockets are opened here;
- * reading, framing and flow control are the core's listener and readers. */
+/* tcp(), udp(), network() and syslog(): syslog over IP. The sockets are
+ * opened here; reading, framing and flow control are the core's listener
+ * and readers. On TCP each connection's first frame tells newline framing
+ * from RFC 6587 octet counting. */
 #include "core/config/error.h"
 #include "core/dgram.h"
 #include "core/i18n.h"
@@ -49,6 +51,16 @@ static const SlOptionSpec network_options[] = {
   { "transport", SL_OPT_STRING, "tcp", "tcp or udp" },
   { NULL }
 };
+/* RFC 5424 on port 601 over TCP (syslog-conn, where syslog-ng listens)
+ * and 514 over UDP; its own flags() default comes first and wins over the
+ * common one */
+static const SlOptionSpec syslog_options[] = {
+  { "flags", SL_OPT_FLAGS, "syslog-protocol", "how to take messages; RFC 5424 (syslog-protocol) unless flags() says otherwise",
+    SL_SOURCE_FLAG_CHOICES },
+  NET_OPTIONS ("601"), STREAM_OPTIONS,
+  { "transport", SL_OPT_STRING, "tcp", "tcp or udp" },
+  { NULL }
+};
 
 static gboolean
 net_init (SlDriver *d, SlOptions *o, GError **error)
@@ -65,10 +77,17 @@ net_init (SlDriver *d, SlOptions *o, GError **error)
       if (g_ascii_strcasecmp (transport, "udp") != 0 && g_ascii_strcasecmp (transport, "tcp") != 0)
         {
           sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "transport"),
-                            _("transport '%s' is not one network() knows; use tcp or udp"), transport);
+                            _("transport '%s' is not one %s() knows; use tcp or udp"), transport, kind);
           return FALSE;
         }
       self->stream = g_ascii_strcasecmp (transport, "tcp") == 0;
+    }
+  /* syslog() over UDP listens where RFC 5426 puts it, as syslog-ng does */
+  if (strcmp (kind, "syslog") == 0 && !self->stream && !sl_options_is_set (o, "port")
+      && !sl_options_is_set (o, "localport"))
+    {
+      g_free (self->port);
+      self->port = g_strdup ("514");
     }
   if (sl_options_has (o, "max-connections"))
     {
@@ -168,9 +187,10 @@ net_free (SlDriver *d)
 NET_SOURCE_CLASS (tcp_class, "tcp", tcp_options, "receive syslog over TCP, newline or octet-count framed");
 NET_SOURCE_CLASS (udp_class, "udp", udp_options, "receive syslog datagrams over UDP");
 NET_SOURCE_CLASS (network_class, "network", network_options, "receive syslog over TCP or UDP, chosen by transport()");
+NET_SOURCE_CLASS (syslog_class, "syslog", syslog_options, "receive RFC 5424 syslog over TCP (port 601) or UDP (port 514)");
 
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "net-source",
-  .drivers = (const SlDriverClass *const[]) { &tcp_class, &udp_class, &network_class, NULL },
+  .drivers = (const SlDriverClass *const[]) { &tcp_class, &udp_class, &network_class, &syslog_class, NULL },
 };

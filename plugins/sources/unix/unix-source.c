@@ -7,13 +7,11 @@
 #include "core/listener.h"
 #include "core/plugin.h"
 #include "core/source.h"
+#include "plugins/sources/unix/unix-socket.h"
 
-#include <errno.h>
 #include <grp.h>
 #include <pwd.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -115,48 +113,18 @@ unix_init (SlDriver *d, SlOptions *o, GError **error)
   return resolve_ids (self, o, error);
 }
 
-/* A socket file left by a previous run (or another daemon that died) is
- * replaced; anything else in the way is an error, not something to remove. */
-static gboolean
-remove_stale (const gchar *path, GError **error)
-{
-  struct stat st;
-  if (lstat (path, &st) < 0)
-    return TRUE;
-  if (!S_ISSOCK (st.st_mode))
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
-                   _("%s exists and is not a socket; not replacing it"), path);
-      return FALSE;
-    }
-  unlink (path);
-  return TRUE;
-}
-
 static gint
 open_socket (UnixSource *self, GError **error)
 {
-  struct sockaddr_un addr = { .sun_family = AF_UNIX };
-  strcpy (addr.sun_path, self->path);
-  if (!remove_stale (self->path, error))
-    return -1;
-  gint fd = socket (AF_UNIX, (self->stream ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
-  if (fd >= 0 && !self->stream && self->so_rcvbuf > 0)
-    setsockopt (fd, SOL_SOCKET, SO_RCVBUF, &self->so_rcvbuf, sizeof self->so_rcvbuf);
-  if (fd < 0 || bind (fd, (struct sockaddr *) &addr, sizeof addr) < 0
-      || (self->stream && listen (fd, 256) < 0))
-    {
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
-                   _("%s(): cannot create socket %s: %s"), self->super.klass->name, self->path,
-                   g_strerror (errno));
-      if (fd >= 0)
-        close (fd);
-      return -1;
-    }
-  if (chmod (self->path, self->perm) < 0
-      || ((self->owner != (uid_t) -1 || self->group != (gid_t) -1) && chown (self->path, self->owner, self->group) < 0))
-    sl_log (SL_LOG_WARNING, "cannot set the mode or owner of %s: %s", self->path, g_strerror (errno));
-  return fd;
+  SlUnixSocketSpec spec = {
+    .path = self->path,
+    .stream = self->stream,
+    .perm = self->perm,
+    .owner = self->owner,
+    .group = self->group,
+    .so_rcvbuf = self->so_rcvbuf,
+  };
+  return sl_unix_socket_open (&spec, self->super.klass->name, error);
 }
 
 static gboolean

@@ -1,0 +1,10 @@
+/* The file plugin: file() follows a file as it grows and rotates, pipe()
+ * reads a named pipe, stdin() the daemon's standard input. */
+#include "plugins/sources/file/file-private.h"
+
+G_MODULE_EXPORT const SlModule sl_module = {
+  .abi_version = SL_ABI_VERSION,
+  .name = "file-source",
+  .drivers = (const SlDriverClass *const[]) { &sl_file_source_class, &sl_pipe_source_class,
+                                              &sl_stdin_source_class, NULL },
+};

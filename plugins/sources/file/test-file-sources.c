@@ -1,0 +1,366 @@
+/* file(), pipe() and stdin() on the real daemon: a followed file through
+ * appends, restarts, rotation and truncation; a named pipe through its
+ * writers coming and going; the daemon's stdin to its end. */
+#include "tests/functional/harness.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static gboolean
+append (SlTestEnv *env, const gchar *name, const gchar *text)
+{
+  g_autofree gchar *path = sl_test_path (env, name);
+  gint fd = open (path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  gboolean ok = fd >= 0 && write (fd, text, strlen (text)) == (gssize) strlen (text);
+  if (!ok)
+    g_test_fail_printf ("cannot append to %s: %s", path, g_strerror (errno));
+  if (fd >= 0)
+    close (fd);
+  return ok;
+}
+
+static gboolean
+check_output (SlTestEnv *env, const gchar *expected)
+{
+  g_autofree gchar *path = sl_test_path (env, "out.log");
+  guint lines = 0;
+  for (const gchar *p = expected; (p = strchr (p, '\n')); p++)
+    lines++;
+  if (!sl_test_wait_lines (env, path, lines))
+    return FALSE;
+  g_autofree gchar *text = sl_test_read_file (path);
+  g_assert_cmpstr (text, ==, expected);
+  return g_strcmp0 (text, expected) == 0;
+}
+
+static const gchar file_config[] =
+  "@version: 4.0\n"
+  "source s_file { file(\"@DIR@/in.log\" follow-freq(0.1) flags(no-parse)); };\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_file); destination(d_out); flags(flow-control); };\n";
+
+/* Lines that were there and lines appended later arrive; a line is taken
+ * only once its newline is written. */
+static void
+test_follow (SlTestEnv *env, gconstpointer data)
+{
+  if (!append (env, "in.log", "one\ntwo\n") || !sl_test_write_config (env, file_config, NULL)
+      || !sl_test_daemon_start (env) || !check_output (env, "one\ntwo\n"))
+    return;
+  if (!append (env, "in.log", "thr"))
+    return;
+  /* time for the reader to see the half line; it must wait for the rest */
+  g_usleep (300 * 1000);
+  if (!append (env, "in.log", "ee\r\n\nfour\n"))
+    return;
+  check_output (env, "one\ntwo\nthree\nfour\n");
+}
+
+/* The position is kept across a restart: what was appended while the
+ * daemon was down arrives once, and nothing arrives twice. */
+static void
+test_resume_after_restart (SlTestEnv *env, gconstpointer data)
+{
+  if (!append (env, "in.log", "one\ntwo\nthree\n") || !sl_test_write_config (env, file_config, NULL)
+      || !sl_test_daemon_start (env) || !check_output (env, "one\ntwo\nthree\n"))
+    return;
+  g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
+
+  g_autofree gchar *persist = sl_test_read_file (env->persist);
+  g_autofree gchar *in = sl_test_path (env, "in.log");
+  struct stat st;
+  g_assert_cmpint (stat (in, &st), ==, 0);
+  g_autofree gchar *entry = g_strdup_printf ("file(%s)\t%" G_GUINT64_FORMAT " 14\n", in, (guint64) st.st_ino);
+  g_assert_nonnull (persist);
+  g_assert_nonnull (strstr (persist, entry));
+
+  if (!append (env, "in.log", "four\nfive\n") || !sl_test_daemon_start (env)
+      || !check_output (env, "one\ntwo\nthree\nfour\nfive\n"))
+    return;
+  /* and a reload resumes as well */
+  g_autofree gchar *answer = sl_test_control (env, "RELOAD");
+  g_assert_true (answer && g_str_has_prefix (answer, "OK"));
+  if (append (env, "in.log", "six\n"))
+    check_output (env, "one\ntwo\nthree\nfour\nfive\nsix\n");
+}
+
+/* Rotation: the old file is renamed and a new one made at the path; the
+ * old one is read to its end, then the new one from its start. */
+static void
+test_rotation (SlTestEnv *env, gconstpointer data)
+{
+  if (!append (env, "in.log", "1\n2\n") || !sl_test_write_config (env, file_config, NULL)
+      || !sl_test_daemon_start (env) || !check_output (env, "1\n2\n"))
+    return;
+  g_autofree gchar *in = sl_test_path (env, "in.log");
+  g_autofree gchar *old = sl_test_path (env, "in.log.1");
+  if (!append (env, "in.log", "3\n") || rename (in, old) < 0 || !append (env, "in.log", "4\n5\n"))
+    return;
+  if (!check_output (env, "1\n2\n3\n4\n5\n"))
+    return;
+  sl_test_wait_stat (env, "source", "s_file", "rotations", 1);
+  /* the new file is the one followed now */
+  if (append (env, "in.log", "6\n") && append (env, "in.log.1", "not followed any more\n"))
+    check_output (env, "1\n2\n3\n4\n5\n6\n");
+}
+
+/* A new, shorter file renamed over the path (as editors do) is another
+ * file: it is read from its start. */
+static void
+test_replaced_by_shorter (SlTestEnv *env, gconstpointer data)
+{
+  if (!append (env, "in.log", "line 1\nline 2\nline 3\n") || !sl_test_write_config (env, file_config, NULL)
+      || !sl_test_daemon_start (env) || !check_output (env, "line 1\nline 2\nline 3\n"))
+    return;
+  g_autofree gchar *in = sl_test_path (env, "in.log");
+  if (g_file_set_contents (in, "x\n", -1, NULL))
+    check_output (env, "line 1\nline 2\nline 3\nx\n");
+}
+
+/* Truncation: the file gets shorter than what was read, as logrotate's
+ * copytruncate makes it; it is read again from its start. */
+static void
+test_truncation_in_place (SlTestEnv *env, gconstpointer data)
+{
+  if (!append (env, "in.log", "line 1\nline 2\nline 3\n") || !sl_test_write_config (env, file_config, NULL)
+      || !sl_test_daemon_start (env) || !check_output (env, "line 1\nline 2\nline 3\n"))
+    return;
+  g_autofree gchar *in = sl_test_path (env, "in.log");
+  gint fd = open (in, O_WRONLY | O_TRUNC | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  if (fd < 0)
+    return;
+  g_assert_cmpint (write (fd, "x\n", 2), ==, 2);
+  close (fd);
+  if (check_output (env, "line 1\nline 2\nline 3\nx\n"))
+    sl_test_wait_stat (env, "source", "s_file", "truncations", 1);
+}
+
+/* A file that is not there yet is waited for. */
+static void
+test_file_appears_later (SlTestEnv *env, gconstpointer data)
+{
+  if (!sl_test_write_config (env, file_config, NULL) || !sl_test_daemon_start (env)
+      || !sl_test_wait_stderr (env, "cannot read"))
+    return;
+  if (append (env, "in.log", "late\n"))
+    check_output (env, "late\n");
+}
+
+static const gchar held_config[] =
+  "@version: 4.0\n"
+  "source s_file { file(\"@DIR@/in.log\" follow-freq(0.1) flags(no-parse)); };\n"
+  "destination d_pipe { file(\"@DIR@/out.pipe\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_file); destination(d_pipe); flags(flow-control); };\n";
+
+#define HELD_LINES 2000
+
+/* The offset the persist file holds for in.log, or -1. */
+static gint64
+saved_offset (SlTestEnv *env)
+{
+  g_autofree gchar *text = sl_test_read_file (env->persist);
+  g_autofree gchar *in = sl_test_path (env, "in.log");
+  g_autofree gchar *key = g_strdup_printf ("file(%s)\t", in);
+  const gchar *entry = text ? strstr (text, key) : NULL;
+  guint64 ino;
+  gint64 offset;
+  if (!entry || sscanf (entry + strlen (key), "%" G_GUINT64_FORMAT " %" G_GINT64_FORMAT, &ino, &offset) != 2)
+    return -1;
+  return offset;
+}
+
+static gboolean
+wait_saved_offset (SlTestEnv *env, gint64 expected)
+{
+  gint64 deadline = g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
+  while (saved_offset (env) != expected && g_get_monotonic_time () < deadline)
+    g_usleep (50 * 1000);
+  gint64 offset = saved_offset (env);
+  g_assert_cmpint (offset, ==, expected);
+  return offset == expected;
+}
+
+typedef struct
+{
+  gint fd;
+  GString *data;
+} Drain;
+
+static gpointer
+drain_thread (gpointer p)
+{
+  Drain *d = p;
+  gchar buf[16 * 1024];
+  gssize n;
+  while ((n = read (d->fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+    if (n > 0)
+      g_string_append_len (d->data, buf, n);
+  return NULL;
+}
+
+static void
+check_held_lines (SlTestEnv *env, gint pipe_fd, gsize size)
+{
+  gint64 deadline = g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
+  while (sl_test_stat (env, "source", "s_file", "received") <= 0 && g_get_monotonic_time () < deadline)
+    g_usleep (50 * 1000);
+  /* long enough for the daemon to save (once a second) a position that
+   * ran ahead of what was delivered, were it to */
+  g_usleep (1500 * 1000);
+  if (!wait_saved_offset (env, 0))
+    return;
+  /* and reading waits for the lines read to be delivered */
+  gint64 received = sl_test_stat (env, "source", "s_file", "received");
+  g_assert_cmpint (received, >, 0);
+  g_assert_cmpint (received, <, HELD_LINES);
+
+  Drain drain = { pipe_fd, g_string_new (NULL) };
+  GThread *thread = g_thread_new ("drain", drain_thread, &drain);
+  /* once all of it is delivered the position reaches the end */
+  wait_saved_offset (env, size);
+  g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
+  g_thread_join (thread);
+  g_autofree gchar *in = sl_test_path (env, "in.log");
+  g_autofree gchar *expected = sl_test_read_file (in);
+  g_assert_cmpstr (drain.data->str, ==, expected);
+  g_string_free (drain.data, TRUE);
+}
+
+/* Under flow control the saved position moves only over lines that were
+ * written: while the destination is held back (a pipe nobody reads) it
+ * stays, and once the pipe is read it reaches the end. */
+static void
+test_position_follows_delivery (SlTestEnv *env, gconstpointer data)
+{
+  GString *lines = g_string_new (NULL);
+  for (guint i = 1; i <= HELD_LINES; i++)
+    g_string_append_printf (lines, "held back line %06u with some padding to make it longer\n", i);
+  gsize size = lines->len;
+  gboolean written = append (env, "in.log", lines->str);
+  g_string_free (lines, TRUE);
+  g_autofree gchar *pipe_path = sl_test_path (env, "out.pipe");
+  if (!written || mkfifo (pipe_path, 0600) < 0)
+    return;
+  gint pipe_fd = open (pipe_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  /* a small pipe: the first lines read already fill it */
+  if (pipe_fd < 0 || fcntl (pipe_fd, F_SETFL, 0) < 0 || fcntl (pipe_fd, F_SETPIPE_SZ, 4096) < 0)
+    {
+      g_test_fail_printf ("cannot set up %s: %s", pipe_path, g_strerror (errno));
+      if (pipe_fd >= 0)
+        close (pipe_fd);
+      return;
+    }
+  if (sl_test_write_config (env, held_config, NULL) && sl_test_daemon_start (env))
+    check_held_lines (env, pipe_fd, size);
+  close (pipe_fd);
+}
+
+static const gchar pipe_config[] =
+  "@version: 4.0\n"
+  "source s_pipe { pipe(\"@DIR@/in.pipe\" flags(no-parse)); };\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_pipe); destination(d_out); };\n";
+
+static gboolean
+write_to_pipe (const gchar *path, const gchar *text)
+{
+  gint fd = open (path, O_WRONLY | O_CLOEXEC);
+  gboolean ok = fd >= 0 && write (fd, text, strlen (text)) == (gssize) strlen (text);
+  if (!ok)
+    g_test_fail_printf ("cannot write to %s: %s", path, g_strerror (errno));
+  if (fd >= 0)
+    close (fd);
+  return ok;
+}
+
+/* Writers come and go; each one's lines arrive. A line that starts with
+ * digits and a space is a line, not an octet-counted frame. */
+static void
+test_pipe (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *path = sl_test_path (env, "in.pipe");
+  if (!sl_test_write_config (env, pipe_config, NULL) || !sl_test_daemon_start (env))
+    return;
+  struct stat st;
+  g_assert_cmpint (stat (path, &st), ==, 0);
+  g_assert_true (S_ISFIFO (st.st_mode));
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  if (!write_to_pipe (path, "first writer\n") || !check_output (env, "first writer\n"))
+    return;
+  if (!write_to_pipe (path, "42 apples and\n7 pears\n") || !check_output (env, "first writer\n42 apples and\n7 pears\n"))
+    return;
+  /* stopping ends a read that waits on the pipe */
+  g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
+}
+
+/* Something else at the path is not replaced. */
+static void
+test_pipe_path_taken (SlTestEnv *env, gconstpointer data)
+{
+  if (!append (env, "in.pipe", "a regular file\n") || !sl_test_write_config (env, pipe_config, NULL))
+    return;
+  g_autofree gchar *err = NULL;
+  gint status = sl_test_run_built ("daemon/sluiced", NULL, &err, "-F", "-f", env->config, "--module-path",
+                                   sl_test_module_path (), "-p", env->pidfile, "-c", env->control,
+                                   "-R", env->persist, NULL);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (err, "exists and is not a named pipe"));
+  g_autofree gchar *path = sl_test_path (env, "in.pipe");
+  g_autofree gchar *text = sl_test_read_file (path);
+  g_assert_cmpstr (text, ==, "a regular file\n");
+}
+
+static const gchar stdin_config[] =
+  "@version: 4.0\n"
+  "source s_stdin { stdin(); };\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"${PROGRAM}: ${MESSAGE}\\n\")); };\n"
+  "log { source(s_stdin); destination(d_out); };\n";
+
+/* As syslog-ng does, the daemon stops at the end of its stdin, once what
+ * it read is written. */
+static void
+test_stdin (SlTestEnv *env, gconstpointer data)
+{
+  gint fds[2];
+  g_assert_cmpint (pipe2 (fds, O_CLOEXEC), ==, 0);
+  if (!sl_test_write_config (env, stdin_config, NULL) || !sl_test_daemon_start_with_stdin (env, fds[0]))
+    {
+      close (fds[0]);
+      close (fds[1]);
+      return;
+    }
+  close (fds[0]);
+  static const gchar lines[] = "<13>Nov 29 20:25:57 host app: from stdin\n<14>Nov 29 20:25:58 host app: last, no newline";
+  gboolean sent = write (fds[1], lines, strlen (lines)) == (gssize) strlen (lines);
+  g_assert_true (sent);
+  if (sent)
+    check_output (env, "app: from stdin\n");
+  close (fds[1]);
+  g_assert_cmpint (sl_test_daemon_stop (env, 0), ==, 0);
+  check_output (env, "app: from stdin\napp: last, no newline\n");
+  g_autofree gchar *err = sl_test_daemon_stderr (env);
+  g_assert_nonnull (strstr (err, "stdin() reached the end of its input"));
+}
+
+int
+main (int argc, char **argv)
+{
+  sl_test_init (&argc, &argv);
+  SL_TEST_ADD ("/file/follow", test_follow);
+  SL_TEST_ADD ("/file/resume-after-restart", test_resume_after_restart);
+  SL_TEST_ADD ("/file/rotation", test_rotation);
+  SL_TEST_ADD ("/file/replaced-by-shorter", test_replaced_by_shorter);
+  SL_TEST_ADD ("/file/truncation", test_truncation_in_place);
+  SL_TEST_ADD ("/file/appears-later", test_file_appears_later);
+  SL_TEST_ADD ("/file/position-follows-delivery", test_position_follows_delivery);
+  SL_TEST_ADD ("/pipe/writers", test_pipe);
+  SL_TEST_ADD ("/pipe/path-taken", test_pipe_path_taken);
+  SL_TEST_ADD ("/stdin/until-eof", test_stdin);
+  return g_test_run ();
+}

@@ -1,0 +1,51 @@
+/* The kernel's log as /dev/kmsg gives it, one record per read:
+ *   PRI,SEQ,TIMESTAMP_USEC,FLAGS[,...];MESSAGE
+ *    KEY=VALUE                      (device properties, each on a line
+ *    KEY=VALUE                       that starts with a space)
+ * Shared by kmsg() and system(), which compile these files in. */
+#ifndef SL_KMSG_PRIVATE_H
+#define SL_KMSG_PRIVATE_H
+
+#include <glib.h>
+#include "core/plugin.h"
+#include "core/source.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  guint pri;            /* facility * 8 + level, as the record says */
+  guint64 seq;          /* the kernel's record number, rising */
+  guint64 usec;         /* microseconds since boot */
+  gsize text_offset;    /* where MESSAGE starts */
+} SlKmsgHeader;
+
+gboolean sl_kmsg_parse_header (const gchar *data, gsize len, SlKmsgHeader *header);
+
+/* Parses msg->raw, one record, into msg: PROGRAM "kernel", the record's
+ * priority, the stamp boot_usec + its timestamp (boot_usec: the wall clock
+ * time of boot in microseconds), MESSAGE, and each property as
+ * .linux.KEY. FALSE (MESSAGE the whole record) when it is no record. */
+gboolean sl_kmsg_parse (SlMessage *msg, gint64 boot_usec, const SlParseOptions *options);
+
+/* The wall clock time the system booted, as the kernel's timestamps count
+ * from it (the monotonic clock), estimated once per process. */
+gint64   sl_kmsg_boot_time (void);
+
+/* format("linux-kmsg") */
+extern const SlDriverClass sl_kmsg_format_class;
+
+typedef struct _SlKmsgReader SlKmsgReader;
+
+/* Reads the records of path (/dev/kmsg, or a named pipe or a file in the
+ * same format) on a thread of its own, parsing each with format (NULL: the
+ * source's format()). What was read is remembered in the persist file
+ * with the boot's id, so a restart skips the records of this boot already
+ * read. NULL when path cannot be opened. */
+SlKmsgReader *sl_kmsg_reader_start (SlSource *src, const SlDriverClass *format, const gchar *path,
+                                    GError **error);
+void          sl_kmsg_reader_stop  (SlKmsgReader *r);
+
+G_END_DECLS
+
+#endif

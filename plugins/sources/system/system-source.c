@@ -1,0 +1,122 @@
+/* system(): the local system's logs on Linux, as syslog-ng's system()
+ * gives them: /dev/log (a unix datagram socket, where glibc's syslog(3)
+ * writes) and the kernel's log (/dev/kmsg). A part that cannot be had, as
+ * in a container or without permission, is reported and the other one
+ * starts; socket() and kmsg() point the parts elsewhere. */
+#include "core/dgram.h"
+#include "core/i18n.h"
+#include "core/internal.h"
+#include "core/source.h"
+#include "plugins/sources/kmsg/kmsg-private.h"
+#include "plugins/sources/unix/unix-socket.h"
+
+#include <unistd.h>
+
+typedef struct
+{
+  SlDriver super;
+  gchar *socket_path;
+  gchar *kmsg_path;
+  SlDgramReader *dgram;
+  SlKmsgReader *kmsg;
+} SystemSource;
+
+static const SlOptionSpec system_options[] = {
+  { "socket", SL_OPT_STRING, "/dev/log", "the unix datagram socket local programs log to" },
+  { "kmsg", SL_OPT_STRING, "/dev/kmsg", "the kernel's log device" },
+  SL_SOURCE_COMMON_OPTIONS,
+  { NULL }
+};
+
+static gboolean
+system_init (SlDriver *d, SlOptions *o, GError **error)
+{
+  SystemSource *self = (SystemSource *) d;
+  self->socket_path = g_strdup (sl_options_string (o, "socket"));
+  self->kmsg_path = g_strdup (sl_options_string (o, "kmsg"));
+  return TRUE;
+}
+
+static SlDgramReader *
+start_socket (SystemSource *self, SlSource *source, GError **error)
+{
+  SlUnixSocketSpec spec = {
+    .path = self->socket_path,
+    .perm = 0666,
+    .owner = (uid_t) -1,
+    .group = (gid_t) -1,
+  };
+  gint fd = sl_unix_socket_open (&spec, "system", error);
+  if (fd < 0)
+    return NULL;
+  SlDgramReader *reader = sl_dgram_reader_start (source, fd, error);
+  if (!reader)
+    unlink (self->socket_path);
+  return reader;
+}
+
+static gboolean
+system_start (SlDriver *d, SlSource *source, GError **error)
+{
+  SystemSource *self = (SystemSource *) d;
+  GError *socket_error = NULL;
+  GError *kmsg_error = NULL;
+  self->dgram = start_socket (self, source, &socket_error);
+  self->kmsg = sl_kmsg_reader_start (source, &sl_kmsg_format_class, self->kmsg_path, &kmsg_error);
+  if (!self->dgram && !self->kmsg)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+                   _("system(): neither local log can be read: %s; %s"), socket_error->message,
+                   kmsg_error->message);
+    }
+  else if (socket_error)
+    sl_log (SL_LOG_NOTICE, _("%s: local programs' messages are not received: %s; the kernel's log is read"),
+            d->id, socket_error->message);
+  else if (kmsg_error)
+    sl_log (SL_LOG_NOTICE, _("%s: the kernel's log is not read: %s; local programs' messages are received on %s"),
+            d->id, kmsg_error->message, self->socket_path);
+  g_clear_error (&socket_error);
+  g_clear_error (&kmsg_error);
+  return self->dgram || self->kmsg;
+}
+
+static void
+system_stop (SlDriver *d)
+{
+  SystemSource *self = (SystemSource *) d;
+  if (self->dgram)
+    {
+      sl_dgram_reader_stop (self->dgram);
+      unlink (self->socket_path);
+    }
+  if (self->kmsg)
+    sl_kmsg_reader_stop (self->kmsg);
+  self->dgram = NULL;
+  self->kmsg = NULL;
+}
+
+static void
+system_free (SlDriver *d)
+{
+  SystemSource *self = (SystemSource *) d;
+  g_free (self->socket_path);
+  g_free (self->kmsg_path);
+}
+
+static const SlDriverClass system_source_class = {
+  .kind = SL_DRIVER_SOURCE,
+  .name = "system",
+  .summary = "the local system's logs: /dev/log and the kernel's /dev/kmsg, each where available",
+  .options = system_options,
+  .instance_size = sizeof (SystemSource),
+  .init = system_init,
+  .free = system_free,
+  .start = system_start,
+  .stop = system_stop,
+};
+
+G_MODULE_EXPORT const SlModule sl_module = {
+  .abi_version = SL_ABI_VERSION,
+  .name = "system-source",
+  .drivers = (const SlDriverClass *const[]) { &system_source_class, NULL },
+};

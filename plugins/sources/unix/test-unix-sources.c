@@ -1,0 +1,105 @@
+/* unix-dgram() and unix-stream() with glibc's syslog(3) as the client.
+ * glibc always writes to /dev/log, so the client runs in a private mount
+ * namespace where /dev is a folder of the test's whose "log" leads to the
+ * daemon's socket; the system's /dev/log is never touched. */
+#include "tests/functional/harness.h"
+
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const gchar unix_config[] =
+  "@version: 4.0\n"
+  "source s_dgram { unix-dgram(\"@DIR@/dgram.sock\"); };\n"
+  "source s_stream { unix-stream(\"@DIR@/stream.sock\"); };\n"
+  "template t_line { template(\"${PROGRAM}[${PID}] ${FACILITY}.${LEVEL} ${HOST} ${MESSAGE}\\n\"); };\n"
+  "destination d_dgram { file(\"@DIR@/dgram.log\" template(t_line)); };\n"
+  "destination d_stream { file(\"@DIR@/stream.log\" template(t_line)); };\n"
+  "log { source(s_dgram); destination(d_dgram); };\n"
+  "log { source(s_stream); destination(d_stream); };\n";
+
+static gboolean
+private_mounts_work (void)
+{
+  const gchar *argv[] = { "unshare", "-m", "true", NULL };
+  g_autofree gchar *unshare = g_find_program_in_path ("unshare");
+  if (unshare && sl_test_run_argv (argv, NULL, NULL) == 0)
+    return TRUE;
+  g_test_skip ("no private mount namespace here (unshare -m needs root and util-linux)");
+  return FALSE;
+}
+
+/* Runs the syslog(3) client with /dev/log leading to socket_path. */
+static gboolean
+log_through_glibc (SlTestEnv *env, const gchar *socket_path, const gchar *message)
+{
+  const gchar *builddir = g_getenv ("SL_TOP_BUILDDIR");
+  g_autofree gchar *client = g_build_filename (builddir ? builddir : ".", "plugins", "sources", "unix",
+                                               "syslog-client", NULL);
+  g_autofree gchar *dev = sl_test_path (env, "dev");
+  g_autofree gchar *link = g_build_filename (dev, "log", NULL);
+  unlink (link);
+  if ((g_mkdir_with_parents (dev, 0755) < 0) || symlink (socket_path, link) < 0)
+    {
+      g_test_fail_printf ("cannot make %s", link);
+      return FALSE;
+    }
+  g_autofree gchar *quoted_dev = g_shell_quote (dev);
+  g_autofree gchar *quoted_client = g_shell_quote (client);
+  g_autofree gchar *quoted_message = g_shell_quote (message);
+  g_autofree gchar *script = g_strdup_printf ("mount --bind %s /dev && exec %s glibc-test %s", quoted_dev,
+                                              quoted_client, quoted_message);
+  const gchar *argv[] = { "unshare", "-m", "sh", "-c", script, NULL };
+  g_autofree gchar *err = NULL;
+  gint status = sl_test_run_argv (argv, NULL, &err);
+  if (status != 0)
+    g_test_fail_printf ("the syslog(3) client failed (%d): %s", status, err);
+  return status == 0;
+}
+
+static void
+check_line (SlTestEnv *env, const gchar *name, const gchar *message)
+{
+  g_autofree gchar *path = sl_test_path (env, name);
+  if (!sl_test_wait_lines (env, path, 1))
+    return;
+  g_autofree gchar *text = sl_test_read_file (path);
+  /* glibc sends no host name: HOST is this host's; PID is the client's */
+  g_autofree gchar *pattern = g_strdup_printf ("^glibc-test\\[\\d+\\] local2\\.warning \\S+ %s\\n$", message);
+  if (!g_regex_match_simple (pattern, text, 0, 0))
+    g_test_fail_printf ("%s holds '%s'", name, text);
+}
+
+static void
+test_glibc_syslog (SlTestEnv *env, gconstpointer data)
+{
+  if (!private_mounts_work ())
+    return;
+  struct stat before;
+  gboolean existed = lstat ("/dev/log", &before) == 0;
+  g_autofree gchar *dgram = sl_test_path (env, "dgram.sock");
+  g_autofree gchar *stream = sl_test_path (env, "stream.sock");
+  if (!sl_test_write_config (env, unix_config, NULL) || !sl_test_daemon_start (env)
+      || !sl_test_wait_socket (env, dgram) || !sl_test_wait_socket (env, stream))
+    return;
+  /* a datagram socket at /dev/log, as syslog-ng and rsyslog make it */
+  if (log_through_glibc (env, dgram, "hello over unix-dgram"))
+    check_line (env, "dgram.log", "hello over unix-dgram");
+  /* a stream socket: glibc falls back to it, each message ending in NUL */
+  if (log_through_glibc (env, stream, "hello over unix-stream"))
+    check_line (env, "stream.log", "hello over unix-stream");
+  /* the system's /dev/log was left alone */
+  struct stat after;
+  gboolean exists = lstat ("/dev/log", &after) == 0;
+  g_assert_cmpint (exists, ==, existed);
+  if (exists && existed)
+    g_assert_cmpuint (after.st_ino, ==, before.st_ino);
+}
+
+int
+main (int argc, char **argv)
+{
+  sl_test_init (&argc, &argv);
+  SL_TEST_ADD ("/unix/glibc-syslog", test_glibc_syslog);
+  return g_test_run ();
+}

@@ -1,0 +1,60 @@
+#include "plugins/sources/unix/unix-socket.h"
+#include "core/i18n.h"
+#include "core/internal.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+/* A socket file left by a previous run (or another daemon that died) is
+ * replaced; anything else in the way is an error, not something to remove. */
+static gboolean
+remove_stale (const gchar *path, GError **error)
+{
+  struct stat st;
+  if (lstat (path, &st) < 0)
+    return TRUE;
+  if (!S_ISSOCK (st.st_mode))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+                   _("%s exists and is not a socket; not replacing it"), path);
+      return FALSE;
+    }
+  unlink (path);
+  return TRUE;
+}
+
+gint
+sl_unix_socket_open (const SlUnixSocketSpec *spec, const gchar *driver, GError **error)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  if (strlen (spec->path) >= sizeof addr.sun_path)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NAMETOOLONG,
+                   _("%s(): socket path %s is longer than the %zu bytes a unix socket allows"), driver,
+                   spec->path, sizeof addr.sun_path - 1);
+      return -1;
+    }
+  strcpy (addr.sun_path, spec->path);
+  if (!remove_stale (spec->path, error))
+    return -1;
+  gint fd = socket (AF_UNIX, (spec->stream ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
+  if (fd >= 0 && !spec->stream && spec->so_rcvbuf > 0)
+    setsockopt (fd, SOL_SOCKET, SO_RCVBUF, &spec->so_rcvbuf, sizeof spec->so_rcvbuf);
+  if (fd < 0 || bind (fd, (struct sockaddr *) &addr, sizeof addr) < 0
+      || (spec->stream && listen (fd, 256) < 0))
+    {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+                   _("%s(): cannot create socket %s: %s"), driver, spec->path, g_strerror (errno));
+      if (fd >= 0)
+        close (fd);
+      return -1;
+    }
+  if (chmod (spec->path, spec->perm) < 0
+      || ((spec->owner != (uid_t) -1 || spec->group != (gid_t) -1) && chown (spec->path, spec->owner, spec->group) < 0))
+    sl_log (SL_LOG_WARNING, _("cannot set the mode or owner of %s: %s"), spec->path, g_strerror (errno));
+  return fd;
+}

@@ -1,0 +1,28 @@
+/* Making the socket file of a local source: shared by unix-stream(),
+ * unix-dgram() and system(), which compile it in. */
+#ifndef SL_UNIX_SOCKET_H
+#define SL_UNIX_SOCKET_H
+
+#include <glib.h>
+#include <sys/types.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const gchar *path;
+  gboolean stream;
+  gint perm;
+  uid_t owner;          /* (uid_t) -1 keeps the daemon's */
+  gid_t group;          /* (gid_t) -1 keeps the daemon's */
+  gint so_rcvbuf;       /* 0 keeps the system default */
+} SlUnixSocketSpec;
+
+/* Binds a socket at spec->path (replacing a socket file a previous run
+ * left, never anything else), listening when it is a stream socket, and
+ * sets its mode and owner. driver names the source in errors. */
+gint sl_unix_socket_open (const SlUnixSocketSpec *spec, const gchar *driver, GError **error);
+
+G_END_DECLS
+
+#endif

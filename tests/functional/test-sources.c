@@ -1,0 +1,327 @@
+/* What every source does, set from a configuration and checked on the real
+ * daemon: the common options, and bad input counted and survived. */
+#include "tests/functional/harness.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define OPTION_SOURCES 9
+
+static const gchar options_config[] =
+  "@version: 4.0\n"
+  "template t_all { template(\"${HOST}|${HOST_FROM}|${PROGRAM}|${FACILITY}.${LEVEL}|${ISODATE}|${R_ISODATE}|${TAGS}|${RAWMSG}|${MESSAGE}\\n\"); };\n"
+  "source s_keep { tcp(ip(\"127.0.0.1\") port(@P0@) keep-hostname(yes) tags(\"red\", \"blue\")); };\n"
+  "source s_nokeep { tcp(ip(\"127.0.0.1\") port(@P1@) keep-hostname(no) keep-timestamp(no)); };\n"
+  "source s_chain { tcp(ip(\"127.0.0.1\") port(@P2@) keep-hostname(yes) chain-hostnames(yes)); };\n"
+  "source s_defaults { tcp(ip(\"127.0.0.1\") port(@P3@) default-facility(local5) default-priority(warning)); };\n"
+  "source s_level { tcp(ip(\"127.0.0.1\") port(@P4@) default-level(err)); };\n"
+  "source s_override { tcp(ip(\"127.0.0.1\") port(@P5@) host-override(\"fixed-host\") program-override(\"fixed-prog\")); };\n"
+  "source s_noparse { tcp(ip(\"127.0.0.1\") port(@P6@) flags(no-parse, store-raw-message, assume-utf8) use-dns(yes)); };\n"
+  "source s_utf8 { tcp(ip(\"127.0.0.1\") port(@P7@) flags(validate-utf8)); };\n"
+  "source s_kernel { tcp(ip(\"127.0.0.1\") port(@P8@) flags(kernel)); };\n"
+  "log { source(s_keep); destination { file(\"@DIR@/keep.log\" template(t_all)); }; };\n"
+  "log { source(s_nokeep); destination { file(\"@DIR@/nokeep.log\" template(t_all)); }; };\n"
+  "log { source(s_chain); destination { file(\"@DIR@/chain.log\" template(t_all)); }; };\n"
+  "log { source(s_defaults); destination { file(\"@DIR@/defaults.log\" template(t_all)); }; };\n"
+  "log { source(s_level); destination { file(\"@DIR@/level.log\" template(t_all)); }; };\n"
+  "log { source(s_override); destination { file(\"@DIR@/override.log\" template(t_all)); }; };\n"
+  "log { source(s_noparse); destination { file(\"@DIR@/noparse.log\" template(t_all)); }; };\n"
+  "log { source(s_utf8); destination { file(\"@DIR@/utf8.log\" template(t_all)); }; };\n"
+  "log { source(s_kernel); destination { file(\"@DIR@/kernel.log\" template(t_all)); }; };\n";
+
+#define LINE "<13>Jan  2 03:04:05 web1 app[7]: hello"
+
+/* The fields of the one line of name, split at '|'. */
+static gchar **
+fields_of (SlTestEnv *env, const gchar *name)
+{
+  g_autofree gchar *path = sl_test_path (env, name);
+  if (!sl_test_wait_lines (env, path, 1))
+    return NULL;
+  g_auto (GStrv) lines = sl_test_read_lines (path);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1);
+  gchar **fields = g_strsplit (lines[0], "|", -1);
+  g_assert_cmpuint (g_strv_length (fields), ==, 9);
+  return fields;
+}
+
+static void
+test_common_options (SlTestEnv *env, gconstpointer data)
+{
+  gchar *ports[OPTION_SOURCES];
+  guint16 numbers[OPTION_SOURCES];
+  for (guint i = 0; i < OPTION_SOURCES; i++)
+    {
+      numbers[i] = sl_test_free_port (SOCK_STREAM);
+      ports[i] = g_strdup_printf ("%u", numbers[i]);
+    }
+  gboolean started = sl_test_write_config (env, options_config, "P0", ports[0], "P1", ports[1], "P2", ports[2],
+                                           "P3", ports[3], "P4", ports[4], "P5", ports[5], "P6", ports[6],
+                                           "P7", ports[7], "P8", ports[8], NULL)
+                     && sl_test_daemon_start (env);
+  for (guint i = 0; i < OPTION_SOURCES; i++)
+    g_free (ports[i]);
+  if (!started)
+    return;
+  for (guint i = 0; i < 7; i++)
+    if (!sl_test_tcp_send (numbers[i], i == 3 || i == 4 ? "no header at all\n" : LINE "\n"))
+      return;
+  if (!sl_test_tcp_send (numbers[8], "no header at all\n"))
+    return;
+  if (!sl_test_tcp_send (numbers[7], "<13>Jan  2 03:04:05 web1 app: bad \xff\xfe bytes\n"))
+    return;
+
+  g_auto (GStrv) keep = fields_of (env, "keep.log");
+  if (!keep)
+    return;
+  g_assert_cmpstr (keep[0], ==, "web1");
+  g_assert_cmpstr (keep[1], ==, "127.0.0.1");
+  g_assert_cmpstr (keep[2], ==, "app");
+  g_assert_cmpstr (keep[3], ==, "user.notice");
+  g_assert_true (strstr (keep[4], "-01-02T03:04:05") != NULL);
+  g_assert_cmpstr (keep[6], ==, "red,blue");
+  g_assert_cmpstr (keep[7], ==, "");
+  g_assert_cmpstr (keep[8], ==, "hello");
+
+  /* the sender's address, and the time it came in */
+  g_auto (GStrv) nokeep = fields_of (env, "nokeep.log");
+  if (!nokeep)
+    return;
+  g_assert_cmpstr (nokeep[0], ==, "127.0.0.1");
+  g_assert_cmpstr (nokeep[4], ==, nokeep[5]);
+  g_assert_cmpstr (nokeep[6], ==, "");
+
+  g_auto (GStrv) chain = fields_of (env, "chain.log");
+  if (chain)
+    g_assert_cmpstr (chain[0], ==, "127.0.0.1/web1");
+
+  g_auto (GStrv) defaults = fields_of (env, "defaults.log");
+  if (defaults)
+    g_assert_cmpstr (defaults[3], ==, "local5.warning");
+  g_auto (GStrv) level = fields_of (env, "level.log");
+  if (level)
+    g_assert_cmpstr (level[3], ==, "user.err");
+  g_auto (GStrv) kernel = fields_of (env, "kernel.log");
+  if (kernel)
+    g_assert_cmpstr (kernel[3], ==, "kern.notice");
+
+  g_auto (GStrv) override = fields_of (env, "override.log");
+  if (override)
+    {
+      g_assert_cmpstr (override[0], ==, "fixed-host");
+      g_assert_cmpstr (override[2], ==, "fixed-prog");
+      g_assert_cmpstr (override[8], ==, "hello");
+    }
+
+  g_auto (GStrv) noparse = fields_of (env, "noparse.log");
+  if (noparse)
+    {
+      g_assert_cmpstr (noparse[0], ==, "127.0.0.1");
+      g_assert_cmpstr (noparse[2], ==, "");
+      g_assert_cmpstr (noparse[3], ==, "user.notice");
+      g_assert_cmpstr (noparse[7], ==, LINE);
+      g_assert_cmpstr (noparse[8], ==, LINE);
+    }
+  /* names are never looked up, and the daemon says so */
+  g_autofree gchar *err = sl_test_daemon_stderr (env);
+  g_assert_nonnull (strstr (err, "s_noparse#0: use-dns(yes) accepted, but host names are not looked up"));
+
+  /* invalid UTF-8 is marked and counted, and the bytes kept */
+  g_auto (GStrv) utf8 = fields_of (env, "utf8.log");
+  if (utf8)
+    g_assert_cmpstr (utf8[8], ==, "bad \xff\xfe bytes");
+  g_assert_cmpint (sl_test_stat (env, "source", "s_utf8", "invalid_utf8"), ==, 1);
+  g_assert_cmpint (sl_test_stat (env, "source", "s_keep", "invalid_utf8"), ==, 0);
+  sl_test_wait_stderr (env, "s_utf8#0: a message is not valid UTF-8; 1 so far");
+}
+
+/* Values the options do not take are refused with their place. */
+static void
+test_option_values_checked (SlTestEnv *env, gconstpointer data)
+{
+  static const struct
+  {
+    const gchar *source;
+    const gchar *error;
+  } cases[] = {
+    { "tcp(port(16000) use-dns(sometimes))", ":2:32: use-dns() takes yes, no or persist_only, not 'sometimes'" },
+    { "tcp(port(16000) default-facility(mail2))", ":2:32: unknown facility 'mail2'" },
+    { "tcp(port(16000) flags(validate-utf9))", ":2:38: unknown flag 'validate-utf9' in flags()" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree gchar *text = g_strdup_printf ("@version: 4.0\nlog { source { %s; };\n"
+                                                "  destination { file(\"@DIR@/x\"); }; };\n",
+                                                cases[i].source);
+      if (!sl_test_write_config (env, text, NULL))
+        return;
+      g_autofree gchar *err = NULL;
+      gint status = sl_test_run_built ("daemon/sluiced", NULL, &err, "--syntax-only", "-f", env->config,
+                                       "--module-path", sl_test_module_path (), NULL);
+      g_assert_cmpint (status, ==, 1);
+      if (!strstr (err, cases[i].error))
+        g_test_fail_printf ("for %s expected '%s' in: %s", cases[i].source, cases[i].error, err);
+    }
+}
+
+static const gchar bad_input_config[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@) max-connections(20)); };\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"${PROGRAM}:${MESSAGE}|${.SDATA.meta.kept}\\n\")); };\n"
+  "log { source(s_net); destination(d_out); };\n";
+
+static gboolean
+start_bad_input_daemon (SlTestEnv *env, guint16 *port)
+{
+  *port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_str = g_strdup_printf ("%u", *port);
+  return *port && sl_test_write_config (env, bad_input_config, "PORT", port_str, NULL) && sl_test_daemon_start (env);
+}
+
+/* A NUL inside a line ends the message there, as glibc's syslog(3) ends
+ * its messages on stream sockets; the rest is a message of its own. */
+static void
+test_nul_in_line (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port;
+  if (!start_bad_input_daemon (env, &port))
+    return;
+  static const gchar line[] = "<13>Jan  2 03:04:05 web1 app: before\0after\n";
+  gint fd = sl_test_tcp_connect (port);
+  if (fd < 0)
+    return;
+  gboolean sent = sl_test_send_all (fd, line, sizeof line - 1);
+  close (fd);
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  if (!sent || !sl_test_wait_lines (env, out, 2))
+    return;
+  g_autofree gchar *text = sl_test_read_file (out);
+  g_assert_cmpstr (text, ==, "app:before|\nafter:|\n");
+  g_assert_true (sl_test_daemon_alive (env));
+}
+
+/* An octet-counted frame cut short by the sender closing: what came is
+ * delivered, and the cut is counted and logged. */
+static void
+test_frame_cut_by_close (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port;
+  if (!start_bad_input_daemon (env, &port))
+    return;
+  static const gchar whole[] = "<13>Jan  2 03:04:05 web1 app: whole";
+  g_autofree gchar *frames = g_strdup_printf ("%zu %s80 <13>Jan  2 03:04:05 web1 app: cut", strlen (whole), whole);
+  if (!sl_test_tcp_send (port, frames))
+    return;
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  if (!sl_test_wait_lines (env, out, 2))
+    return;
+  g_autofree gchar *text = sl_test_read_file (out);
+  g_assert_cmpstr (text, ==, "app:whole|\napp:cut|\n");
+  sl_test_wait_stat (env, "source", "s_net", "truncated_frames", 1);
+}
+
+#define IDLE_CONNECTIONS 10
+
+/* Connections that send nothing and stay open hold a place each, but no
+ * other connection waits on them; and they do not hold up a stop. */
+static void
+test_idle_connections (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port;
+  if (!start_bad_input_daemon (env, &port))
+    return;
+  gint idle[IDLE_CONNECTIONS];
+  guint opened = 0;
+  for (; opened < IDLE_CONNECTIONS; opened++)
+    if ((idle[opened] = sl_test_tcp_connect (port)) < 0)
+      break;
+  if (opened == IDLE_CONNECTIONS && sl_test_wait_stat (env, "source", "s_net", "connections", IDLE_CONNECTIONS)
+      && sl_test_tcp_send (port, "<13>Jan  2 03:04:05 web1 app: not held up\n"))
+    {
+      g_autofree gchar *out = sl_test_path (env, "out.log");
+      if (sl_test_wait_lines (env, out, 1))
+        {
+          g_autofree gchar *text = sl_test_read_file (out);
+          g_assert_cmpstr (text, ==, "app:not held up|\n");
+        }
+      g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
+    }
+  for (guint i = 0; i < opened; i++)
+    close (idle[i]);
+}
+
+/* A sender inventing structured-data names with every message: past the
+ * registry's limit new names are not stored, and names known before keep
+ * working. */
+static void
+test_sdata_name_flood (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port;
+  if (!start_bad_input_daemon (env, &port))
+    return;
+  GString *flood = g_string_new (NULL);
+  for (guint m = 0; m < 100; m++)
+    {
+      g_string_append (flood, "<13>1 2026-01-02T03:04:05Z web1 app - - [flood");
+      for (guint p = 0; p < 200; p++)
+        g_string_append_printf (flood, " m%up%u=\"v\"", m, p);
+      g_string_append (flood, "] flood\n");
+    }
+  g_string_append (flood, "<13>1 2026-01-02T03:04:05Z web1 app - - [meta kept=\"yes\" new=\"no\"] after the flood\n");
+  gint fd = sl_test_tcp_connect (port);
+  if (fd < 0)
+    {
+      g_string_free (flood, TRUE);
+      return;
+    }
+  gboolean sent = sl_test_send_all (fd, flood->str, flood->len);
+  close (fd);
+  g_string_free (flood, TRUE);
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  if (!sent || !sl_test_wait_lines (env, out, 101))
+    return;
+  g_auto (GStrv) lines = sl_test_read_lines (out);
+  g_assert_cmpstr (lines[0], ==, "app:flood|");
+  g_assert_cmpstr (lines[100], ==, "app:after the flood|yes");
+  g_assert_cmpint (sl_test_stat (env, "fields", "registry", "refused"), >, 0);
+  sl_test_wait_stderr (env, "too many field names");
+  g_assert_true (sl_test_daemon_alive (env));
+}
+
+/* The counters of bad input, as sluicectl shows them. */
+static void
+test_counters_in_sluicectl (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port;
+  if (!start_bad_input_daemon (env, &port))
+    return;
+  g_autofree gchar *long_line = g_strnfill (70000, 'x');
+  g_autofree gchar *input = g_strdup_printf ("<13>Jan  2 03:04:05 web1 app: %s\n", long_line);
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  if (!sl_test_tcp_send (port, input) || !sl_test_wait_lines (env, out, 1))
+    return;
+  g_autofree gchar *stats = NULL;
+  gint status = sl_test_run_built ("tools/sluicectl", &stats, NULL, "-c", env->control, "stats", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (stats, "source;s_net#0;tcp;truncated;1\n"));
+  g_assert_nonnull (strstr (stats, "source;s_net#0;tcp;parse_errors;0\n"));
+  g_assert_nonnull (strstr (stats, "source;s_net#0;tcp;invalid_utf8;0\n"));
+  sl_test_wait_stderr (env, "s_net#0: a message longer than log-msg-size() was cut to fit; 1 so far");
+}
+
+int
+main (int argc, char **argv)
+{
+  sl_test_init (&argc, &argv);
+  SL_TEST_ADD ("/sources/common-options", test_common_options);
+  SL_TEST_ADD ("/sources/option-values-checked", test_option_values_checked);
+  SL_TEST_ADD ("/sources/bad-input/nul-in-line", test_nul_in_line);
+  SL_TEST_ADD ("/sources/bad-input/frame-cut-by-close", test_frame_cut_by_close);
+  SL_TEST_ADD ("/sources/bad-input/idle-connections", test_idle_connections);
+  SL_TEST_ADD ("/sources/bad-input/sdata-name-flood", test_sdata_name_flood);
+  SL_TEST_ADD ("/sources/bad-input/counters-in-sluicectl", test_counters_in_sluicectl);
+  return g_test_run ();
+}
