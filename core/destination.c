@@ -3,6 +3,7 @@
 #include "core/stats.h"
 
 #define MAX_BATCH 1024
+#define TICK_INTERVAL_US G_USEC_PER_SEC
 
 struct _SlDestination
 {
@@ -98,6 +99,23 @@ open_driver (SlDestination *d)
   return FALSE;
 }
 
+/* A reopen is applied, and the driver's tick called, whether messages come
+ * or not: a file renamed by logrotate is let go of without waiting for the
+ * next message. */
+static void
+housekeeping (SlDestination *d, gboolean opened, gint64 *next_tick)
+{
+  const SlDriverClass *klass = d->driver->klass;
+  if (g_atomic_int_compare_and_exchange (&d->reopen_requested, 1, 0) && opened && klass->reopen)
+    klass->reopen (d->driver);
+  gint64 now = g_get_monotonic_time ();
+  if (now < *next_tick)
+    return;
+  *next_tick = now + TICK_INTERVAL_US;
+  if (opened && klass->tick)
+    klass->tick (d->driver);
+}
+
 static gpointer
 writer_thread (gpointer data)
 {
@@ -108,22 +126,27 @@ writer_thread (gpointer data)
   gboolean opened = open_driver (d);
   gboolean dirty = FALSE;
   guint failures = 0;
+  gint64 next_tick = g_get_monotonic_time () + TICK_INTERVAL_US;
+  gint64 flush_at = 0;
 
   for (;;)
     {
-      gint64 deadline = dirty ? g_get_monotonic_time () + d->settings.flush_timeout_ms * 1000 : -1;
-      guint n = sl_queue_pop (d->queue, items, d->settings.batch_lines, deadline);
+      guint n = sl_queue_pop (d->queue, items, d->settings.batch_lines,
+                              dirty ? MIN (next_tick, flush_at) : next_tick);
+      housekeeping (d, opened, &next_tick);
       if (!n)
         {
-          if (dirty && klass->flush)
-            klass->flush (d->driver);
-          dirty = FALSE;
-          if (sl_queue_is_closed (d->queue))
+          gboolean closed = sl_queue_is_closed (d->queue);
+          if (dirty && (closed || g_get_monotonic_time () >= flush_at))
+            {
+              if (klass->flush)
+                klass->flush (d->driver);
+              dirty = FALSE;
+            }
+          if (closed)
             break;
           continue;
         }
-      if (g_atomic_int_compare_and_exchange (&d->reopen_requested, 1, 0) && opened && klass->reopen)
-        klass->reopen (d->driver);
       if (!opened)
         opened = open_driver (d);
       for (guint i = 0; i < n; i++)
@@ -131,7 +154,11 @@ writer_thread (gpointer data)
       guint written = opened ? klass->write (d->driver, msgs, n) : 0;
       sl_counter_add (d->written, written);
       finish_items (d, items, written);
-      dirty = dirty || written > 0;
+      if (written > 0)
+        {
+          dirty = TRUE;
+          flush_at = g_get_monotonic_time () + d->settings.flush_timeout_ms * 1000;
+        }
       if (written == n)
         {
           failures = 0;

@@ -92,6 +92,9 @@ struct _SlDriverClass
   void     (*flush)  (SlDriver *self);
   void     (*reopen) (SlDriver *self);
   void     (*close)  (SlDriver *self);
+  /* About once a second, busy or idle, once open: for work that depends on
+   * time rather than on messages, such as closing files left idle. */
+  void     (*tick)   (SlDriver *self);
 
   /* filter functions */
   gboolean (*match)  (SlDriver *self, const SlMessage *msg);
