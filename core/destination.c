@@ -74,18 +74,6 @@ finish_items (SlDestination *d, SlQueueItem *items, guint n)
   sl_counter_add (d->queued, -(gint64) n);
 }
 
-/* Sleeps for time-reopen() unless the destination is being stopped. */
-static void
-pause_before_retry (SlDestination *d)
-{
-  gint64 until = g_get_monotonic_time () + MAX (d->settings.time_reopen_s, 1) * G_USEC_PER_SEC;
-  g_mutex_lock (&d->pause_lock);
-  while (!g_atomic_int_get (&d->stopping))
-    if (!g_cond_wait_until (&d->pause_cond, &d->pause_lock, until))
-      break;
-  g_mutex_unlock (&d->pause_lock);
-}
-
 static gboolean
 open_driver (SlDestination *d)
 {
@@ -101,8 +89,8 @@ open_driver (SlDestination *d)
 
 /* A reopen is applied, and the driver's tick called, whether messages come
  * or not: a file renamed by logrotate is let go of without waiting for the
- * next message. */
-static void
+ * next message. TRUE when the tick said a failed write may be retried. */
+static gboolean
 housekeeping (SlDestination *d, gboolean opened, gint64 *next_tick)
 {
   const SlDriverClass *klass = d->driver->klass;
@@ -110,10 +98,29 @@ housekeeping (SlDestination *d, gboolean opened, gint64 *next_tick)
     klass->reopen (d->driver);
   gint64 now = g_get_monotonic_time ();
   if (now < *next_tick)
-    return;
+    return FALSE;
   *next_tick = now + TICK_INTERVAL_US;
-  if (opened && klass->tick)
-    klass->tick (d->driver);
+  return opened && klass->tick && klass->tick (d->driver);
+}
+
+/* Sleeps for time-reopen() unless the destination is being stopped or
+ * its driver's tick says it can take messages again sooner (a program
+ * restarted after its back-off). */
+static void
+pause_before_retry (SlDestination *d, gboolean opened, gint64 *next_tick)
+{
+  gint64 until = g_get_monotonic_time () + MAX (d->settings.time_reopen_s, 1) * G_USEC_PER_SEC;
+  for (;;)
+    {
+      g_mutex_lock (&d->pause_lock);
+      gboolean stopping = g_atomic_int_get (&d->stopping);
+      if (!stopping)
+        g_cond_wait_until (&d->pause_cond, &d->pause_lock, MIN (until, *next_tick));
+      stopping = g_atomic_int_get (&d->stopping);
+      g_mutex_unlock (&d->pause_lock);
+      if (stopping || g_get_monotonic_time () >= until || housekeeping (d, opened, next_tick))
+        return;
+    }
 }
 
 static gpointer
@@ -176,7 +183,7 @@ writer_thread (gpointer data)
           continue;
         }
       sl_queue_unpop (d->queue, items + written, n - written);
-      pause_before_retry (d);
+      pause_before_retry (d, opened, &next_tick);
     }
   if (opened && klass->close)
     klass->close (d->driver);

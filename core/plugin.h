@@ -92,9 +92,11 @@ struct _SlDriverClass
   void     (*flush)  (SlDriver *self);
   void     (*reopen) (SlDriver *self);
   void     (*close)  (SlDriver *self);
-  /* About once a second, busy or idle, once open: for work that depends on
-   * time rather than on messages, such as closing files left idle. */
-  void     (*tick)   (SlDriver *self);
+  /* About once a second once open, busy, idle or waiting to retry a failed
+   * write: for work that depends on time rather than on messages, such as
+   * closing files left idle. TRUE ends a wait to retry before
+   * time-reopen() (the driver can take messages again). */
+  gboolean (*tick)   (SlDriver *self);
 
   /* filter functions */
   gboolean (*match)  (SlDriver *self, const SlMessage *msg);

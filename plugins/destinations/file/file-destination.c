@@ -529,13 +529,14 @@ file_write (SlDriver *d, SlMessage **msgs, guint n)
 }
 
 /* Files of templated paths that took no message for time-reap() are
- * closed; a literal path stays open. */
-static void
+ * closed; a literal path stays open. A full disk gives no sign when it has
+ * room again, so retries wait for time-reopen(). */
+static gboolean
 file_tick (SlDriver *d)
 {
   FileDestination *self = (FileDestination *) d;
   if (self->literal)
-    return;
+    return FALSE;
   gint64 now = g_get_monotonic_time ();
   GHashTableIter it;
   gpointer value;
@@ -543,6 +544,7 @@ file_tick (SlDriver *d)
   while (g_hash_table_iter_next (&it, NULL, &value))
     if (now - ((OpenFile *) value)->last_used > self->time_reap_us)
       g_hash_table_iter_remove (&it);
+  return FALSE;
 }
 
 /* After logrotate moved the files: let go of them, and start the literal
