@@ -15,6 +15,8 @@ struct _SlDestination
   gint stopping;
   GMutex pause_lock;
   GCond pause_cond;
+  gdouble tokens;           /* throttle(): messages that may be written now */
+  gint64 tokens_at;
   SlCounter *queued;
   SlCounter *dropped;
   SlCounter *written;
@@ -28,6 +30,8 @@ sl_destination_new (SlDriver *driver, const SlDestinationSettings *settings)
   d->driver = driver;
   d->settings = *settings;
   d->settings.batch_lines = CLAMP (settings->batch_lines, 1, MAX_BATCH);
+  d->tokens = settings->throttle;
+  d->tokens_at = g_get_monotonic_time ();
   d->queue = sl_queue_new (settings->fifo_size);
   g_mutex_init (&d->pause_lock);
   g_cond_init (&d->pause_cond);
@@ -103,6 +107,19 @@ housekeeping (SlDestination *d, gboolean opened, gint64 *next_tick)
   return opened && klass->tick && klass->tick (d->driver);
 }
 
+/* Sleeps until the monotonic time until, or less when the destination is
+ * being stopped; TRUE when it is. */
+static gboolean
+nap (SlDestination *d, gint64 until)
+{
+  g_mutex_lock (&d->pause_lock);
+  if (!g_atomic_int_get (&d->stopping))
+    g_cond_wait_until (&d->pause_cond, &d->pause_lock, until);
+  gboolean stopping = g_atomic_int_get (&d->stopping);
+  g_mutex_unlock (&d->pause_lock);
+  return stopping;
+}
+
 /* Sleeps for time-reopen() unless the destination is being stopped or
  * its driver's tick says it can take messages again sooner (a program
  * restarted after its back-off). */
@@ -110,17 +127,32 @@ static void
 pause_before_retry (SlDestination *d, gboolean opened, gint64 *next_tick)
 {
   gint64 until = g_get_monotonic_time () + MAX (d->settings.time_reopen_s, 1) * G_USEC_PER_SEC;
-  for (;;)
-    {
-      g_mutex_lock (&d->pause_lock);
-      gboolean stopping = g_atomic_int_get (&d->stopping);
-      if (!stopping)
-        g_cond_wait_until (&d->pause_cond, &d->pause_lock, MIN (until, *next_tick));
-      stopping = g_atomic_int_get (&d->stopping);
-      g_mutex_unlock (&d->pause_lock);
-      if (stopping || g_get_monotonic_time () >= until || housekeeping (d, opened, next_tick))
-        return;
-    }
+  while (!nap (d, MIN (until, *next_tick)))
+    if (g_get_monotonic_time () >= until || housekeeping (d, opened, next_tick))
+      return;
+}
+
+/* How many messages throttle() lets through now: a bucket that fills at
+ * throttle() a second and holds one second's worth. At shutdown what is
+ * queued is written without delay. */
+static guint
+throttle_allowance (SlDestination *d)
+{
+  guint rate = d->settings.throttle;
+  if (!rate || g_atomic_int_get (&d->stopping))
+    return d->settings.batch_lines;
+  gint64 now = g_get_monotonic_time ();
+  d->tokens = MIN ((gdouble) rate, d->tokens + (gdouble) (now - d->tokens_at) * rate / G_USEC_PER_SEC);
+  d->tokens_at = now;
+  return MIN (d->settings.batch_lines, (guint) d->tokens);
+}
+
+/* Waits until throttle() lets the next message through. */
+static void
+wait_for_token (SlDestination *d, gint64 next_tick)
+{
+  gint64 wait = (gint64) ((1.0 - d->tokens) * G_USEC_PER_SEC / d->settings.throttle) + 1;
+  nap (d, MIN (g_get_monotonic_time () + wait, next_tick));
 }
 
 static gpointer
@@ -138,7 +170,14 @@ writer_thread (gpointer data)
 
   for (;;)
     {
-      guint n = sl_queue_pop (d->queue, items, d->settings.batch_lines,
+      guint allowed = throttle_allowance (d);
+      if (!allowed)
+        {
+          wait_for_token (d, next_tick);
+          housekeeping (d, opened, &next_tick);
+          continue;
+        }
+      guint n = sl_queue_pop (d->queue, items, allowed,
                               dirty ? MIN (next_tick, flush_at) : next_tick);
       housekeeping (d, opened, &next_tick);
       if (!n)
@@ -159,6 +198,7 @@ writer_thread (gpointer data)
       for (guint i = 0; i < n; i++)
         msgs[i] = items[i].msg;
       guint written = opened ? klass->write (d->driver, msgs, n) : 0;
+      d->tokens -= written;
       sl_counter_add (d->written, written);
       finish_items (d, items, written);
       if (written > 0)

@@ -150,6 +150,7 @@ typedef struct
   { "flush-lines", SL_OPT_INT, "1000", "most messages written in one batch" }, \
   { "flush-timeout", SL_OPT_INT, "1000", "milliseconds before a partial batch is flushed" }, \
   { "time-reopen", SL_OPT_INT, "60", "seconds to wait before retrying after an error" }, \
+  { "throttle", SL_OPT_INT, "0", "most messages written a second; 0: no limit" }, \
   { "template-escape", SL_OPT_BOOL, "no", "escape quotes and backslashes in values" }, \
   { "ts-format", SL_OPT_STRING, "rfc3164", "timestamp form of $STAMP: rfc3164, iso, full or unix" }, \
   { "frac-digits", SL_OPT_INT, "0", "digits of the second in ISO timestamps" }, \

@@ -414,6 +414,33 @@ test_dev_full (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
 }
 
+static const gchar throttle_config[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "destination d_slow { file(\"@DIR@/slow.log\" template(\"${MESSAGE}\\n\") throttle(20)); };\n"
+  "destination d_fast { file(\"@DIR@/fast.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_net); destination(d_slow); destination(d_fast); flags(flow-control); };\n";
+
+/* throttle(20) lets a second's worth through at once and then 20 a
+ * second: 60 messages take at least two seconds there (a lower bound a
+ * slow machine cannot break), none is lost, and the destination next to
+ * it is not slowed. */
+static void
+test_throttle (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = start_with_port (env, throttle_config);
+  g_autofree gchar *slow = sl_test_path (env, "slow.log");
+  g_autofree gchar *fast = sl_test_path (env, "fast.log");
+  gint64 start = g_get_monotonic_time ();
+  if (!port || !send_lines (port, "app", 1, 60, 0) || !sl_test_wait_lines (env, fast, 60)
+      || !sl_test_wait_lines (env, slow, 60))
+    return;
+  gint64 took = g_get_monotonic_time () - start;
+  g_assert_cmpint (took, >=, 1900 * 1000);
+  assert_numbered (slow, 1, 60);
+  assert_numbered (fast, 1, 60);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -426,5 +453,6 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/file/flush-lines", test_flush_lines);
   SL_TEST_ADD ("/file/disk-full", test_disk_full);
   SL_TEST_ADD ("/file/dev-full", test_dev_full);
+  SL_TEST_ADD ("/file/throttle", test_throttle);
   return g_test_run ();
 }
