@@ -414,8 +414,9 @@ sl_config_dest_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body, G
           settings.batch_lines = MAX (sl_options_int (o, "flush-lines"), 1);
           settings.flush_timeout_ms = MAX (sl_options_int (o, "flush-timeout"), 0);
           settings.time_reopen_s = MAX (sl_options_int (o, "time-reopen"), 1);
-          settings.throttle = CLAMP (sl_options_int (o, "throttle"), 0, G_MAXINT);
         }
+      if (sl_options_has (o, "throttle"))
+        settings.throttle = CLAMP (sl_options_int (o, "throttle"), 0, G_MAXINT);
       SlDestination *dest = sl_destination_new (d, &settings);
       g_ptr_array_add (group, dest);
       g_ptr_array_add (cfg->destinations, dest);
