@@ -441,6 +441,40 @@ test_throttle (SlTestEnv *env, gconstpointer data)
   assert_numbered (fast, 1, 60);
 }
 
+/* Checks the configuration text with sluiced --syntax-only; its stderr. */
+static gchar *
+syntax_errors (SlTestEnv *env, const gchar *config)
+{
+  const gchar *module_path = sl_test_module_path ();
+  if (!module_path || !sl_test_write_config (env, config, NULL))
+    return NULL;
+  gchar *err = NULL;
+  gint status = sl_test_run_built ("daemon/sluiced", NULL, &err, "--syntax-only", "-f", env->config,
+                                   "--module-path", module_path, NULL);
+  g_assert_cmpint (status, !=, 0);
+  return err;
+}
+
+/* logrotate()'s own options are checked like any driver's, with the
+ * place they were written. */
+static void
+test_logrotate_errors (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *zero = syntax_errors (env,
+    "@version: 4.0\n"
+    "destination d { file(\"@DIR@/x.log\"\n"
+    "  logrotate(enable(yes) size(0))); };\n"
+    "log { destination(d); };\n");
+  g_assert_nonnull (strstr (zero, "sluice.conf:3:"));
+  g_assert_nonnull (strstr (zero, "logrotate() needs a size above zero"));
+  g_autofree gchar *typo = syntax_errors (env,
+    "@version: 4.0\n"
+    "destination d { file(\"@DIR@/x.log\" logrotate(enable(yes) sise(1M))); };\n"
+    "log { destination(d); };\n");
+  g_assert_nonnull (strstr (typo, "sluice.conf:2:"));
+  g_assert_nonnull (strstr (typo, "unknown option 'sise' in logrotate(); did you mean 'size'?"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -454,5 +488,6 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/file/disk-full", test_disk_full);
   SL_TEST_ADD ("/file/dev-full", test_dev_full);
   SL_TEST_ADD ("/file/throttle", test_throttle);
+  SL_TEST_ADD ("/file/logrotate-errors", test_logrotate_errors);
   return g_test_run ();
 }
