@@ -198,7 +198,8 @@ writer_thread (gpointer data)
       for (guint i = 0; i < n; i++)
         msgs[i] = items[i].msg;
       guint written = opened ? klass->write (d->driver, msgs, n) : 0;
-      d->tokens -= written;
+      if (d->settings.throttle)
+        d->tokens -= written;
       sl_counter_add (d->written, written);
       finish_items (d, items, written);
       if (written > 0)
