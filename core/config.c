@@ -407,7 +407,7 @@ sl_config_dest_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body, G
       if (!d)
         return NULL;
       SlOptions *o = sl_config_driver_options (cfg, d);
-      SlDestinationSettings settings = { 10000, 1000, 1000, 60 };
+      SlDestinationSettings settings = { 10000, 1000, 1000, 60, 0 };
       if (sl_options_has (o, "log-fifo-size"))
         {
           settings.fifo_size = MAX (sl_options_int (o, "log-fifo-size"), 1);
@@ -415,6 +415,8 @@ sl_config_dest_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body, G
           settings.flush_timeout_ms = MAX (sl_options_int (o, "flush-timeout"), 0);
           settings.time_reopen_s = MAX (sl_options_int (o, "time-reopen"), 1);
         }
+      if (sl_options_has (o, "throttle"))
+        settings.throttle = CLAMP (sl_options_int (o, "throttle"), 0, G_MAXINT);
       SlDestination *dest = sl_destination_new (d, &settings);
       g_ptr_array_add (group, dest);
       g_ptr_array_add (cfg->destinations, dest);

@@ -3,6 +3,7 @@
 #include "core/stats.h"
 
 #define MAX_BATCH 1024
+#define TICK_INTERVAL_US G_USEC_PER_SEC
 
 struct _SlDestination
 {
@@ -14,6 +15,8 @@ struct _SlDestination
   gint stopping;
   GMutex pause_lock;
   GCond pause_cond;
+  gdouble tokens;           /* throttle(): messages that may be written now */
+  gint64 tokens_at;
   SlCounter *queued;
   SlCounter *dropped;
   SlCounter *written;
@@ -27,6 +30,8 @@ sl_destination_new (SlDriver *driver, const SlDestinationSettings *settings)
   d->driver = driver;
   d->settings = *settings;
   d->settings.batch_lines = CLAMP (settings->batch_lines, 1, MAX_BATCH);
+  d->tokens = settings->throttle;
+  d->tokens_at = g_get_monotonic_time ();
   d->queue = sl_queue_new (settings->fifo_size);
   g_mutex_init (&d->pause_lock);
   g_cond_init (&d->pause_cond);
@@ -73,18 +78,6 @@ finish_items (SlDestination *d, SlQueueItem *items, guint n)
   sl_counter_add (d->queued, -(gint64) n);
 }
 
-/* Sleeps for time-reopen() unless the destination is being stopped. */
-static void
-pause_before_retry (SlDestination *d)
-{
-  gint64 until = g_get_monotonic_time () + MAX (d->settings.time_reopen_s, 1) * G_USEC_PER_SEC;
-  g_mutex_lock (&d->pause_lock);
-  while (!g_atomic_int_get (&d->stopping))
-    if (!g_cond_wait_until (&d->pause_cond, &d->pause_lock, until))
-      break;
-  g_mutex_unlock (&d->pause_lock);
-}
-
 static gboolean
 open_driver (SlDestination *d)
 {
@@ -98,6 +91,70 @@ open_driver (SlDestination *d)
   return FALSE;
 }
 
+/* A reopen is applied, and the driver's tick called, whether messages come
+ * or not: a file renamed by logrotate is let go of without waiting for the
+ * next message. TRUE when the tick said a failed write may be retried. */
+static gboolean
+housekeeping (SlDestination *d, gboolean opened, gint64 *next_tick)
+{
+  const SlDriverClass *klass = d->driver->klass;
+  if (g_atomic_int_compare_and_exchange (&d->reopen_requested, 1, 0) && opened && klass->reopen)
+    klass->reopen (d->driver);
+  gint64 now = g_get_monotonic_time ();
+  if (now < *next_tick)
+    return FALSE;
+  *next_tick = now + TICK_INTERVAL_US;
+  return opened && klass->tick && klass->tick (d->driver);
+}
+
+/* Sleeps until the monotonic time until, or less when the destination is
+ * being stopped; TRUE when it is. */
+static gboolean
+nap (SlDestination *d, gint64 until)
+{
+  g_mutex_lock (&d->pause_lock);
+  if (!g_atomic_int_get (&d->stopping))
+    g_cond_wait_until (&d->pause_cond, &d->pause_lock, until);
+  gboolean stopping = g_atomic_int_get (&d->stopping);
+  g_mutex_unlock (&d->pause_lock);
+  return stopping;
+}
+
+/* Sleeps for time-reopen() unless the destination is being stopped or
+ * its driver's tick says it can take messages again sooner (a program
+ * restarted after its back-off). */
+static void
+pause_before_retry (SlDestination *d, gboolean opened, gint64 *next_tick)
+{
+  gint64 until = g_get_monotonic_time () + MAX (d->settings.time_reopen_s, 1) * G_USEC_PER_SEC;
+  while (!nap (d, MIN (until, *next_tick)))
+    if (g_get_monotonic_time () >= until || housekeeping (d, opened, next_tick))
+      return;
+}
+
+/* How many messages throttle() lets through now: a bucket that fills at
+ * throttle() a second and holds one second's worth. At shutdown what is
+ * queued is written without delay. */
+static guint
+throttle_allowance (SlDestination *d)
+{
+  guint rate = d->settings.throttle;
+  if (!rate || g_atomic_int_get (&d->stopping))
+    return d->settings.batch_lines;
+  gint64 now = g_get_monotonic_time ();
+  d->tokens = MIN ((gdouble) rate, d->tokens + (gdouble) (now - d->tokens_at) * rate / G_USEC_PER_SEC);
+  d->tokens_at = now;
+  return MIN (d->settings.batch_lines, (guint) d->tokens);
+}
+
+/* Waits until throttle() lets the next message through. */
+static void
+wait_for_token (SlDestination *d, gint64 next_tick)
+{
+  gint64 wait = (gint64) ((1.0 - d->tokens) * G_USEC_PER_SEC / d->settings.throttle) + 1;
+  nap (d, MIN (g_get_monotonic_time () + wait, next_tick));
+}
+
 static gpointer
 writer_thread (gpointer data)
 {
@@ -108,30 +165,48 @@ writer_thread (gpointer data)
   gboolean opened = open_driver (d);
   gboolean dirty = FALSE;
   guint failures = 0;
+  gint64 next_tick = g_get_monotonic_time () + TICK_INTERVAL_US;
+  gint64 flush_at = 0;
 
   for (;;)
     {
-      gint64 deadline = dirty ? g_get_monotonic_time () + d->settings.flush_timeout_ms * 1000 : -1;
-      guint n = sl_queue_pop (d->queue, items, d->settings.batch_lines, deadline);
+      guint allowed = throttle_allowance (d);
+      if (!allowed)
+        {
+          wait_for_token (d, next_tick);
+          housekeeping (d, opened, &next_tick);
+          continue;
+        }
+      guint n = sl_queue_pop (d->queue, items, allowed,
+                              dirty ? MIN (next_tick, flush_at) : next_tick);
+      housekeeping (d, opened, &next_tick);
       if (!n)
         {
-          if (dirty && klass->flush)
-            klass->flush (d->driver);
-          dirty = FALSE;
-          if (sl_queue_is_closed (d->queue))
+          gboolean closed = sl_queue_is_closed (d->queue);
+          if (dirty && (closed || g_get_monotonic_time () >= flush_at))
+            {
+              if (klass->flush)
+                klass->flush (d->driver);
+              dirty = FALSE;
+            }
+          if (closed)
             break;
           continue;
         }
-      if (g_atomic_int_compare_and_exchange (&d->reopen_requested, 1, 0) && opened && klass->reopen)
-        klass->reopen (d->driver);
       if (!opened)
         opened = open_driver (d);
       for (guint i = 0; i < n; i++)
         msgs[i] = items[i].msg;
       guint written = opened ? klass->write (d->driver, msgs, n) : 0;
+      if (d->settings.throttle)
+        d->tokens -= written;
       sl_counter_add (d->written, written);
       finish_items (d, items, written);
-      dirty = dirty || written > 0;
+      if (written > 0)
+        {
+          dirty = TRUE;
+          flush_at = g_get_monotonic_time () + d->settings.flush_timeout_ms * 1000;
+        }
       if (written == n)
         {
           failures = 0;
@@ -149,7 +224,7 @@ writer_thread (gpointer data)
           continue;
         }
       sl_queue_unpop (d->queue, items + written, n - written);
-      pause_before_retry (d);
+      pause_before_retry (d, opened, &next_tick);
     }
   if (opened && klass->close)
     klass->close (d->driver);

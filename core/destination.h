@@ -18,6 +18,7 @@ typedef struct
   guint batch_lines;        /* flush-lines(): most messages per write */
   gint64 flush_timeout_ms;  /* flush-timeout() */
   gint64 time_reopen_s;     /* time-reopen(): wait before retrying a failed write */
+  guint throttle;           /* throttle(): most messages written a second; 0: no limit */
 } SlDestinationSettings;
 
 SlDestination *sl_destination_new    (SlDriver *driver,

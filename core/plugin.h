@@ -92,6 +92,11 @@ struct _SlDriverClass
   void     (*flush)  (SlDriver *self);
   void     (*reopen) (SlDriver *self);
   void     (*close)  (SlDriver *self);
+  /* About once a second once open, busy, idle or waiting to retry a failed
+   * write: for work that depends on time rather than on messages, such as
+   * closing files left idle. TRUE ends a wait to retry before
+   * time-reopen() (the driver can take messages again). */
+  gboolean (*tick)   (SlDriver *self);
 
   /* filter functions */
   gboolean (*match)  (SlDriver *self, const SlMessage *msg);
@@ -151,6 +156,7 @@ typedef struct
   { "flush-lines", SL_OPT_INT, "1000", "most messages written in one batch" }, \
   { "flush-timeout", SL_OPT_INT, "1000", "milliseconds before a partial batch is flushed" }, \
   { "time-reopen", SL_OPT_INT, "60", "seconds to wait before retrying after an error" }, \
+  { "throttle", SL_OPT_INT, "0", "most messages written a second; 0: no limit" }, \
   { "template-escape", SL_OPT_BOOL, "no", "escape quotes and backslashes in values" }, \
   { "ts-format", SL_OPT_STRING, "rfc3164", "timestamp form of $STAMP: rfc3164, iso, full or unix" }, \
   { "frac-digits", SL_OPT_INT, "0", "digits of the second in ISO timestamps" }, \

@@ -1,6 +1,8 @@
 /* file(): writes each message to the file its templated path names. One
  * open file per expanded path, cached; a batch is written with one write
- * per run of messages that go to the same file. */
+ * per run of messages that go to the same file. A file that cannot take
+ * the bytes (full disk, I/O error) keeps the messages in the queue, and
+ * never keeps half of one. */
 #include "core/config.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -13,6 +15,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,7 +26,16 @@ typedef struct
 {
   gint fd;
   gint64 last_used;   /* monotonic µs */
+  gint64 size;        /* bytes in the file, for logrotate(size()) */
 } OpenFile;
+
+/* A message rendered into the run's buffer: where its text ends, and its
+ * place in the batch. */
+typedef struct
+{
+  gsize end;
+  guint index;
+} Rendered;
 
 typedef struct
 {
@@ -31,6 +43,7 @@ typedef struct
   SlTemplate *path;
   SlTemplate *template;
   SlTemplateEnv env;
+  gboolean literal;
   gboolean create_dirs;
   gint perm;
   gint dir_perm;
@@ -40,12 +53,16 @@ typedef struct
   gid_t dir_group;
   gint64 time_reap_us;
   gboolean fsync;
+  gboolean rotate;
+  gint64 rotate_size;
+  gint rotations;
   GHashTable *files;      /* expanded path -> OpenFile */
   GString *name;
   GString *buf;
-  gint64 last_reap;
-  gboolean error_logged;
+  GArray *rendered;       /* Rendered, one per message in buf */
+  gchar *failing_path;    /* the path whose error was logged, until it works again */
   SlCounter *spurious;
+  SlCounter *unwritable;
 } FileDestination;
 
 static const SlOptionSpec file_options[] = {
@@ -60,8 +77,16 @@ static const SlOptionSpec file_options[] = {
   { "dir-group", SL_OPT_STRING, NULL, "group of new folders" },
   { "time-reap", SL_OPT_INT, "60", "seconds after which an idle file of a templated path is closed" },
   { "fsync", SL_OPT_BOOL, "no", "fsync() after every batch" },
+  { "logrotate", SL_OPT_BLOCK, NULL, "rotate by size: logrotate(enable(yes) size(10MB) rotations(5))" },
   { "overwrite-if-older", SL_OPT_INT, "0", "accepted for syslog-ng compatibility" },
   SL_DESTINATION_COMMON_OPTIONS,
+  { NULL }
+};
+
+static const SlOptionSpec logrotate_options[] = {
+  { "enable", SL_OPT_BOOL, "no", "rotate files that grow past size()" },
+  { "size", SL_OPT_INT, "10MB", "largest size of a file; the message that would pass it starts a new one" },
+  { "rotations", SL_OPT_INT, "1", "old files kept as NAME.1 (newest) to NAME.N" },
   { NULL }
 };
 
@@ -109,6 +134,35 @@ lookup_group (SlOptions *o, const gchar *name, gid_t *out, GError **error)
   return TRUE;
 }
 
+static gboolean
+read_logrotate (FileDestination *self, SlOptions *o, GError **error)
+{
+  const SlCfgNode *block = sl_options_block (o, "logrotate");
+  if (!block)
+    return TRUE;
+  SlOptions *lr = sl_options_new ("logrotate()", logrotate_options, block, NULL, error);
+  if (!lr)
+    return FALSE;
+  gboolean ok = TRUE;
+  self->rotate = sl_options_bool (lr, "enable");
+  self->rotate_size = sl_options_int (lr, "size");
+  self->rotations = sl_options_int (lr, "rotations");
+  if (self->rotate_size <= 0)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (lr, "size"),
+                        _("logrotate() needs a size above zero"));
+      ok = FALSE;
+    }
+  else if (self->rotations < 0 || self->rotations > 1000)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (lr, "rotations"),
+                        _("rotations() takes 0 to 1000 old files"));
+      ok = FALSE;
+    }
+  sl_options_free (lr);
+  return ok;
+}
+
 static void
 open_file_free (gpointer p)
 {
@@ -124,7 +178,9 @@ file_init (SlDriver *d, SlOptions *o, GError **error)
   self->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, open_file_free);
   self->name = g_string_new (NULL);
   self->buf = g_string_sized_new (64 * 1024);
+  self->rendered = g_array_new (FALSE, FALSE, sizeof (Rendered));
   self->spurious = sl_stats_counter ("destination", d->id, d->klass->name, "spurious_paths");
+  self->unwritable = sl_stats_counter ("destination", d->id, d->klass->name, "unwritable_paths");
   if (!sl_options_string (o, "path"))
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("file() needs the path of the file to write"));
@@ -132,6 +188,7 @@ file_init (SlDriver *d, SlOptions *o, GError **error)
     }
   self->path = sl_config_template (d->cfg, o, "path", NULL, error);
   self->template = self->path ? sl_config_template (d->cfg, o, "template", DEFAULT_TEMPLATE, error) : NULL;
+  self->literal = self->path && sl_template_is_literal (self->path);
   self->create_dirs = sl_options_bool (o, "create-dirs");
   self->perm = sl_options_int (o, "perm");
   self->dir_perm = sl_options_int (o, "dir-perm");
@@ -142,7 +199,8 @@ file_init (SlDriver *d, SlOptions *o, GError **error)
          && lookup_user (o, "owner", &self->owner, error)
          && lookup_group (o, "group", &self->group, error)
          && lookup_user (o, "dir-owner", &self->dir_owner, error)
-         && lookup_group (o, "dir-group", &self->dir_group, error);
+         && lookup_group (o, "dir-group", &self->dir_group, error)
+         && read_logrotate (self, o, error);
 }
 
 /* A macro value such as a PROGRAM of "../../etc/x" must not lead a path
@@ -164,152 +222,355 @@ count_spurious (FileDestination *self, const gchar *path)
   sl_counter_add (self->spurious, 1);
 }
 
-static gboolean
+/* One error is logged when a file stops taking messages, not one per
+ * retry or per message; the next one after it works again. */
+static void
+report_failure (FileDestination *self, const gchar *what, const gchar *path, gint err)
+{
+  if (self->failing_path)
+    return;
+  sl_log (SL_LOG_ERROR, "%s; filename='%s', error='%s', driver='%s'", what, path, g_strerror (err), self->super.id);
+  self->failing_path = g_strdup (path);
+}
+
+static void
+report_success (FileDestination *self, const gchar *path)
+{
+  if (!self->failing_path || strcmp (self->failing_path, path) != 0)
+    return;
+  sl_log (SL_LOG_NOTICE, "file writable again; filename='%s', driver='%s'", path, self->super.id);
+  g_clear_pointer (&self->failing_path, g_free);
+}
+
+static void
+set_owner (const gchar *path, gint fd, uid_t owner, gid_t group)
+{
+  if (owner == (uid_t) -1 && group == (gid_t) -1)
+    return;
+  gint rc = fd >= 0 ? fchown (fd, owner, group) : chown (path, owner, group);
+  if (rc < 0)
+    sl_log (SL_LOG_WARNING, "cannot set the owner of a new file; filename='%s', error='%s'", path, g_strerror (errno));
+}
+
+/* Creates the missing folders above path, outermost first; the ones that
+ * already exist keep their mode and owner. */
+static void
 make_dirs (FileDestination *self, const gchar *path)
 {
   gchar *dir = g_path_get_dirname (path);
-  gboolean ok = TRUE;
   if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
     {
       gchar *parent = g_path_get_dirname (dir);
       if (strcmp (parent, dir) != 0)
         make_dirs (self, dir);
       g_free (parent);
-      ok = mkdir (dir, self->dir_perm) == 0 || errno == EEXIST;
-      if (ok && (self->dir_owner != (uid_t) -1 || self->dir_group != (gid_t) -1)
-          && chown (dir, self->dir_owner, self->dir_group) < 0)
-        sl_log (SL_LOG_WARNING, "cannot set the owner of %s: %s", dir, g_strerror (errno));
+      if (mkdir (dir, self->dir_perm) == 0)
+        {
+          /* the umask must not narrow the mode the configuration asked for */
+          chmod (dir, self->dir_perm);
+          set_owner (dir, -1, self->dir_owner, self->dir_group);
+        }
     }
   g_free (dir);
-  return ok;
 }
 
+/* Errors after which this path will fail the same way until someone acts:
+ * its messages are dropped and counted rather than held, so one bad path
+ * does not stop the files of every other host. */
+static gboolean
+error_is_lasting (gint err)
+{
+  return err == EACCES || err == EPERM || err == EISDIR || err == ENOTDIR || err == ENOENT
+         || err == ENAMETOOLONG || err == ELOOP || err == EROFS || err == ENXIO || err == EINVAL;
+}
+
+static void
+count_unwritable (FileDestination *self, const gchar *path, gint err, guint n)
+{
+  gint64 before = sl_counter_get (self->unwritable);
+  sl_counter_add (self->unwritable, n);
+  if (before == 0 || (before + n) / 10000 != before / 10000)
+    sl_log (SL_LOG_ERROR, "cannot open file for writing, messages dropped; filename='%s', error='%s', driver='%s', dropped='%" G_GINT64_FORMAT "'",
+            path, g_strerror (err), self->super.id, before + n);
+}
+
+/* The open file of path, opened (and created with the configured mode and
+ * owner) when it is not yet; NULL and *err when it cannot be. */
 static OpenFile *
-open_path (FileDestination *self, const gchar *path)
+open_path (FileDestination *self, const gchar *path, gint *err)
 {
   OpenFile *f = g_hash_table_lookup (self->files, path);
   if (f)
     return f;
   if (self->create_dirs)
     make_dirs (self, path);
-  gint fd = open (path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, self->perm);
+  const gint flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY;
+  gint fd = open (path, flags | O_CREAT | O_EXCL, self->perm);
+  gboolean created = fd >= 0;
+  if (fd < 0 && errno == EEXIST)
+    fd = open (path, flags);
   if (fd < 0)
     {
-      if (!self->error_logged)
-        sl_log (SL_LOG_ERROR, "cannot open file for writing; filename='%s', error='%s', driver='%s'",
-                path, g_strerror (errno), self->super.id);
-      self->error_logged = TRUE;
+      *err = errno;
       return NULL;
     }
-  self->error_logged = FALSE;
-  if ((self->owner != (uid_t) -1 || self->group != (gid_t) -1) && fchown (fd, self->owner, self->group) < 0)
-    sl_log (SL_LOG_WARNING, "cannot set the owner of %s: %s", path, g_strerror (errno));
+  if (created)
+    {
+      fchmod (fd, self->perm);
+      set_owner (path, fd, self->owner, self->group);
+    }
+  struct stat st;
   f = g_new0 (OpenFile, 1);
   f->fd = fd;
+  f->size = fstat (fd, &st) == 0 && S_ISREG (st.st_mode) ? st.st_size : 0;
   g_hash_table_insert (self->files, g_strdup (path), f);
   return f;
 }
 
+/* Writes len bytes; *done says how many made it, also when it fails. */
 static gboolean
-write_all (FileDestination *self, OpenFile *f, const gchar *data, gsize len)
+write_all (gint fd, const gchar *data, gsize len, gsize *done, gint *err)
 {
-  while (len)
+  *done = 0;
+  while (*done < len)
     {
-      gssize n = write (f->fd, data, len);
+      gssize n = write (fd, data + *done, len - *done);
       if (n < 0 && errno == EINTR)
         continue;
-      if (n < 0)
+      if (n <= 0)
         {
-          sl_log (SL_LOG_ERROR, "error writing file; driver='%s', error='%s'", self->super.id, g_strerror (errno));
+          *err = n < 0 ? errno : ENOSPC;
           return FALSE;
         }
-      data += n;
-      len -= n;
+      *done += n;
     }
-  if (self->fsync)
-    fsync (f->fd);
   return TRUE;
 }
 
-static gboolean
-flush_run (FileDestination *self, const gchar *path)
+/* Takes back the start of a message that did not fit, so that the retry
+ * writes it whole instead of after a torn copy. */
+static void
+drop_partial (gint fd, gsize partial)
 {
-  if (!self->buf->len)
-    return TRUE;
-  OpenFile *f = open_path (self, path);
-  gboolean ok = f && write_all (self, f, self->buf->str, self->buf->len);
-  if (f)
-    f->last_used = g_get_monotonic_time ();
-  if (!ok && f)
-    g_hash_table_remove (self->files, path);
-  g_string_truncate (self->buf, 0);
+  struct stat st;
+  if (partial && fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && (gsize) st.st_size >= partial
+      && ftruncate (fd, st.st_size - partial) < 0)
+    sl_log (SL_LOG_WARNING, "cannot remove a partly written message; error='%s'", g_strerror (errno));
+}
+
+/* NAME.N-1 becomes NAME.N, ..., NAME becomes NAME.1; what was NAME.N is
+ * replaced, so rotations() old files are kept. */
+static gboolean
+rotate_file (FileDestination *self, const gchar *path)
+{
+  g_hash_table_remove (self->files, path);
+  gboolean ok = TRUE;
+  for (gint k = self->rotations; k >= 1 && ok; k--)
+    {
+      gchar *from = k > 1 ? g_strdup_printf ("%s.%d", path, k - 1) : g_strdup (path);
+      gchar *to = g_strdup_printf ("%s.%d", path, k);
+      if (rename (from, to) < 0 && errno != ENOENT)
+        {
+          sl_log (SL_LOG_ERROR, "cannot rotate file; from='%s', to='%s', error='%s', driver='%s'",
+                  from, to, g_strerror (errno), self->super.id);
+          ok = FALSE;
+        }
+      g_free (from);
+      g_free (to);
+    }
+  if (ok && self->rotations == 0 && unlink (path) < 0 && errno != ENOENT)
+    {
+      sl_log (SL_LOG_ERROR, "cannot rotate file; filename='%s', error='%s', driver='%s'",
+              path, g_strerror (errno), self->super.id);
+      ok = FALSE;
+    }
   return ok;
 }
 
-static void
-reap_idle (FileDestination *self)
+/* How many of the rendered messages from first on fit into f before it
+ * passes logrotate(size()); a message that does not fit even into an empty
+ * file goes alone. */
+static guint
+messages_that_fit (FileDestination *self, OpenFile *f, guint first, gsize start)
 {
-  gint64 now = g_get_monotonic_time ();
-  if (now - self->last_reap < G_USEC_PER_SEC)
-    return;
-  self->last_reap = now;
-  GHashTableIter it;
-  gpointer value;
-  g_hash_table_iter_init (&it, self->files);
-  while (g_hash_table_iter_next (&it, NULL, &value))
-    if (now - ((OpenFile *) value)->last_used > self->time_reap_us)
-      g_hash_table_iter_remove (&it);
+  const Rendered *r = (const Rendered *) self->rendered->data;
+  guint last = first;
+  while (last < self->rendered->len && f->size + (gint64) (r[last].end - start) <= self->rotate_size)
+    last++;
+  if (last == first && f->size == 0)
+    last++;
+  return last - first;
 }
 
-/* Messages going to one file are gathered and written together; a failed
- * write returns how many messages before the failed run were written, so
- * the rest is retried by the core. */
+/* Writes the rendered run to path; returns how many of its messages are in
+ * the file, and when not all are, the error and whether it came from
+ * opening the file. */
+static guint
+write_rendered (FileDestination *self, const gchar *path, gint *err, gboolean *at_open)
+{
+  const Rendered *r = (const Rendered *) self->rendered->data;
+  guint count = self->rendered->len;
+  guint done = 0;
+  gsize start = 0;
+  OpenFile *f = open_path (self, path, err);
+  *at_open = TRUE;
+  while (f && done < count)
+    {
+      guint take = count - done;
+      if (self->rotate)
+        {
+          take = messages_that_fit (self, f, done, start);
+          if (!take)
+            {
+              gboolean rotated = rotate_file (self, path);
+              f = open_path (self, path, err);
+              /* a file that cannot be moved grows rather than loses
+               * messages; the next try is size() bytes later */
+              if (f && !rotated)
+                f->size = 0;
+              continue;
+            }
+        }
+      gsize end = r[done + take - 1].end;
+      gsize wrote;
+      gboolean ok = write_all (f->fd, self->buf->str + start, end - start, &wrote, err);
+      f->size += wrote;
+      if (!ok)
+        {
+          while (r[done].end <= start + wrote)
+            done++;
+          drop_partial (f->fd, start + wrote - (done ? r[done - 1].end : 0));
+          /* the next try opens the file anew, in case this descriptor is what broke */
+          g_hash_table_remove (self->files, path);
+          *at_open = FALSE;
+          return done;
+        }
+      if (self->fsync && fsync (f->fd) < 0)
+        sl_log (SL_LOG_WARNING, "fsync failed; filename='%s', error='%s', driver='%s'",
+                path, g_strerror (errno), self->super.id);
+      done += take;
+      start = end;
+      f->last_used = g_get_monotonic_time ();
+    }
+  if (done == count)
+    report_success (self, path);
+  return done;
+}
+
+/* Writes the gathered run; returns the place in the batch of the first
+ * message not written, or end when the whole run was. */
+static guint
+flush_run (FileDestination *self, const gchar *path, guint end)
+{
+  const Rendered *r = (const Rendered *) self->rendered->data;
+  guint count = self->rendered->len;
+  gint err = 0;
+  gboolean at_open = FALSE;
+  guint done = count ? write_rendered (self, path, &err, &at_open) : 0;
+  guint next = done == count ? end : r[done].index;
+  if (done < count && at_open && !self->literal && error_is_lasting (err))
+    {
+      /* a templated path that cannot be opened drops its messages, counted,
+       * as syslog-ng does; the files of the other values go on */
+      count_unwritable (self, path, err, count - done);
+      next = end;
+    }
+  else if (done < count)
+    report_failure (self, at_open ? "cannot open file for writing" : "error writing file", path, err);
+  g_string_truncate (self->buf, 0);
+  g_array_set_size (self->rendered, 0);
+  return next;
+}
+
+/* Messages going to one file are gathered and written together. A failed
+ * write returns how many messages before it were written, so the core
+ * keeps the rest and retries after time-reopen(). */
 static guint
 file_write (SlDriver *d, SlMessage **msgs, guint n)
 {
   FileDestination *self = (FileDestination *) d;
-  gboolean literal = sl_template_is_literal (self->path);
   gchar *current = NULL;
-  guint run_start = 0;
-  gboolean failed = FALSE;
+  guint written = n;
 
-  for (guint i = 0; i < n && !failed; i++)
+  for (guint i = 0; i < n; i++)
     {
-      if (!literal || !current)
+      if (!self->literal || !current)
         {
           g_string_truncate (self->name, 0);
           sl_template_append (self->path, msgs[i], &self->env, self->name);
-          if (!literal && path_escapes (self->name->str))
+          if (!self->literal && path_escapes (self->name->str))
             {
               count_spurious (self, self->name->str);
               continue;
             }
           if (!current || strcmp (current, self->name->str) != 0)
             {
-              if (current && !flush_run (self, current))
+              guint reached = current ? flush_run (self, current, i) : i;
+              if (reached < i)
                 {
-                  failed = TRUE;
+                  written = reached;
                   break;
                 }
-              run_start = i;
               g_free (current);
               current = g_strdup (self->name->str);
             }
         }
+      Rendered r = { 0, i };
       sl_template_append (self->template, msgs[i], &self->env, self->buf);
+      r.end = self->buf->len;
+      g_array_append_val (self->rendered, r);
     }
-  guint written = run_start;
-  if (!failed && current && flush_run (self, current))
-    written = n;
+  if (current && written == n)
+    written = flush_run (self, current, n);
   g_string_truncate (self->buf, 0);
+  g_array_set_size (self->rendered, 0);
   g_free (current);
-  if (!literal)
-    reap_idle (self);
   return written;
 }
 
+/* Files of templated paths that took no message for time-reap() are
+ * closed; a literal path stays open. A full disk gives no sign when it has
+ * room again, so retries wait for time-reopen(). */
+static gboolean
+file_tick (SlDriver *d)
+{
+  FileDestination *self = (FileDestination *) d;
+  if (self->literal)
+    return FALSE;
+  gint64 now = g_get_monotonic_time ();
+  GHashTableIter it;
+  gpointer value;
+  g_hash_table_iter_init (&it, self->files);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    if (now - ((OpenFile *) value)->last_used > self->time_reap_us)
+      g_hash_table_iter_remove (&it);
+  return FALSE;
+}
+
+/* After logrotate moved the files: let go of them, and start the literal
+ * path's file again at once, so the new file is there before any message. */
 static void
 file_reopen (SlDriver *d)
+{
+  FileDestination *self = (FileDestination *) d;
+  gchar *literal_path = NULL;
+  if (self->literal)
+    {
+      GHashTableIter it;
+      gpointer key;
+      g_hash_table_iter_init (&it, self->files);
+      if (g_hash_table_iter_next (&it, &key, NULL))
+        literal_path = g_strdup (key);
+    }
+  g_hash_table_remove_all (self->files);
+  gint err;
+  if (literal_path && !open_path (self, literal_path, &err))
+    report_failure (self, "cannot open file for writing", literal_path, err);
+  g_free (literal_path);
+}
+
+static void
+file_close (SlDriver *d)
 {
   FileDestination *self = (FileDestination *) d;
   g_hash_table_remove_all (self->files);
@@ -329,6 +590,9 @@ file_free (SlDriver *d)
     g_string_free (self->name, TRUE);
   if (self->buf)
     g_string_free (self->buf, TRUE);
+  if (self->rendered)
+    g_array_unref (self->rendered);
+  g_free (self->failing_path);
 }
 
 static const SlDriverClass file_destination_class = {
@@ -341,7 +605,8 @@ static const SlDriverClass file_destination_class = {
   .free = file_free,
   .write = file_write,
   .reopen = file_reopen,
-  .close = file_reopen,
+  .close = file_close,
+  .tick = file_tick,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

@@ -1,0 +1,493 @@
+/* file() on the real daemon: modes and owners of what it creates, logrotate
+ * with SIGHUP and with sluicectl reopen, rotation by size, idle files let
+ * go of, batches, and a full disk that holds messages until space returns. */
+#include "tests/functional/harness.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* "<13>Oct 11 22:14:15 host PROGRAM[1]: line NNNN" lines first..first+count-1;
+ * pad makes every message that many bytes longer. */
+static gchar *
+numbered_lines (const gchar *program, guint first, guint count, guint pad)
+{
+  GString *out = g_string_new (NULL);
+  g_autofree gchar *padding = g_strnfill (pad, 'x');
+  for (guint i = first; i < first + count; i++)
+    g_string_append_printf (out, "<13>Oct 11 22:14:15 host %s[1]: line %04u%s\n", program, i, padding);
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+send_lines (guint16 port, const gchar *program, guint first, guint count, guint pad)
+{
+  g_autofree gchar *text = numbered_lines (program, first, count, pad);
+  return sl_test_tcp_send (port, text);
+}
+
+/* Checks that path holds exactly the messages "line first" .. "line
+ * first+count-1" with pad bytes of padding, each whole, in order. */
+static void
+assert_numbered_padded (const gchar *path, guint first, guint count, guint pad)
+{
+  g_auto (GStrv) lines = sl_test_read_lines (path);
+  g_assert_nonnull (lines);
+  if (!lines)
+    return;
+  g_assert_cmpuint (g_strv_length (lines), ==, count);
+  g_autofree gchar *padding = g_strnfill (pad, 'x');
+  for (guint i = 0; lines[i] && i < count; i++)
+    {
+      g_autofree gchar *want = g_strdup_printf ("line %04u%s", first + i, padding);
+      g_assert_cmpstr (lines[i], ==, want);
+    }
+}
+
+static void
+assert_numbered (const gchar *path, guint first, guint count)
+{
+  assert_numbered_padded (path, first, count, 0);
+}
+
+/* Whether process pid holds a descriptor open on path. */
+static gboolean
+holds_open (pid_t pid, const gchar *path)
+{
+  g_autofree gchar *fd_dir = g_strdup_printf ("/proc/%d/fd", (int) pid);
+  GDir *dir = g_dir_open (fd_dir, 0, NULL);
+  const gchar *name;
+  gboolean found = FALSE;
+  while (dir && !found && (name = g_dir_read_name (dir)))
+    {
+      g_autofree gchar *link = g_build_filename (fd_dir, name, NULL);
+      g_autofree gchar *target = g_file_read_link (link, NULL);
+      found = target && strcmp (target, path) == 0;
+    }
+  if (dir)
+    g_dir_close (dir);
+  return found;
+}
+
+static gboolean
+wait_released (SlTestEnv *env, const gchar *path)
+{
+  gint64 deadline = g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
+  while (holds_open (env->pid, path) && g_get_monotonic_time () < deadline)
+    g_usleep (20 * 1000);
+  if (!holds_open (env->pid, path))
+    return TRUE;
+  g_test_fail_printf ("sluiced still holds %s open", path);
+  return FALSE;
+}
+
+static gchar *
+port_text (guint16 port)
+{
+  return g_strdup_printf ("%u", port);
+}
+
+/* Starts the daemon on config with a free TCP port as @PORT@. */
+static guint16
+start_with_port (SlTestEnv *env, const gchar *config)
+{
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_str = port_text (port);
+  if (!port || !sl_test_write_config (env, config, "PORT", port_str, NULL) || !sl_test_daemon_start (env))
+    return 0;
+  return port;
+}
+
+static guint
+count_occurrences (const gchar *text, const gchar *needle)
+{
+  guint n = 0;
+  for (const gchar *p = text; (p = strstr (p, needle)); p += strlen (needle))
+    n++;
+  return n;
+}
+
+static const gchar perm_config[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "destination d_new { file(\"@DIR@/made/sub/${PROGRAM}.log\" create-dirs(yes)\n"
+  "  perm(0664) dir-perm(0775) owner(65534) group(65534) dir-owner(65534) dir-group(65534)); };\n"
+  "destination d_old { file(\"@DIR@/existing.log\" perm(0664) owner(65534) group(65534)); };\n"
+  "log { source(s_net); destination(d_new); destination(d_old); };\n";
+
+static void
+assert_mode_owner (const gchar *path, guint mode, uid_t uid, gid_t gid)
+{
+  struct stat st;
+  g_assert_cmpint (stat (path, &st), ==, 0);
+  g_assert_cmpuint (st.st_mode & 07777, ==, mode);
+  g_assert_cmpuint (st.st_uid, ==, uid);
+  g_assert_cmpuint (st.st_gid, ==, gid);
+}
+
+/* New files and folders get exactly the configured mode (the umask does not
+ * narrow it) and owner; a file that was there keeps its own. */
+static void
+test_perm_owner (SlTestEnv *env, gconstpointer data)
+{
+  if (geteuid () != 0)
+    {
+      g_test_skip ("changing owners needs root");
+      return;
+    }
+  g_autofree gchar *existing = sl_test_path (env, "existing.log");
+  if (!g_file_set_contents (existing, "", 0, NULL) || chmod (existing, 0604) < 0)
+    {
+      g_test_fail_printf ("cannot make %s", existing);
+      return;
+    }
+  mode_t old_umask = umask (022);
+  guint16 port = start_with_port (env, perm_config);
+  umask (old_umask);
+  if (!port || !send_lines (port, "app", 1, 2, 0))
+    return;
+  g_autofree gchar *made = sl_test_path (env, "made/sub/app.log");
+  if (!sl_test_wait_lines (env, made, 2) || !sl_test_wait_lines (env, existing, 2))
+    return;
+  assert_mode_owner (made, 0664, 65534, 65534);
+  g_autofree gchar *sub = sl_test_path (env, "made/sub");
+  g_autofree gchar *top = sl_test_path (env, "made");
+  assert_mode_owner (sub, 0775, 65534, 65534);
+  assert_mode_owner (top, 0775, 65534, 65534);
+  assert_mode_owner (existing, 0604, 0, 0);
+}
+
+static const gchar plain_config[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "destination d_file { file(\"@DIR@/messages\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_net); destination(d_file); };\n";
+
+/* logrotate's way: the file is renamed, the daemon keeps writing to it
+ * until SIGHUP, then starts a new one at the old path; nothing is lost. */
+static void
+test_rename_and_sighup (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = start_with_port (env, plain_config);
+  g_autofree gchar *path = sl_test_path (env, "messages");
+  g_autofree gchar *rotated = sl_test_path (env, "messages.1");
+  if (!port || !send_lines (port, "app", 1, 5, 0) || !sl_test_wait_lines (env, path, 5))
+    return;
+  g_assert_cmpint (rename (path, rotated), ==, 0);
+  if (!send_lines (port, "app", 6, 3, 0) || !sl_test_wait_lines (env, rotated, 8))
+    return;
+  kill (env->pid, SIGHUP);
+  if (!sl_test_wait_stderr (env, "configuration reloaded") || !sl_test_wait_tcp (env, port)
+      || !send_lines (port, "app", 9, 4, 0) || !sl_test_wait_lines (env, path, 4))
+    return;
+  assert_numbered (rotated, 1, 8);
+  assert_numbered (path, 9, 4);
+  g_assert_false (holds_open (env->pid, rotated));
+}
+
+/* sluicectl reopen lets go of the renamed file and starts the new one at
+ * once, before any message comes. */
+static void
+test_rename_and_reopen (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = start_with_port (env, plain_config);
+  g_autofree gchar *path = sl_test_path (env, "messages");
+  g_autofree gchar *rotated = sl_test_path (env, "messages.1");
+  if (!port || !send_lines (port, "app", 1, 5, 0) || !sl_test_wait_lines (env, path, 5))
+    return;
+  g_assert_true (holds_open (env->pid, path));
+  g_assert_cmpint (rename (path, rotated), ==, 0);
+  g_autofree gchar *out = NULL;
+  g_autofree gchar *err = NULL;
+  gint status = sl_test_run_built ("tools/sluicectl", &out, &err, "-c", env->control, "reopen", NULL);
+  g_assert_cmpint (status, ==, 0);
+  if (!wait_released (env, rotated))
+    return;
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (holds_open (env->pid, path));
+  if (!send_lines (port, "app", 6, 3, 0) || !sl_test_wait_lines (env, path, 3))
+    return;
+  assert_numbered (rotated, 1, 5);
+  assert_numbered (path, 6, 3);
+}
+
+static const gchar rotate_config[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "destination d_file { file(\"@DIR@/big.log\" template(\"${MESSAGE}\\n\")\n"
+  "  logrotate(enable(yes), size(1k), rotations(3))); };\n"
+  "log { source(s_net); destination(d_file); };\n";
+
+/* Every message is 50 bytes, so 20 fit into 1 KiB: 100 messages make five
+ * files, of which the current one and three old ones are kept. */
+static void
+test_size_rotation (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = start_with_port (env, rotate_config);
+  g_autofree gchar *path = sl_test_path (env, "big.log");
+  if (!port || !send_lines (port, "app", 1, 100, 40) || !sl_test_wait_contains (env, path, "line 0100"))
+    return;
+  assert_numbered_padded (path, 81, 20, 40);
+  for (guint k = 1; k <= 3; k++)
+    {
+      g_autofree gchar *old = g_strdup_printf ("%s.%u", path, k);
+      assert_numbered_padded (old, 81 - 20 * k, 20, 40);
+      struct stat st;
+      g_assert_cmpint (stat (old, &st), ==, 0);
+      g_assert_cmpint (st.st_size, <=, 1024);
+    }
+  g_autofree gchar *gone = g_strdup_printf ("%s.4", path);
+  g_assert_false (g_file_test (gone, G_FILE_TEST_EXISTS));
+}
+
+static const gchar reap_config[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "destination d_file { file(\"@DIR@/${PROGRAM}.log\" template(\"${MESSAGE}\\n\") time-reap(2)); };\n"
+  "log { source(s_net); destination(d_file); };\n";
+
+/* A file of a templated path that takes no message for time-reap() is
+ * closed, with no message needed to notice; the next message opens it
+ * again and appends. */
+static void
+test_time_reap (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = start_with_port (env, reap_config);
+  g_autofree gchar *path = sl_test_path (env, "idle.log");
+  if (!port || !send_lines (port, "idle", 1, 1, 0) || !sl_test_wait_lines (env, path, 1))
+    return;
+  g_assert_true (holds_open (env->pid, path));
+  if (!wait_released (env, path) || !send_lines (port, "idle", 2, 1, 0) || !sl_test_wait_lines (env, path, 2))
+    return;
+  assert_numbered (path, 1, 2);
+}
+
+static const gchar flush_config[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "destination d_wide { file(\"@DIR@/wide.log\" template(\"${MESSAGE}\\n\")\n"
+  "  flush-lines(1000) flush-timeout(60000) fsync(yes)); };\n"
+  "destination d_narrow { file(\"@DIR@/narrow.log\" template(\"${MESSAGE}\\n\") flush-lines(7)); };\n"
+  "log { source(s_net); destination(d_wide); };\n"
+  "log { source(s_net); destination(d_narrow); };\n";
+
+/* flush-lines() bounds a batch but never holds a message back waiting for
+ * more; small batches keep every message, in order. */
+static void
+test_flush_lines (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = start_with_port (env, flush_config);
+  g_autofree gchar *wide = sl_test_path (env, "wide.log");
+  g_autofree gchar *narrow = sl_test_path (env, "narrow.log");
+  if (!port || !send_lines (port, "app", 1, 1, 0) || !sl_test_wait_lines (env, wide, 1))
+    return;
+  if (!send_lines (port, "app", 2, 2999, 0) || !sl_test_wait_lines (env, narrow, 3000)
+      || !sl_test_wait_lines (env, wide, 3000))
+    return;
+  assert_numbered (narrow, 1, 3000);
+  assert_numbered (wide, 1, 3000);
+}
+
+static const gchar disk_full_config[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "destination d_file { file(\"@DIR@/full/out.log\" template(\"${MESSAGE}\\n\") time-reopen(1)); };\n"
+  "log { source(s_net); destination(d_file); flags(flow-control); };\n";
+
+/* Fills the file system at path until a write fails, then frees room
+ * bytes again; FALSE when it was not full afterwards. */
+static gboolean
+fill_up (const gchar *path, gsize room)
+{
+  gint fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0)
+    return FALSE;
+  gchar block[4096];
+  memset (block, 'f', sizeof block);
+  gssize n;
+  while ((n = write (fd, block, sizeof block)) > 0)
+    ;
+  gboolean full = n < 0 && errno == ENOSPC;
+  struct stat st;
+  full = full && fstat (fd, &st) == 0 && ftruncate (fd, st.st_size - (off_t) room) == 0;
+  close (fd);
+  return full;
+}
+
+static void
+disk_full_on (SlTestEnv *env, const gchar *mountpoint)
+{
+  g_autofree gchar *filler = g_build_filename (mountpoint, "filler", NULL);
+  g_autofree gchar *path = g_build_filename (mountpoint, "out.log", NULL);
+  /* one page free: the first messages fit, one is cut, the rest wait */
+  if (!fill_up (filler, 4096))
+    {
+      g_test_fail_printf ("cannot fill %s", mountpoint);
+      return;
+    }
+  guint16 port = start_with_port (env, disk_full_config);
+  if (!port || !send_lines (port, "app", 1, 200, 70) || !sl_test_wait_stderr (env, "error writing file"))
+    return;
+  /* a few retries, time-reopen(1) apart, while the disk stays full */
+  g_usleep (2500 * 1000);
+  g_assert_true (sl_test_daemon_alive (env));
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_file", "dropped"), ==, 0);
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_file", "written"), <, 200);
+  unlink (filler);
+  if (!sl_test_wait_lines (env, path, 200) || !sl_test_wait_stderr (env, "file writable again"))
+    return;
+  assert_numbered_padded (path, 1, 200, 70);
+  g_autofree gchar *log = sl_test_daemon_stderr (env);
+  g_assert_cmpuint (count_occurrences (log, "error writing file"), ==, 1);
+}
+
+/* A real full disk: a 64 KiB tmpfs. Messages under flow control are held,
+ * the error is logged once, none is torn or lost when space returns. */
+static void
+test_disk_full (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *mountpoint = sl_test_path (env, "full");
+  if (mkdir (mountpoint, 0700) < 0)
+    {
+      g_test_fail_printf ("cannot make %s", mountpoint);
+      return;
+    }
+  if (mount ("tmpfs", mountpoint, "tmpfs", 0, "size=64k") < 0)
+    {
+      g_test_skip ("cannot mount a tmpfs here (root and mount rights needed); /file/dev-full covers the error path");
+      return;
+    }
+  disk_full_on (env, mountpoint);
+  if (env->pid)
+    sl_test_daemon_stop (env, SIGTERM);
+  if (umount2 (mountpoint, MNT_DETACH) < 0)
+    g_test_fail_printf ("cannot unmount %s: %s", mountpoint, g_strerror (errno));
+}
+
+static const gchar dev_full_config[] =
+  "@version: 4.0\n"
+  "source s_flow { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "source s_lossy { tcp(ip(\"127.0.0.1\") port(@PORT2@)); };\n"
+  "destination d_held { file(\"/dev/full\" time-reopen(1)); };\n"
+  "destination d_dropped { file(\"/dev/full\" time-reopen(1) log-fifo-size(50) flush-lines(10)); };\n"
+  "destination d_fine { file(\"@DIR@/fine.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_flow); destination(d_held); destination(d_fine); flags(flow-control); };\n"
+  "log { source(s_lossy); destination(d_dropped); };\n";
+
+/* /dev/full fails every write with ENOSPC. With flow control messages are
+ * held; without it the queue fills and the rest is dropped and counted.
+ * The daemon keeps running, other destinations keep writing, and the
+ * error is logged once per destination. */
+static void
+test_dev_full (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  guint16 port2 = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_str = port_text (port);
+  g_autofree gchar *port2_str = port_text (port2);
+  if (!port || !port2 || !sl_test_write_config (env, dev_full_config, "PORT", port_str, "PORT2", port2_str, NULL)
+      || !sl_test_daemon_start (env))
+    return;
+  g_autofree gchar *fine = sl_test_path (env, "fine.log");
+  if (!send_lines (port, "app", 1, 100, 0) || !send_lines (port2, "app", 1, 200, 0)
+      || !sl_test_wait_lines (env, fine, 100)
+      || !sl_test_wait_stat (env, "destination", "d_dropped", "processed", 200))
+    return;
+  g_usleep (2500 * 1000);
+  g_assert_true (sl_test_daemon_alive (env));
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_held", "written"), ==, 0);
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_held", "dropped"), ==, 0);
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_held", "queued"), ==, 100);
+  /* what the queue and the batch being tried hold stays; the rest is counted */
+  gint64 dropped = sl_test_stat (env, "destination", "d_dropped", "dropped");
+  g_assert_cmpint (dropped, >=, 200 - 50 - 10);
+  g_assert_cmpint (dropped + sl_test_stat (env, "destination", "d_dropped", "queued"), ==, 200);
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_dropped", "written"), ==, 0);
+  g_autofree gchar *log = sl_test_daemon_stderr (env);
+  g_assert_cmpuint (count_occurrences (log, "error writing file"), ==, 2);
+  g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
+}
+
+static const gchar throttle_config[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "destination d_slow { file(\"@DIR@/slow.log\" template(\"${MESSAGE}\\n\") throttle(20)); };\n"
+  "destination d_fast { file(\"@DIR@/fast.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_net); destination(d_slow); destination(d_fast); flags(flow-control); };\n";
+
+/* throttle(20) lets a second's worth through at once and then 20 a
+ * second: 60 messages take at least two seconds there (a lower bound a
+ * slow machine cannot break), none is lost, and the destination next to
+ * it is not slowed. */
+static void
+test_throttle (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = start_with_port (env, throttle_config);
+  g_autofree gchar *slow = sl_test_path (env, "slow.log");
+  g_autofree gchar *fast = sl_test_path (env, "fast.log");
+  gint64 start = g_get_monotonic_time ();
+  if (!port || !send_lines (port, "app", 1, 60, 0) || !sl_test_wait_lines (env, fast, 60)
+      || !sl_test_wait_lines (env, slow, 60))
+    return;
+  gint64 took = g_get_monotonic_time () - start;
+  g_assert_cmpint (took, >=, 1900 * 1000);
+  assert_numbered (slow, 1, 60);
+  assert_numbered (fast, 1, 60);
+}
+
+/* Checks the configuration text with sluiced --syntax-only; its stderr. */
+static gchar *
+syntax_errors (SlTestEnv *env, const gchar *config)
+{
+  const gchar *module_path = sl_test_module_path ();
+  if (!module_path || !sl_test_write_config (env, config, NULL))
+    return NULL;
+  gchar *err = NULL;
+  gint status = sl_test_run_built ("daemon/sluiced", NULL, &err, "--syntax-only", "-f", env->config,
+                                   "--module-path", module_path, NULL);
+  g_assert_cmpint (status, !=, 0);
+  return err;
+}
+
+/* logrotate()'s own options are checked like any driver's, with the
+ * place they were written. */
+static void
+test_logrotate_errors (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *zero = syntax_errors (env,
+    "@version: 4.0\n"
+    "destination d { file(\"@DIR@/x.log\"\n"
+    "  logrotate(enable(yes) size(0))); };\n"
+    "log { destination(d); };\n");
+  g_assert_nonnull (strstr (zero, "sluice.conf:3:"));
+  g_assert_nonnull (strstr (zero, "logrotate() needs a size above zero"));
+  g_autofree gchar *typo = syntax_errors (env,
+    "@version: 4.0\n"
+    "destination d { file(\"@DIR@/x.log\" logrotate(enable(yes) sise(1M))); };\n"
+    "log { destination(d); };\n");
+  g_assert_nonnull (strstr (typo, "sluice.conf:2:"));
+  g_assert_nonnull (strstr (typo, "unknown option 'sise' in logrotate(); did you mean 'size'?"));
+}
+
+int
+main (int argc, char **argv)
+{
+  sl_test_init (&argc, &argv);
+  SL_TEST_ADD ("/file/perm-owner", test_perm_owner);
+  SL_TEST_ADD ("/file/rename-sighup", test_rename_and_sighup);
+  SL_TEST_ADD ("/file/rename-reopen", test_rename_and_reopen);
+  SL_TEST_ADD ("/file/size-rotation", test_size_rotation);
+  SL_TEST_ADD ("/file/time-reap", test_time_reap);
+  SL_TEST_ADD ("/file/flush-lines", test_flush_lines);
+  SL_TEST_ADD ("/file/disk-full", test_disk_full);
+  SL_TEST_ADD ("/file/dev-full", test_dev_full);
+  SL_TEST_ADD ("/file/throttle", test_throttle);
+  SL_TEST_ADD ("/file/logrotate-errors", test_logrotate_errors);
+  return g_test_run ();
+}

@@ -1,0 +1,90 @@
+/* stdout(): writes messages to the daemon's standard output, for sluiced
+ * run in the foreground or in a container whose runtime collects stdout.
+ * The descriptor is shared with whoever started the daemon, so its mode
+ * is left alone; a reader that stops reading holds only this destination. */
+#include "core/config.h"
+#include "core/internal.h"
+#include "core/plugin.h"
+#include "core/stream-writer.h"
+#include "core/template.h"
+
+#include <unistd.h>
+
+#define DEFAULT_TEMPLATE "${DATE} ${HOST} ${MSGHDR}${MESSAGE}\n"
+#define WAIT_MS 1000
+
+typedef struct
+{
+  SlDriver super;
+  SlTemplate *template;
+  SlTemplateEnv env;
+  SlStreamWriter *writer;
+  gboolean failing;
+} StdoutDestination;
+
+static const SlOptionSpec stdout_options[] = {
+  { "template", SL_OPT_TEMPLATE, NULL, "how each message is written (a template or a template's name)" },
+  SL_DESTINATION_COMMON_OPTIONS,
+  { NULL }
+};
+
+static gboolean
+stdout_init (SlDriver *d, SlOptions *o, GError **error)
+{
+  StdoutDestination *self = (StdoutDestination *) d;
+  self->writer = sl_stream_writer_new (FALSE);
+  self->template = sl_config_template (d->cfg, o, "template", DEFAULT_TEMPLATE, error);
+  return self->template && sl_config_template_env (d->cfg, o, &self->env, error);
+}
+
+static guint
+stdout_write (SlDriver *d, SlMessage **msgs, guint n)
+{
+  StdoutDestination *self = (StdoutDestination *) d;
+  gint err = 0;
+  guint done = sl_stream_writer_write (self->writer, STDOUT_FILENO, self->template, &self->env, msgs, n, WAIT_MS, &err);
+  if (done < n && !self->failing)
+    sl_log (SL_LOG_ERROR, "error writing stdout; error='%s', driver='%s'", g_strerror (err), d->id);
+  else if (done == n && self->failing)
+    sl_log (SL_LOG_NOTICE, "stdout writable again; driver='%s'", d->id);
+  self->failing = done < n;
+  return done;
+}
+
+/* Finishes a message a full pipe cut once the reader made room. */
+static gboolean
+stdout_tick (SlDriver *d)
+{
+  StdoutDestination *self = (StdoutDestination *) d;
+  gint err = 0;
+  if (sl_stream_writer_pending (self->writer))
+    sl_stream_writer_flush (self->writer, STDOUT_FILENO, 0, &err);
+  return FALSE;
+}
+
+static void
+stdout_free (SlDriver *d)
+{
+  StdoutDestination *self = (StdoutDestination *) d;
+  if (self->template)
+    sl_template_unref (self->template);
+  sl_stream_writer_free (self->writer);
+}
+
+static const SlDriverClass stdout_destination_class = {
+  .kind = SL_DRIVER_DESTINATION,
+  .name = "stdout",
+  .summary = "write messages to the daemon's standard output",
+  .options = stdout_options,
+  .instance_size = sizeof (StdoutDestination),
+  .init = stdout_init,
+  .free = stdout_free,
+  .write = stdout_write,
+  .tick = stdout_tick,
+};
+
+G_MODULE_EXPORT const SlModule sl_module = {
+  .abi_version = SL_ABI_VERSION,
+  .name = "stdout-destination",
+  .drivers = (const SlDriverClass *const[]) { &stdout_destination_class, NULL },
+};
