@@ -368,11 +368,22 @@ overlaps (const gchar *a, gsize a_len, const gchar *b, gsize b_len)
 
 /* Storing a match replaces fields; a value that is one of them must be
  * copied first, or storing would free what is being read. */
+/* Handles at or above this are not set in msg: checking them is skipped,
+ * so that the 256 match fields cost little on a message with few fields. */
+static SlHandle
+handle_limit (const SlMessage *msg)
+{
+  return SL_F_BUILTIN_MAX + (msg->dynamic ? msg->dynamic->len : 0);
+}
+
 static gboolean
 value_in_match_fields (const SlMatcher *m, const SlMessage *msg, const gchar *value, gsize len)
 {
+  SlHandle limit = handle_limit (msg);
   for (guint i = 0; i < MAX_MATCHES; i++)
     {
+      if (match_handles[i] >= limit)
+        continue;
       gsize field_len;
       const gchar *field = sl_message_get (msg, match_handles[i], &field_len);
       if (overlaps (field, field_len, value, len))
@@ -394,13 +405,17 @@ static void
 store_spans (const SlMatcher *m, SlMessage *msg, const gchar *value, const Span *spans, guint n,
              const GMatchInfo *info)
 {
-  for (guint i = 0; i < MAX_MATCHES; i++)
+  for (guint i = 0; i < n; i++)
     {
-      if (i < n && spans[i].start >= 0)
+      if (spans[i].start >= 0)
         sl_message_set (msg, match_handles[i], value + spans[i].start, spans[i].end - spans[i].start);
-      else if (sl_message_has (msg, match_handles[i]))
+      else
         sl_message_unset (msg, match_handles[i]);
     }
+  SlHandle limit = handle_limit (msg);
+  for (guint i = n; i < MAX_MATCHES; i++)
+    if (match_handles[i] < limit)
+      sl_message_unset (msg, match_handles[i]);
   for (guint i = 0; info && i < m->named->len; i++)
     {
       const NamedGroup *group = &g_array_index (m->named, NamedGroup, i);
