@@ -398,6 +398,16 @@ test_config_errors (void)
   assert_refused ("set-severity(\"loud\")", "unknown severity 'loud'");
   assert_refused ("set-pri(\"192\")", "'192' is no priority");
   assert_refused ("set-pri()", "set-pri() needs a value");
+
+  /* a mistake in the condition of a rule no path uses is still found */
+  SlTestDriver t;
+  GError *error = NULL;
+  g_assert_false (sl_test_driver_new (&t, SL_DRIVER_REWRITE,
+                                      "rewrite r_unused { set(\"x\" value(\"X\") condition(nosuch(1))); };\n",
+                                      "unset(value(\"X\"))", &error));
+  g_assert_nonnull (strstr (error->message, "test.conf:1:49: unknown filter driver 'nosuch'"));
+  g_error_free (error);
+  sl_test_driver_free (&t);
 }
 
 int
