@@ -305,6 +305,10 @@ check_driver_node (SlDriverKind kind, const SlCfgNode *node, GError **error)
   gchar *owner = g_strdup_printf ("%s()", node->name);
   gboolean ok = sl_options_check (owner, klass->options, node, error);
   g_free (owner);
+  /* a rule's condition() holds filter functions of its own */
+  const SlCfgNode *condition = ok ? sl_cfg_node_child (node, "condition") : NULL;
+  if (condition && condition->children && condition->children->len == 1)
+    ok = check_filter_node (g_ptr_array_index (condition->children, 0), error);
   return ok;
 }
 

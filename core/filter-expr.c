@@ -210,8 +210,20 @@ eval_compare (const SlFilterExpr *e, const SlMessage *msg)
   return FALSE;
 }
 
+/* A filter function that stores what it found (match() with
+ * flags(store-matches)) offers process(), and changes the message through
+ * sl_message_make_writable() like a rewrite; the others only look. */
+static gboolean
+eval_call (const SlFilterExpr *e, SlMessage **msg)
+{
+  const SlDriverClass *klass = e->driver->klass;
+  if (klass->process)
+    return klass->process (e->driver, msg);
+  return klass->match (e->driver, *msg);
+}
+
 gboolean
-sl_filter_expr_eval (const SlFilterExpr *e, const SlMessage *msg)
+sl_filter_expr_eval (const SlFilterExpr *e, SlMessage **msg)
 {
   switch (e->kind)
     {
@@ -222,9 +234,9 @@ sl_filter_expr_eval (const SlFilterExpr *e, const SlMessage *msg)
     case EXPR_NOT:
       return !sl_filter_expr_eval (e->left, msg);
     case EXPR_CALL:
-      return e->driver->klass->match (e->driver, msg);
+      return eval_call (e, msg);
     case EXPR_COMPARE:
-      return eval_compare (e, msg);
+      return eval_compare (e, *msg);
     }
   return FALSE;
 }

@@ -12,9 +12,15 @@ G_BEGIN_DECLS
 
 typedef struct _SlFilterExpr SlFilterExpr;
 
-/* Resolves filter(name) references through the config's named filters. */
+/* Compiles an expression node of the configuration tree (a filter's body,
+ * or the one child of a condition() option); filter(name) references are
+ * resolved through the config's named filters, filter functions made as
+ * drivers of cfg. A rewrite or parser compiles its condition() with this in
+ * its init and frees it in its free. */
 SlFilterExpr *sl_filter_expr_compile (SlConfig *cfg, const SlCfgNode *node, GError **error);
-gboolean      sl_filter_expr_eval    (const SlFilterExpr *expr, const SlMessage *msg);
+/* TRUE when *msg passes. A filter function that stores matches may replace
+ * *msg with a writable copy, as a rewrite does. */
+gboolean      sl_filter_expr_eval    (const SlFilterExpr *expr, SlMessage **msg);
 void          sl_filter_expr_free    (SlFilterExpr *expr);
 
 G_END_DECLS

@@ -343,6 +343,17 @@ sl_message_set_tag (SlMessage *msg, const gchar *tag)
   g_ptr_array_add (msg->tags, g_strdup (tag));
 }
 
+void
+sl_message_clear_tag (SlMessage *msg, const gchar *tag)
+{
+  for (guint i = 0; msg->tags && i < msg->tags->len; i++)
+    if (strcmp (g_ptr_array_index (msg->tags, i), tag) == 0)
+      {
+        g_ptr_array_remove_index (msg->tags, i);
+        return;
+      }
+}
+
 gboolean
 sl_message_has_tag (const SlMessage *msg, const gchar *tag)
 {

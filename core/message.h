@@ -108,6 +108,7 @@ typedef gboolean (*SlFieldFunc) (SlHandle h, const gchar *value, gsize len, gpoi
 void         sl_message_foreach_dynamic (const SlMessage *msg, SlFieldFunc func, gpointer user_data);
 
 void         sl_message_set_tag    (SlMessage *msg, const gchar *tag);
+void         sl_message_clear_tag  (SlMessage *msg, const gchar *tag);
 gboolean     sl_message_has_tag    (const SlMessage *msg, const gchar *tag);
 
 /* Flow control: a message bound to a window holds one place in it until every

@@ -238,6 +238,7 @@ check_node (const gchar *owner, const SlOptionSpec *specs, const SlCfgNode *node
         }
       Entry *e = g_new0 (Entry, 1);
       e->spec = positional;
+      e->node = node;
       e->set = TRUE;
       e->pos = ((SlCfgArg *) g_ptr_array_index (node->args, 0))->pos;
       g_hash_table_replace (entries, sl_cfg_name_normalize (positional->name), e);

@@ -442,7 +442,7 @@ run_path (SlPath *path, SlMessage *msg, Batch *b)
       switch (s->kind)
         {
         case STEP_FILTER:
-          matched = sl_filter_expr_eval (s->filter, msg);
+          matched = sl_filter_expr_eval (s->filter, &msg);
           break;
         case STEP_PROCESS:
           matched = s->processor->klass->process (s->processor, &msg);
@@ -457,7 +457,7 @@ run_path (SlPath *path, SlMessage *msg, Batch *b)
           for (guint k = 0; k < s->paths->len; k++)
             {
               SlFilterExpr *cond = g_ptr_array_index (s->conditions, k);
-              if (!cond || sl_filter_expr_eval (cond, msg))
+              if (!cond || sl_filter_expr_eval (cond, &msg))
                 {
                   run_path (g_ptr_array_index (s->paths, k), msg, b);
                   break;

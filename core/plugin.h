@@ -101,7 +101,9 @@ struct _SlDriverClass
   /* filter functions */
   gboolean (*match)  (SlDriver *self, const SlMessage *msg);
 
-  /* parsers and rewrites: may replace *msg through sl_message_make_writable() */
+  /* parsers and rewrites: may replace *msg through sl_message_make_writable().
+   * A filter function that changes the message it matches (stores matches)
+   * offers this too; the core then calls it instead of match(). */
   gboolean (*process) (SlDriver *self, SlMessage **msg);
 
   /* template functions */

@@ -441,6 +441,22 @@ sl_template_compile (const gchar *text, GError **error)
 }
 
 SlTemplate *
+sl_template_compile_name (const gchar *name, GError **error)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+  if (!*name || strpbrk (name, "${}()") || strstr (name, ":-"))
+    {
+      g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE,
+                   _("'%s' is not a field or macro name such as PROGRAM or .SDATA.origin.ip"), name);
+      return NULL;
+    }
+  gchar *text = g_strdup_printf ("${%s}", name);
+  SlTemplate *t = compile_at (text, 0, error);
+  g_free (text);
+  return t;
+}
+
+SlTemplate *
 sl_template_ref (SlTemplate *t)
 {
   g_atomic_int_inc (&t->ref_count);
@@ -538,4 +554,48 @@ sl_template_append (const SlTemplate *t, const SlMessage *msg,
       else if (env->escape)
         escape_since (out, start);
     }
+}
+
+SlHandle
+sl_template_single_field (const SlTemplate *t)
+{
+  if (t->n_elems != 1 || t->elems[0].kind != ELEM_FIELD || t->elems[0].fallback)
+    return SL_F_NONE;
+  return t->elems[0].field;
+}
+
+static void
+scratch_free (gpointer buffer)
+{
+  g_string_free (buffer, TRUE);
+}
+
+/* Filters and rewrites read rendered values on every message; one buffer
+ * per thread keeps that free of allocations once it has grown. */
+static GPrivate peek_scratch = G_PRIVATE_INIT (scratch_free);
+
+const gchar *
+sl_template_peek (const SlTemplate *t, const SlMessage *msg, gsize *len)
+{
+  SlHandle field = sl_template_single_field (t);
+  if (field != SL_F_NONE)
+    {
+      const gchar *value = sl_message_get (msg, field, len);
+      return value ? value : "";
+    }
+  if (t->n_elems <= 1 && t->literal)
+    {
+      *len = t->n_elems ? t->elems[0].literal.len : 0;
+      return t->n_elems ? t->literals + t->elems[0].literal.offset : "";
+    }
+  GString *scratch = g_private_get (&peek_scratch);
+  if (!scratch)
+    {
+      scratch = g_string_sized_new (256);
+      g_private_set (&peek_scratch, scratch);
+    }
+  g_string_truncate (scratch, 0);
+  sl_template_append (t, msg, &sl_template_env_default, scratch);
+  *len = scratch->len;
+  return scratch->str;
 }

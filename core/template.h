@@ -23,6 +23,10 @@ struct _SlTemplateEnv
 extern const SlTemplateEnv sl_template_env_default;
 
 SlTemplate  *sl_template_compile (const gchar *text, GError **error);
+/* The template of one field or macro named as value("NAME") options name
+ * them (PROGRAM, MSG, .SDATA.origin.ip, FACILITY): an error when name is
+ * empty or holds what only a template can ($, braces, parentheses, :-). */
+SlTemplate  *sl_template_compile_name (const gchar *name, GError **error);
 SlTemplate  *sl_template_ref     (SlTemplate *t);
 void         sl_template_unref   (SlTemplate *t);
 const gchar *sl_template_text    (const SlTemplate *t);
@@ -31,6 +35,15 @@ gboolean     sl_template_is_literal (const SlTemplate *t);
 /* Appends the rendered template to out. */
 void         sl_template_append  (const SlTemplate *t, const SlMessage *msg,
                                   const SlTemplateEnv *env, GString *out);
+/* The field a template stands for when it is one field and nothing else
+ * ("$HOST", "${MSG}", "${.SDATA.a.b}"), aliases resolved; SL_F_NONE when it
+ * is anything more (text, a macro, a function, a fallback). */
+SlHandle     sl_template_single_field (const SlTemplate *t);
+/* The rendered value of t with the default environment, for code that only
+ * reads it: a single-field template gives the field itself without a copy;
+ * anything else is rendered into a buffer of the calling thread, valid
+ * until that thread's next call. Never NULL; *len is its length. */
+const gchar *sl_template_peek    (const SlTemplate *t, const SlMessage *msg, gsize *len);
 
 G_END_DECLS
 

@@ -54,6 +54,7 @@ static const gchar *const comparison_words[] = { "eq", "ne", "lt", "le", "gt", "
 static gboolean parse_items (SlParser *p, SlCfgNode *parent, const gchar *what, const SlOpener *opener);
 static gboolean parse_log_items (SlParser *p, SlCfgNode *parent, const SlOpener *opener);
 static SlCfgNode *parse_or (SlParser *p, const SlOpener *opener);
+static SlCfgNode *parse_filter_body (SlParser *p, SlTokenKind closer, const SlOpener *opener);
 
 /* Tokens */
 
@@ -285,6 +286,24 @@ is_pragma_semicolon (SlParser *p, const SlToken *token)
 
 static SlCfgNode *parse_item_block (SlParser *p, const SlToken *name, SlCfgPos *close_pos);
 
+/* `condition(expression)` of a rewrite rule: a filter expression, not
+ * arguments; "condition" is taken and the lookahead is its '('. */
+static SlCfgNode *
+parse_condition_call (SlParser *p, const SlToken *name, SlCfgPos *close_pos)
+{
+  g_autoptr (SlCfgNode) node = sl_cfg_node_new ("condition", name->pos);
+  SlOpener opener = { "condition(", name->pos };
+  SlCfgNode *expr;
+
+  if (!skip (p) || !enter (p, name->pos) || !(expr = parse_filter_body (p, SL_TOK_RPAREN, &opener)))
+    return NULL;
+  sl_cfg_node_add_child (node, expr);
+  leave (p);
+  if (!take_closer (p, close_pos))
+    return NULL;
+  return g_steal_pointer (&node);
+}
+
 /* name is taken and the lookahead is its '('. */
 static SlCfgNode *
 parse_call (SlParser *p, const gchar *name, SlCfgPos pos, SlCfgPos *close_pos)
@@ -325,7 +344,9 @@ parse_call (SlParser *p, const gchar *name, SlCfgPos pos, SlCfgPos *close_pos)
             take (p, &value);
             if (!(token = peek (p)))
               return NULL;
-            if (token->kind == SL_TOK_LPAREN)
+            if (token->kind == SL_TOK_LPAREN && is_word (&value, "condition"))
+              child = parse_condition_call (p, &value, &child_close);
+            else if (token->kind == SL_TOK_LPAREN)
               child = parse_call (p, value.value, value.pos, &child_close);
             else if (token->kind == SL_TOK_LBRACE)
               child = parse_item_block (p, &value, &child_close);

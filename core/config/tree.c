@@ -112,8 +112,9 @@ sl_cfg_intern_file (const gchar *file)
 /* Printing.  The tree does not record which grammar a node came from, so the
  * printer goes by the node's name and shape: "and", "or", "not" and "compare"
  * are filter operators, a "filter" or "condition" with a body holds an
- * expression, "if" holds its branches, anything else with a body is a block
- * and anything without is a call. */
+ * expression, so does a "condition" call inside a rule, "if" holds its
+ * branches, anything else with a body is a block and anything without is a
+ * call. */
 
 typedef enum
 {
@@ -217,6 +218,12 @@ append_call (GString *out, const SlCfgNode *node)
         g_string_append_c (out, ' ');
       if (child->has_body)
         append_block (out, child);
+      else if (g_str_equal (child->name, "condition") && child->children->len == 1)
+        {
+          g_string_append (out, "condition(");
+          append_expr (out, g_ptr_array_index (child->children, 0));
+          g_string_append_c (out, ')');
+        }
       else
         append_call (out, child);
     }

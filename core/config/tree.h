@@ -41,7 +41,9 @@ typedef struct
  * A filter body is an expression tree: nodes "and", "or" with two children,
  * "not" with one, "compare" with args [left, operator, right], and any other
  * node being a filter function call such as `level(err..emerg)` or a
- * reference `filter(f_name)`.
+ * reference `filter(f_name)`. Inside a driver or rule, `condition(...)`
+ * holds such an expression too: a node "condition" whose one child is the
+ * expression (`set("x" value("A") condition(program("p") or level(err)))`).
  *
  * A log block's children in order: source(name), destination(name),
  * filter(name), parser(name), rewrite(name), flags(words), inline objects as

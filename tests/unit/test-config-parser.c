@@ -413,6 +413,38 @@ test_filter_functions (void)
   sl_cfg_node_free (root);
 }
 
+/* condition() in a rewrite rule holds a filter expression, not arguments */
+static void
+test_rule_condition (void)
+{
+  SlCfgNode *root = parse_ok ("rewrite r {\n"
+                              "  set(\"x\" value(\"A\") condition(program(\"p\") and (level(err) or not \"$B\" eq \"c\")));\n"
+                              "  subst(\"a\" \"b\" condition(filter(f_x)));\n"
+                              "};");
+  SlCfgNode *set = child (child (root, 0), 0);
+  SlCfgNode *condition = child (set, 1);
+  SlCfgNode *expr;
+
+  assert_node (set, "set", 1, 2, FALSE);
+  assert_node (condition, "condition", 0, 1, FALSE);
+  assert_pos (condition->pos, "test.conf", 2, 22);
+  expr = child (condition, 0);
+  assert_node (expr, "and", 0, 2, FALSE);
+  assert_node (child (expr, 0), "program", 1, 0, FALSE);
+  assert_node (child (expr, 1), "or", 0, 2, FALSE);
+  assert_node (child (child (child (expr, 1), 1), 0), "compare", 3, 0, FALSE);
+  assert_node (child (child (child (root, 0), 1), 0), "condition", 0, 1, FALSE);
+  sl_cfg_node_free (root);
+
+  g_autoptr (GError) error = NULL;
+  g_assert_null (sl_cfg_parse_string ("rewrite r { set(\"x\" condition()); };", "test.conf", &error));
+  g_assert_nonnull (strstr (error->message, "test.conf:1:31: expected a filter expression, found ')'"));
+  g_clear_error (&error);
+  g_assert_null (sl_cfg_parse_string ("rewrite r { set(\"x\" condition(level(err) value(\"y\"))); };",
+                                      "test.conf", &error));
+  g_assert_nonnull (strstr (error->message, "expected 'and', 'or' or ')' to close 'condition('"));
+}
+
 static void
 test_log_shapes (void)
 {
@@ -607,6 +639,8 @@ test_print (void)
   assert_prints ("log { source { tcp(); }; filter { a() or b(); }; junction { channel { destination(x); }; }; };",
                  "log { source { tcp(); }; filter { a() or b(); }; junction { channel { destination(x); }; }; };\n");
   assert_prints ("destination d { python(options { a(1); }); };", "destination d { python(options { a(1); }); };\n");
+  assert_prints ("rewrite r { set(\"x\" value(\"y\") condition(a() and (b() or not c()))); };",
+                 "rewrite r { set(\"x\" value(\"y\") condition(a() and (b() or not c()))); };\n");
   /* strings print with the escapes that read back to the same value */
   assert_prints ("destination d { file(\"a\\\"b\\\\c\\n\\t\\x01 ``\"); };",
                  "destination d { file(\"a\\\"b\\\\c\\n\\t\\x01 ``\"); };\n");
@@ -1004,6 +1038,7 @@ main (int argc, char **argv)
   g_test_add_func ("/config-parser/filter/precedence", test_filter_precedence);
   g_test_add_func ("/config-parser/filter/comparisons", test_filter_comparisons);
   g_test_add_func ("/config-parser/filter/functions", test_filter_functions);
+  g_test_add_func ("/config-parser/filter/rule-condition", test_rule_condition);
   g_test_add_func ("/config-parser/log/shapes", test_log_shapes);
   g_test_add_func ("/config-parser/log/if-elif-else", test_if_elif_else);
   g_test_add_func ("/config-parser/log/junction", test_junction);

@@ -89,6 +89,11 @@ test_copy_on_write (void)
   g_assert_true (sl_message_has_tag (path_b, "seen"));
   g_assert_true (sl_message_has_tag (path_b, "rewritten"));
   g_assert_false (sl_message_has_tag (path_a, "rewritten"));
+  sl_message_clear_tag (path_b, "seen");
+  sl_message_clear_tag (path_b, "never-set");
+  g_assert_false (sl_message_has_tag (path_b, "seen"));
+  g_assert_true (sl_message_has_tag (path_b, "rewritten"));
+  g_assert_true (sl_message_has_tag (path_a, "seen"));
 
   /* the only holder writes in place */
   sl_message_unref (path_a);

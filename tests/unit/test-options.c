@@ -75,6 +75,10 @@ test_values_defaults_and_globals (void)
   g_assert_true (sl_options_has (o, "tags"));
   g_assert_false (sl_options_has (o, "nonsense"));
   g_assert_cmpint (sl_options_pos (o, "port").line, ==, 2);
+  /* a positional value is set, and its position is the value's own */
+  g_assert_true (sl_options_is_set (o, "path"));
+  g_assert_cmpint (sl_options_pos (o, "path").line, ==, 2);
+  g_assert_cmpint (sl_options_pos (o, "path").column, ==, 21);
   sl_options_free (o);
   sl_cfg_node_free (root);
 }

@@ -219,6 +219,23 @@ test_nested_paths_and_if (void)
 }
 
 static void
+test_inline_filters (void)
+{
+  gchar *text = g_strconcat (objects,
+    "log { source(s_a); filter { \"${LEVEL_NUM}\" <= 3 and not \"$MSG\" eq \"skip\"; }; destination(d1); };\n"
+    "log { source(s_a); filter { filter(f_err) or \"$MSG\" eq \"note\"; }; destination(d2); };\n", NULL);
+  SlConfig *cfg = start (text);
+  post ("a", "err", 3);
+  post ("a", "skip", 2);
+  post ("a", "note", 6);
+  post ("a", "info", 6);
+  finish (cfg);
+  g_assert_cmpstr (got ("d1"), ==, "err;");
+  g_assert_cmpstr (got ("d2"), ==, "err;skip;note;");
+  g_free (text);
+}
+
+static void
 test_rewrite_is_copy_on_write (void)
 {
   gchar *text = g_strconcat (objects,
@@ -280,6 +297,7 @@ main (int argc, char **argv)
   g_test_add_func ("/routing/fallback", test_fallback_gets_only_unmatched);
   g_test_add_func ("/routing/catchall", test_catchall_takes_every_source);
   g_test_add_func ("/routing/nested-and-if", test_nested_paths_and_if);
+  g_test_add_func ("/routing/inline-filters", test_inline_filters);
   g_test_add_func ("/routing/rewrite-copy-on-write", test_rewrite_is_copy_on_write);
   g_test_add_func ("/routing/flow-control-ack", test_flow_control_acknowledges_after_write);
   g_test_add_func ("/routing/unknown-reference", test_unknown_reference_is_refused);

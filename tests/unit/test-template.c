@@ -640,6 +640,68 @@ render_loop (gpointer data)
 }
 
 static void
+test_single_field_and_peek (void)
+{
+  SlMessage *msg = message_new ();
+  static const struct
+  {
+    const gchar *text;
+    SlHandle field;
+    const gchar *value;
+  } cases[] = {
+    { "$HOST", SL_F_HOST, "web1" },
+    { "${PROGRAM}", SL_F_PROGRAM, "nginx" },
+    { "$MSG", SL_F_MESSAGE, "hello world" },
+    { "${HOST:-none}", SL_F_NONE, "web1" },
+    { "$HOST ", SL_F_NONE, "web1 " },
+    { "$FACILITY", SL_F_NONE, "local3" },
+    { "plain text", SL_F_NONE, "plain text" },
+    { "", SL_F_NONE, "" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      SlTemplate *t = sl_template_compile (cases[i].text, NULL);
+      g_assert_cmpuint (sl_template_single_field (t), ==, cases[i].field);
+      gsize len;
+      const gchar *value = sl_template_peek (t, msg, &len);
+      g_assert_cmpuint (len, ==, strlen (cases[i].value));
+      g_assert_true (memcmp (value, cases[i].value, len) == 0);
+      sl_template_unref (t);
+    }
+
+  /* a single field is the field itself, not a copy; unset, it is empty */
+  SlTemplate *host = sl_template_compile ("$HOST", NULL);
+  gsize len;
+  g_assert_true (sl_template_peek (host, msg, &len) == sl_message_get (msg, SL_F_HOST, NULL));
+  sl_template_unref (host);
+  SlTemplate *unset = sl_template_compile ("${.app.unset}", NULL);
+  g_assert_cmpuint (sl_template_single_field (unset), ==, sl_field_handle (".app.unset"));
+  g_assert_cmpstr (sl_template_peek (unset, msg, &len), ==, "");
+  g_assert_cmpuint (len, ==, 0);
+  sl_template_unref (unset);
+
+  SlTemplate *named = sl_template_compile_name (".SDATA.origin.ip", NULL);
+  g_assert_cmpuint (sl_template_single_field (named), ==, sl_field_handle (".SDATA.origin.ip"));
+  sl_template_unref (named);
+  named = sl_template_compile_name ("MSG", NULL);
+  g_assert_cmpuint (sl_template_single_field (named), ==, SL_F_MESSAGE);
+  sl_template_unref (named);
+  named = sl_template_compile_name ("LEVEL", NULL);
+  g_assert_cmpuint (sl_template_single_field (named), ==, SL_F_NONE);
+  g_assert_cmpstr (sl_template_peek (named, msg, &len), ==, "warning");
+  sl_template_unref (named);
+  const gchar *bad[] = { "", "$HOST", "${HOST}", "a:-b", "$(echo x)" };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      GError *error = NULL;
+      g_assert_null (sl_template_compile_name (bad[i], &error));
+      g_assert_nonnull (strstr (error->message, "is not a field or macro name"));
+      g_error_free (error);
+    }
+  sl_message_unref (msg);
+}
+
+static void
 test_threads (void)
 {
   SlTemplate *t = sl_template_compile ("$ISODATE|$DATE|$FULLDATE|$UNIXTIME|$STAMP|$R_ISODATE|$HOUR", NULL);
@@ -719,6 +781,7 @@ main (int argc, char **argv)
   g_test_add_func ("/template/functions", test_functions);
   g_test_add_func ("/template/escape", test_escape);
   g_test_add_func ("/template/shared", test_shared_template);
+  g_test_add_func ("/template/single-field-and-peek", test_single_field_and_peek);
   g_test_add_func ("/template/threads", test_threads);
 
   return g_test_run ();

@@ -1,0 +1,83 @@
+#include "plugins/rewrites/basic/rewrite-rule.h"
+#include "core/config/error.h"
+#include "core/i18n.h"
+#include "core/template.h"
+
+gboolean
+rewrite_rule_init (RewriteRule *self, SlOptions *options, GError **error)
+{
+  const SlCfgNode *condition = sl_options_block (options, "condition");
+  if (!condition)
+    return TRUE;
+  if (!condition->children || condition->children->len != 1)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, condition->pos,
+                        _("condition() takes one filter expression, as in condition(program(\"sshd\"))"));
+      return FALSE;
+    }
+  self->condition = sl_filter_expr_compile (self->super.cfg, g_ptr_array_index (condition->children, 0), error);
+  return self->condition != NULL;
+}
+
+void
+rewrite_rule_free (RewriteRule *self)
+{
+  sl_filter_expr_free (self->condition);
+}
+
+gboolean
+rewrite_rule_applies (RewriteRule *self, SlMessage **msg)
+{
+  return !self->condition || sl_filter_expr_eval (self->condition, msg);
+}
+
+gboolean
+rewrite_rule_field (RewriteRule *self, SlOptions *options, const gchar *option, SlHandle *field,
+                    GError **error)
+{
+  const gchar *name = sl_options_string (options, option);
+  if (!name)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, self->super.pos,
+                        _("%s() needs %s(\"FIELD\"), the field it changes"), self->super.klass->name, option);
+      return FALSE;
+    }
+  GError *inner = NULL;
+  SlTemplate *t = sl_template_compile_name (name, &inner);
+  if (!t)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, option), "%s", inner->message);
+      g_error_free (inner);
+      return FALSE;
+    }
+  *field = sl_template_single_field (t);
+  sl_template_unref (t);
+  if (*field == SL_F_NONE)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, option),
+                        _("'%s' is a macro, computed from the message: it cannot be changed"), name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+scratch_free (gpointer buffer)
+{
+  g_string_free (buffer, TRUE);
+}
+
+static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
+
+GString *
+rewrite_rule_scratch (void)
+{
+  GString *s = g_private_get (&scratch_key);
+  if (!s)
+    {
+      s = g_string_sized_new (256);
+      g_private_set (&scratch_key, s);
+    }
+  g_string_truncate (s, 0);
+  return s;
+}

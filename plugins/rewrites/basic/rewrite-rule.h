@@ -1,0 +1,48 @@
+/* What every rewrite rule of this plugin shares: condition(), which limits
+ * a rule to the messages that pass a filter expression, value(), the field
+ * a rule changes, and a buffer to build new values in. */
+#ifndef SL_REWRITE_RULE_H
+#define SL_REWRITE_RULE_H
+
+#include "core/filter-expr.h"
+#include "core/plugin.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  SlDriver super;
+  SlFilterExpr *condition;   /* NULL: every message */
+} RewriteRule;
+
+#define REWRITE_RULE_OPTIONS \
+  { "condition", SL_OPT_BLOCK, NULL, "change only messages that pass this filter expression" }
+
+/* Compiles condition() if it is set. */
+gboolean rewrite_rule_init    (RewriteRule *self, SlOptions *options, GError **error);
+void     rewrite_rule_free    (RewriteRule *self);
+/* Whether the rule changes *msg; evaluating may replace *msg, as filters
+ * that store matches do. */
+gboolean rewrite_rule_applies (RewriteRule *self, SlMessage **msg);
+/* The field an option such as value("MSG") names, aliases resolved; a
+ * configuration error when it is missing or names a macro, which is
+ * computed and cannot be set. */
+gboolean rewrite_rule_field   (RewriteRule *self, SlOptions *options, const gchar *option,
+                               SlHandle *field, GError **error);
+/* A buffer of the calling thread for building a new value. */
+GString *rewrite_rule_scratch (void);
+
+/* The rules, for the module's list. */
+extern const SlDriverClass rewrite_set_class;
+extern const SlDriverClass rewrite_unset_class;
+extern const SlDriverClass rewrite_groupunset_class;
+extern const SlDriverClass rewrite_subst_class;
+extern const SlDriverClass rewrite_set_tag_class;
+extern const SlDriverClass rewrite_clear_tag_class;
+extern const SlDriverClass rewrite_set_facility_class;
+extern const SlDriverClass rewrite_set_severity_class;
+extern const SlDriverClass rewrite_set_pri_class;
+
+G_END_DECLS
+
+#endif

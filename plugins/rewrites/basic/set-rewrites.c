@@ -1,0 +1,254 @@
+/* set("template" value("FIELD")), unset(value("FIELD")) and
+ * groupunset(values(".SDATA.*" "json.*")): give a field a value rendered
+ * from the message, remove one, remove every field whose name matches a
+ * glob. */
+#include "plugins/rewrites/basic/rewrite-rule.h"
+#include "core/config.h"
+#include "core/config/error.h"
+#include "core/i18n.h"
+
+#include <string.h>
+
+typedef struct
+{
+  RewriteRule rule;
+  SlHandle field;
+  SlTemplate *value;      /* set() */
+} SetRule;
+
+/* groupunset() decides once per field name whether it matches: handles
+ * below this are remembered without a lock, others asked each time. */
+#define REMEMBERED_HANDLES 4096
+
+enum
+{
+  NAME_UNKNOWN = 0,
+  NAME_MATCHES,
+  NAME_DIFFERS,
+};
+
+typedef struct
+{
+  RewriteRule rule;
+  GPtrArray *globs;       /* GPatternSpec */
+  guint8 *decisions;      /* per handle: NAME_* */
+} GroupUnsetRule;
+
+static const SlOptionSpec set_options[] = {
+  { "template", SL_OPT_TEMPLATE, NULL, "the new value, a template", NULL, TRUE },
+  { "value", SL_OPT_STRING, NULL, "the field to set, such as MESSAGE or .app.user" },
+  REWRITE_RULE_OPTIONS,
+  { NULL }
+};
+
+static const SlOptionSpec unset_options[] = {
+  { "value", SL_OPT_STRING, NULL, "the field to remove" },
+  REWRITE_RULE_OPTIONS,
+  { NULL }
+};
+
+static const SlOptionSpec groupunset_options[] = {
+  { "values", SL_OPT_LIST, NULL, "globs of the field names to remove, such as \".SDATA.*\"" },
+  REWRITE_RULE_OPTIONS,
+  { NULL }
+};
+
+/* set() */
+
+static gboolean
+set_init (SlDriver *d, SlOptions *o, GError **error)
+{
+  SetRule *self = (SetRule *) d;
+  if (!sl_options_string (o, "template"))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos,
+                        _("set() needs the new value, as in set(\"$HOST\" value(\".origin\"))"));
+      return FALSE;
+    }
+  if (!rewrite_rule_field (&self->rule, o, "value", &self->field, error)
+      || !(self->value = sl_config_template (d->cfg, o, "template", NULL, error)))
+    return FALSE;
+  return rewrite_rule_init (&self->rule, o, error);
+}
+
+static void
+set_free (SlDriver *d)
+{
+  SetRule *self = (SetRule *) d;
+  if (self->value)
+    sl_template_unref (self->value);
+  rewrite_rule_free (&self->rule);
+}
+
+static gboolean
+set_process (SlDriver *d, SlMessage **msg)
+{
+  SetRule *self = (SetRule *) d;
+  if (!rewrite_rule_applies (&self->rule, msg))
+    return TRUE;
+  sl_message_make_writable (msg);
+  gsize len;
+  const gchar *value = sl_template_peek (self->value, *msg, &len);
+  sl_message_set (*msg, self->field, value, len);
+  return TRUE;
+}
+
+/* unset() */
+
+static gboolean
+unset_init (SlDriver *d, SlOptions *o, GError **error)
+{
+  SetRule *self = (SetRule *) d;
+  return rewrite_rule_field (&self->rule, o, "value", &self->field, error)
+         && rewrite_rule_init (&self->rule, o, error);
+}
+
+static gboolean
+unset_process (SlDriver *d, SlMessage **msg)
+{
+  SetRule *self = (SetRule *) d;
+  if (!sl_message_has (*msg, self->field) || !rewrite_rule_applies (&self->rule, msg))
+    return TRUE;
+  sl_message_make_writable (msg);
+  sl_message_unset (*msg, self->field);
+  return TRUE;
+}
+
+/* groupunset() */
+
+static gboolean
+groupunset_init (SlDriver *d, SlOptions *o, GError **error)
+{
+  GroupUnsetRule *self = (GroupUnsetRule *) d;
+  GPtrArray *globs = sl_options_list (o, "values");
+  if (!globs || !globs->len)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos,
+                        _("groupunset() needs values(), globs of field names such as values(\".SDATA.*\")"));
+      return FALSE;
+    }
+  self->globs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_pattern_spec_free);
+  for (guint i = 0; i < globs->len; i++)
+    {
+      const gchar *glob = g_ptr_array_index (globs, i);
+      if (!g_utf8_validate (glob, -1, NULL))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "values"),
+                            _("a glob of field names must be UTF-8 text"));
+          return FALSE;
+        }
+      g_ptr_array_add (self->globs, g_pattern_spec_new (glob));
+    }
+  self->decisions = g_new0 (guint8, REMEMBERED_HANDLES);
+  return rewrite_rule_init (&self->rule, o, error);
+}
+
+static void
+groupunset_free (SlDriver *d)
+{
+  GroupUnsetRule *self = (GroupUnsetRule *) d;
+  if (self->globs)
+    g_ptr_array_unref (self->globs);
+  g_free (self->decisions);
+  rewrite_rule_free (&self->rule);
+}
+
+static gboolean
+name_matches (const GroupUnsetRule *self, SlHandle field)
+{
+  guint8 known = field < REMEMBERED_HANDLES ? __atomic_load_n (&self->decisions[field], __ATOMIC_RELAXED)
+                                             : NAME_UNKNOWN;
+  if (known != NAME_UNKNOWN)
+    return known == NAME_MATCHES;
+  const gchar *name = sl_field_name (field);
+  gboolean matches = FALSE;
+  for (guint i = 0; name && !matches && i < self->globs->len; i++)
+    matches = g_pattern_spec_match_string (g_ptr_array_index (self->globs, i), name);
+  if (field < REMEMBERED_HANDLES)
+    __atomic_store_n (&self->decisions[field], matches ? NAME_MATCHES : NAME_DIFFERS, __ATOMIC_RELAXED);
+  return matches;
+}
+
+/* Field handles found in one pass over a message's fields; a message with
+ * more takes another pass. */
+typedef struct
+{
+  const GroupUnsetRule *self;
+  SlHandle found[64];
+  guint n;
+} Matching;
+
+static gboolean
+collect_matching (SlHandle field, const gchar *value, gsize len, gpointer data)
+{
+  Matching *m = data;
+  if (name_matches (m->self, field))
+    m->found[m->n++] = field;
+  return m->n < G_N_ELEMENTS (m->found);
+}
+
+static gboolean
+groupunset_has_any (const GroupUnsetRule *self, const SlMessage *msg)
+{
+  for (SlHandle h = SL_F_NONE + 1; h < SL_F_BUILTIN_MAX; h++)
+    if (sl_message_has (msg, h) && name_matches (self, h))
+      return TRUE;
+  Matching m = { self, { 0 }, 0 };
+  sl_message_foreach_dynamic (msg, collect_matching, &m);
+  return m.n > 0;
+}
+
+static gboolean
+groupunset_process (SlDriver *d, SlMessage **msg)
+{
+  GroupUnsetRule *self = (GroupUnsetRule *) d;
+  if (!groupunset_has_any (self, *msg) || !rewrite_rule_applies (&self->rule, msg))
+    return TRUE;
+  sl_message_make_writable (msg);
+  for (SlHandle h = SL_F_NONE + 1; h < SL_F_BUILTIN_MAX; h++)
+    if (sl_message_has (*msg, h) && name_matches (self, h))
+      sl_message_unset (*msg, h);
+  Matching m = { self, { 0 }, 0 };
+  do
+    {
+      m.n = 0;
+      sl_message_foreach_dynamic (*msg, collect_matching, &m);
+      for (guint i = 0; i < m.n; i++)
+        sl_message_unset (*msg, m.found[i]);
+    }
+  while (m.n == G_N_ELEMENTS (m.found));
+  return TRUE;
+}
+
+const SlDriverClass rewrite_set_class = {
+  .kind = SL_DRIVER_REWRITE,
+  .name = "set",
+  .summary = "set a field to a template: set(\"$PROGRAM/$PID\" value(\".app.id\"))",
+  .options = set_options,
+  .instance_size = sizeof (SetRule),
+  .init = set_init,
+  .free = set_free,
+  .process = set_process,
+};
+
+const SlDriverClass rewrite_unset_class = {
+  .kind = SL_DRIVER_REWRITE,
+  .name = "unset",
+  .summary = "remove a field: unset(value(\"PID\"))",
+  .options = unset_options,
+  .instance_size = sizeof (SetRule),
+  .init = unset_init,
+  .free = set_free,
+  .process = unset_process,
+};
+
+const SlDriverClass rewrite_groupunset_class = {
+  .kind = SL_DRIVER_REWRITE,
+  .name = "groupunset",
+  .summary = "remove the fields whose names match globs: groupunset(values(\".SDATA.*\" \"json.*\"))",
+  .options = groupunset_options,
+  .instance_size = sizeof (GroupUnsetRule),
+  .init = groupunset_init,
+  .free = groupunset_free,
+  .process = groupunset_process,
+};

@@ -1,0 +1,206 @@
+/* Filter expressions: comparisons as syslog-ng spells them, and, or, not,
+ * parentheses, filter() references, and filter functions that look or, by
+ * offering process(), store what they found. */
+#include "core/config-private.h"
+#include "core/filter-expr.h"
+#include "core/plugin.h"
+
+#include <string.h>
+
+/* remember(): passes every message and stores "seen" in .remembered;
+ * look(): passes when .remembered is set, and only reads. */
+static gboolean
+remember_process (SlDriver *d, SlMessage **msg)
+{
+  sl_message_make_writable (msg);
+  sl_message_set (*msg, sl_field_handle (".remembered"), "seen", -1);
+  return TRUE;
+}
+
+static gboolean
+look_match (SlDriver *d, const SlMessage *msg)
+{
+  return sl_message_has (msg, sl_field_handle (".remembered"));
+}
+
+static const SlOptionSpec no_options[] = { { NULL } };
+
+static const SlDriverClass remember_class = {
+  .kind = SL_DRIVER_FILTER, .name = "remember", .options = no_options,
+  .instance_size = sizeof (SlDriver), .match = look_match, .process = remember_process,
+};
+static const SlDriverClass look_class = {
+  .kind = SL_DRIVER_FILTER, .name = "look", .options = no_options,
+  .instance_size = sizeof (SlDriver), .match = look_match,
+};
+static const SlModule test_module = {
+  SL_ABI_VERSION, "filter-expr-test",
+  (const SlDriverClass *const[]) { &remember_class, &look_class, NULL },
+};
+
+typedef struct
+{
+  SlConfig *cfg;
+  SlFilterExpr *expr;
+} Compiled;
+
+/* Compiles the body of filter f in a configuration of objects. */
+static gboolean
+compile (Compiled *c, const gchar *objects, GError **error)
+{
+  c->expr = NULL;
+  c->cfg = sl_config_load_string (objects, "test.conf", error);
+  if (!c->cfg)
+    return FALSE;
+  const SlCfgNode *f = sl_config_find_object (c->cfg, "filter", "f");
+  g_assert_nonnull (f);
+  c->expr = sl_filter_expr_compile (c->cfg, g_ptr_array_index (f->children, 0), error);
+  return c->expr != NULL;
+}
+
+static void
+compiled_free (Compiled *c)
+{
+  sl_filter_expr_free (c->expr);
+  if (c->cfg)
+    sl_config_free (c->cfg);
+}
+
+static SlMessage *
+message (const gchar *program, const gchar *pid, guint level)
+{
+  SlMessage *msg = sl_message_new ("", 0);
+  sl_message_set (msg, SL_F_PROGRAM, program, -1);
+  sl_message_set (msg, SL_F_PID, pid, -1);
+  msg->pri = SL_PRI_MAKE (1, level);
+  return msg;
+}
+
+static gboolean
+passes (const gchar *body, const gchar *program, const gchar *pid, guint level)
+{
+  Compiled c;
+  GError *error = NULL;
+  gchar *text = g_strdup_printf ("filter f_sshd { \"$PROGRAM\" eq \"sshd\"; };\nfilter f { %s; };\n", body);
+  if (!compile (&c, text, &error))
+    g_error ("%s: %s", body, error->message);
+  SlMessage *msg = message (program, pid, level);
+  gboolean pass = sl_filter_expr_eval (c.expr, &msg);
+  sl_message_unref (msg);
+  compiled_free (&c);
+  g_free (text);
+  return pass;
+}
+
+static void
+test_numeric_comparisons (void)
+{
+  g_assert_true (passes ("\"$PID\" == 42", "a", "42", 6));
+  g_assert_true (passes ("\"$PID\" == \"42.0\"", "a", "42", 6));
+  g_assert_false (passes ("\"$PID\" != 42", "a", "42", 6));
+  g_assert_true (passes ("\"$PID\" != 43", "a", "42", 6));
+  /* as numbers, 9 is less than 10 */
+  g_assert_true (passes ("\"$PID\" < 10", "a", "9", 6));
+  g_assert_false (passes ("\"$PID\" < 9", "a", "9", 6));
+  g_assert_true (passes ("\"$PID\" <= 9", "a", "9", 6));
+  g_assert_true (passes ("\"$PID\" > 8", "a", "9", 6));
+  g_assert_false (passes ("\"$PID\" > 9", "a", "9", 6));
+  g_assert_true (passes ("\"$PID\" >= 9", "a", "9", 6));
+  g_assert_true (passes ("\"${LEVEL_NUM}\" <= 3", "a", "1", 3));
+  g_assert_false (passes ("\"${LEVEL_NUM}\" <= 3", "a", "1", 4));
+}
+
+static void
+test_string_comparisons (void)
+{
+  g_assert_true (passes ("\"$PROGRAM\" eq \"sshd\"", "sshd", "1", 6));
+  g_assert_false (passes ("\"$PROGRAM\" eq \"sshd\"", "SSHD", "1", 6));
+  g_assert_true (passes ("\"$PROGRAM\" ne \"sshd\"", "cron", "1", 6));
+  /* as text, "10" sorts before "9" */
+  g_assert_true (passes ("\"$PID\" lt \"9\"", "a", "10", 6));
+  g_assert_false (passes ("\"$PID\" gt \"9\"", "a", "10", 6));
+  g_assert_true (passes ("\"$PID\" le \"10\"", "a", "10", 6));
+  g_assert_true (passes ("\"$PID\" ge \"10\"", "a", "10", 6));
+  g_assert_true (passes ("\"$PROGRAM\" gt \"cron\"", "sshd", "1", 6));
+  g_assert_true (passes ("\"$PROGRAM/$PID\" eq 'sshd/7'", "sshd", "7", 6));
+}
+
+static void
+test_boolean_operators (void)
+{
+  const gchar *body = "filter(f_sshd) and (\"$PID\" == 1 or not \"${LEVEL_NUM}\" > 3)";
+  g_assert_true (passes (body, "sshd", "1", 7));
+  g_assert_true (passes (body, "sshd", "2", 3));
+  g_assert_false (passes (body, "sshd", "2", 7));
+  g_assert_false (passes (body, "cron", "1", 3));
+  /* not binds tighter than and, and than or */
+  g_assert_true (passes ("not \"$PID\" == 1 and \"$PID\" == 2 or \"$PID\" == 3", "a", "3", 6));
+  g_assert_false (passes ("not (\"$PID\" == 1 or \"$PID\" == 3)", "a", "3", 6));
+  /* a ';' between expressions is a looser and */
+  g_assert_false (passes ("\"$PID\" == 1 or \"$PID\" == 3; \"$PROGRAM\" eq \"x\"", "a", "3", 6));
+  g_assert_true (passes ("\"$PID\" == 1 or \"$PID\" == 3; \"$PROGRAM\" eq \"a\"", "a", "3", 6));
+}
+
+static void
+assert_refused (const gchar *objects, const gchar *expected)
+{
+  Compiled c;
+  GError *error = NULL;
+  g_assert_false (compile (&c, objects, &error));
+  g_assert_nonnull (error);
+  if (!strstr (error->message, expected))
+    g_error ("'%s' not in: %s", expected, error->message);
+  g_error_free (error);
+  compiled_free (&c);
+}
+
+static void
+test_references (void)
+{
+  assert_refused ("filter f { filter(f_missing); };\n", "test.conf:1:12: there is no filter named 'f_missing'");
+  assert_refused ("filter f { filter(f_b); };\nfilter f_b { filter(f); };\n", "filter 'f_b' refers to itself");
+  assert_refused ("filter f { \"$A\" ~~ \"b\"; };\n", "test.conf:1:17: unexpected character '~'");
+}
+
+/* A function that offers process() is called with the message, and its
+ * change is a copy the other holders never see; the next function in the
+ * expression reads the changed message. */
+static void
+test_functions_that_store (void)
+{
+  Compiled c;
+  GError *error = NULL;
+  g_assert_true (compile (&c, "filter f { remember() and look(); };\n", &error));
+  g_assert_no_error (error);
+  SlMessage *msg = message ("a", "1", 6);
+  SlMessage *other = sl_message_ref (msg);
+  g_assert_true (sl_filter_expr_eval (c.expr, &msg));
+  g_assert_true (msg != other);
+  g_assert_true (sl_message_has (msg, sl_field_handle (".remembered")));
+  g_assert_false (sl_message_has (other, sl_field_handle (".remembered")));
+  sl_message_unref (msg);
+  sl_message_unref (other);
+  compiled_free (&c);
+
+  /* one that only reads leaves the message as it is */
+  g_assert_true (compile (&c, "filter f { not look(); };\n", &error));
+  msg = message ("a", "1", 6);
+  SlMessage *held = msg;
+  g_assert_true (sl_filter_expr_eval (c.expr, &msg));
+  g_assert_true (msg == held);
+  sl_message_unref (msg);
+  compiled_free (&c);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  sl_plugins_register (&test_module);
+  g_test_add_func ("/filter-expr/numeric", test_numeric_comparisons);
+  g_test_add_func ("/filter-expr/string", test_string_comparisons);
+  g_test_add_func ("/filter-expr/boolean", test_boolean_operators);
+  g_test_add_func ("/filter-expr/references", test_references);
+  g_test_add_func ("/filter-expr/functions-that-store", test_functions_that_store);
+  return g_test_run ();
+}
