@@ -2,7 +2,9 @@
 #include "core/internal.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -23,6 +25,8 @@ struct _SlStreamReader
   gchar *peer;
   SlWindow *window;
   gint cancelled;
+  gint wake;              /* eventfd: cancel() wakes a reader waiting for data */
+  gint64 last_read;       /* monotonic µs of the last read that brought data */
   Framing framing;
   gchar *buf;
   gsize size;
@@ -42,6 +46,7 @@ sl_stream_reader_new (SlSource *src, gint fd, const gchar *peer)
   r->fd = fd;
   r->peer = g_strdup (peer);
   r->window = sl_source_new_window (src);
+  r->wake = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
   r->size = MAX (READ_CHUNK, sl_source_max_msg_size (src) + 32);
   r->buf = g_malloc (r->size);
   return r;
@@ -51,17 +56,36 @@ void
 sl_stream_reader_free (SlStreamReader *r)
 {
   sl_window_unref (r->window);
+  if (r->wake >= 0)
+    close (r->wake);
   g_free (r->buf);
   g_free (r->peer);
   g_free (r);
 }
 
 void
+sl_stream_reader_finish (SlStreamReader *r)
+{
+  shutdown (r->fd, SHUT_WR);
+}
+
+gint64
+sl_stream_reader_last_read (SlStreamReader *r)
+{
+  return __atomic_load_n (&r->last_read, __ATOMIC_RELAXED);
+}
+
+/* Only a reader that cannot be woken through its eventfd is shut down:
+ * data a TCP peer sends after shutdown(SHUT_RD) resets the connection,
+ * which throws away what the kernel still held for us. */
+void
 sl_stream_reader_cancel (SlStreamReader *r)
 {
   g_atomic_int_set (&r->cancelled, 1);
   sl_window_cancel (r->window);
-  shutdown (r->fd, SHUT_RDWR);
+  guint64 one = 1;
+  if (r->wake < 0 || write (r->wake, &one, sizeof one) != sizeof one)
+    shutdown (r->fd, SHUT_RDWR);
 }
 
 static void
@@ -228,34 +252,76 @@ frame_all (SlStreamReader *r, gboolean at_eof)
     }
 }
 
+/* One read() into the buffer and the framing of what it brought; FALSE
+ * at the end of the stream or on an error. */
+static gboolean
+read_once (SlStreamReader *r)
+{
+  gssize n = read (r->fd, r->buf + r->end, r->size - r->end);
+  if (n < 0 && (errno == EINTR || errno == EAGAIN))
+    return TRUE;
+  if (n < 0)
+    {
+      sl_source_count (r->src, "read_errors", 1);
+      sl_log (SL_LOG_NOTICE, "read error on %s from %s: %s", sl_source_id (r->src),
+              r->peer ? r->peer : "local", g_strerror (errno));
+      return FALSE;
+    }
+  if (n == 0)
+    {
+      frame_all (r, TRUE);
+      return FALSE;
+    }
+  __atomic_store_n (&r->last_read, g_get_monotonic_time (), __ATOMIC_RELAXED);
+  r->end += n;
+  frame_all (r, FALSE);
+  flush_batch (r);
+  return TRUE;
+}
+
+/* After cancel: what the kernel already holds was acknowledged to the
+ * peer, so it is read and posted without waiting for window room, up to
+ * about one receive buffer, and a frame cut short ends the stream. */
+static void
+take_what_is_left (SlStreamReader *r)
+{
+  gint rcvbuf = 0;
+  socklen_t len = sizeof rcvbuf;
+  gsize budget = getsockopt (r->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &len) == 0 && rcvbuf > 0
+                 ? (gsize) rcvbuf : READ_CHUNK;
+  struct pollfd pfd = { r->fd, POLLIN, 0 };
+  for (gsize taken = 0; taken < budget; taken += READ_CHUNK)
+    {
+      if (poll (&pfd, 1, 0) <= 0 || !(pfd.revents & (POLLIN | POLLHUP)))
+        {
+          frame_all (r, TRUE);
+          return;
+        }
+      if (!read_once (r))
+        return;
+    }
+  frame_all (r, TRUE);
+}
+
 void
 sl_stream_reader_run (SlStreamReader *r)
 {
-  while (!g_atomic_int_get (&r->cancelled))
+  struct pollfd fds[2] = { { r->fd, POLLIN, 0 }, { r->wake, POLLIN, 0 } };
+  for (;;)
     {
+      if (g_atomic_int_get (&r->cancelled))
+        {
+          take_what_is_left (r);
+          break;
+        }
       if (!sl_window_wait (r->window))
-        break;
-      gssize n = read (r->fd, r->buf + r->end, r->size - r->end);
-      if (n < 0 && errno == EINTR)
         continue;
-      if (n < 0)
-        {
-          if (!g_atomic_int_get (&r->cancelled))
-            {
-              sl_source_count (r->src, "read_errors", 1);
-              sl_log (SL_LOG_NOTICE, "read error on %s from %s: %s", sl_source_id (r->src),
-                      r->peer ? r->peer : "local", g_strerror (errno));
-            }
-          break;
-        }
-      if (n == 0)
-        {
-          frame_all (r, TRUE);
-          break;
-        }
-      r->end += n;
-      frame_all (r, FALSE);
-      flush_batch (r);
+      if (r->wake >= 0 && poll (fds, 2, -1) < 0 && errno != EINTR)
+        break;
+      if (r->wake >= 0 && !fds[0].revents)
+        continue;
+      if (!read_once (r))
+        break;
     }
   flush_batch (r);
 }
