@@ -20,6 +20,9 @@ struct _SlDestination
   SlCounter *processed;
 };
 
+/* The destination whose writer thread this is, for sl_destination_stopping(). */
+static __thread SlDestination *current_destination;
+
 SlDestination *
 sl_destination_new (SlDriver *driver, const SlDestinationSettings *settings)
 {
@@ -103,6 +106,7 @@ writer_thread (gpointer data)
 {
   SlDestination *d = data;
   const SlDriverClass *klass = d->driver->klass;
+  current_destination = d;
   SlQueueItem items[MAX_BATCH];
   SlMessage *msgs[MAX_BATCH];
   gboolean opened = open_driver (d);
@@ -154,6 +158,12 @@ writer_thread (gpointer data)
   if (opened && klass->close)
     klass->close (d->driver);
   return NULL;
+}
+
+gboolean
+sl_destination_stopping (void)
+{
+  return current_destination && g_atomic_int_get (&current_destination->stopping);
 }
 
 gboolean
