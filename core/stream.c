@@ -252,36 +252,37 @@ frame_all (SlStreamReader *r, gboolean at_eof)
     }
 }
 
-/* One read() into the buffer and the framing of what it brought; FALSE
- * at the end of the stream or on an error. */
-static gboolean
+/* One read() into the buffer and the framing of what it brought: the
+ * bytes read, or -1 at the end of the stream or on an error. */
+static gssize
 read_once (SlStreamReader *r)
 {
   gssize n = read (r->fd, r->buf + r->end, r->size - r->end);
   if (n < 0 && (errno == EINTR || errno == EAGAIN))
-    return TRUE;
+    return 0;
   if (n < 0)
     {
       sl_source_count (r->src, "read_errors", 1);
       sl_log (SL_LOG_NOTICE, "read error on %s from %s: %s", sl_source_id (r->src),
               r->peer ? r->peer : "local", g_strerror (errno));
-      return FALSE;
+      return -1;
     }
   if (n == 0)
     {
       frame_all (r, TRUE);
-      return FALSE;
+      return -1;
     }
   __atomic_store_n (&r->last_read, g_get_monotonic_time (), __ATOMIC_RELAXED);
   r->end += n;
   frame_all (r, FALSE);
   flush_batch (r);
-  return TRUE;
+  return n;
 }
 
 /* After cancel: what the kernel already holds was acknowledged to the
  * peer, so it is read and posted without waiting for window room, up to
- * about one receive buffer, and a frame cut short ends the stream. */
+ * one receive buffer (the most the kernel can have held), and a frame cut
+ * short ends the stream. */
 static void
 take_what_is_left (SlStreamReader *r)
 {
@@ -290,15 +291,14 @@ take_what_is_left (SlStreamReader *r)
   gsize budget = getsockopt (r->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &len) == 0 && rcvbuf > 0
                  ? (gsize) rcvbuf : READ_CHUNK;
   struct pollfd pfd = { r->fd, POLLIN, 0 };
-  for (gsize taken = 0; taken < budget; taken += READ_CHUNK)
+  for (gsize taken = 0; taken < budget;)
     {
-      if (poll (&pfd, 1, 0) <= 0 || !(pfd.revents & (POLLIN | POLLHUP)))
-        {
-          frame_all (r, TRUE);
-          return;
-        }
-      if (!read_once (r))
+      if (poll (&pfd, 1, 0) <= 0 || !(pfd.revents & (POLLIN | POLLHUP | POLLERR)))
+        break;
+      gssize n = read_once (r);
+      if (n < 0)
         return;
+      taken += n;
     }
   frame_all (r, TRUE);
 }
@@ -320,7 +320,7 @@ sl_stream_reader_run (SlStreamReader *r)
         break;
       if (r->wake >= 0 && !fds[0].revents)
         continue;
-      if (!read_once (r))
+      if (read_once (r) < 0)
         break;
     }
   flush_batch (r);
