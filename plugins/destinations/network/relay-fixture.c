@@ -10,6 +10,7 @@ sl_relay_setup (SlRelay *relay, gconstpointer data)
 {
   sl_test_env_setup (&relay->sender, data);
   sl_test_env_setup (&relay->receiver, data);
+  sl_test_env_setup (&relay->peer, data);
 }
 
 void
@@ -17,6 +18,7 @@ sl_relay_teardown (SlRelay *relay, gconstpointer data)
 {
   sl_test_env_teardown (&relay->sender, data);
   sl_test_env_teardown (&relay->receiver, data);
+  sl_test_env_teardown (&relay->peer, data);
 }
 
 gchar *

@@ -13,6 +13,7 @@ typedef struct
 {
   SlTestEnv sender;
   SlTestEnv receiver;
+  SlTestEnv peer;         /* a second receiver, when a test needs one */
 } SlRelay;
 
 void sl_relay_setup    (SlRelay *relay, gconstpointer data);
