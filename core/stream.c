@@ -281,8 +281,9 @@ read_once (SlStreamReader *r)
 
 /* After cancel: what the kernel already holds was acknowledged to the
  * peer, so it is read and posted without waiting for window room, up to
- * one receive buffer (the most the kernel can have held), and a frame cut
- * short ends the stream. */
+ * one receive buffer (the most the kernel can have held). A frame the
+ * peer had not finished is dropped, as the peer was cut off in it: a
+ * sender that keeps what was not acknowledged sends it whole again. */
 static void
 take_what_is_left (SlStreamReader *r)
 {
@@ -297,10 +298,9 @@ take_what_is_left (SlStreamReader *r)
         break;
       gssize n = read_once (r);
       if (n < 0)
-        return;
+        break;
       taken += n;
     }
-  frame_all (r, TRUE);
 }
 
 void

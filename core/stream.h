@@ -23,7 +23,8 @@ void            sl_stream_reader_finish (SlStreamReader *r);
 gint64          sl_stream_reader_last_read (SlStreamReader *r);
 /* From another thread: makes run() return soon, after it has read and
  * posted what the kernel already holds (bounded by the receive buffer),
- * without waiting for room in the window. */
+ * without waiting for room in the window; a message cut at the end of
+ * that is dropped. */
 void            sl_stream_reader_cancel (SlStreamReader *r);
 void            sl_stream_reader_free   (SlStreamReader *r);
 
