@@ -147,8 +147,9 @@ writer_thread (gpointer data)
         {
           guint lost = n - written;
           sl_counter_add (d->dropped, lost);
-          sl_log (SL_LOG_ERROR, "destination %s still failing at shutdown; %u messages not written",
-                  d->driver->id, lost + sl_queue_length (d->queue));
+          if (failures == 2)
+            sl_log (SL_LOG_ERROR, "destination %s still failing at shutdown; %u messages not written",
+                    d->driver->id, lost + sl_queue_length (d->queue));
           finish_items (d, items + written, lost);
           continue;
         }
