@@ -39,8 +39,7 @@ bind_local (NetDestination *self, gint fd, gint family, gint *err)
 {
   if (!self->local_ip && !self->local_port)
     return TRUE;
-  struct addrinfo hints = { .ai_family = family, .ai_socktype = self->socktype,
-                            .ai_flags = AI_PASSIVE | AI_NUMERICHOST };
+  struct addrinfo hints = { .ai_family = family, .ai_socktype = self->socktype, .ai_flags = AI_PASSIVE };
   struct addrinfo *res = NULL;
   if (getaddrinfo (self->local_ip, self->local_port ? self->local_port : "0", &hints, &res) != 0)
     {
@@ -213,7 +212,7 @@ net_disconnect (NetDestination *self)
 
 /* A stream peer that closes or fails ends the wait; a datagram socket's
  * error is left for the next send to report. */
-gboolean
+NetWait
 net_wait_writable (NetDestination *self)
 {
   gboolean stream = self->socktype == SOCK_STREAM;
@@ -223,27 +222,38 @@ net_wait_writable (NetDestination *self)
     {
       gint ready = poll (&pfd, 1, WAIT_SLICE_MS);
       if (ready < 0 && errno != EINTR)
-        return FALSE;
+        return NET_WAIT_CLOSED;
       if (ready > 0 && !stream)
-        return TRUE;
+        return NET_WAIT_WRITABLE;
       if (ready > 0 && (pfd.revents & (POLLERR | POLLHUP | POLLRDHUP | POLLNVAL)))
-        return FALSE;
+        return NET_WAIT_CLOSED;
       if (ready > 0 && (pfd.revents & POLLIN))
         {
           /* syslog peers send nothing back: what one says is dropped */
           gchar sink[4096];
           gssize n = recv (self->fd, sink, sizeof sink, MSG_DONTWAIT);
           if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
-            return FALSE;
+            return NET_WAIT_CLOSED;
         }
       if (ready > 0 && (pfd.revents & POLLOUT))
-        return TRUE;
+        return NET_WAIT_WRITABLE;
       if (!sl_destination_stopping ())
         continue;
       gint64 now = g_get_monotonic_time ();
       if (!stall_limit)
         stall_limit = now + STOP_STALL_US;
       else if (now >= stall_limit)
-        return FALSE;
+        return NET_WAIT_STALLED;
     }
+}
+
+/* Another connection to a stalled peer would only pile the same messages
+ * into its kernel once more, to arrive twice if it wakes up; what it has
+ * not acknowledged is counted when the destination closes. */
+void
+net_give_up (NetDestination *self)
+{
+  sl_log (SL_LOG_ERROR, "server takes nothing while the destination stops, giving up; server='%s', driver='%s'",
+          net_current_target (self)->host, self->super.id);
+  self->given_up = TRUE;
 }

@@ -16,7 +16,7 @@ prepare (NetDestination *self, SlMessage **msgs, guint n)
       self->iovs = g_renew (struct iovec, self->iovs, n);
       self->hdrs_size = n;
     }
-  GString *out = self->backlog.bytes;
+  GString *out = self->datagrams;
   gsize *ends = g_newa (gsize, n);
   g_string_truncate (out, 0);
   for (guint i = 0; i < n; i++)
@@ -45,7 +45,7 @@ count_oversize (NetDestination *self, gsize len)
 guint
 net_dgram_write (NetDestination *self, SlMessage **msgs, guint n)
 {
-  if (self->fd < 0 && !net_connect (self))
+  if (self->given_up || (self->fd < 0 && !net_connect (self)))
     return 0;
   prepare (self, msgs, n);
   guint done = 0;
@@ -61,8 +61,13 @@ net_dgram_write (NetDestination *self, SlMessage **msgs, guint n)
         continue;
       if (errno == EAGAIN || errno == EWOULDBLOCK)
         {
-          if (net_wait_writable (self))
+          NetWait wait = net_wait_writable (self);
+          if (wait == NET_WAIT_WRITABLE)
             continue;
+          if (wait == NET_WAIT_STALLED)
+            net_give_up (self);
+          else
+            net_disconnect (self);
           break;
         }
       if (errno == EMSGSIZE)

@@ -216,6 +216,7 @@ net_init (SlDriver *d, SlOptions *o, GError **error)
   self->fd = -1;
   self->targets = g_ptr_array_new_with_free_func (target_free);
   self->frame = g_string_sized_new (1024);
+  self->datagrams = g_string_sized_new (64 * 1024);
   net_backlog_init (&self->backlog);
   self->connections = sl_stats_counter ("destination", d->id, d->klass->name, "connections");
   self->connect_errors = sl_stats_counter ("destination", d->id, d->klass->name, "connect_errors");
@@ -247,6 +248,7 @@ static gboolean
 net_open (SlDriver *d, GError **error)
 {
   NetDestination *self = (NetDestination *) d;
+  self->given_up = FALSE;
   /* the first connection is tried at once, as syslog-ng does; a remote
    * that is not there yet is retried when messages come */
   net_connect (self);
@@ -292,6 +294,8 @@ net_free (SlDriver *d)
     g_ptr_array_unref (self->targets);
   if (self->frame)
     g_string_free (self->frame, TRUE);
+  if (self->datagrams)
+    g_string_free (self->datagrams, TRUE);
   net_backlog_clear (&self->backlog);
   g_free (self->local_ip);
   g_free (self->local_port);

@@ -81,9 +81,11 @@ typedef struct
 
   gint fd;
   gboolean failing;         /* the last connection attempt failed: log only the first */
+  gboolean given_up;        /* see net_give_up() */
   NetBacklog backlog;       /* streams */
   GString *frame;           /* scratch for octet-counted frames */
-  struct mmsghdr *hdrs;     /* datagrams, one per message of a batch */
+  GString *datagrams;       /* datagrams: a batch's messages back to back */
+  struct mmsghdr *hdrs;     /* one per message of the batch */
   struct iovec *iovs;
   guint hdrs_size;
 
@@ -103,10 +105,17 @@ gboolean net_probe_primary    (NetDestination *self);
 void     net_disconnect       (NetDestination *self);
 const NetTarget *net_current_target (NetDestination *self);
 
-/* Waits until fd can take more or the wait should end: FALSE when the peer
- * closed or failed, or when the destination stops and the peer has taken
- * nothing for a while. */
-gboolean net_wait_writable    (NetDestination *self);
+typedef enum
+{
+  NET_WAIT_WRITABLE,
+  NET_WAIT_CLOSED,          /* the stream peer closed or failed */
+  NET_WAIT_STALLED,         /* the destination stops and the peer took nothing for a while */
+} NetWait;
+
+/* Waits until the socket can take more, or why it will not. */
+NetWait  net_wait_writable    (NetDestination *self);
+/* The destination stops and its peer stalled: nothing more is tried. */
+void     net_give_up          (NetDestination *self);
 
 /* Streams: tcp(), unix-stream(), network(transport(tcp)), syslog(). */
 guint    net_stream_write     (NetDestination *self, SlMessage **msgs, guint n);

@@ -177,9 +177,13 @@ send_pending (NetDestination *self)
         continue;
       if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
         {
-          if (net_wait_writable (self))
+          NetWait wait = net_wait_writable (self);
+          if (wait == NET_WAIT_WRITABLE)
             continue;
-          log_lost_connection (self, socket_error (self));
+          if (wait == NET_WAIT_STALLED)
+            net_give_up (self);
+          else
+            log_lost_connection (self, socket_error (self));
           return FALSE;
         }
       log_lost_connection (self, n < 0 ? errno : EPIPE);
@@ -207,6 +211,8 @@ guint
 net_stream_write (NetDestination *self, SlMessage **msgs, guint n)
 {
   NetBacklog *b = &self->backlog;
+  if (self->given_up)
+    return 0;
   if (self->fd >= 0)
     check_peer (self);
   note_delivered (self);
@@ -229,7 +235,8 @@ net_stream_write (NetDestination *self, SlMessage **msgs, guint n)
    * the rest go back to the core, which gives them again after
    * time-reopen(). */
   gsize sent = b->sent;
-  settle (self);
+  if (!self->given_up)
+    settle (self);
   guint written = 0;
   while (batch_first + written < b->ends->len && g_array_index (b->ends, gsize, batch_first + written) <= sent)
     written++;
@@ -255,23 +262,22 @@ void
 net_stream_close (NetDestination *self)
 {
   NetBacklog *b = &self->backlog;
-  if (self->fd >= 0)
+  if (self->fd >= 0 && !self->given_up)
     end_connection (self, TRUE);
-  if (net_backlog_messages (b) && reconnect (self))
+  net_disconnect (self);
+  if (net_backlog_messages (b) && !self->given_up && reconnect (self))
     {
       if (send_pending (self))
         end_connection (self, TRUE);
-      else
-        {
-          settle (self);
-          net_disconnect (self);
-        }
+      else if (!self->given_up)
+        settle (self);
+      net_disconnect (self);
     }
   guint lost = net_backlog_messages (b);
   if (lost)
     {
       sl_counter_add (self->dropped, lost);
-      sl_log (SL_LOG_ERROR, "messages the server did not acknowledge before the destination closed; messages='%u', driver='%s'",
+      sl_log (SL_LOG_ERROR, "server had not acknowledged messages when the destination closed; messages='%u', driver='%s'",
               lost, self->super.id);
     }
   net_backlog_clear (b);
