@@ -13,8 +13,9 @@
 #include <unistd.h>
 
 /* A host that does not answer must not hold the writer thread for the
- * kernel's two minutes of SYN retries. */
+ * kernel's two minutes of SYN retries, nor a stopping daemon for long. */
 #define CONNECT_TIMEOUT_MS 10000
+#define STOP_CONNECT_TIMEOUT_MS 1000
 /* Failback probes are a courtesy: they must not hold the writer long. */
 #define PROBE_TIMEOUT_MS 1000
 
@@ -156,7 +157,8 @@ net_connect (NetDestination *self)
       guint index = (self->current + i) % count;
       const NetTarget *t = g_ptr_array_index (self->targets, index);
       gchar *why = NULL;
-      gint fd = connect_target (self, t, CONNECT_TIMEOUT_MS, TRUE, &why);
+      gint timeout = sl_destination_stopping () ? STOP_CONNECT_TIMEOUT_MS : CONNECT_TIMEOUT_MS;
+      gint fd = connect_target (self, t, timeout, TRUE, &why);
       gchar *name = target_name (self, t);
       if (fd >= 0)
         {
