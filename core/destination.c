@@ -23,6 +23,9 @@ struct _SlDestination
   SlCounter *processed;
 };
 
+/* The destination whose writer thread this is, for sl_destination_stopping(). */
+static __thread SlDestination *current_destination;
+
 SlDestination *
 sl_destination_new (SlDriver *driver, const SlDestinationSettings *settings)
 {
@@ -160,6 +163,7 @@ writer_thread (gpointer data)
 {
   SlDestination *d = data;
   const SlDriverClass *klass = d->driver->klass;
+  current_destination = d;
   SlQueueItem items[MAX_BATCH];
   SlMessage *msgs[MAX_BATCH];
   gboolean opened = open_driver (d);
@@ -218,8 +222,9 @@ writer_thread (gpointer data)
         {
           guint lost = n - written;
           sl_counter_add (d->dropped, lost);
-          sl_log (SL_LOG_ERROR, "destination %s still failing at shutdown; %u messages not written",
-                  d->driver->id, lost + sl_queue_length (d->queue));
+          if (failures == 2)
+            sl_log (SL_LOG_ERROR, "destination %s still failing at shutdown; %u messages not written",
+                    d->driver->id, lost + sl_queue_length (d->queue));
           finish_items (d, items + written, lost);
           continue;
         }
@@ -229,6 +234,12 @@ writer_thread (gpointer data)
   if (opened && klass->close)
     klass->close (d->driver);
   return NULL;
+}
+
+gboolean
+sl_destination_stopping (void)
+{
+  return current_destination && g_atomic_int_get (&current_destination->stopping);
 }
 
 gboolean

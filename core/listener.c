@@ -10,6 +10,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+/* At a stop, peers get this long to close after they were told we are
+ * going, and a connection that brought nothing for QUIET_MS is not
+ * waited for any more. */
+#define GOODBYE_MAX_MS 1000
+#define GOODBYE_QUIET_MS 200
+
 typedef struct
 {
   gint fd;
@@ -156,6 +162,29 @@ sl_listener_start (SlSource *src, gint listen_fd, const SlListenerSettings *sett
   return l;
 }
 
+/* Waits until every peer has closed, none has sent anything for a quiet
+ * spell, or the limit passed. */
+static void
+wait_for_goodbyes (SlListener *l)
+{
+  gint64 start = g_get_monotonic_time ();
+  gint64 limit = start + GOODBYE_MAX_MS * 1000;
+  for (;;)
+    {
+      gint64 now = g_get_monotonic_time ();
+      gboolean waiting = FALSE;
+      for (guint i = 0; i < l->connections->len && !waiting; i++)
+        {
+          Connection *c = g_ptr_array_index (l->connections, i);
+          gint64 last = MAX (sl_stream_reader_last_read (c->reader), start);
+          waiting = !g_atomic_int_get (&c->finished) && now - last < GOODBYE_QUIET_MS * 1000;
+        }
+      if (!waiting || now >= limit)
+        return;
+      g_usleep (10 * 1000);
+    }
+}
+
 void
 sl_listener_stop (SlListener *l)
 {
@@ -165,6 +194,12 @@ sl_listener_stop (SlListener *l)
   close (l->listen_fd);
   close (l->wake[0]);
   close (l->wake[1]);
+  /* What a peer's TCP already had acknowledged is read before the
+   * connection is closed: closing with unread data would reset it and
+   * lose those messages. */
+  for (guint i = 0; i < l->connections->len; i++)
+    sl_stream_reader_finish (((Connection *) g_ptr_array_index (l->connections, i))->reader);
+  wait_for_goodbyes (l);
   for (guint i = 0; i < l->connections->len; i++)
     sl_stream_reader_cancel (((Connection *) g_ptr_array_index (l->connections, i))->reader);
   for (guint i = 0; i < l->connections->len; i++)

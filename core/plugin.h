@@ -166,6 +166,12 @@ typedef struct
   { "send-time-zone", SL_OPT_STRING, NULL, "the same as time-zone()" }, \
   { "local-time-zone", SL_OPT_STRING, NULL, "accepted for syslog-ng compatibility" }
 
+/* For a destination driver's write() and flush(), which run on the
+ * destination's own thread: whether the destination is being stopped. A
+ * driver that waits on a slow peer gives up then, so that a stalled remote
+ * cannot hold the daemon's shutdown. */
+gboolean              sl_destination_stopping (void);
+
 /* The loader and registry. */
 gboolean              sl_plugins_load       (const gchar *search_path, GError **error);
 const SlDriverClass  *sl_plugins_lookup     (SlDriverKind kind, const gchar *name);

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define READ_CHUNK (64 * 1024)
@@ -23,10 +22,11 @@ struct _SlStreamReader
 {
   SlSource *src;
   gint fd;
-  gint wake;              /* eventfd; -1 for a socket, which shutdown() wakes */
   gchar *peer;
   SlWindow *window;
   gint cancelled;
+  gint wake;              /* eventfd: cancel() wakes a reader waiting for data */
+  gint64 last_read;       /* monotonic µs of the last read that brought data */
   Framing framing;
   gchar *buf;
   gsize size;
@@ -44,12 +44,9 @@ sl_stream_reader_new (SlSource *src, gint fd, const gchar *peer)
   SlStreamReader *r = g_new0 (SlStreamReader, 1);
   r->src = src;
   r->fd = fd;
-  /* shutdown() ends a blocked read() on a socket only; a pipe or a terminal
-   * is watched together with an eventfd that cancel() writes to */
-  struct stat st;
-  r->wake = fstat (fd, &st) == 0 && S_ISSOCK (st.st_mode) ? -1 : eventfd (0, EFD_CLOEXEC);
   r->peer = g_strdup (peer);
   r->window = sl_source_new_window (src);
+  r->wake = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
   r->size = MAX (READ_CHUNK, sl_source_max_msg_size (src) + 32);
   r->buf = g_malloc (r->size);
   return r;
@@ -64,35 +61,37 @@ sl_stream_reader_frame_by_newline (SlStreamReader *r)
 void
 sl_stream_reader_free (SlStreamReader *r)
 {
+  sl_window_unref (r->window);
   if (r->wake >= 0)
     close (r->wake);
-  sl_window_unref (r->window);
   g_free (r->buf);
   g_free (r->peer);
   g_free (r);
 }
 
 void
+sl_stream_reader_finish (SlStreamReader *r)
+{
+  shutdown (r->fd, SHUT_WR);
+}
+
+gint64
+sl_stream_reader_last_read (SlStreamReader *r)
+{
+  return __atomic_load_n (&r->last_read, __ATOMIC_RELAXED);
+}
+
+/* Only a reader that cannot be woken through its eventfd is shut down:
+ * data a TCP peer sends after shutdown(SHUT_RD) resets the connection,
+ * which throws away what the kernel still held for us. */
+void
 sl_stream_reader_cancel (SlStreamReader *r)
 {
   g_atomic_int_set (&r->cancelled, 1);
   sl_window_cancel (r->window);
-  if (r->wake >= 0)
-    eventfd_write (r->wake, 1);
-  else
+  guint64 one = 1;
+  if (r->wake < 0 || write (r->wake, &one, sizeof one) != sizeof one)
     shutdown (r->fd, SHUT_RDWR);
-}
-
-/* For a reader with an eventfd: waits until fd has data or the reader is
- * cancelled; FALSE when cancelled. */
-static gboolean
-wait_readable (SlStreamReader *r)
-{
-  struct pollfd fds[2] = { { r->fd, POLLIN, 0 }, { r->wake, POLLIN, 0 } };
-  while (poll (fds, 2, -1) < 0)
-    if (errno != EINTR)
-      return FALSE;
-  return !fds[1].revents;
 }
 
 static void
@@ -260,36 +259,76 @@ frame_all (SlStreamReader *r, gboolean at_eof)
     }
 }
 
+/* One read() into the buffer and the framing of what it brought: the
+ * bytes read, or -1 at the end of the stream or on an error. */
+static gssize
+read_once (SlStreamReader *r)
+{
+  gssize n = read (r->fd, r->buf + r->end, r->size - r->end);
+  if (n < 0 && (errno == EINTR || errno == EAGAIN))
+    return 0;
+  if (n < 0)
+    {
+      sl_source_count (r->src, "read_errors", 1);
+      sl_log (SL_LOG_NOTICE, "read error on %s from %s: %s", sl_source_id (r->src),
+              r->peer ? r->peer : "local", g_strerror (errno));
+      return -1;
+    }
+  if (n == 0)
+    {
+      frame_all (r, TRUE);
+      return -1;
+    }
+  __atomic_store_n (&r->last_read, g_get_monotonic_time (), __ATOMIC_RELAXED);
+  r->end += n;
+  frame_all (r, FALSE);
+  flush_batch (r);
+  return n;
+}
+
+/* After cancel: what the kernel already holds was acknowledged to the
+ * peer, so it is read and posted without waiting for window room, up to
+ * one receive buffer (the most the kernel can have held). A frame the
+ * peer had not finished is dropped, as the peer was cut off in it: a
+ * sender that keeps what was not acknowledged sends it whole again. */
+static void
+take_what_is_left (SlStreamReader *r)
+{
+  gint rcvbuf = 0;
+  socklen_t len = sizeof rcvbuf;
+  gsize budget = getsockopt (r->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &len) == 0 && rcvbuf > 0
+                 ? (gsize) rcvbuf : READ_CHUNK;
+  struct pollfd pfd = { r->fd, POLLIN, 0 };
+  for (gsize taken = 0; taken < budget;)
+    {
+      if (poll (&pfd, 1, 0) <= 0 || !(pfd.revents & (POLLIN | POLLHUP | POLLERR)))
+        break;
+      gssize n = read_once (r);
+      if (n < 0)
+        break;
+      taken += n;
+    }
+}
+
 void
 sl_stream_reader_run (SlStreamReader *r)
 {
-  while (!g_atomic_int_get (&r->cancelled))
+  struct pollfd fds[2] = { { r->fd, POLLIN, 0 }, { r->wake, POLLIN, 0 } };
+  for (;;)
     {
+      if (g_atomic_int_get (&r->cancelled))
+        {
+          take_what_is_left (r);
+          break;
+        }
       if (!sl_window_wait (r->window))
-        break;
-      if (r->wake >= 0 && !wait_readable (r))
-        break;
-      gssize n = read (r->fd, r->buf + r->end, r->size - r->end);
-      if (n < 0 && errno == EINTR)
         continue;
-      if (n < 0)
-        {
-          if (!g_atomic_int_get (&r->cancelled))
-            {
-              sl_source_count (r->src, "read_errors", 1);
-              sl_log (SL_LOG_NOTICE, "read error on %s from %s: %s", sl_source_id (r->src),
-                      r->peer ? r->peer : "local", g_strerror (errno));
-            }
-          break;
-        }
-      if (n == 0)
-        {
-          frame_all (r, TRUE);
-          break;
-        }
-      r->end += n;
-      frame_all (r, FALSE);
-      flush_batch (r);
+      if (r->wake >= 0 && poll (fds, 2, -1) < 0 && errno != EINTR)
+        break;
+      if (r->wake >= 0 && !fds[0].revents)
+        continue;
+      if (read_once (r) < 0)
+        break;
     }
   flush_batch (r);
 }

@@ -18,7 +18,17 @@ SlStreamReader *sl_stream_reader_new    (SlSource *src, gint fd, const gchar *pe
 void            sl_stream_reader_frame_by_newline (SlStreamReader *r);
 /* Reads until end of stream, an error, or cancel. Runs on the caller's thread. */
 void            sl_stream_reader_run    (SlStreamReader *r);
-/* From another thread: makes run() return soon. */
+/* From another thread, at a graceful stop: tells the peer that we are
+ * going (our side of the connection is shut down, the peer reads its end)
+ * while run() goes on reading, so a sender that notices closes after its
+ * last message instead of sending into a closed socket. */
+void            sl_stream_reader_finish (SlStreamReader *r);
+/* Monotonic µs of the last read that brought data; 0 before any. */
+gint64          sl_stream_reader_last_read (SlStreamReader *r);
+/* From another thread: makes run() return soon, after it has read and
+ * posted what the kernel already holds (bounded by the receive buffer),
+ * without waiting for room in the window; a message cut at the end of
+ * that is dropped. */
 void            sl_stream_reader_cancel (SlStreamReader *r);
 void            sl_stream_reader_free   (SlStreamReader *r);
 

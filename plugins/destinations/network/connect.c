@@ -1,0 +1,261 @@
+/* Reaching a target: names are resolved when a connection is made, never
+ * per message; each address is tried in turn with a bounded connect, and
+ * failover() servers after the primary. */
+#include "plugins/destinations/network/network-destination.h"
+#include "core/internal.h"
+
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+/* A host that does not answer must not hold the writer thread for the
+ * kernel's two minutes of SYN retries, nor a stopping daemon for long. */
+#define CONNECT_TIMEOUT_MS 10000
+#define STOP_CONNECT_TIMEOUT_MS 1000
+/* Failback probes are a courtesy: they must not hold the writer long. */
+#define PROBE_TIMEOUT_MS 1000
+
+const NetTarget *
+net_current_target (NetDestination *self)
+{
+  return g_ptr_array_index (self->targets, self->current);
+}
+
+static void
+set_options (NetDestination *self, gint fd)
+{
+  gint one = 1;
+  if (self->so_sndbuf > 0)
+    setsockopt (fd, SOL_SOCKET, SO_SNDBUF, &self->so_sndbuf, sizeof self->so_sndbuf);
+  if (self->so_keepalive && self->socktype == SOCK_STREAM)
+    setsockopt (fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
+}
+
+static gboolean
+bind_local (NetDestination *self, gint fd, gint family, gint *err)
+{
+  if (!self->local_ip && !self->local_port)
+    return TRUE;
+  struct addrinfo hints = { .ai_family = family, .ai_socktype = self->socktype, .ai_flags = AI_PASSIVE };
+  struct addrinfo *res = NULL;
+  if (getaddrinfo (self->local_ip, self->local_port ? self->local_port : "0", &hints, &res) != 0)
+    {
+      *err = EADDRNOTAVAIL;
+      return FALSE;
+    }
+  gint one = 1;
+  setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  gboolean ok = bind (fd, res->ai_addr, res->ai_addrlen) == 0;
+  if (!ok)
+    *err = errno;
+  freeaddrinfo (res);
+  return ok;
+}
+
+/* A non-blocking socket connected to addr within timeout_ms, or -1 with
+ * *err set. */
+static gint
+connect_addr (NetDestination *self, const struct sockaddr *addr, socklen_t len, gint timeout_ms,
+              gboolean configure, gint *err)
+{
+  gint fd = socket (addr->sa_family, self->socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      *err = errno;
+      return -1;
+    }
+  if (configure)
+    set_options (self, fd);
+  if (configure && addr->sa_family != AF_UNIX && !bind_local (self, fd, addr->sa_family, err))
+    {
+      close (fd);
+      return -1;
+    }
+  if (connect (fd, addr, len) == 0)
+    return fd;
+  if (errno != EINPROGRESS && errno != EINTR)
+    {
+      *err = errno;
+      close (fd);
+      return -1;
+    }
+  struct pollfd pfd = { fd, POLLOUT, 0 };
+  gint ready;
+  do
+    ready = poll (&pfd, 1, timeout_ms);
+  while (ready < 0 && errno == EINTR);
+  gint so_error = 0;
+  socklen_t so_len = sizeof so_error;
+  if (ready <= 0)
+    so_error = ready == 0 ? ETIMEDOUT : errno;
+  else if (getsockopt (fd, SOL_SOCKET, SO_ERROR, &so_error, &so_len) < 0)
+    so_error = errno;
+  if (so_error)
+    {
+      *err = so_error;
+      close (fd);
+      return -1;
+    }
+  return fd;
+}
+
+static gint
+connect_target (NetDestination *self, const NetTarget *t, gint timeout_ms, gboolean configure,
+                gchar **why)
+{
+  gint err = 0;
+  if (self->family == AF_UNIX)
+    {
+      struct sockaddr_un addr = { .sun_family = AF_UNIX };
+      if (strlen (t->host) >= sizeof addr.sun_path)
+        {
+          *why = g_strdup (g_strerror (ENAMETOOLONG));
+          return -1;
+        }
+      g_strlcpy (addr.sun_path, t->host, sizeof addr.sun_path);
+      gint fd = connect_addr (self, (struct sockaddr *) &addr, sizeof addr, timeout_ms, configure, &err);
+      if (fd < 0)
+        *why = g_strdup (g_strerror (err));
+      return fd;
+    }
+
+  struct addrinfo hints = { .ai_family = self->family, .ai_socktype = self->socktype };
+  struct addrinfo *res = NULL;
+  gint rc = getaddrinfo (t->host, t->port, &hints, &res);
+  if (rc != 0)
+    {
+      *why = g_strdup (gai_strerror (rc));
+      return -1;
+    }
+  gint fd = -1;
+  for (struct addrinfo *ai = res; ai && fd < 0; ai = ai->ai_next)
+    fd = connect_addr (self, ai->ai_addr, ai->ai_addrlen, timeout_ms, configure, &err);
+  freeaddrinfo (res);
+  if (fd < 0)
+    *why = g_strdup (g_strerror (err));
+  return fd;
+}
+
+static gchar *
+target_name (NetDestination *self, const NetTarget *t)
+{
+  if (self->family == AF_UNIX)
+    return g_strdup (t->host);
+  return g_strdup_printf ("%s port %s", t->host, t->port);
+}
+
+gboolean
+net_connect (NetDestination *self)
+{
+  guint count = self->targets->len;
+  for (guint i = 0; i < count; i++)
+    {
+      guint index = (self->current + i) % count;
+      const NetTarget *t = g_ptr_array_index (self->targets, index);
+      gchar *why = NULL;
+      gint timeout = sl_destination_stopping () ? STOP_CONNECT_TIMEOUT_MS : CONNECT_TIMEOUT_MS;
+      gint fd = connect_target (self, t, timeout, TRUE, &why);
+      gchar *name = target_name (self, t);
+      if (fd >= 0)
+        {
+          if (self->failing || index != self->current)
+            sl_log (SL_LOG_NOTICE, "connection established; server='%s', driver='%s'", name, self->super.id);
+          if (index != 0 && self->failback)
+            {
+              self->probes_passed = 0;
+              self->next_probe = g_get_monotonic_time () + self->probe_interval_us;
+            }
+          self->current = index;
+          self->fd = fd;
+          self->failing = FALSE;
+          sl_counter_add (self->connections, 1);
+          g_free (name);
+          return TRUE;
+        }
+      sl_counter_add (self->connect_errors, 1);
+      if (!self->failing)
+        sl_log (SL_LOG_ERROR, "cannot connect; server='%s', error='%s', driver='%s'%s",
+                name, why, self->super.id, i + 1 < count ? ", trying the next failover server" : "");
+      g_free (why);
+      g_free (name);
+    }
+  self->failing = TRUE;
+  return FALSE;
+}
+
+gboolean
+net_probe_primary (NetDestination *self)
+{
+  gchar *why = NULL;
+  gint fd = connect_target (self, g_ptr_array_index (self->targets, 0), PROBE_TIMEOUT_MS, FALSE, &why);
+  g_free (why);
+  if (fd < 0)
+    return FALSE;
+  close (fd);
+  return TRUE;
+}
+
+void
+net_disconnect (NetDestination *self)
+{
+  if (self->fd < 0)
+    return;
+  close (self->fd);
+  self->fd = -1;
+}
+
+/* While the daemon stops, a peer that took nothing for this long is given up. */
+#define STOP_STALL_US (2 * G_USEC_PER_SEC)
+#define WAIT_SLICE_MS 200
+
+/* A stream peer that closes or fails ends the wait; a datagram socket's
+ * error is left for the next send to report. */
+NetWait
+net_wait_writable (NetDestination *self)
+{
+  gboolean stream = self->socktype == SOCK_STREAM;
+  struct pollfd pfd = { self->fd, stream ? POLLOUT | POLLIN | POLLRDHUP : POLLOUT, 0 };
+  gint64 stall_limit = 0;
+  for (;;)
+    {
+      gint ready = poll (&pfd, 1, WAIT_SLICE_MS);
+      if (ready < 0 && errno != EINTR)
+        return NET_WAIT_CLOSED;
+      if (ready > 0 && !stream)
+        return NET_WAIT_WRITABLE;
+      if (ready > 0 && (pfd.revents & (POLLERR | POLLHUP | POLLRDHUP | POLLNVAL)))
+        return NET_WAIT_CLOSED;
+      if (ready > 0 && (pfd.revents & POLLIN))
+        {
+          /* syslog peers send nothing back: what one says is dropped */
+          gchar sink[4096];
+          gssize n = recv (self->fd, sink, sizeof sink, MSG_DONTWAIT);
+          if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+            return NET_WAIT_CLOSED;
+        }
+      if (ready > 0 && (pfd.revents & POLLOUT))
+        return NET_WAIT_WRITABLE;
+      if (!sl_destination_stopping ())
+        continue;
+      gint64 now = g_get_monotonic_time ();
+      if (!stall_limit)
+        stall_limit = now + STOP_STALL_US;
+      else if (now >= stall_limit)
+        return NET_WAIT_STALLED;
+    }
+}
+
+/* Another connection to a stalled peer would only pile the same messages
+ * into its kernel once more, to arrive twice if it wakes up; what it has
+ * not acknowledged is counted when the destination closes. */
+void
+net_give_up (NetDestination *self)
+{
+  sl_log (SL_LOG_ERROR, "server takes nothing while the destination stops, giving up; server='%s', driver='%s'",
+          net_current_target (self)->host, self->super.id);
+  self->given_up = TRUE;
+}

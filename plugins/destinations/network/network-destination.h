@@ -1,0 +1,130 @@
+/* What the parts of the network destinations share: the driver instance,
+ * the wire format, the connection to the current target, and the backlog
+ * of stream bytes the peer has not yet acknowledged. */
+#ifndef SL_NETWORK_DESTINATION_H
+#define SL_NETWORK_DESTINATION_H
+
+#include "core/plugin.h"
+#include "core/stats.h"
+#include "core/template.h"
+
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+G_BEGIN_DECLS
+
+/* syslog-ng's legacy network form, the default template of all but
+ * syslog(); the date is always the BSD one, as syslog-ng writes it
+ * (ts-format() is for $STAMP in a template of one's own). */
+#define NET_LEGACY_TEMPLATE "<${PRI}>${DATE} ${HOST} ${LEGACY_MSGHDR}${MESSAGE}\n"
+
+/* How one message is put on the wire. */
+typedef struct
+{
+  SlTemplate *template;     /* the whole message, or with rfc5424 its MSG part (NULL: $MESSAGE) */
+  SlTemplate *sdata;        /* $SDATA, for the RFC 5424 header */
+  SlTemplateEnv env;
+  gboolean rfc5424;         /* syslog(): <PRI>1 ISODATE HOST APP PROCID MSGID SD MSG */
+  gboolean octet_count;     /* RFC 6587 "LEN " before each frame, for syslog() on a stream */
+} NetFormat;
+
+/* Appends msg as it goes on the wire; scratch is the caller's buffer for
+ * an octet-counted frame. */
+void net_format_append (const NetFormat *f, const SlMessage *msg, GString *out, GString *scratch);
+
+/* Wire bytes of messages a stream peer has not acknowledged yet, kept so
+ * that a connection that breaks loses none of them: they are sent again
+ * on the next connection. Bytes before start are known to have arrived. */
+typedef struct
+{
+  GString *bytes;
+  GArray *ends;             /* gsize: where each message ends in bytes */
+  guint first;              /* ends[first] ends the oldest message not known to have arrived */
+  gsize start;              /* where that message begins */
+  gsize sent;               /* bytes [start, sent) were given to the current connection */
+} NetBacklog;
+
+void     net_backlog_init     (NetBacklog *b);
+void     net_backlog_clear    (NetBacklog *b);
+guint    net_backlog_messages (const NetBacklog *b);
+/* The peer acknowledged all but the last unacked bytes given to it. */
+void     net_backlog_delivered (NetBacklog *b, gsize unacked);
+/* Frees the room of what arrived; offsets into bytes change. */
+void     net_backlog_compact  (NetBacklog *b);
+/* A new connection starts: everything kept is sent again. */
+void     net_backlog_rewind   (NetBacklog *b);
+
+typedef struct
+{
+  gchar *host;              /* or the path of a unix socket */
+  gchar *port;
+} NetTarget;
+
+typedef struct
+{
+  SlDriver super;
+  NetFormat format;
+  gint family;              /* AF_UNSPEC, AF_INET, AF_INET6 or AF_UNIX */
+  gint socktype;            /* SOCK_STREAM or SOCK_DGRAM */
+  gchar *local_ip;
+  gchar *local_port;
+  gint so_sndbuf;
+  gboolean so_keepalive;
+
+  GPtrArray *targets;       /* NetTarget: the primary, then failover servers in order */
+  guint current;
+  gboolean failback;
+  gint64 probe_interval_us;
+  guint probes_required;
+  guint probes_passed;
+  gint64 next_probe;        /* monotonic µs */
+
+  gint fd;
+  gboolean failing;         /* the last connection attempt failed: log only the first */
+  gboolean given_up;        /* see net_give_up() */
+  NetBacklog backlog;       /* streams */
+  GString *frame;           /* scratch for octet-counted frames */
+  GString *datagrams;       /* datagrams: a batch's messages back to back */
+  struct mmsghdr *hdrs;     /* one per message of the batch */
+  struct iovec *iovs;
+  guint hdrs_size;
+
+  SlCounter *connections;
+  SlCounter *connect_errors;
+  SlCounter *resent;
+  SlCounter *oversize;
+  SlCounter *dropped;
+} NetDestination;
+
+/* Connecting: tries the current target, then the others in order; FALSE
+ * when none could be reached. */
+gboolean net_connect          (NetDestination *self);
+/* Whether the primary answers a connection (failback probes). */
+gboolean net_probe_primary    (NetDestination *self);
+/* Closes the socket at once. */
+void     net_disconnect       (NetDestination *self);
+const NetTarget *net_current_target (NetDestination *self);
+
+typedef enum
+{
+  NET_WAIT_WRITABLE,
+  NET_WAIT_CLOSED,          /* the stream peer closed or failed */
+  NET_WAIT_STALLED,         /* the destination stops and the peer took nothing for a while */
+} NetWait;
+
+/* Waits until the socket can take more, or why it will not. */
+NetWait  net_wait_writable    (NetDestination *self);
+/* The destination stops and its peer stalled: nothing more is tried. */
+void     net_give_up          (NetDestination *self);
+
+/* Streams: tcp(), unix-stream(), network(transport(tcp)), syslog(). */
+guint    net_stream_write     (NetDestination *self, SlMessage **msgs, guint n);
+void     net_stream_flush     (NetDestination *self);
+void     net_stream_close     (NetDestination *self);
+
+/* Datagrams: udp(), unix-dgram(), transport(udp). */
+guint    net_dgram_write      (NetDestination *self, SlMessage **msgs, guint n);
+
+G_END_DECLS
+
+#endif

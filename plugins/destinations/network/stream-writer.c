@@ -1,0 +1,285 @@
+/* Streams (TCP, unix-stream): a batch is rendered behind the backlog and
+ * sent with as few send() calls as the socket allows. A message counts as
+ * written once all its bytes are in the kernel; it stays in the backlog
+ * until the peer acknowledged it (SIOCOUTQ), and a connection that breaks
+ * before that has it sent again on the next one. */
+#include "plugins/destinations/network/network-destination.h"
+#include "core/internal.h"
+
+#include <errno.h>
+#include <linux/sockios.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+/* How long a closing connection waits for the peer to acknowledge what it
+ * was given, so that it need not be sent again. */
+#define SETTLE_MS 1000
+
+/* TCP keeps counting unacknowledged bytes after the peer closed or reset
+ * the connection. A unix socket counts the memory of what its peer has
+ * not read, and frees it when the peer closes unread: its count is only
+ * believed while the peer is there. */
+static gboolean
+unacked_bytes (NetDestination *self, gsize *unacked)
+{
+  gint outq = 0;
+  if (ioctl (self->fd, SIOCOUTQ, &outq) < 0 || outq < 0)
+    return FALSE;
+  if (self->family == AF_UNIX)
+    {
+      struct pollfd pfd = { self->fd, 0, 0 };
+      if (poll (&pfd, 1, 0) != 0)
+        return FALSE;
+    }
+  *unacked = outq;
+  return TRUE;
+}
+
+static void
+note_delivered (NetDestination *self)
+{
+  gsize unacked;
+  if (self->fd >= 0 && unacked_bytes (self, &unacked))
+    net_backlog_delivered (&self->backlog, unacked);
+}
+
+/* A TCP connection that was reset or timed out will acknowledge nothing
+ * more. */
+static gboolean
+connection_dead (NetDestination *self)
+{
+  if (self->family == AF_UNIX)
+    return FALSE;
+  struct tcp_info info;
+  socklen_t len = sizeof info;
+  return getsockopt (self->fd, IPPROTO_TCP, TCP_INFO, &info, &len) < 0 || info.tcpi_state == TCP_CLOSE;
+}
+
+/* Gives the peer a moment to acknowledge what it was given. */
+static void
+settle (NetDestination *self)
+{
+  gint64 limit = g_get_monotonic_time () + SETTLE_MS * 1000;
+  for (;;)
+    {
+      gsize unacked;
+      if (!unacked_bytes (self, &unacked))
+        return;
+      net_backlog_delivered (&self->backlog, unacked);
+      if (unacked == 0 || connection_dead (self) || g_get_monotonic_time () >= limit)
+        return;
+      g_usleep (5 * 1000);
+    }
+}
+
+/* A connection that ends keeps in the backlog what the peer did not
+ * acknowledge; the next one starts by sending that. */
+static void
+end_connection (NetDestination *self, gboolean ours)
+{
+  /* our end of stream first, so that the peer reads up to it and closes;
+   * unix sockets are left alone (see unacked_bytes) */
+  if (ours && self->family != AF_UNIX)
+    shutdown (self->fd, SHUT_WR);
+  settle (self);
+  net_disconnect (self);
+  net_backlog_rewind (&self->backlog);
+}
+
+static void
+log_lost_connection (NetDestination *self, gint err)
+{
+  gchar *server = self->family == AF_UNIX
+                  ? g_strdup (net_current_target (self)->host)
+                  : g_strdup_printf ("%s port %s", net_current_target (self)->host, net_current_target (self)->port);
+  if (err)
+    sl_log (SL_LOG_ERROR, "connection to the server broke; server='%s', error='%s', driver='%s'",
+            server, g_strerror (err), self->super.id);
+  else
+    sl_log (SL_LOG_NOTICE, "connection closed by the server; server='%s', driver='%s'", server, self->super.id);
+  g_free (server);
+}
+
+static gint
+socket_error (NetDestination *self)
+{
+  gint err = 0;
+  socklen_t len = sizeof err;
+  if (getsockopt (self->fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
+    return errno;
+  return err;
+}
+
+/* Before a batch: a peer that closed (a receiver stopping says so before
+ * it goes) gets no more data on this connection. */
+static void
+check_peer (NetDestination *self)
+{
+  struct pollfd pfd = { self->fd, POLLIN | POLLRDHUP, 0 };
+  if (poll (&pfd, 1, 0) <= 0)
+    return;
+  gboolean gone = (pfd.revents & (POLLERR | POLLHUP | POLLRDHUP | POLLNVAL)) != 0;
+  while (!gone && (pfd.revents & POLLIN))
+    {
+      gchar sink[4096];
+      gssize n = recv (self->fd, sink, sizeof sink, MSG_DONTWAIT);
+      if (n > 0)
+        continue;
+      gone = n == 0 || (errno != EAGAIN && errno != EINTR);
+      break;
+    }
+  if (!gone)
+    return;
+  log_lost_connection (self, socket_error (self));
+  end_connection (self, TRUE);
+}
+
+static void
+maybe_fail_back (NetDestination *self)
+{
+  gint64 now = g_get_monotonic_time ();
+  if (!self->failback || self->current == 0 || now < self->next_probe)
+    return;
+  self->next_probe = now + self->probe_interval_us;
+  if (!net_probe_primary (self))
+    {
+      self->probes_passed = 0;
+      return;
+    }
+  if (++self->probes_passed < self->probes_required)
+    return;
+  const NetTarget *primary = g_ptr_array_index (self->targets, 0);
+  sl_log (SL_LOG_NOTICE, "primary server answers again, failing back; server='%s', driver='%s'",
+          primary->host, self->super.id);
+  if (self->fd >= 0)
+    end_connection (self, TRUE);
+  self->current = 0;
+}
+
+/* Sends the backlog from where the connection stands; FALSE when the
+ * connection broke or the peer would take nothing while we stop. */
+static gboolean
+send_pending (NetDestination *self)
+{
+  NetBacklog *b = &self->backlog;
+  while (b->sent < b->bytes->len)
+    {
+      gssize n = send (self->fd, b->bytes->str + b->sent, b->bytes->len - b->sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n > 0)
+        {
+          b->sent += n;
+          continue;
+        }
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        {
+          NetWait wait = net_wait_writable (self);
+          if (wait == NET_WAIT_WRITABLE)
+            continue;
+          if (wait == NET_WAIT_STALLED)
+            net_give_up (self);
+          else
+            log_lost_connection (self, socket_error (self));
+          return FALSE;
+        }
+      log_lost_connection (self, n < 0 ? errno : EPIPE);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+reconnect (NetDestination *self)
+{
+  if (!net_connect (self))
+    return FALSE;
+  guint again = net_backlog_messages (&self->backlog);
+  if (again)
+    {
+      sl_counter_add (self->resent, again);
+      sl_log (SL_LOG_NOTICE, "sending again what the server had not acknowledged; messages='%u', driver='%s'",
+              again, self->super.id);
+    }
+  return TRUE;
+}
+
+guint
+net_stream_write (NetDestination *self, SlMessage **msgs, guint n)
+{
+  NetBacklog *b = &self->backlog;
+  if (self->given_up)
+    return 0;
+  if (self->fd >= 0)
+    check_peer (self);
+  note_delivered (self);
+  maybe_fail_back (self);
+  if (self->fd < 0 && !reconnect (self))
+    return 0;
+
+  net_backlog_compact (b);
+  gsize batch_bytes = b->bytes->len;
+  guint batch_first = b->ends->len;
+  for (guint i = 0; i < n; i++)
+    {
+      net_format_append (&self->format, msgs[i], b->bytes, self->frame);
+      g_array_append_val (b->ends, b->bytes->len);
+    }
+  if (send_pending (self))
+    return n;
+
+  /* The messages the kernel took whole are ours to deliver from now on;
+   * the rest go back to the core, which gives them again after
+   * time-reopen(). */
+  gsize sent = b->sent;
+  if (!self->given_up)
+    settle (self);
+  guint written = 0;
+  while (batch_first + written < b->ends->len && g_array_index (b->ends, gsize, batch_first + written) <= sent)
+    written++;
+  g_string_truncate (b->bytes, written ? g_array_index (b->ends, gsize, batch_first + written - 1) : batch_bytes);
+  g_array_set_size (b->ends, batch_first + written);
+  net_disconnect (self);
+  net_backlog_rewind (b);
+  return written;
+}
+
+void
+net_stream_flush (NetDestination *self)
+{
+  if (self->fd < 0)
+    return;
+  check_peer (self);
+  note_delivered (self);
+}
+
+/* At a stop or reload: what the peer has not acknowledged yet gets one
+ * more connection; what even that cannot deliver is counted and logged. */
+void
+net_stream_close (NetDestination *self)
+{
+  NetBacklog *b = &self->backlog;
+  if (self->fd >= 0 && !self->given_up)
+    end_connection (self, TRUE);
+  net_disconnect (self);
+  if (net_backlog_messages (b) && !self->given_up && reconnect (self))
+    {
+      if (send_pending (self))
+        end_connection (self, TRUE);
+      else if (!self->given_up)
+        settle (self);
+      net_disconnect (self);
+    }
+  guint lost = net_backlog_messages (b);
+  if (lost)
+    {
+      sl_counter_add (self->dropped, lost);
+      sl_log (SL_LOG_ERROR, "server had not acknowledged messages when the destination closed; messages='%u', driver='%s'",
+              lost, self->super.id);
+    }
+  net_backlog_clear (b);
+  net_backlog_init (b);
+}
