@@ -11,7 +11,7 @@ buffer_free (gpointer buffer)
 
 static GPrivate input_buffer = G_PRIVATE_INIT (buffer_free);
 
-const gchar *
+gchar *
 sl_parser_input (const SlTemplate *template, const SlMessage *msg, gsize *len)
 {
   GString *buffer = g_private_get (&input_buffer);

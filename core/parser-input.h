@@ -11,9 +11,10 @@ G_BEGIN_DECLS
 
 /* Renders template (MESSAGE when NULL) into the calling thread's buffer and
  * returns it, NUL-terminated, with its length. Being a copy, it stays valid
- * while the parser changes msg, until the thread's next call. For parsers
- * only: a template function calling it would overwrite its caller's text. */
-const gchar *sl_parser_input (const SlTemplate *template, const SlMessage *msg, gsize *len);
+ * while the parser changes msg, and the parser may change it in place (to
+ * unquote values), until the thread's next call. For parsers only: a
+ * template function calling it would overwrite its caller's text. */
+gchar *sl_parser_input (const SlTemplate *template, const SlMessage *msg, gsize *len);
 
 G_END_DECLS
 
