@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-static const gchar *const counter_names[] = { "failed", "skipped-keys" };
+static const gchar *const counter_names[] = { "failed", "skipped-keys", "match-limit" };
 
 static gint64
 counter_now (SlTestParser *p, const gchar *name)
