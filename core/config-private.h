@@ -42,6 +42,9 @@ SlOptions *sl_config_driver_options (SlConfig *cfg, SlDriver *driver);
 GPtrArray *sl_config_source_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body, GError **error);
 GPtrArray *sl_config_dest_group   (SlConfig *cfg, const gchar *name, const SlCfgNode *body, GError **error);
 gchar     *sl_config_anonymous_name (SlConfig *cfg, const gchar *kind);
+/* A configuration of no statements: it owns drivers made outside any
+ * file, such as the filter functions of a template's $(if). */
+SlConfig  *sl_config_new_empty (void);
 
 G_END_DECLS
 

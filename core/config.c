@@ -256,6 +256,14 @@ config_compile (SlCfgNode *tree, GError **error)
 }
 
 SlConfig *
+sl_config_new_empty (void)
+{
+  SlConfig *cfg = config_new (sl_cfg_node_new ("config", (SlCfgPos) { sl_cfg_intern_file ("<none>"), 0, 0 }));
+  collect_objects (cfg, NULL);
+  return cfg;
+}
+
+SlConfig *
 sl_config_load (const gchar *path, GError **error)
 {
   return config_compile (sl_cfg_parse_file (path, error), error);

@@ -54,13 +54,46 @@ count_refused_name (const gchar *name)
             SL_FIELD_NAMES_MAX, name);
 }
 
+/* Each thread remembers the handles it looked up, so that parsers which
+ * name fields per message (json-parser, kv-parser) take the registry's
+ * lock only for names new to the thread. The keys are the registry's own
+ * copies, which live as long as the process. */
+#define SL_FIELD_CACHE_MAX 4096
+
+static void
+field_cache_free (gpointer cache)
+{
+  g_hash_table_unref (cache);
+}
+
+static GPrivate field_cache = G_PRIVATE_INIT (field_cache_free);
+
+static void
+field_cache_add (const gchar *interned, SlHandle h)
+{
+  GHashTable *cache = g_private_get (&field_cache);
+  if (!cache)
+    {
+      cache = g_hash_table_new (g_str_hash, g_str_equal);
+      g_private_set (&field_cache, cache);
+    }
+  if (g_hash_table_size (cache) >= SL_FIELD_CACHE_MAX)
+    g_hash_table_remove_all (cache);
+  g_hash_table_insert (cache, (gpointer) interned, GUINT_TO_POINTER (h));
+}
+
 SlHandle
 sl_field_handle (const gchar *name)
 {
+  GHashTable *cache = g_private_get (&field_cache);
+  SlHandle h = cache ? GPOINTER_TO_UINT (g_hash_table_lookup (cache, name)) : SL_F_NONE;
+  if (h != SL_F_NONE)
+    return h;
+
   gboolean full = FALSE;
   g_mutex_lock (&registry_lock);
   registry_init_locked ();
-  SlHandle h = GPOINTER_TO_UINT (g_hash_table_lookup (handle_by_name, name));
+  h = GPOINTER_TO_UINT (g_hash_table_lookup (handle_by_name, name));
   if (h == SL_F_NONE && name[0])
     {
       full = name_by_handle->len >= SL_F_BUILTIN_MAX + SL_FIELD_NAMES_MAX;
@@ -72,9 +105,12 @@ sl_field_handle (const gchar *name)
           g_hash_table_insert (handle_by_name, copy, GUINT_TO_POINTER (h));
         }
     }
+  const gchar *interned = g_ptr_array_index (name_by_handle, h);
   g_mutex_unlock (&registry_lock);
   if (full)
     count_refused_name (name);
+  if (h != SL_F_NONE)
+    field_cache_add (interned, h);
   return h;
 }
 

@@ -1327,3 +1327,33 @@ sl_cfg_parse_string (const gchar *text, const gchar *name, GError **error)
   sl_lexer_push_string (lexer, text, name);
   return parse (lexer, name, error);
 }
+
+SlCfgNode *
+sl_cfg_parse_filter_expr (const gchar *text, const gchar *name, GError **error)
+{
+  SlParser p = { 0 };
+  g_autoptr (SlCfgNode) expr = NULL;
+  const SlToken *token;
+
+  p.lexer = sl_lexer_new ();
+  p.pragmas = g_array_new (FALSE, FALSE, sizeof (SlCfgPos));
+  p.included_from = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  sl_lexer_push_string (p.lexer, text, name ? name : "<string>");
+
+  expr = parse_or (&p, NULL);
+  if (expr && (token = peek (&p)) && token->kind != SL_TOK_EOF)
+    {
+      fail_expected (&p, token, _("the end of the filter expression"), NULL);
+      g_clear_pointer (&expr, sl_cfg_node_free);
+    }
+  if (p.error)
+    {
+      g_clear_pointer (&expr, sl_cfg_node_free);
+      g_propagate_error (error, p.error);
+    }
+  sl_token_clear (&p.next);
+  g_array_unref (p.pragmas);
+  g_hash_table_unref (p.included_from);
+  sl_lexer_free (p.lexer);
+  return g_steal_pointer (&expr);
+}

@@ -13,6 +13,9 @@ G_BEGIN_DECLS
  * kept as the root's first argument when given. */
 SlCfgNode *sl_cfg_parse_file   (const gchar *path, GError **error);
 SlCfgNode *sl_cfg_parse_string (const gchar *text, const gchar *name, GError **error);
+/* One filter expression and nothing after it, as the body of a filter {}
+ * holds: the tree of tree.h without a surrounding statement. */
+SlCfgNode *sl_cfg_parse_filter_expr (const gchar *text, const gchar *name, GError **error);
 
 G_END_DECLS
 

@@ -1,25 +1,13 @@
 /* Template functions that transform text: $(echo), $(uppercase),
- * $(lowercase). Each renders its arguments, joined by spaces. */
-#include "core/plugin.h"
-#include "core/template.h"
-
-#include <string.h>
-
-static void
-render_args (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
-{
-  for (gint i = 0; i < call->argc; i++)
-    {
-      if (i)
-        g_string_append_c (out, ' ');
-      sl_template_append (call->arg_templates[i], msg, env, out);
-    }
-}
+ * $(lowercase), each rendering its arguments joined by spaces; and the
+ * module of the basic functions, whose others live in the files next to
+ * this one. */
+#include "plugins/templates/basic/basic-private.h"
 
 static void
 echo_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  render_args (call, msg, env, out);
+  sl_tf_render_args (call, 0, " ", msg, env, out);
 }
 
 static void
@@ -27,7 +15,7 @@ change_case (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *en
              gchar (*convert) (gchar))
 {
   gsize from = out->len;
-  render_args (call, msg, env, out);
+  sl_tf_render_args (call, 0, " ", msg, env, out);
   for (gsize i = from; i < out->len; i++)
     out->str[i] = convert (out->str[i]);
 }
@@ -62,5 +50,14 @@ static const SlDriverClass lowercase_class = {
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "basic-functions",
-  .drivers = (const SlDriverClass *const[]) { &echo_class, &uppercase_class, &lowercase_class, NULL },
+  .drivers = (const SlDriverClass *const[]) {
+    &echo_class, &uppercase_class, &lowercase_class,
+    &sl_tf_substr_class, &sl_tf_strip_class, &sl_tf_sanitize_class, &sl_tf_length_class,
+    &sl_tf_replace_delimiter_class, &sl_tf_padding_class, &sl_tf_url_encode_class,
+    &sl_tf_base64_encode_class, &sl_tf_ipv4_to_int_class,
+    &sl_tf_add_class, &sl_tf_subtract_class, &sl_tf_multiply_class, &sl_tf_divide_class, &sl_tf_modulo_class,
+    &sl_tf_md5_class, &sl_tf_hash_class, &sl_tf_sha1_class, &sl_tf_sha256_class, &sl_tf_sha512_class,
+    &sl_tf_if_class,
+    NULL
+  },
 };

@@ -1,0 +1,211 @@
+/* csv-parser(): columns as syslog-ng splits them: delimiters of characters
+ * and strings, quote pairs and their escapes, the flags, null(), and lines
+ * made to hurt. */
+#include "tests/unit/parser-harness.h"
+#include "core/config/error.h"
+
+#include <string.h>
+
+extern const SlModule sl_module;
+
+/* Parses line with the parser written as text, whose columns are named
+ * c1, c2, ...; expected lists the values (NULL-terminated; a column past
+ * them must be unset), or is NULL when the line must not parse. */
+static void
+check (const gchar *text, const gchar *line, const gchar *const *expected)
+{
+  SlTestParser p;
+  sl_test_parser_init (&p, text);
+  SlMessage *msg = sl_test_message (line);
+  gboolean ok = sl_test_parser_process (&p, &msg);
+  g_assert_cmpint (ok, ==, expected != NULL);
+  g_assert_cmpint (sl_test_parser_counter (&p, "failed"), ==, expected ? 0 : 1);
+  guint i = 0;
+  for (; expected && expected[i]; i++)
+    {
+      gchar *name = g_strdup_printf ("c%u", i + 1);
+      sl_test_assert_field (msg, name, expected[i]);
+      g_free (name);
+    }
+  gchar *next = g_strdup_printf ("c%u", i + 1);
+  sl_test_assert_field (msg, next, NULL);
+  g_free (next);
+  sl_message_unref (msg);
+  sl_test_parser_clear (&p);
+}
+
+#define COLUMNS2 "columns(\"c1\" \"c2\")"
+#define COLUMNS3 "columns(\"c1\" \"c2\" \"c3\")"
+#define VALUES(...) ((const gchar *const[]) { __VA_ARGS__, NULL })
+
+static void
+test_delimiters (void)
+{
+  check ("csv-parser(" COLUMNS3 ")", "PTHREAD support initialized", VALUES ("PTHREAD", "support", "initialized"));
+  check ("csv-parser(" COLUMNS3 " delimiters(\",;\"))", "a,b;c", VALUES ("a", "b", "c"));
+  check ("csv-parser(" COLUMNS3 " delimiters(chars(\"\\t\")))", "a\tb c\td", VALUES ("a", "b c", "d"));
+  /* a string delimiter wins over a character at the same place */
+  check ("csv-parser(" COLUMNS3 " delimiters(chars(\" \") strings(\" :\")))",
+         "PTHREAD support :initialized", VALUES ("PTHREAD", "support", "initialized"));
+  check ("csv-parser(" COLUMNS3 " delimiters(chars(\"\") strings(\"::\" \"=>\")))",
+         "a b::c d=>e", VALUES ("a b", "c d", "e"));
+  /* consecutive delimiters make empty columns */
+  check ("csv-parser(" COLUMNS3 " delimiters(\",\"))", "a,,c", VALUES ("a", "", "c"));
+}
+
+static void
+test_quotes_and_escapes (void)
+{
+  check ("csv-parser(" COLUMNS3 ")", "\"PTHREAD support\" \"initialized\"",
+         VALUES ("PTHREAD support", "initialized"));
+  /* a quote opens only at a column's start; what follows the closing one
+   * starts the next column */
+  check ("csv-parser(" COLUMNS3 ")", "\"PTHREAD\"+\"support\" \"initialized\"",
+         VALUES ("PTHREAD", "+\"support\"", "initialized"));
+  check ("csv-parser(" COLUMNS3 ")", "\"PTHREAD support initialized", VALUES ("PTHREAD support initialized"));
+  check ("csv-parser(" COLUMNS3 " quote-pairs(\"''\") delimiters(chars(\" \") strings(\" :\"))"
+         " flags(escape-backslash))",
+         "'PTHRE\\'AD' 'support' :'initialized'", VALUES ("PTHRE'AD", "support", "initialized"));
+  check ("csv-parser(" COLUMNS3 " quote-pairs(\"''\") delimiters(chars(\";,\") strings(\" :\"))"
+         " dialect(escape-double-char))",
+         "'PTHREAD','sup''port' :'initialized'", VALUES ("PTHREAD", "sup'port", "initialized"));
+  /* without an escape dialect a backslash is text and a doubled quote
+   * closes the column */
+  check ("csv-parser(" COLUMNS3 ")", "\"a\\\"b\" c", VALUES ("a\\", "b\"", "c"));
+  check ("csv-parser(" COLUMNS3 " flags(escape-backslash))", "\"PTHREAD \\\"support initialized\"",
+         VALUES ("PTHREAD \"support initialized"));
+  check ("csv-parser(" COLUMNS3 " flags(escape-double-char))", "\"PTHREAD \"\"support initialized\"",
+         VALUES ("PTHREAD \"support initialized"));
+}
+
+static void
+test_flags_and_null (void)
+{
+  check ("csv-parser(" COLUMNS3 " flags(strip-whitespace))", "\"  PTHREAD  \" \" support\" \"initialized \"",
+         VALUES ("PTHREAD", "support", "initialized"));
+  check ("csv-parser(" COLUMNS3 " delimiters(\",\") flags(strip-whitespace))", " a , b ,c ",
+         VALUES ("a", "b", "c"));
+  check ("csv-parser(" COLUMNS3 " null(\"support\"))", "PTHREAD support initialized",
+         VALUES ("PTHREAD", "", "initialized"));
+  /* more columns than named: the rest is ignored, or kept whole by greedy */
+  check ("csv-parser(" COLUMNS2 ")", "PTHREAD support initialized", VALUES ("PTHREAD", "support"));
+  check ("csv-parser(" COLUMNS2 " flags(greedy))", "PTHREAD support initialized",
+         VALUES ("PTHREAD", "support initialized"));
+  check ("csv-parser(" COLUMNS2 " flags(greedy, escape-double-char))", "\"PTHREAD\" \"support\" \"initialized\"",
+         VALUES ("PTHREAD", "\"support\" \"initialized\""));
+  /* fewer: the columns found are set */
+  check ("csv-parser(" COLUMNS3 ")", "only", VALUES ("only"));
+}
+
+static void
+test_drop_invalid (void)
+{
+  check ("csv-parser(" COLUMNS2 " flags(drop-invalid))", "PTHREAD support initialized", NULL);
+  check ("csv-parser(" COLUMNS3 " flags(drop-invalid))", "PTHREAD support", NULL);
+  check ("csv-parser(" COLUMNS3 " flags(drop-invalid))", "a b c", VALUES ("a", "b", "c"));
+  check ("csv-parser(" COLUMNS2 " delimiters(\"/\") flags(greedy, drop-invalid))", "postfix/smtpd/ququ",
+         VALUES ("postfix", "smtpd/ququ"));
+  check ("csv-parser(" COLUMNS3 " delimiters(\"/\") flags(greedy, drop-invalid))", "postfix", NULL);
+  /* the greedy column may be empty */
+  check ("csv-parser(" COLUMNS3 " flags(greedy, drop-invalid))", "a b", VALUES ("a", "b", ""));
+}
+
+static void
+test_apache_line (void)
+{
+  check ("csv-parser(columns(\"c1\" \"c2\" \"c3\" \"c4\" \"c5\" \"c6\" \"c7\" \"c8\" \"c9\" \"c10\" \"c11\")"
+         " quote-pairs('\"\"[]') null(\"-\") flags(escape-backslash, drop-invalid))",
+         "10.100.20.1 - - [31/Dec/2007:00:17:10 +0100] \"GET /buglist.cgi?k=public HTTP/1.1\" 200 2708 \"-\""
+         " \"curl/7.15.5 (i486-pc-linux-gnu)\" 2 bugzilla.balabit",
+         VALUES ("10.100.20.1", "", "", "31/Dec/2007:00:17:10 +0100", "GET /buglist.cgi?k=public HTTP/1.1",
+                 "200", "2708", "", "curl/7.15.5 (i486-pc-linux-gnu)", "2", "bugzilla.balabit"));
+}
+
+static void
+test_prefix_and_template (void)
+{
+  SlTestParser p;
+  sl_test_parser_init (&p, "csv-parser(columns(\"user\" \"action\") prefix(\".csv.\") delimiters(\",\")"
+                           " template(\"${PROGRAM},${MESSAGE}\"))");
+  SlMessage *original = sl_test_message ("login");
+  sl_message_set (original, SL_F_PROGRAM, "ada", -1);
+  SlMessage *msg = sl_message_ref (original);
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  g_assert_true (msg != original);
+  sl_test_assert_field (msg, ".csv.user", "ada");
+  sl_test_assert_field (msg, ".csv.action", "login");
+  sl_test_assert_field (original, ".csv.user", NULL);
+  sl_message_unref (msg);
+  sl_message_unref (original);
+  sl_test_parser_clear (&p);
+}
+
+static void
+test_hostile_lines (void)
+{
+  static const gchar fills[] = { ' ', '"', '\\', '[', '\xff' };
+  GString *columns = g_string_new ("csv-parser(flags(escape-backslash) quote-pairs('\"\"[]') columns(");
+  for (guint i = 0; i < 4096; i++)
+    g_string_append_printf (columns, "\"c%u\" ", i + 1);
+  g_string_append (columns, "))");
+  SlTestParser p;
+  sl_test_parser_init (&p, columns->str);
+  for (guint i = 0; i < G_N_ELEMENTS (fills); i++)
+    {
+      gchar *line = g_strnfill (1 << 20, fills[i]);
+      SlMessage *msg = sl_test_message (line);
+      g_assert_true (sl_test_parser_process (&p, &msg));
+      g_assert_true (sl_message_has (msg, sl_field_handle ("c1")));
+      sl_message_unref (msg);
+      g_free (line);
+    }
+  /* the last column of a full line of spaces exists and is empty */
+  SlMessage *msg = sl_test_message (" ");
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  sl_test_assert_field (msg, "c2", "");
+  sl_message_unref (msg);
+  sl_test_parser_clear (&p);
+  g_string_free (columns, TRUE);
+}
+
+static void
+assert_config_error (const gchar *text, const gchar *needle)
+{
+  SlTestParser p;
+  GError *error = NULL;
+  g_assert_false (sl_test_parser_new (&p, text, &error));
+  g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "test.conf:2:"));
+  g_assert_nonnull (strstr (error->message, needle));
+  g_error_free (error);
+  sl_test_parser_clear (&p);
+}
+
+static void
+test_config_errors (void)
+{
+  assert_config_error ("csv-parser()", "needs columns(");
+  assert_config_error ("csv-parser(" COLUMNS2 " quote-pairs(\"\\\"\"))", "odd length");
+  assert_config_error ("csv-parser(" COLUMNS2 " delimiters(chars(\"\")))", "no delimiter");
+  assert_config_error ("csv-parser(" COLUMNS2 " delimiters(strings(\"\")))", "cannot be empty");
+  assert_config_error ("csv-parser(" COLUMNS2 " delimiters(char(\",\")))", "did you mean 'chars'");
+  assert_config_error ("csv-parser(" COLUMNS2 " dialect(escape-quotes))", "unknown dialect");
+  assert_config_error ("csv-parser(" COLUMNS2 " flags(greedier))", "unknown flag");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  sl_plugins_register (&sl_module);
+  g_test_add_func ("/csv-parser/delimiters", test_delimiters);
+  g_test_add_func ("/csv-parser/quotes-and-escapes", test_quotes_and_escapes);
+  g_test_add_func ("/csv-parser/flags-and-null", test_flags_and_null);
+  g_test_add_func ("/csv-parser/drop-invalid", test_drop_invalid);
+  g_test_add_func ("/csv-parser/apache-line", test_apache_line);
+  g_test_add_func ("/csv-parser/prefix-and-template", test_prefix_and_template);
+  g_test_add_func ("/csv-parser/hostile-lines", test_hostile_lines);
+  g_test_add_func ("/csv-parser/config-errors", test_config_errors);
+  return g_test_run ();
+}

@@ -1,0 +1,360 @@
+/* Template functions on text, as syslog-ng has them: $(substr), $(strip),
+ * $(sanitize), $(length), $(replace-delimiter), $(padding), $(url-encode),
+ * $(base64-encode), $(ipv4-to-int). Lengths and offsets count characters
+ * in valid UTF-8, bytes otherwise. */
+#include "plugins/templates/basic/basic-private.h"
+#include "core/i18n.h"
+
+#include <arpa/inet.h>
+#include <string.h>
+
+static glong
+text_length (const gchar *text, gsize len)
+{
+  return g_utf8_validate_len (text, len, NULL) ? g_utf8_strlen (text, len) : (glong) len;
+}
+
+/* The byte at which character n starts (n clamped to the text). */
+static gsize
+char_to_byte (const gchar *text, gboolean utf8, glong n)
+{
+  if (!utf8)
+    return (gsize) n;
+  return g_utf8_offset_to_pointer (text, n) - text;
+}
+
+/* $(substr TEXT OFFSET [LENGTH]) */
+
+static gboolean
+substr_prepare (SlTfCall *call, GError **error)
+{
+  if (call->argc == 2 || call->argc == 3)
+    return TRUE;
+  sl_tf_usage_error (call, error, _("a text, an offset and an optional length"));
+  return FALSE;
+}
+
+static void
+substr_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  gsize start = out->len;
+  gint64 offset, length = 0;
+
+  if (!sl_tf_render_int (call, 1, msg, env, &offset)
+      || (call->argc == 3 && !sl_tf_render_int (call, 2, msg, env, &length)))
+    return;
+  sl_template_append (call->arg_templates[0], msg, env, out);
+
+  gchar *text = out->str + start;
+  gsize len = out->len - start;
+  gboolean utf8 = g_utf8_validate_len (text, len, NULL);
+  gint64 total = utf8 ? g_utf8_strlen (text, len) : (gint64) len;
+  if (offset < 0)
+    offset = MAX (total + offset, 0);
+  gint64 end = call->argc < 3 ? total : length < 0 ? total + length : offset + length;
+  offset = MIN (offset, total);
+  end = CLAMP (end, offset, total);
+
+  gsize from = char_to_byte (text, utf8, offset);
+  gsize to = char_to_byte (text, utf8, end);
+  memmove (text, text + from, to - from);
+  g_string_truncate (out, start + (to - from));
+}
+
+/* $(strip TEXT ...): each without the whitespace around it, the empty ones
+ * left out. */
+
+static void
+strip_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  gboolean any = FALSE;
+
+  for (gint i = 0; i < call->argc; i++)
+    {
+      gsize mark = out->len;
+      if (any)
+        g_string_append_c (out, ' ');
+      gsize start = out->len;
+      sl_template_append (call->arg_templates[i], msg, env, out);
+      gsize from = start;
+      gsize to = out->len;
+      while (from < to && g_ascii_isspace (out->str[from]))
+        from++;
+      while (to > from && g_ascii_isspace (out->str[to - 1]))
+        to--;
+      if (from == to)
+        {
+          g_string_truncate (out, mark);
+          continue;
+        }
+      memmove (out->str + start, out->str + from, to - from);
+      g_string_truncate (out, start + (to - from));
+      any = TRUE;
+    }
+}
+
+/* $(sanitize [--ctrl-chars|-c] [--no-ctrl-chars|-C] [--invalid-chars|-i CHARS]
+ *            [--replacement|-r CHAR] TEXT ...): each with the characters a
+ * file name must not hold replaced, joined by '/'. */
+
+typedef struct
+{
+  gint first;             /* the first argument that is text */
+  gboolean ctrl_chars;
+  gboolean invalid[256];
+  gchar replacement;
+} SlSanitize;
+
+static gboolean
+sanitize_prepare (SlTfCall *call, GError **error)
+{
+  SlSanitize *s = g_new0 (SlSanitize, 1);
+  const gchar *invalid = "/";
+  s->ctrl_chars = TRUE;
+  s->replacement = '_';
+  call->state = s;
+
+  gint i = 0;
+  for (; i < call->argc && call->args[i][0] == '-'; i++)
+    {
+      const gchar *opt = call->args[i];
+      if (g_str_equal (opt, "--ctrl-chars") || g_str_equal (opt, "-c"))
+        s->ctrl_chars = TRUE;
+      else if (g_str_equal (opt, "--no-ctrl-chars") || g_str_equal (opt, "-C"))
+        s->ctrl_chars = FALSE;
+      else if ((g_str_equal (opt, "--invalid-chars") || g_str_equal (opt, "-i")) && i + 1 < call->argc)
+        invalid = call->args[++i];
+      else if ((g_str_equal (opt, "--replacement") || g_str_equal (opt, "-r")) && i + 1 < call->argc
+               && strlen (call->args[i + 1]) == 1)
+        s->replacement = call->args[++i][0];
+      else
+        {
+          sl_tf_usage_error (call, error, _("--ctrl-chars, --no-ctrl-chars, --invalid-chars CHARS and "
+                                            "--replacement CHAR, then texts"));
+          return FALSE;
+        }
+    }
+  s->first = i;
+  for (const gchar *c = invalid; *c; c++)
+    s->invalid[(guchar) *c] = TRUE;
+  return TRUE;
+}
+
+static void
+sanitize_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  const SlSanitize *s = call->state;
+
+  for (gint i = s->first; i < call->argc; i++)
+    {
+      if (i > s->first)
+        g_string_append_c (out, '/');
+      gsize start = out->len;
+      sl_template_append (call->arg_templates[i], msg, env, out);
+      for (gsize k = start; k < out->len; k++)
+        {
+          guchar c = (guchar) out->str[k];
+          if ((s->ctrl_chars && c < 32) || s->invalid[c])
+            out->str[k] = s->replacement;
+        }
+    }
+}
+
+/* $(length TEXT ...): the length of each, joined by spaces. */
+
+static void
+length_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  for (gint i = 0; i < call->argc; i++)
+    {
+      if (i)
+        g_string_append_c (out, ' ');
+      gsize start = out->len;
+      sl_template_append (call->arg_templates[i], msg, env, out);
+      glong n = text_length (out->str + start, out->len - start);
+      g_string_truncate (out, start);
+      g_string_append_printf (out, "%ld", n);
+    }
+}
+
+/* $(replace-delimiter OLD NEW TEXT): each character of OLD in TEXT becomes NEW. */
+
+static gboolean
+replace_delimiter_prepare (SlTfCall *call, GError **error)
+{
+  if (call->argc == 3)
+    return TRUE;
+  sl_tf_usage_error (call, error, _("the delimiters to replace, the new delimiter and a text"));
+  return FALSE;
+}
+
+static void
+replace_delimiter_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  GString *old = sl_tf_scratch_acquire ();
+  GString *replacement = sl_tf_scratch_acquire ();
+  GString *text = sl_tf_scratch_acquire ();
+  sl_template_append (call->arg_templates[0], msg, env, old);
+  sl_template_append (call->arg_templates[1], msg, env, replacement);
+  sl_template_append (call->arg_templates[2], msg, env, text);
+
+  for (gsize i = 0; i < text->len; i++)
+    {
+      if (old->len && memchr (old->str, text->str[i], old->len))
+        g_string_append_len (out, replacement->str, replacement->len);
+      else
+        g_string_append_c (out, text->str[i]);
+    }
+  sl_tf_scratch_release ();
+  sl_tf_scratch_release ();
+  sl_tf_scratch_release ();
+}
+
+/* $(padding TEXT WIDTH [PAD]): TEXT after as much of PAD (a space by
+ * default), repeated, as makes it WIDTH long. */
+
+static gboolean
+padding_prepare (SlTfCall *call, GError **error)
+{
+  if (call->argc == 2 || call->argc == 3)
+    return TRUE;
+  sl_tf_usage_error (call, error, _("a text, a width and an optional padding text"));
+  return FALSE;
+}
+
+static void
+padding_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  gint64 width;
+  if (!sl_tf_render_int (call, 1, msg, env, &width))
+    return;
+
+  GString *text = sl_tf_scratch_acquire ();
+  GString *pad = sl_tf_scratch_acquire ();
+  sl_template_append (call->arg_templates[0], msg, env, text);
+  if (call->argc == 3)
+    sl_template_append (call->arg_templates[2], msg, env, pad);
+  if (!pad->len)
+    g_string_assign (pad, " ");
+
+  gboolean utf8 = g_utf8_validate_len (pad->str, pad->len, NULL);
+  gint64 missing = width - text_length (text->str, text->len);
+  for (gsize p = 0; missing > 0; missing--)
+    {
+      gsize next = utf8 ? (gsize) (g_utf8_next_char (pad->str + p) - pad->str) : p + 1;
+      g_string_append_len (out, pad->str + p, next - p);
+      p = next < pad->len ? next : 0;
+    }
+  g_string_append_len (out, text->str, text->len);
+  sl_tf_scratch_release ();
+  sl_tf_scratch_release ();
+}
+
+/* $(url-encode TEXT ...): all but A-Z a-z 0-9 - . _ ~ as %XX. */
+
+static void
+url_encode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  GString *text = sl_tf_scratch_acquire ();
+  sl_tf_render_args (call, 0, NULL, msg, env, text);
+  for (gsize i = 0; i < text->len; i++)
+    {
+      guchar c = (guchar) text->str[i];
+      if (g_ascii_isalnum (c) || c == '-' || c == '.' || c == '_' || c == '~')
+        g_string_append_c (out, c);
+      else
+        g_string_append_printf (out, "%%%02X", c);
+    }
+  sl_tf_scratch_release ();
+}
+
+/* $(base64-encode TEXT ...): the texts joined, in base64. */
+
+static void
+base64_encode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  GString *text = sl_tf_scratch_acquire ();
+  sl_tf_render_args (call, 0, NULL, msg, env, text);
+
+  gint state = 0;
+  gint save = 0;
+  gsize start = out->len;
+  g_string_set_size (out, start + (text->len / 3 + 1) * 4 + 4);
+  gsize n = g_base64_encode_step ((const guchar *) text->str, text->len, FALSE, out->str + start, &state, &save);
+  n += g_base64_encode_close (FALSE, out->str + start + n, &state, &save);
+  g_string_truncate (out, start + n);
+  sl_tf_scratch_release ();
+}
+
+/* $(ipv4-to-int ADDRESS ...): each dotted IPv4 address as the number it
+ * is, joined by commas; what is no address is left out. */
+
+static void
+ipv4_to_int_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  gboolean any = FALSE;
+
+  for (gint i = 0; i < call->argc; i++)
+    {
+      GString *text = sl_tf_scratch_acquire ();
+      sl_template_append (call->arg_templates[i], msg, env, text);
+      struct in_addr addr;
+      if (strlen (text->str) == text->len && inet_pton (AF_INET, text->str, &addr) == 1)
+        {
+          if (any)
+            g_string_append_c (out, ',');
+          g_string_append_printf (out, "%u", (guint) ntohl (addr.s_addr));
+          any = TRUE;
+        }
+      sl_tf_scratch_release ();
+    }
+}
+
+const SlDriverClass sl_tf_substr_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "substr",
+  .summary = "a part of a text: $(substr TEXT OFFSET [LENGTH])",
+  .tf_prepare = substr_prepare, .tf_eval = substr_eval,
+};
+
+const SlDriverClass sl_tf_strip_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "strip",
+  .summary = "its arguments without surrounding whitespace", .tf_eval = strip_eval,
+};
+
+const SlDriverClass sl_tf_sanitize_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "sanitize",
+  .summary = "its arguments fit for a file name, joined by '/'",
+  .tf_prepare = sanitize_prepare, .tf_eval = sanitize_eval, .tf_free = g_free,
+};
+
+const SlDriverClass sl_tf_length_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "length",
+  .summary = "the length of each argument in characters", .tf_eval = length_eval,
+};
+
+const SlDriverClass sl_tf_replace_delimiter_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "replace-delimiter",
+  .summary = "a text with delimiters replaced: $(replace-delimiter OLD NEW TEXT)",
+  .tf_prepare = replace_delimiter_prepare, .tf_eval = replace_delimiter_eval,
+};
+
+const SlDriverClass sl_tf_padding_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "padding",
+  .summary = "a text padded on the left to a width: $(padding TEXT WIDTH [PAD])",
+  .tf_prepare = padding_prepare, .tf_eval = padding_eval,
+};
+
+const SlDriverClass sl_tf_url_encode_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "url-encode",
+  .summary = "its arguments percent-encoded for a URL", .tf_eval = url_encode_eval,
+};
+
+const SlDriverClass sl_tf_base64_encode_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "base64-encode",
+  .summary = "its arguments, joined, in base64", .tf_eval = base64_encode_eval,
+};
+
+const SlDriverClass sl_tf_ipv4_to_int_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "ipv4-to-int",
+  .summary = "IPv4 addresses as numbers", .tf_eval = ipv4_to_int_eval,
+};
