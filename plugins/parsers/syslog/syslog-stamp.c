@@ -62,6 +62,25 @@ parts_valid (const StampParts *parts)
          && parts->hour <= 23 && parts->minute <= 59 && parts->second <= 60;
 }
 
+/* localtime_r() takes a lock and reads the zone rules on every call; zone
+ * offsets change on quarter hours at the finest, so each thread keeps the
+ * offset of the last quarter hour it asked about. */
+#define ZONE_BLOCK_SECONDS 900
+
+static gint32
+local_gmtoff (gint64 utc_sec)
+{
+  static __thread gint64 cached_block = G_MININT64;
+  static __thread gint32 cached_gmtoff;
+  gint64 block = utc_sec >= 0 ? utc_sec / ZONE_BLOCK_SECONDS : (utc_sec + 1) / ZONE_BLOCK_SECONDS - 1;
+  if (block != cached_block)
+    {
+      cached_gmtoff = sl_time_local_gmtoff (block * ZONE_BLOCK_SECONDS);
+      cached_block = block;
+    }
+  return cached_gmtoff;
+}
+
 static void
 parts_to_time (const StampParts *parts, gboolean has_zone, gint32 gmtoff, SlTime *out)
 {
@@ -81,8 +100,8 @@ parts_to_time (const StampParts *parts, gboolean has_zone, gint32 gmtoff, SlTime
       /* The offset looked up at the wall clock read as UTC can be the one
        * from the other side of a DST change; asking again at the instant
        * it gives lands on the right side. */
-      gmtoff = sl_time_local_gmtoff (wall);
-      gmtoff = sl_time_local_gmtoff (wall - gmtoff);
+      gmtoff = local_gmtoff (wall);
+      gmtoff = local_gmtoff (wall - gmtoff);
     }
   out->usec = (wall - gmtoff) * G_USEC_PER_SEC + parts->usec;
   out->gmtoff = gmtoff;
