@@ -253,10 +253,10 @@ connection_thread (gpointer data)
         pos = (pos + k) % c->nframes;
       if (plan->rate)
         {
-          gint64 due = c->first_usec + (gint64) (sent * G_USEC_PER_SEC / plan->rate);
+          gint64 wake = MIN (c->first_usec + (gint64) (sent * G_USEC_PER_SEC / plan->rate), deadline);
           gint64 now = g_get_monotonic_time ();
-          if (due > now)
-            g_usleep (MIN (due, deadline) - now);
+          if (wake > now)
+            g_usleep ((gulong) (wake - now));
         }
     }
   c->last_usec = g_get_monotonic_time ();
