@@ -121,10 +121,9 @@ parse_framing (const gchar *word, gboolean rfc5424, SlGenFraming *framing)
 }
 
 static gint
-usage_error (GOptionContext *ctx, const gchar *message)
+usage_error (const gchar *message)
 {
   fprintf (stderr, "sluice-gen: %s\n", message);
-  g_option_context_free (ctx);
   return 2;
 }
 
@@ -135,8 +134,8 @@ generator_main (gint argc, gchar **argv)
   gdouble interval = 0;
   gint size = DEFAULT_SIZE, connections = 1, first_conn = 1;
   gboolean tcp = FALSE, udp = FALSE, rfc5424 = FALSE, quiet = FALSE;
-  gchar *unix_path = NULL, *sdata = NULL, *framing_word = NULL, *replay_path = NULL;
-  gchar *host = NULL, *program = NULL;
+  g_autofree gchar *unix_path = NULL, *sdata = NULL, *framing_word = NULL, *replay_path = NULL;
+  g_autofree gchar *host = NULL, *program = NULL;
   GOptionEntry entries[] = {
     { "rate", 'r', 0, G_OPTION_ARG_INT64, &rate,
       N_("messages per second per connection; 0 sends as fast as possible (default 1000)"), N_("N") },
@@ -165,18 +164,14 @@ generator_main (gint argc, gchar **argv)
     { "quiet", 'Q', 0, G_OPTION_ARG_NONE, &quiet, N_("no rate line every second"), NULL },
     { NULL }
   };
-  GOptionContext *ctx = g_option_context_new (_("[TARGET PORT] - send syslog messages"));
+  g_autoptr (GOptionContext) ctx = g_option_context_new (_("[TARGET PORT] - send syslog messages"));
   g_option_context_set_summary (ctx,
     _("Sends numbered syslog messages (\"seq=CONN:NUM\" at the start of the text) over TCP, UDP or a\n"
       "unix stream socket, and prints the rate. \"sluice-gen verify --help\" checks a delivery."));
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
-  GError *error = NULL;
+  g_autoptr (GError) error = NULL;
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    {
-      gint status = usage_error (ctx, error->message);
-      g_error_free (error);
-      return status;
-    }
+    return usage_error (error->message);
 
   SlGenPlan plan = {
     .transport = unix_path ? SL_GEN_UNIX_STREAM : udp ? SL_GEN_UDP : SL_GEN_TCP,
@@ -195,46 +190,31 @@ generator_main (gint argc, gchar **argv)
     .seconds = interval,
   };
   if ((tcp + udp + (unix_path != NULL)) > 1)
-    return usage_error (ctx, _("choose one of -S, -D and -x"));
+    return usage_error (_("choose one of -S, -D and -x"));
   if (unix_path ? argc != 1 : argc != 3)
-    return usage_error (ctx, unix_path ? _("-x takes the socket's path; give no TARGET PORT")
+    return usage_error (unix_path ? _("-x takes the socket's path; give no TARGET PORT")
                                        : _("give TARGET and PORT; see --help"));
   plan.target = unix_path ? unix_path : argv[1];
   plan.port = unix_path ? NULL : argv[2];
   if (!parse_framing (framing_word, rfc5424, &plan.format.framing))
-    return usage_error (ctx, _("--framing takes octet or newline"));
+    return usage_error (_("--framing takes octet or newline"));
   if (udp)
     plan.format.framing = SL_GEN_FRAMING_NONE;
   if (rate < 0 || number < 0 || interval < 0 || size < 0 || size > MAX_SIZE)
-    return usage_error (ctx, _("-r, -n, -I and -s take numbers of 0 or more (-s at most 1 MiB)"));
+    return usage_error (_("-r, -n, -I and -s take numbers of 0 or more (-s at most 1 MiB)"));
   if (connections < 1 || first_conn < 1 || first_conn + connections - 1 > SL_GEN_MAX_CONN)
-    return usage_error (ctx, _("connection ids run from 1 to 9999"));
+    return usage_error (_("connection ids run from 1 to 9999"));
   if (!valid_field (plan.format.host) || !valid_field (plan.format.program))
-    return usage_error (ctx, _("--host and --program take a name without spaces"));
+    return usage_error (_("--host and --program take a name without spaces"));
   if (sdata && (!rfc5424 || sdata[0] != '[' || !g_str_has_suffix (sdata, "]") || strchr (sdata, '\n')))
-    return usage_error (ctx, _("--sdata takes RFC 5424 structured data ([id name=\"value\"]) and needs --rfc5424"));
-  GPtrArray *replay = NULL;
+    return usage_error (_("--sdata takes RFC 5424 structured data ([id name=\"value\"]) and needs --rfc5424"));
+  g_autoptr (GPtrArray) replay = NULL;
   if (replay_path && !(replay = read_replay (replay_path, &error)))
-    {
-      gint status = usage_error (ctx, error->message);
-      g_error_free (error);
-      return status;
-    }
+    return usage_error (error->message);
   plan.replay = replay;
   if (!plan.count && plan.seconds <= 0 && !replay)
     plan.seconds = DEFAULT_SECONDS;
-  g_option_context_free (ctx);
-
-  gint status = generate (&plan, quiet);
-  if (replay)
-    g_ptr_array_unref (replay);
-  g_free (unix_path);
-  g_free (sdata);
-  g_free (framing_word);
-  g_free (replay_path);
-  g_free (host);
-  g_free (program);
-  return status;
+  return generate (&plan, quiet);
 }
 
 static gboolean
@@ -301,24 +281,19 @@ verify_main (gint argc, gchar **argv)
       N_("N") },
     { NULL }
   };
-  GOptionContext *ctx = g_option_context_new (_("verify FILE... - check a delivery of sluice-gen's messages"));
+  g_autoptr (GOptionContext) ctx = g_option_context_new (_("verify FILE... - check a delivery of sluice-gen's messages"));
   g_option_context_set_summary (ctx,
     _("Finds \"seq=CONN:NUM\" in every line (any line format) and reports per connection what was\n"
       "received, missing, duplicated and reordered (within a file). Exits 0 when nothing is missing,\n"
       "1 when something is, 2 when a file cannot be read."));
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
-  GError *error = NULL;
+  g_autoptr (GError) error = NULL;
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
-    {
-      gint status = usage_error (ctx, error->message);
-      g_error_free (error);
-      return status;
-    }
+    return usage_error (error->message);
   if (argc < 2)
-    return usage_error (ctx, _("give the files to check; see --help"));
+    return usage_error (_("give the files to check; see --help"));
   if (expect < 0 || expect_total < 0 || connections < 0 || first_conn < 0 || ranges < 0)
-    return usage_error (ctx, _("--expect, --expect-total, --connections and --ranges take numbers of 0 or more"));
-  g_option_context_free (ctx);
+    return usage_error (_("--expect, --expect-total, --connections and --ranges take numbers of 0 or more"));
 
   SlGenVerify *v = sl_gen_verify_new ();
   sl_gen_verify_expect_connections (v, (guint64) first_conn, (guint64) connections);

@@ -168,8 +168,7 @@ test_rfc5424_octet (SlTestEnv *env, gconstpointer data)
   if (!sl_test_wait_lines (env, path, 500))
     return;
   check_fields (path, TRUE, "h5424", "p5424", "[x@1 a=\"b\"][y@2 c=\"d\"]", 300);
-  g_autofree gchar *out = NULL;
-  g_assert_cmpint (run_gen (&out, NULL, "verify", "--expect", "500", path, NULL), ==, 0);
+  g_assert_cmpint (run_gen (NULL, NULL, "verify", "--expect", "500", path, NULL), ==, 0);
 }
 
 static const gchar udp_unix_config[] =
@@ -207,9 +206,8 @@ test_udp_and_unix (SlTestEnv *env, gconstpointer data)
   if (!sl_test_wait_lines (env, unix_path, 4000))
     return;
   check_fields (unix_path, FALSE, "unixhost", "sluice-gen", "", 256);
-  g_autofree gchar *out = NULL;
-  g_assert_cmpint (run_gen (&out, NULL, "verify", "--expect", "2000", "--connections", "2", unix_path, NULL), ==, 0);
-  g_assert_cmpint (run_gen (&out, NULL, "verify", "--expect", "500", udp_path, NULL), ==, 0);
+  g_assert_cmpint (run_gen (NULL, NULL, "verify", "--expect", "2000", "--connections", "2", unix_path, NULL), ==, 0);
+  g_assert_cmpint (run_gen (NULL, NULL, "verify", "--expect", "500", udp_path, NULL), ==, 0);
 }
 
 static void
