@@ -56,7 +56,9 @@ read_replay (const gchar *path, GError **error)
   return lines;
 }
 
-/* Prints the rate once a second until every connection finished. */
+/* Prints the rate once a second until every connection finished. Like the
+ * summary and verify's report, these are key=value lines in loggen's form
+ * that scripts read, so they are not translated. */
 static void
 report_progress (SlGenSender *sender, gboolean quiet)
 {
@@ -70,7 +72,7 @@ report_progress (SlGenSender *sender, gboolean quiet)
         continue;
       guint64 count, bytes;
       sl_gen_sender_progress (sender, &count, &bytes);
-      fprintf (stderr, _("count=%" G_GUINT64_FORMAT ", rate = %.2f msg/sec\n"), count,
+      fprintf (stderr, "count=%" G_GUINT64_FORMAT ", rate = %.2f msg/sec\n", count,
                (gdouble) (count - last_count) * G_USEC_PER_SEC / (gdouble) (now - last_time));
       last_time = now;
       last_count = count;
@@ -100,8 +102,8 @@ generate (SlGenPlan *plan, gboolean quiet)
     }
   gdouble time = MAX (seconds, 1e-6);
   fprintf (stderr,
-           _("average rate = %.2f msg/sec, count=%" G_GUINT64_FORMAT ", time=%.3f, (average) msg size=%"
-             G_GUINT64_FORMAT ", bandwidth=%.2f kB/sec\n"),
+           "average rate = %.2f msg/sec, count=%" G_GUINT64_FORMAT ", time=%.3f, (average) msg size=%"
+           G_GUINT64_FORMAT ", bandwidth=%.2f kB/sec\n",
            (gdouble) count / time, count, seconds, count ? bytes / count : 0, (gdouble) bytes / 1024 / time);
   return ok ? 0 : 1;
 }
@@ -234,7 +236,8 @@ verify_file (SlGenVerify *v, const gchar *path)
   return TRUE;
 }
 
-/* Prints the report; the number of messages missing. */
+/* Prints the report (key=value lines that scripts read, so not
+ * translated); the number of messages missing. */
 static guint64
 print_report (SlGenVerify *v, guint ranges)
 {
@@ -243,20 +246,20 @@ print_report (SlGenVerify *v, guint ranges)
   for (guint i = 0; i < conns->len; i++)
     {
       const SlGenConnReport *r = &g_array_index (conns, SlGenConnReport, i);
-      printf (_("connection %" G_GUINT64_FORMAT ": received=%" G_GUINT64_FORMAT " missing=%" G_GUINT64_FORMAT
-                " duplicated=%" G_GUINT64_FORMAT " reordered=%" G_GUINT64_FORMAT), r->conn, r->received,
+      printf ("connection %" G_GUINT64_FORMAT ": received=%" G_GUINT64_FORMAT " missing=%" G_GUINT64_FORMAT
+              " duplicated=%" G_GUINT64_FORMAT " reordered=%" G_GUINT64_FORMAT, r->conn, r->received,
               r->missing, r->duplicated, r->reordered);
       if (r->missing)
         {
           gchar *missing = sl_gen_verify_missing_ranges (v, r->conn, ranges);
-          printf (_(" missing-ranges=%s"), missing);
+          printf (" missing-ranges=%s", missing);
           g_free (missing);
         }
       putchar ('\n');
     }
-  printf (_("total: lines=%" G_GUINT64_FORMAT " received=%" G_GUINT64_FORMAT " distinct=%" G_GUINT64_FORMAT
-            " expected=%" G_GUINT64_FORMAT " missing=%" G_GUINT64_FORMAT " duplicated=%" G_GUINT64_FORMAT
-            " reordered=%" G_GUINT64_FORMAT " unmarked=%" G_GUINT64_FORMAT "\n"),
+  printf ("total: lines=%" G_GUINT64_FORMAT " received=%" G_GUINT64_FORMAT " distinct=%" G_GUINT64_FORMAT
+          " expected=%" G_GUINT64_FORMAT " missing=%" G_GUINT64_FORMAT " duplicated=%" G_GUINT64_FORMAT
+          " reordered=%" G_GUINT64_FORMAT " unmarked=%" G_GUINT64_FORMAT "\n",
           totals.lines, totals.received, totals.distinct, totals.expected, totals.missing, totals.duplicated,
           totals.reordered, totals.unmarked);
   g_array_unref (conns);
