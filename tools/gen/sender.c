@@ -1,0 +1,396 @@
+/* A connection's thread prepares a buffer of frames once; for each batch it
+ * writes the sequence numbers (and, as the clock moves, the timestamps) in
+ * place and sends the batch with one write, or a few sendmmsg calls for
+ * UDP. A rate is kept by sleeping after a batch until the batch is due. */
+#include "tools/gen/sender.h"
+#include "core/i18n.h"
+
+#include <errno.h>
+#include <netdb.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+/* frames prepared per connection, and the most one stream write sends */
+#define BUFFER_BYTES (256 * 1024)
+/* datagrams per sendmmsg: the kernel takes at most UIO_MAXIOV */
+#define UDP_BATCH 1024
+/* a paced connection sends about this many batches a second */
+#define PACED_BATCHES_PER_SEC 100
+/* a receiver that takes nothing for this long has stopped reading */
+#define SEND_TIMEOUT_SEC 60
+
+typedef struct
+{
+  SlGenSender *owner;
+  guint id;
+  gint fd;
+  GThread *thread;
+  gchar *frames;            /* this connection's prepared frames, or NULL when replaying */
+  SlGenLayout layout;
+  gsize *offsets;           /* frame i is frames[offsets[i] .. offsets[i + 1]) */
+  guint nframes;
+  struct mmsghdr *msgs;
+  struct iovec *iovs;
+  gint64 first_usec;        /* monotonic */
+  gint64 last_usec;
+  gchar *error;
+} Connection;
+
+struct _SlGenSender
+{
+  SlGenPlan plan;
+  GString *replay;          /* every replayed line framed, shared by the connections */
+  gsize *replay_offsets;
+  guint replay_lines;
+  Connection *conns;
+  gint running;
+  guint64 messages;
+  guint64 bytes;
+};
+
+static GQuark
+sender_error_quark (void)
+{
+  return g_quark_from_static_string ("sluice-gen-sender");
+}
+
+static gint
+connect_unix (const gchar *path, GError **error)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  if (strlen (path) >= sizeof addr.sun_path)
+    {
+      g_set_error (error, sender_error_quark (), 0, _("socket path too long: %s"), path);
+      return -1;
+    }
+  strcpy (addr.sun_path, path);
+  gint fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd >= 0 && connect (fd, (struct sockaddr *) &addr, sizeof addr) == 0)
+    return fd;
+  g_set_error (error, sender_error_quark (), 0, _("cannot connect to %s: %s"), path, g_strerror (errno));
+  if (fd >= 0)
+    close (fd);
+  return -1;
+}
+
+static gint
+connect_inet (const gchar *host, const gchar *port, gint type, GError **error)
+{
+  struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = type };
+  struct addrinfo *res = NULL;
+  gint rc = getaddrinfo (host, port, &hints, &res);
+  if (rc != 0)
+    {
+      g_set_error (error, sender_error_quark (), 0, _("cannot resolve %s port %s: %s"), host, port,
+                   gai_strerror (rc));
+      return -1;
+    }
+  gint fd = -1;
+  gint saved = 0;
+  for (struct addrinfo *ai = res; ai && fd < 0; ai = ai->ai_next)
+    {
+      fd = socket (ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+      if (fd >= 0 && connect (fd, ai->ai_addr, ai->ai_addrlen) < 0)
+        {
+          saved = errno;
+          close (fd);
+          fd = -1;
+        }
+      else if (fd < 0)
+        saved = errno;
+    }
+  freeaddrinfo (res);
+  if (fd < 0)
+    g_set_error (error, sender_error_quark (), 0, _("cannot connect to %s port %s: %s"), host, port,
+                 g_strerror (saved));
+  return fd;
+}
+
+static gint
+connect_plan (const SlGenPlan *plan, GError **error)
+{
+  gint fd;
+  if (plan->transport == SL_GEN_UNIX_STREAM)
+    fd = connect_unix (plan->target, error);
+  else
+    fd = connect_inet (plan->target, plan->port, plan->transport == SL_GEN_UDP ? SOCK_DGRAM : SOCK_STREAM,
+                       error);
+  if (fd >= 0 && plan->transport != SL_GEN_UDP)
+    {
+      struct timeval timeout = { .tv_sec = SEND_TIMEOUT_SEC };
+      setsockopt (fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+    }
+  return fd;
+}
+
+static gboolean
+write_all (Connection *c, const gchar *data, gsize len)
+{
+  while (len)
+    {
+      gssize n = write (c->fd, data, len);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          c->error = errno == EAGAIN
+                       ? g_strdup_printf (_("connection %u: the receiver took nothing for %d seconds"), c->id,
+                                          SEND_TIMEOUT_SEC)
+                       : g_strdup_printf (_("connection %u: %s"), c->id, g_strerror (errno));
+          return FALSE;
+        }
+      data += n;
+      len -= (gsize) n;
+    }
+  return TRUE;
+}
+
+/* Frames first .. first + count - 1 of base, one datagram each. */
+static gboolean
+send_datagrams (Connection *c, const gchar *base, guint first, guint count)
+{
+  guint done = 0;
+  while (done < count)
+    {
+      guint n = MIN (count - done, UDP_BATCH);
+      for (guint i = 0; i < n; i++)
+        {
+          guint frame = first + done + i;
+          c->iovs[i].iov_base = (gchar *) base + c->offsets[frame];
+          c->iovs[i].iov_len = c->offsets[frame + 1] - c->offsets[frame];
+          memset (&c->msgs[i], 0, sizeof c->msgs[i]);
+          c->msgs[i].msg_hdr.msg_iov = &c->iovs[i];
+          c->msgs[i].msg_hdr.msg_iovlen = 1;
+        }
+      gint sent = sendmmsg (c->fd, c->msgs, n, 0);
+      if (sent < 0)
+        {
+          /* an earlier datagram's refusal, or a full device queue: this
+           * one was not sent, so it is sent again */
+          if (errno == EINTR || errno == ECONNREFUSED)
+            continue;
+          if (errno == ENOBUFS || errno == EAGAIN)
+            {
+              g_usleep (100);
+              continue;
+            }
+          c->error = g_strdup_printf (_("connection %u: %s"), c->id, g_strerror (errno));
+          return FALSE;
+        }
+      done += (guint) sent;
+    }
+  return TRUE;
+}
+
+static gboolean
+send_frames (Connection *c, const gchar *base, guint first, guint count)
+{
+  if (c->owner->plan.transport == SL_GEN_UDP)
+    return send_datagrams (c, base, first, count);
+  return write_all (c, base + c->offsets[first], c->offsets[first + count] - c->offsets[first]);
+}
+
+/* How many frames from first on fill about one buffer. */
+static guint
+frames_for_buffer (const Connection *c, guint first)
+{
+  guint n = 1;
+  while (first + n < c->nframes && c->offsets[first + n + 1] - c->offsets[first] <= BUFFER_BYTES)
+    n++;
+  return n;
+}
+
+/* Keeps the prepared frames' timestamps current: RFC 3164 stamps change
+ * once a second, RFC 5424 ones (with microseconds) every batch. */
+static void
+refresh_stamp (Connection *c, guint count, gint64 *stamped_sec)
+{
+  const SlGenFormat *format = &c->owner->plan.format;
+  gint64 now = g_get_real_time ();
+  if (format->syntax == SL_GEN_RFC3164 && now / G_USEC_PER_SEC == *stamped_sec)
+    return;
+  *stamped_sec = now / G_USEC_PER_SEC;
+  gchar *stamp = sl_gen_format_stamp (format->syntax, now);
+  sl_gen_frames_set_stamp (c->frames, &c->layout, count, stamp);
+  g_free (stamp);
+}
+
+static gpointer
+connection_thread (gpointer data)
+{
+  Connection *c = data;
+  SlGenSender *s = c->owner;
+  const SlGenPlan *plan = &s->plan;
+  const gchar *base = c->frames ? c->frames : s->replay->str;
+  guint64 limit = plan->count ? plan->count : G_MAXUINT64;
+  if (!c->frames && !plan->count && plan->seconds <= 0)
+    limit = s->replay_lines;
+  guint64 paced = plan->rate ? MAX (plan->rate / PACED_BATCHES_PER_SEC, 1) : G_MAXUINT64;
+  guint64 sent = 0;
+  guint pos = 0;
+  gint64 stamped_sec = 0;
+
+  c->first_usec = g_get_monotonic_time ();
+  gint64 deadline = plan->seconds > 0 ? c->first_usec + (gint64) (plan->seconds * G_USEC_PER_SEC) : G_MAXINT64;
+  while (sent < limit && g_get_monotonic_time () < deadline)
+    {
+      guint k = frames_for_buffer (c, pos);
+      k = (guint) MIN ((guint64) k, MIN (limit - sent, paced));
+      if (c->frames)
+        {
+          refresh_stamp (c, k, &stamped_sec);
+          sl_gen_frames_set_seq (c->frames, &c->layout, k, sent + 1);
+        }
+      gsize batch_bytes = c->offsets[pos + k] - c->offsets[pos];
+      if (!send_frames (c, base, pos, k))
+        break;
+      sent += k;
+      __atomic_add_fetch (&s->messages, k, __ATOMIC_RELAXED);
+      __atomic_add_fetch (&s->bytes, batch_bytes, __ATOMIC_RELAXED);
+      if (!c->frames)
+        pos = (pos + k) % c->nframes;
+      if (plan->rate)
+        {
+          gint64 wake = MIN (c->first_usec + (gint64) (sent * G_USEC_PER_SEC / plan->rate), deadline);
+          gint64 now = g_get_monotonic_time ();
+          if (wake > now)
+            g_usleep ((gulong) (wake - now));
+        }
+    }
+  c->last_usec = g_get_monotonic_time ();
+  shutdown (c->fd, SHUT_WR);
+  g_atomic_int_add (&s->running, -1);
+  return NULL;
+}
+
+static void
+prepare_frames (SlGenSender *s, Connection *c)
+{
+  if (s->replay)
+    {
+      c->offsets = s->replay_offsets;
+      c->nframes = s->replay_lines;
+    }
+  else
+    {
+      SlGenLayout probe;
+      g_free (sl_gen_frames_new (&s->plan.format, c->id, 1, g_get_real_time (), &probe));
+      gsize frame_len = probe.frame_len;
+      c->nframes = (guint) MAX (BUFFER_BYTES / frame_len, 1);
+      c->frames = sl_gen_frames_new (&s->plan.format, c->id, c->nframes, g_get_real_time (), &c->layout);
+      c->offsets = g_new (gsize, c->nframes + 1);
+      for (guint i = 0; i <= c->nframes; i++)
+        c->offsets[i] = (gsize) i * frame_len;
+    }
+  if (s->plan.transport == SL_GEN_UDP)
+    {
+      c->msgs = g_new (struct mmsghdr, UDP_BATCH);
+      c->iovs = g_new (struct iovec, UDP_BATCH);
+    }
+}
+
+static void
+prepare_replay (SlGenSender *s)
+{
+  const GPtrArray *lines = s->plan.replay;
+  s->replay = g_string_new (NULL);
+  s->replay_lines = lines->len;
+  s->replay_offsets = g_new (gsize, lines->len + 1);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      const gchar *line = g_ptr_array_index (lines, i);
+      s->replay_offsets[i] = s->replay->len;
+      sl_gen_frame_append (s->replay, s->plan.format.framing, line, strlen (line));
+    }
+  s->replay_offsets[lines->len] = s->replay->len;
+}
+
+static void
+sender_free (SlGenSender *s)
+{
+  for (guint i = 0; i < s->plan.connections; i++)
+    {
+      Connection *c = &s->conns[i];
+      if (c->fd >= 0)
+        close (c->fd);
+      if (c->frames)
+        g_free (c->offsets);
+      g_free (c->frames);
+      g_free (c->msgs);
+      g_free (c->iovs);
+      g_free (c->error);
+    }
+  if (s->replay)
+    g_string_free (s->replay, TRUE);
+  g_free (s->replay_offsets);
+  g_free (s->conns);
+  g_free (s);
+}
+
+SlGenSender *
+sl_gen_sender_start (const SlGenPlan *plan, GError **error)
+{
+  g_return_val_if_fail (plan->connections > 0, NULL);
+  g_return_val_if_fail (!plan->replay || plan->replay->len > 0, NULL);
+  SlGenSender *s = g_new0 (SlGenSender, 1);
+  s->plan = *plan;
+  s->conns = g_new0 (Connection, plan->connections);
+  for (guint i = 0; i < plan->connections; i++)
+    s->conns[i].fd = -1;
+  if (plan->replay)
+    prepare_replay (s);
+  for (guint i = 0; i < plan->connections; i++)
+    {
+      Connection *c = &s->conns[i];
+      c->owner = s;
+      c->id = plan->first_conn + i;
+      c->fd = connect_plan (plan, error);
+      if (c->fd < 0)
+        {
+          sender_free (s);
+          return NULL;
+        }
+      prepare_frames (s, c);
+    }
+  s->running = (gint) plan->connections;
+  for (guint i = 0; i < plan->connections; i++)
+    s->conns[i].thread = g_thread_new ("sluice-gen", connection_thread, &s->conns[i]);
+  return s;
+}
+
+void
+sl_gen_sender_progress (SlGenSender *s, guint64 *messages, guint64 *bytes)
+{
+  *messages = __atomic_load_n (&s->messages, __ATOMIC_RELAXED);
+  *bytes = __atomic_load_n (&s->bytes, __ATOMIC_RELAXED);
+}
+
+gboolean
+sl_gen_sender_done (SlGenSender *s)
+{
+  return g_atomic_int_get (&s->running) == 0;
+}
+
+gboolean
+sl_gen_sender_finish (SlGenSender *s, guint64 *messages, guint64 *bytes, gdouble *seconds, GError **error)
+{
+  gint64 first = G_MAXINT64, last = 0;
+  const gchar *failure = NULL;
+  for (guint i = 0; i < s->plan.connections; i++)
+    {
+      Connection *c = &s->conns[i];
+      g_thread_join (c->thread);
+      first = MIN (first, c->first_usec);
+      last = MAX (last, c->last_usec);
+      if (c->error && !failure)
+        failure = c->error;
+    }
+  sl_gen_sender_progress (s, messages, bytes);
+  *seconds = (gdouble) (last - first) / G_USEC_PER_SEC;
+  if (failure)
+    g_set_error_literal (error, sender_error_quark (), 0, failure);
+  sender_free (s);
+  return failure == NULL;
+}

@@ -1,0 +1,48 @@
+/* sluice-gen's connections: each a thread that sends prepared buffers of
+ * frames with large writes (sendmmsg for UDP), paced per batch. */
+#ifndef SL_GEN_SENDER_H
+#define SL_GEN_SENDER_H
+
+#include <glib.h>
+#include "tools/gen/format.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  SL_GEN_TCP,
+  SL_GEN_UDP,
+  SL_GEN_UNIX_STREAM,
+} SlGenTransport;
+
+typedef struct
+{
+  SlGenTransport transport;
+  const gchar *target;      /* host name or address; the socket's path for unix */
+  const gchar *port;
+  SlGenFormat format;
+  guint connections;
+  guint first_conn;         /* id of the first connection */
+  guint64 rate;             /* messages per second per connection; 0: no limit */
+  guint64 count;            /* messages per connection; 0: no limit */
+  gdouble seconds;          /* 0: no limit */
+  const GPtrArray *replay;  /* lines to send instead of generated messages, or NULL */
+} SlGenPlan;
+
+typedef struct _SlGenSender SlGenSender;
+
+/* Connects every connection, then starts sending on all of them. NULL and
+ * error when a connection cannot be made. */
+SlGenSender *sl_gen_sender_start    (const SlGenPlan *plan, GError **error);
+/* Messages and bytes sent so far, by all connections. */
+void         sl_gen_sender_progress (SlGenSender *s, guint64 *messages, guint64 *bytes);
+gboolean     sl_gen_sender_done     (SlGenSender *s);
+/* Waits for every connection to finish and frees s. Seconds from the first
+ * send to the end of the last; FALSE and error when a connection failed
+ * (what it sent still counts). */
+gboolean     sl_gen_sender_finish   (SlGenSender *s, guint64 *messages, guint64 *bytes,
+                                     gdouble *seconds, GError **error);
+
+G_END_DECLS
+
+#endif
