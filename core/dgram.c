@@ -86,6 +86,7 @@ reader_thread (gpointer data)
       gint n = recvmmsg (r->fd, r->hdrs, BATCH, MSG_DONTWAIT, NULL);
       if (n > 0)
         {
+          sl_source_mark_read_time ();
           post_received (r, n);
           continue;
         }

@@ -1,4 +1,5 @@
 #include "core/message.h"
+#include "core/message-pool.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/stats.h"
@@ -151,17 +152,22 @@ sl_message_new_with_extra (const gchar *raw, gsize len, const gchar *extra, gsiz
                            const gchar **extra_copy)
 {
   gsize tail = extra ? extra_len + 1 : 0;
-  SlMessage *msg = g_malloc0 (sizeof (SlMessage) + len + 1 + tail);
+  guint8 pool_class;
+  SlMessage *msg = sl_message_pool_alloc (sizeof (SlMessage) + len + 1 + tail, &pool_class);
 
+  memset (msg, 0, sizeof (SlMessage));
+  msg->pool_class = pool_class;
   msg->ref_count = 1;
   msg->pri = SL_PRI_MAKE (1, 5);
   msg->raw_len = len;
   msg->extra_len = tail;
   if (len)
     memcpy (msg->raw, raw, len);
+  msg->raw[len] = '\0';
   if (extra)
     {
       memcpy (msg->raw + len + 1, extra, extra_len);
+      msg->raw[len + 1 + extra_len] = '\0';
       if (extra_copy)
         *extra_copy = msg->raw + len + 1;
     }
@@ -210,7 +216,7 @@ sl_message_unref (SlMessage *msg)
     sl_message_unref (msg->ack_root);
   if (msg->window)
     sl_window_unref (msg->window);
-  g_free (msg);
+  sl_message_pool_free (msg, msg->pool_class);
 }
 
 static gboolean

@@ -59,6 +59,7 @@ struct _SlMessage
   gint       ref_count;
   guint8     pri;
   guint8     flags;
+  guint8     pool_class;       /* where its memory goes back to */
   SlTime     stamp;
   SlTime     recvd;
   guint64    seqnum;

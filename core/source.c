@@ -167,10 +167,14 @@ sl_source_free (SlSource *src)
   g_free (src);
 }
 
-/* The local zone's offset changes twice a year at most: look it up once a
- * second per thread, not once per message. */
+/* The receive time of what a reader thread parses: taken once per read by
+ * readers that call sl_source_mark_read_time(), else once per message. The
+ * local zone's offset is looked up once a second, not once per message. */
+static __thread gboolean read_time_marked;
+static __thread SlTime read_time;
+
 static void
-now_cached (SlTime *t)
+clock_now (SlTime *t)
 {
   static __thread gint64 cached_sec = -1;
   static __thread gint32 cached_off;
@@ -185,6 +189,22 @@ now_cached (SlTime *t)
     }
   t->usec = usec;
   t->gmtoff = cached_off;
+}
+
+void
+sl_source_mark_read_time (void)
+{
+  clock_now (&read_time);
+  read_time_marked = TRUE;
+}
+
+static void
+receive_time (SlTime *t)
+{
+  if (read_time_marked)
+    *t = read_time;
+  else
+    clock_now (t);
 }
 
 static void
@@ -250,7 +270,7 @@ parse_frame (SlSource *src, const SlDriverClass *format, const gchar *data, gsiz
   SlMessage *msg = sl_message_new_with_extra (data, len, peer, peer_len, &peer_copy);
   if (truncated)
     msg->flags |= SL_MSG_TRUNCATED;
-  now_cached (&msg->recvd);
+  receive_time (&msg->recvd);
   msg->stamp = msg->recvd;
   msg->pri = src->parse.default_pri;
   msg->seqnum = __atomic_add_fetch (&src->seqnum, 1, __ATOMIC_RELAXED);

@@ -20,6 +20,11 @@ SlMessage *sl_source_parse      (SlSource *src, const gchar *data, gsize len,
  * kernel's log). */
 SlMessage *sl_source_parse_with (SlSource *src, const SlDriverClass *format,
                                  const gchar *data, gsize len, const gchar *peer);
+/* Takes the receive time for the frames this thread parses next: a reader
+ * calls it after each read, so a chunk's messages share one clock reading
+ * instead of one each. A thread that never calls it gets a reading per
+ * message. */
+void       sl_source_mark_read_time (void);
 /* Routes msgs[0..n) through every path that takes this source, and gives
  * up the caller's references. Thread-safe; call from the reading thread. */
 void       sl_source_post       (SlSource *src, SlMessage **msgs, guint n);

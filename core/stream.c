@@ -280,6 +280,7 @@ read_once (SlStreamReader *r)
       return -1;
     }
   __atomic_store_n (&r->last_read, g_get_monotonic_time (), __ATOMIC_RELAXED);
+  sl_source_mark_read_time ();
   r->end += n;
   frame_all (r, FALSE);
   flush_batch (r);

@@ -208,12 +208,22 @@ scan_year_after_time (SlScan *s, gint *year)
 static gint
 guess_year (gint month, const SlTime *recvd)
 {
-  time_t local_now = (time_t) (recvd->usec / G_USEC_PER_SEC + recvd->gmtoff);
-  struct tm now;
-
-  gmtime_r (&local_now, &now);
-  gint year = now.tm_year + 1900;
-  gint ahead = month - (now.tm_mon + 1);
+  /* the receive day changes once a day: break it down once per day and thread */
+  static __thread gint64 cached_day = G_MININT64;
+  static __thread gint cached_year, cached_month;
+  gint64 local_now = recvd->usec / G_USEC_PER_SEC + recvd->gmtoff;
+  gint64 day = local_now >= 0 ? local_now / 86400 : (local_now + 1) / 86400 - 1;
+  if (day != cached_day)
+    {
+      time_t when = (time_t) local_now;
+      struct tm now;
+      gmtime_r (&when, &now);
+      cached_year = now.tm_year + 1900;
+      cached_month = now.tm_mon + 1;
+      cached_day = day;
+    }
+  gint year = cached_year;
+  gint ahead = month - cached_month;
   if (ahead > 1)
     return year - 1;
   if (ahead < -10)
