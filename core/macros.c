@@ -1,4 +1,5 @@
 #include "core/macros.h"
+#include "core/text-append.h"
 #include "core/timeutil.h"
 
 #include <string.h>
@@ -180,7 +181,7 @@ append_number (GString *out, guint64 value, guint width)
   while (value && n < sizeof digits);
   while (n < width && n < sizeof digits)
     digits[sizeof digits - ++n] = '0';
-  g_string_append_len (out, digits + sizeof digits - n, n);
+  sl_text_append (out, digits + sizeof digits - n, n);
 }
 
 static gboolean
@@ -282,7 +283,7 @@ append_field (const SlMessage *msg, SlHandle h, GString *out)
 
   if (!value || !len)
     return FALSE;
-  g_string_append_len (out, value, len);
+  sl_text_append (out, value, len);
   return TRUE;
 }
 
@@ -297,10 +298,10 @@ append_msghdr (const SlMessage *msg, GString *out)
   if (pid && pid_len)
     {
       g_string_append_c (out, '[');
-      g_string_append_len (out, pid, pid_len);
+      sl_text_append (out, pid, pid_len);
       g_string_append_c (out, ']');
     }
-  g_string_append (out, ": ");
+  sl_text_append (out, ": ", 2);
   return TRUE;
 }
 

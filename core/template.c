@@ -1,4 +1,5 @@
 #include "core/template.h"
+#include "core/text-append.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/macros.h"
@@ -528,7 +529,7 @@ sl_template_append (const SlTemplate *t, const SlMessage *msg,
       switch (e->kind)
         {
         case ELEM_LITERAL:
-          g_string_append_len (out, t->literals + e->literal.offset, e->literal.len);
+          sl_text_append (out, t->literals + e->literal.offset, e->literal.len);
           continue;
         case ELEM_CALL:
           e->call->klass->tf_eval (e->call, msg, env, out);
@@ -541,7 +542,7 @@ sl_template_append (const SlTemplate *t, const SlMessage *msg,
             gsize len;
             const gchar *value = sl_message_get (msg, e->field, &len);
             if (value)
-              g_string_append_len (out, value, len);
+              sl_text_append (out, value, len);
           }
           break;
         }

@@ -1,4 +1,5 @@
 #include "core/timeutil.h"
+#include "core/text-append.h"
 
 #include <string.h>
 #include <time.h>
@@ -111,7 +112,18 @@ sl_time_to_tm (const SlTime *t, GTimeZone *zone, struct tm *tm, gint32 *gmtoff)
   gint64 sec = floor_div (t->usec, G_USEC_PER_SEC);
   gint32 offset = shown_offset (t, sec, zone);
 
-  break_down (sec + offset, offset, tm);
+  /* $YEAR, $MONTH and $DAY of one message, and the messages of one second,
+   * break down the same second: once per thread is enough */
+  static __thread gint64 cached_local = G_MININT64;
+  static __thread gint32 cached_offset;
+  static __thread struct tm cached_tm;
+  if (sec + offset != cached_local || offset != cached_offset)
+    {
+      break_down (sec + offset, offset, &cached_tm);
+      cached_local = sec + offset;
+      cached_offset = offset;
+    }
+  *tm = cached_tm;
   if (gmtoff)
     *gmtoff = offset;
 }
@@ -234,7 +246,7 @@ append_fraction (GString *out, gint64 frac_usec, gint frac_digits)
       digits[i] = '0' + value % 10;
       value /= 10;
     }
-  g_string_append_len (out, digits, frac_digits + 1);
+  sl_text_append (out, digits, frac_digits + 1);
 }
 
 void
@@ -249,7 +261,7 @@ sl_time_append (GString *out, const SlTime *t, SlTsFormat format,
 
   if (!c->valid || c->sec != sec || c->offset != offset)
     stamp_cache_fill (c, sec, offset, format);
-  g_string_append_len (out, c->head, c->head_len);
+  sl_text_append (out, c->head, c->head_len);
   append_fraction (out, t->usec - sec * G_USEC_PER_SEC, frac_digits);
-  g_string_append_len (out, c->tail, c->tail_len);
+  sl_text_append (out, c->tail, c->tail_len);
 }

@@ -498,13 +498,13 @@ file_write (SlDriver *d, SlMessage **msgs, guint n)
         {
           g_string_truncate (self->name, 0);
           sl_template_append (self->path, msgs[i], &self->env, self->name);
-          if (!self->literal && path_escapes (self->name->str))
-            {
-              count_spurious (self, self->name->str);
-              continue;
-            }
           if (!current || strcmp (current, self->name->str) != 0)
             {
+              if (!self->literal && path_escapes (self->name->str))
+                {
+                  count_spurious (self, self->name->str);
+                  continue;
+                }
               guint reached = current ? flush_run (self, current, i) : i;
               if (reached < i)
                 {

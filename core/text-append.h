@@ -1,0 +1,28 @@
+/* Appending text to a rendered message on the hot path. */
+#ifndef SL_TEXT_APPEND_H
+#define SL_TEXT_APPEND_H
+
+#include <glib.h>
+#include <string.h>
+
+G_BEGIN_DECLS
+
+/* Appends len bytes to out. GLib 2.74's g_string_append_len() is a call
+ * into g_string_insert_len() for every piece of every rendered message;
+ * while there is room this is a copy in place. */
+static inline void
+sl_text_append (GString *out, const gchar *text, gsize len)
+{
+  if (G_LIKELY (out->len + len < out->allocated_len))
+    {
+      memcpy (out->str + out->len, text, len);
+      out->len += len;
+      out->str[out->len] = '\0';
+    }
+  else
+    g_string_append_len (out, text, len);
+}
+
+G_END_DECLS
+
+#endif
