@@ -22,7 +22,6 @@ struct _SlTemplateEnv
 
 extern const SlTemplateEnv sl_template_env_default;
 
-
 SlTemplate  *sl_template_compile (const gchar *text, GError **error);
 /* The template of one field or macro named as value("NAME") options name
  * them (PROGRAM, MSG, .SDATA.origin.ip, FACILITY): an error when name is
