@@ -2,6 +2,8 @@
  * Its header has one shape, so anything out of place is a parse error. */
 #include "plugins/parsers/syslog/syslog-private.h"
 
+#include <string.h>
+
 #define SD_NAME_MAX 32
 #define SDATA_PREFIX ".SDATA."
 
@@ -130,7 +132,12 @@ parse_sd_element (SlMessage *msg, SlScan *s)
 
   if (!sl_scan_skip (s, '[') || !scan_sd_name (s, &id, &id_len))
     return FALSE;
-  gint prefix_len = g_snprintf (name, sizeof name, SDATA_PREFIX "%.*s", (int) id_len, id);
+  /* names are built with copies, not printf: this runs for every param of
+   * every message; scan_sd_name() bounds both parts to SD_NAME_MAX */
+  gsize prefix_len = sizeof SDATA_PREFIX - 1 + id_len;
+  memcpy (name, SDATA_PREFIX, sizeof SDATA_PREFIX - 1);
+  memcpy (name + sizeof SDATA_PREFIX - 1, id, id_len);
+  name[prefix_len] = '\0';
   if (sl_scan_at (s, ']'))
     sl_message_set_slice (msg, sl_field_handle (name), s->p, 0);
 
@@ -140,7 +147,9 @@ parse_sd_element (SlMessage *msg, SlScan *s)
       gsize param_len;
       if (!scan_sd_name (s, &param, &param_len) || !sl_scan_skip (s, '='))
         return FALSE;
-      g_snprintf (name + prefix_len, sizeof name - prefix_len, ".%.*s", (int) param_len, param);
+      name[prefix_len] = '.';
+      memcpy (name + prefix_len + 1, param, param_len);
+      name[prefix_len + 1 + param_len] = '\0';
       if (!parse_sd_value (msg, sl_field_handle (name), s))
         return FALSE;
     }
