@@ -14,6 +14,7 @@
 #include "core/macros.h"
 #include "core/plugin.h"
 #include "core/template.h"
+#include "core/text-append.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -753,21 +754,21 @@ append_escaped (GString *out, const gchar *text, gsize len)
           i++;
           continue;
         }
-      g_string_append_len (out, text + run, i - run);
+      sl_text_append (out, text + run, i - run);
       if (c >= 0x80)
         {
           gunichar u = g_utf8_get_char_validated (text + i, len - i);
           if (u != (gunichar) -1 && u != (gunichar) -2)
             {
               gsize n = g_utf8_next_char (text + i) - (text + i);
-              g_string_append_len (out, text + i, n);
+              sl_text_append (out, text + i, n);
               i += n;
             }
           else
             {
               /* not UTF-8: the byte as the text \xHH */
               gchar escaped[] = { '\\', '\\', 'x', hex[c >> 4], hex[c & 15] };
-              g_string_append_len (out, escaped, sizeof escaped);
+              sl_text_append (out, escaped, sizeof escaped);
               i++;
             }
           run = i;
@@ -785,13 +786,13 @@ append_escaped (GString *out, const gchar *text, gsize len)
         default:
           {
             gchar escaped[] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-            g_string_append_len (out, escaped, sizeof escaped);
+            sl_text_append (out, escaped, sizeof escaped);
           }
         }
       i++;
       run = i;
     }
-  g_string_append_len (out, text + run, len - run);
+  sl_text_append (out, text + run, len - run);
 }
 
 static void
