@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -35,6 +36,14 @@ send_command (const gchar *path, const gchar *command)
     }
   strcpy (addr.sun_path, path);
   gint fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  /* a daemon that accepts but never answers must not hang the caller (a
+   * reload drains queues, so it may take a few seconds, not minutes) */
+  struct timeval patience = { .tv_sec = 30 };
+  if (fd >= 0)
+    {
+      setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
+      setsockopt (fd, SOL_SOCKET, SO_SNDTIMEO, &patience, sizeof patience);
+    }
   if (fd < 0 || connect (fd, (struct sockaddr *) &addr, sizeof addr) < 0)
     {
       fprintf (stderr, _("sluicectl: cannot reach sluiced at %s: %s\n"), path, g_strerror (errno));
@@ -47,9 +56,11 @@ send_command (const gchar *path, const gchar *command)
   g_free (line);
   GString *answer = g_string_new (NULL);
   gchar buf[4096];
-  gssize n;
+  gssize n = 0;
   while (sent && (n = read (fd, buf, sizeof buf)) > 0)
     g_string_append_len (answer, buf, n);
+  if (sent && n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+    g_string_assign (answer, _("ERROR sluiced did not answer within 30 seconds\n"));
   close (fd);
   gboolean ok = g_str_has_prefix (answer->str, "OK");
   const gchar *body = answer->str;
