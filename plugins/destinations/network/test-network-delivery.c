@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <linux/sockios.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -143,21 +144,51 @@ test_remote_stall (SlRelay *relay, gconstpointer data)
 
 /* Nothing listens when the sender starts: flow control holds the
  * messages until the receiver comes, and they arrive in order. */
+/* Keeps port bound but not listening: connections to it are refused, and
+ * neither another test nor the kernel's choice of a local port for an
+ * outgoing connection (a TCP self-connect) can take it meanwhile. */
+static gint
+hold_port (guint16 port)
+{
+  struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons (port),
+                              .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
+  gint fd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  gint one = 1;
+  if (fd >= 0)
+    setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (fd < 0 || bind (fd, (struct sockaddr *) &addr, sizeof addr) < 0)
+    {
+      g_test_fail_printf ("cannot hold port %u: %s", port, g_strerror (errno));
+      if (fd >= 0)
+        close (fd);
+      return -1;
+    }
+  return fd;
+}
+
 static void
 test_remote_down_at_start (SlRelay *relay, gconstpointer data)
 {
   guint16 remote = sl_test_free_port (SOCK_STREAM);
+  gint held = remote ? hold_port (remote) : -1;
+  if (held < 0)
+    return;
   guint16 port = start_pair (relay, remote, FALSE);
   g_autofree gchar *out = sl_test_path (&relay->receiver, "out.log");
   gint fd = port ? sl_test_tcp_connect (port) : -1;
   if (fd < 0)
-    return;
+    {
+      close (held);
+      return;
+    }
   GString *lines = sl_relay_numbered_lines (1, EARLY_LINES);
   gboolean sent = sl_test_send_all (fd, lines->str, lines->len);
   g_string_free (lines, TRUE);
   close (fd);
-  if (!sent || !sl_test_wait_stderr (&relay->sender, "cannot connect")
-      || !sl_test_daemon_start (&relay->receiver) || !sl_test_wait_lines (&relay->receiver, out, EARLY_LINES))
+  gboolean refused = sent && sl_test_wait_stderr (&relay->sender, "cannot connect");
+  close (held);
+  if (!refused || !sl_test_daemon_start (&relay->receiver)
+      || !sl_test_wait_lines (&relay->receiver, out, EARLY_LINES))
     return;
   g_auto (GStrv) got = sl_test_read_lines (out);
   g_assert_cmpuint (g_strv_length (got), ==, EARLY_LINES);
