@@ -373,7 +373,7 @@ overlaps (const gchar *a, gsize a_len, const gchar *b, gsize b_len)
 static SlHandle
 handle_limit (const SlMessage *msg)
 {
-  return SL_F_BUILTIN_MAX + (msg->dynamic ? msg->dynamic->len : 0);
+  return SL_F_BUILTIN_MAX + msg->n_dynamic;
 }
 
 static gboolean

@@ -147,3 +147,9 @@ sl_message_pool_free (gpointer block, guint8 pool_class)
   if (++cache->count[c] >= 2 * MAGAZINE_BLOCKS)
     spill (cache, c);
 }
+
+gsize
+sl_message_pool_block_size (guint8 pool_class)
+{
+  return pool_class ? depots[pool_class - 1].size : 0;
+}

@@ -14,6 +14,8 @@ G_BEGIN_DECLS
 /* size bytes, not zeroed; *pool_class says how to give it back (0: malloc). */
 gpointer sl_message_pool_alloc (gsize size, guint8 *pool_class);
 void     sl_message_pool_free  (gpointer block, guint8 pool_class);
+/* How many bytes a block of pool_class holds (0 for a malloc'd block). */
+gsize    sl_message_pool_block_size (guint8 pool_class);
 
 G_END_DECLS
 

@@ -206,9 +206,9 @@ sl_message_unref (SlMessage *msg)
     value_clear (&msg->builtin[i]);
   if (msg->dynamic)
     {
-      for (guint i = 0; i < msg->dynamic->len; i++)
-        value_clear (&g_array_index (msg->dynamic, SlValue, i));
-      g_array_free (msg->dynamic, TRUE);
+      for (guint i = 0; i < msg->n_dynamic; i++)
+        value_clear (&msg->dynamic[i]);
+      sl_message_pool_free (msg->dynamic, msg->dynamic_pool);
     }
   if (msg->tags)
     g_ptr_array_free (msg->tags, TRUE);
@@ -243,6 +243,28 @@ value_copy (const SlMessage *from, SlMessage *to, const SlValue *src, SlValue *d
   dst->len = src->len;
 }
 
+/* Room for at least n dynamic slots, the new ones zeroed. The slots come
+ * from the message pool too: a parser that sets fields on every message
+ * would otherwise send each one through malloc across threads. */
+static void
+dynamic_reserve (SlMessage *msg, guint32 n)
+{
+  if (n <= msg->dynamic_cap)
+    return;
+  guint32 want = MAX (n, msg->dynamic_cap * 2);
+  guint8 pool;
+  SlValue *slots = sl_message_pool_alloc (want * sizeof (SlValue), &pool);
+  guint32 cap = pool ? sl_message_pool_block_size (pool) / sizeof (SlValue) : want;
+  if (msg->n_dynamic)
+    memcpy (slots, msg->dynamic, msg->n_dynamic * sizeof (SlValue));
+  memset (slots + msg->n_dynamic, 0, (cap - msg->n_dynamic) * sizeof (SlValue));
+  if (msg->dynamic)
+    sl_message_pool_free (msg->dynamic, msg->dynamic_pool);
+  msg->dynamic = slots;
+  msg->dynamic_cap = cap;
+  msg->dynamic_pool = pool;
+}
+
 SlMessage *
 sl_message_clone (const SlMessage *msg)
 {
@@ -257,13 +279,12 @@ sl_message_clone (const SlMessage *msg)
   copy->seqnum = msg->seqnum;
   for (guint i = 0; i < SL_F_BUILTIN_MAX; i++)
     value_copy (msg, copy, &msg->builtin[i], &copy->builtin[i]);
-  if (msg->dynamic)
+  if (msg->n_dynamic)
     {
-      copy->dynamic = g_array_sized_new (FALSE, TRUE, sizeof (SlValue), msg->dynamic->len);
-      g_array_set_size (copy->dynamic, msg->dynamic->len);
-      for (guint i = 0; i < msg->dynamic->len; i++)
-        value_copy (msg, copy, &g_array_index (msg->dynamic, SlValue, i),
-                    &g_array_index (copy->dynamic, SlValue, i));
+      dynamic_reserve (copy, msg->n_dynamic);
+      copy->n_dynamic = msg->n_dynamic;
+      for (guint i = 0; i < msg->n_dynamic; i++)
+        value_copy (msg, copy, &msg->dynamic[i], &copy->dynamic[i]);
     }
   if (msg->tags)
     {
@@ -294,15 +315,14 @@ slot (SlMessage *msg, SlHandle h, gboolean create)
   if (h < SL_F_BUILTIN_MAX)
     return &msg->builtin[h];
   guint index = h - SL_F_BUILTIN_MAX;
-  if (!msg->dynamic || index >= msg->dynamic->len)
+  if (index >= msg->n_dynamic)
     {
       if (!create)
         return NULL;
-      if (!msg->dynamic)
-        msg->dynamic = g_array_sized_new (FALSE, TRUE, sizeof (SlValue), index + 4);
-      g_array_set_size (msg->dynamic, index + 1);
+      dynamic_reserve (msg, index + 1);
+      msg->n_dynamic = index + 1;
     }
-  return &g_array_index (msg->dynamic, SlValue, index);
+  return &msg->dynamic[index];
 }
 
 void
@@ -365,11 +385,9 @@ sl_message_has (const SlMessage *msg, SlHandle h)
 void
 sl_message_foreach_dynamic (const SlMessage *msg, SlFieldFunc func, gpointer user_data)
 {
-  if (!msg->dynamic)
-    return;
-  for (guint i = 0; i < msg->dynamic->len; i++)
+  for (guint i = 0; i < msg->n_dynamic; i++)
     {
-      const SlValue *v = &g_array_index (msg->dynamic, SlValue, i);
+      const SlValue *v = &msg->dynamic[i];
       if (v->ptr && !func (i + SL_F_BUILTIN_MAX, v->ptr, v->len, user_data))
         return;
     }

@@ -64,7 +64,10 @@ struct _SlMessage
   SlTime     recvd;
   guint64    seqnum;
   SlValue    builtin[SL_F_BUILTIN_MAX];
-  GArray    *dynamic;          /* SlValue, indexed by handle - SL_F_BUILTIN_MAX */
+  SlValue   *dynamic;          /* indexed by handle - SL_F_BUILTIN_MAX, or NULL */
+  guint32    n_dynamic;        /* slots in use: the highest set index + 1 */
+  guint32    dynamic_cap;      /* slots allocated */
+  guint8     dynamic_pool;     /* where the slots' memory goes back to */
   GPtrArray *tags;             /* interned tag names, or NULL */
   SlMessage *ack_root;         /* the message a copy acknowledges through */
   SlWindow  *window;           /* flow-control window of the source, or NULL */
