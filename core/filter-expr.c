@@ -188,16 +188,55 @@ compare_values (const SlFilterExpr *e, const GString *a, const GString *b)
   return (x > y) - (x < y);
 }
 
+/* Both sides are rendered into buffers kept per thread, one pair per level
+ * of nesting (an operand may hold $(if) with a comparison of its own), so a
+ * comparison allocates nothing once the buffers have grown. */
+#define COMPARE_DEPTH 8
+
+static void
+scratch_pairs_free (gpointer data)
+{
+  GString **pairs = data;
+  for (guint i = 0; i < 2 * COMPARE_DEPTH; i++)
+    if (pairs[i])
+      g_string_free (pairs[i], TRUE);
+  g_free (pairs);
+}
+
+static GPrivate scratch_pairs = G_PRIVATE_INIT (scratch_pairs_free);
+static __thread guint compare_depth;
+
+static GString *
+scratch (guint slot)
+{
+  GString **pairs = g_private_get (&scratch_pairs);
+  if (!pairs)
+    {
+      pairs = g_new0 (GString *, 2 * COMPARE_DEPTH);
+      g_private_set (&scratch_pairs, pairs);
+    }
+  if (!pairs[slot])
+    pairs[slot] = g_string_sized_new (64);
+  g_string_truncate (pairs[slot], 0);
+  return pairs[slot];
+}
+
 static gboolean
 eval_compare (const SlFilterExpr *e, const SlMessage *msg)
 {
-  GString *a = g_string_sized_new (64);
-  GString *b = g_string_sized_new (64);
+  guint level = compare_depth++;
+  gboolean pooled = level < COMPARE_DEPTH;
+  GString *a = pooled ? scratch (2 * level) : g_string_sized_new (64);
+  GString *b = pooled ? scratch (2 * level + 1) : g_string_sized_new (64);
   sl_template_append (e->lhs, msg, &sl_template_env_default, a);
   sl_template_append (e->rhs, msg, &sl_template_env_default, b);
   gint c = compare_values (e, a, b);
-  g_string_free (a, TRUE);
-  g_string_free (b, TRUE);
+  if (!pooled)
+    {
+      g_string_free (a, TRUE);
+      g_string_free (b, TRUE);
+    }
+  compare_depth--;
   switch (e->op)
     {
     case CMP_EQ: return c == 0;
