@@ -1,4 +1,5 @@
 #include "core/macros.h"
+#include "core/priority.h"
 #include "core/text-append.h"
 #include "core/timeutil.h"
 
@@ -108,16 +109,6 @@ static const SlNamedId date_parts[] = {
   { "WEEK_DAY_NAME", D_WEEK_DAY_NAME },
   { "TZOFFSET", D_TZOFFSET },
   { "TZ", D_TZOFFSET },
-};
-
-static const gchar *const facility_names[] = {
-  "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news",
-  "uucp", "cron", "authpriv", "ftp", "ntp", "security", "console", "solaris-cron",
-  "local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7",
-};
-
-static const gchar *const level_names[8] = {
-  "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
 };
 
 static const gchar *const month_abbrevs[12] = {
@@ -474,8 +465,8 @@ sl_macro_append (guint id, const SlMessage *msg, const SlTemplateEnv *env, GStri
     case M_LEGACY_MSGHDR:
       return append_field (msg, SL_F_LEGACY_MSGHDR, out) || append_msghdr (msg, out);
     case M_FACILITY:
-      if (facility < G_N_ELEMENTS (facility_names))
-        g_string_append (out, facility_names[facility]);
+      if (facility < SL_FACILITY_COUNT)
+        g_string_append (out, sl_facility_names[facility]);
       else
         append_number (out, facility, 1);
       return TRUE;
@@ -483,7 +474,7 @@ sl_macro_append (guint id, const SlMessage *msg, const SlTemplateEnv *env, GStri
       append_number (out, facility, 1);
       return TRUE;
     case M_LEVEL:
-      g_string_append (out, level_names[severity]);
+      g_string_append (out, sl_level_names[severity]);
       return TRUE;
     case M_LEVEL_NUM:
       append_number (out, severity, 1);

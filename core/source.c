@@ -4,31 +4,9 @@
 #include "core/internal.h"
 #include "core/macros.h"
 #include "core/pipeline.h"
+#include "core/priority.h"
 
 #include <string.h>
-
-static const gchar *const facility_names[] = {
-  "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp", "cron",
-  "authpriv", "ftp", "ntp", "security", "console", "solaris-cron",
-  "local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7",
-};
-
-static const gchar *const level_names[] = {
-  "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
-};
-
-static gint
-name_index (const gchar *word, const gchar *const *names, guint n)
-{
-  for (guint i = 0; i < n; i++)
-    if (g_ascii_strcasecmp (word, names[i]) == 0)
-      return i;
-  if (g_ascii_strcasecmp (word, "warn") == 0 && names == level_names)
-    return 4;
-  if (g_ascii_strcasecmp (word, "error") == 0 && names == level_names)
-    return 3;
-  return -1;
-}
 
 /* bits of SL_SOURCE_FLAG_CHOICES */
 enum
@@ -48,8 +26,8 @@ read_default_pri (SlOptions *o, SlSource *src, GError **error)
   const gchar *fac = kernel ? "kern" : sl_options_string (o, "default-facility");
   const gchar *lev = sl_options_is_set (o, "default-level") ? sl_options_string (o, "default-level")
                                                             : sl_options_string (o, "default-priority");
-  gint f = name_index (fac, facility_names, G_N_ELEMENTS (facility_names));
-  gint l = name_index (lev, level_names, G_N_ELEMENTS (level_names));
+  gint f = sl_facility_lookup (fac);
+  gint l = sl_level_lookup (lev);
   if (f < 0)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "default-facility"),

@@ -4,6 +4,7 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/plugin.h"
+#include "core/priority.h"
 
 #include <string.h>
 
@@ -14,43 +15,20 @@ typedef struct
   gboolean of_facility;
 } PriorityFilter;
 
-static const gchar *const levels[] = {
-  "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug", NULL
-};
-
-static const gchar *const facilities[] = {
-  "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp", "cron",
-  "authpriv", "ftp", "ntp", "security", "console", "solaris-cron",
-  "local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7", NULL
-};
-
-static const struct
-{
-  const gchar *alias;
-  const gchar *name;
-} aliases[] = {
-  { "panic", "emerg" }, { "error", "err" }, { "warn", "warning" },
-  { "crit", "crit" }, { "emergency", "emerg" }, { "critical", "crit" },
-  { "informational", "info" }, { "clock", "cron" },
-};
-
 static const SlOptionSpec priority_options[] = {
   { "values", SL_OPT_LIST, NULL, "names or numbers, and ranges such as info..warn", NULL, TRUE },
   { NULL }
 };
 
 static gint
-value_of (const gchar *word, const gchar *const *names, guint limit)
+value_of (const gchar *word, gboolean of_facility)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (aliases); i++)
-    if (g_ascii_strcasecmp (word, aliases[i].alias) == 0)
-      word = aliases[i].name;
-  for (guint i = 0; names[i]; i++)
-    if (g_ascii_strcasecmp (word, names[i]) == 0)
-      return i;
+  gint v = of_facility ? sl_facility_lookup (word) : sl_level_lookup (word);
+  if (v >= 0)
+    return v;
   gchar *end;
   guint64 n = g_ascii_strtoull (word, &end, 10);
-  if (*word && !*end && n < limit)
+  if (*word && !*end && n < (of_facility ? SL_FACILITY_COUNT : SL_LEVEL_COUNT))
     return n;
   return -1;
 }
@@ -58,13 +36,12 @@ value_of (const gchar *word, const gchar *const *names, guint limit)
 static gboolean
 add_item (PriorityFilter *self, const gchar *item, GError **error)
 {
-  const gchar *const *names = self->of_facility ? facilities : levels;
-  guint limit = self->of_facility ? 24 : 8;
+  const gchar *const *names = self->of_facility ? sl_facility_names : sl_level_names;
   const gchar *dots = strstr (item, "..");
   gchar *first = dots ? g_strndup (item, dots - item) : g_strdup (item);
   const gchar *last = dots ? dots + 2 : item;
-  gint a = value_of (first, names, limit);
-  gint b = value_of (last, names, limit);
+  gint a = value_of (first, self->of_facility);
+  gint b = value_of (last, self->of_facility);
   const gchar *bad = a < 0 ? first : (b < 0 ? last : NULL);
   if (bad)
     {

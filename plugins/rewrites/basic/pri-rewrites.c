@@ -7,6 +7,7 @@
 #include "core/config.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
+#include "core/priority.h"
 #include "core/stats.h"
 
 #include <string.h>
@@ -27,42 +28,11 @@ typedef struct
   SlCounter *invalid;
 } PriRule;
 
-static const gchar *const facility_names[] = {
-  "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp", "cron",
-  "authpriv", "ftp", "ntp", "security", "console", "solaris-cron",
-  "local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7", NULL
-};
-
-static const gchar *const severity_names[] = {
-  "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug", NULL
-};
-
-static const struct
-{
-  const gchar *alias;
-  const gchar *name;
-} aliases[] = {
-  { "panic", "emerg" }, { "emergency", "emerg" }, { "critical", "crit" }, { "error", "err" },
-  { "warn", "warning" }, { "informational", "info" }, { "clock", "cron" },
-};
-
 static const SlOptionSpec pri_options[] = {
   { "value", SL_OPT_TEMPLATE, NULL, "a name or number, or a template that renders one", NULL, TRUE },
   REWRITE_RULE_OPTIONS,
   { NULL }
 };
-
-static gint
-lookup_name (const gchar *word, const gchar *const *names)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (aliases); i++)
-    if (g_ascii_strcasecmp (word, aliases[i].alias) == 0)
-      word = aliases[i].name;
-  for (guint i = 0; names[i]; i++)
-    if (g_ascii_strcasecmp (word, names[i]) == 0)
-      return (gint) i;
-  return -1;
-}
 
 /* The facility, severity or PRI that text (len bytes) names, or -1. */
 static gint
@@ -82,7 +52,7 @@ parse_value (PriPart part, const gchar *text, gsize len)
     }
   if (part == PART_PRI)
     return -1;
-  return lookup_name (word, part == PART_FACILITY ? facility_names : severity_names);
+  return part == PART_FACILITY ? sl_facility_lookup (word) : sl_level_lookup (word);
 }
 
 static gboolean
