@@ -635,6 +635,30 @@ parse_pragma (SlParser *p, SlCfgNode *parent, gboolean top_level)
   return parse_module_pragma (p, parent, &pragma, name);
 }
 
+/* What comes next inside a block: its end, a pragma or stray ';' (taken
+ * here), or an item for the caller. */
+typedef enum
+{
+  BLOCK_ERROR,
+  BLOCK_END,
+  BLOCK_SKIPPED,
+  BLOCK_ITEM,
+} BlockNext;
+
+static BlockNext
+next_in_block (SlParser *p, SlCfgNode *parent, const SlToken *token)
+{
+  if (!token)
+    return BLOCK_ERROR;
+  if (token->kind == SL_TOK_RBRACE)
+    return BLOCK_END;
+  if (token->kind == SL_TOK_PRAGMA)
+    return parse_pragma (p, parent, FALSE) ? BLOCK_SKIPPED : BLOCK_ERROR;
+  if (is_pragma_semicolon (p, token))
+    return skip (p) ? BLOCK_SKIPPED : BLOCK_ERROR;
+  return BLOCK_ITEM;
+}
+
 /* Option and driver blocks: items `name(...)` or `name { ... }`, each
  * followed by ';'. Stops before the closing '}'. */
 static gboolean
@@ -648,21 +672,16 @@ parse_items (SlParser *p, SlCfgNode *parent, const gchar *what, const SlOpener *
       SlCfgPos close_pos;
       gchar closer;
 
-      if (!token)
-        return FALSE;
-      if (token->kind == SL_TOK_RBRACE)
-        return TRUE;
-      if (token->kind == SL_TOK_PRAGMA)
+      switch (next_in_block (p, parent, token))
         {
-          if (!parse_pragma (p, parent, FALSE))
-            return FALSE;
+        case BLOCK_ERROR:
+          return FALSE;
+        case BLOCK_END:
+          return TRUE;
+        case BLOCK_SKIPPED:
           continue;
-        }
-      if (is_pragma_semicolon (p, token))
-        {
-          if (!skip (p))
-            return FALSE;
-          continue;
+        case BLOCK_ITEM:
+          break;
         }
       if (token->kind != SL_TOK_WORD)
         {
@@ -1144,21 +1163,16 @@ parse_log_items (SlParser *p, SlCfgNode *parent, const SlOpener *opener)
       SlCfgPos close_pos;
       gchar closer;
 
-      if (!token)
-        return FALSE;
-      if (token->kind == SL_TOK_RBRACE)
-        return TRUE;
-      if (token->kind == SL_TOK_PRAGMA)
+      switch (next_in_block (p, parent, token))
         {
-          if (!parse_pragma (p, parent, FALSE))
-            return FALSE;
+        case BLOCK_ERROR:
+          return FALSE;
+        case BLOCK_END:
+          return TRUE;
+        case BLOCK_SKIPPED:
           continue;
-        }
-      if (is_pragma_semicolon (p, token))
-        {
-          if (!skip (p))
-            return FALSE;
-          continue;
+        case BLOCK_ITEM:
+          break;
         }
       if (token->kind != SL_TOK_WORD)
         return fail_expected (p, token, _("a log path element such as 'source(...)' or '}'"), opener);
