@@ -3,10 +3,9 @@
  * and readers. On TCP each connection's first frame tells newline framing
  * from RFC 6587 octet counting. */
 #include "core/config/error.h"
-#include "core/dgram.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/listener.h"
+#include "core/socket-reader.h"
 #include "core/plugin.h"
 #include "core/source.h"
 
@@ -25,8 +24,7 @@ typedef struct
   gint backlog;
   gint so_rcvbuf;
   SlListenerSettings settings;
-  SlListener *listener;
-  SlDgramReader *reader;
+  SlSocketReader *reader;
 } NetSource;
 
 #define NET_OPTIONS(default_port) \
@@ -140,11 +138,8 @@ net_start (SlDriver *d, SlSource *source, GError **error)
   gint fd = open_socket (self, error);
   if (fd < 0)
     return FALSE;
-  if (self->stream)
-    self->listener = sl_listener_start (source, fd, &self->settings, error);
-  else
-    self->reader = sl_dgram_reader_start (source, fd, error);
-  if (!self->listener && !self->reader)
+  self->reader = sl_socket_reader_start (source, fd, self->stream, &self->settings, error);
+  if (!self->reader)
     return FALSE;
   sl_log (SL_LOG_INFO, "%s() listening on %s port %s (%s)", d->klass->name, self->ip, self->port,
           self->stream ? "tcp" : "udp");
@@ -155,11 +150,8 @@ static void
 net_stop (SlDriver *d)
 {
   NetSource *self = (NetSource *) d;
-  if (self->listener)
-    sl_listener_stop (self->listener);
   if (self->reader)
-    sl_dgram_reader_stop (self->reader);
-  self->listener = NULL;
+    sl_socket_reader_stop (self->reader);
   self->reader = NULL;
 }
 

@@ -1,10 +1,9 @@
 /* unix-stream() and unix-dgram(): local sockets of the /dev/log kind, as
  * glibc's syslog(3) and logger -u write to them. */
 #include "core/config/error.h"
-#include "core/dgram.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/listener.h"
+#include "core/socket-reader.h"
 #include "core/plugin.h"
 #include "core/source.h"
 #include "plugins/sources/unix/unix-socket.h"
@@ -26,8 +25,7 @@ typedef struct
   gint so_rcvbuf;
   gboolean optional;
   SlListenerSettings settings;
-  SlListener *listener;
-  SlDgramReader *reader;
+  SlSocketReader *reader;
 } UnixSource;
 
 #define UNIX_OPTIONS \
@@ -144,11 +142,8 @@ unix_start (SlDriver *d, SlSource *source, GError **error)
       g_propagate_error (error, failure);
       return FALSE;
     }
-  if (self->stream)
-    self->listener = sl_listener_start (source, fd, &self->settings, error);
-  else
-    self->reader = sl_dgram_reader_start (source, fd, error);
-  if (!self->listener && !self->reader)
+  self->reader = sl_socket_reader_start (source, fd, self->stream, &self->settings, error);
+  if (!self->reader)
     {
       unlink (self->path);
       return FALSE;
@@ -161,13 +156,11 @@ static void
 unix_stop (SlDriver *d)
 {
   UnixSource *self = (UnixSource *) d;
-  if (self->listener)
-    sl_listener_stop (self->listener);
   if (self->reader)
-    sl_dgram_reader_stop (self->reader);
-  if (self->listener || self->reader)
-    unlink (self->path);
-  self->listener = NULL;
+    {
+      sl_socket_reader_stop (self->reader);
+      unlink (self->path);
+    }
   self->reader = NULL;
 }
 
