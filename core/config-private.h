@@ -18,14 +18,12 @@ struct _SlConfig
   GHashTable *objects;         /* "kind/normalized-name" -> SlCfgNode */
   GHashTable *templates;       /* normalized name -> SlTemplate */
   GPtrArray *drivers;          /* every SlDriver made, freed with the config */
-  GPtrArray *options;          /* their SlOptions, kept while drivers run */
   GHashTable *source_groups;   /* group name -> GPtrArray of SlSource */
   GHashTable *dest_groups;     /* group name -> GPtrArray of SlDestination */
   GPtrArray *sources;          /* SlSource, in creation order */
   GPtrArray *destinations;     /* SlDestination, in creation order */
   GPtrArray *paths;            /* top-level SlPath, in configuration order */
   gboolean has_catchall;
-  GPtrArray *zones;            /* GTimeZone given to template environments */
   guint anonymous;
   GHashTable *id_counts;       /* id prefix -> drivers made with it so far */
   gboolean started;
@@ -36,7 +34,6 @@ const SlCfgNode *sl_config_find_object (SlConfig *cfg, const gchar *kind, const 
  * list of known names on failure, options checked, init called. */
 SlDriver *sl_config_new_driver (SlConfig *cfg, SlDriverKind kind, const SlCfgNode *node,
                                 const gchar *group, GError **error);
-SlOptions *sl_config_driver_options (SlConfig *cfg, SlDriver *driver);
 /* The SlSource/SlDestination objects of a named or inline group, made on
  * first use. */
 GPtrArray *sl_config_source_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body, GError **error);

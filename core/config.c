@@ -1,64 +1,13 @@
 #include "core/config-private.h"
 #include "core/config/error.h"
 #include "core/config/parser.h"
+#include "core/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/pipeline.h"
 #include "core/source-private.h"
 
 #include <string.h>
-
-/* What options {} accepts: the options drivers inherit, plus syslog-ng's
- * global settings, so that a syslog-ng.conf loads unchanged. */
-static const SlOptionSpec global_options[] = {
-  SL_SOURCE_COMMON_OPTIONS,
-  { "log-fifo-size", SL_OPT_INT, NULL, "" },
-  { "flush-lines", SL_OPT_INT, NULL, "" },
-  { "flush-timeout", SL_OPT_INT, NULL, "" },
-  { "time-reopen", SL_OPT_INT, NULL, "" },
-  { "template-escape", SL_OPT_BOOL, NULL, "" },
-  { "ts-format", SL_OPT_STRING, NULL, "" },
-  { "frac-digits", SL_OPT_INT, NULL, "" },
-  { "send-time-zone", SL_OPT_STRING, NULL, "" },
-  { "recv-time-zone", SL_OPT_STRING, NULL, "" },
-  { "local-time-zone", SL_OPT_STRING, NULL, "" },
-  { "create-dirs", SL_OPT_BOOL, NULL, "" },
-  { "perm", SL_OPT_INT, NULL, "" },
-  { "dir-perm", SL_OPT_INT, NULL, "" },
-  { "owner", SL_OPT_STRING, NULL, "" },
-  { "group", SL_OPT_STRING, NULL, "" },
-  { "dir-owner", SL_OPT_STRING, NULL, "" },
-  { "dir-group", SL_OPT_STRING, NULL, "" },
-  { "time-reap", SL_OPT_INT, NULL, "" },
-  { "time-sleep", SL_OPT_INT, NULL, "" },
-  { "check-hostname", SL_OPT_BOOL, NULL, "" },
-  { "bad-hostname", SL_OPT_STRING, NULL, "" },
-  { "dns-cache-size", SL_OPT_INT, NULL, "" },
-  { "dns-cache-expire", SL_OPT_INT, NULL, "" },
-  { "dns-cache-expire-failed", SL_OPT_INT, NULL, "" },
-  { "dns-cache-hosts", SL_OPT_STRING, NULL, "" },
-  { "mark-freq", SL_OPT_INT, NULL, "" },
-  { "mark-mode", SL_OPT_STRING, NULL, "" },
-  { "stats", SL_OPT_BLOCK, NULL, "" },
-  { "stats-freq", SL_OPT_INT, NULL, "" },
-  { "stats-level", SL_OPT_INT, NULL, "" },
-  { "stats-lifetime", SL_OPT_INT, NULL, "" },
-  { "stats-max-dynamics", SL_OPT_INT, NULL, "" },
-  { "threaded", SL_OPT_BOOL, NULL, "" },
-  { "use-uniqid", SL_OPT_BOOL, NULL, "" },
-  { "on-error", SL_OPT_STRING, NULL, "" },
-  { "log-level", SL_OPT_STRING, NULL, "" },
-  { "custom-domain", SL_OPT_STRING, NULL, "" },
-  { "file-template", SL_OPT_STRING, NULL, "" },
-  { "proto-template", SL_OPT_STRING, NULL, "" },
-  { "suppress", SL_OPT_INT, NULL, "" },
-  { "keep-alive", SL_OPT_BOOL, NULL, "" },
-  { "log-fetch-limit", SL_OPT_INT, NULL, "" },
-  { "max-connections", SL_OPT_INT, NULL, "" },
-  { "pass-unix-credentials", SL_OPT_BOOL, NULL, "" },
-  { "trim-large-messages", SL_OPT_BOOL, NULL, "" },
-  { NULL }
-};
 
 static const gchar *const object_kinds[] = { "source", "destination", "filter", "parser", "rewrite", "template" };
 
@@ -132,7 +81,7 @@ collect_objects (SlConfig *cfg, GError **error)
         }
       g_hash_table_insert (cfg->objects, key, node);
     }
-  return sl_options_check ("options", global_options, cfg->globals, error);
+  return TRUE;
 }
 
 static gboolean
@@ -227,13 +176,11 @@ config_new (SlCfgNode *tree)
   cfg->objects = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   cfg->templates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) sl_template_unref);
   cfg->drivers = g_ptr_array_new ();
-  cfg->options = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_options_free);
   cfg->source_groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   cfg->dest_groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   cfg->sources = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_source_free);
   cfg->destinations = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_destination_free);
   cfg->paths = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_path_free);
-  cfg->zones = g_ptr_array_new_with_free_func ((GDestroyNotify) g_time_zone_unref);
   cfg->id_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   return cfg;
 }
@@ -244,7 +191,8 @@ config_compile (SlCfgNode *tree, GError **error)
   if (!tree)
     return NULL;
   SlConfig *cfg = config_new (tree);
-  if (!collect_objects (cfg, error) || !compile_templates (cfg, error)
+  if (!collect_objects (cfg, error) || !sl_driver_check_globals (cfg->globals, error)
+      || !compile_templates (cfg, error)
       || !check_unused_objects (cfg, error) || !sl_pipeline_compile (cfg, error))
     {
       sl_config_free (cfg);
@@ -310,14 +258,42 @@ check_driver_node (SlDriverKind kind, const SlCfgNode *node, GError **error)
       set_unknown_driver_error (error, kind, node);
       return FALSE;
     }
+  const SlOptionSpec *tables[SL_DRIVER_TABLES_MAX + 1];
+  sl_driver_class_tables (klass, tables);
   gchar *owner = g_strdup_printf ("%s()", node->name);
-  gboolean ok = sl_options_check (owner, klass->options, node, error);
+  gboolean ok = sl_options_check (owner, tables, node, error);
   g_free (owner);
-  /* a rule's condition() holds filter functions of its own */
-  const SlCfgNode *condition = ok ? sl_cfg_node_child (node, "condition") : NULL;
-  if (condition && condition->children && condition->children->len == 1)
-    ok = check_filter_node (g_ptr_array_index (condition->children, 0), error);
+  /* filter options such as a rule's condition() hold filter functions of their own */
+  for (guint t = 0; ok && tables[t]; t++)
+    for (const SlOptionSpec *o = tables[t]; ok && o->name; o++)
+      {
+        const SlCfgNode *option = o->type == SL_OPT_FILTER ? sl_cfg_node_child (node, o->name) : NULL;
+        if (option && option->children && option->children->len == 1)
+          ok = check_filter_node (g_ptr_array_index (option->children, 0), error);
+      }
   return ok;
+}
+
+static gchar *
+next_id (SlConfig *cfg, SlDriverKind kind, const gchar *group)
+{
+  const gchar *prefix = group ? group : sl_driver_kind_name (kind);
+  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (cfg->id_counts, prefix));
+  g_hash_table_insert (cfg->id_counts, g_strdup (prefix), GUINT_TO_POINTER (n + 1));
+  return g_strdup_printf ("%s#%u", prefix, n);
+}
+
+static SlDriver *
+new_driver_with_id (SlConfig *cfg, const SlDriverClass *klass, const SlCfgNode *node, const gchar *id,
+                    GError **error)
+{
+  SlDriver *driver = sl_driver_new (cfg, klass, node, cfg->globals, id, error);
+  if (!driver)
+    return NULL;
+  g_ptr_array_add (cfg->drivers, driver);
+  if (klass->init && !klass->init (driver, error))
+    return NULL;
+  return driver;
 }
 
 SlDriver *
@@ -330,33 +306,10 @@ sl_config_new_driver (SlConfig *cfg, SlDriverKind kind, const SlCfgNode *node,
       set_unknown_driver_error (error, kind, node);
       return NULL;
     }
-  gchar *owner = g_strdup_printf ("%s()", node->name);
-  SlOptions *options = sl_options_new (owner, klass->options, node, cfg->globals, error);
-  g_free (owner);
-  if (!options)
-    return NULL;
-  SlDriver *driver = g_malloc0 (MAX (klass->instance_size, sizeof (SlDriver)));
-  driver->klass = klass;
-  driver->cfg = cfg;
-  driver->pos = node->pos;
-  const gchar *prefix = group ? group : sl_driver_kind_name (kind);
-  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (cfg->id_counts, prefix));
-  g_hash_table_insert (cfg->id_counts, g_strdup (prefix), GUINT_TO_POINTER (n + 1));
-  driver->id = g_strdup_printf ("%s#%u", prefix, n);
-  g_ptr_array_add (cfg->drivers, driver);
-  g_ptr_array_add (cfg->options, options);
-  if (klass->init && !klass->init (driver, options, error))
-    return NULL;
+  gchar *id = next_id (cfg, kind, group);
+  SlDriver *driver = new_driver_with_id (cfg, klass, node, id, error);
+  g_free (id);
   return driver;
-}
-
-SlOptions *
-sl_config_driver_options (SlConfig *cfg, SlDriver *driver)
-{
-  guint index;
-  if (!g_ptr_array_find (cfg->drivers, driver, &index))
-    return NULL;
-  return g_ptr_array_index (cfg->options, index);
 }
 
 static const SlCfgNode *
@@ -415,21 +368,24 @@ sl_config_dest_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body, G
   g_hash_table_insert (cfg->dest_groups, key, group);
   for (guint i = 0; body->children && i < body->children->len; i++)
     {
-      SlDriver *d = sl_config_new_driver (cfg, SL_DRIVER_DESTINATION, g_ptr_array_index (body->children, i), name, error);
+      const SlCfgNode *node = g_ptr_array_index (body->children, i);
+      SlDriver *d = sl_config_new_driver (cfg, SL_DRIVER_DESTINATION, node, name, error);
       if (!d)
         return NULL;
-      SlOptions *o = sl_config_driver_options (cfg, d);
-      SlDestinationSettings settings = { 10000, 1000, 1000, 60, 0 };
-      if (sl_options_has (o, "log-fifo-size"))
+      const SlDestinationOptions *o = sl_driver_destination_options (d);
+      GPtrArray *workers = g_ptr_array_new ();
+      g_ptr_array_add (workers, d);
+      for (gint w = 1; w < o->workers; w++)
         {
-          settings.fifo_size = MAX (sl_options_int (o, "log-fifo-size"), 1);
-          settings.batch_lines = MAX (sl_options_int (o, "flush-lines"), 1);
-          settings.flush_timeout_ms = MAX (sl_options_int (o, "flush-timeout"), 0);
-          settings.time_reopen_s = MAX (sl_options_int (o, "time-reopen"), 1);
+          SlDriver *worker = new_driver_with_id (cfg, d->klass, node, d->id, error);
+          if (!worker)
+            {
+              g_ptr_array_unref (workers);
+              return NULL;
+            }
+          g_ptr_array_add (workers, worker);
         }
-      if (sl_options_has (o, "throttle"))
-        settings.throttle = CLAMP (sl_options_int (o, "throttle"), 0, G_MAXINT);
-      SlDestination *dest = sl_destination_new (d, &settings);
+      SlDestination *dest = sl_destination_new (workers, o);
       g_ptr_array_add (group, dest);
       g_ptr_array_add (cfg->destinations, dest);
     }
@@ -437,14 +393,10 @@ sl_config_dest_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body, G
 }
 
 SlTemplate *
-sl_config_template (SlConfig *cfg, const SlOptions *options, const gchar *name,
-                    const gchar *fallback, GError **error)
+sl_config_compile_template (SlConfig *cfg, const gchar *text, SlCfgPos pos, GError **error)
 {
-  const gchar *text = sl_options_string (options, name);
-  if (!text)
-    text = fallback;
   gchar *key = sl_cfg_name_normalize (text);
-  SlTemplate *named = g_hash_table_lookup (cfg->templates, key);
+  SlTemplate *named = cfg ? g_hash_table_lookup (cfg->templates, key) : NULL;
   g_free (key);
   if (named)
     return sl_template_ref (named);
@@ -452,39 +404,10 @@ sl_config_template (SlConfig *cfg, const SlOptions *options, const gchar *name,
   SlTemplate *t = sl_template_compile (text, &inner);
   if (!t)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, name), "%s", inner->message);
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, "%s", inner->message);
       g_error_free (inner);
     }
   return t;
-}
-
-gboolean
-sl_config_template_env (SlConfig *cfg, const SlOptions *o, SlTemplateEnv *env, GError **error)
-{
-  *env = sl_template_env_default;
-  const gchar *ts = sl_options_string (o, "ts-format");
-  if (ts && !sl_ts_format_parse (ts, &env->ts_format))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "ts-format"),
-                        _("unknown timestamp format '%s'; use rfc3164, bsd, iso, rfc3339, full or unix"), ts);
-      return FALSE;
-    }
-  env->frac_digits = CLAMP (sl_options_int (o, "frac-digits"), 0, 6);
-  env->escape = sl_options_bool (o, "template-escape");
-  const gchar *zone_option = sl_options_is_set (o, "time-zone") ? "time-zone" : "send-time-zone";
-  const gchar *zone = sl_options_string (o, zone_option);
-  if (zone)
-    {
-      env->zone = g_time_zone_new_identifier (zone);
-      if (!env->zone)
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, zone_option),
-                            _("unknown time zone '%s'"), zone);
-          return FALSE;
-        }
-      g_ptr_array_add (cfg->zones, env->zone);
-    }
-  return TRUE;
 }
 
 gboolean
@@ -539,16 +462,13 @@ sl_config_free (SlConfig *cfg)
       SlDriver *d = g_ptr_array_index (cfg->drivers, i);
       if (d->klass->free)
         d->klass->free (d);
-      g_free (d->id);
-      g_free (d);
+      sl_driver_free (d);
     }
   g_ptr_array_unref (cfg->drivers);
-  g_ptr_array_unref (cfg->options);
   g_hash_table_unref (cfg->source_groups);
   g_hash_table_unref (cfg->dest_groups);
   g_hash_table_unref (cfg->templates);
   g_hash_table_unref (cfg->objects);
-  g_ptr_array_unref (cfg->zones);
   g_hash_table_unref (cfg->id_counts);
   if (cfg->globals)
     {

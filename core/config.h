@@ -18,15 +18,10 @@ void        sl_config_free       (SlConfig *cfg);
 /* Asks every destination to reopen its files (SIGHUP, sluicectl reopen). */
 void        sl_config_reopen     (SlConfig *cfg);
 
-/* The template that a template option of a driver names: a template
- * object's name or template text. fallback is used when the option is unset. */
-SlTemplate *sl_config_template   (SlConfig *cfg, const SlOptions *options,
-                                  const gchar *name, const gchar *fallback,
-                                  GError **error);
-/* The environment a destination renders templates in, from its ts-format(),
- * frac-digits(), time-zone() and template-escape() options. */
-gboolean    sl_config_template_env (SlConfig *cfg, const SlOptions *options,
-                                    SlTemplateEnv *env, GError **error);
+/* A template a driver builds from text of its own making: a template
+ * object's name or template text; an error points at pos. */
+SlTemplate *sl_config_compile_template (SlConfig *cfg, const gchar *text, SlCfgPos pos,
+                                        GError **error);
 const SlCfgNode *sl_config_globals (SlConfig *cfg);
 
 G_END_DECLS

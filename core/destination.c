@@ -5,16 +5,21 @@
 #define MAX_BATCH 1024
 #define TICK_INTERVAL_US G_USEC_PER_SEC
 
+/* Three failures in a row of the same first message, and it is dropped. */
+#define ERROR_RETRIES 3
+
+typedef struct _SlWriter SlWriter;
+
 struct _SlDestination
 {
-  SlDriver *driver;
-  SlDestinationSettings settings;
+  SlDriver *driver;          /* the first writer's, for ids and messages */
+  SlDestinationOptions settings;
+  GPtrArray *writers;        /* SlWriter */
   SlQueue *queue;
-  GThread *thread;
-  gint reopen_requested;
   gint stopping;
   GMutex pause_lock;
   GCond pause_cond;
+  GMutex throttle_lock;
   gdouble tokens;           /* throttle(): messages that may be written now */
   gint64 tokens_at;
   SlCounter *queued;
@@ -23,32 +28,53 @@ struct _SlDestination
   SlCounter *processed;
 };
 
+struct _SlWriter
+{
+  SlDestination *d;
+  SlDriver *driver;
+  const SlDestinationOps *ops;
+  GThread *thread;
+  gint reopen_requested;
+  gboolean opened;
+  guint head_failures;       /* SL_WRITE_ERROR for the same first message */
+};
+
 /* The destination whose writer thread this is, for sl_destination_stopping(). */
 static __thread SlDestination *current_destination;
 
 SlDestination *
-sl_destination_new (SlDriver *driver, const SlDestinationSettings *settings)
+sl_destination_new (GPtrArray *drivers, const SlDestinationOptions *options)
 {
   SlDestination *d = g_new0 (SlDestination, 1);
-  d->driver = driver;
-  d->settings = *settings;
-  d->settings.batch_lines = CLAMP (settings->batch_lines, 1, MAX_BATCH);
-  d->tokens = settings->throttle;
+  d->driver = g_ptr_array_index (drivers, 0);
+  d->settings = *options;
+  d->settings.fifo_size = MAX (options->fifo_size, 1);
+  d->settings.flush_lines = CLAMP (options->flush_lines, 1, MAX_BATCH);
+  d->settings.flush_timeout_ms = MAX (options->flush_timeout_ms, 0);
+  d->settings.time_reopen_ms = MAX (options->time_reopen_ms, 1);
+  d->settings.throttle = MAX (options->throttle, 0);
+  d->tokens = d->settings.throttle;
   d->tokens_at = g_get_monotonic_time ();
-  d->queue = sl_queue_new (settings->fifo_size);
+  d->queue = sl_queue_new (d->settings.fifo_size);
+  d->writers = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < drivers->len; i++)
+    {
+      SlWriter *w = g_new0 (SlWriter, 1);
+      w->d = d;
+      w->driver = g_ptr_array_index (drivers, i);
+      w->ops = w->driver->klass->ops.destination;
+      g_ptr_array_add (d->writers, w);
+    }
+  g_ptr_array_unref (drivers);
   g_mutex_init (&d->pause_lock);
   g_cond_init (&d->pause_cond);
-  d->queued = sl_stats_counter ("destination", driver->id, driver->klass->name, "queued");
-  d->dropped = sl_stats_counter ("destination", driver->id, driver->klass->name, "dropped");
-  d->written = sl_stats_counter ("destination", driver->id, driver->klass->name, "written");
-  d->processed = sl_stats_counter ("destination", driver->id, driver->klass->name, "processed");
+  g_mutex_init (&d->throttle_lock);
+  const gchar *id = d->driver->id, *kind = d->driver->klass->name;
+  d->queued = sl_stats_counter ("destination", id, kind, "queued");
+  d->dropped = sl_stats_counter ("destination", id, kind, "dropped");
+  d->written = sl_stats_counter ("destination", id, kind, "written");
+  d->processed = sl_stats_counter ("destination", id, kind, "processed");
   return d;
-}
-
-SlDriver *
-sl_destination_driver (SlDestination *d)
-{
-  return d->driver;
 }
 
 void
@@ -81,33 +107,55 @@ finish_items (SlDestination *d, SlQueueItem *items, guint n)
   sl_counter_add (d->queued, -(gint64) n);
 }
 
-static gboolean
-open_driver (SlDestination *d)
+/* Messages the driver gave up on are acknowledged like written ones (their
+ * sources' windows must not stay held), counted, and logged the first time
+ * and then once per 10000. */
+static void
+drop_items (SlDestination *d, SlQueueItem *items, guint n, const gchar *why)
 {
-  const SlDriverClass *klass = d->driver->klass;
+  if (!n)
+    return;
+  gint64 before = sl_counter_get (d->dropped);
+  sl_counter_add (d->dropped, n);
+  if (before == 0 || (before + n) / 10000 != before / 10000)
+    sl_log (SL_LOG_ERROR, "destination %s dropped %u messages (%s); %" G_GINT64_FORMAT " so far",
+            d->driver->id, n, why, before + n);
+  finish_items (d, items, n);
+}
+
+static gboolean
+open_driver (SlWriter *w)
+{
   GError *error = NULL;
-  if (!klass->open || klass->open (d->driver, &error))
-    return TRUE;
-  sl_log (SL_LOG_ERROR, "cannot open destination %s: %s; retrying in %" G_GINT64_FORMAT "s",
-          d->driver->id, error->message, d->settings.time_reopen_s);
+  if (!w->ops->open || w->ops->open (w->driver, &error))
+    return w->opened = TRUE;
+  sl_log (SL_LOG_ERROR, "cannot open destination %s: %s; retrying in %" G_GINT64_FORMAT " ms",
+          w->driver->id, error->message, w->d->settings.time_reopen_ms);
   g_error_free (error);
   return FALSE;
+}
+
+static void
+close_driver (SlWriter *w)
+{
+  if (w->opened && w->ops->close)
+    w->ops->close (w->driver);
+  w->opened = FALSE;
 }
 
 /* A reopen is applied, and the driver's tick called, whether messages come
  * or not: a file renamed by logrotate is let go of without waiting for the
  * next message. TRUE when the tick said a failed write may be retried. */
 static gboolean
-housekeeping (SlDestination *d, gboolean opened, gint64 *next_tick)
+housekeeping (SlWriter *w, gint64 *next_tick)
 {
-  const SlDriverClass *klass = d->driver->klass;
-  if (g_atomic_int_compare_and_exchange (&d->reopen_requested, 1, 0) && opened && klass->reopen)
-    klass->reopen (d->driver);
+  if (g_atomic_int_compare_and_exchange (&w->reopen_requested, 1, 0) && w->opened && w->ops->reopen)
+    w->ops->reopen (w->driver);
   gint64 now = g_get_monotonic_time ();
   if (now < *next_tick)
     return FALSE;
   *next_tick = now + TICK_INTERVAL_US;
-  return opened && klass->tick && klass->tick (d->driver);
+  return w->opened && w->ops->tick && w->ops->tick (w->driver);
 }
 
 /* Sleeps until the monotonic time until, or less when the destination is
@@ -127,48 +175,119 @@ nap (SlDestination *d, gint64 until)
  * its driver's tick says it can take messages again sooner (a program
  * restarted after its back-off). */
 static void
-pause_before_retry (SlDestination *d, gboolean opened, gint64 *next_tick)
+pause_before_retry (SlWriter *w, gint64 *next_tick)
 {
-  gint64 until = g_get_monotonic_time () + MAX (d->settings.time_reopen_s, 1) * G_USEC_PER_SEC;
-  while (!nap (d, MIN (until, *next_tick)))
-    if (g_get_monotonic_time () >= until || housekeeping (d, opened, next_tick))
+  gint64 until = g_get_monotonic_time () + w->d->settings.time_reopen_ms * 1000;
+  while (!nap (w->d, MIN (until, *next_tick)))
+    if (g_get_monotonic_time () >= until || housekeeping (w, next_tick))
       return;
 }
 
 /* How many messages throttle() lets through now: a bucket that fills at
- * throttle() a second and holds one second's worth. At shutdown what is
- * queued is written without delay. */
+ * throttle() a second and holds one second's worth, shared by the
+ * writers. At shutdown what is queued is written without delay. */
 static guint
 throttle_allowance (SlDestination *d)
 {
   guint rate = d->settings.throttle;
   if (!rate || g_atomic_int_get (&d->stopping))
-    return d->settings.batch_lines;
+    return d->settings.flush_lines;
+  g_mutex_lock (&d->throttle_lock);
   gint64 now = g_get_monotonic_time ();
   d->tokens = MIN ((gdouble) rate, d->tokens + (gdouble) (now - d->tokens_at) * rate / G_USEC_PER_SEC);
   d->tokens_at = now;
-  return MIN (d->settings.batch_lines, (guint) d->tokens);
+  guint allowed = MIN ((guint) d->settings.flush_lines, (guint) d->tokens);
+  g_mutex_unlock (&d->throttle_lock);
+  return allowed;
+}
+
+static void
+spend_tokens (SlDestination *d, guint n)
+{
+  if (!d->settings.throttle)
+    return;
+  g_mutex_lock (&d->throttle_lock);
+  d->tokens -= n;
+  g_mutex_unlock (&d->throttle_lock);
 }
 
 /* Waits until throttle() lets the next message through. */
 static void
 wait_for_token (SlDestination *d, gint64 next_tick)
 {
+  g_mutex_lock (&d->throttle_lock);
   gint64 wait = (gint64) ((1.0 - d->tokens) * G_USEC_PER_SEC / d->settings.throttle) + 1;
+  g_mutex_unlock (&d->throttle_lock);
   nap (d, MIN (g_get_monotonic_time () + wait, next_tick));
+}
+
+/* Hands msgs to the driver and settles what it says: written and dropped
+ * ones are acknowledged and counted, the rest is put back or dropped as
+ * the result asks. Returns how many the driver handled; *wait tells
+ * whether the writer should wait before trying again. */
+static guint
+write_batch (SlWriter *w, SlQueueItem *items, SlMessage **msgs, guint n, gboolean *wait)
+{
+  SlDestination *d = w->d;
+  SlWriteBatch batch = { msgs, n, 0, 0 };
+  SlWriteResult result = w->opened || open_driver (w) ? w->ops->write (w->driver, &batch) : SL_WRITE_NOT_CONNECTED;
+  guint done = MIN (batch.done, n);
+  guint dropped = MIN (batch.dropped, done);
+  spend_tokens (d, done);
+  sl_counter_add (d->written, done - dropped);
+  sl_counter_add (d->dropped, dropped);
+  finish_items (d, items, done);
+  if (done > 0)
+    w->head_failures = 0;
+  guint rest = n - done;
+  *wait = FALSE;
+  if (!rest)
+    return done;
+  items += done;
+
+  /* At shutdown a destination that keeps failing gets one more try;
+   * then what is left is counted and logged, not waited on forever. */
+  if (g_atomic_int_get (&d->stopping) && ++w->head_failures > 1)
+    {
+      drop_items (d, items, rest, "still failing at shutdown");
+      return done;
+    }
+  switch (result)
+    {
+    case SL_WRITE_DROP:
+      drop_items (d, items, rest, "the destination refused them");
+      return done;
+    case SL_WRITE_ERROR:
+      if (++w->head_failures >= ERROR_RETRIES)
+        {
+          w->head_failures = 0;
+          drop_items (d, items, 1, "failed three times in a row");
+          sl_queue_unpop (d->queue, items + 1, rest - 1);
+          return done;
+        }
+      break;
+    case SL_WRITE_NOT_CONNECTED:
+      close_driver (w);
+      break;
+    case SL_WRITE_OK:
+    case SL_WRITE_RETRY:
+      break;
+    }
+  sl_queue_unpop (d->queue, items, rest);
+  *wait = TRUE;
+  return done;
 }
 
 static gpointer
 writer_thread (gpointer data)
 {
-  SlDestination *d = data;
-  const SlDriverClass *klass = d->driver->klass;
+  SlWriter *w = data;
+  SlDestination *d = w->d;
   current_destination = d;
   SlQueueItem items[MAX_BATCH];
   SlMessage *msgs[MAX_BATCH];
-  gboolean opened = open_driver (d);
+  open_driver (w);
   gboolean dirty = FALSE;
-  guint failures = 0;
   gint64 next_tick = g_get_monotonic_time () + TICK_INTERVAL_US;
   gint64 flush_at = 0;
 
@@ -178,61 +297,36 @@ writer_thread (gpointer data)
       if (!allowed)
         {
           wait_for_token (d, next_tick);
-          housekeeping (d, opened, &next_tick);
+          housekeeping (w, &next_tick);
           continue;
         }
-      guint n = sl_queue_pop (d->queue, items, allowed,
-                              dirty ? MIN (next_tick, flush_at) : next_tick);
-      housekeeping (d, opened, &next_tick);
+      guint n = sl_queue_pop (d->queue, items, allowed, dirty ? MIN (next_tick, flush_at) : next_tick);
+      housekeeping (w, &next_tick);
       if (!n)
         {
           gboolean closed = sl_queue_is_closed (d->queue);
           if (dirty && (closed || g_get_monotonic_time () >= flush_at))
             {
-              if (klass->flush)
-                klass->flush (d->driver);
+              if (w->opened && w->ops->flush)
+                w->ops->flush (w->driver);
               dirty = FALSE;
             }
           if (closed)
             break;
           continue;
         }
-      if (!opened)
-        opened = open_driver (d);
       for (guint i = 0; i < n; i++)
         msgs[i] = items[i].msg;
-      guint written = opened ? klass->write (d->driver, msgs, n) : 0;
-      if (d->settings.throttle)
-        d->tokens -= written;
-      sl_counter_add (d->written, written);
-      finish_items (d, items, written);
-      if (written > 0)
+      gboolean wait;
+      if (write_batch (w, items, msgs, n, &wait) > 0)
         {
           dirty = TRUE;
           flush_at = g_get_monotonic_time () + d->settings.flush_timeout_ms * 1000;
         }
-      if (written == n)
-        {
-          failures = 0;
-          continue;
-        }
-      /* At shutdown a destination that keeps failing gets one more try;
-       * then what is left is counted and logged, not waited on forever. */
-      if (g_atomic_int_get (&d->stopping) && ++failures > 1)
-        {
-          guint lost = n - written;
-          sl_counter_add (d->dropped, lost);
-          if (failures == 2)
-            sl_log (SL_LOG_ERROR, "destination %s still failing at shutdown; %u messages not written",
-                    d->driver->id, lost + sl_queue_length (d->queue));
-          finish_items (d, items + written, lost);
-          continue;
-        }
-      sl_queue_unpop (d->queue, items + written, n - written);
-      pause_before_retry (d, opened, &next_tick);
+      if (wait)
+        pause_before_retry (w, &next_tick);
     }
-  if (opened && klass->close)
-    klass->close (d->driver);
+  close_driver (w);
   return NULL;
 }
 
@@ -245,28 +339,41 @@ sl_destination_stopping (void)
 gboolean
 sl_destination_start (SlDestination *d, GError **error)
 {
-  d->thread = g_thread_try_new (d->driver->id, writer_thread, d, error);
-  return d->thread != NULL;
+  for (guint i = 0; i < d->writers->len; i++)
+    {
+      SlWriter *w = g_ptr_array_index (d->writers, i);
+      w->thread = g_thread_try_new (d->driver->id, writer_thread, w, error);
+      if (!w->thread)
+        {
+          sl_destination_stop (d);
+          return FALSE;
+        }
+    }
+  return TRUE;
 }
 
 void
 sl_destination_stop (SlDestination *d)
 {
-  if (!d->thread)
-    return;
   g_mutex_lock (&d->pause_lock);
   g_atomic_int_set (&d->stopping, 1);
   g_cond_broadcast (&d->pause_cond);
   g_mutex_unlock (&d->pause_lock);
   sl_queue_close (d->queue);
-  g_thread_join (d->thread);
-  d->thread = NULL;
+  for (guint i = 0; i < d->writers->len; i++)
+    {
+      SlWriter *w = g_ptr_array_index (d->writers, i);
+      if (w->thread)
+        g_thread_join (w->thread);
+      w->thread = NULL;
+    }
 }
 
 void
 sl_destination_reopen (SlDestination *d)
 {
-  g_atomic_int_set (&d->reopen_requested, 1);
+  for (guint i = 0; i < d->writers->len; i++)
+    g_atomic_int_set (&((SlWriter *) g_ptr_array_index (d->writers, i))->reopen_requested, 1);
 }
 
 void
@@ -274,7 +381,9 @@ sl_destination_free (SlDestination *d)
 {
   sl_destination_stop (d);
   sl_queue_free (d->queue);
+  g_ptr_array_unref (d->writers);
   g_mutex_clear (&d->pause_lock);
   g_cond_clear (&d->pause_cond);
+  g_mutex_clear (&d->throttle_lock);
   g_free (d);
 }

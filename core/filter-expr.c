@@ -255,10 +255,10 @@ eval_compare (const SlFilterExpr *e, const SlMessage *msg)
 static gboolean
 eval_call (const SlFilterExpr *e, SlMessage **msg)
 {
-  const SlDriverClass *klass = e->driver->klass;
-  if (klass->process)
-    return klass->process (e->driver, msg);
-  return klass->match (e->driver, *msg);
+  const SlFilterOps *ops = e->driver->klass->ops.filter;
+  if (ops->process)
+    return ops->process (e->driver, msg);
+  return ops->match (e->driver, *msg);
 }
 
 gboolean

@@ -92,21 +92,23 @@ count_error (const SlMatcher *m, const gchar *why)
 
 /* Compiling */
 
-static gboolean
-read_type (const SlOptions *options, SlMatcherType *type, GError **error)
-{
-  static const gchar *const names[] = { "pcre", "string", "glob" };
-  const gchar *word = sl_options_string (options, "type");
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    if (g_ascii_strcasecmp (word, names[i]) == 0)
-      {
-        *type = (SlMatcherType) i;
-        return TRUE;
-      }
-  sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "type"),
-                    _("unknown pattern type '%s'; known: pcre, string, glob"), word);
-  return FALSE;
-}
+const SlOptionWord sl_matcher_type_words[] = {
+  { "pcre", SL_MATCHER_PCRE }, { "string", SL_MATCHER_STRING }, { "glob", SL_MATCHER_GLOB }, { NULL }
+};
+
+const SlOptionWord sl_matcher_flag_words[] = {
+  { "ignore-case", SL_MATCHER_IGNORE_CASE },
+  { "prefix", SL_MATCHER_PREFIX },
+  { "substring", SL_MATCHER_SUBSTRING },
+  { "utf8", SL_MATCHER_UTF8 },
+  { "unicode", SL_MATCHER_UNICODE },
+  { "store-matches", SL_MATCHER_STORE_MATCHES },
+  { "global", SL_MATCHER_GLOBAL },
+  { "disable-jit", SL_MATCHER_DISABLE_JIT },
+  { "dupnames", SL_MATCHER_DUPNAMES },
+  { "newline", SL_MATCHER_NEWLINE },
+  { NULL }
+};
 
 static void
 add_named_group (SlMatcher *m, const gchar *start, const gchar *end)
@@ -181,15 +183,14 @@ compile_regex (SlMatcher *m, const gchar *pattern, SlCfgPos pos, GError **error)
 }
 
 SlMatcher *
-sl_matcher_new (SlDriver *owner, const SlOptions *options, const gchar *pattern,
+sl_matcher_new (SlDriver *owner, const SlMatcherOptions *options, const gchar *pattern,
                 SlCfgPos pattern_pos, GError **error)
 {
   SlMatcher *m = g_new0 (SlMatcher, 1);
   m->named = g_array_new (FALSE, FALSE, sizeof (NamedGroup));
-  m->flags = sl_options_flags (options, "flags");
+  m->flags = options->flags;
+  m->type = options->type;
   m->owner_id = g_strdup_printf ("%s (%s())", owner->id, owner->klass->name);
-  if (!read_type (options, &m->type, error))
-    goto fail;
 
   switch (m->type)
     {

@@ -35,19 +35,27 @@ enum
   SL_MATCHER_NEWLINE       = 1 << 9,   /* pcre: ^ and $ know CR, LF and CRLF */
 };
 
-/* The entries a driver that matches lists in its option table. */
-#define SL_MATCHER_OPTIONS \
-  { "type", SL_OPT_STRING, "pcre", "what the pattern is: pcre, string or glob" }, \
-  { "flags", SL_OPT_FLAGS, NULL, "how to match", \
-    "ignore-case,prefix,substring,utf8,unicode,store-matches,global,disable-jit,dupnames,newline" }
+/* What type() and flags() say; a driver that matches keeps one in its
+ * struct and lists SL_MATCHER_OPTIONS (its struct, the member) in its table. */
+typedef struct
+{
+  gint type;        /* SlMatcherType */
+  guint32 flags;
+} SlMatcherOptions;
+
+extern const SlOptionWord sl_matcher_type_words[];
+extern const SlOptionWord sl_matcher_flag_words[];
+
+#define SL_MATCHER_OPTIONS(T, m) \
+  { "type", SL_CHOICE (T, m.type), "pcre", "what the pattern is", .words = sl_matcher_type_words }, \
+  { "flags", SL_FLAGS (T, m.flags), NULL, "how to match", .words = sl_matcher_flag_words }
 
 typedef struct _SlMatcher SlMatcher;
 
 /* Compiles pattern, written at pattern_pos, with the type() and flags() of
- * options. An invalid pattern or type is a configuration error at its
- * position. owner names the counter of values that could not be matched
+ * options. An invalid pattern is a configuration error at its position. owner names the counter of values that could not be matched
  * ("match-errors") and the one line logged about them. */
-SlMatcher    *sl_matcher_new   (SlDriver *owner, const SlOptions *options, const gchar *pattern,
+SlMatcher    *sl_matcher_new   (SlDriver *owner, const SlMatcherOptions *options, const gchar *pattern,
                                 SlCfgPos pattern_pos, GError **error);
 void          sl_matcher_free  (SlMatcher *m);
 SlMatcherType sl_matcher_type  (const SlMatcher *m);

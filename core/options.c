@@ -1,6 +1,7 @@
 #include "core/options.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
+#include "core/internal.h"
 
 #include <errno.h>
 #include <string.h>
@@ -11,10 +12,14 @@ typedef struct
   const SlCfgNode *node;   /* where it was written, or NULL for the default */
   SlCfgPos pos;
   gboolean set;            /* written in this driver's block */
+  gboolean has_value;      /* written, inherited or defaulted */
+  guint order;             /* for written ones: the how-manieth */
   gchar *str;
   gint64 num;
-  guint32 flags;
   GPtrArray *list;
+  GPtrArray *args;         /* what was written, for templates and filters */
+  gpointer compiled;       /* template or filter made at bind */
+  void (*compiled_free) (gpointer);
 } Entry;
 
 struct _SlOptions
@@ -24,6 +29,36 @@ struct _SlOptions
   GHashTable *entries;     /* normalized name -> Entry */
 };
 
+static const gchar *const type_names[SL_OPT_TYPE_COUNT] = {
+  [SL_OPT_STRING] = "string",
+  [SL_OPT_INT] = "number",
+  [SL_OPT_BOOL] = "yes|no",
+  [SL_OPT_SIZE] = "size",
+  [SL_OPT_DURATION] = "duration",
+  [SL_OPT_DURATION_MS] = "duration",
+  [SL_OPT_TEMPLATE] = "template",
+  [SL_OPT_FILTER] = "filter expression",
+  [SL_OPT_FLAGS] = "flags",
+  [SL_OPT_CHOICE] = "choice",
+  [SL_OPT_LIST] = "list",
+  [SL_OPT_BLOCK] = "block",
+};
+
+const gchar *
+sl_option_type_name (SlOptionType type)
+{
+  return type < SL_OPT_TYPE_COUNT ? type_names[type] : "value";
+}
+
+gchar *
+sl_option_words (const SlOptionSpec *spec)
+{
+  GString *out = g_string_new (NULL);
+  for (const SlOptionWord *w = spec->words; w && w->word; w++)
+    g_string_append_printf (out, "%s%s", out->len ? ", " : "", w->word);
+  return g_string_free (out, FALSE);
+}
+
 static void
 entry_free (gpointer p)
 {
@@ -31,25 +66,31 @@ entry_free (gpointer p)
   g_free (e->str);
   if (e->list)
     g_ptr_array_unref (e->list);
+  if (e->args)
+    g_ptr_array_unref (e->args);
+  if (e->compiled && e->compiled_free)
+    e->compiled_free (e->compiled);
   g_free (e);
 }
 
-static const SlOptionSpec *
-find_spec (const SlOptionSpec *specs, const gchar *name)
+const SlOptionSpec *
+sl_options_find (const SlOptionSpec *const *tables, const gchar *name)
 {
-  for (const SlOptionSpec *s = specs; s && s->name; s++)
-    if (sl_cfg_name_equal (s->name, name))
-      return s;
+  for (const SlOptionSpec *const *t = tables; t && *t; t++)
+    for (const SlOptionSpec *s = *t; s->name; s++)
+      if (sl_cfg_name_equal (s->name, name))
+        return s;
   return NULL;
 }
 
 static void
-set_unknown_option_error (GError **error, const gchar *owner, const SlOptionSpec *specs,
+set_unknown_option_error (GError **error, const gchar *owner, const SlOptionSpec *const *tables,
                           const SlCfgNode *child)
 {
   GPtrArray *names = g_ptr_array_new ();
-  for (const SlOptionSpec *s = specs; s && s->name; s++)
-    g_ptr_array_add (names, (gpointer) s->name);
+  for (const SlOptionSpec *const *t = tables; t && *t; t++)
+    for (const SlOptionSpec *s = *t; s->name; s++)
+      g_ptr_array_add (names, (gpointer) s->name);
   gchar *normal = sl_cfg_name_normalize (child->name);
   const gchar *near = sl_cfg_suggest (normal, (const gchar *const *) names->pdata, names->len);
   if (near)
@@ -81,14 +122,40 @@ parse_int (const gchar *text, gint64 *out)
   gint64 unit = 1;
   switch (g_ascii_toupper (*end))
     {
-    case 'K': unit = 1024; end++; break;
-    case 'M': unit = 1024 * 1024; end++; break;
-    case 'G': unit = 1024 * 1024 * 1024; end++; break;
+    case 'K': unit = G_GINT64_CONSTANT (1) << 10; end++; break;
+    case 'M': unit = G_GINT64_CONSTANT (1) << 20; end++; break;
+    case 'G': unit = G_GINT64_CONSTANT (1) << 30; end++; break;
+    case 'T': unit = G_GINT64_CONSTANT (1) << 40; end++; break;
     default: break;
     }
   if (unit > 1 && (g_ascii_strcasecmp (end, "b") == 0 || g_ascii_strcasecmp (end, "ib") == 0))
     end += strlen (end);
-  if (*end)
+  if (*end || (v != 0 && (v > G_MAXINT64 / unit || v < G_MININT64 / unit)))
+    return FALSE;
+  *out = v * unit;
+  return TRUE;
+}
+
+/* A duration in milliseconds: a number with ms, s, m, h or d, or a bare
+ * number in the option's own unit. */
+static gboolean
+parse_duration (const gchar *text, gint64 bare_unit_ms, gint64 *out)
+{
+  static const struct
+  {
+    const gchar *suffix;
+    gint64 ms;
+  } units[] = { { "ms", 1 }, { "s", 1000 }, { "m", 60000 }, { "h", 3600000 }, { "d", 86400000 } };
+  gchar *end;
+  errno = 0;
+  gint64 v = g_ascii_strtoll (text, &end, 10);
+  if (end == text || errno || v < 0)
+    return FALSE;
+  gint64 unit = *end ? 0 : bare_unit_ms;
+  for (guint i = 0; !unit && i < G_N_ELEMENTS (units); i++)
+    if (g_ascii_strcasecmp (end, units[i].suffix) == 0)
+      unit = units[i].ms;
+  if (!unit || (v && v > G_MAXINT64 / unit))
     return FALSE;
   *out = v * unit;
   return TRUE;
@@ -109,115 +176,191 @@ parse_bool (const gchar *text, gint64 *out)
   return FALSE;
 }
 
-static gboolean
-parse_flag (const SlOptionSpec *spec, const gchar *word, guint32 *flags)
+static const SlOptionWord *
+find_word (const SlOptionSpec *spec, const gchar *word)
 {
-  gchar **choices = g_strsplit (spec->choices ? spec->choices : "", ",", -1);
-  gboolean found = FALSE;
-  for (guint i = 0; choices[i]; i++)
-    if (sl_cfg_name_equal (g_strstrip (choices[i]), word))
-      {
-        *flags |= 1u << i;
-        found = TRUE;
-      }
-  g_strfreev (choices);
-  return found;
+  for (const SlOptionWord *w = spec->words; w && w->word; w++)
+    if (sl_cfg_name_equal (w->word, word))
+      return w;
+  return NULL;
 }
 
-/* Converts the written values into the entry; values are the arguments of
- * the option node (or the positional ones), as SlCfgArg. */
+static gboolean
+set_unknown_word_error (GError **error, const SlOptionSpec *spec, const SlCfgArg *a)
+{
+  gchar *words = sl_option_words (spec);
+  if (spec->type == SL_OPT_FLAGS)
+    sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, a->pos,
+                      _("unknown flag '%s' in %s(); expected any of: %s"), a->value, spec->name, words);
+  else
+    sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, a->pos,
+                      _("'%s' is not a value of %s(); expected one of: %s"), a->value, spec->name, words);
+  g_free (words);
+  return FALSE;
+}
+
+static gboolean
+parse_words (Entry *e, GPtrArray *args, GError **error)
+{
+  const SlOptionSpec *spec = e->spec;
+  e->list = g_ptr_array_new_with_free_func (g_free);
+  e->num = 0;
+  for (guint i = 0; args && i < args->len; i++)
+    {
+      SlCfgArg *a = g_ptr_array_index (args, i);
+      if (spec->type == SL_OPT_FLAGS)
+        {
+          const SlOptionWord *w = find_word (spec, a->value);
+          if (!w)
+            return set_unknown_word_error (error, spec, a);
+          e->num |= (guint32) w->value;
+        }
+      g_ptr_array_add (e->list, g_strdup (a->value));
+    }
+  return TRUE;
+}
+
+/* A single value of a scalar type: what it means, or a clear error. */
+static gboolean
+parse_scalar (Entry *e, const gchar *owner, SlCfgArg *a, GError **error)
+{
+  const SlOptionSpec *spec = e->spec;
+  e->str = g_strdup (a->value);
+  switch (spec->type)
+    {
+    case SL_OPT_INT:
+      if (!parse_int (a->value, &e->num) || e->num > G_MAXINT || e->num < G_MININT)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_TYPE, a->pos,
+                            _("option '%s' of %s expects a number, got '%s'"), spec->name, owner, a->value);
+          return FALSE;
+        }
+      return TRUE;
+    case SL_OPT_SIZE:
+      if (!parse_int (a->value, &e->num) || e->num < 0)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_TYPE, a->pos,
+                            _("option '%s' of %s expects a size such as 4096, 64k, 10M or 1GiB, got '%s'"),
+                            spec->name, owner, a->value);
+          return FALSE;
+        }
+      return TRUE;
+    case SL_OPT_DURATION:
+    case SL_OPT_DURATION_MS:
+      if (!parse_duration (a->value, spec->type == SL_OPT_DURATION ? 1000 : 1, &e->num))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_TYPE, a->pos,
+                            _("option '%s' of %s expects a duration such as %s, 500ms, 30s or 5m, got '%s'"),
+                            spec->name, owner, spec->type == SL_OPT_DURATION ? "60 (seconds)" : "1000 (milliseconds)",
+                            a->value);
+          return FALSE;
+        }
+      return TRUE;
+    case SL_OPT_BOOL:
+      if (!parse_bool (a->value, &e->num))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_TYPE, a->pos,
+                            _("option '%s' of %s expects yes or no, got '%s'"), spec->name, owner, a->value);
+          return FALSE;
+        }
+      return TRUE;
+    case SL_OPT_CHOICE:
+      {
+        const SlOptionWord *w = find_word (spec, a->value);
+        if (!w)
+          return set_unknown_word_error (error, spec, a);
+        e->num = w->value;
+        return TRUE;
+      }
+    default:
+      return TRUE;
+    }
+}
+
+/* Converts the written values into the entry; args are the arguments of
+ * the option node (or the positional ones). */
 static gboolean
 entry_parse (Entry *e, const gchar *owner, GPtrArray *args, SlCfgPos pos, GError **error)
 {
   const SlOptionSpec *spec = e->spec;
   guint n = args ? args->len : 0;
+  e->has_value = TRUE;
 
   switch (spec->type)
     {
     case SL_OPT_BLOCK:
+    case SL_OPT_FILTER:
       return TRUE;
     case SL_OPT_LIST:
     case SL_OPT_FLAGS:
-      e->list = g_ptr_array_new_with_free_func (g_free);
-      for (guint i = 0; i < n; i++)
-        {
-          SlCfgArg *a = g_ptr_array_index (args, i);
-          if (spec->type == SL_OPT_FLAGS && !parse_flag (spec, a->value, &e->flags))
-            {
-              sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, a->pos,
-                                _("unknown flag '%s' in %s(); expected any of: %s"),
-                                a->value, spec->name, spec->choices);
-              return FALSE;
-            }
-          g_ptr_array_add (e->list, g_strdup (a->value));
-        }
-      return TRUE;
+      return parse_words (e, args, error);
     default:
       break;
     }
-
   if (n != 1)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_TYPE, pos,
                         _("option '%s' of %s takes one value, got %u"), spec->name, owner, n);
       return FALSE;
     }
-  SlCfgArg *a = g_ptr_array_index (args, 0);
-  e->str = g_strdup (a->value);
-  if (spec->type == SL_OPT_INT && !parse_int (a->value, &e->num))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_TYPE, a->pos,
-                        _("option '%s' of %s expects a number, got '%s'"), spec->name, owner, a->value);
-      return FALSE;
-    }
-  if (spec->type == SL_OPT_BOOL && !parse_bool (a->value, &e->num))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_TYPE, a->pos,
-                        _("option '%s' of %s expects yes or no, got '%s'"), spec->name, owner, a->value);
-      return FALSE;
-    }
-  return TRUE;
+  return parse_scalar (e, owner, g_ptr_array_index (args, 0), error);
 }
 
-static gboolean
-entry_parse_default (Entry *e, const gchar *owner)
+static void
+entry_parse_default (Entry *e, const gchar *owner, const gchar *def)
 {
-  if (!e->spec->def)
-    return TRUE;
-  GPtrArray *args = g_ptr_array_new_with_free_func (NULL);
-  SlCfgArg arg = { SL_CFG_ARG_WORD, (gchar *) e->spec->def, { "<built-in default>", 0, 0 } };
-  gchar **words = NULL;
-  SlCfgArg *word_args = NULL;
-  if (e->spec->type == SL_OPT_LIST || e->spec->type == SL_OPT_FLAGS)
+  if (!def)
+    return;
+  SlCfgPos pos = { "<built-in default>", 0, 0 };
+  GPtrArray *args = g_ptr_array_new_with_free_func (g_free);
+  /* a list's default is its words separated by commas */
+  gboolean many = e->spec->type == SL_OPT_LIST || e->spec->type == SL_OPT_FLAGS;
+  gchar **words = many ? g_strsplit (def, ",", -1) : g_strdupv ((gchar *[]) { (gchar *) def, NULL });
+  for (guint i = 0; words[i]; i++)
     {
-      words = g_strsplit (e->spec->def, ",", -1);
-      word_args = g_new0 (SlCfgArg, g_strv_length (words));
-      for (guint i = 0; words[i]; i++)
-        {
-          word_args[i] = arg;
-          word_args[i].value = g_strstrip (words[i]);
-          if (*words[i])
-            g_ptr_array_add (args, &word_args[i]);
-        }
+      const gchar *word = many ? g_strstrip (words[i]) : words[i];
+      if (many && !*word)
+        continue;
+      SlCfgArg *a = g_new0 (SlCfgArg, 1);
+      a->kind = SL_CFG_ARG_STRING;
+      a->value = (gchar *) word;
+      a->pos = pos;
+      g_ptr_array_add (args, a);
     }
-  else
-    g_ptr_array_add (args, &arg);
-  gboolean ok = entry_parse (e, owner, args, arg.pos, NULL);
+  gboolean ok = entry_parse (e, owner, args, pos, NULL);
+  if (!ok)
+    g_critical ("%s: the default '%s' of option '%s' does not parse", owner, def, e->spec->name);
   g_ptr_array_unref (args);
   g_strfreev (words);
-  g_free (word_args);
-  g_warn_if_fail (ok);
-  return ok;
+}
+
+static Entry *
+entry_new (GHashTable *entries, const SlOptionSpec *spec)
+{
+  Entry *e = g_new0 (Entry, 1);
+  e->spec = spec;
+  g_hash_table_replace (entries, sl_cfg_name_normalize (spec->name), e);
+  return e;
+}
+
+static void
+notice_deprecated (const Entry *e, const gchar *owner)
+{
+  if (e->spec->flags & SL_OPT_DEPRECATED)
+    sl_log (SL_LOG_NOTICE, _("%s:%d:%d: option '%s' of %s is accepted for compatibility and has no effect"),
+            e->pos.file, e->pos.line, e->pos.column, e->spec->name, owner);
 }
 
 static gboolean
-check_node (const gchar *owner, const SlOptionSpec *specs, const SlCfgNode *node,
+check_node (const gchar *owner, const SlOptionSpec *const *tables, const SlCfgNode *node,
             GHashTable *entries, GError **error)
 {
   const SlOptionSpec *positional = NULL;
-  for (const SlOptionSpec *s = specs; s && s->name; s++)
-    if (s->positional)
-      positional = s;
+  for (const SlOptionSpec *const *t = tables; t && *t && !positional; t++)
+    for (const SlOptionSpec *s = *t; s->name && !positional; s++)
+      if (s->flags & SL_OPT_POSITIONAL)
+        positional = s;
+  guint order = 0;
 
   if (node->args && node->args->len)
     {
@@ -236,12 +379,12 @@ check_node (const gchar *owner, const SlOptionSpec *specs, const SlCfgNode *node
                             _("%s takes one bare value, '%s' is one too many"), owner, a->value);
           return FALSE;
         }
-      Entry *e = g_new0 (Entry, 1);
-      e->spec = positional;
+      Entry *e = entry_new (entries, positional);
       e->node = node;
       e->set = TRUE;
+      e->order = order++;
       e->pos = ((SlCfgArg *) g_ptr_array_index (node->args, 0))->pos;
-      g_hash_table_replace (entries, sl_cfg_name_normalize (positional->name), e);
+      e->args = g_ptr_array_ref (node->args);
       if (!entry_parse (e, owner, node->args, e->pos, error))
         return FALSE;
     }
@@ -249,13 +392,21 @@ check_node (const gchar *owner, const SlOptionSpec *specs, const SlCfgNode *node
   for (guint i = 0; node->children && i < node->children->len; i++)
     {
       const SlCfgNode *child = g_ptr_array_index (node->children, i);
-      const SlOptionSpec *spec = find_spec (specs, child->name);
+      const SlOptionSpec *spec = sl_options_find (tables, child->name);
       if (!spec)
         {
-          set_unknown_option_error (error, owner, specs, child);
+          set_unknown_option_error (error, owner, tables, child);
           return FALSE;
         }
-      if (spec->type != SL_OPT_BLOCK && child->children && child->children->len)
+      gboolean nested = child->children && child->children->len;
+      if (spec->type == SL_OPT_FILTER && (!nested || child->children->len != 1 || (child->args && child->args->len)))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, child->pos,
+                            _("%s() takes one filter expression, as in %s(program(\"sshd\"))"),
+                            spec->name, spec->name);
+          return FALSE;
+        }
+      if (spec->type != SL_OPT_BLOCK && spec->type != SL_OPT_FILTER && nested)
         {
           const SlCfgNode *inner = g_ptr_array_index (child->children, 0);
           sl_cfg_error_set (error, SL_CFG_ERROR_TYPE, inner->pos,
@@ -263,69 +414,78 @@ check_node (const gchar *owner, const SlOptionSpec *specs, const SlCfgNode *node
                             spec->name, owner, inner->name);
           return FALSE;
         }
-      Entry *e = g_new0 (Entry, 1);
-      e->spec = spec;
+      Entry *e = entry_new (entries, spec);
       e->node = child;
       e->pos = child->pos;
       e->set = TRUE;
-      g_hash_table_replace (entries, sl_cfg_name_normalize (spec->name), e);
+      e->order = order++;
+      e->args = child->args ? g_ptr_array_ref (child->args) : NULL;
       if (!entry_parse (e, owner, child->args, child->pos, error))
         return FALSE;
+      notice_deprecated (e, owner);
     }
   return TRUE;
 }
 
 gboolean
-sl_options_check (const gchar *owner, const SlOptionSpec *specs, const SlCfgNode *node,
+sl_options_check (const gchar *owner, const SlOptionSpec *const *tables, const SlCfgNode *node,
                   GError **error)
 {
   GHashTable *entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, entry_free);
-  gboolean ok = check_node (owner, specs, node, entries, error);
+  gboolean ok = check_node (owner, tables, node, entries, error);
   g_hash_table_unref (entries);
   return ok;
 }
 
+static const gchar *
+default_of (const SlOptionSpec *spec, const gchar *const *defaults)
+{
+  for (const gchar *const *d = defaults; d && d[0]; d += 2)
+    if (sl_cfg_name_equal (d[0], spec->name))
+      return d[1];
+  return spec->def;
+}
+
 SlOptions *
-sl_options_new (const gchar *owner, const SlOptionSpec *specs, const SlCfgNode *node,
-                const SlCfgNode *globals, GError **error)
+sl_options_new (const gchar *owner, const SlOptionSpec *const *tables, const gchar *const *defaults,
+                const SlCfgNode *node, const SlCfgNode *globals, GError **error)
 {
   SlOptions *o = g_new0 (SlOptions, 1);
   o->owner = g_strdup (owner);
   o->node = node;
   o->entries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, entry_free);
 
-  if (!check_node (owner, specs, node, o->entries, error))
+  if (!check_node (owner, tables, node, o->entries, error))
     {
       sl_options_free (o);
       return NULL;
     }
-  for (const SlOptionSpec *s = specs; s && s->name; s++)
-    {
-      gchar *key = sl_cfg_name_normalize (s->name);
-      if (g_hash_table_contains (o->entries, key))
-        {
-          g_free (key);
+  for (const SlOptionSpec *const *t = tables; t && *t; t++)
+    for (const SlOptionSpec *s = *t; s->name; s++)
+      {
+        gchar *key = sl_cfg_name_normalize (s->name);
+        gboolean written = g_hash_table_contains (o->entries, key);
+        g_free (key);
+        if (written)
           continue;
-        }
-      Entry *e = g_new0 (Entry, 1);
-      e->spec = s;
-      g_hash_table_replace (o->entries, key, e);
-      /* An option the driver leaves out takes the value of the same name
-       * in options {}, as in syslog-ng. */
-      const SlCfgNode *global = globals ? sl_cfg_node_child (globals, s->name) : NULL;
-      if (global && s->type != SL_OPT_BLOCK)
-        {
-          e->node = global;
-          e->pos = global->pos;
-          if (!entry_parse (e, "options", global->args, global->pos, error))
-            {
-              sl_options_free (o);
-              return NULL;
-            }
-        }
-      else
-        entry_parse_default (e, owner);
-    }
+        Entry *e = entry_new (o->entries, s);
+        /* An option the driver leaves out takes the value of its entry in
+         * options {}, as in syslog-ng, where the kind inherits it. */
+        const SlCfgNode *global = globals && s->inherit ? sl_cfg_node_child (globals, s->inherit) : NULL;
+        if (global)
+          {
+            e->node = global;
+            e->pos = global->pos;
+            e->args = global->args ? g_ptr_array_ref (global->args) : NULL;
+            if (!entry_parse (e, "options", global->args, global->pos, error))
+              {
+                sl_options_free (o);
+                return NULL;
+              }
+          }
+        else
+          entry_parse_default (e, owner, default_of (s, defaults));
+      }
   return o;
 }
 
@@ -339,24 +499,123 @@ sl_options_free (SlOptions *o)
   g_free (o);
 }
 
-static const Entry *
+static Entry *
 lookup (const SlOptions *o, const gchar *name)
 {
   gchar *key = sl_cfg_name_normalize (name);
-  const Entry *e = g_hash_table_lookup (o->entries, key);
+  Entry *e = g_hash_table_lookup (o->entries, key);
   g_free (key);
   if (!e)
     g_critical ("%s: option '%s' is not in its table", o->owner, name);
   return e;
 }
 
-gboolean
-sl_options_has (const SlOptions *o, const gchar *name)
+static gboolean
+compile_value (Entry *e, const SlOptionsCompiler *compiler, GError **error)
 {
-  gchar *key = sl_cfg_name_normalize (name);
-  gboolean has = g_hash_table_contains (o->entries, key);
-  g_free (key);
-  return has;
+  if (e->compiled || !compiler)
+    return TRUE;
+  if (e->spec->type == SL_OPT_TEMPLATE && e->str && compiler->template_new)
+    {
+      e->compiled = compiler->template_new (compiler->user_data, e->str, e->pos, error);
+      e->compiled_free = compiler->template_free;
+      return e->compiled != NULL;
+    }
+  if (e->spec->type == SL_OPT_FILTER && e->node && compiler->filter_new)
+    {
+      e->compiled = compiler->filter_new (compiler->user_data, e->node, error);
+      e->compiled_free = compiler->filter_free;
+      return e->compiled != NULL;
+    }
+  return TRUE;
+}
+
+static void
+store (const Entry *e, gpointer base)
+{
+  gpointer field = (guint8 *) base + e->spec->offset;
+  switch (e->spec->type)
+    {
+    case SL_OPT_STRING:
+      *(const gchar **) field = e->str;
+      break;
+    case SL_OPT_INT:
+    case SL_OPT_CHOICE:
+      *(gint *) field = (gint) e->num;
+      break;
+    case SL_OPT_BOOL:
+      *(gboolean *) field = e->num != 0;
+      break;
+    case SL_OPT_SIZE:
+    case SL_OPT_DURATION:
+    case SL_OPT_DURATION_MS:
+      *(gint64 *) field = e->num;
+      break;
+    case SL_OPT_FLAGS:
+      *(guint32 *) field = (guint32) e->num;
+      break;
+    case SL_OPT_LIST:
+      *(GPtrArray **) field = e->list;
+      break;
+    case SL_OPT_BLOCK:
+      *(const SlCfgNode **) field = e->node;
+      break;
+    case SL_OPT_TEMPLATE:
+    case SL_OPT_FILTER:
+      *(gpointer *) field = e->compiled;
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static gint
+compare_order (gconstpointer a, gconstpointer b)
+{
+  const Entry *x = *(Entry *const *) a, *y = *(Entry *const *) b;
+  return (gint) x->order - (gint) y->order;
+}
+
+gboolean
+sl_options_bind (SlOptions *o, const SlOptionSpec *table, gpointer base,
+                 const SlOptionsCompiler *compiler, GError **error)
+{
+  /* Defaults and inherited values first, then what was written in the
+   * order it was written: of two names for one field (localip() and ip()),
+   * the one the user wrote wins over the other's default. */
+  GPtrArray *written = g_ptr_array_new ();
+  for (const SlOptionSpec *s = table; s->name; s++)
+    {
+      if (s->offset == SL_OPT_NO_FIELD)
+        continue;
+      Entry *e = lookup (o, s->name);
+      if (!e || e->spec != s || !e->has_value)
+        continue;
+      if (e->set)
+        {
+          g_ptr_array_add (written, e);
+          continue;
+        }
+      if (!compile_value (e, compiler, error))
+        {
+          g_ptr_array_unref (written);
+          return FALSE;
+        }
+      store (e, base);
+    }
+  g_ptr_array_sort (written, compare_order);
+  for (guint i = 0; i < written->len; i++)
+    {
+      Entry *e = g_ptr_array_index (written, i);
+      if (!compile_value (e, compiler, error))
+        {
+          g_ptr_array_unref (written);
+          return FALSE;
+        }
+      store (e, base);
+    }
+  g_ptr_array_unref (written);
+  return TRUE;
 }
 
 const SlCfgNode *
@@ -370,48 +629,6 @@ sl_options_is_set (const SlOptions *o, const gchar *name)
 {
   const Entry *e = lookup (o, name);
   return e && e->node;
-}
-
-const gchar *
-sl_options_string (const SlOptions *o, const gchar *name)
-{
-  const Entry *e = lookup (o, name);
-  return e ? e->str : NULL;
-}
-
-gint64
-sl_options_int (const SlOptions *o, const gchar *name)
-{
-  const Entry *e = lookup (o, name);
-  return e ? e->num : 0;
-}
-
-gboolean
-sl_options_bool (const SlOptions *o, const gchar *name)
-{
-  const Entry *e = lookup (o, name);
-  return e ? e->num != 0 : FALSE;
-}
-
-guint32
-sl_options_flags (const SlOptions *o, const gchar *name)
-{
-  const Entry *e = lookup (o, name);
-  return e ? e->flags : 0;
-}
-
-GPtrArray *
-sl_options_list (const SlOptions *o, const gchar *name)
-{
-  const Entry *e = lookup (o, name);
-  return e ? e->list : NULL;
-}
-
-const SlCfgNode *
-sl_options_block (const SlOptions *o, const gchar *name)
-{
-  const Entry *e = lookup (o, name);
-  return e ? e->node : NULL;
 }
 
 SlCfgPos

@@ -1,59 +1,137 @@
-/* Driver options declared as data: the generic parser checks a driver's
- * block against its table, and the driver reads typed values back. */
+/* Driver options declared as data. Each entry of a table names an option,
+ * its type, its default (written as a user would write it), a line of help,
+ * and the field of the driver's own struct that its value is stored in.
+ * The generic parser checks a driver's block against its tables, fills the
+ * struct, and --help-driver and the reference read the same tables, so a
+ * default is written once and a misspelt option is a compile-time error. */
 #ifndef SL_OPTIONS_H
 #define SL_OPTIONS_H
 
 #include <glib.h>
+#include <stddef.h>
 #include "core/config/tree.h"
 
 G_BEGIN_DECLS
 
 typedef enum
 {
-  SL_OPT_STRING,
-  SL_OPT_INT,        /* decimal, 0x hex, 0 octal, with optional k/M/G suffix */
-  SL_OPT_BOOL,       /* yes/no, on/off, true/false, 1/0 */
-  SL_OPT_TEMPLATE,   /* a template string or the name of a template object */
-  SL_OPT_FLAGS,      /* words from the spec's choices */
-  SL_OPT_LIST,       /* any words or strings */
-  SL_OPT_BLOCK,      /* nested options read by the driver itself */
+  SL_OPT_STRING,      /* const gchar *, owned by the options */
+  SL_OPT_INT,         /* gint: decimal, 0x hex, 0 octal, k/M/G suffixes */
+  SL_OPT_BOOL,        /* gboolean: yes/no, on/off, true/false, 1/0 */
+  SL_OPT_SIZE,        /* gint64 bytes: 512, 64k, 10M, 1GiB (powers of 1024) */
+  SL_OPT_DURATION,    /* gint64 ms: 500ms, 30s, 1m, 2h; a bare number is seconds */
+  SL_OPT_DURATION_MS, /* gint64 ms, the same, but a bare number is milliseconds */
+  SL_OPT_TEMPLATE,    /* SlTemplate *: template text or a template object's name */
+  SL_OPT_FILTER,      /* SlFilterExpr *: one filter expression, as condition() takes */
+  SL_OPT_FLAGS,       /* guint32: the values of the words given, or'ed */
+  SL_OPT_CHOICE,      /* gint: the value of the one word given */
+  SL_OPT_LIST,        /* GPtrArray * of gchar *, owned by the options */
+  SL_OPT_BLOCK,       /* const SlCfgNode *: nested options read by the driver */
+  SL_OPT_TYPE_COUNT
 } SlOptionType;
 
+/* The words of a FLAGS or CHOICE option and what each stands for;
+ * terminated by an entry whose word is NULL. */
 typedef struct
 {
-  const gchar *name;       /* canonical spelling with '-' */
+  const gchar *word;
+  gint value;
+} SlOptionWord;
+
+enum
+{
+  SL_OPT_POSITIONAL = 1 << 0,   /* the driver's first bare argument sets it */
+  SL_OPT_DEPRECATED = 1 << 1,   /* accepted with a notice that it does nothing */
+};
+
+#define SL_OPT_NO_FIELD ((gssize) -1)
+
+typedef struct _SlOptionSpec SlOptionSpec;
+struct _SlOptionSpec
+{
+  const gchar *name;          /* canonical spelling with '-' */
   SlOptionType type;
-  const gchar *def;        /* default as it would be written, or NULL */
-  const gchar *help;       /* one line */
-  const gchar *choices;    /* SL_OPT_FLAGS: comma-separated words */
-  gboolean positional;     /* the driver's first bare argument sets it */
-} SlOptionSpec;
+  gssize offset;              /* of the field in the bound struct, or SL_OPT_NO_FIELD */
+  const gchar *def;           /* default as it would be written, or NULL */
+  const gchar *help;          /* one line */
+  const SlOptionWord *words;  /* FLAGS and CHOICE */
+  guint flags;                /* SL_OPT_POSITIONAL, SL_OPT_DEPRECATED */
+  /* the options {} entry an unset value comes from, or NULL when this
+   * option is not inherited */
+  const gchar *inherit;
+};
+
+/* The type and the field of an entry, checked at compile time against the
+ * field's C type:  { "port", SL_INT (NetSource, port), "514", "help" }.
+ * The struct and the member may come from one macro of the caller's. */
+#define SL_OPT_FIELD_(T, member, ctype) \
+  (offsetof (T, member) \
+   + 0 * sizeof (char[__builtin_types_compatible_p (__typeof__ (((T *) 0)->member), ctype) ? 1 : -1]))
+#define SL_OPT_BIND_(kind, ctype, T, member) .type = (kind), .offset = SL_OPT_FIELD_ (T, member, ctype)
+
+#define SL_STRING(...)      SL_OPT_BIND_ (SL_OPT_STRING, const gchar *, __VA_ARGS__)
+#define SL_INT(...)         SL_OPT_BIND_ (SL_OPT_INT, gint, __VA_ARGS__)
+#define SL_BOOL(...)        SL_OPT_BIND_ (SL_OPT_BOOL, gboolean, __VA_ARGS__)
+#define SL_SIZE(...)        SL_OPT_BIND_ (SL_OPT_SIZE, gint64, __VA_ARGS__)
+#define SL_DURATION(...)    SL_OPT_BIND_ (SL_OPT_DURATION, gint64, __VA_ARGS__)
+#define SL_DURATION_MS(...) SL_OPT_BIND_ (SL_OPT_DURATION_MS, gint64, __VA_ARGS__)
+#define SL_TEMPLATE(...)    SL_OPT_BIND_ (SL_OPT_TEMPLATE, struct _SlTemplate *, __VA_ARGS__)
+#define SL_FILTER(...)      SL_OPT_BIND_ (SL_OPT_FILTER, struct _SlFilterExpr *, __VA_ARGS__)
+#define SL_FLAGS(...)       SL_OPT_BIND_ (SL_OPT_FLAGS, guint32, __VA_ARGS__)
+#define SL_CHOICE(...)      SL_OPT_BIND_ (SL_OPT_CHOICE, gint, __VA_ARGS__)
+#define SL_LIST(...)        SL_OPT_BIND_ (SL_OPT_LIST, GPtrArray *, __VA_ARGS__)
+#define SL_BLOCK(...)       SL_OPT_BIND_ (SL_OPT_BLOCK, const SlCfgNode *, __VA_ARGS__)
+/* An option accepted for compatibility whose value nothing reads. */
+#define SL_UNBOUND(kind)     .type = (kind), .offset = SL_OPT_NO_FIELD
 
 typedef struct _SlOptions SlOptions;
 
-/* Checks node's arguments and children against specs, with fallback to
- * globals (the "options {}" block) for options not given here. */
-SlOptions    *sl_options_new       (const gchar *owner, const SlOptionSpec *specs,
+/* Checks node's arguments and children against the NULL-terminated list of
+ * tables (an option may appear in only one of them; a name in an earlier
+ * table hides the same name in a later one). defaults, when not NULL, are
+ * overrides of the tables' defaults (name, value; NULL-terminated pairs).
+ * An option not written takes the value of its inherit entry in globals
+ * (the merged options {} block), then its default. */
+SlOptions    *sl_options_new       (const gchar *owner, const SlOptionSpec *const *tables,
+                                    const gchar *const *defaults,
                                     const SlCfgNode *node, const SlCfgNode *globals,
                                     GError **error);
 void          sl_options_free      (SlOptions *o);
 const SlCfgNode *sl_options_node   (const SlOptions *o);
+
+/* Stores the values of table's options in the struct at base. Strings and
+ * lists stay owned by o. Templates and filters are made by the callbacks
+ * (a configuration resolves template objects and filter references) and
+ * freed with o. */
+typedef struct
+{
+  gpointer (*template_new) (gpointer user_data, const gchar *text, SlCfgPos pos, GError **error);
+  void     (*template_free) (gpointer template);
+  gpointer (*filter_new)   (gpointer user_data, const SlCfgNode *option, GError **error);
+  void     (*filter_free)  (gpointer filter);
+  gpointer user_data;
+} SlOptionsCompiler;
+
+gboolean      sl_options_bind      (SlOptions *o, const SlOptionSpec *table, gpointer base,
+                                    const SlOptionsCompiler *compiler, GError **error);
+
+/* Whether the option was written in the driver's block or in options {};
+ * for drivers whose meaning depends on presence (an alias given, a default
+ * that depends on another option). */
 gboolean      sl_options_is_set    (const SlOptions *o, const gchar *name);
-/* True when name is in the table the options were checked against. */
-gboolean      sl_options_has       (const SlOptions *o, const gchar *name);
-const gchar  *sl_options_string    (const SlOptions *o, const gchar *name);
-gint64        sl_options_int       (const SlOptions *o, const gchar *name);
-gboolean      sl_options_bool      (const SlOptions *o, const gchar *name);
-/* A bit per choice, in the order of the spec's choices. */
-guint32       sl_options_flags     (const SlOptions *o, const gchar *name);
-/* The values of a list option; NULL when unset. Owned by o. */
-GPtrArray    *sl_options_list      (const SlOptions *o, const gchar *name);
-const SlCfgNode *sl_options_block  (const SlOptions *o, const gchar *name);
+/* Where the option was written (the driver's position when it was not),
+ * for errors found while checking values. */
 SlCfgPos      sl_options_pos       (const SlOptions *o, const gchar *name);
 
-/* The same checks for a block option's own children. */
-gboolean      sl_options_check     (const gchar *owner, const SlOptionSpec *specs,
+/* The same checks for a block option's own children, or for options {}. */
+gboolean      sl_options_check     (const gchar *owner, const SlOptionSpec *const *tables,
                                     const SlCfgNode *node, GError **error);
+/* The entry of tables that name stands for, or NULL. */
+const SlOptionSpec *sl_options_find (const SlOptionSpec *const *tables, const gchar *name);
+/* What a type is called in help and errors: "number", "size", "yes|no" ... */
+const gchar  *sl_option_type_name  (SlOptionType type);
+/* The words of a FLAGS or CHOICE entry, joined by ", "; free with g_free. */
+gchar        *sl_option_words      (const SlOptionSpec *spec);
 
 G_END_DECLS
 

@@ -20,6 +20,7 @@ typedef struct
   StepKind kind;
   SlFilterExpr *filter;
   SlDriver *processor;
+  gboolean (*process) (SlDriver *self, SlMessage **msg);   /* its parser or rewrite operation */
   SlDestination *destination;
   guint dest_index;
   GPtrArray *paths;          /* STEP_PATHS: SlPath; STEP_IF: the branches */
@@ -138,7 +139,8 @@ add_processors (Compiler *c, SlPath *path, const SlCfgNode *node, const gchar *k
       SlDriver *d = sl_config_new_driver (c->cfg, kind, g_ptr_array_index (body->children, i), NULL, error);
       if (!d)
         return FALSE;
-      Step s = { .kind = STEP_PROCESS, .processor = d };
+      Step s = { .kind = STEP_PROCESS, .processor = d,
+                 .process = kind == SL_DRIVER_PARSER ? d->klass->ops.parser->process : d->klass->ops.rewrite->process };
       g_array_append_val (path->steps, s);
     }
   return TRUE;
@@ -445,7 +447,7 @@ run_path (SlPath *path, SlMessage *msg, Batch *b)
           matched = sl_filter_expr_eval (s->filter, &msg);
           break;
         case STEP_PROCESS:
-          matched = s->processor->klass->process (s->processor, &msg);
+          matched = s->process (s->processor, &msg);
           break;
         case STEP_DESTINATION:
           batch_add (b, s->destination, msg, path->flow_control);

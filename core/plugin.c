@@ -17,8 +17,22 @@ static const gchar *const kind_names[SL_DRIVER_KIND_COUNT] = {
 };
 
 static GMutex registry_lock;
-/* one table per kind: normalized name -> const SlDriverClass * */
+/* one table per kind: normalized name -> Registered */
 static GHashTable *registry[SL_DRIVER_KIND_COUNT];
+
+typedef struct
+{
+  const SlDriverClass *klass;
+  gchar *file;
+} Registered;
+
+static void
+registered_free (gpointer p)
+{
+  Registered *r = p;
+  g_free (r->file);
+  g_free (r);
+}
 
 const gchar *
 sl_driver_kind_name (SlDriverKind kind)
@@ -26,18 +40,121 @@ sl_driver_kind_name (SlDriverKind kind)
   return kind < SL_DRIVER_KIND_COUNT ? kind_names[kind] : "driver";
 }
 
-void
-sl_plugins_register (const SlModule *module)
+/* The operation a class of its kind cannot do without, or NULL when it has
+ * them all. */
+static const gchar *
+missing_operation (const SlDriverClass *k)
 {
+  switch (k->kind)
+    {
+    case SL_DRIVER_SOURCE:
+      return !k->ops.source ? "source operations" : !k->ops.source->start ? "start()" : NULL;
+    case SL_DRIVER_DESTINATION:
+      return !k->ops.destination ? "destination operations" : !k->ops.destination->write ? "write()" : NULL;
+    case SL_DRIVER_FILTER:
+      return !k->ops.filter ? "filter operations"
+             : !k->ops.filter->match && !k->ops.filter->process ? "match() or process()" : NULL;
+    case SL_DRIVER_PARSER:
+      return !k->ops.parser ? "parser operations" : !k->ops.parser->process ? "process()" : NULL;
+    case SL_DRIVER_REWRITE:
+      return !k->ops.rewrite ? "rewrite operations" : !k->ops.rewrite->process ? "process()" : NULL;
+    case SL_DRIVER_TEMPLATE_FUNCTION:
+      return !k->ops.template_function ? "template function operations"
+             : !k->ops.template_function->eval ? "eval()" : NULL;
+    case SL_DRIVER_FORMAT:
+      return !k->ops.format ? "format operations" : !k->ops.format->parse ? "parse()" : NULL;
+    default:
+      return NULL;
+    }
+}
+
+/* An option named twice among a class's tables: the one the driver lists
+ * and one the core adds would fight over which is meant. */
+static const gchar *
+option_named_twice (const SlDriverClass *klass)
+{
+  const SlOptionSpec *tables[SL_DRIVER_TABLES_MAX + 1];
+  sl_driver_class_tables (klass, tables);
+  for (guint t = 0; tables[t]; t++)
+    for (const SlOptionSpec *o = tables[t]; o->name; o++)
+      {
+        const SlOptionSpec *first = sl_options_find (tables, o->name);
+        if (first != o)
+          return o->name;
+      }
+  return NULL;
+}
+
+static gboolean
+check_class (const SlDriverClass *klass, const gchar *file, GError **error)
+{
+  if (!klass->name || !*klass->name)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, _("plugin %s: a driver class has no name"), file);
+      return FALSE;
+    }
+  if ((guint) klass->kind >= SL_DRIVER_KIND_COUNT)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   _("plugin %s: driver '%s' is of kind %d, which this sluiced does not know"),
+                   file, klass->name, (gint) klass->kind);
+      return FALSE;
+    }
+  const gchar *missing = missing_operation (klass);
+  if (missing)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   _("plugin %s: %s driver '%s' has no %s"), file, sl_driver_kind_name (klass->kind),
+                   klass->name, missing);
+      return FALSE;
+    }
+  const gchar *twice = option_named_twice (klass);
+  if (twice)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   _("plugin %s: %s driver '%s' declares option '%s' twice (or one the core adds for it)"),
+                   file, sl_driver_kind_name (klass->kind), klass->name, twice);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+sl_plugins_register (const SlModule *module, const gchar *file, GError **error)
+{
+  for (const SlDriverClass *const *d = module->drivers; *d; d++)
+    if (!check_class (*d, file, error))
+      return FALSE;
   g_mutex_lock (&registry_lock);
+  for (const SlDriverClass *const *d = module->drivers; *d; d++)
+    {
+      GHashTable *table = registry[(*d)->kind];
+      gchar *key = sl_cfg_name_normalize ((*d)->name);
+      const Registered *before = table ? g_hash_table_lookup (table, key) : NULL;
+      /* the same class registered again (a test, a second load) is no clash */
+      if (before && before->klass != *d)
+        {
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+                       _("plugin %s: %s driver '%s' is already registered by %s; the plugin is not loaded"),
+                       file, sl_driver_kind_name ((*d)->kind), (*d)->name, before->file);
+          g_free (key);
+          g_mutex_unlock (&registry_lock);
+          return FALSE;
+        }
+      g_free (key);
+    }
   for (const SlDriverClass *const *d = module->drivers; *d; d++)
     {
       SlDriverKind kind = (*d)->kind;
       if (!registry[kind])
-        registry[kind] = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      g_hash_table_replace (registry[kind], sl_cfg_name_normalize ((*d)->name), (gpointer) *d);
+        registry[kind] = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, registered_free);
+      Registered *r = g_new0 (Registered, 1);
+      r->klass = *d;
+      r->file = g_strdup (file);
+      g_hash_table_replace (registry[kind], sl_cfg_name_normalize ((*d)->name), r);
     }
   g_mutex_unlock (&registry_lock);
+  return TRUE;
 }
 
 const SlDriverClass *
@@ -45,7 +162,8 @@ sl_plugins_lookup (SlDriverKind kind, const gchar *name)
 {
   gchar *key = sl_cfg_name_normalize (name);
   g_mutex_lock (&registry_lock);
-  const SlDriverClass *klass = registry[kind] ? g_hash_table_lookup (registry[kind], key) : NULL;
+  const Registered *r = kind < SL_DRIVER_KIND_COUNT && registry[kind] ? g_hash_table_lookup (registry[kind], key) : NULL;
+  const SlDriverClass *klass = r ? r->klass : NULL;
   g_mutex_unlock (&registry_lock);
   g_free (key);
   return klass;
@@ -87,6 +205,35 @@ sl_plugins_names (SlDriverKind kind)
   return names;
 }
 
+static gint
+compare_classes (gconstpointer a, gconstpointer b)
+{
+  const SlDriverClass *x = *(const SlDriverClass *const *) a, *y = *(const SlDriverClass *const *) b;
+  return x->kind != y->kind ? (gint) x->kind - (gint) y->kind : strcmp (x->name, y->name);
+}
+
+void
+sl_plugins_foreach (void (*func) (const SlDriverClass *klass, gpointer user_data), gpointer user_data)
+{
+  GPtrArray *classes = g_ptr_array_new ();
+  g_mutex_lock (&registry_lock);
+  for (SlDriverKind k = 0; k < SL_DRIVER_KIND_COUNT; k++)
+    {
+      GHashTableIter it;
+      gpointer value;
+      if (!registry[k])
+        continue;
+      g_hash_table_iter_init (&it, registry[k]);
+      while (g_hash_table_iter_next (&it, NULL, &value))
+        g_ptr_array_add (classes, (gpointer) ((Registered *) value)->klass);
+    }
+  g_mutex_unlock (&registry_lock);
+  g_ptr_array_sort (classes, compare_classes);
+  for (guint i = 0; i < classes->len; i++)
+    func (g_ptr_array_index (classes, i), user_data);
+  g_ptr_array_unref (classes);
+}
+
 static gboolean
 load_one (const gchar *path, GError **error)
 {
@@ -112,8 +259,12 @@ load_one (const gchar *path, GError **error)
       lt_dlclose (handle);
       return FALSE;
     }
+  if (!sl_plugins_register (module, path, error))
+    {
+      lt_dlclose (handle);
+      return FALSE;
+    }
   sl_log (SL_LOG_DEBUG, "loaded plugin %s (%s)", module->name, path);
-  sl_plugins_register (module);
   return TRUE;
 }
 
@@ -181,15 +332,32 @@ sl_plugins_load (const gchar *search_path, GError **error)
   return TRUE;
 }
 
-static const gchar *const type_names[] = {
-  [SL_OPT_STRING] = "string",
-  [SL_OPT_INT] = "number",
-  [SL_OPT_BOOL] = "yes|no",
-  [SL_OPT_TEMPLATE] = "template",
-  [SL_OPT_FLAGS] = "flags",
-  [SL_OPT_LIST] = "list",
-  [SL_OPT_BLOCK] = "block",
-};
+/* The default a class gives an option the core adds, or the table's. */
+static const gchar *
+class_default (const SlDriverClass *klass, const SlOptionSpec *o)
+{
+  for (const gchar *const *d = klass->defaults; d && d[0]; d += 2)
+    if (sl_cfg_name_equal (d[0], o->name))
+      return d[1];
+  return o->def;
+}
+
+static void
+help_table (GString *out, const SlDriverClass *klass, const SlOptionSpec *table)
+{
+  for (const SlOptionSpec *o = table; o->name; o++)
+    {
+      const gchar *def = class_default (klass, o);
+      gchar *words = o->words ? sl_option_words (o) : NULL;
+      g_string_append_printf (out, "  %s%s(%s)", (o->flags & SL_OPT_POSITIONAL) ? "[positional] " : "",
+                              o->name, words ? words : sl_option_type_name (o->type));
+      if (def)
+        g_string_append_printf (out, " = %s", def);
+      g_string_append_printf (out, "\n      %s%s\n", o->help ? o->help : "",
+                              o->inherit ? _(" (inherited from options {})") : "");
+      g_free (words);
+    }
+}
 
 gchar *
 sl_plugins_help (const SlDriverClass *klass)
@@ -197,25 +365,14 @@ sl_plugins_help (const SlDriverClass *klass)
   GString *out = g_string_new (NULL);
   g_string_append_printf (out, "%s %s(): %s\n", sl_driver_kind_name (klass->kind),
                           klass->name, klass->summary ? klass->summary : "");
-  if (!klass->options || !klass->options[0].name)
+  const SlOptionSpec *tables[SL_DRIVER_TABLES_MAX + 1];
+  sl_driver_class_tables (klass, tables);
+  if (!tables[0] || (!tables[0]->name && !tables[1]))
     {
       g_string_append (out, _("  no options\n"));
       return g_string_free (out, FALSE);
     }
-  for (const SlOptionSpec *o = klass->options; o->name; o++)
-    {
-      /* an option listed again, as a common one after a driver's own
-       * version of it, is the one the driver overrides */
-      gboolean overridden = FALSE;
-      for (const SlOptionSpec *before = klass->options; before < o && !overridden; before++)
-        overridden = strcmp (before->name, o->name) == 0;
-      if (overridden)
-        continue;
-      g_string_append_printf (out, "  %s%s(%s)", o->positional ? "[positional] " : "",
-                              o->name, o->choices ? o->choices : type_names[o->type]);
-      if (o->def)
-        g_string_append_printf (out, " = %s", o->def);
-      g_string_append_printf (out, "\n      %s\n", o->help ? o->help : "");
-    }
+  for (guint i = 0; tables[i]; i++)
+    help_table (out, klass, tables[i]);
   return g_string_free (out, FALSE);
 }

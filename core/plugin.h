@@ -1,6 +1,7 @@
 /* The plugin ABI: a shared object exports one SlModule named sl_module; each
  * of its driver classes declares the configuration word it answers to, the
- * options it takes, and its operations. */
+ * options it takes (bound to the fields of its own struct), what it can do
+ * beyond its kind, and the operations of its kind. */
 #ifndef SL_PLUGIN_H
 #define SL_PLUGIN_H
 
@@ -11,7 +12,7 @@
 
 G_BEGIN_DECLS
 
-#define SL_ABI_VERSION 1
+#define SL_ABI_VERSION 2
 #define SL_MODULE_SYMBOL "sl_module"
 
 typedef enum
@@ -34,7 +35,7 @@ typedef struct _SlTemplate SlTemplate;
 typedef struct _SlTemplateEnv SlTemplateEnv;
 typedef struct _SlTfCall SlTfCall;
 
-/* Options shared by every format parser, read from the source's options. */
+/* Options shared by every format parser, from the source's options. */
 typedef struct
 {
   gboolean keep_hostname;
@@ -48,13 +49,15 @@ typedef struct
 } SlParseOptions;
 
 /* One instance of a driver as the configuration made it. Plugins embed it
- * as the first member of their own struct (instance_size in the class). */
+ * as the first member of their own struct (instance_size in the class);
+ * the values of the class's option table are stored there before init. */
 struct _SlDriver
 {
   const SlDriverClass *klass;
   SlConfig *cfg;
   gchar *id;            /* for stats and messages: "s_net#0" */
   SlCfgPos pos;
+  SlOptions *options;   /* what was written: sl_options_is_set(), sl_options_pos() */
 };
 
 /* A template function call: `$(name arg ...)`. args are the arguments as
@@ -68,52 +71,131 @@ struct _SlTfCall
   gpointer state;
 };
 
+/* Sources: begin receiving and post messages through sl_source_post(). */
+typedef struct
+{
+  gboolean (*start) (SlDriver *self, SlSource *source, GError **error);   /* required */
+  void     (*stop)  (SlDriver *self);
+} SlSourceOps;
+
+/* What a destination's write() says of the messages it did not take. */
+typedef enum
+{
+  SL_WRITE_OK,             /* all were handled */
+  SL_WRITE_RETRY,          /* a passing failure: the rest is kept and retried after time-reopen() */
+  SL_WRITE_NOT_CONNECTED,  /* the peer is gone: closed, opened again after time-reopen(), the rest kept */
+  SL_WRITE_DROP,           /* the rest can never be written: dropped and counted */
+  SL_WRITE_ERROR,          /* the first of the rest failed: retried after time-reopen(),
+                            * dropped and counted after three failures in a row */
+} SlWriteResult;
+
+/* One call of a destination's write(): msgs[0..n). The driver sets done to
+ * how many, from the first, it handled, and counts in dropped those of them
+ * it dropped on purpose (a path it may not write to); msgs[done..n) is what
+ * the result speaks of. */
+typedef struct
+{
+  SlMessage *const *msgs;
+  guint n;
+  guint done;
+  guint dropped;
+} SlWriteBatch;
+
+/* Destinations: every operation runs on a writer thread of the
+ * destination; with workers(N) each writer has an instance of its own. */
+typedef struct
+{
+  gboolean      (*open)   (SlDriver *self, GError **error);
+  SlWriteResult (*write)  (SlDriver *self, SlWriteBatch *batch);   /* required */
+  void          (*flush)  (SlDriver *self);
+  void          (*reopen) (SlDriver *self);
+  void          (*close)  (SlDriver *self);
+  /* About once a second once open, busy, idle or waiting to retry a failed
+   * write: for work that depends on time rather than on messages, such as
+   * closing files left idle. TRUE ends a wait to retry before
+   * time-reopen() (the driver can take messages again). */
+  gboolean      (*tick)   (SlDriver *self);
+} SlDestinationOps;
+
+/* Filter functions: match() tells whether a message passes. A function
+ * that changes the message it matches (stores matches) offers process()
+ * as well, which may replace *msg through sl_message_make_writable(); the
+ * core then calls that instead. One of the two is required. */
+typedef struct
+{
+  gboolean (*match)   (SlDriver *self, const SlMessage *msg);
+  gboolean (*process) (SlDriver *self, SlMessage **msg);
+} SlFilterOps;
+
+/* Parsers: FALSE when the input does not parse (the path does not match). */
+typedef struct
+{
+  gboolean (*process) (SlDriver *self, SlMessage **msg);   /* required */
+} SlParserOps;
+
+/* Rewrites: may replace *msg through sl_message_make_writable(). */
+typedef struct
+{
+  gboolean (*process) (SlDriver *self, SlMessage **msg);   /* required */
+} SlRewriteOps;
+
+/* Template functions have no instances: prepare() checks a call's
+ * arguments once, when the template is compiled. */
+typedef struct
+{
+  gboolean (*prepare) (SlTfCall *call, GError **error);
+  void     (*eval)    (const SlTfCall *call, const SlMessage *msg,
+                       const SlTemplateEnv *env, GString *out);   /* required */
+  void     (*free)    (gpointer state);
+} SlTemplateFunctionOps;
+
+/* Message formats (format("syslog") of a source): parse msg->raw in place. */
+typedef struct
+{
+  gboolean (*parse) (SlMessage *msg, const SlParseOptions *options);   /* required */
+} SlFormatOps;
+
+/* What a driver does beyond what its kind implies; the core adds the
+ * options that go with each (sl_driver_class_tables()). */
+enum
+{
+  /* sources: frames are parsed by a format(), with the common source options */
+  SL_CAP_PARSES = 1 << 0,
+  /* sources: accepts connections; max-connections() divides log-iw-size() */
+  SL_CAP_CONNECTIONS = 1 << 1,
+  /* destinations: renders templates; ts-format(), time-zone(), ... */
+  SL_CAP_TEMPLATES = 1 << 2,
+  /* destinations: order may be given up, so that workers(N) writers share the queue */
+  SL_CAP_WORKERS = 1 << 3,
+};
+
 struct _SlDriverClass
 {
   SlDriverKind kind;
   const gchar *name;
   const gchar *summary;
-  const SlOptionSpec *options;   /* terminated by an entry with name NULL */
+  const SlOptionSpec *options;   /* its own, terminated by an entry with name NULL */
+  /* other defaults for options the core adds: name, value, ..., NULL */
+  const gchar *const *defaults;
+  guint32 capabilities;          /* SL_CAP_* */
   gsize instance_size;
 
-  /* every instance kind: read options, check them; no side effects yet */
-  gboolean (*init)   (SlDriver *self, SlOptions *options, GError **error);
-  void     (*free)   (SlDriver *self);
+  /* instances: the options are already stored; check them, no side effects yet */
+  gboolean (*init) (SlDriver *self, GError **error);
+  void     (*free) (SlDriver *self);
 
-  /* sources: begin receiving and post messages through sl_source_post() */
-  gboolean (*start)  (SlDriver *self, SlSource *source, GError **error);
-  void     (*stop)   (SlDriver *self);
-
-  /* destinations: run on the destination's own thread */
-  gboolean (*open)   (SlDriver *self, GError **error);
-  /* Writes msgs[0..n); returns how many were written. Fewer than n means
-   * the rest stays queued and is retried after time-reopen(). */
-  guint    (*write)  (SlDriver *self, SlMessage **msgs, guint n);
-  void     (*flush)  (SlDriver *self);
-  void     (*reopen) (SlDriver *self);
-  void     (*close)  (SlDriver *self);
-  /* About once a second once open, busy, idle or waiting to retry a failed
-   * write: for work that depends on time rather than on messages, such as
-   * closing files left idle. TRUE ends a wait to retry before
-   * time-reopen() (the driver can take messages again). */
-  gboolean (*tick)   (SlDriver *self);
-
-  /* filter functions */
-  gboolean (*match)  (SlDriver *self, const SlMessage *msg);
-
-  /* parsers and rewrites: may replace *msg through sl_message_make_writable().
-   * A filter function that changes the message it matches (stores matches)
-   * offers this too; the core then calls it instead of match(). */
-  gboolean (*process) (SlDriver *self, SlMessage **msg);
-
-  /* template functions */
-  gboolean (*tf_prepare) (SlTfCall *call, GError **error);
-  void     (*tf_eval)    (const SlTfCall *call, const SlMessage *msg,
-                          const SlTemplateEnv *env, GString *out);
-  void     (*tf_free)    (gpointer state);
-
-  /* message formats (format("syslog") of a source): parse msg->raw in place */
-  gboolean (*parse_format) (SlMessage *msg, const SlParseOptions *options);
+  /* the operations of the class's kind; a class whose kind's operations
+   * are missing or lack a required one is refused when it registers */
+  union
+  {
+    const SlSourceOps *source;
+    const SlDestinationOps *destination;
+    const SlFilterOps *filter;
+    const SlParserOps *parser;
+    const SlRewriteOps *rewrite;
+    const SlTemplateFunctionOps *template_function;
+    const SlFormatOps *format;
+  } ops;
 };
 
 typedef struct
@@ -123,63 +205,36 @@ typedef struct
   const SlDriverClass *const *drivers;  /* NULL-terminated */
 } SlModule;
 
-/* The words of a source's flags(), in the order of their bits. A table
- * that lists its own "flags" before SL_SOURCE_COMMON_OPTIONS (for another
- * default) uses these choices: the first entry of a name wins. */
-#define SL_SOURCE_FLAG_CHOICES \
-  "no-parse,syslog-protocol,store-raw-message,validate-utf8,assume-utf8,no-multi-line,kernel,no-hostname"
+/* The environment a destination with SL_CAP_TEMPLATES renders in, from its
+ * ts-format(), frac-digits(), time-zone() and template-escape(). */
+const SlTemplateEnv  *sl_driver_template_env (const SlDriver *driver);
 
-/* Options every source takes; the core reads them, a source's table lists
- * them after its own. */
-#define SL_SOURCE_COMMON_OPTIONS \
-  { "flags", SL_OPT_FLAGS, NULL, "how to take messages", SL_SOURCE_FLAG_CHOICES }, \
-  { "format", SL_OPT_STRING, "syslog", "the message format parser" }, \
-  { "log-iw-size", SL_OPT_INT, "10000", "flow-control window: messages in flight before reading pauses" }, \
-  { "log-msg-size", SL_OPT_INT, "65536", "longest message kept; longer ones are truncated and counted" }, \
-  { "log-fetch-limit", SL_OPT_INT, "100", "accepted for syslog-ng compatibility; reads are sized by bytes" }, \
-  { "keep-hostname", SL_OPT_BOOL, "no", "keep the host name the message carries instead of the sender's" }, \
-  { "keep-timestamp", SL_OPT_BOOL, "yes", "keep the message's own timestamp instead of the receive time" }, \
-  { "chain-hostnames", SL_OPT_BOOL, "no", "HOST becomes the message's host name and the sender's, joined by /" }, \
-  { "use-dns", SL_OPT_STRING, "no", "accepted; names are never resolved on the hot path" }, \
-  { "use-fqdn", SL_OPT_BOOL, "no", "accepted for syslog-ng compatibility" }, \
-  { "dns-cache", SL_OPT_BOOL, "no", "accepted for syslog-ng compatibility" }, \
-  { "normalize-hostnames", SL_OPT_BOOL, "no", "lowercase host names" }, \
-  { "default-facility", SL_OPT_STRING, "user", "facility of messages without <PRI>" }, \
-  { "default-priority", SL_OPT_STRING, "notice", "level of messages without <PRI>" }, \
-  { "default-level", SL_OPT_STRING, NULL, "the same as default-priority()" }, \
-  { "host-override", SL_OPT_STRING, NULL, "set HOST of every message" }, \
-  { "program-override", SL_OPT_STRING, NULL, "set PROGRAM of every message" }, \
-  { "tags", SL_OPT_LIST, NULL, "tags added to every message" }, \
-  { "time-zone", SL_OPT_STRING, NULL, "zone of timestamps that carry none" }
-
-/* Options every destination takes, read by the core. */
-#define SL_DESTINATION_COMMON_OPTIONS \
-  { "log-fifo-size", SL_OPT_INT, "10000", "queue length; beyond it messages without flow control are dropped and counted" }, \
-  { "flush-lines", SL_OPT_INT, "1000", "most messages written in one batch" }, \
-  { "flush-timeout", SL_OPT_INT, "1000", "milliseconds before a partial batch is flushed" }, \
-  { "time-reopen", SL_OPT_INT, "60", "seconds to wait before retrying after an error" }, \
-  { "throttle", SL_OPT_INT, "0", "most messages written a second; 0: no limit" }, \
-  { "template-escape", SL_OPT_BOOL, "no", "escape quotes and backslashes in values" }, \
-  { "ts-format", SL_OPT_STRING, "rfc3164", "timestamp form of $STAMP: rfc3164, iso, full or unix" }, \
-  { "frac-digits", SL_OPT_INT, "0", "digits of the second in ISO timestamps" }, \
-  { "time-zone", SL_OPT_STRING, NULL, "convert timestamps to this zone" }, \
-  { "send-time-zone", SL_OPT_STRING, NULL, "the same as time-zone()" }, \
-  { "local-time-zone", SL_OPT_STRING, NULL, "accepted for syslog-ng compatibility" }
-
-/* For a destination driver's write() and flush(), which run on the
- * destination's own thread: whether the destination is being stopped. A
- * driver that waits on a slow peer gives up then, so that a stalled remote
- * cannot hold the daemon's shutdown. */
+/* For a destination's operations, which run on its writer threads: whether
+ * the destination is being stopped. A driver that waits on a slow peer
+ * gives up then, so that a stalled remote cannot hold the daemon's shutdown. */
 gboolean              sl_destination_stopping (void);
 
 /* The loader and registry. */
 gboolean              sl_plugins_load       (const gchar *search_path, GError **error);
+/* Registers every class of module, or none: a class of an unknown kind,
+ * without its kind's required operations, with a table that names an
+ * option twice (its own or one the core adds), or named like a class
+ * another module registered is refused, naming both files. file is where
+ * module came from. */
+gboolean              sl_plugins_register   (const SlModule *module, const gchar *file, GError **error);
 const SlDriverClass  *sl_plugins_lookup     (SlDriverKind kind, const gchar *name);
 const SlDriverClass  *sl_plugins_lookup_any (const gchar *name);
 /* Names of the drivers of a kind, sorted; free the array with g_ptr_array_unref. */
 GPtrArray            *sl_plugins_names      (SlDriverKind kind);
+/* Calls func for every registered class, in kind and name order. */
+void                  sl_plugins_foreach    (void (*func) (const SlDriverClass *klass, gpointer user_data),
+                                             gpointer user_data);
 const gchar          *sl_driver_kind_name   (SlDriverKind kind);
-void                  sl_plugins_register   (const SlModule *module);
+/* The option tables of a class: its own, then those the core adds for its
+ * kind and capabilities; NULL-terminated, at most SL_DRIVER_TABLES_MAX. */
+#define SL_DRIVER_TABLES_MAX 5
+void                  sl_driver_class_tables (const SlDriverClass *klass,
+                                              const SlOptionSpec *tables[SL_DRIVER_TABLES_MAX + 1]);
 gchar                *sl_plugins_help       (const SlDriverClass *klass);
 
 G_END_DECLS

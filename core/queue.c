@@ -12,7 +12,7 @@ struct _SlQueue
   guint len;
   guint capacity;    /* log-fifo-size() */
   gboolean closed;
-  gboolean waiting;
+  guint waiting;     /* consumers asleep in pop: a destination's workers share the queue */
 };
 
 SlQueue *
@@ -84,13 +84,16 @@ sl_queue_pop (SlQueue *q, SlQueueItem *out, guint max, gint64 deadline)
   g_mutex_lock (&q->lock);
   while (!q->len && !q->closed)
     {
-      q->waiting = TRUE;
+      q->waiting++;
+      gboolean woken = TRUE;
       if (deadline < 0)
         g_cond_wait (&q->filled, &q->lock);
-      else if (!g_cond_wait_until (&q->filled, &q->lock, deadline))
+      else
+        woken = g_cond_wait_until (&q->filled, &q->lock, deadline);
+      q->waiting--;
+      if (!woken)
         break;
     }
-  q->waiting = FALSE;
   guint n = MIN (max, q->len);
   for (guint i = 0; i < n; i++)
     out[i] = q->ring[(q->head + i) & (q->size - 1)];

@@ -1,5 +1,6 @@
 #include "core/source-private.h"
 #include "core/config/error.h"
+#include "core/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/macros.h"
@@ -8,68 +9,71 @@
 
 #include <string.h>
 
-/* bits of SL_SOURCE_FLAG_CHOICES */
-enum
-{
-  FLAG_NO_PARSE = 1 << 0,
-  FLAG_SYSLOG_PROTOCOL = 1 << 1,
-  FLAG_STORE_RAW = 1 << 2,
-  FLAG_VALIDATE_UTF8 = 1 << 3,
-  FLAG_KERNEL = 1 << 6,
-};
-
 static gboolean
-read_default_pri (SlOptions *o, SlSource *src, GError **error)
+read_default_pri (SlSource *src, const SlSourceOptions *o, GError **error)
 {
+  SlOptions *written = src->driver->options;
   /* flags(kernel) makes kern the facility unless one is written */
-  gboolean kernel = (sl_options_flags (o, "flags") & FLAG_KERNEL) && !sl_options_is_set (o, "default-facility");
-  const gchar *fac = kernel ? "kern" : sl_options_string (o, "default-facility");
-  const gchar *lev = sl_options_is_set (o, "default-level") ? sl_options_string (o, "default-level")
-                                                            : sl_options_string (o, "default-priority");
+  gboolean kernel = (o->flags & SL_SOURCE_FLAG_KERNEL) && !sl_options_is_set (written, "default-facility");
+  const gchar *fac = kernel ? "kern" : o->default_facility;
   gint f = sl_facility_lookup (fac);
-  gint l = sl_level_lookup (lev);
+  gint l = sl_level_lookup (o->default_priority);
   if (f < 0)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "default-facility"),
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (written, "default-facility"),
                         _("unknown facility '%s'"), fac);
       return FALSE;
     }
   if (l < 0)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "default-priority"),
-                        _("unknown level '%s'"), lev);
+      const gchar *option = sl_options_is_set (written, "default-level") ? "default-level" : "default-priority";
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (written, option),
+                        _("unknown level '%s'"), o->default_priority);
       return FALSE;
     }
   src->parse.default_pri = SL_PRI_MAKE (f, l);
   return TRUE;
 }
 
-/* use-dns(): names are never looked up, so that no message waits on a
- * name server; the address stays in HOST. The syslog-ng values are
- * accepted so that its configurations load. */
+/* A source's common options: how its frames become messages. */
 static gboolean
-check_use_dns (SlOptions *o, SlDriver *driver, GError **error)
+apply_parse_options (SlSource *src, GError **error)
 {
-  const gchar *value = sl_options_string (o, "use-dns");
-  static const gchar *const known[] = { "no", "yes", "persist-only" };
-  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
-    if (value && sl_cfg_name_equal (value, known[i]))
-      {
-        if (i > 0 && sl_options_is_set (o, "use-dns"))
-          sl_log (SL_LOG_NOTICE, _("%s: use-dns(%s) accepted, but host names are not looked up; HOST keeps the address"),
-                  driver->id, value);
-        return TRUE;
-      }
-  sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "use-dns"),
-                    _("use-dns() takes yes, no or persist_only, not '%s'"), value ? value : "");
-  return FALSE;
+  SlDriver *driver = src->driver;
+  const SlSourceOptions *o = sl_driver_source_options (driver);
+  src->format = sl_plugins_lookup (SL_DRIVER_FORMAT, o->format);
+  if (!src->format)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, sl_options_pos (driver->options, "format"),
+                        _("no message format named '%s' is loaded"), o->format);
+      return FALSE;
+    }
+  src->parse.no_parse = (o->flags & SL_SOURCE_FLAG_NO_PARSE) != 0;
+  src->parse.syslog_protocol = (o->flags & SL_SOURCE_FLAG_SYSLOG_PROTOCOL) != 0;
+  src->parse.store_raw = (o->flags & SL_SOURCE_FLAG_STORE_RAW) != 0;
+  src->validate_utf8 = (o->flags & SL_SOURCE_FLAG_VALIDATE_UTF8) != 0;
+  src->parse.keep_hostname = o->keep_hostname;
+  src->parse.keep_timestamp = o->keep_timestamp;
+  src->parse.host_override = o->host_override;
+  src->parse.program_override = o->program_override;
+  src->chain_hostnames = o->chain_hostnames;
+  src->normalize_hostnames = o->normalize_hostnames;
+  src->max_msg_size = MAX (o->msg_size, 64);
+  src->iw_size = MAX (o->iw_size, 1);
+  src->tags = o->tags;
+  /* use-dns(): names are never looked up, so that no message waits on a
+   * name server; the address stays in HOST. */
+  if (o->use_dns && sl_options_is_set (driver->options, "use-dns"))
+    sl_log (SL_LOG_NOTICE, _("%s: use-dns() accepted, but host names are not looked up; HOST keeps the address"),
+            driver->id);
+  return read_default_pri (src, o, error);
 }
 
 SlSource *
 sl_source_new (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **error)
 {
   SlSource *src = g_new0 (SlSource, 1);
-  SlOptions *o = sl_config_driver_options (cfg, driver);
+  guint32 caps = driver->klass->capabilities;
   src->driver = driver;
   src->cfg = cfg;
   src->group = g_strdup (group);
@@ -84,46 +88,20 @@ sl_source_new (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **err
   src->parse_errors = sl_stats_counter ("source", driver->id, driver->klass->name, "parse_errors");
   src->invalid_utf8 = sl_stats_counter ("source", driver->id, driver->klass->name, "invalid_utf8");
 
-  if (sl_options_has (o, "format"))
+  if ((caps & SL_CAP_PARSES) && !apply_parse_options (src, error))
     {
-      const gchar *format = sl_options_string (o, "format");
-      src->format = sl_plugins_lookup (SL_DRIVER_FORMAT, format);
-      if (!src->format)
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, sl_options_pos (o, "format"),
-                            _("no message format named '%s' is loaded"), format);
-          sl_source_free (src);
-          return NULL;
-        }
-      guint32 flags = sl_options_flags (o, "flags");
-      src->parse.no_parse = (flags & FLAG_NO_PARSE) != 0;
-      src->parse.syslog_protocol = (flags & FLAG_SYSLOG_PROTOCOL) != 0;
-      src->parse.store_raw = (flags & FLAG_STORE_RAW) != 0;
-      src->validate_utf8 = (flags & FLAG_VALIDATE_UTF8) != 0;
-      src->parse.keep_hostname = sl_options_bool (o, "keep-hostname");
-      src->parse.keep_timestamp = sl_options_bool (o, "keep-timestamp");
-      src->parse.host_override = sl_options_string (o, "host-override");
-      src->parse.program_override = sl_options_string (o, "program-override");
-      src->chain_hostnames = sl_options_bool (o, "chain-hostnames");
-      src->normalize_hostnames = sl_options_bool (o, "normalize-hostnames");
-      src->max_msg_size = MAX (sl_options_int (o, "log-msg-size"), 64);
-      src->iw_size = MAX (sl_options_int (o, "log-iw-size"), 1);
-      src->tags = sl_options_list (o, "tags");
-      if (!read_default_pri (o, src, error) || !check_use_dns (o, driver, error))
-        {
-          sl_source_free (src);
-          return NULL;
-        }
+      sl_source_free (src);
+      return NULL;
     }
-  if (sl_options_has (o, "max-connections"))
-    src->max_connections = MAX (sl_options_int (o, "max-connections"), 1);
+  if (caps & SL_CAP_CONNECTIONS)
+    src->max_connections = MAX (sl_driver_source_options (driver)->max_connections, 1);
   return src;
 }
 
 gboolean
 sl_source_start (SlSource *src, GError **error)
 {
-  if (!src->driver->klass->start (src->driver, src, error))
+  if (!src->driver->klass->ops.source->start (src->driver, src, error))
     return FALSE;
   src->started = TRUE;
   return TRUE;
@@ -132,8 +110,9 @@ sl_source_start (SlSource *src, GError **error)
 void
 sl_source_stop (SlSource *src)
 {
-  if (src->started && src->driver->klass->stop)
-    src->driver->klass->stop (src->driver);
+  const SlSourceOps *ops = src->driver->klass->ops.source;
+  if (src->started && ops->stop)
+    ops->stop (src->driver);
   src->started = FALSE;
 }
 
@@ -262,7 +241,7 @@ parse_frame (SlSource *src, const SlDriverClass *format, const gchar *data, gsiz
   else
     sl_message_set (msg, SL_F_HOST_FROM, sl_macro_loghost (), -1);
 
-  if (format && !format->parse_format (msg, &src->parse))
+  if (format && !format->ops.format->parse (msg, &src->parse))
     count_bad_input (src, src->parse_errors, _("a message could not be parsed and was kept whole"));
   if (src->validate_utf8 && !g_utf8_validate_len (msg->raw, msg->raw_len, NULL))
     {
@@ -308,6 +287,12 @@ gsize
 sl_source_max_msg_size (SlSource *src)
 {
   return src->max_msg_size;
+}
+
+guint
+sl_source_max_connections (SlSource *src)
+{
+  return src->max_connections;
 }
 
 void

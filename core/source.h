@@ -31,6 +31,8 @@ void       sl_source_post       (SlSource *src, SlMessage **msgs, guint n);
 /* A window for one connection of this source, sized from log-iw-size()
  * divided among max-connections(). */
 SlWindow  *sl_source_new_window (SlSource *src);
+/* max-connections() of a source with SL_CAP_CONNECTIONS; 1 otherwise */
+guint      sl_source_max_connections (SlSource *src);
 /* log-msg-size() */
 gsize      sl_source_max_msg_size (SlSource *src);
 /* Counts an event of this source: "connections", "rejected", "truncated",

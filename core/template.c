@@ -73,8 +73,8 @@ static SlTemplate *compile_at (const gchar *text, gsize base, GError **error);
 static void
 tf_call_free (SlTfCall *call)
 {
-  if (call->state && call->klass->tf_free)
-    call->klass->tf_free (call->state);
+  if (call->state && call->klass->ops.template_function->free)
+    call->klass->ops.template_function->free (call->state);
   for (gint i = 0; i < call->argc; i++)
     if (call->arg_templates[i])
       sl_template_unref (call->arg_templates[i]);
@@ -331,10 +331,10 @@ parse_call (SlCompiler *c, gsize at, gsize *next, GError **error)
         goto out;
     }
 
-  if (klass->tf_prepare)
+  if (klass->ops.template_function->prepare)
     {
       GError *local = NULL;
-      if (!klass->tf_prepare (call, &local))
+      if (!klass->ops.template_function->prepare (call, &local))
         {
           if (!local)
             g_set_error (&local, SL_CFG_ERROR, SL_CFG_ERROR_VALUE,
@@ -532,7 +532,7 @@ sl_template_append (const SlTemplate *t, const SlMessage *msg,
           sl_text_append (out, t->literals + e->literal.offset, e->literal.len);
           continue;
         case ELEM_CALL:
-          e->call->klass->tf_eval (e->call, msg, env, out);
+          e->call->klass->ops.template_function->eval (e->call, msg, env, out);
           continue;
         case ELEM_MACRO:
           sl_macro_append (e->macro, msg, env, out);

@@ -11,27 +11,24 @@ static const gchar month_abbrev[12][4] = {
 
 static const gint32 usec_divisor[7] = { 1000000, 100000, 10000, 1000, 100, 10, 1 };
 
+const SlOptionWord sl_ts_format_words[] = {
+  { "rfc3164", SL_TS_RFC3164 },
+  { "bsd", SL_TS_RFC3164 },
+  { "rfc3339", SL_TS_ISO },
+  { "iso", SL_TS_ISO },
+  { "full", SL_TS_FULL },
+  { "unix", SL_TS_UNIX },
+  { "unixtime", SL_TS_UNIX },
+  { NULL }
+};
+
 gboolean
 sl_ts_format_parse (const gchar *word, SlTsFormat *out)
 {
-  static const struct
-  {
-    const gchar *word;
-    SlTsFormat format;
-  } words[] = {
-    { "rfc3164", SL_TS_RFC3164 },
-    { "bsd", SL_TS_RFC3164 },
-    { "rfc3339", SL_TS_ISO },
-    { "iso", SL_TS_ISO },
-    { "full", SL_TS_FULL },
-    { "unix", SL_TS_UNIX },
-    { "unixtime", SL_TS_UNIX },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (words); i++)
-    if (g_ascii_strcasecmp (word, words[i].word) == 0)
+  for (const SlOptionWord *w = sl_ts_format_words; w->word; w++)
+    if (g_ascii_strcasecmp (word, w->word) == 0)
       {
-        *out = words[i].format;
+        *out = w->value;
         return TRUE;
       }
   return FALSE;

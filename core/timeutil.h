@@ -5,6 +5,7 @@
 
 #include <glib.h>
 #include "core/message.h"
+#include "core/options.h"
 
 G_BEGIN_DECLS
 
@@ -15,6 +16,9 @@ typedef enum
   SL_TS_FULL,      /* 2026 Feb  3 12:34:56 */
   SL_TS_UNIX,      /* 1770118496 */
 } SlTsFormat;
+
+/* The words ts-format() takes and the format of each. */
+extern const SlOptionWord sl_ts_format_words[];
 
 gboolean sl_ts_format_parse (const gchar *word, SlTsFormat *out);
 

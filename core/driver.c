@@ -1,0 +1,363 @@
+#include "core/driver.h"
+#include "core/config-private.h"
+#include "core/config/error.h"
+#include "core/filter-expr.h"
+#include "core/i18n.h"
+#include "core/timeutil.h"
+
+#include <string.h>
+
+/* The core's share of an instance, kept after the plugin's struct in the
+ * same allocation: what the options the core adds say, for the source or
+ * destination that runs the driver, and the template environment. */
+typedef struct
+{
+  SlSourceOptions source;
+  SlDestinationOptions destination;
+  SlTemplateEnv env;
+} SlDriverCore;
+
+static const SlOptionWord source_flag_words[] = {
+  { "no-parse", SL_SOURCE_FLAG_NO_PARSE },
+  { "syslog-protocol", SL_SOURCE_FLAG_SYSLOG_PROTOCOL },
+  { "store-raw-message", SL_SOURCE_FLAG_STORE_RAW },
+  { "validate-utf8", SL_SOURCE_FLAG_VALIDATE_UTF8 },
+  { "assume-utf8", SL_SOURCE_FLAG_ASSUME_UTF8 },
+  { "no-multi-line", SL_SOURCE_FLAG_NO_MULTI_LINE },
+  { "kernel", SL_SOURCE_FLAG_KERNEL },
+  { "no-hostname", SL_SOURCE_FLAG_NO_HOSTNAME },
+  { NULL }
+};
+
+static const SlOptionWord use_dns_words[] = {
+  { "no", 0 }, { "yes", 1 }, { "persist-only", 2 }, { NULL }
+};
+
+#define SRC(m) SlDriverCore, source.m
+static const SlOptionSpec source_options[] = {
+  { "flags", SL_FLAGS (SRC (flags)), NULL, "how to take messages", .words = source_flag_words, .inherit = "flags" },
+  { "format", SL_STRING (SRC (format)), "syslog", "the message format parser" },
+  { "log-iw-size", SL_INT (SRC (iw_size)), "10000", "flow-control window: messages in flight before reading pauses",
+    .inherit = "log-iw-size" },
+  { "log-msg-size", SL_SIZE (SRC (msg_size)), "65536", "longest message kept; longer ones are truncated and counted",
+    .inherit = "log-msg-size" },
+  { "log-fetch-limit", SL_UNBOUND (SL_OPT_INT), "100", "accepted for syslog-ng compatibility; reads are sized by bytes",
+    .inherit = "log-fetch-limit" },
+  { "keep-hostname", SL_BOOL (SRC (keep_hostname)), "no", "keep the host name the message carries instead of the sender's",
+    .inherit = "keep-hostname" },
+  { "keep-timestamp", SL_BOOL (SRC (keep_timestamp)), "yes", "keep the message's own timestamp instead of the receive time",
+    .inherit = "keep-timestamp" },
+  { "chain-hostnames", SL_BOOL (SRC (chain_hostnames)), "no", "HOST becomes the message's host name and the sender's, joined by /",
+    .inherit = "chain-hostnames" },
+  { "use-dns", SL_CHOICE (SRC (use_dns)), "no", "accepted; names are never resolved on the hot path",
+    .words = use_dns_words, .inherit = "use-dns" },
+  { "use-fqdn", SL_UNBOUND (SL_OPT_BOOL), "no", "accepted for syslog-ng compatibility", .inherit = "use-fqdn" },
+  { "dns-cache", SL_UNBOUND (SL_OPT_BOOL), "no", "accepted for syslog-ng compatibility", .inherit = "dns-cache" },
+  { "normalize-hostnames", SL_BOOL (SRC (normalize_hostnames)), "no", "lowercase host names",
+    .inherit = "normalize-hostnames" },
+  { "default-facility", SL_STRING (SRC (default_facility)), "user", "facility of messages without <PRI>" },
+  { "default-priority", SL_STRING (SRC (default_priority)), "notice", "level of messages without <PRI>" },
+  { "default-level", SL_STRING (SRC (default_priority)), NULL, "the same as default-priority()" },
+  { "host-override", SL_STRING (SRC (host_override)), NULL, "set HOST of every message" },
+  { "program-override", SL_STRING (SRC (program_override)), NULL, "set PROGRAM of every message" },
+  { "tags", SL_LIST (SRC (tags)), NULL, "tags added to every message" },
+  { "time-zone", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; stamps without a zone are taken as local",
+    .inherit = "recv-time-zone" },
+  { NULL }
+};
+
+static const SlOptionSpec connection_options[] = {
+  { "max-connections", SL_INT (SRC (max_connections)), "10", "connections served at once; more are refused and counted",
+    .inherit = "max-connections" },
+  { NULL }
+};
+#undef SRC
+
+#define DST(m) SlDriverCore, destination.m
+static const SlOptionSpec queue_options[] = {
+  { "log-fifo-size", SL_INT (DST (fifo_size)), "10000", "queue length; beyond it messages without flow control are dropped and counted",
+    .inherit = "log-fifo-size" },
+  { "flush-lines", SL_INT (DST (flush_lines)), "1000", "most messages written in one batch", .inherit = "flush-lines" },
+  { "flush-timeout", SL_DURATION_MS (DST (flush_timeout_ms)), "1000", "how long a partial batch waits before it is flushed",
+    .inherit = "flush-timeout" },
+  { "time-reopen", SL_DURATION (DST (time_reopen_ms)), "60", "how long to wait before retrying after an error",
+    .inherit = "time-reopen" },
+  { "throttle", SL_INT (DST (throttle)), "0", "most messages written a second; 0: no limit" },
+  { NULL }
+};
+
+static const SlOptionSpec template_options[] = {
+  { "template-escape", SL_BOOL (DST (template_escape)), "no", "escape quotes and backslashes in values",
+    .inherit = "template-escape" },
+  { "ts-format", SL_CHOICE (DST (ts_format)), "rfc3164", "timestamp form of $STAMP",
+    .words = sl_ts_format_words, .inherit = "ts-format" },
+  { "frac-digits", SL_INT (DST (frac_digits)), "0", "digits of the second in ISO timestamps", .inherit = "frac-digits" },
+  { "time-zone", SL_STRING (DST (time_zone)), NULL, "convert timestamps to this zone", .inherit = "send-time-zone" },
+  { "send-time-zone", SL_STRING (DST (time_zone)), NULL, "the same as time-zone()" },
+  { "local-time-zone", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility", .inherit = "local-time-zone" },
+  { NULL }
+};
+
+static const SlOptionSpec worker_options[] = {
+  { "workers", SL_INT (DST (workers)), "1", "writer threads sharing the queue, each with its own connection; order is kept only with 1" },
+  { NULL }
+};
+#undef DST
+
+/* The daemon's own settings in options {}: syslog-ng's global options that
+ * no driver inherits, accepted so that its configurations load. */
+static const SlOptionSpec daemon_globals[] = {
+  { "recv-time-zone", SL_UNBOUND (SL_OPT_STRING), NULL, "" },
+  { "check-hostname", SL_UNBOUND (SL_OPT_BOOL), NULL, "" },
+  { "bad-hostname", SL_UNBOUND (SL_OPT_STRING), NULL, "" },
+  { "dns-cache-size", SL_UNBOUND (SL_OPT_INT), NULL, "" },
+  { "dns-cache-expire", SL_UNBOUND (SL_OPT_INT), NULL, "" },
+  { "dns-cache-expire-failed", SL_UNBOUND (SL_OPT_INT), NULL, "" },
+  { "dns-cache-hosts", SL_UNBOUND (SL_OPT_STRING), NULL, "" },
+  { "mark-freq", SL_UNBOUND (SL_OPT_INT), NULL, "" },
+  { "mark-mode", SL_UNBOUND (SL_OPT_STRING), NULL, "" },
+  { "stats", SL_UNBOUND (SL_OPT_BLOCK), NULL, "" },
+  { "stats-freq", SL_UNBOUND (SL_OPT_INT), NULL, "" },
+  { "stats-level", SL_UNBOUND (SL_OPT_INT), NULL, "" },
+  { "stats-lifetime", SL_UNBOUND (SL_OPT_INT), NULL, "" },
+  { "stats-max-dynamics", SL_UNBOUND (SL_OPT_INT), NULL, "" },
+  { "threaded", SL_UNBOUND (SL_OPT_BOOL), NULL, "" },
+  { "use-uniqid", SL_UNBOUND (SL_OPT_BOOL), NULL, "" },
+  { "on-error", SL_UNBOUND (SL_OPT_STRING), NULL, "" },
+  { "log-level", SL_UNBOUND (SL_OPT_STRING), NULL, "" },
+  { "custom-domain", SL_UNBOUND (SL_OPT_STRING), NULL, "" },
+  { "file-template", SL_UNBOUND (SL_OPT_STRING), NULL, "" },
+  { "proto-template", SL_UNBOUND (SL_OPT_STRING), NULL, "" },
+  { "suppress", SL_UNBOUND (SL_OPT_INT), NULL, "" },
+  { "time-sleep", SL_UNBOUND (SL_OPT_INT), NULL, "" },
+  { "keep-alive", SL_UNBOUND (SL_OPT_BOOL), NULL, "" },
+  { "pass-unix-credentials", SL_UNBOUND (SL_OPT_BOOL), NULL, "" },
+  { "trim-large-messages", SL_UNBOUND (SL_OPT_BOOL), NULL, "" },
+  { NULL }
+};
+
+void
+sl_driver_class_tables (const SlDriverClass *klass, const SlOptionSpec *tables[SL_DRIVER_TABLES_MAX + 1])
+{
+  guint n = 0;
+  if (klass->options)
+    tables[n++] = klass->options;
+  if (klass->kind == SL_DRIVER_SOURCE && (klass->capabilities & SL_CAP_PARSES))
+    tables[n++] = source_options;
+  if (klass->kind == SL_DRIVER_SOURCE && (klass->capabilities & SL_CAP_CONNECTIONS))
+    tables[n++] = connection_options;
+  if (klass->kind == SL_DRIVER_DESTINATION)
+    tables[n++] = queue_options;
+  if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_TEMPLATES))
+    tables[n++] = template_options;
+  if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_WORKERS))
+    tables[n++] = worker_options;
+  tables[n] = NULL;
+}
+
+static gsize
+core_offset (const SlDriverClass *klass)
+{
+  gsize size = MAX (klass->instance_size, sizeof (SlDriver));
+  return (size + 15) & ~(gsize) 15;
+}
+
+static SlDriverCore *
+driver_core (const SlDriver *driver)
+{
+  return (SlDriverCore *) ((guint8 *) driver + core_offset (driver->klass));
+}
+
+const SlSourceOptions *
+sl_driver_source_options (const SlDriver *driver)
+{
+  return &driver_core (driver)->source;
+}
+
+const SlDestinationOptions *
+sl_driver_destination_options (const SlDriver *driver)
+{
+  return &driver_core (driver)->destination;
+}
+
+const SlTemplateEnv *
+sl_driver_template_env (const SlDriver *driver)
+{
+  return &driver_core (driver)->env;
+}
+
+static gpointer
+template_new (gpointer cfg, const gchar *text, SlCfgPos pos, GError **error)
+{
+  return sl_config_compile_template (cfg, text, pos, error);
+}
+
+static gpointer
+filter_new (gpointer cfg, const SlCfgNode *option, GError **error)
+{
+  return sl_filter_expr_compile (cfg, g_ptr_array_index (option->children, 0), error);
+}
+
+static const SlOptionsCompiler *
+compiler_for (SlConfig *cfg, SlOptionsCompiler *compiler)
+{
+  *compiler = (SlOptionsCompiler) {
+    .template_new = template_new,
+    .template_free = (void (*) (gpointer)) sl_template_unref,
+    .filter_new = filter_new,
+    .filter_free = (void (*) (gpointer)) sl_filter_expr_free,
+    .user_data = cfg,
+  };
+  return compiler;
+}
+
+static gboolean
+make_template_env (SlDriver *driver, GError **error)
+{
+  SlDriverCore *core = driver_core (driver);
+  const SlDestinationOptions *o = &core->destination;
+  core->env = sl_template_env_default;
+  core->env.ts_format = o->ts_format;
+  core->env.frac_digits = CLAMP (o->frac_digits, 0, 6);
+  core->env.escape = o->template_escape;
+  if (!o->time_zone)
+    return TRUE;
+  core->env.zone = g_time_zone_new_identifier (o->time_zone);
+  if (!core->env.zone)
+    {
+      const gchar *option = sl_options_is_set (driver->options, "send-time-zone") ? "send-time-zone" : "time-zone";
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (driver->options, option),
+                        _("unknown time zone '%s'"), o->time_zone);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+SlDriver *
+sl_driver_new (SlConfig *cfg, const SlDriverClass *klass, const SlCfgNode *node,
+               const SlCfgNode *globals, const gchar *id, GError **error)
+{
+  const SlOptionSpec *tables[SL_DRIVER_TABLES_MAX + 1];
+  sl_driver_class_tables (klass, tables);
+  gchar *owner = g_strdup_printf ("%s()", node->name);
+  SlOptions *options = sl_options_new (owner, tables, klass->defaults, node, globals, error);
+  g_free (owner);
+  if (!options)
+    return NULL;
+  SlDriver *driver = g_malloc0 (core_offset (klass) + sizeof (SlDriverCore));
+  driver->klass = klass;
+  driver->cfg = cfg;
+  driver->pos = node->pos;
+  driver->id = g_strdup (id);
+  driver->options = options;
+  SlOptionsCompiler compiler;
+  compiler_for (cfg, &compiler);
+  gboolean ok = TRUE;
+  for (guint i = 0; ok && tables[i]; i++)
+    ok = sl_options_bind (options, tables[i], tables[i] == klass->options ? (gpointer) driver : (gpointer) driver_core (driver),
+                          &compiler, error);
+  if (ok && klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_TEMPLATES))
+    ok = make_template_env (driver, error);
+  if (!ok)
+    {
+      sl_driver_free (driver);
+      return NULL;
+    }
+  return driver;
+}
+
+void
+sl_driver_free (SlDriver *driver)
+{
+  if (!driver)
+    return;
+  SlDriverCore *core = driver_core (driver);
+  if (core->env.zone)
+    g_time_zone_unref (core->env.zone);
+  sl_options_free (driver->options);
+  g_free (driver->id);
+  g_free (driver);
+}
+
+static const SlOptionSpec *const core_tables[] = {
+  daemon_globals, source_options, connection_options, queue_options, template_options, NULL
+};
+
+typedef struct
+{
+  const gchar *name;
+  const SlOptionSpec *found;
+  GPtrArray *candidates;
+} InheritSearch;
+
+static void
+search_table (InheritSearch *s, const SlOptionSpec *table, gboolean any)
+{
+  for (const SlOptionSpec *o = table; o->name && !s->found; o++)
+    {
+      const gchar *global = any ? o->name : o->inherit;
+      if (!global)
+        continue;
+      if (sl_cfg_name_equal (global, s->name))
+        s->found = o;
+      g_ptr_array_add (s->candidates, (gpointer) global);
+    }
+}
+
+static void
+search_class (const SlDriverClass *klass, gpointer data)
+{
+  if (klass->options)
+    search_table (data, klass->options, FALSE);
+}
+
+/* The entry of a driver table, or of the daemon's own, that a global
+ * option stands for. */
+static const SlOptionSpec *
+find_global (const gchar *name, GPtrArray *candidates)
+{
+  InheritSearch s = { name, NULL, candidates };
+  for (guint i = 0; core_tables[i] && !s.found; i++)
+    search_table (&s, core_tables[i], core_tables[i] == daemon_globals);
+  if (!s.found)
+    sl_plugins_foreach (search_class, &s);
+  return s.found;
+}
+
+gboolean
+sl_driver_check_globals (const SlCfgNode *globals, GError **error)
+{
+  for (guint i = 0; globals->children && i < globals->children->len; i++)
+    {
+      const SlCfgNode *child = g_ptr_array_index (globals->children, i);
+      GPtrArray *candidates = g_ptr_array_new ();
+      const SlOptionSpec *spec = find_global (child->name, candidates);
+      if (!spec)
+        {
+          const gchar *near = sl_cfg_suggest (child->name, (const gchar *const *) candidates->pdata, candidates->len);
+          if (near)
+            sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, child->pos,
+                              _("unknown global option '%s' in options {}; did you mean '%s'?"), child->name, near);
+          else
+            sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, child->pos,
+                              _("unknown global option '%s' in options {}; no loaded driver takes it"), child->name);
+          g_ptr_array_unref (candidates);
+          return FALSE;
+        }
+      g_ptr_array_unref (candidates);
+      /* checked as the option it is inherited by, under its global name */
+      SlOptionSpec as_global[2] = { *spec, { NULL } };
+      as_global[0].name = child->name;
+      as_global[0].flags &= ~SL_OPT_POSITIONAL;
+      SlCfgNode only = { .name = (gchar *) "options", .pos = globals->pos, .children = NULL };
+      GPtrArray *children = g_ptr_array_new ();
+      g_ptr_array_add (children, (gpointer) child);
+      only.children = children;
+      const SlOptionSpec *tables[] = { as_global, NULL };
+      gboolean ok = sl_options_check ("options", tables, &only, error);
+      g_ptr_array_unref (children);
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}

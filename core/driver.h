@@ -1,0 +1,76 @@
+/* Making a driver instance: its class's option tables (its own and the
+ * ones the core adds for its kind and capabilities) checked and bound, the
+ * core's share of the values kept beside the instance, then the class's
+ * init. Core units only; plugins see core/plugin.h. */
+#ifndef SL_DRIVER_H
+#define SL_DRIVER_H
+
+#include <glib.h>
+#include "core/plugin.h"
+#include "core/template.h"
+
+G_BEGIN_DECLS
+
+/* The bits of a source's flags() */
+enum
+{
+  SL_SOURCE_FLAG_NO_PARSE = 1 << 0,
+  SL_SOURCE_FLAG_SYSLOG_PROTOCOL = 1 << 1,
+  SL_SOURCE_FLAG_STORE_RAW = 1 << 2,
+  SL_SOURCE_FLAG_VALIDATE_UTF8 = 1 << 3,
+  SL_SOURCE_FLAG_ASSUME_UTF8 = 1 << 4,
+  SL_SOURCE_FLAG_NO_MULTI_LINE = 1 << 5,
+  SL_SOURCE_FLAG_KERNEL = 1 << 6,
+  SL_SOURCE_FLAG_NO_HOSTNAME = 1 << 7,
+};
+
+/* What a source's common options say (SL_CAP_PARSES, SL_CAP_CONNECTIONS). */
+typedef struct
+{
+  guint32 flags;
+  const gchar *format;
+  gint iw_size;
+  gint64 msg_size;
+  gboolean keep_hostname;
+  gboolean keep_timestamp;
+  gboolean chain_hostnames;
+  gboolean normalize_hostnames;
+  gint use_dns;
+  const gchar *default_facility;
+  const gchar *default_priority;
+  const gchar *host_override;
+  const gchar *program_override;
+  GPtrArray *tags;
+  gint max_connections;
+} SlSourceOptions;
+
+/* What a destination's common options say. */
+typedef struct
+{
+  gint fifo_size;
+  gint flush_lines;
+  gint64 flush_timeout_ms;
+  gint64 time_reopen_ms;
+  gint throttle;
+  gint workers;
+  gboolean template_escape;
+  gint ts_format;
+  gint frac_digits;
+  const gchar *time_zone;
+} SlDestinationOptions;
+
+/* Makes an instance of klass from node: options checked against its tables
+ * and stored, then init. group names it in ids ("s_net#0"); id, when not
+ * NULL, is taken instead (another worker of the same destination). */
+SlDriver   *sl_driver_new     (SlConfig *cfg, const SlDriverClass *klass, const SlCfgNode *node,
+                               const SlCfgNode *globals, const gchar *id, GError **error);
+void        sl_driver_free    (SlDriver *driver);
+const SlSourceOptions      *sl_driver_source_options      (const SlDriver *driver);
+const SlDestinationOptions *sl_driver_destination_options (const SlDriver *driver);
+/* Whether name in options {} is an option some class inherits, or one of
+ * the daemon's own global settings; an error with a suggestion if not. */
+gboolean    sl_driver_check_globals (const SlCfgNode *globals, GError **error);
+
+G_END_DECLS
+
+#endif
