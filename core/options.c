@@ -176,11 +176,21 @@ parse_bool (const gchar *text, gint64 *out)
   return FALSE;
 }
 
+/* Words are matched as syslog-ng matches them: case aside, '-' and '_' alike. */
+static gboolean
+word_equal (const gchar *a, const gchar *b)
+{
+  for (; *a && *b; a++, b++)
+    if (g_ascii_tolower (*a) != g_ascii_tolower (*b) && !((*a == '-' || *a == '_') && (*b == '-' || *b == '_')))
+      return FALSE;
+  return *a == *b;
+}
+
 static const SlOptionWord *
 find_word (const SlOptionSpec *spec, const gchar *word)
 {
   for (const SlOptionWord *w = spec->words; w && w->word; w++)
-    if (sl_cfg_name_equal (w->word, word))
+    if (word_equal (w->word, word))
       return w;
   return NULL;
 }
@@ -569,6 +579,32 @@ store (const Entry *e, gpointer base)
     }
 }
 
+/* The value of a field whose option has none: NULL, 0, FALSE. */
+static void
+store_nothing (const SlOptionSpec *spec, gpointer base)
+{
+  gpointer field = (guint8 *) base + spec->offset;
+  switch (spec->type)
+    {
+    case SL_OPT_INT:
+    case SL_OPT_CHOICE:
+    case SL_OPT_BOOL:
+      *(gint *) field = 0;
+      break;
+    case SL_OPT_SIZE:
+    case SL_OPT_DURATION:
+    case SL_OPT_DURATION_MS:
+      *(gint64 *) field = 0;
+      break;
+    case SL_OPT_FLAGS:
+      *(guint32 *) field = 0;
+      break;
+    default:
+      *(gpointer *) field = NULL;
+      break;
+    }
+}
+
 static gint
 compare_order (gconstpointer a, gconstpointer b)
 {
@@ -580,9 +616,13 @@ gboolean
 sl_options_bind (SlOptions *o, const SlOptionSpec *table, gpointer base,
                  const SlOptionsCompiler *compiler, GError **error)
 {
-  /* Defaults and inherited values first, then what was written in the
-   * order it was written: of two names for one field (localip() and ip()),
-   * the one the user wrote wins over the other's default. */
+  /* Fields of options without a value first, then defaults and inherited
+   * values, then what was written in the order it was written: of two
+   * names for one field (localip() and ip()), the one the user wrote wins
+   * over the other's default, and neither is left as it was before. */
+  for (const SlOptionSpec *s = table; s->name; s++)
+    if (s->offset != SL_OPT_NO_FIELD)
+      store_nothing (s, base);
   GPtrArray *written = g_ptr_array_new ();
   for (const SlOptionSpec *s = table; s->name; s++)
     {

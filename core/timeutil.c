@@ -22,18 +22,6 @@ const SlOptionWord sl_ts_format_words[] = {
   { NULL }
 };
 
-gboolean
-sl_ts_format_parse (const gchar *word, SlTsFormat *out)
-{
-  for (const SlOptionWord *w = sl_ts_format_words; w->word; w++)
-    if (g_ascii_strcasecmp (word, w->word) == 0)
-      {
-        *out = w->value;
-        return TRUE;
-      }
-  return FALSE;
-}
-
 /* Division rounding towards minus infinity, so that stamps before the epoch
  * still break down into a second and a non-negative fraction. */
 static gint64

@@ -20,7 +20,6 @@ typedef enum
 /* The words ts-format() takes and the format of each. */
 extern const SlOptionWord sl_ts_format_words[];
 
-gboolean sl_ts_format_parse (const gchar *word, SlTsFormat *out);
 
 /* Appends t in format, with frac_digits (0-6) of the second where the format
  * has them. zone, when not NULL, converts t to that zone first. */

@@ -26,12 +26,12 @@ look_match (SlDriver *d, const SlMessage *msg)
 static const SlOptionSpec no_options[] = { { NULL } };
 
 static const SlDriverClass remember_class = {
-  .kind = SL_DRIVER_FILTER, .name = "remember", .options = no_options,
-  .instance_size = sizeof (SlDriver), .match = look_match, .process = remember_process,
+  .kind = SL_DRIVER_FILTER, .name = "remember", .options = no_options, .instance_size = sizeof (SlDriver),
+  .ops.filter = &(const SlFilterOps) { .match = look_match, .process = remember_process },
 };
 static const SlDriverClass look_class = {
-  .kind = SL_DRIVER_FILTER, .name = "look", .options = no_options,
-  .instance_size = sizeof (SlDriver), .match = look_match,
+  .kind = SL_DRIVER_FILTER, .name = "look", .options = no_options, .instance_size = sizeof (SlDriver),
+  .ops.filter = &(const SlFilterOps) { .match = look_match },
 };
 static const SlModule test_module = {
   SL_ABI_VERSION, "filter-expr-test",
@@ -196,7 +196,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  sl_plugins_register (&test_module);
+  g_assert_true (sl_plugins_register (&test_module, __FILE__, NULL));
   g_test_add_func ("/filter-expr/numeric", test_numeric_comparisons);
   g_test_add_func ("/filter-expr/string", test_string_comparisons);
   g_test_add_func ("/filter-expr/boolean", test_boolean_operators);

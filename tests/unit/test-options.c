@@ -4,16 +4,49 @@
 
 #include <string.h>
 
+/* A driver's struct as a plugin would declare it. */
+typedef struct
+{
+  const gchar *path;
+  gint port;
+  gboolean keep_hostname;
+  guint32 flags;
+  GPtrArray *tags;
+  gint fifo_size;
+  const SlCfgNode *logrotate;
+  gint64 buffer;
+  gint64 reopen;
+  gint64 flush;
+  gint mode;
+  const gchar *address;
+} Drv;
+
+enum { MODE_FAST = 1, MODE_SAFE = 2 };
+enum { F_NO_PARSE = 1 << 0, F_PROTOCOL = 1 << 4, F_RAW = 1 << 9 };
+
+static const SlOptionWord flag_words[] = {
+  { "no-parse", F_NO_PARSE }, { "syslog-protocol", F_PROTOCOL }, { "store-raw-message", F_RAW }, { NULL }
+};
+static const SlOptionWord mode_words[] = { { "fast", MODE_FAST }, { "safe", MODE_SAFE }, { NULL } };
+
 static const SlOptionSpec specs[] = {
-  { "path", SL_OPT_STRING, NULL, "", NULL, TRUE },
-  { "port", SL_OPT_INT, "514", "" },
-  { "keep-hostname", SL_OPT_BOOL, "no", "" },
-  { "flags", SL_OPT_FLAGS, "no-parse", "", "no-parse,syslog-protocol,store-raw-message" },
-  { "tags", SL_OPT_LIST, NULL, "" },
-  { "log-fifo-size", SL_OPT_INT, "100", "" },
-  { "logrotate", SL_OPT_BLOCK, NULL, "" },
+  { "path", SL_STRING (Drv, path), NULL, "", .flags = SL_OPT_POSITIONAL },
+  { "port", SL_INT (Drv, port), "514", "" },
+  { "keep-hostname", SL_BOOL (Drv, keep_hostname), "no", "", .inherit = "keep-hostname" },
+  { "flags", SL_FLAGS (Drv, flags), "no-parse", "", .words = flag_words },
+  { "tags", SL_LIST (Drv, tags), NULL, "" },
+  { "log-fifo-size", SL_INT (Drv, fifo_size), "100", "", .inherit = "log-fifo-size" },
+  { "logrotate", SL_BLOCK (Drv, logrotate), NULL, "" },
+  { "buffer", SL_SIZE (Drv, buffer), "64k", "" },
+  { "reopen", SL_DURATION (Drv, reopen), "60", "", .inherit = "time-reopen" },
+  { "flush", SL_DURATION_MS (Drv, flush), "1000", "" },
+  { "mode", SL_CHOICE (Drv, mode), "safe", "", .words = mode_words },
+  { "ip", SL_STRING (Drv, address), "0.0.0.0", "" },
+  { "localip", SL_STRING (Drv, address), NULL, "the same as ip()" },
+  { "legacy", SL_UNBOUND (SL_OPT_INT), "3", "" },
   { NULL }
 };
+static const SlOptionSpec *const tables[] = { specs, NULL };
 
 /* The first driver of the first statement of text, and the options {} node. */
 static SlCfgNode *
@@ -35,13 +68,28 @@ parse (const gchar *text, const SlCfgNode **driver, const SlCfgNode **globals)
   return root;
 }
 
+/* The options of text's driver, bound into *d; the root node is kept in *root. */
+static SlOptions *
+bind (const gchar *text, Drv *d, SlCfgNode **root)
+{
+  const SlCfgNode *driver, *globals;
+  *root = parse (text, &driver, &globals);
+  GError *error = NULL;
+  SlOptions *o = sl_options_new ("drv()", tables, NULL, driver, globals, &error);
+  g_assert_no_error (error);
+  memset (d, 0, sizeof *d);
+  g_assert_true (sl_options_bind (o, specs, d, NULL, &error));
+  g_assert_no_error (error);
+  return o;
+}
+
 static gchar *
 error_of (const gchar *text)
 {
   const SlCfgNode *driver, *globals;
   SlCfgNode *root = parse (text, &driver, &globals);
   GError *error = NULL;
-  SlOptions *o = sl_options_new ("drv()", specs, driver, globals, &error);
+  SlOptions *o = sl_options_new ("drv()", tables, NULL, driver, globals, &error);
   g_assert_null (o);
   g_assert_nonnull (error);
   gchar *message = g_strdup (error->message);
@@ -53,27 +101,23 @@ error_of (const gchar *text)
 static void
 test_values_defaults_and_globals (void)
 {
-  const SlCfgNode *driver, *globals;
-  SlCfgNode *root = parse ("options { log_fifo_size(2000); keep-hostname(yes); };\n"
-                           "destination d { drv(\"/tmp/x\" port(0x10) keep_hostname(no) flags(store-raw-message, syslog_protocol) tags(a b \"c d\") logrotate(size(1M))); };\n",
-                           &driver, &globals);
-  GError *error = NULL;
-  SlOptions *o = sl_options_new ("drv()", specs, driver, globals, &error);
-  g_assert_no_error (error);
-  g_assert_cmpstr (sl_options_string (o, "path"), ==, "/tmp/x");
-  g_assert_cmpint (sl_options_int (o, "port"), ==, 16);
-  g_assert_false (sl_options_bool (o, "keep-hostname"));   /* the driver's own beats options {} */
-  g_assert_cmpint (sl_options_int (o, "log-fifo-size"), ==, 2000);
+  SlCfgNode *root;
+  Drv d;
+  SlOptions *o = bind ("options { log_fifo_size(2000); keep-hostname(yes); time-reopen(5); };\n"
+                       "destination d { drv(\"/tmp/x\" port(0x10) keep_hostname(no) flags(store-raw-message, syslog_protocol)"
+                       " tags(a b \"c d\") logrotate(size(1M))); };\n",
+                       &d, &root);
+  g_assert_cmpstr (d.path, ==, "/tmp/x");
+  g_assert_cmpint (d.port, ==, 16);
+  g_assert_false (d.keep_hostname);   /* the driver's own beats options {} */
+  g_assert_cmpint (d.fifo_size, ==, 2000);
+  g_assert_cmpint (d.reopen, ==, 5000);  /* inherited under another name */
   g_assert_true (sl_options_is_set (o, "log-fifo-size"));
-  g_assert_cmpuint (sl_options_flags (o, "flags"), ==, (1u << 1) | (1u << 2));
-  GPtrArray *tags = sl_options_list (o, "tags");
-  g_assert_cmpuint (tags->len, ==, 3);
-  g_assert_cmpstr (g_ptr_array_index (tags, 2), ==, "c d");
-  const SlCfgNode *block = sl_options_block (o, "logrotate");
-  g_assert_nonnull (block);
-  g_assert_cmpstr (sl_cfg_node_arg (sl_cfg_node_child (block, "size"), 0), ==, "1M");
-  g_assert_true (sl_options_has (o, "tags"));
-  g_assert_false (sl_options_has (o, "nonsense"));
+  g_assert_cmpuint (d.flags, ==, F_PROTOCOL | F_RAW);
+  g_assert_cmpuint (d.tags->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (d.tags, 2), ==, "c d");
+  g_assert_nonnull (d.logrotate);
+  g_assert_cmpstr (sl_cfg_node_arg (sl_cfg_node_child (d.logrotate, "size"), 0), ==, "1M");
   g_assert_cmpint (sl_options_pos (o, "port").line, ==, 2);
   /* a positional value is set, and its position is the value's own */
   g_assert_true (sl_options_is_set (o, "path"));
@@ -86,27 +130,57 @@ test_values_defaults_and_globals (void)
 static void
 test_defaults (void)
 {
-  const SlCfgNode *driver, *globals;
-  SlCfgNode *root = parse ("source s { drv(); };\n", &driver, &globals);
-  SlOptions *o = sl_options_new ("drv()", specs, driver, NULL, NULL);
-  g_assert_nonnull (o);
-  g_assert_null (sl_options_string (o, "path"));
-  g_assert_cmpint (sl_options_int (o, "port"), ==, 514);
-  g_assert_cmpuint (sl_options_flags (o, "flags"), ==, 1);
+  SlCfgNode *root;
+  Drv d;
+  SlOptions *o = bind ("source s { drv(); };\n", &d, &root);
+  g_assert_null (d.path);
+  g_assert_cmpint (d.port, ==, 514);
+  g_assert_cmpuint (d.flags, ==, F_NO_PARSE);
   g_assert_false (sl_options_is_set (o, "port"));
-  g_assert_null (sl_options_list (o, "tags"));
+  g_assert_null (d.tags);
+  g_assert_cmpint (d.buffer, ==, 64 * 1024);
+  g_assert_cmpint (d.reopen, ==, 60000);
+  g_assert_cmpint (d.flush, ==, 1000);
+  g_assert_cmpint (d.mode, ==, MODE_SAFE);
+  g_assert_cmpstr (d.address, ==, "0.0.0.0");
+  sl_options_free (o);
+  sl_cfg_node_free (root);
+
+  /* a class's own default for an option wins over the table's */
+  const SlCfgNode *driver, *globals;
+  root = parse ("source s { drv(); };\n", &driver, &globals);
+  const gchar *const overrides[] = { "port", "601", "mode", "fast", NULL };
+  o = sl_options_new ("drv()", tables, overrides, driver, NULL, NULL);
+  g_assert_true (sl_options_bind (o, specs, &d, NULL, NULL));
+  g_assert_cmpint (d.port, ==, 601);
+  g_assert_cmpint (d.mode, ==, MODE_FAST);
   sl_options_free (o);
   sl_cfg_node_free (root);
 }
 
 static void
-test_size_suffixes (void)
+test_sizes_durations_and_aliases (void)
 {
-  const SlCfgNode *driver, *globals;
-  SlCfgNode *root = parse ("source s { drv(port(4k) log-fifo-size(2MiB)); };\n", &driver, &globals);
-  SlOptions *o = sl_options_new ("drv()", specs, driver, NULL, NULL);
-  g_assert_cmpint (sl_options_int (o, "port"), ==, 4096);
-  g_assert_cmpint (sl_options_int (o, "log-fifo-size"), ==, 2 * 1024 * 1024);
+  SlCfgNode *root;
+  Drv d;
+  SlOptions *o = bind ("source s { drv(port(4k) log-fifo-size(2MiB) buffer(1GiB) reopen(500ms) flush(2s)"
+                       " mode(FAST) localip(\"127.0.0.1\")); };\n",
+                       &d, &root);
+  g_assert_cmpint (d.port, ==, 4096);
+  g_assert_cmpint (d.fifo_size, ==, 2 * 1024 * 1024);
+  g_assert_cmpint (d.buffer, ==, G_GINT64_CONSTANT (1) << 30);
+  g_assert_cmpint (d.reopen, ==, 500);
+  g_assert_cmpint (d.flush, ==, 2000);
+  g_assert_cmpint (d.mode, ==, MODE_FAST);
+  /* the alias the user wrote wins over the other name's default */
+  g_assert_cmpstr (d.address, ==, "127.0.0.1");
+  sl_options_free (o);
+  sl_cfg_node_free (root);
+
+  o = bind ("source s { drv(reopen(2m) buffer(10M) flush(1h)); };\n", &d, &root);
+  g_assert_cmpint (d.reopen, ==, 120000);
+  g_assert_cmpint (d.buffer, ==, 10 * 1024 * 1024);
+  g_assert_cmpint (d.flush, ==, 3600000);
   sl_options_free (o);
   sl_cfg_node_free (root);
 }
@@ -124,12 +198,36 @@ test_errors (void)
   g_assert_nonnull (strstr (m, "opts.conf:1:21: option 'port' of drv() expects a number, got 'abc'"));
   g_free (m);
 
+  m = error_of ("source s { drv(port(3000000000)); };\n");
+  g_assert_nonnull (strstr (m, "expects a number, got '3000000000'"));
+  g_free (m);
+
   m = error_of ("source s { drv(keep-hostname(maybe)); };\n");
   g_assert_nonnull (strstr (m, "expects yes or no, got 'maybe'"));
   g_free (m);
 
   m = error_of ("source s { drv(flags(no-prase)); };\n");
-  g_assert_nonnull (strstr (m, "unknown flag 'no-prase' in flags(); expected any of: no-parse,syslog-protocol,store-raw-message"));
+  g_assert_nonnull (strstr (m, "unknown flag 'no-prase' in flags(); expected any of: no-parse, syslog-protocol, store-raw-message"));
+  g_free (m);
+
+  m = error_of ("source s { drv(mode(quick)); };\n");
+  g_assert_nonnull (strstr (m, "opts.conf:1:21: 'quick' is not a value of mode(); expected one of: fast, safe"));
+  g_free (m);
+
+  m = error_of ("source s { drv(buffer(10 MB)); };\n");
+  g_assert_nonnull (strstr (m, "option 'buffer' of drv() takes one value, got 2"));
+  g_free (m);
+
+  m = error_of ("source s { drv(buffer(lots)); };\n");
+  g_assert_nonnull (strstr (m, "expects a size such as 4096, 64k, 10M or 1GiB, got 'lots'"));
+  g_free (m);
+
+  m = error_of ("source s { drv(reopen(soon)); };\n");
+  g_assert_nonnull (strstr (m, "expects a duration such as 60 (seconds), 500ms, 30s or 5m, got 'soon'"));
+  g_free (m);
+
+  m = error_of ("source s { drv(flush(5y)); };\n");
+  g_assert_nonnull (strstr (m, "expects a duration such as 1000 (milliseconds)"));
   g_free (m);
 
   m = error_of ("source s { drv(port(1 2)); };\n");
@@ -148,9 +246,24 @@ test_errors (void)
   g_assert_nonnull (strstr (m, "option 'port' of drv() takes a value, not 'nested(...)'"));
   g_free (m);
 
-  m = error_of ("options { port(x); };\nsource s { drv(); };\n");
-  g_assert_nonnull (strstr (m, "opts.conf:1:16: option 'port' of options expects a number, got 'x'"));
+  m = error_of ("options { log-fifo-size(x); };\nsource s { drv(); };\n");
+  g_assert_nonnull (strstr (m, "opts.conf:1:25: option 'log-fifo-size' of options expects a number, got 'x'"));
   g_free (m);
+}
+
+/* Only options declared inherited take options {} values: a global that a
+ * driver's table has but does not inherit leaves the driver's default. */
+static void
+test_only_inherited_options_come_from_globals (void)
+{
+  SlCfgNode *root;
+  Drv d;
+  SlOptions *o = bind ("options { port(1); flags(store-raw-message); };\nsource s { drv(); };\n", &d, &root);
+  g_assert_cmpint (d.port, ==, 514);
+  g_assert_cmpuint (d.flags, ==, F_NO_PARSE);
+  g_assert_false (sl_options_is_set (o, "port"));
+  sl_options_free (o);
+  sl_cfg_node_free (root);
 }
 
 int
@@ -159,7 +272,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/options/values", test_values_defaults_and_globals);
   g_test_add_func ("/options/defaults", test_defaults);
-  g_test_add_func ("/options/size-suffixes", test_size_suffixes);
+  g_test_add_func ("/options/sizes-durations-aliases", test_sizes_durations_and_aliases);
   g_test_add_func ("/options/errors", test_errors);
+  g_test_add_func ("/options/inherit", test_only_inherited_options_come_from_globals);
   return g_test_run ();
 }

@@ -9,7 +9,7 @@
 typedef struct
 {
   SlDriver super;
-  gchar *name;
+  const gchar *name;
 } TestDriver;
 
 static GMutex lock;
@@ -17,26 +17,13 @@ static GHashTable *sources;    /* name -> SlSource */
 static GHashTable *written;    /* name -> GString of "MESSAGE;" */
 
 static const SlOptionSpec named_options[] = {
-  { "name", SL_OPT_STRING, NULL, "", NULL, TRUE },
-  { "log-fifo-size", SL_OPT_INT, "10000", "" },
-  { "flush-lines", SL_OPT_INT, "100", "" },
-  { "flush-timeout", SL_OPT_INT, "10", "" },
-  { "time-reopen", SL_OPT_INT, "1", "" },
+  { "name", SL_STRING (TestDriver, name), NULL, "", .flags = SL_OPT_POSITIONAL },
   { NULL }
 };
 
-static gboolean
-named_init (SlDriver *d, SlOptions *o, GError **error)
-{
-  ((TestDriver *) d)->name = g_strdup (sl_options_string (o, "name"));
-  return TRUE;
-}
-
-static void
-named_free (SlDriver *d)
-{
-  g_free (((TestDriver *) d)->name);
-}
+static const gchar *const collect_defaults[] = {
+  "flush-lines", "100", "flush-timeout", "10", "time-reopen", "1", NULL
+};
 
 static gboolean
 inject_start (SlDriver *d, SlSource *src, GError **error)
@@ -47,8 +34,8 @@ inject_start (SlDriver *d, SlSource *src, GError **error)
   return TRUE;
 }
 
-static guint
-collect_write (SlDriver *d, SlMessage **msgs, guint n)
+static SlWriteResult
+collect_write (SlDriver *d, SlWriteBatch *batch)
 {
   g_mutex_lock (&lock);
   GString *out = g_hash_table_lookup (written, ((TestDriver *) d)->name);
@@ -57,15 +44,16 @@ collect_write (SlDriver *d, SlMessage **msgs, guint n)
       out = g_string_new (NULL);
       g_hash_table_insert (written, g_strdup (((TestDriver *) d)->name), out);
     }
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < batch->n; i++)
     {
       gsize len;
-      const gchar *v = sl_message_get (msgs[i], SL_F_MESSAGE, &len);
+      const gchar *v = sl_message_get (batch->msgs[i], SL_F_MESSAGE, &len);
       g_string_append_len (out, v, len);
       g_string_append_c (out, ';');
     }
   g_mutex_unlock (&lock);
-  return n;
+  batch->done = batch->n;
+  return SL_WRITE_OK;
 }
 
 static gboolean
@@ -78,15 +66,15 @@ rewrite_process (SlDriver *d, SlMessage **msg)
 
 static const SlDriverClass inject_class = {
   .kind = SL_DRIVER_SOURCE, .name = "inject", .options = named_options,
-  .instance_size = sizeof (TestDriver), .init = named_init, .free = named_free, .start = inject_start,
+  .instance_size = sizeof (TestDriver), .ops.source = &(const SlSourceOps) { .start = inject_start },
 };
 static const SlDriverClass collect_class = {
-  .kind = SL_DRIVER_DESTINATION, .name = "collect", .options = named_options,
-  .instance_size = sizeof (TestDriver), .init = named_init, .free = named_free, .write = collect_write,
+  .kind = SL_DRIVER_DESTINATION, .name = "collect", .options = named_options, .defaults = collect_defaults,
+  .instance_size = sizeof (TestDriver), .ops.destination = &(const SlDestinationOps) { .write = collect_write },
 };
 static const SlDriverClass set_message_class = {
   .kind = SL_DRIVER_REWRITE, .name = "set-message", .options = named_options,
-  .instance_size = sizeof (TestDriver), .init = named_init, .free = named_free, .process = rewrite_process,
+  .instance_size = sizeof (TestDriver), .ops.rewrite = &(const SlRewriteOps) { .process = rewrite_process },
 };
 static const SlModule test_module = {
   SL_ABI_VERSION, "routing-test",
@@ -292,7 +280,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   written = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, string_free);
-  sl_plugins_register (&test_module);
+  g_assert_true (sl_plugins_register (&test_module, __FILE__, NULL));
   g_test_add_func ("/routing/order-and-final", test_paths_in_order_and_final);
   g_test_add_func ("/routing/fallback", test_fallback_gets_only_unmatched);
   g_test_add_func ("/routing/catchall", test_catchall_takes_every_source);

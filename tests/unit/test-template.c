@@ -138,23 +138,16 @@ refuse_prepare (SlTfCall *call, GError **error)
   return FALSE;
 }
 
-static const SlDriverClass upper_class = {
-  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "upper", .tf_eval = upper_eval,
-};
-static const SlDriverClass echo_class = {
-  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "echo", .tf_eval = echo_eval,
-};
-static const SlDriverClass raw_class = {
-  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "raw", .tf_eval = raw_eval,
-};
-static const SlDriverClass repeat_class = {
-  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "repeat",
-  .tf_prepare = repeat_prepare, .tf_eval = repeat_eval, .tf_free = g_free,
-};
-static const SlDriverClass refuse_class = {
-  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "refuse",
-  .tf_prepare = refuse_prepare, .tf_eval = echo_eval,
-};
+#define TF_CLASS(word, ...) \
+  { .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = word, \
+    .ops.template_function = &(const SlTemplateFunctionOps) { __VA_ARGS__ } }
+
+static const SlDriverClass upper_class = TF_CLASS ("upper", .eval = upper_eval);
+static const SlDriverClass echo_class = TF_CLASS ("echo", .eval = echo_eval);
+static const SlDriverClass raw_class = TF_CLASS ("raw", .eval = raw_eval);
+static const SlDriverClass repeat_class = TF_CLASS ("repeat", .prepare = repeat_prepare, .eval = repeat_eval,
+                                                    .free = g_free);
+static const SlDriverClass refuse_class = TF_CLASS ("refuse", .prepare = refuse_prepare, .eval = echo_eval);
 
 static const SlModule test_module = {
   .abi_version = SL_ABI_VERSION,
@@ -167,7 +160,7 @@ static const SlModule test_module = {
 static void
 register_test_functions (void)
 {
-  sl_plugins_register (&test_module);
+  g_assert_true (sl_plugins_register (&test_module, __FILE__, NULL));
 }
 
 /* Tests */

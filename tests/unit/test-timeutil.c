@@ -1,3 +1,4 @@
+#include "core/config/parser.h"
 #include "core/timeutil.h"
 
 #include <stdlib.h>
@@ -21,8 +22,40 @@ format (gint64 usec, gint32 gmtoff, SlTsFormat fmt, gint frac_digits, GTimeZone 
     g_free (got_); \
   } G_STMT_END
 
+typedef struct
+{
+  gint format;
+} TsHolder;
+
+static const SlOptionSpec ts_specs[] = {
+  { "ts-format", SL_CHOICE (TsHolder, format), "rfc3164", "", .words = sl_ts_format_words },
+  { NULL }
+};
+
+/* The format that ts-format(word) stands for, or -1 when it is refused. */
+static gint
+ts_format_of (const gchar *word)
+{
+  gchar *text = g_strdup_printf ("destination d { x(ts-format(%s)); };", word);
+  SlCfgNode *root = sl_cfg_parse_string (text, "ts.conf", NULL);
+  const SlCfgNode *call = g_ptr_array_index (((SlCfgNode *) g_ptr_array_index (root->children, 0))->children, 0);
+  const SlOptionSpec *tables[] = { ts_specs, NULL };
+  GError *error = NULL;
+  SlOptions *o = sl_options_new ("x()", tables, NULL, call, NULL, &error);
+  TsHolder holder = { -1 };
+  if (o)
+    g_assert_true (sl_options_bind (o, ts_specs, &holder, NULL, NULL));
+  else
+    g_assert_nonnull (strstr (error->message, "expected one of: rfc3164, bsd, rfc3339, iso, full, unix, unixtime"));
+  g_clear_error (&error);
+  sl_options_free (o);
+  sl_cfg_node_free (root);
+  g_free (text);
+  return holder.format;
+}
+
 static void
-test_format_parse (void)
+test_format_words (void)
 {
   static const struct
   {
@@ -33,18 +66,10 @@ test_format_parse (void)
     { "rfc3339", SL_TS_ISO }, { "iso", SL_TS_ISO }, { "full", SL_TS_FULL },
     { "unix", SL_TS_UNIX }, { "unixtime", SL_TS_UNIX },
   };
-  SlTsFormat f;
-
   for (guint i = 0; i < G_N_ELEMENTS (words); i++)
-    {
-      f = (SlTsFormat) -1;
-      g_assert_true (sl_ts_format_parse (words[i].word, &f));
-      g_assert_cmpint (f, ==, words[i].format);
-    }
-  f = SL_TS_FULL;
-  g_assert_false (sl_ts_format_parse ("rfc5424", &f));
-  g_assert_false (sl_ts_format_parse ("", &f));
-  g_assert_cmpint (f, ==, SL_TS_FULL);
+    g_assert_cmpint (ts_format_of (words[i].word), ==, words[i].format);
+  g_assert_cmpint (ts_format_of ("rfc5424"), ==, -1);
+  g_assert_cmpint (ts_format_of ("\"\""), ==, -1);
 }
 
 static void
@@ -238,7 +263,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/timeutil/format-parse", test_format_parse);
+  g_test_add_func ("/timeutil/format-parse", test_format_words);
   g_test_add_func ("/timeutil/formats", test_formats);
   g_test_add_func ("/timeutil/cache-keys", test_cache_keys);
   g_test_add_func ("/timeutil/zone", test_zone);

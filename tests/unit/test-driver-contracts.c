@@ -1,0 +1,357 @@
+/* The contracts between the core and its plugins: what registration
+ * refuses, what options {} accepts, what a destination's write results
+ * make the core do, and workers() sharing one queue. */
+#include "core/config-private.h"
+#include "core/plugin.h"
+#include "core/source.h"
+#include "core/stats.h"
+
+#include <string.h>
+
+/* inject(): a source whose messages the test posts. */
+typedef struct
+{
+  SlDriver super;
+} Inject;
+
+static SlSource *injector;
+
+static gboolean
+inject_start (SlDriver *d, SlSource *src, GError **error)
+{
+  injector = src;
+  return TRUE;
+}
+
+static const SlDriverClass inject_class = {
+  .kind = SL_DRIVER_SOURCE, .name = "inject", .instance_size = sizeof (Inject),
+  .ops.source = &(const SlSourceOps) { .start = inject_start },
+};
+
+/* scripted(mode): a destination that answers write() as its mode says. */
+enum { MODE_OK, MODE_DROP_ODD, MODE_REFUSE, MODE_FAIL, MODE_DISCONNECT_ONCE };
+
+static const SlOptionWord mode_words[] = {
+  { "ok", MODE_OK }, { "drop-odd", MODE_DROP_ODD }, { "refuse", MODE_REFUSE },
+  { "fail", MODE_FAIL }, { "disconnect-once", MODE_DISCONNECT_ONCE }, { NULL }
+};
+
+typedef struct
+{
+  SlDriver super;
+  gint mode;
+  const gchar *note;
+  guint opens;
+  guint closes;
+  guint calls;
+  guint written;
+} Scripted;
+
+static GMutex lock;
+static GPtrArray *instances;   /* Scripted, every one made */
+
+static const SlOptionSpec scripted_options[] = {
+  { "mode", SL_CHOICE (Scripted, mode), "ok", "how write() answers", .words = mode_words },
+  { "note", SL_STRING (Scripted, note), NULL, "inherited from options {}", .inherit = "scripted-note" },
+  { NULL }
+};
+
+static gboolean
+scripted_init (SlDriver *d, GError **error)
+{
+  g_mutex_lock (&lock);
+  g_ptr_array_add (instances, d);
+  g_mutex_unlock (&lock);
+  return TRUE;
+}
+
+static gboolean
+scripted_open (SlDriver *d, GError **error)
+{
+  ((Scripted *) d)->opens++;
+  return TRUE;
+}
+
+static void
+scripted_close (SlDriver *d)
+{
+  ((Scripted *) d)->closes++;
+}
+
+static SlWriteResult
+scripted_write (SlDriver *d, SlWriteBatch *batch)
+{
+  Scripted *self = (Scripted *) d;
+  self->calls++;
+  switch (self->mode)
+    {
+    case MODE_DROP_ODD:
+      for (guint i = 0; i < batch->n; i++)
+        batch->dropped += batch->msgs[i]->seqnum % 2;
+      batch->done = batch->n;
+      break;
+    case MODE_REFUSE:
+      return SL_WRITE_DROP;
+    case MODE_FAIL:
+      return SL_WRITE_ERROR;
+    case MODE_DISCONNECT_ONCE:
+      if (self->calls == 1)
+        return SL_WRITE_NOT_CONNECTED;
+      batch->done = batch->n;
+      break;
+    default:
+      /* slow enough that every worker gets a share */
+      batch->done = batch->n;
+      g_usleep (2000);
+      break;
+    }
+  self->written += batch->done - batch->dropped;
+  return batch->done == batch->n ? SL_WRITE_OK : SL_WRITE_RETRY;
+}
+
+static const SlDriverClass scripted_class = {
+  .kind = SL_DRIVER_DESTINATION, .name = "scripted", .options = scripted_options,
+  .capabilities = SL_CAP_WORKERS, .instance_size = sizeof (Scripted), .init = scripted_init,
+  .defaults = (const gchar *const[]) { "time-reopen", "10ms", "flush-timeout", "1ms", NULL },
+  .ops.destination = &(const SlDestinationOps) {
+    .open = scripted_open, .write = scripted_write, .close = scripted_close,
+  },
+};
+
+static const SlModule test_module = {
+  SL_ABI_VERSION, "contracts-test",
+  (const SlDriverClass *const[]) { &inject_class, &scripted_class, NULL },
+};
+
+static gint64
+counter (const gchar *id, const gchar *name)
+{
+  return sl_counter_get (sl_stats_counter ("destination", id, "scripted", name));
+}
+
+/* Runs text's configuration, posts n messages, stops (which writes out
+ * what is queued) and returns the config, still to be freed. */
+static SlConfig *
+run (const gchar *text, guint n)
+{
+  GError *error = NULL;
+  g_ptr_array_set_size (instances, 0);
+  SlConfig *cfg = sl_config_load_string (text, "contracts.conf", &error);
+  g_assert_no_error (error);
+  g_assert_true (sl_config_start (cfg, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < n; i++)
+    {
+      SlMessage *msg = sl_source_parse (injector, "m", 1, NULL);
+      sl_source_post (injector, &msg, 1);
+    }
+  return cfg;
+}
+
+static void
+wait_for (const gchar *id, const gchar *name, gint64 value)
+{
+  for (guint i = 0; i < 5000 && counter (id, name) < value; i++)
+    g_usleep (1000);
+  g_assert_cmpint (counter (id, name), ==, value);
+}
+
+static void
+test_dropped_on_purpose_is_not_written (void)
+{
+  SlConfig *cfg = run ("destination d_odd { scripted(mode(drop-odd)); };\n"
+                       "log { source { inject(); }; destination(d_odd); };\n", 10);
+  wait_for ("d_odd#0", "written", 5);
+  g_assert_cmpint (counter ("d_odd#0", "dropped"), ==, 5);
+  sl_config_stop (cfg);
+  sl_config_free (cfg);
+}
+
+static void
+test_refused_and_failing_are_dropped (void)
+{
+  SlConfig *cfg = run ("destination d_refuse { scripted(mode(refuse)); };\n"
+                       "log { source { inject(); }; destination(d_refuse); };\n", 4);
+  wait_for ("d_refuse#0", "dropped", 4);
+  g_assert_cmpint (counter ("d_refuse#0", "written"), ==, 0);
+  sl_config_stop (cfg);
+  sl_config_free (cfg);
+
+  /* an error is retried after time-reopen(), and the message dropped after three */
+  cfg = run ("destination d_fail { scripted(mode(fail)); };\n"
+                       "log { source { inject(); }; destination(d_fail); };\n", 2);
+  wait_for ("d_fail#0", "dropped", 2);
+  Scripted *s = g_ptr_array_index (instances, 0);
+  g_assert_cmpuint (s->calls, ==, 6);
+  g_assert_cmpint (counter ("d_fail#0", "written"), ==, 0);
+  sl_config_stop (cfg);
+  sl_config_free (cfg);
+}
+
+static void
+test_not_connected_reopens (void)
+{
+  SlConfig *cfg = run ("destination d_dis { scripted(mode(disconnect-once)); };\n"
+                       "log { source { inject(); }; destination(d_dis); };\n", 3);
+  wait_for ("d_dis#0", "written", 3);
+  Scripted *s = g_ptr_array_index (instances, 0);
+  g_assert_cmpuint (s->opens, ==, 2);
+  g_assert_cmpuint (s->closes, ==, 1);
+  g_assert_cmpint (counter ("d_dis#0", "dropped"), ==, 0);
+  sl_config_stop (cfg);
+  sl_config_free (cfg);
+}
+
+static void
+test_workers_share_the_queue (void)
+{
+  SlConfig *cfg = run ("destination d_w { scripted(workers(3) flush-lines(5)); };\n"
+                       "log { source { inject(); }; destination(d_w); flags(flow-control); };\n",
+                       300);
+  wait_for ("d_w#0", "written", 300);
+  g_assert_cmpuint (instances->len, ==, 3);
+  guint total = 0;
+  for (guint i = 0; i < instances->len; i++)
+    {
+      Scripted *s = g_ptr_array_index (instances, i);
+      g_assert_cmpuint (s->opens, ==, 1);
+      g_assert_cmpstr (s->super.id, ==, "d_w#0");
+      g_assert_cmpuint (s->written, >, 0);
+      total += s->written;
+    }
+  g_assert_cmpuint (total, ==, 300);
+  sl_config_stop (cfg);
+  sl_config_free (cfg);
+}
+
+static gchar *
+load_error (const gchar *text)
+{
+  GError *error = NULL;
+  SlConfig *cfg = sl_config_load_string (text, "contracts.conf", &error);
+  g_assert_null (cfg);
+  g_assert_nonnull (error);
+  gchar *message = g_strdup (error->message);
+  g_error_free (error);
+  return message;
+}
+
+static void
+test_global_options (void)
+{
+  /* a global a driver inherits reaches it */
+  GError *error = NULL;
+  SlConfig *cfg = sl_config_load_string ("options { scripted-note(\"hi\"); log-fifo-size(7); };\n"
+                                         "log { source { inject(); }; destination { scripted(); }; };\n",
+                                         "contracts.conf", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (instances->len, >, 0);
+  g_assert_cmpstr (((Scripted *) g_ptr_array_index (instances, instances->len - 1))->note, ==, "hi");
+  sl_config_free (cfg);
+
+  /* one no driver takes is refused, with a suggestion */
+  gchar *m = load_error ("options { scripted-nte(\"hi\"); };\n");
+  g_assert_nonnull (strstr (m, "contracts.conf:1:11: unknown global option 'scripted-nte' in options {}; did you mean 'scripted-note'?"));
+  g_free (m);
+  /* a driver's option that is not inherited is no global option */
+  m = load_error ("options { mode(ok); };\n");
+  g_assert_nonnull (strstr (m, "unknown global option 'mode'"));
+  g_free (m);
+  /* and a global is checked as the option that inherits it */
+  m = load_error ("options { log-fifo-size(many); };\n");
+  g_assert_nonnull (strstr (m, "expects a number, got 'many'"));
+  g_free (m);
+}
+
+/* Classes that registration refuses */
+static const SlDriverClass no_write_class = {
+  .kind = SL_DRIVER_DESTINATION, .name = "no-write",
+  .ops.destination = &(const SlDestinationOps) { .open = scripted_open },
+};
+static const SlDriverClass no_ops_class = { .kind = SL_DRIVER_PARSER, .name = "no-ops" };
+static const SlDriverClass odd_kind_class = { .kind = (SlDriverKind) 42, .name = "odd-kind" };
+static const SlOptionSpec twice_options[] = {
+  { "log-fifo-size", SL_UNBOUND (SL_OPT_INT), "1", "" },
+  { NULL }
+};
+static const SlDriverClass twice_class = {
+  .kind = SL_DRIVER_DESTINATION, .name = "twice", .options = twice_options,
+  .ops.destination = &(const SlDestinationOps) { .write = scripted_write },
+};
+static const SlDriverClass clash_class = {
+  .kind = SL_DRIVER_DESTINATION, .name = "scripted",
+  .ops.destination = &(const SlDestinationOps) { .write = scripted_write },
+};
+static const SlDriverClass fine_class = {
+  .kind = SL_DRIVER_DESTINATION, .name = "fine",
+  .ops.destination = &(const SlDestinationOps) { .write = scripted_write },
+};
+
+static gchar *
+register_error (const SlDriverClass *klass)
+{
+  const SlDriverClass *drivers[] = { &fine_class, klass, NULL };
+  SlModule module = { SL_ABI_VERSION, "bad", drivers };
+  GError *error = NULL;
+  g_assert_false (sl_plugins_register (&module, "/plugins/bad.so", &error));
+  g_assert_nonnull (error);
+  gchar *message = g_strdup (error->message);
+  g_error_free (error);
+  /* a module registers whole or not at all */
+  g_assert_null (sl_plugins_lookup (SL_DRIVER_DESTINATION, "fine"));
+  return message;
+}
+
+static void
+test_registration_refuses_half_drivers (void)
+{
+  gchar *m = register_error (&no_write_class);
+  g_assert_cmpstr (m, ==, "plugin /plugins/bad.so: destination driver 'no-write' has no write()");
+  g_free (m);
+  m = register_error (&no_ops_class);
+  g_assert_cmpstr (m, ==, "plugin /plugins/bad.so: parser driver 'no-ops' has no parser operations");
+  g_free (m);
+  m = register_error (&odd_kind_class);
+  g_assert_cmpstr (m, ==, "plugin /plugins/bad.so: driver 'odd-kind' is of kind 42, which this sluiced does not know");
+  g_free (m);
+  m = register_error (&twice_class);
+  g_assert_nonnull (strstr (m, "destination driver 'twice' declares option 'log-fifo-size' twice"));
+  g_free (m);
+  m = register_error (&clash_class);
+  g_assert_nonnull (strstr (m, "plugin /plugins/bad.so: destination driver 'scripted' is already registered by "));
+  g_assert_nonnull (strstr (m, "test-driver-contracts.c; the plugin is not loaded"));
+  g_free (m);
+  g_assert_true (sl_plugins_lookup (SL_DRIVER_DESTINATION, "scripted") == &scripted_class);
+  /* the same module again is no clash */
+  g_assert_true (sl_plugins_register (&test_module, __FILE__, NULL));
+}
+
+static void
+test_help_shows_what_the_core_adds (void)
+{
+  gchar *help = sl_plugins_help (&scripted_class);
+  g_assert_nonnull (strstr (help, "mode(ok, drop-odd, refuse, fail, disconnect-once) = ok"));
+  g_assert_nonnull (strstr (help, "log-fifo-size(number) = 10000"));
+  g_assert_nonnull (strstr (help, "time-reopen(duration) = 10ms"));
+  g_assert_nonnull (strstr (help, "workers(number) = 1"));
+  g_assert_null (strstr (help, "ts-format"));
+  g_free (help);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  instances = g_ptr_array_new ();
+  g_assert_true (sl_plugins_register (&test_module, __FILE__, NULL));
+  g_test_add_func ("/contracts/dropped-not-written", test_dropped_on_purpose_is_not_written);
+  g_test_add_func ("/contracts/refused-and-failing", test_refused_and_failing_are_dropped);
+  g_test_add_func ("/contracts/not-connected", test_not_connected_reopens);
+  g_test_add_func ("/contracts/workers", test_workers_share_the_queue);
+  g_test_add_func ("/contracts/global-options", test_global_options);
+  g_test_add_func ("/contracts/registration", test_registration_refuses_half_drivers);
+  g_test_add_func ("/contracts/help", test_help_shows_what_the_core_adds);
+  int status = g_test_run ();
+  g_ptr_array_unref (instances);
+  return status;
+}
