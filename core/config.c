@@ -3,7 +3,7 @@
 #include "core/config/parser.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/pipeline.h"
+#include "core/path-compile.h"
 #include "core/source-private.h"
 
 #include <string.h>
@@ -245,7 +245,7 @@ config_compile (SlCfgNode *tree, GError **error)
     return NULL;
   SlConfig *cfg = config_new (tree);
   if (!collect_objects (cfg, error) || !compile_templates (cfg, error)
-      || !check_unused_objects (cfg, error) || !sl_pipeline_compile (cfg, error))
+      || !check_unused_objects (cfg, error) || !sl_path_compile_all (cfg, error))
     {
       sl_config_free (cfg);
       return NULL;
