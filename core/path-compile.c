@@ -190,6 +190,27 @@ add_if (Compiler *c, SlPath *path, const SlCfgNode *node, gboolean flow, GError 
   return ok;
 }
 
+typedef GPtrArray *(*GroupFunc) (SlConfig *cfg, const gchar *name, const SlCfgNode *body, GError **error);
+
+/* The group source(NAME) or destination(NAME) names, or the one an inline
+ * source { ... } or destination { ... } makes. */
+static GPtrArray *
+find_group (Compiler *c, const SlCfgNode *node, const gchar *kind_word, GroupFunc group_of, GError **error)
+{
+  const gchar *name = node->has_body ? NULL : sl_cfg_node_arg (node, 0);
+  if (!node->has_body && !name)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, node->pos, _("%s() needs the name of a %s"), kind_word, kind_word);
+      return NULL;
+    }
+  gchar *anon = name ? NULL : sl_config_anonymous_name (c->cfg, kind_word);
+  GPtrArray *group = group_of (c->cfg, name ? name : anon, name ? NULL : node, error);
+  if (!group && name && error && *error == NULL)
+    sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, node->pos, _("there is no %s named '%s'"), kind_word, name);
+  g_free (anon);
+  return group;
+}
+
 static gboolean
 add_source (Compiler *c, const SlCfgNode *node, gboolean top, GError **error)
 {
@@ -199,17 +220,7 @@ add_source (Compiler *c, const SlCfgNode *node, gboolean top, GError **error)
                         _("a nested log path takes the sources of the path around it; move source() there"));
       return FALSE;
     }
-  const gchar *name = node->has_body ? NULL : sl_cfg_node_arg (node, 0);
-  if (!node->has_body && !name)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, node->pos, _("source() needs the name of a source"));
-      return FALSE;
-    }
-  gchar *anon = name ? NULL : sl_config_anonymous_name (c->cfg, "source");
-  GPtrArray *group = sl_config_source_group (c->cfg, name ? name : anon, name ? NULL : node, error);
-  if (!group && name && error && *error == NULL)
-    sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, node->pos, _("there is no source named '%s'"), name);
-  g_free (anon);
+  GPtrArray *group = find_group (c, node, "source", sl_config_source_group, error);
   if (!group)
     return FALSE;
   for (guint i = 0; i < group->len; i++)
@@ -220,17 +231,7 @@ add_source (Compiler *c, const SlCfgNode *node, gboolean top, GError **error)
 static gboolean
 add_destination (Compiler *c, SlPath *path, const SlCfgNode *node, GError **error)
 {
-  const gchar *name = node->has_body ? NULL : sl_cfg_node_arg (node, 0);
-  if (!node->has_body && !name)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, node->pos, _("destination() needs the name of a destination"));
-      return FALSE;
-    }
-  gchar *anon = name ? NULL : sl_config_anonymous_name (c->cfg, "destination");
-  GPtrArray *group = sl_config_dest_group (c->cfg, name ? name : anon, name ? NULL : node, error);
-  if (!group && name && error && *error == NULL)
-    sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, node->pos, _("there is no destination named '%s'"), name);
-  g_free (anon);
+  GPtrArray *group = find_group (c, node, "destination", sl_config_dest_group, error);
   if (!group)
     return FALSE;
   add_destinations (path, group);
