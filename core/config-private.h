@@ -9,8 +9,6 @@
 
 G_BEGIN_DECLS
 
-typedef struct _SlPath SlPath;
-
 struct _SlConfig
 {
   SlCfgNode *tree;

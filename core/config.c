@@ -4,7 +4,7 @@
 #include "core/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/pipeline.h"
+#include "core/path-compile.h"
 #include "core/source-private.h"
 
 #include <string.h>
@@ -193,7 +193,7 @@ config_compile (SlCfgNode *tree, GError **error)
   SlConfig *cfg = config_new (tree);
   if (!collect_objects (cfg, error) || !sl_driver_check_globals (cfg->globals, error)
       || !compile_templates (cfg, error)
-      || !check_unused_objects (cfg, error) || !sl_pipeline_compile (cfg, error))
+      || !check_unused_objects (cfg, error) || !sl_path_compile_all (cfg, error))
     {
       sl_config_free (cfg);
       return NULL;

@@ -4,8 +4,8 @@
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/macros.h"
-#include "core/pipeline.h"
 #include "core/priority.h"
+#include "core/route.h"
 
 #include <string.h>
 
@@ -274,7 +274,7 @@ sl_source_parse_with (SlSource *src, const SlDriverClass *format, const gchar *d
 void
 sl_source_post (SlSource *src, SlMessage **msgs, guint n)
 {
-  sl_pipeline_route (src, msgs, n);
+  sl_route (src->paths, msgs, n);
 }
 
 SlWindow *

@@ -271,6 +271,16 @@ test_unknown_reference_is_refused (void)
   g_assert_null (cfg);
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, "bad.conf:1:7: there is no source named 's_missing'"));
+  g_clear_error (&error);
+
+  cfg = sl_config_load_string ("source s { inject(s); };\nlog { source(s); destination(d_missing); };\n", "bad.conf", &error);
+  g_assert_null (cfg);
+  g_assert_nonnull (strstr (error->message, "bad.conf:2:18: there is no destination named 'd_missing'"));
+  g_clear_error (&error);
+
+  cfg = sl_config_load_string ("source s { inject(s); };\nlog { source(s); destination(); };\n", "bad.conf", &error);
+  g_assert_null (cfg);
+  g_assert_nonnull (strstr (error->message, "bad.conf:2:18: destination() needs the name of a destination"));
   g_error_free (error);
 }
 

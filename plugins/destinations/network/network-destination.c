@@ -217,7 +217,7 @@ net_init (SlDriver *d, SlOptions *o, GError **error)
   self->targets = g_ptr_array_new_with_free_func (target_free);
   self->frame = g_string_sized_new (1024);
   self->datagrams = g_string_sized_new (64 * 1024);
-  net_backlog_init (&self->backlog);
+  sl_resend_buffer_init (&self->backlog);
   self->connections = sl_stats_counter ("destination", d->id, d->klass->name, "connections");
   self->connect_errors = sl_stats_counter ("destination", d->id, d->klass->name, "connect_errors");
   self->resent = sl_stats_counter ("destination", d->id, d->klass->name, "resent");
@@ -296,7 +296,7 @@ net_free (SlDriver *d)
     g_string_free (self->frame, TRUE);
   if (self->datagrams)
     g_string_free (self->datagrams, TRUE);
-  net_backlog_clear (&self->backlog);
+  sl_resend_buffer_clear (&self->backlog);
   g_free (self->local_ip);
   g_free (self->local_port);
   g_free (self->hdrs);

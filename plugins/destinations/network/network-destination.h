@@ -5,6 +5,7 @@
 #define SL_NETWORK_DESTINATION_H
 
 #include "core/plugin.h"
+#include "core/resend-buffer.h"
 #include "core/stats.h"
 #include "core/template.h"
 
@@ -31,28 +32,6 @@ typedef struct
 /* Appends msg as it goes on the wire; scratch is the caller's buffer for
  * an octet-counted frame. */
 void net_format_append (const NetFormat *f, const SlMessage *msg, GString *out, GString *scratch);
-
-/* Wire bytes of messages a stream peer has not acknowledged yet, kept so
- * that a connection that breaks loses none of them: they are sent again
- * on the next connection. Bytes before start are known to have arrived. */
-typedef struct
-{
-  GString *bytes;
-  GArray *ends;             /* gsize: where each message ends in bytes */
-  guint first;              /* ends[first] ends the oldest message not known to have arrived */
-  gsize start;              /* where that message begins */
-  gsize sent;               /* bytes [start, sent) were given to the current connection */
-} NetBacklog;
-
-void     net_backlog_init     (NetBacklog *b);
-void     net_backlog_clear    (NetBacklog *b);
-guint    net_backlog_messages (const NetBacklog *b);
-/* The peer acknowledged all but the last unacked bytes given to it. */
-void     net_backlog_delivered (NetBacklog *b, gsize unacked);
-/* Frees the room of what arrived; offsets into bytes change. */
-void     net_backlog_compact  (NetBacklog *b);
-/* A new connection starts: everything kept is sent again. */
-void     net_backlog_rewind   (NetBacklog *b);
 
 typedef struct
 {
@@ -82,7 +61,7 @@ typedef struct
   gint fd;
   gboolean failing;         /* the last connection attempt failed: log only the first */
   gboolean given_up;        /* see net_give_up() */
-  NetBacklog backlog;       /* streams */
+  SlResendBuffer backlog;   /* streams: wire bytes until the peer acknowledged them */
   GString *frame;           /* scratch for octet-counted frames */
   GString *datagrams;       /* datagrams: a batch's messages back to back */
   struct mmsghdr *hdrs;     /* one per message of the batch */
