@@ -31,9 +31,7 @@ typedef struct
 {
   SlDriver super;
   const gchar *ip;
-  const gchar *localip;
   const gchar *port;
-  const gchar *localport;
   gint64 so_rcvbuf;
   gboolean so_keepalive;
   gint listen_backlog;
@@ -45,9 +43,9 @@ typedef struct
 
 #define NET_OPTIONS(default_port) \
   { "ip", SL_STRING (NetSource, ip), "0.0.0.0", "address to listen on" }, \
-  { "localip", SL_STRING (NetSource, localip), NULL, "the same as ip()" }, \
+  { "localip", SL_STRING (NetSource, ip), NULL, "the same as ip()" }, \
   { "port", SL_STRING (NetSource, port), default_port, "port to listen on" }, \
-  { "localport", SL_STRING (NetSource, localport), NULL, "the same as port()" }, \
+  { "localport", SL_STRING (NetSource, port), NULL, "the same as port()" }, \
   { "so-rcvbuf", SL_SIZE (NetSource, so_rcvbuf), "0", "socket receive buffer; 0 keeps the system default" }, \
   { "ip-protocol", SL_UNBOUND (SL_OPT_INT), "4", "accepted for syslog-ng compatibility; the address decides" }
 
@@ -76,16 +74,12 @@ net_init (SlDriver *d, GError **error)
 {
   NetSource *self = (NetSource *) d;
   const gchar *kind = d->klass->name;
-  if (sl_options_is_set (d->options, "localip"))
-    self->ip = self->localip;
-  if (sl_options_is_set (d->options, "localport"))
-    self->port = self->localport;
   self->stream = strcmp (kind, "udp") != 0 && self->transport == NET_TCP;
   /* syslog() over UDP listens where RFC 5426 puts it, as syslog-ng does */
   if (strcmp (kind, "syslog") == 0 && !self->stream && !sl_options_is_set (d->options, "port")
       && !sl_options_is_set (d->options, "localport"))
     self->port = "514";
-  if (self->so_rcvbuf < 0 || self->so_rcvbuf > G_MAXINT)
+  if (self->so_rcvbuf > G_MAXINT)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "so-rcvbuf"),
                         _("so-rcvbuf() must be between 0 and %d bytes"), G_MAXINT);

@@ -96,7 +96,7 @@ unix_init (SlDriver *d, GError **error)
                         sizeof ((struct sockaddr_un *) NULL)->sun_path - 1);
       return FALSE;
     }
-  if (self->so_rcvbuf < 0 || self->so_rcvbuf > G_MAXINT)
+  if (self->so_rcvbuf > G_MAXINT)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "so-rcvbuf"),
                         _("so-rcvbuf() must be between 0 and %d bytes"), G_MAXINT);
