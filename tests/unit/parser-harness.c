@@ -56,7 +56,7 @@ sl_test_parser_clear (SlTestParser *p)
 gboolean
 sl_test_parser_process (SlTestParser *p, SlMessage **msg)
 {
-  return p->driver->klass->process (p->driver, msg);
+  return p->driver->klass->ops.parser->process (p->driver, msg);
 }
 
 gint64
