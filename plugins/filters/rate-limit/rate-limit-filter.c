@@ -14,11 +14,11 @@
  * every other such key, which is counted. Two threads that race on the
  * same place can let a message more or fewer through; the budgets are
  * exact otherwise. */
-#include "core/template.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/plugin.h"
 #include "core/stats.h"
+#include "core/template.h"
 
 #include <string.h>
 
