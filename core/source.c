@@ -64,8 +64,8 @@ apply_parse_options (SlSource *src, GError **error)
   /* use-dns(): names are never looked up, so that no message waits on a
    * name server; the address stays in HOST. */
   if (o->use_dns && sl_options_is_set (driver->options, "use-dns"))
-    sl_log (SL_LOG_NOTICE, _("%s: use-dns() accepted, but host names are not looked up; HOST keeps the address"),
-            driver->id);
+    sl_log (SL_LOG_NOTICE, _("%s: use-dns(%s) accepted, but host names are not looked up; HOST keeps the address"),
+            driver->id, o->use_dns == 1 ? "yes" : "persist-only");
   return read_default_pri (src, o, error);
 }
 

@@ -104,7 +104,7 @@ note_read (SlStreamWriter *w, gint fd)
 
 guint
 sl_stream_writer_write (SlStreamWriter *w, gint fd, const SlTemplate *t, const SlTemplateEnv *env,
-                        SlMessage **msgs, guint n, gint wait_ms, gint *err)
+                        SlMessage *const *msgs, guint n, gint wait_ms, gint *err)
 {
   sl_resend_buffer_compact (&w->buf);
   guint mark = sl_resend_buffer_mark (&w->buf);

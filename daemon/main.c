@@ -150,6 +150,9 @@ reload (Daemon *d, gchar **why)
     }
   sl_config_free (d->cfg);
   d->cfg = next;
+  /* a SIGHUP also means "reopen your files" after logrotate, and the
+   * destinations that were kept still hold the old ones */
+  sl_config_reopen (d->cfg);
   sl_log (SL_LOG_NOTICE, "configuration reloaded; version='%s'", PACKAGE_VERSION);
   return TRUE;
 }

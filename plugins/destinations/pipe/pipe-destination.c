@@ -151,7 +151,7 @@ pipe_write (SlDriver *d, SlWriteBatch *batch)
     return SL_WRITE_RETRY;
   gint err = 0;
   batch->done = sl_stream_writer_write (self->writer, self->fd, self->template, self->env,
-                                        (SlMessage **) batch->msgs, batch->n, WAIT_MS, &err);
+                                        batch->msgs, batch->n, WAIT_MS, &err);
   if (batch->done < batch->n)
     {
       report_failure (self, err == EPIPE ? "nobody reads the pipe, holding messages" : "error writing pipe", err);

@@ -199,7 +199,7 @@ program_write (SlDriver *d, SlWriteBatch *batch)
   guint n = batch->n;
   gint err = 0;
   guint done = sl_stream_writer_write (self->writer, self->fd, self->template, self->env,
-                                       (SlMessage **) batch->msgs, n, WAIT_MS, &err);
+                                       batch->msgs, n, WAIT_MS, &err);
   if (done < n && err == EPIPE)
     schedule_restart (self, stop_program (self));
   else if (done < n && !self->stalled)

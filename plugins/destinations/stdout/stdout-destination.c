@@ -44,7 +44,7 @@ stdout_write (SlDriver *d, SlWriteBatch *batch)
   guint n = batch->n;
   gint err = 0;
   guint done = sl_stream_writer_write (self->writer, STDOUT_FILENO, self->template, self->env,
-                                       (SlMessage **) batch->msgs, n, WAIT_MS, &err);
+                                       batch->msgs, n, WAIT_MS, &err);
   if (done < n && !self->failing)
     sl_log (SL_LOG_ERROR, "error writing stdout; error='%s', driver='%s'", g_strerror (err), d->id);
   else if (done == n && self->failing)
