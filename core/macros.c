@@ -391,12 +391,21 @@ append_sd_value (GString *out, const gchar *value, gsize len)
 }
 
 /* Parameters of an id are written together, the ids in the order they
- * first appear: the order RFC 5424 received them in. */
+ * first appear: the order RFC 5424 received them in. Structured data kept
+ * whole, because some of its names found no room in the registry, is
+ * written as received. */
 static gboolean
 append_sdata (const SlMessage *msg, GString *out)
 {
   SlSdParams params;
+  gsize kept_len;
+  const gchar *kept = sl_message_kept_sdata (msg, &kept_len);
 
+  if (kept)
+    {
+      g_string_append_len (out, kept, kept_len);
+      return TRUE;
+    }
   params.spill = NULL;
   params.n = 0;
   sl_message_foreach_dynamic (msg, sd_collect, &params);
@@ -497,14 +506,9 @@ sl_macro_append (guint id, const SlMessage *msg, const SlTemplateEnv *env, GStri
     case M_SDATA:
       return append_sdata (msg, out);
     case M_TAGS:
-      /* comma-separated, in the order they were set, as in syslog-ng */
-      for (guint i = 0; msg->tags && i < msg->tags->len; i++)
-        {
-          if (i)
-            g_string_append_c (out, ',');
-          g_string_append (out, g_ptr_array_index (msg->tags, i));
-        }
-      return msg->tags && msg->tags->len;
+      /* comma-separated, in the order the tags were first seen in the
+       * process, as syslog-ng orders them by id */
+      return sl_message_append_tags (msg, out);
     default:
       return FALSE;
     }

@@ -65,6 +65,21 @@ check_use_dns (SlOptions *o, SlDriver *driver, GError **error)
   return FALSE;
 }
 
+/* Interned once here, so that tagging a message is setting bits. */
+static GArray *
+intern_tags (GPtrArray *names)
+{
+  if (!names || !names->len)
+    return NULL;
+  GArray *tags = g_array_sized_new (FALSE, FALSE, sizeof (SlTag), names->len);
+  for (guint i = 0; i < names->len; i++)
+    {
+      SlTag tag = sl_tag_id (g_ptr_array_index (names, i));
+      g_array_append_val (tags, tag);
+    }
+  return tags;
+}
+
 SlSource *
 sl_source_new (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **error)
 {
@@ -108,7 +123,7 @@ sl_source_new (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **err
       src->normalize_hostnames = sl_options_bool (o, "normalize-hostnames");
       src->max_msg_size = MAX (sl_options_int (o, "log-msg-size"), 64);
       src->iw_size = MAX (sl_options_int (o, "log-iw-size"), 1);
-      src->tags = sl_options_list (o, "tags");
+      src->tags = intern_tags (sl_options_list (o, "tags"));
       if (!read_default_pri (o, src, error) || !check_use_dns (o, driver, error))
         {
           sl_source_free (src);
@@ -141,6 +156,8 @@ void
 sl_source_free (SlSource *src)
 {
   g_ptr_array_unref (src->paths);
+  if (src->tags)
+    g_array_unref (src->tags);
   g_free (src->group);
   g_free (src);
 }
@@ -275,7 +292,7 @@ parse_frame (SlSource *src, const SlDriverClass *format, const gchar *data, gsiz
   if (src->parse.program_override)
     sl_message_set (msg, SL_F_PROGRAM, src->parse.program_override, -1);
   for (guint i = 0; src->tags && i < src->tags->len; i++)
-    sl_message_set_tag (msg, g_ptr_array_index (src->tags, i));
+    sl_message_set_tag_id (msg, g_array_index (src->tags, SlTag, i));
   return msg;
 }
 

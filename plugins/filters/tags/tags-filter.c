@@ -7,7 +7,7 @@
 typedef struct
 {
   SlDriver super;
-  GPtrArray *tags;        /* owned by the driver's options */
+  GArray *tags;           /* SlTag, interned once */
 } TagsFilter;
 
 static const SlOptionSpec tags_options[] = {
@@ -19,23 +19,35 @@ static gboolean
 tags_init (SlDriver *d, SlOptions *o, GError **error)
 {
   TagsFilter *self = (TagsFilter *) d;
-  self->tags = sl_options_list (o, "tags");
-  if (!self->tags || !self->tags->len)
+  GPtrArray *names = sl_options_list (o, "tags");
+  if (!names || !names->len)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("tags() needs at least one tag, as in tags(\"audit\")"));
       return FALSE;
     }
+  self->tags = g_array_sized_new (FALSE, FALSE, sizeof (SlTag), names->len);
+  for (guint i = 0; i < names->len; i++)
+    {
+      SlTag tag = sl_tag_id (g_ptr_array_index (names, i));
+      g_array_append_val (self->tags, tag);
+    }
   return TRUE;
+}
+
+static void
+tags_free (SlDriver *d)
+{
+  TagsFilter *self = (TagsFilter *) d;
+  if (self->tags)
+    g_array_unref (self->tags);
 }
 
 static gboolean
 tags_match (SlDriver *d, const SlMessage *msg)
 {
   TagsFilter *self = (TagsFilter *) d;
-  if (!msg->tags)
-    return FALSE;
   for (guint i = 0; i < self->tags->len; i++)
-    if (sl_message_has_tag (msg, g_ptr_array_index (self->tags, i)))
+    if (sl_message_has_tag_id (msg, g_array_index (self->tags, SlTag, i)))
       return TRUE;
   return FALSE;
 }
@@ -47,6 +59,7 @@ static const SlDriverClass tags_class = {
   .options = tags_options,
   .instance_size = sizeof (TagsFilter),
   .init = tags_init,
+  .free = tags_free,
   .match = tags_match,
 };
 
