@@ -296,30 +296,6 @@ append_msghdr (const SlMessage *msg, GString *out)
   return TRUE;
 }
 
-/* Field names never change once interned, but asking the registry for one
- * takes its lock: each thread remembers the names it saw last. */
-#define NAME_CACHE_SIZE 64
-
-typedef struct
-{
-  SlHandle handle;
-  const gchar *name;
-} SlNameCacheSlot;
-
-static __thread SlNameCacheSlot name_cache[NAME_CACHE_SIZE];
-
-static const gchar *
-field_name (SlHandle h)
-{
-  SlNameCacheSlot *slot = &name_cache[h % NAME_CACHE_SIZE];
-
-  if (slot->name && slot->handle == h)
-    return slot->name;
-  slot->handle = h;
-  slot->name = sl_field_name (h);
-  return slot->name;
-}
-
 typedef struct
 {
   const gchar *id;
@@ -350,7 +326,7 @@ sd_collect (SlHandle h, const gchar *value, gsize len, gpointer user_data)
 {
   static const gchar prefix[] = ".SDATA.";
   SlSdParams *p = user_data;
-  const gchar *name = field_name (h);
+  const gchar *name = sl_field_name (h);
 
   if (!name || strncmp (name, prefix, sizeof prefix - 1) != 0)
     return TRUE;

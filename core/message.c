@@ -89,6 +89,18 @@ sl_tag_name (SlTag tag)
   return sl_name_table_name (&tag_names, tag);
 }
 
+GArray *
+sl_tag_ids (GPtrArray *names)
+{
+  GArray *tags = g_array_sized_new (FALSE, FALSE, sizeof (SlTag), names->len);
+  for (guint i = 0; i < names->len; i++)
+    {
+      SlTag tag = sl_tag_id (g_ptr_array_index (names, i));
+      g_array_append_val (tags, tag);
+    }
+  return tags;
+}
+
 void
 sl_time_now (SlTime *t)
 {

@@ -65,6 +65,9 @@ typedef guint32 SlTag;
 SlTag        sl_tag_id     (const gchar *name);
 SlTag        sl_tag_lookup (const gchar *name);
 const gchar *sl_tag_name   (SlTag tag);
+/* The SlTag of each of names, interned: for drivers that name tags in their
+ * configuration, so that tagging or testing a message is a bit operation. */
+GArray      *sl_tag_ids    (GPtrArray *names);
 
 typedef struct _SlMessage SlMessage;
 struct _SlMessage

@@ -65,21 +65,6 @@ check_use_dns (SlOptions *o, SlDriver *driver, GError **error)
   return FALSE;
 }
 
-/* Interned once here, so that tagging a message is setting bits. */
-static GArray *
-intern_tags (GPtrArray *names)
-{
-  if (!names || !names->len)
-    return NULL;
-  GArray *tags = g_array_sized_new (FALSE, FALSE, sizeof (SlTag), names->len);
-  for (guint i = 0; i < names->len; i++)
-    {
-      SlTag tag = sl_tag_id (g_ptr_array_index (names, i));
-      g_array_append_val (tags, tag);
-    }
-  return tags;
-}
-
 SlSource *
 sl_source_new (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **error)
 {
@@ -123,7 +108,8 @@ sl_source_new (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **err
       src->normalize_hostnames = sl_options_bool (o, "normalize-hostnames");
       src->max_msg_size = MAX (sl_options_int (o, "log-msg-size"), 64);
       src->iw_size = MAX (sl_options_int (o, "log-iw-size"), 1);
-      src->tags = intern_tags (sl_options_list (o, "tags"));
+      GPtrArray *tags = sl_options_list (o, "tags");
+      src->tags = tags && tags->len ? sl_tag_ids (tags) : NULL;
       if (!read_default_pri (o, src, error) || !check_use_dns (o, driver, error))
         {
           sl_source_free (src);

@@ -25,12 +25,7 @@ tags_init (SlDriver *d, SlOptions *o, GError **error)
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("tags() needs at least one tag, as in tags(\"audit\")"));
       return FALSE;
     }
-  self->tags = g_array_sized_new (FALSE, FALSE, sizeof (SlTag), names->len);
-  for (guint i = 0; i < names->len; i++)
-    {
-      SlTag tag = sl_tag_id (g_ptr_array_index (names, i));
-      g_array_append_val (self->tags, tag);
-    }
+  self->tags = sl_tag_ids (names);
   return TRUE;
 }
 
