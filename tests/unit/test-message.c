@@ -298,7 +298,7 @@ test_size_does_not_grow_with_names (void)
 
   SlMessage *copy = sl_message_clone (msg);
   g_assert_cmpuint (copy->n_fields, ==, G_N_ELEMENTS (late));
-  g_assert_cmpuint (sl_message_allocated_size (copy), ==, size);
+  g_assert_cmpuint (sl_message_allocated_size (copy), <=, size);
   for (guint i = 0; i < G_N_ELEMENTS (late); i++)
     g_assert_cmpmem (sl_message_get (copy, late[i], NULL), 1, sl_message_get (msg, late[i], NULL), 1);
   sl_message_unref (msg);
