@@ -190,6 +190,13 @@ value_clear (SlValue *v)
 }
 
 static void
+value_free (const SlValue *v)
+{
+  if (v->owned)
+    g_free ((gchar *) v->ptr);
+}
+
+static void
 fields_free (SlMessage *msg)
 {
   if (msg->fields && msg->fields_pool != FIELDS_INLINE)
@@ -202,11 +209,11 @@ sl_message_unref (SlMessage *msg)
   if (!g_atomic_int_dec_and_test (&msg->ref_count))
     return;
   for (guint i = 0; i < SL_F_BUILTIN_MAX; i++)
-    value_clear (&msg->builtin[i]);
+    value_free (&msg->builtin[i]);
   for (guint i = 0; i < msg->n_fields; i++)
-    value_clear (&msg->fields[i]);
+    value_free (&msg->fields[i]);
   fields_free (msg);
-  value_clear (&msg->sdata);
+  value_free (&msg->sdata);
   g_free (msg->more_tags);
   if (msg->ack_root)
     sl_message_unref (msg->ack_root);
@@ -351,8 +358,10 @@ find_or_add (SlMessage *msg, SlHandle h)
       if (found)
         return &msg->fields[i];
     }
-  fields_reserve (msg, msg->n_fields + 1);
-  memmove (&msg->fields[i + 1], &msg->fields[i], (msg->n_fields - i) * sizeof (SlValue));
+  if (msg->n_fields == msg->fields_cap)
+    fields_reserve (msg, msg->n_fields + 1);
+  if (i < msg->n_fields)
+    memmove (&msg->fields[i + 1], &msg->fields[i], (msg->n_fields - i) * sizeof (SlValue));
   msg->n_fields++;
   msg->fields[i] = (SlValue) { .handle = h };
   return &msg->fields[i];
