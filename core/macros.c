@@ -343,30 +343,6 @@ append_msghdr (const SlMessage *msg, GString *out)
   return TRUE;
 }
 
-/* Field names never change once interned, but asking the registry for one
- * takes its lock: each thread remembers the names it saw last. */
-#define NAME_CACHE_SIZE 64
-
-typedef struct
-{
-  SlHandle handle;
-  const gchar *name;
-} SlNameCacheSlot;
-
-static __thread SlNameCacheSlot name_cache[NAME_CACHE_SIZE];
-
-static const gchar *
-field_name (SlHandle h)
-{
-  SlNameCacheSlot *slot = &name_cache[h % NAME_CACHE_SIZE];
-
-  if (slot->name && slot->handle == h)
-    return slot->name;
-  slot->handle = h;
-  slot->name = sl_field_name (h);
-  return slot->name;
-}
-
 typedef struct
 {
   const gchar *id;
@@ -397,7 +373,7 @@ sd_collect (SlHandle h, const gchar *value, gsize len, gpointer user_data)
 {
   static const gchar prefix[] = ".SDATA.";
   SlSdParams *p = user_data;
-  const gchar *name = field_name (h);
+  const gchar *name = sl_field_name (h);
 
   if (!name || strncmp (name, prefix, sizeof prefix - 1) != 0)
     return TRUE;
@@ -438,12 +414,21 @@ append_sd_value (GString *out, const gchar *value, gsize len)
 }
 
 /* Parameters of an id are written together, the ids in the order they
- * first appear: the order RFC 5424 received them in. */
+ * first appear: the order RFC 5424 received them in. Structured data kept
+ * whole, because some of its names found no room in the registry, is
+ * written as received. */
 static gboolean
 append_sdata (const SlMessage *msg, GString *out)
 {
   SlSdParams params;
+  gsize kept_len;
+  const gchar *kept = sl_message_kept_sdata (msg, &kept_len);
 
+  if (kept)
+    {
+      g_string_append_len (out, kept, kept_len);
+      return TRUE;
+    }
   params.spill = NULL;
   params.n = 0;
   sl_message_foreach_dynamic (msg, sd_collect, &params);
@@ -544,14 +529,9 @@ sl_macro_append (guint id, const SlMessage *msg, const SlTemplateEnv *env, GStri
     case M_SDATA:
       return append_sdata (msg, out);
     case M_TAGS:
-      /* comma-separated, in the order they were set, as in syslog-ng */
-      for (guint i = 0; msg->tags && i < msg->tags->len; i++)
-        {
-          if (i)
-            g_string_append_c (out, ',');
-          g_string_append (out, g_ptr_array_index (msg->tags, i));
-        }
-      return msg->tags && msg->tags->len;
+      /* comma-separated, in the order the tags were first seen in the
+       * process, as syslog-ng orders them by id */
+      return sl_message_append_tags (msg, out);
     default:
       return FALSE;
     }

@@ -369,18 +369,12 @@ overlaps (const gchar *a, gsize a_len, const gchar *b, gsize b_len)
 
 /* Storing a match replaces fields; a value that is one of them must be
  * copied first, or storing would free what is being read. */
-/* Handles at or above this are not set in msg: checking them is skipped,
- * so that the 256 match fields cost little on a message with few fields. */
-static SlHandle
-handle_limit (const SlMessage *msg)
-{
-  return SL_F_BUILTIN_MAX + msg->n_dynamic;
-}
-
 static gboolean
 value_in_match_fields (const SlMatcher *m, const SlMessage *msg, const gchar *value, gsize len)
 {
-  SlHandle limit = handle_limit (msg);
+  /* handles at or above the limit are not set: skipping them keeps the 256
+   * match fields cheap on a message with few fields */
+  SlHandle limit = sl_message_handle_limit (msg);
   for (guint i = 0; i < MAX_MATCHES; i++)
     {
       if (match_handles[i] >= limit)
@@ -413,7 +407,7 @@ store_spans (const SlMatcher *m, SlMessage *msg, const gchar *value, const Span 
       else
         sl_message_unset (msg, match_handles[i]);
     }
-  SlHandle limit = handle_limit (msg);
+  SlHandle limit = sl_message_handle_limit (msg);
   for (guint i = n; i < MAX_MATCHES; i++)
     if (match_handles[i] < limit)
       sl_message_unset (msg, match_handles[i]);

@@ -153,3 +153,13 @@ sl_message_pool_block_size (guint8 pool_class)
 {
   return pool_class ? depots[pool_class - 1].size : 0;
 }
+
+guint
+sl_message_pool_depot_magazines (guint8 pool_class)
+{
+  Depot *d = &depots[pool_class - 1];
+  g_mutex_lock (&d->lock);
+  guint count = d->count;
+  g_mutex_unlock (&d->lock);
+  return count;
+}

@@ -16,6 +16,8 @@ gpointer sl_message_pool_alloc (gsize size, guint8 *pool_class);
 void     sl_message_pool_free  (gpointer block, guint8 pool_class);
 /* How many bytes a block of pool_class holds (0 for a malloc'd block). */
 gsize    sl_message_pool_block_size (guint8 pool_class);
+/* For tests: how many full magazines of pool_class wait in the depot. */
+guint    sl_message_pool_depot_magazines (guint8 pool_class);
 
 G_END_DECLS
 

@@ -2,6 +2,7 @@
 #include "core/message-pool.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/name-table.h"
 #include "core/stats.h"
 #include "core/window.h"
 
@@ -23,116 +24,81 @@ static const gchar *const builtin_names[SL_F_BUILTIN_MAX] = {
 
 /* Field names are interned for the life of the process: handles are stored
  * in compiled templates and filters that outlive any one configuration. */
-static GMutex registry_lock;
-static GHashTable *handle_by_name;
-static GPtrArray *name_by_handle;
+static SlNameTable field_names =
+  SL_NAME_TABLE_INIT (SL_F_BUILTIN_MAX + SL_FIELD_NAMES_MAX, builtin_names, SL_F_BUILTIN_MAX);
 
-static void
-registry_init_locked (void)
+/* Counts a name a full table refused; TRUE the first time, to log it. */
+static gboolean
+count_refused (const gchar *kind, SlCounter **counter, gint *logged)
 {
-  if (handle_by_name)
-    return;
-  handle_by_name = g_hash_table_new (g_str_hash, g_str_equal);
-  name_by_handle = g_ptr_array_new ();
-  for (SlHandle h = 0; h < SL_F_BUILTIN_MAX; h++)
-    {
-      g_ptr_array_add (name_by_handle, (gpointer) builtin_names[h]);
-      if (h != SL_F_NONE)
-        g_hash_table_insert (handle_by_name, (gpointer) builtin_names[h], GUINT_TO_POINTER (h));
-    }
-}
-
-static void
-count_refused_name (const gchar *name)
-{
-  static SlCounter *refused;
-  static gint logged;
-  if (g_once_init_enter (&refused))
-    g_once_init_leave (&refused, sl_stats_counter ("fields", "registry", "names", "refused"));
-  sl_counter_add (refused, 1);
-  if (g_atomic_int_compare_and_exchange (&logged, 0, 1))
-    sl_log (SL_LOG_WARNING, _("too many field names, %d; new ones such as '%s' are not stored"),
-            SL_FIELD_NAMES_MAX, name);
-}
-
-/* Each thread remembers the handles it looked up, so that parsers which
- * name fields per message (json-parser, kv-parser) take the registry's
- * lock only for names new to the thread. The keys are the registry's own
- * copies, which live as long as the process. */
-#define SL_FIELD_CACHE_MAX 4096
-
-static void
-field_cache_free (gpointer cache)
-{
-  g_hash_table_unref (cache);
-}
-
-static GPrivate field_cache = G_PRIVATE_INIT (field_cache_free);
-
-static void
-field_cache_add (const gchar *interned, SlHandle h)
-{
-  GHashTable *cache = g_private_get (&field_cache);
-  if (!cache)
-    {
-      cache = g_hash_table_new (g_str_hash, g_str_equal);
-      g_private_set (&field_cache, cache);
-    }
-  if (g_hash_table_size (cache) >= SL_FIELD_CACHE_MAX)
-    g_hash_table_remove_all (cache);
-  g_hash_table_insert (cache, (gpointer) interned, GUINT_TO_POINTER (h));
+  if (g_once_init_enter (counter))
+    g_once_init_leave (counter, sl_stats_counter (kind, "registry", "names", "refused"));
+  sl_counter_add (*counter, 1);
+  return g_atomic_int_compare_and_exchange (logged, 0, 1);
 }
 
 SlHandle
 sl_field_handle (const gchar *name)
 {
-  GHashTable *cache = g_private_get (&field_cache);
-  SlHandle h = cache ? GPOINTER_TO_UINT (g_hash_table_lookup (cache, name)) : SL_F_NONE;
-  if (h != SL_F_NONE)
-    return h;
-
-  gboolean full = FALSE;
-  g_mutex_lock (&registry_lock);
-  registry_init_locked ();
-  h = GPOINTER_TO_UINT (g_hash_table_lookup (handle_by_name, name));
-  if (h == SL_F_NONE && name[0])
-    {
-      full = name_by_handle->len >= SL_F_BUILTIN_MAX + SL_FIELD_NAMES_MAX;
-      if (!full)
-        {
-          gchar *copy = g_strdup (name);
-          h = name_by_handle->len;
-          g_ptr_array_add (name_by_handle, copy);
-          g_hash_table_insert (handle_by_name, copy, GUINT_TO_POINTER (h));
-        }
-    }
-  const gchar *interned = g_ptr_array_index (name_by_handle, h);
-  g_mutex_unlock (&registry_lock);
-  if (full)
-    count_refused_name (name);
-  if (h != SL_F_NONE)
-    field_cache_add (interned, h);
+  static SlCounter *counter;
+  static gint logged;
+  gboolean refused;
+  SlHandle h = sl_name_table_intern (&field_names, name, &refused);
+  if (refused && count_refused ("fields", &counter, &logged))
+    sl_log (SL_LOG_WARNING, _("too many field names, %d; new ones such as '%s' are not stored, "
+                              "and structured data using them is kept whole for $SDATA"),
+            SL_FIELD_NAMES_MAX, name);
   return h;
 }
 
 SlHandle
 sl_field_lookup (const gchar *name)
 {
-  g_mutex_lock (&registry_lock);
-  registry_init_locked ();
-  SlHandle h = GPOINTER_TO_UINT (g_hash_table_lookup (handle_by_name, name));
-  g_mutex_unlock (&registry_lock);
-  return h;
+  return sl_name_table_lookup (&field_names, name);
 }
 
 const gchar *
 sl_field_name (SlHandle handle)
 {
-  g_mutex_lock (&registry_lock);
-  registry_init_locked ();
-  const gchar *name = handle < name_by_handle->len ? g_ptr_array_index (name_by_handle, handle) : NULL;
-  g_mutex_unlock (&registry_lock);
-  return name;
+  return sl_name_table_name (&field_names, handle);
+}
+
+static SlNameTable tag_names = SL_NAME_TABLE_INIT (SL_TAGS_MAX + 1, NULL, 0);
+
+SlTag
+sl_tag_id (const gchar *name)
+{
+  static SlCounter *counter;
+  static gint logged;
+  gboolean refused;
+  SlTag tag = sl_name_table_intern (&tag_names, name, &refused);
+  if (refused && count_refused ("tags", &counter, &logged))
+    sl_log (SL_LOG_WARNING, _("too many tags, %d; new ones such as '%s' are not set"), SL_TAGS_MAX, name);
+  return tag;
+}
+
+SlTag
+sl_tag_lookup (const gchar *name)
+{
+  return sl_name_table_lookup (&tag_names, name);
+}
+
+const gchar *
+sl_tag_name (SlTag tag)
+{
+  return sl_name_table_name (&tag_names, tag);
+}
+
+GArray *
+sl_tag_ids (GPtrArray *names)
+{
+  GArray *tags = g_array_sized_new (FALSE, FALSE, sizeof (SlTag), names->len);
+  for (guint i = 0; i < names->len; i++)
+    {
+      SlTag tag = sl_tag_id (g_ptr_array_index (names, i));
+      g_array_append_val (tags, tag);
+    }
+  return tags;
 }
 
 void
@@ -147,13 +113,38 @@ sl_time_now (SlTime *t)
   t->gmtoff = (gint32) tm.tm_gmtoff;
 }
 
+/* Says that a message's fields live in the slack of its own block. */
+#define FIELDS_INLINE G_MAXUINT8
+
+static gsize
+message_bytes (gsize raw_len, gsize tail)
+{
+  return sizeof (SlMessage) + raw_len + 1 + tail;
+}
+
+/* A pool block is mostly larger than the message in it: the first few
+ * dynamic fields go into what is left, so that a message with structured
+ * data usually needs no second allocation. */
+static void
+fields_use_slack (SlMessage *msg)
+{
+  gsize used = (message_bytes (msg->raw_len, msg->extra_len) + G_ALIGNOF (SlValue) - 1)
+               & ~(gsize) (G_ALIGNOF (SlValue) - 1);
+  gsize block = sl_message_pool_block_size (msg->pool_class);
+  if (block < used + sizeof (SlValue))
+    return;
+  msg->fields = (SlValue *) ((gchar *) msg + used);
+  msg->fields_cap = (block - used) / sizeof (SlValue);
+  msg->fields_pool = FIELDS_INLINE;
+}
+
 SlMessage *
 sl_message_new_with_extra (const gchar *raw, gsize len, const gchar *extra, gsize extra_len,
                            const gchar **extra_copy)
 {
   gsize tail = extra ? extra_len + 1 : 0;
   guint8 pool_class;
-  SlMessage *msg = sl_message_pool_alloc (sizeof (SlMessage) + len + 1 + tail, &pool_class);
+  SlMessage *msg = sl_message_pool_alloc (message_bytes (len, tail), &pool_class);
 
   memset (msg, 0, sizeof (SlMessage));
   msg->pool_class = pool_class;
@@ -171,6 +162,7 @@ sl_message_new_with_extra (const gchar *raw, gsize len, const gchar *extra, gsiz
       if (extra_copy)
         *extra_copy = msg->raw + len + 1;
     }
+  fields_use_slack (msg);
   return msg;
 }
 
@@ -197,21 +189,32 @@ value_clear (SlValue *v)
   v->owned = FALSE;
 }
 
+static void
+value_free (const SlValue *v)
+{
+  if (v->owned)
+    g_free ((gchar *) v->ptr);
+}
+
+static void
+fields_free (SlMessage *msg)
+{
+  if (msg->fields && msg->fields_pool != FIELDS_INLINE)
+    sl_message_pool_free (msg->fields, msg->fields_pool);
+}
+
 void
 sl_message_unref (SlMessage *msg)
 {
   if (!g_atomic_int_dec_and_test (&msg->ref_count))
     return;
   for (guint i = 0; i < SL_F_BUILTIN_MAX; i++)
-    value_clear (&msg->builtin[i]);
-  if (msg->dynamic)
-    {
-      for (guint i = 0; i < msg->n_dynamic; i++)
-        value_clear (&msg->dynamic[i]);
-      sl_message_pool_free (msg->dynamic, msg->dynamic_pool);
-    }
-  if (msg->tags)
-    g_ptr_array_free (msg->tags, TRUE);
+    value_free (&msg->builtin[i]);
+  for (guint i = 0; i < msg->n_fields; i++)
+    value_free (&msg->fields[i]);
+  fields_free (msg);
+  value_free (&msg->sdata);
+  g_free (msg->more_tags);
   if (msg->ack_root)
     sl_message_unref (msg->ack_root);
   if (msg->window)
@@ -228,6 +231,7 @@ in_raw (const SlMessage *msg, const gchar *ptr)
 static void
 value_copy (const SlMessage *from, SlMessage *to, const SlValue *src, SlValue *dst)
 {
+  dst->handle = src->handle;
   if (!src->ptr)
     return;
   if (!src->owned && in_raw (from, src->ptr))
@@ -243,26 +247,36 @@ value_copy (const SlMessage *from, SlMessage *to, const SlValue *src, SlValue *d
   dst->len = src->len;
 }
 
-/* Room for at least n dynamic slots, the new ones zeroed. The slots come
- * from the message pool too: a parser that sets fields on every message
- * would otherwise send each one through malloc across threads. */
+/* Room for at least n fields. The store comes from the message pool while
+ * it fits a block: a parser that sets fields on every message would
+ * otherwise send each store through malloc across threads. */
 static void
-dynamic_reserve (SlMessage *msg, guint32 n)
+fields_reserve (SlMessage *msg, guint32 n)
 {
-  if (n <= msg->dynamic_cap)
+  if (n <= msg->fields_cap)
     return;
-  guint32 want = MAX (n, msg->dynamic_cap * 2);
+  guint32 want = MAX (n, msg->fields_cap * 2);
   guint8 pool;
-  SlValue *slots = sl_message_pool_alloc (want * sizeof (SlValue), &pool);
+  SlValue *fields = sl_message_pool_alloc (want * sizeof (SlValue), &pool);
   guint32 cap = pool ? sl_message_pool_block_size (pool) / sizeof (SlValue) : want;
-  if (msg->n_dynamic)
-    memcpy (slots, msg->dynamic, msg->n_dynamic * sizeof (SlValue));
-  memset (slots + msg->n_dynamic, 0, (cap - msg->n_dynamic) * sizeof (SlValue));
-  if (msg->dynamic)
-    sl_message_pool_free (msg->dynamic, msg->dynamic_pool);
-  msg->dynamic = slots;
-  msg->dynamic_cap = cap;
-  msg->dynamic_pool = pool;
+  if (msg->n_fields)
+    memcpy (fields, msg->fields, msg->n_fields * sizeof (SlValue));
+  fields_free (msg);
+  msg->fields = fields;
+  msg->fields_cap = cap;
+  msg->fields_pool = pool;
+}
+
+static void
+tags_copy (const SlMessage *msg, SlMessage *copy)
+{
+  copy->tags = msg->tags;
+  if (msg->n_more_tags)
+    {
+      copy->more_tags = g_new (guint64, msg->n_more_tags);
+      memcpy (copy->more_tags, msg->more_tags, msg->n_more_tags * sizeof (guint64));
+      copy->n_more_tags = msg->n_more_tags;
+    }
 }
 
 SlMessage *
@@ -279,19 +293,12 @@ sl_message_clone (const SlMessage *msg)
   copy->seqnum = msg->seqnum;
   for (guint i = 0; i < SL_F_BUILTIN_MAX; i++)
     value_copy (msg, copy, &msg->builtin[i], &copy->builtin[i]);
-  if (msg->n_dynamic)
-    {
-      dynamic_reserve (copy, msg->n_dynamic);
-      copy->n_dynamic = msg->n_dynamic;
-      for (guint i = 0; i < msg->n_dynamic; i++)
-        value_copy (msg, copy, &msg->dynamic[i], &copy->dynamic[i]);
-    }
-  if (msg->tags)
-    {
-      copy->tags = g_ptr_array_new_full (msg->tags->len, g_free);
-      for (guint i = 0; i < msg->tags->len; i++)
-        g_ptr_array_add (copy->tags, g_strdup (g_ptr_array_index (msg->tags, i)));
-    }
+  fields_reserve (copy, msg->n_fields);
+  for (guint i = 0; i < msg->n_fields; i++)
+    value_copy (msg, copy, &msg->fields[i], &copy->fields[i]);
+  copy->n_fields = msg->n_fields;
+  value_copy (msg, copy, &msg->sdata, &copy->sdata);
+  tags_copy (msg, copy);
   /* A copy made by a rewrite still stands for the received message: its
    * acknowledgement has to reach the source's window through the original. */
   if (msg->window || msg->ack_root)
@@ -309,20 +316,55 @@ sl_message_make_writable (SlMessage **msg)
   *msg = copy;
 }
 
+/* Where handle h is in the store, or where it would go. */
+static guint32
+field_index (const SlMessage *msg, SlHandle h, gboolean *found)
+{
+  guint32 lo = 0, hi = msg->n_fields;
+  while (lo < hi)
+    {
+      guint32 mid = lo + (hi - lo) / 2;
+      if (msg->fields[mid].handle < h)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  *found = lo < msg->n_fields && msg->fields[lo].handle == h;
+  return lo;
+}
+
 static SlValue *
-slot (SlMessage *msg, SlHandle h, gboolean create)
+find (const SlMessage *msg, SlHandle h)
+{
+  if (h < SL_F_BUILTIN_MAX)
+    return (SlValue *) &msg->builtin[h];
+  gboolean found;
+  guint32 i = field_index (msg, h, &found);
+  return found ? &msg->fields[i] : NULL;
+}
+
+/* Parsers mostly set fields in the order their names were interned, so
+ * the common case appends. */
+static SlValue *
+find_or_add (SlMessage *msg, SlHandle h)
 {
   if (h < SL_F_BUILTIN_MAX)
     return &msg->builtin[h];
-  guint index = h - SL_F_BUILTIN_MAX;
-  if (index >= msg->n_dynamic)
+  guint32 i = msg->n_fields;
+  if (i && msg->fields[i - 1].handle >= h)
     {
-      if (!create)
-        return NULL;
-      dynamic_reserve (msg, index + 1);
-      msg->n_dynamic = index + 1;
+      gboolean found;
+      i = field_index (msg, h, &found);
+      if (found)
+        return &msg->fields[i];
     }
-  return &msg->dynamic[index];
+  if (msg->n_fields == msg->fields_cap)
+    fields_reserve (msg, msg->n_fields + 1);
+  if (i < msg->n_fields)
+    memmove (&msg->fields[i + 1], &msg->fields[i], (msg->n_fields - i) * sizeof (SlValue));
+  msg->n_fields++;
+  msg->fields[i] = (SlValue) { .handle = h };
+  return &msg->fields[i];
 }
 
 void
@@ -332,8 +374,8 @@ sl_message_set (SlMessage *msg, SlHandle h, const gchar *value, gssize len)
     return;
   if (len < 0)
     len = strlen (value);
-  SlValue *v = slot (msg, h, TRUE);
   gchar *copy = g_strndup (value, len);
+  SlValue *v = find_or_add (msg, h);
   value_clear (v);
   v->ptr = copy;
   v->len = len;
@@ -346,7 +388,7 @@ sl_message_set_slice (SlMessage *msg, SlHandle h, const gchar *ptr, gsize len)
   if (h == SL_F_NONE)
     return;
   g_return_if_fail (in_raw (msg, ptr) && ptr + len <= msg->raw + msg->raw_len + msg->extra_len);
-  SlValue *v = slot (msg, h, TRUE);
+  SlValue *v = find_or_add (msg, h);
   value_clear (v);
   v->ptr = ptr;
   v->len = len;
@@ -355,15 +397,24 @@ sl_message_set_slice (SlMessage *msg, SlHandle h, const gchar *ptr, gsize len)
 void
 sl_message_unset (SlMessage *msg, SlHandle h)
 {
-  SlValue *v = slot (msg, h, FALSE);
-  if (v)
-    value_clear (v);
+  if (h < SL_F_BUILTIN_MAX)
+    {
+      value_clear (&msg->builtin[h]);
+      return;
+    }
+  gboolean found;
+  guint32 i = field_index (msg, h, &found);
+  if (!found)
+    return;
+  value_clear (&msg->fields[i]);
+  msg->n_fields--;
+  memmove (&msg->fields[i], &msg->fields[i + 1], (msg->n_fields - i) * sizeof (SlValue));
 }
 
 const gchar *
 sl_message_get (const SlMessage *msg, SlHandle h, gsize *len)
 {
-  const SlValue *v = slot ((SlMessage *) msg, h, FALSE);
+  const SlValue *v = find (msg, h);
   if (!v || !v->ptr)
     {
       if (len)
@@ -378,51 +429,153 @@ sl_message_get (const SlMessage *msg, SlHandle h, gsize *len)
 gboolean
 sl_message_has (const SlMessage *msg, SlHandle h)
 {
-  const SlValue *v = slot ((SlMessage *) msg, h, FALSE);
+  const SlValue *v = find (msg, h);
   return v && v->ptr;
 }
 
 void
 sl_message_foreach_dynamic (const SlMessage *msg, SlFieldFunc func, gpointer user_data)
 {
-  for (guint i = 0; i < msg->n_dynamic; i++)
+  for (guint i = 0; i < msg->n_fields; i++)
     {
-      const SlValue *v = &msg->dynamic[i];
-      if (v->ptr && !func (i + SL_F_BUILTIN_MAX, v->ptr, v->len, user_data))
+      const SlValue *v = &msg->fields[i];
+      if (!func (v->handle, v->ptr, v->len, user_data))
         return;
     }
+}
+
+SlHandle
+sl_message_handle_limit (const SlMessage *msg)
+{
+  return msg->n_fields ? msg->fields[msg->n_fields - 1].handle + 1 : SL_F_BUILTIN_MAX;
+}
+
+static gsize
+value_bytes (const SlValue *v)
+{
+  return v->owned ? v->len + 1 : 0;
+}
+
+gsize
+sl_message_allocated_size (const SlMessage *msg)
+{
+  gsize size = msg->pool_class ? sl_message_pool_block_size (msg->pool_class)
+                               : message_bytes (msg->raw_len, msg->extra_len);
+  if (msg->fields && msg->fields_pool != FIELDS_INLINE)
+    size += msg->fields_pool ? sl_message_pool_block_size (msg->fields_pool)
+                             : msg->fields_cap * sizeof (SlValue);
+  for (guint i = 0; i < SL_F_BUILTIN_MAX; i++)
+    size += value_bytes (&msg->builtin[i]);
+  for (guint i = 0; i < msg->n_fields; i++)
+    size += value_bytes (&msg->fields[i]);
+  return size + value_bytes (&msg->sdata) + msg->n_more_tags * sizeof (guint64);
+}
+
+void
+sl_message_keep_sdata (SlMessage *msg, const gchar *ptr, gsize len)
+{
+  value_clear (&msg->sdata);
+  if (in_raw (msg, ptr) && ptr + len <= msg->raw + msg->raw_len + msg->extra_len)
+    msg->sdata.ptr = ptr;
+  else
+    {
+      msg->sdata.ptr = g_strndup (ptr, len);
+      msg->sdata.owned = TRUE;
+    }
+  msg->sdata.len = len;
+}
+
+const gchar *
+sl_message_kept_sdata (const SlMessage *msg, gsize *len)
+{
+  *len = msg->sdata.len;
+  return msg->sdata.ptr;
+}
+
+/* Tag t is bit (t - 1) % 64 of word (t - 1) / 64: word 0 is msg->tags,
+ * the others are in more_tags. */
+static guint64 *
+tag_word (const SlMessage *msg, SlTag tag)
+{
+  guint32 word = (tag - 1) / 64;
+  if (!word)
+    return (guint64 *) &msg->tags;
+  return word <= msg->n_more_tags ? &msg->more_tags[word - 1] : NULL;
+}
+
+static guint64
+tag_bit (SlTag tag)
+{
+  return G_GUINT64_CONSTANT (1) << ((tag - 1) % 64);
+}
+
+void
+sl_message_set_tag_id (SlMessage *msg, SlTag tag)
+{
+  if (!tag)
+    return;
+  guint32 words = (tag - 1) / 64;
+  if (words > msg->n_more_tags)
+    {
+      msg->more_tags = g_renew (guint64, msg->more_tags, words);
+      memset (msg->more_tags + msg->n_more_tags, 0, (words - msg->n_more_tags) * sizeof (guint64));
+      msg->n_more_tags = words;
+    }
+  *tag_word (msg, tag) |= tag_bit (tag);
+}
+
+void
+sl_message_clear_tag_id (SlMessage *msg, SlTag tag)
+{
+  guint64 *word = tag ? tag_word (msg, tag) : NULL;
+  if (word)
+    *word &= ~tag_bit (tag);
+}
+
+gboolean
+sl_message_has_tag_id (const SlMessage *msg, SlTag tag)
+{
+  const guint64 *word = tag ? tag_word (msg, tag) : NULL;
+  return word && (*word & tag_bit (tag));
 }
 
 void
 sl_message_set_tag (SlMessage *msg, const gchar *tag)
 {
-  if (sl_message_has_tag (msg, tag))
-    return;
-  if (!msg->tags)
-    msg->tags = g_ptr_array_new_with_free_func (g_free);
-  g_ptr_array_add (msg->tags, g_strdup (tag));
+  sl_message_set_tag_id (msg, sl_tag_id (tag));
 }
 
+/* A name never interned is on no message: looking it up interns nothing. */
 void
 sl_message_clear_tag (SlMessage *msg, const gchar *tag)
 {
-  for (guint i = 0; msg->tags && i < msg->tags->len; i++)
-    if (strcmp (g_ptr_array_index (msg->tags, i), tag) == 0)
-      {
-        g_ptr_array_remove_index (msg->tags, i);
-        return;
-      }
+  sl_message_clear_tag_id (msg, sl_tag_lookup (tag));
 }
 
 gboolean
 sl_message_has_tag (const SlMessage *msg, const gchar *tag)
 {
-  if (!msg->tags)
-    return FALSE;
-  for (guint i = 0; i < msg->tags->len; i++)
-    if (strcmp (g_ptr_array_index (msg->tags, i), tag) == 0)
-      return TRUE;
-  return FALSE;
+  return sl_message_has_tag_id (msg, sl_tag_lookup (tag));
+}
+
+gboolean
+sl_message_append_tags (const SlMessage *msg, GString *out)
+{
+  gboolean any = FALSE;
+  for (guint32 w = 0; w <= msg->n_more_tags; w++)
+    {
+      guint64 bits = w ? msg->more_tags[w - 1] : msg->tags;
+      while (bits)
+        {
+          guint b = __builtin_ctzll (bits);
+          bits &= bits - 1;
+          if (any)
+            g_string_append_c (out, ',');
+          g_string_append (out, sl_tag_name (w * 64 + b + 1));
+          any = TRUE;
+        }
+    }
+  return any;
 }
 
 void

@@ -28,7 +28,8 @@ enum
 /* Names are interned for the life of the process, and a sender can invent
  * new ones with every message (.SDATA.<id>.<param>): past this many names,
  * a new one gets SL_F_NONE, counted and logged once, and setting SL_F_NONE
- * stores nothing. Names interned before keep working. */
+ * stores nothing (the RFC 5424 parser then keeps the structured data whole,
+ * see sl_message_keep_sdata). Names interned before keep working. */
 #define SL_FIELD_NAMES_MAX 16384
 
 SlHandle     sl_field_handle (const gchar *name);
@@ -46,12 +47,27 @@ void sl_time_now (SlTime *t);
 
 typedef struct _SlWindow SlWindow;
 
+/* A field's value; in a message's dynamic store also which field it is. */
 typedef struct
 {
   const gchar *ptr;
   guint32      len;
-  gboolean     owned;
+  guint32      handle : 31;
+  guint32      owned : 1;
 } SlValue;
+
+/* Tags are interned like field names, into ids from 1; a message keeps them
+ * as bits. Past SL_TAGS_MAX names a new tag is refused, counted and logged
+ * once, and setting it does nothing. */
+typedef guint32 SlTag;
+#define SL_TAGS_MAX 4096
+
+SlTag        sl_tag_id     (const gchar *name);
+SlTag        sl_tag_lookup (const gchar *name);
+const gchar *sl_tag_name   (SlTag tag);
+/* The SlTag of each of names, interned: for drivers that name tags in their
+ * configuration, so that tagging or testing a message is a bit operation. */
+GArray      *sl_tag_ids    (GPtrArray *names);
 
 typedef struct _SlMessage SlMessage;
 struct _SlMessage
@@ -63,12 +79,15 @@ struct _SlMessage
   SlTime     stamp;
   SlTime     recvd;
   guint64    seqnum;
+  guint8     fields_pool;      /* where fields' memory goes back to */
   SlValue    builtin[SL_F_BUILTIN_MAX];
-  SlValue   *dynamic;          /* indexed by handle - SL_F_BUILTIN_MAX, or NULL */
-  guint32    n_dynamic;        /* slots in use: the highest set index + 1 */
-  guint32    dynamic_cap;      /* slots allocated */
-  guint8     dynamic_pool;     /* where the slots' memory goes back to */
-  GPtrArray *tags;             /* interned tag names, or NULL */
+  SlValue   *fields;           /* the dynamic fields it has, sorted by handle */
+  guint32    n_fields;
+  guint32    fields_cap;
+  SlValue    sdata;            /* structured data as received, when kept whole */
+  guint64    tags;             /* tags 1 to 64, a bit each */
+  guint64   *more_tags;        /* the bits of tags from 65 on, or NULL */
+  guint32    n_more_tags;      /* words in more_tags */
   SlMessage *ack_root;         /* the message a copy acknowledges through */
   SlWindow  *window;           /* flow-control window of the source, or NULL */
   gint       ack_pending;
@@ -110,10 +129,27 @@ gboolean     sl_message_has        (const SlMessage *msg, SlHandle h);
 typedef gboolean (*SlFieldFunc) (SlHandle h, const gchar *value, gsize len, gpointer user_data);
 /* Calls func on each set dynamic field in handle order; stops when it returns FALSE. */
 void         sl_message_foreach_dynamic (const SlMessage *msg, SlFieldFunc func, gpointer user_data);
+/* One past the highest handle set in msg: getting a handle at or above it
+ * finds nothing, so a caller checking many handles can skip those. */
+SlHandle     sl_message_handle_limit (const SlMessage *msg);
+/* The bytes msg holds: its block, its fields' store, copied values, tags. */
+gsize        sl_message_allocated_size (const SlMessage *msg);
+
+/* When a parser could not intern some of a message's structured-data names,
+ * it keeps the structured data whole (a slice when ptr lies in msg->raw,
+ * else a copy); $SDATA then renders this instead of the .SDATA. fields. */
+void         sl_message_keep_sdata (SlMessage *msg, const gchar *ptr, gsize len);
+const gchar *sl_message_kept_sdata (const SlMessage *msg, gsize *len);
 
 void         sl_message_set_tag    (SlMessage *msg, const gchar *tag);
 void         sl_message_clear_tag  (SlMessage *msg, const gchar *tag);
 gboolean     sl_message_has_tag    (const SlMessage *msg, const gchar *tag);
+void         sl_message_set_tag_id   (SlMessage *msg, SlTag tag);
+void         sl_message_clear_tag_id (SlMessage *msg, SlTag tag);
+gboolean     sl_message_has_tag_id   (const SlMessage *msg, SlTag tag);
+/* Appends the names of msg's tags, comma-separated, in the order the names
+ * were first interned in the process; FALSE when it has none. */
+gboolean     sl_message_append_tags (const SlMessage *msg, GString *out);
 
 /* Flow control: a message bound to a window holds one place in it until every
  * flow-controlled destination that took it has acknowledged it. */

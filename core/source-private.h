@@ -25,7 +25,7 @@ struct _SlSource
   gboolean chain_hostnames;
   gboolean normalize_hostnames;
   gboolean validate_utf8;
-  GPtrArray *tags;
+  GArray *tags;                     /* SlTag of tags(), interned once */
   guint64 seqnum;
   gboolean started;
   SlCounter *received;

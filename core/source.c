@@ -60,7 +60,7 @@ apply_parse_options (SlSource *src, GError **error)
   src->normalize_hostnames = o->normalize_hostnames;
   src->max_msg_size = MAX (o->msg_size, 64);
   src->iw_size = MAX (o->iw_size, 1);
-  src->tags = o->tags;
+  src->tags = o->tags && o->tags->len ? sl_tag_ids (o->tags) : NULL;
   /* use-dns(): names are never looked up, so that no message waits on a
    * name server; the address stays in HOST. */
   if (o->use_dns && sl_options_is_set (driver->options, "use-dns"))
@@ -138,6 +138,8 @@ sl_source_free (SlSource *src)
   if (src->compiled)
     g_ptr_array_unref (src->compiled);
   g_rw_lock_clear (&src->route_lock);
+  if (src->tags)
+    g_array_unref (src->tags);
   g_free (src->group);
   g_free (src);
 }
@@ -272,7 +274,7 @@ parse_frame (SlSource *src, const SlDriverClass *format, const gchar *data, gsiz
   if (src->parse.program_override)
     sl_message_set (msg, SL_F_PROGRAM, src->parse.program_override, -1);
   for (guint i = 0; src->tags && i < src->tags->len; i++)
-    sl_message_set_tag (msg, g_ptr_array_index (src->tags, i));
+    sl_message_set_tag_id (msg, g_array_index (src->tags, SlTag, i));
   return msg;
 }
 

@@ -198,6 +198,166 @@ test_window_wait_empty (void)
   sl_window_unref (w);
 }
 
+static gboolean
+collect_handle (SlHandle h, const gchar *value, gsize len, gpointer data)
+{
+  g_array_append_val ((GArray *) data, h);
+  return TRUE;
+}
+
+/* Fields are kept in handle order whatever order they were set in. */
+static void
+test_fields_in_handle_order (void)
+{
+  SlHandle h[4];
+  for (guint i = 0; i < G_N_ELEMENTS (h); i++)
+    {
+      gchar name[32];
+      g_snprintf (name, sizeof name, "order.f%u", i);
+      h[i] = sl_field_handle (name);
+    }
+  SlMessage *msg = sl_message_new ("abcd", 4);
+  sl_message_set (msg, h[2], "2", -1);
+  sl_message_set_slice (msg, h[0], msg->raw, 1);
+  sl_message_set (msg, h[3], "3", -1);
+  sl_message_set (msg, h[1], "1", -1);
+  sl_message_set (msg, h[2], "two", -1);
+  g_assert_cmpuint (msg->n_fields, ==, 4);
+  g_assert_cmpuint (sl_message_handle_limit (msg), ==, h[3] + 1);
+  sl_message_unset (msg, h[1]);
+  sl_message_unset (msg, h[1]);
+  g_assert_false (sl_message_has (msg, h[1]));
+
+  GArray *seen = g_array_new (FALSE, FALSE, sizeof (SlHandle));
+  sl_message_foreach_dynamic (msg, collect_handle, seen);
+  g_assert_cmpuint (seen->len, ==, 3);
+  g_assert_cmpuint (g_array_index (seen, SlHandle, 0), ==, h[0]);
+  g_assert_cmpuint (g_array_index (seen, SlHandle, 1), ==, h[2]);
+  g_assert_cmpuint (g_array_index (seen, SlHandle, 2), ==, h[3]);
+  g_array_unref (seen);
+  assert_field (msg, h[0], "a");
+  assert_field (msg, h[2], "two");
+  assert_field (msg, h[3], "3");
+  sl_message_unref (msg);
+}
+
+/* More fields than the slack of the message's block holds move to a store
+ * of their own, which keeps growing. */
+static void
+test_many_fields (void)
+{
+  SlMessage *msg = sl_message_new ("x", 1);
+  SlHandle h[300];
+  for (guint i = 0; i < G_N_ELEMENTS (h); i++)
+    {
+      gchar name[32];
+      g_snprintf (name, sizeof name, "many.f%u", i);
+      h[i] = sl_field_handle (name);
+      sl_message_set (msg, h[i], name + 5, -1);
+    }
+  SlMessage *copy = sl_message_clone (msg);
+  sl_message_unref (msg);
+  g_assert_cmpuint (copy->n_fields, ==, G_N_ELEMENTS (h));
+  for (guint i = 0; i < G_N_ELEMENTS (h); i++)
+    {
+      gchar name[32];
+      g_snprintf (name, sizeof name, "f%u", i);
+      assert_field (copy, h[i], name);
+    }
+  sl_message_unref (copy);
+}
+
+/* What a message holds depends on the fields it has, not on how many
+ * names the process interned before it. */
+static void
+test_size_does_not_grow_with_names (void)
+{
+  SlHandle late[5];
+  for (guint i = 0; i < 16000; i++)
+    {
+      gchar name[64];
+      g_snprintf (name, sizeof name, ".SDATA.bulk.p%u", i);
+      SlHandle h = sl_field_handle (name);
+      g_assert_cmpuint (h, !=, SL_F_NONE);
+      if (i >= 16000 - G_N_ELEMENTS (late))
+        late[i - (16000 - G_N_ELEMENTS (late))] = h;
+    }
+  const gchar *line = "<13>1 - host app - - [bulk a=\"1\" b=\"2\"] hello";
+  SlMessage *msg = sl_message_new (line, strlen (line));
+  sl_message_set_slice (msg, SL_F_MESSAGE, msg->raw + strlen (line) - 5, 5);
+  for (guint i = 0; i < G_N_ELEMENTS (late); i++)
+    {
+      if (i % 2)
+        sl_message_set (msg, late[i], "copied", -1);
+      else
+        sl_message_set_slice (msg, late[i], msg->raw + i, 1);
+    }
+  gsize size = sl_message_allocated_size (msg);
+  g_test_message ("a message with 5 fields after 16,000 names: %" G_GSIZE_FORMAT " bytes", size);
+  g_assert_cmpuint (size, <, 1024);
+
+  SlMessage *copy = sl_message_clone (msg);
+  g_assert_cmpuint (copy->n_fields, ==, G_N_ELEMENTS (late));
+  g_assert_cmpuint (sl_message_allocated_size (copy), <=, size);
+  for (guint i = 0; i < G_N_ELEMENTS (late); i++)
+    g_assert_cmpmem (sl_message_get (copy, late[i], NULL), 1, sl_message_get (msg, late[i], NULL), 1);
+  sl_message_unref (msg);
+  sl_message_unref (copy);
+}
+
+static void
+test_tags_beyond_64 (void)
+{
+  gchar name[32];
+  for (guint i = 0; i < 130; i++)
+    {
+      g_snprintf (name, sizeof name, "tag%u", i);
+      g_assert_cmpuint (sl_tag_id (name), !=, 0);
+    }
+  SlMessage *msg = sl_message_new ("x", 1);
+  sl_message_set_tag (msg, "tag129");
+  sl_message_set_tag (msg, "tag3");
+  sl_message_set_tag (msg, "tag70");
+  sl_message_set_tag (msg, "tag70");
+  g_assert_true (sl_message_has_tag (msg, "tag129"));
+  g_assert_true (sl_message_has_tag (msg, "tag70"));
+  g_assert_false (sl_message_has_tag (msg, "tag71"));
+  g_assert_false (sl_message_has_tag (msg, "never.a.tag"));
+  g_assert_cmpuint (sl_tag_lookup ("never.a.tag"), ==, 0);
+
+  GString *out = g_string_new (NULL);
+  g_assert_true (sl_message_append_tags (msg, out));
+  g_assert_cmpstr (out->str, ==, "tag3,tag70,tag129");
+
+  SlMessage *shared = sl_message_ref (msg);
+  SlMessage *writer = sl_message_ref (msg);
+  sl_message_make_writable (&writer);
+  sl_message_clear_tag (writer, "tag129");
+  sl_message_set_tag (writer, "tag100");
+  g_assert_true (sl_message_has_tag (shared, "tag129"));
+  g_assert_false (sl_message_has_tag (shared, "tag100"));
+  g_string_truncate (out, 0);
+  sl_message_append_tags (writer, out);
+  g_assert_cmpstr (out->str, ==, "tag3,tag70,tag100");
+
+  SlMessage *copy = sl_message_clone (shared);
+  g_string_truncate (out, 0);
+  sl_message_append_tags (copy, out);
+  g_assert_cmpstr (out->str, ==, "tag3,tag70,tag129");
+
+  sl_message_clear_tag (copy, "tag3");
+  sl_message_clear_tag (copy, "tag70");
+  sl_message_clear_tag (copy, "tag129");
+  g_string_truncate (out, 0);
+  g_assert_false (sl_message_append_tags (copy, out));
+  g_assert_cmpstr (out->str, ==, "");
+  g_string_free (out, TRUE);
+  sl_message_unref (copy);
+  sl_message_unref (writer);
+  sl_message_unref (shared);
+  sl_message_unref (msg);
+}
+
 /* A sender inventing a new field name with every message must not grow
  * the registry without end. Runs last: it fills the process's registry. */
 static void
@@ -244,6 +404,10 @@ main (int argc, char **argv)
   g_test_add_func ("/message/ack-through-copies", test_ack_reaches_window_through_copies);
   g_test_add_func ("/window/blocks-until-release", test_window_blocks_until_release);
   g_test_add_func ("/window/wait-empty", test_window_wait_empty);
+  g_test_add_func ("/message/fields-in-handle-order", test_fields_in_handle_order);
+  g_test_add_func ("/message/many-fields", test_many_fields);
+  g_test_add_func ("/message/tags-beyond-64", test_tags_beyond_64);
+  g_test_add_func ("/message/size-does-not-grow-with-names", test_size_does_not_grow_with_names);
   g_test_add_func ("/message/field-names-capped", test_field_names_are_capped);
   return g_test_run ();
 }

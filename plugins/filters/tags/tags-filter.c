@@ -7,11 +7,12 @@
 typedef struct
 {
   SlDriver super;
-  GPtrArray *tags;        /* owned by the driver's options */
+  GPtrArray *names;       /* as written */
+  GArray *tags;           /* SlTag, interned once */
 } TagsFilter;
 
 static const SlOptionSpec tags_options[] = {
-  { "tags", SL_LIST (TagsFilter, tags), NULL, "the tags; any of them passes", .flags = SL_OPT_POSITIONAL },
+  { "tags", SL_LIST (TagsFilter, names), NULL, "the tags; any of them passes", .flags = SL_OPT_POSITIONAL },
   { NULL }
 };
 
@@ -19,22 +20,29 @@ static gboolean
 tags_init (SlDriver *d, GError **error)
 {
   TagsFilter *self = (TagsFilter *) d;
-  if (!self->tags || !self->tags->len)
+  if (!self->names || !self->names->len)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("tags() needs at least one tag, as in tags(\"audit\")"));
       return FALSE;
     }
+  self->tags = sl_tag_ids (self->names);
   return TRUE;
+}
+
+static void
+tags_free (SlDriver *d)
+{
+  TagsFilter *self = (TagsFilter *) d;
+  if (self->tags)
+    g_array_unref (self->tags);
 }
 
 static gboolean
 tags_match (SlDriver *d, const SlMessage *msg)
 {
   TagsFilter *self = (TagsFilter *) d;
-  if (!msg->tags)
-    return FALSE;
   for (guint i = 0; i < self->tags->len; i++)
-    if (sl_message_has_tag (msg, g_ptr_array_index (self->tags, i)))
+    if (sl_message_has_tag_id (msg, g_array_index (self->tags, SlTag, i)))
       return TRUE;
   return FALSE;
 }
@@ -48,6 +56,7 @@ static const SlDriverClass tags_class = {
   .options = tags_options,
   .instance_size = sizeof (TagsFilter),
   .init = tags_init,
+  .free = tags_free,
   .ops.filter = &tags_ops,
 };
 

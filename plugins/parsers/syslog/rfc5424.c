@@ -121,10 +121,20 @@ parse_sd_value (SlMessage *msg, SlHandle field, SlScan *s)
   return TRUE;
 }
 
+/* The handle of name; *refused is set when the registry is full. */
+static SlHandle
+sd_handle (const gchar *name, gboolean *refused)
+{
+  SlHandle h = sl_field_handle (name);
+  if (h == SL_F_NONE)
+    *refused = TRUE;
+  return h;
+}
+
 /* [id name="value" ...], each param stored as .SDATA.id.name; an element
  * without params is kept as an empty .SDATA.id so that it is seen. */
 static gboolean
-parse_sd_element (SlMessage *msg, SlScan *s)
+parse_sd_element (SlMessage *msg, SlScan *s, gboolean *refused)
 {
   gchar name[sizeof SDATA_PREFIX + 2 * SD_NAME_MAX + 1];
   const gchar *id;
@@ -139,7 +149,7 @@ parse_sd_element (SlMessage *msg, SlScan *s)
   memcpy (name + sizeof SDATA_PREFIX - 1, id, id_len);
   name[prefix_len] = '\0';
   if (sl_scan_at (s, ']'))
-    sl_message_set_slice (msg, sl_field_handle (name), s->p, 0);
+    sl_message_set_slice (msg, sd_handle (name, refused), s->p, 0);
 
   while (sl_scan_skip (s, ' '))
     {
@@ -150,12 +160,15 @@ parse_sd_element (SlMessage *msg, SlScan *s)
       name[prefix_len] = '.';
       memcpy (name + prefix_len + 1, param, param_len);
       name[prefix_len + 1 + param_len] = '\0';
-      if (!parse_sd_value (msg, sl_field_handle (name), s))
+      if (!parse_sd_value (msg, sd_handle (name, refused), s))
         return FALSE;
     }
   return sl_scan_skip (s, ']');
 }
 
+/* A sender can fill the field-name registry: the structured data of a
+ * message with names it refused is kept whole (a slice of the message), so
+ * that $SDATA still carries everything received. */
 static gboolean
 parse_structured_data (SlMessage *msg, SlScan *s)
 {
@@ -163,9 +176,13 @@ parse_structured_data (SlMessage *msg, SlScan *s)
     return TRUE;
   if (!sl_scan_at (s, '['))
     return FALSE;
+  const gchar *start = s->p;
+  gboolean refused = FALSE;
   while (sl_scan_at (s, '['))
-    if (!parse_sd_element (msg, s))
+    if (!parse_sd_element (msg, s, &refused))
       return FALSE;
+  if (refused)
+    sl_message_keep_sdata (msg, start, s->p - start);
   return TRUE;
 }
 

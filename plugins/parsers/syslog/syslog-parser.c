@@ -97,6 +97,10 @@ take_parsed_fields (SlMessage *msg, const SlMessage *parsed)
         sl_message_set (msg, field, value, len);
     }
   sl_message_foreach_dynamic (parsed, copy_dynamic_field, msg);
+  gsize sdata_len;
+  const gchar *sdata = sl_message_kept_sdata (parsed, &sdata_len);
+  if (sdata)
+    sl_message_keep_sdata (msg, sdata, sdata_len);
 }
 
 /* The line is parsed in place as the raw bytes of a message of its own;

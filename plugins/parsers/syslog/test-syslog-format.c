@@ -4,6 +4,8 @@
 #include "core/config/error.h"
 #include "core/plugin.h"
 #include "tests/unit/plugin-fixture.h"
+#include "core/stats.h"
+#include "core/template.h"
 
 #include <string.h>
 #include <time.h>
@@ -1028,6 +1030,72 @@ test_module (void)
   g_free (help);
 }
 
+static gchar *
+render_sdata (const SlMessage *msg)
+{
+  SlTemplate *t = sl_template_compile ("$SDATA", NULL);
+  GString *out = g_string_new (NULL);
+  sl_template_append (t, msg, &sl_template_env_default, out);
+  sl_template_unref (t);
+  return g_string_free (out, FALSE);
+}
+
+/* Once a sender has filled the field-name registry, structured data with
+ * new names is kept whole, so $SDATA still has all of it; names interned
+ * before are still fields. Runs last: it fills the process's registry. */
+static void
+test_sdata_kept_when_names_full (void)
+{
+  SlHandle known = sl_field_handle (".SDATA.meta.known");
+  SlCounter *refused = sl_stats_counter ("fields", "registry", "names", "refused");
+  gint64 refused_before = sl_counter_get (refused);
+  for (guint i = 0;; i++)
+    {
+      gchar name[64];
+      g_snprintf (name, sizeof name, ".SDATA.fill.p%u", i);
+      if (sl_field_handle (name) == SL_F_NONE)
+        break;
+    }
+
+  static const gchar sd[] = "[meta known=\"1\" unknown=\"a\\\"b\"][new@1 x=\"y\"]";
+  g_autofree gchar *line = g_strconcat ("<165>1 2003-10-11T22:14:15.003Z host app - ID1 ", sd, " body", NULL);
+  SlMessage *msg = parse (line, TRUE);
+  assert_field (msg, known, "1");
+  assert_field (msg, SL_F_MESSAGE, "body");
+  g_assert_cmpuint (msg->n_fields, ==, 1);
+  gsize kept_len;
+  const gchar *kept = sl_message_kept_sdata (msg, &kept_len);
+  g_assert_true (kept > msg->raw && kept + kept_len < msg->raw + msg->raw_len);
+  g_autofree gchar *rendered = render_sdata (msg);
+  g_assert_cmpstr (rendered, ==, sd);
+  g_assert_cmpint (sl_counter_get (refused), >, refused_before);
+
+  /* a copy keeps it, rebased onto its own bytes */
+  SlMessage *copy = sl_message_clone (msg);
+  sl_message_unref (msg);
+  g_autofree gchar *copied = render_sdata (copy);
+  g_assert_cmpstr (copied, ==, sd);
+  sl_message_unref (copy);
+
+  /* syslog-parser() carries it over from the line it parsed */
+  ParserFixture f;
+  g_assert_true (parser_new (&f, NULL, NULL, NULL));
+  msg = wrapped_message ("relay text", line);
+  g_assert_true (parser_class->ops.parser->process (f.driver, &msg));
+  assert_field (msg, known, "1");
+  g_autofree gchar *reparsed = render_sdata (msg);
+  g_assert_cmpstr (reparsed, ==, sd);
+  sl_message_unref (msg);
+  parser_free (&f);
+
+  /* a message whose names all have handles is rendered from its fields */
+  msg = parse ("<165>1 - host app - - [meta known=\"2\"] m", TRUE);
+  g_assert_null (sl_message_kept_sdata (msg, &kept_len));
+  g_autofree gchar *from_fields = render_sdata (msg);
+  g_assert_cmpstr (from_fields, ==, "[meta known=\"2\"]");
+  sl_message_unref (msg);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1071,5 +1139,6 @@ main (int argc, char **argv)
   g_test_add_func ("/syslog/parser/check-hostname", test_parser_check_hostname);
   g_test_add_func ("/syslog/parser/template", test_parser_template);
   g_test_add_func ("/syslog/parser/unknown-flag", test_parser_unknown_flag);
+  g_test_add_func ("/syslog/names-full/sdata-kept", test_sdata_kept_when_names_full);
   return g_test_run ();
 }

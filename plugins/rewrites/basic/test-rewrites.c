@@ -51,8 +51,8 @@ snapshot (const SlMessage *msg)
         append_field (h, value, len, out);
     }
   sl_message_foreach_dynamic (msg, append_field, out);
-  for (guint i = 0; msg->tags && i < msg->tags->len; i++)
-    g_string_append_printf (out, "tag=%s;", (const gchar *) g_ptr_array_index (msg->tags, i));
+  g_string_append (out, "tags=");
+  sl_message_append_tags (msg, out);
   return g_string_free (out, FALSE);
 }
 

@@ -640,17 +640,6 @@ collect_field (SlHandle h, const gchar *value, gsize len, gpointer user_data)
 }
 
 static void
-append_tags (const SlMessage *msg, GString *out)
-{
-  for (guint i = 0; msg->tags && i < msg->tags->len; i++)
-    {
-      if (i)
-        g_string_append_c (out, ',');
-      g_string_append (out, g_ptr_array_index (msg->tags, i));
-    }
-}
-
-static void
 collect (SlFormatJson *fj, SlFjWorkspace *w, const SlMessage *msg, const SlTemplateEnv *env)
 {
   for (guint i = 0; i < fj->fixed->len; i++)
@@ -660,7 +649,7 @@ collect (SlFormatJson *fj, SlFjWorkspace *w, const SlMessage *msg, const SlTempl
       if (f->value)
         sl_template_append (f->value, msg, env, w->text);
       else
-        append_tags (msg, w->text);
+        sl_message_append_tags (msg, w->text);
       gsize len = w->text->len - start;
       if (!len && (!f->explicit || fj->omit_empty))
         continue;
