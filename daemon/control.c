@@ -62,6 +62,59 @@ read_command (gint fd, gchar *buf, gsize size)
   return len > 0;
 }
 
+static gint
+connect_to (const gchar *path)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  if (strlen (path) >= sizeof addr.sun_path)
+    {
+      errno = ENAMETOOLONG;
+      return -1;
+    }
+  strcpy (addr.sun_path, path);
+  /* non-blocking: a listener with a full backlog is busy, not absent,
+   * and must not hang a starting daemon */
+  gint fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd >= 0 && connect (fd, (struct sockaddr *) &addr, sizeof addr) < 0)
+    {
+      gint saved = errno;
+      close (fd);
+      errno = saved;
+      return -1;
+    }
+  return fd;
+}
+
+gboolean
+sl_control_probe (const gchar *path, gint *pid)
+{
+  *pid = 0;
+  gint fd = connect_to (path);
+  if (fd < 0)
+    return FALSE;
+  static const gchar health[] = "HEALTH\n";
+  gchar answer[MAX_COMMAND];
+  /* a daemon that accepts but does not answer (stopped, busy) is still
+   * there; it only goes unnamed */
+  if (write (fd, health, sizeof health - 1) == sizeof health - 1 && read_command (fd, answer, sizeof answer)
+      && g_str_has_prefix (answer, "OK pid="))
+    *pid = (gint) g_ascii_strtoll (answer + strlen ("OK pid="), NULL, 10);
+  close (fd);
+  return TRUE;
+}
+
+/* Only a socket nobody listens on is replaced: connecting to it is
+ * refused. Anything else (a live daemon's socket) makes bind() fail. */
+static void
+remove_stale (const gchar *path)
+{
+  gint fd = connect_to (path);
+  if (fd >= 0)
+    close (fd);
+  else if (errno == ECONNREFUSED)
+    unlink (path);
+}
+
 static gboolean
 on_accept (gint fd, GIOCondition condition, gpointer data)
 {
@@ -91,8 +144,8 @@ sl_control_new (const gchar *path, SlControlHandler handler, gpointer user_data,
       return NULL;
     }
   strcpy (addr.sun_path, path);
+  remove_stale (path);
   gint fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  unlink (path);
   if (fd < 0 || bind (fd, (struct sockaddr *) &addr, sizeof addr) < 0 || listen (fd, 16) < 0)
     {
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),

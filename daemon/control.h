@@ -16,6 +16,10 @@ SlControl *sl_control_new  (const gchar *path, SlControlHandler handler, gpointe
                             GError **error);
 void       sl_control_free (SlControl *control);
 
+/* Whether a process listens on the control socket at path; *pid is the
+ * one it names when it answers HEALTH, or 0. */
+gboolean   sl_control_probe (const gchar *path, gint *pid);
+
 G_END_DECLS
 
 #endif

@@ -5,6 +5,7 @@
 #include "core/plugin.h"
 #include "core/stats.h"
 #include "daemon/control.h"
+#include "daemon/instance.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -247,21 +248,6 @@ open_persist (const gchar *path)
     }
 }
 
-static gboolean
-write_pidfile (const gchar *path)
-{
-  gchar *text = g_strdup_printf ("%d\n", (int) getpid ());
-  GError *error = NULL;
-  gboolean ok = g_file_set_contents (path, text, -1, &error);
-  if (!ok)
-    {
-      sl_log (SL_LOG_ERROR, "cannot write pid file: %s", error->message);
-      g_error_free (error);
-    }
-  g_free (text);
-  return ok;
-}
-
 /* Classic double fork; the parent waits for the child to say the
  * configuration started, so its exit status tells init the truth. */
 static gint
@@ -319,21 +305,33 @@ run (Settings *s)
       sl_config_free (d.cfg);
       return 0;
     }
+  GError *error = NULL;
+  /* before anything of the configuration is opened: a second daemon must
+   * not take over a running one's sockets on its way to failing */
+  SlInstance *instance = sl_instance_claim (s->pidfile, s->control_path, &error);
+  if (!instance)
+    {
+      sl_log (SL_LOG_ERROR, "%s", error->message);
+      g_error_free (error);
+      sl_config_free (d.cfg);
+      return 1;
+    }
   gint ready = -1;
   if (!s->foreground)
     {
       sl_internal_set_stderr (s->to_stderr);
       ready = daemonize ();
     }
+  sl_instance_write_pid (instance);
   signal (SIGPIPE, SIG_IGN);
   open_persist (s->persist_file);
-  GError *error = NULL;
   if (!sl_config_start (d.cfg, &error))
     {
       sl_log (SL_LOG_ERROR, "%s", error->message);
       g_error_free (error);
       sl_config_free (d.cfg);
       sl_persist_close ();
+      sl_instance_release (instance);
       tell_parent (ready, 1);
       return 1;
     }
@@ -344,7 +342,6 @@ run (Settings *s)
       sl_log (SL_LOG_WARNING, "%s; sluicectl will not reach this daemon", error->message);
       g_clear_error (&error);
     }
-  write_pidfile (s->pidfile);
   g_unix_signal_add (SIGTERM, on_term, &d);
   g_unix_signal_add (SIGINT, on_term, &d);
   g_unix_signal_add (SIGHUP, on_hup, &d);
@@ -359,7 +356,7 @@ run (Settings *s)
   sl_config_free (d.cfg);
   save_persist (NULL);
   sl_persist_close ();
-  unlink (s->pidfile);
+  sl_instance_release (instance);
   g_main_loop_unref (d.loop);
   return 0;
 }

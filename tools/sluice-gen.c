@@ -17,6 +17,8 @@
 #define MAX_SIZE (1024 * 1024)
 /* missing ranges shown per connection */
 #define DEFAULT_RANGES 5
+/* seconds a broken connection may take to come back with --reconnect */
+#define DEFAULT_RECONNECT_TIMEOUT 30
 
 /* A name that must fit a syslog header field: no spaces, nothing odd. */
 static gboolean
@@ -94,17 +96,38 @@ generate (SlGenPlan *plan, gboolean quiet)
   report_progress (sender, quiet);
   guint64 count, bytes;
   gdouble seconds;
-  gboolean ok = sl_gen_sender_finish (sender, &count, &bytes, &seconds, &error);
+  GArray *breaks;
+  gboolean ok = sl_gen_sender_finish (sender, &count, &bytes, &seconds, &breaks, &error);
   if (!ok)
     {
       fprintf (stderr, "sluice-gen: %s\n", error->message);
       g_error_free (error);
     }
+  SlGenConnBreaks total = { 0 };
+  for (guint i = 0; plan->reconnect && i < breaks->len; i++)
+    {
+      const SlGenConnBreaks *b = &g_array_index (breaks, SlGenConnBreaks, i);
+      fprintf (stderr,
+               "connection %u: reconnects=%u possibly-lost=%" G_GUINT64_FORMAT " possibly-duplicated=%"
+               G_GUINT64_FORMAT "\n", b->id, b->reconnects, b->possibly_lost, b->possibly_duplicated);
+      total.reconnects += b->reconnects;
+      total.possibly_lost += b->possibly_lost;
+      total.possibly_duplicated += b->possibly_duplicated;
+    }
+  g_array_unref (breaks);
   gdouble time = MAX (seconds, 1e-6);
   fprintf (stderr,
            "average rate = %.2f msg/sec, count=%" G_GUINT64_FORMAT ", time=%.3f, (average) msg size=%"
-           G_GUINT64_FORMAT ", bandwidth=%.2f kB/sec\n",
+           G_GUINT64_FORMAT ", bandwidth=%.2f kB/sec",
            (gdouble) count / time, count, seconds, count ? bytes / count : 0, (gdouble) bytes / 1024 / time);
+  if (plan->reconnect)
+    fprintf (stderr, ", reconnects=%u, possibly-lost=%" G_GUINT64_FORMAT ", possibly-duplicated=%" G_GUINT64_FORMAT,
+             total.reconnects, total.possibly_lost, total.possibly_duplicated);
+  fputc ('\n', stderr);
+  if (total.reconnects)
+    fprintf (stderr, _("sluice-gen: possibly-lost counts the messages of the last write before each break, which "
+                       "the peer may not have read (a stream does not say); 'sluice-gen verify' counts what "
+                       "arrived\n"));
   return ok ? 0 : 1;
 }
 
@@ -135,7 +158,8 @@ generator_main (gint argc, gchar **argv)
   gint64 rate = DEFAULT_RATE, number = 0;
   gdouble interval = 0;
   gint size = DEFAULT_SIZE, connections = 1, first_conn = 1;
-  gboolean tcp = FALSE, udp = FALSE, rfc5424 = FALSE, quiet = FALSE;
+  gint reconnect_timeout = DEFAULT_RECONNECT_TIMEOUT;
+  gboolean tcp = FALSE, udp = FALSE, rfc5424 = FALSE, quiet = FALSE, reconnect = FALSE;
   g_autofree gchar *unix_path = NULL, *sdata = NULL, *framing_word = NULL, *replay_path = NULL;
   g_autofree gchar *host = NULL, *program = NULL;
   GOptionEntry entries[] = {
@@ -164,6 +188,11 @@ generator_main (gint argc, gchar **argv)
     { "replay", 0, 0, G_OPTION_ARG_FILENAME, &replay_path,
       N_("send the lines of FILE as they are, instead of generated messages"), N_("FILE") },
     { "quiet", 'Q', 0, G_OPTION_ARG_NONE, &quiet, N_("no rate line every second"), NULL },
+    { "reconnect", 0, 0, G_OPTION_ARG_NONE, &reconnect,
+      N_("connect again when a stream connection breaks, go on with the next message, and report per "
+         "connection what the breaks may have lost or duplicated"), NULL },
+    { "reconnect-timeout", 0, 0, G_OPTION_ARG_INT, &reconnect_timeout,
+      N_("seconds a broken connection may take to come back (default 30)"), N_("SECONDS") },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new (_("[TARGET PORT] - send syslog messages"));
@@ -190,6 +219,8 @@ generator_main (gint argc, gchar **argv)
     .rate = (guint64) MAX (rate, 0),
     .count = (guint64) MAX (number, 0),
     .seconds = interval,
+    .reconnect = reconnect,
+    .reconnect_timeout = (guint) MAX (reconnect_timeout, 0),
   };
   if ((tcp + udp + (unix_path != NULL)) > 1)
     return usage_error (_("choose one of -S, -D and -x"));
@@ -204,6 +235,8 @@ generator_main (gint argc, gchar **argv)
     plan.format.framing = SL_GEN_FRAMING_NONE;
   if (rate < 0 || number < 0 || interval < 0 || size < 0 || size > MAX_SIZE)
     return usage_error (_("-r, -n, -I and -s take numbers of 0 or more (-s at most 1 MiB)"));
+  if (reconnect_timeout < 1)
+    return usage_error (_("--reconnect-timeout takes a number of seconds of 1 or more"));
   if (connections < 1 || first_conn < 1 || first_conn + connections - 1 > SL_GEN_MAX_CONN)
     return usage_error (_("connection ids run from 1 to 9999"));
   if (!valid_field (plan.format.host) || !valid_field (plan.format.program))

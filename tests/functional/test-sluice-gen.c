@@ -3,9 +3,13 @@
  * "sluice-gen verify" tells a complete delivery from a damaged one. */
 #include "tests/functional/harness.h"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define FIELDS_TEMPLATE "${HOST}|${PROGRAM}|${PID}|${MSGID}|${SDATA}|${MESSAGE}\\n"
 
@@ -242,6 +246,123 @@ test_replay (SlTestEnv *env, gconstpointer data)
                    "rhost|rprog|7|||first\n" "rhost|rprog|7|||second\n");
 }
 
+/* Starts the built sluice-gen in the background with its stderr in
+ * err_path; its pid, or 0 (and the test failed). */
+static GPid
+spawn_gen (const gchar *err_path, const gchar *const *args)
+{
+  const gchar *builddir = g_getenv ("SL_TOP_BUILDDIR");
+  gint err_fd = open (err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (!builddir || err_fd < 0)
+    {
+      g_test_fail_printf ("cannot run sluice-gen: SL_TOP_BUILDDIR unset or %s not writable", err_path);
+      if (err_fd >= 0)
+        close (err_fd);
+      return 0;
+    }
+  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (argv, g_build_filename (builddir, "tools", "sluice-gen", NULL));
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, g_strdup (args[i]));
+  g_ptr_array_add (argv, NULL);
+  GPid pid = 0;
+  GError *error = NULL;
+  if (!g_spawn_async_with_pipes_and_fds (NULL, (const gchar *const *) argv->pdata, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                         NULL, NULL, -1, -1, err_fd, NULL, NULL, 0, &pid, NULL, NULL, NULL,
+                                         &error))
+    {
+      g_test_fail_printf ("cannot run sluice-gen: %s", error->message);
+      g_error_free (error);
+      pid = 0;
+    }
+  close (err_fd);
+  g_ptr_array_unref (argv);
+  return pid;
+}
+
+/* Waits for a child to exit; its wait status, or -1 (killed, and the test
+ * failed) when it is still running long after it should have finished. */
+static gint
+wait_child (GPid pid, gint64 limit_usec)
+{
+  gint64 deadline = g_get_monotonic_time () + limit_usec;
+  gint status = -1;
+  pid_t done;
+  while ((done = waitpid (pid, &status, WNOHANG)) == 0 && g_get_monotonic_time () < deadline)
+    g_usleep (20 * 1000);
+  if (done == 0)
+    {
+      g_test_fail_printf ("sluice-gen (pid %d) did not finish; killing it", (int) pid);
+      kill (pid, SIGKILL);
+      waitpid (pid, NULL, 0);
+      status = -1;
+    }
+  g_spawn_close_pid (pid);
+  return status;
+}
+
+/* The number after key in text, or -1. */
+static gint64
+number_after (const gchar *text, const gchar *key)
+{
+  const gchar *at = text ? strstr (text, key) : NULL;
+  return at ? g_ascii_strtoll (at + strlen (key), NULL, 10) : -1;
+}
+
+/* The daemon is stopped (SIGTERM) and started again on the same port in
+ * the middle of a run: with --reconnect both connections come back under
+ * their ids and go on with the next number, and verify finds every
+ * message, a stop being a clean end for what the daemon acknowledged. */
+static void
+test_reconnect (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *port = NULL;
+  if (!start_tcp (env, &port))
+    return;
+  g_autofree gchar *err_path = sl_test_path (env, "gen.stderr");
+  g_autofree gchar *path = sl_test_path (env, "out.log");
+  /* paced, so that the run outlasts the restart: 6 seconds at least */
+  const gchar *const args[] = {
+    "--reconnect", "--reconnect-timeout", "60", "-r", "2500", "-n", "15000", "--active-connections", "2", "-Q",
+    "127.0.0.1", port, NULL
+  };
+  GPid gen = spawn_gen (err_path, args);
+  if (!gen)
+    return;
+  gboolean restarted = sl_test_wait_lines (env, path, 1000) && sl_test_daemon_stop (env, SIGTERM) == 0
+                       && sl_test_daemon_start (env);
+  gint status = wait_child (gen, 10 * SL_TEST_DEADLINE_MS * 1000);
+  g_autofree gchar *err = sl_test_read_file (err_path);
+  g_test_message ("sluice-gen's stderr:\n%s", err);
+  if (!restarted)
+    return;
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (err ? strstr (err, "count=30000,") : NULL);
+  for (guint conn = 1; conn <= 2; conn++)
+    {
+      g_autofree gchar *key = g_strdup_printf ("connection %u: reconnects=", conn);
+      g_assert_cmpint (number_after (err, key), >=, 1);
+    }
+  g_assert_cmpint (number_after (err, ", reconnects="), >=, 2);
+  g_assert_cmpint (number_after (err, ", possibly-lost="), >=, 0);
+  g_assert_nonnull (err ? strstr (err, "possibly-lost counts the messages of the last write") : NULL);
+
+  if (!sl_test_wait_lines (env, path, 30000))
+    return;
+  g_autofree gchar *out = NULL;
+  status = run_gen (&out, NULL, "verify", "--expect", "15000", "--connections", "2", path, NULL);
+  g_test_message ("verify:\n%s", out);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (out, "connection 1: received="));
+  g_assert_nonnull (strstr (out, "connection 2: received="));
+  g_assert_null (strstr (out, "connection 3"));
+  const gchar *total = strstr (out, "total: ");
+  g_assert_nonnull (total);
+  g_assert_cmpint (number_after (total, " distinct="), ==, 30000);
+  g_assert_cmpint (number_after (total, " missing="), ==, 0);
+  g_assert_cmpint (number_after (total, " duplicated="), <=, number_after (err, ", possibly-duplicated="));
+}
+
 static void
 test_refusals (SlTestEnv *env, gconstpointer data)
 {
@@ -259,6 +380,7 @@ test_refusals (SlTestEnv *env, gconstpointer data)
     { "--sdata", "[a@1 b=\"c\"]", NULL },   /* needs --rfc5424 */
     { "--host", "two words", NULL },
     { "--active-connections", "0", NULL },
+    { "--reconnect-timeout", "0", NULL },
     { "-D", "-x", "/nonexistent" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
@@ -280,6 +402,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/sluice-gen/rfc5424-octet", test_rfc5424_octet);
   SL_TEST_ADD ("/sluice-gen/udp-and-unix", test_udp_and_unix);
   SL_TEST_ADD ("/sluice-gen/replay", test_replay);
+  SL_TEST_ADD ("/sluice-gen/reconnect", test_reconnect);
   SL_TEST_ADD ("/sluice-gen/refusals", test_refusals);
   return g_test_run ();
 }

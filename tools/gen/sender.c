@@ -20,6 +20,16 @@
 #define PACED_BATCHES_PER_SEC 100
 /* a receiver that takes nothing for this long has stopped reading */
 #define SEND_TIMEOUT_SEC 60
+/* pauses between reconnection attempts: doubling from the first to the last */
+#define RECONNECT_FIRST_PAUSE_US (10 * 1000)
+#define RECONNECT_MAX_PAUSE_US (500 * 1000)
+
+typedef enum
+{
+  SEND_OK,
+  SEND_BROKEN,              /* the peer closed or reset the connection */
+  SEND_FAILED,
+} SendResult;
 
 typedef struct
 {
@@ -36,6 +46,8 @@ typedef struct
   gint64 first_usec;        /* monotonic */
   gint64 last_usec;
   gchar *error;
+  guint last_write_frames;  /* frames the last successful write() completed */
+  SlGenConnBreaks breaks;
 } Connection;
 
 struct _SlGenSender
@@ -126,25 +138,50 @@ connect_plan (const SlGenPlan *plan, GError **error)
 }
 
 static gboolean
-write_all (Connection *c, const gchar *data, gsize len)
+is_break (gint err)
 {
-  while (len)
+  return err == EPIPE || err == ECONNRESET || err == ECONNABORTED || err == ENOTCONN || err == ETIMEDOUT;
+}
+
+static void
+set_write_error (Connection *c, gint err)
+{
+  c->error = err == EAGAIN ? g_strdup_printf (_("connection %u: the receiver took nothing for %d seconds"), c->id,
+                                              SEND_TIMEOUT_SEC)
+                           : g_strdup_printf (_("connection %u: %s"), c->id, g_strerror (err));
+}
+
+/* Frames first .. first + count - 1 of base on a stream. *whole: how many
+ * went out whole, also when the connection broke; *cut: whether the break
+ * came in the middle of a frame. */
+static SendResult
+write_frames (Connection *c, const gchar *base, guint first, guint count, guint *whole, gboolean *cut)
+{
+  gsize off = c->offsets[first];
+  gsize end = c->offsets[first + count];
+  guint done = 0;
+  while (off < end)
     {
-      gssize n = write (c->fd, data, len);
+      gssize n = write (c->fd, base + off, end - off);
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0)
         {
-          c->error = errno == EAGAIN
-                       ? g_strdup_printf (_("connection %u: the receiver took nothing for %d seconds"), c->id,
-                                          SEND_TIMEOUT_SEC)
-                       : g_strdup_printf (_("connection %u: %s"), c->id, g_strerror (errno));
-          return FALSE;
+          *whole = done;
+          *cut = off > c->offsets[first + done];
+          if (c->owner->plan.reconnect && is_break (errno))
+            return SEND_BROKEN;
+          set_write_error (c, errno);
+          return SEND_FAILED;
         }
-      data += n;
-      len -= (gsize) n;
+      off += (gsize) n;
+      guint before = done;
+      while (done < count && c->offsets[first + done + 1] <= off)
+        done++;
+      c->last_write_frames = done - before;
     }
-  return TRUE;
+  *whole = done;
+  return SEND_OK;
 }
 
 /* Frames first .. first + count - 1 of base, one datagram each. */
@@ -184,12 +221,63 @@ send_datagrams (Connection *c, const gchar *base, guint first, guint count)
   return TRUE;
 }
 
-static gboolean
-send_frames (Connection *c, const gchar *base, guint first, guint count)
+static SendResult
+send_frames (Connection *c, const gchar *base, guint first, guint count, guint *whole, gboolean *cut)
 {
-  if (c->owner->plan.transport == SL_GEN_UDP)
-    return send_datagrams (c, base, first, count);
-  return write_all (c, base + c->offsets[first], c->offsets[first + count] - c->offsets[first]);
+  *whole = 0;
+  *cut = FALSE;
+  if (c->owner->plan.transport != SL_GEN_UDP)
+    return write_frames (c, base, first, count, whole, cut);
+  if (!send_datagrams (c, base, first, count))
+    return SEND_FAILED;
+  *whole = count;
+  return SEND_OK;
+}
+
+/* A peer that closed the connection (a daemon that stops) or reset it;
+ * asked before each batch, because writing into a closed connection
+ * succeeds until the peer's reset comes back. */
+static gboolean
+peer_gone (Connection *c)
+{
+  gchar byte;
+  gssize n = recv (c->fd, &byte, 1, MSG_DONTWAIT);
+  return n == 0 || (n < 0 && is_break (errno));
+}
+
+/* Counts what the break may have cost and connects again, pausing
+ * between attempts; FALSE (and c->error) when the reconnect timeout ran
+ * out. */
+static gboolean
+reconnect (Connection *c, gboolean cut)
+{
+  const SlGenPlan *plan = &c->owner->plan;
+  c->breaks.possibly_lost += c->last_write_frames;
+  c->breaks.possibly_duplicated += cut;
+  c->last_write_frames = 0;
+  close (c->fd);
+  gint64 give_up = g_get_monotonic_time () + (gint64) plan->reconnect_timeout * G_USEC_PER_SEC;
+  gulong pause = RECONNECT_FIRST_PAUSE_US;
+  for (;;)
+    {
+      GError *error = NULL;
+      c->fd = connect_plan (plan, &error);
+      if (c->fd >= 0)
+        {
+          c->breaks.reconnects++;
+          return TRUE;
+        }
+      if (g_get_monotonic_time () + (gint64) pause > give_up)
+        {
+          c->error = g_strdup_printf (_("connection %u: no reconnection within %u seconds: %s"), c->id,
+                                      plan->reconnect_timeout, error->message);
+          g_error_free (error);
+          return FALSE;
+        }
+      g_error_free (error);
+      g_usleep (pause);
+      pause = MIN (pause * 2, RECONNECT_MAX_PAUSE_US);
+    }
 }
 
 /* How many frames from first on fill about one buffer. */
@@ -243,14 +331,17 @@ connection_thread (gpointer data)
           refresh_stamp (c, k, &stamped_sec);
           sl_gen_frames_set_seq (c->frames, &c->layout, k, sent + 1);
         }
-      gsize batch_bytes = c->offsets[pos + k] - c->offsets[pos];
-      if (!send_frames (c, base, pos, k))
-        break;
-      sent += k;
-      __atomic_add_fetch (&s->messages, k, __ATOMIC_RELAXED);
-      __atomic_add_fetch (&s->bytes, batch_bytes, __ATOMIC_RELAXED);
+      guint whole = 0;
+      gboolean cut = FALSE;
+      SendResult result = plan->reconnect && peer_gone (c) ? SEND_BROKEN
+                                                           : send_frames (c, base, pos, k, &whole, &cut);
+      sent += whole;
+      __atomic_add_fetch (&s->messages, whole, __ATOMIC_RELAXED);
+      __atomic_add_fetch (&s->bytes, c->offsets[pos + whole] - c->offsets[pos], __ATOMIC_RELAXED);
       if (!c->frames)
-        pos = (pos + k) % c->nframes;
+        pos = (pos + whole) % c->nframes;
+      if (result == SEND_FAILED || (result == SEND_BROKEN && !reconnect (c, cut)))
+        break;
       if (plan->rate)
         {
           gint64 wake = MIN (c->first_usec + (gint64) (sent * G_USEC_PER_SEC / plan->rate), deadline);
@@ -260,7 +351,8 @@ connection_thread (gpointer data)
         }
     }
   c->last_usec = g_get_monotonic_time ();
-  shutdown (c->fd, SHUT_WR);
+  if (c->fd >= 0)
+    shutdown (c->fd, SHUT_WR);
   g_atomic_int_add (&s->running, -1);
   return NULL;
 }
@@ -336,6 +428,8 @@ sl_gen_sender_start (const SlGenPlan *plan, GError **error)
   g_return_val_if_fail (!plan->replay || plan->replay->len > 0, NULL);
   SlGenSender *s = g_new0 (SlGenSender, 1);
   s->plan = *plan;
+  /* a datagram has no connection to break */
+  s->plan.reconnect = plan->reconnect && plan->transport != SL_GEN_UDP;
   s->conns = g_new0 (Connection, plan->connections);
   for (guint i = 0; i < plan->connections; i++)
     s->conns[i].fd = -1;
@@ -346,6 +440,7 @@ sl_gen_sender_start (const SlGenPlan *plan, GError **error)
       Connection *c = &s->conns[i];
       c->owner = s;
       c->id = plan->first_conn + i;
+      c->breaks.id = c->id;
       c->fd = connect_plan (plan, error);
       if (c->fd < 0)
         {
@@ -374,8 +469,11 @@ sl_gen_sender_done (SlGenSender *s)
 }
 
 gboolean
-sl_gen_sender_finish (SlGenSender *s, guint64 *messages, guint64 *bytes, gdouble *seconds, GError **error)
+sl_gen_sender_finish (SlGenSender *s, guint64 *messages, guint64 *bytes, gdouble *seconds, GArray **breaks,
+                      GError **error)
 {
+  if (breaks)
+    *breaks = g_array_new (FALSE, FALSE, sizeof (SlGenConnBreaks));
   gint64 first = G_MAXINT64, last = 0;
   const gchar *failure = NULL;
   for (guint i = 0; i < s->plan.connections; i++)
@@ -386,6 +484,8 @@ sl_gen_sender_finish (SlGenSender *s, guint64 *messages, guint64 *bytes, gdouble
       last = MAX (last, c->last_usec);
       if (c->error && !failure)
         failure = c->error;
+      if (breaks)
+        g_array_append_val (*breaks, c->breaks);
     }
   sl_gen_sender_progress (s, messages, bytes);
   *seconds = (gdouble) (last - first) / G_USEC_PER_SEC;

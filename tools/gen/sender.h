@@ -1,5 +1,6 @@
 /* sluice-gen's connections: each a thread that sends prepared buffers of
- * frames with large writes (sendmmsg for UDP), paced per batch. */
+ * frames with large writes (sendmmsg for UDP), paced per batch, and, when
+ * asked, connects again after a break and goes on with the next message. */
 #ifndef SL_GEN_SENDER_H
 #define SL_GEN_SENDER_H
 
@@ -27,7 +28,22 @@ typedef struct
   guint64 count;            /* messages per connection; 0: no limit */
   gdouble seconds;          /* 0: no limit */
   const GPtrArray *replay;  /* lines to send instead of generated messages, or NULL */
+  gboolean reconnect;       /* a stream connection that breaks is made again */
+  guint reconnect_timeout;  /* seconds a reconnection may take before the connection fails */
 } SlGenPlan;
+
+/* What a connection's breaks cost. A stream cannot tell what the peer read
+ * of the bytes the kernel took, so possibly_lost counts the messages the
+ * last write() before each break completed; a message cut by a break is
+ * sent again whole, so its first part may arrive too (possibly_duplicated).
+ * "sluice-gen verify" counts what really arrived. */
+typedef struct
+{
+  guint id;
+  guint reconnects;
+  guint64 possibly_lost;
+  guint64 possibly_duplicated;
+} SlGenConnBreaks;
 
 typedef struct _SlGenSender SlGenSender;
 
@@ -38,10 +54,11 @@ SlGenSender *sl_gen_sender_start    (const SlGenPlan *plan, GError **error);
 void         sl_gen_sender_progress (SlGenSender *s, guint64 *messages, guint64 *bytes);
 gboolean     sl_gen_sender_done     (SlGenSender *s);
 /* Waits for every connection to finish and frees s. Seconds from the first
- * send to the end of the last; FALSE and error when a connection failed
+ * send to the end of the last; breaks (may be NULL) gets an
+ * SlGenConnBreaks per connection. FALSE and error when a connection failed
  * (what it sent still counts). */
 gboolean     sl_gen_sender_finish   (SlGenSender *s, guint64 *messages, guint64 *bytes,
-                                     gdouble *seconds, GError **error);
+                                     gdouble *seconds, GArray **breaks, GError **error);
 
 G_END_DECLS
 

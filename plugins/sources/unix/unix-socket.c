@@ -9,21 +9,43 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-/* A socket file left by a previous run (or another daemon that died) is
- * replaced; anything else in the way is an error, not something to remove. */
+/* Whether a process is bound to the socket at addr: connecting to a
+ * socket file nobody holds is refused, for stream and datagram sockets
+ * alike; a socket of the other type that someone holds gives EPROTOTYPE,
+ * a listener with a full backlog EAGAIN (without blocking). */
 static gboolean
-remove_stale (const gchar *path, GError **error)
+socket_in_use (const struct sockaddr_un *addr, gboolean stream)
+{
+  gint fd = socket (AF_UNIX, (stream ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0)
+    return FALSE;
+  gboolean in_use = connect (fd, (const struct sockaddr *) addr, sizeof *addr) == 0 || errno != ECONNREFUSED;
+  close (fd);
+  return in_use;
+}
+
+/* A socket file left by a previous run (or another daemon that died) is
+ * replaced; a socket a running process listens on, or anything that is
+ * not a socket, is an error, never something to remove. */
+static gboolean
+remove_stale (const struct sockaddr_un *addr, gboolean stream, GError **error)
 {
   struct stat st;
-  if (lstat (path, &st) < 0)
+  if (lstat (addr->sun_path, &st) < 0)
     return TRUE;
   if (!S_ISSOCK (st.st_mode))
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
-                   _("%s exists and is not a socket; not replacing it"), path);
+                   _("%s exists and is not a socket; not replacing it"), addr->sun_path);
       return FALSE;
     }
-  unlink (path);
+  if (socket_in_use (addr, stream))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+                   _("%s is the socket of a running process; not replacing it"), addr->sun_path);
+      return FALSE;
+    }
+  unlink (addr->sun_path);
   return TRUE;
 }
 
@@ -39,7 +61,7 @@ sl_unix_socket_open (const SlUnixSocketSpec *spec, const gchar *driver, GError *
       return -1;
     }
   strcpy (addr.sun_path, spec->path);
-  if (!remove_stale (spec->path, error))
+  if (!remove_stale (&addr, spec->stream, error))
     return -1;
   gint fd = socket (AF_UNIX, (spec->stream ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
   if (fd >= 0 && !spec->stream && spec->so_rcvbuf > 0)
