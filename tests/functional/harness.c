@@ -597,13 +597,19 @@ sl_test_sender_start (gint fd, GString *data)
 }
 
 void
-sl_test_sender_finish (SlTestSender *s)
+sl_test_sender_join (SlTestSender *s)
 {
-  shutdown (s->fd, SHUT_RDWR);
   g_thread_join (s->thread);
   close (s->fd);
   g_string_free (s->data, TRUE);
   g_free (s);
+}
+
+void
+sl_test_sender_finish (SlTestSender *s)
+{
+  shutdown (s->fd, SHUT_RDWR);
+  sl_test_sender_join (s);
 }
 
 gchar *

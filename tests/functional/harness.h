@@ -105,6 +105,8 @@ SlTestSender *sl_test_sender_start (gint fd, GString *data);
 /* Unblocks the sender (shutdown of the socket) if it still sends, waits
  * for it, closes fd. */
 void      sl_test_sender_finish (SlTestSender *sender);
+/* Waits until the sender has written everything (or failed), then frees it. */
+void      sl_test_sender_join   (SlTestSender *sender);
 
 /* The file's contents, or NULL when it cannot be read (no failure). */
 gchar    *sl_test_read_file    (const gchar *path);
