@@ -340,8 +340,8 @@ sl_path_compile_all (SlConfig *cfg, GError **error)
       for (guint s = 0; s < c.sources->len; s++)
         {
           SlSource *src = g_ptr_array_index (c.sources, s);
-          if (!g_ptr_array_find (src->paths, path, NULL))
-            g_ptr_array_add (src->paths, path);
+          if (!g_ptr_array_find (src->compiled, path, NULL))
+            g_ptr_array_add (src->compiled, path);
         }
       g_ptr_array_unref (c.sources);
     }
@@ -359,13 +359,13 @@ sl_path_compile_all (SlConfig *cfg, GError **error)
       for (guint s = 0; s < cfg->sources->len; s++)
         {
           SlSource *src = g_ptr_array_index (cfg->sources, s);
-          GPtrArray *named = src->paths;
-          src->paths = g_ptr_array_new ();
+          GPtrArray *named = src->compiled;
+          src->compiled = g_ptr_array_new ();
           for (guint p = 0; p < cfg->paths->len; p++)
             {
               SlPath *path = g_ptr_array_index (cfg->paths, p);
               if (path->catchall || g_ptr_array_find (named, path, NULL))
-                g_ptr_array_add (src->paths, path);
+                g_ptr_array_add (src->compiled, path);
             }
           g_ptr_array_unref (named);
         }

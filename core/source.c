@@ -78,6 +78,8 @@ sl_source_new (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **err
   src->cfg = cfg;
   src->group = g_strdup (group);
   src->paths = g_ptr_array_new ();
+  src->compiled = g_ptr_array_new ();
+  g_rw_lock_init (&src->route_lock);
   src->max_msg_size = 65536;
   src->iw_size = 10000;
   src->max_connections = 1;
@@ -96,6 +98,19 @@ sl_source_new (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **err
   if (caps & SL_CAP_CONNECTIONS)
     src->max_connections = MAX (sl_driver_source_options (driver)->max_connections, 1);
   return src;
+}
+
+void
+sl_source_use_compiled_paths (SlSource *src)
+{
+  if (!src->compiled)
+    return;
+  g_rw_lock_writer_lock (&src->route_lock);
+  GPtrArray *before = src->paths;
+  src->paths = src->compiled;
+  src->compiled = NULL;
+  g_rw_lock_writer_unlock (&src->route_lock);
+  g_ptr_array_unref (before);
 }
 
 gboolean
@@ -120,6 +135,9 @@ void
 sl_source_free (SlSource *src)
 {
   g_ptr_array_unref (src->paths);
+  if (src->compiled)
+    g_ptr_array_unref (src->compiled);
+  g_rw_lock_clear (&src->route_lock);
   g_free (src->group);
   g_free (src);
 }
@@ -274,7 +292,9 @@ sl_source_parse_with (SlSource *src, const SlDriverClass *format, const gchar *d
 void
 sl_source_post (SlSource *src, SlMessage **msgs, guint n)
 {
+  g_rw_lock_reader_lock (&src->route_lock);
   sl_route (src->paths, msgs, n);
+  g_rw_lock_reader_unlock (&src->route_lock);
 }
 
 SlWindow *

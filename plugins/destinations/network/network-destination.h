@@ -24,7 +24,7 @@ typedef struct
 {
   SlTemplate *template;     /* the whole message, or with rfc5424 its MSG part (NULL: $MESSAGE) */
   SlTemplate *sdata;        /* $SDATA, for the RFC 5424 header */
-  SlTemplateEnv env;
+  SlTemplateEnv env;        /* the driver's, whose time zone it borrows */
   gboolean rfc5424;         /* syslog(): <PRI>1 ISODATE HOST APP PROCID MSGID SD MSG */
   gboolean octet_count;     /* RFC 6587 "LEN " before each frame, for syslog() on a stream */
 } NetFormat;
@@ -39,16 +39,32 @@ typedef struct
   gchar *port;
 } NetTarget;
 
+/* transport() of network() and syslog() */
+typedef enum
+{
+  NET_TRANSPORT_TCP,
+  NET_TRANSPORT_UDP,
+} NetTransport;
+
 typedef struct
 {
   SlDriver super;
+  /* options */
+  const gchar *host;        /* or the path of a unix socket */
+  const gchar *port;
+  const gchar *local_ip;
+  const gchar *local_port;
+  gint ip_protocol;
+  gint transport;           /* NetTransport */
+  gint64 so_sndbuf_bytes;
+  gboolean so_keepalive;
+  const SlCfgNode *failover;
+  SlTemplate *template;
+
   NetFormat format;
   gint family;              /* AF_UNSPEC, AF_INET, AF_INET6 or AF_UNIX */
   gint socktype;            /* SOCK_STREAM or SOCK_DGRAM */
-  gchar *local_ip;
-  gchar *local_port;
   gint so_sndbuf;
-  gboolean so_keepalive;
 
   GPtrArray *targets;       /* NetTarget: the primary, then failover servers in order */
   guint current;
@@ -96,13 +112,16 @@ NetWait  net_wait_writable    (NetDestination *self);
 /* The destination stops and its peer stalled: nothing more is tried. */
 void     net_give_up          (NetDestination *self);
 
-/* Streams: tcp(), unix-stream(), network(transport(tcp)), syslog(). */
-guint    net_stream_write     (NetDestination *self, SlMessage **msgs, guint n);
+/* Streams: tcp(), unix-stream(), network(transport(tcp)), syslog().
+ * Both writers return how many messages, from the first, they handled;
+ * the rest is given again after time-reopen(). */
+guint    net_stream_write     (NetDestination *self, SlMessage *const *msgs, guint n);
 void     net_stream_flush     (NetDestination *self);
 void     net_stream_close     (NetDestination *self);
 
-/* Datagrams: udp(), unix-dgram(), transport(udp). */
-guint    net_dgram_write      (NetDestination *self, SlMessage **msgs, guint n);
+/* Datagrams: udp(), unix-dgram(), transport(udp). *dropped counts the
+ * handled messages too large for a datagram. */
+guint    net_dgram_write      (NetDestination *self, SlMessage *const *msgs, guint n, guint *dropped);
 
 G_END_DECLS
 

@@ -208,7 +208,7 @@ reconnect (NetDestination *self)
 }
 
 guint
-net_stream_write (NetDestination *self, SlMessage **msgs, guint n)
+net_stream_write (NetDestination *self, SlMessage *const *msgs, guint n)
 {
   SlResendBuffer *b = &self->backlog;
   if (self->given_up)

@@ -836,22 +836,30 @@ format_json_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEn
   workspace_release ();
 }
 
+static const SlTemplateFunctionOps format_json_ops = {
+  .prepare = format_json_prepare,
+  .eval = format_json_eval,
+  .free = format_json_free,
+};
+
 static const SlDriverClass format_json_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION,
   .name = "format-json",
   .summary = "name-value pairs as a JSON object, dotted names nested; syslog-ng's value-pairs options",
-  .tf_prepare = format_json_prepare,
-  .tf_eval = format_json_eval,
-  .tf_free = format_json_free,
+  .ops.template_function = &format_json_ops,
+};
+
+static const SlTemplateFunctionOps format_flat_json_ops = {
+  .prepare = format_flat_json_prepare,
+  .eval = format_json_eval,
+  .free = format_json_free,
 };
 
 static const SlDriverClass format_flat_json_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION,
   .name = "format-flat-json",
   .summary = "name-value pairs as a JSON object, dotted names kept whole",
-  .tf_prepare = format_flat_json_prepare,
-  .tf_eval = format_json_eval,
-  .tf_free = format_json_free,
+  .ops.template_function = &format_flat_json_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {
