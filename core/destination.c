@@ -474,8 +474,8 @@ sl_destination_stop (SlDestination *d)
   if (!d->disk)
     return;
   guint64 left = sl_disk_buffer_stop (d->disk);
-  sl_log (SL_LOG_NOTICE, _("destination %s stopped; %" G_GUINT64_FORMAT " messages left in its disk buffer"),
-          d->driver->id, left);
+  sl_log (SL_LOG_NOTICE, _("destination %s stopped; %llu messages left in its disk buffer"),
+          d->driver->id, (unsigned long long) left);
   sl_disk_buffer_free (d->disk);
   d->disk = NULL;
 }

@@ -136,8 +136,8 @@ count_dropped (SlDiskBuffer *db, guint64 n, const gchar *why)
   gint64 before = sl_counter_get (db->counters.dropped);
   sl_counter_add (db->counters.dropped, n);
   if (before == 0 || (before + (gint64) n) / 10000 != before / 10000)
-    sl_log (SL_LOG_ERROR, _("disk buffer of %s dropped %" G_GUINT64_FORMAT " messages (%s); %" G_GINT64_FORMAT " so far"),
-            db->id, n, why, before + (gint64) n);
+    sl_log (SL_LOG_ERROR, _("disk buffer of %s dropped %llu messages (%s); %lld so far"),
+            db->id, (unsigned long long) n, why, (long long) (before + (gint64) n));
 }
 
 static void
@@ -347,13 +347,13 @@ sl_disk_buffer_start (SlDiskBuffer *db, SlQueue *front, GError **error)
     return FALSE;
   const gchar *file = sl_disk_queue_head_path (db->dq);
   if (report.cut_segments)
-    sl_log (SL_LOG_WARNING, _("disk buffer %s: cut off %" G_GUINT64_FORMAT " bytes of torn or corrupt records in %u files"),
-            file, report.cut_bytes, report.cut_segments);
+    sl_log (SL_LOG_WARNING, _("disk buffer %s: cut off %llu bytes of torn or corrupt records in %u files"),
+            file, (unsigned long long) report.cut_bytes, report.cut_segments);
   if (report.head_lost)
     sl_log (SL_LOG_WARNING, _("disk buffer %s: its head was unreadable; replaying from the oldest record, delivered ones may repeat"),
             file);
   if (report.records)
-    sl_log (SL_LOG_NOTICE, _("disk buffer %s: replaying %" G_GUINT64_FORMAT " messages"), file, report.records);
+    sl_log (SL_LOG_NOTICE, _("disk buffer %s: replaying %llu messages"), file, (unsigned long long) report.records);
   update_counters_locked (db);
   db->front = front;
   db->spooler = g_thread_try_new ("disk-buffer", spooler_thread, db, error);

@@ -66,7 +66,7 @@ list (SlDiskQueue *q, gboolean as_json)
       sl_message_unref (msg);
     }
   if (bad)
-    fprintf (stderr, _("sluice-dq: %" G_GUINT64_FORMAT " records could not be read\n"), bad);
+    fprintf (stderr, _("sluice-dq: %llu records could not be read\n"), (unsigned long long) bad);
   return bad ? 1 : 0;
 }
 
@@ -101,9 +101,10 @@ main (int argc, char **argv)
     }
   else if (strcmp (argv[1], "info") == 0)
     {
-      printf (_("messages: %" G_GUINT64_FORMAT "\nbytes: %" G_GUINT64_FORMAT "\n"), report.records, report.bytes);
+      printf (_("messages: %llu\nbytes: %llu\n"), (unsigned long long) report.records,
+              (unsigned long long) report.bytes);
       if (report.cut_segments)
-        printf (_("cut: %" G_GUINT64_FORMAT " bytes of torn or corrupt records in %u files\n"), report.cut_bytes,
+        printf (_("cut: %llu bytes of torn or corrupt records in %u files\n"), (unsigned long long) report.cut_bytes,
                 report.cut_segments);
       if (report.head_lost)
         printf (_("head: unreadable; listing from the oldest record\n"));
