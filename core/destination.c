@@ -1,9 +1,15 @@
 #include "core/destination.h"
+#include "core/disk-buffer.h"
+#include "core/i18n.h"
 #include "core/internal.h"
+#include "core/persist.h"
 #include "core/stats.h"
 
 #define MAX_BATCH 1024
 #define TICK_INTERVAL_US G_USEC_PER_SEC
+/* At a stop, how long a destination with a disk buffer goes on writing
+ * before it leaves the rest on disk. */
+#define STOP_WRITE_LIMIT_US (5 * G_USEC_PER_SEC)
 
 /* Three failures in a row of the same first message, and it is dropped. */
 #define ERROR_RETRIES 3
@@ -17,7 +23,9 @@ struct _SlDestination
   GPtrArray *writers;        /* SlWriter */
   GPtrArray *drivers;        /* each writer's */
   SlQueue *queue;
+  SlDiskBuffer *disk;        /* disk-buffer(), while started */
   gint stopping;
+  gint64 stop_deadline;      /* with a disk buffer: when writing at a stop ends */
   GMutex pause_lock;
   GCond pause_cond;
   GMutex throttle_lock;
@@ -27,6 +35,8 @@ struct _SlDestination
   SlCounter *dropped;
   SlCounter *written;
   SlCounter *processed;
+  SlCounter *disk_length;
+  SlCounter *disk_bytes;
 };
 
 struct _SlWriter
@@ -38,6 +48,7 @@ struct _SlWriter
   gint reopen_requested;
   gboolean opened;
   guint head_failures;       /* SL_WRITE_ERROR for the same first message */
+  gboolean leaving;          /* stopping, and a write failed: the rest stays in the disk buffer */
 };
 
 /* The destination whose writer thread this is, for sl_destination_stopping(). */
@@ -75,6 +86,11 @@ sl_destination_new (GPtrArray *drivers, const SlDestinationOptions *options)
   d->dropped = sl_stats_counter ("destination", id, kind, "dropped");
   d->written = sl_stats_counter ("destination", id, kind, "written");
   d->processed = sl_stats_counter ("destination", id, kind, "processed");
+  if (d->settings.disk_buffer.node)
+    {
+      d->disk_length = sl_stats_counter ("destination", id, kind, "disk_queue_length");
+      d->disk_bytes = sl_stats_counter ("destination", id, kind, "disk_queue_bytes");
+    }
   return d;
 }
 
@@ -96,9 +112,16 @@ sl_destination_push (SlDestination *d, const SlQueueItem *items, guint n)
     }
 }
 
+/* Handled messages: acknowledged and let go, or, from a disk buffer,
+ * removed from it. */
 static void
-finish_items (SlDestination *d, SlQueueItem *items, guint n)
+finish_items (SlDestination *d, SlQueueItem *items, const guint64 *seqs, guint n)
 {
+  if (d->disk)
+    {
+      sl_disk_buffer_done (d->disk, items, seqs, n);
+      return;
+    }
   for (guint i = 0; i < n; i++)
     {
       if (items[i].flow_controlled)
@@ -112,7 +135,7 @@ finish_items (SlDestination *d, SlQueueItem *items, guint n)
  * sources' windows must not stay held), counted, and logged the first time
  * and then once per 10000. */
 static void
-drop_items (SlDestination *d, SlQueueItem *items, guint n, const gchar *why)
+drop_items (SlDestination *d, SlQueueItem *items, const guint64 *seqs, guint n, const gchar *why)
 {
   if (!n)
     return;
@@ -121,7 +144,16 @@ drop_items (SlDestination *d, SlQueueItem *items, guint n, const gchar *why)
   if (before == 0 || (before + n) / 10000 != before / 10000)
     sl_log (SL_LOG_ERROR, "destination %s dropped %u messages (%s); %" G_GINT64_FORMAT " so far",
             d->driver->id, n, why, before + n);
-  finish_items (d, items, n);
+  finish_items (d, items, seqs, n);
+}
+
+static void
+put_back (SlDestination *d, const SlQueueItem *items, const guint64 *seqs, guint n)
+{
+  if (d->disk)
+    sl_disk_buffer_unpop (d->disk, items, seqs, n);
+  else
+    sl_queue_unpop (d->queue, items, n);
 }
 
 static gboolean
@@ -227,7 +259,7 @@ wait_for_token (SlDestination *d, gint64 next_tick)
  * the result asks. Returns how many the driver handled; *wait tells
  * whether the writer should wait before trying again. */
 static guint
-write_batch (SlWriter *w, SlQueueItem *items, SlMessage **msgs, guint n, gboolean *wait)
+write_batch (SlWriter *w, SlQueueItem *items, guint64 *seqs, SlMessage **msgs, guint n, gboolean *wait)
 {
   SlDestination *d = w->d;
   SlWriteBatch batch = { msgs, n, 0, 0 };
@@ -237,7 +269,7 @@ write_batch (SlWriter *w, SlQueueItem *items, SlMessage **msgs, guint n, gboolea
   spend_tokens (d, done);
   sl_counter_add (d->written, done - dropped);
   sl_counter_add (d->dropped, dropped);
-  finish_items (d, items, done);
+  finish_items (d, items, seqs, done);
   if (done > 0)
     w->head_failures = 0;
   guint rest = n - done;
@@ -245,25 +277,33 @@ write_batch (SlWriter *w, SlQueueItem *items, SlMessage **msgs, guint n, gboolea
   if (!rest)
     return done;
   items += done;
+  seqs += done;
 
   /* At shutdown a destination that keeps failing gets one more try;
-   * then what is left is counted and logged, not waited on forever. */
-  if (g_atomic_int_get (&d->stopping) && ++w->head_failures > 1)
+   * then what is left is counted and logged, not waited on forever.
+   * A disk buffer keeps it instead. */
+  if (g_atomic_int_get (&d->stopping) && result != SL_WRITE_DROP && (d->disk || ++w->head_failures > 1))
     {
-      drop_items (d, items, rest, "still failing at shutdown");
+      if (d->disk)
+        {
+          put_back (d, items, seqs, rest);
+          w->leaving = TRUE;
+        }
+      else
+        drop_items (d, items, seqs, rest, "still failing at shutdown");
       return done;
     }
   switch (result)
     {
     case SL_WRITE_DROP:
-      drop_items (d, items, rest, "the destination refused them");
+      drop_items (d, items, seqs, rest, "the destination refused them");
       return done;
     case SL_WRITE_ERROR:
       if (++w->head_failures >= ERROR_RETRIES)
         {
           w->head_failures = 0;
-          drop_items (d, items, 1, "failed three times in a row");
-          sl_queue_unpop (d->queue, items + 1, rest - 1);
+          drop_items (d, items, seqs, 1, "failed three times in a row");
+          put_back (d, items + 1, seqs + 1, rest - 1);
           return done;
         }
       break;
@@ -274,9 +314,33 @@ write_batch (SlWriter *w, SlQueueItem *items, SlMessage **msgs, guint n, gboolea
     case SL_WRITE_RETRY:
       break;
     }
-  sl_queue_unpop (d->queue, items, rest);
+  put_back (d, items, seqs, rest);
   *wait = TRUE;
   return done;
+}
+
+/* Up to max messages from the queue, or from the disk buffer when there
+ * is one; *closed once nothing more will come (with a disk buffer: at a
+ * stop, once it is empty or the time to write is over). */
+static guint
+next_batch (SlWriter *w, SlQueueItem *items, guint64 *seqs, guint max, gint64 deadline, gboolean *closed)
+{
+  SlDestination *d = w->d;
+  if (!d->disk)
+    {
+      guint n = sl_queue_pop (d->queue, items, max, deadline);
+      *closed = !n && sl_queue_is_closed (d->queue);
+      return n;
+    }
+  gboolean stopping = g_atomic_int_get (&d->stopping);
+  if (stopping && (w->leaving || g_get_monotonic_time () >= d->stop_deadline))
+    {
+      *closed = TRUE;
+      return 0;
+    }
+  guint n = sl_disk_buffer_pop (d->disk, items, seqs, max, deadline);
+  *closed = !n && stopping && sl_disk_buffer_drained (d->disk);
+  return n;
 }
 
 static gpointer
@@ -286,6 +350,7 @@ writer_thread (gpointer data)
   SlDestination *d = w->d;
   current_destination = d;
   SlQueueItem items[MAX_BATCH];
+  guint64 seqs[MAX_BATCH];
   SlMessage *msgs[MAX_BATCH];
   open_driver (w);
   gboolean dirty = FALSE;
@@ -301,11 +366,11 @@ writer_thread (gpointer data)
           housekeeping (w, &next_tick);
           continue;
         }
-      guint n = sl_queue_pop (d->queue, items, allowed, dirty ? MIN (next_tick, flush_at) : next_tick);
+      gboolean closed;
+      guint n = next_batch (w, items, seqs, allowed, dirty ? MIN (next_tick, flush_at) : next_tick, &closed);
       housekeeping (w, &next_tick);
       if (!n)
         {
-          gboolean closed = sl_queue_is_closed (d->queue);
           if (dirty && (closed || g_get_monotonic_time () >= flush_at))
             {
               if (w->opened && w->ops->flush)
@@ -319,7 +384,7 @@ writer_thread (gpointer data)
       for (guint i = 0; i < n; i++)
         msgs[i] = items[i].msg;
       gboolean wait;
-      if (write_batch (w, items, msgs, n, &wait) > 0)
+      if (write_batch (w, items, seqs, msgs, n, &wait) > 0)
         {
           dirty = TRUE;
           flush_at = g_get_monotonic_time () + d->settings.flush_timeout_ms * 1000;
@@ -343,9 +408,37 @@ sl_destination_stopping (void)
   return current_destination && g_atomic_int_get (&current_destination->stopping);
 }
 
+/* disk-buffer(): its files, in dir() or beside the persist file, opened
+ * and replayed before the writers start. */
+static gboolean
+start_disk_buffer (SlDestination *d, GError **error)
+{
+  const SlDiskBufferOptions *o = &d->settings.disk_buffer;
+  gchar *dir = o->dir ? g_strdup (o->dir) : sl_persist_dir ();
+  if (!dir)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   _("disk-buffer() of %s needs dir(): there is no persist file to put it beside"), d->driver->id);
+      return FALSE;
+    }
+  gchar *name = sl_driver_persist_name (d->driver);
+  SlDiskBufferCounters counters = { d->queued, d->dropped, d->disk_length, d->disk_bytes };
+  d->disk = sl_disk_buffer_new (o, dir, name, d->driver->id, &counters);
+  g_free (name);
+  g_free (dir);
+  if (sl_disk_buffer_start (d->disk, d->queue, error))
+    return TRUE;
+  g_prefix_error (error, _("cannot start destination %s: "), d->driver->id);
+  sl_disk_buffer_free (d->disk);
+  d->disk = NULL;
+  return FALSE;
+}
+
 gboolean
 sl_destination_start (SlDestination *d, GError **error)
 {
+  if (d->settings.disk_buffer.node && !start_disk_buffer (d, error))
+    return FALSE;
   for (guint i = 0; i < d->writers->len; i++)
     {
       SlWriter *w = g_ptr_array_index (d->writers, i);
@@ -363,17 +456,28 @@ void
 sl_destination_stop (SlDestination *d)
 {
   g_mutex_lock (&d->pause_lock);
+  d->stop_deadline = g_get_monotonic_time () + STOP_WRITE_LIMIT_US;
   g_atomic_int_set (&d->stopping, 1);
   g_cond_broadcast (&d->pause_cond);
   g_mutex_unlock (&d->pause_lock);
   sl_queue_close (d->queue);
+  if (d->disk)
+    sl_disk_buffer_wake (d->disk);
   for (guint i = 0; i < d->writers->len; i++)
     {
       SlWriter *w = g_ptr_array_index (d->writers, i);
       if (w->thread)
         g_thread_join (w->thread);
       w->thread = NULL;
+      w->leaving = FALSE;
     }
+  if (!d->disk)
+    return;
+  guint64 left = sl_disk_buffer_stop (d->disk);
+  sl_log (SL_LOG_NOTICE, _("destination %s stopped; %llu messages left in its disk buffer"),
+          d->driver->id, (unsigned long long) left);
+  sl_disk_buffer_free (d->disk);
+  d->disk = NULL;
 }
 
 void

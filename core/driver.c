@@ -15,6 +15,7 @@ typedef struct
   SlSourceOptions source;
   SlDestinationOptions destination;
   SlTemplateEnv env;
+  SlOptions *disk_buffer;   /* the values of disk-buffer(...) */
 } SlDriverCore;
 
 static const SlOptionWord source_flag_words[] = {
@@ -98,6 +99,27 @@ static const SlOptionSpec template_options[] = {
   { NULL }
 };
 
+static const SlOptionSpec disk_buffer_option[] = {
+  { "disk-buffer", SL_BLOCK (DST (disk_buffer.node)), NULL,
+    "keep the queue on disk: reliable(), disk-buf-size(), mem-buf-size(), mem-buf-length(), qout-size(), dir()" },
+  { NULL }
+};
+
+#define DB(m) SlDiskBufferOptions, m
+/* syslog-ng 3.38's disk-buffer() options */
+static const SlOptionSpec disk_buffer_options[] = {
+  { "reliable", SL_BOOL (DB (reliable)), "no", "acknowledge a message only once it is on disk (fdatasync)" },
+  { "disk-buf-size", SL_SIZE (DB (disk_buf_size)), NULL, "most bytes the buffer keeps on disk; required" },
+  { "mem-buf-size", SL_SIZE (DB (mem_buf_size)), "163840000", "reliable(yes): bytes of messages kept in memory as well, so writers need not read them back" },
+  { "mem-buf-length", SL_INT (DB (mem_buf_length)), "10000", "reliable(no): messages kept in memory before the disk is used" },
+  { "qout-size", SL_INT (DB (qout_size)), "64", "reliable(no): messages kept in memory in front of the disk, besides mem-buf-length()" },
+  { "dir", SL_STRING (DB (dir)), NULL, "folder of the buffer's files; default: the persist file's" },
+  { "prealloc", SL_BOOL (DB (prealloc)), "no", "allocate each segment file whole when it is made" },
+  { "truncate-size-ratio", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; segments are deleted whole" },
+  { NULL }
+};
+#undef DB
+
 static const SlOptionSpec worker_options[] = {
   { "workers", SL_INT (DST (workers)), "1", "writer threads sharing the queue, each with its own connection; order is kept only with 1" },
   { NULL }
@@ -152,6 +174,8 @@ sl_driver_class_tables (const SlDriverClass *klass, const SlOptionSpec *tables[S
     tables[n++] = template_options;
   if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_WORKERS))
     tables[n++] = worker_options;
+  if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_DISK_BUFFER))
+    tables[n++] = disk_buffer_option;
   tables[n] = NULL;
 }
 
@@ -233,6 +257,29 @@ make_template_env (SlDriver *driver, GError **error)
   return TRUE;
 }
 
+/* disk-buffer(...): its children checked against their own table, with
+ * positions in errors, and stored beside the destination's options. */
+static gboolean
+bind_disk_buffer (SlDriverCore *core, GError **error)
+{
+  SlDiskBufferOptions *o = &core->destination.disk_buffer;
+  if (!o->node)
+    return TRUE;
+  const SlOptionSpec *tables[] = { disk_buffer_options, NULL };
+  core->disk_buffer = sl_options_new ("disk-buffer()", tables, NULL, o->node, NULL, error);
+  if (!core->disk_buffer || !sl_options_bind (core->disk_buffer, disk_buffer_options, o, NULL, error))
+    return FALSE;
+  if (o->disk_buf_size <= 0)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE,
+                        sl_options_is_set (core->disk_buffer, "disk-buf-size")
+                          ? sl_options_pos (core->disk_buffer, "disk-buf-size") : o->node->pos,
+                        _("disk-buffer() needs a disk-buf-size() above 0"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 SlDriver *
 sl_driver_new (SlConfig *cfg, const SlDriverClass *klass, const SlCfgNode *node,
                const SlCfgNode *globals, const gchar *id, GError **error)
@@ -258,6 +305,8 @@ sl_driver_new (SlConfig *cfg, const SlDriverClass *klass, const SlCfgNode *node,
                           &compiler, error);
   if (ok && klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_TEMPLATES))
     ok = make_template_env (driver, error);
+  if (ok && klass->kind == SL_DRIVER_DESTINATION)
+    ok = bind_disk_buffer (driver_core (driver), error);
   if (!ok)
     {
       sl_driver_free (driver);
@@ -274,9 +323,39 @@ sl_driver_free (SlDriver *driver)
   SlDriverCore *core = driver_core (driver);
   if (core->env.zone)
     g_time_zone_unref (core->env.zone);
+  if (core->disk_buffer)
+    sl_options_free (core->disk_buffer);
   sl_options_free (driver->options);
   g_free (driver->id);
   g_free (driver);
+}
+
+gchar *
+sl_driver_persist_name (const SlDriver *driver)
+{
+  const SlCfgNode *node = sl_options_node (driver->options);
+  GString *text = g_string_new (driver->klass->name);
+  for (guint i = 0; node->args && i < node->args->len; i++)
+    g_string_append_printf (text, " %s", ((SlCfgArg *) g_ptr_array_index (node->args, i))->value);
+  for (guint i = 0; node->children && i < node->children->len; i++)
+    {
+      const SlCfgNode *child = g_ptr_array_index (node->children, i);
+      const SlOptionSpec *own[] = { driver->klass->options, NULL };
+      if (driver->klass->options && sl_options_find (own, child->name))
+        {
+          gchar *option = sl_cfg_node_to_string (child);
+          g_string_append_printf (text, " %s", option);
+          g_free (option);
+        }
+    }
+  gchar *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, text->str, text->len);
+  GString *name = g_string_new (NULL);
+  for (const gchar *p = driver->id; *p; p++)
+    g_string_append_c (name, g_ascii_isalnum (*p) || *p == '-' || *p == '_' ? *p : '_');
+  g_string_append_printf (name, "-%.8s", hash);
+  g_free (hash);
+  g_string_free (text, TRUE);
+  return g_string_free (name, FALSE);
 }
 
 static const SlOptionSpec *const core_tables[] = {

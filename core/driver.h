@@ -44,6 +44,19 @@ typedef struct
   gint max_connections;
 } SlSourceOptions;
 
+/* What a destination's disk-buffer() says (SL_CAP_DISK_BUFFER). */
+typedef struct
+{
+  const SlCfgNode *node;   /* the disk-buffer(...) block, or NULL: no disk buffer */
+  gboolean reliable;
+  gint64 disk_buf_size;
+  gint64 mem_buf_size;
+  gint mem_buf_length;
+  gint qout_size;
+  const gchar *dir;        /* NULL: the folder of the persist file */
+  gboolean prealloc;
+} SlDiskBufferOptions;
+
 /* What a destination's common options say. */
 typedef struct
 {
@@ -57,6 +70,7 @@ typedef struct
   gint ts_format;
   gint frac_digits;
   const gchar *time_zone;
+  SlDiskBufferOptions disk_buffer;
 } SlDestinationOptions;
 
 /* Makes an instance of klass from node: options checked against its tables
@@ -67,6 +81,10 @@ SlDriver   *sl_driver_new     (SlConfig *cfg, const SlDriverClass *klass, const 
 void        sl_driver_free    (SlDriver *driver);
 const SlSourceOptions      *sl_driver_source_options      (const SlDriver *driver);
 const SlDestinationOptions *sl_driver_destination_options (const SlDriver *driver);
+/* What a destination's disk-buffer files are called: its id and a hash of
+ * its own options (not the core's, such as disk-buffer() itself), so that
+ * a changed destination does not replay another one's messages. */
+gchar      *sl_driver_persist_name (const SlDriver *driver);
 /* Whether name in options {} is an option some class inherits, or one of
  * the daemon's own global settings; an error with a suggestion if not. */
 gboolean    sl_driver_check_globals (const SlCfgNode *globals, GError **error);

@@ -558,10 +558,9 @@ sl_message_has_tag (const SlMessage *msg, const gchar *tag)
   return sl_message_has_tag_id (msg, sl_tag_lookup (tag));
 }
 
-gboolean
-sl_message_append_tags (const SlMessage *msg, GString *out)
+void
+sl_message_foreach_tag (const SlMessage *msg, SlTagFunc func, gpointer user_data)
 {
-  gboolean any = FALSE;
   for (guint32 w = 0; w <= msg->n_more_tags; w++)
     {
       guint64 bits = w ? msg->more_tags[w - 1] : msg->tags;
@@ -569,13 +568,35 @@ sl_message_append_tags (const SlMessage *msg, GString *out)
         {
           guint b = __builtin_ctzll (bits);
           bits &= bits - 1;
-          if (any)
-            g_string_append_c (out, ',');
-          g_string_append (out, sl_tag_name (w * 64 + b + 1));
-          any = TRUE;
+          if (!func (w * 64 + b + 1, user_data))
+            return;
         }
     }
-  return any;
+}
+
+typedef struct
+{
+  GString *out;
+  gboolean any;
+} TagNames;
+
+static gboolean
+append_tag_name (SlTag tag, gpointer data)
+{
+  TagNames *t = data;
+  if (t->any)
+    g_string_append_c (t->out, ',');
+  g_string_append (t->out, sl_tag_name (tag));
+  t->any = TRUE;
+  return TRUE;
+}
+
+gboolean
+sl_message_append_tags (const SlMessage *msg, GString *out)
+{
+  TagNames t = { out, FALSE };
+  sl_message_foreach_tag (msg, append_tag_name, &t);
+  return t.any;
 }
 
 void

@@ -150,6 +150,9 @@ gboolean     sl_message_has_tag_id   (const SlMessage *msg, SlTag tag);
 /* Appends the names of msg's tags, comma-separated, in the order the names
  * were first interned in the process; FALSE when it has none. */
 gboolean     sl_message_append_tags (const SlMessage *msg, GString *out);
+typedef gboolean (*SlTagFunc) (SlTag tag, gpointer user_data);
+/* Calls func on each of msg's tags in the same order; stops when it returns FALSE. */
+void         sl_message_foreach_tag (const SlMessage *msg, SlTagFunc func, gpointer user_data);
 
 /* Flow control: a message bound to a window holds one place in it until every
  * flow-controlled destination that took it has acknowledged it. */

@@ -75,6 +75,15 @@ sl_persist_close (void)
 }
 
 gchar *
+sl_persist_dir (void)
+{
+  g_mutex_lock (&lock);
+  gchar *dir = file_path ? g_path_get_dirname (file_path) : NULL;
+  g_mutex_unlock (&lock);
+  return dir;
+}
+
+gchar *
 sl_persist_get (const gchar *key)
 {
   g_mutex_lock (&lock);

@@ -16,6 +16,10 @@ gboolean sl_persist_open  (const gchar *path, GError **error);
 /* Saves what changed and forgets every value. */
 void     sl_persist_close (void);
 
+/* The folder of the persist file, newly allocated, or NULL when none is
+ * open: where state kept in files of its own (disk buffers) goes. */
+gchar   *sl_persist_dir   (void);
+
 /* The value of key, newly allocated, or NULL. Thread-safe. */
 gchar   *sl_persist_get   (const gchar *key);
 /* Sets key in memory; sl_persist_save() writes it. Thread-safe, never

@@ -167,6 +167,8 @@ enum
   SL_CAP_TEMPLATES = 1 << 2,
   /* destinations: order may be given up, so that workers(N) writers share the queue */
   SL_CAP_WORKERS = 1 << 3,
+  /* destinations: can queue, so disk-buffer() may keep their messages on disk */
+  SL_CAP_DISK_BUFFER = 1 << 4,
 };
 
 struct _SlDriverClass

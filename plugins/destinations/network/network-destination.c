@@ -326,8 +326,10 @@ static const SlDestinationOps net_ops = {
   }
 
 /* Each of workers() writers is an instance with its own connection and
- * backlog; on a local socket the order is expected, so no workers. */
-#define IP_CAPS (SL_CAP_TEMPLATES | SL_CAP_WORKERS)
+ * backlog; on a local socket the order is expected, so no workers. Every
+ * one can keep its queue in a disk-buffer(). */
+#define IP_CAPS (SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER)
+#define UNIX_CAPS (SL_CAP_TEMPLATES | SL_CAP_DISK_BUFFER)
 
 NET_DESTINATION_CLASS (tcp_class, "tcp", tcp_options, IP_CAPS, "send syslog over TCP, one line per message");
 NET_DESTINATION_CLASS (udp_class, "udp", udp_options, IP_CAPS, "send syslog over UDP, one datagram per message");
@@ -335,9 +337,9 @@ NET_DESTINATION_CLASS (network_class, "network", network_options, IP_CAPS,
                        "send syslog over TCP or UDP, chosen by transport()");
 NET_DESTINATION_CLASS (syslog_class, "syslog", syslog_options, IP_CAPS,
                        "send RFC 5424 syslog, octet-counted over TCP (RFC 6587) or over UDP");
-NET_DESTINATION_CLASS (unix_stream_class, "unix-stream", unix_options, SL_CAP_TEMPLATES,
+NET_DESTINATION_CLASS (unix_stream_class, "unix-stream", unix_options, UNIX_CAPS,
                        "send syslog to a unix stream socket");
-NET_DESTINATION_CLASS (unix_dgram_class, "unix-dgram", unix_options, SL_CAP_TEMPLATES,
+NET_DESTINATION_CLASS (unix_dgram_class, "unix-dgram", unix_options, UNIX_CAPS,
                        "send syslog to a unix datagram socket");
 
 G_MODULE_EXPORT const SlModule sl_module = {
