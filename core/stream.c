@@ -25,7 +25,7 @@ struct _SlStreamReader
   gchar *peer;
   SlWindow *window;
   gint cancelled;
-  gint wake;              /* eventfd: cancel() wakes a reader waiting for data */
+  gint wake;              /* eventfd of run(): cancel() wakes it while it waits for data */
   gint64 last_read;       /* monotonic µs of the last read that brought data */
   Framing framing;
   gchar *buf;
@@ -46,7 +46,7 @@ sl_stream_reader_new (SlSource *src, gint fd, const gchar *peer)
   r->fd = fd;
   r->peer = g_strdup (peer);
   r->window = sl_source_new_window (src);
-  r->wake = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
+  r->wake = -1;
   r->size = MAX (READ_CHUNK, sl_source_max_msg_size (src) + 32);
   r->buf = g_malloc (r->size);
   return r;
@@ -56,6 +56,12 @@ void
 sl_stream_reader_frame_by_newline (SlStreamReader *r)
 {
   r->framing = FRAMING_NEWLINE;
+}
+
+SlWindow *
+sl_stream_reader_window (SlStreamReader *r)
+{
+  return r->window;
 }
 
 void
@@ -83,14 +89,17 @@ sl_stream_reader_last_read (SlStreamReader *r)
 
 /* Only a reader that cannot be woken through its eventfd is shut down:
  * data a TCP peer sends after shutdown(SHUT_RD) resets the connection,
- * which throws away what the kernel still held for us. */
+ * which throws away what the kernel still held for us. run() makes the
+ * eventfd and then looks at cancelled, this sets cancelled and then looks
+ * at the eventfd: one of the two sees the other. */
 void
 sl_stream_reader_cancel (SlStreamReader *r)
 {
   g_atomic_int_set (&r->cancelled, 1);
   sl_window_cancel (r->window);
+  gint wake = g_atomic_int_get (&r->wake);
   guint64 one = 1;
-  if (r->wake < 0 || write (r->wake, &one, sizeof one) != sizeof one)
+  if (wake < 0 || write (wake, &one, sizeof one) != sizeof one)
     shutdown (r->fd, SHUT_RDWR);
 }
 
@@ -260,12 +269,13 @@ frame_all (SlStreamReader *r, gboolean at_eof)
 }
 
 /* One read() into the buffer and the framing of what it brought: the
- * bytes read, or -1 at the end of the stream or on an error. */
+ * bytes read, 0 when there was nothing to read, or -1 at the end of the
+ * stream or on an error. */
 static gssize
 read_once (SlStreamReader *r)
 {
   gssize n = read (r->fd, r->buf + r->end, r->size - r->end);
-  if (n < 0 && (errno == EINTR || errno == EAGAIN))
+  if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
     return 0;
   if (n < 0)
     {
@@ -287,13 +297,32 @@ read_once (SlStreamReader *r)
   return n;
 }
 
-/* After cancel: what the kernel already holds was acknowledged to the
- * peer, so it is read and posted without waiting for window room, up to
- * one receive buffer (the most the kernel can have held). A frame the
- * peer had not finished is dropped, as the peer was cut off in it: a
- * sender that keeps what was not acknowledged sends it whole again. */
-static void
-take_what_is_left (SlStreamReader *r)
+SlStreamStatus
+sl_stream_reader_pump (SlStreamReader *r, guint reads)
+{
+  for (guint i = 0; i < reads; i++)
+    {
+      if (sl_window_arm (r->window))
+        return SL_STREAM_FULL;
+      gssize n = read_once (r);
+      if (n < 0)
+        {
+          flush_batch (r);
+          return SL_STREAM_END;
+        }
+      if (n == 0)
+        return SL_STREAM_AGAIN;
+    }
+  return SL_STREAM_MORE;
+}
+
+/* What the kernel already holds was acknowledged to the peer, so it is
+ * read and posted without waiting for window room, up to one receive
+ * buffer (the most the kernel can have held). A frame the peer had not
+ * finished is dropped, as the peer was cut off in it: a sender that keeps
+ * what was not acknowledged sends it whole again. */
+void
+sl_stream_reader_drain (SlStreamReader *r)
 {
   gint rcvbuf = 0;
   socklen_t len = sizeof rcvbuf;
@@ -305,21 +334,26 @@ take_what_is_left (SlStreamReader *r)
       if (poll (&pfd, 1, 0) <= 0 || !(pfd.revents & (POLLIN | POLLHUP | POLLERR)))
         break;
       gssize n = read_once (r);
-      if (n < 0)
+      if (n <= 0)
         break;
       taken += n;
     }
+  flush_batch (r);
 }
 
+/* The window is waited for before poll, so pump() reads once and does
+ * not find it full but when a message came in between; the loop then
+ * waits again. */
 void
 sl_stream_reader_run (SlStreamReader *r)
 {
+  g_atomic_int_set (&r->wake, eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK));
   struct pollfd fds[2] = { { r->fd, POLLIN, 0 }, { r->wake, POLLIN, 0 } };
   for (;;)
     {
       if (g_atomic_int_get (&r->cancelled))
         {
-          take_what_is_left (r);
+          sl_stream_reader_drain (r);
           break;
         }
       if (!sl_window_wait (r->window))
@@ -328,7 +362,7 @@ sl_stream_reader_run (SlStreamReader *r)
         break;
       if (r->wake >= 0 && !fds[0].revents)
         continue;
-      if (read_once (r) < 0)
+      if (sl_stream_reader_pump (r, 1) == SL_STREAM_END)
         break;
     }
   flush_batch (r);
