@@ -341,9 +341,9 @@ sl_stream_reader_drain (SlStreamReader *r)
   flush_batch (r);
 }
 
-/* The window is waited for before poll, so pump() reads once and does
- * not find it full but when a message came in between; the loop then
- * waits again. */
+/* The window is waited for before poll, and only this thread fills it:
+ * pump() finds room and makes its one read, which poll said will not
+ * block. */
 void
 sl_stream_reader_run (SlStreamReader *r)
 {
