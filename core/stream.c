@@ -28,7 +28,7 @@ struct _SlStreamReader
   gint wake;              /* eventfd of run(): cancel() wakes it while it waits for data */
   gint64 last_read;       /* monotonic µs of the last read that brought data */
   Framing framing;
-  gchar *buf;
+  gchar *buf;             /* part of a frame, or NULL: see read_once() */
   gsize size;
   gsize start;
   gsize end;
@@ -48,7 +48,6 @@ sl_stream_reader_new (SlSource *src, gint fd, const gchar *peer)
   r->window = sl_source_new_window (src);
   r->wake = -1;
   r->size = MAX (READ_CHUNK, sl_source_max_msg_size (src) + 32);
-  r->buf = g_malloc (r->size);
   return r;
 }
 
@@ -268,13 +267,61 @@ frame_all (SlStreamReader *r, gboolean at_eof)
     }
 }
 
-/* One read() into the buffer and the framing of what it brought: the
- * bytes read, 0 when there was nothing to read, or -1 at the end of the
- * stream or on an error. */
+typedef struct
+{
+  gsize size;
+  gchar data[];
+} Scratch;
+
+static GPrivate scratch_key = G_PRIVATE_INIT (g_free);
+
+static gchar *
+thread_scratch (gsize size)
+{
+  Scratch *s = g_private_get (&scratch_key);
+  if (!s || s->size < size)
+    {
+      s = g_malloc (sizeof (Scratch) + size);
+      s->size = size;
+      g_private_replace (&scratch_key, s);
+    }
+  return s->data;
+}
+
+/* After framing: a reader that read into the thread's scratch buffer
+ * copies the start of a frame it has not seen the end of into a buffer
+ * of its own, and gives its own up once it is empty. */
+static void
+keep_rest (SlStreamReader *r, gboolean borrowed)
+{
+  if (r->start == r->end)
+    {
+      if (!borrowed)
+        g_free (r->buf);
+      r->buf = NULL;
+      r->start = r->end = 0;
+    }
+  else if (borrowed)
+    {
+      gchar *own = g_malloc (r->size);
+      memcpy (own, r->buf + r->start, r->end - r->start);
+      r->end -= r->start;
+      r->start = 0;
+      r->buf = own;
+    }
+}
+
+/* One read() and the framing of what it brought: the bytes read, 0 when
+ * there was nothing to read, or -1 at the end of the stream or on an
+ * error. A reader holds no buffer between frames: it reads into its
+ * thread's scratch buffer, and messages copy their frames, so thousands
+ * of quiet connections on a worker take no 64 KiB each. */
 static gssize
 read_once (SlStreamReader *r)
 {
-  gssize n = read (r->fd, r->buf + r->end, r->size - r->end);
+  gboolean borrowed = r->buf == NULL;
+  gchar *buf = borrowed ? thread_scratch (r->size) : r->buf;
+  gssize n = read (r->fd, buf + r->end, r->size - r->end);
   if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
     return 0;
   if (n < 0)
@@ -291,8 +338,10 @@ read_once (SlStreamReader *r)
     }
   __atomic_store_n (&r->last_read, g_get_monotonic_time (), __ATOMIC_RELAXED);
   sl_source_mark_read_time ();
+  r->buf = buf;
   r->end += n;
   frame_all (r, FALSE);
+  keep_rest (r, borrowed);
   flush_batch (r);
   return n;
 }
