@@ -290,17 +290,12 @@ thread_scratch (gsize size)
 
 /* After framing: a reader that read into the thread's scratch buffer
  * copies the start of a frame it has not seen the end of into a buffer
- * of its own, and gives its own up once it is empty. */
+ * of its own. */
 static void
 keep_rest (SlStreamReader *r, gboolean borrowed)
 {
-  if (r->start == r->end)
-    {
-      if (!borrowed)
-        g_free (r->buf);
-      r->buf = NULL;
-      r->start = r->end = 0;
-    }
+  if (borrowed && r->start == r->end)
+    r->buf = NULL;
   else if (borrowed)
     {
       gchar *own = g_malloc (r->size);
@@ -313,9 +308,9 @@ keep_rest (SlStreamReader *r, gboolean borrowed)
 
 /* One read() and the framing of what it brought: the bytes read, 0 when
  * there was nothing to read, or -1 at the end of the stream or on an
- * error. A reader holds no buffer between frames: it reads into its
- * thread's scratch buffer, and messages copy their frames, so thousands
- * of quiet connections on a worker take no 64 KiB each. */
+ * error. A quiet reader holds no buffer between frames: it reads into
+ * its thread's scratch buffer, and messages copy their frames, so
+ * thousands of quiet connections on a worker take no 64 KiB each. */
 static gssize
 read_once (SlStreamReader *r)
 {
@@ -360,7 +355,13 @@ sl_stream_reader_pump (SlStreamReader *r, guint reads)
           return SL_STREAM_END;
         }
       if (n == 0)
-        return SL_STREAM_AGAIN;
+        {
+          /* quiet now: a buffer of its own would only take memory; one
+           * that floods keeps it instead of allocating it again and again */
+          if (r->buf && r->start == r->end)
+            g_clear_pointer (&r->buf, g_free);
+          return SL_STREAM_AGAIN;
+        }
     }
   return SL_STREAM_MORE;
 }
