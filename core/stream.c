@@ -18,6 +18,12 @@ typedef enum
   FRAMING_OCTET_COUNT,
 } Framing;
 
+typedef struct
+{
+  SlMessage *msgs[POST_BATCH];
+  guint n;
+} Batch;
+
 struct _SlStreamReader
 {
   SlSource *src;
@@ -34,9 +40,13 @@ struct _SlStreamReader
   gsize end;
   gsize skip;             /* bytes still to drop from an oversize frame */
   gboolean skip_to_newline;
-  SlMessage *batch[POST_BATCH];
-  guint batched;
+  Batch *batch;           /* the reading thread's, set at each read */
 };
+
+/* Messages framed and not yet posted. Every entry point posts them
+ * before it returns, so a thread reads for one reader at a time and the
+ * batch can be the thread's rather than each connection's. */
+static __thread Batch thread_batch;
 
 SlStreamReader *
 sl_stream_reader_new (SlSource *src, gint fd, const gchar *peer)
@@ -105,10 +115,10 @@ sl_stream_reader_cancel (SlStreamReader *r)
 static void
 flush_batch (SlStreamReader *r)
 {
-  if (!r->batched)
+  if (!r->batch || !r->batch->n)
     return;
-  sl_source_post (r->src, r->batch, r->batched);
-  r->batched = 0;
+  sl_source_post (r->src, r->batch->msgs, r->batch->n);
+  r->batch->n = 0;
 }
 
 static void
@@ -121,8 +131,8 @@ emit (SlStreamReader *r, const gchar *data, gsize len)
     return;
   SlMessage *msg = sl_source_parse (r->src, data, len, r->peer);
   sl_message_bind_window (msg, r->window);
-  r->batch[r->batched++] = msg;
-  if (r->batched == POST_BATCH)
+  r->batch->msgs[r->batch->n++] = msg;
+  if (r->batch->n == POST_BATCH)
     flush_batch (r);
 }
 
@@ -314,6 +324,7 @@ keep_rest (SlStreamReader *r, gboolean borrowed)
 static gssize
 read_once (SlStreamReader *r)
 {
+  r->batch = &thread_batch;
   gboolean borrowed = r->buf == NULL;
   gchar *buf = borrowed ? thread_scratch (r->size) : r->buf;
   gssize n = read (r->fd, buf + r->end, r->size - r->end);
