@@ -23,7 +23,8 @@ SlListener *sl_listener_start (SlSource *src, gint listen_fd, const SlListenerSe
                                GError **error);
 /* Stops accepting, tells every peer we are going and waits up to a
  * second for them to close, then has each connection's worker read what
- * the kernel acknowledged and close it. */
+ * the kernel acknowledged and close it. Waits for the workers, so never
+ * call it from one. */
 void        sl_listener_stop  (SlListener *l);
 
 G_END_DECLS
