@@ -1,6 +1,7 @@
 #include "core/config.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/io-worker.h"
 #include "core/persist.h"
 #include "core/plugin.h"
 #include "core/stats.h"
@@ -26,6 +27,7 @@ typedef struct
   gchar *control_path;
   gchar *module_path;
   gchar *help_driver;
+  gint io_threads;
   gboolean foreground;
   gboolean syntax_only;
   gboolean to_stderr;
@@ -58,6 +60,8 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
     { "version", 'V', 0, G_OPTION_ARG_NONE, &s->version, N_("print the version and exit"), NULL },
     { "module-path", 0, 0, G_OPTION_ARG_STRING, &s->module_path, N_("folders to load plugins from, separated by ':'"), N_("PATH") },
     { "help-driver", 0, 0, G_OPTION_ARG_STRING, &s->help_driver, N_("print the options of a driver and exit"), N_("NAME") },
+    { "io-threads", 0, 0, G_OPTION_ARG_INT, &s->io_threads,
+      N_("threads that read every stream connection (default: one per processor)"), N_("N") },
     { NULL }
   };
   GOptionContext *ctx = g_option_context_new (_("- the Sluice log router"));
@@ -70,6 +74,12 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
       g_error_free (error);
     }
   g_option_context_free (ctx);
+  if (ok && (s->io_threads < 0 || s->io_threads > SL_IO_WORKERS_MAX))
+    {
+      fprintf (stderr, _("sluiced: --io-threads takes a number from 1 to %d\n"), SL_IO_WORKERS_MAX);
+      ok = FALSE;
+    }
+  sl_io_workers_set_count (s->io_threads);
   if (!s->cfgfile)
     s->cfgfile = g_strdup (SL_SYSCONFDIR "/sluice.conf");
   if (!s->pidfile)

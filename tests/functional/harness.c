@@ -311,7 +311,7 @@ sl_test_control (SlTestEnv *env, const gchar *command)
 }
 
 static gboolean
-start_daemon (SlTestEnv *env, gint stdin_fd)
+start_daemon (SlTestEnv *env, gint stdin_fd, const gchar *const *extra)
 {
   const gchar *builddir = required_env ("SL_TOP_BUILDDIR");
   const gchar *module_path = sl_test_module_path ();
@@ -323,10 +323,17 @@ start_daemon (SlTestEnv *env, gint stdin_fd)
       return FALSE;
     }
   gchar *program = g_build_filename (builddir, "daemon", "sluiced", NULL);
-  const gchar *argv[] = {
+  const gchar *fixed[] = {
     program, "-F", "-f", env->config, "--module-path", module_path,
-    "-p", env->pidfile, "-c", env->control, "-R", env->persist, NULL
+    "-p", env->pidfile, "-c", env->control, "-R", env->persist
   };
+  GPtrArray *args = g_ptr_array_new ();
+  for (guint i = 0; i < G_N_ELEMENTS (fixed); i++)
+    g_ptr_array_add (args, (gpointer) fixed[i]);
+  for (guint i = 0; extra && extra[i]; i++)
+    g_ptr_array_add (args, (gpointer) extra[i]);
+  g_ptr_array_add (args, NULL);
+  const gchar *const *argv = (const gchar *const *) args->pdata;
   gint out = open (env->stderr_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   gchar **envp = child_environment ();
   GError *error = NULL;
@@ -338,6 +345,7 @@ start_daemon (SlTestEnv *env, gint stdin_fd)
   if (out >= 0)
     close (out);
   g_strfreev (envp);
+  g_ptr_array_unref (args);
   g_free (program);
   if (!spawned)
     {
@@ -364,13 +372,28 @@ start_daemon (SlTestEnv *env, gint stdin_fd)
 gboolean
 sl_test_daemon_start (SlTestEnv *env)
 {
-  return start_daemon (env, -1);
+  return start_daemon (env, -1, NULL);
 }
 
 gboolean
 sl_test_daemon_start_with_stdin (SlTestEnv *env, gint stdin_fd)
 {
-  return start_daemon (env, stdin_fd);
+  return start_daemon (env, stdin_fd, NULL);
+}
+
+gboolean
+sl_test_daemon_start_with_args (SlTestEnv *env, const gchar *first, ...)
+{
+  GPtrArray *extra = g_ptr_array_new ();
+  va_list args;
+  va_start (args, first);
+  for (const gchar *arg = first; arg; arg = va_arg (args, const gchar *))
+    g_ptr_array_add (extra, (gpointer) arg);
+  va_end (args);
+  g_ptr_array_add (extra, NULL);
+  gboolean started = start_daemon (env, -1, (const gchar *const *) extra->pdata);
+  g_ptr_array_unref (extra);
+  return started;
 }
 
 gint

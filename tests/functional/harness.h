@@ -62,6 +62,8 @@ gboolean  sl_test_daemon_start (SlTestEnv *env);
 /* The same with stdin_fd (which the caller keeps) as the daemon's stdin;
  * sl_test_daemon_start gives it /dev/null. */
 gboolean  sl_test_daemon_start_with_stdin (SlTestEnv *env, gint stdin_fd);
+/* The same with more command-line arguments, NULL-terminated. */
+gboolean  sl_test_daemon_start_with_args (SlTestEnv *env, const gchar *first, ...) G_GNUC_NULL_TERMINATED;
 /* Sends signum (0: none, it is already stopping) and waits for the daemon
  * to exit; SIGKILL and failure when it does not within the deadline. The
  * wait status, or -1. */
