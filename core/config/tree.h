@@ -7,12 +7,25 @@
 
 G_BEGIN_DECLS
 
+typedef struct _SlCfgExpansion SlCfgExpansion;
+
 typedef struct
 {
   const gchar *file;   /* interned, lives as long as the process */
   gint line;           /* 1-based */
   gint column;         /* 1-based, in bytes */
+  /* set when the text was written in a block's definition: the reference
+   * that expanded it, so an error can name both places */
+  const SlCfgExpansion *expansion;
 } SlCfgPos;
+
+/* One expansion of a block (or a confgen program's output): which block and
+ * where it was referenced. Interned like file names, never freed. */
+struct _SlCfgExpansion
+{
+  const gchar *block;  /* interned */
+  SlCfgPos used_at;
+};
 
 typedef enum
 {
@@ -22,9 +35,11 @@ typedef enum
 
 typedef struct
 {
-  SlCfgArgKind kind;
+  SlCfgArgKind kind;   /* of the value */
   gchar *value;
   SlCfgPos pos;
+  /* the key of a `key => value` pair (config("acks" => "all")), else NULL */
+  gchar *key;
 } SlCfgArg;
 
 /* A node is `name(args children)` or `name { children }`.
@@ -65,6 +80,9 @@ struct _SlCfgNode
 SlCfgNode   *sl_cfg_node_new        (const gchar *name, SlCfgPos pos);
 void         sl_cfg_node_free       (SlCfgNode *node);
 void         sl_cfg_node_add_arg    (SlCfgNode *node, SlCfgArgKind kind, const gchar *value, SlCfgPos pos);
+/* Adds `key => value`; pos is the key's. */
+void         sl_cfg_node_add_pair   (SlCfgNode *node, const gchar *key, SlCfgArgKind kind,
+                                     const gchar *value, SlCfgPos pos);
 void         sl_cfg_node_add_child  (SlCfgNode *node, SlCfgNode *child);
 SlCfgNode   *sl_cfg_node_child      (const SlCfgNode *node, const gchar *name);
 const gchar *sl_cfg_node_arg        (const SlCfgNode *node, guint index);
@@ -73,6 +91,8 @@ gboolean     sl_cfg_name_equal      (const gchar *a, const gchar *b);
 /* A copy of the name with '_' turned into '-'. */
 gchar       *sl_cfg_name_normalize  (const gchar *name);
 const gchar *sl_cfg_intern_file     (const gchar *file);
+/* The one record of block's expansion at used_at, made on first use. */
+const SlCfgExpansion *sl_cfg_intern_expansion (const gchar *block, SlCfgPos used_at);
 /* Prints the tree in the configuration syntax, for tests and debugging. */
 gchar       *sl_cfg_node_to_string  (const SlCfgNode *node);
 

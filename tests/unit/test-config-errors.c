@@ -216,7 +216,7 @@ test_backtick_errors (void)
                 "test.conf:1:21: undefined `SL_TEST_ERRORS_UNDEFINED`: neither @define nor environment variable\n"
                 "  source s { tcp(port(`SL_TEST_ERRORS_UNDEFINED`)); };\n"
                 "                      ^");
-  assert_error_line ("@define a '`a`'\nsource s { tcp(port(`a`)); };", SL_CFG_ERROR_REFERENCE,
+  assert_error_line ("@define a \"``a``\"\nsource s { tcp(port(`a`)); };", SL_CFG_ERROR_REFERENCE,
                      "test.conf:2:21: `a` refers to itself: substitutions nested more than 16 deep");
   /* an error in substituted text points at the backtick */
   assert_error_line ("@define bad \"tcp(\"\n\nsource s { `bad`; };", SL_CFG_ERROR_SYNTAX,
