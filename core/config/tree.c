@@ -408,6 +408,14 @@ append_statement (GString *out, const SlCfgNode *node)
     }
   else if (g_str_equal (node->name, "filter") && node->has_body)
     append_expr_body (out, node);
+  else if (g_str_equal (node->name, "application") && node->args->len == 3)
+    {
+      const SlCfgArg *name = g_ptr_array_index (node->args, 0);
+      const SlCfgArg *context = g_ptr_array_index (node->args, 1);
+      const SlCfgArg *body = g_ptr_array_index (node->args, 2);
+
+      g_string_append_printf (out, "application %s[%s] {%s}", name->value, context->value, body->value);
+    }
   else if (is_short_template (node))
     {
       const SlCfgNode *text = g_ptr_array_index (node->children, 0);

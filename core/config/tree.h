@@ -46,12 +46,16 @@ typedef struct
  *
  * Top level: nodes named "options", "source", "destination", "filter",
  * "parser", "rewrite", "template", "log"; an object's name (s_net) is its
- * first argument; for log paths that is absent.
+ * first argument; for log paths that is absent. "@module" and "@requires"
+ * keep a pragma's arguments; "application" has the arguments name, context
+ * and its body as text. Blocks leave no node: their references are
+ * replaced by what they expand to.
  *
  * Inside source/destination/parser/rewrite blocks: one child per driver,
  * `tcp(ip("0.0.0.0") port(514))` being node "tcp" whose child "ip" has one
  * argument. A bare word or string inside parentheses is an argument, a word
- * followed by "(" is a child.
+ * followed by "(" is a child; `"key" => value` is one argument with a key
+ * (`config("acks" => "all")`).
  *
  * A filter body is an expression tree: nodes "and", "or" with two children,
  * "not" with one, "compare" with args [left, operator, right], and any other
