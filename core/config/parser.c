@@ -361,6 +361,7 @@ expand_block (SlParser *p, const SlCfgBlock *block, const SlToken *name)
 /* Calls: name(args, children) */
 
 static SlCfgNode *parse_item_block (SlParser *p, const SlToken *name, SlCfgPos *close_pos);
+static SlCfgNode *parse_log_inline (SlParser *p, const gchar *keyword, SlCfgPos pos, SlCfgPos *close_pos);
 
 /* `condition(expression)` of a rewrite rule: a filter expression, not
  * arguments; "condition" is taken and the lookahead is its '('. */
@@ -839,7 +840,7 @@ parse_module_pragma (SlParser *p, SlCfgNode *parent, const SlToken *pragma, cons
 }
 
 static gboolean
-parse_pragma (SlParser *p, SlCfgNode *parent, gboolean top_level)
+parse_pragma (SlParser *p, gboolean top_level)
 {
   g_auto (SlToken) pragma = { 0 };
   g_auto (SlToken) value = { 0 };
@@ -858,7 +859,9 @@ parse_pragma (SlParser *p, SlCfgNode *parent, gboolean top_level)
                      pragma.value, suggestion);
       return fail (p, SL_CFG_ERROR_UNKNOWN, pragma.pos, _("unknown pragma '@%s'"), pragma.value);
     }
-  if (!top_level && !g_str_equal (name, "include") && !g_str_equal (name, "define"))
+  /* the SCL's blocks say in their bodies which modules they need */
+  if (!top_level && !g_str_equal (name, "include") && !g_str_equal (name, "define")
+      && !g_str_equal (name, "requires"))
     return fail (p, SL_CFG_ERROR_SYNTAX, pragma.pos, _("'@%s' is only allowed at the top level"), name);
 
   if (g_str_equal (name, "version"))
@@ -896,7 +899,7 @@ parse_pragma (SlParser *p, SlCfgNode *parent, gboolean top_level)
       sl_lexer_define (p->lexer, define_name.value, value.value);
       return TRUE;
     }
-  return parse_module_pragma (p, parent, &pragma, name);
+  return parse_module_pragma (p, p->root, &pragma, name);
 }
 
 /* What comes next inside a block: its end, a pragma or stray ';' (taken
@@ -910,14 +913,14 @@ typedef enum
 } BlockNext;
 
 static BlockNext
-next_in_block (SlParser *p, SlCfgNode *parent, const SlToken *token)
+next_in_block (SlParser *p, const SlToken *token)
 {
   if (!token)
     return BLOCK_ERROR;
   if (token->kind == SL_TOK_RBRACE)
     return BLOCK_END;
   if (token->kind == SL_TOK_PRAGMA)
-    return parse_pragma (p, parent, FALSE) ? BLOCK_SKIPPED : BLOCK_ERROR;
+    return parse_pragma (p, FALSE) ? BLOCK_SKIPPED : BLOCK_ERROR;
   if (is_pragma_semicolon (p, token) || (token->kind == SL_TOK_SEMICOLON && token->follows_expansion))
     return skip (p) ? BLOCK_SKIPPED : BLOCK_ERROR;
   return BLOCK_ITEM;
@@ -937,7 +940,7 @@ parse_items (SlParser *p, SlCfgNode *parent, const gchar *context, const gchar *
       SlCfgPos close_pos;
       gchar closer;
 
-      switch (next_in_block (p, parent, token))
+      switch (next_in_block (p, token))
         {
         case BLOCK_ERROR:
           return FALSE;
@@ -968,6 +971,12 @@ parse_items (SlParser *p, SlCfgNode *parent, const gchar *context, const gchar *
         {
           child = parse_call (p, name.value, name.pos, &close_pos);
           closer = ')';
+        }
+      else if (token->kind == SL_TOK_LBRACE && context && is_word (&name, "channel"))
+        {
+          /* syslog-ng's path inside an object: `parser { channel { ... }; }` */
+          child = parse_log_inline (p, "channel", name.pos, &close_pos);
+          closer = '}';
         }
       else if (token->kind == SL_TOK_LBRACE)
         {
@@ -1450,7 +1459,7 @@ parse_log_items (SlParser *p, SlCfgNode *parent, const SlOpener *opener)
       SlCfgPos close_pos;
       gchar closer;
 
-      switch (next_in_block (p, parent, token))
+      switch (next_in_block (p, token))
         {
         case BLOCK_ERROR:
           return FALSE;
@@ -1722,7 +1731,7 @@ parse_statements (SlParser *p)
 
       gboolean ok;
       if (token->kind == SL_TOK_PRAGMA)
-        ok = parse_pragma (p, p->root, TRUE);
+        ok = parse_pragma (p, TRUE);
       else if (is_pragma_semicolon (p, token) || (token->kind == SL_TOK_SEMICOLON && token->follows_expansion))
         ok = skip (p);
       else if (token->kind == SL_TOK_WORD)

@@ -64,6 +64,9 @@ typedef struct
  * holds such an expression too: a node "condition" whose one child is the
  * expression (`set("x" value("A") condition(program("p") or level(err)))`).
  *
+ * A source, destination, parser or rewrite body may also hold "channel"
+ * nodes with a log body: syslog-ng's path inside an object.
+ *
  * A log block's children in order: source(name), destination(name),
  * filter(name), parser(name), rewrite(name), flags(words), inline objects as
  * nodes "source"/"destination"/"filter"/"parser"/"rewrite" without a name

@@ -1133,6 +1133,17 @@ test_block_contexts (void)
   assert_expands ("block source s1() { internal(); };\n"
                   "destination d { s1(); };\n",
                   "destination d { s1(); };\n");
+  /* the SCL's bodies name the modules they need; that is kept at the top */
+  assert_expands ("block destination need() {\n"
+                  "  @requires http \"The need() driver needs http\"\n"
+                  "  file(\"/x\");\n"
+                  "};\n"
+                  "destination d { need(); };\n",
+                  "@requires http \"The need() driver needs http\"\n"
+                  "destination d { file(\"/x\"); };\n");
+  /* a path inside an object, as the SCL's parsers are written */
+  assert_prints ("parser p { channel { parser { csv-parser(); }; filter { level(err) }; }; };\n",
+                 "parser p { channel { parser { csv-parser(); }; filter { level(err); }; }; };\n");
   /* a later definition replaces an earlier one */
   assert_expands ("block source s1() { internal(); };\n"
                   "block source s1() { tcp(); };\n"

@@ -297,6 +297,17 @@ test_config_dups (void)
   sl_config_free (cfg);
 }
 
+/* A path inside an object parses, and is refused by name, not as an
+ * unknown driver. */
+static void
+test_channel_in_object (void)
+{
+  gchar *m = load_error ("destination d {\n  channel { destination { scripted(); }; };\n};\n"
+                         "log { source { inject(); }; destination(d); };\n");
+  g_assert_nonnull (strstr (m, "contracts.conf:2:3: 'channel { ... }' inside a destination is not supported yet"));
+  g_free (m);
+}
+
 /* Classes that registration refuses */
 static const SlDriverClass no_write_class = {
   .kind = SL_DRIVER_DESTINATION, .name = "no-write",
@@ -385,6 +396,7 @@ main (int argc, char **argv)
   g_test_add_func ("/contracts/global-options", test_global_options);
   g_test_add_func ("/contracts/deprecated-options", test_deprecated_options_load);
   g_test_add_func ("/contracts/config-dups", test_config_dups);
+  g_test_add_func ("/contracts/channel-in-object", test_channel_in_object);
   g_test_add_func ("/contracts/registration", test_registration_refuses_half_drivers);
   g_test_add_func ("/contracts/help", test_help_shows_what_the_core_adds);
   int status = g_test_run ();
