@@ -830,6 +830,7 @@ gboolean
 sl_lexer_next (SlLexer *lexer, SlToken *token, GError **error)
 {
   token->value = NULL;
+  token->follows_expansion = FALSE;
   for (;;)
     {
       SlLexInput *input = top_input (lexer);

@@ -724,10 +724,10 @@ include_files (SlParser *p, const SlToken *pattern, SlCfgPos from)
       search_include_path (p, pattern->value, found);
       if (found->len == 0 && !has_glob_chars (pattern->value))
         {
-          g_autofree gchar *where = sl_lexer_lookup (p->lexer, "include-path")
-                                    ? g_strdup (sl_lexer_lookup (p->lexer, "include-path")) : g_strdup ("");
+          const gchar *where = sl_lexer_lookup (p->lexer, "include-path");
+
           return fail (p, SL_CFG_ERROR_INCLUDE, from, _("cannot find '%s' beside %s nor in the include path '%s'"),
-                       pattern->value, from.file, where);
+                       pattern->value, from.file, where ? where : "");
         }
       for (guint i = 0; i < found->len; i++)
         if (!expand_include (p, g_ptr_array_index (found, i), files, from))

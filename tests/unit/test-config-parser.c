@@ -1133,6 +1133,12 @@ test_block_contexts (void)
   assert_expands ("block source s1() { internal(); };\n"
                   "destination d { s1(); };\n",
                   "destination d { s1(); };\n");
+  /* an empty body leaves the reference's ';' alone, which is let through */
+  assert_expands ("block destination nothing() { # commented out\n};\n"
+                  "block root none() { };\n"
+                  "destination d { nothing(); file(\"/x\"); nothing(); };\n"
+                  "none();\n",
+                  "destination d { file(\"/x\"); };\n");
   /* the SCL's bodies name the modules they need; that is kept at the top */
   assert_expands ("block destination need() {\n"
                   "  @requires http \"The need() driver needs http\"\n"
