@@ -9,8 +9,6 @@
 
 G_BEGIN_DECLS
 
-typedef struct _SlPath SlPath;
-
 struct _SlConfig
 {
   SlCfgNode *tree;
@@ -27,6 +25,14 @@ struct _SlConfig
   guint anonymous;
   GHashTable *id_counts;       /* id prefix -> drivers made with it so far */
   gboolean started;
+  /* Reload: sources and destinations are known by what made them (kind,
+   * group, place, driver text and options {}); a new configuration takes
+   * over the running one's that are made the same, with their sockets,
+   * connections, queues and threads, instead of making its own. */
+  gchar *globals_text;
+  GHashTable *reusable;        /* key -> SlSource or SlDestination made here */
+  SlConfig *donor;             /* while compiling: the running configuration */
+  GHashTable *borrowed;        /* SlSource, SlDestination, SlDriver taken from donor */
 };
 
 const SlCfgNode *sl_config_find_object (SlConfig *cfg, const gchar *kind, const gchar *name);
@@ -39,6 +45,10 @@ SlDriver *sl_config_new_driver (SlConfig *cfg, SlDriverKind kind, const SlCfgNod
 GPtrArray *sl_config_source_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body, GError **error);
 GPtrArray *sl_config_dest_group   (SlConfig *cfg, const gchar *name, const SlCfgNode *body, GError **error);
 gchar     *sl_config_anonymous_name (SlConfig *cfg, const gchar *kind);
+/* The paths a source collects while its configuration is compiled: its
+ * live ones, or, for a source taken over from the running configuration,
+ * new ones that replace the live ones when the new configuration starts. */
+GPtrArray *sl_config_source_paths (SlConfig *cfg, SlSource *src);
 /* A configuration of no statements: it owns drivers made outside any
  * file, such as the filter functions of a template's $(if). */
 SlConfig  *sl_config_new_empty (void);

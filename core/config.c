@@ -4,7 +4,7 @@
 #include "core/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/pipeline.h"
+#include "core/path-compile.h"
 #include "core/source-private.h"
 
 #include <string.h>
@@ -50,6 +50,7 @@ collect_objects (SlConfig *cfg, GError **error)
   cfg->globals = g_new0 (SlCfgNode, 1);
   cfg->globals->name = g_strdup ("options");
   cfg->globals->children = g_ptr_array_new ();
+  cfg->globals->args = g_ptr_array_new ();
   for (guint i = 0; cfg->tree->children && i < cfg->tree->children->len; i++)
     {
       SlCfgNode *node = g_ptr_array_index (cfg->tree->children, i);
@@ -82,6 +83,27 @@ collect_objects (SlConfig *cfg, GError **error)
       g_hash_table_insert (cfg->objects, key, node);
     }
   return TRUE;
+}
+
+/* What every driver's options depend on besides its own text: options {}
+ * and the template objects a template() option may name. */
+static gchar *
+shared_text (SlConfig *cfg)
+{
+  GString *text = g_string_new (NULL);
+  gchar *globals = sl_cfg_node_to_string (cfg->globals);
+  g_string_append (text, globals);
+  g_free (globals);
+  for (guint i = 0; cfg->tree->children && i < cfg->tree->children->len; i++)
+    {
+      const SlCfgNode *node = g_ptr_array_index (cfg->tree->children, i);
+      if (!sl_cfg_name_equal (node->name, "template"))
+        continue;
+      gchar *one = sl_cfg_node_to_string (node);
+      g_string_append (text, one);
+      g_free (one);
+    }
+  return g_string_free (text, FALSE);
 }
 
 static gboolean
@@ -182,18 +204,25 @@ config_new (SlCfgNode *tree)
   cfg->destinations = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_destination_free);
   cfg->paths = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_path_free);
   cfg->id_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  cfg->reusable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  cfg->borrowed = g_hash_table_new (g_direct_hash, g_direct_equal);
   return cfg;
 }
 
 static SlConfig *
-config_compile (SlCfgNode *tree, GError **error)
+config_compile (SlCfgNode *tree, SlConfig *running, GError **error)
 {
   if (!tree)
     return NULL;
   SlConfig *cfg = config_new (tree);
-  if (!collect_objects (cfg, error) || !sl_driver_check_globals (cfg->globals, error)
-      || !compile_templates (cfg, error)
-      || !check_unused_objects (cfg, error) || !sl_pipeline_compile (cfg, error))
+  cfg->donor = running;
+  gboolean ok = collect_objects (cfg, error) && sl_driver_check_globals (cfg->globals, error)
+                && compile_templates (cfg, error);
+  if (ok)
+    cfg->globals_text = shared_text (cfg);
+  ok = ok && check_unused_objects (cfg, error) && sl_path_compile_all (cfg, error);
+  cfg->donor = NULL;
+  if (!ok)
     {
       sl_config_free (cfg);
       return NULL;
@@ -214,19 +243,25 @@ sl_config_new_empty (void)
 SlConfig *
 sl_config_load (const gchar *path, GError **error)
 {
-  return config_compile (sl_cfg_parse_file (path, error), error);
+  return config_compile (sl_cfg_parse_file (path, error), NULL, error);
 }
 
 SlConfig *
 sl_config_load_string (const gchar *text, const gchar *name, GError **error)
 {
-  return config_compile (sl_cfg_parse_string (text, name, error), error);
+  return config_compile (sl_cfg_parse_string (text, name, error), NULL, error);
 }
 
-const SlCfgNode *
-sl_config_globals (SlConfig *cfg)
+SlConfig *
+sl_config_load_after (const gchar *path, SlConfig *running, GError **error)
 {
-  return cfg->globals;
+  return config_compile (sl_cfg_parse_file (path, error), running, error);
+}
+
+SlConfig *
+sl_config_load_string_after (const gchar *text, const gchar *name, SlConfig *running, GError **error)
+{
+  return config_compile (sl_cfg_parse_string (text, name, error), running, error);
 }
 
 static void
@@ -325,6 +360,30 @@ group_body (SlConfig *cfg, const gchar *kind, const gchar *name, const SlCfgNode
   return body ? body : sl_config_find_object (cfg, kind, name);
 }
 
+/* What a source or destination is known by across reloads. */
+static gchar *
+reuse_key (SlConfig *cfg, const gchar *kind, const gchar *group, guint index, const SlCfgNode *node)
+{
+  gchar *text = sl_cfg_node_to_string (node);
+  gchar *key = g_strdup_printf ("%s\n%s\n%u\n%s\n%s", kind, group, index, text, cfg->globals_text);
+  g_free (text);
+  return key;
+}
+
+/* The running configuration's object made the same way, marked as taken
+ * by cfg; NULL when there is none or it was taken already. */
+static gpointer
+borrow (SlConfig *cfg, const gchar *key)
+{
+  if (!cfg->donor || !cfg->donor->started)
+    return NULL;
+  gpointer object = g_hash_table_lookup (cfg->donor->reusable, key);
+  if (!object || g_hash_table_contains (cfg->borrowed, object))
+    return NULL;
+  g_hash_table_add (cfg->borrowed, object);
+  return object;
+}
+
 GPtrArray *
 sl_config_source_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body, GError **error)
 {
@@ -345,10 +404,26 @@ sl_config_source_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body,
   g_hash_table_insert (cfg->source_groups, key, group);
   for (guint i = 0; body->children && i < body->children->len; i++)
     {
-      SlDriver *d = sl_config_new_driver (cfg, SL_DRIVER_SOURCE, g_ptr_array_index (body->children, i), name, error);
-      SlSource *src = d ? sl_source_new (cfg, d, name, error) : NULL;
+      const SlCfgNode *node = g_ptr_array_index (body->children, i);
+      gchar *reuse = reuse_key (cfg, "source", name, i, node);
+      SlSource *src = borrow (cfg, reuse);
+      if (src)
+        {
+          g_free (next_id (cfg, SL_DRIVER_SOURCE, name));
+          g_hash_table_add (cfg->borrowed, src->driver);
+          src->compiled = g_ptr_array_new ();
+        }
+      else
+        {
+          SlDriver *d = sl_config_new_driver (cfg, SL_DRIVER_SOURCE, node, name, error);
+          src = d ? sl_source_new (cfg, d, name, error) : NULL;
+        }
       if (!src)
-        return NULL;
+        {
+          g_free (reuse);
+          return NULL;
+        }
+      g_hash_table_insert (cfg->reusable, reuse, src);
       g_ptr_array_add (group, src);
       g_ptr_array_add (cfg->sources, src);
     }
@@ -376,9 +451,25 @@ sl_config_dest_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body, G
   for (guint i = 0; body->children && i < body->children->len; i++)
     {
       const SlCfgNode *node = g_ptr_array_index (body->children, i);
+      gchar *reuse = reuse_key (cfg, "destination", name, i, node);
+      SlDestination *kept = borrow (cfg, reuse);
+      if (kept)
+        {
+          g_free (next_id (cfg, SL_DRIVER_DESTINATION, name));
+          GPtrArray *drivers = sl_destination_drivers (kept);
+          for (guint w = 0; w < drivers->len; w++)
+            g_hash_table_add (cfg->borrowed, g_ptr_array_index (drivers, w));
+          g_hash_table_insert (cfg->reusable, reuse, kept);
+          g_ptr_array_add (group, kept);
+          g_ptr_array_add (cfg->destinations, kept);
+          continue;
+        }
       SlDriver *d = sl_config_new_driver (cfg, SL_DRIVER_DESTINATION, node, name, error);
       if (!d)
-        return NULL;
+        {
+          g_free (reuse);
+          return NULL;
+        }
       const SlDestinationOptions *o = sl_driver_destination_options (d);
       GPtrArray *workers = g_ptr_array_new ();
       g_ptr_array_add (workers, d);
@@ -393,6 +484,7 @@ sl_config_dest_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body, G
           g_ptr_array_add (workers, worker);
         }
       SlDestination *dest = sl_destination_new (workers, o);
+      g_hash_table_insert (cfg->reusable, reuse, dest);
       g_ptr_array_add (group, dest);
       g_ptr_array_add (cfg->destinations, dest);
     }
@@ -427,6 +519,7 @@ sl_config_start (SlConfig *cfg, GError **error)
   for (guint i = 0; i < cfg->sources->len; i++)
     {
       SlSource *src = g_ptr_array_index (cfg->sources, i);
+      sl_source_use_compiled_paths (src);
       if (src->paths->len && !sl_source_start (src, error))
         goto fail;
     }
@@ -447,6 +540,140 @@ sl_config_stop (SlConfig *cfg)
   cfg->started = FALSE;
 }
 
+static gboolean
+borrowed (SlConfig *cfg, gpointer object)
+{
+  return g_hash_table_contains (cfg->borrowed, object);
+}
+
+/* Takes what cfg borrowed out of its arrays, so that freeing cfg leaves
+ * it to its owner; the paths compiled for a borrowed source are dropped. */
+static void
+forget_borrowed (SlConfig *cfg)
+{
+  for (guint i = cfg->sources->len; i-- > 0;)
+    {
+      SlSource *src = g_ptr_array_index (cfg->sources, i);
+      if (!borrowed (cfg, src))
+        continue;
+      g_clear_pointer (&src->compiled, g_ptr_array_unref);
+      g_ptr_array_steal_index (cfg->sources, i);
+    }
+  for (guint i = cfg->destinations->len; i-- > 0;)
+    if (borrowed (cfg, g_ptr_array_index (cfg->destinations, i)))
+      g_ptr_array_steal_index (cfg->destinations, i);
+  for (guint i = cfg->drivers->len; i-- > 0;)
+    if (borrowed (cfg, g_ptr_array_index (cfg->drivers, i)))
+      g_ptr_array_steal_index (cfg->drivers, i);
+  g_hash_table_remove_all (cfg->borrowed);
+}
+
+/* Takes object out of array without the array's free function. */
+static gboolean
+steal (GPtrArray *array, gpointer object)
+{
+  guint index;
+  if (!g_ptr_array_find (array, object, &index))
+    return FALSE;
+  g_ptr_array_steal_index_fast (array, index);
+  return TRUE;
+}
+
+/* What next took over from running becomes next's: running's arrays let
+ * go of it, and its drivers and sources belong to next. */
+static void
+hand_over (SlConfig *next, SlConfig *running)
+{
+  GHashTableIter it;
+  gpointer object;
+  g_hash_table_iter_init (&it, next->borrowed);
+  while (g_hash_table_iter_next (&it, &object, NULL))
+    {
+      if (steal (running->sources, object) || steal (running->destinations, object))
+        continue;
+      if (steal (running->drivers, object))
+        {
+          ((SlDriver *) object)->cfg = next;
+          g_ptr_array_add (next->drivers, object);
+        }
+    }
+  for (guint i = 0; i < next->sources->len; i++)
+    ((SlSource *) g_ptr_array_index (next->sources, i))->cfg = next;
+  g_hash_table_remove_all (next->borrowed);
+}
+
+gboolean
+sl_config_take_over (SlConfig *next, SlConfig *running, GError **error)
+{
+  /* the running sources next does not keep stop first: their ports may be
+   * the ones next's new sources listen on */
+  for (guint i = running->sources->len; i-- > 0;)
+    {
+      SlSource *src = g_ptr_array_index (running->sources, i);
+      if (!borrowed (next, src))
+        sl_source_stop (src);
+    }
+  guint dests = 0, srcs = 0;
+  for (; dests < next->destinations->len; dests++)
+    {
+      SlDestination *d = g_ptr_array_index (next->destinations, dests);
+      if (!borrowed (next, d) && !sl_destination_start (d, error))
+        goto undo;
+    }
+  for (; srcs < next->sources->len; srcs++)
+    {
+      SlSource *src = g_ptr_array_index (next->sources, srcs);
+      if (borrowed (next, src))
+        continue;
+      sl_source_use_compiled_paths (src);
+      if (src->paths->len && !sl_source_start (src, error))
+        goto undo;
+    }
+  /* from here on the sources kept route by next's paths */
+  for (guint i = 0; i < next->sources->len; i++)
+    {
+      SlSource *src = g_ptr_array_index (next->sources, i);
+      if (borrowed (next, src))
+        sl_source_use_compiled_paths (src);
+    }
+  for (guint i = 0; i < running->destinations->len; i++)
+    {
+      SlDestination *d = g_ptr_array_index (running->destinations, i);
+      if (!borrowed (next, d))
+        sl_destination_stop (d);
+    }
+  running->started = FALSE;
+  next->started = TRUE;
+  hand_over (next, running);
+  return TRUE;
+
+undo:
+  while (srcs-- > 0)
+    {
+      SlSource *src = g_ptr_array_index (next->sources, srcs);
+      if (!borrowed (next, src))
+        sl_source_stop (src);
+    }
+  for (guint i = 0; i < dests; i++)
+    {
+      SlDestination *d = g_ptr_array_index (next->destinations, i);
+      if (!borrowed (next, d))
+        sl_destination_stop (d);
+    }
+  for (guint i = 0; i < running->sources->len; i++)
+    {
+      SlSource *src = g_ptr_array_index (running->sources, i);
+      GError *again = NULL;
+      if (!borrowed (next, src) && src->paths->len && !sl_source_start (src, &again))
+        {
+          sl_log (SL_LOG_ERROR, "%s did not restart: %s", src->driver->id, again->message);
+          g_error_free (again);
+        }
+    }
+  forget_borrowed (next);
+  return FALSE;
+}
+
 void
 sl_config_reopen (SlConfig *cfg)
 {
@@ -459,6 +686,7 @@ sl_config_free (SlConfig *cfg)
 {
   if (!cfg)
     return;
+  forget_borrowed (cfg);
   if (cfg->started)
     sl_config_stop (cfg);
   g_ptr_array_unref (cfg->paths);
@@ -477,9 +705,13 @@ sl_config_free (SlConfig *cfg)
   g_hash_table_unref (cfg->templates);
   g_hash_table_unref (cfg->objects);
   g_hash_table_unref (cfg->id_counts);
+  g_hash_table_unref (cfg->reusable);
+  g_hash_table_unref (cfg->borrowed);
+  g_free (cfg->globals_text);
   if (cfg->globals)
     {
       g_ptr_array_unref (cfg->globals->children);
+      g_ptr_array_unref (cfg->globals->args);
       g_free (cfg->globals->name);
       g_free (cfg->globals);
     }

@@ -11,6 +11,18 @@ G_BEGIN_DECLS
 
 SlConfig   *sl_config_load       (const gchar *path, GError **error);
 SlConfig   *sl_config_load_string (const gchar *text, const gchar *name, GError **error);
+/* The same for a configuration that is to replace running: its sources and
+ * destinations made exactly as running's are running's own objects. */
+SlConfig   *sl_config_load_after (const gchar *path, SlConfig *running, GError **error);
+SlConfig   *sl_config_load_string_after (const gchar *text, const gchar *name, SlConfig *running,
+                                         GError **error);
+/* Starts next in place of running, which must be what next was loaded
+ * after: what next took over keeps running (its sockets, connections,
+ * queues and messages) and routes by next's paths from now on; the rest of
+ * running is stopped (its destinations drained) and the rest of next
+ * started. When next cannot start, running is as it was and FALSE is
+ * returned. Either way the caller frees the one that is not running. */
+gboolean    sl_config_take_over  (SlConfig *next, SlConfig *running, GError **error);
 gboolean    sl_config_start      (SlConfig *cfg, GError **error);
 /* Stops sources, drains destination queues, and joins every thread. */
 void        sl_config_stop       (SlConfig *cfg);
@@ -22,7 +34,6 @@ void        sl_config_reopen     (SlConfig *cfg);
  * object's name or template text; an error points at pos. */
 SlTemplate *sl_config_compile_template (SlConfig *cfg, const gchar *text, SlCfgPos pos,
                                         GError **error);
-const SlCfgNode *sl_config_globals (SlConfig *cfg);
 
 G_END_DECLS
 

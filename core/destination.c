@@ -15,6 +15,7 @@ struct _SlDestination
   SlDriver *driver;          /* the first writer's, for ids and messages */
   SlDestinationOptions settings;
   GPtrArray *writers;        /* SlWriter */
+  GPtrArray *drivers;        /* each writer's */
   SlQueue *queue;
   gint stopping;
   GMutex pause_lock;
@@ -65,7 +66,7 @@ sl_destination_new (GPtrArray *drivers, const SlDestinationOptions *options)
       w->ops = w->driver->klass->ops.destination;
       g_ptr_array_add (d->writers, w);
     }
-  g_ptr_array_unref (drivers);
+  d->drivers = drivers;
   g_mutex_init (&d->pause_lock);
   g_cond_init (&d->pause_cond);
   g_mutex_init (&d->throttle_lock);
@@ -330,6 +331,12 @@ writer_thread (gpointer data)
   return NULL;
 }
 
+GPtrArray *
+sl_destination_drivers (SlDestination *d)
+{
+  return d->drivers;
+}
+
 gboolean
 sl_destination_stopping (void)
 {
@@ -382,6 +389,7 @@ sl_destination_free (SlDestination *d)
   sl_destination_stop (d);
   sl_queue_free (d->queue);
   g_ptr_array_unref (d->writers);
+  g_ptr_array_unref (d->drivers);
   g_mutex_clear (&d->pause_lock);
   g_cond_clear (&d->pause_cond);
   g_mutex_clear (&d->throttle_lock);

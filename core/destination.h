@@ -24,6 +24,8 @@ void           sl_destination_push   (SlDestination *d, const SlQueueItem *items
 void           sl_destination_stop   (SlDestination *d);
 void           sl_destination_reopen (SlDestination *d);
 void           sl_destination_free   (SlDestination *d);
+/* Its drivers, one per writer. */
+GPtrArray     *sl_destination_drivers (SlDestination *d);
 
 G_END_DECLS
 

@@ -59,56 +59,84 @@ enum
   FORM_COUNT
 };
 
+/* One table of names for the template compiler and for the value-pairs
+ * scopes of $(format-json): a name, what it computes, and the scopes that
+ * list it. */
 typedef struct
 {
   const gchar *name;
-  guint id;
-} SlNamedId;
+  guint id;          /* M_NONE: a field the message stores, that syslog-ng counts as a macro */
+  guint scopes;      /* SL_MACRO_SCOPE_* */
+} SlMacroName;
 
-static const SlNamedId plain_macros[] = {
-  { "MSGHDR", M_MSGHDR },
-  { "LEGACY_MSGHDR", M_LEGACY_MSGHDR },
-  { "FACILITY", M_FACILITY },
-  { "FACILITY_NUM", M_FACILITY_NUM },
-  { "LEVEL", M_LEVEL },
-  { "SEVERITY", M_LEVEL },
-  { "PRIORITY", M_LEVEL },
-  { "LEVEL_NUM", M_LEVEL_NUM },
-  { "SEVERITY_NUM", M_LEVEL_NUM },
-  { "PRI", M_PRI },
-  { "TAG", M_TAG },
-  { "SEQNUM", M_SEQNUM },
-  { "LOGHOST", M_LOGHOST },
-  { "SDATA", M_SDATA },
-  { "TAGS", M_TAGS },
+#define ALL SL_MACRO_SCOPE_ALL
+/* rfc5424 and selected-macros include all of rfc3164 */
+#define RFC3164 (SL_MACRO_SCOPE_RFC3164 | SL_MACRO_SCOPE_RFC5424 | SL_MACRO_SCOPE_SELECTED)
+
+/* In the order all-macros lists them. */
+static const SlMacroName plain_macros[] = {
+  { "FACILITY", M_FACILITY, ALL | RFC3164 },
+  { "FACILITY_NUM", M_FACILITY_NUM, ALL },
+  { "HOST", M_NONE, ALL | RFC3164 },
+  { "LEGACY_MSGHDR", M_LEGACY_MSGHDR, 0 },
+  { "LEVEL", M_LEVEL, ALL },
+  { "LEVEL_NUM", M_LEVEL_NUM, ALL },
+  { "LOGHOST", M_LOGHOST, ALL },
+  { "MESSAGE", M_NONE, ALL | RFC3164 },
+  { "MSG", M_NONE, ALL },
+  { "MSGHDR", M_MSGHDR, ALL },
+  { "MSGID", M_NONE, ALL | SL_MACRO_SCOPE_RFC5424 },
+  { "PID", M_NONE, ALL | RFC3164 },
+  { "PRI", M_PRI, ALL },
+  { "PRIORITY", M_LEVEL, ALL | RFC3164 },
+  { "PROGRAM", M_NONE, ALL | RFC3164 },
+  { "SDATA", M_SDATA, ALL },
+  { "SEQNUM", M_SEQNUM, ALL | SL_MACRO_SCOPE_SELECTED },
+  { "SEVERITY", M_LEVEL, ALL },
+  { "SEVERITY_NUM", M_LEVEL_NUM, ALL },
+  { "SOURCEIP", M_NONE, ALL | SL_MACRO_SCOPE_SELECTED },
+  { "TAG", M_TAG, ALL },
+  { "TAGS", M_TAGS, ALL | SL_MACRO_SCOPE_SELECTED },
 };
 
-static const SlNamedId date_parts[] = {
-  { "DATE", D_DATE },
-  { "FULLDATE", D_FULLDATE },
-  { "ISODATE", D_ISODATE },
-  { "STAMP", D_STAMP },
-  { "UNIXTIME", D_UNIXTIME },
-  { "YEAR", D_YEAR },
-  { "YEAR_DAY", D_YEAR_DAY },
-  { "MONTH", D_MONTH },
-  { "MONTH_ABBREV", D_MONTH_ABBREV },
-  { "MONTHNAME", D_MONTH_ABBREV },
-  { "MONTH_NAME", D_MONTH_NAME },
-  { "DAY", D_DAY },
-  { "HOUR", D_HOUR },
-  { "HOUR12", D_HOUR12 },
-  { "AMPM", D_AMPM },
-  { "MIN", D_MIN },
-  { "SEC", D_SEC },
-  { "MSEC", D_MSEC },
-  { "USEC", D_USEC },
-  { "WEEKDAY", D_WEEK_DAY_ABBREV },
-  { "WEEK_DAY_ABBREV", D_WEEK_DAY_ABBREV },
-  { "WEEK_DAY", D_WEEK_DAY },
-  { "WEEK_DAY_NAME", D_WEEK_DAY_NAME },
-  { "TZOFFSET", D_TZOFFSET },
-  { "TZ", D_TZOFFSET },
+/* The scopes of a bare name; its R_ and S_ forms are in all-macros only. */
+static const SlMacroName date_parts[] = {
+  { "AMPM", D_AMPM, ALL },
+  { "DATE", D_DATE, ALL | RFC3164 },
+  { "DAY", D_DAY, ALL },
+  { "FULLDATE", D_FULLDATE, ALL },
+  { "HOUR", D_HOUR, ALL },
+  { "HOUR12", D_HOUR12, ALL },
+  { "ISODATE", D_ISODATE, ALL },
+  { "MIN", D_MIN, ALL },
+  { "MONTH", D_MONTH, ALL },
+  { "MONTH_ABBREV", D_MONTH_ABBREV, ALL },
+  { "MONTHNAME", D_MONTH_ABBREV, 0 },
+  { "MONTH_NAME", D_MONTH_NAME, ALL },
+  { "MSEC", D_MSEC, ALL },
+  { "SEC", D_SEC, ALL },
+  { "STAMP", D_STAMP, ALL },
+  { "TZ", D_TZOFFSET, ALL },
+  { "TZOFFSET", D_TZOFFSET, ALL },
+  { "UNIXTIME", D_UNIXTIME, ALL },
+  { "USEC", D_USEC, ALL },
+  { "WEEKDAY", D_WEEK_DAY_ABBREV, ALL },
+  { "WEEK_DAY", D_WEEK_DAY, ALL },
+  { "WEEK_DAY_ABBREV", D_WEEK_DAY_ABBREV, ALL },
+  { "WEEK_DAY_NAME", D_WEEK_DAY_NAME, ALL },
+  { "YEAR", D_YEAR, ALL },
+  { "YEAR_DAY", D_YEAR_DAY, ALL },
+};
+
+#undef ALL
+#undef RFC3164
+
+static const struct
+{
+  const gchar *prefix;
+  guint form;
+} date_forms[] = {
+  { "", FORM_STAMP }, { "R_", FORM_RECVD }, { "S_", FORM_STAMP },
 };
 
 static const gchar *const month_abbrevs[12] = {
@@ -129,7 +157,7 @@ static const gchar *const week_day_names[7] = {
 };
 
 static guint
-find_named (const SlNamedId *table, guint n, const gchar *name)
+find_named (const SlMacroName *table, guint n, const gchar *name)
 {
   for (guint i = 0; i < n; i++)
     if (strcmp (table[i].name, name) == 0)
@@ -140,21 +168,40 @@ find_named (const SlNamedId *table, guint n, const gchar *name)
 guint
 sl_macro_lookup (const gchar *name)
 {
-  guint form = FORM_STAMP;
-  guint part;
-
-  part = find_named (plain_macros, G_N_ELEMENTS (plain_macros), name);
+  guint part = find_named (plain_macros, G_N_ELEMENTS (plain_macros), name);
   if (part != G_MAXUINT)
     return part;
 
-  if (g_str_has_prefix (name, "R_"))
-    form = FORM_RECVD;
-  if (g_str_has_prefix (name, "R_") || g_str_has_prefix (name, "S_"))
-    name += 2;
+  guint form = FORM_STAMP;
+  for (guint f = 1; f < G_N_ELEMENTS (date_forms); f++)
+    if (g_str_has_prefix (name, date_forms[f].prefix))
+      {
+        form = date_forms[f].form;
+        name += strlen (date_forms[f].prefix);
+        break;
+      }
   part = find_named (date_parts, G_N_ELEMENTS (date_parts), name);
   if (part == G_MAXUINT)
     return M_NONE;
   return M_DATE_FIRST + form * D_COUNT + part;
+}
+
+void
+sl_macro_foreach (SlMacroFunc func, gpointer user_data)
+{
+  gchar name[32];
+  for (guint f = 0; f < G_N_ELEMENTS (date_forms); f++)
+    for (guint i = 0; i < G_N_ELEMENTS (date_parts); i++)
+      {
+        guint scopes = f ? date_parts[i].scopes & SL_MACRO_SCOPE_ALL : date_parts[i].scopes;
+        if (!(scopes & SL_MACRO_SCOPE_ALL))
+          continue;
+        g_snprintf (name, sizeof name, "%s%s", date_forms[f].prefix, date_parts[i].name);
+        func (name, scopes, user_data);
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (plain_macros); i++)
+    if (plain_macros[i].scopes & SL_MACRO_SCOPE_ALL)
+      func (plain_macros[i].name, plain_macros[i].scopes, user_data);
 }
 
 /* Decimal, left-padded with zeros to width: the hot path's printf. */

@@ -15,6 +15,23 @@ gboolean sl_macro_append (guint id, const SlMessage *msg, const SlTemplateEnv *e
 /* The name this host logs as ($LOGHOST, and HOST of local messages). */
 const gchar *sl_macro_loghost (void);
 
+/* The value-pairs scopes ($(format-json --scope ...)) that list macros. */
+enum
+{
+  SL_MACRO_SCOPE_RFC3164  = 1 << 0,   /* also called core and base */
+  SL_MACRO_SCOPE_RFC5424  = 1 << 1,   /* rfc3164 and MSGID */
+  SL_MACRO_SCOPE_SELECTED = 1 << 2,   /* selected-macros: rfc3164, TAGS, SOURCEIP and SEQNUM */
+  SL_MACRO_SCOPE_ALL      = 1 << 3,   /* all-macros: syslog-ng's macros that Sluice has */
+};
+
+/* scopes: the SL_MACRO_SCOPE_* that list name; name lives until the call
+ * returns. */
+typedef void (*SlMacroFunc) (const gchar *name, guint scopes, gpointer user_data);
+/* Calls func once for each macro of all-macros (a computed one, or a field
+ * the message stores, such as HOST): the time macros, then their R_ and S_
+ * forms, then the others. */
+void sl_macro_foreach (SlMacroFunc func, gpointer user_data);
+
 G_END_DECLS
 
 #endif

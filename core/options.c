@@ -149,16 +149,17 @@ parse_duration (const gchar *text, gint64 bare_unit_ms, gint64 *out)
   } units[] = { { "ms", 1 }, { "s", 1000 }, { "m", 60000 }, { "h", 3600000 }, { "d", 86400000 } };
   gchar *end;
   errno = 0;
-  gint64 v = g_ascii_strtoll (text, &end, 10);
-  if (end == text || errno || v < 0)
+  /* a fraction is allowed, as follow-freq(0.1) writes it */
+  gdouble v = g_ascii_strtod (text, &end);
+  if (end == text || errno || v < 0 || !g_ascii_isdigit (*text))
     return FALSE;
   gint64 unit = *end ? 0 : bare_unit_ms;
   for (guint i = 0; !unit && i < G_N_ELEMENTS (units); i++)
     if (g_ascii_strcasecmp (end, units[i].suffix) == 0)
       unit = units[i].ms;
-  if (!unit || (v && v > G_MAXINT64 / unit))
+  if (!unit || v * unit > (gdouble) G_MAXINT64 / 2)
     return FALSE;
-  *out = v * unit;
+  *out = (gint64) (v * unit + 0.5);
   return TRUE;
 }
 

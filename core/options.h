@@ -19,7 +19,7 @@ typedef enum
   SL_OPT_INT,         /* gint: decimal, 0x hex, 0 octal, k/M/G suffixes */
   SL_OPT_BOOL,        /* gboolean: yes/no, on/off, true/false, 1/0 */
   SL_OPT_SIZE,        /* gint64 bytes: 512, 64k, 10M, 1GiB (powers of 1024) */
-  SL_OPT_DURATION,    /* gint64 ms: 500ms, 30s, 1m, 2h; a bare number is seconds */
+  SL_OPT_DURATION,    /* gint64 ms: 500ms, 30s, 1m, 0.5s, 2h; a bare number is seconds */
   SL_OPT_DURATION_MS, /* gint64 ms, the same, but a bare number is milliseconds */
   SL_OPT_TEMPLATE,    /* SlTemplate *: template text or a template object's name */
   SL_OPT_FILTER,      /* SlFilterExpr *: one filter expression, as condition() takes */

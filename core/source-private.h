@@ -15,6 +15,8 @@ struct _SlSource
   SlConfig *cfg;
   gchar *group;
   GPtrArray *paths;                 /* SlPath that take this source, in order */
+  GPtrArray *compiled;              /* the paths of a configuration being compiled, not yet live */
+  GRWLock route_lock;               /* routing reads paths; a reload swaps them */
   const SlDriverClass *format;
   SlParseOptions parse;
   gsize max_msg_size;
@@ -33,6 +35,8 @@ struct _SlSource
 };
 
 SlSource *sl_source_new   (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **error);
+/* The compiled paths become the live ones; what routes next uses them. */
+void      sl_source_use_compiled_paths (SlSource *src);
 gboolean  sl_source_start (SlSource *src, GError **error);
 void      sl_source_stop  (SlSource *src);
 void      sl_source_free  (SlSource *src);

@@ -4,8 +4,8 @@
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/macros.h"
-#include "core/pipeline.h"
 #include "core/priority.h"
+#include "core/route.h"
 
 #include <string.h>
 
@@ -64,8 +64,8 @@ apply_parse_options (SlSource *src, GError **error)
   /* use-dns(): names are never looked up, so that no message waits on a
    * name server; the address stays in HOST. */
   if (o->use_dns && sl_options_is_set (driver->options, "use-dns"))
-    sl_log (SL_LOG_NOTICE, _("%s: use-dns() accepted, but host names are not looked up; HOST keeps the address"),
-            driver->id);
+    sl_log (SL_LOG_NOTICE, _("%s: use-dns(%s) accepted, but host names are not looked up; HOST keeps the address"),
+            driver->id, o->use_dns == 1 ? "yes" : "persist-only");
   return read_default_pri (src, o, error);
 }
 
@@ -78,6 +78,8 @@ sl_source_new (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **err
   src->cfg = cfg;
   src->group = g_strdup (group);
   src->paths = g_ptr_array_new ();
+  src->compiled = g_ptr_array_new ();
+  g_rw_lock_init (&src->route_lock);
   src->max_msg_size = 65536;
   src->iw_size = 10000;
   src->max_connections = 1;
@@ -96,6 +98,19 @@ sl_source_new (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **err
   if (caps & SL_CAP_CONNECTIONS)
     src->max_connections = MAX (sl_driver_source_options (driver)->max_connections, 1);
   return src;
+}
+
+void
+sl_source_use_compiled_paths (SlSource *src)
+{
+  if (!src->compiled)
+    return;
+  g_rw_lock_writer_lock (&src->route_lock);
+  GPtrArray *before = src->paths;
+  src->paths = src->compiled;
+  src->compiled = NULL;
+  g_rw_lock_writer_unlock (&src->route_lock);
+  g_ptr_array_unref (before);
 }
 
 gboolean
@@ -120,6 +135,9 @@ void
 sl_source_free (SlSource *src)
 {
   g_ptr_array_unref (src->paths);
+  if (src->compiled)
+    g_ptr_array_unref (src->compiled);
+  g_rw_lock_clear (&src->route_lock);
   g_free (src->group);
   g_free (src);
 }
@@ -274,7 +292,9 @@ sl_source_parse_with (SlSource *src, const SlDriverClass *format, const gchar *d
 void
 sl_source_post (SlSource *src, SlMessage **msgs, guint n)
 {
-  sl_pipeline_route (src, msgs, n);
+  g_rw_lock_reader_lock (&src->route_lock);
+  sl_route (src->paths, msgs, n);
+  g_rw_lock_reader_unlock (&src->route_lock);
 }
 
 SlWindow *

@@ -27,7 +27,7 @@ void            sl_stream_writer_free  (SlStreamWriter *w);
  * flush). When that is fewer than n, *err says why (EAGAIN: the reader
  * did not make room in time). */
 guint           sl_stream_writer_write (SlStreamWriter *w, gint fd, const SlTemplate *t,
-                                        const SlTemplateEnv *env, SlMessage **msgs, guint n,
+                                        const SlTemplateEnv *env, SlMessage *const *msgs, guint n,
                                         gint wait_ms, gint *err);
 /* Writes only what earlier calls left; TRUE when nothing is left. */
 gboolean        sl_stream_writer_flush (SlStreamWriter *w, gint fd, gint wait_ms, gint *err);

@@ -139,7 +139,7 @@ static gboolean
 reload (Daemon *d, gchar **why)
 {
   GError *error = NULL;
-  SlConfig *next = sl_config_load (d->settings->cfgfile, &error);
+  SlConfig *next = sl_config_load_after (d->settings->cfgfile, d->cfg, &error);
   if (!next)
     {
       sl_log (SL_LOG_ERROR, "reload failed, keeping the running configuration: %s", error->message);
@@ -147,23 +147,20 @@ reload (Daemon *d, gchar **why)
       g_error_free (error);
       return FALSE;
     }
-  sl_config_stop (d->cfg);
-  if (!sl_config_start (next, &error))
+  if (!sl_config_take_over (next, d->cfg, &error))
     {
-      sl_log (SL_LOG_ERROR, "reload failed, the new configuration did not start: %s; restarting the previous one",
+      sl_log (SL_LOG_ERROR, "reload failed, the new configuration did not start: %s; the previous one goes on",
               error->message);
       *why = g_strdup (error->message);
       g_clear_error (&error);
       sl_config_free (next);
-      if (!sl_config_start (d->cfg, &error))
-        {
-          sl_log (SL_LOG_ERROR, "the previous configuration did not restart either: %s", error->message);
-          g_error_free (error);
-        }
       return FALSE;
     }
   sl_config_free (d->cfg);
   d->cfg = next;
+  /* a SIGHUP also means "reopen your files" after logrotate, and the
+   * destinations that were kept still hold the old ones */
+  sl_config_reopen (d->cfg);
   sl_log (SL_LOG_NOTICE, "configuration reloaded; version='%s'", PACKAGE_VERSION);
   return TRUE;
 }

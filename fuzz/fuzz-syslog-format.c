@@ -2,6 +2,7 @@
  * format (RFC 3164 and 5424 detection and parsing), in every parse mode. */
 #include "core/plugin.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 extern const SlModule sl_module;
@@ -12,7 +13,8 @@ LLVMFuzzerTestOneInput (const guint8 *data, gsize size)
   static const SlDriverClass *format;
   if (!format)
     {
-      sl_plugins_register (&sl_module);
+      if (!sl_plugins_register (&sl_module, __FILE__, NULL))
+        abort ();
       format = sl_plugins_lookup (SL_DRIVER_FORMAT, "syslog");
     }
   for (gint mode = 0; mode < 3; mode++)
@@ -20,7 +22,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, gsize size)
       SlParseOptions options = { .default_pri = 13, .syslog_protocol = mode == 1, .store_raw = mode == 2 };
       SlMessage *msg = sl_message_new ((const gchar *) data, size);
       sl_time_now (&msg->recvd);
-      format->parse_format (msg, &options);
+      format->ops.format->parse (msg, &options);
       sl_message_unref (msg);
     }
   return 0;

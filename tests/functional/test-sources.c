@@ -147,7 +147,7 @@ test_option_values_checked (SlTestEnv *env, gconstpointer data)
     const gchar *source;
     const gchar *error;
   } cases[] = {
-    { "tcp(port(16000) use-dns(sometimes))", ":2:32: use-dns() takes yes, no or persist_only, not 'sometimes'" },
+    { "tcp(port(16000) use-dns(sometimes))", ":2:40: 'sometimes' is not a value of use-dns(); expected one of: no, yes, persist-only" },
     { "tcp(port(16000) default-facility(mail2))", ":2:32: unknown facility 'mail2'" },
     { "tcp(port(16000) flags(validate-utf9))", ":2:38: unknown flag 'validate-utf9' in flags()" },
   };

@@ -10,6 +10,7 @@ typedef struct
 {
   SlDriver super;
   const gchar *name;
+  gboolean fail;
 } TestDriver;
 
 static GMutex lock;
@@ -18,8 +19,11 @@ static GHashTable *written;    /* name -> GString of "MESSAGE;" */
 
 static const SlOptionSpec named_options[] = {
   { "name", SL_STRING (TestDriver, name), NULL, "", .flags = SL_OPT_POSITIONAL },
+  { "fail", SL_BOOL (TestDriver, fail), "no", "refuse to start" },
   { NULL }
 };
+
+static guint starts;   /* inject() sources started */
 
 static const gchar *const collect_defaults[] = {
   "flush-lines", "100", "flush-timeout", "10", "time-reopen", "1", NULL
@@ -28,7 +32,13 @@ static const gchar *const collect_defaults[] = {
 static gboolean
 inject_start (SlDriver *d, SlSource *src, GError **error)
 {
+  if (((TestDriver *) d)->fail)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s refuses to start", d->id);
+      return FALSE;
+    }
   g_mutex_lock (&lock);
+  starts++;
   g_hash_table_insert (sources, g_strdup (((TestDriver *) d)->name), src);
   g_mutex_unlock (&lock);
   return TRUE;
@@ -263,6 +273,69 @@ test_flow_control_acknowledges_after_write (void)
   g_free (text);
 }
 
+static SlConfig *
+take_over (SlConfig *running, const gchar *text, gboolean works)
+{
+  GError *error = NULL;
+  SlConfig *next = sl_config_load_string_after (text, "routing.conf", running, &error);
+  g_assert_no_error (error);
+  gboolean ok = sl_config_take_over (next, running, &error);
+  g_assert_true (ok == works);
+  if (!ok)
+    {
+      g_assert_nonnull (strstr (error->message, "refuses to start"));
+      g_error_free (error);
+      sl_config_free (next);
+      return running;
+    }
+  sl_config_free (running);
+  return next;
+}
+
+/* A reload keeps the sources and destinations made the same, routes by the
+ * new paths, starts what is new and stops what is gone; one whose new
+ * sources cannot start leaves the running configuration as it was. */
+static void
+test_reload_takes_over_what_is_the_same (void)
+{
+  gchar *first = g_strconcat (objects, "log { source(s_a); destination(d1); };\n", NULL);
+  SlConfig *cfg = start (first);
+  guint started = starts;
+  SlSource *a = g_hash_table_lookup (sources, "a");
+  post ("a", "one", 6);
+
+  gchar *second = g_strconcat (objects, "log { source(s_a); destination(d1); destination(d2); };\n"
+                               "log { source(s_b); destination(d3); };\n", NULL);
+  cfg = take_over (cfg, second, TRUE);
+  g_assert_true (g_hash_table_lookup (sources, "a") == a);
+  g_assert_cmpuint (starts, ==, started + 1);   /* only s_b is new */
+  post ("a", "two", 6);
+  post ("b", "three", 6);
+
+  /* a source that cannot start: the running paths go on */
+  gchar *third = g_strconcat (objects, "source s_c { inject(c fail(yes)); };\n"
+                              "log { source(s_a); destination(d4); };\n"
+                              "log { source(s_c); destination(d4); };\n", NULL);
+  cfg = take_over (cfg, third, FALSE);
+  post ("a", "four", 6);
+  post ("b", "five", 6);
+
+  /* the source's own text changed: a new one replaces it */
+  gchar *fourth = "source s_a { inject(a fail(no)); };\ndestination d4 { collect(d4); };\n"
+                  "log { source(s_a); destination(d4); };\n";
+  cfg = take_over (cfg, fourth, TRUE);
+  g_assert_true (g_hash_table_lookup (sources, "a") != a);
+  post ("a", "six", 6);
+  finish (cfg);
+  g_assert_cmpstr (got ("d1"), ==, "one;two;four;");
+  g_assert_cmpstr (got ("d2"), ==, "two;four;");
+  g_assert_cmpstr (got ("d3"), ==, "three;five;");
+  g_assert_cmpstr (got ("d4"), ==, "six;");
+  g_free (first);
+  g_free (second);
+  g_free (third);
+}
+
 static void
 test_unknown_reference_is_refused (void)
 {
@@ -271,6 +344,16 @@ test_unknown_reference_is_refused (void)
   g_assert_null (cfg);
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error->message, "bad.conf:1:7: there is no source named 's_missing'"));
+  g_clear_error (&error);
+
+  cfg = sl_config_load_string ("source s { inject(s); };\nlog { source(s); destination(d_missing); };\n", "bad.conf", &error);
+  g_assert_null (cfg);
+  g_assert_nonnull (strstr (error->message, "bad.conf:2:18: there is no destination named 'd_missing'"));
+  g_clear_error (&error);
+
+  cfg = sl_config_load_string ("source s { inject(s); };\nlog { source(s); destination(); };\n", "bad.conf", &error);
+  g_assert_null (cfg);
+  g_assert_nonnull (strstr (error->message, "bad.conf:2:18: destination() needs the name of a destination"));
   g_error_free (error);
 }
 
@@ -289,6 +372,7 @@ main (int argc, char **argv)
   g_test_add_func ("/routing/rewrite-copy-on-write", test_rewrite_is_copy_on_write);
   g_test_add_func ("/routing/flow-control-ack", test_flow_control_acknowledges_after_write);
   g_test_add_func ("/routing/unknown-reference", test_unknown_reference_is_refused);
+  g_test_add_func ("/routing/reload-takes-over", test_reload_takes_over_what_is_the_same);
   int status = g_test_run ();
   g_hash_table_unref (sources);
   g_hash_table_unref (written);

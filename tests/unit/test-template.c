@@ -752,6 +752,45 @@ test_shared_template (void)
   sl_message_unref (msg);
 }
 
+static void
+note_macro (const gchar *name, guint scopes, gpointer user_data)
+{
+  GHashTable *seen = user_data;
+  g_assert_false (g_hash_table_contains (seen, name));
+  g_hash_table_insert (seen, g_strdup (name), GUINT_TO_POINTER (scopes));
+  /* each is a computed macro or a field the message stores */
+  if (!sl_macro_lookup (name))
+    {
+      gchar *text = g_strdup_printf ("${%s}", name);
+      SlTemplate *t = sl_template_compile (text, NULL);
+      g_assert_cmpuint (sl_template_single_field (t), !=, 0);
+      sl_template_unref (t);
+      g_free (text);
+    }
+}
+
+/* The names $(format-json)'s scopes list come from the table the template
+ * compiler reads. */
+static void
+test_macro_scopes (void)
+{
+  GHashTable *seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  sl_macro_foreach (note_macro, seen);
+  guint rfc3164 = SL_MACRO_SCOPE_ALL | SL_MACRO_SCOPE_RFC3164 | SL_MACRO_SCOPE_RFC5424 | SL_MACRO_SCOPE_SELECTED;
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (seen, "DATE")), ==, rfc3164);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (seen, "HOST")), ==, rfc3164);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (seen, "R_DATE")), ==, SL_MACRO_SCOPE_ALL);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (seen, "MSGID")), ==,
+                    SL_MACRO_SCOPE_ALL | SL_MACRO_SCOPE_RFC5424);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (seen, "SEQNUM")), ==,
+                    SL_MACRO_SCOPE_ALL | SL_MACRO_SCOPE_SELECTED);
+  /* names all-macros does not list are macros all the same */
+  g_assert_false (g_hash_table_contains (seen, "MONTHNAME"));
+  g_assert_false (g_hash_table_contains (seen, "LEGACY_MSGHDR"));
+  g_assert_true (sl_macro_lookup ("MONTHNAME") && sl_macro_lookup ("LEGACY_MSGHDR"));
+  g_hash_table_unref (seen);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -762,6 +801,7 @@ main (int argc, char **argv)
   g_test_add_func ("/template/msghdr", test_msghdr);
   g_test_add_func ("/template/priority", test_priority);
   g_test_add_func ("/template/date-macros", test_date_macros);
+  g_test_add_func ("/template/macro-scopes", test_macro_scopes);
   g_test_add_func ("/template/frac-digits", test_frac_digits);
   g_test_add_func ("/template/stamp-format", test_stamp_format);
   g_test_add_func ("/template/zone", test_zone);

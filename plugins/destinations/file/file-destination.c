@@ -3,7 +3,6 @@
  * per run of messages that go to the same file. A file that cannot take
  * the bytes (full disk, I/O error) keeps the messages in the queue, and
  * never keeps half of one. */
-#include "core/config.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -37,63 +36,81 @@ typedef struct
   guint index;
 } Rendered;
 
+/* What logrotate() says. */
+typedef struct
+{
+  gboolean enable;
+  gint64 size;
+  gint rotations;
+} Logrotate;
+
 typedef struct
 {
   SlDriver super;
   SlTemplate *path;
   SlTemplate *template;
-  SlTemplateEnv env;
-  gboolean literal;
   gboolean create_dirs;
   gint perm;
   gint dir_perm;
+  const gchar *owner_name;
+  const gchar *group_name;
+  const gchar *dir_owner_name;
+  const gchar *dir_group_name;
+  gint64 time_reap_ms;
+  gboolean fsync;
+  const SlCfgNode *logrotate;
+
+  const SlTemplateEnv *env;
+  gboolean literal;
   uid_t owner;
   gid_t group;
   uid_t dir_owner;
   gid_t dir_group;
-  gint64 time_reap_us;
-  gboolean fsync;
-  gboolean rotate;
-  gint64 rotate_size;
-  gint rotations;
+  Logrotate rotate;
   GHashTable *files;      /* expanded path -> OpenFile */
   GString *name;
   GString *buf;
   GArray *rendered;       /* Rendered, one per message in buf */
+  GArray *refused;        /* guint: places in the batch of messages of a spurious path */
   gchar *failing_path;    /* the path whose error was logged, until it works again */
   SlCounter *spurious;
   SlCounter *unwritable;
 } FileDestination;
 
+/* The options of files and folders it makes, and time-reap(), may be set
+ * for every file() in options {}. */
 static const SlOptionSpec file_options[] = {
-  { "path", SL_OPT_TEMPLATE, NULL, "file to write; macros make one file per value", NULL, TRUE },
-  { "template", SL_OPT_TEMPLATE, NULL, "how each message is written (a template or a template's name)" },
-  { "create-dirs", SL_OPT_BOOL, "no", "create missing folders of the path" },
-  { "perm", SL_OPT_INT, "0600", "mode of new files" },
-  { "dir-perm", SL_OPT_INT, "0700", "mode of new folders" },
-  { "owner", SL_OPT_STRING, NULL, "owner of new files" },
-  { "group", SL_OPT_STRING, NULL, "group of new files" },
-  { "dir-owner", SL_OPT_STRING, NULL, "owner of new folders" },
-  { "dir-group", SL_OPT_STRING, NULL, "group of new folders" },
-  { "time-reap", SL_OPT_INT, "60", "seconds after which an idle file of a templated path is closed" },
-  { "fsync", SL_OPT_BOOL, "no", "fsync() after every batch" },
-  { "logrotate", SL_OPT_BLOCK, NULL, "rotate by size: logrotate(enable(yes) size(10MB) rotations(5))" },
-  { "overwrite-if-older", SL_OPT_INT, "0", "accepted for syslog-ng compatibility" },
-  SL_DESTINATION_COMMON_OPTIONS,
+  { "path", SL_TEMPLATE (FileDestination, path), NULL, "file to write; macros make one file per value",
+    .flags = SL_OPT_POSITIONAL },
+  { "template", SL_TEMPLATE (FileDestination, template), DEFAULT_TEMPLATE,
+    "how each message is written (a template or a template's name)" },
+  { "create-dirs", SL_BOOL (FileDestination, create_dirs), "no", "create missing folders of the path",
+    .inherit = "create-dirs" },
+  { "perm", SL_INT (FileDestination, perm), "0600", "mode of new files", .inherit = "perm" },
+  { "dir-perm", SL_INT (FileDestination, dir_perm), "0700", "mode of new folders", .inherit = "dir-perm" },
+  { "owner", SL_STRING (FileDestination, owner_name), NULL, "owner of new files", .inherit = "owner" },
+  { "group", SL_STRING (FileDestination, group_name), NULL, "group of new files", .inherit = "group" },
+  { "dir-owner", SL_STRING (FileDestination, dir_owner_name), NULL, "owner of new folders", .inherit = "dir-owner" },
+  { "dir-group", SL_STRING (FileDestination, dir_group_name), NULL, "group of new folders", .inherit = "dir-group" },
+  { "time-reap", SL_DURATION (FileDestination, time_reap_ms), "60", "how long an idle file of a templated path stays open",
+    .inherit = "time-reap" },
+  { "fsync", SL_BOOL (FileDestination, fsync), "no", "fsync() after every batch" },
+  { "logrotate", SL_BLOCK (FileDestination, logrotate), NULL,
+    "rotate by size: logrotate(enable(yes) size(10MB) rotations(5))" },
+  { "overwrite-if-older", SL_UNBOUND (SL_OPT_INT), "0", "accepted for syslog-ng compatibility" },
   { NULL }
 };
 
 static const SlOptionSpec logrotate_options[] = {
-  { "enable", SL_OPT_BOOL, "no", "rotate files that grow past size()" },
-  { "size", SL_OPT_INT, "10MB", "largest size of a file; the message that would pass it starts a new one" },
-  { "rotations", SL_OPT_INT, "1", "old files kept as NAME.1 (newest) to NAME.N" },
+  { "enable", SL_BOOL (Logrotate, enable), "no", "rotate files that grow past size()" },
+  { "size", SL_SIZE (Logrotate, size), "10MB", "largest size of a file; the message that would pass it starts a new one" },
+  { "rotations", SL_INT (Logrotate, rotations), "1", "old files kept as NAME.1 (newest) to NAME.N" },
   { NULL }
 };
 
 static gboolean
-lookup_user (SlOptions *o, const gchar *name, uid_t *out, GError **error)
+lookup_user (SlOptions *o, const gchar *name, const gchar *v, uid_t *out, GError **error)
 {
-  const gchar *v = sl_options_string (o, name);
   *out = (uid_t) -1;
   if (!v || !*v)
     return TRUE;
@@ -113,9 +130,8 @@ lookup_user (SlOptions *o, const gchar *name, uid_t *out, GError **error)
 }
 
 static gboolean
-lookup_group (SlOptions *o, const gchar *name, gid_t *out, GError **error)
+lookup_group (SlOptions *o, const gchar *name, const gchar *v, gid_t *out, GError **error)
 {
-  const gchar *v = sl_options_string (o, name);
   *out = (gid_t) -1;
   if (!v || !*v)
     return TRUE;
@@ -135,25 +151,22 @@ lookup_group (SlOptions *o, const gchar *name, gid_t *out, GError **error)
 }
 
 static gboolean
-read_logrotate (FileDestination *self, SlOptions *o, GError **error)
+read_logrotate (FileDestination *self, GError **error)
 {
-  const SlCfgNode *block = sl_options_block (o, "logrotate");
-  if (!block)
+  if (!self->logrotate)
     return TRUE;
-  SlOptions *lr = sl_options_new ("logrotate()", logrotate_options, block, NULL, error);
+  const SlOptionSpec *const tables[] = { logrotate_options, NULL };
+  SlOptions *lr = sl_options_new ("logrotate()", tables, NULL, self->logrotate, NULL, error);
   if (!lr)
     return FALSE;
-  gboolean ok = TRUE;
-  self->rotate = sl_options_bool (lr, "enable");
-  self->rotate_size = sl_options_int (lr, "size");
-  self->rotations = sl_options_int (lr, "rotations");
-  if (self->rotate_size <= 0)
+  gboolean ok = sl_options_bind (lr, logrotate_options, &self->rotate, NULL, error);
+  if (ok && self->rotate.size <= 0)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (lr, "size"),
                         _("logrotate() needs a size above zero"));
       ok = FALSE;
     }
-  else if (self->rotations < 0 || self->rotations > 1000)
+  else if (ok && (self->rotate.rotations < 0 || self->rotate.rotations > 1000))
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (lr, "rotations"),
                         _("rotations() takes 0 to 1000 old files"));
@@ -172,35 +185,31 @@ open_file_free (gpointer p)
 }
 
 static gboolean
-file_init (SlDriver *d, SlOptions *o, GError **error)
+file_init (SlDriver *d, GError **error)
 {
   FileDestination *self = (FileDestination *) d;
+  SlOptions *o = d->options;
   self->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, open_file_free);
   self->name = g_string_new (NULL);
   self->buf = g_string_sized_new (64 * 1024);
   self->rendered = g_array_new (FALSE, FALSE, sizeof (Rendered));
+  self->refused = g_array_new (FALSE, FALSE, sizeof (guint));
   self->spurious = sl_stats_counter ("destination", d->id, d->klass->name, "spurious_paths");
   self->unwritable = sl_stats_counter ("destination", d->id, d->klass->name, "unwritable_paths");
-  if (!sl_options_string (o, "path"))
+  if (!self->path)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("file() needs the path of the file to write"));
       return FALSE;
     }
-  self->path = sl_config_template (d->cfg, o, "path", NULL, error);
-  self->template = self->path ? sl_config_template (d->cfg, o, "template", DEFAULT_TEMPLATE, error) : NULL;
-  self->literal = self->path && sl_template_is_literal (self->path);
-  self->create_dirs = sl_options_bool (o, "create-dirs");
-  self->perm = sl_options_int (o, "perm");
-  self->dir_perm = sl_options_int (o, "dir-perm");
-  self->time_reap_us = MAX (sl_options_int (o, "time-reap"), 1) * G_USEC_PER_SEC;
-  self->fsync = sl_options_bool (o, "fsync");
-  return self->template
-         && sl_config_template_env (d->cfg, o, &self->env, error)
-         && lookup_user (o, "owner", &self->owner, error)
-         && lookup_group (o, "group", &self->group, error)
-         && lookup_user (o, "dir-owner", &self->dir_owner, error)
-         && lookup_group (o, "dir-group", &self->dir_group, error)
-         && read_logrotate (self, o, error);
+  self->env = sl_driver_template_env (d);
+  self->literal = sl_template_is_literal (self->path);
+  /* tick() looks about once a second */
+  self->time_reap_ms = MAX (self->time_reap_ms, 1000);
+  return lookup_user (o, "owner", self->owner_name, &self->owner, error)
+         && lookup_group (o, "group", self->group_name, &self->group, error)
+         && lookup_user (o, "dir-owner", self->dir_owner_name, &self->dir_owner, error)
+         && lookup_group (o, "dir-group", self->dir_group_name, &self->dir_group, error)
+         && read_logrotate (self, error);
 }
 
 /* A macro value such as a PROGRAM of "../../etc/x" must not lead a path
@@ -365,7 +374,7 @@ rotate_file (FileDestination *self, const gchar *path)
 {
   g_hash_table_remove (self->files, path);
   gboolean ok = TRUE;
-  for (gint k = self->rotations; k >= 1 && ok; k--)
+  for (gint k = self->rotate.rotations; k >= 1 && ok; k--)
     {
       gchar *from = k > 1 ? g_strdup_printf ("%s.%d", path, k - 1) : g_strdup (path);
       gchar *to = g_strdup_printf ("%s.%d", path, k);
@@ -378,7 +387,7 @@ rotate_file (FileDestination *self, const gchar *path)
       g_free (from);
       g_free (to);
     }
-  if (ok && self->rotations == 0 && unlink (path) < 0 && errno != ENOENT)
+  if (ok && self->rotate.rotations == 0 && unlink (path) < 0 && errno != ENOENT)
     {
       sl_log (SL_LOG_ERROR, "cannot rotate file; filename='%s', error='%s', driver='%s'",
               path, g_strerror (errno), self->super.id);
@@ -395,7 +404,7 @@ messages_that_fit (FileDestination *self, OpenFile *f, guint first, gsize start)
 {
   const Rendered *r = (const Rendered *) self->rendered->data;
   guint last = first;
-  while (last < self->rendered->len && f->size + (gint64) (r[last].end - start) <= self->rotate_size)
+  while (last < self->rendered->len && f->size + (gint64) (r[last].end - start) <= self->rotate.size)
     last++;
   if (last == first && f->size == 0)
     last++;
@@ -417,7 +426,7 @@ write_rendered (FileDestination *self, const gchar *path, gint *err, gboolean *a
   while (f && done < count)
     {
       guint take = count - done;
-      if (self->rotate)
+      if (self->rotate.enable)
         {
           take = messages_that_fit (self, f, done, start);
           if (!take)
@@ -458,9 +467,10 @@ write_rendered (FileDestination *self, const gchar *path, gint *err, gboolean *a
 }
 
 /* Writes the gathered run; returns the place in the batch of the first
- * message not written, or end when the whole run was. */
+ * message not written, or end when the whole run was written or dropped.
+ * Adds the messages it dropped to *dropped. */
 static guint
-flush_run (FileDestination *self, const gchar *path, guint end)
+flush_run (FileDestination *self, const gchar *path, guint end, guint *dropped)
 {
   const Rendered *r = (const Rendered *) self->rendered->data;
   guint count = self->rendered->len;
@@ -473,6 +483,7 @@ flush_run (FileDestination *self, const gchar *path, guint end)
       /* a templated path that cannot be opened drops its messages, counted,
        * as syslog-ng does; the files of the other values go on */
       count_unwritable (self, path, err, count - done);
+      *dropped += count - done;
       next = end;
     }
   else if (done < count)
@@ -483,29 +494,35 @@ flush_run (FileDestination *self, const gchar *path, guint end)
 }
 
 /* Messages going to one file are gathered and written together. A failed
- * write returns how many messages before it were written, so the core
- * keeps the rest and retries after time-reopen(). */
-static guint
-file_write (SlDriver *d, SlMessage **msgs, guint n)
+ * write reports how many messages before it were handled, and the core
+ * keeps the rest and retries after time-reopen(). Messages of a spurious
+ * or lastingly unwritable path are handled by dropping them. */
+static SlWriteResult
+file_write (SlDriver *d, SlWriteBatch *batch)
 {
   FileDestination *self = (FileDestination *) d;
+  SlMessage *const *msgs = batch->msgs;
+  guint n = batch->n;
   gchar *current = NULL;
   guint written = n;
+  guint dropped = 0;
+  g_array_set_size (self->refused, 0);
 
   for (guint i = 0; i < n; i++)
     {
       if (!self->literal || !current)
         {
           g_string_truncate (self->name, 0);
-          sl_template_append (self->path, msgs[i], &self->env, self->name);
+          sl_template_append (self->path, msgs[i], self->env, self->name);
           if (!current || strcmp (current, self->name->str) != 0)
             {
               if (!self->literal && path_escapes (self->name->str))
                 {
                   count_spurious (self, self->name->str);
+                  g_array_append_val (self->refused, i);
                   continue;
                 }
-              guint reached = current ? flush_run (self, current, i) : i;
+              guint reached = current ? flush_run (self, current, i, &dropped) : i;
               if (reached < i)
                 {
                   written = reached;
@@ -516,16 +533,22 @@ file_write (SlDriver *d, SlMessage **msgs, guint n)
             }
         }
       Rendered r = { 0, i };
-      sl_template_append (self->template, msgs[i], &self->env, self->buf);
+      sl_template_append (self->template, msgs[i], self->env, self->buf);
       r.end = self->buf->len;
       g_array_append_val (self->rendered, r);
     }
   if (current && written == n)
-    written = flush_run (self, current, n);
+    written = flush_run (self, current, n, &dropped);
   g_string_truncate (self->buf, 0);
   g_array_set_size (self->rendered, 0);
   g_free (current);
-  return written;
+  /* a spurious message after the first one not written is met again in
+   * the retry */
+  for (guint k = 0; k < self->refused->len && g_array_index (self->refused, guint, k) < written; k++)
+    dropped++;
+  batch->done = written;
+  batch->dropped = dropped;
+  return written == n ? SL_WRITE_OK : SL_WRITE_RETRY;
 }
 
 /* Files of templated paths that took no message for time-reap() are
@@ -542,7 +565,7 @@ file_tick (SlDriver *d)
   gpointer value;
   g_hash_table_iter_init (&it, self->files);
   while (g_hash_table_iter_next (&it, NULL, &value))
-    if (now - ((OpenFile *) value)->last_used > self->time_reap_us)
+    if (now - ((OpenFile *) value)->last_used > self->time_reap_ms * 1000)
       g_hash_table_iter_remove (&it);
   return FALSE;
 }
@@ -580,10 +603,6 @@ static void
 file_free (SlDriver *d)
 {
   FileDestination *self = (FileDestination *) d;
-  if (self->path)
-    sl_template_unref (self->path);
-  if (self->template)
-    sl_template_unref (self->template);
   if (self->files)
     g_hash_table_unref (self->files);
   if (self->name)
@@ -592,21 +611,28 @@ file_free (SlDriver *d)
     g_string_free (self->buf, TRUE);
   if (self->rendered)
     g_array_unref (self->rendered);
+  if (self->refused)
+    g_array_unref (self->refused);
   g_free (self->failing_path);
 }
+
+static const SlDestinationOps file_ops = {
+  .write = file_write,
+  .reopen = file_reopen,
+  .close = file_close,
+  .tick = file_tick,
+};
 
 static const SlDriverClass file_destination_class = {
   .kind = SL_DRIVER_DESTINATION,
   .name = "file",
   .summary = "write messages to files whose path may use macros",
   .options = file_options,
+  .capabilities = SL_CAP_TEMPLATES,
   .instance_size = sizeof (FileDestination),
   .init = file_init,
   .free = file_free,
-  .write = file_write,
-  .reopen = file_reopen,
-  .close = file_close,
-  .tick = file_tick,
+  .ops.destination = &file_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

@@ -268,6 +268,36 @@ test_time_reap (SlTestEnv *env, gconstpointer data)
   assert_numbered (path, 1, 2);
 }
 
+static const gchar refused_config[] =
+  "@version: 4.0\n"
+  "options { create-dirs(yes); };\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "destination d_refusing { file(\"@DIR@/logs/${PROGRAM}/app.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_net); destination(d_refusing); };\n";
+
+/* A message whose path leads out of the folder, or whose path cannot be
+ * opened and never will, is dropped and counted as such, not as written;
+ * create-dirs() comes from options {}. */
+static void
+test_refused_paths (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *logs = sl_test_path (env, "logs");
+  g_autofree gchar *blocker = sl_test_path (env, "logs/blocker");
+  g_assert_cmpint (g_mkdir_with_parents (logs, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (blocker, "a file where a folder would go\n", -1, NULL));
+  guint16 port = start_with_port (env, refused_config);
+  if (!port || !sl_test_tcp_send (port, "<13>Oct 11 22:14:15 host ../..[1]: out of the folder\n"
+                                        "<13>Oct 11 22:14:15 host blocker[1]: under a file\n"
+                                        "<13>Oct 11 22:14:15 host good[1]: kept\n"))
+    return;
+  g_autofree gchar *good = sl_test_path (env, "logs/good/app.log");
+  if (!sl_test_wait_lines (env, good, 1) || !sl_test_wait_stat (env, "destination", "d_refusing", "dropped", 2))
+    return;
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_refusing", "written"), ==, 1);
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_refusing", "spurious_paths"), ==, 1);
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_refusing", "unwritable_paths"), ==, 1);
+}
+
 static const gchar flush_config[] =
   "@version: 4.0\n"
   "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
@@ -489,5 +519,6 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/file/dev-full", test_dev_full);
   SL_TEST_ADD ("/file/throttle", test_throttle);
   SL_TEST_ADD ("/file/logrotate-errors", test_logrotate_errors);
+  SL_TEST_ADD ("/file/refused-paths", test_refused_paths);
   return g_test_run ();
 }

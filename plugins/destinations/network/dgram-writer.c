@@ -8,7 +8,7 @@
 #include <sys/socket.h>
 
 static void
-prepare (NetDestination *self, SlMessage **msgs, guint n)
+prepare (NetDestination *self, SlMessage *const *msgs, guint n)
 {
   if (self->hdrs_size < n)
     {
@@ -43,7 +43,7 @@ count_oversize (NetDestination *self, gsize len)
 }
 
 guint
-net_dgram_write (NetDestination *self, SlMessage **msgs, guint n)
+net_dgram_write (NetDestination *self, SlMessage *const *msgs, guint n, guint *dropped)
 {
   if (self->given_up || (self->fd < 0 && !net_connect (self)))
     return 0;
@@ -73,6 +73,7 @@ net_dgram_write (NetDestination *self, SlMessage **msgs, guint n)
       if (errno == EMSGSIZE)
         {
           count_oversize (self, self->iovs[done].iov_len);
+          (*dropped)++;
           done++;
           continue;
         }

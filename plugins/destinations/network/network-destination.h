@@ -5,6 +5,7 @@
 #define SL_NETWORK_DESTINATION_H
 
 #include "core/plugin.h"
+#include "core/resend-buffer.h"
 #include "core/stats.h"
 #include "core/template.h"
 
@@ -23,7 +24,7 @@ typedef struct
 {
   SlTemplate *template;     /* the whole message, or with rfc5424 its MSG part (NULL: $MESSAGE) */
   SlTemplate *sdata;        /* $SDATA, for the RFC 5424 header */
-  SlTemplateEnv env;
+  SlTemplateEnv env;        /* the driver's, whose time zone it borrows */
   gboolean rfc5424;         /* syslog(): <PRI>1 ISODATE HOST APP PROCID MSGID SD MSG */
   gboolean octet_count;     /* RFC 6587 "LEN " before each frame, for syslog() on a stream */
 } NetFormat;
@@ -32,44 +33,38 @@ typedef struct
  * an octet-counted frame. */
 void net_format_append (const NetFormat *f, const SlMessage *msg, GString *out, GString *scratch);
 
-/* Wire bytes of messages a stream peer has not acknowledged yet, kept so
- * that a connection that breaks loses none of them: they are sent again
- * on the next connection. Bytes before start are known to have arrived. */
-typedef struct
-{
-  GString *bytes;
-  GArray *ends;             /* gsize: where each message ends in bytes */
-  guint first;              /* ends[first] ends the oldest message not known to have arrived */
-  gsize start;              /* where that message begins */
-  gsize sent;               /* bytes [start, sent) were given to the current connection */
-} NetBacklog;
-
-void     net_backlog_init     (NetBacklog *b);
-void     net_backlog_clear    (NetBacklog *b);
-guint    net_backlog_messages (const NetBacklog *b);
-/* The peer acknowledged all but the last unacked bytes given to it. */
-void     net_backlog_delivered (NetBacklog *b, gsize unacked);
-/* Frees the room of what arrived; offsets into bytes change. */
-void     net_backlog_compact  (NetBacklog *b);
-/* A new connection starts: everything kept is sent again. */
-void     net_backlog_rewind   (NetBacklog *b);
-
 typedef struct
 {
   gchar *host;              /* or the path of a unix socket */
   gchar *port;
 } NetTarget;
 
+/* transport() of network() and syslog() */
+typedef enum
+{
+  NET_TRANSPORT_TCP,
+  NET_TRANSPORT_UDP,
+} NetTransport;
+
 typedef struct
 {
   SlDriver super;
+  /* options */
+  const gchar *host;        /* or the path of a unix socket */
+  const gchar *port;
+  const gchar *local_ip;
+  const gchar *local_port;
+  gint ip_protocol;
+  gint transport;           /* NetTransport */
+  gint64 so_sndbuf_bytes;
+  gboolean so_keepalive;
+  const SlCfgNode *failover;
+  SlTemplate *template;
+
   NetFormat format;
   gint family;              /* AF_UNSPEC, AF_INET, AF_INET6 or AF_UNIX */
   gint socktype;            /* SOCK_STREAM or SOCK_DGRAM */
-  gchar *local_ip;
-  gchar *local_port;
   gint so_sndbuf;
-  gboolean so_keepalive;
 
   GPtrArray *targets;       /* NetTarget: the primary, then failover servers in order */
   guint current;
@@ -82,7 +77,7 @@ typedef struct
   gint fd;
   gboolean failing;         /* the last connection attempt failed: log only the first */
   gboolean given_up;        /* see net_give_up() */
-  NetBacklog backlog;       /* streams */
+  SlResendBuffer backlog;   /* streams: wire bytes until the peer acknowledged them */
   GString *frame;           /* scratch for octet-counted frames */
   GString *datagrams;       /* datagrams: a batch's messages back to back */
   struct mmsghdr *hdrs;     /* one per message of the batch */
@@ -117,13 +112,16 @@ NetWait  net_wait_writable    (NetDestination *self);
 /* The destination stops and its peer stalled: nothing more is tried. */
 void     net_give_up          (NetDestination *self);
 
-/* Streams: tcp(), unix-stream(), network(transport(tcp)), syslog(). */
-guint    net_stream_write     (NetDestination *self, SlMessage **msgs, guint n);
+/* Streams: tcp(), unix-stream(), network(transport(tcp)), syslog().
+ * Both writers return how many messages, from the first, they handled;
+ * the rest is given again after time-reopen(). */
+guint    net_stream_write     (NetDestination *self, SlMessage *const *msgs, guint n);
 void     net_stream_flush     (NetDestination *self);
 void     net_stream_close     (NetDestination *self);
 
-/* Datagrams: udp(), unix-dgram(), transport(udp). */
-guint    net_dgram_write      (NetDestination *self, SlMessage **msgs, guint n);
+/* Datagrams: udp(), unix-dgram(), transport(udp). *dropped counts the
+ * handled messages too large for a datagram. */
+guint    net_dgram_write      (NetDestination *self, SlMessage *const *msgs, guint n, guint *dropped);
 
 G_END_DECLS
 

@@ -43,7 +43,7 @@ note_delivered (NetDestination *self)
 {
   gsize unacked;
   if (self->fd >= 0 && unacked_bytes (self, &unacked))
-    net_backlog_delivered (&self->backlog, unacked);
+    sl_resend_buffer_delivered (&self->backlog, unacked);
 }
 
 /* A TCP connection that was reset or timed out will acknowledge nothing
@@ -68,7 +68,7 @@ settle (NetDestination *self)
       gsize unacked;
       if (!unacked_bytes (self, &unacked))
         return;
-      net_backlog_delivered (&self->backlog, unacked);
+      sl_resend_buffer_delivered (&self->backlog, unacked);
       if (unacked == 0 || connection_dead (self) || g_get_monotonic_time () >= limit)
         return;
       g_usleep (5 * 1000);
@@ -86,7 +86,7 @@ end_connection (NetDestination *self, gboolean ours)
     shutdown (self->fd, SHUT_WR);
   settle (self);
   net_disconnect (self);
-  net_backlog_rewind (&self->backlog);
+  sl_resend_buffer_rewind (&self->backlog);
 }
 
 static void
@@ -164,8 +164,8 @@ maybe_fail_back (NetDestination *self)
 static gboolean
 send_pending (NetDestination *self)
 {
-  NetBacklog *b = &self->backlog;
-  while (b->sent < b->bytes->len)
+  SlResendBuffer *b = &self->backlog;
+  while (sl_resend_buffer_unsent (b))
     {
       gssize n = send (self->fd, b->bytes->str + b->sent, b->bytes->len - b->sent, MSG_NOSIGNAL | MSG_DONTWAIT);
       if (n > 0)
@@ -197,7 +197,7 @@ reconnect (NetDestination *self)
 {
   if (!net_connect (self))
     return FALSE;
-  guint again = net_backlog_messages (&self->backlog);
+  guint again = sl_resend_buffer_messages (&self->backlog);
   if (again)
     {
       sl_counter_add (self->resent, again);
@@ -208,9 +208,9 @@ reconnect (NetDestination *self)
 }
 
 guint
-net_stream_write (NetDestination *self, SlMessage **msgs, guint n)
+net_stream_write (NetDestination *self, SlMessage *const *msgs, guint n)
 {
-  NetBacklog *b = &self->backlog;
+  SlResendBuffer *b = &self->backlog;
   if (self->given_up)
     return 0;
   if (self->fd >= 0)
@@ -220,13 +220,12 @@ net_stream_write (NetDestination *self, SlMessage **msgs, guint n)
   if (self->fd < 0 && !reconnect (self))
     return 0;
 
-  net_backlog_compact (b);
-  gsize batch_bytes = b->bytes->len;
-  guint batch_first = b->ends->len;
+  sl_resend_buffer_compact (b);
+  guint mark = sl_resend_buffer_mark (b);
   for (guint i = 0; i < n; i++)
     {
       net_format_append (&self->format, msgs[i], b->bytes, self->frame);
-      g_array_append_val (b->ends, b->bytes->len);
+      sl_resend_buffer_end_message (b);
     }
   if (send_pending (self))
     return n;
@@ -234,16 +233,11 @@ net_stream_write (NetDestination *self, SlMessage **msgs, guint n)
   /* The messages the kernel took whole are ours to deliver from now on;
    * the rest go back to the core, which gives them again after
    * time-reopen(). */
-  gsize sent = b->sent;
   if (!self->given_up)
     settle (self);
-  guint written = 0;
-  while (batch_first + written < b->ends->len && g_array_index (b->ends, gsize, batch_first + written) <= sent)
-    written++;
-  g_string_truncate (b->bytes, written ? g_array_index (b->ends, gsize, batch_first + written - 1) : batch_bytes);
-  g_array_set_size (b->ends, batch_first + written);
+  guint written = sl_resend_buffer_take_back (b, mark, FALSE);
   net_disconnect (self);
-  net_backlog_rewind (b);
+  sl_resend_buffer_rewind (b);
   return written;
 }
 
@@ -261,11 +255,11 @@ net_stream_flush (NetDestination *self)
 void
 net_stream_close (NetDestination *self)
 {
-  NetBacklog *b = &self->backlog;
+  SlResendBuffer *b = &self->backlog;
   if (self->fd >= 0 && !self->given_up)
     end_connection (self, TRUE);
   net_disconnect (self);
-  if (net_backlog_messages (b) && !self->given_up && reconnect (self))
+  if (sl_resend_buffer_messages (b) && !self->given_up && reconnect (self))
     {
       if (send_pending (self))
         end_connection (self, TRUE);
@@ -273,13 +267,13 @@ net_stream_close (NetDestination *self)
         settle (self);
       net_disconnect (self);
     }
-  guint lost = net_backlog_messages (b);
+  guint lost = sl_resend_buffer_messages (b);
   if (lost)
     {
       sl_counter_add (self->dropped, lost);
       sl_log (SL_LOG_ERROR, "server had not acknowledged messages when the destination closed; messages='%u', driver='%s'",
               lost, self->super.id);
     }
-  net_backlog_clear (b);
-  net_backlog_init (b);
+  sl_resend_buffer_clear (b);
+  sl_resend_buffer_init (b);
 }

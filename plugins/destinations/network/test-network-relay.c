@@ -164,6 +164,42 @@ test_tcp (SlRelay *relay, gconstpointer data)
   sl_test_wait_stat (&relay->sender, "destination", "d_relay", "written", RELAY_LINES);
 }
 
+static const gchar workers_receiver[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@RPORT@)); };\n"
+  "destination d_file { file(\"@DIR@/out.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_net); destination(d_file); };\n";
+
+static const gchar workers_sender[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@SPORT@)); };\n"
+  "destination d_relay { tcp(\"127.0.0.1\" port(@RPORT@) workers(3) flush-lines(10) time-reopen(1)); };\n"
+  "log { source(s_net); destination(d_relay); flags(flow-control); };\n";
+
+/* workers(3): three writers, each with a connection of its own, share the
+ * queue; every message arrives once, in whatever order. */
+static void
+test_tcp_workers (SlRelay *relay, gconstpointer data)
+{
+  g_autofree gchar *rport = sl_relay_port_text (sl_test_free_port (SOCK_STREAM));
+  guint16 sport = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *sport_text = sl_relay_port_text (sport);
+  const gchar *keys[] = { "RPORT", rport, "SPORT", sport_text, NULL };
+  g_autofree gchar *out = sl_test_path (&relay->receiver, "out.log");
+  if (!start_relay (relay, workers_receiver, workers_sender, keys))
+    return;
+  GString *lines = sl_relay_numbered_lines (1, RELAY_LINES);
+  gboolean sent = sl_test_tcp_send (sport, lines->str);
+  g_string_free (lines, TRUE);
+  if (!sent)
+    return;
+  guint duplicates = 0;
+  g_assert_cmpuint (sl_relay_wait_sequence (&relay->receiver, out, RELAY_LINES, &duplicates), ==, 0);
+  g_assert_cmpuint (duplicates, ==, 0);
+  g_assert_cmpint (sl_test_stat (&relay->receiver, "source", "s_net", "connections"), ==, 3);
+  sl_test_wait_stat (&relay->sender, "destination", "d_relay", "written", RELAY_LINES);
+}
+
 /* syslog() over TCP, octet-counted (the receiver's tcp() detects the
  * framing), and over UDP; ISODATE with the fraction kept by frac-digits(). */
 static const gchar syslog_receiver[] =
@@ -498,7 +534,10 @@ test_config_errors (SlRelay *relay, gconstpointer data)
     { "udp(\"127.0.0.1\" failover(servers(\"::1\")))", "failover() needs transport(tcp)" },
     { "tcp(\"127.0.0.1\" failover(failback()))", "failover() needs servers(" },
     { "tcp(\"127.0.0.1\" failover(servers(\"::1\") failback(probe(1))))", "unknown option 'probe'" },
-    { "network(\"127.0.0.1\" transport(tls))", "transport 'tls' is not one network() knows" },
+    { "network(\"127.0.0.1\" transport(tls))", "'tls' is not a value of transport(); expected one of: tcp, udp" },
+    { "tcp(\"127.0.0.1\" so-sndbuf(lots))", "expects a size such as" },
+    { "tcp(\"127.0.0.1\" failover(servers(\"::1\") failback(tcp-probe-interval(soon))))", "expects a duration" },
+    { "unix-stream(\"/tmp/x\" workers(2))", "unknown option 'workers' in unix-stream()" },
     { "syslog(port(601))", "syslog() needs the host to send to" },
     { "tcp(\"127.0.0.1\" ip-protocol(5))", "ip-protocol() is 4 or 6" },
     { "unix-stream(template(\"$MSG\"))", "unix-stream() needs the path of the socket" },
@@ -529,6 +568,7 @@ main (gint argc, gchar **argv)
 {
   sl_test_init (&argc, &argv);
   SL_RELAY_TEST_ADD ("/network/relay/tcp", test_tcp);
+  SL_RELAY_TEST_ADD ("/network/relay/tcp-workers", test_tcp_workers);
   SL_RELAY_TEST_ADD ("/network/relay/syslog", test_syslog);
   SL_RELAY_TEST_ADD ("/network/relay/udp", test_udp);
   SL_RELAY_TEST_ADD ("/network/relay/network-udp", test_network_udp);

@@ -2,7 +2,6 @@
  * is opened without blocking, so a pipe nobody reads holds this
  * destination's messages (retried after time-reopen()) instead of holding
  * the daemon; a reader that stops reading is waited on only briefly. */
-#include "core/config.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -25,11 +24,14 @@
 typedef struct
 {
   SlDriver super;
-  gchar *path;
+  const gchar *path;
   SlTemplate *template;
-  SlTemplateEnv env;
   gboolean create_pipe;
   gint perm;
+  const gchar *owner_name;
+  const gchar *group_name;
+
+  const SlTemplateEnv *env;
   uid_t owner;
   gid_t group;
   gint fd;
@@ -37,22 +39,25 @@ typedef struct
   gboolean failing;      /* an error was logged and writing has not worked since */
 } PipeDestination;
 
+/* The mode and owner of what it makes come from options {} as file()'s
+ * do, as in syslog-ng. */
 static const SlOptionSpec pipe_options[] = {
-  { "path", SL_OPT_STRING, NULL, "the named pipe to write", NULL, TRUE },
-  { "template", SL_OPT_TEMPLATE, NULL, "how each message is written (a template or a template's name)" },
-  { "create-pipe", SL_OPT_BOOL, "yes", "make the named pipe when it does not exist" },
-  { "perm", SL_OPT_INT, "0600", "mode of a pipe this driver makes" },
-  { "owner", SL_OPT_STRING, NULL, "owner of a pipe this driver makes" },
-  { "group", SL_OPT_STRING, NULL, "group of a pipe this driver makes" },
-  SL_DESTINATION_COMMON_OPTIONS,
+  { "path", SL_STRING (PipeDestination, path), NULL, "the named pipe to write", .flags = SL_OPT_POSITIONAL },
+  { "template", SL_TEMPLATE (PipeDestination, template), DEFAULT_TEMPLATE,
+    "how each message is written (a template or a template's name)" },
+  { "create-pipe", SL_BOOL (PipeDestination, create_pipe), "yes", "make the named pipe when it does not exist" },
+  { "perm", SL_INT (PipeDestination, perm), "0600", "mode of a pipe this driver makes", .inherit = "perm" },
+  { "owner", SL_STRING (PipeDestination, owner_name), NULL, "owner of a pipe this driver makes", .inherit = "owner" },
+  { "group", SL_STRING (PipeDestination, group_name), NULL, "group of a pipe this driver makes", .inherit = "group" },
   { NULL }
 };
 
 static gboolean
-read_owner (PipeDestination *self, SlOptions *o, GError **error)
+read_owner (PipeDestination *self, GError **error)
 {
-  const gchar *user = sl_options_string (o, "owner");
-  const gchar *group = sl_options_string (o, "group");
+  SlOptions *o = self->super.options;
+  const gchar *user = self->owner_name;
+  const gchar *group = self->group_name;
   self->owner = (uid_t) -1;
   self->group = (gid_t) -1;
   if (user && *user)
@@ -83,24 +88,18 @@ read_owner (PipeDestination *self, SlOptions *o, GError **error)
 }
 
 static gboolean
-pipe_init (SlDriver *d, SlOptions *o, GError **error)
+pipe_init (SlDriver *d, GError **error)
 {
   PipeDestination *self = (PipeDestination *) d;
   self->fd = -1;
   self->writer = sl_stream_writer_new (FALSE);
-  const gchar *path = sl_options_string (o, "path");
-  if (!path || !*path)
+  if (!self->path || !*self->path)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("pipe() needs the path of the named pipe"));
       return FALSE;
     }
-  self->path = g_strdup (path);
-  self->create_pipe = sl_options_bool (o, "create-pipe");
-  self->perm = sl_options_int (o, "perm");
-  self->template = sl_config_template (d->cfg, o, "template", DEFAULT_TEMPLATE, error);
-  return self->template
-         && sl_config_template_env (d->cfg, o, &self->env, error)
-         && read_owner (self, o, error);
+  self->env = sl_driver_template_env (d);
+  return read_owner (self, error);
 }
 
 static void
@@ -142,20 +141,25 @@ open_pipe (PipeDestination *self)
 }
 
 /* A reader that went away (EPIPE) does not close the pipe here: what it
- * holds stays for the next reader, which opens the same pipe. */
-static guint
-pipe_write (SlDriver *d, SlMessage **msgs, guint n)
+ * holds stays for the next reader, which opens the same pipe; the rest is
+ * retried after time-reopen(), or sooner when tick() sees a reader. */
+static SlWriteResult
+pipe_write (SlDriver *d, SlWriteBatch *batch)
 {
   PipeDestination *self = (PipeDestination *) d;
   if (self->fd < 0 && !open_pipe (self))
-    return 0;
+    return SL_WRITE_RETRY;
   gint err = 0;
-  guint done = sl_stream_writer_write (self->writer, self->fd, self->template, &self->env, msgs, n, WAIT_MS, &err);
-  if (done < n)
-    report_failure (self, err == EPIPE ? "nobody reads the pipe, holding messages" : "error writing pipe", err);
-  else if (!sl_stream_writer_pending (self->writer))
+  batch->done = sl_stream_writer_write (self->writer, self->fd, self->template, self->env,
+                                        batch->msgs, batch->n, WAIT_MS, &err);
+  if (batch->done < batch->n)
+    {
+      report_failure (self, err == EPIPE ? "nobody reads the pipe, holding messages" : "error writing pipe", err);
+      return SL_WRITE_RETRY;
+    }
+  if (!sl_stream_writer_pending (self->writer))
     report_success (self);
-  return done;
+  return SL_WRITE_OK;
 }
 
 /* Finishes a message a full pipe cut once the reader made room, without
@@ -193,24 +197,26 @@ pipe_free (SlDriver *d)
 {
   PipeDestination *self = (PipeDestination *) d;
   pipe_close (d);
-  if (self->template)
-    sl_template_unref (self->template);
   sl_stream_writer_free (self->writer);
-  g_free (self->path);
 }
+
+static const SlDestinationOps pipe_ops = {
+  .write = pipe_write,
+  .reopen = pipe_close,
+  .close = pipe_close,
+  .tick = pipe_tick,
+};
 
 static const SlDriverClass pipe_destination_class = {
   .kind = SL_DRIVER_DESTINATION,
   .name = "pipe",
   .summary = "write messages to a named pipe, such as /dev/xconsole",
   .options = pipe_options,
+  .capabilities = SL_CAP_TEMPLATES,
   .instance_size = sizeof (PipeDestination),
   .init = pipe_init,
   .free = pipe_free,
-  .write = pipe_write,
-  .reopen = pipe_close,
-  .close = pipe_close,
-  .tick = pipe_tick,
+  .ops.destination = &pipe_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

@@ -3,7 +3,6 @@
  * doubling up to a minute), and what it had not read yet is written again
  * to the new one, so messages are not lost with it. At shutdown or reload
  * its stdin is closed, it gets a moment to finish, then SIGTERM. */
-#include "core/config.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -29,10 +28,11 @@
 typedef struct
 {
   SlDriver super;
-  gchar *command;
+  const gchar *command;
   SlTemplate *template;
-  SlTemplateEnv env;
   gboolean inherit_environment;
+
+  const SlTemplateEnv *env;
   GPid pid;             /* the running program's process (and group), or 0 */
   gint fd;              /* its stdin, or -1 */
   gint64 started;       /* monotonic µs */
@@ -44,31 +44,31 @@ typedef struct
 } ProgramDestination;
 
 static const SlOptionSpec program_options[] = {
-  { "command", SL_OPT_STRING, NULL, "the command, run with /bin/sh -c", NULL, TRUE },
-  { "template", SL_OPT_TEMPLATE, NULL, "how each message is written (a template or a template's name)" },
-  { "inherit-environment", SL_OPT_BOOL, "yes", "give the program the daemon's environment; no: an empty one" },
-  { "keep-alive", SL_OPT_BOOL, "no", "accepted for syslog-ng compatibility; the program is restarted at reload" },
-  SL_DESTINATION_COMMON_OPTIONS,
+  { "command", SL_STRING (ProgramDestination, command), NULL, "the command, run with /bin/sh -c",
+    .flags = SL_OPT_POSITIONAL },
+  { "template", SL_TEMPLATE (ProgramDestination, template), DEFAULT_TEMPLATE,
+    "how each message is written (a template or a template's name)" },
+  { "inherit-environment", SL_BOOL (ProgramDestination, inherit_environment), "yes",
+    "give the program the daemon's environment; no: an empty one" },
+  { "keep-alive", SL_UNBOUND (SL_OPT_BOOL), "no", "accepted for syslog-ng compatibility; the program is restarted at reload",
+    .inherit = "keep-alive" },
   { NULL }
 };
 
 static gboolean
-program_init (SlDriver *d, SlOptions *o, GError **error)
+program_init (SlDriver *d, GError **error)
 {
   ProgramDestination *self = (ProgramDestination *) d;
   self->fd = -1;
   self->backoff_us = FIRST_BACKOFF_US;
   self->writer = sl_stream_writer_new (TRUE);
-  const gchar *command = sl_options_string (o, "command");
-  if (!command || !*command)
+  if (!self->command || !*self->command)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("program() needs the command to run"));
       return FALSE;
     }
-  self->command = g_strdup (command);
-  self->inherit_environment = sl_options_bool (o, "inherit-environment");
-  self->template = sl_config_template (d->cfg, o, "template", DEFAULT_TEMPLATE, error);
-  return self->template && sl_config_template_env (d->cfg, o, &self->env, error);
+  self->env = sl_driver_template_env (d);
+  return TRUE;
 }
 
 /* In the child, before exec: a process group of its own, so that SIGTERM
@@ -188,21 +188,26 @@ ensure_running (ProgramDestination *self)
   return g_get_monotonic_time () >= self->restart_at && start_program (self);
 }
 
-static guint
-program_write (SlDriver *d, SlMessage **msgs, guint n)
+/* A program that exited is started again by this driver after its
+ * back-off, not by a close() and open(): the rest is a RETRY. */
+static SlWriteResult
+program_write (SlDriver *d, SlWriteBatch *batch)
 {
   ProgramDestination *self = (ProgramDestination *) d;
   if (!ensure_running (self))
-    return 0;
+    return SL_WRITE_RETRY;
+  guint n = batch->n;
   gint err = 0;
-  guint done = sl_stream_writer_write (self->writer, self->fd, self->template, &self->env, msgs, n, WAIT_MS, &err);
+  guint done = sl_stream_writer_write (self->writer, self->fd, self->template, self->env,
+                                       batch->msgs, n, WAIT_MS, &err);
   if (done < n && err == EPIPE)
     schedule_restart (self, stop_program (self));
   else if (done < n && !self->stalled)
     sl_log (SL_LOG_WARNING, "program does not read its input, holding messages; command='%s', error='%s', driver='%s'",
             self->command, g_strerror (err), d->id);
   self->stalled = done < n && err != EPIPE;
-  return done;
+  batch->done = done;
+  return done == n ? SL_WRITE_OK : SL_WRITE_RETRY;
 }
 
 /* Notices a program that exited while no message came and starts the
@@ -248,24 +253,26 @@ program_free (SlDriver *d)
 {
   ProgramDestination *self = (ProgramDestination *) d;
   stop_program (self);
-  if (self->template)
-    sl_template_unref (self->template);
   sl_stream_writer_free (self->writer);
-  g_free (self->command);
 }
+
+static const SlDestinationOps program_ops = {
+  .open = program_open,
+  .write = program_write,
+  .close = program_close,
+  .tick = program_tick,
+};
 
 static const SlDriverClass program_destination_class = {
   .kind = SL_DRIVER_DESTINATION,
   .name = "program",
   .summary = "write messages to the standard input of a program",
   .options = program_options,
+  .capabilities = SL_CAP_TEMPLATES,
   .instance_size = sizeof (ProgramDestination),
   .init = program_init,
   .free = program_free,
-  .open = program_open,
-  .write = program_write,
-  .close = program_close,
-  .tick = program_tick,
+  .ops.destination = &program_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

@@ -2,7 +2,6 @@
  * run in the foreground or in a container whose runtime collects stdout.
  * The descriptor is shared with whoever started the daemon, so its mode
  * is left alone; a reader that stops reading holds only this destination. */
-#include "core/config.h"
 #include "core/internal.h"
 #include "core/plugin.h"
 #include "core/stream-writer.h"
@@ -17,38 +16,42 @@ typedef struct
 {
   SlDriver super;
   SlTemplate *template;
-  SlTemplateEnv env;
+  const SlTemplateEnv *env;
   SlStreamWriter *writer;
   gboolean failing;
 } StdoutDestination;
 
 static const SlOptionSpec stdout_options[] = {
-  { "template", SL_OPT_TEMPLATE, NULL, "how each message is written (a template or a template's name)" },
-  SL_DESTINATION_COMMON_OPTIONS,
+  { "template", SL_TEMPLATE (StdoutDestination, template), DEFAULT_TEMPLATE,
+    "how each message is written (a template or a template's name)" },
   { NULL }
 };
 
 static gboolean
-stdout_init (SlDriver *d, SlOptions *o, GError **error)
+stdout_init (SlDriver *d, GError **error)
 {
   StdoutDestination *self = (StdoutDestination *) d;
   self->writer = sl_stream_writer_new (FALSE);
-  self->template = sl_config_template (d->cfg, o, "template", DEFAULT_TEMPLATE, error);
-  return self->template && sl_config_template_env (d->cfg, o, &self->env, error);
+  self->env = sl_driver_template_env (d);
+  return TRUE;
 }
 
-static guint
-stdout_write (SlDriver *d, SlMessage **msgs, guint n)
+/* A reader that does not keep up holds the rest until time-reopen(). */
+static SlWriteResult
+stdout_write (SlDriver *d, SlWriteBatch *batch)
 {
   StdoutDestination *self = (StdoutDestination *) d;
+  guint n = batch->n;
   gint err = 0;
-  guint done = sl_stream_writer_write (self->writer, STDOUT_FILENO, self->template, &self->env, msgs, n, WAIT_MS, &err);
+  guint done = sl_stream_writer_write (self->writer, STDOUT_FILENO, self->template, self->env,
+                                       batch->msgs, n, WAIT_MS, &err);
   if (done < n && !self->failing)
     sl_log (SL_LOG_ERROR, "error writing stdout; error='%s', driver='%s'", g_strerror (err), d->id);
   else if (done == n && self->failing)
     sl_log (SL_LOG_NOTICE, "stdout writable again; driver='%s'", d->id);
   self->failing = done < n;
-  return done;
+  batch->done = done;
+  return done == n ? SL_WRITE_OK : SL_WRITE_RETRY;
 }
 
 /* Finishes a message a full pipe cut once the reader made room. */
@@ -66,21 +69,24 @@ static void
 stdout_free (SlDriver *d)
 {
   StdoutDestination *self = (StdoutDestination *) d;
-  if (self->template)
-    sl_template_unref (self->template);
   sl_stream_writer_free (self->writer);
 }
+
+static const SlDestinationOps stdout_ops = {
+  .write = stdout_write,
+  .tick = stdout_tick,
+};
 
 static const SlDriverClass stdout_destination_class = {
   .kind = SL_DRIVER_DESTINATION,
   .name = "stdout",
   .summary = "write messages to the daemon's standard output",
   .options = stdout_options,
+  .capabilities = SL_CAP_TEMPLATES,
   .instance_size = sizeof (StdoutDestination),
   .init = stdout_init,
   .free = stdout_free,
-  .write = stdout_write,
-  .tick = stdout_tick,
+  .ops.destination = &stdout_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

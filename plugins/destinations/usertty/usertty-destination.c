@@ -3,7 +3,6 @@
  * from utmp, read once per batch; each terminal is written once, without
  * waiting: one that would block (a stopped terminal) is skipped, and a
  * user who is not logged in gets nothing. */
-#include "core/config.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -23,19 +22,22 @@
 typedef struct
 {
   SlDriver super;
-  gchar *user;            /* NULL: every user */
-  gchar *utmp_file;
+  const gchar *username;
+  const gchar *utmp_file;
   SlTemplate *template;
-  SlTemplateEnv env;
+
+  const gchar *user;      /* NULL: every user */
+  const SlTemplateEnv *env;
   GString *buf;
   GPtrArray *terminals;   /* "/dev/..." paths of this batch */
 } UserttyDestination;
 
 static const SlOptionSpec usertty_options[] = {
-  { "username", SL_OPT_STRING, NULL, "the user whose terminals get the messages; \"*\" for everyone logged in", NULL, TRUE },
-  { "template", SL_OPT_TEMPLATE, NULL, "how each message is written (a template or a template's name)" },
-  { "utmp-file", SL_OPT_STRING, _PATH_UTMP, "where the logged-in users are listed" },
-  SL_DESTINATION_COMMON_OPTIONS,
+  { "username", SL_STRING (UserttyDestination, username), NULL,
+    "the user whose terminals get the messages; \"*\" for everyone logged in", .flags = SL_OPT_POSITIONAL },
+  { "template", SL_TEMPLATE (UserttyDestination, template), DEFAULT_TEMPLATE,
+    "how each message is written (a template or a template's name)" },
+  { "utmp-file", SL_STRING (UserttyDestination, utmp_file), _PATH_UTMP, "where the logged-in users are listed" },
   { NULL }
 };
 
@@ -43,12 +45,12 @@ static const SlOptionSpec usertty_options[] = {
 static GMutex utmp_lock;
 
 static gboolean
-usertty_init (SlDriver *d, SlOptions *o, GError **error)
+usertty_init (SlDriver *d, GError **error)
 {
   UserttyDestination *self = (UserttyDestination *) d;
   self->buf = g_string_sized_new (4096);
   self->terminals = g_ptr_array_new_with_free_func (g_free);
-  const gchar *user = sl_options_string (o, "username");
+  const gchar *user = self->username;
   if (!user || !*user)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("usertty() needs a user name, or \"*\" for every user"));
@@ -56,14 +58,13 @@ usertty_init (SlDriver *d, SlOptions *o, GError **error)
     }
   if (strlen (user) > sizeof (((struct utmpx *) NULL)->ut_user))
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "username"),
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "username"),
                         _("user name '%s' is longer than utmp keeps"), user);
       return FALSE;
     }
-  self->user = strcmp (user, "*") == 0 ? NULL : g_strdup (user);
-  self->utmp_file = g_strdup (sl_options_string (o, "utmp-file"));
-  self->template = sl_config_template (d->cfg, o, "template", DEFAULT_TEMPLATE, error);
-  return self->template && sl_config_template_env (d->cfg, o, &self->env, error);
+  self->user = strcmp (user, "*") == 0 ? NULL : user;
+  self->env = sl_driver_template_env (d);
+  return TRUE;
 }
 
 /* A terminal name from utmp names a device under /dev, nothing else. */
@@ -131,44 +132,46 @@ write_terminal (const gchar *path, const GString *text)
 
 /* Messages for terminals are a courtesy, as in syslogd: nobody logged in,
  * or a terminal that cannot take them now, does not hold them. */
-static guint
-usertty_write (SlDriver *d, SlMessage **msgs, guint n)
+static SlWriteResult
+usertty_write (SlDriver *d, SlWriteBatch *batch)
 {
   UserttyDestination *self = (UserttyDestination *) d;
+  batch->done = batch->n;
   find_terminals (self);
   if (!self->terminals->len)
-    return n;
+    return SL_WRITE_OK;
   g_string_truncate (self->buf, 0);
-  for (guint i = 0; i < n; i++)
-    sl_template_append (self->template, msgs[i], &self->env, self->buf);
+  for (guint i = 0; i < batch->n; i++)
+    sl_template_append (self->template, batch->msgs[i], self->env, self->buf);
   for (guint i = 0; i < self->terminals->len; i++)
     write_terminal (g_ptr_array_index (self->terminals, i), self->buf);
-  return n;
+  return SL_WRITE_OK;
 }
 
 static void
 usertty_free (SlDriver *d)
 {
   UserttyDestination *self = (UserttyDestination *) d;
-  if (self->template)
-    sl_template_unref (self->template);
   if (self->buf)
     g_string_free (self->buf, TRUE);
   if (self->terminals)
     g_ptr_array_unref (self->terminals);
-  g_free (self->user);
-  g_free (self->utmp_file);
 }
+
+static const SlDestinationOps usertty_ops = {
+  .write = usertty_write,
+};
 
 static const SlDriverClass usertty_destination_class = {
   .kind = SL_DRIVER_DESTINATION,
   .name = "usertty",
   .summary = "write messages to the terminals of a logged-in user, or of everyone",
   .options = usertty_options,
+  .capabilities = SL_CAP_TEMPLATES,
   .instance_size = sizeof (UserttyDestination),
   .init = usertty_init,
   .free = usertty_free,
-  .write = usertty_write,
+  .ops.destination = &usertty_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

@@ -22,11 +22,13 @@ typedef struct
   GHashTable *values;     /* Slice* -> itself, pointing into text */
   gchar *text;            /* the file's contents */
   SlTemplate *subject;
+  const gchar *path;
+  const gchar *field;
 } InListFilter;
 
 static const SlOptionSpec in_list_options[] = {
-  { "file", SL_OPT_STRING, NULL, "the file of values, one a line", NULL, TRUE },
-  { "value", SL_OPT_STRING, NULL, "the field or macro to look up, such as PROGRAM" },
+  { "file", SL_STRING (InListFilter, path), NULL, "the file of values, one a line", .flags = SL_OPT_POSITIONAL },
+  { "value", SL_STRING (InListFilter, field), NULL, "the field or macro to look up, such as PROGRAM" },
   { NULL }
 };
 
@@ -72,11 +74,11 @@ add_lines (InListFilter *self)
 }
 
 static gboolean
-in_list_init (SlDriver *d, SlOptions *o, GError **error)
+in_list_init (SlDriver *d, GError **error)
 {
   InListFilter *self = (InListFilter *) d;
-  const gchar *path = sl_options_string (o, "file");
-  const gchar *field = sl_options_string (o, "value");
+  const gchar *path = self->path;
+  const gchar *field = self->field;
   if (!path || !field)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos,
@@ -87,14 +89,14 @@ in_list_init (SlDriver *d, SlOptions *o, GError **error)
   GError *inner = NULL;
   if (!(self->subject = sl_template_compile_name (field, &inner)))
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "value"), "%s", inner->message);
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "value"), "%s", inner->message);
       g_error_free (inner);
       return FALSE;
     }
 
   if (!g_file_get_contents (path, &self->text, NULL, &inner))
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "file"),
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "file"),
                         _("cannot read the list of in-list(): %s"), inner->message);
       g_error_free (inner);
       return FALSE;
@@ -125,6 +127,8 @@ in_list_match (SlDriver *d, const SlMessage *msg)
   return g_hash_table_contains (self->values, &key);
 }
 
+static const SlFilterOps in_list_ops = { .match = in_list_match };
+
 static const SlDriverClass in_list_class = {
   .kind = SL_DRIVER_FILTER,
   .name = "in-list",
@@ -133,7 +137,7 @@ static const SlDriverClass in_list_class = {
   .instance_size = sizeof (InListFilter),
   .init = in_list_init,
   .free = in_list_free,
-  .match = in_list_match,
+  .ops.filter = &in_list_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

@@ -4,7 +4,6 @@
  * flags(store-matches) keeps what it found as $0, $1 ... and named groups.
  * match() reads value("FIELD"), template("..."), or else syslog-ng's
  * default, the header and the text: ${MSGHDR}${MESSAGE}. */
-#include "core/config.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/matcher.h"
@@ -17,19 +16,24 @@ typedef struct
   SlDriver super;
   SlMatcher *matcher;
   SlTemplate *subject;    /* what is matched; a single field is read without a copy */
+  const gchar *pattern;
+  const gchar *value;
+  SlTemplate *template;
+  SlMatcherOptions matcher_options;
 } MatchFilter;
 
 static const SlOptionSpec field_filter_options[] = {
-  { "pattern", SL_OPT_STRING, NULL, "what to look for", NULL, TRUE },
-  SL_MATCHER_OPTIONS,
+  { "pattern", SL_STRING (MatchFilter, pattern), NULL, "what to look for", .flags = SL_OPT_POSITIONAL },
+  SL_MATCHER_OPTIONS (MatchFilter, matcher_options),
   { NULL }
 };
 
 static const SlOptionSpec match_options[] = {
-  { "pattern", SL_OPT_STRING, NULL, "what to look for", NULL, TRUE },
-  { "value", SL_OPT_STRING, NULL, "the field or macro to match, such as PROGRAM or .SDATA.origin.ip" },
-  { "template", SL_OPT_TEMPLATE, NULL, "a template whose value is matched, instead of value()" },
-  SL_MATCHER_OPTIONS,
+  { "pattern", SL_STRING (MatchFilter, pattern), NULL, "what to look for", .flags = SL_OPT_POSITIONAL },
+  { "value", SL_STRING (MatchFilter, value), NULL, "the field or macro to match, such as PROGRAM or .SDATA.origin.ip" },
+  { "template", SL_TEMPLATE (MatchFilter, template), "${MSGHDR}${MESSAGE}",
+    "a template whose value is matched, instead of value()" },
+  SL_MATCHER_OPTIONS (MatchFilter, matcher_options),
   { NULL }
 };
 
@@ -58,39 +62,38 @@ compile_field (const gchar *name, SlCfgPos pos, GError **error)
 }
 
 static SlTemplate *
-match_subject (SlDriver *d, SlOptions *o, GError **error)
+match_subject (MatchFilter *self, GError **error)
 {
+  SlDriver *d = &self->super;
   for (guint i = 0; i < G_N_ELEMENTS (fixed_subjects); i++)
     if (strcmp (d->klass->name, fixed_subjects[i].filter) == 0)
       return sl_template_compile_name (fixed_subjects[i].subject, NULL);
 
-  gboolean has_value = sl_options_string (o, "value") != NULL;
-  gboolean has_template = sl_options_string (o, "template") != NULL;
-  if (has_value && has_template)
+  if (self->value && sl_options_is_set (d->options, "template"))
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "template"),
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "template"),
                         _("match() takes value() or template(), not both"));
       return NULL;
     }
-  if (has_value)
-    return compile_field (sl_options_string (o, "value"), sl_options_pos (o, "value"), error);
-  return sl_config_template (d->cfg, o, "template", "${MSGHDR}${MESSAGE}", error);
+  if (self->value)
+    return compile_field (self->value, sl_options_pos (d->options, "value"), error);
+  return sl_template_ref (self->template);
 }
 
 static gboolean
-match_filter_init (SlDriver *d, SlOptions *o, GError **error)
+match_filter_init (SlDriver *d, GError **error)
 {
   MatchFilter *self = (MatchFilter *) d;
-  const gchar *pattern = sl_options_string (o, "pattern");
+  const gchar *pattern = self->pattern;
   if (!pattern)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("%s() needs a pattern, as in %s(\"sshd\")"),
                         d->klass->name, d->klass->name);
       return FALSE;
     }
-  if (!(self->subject = match_subject (d, o, error)))
+  if (!(self->subject = match_subject (self, error)))
     return FALSE;
-  self->matcher = sl_matcher_new (d, o, pattern, sl_options_pos (o, "pattern"), error);
+  self->matcher = sl_matcher_new (d, &self->matcher_options, pattern, sl_options_pos (d->options, "pattern"), error);
   return self->matcher != NULL;
 }
 
@@ -123,6 +126,11 @@ match_filter_process (SlDriver *d, SlMessage **msg)
   return sl_matcher_match_store (self->matcher, msg, value, len);
 }
 
+static const SlFilterOps match_filter_ops = {
+  .match = match_filter_match,
+  .process = match_filter_process,
+};
+
 #define MATCH_FILTER_CLASS(var, word, table, text) \
   static const SlDriverClass var = { \
     .kind = SL_DRIVER_FILTER, \
@@ -132,8 +140,7 @@ match_filter_process (SlDriver *d, SlMessage **msg)
     .instance_size = sizeof (MatchFilter), \
     .init = match_filter_init, \
     .free = match_filter_free, \
-    .match = match_filter_match, \
-    .process = match_filter_process, \
+    .ops.filter = &match_filter_ops, \
   }
 
 MATCH_FILTER_CLASS (program_class, "program", field_filter_options,

@@ -17,10 +17,12 @@ typedef struct
   guint8 network[16];    /* IPv4 in the first 4 bytes for netmask() */
   guint prefix;          /* leading bits that must be equal */
   gboolean v6;
+  const gchar *text;     /* as written */
 } NetmaskFilter;
 
 static const SlOptionSpec netmask_options[] = {
-  { "network", SL_OPT_STRING, NULL, "address/prefix, address/dotted-mask, or an address alone", NULL, TRUE },
+  { "network", SL_STRING (NetmaskFilter, text), NULL, "address/prefix, address/dotted-mask, or an address alone",
+    .flags = SL_OPT_POSITIONAL },
   { NULL }
 };
 
@@ -69,11 +71,11 @@ clear_host_bits (guint8 *bytes, guint size, guint prefix)
 }
 
 static gboolean
-netmask_init (SlDriver *d, SlOptions *o, GError **error)
+netmask_init (SlDriver *d, GError **error)
 {
   NetmaskFilter *self = (NetmaskFilter *) d;
   self->v6 = strcmp (d->klass->name, "netmask6") == 0;
-  const gchar *text = sl_options_string (o, "network");
+  const gchar *text = self->text;
   if (!text)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, self->v6
@@ -88,7 +90,7 @@ netmask_init (SlDriver *d, SlOptions *o, GError **error)
   g_free (address);
   if (!ok)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "network"), self->v6
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "network"), self->v6
                         ? _("'%s' is not an IPv6 address, or an IPv6 address and a prefix length")
                         : _("'%s' is not an IPv4 address, or an IPv4 address and a netmask"), text);
       return FALSE;
@@ -96,7 +98,7 @@ netmask_init (SlDriver *d, SlOptions *o, GError **error)
   self->prefix = self->v6 ? 128 : 32;
   if (slash && !parse_prefix (slash + 1, self->v6, &self->prefix))
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "network"), self->v6
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "network"), self->v6
                         ? _("'%s': the prefix length after '/' must be 0 to 128")
                         : _("'%s': the netmask after '/' must be a length 0 to 32 or a mask such as 255.255.0.0"),
                         text);
@@ -155,6 +157,8 @@ netmask_match (SlDriver *d, const SlMessage *msg)
   return prefix_equal (address + 12, self->network, self->prefix);
 }
 
+static const SlFilterOps netmask_ops = { .match = netmask_match };
+
 static const SlDriverClass netmask_class = {
   .kind = SL_DRIVER_FILTER,
   .name = "netmask",
@@ -163,7 +167,7 @@ static const SlDriverClass netmask_class = {
   .options = netmask_options,
   .instance_size = sizeof (NetmaskFilter),
   .init = netmask_init,
-  .match = netmask_match,
+  .ops.filter = &netmask_ops,
 };
 
 static const SlDriverClass netmask6_class = {
@@ -173,7 +177,7 @@ static const SlDriverClass netmask6_class = {
   .options = netmask_options,
   .instance_size = sizeof (NetmaskFilter),
   .init = netmask_init,
-  .match = netmask_match,
+  .ops.filter = &netmask_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

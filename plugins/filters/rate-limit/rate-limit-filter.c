@@ -14,11 +14,11 @@
  * every other such key, which is counted. Two threads that race on the
  * same place can let a message more or fewer through; the budgets are
  * exact otherwise. */
-#include "core/config.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/plugin.h"
 #include "core/stats.h"
+#include "core/template.h"
 
 #include <string.h>
 
@@ -35,6 +35,10 @@ typedef struct
 typedef struct
 {
   SlDriver super;
+  gint rate;
+  gint max_keys;
+  SlTemplate *template;
+  SlTemplate *key_option;
   SlTemplate *key;       /* NULL: one budget for everything */
   gint64 interval;       /* ns one message uses of the budget: a second / rate() */
   gint64 tolerance;      /* how far due may run ahead of now: a second's burst */
@@ -46,43 +50,41 @@ typedef struct
 } RateLimitFilter;
 
 static const SlOptionSpec rate_limit_options[] = {
-  { "rate", SL_OPT_INT, NULL, "messages a second for each value of the template" },
-  { "template", SL_OPT_TEMPLATE, NULL, "what messages are counted by, such as $HOST; unset: all together" },
-  { "key", SL_OPT_TEMPLATE, NULL, "the same as template()" },
-  { "max-keys", SL_OPT_INT, "10000", "template values kept at once; further ones share one budget" },
+  { "rate", SL_INT (RateLimitFilter, rate), NULL, "messages a second for each value of the template" },
+  { "template", SL_TEMPLATE (RateLimitFilter, template), NULL,
+    "what messages are counted by, such as $HOST; unset: all together" },
+  { "key", SL_TEMPLATE (RateLimitFilter, key_option), NULL, "the same as template()" },
+  { "max-keys", SL_INT (RateLimitFilter, max_keys), "10000", "template values kept at once; further ones share one budget" },
   { NULL }
 };
 
 static gboolean
-rate_limit_init (SlDriver *d, SlOptions *o, GError **error)
+rate_limit_init (SlDriver *d, GError **error)
 {
   RateLimitFilter *self = (RateLimitFilter *) d;
-  if (!sl_options_is_set (o, "rate"))
+  if (!sl_options_is_set (d->options, "rate"))
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos,
                         _("%s() needs rate(), the messages a second it lets through"), d->klass->name);
       return FALSE;
     }
-  gint64 rate = sl_options_int (o, "rate");
-  if (rate < 1 || rate > NSEC_PER_SEC)
+  if (self->rate < 1 || self->rate > NSEC_PER_SEC)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "rate"),
-                        _("rate() must be 1 to 1000000000 messages a second, not %" G_GINT64_FORMAT), rate);
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "rate"),
+                        _("rate() must be 1 to 1000000000 messages a second, not %d"), self->rate);
       return FALSE;
     }
-  gint64 max_keys = sl_options_int (o, "max-keys");
+  gint max_keys = self->max_keys;
   if (max_keys < 1 || max_keys > (1 << 24))
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "max-keys"),
-                        _("max-keys() must be 1 to 16777216, not %" G_GINT64_FORMAT), max_keys);
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "max-keys"),
+                        _("max-keys() must be 1 to 16777216, not %d"), max_keys);
       return FALSE;
     }
-  self->interval = NSEC_PER_SEC / rate;
+  self->interval = NSEC_PER_SEC / self->rate;
   self->tolerance = NSEC_PER_SEC - self->interval;
 
-  const gchar *name = sl_options_is_set (o, "key") ? "key" : "template";
-  if (sl_options_string (o, name) && !(self->key = sl_config_template (d->cfg, o, name, NULL, error)))
-    return FALSE;
+  self->key = self->key_option ? self->key_option : self->template;
   if (self->key)
     {
       /* at most half full, so that a key finds its place in a few probes */
@@ -103,8 +105,6 @@ rate_limit_free (SlDriver *d)
 {
   RateLimitFilter *self = (RateLimitFilter *) d;
   g_free (self->table);
-  if (self->key)
-    sl_template_unref (self->key);
 }
 
 static guint64
@@ -175,6 +175,8 @@ rate_limit_match (SlDriver *d, const SlMessage *msg)
   return spend (self, find_budget (self, hash_key (self, value, len), now), now);
 }
 
+static const SlFilterOps rate_limit_ops = { .match = rate_limit_match };
+
 #define RATE_LIMIT_CLASS(var, word) \
   static const SlDriverClass var = { \
     .kind = SL_DRIVER_FILTER, \
@@ -185,7 +187,7 @@ rate_limit_match (SlDriver *d, const SlMessage *msg)
     .instance_size = sizeof (RateLimitFilter), \
     .init = rate_limit_init, \
     .free = rate_limit_free, \
-    .match = rate_limit_match, \
+    .ops.filter = &rate_limit_ops, \
   }
 
 RATE_LIMIT_CLASS (rate_limit_class, "rate-limit");

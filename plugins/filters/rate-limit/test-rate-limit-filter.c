@@ -21,7 +21,7 @@ rate_limit (const gchar *text)
 static gboolean
 passes (SlTestDriver *t, SlMessage *msg)
 {
-  return t->driver->klass->match (t->driver, msg);
+  return t->driver->klass->ops.filter->match (t->driver, msg);
 }
 
 /* How many more messages a budget of rate a second may let through over
@@ -172,7 +172,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  sl_plugins_register (&sl_module);
+  g_assert_true (sl_plugins_register (&sl_module, __FILE__, NULL));
   g_test_add_func ("/rate-limit-filter/one-budget", test_one_budget);
   g_test_add_func ("/rate-limit-filter/budget-per-key", test_budget_per_key);
   g_test_add_func ("/rate-limit-filter/keys-are-bounded", test_keys_are_bounded);

@@ -11,12 +11,14 @@
 typedef struct
 {
   SlDriver super;
+  GPtrArray *values;
   guint32 mask;           /* bit per facility or level number */
   gboolean of_facility;
 } PriorityFilter;
 
 static const SlOptionSpec priority_options[] = {
-  { "values", SL_OPT_LIST, NULL, "names or numbers, and ranges such as info..warn", NULL, TRUE },
+  { "values", SL_LIST (PriorityFilter, values), NULL, "names or numbers, and ranges such as info..warn",
+    .flags = SL_OPT_POSITIONAL },
   { NULL }
 };
 
@@ -61,11 +63,11 @@ add_item (PriorityFilter *self, const gchar *item, GError **error)
 }
 
 static gboolean
-priority_init (SlDriver *d, SlOptions *o, GError **error)
+priority_init (SlDriver *d, GError **error)
 {
   PriorityFilter *self = (PriorityFilter *) d;
   self->of_facility = strcmp (d->klass->name, "facility") == 0;
-  GPtrArray *values = sl_options_list (o, "values");
+  GPtrArray *values = self->values;
   if (!values || !values->len)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("%s() needs at least one value"), d->klass->name);
@@ -98,6 +100,8 @@ priority_match (SlDriver *d, const SlMessage *msg)
   return v < 32 && (self->mask & (1u << v));
 }
 
+static const SlFilterOps priority_ops = { .match = priority_match };
+
 #define PRIORITY_FILTER_CLASS(var, word, text) \
   static const SlDriverClass var = { \
     .kind = SL_DRIVER_FILTER, \
@@ -106,7 +110,7 @@ priority_match (SlDriver *d, const SlMessage *msg)
     .options = priority_options, \
     .instance_size = sizeof (PriorityFilter), \
     .init = priority_init, \
-    .match = priority_match, \
+    .ops.filter = &priority_ops, \
   }
 
 PRIORITY_FILTER_CLASS (facility_class, "facility", "match the facility: facility(auth, authpriv) or facility(local0..local7)");

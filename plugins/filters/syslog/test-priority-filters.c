@@ -1,44 +1,22 @@
-#include "core/config/parser.h"
-#include "core/options.h"
-#include "core/plugin.h"
+#include "tests/unit/plugin-fixture.h"
 
 #include <string.h>
 
 extern const SlModule sl_module;
 
-typedef struct
-{
-  SlDriver *driver;
-  SlOptions *options;
-  SlCfgNode *root;
-} Filter;
+typedef SlTestDriver Filter;
 
 /* Makes the filter function written as text ("level(info..warn)"). */
 static gboolean
 filter_new (const gchar *text, Filter *f, GError **error)
 {
-  gchar *conf = g_strdup_printf ("filter f { %s; };\n", text);
-  f->root = sl_cfg_parse_string (conf, "filter.conf", error);
-  g_free (conf);
-  g_assert_nonnull (f->root);
-  const SlCfgNode *filter = g_ptr_array_index (f->root->children, 0);
-  const SlCfgNode *call = g_ptr_array_index (filter->children, 0);
-  const SlDriverClass *klass = sl_plugins_lookup (SL_DRIVER_FILTER, call->name);
-  g_assert_nonnull (klass);
-  f->options = sl_options_new (call->name, klass->options, call, NULL, error);
-  g_assert_nonnull (f->options);
-  f->driver = g_malloc0 (klass->instance_size);
-  f->driver->klass = klass;
-  f->driver->pos = call->pos;
-  return klass->init (f->driver, f->options, error);
+  return sl_test_driver_new (f, SL_DRIVER_FILTER, NULL, text, error);
 }
 
 static void
 filter_free (Filter *f)
 {
-  g_free (f->driver);
-  sl_options_free (f->options);
-  sl_cfg_node_free (f->root);
+  sl_test_driver_free (f);
 }
 
 static gboolean
@@ -46,7 +24,7 @@ matches (Filter *f, guint facility, guint level)
 {
   SlMessage *msg = sl_message_new ("", 0);
   msg->pri = SL_PRI_MAKE (facility, level);
-  gboolean m = f->driver->klass->match (f->driver, msg);
+  gboolean m = f->driver->klass->ops.filter->match (f->driver, msg);
   sl_message_unref (msg);
   return m;
 }
@@ -141,7 +119,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  sl_plugins_register (&sl_module);
+  g_assert_true (sl_plugins_register (&sl_module, __FILE__, NULL));
   g_test_add_func ("/priority-filters/levels", test_levels);
   g_test_add_func ("/priority-filters/facilities", test_facilities);
   g_test_add_func ("/priority-filters/bad-values", test_bad_values);

@@ -11,15 +11,14 @@ typedef struct
 } TagsFilter;
 
 static const SlOptionSpec tags_options[] = {
-  { "tags", SL_OPT_LIST, NULL, "the tags; any of them passes", NULL, TRUE },
+  { "tags", SL_LIST (TagsFilter, tags), NULL, "the tags; any of them passes", .flags = SL_OPT_POSITIONAL },
   { NULL }
 };
 
 static gboolean
-tags_init (SlDriver *d, SlOptions *o, GError **error)
+tags_init (SlDriver *d, GError **error)
 {
   TagsFilter *self = (TagsFilter *) d;
-  self->tags = sl_options_list (o, "tags");
   if (!self->tags || !self->tags->len)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("tags() needs at least one tag, as in tags(\"audit\")"));
@@ -40,6 +39,8 @@ tags_match (SlDriver *d, const SlMessage *msg)
   return FALSE;
 }
 
+static const SlFilterOps tags_ops = { .match = tags_match };
+
 static const SlDriverClass tags_class = {
   .kind = SL_DRIVER_FILTER,
   .name = "tags",
@@ -47,7 +48,7 @@ static const SlDriverClass tags_class = {
   .options = tags_options,
   .instance_size = sizeof (TagsFilter),
   .init = tags_init,
-  .match = tags_match,
+  .ops.filter = &tags_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

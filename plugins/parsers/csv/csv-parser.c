@@ -3,7 +3,6 @@
  * quote (quote-pairs(), '""' by default), inside which delimiters are
  * text; the nearest delimiter ends an unquoted one, a string delimiter
  * winning over a character at the same place. */
-#include "core/config.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/parser-input.h"
@@ -15,7 +14,6 @@
 /* Columns are split on the stack, one slot each. */
 #define SL_CSV_MAX_COLUMNS 4096
 
-/* in the order of the flags() choices */
 enum
 {
   FLAG_ESCAPE_NONE        = 1 << 0,
@@ -26,24 +24,13 @@ enum
   FLAG_DROP_INVALID       = 1 << 5,
 };
 
-static const SlOptionSpec csv_parser_options[] = {
-  { "columns", SL_OPT_LIST, NULL, "the names of the columns, in order" },
-  { "delimiters", SL_OPT_BLOCK, NULL,
-    "characters that end a column (a space when not given), or chars(\"...\") and strings(\"...\" ...)" },
-  { "quote-pairs", SL_OPT_STRING, "\"\"", "opening and closing quote characters, in pairs: '\"\"[]'" },
-  { "flags", SL_OPT_FLAGS, NULL, "escaping inside quotes, and what to do with the columns",
-    "escape-none,escape-backslash,escape-double-char,strip-whitespace,greedy,drop-invalid" },
-  { "dialect", SL_OPT_STRING, NULL, "escaping inside quotes: escape-none, escape-backslash or escape-double-char" },
-  { "prefix", SL_OPT_STRING, "", "put before the name of every column" },
-  { "null", SL_OPT_STRING, NULL, "a column holding exactly this text is stored empty" },
-  { "template", SL_OPT_TEMPLATE, NULL, "the text to parse; ${MESSAGE} when not given" },
-  { NULL }
-};
-
-/* What delimiters() holds: delimiters("-:") is delimiters(chars("-:")). */
-static const SlOptionSpec delimiter_options[] = {
-  { "chars", SL_OPT_STRING, " ", "every character of it ends a column", NULL, TRUE },
-  { "strings", SL_OPT_LIST, NULL, "each of them ends a column" },
+static const SlOptionWord csv_flag_words[] = {
+  { "escape-none", FLAG_ESCAPE_NONE },
+  { "escape-backslash", FLAG_ESCAPE_BACKSLASH },
+  { "escape-double-char", FLAG_ESCAPE_DOUBLE_CHAR },
+  { "strip-whitespace", FLAG_STRIP_WHITESPACE },
+  { "greedy", FLAG_GREEDY },
+  { "drop-invalid", FLAG_DROP_INVALID },
   { NULL }
 };
 
@@ -54,9 +41,23 @@ typedef enum
   ESCAPE_DOUBLE_CHAR,
 } SlCsvEscape;
 
+static const SlOptionWord csv_dialect_words[] = {
+  { "escape-none", ESCAPE_NONE },
+  { "escape-backslash", ESCAPE_BACKSLASH },
+  { "escape-double-char", ESCAPE_DOUBLE_CHAR },
+  { NULL }
+};
+
 typedef struct
 {
   SlDriver base;
+  GPtrArray *column_names;
+  const SlCfgNode *delimiters;
+  const gchar *quote_pairs;
+  guint32 flags;
+  gint dialect;                   /* SlCsvEscape, when dialect() is set */
+  const gchar *prefix;
+  const gchar *null_value;
   SlTemplate *template;
   SlHandle *columns;
   guint n_columns;
@@ -67,9 +68,37 @@ typedef struct
   gboolean strip;
   gboolean greedy;
   gboolean drop_invalid;
-  gchar *null_value;
   SlCounter *failed;
 } SlCsvParser;
+
+/* flags() is the parser's own: a source's flags() in options {} are not
+ * inherited. */
+static const SlOptionSpec csv_parser_options[] = {
+  { "columns", SL_LIST (SlCsvParser, column_names), NULL, "the names of the columns, in order" },
+  { "delimiters", SL_BLOCK (SlCsvParser, delimiters), NULL,
+    "characters that end a column (a space when not given), or chars(\"...\") and strings(\"...\" ...)" },
+  { "quote-pairs", SL_STRING (SlCsvParser, quote_pairs), "\"\"", "opening and closing quote characters, in pairs: '\"\"[]'" },
+  { "flags", SL_FLAGS (SlCsvParser, flags), NULL, "escaping inside quotes, and what to do with the columns",
+    .words = csv_flag_words },
+  { "dialect", SL_CHOICE (SlCsvParser, dialect), NULL, "escaping inside quotes", .words = csv_dialect_words },
+  { "prefix", SL_STRING (SlCsvParser, prefix), "", "put before the name of every column" },
+  { "null", SL_STRING (SlCsvParser, null_value), NULL, "a column holding exactly this text is stored empty" },
+  { "template", SL_TEMPLATE (SlCsvParser, template), NULL, "the text to parse; ${MESSAGE} when not given" },
+  { NULL }
+};
+
+/* What delimiters() holds: delimiters("-:") is delimiters(chars("-:")). */
+typedef struct
+{
+  const gchar *chars;
+  GPtrArray *strings;
+} SlCsvDelimiters;
+
+static const SlOptionSpec delimiter_options[] = {
+  { "chars", SL_STRING (SlCsvDelimiters, chars), " ", "every character of it ends a column", .flags = SL_OPT_POSITIONAL },
+  { "strings", SL_LIST (SlCsvDelimiters, strings), NULL, "each of them ends a column" },
+  { NULL }
+};
 
 typedef struct
 {
@@ -78,19 +107,26 @@ typedef struct
 } SlCsvSpan;
 
 static gboolean
-read_delimiters (SlCsvParser *parser, SlOptions *options, GError **error)
+read_delimiters (SlCsvParser *parser, GError **error)
 {
-  const SlCfgNode *node = sl_options_block (options, "delimiters");
+  const SlCfgNode *node = parser->delimiters;
   const gchar *chars = " ";
 
   SlOptions *inner = NULL;
   if (node)
     {
-      inner = sl_options_new ("delimiters()", delimiter_options, node, NULL, error);
+      const SlOptionSpec *const tables[] = { delimiter_options, NULL };
+      SlCsvDelimiters delimiters = { NULL };
+      inner = sl_options_new ("delimiters()", tables, NULL, node, NULL, error);
       if (!inner)
         return FALSE;
-      chars = sl_options_string (inner, "chars");
-      GPtrArray *strings = sl_options_list (inner, "strings");
+      if (!sl_options_bind (inner, delimiter_options, &delimiters, NULL, error))
+        {
+          sl_options_free (inner);
+          return FALSE;
+        }
+      chars = delimiters.chars;
+      GPtrArray *strings = delimiters.strings;
       if (strings && strings->len)
         {
           parser->delimiter_strings = g_new0 (gchar *, strings->len + 1);
@@ -112,50 +148,38 @@ read_delimiters (SlCsvParser *parser, SlOptions *options, GError **error)
     parser->delimiter_char[(guchar) *c] = TRUE;
   gboolean any = *chars || parser->delimiter_strings;
   if (!any)
-    sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "delimiters"),
+    sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (parser->base.options, "delimiters"),
                       _("delimiters() leaves no delimiter"));
   sl_options_free (inner);
   return any;
 }
 
-static gboolean
-read_escape (SlCsvParser *parser, SlOptions *options, guint32 flags, GError **error)
+static void
+read_escape (SlCsvParser *parser)
 {
-  static const gchar *const dialects[] = { "escape-none", "escape-backslash", "escape-double-char" };
-  const gchar *dialect = sl_options_string (options, "dialect");
+  guint32 flags = parser->flags;
 
-  parser->escape = (flags & FLAG_ESCAPE_BACKSLASH) ? ESCAPE_BACKSLASH
-                   : (flags & FLAG_ESCAPE_DOUBLE_CHAR) ? ESCAPE_DOUBLE_CHAR : ESCAPE_NONE;
-  if (!dialect)
-    return TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (dialects); i++)
-    if (sl_cfg_name_equal (dialect, dialects[i]))
-      {
-        parser->escape = (SlCsvEscape) i;
-        return TRUE;
-      }
-  sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "dialect"),
-                    _("unknown dialect '%s'; use escape-none, escape-backslash or escape-double-char"), dialect);
-  return FALSE;
+  if (sl_options_is_set (parser->base.options, "dialect"))
+    parser->escape = (SlCsvEscape) parser->dialect;
+  else
+    parser->escape = (flags & FLAG_ESCAPE_BACKSLASH) ? ESCAPE_BACKSLASH
+                     : (flags & FLAG_ESCAPE_DOUBLE_CHAR) ? ESCAPE_DOUBLE_CHAR : ESCAPE_NONE;
 }
 
 static gboolean
-csv_parser_init (SlDriver *self, SlOptions *options, GError **error)
+csv_parser_init (SlDriver *self, GError **error)
 {
   SlCsvParser *parser = (SlCsvParser *) self;
+  SlOptions *options = self->options;
 
-  if (sl_options_string (options, "template")
-      && !(parser->template = sl_config_template (self->cfg, options, "template", NULL, error)))
-    return FALSE;
-
-  GPtrArray *columns = sl_options_list (options, "columns");
+  GPtrArray *columns = parser->column_names;
   if (!columns || !columns->len || columns->len > SL_CSV_MAX_COLUMNS)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "columns"),
                         _("csv-parser() needs columns(\"name\" ...), 1 to %d of them"), SL_CSV_MAX_COLUMNS);
       return FALSE;
     }
-  const gchar *prefix = sl_options_string (options, "prefix");
+  const gchar *prefix = parser->prefix;
   parser->n_columns = columns->len;
   parser->columns = g_new0 (SlHandle, columns->len);
   for (guint i = 0; i < columns->len; i++)
@@ -171,7 +195,7 @@ csv_parser_init (SlDriver *self, SlOptions *options, GError **error)
         }
     }
 
-  const gchar *quotes = sl_options_string (options, "quote-pairs");
+  const gchar *quotes = parser->quote_pairs;
   if (strlen (quotes) % 2)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "quote-pairs"),
@@ -182,13 +206,13 @@ csv_parser_init (SlDriver *self, SlOptions *options, GError **error)
   for (const gchar *q = quotes; *q; q += 2)
     parser->closing_quote[(guchar) q[0]] = (guchar) q[1];
 
-  guint32 flags = sl_options_flags (options, "flags");
-  if (!read_delimiters (parser, options, error) || !read_escape (parser, options, flags, error))
+  if (!read_delimiters (parser, error))
     return FALSE;
+  read_escape (parser);
+  guint32 flags = parser->flags;
   parser->strip = (flags & FLAG_STRIP_WHITESPACE) != 0;
   parser->greedy = (flags & FLAG_GREEDY) != 0;
   parser->drop_invalid = (flags & FLAG_DROP_INVALID) != 0;
-  parser->null_value = g_strdup (sl_options_string (options, "null"));
   parser->failed = sl_stats_counter ("parser", self->id, self->klass->name, "failed");
   return TRUE;
 }
@@ -340,11 +364,11 @@ csv_parser_free (SlDriver *self)
 {
   SlCsvParser *parser = (SlCsvParser *) self;
 
-  sl_template_unref (parser->template);
   g_free (parser->columns);
   g_strfreev (parser->delimiter_strings);
-  g_free (parser->null_value);
 }
+
+static const SlParserOps csv_parser_ops = { .process = csv_parser_process };
 
 static const SlDriverClass csv_parser_class = {
   .kind = SL_DRIVER_PARSER,
@@ -354,7 +378,7 @@ static const SlDriverClass csv_parser_class = {
   .instance_size = sizeof (SlCsvParser),
   .init = csv_parser_init,
   .free = csv_parser_free,
-  .process = csv_parser_process,
+  .ops.parser = &csv_parser_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

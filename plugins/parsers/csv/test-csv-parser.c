@@ -2,6 +2,7 @@
  * and strings, quote pairs and their escapes, the flags, null(), and lines
  * made to hurt. */
 #include "tests/unit/parser-harness.h"
+#include "tests/unit/plugin-fixture.h"
 #include "core/config/error.h"
 
 #include <string.h>
@@ -190,15 +191,45 @@ test_config_errors (void)
   assert_config_error ("csv-parser(" COLUMNS2 " delimiters(chars(\"\")))", "no delimiter");
   assert_config_error ("csv-parser(" COLUMNS2 " delimiters(strings(\"\")))", "cannot be empty");
   assert_config_error ("csv-parser(" COLUMNS2 " delimiters(char(\",\")))", "did you mean 'chars'");
-  assert_config_error ("csv-parser(" COLUMNS2 " dialect(escape-quotes))", "unknown dialect");
+  assert_config_error ("csv-parser(" COLUMNS2 " dialect(escape-quotes))",
+                       "'escape-quotes' is not a value of dialect(); expected one of: "
+                       "escape-none, escape-backslash, escape-double-char");
   assert_config_error ("csv-parser(" COLUMNS2 " flags(greedier))", "unknown flag");
+}
+
+/* A source's flags() in options {} are not csv-parser()'s: its own flags()
+ * is a different option and inherits nothing. */
+static void
+test_global_flags_not_inherited (void)
+{
+  SlTestDriver t;
+  GError *error = NULL;
+  g_assert_true (sl_test_driver_new (&t, SL_DRIVER_PARSER, "options { flags(no-parse); };\n",
+                                     "csv-parser(" COLUMNS2 " delimiters(\",\") flags(strip-whitespace))", &error));
+  g_assert_no_error (error);
+  SlMessage *msg = sl_test_message (" a , b ");
+  g_assert_true (t.driver->klass->ops.parser->process (t.driver, &msg));
+  sl_test_assert_field (msg, "c1", "a");
+  sl_test_assert_field (msg, "c2", "b");
+  sl_message_unref (msg);
+  sl_test_driver_free (&t);
+
+  g_assert_true (sl_test_driver_new (&t, SL_DRIVER_PARSER, "options { flags(no-parse); };\n",
+                                     "csv-parser(" COLUMNS2 ")", &error));
+  g_assert_no_error (error);
+  msg = sl_test_message ("a b");
+  g_assert_true (t.driver->klass->ops.parser->process (t.driver, &msg));
+  sl_test_assert_field (msg, "c1", "a");
+  sl_test_assert_field (msg, "c2", "b");
+  sl_message_unref (msg);
+  sl_test_driver_free (&t);
 }
 
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  sl_plugins_register (&sl_module);
+  g_assert_true (sl_plugins_register (&sl_module, __FILE__, NULL));
   g_test_add_func ("/csv-parser/delimiters", test_delimiters);
   g_test_add_func ("/csv-parser/quotes-and-escapes", test_quotes_and_escapes);
   g_test_add_func ("/csv-parser/flags-and-null", test_flags_and_null);
@@ -207,5 +238,6 @@ main (int argc, char **argv)
   g_test_add_func ("/csv-parser/prefix-and-template", test_prefix_and_template);
   g_test_add_func ("/csv-parser/hostile-lines", test_hostile_lines);
   g_test_add_func ("/csv-parser/config-errors", test_config_errors);
+  g_test_add_func ("/csv-parser/global-flags-not-inherited", test_global_flags_not_inherited);
   return g_test_run ();
 }

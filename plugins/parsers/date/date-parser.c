@@ -4,7 +4,6 @@
  * stamp without a zone is read in time-zone(), the local zone by default,
  * or guessed from the clock with flags(guess-timezone); one without a year
  * takes the year that puts it nearest to now. */
-#include "core/config.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/parser-input.h"
@@ -15,18 +14,25 @@
 #include <string.h>
 #include <time.h>
 
-/* in the order of the flags() choices */
 enum
 {
   FLAG_GUESS_TIMEZONE = 1 << 0,
 };
 
-static const SlOptionSpec date_parser_options[] = {
-  { "format", SL_OPT_LIST, "%FT%T%z", "strptime-like formats, tried in order" },
-  { "template", SL_OPT_TEMPLATE, NULL, "the text to parse; ${MESSAGE} when not given" },
-  { "time-zone", SL_OPT_STRING, NULL, "the zone of stamps that carry none; the local zone when not given" },
-  { "time-stamp", SL_OPT_STRING, "stamp", "which time to set: stamp (the message's) or recvd (its arrival)" },
-  { "flags", SL_OPT_FLAGS, NULL, "guess-timezone: a stamp without a zone is taken as near to now", "guess-timezone" },
+static const SlOptionWord date_flag_words[] = {
+  { "guess-timezone", FLAG_GUESS_TIMEZONE },
+  { NULL }
+};
+
+enum
+{
+  TIME_STAMP,
+  TIME_RECVD,
+};
+
+static const SlOptionWord time_stamp_words[] = {
+  { "stamp", TIME_STAMP },
+  { "recvd", TIME_RECVD },
   { NULL }
 };
 
@@ -110,12 +116,28 @@ typedef struct
 {
   SlDriver base;
   SlTemplate *template;
+  GPtrArray *format_texts;
+  const gchar *zone_name;
+  gint time_stamp;
+  guint32 flags;
   GPtrArray *formats;     /* GArray of SlDateItem, one per format() */
   GTimeZone *zone;
   gboolean set_recvd;
   gboolean guess_zone;
   SlCounter *failed;
 } SlDateParser;
+
+static const SlOptionSpec date_parser_options[] = {
+  { "format", SL_LIST (SlDateParser, format_texts), "%FT%T%z", "strptime-like formats, tried in order" },
+  { "template", SL_TEMPLATE (SlDateParser, template), NULL, "the text to parse; ${MESSAGE} when not given" },
+  { "time-zone", SL_STRING (SlDateParser, zone_name), NULL,
+    "the zone of stamps that carry none; the local zone when not given" },
+  { "time-stamp", SL_CHOICE (SlDateParser, time_stamp), "stamp",
+    "which time to set: stamp (the message's) or recvd (its arrival)", .words = time_stamp_words },
+  { "flags", SL_FLAGS (SlDateParser, flags), NULL, "guess-timezone: a stamp without a zone is taken as near to now",
+    .words = date_flag_words },
+  { NULL }
+};
 
 /* What a format read out of the text. */
 typedef struct
@@ -169,16 +191,13 @@ compile_into (GArray *items, const gchar *format, guint depth)
 }
 
 static gboolean
-date_parser_init (SlDriver *self, SlOptions *options, GError **error)
+date_parser_init (SlDriver *self, GError **error)
 {
   SlDateParser *parser = (SlDateParser *) self;
+  SlOptions *options = self->options;
 
   parser->formats = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-  if (sl_options_string (options, "template")
-      && !(parser->template = sl_config_template (self->cfg, options, "template", NULL, error)))
-    return FALSE;
-
-  GPtrArray *formats = sl_options_list (options, "format");
+  GPtrArray *formats = parser->format_texts;
   if (!formats || !formats->len)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "format"),
@@ -198,7 +217,7 @@ date_parser_init (SlDriver *self, SlOptions *options, GError **error)
         }
     }
 
-  const gchar *zone = sl_options_string (options, "time-zone");
+  const gchar *zone = parser->zone_name;
   parser->zone = zone ? g_time_zone_new_identifier (zone) : g_time_zone_new_local ();
   if (!parser->zone)
     {
@@ -207,15 +226,8 @@ date_parser_init (SlDriver *self, SlOptions *options, GError **error)
       return FALSE;
     }
 
-  const gchar *stamp = sl_options_string (options, "time-stamp");
-  if (!sl_cfg_name_equal (stamp, "stamp") && !sl_cfg_name_equal (stamp, "recvd"))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "time-stamp"),
-                        _("time-stamp() is stamp or recvd, not '%s'"), stamp);
-      return FALSE;
-    }
-  parser->set_recvd = sl_cfg_name_equal (stamp, "recvd");
-  parser->guess_zone = (sl_options_flags (options, "flags") & FLAG_GUESS_TIMEZONE) != 0;
+  parser->set_recvd = parser->time_stamp == TIME_RECVD;
+  parser->guess_zone = (parser->flags & FLAG_GUESS_TIMEZONE) != 0;
   parser->failed = sl_stats_counter ("parser", self->id, self->klass->name, "failed");
   return TRUE;
 }
@@ -557,12 +569,13 @@ date_parser_free (SlDriver *self)
 {
   SlDateParser *parser = (SlDateParser *) self;
 
-  sl_template_unref (parser->template);
   if (parser->formats)
     g_ptr_array_unref (parser->formats);
   if (parser->zone)
     g_time_zone_unref (parser->zone);
 }
+
+static const SlParserOps date_parser_ops = { .process = date_parser_process };
 
 static const SlDriverClass date_parser_class = {
   .kind = SL_DRIVER_PARSER,
@@ -572,7 +585,7 @@ static const SlDriverClass date_parser_class = {
   .instance_size = sizeof (SlDateParser),
   .init = date_parser_init,
   .free = date_parser_free,
-  .process = date_parser_process,
+  .ops.parser = &date_parser_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

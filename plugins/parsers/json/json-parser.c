@@ -2,7 +2,6 @@
  * flattened to names joined by dots ({"user":{"id":7}} sets user.id), as
  * syslog-ng does. Arrays are kept as their JSON text; numbers, booleans
  * and null as the text they are written with. */
-#include "core/config.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/parser-input.h"
@@ -19,15 +18,6 @@
  * (2048), which bounds the recursion below. */
 #define SL_JSON_MAX_NAME 255
 
-static const SlOptionSpec json_parser_options[] = {
-  { "template", SL_OPT_TEMPLATE, NULL, "the text to parse; ${MESSAGE} when not given" },
-  { "prefix", SL_OPT_STRING, "", "put before the name of every field" },
-  { "marker", SL_OPT_STRING, NULL, "the JSON starts after this text (such as @cee:); a message without it does not parse" },
-  { "extract-prefix", SL_OPT_STRING, NULL, "parse only this member: names joined by dots, [N] for an array item (foo.bar[5])" },
-  { "key-delimiter", SL_OPT_STRING, ".", "the character that joins the names of nested members" },
-  { NULL }
-};
-
 /* One step of extract-prefix(): a member name or an array index. */
 typedef struct
 {
@@ -39,14 +29,27 @@ typedef struct
 {
   SlDriver base;
   SlTemplate *template;
-  gchar *prefix;
-  gchar *marker;
+  const gchar *prefix;
+  const gchar *marker;
+  const gchar *extract_prefix;
+  const gchar *key_delimiter;
   gsize marker_len;
   gchar delimiter;
   GArray *extract;   /* SlJsonStep */
   SlCounter *failed;
   SlCounter *skipped_keys;
 } SlJsonParser;
+
+static const SlOptionSpec json_parser_options[] = {
+  { "template", SL_TEMPLATE (SlJsonParser, template), NULL, "the text to parse; ${MESSAGE} when not given" },
+  { "prefix", SL_STRING (SlJsonParser, prefix), "", "put before the name of every field" },
+  { "marker", SL_STRING (SlJsonParser, marker), NULL,
+    "the JSON starts after this text (such as @cee:); a message without it does not parse" },
+  { "extract-prefix", SL_STRING (SlJsonParser, extract_prefix), NULL,
+    "parse only this member: names joined by dots, [N] for an array item (foo.bar[5])" },
+  { "key-delimiter", SL_STRING (SlJsonParser, key_delimiter), ".", "the character that joins the names of nested members" },
+  { NULL }
+};
 
 static void
 step_clear (gpointer p)
@@ -94,15 +97,12 @@ parse_extract_prefix (SlJsonParser *parser, const gchar *text)
 }
 
 static gboolean
-json_parser_init (SlDriver *self, SlOptions *options, GError **error)
+json_parser_init (SlDriver *self, GError **error)
 {
   SlJsonParser *parser = (SlJsonParser *) self;
+  SlOptions *options = self->options;
 
-  if (sl_options_string (options, "template")
-      && !(parser->template = sl_config_template (self->cfg, options, "template", NULL, error)))
-    return FALSE;
-
-  const gchar *delimiter = sl_options_string (options, "key-delimiter");
+  const gchar *delimiter = parser->key_delimiter;
   if (strlen (delimiter) != 1)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "key-delimiter"),
@@ -111,7 +111,7 @@ json_parser_init (SlDriver *self, SlOptions *options, GError **error)
     }
   parser->delimiter = delimiter[0];
 
-  const gchar *extract = sl_options_string (options, "extract-prefix");
+  const gchar *extract = parser->extract_prefix;
   if (extract && !parse_extract_prefix (parser, extract))
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "extract-prefix"),
@@ -120,15 +120,12 @@ json_parser_init (SlDriver *self, SlOptions *options, GError **error)
       return FALSE;
     }
 
-  const gchar *prefix = sl_options_string (options, "prefix");
-  if (strlen (prefix) >= SL_JSON_MAX_NAME)
+  if (strlen (parser->prefix) >= SL_JSON_MAX_NAME)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "prefix"),
                         _("prefix() is longer than the longest field name, %d bytes"), SL_JSON_MAX_NAME);
       return FALSE;
     }
-  parser->prefix = g_strdup (prefix);
-  parser->marker = g_strdup (sl_options_string (options, "marker"));
   parser->marker_len = parser->marker ? strlen (parser->marker) : 0;
   parser->failed = sl_stats_counter ("parser", self->id, self->klass->name, "failed");
   parser->skipped_keys = sl_stats_counter ("parser", self->id, self->klass->name, "skipped-keys");
@@ -274,12 +271,11 @@ json_parser_free (SlDriver *self)
 {
   SlJsonParser *parser = (SlJsonParser *) self;
 
-  sl_template_unref (parser->template);
   if (parser->extract)
     g_array_unref (parser->extract);
-  g_free (parser->prefix);
-  g_free (parser->marker);
 }
+
+static const SlParserOps json_parser_ops = { .process = json_parser_process };
 
 static const SlDriverClass json_parser_class = {
   .kind = SL_DRIVER_PARSER,
@@ -289,7 +285,7 @@ static const SlDriverClass json_parser_class = {
   .instance_size = sizeof (SlJsonParser),
   .init = json_parser_init,
   .free = json_parser_free,
-  .process = json_parser_process,
+  .ops.parser = &json_parser_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

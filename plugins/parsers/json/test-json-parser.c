@@ -240,7 +240,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  sl_plugins_register (&sl_module);
+  g_assert_true (sl_plugins_register (&sl_module, __FILE__, NULL));
   g_test_add_func ("/json-parser/scalars-and-nesting", test_scalars_and_nesting);
   g_test_add_func ("/json-parser/default-prefix-is-empty", test_default_prefix_is_empty);
   g_test_add_func ("/json-parser/not-json", test_not_json_is_counted_and_changes_nothing);

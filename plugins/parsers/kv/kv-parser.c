@@ -5,7 +5,6 @@
  * pair-separator(), an unquoted value ends at a space or at ", "; with it,
  * at that separator, and spaces around keys and values are trimmed. Like
  * syslog-ng's, the parser lets every message through, pairs or not. */
-#include "core/config.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/parser-input.h"
@@ -18,25 +17,27 @@
  * and counted, since the sender chooses them and names are kept for good. */
 #define SL_KV_MAX_NAME 255
 
-static const SlOptionSpec kv_parser_options[] = {
-  { "template", SL_OPT_TEMPLATE, NULL, "the text to parse; ${MESSAGE} when not given" },
-  { "prefix", SL_OPT_STRING, "", "put before the name of every field" },
-  { "value-separator", SL_OPT_STRING, "=", "the character between a key and its value" },
-  { "pair-separator", SL_OPT_STRING, NULL, "the text between pairs; when not given, whitespace or \", \"" },
-  { NULL }
-};
-
 typedef struct
 {
   SlDriver base;
   SlTemplate *template;
-  gchar *prefix;
+  const gchar *prefix;
   gsize prefix_len;
+  const gchar *value_separator_option;
   gchar value_separator;
-  gchar *pair_separator;    /* NULL: whitespace and ", " */
+  const gchar *pair_separator;    /* NULL: whitespace and ", " */
   gsize pair_separator_len;
   SlCounter *skipped_keys;
 } SlKvParser;
+
+static const SlOptionSpec kv_parser_options[] = {
+  { "template", SL_TEMPLATE (SlKvParser, template), NULL, "the text to parse; ${MESSAGE} when not given" },
+  { "prefix", SL_STRING (SlKvParser, prefix), "", "put before the name of every field" },
+  { "value-separator", SL_STRING (SlKvParser, value_separator_option), "=", "the character between a key and its value" },
+  { "pair-separator", SL_STRING (SlKvParser, pair_separator), NULL,
+    "the text between pairs; when not given, whitespace or \", \"" },
+  { NULL }
+};
 
 typedef struct
 {
@@ -47,15 +48,12 @@ typedef struct
 } SlKvEmitter;
 
 static gboolean
-kv_parser_init (SlDriver *self, SlOptions *options, GError **error)
+kv_parser_init (SlDriver *self, GError **error)
 {
   SlKvParser *parser = (SlKvParser *) self;
+  SlOptions *options = self->options;
 
-  if (sl_options_string (options, "template")
-      && !(parser->template = sl_config_template (self->cfg, options, "template", NULL, error)))
-    return FALSE;
-
-  const gchar *separator = sl_options_string (options, "value-separator");
+  const gchar *separator = parser->value_separator_option;
   if (strlen (separator) != 1 || separator[0] == ' ' || separator[0] == '"' || separator[0] == '\'')
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "value-separator"),
@@ -65,25 +63,22 @@ kv_parser_init (SlDriver *self, SlOptions *options, GError **error)
     }
   parser->value_separator = separator[0];
 
-  const gchar *pairs = sl_options_string (options, "pair-separator");
+  const gchar *pairs = parser->pair_separator;
   if (pairs && !*pairs)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "pair-separator"),
                         _("pair-separator() cannot be empty"));
       return FALSE;
     }
-  parser->pair_separator = g_strdup (pairs);
   parser->pair_separator_len = pairs ? strlen (pairs) : 0;
 
-  const gchar *prefix = sl_options_string (options, "prefix");
-  parser->prefix_len = strlen (prefix);
+  parser->prefix_len = strlen (parser->prefix);
   if (parser->prefix_len >= SL_KV_MAX_NAME)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "prefix"),
                         _("prefix() is longer than the longest field name, %d bytes"), SL_KV_MAX_NAME);
       return FALSE;
     }
-  parser->prefix = g_strdup (prefix);
   parser->skipped_keys = sl_stats_counter ("parser", self->id, self->klass->name, "skipped-keys");
   return TRUE;
 }
@@ -273,15 +268,7 @@ kv_parser_process (SlDriver *self, SlMessage **msg)
   return TRUE;
 }
 
-static void
-kv_parser_free (SlDriver *self)
-{
-  SlKvParser *parser = (SlKvParser *) self;
-
-  sl_template_unref (parser->template);
-  g_free (parser->prefix);
-  g_free (parser->pair_separator);
-}
+static const SlParserOps kv_parser_ops = { .process = kv_parser_process };
 
 static const SlDriverClass kv_parser_class = {
   .kind = SL_DRIVER_PARSER,
@@ -290,8 +277,7 @@ static const SlDriverClass kv_parser_class = {
   .options = kv_parser_options,
   .instance_size = sizeof (SlKvParser),
   .init = kv_parser_init,
-  .free = kv_parser_free,
-  .process = kv_parser_process,
+  .ops.parser = &kv_parser_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

@@ -244,7 +244,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  sl_plugins_register (&sl_module);
+  g_assert_true (sl_plugins_register (&sl_module, __FILE__, NULL));
   g_test_add_func ("/kv-parser/default-scanner", test_default_scanner);
   g_test_add_func ("/kv-parser/value-separator", test_value_separator);
   g_test_add_func ("/kv-parser/pair-separator", test_pair_separator);

@@ -1,7 +1,6 @@
 /* regexp-parser(): the first of patterns() that matches the message sets a
  * field for each of its named groups ((?<name>...)), prefixed by prefix();
  * a message none matches does not parse. Patterns are PCRE, compiled once. */
-#include "core/config.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/parser-input.h"
@@ -16,18 +15,15 @@
  * and any limit the pattern itself starts with. */
 #define SL_REGEXP_MATCH_LIMIT "(*LIMIT_MATCH=1000000)"
 
-/* in the order of the flags() choices */
 enum
 {
   FLAG_IGNORE_CASE = 1 << 0,
   FLAG_UTF8        = 1 << 1,
 };
 
-static const SlOptionSpec regexp_parser_options[] = {
-  { "patterns", SL_OPT_LIST, NULL, "regular expressions, tried in order until one matches" },
-  { "prefix", SL_OPT_STRING, "", "put before the name of every group" },
-  { "template", SL_OPT_TEMPLATE, NULL, "the text to match; ${MESSAGE} when not given" },
-  { "flags", SL_OPT_FLAGS, NULL, "ignore-case; utf8 matches characters rather than bytes", "ignore-case,utf8" },
+static const SlOptionWord regexp_flag_words[] = {
+  { "ignore-case", FLAG_IGNORE_CASE },
+  { "utf8", FLAG_UTF8 },
   { NULL }
 };
 
@@ -47,11 +43,23 @@ typedef struct
 {
   SlDriver base;
   SlTemplate *template;
+  GPtrArray *pattern_texts;
+  const gchar *prefix;
+  guint32 flags;
   GPtrArray *patterns;   /* SlRegexpPattern */
   gboolean utf8;
   SlCounter *failed;
   SlCounter *match_limit;
 } SlRegexpParser;
+
+static const SlOptionSpec regexp_parser_options[] = {
+  { "patterns", SL_LIST (SlRegexpParser, pattern_texts), NULL, "regular expressions, tried in order until one matches" },
+  { "prefix", SL_STRING (SlRegexpParser, prefix), "", "put before the name of every group" },
+  { "template", SL_TEMPLATE (SlRegexpParser, template), NULL, "the text to match; ${MESSAGE} when not given" },
+  { "flags", SL_FLAGS (SlRegexpParser, flags), NULL, "ignore-case; utf8 matches characters rather than bytes",
+    .words = regexp_flag_words },
+  { NULL }
+};
 
 static void
 group_clear (gpointer p)
@@ -172,16 +180,13 @@ compile_pattern (SlRegexpParser *parser, const gchar *text, GRegexCompileFlags f
 }
 
 static gboolean
-regexp_parser_init (SlDriver *self, SlOptions *options, GError **error)
+regexp_parser_init (SlDriver *self, GError **error)
 {
   SlRegexpParser *parser = (SlRegexpParser *) self;
+  SlOptions *options = self->options;
 
   parser->patterns = g_ptr_array_new_with_free_func (pattern_free);
-  if (sl_options_string (options, "template")
-      && !(parser->template = sl_config_template (self->cfg, options, "template", NULL, error)))
-    return FALSE;
-
-  GPtrArray *patterns = sl_options_list (options, "patterns");
+  GPtrArray *patterns = parser->pattern_texts;
   if (!patterns || !patterns->len)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "patterns"),
@@ -189,12 +194,12 @@ regexp_parser_init (SlDriver *self, SlOptions *options, GError **error)
       return FALSE;
     }
 
-  guint32 flags = sl_options_flags (options, "flags");
+  guint32 flags = parser->flags;
   parser->utf8 = (flags & FLAG_UTF8) != 0;
   GRegexCompileFlags compile = parser->utf8 ? 0 : G_REGEX_RAW;
   if (flags & FLAG_IGNORE_CASE)
     compile |= G_REGEX_CASELESS;
-  const gchar *prefix = sl_options_string (options, "prefix");
+  const gchar *prefix = parser->prefix;
   for (guint i = 0; i < patterns->len; i++)
     if (!compile_pattern (parser, g_ptr_array_index (patterns, i), compile, prefix,
                           sl_options_pos (options, "patterns"), error))
@@ -255,10 +260,11 @@ regexp_parser_free (SlDriver *self)
 {
   SlRegexpParser *parser = (SlRegexpParser *) self;
 
-  sl_template_unref (parser->template);
   if (parser->patterns)
     g_ptr_array_unref (parser->patterns);
 }
+
+static const SlParserOps regexp_parser_ops = { .process = regexp_parser_process };
 
 static const SlDriverClass regexp_parser_class = {
   .kind = SL_DRIVER_PARSER,
@@ -268,7 +274,7 @@ static const SlDriverClass regexp_parser_class = {
   .instance_size = sizeof (SlRegexpParser),
   .init = regexp_parser_init,
   .free = regexp_parser_free,
-  .process = regexp_parser_process,
+  .ops.parser = &regexp_parser_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

@@ -154,13 +154,15 @@ test_config_errors (void)
   assert_config_error ("regexp-parser()", "needs patterns(");
   assert_config_error ("regexp-parser(patterns(\"(?<open>x\"))", "(?<open>x");
   assert_config_error ("regexp-parser(patterns(\"ok\" \"[z-a]\"))", "[z-a]");
+  assert_config_error ("regexp-parser(patterns(\"ok\") flags(caseless))",
+                       "unknown flag 'caseless' in flags(); expected any of: ignore-case, utf8");
 }
 
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  sl_plugins_register (&sl_module);
+  g_assert_true (sl_plugins_register (&sl_module, __FILE__, NULL));
   g_test_add_func ("/regexp-parser/named-groups", test_named_groups);
   g_test_add_func ("/regexp-parser/patterns-in-order", test_patterns_in_order);
   g_test_add_func ("/regexp-parser/no-match-fails", test_no_match_fails);

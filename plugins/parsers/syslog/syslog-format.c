@@ -85,11 +85,13 @@ syslog_format_parse (SlMessage *msg, const SlParseOptions *parse_options)
   return sl_syslog_parse (msg, &options);
 }
 
+static const SlFormatOps format_ops = { .parse = syslog_format_parse };
+
 static const SlDriverClass format_class = {
   .kind = SL_DRIVER_FORMAT,
   .name = "syslog",
   .summary = "RFC 3164 and RFC 5424 syslog lines, told apart by the version after <PRI>",
-  .parse_format = syslog_format_parse,
+  .ops.format = &format_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

@@ -5,8 +5,8 @@
 #include "plugins/parsers/syslog/syslog-private.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
+#include "core/template.h"
 
-/* in the order of the flags() choices */
 enum
 {
   FLAG_SYSLOG_PROTOCOL = 1 << 0,
@@ -17,45 +17,45 @@ enum
   FLAG_CHECK_HOSTNAME  = 1 << 5,
 };
 
-static const SlOptionSpec syslog_parser_options[] = {
-  { "flags", SL_OPT_FLAGS, NULL,
-    "how to read the line; assume-utf8 turns validate-utf8 off",
-    "syslog-protocol,no-parse,store-raw-message,assume-utf8,validate-utf8,check-hostname" },
-  { "template", SL_OPT_STRING, "${MESSAGE}", "the text to parse; only ${MESSAGE} is supported" },
+static const SlOptionWord syslog_parser_flag_words[] = {
+  { "syslog-protocol", FLAG_SYSLOG_PROTOCOL },
+  { "no-parse", FLAG_NO_PARSE },
+  { "store-raw-message", FLAG_STORE_RAW },
+  { "assume-utf8", FLAG_ASSUME_UTF8 },
+  { "validate-utf8", FLAG_VALIDATE_UTF8 },
+  { "check-hostname", FLAG_CHECK_HOSTNAME },
   { NULL }
 };
 
 typedef struct
 {
   SlDriver base;
+  guint32 flags;
+  SlTemplate *template;
   SlSyslogOptions options;
 } SlSyslogParser;
 
-static gboolean
-is_message_template (const gchar *text)
-{
-  static const gchar *const spellings[] = { "${MESSAGE}", "$MESSAGE", "${MSG}", "$MSG" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (spellings); i++)
-    if (g_strcmp0 (text, spellings[i]) == 0)
-      return TRUE;
-  return FALSE;
-}
+static const SlOptionSpec syslog_parser_options[] = {
+  { "flags", SL_FLAGS (SlSyslogParser, flags), NULL, "how to read the line; assume-utf8 turns validate-utf8 off",
+    .words = syslog_parser_flag_words },
+  { "template", SL_TEMPLATE (SlSyslogParser, template), "${MESSAGE}", "the text to parse; only ${MESSAGE} is supported" },
+  { NULL }
+};
 
 static gboolean
-syslog_parser_init (SlDriver *self, SlOptions *options, GError **error)
+syslog_parser_init (SlDriver *self, GError **error)
 {
   SlSyslogParser *parser = (SlSyslogParser *) self;
-  const gchar *template = sl_options_string (options, "template");
 
-  if (!is_message_template (template))
+  if (sl_template_single_field (parser->template) != SL_F_MESSAGE)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "template"),
-                        _("syslog-parser() can only parse ${MESSAGE}, not '%s'"), template);
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (self->options, "template"),
+                        _("syslog-parser() can only parse ${MESSAGE}, not '%s'"),
+                        sl_template_text (parser->template));
       return FALSE;
     }
 
-  guint32 flags = sl_options_flags (options, "flags");
+  guint32 flags = parser->flags;
   parser->options = (SlSyslogOptions) {
     .syslog_protocol = (flags & FLAG_SYSLOG_PROTOCOL) != 0,
     .no_parse = (flags & FLAG_NO_PARSE) != 0,
@@ -120,6 +120,8 @@ syslog_parser_process (SlDriver *self, SlMessage **msg)
   return ok;
 }
 
+static const SlParserOps syslog_parser_ops = { .process = syslog_parser_process };
+
 const SlDriverClass sl_syslog_parser_class = {
   .kind = SL_DRIVER_PARSER,
   .name = "syslog-parser",
@@ -127,5 +129,5 @@ const SlDriverClass sl_syslog_parser_class = {
   .options = syslog_parser_options,
   .instance_size = sizeof (SlSyslogParser),
   .init = syslog_parser_init,
-  .process = syslog_parser_process,
+  .ops.parser = &syslog_parser_ops,
 };

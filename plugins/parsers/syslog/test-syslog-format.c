@@ -3,6 +3,7 @@
 #include "plugins/parsers/syslog/syslog-private.h"
 #include "core/config/error.h"
 #include "core/plugin.h"
+#include "tests/unit/plugin-fixture.h"
 
 #include <string.h>
 #include <time.h>
@@ -45,7 +46,7 @@ parse_with (const gchar *line, gsize len, const SlParseOptions *options,
 {
   SlMessage *msg = sl_message_new (line, len);
   msg->recvd = *recvd;
-  *ok = format_class->parse_format (msg, options);
+  *ok = format_class->ops.format->parse (msg, options);
   assert_parsed_in_place (msg);
   return msg;
 }
@@ -650,7 +651,7 @@ check_every_prefix (const gchar *line, gsize rfc5424_from, gsize first_ok_len)
       SlMessage *msg = sl_message_new (line, full);
       msg->raw_len = len;
       msg->recvd = default_recvd;
-      gboolean ok = format_class->parse_format (msg, &options);
+      gboolean ok = format_class->ops.format->parse (msg, &options);
 
       gboolean expect_ok = len < rfc5424_from || len >= first_ok_len;
       if (ok != expect_ok)
@@ -792,47 +793,31 @@ test_syslog_protocol (void)
 
 /* syslog-parser() */
 
-typedef struct
-{
-  SlCfgNode *node;
-  SlOptions *options;
-  SlDriver *driver;
-} ParserFixture;
+typedef SlTestDriver ParserFixture;
 
-static SlCfgNode *
-option_node (const gchar *name, const gchar *const *words)
-{
-  SlCfgPos pos = { sl_cfg_intern_file ("test.conf"), 1, 1 };
-  SlCfgNode *node = sl_cfg_node_new (name, pos);
-  for (; *words; words++)
-    sl_cfg_node_add_arg (node, SL_CFG_ARG_WORD, *words, pos);
-  return node;
-}
-
-/* flags and template NULL-terminated; template NULL for the default. */
+/* flags NULL-terminated or NULL; template NULL for the default. */
 static gboolean
 parser_new (ParserFixture *f, const gchar *const *flags, const gchar *template, GError **error)
 {
-  SlCfgPos pos = { sl_cfg_intern_file ("test.conf"), 1, 1 };
-
-  f->node = sl_cfg_node_new ("syslog-parser", pos);
+  GString *text = g_string_new ("syslog-parser(");
   if (flags)
-    sl_cfg_node_add_child (f->node, option_node ("flags", flags));
+    {
+      gchar *words = g_strjoinv (" ", (gchar **) flags);
+      g_string_append_printf (text, " flags(%s)", words);
+      g_free (words);
+    }
   if (template)
-    sl_cfg_node_add_child (f->node, option_node ("template", (const gchar *[]) { template, NULL }));
-  f->options = sl_options_new ("syslog-parser()", parser_class->options, f->node, NULL, error);
-  g_assert_nonnull (f->options);
-  f->driver = g_malloc0 (parser_class->instance_size);
-  f->driver->klass = parser_class;
-  return parser_class->init (f->driver, f->options, error);
+    g_string_append_printf (text, " template(\"%s\")", template);
+  g_string_append_c (text, ')');
+  gboolean ok = sl_test_driver_new (f, SL_DRIVER_PARSER, NULL, text->str, error);
+  g_string_free (text, TRUE);
+  return ok;
 }
 
 static void
 parser_free (ParserFixture *f)
 {
-  g_free (f->driver);
-  sl_options_free (f->options);
-  sl_cfg_node_free (f->node);
+  sl_test_driver_free (f);
 }
 
 static SlMessage *
@@ -855,7 +840,7 @@ test_parser_rfc3164 (void)
   SlMessage *msg = wrapped_message ("relay text", "<34>Feb  3 12:34:56 myhost su[1234]: failed");
   sl_message_set (msg, SL_F_MSGID, "outer", -1);
   SlMessage *shared = sl_message_ref (msg);
-  g_assert_true (parser_class->process (f.driver, &msg));
+  g_assert_true (parser_class->ops.parser->process (f.driver, &msg));
 
   /* the shared message was copied, not changed */
   g_assert_true (msg != shared);
@@ -884,7 +869,7 @@ test_parser_rfc5424 (void)
   sl_message_set (msg, SL_F_HOST, "relay", -1);
   sl_message_set (msg, SL_F_PID, "99", -1);
   sl_message_set (msg, SL_F_LEGACY_MSGHDR, "fwd[99]: ", -1);
-  g_assert_true (parser_class->process (f.driver, &msg));
+  g_assert_true (parser_class->ops.parser->process (f.driver, &msg));
 
   g_assert_cmpint (msg->pri, ==, 165);
   assert_stamp (msg, 2003, 10, 11, 22, 14, 15, 3000, 0);
@@ -902,7 +887,7 @@ test_parser_rfc5424 (void)
   /* an inner line without a host keeps the outer one */
   msg = wrapped_message ("relay text", "<13>Feb  3 12:34:56 prog[1]: m");
   sl_message_set (msg, SL_F_HOST, "relay", -1);
-  g_assert_true (parser_class->process (f.driver, &msg));
+  g_assert_true (parser_class->ops.parser->process (f.driver, &msg));
   assert_field (msg, SL_F_HOST, "relay");
   assert_field (msg, SL_F_PROGRAM, "prog");
   sl_message_unref (msg);
@@ -918,7 +903,7 @@ test_parser_failure (void)
   const gchar *inner = "<13>Feb  3 12:34:56 host prog: m";
   SlMessage *msg = wrapped_message ("relay text", inner);
   SlMessage *before = msg;
-  g_assert_false (parser_class->process (f.driver, &msg));
+  g_assert_false (parser_class->ops.parser->process (f.driver, &msg));
   g_assert_true (msg == before);
   g_assert_cmpint (msg->flags & SL_MSG_PARSE_ERROR, ==, 0);
   assert_field (msg, SL_F_MESSAGE, inner);
@@ -928,7 +913,7 @@ test_parser_failure (void)
 
   /* a message without MESSAGE is an empty line, which is no RFC 5424 one */
   msg = sl_message_new ("", 0);
-  g_assert_false (parser_class->process (f.driver, &msg));
+  g_assert_false (parser_class->ops.parser->process (f.driver, &msg));
   sl_message_unref (msg);
   parser_free (&f);
 }
@@ -942,7 +927,7 @@ test_parser_flags (void)
   const gchar *inner = "<34>Feb  3 12:34:56 myhost su: caf\xC3";
   SlMessage *msg = wrapped_message ("relay text", inner);
   msg->pri = 0;
-  g_assert_true (parser_class->process (f.driver, &msg));
+  g_assert_true (parser_class->ops.parser->process (f.driver, &msg));
   g_assert_cmpint (msg->pri, ==, 13);
   assert_field (msg, SL_F_MESSAGE, inner);
   assert_field (msg, SL_F_RAWMSG, inner);
@@ -953,11 +938,11 @@ test_parser_flags (void)
 
   g_assert_true (parser_new (&f, (const gchar *[]) { "validate-utf8", NULL }, NULL, NULL));
   msg = wrapped_message ("relay text", "<34>Feb  3 12:34:56 myhost su: caf\xC3\xA9");
-  g_assert_true (parser_class->process (f.driver, &msg));
+  g_assert_true (parser_class->ops.parser->process (f.driver, &msg));
   g_assert_cmpint (msg->flags & SL_MSG_UTF8_BAD, ==, 0);
   sl_message_unref (msg);
   msg = wrapped_message ("relay text", "<34>Feb  3 12:34:56 myhost su: caf\xC3");
-  g_assert_true (parser_class->process (f.driver, &msg));
+  g_assert_true (parser_class->ops.parser->process (f.driver, &msg));
   g_assert_true (msg->flags & SL_MSG_UTF8_BAD);
   sl_message_unref (msg);
   parser_free (&f);
@@ -965,7 +950,7 @@ test_parser_flags (void)
   /* assume-utf8 says the check is not wanted */
   g_assert_true (parser_new (&f, (const gchar *[]) { "validate-utf8", "assume-utf8", NULL }, NULL, NULL));
   msg = wrapped_message ("relay text", "<34>Feb  3 12:34:56 myhost su: caf\xC3");
-  g_assert_true (parser_class->process (f.driver, &msg));
+  g_assert_true (parser_class->ops.parser->process (f.driver, &msg));
   g_assert_cmpint (msg->flags & SL_MSG_UTF8_BAD, ==, 0);
   sl_message_unref (msg);
   parser_free (&f);
@@ -979,17 +964,17 @@ test_parser_check_hostname (void)
 
   g_assert_true (parser_new (&f, NULL, NULL, NULL));
   SlMessage *msg = wrapped_message ("relay text", inner);
-  g_assert_true (parser_class->process (f.driver, &msg));
+  g_assert_true (parser_class->ops.parser->process (f.driver, &msg));
   assert_field (msg, SL_F_HOST, "bad/host");
   sl_message_unref (msg);
   parser_free (&f);
 
   g_assert_true (parser_new (&f, (const gchar *[]) { "check-hostname", NULL }, NULL, NULL));
   msg = wrapped_message ("relay text", inner);
-  g_assert_false (parser_class->process (f.driver, &msg));
+  g_assert_false (parser_class->ops.parser->process (f.driver, &msg));
   sl_message_unref (msg);
   msg = wrapped_message ("relay text", "<13>1 - good-host.example app - - - m");
-  g_assert_true (parser_class->process (f.driver, &msg));
+  g_assert_true (parser_class->ops.parser->process (f.driver, &msg));
   assert_field (msg, SL_F_HOST, "good-host.example");
   sl_message_unref (msg);
   parser_free (&f);
@@ -1003,12 +988,26 @@ test_parser_template (void)
 
   g_assert_false (parser_new (&f, NULL, "$HOST $MSG", &error));
   g_assert_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE);
-  g_assert_nonnull (strstr (error->message, "test.conf:1:1:"));
+  g_assert_nonnull (strstr (error->message, "test.conf:1:27:"));
   g_assert_nonnull (strstr (error->message, "'$HOST $MSG'"));
   g_error_free (error);
   parser_free (&f);
 
   g_assert_true (parser_new (&f, NULL, "${MESSAGE}", NULL));
+  parser_free (&f);
+}
+
+static void
+test_parser_unknown_flag (void)
+{
+  ParserFixture f;
+  GError *error = NULL;
+
+  g_assert_false (parser_new (&f, (const gchar *[]) { "kernel", NULL }, NULL, &error));
+  g_assert_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE);
+  g_assert_nonnull (strstr (error->message, "unknown flag 'kernel' in flags(); expected any of: syslog-protocol, "
+                                            "no-parse, store-raw-message, assume-utf8, validate-utf8, check-hostname"));
+  g_error_free (error);
   parser_free (&f);
 }
 
@@ -1019,13 +1018,13 @@ test_module (void)
   g_assert_cmpstr (sl_module.name, ==, "syslog");
   g_assert_nonnull (format_class);
   g_assert_cmpint (format_class->kind, ==, SL_DRIVER_FORMAT);
-  g_assert_nonnull (format_class->parse_format);
+  g_assert_nonnull (format_class->ops.format->parse);
   g_assert_true (parser_class == &sl_syslog_parser_class);
   g_assert_true (sl_plugins_lookup (SL_DRIVER_PARSER, "syslog_parser") == parser_class);
 
   gchar *help = sl_plugins_help (parser_class);
-  g_assert_nonnull (strstr (help, "syslog-protocol,no-parse,store-raw-message"));
-  g_assert_nonnull (strstr (help, "template(string) = ${MESSAGE}"));
+  g_assert_nonnull (strstr (help, "syslog-protocol, no-parse, store-raw-message"));
+  g_assert_nonnull (strstr (help, "template(template) = ${MESSAGE}"));
   g_free (help);
 }
 
@@ -1036,7 +1035,7 @@ main (int argc, char **argv)
   tzset ();
   g_test_init (&argc, &argv, NULL);
 
-  sl_plugins_register (&sl_module);
+  g_assert_true (sl_plugins_register (&sl_module, __FILE__, NULL));
   format_class = sl_plugins_lookup (SL_DRIVER_FORMAT, "syslog");
   parser_class = sl_plugins_lookup (SL_DRIVER_PARSER, "syslog-parser");
 
@@ -1071,5 +1070,6 @@ main (int argc, char **argv)
   g_test_add_func ("/syslog/parser/flags", test_parser_flags);
   g_test_add_func ("/syslog/parser/check-hostname", test_parser_check_hostname);
   g_test_add_func ("/syslog/parser/template", test_parser_template);
+  g_test_add_func ("/syslog/parser/unknown-flag", test_parser_unknown_flag);
   return g_test_run ();
 }

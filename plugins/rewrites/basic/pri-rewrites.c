@@ -4,11 +4,11 @@
  * configuration loads, a rendered one that is neither is left alone and
  * counted (invalid-values), as syslog-ng ignores it. */
 #include "plugins/rewrites/basic/rewrite-rule.h"
-#include "core/config.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/priority.h"
 #include "core/stats.h"
+#include "core/template.h"
 
 #include <string.h>
 
@@ -29,7 +29,8 @@ typedef struct
 } PriRule;
 
 static const SlOptionSpec pri_options[] = {
-  { "value", SL_OPT_TEMPLATE, NULL, "a name or number, or a template that renders one", NULL, TRUE },
+  { "value", SL_TEMPLATE (PriRule, value), NULL, "a name or number, or a template that renders one",
+    .flags = SL_OPT_POSITIONAL },
   REWRITE_RULE_OPTIONS,
   { NULL }
 };
@@ -56,21 +57,19 @@ parse_value (PriPart part, const gchar *text, gsize len)
 }
 
 static gboolean
-pri_init (SlDriver *d, SlOptions *o, GError **error)
+pri_init (SlDriver *d, GError **error)
 {
   PriRule *self = (PriRule *) d;
   self->part = d->klass == &rewrite_set_facility_class ? PART_FACILITY
                : d->klass == &rewrite_set_severity_class ? PART_SEVERITY : PART_PRI;
   self->fixed = -1;
-  if (!sl_options_string (o, "value"))
+  if (!self->value)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("%s() needs a value, as in %s"), d->klass->name,
                         self->part == PART_FACILITY ? "set-facility(\"local3\")"
                         : self->part == PART_SEVERITY ? "set-severity(\"err\")" : "set-pri(\"92\")");
       return FALSE;
     }
-  if (!(self->value = sl_config_template (d->cfg, o, "value", NULL, error)))
-    return FALSE;
   if (sl_template_is_literal (self->value))
     {
       gsize len;
@@ -79,7 +78,7 @@ pri_init (SlDriver *d, SlOptions *o, GError **error)
       if (self->fixed < 0)
         {
           const gchar *written = sl_template_text (self->value);
-          SlCfgPos pos = sl_options_pos (o, "value");
+          SlCfgPos pos = sl_options_pos (d->options, "value");
           if (self->part == PART_FACILITY)
             sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos,
                               _("unknown facility '%s'; use a name such as local3 or a number 0 to 23"), written);
@@ -95,16 +94,7 @@ pri_init (SlDriver *d, SlOptions *o, GError **error)
   else
     self->invalid = sl_stats_counter (sl_driver_kind_name (d->klass->kind), d->id, d->klass->name,
                                       "invalid-values");
-  return rewrite_rule_init (&self->rule, o, error);
-}
-
-static void
-pri_free (SlDriver *d)
-{
-  PriRule *self = (PriRule *) d;
-  if (self->value)
-    sl_template_unref (self->value);
-  rewrite_rule_free (&self->rule);
+  return TRUE;
 }
 
 static gboolean
@@ -138,6 +128,8 @@ pri_process (SlDriver *d, SlMessage **msg)
   return TRUE;
 }
 
+static const SlRewriteOps pri_ops = { .process = pri_process };
+
 #define PRI_RULE_CLASS(var, word, text) \
   const SlDriverClass var = { \
     .kind = SL_DRIVER_REWRITE, \
@@ -146,8 +138,7 @@ pri_process (SlDriver *d, SlMessage **msg)
     .options = pri_options, \
     .instance_size = sizeof (PriRule), \
     .init = pri_init, \
-    .free = pri_free, \
-    .process = pri_process, \
+    .ops.rewrite = &pri_ops, \
   }
 
 PRI_RULE_CLASS (rewrite_set_facility_class, "set-facility", "change the facility: set-facility(\"local3\")");

@@ -4,38 +4,16 @@
 #include "core/template.h"
 
 gboolean
-rewrite_rule_init (RewriteRule *self, SlOptions *options, GError **error)
-{
-  const SlCfgNode *condition = sl_options_block (options, "condition");
-  if (!condition)
-    return TRUE;
-  if (!condition->children || condition->children->len != 1)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, condition->pos,
-                        _("condition() takes one filter expression, as in condition(program(\"sshd\"))"));
-      return FALSE;
-    }
-  self->condition = sl_filter_expr_compile (self->super.cfg, g_ptr_array_index (condition->children, 0), error);
-  return self->condition != NULL;
-}
-
-void
-rewrite_rule_free (RewriteRule *self)
-{
-  sl_filter_expr_free (self->condition);
-}
-
-gboolean
 rewrite_rule_applies (RewriteRule *self, SlMessage **msg)
 {
   return !self->condition || sl_filter_expr_eval (self->condition, msg);
 }
 
 gboolean
-rewrite_rule_field (RewriteRule *self, SlOptions *options, const gchar *option, SlHandle *field,
+rewrite_rule_field (RewriteRule *self, const gchar *option, const gchar *name, SlHandle *field,
                     GError **error)
 {
-  const gchar *name = sl_options_string (options, option);
+  SlOptions *options = self->super.options;
   if (!name)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, self->super.pos,

@@ -1,6 +1,7 @@
 /* What every rewrite rule of this plugin shares: condition(), which limits
- * a rule to the messages that pass a filter expression, value(), the field
- * a rule changes, and a buffer to build new values in. */
+ * a rule to the messages that pass a filter expression (compiled by the
+ * core and owned by the rule's options), value(), the field a rule
+ * changes, and a buffer to build new values in. */
 #ifndef SL_REWRITE_RULE_H
 #define SL_REWRITE_RULE_H
 
@@ -15,19 +16,17 @@ typedef struct
   SlFilterExpr *condition;   /* NULL: every message */
 } RewriteRule;
 
+/* Every rule's struct starts with its RewriteRule, so one entry serves all. */
 #define REWRITE_RULE_OPTIONS \
-  { "condition", SL_OPT_BLOCK, NULL, "change only messages that pass this filter expression" }
+  { "condition", SL_FILTER (RewriteRule, condition), NULL, "change only messages that pass this filter expression" }
 
-/* Compiles condition() if it is set. */
-gboolean rewrite_rule_init    (RewriteRule *self, SlOptions *options, GError **error);
-void     rewrite_rule_free    (RewriteRule *self);
 /* Whether the rule changes *msg; evaluating may replace *msg, as filters
  * that store matches do. */
 gboolean rewrite_rule_applies (RewriteRule *self, SlMessage **msg);
-/* The field an option such as value("MSG") names, aliases resolved; a
- * configuration error when it is missing or names a macro, which is
- * computed and cannot be set. */
-gboolean rewrite_rule_field   (RewriteRule *self, SlOptions *options, const gchar *option,
+/* The field name, the value of an option such as value("MSG"), stands
+ * for, aliases resolved; a configuration error at option when name is
+ * NULL or names a macro, which is computed and cannot be set. */
+gboolean rewrite_rule_field   (RewriteRule *self, const gchar *option, const gchar *name,
                                SlHandle *field, GError **error);
 /* A buffer of the calling thread for building a new value. */
 GString *rewrite_rule_scratch (void);

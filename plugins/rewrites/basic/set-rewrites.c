@@ -3,9 +3,9 @@
  * from the message, remove one, remove every field whose name matches a
  * glob. */
 #include "plugins/rewrites/basic/rewrite-rule.h"
-#include "core/config.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
+#include "core/template.h"
 
 #include <string.h>
 
@@ -13,6 +13,7 @@ typedef struct
 {
   RewriteRule rule;
   SlHandle field;
+  const gchar *field_name;
   SlTemplate *value;      /* set() */
 } SetRule;
 
@@ -30,25 +31,26 @@ enum
 typedef struct
 {
   RewriteRule rule;
+  GPtrArray *glob_texts;
   GPtrArray *globs;       /* GPatternSpec */
   guint8 *decisions;      /* per handle: NAME_* */
 } GroupUnsetRule;
 
 static const SlOptionSpec set_options[] = {
-  { "template", SL_OPT_TEMPLATE, NULL, "the new value, a template", NULL, TRUE },
-  { "value", SL_OPT_STRING, NULL, "the field to set, such as MESSAGE or .app.user" },
+  { "template", SL_TEMPLATE (SetRule, value), NULL, "the new value, a template", .flags = SL_OPT_POSITIONAL },
+  { "value", SL_STRING (SetRule, field_name), NULL, "the field to set, such as MESSAGE or .app.user" },
   REWRITE_RULE_OPTIONS,
   { NULL }
 };
 
 static const SlOptionSpec unset_options[] = {
-  { "value", SL_OPT_STRING, NULL, "the field to remove" },
+  { "value", SL_STRING (SetRule, field_name), NULL, "the field to remove" },
   REWRITE_RULE_OPTIONS,
   { NULL }
 };
 
 static const SlOptionSpec groupunset_options[] = {
-  { "values", SL_OPT_LIST, NULL, "globs of the field names to remove, such as \".SDATA.*\"" },
+  { "values", SL_LIST (GroupUnsetRule, glob_texts), NULL, "globs of the field names to remove, such as \".SDATA.*\"" },
   REWRITE_RULE_OPTIONS,
   { NULL }
 };
@@ -56,28 +58,16 @@ static const SlOptionSpec groupunset_options[] = {
 /* set() */
 
 static gboolean
-set_init (SlDriver *d, SlOptions *o, GError **error)
+set_init (SlDriver *d, GError **error)
 {
   SetRule *self = (SetRule *) d;
-  if (!sl_options_string (o, "template"))
+  if (!self->value)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos,
                         _("set() needs the new value, as in set(\"$HOST\" value(\".origin\"))"));
       return FALSE;
     }
-  if (!rewrite_rule_field (&self->rule, o, "value", &self->field, error)
-      || !(self->value = sl_config_template (d->cfg, o, "template", NULL, error)))
-    return FALSE;
-  return rewrite_rule_init (&self->rule, o, error);
-}
-
-static void
-set_free (SlDriver *d)
-{
-  SetRule *self = (SetRule *) d;
-  if (self->value)
-    sl_template_unref (self->value);
-  rewrite_rule_free (&self->rule);
+  return rewrite_rule_field (&self->rule, "value", self->field_name, &self->field, error);
 }
 
 static gboolean
@@ -96,11 +86,10 @@ set_process (SlDriver *d, SlMessage **msg)
 /* unset() */
 
 static gboolean
-unset_init (SlDriver *d, SlOptions *o, GError **error)
+unset_init (SlDriver *d, GError **error)
 {
   SetRule *self = (SetRule *) d;
-  return rewrite_rule_field (&self->rule, o, "value", &self->field, error)
-         && rewrite_rule_init (&self->rule, o, error);
+  return rewrite_rule_field (&self->rule, "value", self->field_name, &self->field, error);
 }
 
 static gboolean
@@ -117,10 +106,10 @@ unset_process (SlDriver *d, SlMessage **msg)
 /* groupunset() */
 
 static gboolean
-groupunset_init (SlDriver *d, SlOptions *o, GError **error)
+groupunset_init (SlDriver *d, GError **error)
 {
   GroupUnsetRule *self = (GroupUnsetRule *) d;
-  GPtrArray *globs = sl_options_list (o, "values");
+  GPtrArray *globs = self->glob_texts;
   if (!globs || !globs->len)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos,
@@ -133,14 +122,14 @@ groupunset_init (SlDriver *d, SlOptions *o, GError **error)
       const gchar *glob = g_ptr_array_index (globs, i);
       if (!g_utf8_validate (glob, -1, NULL))
         {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "values"),
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "values"),
                             _("a glob of field names must be UTF-8 text"));
           return FALSE;
         }
       g_ptr_array_add (self->globs, g_pattern_spec_new (glob));
     }
   self->decisions = g_new0 (guint8, REMEMBERED_HANDLES);
-  return rewrite_rule_init (&self->rule, o, error);
+  return TRUE;
 }
 
 static void
@@ -150,7 +139,6 @@ groupunset_free (SlDriver *d)
   if (self->globs)
     g_ptr_array_unref (self->globs);
   g_free (self->decisions);
-  rewrite_rule_free (&self->rule);
 }
 
 static gboolean
@@ -220,6 +208,10 @@ groupunset_process (SlDriver *d, SlMessage **msg)
   return TRUE;
 }
 
+static const SlRewriteOps set_ops = { .process = set_process };
+static const SlRewriteOps unset_ops = { .process = unset_process };
+static const SlRewriteOps groupunset_ops = { .process = groupunset_process };
+
 const SlDriverClass rewrite_set_class = {
   .kind = SL_DRIVER_REWRITE,
   .name = "set",
@@ -227,8 +219,7 @@ const SlDriverClass rewrite_set_class = {
   .options = set_options,
   .instance_size = sizeof (SetRule),
   .init = set_init,
-  .free = set_free,
-  .process = set_process,
+  .ops.rewrite = &set_ops,
 };
 
 const SlDriverClass rewrite_unset_class = {
@@ -238,8 +229,7 @@ const SlDriverClass rewrite_unset_class = {
   .options = unset_options,
   .instance_size = sizeof (SetRule),
   .init = unset_init,
-  .free = set_free,
-  .process = unset_process,
+  .ops.rewrite = &unset_ops,
 };
 
 const SlDriverClass rewrite_groupunset_class = {
@@ -250,5 +240,5 @@ const SlDriverClass rewrite_groupunset_class = {
   .instance_size = sizeof (GroupUnsetRule),
   .init = groupunset_init,
   .free = groupunset_free,
-  .process = groupunset_process,
+  .ops.rewrite = &groupunset_ops,
 };

@@ -14,21 +14,26 @@ typedef struct
   SlHandle field;
   SlMatcher *matcher;
   SlTemplate *replacement;
+  GPtrArray *args;
+  const gchar *field_name;
+  SlMatcherOptions matcher_options;
 } SubstRule;
 
 static const SlOptionSpec subst_options[] = {
-  { "args", SL_OPT_LIST, NULL, "the pattern, then the template that replaces what it matches", NULL, TRUE },
-  { "value", SL_OPT_STRING, "MESSAGE", "the field to change" },
-  SL_MATCHER_OPTIONS,
+  { "args", SL_LIST (SubstRule, args), NULL, "the pattern, then the template that replaces what it matches",
+    .flags = SL_OPT_POSITIONAL },
+  { "value", SL_STRING (SubstRule, field_name), "MESSAGE", "the field to change" },
+  SL_MATCHER_OPTIONS (SubstRule, matcher_options),
   REWRITE_RULE_OPTIONS,
   { NULL }
 };
 
 static gboolean
-subst_init (SlDriver *d, SlOptions *o, GError **error)
+subst_init (SlDriver *d, GError **error)
 {
   SubstRule *self = (SubstRule *) d;
-  GPtrArray *args = sl_options_list (o, "args");
+  SlOptions *o = d->options;
+  GPtrArray *args = self->args;
   if (!args || args->len != 2)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, args && args->len ? sl_options_pos (o, "args") : d->pos,
@@ -36,7 +41,7 @@ subst_init (SlDriver *d, SlOptions *o, GError **error)
                           "as in subst(\"password=\\\\S+\" \"password=***\")"));
       return FALSE;
     }
-  if (!rewrite_rule_field (&self->rule, o, "value", &self->field, error))
+  if (!rewrite_rule_field (&self->rule, "value", self->field_name, &self->field, error))
     return FALSE;
 
   GError *inner = NULL;
@@ -47,7 +52,7 @@ subst_init (SlDriver *d, SlOptions *o, GError **error)
       g_error_free (inner);
       return FALSE;
     }
-  if (!(self->matcher = sl_matcher_new (d, o, g_ptr_array_index (args, 0), sl_options_pos (o, "args"), error)))
+  if (!(self->matcher = sl_matcher_new (d, &self->matcher_options, g_ptr_array_index (args, 0), sl_options_pos (o, "args"), error)))
     return FALSE;
   if (sl_matcher_type (self->matcher) == SL_MATCHER_GLOB)
     {
@@ -55,7 +60,7 @@ subst_init (SlDriver *d, SlOptions *o, GError **error)
                         _("subst() cannot replace what a glob matches; use type(pcre) or type(string)"));
       return FALSE;
     }
-  return rewrite_rule_init (&self->rule, o, error);
+  return TRUE;
 }
 
 static void
@@ -65,7 +70,6 @@ subst_free (SlDriver *d)
   sl_matcher_free (self->matcher);
   if (self->replacement)
     sl_template_unref (self->replacement);
-  rewrite_rule_free (&self->rule);
 }
 
 static gboolean
@@ -98,6 +102,8 @@ subst_process (SlDriver *d, SlMessage **msg)
   return TRUE;
 }
 
+static const SlRewriteOps subst_ops = { .process = subst_process };
+
 const SlDriverClass rewrite_subst_class = {
   .kind = SL_DRIVER_REWRITE,
   .name = "subst",
@@ -107,5 +113,5 @@ const SlDriverClass rewrite_subst_class = {
   .instance_size = sizeof (SubstRule),
   .init = subst_init,
   .free = subst_free,
-  .process = subst_process,
+  .ops.rewrite = &subst_ops,
 };

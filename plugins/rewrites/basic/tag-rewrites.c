@@ -1,9 +1,9 @@
 /* set-tag("audit") and clear-tag("audit"): put a tag on the message or
  * take it off; the tag may be a template ("app-$PROGRAM"). */
 #include "plugins/rewrites/basic/rewrite-rule.h"
-#include "core/config.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
+#include "core/template.h"
 
 typedef struct
 {
@@ -13,34 +13,23 @@ typedef struct
 } TagRule;
 
 static const SlOptionSpec tag_options[] = {
-  { "tag", SL_OPT_TEMPLATE, NULL, "the tag, text or a template", NULL, TRUE },
+  { "tag", SL_TEMPLATE (TagRule, tag), NULL, "the tag, text or a template", .flags = SL_OPT_POSITIONAL },
   REWRITE_RULE_OPTIONS,
   { NULL }
 };
 
 static gboolean
-tag_init (SlDriver *d, SlOptions *o, GError **error)
+tag_init (SlDriver *d, GError **error)
 {
   TagRule *self = (TagRule *) d;
   self->set = d->klass == &rewrite_set_tag_class;
-  if (!sl_options_string (o, "tag"))
+  if (!self->tag)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("%s() needs a tag, as in %s(\"audit\")"),
                         d->klass->name, d->klass->name);
       return FALSE;
     }
-  if (!(self->tag = sl_config_template (d->cfg, o, "tag", NULL, error)))
-    return FALSE;
-  return rewrite_rule_init (&self->rule, o, error);
-}
-
-static void
-tag_free (SlDriver *d)
-{
-  TagRule *self = (TagRule *) d;
-  if (self->tag)
-    sl_template_unref (self->tag);
-  rewrite_rule_free (&self->rule);
+  return TRUE;
 }
 
 static gboolean
@@ -66,6 +55,8 @@ tag_process (SlDriver *d, SlMessage **msg)
   return TRUE;
 }
 
+static const SlRewriteOps tag_ops = { .process = tag_process };
+
 const SlDriverClass rewrite_set_tag_class = {
   .kind = SL_DRIVER_REWRITE,
   .name = "set-tag",
@@ -73,8 +64,7 @@ const SlDriverClass rewrite_set_tag_class = {
   .options = tag_options,
   .instance_size = sizeof (TagRule),
   .init = tag_init,
-  .free = tag_free,
-  .process = tag_process,
+  .ops.rewrite = &tag_ops,
 };
 
 const SlDriverClass rewrite_clear_tag_class = {
@@ -84,6 +74,5 @@ const SlDriverClass rewrite_clear_tag_class = {
   .options = tag_options,
   .instance_size = sizeof (TagRule),
   .init = tag_init,
-  .free = tag_free,
-  .process = tag_process,
+  .ops.rewrite = &tag_ops,
 };

@@ -64,7 +64,7 @@ run (Rule *r, SlMessage *msg)
 {
   SlMessage *other_path = sl_message_ref (msg);
   gchar *before = snapshot (msg);
-  g_assert_true (r->t.driver->klass->process (r->t.driver, &msg));
+  g_assert_true (r->t.driver->klass->ops.rewrite->process (r->t.driver, &msg));
   gchar *after = snapshot (other_path);
   g_assert_cmpstr (before, ==, after);
   g_free (before);
@@ -392,6 +392,7 @@ test_config_errors (void)
   assert_refused ("subst(\"ab\\\\\" \"x\")", "test.conf:3:19: invalid regular expression");
   assert_refused ("subst(\"a\" \"${unterminated\")", "test.conf:3:23: unterminated '${'");
   assert_refused ("subst(\"a*\" \"b\" type(glob))", "subst() cannot replace what a glob matches");
+  assert_refused ("subst(\"a\" \"b\" type(posix))", "'posix' is not a value of type(); expected one of: pcre, string, glob");
   assert_refused ("subst(\"a\" \"b\" value(\"LEVEL\"))", "'LEVEL' is a macro");
   assert_refused ("set-tag()", "set-tag() needs a tag");
   assert_refused ("set-facility(\"local9\")", "test.conf:3:26: unknown facility 'local9'");
@@ -414,7 +415,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  sl_plugins_register (&sl_module);
+  g_assert_true (sl_plugins_register (&sl_module, __FILE__, NULL));
   g_test_add_func ("/rewrites/set", test_set);
   g_test_add_func ("/rewrites/condition", test_condition);
   g_test_add_func ("/rewrites/unset-groupunset", test_unset_and_groupunset);

@@ -34,7 +34,8 @@
 typedef struct
 {
   SlDriver super;
-  gchar *path;
+  const gchar *path;
+  const gchar *follow_freq;
   gchar *dir;
   gint follow_ms;           /* 0: only inotify wakes the reader */
   gchar *persist_key;
@@ -64,35 +65,35 @@ typedef struct
   guint batched;
 } FileSource;
 
+/* follow-freq() is text, not a duration, because syslog-ng takes
+ * fractions of a second there (0.5) */
 static const SlOptionSpec file_options[] = {
-  { "path", SL_OPT_STRING, NULL, "the file to follow", NULL, TRUE },
-  { "follow-freq", SL_OPT_STRING, "1", "seconds between looks for new lines, rotation and truncation; inotify also wakes the reader at once" },
-  { "log-iw-size", SL_OPT_INT, "100", "flow-control window: messages in flight before reading pauses" },
-  SL_SOURCE_COMMON_OPTIONS,
+  { "path", SL_STRING (FileSource, path), NULL, "the file to follow", .flags = SL_OPT_POSITIONAL },
+  { "follow-freq", SL_STRING (FileSource, follow_freq), "1",
+    "seconds between looks for new lines, rotation and truncation; inotify also wakes the reader at once" },
   { NULL }
 };
 
 static gboolean
-file_init (SlDriver *d, SlOptions *o, GError **error)
+file_init (SlDriver *d, GError **error)
 {
   FileSource *self = (FileSource *) d;
-  const gchar *path = sl_options_string (o, "path");
+  const gchar *path = self->path;
   if (!path || !*path)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("file() needs the path of the file to follow"));
       return FALSE;
     }
-  const gchar *freq = sl_options_string (o, "follow-freq");
+  const gchar *freq = self->follow_freq;
   gchar *end = NULL;
   gdouble seconds = g_ascii_strtod (freq, &end);
   if (end == freq || *end || !isfinite (seconds) || seconds < 0 || seconds > G_MAXINT / 1000)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "follow-freq"),
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "follow-freq"),
                         _("follow-freq() takes seconds, such as 1 or 0.5, not '%s'"), freq);
       return FALSE;
     }
   self->follow_ms = (gint) (seconds * 1000);
-  self->path = g_strdup (path);
   self->dir = g_path_get_dirname (path);
   self->persist_key = g_strdup_printf ("file(%s)", path);
   self->fd = -1;
@@ -425,21 +426,26 @@ static void
 file_free (SlDriver *d)
 {
   FileSource *self = (FileSource *) d;
-  g_free (self->path);
   g_free (self->dir);
   g_free (self->persist_key);
   g_mutex_clear (&self->lock);
   g_cond_clear (&self->finished_cond);
 }
 
+static const SlSourceOps file_ops = {
+  .start = file_start,
+  .stop = file_stop,
+};
+
 const SlDriverClass sl_file_source_class = {
   .kind = SL_DRIVER_SOURCE,
   .name = "file",
   .summary = "follow a file as it grows, through rotation and truncation, resuming where it stopped",
   .options = file_options,
+  .defaults = (const gchar *const[]) { "log-iw-size", "100", NULL },
+  .capabilities = SL_CAP_PARSES,
   .instance_size = sizeof (FileSource),
   .init = file_init,
   .free = file_free,
-  .start = file_start,
-  .stop = file_stop,
+  .ops.source = &file_ops,
 };

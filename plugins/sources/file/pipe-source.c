@@ -19,7 +19,7 @@
 typedef struct
 {
   SlDriver super;
-  gchar *path;              /* NULL for stdin() */
+  const gchar *path;        /* NULL for stdin() */
   gint perm;
   gboolean create_dirs;
   gint fd;
@@ -29,34 +29,25 @@ typedef struct
 } PipeSource;
 
 static const SlOptionSpec pipe_options[] = {
-  { "path", SL_OPT_STRING, NULL, "the named pipe to read; made when missing", NULL, TRUE },
-  { "perm", SL_OPT_INT, "0600", "mode of the pipe when it is made" },
-  { "create-dirs", SL_OPT_BOOL, "no", "create the pipe's folder" },
-  SL_SOURCE_COMMON_OPTIONS,
-  { NULL }
-};
-
-static const SlOptionSpec stdin_options[] = {
-  SL_SOURCE_COMMON_OPTIONS,
+  { "path", SL_STRING (PipeSource, path), NULL, "the named pipe to read; made when missing",
+    .flags = SL_OPT_POSITIONAL },
+  { "perm", SL_INT (PipeSource, perm), "0600", "mode of the pipe when it is made" },
+  { "create-dirs", SL_BOOL (PipeSource, create_dirs), "no", "create the pipe's folder" },
   { NULL }
 };
 
 static gboolean
-pipe_init (SlDriver *d, SlOptions *o, GError **error)
+pipe_init (SlDriver *d, GError **error)
 {
   PipeSource *self = (PipeSource *) d;
   self->fd = -1;
-  if (!sl_options_has (o, "path"))
+  if (d->klass == &sl_stdin_source_class)
     return TRUE;
-  const gchar *path = sl_options_string (o, "path");
-  if (!path || !*path)
+  if (!self->path || !*self->path)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("pipe() needs the path of the named pipe"));
       return FALSE;
     }
-  self->path = g_strdup (path);
-  self->perm = sl_options_int (o, "perm");
-  self->create_dirs = sl_options_bool (o, "create-dirs");
   return TRUE;
 }
 
@@ -151,32 +142,28 @@ pipe_stop (SlDriver *d)
   self->fd = -1;
 }
 
-static void
-pipe_free (SlDriver *d)
-{
-  g_free (((PipeSource *) d)->path);
-}
+static const SlSourceOps pipe_ops = {
+  .start = pipe_start,
+  .stop = pipe_stop,
+};
 
 const SlDriverClass sl_pipe_source_class = {
   .kind = SL_DRIVER_SOURCE,
   .name = "pipe",
   .summary = "read lines from a named pipe, made when missing",
   .options = pipe_options,
+  .capabilities = SL_CAP_PARSES,
   .instance_size = sizeof (PipeSource),
   .init = pipe_init,
-  .free = pipe_free,
-  .start = pipe_start,
-  .stop = pipe_stop,
+  .ops.source = &pipe_ops,
 };
 
 const SlDriverClass sl_stdin_source_class = {
   .kind = SL_DRIVER_SOURCE,
   .name = "stdin",
   .summary = "read lines from the daemon's standard input; its end stops the daemon",
-  .options = stdin_options,
+  .capabilities = SL_CAP_PARSES,
   .instance_size = sizeof (PipeSource),
   .init = pipe_init,
-  .free = pipe_free,
-  .start = pipe_start,
-  .stop = pipe_stop,
+  .ops.source = &pipe_ops,
 };

@@ -19,9 +19,9 @@ typedef struct
 } InternalSource;
 
 static const SlOptionSpec internal_options[] = {
-  { "log-fifo-size", SL_OPT_INT, NULL, "accepted for syslog-ng compatibility" },
-  { "log-iw-size", SL_OPT_INT, NULL, "accepted for syslog-ng compatibility" },
-  { "tags", SL_OPT_LIST, NULL, "accepted for syslog-ng compatibility" },
+  { "log-fifo-size", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility" },
+  { "log-iw-size", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility" },
+  { "tags", SL_UNBOUND (SL_OPT_LIST), NULL, "accepted for syslog-ng compatibility" },
   { NULL }
 };
 
@@ -92,14 +92,18 @@ internal_stop (SlDriver *d)
   self->thread = NULL;
 }
 
+static const SlSourceOps internal_ops = {
+  .start = internal_start,
+  .stop = internal_stop,
+};
+
 static const SlDriverClass internal_source_class = {
   .kind = SL_DRIVER_SOURCE,
   .name = "internal",
   .summary = "the daemon's own messages: start, stop, reload, errors and drops",
   .options = internal_options,
   .instance_size = sizeof (InternalSource),
-  .start = internal_start,
-  .stop = internal_stop,
+  .ops.source = &internal_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

@@ -147,9 +147,13 @@ kmsg_format_parse (SlMessage *msg, const SlParseOptions *options)
   return sl_kmsg_parse (msg, sl_kmsg_boot_time (), options);
 }
 
+static const SlFormatOps kmsg_format_ops = {
+  .parse = kmsg_format_parse,
+};
+
 const SlDriverClass sl_kmsg_format_class = {
   .kind = SL_DRIVER_FORMAT,
   .name = "linux-kmsg",
   .summary = "records of the Linux kernel's log as /dev/kmsg gives them",
-  .parse_format = kmsg_format_parse,
+  .ops.format = &kmsg_format_ops,
 };

@@ -7,28 +7,17 @@
 typedef struct
 {
   SlDriver super;
-  gchar *path;
+  const gchar *path;
   gboolean optional;
   SlKmsgReader *reader;
 } KmsgSource;
 
-/* its own format() default comes first and wins over the common one */
 static const SlOptionSpec kmsg_options[] = {
-  { "path", SL_OPT_STRING, "/dev/kmsg", "the kernel's log device, or a file or pipe in its format", NULL, TRUE },
-  { "format", SL_OPT_STRING, "linux-kmsg", "the message format parser" },
-  { "optional", SL_OPT_BOOL, "no", "start without this source when the device cannot be read" },
-  SL_SOURCE_COMMON_OPTIONS,
+  { "path", SL_STRING (KmsgSource, path), "/dev/kmsg", "the kernel's log device, or a file or pipe in its format",
+    .flags = SL_OPT_POSITIONAL },
+  { "optional", SL_BOOL (KmsgSource, optional), "no", "start without this source when the device cannot be read" },
   { NULL }
 };
-
-static gboolean
-kmsg_init (SlDriver *d, SlOptions *o, GError **error)
-{
-  KmsgSource *self = (KmsgSource *) d;
-  self->path = g_strdup (sl_options_string (o, "path"));
-  self->optional = sl_options_bool (o, "optional");
-  return TRUE;
-}
 
 static gboolean
 kmsg_start (SlDriver *d, SlSource *source, GError **error)
@@ -57,22 +46,20 @@ kmsg_stop (SlDriver *d)
   self->reader = NULL;
 }
 
-static void
-kmsg_free (SlDriver *d)
-{
-  g_free (((KmsgSource *) d)->path);
-}
+static const SlSourceOps kmsg_ops = {
+  .start = kmsg_start,
+  .stop = kmsg_stop,
+};
 
 static const SlDriverClass kmsg_source_class = {
   .kind = SL_DRIVER_SOURCE,
   .name = "kmsg",
   .summary = "the Linux kernel's log from /dev/kmsg: priority, boot-relative time, device properties",
   .options = kmsg_options,
+  .defaults = (const gchar *const[]) { "format", "linux-kmsg", NULL },
+  .capabilities = SL_CAP_PARSES,
   .instance_size = sizeof (KmsgSource),
-  .init = kmsg_init,
-  .free = kmsg_free,
-  .start = kmsg_start,
-  .stop = kmsg_stop,
+  .ops.source = &kmsg_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

@@ -178,10 +178,15 @@ test_format_class (void)
 {
   g_assert_cmpint (sl_kmsg_format_class.kind, ==, SL_DRIVER_FORMAT);
   g_assert_cmpstr (sl_kmsg_format_class.name, ==, "linux-kmsg");
+  /* the registry takes it: its kind's operations are there */
+  const SlDriverClass *const classes[] = { &sl_kmsg_format_class, NULL };
+  const SlModule module = { .abi_version = SL_ABI_VERSION, .name = "kmsg-format", .drivers = classes };
+  g_assert_true (sl_plugins_register (&module, __FILE__, NULL));
+  g_assert_true (sl_plugins_lookup (SL_DRIVER_FORMAT, "linux-kmsg") == &sl_kmsg_format_class);
   static const gchar record[] = "6,1,0,-;at boot";
   SlMessage *msg = sl_message_new (record, strlen (record));
   sl_time_now (&msg->recvd);
-  g_assert_true (sl_kmsg_format_class.parse_format (msg, &defaults));
+  g_assert_true (sl_kmsg_format_class.ops.format->parse (msg, &defaults));
   /* time zero of the kernel's clock is the boot, before now */
   g_assert_cmpint (msg->stamp.usec, ==, sl_kmsg_boot_time ());
   g_assert_cmpint (msg->stamp.usec, <=, msg->recvd.usec);

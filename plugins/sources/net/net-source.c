@@ -15,85 +15,79 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+enum
+{
+  NET_TCP,
+  NET_UDP,
+};
+
+static const SlOptionWord transport_words[] = {
+  { "tcp", NET_TCP },
+  { "udp", NET_UDP },
+  { NULL }
+};
+
 typedef struct
 {
   SlDriver super;
-  gchar *ip;
-  gchar *port;
+  const gchar *ip;
+  const gchar *port;
+  gint64 so_rcvbuf;
+  gboolean so_keepalive;
+  gint listen_backlog;
+  gint transport;
   gboolean stream;
-  gint backlog;
-  gint so_rcvbuf;
   SlListenerSettings settings;
   SlSocketReader *reader;
 } NetSource;
 
 #define NET_OPTIONS(default_port) \
-  { "ip", SL_OPT_STRING, "0.0.0.0", "address to listen on" }, \
-  { "localip", SL_OPT_STRING, NULL, "the same as ip()" }, \
-  { "port", SL_OPT_STRING, default_port, "port to listen on" }, \
-  { "localport", SL_OPT_STRING, NULL, "the same as port()" }, \
-  { "so-rcvbuf", SL_OPT_INT, "0", "socket receive buffer in bytes; 0 keeps the system default" }, \
-  { "ip-protocol", SL_OPT_INT, "4", "accepted for syslog-ng compatibility; the address decides" }, \
-  SL_SOURCE_COMMON_OPTIONS
+  { "ip", SL_STRING (NetSource, ip), "0.0.0.0", "address to listen on" }, \
+  { "localip", SL_STRING (NetSource, ip), NULL, "the same as ip()" }, \
+  { "port", SL_STRING (NetSource, port), default_port, "port to listen on" }, \
+  { "localport", SL_STRING (NetSource, port), NULL, "the same as port()" }, \
+  { "so-rcvbuf", SL_SIZE (NetSource, so_rcvbuf), "0", "socket receive buffer; 0 keeps the system default" }, \
+  { "ip-protocol", SL_UNBOUND (SL_OPT_INT), "4", "accepted for syslog-ng compatibility; the address decides" }
 
 #define STREAM_OPTIONS \
-  { "max-connections", SL_OPT_INT, "10", "connections served at once; more are refused and counted" }, \
-  { "keep-alive", SL_OPT_BOOL, "yes", "accepted for syslog-ng compatibility" }, \
-  { "so-keepalive", SL_OPT_BOOL, "no", "enable TCP keepalive probes" }, \
-  { "listen-backlog", SL_OPT_INT, "256", "pending connections the kernel keeps" }
+  { "keep-alive", SL_UNBOUND (SL_OPT_BOOL), "yes", "accepted for syslog-ng compatibility", .inherit = "keep-alive" }, \
+  { "so-keepalive", SL_BOOL (NetSource, so_keepalive), "no", "enable TCP keepalive probes" }, \
+  { "listen-backlog", SL_INT (NetSource, listen_backlog), "256", "pending connections the kernel keeps" }
 
 static const SlOptionSpec tcp_options[] = { NET_OPTIONS ("514"), STREAM_OPTIONS, { NULL } };
 static const SlOptionSpec udp_options[] = { NET_OPTIONS ("514"), { NULL } };
 static const SlOptionSpec network_options[] = {
   NET_OPTIONS ("514"), STREAM_OPTIONS,
-  { "transport", SL_OPT_STRING, "tcp", "tcp or udp" },
+  { "transport", SL_CHOICE (NetSource, transport), "tcp", "how messages come", .words = transport_words },
   { NULL }
 };
-/* RFC 5424 on port 601 over TCP (syslog-conn, where syslog-ng listens)
- * and 514 over UDP; its own flags() default comes first and wins over the
- * common one */
+/* RFC 5424 goes on port 601 over TCP (syslog-conn, where syslog-ng
+ * listens); over UDP syslog() takes 514 unless port() says otherwise */
 static const SlOptionSpec syslog_options[] = {
-  { "flags", SL_OPT_FLAGS, "syslog-protocol", "how to take messages; RFC 5424 (syslog-protocol) unless flags() says otherwise",
-    SL_SOURCE_FLAG_CHOICES },
   NET_OPTIONS ("601"), STREAM_OPTIONS,
-  { "transport", SL_OPT_STRING, "tcp", "tcp or udp" },
+  { "transport", SL_CHOICE (NetSource, transport), "tcp", "how messages come", .words = transport_words },
   { NULL }
 };
 
 static gboolean
-net_init (SlDriver *d, SlOptions *o, GError **error)
+net_init (SlDriver *d, GError **error)
 {
   NetSource *self = (NetSource *) d;
   const gchar *kind = d->klass->name;
-  self->ip = g_strdup (sl_options_string (o, sl_options_is_set (o, "localip") ? "localip" : "ip"));
-  self->port = g_strdup (sl_options_string (o, sl_options_is_set (o, "localport") ? "localport" : "port"));
-  self->so_rcvbuf = sl_options_int (o, "so-rcvbuf");
-  self->stream = strcmp (kind, "udp") != 0;
-  if (sl_options_has (o, "transport"))
-    {
-      const gchar *transport = sl_options_string (o, "transport");
-      if (g_ascii_strcasecmp (transport, "udp") != 0 && g_ascii_strcasecmp (transport, "tcp") != 0)
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "transport"),
-                            _("transport '%s' is not one %s() knows; use tcp or udp"), transport, kind);
-          return FALSE;
-        }
-      self->stream = g_ascii_strcasecmp (transport, "tcp") == 0;
-    }
+  self->stream = strcmp (kind, "udp") != 0 && self->transport == NET_TCP;
   /* syslog() over UDP listens where RFC 5426 puts it, as syslog-ng does */
-  if (strcmp (kind, "syslog") == 0 && !self->stream && !sl_options_is_set (o, "port")
-      && !sl_options_is_set (o, "localport"))
+  if (strcmp (kind, "syslog") == 0 && !self->stream && !sl_options_is_set (d->options, "port")
+      && !sl_options_is_set (d->options, "localport"))
+    self->port = "514";
+  if (self->so_rcvbuf > G_MAXINT)
     {
-      g_free (self->port);
-      self->port = g_strdup ("514");
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "so-rcvbuf"),
+                        _("so-rcvbuf() must be between 0 and %d bytes"), G_MAXINT);
+      return FALSE;
     }
-  if (sl_options_has (o, "max-connections"))
-    {
-      self->settings.max_connections = MAX (sl_options_int (o, "max-connections"), 1);
-      self->settings.so_keepalive = sl_options_bool (o, "so-keepalive");
-      self->backlog = MAX (sl_options_int (o, "listen-backlog"), 1);
-    }
-  self->settings.so_rcvbuf = self->so_rcvbuf;
+  self->listen_backlog = MAX (self->listen_backlog, 1);
+  self->settings.so_keepalive = self->so_keepalive;
+  self->settings.so_rcvbuf = (gint) self->so_rcvbuf;
   return TRUE;
 }
 
@@ -115,10 +109,10 @@ open_socket (NetSource *self, GError **error)
   gint one = 1;
   if (fd >= 0)
     setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  if (fd >= 0 && !self->stream && self->so_rcvbuf > 0)
-    setsockopt (fd, SOL_SOCKET, SO_RCVBUF, &self->so_rcvbuf, sizeof self->so_rcvbuf);
+  if (fd >= 0 && !self->stream && self->settings.so_rcvbuf > 0)
+    setsockopt (fd, SOL_SOCKET, SO_RCVBUF, &self->settings.so_rcvbuf, sizeof self->settings.so_rcvbuf);
   if (fd < 0 || bind (fd, res->ai_addr, res->ai_addrlen) < 0
-      || (self->stream && listen (fd, self->backlog) < 0))
+      || (self->stream && listen (fd, self->listen_backlog) < 0))
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, self->super.pos,
                         _("%s(): cannot listen on %s port %s: %s"), self->super.klass->name,
@@ -135,6 +129,7 @@ static gboolean
 net_start (SlDriver *d, SlSource *source, GError **error)
 {
   NetSource *self = (NetSource *) d;
+  self->settings.max_connections = sl_source_max_connections (source);
   gint fd = open_socket (self, error);
   if (fd < 0)
     return FALSE;
@@ -155,31 +150,34 @@ net_stop (SlDriver *d)
   self->reader = NULL;
 }
 
-static void
-net_free (SlDriver *d)
-{
-  NetSource *self = (NetSource *) d;
-  g_free (self->ip);
-  g_free (self->port);
-}
+static const SlSourceOps net_ops = {
+  .start = net_start,
+  .stop = net_stop,
+};
 
-#define NET_SOURCE_CLASS(var, word, table, text) \
+#define NET_SOURCE_CLASS(var, word, table, caps, defs, text) \
   static const SlDriverClass var = { \
     .kind = SL_DRIVER_SOURCE, \
     .name = word, \
     .summary = text, \
     .options = table, \
+    .defaults = defs, \
+    .capabilities = caps, \
     .instance_size = sizeof (NetSource), \
     .init = net_init, \
-    .free = net_free, \
-    .start = net_start, \
-    .stop = net_stop, \
+    .ops.source = &net_ops, \
   }
 
-NET_SOURCE_CLASS (tcp_class, "tcp", tcp_options, "receive syslog over TCP, newline or octet-count framed");
-NET_SOURCE_CLASS (udp_class, "udp", udp_options, "receive syslog datagrams over UDP");
-NET_SOURCE_CLASS (network_class, "network", network_options, "receive syslog over TCP or UDP, chosen by transport()");
-NET_SOURCE_CLASS (syslog_class, "syslog", syslog_options, "receive RFC 5424 syslog over TCP (port 601) or UDP (port 514)");
+#define STREAM_CAPS (SL_CAP_PARSES | SL_CAP_CONNECTIONS)
+
+NET_SOURCE_CLASS (tcp_class, "tcp", tcp_options, STREAM_CAPS, NULL,
+                  "receive syslog over TCP, newline or octet-count framed");
+NET_SOURCE_CLASS (udp_class, "udp", udp_options, SL_CAP_PARSES, NULL, "receive syslog datagrams over UDP");
+NET_SOURCE_CLASS (network_class, "network", network_options, STREAM_CAPS, NULL,
+                  "receive syslog over TCP or UDP, chosen by transport()");
+NET_SOURCE_CLASS (syslog_class, "syslog", syslog_options, STREAM_CAPS,
+                  ((const gchar *const[]) { "flags", "syslog-protocol", NULL }),
+                  "receive RFC 5424 syslog over TCP (port 601) or UDP (port 514)");
 
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,

@@ -174,7 +174,7 @@ test_help_and_transport (SlTestEnv *env, gconstpointer data)
   status = sl_test_run_built ("daemon/sluiced", NULL, &err, "--syntax-only", "-f", env->config,
                               "--module-path", sl_test_module_path (), NULL);
   g_assert_cmpint (status, ==, 1);
-  g_assert_nonnull (strstr (err, ":2:35: transport 'tls' is not one syslog() knows; use tcp or udp"));
+  g_assert_nonnull (strstr (err, ":2:45: 'tls' is not a value of transport(); expected one of: tcp, udp"));
 }
 
 static const gchar peer_sluice_config[] =

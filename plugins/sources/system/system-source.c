@@ -15,27 +15,17 @@
 typedef struct
 {
   SlDriver super;
-  gchar *socket_path;
-  gchar *kmsg_path;
+  const gchar *socket_path;
+  const gchar *kmsg_path;
   SlDgramReader *dgram;
   SlKmsgReader *kmsg;
 } SystemSource;
 
 static const SlOptionSpec system_options[] = {
-  { "socket", SL_OPT_STRING, "/dev/log", "the unix datagram socket local programs log to" },
-  { "kmsg", SL_OPT_STRING, "/dev/kmsg", "the kernel's log device" },
-  SL_SOURCE_COMMON_OPTIONS,
+  { "socket", SL_STRING (SystemSource, socket_path), "/dev/log", "the unix datagram socket local programs log to" },
+  { "kmsg", SL_STRING (SystemSource, kmsg_path), "/dev/kmsg", "the kernel's log device" },
   { NULL }
 };
-
-static gboolean
-system_init (SlDriver *d, SlOptions *o, GError **error)
-{
-  SystemSource *self = (SystemSource *) d;
-  self->socket_path = g_strdup (sl_options_string (o, "socket"));
-  self->kmsg_path = g_strdup (sl_options_string (o, "kmsg"));
-  return TRUE;
-}
 
 static SlDgramReader *
 start_socket (SystemSource *self, SlSource *source, GError **error)
@@ -95,24 +85,19 @@ system_stop (SlDriver *d)
   self->kmsg = NULL;
 }
 
-static void
-system_free (SlDriver *d)
-{
-  SystemSource *self = (SystemSource *) d;
-  g_free (self->socket_path);
-  g_free (self->kmsg_path);
-}
+static const SlSourceOps system_ops = {
+  .start = system_start,
+  .stop = system_stop,
+};
 
 static const SlDriverClass system_source_class = {
   .kind = SL_DRIVER_SOURCE,
   .name = "system",
   .summary = "the local system's logs: /dev/log and the kernel's /dev/kmsg, each where available",
   .options = system_options,
+  .capabilities = SL_CAP_PARSES,
   .instance_size = sizeof (SystemSource),
-  .init = system_init,
-  .free = system_free,
-  .start = system_start,
-  .stop = system_stop,
+  .ops.source = &system_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

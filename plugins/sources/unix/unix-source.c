@@ -17,59 +17,61 @@
 typedef struct
 {
   SlDriver super;
-  gchar *path;
-  gboolean stream;
+  const gchar *path;
   gint perm;
+  const gchar *owner_name;
+  const gchar *group_name;
+  gint64 so_rcvbuf;
+  gboolean optional;
+  gboolean create_dirs;
+  gboolean stream;
   uid_t owner;
   gid_t group;
-  gint so_rcvbuf;
-  gboolean optional;
   SlListenerSettings settings;
   SlSocketReader *reader;
 } UnixSource;
 
 #define UNIX_OPTIONS \
-  { "path", SL_OPT_STRING, NULL, "the socket file to create", NULL, TRUE }, \
-  { "perm", SL_OPT_INT, "0666", "mode of the socket file" }, \
-  { "owner", SL_OPT_STRING, NULL, "owner of the socket file" }, \
-  { "group", SL_OPT_STRING, NULL, "group of the socket file" }, \
-  { "so-rcvbuf", SL_OPT_INT, "0", "socket receive buffer in bytes; 0 keeps the system default" }, \
-  { "optional", SL_OPT_BOOL, "no", "start without this source when the socket cannot be made" }, \
-  { "pass-unix-credentials", SL_OPT_BOOL, "yes", "accepted for syslog-ng compatibility" }, \
-  { "create-dirs", SL_OPT_BOOL, "no", "create the socket's folder" }, \
-  SL_SOURCE_COMMON_OPTIONS
+  { "path", SL_STRING (UnixSource, path), NULL, "the socket file to create", .flags = SL_OPT_POSITIONAL }, \
+  { "perm", SL_INT (UnixSource, perm), "0666", "mode of the socket file" }, \
+  { "owner", SL_STRING (UnixSource, owner_name), NULL, "owner of the socket file" }, \
+  { "group", SL_STRING (UnixSource, group_name), NULL, "group of the socket file" }, \
+  { "so-rcvbuf", SL_SIZE (UnixSource, so_rcvbuf), "0", "socket receive buffer; 0 keeps the system default" }, \
+  { "optional", SL_BOOL (UnixSource, optional), "no", "start without this source when the socket cannot be made" }, \
+  { "pass-unix-credentials", SL_UNBOUND (SL_OPT_BOOL), "yes", "accepted for syslog-ng compatibility" }, \
+  { "create-dirs", SL_BOOL (UnixSource, create_dirs), "no", "create the socket's folder" }
 
 static const SlOptionSpec stream_options[] = {
   UNIX_OPTIONS,
-  { "max-connections", SL_OPT_INT, "256", "connections served at once; more are refused and counted" },
-  { "keep-alive", SL_OPT_BOOL, "yes", "accepted for syslog-ng compatibility" },
+  { "keep-alive", SL_UNBOUND (SL_OPT_BOOL), "yes", "accepted for syslog-ng compatibility", .inherit = "keep-alive" },
   { NULL }
 };
 static const SlOptionSpec dgram_options[] = { UNIX_OPTIONS, { NULL } };
 
 static gboolean
-resolve_ids (UnixSource *self, SlOptions *o, GError **error)
+resolve_ids (UnixSource *self, GError **error)
 {
-  const gchar *owner = sl_options_string (o, "owner");
-  const gchar *group = sl_options_string (o, "group");
+  SlOptions *o = self->super.options;
   self->owner = (uid_t) -1;
   self->group = (gid_t) -1;
-  if (owner && *owner)
+  if (self->owner_name && *self->owner_name)
     {
-      struct passwd *pw = getpwnam (owner);
+      struct passwd *pw = getpwnam (self->owner_name);
       if (!pw)
         {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "owner"), _("unknown user '%s'"), owner);
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "owner"), _("unknown user '%s'"),
+                            self->owner_name);
           return FALSE;
         }
       self->owner = pw->pw_uid;
     }
-  if (group && *group)
+  if (self->group_name && *self->group_name)
     {
-      struct group *gr = getgrnam (group);
+      struct group *gr = getgrnam (self->group_name);
       if (!gr)
         {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "group"), _("unknown group '%s'"), group);
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "group"), _("unknown group '%s'"),
+                            self->group_name);
           return FALSE;
         }
       self->group = gr->gr_gid;
@@ -78,37 +80,36 @@ resolve_ids (UnixSource *self, SlOptions *o, GError **error)
 }
 
 static gboolean
-unix_init (SlDriver *d, SlOptions *o, GError **error)
+unix_init (SlDriver *d, GError **error)
 {
   UnixSource *self = (UnixSource *) d;
   self->stream = strcmp (d->klass->name, "unix-stream") == 0;
-  const gchar *path = sl_options_string (o, "path");
-  if (!path || !*path)
+  if (!self->path || !*self->path)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("%s() needs the path of its socket"), d->klass->name);
       return FALSE;
     }
-  if (strlen (path) >= sizeof ((struct sockaddr_un *) NULL)->sun_path)
+  if (strlen (self->path) >= sizeof ((struct sockaddr_un *) NULL)->sun_path)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "path"),
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "path"),
                         _("socket path is longer than the %zu bytes a unix socket allows"),
                         sizeof ((struct sockaddr_un *) NULL)->sun_path - 1);
       return FALSE;
     }
-  self->path = g_strdup (path);
-  self->perm = sl_options_int (o, "perm");
-  self->so_rcvbuf = sl_options_int (o, "so-rcvbuf");
-  self->optional = sl_options_bool (o, "optional");
-  self->settings.so_rcvbuf = self->so_rcvbuf;
-  if (self->stream)
-    self->settings.max_connections = MAX (sl_options_int (o, "max-connections"), 1);
-  if (sl_options_bool (o, "create-dirs"))
+  if (self->so_rcvbuf > G_MAXINT)
     {
-      gchar *dir = g_path_get_dirname (path);
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "so-rcvbuf"),
+                        _("so-rcvbuf() must be between 0 and %d bytes"), G_MAXINT);
+      return FALSE;
+    }
+  self->settings.so_rcvbuf = (gint) self->so_rcvbuf;
+  if (self->create_dirs)
+    {
+      gchar *dir = g_path_get_dirname (self->path);
       g_mkdir_with_parents (dir, 0755);
       g_free (dir);
     }
-  return resolve_ids (self, o, error);
+  return resolve_ids (self, error);
 }
 
 static gint
@@ -120,7 +121,7 @@ open_socket (UnixSource *self, GError **error)
     .perm = self->perm,
     .owner = self->owner,
     .group = self->group,
-    .so_rcvbuf = self->so_rcvbuf,
+    .so_rcvbuf = self->settings.so_rcvbuf,
   };
   return sl_unix_socket_open (&spec, self->super.klass->name, error);
 }
@@ -129,6 +130,7 @@ static gboolean
 unix_start (SlDriver *d, SlSource *source, GError **error)
 {
   UnixSource *self = (UnixSource *) d;
+  self->settings.max_connections = sl_source_max_connections (source);
   GError *failure = NULL;
   gint fd = open_socket (self, &failure);
   if (fd < 0 && self->optional)
@@ -164,22 +166,21 @@ unix_stop (SlDriver *d)
   self->reader = NULL;
 }
 
-static void
-unix_free (SlDriver *d)
-{
-  g_free (((UnixSource *) d)->path);
-}
+static const SlSourceOps unix_ops = {
+  .start = unix_start,
+  .stop = unix_stop,
+};
 
 static const SlDriverClass unix_stream_class = {
   .kind = SL_DRIVER_SOURCE,
   .name = "unix-stream",
   .summary = "receive from local programs over a unix stream socket",
   .options = stream_options,
+  .defaults = (const gchar *const[]) { "max-connections", "256", NULL },
+  .capabilities = SL_CAP_PARSES | SL_CAP_CONNECTIONS,
   .instance_size = sizeof (UnixSource),
   .init = unix_init,
-  .free = unix_free,
-  .start = unix_start,
-  .stop = unix_stop,
+  .ops.source = &unix_ops,
 };
 
 static const SlDriverClass unix_dgram_class = {
@@ -187,11 +188,10 @@ static const SlDriverClass unix_dgram_class = {
   .name = "unix-dgram",
   .summary = "receive from local programs over a unix datagram socket, like /dev/log",
   .options = dgram_options,
+  .capabilities = SL_CAP_PARSES,
   .instance_size = sizeof (UnixSource),
   .init = unix_init,
-  .free = unix_free,
-  .start = unix_start,
-  .stop = unix_stop,
+  .ops.source = &unix_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

@@ -32,19 +32,28 @@ lowercase_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv 
   change_case (call, msg, env, out, g_ascii_tolower);
 }
 
+static const SlTemplateFunctionOps echo_ops = { .eval = echo_eval };
+
 static const SlDriverClass echo_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "echo",
-  .summary = "its arguments, as they render", .tf_eval = echo_eval,
+  .summary = "its arguments, as they render",
+  .ops.template_function = &echo_ops,
 };
+
+static const SlTemplateFunctionOps uppercase_ops = { .eval = uppercase_eval };
 
 static const SlDriverClass uppercase_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "uppercase",
-  .summary = "its arguments in upper case (ASCII)", .tf_eval = uppercase_eval,
+  .summary = "its arguments in upper case (ASCII)",
+  .ops.template_function = &uppercase_ops,
 };
+
+static const SlTemplateFunctionOps lowercase_ops = { .eval = lowercase_eval };
 
 static const SlDriverClass lowercase_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "lowercase",
-  .summary = "its arguments in lower case (ASCII)", .tf_eval = lowercase_eval,
+  .summary = "its arguments in lower case (ASCII)",
+  .ops.template_function = &lowercase_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

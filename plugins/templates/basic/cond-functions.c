@@ -31,8 +31,10 @@ if_free (gpointer state)
   sl_text_filter_free (state);
 }
 
+static const SlTemplateFunctionOps if_ops = { .prepare = if_prepare, .eval = if_eval, .free = if_free };
+
 const SlDriverClass sl_tf_if_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "if",
   .summary = "one of two templates, as the message passes a filter expression: $(if (COND) THEN ELSE)",
-  .tf_prepare = if_prepare, .tf_eval = if_eval, .tf_free = if_free,
+  .ops.template_function = &if_ops,
 };

@@ -102,29 +102,48 @@ sha512_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *en
   hash_eval (G_CHECKSUM_SHA512, call, msg, env, out);
 }
 
+static const SlTemplateFunctionOps md5_ops = { .prepare = hash_prepare, .eval = md5_eval, .free = g_free };
+
 const SlDriverClass sl_tf_md5_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "md5",
-  .summary = "the MD5 digest of its arguments", .tf_prepare = hash_prepare, .tf_eval = md5_eval, .tf_free = g_free,
+  .summary = "the MD5 digest of its arguments",
+  .ops.template_function = &md5_ops,
 };
 
 const SlDriverClass sl_tf_hash_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "hash",
-  .summary = "the MD5 digest of its arguments", .tf_prepare = hash_prepare, .tf_eval = md5_eval, .tf_free = g_free,
+  .summary = "the MD5 digest of its arguments",
+  .ops.template_function = &md5_ops,
 };
+
+static const SlTemplateFunctionOps sha1_ops = { .prepare = hash_prepare, .eval = sha1_eval, .free = g_free };
 
 const SlDriverClass sl_tf_sha1_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "sha1",
-  .summary = "the SHA-1 digest of its arguments", .tf_prepare = hash_prepare, .tf_eval = sha1_eval, .tf_free = g_free,
+  .summary = "the SHA-1 digest of its arguments",
+  .ops.template_function = &sha1_ops,
+};
+
+static const SlTemplateFunctionOps sha256_ops = {
+  .prepare = hash_prepare,
+  .eval = sha256_eval,
+  .free = g_free,
 };
 
 const SlDriverClass sl_tf_sha256_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "sha256",
-  .summary = "the SHA-256 digest of its arguments", .tf_prepare = hash_prepare, .tf_eval = sha256_eval,
-  .tf_free = g_free,
+  .summary = "the SHA-256 digest of its arguments",
+  .ops.template_function = &sha256_ops,
+};
+
+static const SlTemplateFunctionOps sha512_ops = {
+  .prepare = hash_prepare,
+  .eval = sha512_eval,
+  .free = g_free,
 };
 
 const SlDriverClass sl_tf_sha512_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "sha512",
-  .summary = "the SHA-512 digest of its arguments", .tf_prepare = hash_prepare, .tf_eval = sha512_eval,
-  .tf_free = g_free,
+  .summary = "the SHA-512 digest of its arguments",
+  .ops.template_function = &sha512_ops,
 };

@@ -137,28 +137,42 @@ modulo_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *en
   numeric_eval (OP_MODULO, call, msg, env, out);
 }
 
+static const SlTemplateFunctionOps add_ops = { .prepare = numeric_prepare, .eval = add_eval };
+
 const SlDriverClass sl_tf_add_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "+",
-  .summary = "the sum of two numbers", .tf_prepare = numeric_prepare, .tf_eval = add_eval,
+  .summary = "the sum of two numbers",
+  .ops.template_function = &add_ops,
 };
+
+static const SlTemplateFunctionOps subtract_ops = { .prepare = numeric_prepare, .eval = subtract_eval };
 
 const SlDriverClass sl_tf_subtract_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "-",
-  .summary = "the first number less the second", .tf_prepare = numeric_prepare, .tf_eval = subtract_eval,
+  .summary = "the first number less the second",
+  .ops.template_function = &subtract_ops,
 };
+
+static const SlTemplateFunctionOps multiply_ops = { .prepare = numeric_prepare, .eval = multiply_eval };
 
 const SlDriverClass sl_tf_multiply_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "*",
-  .summary = "the product of two numbers", .tf_prepare = numeric_prepare, .tf_eval = multiply_eval,
+  .summary = "the product of two numbers",
+  .ops.template_function = &multiply_ops,
 };
+
+static const SlTemplateFunctionOps divide_ops = { .prepare = numeric_prepare, .eval = divide_eval };
 
 const SlDriverClass sl_tf_divide_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "/",
-  .summary = "the first number divided by the second", .tf_prepare = numeric_prepare, .tf_eval = divide_eval,
+  .summary = "the first number divided by the second",
+  .ops.template_function = &divide_ops,
 };
+
+static const SlTemplateFunctionOps modulo_ops = { .prepare = numeric_prepare, .eval = modulo_eval };
 
 const SlDriverClass sl_tf_modulo_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "%",
   .summary = "the remainder of dividing the first number by the second",
-  .tf_prepare = numeric_prepare, .tf_eval = modulo_eval,
+  .ops.template_function = &modulo_ops,
 };

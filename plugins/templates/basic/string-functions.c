@@ -310,51 +310,81 @@ ipv4_to_int_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEn
     }
 }
 
+static const SlTemplateFunctionOps substr_ops = { .prepare = substr_prepare, .eval = substr_eval };
+
 const SlDriverClass sl_tf_substr_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "substr",
   .summary = "a part of a text: $(substr TEXT OFFSET [LENGTH])",
-  .tf_prepare = substr_prepare, .tf_eval = substr_eval,
+  .ops.template_function = &substr_ops,
 };
+
+static const SlTemplateFunctionOps strip_ops = { .eval = strip_eval };
 
 const SlDriverClass sl_tf_strip_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "strip",
-  .summary = "its arguments without surrounding whitespace", .tf_eval = strip_eval,
+  .summary = "its arguments without surrounding whitespace",
+  .ops.template_function = &strip_ops,
+};
+
+static const SlTemplateFunctionOps sanitize_ops = {
+  .prepare = sanitize_prepare,
+  .eval = sanitize_eval,
+  .free = g_free,
 };
 
 const SlDriverClass sl_tf_sanitize_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "sanitize",
   .summary = "its arguments fit for a file name, joined by '/'",
-  .tf_prepare = sanitize_prepare, .tf_eval = sanitize_eval, .tf_free = g_free,
+  .ops.template_function = &sanitize_ops,
 };
+
+static const SlTemplateFunctionOps length_ops = { .eval = length_eval };
 
 const SlDriverClass sl_tf_length_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "length",
-  .summary = "the length of each argument in characters", .tf_eval = length_eval,
+  .summary = "the length of each argument in characters",
+  .ops.template_function = &length_ops,
+};
+
+static const SlTemplateFunctionOps replace_delimiter_ops = {
+  .prepare = replace_delimiter_prepare,
+  .eval = replace_delimiter_eval,
 };
 
 const SlDriverClass sl_tf_replace_delimiter_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "replace-delimiter",
   .summary = "a text with delimiters replaced: $(replace-delimiter OLD NEW TEXT)",
-  .tf_prepare = replace_delimiter_prepare, .tf_eval = replace_delimiter_eval,
+  .ops.template_function = &replace_delimiter_ops,
 };
+
+static const SlTemplateFunctionOps padding_ops = { .prepare = padding_prepare, .eval = padding_eval };
 
 const SlDriverClass sl_tf_padding_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "padding",
   .summary = "a text padded on the left to a width: $(padding TEXT WIDTH [PAD])",
-  .tf_prepare = padding_prepare, .tf_eval = padding_eval,
+  .ops.template_function = &padding_ops,
 };
+
+static const SlTemplateFunctionOps url_encode_ops = { .eval = url_encode_eval };
 
 const SlDriverClass sl_tf_url_encode_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "url-encode",
-  .summary = "its arguments percent-encoded for a URL", .tf_eval = url_encode_eval,
+  .summary = "its arguments percent-encoded for a URL",
+  .ops.template_function = &url_encode_ops,
 };
+
+static const SlTemplateFunctionOps base64_encode_ops = { .eval = base64_encode_eval };
 
 const SlDriverClass sl_tf_base64_encode_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "base64-encode",
-  .summary = "its arguments, joined, in base64", .tf_eval = base64_encode_eval,
+  .summary = "its arguments, joined, in base64",
+  .ops.template_function = &base64_encode_ops,
 };
+
+static const SlTemplateFunctionOps ipv4_to_int_ops = { .eval = ipv4_to_int_eval };
 
 const SlDriverClass sl_tf_ipv4_to_int_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "ipv4-to-int",
-  .summary = "IPv4 addresses as numbers", .tf_eval = ipv4_to_int_eval,
+  .summary = "IPv4 addresses as numbers",
+  .ops.template_function = &ipv4_to_int_ops,
 };

@@ -200,7 +200,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  sl_plugins_register (&sl_module);
+  g_assert_true (sl_plugins_register (&sl_module, __FILE__, NULL));
   g_test_add_func ("/basic-functions/substr", test_substr);
   g_test_add_func ("/basic-functions/strip-sanitize-length", test_strip_sanitize_length);
   g_test_add_func ("/basic-functions/replace-delimiter-and-padding", test_replace_delimiter_and_padding);

@@ -19,34 +19,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* syslog-ng's hard macros. Those Sluice has (a macro, or a field it
- * stores) make all-macros and the candidates for --key. */
-static const gchar *const date_macros[] = {
-  "AMPM", "DATE", "DAY", "FULLDATE", "HOUR", "HOUR12", "ISODATE", "ISOWEEK", "MIN", "MONTH",
-  "MONTH_ABBREV", "MONTH_NAME", "MONTH_WEEK", "MSEC", "SEC", "STAMP", "TZ", "TZOFFSET", "UNIXTIME",
-  "USEC", "WEEK", "WEEKDAY", "WEEK_DAY", "WEEK_DAY_ABBREV", "WEEK_DAY_NAME", "YEAR", "YEAR_DAY",
-};
-static const gchar *const date_prefixes[] = { "", "R_", "S_", "C_", "P_" };
-static const gchar *const other_macros[] = {
-  "BSDTAG", "DESTIP", "DESTPORT", "FACILITY", "FACILITY_NUM", "HOST", "HOSTID", "LEVEL", "LEVEL_NUM",
-  "LOGHOST", "MESSAGE", "MSG", "MSGHDR", "MSGID", "PID", "PRI", "PRIORITY", "PROGRAM", "PROTO", "SDATA",
-  "SEQNUM", "SEVERITY", "SEVERITY_NUM", "SOURCEIP", "SYSUPTIME", "TAG", "TAGS",
-};
-/* What the template compiler resolves to a stored field rather than a macro. */
-static const gchar *const field_macros[] = { "HOST", "MESSAGE", "MSG", "MSGID", "PID", "PROGRAM", "SOURCEIP" };
-
-static const gchar *const rfc3164_macros[] = { "FACILITY", "PRIORITY", "HOST", "PROGRAM", "PID", "MESSAGE", "DATE" };
-static const gchar *const selected_extra_macros[] = { "TAGS", "SOURCEIP", "SEQNUM" };
-
+/* The macro scopes are core/macros.h's, which knows the macros of each. */
 enum
 {
-  SCOPE_RFC3164   = 1 << 0,
-  SCOPE_RFC5424   = 1 << 1,    /* rfc3164, MSGID and sdata */
-  SCOPE_SELECTED  = 1 << 2,    /* rfc3164, TAGS, SOURCEIP and SEQNUM */
-  SCOPE_NV        = 1 << 3,
-  SCOPE_DOT_NV    = 1 << 4,
-  SCOPE_SDATA     = 1 << 5,
-  SCOPE_ALL_MACROS = 1 << 6,
+  SCOPE_RFC3164   = SL_MACRO_SCOPE_RFC3164,
+  SCOPE_RFC5424   = SL_MACRO_SCOPE_RFC5424,    /* and the .SDATA. fields */
+  SCOPE_SELECTED  = SL_MACRO_SCOPE_SELECTED,
+  SCOPE_ALL_MACROS = SL_MACRO_SCOPE_ALL,
+  SCOPE_NV        = 1 << 4,
+  SCOPE_DOT_NV    = 1 << 5,
+  SCOPE_SDATA     = 1 << 6,
 };
 
 static const struct
@@ -436,49 +418,21 @@ is_transform (const gchar *option)
          || g_str_equal (option, "--replace");
 }
 
-/* The macros selected by scopes and patterns, in the order of the lists. */
+/* The macros selected by scopes and patterns, in the order all-macros
+ * lists them. */
 static void
-add_macro (SlFormatJson *fj, const gchar *name, GHashTable *seen)
+add_macro (const gchar *name, guint scopes, gpointer user_data)
 {
-  gboolean stored = FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (field_macros); i++)
-    stored |= g_str_equal (name, field_macros[i]);
-  gboolean tags = g_str_equal (name, "TAGS");
-  if ((!stored && !tags && !sl_macro_lookup (name)) || g_hash_table_contains (seen, name))
+  SlFormatJson *fj = user_data;
+  if (!included (fj, name, (fj->scopes & scopes) != 0))
     return;
 
-  gboolean in_scope = (fj->scopes & SCOPE_ALL_MACROS) != 0;
-  for (guint i = 0; i < G_N_ELEMENTS (rfc3164_macros); i++)
-    in_scope |= (fj->scopes & (SCOPE_RFC3164 | SCOPE_RFC5424 | SCOPE_SELECTED)) && g_str_equal (name, rfc3164_macros[i]);
-  for (guint i = 0; i < G_N_ELEMENTS (selected_extra_macros); i++)
-    in_scope |= (fj->scopes & SCOPE_SELECTED) && g_str_equal (name, selected_extra_macros[i]);
-  in_scope |= (fj->scopes & SCOPE_RFC5424) && g_str_equal (name, "MSGID");
-  if (!included (fj, name, in_scope))
-    return;
-
-  g_hash_table_add (seen, (gpointer) name);
   /* in the value-pairs scopes DATE is the time the message arrived */
   gchar *text = g_strdup_printf ("${%s}", g_str_equal (name, "DATE") ? "R_DATE" : name);
+  gboolean tags = g_str_equal (name, "TAGS");
   SlFjFixed f = { rekey (fj, name), tags ? NULL : sl_template_compile (text, NULL), FALSE };
   g_free (text);
   g_array_append_val (fj->fixed, f);
-}
-
-static void
-collect_macros (SlFormatJson *fj)
-{
-  GHashTable *seen = g_hash_table_new (g_str_hash, g_str_equal);
-  gchar name[64];
-  for (guint p = 0; p < G_N_ELEMENTS (date_prefixes); p++)
-    for (guint i = 0; i < G_N_ELEMENTS (date_macros); i++)
-      {
-        g_snprintf (name, sizeof name, "%s%s", date_prefixes[p], date_macros[i]);
-        const gchar *interned = g_intern_string (name);
-        add_macro (fj, interned, seen);
-      }
-  for (guint i = 0; i < G_N_ELEMENTS (other_macros); i++)
-    add_macro (fj, other_macros[i], seen);
-  g_hash_table_unref (seen);
 }
 
 static void
@@ -591,7 +545,7 @@ prepare (SlTfCall *call, gboolean flat, GError **error)
 
   if (!parse_arguments (fj, call, error))
     return FALSE;
-  collect_macros (fj);
+  sl_macro_foreach (add_macro, fj);
   fj->fields = (fj->scopes & (SCOPE_NV | SCOPE_DOT_NV | SCOPE_SDATA | SCOPE_RFC5424)) != 0;
   for (guint i = 0; i < fj->patterns->len; i++)
     fj->fields |= ((SlFjPattern *) g_ptr_array_index (fj->patterns, i))->include;
@@ -882,22 +836,30 @@ format_json_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEn
   workspace_release ();
 }
 
+static const SlTemplateFunctionOps format_json_ops = {
+  .prepare = format_json_prepare,
+  .eval = format_json_eval,
+  .free = format_json_free,
+};
+
 static const SlDriverClass format_json_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION,
   .name = "format-json",
   .summary = "name-value pairs as a JSON object, dotted names nested; syslog-ng's value-pairs options",
-  .tf_prepare = format_json_prepare,
-  .tf_eval = format_json_eval,
-  .tf_free = format_json_free,
+  .ops.template_function = &format_json_ops,
+};
+
+static const SlTemplateFunctionOps format_flat_json_ops = {
+  .prepare = format_flat_json_prepare,
+  .eval = format_json_eval,
+  .free = format_json_free,
 };
 
 static const SlDriverClass format_flat_json_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION,
   .name = "format-flat-json",
   .summary = "name-value pairs as a JSON object, dotted names kept whole",
-  .tf_prepare = format_flat_json_prepare,
-  .tf_eval = format_json_eval,
-  .tf_free = format_json_free,
+  .ops.template_function = &format_flat_json_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {

@@ -274,7 +274,7 @@ main (int argc, char **argv)
 {
   g_setenv ("TZ", "CET-1CEST,M3.5.0,M10.5.0/3", TRUE);
   g_test_init (&argc, &argv, NULL);
-  sl_plugins_register (&sl_module);
+  g_assert_true (sl_plugins_register (&sl_module, __FILE__, NULL));
   g_test_add_func ("/format-json/scopes", test_scopes);
   g_test_add_func ("/format-json/keys-excludes-and-pairs", test_keys_excludes_and_pairs);
   g_test_add_func ("/format-json/nesting-and-order", test_nesting_and_order);

@@ -1,41 +1,8 @@
-#include "core/pipeline.h"
+#include "core/path-compile.h"
+#include "core/config-private.h"
 #include "core/config/error.h"
-#include "core/filter-expr.h"
 #include "core/i18n.h"
-#include "core/stats.h"
-
-#include <string.h>
-
-typedef enum
-{
-  STEP_FILTER,
-  STEP_PROCESS,
-  STEP_DESTINATION,
-  STEP_PATHS,      /* nested log {} blocks, siblings of one another */
-  STEP_IF,
-} StepKind;
-
-typedef struct
-{
-  StepKind kind;
-  SlFilterExpr *filter;
-  SlDriver *processor;
-  gboolean (*process) (SlDriver *self, SlMessage **msg);   /* its parser or rewrite operation */
-  SlDestination *destination;
-  guint dest_index;
-  GPtrArray *paths;          /* STEP_PATHS: SlPath; STEP_IF: the branches */
-  GPtrArray *conditions;     /* STEP_IF: SlFilterExpr per branch; NULL for else */
-} Step;
-
-struct _SlPath
-{
-  gboolean final;
-  gboolean fallback;
-  gboolean catchall;
-  gboolean flow_control;
-  GArray *steps;             /* Step */
-  SlCounter *matched;
-};
+#include "core/source-private.h"
 
 enum
 {
@@ -48,7 +15,7 @@ enum
 static const gchar *const path_flag_names[] = { "final", "fallback", "catchall", "flow-control" };
 
 static void
-step_clear (Step *s)
+step_clear (SlStep *s)
 {
   if (s->filter)
     sl_filter_expr_free (s->filter);
@@ -62,7 +29,7 @@ void
 sl_path_free (SlPath *path)
 {
   for (guint i = 0; i < path->steps->len; i++)
-    step_clear (&g_array_index (path->steps, Step, i));
+    step_clear (&g_array_index (path->steps, SlStep, i));
   g_array_free (path->steps, TRUE);
   g_free (path);
 }
@@ -113,7 +80,7 @@ add_destinations (SlPath *path, GPtrArray *group)
 {
   for (guint i = 0; i < group->len; i++)
     {
-      Step s = { .kind = STEP_DESTINATION, .destination = g_ptr_array_index (group, i) };
+      SlStep s = { .kind = SL_STEP_DESTINATION, .destination = g_ptr_array_index (group, i) };
       g_array_append_val (path->steps, s);
     }
 }
@@ -139,8 +106,8 @@ add_processors (Compiler *c, SlPath *path, const SlCfgNode *node, const gchar *k
       SlDriver *d = sl_config_new_driver (c->cfg, kind, g_ptr_array_index (body->children, i), NULL, error);
       if (!d)
         return FALSE;
-      Step s = { .kind = STEP_PROCESS, .processor = d,
-                 .process = kind == SL_DRIVER_PARSER ? d->klass->ops.parser->process : d->klass->ops.rewrite->process };
+      SlStep s = { .kind = SL_STEP_PROCESS, .processor = d,
+                   .process = kind == SL_DRIVER_PARSER ? d->klass->ops.parser->process : d->klass->ops.rewrite->process };
       g_array_append_val (path->steps, s);
     }
   return TRUE;
@@ -163,7 +130,7 @@ add_filter (Compiler *c, SlPath *path, const SlCfgNode *node, GError **error)
     e = sl_filter_expr_compile (c->cfg, node, error);
   if (!e)
     return FALSE;
-  Step s = { .kind = STEP_FILTER, .filter = e };
+  SlStep s = { .kind = SL_STEP_FILTER, .filter = e };
   g_array_append_val (path->steps, s);
   return TRUE;
 }
@@ -171,11 +138,11 @@ add_filter (Compiler *c, SlPath *path, const SlCfgNode *node, GError **error)
 static gboolean
 add_if (Compiler *c, SlPath *path, const SlCfgNode *node, gboolean flow, GError **error)
 {
-  Step s = { .kind = STEP_IF };
+  SlStep s = { .kind = SL_STEP_IF };
   s.paths = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_path_free);
   s.conditions = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_filter_expr_free);
   g_array_append_val (path->steps, s);
-  Step *added = &g_array_index (path->steps, Step, path->steps->len - 1);
+  SlStep *added = &g_array_index (path->steps, SlStep, path->steps->len - 1);
 
   /* "if" holds condition + then directly; each "elif" holds its own pair. */
   GPtrArray *branches = g_ptr_array_new ();
@@ -224,6 +191,27 @@ add_if (Compiler *c, SlPath *path, const SlCfgNode *node, gboolean flow, GError 
   return ok;
 }
 
+typedef GPtrArray *(*GroupFunc) (SlConfig *cfg, const gchar *name, const SlCfgNode *body, GError **error);
+
+/* The group source(NAME) or destination(NAME) names, or the one an inline
+ * source { ... } or destination { ... } makes. */
+static GPtrArray *
+find_group (Compiler *c, const SlCfgNode *node, const gchar *kind_word, GroupFunc group_of, GError **error)
+{
+  const gchar *name = node->has_body ? NULL : sl_cfg_node_arg (node, 0);
+  if (!node->has_body && !name)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, node->pos, _("%s() needs the name of a %s"), kind_word, kind_word);
+      return NULL;
+    }
+  gchar *anon = name ? NULL : sl_config_anonymous_name (c->cfg, kind_word);
+  GPtrArray *group = group_of (c->cfg, name ? name : anon, name ? NULL : node, error);
+  if (!group && name && error && *error == NULL)
+    sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, node->pos, _("there is no %s named '%s'"), kind_word, name);
+  g_free (anon);
+  return group;
+}
+
 static gboolean
 add_source (Compiler *c, const SlCfgNode *node, gboolean top, GError **error)
 {
@@ -233,17 +221,7 @@ add_source (Compiler *c, const SlCfgNode *node, gboolean top, GError **error)
                         _("a nested log path takes the sources of the path around it; move source() there"));
       return FALSE;
     }
-  const gchar *name = node->has_body ? NULL : sl_cfg_node_arg (node, 0);
-  if (!node->has_body && !name)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, node->pos, _("source() needs the name of a source"));
-      return FALSE;
-    }
-  gchar *anon = name ? NULL : sl_config_anonymous_name (c->cfg, "source");
-  GPtrArray *group = sl_config_source_group (c->cfg, name ? name : anon, name ? NULL : node, error);
-  if (!group && name && error && *error == NULL)
-    sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, node->pos, _("there is no source named '%s'"), name);
-  g_free (anon);
+  GPtrArray *group = find_group (c, node, "source", sl_config_source_group, error);
   if (!group)
     return FALSE;
   for (guint i = 0; i < group->len; i++)
@@ -254,17 +232,7 @@ add_source (Compiler *c, const SlCfgNode *node, gboolean top, GError **error)
 static gboolean
 add_destination (Compiler *c, SlPath *path, const SlCfgNode *node, GError **error)
 {
-  const gchar *name = node->has_body ? NULL : sl_cfg_node_arg (node, 0);
-  if (!node->has_body && !name)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, node->pos, _("destination() needs the name of a destination"));
-      return FALSE;
-    }
-  gchar *anon = name ? NULL : sl_config_anonymous_name (c->cfg, "destination");
-  GPtrArray *group = sl_config_dest_group (c->cfg, name ? name : anon, name ? NULL : node, error);
-  if (!group && name && error && *error == NULL)
-    sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, node->pos, _("there is no destination named '%s'"), name);
-  g_free (anon);
+  GPtrArray *group = find_group (c, node, "destination", sl_config_dest_group, error);
   if (!group)
     return FALSE;
   add_destinations (path, group);
@@ -277,12 +245,12 @@ add_nested (Compiler *c, SlPath *path, const SlCfgNode *node, gboolean flow, GEr
   SlPath *child = compile_path (c, node, FALSE, flow, error);
   if (!child)
     return FALSE;
-  Step *last = path->steps->len ? &g_array_index (path->steps, Step, path->steps->len - 1) : NULL;
-  if (!last || last->kind != STEP_PATHS)
+  SlStep *last = path->steps->len ? &g_array_index (path->steps, SlStep, path->steps->len - 1) : NULL;
+  if (!last || last->kind != SL_STEP_PATHS)
     {
-      Step s = { .kind = STEP_PATHS, .paths = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_path_free) };
+      SlStep s = { .kind = SL_STEP_PATHS, .paths = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_path_free) };
       g_array_append_val (path->steps, s);
-      last = &g_array_index (path->steps, Step, path->steps->len - 1);
+      last = &g_array_index (path->steps, SlStep, path->steps->len - 1);
     }
   g_ptr_array_add (last->paths, child);
   return TRUE;
@@ -292,7 +260,7 @@ static SlPath *
 compile_path (Compiler *c, const SlCfgNode *node, gboolean top, gboolean flow, GError **error)
 {
   SlPath *path = g_new0 (SlPath, 1);
-  path->steps = g_array_new (FALSE, TRUE, sizeof (Step));
+  path->steps = g_array_new (FALSE, TRUE, sizeof (SlStep));
 
   const SlCfgNode *flags = sl_cfg_node_child (node, "flags");
   if (flags && !read_flags (flags, path, error))
@@ -349,7 +317,7 @@ fail:
 }
 
 gboolean
-sl_pipeline_compile (SlConfig *cfg, GError **error)
+sl_path_compile_all (SlConfig *cfg, GError **error)
 {
   guint index = 0;
   for (guint i = 0; cfg->tree->children && i < cfg->tree->children->len; i++)
@@ -372,8 +340,8 @@ sl_pipeline_compile (SlConfig *cfg, GError **error)
       for (guint s = 0; s < c.sources->len; s++)
         {
           SlSource *src = g_ptr_array_index (c.sources, s);
-          if (!g_ptr_array_find (src->paths, path, NULL))
-            g_ptr_array_add (src->paths, path);
+          if (!g_ptr_array_find (src->compiled, path, NULL))
+            g_ptr_array_add (src->compiled, path);
         }
       g_ptr_array_unref (c.sources);
     }
@@ -391,133 +359,16 @@ sl_pipeline_compile (SlConfig *cfg, GError **error)
       for (guint s = 0; s < cfg->sources->len; s++)
         {
           SlSource *src = g_ptr_array_index (cfg->sources, s);
-          GPtrArray *named = src->paths;
-          src->paths = g_ptr_array_new ();
+          GPtrArray *named = src->compiled;
+          src->compiled = g_ptr_array_new ();
           for (guint p = 0; p < cfg->paths->len; p++)
             {
               SlPath *path = g_ptr_array_index (cfg->paths, p);
               if (path->catchall || g_ptr_array_find (named, path, NULL))
-                g_ptr_array_add (src->paths, path);
+                g_ptr_array_add (src->compiled, path);
             }
           g_ptr_array_unref (named);
         }
     }
   return TRUE;
-}
-
-/* Routing. Each destination collects what a batch sends it, and receives it
- * with one queue lock at the end. */
-typedef struct
-{
-  GHashTable *by_destination;   /* SlDestination -> GArray of SlQueueItem */
-  GPtrArray *order;             /* SlDestination, in first-use order */
-} Batch;
-
-static void
-batch_add (Batch *b, SlDestination *d, SlMessage *msg, gboolean flow)
-{
-  GArray *items = g_hash_table_lookup (b->by_destination, d);
-  if (!items)
-    {
-      items = g_array_sized_new (FALSE, FALSE, sizeof (SlQueueItem), 64);
-      g_hash_table_insert (b->by_destination, d, items);
-      g_ptr_array_add (b->order, d);
-    }
-  if (flow)
-    sl_message_ack_hold (msg);
-  SlQueueItem item = { sl_message_ref (msg), flow };
-  g_array_append_val (items, item);
-}
-
-static gboolean run_siblings (GPtrArray *paths, SlMessage *msg, Batch *b);
-
-/* Runs one path on its own reference to msg; TRUE when the message passed
- * all its filters and parsers. */
-static gboolean
-run_path (SlPath *path, SlMessage *msg, Batch *b)
-{
-  msg = sl_message_ref (msg);
-  gboolean matched = TRUE;
-  for (guint i = 0; matched && i < path->steps->len; i++)
-    {
-      Step *s = &g_array_index (path->steps, Step, i);
-      switch (s->kind)
-        {
-        case STEP_FILTER:
-          matched = sl_filter_expr_eval (s->filter, &msg);
-          break;
-        case STEP_PROCESS:
-          matched = s->process (s->processor, &msg);
-          break;
-        case STEP_DESTINATION:
-          batch_add (b, s->destination, msg, path->flow_control);
-          break;
-        case STEP_PATHS:
-          run_siblings (s->paths, msg, b);
-          break;
-        case STEP_IF:
-          for (guint k = 0; k < s->paths->len; k++)
-            {
-              SlFilterExpr *cond = g_ptr_array_index (s->conditions, k);
-              if (!cond || sl_filter_expr_eval (cond, &msg))
-                {
-                  run_path (g_ptr_array_index (s->paths, k), msg, b);
-                  break;
-                }
-            }
-          break;
-        }
-    }
-  sl_message_unref (msg);
-  if (matched && path->matched)
-    sl_counter_add (path->matched, 1);
-  return matched;
-}
-
-static gboolean
-run_siblings (GPtrArray *paths, SlMessage *msg, Batch *b)
-{
-  gboolean any = FALSE;
-  for (gint pass = 0; pass < 2; pass++)
-    {
-      /* pass 0 runs the ordinary paths, pass 1 the fallback ones, and only
-       * when no ordinary path matched */
-      if (pass == 1 && any)
-        break;
-      for (guint i = 0; i < paths->len; i++)
-        {
-          SlPath *p = g_ptr_array_index (paths, i);
-          if (p->fallback != (pass == 1))
-            continue;
-          if (run_path (p, msg, b))
-            {
-              any = TRUE;
-              if (p->final)
-                return TRUE;
-            }
-        }
-    }
-  return any;
-}
-
-void
-sl_pipeline_route (SlSource *src, SlMessage **msgs, guint n)
-{
-  Batch b = { g_hash_table_new (NULL, NULL), g_ptr_array_new () };
-  for (guint i = 0; i < n; i++)
-    {
-      run_siblings (src->paths, msgs[i], &b);
-      /* the source's own hold on the window ends once routing is done */
-      sl_message_ack (msgs[i]);
-      sl_message_unref (msgs[i]);
-    }
-  for (guint i = 0; i < b.order->len; i++)
-    {
-      SlDestination *d = g_ptr_array_index (b.order, i);
-      GArray *items = g_hash_table_lookup (b.by_destination, d);
-      sl_destination_push (d, (SlQueueItem *) items->data, items->len);
-      g_array_free (items, TRUE);
-    }
-  g_hash_table_unref (b.by_destination);
-  g_ptr_array_unref (b.order);
 }

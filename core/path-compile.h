@@ -1,0 +1,19 @@
+/* Log paths compiled from the configuration tree: references to source and
+ * destination groups, filters, parsers and rewrites, flags, nested paths
+ * and if/elif/else become the steps of core/path.h. */
+#ifndef SL_PATH_COMPILE_H
+#define SL_PATH_COMPILE_H
+
+#include "core/config.h"
+#include "core/path.h"
+
+G_BEGIN_DECLS
+
+/* Compiles every top-level log {} of cfg->tree into cfg->paths and tells
+ * each source which paths take it. */
+gboolean sl_path_compile_all (SlConfig *cfg, GError **error);
+void     sl_path_free        (SlPath *path);
+
+G_END_DECLS
+
+#endif

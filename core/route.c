@@ -1,0 +1,119 @@
+#include "core/route.h"
+#include "core/path.h"
+
+/* Each destination collects what a batch sends it, and receives it with
+ * one queue lock at the end. */
+typedef struct
+{
+  GHashTable *by_destination;   /* SlDestination -> GArray of SlQueueItem */
+  GPtrArray *order;             /* SlDestination, in first-use order */
+} Batch;
+
+static void
+batch_add (Batch *b, SlDestination *d, SlMessage *msg, gboolean flow)
+{
+  GArray *items = g_hash_table_lookup (b->by_destination, d);
+  if (!items)
+    {
+      items = g_array_sized_new (FALSE, FALSE, sizeof (SlQueueItem), 64);
+      g_hash_table_insert (b->by_destination, d, items);
+      g_ptr_array_add (b->order, d);
+    }
+  if (flow)
+    sl_message_ack_hold (msg);
+  SlQueueItem item = { sl_message_ref (msg), flow };
+  g_array_append_val (items, item);
+}
+
+static gboolean run_siblings (GPtrArray *paths, SlMessage *msg, Batch *b);
+
+/* Runs one path on its own reference to msg; TRUE when the message passed
+ * all its filters and parsers. */
+static gboolean
+run_path (SlPath *path, SlMessage *msg, Batch *b)
+{
+  msg = sl_message_ref (msg);
+  gboolean matched = TRUE;
+  for (guint i = 0; matched && i < path->steps->len; i++)
+    {
+      SlStep *s = &g_array_index (path->steps, SlStep, i);
+      switch (s->kind)
+        {
+        case SL_STEP_FILTER:
+          matched = sl_filter_expr_eval (s->filter, &msg);
+          break;
+        case SL_STEP_PROCESS:
+          matched = s->process (s->processor, &msg);
+          break;
+        case SL_STEP_DESTINATION:
+          batch_add (b, s->destination, msg, path->flow_control);
+          break;
+        case SL_STEP_PATHS:
+          run_siblings (s->paths, msg, b);
+          break;
+        case SL_STEP_IF:
+          for (guint k = 0; k < s->paths->len; k++)
+            {
+              SlFilterExpr *cond = g_ptr_array_index (s->conditions, k);
+              if (!cond || sl_filter_expr_eval (cond, &msg))
+                {
+                  run_path (g_ptr_array_index (s->paths, k), msg, b);
+                  break;
+                }
+            }
+          break;
+        }
+    }
+  sl_message_unref (msg);
+  if (matched && path->matched)
+    sl_counter_add (path->matched, 1);
+  return matched;
+}
+
+static gboolean
+run_siblings (GPtrArray *paths, SlMessage *msg, Batch *b)
+{
+  gboolean any = FALSE;
+  for (gint pass = 0; pass < 2; pass++)
+    {
+      /* pass 0 runs the ordinary paths, pass 1 the fallback ones, and only
+       * when no ordinary path matched */
+      if (pass == 1 && any)
+        break;
+      for (guint i = 0; i < paths->len; i++)
+        {
+          SlPath *p = g_ptr_array_index (paths, i);
+          if (p->fallback != (pass == 1))
+            continue;
+          if (run_path (p, msg, b))
+            {
+              any = TRUE;
+              if (p->final)
+                return TRUE;
+            }
+        }
+    }
+  return any;
+}
+
+void
+sl_route (GPtrArray *paths, SlMessage **msgs, guint n)
+{
+  Batch b = { g_hash_table_new (NULL, NULL), g_ptr_array_new () };
+  for (guint i = 0; i < n; i++)
+    {
+      run_siblings (paths, msgs[i], &b);
+      /* the source's own hold on the window ends once routing is done */
+      sl_message_ack (msgs[i]);
+      sl_message_unref (msgs[i]);
+    }
+  for (guint i = 0; i < b.order->len; i++)
+    {
+      SlDestination *d = g_ptr_array_index (b.order, i);
+      GArray *items = g_hash_table_lookup (b.by_destination, d);
+      sl_destination_push (d, (SlQueueItem *) items->data, items->len);
+      g_array_free (items, TRUE);
+    }
+  g_hash_table_unref (b.by_destination);
+  g_ptr_array_unref (b.order);
+}

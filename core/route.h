@@ -1,0 +1,18 @@
+/* Routing: messages walked down compiled log paths in batches, collected
+ * per destination, and pushed to each destination's queue at once. */
+#ifndef SL_ROUTE_H
+#define SL_ROUTE_H
+
+#include <glib.h>
+#include "core/message.h"
+
+G_BEGIN_DECLS
+
+/* Sends msgs[0..n) down paths (the SlPath of one source, in configuration
+ * order); each destination receives one batch. Gives up the caller's
+ * references. */
+void sl_route (GPtrArray *paths, SlMessage **msgs, guint n);
+
+G_END_DECLS
+
+#endif
