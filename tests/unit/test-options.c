@@ -181,13 +181,15 @@ test_sizes_durations_and_aliases (void)
 
   o = bind ("source s { drv(reopen(2m) buffer(10M) flush(1h)); };\n", &d, &root);
   g_assert_cmpint (d.reopen, ==, 120000);
+  g_assert_cmpint (d.buffer, ==, 10 * 1024 * 1024);
+  g_assert_cmpint (d.flush, ==, 3600000);
   sl_options_free (o);
   sl_cfg_node_free (root);
+
+  /* fractions, as follow-freq(0.1) is written */
   o = bind ("source s { drv(reopen(0.1) flush(1.5s)); };\n", &d, &root);
   g_assert_cmpint (d.reopen, ==, 100);
   g_assert_cmpint (d.flush, ==, 1500);
-  g_assert_cmpint (d.buffer, ==, 10 * 1024 * 1024);
-  g_assert_cmpint (d.flush, ==, 3600000);
   sl_options_free (o);
   sl_cfg_node_free (root);
 }
