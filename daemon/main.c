@@ -1,4 +1,5 @@
 #include "core/config.h"
+#include "core/config/parser.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/io-worker.h"
@@ -26,6 +27,7 @@ typedef struct
   gchar *persist_file;
   gchar *control_path;
   gchar *module_path;
+  gchar *include_path;
   gchar *help_driver;
   gint io_threads;
   gboolean foreground;
@@ -59,6 +61,8 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
     { "debug", 'd', 0, G_OPTION_ARG_NONE, &s->debug, N_("print debug messages"), NULL },
     { "version", 'V', 0, G_OPTION_ARG_NONE, &s->version, N_("print the version and exit"), NULL },
     { "module-path", 0, 0, G_OPTION_ARG_STRING, &s->module_path, N_("folders to load plugins from, separated by ':'"), N_("PATH") },
+    { "include-path", 0, 0, G_OPTION_ARG_STRING, &s->include_path,
+      N_("folders @include looks in after the including file's, separated by ':'"), N_("PATH") },
     { "help-driver", 0, 0, G_OPTION_ARG_STRING, &s->help_driver, N_("print the options of a driver and exit"), N_("NAME") },
     { "io-threads", 0, 0, G_OPTION_ARG_INT, &s->io_threads,
       N_("threads that read every stream connection (default: one per processor)"), N_("N") },
@@ -90,6 +94,9 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
     s->control_path = g_strdup (SL_LOCALSTATEDIR "/run/sluiced.ctl");
   if (!s->module_path)
     s->module_path = g_strdup (SL_MODULE_DIR);
+  if (!s->include_path)
+    s->include_path = sl_cfg_default_include_path ();
+  sl_cfg_set_paths (s->include_path, s->module_path);
   return ok;
 }
 
@@ -101,6 +108,7 @@ settings_clear (Settings *s)
   g_free (s->persist_file);
   g_free (s->control_path);
   g_free (s->module_path);
+  g_free (s->include_path);
   g_free (s->help_driver);
 }
 
