@@ -632,30 +632,32 @@ store (const Entry *e, gpointer base)
     }
 }
 
-/* The value of a field whose option has none: NULL, 0, FALSE. */
-static void
-store_nothing (const SlOptionSpec *spec, gpointer base)
+/* The size of the field a type binds, for clearing it. */
+static gsize
+field_size (SlOptionType type)
 {
-  gpointer field = (guint8 *) base + spec->offset;
-  switch (spec->type)
+  switch (type)
     {
     case SL_OPT_INT:
     case SL_OPT_CHOICE:
     case SL_OPT_BOOL:
-      *(gint *) field = 0;
-      break;
+      return sizeof (gint);
     case SL_OPT_SIZE:
     case SL_OPT_DURATION:
     case SL_OPT_DURATION_MS:
-      *(gint64 *) field = 0;
-      break;
+      return sizeof (gint64);
     case SL_OPT_FLAGS:
-      *(guint32 *) field = 0;
-      break;
+      return sizeof (guint32);
     default:
-      *(gpointer *) field = NULL;
-      break;
+      return sizeof (gpointer);
     }
+}
+
+/* The value of a field whose option has none: NULL, 0, FALSE. */
+static void
+store_nothing (const SlOptionSpec *spec, gpointer base)
+{
+  memset ((guint8 *) base + spec->offset, 0, field_size (spec->type));
 }
 
 static gint
