@@ -74,8 +74,13 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
   gboolean ok = g_option_context_parse (ctx, argc, argv, &error);
   if (!ok)
     {
-      fprintf (stderr, "sluiced: %s\n", error->message);
+      fprintf (stderr, _("sluiced: %s; see --help\n"), error->message);
       g_error_free (error);
+    }
+  else if (*argc > 1)
+    {
+      fprintf (stderr, _("sluiced: unexpected argument '%s'; see --help\n"), (*argv)[1]);
+      ok = FALSE;
     }
   g_option_context_free (ctx);
   if (ok && (s->io_threads < 0 || s->io_threads > SL_IO_WORKERS_MAX))
