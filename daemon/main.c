@@ -60,7 +60,8 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &s->verbose, N_("print more internal messages"), NULL },
     { "debug", 'd', 0, G_OPTION_ARG_NONE, &s->debug, N_("print debug messages"), NULL },
     { "version", 'V', 0, G_OPTION_ARG_NONE, &s->version, N_("print the version and exit"), NULL },
-    { "module-path", 0, 0, G_OPTION_ARG_STRING, &s->module_path, N_("folders to load plugins from, separated by ':'"), N_("PATH") },
+    { "module-path", 0, 0, G_OPTION_ARG_STRING, &s->module_path,
+      N_("more folders to load plugins from, separated by ':', searched before the installed ones"), N_("PATH") },
     { "include-path", 0, 0, G_OPTION_ARG_STRING, &s->include_path,
       N_("folders @include looks in after the including file's, separated by ':'"), N_("PATH") },
     { "help-driver", 0, 0, G_OPTION_ARG_STRING, &s->help_driver, N_("print the options of a driver and exit"), N_("NAME") },
@@ -97,8 +98,12 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
     s->persist_file = g_strdup (SL_LOCALSTATEDIR "/lib/sluice/sluice.persist");
   if (!s->control_path)
     s->control_path = g_strdup (SL_LOCALSTATEDIR "/run/sluiced.ctl");
-  if (!s->module_path)
-    s->module_path = g_strdup (SL_MODULE_DIR);
+  /* a plugin folder of one's own comes before the installed plugins; a
+   * file name found there hides the installed one of that name */
+  gchar *module_path = s->module_path ? g_strconcat (s->module_path, G_SEARCHPATH_SEPARATOR_S, SL_MODULE_DIR, NULL)
+                                      : g_strdup (SL_MODULE_DIR);
+  g_free (s->module_path);
+  s->module_path = module_path;
   if (!s->include_path)
     s->include_path = sl_cfg_default_include_path ();
   sl_cfg_set_paths (s->include_path, s->module_path);
