@@ -17,6 +17,7 @@ typedef struct
   SlDriver super;
   const gchar *socket_path;
   const gchar *kmsg_path;
+  gboolean inherited;       /* the socket is one systemd passed, its file systemd's */
   SlDgramReader *dgram;
   SlKmsgReader *kmsg;
 } SystemSource;
@@ -36,11 +37,11 @@ start_socket (SystemSource *self, SlSource *source, GError **error)
     .owner = (uid_t) -1,
     .group = (gid_t) -1,
   };
-  gint fd = sl_unix_socket_open (&spec, "system", error);
+  gint fd = sl_unix_socket_open (&spec, "system", &self->inherited, error);
   if (fd < 0)
     return NULL;
   SlDgramReader *reader = sl_dgram_reader_start (source, fd, error);
-  if (!reader)
+  if (!reader && !self->inherited)
     unlink (self->socket_path);
   return reader;
 }
@@ -77,7 +78,8 @@ system_stop (SlDriver *d)
   if (self->dgram)
     {
       sl_dgram_reader_stop (self->dgram);
-      unlink (self->socket_path);
+      if (!self->inherited)
+        unlink (self->socket_path);
     }
   if (self->kmsg)
     sl_kmsg_reader_stop (self->kmsg);
