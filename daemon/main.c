@@ -1,3 +1,4 @@
+#include "core/activation.h"
 #include "core/config.h"
 #include "core/config/parser.h"
 #include "core/i18n.h"
@@ -8,6 +9,7 @@
 #include "core/stats.h"
 #include "daemon/control.h"
 #include "daemon/instance.h"
+#include "daemon/notify.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -157,7 +159,7 @@ load_config (const gchar *path)
 /* A valid new configuration takes over; an invalid one is reported and the
  * running one stays in charge. */
 static gboolean
-reload (Daemon *d, gchar **why)
+replace_config (Daemon *d, gchar **why)
 {
   GError *error = NULL;
   SlConfig *next = sl_config_load_after (d->settings->cfgfile, d->cfg, &error);
@@ -179,11 +181,21 @@ reload (Daemon *d, gchar **why)
     }
   sl_config_free (d->cfg);
   d->cfg = next;
+  sl_activation_close_unclaimed ();
   /* a SIGHUP also means "reopen your files" after logrotate, and the
    * destinations that were kept still hold the old ones */
   sl_config_reopen (d->cfg);
   sl_log (SL_LOG_NOTICE, "configuration reloaded; version='%s'", PACKAGE_VERSION);
   return TRUE;
+}
+
+static gboolean
+reload (Daemon *d, gchar **why)
+{
+  sl_notify_reloading ();
+  gboolean reloaded = replace_config (d, why);
+  sl_notify_ready ();
+  return reloaded;
 }
 
 static gboolean
@@ -333,6 +345,8 @@ run (Settings *s)
       sl_config_free (d.cfg);
       return 0;
     }
+  /* LISTEN_PID names this process, not the one daemonize() makes */
+  sl_activation_init ();
   GError *error = NULL;
   /* before anything of the configuration is opened: a second daemon must
    * not take over a running one's sockets on its way to failing */
@@ -374,11 +388,14 @@ run (Settings *s)
   g_unix_signal_add (SIGINT, on_term, &d);
   g_unix_signal_add (SIGHUP, on_hup, &d);
   g_timeout_add_seconds (1, save_persist, NULL);
+  sl_activation_close_unclaimed ();
   sl_log (SL_LOG_NOTICE, "sluiced starting up; version='%s'", PACKAGE_VERSION);
   tell_parent (ready, 0);
+  sl_notify_ready ();
 
   g_main_loop_run (d.loop);
 
+  sl_notify_stopping ();
   sl_log (SL_LOG_NOTICE, "sluiced shutting down; version='%s'", PACKAGE_VERSION);
   sl_control_free (d.control);
   sl_config_free (d.cfg);

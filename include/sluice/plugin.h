@@ -15,6 +15,7 @@
 #include "core/timeutil.h"
 #include "core/priority.h"
 #include "core/source.h"
+#include "core/activation.h"
 #include "core/socket-reader.h"
 #include "core/stream.h"
 #include "core/dgram.h"

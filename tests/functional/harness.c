@@ -311,7 +311,7 @@ sl_test_control (SlTestEnv *env, const gchar *command)
 }
 
 static gboolean
-start_daemon (SlTestEnv *env, gint stdin_fd, const gchar *const *extra)
+spawn_daemon (SlTestEnv *env, gint stdin_fd, const gchar *const *wrapper, const gchar *const *extra)
 {
   const gchar *builddir = required_env ("SL_TOP_BUILDDIR");
   const gchar *module_path = sl_test_module_path ();
@@ -328,6 +328,8 @@ start_daemon (SlTestEnv *env, gint stdin_fd, const gchar *const *extra)
     "-p", env->pidfile, "-c", env->control, "-R", env->persist
   };
   GPtrArray *args = g_ptr_array_new ();
+  for (guint i = 0; wrapper && wrapper[i]; i++)
+    g_ptr_array_add (args, (gpointer) wrapper[i]);
   for (guint i = 0; i < G_N_ELEMENTS (fixed); i++)
     g_ptr_array_add (args, (gpointer) fixed[i]);
   for (guint i = 0; extra && extra[i]; i++)
@@ -339,7 +341,8 @@ start_daemon (SlTestEnv *env, gint stdin_fd, const gchar *const *extra)
   GError *error = NULL;
   gboolean spawned = out >= 0
                      && g_spawn_async_with_pipes_and_fds (env->dir, argv, (const gchar *const *) envp,
-                                                          G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                                          G_SPAWN_DO_NOT_REAP_CHILD
+                                                          | (wrapper ? G_SPAWN_SEARCH_PATH : 0), NULL, NULL,
                                                           stdin_fd, out, out, NULL, NULL, 0,
                                                           &env->pid, NULL, NULL, NULL, &error);
   if (out >= 0)
@@ -354,7 +357,12 @@ start_daemon (SlTestEnv *env, gint stdin_fd, const gchar *const *extra)
       env->pid = 0;
       return FALSE;
     }
+  return TRUE;
+}
 
+gboolean
+sl_test_daemon_wait_ready (SlTestEnv *env)
+{
   gint64 deadline = deadline_from_now ();
   while (sl_test_daemon_alive (env) && g_get_monotonic_time () < deadline)
     {
@@ -367,6 +375,18 @@ start_daemon (SlTestEnv *env, gint stdin_fd, const gchar *const *extra)
     }
   fail_with_daemon (env, "sluiced did not come up");
   return FALSE;
+}
+
+static gboolean
+start_daemon (SlTestEnv *env, gint stdin_fd, const gchar *const *extra)
+{
+  return spawn_daemon (env, stdin_fd, NULL, extra) && sl_test_daemon_wait_ready (env);
+}
+
+gboolean
+sl_test_daemon_spawn_wrapped (SlTestEnv *env, const gchar *const *wrapper)
+{
+  return spawn_daemon (env, -1, wrapper, NULL);
 }
 
 gboolean
