@@ -563,7 +563,7 @@ run_disk_full (SlTestEnv *env, Relay *r, const gchar *dq)
     g_test_fail_printf ("cannot remove %s: %s", filler, g_strerror (errno));
   status = sl_test_child_wait (gen, 60 * G_USEC_PER_SEC);
   g_assert_cmpint (status, ==, 0);
-  if (g_test_failed () || !wait_stat_moving (env, "destination", "d_out", "disk_queue_length", sizes.full_msgs)
+  if (g_test_failed () || !sl_test_wait_stderr (env, "disk buffer of d_out#0 writes again") || !wait_stat_moving (env, "destination", "d_out", "disk_queue_length", sizes.full_msgs)
       || !sl_test_daemon_start (&r->remote) || !sl_test_wait_lines (&r->remote, r->output, sizes.full_msgs))
     return;
   g_autofree gchar *report = verify (r->output, sizes.full_msgs, 1, 1);
