@@ -280,11 +280,19 @@ take_in (SlDiskBuffer *db, SlQueueItem *items, guint n)
   append_locked (db, items, n, status, ends);
   g_mutex_unlock (&db->lock);
 
+  /* What is not known to be on disk is not acknowledged: the batch waits
+   * for a sync that succeeds, or for the stop. */
   GError *error = NULL;
-  if (db->o.reliable && !sl_disk_queue_sync (db->dq, &error))
+  while (db->o.reliable && !sl_disk_queue_sync (db->dq, &error))
     {
-      sl_log (SL_LOG_ERROR, _("disk buffer of %s: %s"), db->id, error->message);
-      g_error_free (error);
+      if (!db->write_failing)
+        sl_log (SL_LOG_ERROR, _("disk buffer of %s cannot write; holding messages and retrying: %s"), db->id,
+                error->message);
+      db->write_failing = TRUE;
+      g_clear_error (&error);
+      if (sl_queue_is_closed (db->front))
+        break;
+      g_usleep (RETRY_US);
     }
 
   g_mutex_lock (&db->lock);
