@@ -588,7 +588,7 @@ main (int argc, char **argv)
 {
   sl_test_init (&argc, &argv);
   if (g_strcmp0 (g_getenv ("SL_DURABILITY_FULL"), "1") == 0)
-    sizes = (Sizes) { 1000000, 10, 100000, 50000, 500000, 100000, 20, 1000000, 10, 40000 };
+    sizes = (Sizes) { 1000000, 10, 100000, 50000, 500000, 100000, 20, 1000000, 10, 20000 };
   else
     sizes = (Sizes) { 100000, 4, 20000, 20000, 25000, 12500, 6, 100000, 3, 20000 };
   g_assert (sizes.rounds < 64);
