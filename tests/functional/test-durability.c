@@ -546,14 +546,14 @@ run_disk_full (SlTestEnv *env, Relay *r, const gchar *dq)
   GPid gen = sl_test_spawn_built ("tools/sluice-gen", err_path, args);
   if (!gen)
     return;
-  gint status = -1;
   gboolean full = sl_test_wait_stderr (env, "cannot write; holding messages");
   gint64 held = wait_steady (env, "source", "s_in", "received");
   gint64 stored = sl_test_stat (env, "destination", "d_out", "disk_queue_length");
   g_test_message ("disk full: %" G_GINT64_FORMAT " messages received, %" G_GINT64_FORMAT " on disk, of %u",
                   held, stored, sizes.full_msgs);
   g_assert_true (full);
-  g_assert_false (sl_test_child_exited (gen, &status));
+  /* held: the relay reads no more (sluice-gen itself may have finished
+   * writing, into the kernel's socket buffers) */
   g_assert_cmpint (held, <, sizes.full_msgs);
   g_assert_cmpint (sl_test_stat (env, "destination", "d_out", "dropped"), ==, 0);
 
@@ -561,8 +561,7 @@ run_disk_full (SlTestEnv *env, Relay *r, const gchar *dq)
   g_autofree gchar *filler = g_strdup_printf ("/proc/%d/root%s/filler", (int) env->pid, dq);
   if (unlink (filler) < 0)
     g_test_fail_printf ("cannot remove %s: %s", filler, g_strerror (errno));
-  status = sl_test_child_wait (gen, 60 * G_USEC_PER_SEC);
-  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpint (sl_test_child_wait (gen, 60 * G_USEC_PER_SEC), ==, 0);
   if (g_test_failed () || !sl_test_wait_stderr (env, "disk buffer of d_out#0 writes again") || !wait_stat_moving (env, "destination", "d_out", "disk_queue_length", sizes.full_msgs)
       || !sl_test_daemon_start (&r->remote) || !sl_test_wait_lines (&r->remote, r->output, sizes.full_msgs))
     return;
@@ -578,7 +577,7 @@ test_disk_full (SlTestEnv *env, gconstpointer data)
     return;
   Relay r;
   g_autofree gchar *dq = sl_test_path (env, "dq");
-  if (relay_init (&r, env, "reliable(yes) disk-buf-size(1G)") && g_mkdir (dq, 0700) == 0)
+  if (relay_init (&r, env, "reliable(yes) disk-buf-size(1G)") && mkdir (dq, 0700) == 0)
     run_disk_full (env, &r, dq);
   relay_clear (&r);
 }
