@@ -97,6 +97,7 @@ struct _SlDiskBuffer
   guint64 base_seq;
   GThread *spooler;
   gboolean spooler_done;
+  gboolean write_failing;  /* the spooler's: logged once per episode */
   GByteArray *encoded;     /* the spooler's */
   guint offsets[BATCH + 1];
 };
@@ -157,7 +158,10 @@ enum { STORED, HELD, DROPPED, IN_MEMORY };
 static void
 append_locked (SlDiskBuffer *db, SlQueueItem *items, guint n, guint8 *status, SlDiskPos *ends)
 {
+  /* items before committed are flushed; a record appended after it is
+   * only buffered, and forgotten by a failed flush */
   guint committed = 0;
+  guint stop = n;
   GError *error = NULL;
   for (guint i = 0; i < n; i++)
     {
@@ -186,16 +190,30 @@ append_locked (SlDiskBuffer *db, SlQueueItem *items, guint n, guint8 *status, Sl
           if (!sl_disk_queue_flush (db->dq, &error))
             break;
           committed = i;
+          /* the segment was flushed but no new one could be made: the
+           * flush below says why, and this record waits */
           if (!sl_disk_queue_append (db->dq, payload, len, &ends[i]))
-            break;
+            {
+              stop = i;
+              break;
+            }
         }
     }
   if (!error && sl_disk_queue_flush (db->dq, &error))
-    return;
-  static gint logged;
-  if (g_atomic_int_compare_and_exchange (&logged, 0, 1))
-    sl_log (SL_LOG_ERROR, _("disk buffer of %s cannot write; holding messages and retrying: %s"), db->id, error->message);
-  g_error_free (error);
+    committed = stop;
+  if (error)
+    {
+      if (!db->write_failing)
+        sl_log (SL_LOG_ERROR, _("disk buffer of %s cannot write; holding messages and retrying: %s"), db->id,
+                error->message);
+      db->write_failing = TRUE;
+      g_error_free (error);
+    }
+  else if (db->write_failing)
+    {
+      sl_log (SL_LOG_NOTICE, _("disk buffer of %s writes again"), db->id);
+      db->write_failing = FALSE;
+    }
   for (guint k = committed; k < n; k++)
     status[k] = status[k] == STORED ? HELD : status[k];
 }
@@ -262,11 +280,19 @@ take_in (SlDiskBuffer *db, SlQueueItem *items, guint n)
   append_locked (db, items, n, status, ends);
   g_mutex_unlock (&db->lock);
 
+  /* What is not known to be on disk is not acknowledged: the batch waits
+   * for a sync that succeeds, or for the stop. */
   GError *error = NULL;
-  if (db->o.reliable && !sl_disk_queue_sync (db->dq, &error))
+  while (db->o.reliable && !sl_disk_queue_sync (db->dq, &error))
     {
-      sl_log (SL_LOG_ERROR, _("disk buffer of %s: %s"), db->id, error->message);
-      g_error_free (error);
+      if (!db->write_failing)
+        sl_log (SL_LOG_ERROR, _("disk buffer of %s cannot write; holding messages and retrying: %s"), db->id,
+                error->message);
+      db->write_failing = TRUE;
+      g_clear_error (&error);
+      if (sl_queue_is_closed (db->front))
+        break;
+      g_usleep (RETRY_US);
     }
 
   g_mutex_lock (&db->lock);

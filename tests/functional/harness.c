@@ -390,6 +390,12 @@ sl_test_daemon_spawn_wrapped (SlTestEnv *env, const gchar *const *wrapper)
 }
 
 gboolean
+sl_test_daemon_start_wrapped (SlTestEnv *env, const gchar *const *wrapper)
+{
+  return spawn_daemon (env, -1, wrapper, NULL) && sl_test_daemon_wait_ready (env);
+}
+
+gboolean
 sl_test_daemon_start (SlTestEnv *env)
 {
   return start_daemon (env, -1, NULL);
@@ -877,5 +883,64 @@ sl_test_run_built (const gchar *program, gchar **out, gchar **err, ...)
   g_ptr_array_add (argv, NULL);
   gint status = sl_test_run_argv ((const gchar *const *) argv->pdata, out, err);
   g_ptr_array_unref (argv);
+  return status;
+}
+
+GPid
+sl_test_spawn_built (const gchar *program, const gchar *err_path, const gchar *const *args)
+{
+  const gchar *builddir = required_env ("SL_TOP_BUILDDIR");
+  gint err_fd = open (err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (!builddir || err_fd < 0)
+    {
+      g_test_fail_printf ("cannot run %s: %s not writable", program, err_path);
+      if (err_fd >= 0)
+        close (err_fd);
+      return 0;
+    }
+  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (argv, g_build_filename (builddir, program, NULL));
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, g_strdup (args[i]));
+  g_ptr_array_add (argv, NULL);
+  gchar **envp = child_environment ();
+  GPid pid = 0;
+  GError *error = NULL;
+  if (!g_spawn_async_with_pipes_and_fds (NULL, (const gchar *const *) argv->pdata, (const gchar *const *) envp,
+                                         G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, -1, -1, err_fd, NULL, NULL, 0,
+                                         &pid, NULL, NULL, NULL, &error))
+    {
+      g_test_fail_printf ("cannot run %s: %s", program, error->message);
+      g_error_free (error);
+      pid = 0;
+    }
+  g_strfreev (envp);
+  close (err_fd);
+  g_ptr_array_unref (argv);
+  return pid;
+}
+
+gboolean
+sl_test_child_exited (GPid pid, gint *status)
+{
+  return waitpid (pid, status, WNOHANG) == pid;
+}
+
+gint
+sl_test_child_wait (GPid pid, gint64 limit_usec)
+{
+  gint64 deadline = g_get_monotonic_time () + limit_usec;
+  gint status = -1;
+  pid_t done;
+  while ((done = waitpid (pid, &status, WNOHANG)) == 0 && g_get_monotonic_time () < deadline)
+    g_usleep (POLL_INTERVAL_US);
+  if (done == 0)
+    {
+      g_test_fail_printf ("process %d did not finish in time; killing it", (int) pid);
+      kill (pid, SIGKILL);
+      waitpid (pid, NULL, 0);
+      status = -1;
+    }
+  g_spawn_close_pid (pid);
   return status;
 }

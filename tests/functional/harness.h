@@ -71,6 +71,10 @@ gboolean  sl_test_daemon_start_with_args (SlTestEnv *env, const gchar *first, ..
  * it answers on its control socket. */
 gboolean  sl_test_daemon_spawn_wrapped (SlTestEnv *env, const gchar *const *wrapper);
 gboolean  sl_test_daemon_wait_ready (SlTestEnv *env);
+/* The same with wrapper (a NULL-terminated argv, such as "unshare", "-m",
+ * "sh", "-c", "...; exec \"$0\" \"$@\"") run in front of sluiced's argv;
+ * the wrapper must exec sluiced so that env->pid is the daemon's. */
+gboolean  sl_test_daemon_start_wrapped (SlTestEnv *env, const gchar *const *wrapper);
 /* Sends signum (0: none, it is already stopping) and waits for the daemon
  * to exit; SIGKILL and failure when it does not within the deadline. The
  * wait status, or -1. */
@@ -147,6 +151,15 @@ gboolean  sl_test_wait_stat    (SlTestEnv *env, const gchar *kind, const gchar *
  * exit status, or -1 when it could not run or was killed. out and err may
  * be NULL. */
 gint      sl_test_run_built    (const gchar *program, gchar **out, gchar **err, ...) G_GNUC_NULL_TERMINATED;
+/* Starts a program of the build tree in the background with the
+ * NULL-terminated args and its stderr in err_path; its pid (reap it with
+ * sl_test_child_wait), or 0 (and the test failed). */
+GPid      sl_test_spawn_built  (const gchar *program, const gchar *err_path, const gchar *const *args);
+/* Whether the child has exited (reaping it; *status its wait status). */
+gboolean  sl_test_child_exited (GPid pid, gint *status);
+/* Waits up to limit_usec for a child to exit; its wait status, or -1 (it
+ * was killed, and the test failed) when it was still running. */
+gint      sl_test_child_wait   (GPid pid, gint64 limit_usec);
 /* Runs any argv (a program from PATH) the same way. */
 gint      sl_test_run_argv     (const gchar *const *argv, gchar **out, gchar **err);
 /* SL_MODULE_PATH: the value of --module-path for running sluiced by hand;
