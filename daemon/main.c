@@ -211,6 +211,13 @@ on_command (const gchar *command, gpointer data)
       free (text);
       return answer;
     }
+  if (g_ascii_strcasecmp (command, "STATS PROMETHEUS") == 0)
+    {
+      gchar *text = sl_stats_to_prometheus ();
+      gchar *answer = g_strconcat ("OK\n", text, NULL);
+      g_free (text);
+      return answer;
+    }
   if (g_ascii_strcasecmp (command, "RELOAD") == 0)
     {
       gchar *why = NULL;
@@ -232,7 +239,7 @@ on_command (const gchar *command, gpointer data)
     }
   if (g_ascii_strcasecmp (command, "HEALTH") == 0)
     return g_strdup_printf ("OK pid=%d\n", (int) getpid ());
-  return g_strdup_printf ("ERROR unknown command '%s'; commands: STATS, STATS JSON, RELOAD, REOPEN, STOP, HEALTH\n",
+  return g_strdup_printf ("ERROR unknown command '%s'; commands: STATS, STATS JSON, STATS PROMETHEUS, RELOAD, REOPEN, STOP, HEALTH\n",
                           command);
 }
 
