@@ -8,6 +8,7 @@
 #include "core/stats.h"
 #include "daemon/control.h"
 #include "daemon/instance.h"
+#include "daemon/reference.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,6 +30,7 @@ typedef struct
   gchar *module_path;
   gchar *include_path;
   gchar *help_driver;
+  gchar *dump_reference;
   gint io_threads;
   gboolean foreground;
   gboolean syntax_only;
@@ -64,6 +66,8 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
     { "include-path", 0, 0, G_OPTION_ARG_STRING, &s->include_path,
       N_("folders @include looks in after the including file's, separated by ':'"), N_("PATH") },
     { "help-driver", 0, 0, G_OPTION_ARG_STRING, &s->help_driver, N_("print the options of a driver and exit"), N_("NAME") },
+    { "dump-reference", 0, 0, G_OPTION_ARG_STRING, &s->dump_reference,
+      N_("print the reference of every loaded driver (markdown or man) and exit"), N_("FORMAT") },
     { "io-threads", 0, 0, G_OPTION_ARG_INT, &s->io_threads,
       N_("threads that read every stream connection (default: one per processor)"), N_("N") },
     { NULL }
@@ -110,6 +114,7 @@ settings_clear (Settings *s)
   g_free (s->module_path);
   g_free (s->include_path);
   g_free (s->help_driver);
+  g_free (s->dump_reference);
 }
 
 static int
@@ -129,6 +134,25 @@ print_driver_help (const gchar *name)
   if (!found)
     fprintf (stderr, _("sluiced: no driver named '%s' is loaded\n"), name);
   return found ? 0 : 1;
+}
+
+static int
+dump_reference (const gchar *format)
+{
+  SlReferenceFormat f;
+  if (strcmp (format, "markdown") == 0)
+    f = SL_REFERENCE_MARKDOWN;
+  else if (strcmp (format, "man") == 0)
+    f = SL_REFERENCE_MANPAGE;
+  else
+    {
+      fprintf (stderr, _("sluiced: unknown reference format '%s'; formats: markdown, man\n"), format);
+      return 2;
+    }
+  gchar *text = sl_reference_render (f);
+  fputs (text, stdout);
+  g_free (text);
+  return 0;
 }
 
 static SlConfig *
@@ -419,6 +443,8 @@ main (int argc, char **argv)
     }
   else if (s.help_driver)
     status = print_driver_help (s.help_driver);
+  else if (s.dump_reference)
+    status = dump_reference (s.dump_reference);
   else
     {
       sl_internal_set_stderr (s.to_stderr || s.foreground);
