@@ -8,6 +8,7 @@
 #include "core/stats.h"
 #include "daemon/control.h"
 #include "daemon/instance.h"
+#include "daemon/metrics-http.h"
 #include "daemon/reference.h"
 
 #include <errno.h>
@@ -46,6 +47,7 @@ typedef struct
   SlConfig *cfg;
   GMainLoop *loop;
   SlControl *control;
+  SlMetricsHttp *metrics;
 } Daemon;
 
 static gboolean
@@ -155,17 +157,42 @@ dump_reference (const gchar *format)
   return 0;
 }
 
+/* What the daemon itself takes from a configuration: checked when it is
+ * loaded, so that -s and a reload refuse a listen() it could not use. */
+static gboolean
+check_daemon_settings (SlConfig *cfg, GError **error)
+{
+  const gchar *listen = sl_config_stats (cfg)->listen;
+  return !listen || sl_metrics_http_check_address (listen, error);
+}
+
 static SlConfig *
 load_config (const gchar *path)
 {
   GError *error = NULL;
   SlConfig *cfg = sl_config_load (path, &error);
+  if (cfg && !check_daemon_settings (cfg, &error))
+    g_clear_pointer (&cfg, sl_config_free);
   if (!cfg)
     {
       sl_log (SL_LOG_ERROR, "%s", error->message);
       g_error_free (error);
     }
   return cfg;
+}
+
+/* The HTTP endpoint of the running configuration's stats(listen()): kept
+ * when the address did not change, so a reload does not drop a scrape. */
+static gboolean
+apply_metrics (Daemon *d, GError **error)
+{
+  const gchar *listen = sl_config_stats (d->cfg)->listen;
+  if (d->metrics && listen && strcmp (sl_metrics_http_address (d->metrics), listen) == 0)
+    return TRUE;
+  g_clear_pointer (&d->metrics, sl_metrics_http_free);
+  if (listen)
+    d->metrics = sl_metrics_http_new (listen, error);
+  return !listen || d->metrics;
 }
 
 /* A valid new configuration takes over; an invalid one is reported and the
@@ -175,6 +202,8 @@ reload (Daemon *d, gchar **why)
 {
   GError *error = NULL;
   SlConfig *next = sl_config_load_after (d->settings->cfgfile, d->cfg, &error);
+  if (next && !check_daemon_settings (next, &error))
+    g_clear_pointer (&next, sl_config_free);
   if (!next)
     {
       sl_log (SL_LOG_ERROR, "reload failed, keeping the running configuration: %s", error->message);
@@ -193,6 +222,11 @@ reload (Daemon *d, gchar **why)
     }
   sl_config_free (d->cfg);
   d->cfg = next;
+  if (!apply_metrics (d, &error))
+    {
+      sl_log (SL_LOG_ERROR, "%s; metrics are not served", error->message);
+      g_clear_error (&error);
+    }
   /* a SIGHUP also means "reopen your files" after logrotate, and the
    * destinations that were kept still hold the old ones */
   sl_config_reopen (d->cfg);
@@ -385,6 +419,18 @@ run (Settings *s)
       return 1;
     }
   d.loop = g_main_loop_new (NULL, FALSE);
+  if (!apply_metrics (&d, &error))
+    {
+      sl_log (SL_LOG_ERROR, "%s", error->message);
+      g_error_free (error);
+      sl_config_free (d.cfg);
+      save_persist (NULL);
+      sl_persist_close ();
+      sl_instance_release (instance);
+      g_main_loop_unref (d.loop);
+      tell_parent (ready, 1);
+      return 1;
+    }
   d.control = sl_control_new (s->control_path, on_command, &d, &error);
   if (!d.control)
     {
@@ -402,6 +448,7 @@ run (Settings *s)
 
   sl_log (SL_LOG_NOTICE, "sluiced shutting down; version='%s'", PACKAGE_VERSION);
   sl_control_free (d.control);
+  sl_metrics_http_free (d.metrics);
   sl_config_free (d.cfg);
   save_persist (NULL);
   sl_persist_close ();
