@@ -72,6 +72,7 @@ test_reference_lists_drivers_and_core_options (SlTestEnv *env, gconstpointer dat
   g_assert_nonnull (strstr (man, "\\fBflags(syslog\\-protocol)\\fR"));
   g_assert_nonnull (strstr (man, "\\fBlisten\\fR(\\fIstring\\fR)"));
 
+  g_clear_pointer (&err, g_free);
   status = sl_test_run_built ("daemon/sluiced", NULL, &err, "--module-path", sl_test_module_path (),
                               "--dump-reference", "html", NULL);
   g_assert_cmpint (status, ==, 2);
@@ -81,7 +82,8 @@ test_reference_lists_drivers_and_core_options (SlTestEnv *env, gconstpointer dat
 static void
 test_man_pages_format_cleanly (SlTestEnv *env, gconstpointer data)
 {
-  if (!g_find_program_in_path ("man"))
+  g_autofree gchar *man = g_find_program_in_path ("man");
+  if (!man)
     {
       g_test_skip ("man is not installed (Debian: man-db)");
       return;
