@@ -13,6 +13,8 @@ struct _SlConfig
 {
   SlCfgNode *tree;
   SlCfgNode *globals;          /* every options {} block merged */
+  SlOptions *stats_options;    /* options { stats(...) }, bound to stats */
+  SlStatsSettings stats;
   GHashTable *objects;         /* "kind/normalized-name" -> SlCfgNode */
   GHashTable *templates;       /* normalized name -> SlTemplate */
   GPtrArray *drivers;          /* every SlDriver made, freed with the config */

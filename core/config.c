@@ -217,6 +217,7 @@ config_compile (SlCfgNode *tree, SlConfig *running, GError **error)
   SlConfig *cfg = config_new (tree);
   cfg->donor = running;
   gboolean ok = collect_objects (cfg, error) && sl_driver_check_globals (cfg->globals, error)
+                && (cfg->stats_options = sl_driver_bind_stats (cfg->globals, &cfg->stats, error))
                 && compile_templates (cfg, error);
   if (ok)
     cfg->globals_text = shared_text (cfg);
@@ -238,6 +239,12 @@ sl_config_new_empty (void)
   SlConfig *cfg = config_new (sl_cfg_node_new ("config", (SlCfgPos) { sl_cfg_intern_file ("<none>"), 0, 0 }));
   collect_objects (cfg, NULL);
   return cfg;
+}
+
+const SlStatsSettings *
+sl_config_stats (const SlConfig *cfg)
+{
+  return &cfg->stats;
 }
 
 SlConfig *
@@ -708,6 +715,8 @@ sl_config_free (SlConfig *cfg)
   g_hash_table_unref (cfg->reusable);
   g_hash_table_unref (cfg->borrowed);
   g_free (cfg->globals_text);
+  if (cfg->stats_options)
+    sl_options_free (cfg->stats_options);
   if (cfg->globals)
     {
       g_ptr_array_unref (cfg->globals->children);

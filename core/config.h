@@ -5,6 +5,7 @@
 
 #include <glib.h>
 #include "core/plugin.h"
+#include "core/stats.h"
 #include "core/template.h"
 
 G_BEGIN_DECLS
@@ -29,6 +30,9 @@ void        sl_config_stop       (SlConfig *cfg);
 void        sl_config_free       (SlConfig *cfg);
 /* Asks every destination to reopen its files (SIGHUP, sluicectl reopen). */
 void        sl_config_reopen     (SlConfig *cfg);
+
+/* What options { stats(...) } says. */
+const SlStatsSettings *sl_config_stats (const SlConfig *cfg);
 
 /* A template a driver builds from text of its own making: a template
  * object's name or template text; an error points at pos. */

@@ -82,14 +82,14 @@ sl_destination_new (GPtrArray *drivers, const SlDestinationOptions *options)
   g_cond_init (&d->pause_cond);
   g_mutex_init (&d->throttle_lock);
   const gchar *id = d->driver->id, *kind = d->driver->klass->name;
-  d->queued = sl_stats_counter ("destination", id, kind, "queued");
+  d->queued = sl_stats_gauge ("destination", id, kind, "queued");
   d->dropped = sl_stats_counter ("destination", id, kind, "dropped");
   d->written = sl_stats_counter ("destination", id, kind, "written");
   d->processed = sl_stats_counter ("destination", id, kind, "processed");
   if (d->settings.disk_buffer.node)
     {
-      d->disk_length = sl_stats_counter ("destination", id, kind, "disk_queue_length");
-      d->disk_bytes = sl_stats_counter ("destination", id, kind, "disk_queue_bytes");
+      d->disk_length = sl_stats_gauge ("destination", id, kind, "disk_queue_length");
+      d->disk_bytes = sl_stats_gauge ("destination", id, kind, "disk_queue_bytes");
     }
   return d;
 }

@@ -134,43 +134,101 @@ static const SlOptionSpec worker_options[] = {
 /* The daemon's own settings in options {}: syslog-ng's global options that
  * no driver inherits, accepted so that its configurations load. */
 static const SlOptionSpec daemon_globals[] = {
-  { "recv-time-zone", SL_UNBOUND (SL_OPT_STRING), NULL, "" },
-  { "check-hostname", SL_UNBOUND (SL_OPT_BOOL), NULL, "" },
-  { "bad-hostname", SL_UNBOUND (SL_OPT_STRING), NULL, "" },
-  { "dns-cache-size", SL_UNBOUND (SL_OPT_INT), NULL, "" },
-  { "dns-cache-expire", SL_UNBOUND (SL_OPT_INT), NULL, "" },
-  { "dns-cache-expire-failed", SL_UNBOUND (SL_OPT_INT), NULL, "" },
-  { "dns-cache-hosts", SL_UNBOUND (SL_OPT_STRING), NULL, "" },
-  { "mark-freq", SL_UNBOUND (SL_OPT_INT), NULL, "" },
-  { "mark-mode", SL_UNBOUND (SL_OPT_STRING), NULL, "" },
-  { "stats", SL_UNBOUND (SL_OPT_BLOCK), NULL, "" },
-  { "stats-freq", SL_UNBOUND (SL_OPT_INT), NULL, "" },
-  { "stats-level", SL_UNBOUND (SL_OPT_INT), NULL, "" },
-  { "stats-lifetime", SL_UNBOUND (SL_OPT_INT), NULL, "" },
-  { "stats-max-dynamics", SL_UNBOUND (SL_OPT_INT), NULL, "" },
-  { "threaded", SL_UNBOUND (SL_OPT_BOOL), NULL, "" },
-  { "use-uniqid", SL_UNBOUND (SL_OPT_BOOL), NULL, "" },
-  { "on-error", SL_UNBOUND (SL_OPT_STRING), NULL, "" },
-  { "log-level", SL_UNBOUND (SL_OPT_STRING), NULL, "" },
-  { "custom-domain", SL_UNBOUND (SL_OPT_STRING), NULL, "" },
-  { "file-template", SL_UNBOUND (SL_OPT_STRING), NULL, "" },
-  { "proto-template", SL_UNBOUND (SL_OPT_STRING), NULL, "" },
-  { "suppress", SL_UNBOUND (SL_OPT_INT), NULL, "" },
-  { "time-sleep", SL_UNBOUND (SL_OPT_INT), NULL, "" },
-  { "keep-alive", SL_UNBOUND (SL_OPT_BOOL), NULL, "" },
-  { "pass-unix-credentials", SL_UNBOUND (SL_OPT_BOOL), NULL, "" },
-  { "trim-large-messages", SL_UNBOUND (SL_OPT_BOOL), NULL, "" },
+  { "recv-time-zone", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; stamps without a zone are taken as local" },
+  { "check-hostname", SL_UNBOUND (SL_OPT_BOOL), NULL, "accepted for syslog-ng compatibility; host names are not checked" },
+  { "bad-hostname", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; no host name is refused" },
+  { "dns-cache-size", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; names are never resolved" },
+  { "dns-cache-expire", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; names are never resolved" },
+  { "dns-cache-expire-failed", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; names are never resolved" },
+  { "dns-cache-hosts", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; names are never resolved" },
+  { "mark-freq", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; no MARK messages are made" },
+  { "mark-mode", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; no MARK messages are made" },
+  { "stats", SL_UNBOUND (SL_OPT_BLOCK), NULL, "statistics: listen() serves them over HTTP; syslog-ng's freq(), level(), ... are accepted" },
+  { "stats-freq", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; counters are read with sluicectl stats, never logged" },
+  { "stats-level", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; every counter is always kept" },
+  { "stats-lifetime", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; every counter is always kept" },
+  { "stats-max-dynamics", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; every counter is always kept" },
+  { "threaded", SL_UNBOUND (SL_OPT_BOOL), NULL, "accepted for syslog-ng compatibility; sources and destinations always run on threads of their own" },
+  { "use-uniqid", SL_UNBOUND (SL_OPT_BOOL), NULL, "accepted for syslog-ng compatibility; messages get no unique id" },
+  { "on-error", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; values are not typed" },
+  { "log-level", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; sluiced -v and -d set how much it says" },
+  { "custom-domain", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; host names are not completed" },
+  { "file-template", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; give each destination its template()" },
+  { "proto-template", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; give each destination its template()" },
+  { "suppress", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; repeated messages are not suppressed" },
+  { "time-sleep", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; ignored" },
+  { "keep-alive", SL_UNBOUND (SL_OPT_BOOL), NULL, "accepted for syslog-ng compatibility; what a reload keeps open is decided per driver" },
+  { "pass-unix-credentials", SL_UNBOUND (SL_OPT_BOOL), NULL, "accepted for syslog-ng compatibility; peer credentials are not read" },
+  { "trim-large-messages", SL_UNBOUND (SL_OPT_BOOL), NULL, "accepted for syslog-ng compatibility; messages longer than log-msg-size() are always truncated" },
   /* obsolete in syslog-ng 3.x, which still loads them with a warning */
   { "sync", SL_UNBOUND (SL_OPT_INT), NULL, "the old name of flush-lines()", .flags = SL_OPT_DEPRECATED },
   { "sync-freq", SL_UNBOUND (SL_OPT_INT), NULL, "the old name of flush-lines()", .flags = SL_OPT_DEPRECATED },
   { "long-hostnames", SL_UNBOUND (SL_OPT_BOOL), NULL, "the old name of chain-hostnames()", .flags = SL_OPT_DEPRECATED },
-  { "pad-size", SL_UNBOUND (SL_OPT_INT), NULL, "", .flags = SL_OPT_DEPRECATED },
+  { "pad-size", SL_UNBOUND (SL_OPT_INT), NULL, "obsolete in syslog-ng; accepted and ignored", .flags = SL_OPT_DEPRECATED },
   { "mark", SL_UNBOUND (SL_OPT_INT), NULL, "the old name of mark-freq()", .flags = SL_OPT_DEPRECATED },
-  { "use-time-recvd", SL_UNBOUND (SL_OPT_BOOL), NULL, "", .flags = SL_OPT_DEPRECATED },
+  { "use-time-recvd", SL_UNBOUND (SL_OPT_BOOL), NULL, "obsolete in syslog-ng; use the R_ macros, such as $R_ISODATE, for the receive time", .flags = SL_OPT_DEPRECATED },
   { "use-rcptid", SL_UNBOUND (SL_OPT_BOOL), NULL, "the old name of use-uniqid()", .flags = SL_OPT_DEPRECATED },
   { "log-prefix", SL_UNBOUND (SL_OPT_STRING), NULL, "the old name of program-override()", .flags = SL_OPT_DEPRECATED },
   { NULL }
 };
+
+#define ST(m) SlStatsSettings, m
+/* options { stats(...) }: syslog-ng 4's sub-options, and Sluice's own listen() */
+static const SlOptionSpec stats_options[] = {
+  { "listen", SL_STRING (ST (listen)), NULL,
+    "serve /metrics (Prometheus) and /health over HTTP at host:port, [v6]:port, or port (on 127.0.0.1)" },
+  { "freq", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; counters are never logged" },
+  { "level", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; every counter is always kept" },
+  { "lifetime", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; counters live as long as the daemon" },
+  { "max-dynamics", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; there are no dynamic counters" },
+  { "syslog-stats", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; there are no per-host counters" },
+  { "healthcheck-freq", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; /health answers when asked" },
+  { NULL }
+};
+#undef ST
+
+SlOptions *
+sl_driver_bind_stats (const SlCfgNode *globals, SlStatsSettings *settings, GError **error)
+{
+  static const SlCfgNode none = { .name = (gchar *) "stats" };
+  const SlCfgNode *node = &none;
+  for (guint i = 0; globals->children && i < globals->children->len; i++)
+    {
+      const SlCfgNode *child = g_ptr_array_index (globals->children, i);
+      if (sl_cfg_name_equal (child->name, "stats"))
+        node = child;
+    }
+  const SlOptionSpec *tables[] = { stats_options, NULL };
+  SlOptions *options = sl_options_new ("stats()", tables, NULL, node, NULL, error);
+  if (options && !sl_options_bind (options, stats_options, settings, NULL, error))
+    g_clear_pointer (&options, sl_options_free);
+  return options;
+}
+
+static const SlOptionGroup option_groups[] = {
+  { "global-options", "Global options", "The daemon's own settings in `options {}`; each option a driver inherits may be "
+    "written there too (see below).", daemon_globals },
+  { "stats", "stats()", "The sub-options of `options { stats(...); };`.", stats_options },
+  { "source-options", "Common source options", "Every source that parses what it receives takes these.",
+    source_options },
+  { "connection-options", "Connection options", "Every source that accepts connections takes these.",
+    connection_options },
+  { "queue-options", "Destination queue options", "Every destination takes these.", queue_options },
+  { "template-options", "Template options", "Every destination that renders templates takes these.",
+    template_options },
+  { "worker-options", "Worker options", "Every destination whose messages may be written out of order takes these.",
+    worker_options },
+  { "disk-buffer-option", "disk-buffer()", "Every destination that can queue on disk takes this.",
+    disk_buffer_option },
+  { "disk-buffer", "disk-buffer() sub-options", "The options inside `disk-buffer(...)`.", disk_buffer_options },
+  { NULL }
+};
+
+const SlOptionGroup *
+sl_driver_option_groups (void)
+{
+  return option_groups;
+}
 
 void
 sl_driver_class_tables (const SlDriverClass *klass, const SlOptionSpec *tables[SL_DRIVER_TABLES_MAX + 1])

@@ -7,6 +7,7 @@
 
 #include <glib.h>
 #include "core/plugin.h"
+#include "core/stats.h"
 #include "core/template.h"
 
 G_BEGIN_DECLS
@@ -88,6 +89,23 @@ gchar      *sl_driver_persist_name (const SlDriver *driver);
 /* Whether name in options {} is an option some class inherits, or one of
  * the daemon's own global settings; an error with a suggestion if not. */
 gboolean    sl_driver_check_globals (const SlCfgNode *globals, GError **error);
+/* Stores what the last stats(...) of globals says in settings (an option
+ * not written takes its default), its children checked with positions.
+ * The options returned own the strings; NULL on error. */
+SlOptions  *sl_driver_bind_stats    (const SlCfgNode *globals, SlStatsSettings *settings, GError **error);
+
+/* The tables of the core's own, for the reference: those it adds to
+ * drivers (sl_driver_class_tables() returns the same pointers), the
+ * daemon's global settings and the sub-options of its blocks. */
+typedef struct
+{
+  const gchar *anchor;         /* a name for links: "source-options" */
+  const gchar *title;
+  const gchar *text;           /* who takes them, one sentence of Markdown */
+  const SlOptionSpec *options;
+} SlOptionGroup;
+/* Terminated by an entry whose options are NULL. */
+const SlOptionGroup *sl_driver_option_groups (void);
 
 G_END_DECLS
 

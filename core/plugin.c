@@ -332,9 +332,8 @@ sl_plugins_load (const gchar *search_path, GError **error)
   return TRUE;
 }
 
-/* The default a class gives an option the core adds, or the table's. */
-static const gchar *
-class_default (const SlDriverClass *klass, const SlOptionSpec *o)
+const gchar *
+sl_driver_class_default (const SlDriverClass *klass, const SlOptionSpec *o)
 {
   for (const gchar *const *d = klass->defaults; d && d[0]; d += 2)
     if (sl_cfg_name_equal (d[0], o->name))
@@ -347,7 +346,7 @@ help_table (GString *out, const SlDriverClass *klass, const SlOptionSpec *table)
 {
   for (const SlOptionSpec *o = table; o->name; o++)
     {
-      const gchar *def = class_default (klass, o);
+      const gchar *def = sl_driver_class_default (klass, o);
       gchar *words = o->words ? sl_option_words (o) : NULL;
       g_string_append_printf (out, "  %s%s(%s)", (o->flags & SL_OPT_POSITIONAL) ? "[positional] " : "",
                               o->name, words ? words : sl_option_type_name (o->type));

@@ -9,6 +9,7 @@ typedef struct
   gchar *id;
   gchar *instance;
   gchar *name;
+  gboolean gauge;
   SlCounter counter;
 } Entry;
 
@@ -16,8 +17,8 @@ static GMutex stats_lock;
 static GHashTable *by_key;       /* "kind;id;instance;name" -> Entry */
 static GPtrArray *in_order;      /* Entry, in registration order */
 
-SlCounter *
-sl_stats_counter (const gchar *kind, const gchar *id, const gchar *instance, const gchar *name)
+static SlCounter *
+register_entry (const gchar *kind, const gchar *id, const gchar *instance, const gchar *name, gboolean gauge)
 {
   gchar *key = g_strjoin (";", kind, id, instance ? instance : "", name, NULL);
   g_mutex_lock (&stats_lock);
@@ -38,6 +39,7 @@ sl_stats_counter (const gchar *kind, const gchar *id, const gchar *instance, con
       g_ptr_array_add (in_order, e);
       key = NULL;
     }
+  e->gauge |= gauge;
   g_mutex_unlock (&stats_lock);
   g_free (key);
   return &e->counter;
@@ -56,6 +58,18 @@ sl_stats_sum (const gchar *kind, const gchar *name)
     }
   g_mutex_unlock (&stats_lock);
   return sum;
+}
+
+SlCounter *
+sl_stats_counter (const gchar *kind, const gchar *id, const gchar *instance, const gchar *name)
+{
+  return register_entry (kind, id, instance, name, FALSE);
+}
+
+SlCounter *
+sl_stats_gauge (const gchar *kind, const gchar *id, const gchar *instance, const gchar *name)
+{
+  return register_entry (kind, id, instance, name, TRUE);
 }
 
 gchar *
@@ -101,4 +115,81 @@ sl_stats_to_json (void)
   gchar *text = json_dumps (list, JSON_INDENT (2));
   json_decref (list);
   return text;
+}
+
+/* Prometheus allows [a-zA-Z0-9_:] in names: "skipped-keys" becomes skipped_keys. */
+static void
+append_metric_name (GString *out, const Entry *e)
+{
+  g_string_append (out, "sluice_");
+  gsize start = out->len;
+  g_string_append_printf (out, "%s_%s", e->kind, e->name);
+  for (gsize i = start; i < out->len; i++)
+    if (!g_ascii_isalnum (out->str[i]) && out->str[i] != '_' && out->str[i] != ':')
+      out->str[i] = '_';
+  if (!e->gauge)
+    g_string_append (out, "_total");
+}
+
+static void
+append_label (GString *out, const gchar *name, const gchar *value, gboolean first)
+{
+  g_string_append_printf (out, "%s%s=\"", first ? "" : ",", name);
+  for (const gchar *p = value; *p; p++)
+    if (*p == '\\' || *p == '"')
+      g_string_append_printf (out, "\\%c", *p);
+    else if (*p == '\n')
+      g_string_append (out, "\\n");
+    else
+      g_string_append_c (out, *p);
+  g_string_append_c (out, '"');
+}
+
+gchar *
+sl_stats_to_prometheus (void)
+{
+  GString *out = g_string_new (NULL);
+  /* the format wants every sample of a metric in one group after its
+   * TYPE line: entries are grouped by name, in the order names first came */
+  GHashTable *families = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                (GDestroyNotify) g_ptr_array_unref);
+  GPtrArray *names = g_ptr_array_new ();
+  GString *name = g_string_new (NULL);
+  g_mutex_lock (&stats_lock);
+  for (guint i = 0; in_order && i < in_order->len; i++)
+    {
+      Entry *e = g_ptr_array_index (in_order, i);
+      g_string_truncate (name, 0);
+      append_metric_name (name, e);
+      GPtrArray *family = g_hash_table_lookup (families, name->str);
+      if (!family)
+        {
+          family = g_ptr_array_new ();
+          gchar *key = g_strdup (name->str);
+          g_hash_table_insert (families, key, family);
+          g_ptr_array_add (names, key);
+        }
+      g_ptr_array_add (family, e);
+    }
+  for (guint i = 0; i < names->len; i++)
+    {
+      const gchar *metric = g_ptr_array_index (names, i);
+      GPtrArray *family = g_hash_table_lookup (families, metric);
+      const Entry *first = g_ptr_array_index (family, 0);
+      g_string_append_printf (out, "# TYPE %s %s\n", metric, first->gauge ? "gauge" : "counter");
+      for (guint k = 0; k < family->len; k++)
+        {
+          const Entry *e = g_ptr_array_index (family, k);
+          g_string_append_printf (out, "%s{", metric);
+          append_label (out, "id", e->id, TRUE);
+          if (*e->instance)
+            append_label (out, "driver", e->instance, FALSE);
+          g_string_append_printf (out, "} %" G_GINT64_FORMAT "\n", sl_counter_get (&e->counter));
+        }
+    }
+  g_mutex_unlock (&stats_lock);
+  g_string_free (name, TRUE);
+  g_ptr_array_unref (names);
+  g_hash_table_unref (families);
+  return g_string_free (out, FALSE);
 }

@@ -17,6 +17,10 @@ typedef struct
  * counter. */
 SlCounter *sl_stats_counter (const gchar *kind, const gchar *id,
                              const gchar *instance, const gchar *name);
+/* The same for a value that goes down as well as up (a queue's length):
+ * exported to Prometheus as a gauge rather than a counter. */
+SlCounter *sl_stats_gauge   (const gchar *kind, const gchar *id,
+                             const gchar *instance, const gchar *name);
 
 static inline void
 sl_counter_add (SlCounter *c, gint64 n)
@@ -44,6 +48,15 @@ gint64 sl_stats_sum (const gchar *kind, const gchar *name);
 gchar *sl_stats_to_text (void);
 /* An array of objects {kind, id, instance, counters: {name: value}} */
 gchar *sl_stats_to_json (void);
+/* Prometheus's text exposition format: sluice_KIND_NAME_total{id="ID",driver="INSTANCE"}
+ * for counters, sluice_KIND_NAME for gauges. */
+gchar *sl_stats_to_prometheus (void);
+
+/* What options { stats(...) } says: the daemon's own settings. */
+typedef struct
+{
+  const gchar *listen;   /* address of the HTTP endpoint for /metrics and /health, or NULL */
+} SlStatsSettings;
 
 G_END_DECLS
 

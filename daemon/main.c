@@ -9,6 +9,8 @@
 #include "core/stats.h"
 #include "daemon/control.h"
 #include "daemon/instance.h"
+#include "daemon/metrics-http.h"
+#include "daemon/reference.h"
 #include "daemon/notify.h"
 
 #include <errno.h>
@@ -31,6 +33,7 @@ typedef struct
   gchar *module_path;
   gchar *include_path;
   gchar *help_driver;
+  gchar *dump_reference;
   gint io_threads;
   gboolean foreground;
   gboolean syntax_only;
@@ -46,6 +49,7 @@ typedef struct
   SlConfig *cfg;
   GMainLoop *loop;
   SlControl *control;
+  SlMetricsHttp *metrics;
 } Daemon;
 
 static gboolean
@@ -67,6 +71,8 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
     { "include-path", 0, 0, G_OPTION_ARG_STRING, &s->include_path,
       N_("folders @include looks in after the including file's, separated by ':'"), N_("PATH") },
     { "help-driver", 0, 0, G_OPTION_ARG_STRING, &s->help_driver, N_("print the options of a driver and exit"), N_("NAME") },
+    { "dump-reference", 0, 0, G_OPTION_ARG_STRING, &s->dump_reference,
+      N_("print the reference of every loaded driver (markdown or man) and exit"), N_("FORMAT") },
     { "io-threads", 0, 0, G_OPTION_ARG_INT, &s->io_threads,
       N_("threads that read every stream connection (default: one per processor)"), N_("N") },
     { NULL }
@@ -122,6 +128,7 @@ settings_clear (Settings *s)
   g_free (s->module_path);
   g_free (s->include_path);
   g_free (s->help_driver);
+  g_free (s->dump_reference);
 }
 
 static int
@@ -143,17 +150,61 @@ print_driver_help (const gchar *name)
   return found ? 0 : 1;
 }
 
+static int
+dump_reference (const gchar *format)
+{
+  SlReferenceFormat f;
+  if (strcmp (format, "markdown") == 0)
+    f = SL_REFERENCE_MARKDOWN;
+  else if (strcmp (format, "man") == 0)
+    f = SL_REFERENCE_MANPAGE;
+  else
+    {
+      fprintf (stderr, _("sluiced: unknown reference format '%s'; formats: markdown, man\n"), format);
+      return 2;
+    }
+  gchar *text = sl_reference_render (f);
+  fputs (text, stdout);
+  g_free (text);
+  return 0;
+}
+
+/* What the daemon itself takes from a configuration: checked when it is
+ * loaded, so that -s and a reload refuse a listen() it could not use. */
+static gboolean
+check_daemon_settings (SlConfig *cfg, GError **error)
+{
+  const gchar *listen = sl_config_stats (cfg)->listen;
+  return !listen || sl_metrics_http_check_address (listen, error);
+}
+
 static SlConfig *
 load_config (const gchar *path)
 {
   GError *error = NULL;
   SlConfig *cfg = sl_config_load (path, &error);
+  if (cfg && !check_daemon_settings (cfg, &error))
+    g_clear_pointer (&cfg, sl_config_free);
   if (!cfg)
     {
       sl_log (SL_LOG_ERROR, "%s", error->message);
       g_error_free (error);
     }
   return cfg;
+}
+
+/* The HTTP endpoint of the running configuration's stats(listen()): kept
+ * when the address did not change, so a reload does not drop a scrape. */
+static gboolean
+apply_metrics (Daemon *d, GError **error)
+{
+  const gchar *listen = sl_config_stats (d->cfg)->listen;
+  if (d->metrics && listen && strcmp (sl_metrics_http_address (d->metrics), listen) == 0)
+    return TRUE;
+  g_clear_pointer (&d->metrics, sl_metrics_http_free);
+  if (listen)
+    d->metrics = sl_metrics_http_new (listen, error);
+  return !listen || d->metrics;
 }
 
 /* A valid new configuration takes over; an invalid one is reported and the
@@ -163,6 +214,8 @@ replace_config (Daemon *d, gchar **why)
 {
   GError *error = NULL;
   SlConfig *next = sl_config_load_after (d->settings->cfgfile, d->cfg, &error);
+  if (next && !check_daemon_settings (next, &error))
+    g_clear_pointer (&next, sl_config_free);
   if (!next)
     {
       sl_log (SL_LOG_ERROR, "reload failed, keeping the running configuration: %s", error->message);
@@ -181,6 +234,11 @@ replace_config (Daemon *d, gchar **why)
     }
   sl_config_free (d->cfg);
   d->cfg = next;
+  if (!apply_metrics (d, &error))
+    {
+      sl_log (SL_LOG_ERROR, "%s; metrics are not served", error->message);
+      g_clear_error (&error);
+    }
   sl_activation_close_unclaimed ();
   /* a SIGHUP also means "reopen your files" after logrotate, and the
    * destinations that were kept still hold the old ones */
@@ -233,6 +291,13 @@ on_command (const gchar *command, gpointer data)
       free (text);
       return answer;
     }
+  if (g_ascii_strcasecmp (command, "STATS PROMETHEUS") == 0)
+    {
+      gchar *text = sl_stats_to_prometheus ();
+      gchar *answer = g_strconcat ("OK\n", text, NULL);
+      g_free (text);
+      return answer;
+    }
   if (g_ascii_strcasecmp (command, "RELOAD") == 0)
     {
       gchar *why = NULL;
@@ -254,7 +319,7 @@ on_command (const gchar *command, gpointer data)
     }
   if (g_ascii_strcasecmp (command, "HEALTH") == 0)
     return g_strdup_printf ("OK pid=%d\n", (int) getpid ());
-  return g_strdup_printf ("ERROR unknown command '%s'; commands: STATS, STATS JSON, RELOAD, REOPEN, STOP, HEALTH\n",
+  return g_strdup_printf ("ERROR unknown command '%s'; commands: STATS, STATS JSON, STATS PROMETHEUS, RELOAD, REOPEN, STOP, HEALTH\n",
                           command);
 }
 
@@ -378,6 +443,18 @@ run (Settings *s)
       return 1;
     }
   d.loop = g_main_loop_new (NULL, FALSE);
+  if (!apply_metrics (&d, &error))
+    {
+      sl_log (SL_LOG_ERROR, "%s", error->message);
+      g_error_free (error);
+      sl_config_free (d.cfg);
+      save_persist (NULL);
+      sl_persist_close ();
+      sl_instance_release (instance);
+      g_main_loop_unref (d.loop);
+      tell_parent (ready, 1);
+      return 1;
+    }
   d.control = sl_control_new (s->control_path, on_command, &d, &error);
   if (!d.control)
     {
@@ -398,6 +475,7 @@ run (Settings *s)
   sl_notify_stopping ();
   sl_log (SL_LOG_NOTICE, "sluiced shutting down; version='%s'", PACKAGE_VERSION);
   sl_control_free (d.control);
+  sl_metrics_http_free (d.metrics);
   sl_config_free (d.cfg);
   save_persist (NULL);
   sl_persist_close ();
@@ -439,6 +517,8 @@ main (int argc, char **argv)
     }
   else if (s.help_driver)
     status = print_driver_help (s.help_driver);
+  else if (s.dump_reference)
+    status = dump_reference (s.dump_reference);
   else
     {
       sl_internal_set_stderr (s.to_stderr || s.foreground);

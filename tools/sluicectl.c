@@ -18,7 +18,7 @@ static const struct
   const gchar *wire;
   const gchar *help;
 } commands[] = {
-  { "stats", "STATS", N_("counters per source, path and destination (add --json for JSON)") },
+  { "stats", "STATS", N_("counters per source, path and destination (--format text, json or prometheus)") },
   { "reload", "RELOAD", N_("load the configuration file again; a bad one is refused") },
   { "reopen", "REOPEN", N_("reopen output files, after logrotate moved them") },
   { "stop", "STOP", N_("stop the daemon after it wrote what it queued") },
@@ -72,6 +72,21 @@ send_command (const gchar *path, const gchar *command)
   return ok ? 0 : 1;
 }
 
+/* The control command that asks for stats in format, NULL for an unknown one. */
+static const gchar *
+stats_wire (const gchar *format)
+{
+  static const gchar *const formats[][2] = {
+    { "text", "STATS" }, { "json", "STATS JSON" }, { "prometheus", "STATS PROMETHEUS" },
+  };
+  if (!format)
+    return "STATS";
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    if (strcmp (format, formats[i][0]) == 0)
+      return formats[i][1];
+  return NULL;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -80,11 +95,14 @@ main (int argc, char **argv)
   textdomain (GETTEXT_PACKAGE);
 
   gchar *control = NULL;
+  gchar *format = NULL;
   gboolean json = FALSE;
   gboolean version = FALSE;
   GOptionEntry entries[] = {
     { "control", 'c', 0, G_OPTION_ARG_FILENAME, &control, N_("control socket of sluiced"), N_("PATH") },
-    { "json", 'j', 0, G_OPTION_ARG_NONE, &json, N_("stats as JSON"), NULL },
+    { "format", 'o', 0, G_OPTION_ARG_STRING, &format,
+      N_("stats as text (kind;id;instance;counter;value), json or prometheus"), N_("FORMAT") },
+    { "json", 'j', 0, G_OPTION_ARG_NONE, &json, N_("stats as JSON: the same as --format json"), NULL },
     { "version", 'V', 0, G_OPTION_ARG_NONE, &version, N_("print the version and exit"), NULL },
     { NULL }
   };
@@ -102,6 +120,7 @@ main (int argc, char **argv)
     {
       printf ("sluicectl %s\n", PACKAGE_VERSION);
       g_free (control);
+      g_free (format);
       return 0;
     }
   if (!parsed || argc != 2)
@@ -112,6 +131,15 @@ main (int argc, char **argv)
         fprintf (stderr, "sluicectl: %s\n", argc > 2 ? _("give one command, not several; see --help") : _("give one command; see --help"));
       g_clear_error (&error);
       g_free (control);
+      g_free (format);
+      return 2;
+    }
+  const gchar *stats_command = stats_wire (json ? "json" : format);
+  if (!stats_command)
+    {
+      fprintf (stderr, _("sluicectl: unknown stats format '%s'; formats: text, json, prometheus\n"), format);
+      g_free (control);
+      g_free (format);
       return 2;
     }
   if (!control)
@@ -125,7 +153,8 @@ main (int argc, char **argv)
   if (i == G_N_ELEMENTS (commands))
     fprintf (stderr, _("sluicectl: unknown command '%s'; see --help\n"), argv[1]);
   else
-    status = send_command (control, (json && i == 0) ? "STATS JSON" : commands[i].wire);
+    status = send_command (control, i == 0 ? stats_command : commands[i].wire);
   g_free (control);
+  g_free (format);
   return status;
 }
