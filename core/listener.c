@@ -85,14 +85,14 @@ struct _SlListener
   SlCounter *idle_closed;
 };
 
-static void
-log_bounded (SlCounter *counter, SlLogLevel level, const gchar *text, SlListener *l, const gchar *peer)
+/* Counts one event; TRUE when it is one to log: the first, then one per
+ * LOG_EVERY. */
+static gboolean
+count_event (SlCounter *counter, gint64 *total)
 {
-  gint64 before = sl_counter_get (counter);
+  *total = sl_counter_get (counter) + 1;
   sl_counter_add (counter, 1);
-  if (before % LOG_EVERY == 0)
-    sl_log (level, "%s; client='%s', driver='%s', times='%" G_GINT64_FORMAT "'", text, peer ? peer : "local",
-            sl_source_id (l->src), before + 1);
+  return (*total - 1) % LOG_EVERY == 0;
 }
 
 /* Numeric address of a network peer; NULL for a local (unix) one. */
@@ -191,8 +191,11 @@ connection_task (SlIoTask *task)
            && g_get_monotonic_time () - connection_quiet_since (c) >= c->listener->idle_timeout_us)
     {
       SlListener *l = c->listener;
-      log_bounded (l->idle_closed, SL_LOG_NOTICE, "closing a connection that sent no message for idle-timeout()", l,
-                   c->peer);
+      gint64 total;
+      if (count_event (l->idle_closed, &total))
+        sl_log (SL_LOG_NOTICE, _("closing a connection that brought no complete message for idle-timeout(); "
+                                 "client='%s', driver='%s', closed='%" G_GINT64_FORMAT "'"),
+                c->peer ? c->peer : "local", sl_source_id (l->src), total);
       sl_stream_reader_drain (c->reader);
       connection_close (c);
     }
@@ -247,8 +250,11 @@ accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen
   g_mutex_unlock (&l->lock);
   if (!admitted)
     {
-      log_bounded (l->rejected, SL_LOG_WARNING,
-                   "max-connections-per-ip() reached for this address, connection reset", l, peer);
+      gint64 total;
+      if (count_event (l->rejected, &total))
+        sl_log (SL_LOG_WARNING, _("max-connections-per-ip() reached, connection reset; "
+                                  "client='%s', driver='%s', max='%u', rejected='%" G_GINT64_FORMAT "'"),
+                peer, sl_source_id (l->src), l->max_per_peer, total);
       refuse (fd);
       g_free (peer);
       return;
@@ -301,8 +307,11 @@ listen_ready (SlIoWatch *watch, guint32 events)
       if (is_full (l))
         {
           sl_io_worker_pause (&l->listen);
-          log_bounded (l->paused, SL_LOG_WARNING,
-                       "max-connections() reached, new connections wait in the listen backlog", l, NULL);
+          gint64 total;
+          if (count_event (l->paused, &total))
+            sl_log (SL_LOG_WARNING, _("max-connections() reached, new connections wait in the listen backlog; "
+                                      "driver='%s', max='%u', times='%" G_GINT64_FORMAT "'"),
+                    sl_source_id (l->src), l->settings.max_connections, total);
           return;
         }
       struct sockaddr_storage addr;

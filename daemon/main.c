@@ -72,7 +72,7 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
     { "help-driver", 0, 0, G_OPTION_ARG_STRING, &s->help_driver, N_("print the options of a driver and exit"), N_("NAME") },
     { "io-threads", 0, 0, G_OPTION_ARG_INT, &s->io_threads,
       N_("threads that read every stream connection (default: one per processor)"), N_("N") },
-    { "user", 'u', 0, G_OPTION_ARG_STRING, &s->user, N_("run as this user once the control socket and pid file are open"),
+    { "user", 'u', 0, G_OPTION_ARG_STRING, &s->user, N_("run as this user once the pid file is open"),
       N_("USER") },
     { "group", 'g', 0, G_OPTION_ARG_STRING, &s->group, N_("run as this group (default with --user: the user's)"),
       N_("GROUP") },
@@ -375,14 +375,6 @@ run (Settings *s)
   sl_instance_write_pid (instance);
   signal (SIGPIPE, SIG_IGN);
   open_persist (s->persist_file);
-  /* The control socket is made while the daemon may still write in its
-   * folder; it answers once the main loop runs, after the start. */
-  d.control = sl_control_new (s->control_path, on_command, &d, &error);
-  if (!d.control)
-    {
-      sl_log (SL_LOG_WARNING, "%s; sluicectl will not reach this daemon", error->message);
-      g_clear_error (&error);
-    }
   /* Before the configuration starts its threads: capabilities are per
    * thread, and a setuid() would leave the threads already running with
    * none. Sockets below 1024 are bound with the capability kept, at the
@@ -393,7 +385,6 @@ run (Settings *s)
     {
       sl_log (SL_LOG_ERROR, "%s", error->message);
       g_error_free (error);
-      sl_control_free (d.control);
       sl_config_free (d.cfg);
       sl_persist_close ();
       sl_instance_release (instance);
@@ -401,6 +392,13 @@ run (Settings *s)
       return 1;
     }
   d.loop = g_main_loop_new (NULL, FALSE);
+  /* made once every source started: its socket file says so */
+  d.control = sl_control_new (s->control_path, on_command, &d, &error);
+  if (!d.control)
+    {
+      sl_log (SL_LOG_WARNING, "%s; sluicectl will not reach this daemon", error->message);
+      g_clear_error (&error);
+    }
   g_unix_signal_add (SIGTERM, on_term, &d);
   g_unix_signal_add (SIGINT, on_term, &d);
   g_unix_signal_add (SIGHUP, on_hup, &d);
