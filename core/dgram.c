@@ -36,6 +36,17 @@ peer_of (const struct sockaddr_storage *addr, socklen_t len, gchar *buf, gsize s
   return buf;
 }
 
+/* A datagram is one message (RFC 5426), so a NUL inside it does not end
+ * a frame as on a stream: it becomes a space, the way no-multi-line
+ * treats a line break, and no NUL reaches a file or a C string cut
+ * short. NULs that end the datagram are dropped before this. */
+static void
+replace_nuls (gchar *data, gsize len)
+{
+  for (gchar *p = data; (p = memchr (p, '\0', len - (p - data))); p++)
+    *p = ' ';
+}
+
 static void
 post_received (SlDgramReader *r, gint n)
 {
@@ -53,6 +64,7 @@ post_received (SlDgramReader *r, gint n)
         len--;
       if (!len)
         continue;
+      replace_nuls (data, len);
       const gchar *peer = peer_of (&r->addrs[i], r->hdrs[i].msg_hdr.msg_namelen, host, sizeof host);
       msgs[count++] = sl_source_parse (r->src, data, len, peer);
     }

@@ -72,6 +72,11 @@ static const SlOptionSpec source_options[] = {
 static const SlOptionSpec connection_options[] = {
   { "max-connections", SL_INT (SRC (max_connections)), "10", "connections served at once; more are refused and counted",
     .inherit = "max-connections" },
+  { "max-connections-per-ip", SL_INT (SRC (max_connections_per_ip)), "0",
+    "connections served at once from one address; more are reset and counted as rejected; 0: no limit",
+    .inherit = "max-connections-per-ip" },
+  { "idle-timeout", SL_DURATION (SRC (idle_timeout_ms)), "0",
+    "close a connection that brought no complete message for this long; 0: never", .inherit = "idle-timeout" },
   { NULL }
 };
 #undef SRC

@@ -43,6 +43,8 @@ typedef struct
   const gchar *program_override;
   GPtrArray *tags;
   gint max_connections;
+  gint max_connections_per_ip;
+  gint64 idle_timeout_ms;
 } SlSourceOptions;
 
 /* What a destination's disk-buffer() says (SL_CAP_DISK_BUFFER). */

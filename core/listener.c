@@ -2,6 +2,7 @@
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/io-worker.h"
+#include "core/source-private.h"
 #include "core/stream.h"
 
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 /* At a stop, peers get this long to close after they were told we are
@@ -23,12 +25,20 @@
 #define READS_PER_TURN 4
 /* Connections accepted in one turn of the listening socket's worker. */
 #define ACCEPTS_PER_TURN 64
+/* A flood of refusals is logged the first time and then once per this
+ * many; the counters have every one. */
+#define LOG_EVERY 1000
+/* The idle sweep runs this many times per idle-timeout(), at most once
+ * every SWEEP_MAX_MS, so a connection is closed at most a quarter late. */
+#define SWEEPS_PER_TIMEOUT 4
+#define SWEEP_MAX_MS 1000
 
 /* What other threads ask of a connection, done by its worker's task. */
 enum
 {
   WAKE_ROOM = 1 << 0,   /* its window has room again */
   WAKE_STOP = 1 << 1,   /* the listener stops: drain and close */
+  WAKE_IDLE = 1 << 2,   /* the idle sweep found it quiet: close it if it still is */
 };
 
 typedef struct
@@ -37,25 +47,53 @@ typedef struct
   SlIoTask task;
   SlListener *listener;
   SlStreamReader *reader;
+  gchar *peer;          /* numeric address; NULL for a local peer */
+  gint64 quiet_since;   /* monotonic µs: accepted, or its window last had room */
   GList link;           /* in listener->connections */
   gint wake;            /* WAKE_* */
 } Connection;
 
-/* The listening socket and the list of connections are the listener's;
- * each connection's reading is its worker's alone. The lock guards the
- * list, so the stopping thread can reach connections that their workers
- * may close at any time. */
+/* The listening socket, the idle timer and the list of connections are
+ * the listener's, used on the listening socket's worker; each
+ * connection's reading is its worker's alone. The lock guards the list
+ * and the count per address, so the stopping thread can reach
+ * connections that their workers may close at any time.
+ *
+ * At max-connections() the listening socket leaves its worker's epoll
+ * set: new peers wait in the kernel's backlog (or are refused by it when
+ * that is full) instead of being accepted and hung up on, and the close
+ * that makes room puts it back. */
 struct _SlListener
 {
   SlSource *src;
   SlListenerSettings settings;
+  guint max_per_peer;        /* 0: no limit */
+  gint64 idle_timeout_us;    /* 0: never */
   SlIoWatch listen;
+  SlIoWatch idle_timer;      /* timerfd of the idle sweep, fd -1 without idle-timeout() */
   SlIoTask stop_listening;
+  SlIoTask resume;           /* a connection closed: accept again if paused */
+  SlIoTask retire;           /* the last task the listener posts itself */
   GMutex lock;
   GCond changed;
   gboolean listening;
-  GQueue connections;   /* Connection, linked through link */
+  gboolean retired;
+  GQueue connections;        /* Connection, linked through link */
+  GHashTable *per_peer;      /* peer -> connections from it, while max_per_peer */
+  SlCounter *rejected;
+  SlCounter *paused;
+  SlCounter *idle_closed;
 };
+
+/* Counts one event; TRUE when it is one to log: the first, then one per
+ * LOG_EVERY. */
+static gboolean
+count_event (SlCounter *counter, gint64 *total)
+{
+  *total = sl_counter_get (counter) + 1;
+  sl_counter_add (counter, 1);
+  return (*total - 1) % LOG_EVERY == 0;
+}
 
 /* Numeric address of a network peer; NULL for a local (unix) one. */
 static gchar *
@@ -75,11 +113,28 @@ peer_name (const struct sockaddr_storage *addr, socklen_t len)
  * thread no longer posts to it; after the notify is cleared no writer
  * does; then nothing can be queued for it. */
 static void
+peer_forget (SlListener *l, const gchar *peer)
+{
+  if (!l->per_peer || !peer)
+    return;
+  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (l->per_peer, peer));
+  if (n > 1)
+    g_hash_table_insert (l->per_peer, g_strdup (peer), GUINT_TO_POINTER (n - 1));
+  else
+    g_hash_table_remove (l->per_peer, peer);
+}
+
+/* The place it frees is offered to the listening socket's worker, which
+ * accepts again if it had stopped; posted under the lock, so once the
+ * list is empty no close can post any more. */
+static void
 connection_close (Connection *c)
 {
   SlListener *l = c->listener;
   g_mutex_lock (&l->lock);
   g_queue_unlink (&l->connections, &c->link);
+  peer_forget (l, c->peer);
+  sl_io_worker_post (l->listen.worker, &l->resume);
   g_cond_broadcast (&l->changed);
   g_mutex_unlock (&l->lock);
   sl_window_set_notify (sl_stream_reader_window (c->reader), NULL, NULL);
@@ -87,7 +142,14 @@ connection_close (Connection *c)
   sl_io_worker_unwatch (&c->watch);
   sl_stream_reader_free (c->reader);
   close (c->watch.fd);
+  g_free (c->peer);
   g_free (c);
+}
+
+static gint64
+connection_quiet_since (Connection *c)
+{
+  return MAX (sl_stream_reader_last_frame (c->reader), __atomic_load_n (&c->quiet_since, __ATOMIC_RELAXED));
 }
 
 static void
@@ -117,9 +179,26 @@ connection_task (SlIoTask *task)
     {
       sl_stream_reader_drain (c->reader);
       connection_close (c);
+      return;
     }
-  else if (wake & WAKE_ROOM)
-    sl_io_worker_resume (&c->watch);
+  if (wake & WAKE_ROOM)
+    {
+      /* waiting for room was our doing, not the peer's silence */
+      __atomic_store_n (&c->quiet_since, g_get_monotonic_time (), __ATOMIC_RELAXED);
+      sl_io_worker_resume (&c->watch);
+    }
+  else if ((wake & WAKE_IDLE) && !c->watch.paused
+           && g_get_monotonic_time () - connection_quiet_since (c) >= c->listener->idle_timeout_us)
+    {
+      SlListener *l = c->listener;
+      gint64 total;
+      if (count_event (l->idle_closed, &total))
+        sl_log (SL_LOG_NOTICE, _("closing a connection that brought no complete message for idle-timeout(); "
+                                 "client='%s', driver='%s', closed='%" G_GINT64_FORMAT "'"),
+                c->peer ? c->peer : "local", sl_source_id (l->src), total);
+      sl_stream_reader_drain (c->reader);
+      connection_close (c);
+    }
 }
 
 /* From the thread that acknowledged, with the window's lock held. */
@@ -138,19 +217,45 @@ connection_wake (Connection *c, gint why)
   sl_io_worker_post (c->watch.worker, &c->task);
 }
 
+/* Under the lock: whether peer may have one more connection, counted
+ * if so. */
+static gboolean
+peer_admit (SlListener *l, const gchar *peer)
+{
+  if (!l->per_peer || !peer)
+    return TRUE;
+  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (l->per_peer, peer));
+  if (n >= l->max_per_peer)
+    return FALSE;
+  g_hash_table_insert (l->per_peer, g_strdup (peer), GUINT_TO_POINTER (n + 1));
+  return TRUE;
+}
+
+/* A reset rather than an orderly close: the peer's next write fails
+ * instead of vanishing into a connection nobody reads. */
+static void
+refuse (gint fd)
+{
+  struct linger reset = { .l_onoff = 1, .l_linger = 0 };
+  setsockopt (fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+  close (fd);
+}
+
 static void
 accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen_t len)
 {
   gchar *peer = peer_name (addr, len);
   g_mutex_lock (&l->lock);
-  gboolean full = l->connections.length >= l->settings.max_connections;
+  gboolean admitted = peer_admit (l, peer);
   g_mutex_unlock (&l->lock);
-  if (full)
+  if (!admitted)
     {
-      sl_source_count (l->src, "rejected", 1);
-      sl_log (SL_LOG_WARNING, "number of allowed concurrent connections reached, rejecting connection; client='%s', driver='%s', max='%u'",
-              peer ? peer : "local", sl_source_id (l->src), l->settings.max_connections);
-      close (fd);
+      gint64 total;
+      if (count_event (l->rejected, &total))
+        sl_log (SL_LOG_WARNING, _("max-connections-per-ip() reached, connection reset; "
+                                  "client='%s', driver='%s', max='%u', rejected='%" G_GINT64_FORMAT "'"),
+                peer, sl_source_id (l->src), l->max_per_peer, total);
+      refuse (fd);
       g_free (peer);
       return;
     }
@@ -166,6 +271,8 @@ accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen
   c->task.func = connection_task;
   c->listener = l;
   c->link.data = c;
+  c->peer = peer;
+  c->quiet_since = g_get_monotonic_time ();
   c->reader = sl_stream_reader_new (l->src, fd, peer);
   sl_window_set_notify (sl_stream_reader_window (c->reader), connection_has_room, c);
   sl_source_count (l->src, "connections", 1);
@@ -179,7 +286,15 @@ accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen
               peer ? peer : "local", g_strerror (errno));
       connection_close (c);
     }
-  g_free (peer);
+}
+
+static gboolean
+is_full (SlListener *l)
+{
+  g_mutex_lock (&l->lock);
+  gboolean full = l->connections.length >= l->settings.max_connections;
+  g_mutex_unlock (&l->lock);
+  return full;
 }
 
 /* Level triggered: what is left after this turn is reported again. */
@@ -189,6 +304,16 @@ listen_ready (SlIoWatch *watch, guint32 events)
   SlListener *l = G_STRUCT_MEMBER_P (watch, -G_STRUCT_OFFSET (SlListener, listen));
   for (guint i = 0; i < ACCEPTS_PER_TURN; i++)
     {
+      if (is_full (l))
+        {
+          sl_io_worker_pause (&l->listen);
+          gint64 total;
+          if (count_event (l->paused, &total))
+            sl_log (SL_LOG_WARNING, _("max-connections() reached, new connections wait in the listen backlog; "
+                                      "driver='%s', max='%u', times='%" G_GINT64_FORMAT "'"),
+                    sl_source_id (l->src), l->settings.max_connections, total);
+          return;
+        }
       struct sockaddr_storage addr;
       socklen_t len = sizeof addr;
       gint fd = accept4 (watch->fd, (struct sockaddr *) &addr, &len, SOCK_CLOEXEC | SOCK_NONBLOCK);
@@ -198,15 +323,83 @@ listen_ready (SlIoWatch *watch, guint32 events)
     }
 }
 
-/* On the listening socket's worker, so no accept runs at the same time. */
+/* On the listening socket's worker, where it was paused. */
+static void
+resume_accepting (SlIoTask *task)
+{
+  SlListener *l = G_STRUCT_MEMBER_P (task, -G_STRUCT_OFFSET (SlListener, resume));
+  if (l->listening && l->listen.paused && !is_full (l))
+    sl_io_worker_resume (&l->listen);
+}
+
+/* Asks the workers of the connections that brought no frame for
+ * idle-timeout() to close them; each looks again on its own thread,
+ * where it knows whether it was waiting for room in its window. */
+static void
+idle_sweep (SlIoWatch *watch, guint32 events)
+{
+  SlListener *l = G_STRUCT_MEMBER_P (watch, -G_STRUCT_OFFSET (SlListener, idle_timer));
+  guint64 expirations;
+  if (read (watch->fd, &expirations, sizeof expirations) < 0)
+    return;
+  gint64 now = g_get_monotonic_time ();
+  g_mutex_lock (&l->lock);
+  for (GList *i = l->connections.head; i; i = i->next)
+    {
+      Connection *c = i->data;
+      if (now - connection_quiet_since (c) >= l->idle_timeout_us)
+        connection_wake (c, WAKE_IDLE);
+    }
+  g_mutex_unlock (&l->lock);
+}
+
+static gboolean
+start_idle_timer (SlListener *l)
+{
+  l->idle_timer.fd = -1;
+  if (!l->idle_timeout_us)
+    return TRUE;
+  gint64 period_us = CLAMP (l->idle_timeout_us / SWEEPS_PER_TIMEOUT, 1000, SWEEP_MAX_MS * 1000);
+  struct timespec ts = { period_us / G_USEC_PER_SEC, (period_us % G_USEC_PER_SEC) * 1000 };
+  struct itimerspec spec = { .it_interval = ts, .it_value = ts };
+  l->idle_timer.fd = timerfd_create (CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+  l->idle_timer.ready = idle_sweep;
+  if (l->idle_timer.fd >= 0 && timerfd_settime (l->idle_timer.fd, 0, &spec, NULL) == 0
+      && sl_io_worker_watch (l->listen.worker, &l->idle_timer, EPOLLIN))
+    return TRUE;
+  if (l->idle_timer.fd >= 0)
+    close (l->idle_timer.fd);
+  l->idle_timer.fd = -1;
+  return FALSE;
+}
+
+/* On the listening socket's worker, so no accept or sweep runs at the
+ * same time. */
 static void
 stop_listening (SlIoTask *task)
 {
   SlListener *l = G_STRUCT_MEMBER_P (task, -G_STRUCT_OFFSET (SlListener, stop_listening));
   sl_io_worker_unwatch (&l->listen);
   close (l->listen.fd);
+  if (l->idle_timer.fd >= 0)
+    {
+      sl_io_worker_unwatch (&l->idle_timer);
+      close (l->idle_timer.fd);
+    }
   g_mutex_lock (&l->lock);
   l->listening = FALSE;
+  g_cond_broadcast (&l->changed);
+  g_mutex_unlock (&l->lock);
+}
+
+/* Runs after every task the closes posted to the listening socket's
+ * worker: from then on nothing refers to the listener. */
+static void
+retire (SlIoTask *task)
+{
+  SlListener *l = G_STRUCT_MEMBER_P (task, -G_STRUCT_OFFSET (SlListener, retire));
+  g_mutex_lock (&l->lock);
+  l->retired = TRUE;
   g_cond_broadcast (&l->changed);
   g_mutex_unlock (&l->lock);
 }
@@ -219,13 +412,24 @@ sl_listener_start (SlSource *src, gint listen_fd, const SlListenerSettings *sett
   l->src = src;
   l->settings = *settings;
   l->settings.max_connections = MAX (settings->max_connections, 1);
+  l->max_per_peer = src->max_connections_per_ip;
+  l->idle_timeout_us = src->idle_timeout_ms * 1000;
   l->listen.fd = listen_fd;
   l->listen.ready = listen_ready;
   l->stop_listening.func = stop_listening;
+  l->resume.func = resume_accepting;
+  l->retire.func = retire;
   l->listening = TRUE;
   g_mutex_init (&l->lock);
   g_cond_init (&l->changed);
   g_queue_init (&l->connections);
+  if (l->max_per_peer)
+    l->per_peer = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const gchar *id = sl_source_id (src);
+  const gchar *kind = src->driver->klass->name;
+  l->rejected = sl_stats_counter ("source", id, kind, "rejected");
+  l->paused = sl_stats_counter ("source", id, kind, "accept_paused");
+  l->idle_closed = sl_stats_counter ("source", id, kind, "idle_closed");
   if (flags < 0 || fcntl (listen_fd, F_SETFL, flags | O_NONBLOCK) < 0
       || !sl_io_worker_watch (sl_io_worker_pick (), &l->listen, EPOLLIN))
     {
@@ -234,7 +438,18 @@ sl_listener_start (SlSource *src, gint listen_fd, const SlListenerSettings *sett
       close (listen_fd);
       g_mutex_clear (&l->lock);
       g_cond_clear (&l->changed);
+      if (l->per_peer)
+        g_hash_table_unref (l->per_peer);
       g_free (l);
+      return NULL;
+    }
+  /* the listening socket's worker accepts, which the timer's callback
+   * must not run beside */
+  if (!start_idle_timer (l))
+    {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), _("%s: cannot start the idle-timeout() timer: %s"),
+                   sl_source_id (src), g_strerror (errno));
+      sl_listener_stop (l);
       return NULL;
     }
   return l;
@@ -284,8 +499,13 @@ sl_listener_stop (SlListener *l)
     connection_wake (i->data, WAKE_STOP);
   while (l->connections.length)
     g_cond_wait (&l->changed, &l->lock);
+  sl_io_worker_post (l->listen.worker, &l->retire);
+  while (!l->retired)
+    g_cond_wait (&l->changed, &l->lock);
   g_mutex_unlock (&l->lock);
   g_mutex_clear (&l->lock);
   g_cond_clear (&l->changed);
+  if (l->per_peer)
+    g_hash_table_unref (l->per_peer);
   g_free (l);
 }

@@ -1,6 +1,10 @@
 /* SlListener: accepts connections on a listening stream socket (TCP or
  * unix) on an I/O worker, and gives each one to the least loaded worker,
- * which reads it through SlStreamReader until it ends. */
+ * which reads it through SlStreamReader until it ends. The source's
+ * connection limits hold here: at max-connections() it stops accepting
+ * (new peers wait in the kernel's backlog), max-connections-per-ip()
+ * resets what is over it, and idle-timeout() closes connections that
+ * bring no complete message. */
 #ifndef SL_LISTENER_H
 #define SL_LISTENER_H
 
@@ -11,7 +15,7 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  guint max_connections;   /* more are refused and counted as "rejected" */
+  guint max_connections;   /* more wait in the backlog; counted as "accept_paused" */
   gboolean so_keepalive;
   gint so_rcvbuf;          /* 0 keeps the system default */
 } SlListenerSettings;

@@ -22,6 +22,8 @@ struct _SlSource
   gsize max_msg_size;
   guint iw_size;
   guint max_connections;
+  guint max_connections_per_ip;     /* 0: no limit */
+  gint64 idle_timeout_ms;           /* 0: never */
   gboolean chain_hostnames;
   gboolean normalize_hostnames;
   gboolean validate_utf8;

@@ -96,7 +96,12 @@ sl_source_new (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **err
       return NULL;
     }
   if (caps & SL_CAP_CONNECTIONS)
-    src->max_connections = MAX (sl_driver_source_options (driver)->max_connections, 1);
+    {
+      const SlSourceOptions *o = sl_driver_source_options (driver);
+      src->max_connections = MAX (o->max_connections, 1);
+      src->max_connections_per_ip = MAX (o->max_connections_per_ip, 0);
+      src->idle_timeout_ms = MAX (o->idle_timeout_ms, 0);
+    }
   return src;
 }
 

@@ -33,6 +33,8 @@ struct _SlStreamReader
   gint cancelled;
   gint wake;              /* eventfd of run(): cancel() wakes it while it waits for data */
   gint64 last_read;       /* monotonic µs of the last read that brought data */
+  gint64 last_frame;      /* monotonic µs of the last read that completed a frame */
+  gboolean framed;        /* a frame was completed since read_once() began */
   Framing framing;
   gchar *buf;             /* part of a frame, or NULL: see read_once() */
   gsize size;
@@ -96,6 +98,12 @@ sl_stream_reader_last_read (SlStreamReader *r)
   return __atomic_load_n (&r->last_read, __ATOMIC_RELAXED);
 }
 
+gint64
+sl_stream_reader_last_frame (SlStreamReader *r)
+{
+  return __atomic_load_n (&r->last_frame, __ATOMIC_RELAXED);
+}
+
 /* Only a reader that cannot be woken through its eventfd is shut down:
  * data a TCP peer sends after shutdown(SHUT_RD) resets the connection,
  * which throws away what the kernel still held for us. run() makes the
@@ -129,6 +137,7 @@ emit (SlStreamReader *r, const gchar *data, gsize len)
     len--;
   if (!len)
     return;
+  r->framed = TRUE;
   SlMessage *msg = sl_source_parse (r->src, data, len, r->peer);
   sl_message_bind_window (msg, r->window);
   r->batch->msgs[r->batch->n++] = msg;
@@ -342,11 +351,15 @@ read_once (SlStreamReader *r)
       frame_all (r, TRUE);
       return -1;
     }
-  __atomic_store_n (&r->last_read, g_get_monotonic_time (), __ATOMIC_RELAXED);
+  gint64 now = g_get_monotonic_time ();
+  __atomic_store_n (&r->last_read, now, __ATOMIC_RELAXED);
   sl_source_mark_read_time ();
   r->buf = buf;
   r->end += n;
+  r->framed = FALSE;
   frame_all (r, FALSE);
+  if (r->framed)
+    __atomic_store_n (&r->last_frame, now, __ATOMIC_RELAXED);
   keep_rest (r, borrowed);
   flush_batch (r);
   return n;

@@ -47,6 +47,9 @@ void            sl_stream_reader_run    (SlStreamReader *r);
 void            sl_stream_reader_finish (SlStreamReader *r);
 /* Monotonic µs of the last read that brought data; 0 before any. */
 gint64          sl_stream_reader_last_read (SlStreamReader *r);
+/* Monotonic µs of the last read that completed a frame; 0 before any.
+ * A peer that trickles a byte at a time moves last_read, not this. */
+gint64          sl_stream_reader_last_frame (SlStreamReader *r);
 /* From another thread: makes run() return soon, after it drained (see
  * sl_stream_reader_drain). */
 void            sl_stream_reader_cancel (SlStreamReader *r);

@@ -514,6 +514,17 @@ escape_since (GString *out, gsize start)
     }
 }
 
+static void
+file_name_since (GString *out, gsize start)
+{
+  for (gsize i = start; i < out->len; i++)
+    {
+      guchar ch = out->str[i];
+      if (ch == '/' || ch < 0x20 || ch == 0x7f)
+        out->str[i] = SL_TEMPLATE_FILE_NAME_REPLACEMENT;
+    }
+}
+
 void
 sl_template_append (const SlTemplate *t, const SlMessage *msg,
                     const SlTemplateEnv *env, GString *out)
@@ -533,6 +544,8 @@ sl_template_append (const SlTemplate *t, const SlMessage *msg,
           continue;
         case ELEM_CALL:
           e->call->klass->ops.template_function->eval (e->call, msg, env, out);
+          if (env->file_name)
+            file_name_since (out, start);
           continue;
         case ELEM_MACRO:
           sl_macro_append (e->macro, msg, env, out);
@@ -552,8 +565,13 @@ sl_template_append (const SlTemplate *t, const SlMessage *msg,
           if (e->fallback)
             sl_template_append (e->fallback, msg, env, out);
         }
-      else if (env->escape)
-        escape_since (out, start);
+      else
+        {
+          if (env->escape)
+            escape_since (out, start);
+          if (env->file_name)
+            file_name_since (out, start);
+        }
     }
 }
 

@@ -18,7 +18,15 @@ struct _SlTemplateEnv
   gint frac_digits;        /* digits after the second in ISO stamps */
   GTimeZone *zone;         /* convert stamps to this zone, or NULL to keep the message's */
   gboolean escape;         /* template-escape(yes): escape ' " \ in values */
+  gboolean file_name;      /* values become safe in a path: see SL_TEMPLATE_FILE_NAME_REPLACEMENT */
 };
+
+/* With env->file_name, every byte of what a macro, field or function
+ * puts into the text that is '/' or a control character (NUL, newline,
+ * ... 0x1f, 0x7f) becomes this, as syslog-ng's $(sanitize) does: a
+ * sender's $HOST or $PROGRAM cannot make folders, end a name early or put
+ * a line break into it. The template's own text is kept as written. */
+#define SL_TEMPLATE_FILE_NAME_REPLACEMENT '_'
 
 extern const SlTemplateEnv sl_template_env_default;
 

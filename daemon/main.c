@@ -12,6 +12,7 @@
 #include "daemon/metrics-http.h"
 #include "daemon/reference.h"
 #include "daemon/notify.h"
+#include "daemon/privileges.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +35,11 @@ typedef struct
   gchar *include_path;
   gchar *help_driver;
   gchar *dump_reference;
+  gchar *user;
+  gchar *group;
+  gchar *chroot_dir;
+  gchar *caps;
+  gboolean no_caps;
   gint io_threads;
   gboolean foreground;
   gboolean syntax_only;
@@ -75,6 +81,16 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
       N_("print the reference of every loaded driver (markdown or man) and exit"), N_("FORMAT") },
     { "io-threads", 0, 0, G_OPTION_ARG_INT, &s->io_threads,
       N_("threads that read every stream connection (default: one per processor)"), N_("N") },
+    { "user", 'u', 0, G_OPTION_ARG_STRING, &s->user, N_("run as this user once the pid file is open"),
+      N_("USER") },
+    { "group", 'g', 0, G_OPTION_ARG_STRING, &s->group, N_("run as this group (default with --user: the user's)"),
+      N_("GROUP") },
+    { "chroot", 'C', 0, G_OPTION_ARG_FILENAME, &s->chroot_dir,
+      N_("change the root folder before reading the configuration"), N_("DIR") },
+    { "caps", 0, 0, G_OPTION_ARG_STRING, &s->caps,
+      N_("capabilities kept, in cap_from_text(3) syntax (default with --user: " SL_PRIVILEGES_DEFAULT_CAPS ")"),
+      N_("CAPS") },
+    { "no-caps", 0, 0, G_OPTION_ARG_NONE, &s->no_caps, N_("keep no capability after --user"), NULL },
     { NULL }
   };
   GOptionContext *ctx = g_option_context_new (_("- the Sluice log router"));
@@ -129,6 +145,10 @@ settings_clear (Settings *s)
   g_free (s->include_path);
   g_free (s->help_driver);
   g_free (s->dump_reference);
+  g_free (s->user);
+  g_free (s->group);
+  g_free (s->chroot_dir);
+  g_free (s->caps);
 }
 
 static int
@@ -402,17 +422,28 @@ static int
 run (Settings *s)
 {
   Daemon d = { .settings = s };
-  d.cfg = load_config (s->cfgfile);
-  if (!d.cfg)
-    return 1;
-  if (s->syntax_only)
+  GError *error = NULL;
+  /* names are looked up before a chroot takes /etc/passwd away; the
+   * configuration and every path it names are read inside it, as
+   * syslog-ng does */
+  SlPrivileges *privileges = sl_privileges_new (s->user, s->group, s->chroot_dir, s->caps, s->no_caps, &error);
+  if (!privileges || !sl_privileges_chroot (privileges, &error))
     {
-      sl_config_free (d.cfg);
-      return 0;
+      sl_log (SL_LOG_ERROR, "%s", error->message);
+      g_error_free (error);
+      sl_privileges_free (privileges);
+      return 1;
+    }
+  d.cfg = load_config (s->cfgfile);
+  if (!d.cfg || s->syntax_only)
+    {
+      if (d.cfg)
+        sl_config_free (d.cfg);
+      sl_privileges_free (privileges);
+      return d.cfg ? 0 : 1;
     }
   /* LISTEN_PID names this process, not the one daemonize() makes */
   sl_activation_init ();
-  GError *error = NULL;
   /* before anything of the configuration is opened: a second daemon must
    * not take over a running one's sockets on its way to failing */
   SlInstance *instance = sl_instance_claim (s->pidfile, s->control_path, &error);
@@ -421,6 +452,7 @@ run (Settings *s)
       sl_log (SL_LOG_ERROR, "%s", error->message);
       g_error_free (error);
       sl_config_free (d.cfg);
+      sl_privileges_free (privileges);
       return 1;
     }
   gint ready = -1;
@@ -432,7 +464,13 @@ run (Settings *s)
   sl_instance_write_pid (instance);
   signal (SIGPIPE, SIG_IGN);
   open_persist (s->persist_file);
-  if (!sl_config_start (d.cfg, &error))
+  /* Before the configuration starts its threads: capabilities are per
+   * thread, and a setuid() would leave the threads already running with
+   * none. Sockets below 1024 are bound with the capability kept, at the
+   * start as at a reload, so a configuration that starts also reloads. */
+  gboolean dropped = sl_privileges_drop (privileges, &error);
+  sl_privileges_free (privileges);
+  if (!dropped || !sl_config_start (d.cfg, &error))
     {
       sl_log (SL_LOG_ERROR, "%s", error->message);
       g_error_free (error);
@@ -455,6 +493,7 @@ run (Settings *s)
       tell_parent (ready, 1);
       return 1;
     }
+  /* made once every source started: its socket file says so */
   d.control = sl_control_new (s->control_path, on_command, &d, &error);
   if (!d.control)
     {

@@ -2,10 +2,13 @@
  * daemon: the common options, and bad input counted and survived. */
 #include "tests/functional/harness.h"
 
+#include <arpa/inet.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #define OPTION_SOURCES 9
@@ -203,6 +206,56 @@ test_nul_in_line (SlTestEnv *env, gconstpointer data)
   g_assert_true (sl_test_daemon_alive (env));
 }
 
+static const gchar nul_dgram_config[] =
+  "@version: 4.0\n"
+  "source s_udp { udp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "source s_dgram { unix-dgram(\"@DIR@/dgram.sock\"); };\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"${PROGRAM}:${MESSAGE}\\n\")); };\n"
+  "log { source(s_udp); source(s_dgram); destination(d_out); };\n";
+
+static gboolean
+send_datagram (gint family, const struct sockaddr *to, socklen_t len, const gchar *data, gsize size)
+{
+  gint fd = socket (family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  gboolean sent = fd >= 0 && sendto (fd, data, size, 0, to, len) == (gssize) size;
+  if (!sent)
+    g_test_fail_printf ("cannot send a datagram: %s", g_strerror (errno));
+  if (fd >= 0)
+    close (fd);
+  return sent;
+}
+
+/* A datagram is one message (RFC 5426): a NUL inside it becomes a space
+ * rather than ending the message or reaching the file, and NULs that end
+ * it are dropped like a final newline; over UDP and unix-dgram alike. */
+static void
+test_nul_in_datagram (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = sl_test_free_port (SOCK_DGRAM);
+  g_autofree gchar *port_str = g_strdup_printf ("%u", port);
+  g_autofree gchar *socket_path = sl_test_path (env, "dgram.sock");
+  if (!port || !sl_test_write_config (env, nul_dgram_config, "PORT", port_str, NULL) || !sl_test_daemon_start (env)
+      || !sl_test_wait_socket (env, socket_path))
+    return;
+  struct sockaddr_in udp = { .sin_family = AF_INET, .sin_port = htons (port) };
+  inet_pton (AF_INET, "127.0.0.1", &udp.sin_addr);
+  struct sockaddr_un unix_addr = { .sun_family = AF_UNIX };
+  g_strlcpy (unix_addr.sun_path, socket_path, sizeof unix_addr.sun_path);
+  static const gchar over_udp[] = "<13>Jan  2 03:04:05 web1 udp: before\0after\0\0";
+  static const gchar over_unix[] = "<13>Jan  2 03:04:05 web1 unix: one\0two\0three";
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  if (!send_datagram (AF_INET, (struct sockaddr *) &udp, sizeof udp, over_udp, sizeof over_udp - 1)
+      || !sl_test_wait_lines (env, out, 1)
+      || !send_datagram (AF_UNIX, (struct sockaddr *) &unix_addr, sizeof unix_addr, over_unix, sizeof over_unix - 1)
+      || !sl_test_wait_lines (env, out, 2))
+    return;
+  gsize len = 0;
+  g_autofree gchar *text = NULL;
+  g_assert_true (g_file_get_contents (out, &text, &len, NULL));
+  g_assert_cmpuint (len, ==, strlen ("udp:before after\nunix:one two three\n"));
+  g_assert_cmpstr (text, ==, "udp:before after\nunix:one two three\n");
+}
+
 /* An octet-counted frame cut short by the sender closing: what came is
  * delivered, and the cut is counted and logged. */
 static void
@@ -319,6 +372,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/sources/common-options", test_common_options);
   SL_TEST_ADD ("/sources/option-values-checked", test_option_values_checked);
   SL_TEST_ADD ("/sources/bad-input/nul-in-line", test_nul_in_line);
+  SL_TEST_ADD ("/sources/bad-input/nul-in-datagram", test_nul_in_datagram);
   SL_TEST_ADD ("/sources/bad-input/frame-cut-by-close", test_frame_cut_by_close);
   SL_TEST_ADD ("/sources/bad-input/idle-connections", test_idle_connections);
   SL_TEST_ADD ("/sources/bad-input/sdata-name-flood", test_sdata_name_flood);

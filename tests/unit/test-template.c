@@ -411,6 +411,28 @@ test_escape (void)
   sl_message_unref (msg);
 }
 
+/* env.file_name: '/' and control characters of values, NUL included,
+ * become '_'; the template's own text and a fallback's text are kept. */
+static void
+test_file_name (void)
+{
+  /* as a parser sets it: a slice of the received bytes, which may hold
+   * a NUL (sl_message_set copies up to one) */
+  static const gchar host[] = "a/b\n\0c\x7f\td";
+  SlMessage *msg = sl_message_new (host, sizeof host - 1);
+  SlTemplateEnv env = sl_template_env_default;
+
+  register_test_functions ();
+  sl_message_set_slice (msg, SL_F_HOST, msg->raw, sizeof host - 1);
+  sl_message_set (msg, SL_F_PROGRAM, "nginx", -1);
+  env.file_name = TRUE;
+  assert_render ("/logs/$HOST/${PROGRAM}.log", msg, &env, "/logs/a_b__c__d/nginx.log");
+  assert_render ("/logs/${NOPE:-x/y}/$(upper $HOST)", msg, &env, "/logs/x/y/A_B__C__D");
+  sl_message_set (msg, SL_F_PROGRAM, "..", -1);
+  assert_render ("/logs/$PROGRAM", msg, &env, "/logs/..");
+  sl_message_unref (msg);
+}
+
 static void
 test_default (void)
 {
@@ -813,6 +835,7 @@ main (int argc, char **argv)
   g_test_add_func ("/template/functions-none-loaded", test_functions_none_loaded);
   g_test_add_func ("/template/functions", test_functions);
   g_test_add_func ("/template/escape", test_escape);
+  g_test_add_func ("/template/file-name", test_file_name);
   g_test_add_func ("/template/shared", test_shared_template);
   g_test_add_func ("/template/single-field-and-peek", test_single_field_and_peek);
   g_test_add_func ("/template/threads", test_threads);

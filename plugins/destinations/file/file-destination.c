@@ -2,7 +2,9 @@
  * open file per expanded path, cached; a batch is written with one write
  * per run of messages that go to the same file. A file that cannot take
  * the bytes (full disk, I/O error) keeps the messages in the queue, and
- * never keeps half of one. */
+ * never keeps half of one. In the path, what macros put in cannot hold
+ * '/' or control characters (they become '_'), so a sender's $HOST or
+ * $PROGRAM names one file or folder inside the one the template names. */
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -61,6 +63,7 @@ typedef struct
   const SlCfgNode *logrotate;
 
   const SlTemplateEnv *env;
+  SlTemplateEnv path_env; /* env, with macro values made safe in a file name */
   gboolean literal;
   uid_t owner;
   gid_t group;
@@ -202,6 +205,8 @@ file_init (SlDriver *d, GError **error)
       return FALSE;
     }
   self->env = sl_driver_template_env (d);
+  self->path_env = *self->env;
+  self->path_env.file_name = TRUE;
   self->literal = sl_template_is_literal (self->path);
   /* tick() looks about once a second */
   self->time_reap_ms = MAX (self->time_reap_ms, 1000);
@@ -212,8 +217,9 @@ file_init (SlDriver *d, GError **error)
          && read_logrotate (self, error);
 }
 
-/* A macro value such as a PROGRAM of "../../etc/x" must not lead a path
- * out of the folder the configuration names, as syslog-ng refuses too. */
+/* Macro values cannot hold '/' (path_env turns it into '_'), but one that
+ * is ".." or "." beside a dot of the template's own text still makes a
+ * ".." step: such a path is refused, as syslog-ng refuses it. */
 static gboolean
 path_escapes (const gchar *path)
 {
@@ -518,7 +524,7 @@ file_write (SlDriver *d, SlWriteBatch *batch)
       if (!self->literal || !current)
         {
           g_string_truncate (self->name, 0);
-          sl_template_append (self->path, msgs[i], self->env, self->name);
+          sl_template_append (self->path, msgs[i], &self->path_env, self->name);
           if (!current || strcmp (current, self->name->str) != 0)
             {
               if (!self->literal && path_escapes (self->name->str))

@@ -286,7 +286,7 @@ test_refused_paths (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (g_mkdir_with_parents (logs, 0700), ==, 0);
   g_assert_true (g_file_set_contents (blocker, "a file where a folder would go\n", -1, NULL));
   guint16 port = start_with_port (env, refused_config);
-  if (!port || !sl_test_tcp_send (port, "<13>Oct 11 22:14:15 host ../..[1]: out of the folder\n"
+  if (!port || !sl_test_tcp_send (port, "<13>Oct 11 22:14:15 host ..[1]: out of the folder\n"
                                         "<13>Oct 11 22:14:15 host blocker[1]: under a file\n"
                                         "<13>Oct 11 22:14:15 host good[1]: kept\n"))
     return;
@@ -296,6 +296,78 @@ test_refused_paths (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (sl_test_stat (env, "destination", "d_refusing", "written"), ==, 1);
   g_assert_cmpint (sl_test_stat (env, "destination", "d_refusing", "spurious_paths"), ==, 1);
   g_assert_cmpint (sl_test_stat (env, "destination", "d_refusing", "unwritable_paths"), ==, 1);
+}
+
+static const gchar macro_path_config[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "rewrite r_host { set(\"${MESSAGE}\" value(\"HOST\")); };\n"
+  "destination d_hosts { file(\"@DIR@/logs/${HOST}/${PROGRAM}.log\" create-dirs(yes)\n"
+  "  template(\"${PROGRAM} hit\\n\")); };\n"
+  "log { source(s_net); rewrite(r_host); destination(d_hosts); };\n";
+
+/* Appends one RFC 6587 octet-counted frame: it may hold a newline or a
+ * NUL, which newline framing would end the frame at. */
+static void
+append_frame (GString *out, const gchar *frame, gsize len)
+{
+  g_string_append_printf (out, "%zu ", len);
+  g_string_append_len (out, frame, len);
+}
+
+#define FRAME(text) text, sizeof text - 1
+
+/* Whatever a sender puts into $HOST (here through a rewrite of its
+ * message, since the syslog parser refuses such host names) or $PROGRAM
+ * stays one name in the folder the template names: '/' and a newline in
+ * a value become '_' (a NUL too: test-template's /template/file-name), the
+ * template's own '/' still makes folders, and a value of ".." is refused. */
+static void
+test_macro_values_in_paths (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = start_with_port (env, macro_path_config);
+  if (!port)
+    return;
+  g_autoptr (GString) frames = g_string_new (NULL);
+  append_frame (frames, FRAME ("<13>Oct 11 22:14:15 sender slash: a/b"));
+  append_frame (frames, FRAME ("<13>Oct 11 22:14:15 sender newline: new\nline"));
+  append_frame (frames, FRAME ("<13>Oct 11 22:14:15 sender x/../../y: h"));
+  append_frame (frames, FRAME ("<13>Oct 11 22:14:15 sender dots: .."));
+  append_frame (frames, FRAME ("<13>Oct 11 22:14:15 sender last: h"));
+  gint fd = sl_test_tcp_connect (port);
+  if (fd < 0)
+    return;
+  gboolean sent = sl_test_send_all (fd, frames->str, frames->len);
+  close (fd);
+  g_autofree gchar *last = sl_test_path (env, "logs/h/last.log");
+  if (!sent || !sl_test_wait_lines (env, last, 1))
+    return;
+  const gchar *expected[][2] = {
+    { "logs/a_b/slash.log", "slash hit\n" },
+    { "logs/new_line/newline.log", "newline hit\n" },
+    { "logs/h/x_.._.._y.log", "x/../../y hit\n" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_autofree gchar *path = sl_test_path (env, expected[i][0]);
+      g_autofree gchar *text = sl_test_read_file (path);
+      if (!text)
+        g_test_fail_printf ("%s was not written", expected[i][0]);
+      else
+        g_assert_cmpstr (text, ==, expected[i][1]);
+    }
+  /* nothing else was made: one folder per host, no nested one */
+  g_autofree gchar *logs = sl_test_path (env, "logs");
+  GDir *dir = g_dir_open (logs, 0, NULL);
+  g_assert_nonnull (dir);
+  guint entries = 0;
+  for (const gchar *name; dir && (name = g_dir_read_name (dir));)
+    entries++;
+  if (dir)
+    g_dir_close (dir);
+  g_assert_cmpuint (entries, ==, 3);
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_hosts", "spurious_paths"), ==, 1);
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_hosts", "written"), ==, 4);
 }
 
 static const gchar flush_config[] =
@@ -510,6 +582,7 @@ main (int argc, char **argv)
 {
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/file/perm-owner", test_perm_owner);
+  SL_TEST_ADD ("/file/macro-values-in-paths", test_macro_values_in_paths);
   SL_TEST_ADD ("/file/rename-sighup", test_rename_and_sighup);
   SL_TEST_ADD ("/file/rename-reopen", test_rename_and_reopen);
   SL_TEST_ADD ("/file/size-rotation", test_size_rotation);
