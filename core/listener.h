@@ -6,6 +6,7 @@
 
 #include <glib.h>
 #include "core/source.h"
+#include "core/stream.h"
 
 G_BEGIN_DECLS
 
@@ -14,6 +15,7 @@ typedef struct
   guint max_connections;   /* more are refused and counted as "rejected" */
   gboolean so_keepalive;
   gint so_rcvbuf;          /* 0 keeps the system default */
+  SlStreamFraming framing;
 } SlListenerSettings;
 
 typedef struct _SlListener SlListener;
