@@ -386,6 +386,15 @@ SlPath *
 sl_path_compile_channel (SlConfig *cfg, const SlCfgNode *channel, GPtrArray *sources, GError **error)
 {
   Compiler c = { cfg, sources };
+  /* `channel { log { source {...}; ... }; }` (the SCL's nodejs()): a
+   * junction of one path is that path */
+  while (channel->children && channel->children->len == 1)
+    {
+      const SlCfgNode *only = g_ptr_array_index (channel->children, 0);
+      if (!only->has_body || !(sl_cfg_name_equal (only->name, "log") || sl_cfg_name_equal (only->name, "channel")))
+        break;
+      channel = only;
+    }
   return compile_path (&c, channel, sources != NULL, FALSE, error);
 }
 

@@ -277,19 +277,21 @@ test_channels_in_objects (void)
 {
   gchar *text = g_strconcat (objects,
     "source s_c { channel { source { inject(c); }; rewrite { set-message(from-c); }; }; inject(c2); };\n"
+    "source s_d { channel { log { source { inject(d); }; rewrite { set-message(from-d); }; }; }; };\n"
     "rewrite r_ch { channel { filter(f_err); rewrite { set-message(rewritten); }; }; };\n"
     "destination d_ch { collect(dc); channel { rewrite { set-message(in-channel); }; destination(d4); }; };\n"
-    "log { source(s_c); destination(d3); };\n"
+    "log { source(s_c); source(s_d); destination(d3); };\n"
     "log { source(s_a); rewrite(r_ch); destination(d1); };\n"
     "log { source(s_b); destination(d_ch); destination(d2); };\n", NULL);
   SlConfig *cfg = start (text);
   post ("c", "x", 6);
   post ("c2", "y", 6);
+  post ("d", "z", 6);
   post ("a", "err", 3);
   post ("a", "info", 6);
   post ("b", "m", 6);
   finish (cfg);
-  g_assert_cmpstr (got ("d3"), ==, "from-c;y;");
+  g_assert_cmpstr (got ("d3"), ==, "from-c;y;from-d;");
   g_assert_cmpstr (got ("d1"), ==, "rewritten;");
   g_assert_cmpstr (got ("dc"), ==, "m;");
   g_assert_cmpstr (got ("d4"), ==, "in-channel;");
