@@ -17,12 +17,16 @@ struct _SlConfig
   SlStatsSettings stats;
   GHashTable *objects;         /* "kind/normalized-name" -> SlCfgNode */
   GHashTable *templates;       /* normalized name -> SlTemplate */
+  GHashTable *template_functions;  /* template-function name -> SlTemplateUserFunction */
   GPtrArray *drivers;          /* every SlDriver made, freed with the config */
   GHashTable *source_groups;   /* group name -> GPtrArray of SlSource */
   GHashTable *dest_groups;     /* group name -> GPtrArray of SlDestination */
   GPtrArray *sources;          /* SlSource, in creation order */
   GPtrArray *destinations;     /* SlDestination, in creation order */
   GPtrArray *paths;            /* top-level SlPath, in configuration order */
+  GPtrArray *channels;         /* SlPath of channels inside objects, and what joins them to paths */
+  GHashTable *source_entries;  /* SlSource -> the channel of a source object it comes through */
+  GHashTable *dest_channels;   /* destination group -> GPtrArray of its channels' SlPath */
   gboolean has_catchall;
   guint anonymous;
   GHashTable *id_counts;       /* id prefix -> drivers made with it so far */

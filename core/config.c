@@ -106,6 +106,29 @@ shared_text (SlConfig *cfg)
   return g_string_free (text, FALSE);
 }
 
+/* `template-function "name" "text";`: compiled where first used. */
+static gboolean
+compile_template_functions (SlConfig *cfg, GError **error)
+{
+  for (guint i = 0; cfg->tree->children && i < cfg->tree->children->len; i++)
+    {
+      const SlCfgNode *node = g_ptr_array_index (cfg->tree->children, i);
+      if (!sl_cfg_name_equal (node->name, "template-function"))
+        continue;
+      const SlCfgNode *text = sl_cfg_node_child (node, "template");
+      if (!sl_cfg_node_arg (node, 0) || !text || !sl_cfg_node_arg (text, 0))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, node->pos,
+                            _("template-function needs a name and a template: template-function \"name\" \"text\";"));
+          return FALSE;
+        }
+      SlTemplateUserFunction *f = g_new0 (SlTemplateUserFunction, 1);
+      f->text = g_strdup (sl_cfg_node_arg (text, 0));
+      g_hash_table_insert (cfg->template_functions, g_strdup (sl_cfg_node_arg (node, 0)), f);
+    }
+  return TRUE;
+}
+
 static gboolean
 compile_templates (SlConfig *cfg, GError **error)
 {
@@ -138,6 +161,12 @@ compile_templates (SlConfig *cfg, GError **error)
 }
 
 static gboolean check_driver_node (SlDriverKind kind, const SlCfgNode *node, GError **error);
+
+static gboolean
+is_channel (const SlCfgNode *node)
+{
+  return node->has_body && sl_cfg_name_equal (node->name, "channel");
+}
 
 /* Filter expressions of objects no path uses still get their calls checked. */
 static gboolean
@@ -180,6 +209,9 @@ check_unused_objects (SlConfig *cfg, GError **error)
           for (guint c = 0; object->children && c < object->children->len; c++)
             {
               const SlCfgNode *child = g_ptr_array_index (object->children, c);
+              /* a channel is a path: its objects are checked when one uses it */
+              if (is_channel (child))
+                continue;
               gboolean ok = kinds[k].kind == SL_DRIVER_FILTER ? check_filter_node (child, error)
                                                               : check_driver_node (kinds[k].kind, child, error);
               if (!ok)
@@ -197,12 +229,17 @@ config_new (SlCfgNode *tree)
   cfg->tree = tree;
   cfg->objects = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   cfg->templates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) sl_template_unref);
+  cfg->template_functions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                   (GDestroyNotify) sl_template_user_function_free);
   cfg->drivers = g_ptr_array_new ();
   cfg->source_groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   cfg->dest_groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   cfg->sources = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_source_free);
   cfg->destinations = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_destination_free);
   cfg->paths = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_path_free);
+  cfg->channels = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_path_free);
+  cfg->source_entries = g_hash_table_new (NULL, NULL);
+  cfg->dest_channels = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_ptr_array_unref);
   cfg->id_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   cfg->reusable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   cfg->borrowed = g_hash_table_new (g_direct_hash, g_direct_equal);
@@ -216,12 +253,14 @@ config_compile (SlCfgNode *tree, SlConfig *running, GError **error)
     return NULL;
   SlConfig *cfg = config_new (tree);
   cfg->donor = running;
+  sl_template_set_user_functions (cfg->template_functions);
   gboolean ok = collect_objects (cfg, error) && sl_driver_check_globals (cfg->globals, error)
                 && (cfg->stats_options = sl_driver_bind_stats (cfg->globals, &cfg->stats, error))
-                && compile_templates (cfg, error);
+                && compile_template_functions (cfg, error) && compile_templates (cfg, error);
   if (ok)
     cfg->globals_text = shared_text (cfg);
   ok = ok && check_unused_objects (cfg, error) && sl_path_compile_all (cfg, error);
+  sl_template_set_user_functions (NULL);
   cfg->donor = NULL;
   if (!ok)
     {
@@ -274,13 +313,6 @@ sl_config_load_string_after (const gchar *text, const gchar *name, SlConfig *run
 static void
 set_unknown_driver_error (GError **error, SlDriverKind kind, const SlCfgNode *node)
 {
-  if (node->has_body && sl_cfg_name_equal (node->name, "channel"))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, node->pos,
-                        _("'channel { ... }' inside a %s is not supported yet; write its path as a log {} of its own"),
-                        sl_driver_kind_name (kind));
-      return;
-    }
   GPtrArray *names = sl_plugins_names (kind);
   const gchar *near = sl_cfg_suggest (node->name, (const gchar *const *) names->pdata, names->len);
   g_ptr_array_add (names, NULL);
@@ -391,6 +423,29 @@ borrow (SlConfig *cfg, const gchar *key)
   return object;
 }
 
+/* `source s { channel { source { ... }; parser { ... }; }; };`: the
+ * channel's sources are the group's, and their messages go through the
+ * channel before the paths that take the group (sl_path_compile_all). */
+static gboolean
+add_source_channel (SlConfig *cfg, GPtrArray *group, const SlCfgNode *node, GError **error)
+{
+  GPtrArray *sources = g_ptr_array_new ();
+  SlPath *channel = sl_path_compile_channel (cfg, node, sources, error);
+  if (channel)
+    {
+      g_ptr_array_add (cfg->channels, channel);
+      for (guint s = 0; s < sources->len; s++)
+        {
+          SlSource *src = g_ptr_array_index (sources, s);
+          g_hash_table_insert (cfg->source_entries, src, channel);
+          if (!g_ptr_array_find (group, src, NULL))
+            g_ptr_array_add (group, src);
+        }
+    }
+  g_ptr_array_unref (sources);
+  return channel != NULL;
+}
+
 GPtrArray *
 sl_config_source_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body, GError **error)
 {
@@ -412,6 +467,12 @@ sl_config_source_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body,
   for (guint i = 0; body->children && i < body->children->len; i++)
     {
       const SlCfgNode *node = g_ptr_array_index (body->children, i);
+      if (is_channel (node))
+        {
+          if (!add_source_channel (cfg, group, node, error))
+            return NULL;
+          continue;
+        }
       gchar *reuse = reuse_key (cfg, "source", name, i, node);
       SlSource *src = borrow (cfg, reuse);
       if (src)
@@ -458,6 +519,21 @@ sl_config_dest_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body, G
   for (guint i = 0; body->children && i < body->children->len; i++)
     {
       const SlCfgNode *node = g_ptr_array_index (body->children, i);
+      if (is_channel (node))
+        {
+          SlPath *channel = sl_path_compile_channel (cfg, node, NULL, error);
+          if (!channel)
+            return NULL;
+          g_ptr_array_add (cfg->channels, channel);
+          GPtrArray *channels = g_hash_table_lookup (cfg->dest_channels, group);
+          if (!channels)
+            {
+              channels = g_ptr_array_new ();
+              g_hash_table_insert (cfg->dest_channels, group, channels);
+            }
+          g_ptr_array_add (channels, channel);
+          continue;
+        }
       gchar *reuse = reuse_key (cfg, "destination", name, i, node);
       SlDestination *kept = borrow (cfg, reuse);
       if (kept)
@@ -697,6 +773,9 @@ sl_config_free (SlConfig *cfg)
   if (cfg->started)
     sl_config_stop (cfg);
   g_ptr_array_unref (cfg->paths);
+  g_ptr_array_unref (cfg->channels);
+  g_hash_table_unref (cfg->source_entries);
+  g_hash_table_unref (cfg->dest_channels);
   g_ptr_array_unref (cfg->sources);
   g_ptr_array_unref (cfg->destinations);
   for (guint i = 0; i < cfg->drivers->len; i++)
@@ -710,6 +789,7 @@ sl_config_free (SlConfig *cfg)
   g_hash_table_unref (cfg->source_groups);
   g_hash_table_unref (cfg->dest_groups);
   g_hash_table_unref (cfg->templates);
+  g_hash_table_unref (cfg->template_functions);
   g_hash_table_unref (cfg->objects);
   g_hash_table_unref (cfg->id_counts);
   g_hash_table_unref (cfg->reusable);

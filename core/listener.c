@@ -273,7 +273,7 @@ accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen
   c->link.data = c;
   c->peer = peer;
   c->quiet_since = g_get_monotonic_time ();
-  c->reader = sl_stream_reader_new (l->src, fd, peer);
+  c->reader = sl_stream_reader_new (l->src, fd, peer, l->settings.framing);
   sl_window_set_notify (sl_stream_reader_window (c->reader), connection_has_room, c);
   sl_source_count (l->src, "connections", 1);
   sl_log (SL_LOG_INFO, "connection accepted; client='%s', driver='%s'", peer ? peer : "local", sl_source_id (l->src));

@@ -10,6 +10,7 @@
 
 #include <glib.h>
 #include "core/source.h"
+#include "core/stream.h"
 
 G_BEGIN_DECLS
 
@@ -18,6 +19,7 @@ typedef struct
   guint max_connections;   /* more wait in the backlog; counted as "accept_paused" */
   gboolean so_keepalive;
   gint so_rcvbuf;          /* 0 keeps the system default */
+  SlStreamFraming framing;
 } SlListenerSettings;
 
 typedef struct _SlListener SlListener;

@@ -21,8 +21,6 @@ step_clear (SlStep *s)
     sl_filter_expr_free (s->filter);
   if (s->paths)
     g_ptr_array_unref (s->paths);
-  if (s->conditions)
-    g_ptr_array_unref (s->conditions);
 }
 
 void
@@ -74,6 +72,7 @@ typedef struct
 } Compiler;
 
 static SlPath *compile_path (Compiler *c, const SlCfgNode *node, gboolean top, gboolean flow, GError **error);
+static gboolean compile_items (Compiler *c, SlPath *path, const SlCfgNode *node, gboolean top, GError **error);
 
 static void
 add_destinations (SlPath *path, GPtrArray *group)
@@ -103,7 +102,16 @@ add_processors (Compiler *c, SlPath *path, const SlCfgNode *node, const gchar *k
     }
   for (guint i = 0; body->children && i < body->children->len; i++)
     {
-      SlDriver *d = sl_config_new_driver (c->cfg, kind, g_ptr_array_index (body->children, i), NULL, error);
+      const SlCfgNode *item = g_ptr_array_index (body->children, i);
+      if (item->has_body && sl_cfg_name_equal (item->name, "channel"))
+        {
+          /* a parser or rewrite object is a sequence: its channel's steps
+           * are the path's own */
+          if (!compile_items (c, path, item, FALSE, error))
+            return FALSE;
+          continue;
+        }
+      SlDriver *d = sl_config_new_driver (c->cfg, kind, item, NULL, error);
       if (!d)
         return FALSE;
       SlStep s = { .kind = SL_STEP_PROCESS, .processor = d,
@@ -135,14 +143,22 @@ add_filter (Compiler *c, SlPath *path, const SlCfgNode *node, GError **error)
   return TRUE;
 }
 
+static SlStep *
+add_junction_step (SlPath *path)
+{
+  SlStep s = { .kind = SL_STEP_JUNCTION, .paths = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_path_free) };
+  g_array_append_val (path->steps, s);
+  return &g_array_index (path->steps, SlStep, path->steps->len - 1);
+}
+
+/* As syslog-ng does: if/elif/else is a junction of final channels. A
+ * branch with a condition starts with it as a filter; one without (`if {
+ * parser {...}; }`) is taken when its own filters and parsers pass; a
+ * missing else is an empty channel, so the message goes on past the if. */
 static gboolean
 add_if (Compiler *c, SlPath *path, const SlCfgNode *node, gboolean flow, GError **error)
 {
-  SlStep s = { .kind = SL_STEP_IF };
-  s.paths = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_path_free);
-  s.conditions = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_filter_expr_free);
-  g_array_append_val (path->steps, s);
-  SlStep *added = &g_array_index (path->steps, SlStep, path->steps->len - 1);
+  SlStep *junction = add_junction_step (path);
 
   /* "if" holds condition + then directly; each "elif" holds its own pair. */
   GPtrArray *branches = g_ptr_array_new ();
@@ -153,6 +169,8 @@ add_if (Compiler *c, SlPath *path, const SlCfgNode *node, gboolean flow, GError 
       if (sl_cfg_name_equal (child->name, "elif") || sl_cfg_name_equal (child->name, "else"))
         g_ptr_array_add (branches, (gpointer) child);
     }
+  const SlCfgNode *last = g_ptr_array_index (branches, branches->len - 1);
+  gboolean has_else = sl_cfg_name_equal (last->name, "else");
   gboolean ok = TRUE;
   for (guint b = 0; ok && b < branches->len; b++)
     {
@@ -184,11 +202,41 @@ add_if (Compiler *c, SlPath *path, const SlCfgNode *node, gboolean flow, GError 
           ok = FALSE;
           break;
         }
-      g_ptr_array_add (added->conditions, e);
-      g_ptr_array_add (added->paths, p);
+      if (e)
+        {
+          SlStep s = { .kind = SL_STEP_FILTER, .filter = e };
+          g_array_prepend_val (p->steps, s);
+          p->conditional = TRUE;
+        }
+      p->final = TRUE;
+      g_ptr_array_add (junction->paths, p);
+    }
+  if (ok && !has_else)
+    {
+      SlPath *otherwise = g_new0 (SlPath, 1);
+      otherwise->steps = g_array_new (FALSE, TRUE, sizeof (SlStep));
+      otherwise->final = TRUE;
+      g_ptr_array_add (junction->paths, otherwise);
     }
   g_ptr_array_unref (branches);
   return ok;
+}
+
+/* `junction { channel { ... }; ... };`: every channel gets the message, in
+ * order (flags(final) and flags(fallback) as among log paths), and what a
+ * channel lets through goes on past the junction. */
+static gboolean
+add_junction (Compiler *c, SlPath *path, const SlCfgNode *node, gboolean flow, GError **error)
+{
+  SlStep *junction = add_junction_step (path);
+  for (guint i = 0; node->children && i < node->children->len; i++)
+    {
+      SlPath *channel = compile_path (c, g_ptr_array_index (node->children, i), FALSE, flow, error);
+      if (!channel)
+        return FALSE;
+      g_ptr_array_add (junction->paths, channel);
+    }
+  return TRUE;
 }
 
 typedef GPtrArray *(*GroupFunc) (SlConfig *cfg, const gchar *name, const SlCfgNode *body, GError **error);
@@ -236,6 +284,14 @@ add_destination (Compiler *c, SlPath *path, const SlCfgNode *node, GError **erro
   if (!group)
     return FALSE;
   add_destinations (path, group);
+  /* a destination object's channels each get the message as nested paths
+   * do: what they change stays theirs */
+  GPtrArray *channels = g_hash_table_lookup (c->cfg->dest_channels, group);
+  if (channels)
+    {
+      SlStep s = { .kind = SL_STEP_PATHS, .paths = g_ptr_array_ref (channels), .shared = TRUE };
+      g_array_append_val (path->steps, s);
+    }
   return TRUE;
 }
 
@@ -246,7 +302,7 @@ add_nested (Compiler *c, SlPath *path, const SlCfgNode *node, gboolean flow, GEr
   if (!child)
     return FALSE;
   SlStep *last = path->steps->len ? &g_array_index (path->steps, SlStep, path->steps->len - 1) : NULL;
-  if (!last || last->kind != SL_STEP_PATHS)
+  if (!last || last->kind != SL_STEP_PATHS || last->shared)
     {
       SlStep s = { .kind = SL_STEP_PATHS, .paths = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_path_free) };
       g_array_append_val (path->steps, s);
@@ -256,22 +312,9 @@ add_nested (Compiler *c, SlPath *path, const SlCfgNode *node, gboolean flow, GEr
   return TRUE;
 }
 
-static SlPath *
-compile_path (Compiler *c, const SlCfgNode *node, gboolean top, gboolean flow, GError **error)
+static gboolean
+compile_items (Compiler *c, SlPath *path, const SlCfgNode *node, gboolean top, GError **error)
 {
-  SlPath *path = g_new0 (SlPath, 1);
-  path->steps = g_array_new (FALSE, TRUE, sizeof (SlStep));
-
-  const SlCfgNode *flags = sl_cfg_node_child (node, "flags");
-  if (flags && !read_flags (flags, path, error))
-    goto fail;
-  path->flow_control = path->flow_control || flow;
-  if (path->catchall && !top)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, flags->pos, _("catchall only applies to a top-level log path"));
-      goto fail;
-    }
-
   for (guint i = 0; node->children && i < node->children->len; i++)
     {
       const SlCfgNode *child = g_ptr_array_index (node->children, i);
@@ -290,30 +333,87 @@ compile_path (Compiler *c, const SlCfgNode *node, gboolean top, gboolean flow, G
         ok = add_processors (c, path, child, "parser", SL_DRIVER_PARSER, error);
       else if (sl_cfg_name_equal (n, "rewrite"))
         ok = add_processors (c, path, child, "rewrite", SL_DRIVER_REWRITE, error);
-      else if (sl_cfg_name_equal (n, "log") || sl_cfg_name_equal (n, "then"))
+      else if (sl_cfg_name_equal (n, "log") || sl_cfg_name_equal (n, "then") || sl_cfg_name_equal (n, "channel"))
         ok = add_nested (c, path, child, path->flow_control, error);
       else if (sl_cfg_name_equal (n, "if"))
         ok = add_if (c, path, child, path->flow_control, error);
+      else if (sl_cfg_name_equal (n, "junction"))
+        ok = add_junction (c, path, child, path->flow_control, error);
       else
         {
-          static const gchar *const known[] = { "source", "destination", "filter", "parser", "rewrite", "log", "flags", "if" };
+          static const gchar *const known[] = { "source", "destination", "filter", "parser", "rewrite", "log",
+                                                "flags", "if", "junction", "channel" };
           const gchar *near = sl_cfg_suggest (n, known, G_N_ELEMENTS (known));
           if (near)
             sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, child->pos,
                               _("'%s' does not belong in a log path; did you mean '%s'?"), n, near);
           else
             sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, child->pos,
-                              _("'%s' does not belong in a log path; it takes source, destination, filter, parser, rewrite, log, if and flags"), n);
+                              _("'%s' does not belong in a log path; it takes source, destination, filter, parser, rewrite, log, junction, if and flags"), n);
           ok = FALSE;
         }
       if (!ok)
-        goto fail;
+        return FALSE;
     }
+  return TRUE;
+}
+
+static SlPath *
+compile_path (Compiler *c, const SlCfgNode *node, gboolean top, gboolean flow, GError **error)
+{
+  SlPath *path = g_new0 (SlPath, 1);
+  path->steps = g_array_new (FALSE, TRUE, sizeof (SlStep));
+
+  const SlCfgNode *flags = sl_cfg_node_child (node, "flags");
+  if (flags && !read_flags (flags, path, error))
+    goto fail;
+  path->flow_control = path->flow_control || flow;
+  if (path->catchall && !top)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, flags->pos, _("catchall only applies to a top-level log path"));
+      goto fail;
+    }
+  if (!compile_items (c, path, node, top, error))
+    goto fail;
   return path;
 
 fail:
   sl_path_free (path);
   return NULL;
+}
+
+SlPath *
+sl_path_compile_channel (SlConfig *cfg, const SlCfgNode *channel, GPtrArray *sources, GError **error)
+{
+  Compiler c = { cfg, sources };
+  /* `channel { log { source {...}; ... }; }` (the SCL's nodejs()): a
+   * junction of one path is that path */
+  while (channel->children && channel->children->len == 1)
+    {
+      const SlCfgNode *only = g_ptr_array_index (channel->children, 0);
+      if (!only->has_body || !(sl_cfg_name_equal (only->name, "log") || sl_cfg_name_equal (only->name, "channel")))
+        break;
+      channel = only;
+    }
+  return compile_path (&c, channel, sources != NULL, FALSE, error);
+}
+
+/* A source of a channel in a source object routes through one path: the
+ * channel as a junction of one, whose message goes on to the source's
+ * paths. */
+static void
+through_channel (SlConfig *cfg, SlSource *src, SlPath *channel)
+{
+  SlPath *entry = g_new0 (SlPath, 1);
+  entry->steps = g_array_new (FALSE, TRUE, sizeof (SlStep));
+  SlStep junction = { .kind = SL_STEP_JUNCTION, .paths = g_ptr_array_new (), .shared = TRUE };
+  g_ptr_array_add (junction.paths, channel);
+  SlStep rest = { .kind = SL_STEP_PATHS, .paths = src->compiled, .shared = TRUE };
+  g_array_append_val (entry->steps, junction);
+  g_array_append_val (entry->steps, rest);
+  g_ptr_array_add (cfg->channels, entry);
+  src->compiled = g_ptr_array_new ();
+  g_ptr_array_add (src->compiled, entry);
 }
 
 gboolean
@@ -369,6 +469,13 @@ sl_path_compile_all (SlConfig *cfg, GError **error)
             }
           g_ptr_array_unref (named);
         }
+    }
+  for (guint s = 0; s < cfg->sources->len; s++)
+    {
+      SlSource *src = g_ptr_array_index (cfg->sources, s);
+      SlPath *entry = g_hash_table_lookup (cfg->source_entries, src);
+      if (entry && src->compiled->len)
+        through_channel (cfg, src, entry);
     }
   return TRUE;
 }

@@ -1,6 +1,6 @@
 /* Log paths compiled from the configuration tree: references to source and
  * destination groups, filters, parsers and rewrites, flags, nested paths
- * and if/elif/else become the steps of core/path.h. */
+ * if/elif/else, junctions and channels become the steps of core/path.h. */
 #ifndef SL_PATH_COMPILE_H
 #define SL_PATH_COMPILE_H
 
@@ -13,6 +13,10 @@ G_BEGIN_DECLS
  * each source which paths take it. */
 gboolean sl_path_compile_all (SlConfig *cfg, GError **error);
 void     sl_path_free        (SlPath *path);
+/* A channel inside a source or destination object, compiled on its own.
+ * With sources, the source groups it names are made and added to them;
+ * without, naming a source is an error. */
+SlPath  *sl_path_compile_channel (SlConfig *cfg, const SlCfgNode *channel, GPtrArray *sources, GError **error);
 
 G_END_DECLS
 

@@ -16,7 +16,7 @@ typedef enum
   SL_STEP_PROCESS,
   SL_STEP_DESTINATION,
   SL_STEP_PATHS,      /* nested log {} blocks, siblings of one another */
-  SL_STEP_IF,
+  SL_STEP_JUNCTION,   /* channels: each passes what it let through on to the next step */
 } SlStepKind;
 
 typedef struct
@@ -26,8 +26,8 @@ typedef struct
   SlDriver *processor;
   gboolean (*process) (SlDriver *self, SlMessage **msg);   /* its parser or rewrite operation */
   SlDestination *destination;
-  GPtrArray *paths;          /* SL_STEP_PATHS: SlPath; SL_STEP_IF: the branches */
-  GPtrArray *conditions;     /* SL_STEP_IF: SlFilterExpr per branch; NULL for else */
+  GPtrArray *paths;          /* SL_STEP_PATHS, SL_STEP_JUNCTION: SlPath */
+  gboolean shared;           /* the paths belong to the configuration, not to this step */
 } SlStep;
 
 typedef struct _SlPath SlPath;
@@ -38,6 +38,10 @@ struct _SlPath
   gboolean fallback;
   gboolean catchall;
   gboolean flow_control;
+  /* an if-branch with a condition (its first step): once that passed, the
+   * branch counts as taken even when a later step drops the message, as
+   * syslog-ng's drop-unmatched branch does, so no later branch gets it */
+  gboolean conditional;
   GArray *steps;             /* SlStep */
   SlCounter *matched;
 };

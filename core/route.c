@@ -25,16 +25,31 @@ batch_add (Batch *b, SlDestination *d, SlMessage *msg, gboolean flow)
   g_array_append_val (items, item);
 }
 
-static gboolean run_siblings (GPtrArray *paths, SlMessage *msg, Batch *b);
+/* Where the message a junction's channel let through goes on: the steps
+ * after the junction in the path that holds it. */
+typedef struct _Resume Resume;
+struct _Resume
+{
+  SlPath *path;
+  guint next;
+  gboolean flow;
+  Resume *up;
+  gboolean reached;          /* a channel's message got to the end of path */
+};
 
-/* Runs one path on its own reference to msg; TRUE when the message passed
- * all its filters and parsers. */
+static gboolean run_siblings (GPtrArray *paths, gboolean flow, SlMessage *msg, Resume *up, Batch *b);
+
+/* Runs path's steps from `from` on its own reference to msg, then the rest
+ * of the paths around it (up). TRUE when the message matched path: passed
+ * all its filters and parsers (through at least one channel of a junction),
+ * or passed the condition of an if-branch. */
 static gboolean
-run_path (SlPath *path, SlMessage *msg, Batch *b)
+run_steps (SlPath *path, guint from, gboolean flow, SlMessage *msg, Resume *up, Batch *b)
 {
   msg = sl_message_ref (msg);
   gboolean matched = TRUE;
-  for (guint i = 0; matched && i < path->steps->len; i++)
+  guint i;
+  for (i = from; matched && i < path->steps->len; i++)
     {
       SlStep *s = &g_array_index (path->steps, SlStep, i);
       switch (s->kind)
@@ -46,32 +61,29 @@ run_path (SlPath *path, SlMessage *msg, Batch *b)
           matched = s->process (s->processor, &msg);
           break;
         case SL_STEP_DESTINATION:
-          batch_add (b, s->destination, msg, path->flow_control);
+          batch_add (b, s->destination, msg, flow);
           break;
         case SL_STEP_PATHS:
-          run_siblings (s->paths, msg, b);
+          run_siblings (s->paths, flow, msg, NULL, b);
           break;
-        case SL_STEP_IF:
-          for (guint k = 0; k < s->paths->len; k++)
-            {
-              SlFilterExpr *cond = g_ptr_array_index (s->conditions, k);
-              if (!cond || sl_filter_expr_eval (cond, &msg))
-                {
-                  run_path (g_ptr_array_index (s->paths, k), msg, b);
-                  break;
-                }
-            }
-          break;
+        case SL_STEP_JUNCTION:
+          {
+            Resume rest = { path, i + 1, flow, up, FALSE };
+            run_siblings (s->paths, flow, msg, &rest, b);
+            sl_message_unref (msg);
+            return rest.reached || (path->conditional && i > 0);
+          }
         }
     }
+  if (matched && up && run_steps (up->path, up->next, up->flow, msg, up->up, b))
+    up->reached = TRUE;
   sl_message_unref (msg);
-  if (matched && path->matched)
-    sl_counter_add (path->matched, 1);
-  return matched;
+  /* i is one past the step that dropped the message */
+  return matched || (path->conditional && i > 1);
 }
 
 static gboolean
-run_siblings (GPtrArray *paths, SlMessage *msg, Batch *b)
+run_siblings (GPtrArray *paths, gboolean flow, SlMessage *msg, Resume *up, Batch *b)
 {
   gboolean any = FALSE;
   for (gint pass = 0; pass < 2; pass++)
@@ -85,8 +97,10 @@ run_siblings (GPtrArray *paths, SlMessage *msg, Batch *b)
           SlPath *p = g_ptr_array_index (paths, i);
           if (p->fallback != (pass == 1))
             continue;
-          if (run_path (p, msg, b))
+          if (run_steps (p, 0, flow || p->flow_control, msg, up, b))
             {
+              if (p->matched)
+                sl_counter_add (p->matched, 1);
               any = TRUE;
               if (p->final)
                 return TRUE;
@@ -102,7 +116,7 @@ sl_route (GPtrArray *paths, SlMessage **msgs, guint n)
   Batch b = { g_hash_table_new (NULL, NULL), g_ptr_array_new () };
   for (guint i = 0; i < n; i++)
     {
-      run_siblings (paths, msgs[i], &b);
+      run_siblings (paths, FALSE, msgs[i], NULL, &b);
       /* the source's own hold on the window ends once routing is done */
       sl_message_ack (msgs[i]);
       sl_message_unref (msgs[i]);

@@ -1,4 +1,5 @@
 #include "core/stream.h"
+#include "core/i18n.h"
 #include "core/internal.h"
 
 #include <errno.h>
@@ -10,13 +11,6 @@
 
 #define READ_CHUNK (64 * 1024)
 #define POST_BATCH 256
-
-typedef enum
-{
-  FRAMING_UNKNOWN,
-  FRAMING_NEWLINE,
-  FRAMING_OCTET_COUNT,
-} Framing;
 
 typedef struct
 {
@@ -35,7 +29,7 @@ struct _SlStreamReader
   gint64 last_read;       /* monotonic µs of the last read that brought data */
   gint64 last_frame;      /* monotonic µs of the last read that completed a frame */
   gboolean framed;        /* a frame was completed since read_once() began */
-  Framing framing;
+  SlStreamFraming framing;
   gchar *buf;             /* part of a frame, or NULL: see read_once() */
   gsize size;
   gsize start;
@@ -51,22 +45,17 @@ struct _SlStreamReader
 static __thread Batch thread_batch;
 
 SlStreamReader *
-sl_stream_reader_new (SlSource *src, gint fd, const gchar *peer)
+sl_stream_reader_new (SlSource *src, gint fd, const gchar *peer, SlStreamFraming framing)
 {
   SlStreamReader *r = g_new0 (SlStreamReader, 1);
   r->src = src;
+  r->framing = framing;
   r->fd = fd;
   r->peer = g_strdup (peer);
   r->window = sl_source_new_window (src);
   r->wake = -1;
   r->size = MAX (READ_CHUNK, sl_source_max_msg_size (src) + 32);
   return r;
-}
-
-void
-sl_stream_reader_frame_by_newline (SlStreamReader *r)
-{
-  r->framing = FRAMING_NEWLINE;
 }
 
 SlWindow *
@@ -145,20 +134,6 @@ emit (SlStreamReader *r, const gchar *data, gsize len)
     flush_batch (r);
 }
 
-/* RFC 6587: a frame that starts with digits and a space is octet-counted.
- * The first frame decides for the whole connection, as rsyslog and
- * syslog-ng do. */
-static Framing
-detect_framing (const gchar *p, gsize len)
-{
-  gsize i = 0;
-  while (i < len && i < 10 && g_ascii_isdigit (p[i]))
-    i++;
-  if (i == len)
-    return FRAMING_UNKNOWN;
-  return (i > 0 && p[0] != '0' && p[i] == ' ') ? FRAMING_OCTET_COUNT : FRAMING_NEWLINE;
-}
-
 static gboolean
 frame_newline (SlStreamReader *r, gboolean at_eof)
 {
@@ -214,17 +189,30 @@ frame_octet_count (SlStreamReader *r, gboolean at_eof)
       r->start += n;
       return r->skip == 0 && n < avail;
     }
+  /* many senders end a frame with a newline too */
+  gsize gap = 0;
+  while (gap < avail && (p[gap] == '\n' || p[gap] == '\r'))
+    gap++;
+  if (gap)
+    {
+      r->start += gap;
+      return gap < avail;
+    }
   gsize i = 0;
   guint64 len = 0;
   while (i < avail && i < 10 && g_ascii_isdigit (p[i]))
     len = len * 10 + (p[i++] - '0');
   if (i == avail && !at_eof && i < 10)
     return FALSE;
-  if (i == 0 || i >= avail || p[i] != ' ')
+  if (i == 0 || i >= avail || p[i] != ' ' || p[0] == '0')
     {
-      /* not a frame header: the sender mixes framings; fall back to lines */
+      /* not a frame header: syslog-ng closes the connection here; the rest
+       * is read by newline instead, so a sender that frames by newline
+       * loses nothing (doc/compatibility.md) */
+      sl_log (SL_LOG_WARNING, _("%s: a frame without an octet count from %s; reading the rest of the connection by newline"),
+              sl_source_id (r->src), r->peer ? r->peer : _("a local peer"));
       sl_source_count (r->src, "framing_errors", 1);
-      r->framing = FRAMING_NEWLINE;
+      r->framing = SL_STREAM_FRAME_NEWLINE;
       return avail > 0;
     }
   gsize header = i + 1;
@@ -261,18 +249,8 @@ frame_all (SlStreamReader *r, gboolean at_eof)
     {
       if (r->start == r->end)
         break;
-      if (r->framing == FRAMING_UNKNOWN)
-        {
-          r->framing = detect_framing (r->buf + r->start, r->end - r->start);
-          if (r->framing == FRAMING_UNKNOWN)
-            {
-              if (!at_eof)
-                break;
-              r->framing = FRAMING_NEWLINE;
-            }
-        }
-      gboolean more = r->framing == FRAMING_NEWLINE ? frame_newline (r, at_eof)
-                                                    : frame_octet_count (r, at_eof);
+      gboolean more = r->framing == SL_STREAM_FRAME_NEWLINE ? frame_newline (r, at_eof)
+                                                           : frame_octet_count (r, at_eof);
       if (!more)
         break;
     }

@@ -1,6 +1,7 @@
 /* Reads a byte stream (a TCP or unix-stream connection, a pipe) in large
- * chunks, frames it by newline or RFC 6587 octet counting, and posts the
- * messages in batches under the source's flow-control window. */
+ * chunks, frames it by newline or RFC 6587 octet counting as its source
+ * declares, and posts the messages in batches under the source's
+ * flow-control window. */
 #ifndef SL_STREAM_H
 #define SL_STREAM_H
 
@@ -19,12 +20,22 @@ typedef enum
   SL_STREAM_END,     /* end of stream or an error: what was read is posted */
 } SlStreamStatus;
 
+/* How a source's stream is cut into messages; never guessed from the
+ * bytes, as a line may well start with digits and a space. */
+typedef enum
+{
+  /* a newline (or NUL) ends each message: tcp(), network(), unix-stream(),
+   * pipes and files, as syslog-ng reads them */
+  SL_STREAM_FRAME_NEWLINE,
+  /* RFC 6587 octet counting, "LEN MESSAGE": syslog() over TCP and
+   * network(transport("framed")). Newlines between frames are skipped; a
+   * connection whose frame does not start with a length is counted as a
+   * framing error and read by newline from there on. */
+  SL_STREAM_FRAME_OCTET_COUNT,
+} SlStreamFraming;
+
 /* fd may be a socket, a pipe, a terminal or a file; the caller keeps it. */
-SlStreamReader *sl_stream_reader_new    (SlSource *src, gint fd, const gchar *peer);
-/* Frames by newline (or NUL) only, for pipes and files whose lines may
- * start with digits and a space: no RFC 6587 octet counting. Call before
- * reading. */
-void            sl_stream_reader_frame_by_newline (SlStreamReader *r);
+SlStreamReader *sl_stream_reader_new    (SlSource *src, gint fd, const gchar *peer, SlStreamFraming framing);
 /* The connection's flow-control window, for its owner to set a notify. */
 SlWindow       *sl_stream_reader_window (SlStreamReader *r);
 /* Up to reads read()s of 64 KiB, each framed and its messages posted,

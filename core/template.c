@@ -19,6 +19,7 @@ typedef enum
   ELEM_MACRO,
   ELEM_FIELD,
   ELEM_CALL,
+  ELEM_USER,    /* $(name) of a template-function statement: its template */
 } SlElemKind;
 
 typedef struct
@@ -34,6 +35,7 @@ typedef struct
     guint macro;
     SlHandle field;
     SlTfCall *call;
+    SlTemplate *user;
   };
   SlTemplate *fallback;   /* ${NAME:-fallback}, rendered when the value is empty */
 } SlElem;
@@ -70,6 +72,47 @@ typedef struct
 
 static SlTemplate *compile_at (const gchar *text, gsize base, GError **error);
 
+/* While a configuration is compiled: its template-function definitions,
+ * name -> SlTemplate. Only the thread compiling configurations sets it. */
+static GHashTable *user_functions;
+
+void
+sl_template_set_user_functions (GHashTable *functions)
+{
+  user_functions = functions;
+}
+
+void
+sl_template_user_function_free (SlTemplateUserFunction *f)
+{
+  if (f->compiled)
+    sl_template_unref (f->compiled);
+  g_free (f->text);
+  g_free (f);
+}
+
+static SlTemplate *
+user_function_template (SlTemplateUserFunction *f, const gchar *name, GError **error)
+{
+  if (f->compiled)
+    return f->compiled;
+  if (f->compiling)
+    {
+      g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE, _("template function $(%s) uses itself"), name);
+      return NULL;
+    }
+  GError *inner = NULL;
+  f->compiling = TRUE;
+  f->compiled = sl_template_compile (f->text, &inner);
+  f->compiling = FALSE;
+  if (!f->compiled)
+    {
+      g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE, _("in template-function \"%s\": %s"), name, inner->message);
+      g_error_free (inner);
+    }
+  return f->compiled;
+}
+
 static void
 tf_call_free (SlTfCall *call)
 {
@@ -88,6 +131,8 @@ elem_clear (SlElem *e)
 {
   if (e->kind == ELEM_CALL)
     tf_call_free (e->call);
+  if (e->kind == ELEM_USER)
+    sl_template_unref (e->user);
   if (e->fallback)
     sl_template_unref (e->fallback);
 }
@@ -311,6 +356,23 @@ parse_call (SlCompiler *c, gsize at, gsize *next, GError **error)
     }
 
   const gchar *name = g_ptr_array_index (words, 0);
+  SlTemplateUserFunction *user = user_functions ? g_hash_table_lookup (user_functions, name) : NULL;
+  if (user)
+    {
+      if (words->len > 1)
+        {
+          g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE,
+                       _("user defined template function $(%s) cannot have arguments"), name);
+          goto out;
+        }
+      SlTemplate *body = user_function_template (user, name, error);
+      if (!body)
+        goto out;
+      SlElem e = { .kind = ELEM_USER, .user = sl_template_ref (body) };
+      g_array_append_val (c->elems, e);
+      ok = TRUE;
+      goto out;
+    }
   const SlDriverClass *klass = sl_plugins_lookup (SL_DRIVER_TEMPLATE_FUNCTION, name);
   if (!klass)
     {
@@ -546,6 +608,9 @@ sl_template_append (const SlTemplate *t, const SlMessage *msg,
           e->call->klass->ops.template_function->eval (e->call, msg, env, out);
           if (env->file_name)
             file_name_since (out, start);
+          continue;
+        case ELEM_USER:
+          sl_template_append (e->user, msg, env, out);
           continue;
         case ELEM_MACRO:
           sl_macro_append (e->macro, msg, env, out);

@@ -31,6 +31,20 @@ struct _SlTemplateEnv
 extern const SlTemplateEnv sl_template_env_default;
 
 SlTemplate  *sl_template_compile (const gchar *text, GError **error);
+/* syslog-ng's template-function statements: while functions (name ->
+ * SlTemplateUserFunction) is set, $(name) in a template compiled renders
+ * that function's template, compiled at its first use (so a definition
+ * nothing uses, such as one of the SCL's, costs nothing and cannot fail).
+ * A configuration sets it while it compiles, then NULL. */
+typedef struct
+{
+  gchar *text;
+  SlTemplate *compiled;
+  gboolean compiling;      /* a use inside its own text is refused */
+} SlTemplateUserFunction;
+
+void         sl_template_set_user_functions (GHashTable *functions);
+void         sl_template_user_function_free (SlTemplateUserFunction *f);
 /* The template of one field or macro named as value("NAME") options name
  * them (PROGRAM, MSG, .SDATA.origin.ip, FACILITY): an error when name is
  * empty or holds what only a template can ($, braces, parentheses, :-). */

@@ -1240,7 +1240,8 @@ parse_log_block (SlParser *p, SlCfgNode *node, const SlOpener *opener, SlCfgPos 
   return take_closer (p, close_pos);
 }
 
-/* `(condition) { log items }` of an if or elif, added to node. */
+/* `(condition) { log items }` or `{ log items }` of an if or elif, added
+ * to node. */
 static gboolean
 parse_branch (SlParser *p, SlCfgNode *node, const gchar *keyword, SlCfgPos *close_pos)
 {
@@ -1256,9 +1257,20 @@ parse_branch (SlParser *p, SlCfgNode *node, const gchar *keyword, SlCfgPos *clos
 
   if (!token)
     return FALSE;
+  if (token->kind == SL_TOK_LBRACE)
+    {
+      /* syslog-ng's `if { parser {...}; }`: the branch is taken when its
+       * own filters and parsers let the message through */
+      g_autofree gchar *text = g_strdup_printf ("%s {", keyword);
+      SlOpener opener = { text, node->pos };
+      then = sl_cfg_node_new ("then", token->pos);
+      then->has_body = TRUE;
+      sl_cfg_node_add_child (node, then);
+      return parse_log_block (p, then, &opener, close_pos);
+    }
   if (token->kind != SL_TOK_LPAREN)
     {
-      g_autofree gchar *what = g_strdup_printf (_("'(' after '%s'"), keyword);
+      g_autofree gchar *what = g_strdup_printf (_("'(' or '{' after '%s'"), keyword);
       return fail_expected (p, token, what, NULL);
     }
 

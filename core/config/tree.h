@@ -71,8 +71,10 @@ typedef struct
  * filter(name), parser(name), rewrite(name), flags(words), inline objects as
  * nodes "source"/"destination"/"filter"/"parser"/"rewrite" without a name
  * argument and with a body, nested "log" nodes, and "if" nodes whose
- * children are "condition" (one filter expression child), "then" (a log
- * body), optional "elif" nodes (condition + then) and an optional "else".
+ * children are "condition" (one filter expression child; absent in
+ * syslog-ng's `if { ... }`), "then" (a log body), optional "elif" nodes
+ * (condition + then) and an optional "else"; "junction" nodes whose
+ * children are "channel" (or "log") nodes with a log body.
  */
 typedef struct _SlCfgNode SlCfgNode;
 struct _SlCfgNode

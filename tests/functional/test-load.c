@@ -483,8 +483,9 @@ test_per_ip (SlTestEnv *env, gconstpointer data)
 static const gchar oversize_config[] =
   "@version: 4.0\n"
   "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@) log-msg-size(1024)); };\n"
+  "source s_framed { network(ip(\"127.0.0.1\") port(@FPORT@) transport(\"framed\") log-msg-size(1024)); };\n"
   "destination d_file { file(\"@DIR@/out.log\" template(\"${MESSAGE}\\n\")); };\n"
-  "log { source(s_net); destination(d_file); };\n";
+  "log { source(s_net); source(s_framed); destination(d_file); };\n";
 
 #define OVERSIZE 5000
 #define MSG_SIZE 1024
@@ -509,9 +510,12 @@ static void
 test_oversize (SlTestEnv *env, gconstpointer data)
 {
   guint16 port = sl_test_free_port (SOCK_STREAM);
+  guint16 framed = sl_test_free_port (SOCK_STREAM);
   g_autofree gchar *port_str = port_text (port);
+  g_autofree gchar *framed_str = port_text (framed);
   g_autofree gchar *path = sl_test_path (env, "out.log");
-  if (!port || !sl_test_write_config (env, oversize_config, "PORT", port_str, NULL) || !sl_test_daemon_start (env))
+  if (!port || !framed || !sl_test_write_config (env, oversize_config, "PORT", port_str, "FPORT", framed_str, NULL)
+      || !sl_test_daemon_start (env))
     return;
   g_autofree gchar *long_body = g_strnfill (OVERSIZE, 'x');
 
@@ -523,14 +527,14 @@ test_oversize (SlTestEnv *env, gconstpointer data)
   if (!sl_test_wait_stat (env, "source", "s_net", "truncated", 1))
     return;
 
-  /* octet-counted framing (RFC 6587) on a connection of its own */
+  /* octet-counted framing (RFC 6587), on a source that declares it */
   g_autofree gchar *frame = g_strconcat (HEADER, long_body, NULL);
   g_autofree gchar *next = g_strconcat (HEADER, "normal line after", NULL);
   g_autofree gchar *frames = g_strdup_printf ("%zu %s%zu %s", strlen (frame), frame, strlen (next), next);
-  if (!sl_test_tcp_send (port, frames))
+  if (!sl_test_tcp_send (framed, frames))
     return;
   check_oversize_lines (env, path, 2);
-  sl_test_wait_stat (env, "source", "s_net", "truncated", 2);
+  sl_test_wait_stat (env, "source", "s_framed", "truncated", 1);
 }
 
 static const gchar oversize_dgram_config[] =

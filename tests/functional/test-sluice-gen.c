@@ -16,8 +16,11 @@
 static const gchar tcp_config[] =
   "@version: 4.0\n"
   "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@) keep-hostname(yes)); };\n"
+  /* octet counting goes to the sources that declare it, as in syslog-ng */
+  "source s_syslog { syslog(ip(\"127.0.0.1\") port(@SYSLOG@) keep-hostname(yes)); };\n"
+  "source s_framed { network(ip(\"127.0.0.1\") port(@FRAMED@) transport(\"framed\") keep-hostname(yes)); };\n"
   "destination d_file { file(\"@DIR@/out.log\" template(\"" FIELDS_TEMPLATE "\")); };\n"
-  "log { source(s_net); destination(d_file); flags(flow-control); };\n";
+  "log { source(s_net); source(s_syslog); source(s_framed); destination(d_file); flags(flow-control); };\n";
 
 static gchar *
 port_text (guint16 port)
@@ -25,12 +28,31 @@ port_text (guint16 port)
   return g_strdup_printf ("%u", port);
 }
 
+/* *port is tcp()'s; syslog and framed, when not NULL, get the ports of
+ * syslog() and network(transport("framed")) */
+static gboolean
+start_tcp_framed (SlTestEnv *env, gchar **port, gchar **syslog, gchar **framed)
+{
+  guint16 p = sl_test_free_port (SOCK_STREAM);
+  guint16 s = sl_test_free_port (SOCK_STREAM);
+  guint16 f = sl_test_free_port (SOCK_STREAM);
+  *port = port_text (p);
+  g_autofree gchar *syslog_port = port_text (s);
+  g_autofree gchar *framed_port = port_text (f);
+  gboolean ok = p && s && f
+                && sl_test_write_config (env, tcp_config, "PORT", *port, "SYSLOG", syslog_port, "FRAMED", framed_port, NULL)
+                && sl_test_daemon_start (env);
+  if (syslog)
+    *syslog = g_steal_pointer (&syslog_port);
+  if (framed)
+    *framed = g_steal_pointer (&framed_port);
+  return ok;
+}
+
 static gboolean
 start_tcp (SlTestEnv *env, gchar **port)
 {
-  guint16 p = sl_test_free_port (SOCK_STREAM);
-  *port = port_text (p);
-  return p && sl_test_write_config (env, tcp_config, "PORT", *port, NULL) && sl_test_daemon_start (env);
+  return start_tcp_framed (env, port, NULL, NULL);
 }
 
 /* Runs the built sluice-gen with a NULL-terminated argument list; its
@@ -161,8 +183,9 @@ test_verify_damage (SlTestEnv *env, gconstpointer data)
 static void
 test_rfc5424_octet (SlTestEnv *env, gconstpointer data)
 {
+  g_autofree gchar *tcp_port = NULL;
   g_autofree gchar *port = NULL;
-  if (!start_tcp (env, &port))
+  if (!start_tcp_framed (env, &tcp_port, &port, NULL))
     return;
   gint status = run_gen (NULL, NULL, "--rfc5424", "--framing", "octet", "--sdata", "[x@1 a=\"b\"][y@2 c=\"d\"]",
                          "-r", "0", "-n", "500", "-s", "300", "--host", "h5424", "--program", "p5424", "-Q",
@@ -218,7 +241,8 @@ static void
 test_replay (SlTestEnv *env, gconstpointer data)
 {
   g_autofree gchar *port = NULL;
-  if (!start_tcp (env, &port))
+  g_autofree gchar *framed = NULL;
+  if (!start_tcp_framed (env, &port, NULL, &framed))
     return;
   g_autofree gchar *input = sl_test_path (env, "input.txt");
   g_file_set_contents (input,
@@ -235,7 +259,7 @@ test_replay (SlTestEnv *env, gconstpointer data)
   g_autofree gchar *path = sl_test_path (env, "out.log");
   if (!sl_test_wait_lines (env, path, 3))
     return;
-  status = run_gen (NULL, NULL, "--replay", input, "-n", "5", "--framing", "octet", "-Q", "127.0.0.1", port, NULL);
+  status = run_gen (NULL, NULL, "--replay", input, "-n", "5", "--framing", "octet", "-Q", "127.0.0.1", framed, NULL);
   g_assert_cmpint (status, ==, 0);
   if (!sl_test_wait_lines (env, path, 8))
     return;

@@ -173,15 +173,27 @@ test_option_values_checked (SlTestEnv *env, gconstpointer data)
 static const gchar bad_input_config[] =
   "@version: 4.0\n"
   "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@) max-connections(20)); };\n"
+  "source s_framed { network(ip(\"127.0.0.1\") port(@FPORT@) transport(\"framed\")); };\n"
   "destination d_out { file(\"@DIR@/out.log\" template(\"${PROGRAM}:${MESSAGE}|${.SDATA.meta.kept}\\n\")); };\n"
-  "log { source(s_net); destination(d_out); };\n";
+  "log { source(s_net); source(s_framed); destination(d_out); };\n";
+
+/* *port is tcp()'s, *framed network(transport("framed"))'s */
+static gboolean
+start_bad_input_daemon_framed (SlTestEnv *env, guint16 *port, guint16 *framed)
+{
+  *port = sl_test_free_port (SOCK_STREAM);
+  *framed = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_str = g_strdup_printf ("%u", *port);
+  g_autofree gchar *framed_str = g_strdup_printf ("%u", *framed);
+  return *port && *framed && sl_test_write_config (env, bad_input_config, "PORT", port_str, "FPORT", framed_str, NULL)
+         && sl_test_daemon_start (env);
+}
 
 static gboolean
 start_bad_input_daemon (SlTestEnv *env, guint16 *port)
 {
-  *port = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *port_str = g_strdup_printf ("%u", *port);
-  return *port && sl_test_write_config (env, bad_input_config, "PORT", port_str, NULL) && sl_test_daemon_start (env);
+  guint16 framed;
+  return start_bad_input_daemon_framed (env, port, &framed);
 }
 
 /* A NUL inside a line ends the message there, as glibc's syslog(3) ends
@@ -261,19 +273,44 @@ test_nul_in_datagram (SlTestEnv *env, gconstpointer data)
 static void
 test_frame_cut_by_close (SlTestEnv *env, gconstpointer data)
 {
-  guint16 port;
-  if (!start_bad_input_daemon (env, &port))
+  guint16 port, framed;
+  if (!start_bad_input_daemon_framed (env, &port, &framed))
     return;
   static const gchar whole[] = "<13>Jan  2 03:04:05 web1 app: whole";
   g_autofree gchar *frames = g_strdup_printf ("%zu %s80 <13>Jan  2 03:04:05 web1 app: cut", strlen (whole), whole);
-  if (!sl_test_tcp_send (port, frames))
+  if (!sl_test_tcp_send (framed, frames))
     return;
   g_autofree gchar *out = sl_test_path (env, "out.log");
   if (!sl_test_wait_lines (env, out, 2))
     return;
   g_autofree gchar *text = sl_test_read_file (out);
   g_assert_cmpstr (text, ==, "app:whole|\napp:cut|\n");
-  sl_test_wait_stat (env, "source", "s_net", "truncated_frames", 1);
+  sl_test_wait_stat (env, "source", "s_framed", "truncated_frames", 1);
+}
+
+/* tcp() frames by newline only, as syslog-ng does: lines that start with
+ * digits and a space are messages, not octet counts, wherever they come in
+ * the stream; octet-counted frames (a newline between them or not) go to a
+ * source that declares them. */
+static void
+test_digits_are_not_a_frame_length (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port, framed;
+  if (!start_bad_input_daemon_framed (env, &port, &framed))
+    return;
+  if (!sl_test_tcp_send (port, "200 OK from upstream\n3 apples\n<13>Jan  2 03:04:05 web1 app: after\n"))
+    return;
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  if (!sl_test_wait_lines (env, out, 3))
+    return;
+  static const gchar one[] = "<13>Jan  2 03:04:05 web1 app: one";
+  static const gchar two[] = "<13>Jan  2 03:04:05 web1 app: 3 apples";
+  g_autofree gchar *frames = g_strdup_printf ("%zu %s\n%zu %s", strlen (one), one, strlen (two), two);
+  if (!sl_test_tcp_send (framed, frames) || !sl_test_wait_lines (env, out, 5))
+    return;
+  g_autofree gchar *text = sl_test_read_file (out);
+  /* syslog-ng 3.38 writes the same: a header-less line's first word is its program */
+  g_assert_cmpstr (text, ==, "200:OK from upstream|\n3:apples|\napp:after|\napp:one|\napp:3 apples|\n");
 }
 
 #define IDLE_CONNECTIONS 10
@@ -374,6 +411,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/sources/bad-input/nul-in-line", test_nul_in_line);
   SL_TEST_ADD ("/sources/bad-input/nul-in-datagram", test_nul_in_datagram);
   SL_TEST_ADD ("/sources/bad-input/frame-cut-by-close", test_frame_cut_by_close);
+  SL_TEST_ADD ("/sources/digits-are-not-a-frame-length", test_digits_are_not_a_frame_length);
   SL_TEST_ADD ("/sources/bad-input/idle-connections", test_idle_connections);
   SL_TEST_ADD ("/sources/bad-input/sdata-name-flood", test_sdata_name_flood);
   SL_TEST_ADD ("/sources/bad-input/counters-in-sluicectl", test_counters_in_sluicectl);

@@ -138,7 +138,8 @@ test_log_path_errors (void)
                 "  log { sorce(s); };\n"
                 "        ^");
   assert_error_line ("log { else { }; };", SL_CFG_ERROR_SYNTAX, "test.conf:1:7: 'else' must follow the '}' of an 'if'");
-  assert_error_line ("log { if { }; };", SL_CFG_ERROR_SYNTAX, "test.conf:1:10: expected '(' after 'if', found '{'");
+  assert_error_line ("log { if destination(d); };", SL_CFG_ERROR_SYNTAX,
+                     "test.conf:1:10: expected '(' or '{' after 'if', found 'destination'");
   assert_error_line ("log { if (a()) destination(d); };", SL_CFG_ERROR_SYNTAX,
                      "test.conf:1:16: expected '{' after the condition of 'if', found 'destination'");
   assert_error_line ("log { if (a()) { } else destination(d); };", SL_CFG_ERROR_SYNTAX,

@@ -3,6 +3,7 @@
 #include "core/config.h"
 #include "core/plugin.h"
 #include "core/source.h"
+#include "core/template.h"
 
 #include <string.h>
 
@@ -216,6 +217,127 @@ test_nested_paths_and_if (void)
   g_free (text);
 }
 
+/* A junction gives the message to every channel in order (final stops the
+ * later ones) and what each channel lets through, as it changed it, goes on
+ * past the junction. */
+static void
+test_junction_channels (void)
+{
+  gchar *text = g_strconcat (objects,
+    "log { source(s_a);\n"
+    "  junction {\n"
+    "    channel { filter(f_err); rewrite { set-message(err-seen); }; flags(final); };\n"
+    "    channel { filter { \"${LEVEL_NUM}\" <= 5; }; };\n"
+    "    channel { rewrite { set-message(any); }; };\n"
+    "  };\n"
+    "  destination(d1);\n"
+    "};\n", NULL);
+  SlConfig *cfg = start (text);
+  post ("a", "crit", 2);
+  post ("a", "notice", 5);
+  post ("a", "info", 6);
+  finish (cfg);
+  g_assert_cmpstr (got ("d1"), ==, "err-seen;notice;any;any;");
+  g_free (text);
+}
+
+/* syslog-ng's if: the taken branch's changes go on past it; a branch
+ * without a condition is taken when its own filters pass, else the next
+ * one; a branch whose condition passed keeps the message even when a later
+ * filter of it drops it. */
+static void
+test_if_branches_go_on (void)
+{
+  gchar *text = g_strconcat (objects,
+    "log { source(s_a);\n"
+    "  if { filter(f_err); rewrite { set-message(bad); }; }\n"
+    "  elif (\"${LEVEL_NUM}\" == 5) { filter { \"$MSG\" eq \"keep\"; }; }\n"
+    "  else { rewrite { set-message(fine); }; };\n"
+    "  destination(d1);\n"
+    "};\n"
+    "log { source(s_a); if (\"${LEVEL_NUM}\" == 4) { rewrite { set-message(warn); }; }; destination(d2); };\n", NULL);
+  SlConfig *cfg = start (text);
+  post ("a", "crit", 2);
+  post ("a", "keep", 5);
+  post ("a", "drop", 5);
+  post ("a", "info", 6);
+  post ("a", "warning", 4);
+  finish (cfg);
+  g_assert_cmpstr (got ("d1"), ==, "bad;keep;fine;fine;");
+  g_assert_cmpstr (got ("d2"), ==, "crit;keep;drop;info;warn;");
+  g_free (text);
+}
+
+/* channel {} inside objects: a parser or rewrite object's channel is part
+ * of the path; a source object's channel runs for its own sources before
+ * the paths; a destination object's channel gets the message as a nested
+ * path does. */
+static void
+test_channels_in_objects (void)
+{
+  gchar *text = g_strconcat (objects,
+    "source s_c { channel { source { inject(c); }; rewrite { set-message(from-c); }; }; inject(c2); };\n"
+    "source s_d { channel { log { source { inject(d); }; rewrite { set-message(from-d); }; }; }; };\n"
+    "rewrite r_ch { channel { filter(f_err); rewrite { set-message(rewritten); }; }; };\n"
+    "destination d_ch { collect(dc); channel { rewrite { set-message(in-channel); }; destination(d4); }; };\n"
+    "log { source(s_c); source(s_d); destination(d3); };\n"
+    "log { source(s_a); rewrite(r_ch); destination(d1); };\n"
+    "log { source(s_b); destination(d_ch); destination(d2); };\n", NULL);
+  SlConfig *cfg = start (text);
+  post ("c", "x", 6);
+  post ("c2", "y", 6);
+  post ("d", "z", 6);
+  post ("a", "err", 3);
+  post ("a", "info", 6);
+  post ("b", "m", 6);
+  finish (cfg);
+  g_assert_cmpstr (got ("d3"), ==, "from-c;y;from-d;");
+  g_assert_cmpstr (got ("d1"), ==, "rewritten;");
+  g_assert_cmpstr (got ("dc"), ==, "m;");
+  g_assert_cmpstr (got ("d4"), ==, "in-channel;");
+  g_assert_cmpstr (got ("d2"), ==, "m;");
+  g_free (text);
+}
+
+/* template-function "name" "text": $(name) renders the text; it takes no
+ * arguments, as in syslog-ng. */
+static void
+test_template_function_statement (void)
+{
+  GError *error = NULL;
+  SlConfig *cfg = sl_config_load_string ("template-function \"tagged\" \"<$MSG>\";\n"
+                                         "template-function \"twice\" \"$(tagged)$(tagged)\";\n"
+                                         "template t { template(\"$(twice)\"); };\n", "tf.conf", &error);
+  g_assert_no_error (error);
+  SlTemplate *t = sl_config_compile_template (cfg, "t", (SlCfgPos) { 0 }, &error);
+  g_assert_no_error (error);
+  SlMessage *msg = sl_message_new ("hi", 2);
+  sl_message_set (msg, SL_F_MESSAGE, "hi", 2);
+  GString *out = g_string_new (NULL);
+  sl_template_append (t, msg, NULL, out);
+  g_assert_cmpstr (out->str, ==, "<hi><hi>");
+  g_string_free (out, TRUE);
+  sl_message_unref (msg);
+  sl_template_unref (t);
+  sl_config_free (cfg);
+
+  cfg = sl_config_load_string ("template-function \"f\" \"x\";\n"
+                               "template t { template(\"$(f a)\"); };\n", "tf.conf", &error);
+  g_assert_null (cfg);
+  g_assert_nonnull (strstr (error->message, "$(f) cannot have arguments"));
+  g_clear_error (&error);
+
+  /* compiled where used: a definition nothing uses is not an error */
+  cfg = sl_config_load_string ("template-function \"unused\" \"$(no-such-function)\";\n", "tf.conf", &error);
+  g_assert_no_error (error);
+  sl_config_free (cfg);
+  cfg = sl_config_load_string ("template-function \"loop\" \"$(loop)\";\n"
+                               "template t { template(\"$(loop)\"); };\n", "tf.conf", &error);
+  g_assert_null (cfg);
+  g_assert_nonnull (strstr (error->message, "$(loop) uses itself"));
+  g_error_free (error);
+}
+
 static void
 test_inline_filters (void)
 {
@@ -368,6 +490,10 @@ main (int argc, char **argv)
   g_test_add_func ("/routing/fallback", test_fallback_gets_only_unmatched);
   g_test_add_func ("/routing/catchall", test_catchall_takes_every_source);
   g_test_add_func ("/routing/nested-and-if", test_nested_paths_and_if);
+  g_test_add_func ("/routing/junction", test_junction_channels);
+  g_test_add_func ("/routing/if-branches-go-on", test_if_branches_go_on);
+  g_test_add_func ("/routing/channels-in-objects", test_channels_in_objects);
+  g_test_add_func ("/routing/template-function", test_template_function_statement);
   g_test_add_func ("/routing/inline-filters", test_inline_filters);
   g_test_add_func ("/routing/rewrite-copy-on-write", test_rewrite_is_copy_on_write);
   g_test_add_func ("/routing/flow-control-ack", test_flow_control_acknowledges_after_write);

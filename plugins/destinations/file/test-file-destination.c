@@ -298,9 +298,10 @@ test_refused_paths (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (sl_test_stat (env, "destination", "d_refusing", "unwritable_paths"), ==, 1);
 }
 
+/* octet-counted, so that a value may hold a newline */
 static const gchar macro_path_config[] =
   "@version: 4.0\n"
-  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "source s_net { network(ip(\"127.0.0.1\") port(@PORT@) transport(\"framed\")); };\n"
   "rewrite r_host { set(\"${MESSAGE}\" value(\"HOST\")); };\n"
   "destination d_hosts { file(\"@DIR@/logs/${HOST}/${PROGRAM}.log\" create-dirs(yes)\n"
   "  template(\"${PROGRAM} hit\\n\")); };\n"

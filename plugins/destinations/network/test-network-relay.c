@@ -200,11 +200,12 @@ test_tcp_workers (SlRelay *relay, gconstpointer data)
   sl_test_wait_stat (&relay->sender, "destination", "d_relay", "written", RELAY_LINES);
 }
 
-/* syslog() over TCP, octet-counted (the receiver's tcp() detects the
- * framing), and over UDP; ISODATE with the fraction kept by frac-digits(). */
+/* syslog() over TCP, octet-counted (to a syslog() source, which expects
+ * that framing), and over UDP; ISODATE with the fraction kept by
+ * frac-digits(). */
 static const gchar syslog_receiver[] =
   "@version: 4.0\n"
-  "source s_tcp { tcp(ip(\"127.0.0.1\") port(@RPORT@) keep-hostname(yes)); };\n"
+  "source s_tcp { syslog(ip(\"127.0.0.1\") port(@RPORT@) keep-hostname(yes)); };\n"
   "source s_udp { udp(ip(\"127.0.0.1\") port(@RUDP@) keep-hostname(yes) so-rcvbuf(4194304)); };\n"
   "destination d_tcp { file(\"@DIR@/tcp.log\" template(\"" FIELDS_5424_TEMPLATE "\") frac-digits(3)); };\n"
   "destination d_udp { file(\"@DIR@/udp.log\" template(\"" FIELDS_5424_TEMPLATE "\") frac-digits(3)); };\n"

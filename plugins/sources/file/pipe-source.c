@@ -121,8 +121,7 @@ pipe_start (SlDriver *d, SlSource *source, GError **error)
   if (self->fd < 0)
     return FALSE;
   self->stopping = 0;
-  self->reader = sl_stream_reader_new (source, self->fd, NULL);
-  sl_stream_reader_frame_by_newline (self->reader);
+  self->reader = sl_stream_reader_new (source, self->fd, NULL, SL_STREAM_FRAME_NEWLINE);
   self->thread = g_thread_new (self->path ? "sl-pipe" : "sl-stdin", reader_thread, self);
   sl_log (SL_LOG_INFO, _("%s: reading %s"), d->id, self->path ? self->path : "stdin");
   return TRUE;

@@ -1,7 +1,8 @@
 /* tcp(), udp(), network() and syslog(): syslog over IP. The sockets are
  * opened here; reading, framing and flow control are the core's listener
- * and readers. On TCP each connection's first frame tells newline framing
- * from RFC 6587 octet counting. */
+ * and readers. Framing is the driver's, as in syslog-ng: tcp() and
+ * network() by newline, syslog() over TCP and network(transport("framed"))
+ * by RFC 6587 octet counting. */
 #include "core/activation.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -20,11 +21,13 @@ enum
 {
   NET_TCP,
   NET_UDP,
+  NET_FRAMED,
 };
 
 static const SlOptionWord transport_words[] = {
   { "tcp", NET_TCP },
   { "udp", NET_UDP },
+  { "framed", NET_FRAMED },
   { NULL }
 };
 
@@ -76,7 +79,9 @@ net_init (SlDriver *d, GError **error)
 {
   NetSource *self = (NetSource *) d;
   const gchar *kind = d->klass->name;
-  self->stream = strcmp (kind, "udp") != 0 && self->transport == NET_TCP;
+  self->stream = strcmp (kind, "udp") != 0 && self->transport != NET_UDP;
+  gboolean octets = self->transport == NET_FRAMED || (strcmp (kind, "syslog") == 0 && self->transport == NET_TCP);
+  self->settings.framing = octets ? SL_STREAM_FRAME_OCTET_COUNT : SL_STREAM_FRAME_NEWLINE;
   /* syslog() over UDP listens where RFC 5426 puts it, as syslog-ng does */
   if (strcmp (kind, "syslog") == 0 && !self->stream && !sl_options_is_set (d->options, "port")
       && !sl_options_is_set (d->options, "localport"))
@@ -184,13 +189,13 @@ static const SlSourceOps net_ops = {
 #define STREAM_CAPS (SL_CAP_PARSES | SL_CAP_CONNECTIONS)
 
 NET_SOURCE_CLASS (tcp_class, "tcp", tcp_options, STREAM_CAPS, NULL,
-                  "receive syslog over TCP, newline or octet-count framed");
+                  "receive syslog over TCP, one message a line");
 NET_SOURCE_CLASS (udp_class, "udp", udp_options, SL_CAP_PARSES, NULL, "receive syslog datagrams over UDP");
 NET_SOURCE_CLASS (network_class, "network", network_options, STREAM_CAPS, NULL,
-                  "receive syslog over TCP or UDP, chosen by transport()");
+                  "receive syslog over TCP (one message a line, or octet-counted with transport(\"framed\")) or UDP");
 NET_SOURCE_CLASS (syslog_class, "syslog", syslog_options, STREAM_CAPS,
                   ((const gchar *const[]) { "flags", "syslog-protocol", NULL }),
-                  "receive RFC 5424 syslog over TCP (port 601) or UDP (port 514)");
+                  "receive RFC 5424 syslog over TCP (port 601, octet-counted) or UDP (port 514)");
 
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,

@@ -1,0 +1,247 @@
+/* syslog-ng's list functions: $(list-concat), $(list-append),
+ * $(list-head), $(list-nth), $(list-tail), $(list-slice), $(list-count),
+ * $(implode) and $(explode). Each argument that is a list is read as
+ * syslog-ng writes lists (list-text.c); several list arguments are one
+ * list. */
+#include "plugins/templates/extra/extra-private.h"
+#include "core/config/error.h"
+#include "core/i18n.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* What a walk over the items keeps: the items wanted [from, to) are
+ * written to out, as a list or joined by sep, or only counted. */
+typedef struct
+{
+  GString *out;
+  gsize start;
+  gint64 index;
+  gint64 from;
+  gint64 to;              /* -1: to the end */
+  const gchar *sep;       /* join with this instead of writing a list */
+  gsize sep_len;
+  gboolean decoded;       /* write one item as it is, not as a list */
+} Walk;
+
+static void
+take (const gchar *item, gsize len, gpointer user_data)
+{
+  Walk *w = user_data;
+  gint64 i = w->index++;
+  if (i < w->from || (w->to >= 0 && i >= w->to) || !w->out)
+    return;
+  if (w->decoded)
+    g_string_append_len (w->out, item, len);
+  else if (w->sep)
+    {
+      if (w->out->len > w->start)
+        g_string_append_len (w->out, w->sep, w->sep_len);
+      g_string_append_len (w->out, item, len);
+    }
+  else
+    sl_tf_list_append_item (w->out, w->start, item, len);
+}
+
+/* Walks the lists of arguments first.. */
+static void
+walk (const SlTfCall *call, gint first, const SlMessage *msg, const SlTemplateEnv *env, Walk *w)
+{
+  GString *text = sl_tf_extra_scratch_acquire ();
+  for (gint i = first; i < call->argc; i++)
+    {
+      g_string_truncate (text, 0);
+      sl_template_append (call->arg_templates[i], msg, env, text);
+      sl_tf_list_foreach (text->str, text->len, take, w);
+    }
+  sl_tf_extra_scratch_release ();
+}
+
+static gint64
+count (const SlTfCall *call, gint first, const SlMessage *msg, const SlTemplateEnv *env)
+{
+  Walk w = { .to = -1 };
+  walk (call, first, msg, env, &w);
+  return w.index;
+}
+
+static gboolean
+takes_args (SlTfCall *call, gint least, GError **error, const gchar *usage)
+{
+  if (call->argc >= least)
+    return TRUE;
+  g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE, _("$(%s) takes %s"), call->klass->name, usage);
+  return FALSE;
+}
+
+static void
+list_concat_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  Walk w = { .out = out, .start = out->len, .to = -1 };
+  walk (call, 0, msg, env, &w);
+}
+
+/* $(list-append LIST ITEM ...): each further argument one item */
+static void
+list_append_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  gsize start = out->len;
+  if (call->argc < 1)
+    return;
+  Walk w = { .out = out, .start = start, .to = -1 };
+  GString *text = sl_tf_extra_scratch_acquire ();
+  sl_template_append (call->arg_templates[0], msg, env, text);
+  sl_tf_list_foreach (text->str, text->len, take, &w);
+  for (gint i = 1; i < call->argc; i++)
+    {
+      g_string_truncate (text, 0);
+      sl_template_append (call->arg_templates[i], msg, env, text);
+      sl_tf_list_append_item (out, start, text->str, text->len);
+    }
+  sl_tf_extra_scratch_release ();
+}
+
+static void
+list_head_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  Walk w = { .out = out, .start = out->len, .to = 1, .decoded = TRUE };
+  walk (call, 0, msg, env, &w);
+}
+
+static void
+list_tail_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  Walk w = { .out = out, .start = out->len, .from = 1, .to = -1 };
+  walk (call, 0, msg, env, &w);
+}
+
+static void
+list_count_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  g_string_append_printf (out, "%" G_GINT64_FORMAT, count (call, 0, msg, env));
+}
+
+static gboolean
+parse_int (const gchar *text, gsize len, gint64 *value)
+{
+  gchar *end;
+  errno = 0;
+  *value = g_ascii_strtoll (text, &end, 10);
+  return len && end == text + len && !errno;
+}
+
+/* $(list-nth N LIST ...): N from 0, negative from the end */
+static void
+list_nth_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  GString *text = sl_tf_extra_scratch_acquire ();
+  sl_template_append (call->arg_templates[0], msg, env, text);
+  gint64 n;
+  gboolean ok = parse_int (text->str, text->len, &n);
+  sl_tf_extra_scratch_release ();
+  if (!ok)
+    return;
+  if (n < 0)
+    n += count (call, 1, msg, env);
+  if (n < 0)
+    return;
+  Walk w = { .out = out, .start = out->len, .from = n, .to = n + 1, .decoded = TRUE };
+  walk (call, 1, msg, env, &w);
+}
+
+static gboolean
+list_nth_prepare (SlTfCall *call, GError **error)
+{
+  return takes_args (call, 2, error, _("an index and a list"));
+}
+
+/* $(list-slice FROM[:TO] LIST ...): as Python slices, either bound
+ * optional and negative from the end */
+static void
+list_slice_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  GString *text = sl_tf_extra_scratch_acquire ();
+  sl_template_append (call->arg_templates[0], msg, env, text);
+  const gchar *colon = strchr (text->str, ':');
+  gsize from_len = colon ? (gsize) (colon - text->str) : text->len;
+  gint64 from = 0, to = G_MAXINT64;
+  gboolean ok = (from_len == 0 || parse_int (text->str, from_len, &from))
+                && (!colon || !colon[1] || parse_int (colon + 1, strlen (colon + 1), &to));
+  sl_tf_extra_scratch_release ();
+  if (!ok)
+    return;
+  gint64 n = count (call, 1, msg, env);
+  if (from < 0)
+    from = MAX (n + from, 0);
+  if (to < 0)
+    to = MAX (n + to, 0);
+  if (to <= from)
+    return;
+  Walk w = { .out = out, .start = out->len, .from = from, .to = MIN (to, n) };
+  walk (call, 1, msg, env, &w);
+}
+
+static gboolean
+list_slice_prepare (SlTfCall *call, GError **error)
+{
+  return takes_args (call, 2, error, _("a range FROM:TO and a list"));
+}
+
+/* $(implode SEP LIST ...): the items joined by SEP */
+static void
+implode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  GString *sep = sl_tf_extra_scratch_acquire ();
+  sl_template_append (call->arg_templates[0], msg, env, sep);
+  Walk w = { .out = out, .start = out->len, .to = -1, .sep = sep->str, .sep_len = sep->len };
+  walk (call, 1, msg, env, &w);
+  sl_tf_extra_scratch_release ();
+}
+
+static gboolean
+separator_prepare (SlTfCall *call, GError **error)
+{
+  return takes_args (call, 1, error, _("a separator and then texts"));
+}
+
+/* $(explode SEP TEXT ...): each text cut at SEP, as a list */
+static void
+explode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  gsize start = out->len;
+  GString *sep = sl_tf_extra_scratch_acquire ();
+  GString *text = sl_tf_extra_scratch_acquire ();
+  sl_template_append (call->arg_templates[0], msg, env, sep);
+  for (gint i = 1; i < call->argc; i++)
+    {
+      g_string_truncate (text, 0);
+      sl_template_append (call->arg_templates[i], msg, env, text);
+      const gchar *p = text->str;
+      const gchar *end = text->str + text->len;
+      const gchar *cut;
+      while (sep->len && (cut = g_strstr_len (p, end - p, sep->str)))
+        {
+          sl_tf_list_append_item (out, start, p, cut - p);
+          p = cut + sep->len;
+        }
+      sl_tf_list_append_item (out, start, p, end - p);
+    }
+  sl_tf_extra_scratch_release ();
+  sl_tf_extra_scratch_release ();
+}
+
+#define LIST_CLASS(var, word, prep, ev) \
+  const SlDriverClass var = { \
+    .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = word, \
+    .ops.template_function = &(const SlTemplateFunctionOps) { .prepare = prep, .eval = ev }, \
+  }
+
+LIST_CLASS (sl_tf_list_concat_class, "list-concat", NULL, list_concat_eval);
+LIST_CLASS (sl_tf_list_append_class, "list-append", NULL, list_append_eval);
+LIST_CLASS (sl_tf_list_head_class, "list-head", NULL, list_head_eval);
+LIST_CLASS (sl_tf_list_nth_class, "list-nth", list_nth_prepare, list_nth_eval);
+LIST_CLASS (sl_tf_list_tail_class, "list-tail", NULL, list_tail_eval);
+LIST_CLASS (sl_tf_list_slice_class, "list-slice", list_slice_prepare, list_slice_eval);
+LIST_CLASS (sl_tf_list_count_class, "list-count", NULL, list_count_eval);
+LIST_CLASS (sl_tf_implode_class, "implode", separator_prepare, implode_eval);
+LIST_CLASS (sl_tf_explode_class, "explode", separator_prepare, explode_eval);

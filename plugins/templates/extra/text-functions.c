@@ -1,0 +1,205 @@
+/* $(env), $(or), $(url-decode), $(basename), $(dirname),
+ * $(indent-multi-line), $(binary), $(uuid), and $(min), $(max), $(sum),
+ * $(average) as syslog-ng 3.38 has them. The last four aggregate over a
+ * correlation context in syslog-ng; without one (as for a single message)
+ * they are the value of their one argument when it is an integer, which is
+ * what they give here. */
+#include "plugins/templates/extra/extra-private.h"
+#include "core/config/error.h"
+#include "core/i18n.h"
+
+#include <errno.h>
+#include <string.h>
+
+static gboolean
+exactly_one (SlTfCall *call, GError **error)
+{
+  if (call->argc == 1)
+    return TRUE;
+  g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE, _("$(%s) takes one argument"), call->klass->name);
+  return FALSE;
+}
+
+/* $(env NAME ...): the daemon's environment, values joined by a space */
+static void
+env_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  GString *name = sl_tf_extra_scratch_acquire ();
+  for (gint i = 0; i < call->argc; i++)
+    {
+      g_string_truncate (name, 0);
+      sl_template_append (call->arg_templates[i], msg, env, name);
+      const gchar *value = g_getenv (name->str);
+      if (i > 0)
+        g_string_append_c (out, ' ');
+      if (value)
+        g_string_append (out, value);
+    }
+  sl_tf_extra_scratch_release ();
+}
+
+/* $(or A B ...): the first that is not empty */
+static void
+or_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  for (gint i = 0; i < call->argc; i++)
+    {
+      gsize start = out->len;
+      sl_template_append (call->arg_templates[i], msg, env, out);
+      if (out->len > start)
+        return;
+    }
+}
+
+/* $(url-decode TEXT ...): %XX decoded; a text with a broken escape gives
+ * nothing, as in syslog-ng; '+' stays */
+static void
+url_decode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  GString *text = sl_tf_extra_scratch_acquire ();
+  for (gint i = 0; i < call->argc; i++)
+    {
+      g_string_truncate (text, 0);
+      sl_template_append (call->arg_templates[i], msg, env, text);
+      gsize start = out->len;
+      for (gsize k = 0; k < text->len; k++)
+        {
+          if (text->str[k] != '%')
+            {
+              g_string_append_c (out, text->str[k]);
+              continue;
+            }
+          gint hi = k + 2 < text->len ? g_ascii_xdigit_value (text->str[k + 1]) : -1;
+          gint lo = hi >= 0 ? g_ascii_xdigit_value (text->str[k + 2]) : -1;
+          if (lo < 0)
+            {
+              g_string_truncate (out, start);
+              break;
+            }
+          g_string_append_c (out, (gchar) (hi * 16 + lo));
+          k += 2;
+        }
+    }
+  sl_tf_extra_scratch_release ();
+}
+
+static void
+path_part_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out,
+                gchar *(*part) (const gchar *))
+{
+  GString *text = sl_tf_extra_scratch_acquire ();
+  sl_template_append (call->arg_templates[0], msg, env, text);
+  gchar *result = part (text->str);
+  g_string_append (out, result);
+  g_free (result);
+  sl_tf_extra_scratch_release ();
+}
+
+static void
+basename_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  path_part_eval (call, msg, env, out, g_path_get_basename);
+}
+
+static void
+dirname_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  path_part_eval (call, msg, env, out, g_path_get_dirname);
+}
+
+/* $(indent-multi-line TEXT ...): a tab after each newline */
+static void
+indent_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  GString *text = sl_tf_extra_scratch_acquire ();
+  for (gint i = 0; i < call->argc; i++)
+    {
+      if (i > 0)
+        g_string_append_c (text, ' ');
+      sl_template_append (call->arg_templates[i], msg, env, text);
+    }
+  for (gsize k = 0; k < text->len; k++)
+    {
+      g_string_append_c (out, text->str[k]);
+      if (text->str[k] == '\n')
+        g_string_append_c (out, '\t');
+    }
+  sl_tf_extra_scratch_release ();
+}
+
+/* $(binary 0x41 66 0103): the bytes, decided when the template is compiled */
+static gboolean
+binary_prepare (SlTfCall *call, GError **error)
+{
+  GString *bytes = g_string_new (NULL);
+  for (gint i = 0; i < call->argc; i++)
+    {
+      gchar *end;
+      errno = 0;
+      guint64 v = g_ascii_strtoull (call->args[i], &end, 0);
+      if (!*call->args[i] || *end || errno || v > 255)
+        {
+          g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE,
+                       _("$(binary) takes numbers from 0 to 255 (decimal, 0x hexadecimal or 0 octal), not '%s'"),
+                       call->args[i]);
+          g_string_free (bytes, TRUE);
+          return FALSE;
+        }
+      g_string_append_c (bytes, (gchar) v);
+    }
+  call->state = bytes;
+  return TRUE;
+}
+
+static void
+binary_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  const GString *bytes = call->state;
+  g_string_append_len (out, bytes->str, bytes->len);
+}
+
+static void
+binary_free (gpointer state)
+{
+  g_string_free (state, TRUE);
+}
+
+static void
+uuid_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  gchar *uuid = g_uuid_string_random ();
+  g_string_append (out, uuid);
+  g_free (uuid);
+}
+
+static void
+aggregate_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  GString *text = sl_tf_extra_scratch_acquire ();
+  sl_template_append (call->arg_templates[0], msg, env, text);
+  gchar *end;
+  errno = 0;
+  gint64 v = g_ascii_strtoll (text->str, &end, 10);
+  if (text->len && end == text->str + text->len && !errno)
+    g_string_append_printf (out, "%" G_GINT64_FORMAT, v);
+  sl_tf_extra_scratch_release ();
+}
+
+#define TF_CLASS(var, word, prep, ev, fr) \
+  const SlDriverClass var = { \
+    .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = word, \
+    .ops.template_function = &(const SlTemplateFunctionOps) { .prepare = prep, .eval = ev, .free = fr }, \
+  }
+
+TF_CLASS (sl_tf_env_class, "env", NULL, env_eval, NULL);
+TF_CLASS (sl_tf_or_class, "or", NULL, or_eval, NULL);
+TF_CLASS (sl_tf_url_decode_class, "url-decode", NULL, url_decode_eval, NULL);
+TF_CLASS (sl_tf_basename_class, "basename", exactly_one, basename_eval, NULL);
+TF_CLASS (sl_tf_dirname_class, "dirname", exactly_one, dirname_eval, NULL);
+TF_CLASS (sl_tf_indent_multi_line_class, "indent-multi-line", NULL, indent_eval, NULL);
+TF_CLASS (sl_tf_binary_class, "binary", binary_prepare, binary_eval, binary_free);
+TF_CLASS (sl_tf_uuid_class, "uuid", NULL, uuid_eval, NULL);
+TF_CLASS (sl_tf_min_class, "min", exactly_one, aggregate_eval, NULL);
+TF_CLASS (sl_tf_max_class, "max", exactly_one, aggregate_eval, NULL);
+TF_CLASS (sl_tf_sum_class, "sum", exactly_one, aggregate_eval, NULL);
+TF_CLASS (sl_tf_average_class, "average", exactly_one, aggregate_eval, NULL);
