@@ -719,12 +719,27 @@ sl_config_take_over (SlConfig *next, SlConfig *running, GError **error)
       if (borrowed (next, src))
         sl_source_use_compiled_paths (src);
     }
+  /* a destination the reload changed hands what it still holds to the
+   * one that replaces it (same id); one that is gone drains */
+  GHashTable *replacements = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < next->destinations->len; i++)
+    {
+      SlDestination *d = g_ptr_array_index (next->destinations, i);
+      if (!borrowed (next, d))
+        g_hash_table_insert (replacements, (gpointer) sl_destination_driver_id (d), d);
+    }
   for (guint i = 0; i < running->destinations->len; i++)
     {
       SlDestination *d = g_ptr_array_index (running->destinations, i);
-      if (!borrowed (next, d))
+      SlDestination *to = g_hash_table_lookup (replacements, sl_destination_driver_id (d));
+      if (borrowed (next, d))
+        continue;
+      if (to)
+        sl_destination_hand_over (d, to);
+      else
         sl_destination_stop (d);
     }
+  g_hash_table_unref (replacements);
   running->started = FALSE;
   next->started = TRUE;
   hand_over (next, running);

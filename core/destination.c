@@ -25,6 +25,7 @@ struct _SlDestination
   SlQueue *queue;
   SlDiskBuffer *disk;        /* disk-buffer(), while started */
   gint stopping;
+  gint handing_over;         /* a reload replaces it: what it cannot write goes to the replacement */
   gint64 stop_deadline;      /* with a disk buffer: when writing at a stop ends */
   GMutex pause_lock;
   GCond pause_cond;
@@ -284,7 +285,7 @@ write_batch (SlWriter *w, SlQueueItem *items, guint64 *seqs, SlMessage **msgs, g
    * A disk buffer keeps it instead. */
   if (g_atomic_int_get (&d->stopping) && result != SL_WRITE_DROP && (d->disk || ++w->head_failures > 1))
     {
-      if (d->disk)
+      if (d->disk || g_atomic_int_get (&d->handing_over))
         {
           put_back (d, items, seqs, rest);
           w->leaving = TRUE;
@@ -328,6 +329,11 @@ next_batch (SlWriter *w, SlQueueItem *items, guint64 *seqs, guint max, gint64 de
   SlDestination *d = w->d;
   if (!d->disk)
     {
+      if (w->leaving)
+        {
+          *closed = TRUE;
+          return 0;
+        }
       guint n = sl_queue_pop (d->queue, items, max, deadline);
       *closed = !n && sl_queue_is_closed (d->queue);
       return n;
@@ -394,6 +400,12 @@ writer_thread (gpointer data)
     }
   close_driver (w);
   return NULL;
+}
+
+const gchar *
+sl_destination_driver_id (SlDestination *d)
+{
+  return d->driver->id;
 }
 
 GPtrArray *
@@ -478,6 +490,29 @@ sl_destination_stop (SlDestination *d)
           d->driver->id, (unsigned long long) left);
   sl_disk_buffer_free (d->disk);
   d->disk = NULL;
+}
+
+void
+sl_destination_hand_over (SlDestination *d, SlDestination *to)
+{
+  if (d->disk || to->disk)
+    {
+      sl_destination_stop (d);
+      return;
+    }
+  g_atomic_int_set (&d->handing_over, 1);
+  sl_destination_stop (d);
+  SlQueueItem items[MAX_BATCH];
+  guint64 moved = 0;
+  for (guint n; (n = sl_queue_pop (d->queue, items, MAX_BATCH, 0)) > 0;)
+    {
+      sl_counter_add (d->queued, -(gint64) n);
+      sl_destination_push (to, items, n);
+      moved += n;
+    }
+  if (moved)
+    sl_log (SL_LOG_NOTICE, _("destination %s was changed by a reload; the %llu messages it still held go to the new one"),
+            d->driver->id, (unsigned long long) moved);
 }
 
 void

@@ -22,8 +22,15 @@ gboolean       sl_destination_start  (SlDestination *d, GError **error);
 void           sl_destination_push   (SlDestination *d, const SlQueueItem *items, guint n);
 /* Writes out what is queued, then joins the threads. */
 void           sl_destination_stop   (SlDestination *d);
+/* For a reload that replaces d by to (the same destination, changed): d
+ * writes what it can, then stops, and what it still holds goes to to's
+ * queue instead of being dropped. With a disk buffer on either side, d
+ * leaves the rest in its own buffer as at a stop. */
+void           sl_destination_hand_over (SlDestination *d, SlDestination *to);
 void           sl_destination_reopen (SlDestination *d);
 void           sl_destination_free   (SlDestination *d);
+/* The id its drivers share ("d_net#0"). */
+const gchar   *sl_destination_driver_id (SlDestination *d);
 /* Its drivers, one per writer. */
 GPtrArray     *sl_destination_drivers (SlDestination *d);
 

@@ -29,11 +29,11 @@ static const SlDriverClass inject_class = {
 };
 
 /* scripted(mode): a destination that answers write() as its mode says. */
-enum { MODE_OK, MODE_DROP_ODD, MODE_REFUSE, MODE_FAIL, MODE_DISCONNECT_ONCE };
+enum { MODE_OK, MODE_DROP_ODD, MODE_REFUSE, MODE_FAIL, MODE_DISCONNECT_ONCE, MODE_AWAY };
 
 static const SlOptionWord mode_words[] = {
   { "ok", MODE_OK }, { "drop-odd", MODE_DROP_ODD }, { "refuse", MODE_REFUSE },
-  { "fail", MODE_FAIL }, { "disconnect-once", MODE_DISCONNECT_ONCE }, { NULL }
+  { "fail", MODE_FAIL }, { "disconnect-once", MODE_DISCONNECT_ONCE }, { "away", MODE_AWAY }, { NULL }
 };
 
 typedef struct
@@ -94,6 +94,8 @@ scripted_write (SlDriver *d, SlWriteBatch *batch)
       return SL_WRITE_DROP;
     case MODE_FAIL:
       return SL_WRITE_ERROR;
+    case MODE_AWAY:
+      return SL_WRITE_RETRY;
     case MODE_DISCONNECT_ONCE:
       if (self->calls == 1)
         return SL_WRITE_NOT_CONNECTED;
@@ -222,6 +224,28 @@ test_workers_share_the_queue (void)
   g_assert_cmpuint (total, ==, 300);
   sl_config_stop (cfg);
   sl_config_free (cfg);
+}
+
+/* A reload that changes a destination whose peer is away hands what it
+ * holds to the new one: nothing accepted under flow control is dropped. */
+static void
+test_reload_hands_a_changed_queue_over (void)
+{
+  SlConfig *running = run ("destination d_away { scripted(mode(away)); };\n"
+                           "log { source { inject(); }; destination(d_away); flags(flow-control); };\n", 5);
+  wait_for ("d_away#0", "processed", 5);
+  GError *error = NULL;
+  SlConfig *next = sl_config_load_string_after ("destination d_away { scripted(mode(ok)); };\n"
+                                                "log { source { inject(); }; destination(d_away); flags(flow-control); };\n",
+                                                "contracts.conf", running, &error);
+  g_assert_no_error (error);
+  g_assert_true (sl_config_take_over (next, running, &error));
+  g_assert_no_error (error);
+  sl_config_free (running);
+  wait_for ("d_away#0", "written", 5);
+  g_assert_cmpint (counter ("d_away#0", "dropped"), ==, 0);
+  sl_config_stop (next);
+  sl_config_free (next);
 }
 
 static gchar *
@@ -381,7 +405,7 @@ static void
 test_help_shows_what_the_core_adds (void)
 {
   gchar *help = sl_plugins_help (&scripted_class);
-  g_assert_nonnull (strstr (help, "mode(ok, drop-odd, refuse, fail, disconnect-once) = ok"));
+  g_assert_nonnull (strstr (help, "mode(ok, drop-odd, refuse, fail, disconnect-once, away) = ok"));
   g_assert_nonnull (strstr (help, "log-fifo-size(number) = 10000"));
   g_assert_nonnull (strstr (help, "time-reopen(duration) = 10ms"));
   g_assert_nonnull (strstr (help, "workers(number) = 1"));
@@ -399,6 +423,7 @@ main (int argc, char **argv)
   g_test_add_func ("/contracts/refused-and-failing", test_refused_and_failing_are_dropped);
   g_test_add_func ("/contracts/not-connected", test_not_connected_reopens);
   g_test_add_func ("/contracts/workers", test_workers_share_the_queue);
+  g_test_add_func ("/contracts/reload-hands-over", test_reload_hands_a_changed_queue_over);
   g_test_add_func ("/contracts/global-options", test_global_options);
   g_test_add_func ("/contracts/deprecated-options", test_deprecated_options_load);
   g_test_add_func ("/contracts/config-dups", test_config_dups);
