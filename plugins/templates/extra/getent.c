@@ -158,5 +158,6 @@ getent_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *en
 
 const SlDriverClass sl_tf_getent_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "getent",
+  .summary = "an entry of a system database: $(getent passwd NAME), group, services, protocols",
   .ops.template_function = &(const SlTemplateFunctionOps) { .prepare = getent_prepare, .eval = getent_eval },
 };

@@ -230,18 +230,18 @@ explode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *e
   sl_tf_extra_scratch_release ();
 }
 
-#define LIST_CLASS(var, word, prep, ev) \
+#define LIST_CLASS(var, word, text, prep, ev) \
   const SlDriverClass var = { \
-    .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = word, \
+    .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = word, .summary = text, \
     .ops.template_function = &(const SlTemplateFunctionOps) { .prepare = prep, .eval = ev }, \
   }
 
-LIST_CLASS (sl_tf_list_concat_class, "list-concat", NULL, list_concat_eval);
-LIST_CLASS (sl_tf_list_append_class, "list-append", NULL, list_append_eval);
-LIST_CLASS (sl_tf_list_head_class, "list-head", NULL, list_head_eval);
-LIST_CLASS (sl_tf_list_nth_class, "list-nth", list_nth_prepare, list_nth_eval);
-LIST_CLASS (sl_tf_list_tail_class, "list-tail", NULL, list_tail_eval);
-LIST_CLASS (sl_tf_list_slice_class, "list-slice", list_slice_prepare, list_slice_eval);
-LIST_CLASS (sl_tf_list_count_class, "list-count", NULL, list_count_eval);
-LIST_CLASS (sl_tf_implode_class, "implode", separator_prepare, implode_eval);
-LIST_CLASS (sl_tf_explode_class, "explode", separator_prepare, explode_eval);
+LIST_CLASS (sl_tf_list_concat_class, "list-concat", "its arguments, lists or single values, as one list", NULL, list_concat_eval);
+LIST_CLASS (sl_tf_list_append_class, "list-append", "a list with the other arguments appended", NULL, list_append_eval);
+LIST_CLASS (sl_tf_list_head_class, "list-head", "the first element of a list", NULL, list_head_eval);
+LIST_CLASS (sl_tf_list_nth_class, "list-nth", "the element of a list at an index: $(list-nth N LIST)", list_nth_prepare, list_nth_eval);
+LIST_CLASS (sl_tf_list_tail_class, "list-tail", "a list without its first element", NULL, list_tail_eval);
+LIST_CLASS (sl_tf_list_slice_class, "list-slice", "the elements of a list from one index to another: $(list-slice FROM:TO LIST)", list_slice_prepare, list_slice_eval);
+LIST_CLASS (sl_tf_list_count_class, "list-count", "how many elements a list has", NULL, list_count_eval);
+LIST_CLASS (sl_tf_implode_class, "implode", "the elements of a list joined by a separator: $(implode SEP LIST)", separator_prepare, implode_eval);
+LIST_CLASS (sl_tf_explode_class, "explode", "a text split at a separator, as a list: $(explode SEP TEXT)", separator_prepare, explode_eval);

@@ -185,21 +185,21 @@ aggregate_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv 
   sl_tf_extra_scratch_release ();
 }
 
-#define TF_CLASS(var, word, prep, ev, fr) \
+#define TF_CLASS(var, word, text, prep, ev, fr) \
   const SlDriverClass var = { \
-    .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = word, \
+    .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = word, .summary = text, \
     .ops.template_function = &(const SlTemplateFunctionOps) { .prepare = prep, .eval = ev, .free = fr }, \
   }
 
-TF_CLASS (sl_tf_env_class, "env", NULL, env_eval, NULL);
-TF_CLASS (sl_tf_or_class, "or", NULL, or_eval, NULL);
-TF_CLASS (sl_tf_url_decode_class, "url-decode", NULL, url_decode_eval, NULL);
-TF_CLASS (sl_tf_basename_class, "basename", exactly_one, basename_eval, NULL);
-TF_CLASS (sl_tf_dirname_class, "dirname", exactly_one, dirname_eval, NULL);
-TF_CLASS (sl_tf_indent_multi_line_class, "indent-multi-line", NULL, indent_eval, NULL);
-TF_CLASS (sl_tf_binary_class, "binary", binary_prepare, binary_eval, binary_free);
-TF_CLASS (sl_tf_uuid_class, "uuid", NULL, uuid_eval, NULL);
-TF_CLASS (sl_tf_min_class, "min", exactly_one, aggregate_eval, NULL);
-TF_CLASS (sl_tf_max_class, "max", exactly_one, aggregate_eval, NULL);
-TF_CLASS (sl_tf_sum_class, "sum", exactly_one, aggregate_eval, NULL);
-TF_CLASS (sl_tf_average_class, "average", exactly_one, aggregate_eval, NULL);
+TF_CLASS (sl_tf_env_class, "env", "the value of an environment variable of sluiced: $(env NAME)", NULL, env_eval, NULL);
+TF_CLASS (sl_tf_or_class, "or", "its first argument that renders non-empty", NULL, or_eval, NULL);
+TF_CLASS (sl_tf_url_decode_class, "url-decode", "its arguments with %XX escapes decoded", NULL, url_decode_eval, NULL);
+TF_CLASS (sl_tf_basename_class, "basename", "the last part of a path", exactly_one, basename_eval, NULL);
+TF_CLASS (sl_tf_dirname_class, "dirname", "a path without its last part", exactly_one, dirname_eval, NULL);
+TF_CLASS (sl_tf_indent_multi_line_class, "indent-multi-line", "its argument with every line after the first indented by a tab", NULL, indent_eval, NULL);
+TF_CLASS (sl_tf_binary_class, "binary", "the bytes given as numbers: $(binary 0x41 66)", binary_prepare, binary_eval, binary_free);
+TF_CLASS (sl_tf_uuid_class, "uuid", "a random version 4 UUID", NULL, uuid_eval, NULL);
+TF_CLASS (sl_tf_min_class, "min", "the integer value of its argument, as syslog-ng gives it for one message", exactly_one, aggregate_eval, NULL);
+TF_CLASS (sl_tf_max_class, "max", "the integer value of its argument, as syslog-ng gives it for one message", exactly_one, aggregate_eval, NULL);
+TF_CLASS (sl_tf_sum_class, "sum", "the integer value of its argument, as syslog-ng gives it for one message", exactly_one, aggregate_eval, NULL);
+TF_CLASS (sl_tf_average_class, "average", "the integer value of its argument, as syslog-ng gives it for one message", exactly_one, aggregate_eval, NULL);
