@@ -182,9 +182,22 @@ decide (guint n)
   return status;
 }
 
+/* The request's files first and the output last: whoever sees a body in
+ * the output finds its request's files complete. */
 static void
 record (guint n, gint status, const gchar *head, const gchar *client, const GString *body)
 {
+  if (dir_path)
+    {
+      gchar *path = g_strdup_printf ("%s/%06u.body", dir_path, n);
+      g_file_set_contents (path, body->str, body->len, NULL);
+      g_free (path);
+      path = g_strdup_printf ("%s/%06u.head", dir_path, n);
+      gchar *text = g_strdup_printf ("%d\n%s\nClient-Subject: %s\n", status, head, client ? client : "");
+      g_file_set_contents (path, text, -1, NULL);
+      g_free (text);
+      g_free (path);
+    }
   if (out && status >= 200 && status < 300)
     {
       fwrite (body->str, 1, body->len, out);
@@ -192,16 +205,6 @@ record (guint n, gint status, const gchar *head, const gchar *client, const GStr
         fputc ('\n', out);
       fflush (out);
     }
-  if (!dir_path)
-    return;
-  gchar *path = g_strdup_printf ("%s/%06u.head", dir_path, n);
-  gchar *text = g_strdup_printf ("%d\n%s\nClient-Subject: %s\n", status, head, client ? client : "");
-  g_file_set_contents (path, text, -1, NULL);
-  g_free (text);
-  g_free (path);
-  path = g_strdup_printf ("%s/%06u.body", dir_path, n);
-  g_file_set_contents (path, body->str, body->len, NULL);
-  g_free (path);
 }
 
 static gchar *

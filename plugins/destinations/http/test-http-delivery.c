@@ -239,13 +239,22 @@ test_batch_lines (HttpTest *t, gconstpointer data)
     return;
   g_autoptr (GPtrArray) all = heads (t, 0);
   g_assert_cmpuint (all->len, ==, 3);
-  g_autofree gchar *first = body (t, 0, 1);
-  g_autofree gchar *last = body (t, 0, 3);
   g_assert_true (g_str_has_prefix (g_ptr_array_index (all, 0), "200\nPOST /ingest HTTP/1.1"));
-  g_assert_true (g_str_has_prefix (first, "{\"msg\":\"seq 1\"}\n{\"msg\":\"seq 2\"}\n"));
-  g_assert_true (g_str_has_suffix (first, "\n{\"msg\":\"seq 10\"}"));
-  g_assert_cmpstr (last, ==, "{\"msg\":\"seq 21\"}\n{\"msg\":\"seq 22\"}\n{\"msg\":\"seq 23\"}\n"
-                   "{\"msg\":\"seq 24\"}\n{\"msg\":\"seq 25\"}");
+  /* the three are in flight at once, so they may arrive in any order */
+  guint found = 0;
+  for (guint n = 1; n <= all->len; n++)
+    {
+      g_autofree gchar *b = body (t, 0, n);
+      if (g_strcmp0 (b, "{\"msg\":\"seq 21\"}\n{\"msg\":\"seq 22\"}\n{\"msg\":\"seq 23\"}\n"
+                     "{\"msg\":\"seq 24\"}\n{\"msg\":\"seq 25\"}") == 0)
+        found |= 1;
+      else if (b && g_str_has_prefix (b, "{\"msg\":\"seq 1\"}\n{\"msg\":\"seq 2\"}\n")
+               && g_str_has_suffix (b, "\n{\"msg\":\"seq 10\"}"))
+        found |= 2;
+      else if (b && g_str_has_prefix (b, "{\"msg\":\"seq 11\"}\n") && g_str_has_suffix (b, "\n{\"msg\":\"seq 20\"}"))
+        found |= 4;
+    }
+  g_assert_cmpuint (found, ==, 7);
 }
 
 /* batch-bytes(): no body passes it; every message still arrives once. */
@@ -263,8 +272,9 @@ test_batch_bytes (HttpTest *t, gconstpointer data)
   for (guint n = 1; n <= all->len; n++)
     {
       g_autofree gchar *b = body (t, 0, n);
+      g_assert_nonnull (b);
       /* the limit is on the messages; body-suffix() comes after */
-      g_assert_cmpuint (strlen (b), <=, 64 + 1);
+      g_assert_cmpuint (b ? strlen (b) : 0, <=, 64 + 1);
     }
 }
 
@@ -482,12 +492,25 @@ test_none_lost_under_errors (HttpTest *t, gconstpointer data)
   g_assert_cmpint (status, ==, 0);
   g_autofree gchar *out0 = receiver_path (t, 0, "out");
   g_autofree gchar *out1 = receiver_path (t, 1, "out");
-  gint64 deadline = g_get_monotonic_time () + 3 * SL_TEST_DEADLINE_MS * 1000;
-  while (sl_test_count_lines (out0) + sl_test_count_lines (out1) < 40000 && g_get_monotonic_time () < deadline)
-    g_usleep (50000);
+  /* waits until every message arrived, or the output stopped growing: a
+   * slow machine is no failure, a stuck or lossy delivery is (duplicates
+   * count as lines, so the line count alone cannot tell) */
+  guint lines = 0;
+  gint64 deadline = g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
   g_autofree gchar *report = NULL;
-  status = sl_test_run_built ("tools/sluice-gen", &report, NULL, "verify", "--expect=20000", "--connections=2",
-                              out0, out1, NULL);
+  for (;;)
+    {
+      g_clear_pointer (&report, g_free);
+      status = sl_test_run_built ("tools/sluice-gen", &report, NULL, "verify", "--expect=20000", "--connections=2",
+                                  out0, out1, NULL);
+      guint now = sl_test_count_lines (out0) + sl_test_count_lines (out1);
+      if (now > lines)
+        deadline = g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
+      lines = now;
+      if (status == 0 || g_get_monotonic_time () > deadline)
+        break;
+      g_usleep (200000);
+    }
   if (status != 0)
     g_test_fail_printf ("sluice-gen verify:\n%s", report);
   g_assert_cmpuint (answered (t, 0, 500) + answered (t, 1, 429), >, 0);
