@@ -349,6 +349,20 @@ next_batch (SlWriter *w, SlQueueItem *items, guint64 *seqs, guint max, gint64 de
   return n;
 }
 
+/* batch-timeout(): a partial batch waits that long for the rest, so that
+ * a destination that pays per request (http()) makes fewer of them when
+ * messages trickle in. How many more came. */
+static guint
+gather (SlWriter *w, SlQueueItem *items, guint64 *seqs, guint max)
+{
+  gint64 deadline = g_get_monotonic_time () + w->d->settings.batch_timeout_ms * 1000;
+  guint n = 0;
+  gboolean closed = FALSE;
+  while (n < max && !closed && !g_atomic_int_get (&w->d->stopping) && g_get_monotonic_time () < deadline)
+    n += next_batch (w, items + n, seqs + n, max - n, deadline, &closed);
+  return n;
+}
+
 static gpointer
 writer_thread (gpointer data)
 {
@@ -374,6 +388,8 @@ writer_thread (gpointer data)
         }
       gboolean closed;
       guint n = next_batch (w, items, seqs, allowed, dirty ? MIN (next_tick, flush_at) : next_tick, &closed);
+      if (n && n < allowed && d->settings.batch_timeout_ms)
+        n += gather (w, items + n, seqs + n, allowed - n);
       housekeeping (w, &next_tick);
       if (!n)
         {

@@ -134,6 +134,12 @@ static const SlOptionSpec worker_options[] = {
   { "workers", SL_INT (DST (workers)), "1", "writer threads sharing the queue, each with its own connection; order is kept only with 1" },
   { NULL }
 };
+
+static const SlOptionSpec batch_options[] = {
+  { "batch-timeout", SL_DURATION_MS (DST (batch_timeout_ms)), "0",
+    "how long a writer waits for flush-lines() messages before it writes fewer; 0: it never waits" },
+  { NULL }
+};
 #undef DST
 
 /* The daemon's own settings in options {}: syslog-ng's global options that
@@ -251,6 +257,8 @@ sl_driver_class_tables (const SlDriverClass *klass, const SlOptionSpec *tables[S
     tables[n++] = template_options;
   if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_WORKERS))
     tables[n++] = worker_options;
+  if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_BATCHES))
+    tables[n++] = batch_options;
   if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_DISK_BUFFER))
     tables[n++] = disk_buffer_option;
   tables[n] = NULL;

@@ -69,6 +69,7 @@ typedef struct
   gint64 time_reopen_ms;
   gint throttle;
   gint workers;
+  gint64 batch_timeout_ms;   /* SL_CAP_BATCHES: how long a partial batch waits for more */
   gboolean template_escape;
   gint ts_format;
   gint frac_digits;

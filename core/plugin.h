@@ -169,6 +169,9 @@ enum
   SL_CAP_WORKERS = 1 << 3,
   /* destinations: can queue, so disk-buffer() may keep their messages on disk */
   SL_CAP_DISK_BUFFER = 1 << 4,
+  /* destinations: a request per batch is costly, so a writer may wait
+   * batch-timeout() for a full batch of flush-lines() messages */
+  SL_CAP_BATCHES = 1 << 5,
 };
 
 struct _SlDriverClass
@@ -234,7 +237,7 @@ void                  sl_plugins_foreach    (void (*func) (const SlDriverClass *
 const gchar          *sl_driver_kind_name   (SlDriverKind kind);
 /* The option tables of a class: its own, then those the core adds for its
  * kind and capabilities; NULL-terminated, at most SL_DRIVER_TABLES_MAX. */
-#define SL_DRIVER_TABLES_MAX 5
+#define SL_DRIVER_TABLES_MAX 6
 void                  sl_driver_class_tables (const SlDriverClass *klass,
                                               const SlOptionSpec *tables[SL_DRIVER_TABLES_MAX + 1]);
 /* The default klass gives option: its defaults' override of an option the

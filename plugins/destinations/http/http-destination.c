@@ -1,0 +1,321 @@
+/* http(): messages in batches as the bodies of HTTP requests, syslog-ng's
+ * options. A write() is cut into requests of batch-lines() messages, sent
+ * at once through libcurl's multi interface; its messages are
+ * acknowledged only when their request got a 2xx (or a status that
+ * response-action() says to drop), so flow control and disk-buffer() hold
+ * them until then. */
+#include "plugins/destinations/http/http-destination.h"
+#include "core/config/error.h"
+#include "core/i18n.h"
+#include "core/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const SlOptionWord method_words[] = {
+  { "POST", HTTP_METHOD_POST },
+  { "PUT", HTTP_METHOD_PUT },
+  { NULL }
+};
+
+static const SlOptionWord compression_words[] = {
+  { "identity", HTTP_COMPRESS_NONE },
+  { "gzip", HTTP_COMPRESS_GZIP },
+  { NULL }
+};
+
+static const SlOptionWord ssl_version_words[] = {
+  { "default", CURL_SSLVERSION_DEFAULT },
+  { "tlsv1", CURL_SSLVERSION_TLSv1 },
+  { "tlsv1_0", CURL_SSLVERSION_TLSv1_0 },
+  { "tlsv1_1", CURL_SSLVERSION_TLSv1_1 },
+  { "tlsv1_2", CURL_SSLVERSION_TLSv1_2 },
+  { "tlsv1_3", CURL_SSLVERSION_TLSv1_3 },
+  { NULL }
+};
+
+static const SlOptionWord action_words[] = {
+  { "success", HTTP_ACTION_SUCCESS },
+  { "retry", HTTP_ACTION_RETRY },
+  { "drop", HTTP_ACTION_DROP },
+  { "disconnect", HTTP_ACTION_DISCONNECT },
+  { NULL }
+};
+
+/* The TLS options, in tls(...) and, as syslog-ng 3 also takes them, in
+ * http() itself. */
+#define TLS_OPTIONS(T, m) \
+  { "ca-file", SL_STRING (T, m ca_file), NULL, "CA certificates (PEM) the server's certificate is checked against" }, \
+  { "ca-dir", SL_STRING (T, m ca_dir), NULL, "folder of hashed CA certificates" }, \
+  { "cert-file", SL_STRING (T, m cert_file), NULL, "client certificate (PEM)" }, \
+  { "key-file", SL_STRING (T, m key_file), NULL, "the client certificate's private key (PEM)" }, \
+  { "peer-verify", SL_BOOL (T, m peer_verify), "yes", "check the server's certificate and name" }, \
+  { "cipher-suite", SL_STRING (T, m cipher_suite), NULL, "OpenSSL cipher list" }, \
+  { "ssl-version", SL_CHOICE (T, m ssl_version), "default", "lowest TLS version", .words = ssl_version_words }, \
+  { "use-system-cert-store", SL_BOOL (T, m use_system_cert_store), "no", "also trust the system's CA store" }
+
+static const SlOptionSpec tls_options[] = {
+  TLS_OPTIONS (HttpTls, ),
+  { NULL }
+};
+
+static const SlOptionSpec http_options[] = {
+  { "url", SL_LIST (HttpDestination, urls), "http://localhost/",
+    "where to send; several: workers() start on different ones and fail over to the next" },
+  { "method", SL_CHOICE (HttpDestination, method), "POST", "the request method", .words = method_words },
+  { "headers", SL_LIST (HttpDestination, headers), NULL, "request headers, each \"Name: value\"" },
+  { "user", SL_STRING (HttpDestination, user), NULL, "user name for basic authentication" },
+  { "password", SL_STRING (HttpDestination, password), NULL, "password for basic authentication" },
+  { "user-agent", SL_STRING (HttpDestination, user_agent), "sluice/" PACKAGE_VERSION, "the User-Agent header" },
+  { "body", SL_TEMPLATE (HttpDestination, body), "${MESSAGE}", "how each message is written into the body" },
+  { "template", SL_TEMPLATE (HttpDestination, body), NULL, "the same as body()" },
+  { "batch-lines", SL_INT (HttpDestination, batch_lines), "1", "most messages in one request" },
+  { "batch-bytes", SL_SIZE (HttpDestination, batch_bytes), "0",
+    "most bytes of messages in one request (a longer message goes alone); 0: no limit" },
+  { "body-prefix", SL_STRING (HttpDestination, body_prefix), NULL, "text before the messages of a request" },
+  { "delimiter", SL_STRING (HttpDestination, delimiter), "\n", "text between the messages of a request" },
+  { "body-suffix", SL_STRING (HttpDestination, body_suffix), NULL, "text after the messages of a request" },
+  { "timeout", SL_DURATION (HttpDestination, timeout_ms), "10",
+    "how long a request may take before it is retried; 0: no limit" },
+  { "retries", SL_INT (HttpDestination, retries), "3",
+    "attempts of a request, with back-off and on the next url(), before its messages wait time-reopen(); none is dropped" },
+  { "tls", SL_BLOCK (HttpDestination, tls_node), NULL,
+    "ca-file(), ca-dir(), cert-file(), key-file(), peer-verify(), cipher-suite(), ssl-version()" },
+  TLS_OPTIONS (HttpDestination, tls.),
+  { "proxy", SL_STRING (HttpDestination, proxy), NULL, "proxy URL; libcurl's environment variables when unset" },
+  { "content-compression", SL_CHOICE (HttpDestination, compression), "identity",
+    "compress request bodies (Content-Encoding)", .words = compression_words },
+  { "response-action", SL_LIST (HttpDestination, response_action), NULL,
+    "pairs of status and success, retry, drop or disconnect: response-action(404 retry 500 drop)" },
+  { "accept-redirects", SL_BOOL (HttpDestination, accept_redirects), "no", "follow 3xx redirects" },
+  { NULL }
+};
+
+/* What a status means unless response-action() says otherwise: 2xx
+ * delivered; 408, 429 and 5xx passing trouble on the server's side;
+ * anything else (3xx not followed, 4xx) a request that will never be
+ * taken. */
+static HttpAction
+default_action (gint status)
+{
+  if (status >= 200 && status < 300)
+    return HTTP_ACTION_SUCCESS;
+  if (status == 408 || status == 429 || status >= 500 || status < 200)
+    return HTTP_ACTION_RETRY;
+  return HTTP_ACTION_DROP;
+}
+
+static gboolean
+read_response_action (HttpDestination *self, GError **error)
+{
+  for (gint s = 100; s < 600; s++)
+    self->actions[s - 100] = (guint8) default_action (s);
+  GPtrArray *list = self->response_action;
+  if (!list)
+    return TRUE;
+  SlCfgPos pos = sl_options_pos (self->super.options, "response-action");
+  if (list->len % 2)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos,
+                        _("response-action() takes pairs of a status and an action, as 404 retry"));
+      return FALSE;
+    }
+  for (guint i = 0; i < list->len; i += 2)
+    {
+      const gchar *status = g_ptr_array_index (list, i), *word = g_ptr_array_index (list, i + 1);
+      gchar *end;
+      glong s = strtol (status, &end, 10);
+      if (*end || s < 100 || s > 599)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos,
+                            _("response-action(): '%s' is no HTTP status (100 to 599)"), status);
+          return FALSE;
+        }
+      const SlOptionWord *w = action_words;
+      while (w->word && g_ascii_strcasecmp (w->word, word) != 0)
+        w++;
+      if (!w->word)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos,
+                            _("response-action(): '%s' is no action; one of success, retry, drop, disconnect"), word);
+          return FALSE;
+        }
+      self->actions[s - 100] = (guint8) w->value;
+    }
+  return TRUE;
+}
+
+static gboolean
+read_tls (HttpDestination *self, GError **error)
+{
+  if (!self->tls_node)
+    return TRUE;
+  const SlOptionSpec *const tables[] = { tls_options, NULL };
+  self->tls_options = sl_options_new ("http() tls()", tables, NULL, self->tls_node, NULL, error);
+  return self->tls_options && sl_options_bind (self->tls_options, tls_options, &self->tls, NULL, error);
+}
+
+static gboolean
+read_urls (HttpDestination *self, GError **error)
+{
+  for (guint i = 0; i < self->urls->len; i++)
+    {
+      const gchar *url = g_ptr_array_index (self->urls, i);
+      if (!g_str_has_prefix (url, "http://") && !g_str_has_prefix (url, "https://"))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (self->super.options, "url"),
+                            _("url() takes http:// or https:// URLs, not '%s'"), url);
+          return FALSE;
+        }
+    }
+  if (!self->urls->len)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (self->super.options, "url"),
+                        _("url() needs at least one URL"));
+      return FALSE;
+    }
+  /* each worker is an instance of its own: they start on different URLs */
+  static gint instances;
+  self->current_url = (guint) g_atomic_int_add (&instances, 1) % self->urls->len;
+  return TRUE;
+}
+
+static gpointer
+global_init (gpointer data)
+{
+  return GINT_TO_POINTER (curl_global_init (CURL_GLOBAL_DEFAULT) == CURLE_OK);
+}
+
+static gboolean
+http_init (SlDriver *d, GError **error)
+{
+  HttpDestination *self = (HttpDestination *) d;
+  static GOnce once = G_ONCE_INIT;
+  if (!GPOINTER_TO_INT (g_once (&once, global_init, NULL)))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("http(): libcurl cannot be initialised"));
+      return FALSE;
+    }
+  self->requests_sent = sl_stats_counter ("destination", d->id, d->klass->name, "requests");
+  self->request_errors = sl_stats_counter ("destination", d->id, d->klass->name, "request_errors");
+  self->retried = sl_stats_counter ("destination", d->id, d->klass->name, "retries");
+  self->failovers = sl_stats_counter ("destination", d->id, d->klass->name, "failovers");
+  self->rendered = g_string_sized_new (64 * 1024);
+  self->env = *sl_driver_template_env (d);
+  if (!read_urls (self, error) || !read_response_action (self, error) || !read_tls (self, error))
+    return FALSE;
+  if (self->batch_lines < 1)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "batch-lines"),
+                        _("batch-lines() must be at least 1, not %d"), self->batch_lines);
+      return FALSE;
+    }
+  for (guint i = 0; self->headers && i < self->headers->len; i++)
+    self->header_list = curl_slist_append (self->header_list, g_ptr_array_index (self->headers, i));
+  /* libcurl would wait a second for "100 Continue" before a large body */
+  self->header_list = curl_slist_append (self->header_list, "Expect:");
+  if (self->compression == HTTP_COMPRESS_GZIP)
+    self->header_list = curl_slist_append (self->header_list, "Content-Encoding: gzip");
+  return TRUE;
+}
+
+static gboolean
+http_open (SlDriver *d, GError **error)
+{
+  return http_transfer_open ((HttpDestination *) d, error);
+}
+
+static void
+http_close (SlDriver *d)
+{
+  http_transfer_close ((HttpDestination *) d);
+}
+
+/* Requests from msgs[pos..n): as many as may be in flight at once; how
+ * many were made, *pos moved past their messages. */
+static guint
+make_requests (HttpDestination *self, SlWriteBatch *batch, guint *pos)
+{
+  guint k = 0;
+  while (k < HTTP_MAX_IN_FLIGHT && *pos < batch->n)
+    {
+      HttpRequest *r = &self->requests[k];
+      r->first = *pos;
+      r->count = http_body_build (self, batch->msgs + *pos, batch->n - *pos, r->body);
+      r->attempts = 0;
+      r->settled = r->dropped = FALSE;
+      r->next_at = 0;
+      r->status = 0;
+      if (!http_body_compress (self, r->body))
+        break;
+      *pos += r->count;
+      k++;
+    }
+  return k;
+}
+
+/* Messages are done in order: a request that failed holds back those
+ * after it even when their own requests were delivered (they are sent
+ * again: a duplicate is possible, a loss is not). */
+static SlWriteResult
+http_write (SlDriver *d, SlWriteBatch *batch)
+{
+  HttpDestination *self = (HttpDestination *) d;
+  guint pos = 0;
+  while (pos < batch->n)
+    {
+      guint k = make_requests (self, batch, &pos);
+      if (!k)
+        return SL_WRITE_ERROR;
+      http_transfer_run (self, self->requests, k);
+      for (guint i = 0; i < k; i++)
+        {
+          HttpRequest *r = &self->requests[i];
+          if (!r->settled)
+            return r->failure == HTTP_ACTION_DISCONNECT ? SL_WRITE_NOT_CONNECTED : SL_WRITE_RETRY;
+          batch->done += r->count;
+          if (r->dropped)
+            batch->dropped += r->count;
+        }
+    }
+  return SL_WRITE_OK;
+}
+
+static void
+http_free (SlDriver *d)
+{
+  HttpDestination *self = (HttpDestination *) d;
+  http_transfer_close (self);
+  if (self->header_list)
+    curl_slist_free_all (self->header_list);
+  if (self->tls_options)
+    sl_options_free (self->tls_options);
+  if (self->rendered)
+    g_string_free (self->rendered, TRUE);
+}
+
+static const SlDestinationOps http_ops = {
+  .open = http_open,
+  .write = http_write,
+  .close = http_close,
+};
+
+/* Order is given up for workers(), which start on different url()s;
+ * batch-timeout() lets a batch fill before its requests go. */
+static const SlDriverClass http_class = {
+  .kind = SL_DRIVER_DESTINATION,
+  .name = "http",
+  .summary = "send batches of messages as HTTP requests (webhooks, Elasticsearch bulk, Splunk HEC, Loki)",
+  .options = http_options,
+  .capabilities = SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER | SL_CAP_BATCHES,
+  .instance_size = sizeof (HttpDestination),
+  .init = http_init,
+  .free = http_free,
+  .ops.destination = &http_ops,
+};
+
+G_MODULE_EXPORT const SlModule sl_module = {
+  .abi_version = SL_ABI_VERSION,
+  .name = "http-destination",
+  .drivers = (const SlDriverClass *const[]) { &http_class, NULL },
+};
