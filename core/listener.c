@@ -29,7 +29,12 @@ enum
 {
   WAKE_ROOM = 1 << 0,   /* its window has room again */
   WAKE_STOP = 1 << 1,   /* the listener stops: drain and close */
+  WAKE_PENDING = 1 << 2, /* TLS holds bytes that epoll cannot report */
 };
+
+/* Refusals remembered for logging each peer once; past this many peers
+ * the memory starts again. */
+#define REFUSALS_KEPT 4096
 
 typedef struct
 {
@@ -37,6 +42,9 @@ typedef struct
   SlIoTask task;
   SlListener *listener;
   SlStreamReader *reader;
+  SlTls *tls;           /* or NULL */
+  gboolean handshaking;
+  gchar *peer;          /* or NULL for a local peer */
   GList link;           /* in listener->connections */
   gint wake;            /* WAKE_* */
 } Connection;
@@ -55,6 +63,7 @@ struct _SlListener
   GCond changed;
   gboolean listening;
   GQueue connections;   /* Connection, linked through link */
+  GHashTable *refused;  /* "peer\nreason" of the refusals logged */
 };
 
 /* Numeric address of a network peer; NULL for a local (unix) one. */
@@ -86,14 +95,45 @@ connection_close (Connection *c)
   sl_io_worker_unpost (c->watch.worker, &c->task);
   sl_io_worker_unwatch (&c->watch);
   sl_stream_reader_free (c->reader);
+  sl_tls_free (c->tls);
   close (c->watch.fd);
+  g_free (c->peer);
   g_free (c);
 }
 
 static void
-connection_ready (SlIoWatch *watch, guint32 events)
+connection_wake (Connection *c, gint why)
 {
-  Connection *c = (Connection *) watch;
+  g_atomic_int_or (&c->wake, why);
+  sl_io_worker_post (c->watch.worker, &c->task);
+}
+
+/* A peer that tries again and again is logged once for each reason. */
+static void
+refuse (Connection *c, const gchar *why)
+{
+  SlListener *l = c->listener;
+  const gchar *peer = c->peer ? c->peer : "local";
+  sl_source_count (l->src, "tls_refused", 1);
+  gchar *key = g_strconcat (peer, "\n", why, NULL);
+  g_mutex_lock (&l->lock);
+  gboolean fresh = !g_hash_table_contains (l->refused, key);
+  if (fresh && g_hash_table_size (l->refused) >= REFUSALS_KEPT)
+    g_hash_table_remove_all (l->refused);
+  if (fresh)
+    g_hash_table_add (l->refused, key);
+  else
+    g_free (key);
+  g_mutex_unlock (&l->lock);
+  if (fresh)
+    sl_log (SL_LOG_WARNING, "TLS handshake refused; client='%s', reason='%s', driver='%s'", peer, why,
+            sl_source_id (l->src));
+  connection_close (c);
+}
+
+static void
+connection_read (Connection *c)
+{
   switch (sl_stream_reader_pump (c->reader, READS_PER_TURN))
     {
     case SL_STREAM_END:
@@ -102,10 +142,57 @@ connection_ready (SlIoWatch *watch, guint32 events)
     case SL_STREAM_FULL:
       sl_io_worker_pause (&c->watch);
       break;
-    case SL_STREAM_AGAIN:
     case SL_STREAM_MORE:
+      if (c->tls && sl_tls_pending (c->tls))
+        connection_wake (c, WAKE_PENDING);
+      break;
+    case SL_STREAM_AGAIN:
       break;
     }
+}
+
+static void
+handshake (Connection *c)
+{
+  switch (sl_tls_handshake (c->tls))
+    {
+    case SL_TLS_DONE:
+      c->handshaking = FALSE;
+      sl_io_worker_set_deadline (&c->watch, 0, NULL);
+      sl_io_worker_modify (&c->watch, EPOLLIN);
+      sl_stream_reader_set_tls (c->reader, c->tls);
+      sl_log (SL_LOG_INFO, "TLS connection accepted; client='%s', cn='%s', driver='%s'", c->peer ? c->peer : "local",
+              sl_tls_peer_cn (c->tls) ? sl_tls_peer_cn (c->tls) : "", sl_source_id (c->listener->src));
+      /* what came with the handshake's last flight is held by OpenSSL */
+      connection_read (c);
+      break;
+    case SL_TLS_WANT_READ:
+      sl_io_worker_modify (&c->watch, EPOLLIN);
+      break;
+    case SL_TLS_WANT_WRITE:
+      sl_io_worker_modify (&c->watch, EPOLLOUT);
+      break;
+    case SL_TLS_CLOSED:
+    case SL_TLS_FAILED:
+      refuse (c, sl_tls_failure (c->tls));
+      break;
+    }
+}
+
+static void
+handshake_expired (SlIoWatch *watch)
+{
+  refuse ((Connection *) watch, _("no handshake within handshake-timeout()"));
+}
+
+static void
+connection_ready (SlIoWatch *watch, guint32 events)
+{
+  Connection *c = (Connection *) watch;
+  if (c->handshaking)
+    handshake (c);
+  else
+    connection_read (c);
 }
 
 static void
@@ -115,11 +202,16 @@ connection_task (SlIoTask *task)
   gint wake = g_atomic_int_and (&c->wake, 0);
   if (wake & WAKE_STOP)
     {
-      sl_stream_reader_drain (c->reader);
+      /* a handshake that did not finish brought no message */
+      if (!c->handshaking)
+        sl_stream_reader_drain (c->reader);
       connection_close (c);
+      return;
     }
-  else if (wake & WAKE_ROOM)
+  if (wake & WAKE_ROOM)
     sl_io_worker_resume (&c->watch);
+  if ((wake & (WAKE_ROOM | WAKE_PENDING)) && !c->watch.paused && c->tls && sl_tls_pending (c->tls))
+    connection_read (c);
 }
 
 /* From the thread that acknowledged, with the window's lock held. */
@@ -128,13 +220,6 @@ connection_has_room (gpointer data)
 {
   Connection *c = data;
   g_atomic_int_or (&c->wake, WAKE_ROOM);
-  sl_io_worker_post (c->watch.worker, &c->task);
-}
-
-static void
-connection_wake (Connection *c, gint why)
-{
-  g_atomic_int_or (&c->wake, why);
   sl_io_worker_post (c->watch.worker, &c->task);
 }
 
@@ -166,7 +251,16 @@ accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen
   c->task.func = connection_task;
   c->listener = l;
   c->link.data = c;
+  c->peer = g_strdup (peer);
   c->reader = sl_stream_reader_new (l->src, fd, peer);
+  if (l->settings.tls)
+    {
+      c->tls = sl_tls_new (l->settings.tls, fd, NULL);
+      c->handshaking = TRUE;
+      /* set before the worker can see the connection, which it may close */
+      sl_io_worker_set_deadline (&c->watch, g_get_monotonic_time ()
+                                 + sl_tls_context_handshake_timeout_ms (l->settings.tls) * 1000, handshake_expired);
+    }
   sl_window_set_notify (sl_stream_reader_window (c->reader), connection_has_room, c);
   sl_source_count (l->src, "connections", 1);
   sl_log (SL_LOG_INFO, "connection accepted; client='%s', driver='%s'", peer ? peer : "local", sl_source_id (l->src));
@@ -226,12 +320,14 @@ sl_listener_start (SlSource *src, gint listen_fd, const SlListenerSettings *sett
   g_mutex_init (&l->lock);
   g_cond_init (&l->changed);
   g_queue_init (&l->connections);
+  l->refused = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   if (flags < 0 || fcntl (listen_fd, F_SETFL, flags | O_NONBLOCK) < 0
       || !sl_io_worker_watch (sl_io_worker_pick (), &l->listen, EPOLLIN))
     {
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), _("%s: cannot watch the listening socket: %s"),
                    sl_source_id (src), g_strerror (errno));
       close (listen_fd);
+      g_hash_table_unref (l->refused);
       g_mutex_clear (&l->lock);
       g_cond_clear (&l->changed);
       g_free (l);
@@ -285,6 +381,7 @@ sl_listener_stop (SlListener *l)
   while (l->connections.length)
     g_cond_wait (&l->changed, &l->lock);
   g_mutex_unlock (&l->lock);
+  g_hash_table_unref (l->refused);
   g_mutex_clear (&l->lock);
   g_cond_clear (&l->changed);
   g_free (l);

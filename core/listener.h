@@ -1,11 +1,15 @@
 /* SlListener: accepts connections on a listening stream socket (TCP or
  * unix) on an I/O worker, and gives each one to the least loaded worker,
- * which reads it through SlStreamReader until it ends. */
+ * which reads it through SlStreamReader until it ends. With TLS the worker
+ * first runs the handshake, without blocking, within the context's
+ * handshake-timeout(); a refused peer is logged once per address and
+ * reason, and counted as "tls_refused". */
 #ifndef SL_LISTENER_H
 #define SL_LISTENER_H
 
 #include <glib.h>
 #include "core/source.h"
+#include "core/tls.h"
 
 G_BEGIN_DECLS
 
@@ -14,6 +18,7 @@ typedef struct
   guint max_connections;   /* more are refused and counted as "rejected" */
   gboolean so_keepalive;
   gint so_rcvbuf;          /* 0 keeps the system default */
+  SlTlsContext *tls;       /* or NULL; the caller keeps it while the listener runs */
 } SlListenerSettings;
 
 typedef struct _SlListener SlListener;
