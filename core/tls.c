@@ -364,8 +364,7 @@ configure (SlTlsContext *ctx, const TlsOptions *opt, Loader *l, GError **error)
   SSL_CTX_set_options (ctx->ssl, ops);
   /* partial writes and a moving buffer: the destination's backlog grows
    * between a write that would block and the one that goes on from there */
-  SSL_CTX_set_mode (ctx->ssl, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER
-                              | SSL_MODE_RELEASE_BUFFERS);
+  SSL_CTX_set_mode (ctx->ssl, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
   /* a reader takes many records per read(): fewer system calls */
   SSL_CTX_set_read_ahead (ctx->ssl, 1);
   SSL_CTX_set_default_read_buffer_len (ctx->ssl, 64 * 1024);
