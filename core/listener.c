@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -244,6 +246,11 @@ accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen
     setsockopt (fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
   if (l->settings.so_rcvbuf > 0)
     setsockopt (fd, SOL_SOCKET, SO_RCVBUF, &l->settings.so_rcvbuf, sizeof l->settings.so_rcvbuf);
+  /* OpenSSL writes a handshake flight as several records: with Nagle the
+   * later ones wait for the client's delayed acknowledgement (a third of
+   * the handshakes a second); we send nothing else */
+  if (l->settings.tls)
+    setsockopt (fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   Connection *c = g_new0 (Connection, 1);
   c->watch.fd = fd;
   c->watch.ready = connection_ready;
