@@ -510,7 +510,8 @@ test_s_client (Tls *t, gconstpointer data)
   g_assert_cmpint (sl_test_run_argv (argv, &fp_out, NULL), ==, 0);
   const gchar *eq = strchr (fp_out, '=');
   g_assert_nonnull (eq);
-  g_autofree gchar *fp = g_strdup_printf ("SHA1:%s", g_strstrip (g_strdup (eq + 1)));
+  g_autofree gchar *hex = g_strstrip (g_strdup (eq + 1));
+  g_autofree gchar *fp = g_strdup_printf ("SHA1:%s", hex);
   g_autofree gchar *line12 = g_strdup_printf ("client1 over 1.2 %s\n", fp);
   g_autofree gchar *line13 = g_strdup_printf ("client1 over 1.3 %s\n", fp);
   g_autofree gchar *text = sl_test_read_file (out);
@@ -546,7 +547,8 @@ test_refused (Tls *t, gconstpointer data)
   const gchar *argv[] = { OPENSSL, "x509", "-in", client_pem, "-noout", "-fingerprint", "-sha1", NULL };
   g_autofree gchar *fp_out = NULL;
   g_assert_cmpint (sl_test_run_argv (argv, &fp_out, NULL), ==, 0);
-  g_autofree gchar *fp = g_strdup_printf ("SHA1:%s", g_strstrip (g_strdup (strchr (fp_out, '=') + 1)));
+  g_autofree gchar *hex = g_strstrip (g_strdup (strchr (fp_out, '=') + 1));
+  g_autofree gchar *fp = g_strdup_printf ("SHA1:%s", hex);
   if (!sl_test_write_config (&t->local, refusal_config, "PORT", port_s, "KPORT", kport_s, "PKI", t->pki,
                              "FP", fp, NULL)
       || !sl_test_daemon_start (&t->local))
