@@ -311,12 +311,20 @@ load_identity (SlTlsContext *ctx, const TlsOptions *opt, Loader *l, GError **err
 static gboolean
 load_trust (SlTlsContext *ctx, const TlsOptions *opt, Loader *l, GError **error)
 {
-  if (opt->ca_file && (!readable (error, l, "ca-file", opt->ca_file, FALSE)
-                       || SSL_CTX_load_verify_locations (ctx->ssl, opt->ca_file, NULL) != 1))
-    return error && *error ? FALSE : fail_at (error, l, "ca-file", _("cannot read the CA certificates"), opt->ca_file);
-  if (opt->ca_dir && (!readable (error, l, "ca-dir", opt->ca_dir, TRUE)
-                      || SSL_CTX_load_verify_locations (ctx->ssl, NULL, opt->ca_dir) != 1))
-    return error && *error ? FALSE : fail_at (error, l, "ca-dir", _("cannot use the folder"), opt->ca_dir);
+  if (opt->ca_file)
+    {
+      if (!readable (error, l, "ca-file", opt->ca_file, FALSE))
+        return FALSE;
+      if (SSL_CTX_load_verify_locations (ctx->ssl, opt->ca_file, NULL) != 1)
+        return fail_at (error, l, "ca-file", _("cannot read the CA certificates"), opt->ca_file);
+    }
+  if (opt->ca_dir)
+    {
+      if (!readable (error, l, "ca-dir", opt->ca_dir, TRUE))
+        return FALSE;
+      if (SSL_CTX_load_verify_locations (ctx->ssl, NULL, opt->ca_dir) != 1)
+        return fail_at (error, l, "ca-dir", _("cannot use the folder"), opt->ca_dir);
+    }
   if (!opt->ca_file && !opt->ca_dir)
     SSL_CTX_set_default_verify_paths (ctx->ssl);
   if (opt->crl_dir)
@@ -538,15 +546,11 @@ status_of (SlTls *t, gint rc)
     case SSL_ERROR_ZERO_RETURN:
       return SL_TLS_CLOSED;
     case SSL_ERROR_SYSCALL:
-      if (!ERR_peek_error ())
-        {
-          if (err == 0 || err == ECONNRESET || err == EPIPE)
-            set_failure (t, err ? g_strerror (err) : _("the peer closed the connection"));
-          else
-            set_failure (t, g_strerror (err));
-          return SL_TLS_FAILED;
-        }
-      set_failure (t, openssl_reason ());
+      /* the system's reason when OpenSSL has none of its own */
+      if (ERR_peek_error ())
+        set_failure (t, openssl_reason ());
+      else
+        set_failure (t, err ? g_strerror (err) : _("the peer closed the connection"));
       return SL_TLS_FAILED;
     default:
       set_failure (t, openssl_reason ());
