@@ -337,8 +337,9 @@ test_syslog_ng_client (Tls *t, gconstpointer data)
 }
 
 /* Sluice sends to syslog-ng 3.38 listening for RFC 5425; syslog-ng checks
- * Sluice's client certificate and names it in its own .tls.x509_cn (which
- * 3.38 sets on the first message of a connection only). */
+ * Sluice's client certificate (peer-verify(required-trusted)) and names it
+ * in its own .tls.x509_cn, which 3.38 sets only on some messages of a
+ * connection (those of the first reads), so cn.log is mostly empty lines. */
 static const gchar syslog_ng_server[] =
   "@version: 3.38\n"
   "options { stats-freq(0); };\n"
@@ -376,7 +377,7 @@ test_syslog_ng_server (Tls *t, gconstpointer data)
   check_delivered (out, NULL, "to-ng", PEER_LINES);
   g_autofree gchar *cn_path = sl_test_path (&t->peer, "cn.log");
   g_autofree gchar *cn = sl_test_read_file (cn_path);
-  g_assert_true (g_str_has_prefix (cn, "client1\n"));
+  g_assert_nonnull (strstr (cn, "client1\n"));
   g_assert_cmpint (sl_test_daemon_stop (&t->local, SIGTERM), ==, 0);
   g_assert_cmpint (sl_test_daemon_stop (&t->peer, SIGTERM), ==, 0);
 }
