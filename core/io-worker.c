@@ -16,6 +16,8 @@ struct _SlIoWorker
   gint watches;             /* descriptors watched, for picking the least loaded */
   GMutex lock;
   GQueue tasks;             /* SlIoTask, linked through task->link */
+  GQueue timed;             /* SlIoWatch with a deadline, linked through watch->timed */
+  gint timed_count;         /* its length, read without the lock */
   GThread *thread;
 };
 
@@ -67,6 +69,65 @@ run_tasks (SlIoWorker *w)
     sl_log (SL_LOG_ERROR, _("I/O worker: cannot write its eventfd: %s"), g_strerror (errno));
 }
 
+static void
+wake_up (SlIoWorker *w)
+{
+  guint64 one = 1;
+  if (write (w->wake.fd, &one, sizeof one) != sizeof one)
+    sl_log (SL_LOG_ERROR, _("I/O worker: cannot write its eventfd: %s"), g_strerror (errno));
+}
+
+/* epoll_wait's timeout: until the nearest deadline, or none. */
+static gint
+next_timeout (SlIoWorker *w)
+{
+  if (!g_atomic_int_get (&w->timed_count))
+    return -1;
+  gint64 nearest = G_MAXINT64;
+  g_mutex_lock (&w->lock);
+  for (GList *i = w->timed.head; i; i = i->next)
+    nearest = MIN (nearest, ((SlIoWatch *) i->data)->deadline);
+  g_mutex_unlock (&w->lock);
+  if (nearest == G_MAXINT64)
+    return -1;
+  gint64 wait_us = nearest - g_get_monotonic_time ();
+  return wait_us <= 0 ? 0 : (gint) MIN ((wait_us + 999) / 1000, G_MAXINT);
+}
+
+static void
+unlink_timed (SlIoWorker *w, SlIoWatch *watch)
+{
+  if (!watch->timed.data)
+    return;
+  g_queue_unlink (&w->timed, &watch->timed);
+  watch->timed.data = NULL;
+  g_atomic_int_add (&w->timed_count, -1);
+}
+
+/* One at a time: an expired callback frees its own watch, which is then
+ * no longer in the list. */
+static void
+run_expired (SlIoWorker *w)
+{
+  if (!g_atomic_int_get (&w->timed_count))
+    return;
+  gint64 now = g_get_monotonic_time ();
+  for (;;)
+    {
+      SlIoWatch *due = NULL;
+      g_mutex_lock (&w->lock);
+      for (GList *i = w->timed.head; i && !due; i = i->next)
+        if (((SlIoWatch *) i->data)->deadline <= now)
+          due = i->data;
+      if (due)
+        unlink_timed (w, due);
+      g_mutex_unlock (&w->lock);
+      if (!due)
+        return;
+      due->expired (due);
+    }
+}
+
 /* Tasks run after the whole batch of events: a task may free a watch
  * whose event is still further down the batch. */
 static gpointer
@@ -76,7 +137,7 @@ worker_thread (gpointer data)
   struct epoll_event events[EVENTS_PER_WAIT];
   for (;;)
     {
-      gint n = epoll_wait (w->epfd, events, EVENTS_PER_WAIT, -1);
+      gint n = epoll_wait (w->epfd, events, EVENTS_PER_WAIT, next_timeout (w));
       if (n < 0)
         {
           if (errno == EINTR)
@@ -96,6 +157,7 @@ worker_thread (gpointer data)
         }
       if (woken)
         run_tasks (w);
+      run_expired (w);
     }
   return NULL;
 }
@@ -109,6 +171,7 @@ worker_init (SlIoWorker *w, guint index)
     g_error (_("cannot start an I/O worker: %s"), g_strerror (errno));
   g_mutex_init (&w->lock);
   g_queue_init (&w->tasks);
+  g_queue_init (&w->timed);
   struct epoll_event ev = { .events = EPOLLIN, .data.ptr = &w->wake };
   if (epoll_ctl (w->epfd, EPOLL_CTL_ADD, w->wake.fd, &ev) < 0)
     g_error (_("cannot start an I/O worker: %s"), g_strerror (errno));
@@ -156,8 +219,48 @@ sl_io_worker_watch (SlIoWorker *w, SlIoWatch *watch, guint32 events)
 }
 
 void
+sl_io_worker_set_deadline (SlIoWatch *watch, gint64 deadline, SlIoExpired expired)
+{
+  SlIoWorker *w = watch->worker;
+  g_mutex_lock (&w->lock);
+  unlink_timed (w, watch);
+  watch->deadline = deadline;
+  watch->expired = expired;
+  if (deadline)
+    {
+      watch->timed.data = watch;
+      g_queue_push_tail_link (&w->timed, &watch->timed);
+      g_atomic_int_inc (&w->timed_count);
+    }
+  g_mutex_unlock (&w->lock);
+  /* a worker asleep without a timeout learns of the deadline */
+  if (deadline)
+    wake_up (w);
+}
+
+void
+sl_io_worker_modify (SlIoWatch *watch, guint32 events)
+{
+  if (watch->events == events)
+    return;
+  watch->events = events;
+  if (!watch->watched || watch->paused)
+    return;
+  struct epoll_event ev = { .events = events, .data.ptr = watch };
+  if (epoll_ctl (watch->worker->epfd, EPOLL_CTL_MOD, watch->fd, &ev) < 0)
+    sl_log (SL_LOG_ERROR, _("I/O worker: cannot change the events of descriptor %d: %s"), watch->fd,
+            g_strerror (errno));
+}
+
+void
 sl_io_worker_unwatch (SlIoWatch *watch)
 {
+  if (watch->timed.data)
+    {
+      g_mutex_lock (&watch->worker->lock);
+      unlink_timed (watch->worker, watch);
+      g_mutex_unlock (&watch->worker->lock);
+    }
   if (!watch->watched)
     return;
   if (!watch->paused)

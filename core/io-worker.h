@@ -19,6 +19,9 @@ typedef struct _SlIoTask SlIoTask;
  * descriptor. It may unwatch and free its own watch, no other. */
 typedef void (*SlIoReady) (SlIoWatch *watch, guint32 events);
 typedef void (*SlIoTaskFunc) (SlIoTask *task);
+/* Runs on the worker when a watch's deadline passed; it may unwatch and
+ * free its own watch, no other. */
+typedef void (*SlIoExpired) (SlIoWatch *watch);
 
 /* Embedded in what the caller watches; fd and ready are the caller's to
  * set, the rest belongs to the worker. */
@@ -30,6 +33,9 @@ struct _SlIoWatch
   guint32 events;
   gboolean watched;
   gboolean paused;
+  gint64 deadline;          /* see sl_io_worker_set_deadline */
+  SlIoExpired expired;
+  GList timed;              /* in the worker's list of watches with a deadline */
 };
 
 /* Embedded in what the caller posts; func is the caller's to set. */
@@ -56,6 +62,14 @@ gboolean    sl_io_worker_watch   (SlIoWorker *w, SlIoWatch *watch, guint32 event
 /* On the watch's worker (or while its callbacks cannot run): stops the
  * reports. The descriptor stays open. */
 void        sl_io_worker_unwatch (SlIoWatch *watch);
+/* On the watch's worker: the events reported from now on. */
+void        sl_io_worker_modify  (SlIoWatch *watch, guint32 events);
+/* From any thread, once watch->worker is set: expired (watch) runs on
+ * that worker once the monotonic clock passes deadline (µs), unless the
+ * deadline is cleared (0) or the watch unwatched first. For the few
+ * watches that wait for something with a limit, such as a handshake:
+ * the worker looks at them all before each wait. */
+void        sl_io_worker_set_deadline (SlIoWatch *watch, gint64 deadline, SlIoExpired expired);
 /* On the watch's worker: reports stop until resume, for a connection
  * that may not read now; it still counts as the worker's. */
 void        sl_io_worker_pause   (SlIoWatch *watch);

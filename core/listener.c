@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -39,7 +41,12 @@ enum
   WAKE_ROOM = 1 << 0,   /* its window has room again */
   WAKE_STOP = 1 << 1,   /* the listener stops: drain and close */
   WAKE_IDLE = 1 << 2,   /* the idle sweep found it quiet: close it if it still is */
+  WAKE_PENDING = 1 << 3, /* TLS holds bytes that epoll cannot report */
 };
+
+/* Refusals remembered for logging each peer once; past this many peers
+ * the memory starts again. */
+#define REFUSALS_KEPT 4096
 
 typedef struct
 {
@@ -47,6 +54,8 @@ typedef struct
   SlIoTask task;
   SlListener *listener;
   SlStreamReader *reader;
+  SlTls *tls;           /* or NULL */
+  gboolean handshaking;
   gchar *peer;          /* numeric address; NULL for a local peer */
   gint64 quiet_since;   /* monotonic µs: accepted, or its window last had room */
   GList link;           /* in listener->connections */
@@ -83,6 +92,7 @@ struct _SlListener
   SlCounter *rejected;
   SlCounter *paused;
   SlCounter *idle_closed;
+  GHashTable *refused;       /* "peer\nreason" of the TLS refusals logged */
 };
 
 /* Counts one event; TRUE when it is one to log: the first, then one per
@@ -141,6 +151,7 @@ connection_close (Connection *c)
   sl_io_worker_unpost (c->watch.worker, &c->task);
   sl_io_worker_unwatch (&c->watch);
   sl_stream_reader_free (c->reader);
+  sl_tls_free (c->tls);
   close (c->watch.fd);
   g_free (c->peer);
   g_free (c);
@@ -153,9 +164,38 @@ connection_quiet_since (Connection *c)
 }
 
 static void
-connection_ready (SlIoWatch *watch, guint32 events)
+connection_wake (Connection *c, gint why)
 {
-  Connection *c = (Connection *) watch;
+  g_atomic_int_or (&c->wake, why);
+  sl_io_worker_post (c->watch.worker, &c->task);
+}
+
+/* A peer that tries again and again is logged once for each reason. */
+static void
+refuse (Connection *c, const gchar *why)
+{
+  SlListener *l = c->listener;
+  const gchar *peer = c->peer ? c->peer : "local";
+  sl_source_count (l->src, "tls_refused", 1);
+  gchar *key = g_strconcat (peer, "\n", why, NULL);
+  g_mutex_lock (&l->lock);
+  gboolean fresh = !g_hash_table_contains (l->refused, key);
+  if (fresh && g_hash_table_size (l->refused) >= REFUSALS_KEPT)
+    g_hash_table_remove_all (l->refused);
+  if (fresh)
+    g_hash_table_add (l->refused, key);
+  else
+    g_free (key);
+  g_mutex_unlock (&l->lock);
+  if (fresh)
+    sl_log (SL_LOG_WARNING, "TLS handshake refused; client='%s', reason='%s', driver='%s'", peer, why,
+            sl_source_id (l->src));
+  connection_close (c);
+}
+
+static void
+connection_read (Connection *c)
+{
   switch (sl_stream_reader_pump (c->reader, READS_PER_TURN))
     {
     case SL_STREAM_END:
@@ -164,10 +204,57 @@ connection_ready (SlIoWatch *watch, guint32 events)
     case SL_STREAM_FULL:
       sl_io_worker_pause (&c->watch);
       break;
-    case SL_STREAM_AGAIN:
     case SL_STREAM_MORE:
+      if (c->tls && sl_tls_pending (c->tls))
+        connection_wake (c, WAKE_PENDING);
+      break;
+    case SL_STREAM_AGAIN:
       break;
     }
+}
+
+static void
+handshake (Connection *c)
+{
+  switch (sl_tls_handshake (c->tls))
+    {
+    case SL_TLS_DONE:
+      c->handshaking = FALSE;
+      sl_io_worker_set_deadline (&c->watch, 0, NULL);
+      sl_io_worker_modify (&c->watch, EPOLLIN);
+      sl_stream_reader_set_tls (c->reader, c->tls);
+      sl_log (SL_LOG_INFO, "TLS connection accepted; client='%s', cn='%s', driver='%s'", c->peer ? c->peer : "local",
+              sl_tls_peer_cn (c->tls) ? sl_tls_peer_cn (c->tls) : "", sl_source_id (c->listener->src));
+      /* what came with the handshake's last flight is held by OpenSSL */
+      connection_read (c);
+      break;
+    case SL_TLS_WANT_READ:
+      sl_io_worker_modify (&c->watch, EPOLLIN);
+      break;
+    case SL_TLS_WANT_WRITE:
+      sl_io_worker_modify (&c->watch, EPOLLOUT);
+      break;
+    case SL_TLS_CLOSED:
+    case SL_TLS_FAILED:
+      refuse (c, sl_tls_failure (c->tls));
+      break;
+    }
+}
+
+static void
+handshake_expired (SlIoWatch *watch)
+{
+  refuse ((Connection *) watch, _("no handshake within handshake-timeout()"));
+}
+
+static void
+connection_ready (SlIoWatch *watch, guint32 events)
+{
+  Connection *c = (Connection *) watch;
+  if (c->handshaking)
+    handshake (c);
+  else
+    connection_read (c);
 }
 
 static void
@@ -177,7 +264,9 @@ connection_task (SlIoTask *task)
   gint wake = g_atomic_int_and (&c->wake, 0);
   if (wake & WAKE_STOP)
     {
-      sl_stream_reader_drain (c->reader);
+      /* a handshake that did not finish brought no message */
+      if (!c->handshaking)
+        sl_stream_reader_drain (c->reader);
       connection_close (c);
       return;
     }
@@ -198,7 +287,10 @@ connection_task (SlIoTask *task)
                 c->peer ? c->peer : "local", sl_source_id (l->src), total);
       sl_stream_reader_drain (c->reader);
       connection_close (c);
+      return;
     }
+  if ((wake & (WAKE_ROOM | WAKE_PENDING)) && !c->watch.paused && c->tls && sl_tls_pending (c->tls))
+    connection_read (c);
 }
 
 /* From the thread that acknowledged, with the window's lock held. */
@@ -207,13 +299,6 @@ connection_has_room (gpointer data)
 {
   Connection *c = data;
   g_atomic_int_or (&c->wake, WAKE_ROOM);
-  sl_io_worker_post (c->watch.worker, &c->task);
-}
-
-static void
-connection_wake (Connection *c, gint why)
-{
-  g_atomic_int_or (&c->wake, why);
   sl_io_worker_post (c->watch.worker, &c->task);
 }
 
@@ -234,7 +319,7 @@ peer_admit (SlListener *l, const gchar *peer)
 /* A reset rather than an orderly close: the peer's next write fails
  * instead of vanishing into a connection nobody reads. */
 static void
-refuse (gint fd)
+reset_connection (gint fd)
 {
   struct linger reset = { .l_onoff = 1, .l_linger = 0 };
   setsockopt (fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
@@ -255,7 +340,7 @@ accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen
         sl_log (SL_LOG_WARNING, _("max-connections-per-ip() reached, connection reset; "
                                   "client='%s', driver='%s', max='%u', rejected='%" G_GINT64_FORMAT "'"),
                 peer, sl_source_id (l->src), l->max_per_peer, total);
-      refuse (fd);
+      reset_connection (fd);
       g_free (peer);
       return;
     }
@@ -264,6 +349,11 @@ accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen
     setsockopt (fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
   if (l->settings.so_rcvbuf > 0)
     setsockopt (fd, SOL_SOCKET, SO_RCVBUF, &l->settings.so_rcvbuf, sizeof l->settings.so_rcvbuf);
+  /* OpenSSL writes a handshake flight as several records: with Nagle the
+   * later ones wait for the client's delayed acknowledgement (a third of
+   * the handshakes a second); we send nothing else */
+  if (l->settings.tls)
+    setsockopt (fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   Connection *c = g_new0 (Connection, 1);
   c->watch.fd = fd;
   c->watch.ready = connection_ready;
@@ -274,6 +364,14 @@ accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen
   c->peer = peer;
   c->quiet_since = g_get_monotonic_time ();
   c->reader = sl_stream_reader_new (l->src, fd, peer, l->settings.framing);
+  if (l->settings.tls)
+    {
+      c->tls = sl_tls_new (l->settings.tls, fd, NULL);
+      c->handshaking = TRUE;
+      /* set before the worker can see the connection, which it may close */
+      sl_io_worker_set_deadline (&c->watch, g_get_monotonic_time ()
+                                 + sl_tls_context_handshake_timeout_ms (l->settings.tls) * 1000, handshake_expired);
+    }
   sl_window_set_notify (sl_stream_reader_window (c->reader), connection_has_room, c);
   sl_source_count (l->src, "connections", 1);
   sl_log (SL_LOG_INFO, "connection accepted; client='%s', driver='%s'", peer ? peer : "local", sl_source_id (l->src));
@@ -430,12 +528,14 @@ sl_listener_start (SlSource *src, gint listen_fd, const SlListenerSettings *sett
   l->rejected = sl_stats_counter ("source", id, kind, "rejected");
   l->paused = sl_stats_counter ("source", id, kind, "accept_paused");
   l->idle_closed = sl_stats_counter ("source", id, kind, "idle_closed");
+  l->refused = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   if (flags < 0 || fcntl (listen_fd, F_SETFL, flags | O_NONBLOCK) < 0
       || !sl_io_worker_watch (sl_io_worker_pick (), &l->listen, EPOLLIN))
     {
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), _("%s: cannot watch the listening socket: %s"),
                    sl_source_id (src), g_strerror (errno));
       close (listen_fd);
+      g_hash_table_unref (l->refused);
       g_mutex_clear (&l->lock);
       g_cond_clear (&l->changed);
       if (l->per_peer)
@@ -503,6 +603,7 @@ sl_listener_stop (SlListener *l)
   while (!l->retired)
     g_cond_wait (&l->changed, &l->lock);
   g_mutex_unlock (&l->lock);
+  g_hash_table_unref (l->refused);
   g_mutex_clear (&l->lock);
   g_cond_clear (&l->changed);
   if (l->per_peer)

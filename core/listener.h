@@ -4,13 +4,17 @@
  * connection limits hold here: at max-connections() it stops accepting
  * (new peers wait in the kernel's backlog), max-connections-per-ip()
  * resets what is over it, and idle-timeout() closes connections that
- * bring no complete message. */
+ * bring no complete message. With TLS the worker
+ * first runs the handshake, without blocking, within the context's
+ * handshake-timeout(); a refused peer is logged once per address and
+ * reason, and counted as "tls_refused". */
 #ifndef SL_LISTENER_H
 #define SL_LISTENER_H
 
 #include <glib.h>
 #include "core/source.h"
 #include "core/stream.h"
+#include "core/tls.h"
 
 G_BEGIN_DECLS
 
@@ -20,6 +24,7 @@ typedef struct
   gboolean so_keepalive;
   gint so_rcvbuf;          /* 0 keeps the system default */
   SlStreamFraming framing;
+  SlTlsContext *tls;       /* or NULL; the caller keeps it while the listener runs */
 } SlListenerSettings;
 
 typedef struct _SlListener SlListener;

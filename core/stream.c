@@ -37,6 +37,7 @@ struct _SlStreamReader
   gsize skip;             /* bytes still to drop from an oversize frame */
   gboolean skip_to_newline;
   Batch *batch;           /* the reading thread's, set at each read */
+  SlTls *tls;             /* or NULL: read() */
 };
 
 /* Messages framed and not yet posted. Every entry point posts them
@@ -56,6 +57,12 @@ sl_stream_reader_new (SlSource *src, gint fd, const gchar *peer, SlStreamFraming
   r->wake = -1;
   r->size = MAX (READ_CHUNK, sl_source_max_msg_size (src) + 32);
   return r;
+}
+
+void
+sl_stream_reader_set_tls (SlStreamReader *r, SlTls *tls)
+{
+  r->tls = tls;
 }
 
 SlWindow *
@@ -129,6 +136,8 @@ emit (SlStreamReader *r, const gchar *data, gsize len)
   r->framed = TRUE;
   SlMessage *msg = sl_source_parse (r->src, data, len, r->peer);
   sl_message_bind_window (msg, r->window);
+  if (r->tls)
+    sl_tls_set_fields (r->tls, msg);
   r->batch->msgs[r->batch->n++] = msg;
   if (r->batch->n == POST_BATCH)
     flush_batch (r);
@@ -303,6 +312,28 @@ keep_rest (SlStreamReader *r, gboolean borrowed)
     }
 }
 
+/* read()'s answers for a TLS session: a session that ended with bytes
+ * still to give gives them first, and its end on the next call. */
+static gssize
+tls_read (SlStreamReader *r, gchar *buf, gsize len)
+{
+  SlTlsStatus status;
+  gsize n = sl_tls_read (r->tls, buf, len, &status);
+  if (n > 0)
+    return n;
+  switch (status)
+    {
+    case SL_TLS_CLOSED:
+      return 0;
+    case SL_TLS_FAILED:
+      errno = EPROTO;
+      return -1;
+    default:
+      errno = EAGAIN;
+      return -1;
+    }
+}
+
 /* One read() and the framing of what it brought: the bytes read, 0 when
  * there was nothing to read, or -1 at the end of the stream or on an
  * error. A quiet reader holds no buffer between frames: it reads into
@@ -314,14 +345,14 @@ read_once (SlStreamReader *r)
   r->batch = &thread_batch;
   gboolean borrowed = r->buf == NULL;
   gchar *buf = borrowed ? thread_scratch (r->size) : r->buf;
-  gssize n = read (r->fd, buf + r->end, r->size - r->end);
+  gssize n = r->tls ? tls_read (r, buf + r->end, r->size - r->end) : read (r->fd, buf + r->end, r->size - r->end);
   if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
     return 0;
   if (n < 0)
     {
       sl_source_count (r->src, "read_errors", 1);
       sl_log (SL_LOG_NOTICE, "read error on %s from %s: %s", sl_source_id (r->src),
-              r->peer ? r->peer : "local", g_strerror (errno));
+              r->peer ? r->peer : "local", r->tls ? sl_tls_failure (r->tls) : g_strerror (errno));
       return -1;
     }
   if (n == 0)
@@ -383,7 +414,8 @@ sl_stream_reader_drain (SlStreamReader *r)
   struct pollfd pfd = { r->fd, POLLIN, 0 };
   for (gsize taken = 0; taken < budget;)
     {
-      if (poll (&pfd, 1, 0) <= 0 || !(pfd.revents & (POLLIN | POLLHUP | POLLERR)))
+      gboolean pending = r->tls && sl_tls_pending (r->tls);
+      if (!pending && (poll (&pfd, 1, 0) <= 0 || !(pfd.revents & (POLLIN | POLLHUP | POLLERR))))
         break;
       gssize n = read_once (r);
       if (n <= 0)

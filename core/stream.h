@@ -7,6 +7,7 @@
 
 #include <glib.h>
 #include "core/source.h"
+#include "core/tls.h"
 
 G_BEGIN_DECLS
 
@@ -36,6 +37,9 @@ typedef enum
 
 /* fd may be a socket, a pipe, a terminal or a file; the caller keeps it. */
 SlStreamReader *sl_stream_reader_new    (SlSource *src, gint fd, const gchar *peer, SlStreamFraming framing);
+/* Reads through tls (whose handshake is over; the caller keeps it) from
+ * now on, and sets its peer's certificate fields on every message. */
+void            sl_stream_reader_set_tls (SlStreamReader *r, SlTls *tls);
 /* The connection's flow-control window, for its owner to set a notify. */
 SlWindow       *sl_stream_reader_window (SlStreamReader *r);
 /* Up to reads read()s of 64 KiB, each framed and its messages posted,

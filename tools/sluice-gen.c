@@ -162,6 +162,8 @@ generator_main (gint argc, gchar **argv)
   gboolean tcp = FALSE, udp = FALSE, rfc5424 = FALSE, quiet = FALSE, reconnect = FALSE;
   g_autofree gchar *unix_path = NULL, *sdata = NULL, *framing_word = NULL, *replay_path = NULL;
   g_autofree gchar *host = NULL, *program = NULL;
+  g_autofree gchar *tls_ca = NULL, *tls_cert = NULL, *tls_key = NULL;
+  gboolean tls = FALSE;
   GOptionEntry entries[] = {
     { "rate", 'r', 0, G_OPTION_ARG_INT64, &rate,
       N_("messages per second per connection; 0 sends as fast as possible (default 1000)"), N_("N") },
@@ -176,6 +178,11 @@ generator_main (gint argc, gchar **argv)
     { "stream", 'S', 0, G_OPTION_ARG_NONE, &tcp, N_("send over TCP (the default)"), NULL },
     { "dgram", 'D', 0, G_OPTION_ARG_NONE, &udp, N_("send over UDP, one message per datagram"), NULL },
     { "unix", 'x', 0, G_OPTION_ARG_FILENAME, &unix_path, N_("send to a unix stream socket"), N_("PATH") },
+    { "tls", 0, 0, G_OPTION_ARG_NONE, &tls, N_("send over TLS (on TCP)"), NULL },
+    { "tls-ca", 0, 0, G_OPTION_ARG_FILENAME, &tls_ca,
+      N_("check the server's certificate against these CAs (unchecked without)"), N_("FILE") },
+    { "tls-cert", 0, 0, G_OPTION_ARG_FILENAME, &tls_cert, N_("client certificate to show"), N_("FILE") },
+    { "tls-key", 0, 0, G_OPTION_ARG_FILENAME, &tls_key, N_("the client certificate's key"), N_("FILE") },
     { "rfc5424", 0, 0, G_OPTION_ARG_NONE, &rfc5424, N_("RFC 5424 messages instead of RFC 3164"), NULL },
     { "syslog-proto", 'P', 0, G_OPTION_ARG_NONE, &rfc5424, N_("the same as --rfc5424"), NULL },
     { "sdata", 0, 0, G_OPTION_ARG_STRING, &sdata, N_("RFC 5424 structured data, such as '[x@1 a=\"b\"]'"),
@@ -197,7 +204,7 @@ generator_main (gint argc, gchar **argv)
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new (_("[TARGET PORT] - send syslog messages"));
   g_option_context_set_summary (ctx,
-    _("Sends numbered syslog messages (\"seq=CONN:NUM\" at the start of the text) over TCP, UDP or a\n"
+    _("Sends numbered syslog messages (\"seq=CONN:NUM\" at the start of the text) over TCP, TLS, UDP or a\n"
       "unix stream socket, and prints the rate. \"sluice-gen verify --help\" checks a delivery."));
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   g_autoptr (GError) error = NULL;
@@ -221,7 +228,17 @@ generator_main (gint argc, gchar **argv)
     .seconds = interval,
     .reconnect = reconnect,
     .reconnect_timeout = (guint) MAX (reconnect_timeout, 0),
+    .tls = tls,
+    .tls_ca = tls_ca,
+    .tls_cert = tls_cert,
+    .tls_key = tls_key,
   };
+  if (tls && (udp || unix_path))
+    return usage_error (_("--tls goes over TCP only"));
+  if ((tls_ca || tls_cert || tls_key) && !tls)
+    return usage_error (_("--tls-ca, --tls-cert and --tls-key need --tls"));
+  if ((tls_cert != NULL) != (tls_key != NULL))
+    return usage_error (_("--tls-cert and --tls-key go together"));
   if ((tcp + udp + (unix_path != NULL)) > 1)
     return usage_error (_("choose one of -S, -D and -x"));
   if (unix_path ? argc != 1 : argc != 3)

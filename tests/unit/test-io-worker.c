@@ -1,7 +1,8 @@
 /* The I/O workers and the window's wake-up that re-arms a connection:
  * descriptors reported on a worker thread, tasks that run once however
  * often they were posted before running, a paused watch resumed by a
- * task, and a window that calls its notify once per arming. */
+ * task, deadlines that expire on the worker and die with their watch, and
+ * a window that calls its notify once per arming. */
 #include "core/io-worker.h"
 #include "core/window.h"
 
@@ -23,7 +24,9 @@ typedef struct
   guint task_runs;
   guint barrier_runs;
   guint stop_runs;
+  guint expired_runs;
   GThread *ready_thread;
+  GThread *expired_thread;
   gchar got[64];
   gsize got_len;
   gboolean pause_once;
@@ -201,6 +204,64 @@ test_pause_and_resume (void)
 }
 
 static void
+expired (SlIoWatch *watch)
+{
+  Probe *p = (Probe *) watch;
+  g_mutex_lock (&p->lock);
+  p->expired_thread = g_thread_self ();
+  g_mutex_unlock (&p->lock);
+  bump (p, &p->expired_runs);
+}
+
+/* A watch with nothing to read is told once its deadline passed, on
+ * its worker, even though the worker had no other reason to wake. */
+static void
+test_deadline_expires (void)
+{
+  gint fds[2];
+  Probe p = { 0 };
+  probe_start (&p, fds, read_ready, NULL);
+  sl_io_worker_set_deadline (&p.watch, g_get_monotonic_time () + 20 * 1000, expired);
+  g_assert_true (probe_wait (&p, &p.expired_runs, 1));
+  sl_io_worker_post (p.watch.worker, &p.barrier);
+  g_assert_true (probe_wait (&p, &p.barrier_runs, 1));
+  g_mutex_lock (&p.lock);
+  g_assert_cmpuint (p.expired_runs, ==, 1);
+  g_assert_cmpuint (p.ready_calls, ==, 0);
+  g_assert_true (p.expired_thread != NULL && p.expired_thread != g_thread_self ());
+  g_mutex_unlock (&p.lock);
+  probe_finish (&p, fds);
+}
+
+/* On the worker: a deadline already passed, then the watch goes; the
+ * worker looks at deadlines after its tasks, so by the time a task posted
+ * later ran, an expiry would have been called. */
+static void
+deadline_then_unwatch (SlIoTask *task)
+{
+  Probe *p = G_STRUCT_MEMBER_P (task, -G_STRUCT_OFFSET (Probe, task));
+  sl_io_worker_set_deadline (&p->watch, g_get_monotonic_time () - 1, expired);
+  sl_io_worker_unwatch (&p->watch);
+  count_run (task);
+}
+
+static void
+test_deadline_dies_with_watch (void)
+{
+  gint fds[2];
+  Probe p = { 0 };
+  probe_start (&p, fds, read_ready, deadline_then_unwatch);
+  sl_io_worker_post (p.watch.worker, &p.task);
+  g_assert_true (probe_wait (&p, &p.task_runs, 1));
+  sl_io_worker_post (p.watch.worker, &p.barrier);
+  g_assert_true (probe_wait (&p, &p.barrier_runs, 1));
+  g_mutex_lock (&p.lock);
+  g_assert_cmpuint (p.expired_runs, ==, 0);
+  g_mutex_unlock (&p.lock);
+  probe_finish (&p, fds);
+}
+
+static void
 count_notify (gpointer data)
 {
   (*(guint *) data)++;
@@ -244,6 +305,8 @@ main (int argc, char **argv)
   g_test_add_func ("/io-worker/watch-reports-on-worker", test_watch_reports_on_worker);
   g_test_add_func ("/io-worker/task-runs-once", test_task_runs_once);
   g_test_add_func ("/io-worker/pause-and-resume", test_pause_and_resume);
+  g_test_add_func ("/io-worker/deadline-expires", test_deadline_expires);
+  g_test_add_func ("/io-worker/deadline-dies-with-watch", test_deadline_dies_with_watch);
   g_test_add_func ("/window/arm-and-notify", test_window_arm_and_notify);
   return g_test_run ();
 }

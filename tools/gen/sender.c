@@ -1,7 +1,9 @@
 /* A connection's thread prepares a buffer of frames once; for each batch it
  * writes the sequence numbers (and, as the clock moves, the timestamps) in
  * place and sends the batch with one write, or a few sendmmsg calls for
- * UDP. A rate is kept by sleeping after a batch until the batch is due. */
+ * UDP. A rate is kept by sleeping after a batch until the batch is due.
+ * With TLS a connection's handshake is made when it connects, on a
+ * blocking socket, and batches go through SSL_write. */
 #include "tools/gen/sender.h"
 #include "core/i18n.h"
 
@@ -11,6 +13,8 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 
 /* frames prepared per connection, and the most one stream write sends */
 #define BUFFER_BYTES (256 * 1024)
@@ -36,6 +40,7 @@ typedef struct
   SlGenSender *owner;
   guint id;
   gint fd;
+  SSL *ssl;                 /* with plan.tls */
   GThread *thread;
   gchar *frames;            /* this connection's prepared frames, or NULL when replaying */
   SlGenLayout layout;
@@ -53,6 +58,7 @@ typedef struct
 struct _SlGenSender
 {
   SlGenPlan plan;
+  SSL_CTX *tls;             /* with plan.tls */
   GString *replay;          /* every replayed line framed, shared by the connections */
   gsize *replay_offsets;
   guint replay_lines;
@@ -120,6 +126,56 @@ connect_inet (const gchar *host, const gchar *port, gint type, GError **error)
   return fd;
 }
 
+static SSL_CTX *
+tls_context (const SlGenPlan *plan, GError **error)
+{
+  SSL_CTX *ctx = SSL_CTX_new (TLS_client_method ());
+  const gchar *what = NULL;
+  if (!ctx)
+    what = "TLS";
+  else if (plan->tls_ca && SSL_CTX_load_verify_locations (ctx, plan->tls_ca, NULL) != 1)
+    what = plan->tls_ca;
+  else if (plan->tls_cert && SSL_CTX_use_certificate_chain_file (ctx, plan->tls_cert) != 1)
+    what = plan->tls_cert;
+  else if (plan->tls_key && SSL_CTX_use_PrivateKey_file (ctx, plan->tls_key, SSL_FILETYPE_PEM) != 1)
+    what = plan->tls_key;
+  if (!what)
+    {
+      SSL_CTX_set_verify (ctx, plan->tls_ca ? SSL_VERIFY_PEER : SSL_VERIFY_NONE, NULL);
+      return ctx;
+    }
+  g_set_error (error, sender_error_quark (), 0, _("%s: %s"), what, ERR_reason_error_string (ERR_peek_last_error ()));
+  if (ctx)
+    SSL_CTX_free (ctx);
+  return NULL;
+}
+
+static SSL *
+tls_connect (SSL_CTX *ctx, gint fd, GError **error)
+{
+  SSL *ssl = SSL_new (ctx);
+  SSL_set_fd (ssl, fd);
+  ERR_clear_error ();
+  if (SSL_connect (ssl) == 1)
+    return ssl;
+  unsigned long e = ERR_peek_last_error ();
+  g_set_error (error, sender_error_quark (), 0, _("TLS handshake: %s"),
+               e ? ERR_reason_error_string (e) : g_strerror (errno));
+  SSL_free (ssl);
+  return NULL;
+}
+
+static void
+connection_close (Connection *c)
+{
+  if (c->ssl)
+    SSL_free (c->ssl);
+  c->ssl = NULL;
+  if (c->fd >= 0)
+    close (c->fd);
+  c->fd = -1;
+}
+
 static gint
 connect_plan (const SlGenPlan *plan, GError **error)
 {
@@ -135,6 +191,35 @@ connect_plan (const SlGenPlan *plan, GError **error)
       setsockopt (fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
     }
   return fd;
+}
+
+/* A connection made, with its handshake under TLS. */
+static gboolean
+connection_open (SlGenSender *s, Connection *c, GError **error)
+{
+  c->fd = connect_plan (&s->plan, error);
+  if (c->fd < 0 || !s->tls)
+    return c->fd >= 0;
+  c->ssl = tls_connect (s->tls, c->fd, error);
+  if (!c->ssl)
+    connection_close (c);
+  return c->ssl != NULL;
+}
+
+/* write() or SSL_write(): -1 and errno on failure. */
+static gssize
+stream_write (Connection *c, const gchar *data, gsize len)
+{
+  if (!c->ssl)
+    return write (c->fd, data, len);
+  size_t n = 0;
+  ERR_clear_error ();
+  errno = 0;
+  if (SSL_write_ex (c->ssl, data, len, &n) == 1)
+    return n;
+  if (SSL_get_error (c->ssl, 0) != SSL_ERROR_SYSCALL || !errno)
+    errno = EPIPE;
+  return -1;
 }
 
 static gboolean
@@ -162,7 +247,7 @@ write_frames (Connection *c, const gchar *base, guint first, guint count, guint 
   guint done = 0;
   while (off < end)
     {
-      gssize n = write (c->fd, base + off, end - off);
+      gssize n = stream_write (c, base + off, end - off);
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0)
@@ -255,14 +340,13 @@ reconnect (Connection *c, gboolean cut)
   c->breaks.possibly_lost += c->last_write_frames;
   c->breaks.possibly_duplicated += cut;
   c->last_write_frames = 0;
-  close (c->fd);
+  connection_close (c);
   gint64 give_up = g_get_monotonic_time () + (gint64) plan->reconnect_timeout * G_USEC_PER_SEC;
   gulong pause = RECONNECT_FIRST_PAUSE_US;
   for (;;)
     {
       GError *error = NULL;
-      c->fd = connect_plan (plan, &error);
-      if (c->fd >= 0)
+      if (connection_open (c->owner, c, &error))
         {
           c->breaks.reconnects++;
           return TRUE;
@@ -351,6 +435,8 @@ connection_thread (gpointer data)
         }
     }
   c->last_usec = g_get_monotonic_time ();
+  if (c->ssl)
+    SSL_shutdown (c->ssl);
   if (c->fd >= 0)
     shutdown (c->fd, SHUT_WR);
   g_atomic_int_add (&s->running, -1);
@@ -405,8 +491,7 @@ sender_free (SlGenSender *s)
   for (guint i = 0; i < s->plan.connections; i++)
     {
       Connection *c = &s->conns[i];
-      if (c->fd >= 0)
-        close (c->fd);
+      connection_close (c);
       if (c->frames)
         g_free (c->offsets);
       g_free (c->frames);
@@ -418,6 +503,8 @@ sender_free (SlGenSender *s)
     g_string_free (s->replay, TRUE);
   g_free (s->replay_offsets);
   g_free (s->conns);
+  if (s->tls)
+    SSL_CTX_free (s->tls);
   g_free (s);
 }
 
@@ -435,14 +522,18 @@ sl_gen_sender_start (const SlGenPlan *plan, GError **error)
     s->conns[i].fd = -1;
   if (plan->replay)
     prepare_replay (s);
+  if (plan->tls && !(s->tls = tls_context (plan, error)))
+    {
+      sender_free (s);
+      return NULL;
+    }
   for (guint i = 0; i < plan->connections; i++)
     {
       Connection *c = &s->conns[i];
       c->owner = s;
       c->id = plan->first_conn + i;
       c->breaks.id = c->id;
-      c->fd = connect_plan (plan, error);
-      if (c->fd < 0)
+      if (!connection_open (s, c, error))
         {
           sender_free (s);
           return NULL;

@@ -30,6 +30,10 @@ typedef struct
   const GPtrArray *replay;  /* lines to send instead of generated messages, or NULL */
   gboolean reconnect;       /* a stream connection that breaks is made again */
   guint reconnect_timeout;  /* seconds a reconnection may take before the connection fails */
+  gboolean tls;             /* TCP connections speak TLS */
+  const gchar *tls_ca;      /* CA certificates to check the server's with, or NULL: not checked */
+  const gchar *tls_cert;    /* a client certificate and its key, or NULL */
+  const gchar *tls_key;
 } SlGenPlan;
 
 /* What a connection's breaks cost. A stream cannot tell what the peer read

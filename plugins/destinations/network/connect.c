@@ -1,6 +1,8 @@
 /* Reaching a target: names are resolved when a connection is made, never
  * per message; each address is tried in turn with a bounded connect, and
- * failover() servers after the primary. */
+ * failover() servers after the primary. With TLS the handshake is part of
+ * connecting, within the same bound: a server that refuses us counts as
+ * one that cannot be reached, and the next failover server is tried. */
 #include "plugins/destinations/network/network-destination.h"
 #include "core/internal.h"
 
@@ -140,6 +142,34 @@ connect_target (NetDestination *self, const NetTarget *t, gint timeout_ms, gbool
   return fd;
 }
 
+/* The handshake on fd, waiting for the socket as OpenSSL asks. */
+static gboolean
+tls_handshake (NetDestination *self, gint fd, const NetTarget *t, gint timeout_ms, gchar **why)
+{
+  self->tls = sl_tls_new (self->tls_ctx, fd, t->host);
+  gint64 limit = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+  for (;;)
+    {
+      SlTlsStatus status = sl_tls_handshake (self->tls);
+      if (status == SL_TLS_DONE)
+        return TRUE;
+      gint64 left_ms = (limit - g_get_monotonic_time ()) / 1000;
+      gint ready = 0;
+      if ((status == SL_TLS_WANT_READ || status == SL_TLS_WANT_WRITE) && left_ms > 0)
+        {
+          struct pollfd pfd = { fd, status == SL_TLS_WANT_READ ? POLLIN : POLLOUT, 0 };
+          ready = poll (&pfd, 1, (gint) left_ms);
+          if (ready > 0 || (ready < 0 && errno == EINTR))
+            continue;
+        }
+      *why = ready == 0 && status != SL_TLS_FAILED && status != SL_TLS_CLOSED
+             ? g_strdup_printf ("TLS handshake: %s", g_strerror (ETIMEDOUT))
+             : g_strdup_printf ("TLS handshake: %s", sl_tls_failure (self->tls));
+      g_clear_pointer (&self->tls, sl_tls_free);
+      return FALSE;
+    }
+}
+
 static gchar *
 target_name (NetDestination *self, const NetTarget *t)
 {
@@ -159,6 +189,11 @@ net_connect (NetDestination *self)
       gchar *why = NULL;
       gint timeout = sl_destination_stopping () ? STOP_CONNECT_TIMEOUT_MS : CONNECT_TIMEOUT_MS;
       gint fd = connect_target (self, t, timeout, TRUE, &why);
+      if (fd >= 0 && self->tls_ctx && !tls_handshake (self, fd, t, timeout, &why))
+        {
+          close (fd);
+          fd = -1;
+        }
       gchar *name = target_name (self, t);
       if (fd >= 0)
         {
@@ -202,10 +237,40 @@ net_probe_primary (NetDestination *self)
 void
 net_disconnect (NetDestination *self)
 {
+  g_clear_pointer (&self->tls, sl_tls_free);
   if (self->fd < 0)
     return;
   close (self->fd);
   self->fd = -1;
+}
+
+gssize
+net_send (NetDestination *self, const gchar *data, gsize len)
+{
+  if (!self->tls)
+    return send (self->fd, data, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+  SlTlsStatus status;
+  gsize n = sl_tls_write (self->tls, data, len, &status);
+  if (n > 0)
+    return n;
+  errno = status == SL_TLS_WANT_WRITE || status == SL_TLS_WANT_READ ? EAGAIN : EPIPE;
+  return -1;
+}
+
+gssize
+net_recv_discard (NetDestination *self)
+{
+  gchar sink[4096];
+  if (!self->tls)
+    return recv (self->fd, sink, sizeof sink, MSG_DONTWAIT);
+  SlTlsStatus status;
+  gsize n = sl_tls_read (self->tls, sink, sizeof sink, &status);
+  if (n > 0)
+    return n;
+  if (status == SL_TLS_CLOSED)
+    return 0;
+  errno = status == SL_TLS_FAILED ? EPROTO : EAGAIN;
+  return -1;
 }
 
 /* While the daemon stops, a peer that took nothing for this long is given up. */
@@ -231,9 +296,7 @@ net_wait_writable (NetDestination *self)
         return NET_WAIT_CLOSED;
       if (ready > 0 && (pfd.revents & POLLIN))
         {
-          /* syslog peers send nothing back: what one says is dropped */
-          gchar sink[4096];
-          gssize n = recv (self->fd, sink, sizeof sink, MSG_DONTWAIT);
+          gssize n = net_recv_discard (self);
           if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
             return NET_WAIT_CLOSED;
         }

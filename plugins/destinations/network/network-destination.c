@@ -1,5 +1,7 @@
 /* tcp(), udp(), network(), syslog(), unix-stream() and unix-dgram()
  * destinations: the module, its option tables and the drivers' operations.
+ * TLS is the core's (core/tls.h): the context is made from tls(...) at
+ * init, so its files are read at start and at each reload.
  * Connections are made lazily on the destination's thread and made again
  * after time-reopen() when they fail; failover() servers stand in for an
  * unreachable primary. */
@@ -12,6 +14,7 @@
 static const SlOptionWord transport_words[] = {
   { "tcp", NET_TRANSPORT_TCP },
   { "udp", NET_TRANSPORT_UDP },
+  { "tls", NET_TRANSPORT_TLS },
   { NULL }
 };
 
@@ -43,20 +46,25 @@ static const SlOptionWord transport_words[] = {
 #define TRANSPORT_OPTION(def) \
   { "transport", SL_CHOICE (NetDestination, transport), def, "how messages go", .words = transport_words }
 
+#define TLS_OPTION \
+  { "tls", SL_BLOCK (NetDestination, tls_node), NULL, \
+    "TLS: ca-file() ca-dir() crl-dir() peer-verify() key-file() cert-file() sni() trusted-keys() ..." }
+
 #define PORT_HELP "the port to send to"
 
 static const SlOptionSpec tcp_options[] = {
-  IP_OPTIONS ("514", PORT_HELP), TEMPLATE_OPTION, COMMON_OPTIONS, { NULL }
+  IP_OPTIONS ("514", PORT_HELP), TEMPLATE_OPTION, COMMON_OPTIONS, TLS_OPTION, { NULL }
 };
 static const SlOptionSpec udp_options[] = {
   IP_OPTIONS ("514", PORT_HELP), TEMPLATE_OPTION, COMMON_OPTIONS, { NULL }
 };
 static const SlOptionSpec network_options[] = {
-  IP_OPTIONS ("514", PORT_HELP), TRANSPORT_OPTION ("tcp"), TEMPLATE_OPTION, COMMON_OPTIONS, { NULL }
+  IP_OPTIONS ("514", PORT_HELP "; 6514 over tls when unset"), TRANSPORT_OPTION ("tcp"), TEMPLATE_OPTION,
+  COMMON_OPTIONS, TLS_OPTION, { NULL }
 };
 static const SlOptionSpec syslog_options[] = {
-  IP_OPTIONS (NULL, PORT_HELP "; 601 over tcp, 514 over udp when unset"),
-  TRANSPORT_OPTION ("tcp"), MSG_TEMPLATE_OPTION, COMMON_OPTIONS, { NULL }
+  IP_OPTIONS (NULL, PORT_HELP "; 601 over tcp, 514 over udp, 6514 over tls when unset"),
+  TRANSPORT_OPTION ("tcp"), MSG_TEMPLATE_OPTION, COMMON_OPTIONS, TLS_OPTION, { NULL }
 };
 static const SlOptionSpec unix_options[] = {
   { "path", SL_STRING (NetDestination, host), NULL, "the socket to send to", .flags = SL_OPT_POSITIONAL },
@@ -167,6 +175,28 @@ read_failover (NetDestination *self, const gchar *port, GError **error)
   return ok;
 }
 
+/* tls() alone makes a TLS tcp(), as in syslog-ng; with network() and
+ * syslog() it stands for transport("tls") unless another was written. */
+static gboolean
+read_tls (NetDestination *self, GError **error)
+{
+  SlDriver *d = &self->super;
+  gboolean written = strcmp (d->klass->name, "tcp") != 0 && sl_options_is_set (d->options, "transport");
+  if (self->tls_node && written && self->transport != NET_TRANSPORT_TLS)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "tls"),
+                        _("%s(): tls() needs transport(\"tls\")"), d->klass->name);
+      return FALSE;
+    }
+  if (self->tls_node)
+    self->transport = NET_TRANSPORT_TLS;
+  if (self->transport != NET_TRANSPORT_TLS)
+    return TRUE;
+  g_autofree gchar *owner = g_strdup_printf ("%s()", d->klass->name);
+  self->tls_ctx = sl_tls_context_new (owner, SL_TLS_CLIENT, self->tls_node, d->pos, error);
+  return self->tls_ctx != NULL;
+}
+
 static gboolean
 read_ip_options (NetDestination *self, GError **error)
 {
@@ -177,9 +207,15 @@ read_ip_options (NetDestination *self, GError **error)
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, self->super.pos, _("%s() needs the host to send to"), kind);
       return FALSE;
     }
+  if (!read_tls (self, error))
+    return FALSE;
   self->socktype = strcmp (kind, "udp") == 0 || self->transport == NET_TRANSPORT_UDP ? SOCK_DGRAM : SOCK_STREAM;
+  gboolean tls = self->transport == NET_TRANSPORT_TLS;
   const gchar *port = self->port;
-  if (!port)
+  if (tls && strcmp (kind, "tcp") != 0 && !sl_options_is_set (o, "port") && !sl_options_is_set (o, "destport"))
+    /* RFC 5425's port, as syslog-ng's network() and syslog() use it */
+    port = "6514";
+  else if (!port)
     /* syslog()'s defaults: 601 for RFC 6587 over TCP, 514 for UDP */
     port = self->socktype == SOCK_STREAM ? "601" : "514";
   if (self->ip_protocol != 0 && self->ip_protocol != 4 && self->ip_protocol != 6)
@@ -301,6 +337,8 @@ net_free (SlDriver *d)
   if (self->datagrams)
     g_string_free (self->datagrams, TRUE);
   sl_resend_buffer_clear (&self->backlog);
+  if (self->tls_ctx)
+    sl_tls_context_unref (self->tls_ctx);
   g_free (self->hdrs);
   g_free (self->iovs);
 }
@@ -331,12 +369,12 @@ static const SlDestinationOps net_ops = {
 #define IP_CAPS (SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER)
 #define UNIX_CAPS (SL_CAP_TEMPLATES | SL_CAP_DISK_BUFFER)
 
-NET_DESTINATION_CLASS (tcp_class, "tcp", tcp_options, IP_CAPS, "send syslog over TCP, one line per message");
+NET_DESTINATION_CLASS (tcp_class, "tcp", tcp_options, IP_CAPS, "send syslog over TCP (TLS with tls()), one line per message");
 NET_DESTINATION_CLASS (udp_class, "udp", udp_options, IP_CAPS, "send syslog over UDP, one datagram per message");
 NET_DESTINATION_CLASS (network_class, "network", network_options, IP_CAPS,
-                       "send syslog over TCP or UDP, chosen by transport()");
+                       "send syslog over TCP, UDP or TLS, chosen by transport()");
 NET_DESTINATION_CLASS (syslog_class, "syslog", syslog_options, IP_CAPS,
-                       "send RFC 5424 syslog, octet-counted over TCP (RFC 6587) or over UDP");
+                       "send RFC 5424 syslog, octet-counted over TCP (RFC 6587) or TLS (RFC 5425), or over UDP");
 NET_DESTINATION_CLASS (unix_stream_class, "unix-stream", unix_options, UNIX_CAPS,
                        "send syslog to a unix stream socket");
 NET_DESTINATION_CLASS (unix_dgram_class, "unix-dgram", unix_options, UNIX_CAPS,

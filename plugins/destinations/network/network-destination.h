@@ -8,6 +8,7 @@
 #include "core/resend-buffer.h"
 #include "core/stats.h"
 #include "core/template.h"
+#include "core/tls.h"
 
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -44,6 +45,7 @@ typedef enum
 {
   NET_TRANSPORT_TCP,
   NET_TRANSPORT_UDP,
+  NET_TRANSPORT_TLS,
 } NetTransport;
 
 typedef struct
@@ -59,6 +61,7 @@ typedef struct
   gint64 so_sndbuf_bytes;
   gboolean so_keepalive;
   const SlCfgNode *failover;
+  const SlCfgNode *tls_node;
   SlTemplate *template;
 
   NetFormat format;
@@ -74,7 +77,9 @@ typedef struct
   guint probes_passed;
   gint64 next_probe;        /* monotonic µs */
 
+  SlTlsContext *tls_ctx;    /* transport("tls"): made at init */
   gint fd;
+  SlTls *tls;               /* the connection's session, with tls_ctx */
   gboolean failing;         /* the last connection attempt failed: log only the first */
   gboolean given_up;        /* see net_give_up() */
   SlResendBuffer backlog;   /* streams: wire bytes until the peer acknowledged them */
@@ -98,6 +103,11 @@ gboolean net_connect          (NetDestination *self);
 gboolean net_probe_primary    (NetDestination *self);
 /* Closes the socket at once. */
 void     net_disconnect       (NetDestination *self);
+/* send() and a recv() whose bytes are dropped (syslog peers send nothing
+ * back), through the TLS session when there is one; -1 and errno
+ * (EAGAIN: not now) as the system calls. */
+gssize   net_send             (NetDestination *self, const gchar *data, gsize len);
+gssize   net_recv_discard     (NetDestination *self);
 const NetTarget *net_current_target (NetDestination *self);
 
 typedef enum

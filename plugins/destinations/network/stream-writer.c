@@ -2,7 +2,9 @@
  * sent with as few send() calls as the socket allows. A message counts as
  * written once all its bytes are in the kernel; it stays in the backlog
  * until the peer acknowledged it (SIOCOUTQ), and a connection that breaks
- * before that has it sent again on the next one. */
+ * before that has it sent again on the next one. Over TLS, SIOCOUTQ counts
+ * record bytes: a message is acknowledged once the records of the write
+ * that took its last byte are (sl_tls_unacked). */
 #include "plugins/destinations/network/network-destination.h"
 #include "core/internal.h"
 
@@ -28,6 +30,11 @@ unacked_bytes (NetDestination *self, gsize *unacked)
   gint outq = 0;
   if (ioctl (self->fd, SIOCOUTQ, &outq) < 0 || outq < 0)
     return FALSE;
+  if (self->tls)
+    {
+      *unacked = sl_tls_unacked (self->tls, outq);
+      return TRUE;
+    }
   if (self->family == AF_UNIX)
     {
       struct pollfd pfd = { self->fd, 0, 0 };
@@ -82,6 +89,8 @@ end_connection (NetDestination *self, gboolean ours)
 {
   /* our end of stream first, so that the peer reads up to it and closes;
    * unix sockets are left alone (see unacked_bytes) */
+  if (ours && self->tls)
+    sl_tls_close_notify (self->tls);
   if (ours && self->family != AF_UNIX)
     shutdown (self->fd, SHUT_WR);
   settle (self);
@@ -124,8 +133,7 @@ check_peer (NetDestination *self)
   gboolean gone = (pfd.revents & (POLLERR | POLLHUP | POLLRDHUP | POLLNVAL)) != 0;
   while (!gone && (pfd.revents & POLLIN))
     {
-      gchar sink[4096];
-      gssize n = recv (self->fd, sink, sizeof sink, MSG_DONTWAIT);
+      gssize n = net_recv_discard (self);
       if (n > 0)
         continue;
       gone = n == 0 || (errno != EAGAIN && errno != EINTR);
@@ -167,7 +175,7 @@ send_pending (NetDestination *self)
   SlResendBuffer *b = &self->backlog;
   while (sl_resend_buffer_unsent (b))
     {
-      gssize n = send (self->fd, b->bytes->str + b->sent, b->bytes->len - b->sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+      gssize n = net_send (self, b->bytes->str + b->sent, b->bytes->len - b->sent);
       if (n > 0)
         {
           b->sent += n;

@@ -535,7 +535,7 @@ test_config_errors (SlRelay *relay, gconstpointer data)
     { "udp(\"127.0.0.1\" failover(servers(\"::1\")))", "failover() needs transport(tcp)" },
     { "tcp(\"127.0.0.1\" failover(failback()))", "failover() needs servers(" },
     { "tcp(\"127.0.0.1\" failover(servers(\"::1\") failback(probe(1))))", "unknown option 'probe'" },
-    { "network(\"127.0.0.1\" transport(tls))", "'tls' is not a value of transport(); expected one of: tcp, udp" },
+    { "network(\"127.0.0.1\" transport(tlsv1))", "'tlsv1' is not a value of transport(); expected one of: tcp, udp, tls" },
     { "tcp(\"127.0.0.1\" so-sndbuf(lots))", "expects a size such as" },
     { "tcp(\"127.0.0.1\" failover(servers(\"::1\") failback(tcp-probe-interval(soon))))", "expects a duration" },
     { "unix-stream(\"/tmp/x\" workers(2))", "unknown option 'workers' in unix-stream()" },

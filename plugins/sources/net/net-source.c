@@ -1,8 +1,11 @@
 /* tcp(), udp(), network() and syslog(): syslog over IP. The sockets are
  * opened here; reading, framing and flow control are the core's listener
  * and readers. Framing is the driver's, as in syslog-ng: tcp() and
- * network() by newline, syslog() over TCP and network(transport("framed"))
- * by RFC 6587 octet counting. */
+ * network() by newline, syslog() over TCP or TLS and
+ * network(transport("framed")) by RFC 6587 octet counting. TLS
+ * (transport("tls"), or tls() in tcp()) is the core's too: the context is
+ * made from tls(...) at init, so its files are read at start and at each
+ * reload. */
 #include "core/activation.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -10,6 +13,7 @@
 #include "core/socket-reader.h"
 #include "core/plugin.h"
 #include "core/source.h"
+#include "core/tls.h"
 
 #include <errno.h>
 #include <netdb.h>
@@ -22,12 +26,14 @@ enum
   NET_TCP,
   NET_UDP,
   NET_FRAMED,
+  NET_TLS,
 };
 
 static const SlOptionWord transport_words[] = {
   { "tcp", NET_TCP },
   { "udp", NET_UDP },
   { "framed", NET_FRAMED },
+  { "tls", NET_TLS },
   { NULL }
 };
 
@@ -40,8 +46,10 @@ typedef struct
   gboolean so_keepalive;
   gint listen_backlog;
   gint transport;
+  const SlCfgNode *tls_node;
   gboolean stream;
   gboolean inherited;       /* the socket is one systemd passed */
+  SlTlsContext *tls;
   SlListenerSettings settings;
   SlSocketReader *reader;
 } NetSource;
@@ -57,7 +65,9 @@ typedef struct
 #define STREAM_OPTIONS \
   { "keep-alive", SL_UNBOUND (SL_OPT_BOOL), "yes", "accepted for syslog-ng compatibility", .inherit = "keep-alive" }, \
   { "so-keepalive", SL_BOOL (NetSource, so_keepalive), "no", "enable TCP keepalive probes" }, \
-  { "listen-backlog", SL_INT (NetSource, listen_backlog), "256", "pending connections the kernel keeps" }
+  { "listen-backlog", SL_INT (NetSource, listen_backlog), "256", "pending connections the kernel keeps" }, \
+  { "tls", SL_BLOCK (NetSource, tls_node), NULL, \
+    "TLS: key-file() cert-file() ca-file() ca-dir() crl-dir() peer-verify() trusted-keys() trusted-dn() ..." }
 
 static const SlOptionSpec tcp_options[] = { NET_OPTIONS ("514"), STREAM_OPTIONS, { NULL } };
 static const SlOptionSpec udp_options[] = { NET_OPTIONS ("514"), { NULL } };
@@ -67,25 +77,60 @@ static const SlOptionSpec network_options[] = {
   { NULL }
 };
 /* RFC 5424 goes on port 601 over TCP (syslog-conn, where syslog-ng
- * listens); over UDP syslog() takes 514 unless port() says otherwise */
+ * listens); over UDP syslog() takes 514 and over TLS 6514 (RFC 5425)
+ * unless port() says otherwise */
 static const SlOptionSpec syslog_options[] = {
   NET_OPTIONS ("601"), STREAM_OPTIONS,
   { "transport", SL_CHOICE (NetSource, transport), "tcp", "how messages come", .words = transport_words },
   { NULL }
 };
 
+/* tls() alone makes a TLS tcp(), as in syslog-ng; with network() and
+ * syslog() it stands for transport("tls") unless another was written. */
+static gboolean
+read_tls (NetSource *self, GError **error)
+{
+  SlDriver *d = &self->super;
+  gboolean written = strcmp (d->klass->name, "tcp") != 0 && sl_options_is_set (d->options, "transport");
+  if (self->tls_node && written && self->transport != NET_TLS)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "tls"),
+                        _("%s(): tls() needs transport(\"tls\")"), d->klass->name);
+      return FALSE;
+    }
+  if (self->tls_node)
+    self->transport = NET_TLS;
+  if (self->transport != NET_TLS)
+    return TRUE;
+  if (!self->tls_node)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "transport"),
+                        _("%s(): transport(\"tls\") needs tls(key-file(...) cert-file(...))"), d->klass->name);
+      return FALSE;
+    }
+  g_autofree gchar *owner = g_strdup_printf ("%s()", d->klass->name);
+  self->tls = sl_tls_context_new (owner, SL_TLS_SERVER, self->tls_node, d->pos, error);
+  return self->tls != NULL;
+}
+
 static gboolean
 net_init (SlDriver *d, GError **error)
 {
   NetSource *self = (NetSource *) d;
   const gchar *kind = d->klass->name;
+  if (!read_tls (self, error))
+    return FALSE;
   self->stream = strcmp (kind, "udp") != 0 && self->transport != NET_UDP;
-  gboolean octets = self->transport == NET_FRAMED || (strcmp (kind, "syslog") == 0 && self->transport == NET_TCP);
+  gboolean syslog_stream = strcmp (kind, "syslog") == 0 && (self->transport == NET_TCP || self->transport == NET_TLS);
+  gboolean octets = self->transport == NET_FRAMED || syslog_stream;
   self->settings.framing = octets ? SL_STREAM_FRAME_OCTET_COUNT : SL_STREAM_FRAME_NEWLINE;
+  gboolean port_set = sl_options_is_set (d->options, "port") || sl_options_is_set (d->options, "localport");
   /* syslog() over UDP listens where RFC 5426 puts it, as syslog-ng does */
-  if (strcmp (kind, "syslog") == 0 && !self->stream && !sl_options_is_set (d->options, "port")
-      && !sl_options_is_set (d->options, "localport"))
+  if (strcmp (kind, "syslog") == 0 && !self->stream && !port_set)
     self->port = "514";
+  /* RFC 5425's port, where syslog-ng's network() and syslog() listen for TLS */
+  if (strcmp (kind, "tcp") != 0 && self->transport == NET_TLS && !port_set)
+    self->port = "6514";
   if (self->so_rcvbuf > G_MAXINT)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "so-rcvbuf"),
@@ -95,7 +140,16 @@ net_init (SlDriver *d, GError **error)
   self->listen_backlog = MAX (self->listen_backlog, 1);
   self->settings.so_keepalive = self->so_keepalive;
   self->settings.so_rcvbuf = (gint) self->so_rcvbuf;
+  self->settings.tls = self->tls;
   return TRUE;
+}
+
+static void
+net_free (SlDriver *d)
+{
+  NetSource *self = (NetSource *) d;
+  if (self->tls)
+    sl_tls_context_unref (self->tls);
 }
 
 static gint
@@ -152,10 +206,10 @@ net_start (SlDriver *d, SlSource *source, GError **error)
     return FALSE;
   if (self->inherited)
     sl_log (SL_LOG_NOTICE, _("%s() listening on %s port %s (%s), on the socket systemd passed"), d->klass->name,
-            self->ip, self->port, self->stream ? "tcp" : "udp");
+            self->ip, self->port, self->tls ? "tls" : self->stream ? "tcp" : "udp");
   else
     sl_log (SL_LOG_INFO, "%s() listening on %s port %s (%s)", d->klass->name, self->ip, self->port,
-            self->stream ? "tcp" : "udp");
+            self->tls ? "tls" : self->stream ? "tcp" : "udp");
   return TRUE;
 }
 
@@ -183,19 +237,20 @@ static const SlSourceOps net_ops = {
     .capabilities = caps, \
     .instance_size = sizeof (NetSource), \
     .init = net_init, \
+    .free = net_free, \
     .ops.source = &net_ops, \
   }
 
 #define STREAM_CAPS (SL_CAP_PARSES | SL_CAP_CONNECTIONS)
 
 NET_SOURCE_CLASS (tcp_class, "tcp", tcp_options, STREAM_CAPS, NULL,
-                  "receive syslog over TCP, one message a line");
+                  "receive syslog over TCP, one message a line; TLS with tls()");
 NET_SOURCE_CLASS (udp_class, "udp", udp_options, SL_CAP_PARSES, NULL, "receive syslog datagrams over UDP");
 NET_SOURCE_CLASS (network_class, "network", network_options, STREAM_CAPS, NULL,
-                  "receive syslog over TCP (one message a line, or octet-counted with transport(\"framed\")) or UDP");
+                  "receive syslog over TCP (one message a line, or octet-counted with transport(\"framed\")), UDP or TLS");
 NET_SOURCE_CLASS (syslog_class, "syslog", syslog_options, STREAM_CAPS,
                   ((const gchar *const[]) { "flags", "syslog-protocol", NULL }),
-                  "receive RFC 5424 syslog over TCP (port 601, octet-counted) or UDP (port 514)");
+                  "receive RFC 5424 syslog over TCP (port 601, octet-counted), UDP (port 514) or TLS (port 6514)");
 
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,

@@ -152,7 +152,8 @@ test_expects_rfc5424 (SlTestEnv *env, gconstpointer data)
     g_assert_cmpstr (more[1], ==, "app|old style");
 }
 
-/* Its options as --help-driver prints them, and a transport it lacks. */
+/* Its options as --help-driver prints them, a transport it lacks, and
+ * TLS without its certificate. */
 static void
 test_help_and_transport (SlTestEnv *env, gconstpointer data)
 {
@@ -166,15 +167,27 @@ test_help_and_transport (SlTestEnv *env, gconstpointer data)
   /* the flags() it overrides is listed once */
   g_assert_null (strstr (strstr (out, "flags(") + 1, "\n  flags("));
 
-  if (!sl_test_write_config (env, "@version: 4.0\n"
-                                  "log { source { syslog(port(16514) transport(\"tls\")); };\n"
-                                  "      destination { file(\"@DIR@/x\"); }; };\n", NULL))
-    return;
-  g_autofree gchar *err = NULL;
-  status = sl_test_run_built ("daemon/sluiced", NULL, &err, "--syntax-only", "-f", env->config,
-                              "--module-path", sl_test_module_path (), NULL);
-  g_assert_cmpint (status, ==, 1);
-  g_assert_nonnull (strstr (err, ":2:45: 'tls' is not a value of transport(); expected one of: tcp, udp"));
+  static const struct
+  {
+    const gchar *transport;
+    const gchar *message;
+  } cases[] = {
+    { "tlsv1", ":2:45: 'tlsv1' is not a value of transport(); expected one of: tcp, udp, framed, tls" },
+    { "tls", ":2:35: syslog(): transport(\"tls\") needs tls(key-file(...) cert-file(...))" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      if (!sl_test_write_config (env, "@version: 4.0\n"
+                                      "log { source { syslog(port(16514) transport(\"@T@\")); };\n"
+                                      "      destination { file(\"@DIR@/x\"); }; };\n", "T", cases[i].transport, NULL))
+        return;
+      g_autofree gchar *err = NULL;
+      status = sl_test_run_built ("daemon/sluiced", NULL, &err, "--syntax-only", "-f", env->config,
+                                  "--module-path", sl_test_module_path (), NULL);
+      g_assert_cmpint (status, ==, 1);
+      if (!strstr (err, cases[i].message))
+        g_test_fail_printf ("expected '%s' in:\n%s", cases[i].message, err);
+    }
 }
 
 static const gchar peer_sluice_config[] =
