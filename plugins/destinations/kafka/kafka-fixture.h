@@ -30,8 +30,9 @@ gboolean     sl_kafka_consume        (SlKafkaMock *mock, const gchar *topic, con
 gboolean     sl_kafka_produce        (SlKafkaMock *mock, const gchar *topic, const gchar *path);
 
 /* sluice-gen verify --expect expected of path (one connection): what is
- * missing and, in *duplicated, what came more than once. -1 on failure. */
-gint64       sl_kafka_verify         (const gchar *path, guint64 expected, gint64 *duplicated);
+ * missing and, in *duplicated, what came more than once. -1 on failure.
+ * report: show verify's report as a test message when something is missing. */
+gint64       sl_kafka_verify         (const gchar *path, guint64 expected, gint64 *duplicated, gboolean report);
 
 G_END_DECLS
 
