@@ -267,6 +267,13 @@ sl_config_load_string_after (const gchar *text, const gchar *name, SlConfig *run
 static void
 set_unknown_driver_error (GError **error, SlDriverKind kind, const SlCfgNode *node)
 {
+  if (node->has_body && sl_cfg_name_equal (node->name, "channel"))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, node->pos,
+                        _("'channel { ... }' inside a %s is not supported yet; write its path as a log {} of its own"),
+                        sl_driver_kind_name (kind));
+      return;
+    }
   GPtrArray *names = sl_plugins_names (kind);
   const gchar *near = sl_cfg_suggest (node->name, (const gchar *const *) names->pdata, names->len);
   g_ptr_array_add (names, NULL);

@@ -62,6 +62,8 @@ static const SlOptionSpec source_options[] = {
   { "host-override", SL_STRING (SRC (host_override)), NULL, "set HOST of every message" },
   { "program-override", SL_STRING (SRC (program_override)), NULL, "set PROGRAM of every message" },
   { "tags", SL_LIST (SRC (tags)), NULL, "tags added to every message" },
+  { "log-prefix", SL_STRING (SRC (program_override)), NULL, "the old name of program-override()",
+    .flags = SL_OPT_DEPRECATED },
   { "time-zone", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; stamps without a zone are taken as local",
     .inherit = "recv-time-zone" },
   { NULL }
@@ -84,6 +86,9 @@ static const SlOptionSpec queue_options[] = {
   { "time-reopen", SL_DURATION (DST (time_reopen_ms)), "60", "how long to wait before retrying after an error",
     .inherit = "time-reopen" },
   { "throttle", SL_INT (DST (throttle)), "0", "most messages written a second; 0: no limit" },
+  /* syslog-ng 3.x still reads these as flush-lines() */
+  { "sync", SL_INT (DST (flush_lines)), NULL, "the old name of flush-lines()", .flags = SL_OPT_DEPRECATED },
+  { "sync-freq", SL_INT (DST (flush_lines)), NULL, "the old name of flush-lines()", .flags = SL_OPT_DEPRECATED },
   { NULL }
 };
 
@@ -155,6 +160,15 @@ static const SlOptionSpec daemon_globals[] = {
   { "keep-alive", SL_UNBOUND (SL_OPT_BOOL), NULL, "" },
   { "pass-unix-credentials", SL_UNBOUND (SL_OPT_BOOL), NULL, "" },
   { "trim-large-messages", SL_UNBOUND (SL_OPT_BOOL), NULL, "" },
+  /* obsolete in syslog-ng 3.x, which still loads them with a warning */
+  { "sync", SL_UNBOUND (SL_OPT_INT), NULL, "the old name of flush-lines()", .flags = SL_OPT_DEPRECATED },
+  { "sync-freq", SL_UNBOUND (SL_OPT_INT), NULL, "the old name of flush-lines()", .flags = SL_OPT_DEPRECATED },
+  { "long-hostnames", SL_UNBOUND (SL_OPT_BOOL), NULL, "the old name of chain-hostnames()", .flags = SL_OPT_DEPRECATED },
+  { "pad-size", SL_UNBOUND (SL_OPT_INT), NULL, "", .flags = SL_OPT_DEPRECATED },
+  { "mark", SL_UNBOUND (SL_OPT_INT), NULL, "the old name of mark-freq()", .flags = SL_OPT_DEPRECATED },
+  { "use-time-recvd", SL_UNBOUND (SL_OPT_BOOL), NULL, "", .flags = SL_OPT_DEPRECATED },
+  { "use-rcptid", SL_UNBOUND (SL_OPT_BOOL), NULL, "the old name of use-uniqid()", .flags = SL_OPT_DEPRECATED },
+  { "log-prefix", SL_UNBOUND (SL_OPT_STRING), NULL, "the old name of program-override()", .flags = SL_OPT_DEPRECATED },
   { NULL }
 };
 

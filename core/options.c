@@ -42,6 +42,7 @@ static const gchar *const type_names[SL_OPT_TYPE_COUNT] = {
   [SL_OPT_CHOICE] = "choice",
   [SL_OPT_LIST] = "list",
   [SL_OPT_BLOCK] = "block",
+  [SL_OPT_PAIRS] = "\"key\" => value pairs",
 };
 
 const gchar *
@@ -210,6 +211,38 @@ set_unknown_word_error (GError **error, const SlOptionSpec *spec, const SlCfgArg
   return FALSE;
 }
 
+static void
+pair_free (gpointer data)
+{
+  SlOptionPair *pair = data;
+
+  g_free (pair->key);
+  g_free (pair->value);
+  g_free (pair);
+}
+
+static gboolean
+parse_pairs (Entry *e, const gchar *owner, GPtrArray *args, GError **error)
+{
+  e->list = g_ptr_array_new_with_free_func (pair_free);
+  for (guint i = 0; args && i < args->len; i++)
+    {
+      SlCfgArg *a = g_ptr_array_index (args, i);
+      if (!a->key)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_TYPE, a->pos,
+                            _("option '%s' of %s takes \"key\" => value pairs, got '%s' without a key"),
+                            e->spec->name, owner, a->value);
+          return FALSE;
+        }
+      SlOptionPair *pair = g_new0 (SlOptionPair, 1);
+      pair->key = g_strdup (a->key);
+      pair->value = g_strdup (a->value);
+      g_ptr_array_add (e->list, pair);
+    }
+  return TRUE;
+}
+
 static gboolean
 parse_words (Entry *e, GPtrArray *args, GError **error)
 {
@@ -297,6 +330,19 @@ entry_parse (Entry *e, const gchar *owner, GPtrArray *args, SlCfgPos pos, GError
   guint n = args ? args->len : 0;
   e->has_value = TRUE;
 
+  if (spec->type == SL_OPT_PAIRS)
+    return parse_pairs (e, owner, args, error);
+  for (guint i = 0; i < n; i++)
+    {
+      SlCfgArg *a = g_ptr_array_index (args, i);
+      if (a->key)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_TYPE, a->pos,
+                            _("option '%s' of %s takes no \"key\" => value pairs"), spec->name, owner);
+          return FALSE;
+        }
+    }
+
   switch (spec->type)
     {
     case SL_OPT_BLOCK:
@@ -357,9 +403,14 @@ entry_new (GHashTable *entries, const SlOptionSpec *spec)
 static void
 notice_deprecated (const Entry *e, const gchar *owner)
 {
-  if (e->spec->flags & SL_OPT_DEPRECATED)
+  if (!(e->spec->flags & SL_OPT_DEPRECATED))
+    return;
+  if (e->spec->offset == SL_OPT_NO_FIELD)
     sl_log (SL_LOG_NOTICE, _("%s:%d:%d: option '%s' of %s is accepted for compatibility and has no effect"),
             e->pos.file, e->pos.line, e->pos.column, e->spec->name, owner);
+  else
+    sl_log (SL_LOG_NOTICE, _("%s:%d:%d: option '%s' of %s is deprecated: %s"),
+            e->pos.file, e->pos.line, e->pos.column, e->spec->name, owner, e->spec->help);
 }
 
 static gboolean
@@ -566,6 +617,7 @@ store (const Entry *e, gpointer base)
       *(guint32 *) field = (guint32) e->num;
       break;
     case SL_OPT_LIST:
+    case SL_OPT_PAIRS:
       *(GPtrArray **) field = e->list;
       break;
     case SL_OPT_BLOCK:
@@ -580,30 +632,32 @@ store (const Entry *e, gpointer base)
     }
 }
 
-/* The value of a field whose option has none: NULL, 0, FALSE. */
-static void
-store_nothing (const SlOptionSpec *spec, gpointer base)
+/* The size of the field a type binds, for clearing it. */
+static gsize
+field_size (SlOptionType type)
 {
-  gpointer field = (guint8 *) base + spec->offset;
-  switch (spec->type)
+  switch (type)
     {
     case SL_OPT_INT:
     case SL_OPT_CHOICE:
     case SL_OPT_BOOL:
-      *(gint *) field = 0;
-      break;
+      return sizeof (gint);
     case SL_OPT_SIZE:
     case SL_OPT_DURATION:
     case SL_OPT_DURATION_MS:
-      *(gint64 *) field = 0;
-      break;
+      return sizeof (gint64);
     case SL_OPT_FLAGS:
-      *(guint32 *) field = 0;
-      break;
+      return sizeof (guint32);
     default:
-      *(gpointer *) field = NULL;
-      break;
+      return sizeof (gpointer);
     }
+}
+
+/* The value of a field whose option has none: NULL, 0, FALSE. */
+static void
+store_nothing (const SlOptionSpec *spec, gpointer base)
+{
+  memset ((guint8 *) base + spec->offset, 0, field_size (spec->type));
 }
 
 static gint

@@ -27,6 +27,8 @@ typedef enum
   SL_OPT_CHOICE,      /* gint: the value of the one word given */
   SL_OPT_LIST,        /* GPtrArray * of gchar *, owned by the options */
   SL_OPT_BLOCK,       /* const SlCfgNode *: nested options read by the driver */
+  SL_OPT_PAIRS,       /* GPtrArray * of SlOptionPair *, owned by the options:
+                       * config("acks" => "all" "linger.ms" => 5) */
   SL_OPT_TYPE_COUNT
 } SlOptionType;
 
@@ -41,10 +43,19 @@ typedef struct
 enum
 {
   SL_OPT_POSITIONAL = 1 << 0,   /* the driver's first bare argument sets it */
-  SL_OPT_DEPRECATED = 1 << 1,   /* accepted with a notice that it does nothing */
+  /* accepted with a notice: that it does nothing, or, bound to the field of
+   * another option, that it is an old name (the help says which) */
+  SL_OPT_DEPRECATED = 1 << 1,
 };
 
 #define SL_OPT_NO_FIELD ((gssize) -1)
+
+/* One `key => value` of a PAIRS option, in the order written. */
+typedef struct
+{
+  gchar *key;
+  gchar *value;
+} SlOptionPair;
 
 typedef struct _SlOptionSpec SlOptionSpec;
 struct _SlOptionSpec
@@ -81,6 +92,7 @@ struct _SlOptionSpec
 #define SL_CHOICE(...)      SL_OPT_BIND_ (SL_OPT_CHOICE, gint, __VA_ARGS__)
 #define SL_LIST(...)        SL_OPT_BIND_ (SL_OPT_LIST, GPtrArray *, __VA_ARGS__)
 #define SL_BLOCK(...)       SL_OPT_BIND_ (SL_OPT_BLOCK, const SlCfgNode *, __VA_ARGS__)
+#define SL_PAIRS(...)       SL_OPT_BIND_ (SL_OPT_PAIRS, GPtrArray *, __VA_ARGS__)
 /* An option accepted for compatibility whose value nothing reads. */
 #define SL_UNBOUND(kind)     .type = (kind), .offset = SL_OPT_NO_FIELD
 

@@ -1,6 +1,6 @@
 /* SlSocketReader: the core reader a bound socket needs: for a stream
- * socket a listener with a thread per connection, for a datagram socket a
- * datagram reader. What socket sources share once they opened their socket. */
+ * socket a listener whose connections the I/O workers read, for a
+ * datagram socket a datagram reader. What socket sources share once they opened their socket. */
 #ifndef SL_SOCKET_READER_H
 #define SL_SOCKET_READER_H
 

@@ -234,7 +234,8 @@ count_bad_input (SlSource *src, SlCounter *counter, const gchar *what)
 }
 
 static SlMessage *
-parse_frame (SlSource *src, const SlDriverClass *format, const gchar *data, gsize len, const gchar *peer)
+parse_frame (SlSource *src, const SlDriverClass *format, SlSourceFill fill, gpointer fill_data,
+             const gchar *data, gsize len, const gchar *peer)
 {
   gboolean truncated = len > src->max_msg_size;
   if (truncated)
@@ -261,7 +262,9 @@ parse_frame (SlSource *src, const SlDriverClass *format, const gchar *data, gsiz
   else
     sl_message_set (msg, SL_F_HOST_FROM, sl_macro_loghost (), -1);
 
-  if (format && !format->ops.format->parse (msg, &src->parse))
+  if (fill)
+    fill (msg, fill_data);
+  else if (format && !format->ops.format->parse (msg, &src->parse))
     count_bad_input (src, src->parse_errors, _("a message could not be parsed and was kept whole"));
   if (src->validate_utf8 && !g_utf8_validate_len (msg->raw, msg->raw_len, NULL))
     {
@@ -281,14 +284,20 @@ parse_frame (SlSource *src, const SlDriverClass *format, const gchar *data, gsiz
 SlMessage *
 sl_source_parse (SlSource *src, const gchar *data, gsize len, const gchar *peer)
 {
-  return parse_frame (src, src->format, data, len, peer);
+  return parse_frame (src, src->format, NULL, NULL, data, len, peer);
 }
 
 SlMessage *
 sl_source_parse_with (SlSource *src, const SlDriverClass *format, const gchar *data, gsize len,
                       const gchar *peer)
 {
-  return parse_frame (src, format, data, len, peer);
+  return parse_frame (src, format, NULL, NULL, data, len, peer);
+}
+
+SlMessage *
+sl_source_parse_fields (SlSource *src, const gchar *data, gsize len, SlSourceFill fill, gpointer user_data)
+{
+  return parse_frame (src, NULL, fill, user_data, data, len, NULL);
 }
 
 void

@@ -20,6 +20,14 @@ SlMessage *sl_source_parse      (SlSource *src, const gchar *data, gsize len,
  * kernel's log). */
 SlMessage *sl_source_parse_with (SlSource *src, const SlDriverClass *format,
                                  const gchar *data, gsize len, const gchar *peer);
+/* For a source whose input is fields rather than a frame of text, such as
+ * a journal entry: makes the message of data as sl_source_parse() does,
+ * with fill() in place of a format's parser. fill() sets the message's
+ * fields (slices of msg->raw, which holds data, need no copy), its pri and
+ * stamp; the source's host and program overrides and tags apply after it. */
+typedef void (*SlSourceFill) (SlMessage *msg, gpointer user_data);
+SlMessage *sl_source_parse_fields (SlSource *src, const gchar *data, gsize len,
+                                   SlSourceFill fill, gpointer user_data);
 /* Takes the receive time for the frames this thread parses next: a reader
  * calls it after each read, so a chunk's messages share one clock reading
  * instead of one each. A thread that never calls it gets a reading per

@@ -43,6 +43,21 @@ sl_stats_counter (const gchar *kind, const gchar *id, const gchar *instance, con
   return &e->counter;
 }
 
+gint64
+sl_stats_sum (const gchar *kind, const gchar *name)
+{
+  gint64 sum = 0;
+  g_mutex_lock (&stats_lock);
+  for (guint i = 0; in_order && i < in_order->len; i++)
+    {
+      Entry *e = g_ptr_array_index (in_order, i);
+      if (strcmp (e->kind, kind) == 0 && strcmp (e->name, name) == 0)
+        sum += sl_counter_get (&e->counter);
+    }
+  g_mutex_unlock (&stats_lock);
+  return sum;
+}
+
 gchar *
 sl_stats_to_text (void)
 {

@@ -36,6 +36,10 @@ sl_counter_get (const SlCounter *c)
   return __atomic_load_n (&c->value, __ATOMIC_RELAXED);
 }
 
+/* The sum of the counters named name of every component of kind, such as
+ * every source's "received": for a line of totals. */
+gint64 sl_stats_sum (const gchar *kind, const gchar *name);
+
 /* One line per counter: kind;id;instance;name;value */
 gchar *sl_stats_to_text (void);
 /* An array of objects {kind, id, instance, counters: {name: value}} */

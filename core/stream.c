@@ -18,6 +18,12 @@ typedef enum
   FRAMING_OCTET_COUNT,
 } Framing;
 
+typedef struct
+{
+  SlMessage *msgs[POST_BATCH];
+  guint n;
+} Batch;
+
 struct _SlStreamReader
 {
   SlSource *src;
@@ -25,18 +31,22 @@ struct _SlStreamReader
   gchar *peer;
   SlWindow *window;
   gint cancelled;
-  gint wake;              /* eventfd: cancel() wakes a reader waiting for data */
+  gint wake;              /* eventfd of run(): cancel() wakes it while it waits for data */
   gint64 last_read;       /* monotonic µs of the last read that brought data */
   Framing framing;
-  gchar *buf;
+  gchar *buf;             /* part of a frame, or NULL: see read_once() */
   gsize size;
   gsize start;
   gsize end;
   gsize skip;             /* bytes still to drop from an oversize frame */
   gboolean skip_to_newline;
-  SlMessage *batch[POST_BATCH];
-  guint batched;
+  Batch *batch;           /* the reading thread's, set at each read */
 };
+
+/* Messages framed and not yet posted. Every entry point posts them
+ * before it returns, so a thread reads for one reader at a time and the
+ * batch can be the thread's rather than each connection's. */
+static __thread Batch thread_batch;
 
 SlStreamReader *
 sl_stream_reader_new (SlSource *src, gint fd, const gchar *peer)
@@ -46,9 +56,8 @@ sl_stream_reader_new (SlSource *src, gint fd, const gchar *peer)
   r->fd = fd;
   r->peer = g_strdup (peer);
   r->window = sl_source_new_window (src);
-  r->wake = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
+  r->wake = -1;
   r->size = MAX (READ_CHUNK, sl_source_max_msg_size (src) + 32);
-  r->buf = g_malloc (r->size);
   return r;
 }
 
@@ -56,6 +65,12 @@ void
 sl_stream_reader_frame_by_newline (SlStreamReader *r)
 {
   r->framing = FRAMING_NEWLINE;
+}
+
+SlWindow *
+sl_stream_reader_window (SlStreamReader *r)
+{
+  return r->window;
 }
 
 void
@@ -83,24 +98,27 @@ sl_stream_reader_last_read (SlStreamReader *r)
 
 /* Only a reader that cannot be woken through its eventfd is shut down:
  * data a TCP peer sends after shutdown(SHUT_RD) resets the connection,
- * which throws away what the kernel still held for us. */
+ * which throws away what the kernel still held for us. run() makes the
+ * eventfd and then looks at cancelled, this sets cancelled and then looks
+ * at the eventfd: one of the two sees the other. */
 void
 sl_stream_reader_cancel (SlStreamReader *r)
 {
   g_atomic_int_set (&r->cancelled, 1);
   sl_window_cancel (r->window);
+  gint wake = g_atomic_int_get (&r->wake);
   guint64 one = 1;
-  if (r->wake < 0 || write (r->wake, &one, sizeof one) != sizeof one)
+  if (wake < 0 || write (wake, &one, sizeof one) != sizeof one)
     shutdown (r->fd, SHUT_RDWR);
 }
 
 static void
 flush_batch (SlStreamReader *r)
 {
-  if (!r->batched)
+  if (!r->batch || !r->batch->n)
     return;
-  sl_source_post (r->src, r->batch, r->batched);
-  r->batched = 0;
+  sl_source_post (r->src, r->batch->msgs, r->batch->n);
+  r->batch->n = 0;
 }
 
 static void
@@ -113,8 +131,8 @@ emit (SlStreamReader *r, const gchar *data, gsize len)
     return;
   SlMessage *msg = sl_source_parse (r->src, data, len, r->peer);
   sl_message_bind_window (msg, r->window);
-  r->batch[r->batched++] = msg;
-  if (r->batched == POST_BATCH)
+  r->batch->msgs[r->batch->n++] = msg;
+  if (r->batch->n == POST_BATCH)
     flush_batch (r);
 }
 
@@ -259,13 +277,58 @@ frame_all (SlStreamReader *r, gboolean at_eof)
     }
 }
 
-/* One read() into the buffer and the framing of what it brought: the
- * bytes read, or -1 at the end of the stream or on an error. */
+typedef struct
+{
+  gsize size;
+  gchar data[];
+} Scratch;
+
+static GPrivate scratch_key = G_PRIVATE_INIT (g_free);
+
+static gchar *
+thread_scratch (gsize size)
+{
+  Scratch *s = g_private_get (&scratch_key);
+  if (!s || s->size < size)
+    {
+      s = g_malloc (sizeof (Scratch) + size);
+      s->size = size;
+      g_private_replace (&scratch_key, s);
+    }
+  return s->data;
+}
+
+/* After framing: a reader that read into the thread's scratch buffer
+ * copies the start of a frame it has not seen the end of into a buffer
+ * of its own. */
+static void
+keep_rest (SlStreamReader *r, gboolean borrowed)
+{
+  if (borrowed && r->start == r->end)
+    r->buf = NULL;
+  else if (borrowed)
+    {
+      gchar *own = g_malloc (r->size);
+      memcpy (own, r->buf + r->start, r->end - r->start);
+      r->end -= r->start;
+      r->start = 0;
+      r->buf = own;
+    }
+}
+
+/* One read() and the framing of what it brought: the bytes read, 0 when
+ * there was nothing to read, or -1 at the end of the stream or on an
+ * error. A quiet reader holds no buffer between frames: it reads into
+ * its thread's scratch buffer, and messages copy their frames, so
+ * thousands of quiet connections on a worker take no 64 KiB each. */
 static gssize
 read_once (SlStreamReader *r)
 {
-  gssize n = read (r->fd, r->buf + r->end, r->size - r->end);
-  if (n < 0 && (errno == EINTR || errno == EAGAIN))
+  r->batch = &thread_batch;
+  gboolean borrowed = r->buf == NULL;
+  gchar *buf = borrowed ? thread_scratch (r->size) : r->buf;
+  gssize n = read (r->fd, buf + r->end, r->size - r->end);
+  if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
     return 0;
   if (n < 0)
     {
@@ -281,19 +344,46 @@ read_once (SlStreamReader *r)
     }
   __atomic_store_n (&r->last_read, g_get_monotonic_time (), __ATOMIC_RELAXED);
   sl_source_mark_read_time ();
+  r->buf = buf;
   r->end += n;
   frame_all (r, FALSE);
+  keep_rest (r, borrowed);
   flush_batch (r);
   return n;
 }
 
-/* After cancel: what the kernel already holds was acknowledged to the
- * peer, so it is read and posted without waiting for window room, up to
- * one receive buffer (the most the kernel can have held). A frame the
- * peer had not finished is dropped, as the peer was cut off in it: a
- * sender that keeps what was not acknowledged sends it whole again. */
-static void
-take_what_is_left (SlStreamReader *r)
+SlStreamStatus
+sl_stream_reader_pump (SlStreamReader *r, guint reads)
+{
+  for (guint i = 0; i < reads; i++)
+    {
+      if (sl_window_arm (r->window))
+        return SL_STREAM_FULL;
+      gssize n = read_once (r);
+      if (n < 0)
+        {
+          flush_batch (r);
+          return SL_STREAM_END;
+        }
+      if (n == 0)
+        {
+          /* quiet now: a buffer of its own would only take memory; one
+           * that floods keeps it instead of allocating it again and again */
+          if (r->buf && r->start == r->end)
+            g_clear_pointer (&r->buf, g_free);
+          return SL_STREAM_AGAIN;
+        }
+    }
+  return SL_STREAM_MORE;
+}
+
+/* What the kernel already holds was acknowledged to the peer, so it is
+ * read and posted without waiting for window room, up to one receive
+ * buffer (the most the kernel can have held). A frame the peer had not
+ * finished is dropped, as the peer was cut off in it: a sender that keeps
+ * what was not acknowledged sends it whole again. */
+void
+sl_stream_reader_drain (SlStreamReader *r)
 {
   gint rcvbuf = 0;
   socklen_t len = sizeof rcvbuf;
@@ -305,21 +395,26 @@ take_what_is_left (SlStreamReader *r)
       if (poll (&pfd, 1, 0) <= 0 || !(pfd.revents & (POLLIN | POLLHUP | POLLERR)))
         break;
       gssize n = read_once (r);
-      if (n < 0)
+      if (n <= 0)
         break;
       taken += n;
     }
+  flush_batch (r);
 }
 
+/* The window is waited for before poll, and only this thread fills it:
+ * pump() finds room and makes its one read, which poll said will not
+ * block. */
 void
 sl_stream_reader_run (SlStreamReader *r)
 {
+  g_atomic_int_set (&r->wake, eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK));
   struct pollfd fds[2] = { { r->fd, POLLIN, 0 }, { r->wake, POLLIN, 0 } };
   for (;;)
     {
       if (g_atomic_int_get (&r->cancelled))
         {
-          take_what_is_left (r);
+          sl_stream_reader_drain (r);
           break;
         }
       if (!sl_window_wait (r->window))
@@ -328,7 +423,7 @@ sl_stream_reader_run (SlStreamReader *r)
         break;
       if (r->wake >= 0 && !fds[0].revents)
         continue;
-      if (read_once (r) < 0)
+      if (sl_stream_reader_pump (r, 1) == SL_STREAM_END)
         break;
     }
   flush_batch (r);

@@ -11,24 +11,44 @@ G_BEGIN_DECLS
 
 typedef struct _SlStreamReader SlStreamReader;
 
+typedef enum
+{
+  SL_STREAM_AGAIN,   /* nothing to read now: wait until the descriptor is readable */
+  SL_STREAM_MORE,    /* the reads allowed were done; more may be waiting */
+  SL_STREAM_FULL,    /* the window is full: its notify is called once it has room */
+  SL_STREAM_END,     /* end of stream or an error: what was read is posted */
+} SlStreamStatus;
+
 /* fd may be a socket, a pipe, a terminal or a file; the caller keeps it. */
 SlStreamReader *sl_stream_reader_new    (SlSource *src, gint fd, const gchar *peer);
 /* Frames by newline (or NUL) only, for pipes and files whose lines may
- * start with digits and a space: no RFC 6587 octet counting. Call before run. */
+ * start with digits and a space: no RFC 6587 octet counting. Call before
+ * reading. */
 void            sl_stream_reader_frame_by_newline (SlStreamReader *r);
-/* Reads until end of stream, an error, or cancel. Runs on the caller's thread. */
+/* The connection's flow-control window, for its owner to set a notify. */
+SlWindow       *sl_stream_reader_window (SlStreamReader *r);
+/* Up to reads read()s of 64 KiB, each framed and its messages posted,
+ * while the window has room. Never waits on a non-blocking descriptor:
+ * what an I/O worker calls when the descriptor is readable. */
+SlStreamStatus  sl_stream_reader_pump   (SlStreamReader *r, guint reads);
+/* On the reading thread, at a stop: reads and posts what the kernel
+ * already holds (bounded by the receive buffer) without waiting for room
+ * in the window; a message cut at the end of that is dropped. */
+void            sl_stream_reader_drain  (SlStreamReader *r);
+
+/* Reads a blocking descriptor on the caller's thread until end of
+ * stream, an error, or cancel: for pipes and stdin, which have a thread
+ * of their own. */
 void            sl_stream_reader_run    (SlStreamReader *r);
 /* From another thread, at a graceful stop: tells the peer that we are
  * going (our side of the connection is shut down, the peer reads its end)
- * while run() goes on reading, so a sender that notices closes after its
+ * while reading goes on, so a sender that notices closes after its
  * last message instead of sending into a closed socket. */
 void            sl_stream_reader_finish (SlStreamReader *r);
 /* Monotonic µs of the last read that brought data; 0 before any. */
 gint64          sl_stream_reader_last_read (SlStreamReader *r);
-/* From another thread: makes run() return soon, after it has read and
- * posted what the kernel already holds (bounded by the receive buffer),
- * without waiting for room in the window; a message cut at the end of
- * that is dropped. */
+/* From another thread: makes run() return soon, after it drained (see
+ * sl_stream_reader_drain). */
 void            sl_stream_reader_cancel (SlStreamReader *r);
 void            sl_stream_reader_free   (SlStreamReader *r);
 

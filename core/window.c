@@ -6,6 +6,9 @@ struct _SlWindow
   guint size;
   gint in_flight;
   gint waiting;
+  gint armed;
+  SlWindowNotify notify;
+  gpointer notify_data;
   gboolean cancelled;
   GMutex lock;
   GCond room;
@@ -45,18 +48,52 @@ sl_window_take (SlWindow *w, guint n)
   g_atomic_int_add (&w->in_flight, n);
 }
 
-/* The reader only sleeps when the window is full, so acknowledgements take
- * the lock only while someone waits. */
+/* The reader only sleeps or arms when the window is full, so
+ * acknowledgements take the lock only while someone waits. Whoever clears
+ * armed (here or sl_window_arm) owns the one wake-up it stands for. */
 void
 sl_window_release (SlWindow *w, guint n)
 {
   gint before = g_atomic_int_add (&w->in_flight, -(gint) n);
-  if (g_atomic_int_get (&w->waiting) && (guint) before - n < w->size)
+  if ((guint) before - n >= w->size)
+    return;
+  if (g_atomic_int_get (&w->waiting))
     {
       g_mutex_lock (&w->lock);
       g_cond_broadcast (&w->room);
       g_mutex_unlock (&w->lock);
     }
+  if (g_atomic_int_get (&w->armed) && g_atomic_int_compare_and_exchange (&w->armed, 1, 0))
+    {
+      g_mutex_lock (&w->lock);
+      if (w->notify)
+        w->notify (w->notify_data);
+      g_mutex_unlock (&w->lock);
+    }
+}
+
+void
+sl_window_set_notify (SlWindow *w, SlWindowNotify notify, gpointer data)
+{
+  g_mutex_lock (&w->lock);
+  w->notify = notify;
+  w->notify_data = data;
+  g_mutex_unlock (&w->lock);
+}
+
+/* armed is set before in_flight is read again, and release reads armed
+ * after it lowered in_flight: one of the two sees the other, so room that
+ * appears in between is never missed. */
+gboolean
+sl_window_arm (SlWindow *w)
+{
+  if ((guint) g_atomic_int_get (&w->in_flight) < w->size)
+    return FALSE;
+  g_atomic_int_set (&w->armed, 1);
+  if ((guint) g_atomic_int_get (&w->in_flight) < w->size
+      && g_atomic_int_compare_and_exchange (&w->armed, 1, 0))
+    return FALSE;
+  return TRUE;
 }
 
 gboolean

@@ -8,6 +8,10 @@ G_BEGIN_DECLS
 
 typedef struct _SlWindow SlWindow;
 
+/* Called on the thread that released, with the window's lock held: it
+ * must not block nor call into this window. */
+typedef void (*SlWindowNotify) (gpointer data);
+
 SlWindow *sl_window_new     (guint size);
 SlWindow *sl_window_ref     (SlWindow *w);
 void      sl_window_unref   (SlWindow *w);
@@ -21,6 +25,14 @@ gboolean  sl_window_wait    (SlWindow *w);
  * only for what was delivered. */
 gboolean  sl_window_wait_empty (SlWindow *w, gint64 end_time);
 void      sl_window_cancel  (SlWindow *w);
+/* For a reader that must not block (one on an I/O worker): notify is
+ * called once after each sl_window_arm() that returned TRUE, when the
+ * window has room again. NULL stops the calls; once this returns, no call
+ * is running. */
+void      sl_window_set_notify (SlWindow *w, SlWindowNotify notify, gpointer data);
+/* FALSE when the window has room now; TRUE when it is full and notify
+ * will be called once it has room. */
+gboolean  sl_window_arm     (SlWindow *w);
 guint     sl_window_in_flight (SlWindow *w);
 
 G_END_DECLS

@@ -1,11 +1,15 @@
+#include "core/activation.h"
 #include "core/config.h"
+#include "core/config/parser.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/io-worker.h"
 #include "core/persist.h"
 #include "core/plugin.h"
 #include "core/stats.h"
 #include "daemon/control.h"
 #include "daemon/instance.h"
+#include "daemon/notify.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +29,9 @@ typedef struct
   gchar *persist_file;
   gchar *control_path;
   gchar *module_path;
+  gchar *include_path;
   gchar *help_driver;
+  gint io_threads;
   gboolean foreground;
   gboolean syntax_only;
   gboolean to_stderr;
@@ -56,8 +62,13 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &s->verbose, N_("print more internal messages"), NULL },
     { "debug", 'd', 0, G_OPTION_ARG_NONE, &s->debug, N_("print debug messages"), NULL },
     { "version", 'V', 0, G_OPTION_ARG_NONE, &s->version, N_("print the version and exit"), NULL },
-    { "module-path", 0, 0, G_OPTION_ARG_STRING, &s->module_path, N_("folders to load plugins from, separated by ':'"), N_("PATH") },
+    { "module-path", 0, 0, G_OPTION_ARG_STRING, &s->module_path,
+      N_("more folders to load plugins from, separated by ':', searched before the installed ones"), N_("PATH") },
+    { "include-path", 0, 0, G_OPTION_ARG_STRING, &s->include_path,
+      N_("folders @include looks in after the including file's, separated by ':'"), N_("PATH") },
     { "help-driver", 0, 0, G_OPTION_ARG_STRING, &s->help_driver, N_("print the options of a driver and exit"), N_("NAME") },
+    { "io-threads", 0, 0, G_OPTION_ARG_INT, &s->io_threads,
+      N_("threads that read every stream connection (default: one per processor)"), N_("N") },
     { NULL }
   };
   GOptionContext *ctx = g_option_context_new (_("- the Sluice log router"));
@@ -66,10 +77,21 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
   gboolean ok = g_option_context_parse (ctx, argc, argv, &error);
   if (!ok)
     {
-      fprintf (stderr, "sluiced: %s\n", error->message);
+      fprintf (stderr, _("sluiced: %s; see --help\n"), error->message);
       g_error_free (error);
     }
+  else if (*argc > 1)
+    {
+      fprintf (stderr, _("sluiced: unexpected argument '%s'; see --help\n"), (*argv)[1]);
+      ok = FALSE;
+    }
   g_option_context_free (ctx);
+  if (ok && (s->io_threads < 0 || s->io_threads > SL_IO_WORKERS_MAX))
+    {
+      fprintf (stderr, _("sluiced: --io-threads takes a number from 1 to %d\n"), SL_IO_WORKERS_MAX);
+      ok = FALSE;
+    }
+  sl_io_workers_set_count (s->io_threads);
   if (!s->cfgfile)
     s->cfgfile = g_strdup (SL_SYSCONFDIR "/sluice.conf");
   if (!s->pidfile)
@@ -78,8 +100,15 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
     s->persist_file = g_strdup (SL_LOCALSTATEDIR "/lib/sluice/sluice.persist");
   if (!s->control_path)
     s->control_path = g_strdup (SL_LOCALSTATEDIR "/run/sluiced.ctl");
-  if (!s->module_path)
-    s->module_path = g_strdup (SL_MODULE_DIR);
+  /* a plugin folder of one's own comes before the installed plugins; a
+   * file name found there hides the installed one of that name */
+  gchar *module_path = s->module_path ? g_strconcat (s->module_path, G_SEARCHPATH_SEPARATOR_S, SL_MODULE_DIR, NULL)
+                                      : g_strdup (SL_MODULE_DIR);
+  g_free (s->module_path);
+  s->module_path = module_path;
+  if (!s->include_path)
+    s->include_path = sl_cfg_default_include_path ();
+  sl_cfg_set_paths (s->include_path, s->module_path);
   return ok;
 }
 
@@ -91,6 +120,7 @@ settings_clear (Settings *s)
   g_free (s->persist_file);
   g_free (s->control_path);
   g_free (s->module_path);
+  g_free (s->include_path);
   g_free (s->help_driver);
 }
 
@@ -129,7 +159,7 @@ load_config (const gchar *path)
 /* A valid new configuration takes over; an invalid one is reported and the
  * running one stays in charge. */
 static gboolean
-reload (Daemon *d, gchar **why)
+replace_config (Daemon *d, gchar **why)
 {
   GError *error = NULL;
   SlConfig *next = sl_config_load_after (d->settings->cfgfile, d->cfg, &error);
@@ -151,11 +181,21 @@ reload (Daemon *d, gchar **why)
     }
   sl_config_free (d->cfg);
   d->cfg = next;
+  sl_activation_close_unclaimed ();
   /* a SIGHUP also means "reopen your files" after logrotate, and the
    * destinations that were kept still hold the old ones */
   sl_config_reopen (d->cfg);
   sl_log (SL_LOG_NOTICE, "configuration reloaded; version='%s'", PACKAGE_VERSION);
   return TRUE;
+}
+
+static gboolean
+reload (Daemon *d, gchar **why)
+{
+  sl_notify_reloading ();
+  gboolean reloaded = replace_config (d, why);
+  sl_notify_ready ();
+  return reloaded;
 }
 
 static gboolean
@@ -305,6 +345,8 @@ run (Settings *s)
       sl_config_free (d.cfg);
       return 0;
     }
+  /* LISTEN_PID names this process, not the one daemonize() makes */
+  sl_activation_init ();
   GError *error = NULL;
   /* before anything of the configuration is opened: a second daemon must
    * not take over a running one's sockets on its way to failing */
@@ -346,11 +388,14 @@ run (Settings *s)
   g_unix_signal_add (SIGINT, on_term, &d);
   g_unix_signal_add (SIGHUP, on_hup, &d);
   g_timeout_add_seconds (1, save_persist, NULL);
+  sl_activation_close_unclaimed ();
   sl_log (SL_LOG_NOTICE, "sluiced starting up; version='%s'", PACKAGE_VERSION);
   tell_parent (ready, 0);
+  sl_notify_ready ();
 
   g_main_loop_run (d.loop);
 
+  sl_notify_stopping ();
   sl_log (SL_LOG_NOTICE, "sluiced shutting down; version='%s'", PACKAGE_VERSION);
   sl_control_free (d.control);
   sl_config_free (d.cfg);

@@ -81,9 +81,11 @@ main (int argc, char **argv)
 
   gchar *control = NULL;
   gboolean json = FALSE;
+  gboolean version = FALSE;
   GOptionEntry entries[] = {
     { "control", 'c', 0, G_OPTION_ARG_FILENAME, &control, N_("control socket of sluiced"), N_("PATH") },
     { "json", 'j', 0, G_OPTION_ARG_NONE, &json, N_("stats as JSON"), NULL },
+    { "version", 'V', 0, G_OPTION_ARG_NONE, &version, N_("print the version and exit"), NULL },
     { NULL }
   };
   GOptionContext *ctx = g_option_context_new (_("COMMAND - control a running sluiced"));
@@ -94,15 +96,24 @@ main (int argc, char **argv)
   g_string_free (summary, TRUE);
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   GError *error = NULL;
-  if (!g_option_context_parse (ctx, &argc, &argv, &error) || argc != 2)
+  gboolean parsed = g_option_context_parse (ctx, &argc, &argv, &error);
+  g_option_context_free (ctx);
+  if (parsed && version)
     {
-      fprintf (stderr, "sluicectl: %s\n", error ? error->message : _("give one command; see --help"));
+      printf ("sluicectl %s\n", PACKAGE_VERSION);
+      g_free (control);
+      return 0;
+    }
+  if (!parsed || argc != 2)
+    {
+      if (error)
+        fprintf (stderr, _("sluicectl: %s; see --help\n"), error->message);
+      else
+        fprintf (stderr, "sluicectl: %s\n", argc > 2 ? _("give one command, not several; see --help") : _("give one command; see --help"));
       g_clear_error (&error);
-      g_option_context_free (ctx);
       g_free (control);
       return 2;
     }
-  g_option_context_free (ctx);
   if (!control)
     control = g_strdup (SL_LOCALSTATEDIR "/run/sluiced.ctl");
 

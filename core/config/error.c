@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "core/i18n.h"
+
 G_DEFINE_QUARK (sl-cfg-error-quark, sl_cfg_error)
 
 /* The text of every file read so far, so an error found after the lexer
@@ -70,6 +72,18 @@ append_caret (GString *out, const gchar *line, gint column)
   g_string_append_c (out, '^');
 }
 
+static void
+append_quoted_line (GString *out, SlCfgPos pos)
+{
+  g_autofree gchar *line = pos.file ? source_line (pos.file, pos.line) : NULL;
+
+  if (line)
+    {
+      g_string_append_printf (out, "\n  %s\n  ", line);
+      append_caret (out, line, pos.column);
+    }
+}
+
 void
 sl_cfg_error_set (GError **error, SlCfgErrorCode code, SlCfgPos pos,
                   const gchar *format, ...)
@@ -88,11 +102,13 @@ sl_cfg_error_set (GError **error, SlCfgErrorCode code, SlCfgPos pos,
     g_string_append_printf (out, "%s:%d:%d: ", pos.file, pos.line, pos.column);
   g_string_append (out, message);
 
-  g_autofree gchar *line = pos.file ? source_line (pos.file, pos.line) : NULL;
-  if (line)
+  append_quoted_line (out, pos);
+  for (const SlCfgExpansion *e = pos.expansion; e; e = e->used_at.expansion)
     {
-      g_string_append_printf (out, "\n  %s\n  ", line);
-      append_caret (out, line, pos.column);
+      g_string_append_c (out, '\n');
+      g_string_append_printf (out, _("%s:%d:%d: in '%s' used here"), e->used_at.file, e->used_at.line,
+                              e->used_at.column, e->block);
+      append_quoted_line (out, e->used_at);
     }
   g_set_error_literal (error, SL_CFG_ERROR, code, out->str);
   g_string_free (out, TRUE);

@@ -24,7 +24,9 @@ typedef enum
 void sl_cfg_source_remember (const gchar *file, const gchar *text);
 
 /* Sets *error to a message that starts with the position and ends with the
- * quoted line and a caret under the column. */
+ * quoted line and a caret under the column; when pos lies in a block's
+ * text, each reference that expanded it follows ("FILE:L:C: in 'x' used
+ * here", its line and caret). */
 void sl_cfg_error_set (GError **error, SlCfgErrorCode code, SlCfgPos pos,
                        const gchar *format, ...) G_GNUC_PRINTF (4, 5);
 

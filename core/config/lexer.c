@@ -25,6 +25,12 @@ typedef struct
   gboolean substituted;
   SlCfgPos origin;
   guint depth;
+  /* an expanded block: no backtick substitution, positions from spans */
+  gboolean verbatim;
+  GArray *spans;          /* SlLexSpan, or NULL */
+  guint next_span;
+  gboolean frozen;
+  const SlCfgExpansion *expansion;
 } SlLexInput;
 
 struct _SlLexer
@@ -32,8 +38,11 @@ struct _SlLexer
   GPtrArray *inputs;      /* SlLexInput *, the one being read last */
   GHashTable *defines;    /* name -> value, from @define */
   SlCfgPos end;           /* where the bottom input ended */
+  gboolean expansion_ended;  /* since the last token */
   gboolean after_pragma;  /* a ':' now is the one of `@version:` */
 };
+
+static void enter_spans (SlLexInput *input);
 
 static void
 sl_lex_input_free (gpointer data)
@@ -41,6 +50,8 @@ sl_lex_input_free (gpointer data)
   SlLexInput *input = data;
 
   g_free (input->text);
+  if (input->spans)
+    g_array_unref (input->spans);
   g_free (input);
 }
 
@@ -86,10 +97,11 @@ sl_token_clear (SlToken *token)
   token->kind = SL_TOK_EOF;
 }
 
+/* syslog-ng's names are the same with '-' or '_': `module-path`, `scl_root`. */
 void
 sl_lexer_define (SlLexer *lexer, const gchar *name, const gchar *value)
 {
-  g_hash_table_replace (lexer->defines, g_strdup (name), g_strdup (value));
+  g_hash_table_replace (lexer->defines, sl_cfg_name_normalize (name), g_strdup (value));
 }
 
 static gchar *
@@ -143,6 +155,20 @@ sl_lexer_push_file (SlLexer *lexer, const gchar *path, SlCfgPos *from, GError **
 }
 
 void
+sl_lexer_push_expansion (SlLexer *lexer, const gchar *text, const gchar *file,
+                         GArray *spans, const SlCfgExpansion *expansion)
+{
+  SlLexInput *input = sl_lex_input_new (g_strdup (text), sl_cfg_intern_file (file));
+
+  input->offset = 0;
+  input->verbatim = TRUE;
+  input->spans = g_array_ref (spans);
+  input->expansion = expansion;
+  enter_spans (input);
+  g_ptr_array_add (lexer->inputs, input);
+}
+
+void
 sl_lexer_push_string (SlLexer *lexer, const gchar *text, const gchar *name)
 {
   const gchar *file = sl_cfg_intern_file (name ? name : "<string>");
@@ -166,6 +192,8 @@ pop_input (SlLexer *lexer)
 
   if (lexer->inputs->len == 1)
     lexer->end = input->token_end;
+  if (input->verbatim)
+    lexer->expansion_ended = TRUE;
   g_ptr_array_set_size (lexer->inputs, lexer->inputs->len - 1);
 }
 
@@ -184,10 +212,29 @@ ahead (const SlLexInput *input, gsize n)
   return input->text[input->offset + n];
 }
 
+/* Moves onto the spans that begin at the current offset. */
+static void
+enter_spans (SlLexInput *input)
+{
+  while (input->spans && input->next_span < input->spans->len)
+    {
+      const SlLexSpan *span = &g_array_index (input->spans, SlLexSpan, input->next_span);
+
+      if (span->offset > input->offset)
+        break;
+      input->line = span->line;
+      input->column = span->column;
+      input->frozen = span->frozen;
+      input->next_span++;
+    }
+}
+
 static void
 advance (SlLexInput *input)
 {
-  if (cur (input) == '\n')
+  if (input->frozen)
+    ;
+  else if (cur (input) == '\n')
     {
       input->line++;
       input->column = 1;
@@ -195,6 +242,7 @@ advance (SlLexInput *input)
   else
     input->column++;
   input->offset++;
+  enter_spans (input);
 }
 
 static SlCfgPos
@@ -202,7 +250,7 @@ input_pos (const SlLexInput *input)
 {
   if (input->substituted)
     return input->origin;
-  return (SlCfgPos) { input->file, input->line, input->column };
+  return (SlCfgPos) { input->file, input->line, input->column, input->expansion };
 }
 
 /* A backslash at the end of a line joins it to the next, as in syslog-ng. */
@@ -264,11 +312,11 @@ describe_char (gchar c)
   return g_strdup_printf ("'\\x%02x'", (guchar) c);
 }
 
-/* The value of a backtick name: an @define, else the environment. */
-static const gchar *
-lookup_value (SlLexer *lexer, const gchar *name)
+const gchar *
+sl_lexer_lookup (SlLexer *lexer, const gchar *name)
 {
-  const gchar *value = g_hash_table_lookup (lexer->defines, name);
+  g_autofree gchar *normal = sl_cfg_name_normalize (name);
+  const gchar *value = g_hash_table_lookup (lexer->defines, normal);
 
   return value ? value : g_getenv (name);
 }
@@ -285,7 +333,7 @@ checked_value (SlLexer *lexer, const gchar *name, SlCfgPos pos, guint depth, GEr
                         name, SL_LEXER_MAX_SUBSTITUTION_DEPTH);
       return NULL;
     }
-  value = lookup_value (lexer, name);
+  value = sl_lexer_lookup (lexer, name);
   if (!value)
     sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, pos,
                       _("undefined `%s`: neither @define nor environment variable"), name);
@@ -373,6 +421,120 @@ push_substitution (SlLexer *lexer, SlLexInput *input, GError **error)
   sub->origin = pos;
   sub->depth = depth;
   g_ptr_array_add (lexer->inputs, sub);
+  return TRUE;
+}
+
+/* A quoted string inside raw text, kept as written; the cursor is on its
+ * opening quote. */
+/* A backtick in raw text read from a file: substituted as it would be in a
+ * token, since the text is read again later without substitution. */
+static gboolean
+copy_raw_backtick (SlLexer *lexer, SlLexInput *input, gchar stop, GString *out, GError **error)
+{
+  SlCfgPos pos = input_pos (input);
+  g_autofree gchar *name = read_backtick_name (input, stop, pos, error);
+
+  if (!name)
+    return FALSE;
+  if (!*name)
+    {
+      g_string_append (out, "``");
+      return TRUE;
+    }
+  return append_value (lexer, name, pos, input->depth + 1, out, error);
+}
+
+static gboolean
+copy_raw_string (SlLexer *lexer, SlLexInput *input, gboolean substitute, GString *out, GError **error)
+{
+  gchar quote = cur (input);
+
+  g_string_append_c (out, quote);
+  advance (input);
+  while (cur (input) != quote)
+    {
+      if (cur (input) == '\0')
+        return FALSE;
+      if (cur (input) == '`' && substitute)
+        {
+          if (!copy_raw_backtick (lexer, input, quote, out, error))
+            return FALSE;
+          continue;
+        }
+      if (quote == '"' && cur (input) == '\\' && ahead (input, 1) != '\0')
+        {
+          g_string_append_c (out, cur (input));
+          advance (input);
+        }
+      g_string_append_c (out, cur (input));
+      advance (input);
+    }
+  g_string_append_c (out, quote);
+  advance (input);
+  return TRUE;
+}
+
+gboolean
+sl_lexer_read_raw (SlLexer *lexer, gchar close, gboolean substitute, SlCfgPos opener, gchar **text,
+                   SlCfgPos *start, SlCfgPos *end, GError **error)
+{
+  SlLexInput *input = top_input (lexer);
+  gchar open = close == ')' ? '(' : close == '}' ? '{' : '[';
+  g_autoptr (GString) out = g_string_new (NULL);
+  guint depth = 1;
+
+  g_return_val_if_fail (input != NULL, FALSE);
+  *start = input_pos (input);
+  substitute = substitute && !input->verbatim;
+  for (;;)
+    {
+      gchar c = cur (input);
+
+      if (c == '\0')
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, opener, _("no '%c' closes this '%c'"), close, open);
+          return FALSE;
+        }
+      if (c == '"' || c == '\'')
+        {
+          GError *inner = NULL;
+
+          if (!copy_raw_string (lexer, input, substitute, out, &inner))
+            {
+              if (inner)
+                g_propagate_error (error, inner);
+              else
+                sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, opener, _("unterminated string after this '%c'"), open);
+              return FALSE;
+            }
+          continue;
+        }
+      if (c == '`' && substitute)
+        {
+          if (!copy_raw_backtick (lexer, input, '\0', out, error))
+            return FALSE;
+          continue;
+        }
+      if (c == '#')
+        {
+          while (cur (input) != '\0' && cur (input) != '\n')
+            {
+              g_string_append_c (out, cur (input));
+              advance (input);
+            }
+          continue;
+        }
+      if (c == open)
+        depth++;
+      else if (c == close && --depth == 0)
+        break;
+      g_string_append_c (out, c);
+      advance (input);
+    }
+  *end = input_pos (input);
+  advance (input);
+  input->token_end = input_pos (input);
+  *text = g_string_free (g_steal_pointer (&out), FALSE);
   return TRUE;
 }
 
@@ -475,7 +637,7 @@ read_double_quoted (SlLexer *lexer, SlLexInput *input, SlToken *token, GError **
           if (!read_escape (input, value, error))
             return FALSE;
         }
-      else if (c == '`')
+      else if (c == '`' && !input->verbatim)
         {
           SlCfgPos pos = input_pos (input);
           g_autofree gchar *name = read_backtick_name (input, '"', pos, error);
@@ -499,13 +661,14 @@ read_double_quoted (SlLexer *lexer, SlLexInput *input, SlToken *token, GError **
   return TRUE;
 }
 
+/* No escapes, but backticks are substituted, as syslog-ng does before it
+ * reads any token: patterns('`a-pattern`') is how the SCL uses a define. */
 static gboolean
-read_single_quoted (SlLexInput *input, SlToken *token, GError **error)
+read_single_quoted (SlLexer *lexer, SlLexInput *input, SlToken *token, GError **error)
 {
-  gsize start;
+  g_autoptr (GString) value = g_string_new (NULL);
 
   advance (input);
-  start = input->offset;
   while (cur (input) != '\'')
     {
       if (cur (input) == '\0')
@@ -513,10 +676,31 @@ read_single_quoted (SlLexInput *input, SlToken *token, GError **error)
           sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, token->pos, _("unterminated string"));
           return FALSE;
         }
+      if (cur (input) == '`' && !input->verbatim)
+        {
+          SlCfgPos pos = input_pos (input);
+          g_autofree gchar *name = read_backtick_name (input, '\'', pos, error);
+          gsize before = value->len;
+
+          if (!name)
+            return FALSE;
+          if (!*name)
+            g_string_append_c (value, '`');
+          else if (!append_value (lexer, name, pos, input->depth + 1, value, error))
+            return FALSE;
+          else if (memchr (value->str + before, '\'', value->len - before))
+            {
+              sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos,
+                                _("the value of `%s` holds an apostrophe, which a '...' string cannot"), name);
+              return FALSE;
+            }
+          continue;
+        }
+      g_string_append_c (value, cur (input));
       advance (input);
     }
   token->kind = SL_TOK_STRING;
-  token->value = g_strndup (input->text + start, input->offset - start);
+  token->value = g_string_free (g_steal_pointer (&value), FALSE);
   advance (input);
   return TRUE;
 }
@@ -547,6 +731,14 @@ read_operator (SlLexInput *input, SlToken *token, GError **error)
   gchar c = cur (input);
   gboolean with_equals = ahead (input, 1) == '=';
 
+  if (c == '=' && ahead (input, 1) == '>')
+    {
+      advance (input);
+      advance (input);
+      token->kind = SL_TOK_ARROW;
+      token->value = g_strdup ("=>");
+      return TRUE;
+    }
   if ((c == '=' || c == '!') && !with_equals)
     {
       if (c == '=')
@@ -579,6 +771,8 @@ read_token (SlLexer *lexer, SlLexInput *input, SlToken *token, GError **error)
     { '}', SL_TOK_RBRACE },
     { ';', SL_TOK_SEMICOLON },
     { ',', SL_TOK_COMMA },
+    { '[', SL_TOK_LBRACKET },
+    { ']', SL_TOK_RBRACKET },
   };
   gchar c = cur (input);
 
@@ -604,7 +798,7 @@ read_token (SlLexer *lexer, SlLexInput *input, SlToken *token, GError **error)
     case '"':
       return read_double_quoted (lexer, input, token, error);
     case '\'':
-      return read_single_quoted (input, token, error);
+      return read_single_quoted (lexer, input, token, error);
     case '@':
       return read_pragma (input, token, error);
     case '=':
@@ -636,6 +830,7 @@ gboolean
 sl_lexer_next (SlLexer *lexer, SlToken *token, GError **error)
 {
   token->value = NULL;
+  token->follows_expansion = FALSE;
   for (;;)
     {
       SlLexInput *input = top_input (lexer);
@@ -652,7 +847,7 @@ sl_lexer_next (SlLexer *lexer, SlToken *token, GError **error)
           pop_input (lexer);
           continue;
         }
-      if (cur (input) == '`')
+      if (cur (input) == '`' && !input->verbatim)
         {
           if (!push_substitution (lexer, input, error))
             return FALSE;
@@ -666,6 +861,8 @@ sl_lexer_next (SlLexer *lexer, SlToken *token, GError **error)
           return FALSE;
         }
       lexer->after_pragma = token->kind == SL_TOK_PRAGMA;
+      token->follows_expansion = lexer->expansion_ended;
+      lexer->expansion_ended = FALSE;
       input->token_end = input_pos (input);
       return TRUE;
     }

@@ -3,8 +3,10 @@
 #include "core/config/parser.h"
 
 #include <glob.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/config/block.h"
 #include "core/config/error.h"
 #include "core/config/lexer.h"
 #include "core/i18n.h"
@@ -15,6 +17,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlCfgNode, sl_cfg_node_free)
 /* Bounds on what a hostile or broken file can make the parser do. */
 #define SL_PARSER_MAX_NESTING 200
 #define SL_PARSER_MAX_INCLUDE_DEPTH 64
+#define SL_PARSER_MAX_EXPANSION_DEPTH 64
+
+/* syslog-ng's own include folder: its scl.conf and scl/ are used as they
+ * are when present */
+#define SYSLOG_NG_INCLUDE_DIR "/usr/share/syslog-ng/include"
 
 typedef struct
 {
@@ -25,6 +32,7 @@ typedef struct
   SlCfgNode *root;
   GArray *pragmas;         /* SlCfgPos of every pragma read */
   GHashTable *included_from;  /* interned file -> SlCfgPos * of its @include */
+  GHashTable *blocks;      /* "context/normalized-name" -> SlCfgBlock */
   guint nesting;
 } SlParser;
 
@@ -45,13 +53,19 @@ static const gchar *const log_keywords[] = {
   "log", "channel", "junction", "if", "parallelize",
 };
 
+/* Where a block may be used: the statement whose items it stands for. */
+static const gchar *const block_contexts[] = {
+  "source", "destination", "parser", "rewrite", "filter", "log", "root", "options",
+};
+
 static const gchar *const pragma_names[] = {
   "version", "include", "define", "module", "requires",
 };
 
 static const gchar *const comparison_words[] = { "eq", "ne", "lt", "le", "gt", "ge" };
 
-static gboolean parse_items (SlParser *p, SlCfgNode *parent, const gchar *what, const SlOpener *opener);
+static gboolean parse_items (SlParser *p, SlCfgNode *parent, const gchar *context, const gchar *what,
+                             const SlOpener *opener);
 static gboolean parse_log_items (SlParser *p, SlCfgNode *parent, const SlOpener *opener);
 static SlCfgNode *parse_or (SlParser *p, const SlOpener *opener);
 static SlCfgNode *parse_filter_body (SlParser *p, SlTokenKind closer, const SlOpener *opener);
@@ -282,9 +296,72 @@ is_pragma_semicolon (SlParser *p, const SlToken *token)
   return FALSE;
 }
 
+/* Blocks */
+
+static gchar *
+block_key (const gchar *context, const gchar *name)
+{
+  g_autofree gchar *normal = sl_cfg_name_normalize (name);
+
+  return g_strconcat (context, "/", normal, NULL);
+}
+
+/* The block name stands for where a block of context may be used, or NULL. */
+static const SlCfgBlock *
+find_block (SlParser *p, const gchar *context, const gchar *name)
+{
+  if (!context || !p->blocks)
+    return NULL;
+
+  g_autofree gchar *key = block_key (context, name);
+  return g_hash_table_lookup (p->blocks, key);
+}
+
+static void
+add_block (SlParser *p, SlCfgBlock *block, const gchar *name)
+{
+  /* a later definition replaces an earlier one, as a plugin of syslog-ng
+   * registered twice does */
+  g_hash_table_replace (p->blocks, block_key (sl_cfg_block_context (block), name), block);
+}
+
+static const gchar *
+lookup_define (gpointer lexer, const gchar *name)
+{
+  return sl_lexer_lookup (lexer, name);
+}
+
+/* A reference `name(args)` to block: name is taken and the lookahead is its
+ * '('. The block's text is pushed, to be read next in place of the
+ * reference, as syslog-ng substitutes it. */
+static gboolean
+expand_block (SlParser *p, const SlCfgBlock *block, const SlToken *name)
+{
+  g_auto (SlToken) open = { 0 };
+  g_autofree gchar *args = NULL;
+  SlCfgPos start, end;
+  SlCfgExpanded out = { 0 };
+  guint depth = 0;
+
+  for (const SlCfgExpansion *e = name->pos.expansion; e; e = e->used_at.expansion)
+    if (++depth >= SL_PARSER_MAX_EXPANSION_DEPTH)
+      return fail (p, SL_CFG_ERROR_REFERENCE, name->pos,
+                   _("blocks used inside each other more than %d deep: does '%s' use itself?"),
+                   SL_PARSER_MAX_EXPANSION_DEPTH, name->value);
+  if (!take (p, &open) || !sl_lexer_read_raw (p->lexer, ')', TRUE, open.pos, &args, &start, &end, &p->error))
+    return FALSE;
+
+  gboolean ok = sl_cfg_block_expand (block, args, start, name->pos, lookup_define, p->lexer, &out, &p->error);
+  if (ok)
+    sl_lexer_push_expansion (p->lexer, out.text, out.file, out.spans, out.expansion);
+  sl_cfg_expanded_clear (&out);
+  return ok;
+}
+
 /* Calls: name(args, children) */
 
 static SlCfgNode *parse_item_block (SlParser *p, const SlToken *name, SlCfgPos *close_pos);
+static SlCfgNode *parse_log_inline (SlParser *p, const gchar *keyword, SlCfgPos pos, SlCfgPos *close_pos);
 
 /* `condition(expression)` of a rewrite rule: a filter expression, not
  * arguments; "condition" is taken and the lookahead is its '('. */
@@ -302,6 +379,25 @@ parse_condition_call (SlParser *p, const SlToken *name, SlCfgPos *close_pos)
   if (!take_closer (p, close_pos))
     return NULL;
   return g_steal_pointer (&node);
+}
+
+/* `key => value`: key is taken and the lookahead is the arrow. */
+static gboolean
+parse_pair_value (SlParser *p, SlCfgNode *node, const SlToken *key)
+{
+  g_auto (SlToken) value = { 0 };
+  const SlToken *token;
+
+  if (!skip (p) || !(token = peek (p)))
+    return FALSE;
+  if (!is_value (token))
+    {
+      g_autofree gchar *what = g_strdup_printf (_("a value after '%s =>'"), key->value);
+      return fail_expected (p, token, what, NULL);
+    }
+  take (p, &value);
+  sl_cfg_node_add_pair (node, key->value, arg_kind (&value), value.value, key->pos);
+  return TRUE;
 }
 
 /* name is taken and the lookahead is its '('. */
@@ -333,9 +429,6 @@ parse_call (SlParser *p, const gchar *name, SlCfgPos pos, SlCfgPos *close_pos)
             return NULL;
           break;
         case SL_TOK_STRING:
-          take (p, &value);
-          sl_cfg_node_add_arg (node, SL_CFG_ARG_STRING, value.value, value.pos);
-          break;
         case SL_TOK_WORD:
           {
             SlCfgPos child_close;
@@ -344,6 +437,17 @@ parse_call (SlParser *p, const gchar *name, SlCfgPos pos, SlCfgPos *close_pos)
             take (p, &value);
             if (!(token = peek (p)))
               return NULL;
+            if (token->kind == SL_TOK_ARROW)
+              {
+                if (!parse_pair_value (p, node, &value))
+                  return NULL;
+                break;
+              }
+            if (value.kind == SL_TOK_STRING)
+              {
+                sl_cfg_node_add_arg (node, SL_CFG_ARG_STRING, value.value, value.pos);
+                break;
+              }
             if (token->kind == SL_TOK_LPAREN && is_word (&value, "condition"))
               child = parse_condition_call (p, &value, &child_close);
             else if (token->kind == SL_TOK_LPAREN)
@@ -377,7 +481,7 @@ parse_item_block (SlParser *p, const SlToken *name, SlCfgPos *close_pos)
   SlOpener opener = { text, name->pos };
 
   node->has_body = TRUE;
-  if (!skip (p) || !enter (p, name->pos) || !parse_items (p, node, _("an option"), &opener))
+  if (!skip (p) || !enter (p, name->pos) || !parse_items (p, node, NULL, _("an option"), &opener))
     return NULL;
   leave (p);
   if (!take_closer (p, close_pos))
@@ -397,6 +501,108 @@ resolve_include (const gchar *pattern, const gchar *including_file)
   if (g_str_equal (dir, "."))
     return g_strdup (pattern);
   return g_build_filename (dir, pattern, NULL);
+}
+
+static gchar *include_path_setting;
+static gchar *module_path_setting;
+
+void
+sl_cfg_set_paths (const gchar *include_path, const gchar *module_path)
+{
+  g_free (include_path_setting);
+  g_free (module_path_setting);
+  include_path_setting = g_strdup (include_path);
+  module_path_setting = g_strdup (module_path);
+}
+
+gchar *
+sl_cfg_default_include_path (void)
+{
+  if (g_file_test (SYSLOG_NG_INCLUDE_DIR, G_FILE_TEST_IS_DIR))
+    return g_strdup (SL_INCLUDE_DIR G_SEARCHPATH_SEPARATOR_S SYSLOG_NG_INCLUDE_DIR);
+  return g_strdup (SL_INCLUDE_DIR);
+}
+
+/* syslog-ng's built-in defines, pointing at Sluice's folders; scl-root is
+ * the scl/ of the first include folder that has one, so that the SCL's
+ * scripts (getvirtconsole's tty10.sh) are found where they are installed. */
+static void
+define_builtins (SlLexer *lexer)
+{
+  g_autofree gchar *include_path = include_path_setting ? g_strdup (include_path_setting)
+                                                        : sl_cfg_default_include_path ();
+  g_auto (GStrv) dirs = g_strsplit (include_path, G_SEARCHPATH_SEPARATOR_S, -1);
+  g_autofree gchar *scl_root = NULL;
+
+  for (guint i = 0; dirs[i] && !scl_root; i++)
+    {
+      g_autofree gchar *scl = g_build_filename (dirs[i], "scl", NULL);
+
+      if (*dirs[i] && g_file_test (scl, G_FILE_TEST_IS_DIR))
+        scl_root = g_steal_pointer (&scl);
+    }
+  if (!scl_root)
+    scl_root = g_build_filename (SL_INCLUDE_DIR, "scl", NULL);
+
+  sl_lexer_define (lexer, "syslog-ng-prefix", SL_PREFIX);
+  sl_lexer_define (lexer, "syslog-ng-root", SL_PREFIX);
+  sl_lexer_define (lexer, "syslog-ng-data", SL_DATADIR);
+  sl_lexer_define (lexer, "syslog-ng-include", SL_INCLUDE_DIR);
+  sl_lexer_define (lexer, "syslog-ng-sysconfdir", SL_SYSCONFDIR);
+  sl_lexer_define (lexer, "scl-root", scl_root);
+  sl_lexer_define (lexer, "module-path", module_path_setting ? module_path_setting : SL_MODULE_DIR);
+  sl_lexer_define (lexer, "module-install-dir", SL_MODULE_DIR);
+  sl_lexer_define (lexer, "include-path", include_path);
+}
+
+static gboolean
+has_glob_chars (const gchar *pattern)
+{
+  return strpbrk (pattern, "*?[") != NULL;
+}
+
+/* Where a relative @include is looked for after the including file's own
+ * folder: the include-path define, which the command line sets and a
+ * configuration may change, as in syslog-ng. */
+static GStrv
+include_dirs (SlParser *p)
+{
+  const gchar *path = sl_lexer_lookup (p->lexer, "include-path");
+
+  return g_strsplit (path ? path : "", G_SEARCHPATH_SEPARATOR_S, -1);
+}
+
+/* The paths a relative pattern stands for along the include path: the
+ * first folder that has the file, or every folder's matches of a glob. */
+static void
+search_include_path (SlParser *p, const gchar *pattern, GPtrArray *found)
+{
+  g_auto (GStrv) dirs = include_dirs (p);
+
+  for (guint i = 0; dirs[i]; i++)
+    {
+      g_autofree gchar *path = NULL;
+      glob_t matches;
+
+      if (!*dirs[i])
+        continue;
+      path = g_build_filename (dirs[i], pattern, NULL);
+      if (!has_glob_chars (pattern))
+        {
+          if (g_file_test (path, G_FILE_TEST_EXISTS))
+            {
+              g_ptr_array_add (found, g_steal_pointer (&path));
+              return;
+            }
+          continue;
+        }
+      if (glob (path, 0, NULL, &matches) == 0)
+        {
+          for (gsize k = 0; k < matches.gl_pathc; k++)
+            g_ptr_array_add (found, g_strdup (matches.gl_pathv[k]));
+          globfree (&matches);
+        }
+    }
 }
 
 static gint
@@ -431,12 +637,6 @@ list_directory (SlParser *p, const gchar *dir, GPtrArray *files, SlCfgPos from)
         g_ptr_array_add (files, path);
     }
   return TRUE;
-}
-
-static gboolean
-has_glob_chars (const gchar *pattern)
-{
-  return strpbrk (pattern, "*?[") != NULL;
 }
 
 static gboolean
@@ -496,13 +696,44 @@ check_include_cycle (SlParser *p, const gchar *file, SlCfgPos from)
   return TRUE;
 }
 
+/* Whether pattern names something beside the including file. */
+static gboolean
+exists_beside (const gchar *path)
+{
+  glob_t matches;
+  gboolean any;
+
+  if (!has_glob_chars (path))
+    return g_file_test (path, G_FILE_TEST_EXISTS);
+  any = glob (path, 0, NULL, &matches) == 0;
+  if (any)
+    globfree (&matches);
+  return any;
+}
+
 static gboolean
 include_files (SlParser *p, const SlToken *pattern, SlCfgPos from)
 {
   g_autofree gchar *path = resolve_include (pattern->value, from.file);
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
 
-  if (!expand_include (p, path, files, from))
+  if (!g_path_is_absolute (pattern->value) && !exists_beside (path))
+    {
+      g_autoptr (GPtrArray) found = g_ptr_array_new_with_free_func (g_free);
+
+      search_include_path (p, pattern->value, found);
+      if (found->len == 0 && !has_glob_chars (pattern->value))
+        {
+          const gchar *where = sl_lexer_lookup (p->lexer, "include-path");
+
+          return fail (p, SL_CFG_ERROR_INCLUDE, from, _("cannot find '%s' beside %s nor in the include path '%s'"),
+                       pattern->value, from.file, where ? where : "");
+        }
+      for (guint i = 0; i < found->len; i++)
+        if (!expand_include (p, g_ptr_array_index (found, i), files, from))
+          return FALSE;
+    }
+  else if (!expand_include (p, path, files, from))
     return FALSE;
 
   /* the lexer reads the last pushed input first */
@@ -529,6 +760,38 @@ take_value (SlParser *p, SlToken *token, const gchar *what)
   if (!is_value (next))
     return fail_expected (p, next, what, NULL);
   return take (p, token);
+}
+
+static const gchar *
+module_option (const SlCfgNode *node, const gchar *name)
+{
+  const SlCfgNode *child = sl_cfg_node_child (node, name);
+
+  return child ? sl_cfg_node_arg (child, 0) : NULL;
+}
+
+/* `@module confgen context(destination) name(x) exec("program")`: a block
+ * whose body is what the program prints when x() is used. */
+static gboolean
+define_confgen (SlParser *p, const SlCfgNode *node)
+{
+  const gchar *context = module_option (node, "context");
+  const gchar *name = module_option (node, "name");
+  const gchar *exec = module_option (node, "exec");
+  const gchar *known;
+
+  if (!context || !name || !exec)
+    return fail (p, SL_CFG_ERROR_SYNTAX, node->pos, _("@module confgen needs context(), name() and exec()"));
+  known = lookup_keyword (context, block_contexts, G_N_ELEMENTS (block_contexts));
+  if (!known)
+    return fail (p, SL_CFG_ERROR_VALUE, sl_cfg_node_child (node, "context")->pos,
+                 _("unknown context '%s' for confgen; it is one of source, destination, parser, rewrite, "
+                   "filter, log, root, options"), context);
+
+  SlCfgBlock *block = sl_cfg_block_new (known, name, node->pos);
+  sl_cfg_block_set_program (block, exec);
+  add_block (p, block, name);
+  return TRUE;
 }
 
 /* `@module name arg(value) ...` and `@requires name`: kept for whoever
@@ -570,12 +833,14 @@ parse_module_pragma (SlParser *p, SlCfgNode *parent, const SlToken *pragma, cons
       else
         sl_cfg_node_add_arg (node, arg_kind (&value), value.value, value.pos);
     }
+  if (g_str_equal (name, "module") && sl_cfg_name_equal (module.value, "confgen") && !define_confgen (p, node))
+    return FALSE;
   sl_cfg_node_add_child (parent, g_steal_pointer (&node));
   return TRUE;
 }
 
 static gboolean
-parse_pragma (SlParser *p, SlCfgNode *parent, gboolean top_level)
+parse_pragma (SlParser *p, gboolean top_level)
 {
   g_auto (SlToken) pragma = { 0 };
   g_auto (SlToken) value = { 0 };
@@ -594,7 +859,9 @@ parse_pragma (SlParser *p, SlCfgNode *parent, gboolean top_level)
                      pragma.value, suggestion);
       return fail (p, SL_CFG_ERROR_UNKNOWN, pragma.pos, _("unknown pragma '@%s'"), pragma.value);
     }
-  if (!top_level && !g_str_equal (name, "include") && !g_str_equal (name, "define"))
+  /* the SCL's blocks say in their bodies which modules they need */
+  if (!top_level && !g_str_equal (name, "include") && !g_str_equal (name, "define")
+      && !g_str_equal (name, "requires"))
     return fail (p, SL_CFG_ERROR_SYNTAX, pragma.pos, _("'@%s' is only allowed at the top level"), name);
 
   if (g_str_equal (name, "version"))
@@ -632,7 +899,7 @@ parse_pragma (SlParser *p, SlCfgNode *parent, gboolean top_level)
       sl_lexer_define (p->lexer, define_name.value, value.value);
       return TRUE;
     }
-  return parse_module_pragma (p, parent, &pragma, name);
+  return parse_module_pragma (p, p->root, &pragma, name);
 }
 
 /* What comes next inside a block: its end, a pragma or stray ';' (taken
@@ -646,23 +913,24 @@ typedef enum
 } BlockNext;
 
 static BlockNext
-next_in_block (SlParser *p, SlCfgNode *parent, const SlToken *token)
+next_in_block (SlParser *p, const SlToken *token)
 {
   if (!token)
     return BLOCK_ERROR;
   if (token->kind == SL_TOK_RBRACE)
     return BLOCK_END;
   if (token->kind == SL_TOK_PRAGMA)
-    return parse_pragma (p, parent, FALSE) ? BLOCK_SKIPPED : BLOCK_ERROR;
-  if (is_pragma_semicolon (p, token))
+    return parse_pragma (p, FALSE) ? BLOCK_SKIPPED : BLOCK_ERROR;
+  if (is_pragma_semicolon (p, token) || (token->kind == SL_TOK_SEMICOLON && token->follows_expansion))
     return skip (p) ? BLOCK_SKIPPED : BLOCK_ERROR;
   return BLOCK_ITEM;
 }
 
 /* Option and driver blocks: items `name(...)` or `name { ... }`, each
- * followed by ';'. Stops before the closing '}'. */
+ * followed by ';'. Stops before the closing '}'. In the body of a
+ * statement, context names the blocks that may be used as items. */
 static gboolean
-parse_items (SlParser *p, SlCfgNode *parent, const gchar *what, const SlOpener *opener)
+parse_items (SlParser *p, SlCfgNode *parent, const gchar *context, const gchar *what, const SlOpener *opener)
 {
   for (;;)
     {
@@ -672,7 +940,7 @@ parse_items (SlParser *p, SlCfgNode *parent, const gchar *what, const SlOpener *
       SlCfgPos close_pos;
       gchar closer;
 
-      switch (next_in_block (p, parent, token))
+      switch (next_in_block (p, token))
         {
         case BLOCK_ERROR:
           return FALSE;
@@ -692,10 +960,23 @@ parse_items (SlParser *p, SlCfgNode *parent, const gchar *what, const SlOpener *
       take (p, &name);
       if (!(token = peek (p)))
         return FALSE;
+      const SlCfgBlock *block = token->kind == SL_TOK_LPAREN ? find_block (p, context, name.value) : NULL;
+      if (block)
+        {
+          if (!expand_block (p, block, &name))
+            return FALSE;
+          continue;
+        }
       if (token->kind == SL_TOK_LPAREN)
         {
           child = parse_call (p, name.value, name.pos, &close_pos);
           closer = ')';
+        }
+      else if (token->kind == SL_TOK_LBRACE && context && is_word (&name, "channel"))
+        {
+          /* syslog-ng's path inside an object: `parser { channel { ... }; }` */
+          child = parse_log_inline (p, "channel", name.pos, &close_pos);
+          closer = '}';
         }
       else if (token->kind == SL_TOK_LBRACE)
         {
@@ -803,8 +1084,12 @@ parse_primary (SlParser *p, const SlOpener *opener)
     return NULL;
   if (first.kind == SL_TOK_WORD && token->kind == SL_TOK_LPAREN)
     {
+      const SlCfgBlock *block = find_block (p, "filter", first.value);
       SlCfgPos close_pos;
 
+      /* the block's expression is read as if written here */
+      if (block)
+        return expand_block (p, block, &first) ? parse_primary (p, opener) : NULL;
       return parse_call (p, first.value, first.pos, &close_pos);
     }
   if (is_comparison (token))
@@ -1104,7 +1389,7 @@ parse_log_inline (SlParser *p, const gchar *keyword, SlCfgPos pos, SlCfgPos *clo
       if (ok && g_str_equal (keyword, "junction"))
         ok = parse_junction_items (p, node, &opener);
       else if (ok)
-        ok = parse_items (p, node, body_what (keyword), &opener);
+        ok = parse_items (p, node, keyword, body_what (keyword), &opener);
       if (ok)
         {
           leave (p);
@@ -1114,8 +1399,10 @@ parse_log_inline (SlParser *p, const gchar *keyword, SlCfgPos pos, SlCfgPos *clo
   return ok ? g_steal_pointer (&node) : NULL;
 }
 
+/* An item of a log path, or NULL: then *expanded tells whether a block
+ * was used in its place rather than an error found. */
 static SlCfgNode *
-parse_log_item (SlParser *p, SlCfgPos *close_pos)
+parse_log_item (SlParser *p, SlCfgPos *close_pos, gboolean *expanded)
 {
   g_auto (SlToken) word = { 0 };
   const gchar *keyword;
@@ -1125,6 +1412,15 @@ parse_log_item (SlParser *p, SlCfgPos *close_pos)
   keyword = lookup_keyword (word.value, log_keywords, G_N_ELEMENTS (log_keywords));
   if (!keyword)
     {
+      const SlCfgBlock *block = find_block (p, "log", word.value);
+
+      if (!(token = peek (p)))
+        return NULL;
+      if (block && token->kind == SL_TOK_LPAREN)
+        {
+          *expanded = expand_block (p, block, &word);
+          return NULL;
+        }
       if (is_word (&word, "elif") || is_word (&word, "else"))
         fail (p, SL_CFG_ERROR_SYNTAX, word.pos, _("'%s' must follow the '}' of an 'if'"), word.value);
       else
@@ -1163,7 +1459,7 @@ parse_log_items (SlParser *p, SlCfgNode *parent, const SlOpener *opener)
       SlCfgPos close_pos;
       gchar closer;
 
-      switch (next_in_block (p, parent, token))
+      switch (next_in_block (p, token))
         {
         case BLOCK_ERROR:
           return FALSE;
@@ -1176,8 +1472,14 @@ parse_log_items (SlParser *p, SlCfgNode *parent, const SlOpener *opener)
         }
       if (token->kind != SL_TOK_WORD)
         return fail_expected (p, token, _("a log path element such as 'source(...)' or '}'"), opener);
-      if (!(item = parse_log_item (p, &close_pos)))
-        return FALSE;
+
+      gboolean expanded = FALSE;
+      if (!(item = parse_log_item (p, &close_pos, &expanded)))
+        {
+          if (expanded)
+            continue;
+          return FALSE;
+        }
       sl_cfg_node_add_child (parent, item);
       closer = item->has_body || g_str_equal (item->name, "if") ? '}' : ')';
       if (!expect_semicolons (p, close_pos, closer))
@@ -1206,6 +1508,141 @@ parse_short_template (SlParser *p, SlCfgNode *node)
   return expect_semicolons (p, token->pos, ';');
 }
 
+/* `[context]` of an application; the lookahead is the '['. */
+static gboolean
+parse_bracketed_word (SlParser *p, SlToken *word)
+{
+  const SlToken *token;
+
+  if (!skip (p) || !take_value (p, word, _("a context after '['")) || !(token = peek (p)))
+    return FALSE;
+  if (token->kind != SL_TOK_RBRACKET)
+    return fail_expected (p, token, _("']'"), NULL);
+  return skip (p);
+}
+
+/* `{ text }` kept as written; the lookahead is the '{'. */
+static gboolean
+read_raw_body (SlParser *p, gboolean substitute, gchar **text, SlCfgPos *start, SlCfgPos *close_pos)
+{
+  g_auto (SlToken) open = { 0 };
+
+  return take (p, &open)
+         && sl_lexer_read_raw (p->lexer, '}', substitute, open.pos, text, start, close_pos, &p->error);
+}
+
+/* `block CONTEXT NAME(params) { body };`; "block" is taken. */
+static gboolean
+parse_block_definition (SlParser *p, const SlToken *word)
+{
+  g_auto (SlToken) context = { 0 };
+  g_auto (SlToken) name = { 0 };
+  g_autofree gchar *params = NULL;
+  g_autofree gchar *body = NULL;
+  SlCfgPos start, close_pos;
+  const SlToken *token;
+  const gchar *known;
+
+  if (!take_value (p, &context, _("a context after 'block', such as 'source' or 'destination'")))
+    return FALSE;
+  known = lookup_keyword (context.value, block_contexts, G_N_ELEMENTS (block_contexts));
+  if (!known)
+    return fail_unknown (p, &context, _("block context"), block_contexts, G_N_ELEMENTS (block_contexts));
+  g_autofree gchar *what = g_strdup_printf (_("a name after 'block %s'"), known);
+  if (!take_value (p, &name, what) || !(token = peek (p)))
+    return FALSE;
+  if (token->kind != SL_TOK_LPAREN)
+    {
+      g_autofree gchar *expected = g_strdup_printf (_("'(' after 'block %s %s'"), known, name.value);
+      return fail_expected (p, token, expected, NULL);
+    }
+
+  g_auto (SlToken) open = { 0 };
+  if (!take (p, &open) || !sl_lexer_read_raw (p->lexer, ')', TRUE, open.pos, &params, &start, &close_pos, &p->error))
+    return FALSE;
+  SlCfgBlock *block = sl_cfg_block_new (known, name.value, word->pos);
+  if (!sl_cfg_block_set_params (block, params, start, &p->error) || !(token = peek (p)))
+    {
+      sl_cfg_block_free (block);
+      return FALSE;
+    }
+  if (token->kind != SL_TOK_LBRACE)
+    {
+      g_autofree gchar *expected = g_strdup_printf (_("'{' after 'block %s %s(...)'"), known, name.value);
+      sl_cfg_block_free (block);
+      return fail_expected (p, token, expected, NULL);
+    }
+  if (!read_raw_body (p, FALSE, &body, &start, &close_pos))
+    {
+      sl_cfg_block_free (block);
+      return FALSE;
+    }
+  sl_cfg_block_set_body (block, body, start);
+  add_block (p, block, name.value);
+  return expect_semicolons (p, close_pos, '}');
+}
+
+/* `application NAME[CONTEXT] { filter {...}; parser {...}; };` of the
+ * appmodel module: kept with its body as text, since nothing routes by it
+ * yet. */
+static gboolean
+parse_application (SlParser *p, SlCfgNode *parent, const SlToken *word)
+{
+  g_auto (SlToken) name = { 0 };
+  g_auto (SlToken) context = { 0 };
+  g_autofree gchar *body = NULL;
+  SlCfgPos start, close_pos;
+  const SlToken *token;
+
+  if (!take_value (p, &name, _("a name after 'application'")) || !(token = peek (p)))
+    return FALSE;
+  if (token->kind != SL_TOK_LBRACKET)
+    return fail_expected (p, token, _("'[' and a context after the application's name"), NULL);
+  if (!parse_bracketed_word (p, &context) || !(token = peek (p)))
+    return FALSE;
+  if (token->kind != SL_TOK_LBRACE)
+    return fail_expected (p, token, _("'{' after 'application NAME[CONTEXT]'"), NULL);
+  if (!read_raw_body (p, TRUE, &body, &start, &close_pos))
+    return FALSE;
+
+  SlCfgNode *node = sl_cfg_node_new ("application", word->pos);
+  sl_cfg_node_add_arg (node, arg_kind (&name), name.value, name.pos);
+  sl_cfg_node_add_arg (node, arg_kind (&context), context.value, context.pos);
+  sl_cfg_node_add_arg (node, SL_CFG_ARG_STRING, body, start);
+  sl_cfg_node_add_child (parent, node);
+  return expect_semicolons (p, close_pos, '}');
+}
+
+/* `@define allow-config-dups 1`: an object defined again replaces the one
+ * before instead of being an error, from the define on, as in syslog-ng. */
+static gboolean
+allows_duplicates (SlParser *p)
+{
+  const gchar *value = sl_lexer_lookup (p->lexer, "allow-config-dups");
+
+  return value && (atoi (value) != 0 || g_ascii_strcasecmp (value, "yes") == 0);
+}
+
+static void
+add_statement (SlParser *p, SlCfgNode *parent, SlCfgNode *node)
+{
+  const gchar *name = sl_cfg_node_arg (node, 0);
+
+  if (name && !g_str_equal (node->name, "log") && allows_duplicates (p))
+    for (guint i = 0; i < parent->children->len; i++)
+      {
+        SlCfgNode *before = g_ptr_array_index (parent->children, i);
+
+        if (g_str_equal (before->name, node->name) && sl_cfg_name_equal (sl_cfg_node_arg (before, 0), name))
+          {
+            sl_cfg_node_free (before);
+            parent->children->pdata[i] = node;
+            return;
+          }
+      }
+  sl_cfg_node_add_child (parent, node);
+}
+
 static gboolean
 parse_statement (SlParser *p, SlCfgNode *parent)
 {
@@ -1218,9 +1655,21 @@ parse_statement (SlParser *p, SlCfgNode *parent)
   gboolean ok;
 
   take (p, &word);
+  if (is_word (&word, "block"))
+    return parse_block_definition (p, &word);
+  if (is_word (&word, "application"))
+    return parse_application (p, parent, &word);
   keyword = lookup_keyword (word.value, statement_keywords, G_N_ELEMENTS (statement_keywords));
   if (!keyword)
-    return fail_unknown (p, &word, _("statement"), statement_keywords, G_N_ELEMENTS (statement_keywords));
+    {
+      const SlCfgBlock *block = find_block (p, "root", word.value);
+
+      if (!(token = peek (p)))
+        return FALSE;
+      if (block && token->kind == SL_TOK_LPAREN)
+        return expand_block (p, block, &word);
+      return fail_unknown (p, &word, _("statement"), statement_keywords, G_N_ELEMENTS (statement_keywords));
+    }
 
   node = sl_cfg_node_new (keyword, word.pos);
   opener_text = g_string_new (keyword);
@@ -1241,7 +1690,7 @@ parse_statement (SlParser *p, SlCfgNode *parent)
     {
       if (!parse_short_template (p, node))
         return FALSE;
-      sl_cfg_node_add_child (parent, g_steal_pointer (&node));
+      add_statement (p, parent, g_steal_pointer (&node));
       return TRUE;
     }
   if (token->kind != SL_TOK_LBRACE)
@@ -1259,12 +1708,12 @@ parse_statement (SlParser *p, SlCfgNode *parent)
     ok = parse_log_block (p, node, &opener, &close_pos);
   else
     {
-      ok = skip (p) && parse_items (p, node, body_what (keyword), &opener)
+      ok = skip (p) && parse_items (p, node, keyword, body_what (keyword), &opener)
            && take_closer (p, &close_pos);
     }
   if (!ok || !expect_semicolons (p, close_pos, '}'))
     return FALSE;
-  sl_cfg_node_add_child (parent, g_steal_pointer (&node));
+  add_statement (p, parent, g_steal_pointer (&node));
   return TRUE;
 }
 
@@ -1282,8 +1731,8 @@ parse_statements (SlParser *p)
 
       gboolean ok;
       if (token->kind == SL_TOK_PRAGMA)
-        ok = parse_pragma (p, p->root, TRUE);
-      else if (is_pragma_semicolon (p, token))
+        ok = parse_pragma (p, TRUE);
+      else if (is_pragma_semicolon (p, token) || (token->kind == SL_TOK_SEMICOLON && token->follows_expansion))
         ok = skip (p);
       else if (token->kind == SL_TOK_WORD)
         ok = parse_statement (p, p->root);
@@ -1304,6 +1753,8 @@ parse (SlLexer *lexer, const gchar *name, GError **error)
   p.root = sl_cfg_node_new ("config", (SlCfgPos) { sl_cfg_intern_file (name), 1, 1 });
   p.pragmas = g_array_new (FALSE, FALSE, sizeof (SlCfgPos));
   p.included_from = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  p.blocks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) sl_cfg_block_free);
+  define_builtins (lexer);
 
   root = parse_statements (&p) ? p.root : NULL;
   if (!root)
@@ -1314,6 +1765,7 @@ parse (SlLexer *lexer, const gchar *name, GError **error)
   sl_token_clear (&p.next);
   g_array_unref (p.pragmas);
   g_hash_table_unref (p.included_from);
+  g_hash_table_unref (p.blocks);
   sl_lexer_free (lexer);
   return root;
 }

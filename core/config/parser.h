@@ -17,6 +17,13 @@ SlCfgNode *sl_cfg_parse_string (const gchar *text, const gchar *name, GError **e
  * holds: the tree of tree.h without a surrounding statement. */
 SlCfgNode *sl_cfg_parse_filter_expr (const gchar *text, const gchar *name, GError **error);
 
+/* The folders a relative @include is looked for in after the including
+ * file's own (':'-separated; NULL: the default), and the module path the
+ * `module-path` define names. For every configuration parsed after. */
+void       sl_cfg_set_paths    (const gchar *include_path, const gchar *module_path);
+/* Sluice's include folder, then syslog-ng's where it is installed. */
+gchar     *sl_cfg_default_include_path (void);
+
 G_END_DECLS
 
 #endif

@@ -9,6 +9,7 @@ sl_cfg_arg_free (gpointer data)
   SlCfgArg *arg = data;
 
   g_free (arg->value);
+  g_free (arg->key);
   g_free (arg);
 }
 
@@ -44,6 +45,13 @@ sl_cfg_node_add_arg (SlCfgNode *node, SlCfgArgKind kind, const gchar *value, SlC
   arg->value = g_strdup (value);
   arg->pos = pos;
   g_ptr_array_add (node->args, arg);
+}
+
+void
+sl_cfg_node_add_pair (SlCfgNode *node, const gchar *key, SlCfgArgKind kind, const gchar *value, SlCfgPos pos)
+{
+  sl_cfg_node_add_arg (node, kind, value, pos);
+  ((SlCfgArg *) g_ptr_array_index (node->args, node->args->len - 1))->key = g_strdup (key);
 }
 
 void
@@ -109,6 +117,32 @@ sl_cfg_intern_file (const gchar *file)
   return g_intern_string (file);
 }
 
+static GMutex expansions_lock;
+static GHashTable *expansions;
+
+const SlCfgExpansion *
+sl_cfg_intern_expansion (const gchar *block, SlCfgPos used_at)
+{
+  /* keyed by what it says, so reloading the same file makes no new ones */
+  g_autofree gchar *key = g_strdup_printf ("%s\n%s\n%d\n%d\n%p", block, used_at.file ? used_at.file : "",
+                                           used_at.line, used_at.column, (gpointer) used_at.expansion);
+  SlCfgExpansion *found;
+
+  g_mutex_lock (&expansions_lock);
+  if (!expansions)
+    expansions = g_hash_table_new (g_str_hash, g_str_equal);
+  found = g_hash_table_lookup (expansions, key);
+  if (!found)
+    {
+      found = g_new0 (SlCfgExpansion, 1);
+      found->block = g_intern_string (block);
+      found->used_at = used_at;
+      g_hash_table_insert (expansions, g_steal_pointer (&key), found);
+    }
+  g_mutex_unlock (&expansions_lock);
+  return found;
+}
+
 /* Printing.  The tree does not record which grammar a node came from, so the
  * printer goes by the node's name and shape: "and", "or", "not" and "compare"
  * are filter operators, a "filter" or "condition" with a body holds an
@@ -167,6 +201,11 @@ append_quoted (GString *out, const gchar *value)
 static void
 append_arg (GString *out, const SlCfgArg *arg)
 {
+  if (arg->key)
+    {
+      append_quoted (out, arg->key);
+      g_string_append (out, " => ");
+    }
   if (arg->kind == SL_CFG_ARG_STRING)
     append_quoted (out, arg->value);
   else
@@ -369,6 +408,14 @@ append_statement (GString *out, const SlCfgNode *node)
     }
   else if (g_str_equal (node->name, "filter") && node->has_body)
     append_expr_body (out, node);
+  else if (g_str_equal (node->name, "application") && node->args->len == 3)
+    {
+      const SlCfgArg *name = g_ptr_array_index (node->args, 0);
+      const SlCfgArg *context = g_ptr_array_index (node->args, 1);
+      const SlCfgArg *body = g_ptr_array_index (node->args, 2);
+
+      g_string_append_printf (out, "application %s[%s] {%s}", name->value, context->value, body->value);
+    }
   else if (is_short_template (node))
     {
       const SlCfgNode *text = g_ptr_array_index (node->children, 0);

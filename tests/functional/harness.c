@@ -311,7 +311,7 @@ sl_test_control (SlTestEnv *env, const gchar *command)
 }
 
 static gboolean
-start_daemon (SlTestEnv *env, gint stdin_fd)
+spawn_daemon (SlTestEnv *env, gint stdin_fd, const gchar *const *wrapper, const gchar *const *extra)
 {
   const gchar *builddir = required_env ("SL_TOP_BUILDDIR");
   const gchar *module_path = sl_test_module_path ();
@@ -323,21 +323,32 @@ start_daemon (SlTestEnv *env, gint stdin_fd)
       return FALSE;
     }
   gchar *program = g_build_filename (builddir, "daemon", "sluiced", NULL);
-  const gchar *argv[] = {
+  const gchar *fixed[] = {
     program, "-F", "-f", env->config, "--module-path", module_path,
-    "-p", env->pidfile, "-c", env->control, "-R", env->persist, NULL
+    "-p", env->pidfile, "-c", env->control, "-R", env->persist
   };
+  GPtrArray *args = g_ptr_array_new ();
+  for (guint i = 0; wrapper && wrapper[i]; i++)
+    g_ptr_array_add (args, (gpointer) wrapper[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (fixed); i++)
+    g_ptr_array_add (args, (gpointer) fixed[i]);
+  for (guint i = 0; extra && extra[i]; i++)
+    g_ptr_array_add (args, (gpointer) extra[i]);
+  g_ptr_array_add (args, NULL);
+  const gchar *const *argv = (const gchar *const *) args->pdata;
   gint out = open (env->stderr_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   gchar **envp = child_environment ();
   GError *error = NULL;
   gboolean spawned = out >= 0
                      && g_spawn_async_with_pipes_and_fds (env->dir, argv, (const gchar *const *) envp,
-                                                          G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                                          G_SPAWN_DO_NOT_REAP_CHILD
+                                                          | (wrapper ? G_SPAWN_SEARCH_PATH : 0), NULL, NULL,
                                                           stdin_fd, out, out, NULL, NULL, 0,
                                                           &env->pid, NULL, NULL, NULL, &error);
   if (out >= 0)
     close (out);
   g_strfreev (envp);
+  g_ptr_array_unref (args);
   g_free (program);
   if (!spawned)
     {
@@ -346,7 +357,12 @@ start_daemon (SlTestEnv *env, gint stdin_fd)
       env->pid = 0;
       return FALSE;
     }
+  return TRUE;
+}
 
+gboolean
+sl_test_daemon_wait_ready (SlTestEnv *env)
+{
   gint64 deadline = deadline_from_now ();
   while (sl_test_daemon_alive (env) && g_get_monotonic_time () < deadline)
     {
@@ -361,16 +377,43 @@ start_daemon (SlTestEnv *env, gint stdin_fd)
   return FALSE;
 }
 
+static gboolean
+start_daemon (SlTestEnv *env, gint stdin_fd, const gchar *const *extra)
+{
+  return spawn_daemon (env, stdin_fd, NULL, extra) && sl_test_daemon_wait_ready (env);
+}
+
+gboolean
+sl_test_daemon_spawn_wrapped (SlTestEnv *env, const gchar *const *wrapper)
+{
+  return spawn_daemon (env, -1, wrapper, NULL);
+}
+
 gboolean
 sl_test_daemon_start (SlTestEnv *env)
 {
-  return start_daemon (env, -1);
+  return start_daemon (env, -1, NULL);
 }
 
 gboolean
 sl_test_daemon_start_with_stdin (SlTestEnv *env, gint stdin_fd)
 {
-  return start_daemon (env, stdin_fd);
+  return start_daemon (env, stdin_fd, NULL);
+}
+
+gboolean
+sl_test_daemon_start_with_args (SlTestEnv *env, const gchar *first, ...)
+{
+  GPtrArray *extra = g_ptr_array_new ();
+  va_list args;
+  va_start (args, first);
+  for (const gchar *arg = first; arg; arg = va_arg (args, const gchar *))
+    g_ptr_array_add (extra, (gpointer) arg);
+  va_end (args);
+  g_ptr_array_add (extra, NULL);
+  gboolean started = start_daemon (env, -1, (const gchar *const *) extra->pdata);
+  g_ptr_array_unref (extra);
+  return started;
 }
 
 gint

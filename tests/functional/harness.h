@@ -62,6 +62,15 @@ gboolean  sl_test_daemon_start (SlTestEnv *env);
 /* The same with stdin_fd (which the caller keeps) as the daemon's stdin;
  * sl_test_daemon_start gives it /dev/null. */
 gboolean  sl_test_daemon_start_with_stdin (SlTestEnv *env, gint stdin_fd);
+/* The same with more command-line arguments, NULL-terminated. */
+gboolean  sl_test_daemon_start_with_args (SlTestEnv *env, const gchar *first, ...) G_GNUC_NULL_TERMINATED;
+/* Runs sluiced as sl_test_daemon_start does, but as the program of the
+ * NULL-terminated wrapper command (from PATH, such as
+ * systemd-socket-activate and its flags), and does not wait for it: a
+ * wrapper may start it only later. sl_test_daemon_wait_ready() waits until
+ * it answers on its control socket. */
+gboolean  sl_test_daemon_spawn_wrapped (SlTestEnv *env, const gchar *const *wrapper);
+gboolean  sl_test_daemon_wait_ready (SlTestEnv *env);
 /* Sends signum (0: none, it is already stopping) and waits for the daemon
  * to exit; SIGKILL and failure when it does not within the deadline. The
  * wait status, or -1. */

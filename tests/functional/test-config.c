@@ -1,5 +1,6 @@
 /* What sluiced says about configurations, as a user runs it: `-s` checks,
  * errors with file:line:column, the line and a caret, and suggestions. */
+#include <config.h>
 #include "tests/functional/harness.h"
 
 #include <arpa/inet.h>
@@ -226,10 +227,28 @@ test_help_driver (SlTestEnv *env, gconstpointer data)
   g_assert_nonnull (strstr (err, "no-such-driver"));
 }
 
+/* What a mistyped command line gets: a sentence that points to --help. */
+static void
+test_command_lines (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *err1 = NULL, *err2 = NULL, *err3 = NULL, *err4 = NULL, *out = NULL;
+  g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, &err1, "-s", "stray", NULL), ==, 2);
+  g_assert_nonnull (strstr (err1, "sluiced: unexpected argument 'stray'; see --help"));
+  g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, &err2, "--no-such-flag", NULL), ==, 2);
+  g_assert_nonnull (strstr (err2, "--no-such-flag; see --help"));
+  g_assert_cmpint (sl_test_run_built ("tools/sluicectl", &out, NULL, "--version", NULL), ==, 0);
+  g_assert_true (g_str_has_prefix (out, "sluicectl " PACKAGE_VERSION));
+  g_assert_cmpint (sl_test_run_built ("tools/sluicectl", NULL, &err3, "--no-such-flag", "stats", NULL), ==, 2);
+  g_assert_nonnull (strstr (err3, "--no-such-flag; see --help"));
+  g_assert_cmpint (sl_test_run_built ("tools/sluicectl", NULL, &err4, "stats", "reload", NULL), ==, 2);
+  g_assert_nonnull (strstr (err4, "give one command, not several; see --help"));
+}
+
 int
 main (int argc, char **argv)
 {
   sl_test_init (&argc, &argv);
+  SL_TEST_ADD ("/config/command-lines", test_command_lines);
   SL_TEST_ADD ("/config/unknown-option", test_unknown_option);
   SL_TEST_ADD ("/config/unknown-option-in-unused-source", test_unknown_option_in_unused_source);
   SL_TEST_ADD ("/config/unknown-driver", test_unknown_driver);

@@ -216,7 +216,7 @@ test_backtick_errors (void)
                 "test.conf:1:21: undefined `SL_TEST_ERRORS_UNDEFINED`: neither @define nor environment variable\n"
                 "  source s { tcp(port(`SL_TEST_ERRORS_UNDEFINED`)); };\n"
                 "                      ^");
-  assert_error_line ("@define a '`a`'\nsource s { tcp(port(`a`)); };", SL_CFG_ERROR_REFERENCE,
+  assert_error_line ("@define a \"``a``\"\nsource s { tcp(port(`a`)); };", SL_CFG_ERROR_REFERENCE,
                      "test.conf:2:21: `a` refers to itself: substitutions nested more than 16 deep");
   /* an error in substituted text points at the backtick */
   assert_error_line ("@define bad \"tcp(\"\n\nsource s { `bad`; };", SL_CFG_ERROR_SYNTAX,
@@ -339,6 +339,112 @@ test_suggest (void)
   g_assert_null (sl_cfg_suggest ("source", statements, 0));
 }
 
+
+/* An error in a block's text points into its definition and then at the
+ * reference that used it, each with its line and caret. */
+static void
+test_block_error_positions (void)
+{
+  assert_error ("block destination d(path(\"/x\")) {\n"
+                "  file(\"`path`\" perm(0640);\n"
+                "};\n"
+                "destination x {\n"
+                "  d(path(\"/tmp/x\"));\n"
+                "};\n",
+                SL_CFG_ERROR_SYNTAX,
+                "test.conf:2:27: expected ')' to close 'file(' opened at 2:3, found ';'\n"
+                "    file(\"`path`\" perm(0640);\n"
+                "                            ^\n"
+                "test.conf:5:3: in 'd' used here\n"
+                "    d(path(\"/tmp/x\"));\n"
+                "    ^");
+  /* through two blocks: the inner definition, the outer one's use of it,
+   * the use of the outer one */
+  assert_error ("block source inner() { tcp(port(514) = 1); };\n"
+                "block source outer() { inner(); };\n"
+                "source s { outer(); };\n",
+                SL_CFG_ERROR_SYNTAX,
+                "test.conf:1:38: unexpected character '='; did you mean '=='?\n"
+                "  block source inner() { tcp(port(514) = 1); };\n"
+                "                                       ^\n"
+                "test.conf:2:24: in 'inner' used here\n"
+                "  block source outer() { inner(); };\n"
+                "                         ^\n"
+                "test.conf:3:12: in 'outer' used here\n"
+                "  source s { outer(); };\n"
+                "             ^");
+  /* a substituted value is reported at its backtick */
+  assert_error_line ("block filter f(l(err)) { level(`l`) };\n"
+                     "filter x { f(l(\"err\" |)) };\n",
+                     SL_CFG_ERROR_SYNTAX, "test.conf:1:32: unexpected character '|'");
+}
+
+static void
+test_block_reference_errors (void)
+{
+  assert_error ("block destination d(path(\"/x\")) { file(\"`path`\"); };\n"
+                "destination x { d(pth(\"/y\")); };\n",
+                SL_CFG_ERROR_UNKNOWN,
+                "test.conf:2:19: block 'd' (defined at test.conf:1:1) has no parameter 'pth'\n"
+                "  destination x { d(pth(\"/y\")); };\n"
+                "                    ^");
+  assert_error_line ("block destination d(path()) { file(\"`path`\"); };\n"
+                     "destination x { d(); };\n",
+                     SL_CFG_ERROR_REFERENCE,
+                     "test.conf:2:17: block 'd' (defined at test.conf:1:1) needs 'path()': it has no default");
+  assert_error ("block destination d() { file(\"`nowhere_defined_x`\"); };\n"
+                "destination x { d(); };\n",
+                SL_CFG_ERROR_REFERENCE,
+                "test.conf:1:31: undefined `nowhere_defined_x` in block 'd': neither a parameter, @define nor "
+                "environment variable\n"
+                "  block destination d() { file(\"`nowhere_defined_x`\"); };\n"
+                "                                ^\n"
+                "test.conf:2:17: in 'd' used here\n"
+                "  destination x { d(); };\n"
+                "                  ^");
+  assert_error_line ("block destination d() { file(\"/x\"); };\n"
+                     "destination x { d(path \"/y\"); };\n",
+                     SL_CFG_ERROR_SYNTAX, "test.conf:2:24: expected '(' after 'path'");
+  assert_error_line ("block source loop() { loop(); };\nsource s { loop(); };\n",
+                     SL_CFG_ERROR_REFERENCE,
+                     "test.conf:1:23: blocks used inside each other more than 64 deep: does 'loop' use itself?");
+}
+
+static void
+test_block_definition_errors (void)
+{
+  assert_error_line ("block sink d() { };\n", SL_CFG_ERROR_UNKNOWN,
+                     "test.conf:1:7: unknown block context 'sink'");
+  assert_error_line ("block destination d { file(\"/x\"); };\n", SL_CFG_ERROR_SYNTAX,
+                     "test.conf:1:21: expected '(' after 'block destination d', found '{'");
+  assert_error_line ("block destination d(path(\"/x\") path()) { };\n", SL_CFG_ERROR_SYNTAX,
+                     "test.conf:1:32: parameter 'path' of block 'd' is declared twice");
+  assert_error_line ("block destination d(path(\"/x\")) {\n  file(\"x\");\n", SL_CFG_ERROR_SYNTAX,
+                     "test.conf:1:33: no '}' closes this '{'");
+  assert_error_line ("application a { };\n", SL_CFG_ERROR_SYNTAX,
+                     "test.conf:1:15: expected '[' and a context after the application's name, found '{'");
+  assert_error_line ("@module confgen name(x) exec(\"true\")\n", SL_CFG_ERROR_SYNTAX,
+                     "test.conf:1:1: @module confgen needs context(), name() and exec()");
+}
+
+static void
+test_confgen_failure (void)
+{
+  assert_error ("@module confgen context(source) name(gen) exec(\"exit 3\")\n"
+                "source s { gen(); };\n",
+                SL_CFG_ERROR_VALUE,
+                "test.conf:2:12: 'exit 3' for gen() exited with status 3\n"
+                "  source s { gen(); };\n"
+                "             ^");
+}
+
+static void
+test_pair_errors (void)
+{
+  assert_error_line ("destination k { kafka(config(\"acks\" => )); };\n", SL_CFG_ERROR_SYNTAX,
+                     "test.conf:1:40: expected a value after 'acks =>', found ')'");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -361,6 +467,11 @@ main (int argc, char **argv)
   g_test_add_func ("/config-errors/includes", test_errors_across_includes);
   g_test_add_func ("/config-errors/error-set", test_error_set);
   g_test_add_func ("/config-errors/suggest", test_suggest);
+  g_test_add_func ("/config-errors/block/positions", test_block_error_positions);
+  g_test_add_func ("/config-errors/block/references", test_block_reference_errors);
+  g_test_add_func ("/config-errors/block/definitions", test_block_definition_errors);
+  g_test_add_func ("/config-errors/block/confgen", test_confgen_failure);
+  g_test_add_func ("/config-errors/pairs", test_pair_errors);
 
   return g_test_run ();
 }

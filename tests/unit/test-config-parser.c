@@ -305,8 +305,8 @@ test_module_and_requires (void)
   assert_node (child (root, 3), "source", 1, 1, TRUE);
   sl_cfg_node_free (root);
 
-  assert_prints ("@module confgen context(source) name(my_src)\n@requires json\n",
-                 "@module confgen context(source) name(my_src)\n@requires json\n");
+  assert_prints ("@module confgen context(source) name(my_src) exec(\"gen\")\n@requires json\n",
+                 "@module confgen context(source) name(my_src) exec(\"gen\")\n@requires json\n");
 }
 
 static void
@@ -975,13 +975,17 @@ test_include_missing (void)
   g_autofree gchar *dir = make_temp_dir ();
   g_autofree gchar *main_path = write_file (dir, "main.conf", "log { };\n@include \"missing.conf\"\n");
   g_autofree gchar *missing = g_build_filename (dir, "missing.conf", NULL);
-  g_autofree gchar *expected = g_strdup_printf ("%s:2:1: cannot read '%s': No such file or directory\n"
+  g_autofree gchar *path = g_strdup_printf ("%s/a:%s/b", dir, dir);
+  g_autofree gchar *expected = g_strdup_printf ("%s:2:1: cannot find 'missing.conf' beside %s nor in the "
+                                                "include path '%s'\n"
                                                 "  @include \"missing.conf\"\n"
-                                                "  ^", main_path, missing);
+                                                "  ^", main_path, main_path, path);
   g_autoptr (GError) error = NULL;
   g_autoptr (GError) no_file = NULL;
 
+  sl_cfg_set_paths (path, NULL);
   g_assert_null (sl_cfg_parse_file (main_path, &error));
+  sl_cfg_set_paths (NULL, NULL);
   g_assert_error (error, SL_CFG_ERROR, SL_CFG_ERROR_INCLUDE);
   g_assert_cmpstr (error->message, ==, expected);
 
@@ -1022,6 +1026,302 @@ test_error_stops_parsing (void)
   g_assert_true (g_str_has_prefix (error->message, "x.conf:2:17: "));
 }
 
+
+/* Blocks, pairs, applications, confgen, duplicates, the include path */
+
+/* What text parses to, printed: blocks leave only what they expand to. */
+static void
+assert_expands (const gchar *text, const gchar *expected)
+{
+  SlCfgNode *root = parse_ok (text);
+  g_autofree gchar *printed = sl_cfg_node_to_string (root);
+
+  g_assert_cmpstr (printed, ==, expected);
+  sl_cfg_node_free (root);
+}
+
+static void
+test_block_parameters (void)
+{
+  assert_expands ("block destination d(path(\"/var/log/x\") mode(0640)) { file(\"`path`\" perm(`mode`)); };\n"
+                  "destination x { d(path(\"/tmp/x\")); };\n"
+                  "destination y { d(); };\n"
+                  "destination z { d(mode(0600), path('/tmp/z')); };\n",
+                  "destination x { file(\"/tmp/x\" perm(0640)); };\n"
+                  "destination y { file(\"/var/log/x\" perm(0640)); };\n"
+                  "destination z { file(\"/tmp/z\" perm(0600)); };\n");
+  /* a value that is more than one string is put in as written; the body
+   * may end without ';', the reference's own ends the driver */
+  assert_expands ("block destination t(template(\"$MSG\\n\")) { file(\"/x\" template(`template`)) };\n"
+                  "destination d { t(template(\"$HOST\" \"$MSG\")); t(); };\n",
+                  "destination d { file(\"/x\" template(\"$HOST\" \"$MSG\")); file(\"/x\" template(\"$MSG\\n\")); };\n");
+  /* '-' and '_' are the same in block and parameter names */
+  assert_expands ("block source my_src(listen-port(514)) { tcp(port(`listen_port`)); };\n"
+                  "source s { my-src(listen_port(601)); };\n",
+                  "source s { tcp(port(601)); };\n");
+  /* a define or an environment variable when no parameter has the name */
+  assert_expands ("@define dir \"/srv\"\n"
+                  "block destination d() { file(\"`dir`/x\"); };\n"
+                  "destination x { d(); };\n",
+                  "destination x { file(\"/srv/x\"); };\n");
+}
+
+static void
+test_block_varargs (void)
+{
+  assert_expands ("block destination v(path(\"/a\") ...) { file(\"`path`\" `__VARARGS__`); };\n"
+                  "destination z { v(perm(0600) owner(\"x\")); v(path(\"/b\")); };\n",
+                  "destination z { file(\"/a\" perm(0600) owner(\"x\")); file(\"/b\"); };\n");
+}
+
+/* Blocks used in blocks: the inner one's text carries both expansions. */
+static void
+test_block_nested (void)
+{
+  SlCfgNode *root = parse_ok ("block destination inner(p()) {\n"
+                              "  file(\"`p`\");\n"
+                              "};\n"
+                              "block destination outer(p(\"/o\")) { inner(p(`p`)); };\n"
+                              "destination o {\n"
+                              "  outer();\n"
+                              "};\n");
+  SlCfgNode *file = child (child (root, 0), 0);
+  const SlCfgExpansion *inner = file->pos.expansion;
+
+  assert_node (file, "file", 1, 0, FALSE);
+  assert_arg (file, 0, SL_CFG_ARG_STRING, "/o");
+  assert_pos (file->pos, "test.conf", 2, 3);
+  g_assert_nonnull (inner);
+  g_assert_cmpstr (inner->block, ==, "inner");
+  assert_pos (inner->used_at, "test.conf", 4, 36);
+  g_assert_nonnull (inner->used_at.expansion);
+  g_assert_cmpstr (inner->used_at.expansion->block, ==, "outer");
+  assert_pos (inner->used_at.expansion->used_at, "test.conf", 6, 3);
+  g_assert_null (inner->used_at.expansion->used_at.expansion);
+  sl_cfg_node_free (root);
+}
+
+static void
+test_block_contexts (void)
+{
+  assert_expands ("block source s1(port(514)) { tcp(port(`port`)); };\n"
+                  "block parser p1() { csv-parser(columns(\"a\")); };\n"
+                  "block rewrite r1(v(\"x\")) { set(\"`v`\" value(\"MSG\")); };\n"
+                  "block filter f1(l(err)) { level(`l`) };\n"
+                  "block log l1() { source(s); destination(d); };\n"
+                  "block options o1() { flush-lines(5); };\n"
+                  "block root r2(name(s_r)) { source `name` { s1(); }; };\n"
+                  "source s { s1(port(601)); };\n"
+                  "parser p { p1(); };\n"
+                  "rewrite r { r1(); };\n"
+                  "filter f { f1() and not f1(l(debug)) };\n"
+                  "log { l1(); parser { p1(); }; rewrite { r1(v(y)); }; filter { f1(); }; flags(final); };\n"
+                  "options { o1(); };\n"
+                  "r2();\n"
+                  "r2(name(s_other))\n",
+                  "source s { tcp(port(601)); };\n"
+                  "parser p { csv-parser(columns(\"a\")); };\n"
+                  "rewrite r { set(\"x\" value(\"MSG\")); };\n"
+                  "filter f { level(err) and not level(debug); };\n"
+                  "log { source(s); destination(d); parser { csv-parser(columns(\"a\")); }; "
+                  "rewrite { set(\"y\" value(\"MSG\")); }; filter { level(err); }; flags(final); };\n"
+                  "options { flush-lines(5); };\n"
+                  "source s_r { tcp(port(514)); };\n"
+                  "source s_other { tcp(port(514)); };\n");
+  /* a block is used only where its context is: elsewhere its name is a
+   * driver like any other, found or refused when the driver is made */
+  assert_expands ("block source s1() { internal(); };\n"
+                  "destination d { s1(); };\n",
+                  "destination d { s1(); };\n");
+  /* an empty body leaves the reference's ';' alone, which is let through */
+  assert_expands ("block destination nothing() { # commented out\n};\n"
+                  "block root none() { };\n"
+                  "destination d { nothing(); file(\"/x\"); nothing(); };\n"
+                  "none();\n",
+                  "destination d { file(\"/x\"); };\n");
+  /* the SCL's bodies name the modules they need; that is kept at the top */
+  assert_expands ("block destination need() {\n"
+                  "  @requires http \"The need() driver needs http\"\n"
+                  "  file(\"/x\");\n"
+                  "};\n"
+                  "destination d { need(); };\n",
+                  "@requires http \"The need() driver needs http\"\n"
+                  "destination d { file(\"/x\"); };\n");
+  /* a path inside an object, as the SCL's parsers are written */
+  assert_prints ("parser p { channel { parser { csv-parser(); }; filter { level(err) }; }; };\n",
+                 "parser p { channel { parser { csv-parser(); }; filter { level(err); }; }; };\n");
+  /* a later definition replaces an earlier one */
+  assert_expands ("block source s1() { internal(); };\n"
+                  "block source s1() { tcp(); };\n"
+                  "source s { s1(); };\n",
+                  "source s { tcp(); };\n");
+}
+
+static void
+test_pairs (void)
+{
+  SlCfgNode *root = parse_ok ("destination k { kafka(config(\"acks\" => \"all\", linger => 5)\n"
+                              "  headers(\"X\" => \"y\")); };\n");
+  SlCfgNode *config = child (child (child (root, 0), 0), 0);
+  const SlCfgArg *acks = g_ptr_array_index (config->args, 0);
+  const SlCfgArg *linger = g_ptr_array_index (config->args, 1);
+
+  assert_node (config, "config", 2, 0, FALSE);
+  g_assert_cmpstr (acks->key, ==, "acks");
+  g_assert_cmpstr (acks->value, ==, "all");
+  g_assert_cmpint (acks->kind, ==, SL_CFG_ARG_STRING);
+  assert_pos (acks->pos, "test.conf", 1, 30);
+  g_assert_cmpstr (linger->key, ==, "linger");
+  g_assert_cmpint (linger->kind, ==, SL_CFG_ARG_WORD);
+  sl_cfg_node_free (root);
+
+  assert_prints ("destination k { kafka(config(\"acks\" => \"all\" linger => 5)); };\n",
+                 "destination k { kafka(config(\"acks\" => \"all\" \"linger\" => 5)); };\n");
+}
+
+static void
+test_application (void)
+{
+  SlCfgNode *root = parse_ok ("@module appmodel\n"
+                              "application cisco[syslog-raw] {\n"
+                              "  filter { message(\": %\" type(string)); };\n"
+                              "  parser { cisco-parser(); };\n"
+                              "};\n");
+  SlCfgNode *app = child (root, 1);
+
+  assert_node (app, "application", 3, 0, FALSE);
+  assert_arg (app, 0, SL_CFG_ARG_WORD, "cisco");
+  assert_arg (app, 1, SL_CFG_ARG_WORD, "syslog-raw");
+  g_assert_nonnull (strstr (sl_cfg_node_arg (app, 2), "cisco-parser();"));
+  assert_pos (app->pos, "test.conf", 2, 1);
+  sl_cfg_node_free (root);
+
+  assert_prints ("application a[syslog] { parser { p(); }; };\n", "application a[syslog] { parser { p(); }; };\n");
+}
+
+static void
+test_confgen (void)
+{
+  g_autofree gchar *dir = make_temp_dir ();
+  g_autofree gchar *script = write_file (dir, "gen.sh", "echo \"file(\\\"/tmp/$confgen_path\\\");\"\n");
+  g_autofree gchar *text = g_strdup_printf ("@module confgen context(destination) name(gen) exec(\"sh %s\")\n"
+                                            "destination d { gen(path(x)); };\n", script);
+  SlCfgNode *root = parse_ok (text);
+  SlCfgNode *file = child (child (root, 1), 0);
+
+  assert_node (file, "file", 1, 0, FALSE);
+  assert_arg (file, 0, SL_CFG_ARG_STRING, "/tmp/x");
+  g_assert_cmpstr (file->pos.expansion->block, ==, "gen");
+  assert_pos (file->pos.expansion->used_at, "test.conf", 2, 17);
+  sl_cfg_node_free (root);
+  remove_tree (dir);
+}
+
+static void
+test_allow_config_dups (void)
+{
+  assert_expands ("source s { internal(); };\n"
+                  "@define allow-config-dups 1\n"
+                  "source s { tcp(); };\n"
+                  "log { source(s); };\n"
+                  "log { source(s); };\n",
+                  "source s { tcp(); };\n"
+                  "log { source(s); };\n"
+                  "log { source(s); };\n");
+  /* without it both stay, and the configuration refuses the second */
+  assert_expands ("source s { internal(); };\nsource s { tcp(); };\n",
+                  "source s { internal(); };\nsource s { tcp(); };\n");
+}
+
+/* A relative @include is looked for beside the including file, then in
+ * each folder of the include path: a file in the first that has it, a glob
+ * in all of them. */
+static void
+test_include_path (void)
+{
+  g_autofree gchar *dir = make_temp_dir ();
+  g_autofree gchar *path = g_strdup_printf ("%s/first:%s/second:%s/third", dir, dir, dir);
+  g_autofree gchar *a = write_file (dir, "first/scl.conf", "@include 'scl/*/*.conf'\n");
+  g_autofree gchar *b = write_file (dir, "second/scl.conf", "source never { internal(); };\n");
+  g_autofree gchar *c = write_file (dir, "second/scl/a/plugin.conf", "source a { internal(); };\n");
+  g_autofree gchar *d = write_file (dir, "third/scl/b/plugin.conf", "source b { internal(); };\n");
+  g_autofree gchar *e = write_file (dir, "etc/beside.conf", "source beside { internal(); };\n");
+  g_autofree gchar *f = write_file (dir, "second/beside.conf", "source never2 { internal(); };\n");
+  g_autofree gchar *main_path = write_file (dir, "etc/main.conf",
+                                            "@include \"scl.conf\"\n@include \"beside.conf\"\n");
+  g_autofree gchar *printed = NULL;
+  SlCfgNode *root;
+
+  sl_cfg_set_paths (path, NULL);
+  root = parse_file_ok (main_path);
+  sl_cfg_set_paths (NULL, NULL);
+  printed = sl_cfg_node_to_string (root);
+  g_assert_cmpstr (printed, ==, "source a { internal(); };\nsource b { internal(); };\nsource beside { internal(); };\n");
+  sl_cfg_node_free (root);
+  remove_tree (dir);
+}
+
+/* syslog-ng's defines name Sluice's folders; include-path is the one
+ * @include searches, and scl-root the first scl/ along it. */
+static void
+test_builtin_defines (void)
+{
+  g_autofree gchar *dir = make_temp_dir ();
+  g_autofree gchar *scl = write_file (dir, "inc/scl/x/plugin.conf", "");
+  g_autofree gchar *path = g_strdup_printf ("%s/none:%s/inc", dir, dir);
+  g_autofree gchar *expected = g_strdup_printf ("destination d { file(\"%s/inc/scl|%s|%s/include|%s\"); };\n",
+                                                dir, path, SL_DATADIR, SL_MODULE_DIR);
+
+  sl_cfg_set_paths (path, "/elsewhere");
+  assert_expands ("destination d { file(\"`scl-root`|`include-path`|`syslog-ng-data`/include|`module-install-dir`\"); };\n",
+                  expected);
+  assert_expands ("destination d { file(\"`module-path` `syslog-ng-sysconfdir` `syslog-ng-prefix`\"); };\n",
+                  "destination d { file(\"/elsewhere " SL_SYSCONFDIR " " SL_PREFIX "\"); };\n");
+  sl_cfg_set_paths (NULL, NULL);
+  remove_tree (dir);
+}
+
+/* Debian's own configuration with the SCL installed by syslog-ng-scl: it
+ * parses, and getvirtconsole() is what tty10.sh prints. */
+static void
+test_debian_stock_conf (void)
+{
+  static const gchar *const files[] = {
+    "/etc/syslog-ng/syslog-ng.conf", "/etc/syslog-ng/scl.conf", "/usr/share/syslog-ng/include/scl/cisco/plugin.conf",
+  };
+  const gchar *srcdir = g_getenv ("SL_TOP_SRCDIR");
+
+  if (!srcdir)
+    {
+      g_test_skip ("SL_TOP_SRCDIR is not set; run the test through `make check`");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    if (!g_file_test (files[i], G_FILE_TEST_EXISTS))
+      {
+        g_test_skip ("Debian's syslog-ng-core and syslog-ng-scl are not installed");
+        return;
+      }
+
+  g_autofree gchar *dir = make_temp_dir ();
+  g_autofree gchar *text = NULL;
+  g_assert_true (g_file_get_contents (files[0], &text, NULL, NULL));
+  g_autofree gchar *main_path = write_file (dir, "syslog-ng.conf", text);
+  g_autofree gchar *printed = NULL;
+  SlCfgNode *root;
+
+  g_autofree gchar *path = g_strdup_printf ("%s/config/include:/usr/share/syslog-ng/include", srcdir);
+  sl_cfg_set_paths (path, NULL);
+  root = parse_file_ok (main_path);
+  sl_cfg_set_paths (NULL, NULL);
+  printed = sl_cfg_node_to_string (root);
+  g_assert_nonnull (strstr (printed, "destination d_console_all { file(\"/dev/"));
+  g_assert_nonnull (strstr (printed, "application cisco[syslog-raw]"));
+  g_assert_nonnull (strstr (printed, "log { source(s_src); filter(f_crit); destination(d_console); };"));
+  sl_cfg_node_free (root);
+  remove_tree (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1054,7 +1354,18 @@ main (int argc, char **argv)
   g_test_add_func ("/config-parser/include/in-block", test_include_in_block);
   g_test_add_func ("/config-parser/include/missing", test_include_missing);
   g_test_add_func ("/config-parser/include/cycle", test_include_cycle);
+  g_test_add_func ("/config-parser/include/path", test_include_path);
   g_test_add_func ("/config-parser/error-stops-parsing", test_error_stops_parsing);
+  g_test_add_func ("/config-parser/block/parameters", test_block_parameters);
+  g_test_add_func ("/config-parser/block/varargs", test_block_varargs);
+  g_test_add_func ("/config-parser/block/nested", test_block_nested);
+  g_test_add_func ("/config-parser/block/contexts", test_block_contexts);
+  g_test_add_func ("/config-parser/pairs", test_pairs);
+  g_test_add_func ("/config-parser/application", test_application);
+  g_test_add_func ("/config-parser/confgen", test_confgen);
+  g_test_add_func ("/config-parser/allow-config-dups", test_allow_config_dups);
+  g_test_add_func ("/config-parser/builtin-defines", test_builtin_defines);
+  g_test_add_func ("/config-parser/debian-stock-conf", test_debian_stock_conf);
 
   return g_test_run ();
 }

@@ -263,6 +263,51 @@ test_global_options (void)
   g_free (m);
 }
 
+/* Old options syslog-ng 3.x still loads load, with a notice; at a
+ * destination sync() is still flush-lines(). */
+static void
+test_deprecated_options_load (void)
+{
+  GError *error = NULL;
+  SlConfig *cfg = sl_config_load_string ("options { sync(0); long_hostnames(off); pad_size(0); stats_freq(0);\n"
+                                         "  log_msg_size(8192); use_time_recvd(no); };\n"
+                                         "log { source { inject(); }; destination { scripted(sync(5)); }; };\n",
+                                         "contracts.conf", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (cfg);
+  sl_config_free (cfg);
+}
+
+/* A second object of a name is refused, unless allow-config-dups is
+ * defined: then it replaces the first. */
+static void
+test_config_dups (void)
+{
+  static const gchar *const text = "destination d { scripted(); };\n"
+                                   "destination d { scripted(sync(5)); };\n"
+                                   "log { source { inject(); }; destination(d); };\n";
+  gchar *m = load_error (text);
+  g_assert_nonnull (strstr (m, "contracts.conf:2:1: destination 'd' is already defined at contracts.conf:1:1"));
+  g_free (m);
+
+  GError *error = NULL;
+  g_autofree gchar *allowed = g_strconcat ("@define allow-config-dups 1\n", text, NULL);
+  SlConfig *cfg = sl_config_load_string (allowed, "contracts.conf", &error);
+  g_assert_no_error (error);
+  sl_config_free (cfg);
+}
+
+/* A path inside an object parses, and is refused by name, not as an
+ * unknown driver. */
+static void
+test_channel_in_object (void)
+{
+  gchar *m = load_error ("destination d {\n  channel { destination { scripted(); }; };\n};\n"
+                         "log { source { inject(); }; destination(d); };\n");
+  g_assert_nonnull (strstr (m, "contracts.conf:2:3: 'channel { ... }' inside a destination is not supported yet"));
+  g_free (m);
+}
+
 /* Classes that registration refuses */
 static const SlDriverClass no_write_class = {
   .kind = SL_DRIVER_DESTINATION, .name = "no-write",
@@ -349,6 +394,9 @@ main (int argc, char **argv)
   g_test_add_func ("/contracts/not-connected", test_not_connected_reopens);
   g_test_add_func ("/contracts/workers", test_workers_share_the_queue);
   g_test_add_func ("/contracts/global-options", test_global_options);
+  g_test_add_func ("/contracts/deprecated-options", test_deprecated_options_load);
+  g_test_add_func ("/contracts/config-dups", test_config_dups);
+  g_test_add_func ("/contracts/channel-in-object", test_channel_in_object);
   g_test_add_func ("/contracts/registration", test_registration_refuses_half_drivers);
   g_test_add_func ("/contracts/help", test_help_shows_what_the_core_adds);
   int status = g_test_run ();

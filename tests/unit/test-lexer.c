@@ -24,6 +24,9 @@ kind_name (SlTokenKind kind)
     case SL_TOK_OPERATOR: return "operator";
     case SL_TOK_PRAGMA: return "pragma";
     case SL_TOK_COLON: return "colon";
+    case SL_TOK_ARROW: return "arrow";
+    case SL_TOK_LBRACKET: return "lbracket";
+    case SL_TOK_RBRACKET: return "rbracket";
     }
   return "?";
 }
@@ -150,6 +153,14 @@ test_operators (void)
 }
 
 static void
+test_pairs_and_brackets (void)
+{
+  assert_tokens ("config(\"acks\" => \"all\")", "word:config lparen:( string:acks arrow:=> string:all rparen:) eof");
+  assert_tokens ("\"a\"=>b", "string:a arrow:=> word:b eof");
+  assert_tokens ("application cisco[syslog-raw]", "word:application word:cisco lbracket:[ word:syslog-raw rbracket:] eof");
+}
+
+static void
 test_pragmas (void)
 {
   assert_tokens ("@version: 4.0", "pragma:version colon:: word:4.0 eof");
@@ -198,7 +209,7 @@ test_single_quoted (void)
 {
   assert_string ("'a\\nb'", "a\\nb");
   assert_string ("'say \"hi\"'", "say \"hi\"");
-  assert_string ("'`not_substituted`'", "`not_substituted`");
+  assert_string ("'a``b'", "a`b");
   assert_string ("'two\nlines'", "two\nlines");
   assert_string ("''", "");
 }
@@ -348,6 +359,27 @@ tokens_with_define (const gchar *name, const gchar *value, const gchar *text)
   return tokens;
 }
 
+/* syslog-ng substitutes before it reads tokens, so inside '...' too: the
+ * SCL writes patterns('`cisco-parser-timestamp-pattern`'). */
+static void
+test_backtick_in_single_quotes (void)
+{
+  g_autofree gchar *tokens = tokens_with_define ("pattern", "^\\d+ \"x\"", "patterns('`pattern`$')");
+  g_autofree gchar *apostrophe = NULL;
+  g_autoptr (GError) error = NULL;
+  SlLexer *lexer = sl_lexer_new ();
+
+  g_assert_cmpstr (tokens, ==, "word:patterns lparen:( string:^\\d+ \"x\"$ rparen:) eof");
+
+  sl_lexer_define (lexer, "quote", "it's");
+  sl_lexer_push_string (lexer, "'`quote`'", "test.conf");
+  apostrophe = drain (lexer, &error);
+  g_assert_null (apostrophe);
+  g_assert_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE);
+  g_assert_true (g_str_has_prefix (error->message, "test.conf:1:2: the value of `quote` holds an apostrophe"));
+  sl_lexer_free (lexer);
+}
+
 static void
 test_backtick_in_string (void)
 {
@@ -474,6 +506,109 @@ test_backtick_malformed (void)
   g_assert_true (g_str_has_prefix (empty, "test.conf:1:1: empty backtick substitution"));
 }
 
+/* Raw text up to the matching bracket, as a block's body and arguments are
+ * read: nested pairs, strings and comments kept, the closer consumed. */
+static void
+test_read_raw (void)
+{
+  g_autoptr (GError) error = NULL;
+  SlLexer *lexer = sl_lexer_new ();
+  SlToken token = { 0 };
+  g_autofree gchar *body = NULL;
+  g_autofree gchar *args = NULL;
+  SlCfgPos start, end;
+
+  sl_lexer_define (lexer, "dir", "/var/log");
+  sl_lexer_push_string (lexer, "x { file(\"}`p`\" # }\n ) } y(a(\"`dir`\") b('`dir`')) z", "raw.conf");
+  g_assert_true (sl_lexer_next (lexer, &token, &error));
+  sl_token_clear (&token);
+  g_assert_true (sl_lexer_next (lexer, &token, &error));
+  g_assert_cmpint (token.kind, ==, SL_TOK_LBRACE);
+  g_assert_true (sl_lexer_read_raw (lexer, '}', FALSE, token.pos, &body, &start, &end, &error));
+  g_assert_no_error (error);
+  sl_token_clear (&token);
+  g_assert_cmpstr (body, ==, " file(\"}`p`\" # }\n ) ");
+  g_assert_cmpint (start.line, ==, 1);
+  g_assert_cmpint (start.column, ==, 4);
+  g_assert_cmpint (end.line, ==, 2);
+  g_assert_cmpint (end.column, ==, 4);
+
+  g_assert_true (sl_lexer_next (lexer, &token, &error));
+  sl_token_clear (&token);
+  g_assert_true (sl_lexer_next (lexer, &token, &error));
+  g_assert_cmpint (token.kind, ==, SL_TOK_LPAREN);
+  g_assert_true (sl_lexer_read_raw (lexer, ')', TRUE, token.pos, &args, &start, &end, &error));
+  sl_token_clear (&token);
+  g_assert_cmpstr (args, ==, "a(\"/var/log\") b('/var/log')");
+  g_assert_true (sl_lexer_next (lexer, &token, &error));
+  g_assert_cmpstr (token.value, ==, "z");
+  sl_token_clear (&token);
+  sl_lexer_free (lexer);
+}
+
+static void
+test_read_raw_unclosed (void)
+{
+  g_autoptr (GError) error = NULL;
+  SlLexer *lexer = sl_lexer_new ();
+  SlToken token = { 0 };
+  gchar *text = NULL;
+  SlCfgPos start, end;
+
+  sl_lexer_push_string (lexer, "\n  { a(b) ", "raw.conf");
+  g_assert_true (sl_lexer_next (lexer, &token, &error));
+  g_assert_false (sl_lexer_read_raw (lexer, '}', FALSE, token.pos, &text, &start, &end, &error));
+  g_assert_null (text);
+  g_assert_error (error, SL_CFG_ERROR, SL_CFG_ERROR_SYNTAX);
+  g_assert_true (g_str_has_prefix (error->message, "raw.conf:2:3: no '}' closes this '{'"));
+  sl_token_clear (&token);
+  sl_lexer_free (lexer);
+}
+
+/* Expanded text is read verbatim, at the places its spans give, and every
+ * position carries the expansion; the token after it says so. */
+static void
+test_expansion_positions (void)
+{
+  static const ExpectedToken expected[] = {
+    { SL_TOK_WORD, "file", 3, 5 },
+    { SL_TOK_LPAREN, "(", 3, 9 },
+    { SL_TOK_STRING, "/x`y", 3, 10 },
+    { SL_TOK_WORD, "perm", 7, 2 },
+    { SL_TOK_WORD, "0640", 7, 2 },
+    { SL_TOK_RPAREN, ")", 7, 9 },
+  };
+  g_autoptr (GError) error = NULL;
+  SlLexer *lexer = sl_lexer_new ();
+  GArray *spans = g_array_new (FALSE, TRUE, sizeof (SlLexSpan));
+  const SlCfgExpansion *expansion = sl_cfg_intern_expansion ("b", (SlCfgPos) { "use.conf", 9, 3, NULL });
+  SlLexSpan parts[] = { { 0, 3, 5, FALSE }, { 12, 7, 2, TRUE }, { 21, 7, 9, FALSE } };
+  SlToken token = { 0 };
+
+  g_array_append_vals (spans, parts, G_N_ELEMENTS (parts));
+  sl_lexer_push_string (lexer, "; after", "use.conf");
+  sl_lexer_push_expansion (lexer, "file(\"/x`y\" perm 0640)", "def.conf", spans, expansion);
+  g_array_unref (spans);
+  for (gsize i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_assert_true (sl_lexer_next (lexer, &token, &error));
+      g_assert_cmpint (token.kind, ==, expected[i].kind);
+      g_assert_cmpstr (token.value, ==, expected[i].value);
+      g_assert_cmpstr (token.pos.file, ==, "def.conf");
+      g_assert_cmpint (token.pos.line, ==, expected[i].line);
+      g_assert_cmpint (token.pos.column, ==, expected[i].column);
+      g_assert_true (token.pos.expansion == expansion);
+      g_assert_false (token.follows_expansion);
+      sl_token_clear (&token);
+    }
+  g_assert_true (sl_lexer_next (lexer, &token, &error));
+  g_assert_cmpint (token.kind, ==, SL_TOK_SEMICOLON);
+  g_assert_true (token.follows_expansion);
+  g_assert_null (token.pos.expansion);
+  sl_token_clear (&token);
+  sl_lexer_free (lexer);
+}
+
 static void
 test_input_stack (void)
 {
@@ -571,6 +706,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lexer/punctuation", test_punctuation);
   g_test_add_func ("/lexer/words", test_words);
   g_test_add_func ("/lexer/operators", test_operators);
+  g_test_add_func ("/lexer/pairs-and-brackets", test_pairs_and_brackets);
   g_test_add_func ("/lexer/pragmas", test_pragmas);
   g_test_add_func ("/lexer/comments", test_comments);
   g_test_add_func ("/lexer/string/escapes", test_double_quoted_escapes);
@@ -584,12 +720,16 @@ main (int argc, char **argv)
   g_test_add_func ("/lexer/error/unexpected-character", test_error_unexpected_character);
   g_test_add_func ("/lexer/error/nul-escape", test_error_nul_escape);
   g_test_add_func ("/lexer/backtick/in-string", test_backtick_in_string);
+  g_test_add_func ("/lexer/backtick/in-single-quotes", test_backtick_in_single_quotes);
   g_test_add_func ("/lexer/backtick/outside-string", test_backtick_outside_string);
   g_test_add_func ("/lexer/backtick/nested", test_backtick_nested);
   g_test_add_func ("/lexer/backtick/environment", test_backtick_environment);
   g_test_add_func ("/lexer/backtick/undefined", test_backtick_undefined);
   g_test_add_func ("/lexer/backtick/self-reference", test_backtick_self_reference);
   g_test_add_func ("/lexer/backtick/malformed", test_backtick_malformed);
+  g_test_add_func ("/lexer/raw", test_read_raw);
+  g_test_add_func ("/lexer/raw/unclosed", test_read_raw_unclosed);
+  g_test_add_func ("/lexer/expansion/positions", test_expansion_positions);
   g_test_add_func ("/lexer/stack/strings", test_input_stack);
   g_test_add_func ("/lexer/stack/file", test_push_file);
   g_test_add_func ("/lexer/stack/unreadable", test_push_file_unreadable);

@@ -19,6 +19,7 @@ typedef struct
   gint64 flush;
   gint mode;
   const gchar *address;
+  GPtrArray *config;
 } Drv;
 
 enum { MODE_FAST = 1, MODE_SAFE = 2 };
@@ -44,6 +45,7 @@ static const SlOptionSpec specs[] = {
   { "ip", SL_STRING (Drv, address), "0.0.0.0", "" },
   { "localip", SL_STRING (Drv, address), NULL, "the same as ip()" },
   { "legacy", SL_UNBOUND (SL_OPT_INT), "3", "" },
+  { "config", SL_PAIRS (Drv, config), NULL, "" },
   { NULL }
 };
 static const SlOptionSpec *const tables[] = { specs, NULL };
@@ -258,6 +260,37 @@ test_errors (void)
   g_free (m);
 }
 
+/* `key => value` pairs in the order written; a pair where one value is
+ * meant, or a value without a key where pairs are, is an error. */
+static void
+test_pairs (void)
+{
+  SlCfgNode *root;
+  Drv d;
+  SlOptions *o = bind ("destination d { drv(config(\"acks\" => \"all\" linger.ms => 5)); };\n", &d, &root);
+  g_assert_cmpuint (d.config->len, ==, 2);
+  const SlOptionPair *acks = g_ptr_array_index (d.config, 0);
+  const SlOptionPair *linger = g_ptr_array_index (d.config, 1);
+  g_assert_cmpstr (acks->key, ==, "acks");
+  g_assert_cmpstr (acks->value, ==, "all");
+  g_assert_cmpstr (linger->key, ==, "linger.ms");
+  g_assert_cmpstr (linger->value, ==, "5");
+  sl_options_free (o);
+  sl_cfg_node_free (root);
+
+  o = bind ("destination d { drv(); };\n", &d, &root);
+  g_assert_null (d.config);
+  sl_options_free (o);
+  sl_cfg_node_free (root);
+
+  gchar *m = error_of ("destination d { drv(config(\"acks\" => \"all\" \"x\")); };\n");
+  g_assert_nonnull (strstr (m, "opts.conf:1:44: option 'config' of drv() takes \"key\" => value pairs, got 'x' without a key"));
+  g_free (m);
+  m = error_of ("destination d { drv(port(\"p\" => 1)); };\n");
+  g_assert_nonnull (strstr (m, "opts.conf:1:26: option 'port' of drv() takes no \"key\" => value pairs"));
+  g_free (m);
+}
+
 /* Only options declared inherited take options {} values: a global that a
  * driver's table has but does not inherit leaves the driver's default. */
 static void
@@ -281,6 +314,7 @@ main (int argc, char **argv)
   g_test_add_func ("/options/defaults", test_defaults);
   g_test_add_func ("/options/sizes-durations-aliases", test_sizes_durations_and_aliases);
   g_test_add_func ("/options/errors", test_errors);
+  g_test_add_func ("/options/pairs", test_pairs);
   g_test_add_func ("/options/inherit", test_only_inherited_options_come_from_globals);
   return g_test_run ();
 }

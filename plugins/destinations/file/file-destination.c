@@ -262,25 +262,30 @@ set_owner (const gchar *path, gint fd, uid_t owner, gid_t group)
 }
 
 /* Creates the missing folders above path, outermost first; the ones that
- * already exist keep their mode and owner. */
-static void
+ * already exist keep their mode and owner. Returns 0, or the errno of the
+ * mkdir() that failed, which says more than the open() after it would. */
+static gint
 make_dirs (FileDestination *self, const gchar *path)
 {
   gchar *dir = g_path_get_dirname (path);
+  gint err = 0;
   if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
     {
       gchar *parent = g_path_get_dirname (dir);
       if (strcmp (parent, dir) != 0)
-        make_dirs (self, dir);
+        err = make_dirs (self, dir);
       g_free (parent);
-      if (mkdir (dir, self->dir_perm) == 0)
+      if (!err && mkdir (dir, self->dir_perm) == 0)
         {
           /* the umask must not narrow the mode the configuration asked for */
           chmod (dir, self->dir_perm);
           set_owner (dir, -1, self->dir_owner, self->dir_group);
         }
+      else if (!err && errno != EEXIST)
+        err = errno;
     }
   g_free (dir);
+  return err;
 }
 
 /* Errors after which this path will fail the same way until someone acts:
@@ -311,8 +316,8 @@ open_path (FileDestination *self, const gchar *path, gint *err)
   OpenFile *f = g_hash_table_lookup (self->files, path);
   if (f)
     return f;
-  if (self->create_dirs)
-    make_dirs (self, path);
+  if (self->create_dirs && (*err = make_dirs (self, path)) != 0)
+    return NULL;
   const gint flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY;
   gint fd = open (path, flags | O_CREAT | O_EXCL, self->perm);
   gboolean created = fd >= 0;

@@ -2,6 +2,7 @@
  * opened here; reading, framing and flow control are the core's listener
  * and readers. On TCP each connection's first frame tells newline framing
  * from RFC 6587 octet counting. */
+#include "core/activation.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -37,6 +38,7 @@ typedef struct
   gint listen_backlog;
   gint transport;
   gboolean stream;
+  gboolean inherited;       /* the socket is one systemd passed */
   SlListenerSettings settings;
   SlSocketReader *reader;
 } NetSource;
@@ -105,7 +107,14 @@ open_socket (NetSource *self, GError **error)
                         self->ip, self->port, gai_strerror (rc));
       return -1;
     }
-  gint fd = socket (res->ai_family, type | SOCK_CLOEXEC, 0);
+  gint fd = sl_activation_take (res->ai_addr, res->ai_addrlen, type);
+  self->inherited = fd >= 0;
+  if (self->inherited)
+    {
+      freeaddrinfo (res);
+      return fd;
+    }
+  fd = socket (res->ai_family, type | SOCK_CLOEXEC, 0);
   gint one = 1;
   if (fd >= 0)
     setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
@@ -136,8 +145,12 @@ net_start (SlDriver *d, SlSource *source, GError **error)
   self->reader = sl_socket_reader_start (source, fd, self->stream, &self->settings, error);
   if (!self->reader)
     return FALSE;
-  sl_log (SL_LOG_INFO, "%s() listening on %s port %s (%s)", d->klass->name, self->ip, self->port,
-          self->stream ? "tcp" : "udp");
+  if (self->inherited)
+    sl_log (SL_LOG_NOTICE, _("%s() listening on %s port %s (%s), on the socket systemd passed"), d->klass->name,
+            self->ip, self->port, self->stream ? "tcp" : "udp");
+  else
+    sl_log (SL_LOG_INFO, "%s() listening on %s port %s (%s)", d->klass->name, self->ip, self->port,
+            self->stream ? "tcp" : "udp");
   return TRUE;
 }
 

@@ -1,13 +1,18 @@
 /* system(): the local system's logs on Linux, as syslog-ng's system()
- * gives them: /dev/log (a unix datagram socket, where glibc's syslog(3)
- * writes) and the kernel's log (/dev/kmsg). A part that cannot be had, as
- * in a container or without permission, is reported and the other one
- * starts; socket() and kmsg() point the parts elsewhere. */
+ * gives them. On a host where journald owns /dev/log, the journal (as
+ * systemd-journal() reads it: journald takes both /dev/log and the
+ * kernel's log); elsewhere, or when socket() is written, /dev/log (a unix
+ * datagram socket, where glibc's syslog(3) writes) and the kernel's log
+ * (/dev/kmsg). A part that cannot be had, as in a container or without
+ * permission, is reported and the other one starts; socket() and kmsg()
+ * point the parts elsewhere. */
 #include "core/dgram.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/source.h"
+#include "plugins/sources/journal/journal-private.h"
 #include "plugins/sources/kmsg/kmsg-private.h"
+#include "plugins/sources/system/system-input.h"
 #include "plugins/sources/unix/unix-socket.h"
 
 #include <unistd.h>
@@ -17,12 +22,15 @@ typedef struct
   SlDriver super;
   const gchar *socket_path;
   const gchar *kmsg_path;
+  gboolean inherited;       /* the socket is one systemd passed, its file systemd's */
   SlDgramReader *dgram;
   SlKmsgReader *kmsg;
+  SlJournalReader *journal;
 } SystemSource;
 
 static const SlOptionSpec system_options[] = {
-  { "socket", SL_STRING (SystemSource, socket_path), "/dev/log", "the unix datagram socket local programs log to" },
+  { "socket", SL_STRING (SystemSource, socket_path), "/dev/log",
+    "the unix datagram socket local programs log to; written, it is read even where journald runs" },
   { "kmsg", SL_STRING (SystemSource, kmsg_path), "/dev/kmsg", "the kernel's log device" },
   { NULL }
 };
@@ -36,19 +44,31 @@ start_socket (SystemSource *self, SlSource *source, GError **error)
     .owner = (uid_t) -1,
     .group = (gid_t) -1,
   };
-  gint fd = sl_unix_socket_open (&spec, "system", error);
+  gint fd = sl_unix_socket_open (&spec, "system", &self->inherited, error);
   if (fd < 0)
     return NULL;
   SlDgramReader *reader = sl_dgram_reader_start (source, fd, error);
-  if (!reader)
+  if (!reader && !self->inherited)
     unlink (self->socket_path);
   return reader;
 }
+
+/* systemd-journal()'s defaults, so that the two share the saved position */
+static const SlJournalSettings journal_settings = {
+  .prefix = ".journald.",
+  .max_field_size = 65536,
+  .read_old_records = TRUE,
+};
 
 static gboolean
 system_start (SlDriver *d, SlSource *source, GError **error)
 {
   SystemSource *self = (SystemSource *) d;
+  if (!sl_options_is_set (d->options, "socket") && sl_system_journald_owns_log (SL_JOURNALD_RUN_DIR, self->socket_path))
+    {
+      self->journal = sl_journal_reader_start (source, &journal_settings, error);
+      return self->journal != NULL;
+    }
   GError *socket_error = NULL;
   GError *kmsg_error = NULL;
   self->dgram = start_socket (self, source, &socket_error);
@@ -77,12 +97,16 @@ system_stop (SlDriver *d)
   if (self->dgram)
     {
       sl_dgram_reader_stop (self->dgram);
-      unlink (self->socket_path);
+      if (!self->inherited)
+        unlink (self->socket_path);
     }
   if (self->kmsg)
     sl_kmsg_reader_stop (self->kmsg);
+  if (self->journal)
+    sl_journal_reader_stop (self->journal);
   self->dgram = NULL;
   self->kmsg = NULL;
+  self->journal = NULL;
 }
 
 static const SlSourceOps system_ops = {
@@ -93,7 +117,7 @@ static const SlSourceOps system_ops = {
 static const SlDriverClass system_source_class = {
   .kind = SL_DRIVER_SOURCE,
   .name = "system",
-  .summary = "the local system's logs: /dev/log and the kernel's /dev/kmsg, each where available",
+  .summary = "the local system's logs: the journal where journald owns /dev/log, else /dev/log and /dev/kmsg",
   .options = system_options,
   .capabilities = SL_CAP_PARSES,
   .instance_size = sizeof (SystemSource),

@@ -1,4 +1,5 @@
 #include "plugins/sources/unix/unix-socket.h"
+#include "core/activation.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 
@@ -50,7 +51,7 @@ remove_stale (const struct sockaddr_un *addr, gboolean stream, GError **error)
 }
 
 gint
-sl_unix_socket_open (const SlUnixSocketSpec *spec, const gchar *driver, GError **error)
+sl_unix_socket_open (const SlUnixSocketSpec *spec, const gchar *driver, gboolean *inherited, GError **error)
 {
   struct sockaddr_un addr = { .sun_family = AF_UNIX };
   if (strlen (spec->path) >= sizeof addr.sun_path)
@@ -61,9 +62,13 @@ sl_unix_socket_open (const SlUnixSocketSpec *spec, const gchar *driver, GError *
       return -1;
     }
   strcpy (addr.sun_path, spec->path);
+  gint fd = sl_activation_take ((const struct sockaddr *) &addr, sizeof addr, spec->stream ? SOCK_STREAM : SOCK_DGRAM);
+  *inherited = fd >= 0;
+  if (*inherited)
+    return fd;
   if (!remove_stale (&addr, spec->stream, error))
     return -1;
-  gint fd = socket (AF_UNIX, (spec->stream ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
+  fd = socket (AF_UNIX, (spec->stream ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
   if (fd >= 0 && !spec->stream && spec->so_rcvbuf > 0)
     setsockopt (fd, SOL_SOCKET, SO_RCVBUF, &spec->so_rcvbuf, sizeof spec->so_rcvbuf);
   if (fd < 0 || bind (fd, (struct sockaddr *) &addr, sizeof addr) < 0

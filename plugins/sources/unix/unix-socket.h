@@ -20,8 +20,10 @@ typedef struct
 
 /* Binds a socket at spec->path (replacing a socket file a previous run
  * left, never anything else), listening when it is a stream socket, and
- * sets its mode and owner. driver names the source in errors. */
-gint sl_unix_socket_open (const SlUnixSocketSpec *spec, const gchar *driver, GError **error);
+ * sets its mode and owner. driver names the source in errors. When systemd
+ * passed a socket of that path and type, that one instead, as it is
+ * (*inherited TRUE): its file is systemd's, never to be removed. */
+gint sl_unix_socket_open (const SlUnixSocketSpec *spec, const gchar *driver, gboolean *inherited, GError **error);
 
 G_END_DECLS
 

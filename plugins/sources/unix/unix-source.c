@@ -25,6 +25,7 @@ typedef struct
   gboolean optional;
   gboolean create_dirs;
   gboolean stream;
+  gboolean inherited;       /* the socket is one systemd passed, its file systemd's */
   uid_t owner;
   gid_t group;
   SlListenerSettings settings;
@@ -123,7 +124,7 @@ open_socket (UnixSource *self, GError **error)
     .group = self->group,
     .so_rcvbuf = self->settings.so_rcvbuf,
   };
-  return sl_unix_socket_open (&spec, self->super.klass->name, error);
+  return sl_unix_socket_open (&spec, self->super.klass->name, &self->inherited, error);
 }
 
 static gboolean
@@ -147,10 +148,14 @@ unix_start (SlDriver *d, SlSource *source, GError **error)
   self->reader = sl_socket_reader_start (source, fd, self->stream, &self->settings, error);
   if (!self->reader)
     {
-      unlink (self->path);
+      if (!self->inherited)
+        unlink (self->path);
       return FALSE;
     }
-  sl_log (SL_LOG_INFO, "%s() listening on %s", d->klass->name, self->path);
+  if (self->inherited)
+    sl_log (SL_LOG_NOTICE, _("%s() listening on %s, the socket systemd passed"), d->klass->name, self->path);
+  else
+    sl_log (SL_LOG_INFO, "%s() listening on %s", d->klass->name, self->path);
   return TRUE;
 }
 
@@ -161,7 +166,8 @@ unix_stop (SlDriver *d)
   if (self->reader)
     {
       sl_socket_reader_stop (self->reader);
-      unlink (self->path);
+      if (!self->inherited)
+        unlink (self->path);
     }
   self->reader = NULL;
 }

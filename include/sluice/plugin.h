@@ -1,0 +1,32 @@
+/* The plugin kit: what a Sluice plugin may use, in one include.
+ *   #include <sluice/plugin.h>
+ * built with `pkg-config --cflags --libs sluice`. Everything declared here
+ * is libsluice's public API (version node SLUICE_2); nothing else is. */
+#ifndef SLUICE_PLUGIN_H
+#define SLUICE_PLUGIN_H
+
+#include "core/plugin.h"
+#include "core/options.h"
+#include "core/message.h"
+#include "core/config.h"
+#include "core/config/error.h"
+#include "core/template.h"
+#include "core/macros.h"
+#include "core/timeutil.h"
+#include "core/priority.h"
+#include "core/source.h"
+#include "core/activation.h"
+#include "core/socket-reader.h"
+#include "core/stream.h"
+#include "core/dgram.h"
+#include "core/stream-writer.h"
+#include "core/resend-buffer.h"
+#include "core/parser-input.h"
+#include "core/filter-expr.h"
+#include "core/text-filter.h"
+#include "core/matcher.h"
+#include "core/persist.h"
+#include "core/stats.h"
+#include "core/internal.h"
+
+#endif
