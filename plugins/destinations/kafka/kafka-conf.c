@@ -1,6 +1,5 @@
-/* librdkafka configuration of kafka() drivers. config() is a list of
- * strings taken two by two, config("acks" "all" "linger.ms" "5"), until
- * the configuration language has syslog-ng's `"acks" => "all"` pairs. */
+/* librdkafka configuration of kafka() drivers: bootstrap-servers() and
+ * config("acks" => "all" "linger.ms" => 5), syslog-ng's pairs. */
 #include "plugins/destinations/kafka/kafka-conf.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -50,30 +49,24 @@ sl_kafka_conf_new (SlDriver *driver, const gchar *bootstrap_servers, const GPtrA
                         _("%s() needs bootstrap-servers(\"host:port,...\")"), kind);
       return NULL;
     }
-  if (pairs && pairs->len % 2)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, config_pos,
-                        _("%s(): config() takes pairs of a librdkafka property and its value; '%s' has no value"),
-                        kind, (const gchar *) g_ptr_array_index (pairs, pairs->len - 1));
-      return NULL;
-    }
   rd_kafka_conf_t *conf = rd_kafka_conf_new ();
   rd_kafka_conf_set_log_cb (conf, log_line);
   if (!conf_set (conf, driver, "bootstrap-servers", "bootstrap.servers", bootstrap_servers, error))
     goto fail;
-  for (guint i = 0; pairs && i < pairs->len; i += 2)
+  for (guint i = 0; pairs && i < pairs->len; i++)
     {
-      const gchar *name = g_ptr_array_index (pairs, i);
+      const SlOptionPair *pair = g_ptr_array_index (pairs, i);
+      const gchar *name = pair->key;
       if (strcmp (name, "bootstrap.servers") == 0 || strcmp (name, "metadata.broker.list") == 0
           || is_fixed (fixed, name))
         {
           sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, config_pos,
                             _("%s(): config() may not set '%s': %s"), kind, name,
-                            is_fixed (fixed, name) ? _("the driver's delivery guarantees depend on it")
+                            is_fixed (fixed, name) ? _("the driver sets it itself (from its options, or for its delivery guarantees)")
                                                    : _("use bootstrap-servers()"));
           goto fail;
         }
-      if (!conf_set (conf, driver, "config", name, g_ptr_array_index (pairs, i + 1), error))
+      if (!conf_set (conf, driver, "config", name, pair->value, error))
         goto fail;
     }
   for (guint i = 0; fixed && fixed[i]; i += 2)

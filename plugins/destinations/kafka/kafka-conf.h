@@ -11,9 +11,10 @@
 G_BEGIN_DECLS
 
 /* A configuration with bootstrap.servers, then config()'s pairs
- * ("name" "value" ...) in the order written, then fixed (name, value, ...,
- * NULL pairs the driver's delivery guarantees rest on, which config() may
- * not name). Errors point at the option. */
+ * (SlOptionPair, "name" => "value") in the order written, then fixed:
+ * name, value, ..., NULL, the properties the driver sets itself, from its
+ * options or for its delivery guarantees, which config() may not name.
+ * Errors point at the option. */
 rd_kafka_conf_t *sl_kafka_conf_new (SlDriver *driver, const gchar *bootstrap_servers,
                                     const GPtrArray *pairs, const gchar *const *fixed,
                                     GError **error);

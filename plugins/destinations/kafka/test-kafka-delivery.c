@@ -17,7 +17,7 @@ static const gchar kafka_config[] =
   "@version: 4.0\n"
   "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
   "destination d_kafka { kafka(bootstrap-servers(\"@BOOTSTRAP@\") topic(\"logs\")\n"
-  "  config(\"acks\" \"all\" \"linger.ms\" \"1\") poll-timeout(500) flush-timeout-on-shutdown(1000)\n"
+  "  config(\"acks\" => \"all\" \"linger.ms\" => 1) poll-timeout(500) flush-timeout-on-shutdown(1000)\n"
   "  time-reopen(1) @EXTRA@); };\n"
   "log { source(s_net); destination(d_kafka); flags(flow-control); };\n";
 

@@ -40,7 +40,7 @@ static void
 test_config_pairs (void)
 {
   const gchar *text = "kafka(bootstrap-servers(\"127.0.0.1:9092\") topic(\"logs\") "
-                      "config(\"acks\" \"all\" \"compression.type\" \"lz4\" \"linger.ms\" 2))";
+                      "config(\"acks\" => \"all\" \"compression.type\" => \"lz4\" \"linger.ms\" => 2))";
   g_autofree gchar *acks = conf_value (text, "acks");
   g_autofree gchar *compression = conf_value (text, "compression.type");
   g_autofree gchar *linger = conf_value (text, "linger.ms");
@@ -51,7 +51,7 @@ test_config_pairs (void)
   g_assert_cmpstr (linger, ==, "2");
   g_assert_cmpstr (servers, ==, "127.0.0.1:9092");
   g_autofree gchar *syslog_ng_name = conf_value ("kafka-c(bootstrap-servers(\"b:1\") topic(\"t\") "
-                                                 "config(\"acks\" \"1\"))", "acks");
+                                                 "config(\"acks\" => 1))", "acks");
   g_assert_cmpstr (syslog_ng_name, ==, "1");
 }
 
@@ -66,13 +66,13 @@ test_errors (void)
                   "topic() is a template, so fallback-topic() is needed");
   assert_refused ("kafka(bootstrap-servers(\"b:1\") topic(\"logs-$HOST\") fallback-topic(\"..\"))",
                   "'..' is not a valid topic name");
-  assert_refused ("kafka(bootstrap-servers(\"b:1\") topic(\"t\") config(\"acks\"))",
-                  "config() takes pairs of a librdkafka property and its value; 'acks' has no value");
-  assert_refused ("kafka(bootstrap-servers(\"b:1\") topic(\"t\") config(\"acks\" \"maybe\"))",
+  assert_refused ("kafka(bootstrap-servers(\"b:1\") topic(\"t\") config(\"acks\" \"all\"))",
+                  "takes \"key\" => value pairs");
+  assert_refused ("kafka(bootstrap-servers(\"b:1\") topic(\"t\") config(\"acks\" => \"maybe\"))",
                   "test.conf:1:");
-  assert_refused ("kafka(bootstrap-servers(\"b:1\") topic(\"t\") config(\"no.such.property\" \"1\"))",
+  assert_refused ("kafka(bootstrap-servers(\"b:1\") topic(\"t\") config(\"no.such.property\" => 1))",
                   "no.such.property");
-  assert_refused ("kafka(bootstrap-servers(\"b:1\") topic(\"t\") config(\"bootstrap.servers\" \"c:2\"))",
+  assert_refused ("kafka(bootstrap-servers(\"b:1\") topic(\"t\") config(\"bootstrap.servers\" => \"c:2\"))",
                   "config() may not set 'bootstrap.servers': use bootstrap-servers()");
 }
 

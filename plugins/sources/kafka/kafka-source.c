@@ -62,16 +62,16 @@ static const SlOptionSpec kafka_source_options[] = {
   { "topic", SL_LIST (KafkaSource, topics), NULL, "the same as topics()" },
   { "group-id", SL_STRING (KafkaSource, group_id), "sluice",
     "the consumer group: its members share the partitions, and its offsets say where a restart resumes" },
-  { "config", SL_LIST (KafkaSource, config), NULL,
-    "librdkafka properties as pairs of strings: config(\"auto.offset.reset\" \"latest\")" },
+  { "config", SL_PAIRS (KafkaSource, config), NULL,
+    "librdkafka properties: config(\"auto.offset.reset\" => \"latest\")" },
   { NULL }
 };
 
 static gboolean
 config_names (const GPtrArray *pairs, const gchar *name)
 {
-  for (guint i = 0; pairs && i + 1 < pairs->len; i += 2)
-    if (strcmp (g_ptr_array_index (pairs, i), name) == 0)
+  for (guint i = 0; pairs && i < pairs->len; i++)
+    if (strcmp (((const SlOptionPair *) g_ptr_array_index (pairs, i))->key, name) == 0)
       return TRUE;
   return FALSE;
 }

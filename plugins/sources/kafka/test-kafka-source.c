@@ -11,7 +11,7 @@
 static const gchar source_config[] =
   "@version: 4.0\n"
   "source s_kafka { kafka(bootstrap-servers(\"@BOOTSTRAP@\") topics(\"in\") group-id(\"sluice-test\")\n"
-  "  config(\"session.timeout.ms\" \"6000\" \"heartbeat.interval.ms\" \"1000\") flags(no-parse)); };\n"
+  "  config(\"session.timeout.ms\" => 6000 \"heartbeat.interval.ms\" => 1000) flags(no-parse)); };\n"
   "destination d_file { file(\"@DIR@/out.log\" template(\"$MSG\\n\") @EXTRA@); };\n"
   "log { source(s_kafka); destination(d_file); flags(flow-control); };\n";
 
