@@ -17,7 +17,7 @@ SlKafkaMock *sl_kafka_mock_start     (const gchar *const *topics);
 const gchar *sl_kafka_mock_bootstrap (SlKafkaMock *mock);
 /* Sends one command line and returns its answer line; NULL on failure. */
 gchar       *sl_kafka_mock_command   (SlKafkaMock *mock, const gchar *command);
-/* The messages topic holds, or -1. */
+/* The messages topic received, or -1. */
 gint64       sl_kafka_mock_count     (SlKafkaMock *mock, const gchar *topic);
 /* Waits until topic holds at least n messages (failing when the count
  * stops growing for the deadline); the count. */

@@ -7,8 +7,10 @@
  *   refuse N            the next N produce requests are refused with
  *                       NOT_ENOUGH_REPLICAS, what a broker says when acks=all
  *                       cannot be met                              -> "ok"
- *   count TOPIC         messages the topic holds (sum of its partitions'
- *                       high watermarks)                           -> "count=N"
+ *   count TOPIC         messages the topic received (sum of its partitions'
+ *                       high watermarks), and of those how many the mock
+ *                       retired (it keeps the last 5 MB of a partition;
+ *                       sum of the low watermarks)       -> "count=N retired=R"
  * It exits at the end of its input.
  *
  *   kafka-mock [--brokers 3] TOPIC:PARTITIONS ... */
@@ -24,8 +26,9 @@
 /* the Kafka protocol's number for a ProduceRequest */
 #define PRODUCE_API_KEY 0
 
+/* -1 when the topic cannot be queried */
 static gint64
-topic_count (rd_kafka_t *client, const gchar *topic)
+topic_count (rd_kafka_t *client, const gchar *topic, gint64 *retired)
 {
   rd_kafka_topic_t *rkt = rd_kafka_topic_new (client, topic, NULL);
   const struct rd_kafka_metadata *md = NULL;
@@ -34,6 +37,7 @@ topic_count (rd_kafka_t *client, const gchar *topic)
       && md->topic_cnt == 1 && !md->topics[0].err)
     {
       total = 0;
+      *retired = 0;
       for (int i = 0; i < md->topics[0].partition_cnt && total >= 0; i++)
         {
           int64_t low, high;
@@ -41,7 +45,10 @@ topic_count (rd_kafka_t *client, const gchar *topic)
                                                 QUERY_TIMEOUT_MS))
             total = -1;
           else
-            total += high;
+            {
+              total += high;
+              *retired += low;
+            }
         }
     }
   if (md)
@@ -89,7 +96,11 @@ serve (rd_kafka_mock_cluster_t *cluster, rd_kafka_t *client)
           printf ("ok\n");
         }
       else if (g_strcmp0 (words[0], "count") == 0)
-        printf ("count=%" G_GINT64_FORMAT "\n", topic_count (client, arg));
+        {
+          gint64 retired = 0;
+          gint64 total = topic_count (client, arg, &retired);
+          printf ("count=%" G_GINT64_FORMAT " retired=%" G_GINT64_FORMAT "\n", total, retired);
+        }
       else
         printf ("error: unknown command '%s'\n", line);
       fflush (stdout);
