@@ -1,0 +1,24 @@
+/* What the kafka() destination and source share: their librdkafka
+ * configuration from bootstrap-servers() and config(), and librdkafka's
+ * own log lines in the daemon's log. */
+#ifndef SL_KAFKA_CONF_H
+#define SL_KAFKA_CONF_H
+
+#include "core/plugin.h"
+
+#include <librdkafka/rdkafka.h>
+
+G_BEGIN_DECLS
+
+/* A configuration with bootstrap.servers, then config()'s pairs
+ * (SlOptionPair, "name" => "value") in the order written, then fixed:
+ * name, value, ..., NULL, the properties the driver sets itself, from its
+ * options or for its delivery guarantees, which config() may not name.
+ * Errors point at the option. */
+rd_kafka_conf_t *sl_kafka_conf_new (SlDriver *driver, const gchar *bootstrap_servers,
+                                    const GPtrArray *pairs, const gchar *const *fixed,
+                                    GError **error);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,567 @@
+/* kafka() destination (also kafka-c(), syslog-ng's name for it): produces
+ * each message into a Kafka topic with librdkafka.
+ *
+ * A message is done (acknowledged to its source's window, settled in a
+ * disk-buffer()) only once the broker's delivery report said it was
+ * stored. write() maps its batch onto librdkafka's asynchronous delivery
+ * so:
+ *   - it produces the batch's messages, each with a KafkaPending of its own
+ *     as librdkafka's opaque, then flushes the producer, serving delivery
+ *     reports, for up to poll-timeout() (once the destination stops, up to
+ *     flush-timeout-on-shutdown() in all);
+ *   - done is the run of messages, from the first, whose reports said
+ *     stored; the rest goes back to the core with SL_WRITE_RETRY, or
+ *     SL_WRITE_ERROR when the first of it was refused for good (too large:
+ *     the core drops it after three tries);
+ *   - what went back is remembered by message (with a reference of its
+ *     own) until the core hands it back: then a message still in
+ *     librdkafka's queue is not produced again but waited for, one
+ *     delivered out of order is done at once, and only one whose report
+ *     was an error is produced again;
+ *   - tick() serves reports while the core waits to retry, and ends the
+ *     wait as soon as one arrives, so a broker that comes back is written
+ *     to at once rather than after time-reopen().
+ * A broker that is down thus holds its batch: the queue fills, flow control
+ * holds the senders or the disk buffer fills, and nothing is lost. With
+ * workers(N) a message handed back may be taken by another worker, which
+ * produces it again: a duplicate, never a loss. librdkafka's queue is
+ * bounded by queue.buffering.max.messages; its depth is the "kafka_queued"
+ * counter. */
+#include "plugins/destinations/kafka/kafka-private.h"
+#include "core/config/error.h"
+#include "core/i18n.h"
+#include "core/internal.h"
+#include "core/stats.h"
+#include "core/template.h"
+
+#include <string.h>
+
+/* what write() serves reports in while librdkafka's queue is full */
+#define QUEUE_FULL_POLL_MS 100
+/* while other messages are in flight a flush would wait for them too */
+#define BATCH_POLL_MS 10
+
+typedef enum
+{
+  PENDING_NEW,          /* not (or no longer) in librdkafka's hands */
+  PENDING_IN_FLIGHT,
+  PENDING_DELIVERED,
+  PENDING_FAILED,
+} PendingState;
+
+typedef struct
+{
+  SlMessage *msg;           /* a reference of its own */
+  PendingState state;
+  rd_kafka_resp_err_t err;
+  guint seen;               /* the last write() whose batch had it */
+} KafkaPending;
+
+struct _KafkaDestination
+{
+  SlDriver super;
+  /* options */
+  const gchar *bootstrap_servers;
+  SlTemplate *topic;
+  const gchar *fallback_topic;
+  SlTemplate *key;
+  SlTemplate *message;
+  GPtrArray *config;
+  gboolean sync_send;
+  gint64 poll_timeout_ms;
+  gint64 flush_timeout_shutdown_ms;
+
+  rd_kafka_conf_t *conf;
+  const SlTemplateEnv *env;
+  rd_kafka_t *rk;
+  rd_kafka_topic_t *fixed_topic;   /* topic() without macros */
+  rd_kafka_topic_t *fallback;
+  GHashTable *topics;              /* rendered name -> rd_kafka_topic_t */
+  GHashTable *held;                /* SlMessage -> KafkaPending: gone back to the core undone */
+  GPtrArray *spare;                /* KafkaPending to reuse */
+  KafkaPending **batch;
+  guint batch_size;
+  guint generation;                /* write() calls */
+  guint unsettled;                 /* of this write()'s batch: in flight */
+  gboolean progress;               /* a held message was reported on */
+  gint64 stop_deadline;            /* monotonic µs; 0 until the destination stops */
+  gboolean failing;                /* the last write() left messages undone: log once */
+  rd_kafka_resp_err_t last_error;
+  GString *topic_buf;
+  GString *key_buf;
+  GString *msg_buf;
+  gint64 queued_reported;          /* what this instance added to kafka_queued */
+
+  SlCounter *queued;
+  SlCounter *delivery_errors;
+  SlCounter *fallbacks;
+};
+
+static const SlOptionSpec kafka_options[] = {
+  { "bootstrap-servers", SL_STRING (KafkaDestination, bootstrap_servers), NULL,
+    "the brokers to ask for the cluster's metadata: \"host:port,host:port\"" },
+  { "topic", SL_TEMPLATE (KafkaDestination, topic), NULL,
+    "the topic to produce to (a template)", .flags = SL_OPT_POSITIONAL },
+  { "fallback-topic", SL_STRING (KafkaDestination, fallback_topic), NULL,
+    "where messages go whose rendered topic() is not a valid topic name; required when topic() is a template" },
+  { "key", SL_TEMPLATE (KafkaDestination, key), NULL, "the messages' key (a template); none when unset or empty" },
+  { "message", SL_TEMPLATE (KafkaDestination, message), "$ISODATE $HOST $MSGHDR$MSG",
+    "the messages' value (a template)" },
+  { "template", SL_TEMPLATE (KafkaDestination, message), NULL, "the same as message()" },
+  { "config", SL_PAIRS (KafkaDestination, config), NULL,
+    "librdkafka properties: config(\"acks\" => \"all\" \"compression.type\" => \"lz4\")" },
+  { "sync-send", SL_BOOL (KafkaDestination, sync_send), "no",
+    "wait for each message's delivery report before producing the next (keeps the order, slowly)" },
+  { "poll-timeout", SL_DURATION_MS (KafkaDestination, poll_timeout_ms), "1000",
+    "how long write() waits for its batch's delivery reports before giving the rest back to be retried" },
+  { "flush-timeout-on-shutdown", SL_DURATION_MS (KafkaDestination, flush_timeout_shutdown_ms), "60000",
+    "how long a stopping destination waits for the delivery reports of what it produced" },
+  /* A reload keeps a kafka() whose options did not change, with its
+   * producer and what it holds; a changed one stops as at shutdown. */
+  { "flush-timeout-on-reload", SL_UNBOUND (SL_OPT_DURATION_MS), "1000",
+    "accepted for syslog-ng compatibility: a reload keeps an unchanged kafka() running, and stops a changed "
+    "one with flush-timeout-on-shutdown()" },
+  { NULL }
+};
+
+/* Kafka's rule for topic names. */
+static gboolean
+topic_name_valid (const gchar *name, gsize len)
+{
+  if (len == 0 || len > 249 || strcmp (name, ".") == 0 || strcmp (name, "..") == 0)
+    return FALSE;
+  for (gsize i = 0; i < len; i++)
+    if (!g_ascii_isalnum (name[i]) && name[i] != '.' && name[i] != '_' && name[i] != '-')
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+check_topic_name (SlDriver *d, const gchar *option, const gchar *name, GError **error)
+{
+  if (topic_name_valid (name, strlen (name)))
+    return TRUE;
+  sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, option),
+                    _("%s(): '%s' is not a valid topic name (1 to 249 of a-z, A-Z, 0-9, '.', '_', '-')"),
+                    d->klass->name, name);
+  return FALSE;
+}
+
+static gboolean
+kafka_init (SlDriver *d, GError **error)
+{
+  KafkaDestination *self = (KafkaDestination *) d;
+  if (!self->topic)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("%s() needs topic()"), d->klass->name);
+      return FALSE;
+    }
+  if (sl_template_is_literal (self->topic))
+    {
+      if (!check_topic_name (d, "topic", sl_template_text (self->topic), error))
+        return FALSE;
+    }
+  else if (!self->fallback_topic)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "topic"),
+                        _("%s(): topic() is a template, so fallback-topic() is needed for the messages whose "
+                          "topic would not be a valid name"), d->klass->name);
+      return FALSE;
+    }
+  if (self->fallback_topic && !check_topic_name (d, "fallback-topic", self->fallback_topic, error))
+    return FALSE;
+  self->conf = sl_kafka_conf_new (d, self->bootstrap_servers, self->config, NULL, error);
+  if (!self->conf)
+    return FALSE;
+  self->env = sl_driver_template_env (d);
+  self->held = g_hash_table_new (g_direct_hash, g_direct_equal);
+  self->spare = g_ptr_array_new_with_free_func (g_free);
+  self->topic_buf = g_string_sized_new (256);
+  self->key_buf = g_string_sized_new (256);
+  self->msg_buf = g_string_sized_new (1024);
+  self->queued = sl_stats_counter ("destination", d->id, d->klass->name, "kafka_queued");
+  self->delivery_errors = sl_stats_counter ("destination", d->id, d->klass->name, "delivery_errors");
+  self->fallbacks = sl_stats_counter ("destination", d->id, d->klass->name, "fallback_topic");
+  return TRUE;
+}
+
+const rd_kafka_conf_t *
+sl_kafka_destination_conf (const KafkaDestination *self)
+{
+  return self->conf;
+}
+
+static KafkaPending *
+pending_new (KafkaDestination *self, SlMessage *msg)
+{
+  KafkaPending *p = self->spare->len ? g_ptr_array_steal_index_fast (self->spare, self->spare->len - 1)
+                                     : g_new (KafkaPending, 1);
+  p->msg = sl_message_ref (msg);
+  p->state = PENDING_NEW;
+  p->err = RD_KAFKA_RESP_ERR_NO_ERROR;
+  return p;
+}
+
+static void
+pending_release (KafkaDestination *self, KafkaPending *p)
+{
+  sl_message_unref (p->msg);
+  g_ptr_array_add (self->spare, p);
+}
+
+/* Runs in rd_kafka_poll() and rd_kafka_flush(), on the writer's thread. */
+static void
+on_delivery (rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque)
+{
+  KafkaDestination *self = opaque;
+  KafkaPending *p = m->_private;
+  if (p->state != PENDING_IN_FLIGHT)
+    return;
+  if (m->err)
+    {
+      p->state = PENDING_FAILED;
+      p->err = m->err;
+      self->last_error = m->err;
+      sl_counter_add (self->delivery_errors, 1);
+    }
+  else
+    p->state = PENDING_DELIVERED;
+  if (p->seen == self->generation)
+    self->unsettled--;
+  else
+    self->progress = TRUE;
+}
+
+static void
+report_queue (KafkaDestination *self)
+{
+  gint64 len = self->rk ? rd_kafka_outq_len (self->rk) : 0;
+  sl_counter_add (self->queued, len - self->queued_reported);
+  self->queued_reported = len;
+}
+
+static gboolean
+kafka_open (SlDriver *d, GError **error)
+{
+  KafkaDestination *self = (KafkaDestination *) d;
+  if (self->rk)
+    return TRUE;
+  rd_kafka_conf_t *conf = rd_kafka_conf_dup (self->conf);
+  rd_kafka_conf_set_opaque (conf, self);
+  rd_kafka_conf_set_dr_msg_cb (conf, on_delivery);
+  gchar why[512];
+  self->rk = rd_kafka_new (RD_KAFKA_PRODUCER, conf, why, sizeof why);
+  if (!self->rk)
+    {
+      rd_kafka_conf_destroy (conf);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot make a Kafka producer: %s"), why);
+      return FALSE;
+    }
+  self->topics = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) rd_kafka_topic_destroy);
+  if (sl_template_is_literal (self->topic))
+    self->fixed_topic = rd_kafka_topic_new (self->rk, sl_template_text (self->topic), NULL);
+  if (self->fallback_topic)
+    self->fallback = rd_kafka_topic_new (self->rk, self->fallback_topic, NULL);
+  return TRUE;
+}
+
+static rd_kafka_topic_t *
+topic_for (KafkaDestination *self, const SlMessage *msg)
+{
+  if (self->fixed_topic)
+    return self->fixed_topic;
+  g_string_truncate (self->topic_buf, 0);
+  sl_template_append (self->topic, msg, self->env, self->topic_buf);
+  if (!topic_name_valid (self->topic_buf->str, self->topic_buf->len))
+    {
+      sl_counter_add (self->fallbacks, 1);
+      return self->fallback;
+    }
+  rd_kafka_topic_t *rkt = g_hash_table_lookup (self->topics, self->topic_buf->str);
+  if (!rkt)
+    {
+      rkt = rd_kafka_topic_new (self->rk, self->topic_buf->str, NULL);
+      g_hash_table_insert (self->topics, g_strdup (self->topic_buf->str), rkt);
+    }
+  return rkt;
+}
+
+/* FALSE when librdkafka's queue is full. A message librdkafka refuses
+ * for good (too large) is marked failed. */
+static gboolean
+produce (KafkaDestination *self, KafkaPending *p)
+{
+  rd_kafka_topic_t *rkt = topic_for (self, p->msg);
+  const gchar *key = NULL;
+  gsize key_len = 0;
+  if (self->key)
+    {
+      g_string_truncate (self->key_buf, 0);
+      sl_template_append (self->key, p->msg, self->env, self->key_buf);
+      key = self->key_buf->len ? self->key_buf->str : NULL;
+      key_len = self->key_buf->len;
+    }
+  g_string_truncate (self->msg_buf, 0);
+  sl_template_append (self->message, p->msg, self->env, self->msg_buf);
+  if (rd_kafka_produce (rkt, RD_KAFKA_PARTITION_UA, RD_KAFKA_MSG_F_COPY, self->msg_buf->str, self->msg_buf->len,
+                        key, key_len, p) == 0)
+    {
+      p->state = PENDING_IN_FLIGHT;
+      self->unsettled++;
+      return TRUE;
+    }
+  rd_kafka_resp_err_t err = rd_kafka_last_error ();
+  if (err == RD_KAFKA_RESP_ERR__QUEUE_FULL)
+    return FALSE;
+  p->state = PENDING_FAILED;
+  p->err = err;
+  self->last_error = err;
+  sl_counter_add (self->delivery_errors, 1);
+  return TRUE;
+}
+
+static gint
+remaining_ms (gint64 deadline)
+{
+  gint64 left = deadline - g_get_monotonic_time ();
+  return left <= 0 ? 0 : (gint) MIN ((left + 999) / 1000, G_MAXINT);
+}
+
+/* Serves delivery reports until the batch has none in flight or the
+ * deadline passes. A flush also sends what linger.ms would hold back, but
+ * waits for every message in flight, so it is used only while the batch's
+ * are all there are. */
+static void
+await_batch (KafkaDestination *self, gint64 deadline)
+{
+  while (self->unsettled)
+    {
+      gint ms = remaining_ms (deadline);
+      if (g_hash_table_size (self->held))
+        rd_kafka_poll (self->rk, MIN (ms, BATCH_POLL_MS));
+      else
+        rd_kafka_flush (self->rk, ms);
+      if (!ms)
+        break;
+    }
+}
+
+/* The batch's pendings: those of held messages taken back, new ones for
+ * the rest. */
+static void
+take_batch (KafkaDestination *self, SlMessage *const *msgs, guint n)
+{
+  if (n > self->batch_size)
+    {
+      self->batch = g_renew (KafkaPending *, self->batch, n);
+      self->batch_size = n;
+    }
+  gboolean held = g_hash_table_size (self->held) > 0;
+  for (guint i = 0; i < n; i++)
+    {
+      KafkaPending *p = held ? g_hash_table_lookup (self->held, msgs[i]) : NULL;
+      if (p)
+        g_hash_table_remove (self->held, msgs[i]);
+      else
+        p = pending_new (self, msgs[i]);
+      p->seen = self->generation;
+      if (p->state == PENDING_IN_FLIGHT)
+        self->unsettled++;
+      self->batch[i] = p;
+    }
+}
+
+/* Held messages the core has not handed back for two write()s went to
+ * another worker or were dropped; once librdkafka is done with them they
+ * are let go. */
+static void
+release_stale (KafkaDestination *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+  g_hash_table_iter_init (&iter, self->held);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      KafkaPending *p = value;
+      if (p->state != PENDING_IN_FLIGHT && p->seen + 1 < self->generation)
+        {
+          g_hash_table_iter_remove (&iter);
+          pending_release (self, p);
+        }
+    }
+}
+
+static gboolean
+permanent_error (rd_kafka_resp_err_t err)
+{
+  return err == RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE || err == RD_KAFKA_RESP_ERR_INVALID_MSG
+         || err == RD_KAFKA_RESP_ERR_INVALID_MSG_SIZE || err == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED
+         || err == RD_KAFKA_RESP_ERR_TOPIC_EXCEPTION || err == RD_KAFKA_RESP_ERR_INVALID_RECORD;
+}
+
+static SlWriteResult
+kafka_write (SlDriver *d, SlWriteBatch *batch)
+{
+  KafkaDestination *self = (KafkaDestination *) d;
+  guint n = batch->n;
+  self->generation++;
+  self->unsettled = 0;
+  self->progress = FALSE;
+  gint64 now = g_get_monotonic_time ();
+  gint64 deadline = now + self->poll_timeout_ms * 1000;
+  if (sl_destination_stopping ())
+    {
+      if (!self->stop_deadline)
+        self->stop_deadline = now + self->flush_timeout_shutdown_ms * 1000;
+      deadline = self->stop_deadline;
+    }
+
+  take_batch (self, batch->msgs, n);
+  if (g_hash_table_size (self->held))
+    release_stale (self);
+  for (guint i = 0; i < n; i++)
+    {
+      KafkaPending *p = self->batch[i];
+      if (p->state == PENDING_NEW || p->state == PENDING_FAILED)
+        {
+          gboolean queued;
+          while (!(queued = produce (self, p)) && remaining_ms (deadline))
+            rd_kafka_poll (self->rk, MIN (remaining_ms (deadline), QUEUE_FULL_POLL_MS));
+          if (!queued)
+            break;
+        }
+      if (self->sync_send)
+        {
+          await_batch (self, deadline);
+          if (p->state != PENDING_DELIVERED)
+            break;
+        }
+    }
+  await_batch (self, deadline);
+
+  guint done = 0;
+  while (done < n && self->batch[done]->state == PENDING_DELIVERED)
+    pending_release (self, self->batch[done++]);
+  for (guint i = done; i < n; i++)
+    g_hash_table_insert (self->held, self->batch[i]->msg, self->batch[i]);
+  report_queue (self);
+  batch->done = done;
+  if (done == n)
+    {
+      if (self->failing)
+        sl_log (SL_LOG_NOTICE, _("%s: the brokers confirm deliveries again"), d->id);
+      self->failing = FALSE;
+      return SL_WRITE_OK;
+    }
+
+  const KafkaPending *first = self->batch[done];
+  if (!self->failing)
+    sl_log (SL_LOG_WARNING, _("%s: %u messages not confirmed by the brokers yet (%s); they are kept and retried"),
+            d->id, n - done, rd_kafka_err2str (first->state == PENDING_FAILED ? first->err : self->last_error));
+  self->failing = TRUE;
+  if (first->state == PENDING_FAILED && permanent_error (first->err))
+    return SL_WRITE_ERROR;
+  return SL_WRITE_RETRY;
+}
+
+static gboolean
+kafka_tick (SlDriver *d)
+{
+  KafkaDestination *self = (KafkaDestination *) d;
+  if (!self->rk)
+    return FALSE;
+  rd_kafka_poll (self->rk, 0);
+  report_queue (self);
+  gboolean progress = self->progress;
+  self->progress = FALSE;
+  return progress;
+}
+
+static void
+release_all_held (KafkaDestination *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+  g_hash_table_iter_init (&iter, self->held);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      g_hash_table_iter_remove (&iter);
+      pending_release (self, value);
+    }
+}
+
+/* What was produced and not confirmed has been put back to the core (a
+ * disk buffer keeps it) or given up by it: it gets until
+ * flush-timeout-on-shutdown() to be delivered, then librdkafka drops it
+ * and the reports say so before the held messages are let go. */
+static void
+kafka_close (SlDriver *d)
+{
+  KafkaDestination *self = (KafkaDestination *) d;
+  if (!self->rk)
+    return;
+  gint64 deadline = self->stop_deadline ? self->stop_deadline
+                                        : g_get_monotonic_time () + self->flush_timeout_shutdown_ms * 1000;
+  if (rd_kafka_flush (self->rk, remaining_ms (deadline)) == RD_KAFKA_RESP_ERR__TIMED_OUT)
+    sl_log (SL_LOG_WARNING, _("%s: %d messages were still not confirmed by the brokers when it closed"),
+            d->id, rd_kafka_outq_len (self->rk));
+  rd_kafka_purge (self->rk, RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
+  rd_kafka_poll (self->rk, 0);
+  g_clear_pointer (&self->topics, g_hash_table_unref);
+  g_clear_pointer (&self->fixed_topic, rd_kafka_topic_destroy);
+  g_clear_pointer (&self->fallback, rd_kafka_topic_destroy);
+  g_clear_pointer (&self->rk, rd_kafka_destroy);
+  release_all_held (self);
+  report_queue (self);
+  self->stop_deadline = 0;
+}
+
+static void
+kafka_free (SlDriver *d)
+{
+  KafkaDestination *self = (KafkaDestination *) d;
+  kafka_close (d);
+  if (self->held)
+    g_hash_table_unref (self->held);
+  if (self->spare)
+    g_ptr_array_unref (self->spare);
+  g_free (self->batch);
+  if (self->conf)
+    rd_kafka_conf_destroy (self->conf);
+  if (self->topic_buf)
+    g_string_free (self->topic_buf, TRUE);
+  if (self->key_buf)
+    g_string_free (self->key_buf, TRUE);
+  if (self->msg_buf)
+    g_string_free (self->msg_buf, TRUE);
+}
+
+static const SlDestinationOps kafka_ops = {
+  .open = kafka_open,
+  .write = kafka_write,
+  .close = kafka_close,
+  .tick = kafka_tick,
+};
+
+#define KAFKA_DESTINATION_CLASS(var, word, text) \
+  static const SlDriverClass var = { \
+    .kind = SL_DRIVER_DESTINATION, \
+    .name = word, \
+    .summary = text, \
+    .options = kafka_options, \
+    .capabilities = SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER, \
+    .instance_size = sizeof (KafkaDestination), \
+    .init = kafka_init, \
+    .free = kafka_free, \
+    .ops.destination = &kafka_ops, \
+  }
+
+KAFKA_DESTINATION_CLASS (kafka_class, "kafka",
+                         "produce to Kafka topics; a message is done once the broker confirmed it");
+KAFKA_DESTINATION_CLASS (kafka_c_class, "kafka-c", "the same as kafka(), syslog-ng's name for its C driver");
+
+G_MODULE_EXPORT const SlModule sl_module = {
+  .abi_version = SL_ABI_VERSION,
+  .name = "kafka-destination",
+  .drivers = (const SlDriverClass *const[]) { &kafka_class, &kafka_c_class, NULL },
+};

@@ -1,0 +1,16 @@
+/* The kafka() destination, for its unit test. */
+#ifndef SL_KAFKA_PRIVATE_H
+#define SL_KAFKA_PRIVATE_H
+
+#include "plugins/destinations/kafka/kafka-conf.h"
+
+G_BEGIN_DECLS
+
+typedef struct _KafkaDestination KafkaDestination;
+
+/* The producer's configuration as init() made it from the options. */
+const rd_kafka_conf_t *sl_kafka_destination_conf (const KafkaDestination *self);
+
+G_END_DECLS
+
+#endif
