@@ -517,10 +517,42 @@ test_none_lost_under_errors (HttpTest *t, gconstpointer data)
   g_assert_cmpint (sl_test_stat (&t->env, "destination", "d_http", "dropped"), ==, 0);
 }
 
+/* Debian's syslog-ng-scl block elasticsearch-http(), unchanged, on
+ * Sluice's http(): the bulk body it builds reaches the receiver. */
+static void
+test_scl_elasticsearch_http (HttpTest *t, gconstpointer data)
+{
+  if (!g_file_test ("/usr/share/syslog-ng/include/scl/elasticsearch/elastic-http.conf", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("syslog-ng-scl is not installed");
+      return;
+    }
+  if (!start_receiver (t, 0, "200", NULL))
+    return;
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_text = g_strdup_printf ("%u", port);
+  g_autofree gchar *r0 = g_strdup_printf ("%u", t->port[0]);
+  if (!sl_test_write_config (&t->env,
+                             "@version: 3.38\n"
+                             "@include \"scl.conf\"\n"
+                             "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+                             "destination d_es { elasticsearch-http(url(\"http://127.0.0.1:@R0@/_bulk\") index(\"logs\") type(\"\")); };\n"
+                             "log { source(s_net); destination(d_es); flags(flow-control); };\n",
+                             "PORT", port_text, "R0", r0, NULL)
+      || !sl_test_daemon_start (&t->env) || !send_numbered (port, 1, 1) || !wait_answered (t, 0, 200, 1))
+    return;
+  g_autoptr (GPtrArray) all = heads (t, 0);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (all, 0), "200\nPOST /_bulk HTTP/1.1\n"));
+  g_autofree gchar *b = body (t, 0, 1);
+  g_assert_true (g_str_has_prefix (b, "{\"index\":{\"_index\":\"logs\"}}\n{"));
+  g_assert_nonnull (strstr (b, "\"MESSAGE\":\"seq 1\""));
+}
+
 int
 main (int argc, char **argv)
 {
   sl_test_init (&argc, &argv);
+  HTTP_TEST_ADD ("/http/scl/elasticsearch-http", test_scl_elasticsearch_http);
   HTTP_TEST_ADD ("/http/batch/lines", test_batch_lines);
   HTTP_TEST_ADD ("/http/batch/bytes", test_batch_bytes);
   HTTP_TEST_ADD ("/http/batch/timeout", test_batch_timeout);
