@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,7 +34,7 @@ typedef struct
 {
   SlDriver super;
   const gchar *path;
-  const gchar *follow_freq;
+  gint64 follow_freq;       /* ms */
   gchar *dir;
   gint follow_ms;           /* 0: only inotify wakes the reader */
   gchar *persist_key;
@@ -65,12 +64,10 @@ typedef struct
   guint batched;
 } FileSource;
 
-/* follow-freq() is text, not a duration, because syslog-ng takes
- * fractions of a second there (0.5) */
 static const SlOptionSpec file_options[] = {
   { "path", SL_STRING (FileSource, path), NULL, "the file to follow", .flags = SL_OPT_POSITIONAL },
-  { "follow-freq", SL_STRING (FileSource, follow_freq), "1",
-    "seconds between looks for new lines, rotation and truncation; inotify also wakes the reader at once" },
+  { "follow-freq", SL_DURATION (FileSource, follow_freq), "1",
+    "how long between looks for new lines, rotation and truncation; inotify also wakes the reader at once" },
   { NULL }
 };
 
@@ -84,16 +81,7 @@ file_init (SlDriver *d, GError **error)
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("file() needs the path of the file to follow"));
       return FALSE;
     }
-  const gchar *freq = self->follow_freq;
-  gchar *end = NULL;
-  gdouble seconds = g_ascii_strtod (freq, &end);
-  if (end == freq || *end || !isfinite (seconds) || seconds < 0 || seconds > G_MAXINT / 1000)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "follow-freq"),
-                        _("follow-freq() takes seconds, such as 1 or 0.5, not '%s'"), freq);
-      return FALSE;
-    }
-  self->follow_ms = (gint) (seconds * 1000);
+  self->follow_ms = (gint) MIN (self->follow_freq, G_MAXINT);
   self->dir = g_path_get_dirname (path);
   self->persist_key = g_strdup_printf ("file(%s)", path);
   self->fd = -1;
