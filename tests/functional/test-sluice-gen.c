@@ -270,61 +270,6 @@ test_replay (SlTestEnv *env, gconstpointer data)
                    "rhost|rprog|7|||first\n" "rhost|rprog|7|||second\n");
 }
 
-/* Starts the built sluice-gen in the background with its stderr in
- * err_path; its pid, or 0 (and the test failed). */
-static GPid
-spawn_gen (const gchar *err_path, const gchar *const *args)
-{
-  const gchar *builddir = g_getenv ("SL_TOP_BUILDDIR");
-  gint err_fd = open (err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (!builddir || err_fd < 0)
-    {
-      g_test_fail_printf ("cannot run sluice-gen: SL_TOP_BUILDDIR unset or %s not writable", err_path);
-      if (err_fd >= 0)
-        close (err_fd);
-      return 0;
-    }
-  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
-  g_ptr_array_add (argv, g_build_filename (builddir, "tools", "sluice-gen", NULL));
-  for (guint i = 0; args[i]; i++)
-    g_ptr_array_add (argv, g_strdup (args[i]));
-  g_ptr_array_add (argv, NULL);
-  GPid pid = 0;
-  GError *error = NULL;
-  if (!g_spawn_async_with_pipes_and_fds (NULL, (const gchar *const *) argv->pdata, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
-                                         NULL, NULL, -1, -1, err_fd, NULL, NULL, 0, &pid, NULL, NULL, NULL,
-                                         &error))
-    {
-      g_test_fail_printf ("cannot run sluice-gen: %s", error->message);
-      g_error_free (error);
-      pid = 0;
-    }
-  close (err_fd);
-  g_ptr_array_unref (argv);
-  return pid;
-}
-
-/* Waits for a child to exit; its wait status, or -1 (killed, and the test
- * failed) when it is still running long after it should have finished. */
-static gint
-wait_child (GPid pid, gint64 limit_usec)
-{
-  gint64 deadline = g_get_monotonic_time () + limit_usec;
-  gint status = -1;
-  pid_t done;
-  while ((done = waitpid (pid, &status, WNOHANG)) == 0 && g_get_monotonic_time () < deadline)
-    g_usleep (20 * 1000);
-  if (done == 0)
-    {
-      g_test_fail_printf ("sluice-gen (pid %d) did not finish; killing it", (int) pid);
-      kill (pid, SIGKILL);
-      waitpid (pid, NULL, 0);
-      status = -1;
-    }
-  g_spawn_close_pid (pid);
-  return status;
-}
-
 /* The number after key in text, or -1. */
 static gint64
 number_after (const gchar *text, const gchar *key)
@@ -350,12 +295,12 @@ test_reconnect (SlTestEnv *env, gconstpointer data)
     "--reconnect", "--reconnect-timeout", "60", "-r", "2500", "-n", "15000", "--active-connections", "2", "-Q",
     "127.0.0.1", port, NULL
   };
-  GPid gen = spawn_gen (err_path, args);
+  GPid gen = sl_test_spawn_built ("tools/sluice-gen", err_path, args);
   if (!gen)
     return;
   gboolean restarted = sl_test_wait_lines (env, path, 1000) && sl_test_daemon_stop (env, SIGTERM) == 0
                        && sl_test_daemon_start (env);
-  gint status = wait_child (gen, 10 * SL_TEST_DEADLINE_MS * 1000);
+  gint status = sl_test_child_wait (gen, 10 * SL_TEST_DEADLINE_MS * 1000);
   g_autofree gchar *err = sl_test_read_file (err_path);
   g_test_message ("sluice-gen's stderr:\n%s", err);
   if (!restarted)
