@@ -1,0 +1,94 @@
+/* The floor for "TCP in, file out": accepts one TCP connection on
+ * 127.0.0.1 and copies its bytes into a file with large read() and write()
+ * calls, nothing else. No log router can move lines faster than this, so
+ * bench/floor reports Sluice's rate as a fraction of it.
+ *
+ *   bare-copy PORTFILE OUTPUT
+ *
+ * Listens on a port the kernel picks and writes its number into PORTFILE
+ * (written whole, then renamed into place, so a reader never sees half of
+ * it); returns when the peer closes the connection. Built by bench/floor
+ * with the system's C compiler: it needs nothing but libc. */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* large enough that a call moves thousands of lines */
+#define CHUNK (4 << 20)
+
+static int
+fail (const char *what)
+{
+  perror (what);
+  return 1;
+}
+
+static int
+publish_port (const char *path, int port)
+{
+  char tmp[4096];
+  snprintf (tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen (tmp, "w");
+  if (!f || fprintf (f, "%d\n", port) < 0 || fclose (f) != 0)
+    return -1;
+  return rename (tmp, path);
+}
+
+static int
+write_all (int fd, const char *buf, size_t len)
+{
+  while (len > 0)
+    {
+      ssize_t n = write (fd, buf, len);
+      if (n < 0)
+        return -1;
+      buf += n;
+      len -= (size_t) n;
+    }
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc != 3)
+    {
+      fprintf (stderr, "usage: bare-copy PORTFILE OUTPUT\n");
+      return 2;
+    }
+  int lfd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
+  socklen_t alen = sizeof addr;
+  if (lfd < 0 || bind (lfd, (struct sockaddr *) &addr, sizeof addr) < 0 || listen (lfd, 1) < 0
+      || getsockname (lfd, (struct sockaddr *) &addr, &alen) < 0)
+    return fail ("bare-copy: listen");
+  int out = open (argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (out < 0)
+    return fail (argv[2]);
+  if (publish_port (argv[1], ntohs (addr.sin_port)) < 0)
+    return fail (argv[1]);
+  int fd = accept4 (lfd, NULL, NULL, SOCK_CLOEXEC);
+  if (fd < 0)
+    return fail ("bare-copy: accept");
+  close (lfd);
+  char *buf = malloc (CHUNK);
+  if (!buf)
+    return fail ("bare-copy: malloc");
+  for (;;)
+    {
+      ssize_t n = read (fd, buf, CHUNK);
+      if (n == 0)
+        break;
+      if (n < 0 || write_all (out, buf, (size_t) n) < 0)
+        return fail ("bare-copy: copy");
+    }
+  free (buf);
+  close (fd);
+  return close (out) < 0 ? fail (argv[2]) : 0;
+}
