@@ -7,8 +7,10 @@
  *
  * Listens on a port the kernel picks and writes its number into PORTFILE
  * (written whole, then renamed into place, so a reader never sees half of
- * it); returns when the peer closes the connection. Built by bench/floor
- * with the system's C compiler: it needs nothing but libc. */
+ * it); returns when the peer closes the connection, printing "cpu=SECONDS",
+ * the user and system time it took: a figure that the machine's other load
+ * changes less than a rate. Built by bench/floor with the system's C
+ * compiler: it needs nothing but libc. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -90,5 +93,11 @@ main (int argc, char **argv)
     }
   free (buf);
   close (fd);
-  return close (out) < 0 ? fail (argv[2]) : 0;
+  if (close (out) < 0)
+    return fail (argv[2]);
+  struct rusage ru;
+  getrusage (RUSAGE_SELF, &ru);
+  printf ("cpu=%.6f\n", (double) (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec)
+                          + (double) (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+  return 0;
 }
