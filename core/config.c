@@ -268,7 +268,7 @@ config_compile (SlCfgNode *tree, SlConfig *running, GError **error)
       return NULL;
     }
   if (!cfg->paths->len)
-    sl_log (SL_LOG_WARNING, "the configuration has no log path; nothing will be routed");
+    sl_log (SL_LOG_WARNING, _("the configuration has no log path; nothing will be routed"));
   return cfg;
 }
 
@@ -764,7 +764,7 @@ undo:
       GError *again = NULL;
       if (!borrowed (next, src) && src->paths->len && !sl_source_start (src, &again))
         {
-          sl_log (SL_LOG_ERROR, "%s did not restart: %s", src->driver->id, again->message);
+          sl_log (SL_LOG_ERROR, _("%s did not restart: %s"), src->driver->id, again->message);
           g_error_free (again);
         }
     }

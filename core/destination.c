@@ -5,6 +5,8 @@
 #include "core/persist.h"
 #include "core/stats.h"
 
+#include <inttypes.h>
+
 #define MAX_BATCH 1024
 #define TICK_INTERVAL_US G_USEC_PER_SEC
 /* At a stop, how long a destination with a disk buffer goes on writing
@@ -108,7 +110,7 @@ sl_destination_push (SlDestination *d, const SlQueueItem *items, guint n)
       gint64 before = sl_counter_get (d->dropped);
       sl_counter_add (d->dropped, dropped);
       if (before == 0 || (before + dropped) / 10000 != before / 10000)
-        sl_log (SL_LOG_WARNING, "destination queue full, dropping messages; driver='%s', dropped='%" G_GINT64_FORMAT "', log-fifo-size='%u'",
+        sl_log (SL_LOG_WARNING, _("destination queue full, dropping messages; driver='%s', dropped='%" PRId64 "', log-fifo-size='%u'"),
                 d->driver->id, before + dropped, d->settings.fifo_size);
     }
 }
@@ -143,7 +145,7 @@ drop_items (SlDestination *d, SlQueueItem *items, const guint64 *seqs, guint n, 
   gint64 before = sl_counter_get (d->dropped);
   sl_counter_add (d->dropped, n);
   if (before == 0 || (before + n) / 10000 != before / 10000)
-    sl_log (SL_LOG_ERROR, "destination %s dropped %u messages (%s); %" G_GINT64_FORMAT " so far",
+    sl_log (SL_LOG_ERROR, _("destination %s dropped %u messages (%s); %" PRId64 " so far"),
             d->driver->id, n, why, before + n);
   finish_items (d, items, seqs, n);
 }
@@ -163,7 +165,7 @@ open_driver (SlWriter *w)
   GError *error = NULL;
   if (!w->ops->open || w->ops->open (w->driver, &error))
     return w->opened = TRUE;
-  sl_log (SL_LOG_ERROR, "cannot open destination %s: %s; retrying in %" G_GINT64_FORMAT " ms",
+  sl_log (SL_LOG_ERROR, _("cannot open destination %s: %s; retrying in %" PRId64 " ms"),
           w->driver->id, error->message, w->d->settings.time_reopen_ms);
   g_error_free (error);
   return FALSE;

@@ -1,4 +1,5 @@
 #include "core/dgram.h"
+#include "core/i18n.h"
 #include "core/internal.h"
 
 #include <errno.h>
@@ -105,7 +106,7 @@ reader_thread (gpointer data)
       if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
         {
           sl_source_count (r->src, "read_errors", 1);
-          sl_log (SL_LOG_ERROR, "error reading datagrams; driver='%s', error='%s'",
+          sl_log (SL_LOG_ERROR, _("error reading datagrams; driver='%s', error='%s'"),
                   sl_source_id (r->src), g_strerror (errno));
         }
       if (poll (fds, 2, -1) < 0 && errno != EINTR)
@@ -141,7 +142,7 @@ void
 sl_dgram_reader_stop (SlDgramReader *r)
 {
   if (write (r->wake[1], "x", 1) != 1)
-    sl_log (SL_LOG_ERROR, "cannot wake the reader of %s: %s", sl_source_id (r->src), g_strerror (errno));
+    sl_log (SL_LOG_ERROR, _("cannot wake the reader of %s: %s"), sl_source_id (r->src), g_strerror (errno));
   g_thread_join (r->thread);
   close (r->fd);
   close (r->wake[0]);

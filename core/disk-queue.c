@@ -97,11 +97,16 @@ tail (const SlDiskQueue *q)
   return q->segments.tail->data;
 }
 
-static gboolean
-set_errno_error (GError **error, gint err, const gchar *what, const gchar *path)
+/* format says what failed on which file, as a whole sentence that
+ * translates; the system's reason follows it */
+static gboolean G_GNUC_PRINTF (3, 4)
+set_errno_error (GError **error, gint err, const gchar *format, ...)
 {
-  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (err), _("cannot %s disk-buffer file %s: %s"),
-               what, path, g_strerror (err));
+  va_list ap;
+  va_start (ap, format);
+  g_autofree gchar *what = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (err), "%s: %s", what, g_strerror (err));
   return FALSE;
 }
 
@@ -190,7 +195,7 @@ segment_create (SlDiskQueue *q, GError **error)
   put_le32 (header + 24, sl_crc32c (0, header, 24));
   if (s->fd < 0 || !pwrite_all (s->fd, header, sizeof header, 0))
     {
-      set_errno_error (error, errno, "create", s->path);
+      set_errno_error (error, errno, _("cannot create disk-buffer file %s"), s->path);
       if (s->fd >= 0)
         g_unlink (s->path);
       segment_free (s);
@@ -365,7 +370,7 @@ segment_open (SlDiskQueue *q, guint64 id, GError **error)
   gssize n;
   if (s->fd < 0 || fstat (s->fd, &st) < 0 || (n = pread_all (s->fd, header, sizeof header, 0)) < 0)
     {
-      set_errno_error (error, errno, "read", s->path);
+      set_errno_error (error, errno, _("cannot read disk-buffer file %s"), s->path);
       segment_free (s);
       return NULL;
     }
@@ -432,7 +437,7 @@ read_head (SlDiskQueue *q, gboolean *found, SlDiskQueueReport *report, GError **
   if (n == 0)
     return TRUE;
   if (n < 0)
-    return set_errno_error (error, errno, "read", q->head_path);
+    return set_errno_error (error, errno, _("cannot read disk-buffer file %s"), q->head_path);
   if (!check_magic (buf, n, HEAD_MAGIC, q->head_path, error))
     return FALSE;
   if (n < HEAD_LEN || get_le32 (buf + 32) != sl_crc32c (0, buf, 32))
@@ -505,7 +510,7 @@ sl_disk_queue_open (const gchar *dir, const gchar *name, const SlDiskQueueLimits
   memset (report, 0, sizeof *report);
   if (g_mkdir_with_parents (dir, 0700) < 0)
     {
-      set_errno_error (error, errno, "make the folder of", dir);
+      set_errno_error (error, errno, _("cannot make the disk buffer's folder %s"), dir);
       return NULL;
     }
   SlDiskQueue *q = g_new0 (SlDiskQueue, 1);
@@ -524,7 +529,7 @@ sl_disk_queue_open (const gchar *dir, const gchar *name, const SlDiskQueueLimits
   q->head_fd = open (q->head_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   if (q->head_fd < 0)
     {
-      set_errno_error (error, errno, "open", q->head_path);
+      set_errno_error (error, errno, _("cannot open disk-buffer file %s"), q->head_path);
       sl_disk_queue_close (q);
       return NULL;
     }
@@ -653,7 +658,7 @@ sl_disk_queue_flush (SlDiskQueue *q, GError **error)
       q->bytes -= q->wbuf_bytes;
       q->wbuf_records = q->wbuf_bytes = 0;
       g_byte_array_set_size (q->wbuf, 0);
-      return set_errno_error (error, err, "write", s->path);
+      return set_errno_error (error, err, _("cannot write disk-buffer file %s"), s->path);
     }
   gboolean wrote = q->wbuf->len > 0;
   s->size += q->wbuf->len;
@@ -681,11 +686,11 @@ sl_disk_queue_sync (SlDiskQueue *q, GError **error)
    * before this sync, so nothing can have deleted it */
   Segment *s = q->unsynced;
   if (s && fdatasync (s->fd) < 0)
-    return set_errno_error (error, errno, "sync", s->path);
+    return set_errno_error (error, errno, _("cannot sync disk-buffer file %s"), s->path);
   q->unsynced = NULL;
   s = tail (q);
   if (fdatasync (s->fd) < 0)
-    return set_errno_error (error, errno, "sync", s->path);
+    return set_errno_error (error, errno, _("cannot sync disk-buffer file %s"), s->path);
   return TRUE;
 }
 

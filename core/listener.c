@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -188,7 +189,7 @@ refuse (Connection *c, const gchar *why)
     g_free (key);
   g_mutex_unlock (&l->lock);
   if (fresh)
-    sl_log (SL_LOG_WARNING, "TLS handshake refused; client='%s', reason='%s', driver='%s'", peer, why,
+    sl_log (SL_LOG_WARNING, _("TLS handshake refused; client='%s', reason='%s', driver='%s'"), peer, why,
             sl_source_id (l->src));
   connection_close (c);
 }
@@ -223,7 +224,7 @@ handshake (Connection *c)
       sl_io_worker_set_deadline (&c->watch, 0, NULL);
       sl_io_worker_modify (&c->watch, EPOLLIN);
       sl_stream_reader_set_tls (c->reader, c->tls);
-      sl_log (SL_LOG_INFO, "TLS connection accepted; client='%s', cn='%s', driver='%s'", c->peer ? c->peer : "local",
+      sl_log (SL_LOG_INFO, _("TLS connection accepted; client='%s', cn='%s', driver='%s'"), c->peer ? c->peer : "local",
               sl_tls_peer_cn (c->tls) ? sl_tls_peer_cn (c->tls) : "", sl_source_id (c->listener->src));
       /* what came with the handshake's last flight is held by OpenSSL */
       connection_read (c);
@@ -283,7 +284,7 @@ connection_task (SlIoTask *task)
       gint64 total;
       if (count_event (l->idle_closed, &total))
         sl_log (SL_LOG_NOTICE, _("closing a connection that brought no complete message for idle-timeout(); "
-                                 "client='%s', driver='%s', closed='%" G_GINT64_FORMAT "'"),
+                                 "client='%s', driver='%s', closed='%" PRId64 "'"),
                 c->peer ? c->peer : "local", sl_source_id (l->src), total);
       sl_stream_reader_drain (c->reader);
       connection_close (c);
@@ -338,7 +339,7 @@ accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen
       gint64 total;
       if (count_event (l->rejected, &total))
         sl_log (SL_LOG_WARNING, _("max-connections-per-ip() reached, connection reset; "
-                                  "client='%s', driver='%s', max='%u', rejected='%" G_GINT64_FORMAT "'"),
+                                  "client='%s', driver='%s', max='%u', rejected='%" PRId64 "'"),
                 peer, sl_source_id (l->src), l->max_per_peer, total);
       reset_connection (fd);
       g_free (peer);
@@ -374,7 +375,7 @@ accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen
     }
   sl_window_set_notify (sl_stream_reader_window (c->reader), connection_has_room, c);
   sl_source_count (l->src, "connections", 1);
-  sl_log (SL_LOG_INFO, "connection accepted; client='%s', driver='%s'", peer ? peer : "local", sl_source_id (l->src));
+  sl_log (SL_LOG_INFO, _("connection accepted; client='%s', driver='%s'"), peer ? peer : "local", sl_source_id (l->src));
   g_mutex_lock (&l->lock);
   g_queue_push_tail_link (&l->connections, &c->link);
   g_mutex_unlock (&l->lock);
@@ -408,7 +409,7 @@ listen_ready (SlIoWatch *watch, guint32 events)
           gint64 total;
           if (count_event (l->paused, &total))
             sl_log (SL_LOG_WARNING, _("max-connections() reached, new connections wait in the listen backlog; "
-                                      "driver='%s', max='%u', times='%" G_GINT64_FORMAT "'"),
+                                      "driver='%s', max='%u', times='%" PRId64 "'"),
                     sl_source_id (l->src), l->settings.max_connections, total);
           return;
         }

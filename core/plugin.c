@@ -247,7 +247,7 @@ load_one (const gchar *path, GError **error)
   const SlModule *module = lt_dlsym (handle, SL_MODULE_SYMBOL);
   if (!module)
     {
-      sl_log (SL_LOG_DEBUG, "%s has no " SL_MODULE_SYMBOL "; not a Sluice plugin", path);
+      sl_log (SL_LOG_DEBUG, _("%s has no %s; not a Sluice plugin"), path, SL_MODULE_SYMBOL);
       lt_dlclose (handle);
       return TRUE;
     }
@@ -264,7 +264,7 @@ load_one (const gchar *path, GError **error)
       lt_dlclose (handle);
       return FALSE;
     }
-  sl_log (SL_LOG_DEBUG, "loaded plugin %s (%s)", module->name, path);
+  sl_log (SL_LOG_DEBUG, _("loaded plugin %s (%s)"), module->name, path);
   return TRUE;
 }
 

@@ -7,6 +7,7 @@
 #include "core/priority.h"
 #include "core/route.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 static gboolean
@@ -235,7 +236,7 @@ count_bad_input (SlSource *src, SlCounter *counter, const gchar *what)
   gint64 before = sl_counter_get (counter);
   sl_counter_add (counter, 1);
   if (before % 10000 == 0)
-    sl_log (SL_LOG_WARNING, _("%s: %s; %" G_GINT64_FORMAT " so far"), src->driver->id, what, before + 1);
+    sl_log (SL_LOG_WARNING, _("%s: %s; %" PRId64 " so far"), src->driver->id, what, before + 1);
 }
 
 static SlMessage *

@@ -351,7 +351,7 @@ read_once (SlStreamReader *r)
   if (n < 0)
     {
       sl_source_count (r->src, "read_errors", 1);
-      sl_log (SL_LOG_NOTICE, "read error on %s from %s: %s", sl_source_id (r->src),
+      sl_log (SL_LOG_NOTICE, _("read error on %s from %s: %s"), sl_source_id (r->src),
               r->peer ? r->peer : "local", r->tls ? sl_tls_failure (r->tls) : g_strerror (errno));
       return -1;
     }

@@ -61,6 +61,8 @@ typedef struct
 static gboolean
 parse_args (Settings *s, gint *argc, gchar ***argv)
 {
+  g_autofree gchar *caps_help = g_strdup_printf (_("capabilities kept, in cap_from_text(3) syntax (default with --user: %s)"),
+                                                 SL_PRIVILEGES_DEFAULT_CAPS);
   GOptionEntry entries[] = {
     { "cfgfile", 'f', 0, G_OPTION_ARG_FILENAME, &s->cfgfile, N_("configuration file"), N_("FILE") },
     { "foreground", 'F', 0, G_OPTION_ARG_NONE, &s->foreground, N_("do not go into the background"), NULL },
@@ -87,9 +89,7 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
       N_("GROUP") },
     { "chroot", 'C', 0, G_OPTION_ARG_FILENAME, &s->chroot_dir,
       N_("change the root folder before reading the configuration"), N_("DIR") },
-    { "caps", 0, 0, G_OPTION_ARG_STRING, &s->caps,
-      N_("capabilities kept, in cap_from_text(3) syntax (default with --user: " SL_PRIVILEGES_DEFAULT_CAPS ")"),
-      N_("CAPS") },
+    { "caps", 0, 0, G_OPTION_ARG_STRING, &s->caps, caps_help, N_("CAPS") },
     { "no-caps", 0, 0, G_OPTION_ARG_NONE, &s->no_caps, N_("keep no capability after --user"), NULL },
     { NULL }
   };
@@ -238,14 +238,14 @@ replace_config (Daemon *d, gchar **why)
     g_clear_pointer (&next, sl_config_free);
   if (!next)
     {
-      sl_log (SL_LOG_ERROR, "reload failed, keeping the running configuration: %s", error->message);
+      sl_log (SL_LOG_ERROR, _("reload failed, keeping the running configuration: %s"), error->message);
       *why = g_strdup (error->message);
       g_error_free (error);
       return FALSE;
     }
   if (!sl_config_take_over (next, d->cfg, &error))
     {
-      sl_log (SL_LOG_ERROR, "reload failed, the new configuration did not start: %s; the previous one goes on",
+      sl_log (SL_LOG_ERROR, _("reload failed, the new configuration did not start: %s; the previous one goes on"),
               error->message);
       *why = g_strdup (error->message);
       g_clear_error (&error);
@@ -256,14 +256,14 @@ replace_config (Daemon *d, gchar **why)
   d->cfg = next;
   if (!apply_metrics (d, &error))
     {
-      sl_log (SL_LOG_ERROR, "%s; metrics are not served", error->message);
+      sl_log (SL_LOG_ERROR, _("%s; metrics are not served"), error->message);
       g_clear_error (&error);
     }
   sl_activation_close_unclaimed ();
   /* a SIGHUP also means "reopen your files" after logrotate, and the
    * destinations that were kept still hold the old ones */
   sl_config_reopen (d->cfg);
-  sl_log (SL_LOG_NOTICE, "configuration reloaded; version='%s'", PACKAGE_VERSION);
+  sl_log (SL_LOG_NOTICE, _("configuration reloaded; version='%s'"), PACKAGE_VERSION);
   return TRUE;
 }
 
@@ -497,7 +497,7 @@ run (Settings *s)
   d.control = sl_control_new (s->control_path, on_command, &d, &error);
   if (!d.control)
     {
-      sl_log (SL_LOG_WARNING, "%s; sluicectl will not reach this daemon", error->message);
+      sl_log (SL_LOG_WARNING, _("%s; sluicectl will not reach this daemon"), error->message);
       g_clear_error (&error);
     }
   g_unix_signal_add (SIGTERM, on_term, &d);
@@ -505,14 +505,14 @@ run (Settings *s)
   g_unix_signal_add (SIGHUP, on_hup, &d);
   g_timeout_add_seconds (1, save_persist, NULL);
   sl_activation_close_unclaimed ();
-  sl_log (SL_LOG_NOTICE, "sluiced starting up; version='%s'", PACKAGE_VERSION);
+  sl_log (SL_LOG_NOTICE, _("sluiced starting up; version='%s'"), PACKAGE_VERSION);
   tell_parent (ready, 0);
   sl_notify_ready ();
 
   g_main_loop_run (d.loop);
 
   sl_notify_stopping ();
-  sl_log (SL_LOG_NOTICE, "sluiced shutting down; version='%s'", PACKAGE_VERSION);
+  sl_log (SL_LOG_NOTICE, _("sluiced shutting down; version='%s'"), PACKAGE_VERSION);
   sl_control_free (d.control);
   sl_metrics_http_free (d.metrics);
   sl_config_free (d.cfg);
@@ -539,7 +539,7 @@ main (int argc, char **argv)
     }
   if (s.version)
     {
-      printf ("sluiced %s (plugin ABI %d)\n", PACKAGE_VERSION, SL_ABI_VERSION);
+      printf (_("sluiced %s (plugin ABI %d)\n"), PACKAGE_VERSION, SL_ABI_VERSION);
       settings_clear (&s);
       return 0;
     }

@@ -74,6 +74,8 @@ int
 main (int argc, char **argv)
 {
   setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  textdomain (GETTEXT_PACKAGE);
   if (argc != 3 || (strcmp (argv[1], "info") && strcmp (argv[1], "cat") && strcmp (argv[1], "export"))
       || !g_str_has_suffix (argv[2], ".dq-head"))
     {

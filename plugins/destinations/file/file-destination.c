@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <inttypes.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
@@ -233,7 +234,7 @@ static void
 count_spurious (FileDestination *self, const gchar *path)
 {
   if (sl_counter_get (self->spurious) == 0)
-    sl_log (SL_LOG_ERROR, "spurious path, message not written; path='%s', driver='%s'", path, self->super.id);
+    sl_log (SL_LOG_ERROR, _("spurious path, message not written; path='%s', driver='%s'"), path, self->super.id);
   sl_counter_add (self->spurious, 1);
 }
 
@@ -244,7 +245,7 @@ report_failure (FileDestination *self, const gchar *what, const gchar *path, gin
 {
   if (self->failing_path)
     return;
-  sl_log (SL_LOG_ERROR, "%s; filename='%s', error='%s', driver='%s'", what, path, g_strerror (err), self->super.id);
+  sl_log (SL_LOG_ERROR, _("%s; filename='%s', error='%s', driver='%s'"), what, path, g_strerror (err), self->super.id);
   self->failing_path = g_strdup (path);
 }
 
@@ -253,7 +254,7 @@ report_success (FileDestination *self, const gchar *path)
 {
   if (!self->failing_path || strcmp (self->failing_path, path) != 0)
     return;
-  sl_log (SL_LOG_NOTICE, "file writable again; filename='%s', driver='%s'", path, self->super.id);
+  sl_log (SL_LOG_NOTICE, _("file writable again; filename='%s', driver='%s'"), path, self->super.id);
   g_clear_pointer (&self->failing_path, g_free);
 }
 
@@ -264,7 +265,7 @@ set_owner (const gchar *path, gint fd, uid_t owner, gid_t group)
     return;
   gint rc = fd >= 0 ? fchown (fd, owner, group) : chown (path, owner, group);
   if (rc < 0)
-    sl_log (SL_LOG_WARNING, "cannot set the owner of a new file; filename='%s', error='%s'", path, g_strerror (errno));
+    sl_log (SL_LOG_WARNING, _("cannot set the owner of a new file; filename='%s', error='%s'"), path, g_strerror (errno));
 }
 
 /* Creates the missing folders above path, outermost first; the ones that
@@ -310,7 +311,7 @@ count_unwritable (FileDestination *self, const gchar *path, gint err, guint n)
   gint64 before = sl_counter_get (self->unwritable);
   sl_counter_add (self->unwritable, n);
   if (before == 0 || (before + n) / 10000 != before / 10000)
-    sl_log (SL_LOG_ERROR, "cannot open file for writing, messages dropped; filename='%s', error='%s', driver='%s', dropped='%" G_GINT64_FORMAT "'",
+    sl_log (SL_LOG_ERROR, _("cannot open file for writing, messages dropped; filename='%s', error='%s', driver='%s', dropped='%" PRId64 "'"),
             path, g_strerror (err), self->super.id, before + n);
 }
 
@@ -375,7 +376,7 @@ drop_partial (gint fd, gsize partial)
   struct stat st;
   if (partial && fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && (gsize) st.st_size >= partial
       && ftruncate (fd, st.st_size - partial) < 0)
-    sl_log (SL_LOG_WARNING, "cannot remove a partly written message; error='%s'", g_strerror (errno));
+    sl_log (SL_LOG_WARNING, _("cannot remove a partly written message; error='%s'"), g_strerror (errno));
 }
 
 /* NAME.N-1 becomes NAME.N, ..., NAME becomes NAME.1; what was NAME.N is
@@ -391,7 +392,7 @@ rotate_file (FileDestination *self, const gchar *path)
       gchar *to = g_strdup_printf ("%s.%d", path, k);
       if (rename (from, to) < 0 && errno != ENOENT)
         {
-          sl_log (SL_LOG_ERROR, "cannot rotate file; from='%s', to='%s', error='%s', driver='%s'",
+          sl_log (SL_LOG_ERROR, _("cannot rotate file; from='%s', to='%s', error='%s', driver='%s'"),
                   from, to, g_strerror (errno), self->super.id);
           ok = FALSE;
         }
@@ -400,7 +401,7 @@ rotate_file (FileDestination *self, const gchar *path)
     }
   if (ok && self->rotate.rotations == 0 && unlink (path) < 0 && errno != ENOENT)
     {
-      sl_log (SL_LOG_ERROR, "cannot rotate file; filename='%s', error='%s', driver='%s'",
+      sl_log (SL_LOG_ERROR, _("cannot rotate file; filename='%s', error='%s', driver='%s'"),
               path, g_strerror (errno), self->super.id);
       ok = FALSE;
     }
@@ -466,7 +467,7 @@ write_rendered (FileDestination *self, const gchar *path, gint *err, gboolean *a
           return done;
         }
       if (self->fsync && fsync (f->fd) < 0)
-        sl_log (SL_LOG_WARNING, "fsync failed; filename='%s', error='%s', driver='%s'",
+        sl_log (SL_LOG_WARNING, _("fsync failed; filename='%s', error='%s', driver='%s'"),
                 path, g_strerror (errno), self->super.id);
       done += take;
       start = end;
@@ -498,7 +499,7 @@ flush_run (FileDestination *self, const gchar *path, guint end, guint *dropped)
       next = end;
     }
   else if (done < count)
-    report_failure (self, at_open ? "cannot open file for writing" : "error writing file", path, err);
+    report_failure (self, at_open ? _("cannot open file for writing") : _("error writing file"), path, err);
   g_string_truncate (self->buf, 0);
   g_array_set_size (self->rendered, 0);
   return next;
@@ -599,7 +600,7 @@ file_reopen (SlDriver *d)
   g_hash_table_remove_all (self->files);
   gint err;
   if (literal_path && !open_path (self, literal_path, &err))
-    report_failure (self, "cannot open file for writing", literal_path, err);
+    report_failure (self, _("cannot open file for writing"), literal_path, err);
   g_free (literal_path);
 }
 

@@ -3,6 +3,7 @@
  * before batch-bytes() would be passed; gzip when content-compression()
  * asks for it. */
 #include "plugins/destinations/http/http-destination.h"
+#include "core/i18n.h"
 #include "core/internal.h"
 
 #include <zlib.h>
@@ -44,7 +45,7 @@ http_body_compress (HttpDestination *self, GString *body)
   /* 16 + MAX_WBITS: a gzip header and trailer rather than zlib's */
   if (deflateInit2 (&z, Z_BEST_SPEED, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
     {
-      sl_log (SL_LOG_ERROR, "cannot compress a request body; driver='%s'", self->super.id);
+      sl_log (SL_LOG_ERROR, _("cannot compress a request body; driver='%s'"), self->super.id);
       return FALSE;
     }
   gsize bound = deflateBound (&z, body->len);
@@ -59,7 +60,7 @@ http_body_compress (HttpDestination *self, GString *body)
   deflateEnd (&z);
   if (rc != Z_STREAM_END)
     {
-      sl_log (SL_LOG_ERROR, "cannot compress a request body; driver='%s'", self->super.id);
+      sl_log (SL_LOG_ERROR, _("cannot compress a request body; driver='%s'"), self->super.id);
       return FALSE;
     }
   g_string_truncate (body, 0);

@@ -3,6 +3,7 @@
  * retries a failed one after a back-off on the next url(), and settles
  * each as its response says. */
 #include "plugins/destinations/http/http-destination.h"
+#include "core/i18n.h"
 #include "core/internal.h"
 
 #include <string.h>
@@ -125,14 +126,14 @@ fail_over (HttpDestination *self, HttpRequest *r, const gchar *why)
   const gchar *url = g_ptr_array_index (self->urls, r->url);
   sl_counter_add (self->request_errors, 1);
   if (!self->failing)
-    sl_log (SL_LOG_WARNING, "HTTP request failed, retrying; url='%s', error='%s', driver='%s'",
+    sl_log (SL_LOG_WARNING, _("HTTP request failed, retrying; url='%s', error='%s', driver='%s'"),
             url, why, self->super.id);
   self->failing = TRUE;
   if (self->urls->len > 1 && self->current_url == r->url)
     {
       self->current_url = (r->url + 1) % self->urls->len;
       sl_counter_add (self->failovers, 1);
-      sl_log (SL_LOG_NOTICE, "failing over; from='%s', to='%s', driver='%s'", url,
+      sl_log (SL_LOG_NOTICE, _("failing over; from='%s', to='%s', driver='%s'"), url,
               (const gchar *) g_ptr_array_index (self->urls, self->current_url), self->super.id);
     }
 }
@@ -173,12 +174,12 @@ finish_attempt (HttpDestination *self, HttpRequest *r, CURLcode result, gint64 n
       r->settled = TRUE;
       r->dropped = action == HTTP_ACTION_DROP;
       if (r->dropped)
-        sl_log (SL_LOG_WARNING, "HTTP request refused, dropping its messages; url='%s', status='%ld', messages='%u', driver='%s'",
+        sl_log (SL_LOG_WARNING, _("HTTP request refused, dropping its messages; url='%s', status='%ld', messages='%u', driver='%s'"),
                 (const gchar *) g_ptr_array_index (self->urls, r->url), r->status, r->count, self->super.id);
       else if (self->failing)
         {
           self->failing = FALSE;
-          sl_log (SL_LOG_NOTICE, "HTTP requests succeed again; url='%s', driver='%s'",
+          sl_log (SL_LOG_NOTICE, _("HTTP requests succeed again; url='%s', driver='%s'"),
                   (const gchar *) g_ptr_array_index (self->urls, r->url), self->super.id);
         }
       return;
@@ -238,7 +239,7 @@ http_transfer_run (HttpDestination *self, HttpRequest *requests, guint n)
               r->in_flight = FALSE;
               r->failure = HTTP_ACTION_DISCONNECT;
               r->attempts = MAX (r->attempts, (guint) MAX (self->retries, 1));
-              sl_log (SL_LOG_ERROR, "HTTP server answers nothing while the destination stops, giving up; url='%s', driver='%s'",
+              sl_log (SL_LOG_ERROR, _("HTTP server answers nothing while the destination stops, giving up; url='%s', driver='%s'"),
                       (const gchar *) g_ptr_array_index (self->urls, r->url), self->super.id);
               continue;
             }

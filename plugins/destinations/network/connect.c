@@ -4,6 +4,7 @@
  * connecting, within the same bound: a server that refuses us counts as
  * one that cannot be reached, and the next failover server is tried. */
 #include "plugins/destinations/network/network-destination.h"
+#include "core/i18n.h"
 #include "core/internal.h"
 
 #include <errno.h>
@@ -198,7 +199,7 @@ net_connect (NetDestination *self)
       if (fd >= 0)
         {
           if (self->failing || index != self->current)
-            sl_log (SL_LOG_NOTICE, "connection established; server='%s', driver='%s'", name, self->super.id);
+            sl_log (SL_LOG_NOTICE, _("connection established; server='%s', driver='%s'"), name, self->super.id);
           if (index != 0 && self->failback)
             {
               self->probes_passed = 0;
@@ -213,7 +214,7 @@ net_connect (NetDestination *self)
         }
       sl_counter_add (self->connect_errors, 1);
       if (!self->failing)
-        sl_log (SL_LOG_ERROR, "cannot connect; server='%s', error='%s', driver='%s'%s",
+        sl_log (SL_LOG_ERROR, _("cannot connect; server='%s', error='%s', driver='%s'%s"),
                 name, why, self->super.id, i + 1 < count ? ", trying the next failover server" : "");
       g_free (why);
       g_free (name);
@@ -318,7 +319,7 @@ net_wait_writable (NetDestination *self)
 void
 net_give_up (NetDestination *self)
 {
-  sl_log (SL_LOG_ERROR, "server takes nothing while the destination stops, giving up; server='%s', driver='%s'",
+  sl_log (SL_LOG_ERROR, _("server takes nothing while the destination stops, giving up; server='%s', driver='%s'"),
           net_current_target (self)->host, self->super.id);
   self->given_up = TRUE;
 }

@@ -2,6 +2,7 @@
  * sendmmsg() call. A datagram is never split: one larger than the socket
  * can carry is counted as oversize and dropped, the batch goes on. */
 #include "plugins/destinations/network/network-destination.h"
+#include "core/i18n.h"
 #include "core/internal.h"
 
 #include <errno.h>
@@ -37,7 +38,7 @@ static void
 count_oversize (NetDestination *self, gsize len)
 {
   if (sl_counter_get (self->oversize) == 0)
-    sl_log (SL_LOG_ERROR, "message too large for one datagram, dropped; size='%" G_GSIZE_FORMAT "', driver='%s'",
+    sl_log (SL_LOG_ERROR, _("message too large for one datagram, dropped; size='%zu', driver='%s'"),
             len, self->super.id);
   sl_counter_add (self->oversize, 1);
 }
@@ -81,7 +82,7 @@ net_dgram_write (NetDestination *self, SlMessage *const *msgs, guint n, guint *d
        * datagram; this one was not sent and goes now */
       if (errno == ECONNREFUSED && self->family != AF_UNIX)
         continue;
-      sl_log (SL_LOG_ERROR, "cannot send datagrams; server='%s', error='%s', driver='%s'",
+      sl_log (SL_LOG_ERROR, _("cannot send datagrams; server='%s', error='%s', driver='%s'"),
               net_current_target (self)->host, g_strerror (errno), self->super.id);
       net_disconnect (self);
       break;

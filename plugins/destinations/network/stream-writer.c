@@ -6,6 +6,7 @@
  * record bytes: a message is acknowledged once the records of the write
  * that took its last byte are (sl_tls_unacked). */
 #include "plugins/destinations/network/network-destination.h"
+#include "core/i18n.h"
 #include "core/internal.h"
 
 #include <errno.h>
@@ -105,10 +106,10 @@ log_lost_connection (NetDestination *self, gint err)
                   ? g_strdup (net_current_target (self)->host)
                   : g_strdup_printf ("%s port %s", net_current_target (self)->host, net_current_target (self)->port);
   if (err)
-    sl_log (SL_LOG_ERROR, "connection to the server broke; server='%s', error='%s', driver='%s'",
+    sl_log (SL_LOG_ERROR, _("connection to the server broke; server='%s', error='%s', driver='%s'"),
             server, g_strerror (err), self->super.id);
   else
-    sl_log (SL_LOG_NOTICE, "connection closed by the server; server='%s', driver='%s'", server, self->super.id);
+    sl_log (SL_LOG_NOTICE, _("connection closed by the server; server='%s', driver='%s'"), server, self->super.id);
   g_free (server);
 }
 
@@ -160,7 +161,7 @@ maybe_fail_back (NetDestination *self)
   if (++self->probes_passed < self->probes_required)
     return;
   const NetTarget *primary = g_ptr_array_index (self->targets, 0);
-  sl_log (SL_LOG_NOTICE, "primary server answers again, failing back; server='%s', driver='%s'",
+  sl_log (SL_LOG_NOTICE, _("primary server answers again, failing back; server='%s', driver='%s'"),
           primary->host, self->super.id);
   if (self->fd >= 0)
     end_connection (self, TRUE);
@@ -209,7 +210,7 @@ reconnect (NetDestination *self)
   if (again)
     {
       sl_counter_add (self->resent, again);
-      sl_log (SL_LOG_NOTICE, "sending again what the server had not acknowledged; messages='%u', driver='%s'",
+      sl_log (SL_LOG_NOTICE, _("sending again what the server had not acknowledged; messages='%u', driver='%s'"),
               again, self->super.id);
     }
   return TRUE;
@@ -279,7 +280,7 @@ net_stream_close (NetDestination *self)
   if (lost)
     {
       sl_counter_add (self->dropped, lost);
-      sl_log (SL_LOG_ERROR, "server had not acknowledged messages when the destination closed; messages='%u', driver='%s'",
+      sl_log (SL_LOG_ERROR, _("server had not acknowledged messages when the destination closed; messages='%u', driver='%s'"),
               lost, self->super.id);
     }
   sl_resend_buffer_clear (b);

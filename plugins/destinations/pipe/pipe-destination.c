@@ -106,7 +106,7 @@ static void
 report_failure (PipeDestination *self, const gchar *what, gint err)
 {
   if (!self->failing)
-    sl_log (SL_LOG_ERROR, "%s; pipe='%s', error='%s', driver='%s'", what, self->path, g_strerror (err), self->super.id);
+    sl_log (SL_LOG_ERROR, _("%s; pipe='%s', error='%s', driver='%s'"), what, self->path, g_strerror (err), self->super.id);
   self->failing = TRUE;
 }
 
@@ -114,7 +114,7 @@ static void
 report_success (PipeDestination *self)
 {
   if (self->failing)
-    sl_log (SL_LOG_NOTICE, "pipe writable again; pipe='%s', driver='%s'", self->path, self->super.id);
+    sl_log (SL_LOG_NOTICE, _("pipe writable again; pipe='%s', driver='%s'"), self->path, self->super.id);
   self->failing = FALSE;
 }
 
@@ -125,7 +125,7 @@ make_pipe (PipeDestination *self)
     return;
   chmod (self->path, self->perm);
   if ((self->owner != (uid_t) -1 || self->group != (gid_t) -1) && chown (self->path, self->owner, self->group) < 0)
-    sl_log (SL_LOG_WARNING, "cannot set the owner of a new pipe; pipe='%s', error='%s'", self->path, g_strerror (errno));
+    sl_log (SL_LOG_WARNING, _("cannot set the owner of a new pipe; pipe='%s', error='%s'"), self->path, g_strerror (errno));
 }
 
 /* ENXIO (nobody reads the pipe) fails at once instead of blocking. */
@@ -136,7 +136,7 @@ open_pipe (PipeDestination *self)
     make_pipe (self);
   self->fd = open (self->path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (self->fd < 0)
-    report_failure (self, errno == ENXIO ? "nobody reads the pipe, holding messages" : "cannot open pipe", errno);
+    report_failure (self, errno == ENXIO ? _("nobody reads the pipe, holding messages") : _("cannot open pipe"), errno);
   return self->fd >= 0;
 }
 
@@ -154,7 +154,7 @@ pipe_write (SlDriver *d, SlWriteBatch *batch)
                                         batch->msgs, batch->n, WAIT_MS, &err);
   if (batch->done < batch->n)
     {
-      report_failure (self, err == EPIPE ? "nobody reads the pipe, holding messages" : "error writing pipe", err);
+      report_failure (self, err == EPIPE ? _("nobody reads the pipe, holding messages") : _("error writing pipe"), err);
       return SL_WRITE_RETRY;
     }
   if (!sl_stream_writer_pending (self->writer))

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -95,7 +96,7 @@ start_program (ProgramDestination *self)
                                          &self->pid, &in, NULL, NULL, &error))
     {
       if (!self->start_failed)
-        sl_log (SL_LOG_ERROR, "cannot start program; command='%s', error='%s', driver='%s'",
+        sl_log (SL_LOG_ERROR, _("cannot start program; command='%s', error='%s', driver='%s'"),
                 self->command, error->message, self->super.id);
       g_error_free (error);
       self->start_failed = TRUE;
@@ -108,7 +109,7 @@ start_program (ProgramDestination *self)
   self->fd = in;
   fcntl (self->fd, F_SETFL, fcntl (self->fd, F_GETFL) | O_NONBLOCK);
   fcntl (self->fd, F_SETFD, FD_CLOEXEC);
-  sl_log (SL_LOG_INFO, "program started; command='%s', pid='%d', driver='%s'",
+  sl_log (SL_LOG_INFO, _("program started; command='%s', pid='%d', driver='%s'"),
           self->command, (int) self->pid, self->super.id);
   return TRUE;
 }
@@ -167,7 +168,7 @@ schedule_restart (ProgramDestination *self, gint status)
   if (now - self->started >= MAX_BACKOFF_US)
     self->backoff_us = FIRST_BACKOFF_US;
   self->restart_at = now + self->backoff_us;
-  sl_log (SL_LOG_WARNING, "program exited, restarting it in %" G_GINT64_FORMAT "s; command='%s', status='%d', driver='%s'",
+  sl_log (SL_LOG_WARNING, _("program exited, restarting it in %" PRId64 "s; command='%s', status='%d', driver='%s'"),
           self->backoff_us / G_USEC_PER_SEC, self->command,
           WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status), self->super.id);
   self->backoff_us = MIN (self->backoff_us * 2, MAX_BACKOFF_US);
@@ -203,7 +204,7 @@ program_write (SlDriver *d, SlWriteBatch *batch)
   if (done < n && err == EPIPE)
     schedule_restart (self, stop_program (self));
   else if (done < n && !self->stalled)
-    sl_log (SL_LOG_WARNING, "program does not read its input, holding messages; command='%s', error='%s', driver='%s'",
+    sl_log (SL_LOG_WARNING, _("program does not read its input, holding messages; command='%s', error='%s', driver='%s'"),
             self->command, g_strerror (err), d->id);
   self->stalled = done < n && err != EPIPE;
   batch->done = done;
@@ -244,7 +245,7 @@ program_close (SlDriver *d)
     sl_stream_writer_flush (self->writer, self->fd, WAIT_MS, &err);
   stop_program (self);
   if (sl_stream_writer_pending (self->writer))
-    sl_log (SL_LOG_WARNING, "program stopped before it read every message; command='%s', driver='%s'",
+    sl_log (SL_LOG_WARNING, _("program stopped before it read every message; command='%s', driver='%s'"),
             self->command, d->id);
 }
 

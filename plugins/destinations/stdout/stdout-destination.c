@@ -2,6 +2,7 @@
  * run in the foreground or in a container whose runtime collects stdout.
  * The descriptor is shared with whoever started the daemon, so its mode
  * is left alone; a reader that stops reading holds only this destination. */
+#include "core/i18n.h"
 #include "core/internal.h"
 #include "core/plugin.h"
 #include "core/stream-writer.h"
@@ -46,9 +47,9 @@ stdout_write (SlDriver *d, SlWriteBatch *batch)
   guint done = sl_stream_writer_write (self->writer, STDOUT_FILENO, self->template, self->env,
                                        batch->msgs, n, WAIT_MS, &err);
   if (done < n && !self->failing)
-    sl_log (SL_LOG_ERROR, "error writing stdout; error='%s', driver='%s'", g_strerror (err), d->id);
+    sl_log (SL_LOG_ERROR, _("error writing stdout; error='%s', driver='%s'"), g_strerror (err), d->id);
   else if (done == n && self->failing)
-    sl_log (SL_LOG_NOTICE, "stdout writable again; driver='%s'", d->id);
+    sl_log (SL_LOG_NOTICE, _("stdout writable again; driver='%s'"), d->id);
   self->failing = done < n;
   batch->done = done;
   return done == n ? SL_WRITE_OK : SL_WRITE_RETRY;

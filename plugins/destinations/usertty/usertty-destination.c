@@ -126,7 +126,7 @@ write_terminal (const gchar *path, const GString *text)
   if (fd < 0)
     return;
   if (isatty (fd) && write (fd, text->str, text->len) < 0 && errno != EAGAIN)
-    sl_log (SL_LOG_DEBUG, "cannot write terminal; terminal='%s', error='%s'", path, g_strerror (errno));
+    sl_log (SL_LOG_DEBUG, _("cannot write terminal; terminal='%s', error='%s'"), path, g_strerror (errno));
   close (fd);
 }
 

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -239,7 +240,7 @@ open_file (FileSource *self)
         self->offset = 0;
     }
   save_position (self);
-  sl_log (SL_LOG_INFO, _("%s: reading %s from byte %" G_GINT64_FORMAT), self->super.id, self->path, self->offset);
+  sl_log (SL_LOG_INFO, _("%s: reading %s from byte %" PRId64), self->super.id, self->path, self->offset);
   return TRUE;
 }
 

@@ -208,7 +208,7 @@ net_start (SlDriver *d, SlSource *source, GError **error)
     sl_log (SL_LOG_NOTICE, _("%s() listening on %s port %s (%s), on the socket systemd passed"), d->klass->name,
             self->ip, self->port, self->tls ? "tls" : self->stream ? "tcp" : "udp");
   else
-    sl_log (SL_LOG_INFO, "%s() listening on %s port %s (%s)", d->klass->name, self->ip, self->port,
+    sl_log (SL_LOG_INFO, _("%s() listening on %s port %s (%s)"), d->klass->name, self->ip, self->port,
             self->tls ? "tls" : self->stream ? "tcp" : "udp");
   return TRUE;
 }

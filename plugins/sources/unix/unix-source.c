@@ -136,7 +136,7 @@ unix_start (SlDriver *d, SlSource *source, GError **error)
   gint fd = open_socket (self, &failure);
   if (fd < 0 && self->optional)
     {
-      sl_log (SL_LOG_NOTICE, "optional source %s() not started: %s", d->klass->name, failure->message);
+      sl_log (SL_LOG_NOTICE, _("optional source %s() not started: %s"), d->klass->name, failure->message);
       g_error_free (failure);
       return TRUE;
     }
@@ -155,7 +155,7 @@ unix_start (SlDriver *d, SlSource *source, GError **error)
   if (self->inherited)
     sl_log (SL_LOG_NOTICE, _("%s() listening on %s, the socket systemd passed"), d->klass->name, self->path);
   else
-    sl_log (SL_LOG_INFO, "%s() listening on %s", d->klass->name, self->path);
+    sl_log (SL_LOG_INFO, _("%s() listening on %s"), d->klass->name, self->path);
   return TRUE;
 }
 
