@@ -270,7 +270,7 @@ parse_braced (SlCompiler *c, gsize at, gsize *next, GError **error)
 }
 
 /* Splits the inside of $(...) into words at whitespace, up to the ')' that
- * closes it. Whatever sits inside nested parentheses or braces ($(f ...),
+ * closes it; a backslash outside quotes escapes the character after it. Whatever sits inside nested parentheses or braces ($(f ...),
  * ${NAME:-a b}, a filter expression) stays one word and keeps its quotes for
  * the nested parse; quotes around a whole word group it and are removed. */
 static gboolean
@@ -331,6 +331,14 @@ split_call (SlCompiler *c, gsize at, gsize *next, GPtrArray *words, GArray *offs
                 g_string_append_c (word, s[k]);
               }
           i = close + 1;
+          continue;
+        }
+      if (ch == '\\' && s[i + 1])
+        {
+          /* as in syslog-ng: a backslash outside quotes takes the next
+           * character as it is, and is dropped */
+          g_string_append_c (word, s[i + 1]);
+          i += 2;
           continue;
         }
       if (ch == '(' || ch == '{')

@@ -823,6 +823,19 @@ test_macro_scopes (void)
   g_assert_true (sl_macro_lookup ("MONTHNAME") && sl_macro_lookup ("LEGACY_MSGHDR"));
   g_hash_table_unref (seen);
 }
+/* syslog-ng drops a backslash outside quotes in a function's arguments
+ * and keeps the character after it as it is ($(format-welf b=x\ty) is
+ * b=xty there); inside quotes it stays. */
+static void
+test_argument_backslash (void)
+{
+  register_test_functions ();
+  SlMessage *msg = message_new ();
+  assert_render ("$(raw a\\ b c\\\\d \\) x\\ty)", msg, NULL, "a b|c\\d|)|xty");
+  assert_render ("$(raw 'a\\tb')", msg, NULL, "a\\tb");
+  sl_message_unref (msg);
+}
+
 /* A correlation context as grouping-by()'s aggregate() renders it: names
  * read the newest message, @K the K-th before it, functions get the
  * whole context (or one message with @K); expected values as syslog-ng
@@ -900,6 +913,7 @@ main (int argc, char **argv)
   g_test_add_func ("/template/single-field-and-peek", test_single_field_and_peek);
   g_test_add_func ("/template/threads", test_threads);
   g_test_add_func ("/template/context", test_context);
+  g_test_add_func ("/template/argument-backslash", test_argument_backslash);
 
   return g_test_run ();
 }
