@@ -1,5 +1,9 @@
 /* $(format-json ...) and $(format-flat-json ...): name-value pairs of a
- * message as a JSON object, selected with syslog-ng's value-pairs command
+ * message as a JSON object; $(format-welf) and $(format-cef-extension),
+ * written by kv-formats.c, the same pairs as WELF or as a CEF extension
+ * (keys ascending, WELF's "id" first, no leading-dot rewrite; a CEF key
+ * that is not letters and digits empties the output, as in syslog-ng).
+ * All are selected with syslog-ng's value-pairs command
  * line: --scope, --key, --exclude, --pair (or NAME=VALUE), --rekey with
  * --shift, --shift-levels, --add-prefix and --replace-prefix, --subkeys,
  * --omit-empty-values, --leave-initial-dot, --key-delimiter, --cast,
@@ -23,6 +27,7 @@
 #include "core/template.h"
 #include "core/text-append.h"
 #include "plugins/templates/extra/extra-private.h"
+#include "plugins/templates/json/kv-formats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -136,9 +141,17 @@ typedef struct
 #define SL_FJ_CHUNK 256
 #define SL_FJ_CHUNKS 1024
 
+typedef enum
+{
+  FORMAT_JSON,
+  FORMAT_FLAT_JSON,
+  FORMAT_WELF,
+  FORMAT_CEF,
+} SlFjFormat;
+
 typedef struct
 {
-  gboolean flat;
+  SlFjFormat format;
   guint scopes;
   gboolean omit_empty;
   gboolean leave_initial_dot;
@@ -177,6 +190,7 @@ typedef struct
   GArray *open;         /* SlFjLevel: the objects open while nesting */
   GString *prefixes;    /* their prefixes, one after the other */
   GArray *tokens;       /* SlFjSegment: the parts of the key being written */
+  GArray *pairs;        /* SlKvPair: what format-welf and format-cef-extension write */
 } SlFjWorkspace;
 
 typedef struct
@@ -207,6 +221,7 @@ workspace_free (gpointer p)
   g_array_unref (w->open);
   g_string_free (w->prefixes, TRUE);
   g_array_unref (w->tokens);
+  g_array_unref (w->pairs);
   g_free (w);
 }
 
@@ -239,6 +254,7 @@ workspace_acquire (void)
       w->open = g_array_new (FALSE, FALSE, sizeof (SlFjLevel));
       w->prefixes = g_string_sized_new (256);
       w->tokens = g_array_new (FALSE, FALSE, sizeof (SlFjSegment));
+      w->pairs = g_array_new (FALSE, FALSE, sizeof (SlKvPair));
       g_ptr_array_add (ws->workspaces, w);
     }
   SlFjWorkspace *w = g_ptr_array_index (ws->workspaces, ws->depth++);
@@ -324,7 +340,8 @@ rekey (const SlFormatJson *fj, const gchar *name)
         }
     }
   /* syslog-ng's last transformation, unless told otherwise */
-  if (!fj->leave_initial_dot && fj->delimiter == '.' && key[0] == '.')
+  if ((fj->format == FORMAT_JSON || fj->format == FORMAT_FLAT_JSON) && !fj->leave_initial_dot
+      && fj->delimiter == '.' && key[0] == '.')
     key[0] = '_';
   return key;
 }
@@ -624,6 +641,9 @@ parse_arguments (SlFormatJson *fj, const SlTfCall *call, GError **error)
       gboolean takes_value = FALSE;
       const gchar *name = option_name (arg, &value, &takes_value);
 
+      if (name && (g_str_equal (name, "leave-initial-dot") || g_str_equal (name, "key-delimiter"))
+          && fj->format != FORMAT_JSON && fj->format != FORMAT_FLAT_JSON)
+        name = "";
       if (name && !*name)
         {
           g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE, _("unknown option '%s' in $(%s)"),
@@ -719,10 +739,10 @@ parse_arguments (SlFormatJson *fj, const SlTfCall *call, GError **error)
 }
 
 static gboolean
-prepare (SlTfCall *call, gboolean flat, GError **error)
+prepare (SlTfCall *call, SlFjFormat format, GError **error)
 {
   SlFormatJson *fj = g_new0 (SlFormatJson, 1);
-  fj->flat = flat;
+  fj->format = format;
   fj->delimiter = '.';
   fj->patterns = g_ptr_array_new_with_free_func (pattern_free);
   fj->rekeys = g_ptr_array_new_with_free_func (rekey_free);
@@ -742,13 +762,25 @@ prepare (SlTfCall *call, gboolean flat, GError **error)
 static gboolean
 format_json_prepare (SlTfCall *call, GError **error)
 {
-  return prepare (call, FALSE, error);
+  return prepare (call, FORMAT_JSON, error);
 }
 
 static gboolean
 format_flat_json_prepare (SlTfCall *call, GError **error)
 {
-  return prepare (call, TRUE, error);
+  return prepare (call, FORMAT_FLAT_JSON, error);
+}
+
+static gboolean
+format_welf_prepare (SlTfCall *call, GError **error)
+{
+  return prepare (call, FORMAT_WELF, error);
+}
+
+static gboolean
+format_cef_prepare (SlTfCall *call, GError **error)
+{
+  return prepare (call, FORMAT_CEF, error);
 }
 
 /* Selecting fields */
@@ -866,6 +898,27 @@ entry_compare (gconstpointer a, gconstpointer b)
   const SlFjEntry *x = a;
   const SlFjEntry *y = b;
   gint c = strcmp (y->key, x->key);
+  return c ? c : (gint) x->origin - (gint) y->origin;
+}
+
+/* Ascending, as format-cef-extension and format-welf walk them; WELF's
+ * "id" first. */
+static gint
+entry_compare_ascending (gconstpointer a, gconstpointer b)
+{
+  return -entry_compare (a, b);
+}
+
+static gint
+entry_compare_welf (gconstpointer a, gconstpointer b)
+{
+  const SlFjEntry *x = a;
+  const SlFjEntry *y = b;
+  gboolean x_id = strcmp (x->key, "id") == 0;
+  gboolean y_id = strcmp (y->key, "id") == 0;
+  if (x_id != y_id)
+    return x_id ? -1 : 1;
+  gint c = strcmp (x->key, y->key);
   return c ? c : (gint) x->origin - (gint) y->origin;
 }
 
@@ -1069,7 +1122,7 @@ append_object (const SlFormatJson *fj, SlFjWorkspace *w, GString *out)
       previous = e->key;
       SlFjSegment name = { e->key, strlen (e->key) };
 
-      if (!fj->flat)
+      if (fj->format == FORMAT_JSON)
         {
           while (w->open->len)
             {
@@ -1122,6 +1175,23 @@ append_object (const SlFormatJson *fj, SlFjWorkspace *w, GString *out)
   return TRUE;
 }
 
+/* The sorted entries, one per key, as pairs. */
+static void
+kv_pairs (SlFjWorkspace *w)
+{
+  g_array_set_size (w->pairs, 0);
+  const gchar *previous = NULL;
+  for (guint i = 0; i < w->entries->len; i++)
+    {
+      const SlFjEntry *e = &g_array_index (w->entries, SlFjEntry, i);
+      if (previous && strcmp (previous, e->key) == 0)
+        continue;
+      previous = e->key;
+      SlKvPair pair = { e->key, e->value ? e->value : w->text->str + e->offset, e->len };
+      g_array_append_val (w->pairs, pair);
+    }
+}
+
 static void
 format_json_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
@@ -1131,13 +1201,28 @@ format_json_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEn
   const SlMessage *const *context = sl_template_env_context (env, &msg, &n);
   gsize start = out->len;
 
+  gboolean first = TRUE;
+
   for (guint m = 0; m < n; m++)
     {
       g_array_set_size (w->entries, 0);
       g_string_truncate (w->text, 0);
       collect (fj, w, context[m], env);
-      g_array_sort (w->entries, entry_compare);
-      if (!append_object (fj, w, out))
+      g_array_sort (w->entries, fj->format == FORMAT_WELF ? entry_compare_welf
+                                : fj->format == FORMAT_CEF ? entry_compare_ascending : entry_compare);
+      gboolean ok = TRUE;
+      if (fj->format == FORMAT_JSON || fj->format == FORMAT_FLAT_JSON)
+        ok = append_object (fj, w, out);
+      else
+        {
+          kv_pairs (w);
+          const SlKvPair *pairs = (const SlKvPair *) w->pairs->data;
+          if (fj->format == FORMAT_WELF)
+            sl_kv_append_welf (out, pairs, w->pairs->len, &first);
+          else
+            ok = sl_kv_append_cef (out, pairs, w->pairs->len);
+        }
+      if (!ok)
         {
           g_string_truncate (out, start);
           break;
@@ -1172,8 +1257,36 @@ static const SlDriverClass format_flat_json_class = {
   .ops.template_function = &format_flat_json_ops,
 };
 
+static const SlTemplateFunctionOps format_welf_ops = {
+  .prepare = format_welf_prepare,
+  .eval = format_json_eval,
+  .free = format_json_free,
+};
+
+static const SlDriverClass format_welf_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION,
+  .name = "format-welf",
+  .summary = "name-value pairs in the WebTrends Enhanced Log Format (name=value ...); value-pairs options",
+  .ops.template_function = &format_welf_ops,
+};
+
+static const SlTemplateFunctionOps format_cef_ops = {
+  .prepare = format_cef_prepare,
+  .eval = format_json_eval,
+  .free = format_json_free,
+};
+
+static const SlDriverClass format_cef_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION,
+  .name = "format-cef-extension",
+  .summary = "name-value pairs as the extension of a CEF message (name=value ...); value-pairs options",
+  .ops.template_function = &format_cef_ops,
+};
+
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "json-functions",
-  .drivers = (const SlDriverClass *const[]) { &format_json_class, &format_flat_json_class, NULL },
+  .drivers = (const SlDriverClass *const[]) {
+    &format_json_class, &format_flat_json_class, &format_welf_class, &format_cef_class, NULL,
+  },
 };

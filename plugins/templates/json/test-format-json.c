@@ -255,6 +255,34 @@ test_types (void)
   assert_renders ("$(format-json --cast --key LEVEL_NUM)", "{\"LEVEL_NUM\":\"3\"}");
 }
 
+static void
+test_welf_and_cef (void)
+{
+  SlMessage *msg = test_message ();
+  sl_message_set (msg, SL_F_MESSAGE, "hello \"quoted\" world=x\ny", -1);
+  static const struct
+  {
+    const gchar *text;
+    const gchar *expected;
+  } cases[] = {
+    { "$(format-welf --key PROGRAM --key MSG* id=7 b=x\\ty c=z\\\\ e= a=\"x y\")",
+      "id=7 MSG=\"hello \\\"quoted\\\" world=x\\ny\" MSGHDR=\"nginx[123]: \" PROGRAM=nginx a=\"x y\" b=xty c=z\\\\ e=" },
+    { "$(format-welf --key .SDATA.*)", ".SDATA.origin.ip=10.0.0.9" },
+    { "$(format-cef-extension --key PROGRAM --key MSG a=x=y c=z\\\\)",
+      "MSG=hello \"quoted\" world\\=x\\ny PROGRAM=nginx a=x\\=y c=z\\\\" },
+    /* a key CEF cannot carry empties the output */
+    { "[$(format-cef-extension --key PROGRAM --pair x.y=1)]", "[]" },
+    { "[$(format-cef-extension --key .SDATA.*)]", "[]" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gchar *out = render (cases[i].text, msg);
+      g_assert_cmpstr (out, ==, cases[i].expected);
+      g_free (out);
+    }
+  sl_message_unref (msg);
+}
+
 /* Over a correlation context, one object per message, as syslog-ng. */
 static void
 test_context (void)
@@ -327,6 +355,7 @@ test_refused_arguments (void)
   assert_refused ("$(format-json --key HOST --pair a=b --shift 1)", "needs a --key or --rekey");
   assert_refused ("$(format-json --pair n=integer(1))", "unknown type 'integer'");
   assert_refused ("$(format-json --subkeys '')", "--subkeys");
+  assert_refused ("$(format-welf --leave-initial-dot)", "unknown option");
   assert_refused ("$(format-flat-json --pair 'a=${unclosed')", "unterminated");
 }
 
@@ -343,6 +372,7 @@ main (int argc, char **argv)
   g_test_add_func ("/format-json/hostile-values", test_hostile_values);
   g_test_add_func ("/format-json/types", test_types);
   g_test_add_func ("/format-json/context", test_context);
+  g_test_add_func ("/format-json/welf-and-cef", test_welf_and_cef);
   g_test_add_func ("/format-json/refused-arguments", test_refused_arguments);
   return g_test_run ();
 }
