@@ -83,7 +83,7 @@ G_MODULE_EXPORT const SlModule sl_module = {
     &sl_tf_base64_encode_class, &sl_tf_ipv4_to_int_class,
     &sl_tf_add_class, &sl_tf_subtract_class, &sl_tf_multiply_class, &sl_tf_divide_class, &sl_tf_modulo_class,
     &sl_tf_md5_class, &sl_tf_hash_class, &sl_tf_sha1_class, &sl_tf_sha256_class, &sl_tf_sha512_class,
-    &sl_tf_if_class,
+    &sl_tf_if_class, &sl_tf_dns_resolve_ip_class,
     NULL
   },
 };

@@ -110,6 +110,27 @@ test_case (void)
   assert_renders ("$(uppercase a\xff" "b)", "A\xff" "B");
 }
 
+/* Expected values as syslog-ng 3.38 wrote them on this machine, whose
+ * /etc/hosts names 127.0.0.1 localhost. */
+static void
+test_dns_resolve_ip (void)
+{
+  assert_renders ("$(dns-resolve-ip 127.0.0.1)", "localhost");
+  assert_renders ("$(dns-resolve-ip --use-fqdn=yes 127.0.0.1)", "localhost");
+  assert_renders ("$(dns-resolve-ip -c no -f yes 127.0.0.1)", "localhost");
+  assert_renders ("$(dns-resolve-ip --normalize-hostnames yes 127.0.0.1)", "localhost");
+  /* the second call is the cached answer */
+  assert_renders ("$(dns-resolve-ip 127.0.0.1) $(dns-resolve-ip 127.0.0.1)", "localhost localhost");
+  assert_renders ("$(dns-resolve-ip --use-dns=no 127.0.0.1)", "127.0.0.1");
+  assert_renders ("$(dns-resolve-ip --use-dns=no 0:0::0:1)", "::1");
+  assert_renders ("[$(dns-resolve-ip not-an-ip)]", "[]");
+  assert_renders ("$(dns-resolve-ip --use-dns no ${SOURCEIP})", "10.11.12.13");
+  assert_refused ("$(dns-resolve-ip)", "$(dns-resolve-ip) takes");
+  assert_refused ("$(dns-resolve-ip 1.2.3.4 5.6.7.8)", "$(dns-resolve-ip) takes");
+  assert_refused ("$(dns-resolve-ip --use-dns=maybe 1.2.3.4)", "takes yes or no");
+  assert_refused ("$(dns-resolve-ip --frobnicate 1.2.3.4)", "unknown option");
+}
+
 static void
 test_replace_delimiter_and_padding (void)
 {
@@ -224,6 +245,7 @@ main (int argc, char **argv)
   g_test_add_func ("/basic-functions/substr", test_substr);
   g_test_add_func ("/basic-functions/strip-sanitize-length", test_strip_sanitize_length);
   g_test_add_func ("/basic-functions/case", test_case);
+  g_test_add_func ("/basic-functions/dns-resolve-ip", test_dns_resolve_ip);
   g_test_add_func ("/basic-functions/replace-delimiter-and-padding", test_replace_delimiter_and_padding);
   g_test_add_func ("/basic-functions/encodings", test_encodings);
   g_test_add_func ("/basic-functions/arithmetic", test_arithmetic);
