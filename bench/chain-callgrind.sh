@@ -36,7 +36,7 @@ for _ in $(seq 600); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && brea
 python3 "$top/bench/json-lines.py" "$count" "$port" >/dev/null
 lines=0
 for _ in $(seq 3000); do
-  lines=$(wc -l < "$dir/out" 2>/dev/null || echo 0)
+  [ -f "$dir/out" ] && lines=$(wc -l < "$dir/out")
   [ "$lines" -ge "$count" ] && break
   sleep 0.2
 done
