@@ -38,6 +38,7 @@ typedef struct
     SlTemplate *user;
   };
   SlTemplate *fallback;   /* ${NAME:-fallback}, rendered when the value is empty */
+  guint msg_ref;          /* ${NAME}@K, $(f)@K: K + 1, counted back from the newest of a context; 0 without */
 } SlElem;
 
 struct _SlTemplate
@@ -152,6 +153,32 @@ add_literal (SlCompiler *c, const gchar *text, gsize len)
   g_string_append_len (c->literals, text, len);
 }
 
+/* ${NAME}@K or $(f ...)@K names the K-th message before the newest of a
+ * correlation context. As in syslog-ng, "@@" is one literal '@' and an
+ * '@' before anything but a digit is kept as text; a number of several
+ * digits is read the way syslog-ng 3.38 reads it (each digit adds itself
+ * and ten times the sum so far). */
+static void
+parse_msg_ref (SlCompiler *c, gsize *next)
+{
+  const gchar *s = c->text;
+  gsize i = *next;
+  guint ref = 0;
+
+  if (s[i] != '@')
+    return;
+  i++;
+  if (g_ascii_isdigit (s[i]))
+    {
+      while (g_ascii_isdigit (s[i]))
+        ref += ref * 10 + (guint) (s[i++] - '0');
+      g_array_index (c->elems, SlElem, c->elems->len - 1).msg_ref = ref + 1;
+      *next = i;
+    }
+  else if (s[i] == '@')
+    *next = i;
+}
+
 /* A name is a syslog-ng alias, a computed macro, or else a field. */
 static void
 add_name (SlCompiler *c, const gchar *name, gsize len, SlTemplate *fallback)
@@ -238,11 +265,12 @@ parse_braced (SlCompiler *c, gsize at, gsize *next, GError **error)
 
   add_name (c, s + name_start, name_end - name_start, fallback);
   *next = i + 1;
+  parse_msg_ref (c, next);
   return TRUE;
 }
 
 /* Splits the inside of $(...) into words at whitespace, up to the ')' that
- * closes it. Whatever sits inside nested parentheses or braces ($(f ...),
+ * closes it; a backslash outside quotes escapes the character after it. Whatever sits inside nested parentheses or braces ($(f ...),
  * ${NAME:-a b}, a filter expression) stays one word and keeps its quotes for
  * the nested parse; quotes around a whole word group it and are removed. */
 static gboolean
@@ -303,6 +331,14 @@ split_call (SlCompiler *c, gsize at, gsize *next, GPtrArray *words, GArray *offs
                 g_string_append_c (word, s[k]);
               }
           i = close + 1;
+          continue;
+        }
+      if (ch == '\\' && s[i + 1])
+        {
+          /* as in syslog-ng: a backslash outside quotes takes the next
+           * character as it is, and is dropped */
+          g_string_append_c (word, s[i + 1]);
+          i += 2;
           continue;
         }
       if (ch == '(' || ch == '{')
@@ -370,6 +406,7 @@ parse_call (SlCompiler *c, gsize at, gsize *next, GError **error)
         goto out;
       SlElem e = { .kind = ELEM_USER, .user = sl_template_ref (body) };
       g_array_append_val (c->elems, e);
+      parse_msg_ref (c, next);
       ok = TRUE;
       goto out;
     }
@@ -408,6 +445,7 @@ parse_call (SlCompiler *c, gsize at, gsize *next, GError **error)
 
   SlElem e = { .kind = ELEM_CALL, .call = g_steal_pointer (&call) };
   g_array_append_val (c->elems, e);
+  parse_msg_ref (c, next);
   ok = TRUE;
 
 out:
@@ -587,6 +625,25 @@ file_name_since (GString *out, gsize start)
     }
 }
 
+/* A call or user function with @K renders over its one message. */
+static void
+append_call (const SlElem *e, const SlMessage *const *at, const SlTemplateEnv *env, GString *out)
+{
+  SlTemplateEnv single;
+
+  if (e->msg_ref)
+    {
+      single = *env;
+      single.context = at;
+      single.context_len = 1;
+      env = &single;
+    }
+  if (e->kind == ELEM_CALL)
+    e->call->klass->ops.template_function->eval (e->call, *at, env, out);
+  else
+    sl_template_append (e->user, *at, env, out);
+}
+
 void
 sl_template_append (const SlTemplate *t, const SlMessage *msg,
                     const SlTemplateEnv *env, GString *out)
@@ -594,10 +651,17 @@ sl_template_append (const SlTemplate *t, const SlMessage *msg,
   if (!env)
     env = &sl_template_env_default;
 
+  guint n;
+  const SlMessage *const *context = sl_template_env_context (env, &msg, &n);
+
   for (guint i = 0; i < t->n_elems; i++)
     {
       const SlElem *e = &t->elems[i];
       gsize start = out->len;
+
+      if (e->msg_ref > n)
+        continue;
+      const SlMessage *const *at = &context[n - (e->msg_ref ? e->msg_ref : 1)];
 
       switch (e->kind)
         {
@@ -605,20 +669,20 @@ sl_template_append (const SlTemplate *t, const SlMessage *msg,
           sl_text_append (out, t->literals + e->literal.offset, e->literal.len);
           continue;
         case ELEM_CALL:
-          e->call->klass->ops.template_function->eval (e->call, msg, env, out);
+          append_call (e, at, env, out);
           if (env->file_name)
             file_name_since (out, start);
           continue;
         case ELEM_USER:
-          sl_template_append (e->user, msg, env, out);
+          append_call (e, at, env, out);
           continue;
         case ELEM_MACRO:
-          sl_macro_append (e->macro, msg, env, out);
+          sl_macro_append (e->macro, *at, env, out);
           break;
         case ELEM_FIELD:
           {
             gsize len;
-            const gchar *value = sl_message_get (msg, e->field, &len);
+            const gchar *value = sl_message_get (*at, e->field, &len);
             if (value)
               sl_text_append (out, value, len);
           }
@@ -628,7 +692,7 @@ sl_template_append (const SlTemplate *t, const SlMessage *msg,
       if (out->len == start)
         {
           if (e->fallback)
-            sl_template_append (e->fallback, msg, env, out);
+            sl_template_append (e->fallback, *at, env, out);
         }
       else
         {
@@ -640,10 +704,22 @@ sl_template_append (const SlTemplate *t, const SlMessage *msg,
     }
 }
 
+void
+sl_template_append_context (const SlTemplate *t, const SlMessage *const *messages,
+                            guint n_messages, const SlTemplateEnv *env, GString *out)
+{
+  g_return_if_fail (n_messages > 0);
+
+  SlTemplateEnv with_context = env ? *env : sl_template_env_default;
+  with_context.context = messages;
+  with_context.context_len = n_messages;
+  sl_template_append (t, messages[n_messages - 1], &with_context, out);
+}
+
 SlHandle
 sl_template_single_field (const SlTemplate *t)
 {
-  if (t->n_elems != 1 || t->elems[0].kind != ELEM_FIELD || t->elems[0].fallback)
+  if (t->n_elems != 1 || t->elems[0].kind != ELEM_FIELD || t->elems[0].fallback || t->elems[0].msg_ref)
     return SL_F_NONE;
   return t->elems[0].field;
 }

@@ -19,6 +19,11 @@ struct _SlTemplateEnv
   GTimeZone *zone;         /* convert stamps to this zone, or NULL to keep the message's */
   gboolean escape;         /* template-escape(yes): escape ' " \ in values */
   gboolean file_name;      /* values become safe in a path: see SL_TEMPLATE_FILE_NAME_REPLACEMENT */
+  /* The messages of a correlation context, oldest first, the rendered
+   * message last; NULL outside one, where the context is the rendered
+   * message alone. Only sl_template_append_context() sets them. */
+  const SlMessage *const *context;
+  guint context_len;
 };
 
 /* With env->file_name, every byte of what a macro, field or function
@@ -57,6 +62,27 @@ gboolean     sl_template_is_literal (const SlTemplate *t);
 /* Appends the rendered template to out. */
 void         sl_template_append  (const SlTemplate *t, const SlMessage *msg,
                                   const SlTemplateEnv *env, GString *out);
+/* Renders t over a correlation context (grouping-by()'s aggregate()), as
+ * syslog-ng does: messages are oldest first and n_messages >= 1; names
+ * read the newest, ${NAME}@K and $(f ...)@K the K-th before it (empty
+ * past the oldest), and $(f ...) gets the whole context (see
+ * sl_template_env_context()). The messages are only read during the call.
+ * sl_template_append() is the context of its one message. */
+void         sl_template_append_context (const SlTemplate *t, const SlMessage *const *messages,
+                                         guint n_messages, const SlTemplateEnv *env, GString *out);
+/* For template functions: the messages a call is rendered over, oldest
+ * first, the one it was given last: env's context, or msg alone. */
+static inline const SlMessage *const *
+sl_template_env_context (const SlTemplateEnv *env, const SlMessage *const *msg, guint *n)
+{
+  if (env && env->context)
+    {
+      *n = env->context_len;
+      return env->context;
+    }
+  *n = 1;
+  return msg;
+}
 /* The field a template stands for when it is one field and nothing else
  * ("$HOST", "${MSG}", "${.SDATA.a.b}"), aliases resolved; SL_F_NONE when it
  * is anything more (text, a macro, a function, a fallback). */

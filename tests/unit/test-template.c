@@ -132,6 +132,16 @@ repeat_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *en
     render_arg (call, 0, msg, env, out);
 }
 
+/* the number of messages the call is rendered over */
+static void
+context_size_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  guint n;
+  const SlMessage *const *context = sl_template_env_context (env, &msg, &n);
+  g_assert_true (context[n - 1] == msg);
+  g_string_append_printf (out, "%u", n);
+}
+
 static gboolean
 refuse_prepare (SlTfCall *call, GError **error)
 {
@@ -148,12 +158,13 @@ static const SlDriverClass raw_class = TF_CLASS ("raw", .eval = raw_eval);
 static const SlDriverClass repeat_class = TF_CLASS ("repeat", .prepare = repeat_prepare, .eval = repeat_eval,
                                                     .free = g_free);
 static const SlDriverClass refuse_class = TF_CLASS ("refuse", .prepare = refuse_prepare, .eval = echo_eval);
+static const SlDriverClass context_size_class = TF_CLASS ("context-size", .eval = context_size_eval);
 
 static const SlModule test_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "test-functions",
   .drivers = (const SlDriverClass *[]) {
-    &upper_class, &echo_class, &raw_class, &repeat_class, &refuse_class, NULL,
+    &upper_class, &echo_class, &raw_class, &repeat_class, &refuse_class, &context_size_class, NULL,
   },
 };
 
@@ -576,9 +587,9 @@ test_functions (void)
   sl_template_unref (t);
 
   assert_compile_error ("$(nope x)", SL_CFG_ERROR_UNKNOWN,
-                        "unknown template function 'nope'; known: echo, raw, refuse, repeat, upper");
+                        "unknown template function 'nope'; known: context-size, echo, raw, refuse, repeat, upper");
   assert_compile_error ("$(upper $(nope))", SL_CFG_ERROR_UNKNOWN,
-                        "unknown template function 'nope'; known: echo, raw, refuse, repeat, upper");
+                        "unknown template function 'nope'; known: context-size, echo, raw, refuse, repeat, upper");
   assert_compile_error ("$(repeat x)", SL_CFG_ERROR_VALUE, "$(repeat) takes a text and a count");
   assert_compile_error ("$(repeat $(upper x) 2 3)", SL_CFG_ERROR_VALUE,
                         "$(repeat) takes a text and a count");
@@ -812,6 +823,68 @@ test_macro_scopes (void)
   g_assert_true (sl_macro_lookup ("MONTHNAME") && sl_macro_lookup ("LEGACY_MSGHDR"));
   g_hash_table_unref (seen);
 }
+/* syslog-ng drops a backslash outside quotes in a function's arguments
+ * and keeps the character after it as it is ($(format-welf b=x\ty) is
+ * b=xty there); inside quotes it stays. */
+static void
+test_argument_backslash (void)
+{
+  register_test_functions ();
+  SlMessage *msg = message_new ();
+  assert_render ("$(raw a\\ b c\\\\d \\) x\\ty)", msg, NULL, "a b|c\\d|)|xty");
+  assert_render ("$(raw 'a\\tb')", msg, NULL, "a\\tb");
+  sl_message_unref (msg);
+}
+
+/* A correlation context as grouping-by()'s aggregate() renders it: names
+ * read the newest message, @K the K-th before it, functions get the
+ * whole context (or one message with @K); expected values as syslog-ng
+ * 3.38 writes them (checked against it for a one-message context). */
+static void
+test_context (void)
+{
+  register_test_functions ();
+  const gchar *hosts[] = { "a", "b", "c" };
+  const SlMessage *context[3];
+  for (guint i = 0; i < 3; i++)
+    {
+      SlMessage *m = message_new ();
+      sl_message_set (m, SL_F_HOST, hosts[i], -1);
+      context[i] = m;
+    }
+  static const struct
+  {
+    const gchar *text;
+    const gchar *in_context;
+    const gchar *alone;   /* the newest message rendered by itself */
+  } cases[] = {
+    { "${HOST}|${HOST}@0|${HOST}@1|${HOST}@2|[${HOST}@3]", "c|c|b|a|[]", "c|c|||[]" },
+    { "${HOST}@@x ${HOST}@x $HOST@1 ${HOST}@", "c@x c@x c@1 c@", "c@x c@x c@1 c@" },
+    { "$(echo ${HOST}@1 $HOST)", "b|c", "|c" },
+    { "$(context-size) $(context-size)@1 [$(context-size)@3]", "3 1 []", "1  []" },
+    { "$(echo $HOST)@2", "a", "" },
+    { "${nope:-dflt}@1", "dflt", "" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      SlTemplate *t = sl_template_compile (cases[i].text, NULL);
+      g_assert_nonnull (t);
+      GString *out = g_string_new (NULL);
+      sl_template_append_context (t, context, 3, NULL, out);
+      g_assert_cmpstr (out->str, ==, cases[i].in_context);
+      g_string_truncate (out, 0);
+      sl_template_append (t, context[2], NULL, out);
+      g_assert_cmpstr (out->str, ==, cases[i].alone);
+      g_string_free (out, TRUE);
+      sl_template_unref (t);
+    }
+
+  SlTemplate *t = sl_template_compile ("${HOST}@1", NULL);
+  g_assert_cmpuint (sl_template_single_field (t), ==, SL_F_NONE);
+  sl_template_unref (t);
+  for (guint i = 0; i < 3; i++)
+    sl_message_unref ((SlMessage *) context[i]);
+}
 
 int
 main (int argc, char **argv)
@@ -839,6 +912,8 @@ main (int argc, char **argv)
   g_test_add_func ("/template/shared", test_shared_template);
   g_test_add_func ("/template/single-field-and-peek", test_single_field_and_peek);
   g_test_add_func ("/template/threads", test_threads);
+  g_test_add_func ("/template/context", test_context);
+  g_test_add_func ("/template/argument-backslash", test_argument_backslash);
 
   return g_test_run ();
 }

@@ -10,26 +10,43 @@ echo_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env,
   sl_tf_render_args (call, 0, " ", msg, env, out);
 }
 
+/* Unicode case as syslog-ng's g_utf8_strup()/g_utf8_strdown(); text that
+ * is not UTF-8, which GLib would read past, changes only its ASCII
+ * letters. */
 static void
 change_case (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out,
-             gchar (*convert) (gchar))
+             gchar *(*convert) (const gchar *, gssize), gchar (*convert_ascii) (gchar))
 {
   gsize from = out->len;
   sl_tf_render_args (call, 0, " ", msg, env, out);
-  for (gsize i = from; i < out->len; i++)
-    out->str[i] = convert (out->str[i]);
+
+  const gchar *text = out->str + from;
+  gsize len = out->len - from;
+  gboolean ascii = TRUE;
+  for (gsize i = 0; i < len && ascii; i++)
+    ascii = !(text[i] & 0x80);
+  if (ascii || !g_utf8_validate_len (text, len, NULL))
+    {
+      for (gsize i = from; i < out->len; i++)
+        out->str[i] = convert_ascii (out->str[i]);
+      return;
+    }
+  gchar *changed = convert (text, (gssize) len);
+  g_string_truncate (out, from);
+  g_string_append (out, changed);
+  g_free (changed);
 }
 
 static void
 uppercase_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  change_case (call, msg, env, out, g_ascii_toupper);
+  change_case (call, msg, env, out, g_utf8_strup, g_ascii_toupper);
 }
 
 static void
 lowercase_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  change_case (call, msg, env, out, g_ascii_tolower);
+  change_case (call, msg, env, out, g_utf8_strdown, g_ascii_tolower);
 }
 
 static const SlTemplateFunctionOps echo_ops = { .eval = echo_eval };
@@ -44,7 +61,7 @@ static const SlTemplateFunctionOps uppercase_ops = { .eval = uppercase_eval };
 
 static const SlDriverClass uppercase_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "uppercase",
-  .summary = "its arguments in upper case (ASCII)",
+  .summary = "its arguments in upper case (Unicode)",
   .ops.template_function = &uppercase_ops,
 };
 
@@ -52,7 +69,7 @@ static const SlTemplateFunctionOps lowercase_ops = { .eval = lowercase_eval };
 
 static const SlDriverClass lowercase_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "lowercase",
-  .summary = "its arguments in lower case (ASCII)",
+  .summary = "its arguments in lower case (Unicode)",
   .ops.template_function = &lowercase_ops,
 };
 
@@ -66,7 +83,7 @@ G_MODULE_EXPORT const SlModule sl_module = {
     &sl_tf_base64_encode_class, &sl_tf_ipv4_to_int_class,
     &sl_tf_add_class, &sl_tf_subtract_class, &sl_tf_multiply_class, &sl_tf_divide_class, &sl_tf_modulo_class,
     &sl_tf_md5_class, &sl_tf_hash_class, &sl_tf_sha1_class, &sl_tf_sha256_class, &sl_tf_sha512_class,
-    &sl_tf_if_class,
+    &sl_tf_if_class, &sl_tf_dns_resolve_ip_class,
     NULL
   },
 };

@@ -29,6 +29,7 @@ extern const SlDriverClass sl_tf_sha1_class;
 extern const SlDriverClass sl_tf_sha256_class;
 extern const SlDriverClass sl_tf_sha512_class;
 extern const SlDriverClass sl_tf_if_class;
+extern const SlDriverClass sl_tf_dns_resolve_ip_class;
 
 /* A buffer of the calling thread for text a function works on before it
  * writes its result; a function called inside another's arguments gets

@@ -1,27 +1,12 @@
 /* Template functions on text, as syslog-ng has them: $(substr), $(strip),
  * $(sanitize), $(length), $(replace-delimiter), $(padding), $(url-encode),
- * $(base64-encode), $(ipv4-to-int). Lengths and offsets count characters
- * in valid UTF-8, bytes otherwise. */
+ * $(base64-encode), $(ipv4-to-int). Lengths, offsets and widths count
+ * bytes, as syslog-ng 3.38 counts them (its $(length) of "é" is 2). */
 #include "plugins/templates/basic/basic-private.h"
 #include "core/i18n.h"
 
 #include <arpa/inet.h>
 #include <string.h>
-
-static glong
-text_length (const gchar *text, gsize len)
-{
-  return g_utf8_validate_len (text, len, NULL) ? g_utf8_strlen (text, len) : (glong) len;
-}
-
-/* The byte at which character n starts (n clamped to the text). */
-static gsize
-char_to_byte (const gchar *text, gboolean utf8, glong n)
-{
-  if (!utf8)
-    return (gsize) n;
-  return g_utf8_offset_to_pointer (text, n) - text;
-}
 
 /* $(substr TEXT OFFSET [LENGTH]) */
 
@@ -45,20 +30,28 @@ substr_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *en
     return;
   sl_template_append (call->arg_templates[0], msg, env, out);
 
-  gchar *text = out->str + start;
-  gsize len = out->len - start;
-  gboolean utf8 = g_utf8_validate_len (text, len, NULL);
-  gint64 total = utf8 ? g_utf8_strlen (text, len) : (gint64) len;
+  /* syslog-ng's clamping, case by case: a negative length counts back
+   * from the end, an offset or end outside the text gives nothing */
+  gint64 total = (gint64) (out->len - start);
+  gint64 length_or_rest = call->argc == 3 ? length : total;
+  if ((length_or_rest < 0 && -length_or_rest > total) || offset >= total || (offset < 0 && -offset > total)
+      || (length_or_rest < 0 && ((offset < 0 && offset > length_or_rest)
+                                 || (offset >= 0 && length_or_rest + total - offset < 0))))
+    {
+      g_string_truncate (out, start);
+      return;
+    }
+  length_or_rest = MIN (length_or_rest, total);
   if (offset < 0)
-    offset = MAX (total + offset, 0);
-  gint64 end = call->argc < 3 ? total : length < 0 ? total + length : offset + length;
-  offset = MIN (offset, total);
-  end = CLAMP (end, offset, total);
+    offset += total;
+  if (length_or_rest < 0)
+    length_or_rest = total - offset + length_or_rest;
+  if (length_or_rest < 0)
+    length_or_rest = 0;
+  length_or_rest = MIN (length_or_rest, total - offset);
 
-  gsize from = char_to_byte (text, utf8, offset);
-  gsize to = char_to_byte (text, utf8, end);
-  memmove (text, text + from, to - from);
-  g_string_truncate (out, start + (to - from));
+  memmove (out->str + start, out->str + start + offset, (gsize) length_or_rest);
+  g_string_truncate (out, start + (gsize) length_or_rest);
 }
 
 /* $(strip TEXT ...): each without the whitespace around it, the empty ones
@@ -171,9 +164,9 @@ length_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *en
         g_string_append_c (out, ' ');
       gsize start = out->len;
       sl_template_append (call->arg_templates[i], msg, env, out);
-      glong n = text_length (out->str + start, out->len - start);
+      gsize n = out->len - start;
       g_string_truncate (out, start);
-      g_string_append_printf (out, "%ld", n);
+      g_string_append_printf (out, "%" G_GSIZE_FORMAT, n);
     }
 }
 
@@ -237,13 +230,12 @@ padding_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *e
   if (!pad->len)
     g_string_assign (pad, " ");
 
-  gboolean utf8 = g_utf8_validate_len (pad->str, pad->len, NULL);
-  gint64 missing = width - text_length (text->str, text->len);
+  /* syslog-ng repeats PAD byte by byte, so a cut may split a character */
+  gint64 missing = width - (gint64) text->len;
   for (gsize p = 0; missing > 0; missing--)
     {
-      gsize next = utf8 ? (gsize) (g_utf8_next_char (pad->str + p) - pad->str) : p + 1;
-      g_string_append_len (out, pad->str + p, next - p);
-      p = next < pad->len ? next : 0;
+      g_string_append_c (out, pad->str[p]);
+      p = p + 1 < pad->len ? p + 1 : 0;
     }
   g_string_append_len (out, text->str, text->len);
   sl_tf_scratch_release ();
@@ -342,7 +334,7 @@ static const SlTemplateFunctionOps length_ops = { .eval = length_eval };
 
 const SlDriverClass sl_tf_length_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "length",
-  .summary = "the length of each argument in characters",
+  .summary = "the length of each argument in bytes",
   .ops.template_function = &length_ops,
 };
 

@@ -1,6 +1,9 @@
 /* The basic template functions as syslog-ng documents them: each renders
  * what it should for a known message, nested calls keep their own text,
- * and wrong arguments are refused when the template is compiled. */
+ * and wrong arguments are refused when the template is compiled. The
+ * expected values of $(substr), $(length), $(padding), $(uppercase) and
+ * $(lowercase) were produced by Debian's syslog-ng 3.38 with a file()
+ * destination of the same template and fields: lengths count bytes. */
 #include "plugins/templates/basic/basic-private.h"
 #include "core/config/error.h"
 
@@ -59,10 +62,15 @@ test_substr (void)
   assert_renders ("$(substr $HOST -1)", "p");
   assert_renders ("$(substr $HOST -2 1)", "r");
   assert_renders ("$(substr $HOST 1 -1)", "zor");
-  assert_renders ("$(substr $HOST -99 2)", "bz");
+  assert_renders ("[$(substr $HOST -99 2)]", "[]");
+  assert_renders ("[$(substr $HOST -5 -1)]", "[bzor]");
+  assert_renders ("[$(substr $HOST -3 -1)]", "[or]");
+  assert_renders ("[$(substr $HOST -2 -3)]", "[]");
+  assert_renders ("[$(substr $HOST 0 -5)]", "[]");
+  assert_renders ("[$(substr $HOST 4 9)]", "[p]");
   assert_renders ("[$(substr $HOST 10)]", "[]");
   assert_renders ("[$(substr $HOST 3 -4)]", "[]");
-  assert_renders ("$(substr ${accented} 1 3)", "\xc3\xa9ll");
+  assert_renders ("$(substr ${accented} 1 3)", "\xc3\xa9l");
   assert_renders ("[$(substr $HOST x)]", "[]");
   assert_renders ("$(substr \"${HOST} ${PROGRAM}\" \"6\" \"6\")", "syslog");
   assert_refused ("$(substr $HOST)", "$(substr) takes");
@@ -89,7 +97,38 @@ test_strip_sanitize_length (void)
 
   assert_renders ("$(length $HOST $PID)", "5 5");
   assert_renders ("[$(length)]", "[]");
-  assert_renders ("$(length ${accented} ${empty})", "5 0");
+  assert_renders ("$(length ${accented} ${empty})", "6 0");
+}
+
+static void
+test_case (void)
+{
+  assert_renders ("$(uppercase ${accented} \xc3\x9f \xc7\x86)", "H\xc3\x89LLO SS \xc7\x84");
+  assert_renders ("$(lowercase \xc3\x89" "COLE \xc4\xb0 \xce\xa3)", "\xc3\xa9" "cole i\xcc\x87 \xcf\x82");
+  assert_renders ("$(uppercase $HOST)", "BZORP");
+  /* not UTF-8: only the ASCII letters change */
+  assert_renders ("$(uppercase a\xff" "b)", "A\xff" "B");
+}
+
+/* Expected values as syslog-ng 3.38 wrote them on this machine, whose
+ * /etc/hosts names 127.0.0.1 localhost. */
+static void
+test_dns_resolve_ip (void)
+{
+  assert_renders ("$(dns-resolve-ip 127.0.0.1)", "localhost");
+  assert_renders ("$(dns-resolve-ip --use-fqdn=yes 127.0.0.1)", "localhost");
+  assert_renders ("$(dns-resolve-ip -c no -f yes 127.0.0.1)", "localhost");
+  assert_renders ("$(dns-resolve-ip --normalize-hostnames yes 127.0.0.1)", "localhost");
+  /* the second call is the cached answer */
+  assert_renders ("$(dns-resolve-ip 127.0.0.1) $(dns-resolve-ip 127.0.0.1)", "localhost localhost");
+  assert_renders ("$(dns-resolve-ip --use-dns=no 127.0.0.1)", "127.0.0.1");
+  assert_renders ("$(dns-resolve-ip --use-dns=no 0:0::0:1)", "::1");
+  assert_renders ("[$(dns-resolve-ip not-an-ip)]", "[]");
+  assert_renders ("$(dns-resolve-ip --use-dns no ${SOURCEIP})", "10.11.12.13");
+  assert_refused ("$(dns-resolve-ip)", "$(dns-resolve-ip) takes");
+  assert_refused ("$(dns-resolve-ip 1.2.3.4 5.6.7.8)", "$(dns-resolve-ip) takes");
+  assert_refused ("$(dns-resolve-ip --use-dns=maybe 1.2.3.4)", "takes yes or no");
+  assert_refused ("$(dns-resolve-ip --frobnicate 1.2.3.4)", "unknown option");
 }
 
 static void
@@ -106,7 +145,9 @@ test_replace_delimiter_and_padding (void)
   assert_renders ("$(padding foo 3)", "foo");
   assert_renders ("$(padding foo 6 abc)", "abcfoo");
   assert_renders ("$(padding foo 4 '')", " foo");
-  assert_renders ("$(padding ${accented} 7 \xc3\xa9)", "\xc3\xa9\xc3\xa9h\xc3\xa9llo");
+  /* a pad cut inside a character stays cut, as syslog-ng writes it */
+  assert_renders ("$(padding ${accented} 7 \xc3\xa9)", "\xc3h\xc3\xa9llo");
+  assert_renders ("$(padding ${accented} 9 \xc3\xa9)", "\xc3\xa9\xc3h\xc3\xa9llo");
   assert_renders ("[$(padding foo wide)]", "[]");
   assert_refused ("$(padding foo)", "$(padding) takes");
 }
@@ -203,6 +244,8 @@ main (int argc, char **argv)
   g_assert_true (sl_plugins_register (&sl_module, __FILE__, NULL));
   g_test_add_func ("/basic-functions/substr", test_substr);
   g_test_add_func ("/basic-functions/strip-sanitize-length", test_strip_sanitize_length);
+  g_test_add_func ("/basic-functions/case", test_case);
+  g_test_add_func ("/basic-functions/dns-resolve-ip", test_dns_resolve_ip);
   g_test_add_func ("/basic-functions/replace-delimiter-and-padding", test_replace_delimiter_and_padding);
   g_test_add_func ("/basic-functions/encodings", test_encodings);
   g_test_add_func ("/basic-functions/arithmetic", test_arithmetic);

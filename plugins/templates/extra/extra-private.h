@@ -31,6 +31,10 @@ extern const SlDriverClass sl_tf_max_class;
 extern const SlDriverClass sl_tf_sum_class;
 extern const SlDriverClass sl_tf_average_class;
 extern const SlDriverClass sl_tf_getent_class;
+extern const SlDriverClass sl_tf_context_length_class;
+extern const SlDriverClass sl_tf_context_values_class;
+extern const SlDriverClass sl_tf_context_lookup_class;
+extern const SlDriverClass sl_tf_grep_class;
 
 /* Calls each(item, len, user_data) for every item of a list as syslog-ng
  * writes lists: comma-separated, an item quoted "..." (with \ escapes) or

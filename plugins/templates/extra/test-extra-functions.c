@@ -131,6 +131,58 @@ test_text (void)
   assert_refused ("$(min)", "$(min) takes one argument");
 }
 
+/* A context as syslog-ng 3.38's grouping-by() renders aggregate(): the
+ * three messages of the group and, newest, the synthetic message being
+ * made (empty with inherit-mode(none)). The expected text is what
+ * syslog-ng wrote for the same messages and template. */
+static void
+test_context (void)
+{
+  static const gchar *const fields[][4] = {
+    { "p1", "1", "one, two", "7" }, { "p2", "2", "two", NULL }, { "p3", "30", "three", "-4" },
+  };
+  const SlMessage *context[4];
+  for (guint i = 0; i < 3; i++)
+    {
+      SlMessage *m = sl_message_new ("", 0);
+      sl_message_set (m, SL_F_PROGRAM, fields[i][0], -1);
+      sl_message_set (m, SL_F_PID, fields[i][1], -1);
+      sl_message_set (m, SL_F_MESSAGE, fields[i][2], -1);
+      if (fields[i][3])
+        sl_message_set (m, sl_field_handle (".SDATA.a.x"), fields[i][3], -1);
+      context[i] = m;
+    }
+  context[3] = sl_message_new ("", 0);
+
+  SlTemplate *t = sl_template_compile ("len=$(context-length) vals=$(context-values $PID ${.SDATA.a.x}) "
+                                       "lookup=$(context-lookup (\"${PROGRAM}\" eq \"p2\") $PID $MSG) "
+                                       "grep=$(grep -m 1 (\"1\" eq \"1\") $PID $MSG) sum=$(sum $PID) "
+                                       "min=$(min $PID) max=$(max $PID) avg=$(average $PID) "
+                                       "at=${PID}@0/${PID}@1/${PID}@2/[${PID}@3] f1=$(sum $PID)@1 "
+                                       "lenat=$(context-length)@1", NULL);
+  g_assert_nonnull (t);
+  GString *out = g_string_new (NULL);
+  sl_template_append_context (t, context, 4, NULL, out);
+  g_assert_cmpstr (out->str, ==, "len=4 vals=1,7,2,\"\",30,-4,\"\",\"\" lookup=2,two grep=1,one, two sum=33 min=1 "
+                   "max=30 avg=11 at=/30/2/[1] f1=30 lenat=1");
+  g_string_free (out, TRUE);
+  sl_template_unref (t);
+  for (guint i = 0; i < 4; i++)
+    sl_message_unref ((SlMessage *) context[i]);
+
+  /* outside a context: the message alone, as syslog-ng renders it */
+  RENDERS ("$(context-length)", "1");
+  RENDERS ("$(context-values ${L1} $MSG)", "\"a,b,c\",hello");
+  RENDERS ("[$(context-values)]", "[]");
+  RENDERS ("$(context-lookup (\"${MSG}\" eq \"hello\") ${V8} $MSG)", "\"a b\",hello");
+  RENDERS ("[$(context-lookup (\"${MSG}\" eq \"bye\") $MSG)]", "[]");
+  RENDERS ("$(grep (\"${MSG}\" eq \"hello\") ${L1} $MSG)", "a,b,c,hello");
+  RENDERS ("$(grep --max-count=2 (\"1\" eq \"1\") $MSG)", "hello");
+  RENDERS ("$(grep -m1 (\"1\" eq \"1\") $MSG)", "hello");
+  assert_refused ("$(grep (\"1\" eq \"1\"))", "at least one template");
+  assert_refused ("$(grep -m x (\"1\" eq \"1\") $MSG)", "--max-count");
+}
+
 static void
 test_uuid_and_getent (void)
 {
@@ -165,5 +217,6 @@ main (int argc, char **argv)
   g_test_add_func ("/extra-functions/lists", test_lists);
   g_test_add_func ("/extra-functions/text", test_text);
   g_test_add_func ("/extra-functions/uuid-and-getent", test_uuid_and_getent);
+  g_test_add_func ("/extra-functions/context", test_context);
   return g_test_run ();
 }

@@ -1,9 +1,5 @@
 /* $(env), $(or), $(url-decode), $(basename), $(dirname),
- * $(indent-multi-line), $(binary), $(uuid), and $(min), $(max), $(sum),
- * $(average) as syslog-ng 3.38 has them. The last four aggregate over a
- * correlation context in syslog-ng; without one (as for a single message)
- * they are the value of their one argument when it is an integer, which is
- * what they give here. */
+ * $(indent-multi-line), $(binary), $(uuid) as syslog-ng 3.38 has them. */
 #include "plugins/templates/extra/extra-private.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -172,19 +168,6 @@ uuid_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env,
   g_free (uuid);
 }
 
-static void
-aggregate_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
-{
-  GString *text = sl_tf_extra_scratch_acquire ();
-  sl_template_append (call->arg_templates[0], msg, env, text);
-  gchar *end;
-  errno = 0;
-  gint64 v = g_ascii_strtoll (text->str, &end, 10);
-  if (text->len && end == text->str + text->len && !errno)
-    g_string_append_printf (out, "%" G_GINT64_FORMAT, v);
-  sl_tf_extra_scratch_release ();
-}
-
 #define TF_CLASS(var, word, text, prep, ev, fr) \
   const SlDriverClass var = { \
     .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = word, .summary = text, \
@@ -199,7 +182,3 @@ TF_CLASS (sl_tf_dirname_class, "dirname", "a path without its last part", exactl
 TF_CLASS (sl_tf_indent_multi_line_class, "indent-multi-line", "its argument with every line after the first indented by a tab", NULL, indent_eval, NULL);
 TF_CLASS (sl_tf_binary_class, "binary", "the bytes given as numbers: $(binary 0x41 66)", binary_prepare, binary_eval, binary_free);
 TF_CLASS (sl_tf_uuid_class, "uuid", "a random version 4 UUID", NULL, uuid_eval, NULL);
-TF_CLASS (sl_tf_min_class, "min", "the integer value of its argument, as syslog-ng gives it for one message", exactly_one, aggregate_eval, NULL);
-TF_CLASS (sl_tf_max_class, "max", "the integer value of its argument, as syslog-ng gives it for one message", exactly_one, aggregate_eval, NULL);
-TF_CLASS (sl_tf_sum_class, "sum", "the integer value of its argument, as syslog-ng gives it for one message", exactly_one, aggregate_eval, NULL);
-TF_CLASS (sl_tf_average_class, "average", "the integer value of its argument, as syslog-ng gives it for one message", exactly_one, aggregate_eval, NULL);

@@ -1,11 +1,22 @@
 /* $(format-json ...) and $(format-flat-json ...): name-value pairs of a
- * message as a JSON object, selected with syslog-ng's value-pairs command
+ * message as a JSON object; $(format-welf) and $(format-cef-extension),
+ * written by kv-formats.c, the same pairs as WELF or as a CEF extension
+ * (keys ascending, WELF's "id" first, no leading-dot rewrite; a CEF key
+ * that is not letters and digits empties the output, as in syslog-ng).
+ * All are selected with syslog-ng's value-pairs command
  * line: --scope, --key, --exclude, --pair (or NAME=VALUE), --rekey with
- * --shift, --shift-levels, --add-prefix and --replace-prefix, and
- * --omit-empty-values. format-json nests dotted names ({"a":{"b":..}} for
- * a.b), format-flat-json does not. The output is valid JSON whatever bytes
- * the message holds: control characters are escaped, and a byte that is
- * not part of valid UTF-8 is written as the text \xHH.
+ * --shift, --shift-levels, --add-prefix and --replace-prefix, --subkeys,
+ * --omit-empty-values, --leave-initial-dot, --key-delimiter, --cast,
+ * --no-cast and --auto-cast, and type hints on pairs (n=int($PID)).
+ * As syslog-ng 3.38 writes them: keys in descending byte order, a leading
+ * dot made '_' (.SDATA.a.b is _SDATA.a.b), format-json nesting at dots
+ * ({"a":{"b":..}} for a.b, an SD-ID's @32473.1 kept whole) the way its
+ * walker does, format-flat-json not nesting. A value that does not cast to
+ * its type hint empties the whole output, as syslog-ng's default
+ * on-error(drop-message) does. Over a correlation context, one object per
+ * message. The output is valid JSON whatever bytes the message holds:
+ * control characters are escaped, and a byte that is not part of valid
+ * UTF-8 is written as the text \xHH.
  *
  * Written by hand rather than through jansson: it runs for every message a
  * destination writes, and builds no tree. */
@@ -15,7 +26,11 @@
 #include "core/plugin.h"
 #include "core/template.h"
 #include "core/text-append.h"
+#include "plugins/templates/extra/extra-private.h"
+#include "plugins/templates/json/kv-formats.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +64,40 @@ typedef struct
   gboolean include;
 } SlFjPattern;
 
+/* How a value is written: syslog-ng's type hints. */
+typedef enum
+{
+  TYPE_STRING,
+  TYPE_JSON,      /* json(), literal(): as it is */
+  TYPE_LIST,      /* list(): a syslog-ng list as an array of strings */
+  TYPE_INT32,
+  TYPE_INT64,
+  TYPE_DOUBLE,
+  TYPE_BOOLEAN,
+  TYPE_NULL,
+} SlFjType;
+
+static const struct
+{
+  const gchar *name;
+  SlFjType type;
+} type_names[] = {
+  { "string", TYPE_STRING }, { "datetime", TYPE_STRING }, { "json", TYPE_JSON }, { "literal", TYPE_JSON },
+  { "list", TYPE_LIST }, { "int", TYPE_INT32 }, { "int32", TYPE_INT32 }, { "int64", TYPE_INT64 },
+  { "double", TYPE_DOUBLE }, { "float", TYPE_DOUBLE }, { "boolean", TYPE_BOOLEAN }, { "null", TYPE_NULL },
+};
+
+/* The macros that carry a type in syslog-ng 3.38, written with it under
+ * --no-cast. */
+static const struct
+{
+  const gchar *name;
+  SlFjType type;
+} typed_macros[] = {
+  { "FACILITY_NUM", TYPE_INT32 }, { "SEVERITY_NUM", TYPE_INT32 }, { "LEVEL_NUM", TYPE_INT32 },
+  { "SOURCEPORT", TYPE_INT32 }, { "DESTPORT", TYPE_INT32 }, { "PROTO", TYPE_INT32 }, { "TAGS", TYPE_LIST },
+};
+
 typedef enum
 {
   TRANSFORM_SHIFT,
@@ -79,6 +128,7 @@ typedef struct
   gchar *key;
   SlTemplate *value;    /* NULL: the message's tags */
   gboolean explicit;    /* a --pair: kept even when empty */
+  SlFjType type;
 } SlFjFixed;
 
 /* Whether a field goes out and under which name, worked out once per
@@ -91,11 +141,22 @@ typedef struct
 #define SL_FJ_CHUNK 256
 #define SL_FJ_CHUNKS 1024
 
+typedef enum
+{
+  FORMAT_JSON,
+  FORMAT_FLAT_JSON,
+  FORMAT_WELF,
+  FORMAT_CEF,
+} SlFjFormat;
+
 typedef struct
 {
-  gboolean flat;
+  SlFjFormat format;
   guint scopes;
   gboolean omit_empty;
+  gboolean leave_initial_dot;
+  gchar delimiter;       /* where format-json nests: --key-delimiter, '.' by default */
+  gboolean typed_macros; /* --no-cast */
   GPtrArray *patterns;   /* SlFjPattern, in the order written: the last that matches decides */
   GPtrArray *rekeys;     /* SlFjRekey */
   GArray *fixed;         /* SlFjFixed */
@@ -117,7 +178,24 @@ typedef struct
   gsize offset;
   gsize len;
   SlFjOrigin origin;
+  SlFjType type;
 } SlFjEntry;
+
+typedef struct
+{
+  const gchar *name;
+  gsize len;
+} SlFjSegment;
+
+/* An open object's prefix: its parts joined by '.', which with the '.'
+ * delimiter is the start of the key that opened it (ptr; keys outlive the
+ * object), else text in prefixes at offset. */
+typedef struct
+{
+  const gchar *ptr;
+  gsize offset;
+  gsize len;
+} SlFjLevel;
 
 /* What one call works with; calls nested in a --pair value get their own. */
 typedef struct
@@ -125,14 +203,15 @@ typedef struct
   GArray *entries;      /* SlFjEntry */
   GString *text;        /* rendered macro and pair values */
   GPtrArray *owned;     /* keys of fields past the decision cache */
-  GArray *open;         /* SlFjSegment: the objects open while nesting */
+  /* Plain arrays, grown by doubling and kept: nesting runs for every key
+   * of every message. */
+  SlFjLevel *open;      /* the objects open while nesting */
+  guint n_open, open_size;
+  GString *prefixes;    /* their prefixes under a --key-delimiter other than '.' */
+  SlFjSegment *tokens;  /* the parts of the key being written */
+  guint n_tokens, tokens_size;
+  GArray *pairs;        /* SlKvPair: what format-welf and format-cef-extension write */
 } SlFjWorkspace;
-
-typedef struct
-{
-  const gchar *name;
-  gsize len;
-} SlFjSegment;
 
 typedef struct
 {
@@ -147,7 +226,10 @@ workspace_free (gpointer p)
   g_array_unref (w->entries);
   g_string_free (w->text, TRUE);
   g_ptr_array_unref (w->owned);
-  g_array_unref (w->open);
+  g_free (w->open);
+  g_string_free (w->prefixes, TRUE);
+  g_free (w->tokens);
+  g_array_unref (w->pairs);
   g_free (w);
 }
 
@@ -177,14 +259,16 @@ workspace_acquire (void)
       w->entries = g_array_new (FALSE, FALSE, sizeof (SlFjEntry));
       w->text = g_string_sized_new (1024);
       w->owned = g_ptr_array_new_with_free_func (g_free);
-      w->open = g_array_new (FALSE, FALSE, sizeof (SlFjSegment));
+      w->prefixes = g_string_sized_new (256);
+      w->pairs = g_array_new (FALSE, FALSE, sizeof (SlKvPair));
       g_ptr_array_add (ws->workspaces, w);
     }
   SlFjWorkspace *w = g_ptr_array_index (ws->workspaces, ws->depth++);
   g_array_set_size (w->entries, 0);
   g_string_truncate (w->text, 0);
   g_ptr_array_set_size (w->owned, 0);
-  g_array_set_size (w->open, 0);
+  w->n_open = 0;
+  g_string_truncate (w->prefixes, 0);
   return w;
 }
 
@@ -261,6 +345,10 @@ rekey (const SlFormatJson *fj, const gchar *name)
             }
         }
     }
+  /* syslog-ng's last transformation, unless told otherwise */
+  if ((fj->format == FORMAT_JSON || fj->format == FORMAT_FLAT_JSON) && !fj->leave_initial_dot
+      && fj->delimiter == '.' && key[0] == '.')
+    key[0] = '_';
   return key;
 }
 
@@ -350,6 +438,35 @@ add_scopes (SlFormatJson *fj, const gchar *list, GError **error)
   return ok;
 }
 
+/* TYPE(TEMPLATE), read as syslog-ng reads it: a name of letters, digits
+ * and '_' that starts with a letter or '_', spaces, '(' and a ')' that
+ * ends the text; anything else is a template of type string. */
+static gchar *
+split_type_hint (const gchar *text, SlFjType *type, GError **error)
+{
+  const gchar *p = text;
+  *type = TYPE_STRING;
+  while (g_ascii_isalnum (*p) || *p == '_')
+    p++;
+  gsize name_len = p - text;
+  while (*p == ' ' || *p == '\t')
+    p++;
+  gsize len = strlen (text);
+  if (*p != '(' || !(g_ascii_isalpha (text[0]) || text[0] == '_') || text[len - 1] != ')')
+    return g_strdup (text);
+
+  for (guint i = 0; i < G_N_ELEMENTS (type_names); i++)
+    if (strlen (type_names[i].name) == name_len && strncmp (text, type_names[i].name, name_len) == 0)
+      {
+        *type = type_names[i].type;
+        return g_strndup (p + 1, text + len - 1 - (p + 1));
+      }
+  g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE, _("unknown type '%.*s' in $(format-json); use string, "
+                                                         "json, literal, list, int, int32, int64, double, float, "
+                                                         "boolean, datetime or null"), (gint) name_len, text);
+  return NULL;
+}
+
 static gboolean
 add_pair (SlFormatJson *fj, const gchar *text, GError **error)
 {
@@ -360,11 +477,16 @@ add_pair (SlFormatJson *fj, const gchar *text, GError **error)
                    _("a pair in $(format-json) is NAME=VALUE, not '%s'"), text);
       return FALSE;
     }
-  SlTemplate *value = sl_template_compile (eq + 1, error);
+  SlFjType type;
+  gchar *template_text = split_type_hint (eq + 1, &type, error);
+  if (!template_text)
+    return FALSE;
+  SlTemplate *value = sl_template_compile (template_text, error);
+  g_free (template_text);
   if (!value)
     return FALSE;
   gchar *name = g_strndup (text, eq - text);
-  SlFjFixed f = { rekey (fj, name), value, TRUE };
+  SlFjFixed f = { rekey (fj, name), value, TRUE, type };
   g_free (name);
   g_array_append_val (fj->fixed, f);
   return TRUE;
@@ -410,14 +532,6 @@ add_transform (SlFjRekey *r, const gchar *option, const gchar *value, GError **e
   return TRUE;
 }
 
-static gboolean
-is_transform (const gchar *option)
-{
-  return g_str_equal (option, "--shift") || g_str_equal (option, "--shift-levels")
-         || g_str_equal (option, "--add-prefix") || g_str_equal (option, "--replace-prefix")
-         || g_str_equal (option, "--replace");
-}
-
 /* The macros selected by scopes and patterns, in the order all-macros
  * lists them. */
 static void
@@ -427,10 +541,12 @@ add_macro (const gchar *name, guint scopes, gpointer user_data)
   if (!included (fj, name, (fj->scopes & scopes) != 0))
     return;
 
-  /* in the value-pairs scopes DATE is the time the message arrived */
-  gchar *text = g_strdup_printf ("${%s}", g_str_equal (name, "DATE") ? "R_DATE" : name);
+  gchar *text = g_strdup_printf ("${%s}", name);
   gboolean tags = g_str_equal (name, "TAGS");
-  SlFjFixed f = { rekey (fj, name), tags ? NULL : sl_template_compile (text, NULL), FALSE };
+  SlFjFixed f = { rekey (fj, name), tags ? NULL : sl_template_compile (text, NULL), FALSE, TYPE_STRING };
+  for (guint i = 0; i < G_N_ELEMENTS (typed_macros) && fj->typed_macros; i++)
+    if (g_str_equal (name, typed_macros[i].name))
+      f.type = typed_macros[i].type;
   g_free (text);
   g_array_append_val (fj->fixed, f);
 }
@@ -457,73 +573,169 @@ format_json_free (gpointer state)
   g_free (fj);
 }
 
+/* The options, long and short, of syslog-ng's value-pairs and of its
+ * $(format-json). */
+static const struct
+{
+  const gchar *name;
+  gchar short_name;
+  gboolean takes_value;
+} options[] = {
+  { "scope", 's', TRUE }, { "exclude", 'x', TRUE }, { "key", 'k', TRUE }, { "rekey", 'r', TRUE },
+  { "pair", 'p', TRUE }, { "shift", 'S', TRUE }, { "shift-levels", 0, TRUE }, { "add-prefix", 'A', TRUE },
+  { "replace-prefix", 'R', TRUE }, { "replace", 0, TRUE }, { "subkeys", 0, TRUE },
+  { "omit-empty-values", 0, FALSE }, { "cast", 0, FALSE }, { "no-cast", 0, FALSE }, { "auto-cast", 0, FALSE },
+  { "leave-initial-dot", 0, FALSE }, { "key-delimiter", 0, TRUE },
+};
+
+/* The option arg names (--name, --name=value, -x): its long name, "" for
+ * an unknown one, NULL for a word that is not an option; *inline_value is
+ * what followed a '='. */
+static const gchar *
+option_name (const gchar *arg, const gchar **inline_value, gboolean *takes_value)
+{
+  *inline_value = NULL;
+  if (arg[0] != '-' || !arg[1])
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
+    {
+      *takes_value = options[i].takes_value;
+      if (arg[1] != '-')
+        {
+          if (options[i].short_name == arg[1] && !arg[2])
+            return options[i].name;
+          continue;
+        }
+      gsize n = strlen (options[i].name);
+      if (strncmp (arg + 2, options[i].name, n) != 0)
+        continue;
+      if (!arg[2 + n])
+        return options[i].name;
+      if (arg[2 + n] == '=' && options[i].takes_value)
+        {
+          *inline_value = arg + 3 + n;
+          return options[i].name;
+        }
+    }
+  return "";
+}
+
+static void
+add_patterns (SlFormatJson *fj, const gchar *list, gboolean include)
+{
+  gchar **globs = g_strsplit (list, ",", -1);
+  for (guint i = 0; globs[i]; i++)
+    add_pattern (fj, globs[i], include);
+  g_strfreev (globs);
+}
+
+/* As syslog-ng's command line: --key, --rekey and --subkeys name the keys
+ * the transformations after them apply to, until --exclude, --pair or
+ * --scope; a transformation with no such key is an error. */
 static gboolean
 parse_arguments (SlFormatJson *fj, const SlTfCall *call, GError **error)
 {
   SlFjRekey *rekey_target = NULL;
+  const gchar *target_glob = NULL;
   GPtrArray *pairs = g_ptr_array_new ();
   gboolean ok = TRUE;
 
   for (gint i = 0; i < call->argc && ok; i++)
     {
       const gchar *arg = call->args[i];
-      const gchar *value = i + 1 < call->argc ? call->args[i + 1] : NULL;
-      gboolean takes_value = TRUE;
+      const gchar *value;
+      gboolean takes_value = FALSE;
+      const gchar *name = option_name (arg, &value, &takes_value);
 
-      if (g_str_equal (arg, "--scope") || g_str_equal (arg, "-s"))
-        ok = value && add_scopes (fj, value, error);
-      else if (g_str_equal (arg, "--key") || g_str_equal (arg, "-k"))
-        {
-          if ((ok = value != NULL))
-            add_pattern (fj, value, TRUE);
-        }
-      else if (g_str_equal (arg, "--exclude") || g_str_equal (arg, "-x"))
-        {
-          if ((ok = value != NULL))
-            add_pattern (fj, value, FALSE);
-        }
-      else if (g_str_equal (arg, "--pair") || g_str_equal (arg, "-p"))
-        {
-          if ((ok = value != NULL))
-            g_ptr_array_add (pairs, (gpointer) value);
-        }
-      else if (g_str_equal (arg, "--rekey") || g_str_equal (arg, "-r"))
-        {
-          if ((ok = value != NULL))
-            rekey_target = add_rekey (fj, value);
-        }
-      else if (is_transform (arg))
-        {
-          if (!rekey_target)
-            rekey_target = add_rekey (fj, NULL);
-          ok = value && add_transform (rekey_target, g_str_equal (arg, "--replace") ? "--replace-prefix" : arg,
-                                       value, error);
-        }
-      else if (g_str_equal (arg, "--omit-empty-values"))
-        {
-          fj->omit_empty = TRUE;
-          takes_value = FALSE;
-        }
-      else if (arg[0] == '-' && arg[1] == '-')
+      if (name && (g_str_equal (name, "leave-initial-dot") || g_str_equal (name, "key-delimiter"))
+          && fj->format != FORMAT_JSON && fj->format != FORMAT_FLAT_JSON)
+        name = "";
+      if (name && !*name)
         {
           g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE, _("unknown option '%s' in $(%s)"),
                        arg, call->klass->name);
           ok = FALSE;
+          break;
         }
-      else
+      if (!name)
         {
           /* NAME=VALUE is a pair, anything else a key to select */
-          takes_value = FALSE;
-          if (strchr (arg, '='))
-            g_ptr_array_add (pairs, (gpointer) arg);
-          else
-            add_pattern (fj, arg, TRUE);
+          name = strchr (arg, '=') ? "pair" : "key";
+          value = arg;
         }
-      if (!ok && error && !*error)
-        g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE, _("'%s' in $(%s) needs a value"),
-                     arg, call->klass->name);
-      if (takes_value)
-        i++;
+      else if (takes_value && !value)
+        {
+          if (i + 1 >= call->argc)
+            {
+              g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE, _("'%s' in $(%s) needs a value"),
+                           arg, call->klass->name);
+              ok = FALSE;
+              break;
+            }
+          value = call->args[++i];
+        }
+
+      if (g_str_equal (name, "key") || g_str_equal (name, "rekey") || g_str_equal (name, "subkeys"))
+        {
+          if (g_str_equal (name, "subkeys") && !*value)
+            {
+              g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE, _("--subkeys in $(%s) needs a prefix"),
+                           call->klass->name);
+              ok = FALSE;
+              break;
+            }
+          gchar *glob = g_str_equal (name, "subkeys") ? g_strconcat (value, "*", NULL) : g_strdup (value);
+          if (!g_str_equal (name, "rekey"))
+            add_patterns (fj, glob, TRUE);
+          rekey_target = NULL;
+          target_glob = g_intern_string (glob);
+          g_free (glob);
+          if (g_str_equal (name, "subkeys"))
+            {
+              rekey_target = add_rekey (fj, target_glob);
+              gchar *replace = g_strconcat (value, "=", NULL);
+              ok = add_transform (rekey_target, "--replace-prefix", replace, error);
+              g_free (replace);
+            }
+        }
+      else if (g_str_equal (name, "scope") || g_str_equal (name, "exclude") || g_str_equal (name, "pair"))
+        {
+          rekey_target = NULL;
+          target_glob = NULL;
+          if (g_str_equal (name, "scope"))
+            ok = add_scopes (fj, value, error);
+          else if (g_str_equal (name, "exclude"))
+            add_patterns (fj, value, FALSE);
+          else
+            g_ptr_array_add (pairs, (gpointer) value);
+        }
+      else if (g_str_equal (name, "shift") || g_str_equal (name, "shift-levels") || g_str_equal (name, "add-prefix")
+               || g_str_equal (name, "replace-prefix") || g_str_equal (name, "replace"))
+        {
+          if (!target_glob)
+            {
+              g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE, _("'%s' in $(%s) needs a --key or --rekey before it"),
+                           arg, call->klass->name);
+              ok = FALSE;
+              break;
+            }
+          if (!rekey_target)
+            rekey_target = add_rekey (fj, target_glob);
+          gchar *option = g_strconcat ("--", g_str_equal (name, "replace") ? "replace-prefix" : name, NULL);
+          ok = add_transform (rekey_target, option, value, error);
+          g_free (option);
+        }
+      else if (g_str_equal (name, "omit-empty-values"))
+        fj->omit_empty = TRUE;
+      else if (g_str_equal (name, "leave-initial-dot"))
+        fj->leave_initial_dot = TRUE;
+      else if (g_str_equal (name, "key-delimiter"))
+        fj->delimiter = value[0];
+      else if (g_str_equal (name, "no-cast"))
+        fj->typed_macros = TRUE;
+      else if (g_str_equal (name, "cast") || g_str_equal (name, "auto-cast"))
+        /* strings, as syslog-ng 3.x configurations have them */
+        fj->typed_macros = FALSE;
     }
   /* pairs are named after the transformations are known */
   for (guint i = 0; i < pairs->len && ok; i++)
@@ -533,10 +745,11 @@ parse_arguments (SlFormatJson *fj, const SlTfCall *call, GError **error)
 }
 
 static gboolean
-prepare (SlTfCall *call, gboolean flat, GError **error)
+prepare (SlTfCall *call, SlFjFormat format, GError **error)
 {
   SlFormatJson *fj = g_new0 (SlFormatJson, 1);
-  fj->flat = flat;
+  fj->format = format;
+  fj->delimiter = '.';
   fj->patterns = g_ptr_array_new_with_free_func (pattern_free);
   fj->rekeys = g_ptr_array_new_with_free_func (rekey_free);
   fj->fixed = g_array_new (FALSE, TRUE, sizeof (SlFjFixed));
@@ -555,13 +768,25 @@ prepare (SlTfCall *call, gboolean flat, GError **error)
 static gboolean
 format_json_prepare (SlTfCall *call, GError **error)
 {
-  return prepare (call, FALSE, error);
+  return prepare (call, FORMAT_JSON, error);
 }
 
 static gboolean
 format_flat_json_prepare (SlTfCall *call, GError **error)
 {
-  return prepare (call, TRUE, error);
+  return prepare (call, FORMAT_FLAT_JSON, error);
+}
+
+static gboolean
+format_welf_prepare (SlTfCall *call, GError **error)
+{
+  return prepare (call, FORMAT_WELF, error);
+}
+
+static gboolean
+format_cef_prepare (SlTfCall *call, GError **error)
+{
+  return prepare (call, FORMAT_CEF, error);
 }
 
 /* Selecting fields */
@@ -633,7 +858,7 @@ collect_field (SlHandle h, const gchar *value, gsize len, gpointer user_data)
   const gchar *key = decide (c->fj, h, c->w);
   if (key)
     {
-      SlFjEntry e = { key, value, 0, len, ORIGIN_FIELD };
+      SlFjEntry e = { key, value, 0, len, ORIGIN_FIELD, TYPE_STRING };
       g_array_append_val (c->w->entries, e);
     }
   return TRUE;
@@ -653,7 +878,7 @@ collect (SlFormatJson *fj, SlFjWorkspace *w, const SlMessage *msg, const SlTempl
       gsize len = w->text->len - start;
       if (!len && (!f->explicit || fj->omit_empty))
         continue;
-      SlFjEntry e = { f->key, NULL, start, len, f->explicit ? ORIGIN_PAIR : ORIGIN_MACRO };
+      SlFjEntry e = { f->key, NULL, start, len, f->explicit ? ORIGIN_PAIR : ORIGIN_MACRO, f->type };
       g_array_append_val (w->entries, e);
     }
 
@@ -670,18 +895,46 @@ collect (SlFormatJson *fj, SlFjWorkspace *w, const SlMessage *msg, const SlTempl
   sl_message_foreach_dynamic (msg, collect_field, &c);
 }
 
-/* By key; of pairs with one key, a --pair first, then a field, then a
- * macro, so that the first of each key is the one written. */
+/* By key, descending as syslog-ng walks them; of pairs with one key, a
+ * --pair first, then a field, then a macro, so that the first of each key
+ * is the one written. */
 static gint
 entry_compare (gconstpointer a, gconstpointer b)
 {
   const SlFjEntry *x = a;
   const SlFjEntry *y = b;
+  gint c = strcmp (y->key, x->key);
+  return c ? c : (gint) x->origin - (gint) y->origin;
+}
+
+/* Ascending, as format-cef-extension and format-welf walk them; WELF's
+ * "id" first. */
+static gint
+entry_compare_ascending (gconstpointer a, gconstpointer b)
+{
+  return -entry_compare (a, b);
+}
+
+static gint
+entry_compare_welf (gconstpointer a, gconstpointer b)
+{
+  const SlFjEntry *x = a;
+  const SlFjEntry *y = b;
+  gboolean x_id = strcmp (x->key, "id") == 0;
+  gboolean y_id = strcmp (y->key, "id") == 0;
+  if (x_id != y_id)
+    return x_id ? -1 : 1;
   gint c = strcmp (x->key, y->key);
   return c ? c : (gint) x->origin - (gint) y->origin;
 }
 
 /* Writing JSON */
+
+/* The bytes append_escaped() looks at: one load per byte of the common
+ * text instead of four comparisons, on the hottest loop of a JSON line. */
+static const guint8 needs_care[256] = {
+  [0x00 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1, [0x80 ... 0xff] = 1,
+};
 
 static void
 append_escaped (GString *out, const gchar *text, gsize len)
@@ -692,7 +945,7 @@ append_escaped (GString *out, const gchar *text, gsize len)
   for (gsize i = 0; i < len;)
     {
       guchar c = (guchar) text[i];
-      if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\')
+      if (G_LIKELY (!needs_care[c]))
         {
           i++;
           continue;
@@ -746,63 +999,173 @@ append_string (GString *out, const gchar *text, gsize len)
   g_string_append_c (out, '"');
 }
 
-/* Opens objects for the dotted key's path beyond those open, after
- * closing those it leaves; the name of its last part is returned. The
- * open objects are segments of earlier keys, which stay alive. */
-static SlFjSegment
-nest (GArray *open, const gchar *key, GString *out, gboolean *first)
+/* The parts of key as syslog-ng's value-pairs walker cuts it: at the
+ * delimiter, where a part never starts empty; with '.', an SD-ID's
+ * "@32473.1.2" stays in its part. */
+static void
+add_token (SlFjWorkspace *w, const gchar *start, gsize len)
 {
-  guint depth = 0;
-  const gchar *part = key;
-  const gchar *dot;
-
-  while ((dot = strchr (part, '.')))
+  if (w->n_tokens == w->tokens_size)
     {
-      SlFjSegment s = { part, dot - part };
-      if (depth < open->len)
-        {
-          const SlFjSegment *o = &g_array_index (open, SlFjSegment, depth);
-          if (o->len == s.len && memcmp (o->name, s.name, s.len) == 0)
-            {
-              depth++;
-              part = dot + 1;
-              continue;
-            }
-        }
-      break;
+      w->tokens_size = MAX (16, w->tokens_size * 2);
+      w->tokens = g_renew (SlFjSegment, w->tokens, w->tokens_size);
     }
-  while (open->len > depth)
-    {
-      g_string_append_c (out, '}');
-      g_array_set_size (open, open->len - 1);
-      *first = FALSE;
-    }
-  while ((dot = strchr (part, '.')))
-    {
-      SlFjSegment s = { part, dot - part };
-      if (!*first)
-        g_string_append_c (out, ',');
-      append_string (out, s.name, s.len);
-      g_string_append (out, ":{");
-      g_array_append_val (open, s);
-      *first = TRUE;
-      part = dot + 1;
-    }
-  return (SlFjSegment) { part, strlen (part) };
+  w->tokens[w->n_tokens++] = (SlFjSegment) { start, len };
 }
 
 static void
-format_json_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+split_key (SlFjWorkspace *w, const gchar *key, gchar delimiter)
 {
-  SlFormatJson *fj = call->state;
-  SlFjWorkspace *w = workspace_acquire ();
+  const gchar *start = key;
+  const gchar *end = key;
 
-  collect (fj, w, msg, env);
-  g_array_sort (w->entries, entry_compare);
+  w->n_tokens = 0;
+  while (*end)
+    {
+      if (*end == delimiter && start != end)
+        {
+          add_token (w, start, end - start);
+          start = ++end;
+        }
+      else if (delimiter != '.')
+        {
+          const gchar *next = strchr (end + 1, delimiter);
+          end = next ? next : end + strlen (end);
+        }
+      else if (*end == '@')
+        do
+          {
+            end++;
+            end += strspn (end, "0123456789");
+          }
+        while (*end == '.' && g_ascii_isdigit (end[1]));
+      else
+        {
+          end++;
+          end += strcspn (end, "@.");
+        }
+    }
+  if (start != end)
+    add_token (w, start, end - start);
+}
+
+static const gchar *
+level_prefix (const SlFjWorkspace *w, const SlFjLevel *level)
+{
+  return level->ptr ? level->ptr : w->prefixes->str + level->offset;
+}
+
+/* Opens the object of token t of the key: its prefix is the key up to the
+ * end of that token when the delimiter is '.'. */
+static void
+open_level (SlFjWorkspace *w, const SlFormatJson *fj, const gchar *key, guint t)
+{
+  if (w->n_open == w->open_size)
+    {
+      w->open_size = MAX (16, w->open_size * 2);
+      w->open = g_renew (SlFjLevel, w->open, w->open_size);
+    }
+  SlFjLevel *level = &w->open[w->n_open++];
+  const SlFjSegment *part = &w->tokens[t];
+  if (fj->delimiter == '.')
+    {
+      *level = (SlFjLevel) { key, 0, part->name + part->len - key };
+      return;
+    }
+  *level = (SlFjLevel) { NULL, w->prefixes->len, 0 };
+  for (guint k = 0; k <= t; k++)
+    {
+      if (k)
+        g_string_append_c (w->prefixes, '.');
+      g_string_append_len (w->prefixes, w->tokens[k].name, w->tokens[k].len);
+    }
+  level->len = w->prefixes->len - level->offset;
+}
+
+static void
+list_item (const gchar *item, gsize len, gpointer user_data)
+{
+  GString *out = user_data;
+  append_string (out, item, len);
+  g_string_append_c (out, ',');
+}
+
+/* A value as its type has it; FALSE when it does not cast. */
+static gboolean
+append_typed (GString *out, SlFjType type, const gchar *value, gsize len)
+{
+  if (type == TYPE_STRING)
+    {
+      append_string (out, value, len);
+      return TRUE;
+    }
+  if (type == TYPE_JSON)
+    {
+      sl_text_append (out, value, len);
+      return TRUE;
+    }
+  if (type == TYPE_NULL)
+    {
+      g_string_append (out, "null");
+      return TRUE;
+    }
+  if (type == TYPE_LIST)
+    {
+      g_string_append_c (out, '[');
+      sl_tf_list_foreach (value, len, list_item, out);
+      if (out->str[out->len - 1] == ',')
+        g_string_truncate (out, out->len - 1);
+      g_string_append_c (out, ']');
+      return TRUE;
+    }
+
+  gchar *text = g_strndup (value, len);
+  gchar *end = text;
+  gboolean ok;
+  errno = 0;
+  switch (type)
+    {
+    case TYPE_INT32:
+      (void) strtol (text, &end, 10);
+      ok = *text && !*end;
+      break;
+    case TYPE_INT64:
+      (void) strtoll (text, &end, 10);
+      ok = *text && !*end;
+      break;
+    case TYPE_DOUBLE:
+      {
+        gdouble d = strtod (text, &end);
+        ok = end != text && !*end && !(errno == ERANGE && (d >= HUGE_VAL || d <= -HUGE_VAL));
+      }
+      break;
+    default:
+      ok = strchr ("Tt1Ff0", text[0]) && text[0];
+      if (ok)
+        {
+          g_free (text);
+          g_string_append (out, strchr ("Tt1", value[0]) ? "true" : "false");
+          return TRUE;
+        }
+      break;
+    }
+  g_free (text);
+  if (ok)
+    append_escaped (out, value, len);
+  return ok;
+}
+
+/* One object, nested at the delimiter as syslog-ng's walker nests: an
+ * object stays open while the next key starts with its prefix (a byte
+ * prefix: "a" stays open for "ab"), and the parts of the key past the
+ * open objects open new ones. */
+static gboolean
+append_object (const SlFormatJson *fj, SlFjWorkspace *w, GString *out)
+{
+  gboolean comma = FALSE;
+  const gchar *previous = NULL;
 
   g_string_append_c (out, '{');
-  gboolean first = TRUE;
-  const gchar *previous = NULL;
   for (guint i = 0; i < w->entries->len; i++)
     {
       const SlFjEntry *e = &g_array_index (w->entries, SlFjEntry, i);
@@ -810,18 +1173,104 @@ format_json_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEn
         continue;
       previous = e->key;
       SlFjSegment name = { e->key, strlen (e->key) };
-      if (!fj->flat)
-        name = nest (w->open, e->key, out, &first);
-      if (!first)
+
+      if (fj->format == FORMAT_JSON)
+        {
+          while (w->n_open)
+            {
+              const SlFjLevel *top = &w->open[w->n_open - 1];
+              if (strncmp (e->key, level_prefix (w, top), top->len) == 0)
+                break;
+              if (!top->ptr)
+                g_string_truncate (w->prefixes, top->offset);
+              w->n_open--;
+              g_string_append_c (out, '}');
+              comma = TRUE;
+            }
+          split_key (w, e->key, fj->delimiter);
+          if (!w->n_tokens)
+            continue;
+          for (guint t = w->n_open; t + 1 < w->n_tokens; t++)
+            {
+              open_level (w, fj, e->key, t);
+              if (comma)
+                g_string_append_c (out, ',');
+              append_string (out, w->tokens[t].name, w->tokens[t].len);
+              g_string_append (out, ":{");
+              comma = FALSE;
+            }
+          name = w->tokens[w->n_tokens - 1];
+        }
+
+      if (comma)
         g_string_append_c (out, ',');
-      first = FALSE;
+      comma = TRUE;
       append_string (out, name.name, name.len);
       g_string_append_c (out, ':');
-      append_string (out, e->value ? e->value : w->text->str + e->offset, e->len);
+      if (!append_typed (out, e->type, e->value ? e->value : w->text->str + e->offset, e->len))
+        return FALSE;
     }
-  for (guint i = 0; i < w->open->len; i++)
+  for (guint i = 0; i < w->n_open; i++)
     g_string_append_c (out, '}');
+  w->n_open = 0;
+  g_string_truncate (w->prefixes, 0);
   g_string_append_c (out, '}');
+  return TRUE;
+}
+
+/* The sorted entries, one per key, as pairs. */
+static void
+kv_pairs (SlFjWorkspace *w)
+{
+  g_array_set_size (w->pairs, 0);
+  const gchar *previous = NULL;
+  for (guint i = 0; i < w->entries->len; i++)
+    {
+      const SlFjEntry *e = &g_array_index (w->entries, SlFjEntry, i);
+      if (previous && strcmp (previous, e->key) == 0)
+        continue;
+      previous = e->key;
+      SlKvPair pair = { e->key, e->value ? e->value : w->text->str + e->offset, e->len };
+      g_array_append_val (w->pairs, pair);
+    }
+}
+
+static void
+format_json_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  SlFormatJson *fj = call->state;
+  SlFjWorkspace *w = workspace_acquire ();
+  guint n;
+  const SlMessage *const *context = sl_template_env_context (env, &msg, &n);
+  gsize start = out->len;
+
+  gboolean first = TRUE;
+
+  for (guint m = 0; m < n; m++)
+    {
+      g_array_set_size (w->entries, 0);
+      g_string_truncate (w->text, 0);
+      collect (fj, w, context[m], env);
+      g_array_sort (w->entries, fj->format == FORMAT_WELF ? entry_compare_welf
+                                : fj->format == FORMAT_CEF ? entry_compare_ascending : entry_compare);
+      gboolean ok = TRUE;
+      if (fj->format == FORMAT_JSON || fj->format == FORMAT_FLAT_JSON)
+        ok = append_object (fj, w, out);
+      else
+        {
+          kv_pairs (w);
+          const SlKvPair *pairs = (const SlKvPair *) w->pairs->data;
+          if (fj->format == FORMAT_WELF)
+            sl_kv_append_welf (out, pairs, w->pairs->len, &first);
+          else
+            ok = sl_kv_append_cef (out, pairs, w->pairs->len);
+        }
+      if (!ok)
+        {
+          g_string_truncate (out, start);
+          break;
+        }
+    }
   workspace_release ();
 }
 
@@ -851,8 +1300,36 @@ static const SlDriverClass format_flat_json_class = {
   .ops.template_function = &format_flat_json_ops,
 };
 
+static const SlTemplateFunctionOps format_welf_ops = {
+  .prepare = format_welf_prepare,
+  .eval = format_json_eval,
+  .free = format_json_free,
+};
+
+static const SlDriverClass format_welf_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION,
+  .name = "format-welf",
+  .summary = "name-value pairs in the WebTrends Enhanced Log Format (name=value ...); value-pairs options",
+  .ops.template_function = &format_welf_ops,
+};
+
+static const SlTemplateFunctionOps format_cef_ops = {
+  .prepare = format_cef_prepare,
+  .eval = format_json_eval,
+  .free = format_json_free,
+};
+
+static const SlDriverClass format_cef_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION,
+  .name = "format-cef-extension",
+  .summary = "name-value pairs as the extension of a CEF message (name=value ...); value-pairs options",
+  .ops.template_function = &format_cef_ops,
+};
+
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "json-functions",
-  .drivers = (const SlDriverClass *const[]) { &format_json_class, &format_flat_json_class, NULL },
+  .drivers = (const SlDriverClass *const[]) {
+    &format_json_class, &format_flat_json_class, &format_welf_class, &format_cef_class, NULL,
+  },
 };

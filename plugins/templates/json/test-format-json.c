@@ -1,6 +1,8 @@
 /* $(format-json) and $(format-flat-json): what each scope and option
  * selects, how names nest, and that the output is JSON jansson reads back
- * to the same values whatever bytes the message holds. */
+ * to the same values whatever bytes the message holds. Where a test
+ * compares whole text, the expected text is what Debian's syslog-ng 3.38
+ * wrote for the same template and values to a file(). */
 #include "core/config/error.h"
 #include "core/plugin.h"
 #include "core/template.h"
@@ -129,14 +131,15 @@ test_scopes (void)
 {
   assert_keys ("$(format-json --scope rfc3164)", "DATE,FACILITY,HOST,MESSAGE,PID,PRIORITY,PROGRAM");
   assert_keys ("$(format-json --scope core)", "DATE,FACILITY,HOST,MESSAGE,PID,PRIORITY,PROGRAM");
-  assert_keys ("$(format-json --scope rfc5424)", "(empty),DATE,FACILITY,HOST,MESSAGE,PID,PRIORITY,PROGRAM");
+  assert_keys ("$(format-json --scope rfc5424)", "DATE,FACILITY,HOST,MESSAGE,PID,PRIORITY,PROGRAM,_SDATA");
   assert_keys ("$(format-json --scope selected_macros)",
                "DATE,FACILITY,HOST,MESSAGE,PID,PRIORITY,PROGRAM,SEQNUM,SOURCEIP,TAGS");
   assert_keys ("$(format-json --scope nv-pairs)", "HOST,MESSAGE,PID,PROGRAM,empty,json");
-  assert_keys ("$(format-json --scope dot-nv-pairs)", "(empty)");
-  assert_keys ("$(format-json --scope sdata)", "(empty)");
-  assert_keys ("$(format-json --scope all-nv-pairs)", "(empty),HOST,MESSAGE,PID,PROGRAM,empty,json");
-  assert_keys ("$(format-json --scope rfc3164,nv-pairs --scope none --scope dot-nv-pairs)", "(empty)");
+  assert_keys ("$(format-json --scope dot-nv-pairs)", "_SDATA,_cee");
+  assert_keys ("$(format-json --scope sdata)", "_SDATA");
+  assert_keys ("$(format-json --scope all-nv-pairs)", "HOST,MESSAGE,PID,PROGRAM,_SDATA,_cee,empty,json");
+  assert_keys ("$(format-json --scope rfc3164,nv-pairs --scope none --scope dot-nv-pairs)", "_SDATA,_cee");
+  assert_keys ("$(format-json --scope sdata --leave-initial-dot)", ".SDATA");
   assert_keys ("$(format-json --scope none)", "");
 
   json_t *root = render_json ("$(format-json --scope selected-macros --scope all-nv-pairs)");
@@ -147,8 +150,8 @@ test_scopes (void)
   g_assert_cmpstr (string_at (root, "SEQNUM"), ==, "42");
   g_assert_cmpstr (string_at (root, "SOURCEIP"), ==, "10.0.0.1");
   g_assert_cmpstr (string_at (root, "json/user/id"), ==, "42");
-  g_assert_cmpstr (string_at (root, "/SDATA/origin/ip"), ==, "10.0.0.9");
-  g_assert_cmpstr (string_at (root, "/cee/event"), ==, "login");
+  g_assert_cmpstr (string_at (root, "_SDATA/origin/ip"), ==, "10.0.0.9");
+  g_assert_cmpstr (string_at (root, "_cee/event"), ==, "login");
   json_decref (root);
 
   root = render_json ("$(format-json --scope everything)");
@@ -186,16 +189,24 @@ test_keys_excludes_and_pairs (void)
 static void
 test_nesting_and_order (void)
 {
-  assert_renders ("$(format-json --scope none e=4 b.d=3 a=1 b.c=2)", "{\"a\":\"1\",\"b\":{\"c\":\"2\",\"d\":\"3\"},\"e\":\"4\"}");
+  /* keys in descending byte order */
+  assert_renders ("$(format-json --scope none e=4 b.d=3 a=1 b.c=2)", "{\"e\":\"4\",\"b\":{\"d\":\"3\",\"c\":\"2\"},\"a\":\"1\"}");
   assert_renders ("$(format-json --scope none x.y.z=1 x.y2=2 x.y.w=0)",
-                  "{\"x\":{\"y\":{\"w\":\"0\",\"z\":\"1\"},\"y2\":\"2\"}}");
-  assert_renders ("$(format-flat-json --scope none b.c=2 a=1)", "{\"a\":\"1\",\"b.c\":\"2\"}");
+                  "{\"x\":{\"y2\":\"2\",\"y\":{\"z\":\"1\",\"w\":\"0\"}}}");
+  assert_renders ("$(format-flat-json --scope none b.c=2 a=1)", "{\"b.c\":\"2\",\"a\":\"1\"}");
   assert_renders ("$(format-json --scope none)", "{}");
-  assert_renders ("$(format-json --key json.user.*)", "{\"json\":{\"user\":{\"id\":\"42\",\"name\":\"Ada\"}}}");
-  /* a name that is both a value and an object is written twice; jansson
-   * still reads it */
-  json_t *root = render_json ("$(format-json --scope none a=1 a.b=2)");
-  json_decref (root);
+  assert_renders ("$(format-json --key json.user.*)", "{\"json\":{\"user\":{\"name\":\"Ada\",\"id\":\"42\"}}}");
+  /* syslog-ng's walker keeps "a" open for the value a, and matches open
+   * objects by byte prefix */
+  assert_renders ("$(format-json --scope none a=1 a.b=2 ab.c=3)", "{\"ab\":{\"c\":\"3\"},\"a\":{\"b\":\"2\",\"a\":\"1\"}}");
+  /* an SD-ID's enterprise number stays one name; a leading dot becomes _ */
+  assert_renders ("$(format-json --scope none .SDATA.ex@32473.1.2.k=v .SDATA.origin.ip=1)",
+                  "{\"_SDATA\":{\"origin\":{\"ip\":\"1\"},\"ex@32473.1.2\":{\"k\":\"v\"}}}");
+  assert_renders ("$(format-json --scope none --leave-initial-dot --pair .x.y=1 ..z=2)",
+                  "{\".x\":{\"y\":\"1\"},\".\":{\"z\":\"2\"}}");
+  assert_renders ("$(format-json --scope none .x=1 ..y=2)", "{\"_x\":\"1\",\"_\":{\"y\":\"2\"}}");
+  assert_renders ("$(format-json --key-delimiter / --pair a/b.c=1 --pair a/d=2)", "{\"a\":{\"d\":\"2\",\"b.c\":\"1\"}}");
+  assert_renders ("$(format-json -s none -p a=1 --key=HOST --pair=b=2)", "{\"b\":\"2\",\"a\":\"1\",\"HOST\":\"web1\"}");
 }
 
 static void
@@ -210,12 +221,86 @@ test_rekey_and_omit_empty (void)
   g_assert_null (json_object_get (root, "json"));
   json_decref (root);
 
-  root = render_json ("$(format-json --scope sdata --shift-levels 2)");
+  root = render_json ("$(format-json --scope sdata --rekey .SDATA.* --shift-levels 2)");
   g_assert_cmpstr (string_at (root, "origin/ip"), ==, "10.0.0.9");
   json_decref (root);
 
   assert_keys ("$(format-json --scope nv-pairs --exclude json.* --omit-empty-values)", "HOST,MESSAGE,PID,PROGRAM");
   assert_renders ("$(format-json --scope none e= --omit-empty-values)", "{}");
+  assert_renders ("$(format-json --key .SDATA.* --shift 7)", "{\"origin\":{\"ip\":\"10.0.0.9\"}}");
+  assert_renders ("$(format-json --key HOST --subkeys .SDATA.origin.)", "{\"ip\":\"10.0.0.9\",\"HOST\":\"web1\"}");
+  assert_renders ("$(format-json --scope none --pair \"a=x y\" --pair b=int(3) --omit-empty-values --pair c=)",
+                  "{\"b\":3,\"a\":\"x y\"}");
+}
+
+static void
+test_types (void)
+{
+  assert_renders ("$(format-json --pair n=int(42) --pair s=string(7) --pair l=literal({\"a\":1}) --pair j=json([1,2]) "
+                  "--pair f=double(1.5) --pair b=boolean(false) --pair t=boolean(True) --pair z=boolean(0) "
+                  "--pair i64=int64(-5) --pair nn=null(x) --pair li=list(a,\"b c\",d) --pair dt=datetime(123) "
+                  "--pair e=list())",
+                  "{\"z\":false,\"t\":true,\"s\":\"7\",\"nn\":null,\"n\":42,\"li\":[\"a\",\"b c\",\"d\"],"
+                  "\"l\":{\"a\":1},\"j\":[1,2],\"i64\":-5,\"f\":1.5,\"e\":[],\"dt\":\"123\",\"b\":false}");
+  assert_renders ("$(format-json --pair n=int( 42) --pair e=literal() --pair x=int32(${PID}))",
+                  "{\"x\":123,\"n\": 42,\"e\":}");
+  /* a value that does not cast empties the output (on-error(drop-message)) */
+  assert_renders ("[$(format-json --pair n=int($HOST) --key HOST)]", "[]");
+  assert_renders ("[$(format-json --pair b=boolean(yes))]", "[]");
+  assert_renders ("[$(format-json --pair d=double(1e999))]", "[]");
+  /* macros keep their type only under --no-cast, as in a 3.x configuration */
+  assert_renders ("$(format-json --no-cast --key LEVEL_NUM --key FACILITY_NUM --key PID)",
+                  "{\"PID\":\"123\",\"LEVEL_NUM\":3,\"FACILITY_NUM\":19}");
+  assert_renders ("$(format-json --auto-cast --key LEVEL_NUM --pair n=int(5))", "{\"n\":5,\"LEVEL_NUM\":\"3\"}");
+  assert_renders ("$(format-json --cast --key LEVEL_NUM)", "{\"LEVEL_NUM\":\"3\"}");
+}
+
+static void
+test_welf_and_cef (void)
+{
+  SlMessage *msg = test_message ();
+  sl_message_set (msg, SL_F_MESSAGE, "hello \"quoted\" world=x\ny", -1);
+  static const struct
+  {
+    const gchar *text;
+    const gchar *expected;
+  } cases[] = {
+    { "$(format-welf --key PROGRAM --key MSG* id=7 b=x\\ty c=z\\\\ e= a=\"x y\")",
+      "id=7 MSG=\"hello \\\"quoted\\\" world=x\\ny\" MSGHDR=\"nginx[123]: \" PROGRAM=nginx a=\"x y\" b=xty c=z\\\\ e=" },
+    { "$(format-welf --key .SDATA.*)", ".SDATA.origin.ip=10.0.0.9" },
+    { "$(format-cef-extension --key PROGRAM --key MSG a=x=y c=z\\\\)",
+      "MSG=hello \"quoted\" world\\=x\\ny PROGRAM=nginx a=x\\=y c=z\\\\" },
+    /* a key CEF cannot carry empties the output */
+    { "[$(format-cef-extension --key PROGRAM --pair x.y=1)]", "[]" },
+    { "[$(format-cef-extension --key .SDATA.*)]", "[]" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gchar *out = render (cases[i].text, msg);
+      g_assert_cmpstr (out, ==, cases[i].expected);
+      g_free (out);
+    }
+  sl_message_unref (msg);
+}
+
+/* Over a correlation context, one object per message, as syslog-ng. */
+static void
+test_context (void)
+{
+  const SlMessage *context[3];
+  for (guint i = 0; i < 3; i++)
+    context[i] = test_message ();
+  sl_message_set ((SlMessage *) context[1], SL_F_PID, "2", -1);
+  GError *error = NULL;
+  SlTemplate *t = sl_template_compile ("$(format-json --key PID)|${PID}@1", &error);
+  g_assert_no_error (error);
+  GString *out = g_string_new (NULL);
+  sl_template_append_context (t, context, 3, NULL, out);
+  g_assert_cmpstr (out->str, ==, "{\"PID\":\"123\"}{\"PID\":\"2\"}{\"PID\":\"123\"}|2");
+  g_string_free (out, TRUE);
+  sl_template_unref (t);
+  for (guint i = 0; i < 3; i++)
+    sl_message_unref ((SlMessage *) context[i]);
 }
 
 static void
@@ -266,6 +351,11 @@ test_refused_arguments (void)
   assert_refused ("$(format-json =value)", "NAME=VALUE");
   assert_refused ("$(format-json --shift x)", "--shift");
   assert_refused ("$(format-json --replace-prefix nothing)", "--replace-prefix");
+  assert_refused ("$(format-json --scope sdata --shift 7)", "needs a --key or --rekey");
+  assert_refused ("$(format-json --key HOST --pair a=b --shift 1)", "needs a --key or --rekey");
+  assert_refused ("$(format-json --pair n=integer(1))", "unknown type 'integer'");
+  assert_refused ("$(format-json --subkeys '')", "--subkeys");
+  assert_refused ("$(format-welf --leave-initial-dot)", "unknown option");
   assert_refused ("$(format-flat-json --pair 'a=${unclosed')", "unterminated");
 }
 
@@ -280,6 +370,9 @@ main (int argc, char **argv)
   g_test_add_func ("/format-json/nesting-and-order", test_nesting_and_order);
   g_test_add_func ("/format-json/rekey-and-omit-empty", test_rekey_and_omit_empty);
   g_test_add_func ("/format-json/hostile-values", test_hostile_values);
+  g_test_add_func ("/format-json/types", test_types);
+  g_test_add_func ("/format-json/context", test_context);
+  g_test_add_func ("/format-json/welf-and-cef", test_welf_and_cef);
   g_test_add_func ("/format-json/refused-arguments", test_refused_arguments);
   return g_test_run ();
 }
