@@ -115,7 +115,8 @@ add_processors (Compiler *c, SlPath *path, const SlCfgNode *node, const gchar *k
       if (!d)
         return FALSE;
       SlStep s = { .kind = SL_STEP_PROCESS, .processor = d,
-                   .process = kind == SL_DRIVER_PARSER ? d->klass->ops.parser->process : d->klass->ops.rewrite->process };
+                   .process = kind == SL_DRIVER_PARSER ? d->klass->ops.parser->process : d->klass->ops.rewrite->process,
+                   .emits = kind == SL_DRIVER_PARSER && (d->klass->capabilities & SL_CAP_EMITS) };
       g_array_append_val (path->steps, s);
     }
   return TRUE;

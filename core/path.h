@@ -25,6 +25,7 @@ typedef struct
   SlFilterExpr *filter;
   SlDriver *processor;
   gboolean (*process) (SlDriver *self, SlMessage **msg);   /* its parser or rewrite operation */
+  gboolean emits;            /* the parser has SL_CAP_EMITS: routing tells it where it stands */
   SlDestination *destination;
   GPtrArray *paths;          /* SL_STEP_PATHS, SL_STEP_JUNCTION: SlPath */
   gboolean shared;           /* the paths belong to the configuration, not to this step */
