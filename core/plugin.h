@@ -228,7 +228,9 @@ gboolean              sl_destination_stopping (void);
  * sl_parser_emit(): only inside that parser's process(), on its thread:
  * msg goes on along the rest of the path (and of the paths around it)
  * right away, ahead of the message being processed and in the same
- * routing batch. Gives up the caller's reference. */
+ * routing batch. msg must be the caller's alone (a new message or a
+ * clone); it takes no flow-control window. Gives up the caller's
+ * reference. */
 void                  sl_parser_emit        (SlMessage *msg);
 /* Where the message being processed goes on from the parser, kept for
  * emitting later (a timeout): only inside process(). Free with

@@ -75,7 +75,16 @@ process_emitting (SlStep *s, SlPath *path, guint i, Resume *up, Batch *b, SlMess
   return matched;
 }
 
-/* Emitted messages hold no flow-control window: no sender waits on them. */
+/* An emitted message holds no flow-control window: no sender waits on
+ * it, not even the one of a message it was copied from (an aggregate
+ * that inherits the last message of its context). */
+static void
+detach_from_source (SlMessage *msg)
+{
+  g_clear_pointer (&msg->ack_root, sl_message_unref);
+  msg->window = NULL;
+}
+
 void
 sl_parser_emit (SlMessage *msg)
 {
@@ -84,6 +93,7 @@ sl_parser_emit (SlMessage *msg)
       sl_message_unref (msg);
       g_return_if_reached ();
     }
+  detach_from_source (msg);
   run_steps (emitting->path, emitting->next, FALSE, msg, emitting->up, emitting->b);
   sl_message_unref (msg);
 }
@@ -255,6 +265,7 @@ sl_parser_emit_later (SlDriver *self, const SlContinuation *k, SlMessage *msg)
       sl_message_unref (msg);
       return FALSE;
     }
+  detach_from_source (msg);
   Batch b = { g_hash_table_new (NULL, NULL), g_ptr_array_new () };
   Resume *up = resume_from (k->up);
   run_steps (k->path, k->next, FALSE, msg, up, &b);
