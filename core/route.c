@@ -171,8 +171,10 @@ run_steps (SlPath *path, guint from, gboolean flow, SlMessage *msg, Resume *up, 
           matched = sl_filter_expr_eval (s->filter, &msg);
           break;
         case SL_STEP_PROCESS:
-          matched = G_UNLIKELY (s->emits) ? process_emitting (s, path, i, up, b, &msg)
-                                          : s->process (s->processor, &msg);
+          matched = s->process (s->processor, &msg);
+          break;
+        case SL_STEP_PROCESS_EMITTING:
+          matched = process_emitting (s, path, i, up, b, &msg);
           break;
         case SL_STEP_DESTINATION:
           batch_add (b, s->destination, msg, flow);
