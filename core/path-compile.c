@@ -114,7 +114,8 @@ add_processors (Compiler *c, SlPath *path, const SlCfgNode *node, const gchar *k
       SlDriver *d = sl_config_new_driver (c->cfg, kind, item, NULL, error);
       if (!d)
         return FALSE;
-      SlStep s = { .kind = SL_STEP_PROCESS, .processor = d,
+      gboolean emits = kind == SL_DRIVER_PARSER && (d->klass->capabilities & SL_CAP_EMITS);
+      SlStep s = { .kind = emits ? SL_STEP_PROCESS_EMITTING : SL_STEP_PROCESS, .processor = d,
                    .process = kind == SL_DRIVER_PARSER ? d->klass->ops.parser->process : d->klass->ops.rewrite->process };
       g_array_append_val (path->steps, s);
     }

@@ -14,6 +14,7 @@ typedef enum
 {
   SL_STEP_FILTER,
   SL_STEP_PROCESS,
+  SL_STEP_PROCESS_EMITTING,   /* a parser with SL_CAP_EMITS: routing tells it where it stands */
   SL_STEP_DESTINATION,
   SL_STEP_PATHS,      /* nested log {} blocks, siblings of one another */
   SL_STEP_JUNCTION,   /* channels: each passes what it let through on to the next step */

@@ -172,6 +172,9 @@ enum
   /* destinations: a request per batch is costly, so a writer may wait
    * batch-timeout() for a full batch of flush-lines() messages */
   SL_CAP_BATCHES = 1 << 5,
+  /* parsers: puts messages of its own making into the path after it
+   * (grouping-by()'s aggregates), see sl_parser_emit() */
+  SL_CAP_EMITS = 1 << 6,
 };
 
 struct _SlDriverClass
@@ -218,6 +221,29 @@ const SlTemplateEnv  *sl_driver_template_env (const SlDriver *driver);
  * the destination is being stopped. A driver that waits on a slow peer
  * gives up then, so that a stalled remote cannot hold the daemon's shutdown. */
 gboolean              sl_destination_stopping (void);
+
+/* What a parser with SL_CAP_EMITS uses to put a message of its own into
+ * the path after it, as syslog-ng's parsers emit synthetic messages.
+ *
+ * sl_parser_emit(): only inside that parser's process(), on its thread:
+ * msg goes on along the rest of the path (and of the paths around it)
+ * right away, ahead of the message being processed and in the same
+ * routing batch. msg must be the caller's alone (a new message or a
+ * clone); it takes no flow-control window. Gives up the caller's
+ * reference. */
+void                  sl_parser_emit        (SlMessage *msg);
+/* Where the message being processed goes on from the parser, kept for
+ * emitting later (a timeout): only inside process(). Free with
+ * sl_continuation_free(). */
+typedef struct _SlContinuation SlContinuation;
+SlContinuation       *sl_parser_continuation (void);
+gboolean              sl_continuation_equal (const SlContinuation *a, const SlContinuation *b);
+void                  sl_continuation_free  (SlContinuation *k);
+/* Outside process(), on the main thread (a timer of the default main
+ * context): routes msg from k, taken while self processed a message, if
+ * self's configuration still runs; otherwise msg is dropped. Gives up the
+ * caller's reference. */
+gboolean              sl_parser_emit_later  (SlDriver *self, const SlContinuation *k, SlMessage *msg);
 
 /* The loader and registry. */
 gboolean              sl_plugins_load       (const gchar *search_path, GError **error);

@@ -1,5 +1,7 @@
 #include "core/route.h"
+#include "core/config-private.h"
 #include "core/path.h"
+#include "core/plugin.h"
 
 /* Each destination collects what a batch sends it, and receives it with
  * one queue lock at the end. */
@@ -38,6 +40,117 @@ struct _Resume
 };
 
 static gboolean run_siblings (GPtrArray *paths, gboolean flow, SlMessage *msg, Resume *up, Batch *b);
+static gboolean run_steps (SlPath *path, guint from, gboolean flow, SlMessage *msg, Resume *up, Batch *b);
+
+/* Where an emitting parser stands while its process() runs: what
+ * sl_parser_emit() routes through and sl_parser_continuation() copies. */
+typedef struct _Emitting Emitting;
+struct _Emitting
+{
+  SlPath *path;
+  guint next;
+  Resume *up;
+  Batch *b;
+  Emitting *outer;           /* an emitted message that reached another emitting parser */
+};
+
+static __thread Emitting *emitting;
+
+/* A continuation as kept: the same chain as Resume, on the heap. */
+struct _SlContinuation
+{
+  SlPath *path;
+  guint next;
+  gboolean flow;
+  SlContinuation *up;
+};
+
+static gboolean
+process_emitting (SlStep *s, SlPath *path, guint i, Resume *up, Batch *b, SlMessage **msg)
+{
+  Emitting here = { path, i + 1, up, b, emitting };
+  emitting = &here;
+  gboolean matched = s->process (s->processor, msg);
+  emitting = here.outer;
+  return matched;
+}
+
+/* An emitted message holds no flow-control window: no sender waits on
+ * it, not even the one of a message it was copied from (an aggregate
+ * that inherits the last message of its context). */
+static void
+detach_from_source (SlMessage *msg)
+{
+  g_clear_pointer (&msg->ack_root, sl_message_unref);
+  msg->window = NULL;
+}
+
+void
+sl_parser_emit (SlMessage *msg)
+{
+  if (G_UNLIKELY (!emitting))
+    {
+      sl_message_unref (msg);
+      g_return_if_reached ();
+    }
+  detach_from_source (msg);
+  run_steps (emitting->path, emitting->next, FALSE, msg, emitting->up, emitting->b);
+  sl_message_unref (msg);
+}
+
+SlContinuation *
+sl_parser_continuation (void)
+{
+  g_return_val_if_fail (emitting != NULL, NULL);
+  SlContinuation *first = g_new0 (SlContinuation, 1);
+  first->path = emitting->path;
+  first->next = emitting->next;
+  SlContinuation *last = first;
+  for (Resume *r = emitting->up; r; r = r->up)
+    {
+      last->up = g_new0 (SlContinuation, 1);
+      last = last->up;
+      last->path = r->path;
+      last->next = r->next;
+      last->flow = r->flow;
+    }
+  return first;
+}
+
+gboolean
+sl_continuation_equal (const SlContinuation *a, const SlContinuation *b)
+{
+  for (; a && b; a = a->up, b = b->up)
+    if (a->path != b->path || a->next != b->next || a->flow != b->flow)
+      return FALSE;
+  return a == b;
+}
+
+void
+sl_continuation_free (SlContinuation *k)
+{
+  while (k)
+    {
+      SlContinuation *up = k->up;
+      g_free (k);
+      k = up;
+    }
+}
+
+static Resume *
+resume_from (const SlContinuation *k)
+{
+  if (!k)
+    return NULL;
+  Resume *r = g_new0 (Resume, 1);
+  r->path = k->path;
+  r->next = k->next;
+  r->flow = k->flow;
+  r->up = resume_from (k->up);
+  return r;
+}
+
+static void batch_push (Batch *b);
 
 /* Runs path's steps from `from` on its own reference to msg, then the rest
  * of the paths around it (up). TRUE when the message matched path: passed
@@ -59,6 +172,9 @@ run_steps (SlPath *path, guint from, gboolean flow, SlMessage *msg, Resume *up, 
           break;
         case SL_STEP_PROCESS:
           matched = s->process (s->processor, &msg);
+          break;
+        case SL_STEP_PROCESS_EMITTING:
+          matched = process_emitting (s, path, i, up, b, &msg);
           break;
         case SL_STEP_DESTINATION:
           batch_add (b, s->destination, msg, flow);
@@ -110,6 +226,22 @@ run_siblings (GPtrArray *paths, gboolean flow, SlMessage *msg, Resume *up, Batch
   return any;
 }
 
+/* Each destination receives what the batch collected for it, and the
+ * batch is done. */
+static void
+batch_push (Batch *b)
+{
+  for (guint i = 0; i < b->order->len; i++)
+    {
+      SlDestination *d = g_ptr_array_index (b->order, i);
+      GArray *items = g_hash_table_lookup (b->by_destination, d);
+      sl_destination_push (d, (SlQueueItem *) items->data, items->len);
+      g_array_free (items, TRUE);
+    }
+  g_hash_table_unref (b->by_destination);
+  g_ptr_array_unref (b->order);
+}
+
 void
 sl_route (GPtrArray *paths, SlMessage **msgs, guint n)
 {
@@ -121,13 +253,31 @@ sl_route (GPtrArray *paths, SlMessage **msgs, guint n)
       sl_message_ack (msgs[i]);
       sl_message_unref (msgs[i]);
     }
-  for (guint i = 0; i < b.order->len; i++)
+  batch_push (&b);
+}
+
+/* On the main thread, which starts and stops configurations: k points
+ * into paths that live as long as self's configuration, and its
+ * destinations take messages while it runs. */
+gboolean
+sl_parser_emit_later (SlDriver *self, const SlContinuation *k, SlMessage *msg)
+{
+  if (!k || !self->cfg->started)
     {
-      SlDestination *d = g_ptr_array_index (b.order, i);
-      GArray *items = g_hash_table_lookup (b.by_destination, d);
-      sl_destination_push (d, (SlQueueItem *) items->data, items->len);
-      g_array_free (items, TRUE);
+      sl_message_unref (msg);
+      return FALSE;
     }
-  g_hash_table_unref (b.by_destination);
-  g_ptr_array_unref (b.order);
+  detach_from_source (msg);
+  Batch b = { g_hash_table_new (NULL, NULL), g_ptr_array_new () };
+  Resume *up = resume_from (k->up);
+  run_steps (k->path, k->next, FALSE, msg, up, &b);
+  sl_message_unref (msg);
+  while (up)
+    {
+      Resume *next = up->up;
+      g_free (up);
+      up = next;
+    }
+  batch_push (&b);
+  return TRUE;
 }

@@ -363,13 +363,15 @@ expand_block (SlParser *p, const SlCfgBlock *block, const SlToken *name)
 static SlCfgNode *parse_item_block (SlParser *p, const SlToken *name, SlCfgPos *close_pos);
 static SlCfgNode *parse_log_inline (SlParser *p, const gchar *keyword, SlCfgPos pos, SlCfgPos *close_pos);
 
-/* `condition(expression)` of a rewrite rule: a filter expression, not
- * arguments; "condition" is taken and the lookahead is its '('. */
+/* `condition(expression)` of a rewrite rule (or another filter call, such
+ * as grouping-by()'s trigger()): a filter expression, not arguments; the
+ * name is taken and the lookahead is its '('. */
 static SlCfgNode *
 parse_condition_call (SlParser *p, const SlToken *name, SlCfgPos *close_pos)
 {
-  g_autoptr (SlCfgNode) node = sl_cfg_node_new ("condition", name->pos);
-  SlOpener opener = { "condition(", name->pos };
+  g_autoptr (SlCfgNode) node = sl_cfg_node_new (name->value, name->pos);
+  g_autofree gchar *opened = g_strdup_printf ("%s(", name->value);
+  SlOpener opener = { opened, name->pos };
   SlCfgNode *expr;
 
   if (!skip (p) || !enter (p, name->pos) || !(expr = parse_filter_body (p, SL_TOK_RPAREN, &opener)))
@@ -448,7 +450,7 @@ parse_call (SlParser *p, const gchar *name, SlCfgPos pos, SlCfgPos *close_pos)
                 sl_cfg_node_add_arg (node, SL_CFG_ARG_STRING, value.value, value.pos);
                 break;
               }
-            if (token->kind == SL_TOK_LPAREN && is_word (&value, "condition"))
+            if (token->kind == SL_TOK_LPAREN && value.kind == SL_TOK_WORD && sl_cfg_is_filter_call (value.value))
               child = parse_condition_call (p, &value, &child_close);
             else if (token->kind == SL_TOK_LPAREN)
               child = parse_call (p, value.value, value.pos, &child_close);

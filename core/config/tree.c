@@ -143,10 +143,20 @@ sl_cfg_intern_expansion (const gchar *block, SlCfgPos used_at)
   return found;
 }
 
+gboolean
+sl_cfg_is_filter_call (const gchar *name)
+{
+  static const gchar *const names[] = { "condition", "trigger", "where", "having" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (sl_cfg_name_equal (name, names[i]))
+      return TRUE;
+  return FALSE;
+}
+
 /* Printing.  The tree does not record which grammar a node came from, so the
  * printer goes by the node's name and shape: "and", "or", "not" and "compare"
  * are filter operators, a "filter" or "condition" with a body holds an
- * expression, so does a "condition" call inside a rule, "if" holds its
+ * expression, so does a filter call inside a driver (sl_cfg_is_filter_call), "if" holds its
  * branches, anything else with a body is a block and anything without is a
  * call. */
 
@@ -257,9 +267,10 @@ append_call (GString *out, const SlCfgNode *node)
         g_string_append_c (out, ' ');
       if (child->has_body)
         append_block (out, child);
-      else if (g_str_equal (child->name, "condition") && child->children->len == 1)
+      else if (sl_cfg_is_filter_call (child->name) && child->children->len == 1)
         {
-          g_string_append (out, "condition(");
+          g_string_append (out, child->name);
+          g_string_append_c (out, '(');
           append_expr (out, g_ptr_array_index (child->children, 0));
           g_string_append_c (out, ')');
         }

@@ -102,6 +102,10 @@ gchar       *sl_cfg_name_normalize  (const gchar *name);
 const gchar *sl_cfg_intern_file     (const gchar *file);
 /* The one record of block's expansion at used_at, made on first use. */
 const SlCfgExpansion *sl_cfg_intern_expansion (const gchar *block, SlCfgPos used_at);
+/* Whether a call of this name inside a driver holds a filter expression
+ * rather than arguments: a rule's condition(), grouping-by()'s trigger(),
+ * where() and having(). */
+gboolean     sl_cfg_is_filter_call  (const gchar *name);
 /* Prints the tree in the configuration syntax, for tests and debugging. */
 gchar       *sl_cfg_node_to_string  (const SlCfgNode *node);
 

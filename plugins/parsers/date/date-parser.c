@@ -398,7 +398,11 @@ read_item (const SlDateItem *item, const gchar *text, gsize len, gsize *pos, SlD
       f->has_zone = TRUE;
       return read_offset (text, len, pos, &f->gmtoff);
     case ITEM_ZONE_NAME:
+      /* as syslog-ng's %Z: a name or an offset (the kubernetes SCL reads
+       * "+01:00" with it) */
       f->has_zone = TRUE;
+      if (*pos < len && (text[*pos] == '+' || text[*pos] == '-'))
+        return read_offset (text, len, pos, &f->gmtoff);
       return read_zone_name (text, len, pos, &f->gmtoff);
     }
   return FALSE;

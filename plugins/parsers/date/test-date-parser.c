@@ -74,6 +74,9 @@ test_zone_names_and_names_of_things (void)
          SEC (FEB3 - 12 * 3600), 0);
   check ("date-parser(format(\"%C %z\"))", "Tue Feb  3 12:34:56 2026 +0000", SEC (FEB3), 0);
   check ("date-parser(format(\"%Y %j %T %z\"))", "2026 034 12:34:56 +00:00", SEC (FEB3), 0);
+  /* the kubernetes SCL's format: nanoseconds, and %Z taking an offset */
+  check ("date-parser(format(\"%FT%H:%M:%S.%f%Z\"))", "2026-02-03T13:34:56.219493781+01:00",
+         SEC (FEB3) + 219493, 3600);
   check_fails ("date-parser(format(\"%d/%b/%Y:%H:%M:%S %Z\"))", "01/Jan/2016:13:05:05 XYZ");
   check_fails ("date-parser(format(\"%b %d %Y\"))", "Foo 03 2026");
 }

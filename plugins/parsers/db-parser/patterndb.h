@@ -1,0 +1,44 @@
+/* syslog-ng's patterndb XML files (format v2 to v6) loaded into radix
+ * trees: rulesets chosen by program, rules by message. Correlation
+ * (<actions>, context-id) is refused when loading: db-parser() does not
+ * run it. */
+#ifndef SL_PATTERNDB_H
+#define SL_PATTERNDB_H
+
+#include <glib.h>
+#include "core/message.h"
+#include "core/template.h"
+#include "plugins/parsers/db-parser/radix.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  SlHandle field;
+  SlTemplate *template;
+} SlPdbValue;
+
+typedef struct
+{
+  gchar *id;
+  gchar *class;
+  GArray *values;            /* SlPdbValue */
+  GArray *tags;              /* SlTag: .classifier.CLASS, then the rule's <tags> */
+} SlPdbRule;
+
+typedef struct _SlPatternDb SlPatternDb;
+
+SlPatternDb *sl_pattern_db_new  (const gchar *prefix);
+void         sl_pattern_db_free (SlPatternDb *db);
+/* Adds the rules of an XML file; errors name the file, line and column. */
+gboolean     sl_pattern_db_load (SlPatternDb *db, const gchar *path, GError **error);
+/* The rule for program and message (each NUL-terminated), or NULL; matches
+ * gets what the parsers of the program's and then of the message's
+ * pattern took, offsets into program (program_matches) and message. */
+const SlPdbRule *sl_pattern_db_lookup (const SlPatternDb *db, const gchar *program, gsize program_len,
+                                       GArray *program_matches, const gchar *message, gsize message_len,
+                                       GArray *matches);
+
+G_END_DECLS
+
+#endif

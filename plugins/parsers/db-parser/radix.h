@@ -1,0 +1,40 @@
+/* The pattern matcher of db-parser(): syslog-ng's radix tree of literal
+ * text and pattern parsers (@ESTRING:name:stop@, @NUMBER@, ...). A lookup
+ * walks the tree depth first, a literal child before the parsers of a
+ * node and the parsers in the order their patterns were added, and
+ * takes the first way that consumes the whole text; only when none does,
+ * a node that consumed part of it, as syslog-ng does. */
+#ifndef SL_RADIX_H
+#define SL_RADIX_H
+
+#include <glib.h>
+#include "core/message.h"
+
+G_BEGIN_DECLS
+
+typedef struct _SlRadix SlRadix;
+
+/* What one parser on the way to a match took: the field it names (or
+ * SL_F_NONE) and its value as offset and length into the text. */
+typedef struct
+{
+  SlHandle field;
+  gint32 ofs;
+  gint32 len;
+} SlRadixMatch;
+
+SlRadix  *sl_radix_new    (void);
+void      sl_radix_free   (SlRadix *radix);
+/* Adds pattern (literal text, @@ for '@', parsers as @TYPE:name:param@)
+ * leading to value; a parser's field is prefix followed by its name.
+ * FALSE with error when a parser is unknown or misses its parameter, or
+ * the pattern already leads to a value (then *other is that value). */
+gboolean  sl_radix_insert (SlRadix *radix, const gchar *pattern, gpointer value, const gchar *prefix,
+                           gpointer *other, GError **error);
+/* The value of the pattern text (NUL-terminated, len bytes) matches, or
+ * NULL; matches (when not NULL) gets what the parsers on its way took. */
+gpointer  sl_radix_lookup (const SlRadix *radix, const gchar *text, gsize len, GArray *matches);
+
+G_END_DECLS
+
+#endif
