@@ -6,6 +6,8 @@
 #include "tests/functional/harness.h"
 
 #include <glib/gstdio.h>
+#include <linux/acct.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -131,6 +133,46 @@ test_linux_audit_source (SlTestEnv *env, gconstpointer data)
                    "PROCTITLE||||ls\t-la|[]\n");
 }
 
+/* pacct(): the process accounting file as the kernel writes it, binary
+ * records of struct acct_v3, read with file(format("pacct")); a record
+ * appended while the daemon runs is read too. */
+static void
+test_pacct_source (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *pacct = sl_test_path (env, "pacct");
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  struct acct_v3 rec = {
+    .ac_flag = 0x02, .ac_version = 3, .ac_uid = 1000, .ac_pid = 4242, .ac_ppid = 4200, .ac_etime = 1.5f,
+    .ac_utime = 0x2005, .ac_mem = 0x7fff, .ac_comm = "bash",
+  };
+
+  if (!g_file_set_contents (pacct, (const gchar *) &rec, sizeof rec, NULL)
+      || !sl_test_write_config (env,
+                                "@version: 3.38\n"
+                                "@include \"scl.conf\"\n"
+                                "source s_acct { pacct(file(\"@DIR@/pacct\") follow-freq(1)); };\n"
+                                "destination d_out { file(\"@DIR@/out.log\" template(\"${.pacct.ac_comm} "
+                                "${.pacct.ac_pid} ${.pacct.ac_uid} ${.pacct.ac_flag} ${.pacct.ac_etime} "
+                                "${.pacct.ac_utime} ${.pacct.ac_mem} [$MSG]\\n\")); };\n"
+                                "log { source(s_acct); filter { tags(\".pacct\") }; destination(d_out); };\n",
+                                NULL)
+      || !start_with_scl (env) || !sl_test_wait_lines (env, out, 1))
+    return;
+
+  memcpy (rec.ac_comm, "id\0", 3);
+  rec.ac_pid = 4243;
+  FILE *f = fopen (pacct, "ab");
+  g_assert_nonnull (f);
+  g_assert_cmpuint (fwrite (&rec, sizeof rec, 1, f), ==, 1);
+  fclose (f);
+  if (!sl_test_wait_lines (env, out, 2))
+    return;
+  g_autofree gchar *text = sl_test_read_file (out);
+  g_assert_cmpstr (text, ==,
+                   "bash 4242 1000 02      1.50 40.00 4193792 []\n"
+                   "id 4243 1000 02      1.50 40.00 4193792 []\n");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -138,5 +180,6 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/scl-blocks/sudo-parser", test_sudo_parser);
   SL_TEST_ADD ("/scl-blocks/device-parsers", test_device_parsers);
   SL_TEST_ADD ("/scl-blocks/linux-audit-source", test_linux_audit_source);
+  SL_TEST_ADD ("/scl-blocks/pacct-source", test_pacct_source);
   return g_test_run ();
 }

@@ -60,6 +60,7 @@ typedef struct
   gsize start;
   gsize end;
   gboolean skipping;        /* dropping the rest of an oversize line */
+  gsize record_size;        /* the format's binary records; 0: lines */
   SlMessage *batch[POST_BATCH];
   guint batched;
 } FileSource;
@@ -115,14 +116,42 @@ emit (FileSource *self, const gchar *line, gsize len)
     flush_batch (self);
 }
 
-/* Makes messages of the complete lines in the buffer; at_end also of a
- * last line without its newline, which no one will finish any more. */
+/* A format of binary records (format("pacct")): each record whole, a
+ * short one only at_end, when no one will finish it any more. */
+static gsize
+frame_record (FileSource *self, gboolean at_end)
+{
+  gsize avail = self->end - self->start;
+  gsize size = MIN (avail, self->record_size);
+
+  if (size < self->record_size && !at_end)
+    return 0;
+  SlMessage *msg = sl_source_parse (self->source, self->buf + self->start, size, NULL);
+  sl_message_bind_window (msg, self->window);
+  self->batch[self->batched++] = msg;
+  if (self->batched == POST_BATCH)
+    flush_batch (self);
+  return size;
+}
+
+/* Makes messages of the complete lines (or records) in the buffer; at_end
+ * also of a last line without its newline, which no one will finish any
+ * more. */
 static void
 frame_lines (FileSource *self, gboolean at_end)
 {
   gsize max = sl_source_max_msg_size (self->source);
   while (self->start < self->end)
     {
+      if (self->record_size)
+        {
+          gsize used = frame_record (self, at_end);
+          if (!used)
+            break;
+          self->start += used;
+          self->offset += used;
+          continue;
+        }
       gchar *p = self->buf + self->start;
       gsize avail = self->end - self->start;
       gchar *nl = memchr (p, '\n', avail);
@@ -369,6 +398,7 @@ file_start (SlDriver *d, SlSource *source, GError **error)
     }
   self->source = source;
   self->window = sl_source_new_window (source);
+  self->record_size = sl_source_record_size (source);
   self->size = MAX (READ_CHUNK, sl_source_max_msg_size (source) + 1);
   self->buf = g_malloc (self->size);
   self->stopping = 0;
