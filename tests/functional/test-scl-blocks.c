@@ -11,23 +11,10 @@
 #include <string.h>
 #include <sys/socket.h>
 
-static gchar *
-include_path (void)
-{
-  const gchar *srcdir = g_getenv ("SL_TOP_SRCDIR");
-
-  if (!srcdir)
-    {
-      g_test_fail_printf ("SL_TOP_SRCDIR is not set; run the test through `make check`");
-      return NULL;
-    }
-  return g_strdup_printf ("%s/config/include:/usr/share/syslog-ng/include", srcdir);
-}
-
 static gboolean
 start_with_scl (SlTestEnv *env)
 {
-  g_autofree gchar *path = include_path ();
+  g_autofree gchar *path = sl_test_scl_include_path ();
   return path && sl_test_daemon_start_with_args (env, "--include-path", path, NULL);
 }
 

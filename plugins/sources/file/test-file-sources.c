@@ -26,8 +26,17 @@ append (SlTestEnv *env, const gchar *name, const gchar *text)
   return ok;
 }
 
+static gint
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const gchar *const *) a, *(const gchar *const *) b);
+}
+
+/* Waits for out.log to hold as many lines as expected and compares them,
+ * sorted when sorted is TRUE: the files of wildcard-file() are read side
+ * by side, so only each file's own lines keep their order. */
 static gboolean
-check_output (SlTestEnv *env, const gchar *expected)
+check_lines (SlTestEnv *env, const gchar *expected, gboolean sorted)
 {
   g_autofree gchar *path = sl_test_path (env, "out.log");
   guint lines = 0;
@@ -36,8 +45,25 @@ check_output (SlTestEnv *env, const gchar *expected)
   if (!sl_test_wait_lines (env, path, lines))
     return FALSE;
   g_autofree gchar *text = sl_test_read_file (path);
+  if (sorted && text)
+    {
+      g_auto (GStrv) got = g_strsplit (text, "\n", -1);
+      guint n = g_strv_length (got) - 1;   /* after the last newline: "" */
+      qsort (got, n, sizeof (gchar *), compare_strings);
+      g_free (got[n]);
+      got[n] = NULL;
+      g_autofree gchar *joined = g_strjoinv ("\n", got);
+      g_free (text);
+      text = g_strconcat (joined, "\n", NULL);
+    }
   g_assert_cmpstr (text, ==, expected);
   return g_strcmp0 (text, expected) == 0;
+}
+
+static gboolean
+check_output (SlTestEnv *env, const gchar *expected)
+{
+  return check_lines (env, expected, FALSE);
 }
 
 static const gchar file_config[] =
@@ -283,33 +309,6 @@ write_to_pipe (const gchar *path, const gchar *text)
 
 /* Writers come and go; each one's lines arrive. A line that starts with
  * digits and a space is a line, not an octet-counted frame. */
-static gint
-compare_strings (gconstpointer a, gconstpointer b)
-{
-  return g_strcmp0 (*(const gchar *const *) a, *(const gchar *const *) b);
-}
-
-/* out.log's lines, sorted: the files of wildcard-file() are read side by
- * side, so only each file's own lines keep their order. */
-static gboolean
-check_sorted_output (SlTestEnv *env, const gchar *expected)
-{
-  g_autofree gchar *path = sl_test_path (env, "out.log");
-  guint lines = 0;
-  for (const gchar *p = expected; (p = strchr (p, '\n')); p++)
-    lines++;
-  if (!sl_test_wait_lines (env, path, lines))
-    return FALSE;
-  g_auto (GStrv) got = sl_test_read_lines (path);
-  if (!got)
-    return FALSE;
-  qsort (got, g_strv_length (got), sizeof (gchar *), compare_strings);
-  g_autofree gchar *joined = g_strjoinv ("\n", got);
-  g_autofree gchar *text = g_strconcat (joined, "\n", NULL);
-  g_assert_cmpstr (text, ==, expected);
-  return g_strcmp0 (text, expected) == 0;
-}
-
 static const gchar wildcard_config[] =
   "@version: 3.38\n"
   "source s_logs { wildcard-file(base-dir(\"@DIR@/logs\") filename-pattern(\"*.log\") recursive(yes)\n"
@@ -327,13 +326,13 @@ test_wildcard (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (g_mkdir_with_parents (deeper, 0755), ==, 0);
   if (!append (env, "logs/a.log", "a1\n") || !append (env, "logs/sub/deeper/b.log", "b1\n")
       || !append (env, "logs/c.txt", "not this\n") || !sl_test_write_config (env, wildcard_config, NULL)
-      || !sl_test_daemon_start (env) || !check_sorted_output (env, "a1\nb1\n"))
+      || !sl_test_daemon_start (env) || !check_lines (env, "a1\nb1\n", TRUE))
     return;
 
   g_autofree gchar *later = sl_test_path (env, "logs/later");
   g_assert_cmpint (mkdir (later, 0755), ==, 0);
   if (!append (env, "logs/new.log", "new1\n") || !append (env, "logs/later/l.log", "l1\n")
-      || !append (env, "logs/a.log", "a2\n") || !check_sorted_output (env, "a1\na2\nb1\nl1\nnew1\n"))
+      || !append (env, "logs/a.log", "a2\n") || !check_lines (env, "a1\na2\nb1\nl1\nnew1\n", TRUE))
     return;
   g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
 
@@ -346,7 +345,7 @@ test_wildcard (SlTestEnv *env, gconstpointer data)
   if (!append (env, "logs/new.log", "new2\n") || !append (env, "logs/sub/deeper/b.log", "b2\n")
       || !sl_test_daemon_start (env))
     return;
-  check_sorted_output (env, "a1\na2\nb1\nb2\nl1\nnew1\nnew2\n");
+  check_lines (env, "a1\na2\nb1\nb2\nl1\nnew1\nnew2\n", TRUE);
 }
 
 static void
