@@ -1,4 +1,5 @@
 #include "core/config-private.h"
+#include "core/hook-commands.h"
 #include "core/config/error.h"
 #include "core/config/parser.h"
 #include "core/driver.h"
@@ -423,6 +424,18 @@ borrow (SlConfig *cfg, const gchar *key)
   return object;
 }
 
+/* Offers object to the next configuration under key. One with
+ * hook-commands() is not offered: it restarts at a reload, so that its
+ * teardown() and setup() run as in syslog-ng. */
+static void
+keep_reusable (SlConfig *cfg, gchar *key, gpointer object, const SlDriver *driver)
+{
+  if (sl_hook_commands_any (driver))
+    g_free (key);
+  else
+    g_hash_table_insert (cfg->reusable, key, object);
+}
+
 /* `source s { channel { source { ... }; parser { ... }; }; };`: the
  * channel's sources are the group's, and their messages go through the
  * channel before the paths that take the group (sl_path_compile_all). */
@@ -491,7 +504,7 @@ sl_config_source_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body,
           g_free (reuse);
           return NULL;
         }
-      g_hash_table_insert (cfg->reusable, reuse, src);
+      keep_reusable (cfg, reuse, src, src->driver);
       g_ptr_array_add (group, src);
       g_ptr_array_add (cfg->sources, src);
     }
@@ -567,7 +580,7 @@ sl_config_dest_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body, G
           g_ptr_array_add (workers, worker);
         }
       SlDestination *dest = sl_destination_new (workers, o);
-      g_hash_table_insert (cfg->reusable, reuse, dest);
+      keep_reusable (cfg, reuse, dest, d);
       g_ptr_array_add (group, dest);
       g_ptr_array_add (cfg->destinations, dest);
     }
@@ -592,18 +605,65 @@ sl_config_compile_template (SlConfig *cfg, const gchar *text, SlCfgPos pos, GErr
   return t;
 }
 
+static SlDriver *
+destination_driver (SlDestination *d)
+{
+  return g_ptr_array_index (sl_destination_drivers (d), 0);
+}
+
+/* Sources and destinations start and stop with their hook-commands();
+ * daemon_starting and daemon_exiting tell the daemon's start and exit
+ * from a reload, as syslog-ng's startup() and shutdown() need. */
+static gboolean
+start_destination (SlDestination *d, gboolean daemon_starting, GError **error)
+{
+  if (!sl_hook_commands_before_start (destination_driver (d), daemon_starting, error))
+    return FALSE;
+  if (sl_destination_start (d, error))
+    return TRUE;
+  sl_hook_commands_after_stop (destination_driver (d), FALSE);
+  return FALSE;
+}
+
+static void
+stop_destination (SlDestination *d, gboolean daemon_exiting)
+{
+  sl_destination_stop (d);
+  sl_hook_commands_after_stop (destination_driver (d), daemon_exiting);
+}
+
+static gboolean
+start_source (SlSource *src, gboolean daemon_starting, GError **error)
+{
+  if (!src->paths->len)
+    return TRUE;
+  if (!sl_hook_commands_before_start (src->driver, daemon_starting, error))
+    return FALSE;
+  if (sl_source_start (src, error))
+    return TRUE;
+  sl_hook_commands_after_stop (src->driver, FALSE);
+  return FALSE;
+}
+
+static void
+stop_source (SlSource *src, gboolean daemon_exiting)
+{
+  sl_source_stop (src);
+  sl_hook_commands_after_stop (src->driver, daemon_exiting);
+}
+
 gboolean
 sl_config_start (SlConfig *cfg, GError **error)
 {
   for (guint i = 0; i < cfg->destinations->len; i++)
-    if (!sl_destination_start (g_ptr_array_index (cfg->destinations, i), error))
+    if (!start_destination (g_ptr_array_index (cfg->destinations, i), TRUE, error))
       goto fail;
   cfg->started = TRUE;
   for (guint i = 0; i < cfg->sources->len; i++)
     {
       SlSource *src = g_ptr_array_index (cfg->sources, i);
       sl_source_use_compiled_paths (src);
-      if (src->paths->len && !sl_source_start (src, error))
+      if (!start_source (src, TRUE, error))
         goto fail;
     }
   return TRUE;
@@ -617,9 +677,9 @@ void
 sl_config_stop (SlConfig *cfg)
 {
   for (guint i = cfg->sources->len; i-- > 0;)
-    sl_source_stop (g_ptr_array_index (cfg->sources, i));
+    stop_source (g_ptr_array_index (cfg->sources, i), TRUE);
   for (guint i = 0; i < cfg->destinations->len; i++)
-    sl_destination_stop (g_ptr_array_index (cfg->destinations, i));
+    stop_destination (g_ptr_array_index (cfg->destinations, i), TRUE);
   cfg->started = FALSE;
 }
 
@@ -694,13 +754,13 @@ sl_config_take_over (SlConfig *next, SlConfig *running, GError **error)
     {
       SlSource *src = g_ptr_array_index (running->sources, i);
       if (!borrowed (next, src))
-        sl_source_stop (src);
+        stop_source (src, FALSE);
     }
   guint dests = 0, srcs = 0;
   for (; dests < next->destinations->len; dests++)
     {
       SlDestination *d = g_ptr_array_index (next->destinations, dests);
-      if (!borrowed (next, d) && !sl_destination_start (d, error))
+      if (!borrowed (next, d) && !start_destination (d, FALSE, error))
         goto undo;
     }
   for (; srcs < next->sources->len; srcs++)
@@ -709,7 +769,7 @@ sl_config_take_over (SlConfig *next, SlConfig *running, GError **error)
       if (borrowed (next, src))
         continue;
       sl_source_use_compiled_paths (src);
-      if (src->paths->len && !sl_source_start (src, error))
+      if (!start_source (src, FALSE, error))
         goto undo;
     }
   /* from here on the sources kept route by next's paths */
@@ -735,9 +795,12 @@ sl_config_take_over (SlConfig *next, SlConfig *running, GError **error)
       if (borrowed (next, d))
         continue;
       if (to)
-        sl_destination_hand_over (d, to);
+        {
+          sl_destination_hand_over (d, to);
+          sl_hook_commands_after_stop (destination_driver (d), FALSE);
+        }
       else
-        sl_destination_stop (d);
+        stop_destination (d, FALSE);
     }
   g_hash_table_unref (replacements);
   running->started = FALSE;
@@ -750,19 +813,19 @@ undo:
     {
       SlSource *src = g_ptr_array_index (next->sources, srcs);
       if (!borrowed (next, src))
-        sl_source_stop (src);
+        stop_source (src, FALSE);
     }
   for (guint i = 0; i < dests; i++)
     {
       SlDestination *d = g_ptr_array_index (next->destinations, i);
       if (!borrowed (next, d))
-        sl_destination_stop (d);
+        stop_destination (d, FALSE);
     }
   for (guint i = 0; i < running->sources->len; i++)
     {
       SlSource *src = g_ptr_array_index (running->sources, i);
       GError *again = NULL;
-      if (!borrowed (next, src) && src->paths->len && !sl_source_start (src, &again))
+      if (!borrowed (next, src) && !start_source (src, FALSE, &again))
         {
           sl_log (SL_LOG_ERROR, _("%s did not restart: %s"), src->driver->id, again->message);
           g_error_free (again);

@@ -2,6 +2,7 @@
 #include "core/config-private.h"
 #include "core/config/error.h"
 #include "core/filter-expr.h"
+#include "core/hook-commands.h"
 #include "core/i18n.h"
 #include "core/timeutil.h"
 
@@ -16,6 +17,7 @@ typedef struct
   SlDestinationOptions destination;
   SlTemplateEnv env;
   SlOptions *disk_buffer;   /* the values of disk-buffer(...) */
+  SlHookCommands hooks;
 } SlDriverCore;
 
 static const SlOptionWord source_flag_words[] = {
@@ -232,6 +234,9 @@ static const SlOptionGroup option_groups[] = {
   { "disk-buffer-option", "disk-buffer()", "Every destination that can queue on disk takes this.",
     disk_buffer_option },
   { "disk-buffer", "disk-buffer() sub-options", "The options inside `disk-buffer(...)`.", disk_buffer_options },
+  { "hook-commands-option", "hook-commands()", "Every source and destination takes this.", sl_hook_commands_option },
+  { "hook-commands", "hook-commands() sub-options", "The commands inside `hook-commands(...)`.",
+    sl_hook_commands_options },
   { NULL }
 };
 
@@ -261,6 +266,8 @@ sl_driver_class_tables (const SlDriverClass *klass, const SlOptionSpec *tables[S
     tables[n++] = batch_options;
   if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_DISK_BUFFER))
     tables[n++] = disk_buffer_option;
+  if (klass->kind == SL_DRIVER_SOURCE || klass->kind == SL_DRIVER_DESTINATION)
+    tables[n++] = sl_hook_commands_option;
   tables[n] = NULL;
 }
 
@@ -287,6 +294,12 @@ const SlDestinationOptions *
 sl_driver_destination_options (const SlDriver *driver)
 {
   return &driver_core (driver)->destination;
+}
+
+SlHookCommands *
+sl_driver_hook_commands (const SlDriver *driver)
+{
+  return &driver_core (driver)->hooks;
 }
 
 const SlTemplateEnv *
@@ -385,9 +398,15 @@ sl_driver_new (SlConfig *cfg, const SlDriverClass *klass, const SlCfgNode *node,
   SlOptionsCompiler compiler;
   compiler_for (cfg, &compiler);
   gboolean ok = TRUE;
+  SlDriverCore *core = driver_core (driver);
   for (guint i = 0; ok && tables[i]; i++)
-    ok = sl_options_bind (options, tables[i], tables[i] == klass->options ? (gpointer) driver : (gpointer) driver_core (driver),
-                          &compiler, error);
+    {
+      gpointer target = tables[i] == klass->options ? (gpointer) driver
+                        : tables[i] == sl_hook_commands_option ? (gpointer) &core->hooks : (gpointer) core;
+      ok = sl_options_bind (options, tables[i], target, &compiler, error);
+    }
+  if (ok)
+    ok = sl_hook_commands_bind (&core->hooks, error);
   if (ok && klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_TEMPLATES))
     ok = make_template_env (driver, error);
   if (ok && klass->kind == SL_DRIVER_DESTINATION)
@@ -410,6 +429,7 @@ sl_driver_free (SlDriver *driver)
     g_time_zone_unref (core->env.zone);
   if (core->disk_buffer)
     sl_options_free (core->disk_buffer);
+  sl_hook_commands_clear (&core->hooks);
   sl_options_free (driver->options);
   g_free (driver->id);
   g_free (driver);

@@ -6,6 +6,7 @@
 #define SL_DRIVER_H
 
 #include <glib.h>
+#include "core/hook-commands.h"
 #include "core/plugin.h"
 #include "core/stats.h"
 #include "core/template.h"
@@ -85,6 +86,9 @@ SlDriver   *sl_driver_new     (SlConfig *cfg, const SlDriverClass *klass, const 
 void        sl_driver_free    (SlDriver *driver);
 const SlSourceOptions      *sl_driver_source_options      (const SlDriver *driver);
 const SlDestinationOptions *sl_driver_destination_options (const SlDriver *driver);
+/* What its hook-commands() says (sources and destinations), and whether
+ * they were set up. */
+SlHookCommands *sl_driver_hook_commands (const SlDriver *driver);
 /* What a destination's disk-buffer files are called: its id and a hash of
  * its own options (not the core's, such as disk-buffer() itself), so that
  * a changed destination does not replay another one's messages. */

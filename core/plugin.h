@@ -12,7 +12,7 @@
 
 G_BEGIN_DECLS
 
-#define SL_ABI_VERSION 2
+#define SL_ABI_VERSION 3
 #define SL_MODULE_SYMBOL "sl_module"
 
 typedef enum
@@ -153,6 +153,10 @@ typedef struct
 typedef struct
 {
   gboolean (*parse) (SlMessage *msg, const SlParseOptions *options);   /* required */
+  /* 0: a source that reads a stream cuts it into lines; else the format
+   * reads binary records of this many bytes, which a file() source hands
+   * it whole (syslog-ng's format("pacct")) */
+  gsize record_size;
 } SlFormatOps;
 
 /* What a driver does beyond what its kind implies; the core adds the
@@ -263,7 +267,7 @@ void                  sl_plugins_foreach    (void (*func) (const SlDriverClass *
 const gchar          *sl_driver_kind_name   (SlDriverKind kind);
 /* The option tables of a class: its own, then those the core adds for its
  * kind and capabilities; NULL-terminated, at most SL_DRIVER_TABLES_MAX. */
-#define SL_DRIVER_TABLES_MAX 6
+#define SL_DRIVER_TABLES_MAX 7
 void                  sl_driver_class_tables (const SlDriverClass *klass,
                                               const SlOptionSpec *tables[SL_DRIVER_TABLES_MAX + 1]);
 /* The default klass gives option: its defaults' override of an option the

@@ -321,6 +321,12 @@ sl_source_new_window (SlSource *src)
 }
 
 gsize
+sl_source_record_size (SlSource *src)
+{
+  return src->format ? src->format->ops.format->record_size : 0;
+}
+
+gsize
 sl_source_max_msg_size (SlSource *src)
 {
   return src->max_msg_size;

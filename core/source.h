@@ -41,6 +41,8 @@ void       sl_source_post       (SlSource *src, SlMessage **msgs, guint n);
 SlWindow  *sl_source_new_window (SlSource *src);
 /* max-connections() of a source with SL_CAP_CONNECTIONS; 1 otherwise */
 guint      sl_source_max_connections (SlSource *src);
+/* The record size of the source's format() (SlFormatOps), 0 for lines. */
+gsize      sl_source_record_size (SlSource *src);
 /* log-msg-size() */
 gsize      sl_source_max_msg_size (SlSource *src);
 /* Counts an event of this source: "connections", "rejected", "truncated",

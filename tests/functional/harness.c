@@ -31,6 +31,13 @@ sl_test_module_path (void)
   return required_env ("SL_MODULE_PATH");
 }
 
+gchar *
+sl_test_scl_include_path (void)
+{
+  const gchar *srcdir = required_env ("SL_TOP_SRCDIR");
+  return srcdir ? g_strdup_printf ("%s/config/include:/usr/share/syslog-ng/include", srcdir) : NULL;
+}
+
 static gint64
 deadline_from_now (void)
 {

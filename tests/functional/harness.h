@@ -165,6 +165,10 @@ gint      sl_test_run_argv     (const gchar *const *argv, gchar **out, gchar **e
 /* SL_MODULE_PATH: the value of --module-path for running sluiced by hand;
  * NULL (and the test failed) when it is not set. */
 const gchar *sl_test_module_path (void);
+/* --include-path for configurations that use syslog-ng's SCL: Sluice's
+ * include folder in the source tree, then syslog-ng's installed one; NULL
+ * (and the test failed) when SL_TOP_SRCDIR is not set. */
+gchar       *sl_test_scl_include_path (void);
 
 G_END_DECLS
 

@@ -6,20 +6,6 @@
 #include <string.h>
 #include <sys/socket.h>
 
-/* Sluice's include folder in the source tree, then syslog-ng's. */
-static gchar *
-include_path (void)
-{
-  const gchar *srcdir = g_getenv ("SL_TOP_SRCDIR");
-
-  if (!srcdir)
-    {
-      g_test_fail_printf ("SL_TOP_SRCDIR is not set; run the test through `make check`");
-      return NULL;
-    }
-  return g_strdup_printf ("%s/config/include:/usr/share/syslog-ng/include", srcdir);
-}
-
 /* `sluiced -s` on config with the include path given; its exit status,
  * stderr in *err. */
 static gint
@@ -47,7 +33,7 @@ test_debian_stock_conf (SlTestEnv *env, gconstpointer data)
       g_test_skip ("Debian's syslog-ng-core and syslog-ng-scl are not installed");
       return;
     }
-  g_autofree gchar *path = include_path ();
+  g_autofree gchar *path = sl_test_scl_include_path ();
   g_autofree gchar *text = NULL;
   g_autofree gchar *copy = sl_test_path (env, "syslog-ng.conf");
   g_autofree gchar *err = NULL;
@@ -128,7 +114,7 @@ static void
 test_block_error_names_both_places (SlTestEnv *env, gconstpointer data)
 {
   g_autofree gchar *err = NULL;
-  g_autofree gchar *path = include_path ();
+  g_autofree gchar *path = sl_test_scl_include_path ();
 
   if (!path || !sl_test_write_config (env,
                                       "block destination d(path(\"/dev/null\")) {\n"

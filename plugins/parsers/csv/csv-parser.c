@@ -1,7 +1,7 @@
 /* csv-parser(): a message split at delimiters into the columns named,
- * with syslog-ng's quoting, escaping and flags. A column may open with a
- * quote (quote-pairs(), '""' by default), inside which delimiters are
- * text; the nearest delimiter ends an unquoted one, a string delimiter
+ * with syslog-ng's quoting, escaping, flags and defaults. A column may open
+ * with a quote (quote-pairs(), '""\'\'' by default), inside which delimiters
+ * are text; the nearest delimiter ends an unquoted one, a string delimiter
  * winning over a character at the same place. */
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -54,7 +54,9 @@ typedef struct
   GPtrArray *column_names;
   const SlCfgNode *delimiters;
   const gchar *quote_pairs;
+  const gchar *quotes;
   guint32 flags;
+  gboolean drop_invalid_option;
   gint dialect;                   /* SlCsvEscape, when dialect() is set */
   const gchar *prefix;
   const gchar *null_value;
@@ -77,9 +79,13 @@ static const SlOptionSpec csv_parser_options[] = {
   { "columns", SL_LIST (SlCsvParser, column_names), NULL, "the names of the columns, in order" },
   { "delimiters", SL_BLOCK (SlCsvParser, delimiters), NULL,
     "characters that end a column (a space when not given), or chars(\"...\") and strings(\"...\" ...)" },
-  { "quote-pairs", SL_STRING (SlCsvParser, quote_pairs), "\"\"", "opening and closing quote characters, in pairs: '\"\"[]'" },
-  { "flags", SL_FLAGS (SlCsvParser, flags), NULL, "escaping inside quotes, and what to do with the columns",
+  { "quote-pairs", SL_STRING (SlCsvParser, quote_pairs), "\"\"''", "opening and closing quote characters, in pairs: '\"\"[]'" },
+  { "quotes", SL_STRING (SlCsvParser, quotes), NULL, "quote characters, each closing what it opens; replaces quote-pairs()" },
+  { "flags", SL_FLAGS (SlCsvParser, flags), NULL,
+    "escaping inside quotes, and what to do with the columns; without flags(), strip-whitespace",
     .words = csv_flag_words },
+  { "drop-invalid", SL_BOOL (SlCsvParser, drop_invalid_option), "no",
+    "the parser fails when the input has fewer columns than named, or more without greedy; as flags(drop-invalid)" },
   { "dialect", SL_CHOICE (SlCsvParser, dialect), NULL, "escaping inside quotes", .words = csv_dialect_words },
   { "prefix", SL_STRING (SlCsvParser, prefix), "", "put before the name of every column" },
   { "null", SL_STRING (SlCsvParser, null_value), NULL, "a column holding exactly this text is stored empty" },
@@ -185,17 +191,16 @@ csv_parser_init (SlDriver *self, GError **error)
   for (guint i = 0; i < columns->len; i++)
     {
       gchar *name = g_strconcat (prefix, g_ptr_array_index (columns, i), NULL);
+      /* A column named "" is split but not stored, as syslog-ng skips it
+       * (Solaris's SCL block names the columns around the one it wants so). */
       parser->columns[i] = sl_field_handle (name);
       g_free (name);
-      if (parser->columns[i] == SL_F_NONE)
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "columns"),
-                            _("a column needs a name"));
-          return FALSE;
-        }
     }
 
-  const gchar *quotes = parser->quote_pairs;
+  if (parser->quotes)
+    for (const gchar *q = parser->quotes; *q; q++)
+      parser->closing_quote[(guchar) *q] = (guchar) *q;
+  const gchar *quotes = parser->quotes ? "" : parser->quote_pairs;
   if (strlen (quotes) % 2)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "quote-pairs"),
@@ -210,9 +215,10 @@ csv_parser_init (SlDriver *self, GError **error)
     return FALSE;
   read_escape (parser);
   guint32 flags = parser->flags;
-  parser->strip = (flags & FLAG_STRIP_WHITESPACE) != 0;
+  /* syslog-ng's flags() replaces its default, strip-whitespace */
+  parser->strip = (flags & FLAG_STRIP_WHITESPACE) || !sl_options_is_set (options, "flags");
   parser->greedy = (flags & FLAG_GREEDY) != 0;
-  parser->drop_invalid = (flags & FLAG_DROP_INVALID) != 0;
+  parser->drop_invalid = (flags & FLAG_DROP_INVALID) || parser->drop_invalid_option;
   parser->failed = sl_stats_counter ("parser", self->id, self->klass->name, "failed");
   return TRUE;
 }
@@ -230,111 +236,100 @@ delimiter_at (const SlCsvParser *parser, const gchar *text, gsize len, gsize pos
   return parser->delimiter_char[(guchar) text[pos]] ? 1 : 0;
 }
 
-/* A quoted column at text[pos], unquoted in place so that it starts there.
- * Returns where its text ends in the input. */
-static gsize
-unquote (const SlCsvParser *parser, gchar *text, gsize len, gsize pos, SlCsvSpan *span)
+static gboolean
+is_blank (gchar c)
 {
-  gchar close = (gchar) parser->closing_quote[(guchar) text[pos]];
-  gsize from = pos + 1;
-  gsize to = pos;
+  return c == ' ' || c == '\t';
+}
 
+static gsize
+skip_blanks (const SlCsvParser *parser, const gchar *text, gsize len, gsize pos)
+{
+  if (parser->strip)
+    while (pos < len && is_blank (text[pos]))
+      pos++;
+  return pos;
+}
+
+/* One column from *pos, read as syslog-ng's scanner reads it: an opening
+ * quote, blanks after it skipped, then characters up to a delimiter outside
+ * quotes (text after a closing quote is part of the column). The value is
+ * written unquoted over the input, which it never outgrows; *pos moves past
+ * the delimiter. */
+static void
+scan_column (const SlCsvParser *parser, gchar *text, gsize len, gsize *pos, SlCsvSpan *span)
+{
+  gsize from = *pos;
+  gsize to = from;
+  gchar quote = (gchar) parser->closing_quote[(guchar) text[from]];
+
+  if (quote)
+    from++;
+  from = skip_blanks (parser, text, len, from);
   while (from < len)
     {
       gchar c = text[from];
-      if (parser->escape == ESCAPE_BACKSLASH && c == '\\' && from + 1 < len)
+      if (!quote)
         {
-          text[to++] = text[from + 1];
-          from += 2;
-          continue;
-        }
-      if (c == close)
-        {
-          if (parser->escape == ESCAPE_DOUBLE_CHAR && from + 1 < len && text[from + 1] == close)
+          gsize d = delimiter_at (parser, text, len, from);
+          if (d)
             {
-              text[to++] = close;
-              from += 2;
-              continue;
+              from += d;
+              break;
             }
+        }
+      else if (parser->escape == ESCAPE_BACKSLASH && c == '\\' && from + 1 < len)
+        c = text[++from];
+      else if (parser->escape == ESCAPE_DOUBLE_CHAR && c == quote && from + 1 < len && text[from + 1] == quote)
+        from++;
+      else if (c == quote)
+        {
+          quote = 0;
           from++;
-          break;
+          continue;
         }
       text[to++] = c;
       from++;
     }
-  span->start = pos;
-  span->len = to - pos;
-  return from;
-}
-
-/* One column from pos; *next is where the following one starts. FALSE
- * when no delimiter followed, so that the input ends with this column. */
-static gboolean
-split_column (const SlCsvParser *parser, gchar *text, gsize len, gsize pos, SlCsvSpan *span, gsize *next)
-{
-  if (pos < len && parser->closing_quote[(guchar) text[pos]])
-    {
-      gsize end = unquote (parser, text, len, pos, span);
-      if (end >= len)
-        return FALSE;
-      /* text right after the closing quote starts the next column */
-      *next = end + delimiter_at (parser, text, len, end);
-      return TRUE;
-    }
-  for (gsize i = pos; i < len; i++)
-    {
-      gsize d = delimiter_at (parser, text, len, i);
-      if (d)
-        {
-          *span = (SlCsvSpan) { pos, i - pos };
-          *next = i + d;
-          return TRUE;
-        }
-    }
-  *span = (SlCsvSpan) { pos, len - pos };
-  return FALSE;
+  *span = (SlCsvSpan) { *pos, to - *pos };
+  *pos = from;
 }
 
 static void
 polish (const SlCsvParser *parser, const gchar *text, SlCsvSpan *span)
 {
   if (parser->strip)
-    {
-      while (span->len && g_ascii_isspace (text[span->start]))
-        span->start++, span->len--;
-      while (span->len && g_ascii_isspace (text[span->start + span->len - 1]))
-        span->len--;
-    }
+    while (span->len && is_blank (text[span->start + span->len - 1]))
+      span->len--;
   if (parser->null_value && strlen (parser->null_value) == span->len
       && memcmp (text + span->start, parser->null_value, span->len) == 0)
     span->len = 0;
 }
 
-/* Fills spans; returns how many columns were found, *rest being TRUE when
- * input was left over after the last one. */
+/* Fills spans; returns how many columns were found, *complete being TRUE
+ * when every column was and no input was left over. The greedy column
+ * takes what is left, even nothing. */
 static guint
-split (const SlCsvParser *parser, gchar *text, gsize len, SlCsvSpan *spans, gboolean *rest)
+split (const SlCsvParser *parser, gchar *text, gsize len, SlCsvSpan *spans, gboolean *complete)
 {
   guint n = 0;
   gsize pos = 0;
-  gboolean more = TRUE;
 
-  while (more && n < parser->n_columns)
+  for (; n < parser->n_columns; n++)
     {
       if (parser->greedy && n == parser->n_columns - 1)
         {
+          pos = skip_blanks (parser, text, len, pos);
           spans[n] = (SlCsvSpan) { pos, len - pos };
-          more = FALSE;
+          pos = len;
         }
+      else if (pos < len)
+        scan_column (parser, text, len, &pos, &spans[n]);
       else
-        more = split_column (parser, text, len, pos, &spans[n], &pos);
+        break;
       polish (parser, text, &spans[n]);
-      n++;
     }
-  /* the greedy column takes what is left, even nothing */
-  if (parser->greedy && n == parser->n_columns - 1)
-    spans[n++] = (SlCsvSpan) { len, 0 };
-  *rest = more;
+  *complete = n == parser->n_columns && pos >= len;
   return n;
 }
 
@@ -345,10 +340,10 @@ csv_parser_process (SlDriver *self, SlMessage **msg)
   gsize len;
   gchar *input = sl_parser_input (parser->template, *msg, &len);
   SlCsvSpan spans[parser->n_columns];
-  gboolean rest;
-  guint n = split (parser, input, len, spans, &rest);
+  gboolean complete;
+  guint n = split (parser, input, len, spans, &complete);
 
-  if (parser->drop_invalid && (n < parser->n_columns || rest))
+  if (parser->drop_invalid && !complete)
     {
       sl_counter_add (parser->failed, 1);
       return FALSE;

@@ -3,7 +3,7 @@
  * time with time-stamp(recvd)). The whole text must match a format. A
  * stamp without a zone is read in time-zone(), the local zone by default,
  * or guessed from the clock with flags(guess-timezone); one without a year
- * takes the year that puts it nearest to now. */
+ * takes the current one as syslog-ng guesses it (see resolve()). */
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/parser-input.h"
@@ -505,30 +505,21 @@ resolve (const SlDateParser *parser, SlDateFields *f, SlTime *out)
     }
   else
     {
-      /* of last year, this one and the next, the one nearest to now */
+      /* syslog-ng's guess: this year, but December's stamps read in
+       * January are last year's and January's read in December next year's */
       struct tm tm;
       gint32 unused;
       SlTime today = { now * G_USEC_PER_SEC, 0 };
       sl_time_to_tm (&today, parser->zone, &tm, &unused);
-      gint64 best = G_MAXINT64;
-      gboolean found = FALSE;
-      for (gint y = tm.tm_year + 1900 - 1; y <= tm.tm_year + 1900 + 1; y++)
-        {
-          if (!valid_day (f, y))
-            continue;
-          gint64 candidate = wall_seconds (f, y);
-          gint32 offset = offset_for (parser, f, candidate, now);
-          gint64 distance = ABS (candidate - offset - now);
-          if (distance < best)
-            {
-              best = distance;
-              wall = candidate;
-              gmtoff = offset;
-              found = TRUE;
-            }
-        }
-      if (!found)
+      gint year = tm.tm_year + 1900;
+      if (f->has_date && f->month == 12 && tm.tm_mon == 0)
+        year--;
+      else if (f->has_date && f->month == 1 && tm.tm_mon == 11)
+        year++;
+      if (!valid_day (f, year))
         return FALSE;
+      wall = wall_seconds (f, year);
+      gmtoff = offset_for (parser, f, wall, now);
     }
   *out = (SlTime) { (wall - gmtoff) * G_USEC_PER_SEC + f->usec, gmtoff };
   return TRUE;

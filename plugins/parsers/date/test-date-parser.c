@@ -115,8 +115,9 @@ format_utc (gint64 sec, const gchar *format)
   return text;
 }
 
-/* Without a year, the stamp is of the year that puts it nearest to now;
- * with guess-timezone, without a zone, its offset is what makes it now. */
+/* Without a year, the stamp is of this year as syslog-ng guesses it (last
+ * or next only across a new year); with guess-timezone, without a zone, its
+ * offset is what makes it now. */
 static void
 test_year_and_zone_guessing (void)
 {
@@ -131,6 +132,17 @@ test_year_and_zone_guessing (void)
   g_date_time_unref (t);
   g_free (day_and_time);
   check ("date-parser(format(\"%b %d %H:%M:%S\") time-zone(\"UTC\"))", text, SEC (hour_ago), 0);
+  g_free (text);
+
+  /* four months ahead is still this year, however near next year's is */
+  t = g_date_time_new_from_unix_utc (now);
+  gint year = g_date_time_get_year (t);
+  gint month = (g_date_time_get_month (t) + 3) % 12 + 1;
+  g_date_time_unref (t);
+  text = g_strdup_printf ("%s 01 12:00:00", months[month - 1]);
+  t = g_date_time_new_utc (year, month, 1, 12, 0, 0);
+  check ("date-parser(format(\"%b %d %H:%M:%S\") time-zone(\"UTC\"))", text, SEC (g_date_time_to_unix (t)), 0);
+  g_date_time_unref (t);
   g_free (text);
 
   /* a stamp written two hours east of UTC, a minute ago */

@@ -1,14 +1,14 @@
-/* kv-parser(): key=value pairs in a message become fields, as syslog-ng
- * reads them. A key is the run of letters, digits, '_', '.' and '-' right
- * before the value separator; words that are no pair are skipped. A value
- * in "..." or '...' is unquoted with C-style backslash escapes. Without
- * pair-separator(), an unquoted value ends at a space or at ", "; with it,
- * at that separator, and spaces around keys and values are trimmed. Like
- * syslog-ng's, the parser lets every message through, pairs or not. */
+/* kv-parser() and linux-audit-parser(): key=value pairs in a message
+ * become fields, read by kv-scanner.c as syslog-ng reads them; the words
+ * that are no pair can be kept as a list (extract-stray-words-into()).
+ * linux-audit-parser() also decodes the values the kernel's audit
+ * subsystem writes in hex. Like syslog-ng's, both let every message
+ * through, pairs or not. */
+#include "plugins/parsers/kv/kv-parser.h"
+#include "plugins/parsers/kv/kv-scanner.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/parser-input.h"
-#include "core/plugin.h"
 #include "core/stats.h"
 
 #include <string.h>
@@ -17,38 +17,19 @@
  * and counted, since the sender chooses them and names are kept for good. */
 #define SL_KV_MAX_NAME 255
 
-typedef struct
-{
-  SlDriver base;
-  SlTemplate *template;
-  const gchar *prefix;
-  gsize prefix_len;
-  const gchar *value_separator_option;
-  gchar value_separator;
-  const gchar *pair_separator;    /* NULL: whitespace and ", " */
-  gsize pair_separator_len;
-  SlCounter *skipped_keys;
-} SlKvParser;
-
-static const SlOptionSpec kv_parser_options[] = {
+const SlOptionSpec sl_kv_parser_options[] = {
   { "template", SL_TEMPLATE (SlKvParser, template), NULL, "the text to parse; ${MESSAGE} when not given" },
   { "prefix", SL_STRING (SlKvParser, prefix), "", "put before the name of every field" },
   { "value-separator", SL_STRING (SlKvParser, value_separator_option), "=", "the character between a key and its value" },
   { "pair-separator", SL_STRING (SlKvParser, pair_separator), NULL,
-    "the text between pairs; when not given, whitespace or \", \"" },
+    "the text between pairs besides spaces; \", \" when not given" },
+  { "extract-stray-words-into", SL_STRING (SlKvParser, stray_words_name), NULL,
+    "the field that gets the words outside pairs, as a list (\"word,'two words'\")" },
   { NULL }
 };
 
-typedef struct
-{
-  SlKvParser *parser;
-  SlMessage **msg;
-  gboolean writable;
-  gchar name[SL_KV_MAX_NAME + 1];
-} SlKvEmitter;
-
-static gboolean
-kv_parser_init (SlDriver *self, GError **error)
+gboolean
+sl_kv_parser_init (SlDriver *self, GError **error)
 {
   SlKvParser *parser = (SlKvParser *) self;
   SlOptions *options = self->options;
@@ -70,7 +51,6 @@ kv_parser_init (SlDriver *self, GError **error)
                         _("pair-separator() cannot be empty"));
       return FALSE;
     }
-  parser->pair_separator_len = pairs ? strlen (pairs) : 0;
 
   parser->prefix_len = strlen (parser->prefix);
   if (parser->prefix_len >= SL_KV_MAX_NAME)
@@ -79,193 +59,61 @@ kv_parser_init (SlDriver *self, GError **error)
                         _("prefix() is longer than the longest field name, %d bytes"), SL_KV_MAX_NAME);
       return FALSE;
     }
+  parser->stray_words = parser->stray_words_name ? sl_field_handle (parser->stray_words_name) : SL_F_NONE;
   parser->skipped_keys = sl_stats_counter ("parser", self->id, self->klass->name, "skipped-keys");
   return TRUE;
 }
 
-static gboolean
-is_key_char (gchar c)
-{
-  return g_ascii_isalnum (c) || c == '_' || c == '.' || c == '-';
-}
-
+/* Sets prefix + key to value; the message is made writable at the first. */
 static void
-emit (SlKvEmitter *e, const gchar *key, gsize key_len, const gchar *value, gsize value_len)
+emit (SlKvParser *parser, SlMessage **msg, gboolean *writable, const gchar *key, gsize key_len,
+      const gchar *value, gsize value_len)
 {
-  SlKvParser *parser = e->parser;
+  gchar name[SL_KV_MAX_NAME + 1];
 
   if (parser->prefix_len + key_len > SL_KV_MAX_NAME)
     {
       sl_counter_add (parser->skipped_keys, 1);
       return;
     }
-  memcpy (e->name, parser->prefix, parser->prefix_len);
-  memcpy (e->name + parser->prefix_len, key, key_len);
-  e->name[parser->prefix_len + key_len] = '\0';
-  if (!e->writable)
+  memcpy (name, parser->prefix, parser->prefix_len);
+  memcpy (name + parser->prefix_len, key, key_len);
+  name[parser->prefix_len + key_len] = '\0';
+  if (!*writable)
     {
-      sl_message_make_writable (e->msg);
-      e->writable = TRUE;
+      sl_message_make_writable (msg);
+      *writable = TRUE;
     }
-  sl_message_set (*e->msg, sl_field_handle (e->name), value, value_len);
+  sl_message_set (*msg, sl_field_handle (name), value, value_len);
 }
 
-/* Unquotes the value starting at the quote text[*pos], in place: the
- * result starts at the quote. An unclosed quote runs to the end. Returns
- * the value's length; *pos moves past the closing quote. */
-static gsize
-unquote (gchar *text, gsize len, gsize *pos)
+gboolean
+sl_kv_parser_scan (SlKvParser *parser, SlMessage **msg, SlKvTransform transform)
 {
-  gchar quote = text[*pos];
-  gsize from = *pos + 1;
-  gsize to = *pos;
+  gsize len;
+  const gchar *input = sl_parser_input (parser->template, *msg, &len);
+  gboolean writable = FALSE;
+  SlKvScanner scanner;
 
-  while (from < len && text[from] != quote)
+  sl_kv_scanner_init (&scanner, parser->value_separator, parser->pair_separator, transform,
+                      parser->stray_words != SL_F_NONE, input);
+  while (sl_kv_scanner_next (&scanner))
+    emit (parser, msg, &writable, scanner.key, scanner.key_len, scanner.value->str, scanner.value->len);
+  if (parser->stray_words != SL_F_NONE)
     {
-      if (text[from] != '\\')
-        {
-          text[to++] = text[from++];
-          continue;
-        }
-      if (++from == len)
-        break;
-      switch (text[from])
-        {
-        case 'b': text[to++] = '\b'; break;
-        case 'f': text[to++] = '\f'; break;
-        case 'n': text[to++] = '\n'; break;
-        case 'r': text[to++] = '\r'; break;
-        case 't': text[to++] = '\t'; break;
-        case '\\': text[to++] = '\\'; break;
-        default:
-          if (text[from] == quote)
-            text[to++] = quote;
-          else
-            {
-              text[to++] = '\\';
-              text[to++] = text[from];
-            }
-          break;
-        }
-      from++;
+      gsize words_len;
+      const gchar *words = sl_kv_scanner_stray_words (&scanner, &words_len);
+      if (!writable)
+        sl_message_make_writable (msg);
+      sl_message_set (*msg, parser->stray_words, words, words_len);
     }
-  gsize value_len = to - *pos;
-  *pos = from < len ? from + 1 : len;
-  return value_len;
-}
-
-/* The start of the key that ends at end, not before floor: end itself when
- * the character before the separator is no key character. */
-static gsize
-key_start (const gchar *text, gsize floor, gsize end)
-{
-  gsize start = end;
-  while (start > floor && is_key_char (text[start - 1]))
-    start--;
-  return start;
-}
-
-/* Whitespace or ", " between pairs. */
-static void
-scan_simple (SlKvEmitter *e, gchar *text, gsize len)
-{
-  gsize pos = 0;
-  gsize floor = 0;   /* where the text not yet taken by a pair starts */
-
-  while (pos < len)
-    {
-      const gchar *found = memchr (text + pos, e->parser->value_separator, len - pos);
-      if (!found)
-        return;
-      gsize separator = found - text;
-      gsize start = key_start (text, floor, separator);
-      pos = separator + 1;
-      if (start == separator)
-        continue;
-
-      gsize value = pos;
-      gsize value_len;
-      if (pos < len && (text[pos] == '"' || text[pos] == '\''))
-        value_len = unquote (text, len, &pos);
-      else
-        {
-          while (pos < len && text[pos] != ' ' && !(text[pos] == ',' && pos + 1 < len && text[pos + 1] == ' '))
-            pos++;
-          value_len = pos - value;
-        }
-      floor = pos;
-      emit (e, text + start, separator - start, text + value, value_len);
-    }
-}
-
-static gsize
-find_pair_separator (const SlKvParser *parser, const gchar *text, gsize len, gsize from)
-{
-  for (gsize i = from; i + parser->pair_separator_len <= len; i++)
-    if (memcmp (text + i, parser->pair_separator, parser->pair_separator_len) == 0)
-      return i;
-  return len;
-}
-
-/* pair-separator() given: values run to it, spaces around are trimmed. */
-static void
-scan_separated (SlKvEmitter *e, gchar *text, gsize len)
-{
-  const SlKvParser *parser = e->parser;
-  gsize pos = 0;
-
-  while (pos < len)
-    {
-      gsize pair_end = find_pair_separator (parser, text, len, pos);
-      const gchar *found = memchr (text + pos, parser->value_separator, pair_end - pos);
-      if (!found)
-        {
-          pos = pair_end + parser->pair_separator_len;
-          continue;
-        }
-      gsize separator = found - text;
-      gsize key_end = separator;
-      while (key_end > pos && text[key_end - 1] == ' ')
-        key_end--;
-      gsize start = key_start (text, pos, key_end);
-
-      gsize value = separator + 1;
-      while (value < pair_end && text[value] == ' ')
-        value++;
-      gsize value_len;
-      if (value < pair_end && (text[value] == '"' || text[value] == '\''))
-        {
-          /* a quoted value may hold the pair separator */
-          gsize after = value;
-          value_len = unquote (text, len, &after);
-          pair_end = find_pair_separator (parser, text, len, after);
-        }
-      else
-        {
-          gsize end = pair_end;
-          while (end > value && text[end - 1] == ' ')
-            end--;
-          value_len = end - value;
-        }
-      pos = pair_end + parser->pair_separator_len;
-      if (start < key_end)
-        emit (e, text + start, key_end - start, text + value, value_len);
-    }
+  return TRUE;
 }
 
 static gboolean
 kv_parser_process (SlDriver *self, SlMessage **msg)
 {
-  SlKvParser *parser = (SlKvParser *) self;
-  SlKvEmitter emitter = { .parser = parser, .msg = msg };
-  gsize len;
-  gchar *input = sl_parser_input (parser->template, *msg, &len);
-
-  if (parser->pair_separator)
-    scan_separated (&emitter, input, len);
-  else
-    scan_simple (&emitter, input, len);
-  return TRUE;
+  return sl_kv_parser_scan ((SlKvParser *) self, msg, NULL);
 }
 
 static const SlParserOps kv_parser_ops = { .process = kv_parser_process };
@@ -274,14 +122,14 @@ static const SlDriverClass kv_parser_class = {
   .kind = SL_DRIVER_PARSER,
   .name = "kv-parser",
   .summary = "sets fields from key=value pairs",
-  .options = kv_parser_options,
+  .options = sl_kv_parser_options,
   .instance_size = sizeof (SlKvParser),
-  .init = kv_parser_init,
+  .init = sl_kv_parser_init,
   .ops.parser = &kv_parser_ops,
 };
 
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "kv-parser",
-  .drivers = (const SlDriverClass *const[]) { &kv_parser_class, NULL },
+  .drivers = (const SlDriverClass *const[]) { &kv_parser_class, &sl_linux_audit_parser_class, NULL },
 };

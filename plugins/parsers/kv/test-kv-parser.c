@@ -1,5 +1,7 @@
-/* kv-parser(): the pairs syslog-ng finds in a line, and those it does not;
- * quoting, separators, prefixes, and hostile lines. */
+/* kv-parser() and linux-audit-parser(): the pairs syslog-ng 3.38 finds in
+ * a line (each case was run through it too), and those it does not;
+ * quoting, separators, stray words, prefixes, hex-encoded audit values,
+ * and hostile lines. */
 #include "tests/unit/parser-harness.h"
 #include "core/config/error.h"
 
@@ -62,14 +64,15 @@ static const Case default_cases[] = {
   { "k=v,", { "k", "v,", NULL } },
   { "k=v, ", { "k", "v", NULL } },
   { "k1=v1\tk2=v2 k3=v3", { "k1", "v1\tk2=v2", "k3", "v3", NULL } },
-  /* stray words are skipped */
+  /* words before the first pair are skipped; after one, an unquoted value
+   * runs over spaces until a key follows */
   { "lorem ipsum foo=bar", { "foo", "bar", NULL } },
-  { "foo=bar lorem ipsum key=value some more", { "foo", "bar", "key", "value", NULL } },
+  { "foo=bar lorem ipsum key=value some more", { "foo", "bar lorem ipsum", "key", "value some more", NULL } },
   { "k1 k2=v2, k3, k4=v4", { "k2", "v2", "k4", "v4", NULL } },
   { "k1= k2=v2, k3=, k4=v4 k5= , k6=v6",
     { "k1", "", "k2", "v2", "k3", "", "k4", "v4", "k5", "", "k6", "v6", NULL } },
-  /* a key sits right before the separator and is made of [A-Za-z0-9_.-] */
-  { "k1= v1 k2 = v2 k3 =v3 ", { "k1", "", NULL } },
+  /* a key is made of [A-Za-z0-9_.-], with spaces allowed around the separator */
+  { "k1= v1 k2 = v2 k3 =v3 ", { "k1", "v1", "k2", "v2", "k3", "v3", NULL } },
   { "*k=v", { "k", "v", NULL } },
   { "x *k=v", { "k", "v", NULL } },
   { "k*=v", { NULL } },
@@ -89,8 +92,9 @@ static const Case default_cases[] = {
   { "k1=\"\\b \\f \\n \\r \\t \\\\\"", { "k1", "\b \f \n \r \t \\", NULL } },
   { "k1=\"\\p\"", { "k1", "\\p", NULL } },
   { "k1=\\b\\n", { "k1", "\\b\\n", NULL } },
-  { "k=\"a", { "k", "a", NULL } },
-  { "k=\"\\", { "k", "", NULL } },
+  /* broken quotes: the value as written */
+  { "k=\"a", { "k", "\"a", NULL } },
+  { "k=\"\\", { "k", "\"\\", NULL } },
   /* bytes are bytes */
   { "k=\xc3 j=\"\xff\"", { "k", "\xc3", "j", "\xff", NULL } },
 };
@@ -141,6 +145,76 @@ test_pair_separator (void)
                G_N_ELEMENTS (semicolon_cases));
   check_cases ("kv-parser(pair-separator(\"||\") prefix(\"kv.\"))", string_separator_cases,
                G_N_ELEMENTS (string_separator_cases));
+}
+
+static void
+check_stray_words (const gchar *text, const gchar *line, const gchar *expected)
+{
+  SlTestParser p;
+  sl_test_parser_init (&p, text);
+  SlMessage *msg = sl_test_message (line);
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  sl_test_assert_field (msg, "stray", expected);
+  sl_message_unref (msg);
+  sl_test_parser_clear (&p);
+}
+
+/* The words outside pairs as a list, quoted as syslog-ng quotes list
+ * items; what the sudo-parser() SCL block takes the user from. */
+static void
+test_stray_words (void)
+{
+  const gchar *sudo = "kv-parser(pair-separator(\";\") extract-stray-words-into(\"stray\"))";
+  check_stray_words (sudo, "  alice : TTY=pts/0 ; PWD=/home/alice ; USER=root ; COMMAND=/usr/bin/id -u",
+                     "\"alice :\"");
+  check_stray_words (sudo, "VSYS=public; stray words; policy=370;", "\"stray words;\"");
+  check_stray_words (sudo, ";;;", ";;;");
+  check_stray_words (sudo, "a=1", "");
+
+  const gchar *plain = "kv-parser(extract-stray-words-into(\"stray\"))";
+  check_stray_words (plain, "k1 k2=v2, k3, k4=v4", "k1,\"k3,\"");
+  check_stray_words (plain, "x *k=v", "\"x *\"");
+  check_stray_words (plain, "it's k=v", "\"it's\"");
+  check_stray_words (plain, "say \"hi\" k=v", "'say \"hi\"'");
+  check_stray_words (plain, "'a' \"b\" k=v", "\"'a' \\\"b\\\"\"");
+  check_stray_words (plain, "k=\"a", "'\"a'");
+  check_stray_words (plain, "tab\there \xff k=v", "\"tab\\there \\xff\"");
+}
+
+/* Audit records: values the kernel had to write in hex are decoded, as
+ * syslog-ng decodes them; others are left as written. */
+static void
+test_linux_audit (void)
+{
+  SlTestParser p;
+  sl_test_parser_init (&p, "linux-audit-parser(prefix(\".auditd.\"))");
+  SlMessage *msg = sl_test_message (
+    "type=EXECVE msg=audit(1369310389.622:1036): argc=3 a0=\"ls\" a1=2D6C a2=2F746D702F6D7920646972"
+    " proctitle=6C73002D6C name=\"/bin/ls\" comm=414243 data=7A7A7A7A2 dev=fd:01");
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  sl_test_assert_field (msg, ".auditd.type", "EXECVE");
+  sl_test_assert_field (msg, ".auditd.msg", "audit(1369310389.622:1036):");
+  sl_test_assert_field (msg, ".auditd.a0", "ls");
+  /* "-l" is printable: the kernel would have written it as is, so 2D6C
+   * is taken for what it says */
+  sl_test_assert_field (msg, ".auditd.a1", "2D6C");
+  sl_test_assert_field (msg, ".auditd.a2", "/tmp/my dir");
+  /* a NUL between arguments becomes a tab */
+  sl_test_assert_field (msg, ".auditd.proctitle", "ls\t-l");
+  sl_test_assert_field (msg, ".auditd.name", "/bin/ls");
+  sl_test_assert_field (msg, ".auditd.comm", "414243");
+  sl_test_assert_field (msg, ".auditd.data", "7A7A7A7A2");
+  sl_test_assert_field (msg, ".auditd.dev", "fd:01");
+  sl_message_unref (msg);
+
+  /* decoded bytes that are not UTF-8 stay in hex; other keys never decode */
+  msg = sl_test_message ("path=FF20 key=2F746D702F6D7920646972 a9=2F612062");
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  sl_test_assert_field (msg, ".auditd.path", "FF20");
+  sl_test_assert_field (msg, ".auditd.key", "2F746D702F6D7920646972");
+  sl_test_assert_field (msg, ".auditd.a9", "/a b");
+  sl_message_unref (msg);
+  sl_test_parser_clear (&p);
 }
 
 static void
@@ -248,6 +322,8 @@ main (int argc, char **argv)
   g_test_add_func ("/kv-parser/default-scanner", test_default_scanner);
   g_test_add_func ("/kv-parser/value-separator", test_value_separator);
   g_test_add_func ("/kv-parser/pair-separator", test_pair_separator);
+  g_test_add_func ("/kv-parser/stray-words", test_stray_words);
+  g_test_add_func ("/kv-parser/linux-audit", test_linux_audit);
   g_test_add_func ("/kv-parser/prefix-template-and-copy", test_prefix_template_and_copy);
   g_test_add_func ("/kv-parser/overwriting-the-input", test_overwriting_the_input);
   g_test_add_func ("/kv-parser/hostile-lines", test_hostile_lines);

@@ -1,5 +1,6 @@
 /* regexp-parser(): the first of patterns() that matches the message sets a
- * field for each of its named groups ((?<name>...)), prefixed by prefix();
+ * field for each of its named groups ((?<name>...)), prefixed by prefix(),
+ * and, as syslog-ng, $0 (the match) and $1 ... (every group, named or not);
  * a message none matches does not parse. Patterns are PCRE, compiled once. */
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -14,6 +15,9 @@
  * this the pattern counts as not matching. PCRE2 takes the lower of this
  * and any limit the pattern itself starts with. */
 #define SL_REGEXP_MATCH_LIMIT "(*LIMIT_MATCH=1000000)"
+
+/* $0 to $255, as syslog-ng keeps them */
+#define SL_REGEXP_MAX_MATCHES 256
 
 enum
 {
@@ -37,6 +41,7 @@ typedef struct
 {
   GRegex *regex;
   GArray *groups;   /* SlRegexpGroup */
+  guint matches;    /* $0 and the numbered groups, at most SL_REGEXP_MAX_MATCHES */
 } SlRegexpPattern;
 
 typedef struct
@@ -50,6 +55,7 @@ typedef struct
   gboolean utf8;
   SlCounter *failed;
   SlCounter *match_limit;
+  SlHandle match_fields[SL_REGEXP_MAX_MATCHES];
 } SlRegexpParser;
 
 static const SlOptionSpec regexp_parser_options[] = {
@@ -176,6 +182,7 @@ compile_pattern (SlRegexpParser *parser, const gchar *text, GRegexCompileFlags f
       return FALSE;
     }
   collect_groups (pattern, text, prefix);
+  pattern->matches = MIN ((guint) g_regex_get_capture_count (pattern->regex) + 1, SL_REGEXP_MAX_MATCHES);
   return TRUE;
 }
 
@@ -205,14 +212,33 @@ regexp_parser_init (SlDriver *self, GError **error)
                           sl_options_pos (options, "patterns"), error))
       return FALSE;
 
+  for (guint i = 0; i < SL_REGEXP_MAX_MATCHES; i++)
+    {
+      gchar name[8];
+      g_snprintf (name, sizeof name, "%u", i);
+      parser->match_fields[i] = sl_field_handle (name);
+    }
   parser->failed = sl_stats_counter ("parser", self->id, self->klass->name, "failed");
   parser->match_limit = sl_stats_counter ("parser", self->id, self->klass->name, "match-limit");
   return TRUE;
 }
 
+/* As syslog-ng: a group that took no part in the match leaves its $N as it
+ * was, and the numbered matches above the pattern's groups are unset. */
 static void
-set_groups (const SlRegexpPattern *pattern, const GMatchInfo *info, const gchar *input, SlMessage *msg)
+set_groups (const SlRegexpParser *parser, const SlRegexpPattern *pattern, const GMatchInfo *info,
+            const gchar *input, SlMessage *msg)
 {
+  for (guint i = 0; i < pattern->matches; i++)
+    {
+      gint start, end;
+      if (g_match_info_fetch_pos (info, (gint) i, &start, &end) && start >= 0)
+        sl_message_set (msg, parser->match_fields[i], input + start, end - start);
+    }
+  SlHandle limit = sl_message_handle_limit (msg);
+  for (guint i = pattern->matches; i < SL_REGEXP_MAX_MATCHES; i++)
+    if (parser->match_fields[i] < limit)
+      sl_message_unset (msg, parser->match_fields[i]);
   for (guint i = 0; i < pattern->groups->len; i++)
     {
       const SlRegexpGroup *group = &g_array_index (pattern->groups, SlRegexpGroup, i);
@@ -245,7 +271,7 @@ regexp_parser_process (SlDriver *self, SlMessage **msg)
       if (matched)
         {
           sl_message_make_writable (msg);
-          set_groups (pattern, info, input, *msg);
+          set_groups (parser, pattern, info, input, *msg);
         }
       g_match_info_free (info);
       if (matched)

@@ -28,6 +28,30 @@ test_named_groups (void)
   sl_test_parser_clear (&p);
 }
 
+/* As syslog-ng 3.38 (the cisco-parser() block relies on it): $0 and every
+ * group as $1 ..., without the prefix; a group that took no part keeps
+ * what $N held, and numbered matches past the pattern's groups go. */
+static void
+test_numbered_matches (void)
+{
+  SlTestParser p;
+  sl_test_parser_init (&p, "regexp-parser(prefix(\".p.\") patterns(\"^(?'HOST'[^:]+): (x)?(.*)\"))");
+  SlMessage *msg = sl_test_message ("router1: *Mar  1 18:48:50");
+  sl_message_set (msg, sl_field_handle ("2"), "kept", -1);
+  sl_message_set (msg, sl_field_handle ("4"), "stale", -1);
+  sl_message_set (msg, sl_field_handle ("255"), "stale", -1);
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  sl_test_assert_field (msg, "0", "router1: *Mar  1 18:48:50");
+  sl_test_assert_field (msg, "1", "router1");
+  sl_test_assert_field (msg, "2", "kept");
+  sl_test_assert_field (msg, "3", "*Mar  1 18:48:50");
+  sl_test_assert_field (msg, "4", NULL);
+  sl_test_assert_field (msg, "255", NULL);
+  sl_test_assert_field (msg, ".p.HOST", "router1");
+  sl_message_unref (msg);
+  sl_test_parser_clear (&p);
+}
+
 static void
 test_patterns_in_order (void)
 {
@@ -164,6 +188,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_assert_true (sl_plugins_register (&sl_module, __FILE__, NULL));
   g_test_add_func ("/regexp-parser/named-groups", test_named_groups);
+  g_test_add_func ("/regexp-parser/numbered-matches", test_numbered_matches);
   g_test_add_func ("/regexp-parser/patterns-in-order", test_patterns_in_order);
   g_test_add_func ("/regexp-parser/no-match-fails", test_no_match_fails);
   g_test_add_func ("/regexp-parser/group-names-in-tricky-places", test_group_names_in_tricky_places);

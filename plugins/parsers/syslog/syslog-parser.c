@@ -15,6 +15,7 @@ enum
   FLAG_ASSUME_UTF8     = 1 << 3,
   FLAG_VALIDATE_UTF8   = 1 << 4,
   FLAG_CHECK_HOSTNAME  = 1 << 5,
+  FLAG_NO_HEADER       = 1 << 6,
 };
 
 static const SlOptionWord syslog_parser_flag_words[] = {
@@ -24,6 +25,7 @@ static const SlOptionWord syslog_parser_flag_words[] = {
   { "assume-utf8", FLAG_ASSUME_UTF8 },
   { "validate-utf8", FLAG_VALIDATE_UTF8 },
   { "check-hostname", FLAG_CHECK_HOSTNAME },
+  { "no-header", FLAG_NO_HEADER },
   { NULL }
 };
 
@@ -103,6 +105,24 @@ take_parsed_fields (SlMessage *msg, const SlMessage *parsed)
     sl_message_keep_sdata (msg, sdata, sdata_len);
 }
 
+/* flags(no-header), as syslog-ng: only <PRI> is read (the default one when
+ * the line has none) and the rest, not even a space skipped, becomes
+ * MESSAGE; the other fields keep what the message had. */
+static gboolean
+parse_pri_only (SlSyslogParser *parser, SlMessage **msg, const gchar *line, gsize len)
+{
+  SlScan s = { line, line + len };
+  guint8 pri = parser->options.default_pri;
+
+  sl_syslog_scan_pri (&s, &pri);
+  sl_message_make_writable (msg);
+  (*msg)->pri = pri;
+  if (parser->options.store_raw)
+    sl_message_set (*msg, SL_F_RAWMSG, line, len);
+  sl_message_set (*msg, SL_F_MESSAGE, s.p, sl_scan_left (&s));
+  return TRUE;
+}
+
 /* The line is parsed in place as the raw bytes of a message of its own;
  * what it yields is copied over, since those slices die with it. */
 static gboolean
@@ -111,6 +131,9 @@ syslog_parser_process (SlDriver *self, SlMessage **msg)
   SlSyslogParser *parser = (SlSyslogParser *) self;
   gsize len;
   const gchar *line = sl_message_get (*msg, SL_F_MESSAGE, &len);
+  if (parser->flags & FLAG_NO_HEADER)
+    return parse_pri_only (parser, msg, line ? line : "", line ? len : 0);
+
   SlMessage *parsed = sl_message_new (line, len);
 
   parsed->recvd = (*msg)->recvd;

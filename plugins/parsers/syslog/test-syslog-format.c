@@ -920,6 +920,39 @@ test_parser_failure (void)
   parser_free (&f);
 }
 
+/* syslog-ng's flags(no-header), as the cisco-parser() and
+ * fortigate-parser() blocks use it: <PRI> and MESSAGE, nothing else. */
+static void
+test_parser_no_header (void)
+{
+  ParserFixture f;
+  g_assert_true (parser_new (&f, (const gchar *[]) { "no-header", NULL }, "$MSG", NULL));
+
+  SlMessage *msg = wrapped_message ("relay text", "<189>date=2021-01-15 time=12:58:59 devname=\"F\"");
+  sl_message_set (msg, SL_F_PROGRAM, "outer", -1);
+  g_assert_true (parser_class->ops.parser->process (f.driver, &msg));
+  g_assert_cmpint (msg->pri, ==, 189);
+  assert_field (msg, SL_F_MESSAGE, "date=2021-01-15 time=12:58:59 devname=\"F\"");
+  assert_field (msg, SL_F_PROGRAM, "outer");
+  assert_stamp_is_recvd (msg);
+  sl_message_unref (msg);
+
+  /* no <PRI>: the default one, and the text untouched, leading space too */
+  msg = wrapped_message ("relay text", " Feb  3 12:34:56 host prog: m");
+  msg->pri = 0;
+  g_assert_true (parser_class->ops.parser->process (f.driver, &msg));
+  g_assert_cmpint (msg->pri, ==, 13);
+  assert_field (msg, SL_F_MESSAGE, " Feb  3 12:34:56 host prog: m");
+  assert_field (msg, SL_F_HOST, NULL);
+  sl_message_unref (msg);
+
+  msg = sl_message_new ("", 0);
+  g_assert_true (parser_class->ops.parser->process (f.driver, &msg));
+  assert_field (msg, SL_F_MESSAGE, "");
+  sl_message_unref (msg);
+  parser_free (&f);
+}
+
 static void
 test_parser_flags (void)
 {
@@ -1136,6 +1169,7 @@ main (int argc, char **argv)
   g_test_add_func ("/syslog/parser/rfc5424", test_parser_rfc5424);
   g_test_add_func ("/syslog/parser/failure", test_parser_failure);
   g_test_add_func ("/syslog/parser/flags", test_parser_flags);
+  g_test_add_func ("/syslog/parser/no-header", test_parser_no_header);
   g_test_add_func ("/syslog/parser/check-hostname", test_parser_check_hostname);
   g_test_add_func ("/syslog/parser/template", test_parser_template);
   g_test_add_func ("/syslog/parser/unknown-flag", test_parser_unknown_flag);

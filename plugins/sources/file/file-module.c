@@ -1,10 +1,11 @@
-/* The file plugin: file() follows a file as it grows and rotates, pipe()
- * reads a named pipe, stdin() the daemon's standard input. */
+/* The file plugin: file() follows a file as it grows and rotates,
+ * wildcard-file() every file of a folder that matches a glob, pipe() reads
+ * a named pipe, stdin() the daemon's standard input. */
 #include "plugins/sources/file/file-private.h"
 
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "file-source",
   .drivers = (const SlDriverClass *const[]) { &sl_file_source_class, &sl_pipe_source_class,
-                                              &sl_stdin_source_class, NULL },
+                                              &sl_stdin_source_class, &sl_wildcard_file_source_class, NULL },
 };

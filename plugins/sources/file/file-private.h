@@ -9,6 +9,7 @@ G_BEGIN_DECLS
 extern const SlDriverClass sl_file_source_class;
 extern const SlDriverClass sl_pipe_source_class;
 extern const SlDriverClass sl_stdin_source_class;
+extern const SlDriverClass sl_wildcard_file_source_class;
 
 G_END_DECLS
 

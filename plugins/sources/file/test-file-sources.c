@@ -1,12 +1,14 @@
-/* file(), pipe() and stdin() on the real daemon: a followed file through
- * appends, restarts, rotation and truncation; a named pipe through its
- * writers coming and going; the daemon's stdin to its end. */
+/* file(), wildcard-file(), pipe() and stdin() on the real daemon: a
+ * followed file through appends, restarts, rotation and truncation; the
+ * files of a folder, new ones too; a named pipe through its writers coming
+ * and going; the daemon's stdin to its end. */
 #include "tests/functional/harness.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -24,8 +26,17 @@ append (SlTestEnv *env, const gchar *name, const gchar *text)
   return ok;
 }
 
+static gint
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const gchar *const *) a, *(const gchar *const *) b);
+}
+
+/* Waits for out.log to hold as many lines as expected and compares them,
+ * sorted when sorted is TRUE: the files of wildcard-file() are read side
+ * by side, so only each file's own lines keep their order. */
 static gboolean
-check_output (SlTestEnv *env, const gchar *expected)
+check_lines (SlTestEnv *env, const gchar *expected, gboolean sorted)
 {
   g_autofree gchar *path = sl_test_path (env, "out.log");
   guint lines = 0;
@@ -34,8 +45,25 @@ check_output (SlTestEnv *env, const gchar *expected)
   if (!sl_test_wait_lines (env, path, lines))
     return FALSE;
   g_autofree gchar *text = sl_test_read_file (path);
+  if (sorted && text)
+    {
+      g_auto (GStrv) got = g_strsplit (text, "\n", -1);
+      guint n = g_strv_length (got) - 1;   /* after the last newline: "" */
+      qsort (got, n, sizeof (gchar *), compare_strings);
+      g_free (got[n]);
+      got[n] = NULL;
+      g_autofree gchar *joined = g_strjoinv ("\n", got);
+      g_free (text);
+      text = g_strconcat (joined, "\n", NULL);
+    }
   g_assert_cmpstr (text, ==, expected);
   return g_strcmp0 (text, expected) == 0;
+}
+
+static gboolean
+check_output (SlTestEnv *env, const gchar *expected)
+{
+  return check_lines (env, expected, FALSE);
 }
 
 static const gchar file_config[] =
@@ -281,6 +309,45 @@ write_to_pipe (const gchar *path, const gchar *text)
 
 /* Writers come and go; each one's lines arrive. A line that starts with
  * digits and a space is a line, not an octet-counted frame. */
+static const gchar wildcard_config[] =
+  "@version: 3.38\n"
+  "source s_logs { wildcard-file(base-dir(\"@DIR@/logs\") filename-pattern(\"*.log\") recursive(yes)\n"
+  "  follow-freq(0.1) flags(no-parse)); };\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_logs); destination(d_out); flags(flow-control); };\n";
+
+/* The files whose names match, in folders under base-dir() too; a file
+ * and a folder made while it runs; each file's position kept across a
+ * restart as file() keeps its one. */
+static void
+test_wildcard (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *deeper = sl_test_path (env, "logs/sub/deeper");
+  g_assert_cmpint (g_mkdir_with_parents (deeper, 0755), ==, 0);
+  if (!append (env, "logs/a.log", "a1\n") || !append (env, "logs/sub/deeper/b.log", "b1\n")
+      || !append (env, "logs/c.txt", "not this\n") || !sl_test_write_config (env, wildcard_config, NULL)
+      || !sl_test_daemon_start (env) || !check_lines (env, "a1\nb1\n", TRUE))
+    return;
+
+  g_autofree gchar *later = sl_test_path (env, "logs/later");
+  g_assert_cmpint (mkdir (later, 0755), ==, 0);
+  if (!append (env, "logs/new.log", "new1\n") || !append (env, "logs/later/l.log", "l1\n")
+      || !append (env, "logs/a.log", "a2\n") || !check_lines (env, "a1\na2\nb1\nl1\nnew1\n", TRUE))
+    return;
+  g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
+
+  g_autofree gchar *persist = sl_test_read_file (env->persist);
+  g_autofree gchar *new_log = sl_test_path (env, "logs/new.log");
+  g_autofree gchar *key = g_strdup_printf ("file(%s)\t", new_log);
+  g_assert_nonnull (persist);
+  g_assert_nonnull (strstr (persist, key));
+
+  if (!append (env, "logs/new.log", "new2\n") || !append (env, "logs/sub/deeper/b.log", "b2\n")
+      || !sl_test_daemon_start (env))
+    return;
+  check_lines (env, "a1\na2\nb1\nb2\nl1\nnew1\nnew2\n", TRUE);
+}
+
 static void
 test_pipe (SlTestEnv *env, gconstpointer data)
 {
@@ -359,6 +426,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/file/truncation", test_truncation_in_place);
   SL_TEST_ADD ("/file/appears-later", test_file_appears_later);
   SL_TEST_ADD ("/file/position-follows-delivery", test_position_follows_delivery);
+  SL_TEST_ADD ("/wildcard-file/folder", test_wildcard);
   SL_TEST_ADD ("/pipe/writers", test_pipe);
   SL_TEST_ADD ("/pipe/path-taken", test_pipe_path_taken);
   SL_TEST_ADD ("/stdin/until-eof", test_stdin);

@@ -1,0 +1,47 @@
+/* hook-commands(): shell commands syslog-ng runs when a source or
+ * destination starts and stops: startup() once when the daemon starts,
+ * setup() before each start (a reload restarts the driver), teardown()
+ * after each stop, shutdown() when the daemon exits. */
+#ifndef SL_HOOK_COMMANDS_H
+#define SL_HOOK_COMMANDS_H
+
+#include <glib.h>
+#include "core/options.h"
+#include "core/plugin.h"
+
+G_BEGIN_DECLS
+
+typedef struct _SlHookCommands
+{
+  const SlCfgNode *node;   /* the hook-commands(...) block, or NULL */
+  SlOptions *options;      /* its values */
+  const gchar *startup;
+  const gchar *setup;
+  const gchar *teardown;
+  const gchar *shutdown;
+  gboolean set_up;         /* started with its commands run, not yet stopped */
+} SlHookCommands;
+
+/* The option every source and destination takes, and the table of what
+ * goes inside it. */
+extern const SlOptionSpec sl_hook_commands_option[];
+extern const SlOptionSpec sl_hook_commands_options[];
+
+/* Checks and stores the block's commands (hooks->node set by binding
+ * sl_hook_commands_option). */
+gboolean sl_hook_commands_bind  (SlHookCommands *hooks, GError **error);
+void     sl_hook_commands_clear (SlHookCommands *hooks);
+/* Whether the driver has any command to run. */
+gboolean sl_hook_commands_any   (const SlDriver *driver);
+
+/* Before driver starts: startup() when the daemon is starting, then
+ * setup(). A command that fails (exits other than 0) fails the start, as
+ * in syslog-ng. */
+gboolean sl_hook_commands_before_start (const SlDriver *driver, gboolean daemon_starting, GError **error);
+/* After driver stopped, if it had been set up: teardown(), then
+ * shutdown() when the daemon is exiting; a failure is logged. */
+void     sl_hook_commands_after_stop   (const SlDriver *driver, gboolean daemon_exiting);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,37 @@
+/* What kv-parser() and linux-audit-parser() share: their options and the
+ * scan that sets a message's fields from its pairs. */
+#ifndef SL_KV_PARSER_H
+#define SL_KV_PARSER_H
+
+#include "plugins/parsers/kv/kv-scanner.h"
+#include "core/plugin.h"
+#include "core/stats.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  SlDriver base;
+  SlTemplate *template;
+  const gchar *prefix;
+  gsize prefix_len;
+  const gchar *value_separator_option;
+  gchar value_separator;
+  const gchar *pair_separator;    /* NULL: ", " */
+  const gchar *stray_words_name;
+  SlHandle stray_words;
+  SlCounter *skipped_keys;
+} SlKvParser;
+
+extern const SlOptionSpec sl_kv_parser_options[];
+gboolean sl_kv_parser_init (SlDriver *self, GError **error);
+
+/* Sets msg's fields from the pairs of the parser's input, each value
+ * passed through transform when it is not NULL. */
+gboolean sl_kv_parser_scan (SlKvParser *parser, SlMessage **msg, SlKvTransform transform);
+
+extern const SlDriverClass sl_linux_audit_parser_class;
+
+G_END_DECLS
+
+#endif

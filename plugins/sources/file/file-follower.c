@@ -1,0 +1,447 @@
+/* A file followed as programs append to it, as `tail -F` does: what file()
+ * runs for its file and wildcard-file() for each it found. It notices
+ * rotation (another file at the path: the old one is read to its
+ * end first) and truncation (the file got shorter than what was read: read
+ * again from the start), and keeps its position in the persist file. The
+ * position moves only over lines whose messages were delivered, so a
+ * restart resumes where the last one stopped: nothing lost, nothing
+ * repeated. */
+#include "core/i18n.h"
+#include "core/internal.h"
+#include "core/persist.h"
+#include "core/source.h"
+#include "plugins/sources/file/file-follower.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define READ_CHUNK (64 * 1024)
+#define POST_BATCH 256
+/* How long stopping waits for the last lines read to be delivered; what
+ * is still undelivered then is read again after a restart. */
+#define STOP_GRACE_USEC (2 * G_USEC_PER_SEC)
+/* follow-freq(0) without inotify would never look again */
+#define FALLBACK_POLL_MS 1000
+
+struct _SlFileFollower
+{
+  gchar *id;                /* the driver's, for what is logged */
+  gchar *path;
+  gchar *dir;
+  gint follow_ms;           /* 0: only inotify wakes the reader */
+  gchar *persist_key;
+
+  SlSource *source;
+  SlWindow *window;
+  GThread *thread;
+  gint wake;                /* eventfd: stop() */
+  gint inotify;             /* watches the folder; -1 when unavailable */
+  gint stopping;
+  GMutex lock;
+  GCond finished_cond;
+  gboolean finished;
+
+  /* the reading thread's own */
+  gint fd;
+  ino_t ino;
+  gint64 offset;            /* where in the file buf[start] is */
+  gboolean resumed;         /* the saved position has been looked at */
+  gboolean missing_logged;
+  gchar *buf;
+  gsize size;
+  gsize start;
+  gsize end;
+  gboolean skipping;        /* dropping the rest of an oversize line */
+  gsize record_size;        /* the format's binary records; 0: lines */
+  SlMessage *batch[POST_BATCH];
+  guint batched;
+};
+
+
+SlFileFollower *
+sl_file_follower_new (const gchar *id, const gchar *path, gint follow_ms)
+{
+  SlFileFollower *self = g_new0 (SlFileFollower, 1);
+  self->id = g_strdup (id);
+  self->path = g_strdup (path);
+  self->follow_ms = follow_ms;
+  self->dir = g_path_get_dirname (path);
+  self->persist_key = g_strdup_printf ("file(%s)", path);
+  self->fd = -1;
+  self->wake = -1;
+  self->inotify = -1;
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->finished_cond);
+  return self;
+}
+
+const gchar *
+sl_file_follower_path (const SlFileFollower *self)
+{
+  return self->path;
+}
+
+static void
+flush_batch (SlFileFollower *self)
+{
+  if (!self->batched)
+    return;
+  sl_source_post (self->source, self->batch, self->batched);
+  self->batched = 0;
+}
+
+static void
+emit (SlFileFollower *self, const gchar *line, gsize len)
+{
+  if (len && line[len - 1] == '\r')
+    len--;
+  if (!len)
+    return;
+  SlMessage *msg = sl_source_parse (self->source, line, len, NULL);
+  sl_message_bind_window (msg, self->window);
+  self->batch[self->batched++] = msg;
+  if (self->batched == POST_BATCH)
+    flush_batch (self);
+}
+
+/* A format of binary records (format("pacct")): each record whole, a
+ * short one only at_end, when no one will finish it any more. */
+static gsize
+frame_record (SlFileFollower *self, gboolean at_end)
+{
+  gsize avail = self->end - self->start;
+  gsize size = MIN (avail, self->record_size);
+
+  if (size < self->record_size && !at_end)
+    return 0;
+  SlMessage *msg = sl_source_parse (self->source, self->buf + self->start, size, NULL);
+  sl_message_bind_window (msg, self->window);
+  self->batch[self->batched++] = msg;
+  if (self->batched == POST_BATCH)
+    flush_batch (self);
+  return size;
+}
+
+/* Makes messages of the complete lines (or records) in the buffer; at_end
+ * also of a last line without its newline, which no one will finish any
+ * more. */
+static void
+frame_lines (SlFileFollower *self, gboolean at_end)
+{
+  gsize max = sl_source_max_msg_size (self->source);
+  while (self->start < self->end)
+    {
+      if (self->record_size)
+        {
+          gsize used = frame_record (self, at_end);
+          if (!used)
+            break;
+          self->start += used;
+          self->offset += used;
+          continue;
+        }
+      gchar *p = self->buf + self->start;
+      gsize avail = self->end - self->start;
+      gchar *nl = memchr (p, '\n', avail);
+      gsize used;
+      if (self->skipping)
+        {
+          used = nl ? (gsize) (nl - p) + 1 : avail;
+          self->skipping = nl == NULL;
+        }
+      else if (nl)
+        {
+          emit (self, p, nl - p);
+          used = nl - p + 1;
+        }
+      else if (avail > max || at_end)
+        {
+          /* longer than log-msg-size(): the source keeps the head and
+           * counts it, the rest of the line is dropped as it comes */
+          emit (self, p, avail);
+          used = avail;
+          self->skipping = !at_end;
+        }
+      else
+        break;
+      self->start += used;
+      self->offset += used;
+    }
+  if (self->start == self->end)
+    self->start = self->end = 0;
+  else if (self->start > 0)
+    {
+      memmove (self->buf, self->buf + self->start, self->end - self->start);
+      self->end -= self->start;
+      self->start = 0;
+    }
+}
+
+static void
+save_position (SlFileFollower *self)
+{
+  gchar value[64];
+  g_snprintf (value, sizeof value, "%" G_GUINT64_FORMAT " %" G_GINT64_FORMAT, (guint64) self->ino, self->offset);
+  sl_persist_set (self->persist_key, value);
+}
+
+/* Posts what the buffer holds and records the position once all of it was
+ * delivered; FALSE when stop() gave up waiting for that. */
+static gboolean
+deliver (SlFileFollower *self, gboolean at_end)
+{
+  frame_lines (self, at_end);
+  flush_batch (self);
+  if (!sl_window_wait_empty (self->window, -1))
+    return FALSE;
+  save_position (self);
+  return TRUE;
+}
+
+/* The saved position when it belongs to this file (the same inode) and
+ * the file still reaches it; else the start. */
+static gint64
+resume_offset (SlFileFollower *self, const struct stat *st)
+{
+  gchar *saved = sl_persist_get (self->persist_key);
+  guint64 ino = 0;
+  gint64 offset = 0;
+  gint64 resume = 0;
+  if (saved && sscanf (saved, "%" G_GUINT64_FORMAT " %" G_GINT64_FORMAT, &ino, &offset) == 2
+      && ino == (guint64) st->st_ino && offset > 0)
+    {
+      if (offset <= st->st_size)
+        resume = offset;
+      else
+        {
+          sl_source_count (self->source, "truncations", 1);
+          sl_log (SL_LOG_NOTICE, _("%s: %s is shorter than where reading stopped; reading it from the start"),
+                  self->id, self->path);
+        }
+    }
+  g_free (saved);
+  return resume;
+}
+
+static gboolean
+open_file (SlFileFollower *self)
+{
+  gint fd = open (self->path, O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (fd >= 0 && (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode)))
+    {
+      close (fd);
+      fd = -1;
+      errno = EINVAL;
+    }
+  if (fd < 0)
+    {
+      if (!self->missing_logged)
+        sl_log (SL_LOG_NOTICE, _("%s: cannot read %s yet (%s); waiting for it"), self->id, self->path,
+                errno == EINVAL ? _("not a regular file; pipe() reads named pipes") : g_strerror (errno));
+      self->missing_logged = TRUE;
+      return FALSE;
+    }
+  self->missing_logged = FALSE;
+  self->fd = fd;
+  self->ino = st.st_ino;
+  self->offset = 0;
+  self->start = self->end = 0;
+  self->skipping = FALSE;
+  if (!self->resumed)
+    {
+      self->resumed = TRUE;
+      self->offset = resume_offset (self, &st);
+      if (self->offset && lseek (fd, self->offset, SEEK_SET) != self->offset)
+        self->offset = 0;
+    }
+  save_position (self);
+  sl_log (SL_LOG_INFO, _("%s: reading %s from byte %" PRId64), self->id, self->path, self->offset);
+  return TRUE;
+}
+
+static void
+close_file (SlFileFollower *self)
+{
+  if (self->fd >= 0)
+    close (self->fd);
+  self->fd = -1;
+}
+
+/* At the end of the file: is another file at the path now (or none)? */
+static gboolean
+was_replaced (SlFileFollower *self)
+{
+  struct stat st;
+  if (stat (self->path, &st) < 0)
+    return errno == ENOENT;
+  return st.st_ino != self->ino;
+}
+
+/* At the end of the file: did it get shorter than what was read? */
+static gboolean
+was_truncated (SlFileFollower *self)
+{
+  struct stat st;
+  gint64 read_up_to = self->offset + (gint64) (self->end - self->start);
+  if (fstat (self->fd, &st) < 0 || st.st_size >= read_up_to)
+    return FALSE;
+  sl_source_count (self->source, "truncations", 1);
+  sl_log (SL_LOG_NOTICE, _("%s: %s was truncated; reading it from the start"), self->id, self->path);
+  lseek (self->fd, 0, SEEK_SET);
+  self->offset = 0;
+  self->start = self->end = 0;
+  self->skipping = FALSE;
+  save_position (self);
+  return TRUE;
+}
+
+/* Sleeps until inotify reports a change in the folder, follow-freq()
+ * passes, or stop() wakes the thread. */
+static void
+wait_for_change (SlFileFollower *self)
+{
+  struct pollfd fds[2] = { { self->wake, POLLIN, 0 }, { self->inotify, POLLIN, 0 } };
+  gint timeout = self->follow_ms > 0 ? self->follow_ms : self->inotify >= 0 ? -1 : FALLBACK_POLL_MS;
+  if (poll (fds, self->inotify >= 0 ? 2 : 1, timeout) > 0 && fds[1].revents)
+    {
+      gchar events[4096] __attribute__ ((aligned (__alignof__ (struct inotify_event))));
+      while (read (self->inotify, events, sizeof events) > 0)
+        ;
+    }
+}
+
+static gboolean
+read_some (SlFileFollower *self)
+{
+  gssize n = read (self->fd, self->buf + self->end, self->size - self->end);
+  if (n > 0)
+    {
+      self->end += n;
+      return deliver (self, FALSE);
+    }
+  if (n < 0 && errno == EINTR)
+    return TRUE;
+  if (n < 0)
+    {
+      sl_source_count (self->source, "read_errors", 1);
+      sl_log (SL_LOG_ERROR, _("%s: cannot read %s: %s; opening it again"), self->id, self->path,
+              g_strerror (errno));
+      /* and going on from the last position delivered */
+      self->resumed = FALSE;
+      close_file (self);
+      wait_for_change (self);
+      return TRUE;
+    }
+  if (was_replaced (self))
+    {
+      /* the old file is read to its end; the new one from its start */
+      gboolean delivered = deliver (self, TRUE);
+      close_file (self);
+      sl_source_count (self->source, "rotations", 1);
+      sl_log (SL_LOG_INFO, _("%s: %s was rotated; following the new file"), self->id, self->path);
+      return delivered;
+    }
+  if (!was_truncated (self))
+    wait_for_change (self);
+  return TRUE;
+}
+
+static gpointer
+reader_thread (gpointer data)
+{
+  SlFileFollower *self = data;
+  while (!g_atomic_int_get (&self->stopping))
+    {
+      if (self->fd < 0 && !open_file (self))
+        wait_for_change (self);
+      else if (!read_some (self))
+        break;
+    }
+  g_mutex_lock (&self->lock);
+  self->finished = TRUE;
+  g_cond_signal (&self->finished_cond);
+  g_mutex_unlock (&self->lock);
+  return NULL;
+}
+
+gboolean
+sl_file_follower_start (SlFileFollower *self, SlSource *source, GError **error)
+{
+  self->wake = eventfd (0, EFD_CLOEXEC);
+  if (self->wake < 0)
+    {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), "eventfd: %s", g_strerror (errno));
+      return FALSE;
+    }
+  /* a folder that does not exist yet is looked at every follow-freq() */
+  self->inotify = inotify_init1 (IN_NONBLOCK | IN_CLOEXEC);
+  if (self->inotify >= 0
+      && inotify_add_watch (self->inotify, self->dir,
+                            IN_MODIFY | IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO) < 0)
+    {
+      close (self->inotify);
+      self->inotify = -1;
+    }
+  self->source = source;
+  self->window = sl_source_new_window (source);
+  self->record_size = sl_source_record_size (source);
+  self->size = MAX (READ_CHUNK, sl_source_max_msg_size (source) + 1);
+  self->buf = g_malloc (self->size);
+  self->stopping = 0;
+  self->finished = FALSE;
+  self->thread = g_thread_new ("sl-file", reader_thread, self);
+  return TRUE;
+}
+
+void
+sl_file_follower_stop (SlFileFollower *self)
+{
+  g_atomic_int_set (&self->stopping, 1);
+  eventfd_write (self->wake, 1);
+  /* the destinations still run: lines read are usually delivered at once */
+  gint64 deadline = g_get_monotonic_time () + STOP_GRACE_USEC;
+  g_mutex_lock (&self->lock);
+  while (!self->finished)
+    if (!g_cond_wait_until (&self->finished_cond, &self->lock, deadline))
+      break;
+  gboolean finished = self->finished;
+  g_mutex_unlock (&self->lock);
+  if (!finished)
+    {
+      sl_log (SL_LOG_NOTICE, _("%s: the last lines of %s were not delivered in time; they will be read again at the next start"),
+              self->id, self->path);
+      sl_window_cancel (self->window);
+    }
+  g_thread_join (self->thread);
+  self->thread = NULL;
+  close_file (self);
+  self->resumed = FALSE;
+  g_clear_pointer (&self->buf, g_free);
+  g_clear_pointer (&self->window, sl_window_unref);
+  close (self->wake);
+  self->wake = -1;
+  if (self->inotify >= 0)
+    close (self->inotify);
+  self->inotify = -1;
+}
+
+void
+sl_file_follower_free (SlFileFollower *self)
+{
+  g_free (self->id);
+  g_free (self->path);
+  g_free (self->dir);
+  g_free (self->persist_key);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->finished_cond);
+  g_free (self);
+}

@@ -1,0 +1,23 @@
+/* Following one file as it grows, rotates and is truncated, its position
+ * kept in the persist file: what file() runs for its path and
+ * wildcard-file() for each file it finds. */
+#ifndef SL_FILE_FOLLOWER_H
+#define SL_FILE_FOLLOWER_H
+
+#include "core/source.h"
+
+G_BEGIN_DECLS
+
+typedef struct _SlFileFollower SlFileFollower;
+
+/* id names the driver in what is logged; follow_ms 0: only inotify wakes it. */
+SlFileFollower *sl_file_follower_new   (const gchar *id, const gchar *path, gint follow_ms);
+const gchar    *sl_file_follower_path  (const SlFileFollower *follower);
+/* Reads on a thread of its own, posting to source, until stopped. */
+gboolean        sl_file_follower_start (SlFileFollower *follower, SlSource *source, GError **error);
+void            sl_file_follower_stop  (SlFileFollower *follower);
+void            sl_file_follower_free  (SlFileFollower *follower);
+
+G_END_DECLS
+
+#endif

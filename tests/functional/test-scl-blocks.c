@@ -1,0 +1,172 @@
+/* syslog-ng's SCL blocks on a running sluiced, used as a user would use
+ * them (`@include "scl.conf"`, Debian's syslog-ng include folder on the
+ * include path), fed real lines of the devices and programs they are for.
+ * The expected lines are what syslog-ng 3.38 writes for the same
+ * configuration and input. */
+#include "tests/functional/harness.h"
+
+#include <glib/gstdio.h>
+#include <linux/acct.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+static gboolean
+start_with_scl (SlTestEnv *env)
+{
+  g_autofree gchar *path = sl_test_scl_include_path ();
+  return path && sl_test_daemon_start_with_args (env, "--include-path", path, NULL);
+}
+
+/* Sends lines over TCP to a config whose tcp() source listens on @PORT@,
+ * and waits for out.log (in the test folder) to hold as many lines. */
+static gchar *
+route_lines (SlTestEnv *env, const gchar *config, const gchar *lines, guint n)
+{
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_str = g_strdup_printf ("%u", port);
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+
+  if (!port || !sl_test_write_config (env, config, "PORT", port_str, NULL) || !start_with_scl (env)
+      || !sl_test_wait_tcp (env, port) || !sl_test_tcp_send (port, lines) || !sl_test_wait_lines (env, out, n))
+    return NULL;
+  return sl_test_read_file (out);
+}
+
+/* sudo-parser(): kv-parser() with pair-separator(";") and the stray words
+ * before the first pair, which name the user. */
+static void
+test_sudo_parser (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *text = route_lines (env,
+    "@version: 3.38\n"
+    "@include \"scl.conf\"\n"
+    "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+    "destination d_out { file(\"@DIR@/out.log\"\n"
+    "  template(\"${.sudo.SUBJECT}|${.sudo.TTY}|${.sudo.PWD}|${.sudo.USER}|${.sudo.COMMAND}|$0\\n\")); };\n"
+    "log { source(s_net); parser { sudo-parser(); }; destination(d_out); };\n",
+    "<85>Dec  1 13:20:01 host1 sudo:    alice : TTY=pts/0 ; PWD=/home/alice ; USER=root ;"
+    " COMMAND=/usr/bin/apt-get install -y vim\n"
+    "<86>Dec  1 13:20:02 host1 sudo: pam_unix(sudo:session): session opened for user root(uid=0)\n"
+    "<85>Dec  1 13:20:03 host1 sudo:     bob : 3 incorrect password attempts ; TTY=pts/1 ; PWD=/tmp ;"
+    " USER=root ; COMMAND=/bin/sh\n", 2);
+
+  g_assert_cmpstr (text, ==,
+                   "alice|pts/0|/home/alice|root|/usr/bin/apt-get install -y vim|\"alice :\"\n"
+                   "bob|pts/1|/tmp|root|/bin/sh|\"bob : 3 incorrect password attempts ;\"\n");
+}
+
+/* Network devices: a Cisco line's header parts and mnemonic, a FortiGate
+ * line's pairs and date, a PAN-OS system log's columns, a Solaris msgid. */
+static void
+test_device_parsers (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *text = route_lines (env,
+    "@version: 3.38\n"
+    "@include \"scl.conf\"\n"
+    "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@) flags(no-parse)); };\n"
+    "destination d_out { file(\"@DIR@/out.log\" template(\"$PRI $HOST $MSG"
+    " [${.cisco.facility}|${.cisco.severity}|${.cisco.mnemonic}]"
+    " [${.fortigate.devname}|${.fortigate.srcip}|$S_MONTH-$S_DAY $S_HOUR:$S_MIN]"
+    " [${.panos.type}|${.panos.eventid}|${.panos.device_name}|$PROGRAM]"
+    " [${.solaris.msgid}]\\n\")); };\n"
+    "log { source(s_net); parser { cisco-parser(); }; destination(d_out); flags(final); };\n"
+    "log { source(s_net); parser { fortigate-parser(); }; destination(d_out); flags(final); };\n"
+    "log { source(s_net); parser { syslog-parser(); panos-parser(); }; destination(d_out); flags(final); };\n"
+    "log { source(s_net); parser { syslog-parser(); extract-solaris-msgid(); }; destination(d_out); };\n",
+    "<189>29: foo: *Apr 29 13:58:40.411: %SYS-5-CONFIG_I: Configured from console by console\n"
+    "<189>date=2021-01-15 time=12:58:59 devname=\"FORTI_111\" type=\"traffic\" srcip=91.234.154.139\n"
+    "<12>Apr 14 16:48:54 paloalto.test.net 1,2020/04/14 16:48:54,unknown,SYSTEM,auth,0,2020/04/14 16:48:54,,"
+    "auth-fail,,0,0,general,medium,failed authentication for user 'admin',1718,0x0,0,0,0,0,,paloalto\n"
+    "<38>Jan  5 10:00:00 sol1 sshd[123]: [ID 800047 auth.info] Accepted publickey for root\n", 4);
+
+  if (!text)
+    return;
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 5);
+  g_assert_cmpstr (lines[0], ==, "189 foo %SYS-5-CONFIG_I: Configured from console by console [SYS|5|CONFIG_I]"
+                                 " [||04-29 13:58] [|||] []");
+  g_assert_true (g_str_has_prefix (lines[1], "189 "));
+  g_assert_nonnull (strstr (lines[1], " [FORTI_111|91.234.154.139|01-15 12:58]"));
+  g_assert_true (g_str_has_prefix (lines[2], "12 paloalto.test.net 1,2020/04/14 16:48:54,unknown,SYSTEM,"));
+  g_assert_true (g_str_has_suffix (lines[2], ",paloalto [||] [||04-14 16:48] [SYSTEM|auth-fail|paloalto|paloalto_panos] []"));
+  g_assert_cmpstr (lines[3], ==, "38 sol1 Accepted publickey for root [||] [||01-05 10:00] [|||sshd] [800047]");
+}
+
+/* linux-audit(): audit.log read as a file, each record's pairs and its
+ * msg's, values the kernel wrote in hex decoded. */
+static void
+test_linux_audit_source (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *audit = sl_test_path (env, "audit.log");
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+
+  if (!g_file_set_contents (audit,
+                            "type=USER_CMD msg=audit(1700000000.123:42): pid=1234 uid=1000 auid=1000 ses=3"
+                            " msg='cwd=\"/home/alice\" cmd=6C73202D6C61 terminal=pts/0 res=success'\n"
+                            "type=PROCTITLE msg=audit(1700000000.123:43): proctitle=6C73002D6C61\n", -1, NULL)
+      || !sl_test_write_config (env,
+                                "@version: 3.38\n"
+                                "@include \"scl.conf\"\n"
+                                "source s_audit { linux-audit(filename(\"@DIR@/audit.log\") follow-freq(1)); };\n"
+                                "destination d_out { file(\"@DIR@/out.log\" template(\"${.auditd.type}|${.auditd.pid}|"
+                                "${.auditd.msg.cwd}|${.auditd.msg.cmd}|${.auditd.proctitle}|[${.auditd.msg}]\\n\")); };\n"
+                                "log { source(s_audit); destination(d_out); };\n", NULL)
+      || !start_with_scl (env) || !sl_test_wait_lines (env, out, 2))
+    return;
+  g_autofree gchar *text = sl_test_read_file (out);
+  g_assert_cmpstr (text, ==,
+                   "USER_CMD|1234|/home/alice|6C73202D6C61||[]\n"
+                   "PROCTITLE||||ls\t-la|[]\n");
+}
+
+/* pacct(): the process accounting file as the kernel writes it, binary
+ * records of struct acct_v3, read with file(format("pacct")); a record
+ * appended while the daemon runs is read too. */
+static void
+test_pacct_source (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *pacct = sl_test_path (env, "pacct");
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  struct acct_v3 rec = {
+    .ac_flag = 0x02, .ac_version = 3, .ac_uid = 1000, .ac_pid = 4242, .ac_ppid = 4200, .ac_etime = 1.5f,
+    .ac_utime = 0x2005, .ac_mem = 0x7fff, .ac_comm = "bash",
+  };
+
+  if (!g_file_set_contents (pacct, (const gchar *) &rec, sizeof rec, NULL)
+      || !sl_test_write_config (env,
+                                "@version: 3.38\n"
+                                "@include \"scl.conf\"\n"
+                                "source s_acct { pacct(file(\"@DIR@/pacct\") follow-freq(1)); };\n"
+                                "destination d_out { file(\"@DIR@/out.log\" template(\"${.pacct.ac_comm} "
+                                "${.pacct.ac_pid} ${.pacct.ac_uid} ${.pacct.ac_flag} ${.pacct.ac_etime} "
+                                "${.pacct.ac_utime} ${.pacct.ac_mem} [$MSG]\\n\")); };\n"
+                                "log { source(s_acct); filter { tags(\".pacct\") }; destination(d_out); };\n",
+                                NULL)
+      || !start_with_scl (env) || !sl_test_wait_lines (env, out, 1))
+    return;
+
+  memcpy (rec.ac_comm, "id\0", 3);
+  rec.ac_pid = 4243;
+  FILE *f = fopen (pacct, "ab");
+  g_assert_nonnull (f);
+  g_assert_cmpuint (fwrite (&rec, sizeof rec, 1, f), ==, 1);
+  fclose (f);
+  if (!sl_test_wait_lines (env, out, 2))
+    return;
+  g_autofree gchar *text = sl_test_read_file (out);
+  g_assert_cmpstr (text, ==,
+                   "bash 4242 1000 02      1.50 40.00 4193792 []\n"
+                   "id 4243 1000 02      1.50 40.00 4193792 []\n");
+}
+
+int
+main (int argc, char **argv)
+{
+  sl_test_init (&argc, &argv);
+  SL_TEST_ADD ("/scl-blocks/sudo-parser", test_sudo_parser);
+  SL_TEST_ADD ("/scl-blocks/device-parsers", test_device_parsers);
+  SL_TEST_ADD ("/scl-blocks/linux-audit-source", test_linux_audit_source);
+  SL_TEST_ADD ("/scl-blocks/pacct-source", test_pacct_source);
+  return g_test_run ();
+}
