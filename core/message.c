@@ -208,13 +208,18 @@ sl_message_unref (SlMessage *msg)
 {
   if (!g_atomic_int_dec_and_test (&msg->ref_count))
     return;
-  for (guint i = 0; i < SL_F_BUILTIN_MAX; i++)
-    value_free (&msg->builtin[i]);
-  for (guint i = 0; i < msg->n_fields; i++)
-    value_free (&msg->fields[i]);
+  /* most messages hold only slices of their own bytes: nothing to look at */
+  if (msg->owns_values)
+    {
+      for (guint i = 0; i < SL_F_BUILTIN_MAX; i++)
+        value_free (&msg->builtin[i]);
+      for (guint i = 0; i < msg->n_fields; i++)
+        value_free (&msg->fields[i]);
+      value_free (&msg->sdata);
+    }
   fields_free (msg);
-  value_free (&msg->sdata);
-  g_free (msg->more_tags);
+  if (msg->more_tags)
+    g_free (msg->more_tags);
   if (msg->ack_root)
     sl_message_unref (msg->ack_root);
   if (msg->window)
@@ -243,6 +248,7 @@ value_copy (const SlMessage *from, SlMessage *to, const SlValue *src, SlValue *d
     {
       dst->ptr = g_strndup (src->ptr, src->len);
       dst->owned = TRUE;
+      to->owns_values = TRUE;
     }
   dst->len = src->len;
 }
@@ -380,6 +386,7 @@ sl_message_set (SlMessage *msg, SlHandle h, const gchar *value, gssize len)
   v->ptr = copy;
   v->len = len;
   v->owned = TRUE;
+  msg->owns_values = TRUE;
 }
 
 void
@@ -481,6 +488,7 @@ sl_message_keep_sdata (SlMessage *msg, const gchar *ptr, gsize len)
     {
       msg->sdata.ptr = g_strndup (ptr, len);
       msg->sdata.owned = TRUE;
+      msg->owns_values = TRUE;
     }
   msg->sdata.len = len;
 }

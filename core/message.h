@@ -76,6 +76,7 @@ struct _SlMessage
   guint8     pri;
   guint8     flags;
   guint8     pool_class;       /* where its memory goes back to */
+  guint8     owns_values;      /* some value is a copy of its own, freed with it */
   SlTime     stamp;
   SlTime     recvd;
   guint64    seqnum;
