@@ -203,11 +203,11 @@ fields_free (SlMessage *msg)
     sl_message_pool_free (msg->fields, msg->fields_pool);
 }
 
-void
-sl_message_unref (SlMessage *msg)
+SlWindow *
+sl_message_unref_defer (SlMessage *msg)
 {
   if (!g_atomic_int_dec_and_test (&msg->ref_count))
-    return;
+    return NULL;
   /* most messages hold only slices of their own bytes: nothing to look at */
   if (msg->owns_values)
     {
@@ -222,9 +222,17 @@ sl_message_unref (SlMessage *msg)
     g_free (msg->more_tags);
   if (msg->ack_root)
     sl_message_unref (msg->ack_root);
-  if (msg->window)
-    sl_window_unref (msg->window);
+  SlWindow *window = msg->window;
   sl_message_pool_free (msg, msg->pool_class);
+  return window;
+}
+
+void
+sl_message_unref (SlMessage *msg)
+{
+  SlWindow *window = sl_message_unref_defer (msg);
+  if (window)
+    sl_window_unref (window);
 }
 
 static gboolean
@@ -608,11 +616,23 @@ sl_message_append_tags (const SlMessage *msg, GString *out)
 }
 
 void
+sl_message_bind_window_many (SlMessage *const *msgs, guint n, SlWindow *window)
+{
+  if (!n)
+    return;
+  for (guint i = 0; i < n; i++)
+    {
+      msgs[i]->window = window;
+      msgs[i]->ack_pending = 1;
+    }
+  sl_window_ref_many (window, n);
+  sl_window_take (window, n);
+}
+
+void
 sl_message_bind_window (SlMessage *msg, SlWindow *window)
 {
-  msg->window = sl_window_ref (window);
-  msg->ack_pending = 1;
-  sl_window_take (window, 1);
+  sl_message_bind_window_many (&msg, 1, window);
 }
 
 static SlMessage *
@@ -629,10 +649,19 @@ sl_message_ack_hold (SlMessage *msg)
     g_atomic_int_inc (&root->ack_pending);
 }
 
-void
-sl_message_ack (SlMessage *msg)
+SlWindow *
+sl_message_ack_defer (SlMessage *msg)
 {
   SlMessage *root = ack_target (msg);
   if (root->window && g_atomic_int_dec_and_test (&root->ack_pending))
-    sl_window_release (root->window, 1);
+    return root->window;
+  return NULL;
+}
+
+void
+sl_message_ack (SlMessage *msg)
+{
+  SlWindow *window = sl_message_ack_defer (msg);
+  if (window)
+    sl_window_release (window, 1);
 }
