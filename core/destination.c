@@ -4,6 +4,7 @@
 #include "core/internal.h"
 #include "core/persist.h"
 #include "core/stats.h"
+#include "core/window.h"
 
 #include <inttypes.h>
 
@@ -125,12 +126,46 @@ finish_items (SlDestination *d, SlQueueItem *items, const guint64 *seqs, guint n
       sl_disk_buffer_done (d->disk, items, seqs, n);
       return;
     }
+  /* Acknowledged first, while every message (and so its window) is still
+   * held; each window is released and let go of once per run of messages
+   * from it. */
+  SlWindow *window = NULL;
+  guint places = 0;
   for (guint i = 0; i < n; i++)
     {
-      if (items[i].flow_controlled)
-        sl_message_ack (items[i].msg);
-      sl_message_unref (items[i].msg);
+      SlWindow *acked = items[i].flow_controlled ? sl_message_ack_defer (items[i].msg) : NULL;
+      if (!acked)
+        continue;
+      if (acked != window)
+        {
+          if (places)
+            sl_window_release (window, places);
+          window = acked;
+          places = 0;
+        }
+      places++;
     }
+  if (places)
+    sl_window_release (window, places);
+
+  window = NULL;
+  guint refs = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      SlWindow *held = sl_message_unref_defer (items[i].msg);
+      if (!held)
+        continue;
+      if (held != window)
+        {
+          if (refs)
+            sl_window_unref_many (window, refs);
+          window = held;
+          refs = 0;
+        }
+      refs++;
+    }
+  if (refs)
+    sl_window_unref_many (window, refs);
   sl_counter_add (d->queued, -(gint64) n);
 }
 

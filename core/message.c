@@ -203,23 +203,36 @@ fields_free (SlMessage *msg)
     sl_message_pool_free (msg->fields, msg->fields_pool);
 }
 
+SlWindow *
+sl_message_unref_defer (SlMessage *msg)
+{
+  if (!g_atomic_int_dec_and_test (&msg->ref_count))
+    return NULL;
+  /* most messages hold only slices of their own bytes: nothing to look at */
+  if (msg->owns_values)
+    {
+      for (guint i = 0; i < SL_F_BUILTIN_MAX; i++)
+        value_free (&msg->builtin[i]);
+      for (guint i = 0; i < msg->n_fields; i++)
+        value_free (&msg->fields[i]);
+      value_free (&msg->sdata);
+    }
+  fields_free (msg);
+  if (msg->more_tags)
+    g_free (msg->more_tags);
+  if (msg->ack_root)
+    sl_message_unref (msg->ack_root);
+  SlWindow *window = msg->window;
+  sl_message_pool_free (msg, msg->pool_class);
+  return window;
+}
+
 void
 sl_message_unref (SlMessage *msg)
 {
-  if (!g_atomic_int_dec_and_test (&msg->ref_count))
-    return;
-  for (guint i = 0; i < SL_F_BUILTIN_MAX; i++)
-    value_free (&msg->builtin[i]);
-  for (guint i = 0; i < msg->n_fields; i++)
-    value_free (&msg->fields[i]);
-  fields_free (msg);
-  value_free (&msg->sdata);
-  g_free (msg->more_tags);
-  if (msg->ack_root)
-    sl_message_unref (msg->ack_root);
-  if (msg->window)
-    sl_window_unref (msg->window);
-  sl_message_pool_free (msg, msg->pool_class);
+  SlWindow *window = sl_message_unref_defer (msg);
+  if (window)
+    sl_window_unref (window);
 }
 
 static gboolean
@@ -243,6 +256,7 @@ value_copy (const SlMessage *from, SlMessage *to, const SlValue *src, SlValue *d
     {
       dst->ptr = g_strndup (src->ptr, src->len);
       dst->owned = TRUE;
+      to->owns_values = TRUE;
     }
   dst->len = src->len;
 }
@@ -380,6 +394,7 @@ sl_message_set (SlMessage *msg, SlHandle h, const gchar *value, gssize len)
   v->ptr = copy;
   v->len = len;
   v->owned = TRUE;
+  msg->owns_values = TRUE;
 }
 
 void
@@ -481,6 +496,7 @@ sl_message_keep_sdata (SlMessage *msg, const gchar *ptr, gsize len)
     {
       msg->sdata.ptr = g_strndup (ptr, len);
       msg->sdata.owned = TRUE;
+      msg->owns_values = TRUE;
     }
   msg->sdata.len = len;
 }
@@ -600,11 +616,23 @@ sl_message_append_tags (const SlMessage *msg, GString *out)
 }
 
 void
+sl_message_bind_window_many (SlMessage *const *msgs, guint n, SlWindow *window)
+{
+  if (!n)
+    return;
+  for (guint i = 0; i < n; i++)
+    {
+      msgs[i]->window = window;
+      msgs[i]->ack_pending = 1;
+    }
+  sl_window_ref_many (window, n);
+  sl_window_take (window, n);
+}
+
+void
 sl_message_bind_window (SlMessage *msg, SlWindow *window)
 {
-  msg->window = sl_window_ref (window);
-  msg->ack_pending = 1;
-  sl_window_take (window, 1);
+  sl_message_bind_window_many (&msg, 1, window);
 }
 
 static SlMessage *
@@ -621,10 +649,19 @@ sl_message_ack_hold (SlMessage *msg)
     g_atomic_int_inc (&root->ack_pending);
 }
 
-void
-sl_message_ack (SlMessage *msg)
+SlWindow *
+sl_message_ack_defer (SlMessage *msg)
 {
   SlMessage *root = ack_target (msg);
   if (root->window && g_atomic_int_dec_and_test (&root->ack_pending))
-    sl_window_release (root->window, 1);
+    return root->window;
+  return NULL;
+}
+
+void
+sl_message_ack (SlMessage *msg)
+{
+  SlWindow *window = sl_message_ack_defer (msg);
+  if (window)
+    sl_window_release (window, 1);
 }

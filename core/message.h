@@ -76,6 +76,7 @@ struct _SlMessage
   guint8     pri;
   guint8     flags;
   guint8     pool_class;       /* where its memory goes back to */
+  guint8     owns_values;      /* some value is a copy of its own, freed with it */
   SlTime     stamp;
   SlTime     recvd;
   guint64    seqnum;
@@ -159,6 +160,16 @@ void         sl_message_foreach_tag (const SlMessage *msg, SlTagFunc func, gpoin
 void         sl_message_bind_window (SlMessage *msg, SlWindow *window);
 void         sl_message_ack_hold    (SlMessage *msg);
 void         sl_message_ack         (SlMessage *msg);
+/* For batches: the reading thread and the writing threads meet on a
+ * window's counters once per run of messages instead of once per message.
+ * bind_window_many binds msgs[0..n) with one update of the window.
+ * ack_defer is sl_message_ack() that returns the window to release one
+ * place in (or NULL) instead of releasing it: the caller releases while
+ * it still holds msg. unref_defer is sl_message_unref() that hands the
+ * window reference of a message it freed (or NULL) to the caller. */
+void         sl_message_bind_window_many (SlMessage *const *msgs, guint n, SlWindow *window);
+SlWindow    *sl_message_ack_defer   (SlMessage *msg);
+SlWindow    *sl_message_unref_defer (SlMessage *msg);
 
 G_END_DECLS
 

@@ -1,5 +1,7 @@
 #include "core/name-table.h"
 
+#include <string.h>
+
 /* Each thread remembers the ids it looked up, so that parsers which name
  * fields per message (json-parser, kv-parser) and rules that set tags from
  * templates take the table's lock only for names new to the thread. The
@@ -10,6 +12,48 @@ void
 sl_name_table_cache_free (gpointer cache)
 {
   g_hash_table_unref (cache);
+}
+
+/* In front of that, each thread keeps the last name seen in each of a
+ * few hundred slots, chosen by a hash of the name: a parser that names
+ * the same fields on every message finds them with one hash and one
+ * comparison, without g_hash_table_lookup()'s calls. Ids never change
+ * and interned names live as long as the process, so a slot is never
+ * stale. */
+#define RECENT_SLOTS 512
+
+typedef struct
+{
+  const SlNameTable *table;
+  const gchar *name;            /* the table's copy */
+  guint hash;
+  guint id;
+} RecentSlot;
+
+static __thread RecentSlot recent[RECENT_SLOTS];
+
+static guint
+name_hash (const gchar *name)
+{
+  guint h = 2166136261u;
+  for (const guchar *p = (const guchar *) name; *p; p++)
+    h = (h ^ *p) * 16777619u;
+  return h;
+}
+
+static guint
+recent_lookup (const SlNameTable *t, const gchar *name, guint hash)
+{
+  const RecentSlot *slot = &recent[hash % RECENT_SLOTS];
+  if (slot->table == t && slot->hash == hash && strcmp (slot->name, name) == 0)
+    return slot->id;
+  return 0;
+}
+
+static void
+recent_add (const SlNameTable *t, const gchar *interned, guint hash, guint id)
+{
+  recent[hash % RECENT_SLOTS] = (RecentSlot) { t, interned, hash, id };
 }
 
 static guint
@@ -61,9 +105,18 @@ guint
 sl_name_table_intern (SlNameTable *t, const gchar *name, gboolean *refused)
 {
   *refused = FALSE;
-  guint id = cache_lookup (t, name);
-  if (id || !name[0])
+  guint hash = name_hash (name);
+  guint id = recent_lookup (t, name, hash);
+  if (id)
     return id;
+  id = cache_lookup (t, name);
+  if (id)
+    {
+      recent_add (t, t->names[id], hash, id);
+      return id;
+    }
+  if (!name[0])
+    return 0;
 
   g_mutex_lock (&t->lock);
   init_locked (t);
@@ -80,23 +133,38 @@ sl_name_table_intern (SlNameTable *t, const gchar *name, gboolean *refused)
   const gchar *interned = t->names[id];
   g_mutex_unlock (&t->lock);
   if (id)
-    cache_add (t, interned, id);
+    {
+      cache_add (t, interned, id);
+      recent_add (t, interned, hash, id);
+    }
   return id;
 }
 
 guint
 sl_name_table_lookup (SlNameTable *t, const gchar *name)
 {
-  guint id = cache_lookup (t, name);
-  if (id || !name[0])
+  guint hash = name_hash (name);
+  guint id = recent_lookup (t, name, hash);
+  if (id)
     return id;
+  id = cache_lookup (t, name);
+  if (id)
+    {
+      recent_add (t, t->names[id], hash, id);
+      return id;
+    }
+  if (!name[0])
+    return 0;
   g_mutex_lock (&t->lock);
   init_locked (t);
   id = GPOINTER_TO_UINT (g_hash_table_lookup (t->ids, name));
   const gchar *interned = t->names[id];
   g_mutex_unlock (&t->lock);
   if (id)
-    cache_add (t, interned, id);
+    {
+      cache_add (t, interned, id);
+      recent_add (t, interned, hash, id);
+    }
   return id;
 }
 

@@ -121,6 +121,7 @@ flush_batch (SlStreamReader *r)
 {
   if (!r->batch || !r->batch->n)
     return;
+  sl_message_bind_window_many (r->batch->msgs, r->batch->n, r->window);
   sl_source_post (r->src, r->batch->msgs, r->batch->n);
   r->batch->n = 0;
 }
@@ -135,7 +136,6 @@ emit (SlStreamReader *r, const gchar *data, gsize len)
     return;
   r->framed = TRUE;
   SlMessage *msg = sl_source_parse (r->src, data, len, r->peer);
-  sl_message_bind_window (msg, r->window);
   if (r->tls)
     sl_tls_set_fields (r->tls, msg);
   r->batch->msgs[r->batch->n++] = msg;

@@ -33,13 +33,25 @@ sl_window_ref (SlWindow *w)
 }
 
 void
-sl_window_unref (SlWindow *w)
+sl_window_ref_many (SlWindow *w, guint n)
 {
-  if (!g_atomic_int_dec_and_test (&w->ref_count))
+  g_atomic_int_add (&w->ref_count, (gint) n);
+}
+
+void
+sl_window_unref_many (SlWindow *w, guint n)
+{
+  if (!n || g_atomic_int_add (&w->ref_count, -(gint) n) != (gint) n)
     return;
   g_mutex_clear (&w->lock);
   g_cond_clear (&w->room);
   g_free (w);
+}
+
+void
+sl_window_unref (SlWindow *w)
+{
+  sl_window_unref_many (w, 1);
 }
 
 void

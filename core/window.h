@@ -15,6 +15,9 @@ typedef void (*SlWindowNotify) (gpointer data);
 SlWindow *sl_window_new     (guint size);
 SlWindow *sl_window_ref     (SlWindow *w);
 void      sl_window_unref   (SlWindow *w);
+/* n references at once, for a batch of messages */
+void      sl_window_ref_many   (SlWindow *w, guint n);
+void      sl_window_unref_many (SlWindow *w, guint n);
 void      sl_window_take    (SlWindow *w, guint n);
 void      sl_window_release (SlWindow *w, guint n);
 /* Blocks until the window has room or it is cancelled; FALSE when cancelled. */

@@ -3,6 +3,7 @@
 #include "plugins/parsers/syslog/syslog-private.h"
 #include "core/timeutil.h"
 
+#include <string.h>
 #include <time.h>
 
 typedef struct
@@ -107,6 +108,42 @@ parts_to_time (const StampParts *parts, gboolean has_zone, gint32 gmtoff, SlTime
   out->gmtoff = gmtoff;
 }
 
+/* A sender writes the same second on many lines in a row: each thread
+ * keeps the last stamp's check and conversion, keyed by everything they
+ * read but the fraction, so a repeated second costs a comparison. */
+typedef struct
+{
+  gint year, month, day, hour, minute, second;
+  gint32 gmtoff;
+  gboolean has_zone;
+} StampKey;
+
+static gboolean
+stamp_to_time (const StampParts *parts, gboolean has_zone, gint32 gmtoff, SlTime *out)
+{
+  static __thread StampKey last_key;
+  static __thread gboolean last_valid;
+  static __thread SlTime last_time;
+  StampKey key = { parts->year, parts->month, parts->day, parts->hour, parts->minute, parts->second,
+                   gmtoff, has_zone };
+  if (memcmp (&key, &last_key, sizeof key) != 0)
+    {
+      last_key = key;
+      last_valid = parts_valid (parts);
+      if (last_valid)
+        {
+          StampParts whole = *parts;
+          whole.usec = 0;
+          parts_to_time (&whole, has_zone, gmtoff, &last_time);
+        }
+    }
+  if (!last_valid)
+    return FALSE;
+  out->usec = last_time.usec + parts->usec;
+  out->gmtoff = last_time.gmtoff;
+  return TRUE;
+}
+
 static gboolean
 scan_zone (SlScan *s, gboolean *has_zone, gint32 *gmtoff)
 {
@@ -145,10 +182,8 @@ sl_syslog_scan_iso_stamp (SlScan *s, SlTime *out)
         && scan_time_of_day (&t, &parts)))
     return FALSE;
   scan_fraction (&t, &parts.usec);
-  if (!scan_zone (&t, &has_zone, &gmtoff) || !parts_valid (&parts))
+  if (!scan_zone (&t, &has_zone, &gmtoff) || !stamp_to_time (&parts, has_zone, gmtoff, out))
     return FALSE;
-
-  parts_to_time (&parts, has_zone, gmtoff, out);
   *s = t;
   return TRUE;
 }
@@ -246,10 +281,8 @@ sl_syslog_scan_bsd_stamp (SlScan *s, const SlTime *recvd, SlTime *out)
   scan_fraction (&t, &parts.usec);
   if (!has_year && !scan_year_after_time (&t, &parts.year))
     parts.year = guess_year (parts.month, recvd);
-  if (!parts_valid (&parts))
+  if (!stamp_to_time (&parts, FALSE, 0, out))
     return FALSE;
-
-  parts_to_time (&parts, FALSE, 0, out);
   *s = t;
   return TRUE;
 }

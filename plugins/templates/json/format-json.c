@@ -972,13 +972,13 @@ append_escaped (GString *out, const gchar *text, gsize len)
         }
       switch (c)
         {
-        case '"': g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\b': g_string_append (out, "\\b"); break;
-        case '\f': g_string_append (out, "\\f"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
+        case '"': sl_text_append (out, "\\\"", 2); break;
+        case '\\': sl_text_append (out, "\\\\", 2); break;
+        case '\b': sl_text_append (out, "\\b", 2); break;
+        case '\f': sl_text_append (out, "\\f", 2); break;
+        case '\n': sl_text_append (out, "\\n", 2); break;
+        case '\r': sl_text_append (out, "\\r", 2); break;
+        case '\t': sl_text_append (out, "\\t", 2); break;
         default:
           {
             gchar escaped[] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
