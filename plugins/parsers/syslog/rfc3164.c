@@ -99,13 +99,14 @@ sl_syslog_scan_hostname (SlScan *s, gboolean check_hostname, const gchar **start
 {
   Ipv6Guess guess = { 0 };
   const gchar *p = s->p;
+  const gchar *limit = s->p + MIN (sl_scan_left (s), HOSTNAME_MAX);
 
-  while (p < s->end && *p != ' ' && *p != '[' && p - s->p < HOSTNAME_MAX)
+  for (; p < limit && *p != ' ' && *p != '['; p++)
     {
-      ipv6_guess_feed (&guess, *p);
+      if (!guess.failed)
+        ipv6_guess_feed (&guess, *p);
       if ((*p == ':' && guess.failed) || (check_hostname && !is_checked_hostname_char (*p)))
         break;
-      p++;
     }
   if (p >= s->end || *p != ' ')
     return FALSE;

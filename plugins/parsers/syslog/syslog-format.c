@@ -72,12 +72,12 @@ sl_syslog_parse (SlMessage *msg, const SlSyslogOptions *options, gsize *error_at
     sl_message_set_slice (msg, SL_F_MESSAGE, msg->raw, len);
   else if (options->syslog_protocol)
     ok = sl_syslog_parse_rfc5424 (msg, &s, options, error_at);
-  else if (looks_like_rfc5424 (&s) && sl_syslog_parse_rfc5424 (msg, &s, options, error_at))
-    ok = TRUE;
-  else
+  else if (!looks_like_rfc5424 (&s))
+    ok = sl_syslog_parse_rfc3164 (msg, &s, options, error_at);
+  else if (!sl_syslog_parse_rfc5424 (msg, &s, options, error_at))
     {
       /* Sluice reads a well-formed RFC 5424 line wherever it comes
-       * (doc/compatibility.md); anything else is RFC 3164, as in syslog-ng */
+       * (doc/compatibility.md); a broken one is RFC 3164, as in syslog-ng */
       sl_message_clear_fields (msg);
       if (options->store_raw)
         sl_message_set_slice (msg, SL_F_RAWMSG, msg->raw, len);

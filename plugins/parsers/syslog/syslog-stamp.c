@@ -173,8 +173,9 @@ scan_month (SlScan *s, gint *month)
   /* syslog-ng wants the first letter in upper case, the others in any */
   if (sl_scan_left (s) < 3 || !g_ascii_isupper (*s->p))
     return FALSE;
+  gchar lower[3] = { g_ascii_tolower (s->p[0]), g_ascii_tolower (s->p[1]), g_ascii_tolower (s->p[2]) };
   for (gint i = 0; i < 12; i++)
-    if (g_ascii_strncasecmp (s->p, month_names[i], 3) == 0)
+    if (memcmp (lower, month_names[i], 3) == 0)
       {
         *month = i + 1;
         s->p += 3;
