@@ -61,7 +61,8 @@ post_received (SlDgramReader *r, gint n)
       /* a cut datagram fills the buffer, one byte over log-msg-size(), so
        * the source counts it; its last bytes are no line end to strip */
       gboolean cut = (r->hdrs[i].msg_hdr.msg_flags & MSG_TRUNC) != 0;
-      while (!cut && len && (data[len - 1] == '\n' || data[len - 1] == '\r' || data[len - 1] == '\0'))
+      /* a CR before the newline stays in the message, as syslog-ng keeps it */
+      while (!cut && len && (data[len - 1] == '\n' || data[len - 1] == '\0'))
         len--;
       if (!len)
         continue;

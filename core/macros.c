@@ -3,6 +3,7 @@
 #include "core/text-append.h"
 #include "core/timeutil.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 enum
@@ -20,6 +21,8 @@ enum
   M_LOGHOST,
   M_SDATA,
   M_TAGS,
+  M_BSDTAG,
+  M_SOURCE,
   M_DATE_FIRST
 };
 
@@ -75,6 +78,7 @@ typedef struct
 
 /* In the order all-macros lists them. */
 static const SlMacroName plain_macros[] = {
+  { "BSDTAG", M_BSDTAG, ALL },
   { "FACILITY", M_FACILITY, ALL | RFC3164 },
   { "FACILITY_NUM", M_FACILITY_NUM, ALL },
   { "HOST", M_NONE, ALL | RFC3164 },
@@ -94,6 +98,7 @@ static const SlMacroName plain_macros[] = {
   { "SEQNUM", M_SEQNUM, ALL | SL_MACRO_SCOPE_SELECTED },
   { "SEVERITY", M_LEVEL, ALL },
   { "SEVERITY_NUM", M_LEVEL_NUM, ALL },
+  { "SOURCE", M_SOURCE, 0 },
   { "SOURCEIP", M_NONE, ALL | SL_MACRO_SCOPE_SELECTED },
   { "TAG", M_TAG, ALL },
   { "TAGS", M_TAGS, ALL | SL_MACRO_SCOPE_SELECTED },
@@ -343,63 +348,26 @@ append_msghdr (const SlMessage *msg, GString *out)
   return TRUE;
 }
 
+/* A message's structured-data fields in the order they were set, which
+ * is the order they were received in. */
 typedef struct
 {
-  const gchar *id;
-  gsize id_len;
-  const gchar *param;
-  const gchar *value;
-  gsize value_len;
-} SlSdParam;
+  guint32 order;
+  guint32 index;
+} SlSdRef;
 
 /* Most messages carry a handful of SD params: those stay on the stack. */
 #define SD_STACK_PARAMS 32
 
-typedef struct
+static const gchar sdata_prefix[] = ".SDATA.";
+
+static gint
+sd_ref_compare (gconstpointer a, gconstpointer b)
 {
-  SlSdParam stack[SD_STACK_PARAMS];
-  GArray *spill;
-  guint n;
-} SlSdParams;
-
-static const SlSdParam *
-sd_params_get (const SlSdParams *p, guint i)
-{
-  return p->spill ? &g_array_index (p->spill, SlSdParam, i) : &p->stack[i];
-}
-
-static gboolean
-sd_collect (SlHandle h, const gchar *value, gsize len, gpointer user_data)
-{
-  static const gchar prefix[] = ".SDATA.";
-  SlSdParams *p = user_data;
-  const gchar *name = sl_field_name (h);
-
-  if (!name || strncmp (name, prefix, sizeof prefix - 1) != 0)
-    return TRUE;
-  const gchar *id = name + sizeof prefix - 1;
-  const gchar *dot = strrchr (id, '.');
-  if (!dot || dot == id || !dot[1])
-    return TRUE;
-
-  SlSdParam param = { id, (gsize) (dot - id), dot + 1, value, len };
-  if (p->n == SD_STACK_PARAMS && !p->spill)
-    {
-      p->spill = g_array_sized_new (FALSE, FALSE, sizeof (SlSdParam), 2 * SD_STACK_PARAMS);
-      g_array_append_vals (p->spill, p->stack, p->n);
-    }
-  if (p->spill)
-    g_array_append_val (p->spill, param);
-  else
-    p->stack[p->n] = param;
-  p->n++;
-  return TRUE;
-}
-
-static gboolean
-sd_same_id (const SlSdParam *a, const SlSdParam *b)
-{
-  return a->id_len == b->id_len && memcmp (a->id, b->id, a->id_len) == 0;
+  const SlSdRef *x = a, *y = b;
+  if (x->order != y->order)
+    return x->order < y->order ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
 }
 
 static void
@@ -413,55 +381,122 @@ append_sd_value (GString *out, const gchar *value, gsize len)
     }
 }
 
-/* Parameters of an id are written together, the ids in the order they
- * first appear: the order RFC 5424 received them in. Structured data kept
- * whole, because some of its names found no room in the registry, is
- * written as received. */
+/* RFC 5424 has no escapes for names: what would break the syntax is
+ * written as %XX, as syslog-ng does. */
+static void
+append_sd_name (GString *out, const gchar *name, gsize len)
+{
+  for (gsize i = 0; i < len; i++)
+    {
+      guchar c = name[i];
+      if (c >= 128 || c == '=' || c == ' ' || c == '[' || c == ']' || c == '"')
+        g_string_append_printf (out, "%%%02X", c);
+      else
+        g_string_append_c (out, c);
+    }
+}
+
+static guint64
+sequence_id (const SlMessage *msg, gboolean *present)
+{
+  static SlHandle handle;
+  if (!handle)
+    handle = sl_field_handle (".SDATA.meta.sequenceId");
+  gsize len;
+  const gchar *value = sl_message_get (msg, handle, &len);
+  *present = value && len;
+  if (msg->flags & SL_MSG_LOCAL)
+    return msg->seqnum;
+  gchar buf[24];
+  if (!value || !len)
+    return 0;
+  len = MIN (len, sizeof buf - 1);
+  memcpy (buf, value, len);
+  buf[len] = '\0';
+  return g_ascii_strtoull (buf, NULL, 10);
+}
+
+/* As syslog-ng writes it: the params in the order they came, a new
+ * element each time the id changes, the last dot of a name parting id
+ * from param; and a message the daemon made itself carries its sequence
+ * number in [meta sequenceId]. Structured data kept whole, because some of
+ * its names found no room in the registry, is written as received. */
 static gboolean
 append_sdata (const SlMessage *msg, GString *out)
 {
-  SlSdParams params;
   gsize kept_len;
   const gchar *kept = sl_message_kept_sdata (msg, &kept_len);
-
   if (kept)
     {
       g_string_append_len (out, kept, kept_len);
       return TRUE;
     }
-  params.spill = NULL;
-  params.n = 0;
-  sl_message_foreach_dynamic (msg, sd_collect, &params);
 
-  for (guint i = 0; i < params.n; i++)
+  SlSdRef stack[SD_STACK_PARAMS];
+  SlSdRef *refs = stack;
+  guint n = 0;
+  for (guint i = 0; i < msg->n_fields; i++)
     {
-      const SlSdParam *first = sd_params_get (&params, i);
-      gboolean seen = FALSE;
-
-      for (guint k = 0; k < i && !seen; k++)
-        seen = sd_same_id (sd_params_get (&params, k), first);
-      if (seen)
+      const gchar *name = sl_field_name (msg->fields[i].handle);
+      if (!msg->fields[i].ptr || !name || strncmp (name, sdata_prefix, sizeof sdata_prefix - 1) != 0)
         continue;
-
-      g_string_append_c (out, '[');
-      g_string_append_len (out, first->id, first->id_len);
-      for (guint k = i; k < params.n; k++)
+      if (n == SD_STACK_PARAMS && refs == stack)
         {
-          const SlSdParam *p = sd_params_get (&params, k);
-          if (!sd_same_id (p, first))
-            continue;
+          refs = g_new (SlSdRef, msg->n_fields);
+          memcpy (refs, stack, sizeof stack);
+        }
+      refs[n++] = (SlSdRef) { msg->fields[i].order, i };
+    }
+  qsort (refs, n, sizeof *refs, sd_ref_compare);
+
+  gboolean has_seq;
+  guint64 seq = sequence_id (msg, &has_seq);
+  gsize before = out->len;
+  const gchar *cur = NULL;
+  gsize cur_len = 0;
+  for (guint k = 0; k < n; k++)
+    {
+      const SlValue *v = &msg->fields[refs[k].index];
+      const gchar *element = sl_field_name (v->handle) + sizeof sdata_prefix - 1;
+      gsize name_len = strlen (element);
+      const gchar *dot = memrchr (element, '.', name_len);
+      gsize element_len = dot ? (gsize) (dot - element) : name_len;
+      const gchar *param = dot ? dot + 1 : element + name_len;
+      if (element_len == 0)
+        {
+          element = "none";
+          element_len = 4;
+        }
+      if (!cur || cur_len != element_len || memcmp (cur, element, element_len) != 0)
+        {
+          if (cur)
+            g_string_append_c (out, ']');
+          g_string_append_c (out, '[');
+          append_sd_name (out, element, element_len);
+          cur = element;
+          cur_len = element_len;
+        }
+      if (!has_seq && seq && element_len == 4 && memcmp (element, "meta", 4) == 0)
+        {
+          g_string_append_printf (out, " sequenceId=\"%" G_GUINT64_FORMAT "\"", seq);
+          has_seq = TRUE;
+        }
+      if (*param)
+        {
           g_string_append_c (out, ' ');
-          g_string_append (out, p->param);
+          append_sd_name (out, param, strlen (param));
           g_string_append (out, "=\"");
-          append_sd_value (out, p->value, p->value_len);
+          append_sd_value (out, v->ptr, v->len);
           g_string_append_c (out, '"');
         }
-      g_string_append_c (out, ']');
     }
-
-  if (params.spill)
-    g_array_free (params.spill, TRUE);
-  return params.n > 0;
+  if (cur)
+    g_string_append_c (out, ']');
+  if (!has_seq && seq)
+    g_string_append_printf (out, "[meta sequenceId=\"%" G_GUINT64_FORMAT "\"]", seq);
+  if (refs != stack)
+    g_free (refs);
+  return out->len > before;
 }
 
 const gchar *
@@ -493,15 +528,30 @@ sl_macro_append (guint id, const SlMessage *msg, const SlTemplateEnv *env, GStri
   switch (id)
     {
     case M_MSGHDR:
-      return append_msghdr (msg, out);
-    case M_LEGACY_MSGHDR:
+      /* the tag as received when an RFC 3164 parser found one */
       return append_field (msg, SL_F_LEGACY_MSGHDR, out) || append_msghdr (msg, out);
+    case M_LEGACY_MSGHDR:
+      /* only what an RFC 3164 parser found: empty for RFC 5424, as in syslog-ng */
+      return append_field (msg, SL_F_LEGACY_MSGHDR, out);
     case M_FACILITY:
       if (facility < SL_FACILITY_COUNT)
         g_string_append (out, sl_facility_names[facility]);
       else
-        append_number (out, facility, 1);
+        g_string_append_printf (out, "%x", facility);
       return TRUE;
+    case M_BSDTAG:
+      append_number (out, severity, 1);
+      g_string_append_c (out, (gchar) ('A' + facility));
+      return TRUE;
+    case M_SOURCE:
+      {
+        /* the group's name, from the .source.NAME tag its source set */
+        const gchar *tag = msg->source ? sl_tag_name (msg->source) : NULL;
+        if (!tag || strlen (tag) <= 8)
+          return FALSE;
+        g_string_append (out, tag + 8);
+        return TRUE;
+      }
     case M_FACILITY_NUM:
       append_number (out, facility, 1);
       return TRUE;
@@ -519,10 +569,16 @@ sl_macro_append (guint id, const SlMessage *msg, const SlTemplateEnv *env, GStri
       g_string_append_c (out, "0123456789abcdef"[msg->pri & 15]);
       return TRUE;
     case M_SEQNUM:
-      if (!msg->seqnum)
-        return FALSE;
-      append_number (out, msg->seqnum, 1);
-      return TRUE;
+      {
+        /* syslog-ng numbers only its own messages; a received one has the
+         * number its sender put in [meta sequenceId], if any */
+        gboolean present;
+        guint64 seq = sequence_id (msg, &present);
+        if (!seq)
+          return FALSE;
+        append_number (out, seq, 1);
+        return TRUE;
+      }
     case M_LOGHOST:
       g_string_append (out, sl_macro_loghost ());
       return TRUE;

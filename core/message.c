@@ -245,6 +245,7 @@ static void
 value_copy (const SlMessage *from, SlMessage *to, const SlValue *src, SlValue *dst)
 {
   dst->handle = src->handle;
+  dst->order = src->order;
   if (!src->ptr)
     return;
   if (!src->owned && in_raw (from, src->ptr))
@@ -305,6 +306,7 @@ sl_message_clone (const SlMessage *msg)
   copy->stamp = msg->stamp;
   copy->recvd = msg->recvd;
   copy->seqnum = msg->seqnum;
+  copy->source = msg->source;
   for (guint i = 0; i < SL_F_BUILTIN_MAX; i++)
     value_copy (msg, copy, &msg->builtin[i], &copy->builtin[i]);
   fields_reserve (copy, msg->n_fields);
@@ -376,8 +378,10 @@ find_or_add (SlMessage *msg, SlHandle h)
     fields_reserve (msg, msg->n_fields + 1);
   if (i < msg->n_fields)
     memmove (&msg->fields[i + 1], &msg->fields[i], (msg->n_fields - i) * sizeof (SlValue));
+  /* the order a field came in: $SDATA writes structured data in it */
+  guint32 order = MIN (msg->n_fields, (1u << 15) - 1);
   msg->n_fields++;
-  msg->fields[i] = (SlValue) { .handle = h };
+  msg->fields[i] = (SlValue) { .handle = h, .order = order };
   return &msg->fields[i];
 }
 
@@ -424,6 +428,18 @@ sl_message_unset (SlMessage *msg, SlHandle h)
   value_clear (&msg->fields[i]);
   msg->n_fields--;
   memmove (&msg->fields[i], &msg->fields[i + 1], (msg->n_fields - i) * sizeof (SlValue));
+}
+
+void
+sl_message_clear_fields (SlMessage *msg)
+{
+  for (guint i = 0; i < SL_F_BUILTIN_MAX; i++)
+    if (i != SL_F_HOST_FROM && i != SL_F_SOURCEIP)
+      value_clear (&msg->builtin[i]);
+  for (guint i = 0; i < msg->n_fields; i++)
+    value_clear (&msg->fields[i]);
+  msg->n_fields = 0;
+  value_clear (&msg->sdata);
 }
 
 const gchar *

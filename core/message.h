@@ -52,7 +52,8 @@ typedef struct
 {
   const gchar *ptr;
   guint32      len;
-  guint32      handle : 31;
+  guint32      handle : 16;   /* below SL_F_BUILTIN_MAX + SL_FIELD_NAMES_MAX */
+  guint32      order : 15;    /* in a message's dynamic store: when it was added */
   guint32      owned : 1;
 } SlValue;
 
@@ -81,6 +82,7 @@ struct _SlMessage
   SlTime     recvd;
   guint64    seqnum;
   guint8     fields_pool;      /* where fields' memory goes back to */
+  SlTag      source;           /* the .source.NAME tag of its source group, or 0 */
   SlValue    builtin[SL_F_BUILTIN_MAX];
   SlValue   *fields;           /* the dynamic fields it has, sorted by handle */
   guint32    n_fields;
@@ -124,6 +126,9 @@ void         sl_message_make_writable (SlMessage **msg);
 void         sl_message_set        (SlMessage *msg, SlHandle h, const gchar *value, gssize len);
 void         sl_message_set_slice  (SlMessage *msg, SlHandle h, const gchar *ptr, gsize len);
 void         sl_message_unset      (SlMessage *msg, SlHandle h);
+/* Unsets what a parser sets: every field, builtin and dynamic, but where it
+ * came from (HOST_FROM, SOURCEIP), and the kept structured data. */
+void         sl_message_clear_fields (SlMessage *msg);
 const gchar *sl_message_get        (const SlMessage *msg, SlHandle h, gsize *len);
 gboolean     sl_message_has        (const SlMessage *msg, SlHandle h);
 

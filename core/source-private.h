@@ -14,6 +14,7 @@ struct _SlSource
   SlDriver *driver;
   SlConfig *cfg;
   gchar *group;
+  SlTag source_tag;          /* .source.GROUP, set on every message as syslog-ng does */
   GPtrArray *paths;                 /* SlPath that take this source, in order */
   GPtrArray *compiled;              /* the paths of a configuration being compiled, not yet live */
   GRWLock route_lock;               /* routing reads paths; a reload swaps them */

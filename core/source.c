@@ -78,6 +78,12 @@ sl_source_new (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **err
   src->driver = driver;
   src->cfg = cfg;
   src->group = g_strdup (group);
+  if (group)
+    {
+      gchar *tag = g_strconcat (".source.", group, NULL);
+      src->source_tag = sl_tag_id (tag);
+      g_free (tag);
+    }
   src->paths = g_ptr_array_new ();
   src->compiled = g_ptr_array_new ();
   g_rw_lock_init (&src->route_lock);
@@ -271,7 +277,7 @@ parse_frame (SlSource *src, const SlDriverClass *format, SlSourceFill fill, gpoi
   if (fill)
     fill (msg, fill_data);
   else if (format && !format->ops.format->parse (msg, &src->parse))
-    count_bad_input (src, src->parse_errors, _("a message could not be parsed and was kept whole"));
+    count_bad_input (src, src->parse_errors, _("a message could not be parsed; an error record stands for it"));
   if (src->validate_utf8 && !g_utf8_validate_len (msg->raw, msg->raw_len, NULL))
     {
       msg->flags |= SL_MSG_UTF8_BAD;
@@ -282,6 +288,11 @@ parse_frame (SlSource *src, const SlDriverClass *format, SlSourceFill fill, gpoi
   apply_hostname (src, msg, peer_copy, peer_len);
   if (src->parse.program_override)
     sl_message_set (msg, SL_F_PROGRAM, src->parse.program_override, -1);
+  if (src->source_tag)
+    {
+      msg->source = src->source_tag;
+      sl_message_set_tag_id (msg, src->source_tag);
+    }
   for (guint i = 0; src->tags && i < src->tags->len; i++)
     sl_message_set_tag_id (msg, g_array_index (src->tags, SlTag, i));
   return msg;

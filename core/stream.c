@@ -129,8 +129,10 @@ flush_batch (SlStreamReader *r)
 static void
 emit (SlStreamReader *r, const gchar *data, gsize len)
 {
-  /* an octet-counted frame often ends in the newline a sender adds anyway */
-  while (len && (data[len - 1] == '\n' || data[len - 1] == '\r' || data[len - 1] == '\0'))
+  /* an octet-counted frame often ends in the newline a sender adds anyway;
+   * a line's CR goes with its newline, a frame's is kept, as syslog-ng does */
+  gboolean newline = r->framing == SL_STREAM_FRAME_NEWLINE;
+  while (len && (data[len - 1] == '\n' || (newline && data[len - 1] == '\r') || data[len - 1] == '\0'))
     len--;
   if (!len)
     return;

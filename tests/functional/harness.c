@@ -893,36 +893,44 @@ sl_test_run_built (const gchar *program, gchar **out, gchar **err, ...)
   return status;
 }
 
+/* argv[0] is looked up in PATH unless it is a path. */
 GPid
-sl_test_spawn_built (const gchar *program, const gchar *err_path, const gchar *const *args)
+sl_test_spawn_argv (const gchar *const *argv, const gchar *err_path)
 {
-  const gchar *builddir = required_env ("SL_TOP_BUILDDIR");
   gint err_fd = open (err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (!builddir || err_fd < 0)
+  if (err_fd < 0)
     {
-      g_test_fail_printf ("cannot run %s: %s not writable", program, err_path);
-      if (err_fd >= 0)
-        close (err_fd);
+      g_test_fail_printf ("cannot run %s: %s not writable", argv[0], err_path);
       return 0;
     }
-  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
-  g_ptr_array_add (argv, g_build_filename (builddir, program, NULL));
-  for (guint i = 0; args[i]; i++)
-    g_ptr_array_add (argv, g_strdup (args[i]));
-  g_ptr_array_add (argv, NULL);
   gchar **envp = child_environment ();
   GPid pid = 0;
   GError *error = NULL;
-  if (!g_spawn_async_with_pipes_and_fds (NULL, (const gchar *const *) argv->pdata, (const gchar *const *) envp,
-                                         G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, -1, -1, err_fd, NULL, NULL, 0,
-                                         &pid, NULL, NULL, NULL, &error))
+  if (!g_spawn_async_with_pipes_and_fds (NULL, argv, (const gchar *const *) envp,
+                                         G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_SEARCH_PATH, NULL, NULL,
+                                         -1, err_fd, err_fd, NULL, NULL, 0, &pid, NULL, NULL, NULL, &error))
     {
-      g_test_fail_printf ("cannot run %s: %s", program, error->message);
+      g_test_fail_printf ("cannot run %s: %s", argv[0], error->message);
       g_error_free (error);
       pid = 0;
     }
   g_strfreev (envp);
   close (err_fd);
+  return pid;
+}
+
+GPid
+sl_test_spawn_built (const gchar *program, const gchar *err_path, const gchar *const *args)
+{
+  const gchar *builddir = required_env ("SL_TOP_BUILDDIR");
+  if (!builddir)
+    return 0;
+  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (argv, g_build_filename (builddir, program, NULL));
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, g_strdup (args[i]));
+  g_ptr_array_add (argv, NULL);
+  GPid pid = sl_test_spawn_argv ((const gchar *const *) argv->pdata, err_path);
   g_ptr_array_unref (argv);
   return pid;
 }

@@ -155,6 +155,8 @@ gint      sl_test_run_built    (const gchar *program, gchar **out, gchar **err, 
  * NULL-terminated args and its stderr in err_path; its pid (reap it with
  * sl_test_child_wait), or 0 (and the test failed). */
 GPid      sl_test_spawn_built  (const gchar *program, const gchar *err_path, const gchar *const *args);
+/* Starts any argv (argv[0] from PATH unless a path) the same way. */
+GPid      sl_test_spawn_argv   (const gchar *const *argv, const gchar *err_path);
 /* Whether the child has exited (reaping it; *status its wait status). */
 gboolean  sl_test_child_exited (GPid pid, gint *status);
 /* Waits up to limit_usec for a child to exit; its wait status, or -1 (it

@@ -227,19 +227,21 @@ test_fields (void)
   sl_message_unref (msg);
 }
 
+/* As syslog-ng builds them: $LEGACY_MSGHDR is the tag an RFC 3164 parser
+ * found, $MSGHDR that or else PROGRAM[PID]: . */
 static void
 test_msghdr (void)
 {
   SlMessage *msg = message_new ();
 
   assert_render ("$MSGHDR$MSG", msg, NULL, "nginx[4242]: hello world");
-  assert_render ("$LEGACY_MSGHDR$MSG", msg, NULL, "nginx[4242]: hello world");
-  sl_message_set (msg, SL_F_LEGACY_MSGHDR, "nginx: ", -1);
-  assert_render ("$LEGACY_MSGHDR$MSG", msg, NULL, "nginx: hello world");
+  assert_render ("[$LEGACY_MSGHDR]$MSG", msg, NULL, "[]hello world");
+  sl_message_set (msg, SL_F_LEGACY_MSGHDR, "nginx ", -1);
+  assert_render ("$LEGACY_MSGHDR$MSG", msg, NULL, "nginx hello world");
+  assert_render ("$MSGHDR$MSG", msg, NULL, "nginx hello world");
   sl_message_unset (msg, SL_F_LEGACY_MSGHDR);
   sl_message_unset (msg, SL_F_PID);
   assert_render ("$MSGHDR$MSG", msg, NULL, "nginx: hello world");
-  assert_render ("$LEGACY_MSGHDR$MSG", msg, NULL, "nginx: hello world");
   sl_message_unset (msg, SL_F_PROGRAM);
   sl_message_set (msg, SL_F_PID, "1", -1);
   assert_render ("[$MSGHDR][$LEGACY_MSGHDR]$MSG", msg, NULL, "[][]hello world");
@@ -262,7 +264,8 @@ test_priority (void)
   msg->pri = SL_PRI_MAKE (23, 6);
   assert_render ("$FACILITY $LEVEL", msg, NULL, "local7 info");
   msg->pri = SL_PRI_MAKE (31, 6);
-  assert_render ("$FACILITY $PRI $TAG", msg, NULL, "31 254 fe");
+  /* a facility without a name in hex, $BSDTAG as severity and a letter, as syslog-ng writes them */
+  assert_render ("$FACILITY $PRI $TAG $BSDTAG", msg, NULL, "1f 254 fe 6`");
 
   static const gchar *const facilities[] = {
     "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp", "cron",
@@ -470,30 +473,30 @@ test_sdata (void)
 
   assert_render ("[$SDATA]${SDATA:--}", msg, NULL, "[]-");
 
-  /* handles in this order, so the rebuilt order is known */
+  /* syslog-ng's order: as the fields were set, a new element when the id
+   * changes, an id without params as [id] */
   SlHandle ab = sl_field_handle (".SDATA.a@1.b");
   SlHandle origin = sl_field_handle (".SDATA.origin.ip");
   SlHandle other = sl_field_handle ("sdata.test.other");
   SlHandle ac = sl_field_handle (".SDATA.a@1.c");
   SlHandle meta = sl_field_handle (".SDATA.meta.x");
   SlHandle bare = sl_field_handle (".SDATA.bare");
-  g_assert_cmpuint (ab, <, origin);
-  g_assert_cmpuint (origin, <, ac);
-  g_assert_cmpuint (ac, <, meta);
 
   sl_message_set (msg, meta, "q\"u\\o]te", -1);
   sl_message_set (msg, ac, "3", -1);
   sl_message_set (msg, other, "not sd", -1);
-  sl_message_set (msg, bare, "ignored", -1);
+  sl_message_set (msg, bare, "", -1);
   sl_message_set (msg, origin, "10.0.0.1", -1);
   sl_message_set (msg, ab, "1", -1);
   assert_render ("$SDATA", msg, NULL,
-                 "[a@1 b=\"1\" c=\"3\"][origin ip=\"10.0.0.1\"][meta x=\"q\\\"u\\\\o\\]te\"]");
+                 "[meta x=\"q\\\"u\\\\o\\]te\"][a@1 c=\"3\"][bare][origin ip=\"10.0.0.1\"][a@1 b=\"1\"]");
   assert_render ("${.SDATA.meta.x}", msg, NULL, "q\"u\\o]te");
 
-  sl_message_unset (msg, ab);
+  /* a field set again keeps its place */
+  sl_message_unset (msg, meta);
+  sl_message_set (msg, ac, "4", -1);
   assert_render ("$SDATA", msg, NULL,
-                 "[origin ip=\"10.0.0.1\"][a@1 c=\"3\"][meta x=\"q\\\"u\\\\o\\]te\"]");
+                 "[a@1 c=\"4\"][bare][origin ip=\"10.0.0.1\"][a@1 b=\"1\"]");
   sl_message_unref (msg);
 
   /* more params than fit on the stack */
@@ -521,9 +524,16 @@ test_seqnum_loghost (void)
   const gchar *host = g_get_host_name ();
   gchar *short_host = g_strndup (host, strcspn (host, "."));
 
+  /* a received message has the number its sender put in [meta sequenceId] */
   assert_render ("[$SEQNUM]", msg, NULL, "[]");
   msg->seqnum = 42;
-  assert_render ("[$SEQNUM]", msg, NULL, "[42]");
+  assert_render ("[$SEQNUM]", msg, NULL, "[]");
+  sl_message_set (msg, sl_field_handle (".SDATA.meta.sequenceId"), "7", 1);
+  assert_render ("[$SEQNUM]", msg, NULL, "[7]");
+  sl_message_unset (msg, sl_field_handle (".SDATA.meta.sequenceId"));
+  /* one the daemon made has its own */
+  msg->flags |= SL_MSG_LOCAL;
+  assert_render ("[$SEQNUM][$SDATA]", msg, NULL, "[42][[meta sequenceId=\"42\"]]");
   assert_render ("$LOGHOST", msg, NULL, short_host);
   g_assert_cmpstr (sl_macro_loghost (), ==, short_host);
   g_assert_null (strchr (sl_macro_loghost (), '.'));

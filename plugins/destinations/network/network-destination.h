@@ -18,7 +18,7 @@ G_BEGIN_DECLS
 /* syslog-ng's legacy network form, the default template of all but
  * syslog(); the date is always the BSD one, as syslog-ng writes it
  * (ts-format() is for $STAMP in a template of one's own). */
-#define NET_LEGACY_TEMPLATE "<${PRI}>${DATE} ${HOST} ${LEGACY_MSGHDR}${MESSAGE}\n"
+#define NET_LEGACY_TEMPLATE "<${PRI}>${DATE} ${HOST} ${MSGHDR}${MESSAGE}\n"
 
 /* How one message is put on the wire. */
 typedef struct

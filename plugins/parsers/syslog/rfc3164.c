@@ -1,119 +1,199 @@
-/* RFC 3164 as senders really write it: every part but the message is
- * optional, so this parser reads what it recognises and never fails. */
+/* RFC 3164 as syslog-ng 3.38 reads it (modules/syslogformat/syslog-format.c):
+ * every part but the message is optional, so once the PRI is read the
+ * parser takes what it recognises and never fails. */
 #include "plugins/parsers/syslog/syslog-private.h"
 
+static const gchar aix_forwarded[] = "Message forwarded from ";
 static const gchar repeated_text[] = "last message repeated";
 
-static gboolean
-is_program_char (gchar c)
-{
-  return c != ' ' && c != '[' && c != ':';
-}
+#define HOSTNAME_MAX 255
 
-static gboolean
-is_ipv6_char (gchar c)
+static SlHandle
+sdata_handle (SlHandle *cache, const gchar *name)
 {
-  return g_ascii_isxdigit (c) || c == ':' || c == '.';
-}
-
-/* The word after the timestamp is a host name when it is made of host name
- * characters and a space follows it. A tag ("prog:", "prog[12]:") fails
- * that test, which is how glibc's lines without a host name are told apart.
- * A colon inside the word is only taken for an IPv6 address. */
-static void
-parse_hostname (SlMessage *msg, SlScan *s)
-{
-  const gchar *start = s->p;
-  const gchar *p = start;
-  gboolean has_colon = FALSE;
-  gboolean ipv6_like = TRUE;
-
-  for (; p < s->end && sl_syslog_is_hostname_char (*p); p++)
+  SlHandle h = __atomic_load_n (cache, __ATOMIC_RELAXED);
+  if (h == SL_F_NONE)
     {
-      has_colon |= *p == ':';
-      ipv6_like &= is_ipv6_char (*p);
+      h = sl_field_handle (name);
+      __atomic_store_n (cache, h, __ATOMIC_RELAXED);
     }
-  gsize len = p - start;
-  if (len == 0 || len > 255 || p >= s->end || *p != ' ' || p[-1] == ':'
-      || (has_colon && !ipv6_like))
-    return;
-  sl_message_set_slice (msg, SL_F_HOST, start, len);
-  s->p = p;
-  sl_scan_skip_spaces (s);
+  return h;
 }
 
-/* syslog-ng's reading of the tag: a run of program characters, an optional
- * [pid], an optional colon and one space; whatever is there of it. */
+static void
+skip_spaces (SlScan *s)
+{
+  while (sl_scan_skip (s, ' '))
+    ;
+}
+
+/* Cisco's "123: " in front of the stamp, kept as .SDATA.meta.sequenceId. */
+static void
+parse_cisco_sequence (SlMessage *msg, SlScan *s)
+{
+  static SlHandle sequence_id;
+  const gchar *p = s->p;
+
+  while (p < s->end && *p != ':')
+    {
+      if (!g_ascii_isdigit (*p))
+        return;
+      p++;
+    }
+  if (p >= s->end || p + 1 >= s->end || p[1] != ' ')
+    return;
+  sl_message_set_slice (msg, sdata_handle (&sequence_id, ".SDATA.meta.sequenceId"), s->p, p - s->p);
+  s->p = p + 1;
+}
+
+/* Cisco marks a stamp from an unsynchronised clock with '*', a
+ * synchronised one with '.'. */
+static void
+parse_cisco_stamp_mark (SlMessage *msg, SlScan *s)
+{
+  static SlHandle is_synced;
+
+  if (sl_scan_at (s, '*') || sl_scan_at (s, '.'))
+    {
+      sl_message_set (msg, sdata_handle (&is_synced, ".SDATA.timeQuality.isSynced"),
+                      *s->p == '*' ? "0" : "1", 1);
+      s->p++;
+    }
+}
+
+/* syslog-ng's guess whether a word with colons is an IPv6 address: hex
+ * digits, at most 4 in a group, fewer than 8 colons. */
+typedef struct
+{
+  gint groups;
+  gint digits;
+  gboolean failed;
+} Ipv6Guess;
+
+static void
+ipv6_guess_feed (Ipv6Guess *g, gchar c)
+{
+  if (g->failed)
+    return;
+  if (c != ':' && !g_ascii_isxdigit (c))
+    g->failed = TRUE;
+  else if (c != ':' && ++g->digits > 4)
+    g->failed = TRUE;
+  else if (c == ':')
+    {
+      g->digits = 0;
+      g->failed = ++g->groups >= 8;
+    }
+}
+
+static gboolean
+is_checked_hostname_char (gchar c)
+{
+  return g_ascii_isalnum (c) || c == '-' || c == '_' || c == '.' || c == ':' || c == '@' || c == '/';
+}
+
+/* The word up to a space is a host name when a space follows it; a '['
+ * ends it (a tag), and so does a colon unless the word reads as IPv6. */
+gboolean
+sl_syslog_scan_hostname (SlScan *s, gboolean check_hostname, const gchar **start, gsize *len)
+{
+  Ipv6Guess guess = { 0 };
+  const gchar *p = s->p;
+  const gchar *limit = s->p + MIN (sl_scan_left (s), HOSTNAME_MAX);
+
+  for (; p < limit && *p != ' ' && *p != '['; p++)
+    {
+      if (!guess.failed)
+        ipv6_guess_feed (&guess, *p);
+      if ((*p == ':' && guess.failed) || (check_hostname && !is_checked_hostname_char (*p)))
+        break;
+    }
+  if (p >= s->end || *p != ' ')
+    return FALSE;
+  *start = s->p;
+  *len = p - s->p;
+  s->p = p;
+  return TRUE;
+}
+
+/* The tag: a run of program characters, an optional [pid], an optional
+ * colon and one space; whatever is there of it. */
 static void
 parse_program (SlMessage *msg, SlScan *s)
 {
   const gchar *start = s->p;
 
-  while (s->p < s->end && is_program_char (*s->p))
+  while (s->p < s->end && *s->p != ' ' && *s->p != '[' && *s->p != ':')
     s->p++;
-  if (s->p > start)
-    sl_message_set_slice (msg, SL_F_PROGRAM, start, s->p - start);
+  sl_message_set_slice (msg, SL_F_PROGRAM, start, s->p - start);
 
   if (sl_scan_at (s, '['))
     {
       const gchar *pid = s->p + 1;
-      const gchar *p = pid;
-      while (p < s->end && *p != ']' && *p != ' ' && *p != ':')
-        p++;
-      if (p < s->end && *p == ']')
-        {
-          if (p > pid)
-            sl_message_set_slice (msg, SL_F_PID, pid, p - pid);
-          s->p = p + 1;
-        }
+      s->p++;
+      while (s->p < s->end && *s->p != ' ' && *s->p != ']' && *s->p != ':')
+        s->p++;
+      if (s->p < s->end)
+        sl_message_set_slice (msg, SL_F_PID, pid, s->p - pid);
+      sl_scan_skip (s, ']');
     }
   sl_scan_skip (s, ':');
   sl_scan_skip (s, ' ');
-  if (s->p > start)
-    sl_message_set_slice (msg, SL_F_LEGACY_MSGHDR, start, s->p - start);
+  sl_message_set_slice (msg, SL_F_LEGACY_MSGHDR, start, s->p - start);
 }
 
-static gboolean
-scan_stamp (SlScan *s, const SlTime *recvd, SlTime *stamp)
+static void
+parse_header (SlMessage *msg, SlScan *s, const SlSyslogOptions *options)
 {
-  SlScan t = *s;
+  parse_cisco_sequence (msg, s);
+  skip_spaces (s);
+  parse_cisco_stamp_mark (msg, s);
 
-  if (!sl_syslog_scan_iso_stamp (&t, stamp) && !sl_syslog_scan_bsd_stamp (&t, recvd, stamp))
-    return FALSE;
-  /* Cisco ends the stamp with a colon */
-  sl_scan_skip (&t, ':');
-  if (t.p < t.end && *t.p != ' ')
-    return FALSE;
-  *s = t;
-  return TRUE;
+  if (!sl_syslog_scan_rfc3164_stamp (s, &msg->recvd, &msg->stamp))
+    {
+      /* no stamp: what a local program wrote, "program[pid]: message" */
+      msg->stamp = msg->recvd;
+      parse_program (msg, s);
+      return;
+    }
+
+  const gchar *host = NULL;
+  gsize host_len = 0;
+  skip_spaces (s);
+  /* AIX's syslogd names the host it relays for */
+  if (sl_scan_starts_with (s, aix_forwarded, sizeof aix_forwarded - 1))
+    {
+      s->p += sizeof aix_forwarded - 1;
+      host = s->p;
+      while (s->p < s->end && *s->p != ':')
+        s->p++;
+      host_len = s->p - host;
+      while (sl_scan_at (s, ' ') || sl_scan_at (s, ':'))
+        s->p++;
+    }
+  /* syslogd's summary of repeats names neither host nor program */
+  if (!(sl_scan_left (s) > sizeof repeated_text - 1
+        && sl_scan_starts_with (s, repeated_text, sizeof repeated_text - 1)))
+    {
+      if (!host && sl_syslog_scan_hostname (s, options->check_hostname, &host, &host_len))
+        skip_spaces (s);
+      parse_program (msg, s);
+    }
+  if (host)
+    sl_message_set_slice (msg, SL_F_HOST, host, MIN (host_len, HOSTNAME_MAX));
 }
 
 gboolean
-sl_syslog_parse_rfc3164 (SlMessage *msg, SlScan *s, const SlSyslogOptions *options)
+sl_syslog_parse_rfc3164 (SlMessage *msg, SlScan *s, const SlSyslogOptions *options, gsize *error_at)
 {
-  guint8 pri;
+  const gchar *start = s->p;
 
-  msg->pri = sl_syslog_scan_pri (s, &pri) ? pri : options->default_pri;
-  sl_scan_skip_spaces (s);
-
-  /* Without a timestamp the line is what a local program wrote, with no
-   * host name in it. */
-  if (scan_stamp (s, &msg->recvd, &msg->stamp))
+  if (!sl_syslog_scan_pri (s, options->default_pri, &msg->pri))
     {
-      sl_scan_skip_spaces (s);
-      /* syslogd's summary of repeats names neither host nor program */
-      if (!sl_scan_starts_with (s, repeated_text, sizeof repeated_text - 1))
-        {
-          parse_hostname (msg, s);
-          parse_program (msg, s);
-        }
+      *error_at = s->p - start;
+      return FALSE;
     }
-  else
-    {
-      msg->stamp = msg->recvd;
-      parse_program (msg, s);
-    }
-
+  parse_header (msg, s, options);
   sl_message_set_slice (msg, SL_F_MESSAGE, s->p, sl_scan_left (s));
   return TRUE;
 }

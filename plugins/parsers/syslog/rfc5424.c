@@ -1,124 +1,61 @@
-/* RFC 5424: <PRI>1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID SD [SP MSG].
- * Its header has one shape, so anything out of place is a parse error. */
+/* RFC 5424: <PRI>1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID SD [SP MSG],
+ * read as syslog-ng 3.38 reads it (modules/syslogformat/syslog-format.c):
+ * a line without "<PRI>1 " is RFC 3164; after that anything out of place
+ * is a parse error, and the place is reported. */
 #include "plugins/parsers/syslog/syslog-private.h"
 
 #include <string.h>
 
-#define SD_NAME_MAX 32
 #define SDATA_PREFIX ".SDATA."
+/* syslog-ng's limits: names up to 255 bytes, header fields cut to these */
+#define SD_NAME_BUF 256
+#define APP_NAME_MAX 48
+#define PROCID_MAX 128
+#define MSGID_MAX 32
+/* an escaped value is unescaped here; only a longer one is allocated */
+#define SD_VALUE_STACK 1024
 
 static const gchar utf8_bom[] = "\xEF\xBB\xBF";
 
-/* A header field is a word followed by a space. */
 static gboolean
-scan_field (SlScan *s, const gchar **start, gsize *len)
+scan_version (SlScan *s)
 {
-  const gchar *p = s->p;
+  SlScan t = *s;
+  gint version = 0;
 
-  while (p < s->end && *p != ' ')
-    p++;
-  if (p == s->p || p >= s->end)
-    return FALSE;
-  *start = s->p;
-  *len = p - s->p;
-  s->p = p + 1;
-  return TRUE;
-}
-
-static gboolean
-is_nil (const gchar *start, gsize len)
-{
-  return len == 1 && *start == '-';
-}
-
-static gboolean
-is_hostname (const gchar *start, gsize len)
-{
-  for (gsize i = 0; i < len; i++)
-    if (!sl_syslog_is_hostname_char (start[i]))
-      return FALSE;
-  return TRUE;
-}
-
-static gboolean
-parse_header_field (SlMessage *msg, SlScan *s, SlHandle field, gboolean check_hostname)
-{
-  const gchar *start;
-  gsize len;
-
-  if (!scan_field (s, &start, &len))
-    return FALSE;
-  if (is_nil (start, len))
-    return TRUE;
-  if (check_hostname && !is_hostname (start, len))
-    return FALSE;
-  sl_message_set_slice (msg, field, start, len);
-  return TRUE;
-}
-
-/* SD-NAME: 1 to 32 printable US-ASCII characters but = ] " and space. */
-static gboolean
-scan_sd_name (SlScan *s, const gchar **start, gsize *len)
-{
-  const gchar *p = s->p;
-
-  while (p < s->end && *p > ' ' && *p < 127 && *p != '=' && *p != ']' && *p != '"')
-    p++;
-  if (p == s->p || p - s->p > SD_NAME_MAX)
-    return FALSE;
-  *start = s->p;
-  *len = p - s->p;
-  s->p = p;
-  return TRUE;
-}
-
-static gboolean
-is_escaped (gchar c)
-{
-  return c == '"' || c == '\\' || c == ']';
-}
-
-/* PARAM-VALUE in quotes: \" \\ and \] stand for the character itself, any
- * other backslash is kept as RFC 5424 says. Only a value with escapes in
- * it has to be copied. */
-static gboolean
-parse_sd_value (SlMessage *msg, SlHandle field, SlScan *s)
-{
-  if (!sl_scan_skip (s, '"'))
-    return FALSE;
-
-  const gchar *start = s->p;
-  const gchar *p = start;
-  gboolean has_escapes = FALSE;
-  while (p < s->end && *p != '"')
+  while (t.p < t.end && *t.p != ' ')
     {
-      if (*p == '\\' && p + 1 < s->end && is_escaped (p[1]))
-        {
-          has_escapes = TRUE;
-          p++;
-        }
-      p++;
+      if (!g_ascii_isdigit (*t.p))
+        return FALSE;
+      version = MIN (version * 10 + (*t.p - '0'), 1000);
+      t.p++;
     }
-  if (p >= s->end)
+  if (version != 1)
     return FALSE;
-  s->p = p + 1;
-
-  if (!has_escapes)
-    {
-      sl_message_set_slice (msg, field, start, p - start);
-      return TRUE;
-    }
-  gchar *value = g_malloc (p - start);
-  gsize len = 0;
-  for (const gchar *q = start; q < p; q++)
-    {
-      if (*q == '\\' && q + 1 < p && is_escaped (q[1]))
-        q++;
-      value[len++] = *q;
-    }
-  sl_message_set (msg, field, value, len);
-  g_free (value);
+  *s = t;
   return TRUE;
+}
+
+/* APP-NAME, PROCID, MSGID: up to the next space, "-" for none, cut to max. */
+static void
+parse_column (SlMessage *msg, SlScan *s, SlHandle field, gsize max)
+{
+  const gchar *space = memchr (s->p, ' ', sl_scan_left (s));
+  if (!space)
+    {
+      s->p = s->end;
+      return;
+    }
+  gsize len = space - s->p;
+  if (len > 1 || *s->p != '-')
+    sl_message_set_slice (msg, field, s->p, MIN (len, max));
+  s->p = space;
+}
+
+static gboolean
+is_sd_name_char (gchar c)
+{
+  return (guchar) c < 128 && c != '=' && c != ' ' && c != ']' && c != '"';
 }
 
 /* The handle of name; *refused is set when the registry is full. */
@@ -131,35 +68,97 @@ sd_handle (const gchar *name, gboolean *refused)
   return h;
 }
 
-/* [id name="value" ...], each param stored as .SDATA.id.name; an element
- * without params is kept as an empty .SDATA.id so that it is seen. */
+/* PARAM-VALUE after its opening quote: \" \\ and \] stand for the character,
+ * any other backslash is kept; an unescaped ']' is an error. Only a value
+ * with escapes in it is copied. */
+static gboolean
+parse_sd_value (SlMessage *msg, SlHandle field, SlScan *s)
+{
+  const gchar *start = s->p;
+  gboolean quote = FALSE, has_escapes = FALSE;
+
+  for (; s->p < s->end && (*s->p != '"' || quote); s->p++)
+    {
+      if (!quote && *s->p == '\\')
+        quote = has_escapes = TRUE;
+      else if (!quote && *s->p == ']')
+        {
+          s->p++;
+          return FALSE;
+        }
+      else
+        quote = FALSE;
+    }
+  if (!sl_scan_at (s, '"'))
+    return FALSE;
+  const gchar *end = s->p++;
+
+  if (!has_escapes)
+    {
+      sl_message_set_slice (msg, field, start, end - start);
+      return TRUE;
+    }
+  gchar stack[SD_VALUE_STACK];
+  gchar *value = end - start <= SD_VALUE_STACK ? stack : g_malloc (end - start);
+  gsize len = 0;
+  quote = FALSE;
+  for (const gchar *q = start; q < end; q++)
+    {
+      if (!quote && *q == '\\')
+        {
+          quote = TRUE;
+          continue;
+        }
+      if (quote && *q != '"' && *q != ']' && *q != '\\')
+        value[len++] = '\\';
+      value[len++] = *q;
+      quote = FALSE;
+    }
+  sl_message_set (msg, field, value, len);
+  if (value != stack)
+    g_free (value);
+  return TRUE;
+}
+
+/* One [id name="value" ...] after its '[', each param stored as
+ * .SDATA.id.name; an element without params is kept as an empty .SDATA.id
+ * so that it is seen. */
 static gboolean
 parse_sd_element (SlMessage *msg, SlScan *s, gboolean *refused)
 {
-  gchar name[sizeof SDATA_PREFIX + 2 * SD_NAME_MAX + 1];
-  const gchar *id;
-  gsize id_len;
+  gchar name[SD_NAME_BUF];
+  const gsize prefix_len = sizeof SDATA_PREFIX - 1;
+  gsize id_len = 0;
 
-  if (!sl_scan_skip (s, '[') || !scan_sd_name (s, &id, &id_len))
+  memcpy (name, SDATA_PREFIX, prefix_len);
+  if (s->p >= s->end || !is_sd_name_char (*s->p))
     return FALSE;
-  /* names are built with copies, not printf: this runs for every param of
-   * every message; scan_sd_name() bounds both parts to SD_NAME_MAX */
-  gsize prefix_len = sizeof SDATA_PREFIX - 1 + id_len;
-  memcpy (name, SDATA_PREFIX, sizeof SDATA_PREFIX - 1);
-  memcpy (name + sizeof SDATA_PREFIX - 1, id, id_len);
-  name[prefix_len] = '\0';
+  for (; s->p < s->end && *s->p != ' ' && *s->p != ']'; s->p++)
+    {
+      if (id_len >= SD_NAME_BUF - 1 - prefix_len || !is_sd_name_char (*s->p))
+        return FALSE;
+      name[prefix_len + id_len++] = *s->p;
+    }
+  gsize element_len = prefix_len + id_len;
+  name[element_len] = '\0';
   if (sl_scan_at (s, ']'))
     sl_message_set_slice (msg, sd_handle (name, refused), s->p, 0);
+  name[element_len] = '.';
 
-  while (sl_scan_skip (s, ' '))
+  while (s->p < s->end && *s->p != ']')
     {
-      const gchar *param;
-      gsize param_len;
-      if (!scan_sd_name (s, &param, &param_len) || !sl_scan_skip (s, '='))
+      if (!sl_scan_skip (s, ' ') || s->p >= s->end || !is_sd_name_char (*s->p))
         return FALSE;
-      name[prefix_len] = '.';
-      memcpy (name + prefix_len + 1, param, param_len);
-      name[prefix_len + 1 + param_len] = '\0';
+      gsize len = element_len + 1;
+      for (; s->p < s->end && *s->p != '='; s->p++)
+        {
+          if (len >= SD_NAME_BUF - 1 || !is_sd_name_char (*s->p))
+            return FALSE;
+          name[len++] = *s->p;
+        }
+      name[len] = '\0';
+      if (!sl_scan_skip (s, '=') || !sl_scan_skip (s, '"'))
+        return FALSE;
       if (!parse_sd_value (msg, sd_handle (name, refused), s))
         return FALSE;
     }
@@ -168,17 +167,16 @@ parse_sd_element (SlMessage *msg, SlScan *s, gboolean *refused)
 
 /* A sender can fill the field-name registry: the structured data of a
  * message with names it refused is kept whole (a slice of the message), so
- * that $SDATA still carries everything received. */
+ * that $SDATA still carries everything received. Anything else than '-'
+ * or '[' is no structured data and is left for the message. */
 static gboolean
 parse_structured_data (SlMessage *msg, SlScan *s)
 {
-  if (sl_scan_skip (s, '-'))
+  if (sl_scan_skip (s, '-') || !sl_scan_at (s, '['))
     return TRUE;
-  if (!sl_scan_at (s, '['))
-    return FALSE;
   const gchar *start = s->p;
   gboolean refused = FALSE;
-  while (sl_scan_at (s, '['))
+  while (sl_scan_skip (s, '['))
     if (!parse_sd_element (msg, s, &refused))
       return FALSE;
   if (refused)
@@ -186,34 +184,64 @@ parse_structured_data (SlMessage *msg, SlScan *s)
   return TRUE;
 }
 
-gboolean
-sl_syslog_parse_rfc5424 (SlMessage *msg, SlScan *s, const SlSyslogOptions *options)
+static gboolean
+parse_after_version (SlMessage *msg, SlScan *s, const SlSyslogOptions *options)
 {
-  guint8 pri;
-
-  if (!sl_syslog_scan_pri (s, &pri))
+  if (!sl_scan_skip (s, ' '))
     return FALSE;
-  msg->pri = pri;
-  if (!sl_scan_skip (s, '1') || !sl_scan_skip (s, ' '))
-    return FALSE;
-
-  if (!sl_scan_skip (s, '-') && !sl_syslog_scan_iso_stamp (s, &msg->stamp))
+  if (sl_scan_skip (s, '-'))
+    msg->stamp = msg->recvd;
+  else if (!sl_syslog_scan_iso_stamp (s, &msg->stamp))
     return FALSE;
   if (!sl_scan_skip (s, ' '))
     return FALSE;
 
-  if (!parse_header_field (msg, s, SL_F_HOST, options->check_hostname)
-      || !parse_header_field (msg, s, SL_F_PROGRAM, FALSE)
-      || !parse_header_field (msg, s, SL_F_PID, FALSE)
-      || !parse_header_field (msg, s, SL_F_MSGID, FALSE)
-      || !parse_structured_data (msg, s))
+  const gchar *host;
+  gsize host_len;
+  if (!sl_syslog_scan_hostname (s, options->check_hostname, &host, &host_len))
+    {
+      /* syslog-ng points past the character that is not a space */
+      if (s->p < s->end)
+        s->p++;
+      return FALSE;
+    }
+  s->p++;
+  if (host_len != 1 || *host != '-')
+    sl_message_set_slice (msg, SL_F_HOST, host, host_len);
+
+  parse_column (msg, s, SL_F_PROGRAM, APP_NAME_MAX);
+  if (!sl_scan_skip (s, ' '))
+    return FALSE;
+  parse_column (msg, s, SL_F_PID, PROCID_MAX);
+  if (!sl_scan_skip (s, ' '))
+    return FALSE;
+  parse_column (msg, s, SL_F_MSGID, MSGID_MAX);
+  if (!sl_scan_skip (s, ' ') || !parse_structured_data (msg, s))
     return FALSE;
 
   /* MSG is optional; when it is there a space separates it */
-  if (s->p < s->end && !sl_scan_skip (s, ' '))
-    return FALSE;
-  if (sl_scan_starts_with (s, utf8_bom, sizeof utf8_bom - 1))
-    s->p += sizeof utf8_bom - 1;
+  if (s->p < s->end)
+    {
+      if (!sl_scan_skip (s, ' '))
+        return FALSE;
+      if (sl_scan_starts_with (s, utf8_bom, sizeof utf8_bom - 1))
+        s->p += sizeof utf8_bom - 1;
+    }
   sl_message_set_slice (msg, SL_F_MESSAGE, s->p, sl_scan_left (s));
   return TRUE;
+}
+
+gboolean
+sl_syslog_parse_rfc5424 (SlMessage *msg, SlScan *s, const SlSyslogOptions *options, gsize *error_at)
+{
+  const gchar *start = s->p;
+  SlScan t = *s;
+
+  if (!sl_syslog_scan_pri (&t, options->default_pri, &msg->pri) || !scan_version (&t))
+    return sl_syslog_parse_rfc3164 (msg, s, options, error_at);
+  *s = t;
+  if (parse_after_version (msg, s, options))
+    return TRUE;
+  *error_at = s->p - start;
+  return FALSE;
 }

@@ -3,31 +3,42 @@
  * message's MESSAGE. */
 #include "plugins/parsers/syslog/syslog-private.h"
 
+#include <unistd.h>
+
 gboolean
-sl_syslog_scan_pri (SlScan *s, guint8 *pri)
+sl_syslog_scan_pri (SlScan *s, guint8 default_pri, guint8 *pri)
 {
   SlScan t = *s;
-  gint value = 0;
-  guint digits = 0;
+  guint value = 0;
 
   if (!sl_scan_skip (&t, '<'))
-    return FALSE;
-  for (; digits < 3 && sl_scan_at_digit (&t); digits++, t.p++)
-    value = value * 10 + (*t.p - '0');
-  if (digits == 0 || value > SL_SYSLOG_MAX_PRI || !sl_scan_skip (&t, '>'))
-    return FALSE;
+    {
+      *pri = default_pri;
+      return TRUE;
+    }
+  for (; t.p < t.end && *t.p != '>'; t.p++)
+    {
+      if (!g_ascii_isdigit (*t.p))
+        return FALSE;
+      value = value * 10 + (*t.p - '0');
+    }
+  sl_scan_skip (&t, '>');
   *pri = (guint8) value;
   *s = t;
   return TRUE;
 }
 
+/* "<PRI>1 ": what an RFC 5424 line starts with. */
 static gboolean
 looks_like_rfc5424 (const SlScan *s)
 {
-  SlScan t = *s;
-  guint8 pri;
-
-  return sl_syslog_scan_pri (&t, &pri) && sl_scan_skip (&t, '1') && sl_scan_at (&t, ' ');
+  const gchar *p = s->p;
+  if (p >= s->end || *p++ != '<')
+    return FALSE;
+  const gchar *digits = p;
+  while (p < s->end && g_ascii_isdigit (*p) && p - digits < 3)
+    p++;
+  return p > digits && s->end - p >= 3 && p[0] == '>' && p[1] == '1' && p[2] == ' ';
 }
 
 static void
@@ -41,34 +52,90 @@ flag_bad_utf8 (SlMessage *msg)
 }
 
 gboolean
-sl_syslog_parse (SlMessage *msg, const SlSyslogOptions *options)
+sl_syslog_parse (SlMessage *msg, const SlSyslogOptions *options, gsize *error_at)
 {
-  SlScan s = { msg->raw, msg->raw + msg->raw_len };
+  gsize len = msg->raw_len;
   gboolean ok = TRUE;
+
+  /* a trailing newline or NUL is framing, not message; a CR is kept */
+  while (len && (msg->raw[len - 1] == '\n' || msg->raw[len - 1] == '\0'))
+    len--;
+  SlScan s = { msg->raw, msg->raw + len };
 
   msg->pri = options->default_pri;
   msg->stamp = msg->recvd;
+  *error_at = 0;
   if (options->store_raw)
-    sl_message_set_slice (msg, SL_F_RAWMSG, msg->raw, msg->raw_len);
+    sl_message_set_slice (msg, SL_F_RAWMSG, msg->raw, len);
 
   if (options->no_parse)
-    sl_message_set_slice (msg, SL_F_MESSAGE, msg->raw, msg->raw_len);
-  else
+    sl_message_set_slice (msg, SL_F_MESSAGE, msg->raw, len);
+  else if (options->syslog_protocol)
+    ok = sl_syslog_parse_rfc5424 (msg, &s, options, error_at);
+  else if (!looks_like_rfc5424 (&s))
+    ok = sl_syslog_parse_rfc3164 (msg, &s, options, error_at);
+  else if (!sl_syslog_parse_rfc5424 (msg, &s, options, error_at))
     {
-      if (options->syslog_protocol || looks_like_rfc5424 (&s))
-        ok = sl_syslog_parse_rfc5424 (msg, &s, options);
-      else
-        ok = sl_syslog_parse_rfc3164 (msg, &s, options);
-      if (!ok)
-        {
-          msg->flags |= SL_MSG_PARSE_ERROR;
-          sl_message_set_slice (msg, SL_F_MESSAGE, msg->raw, msg->raw_len);
-        }
+      /* Sluice reads a well-formed RFC 5424 line wherever it comes
+       * (doc/compatibility.md); a broken one is RFC 3164, as in syslog-ng */
+      sl_message_clear_fields (msg);
+      if (options->store_raw)
+        sl_message_set_slice (msg, SL_F_RAWMSG, msg->raw, len);
+      msg->pri = options->default_pri;
+      msg->stamp = msg->recvd;
+      s = (SlScan) { msg->raw, msg->raw + len };
+      ok = sl_syslog_parse_rfc3164 (msg, &s, options, error_at);
     }
 
-  if (options->validate_utf8)
+  if (ok && options->validate_utf8)
     flag_bad_utf8 (msg);
   return ok;
+}
+
+static const gchar *
+own_pid (void)
+{
+  static gchar pid[16];
+  static gsize done;
+
+  if (g_once_init_enter (&done))
+    {
+      g_snprintf (pid, sizeof pid, "%d", (int) getpid ());
+      g_once_init_leave (&done, 1);
+    }
+  return pid;
+}
+
+/* What syslog-ng makes of a line it cannot parse: its own error record,
+ * the line quoted with ">@<" where parsing stopped, as program "syslog-ng",
+ * so that filters and files treat it as syslog-ng's users expect. */
+static void
+make_error_record (SlMessage *msg, gsize error_at)
+{
+  gsize len = msg->raw_len;
+  while (len && (msg->raw[len - 1] == '\n' || msg->raw[len - 1] == '\0'))
+    len--;
+  error_at = MIN (error_at, len);
+
+  sl_message_clear_fields (msg);
+  msg->stamp = msg->recvd;
+  msg->pri = SL_PRI_MAKE (5, 3);
+  msg->flags |= SL_MSG_PARSE_ERROR | SL_MSG_LOCAL;
+  GString *text = g_string_sized_new (len + 40);
+  g_string_append (text, "Error processing log message: ");
+  if (error_at > 0)
+    {
+      g_string_append_len (text, msg->raw, error_at - 1);
+      g_string_append (text, ">@<");
+      g_string_append_len (text, msg->raw + error_at - 1, len - error_at + 1);
+    }
+  else
+    g_string_append_len (text, msg->raw, len);
+  sl_message_set (msg, SL_F_MESSAGE, text->str, text->len);
+  g_string_free (text, TRUE);
+  sl_message_set (msg, SL_F_HOST, "", 0);
+  sl_message_set (msg, SL_F_PROGRAM, "syslog-ng", -1);
+  sl_message_set (msg, SL_F_PID, own_pid (), -1);
 }
 
 static gboolean
@@ -79,10 +146,14 @@ syslog_format_parse (SlMessage *msg, const SlParseOptions *parse_options)
     .syslog_protocol = parse_options->syslog_protocol,
     .no_parse = parse_options->no_parse,
     .store_raw = parse_options->store_raw,
-    .default_pri = pri >= 0 && pri <= SL_SYSLOG_MAX_PRI ? (guint8) pri : SL_SYSLOG_DEFAULT_PRI,
+    .default_pri = pri >= 0 && pri <= 255 ? (guint8) pri : SL_SYSLOG_DEFAULT_PRI,
   };
+  gsize error_at;
 
-  return sl_syslog_parse (msg, &options);
+  if (sl_syslog_parse (msg, &options, &error_at))
+    return TRUE;
+  make_error_record (msg, error_at);
+  return FALSE;
 }
 
 static const SlFormatOps format_ops = { .parse = syslog_format_parse };

@@ -137,7 +137,8 @@ syslog_parser_process (SlDriver *self, SlMessage **msg)
   SlMessage *parsed = sl_message_new (line, len);
 
   parsed->recvd = (*msg)->recvd;
-  gboolean ok = sl_syslog_parse (parsed, &parser->options);
+  gsize error_at;
+  gboolean ok = sl_syslog_parse (parsed, &parser->options, &error_at);
   if (ok)
     {
       sl_message_make_writable (msg);

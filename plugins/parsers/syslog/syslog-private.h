@@ -12,11 +12,10 @@ G_BEGIN_DECLS
 
 /* syslog-ng's facility user, severity notice */
 #define SL_SYSLOG_DEFAULT_PRI 13
-#define SL_SYSLOG_MAX_PRI 191
 
 typedef struct
 {
-  gboolean syslog_protocol;   /* RFC 5424 only; anything else is a parse error */
+  gboolean syslog_protocol;   /* RFC 5424, and RFC 3164 when the line has no "<PRI>1 " */
   gboolean no_parse;          /* MESSAGE is the whole line */
   gboolean store_raw;         /* RAWMSG is the whole line */
   gboolean check_hostname;    /* an RFC 5424 HOSTNAME must be a host name */
@@ -90,28 +89,35 @@ sl_scan_starts_with (const SlScan *s, const gchar *text, gsize len)
   return sl_scan_left (s) >= len && memcmp (s->p, text, len) == 0;
 }
 
-static inline gboolean
-sl_syslog_is_hostname_char (gchar c)
-{
-  return g_ascii_isalnum (c) || c == '-' || c == '.' || c == '_' || c == ':';
-}
+/* `<PRI>` as syslog-ng reads it: any number of digits up to '>' (or the
+ * end), kept in 8 bits. FALSE (s left alone) when something else than a
+ * digit comes before the '>'; *pri is default_pri when there is no '<'. */
+gboolean sl_syslog_scan_pri (SlScan *s, guint8 default_pri, guint8 *pri);
 
-/* `<PRI>`: 1 to 3 digits, at most 191. Leaves s alone when it is not one. */
-gboolean sl_syslog_scan_pri (SlScan *s, guint8 *pri);
-
-/* 2026-02-03T12:34:56[.frac][Z|+hh:mm]; a stamp without a zone is local time. */
+/* RFC 3339 with 'T' or a space between date and time, an optional fraction
+ * and an optional zone ('Z' or +hh:mm); without a zone the stamp is local
+ * time. Numbers out of range roll over, as syslog-ng's do. */
 gboolean sl_syslog_scan_iso_stamp (SlScan *s, SlTime *out);
-/* Feb  3 12:34:56[.frac] with an optional year after the time or after the
- * day; the year, when missing, is guessed from recvd. */
-gboolean sl_syslog_scan_bsd_stamp (SlScan *s, const SlTime *recvd, SlTime *out);
+/* What syslog-ng reads as an RFC 3164 stamp: an ISO one, "Feb  3 2026
+ * 12:34:56" (PIX, ASA), "Feb  3 12:34:56 2026" (Linksys), or "Feb  3
+ * 12:34:56[.frac]" with the year guessed from recvd; then an optional
+ * colon. */
+gboolean sl_syslog_scan_rfc3164_stamp (SlScan *s, const SlTime *recvd, SlTime *out);
 
-/* Each sets every field it finds; FALSE means the line is malformed and
- * the caller marks it so. */
-gboolean sl_syslog_parse_rfc3164 (SlMessage *msg, SlScan *s, const SlSyslogOptions *options);
-gboolean sl_syslog_parse_rfc5424 (SlMessage *msg, SlScan *s, const SlSyslogOptions *options);
+/* A host name as syslog-ng reads it: the word before a space, not cut by
+ * '[', with colons only in what reads as IPv6; check_hostname limits it to
+ * letters, digits and - _ . : @ /. FALSE (s left alone) when it is none. */
+gboolean sl_syslog_scan_hostname (SlScan *s, gboolean check_hostname, const gchar **start, gsize *len);
 
-/* Parses msg->raw in place into msg. */
-gboolean sl_syslog_parse (SlMessage *msg, const SlSyslogOptions *options);
+/* Each sets every field it finds. FALSE means the line is malformed:
+ * *error_at is where the parser stopped (0: at the start). */
+gboolean sl_syslog_parse_rfc3164 (SlMessage *msg, SlScan *s, const SlSyslogOptions *options,
+                                  gsize *error_at);
+gboolean sl_syslog_parse_rfc5424 (SlMessage *msg, SlScan *s, const SlSyslogOptions *options,
+                                  gsize *error_at);
+
+/* Parses msg->raw in place into msg; FALSE (and *error_at) as above. */
+gboolean sl_syslog_parse (SlMessage *msg, const SlSyslogOptions *options, gsize *error_at);
 
 extern const SlDriverClass sl_syslog_parser_class;
 

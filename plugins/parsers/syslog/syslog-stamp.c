@@ -1,9 +1,10 @@
-/* The timestamps syslog senders write: RFC 3339, as RFC 5424 requires, and
- * the BSD form of RFC 3164 with the variations real devices use. */
+/* The timestamps syslog senders write, read as syslog-ng 3.38 reads them
+ * (lib/timeutils/scan-timestamp.c): RFC 3339, as RFC 5424 requires, and
+ * the BSD form of RFC 3164 with the variations real devices use. Fields
+ * are not range-checked: an hour of 25 rolls over into the next day. */
 #include "plugins/parsers/syslog/syslog-private.h"
 #include "core/timeutil.h"
 
-#include <string.h>
 #include <time.h>
 
 typedef struct
@@ -18,49 +19,30 @@ typedef struct
 } StampParts;
 
 static const gchar month_names[12][4] = {
-  "Jan", "Feb", "Mar", "Apr", "May", "Jun",
-  "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+  "jan", "feb", "mar", "apr", "may", "jun",
+  "jul", "aug", "sep", "oct", "nov", "dec",
 };
 
+/* syslog-ng's scan_positive_int(): a field of exactly width characters,
+ * leading spaces and then digits. */
 static gboolean
-scan_time_of_day (SlScan *s, StampParts *parts)
+scan_field (SlScan *s, guint width, gint *out)
 {
-  return sl_scan_digits (s, 2, &parts->hour) && sl_scan_skip (s, ':')
-         && sl_scan_digits (s, 2, &parts->minute) && sl_scan_skip (s, ':')
-         && sl_scan_digits (s, 2, &parts->second);
-}
-
-/* Microseconds are all SlTime keeps: further digits are read and dropped. */
-static void
-scan_fraction (SlScan *s, gint *usec)
-{
-  SlScan t = *s;
-  gint digits = 0;
+  if (sl_scan_left (s) < width)
+    return FALSE;
+  guint i = 0;
   gint value = 0;
-
-  *usec = 0;
-  if (!sl_scan_skip (&t, '.') || !sl_scan_at_digit (&t))
-    return;
-  for (; sl_scan_at_digit (&t); t.p++)
-    if (digits < 6)
-      {
-        value = value * 10 + (*t.p - '0');
-        digits++;
-      }
-  for (; digits < 6; digits++)
-    value *= 10;
-  *usec = value;
-  *s = t;
-}
-
-static gboolean
-parts_valid (const StampParts *parts)
-{
-  return parts->year >= 1970 && parts->month >= 1 && parts->month <= 12
-         && parts->day >= 1
-         && parts->day <= g_date_get_days_in_month ((GDateMonth) parts->month,
-                                                    (GDateYear) parts->year)
-         && parts->hour <= 23 && parts->minute <= 59 && parts->second <= 60;
+  while (i < width && s->p[i] == ' ')
+    i++;
+  for (; i < width; i++)
+    {
+      if (!g_ascii_isdigit (s->p[i]))
+        return FALSE;
+      value = value * 10 + (s->p[i] - '0');
+    }
+  s->p += width;
+  *out = value;
+  return TRUE;
 }
 
 /* localtime_r() takes a lock and reads the zone rules on every call; zone
@@ -108,63 +90,46 @@ parts_to_time (const StampParts *parts, gboolean has_zone, gint32 gmtoff, SlTime
   out->gmtoff = gmtoff;
 }
 
-/* A sender writes the same second on many lines in a row: each thread
- * keeps the last stamp's check and conversion, keyed by everything they
- * read but the fraction, so a repeated second costs a comparison. */
-typedef struct
-{
-  gint year, month, day, hour, minute, second;
-  gint32 gmtoff;
-  gboolean has_zone;
-} StampKey;
 
-static gboolean
-stamp_to_time (const StampParts *parts, gboolean has_zone, gint32 gmtoff, SlTime *out)
+/* Microseconds are all SlTime keeps: further digits are read and dropped.
+ * Aruba writes a comma. */
+static void
+scan_fraction (SlScan *s, gint *usec)
 {
-  static __thread StampKey last_key;
-  static __thread gboolean last_valid;
-  static __thread SlTime last_time;
-  StampKey key = { parts->year, parts->month, parts->day, parts->hour, parts->minute, parts->second,
-                   gmtoff, has_zone };
-  if (memcmp (&key, &last_key, sizeof key) != 0)
-    {
-      last_key = key;
-      last_valid = parts_valid (parts);
-      if (last_valid)
-        {
-          StampParts whole = *parts;
-          whole.usec = 0;
-          parts_to_time (&whole, has_zone, gmtoff, &last_time);
-        }
-    }
-  if (!last_valid)
-    return FALSE;
-  out->usec = last_time.usec + parts->usec;
-  out->gmtoff = last_time.gmtoff;
-  return TRUE;
+  gint digits = 0;
+  gint value = 0;
+
+  *usec = 0;
+  if (!sl_scan_at (s, '.') && !sl_scan_at (s, ','))
+    return;
+  s->p++;
+  for (; sl_scan_at_digit (s); s->p++)
+    if (digits < 6)
+      {
+        value = value * 10 + (*s->p - '0');
+        digits++;
+      }
+  for (; digits < 6; digits++)
+    value *= 10;
+  *usec = value;
 }
 
 static gboolean
-scan_zone (SlScan *s, gboolean *has_zone, gint32 *gmtoff)
+at_iso_zone (const SlScan *s)
 {
-  *has_zone = TRUE;
-  *gmtoff = 0;
-  if (sl_scan_skip (s, 'Z') || sl_scan_skip (s, 'z'))
-    return TRUE;
-  if (!sl_scan_at (s, '+') && !sl_scan_at (s, '-'))
-    {
-      *has_zone = FALSE;
-      return TRUE;
-    }
+  const gchar *p = s->p;
+  gsize left = sl_scan_left (s);
+  return left >= 6 && (p[0] == '+' || p[0] == '-') && g_ascii_isdigit (p[1]) && g_ascii_isdigit (p[2])
+         && p[3] == ':' && g_ascii_isdigit (p[4]) && g_ascii_isdigit (p[5])
+         && (left == 6 || !g_ascii_isdigit (p[6]));
+}
 
-  gint sign = *s->p == '-' ? -1 : 1;
-  gint hours, minutes;
-  s->p++;
-  if (!sl_scan_digits (s, 2, &hours) || !sl_scan_skip (s, ':')
-      || !sl_scan_digits (s, 2, &minutes) || hours > 23 || minutes > 59)
-    return FALSE;
-  *gmtoff = sign * (hours * 3600 + minutes * 60);
-  return TRUE;
+static gboolean
+looks_like_iso (const SlScan *s)
+{
+  const gchar *p = s->p;
+  return sl_scan_left (s) >= 19 && p[4] == '-' && p[7] == '-' && (p[10] == 'T' || p[10] == ' ')
+         && p[13] == ':' && p[16] == ':';
 }
 
 gboolean
@@ -172,18 +137,32 @@ sl_syslog_scan_iso_stamp (SlScan *s, SlTime *out)
 {
   SlScan t = *s;
   StampParts parts = { 0 };
-  gboolean has_zone;
-  gint32 gmtoff;
+  gboolean has_zone = TRUE;
+  gint32 gmtoff = 0;
 
-  if (!(sl_scan_digits (&t, 4, &parts.year) && sl_scan_skip (&t, '-')
-        && sl_scan_digits (&t, 2, &parts.month) && sl_scan_skip (&t, '-')
-        && sl_scan_digits (&t, 2, &parts.day)
-        && (sl_scan_skip (&t, 'T') || sl_scan_skip (&t, 't'))
-        && scan_time_of_day (&t, &parts)))
+  if (!(scan_field (&t, 4, &parts.year) && sl_scan_skip (&t, '-')
+        && scan_field (&t, 2, &parts.month) && sl_scan_skip (&t, '-')
+        && scan_field (&t, 2, &parts.day)
+        && (sl_scan_skip (&t, 'T') || sl_scan_skip (&t, ' '))
+        && scan_field (&t, 2, &parts.hour) && sl_scan_skip (&t, ':')
+        && scan_field (&t, 2, &parts.minute) && sl_scan_skip (&t, ':')
+        && scan_field (&t, 2, &parts.second)))
     return FALSE;
   scan_fraction (&t, &parts.usec);
-  if (!scan_zone (&t, &has_zone, &gmtoff) || !stamp_to_time (&parts, has_zone, gmtoff, out))
-    return FALSE;
+  if (sl_scan_skip (&t, 'Z'))
+    gmtoff = 0;
+  else if (at_iso_zone (&t))
+    {
+      gint sign = *t.p == '-' ? -1 : 1;
+      gint hours = (t.p[1] - '0') * 10 + t.p[2] - '0';
+      gint minutes = (t.p[4] - '0') * 10 + t.p[5] - '0';
+      gmtoff = sign * (hours * 3600 + minutes * 60);
+      t.p += 6;
+    }
+  else
+    has_zone = FALSE;
+
+  parts_to_time (&parts, has_zone, gmtoff, out);
   *s = t;
   return TRUE;
 }
@@ -191,10 +170,12 @@ sl_syslog_scan_iso_stamp (SlScan *s, SlTime *out)
 static gboolean
 scan_month (SlScan *s, gint *month)
 {
-  if (sl_scan_left (s) < 3)
+  /* syslog-ng wants the first letter in upper case, the others in any */
+  if (sl_scan_left (s) < 3 || !g_ascii_isupper (*s->p))
     return FALSE;
+  gchar lower[3] = { g_ascii_tolower (s->p[0]), g_ascii_tolower (s->p[1]), g_ascii_tolower (s->p[2]) };
   for (gint i = 0; i < 12; i++)
-    if (memcmp (s->p, month_names[i], 3) == 0)
+    if (memcmp (lower, month_names[i], 3) == 0)
       {
         *month = i + 1;
         s->p += 3;
@@ -203,43 +184,9 @@ scan_month (SlScan *s, gint *month)
   return FALSE;
 }
 
-/* " 3" as RFC 3164 pads it, "03", and the "3" some senders write. */
-static gboolean
-scan_day (SlScan *s, gint *day)
-{
-  if (sl_scan_skip (s, ' '))
-    return sl_scan_digits (s, 1, day);
-  return sl_scan_digits (s, 2, day) || sl_scan_digits (s, 1, day);
-}
-
-/* Cisco and PIX write "Feb  3 2026 12:34:56". */
-static gboolean
-scan_year_before_time (SlScan *s, gint *year)
-{
-  SlScan t = *s;
-  if (!sl_scan_digits (&t, 4, year) || !sl_scan_skip (&t, ' '))
-    return FALSE;
-  *s = t;
-  return TRUE;
-}
-
-/* "12:34:56 2026": the four digits must stand alone as a word. */
-static gboolean
-scan_year_after_time (SlScan *s, gint *year)
-{
-  SlScan t = *s;
-  if (!sl_scan_skip (&t, ' ') || !sl_scan_digits (&t, 4, year))
-    return FALSE;
-  if (t.p < t.end && *t.p != ' ')
-    return FALSE;
-  *s = t;
-  return TRUE;
-}
-
-/* A BSD stamp has no year: it is the year the line arrived in, unless that
- * puts the stamp more than a month ahead, which is a line from last
- * December read in January; the other way round, a January line read on
- * the 31st of December by a sender whose clock runs ahead is next year's. */
+/* A stamp without a year is of the year the line arrived in, except a
+ * December line read in January (last year's) and a January line read in
+ * December (next year's), as syslog-ng guesses. */
 static gint
 guess_year (gint month, const SlTime *recvd)
 {
@@ -257,32 +204,95 @@ guess_year (gint month, const SlTime *recvd)
       cached_month = now.tm_mon + 1;
       cached_day = day;
     }
-  gint year = cached_year;
-  gint ahead = month - cached_month;
-  if (ahead > 1)
-    return year - 1;
-  if (ahead < -10)
-    return year + 1;
-  return year;
+  if (month == 12 && cached_month == 1)
+    return cached_year - 1;
+  if (month == 1 && cached_month == 12)
+    return cached_year + 1;
+  return cached_year;
+}
+
+/* The shapes syslog-ng tells apart by where the spaces and colons are. */
+static gboolean
+looks_like_pix (const SlScan *s)
+{
+  const gchar *p = s->p;
+  return sl_scan_left (s) >= 21 && p[3] == ' ' && p[6] == ' ' && p[11] == ' ' && p[14] == ':' && p[17] == ':'
+         && (p[20] == ':' || p[20] == ' ') && g_ascii_isdigit (p[7]) && g_ascii_isdigit (p[8])
+         && g_ascii_isdigit (p[9]) && g_ascii_isdigit (p[10]);
+}
+
+static gboolean
+looks_like_linksys (const SlScan *s)
+{
+  const gchar *p = s->p;
+  return sl_scan_left (s) >= 21 && p[3] == ' ' && p[6] == ' ' && p[9] == ':' && p[12] == ':' && p[15] == ' '
+         && g_ascii_isdigit (p[16]) && g_ascii_isdigit (p[17]) && g_ascii_isdigit (p[18])
+         && g_ascii_isdigit (p[19]) && g_ascii_isspace (p[20]);
+}
+
+static gboolean
+looks_like_bsd (const SlScan *s)
+{
+  const gchar *p = s->p;
+  return sl_scan_left (s) >= 15 && p[3] == ' ' && p[6] == ' ' && p[9] == ':' && p[12] == ':';
+}
+
+static gboolean
+scan_time_of_day (SlScan *s, StampParts *parts)
+{
+  return scan_field (s, 2, &parts->hour) && sl_scan_skip (s, ':')
+         && scan_field (s, 2, &parts->minute) && sl_scan_skip (s, ':')
+         && scan_field (s, 2, &parts->second);
+}
+
+static gboolean
+scan_bsd_stamp (SlScan *s, const SlTime *recvd, StampParts *parts)
+{
+  gboolean ok;
+  if (looks_like_pix (s))
+    {
+      ok = scan_month (s, &parts->month) && sl_scan_skip (s, ' ') && scan_field (s, 2, &parts->day)
+           && sl_scan_skip (s, ' ') && scan_field (s, 4, &parts->year) && sl_scan_skip (s, ' ')
+           && scan_time_of_day (s, parts);
+      if (ok)
+        sl_scan_skip (s, ':');
+      return ok;
+    }
+  if (looks_like_linksys (s))
+    return scan_month (s, &parts->month) && sl_scan_skip (s, ' ') && scan_field (s, 2, &parts->day)
+           && sl_scan_skip (s, ' ') && scan_time_of_day (s, parts) && sl_scan_skip (s, ' ')
+           && scan_field (s, 4, &parts->year);
+  if (!looks_like_bsd (s))
+    return FALSE;
+  ok = scan_month (s, &parts->month) && sl_scan_skip (s, ' ') && scan_field (s, 2, &parts->day)
+       && sl_scan_skip (s, ' ') && scan_time_of_day (s, parts);
+  if (ok)
+    {
+      scan_fraction (s, &parts->usec);
+      parts->year = guess_year (parts->month, recvd);
+    }
+  return ok;
 }
 
 gboolean
-sl_syslog_scan_bsd_stamp (SlScan *s, const SlTime *recvd, SlTime *out)
+sl_syslog_scan_rfc3164_stamp (SlScan *s, const SlTime *recvd, SlTime *out)
 {
   SlScan t = *s;
-  StampParts parts = { 0 };
 
-  if (!scan_month (&t, &parts.month) || !sl_scan_skip (&t, ' ')
-      || !scan_day (&t, &parts.day) || !sl_scan_skip (&t, ' '))
-    return FALSE;
-  gboolean has_year = scan_year_before_time (&t, &parts.year);
-  if (!scan_time_of_day (&t, &parts))
-    return FALSE;
-  scan_fraction (&t, &parts.usec);
-  if (!has_year && !scan_year_after_time (&t, &parts.year))
-    parts.year = guess_year (parts.month, recvd);
-  if (!stamp_to_time (&parts, FALSE, 0, out))
-    return FALSE;
+  if (looks_like_iso (&t))
+    {
+      if (!sl_syslog_scan_iso_stamp (&t, out))
+        return FALSE;
+    }
+  else
+    {
+      StampParts parts = { 0 };
+      if (!scan_bsd_stamp (&t, recvd, &parts))
+        return FALSE;
+      parts_to_time (&parts, FALSE, 0, out);
+    }
+  /* Cisco ends the stamp with a colon */
+  sl_scan_skip (&t, ':');
   *s = t;
   return TRUE;
 }

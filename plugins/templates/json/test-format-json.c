@@ -20,6 +20,8 @@ test_message_with_raw (const gchar *raw, gsize len)
   msg->stamp = (SlTime) { G_GINT64_CONSTANT (1770122096) * G_USEC_PER_SEC, 3600 };
   msg->recvd = msg->stamp;
   msg->seqnum = 42;
+  /* only a message the daemon made numbers itself, as in syslog-ng */
+  msg->flags |= SL_MSG_LOCAL;
   sl_message_set (msg, SL_F_HOST, "web1", -1);
   sl_message_set (msg, SL_F_PROGRAM, "nginx", -1);
   sl_message_set (msg, SL_F_PID, "123", -1);
