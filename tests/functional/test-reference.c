@@ -89,7 +89,8 @@ test_man_pages_format_cleanly (SlTestEnv *env, gconstpointer data)
       return;
     }
   static const gchar *const pages[] = {
-    "doc/man/sluiced.8", "doc/man/sluicectl.8", "doc/man/sluice-gen.1", "doc/man/sluice.conf.5",
+    "doc/man/sluiced.8", "doc/man/sluicectl.8", "doc/man/sluice-gen.1", "doc/man/sluice-dq.1",
+    "doc/man/sluice.conf.5",
   };
   for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
     {

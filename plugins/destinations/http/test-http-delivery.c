@@ -518,7 +518,9 @@ test_none_lost_under_errors (HttpTest *t, gconstpointer data)
 }
 
 /* Debian's syslog-ng-scl block elasticsearch-http(), unchanged, on
- * Sluice's http(): the bulk body it builds reaches the receiver. */
+ * Sluice's http(): the bulk body it builds reaches the receiver. scl.conf
+ * comes from the source tree's include folder, as make check runs before
+ * make install (a Debian package build). */
 static void
 test_scl_elasticsearch_http (HttpTest *t, gconstpointer data)
 {
@@ -527,6 +529,8 @@ test_scl_elasticsearch_http (HttpTest *t, gconstpointer data)
       g_test_skip ("syslog-ng-scl is not installed");
       return;
     }
+  g_autofree gchar *include_path
+    = g_strdup_printf ("%s/config/include:/usr/share/syslog-ng/include", g_getenv ("SL_TOP_SRCDIR"));
   if (!start_receiver (t, 0, "200", NULL))
     return;
   guint16 port = sl_test_free_port (SOCK_STREAM);
@@ -539,7 +543,8 @@ test_scl_elasticsearch_http (HttpTest *t, gconstpointer data)
                              "destination d_es { elasticsearch-http(url(\"http://127.0.0.1:@R0@/_bulk\") index(\"logs\") type(\"\")); };\n"
                              "log { source(s_net); destination(d_es); flags(flow-control); };\n",
                              "PORT", port_text, "R0", r0, NULL)
-      || !sl_test_daemon_start (&t->env) || !send_numbered (port, 1, 1) || !wait_answered (t, 0, 200, 1))
+      || !sl_test_daemon_start_with_args (&t->env, "--include-path", include_path, NULL)
+      || !send_numbered (port, 1, 1) || !wait_answered (t, 0, 200, 1))
     return;
   g_autoptr (GPtrArray) all = heads (t, 0);
   g_assert_true (g_str_has_prefix (g_ptr_array_index (all, 0), "200\nPOST /_bulk HTTP/1.1\n"));
