@@ -114,7 +114,7 @@ parse_pri_only (SlSyslogParser *parser, SlMessage **msg, const gchar *line, gsiz
   SlScan s = { line, line + len };
   guint8 pri = parser->options.default_pri;
 
-  sl_syslog_scan_pri (&s, &pri);
+  sl_syslog_scan_pri (&s, parser->options.default_pri, &pri);
   sl_message_make_writable (msg);
   (*msg)->pri = pri;
   if (parser->options.store_raw)
