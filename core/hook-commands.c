@@ -56,7 +56,7 @@ run (const SlDriver *driver, const gchar *hook, const gchar *command, GError **e
   gint status;
   GError *inner = NULL;
 
-  sl_log (SL_LOG_DEBUG, "running the %s hook of %s: %s", hook, driver->id, command);
+  sl_log (SL_LOG_DEBUG, _("running the %s hook of %s: %s"), hook, driver->id, command);
   if (!g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL, NULL, NULL,
                      &status, &inner)
       || !g_spawn_check_wait_status (status, &inner))
