@@ -55,7 +55,7 @@ sl_syslog_parse (SlMessage *msg, const SlSyslogOptions *options)
     sl_message_set_slice (msg, SL_F_MESSAGE, msg->raw, msg->raw_len);
   else
     {
-      if (options->syslog_protocol || looks_like_rfc5424 (&s))
+      if (looks_like_rfc5424 (&s) || (options->syslog_protocol && options->no_rfc3164_fallback))
         ok = sl_syslog_parse_rfc5424 (msg, &s, options);
       else
         ok = sl_syslog_parse_rfc3164 (msg, &s, options);
@@ -77,6 +77,7 @@ syslog_format_parse (SlMessage *msg, const SlParseOptions *parse_options)
   gint pri = parse_options->default_pri;
   SlSyslogOptions options = {
     .syslog_protocol = parse_options->syslog_protocol,
+    .no_rfc3164_fallback = parse_options->no_rfc3164_fallback,
     .no_parse = parse_options->no_parse,
     .store_raw = parse_options->store_raw,
     .default_pri = pri >= 0 && pri <= SL_SYSLOG_MAX_PRI ? (guint8) pri : SL_SYSLOG_DEFAULT_PRI,

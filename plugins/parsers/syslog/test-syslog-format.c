@@ -759,6 +759,7 @@ test_syslog_protocol (void)
 {
   SlParseOptions options = default_options ();
   options.syslog_protocol = TRUE;
+  options.no_rfc3164_fallback = TRUE;
   gboolean ok;
 
   const gchar *line = "<13>1 - host app - - - m";
@@ -783,6 +784,15 @@ test_syslog_protocol (void)
       assert_stamp_is_recvd (msg);
       sl_message_unref (msg);
     }
+
+  /* without no-rfc3164-fallback such a line is read as RFC 3164, as
+   * syslog-ng 3.38 reads it */
+  options.no_rfc3164_fallback = FALSE;
+  line = "<13>Feb  3 12:34:56 host prog: m";
+  msg = parse_with (line, strlen (line), &options, &default_recvd, &ok);
+  g_assert_true (ok);
+  assert_fields (msg, &(Fields) { .host = "host", .program = "prog", .msghdr = "prog: ", .message = "m" });
+  sl_message_unref (msg);
 
   /* without the flag a version other than 1 is read as RFC 3164 */
   msg = parse ("<13>2 - host app - - - m", TRUE);
@@ -900,10 +910,18 @@ static void
 test_parser_failure (void)
 {
   ParserFixture f;
-  g_assert_true (parser_new (&f, (const gchar *[]) { "syslog-protocol", NULL }, NULL, NULL));
-
   const gchar *inner = "<13>Feb  3 12:34:56 host prog: m";
+
+  /* syslog-protocol alone falls back to RFC 3164, as syslog-ng 3.38 does */
+  g_assert_true (parser_new (&f, (const gchar *[]) { "syslog-protocol", NULL }, NULL, NULL));
   SlMessage *msg = wrapped_message ("relay text", inner);
+  g_assert_true (parser_class->ops.parser->process (f.driver, &msg));
+  assert_field (msg, SL_F_PROGRAM, "prog");
+  sl_message_unref (msg);
+  parser_free (&f);
+
+  g_assert_true (parser_new (&f, (const gchar *[]) { "syslog-protocol", "no-rfc3164-fallback", NULL }, NULL, NULL));
+  msg = wrapped_message ("relay text", inner);
   SlMessage *before = msg;
   g_assert_false (parser_class->ops.parser->process (f.driver, &msg));
   g_assert_true (msg == before);
