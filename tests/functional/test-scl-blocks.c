@@ -247,6 +247,42 @@ test_default_network_drivers (SlTestEnv *env, gconstpointer data)
                    "|app|user.info||||rfc5424 over tcp\n");
 }
 
+/* kubernetes(): the container logs under base-dir() (here a folder of the
+ * test's shaped like /var/log/containers, which the block's pattern on
+ * $FILE_NAME expects), partial lines joined, the pod's names from the file's
+ * name. */
+static void
+test_kubernetes_source (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *dir = sl_test_path (env, "var/log/containers");
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  g_autofree gchar *id = g_strnfill (64, 'a');
+  g_autofree gchar *name = g_strdup_printf ("web-0_prod_nginx-%s.log", id);
+  g_autofree gchar *log = g_build_filename (dir, name, NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  if (!g_file_set_contents (log,
+                            "2026-12-01T14:00:00.123456789Z stdout F hello world\n"
+                            "2026-12-01T14:00:01.000000000Z stderr P part one \n"
+                            "2026-12-01T14:00:01.500000000Z stderr F and two\n", -1, NULL)
+      || !sl_test_write_config (env,
+        "@version: 3.38\n"
+        "@include \"scl.conf\"\n"
+        "source s_k8s { kubernetes(base-dir(\"@DIR@/var/log/containers\") cluster-name(\"c1\")); };\n"
+        "destination d_out { file(\"@DIR@/out.log\" template(\"$HOST|$PROGRAM|$PID|${.k8s.namespace_name}|"
+        "${.k8s.pod_name}|${.k8s.container_name}|${.k8s.container_id}|${.k8s.stream}|$MSG|"
+        "$(basename $FILE_NAME)\\n\")); };\n"
+        "log { source(s_k8s); destination(d_out); };\n", NULL)
+      || !start_with_scl (env) || !sl_test_wait_lines (env, out, 2))
+    return;
+  g_autofree gchar *text = sl_test_read_file (out);
+  g_autofree gchar *expected = g_strdup_printf (
+    "c1/prod/web-0|nginx|aaaaaaaaaaaa/stdout|prod|web-0|nginx|aaaaaaaaaaaa|stdout|hello world|%s\n"
+    "c1/prod/web-0|nginx|aaaaaaaaaaaa/stderr|prod|web-0|nginx|aaaaaaaaaaaa|stderr|part one and two|%s\n",
+    name, name);
+  g_assert_cmpstr (text, ==, expected);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -257,5 +293,6 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/scl-blocks/pacct-source", test_pacct_source);
   SL_TEST_ADD ("/scl-blocks/app-parser", test_app_parser);
   SL_TEST_ADD ("/scl-blocks/default-network-drivers", test_default_network_drivers);
+  SL_TEST_ADD ("/scl-blocks/kubernetes-source", test_kubernetes_source);
   return g_test_run ();
 }
