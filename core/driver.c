@@ -29,6 +29,7 @@ static const SlOptionWord source_flag_words[] = {
   { "no-multi-line", SL_SOURCE_FLAG_NO_MULTI_LINE },
   { "kernel", SL_SOURCE_FLAG_KERNEL },
   { "no-hostname", SL_SOURCE_FLAG_NO_HOSTNAME },
+  { "no-rfc3164-fallback", SL_SOURCE_FLAG_NO_RFC3164_FALLBACK },
   { NULL }
 };
 

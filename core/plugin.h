@@ -41,6 +41,7 @@ typedef struct
   gboolean keep_hostname;
   gboolean keep_timestamp;
   gboolean syslog_protocol;   /* RFC 5424 expected */
+  gboolean no_rfc3164_fallback;  /* with syslog_protocol: nothing else is read */
   gboolean no_parse;
   gboolean store_raw;
   gint     default_pri;

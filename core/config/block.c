@@ -27,6 +27,14 @@ struct _SlCfgBlock
   gchar *body;
   SlCfgPos body_start;
   gchar *program;         /* confgen */
+  SlCfgGenerate generate; /* a generator plugin's, with its file */
+  gpointer generate_data;
+  const gchar *generated_file;
+};
+
+struct _SlCfgBlockArgs
+{
+  GPtrArray *args;        /* SlBlockArg */
 };
 
 static void
@@ -91,6 +99,14 @@ sl_cfg_block_set_program (SlCfgBlock *block, const gchar *command)
 {
   g_free (block->program);
   block->program = g_strdup (command);
+}
+
+void
+sl_cfg_block_set_generator (SlCfgBlock *block, const gchar *file, SlCfgGenerate generate, gpointer user_data)
+{
+  block->generate = generate;
+  block->generate_data = user_data;
+  block->generated_file = sl_cfg_intern_file (file);
 }
 
 /* Argument lists: `name(value) name2(value2) ...` */
@@ -262,6 +278,14 @@ find_arg (GPtrArray *args, const gchar *name)
         return arg;
     }
   return NULL;
+}
+
+const gchar *
+sl_cfg_block_args_get (const SlCfgBlockArgs *args, const gchar *name)
+{
+  const SlBlockArg *arg = find_arg (args->args, name);
+
+  return arg && arg->value && arg->value[0] ? arg->value : NULL;
 }
 
 gboolean
@@ -547,6 +571,21 @@ run_program (const SlCfgBlock *block, GPtrArray *args, SlCfgPos used_at, SlCfgEx
   return TRUE;
 }
 
+static gboolean
+run_generator (const SlCfgBlock *block, GPtrArray *args, SlCfgPos used_at, SlCfgExpanded *out, GError **error)
+{
+  SlCfgBlockArgs view = { args };
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  if (!block->generate (block->generate_data, &view, used_at, text, error))
+    return FALSE;
+  out->file = block->generated_file;
+  sl_cfg_source_remember (out->file, text->str);
+  out->text = g_string_free (g_steal_pointer (&text), FALSE);
+  add_span (out->spans, 0, (SlCfgPos) { out->file, 1, 1, NULL }, FALSE);
+  return TRUE;
+}
+
 gboolean
 sl_cfg_block_expand (const SlCfgBlock *block, const gchar *args_text, SlCfgPos args_start,
                      SlCfgPos used_at, SlCfgLookup lookup, gpointer user_data,
@@ -562,6 +601,8 @@ sl_cfg_block_expand (const SlCfgBlock *block, const gchar *args_text, SlCfgPos a
   out->spans = g_array_new (FALSE, TRUE, sizeof (SlLexSpan));
   if (block->program)
     return run_program (block, args, used_at, out, error);
+  if (block->generate)
+    return run_generator (block, args, used_at, out, error);
   if (!check_args (block, args, used_at, error))
     return FALSE;
 

@@ -22,6 +22,14 @@ typedef struct
   const SlCfgExpansion *expansion;
 } SlCfgExpanded;
 
+/* The arguments of one reference, by name. */
+typedef struct _SlCfgBlockArgs SlCfgBlockArgs;
+
+/* Makes the text of a generator block's reference from its arguments:
+ * syslog-ng's generator plugins, such as app-parser(). */
+typedef gboolean (*SlCfgGenerate) (gpointer user_data, const SlCfgBlockArgs *args, SlCfgPos used_at,
+                                   GString *out, GError **error);
+
 /* The value of a name not given to the block: an @define or the
  * environment, or NULL. */
 typedef const gchar *(*SlCfgLookup) (gpointer user_data, const gchar *name);
@@ -38,6 +46,12 @@ void         sl_cfg_block_set_body    (SlCfgBlock *block, const gchar *text, SlC
 /* A confgen block: a shell command run at each reference, with each
  * argument in the environment as confgen_NAME. */
 void         sl_cfg_block_set_program (SlCfgBlock *block, const gchar *command);
+/* A generator block: generate makes its text at each reference, any
+ * argument being accepted; the file names that text in errors. */
+void         sl_cfg_block_set_generator (SlCfgBlock *block, const gchar *file, SlCfgGenerate generate,
+                                         gpointer user_data);
+/* An argument's value as written; NULL when not given or empty. */
+const gchar *sl_cfg_block_args_get    (const SlCfgBlockArgs *args, const gchar *name);
 
 /* The body of a reference `name(args)`, args being the text between its
  * parentheses (backticks already substituted) that begins at args_start;

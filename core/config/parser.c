@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config/appmodel.h"
 #include "core/config/block.h"
 #include "core/config/error.h"
 #include "core/config/lexer.h"
@@ -33,6 +34,7 @@ typedef struct
   GArray *pragmas;         /* SlCfgPos of every pragma read */
   GHashTable *included_from;  /* interned file -> SlCfgPos * of its @include */
   GHashTable *blocks;      /* "context/normalized-name" -> SlCfgBlock */
+  SlCfgAppModel *apps;     /* the applications read so far */
   guint nesting;
 } SlParser;
 
@@ -1596,16 +1598,48 @@ parse_block_definition (SlParser *p, const SlToken *word)
   return expect_semicolons (p, close_pos, '}');
 }
 
+/* The `filter { ... }` or `parser { ... }` of an application, kept as
+ * text; the lookahead is its keyword. */
+static gboolean
+parse_application_option (SlParser *p, GString *body, gchar **filter, gchar **parser)
+{
+  g_auto (SlToken) option = { 0 };
+  g_autofree gchar *text = NULL;
+  SlCfgPos start, close_pos;
+  const SlToken *token;
+
+  take (p, &option);
+  if (!is_word (&option, "filter") && !is_word (&option, "parser"))
+    return fail_expected (p, &option, _("'filter', 'parser' or '}' in an application"), NULL);
+  if (!(token = peek (p)))
+    return FALSE;
+  if (token->kind != SL_TOK_LBRACE)
+    {
+      g_autofree gchar *expected = g_strdup_printf (_("'{' after '%s'"), option.value);
+      return fail_expected (p, token, expected, NULL);
+    }
+  if (!read_raw_body (p, TRUE, &text, &start, &close_pos))
+    return FALSE;
+  g_string_append_printf (body, "%s {%s}; ", option.value, text);
+  gchar **slot = is_word (&option, "filter") ? filter : parser;
+  g_free (*slot);
+  *slot = g_steal_pointer (&text);
+  return expect_semicolons (p, close_pos, '}');
+}
+
 /* `application NAME[CONTEXT] { filter {...}; parser {...}; };` of the
- * appmodel module: kept with its body as text, since nothing routes by it
- * yet. */
+ * appmodel module: what app-parser() of the context expands into; the tree
+ * keeps its body as text. */
 static gboolean
 parse_application (SlParser *p, SlCfgNode *parent, const SlToken *word)
 {
   g_auto (SlToken) name = { 0 };
   g_auto (SlToken) context = { 0 };
-  g_autofree gchar *body = NULL;
-  SlCfgPos start, close_pos;
+  g_auto (SlToken) open = { 0 };
+  g_autoptr (GString) body = g_string_new (" ");
+  g_autofree gchar *filter = NULL;
+  g_autofree gchar *parser = NULL;
+  SlCfgPos close_pos;
   const SlToken *token;
 
   if (!take_value (p, &name, _("a name after 'application'")) || !(token = peek (p)))
@@ -1616,13 +1650,34 @@ parse_application (SlParser *p, SlCfgNode *parent, const SlToken *word)
     return FALSE;
   if (token->kind != SL_TOK_LBRACE)
     return fail_expected (p, token, _("'{' after 'application NAME[CONTEXT]'"), NULL);
-  if (!read_raw_body (p, TRUE, &body, &start, &close_pos))
+  if (!take (p, &open))
+    return FALSE;
+  SlOpener opener = { "{", open.pos };
+  for (;;)
+    {
+      if (!(token = peek (p)))
+        return FALSE;
+      if (token->kind == SL_TOK_EOF)
+        return fail_unclosed (p, token, "}", &opener);
+      if (token->kind == SL_TOK_RBRACE)
+        break;
+      if (token->kind == SL_TOK_SEMICOLON)
+        {
+          if (!skip (p))
+            return FALSE;
+          continue;
+        }
+      if (!parse_application_option (p, body, &filter, &parser))
+        return FALSE;
+    }
+  if (!take_closer (p, &close_pos))
     return FALSE;
 
+  sl_cfg_app_model_add (p->apps, name.value, context.value, filter, parser);
   SlCfgNode *node = sl_cfg_node_new ("application", word->pos);
   sl_cfg_node_add_arg (node, arg_kind (&name), name.value, name.pos);
   sl_cfg_node_add_arg (node, arg_kind (&context), context.value, context.pos);
-  sl_cfg_node_add_arg (node, SL_CFG_ARG_STRING, body, start);
+  sl_cfg_node_add_arg (node, SL_CFG_ARG_STRING, body->str, open.pos);
   sl_cfg_node_add_child (parent, node);
   return expect_semicolons (p, close_pos, '}');
 }
@@ -1757,6 +1812,17 @@ parse_statements (SlParser *p)
     }
 }
 
+/* The generator plugins of syslog-ng that Sluice has: blocks whose text is
+ * made at each reference. */
+static void
+define_generators (SlParser *p)
+{
+  SlCfgBlock *block = sl_cfg_block_new ("parser", "app-parser", (SlCfgPos) { sl_cfg_intern_file ("<builtin>"), 1, 1 });
+
+  sl_cfg_block_set_generator (block, _("<app-parser generator>"), sl_cfg_app_model_generate, p->apps);
+  add_block (p, block, "app-parser");
+}
+
 static SlCfgNode *
 parse (SlLexer *lexer, const gchar *name, GError **error)
 {
@@ -1768,7 +1834,9 @@ parse (SlLexer *lexer, const gchar *name, GError **error)
   p.pragmas = g_array_new (FALSE, FALSE, sizeof (SlCfgPos));
   p.included_from = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   p.blocks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) sl_cfg_block_free);
+  p.apps = sl_cfg_app_model_new ();
   define_builtins (lexer);
+  define_generators (&p);
 
   root = parse_statements (&p) ? p.root : NULL;
   if (!root)
@@ -1780,6 +1848,7 @@ parse (SlLexer *lexer, const gchar *name, GError **error)
   g_array_unref (p.pragmas);
   g_hash_table_unref (p.included_from);
   g_hash_table_unref (p.blocks);
+  sl_cfg_app_model_free (p.apps);
   sl_lexer_free (lexer);
   return root;
 }

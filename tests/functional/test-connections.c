@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #define MANY_CONNECTIONS 8000
@@ -184,6 +185,102 @@ test_closed_at_eof (SlTestEnv *env, gconstpointer data)
   close (fd);
 }
 
+static const gchar close_on_input_config[] =
+  "@version: 3.38\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "destination d_peer { unix-stream(\"@DIR@/peer.sock\" close-on-input(@CLOSE@) time-reopen(1)\n"
+  "  template(\"$MSG\\n\")); };\n"
+  "log { source(s_net); destination(d_peer); };\n";
+
+/* What a unix-stream() destination sends, read by the test as its server. */
+static gint
+listen_unix (const gchar *path)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  gint fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  g_strlcpy (addr.sun_path, path, sizeof addr.sun_path);
+  if (fd < 0 || bind (fd, (struct sockaddr *) &addr, sizeof addr) < 0 || listen (fd, 4) < 0)
+    {
+      if (fd >= 0)
+        close (fd);
+      return -1;
+    }
+  return fd;
+}
+
+/* Reads from fd until text has come, or what came before the end of
+ * stream (NULL on neither). */
+static gchar *
+read_until (gint fd, const gchar *text)
+{
+  GString *got = g_string_new (NULL);
+  for (;;)
+    {
+      struct pollfd p = { fd, POLLIN, 0 };
+      gchar buf[256];
+      gssize n = poll (&p, 1, SL_TEST_DEADLINE_MS) == 1 ? read (fd, buf, sizeof buf) : -1;
+      if (n < 0)
+        {
+          g_string_free (got, TRUE);
+          return NULL;
+        }
+      g_string_append_len (got, buf, n);
+      if (n == 0 || strstr (got->str, text))
+        return g_string_free (got, FALSE);
+    }
+}
+
+static gint
+accept_peer (gint listener)
+{
+  struct pollfd p = { listener, POLLIN, 0 };
+  return poll (&p, 1, SL_TEST_DEADLINE_MS) == 1 ? accept4 (listener, NULL, NULL, SOCK_CLOEXEC) : -1;
+}
+
+/* close-on-input(): data from the server ends the connection, and the next
+ * message comes on a new one (yes, syslog-ng's default); or is read and
+ * dropped (no, as the collectd() block sets it). */
+static void
+test_close_on_input (SlTestEnv *env, gconstpointer data)
+{
+  gboolean close_on_input = GPOINTER_TO_INT (data);
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_str = port_text (port);
+  g_autofree gchar *sock = sl_test_path (env, "peer.sock");
+  gint listener = listen_unix (sock);
+  g_assert_cmpint (listener, >=, 0);
+  if (!port
+      || !sl_test_write_config (env, close_on_input_config, "PORT", port_str,
+                                "CLOSE", close_on_input ? "yes" : "no", NULL)
+      || !sl_test_daemon_start (env) || !sl_test_wait_tcp (env, port)
+      || !sl_test_tcp_send (port, "<13>Dec  1 14:00:00 h p: first\n"))
+    {
+      close (listener);
+      return;
+    }
+  gint peer = accept_peer (listener);
+  g_assert_cmpint (peer, >=, 0);
+  g_autofree gchar *first = read_until (peer, "first\n");
+  g_assert_cmpstr (first, ==, "first\n");
+  g_assert_cmpint (write (peer, "x", 1), ==, 1);
+  g_assert_true (sl_test_tcp_send (port, "<13>Dec  1 14:00:01 h p: second\n"));
+
+  g_autofree gchar *rest = read_until (peer, "second\n");
+  if (close_on_input)
+    {
+      g_assert_cmpstr (rest, ==, "");
+      gint again = accept_peer (listener);
+      g_assert_cmpint (again, >=, 0);
+      g_autofree gchar *second = read_until (again, "second\n");
+      g_assert_cmpstr (second, ==, "second\n");
+      close (again);
+    }
+  else
+    g_assert_cmpstr (rest, ==, "second\n");
+  close (peer);
+  close (listener);
+}
+
 static const gchar flood_config[] =
   "@version: 4.0\n"
   "source s_flood { tcp(ip(\"127.0.0.1\") port(@FLOOD@)); };\n"
@@ -285,6 +382,10 @@ main (int argc, char **argv)
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/connections/many-concurrent", test_many_connections);
   SL_TEST_ADD ("/connections/closed-at-eof", test_closed_at_eof);
+  g_test_add ("/connections/close-on-input/yes", SlTestEnv, GINT_TO_POINTER (TRUE), sl_test_env_setup,
+              test_close_on_input, sl_test_env_teardown);
+  g_test_add ("/connections/close-on-input/no", SlTestEnv, GINT_TO_POINTER (FALSE), sl_test_env_setup,
+              test_close_on_input, sl_test_env_teardown);
   SL_TEST_ADD ("/connections/flood-does-not-starve", test_flood_does_not_starve);
   return g_test_run ();
 }

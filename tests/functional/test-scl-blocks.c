@@ -160,6 +160,129 @@ test_pacct_source (SlTestEnv *env, gconstpointer data)
                    "id 4243 1000 02      1.50 40.00 4193792 []\n");
 }
 
+/* app-parser(): the applications of a topic in the order defined, the
+ * first whose filter matches parsing the message and naming it in
+ * .app.name; one of topic "*" lends its filter; auto-parse-exclude() leaves
+ * applications out; no match makes the if's condition false. */
+static void
+test_app_parser (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_str = g_strdup_printf ("%u", port);
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  g_autofree gchar *excluded = sl_test_path (env, "excluded.log");
+
+  if (!port
+      || !sl_test_write_config (env,
+        "@version: 3.38\n"
+        "application a1[t] { filter { message(\"one\"); }; parser { kv-parser(prefix(\".a1.\")); }; };\n"
+        "application a2[t] { filter { message(\"two\"); }; };\n"
+        "application a3[*] { filter { message(\"three\"); }; };\n"
+        "application a3[t] { parser { kv-parser(prefix(\".a3.\")); }; };\n"
+        "application a4[other] { filter { message(\"four\"); }; };\n"
+        "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@) flags(no-parse)); };\n"
+        "destination d_out { file(\"@DIR@/out.log\" template(\"${.app.name}|${.a1.x}|${.a3.z}|$MSG\\n\")); };\n"
+        "destination d_ex { file(\"@DIR@/excluded.log\" template(\"${.app.name}|${.a1.x}|$MSG\\n\")); };\n"
+        "log { source(s_net); if { parser { app-parser(topic(t)); }; }\n"
+        "  else { rewrite { set(\"none\" value(\".app.name\")); }; }; destination(d_out); };\n"
+        "log { source(s_net); parser { app-parser(topic(t) auto-parse-exclude(\"a1 a3\")); }; destination(d_ex); };\n",
+        "PORT", port_str, NULL)
+      || !sl_test_daemon_start (env) || !sl_test_wait_tcp (env, port)
+      || !sl_test_tcp_send (port, "one x=1\ntwo\nthree z=3\nfour\n")
+      || !sl_test_wait_lines (env, out, 4) || !sl_test_wait_lines (env, excluded, 1))
+    return;
+  g_autofree gchar *text = sl_test_read_file (out);
+  g_assert_cmpstr (text, ==, "a1|1||one x=1\na2|||two\na3||3|three z=3\nnone|||four\n");
+  g_autofree gchar *rest = sl_test_read_file (excluded);
+  g_assert_cmpstr (rest, ==, "a2||two\n");
+}
+
+/* default-network-drivers(): BSD lines on its TCP port go through the
+ * syslog-raw and syslog applications of the SCL (iptables, cee, sudo),
+ * an RFC 5424 one on its RFC 5424 port arrives too. Its network() sources
+ * have no ip() parameter, so they listen on every address, on free ports;
+ * the lines are sent over loopback. */
+static void
+test_default_network_drivers (SlTestEnv *env, gconstpointer data)
+{
+  guint16 tcp = sl_test_free_port (SOCK_STREAM);
+  guint16 udp = sl_test_free_port (SOCK_DGRAM);
+  guint16 tls = sl_test_free_port (SOCK_STREAM);
+  guint16 rfc5424 = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *tcp_str = g_strdup_printf ("%u", tcp);
+  g_autofree gchar *udp_str = g_strdup_printf ("%u", udp);
+  g_autofree gchar *tls_str = g_strdup_printf ("%u", tls);
+  g_autofree gchar *rfc5424_str = g_strdup_printf ("%u", rfc5424);
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  static const gchar framed[] = "<14>1 2026-12-01T14:00:04+00:00 host2 app 12 - - rfc5424 over tcp";
+  g_autofree gchar *octet_counted = g_strdup_printf ("%zu %s", strlen (framed), framed);
+
+  if (!tcp || !udp || !tls || !rfc5424
+      || !sl_test_write_config (env,
+        "@version: 3.38\n"
+        "@include \"scl.conf\"\n"
+        "source s_net { default-network-drivers(tcp-port(@TCP@) udp-port(@UDP@) rfc5424-tls-port(@TLS@)\n"
+        "  rfc5424-tcp-port(@RFC5424@)); };\n"
+        "destination d_out { file(\"@DIR@/out.log\" template(\"${.app.name}|$PROGRAM|$FACILITY.$LEVEL|"
+        "${.iptables.SRC}|${.cee.a}|${.sudo.USER}|$MSG\\n\")); };\n"
+        "log { source(s_net); destination(d_out); };\n",
+        "TCP", tcp_str, "UDP", udp_str, "TLS", tls_str, "RFC5424", rfc5424_str, NULL)
+      || !start_with_scl (env) || !sl_test_wait_tcp (env, tcp) || !sl_test_wait_tcp (env, rfc5424)
+      || !sl_test_tcp_send (tcp,
+                            "<4>Dec  1 14:00:00 host1 kernel: IN=eth0 OUT= SRC=1.2.3.4 DST=5.6.7.8 PROTO=TCP\n"
+                            "<13>Dec  1 14:00:01 host1 prog: plain message\n"
+                            "<13>Dec  1 14:00:02 host1 prog: @cee: {\"a\":\"b\",\"n\":1}\n"
+                            "<86>Dec  1 14:00:03 host1 sudo:     alice : TTY=pts/0 ; PWD=/home/alice ; USER=root ;"
+                            " COMMAND=/bin/ls\n")
+      || !sl_test_wait_lines (env, out, 4) || !sl_test_tcp_send (rfc5424, octet_counted)
+      || !sl_test_wait_lines (env, out, 5))
+    return;
+  g_autofree gchar *text = sl_test_read_file (out);
+  g_assert_cmpstr (text, ==,
+                   "iptables|kernel|kern.warning|1.2.3.4|||IN=eth0 OUT= SRC=1.2.3.4 DST=5.6.7.8 PROTO=TCP\n"
+                   "|prog|user.notice||||plain message\n"
+                   "cee|prog|user.notice||b||@cee: {\"a\":\"b\",\"n\":1}\n"
+                   "sudo|sudo|authpriv.info|||root|    alice : TTY=pts/0 ; PWD=/home/alice ; USER=root ;"
+                   " COMMAND=/bin/ls\n"
+                   "|app|user.info||||rfc5424 over tcp\n");
+}
+
+/* kubernetes(): the container logs under base-dir() (here a folder of the
+ * test's shaped like /var/log/containers, which the block's pattern on
+ * $FILE_NAME expects), partial lines joined, the pod's names from the file's
+ * name. */
+static void
+test_kubernetes_source (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *dir = sl_test_path (env, "var/log/containers");
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  g_autofree gchar *id = g_strnfill (64, 'a');
+  g_autofree gchar *name = g_strdup_printf ("web-0_prod_nginx-%s.log", id);
+  g_autofree gchar *log = g_build_filename (dir, name, NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  if (!g_file_set_contents (log,
+                            "2026-12-01T14:00:00.123456789Z stdout F hello world\n"
+                            "2026-12-01T14:00:01.000000000Z stderr P part one \n"
+                            "2026-12-01T14:00:01.500000000Z stderr F and two\n", -1, NULL)
+      || !sl_test_write_config (env,
+        "@version: 3.38\n"
+        "@include \"scl.conf\"\n"
+        "source s_k8s { kubernetes(base-dir(\"@DIR@/var/log/containers\") cluster-name(\"c1\")); };\n"
+        "destination d_out { file(\"@DIR@/out.log\" template(\"$HOST|$PROGRAM|$PID|${.k8s.namespace_name}|"
+        "${.k8s.pod_name}|${.k8s.container_name}|${.k8s.container_id}|${.k8s.stream}|$MSG|"
+        "$(basename $FILE_NAME)\\n\")); };\n"
+        "log { source(s_k8s); destination(d_out); };\n", NULL)
+      || !start_with_scl (env) || !sl_test_wait_lines (env, out, 2))
+    return;
+  g_autofree gchar *text = sl_test_read_file (out);
+  g_autofree gchar *expected = g_strdup_printf (
+    "c1/prod/web-0|nginx|aaaaaaaaaaaa/stdout|prod|web-0|nginx|aaaaaaaaaaaa|stdout|hello world|%s\n"
+    "c1/prod/web-0|nginx|aaaaaaaaaaaa/stderr|prod|web-0|nginx|aaaaaaaaaaaa|stderr|part one and two|%s\n",
+    name, name);
+  g_assert_cmpstr (text, ==, expected);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -168,5 +291,8 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/scl-blocks/device-parsers", test_device_parsers);
   SL_TEST_ADD ("/scl-blocks/linux-audit-source", test_linux_audit_source);
   SL_TEST_ADD ("/scl-blocks/pacct-source", test_pacct_source);
+  SL_TEST_ADD ("/scl-blocks/app-parser", test_app_parser);
+  SL_TEST_ADD ("/scl-blocks/default-network-drivers", test_default_network_drivers);
+  SL_TEST_ADD ("/scl-blocks/kubernetes-source", test_kubernetes_source);
   return g_test_run ();
 }

@@ -298,7 +298,7 @@ net_wait_writable (NetDestination *self)
       if (ready > 0 && (pfd.revents & POLLIN))
         {
           gssize n = net_recv_discard (self);
-          if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+          if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) || (n > 0 && self->close_on_input))
             return NET_WAIT_CLOSED;
         }
       if (ready > 0 && (pfd.revents & POLLOUT))

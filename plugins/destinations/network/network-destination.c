@@ -41,7 +41,9 @@ static const SlOptionWord transport_words[] = {
 #define COMMON_OPTIONS \
   { "so-sndbuf", SL_SIZE (NetDestination, so_sndbuf_bytes), "0", "socket send buffer; 0 keeps the system default" }, \
   { "keep-alive", SL_UNBOUND (SL_OPT_BOOL), "yes", "accepted for syslog-ng compatibility; a reload reconnects", \
-    .inherit = "keep-alive" }
+    .inherit = "keep-alive" }, \
+  { "close-on-input", SL_BOOL (NetDestination, close_on_input), "yes", \
+    "close the connection when the server sends anything; no: what it sends is read and dropped" }
 
 #define TRANSPORT_OPTION(def) \
   { "transport", SL_CHOICE (NetDestination, transport), def, "how messages go", .words = transport_words }

@@ -60,6 +60,7 @@ typedef struct
   gint transport;           /* NetTransport */
   gint64 so_sndbuf_bytes;
   gboolean so_keepalive;
+  gboolean close_on_input;  /* data from a stream peer ends the connection */
   const SlCfgNode *failover;
   const SlCfgNode *tls_node;
   SlTemplate *template;

@@ -135,6 +135,13 @@ check_peer (NetDestination *self)
   while (!gone && (pfd.revents & POLLIN))
     {
       gssize n = net_recv_discard (self);
+      if (n > 0 && self->close_on_input)
+        {
+          sl_log (SL_LOG_NOTICE, _("the server sent data, closing the connection as close-on-input(yes) says; "
+                                   "driver='%s'"), self->super.id);
+          end_connection (self, TRUE);
+          return;
+        }
       if (n > 0)
         continue;
       gone = n == 0 || (errno != EAGAIN && errno != EINTR);

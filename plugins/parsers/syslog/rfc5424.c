@@ -238,7 +238,12 @@ sl_syslog_parse_rfc5424 (SlMessage *msg, SlScan *s, const SlSyslogOptions *optio
   SlScan t = *s;
 
   if (!sl_syslog_scan_pri (&t, options->default_pri, &msg->pri) || !scan_version (&t))
-    return sl_syslog_parse_rfc3164 (msg, s, options, error_at);
+    {
+      if (!options->no_rfc3164_fallback)
+        return sl_syslog_parse_rfc3164 (msg, s, options, error_at);
+      *error_at = t.p - start;
+      return FALSE;
+    }
   *s = t;
   if (parse_after_version (msg, s, options))
     return TRUE;

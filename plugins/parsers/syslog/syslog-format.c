@@ -144,6 +144,7 @@ syslog_format_parse (SlMessage *msg, const SlParseOptions *parse_options)
   gint pri = parse_options->default_pri;
   SlSyslogOptions options = {
     .syslog_protocol = parse_options->syslog_protocol,
+    .no_rfc3164_fallback = parse_options->no_rfc3164_fallback,
     .no_parse = parse_options->no_parse,
     .store_raw = parse_options->store_raw,
     .default_pri = pri >= 0 && pri <= 255 ? (guint8) pri : SL_SYSLOG_DEFAULT_PRI,

@@ -16,6 +16,7 @@ enum
   FLAG_VALIDATE_UTF8   = 1 << 4,
   FLAG_CHECK_HOSTNAME  = 1 << 5,
   FLAG_NO_HEADER       = 1 << 6,
+  FLAG_NO_RFC3164_FALLBACK = 1 << 7,
 };
 
 static const SlOptionWord syslog_parser_flag_words[] = {
@@ -26,6 +27,7 @@ static const SlOptionWord syslog_parser_flag_words[] = {
   { "validate-utf8", FLAG_VALIDATE_UTF8 },
   { "check-hostname", FLAG_CHECK_HOSTNAME },
   { "no-header", FLAG_NO_HEADER },
+  { "no-rfc3164-fallback", FLAG_NO_RFC3164_FALLBACK },
   { NULL }
 };
 
@@ -60,6 +62,7 @@ syslog_parser_init (SlDriver *self, GError **error)
   guint32 flags = parser->flags;
   parser->options = (SlSyslogOptions) {
     .syslog_protocol = (flags & FLAG_SYSLOG_PROTOCOL) != 0,
+    .no_rfc3164_fallback = (flags & FLAG_NO_RFC3164_FALLBACK) != 0,
     .no_parse = (flags & FLAG_NO_PARSE) != 0,
     .store_raw = (flags & FLAG_STORE_RAW) != 0,
     .check_hostname = (flags & FLAG_CHECK_HOSTNAME) != 0,

@@ -15,7 +15,10 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  gboolean syslog_protocol;   /* RFC 5424, and RFC 3164 when the line has no "<PRI>1 " */
+  /* RFC 5424 expected: a line without its <PRI>1 is read as RFC 3164, as
+   * syslog-ng 3.38 does, or is a parse error under no_rfc3164_fallback */
+  gboolean syslog_protocol;
+  gboolean no_rfc3164_fallback;
   gboolean no_parse;          /* MESSAGE is the whole line */
   gboolean store_raw;         /* RAWMSG is the whole line */
   gboolean check_hostname;    /* an RFC 5424 HOSTNAME must be a host name */

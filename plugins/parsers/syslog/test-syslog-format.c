@@ -850,6 +850,14 @@ test_syslog_protocol (void)
   assert_fields (msg, &(Fields) { .program = "1", .msghdr = "1 ", .message = "- host app - - [x" });
   sl_message_unref (msg);
 
+  /* no-rfc3164-fallback keeps the strict reading: such a line fails */
+  options.no_rfc3164_fallback = TRUE;
+  line = "<13>Feb  3 12:34:56 host prog: m";
+  msg = parse_with (line, strlen (line), &options, &default_recvd, &ok);
+  g_assert_false (ok);
+  sl_message_unref (msg);
+  options.no_rfc3164_fallback = FALSE;
+
   /* without the flag a version other than 1 is read as RFC 3164 */
   msg = parse ("<13>2 - host app - - - m", TRUE);
   assert_fields (msg, &(Fields) { .program = "2", .msghdr = "2 ", .message = "- host app - - - m" });
@@ -966,11 +974,27 @@ static void
 test_parser_failure (void)
 {
   ParserFixture f;
-  g_assert_true (parser_new (&f, (const gchar *[]) { "syslog-protocol", NULL }, NULL, NULL));
+  const gchar *inner = "<13>Feb  3 12:34:56 host prog: m";
 
-  const gchar *inner = "<13>1 - host app - - [broken";
+  /* syslog-protocol alone falls back to RFC 3164, as syslog-ng 3.38 does;
+   * a broken RFC 5424 line fails and leaves the message alone */
+  g_assert_true (parser_new (&f, (const gchar *[]) { "syslog-protocol", NULL }, NULL, NULL));
   SlMessage *msg = wrapped_message ("relay text", inner);
+  g_assert_true (parser_class->ops.parser->process (f.driver, &msg));
+  assert_field (msg, SL_F_PROGRAM, "prog");
+  sl_message_unref (msg);
+  const gchar *broken = "<13>1 - host app - - [broken";
+  msg = wrapped_message ("relay text", broken);
   SlMessage *before = msg;
+  g_assert_false (parser_class->ops.parser->process (f.driver, &msg));
+  g_assert_true (msg == before);
+  assert_field (msg, SL_F_MESSAGE, broken);
+  sl_message_unref (msg);
+  parser_free (&f);
+
+  g_assert_true (parser_new (&f, (const gchar *[]) { "syslog-protocol", "no-rfc3164-fallback", NULL }, NULL, NULL));
+  msg = wrapped_message ("relay text", inner);
+  before = msg;
   g_assert_false (parser_class->ops.parser->process (f.driver, &msg));
   g_assert_true (msg == before);
   g_assert_cmpint (msg->flags & SL_MSG_PARSE_ERROR, ==, 0);
@@ -979,9 +1003,9 @@ test_parser_failure (void)
   assert_stamp_is_recvd (msg);
   sl_message_unref (msg);
 
-  /* a message without MESSAGE is an empty RFC 3164 line */
+  /* a message without MESSAGE is an empty line, which is no RFC 5424 one */
   msg = sl_message_new ("", 0);
-  g_assert_true (parser_class->ops.parser->process (f.driver, &msg));
+  g_assert_false (parser_class->ops.parser->process (f.driver, &msg));
   sl_message_unref (msg);
   parser_free (&f);
 }

@@ -35,6 +35,8 @@ struct _SlFileFollower
 {
   gchar *id;                /* the driver's, for what is logged */
   gchar *path;
+  gsize path_len;
+  SlHandle file_name;       /* $FILE_NAME, which every message gets, as in syslog-ng */
   gchar *dir;
   gint follow_ms;           /* 0: only inotify wakes the reader */
   gchar *persist_key;
@@ -72,6 +74,8 @@ sl_file_follower_new (const gchar *id, const gchar *path, gint follow_ms)
   SlFileFollower *self = g_new0 (SlFileFollower, 1);
   self->id = g_strdup (id);
   self->path = g_strdup (path);
+  self->path_len = strlen (path);
+  self->file_name = sl_field_handle ("FILE_NAME");
   self->follow_ms = follow_ms;
   self->dir = g_path_get_dirname (path);
   self->persist_key = g_strdup_printf ("file(%s)", path);
@@ -106,6 +110,7 @@ emit (SlFileFollower *self, const gchar *line, gsize len)
   if (!len)
     return;
   SlMessage *msg = sl_source_parse (self->source, line, len, NULL);
+  sl_message_set (msg, self->file_name, self->path, self->path_len);
   sl_message_bind_window (msg, self->window);
   self->batch[self->batched++] = msg;
   if (self->batched == POST_BATCH)
@@ -123,6 +128,7 @@ frame_record (SlFileFollower *self, gboolean at_end)
   if (size < self->record_size && !at_end)
     return 0;
   SlMessage *msg = sl_source_parse (self->source, self->buf + self->start, size, NULL);
+  sl_message_set (msg, self->file_name, self->path, self->path_len);
   sl_message_bind_window (msg, self->window);
   self->batch[self->batched++] = msg;
   if (self->batched == POST_BATCH)

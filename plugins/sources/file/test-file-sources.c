@@ -348,6 +348,30 @@ test_wildcard (SlTestEnv *env, gconstpointer data)
   check_lines (env, "a1\na2\nb1\nb2\nl1\nnew1\nnew2\n", TRUE);
 }
 
+static const gchar file_name_config[] =
+  "@version: 3.38\n"
+  "source s_file { file(\"@DIR@/in.log\" follow-freq(0.1) flags(no-parse)); };\n"
+  "source s_wild { wildcard-file(base-dir(\"@DIR@/logs\") filename-pattern(\"*.log\") follow-freq(0.1)\n"
+  "  flags(no-parse)); };\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"${FILE_NAME}|${MESSAGE}\\n\")); };\n"
+  "log { source(s_file); source(s_wild); destination(d_out); };\n";
+
+/* $FILE_NAME: the path of the file a line was read from, as syslog-ng's
+ * file() and wildcard-file() set it. */
+static void
+test_file_name (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *logs = sl_test_path (env, "logs");
+  g_autofree gchar *in = sl_test_path (env, "in.log");
+  g_autofree gchar *a = sl_test_path (env, "logs/a.log");
+  g_assert_cmpint (g_mkdir_with_parents (logs, 0755), ==, 0);
+  g_autofree gchar *expected = g_strdup_printf ("%s|from in\n%s|from a\n", in, a);
+  if (!append (env, "in.log", "from in\n") || !append (env, "logs/a.log", "from a\n")
+      || !sl_test_write_config (env, file_name_config, NULL) || !sl_test_daemon_start (env))
+    return;
+  check_lines (env, expected, TRUE);
+}
+
 static void
 test_pipe (SlTestEnv *env, gconstpointer data)
 {
@@ -427,6 +451,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/file/appears-later", test_file_appears_later);
   SL_TEST_ADD ("/file/position-follows-delivery", test_position_follows_delivery);
   SL_TEST_ADD ("/wildcard-file/folder", test_wildcard);
+  SL_TEST_ADD ("/file/file-name", test_file_name);
   SL_TEST_ADD ("/pipe/writers", test_pipe);
   SL_TEST_ADD ("/pipe/path-taken", test_pipe_path_taken);
   SL_TEST_ADD ("/stdin/until-eof", test_stdin);
