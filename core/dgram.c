@@ -23,6 +23,12 @@ struct _SlDgramReader
   struct mmsghdr hdrs[BATCH];
   struct iovec iovs[BATCH];
   struct sockaddr_storage addrs[BATCH];
+  gboolean sender_pid;
+  union
+  {
+    struct cmsghdr align;
+    gchar buf[CMSG_SPACE (sizeof (struct ucred))];
+  } creds[BATCH];
 };
 
 static const gchar *
@@ -48,6 +54,23 @@ replace_nuls (gchar *data, gsize len)
     *p = ' ';
 }
 
+/* The PID from the datagram's credentials; LEGACY_MSGHDR goes, so that the
+ * header is written from PROGRAM and this PID, as syslog-ng writes it
+ * after setting PID. */
+static void
+set_sender_pid (SlMessage *msg, struct msghdr *hdr)
+{
+  for (struct cmsghdr *c = CMSG_FIRSTHDR (hdr); c; c = CMSG_NXTHDR (hdr, c))
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS)
+      {
+        struct ucred cred;
+        gchar pid[16];
+        memcpy (&cred, CMSG_DATA (c), sizeof cred);
+        sl_message_set (msg, SL_F_PID, pid, g_snprintf (pid, sizeof pid, "%d", (gint) cred.pid));
+        sl_message_unset (msg, SL_F_LEGACY_MSGHDR);
+      }
+}
+
 static void
 post_received (SlDgramReader *r, gint n)
 {
@@ -68,7 +91,10 @@ post_received (SlDgramReader *r, gint n)
         continue;
       replace_nuls (data, len);
       const gchar *peer = peer_of (&r->addrs[i], r->hdrs[i].msg_hdr.msg_namelen, host, sizeof host);
-      msgs[count++] = sl_source_parse (r->src, data, len, peer);
+      msgs[count] = sl_source_parse (r->src, data, len, peer);
+      if (r->sender_pid)
+        set_sender_pid (msgs[count], &r->hdrs[i].msg_hdr);
+      count++;
     }
   if (count)
     sl_source_post (r->src, msgs, count);
@@ -86,6 +112,11 @@ prepare (SlDgramReader *r)
       r->hdrs[i].msg_hdr.msg_iovlen = 1;
       r->hdrs[i].msg_hdr.msg_name = &r->addrs[i];
       r->hdrs[i].msg_hdr.msg_namelen = sizeof r->addrs[i];
+      if (r->sender_pid)
+        {
+          r->hdrs[i].msg_hdr.msg_control = &r->creds[i];
+          r->hdrs[i].msg_hdr.msg_controllen = sizeof r->creds[i];
+        }
     }
 }
 
@@ -119,9 +150,17 @@ reader_thread (gpointer data)
 }
 
 SlDgramReader *
-sl_dgram_reader_start (SlSource *src, gint fd, GError **error)
+sl_dgram_reader_start (SlSource *src, gint fd, gboolean sender_pid, GError **error)
 {
   SlDgramReader *r = g_new0 (SlDgramReader, 1);
+  gint on = 1;
+  if (sender_pid && setsockopt (fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on) < 0)
+    {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), "SO_PASSCRED: %s", g_strerror (errno));
+      close (fd);
+      g_free (r);
+      return NULL;
+    }
   if (pipe2 (r->wake, O_CLOEXEC) < 0)
     {
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), "pipe: %s", g_strerror (errno));
@@ -131,6 +170,7 @@ sl_dgram_reader_start (SlSource *src, gint fd, GError **error)
     }
   r->src = src;
   r->fd = fd;
+  r->sender_pid = sender_pid;
   /* one byte more than log-msg-size() lets the source see and count an
    * oversize datagram */
   r->size = sl_source_max_msg_size (src) + 1;

@@ -15,7 +15,7 @@ sl_socket_reader_start (SlSource *src, gint fd, gboolean stream,
   if (stream)
     r->listener = sl_listener_start (src, fd, settings, error);
   else
-    r->dgram = sl_dgram_reader_start (src, fd, error);
+    r->dgram = sl_dgram_reader_start (src, fd, FALSE, error);
   if (!r->listener && !r->dgram)
     {
       g_free (r);

@@ -47,7 +47,7 @@ start_socket (SystemSource *self, SlSource *source, GError **error)
   gint fd = sl_unix_socket_open (&spec, "system", &self->inherited, error);
   if (fd < 0)
     return NULL;
-  SlDgramReader *reader = sl_dgram_reader_start (source, fd, error);
+  SlDgramReader *reader = sl_dgram_reader_start (source, fd, TRUE, error);
   if (!reader && !self->inherited)
     unlink (self->socket_path);
   return reader;
