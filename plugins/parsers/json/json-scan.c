@@ -313,6 +313,32 @@ render_real (GString *out, gdouble value)
   g_string_append (out, buffer);
 }
 
+/* Whether the tree path would write the real text (len bytes) as it is:
+ * no exponent, no trailing zero, 15 significant digits at most (a double
+ * keeps them, so %.15g gives them back) and at most three zeros after the
+ * point before them (where %g turns to an exponent). */
+static gboolean
+real_as_written (const gchar *text, gsize len)
+{
+  const gchar *p = text, *end = text + len;
+  if (*p == '-')
+    p++;
+  if (end[-1] == '0' || memchr (p, 'e', end - p) || memchr (p, 'E', end - p))
+    return FALSE;
+  gsize significant = 0, zeros = 0;
+  if (*p == '0')
+    {
+      p += 2;
+      while (p < end && *p == '0')
+        p++, zeros++;
+      if (zeros > 3)
+        return FALSE;
+    }
+  for (; p < end; p++)
+    significant += *p != '.';
+  return significant <= 15;
+}
+
 static void
 add_set (SlJsonScan *s, SlJsonWhere where, gsize value, gsize len)
 {
@@ -381,6 +407,8 @@ scan_number (SlJsonScan *s, SlJsonMode mode)
         return FALSE;
       if (mode == SL_JSON_RENDER)
         render_real (text, value);
+      else if (mode == SL_JSON_COLLECT && real_as_written (start, len))
+        add_set (s, SL_JSON_SLICE, start - s->input, len);
       else if (mode == SL_JSON_COLLECT)
         {
           gchar buffer[G_ASCII_DTOSTR_BUF_SIZE];
@@ -635,14 +663,14 @@ scan_value (SlJsonScan *s, SlJsonMode mode, guint path)
       break;
     case '"':
       {
-        gchar *start;
+        gchar *text;
         gsize len;
         gboolean edited;
-        ok = scan_string (s, &start, &len, &edited);
+        ok = scan_string (s, &text, &len, &edited);
         if (ok && mode == SL_JSON_RENDER)
-          render_string (s->scratch->text, start, len);
+          render_string (s->scratch->text, text, len);
         else if (ok && mode == SL_JSON_COLLECT)
-          add_set (s, edited ? SL_JSON_EDITED : SL_JSON_SLICE, start - s->input, len);
+          add_set (s, edited ? SL_JSON_EDITED : SL_JSON_SLICE, text - s->input, len);
         break;
       }
     case 't':
