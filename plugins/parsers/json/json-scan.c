@@ -397,6 +397,12 @@ scan_number (SlJsonScan *s, SlJsonMode mode)
   gchar saved = *p;
   gsize len = p - start;
   GString *text = s->scratch->text;
+  /* such a real is in range: no strtod to check it */
+  if (real && mode == SL_JSON_COLLECT && real_as_written (start, len))
+    {
+      add_set (s, SL_JSON_SLICE, start - s->input, len);
+      return TRUE;
+    }
   if (real)
     {
       *p = '\0';
@@ -407,8 +413,6 @@ scan_number (SlJsonScan *s, SlJsonMode mode)
         return FALSE;
       if (mode == SL_JSON_RENDER)
         render_real (text, value);
-      else if (mode == SL_JSON_COLLECT && real_as_written (start, len))
-        add_set (s, SL_JSON_SLICE, start - s->input, len);
       else if (mode == SL_JSON_COLLECT)
         {
           gchar buffer[G_ASCII_DTOSTR_BUF_SIZE];
