@@ -1,6 +1,8 @@
 /* json-parser(): fields from JSON objects, the options that shape their
  * names, and input made to hurt: not JSON, nested past jansson's limit,
- * huge keys, invalid UTF-8. */
+ * huge keys, invalid UTF-8; and the scanner checked against jansson's
+ * tree, the reference, on the texts where they could part. */
+#include "plugins/parsers/json/json-check.h"
 #include "tests/unit/parser-harness.h"
 #include "core/config/error.h"
 
@@ -236,6 +238,153 @@ test_hostile_keys_and_bytes (void)
   sl_test_parser_clear (&p);
 }
 
+/* What jansson writes for numbers, escapes and arrays, and so the scanner. */
+static void
+test_values_as_the_tree_writes_them (void)
+{
+  SlTestParser p;
+  sl_test_parser_init (&p, "json-parser()");
+  static const gchar text[] = "{\"mz\":-0,\"e\":1e2,\"E\":1E-7,\"big\":-9223372036854775808,"
+                               "\"pi\":3.141592653589793,\"one\":1.0,\"rz\":-0.0,"
+                               "\"s\":\"\\ud83d\\ude00 \\u00e9\\/\\b\\f\\r\\t\",\"raw\":\"\xe2\x82\xac\","
+                               "\"a\":[ -0 , 1.0, 1e100, 2.5e-7, \"q\\\"\\\\\\u0001/\\u007f\", true, null,"
+                               " {\"k\" : [ ]}, {} ]}";
+  sl_json_check_against_tree (&p, text, sizeof text - 1);
+  SlMessage *msg = sl_test_message (text);
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  sl_test_assert_field (msg, "mz", "0");
+  sl_test_assert_field (msg, "e", "100");
+  sl_test_assert_field (msg, "E", "1e-07");
+  sl_test_assert_field (msg, "big", "-9223372036854775808");
+  sl_test_assert_field (msg, "pi", "3.1415926535897931");
+  sl_test_assert_field (msg, "one", "1");
+  sl_test_assert_field (msg, "rz", "-0");
+  sl_test_assert_field (msg, "s", "\xf0\x9f\x98\x80 \xc3\xa9/\b\f\r\t");
+  sl_test_assert_field (msg, "raw", "\xe2\x82\xac");
+  sl_test_assert_field (msg, "a", "[0,1.0,1e100,2.4999999999999999e-7,\"q\\\"\\\\\\u0001/\x7f\",true,null,"
+                        "{\"k\":[]},{}]");
+  sl_message_unref (msg);
+  sl_test_parser_clear (&p);
+}
+
+/* A key that repeats: the last value counts, where the first stood. */
+static void
+test_repeated_keys (void)
+{
+  SlTestParser p;
+  sl_test_parser_init (&p, "json-parser()");
+  SlMessage *msg = sl_test_message ("{\"a\":{\"x\":1},\"b\":2,\"a\":{\"y\":3},\"l\":[{\"k\":1,\"k\":2}]}");
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  sl_test_assert_field (msg, "a.x", NULL);
+  sl_test_assert_field (msg, "a.y", "3");
+  sl_test_assert_field (msg, "b", "2");
+  sl_test_assert_field (msg, "l", "[{\"k\":2}]");
+  sl_message_unref (msg);
+  sl_test_parser_clear (&p);
+}
+
+static const gchar *const tricky_texts[] = {
+  /* accepted */
+  "{}", " \t\r\n{ \"a\" : 1 } \n", "{\"a\":{\"b\":{\"c\":\"d\"}},\"a.b.c\":\"e\"}", "{\"a.b.c\":\"e\",\"a\":{\"b\":{\"c\":\"d\"}}}",
+  "{\"n\":9223372036854775807,\"m\":-9223372036854775808,\"z\":0,\"f\":0.5e+3,\"g\":1E400}",
+  "{\"r\":0.007,\"s\":0.0001,\"t\":0.00001,\"u\":12345678901234.5,\"v\":123456789012345.6,\"w\":-0.5,"
+  "\"x\":1.10,\"y\":100.25,\"z\":0.1,\"a\":0.30000000000000004,\"b\":999999999999999.9,\"c\":-0.000123}",
+  "{\"tiny\":1e-400,\"den\":4.9e-324,\"max\":1.7976931348623157e308,\"x\":123456789012345678}",
+  "{\"r\":[1e17,1e16,1.5e-5,0.0001,-1e-300,100000000000000000000.0,[[[]]],[{\"a\":{\"b\":null}}]]}",
+  "{\"esc\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u0041\\u00FF\\uFFFF\\uDBFF\\uDFFF\\u0800\"}",
+  "{\"\\u0061\\u0062\":\"key escaped\",\"\":{\"\":\"empty keys\"},\"MESSAGE\":\"replaced\"}",
+  "{\"ctl\":[\"\\u001f\\u0000x\"]}", "{\"ctl\":[\"\\u001f \\u007F \\u0080\"]}",
+  "{\"utf\":\"\xc2\x80\xdf\xbf\xe0\xa0\x80\xed\x9f\xbf\xee\x80\x80\xf0\x90\x80\x80\xf4\x8f\xbf\xbf\"}",
+  "{\"a\":[1,2],\"a\":3}", "{\"a\":1,\"a\":{\"x\":1}}", "{\"x\":{\"a\":1},\"x\":{\"a\":2,\"b\":3},\"a.b\":0}",
+  "[{\"a\":1}]", "[1,{\"a\":{\"b\":1}},{\"c\":2}]", "[[],[{\"d\":4}]]",
+  "{\"foo\":{\"bar\":[{},{\"x\":1}]},\"foo\":{\"bar\":[{},{\"y\":2}]}}", "{\"foo\":{\"bar\":[0,{\"x\":1}]}}",
+  "{\"foo\":{\"bar\":5}}", "{\"foo\":[{\"bar\":[0,{\"x\":1}]}]}", "{\"foo\":{\"bar\":{\"1\":{\"x\":1}}}}",
+  /* refused */
+  "", " ", "[", "{", "}", "{\"a\"}", "{\"a\":}", "{\"a\":1,}", "[1,]", "{,}", "{\"a\":1 \"b\":2}", "{\"a\" 1}",
+  "{a:1}", "{\"a\":01}", "{\"a\":-}", "{\"a\":+1}", "{\"a\":.5}", "{\"a\":1.}", "{\"a\":1e}", "{\"a\":1e+}",
+  "{\"a\":-01}", "{\"a\":0x1}", "{\"a\":9223372036854775808}", "{\"a\":-9223372036854775809}",
+  "{\"a\":99999999999999999999}", "{\"a\":1e309}", "{\"a\":-1e400}", "{\"a\":NaN}", "{\"a\":Infinity}",
+  "{\"a\":tru}", "{\"a\":truex}", "{\"a\":nul}", "{\"a\":True}", "{\"a\":\"x}", "{\"a\":\"\\x\"}",
+  "{\"a\":\"\\u12\"}", "{\"a\":\"\\u12g4\"}", "{\"a\":\"\\udc00\"}", "{\"a\":\"\\ud800\\u0041\"}",
+  "{\"a\":\"\\ud800x\"}", "{\"a\":\"\\ud800\\\\\"}", "{\"a\":\"\\u0000\"}", "{\"\\u0000\":1}",
+  "{\"a\":\"tab\there\"}", "{\"a\":\"\x7f\x80\"}", "{\"a\":\"\xc0\xaf\"}", "{\"a\":\"\xc1\xbf\"}",
+  "{\"a\":\"\xe0\x9f\xbf\"}", "{\"a\":\"\xed\xa0\x80\"}", "{\"a\":\"\xf0\x8f\xbf\xbf\"}", "{\"a\":\"\xf4\x90\x80\x80\"}",
+  "{\"a\":\"\xf5\x80\x80\x80\"}", "{\"a\":\"\xe2\x82\"}", "{\"a\":\"\xe2\x82", "{\"a\":1}{}", "{\"a\":1} x",
+  "{\"a\":1}\x0b", "\xef\xbb\xbf{\"bom\":1}", "{\"a\":[1,2}", "{\"a\":{\"b\":1]}", "{\"a\":1,\"a\":}",
+  "\"string\"", "1", "true", "null", "{\"a\":1}\"", "{\"a\":[\"\\ud800\"]}", "{\"a\":[1e400]}",
+  "{\"a\":[-01]}", "{\"a\":[truex]}", "{\"a\":[\"\\u0000\"]}",
+};
+
+static const gchar *const check_configs[] = {
+  "json-parser()",
+  "json-parser(prefix(\"json.\") key-delimiter(\"/\"))",
+  "json-parser(marker(\"@cee:\"))",
+  "json-parser(extract-prefix(\"foo.bar[1]\") prefix(\"e.\"))",
+  "json-parser(extract-prefix(\"[0]\"))",
+  "json-parser(extract-prefix(\"[1].a\"))",
+  "json-parser(extract-prefix(\"x\"))",
+};
+
+static void
+test_same_as_tree (void)
+{
+  for (guint c = 0; c < G_N_ELEMENTS (check_configs); c++)
+    {
+      SlTestParser p;
+      sl_test_parser_init (&p, check_configs[c]);
+      for (guint i = 0; i < G_N_ELEMENTS (tricky_texts); i++)
+        {
+          gchar *text = g_strconcat (strstr (check_configs[c], "marker") ? "@cee:" : "", tricky_texts[i], NULL);
+          sl_json_check_against_tree (&p, text, strlen (text));
+          g_free (text);
+        }
+      /* bytes past a NUL count: a NUL is no JSON anywhere */
+      static const gchar with_nul[] = "{\"a\":\"x\0y\"}";
+      sl_json_check_against_tree (&p, with_nul, sizeof with_nul - 1);
+      static const gchar nul_after[] = "{\"a\":1}\0";
+      sl_json_check_against_tree (&p, nul_after, sizeof nul_after - 1);
+      /* but jansson loses one NUL right after a number or a word */
+      static const gchar nul_lost[] = "{\"a\":[1\0,true\0],\"b\":-2.5\0,\"c\":null\0}";
+      sl_json_check_against_tree (&p, nul_lost, sizeof nul_lost - 1);
+      static const gchar nuls[] = "{\"a\":1\0\0}";
+      sl_json_check_against_tree (&p, nuls, sizeof nuls - 1);
+      sl_test_parser_clear (&p);
+    }
+}
+
+/* Around jansson's depth limit of 2048 values, and objects wider than the
+ * scanner compares keys in. */
+static void
+test_same_as_tree_at_the_limits (void)
+{
+  SlTestParser p;
+  sl_test_parser_init (&p, "json-parser()");
+  for (guint depth = 2045; depth <= 2050; depth++)
+    for (guint kind = 0; kind < 4; kind++)
+      {
+        GString *text = g_string_new ("{\"a\":");
+        for (guint i = 1; i < depth; i++)
+          g_string_append (text, kind & 1 ? "[" : "{\"k\":");
+        g_string_append (text, kind & 2 ? "1" : "[]");
+        for (guint i = 1; i < depth; i++)
+          g_string_append_c (text, kind & 1 ? ']' : '}');
+        g_string_append_c (text, '}');
+        sl_json_check_against_tree (&p, text->str, text->len);
+        g_string_free (text, TRUE);
+      }
+  for (guint width = 60; width <= 70; width += 5)
+    for (guint repeat = 0; repeat < 2; repeat++)
+      {
+        GString *text = g_string_new ("{");
+        for (guint i = 0; i < width; i++)
+          g_string_append_printf (text, "\"k%u\":{\"v\":%u},", repeat && i == width - 1 ? 0 : i, i);
+        g_string_append (text, "\"end\":[{\"x\":1,\"x\":2}]}");
+        sl_json_check_against_tree (&p, text->str, text->len);
+        g_string_free (text, TRUE);
+      }
+  sl_test_parser_clear (&p);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -251,5 +400,9 @@ main (int argc, char **argv)
   g_test_add_func ("/json-parser/copy-on-write", test_copy_on_write);
   g_test_add_func ("/json-parser/hostile/nesting", test_hostile_nesting);
   g_test_add_func ("/json-parser/hostile/keys-and-bytes", test_hostile_keys_and_bytes);
+  g_test_add_func ("/json-parser/values-as-the-tree-writes-them", test_values_as_the_tree_writes_them);
+  g_test_add_func ("/json-parser/repeated-keys", test_repeated_keys);
+  g_test_add_func ("/json-parser/same-as-tree", test_same_as_tree);
+  g_test_add_func ("/json-parser/same-as-tree-at-the-limits", test_same_as_tree_at_the_limits);
   return g_test_run ();
 }
