@@ -29,6 +29,7 @@ static const SlOptionWord source_flag_words[] = {
   { "no-multi-line", SL_SOURCE_FLAG_NO_MULTI_LINE },
   { "kernel", SL_SOURCE_FLAG_KERNEL },
   { "no-hostname", SL_SOURCE_FLAG_NO_HOSTNAME },
+  { "detect-syslog-protocol", SL_SOURCE_FLAG_DETECT_SYSLOG_PROTOCOL },
   { NULL }
 };
 
@@ -38,7 +39,7 @@ static const SlOptionWord use_dns_words[] = {
 
 #define SRC(m) SlDriverCore, source.m
 static const SlOptionSpec source_options[] = {
-  { "flags", SL_FLAGS (SRC (flags)), NULL, "how to take messages", .words = source_flag_words, .inherit = "flags" },
+  { "flags", SL_FLAGS (SRC (flags)), NULL, "how to take messages; syslog-protocol reads RFC 5424, detect-syslog-protocol reads a line that starts with <PRI>1 as RFC 5424 and any other as RFC 3164", .words = source_flag_words, .inherit = "flags" },
   { "format", SL_STRING (SRC (format)), "syslog", "the message format parser" },
   { "log-iw-size", SL_INT (SRC (iw_size)), "10000", "flow-control window: messages in flight before reading pauses",
     .inherit = "log-iw-size" },

@@ -24,6 +24,7 @@ enum
   SL_SOURCE_FLAG_NO_MULTI_LINE = 1 << 5,
   SL_SOURCE_FLAG_KERNEL = 1 << 6,
   SL_SOURCE_FLAG_NO_HOSTNAME = 1 << 7,
+  SL_SOURCE_FLAG_DETECT_SYSLOG_PROTOCOL = 1 << 8,
 };
 
 /* What a source's common options say (SL_CAP_PARSES, SL_CAP_CONNECTIONS). */

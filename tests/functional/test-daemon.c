@@ -117,11 +117,13 @@ test_macro_paths (SlTestEnv *env, gconstpointer data)
   g_assert_cmpuint (hosts, ==, 2);
 }
 
+/* logger sends RFC 5424 over the network unless told --rfc3164: the
+ * network sources take both with detect-syslog-protocol */
 static const gchar logger_config[] =
   "@version: 4.0\n"
-  "source s_tcp { tcp(ip(\"127.0.0.1\") port(@TCP@)); };\n"
-  "source s_framed { network(ip(\"127.0.0.1\") port(@FRAMED@) transport(\"framed\")); };\n"
-  "source s_udp { udp(ip(\"127.0.0.1\") port(@UDP@)); };\n"
+  "source s_tcp { tcp(ip(\"127.0.0.1\") port(@TCP@) flags(detect-syslog-protocol)); };\n"
+  "source s_framed { network(ip(\"127.0.0.1\") port(@FRAMED@) transport(\"framed\") flags(detect-syslog-protocol)); };\n"
+  "source s_udp { udp(ip(\"127.0.0.1\") port(@UDP@) flags(detect-syslog-protocol)); };\n"
   "source s_stream { unix-stream(\"@DIR@/stream.sock\"); };\n"
   "source s_dgram { unix-dgram(\"@DIR@/dgram.sock\"); };\n"
   "template t_line { template(\"${HOST} ${PROGRAM}[${PID}] ${FACILITY}.${LEVEL} ${MESSAGE}\\n\"); };\n"
@@ -254,14 +256,14 @@ test_local_sockets_nul_framing (SlTestEnv *env, gconstpointer data)
 
 static const gchar rfc5424_config[] =
   "@version: 4.0\n"
-  "source s_net { network(ip(\"127.0.0.1\") port(@PORT@) transport(\"udp\") keep-hostname(yes)); };\n"
+  "source s_net { network(ip(\"127.0.0.1\") port(@PORT@) transport(\"udp\") flags(syslog-protocol) keep-hostname(yes)); };\n"
   "destination d_file {\n"
   "  file(\"@DIR@/out.log\" frac-digits(3)\n"
   "       template(\"${ISODATE}|${HOST}|${PROGRAM}|${PID}|${MSGID}|${SDATA}|${.SDATA.origin@32473.ip}|${MESSAGE}\\n\"));\n"
   "};\n"
   "log { source(s_net); destination(d_file); };\n";
 
-/* RFC 5424 end to end, over network(transport("udp")): the timestamp keeps
+/* RFC 5424 end to end, over network(transport("udp") flags(syslog-protocol)): the timestamp keeps
  * its zone and fraction, structured data is kept and addressable. */
 static void
 test_rfc5424 (SlTestEnv *env, gconstpointer data)

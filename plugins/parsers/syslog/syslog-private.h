@@ -16,6 +16,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   gboolean syslog_protocol;   /* RFC 5424, and RFC 3164 when the line has no "<PRI>1 " */
+  gboolean detect_syslog_protocol;   /* a well-formed RFC 5424 line as RFC 5424, any other as RFC 3164 */
   gboolean no_parse;          /* MESSAGE is the whole line */
   gboolean store_raw;         /* RAWMSG is the whole line */
   gboolean check_hostname;    /* an RFC 5424 HOSTNAME must be a host name */
