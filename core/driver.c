@@ -149,6 +149,8 @@ static const SlOptionSpec batch_options[] = {
  * no driver inherits, accepted so that its configurations load. */
 static const SlOptionSpec daemon_globals[] = {
   { "recv-time-zone", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; stamps without a zone are taken as local" },
+  { "time-zone", SL_UNBOUND (SL_OPT_STRING), NULL,
+    "the same as send-time-zone() (syslog-ng 3.38 reads it so in options {}; recv-time-zone() is left as it is)" },
   { "check-hostname", SL_UNBOUND (SL_OPT_BOOL), NULL, "accepted for syslog-ng compatibility; host names are not checked" },
   { "bad-hostname", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; no host name is refused" },
   { "dns-cache-size", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; names are never resolved" },

@@ -280,6 +280,27 @@ test_rfc5424 (SlTestEnv *env, gconstpointer data)
               "[origin@32473 ip=\"192.0.2.1\" software=\"x\"]|192.0.2.1|BOMless message\n");
 }
 
+static const gchar global_time_zone_config[] =
+  "@version: 4.0\n"
+  "options { time-zone(\"+05:00\"); };\n"
+  "source s_net { syslog(ip(\"127.0.0.1\") port(@PORT@) transport(\"udp\")); };\n"
+  "destination d_file { file(\"@DIR@/out.log\" template(\"${ISODATE} ${MESSAGE}\\n\")); };\n"
+  "log { source(s_net); destination(d_file); };\n";
+
+/* options { time-zone(); } loads, and is send-time-zone() as in syslog-ng
+ * 3.38: stamps are written in that zone. */
+static void
+test_global_time_zone (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = sl_test_free_port (SOCK_DGRAM);
+  g_autofree gchar *port_str = port_text (port);
+  if (!port || !sl_test_write_config (env, global_time_zone_config, "PORT", port_str, NULL)
+      || !sl_test_daemon_start (env)
+      || !sl_test_udp_send (port, "<13>1 2026-11-29T20:25:57+01:00 host app - - - zoned"))
+    return;
+  check_file (env, "out.log", "2026-11-30T00:25:57+05:00 zoned\n");
+}
+
 static const gchar template_functions_config[] =
   "@version: 4.0\n"
   "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@) keep-hostname(yes)); };\n"
@@ -443,6 +464,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/daemon/unix/nul-framing", test_local_sockets_nul_framing);
   SL_TEST_ADD ("/daemon/tcp/last-line-without-newline", test_last_line_without_newline);
   SL_TEST_ADD ("/daemon/rfc5424", test_rfc5424);
+  SL_TEST_ADD ("/daemon/global-time-zone", test_global_time_zone);
   SL_TEST_ADD ("/daemon/template-functions", test_template_functions);
   SL_TEST_ADD ("/daemon/file/path-stays-inside", test_file_path_stays_inside);
   SL_TEST_ADD ("/daemon/routing", test_routing);
