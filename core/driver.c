@@ -30,6 +30,7 @@ static const SlOptionWord source_flag_words[] = {
   { "kernel", SL_SOURCE_FLAG_KERNEL },
   { "no-hostname", SL_SOURCE_FLAG_NO_HOSTNAME },
   { "no-rfc3164-fallback", SL_SOURCE_FLAG_NO_RFC3164_FALLBACK },
+  { "detect-syslog-protocol", SL_SOURCE_FLAG_DETECT_SYSLOG_PROTOCOL },
   { NULL }
 };
 
@@ -39,7 +40,7 @@ static const SlOptionWord use_dns_words[] = {
 
 #define SRC(m) SlDriverCore, source.m
 static const SlOptionSpec source_options[] = {
-  { "flags", SL_FLAGS (SRC (flags)), NULL, "how to take messages", .words = source_flag_words, .inherit = "flags" },
+  { "flags", SL_FLAGS (SRC (flags)), NULL, "how to take messages; syslog-protocol reads RFC 5424, detect-syslog-protocol reads a line that starts with <PRI>1 as RFC 5424 and any other as RFC 3164", .words = source_flag_words, .inherit = "flags" },
   { "format", SL_STRING (SRC (format)), "syslog", "the message format parser" },
   { "log-iw-size", SL_INT (SRC (iw_size)), "10000", "flow-control window: messages in flight before reading pauses",
     .inherit = "log-iw-size" },
@@ -149,6 +150,8 @@ static const SlOptionSpec batch_options[] = {
  * no driver inherits, accepted so that its configurations load. */
 static const SlOptionSpec daemon_globals[] = {
   { "recv-time-zone", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; stamps without a zone are taken as local" },
+  { "time-zone", SL_UNBOUND (SL_OPT_STRING), NULL,
+    "the same as send-time-zone() (syslog-ng 3.38 reads it so in options {}; recv-time-zone() is left as it is)" },
   { "check-hostname", SL_UNBOUND (SL_OPT_BOOL), NULL, "accepted for syslog-ng compatibility; host names are not checked" },
   { "bad-hostname", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; no host name is refused" },
   { "dns-cache-size", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; names are never resolved" },

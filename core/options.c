@@ -499,6 +499,36 @@ sl_options_check (const gchar *owner, const SlOptionSpec *const *tables, const S
   return ok;
 }
 
+/* Other names syslog-ng's options {} gives a global option: there
+ * time-zone() is its template options' time-zone(), send-time-zone(). */
+static const gchar *const global_aliases[][2] = {
+  { "time-zone", "send-time-zone" },
+};
+
+const gchar *
+sl_options_global_name (const gchar *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (global_aliases); i++)
+    if (sl_cfg_name_equal (name, global_aliases[i][0]))
+      return global_aliases[i][1];
+  return name;
+}
+
+/* The entry of options {} that sets name: as in syslog-ng, where each one
+ * assigns, the last of the option and its other names. */
+static const SlCfgNode *
+global_entry (const SlCfgNode *globals, const gchar *name)
+{
+  const SlCfgNode *found = NULL;
+  for (guint i = 0; globals->children && i < globals->children->len; i++)
+    {
+      const SlCfgNode *child = g_ptr_array_index (globals->children, i);
+      if (sl_cfg_name_equal (sl_options_global_name (child->name), name))
+        found = child;
+    }
+  return found;
+}
+
 static const gchar *
 default_of (const SlOptionSpec *spec, const gchar *const *defaults)
 {
@@ -533,7 +563,7 @@ sl_options_new (const gchar *owner, const SlOptionSpec *const *tables, const gch
         Entry *e = entry_new (o->entries, s);
         /* An option the driver leaves out takes the value of its entry in
          * options {}, as in syslog-ng, where the kind inherits it. */
-        const SlCfgNode *global = globals && s->inherit ? sl_cfg_node_child (globals, s->inherit) : NULL;
+        const SlCfgNode *global = globals && s->inherit ? global_entry (globals, s->inherit) : NULL;
         if (global)
           {
             e->node = global;

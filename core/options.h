@@ -103,7 +103,8 @@ typedef struct _SlOptions SlOptions;
  * table hides the same name in a later one). defaults, when not NULL, are
  * overrides of the tables' defaults (name, value; NULL-terminated pairs).
  * An option not written takes the value of its inherit entry in globals
- * (the merged options {} block), then its default. */
+ * (the merged options {} block: its last entry of that name or of one of
+ * its other names, sl_options_global_name()), then its default. */
 SlOptions    *sl_options_new       (const gchar *owner, const SlOptionSpec *const *tables,
                                     const gchar *const *defaults,
                                     const SlCfgNode *node, const SlCfgNode *globals,
@@ -126,6 +127,10 @@ typedef struct
 
 gboolean      sl_options_bind      (SlOptions *o, const SlOptionSpec *table, gpointer base,
                                     const SlOptionsCompiler *compiler, GError **error);
+
+/* The option of options {} that name stands for: name, or what syslog-ng
+ * reads it as there (time-zone() is send-time-zone()). */
+const gchar  *sl_options_global_name (const gchar *name);
 
 /* Whether the option was written in the driver's block or in options {};
  * for drivers whose meaning depends on presence (an alias given, a default

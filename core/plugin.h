@@ -47,6 +47,7 @@ typedef struct
   gint     default_pri;
   const gchar *host_override;
   const gchar *program_override;
+  gboolean detect_syslog_protocol;   /* RFC 5424 when the line starts "<PRI>1 ", else RFC 3164 */
 } SlParseOptions;
 
 /* One instance of a driver as the configuration made it. Plugins embed it

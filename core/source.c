@@ -52,6 +52,7 @@ apply_parse_options (SlSource *src, GError **error)
   src->parse.no_parse = (o->flags & SL_SOURCE_FLAG_NO_PARSE) != 0;
   src->parse.syslog_protocol = (o->flags & SL_SOURCE_FLAG_SYSLOG_PROTOCOL) != 0;
   src->parse.no_rfc3164_fallback = (o->flags & SL_SOURCE_FLAG_NO_RFC3164_FALLBACK) != 0;
+  src->parse.detect_syslog_protocol = (o->flags & SL_SOURCE_FLAG_DETECT_SYSLOG_PROTOCOL) != 0;
   src->parse.store_raw = (o->flags & SL_SOURCE_FLAG_STORE_RAW) != 0;
   src->validate_utf8 = (o->flags & SL_SOURCE_FLAG_VALIDATE_UTF8) != 0;
   src->parse.keep_hostname = o->keep_hostname;

@@ -19,7 +19,8 @@ LLVMFuzzerTestOneInput (const guint8 *data, gsize size)
     }
   for (gint mode = 0; mode < 3; mode++)
     {
-      SlParseOptions options = { .default_pri = 13, .syslog_protocol = mode == 1, .store_raw = mode == 2 };
+      SlParseOptions options = { .default_pri = 13, .syslog_protocol = mode == 1, .store_raw = mode == 2,
+                                 .detect_syslog_protocol = mode == 2 };
       SlMessage *msg = sl_message_new ((const gchar *) data, size);
       sl_time_now (&msg->recvd);
       format->ops.format->parse (msg, &options);

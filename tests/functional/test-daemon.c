@@ -117,11 +117,13 @@ test_macro_paths (SlTestEnv *env, gconstpointer data)
   g_assert_cmpuint (hosts, ==, 2);
 }
 
+/* logger sends RFC 5424 over the network unless told --rfc3164: the
+ * network sources take both with detect-syslog-protocol */
 static const gchar logger_config[] =
   "@version: 4.0\n"
-  "source s_tcp { tcp(ip(\"127.0.0.1\") port(@TCP@)); };\n"
-  "source s_framed { network(ip(\"127.0.0.1\") port(@FRAMED@) transport(\"framed\")); };\n"
-  "source s_udp { udp(ip(\"127.0.0.1\") port(@UDP@)); };\n"
+  "source s_tcp { tcp(ip(\"127.0.0.1\") port(@TCP@) flags(detect-syslog-protocol)); };\n"
+  "source s_framed { network(ip(\"127.0.0.1\") port(@FRAMED@) transport(\"framed\") flags(detect-syslog-protocol)); };\n"
+  "source s_udp { udp(ip(\"127.0.0.1\") port(@UDP@) flags(detect-syslog-protocol)); };\n"
   "source s_stream { unix-stream(\"@DIR@/stream.sock\"); };\n"
   "source s_dgram { unix-dgram(\"@DIR@/dgram.sock\"); };\n"
   "template t_line { template(\"${HOST} ${PROGRAM}[${PID}] ${FACILITY}.${LEVEL} ${MESSAGE}\\n\"); };\n"
@@ -254,14 +256,14 @@ test_local_sockets_nul_framing (SlTestEnv *env, gconstpointer data)
 
 static const gchar rfc5424_config[] =
   "@version: 4.0\n"
-  "source s_net { network(ip(\"127.0.0.1\") port(@PORT@) transport(\"udp\") keep-hostname(yes)); };\n"
+  "source s_net { network(ip(\"127.0.0.1\") port(@PORT@) transport(\"udp\") flags(syslog-protocol) keep-hostname(yes)); };\n"
   "destination d_file {\n"
   "  file(\"@DIR@/out.log\" frac-digits(3)\n"
   "       template(\"${ISODATE}|${HOST}|${PROGRAM}|${PID}|${MSGID}|${SDATA}|${.SDATA.origin@32473.ip}|${MESSAGE}\\n\"));\n"
   "};\n"
   "log { source(s_net); destination(d_file); };\n";
 
-/* RFC 5424 end to end, over network(transport("udp")): the timestamp keeps
+/* RFC 5424 end to end, over network(transport("udp") flags(syslog-protocol)): the timestamp keeps
  * its zone and fraction, structured data is kept and addressable. */
 static void
 test_rfc5424 (SlTestEnv *env, gconstpointer data)
@@ -276,6 +278,27 @@ test_rfc5424 (SlTestEnv *env, gconstpointer data)
   check_file (env, "out.log",
               "2026-11-29T20:25:57.123+01:00|mymachine.example.com|evntslog|99|ID47|"
               "[origin@32473 ip=\"192.0.2.1\" software=\"x\"]|192.0.2.1|BOMless message\n");
+}
+
+static const gchar global_time_zone_config[] =
+  "@version: 4.0\n"
+  "options { time-zone(\"+05:00\"); };\n"
+  "source s_net { syslog(ip(\"127.0.0.1\") port(@PORT@) transport(\"udp\")); };\n"
+  "destination d_file { file(\"@DIR@/out.log\" template(\"${ISODATE} ${MESSAGE}\\n\")); };\n"
+  "log { source(s_net); destination(d_file); };\n";
+
+/* options { time-zone(); } loads, and is send-time-zone() as in syslog-ng
+ * 3.38: stamps are written in that zone. */
+static void
+test_global_time_zone (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = sl_test_free_port (SOCK_DGRAM);
+  g_autofree gchar *port_str = port_text (port);
+  if (!port || !sl_test_write_config (env, global_time_zone_config, "PORT", port_str, NULL)
+      || !sl_test_daemon_start (env)
+      || !sl_test_udp_send (port, "<13>1 2026-11-29T20:25:57+01:00 host app - - - zoned"))
+    return;
+  check_file (env, "out.log", "2026-11-30T00:25:57+05:00 zoned\n");
 }
 
 static const gchar template_functions_config[] =
@@ -441,6 +464,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/daemon/unix/nul-framing", test_local_sockets_nul_framing);
   SL_TEST_ADD ("/daemon/tcp/last-line-without-newline", test_last_line_without_newline);
   SL_TEST_ADD ("/daemon/rfc5424", test_rfc5424);
+  SL_TEST_ADD ("/daemon/global-time-zone", test_global_time_zone);
   SL_TEST_ADD ("/daemon/template-functions", test_template_functions);
   SL_TEST_ADD ("/daemon/file/path-stays-inside", test_file_path_stays_inside);
   SL_TEST_ADD ("/daemon/routing", test_routing);

@@ -171,9 +171,11 @@ test_option_values_checked (SlTestEnv *env, gconstpointer data)
     }
 }
 
+/* s_net takes the structured-data flood's RFC 5424 lines beside the
+ * others' RFC 3164 ones */
 static const gchar bad_input_config[] =
   "@version: 4.0\n"
-  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@) max-connections(20)); };\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@) max-connections(20) flags(detect-syslog-protocol)); };\n"
   "source s_framed { network(ip(\"127.0.0.1\") port(@FPORT@) transport(\"framed\")); };\n"
   "destination d_out { file(\"@DIR@/out.log\" template(\"${PROGRAM}:${MESSAGE}|${.SDATA.meta.kept}\\n\")); };\n"
   "log { source(s_net); source(s_framed); destination(d_out); };\n";

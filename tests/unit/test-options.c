@@ -20,6 +20,8 @@ typedef struct
   gint mode;
   const gchar *address;
   GPtrArray *config;
+  const gchar *send_zone;
+  const gchar *recv_zone;
 } Drv;
 
 enum { MODE_FAST = 1, MODE_SAFE = 2 };
@@ -46,6 +48,8 @@ static const SlOptionSpec specs[] = {
   { "localip", SL_STRING (Drv, address), NULL, "the same as ip()" },
   { "legacy", SL_UNBOUND (SL_OPT_INT), "3", "" },
   { "config", SL_PAIRS (Drv, config), NULL, "" },
+  { "send-zone", SL_STRING (Drv, send_zone), NULL, "", .inherit = "send-time-zone" },
+  { "recv-zone", SL_STRING (Drv, recv_zone), NULL, "", .inherit = "recv-time-zone" },
   { NULL }
 };
 static const SlOptionSpec *const tables[] = { specs, NULL };
@@ -306,6 +310,37 @@ test_only_inherited_options_come_from_globals (void)
   sl_cfg_node_free (root);
 }
 
+/* In options {}, time-zone() is send-time-zone(), as syslog-ng 3.38 reads
+ * it; recv-time-zone() keeps its own. Each assigns: the last one wins. */
+static void
+test_global_time_zone (void)
+{
+  static const struct
+  {
+    const gchar *globals;
+    const gchar *send_zone;
+    const gchar *recv_zone;
+  } cases[] = {
+    { "time-zone(\"+05:00\");", "+05:00", NULL },
+    { "recv-time-zone(\"+01:00\"); time-zone(\"+05:00\");", "+05:00", "+01:00" },
+    { "send-time-zone(\"+02:00\"); time-zone(\"+05:00\");", "+05:00", NULL },
+    { "time-zone(\"+05:00\"); send-time-zone(\"+02:00\");", "+02:00", NULL },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      SlCfgNode *root;
+      Drv d;
+      g_autofree gchar *text = g_strdup_printf ("options { %s };\ndestination d { drv(); };\n", cases[i].globals);
+      SlOptions *o = bind (text, &d, &root);
+      g_assert_cmpstr (d.send_zone, ==, cases[i].send_zone);
+      g_assert_cmpstr (d.recv_zone, ==, cases[i].recv_zone);
+      sl_options_free (o);
+      sl_cfg_node_free (root);
+    }
+  g_assert_cmpstr (sl_options_global_name ("time_zone"), ==, "send-time-zone");
+  g_assert_cmpstr (sl_options_global_name ("recv-time-zone"), ==, "recv-time-zone");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -316,5 +351,6 @@ main (int argc, char **argv)
   g_test_add_func ("/options/errors", test_errors);
   g_test_add_func ("/options/pairs", test_pairs);
   g_test_add_func ("/options/inherit", test_only_inherited_options_come_from_globals);
+  g_test_add_func ("/options/global-time-zone", test_global_time_zone);
   return g_test_run ();
 }

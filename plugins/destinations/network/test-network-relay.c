@@ -206,7 +206,7 @@ test_tcp_workers (SlRelay *relay, gconstpointer data)
 static const gchar syslog_receiver[] =
   "@version: 4.0\n"
   "source s_tcp { syslog(ip(\"127.0.0.1\") port(@RPORT@) keep-hostname(yes)); };\n"
-  "source s_udp { udp(ip(\"127.0.0.1\") port(@RUDP@) keep-hostname(yes) so-rcvbuf(4194304)); };\n"
+  "source s_udp { syslog(ip(\"127.0.0.1\") port(@RUDP@) transport(\"udp\") keep-hostname(yes) so-rcvbuf(4194304)); };\n"
   "destination d_tcp { file(\"@DIR@/tcp.log\" template(\"" FIELDS_5424_TEMPLATE "\") frac-digits(3)); };\n"
   "destination d_udp { file(\"@DIR@/udp.log\" template(\"" FIELDS_5424_TEMPLATE "\") frac-digits(3)); };\n"
   "log { source(s_tcp); destination(d_tcp); };\n"
@@ -214,7 +214,7 @@ static const gchar syslog_receiver[] =
 
 static const gchar syslog_sender[] =
   "@version: 4.0\n"
-  "source s_net { tcp(ip(\"127.0.0.1\") port(@SPORT@) keep-hostname(yes)); };\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@SPORT@) keep-hostname(yes) flags(syslog-protocol)); };\n"
   "destination d_relay {\n"
   "  syslog(\"127.0.0.1\" port(@RPORT@) frac-digits(3) time-reopen(1));\n"
   "  syslog(\"127.0.0.1\" transport(\"udp\") port(@RUDP@) frac-digits(3));\n"
@@ -459,7 +459,7 @@ static const gchar syslog_ng_config[] =
 static const gchar syslog_ng_sender[] =
   "@version: 4.0\n"
   "source s_legacy { tcp(ip(\"127.0.0.1\") port(@IN_LEGACY@) keep-hostname(yes)); };\n"
-  "source s_5424 { tcp(ip(\"127.0.0.1\") port(@IN_5424@) keep-hostname(yes)); };\n"
+  "source s_5424 { tcp(ip(\"127.0.0.1\") port(@IN_5424@) keep-hostname(yes) flags(syslog-protocol)); };\n"
   "destination d_legacy { network(\"127.0.0.1\" port(@LPORT@) time-reopen(1)); };\n"
   "destination d_5424 { syslog(\"127.0.0.1\" port(@SPORT5424@) frac-digits(3) time-reopen(1)); };\n"
   "log { source(s_legacy); destination(d_legacy); flags(flow-control); };\n"

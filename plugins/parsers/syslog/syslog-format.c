@@ -72,12 +72,13 @@ sl_syslog_parse (SlMessage *msg, const SlSyslogOptions *options, gsize *error_at
     sl_message_set_slice (msg, SL_F_MESSAGE, msg->raw, len);
   else if (options->syslog_protocol)
     ok = sl_syslog_parse_rfc5424 (msg, &s, options, error_at);
-  else if (!looks_like_rfc5424 (&s))
+  else if (!options->detect_syslog_protocol || !looks_like_rfc5424 (&s))
     ok = sl_syslog_parse_rfc3164 (msg, &s, options, error_at);
   else if (!sl_syslog_parse_rfc5424 (msg, &s, options, error_at))
     {
-      /* Sluice reads a well-formed RFC 5424 line wherever it comes
-       * (doc/compatibility.md); a broken one is RFC 3164, as in syslog-ng */
+      /* flags(detect-syslog-protocol) reads a well-formed RFC 5424 line as
+       * such (doc/compatibility.md); a broken one is RFC 3164, as it would
+       * be without the flag */
       sl_message_clear_fields (msg);
       if (options->store_raw)
         sl_message_set_slice (msg, SL_F_RAWMSG, msg->raw, len);
@@ -145,6 +146,7 @@ syslog_format_parse (SlMessage *msg, const SlParseOptions *parse_options)
   SlSyslogOptions options = {
     .syslog_protocol = parse_options->syslog_protocol,
     .no_rfc3164_fallback = parse_options->no_rfc3164_fallback,
+    .detect_syslog_protocol = parse_options->detect_syslog_protocol,
     .no_parse = parse_options->no_parse,
     .store_raw = parse_options->store_raw,
     .default_pri = pri >= 0 && pri <= 255 ? (guint8) pri : SL_SYSLOG_DEFAULT_PRI,
@@ -162,7 +164,7 @@ static const SlFormatOps format_ops = { .parse = syslog_format_parse };
 static const SlDriverClass format_class = {
   .kind = SL_DRIVER_FORMAT,
   .name = "syslog",
-  .summary = "RFC 3164 and RFC 5424 syslog lines, told apart by the version after <PRI>",
+  .summary = "RFC 3164 syslog lines; RFC 5424 with flags(syslog-protocol), or told apart by the version after <PRI> with flags(detect-syslog-protocol)",
   .ops.format = &format_ops,
 };
 

@@ -17,6 +17,7 @@ enum
   FLAG_CHECK_HOSTNAME  = 1 << 5,
   FLAG_NO_HEADER       = 1 << 6,
   FLAG_NO_RFC3164_FALLBACK = 1 << 7,
+  FLAG_DETECT_SYSLOG_PROTOCOL = 1 << 8,
 };
 
 static const SlOptionWord syslog_parser_flag_words[] = {
@@ -28,6 +29,7 @@ static const SlOptionWord syslog_parser_flag_words[] = {
   { "check-hostname", FLAG_CHECK_HOSTNAME },
   { "no-header", FLAG_NO_HEADER },
   { "no-rfc3164-fallback", FLAG_NO_RFC3164_FALLBACK },
+  { "detect-syslog-protocol", FLAG_DETECT_SYSLOG_PROTOCOL },
   { NULL }
 };
 
@@ -40,7 +42,8 @@ typedef struct
 } SlSyslogParser;
 
 static const SlOptionSpec syslog_parser_options[] = {
-  { "flags", SL_FLAGS (SlSyslogParser, flags), NULL, "how to read the line; assume-utf8 turns validate-utf8 off",
+  { "flags", SL_FLAGS (SlSyslogParser, flags), NULL, "how to read the line; assume-utf8 turns validate-utf8 off; RFC 3164 unless syslog-protocol (RFC 5424) "
+    "or detect-syslog-protocol (RFC 5424 when the line starts with <PRI>1)",
     .words = syslog_parser_flag_words },
   { "template", SL_TEMPLATE (SlSyslogParser, template), "${MESSAGE}", "the text to parse; only ${MESSAGE} is supported" },
   { NULL }
@@ -63,6 +66,7 @@ syslog_parser_init (SlDriver *self, GError **error)
   parser->options = (SlSyslogOptions) {
     .syslog_protocol = (flags & FLAG_SYSLOG_PROTOCOL) != 0,
     .no_rfc3164_fallback = (flags & FLAG_NO_RFC3164_FALLBACK) != 0,
+    .detect_syslog_protocol = (flags & FLAG_DETECT_SYSLOG_PROTOCOL) != 0,
     .no_parse = (flags & FLAG_NO_PARSE) != 0,
     .store_raw = (flags & FLAG_STORE_RAW) != 0,
     .check_hostname = (flags & FLAG_CHECK_HOSTNAME) != 0,

@@ -19,6 +19,7 @@ typedef struct
    * syslog-ng 3.38 does, or is a parse error under no_rfc3164_fallback */
   gboolean syslog_protocol;
   gboolean no_rfc3164_fallback;
+  gboolean detect_syslog_protocol;   /* a well-formed RFC 5424 line as RFC 5424, any other as RFC 3164 */
   gboolean no_parse;          /* MESSAGE is the whole line */
   gboolean store_raw;         /* RAWMSG is the whole line */
   gboolean check_hostname;    /* an RFC 5424 HOSTNAME must be a host name */

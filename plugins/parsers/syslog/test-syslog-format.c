@@ -837,15 +837,23 @@ test_syslog_protocol (void)
   assert_field (msg, SL_F_PROGRAM, "2");
   sl_message_unref (msg);
 
-  /* without the flag a well-formed RFC 5424 line is still one (where
-   * syslog-ng reads RFC 3164), a broken one is RFC 3164 */
+  /* without the flag a well-formed RFC 5424 line is RFC 3164, as syslog-ng
+   * reads it: program "1", the header in the message */
   msg = parse_with ("<13>1 - host app - - - m", 24, &(SlParseOptions) { .default_pri = 13 },
                     &default_recvd, &ok);
   g_assert_true (ok);
+  assert_fields (msg, &(Fields) { .program = "1", .msghdr = "1 ", .message = "- host app - - - m" });
+  sl_message_unref (msg);
+
+  /* flags(detect-syslog-protocol) reads it as RFC 5424, a broken one as
+   * RFC 3164 */
+  msg = parse_with ("<13>1 - host app - - - m", 24,
+                    &(SlParseOptions) { .default_pri = 13, .detect_syslog_protocol = TRUE }, &default_recvd, &ok);
+  g_assert_true (ok);
   assert_fields (msg, &(Fields) { .host = "host", .program = "app", .message = "m" });
   sl_message_unref (msg);
-  msg = parse_with ("<13>1 - host app - - [x", 23, &(SlParseOptions) { .default_pri = 13 },
-                    &default_recvd, &ok);
+  msg = parse_with ("<13>1 - host app - - [x", 23,
+                    &(SlParseOptions) { .default_pri = 13, .detect_syslog_protocol = TRUE }, &default_recvd, &ok);
   g_assert_true (ok);
   assert_fields (msg, &(Fields) { .program = "1", .msghdr = "1 ", .message = "- host app - - [x" });
   sl_message_unref (msg);
@@ -1077,6 +1085,23 @@ test_parser_flags (void)
   msg = wrapped_message ("relay text", "<34>Feb  3 12:34:56 myhost su: caf\xC3");
   g_assert_true (parser_class->ops.parser->process (f.driver, &msg));
   g_assert_cmpint (msg->flags & SL_MSG_UTF8_BAD, ==, 0);
+  sl_message_unref (msg);
+  parser_free (&f);
+
+  /* RFC 3164 unless told: an RFC 5424 line is read as syslog-ng reads it,
+   * and as RFC 5424 with detect-syslog-protocol */
+  const gchar *rfc5424 = "<34>1 - myhost su - - - m";
+  g_assert_true (parser_new (&f, NULL, NULL, NULL));
+  msg = wrapped_message ("relay text", rfc5424);
+  g_assert_true (parser_class->ops.parser->process (f.driver, &msg));
+  assert_field (msg, SL_F_PROGRAM, "1");
+  sl_message_unref (msg);
+  parser_free (&f);
+  g_assert_true (parser_new (&f, (const gchar *[]) { "detect-syslog-protocol", NULL }, NULL, NULL));
+  msg = wrapped_message ("relay text", rfc5424);
+  g_assert_true (parser_class->ops.parser->process (f.driver, &msg));
+  assert_field (msg, SL_F_PROGRAM, "su");
+  assert_field (msg, SL_F_HOST, "myhost");
   sl_message_unref (msg);
   parser_free (&f);
 }

@@ -13,7 +13,7 @@
 static const gchar rules_config[] =
   "@version: 4.0\n"
   "options { keep-hostname(yes); create-dirs(yes); };\n"
-  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@) tags(\"from-net\")); };\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@) tags(\"from-net\") flags(detect-syslog-protocol)); };\n"
   "template t_line { template(\"${PROGRAM} ${MESSAGE}\\n\"); };\n"
   "template t_pri { template(\"${FACILITY}.${LEVEL} ${PID:-none} ${MESSAGE}\\n\"); };\n"
   "template t_sdata { template(\"${.SDATA.meta.seq:-gone} ${.SDATA.meta.kind:-gone} ${MESSAGE}\\n\"); };\n"

@@ -91,8 +91,11 @@ static gboolean
 read_tls (NetSource *self, GError **error)
 {
   SlDriver *d = &self->super;
-  gboolean written = strcmp (d->klass->name, "tcp") != 0 && sl_options_is_set (d->options, "transport");
-  if (self->tls_node && written && self->transport != NET_TLS)
+  /* only network() and syslog() have transport() to ask about: tcp() has
+   * none, and udp() has neither it nor tls() */
+  gboolean written = self->tls_node && strcmp (d->klass->name, "tcp") != 0
+                     && sl_options_is_set (d->options, "transport");
+  if (written && self->transport != NET_TLS)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "tls"),
                         _("%s(): tls() needs transport(\"tls\")"), d->klass->name);

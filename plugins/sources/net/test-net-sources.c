@@ -1,9 +1,11 @@
 /* syslog() on the real daemon with real senders: util-linux logger in its
  * RFC 5424 forms, syslog-ng forwarding with its syslog() destination, and
- * syslog-ng's loggen; every field checked in the output file. */
+ * syslog-ng's loggen; every field checked in the output file. And every
+ * network source started and stopped with nothing to warn about. */
 #include "tests/functional/harness.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -334,6 +336,42 @@ test_loggen (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (sl_test_stat (env, "source", "s_gen", "parse_errors"), ==, 0);
 }
 
+static const gchar quiet_config[] =
+  "@version: 4.0\n"
+  "source s_udp { udp(ip(\"127.0.0.1\") port(@UDP@)); };\n"
+  "source s_others {\n"
+  "  tcp(ip(\"127.0.0.1\") port(@TCP@));\n"
+  "  network(ip(\"127.0.0.1\") port(@NET@) transport(\"udp\"));\n"
+  "  syslog(ip(\"127.0.0.1\") port(@SYSLOG@) transport(\"udp\"));\n"
+  "};\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"${PROGRAM}|${MESSAGE}\\n\")); };\n"
+  "log { source(s_udp); source(s_others); destination(d_out); };\n";
+
+/* A configuration of every network source, none with a mistake in it,
+ * starts, runs and stops without a warning or a critical in the log
+ * (udp() has no transport() to ask about). */
+static void
+test_quiet (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *udp = port_text (sl_test_free_port (SOCK_DGRAM));
+  g_autofree gchar *tcp = port_text (sl_test_free_port (SOCK_STREAM));
+  g_autofree gchar *net = port_text (sl_test_free_port (SOCK_DGRAM));
+  g_autofree gchar *syslog = port_text (sl_test_free_port (SOCK_DGRAM));
+  if (!sl_test_write_config (env, quiet_config, "UDP", udp, "TCP", tcp, "NET", net, "SYSLOG", syslog, NULL)
+      || !sl_test_daemon_start (env)
+      || !sl_test_udp_send ((guint16) atoi (udp), "<13>Feb  3 12:34:56 host prog: over udp()"))
+    return;
+  g_auto (GStrv) lines = wait_for_lines (env, "out.log", 1);
+  if (!lines)
+    return;
+  g_assert_cmpstr (lines[0], ==, "prog|over udp()");
+  g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
+  g_autofree gchar *err = sl_test_daemon_stderr (env);
+  g_autofree gchar *lower = g_ascii_strdown (err ? err : "", -1);
+  if (strstr (lower, "critical") || strstr (lower, "warning"))
+    g_test_fail_printf ("the daemon's log has a critical or a warning:\n%s", err);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -343,5 +381,6 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/syslog/help-and-transport", test_help_and_transport);
   SL_TEST_ADD ("/syslog/syslog-ng-peer", test_syslog_ng_peer);
   SL_TEST_ADD ("/syslog/loggen", test_loggen);
+  SL_TEST_ADD ("/net/quiet", test_quiet);
   return g_test_run ();
 }
