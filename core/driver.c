@@ -294,6 +294,12 @@ sl_driver_source_options (const SlDriver *driver)
   return &driver_core (driver)->source;
 }
 
+void
+sl_driver_source_add_flags (SlDriver *driver, guint32 flags)
+{
+  driver_core (driver)->source.flags |= flags;
+}
+
 const SlDestinationOptions *
 sl_driver_destination_options (const SlDriver *driver)
 {

@@ -88,6 +88,10 @@ SlDriver   *sl_driver_new     (SlConfig *cfg, const SlDriverClass *klass, const 
 void        sl_driver_free    (SlDriver *driver);
 const SlSourceOptions      *sl_driver_source_options      (const SlDriver *driver);
 const SlDestinationOptions *sl_driver_destination_options (const SlDriver *driver);
+/* For a source whose protocol fixes how it reads, whatever flags() says
+ * (syslog() reads RFC 5424): syslog-ng's flags() add to such a driver's own
+ * flags, where Sluice's replace the default. Called from init(). */
+void sl_driver_source_add_flags (SlDriver *driver, guint32 flags);
 /* What its hook-commands() says (sources and destinations), and whether
  * they were set up. */
 SlHookCommands *sl_driver_hook_commands (const SlDriver *driver);

@@ -8,6 +8,7 @@
  * reload. */
 #include "core/activation.h"
 #include "core/config/error.h"
+#include "core/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/socket-reader.h"
@@ -124,6 +125,8 @@ net_init (SlDriver *d, GError **error)
   if (!read_tls (self, error))
     return FALSE;
   self->stream = strcmp (kind, "udp") != 0 && self->transport != NET_UDP;
+  if (strcmp (kind, "syslog") == 0)
+    sl_driver_source_add_flags (d, SL_SOURCE_FLAG_SYSLOG_PROTOCOL);
   gboolean syslog_stream = strcmp (kind, "syslog") == 0 && (self->transport == NET_TCP || self->transport == NET_TLS);
   gboolean octets = self->transport == NET_FRAMED || syslog_stream;
   self->settings.framing = octets ? SL_STREAM_FRAME_OCTET_COUNT : SL_STREAM_FRAME_NEWLINE;
