@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The floor for "TCP in, file out": accepts one TCP connection on
  * 127.0.0.1 and copies its bytes into a file with large read() and write()
  * calls, nothing else. No log router can move lines faster than this, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The sender of bench/floor: replays one prepared buffer of syslog lines
  * over a TCP connection with large write() calls, so that the sender costs
  * next to nothing and cannot be what limits a bare copy (which moves

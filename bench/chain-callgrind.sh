@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Instructions per message of the processing chain's "chain" path
 # (bench/processing-chain.sh: json-parser() -> date-parser() -> filter ->
 # file() with $(format-json --scope nv-pairs --key json.*)) under

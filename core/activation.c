@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/activation.h"
 #include "core/i18n.h"
 #include "core/internal.h"

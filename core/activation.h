@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Sockets systemd passed at start (socket activation: LISTEN_FDS,
  * LISTEN_PID, LISTEN_FDNAMES). A source asks for one bound where it would
  * bind and uses it instead of binding; the process keeps every passed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the core's units share about a configuration being built or run;
  * plugins see only core/config.h. */
 #ifndef SL_CONFIG_PRIVATE_H

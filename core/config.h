@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A configuration as compiled: its tree, its objects, its drivers and the
  * log paths between them. Loaded whole, started whole, stopped whole. */
 #ifndef SL_CONFIG_H

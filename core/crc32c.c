@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/crc32c.h"
 
 /* Reflected Castagnoli polynomial. Slicing by eight: eight table lookups

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* CRC-32C (Castagnoli), as iSCSI, ext4 and btrfs use it: the checksum of
  * every disk-buffer record. */
 #ifndef SL_CRC32C_H

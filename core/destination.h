@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* SlDestination: runs a destination driver on writer threads of its own,
  * behind its queue, so a slow destination never blocks a source or another
  * destination. One writer, or workers() of them sharing the queue, each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* SlDgramReader: reads a datagram socket (UDP or unix-dgram) on its own
  * thread, many datagrams per system call (recvmmsg), one message each.
  * Datagrams cannot be paused, so there is no flow-control window here:

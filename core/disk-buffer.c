@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/disk-buffer.h"
 #include "core/disk-queue.h"
 #include "core/disk-record.h"

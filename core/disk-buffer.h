@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* SlDiskBuffer: a destination's disk-buffer(), between its memory queue
  * and its writers. A thread of its own moves what routing queued onto the
  * disk (SlDiskQueue): with reliable(yes) every message is written and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/disk-queue.h"
 #include "core/crc32c.h"
 #include "core/i18n.h"

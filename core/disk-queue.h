@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* SlDiskQueue: a destination's disk buffer as files. Records (a length, a
  * CRC-32C and a payload) are appended to segment files in a folder; a
  * reader takes them in order; the head, the first record not yet

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A message as a disk-buffer record's payload, and back: the received
  * bytes, stamps, priority and flags, every field that is set (builtin and
  * dynamic alike) by name, and its tags. Only the public message API is

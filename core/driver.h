@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Making a driver instance: its class's option tables (its own and the
  * ones the core adds for its kind and capabilities) checked and bound, the
  * core's share of the values kept beside the instance, then the class's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What compiling a filter expression (filter-expr-compile.c) builds and
  * evaluating it (filter-expr.c) reads. */
 #ifndef SL_FILTER_EXPR_PRIVATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Filter expressions: and, or, not, comparisons of templates, references
  * to named filters, and calls of filter-function plugins. */
 #ifndef SL_FILTER_EXPR_H

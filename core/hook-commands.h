@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* hook-commands(): shell commands syslog-ng runs when a source or
  * destination starts and stops: startup() once when the daemon starts,
  * setup() before each start (a reload restarts the driver), teardown()

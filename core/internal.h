@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The daemon's own messages: to stderr while no configuration runs or with
  * -e, and through internal() sources once one exists. */
 #ifndef SL_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* SlIoWorker: the process's fixed set of I/O threads, each an epoll loop
  * over non-blocking descriptors (listening sockets and the connections of
  * every stream source of every configuration). A descriptor is watched by

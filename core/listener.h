@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* SlListener: accepts connections on a listening stream socket (TCP or
  * unix) on an I/O worker, and gives each one to the least loaded worker,
  * which reads it through SlStreamReader until it ends. The source's

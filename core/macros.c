@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/macros.h"
 #include "core/priority.h"
 #include "core/text-append.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* syslog-ng's macros: values computed from a message rather than stored. */
 #ifndef SL_MACROS_H
 #define SL_MACROS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Patterns as syslog-ng's filters and rewrite rules take them: a PCRE
  * regular expression (GRegex, compiled once), a literal string or a glob,
  * chosen by type() and tuned by flags(). Values are (pointer, length) and

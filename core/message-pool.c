@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/message-pool.h"
 
 #define MAGAZINE_BLOCKS 256

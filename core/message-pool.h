@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Memory for messages. A message is allocated by the thread that reads it
  * and freed by the destination thread that wrote it last; through malloc
  * the two threads contend for one arena lock on every message. Blocks of a

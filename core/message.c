@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/message.h"
 #include "core/message-pool.h"
 #include "core/i18n.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* SlMessage: a reference-counted log record shared by every path it takes. */
 #ifndef SL_MESSAGE_H
 #define SL_MESSAGE_H

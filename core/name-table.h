@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A process-wide table of interned names, each with a small id that never
  * changes: field handles and tags. Id 0 is the empty name and stands for
  * "none". A table holds at most max names, because senders can invent

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Driver options declared as data. Each entry of a table names an option,
  * its type, its default (written as a user would write it), a line of help,
  * and the field of the driver's own struct that its value is stored in.

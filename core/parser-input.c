@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/parser-input.h"
 
 /* A buffer that once held a huge message is not kept at that size. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What a parser reads: the text of its template() option, or MESSAGE when
  * it has none, in a buffer of the calling thread. */
 #ifndef SL_PARSER_INPUT_H

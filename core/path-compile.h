@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Log paths compiled from the configuration tree: references to source and
  * destination groups, filters, parsers and rewrites, flags, nested paths
  * if/elif/else, junctions and channels become the steps of core/path.h. */

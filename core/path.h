@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A compiled log path: what core/path-compile.c builds from a log {} block
  * and core/route.c walks for every message. */
 #ifndef SL_PATH_H

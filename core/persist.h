@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* State that outlives a restart, such as where a file() source stopped
  * reading: a small store of keys and values kept in the persist file
  * (sluiced -R). One store per process; sources of every configuration

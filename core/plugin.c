@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/plugin.h"
 #include "core/config/tree.h"
 #include "core/i18n.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The plugin ABI: a shared object exports one SlModule named sl_module; each
  * of its driver classes declares the configuration word it answers to, the
  * options it takes (bound to the fields of its own struct), what it can do

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/priority.h"
 
 const gchar *const sl_facility_names[SL_FACILITY_COUNT + 1] = {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* syslog's facilities and levels by name: the names $FACILITY and $LEVEL
  * print, and the names and aliases configurations may use for them. */
 #ifndef SL_PRIORITY_H

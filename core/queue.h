@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* SlQueue: a destination's bounded queue. Messages that came under flow
  * control are never dropped: their sources' windows bound them instead. */
 #ifndef SL_QUEUE_H

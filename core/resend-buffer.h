@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* SlResendBuffer: messages written to a peer (a socket, a pipe) but not
  * yet known to have arrived (acknowledged, or read), kept so that after a
  * broken connection or a dead reader they can be written again, whole, to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Routing: messages walked down compiled log paths in batches, collected
  * per destination, and pushed to each destination's queue at once. */
 #ifndef SL_ROUTE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* SlSocketReader: the core reader a bound socket needs: for a stream
  * socket a listener whose connections the I/O workers read, for a
  * datagram socket a datagram reader. What socket sources share once they opened their socket. */

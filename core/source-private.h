@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* SlSource as the core runs it: one source driver, the paths that take
  * its messages, its parse options and counters. */
 #ifndef SL_SOURCE_PRIVATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/source-private.h"
 #include "core/config/error.h"
 #include "core/driver.h"

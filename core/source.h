@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What a source driver sees of the core while it runs: parse what it read
  * into messages and post them into the log paths. */
 #ifndef SL_SOURCE_H

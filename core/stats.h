@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Counters per source, path and destination, kept across reloads. */
 #ifndef SL_STATS_H
 #define SL_STATS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* syslog-ng's str-repr (lib/str-repr/{encode,decode}.c), state for state. */
 #include "core/str-repr.h"
 

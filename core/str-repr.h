@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* syslog-ng's str-repr: how it quotes a value that must stay one item
  * (a list item, a stray word) and how it reads one back, with the same
  * escapes, so that lists and pairs split where syslog-ng splits them. */

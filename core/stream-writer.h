@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* SlStreamWriter: the writing side of a byte stream, for destinations that
  * write to a pipe, a FIFO, a program's stdin or the daemon's stdout. A
  * batch is rendered into one buffer and written with as few calls as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Reads a byte stream (a TCP or unix-stream connection, a pipe) in large
  * chunks, frames it by newline or RFC 6587 octet counting as its source
  * declares, and posts the messages in batches under the source's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Templates compiled once: literal text, $NAME, ${NAME}, ${.SDATA.id.param}
  * and $(function args), resolved against a message on the hot path without
  * hashing a name. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Appending text to a rendered message on the hot path. */
 #ifndef SL_TEXT_APPEND_H
 #define SL_TEXT_APPEND_H

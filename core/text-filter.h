@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A filter expression written as text, compiled outside any configuration
  * block: what a template function such as $(if ("${LEVEL_NUM}" < 4) ...)
  * holds. The same language as a filter {} body: and, or, not, parentheses,

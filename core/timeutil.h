@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Timestamps: formatting in the forms syslog uses, with the formatted
  * second cached per thread, and the zone arithmetic parsers need. */
 #ifndef SL_TIMEUTIL_H

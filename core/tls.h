@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* TLS for stream connections (OpenSSL), shared by the network sources and
  * destinations: the tls(...) block's options as syslog-ng spells them, a
  * context made from them when the configuration is made (so a bad file is a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* SlWindow: the flow-control window of one source or connection. */
 #ifndef SL_WINDOW_H
 #define SL_WINDOW_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The control socket: one command per connection, a text answer back. */
 #ifndef SL_CONTROL_H
 #define SL_CONTROL_H

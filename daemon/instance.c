@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "daemon/instance.h"
 #include "core/i18n.h"
 #include "core/internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One daemon per pid file and control socket: a second sluiced started by
  * mistake with the same ones refuses before it touches any socket or file
  * of the configuration. */

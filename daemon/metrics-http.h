@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The optional HTTP endpoint of options { stats(listen(...)) }: GET
  * /metrics gives the counters in Prometheus's text format, GET /health
  * says the main loop answers. Read-only, served by the main loop, a

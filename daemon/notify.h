@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What systemd learns of the daemon under Type=notify (sd_notify): ready,
  * reloading, stopping, a status line of counters, and watchdog pings.
  * Without NOTIFY_SOCKET in the environment every call does nothing. */

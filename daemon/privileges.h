@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Least privilege: --chroot, --user, --group and --caps, as syslog-ng
  * spells them. The names are looked up and the capability text checked
  * first (sl_privileges_new), so a mistake stops the start before anything

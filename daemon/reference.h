@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The reference of every loaded driver and option, from their tables:
  * doc/reference.md and the body of sluice.conf(5). */
 #ifndef SL_REFERENCE_H

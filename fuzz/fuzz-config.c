@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: any bytes as configuration text through the lexer and
  * parser; errors are expected, crashes and leaks are not. */
 #include "core/config/parser.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: any bytes as a disk-buffer file. The first byte
  * chooses how: bit 0 clear, the rest is a segment file as found on disk;
  * set, the rest is cut into records (a byte of length each) given valid

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: any bytes as a TCP peer would send them, through the
  * stream reader's framing (newline, and RFC 6587 octet counting with its
  * fall-back to newlines), the syslog format and the routing of a real

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: any bytes as a message's text through json-parser(),
  * the first byte choosing its options; every text must come out of the
  * single-pass scanner as it comes out of jansson's tree. */

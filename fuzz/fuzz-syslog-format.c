@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: any bytes as a received frame through the syslog
  * format (RFC 3164 and 5424 detection and parsing), in every parse mode. */
 #include "core/plugin.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: any bytes as a template, compiled and rendered against
  * a message with fields set. */
 #include "core/template.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sluice-dq: what a disk buffer holds, as syslog-ng's dqtool shows it.
  *   sluice-dq info FILE     messages and bytes queued, what was cut
  *   sluice-dq cat FILE      each message's received text, one a line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sluice-gen: a syslog load generator with loggen's habits, and
  * "sluice-gen verify", which checks that what it sent was delivered. */
 #include "core/i18n.h"

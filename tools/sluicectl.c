@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sluicectl: talks to a running sluiced over its control socket. */
 #include <config.h>
 #include <glib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The text app-parser() expands into is syslog-ng 3.38's, so that a
  * configuration behaves the same in both: a junction with one final
  * channel per application and a last one that matches nothing. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* syslog-ng's application model: `application NAME[TOPIC] { filter {...};
  * parser {...}; };` definitions, and the app-parser() generator that sends
  * a message through the first of a topic's applications whose filter

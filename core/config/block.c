@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Block definitions and their expansion into text, as syslog-ng does it:
  * arguments are text, substituted for backticks in the body before the
  * body is read as configuration. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Blocks: syslog-ng's parameterised pieces of configuration. A definition
  * keeps its body as text; a reference substitutes its arguments into that
  * text, which the lexer then reads where the reference was written. A

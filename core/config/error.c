@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Configuration errors that show where they are: position, line, caret. */
 #include "core/config/error.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Configuration errors: `file:line:col: message`, then the line and a caret. */
 #ifndef SL_CFG_ERROR_H
 #define SL_CFG_ERROR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The configuration lexer: syslog-ng's tokens read from a stack of inputs. */
 #include "core/config/lexer.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Tokens of the configuration language, from a stack of inputs: files,
  * included files and the text of backtick substitutions. */
 #ifndef SL_CFG_LEXER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A recursive descent parser for syslog-ng's configuration language that
  * builds the generic tree of tree.h. */
 #include "core/config/parser.h"

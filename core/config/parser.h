@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Reads configuration text into the generic tree: pragmas, includes,
  * defines and backtick substitution are resolved here. */
 #ifndef SL_CFG_PARSER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The generic configuration tree and its printer. */
 #include "core/config/tree.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The generic configuration tree: what the parser makes and every later
  * stage reads. Each node and argument knows where it was written. */
 #ifndef SL_CFG_TREE_H

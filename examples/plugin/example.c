@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* An example plugin, written against the installed kit only: a filter,
  * sample(), that passes one message in every rate(), and a destination,
  * line-file(), that appends each message, rendered by its template, to a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The plugin kit: what a Sluice plugin may use, in one include.
  *   #include <sluice/plugin.h>
  * built with `pkg-config --cflags --libs sluice`. Everything declared here

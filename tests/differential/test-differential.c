@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The differential test: the bytes of every case of corpus.txt go into
  * syslog-ng (Debian's syslog-ng-core) and into the built sluiced, both
  * running differential.conf, and the records they write are compared field

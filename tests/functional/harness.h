@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the functional tests share: a temporary folder per test, the real
  * sluiced started from the build tree in it, clients that talk to it over
  * real sockets, and polling with deadlines so that a broken daemon fails a

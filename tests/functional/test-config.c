@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What sluiced says about configurations, as a user runs it: `-s` checks,
  * errors with file:line:column, the line and a caret, and suggestions. */
 #include <config.h>

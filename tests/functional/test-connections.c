@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Many stream connections on the daemon's few I/O workers: thousands at
  * once all delivered with a bounded number of threads, a connection closed
  * as soon as its peer ends it, and a flooding peer that does not starve

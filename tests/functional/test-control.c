@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Running the daemon: signals, reload, reopen, the control socket and
  * sluicectl. */
 #include "tests/functional/harness.h"

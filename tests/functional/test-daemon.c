@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Messages in, files out: the real daemon receives syslog over TCP, UDP
  * and unix sockets, from the test and from util-linux logger, and writes
  * them where its configuration says. */

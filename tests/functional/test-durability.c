@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What Sluice promises about accepted messages, proved with real processes:
  * a relay (tcp() in, tcp() out, flow control) in front of a remote sluiced
  * that writes a file, sluice-gen sending numbered messages and "sluice-gen

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* hook-commands() of sources and destinations on a running sluiced: each
  * command runs when syslog-ng 3.38 runs it (startup() at the daemon's
  * start, setup() before each start of the driver, teardown() after each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sluiced and sluicectl speak German from the installed catalogue.
  *
  * LC_ALL=C.UTF-8 with LANGUAGE=de picks the catalogue without a generated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One daemon per pid file and control socket: a second sluiced started by
  * mistake with the same ones is refused before it touches the first one's
  * sockets, and the first goes on receiving. What a dead daemon left (a pid

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The daemon under pressure: flow control that loses nothing, queues that
  * drop and count without it, connection limits, and oversize lines. */
 #include "tests/functional/harness.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Metrics: sluicectl stats --format prometheus, the HTTP endpoint of
  * options { stats(listen(...)) }, and Debian's prometheus scraping it. */
 #include "tests/functional/harness.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The plugin kit as a third party uses it: examples/plugin built with
  * nothing but `pkg-config sluice` against the installed kit, loaded with
  * --module-path beside the installed plugins, and run by sluiced. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --user, --group and --caps on the real daemon, started as root: it
  * runs as the user with the capabilities asked for, in every thread, a
  * reload binds ports below 1024 again, and files made after the drop get

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The documentation made from the code: doc/reference.md as committed is
  * what the build makes from the option tables, and every man page
  * formats without a warning. */

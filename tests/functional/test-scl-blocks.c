@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* syslog-ng's SCL blocks on a running sluiced, used as a user would use
  * them (`@include "scl.conf"`, Debian's syslog-ng include folder on the
  * include path), fed real lines of the devices and programs they are for.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sluice-gen against the real daemon: what it sends over TCP, UDP and a
  * unix socket parses into the fields it claims, every message arrives, and
  * "sluice-gen verify" tells a complete delivery from a damaged one. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What every source does, set from a configuration and checked on the real
  * daemon: the common options, and bad input counted and survived. */
 #include "tests/functional/harness.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Debian's stock /etc/syslog-ng/syslog-ng.conf, unchanged, run by the real
  * syslog-ng and by sluiced: the same messages to /dev/log must end in the
  * same files with the same lines.

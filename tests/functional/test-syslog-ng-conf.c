@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* syslog-ng's configurations as sluiced loads them: Debian's stock file with
  * the SCL, the include path, and blocks on a running daemon. */
 #include "tests/functional/harness.h"

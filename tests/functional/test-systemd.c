@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sluiced under systemd: sockets passed by socket activation, run through
  * systemd's own systemd-socket-activate, and the sd_notify messages read
  * from a NOTIFY_SOCKET of the test's own. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Template functions on the real daemon: two RFC 5424 messages over TCP
  * into three file() destinations whose templates use $(format-json),
  * $(format-welf), $(format-cef-extension), byte-counting text functions,

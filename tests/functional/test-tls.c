@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* TLS with real peers: certificates made here with the openssl command;
  * Sluice to Sluice with mutual authentication, syslog-ng as a TLS client
  * and as a TLS server, openssl s_client handshakes, refused clients (no

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Compares what syslog-ng and sluiced accept of syslog-ng's SCL: each block
 # of the installed SCL is used once in a log path, with the mandatory
 # parameters it needs, and checked with `-s` by both daemons.

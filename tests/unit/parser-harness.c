@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "tests/unit/parser-harness.h"
 #include "core/config-private.h"
 #include "core/config/parser.h"

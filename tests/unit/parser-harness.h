@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the parser plugins' unit tests share: a parser made from its
  * configuration text the way a log path makes it, messages to feed it, and
  * its counters. */

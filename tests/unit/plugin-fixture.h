@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* For the unit tests of filter, parser and rewrite plugins: a driver made
  * the way the daemon makes it, from configuration text, with its options
  * checked, its init run, and freed with its configuration. */

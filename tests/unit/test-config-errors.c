@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Configuration errors: the exact position, wording, quoted line and caret
  * users see. */
 #include <glib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The configuration parser: tree shapes, pragmas, includes, defines and
  * printing the tree back. */
 #include <glib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "core/disk-buffer.h"
 
 #include <glib/gstdio.h>

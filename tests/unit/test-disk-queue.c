@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "core/disk-queue.h"
 #include "core/disk-record.h"
 

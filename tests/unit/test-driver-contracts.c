@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The contracts between the core and its plugins: what registration
  * refuses, what options {} accepts, what a destination's write results
  * make the core do, and workers() sharing one queue. */

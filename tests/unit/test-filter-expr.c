@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Filter expressions: comparisons as syslog-ng spells them, and, or, not,
  * parentheses, filter() references, and filter functions that look or, by
  * offering process(), store what they found. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sluice-gen's frames: sizes, framing, where the sequence number and the
  * timestamp sit, and rewriting them in place. */
 #include "tools/gen/format.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sluice-gen verify: what it counts as received, missing, duplicated and
  * reordered, and which lines it refuses to read a mark from. */
 #include "tools/gen/verify.h"

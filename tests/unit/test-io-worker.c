@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The I/O workers and the window's wake-up that re-arms a connection:
  * descriptors reported on a worker thread, tasks that run once however
  * often they were posted before running, a paused watch resumed by a

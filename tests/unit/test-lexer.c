@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The configuration lexer: token kinds, escapes, positions, the input
  * stack and backtick substitution. */
 #include <glib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* SlMatcher's contract as filters and rewrites rely on it: what type() and
  * flags() mean, that values are (pointer, length), what replacing appends,
  * when the message is written, and that a runaway regex is bounded. */

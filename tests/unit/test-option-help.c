@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Every option of every plugin of the build, and every option the core
  * adds or keeps for itself, says what it does: the reference and
  * --help-driver are made from these lines. */

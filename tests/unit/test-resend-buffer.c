@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* SlResendBuffer: only messages the peer has whole are forgotten; a new
  * peer starts with the rest, compaction keeps the offsets right, and a
  * write that stopped short takes back what was not written. */

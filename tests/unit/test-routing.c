@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Routing semantics through the real core: configuration text in, messages
  * posted by a test source, and what each destination wrote out. */
 #include "core/config.h"

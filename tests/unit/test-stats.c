@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The counters' three renderings: text, JSON and Prometheus's text
  * exposition format. */
 #include "core/stats.h"

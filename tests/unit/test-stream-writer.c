@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* SlStreamWriter on real pipes: whole batches, a full pipe that cuts a
  * message, and a reader that dies with messages unread. */
 #include "core/message.h"

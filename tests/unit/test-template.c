@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "core/config/error.h"
 #include "core/macros.h"
 #include "core/message.h"

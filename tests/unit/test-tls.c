@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* core/tls on a socketpair, with certificates made by the openssl command
  * in a temporary folder: contexts from tls() blocks and their errors, a
  * non-blocking handshake with mutual authentication, data both ways of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Building sluice-gen's frames once, and rewriting only their changing
  * digits for every batch. */
 #include "tools/gen/format.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What sluice-gen sends: syslog messages padded to a size, laid out so that
  * the sequence number and the timestamp can be rewritten in place, many
  * frames to a buffer. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A connection's thread prepares a buffer of frames once; for each batch it
  * writes the sequence numbers (and, as the clock moves, the timestamps) in
  * place and sends the batch with one write, or a few sendmmsg calls for

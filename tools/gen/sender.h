@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sluice-gen's connections: each a thread that sends prepared buffers of
  * frames with large writes (sendmmsg for UDP), paced per batch, and, when
  * asked, connects again after a break and goes on with the next message. */

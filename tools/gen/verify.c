@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The verifier keeps one bit per sequence number and connection: ten
  * million messages of a connection take little more than a megabyte. */
 #include "tools/gen/verify.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sluice-gen verify: finds "seq=CONN:NUM" in delivered lines and tells, per
  * connection, what arrived, what is missing, what came twice and what came
  * out of order. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* file(): writes each message to the file its templated path names. One
  * open file per expanded path, cached; a batch is written with one write
  * per run of messages that go to the same file. A file that cannot take

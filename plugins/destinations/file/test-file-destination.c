@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* file() on the real daemon: modes and owners of what it creates, logrotate
  * with SIGHUP and with sluicectl reopen, rotation by size, idle files let
  * go of, batches, and a full disk that holds messages until space returns. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Request bodies: body-prefix(), the messages rendered with body() and
  * joined by delimiter(), body-suffix(); cut at batch-lines() messages or
  * before batch-bytes() would be passed; gzip when content-compression()

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* http(): messages in batches as the bodies of HTTP requests, syslog-ng's
  * options. A write() is cut into requests of batch-lines() messages, sent
  * at once through libcurl's multi interface; its messages are

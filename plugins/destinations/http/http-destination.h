@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the parts of the http() destination share: the driver instance,
  * the request bodies a write() is cut into, and the transfers that carry
  * them through one libcurl multi handle per writer. */

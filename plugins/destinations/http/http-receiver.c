@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* http-receiver: the HTTP server that the http() tests and bench/run send
  * to, on 127.0.0.1. HTTP/1.1 with keep-alive and Content-Length bodies,
  * optionally TLS with a required client certificate; a thread per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Transfers: one libcurl multi handle per writer drives all of a write's
  * requests at once on the writer's own thread (no thread per request),
  * retries a failed one after a back-off on the next url(), and settles

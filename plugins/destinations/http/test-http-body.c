@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* http(): the option tables and the request bodies a write is cut into,
  * from drivers made from configuration text as the daemon makes them. */
 #include "plugins/destinations/http/http-destination.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* http() end to end: the real sluiced takes lines over TCP and sends them
  * to http-receiver (built beside this test) on loopback, which answers as
  * the test tells it and records every request. Batching, headers, status

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* librdkafka configuration of kafka() drivers: bootstrap-servers() and
  * config("acks" => "all" "linger.ms" => 5), syslog-ng's pairs. */
 #include "plugins/destinations/kafka/kafka-conf.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the kafka() destination and source share: their librdkafka
  * configuration from bootstrap-servers() and config(), and librdkafka's
  * own log lines in the daemon's log. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kafka() destination (also kafka-c(), syslog-ng's name for it): produces
  * each message into a Kafka topic with librdkafka.
  *

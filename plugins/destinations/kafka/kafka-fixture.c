@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kafka() tests' cluster and clients; see kafka-fixture.h. */
 #include "plugins/destinations/kafka/kafka-fixture.h"
 

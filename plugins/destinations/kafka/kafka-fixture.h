@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* For the kafka() functional tests: the mock cluster (kafka-mock) started
  * and commanded, kcat as the independent client on the other side, and
  * deliveries checked with sluice-gen verify. Functions that fail mark the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kafka-mock: librdkafka's mock cluster in a process of its own, for the
  * tests and bench/run. It starts BROKERS brokers on loopback, creates each
  * TOPIC:PARTITIONS given (replicated on every broker), prints

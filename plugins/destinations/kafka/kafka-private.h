@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kafka() destination, for its unit test. */
 #ifndef SL_KAFKA_PRIVATE_H
 #define SL_KAFKA_PRIVATE_H

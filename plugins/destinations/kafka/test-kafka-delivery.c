@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kafka() destination against librdkafka's mock cluster (3 brokers):
  * sluice-gen sends numbered messages to the real sluiced over TCP with
  * flow control, sluiced produces them, kcat consumes them back and

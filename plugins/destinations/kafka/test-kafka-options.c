@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kafka() destination: what its options make of the producer's
  * configuration, and the errors they give. */
 #include "plugins/destinations/kafka/kafka-private.h"

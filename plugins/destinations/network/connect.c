@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reaching a target: names are resolved when a connection is made, never
  * per message; each address is tried in turn with a bounded connect, and
  * failover() servers after the primary. With TLS the handshake is part of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Datagrams (UDP, unix-dgram): one message per datagram, a batch per
  * sendmmsg() call. A datagram is never split: one larger than the socket
  * can carry is counted as oversize and dropped, the batch goes on. */

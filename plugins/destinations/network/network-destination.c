@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tcp(), udp(), network(), syslog(), unix-stream() and unix-dgram()
  * destinations: the module, its option tables and the drivers' operations.
  * TLS is the core's (core/tls.h): the context is made from tls(...) at

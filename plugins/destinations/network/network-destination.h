@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the parts of the network destinations share: the driver instance,
  * the wire format, the connection to the current target, and the backlog
  * of stream bytes the peer has not yet acknowledged. */

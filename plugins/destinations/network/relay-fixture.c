@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "plugins/destinations/network/relay-fixture.h"
 
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Two daemons for the network destination tests: a sending sluiced whose
  * network destination forwards to a receiving one (or to a peer daemon
  * such as syslog-ng), each in a temporary folder of its own, both stopped

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Streams (TCP, unix-stream): a batch is rendered behind the backlog and
  * sent with as few send() calls as the socket allows. A message counts as
  * written once all its bytes are in the kernel; it stays in the backlog

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Delivery through a tcp() destination when the remote goes away: a
  * receiver that stops and starts again, one that stalls, one that is not
  * there yet, and what a stopping receiver already had acknowledged. With

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Relay chains: the test sends to a sluiced whose network destination
  * forwards to a second sluiced (or to syslog-ng) that writes a file. What
  * arrives must be every message, in order, with its fields intact. */

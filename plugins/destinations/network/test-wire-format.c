@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the network destinations put on the wire: syslog-ng's legacy form
  * from a template, and syslog()'s RFC 5424 header with NILVALUEs,
  * structured data, fractions of the second and RFC 6587 octet counts. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The wire format of the network destinations: a template as it renders
  * (the legacy BSD form by default), or syslog()'s RFC 5424 header built
  * here with the template as its MSG part, octet-counted on streams

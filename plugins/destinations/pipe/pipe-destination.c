@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pipe(): writes messages to a named pipe such as /dev/xconsole. The pipe
  * is opened without blocking, so a pipe nobody reads holds this
  * destination's messages (retried after time-reopen()) instead of holding

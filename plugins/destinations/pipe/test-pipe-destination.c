@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pipe() on the real daemon with a real FIFO and cat reading it: a pipe
  * nobody reads holds its messages while the other destinations go on, a
  * reader that comes (back) gets them, and without flow control a full

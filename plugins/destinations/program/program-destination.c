@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* program(): starts a command with /bin/sh -c and writes each message to
  * its stdin. A program that exits is started again after a back-off (1 s,
  * doubling up to a minute), and what it had not read yet is written again

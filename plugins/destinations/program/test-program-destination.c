@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* program() on the real daemon with real commands: cat appending to a
  * file, a shell loop that exits after a few lines and is started again
  * without losing what it did not read, the environment it gets, and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* stdout(): writes messages to the daemon's standard output, for sluiced
  * run in the foreground or in a container whose runtime collects stdout.
  * The descriptor is shared with whoever started the daemon, so its mode

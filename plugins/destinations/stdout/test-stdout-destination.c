@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* stdout() on the real daemon: started here with its stdout in a file of
  * its own (the harness sends stdout and stderr to one file), it writes
  * each message there with the template, and nothing of it to stderr. */

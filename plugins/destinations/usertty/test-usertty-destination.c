@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* usertty() on the real daemon with real pseudo-terminals: the test logs
  * two users in on two ptys in a utmp file of its own, and reads from the
  * master side what the daemon wrote on the terminals. */

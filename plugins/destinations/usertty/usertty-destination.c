@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* usertty(): writes messages to the terminals of a logged-in user, or of
  * every user with "*", as syslogd does with emergencies. The users come
  * from utmp, read once per batch; each terminal is written once, without

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* in-list("/etc/sluice/apps.list" value("PROGRAM")): whether a field's
  * value is one of the lines of a file. The file is read once, when the
  * configuration loads (a reload reads it again); each line is one value,

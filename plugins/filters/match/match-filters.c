@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* program(), host(), message() and match(): a pattern against a field, as
  * syslog-ng has them. The pattern is a PCRE regular expression unless
  * type(string) or type(glob) says otherwise; flags() tunes it, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* netmask("10.0.0.0/8") and netmask6("2001:db8::/32"): whether the host
  * that sent the message (SOURCEIP, the last hop, not HOST) lies in a
  * network. The network is parsed once into bytes and a prefix length; a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rate-limit(template("$HOST") rate(5000)): lets through at most rate()
  * messages a second for each value of the template (one budget for all
  * when there is no template), and up to rate() at once after a quiet

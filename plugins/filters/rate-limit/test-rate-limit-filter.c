@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The budgets refill with time, so these tests measure how long they ran
  * and allow what that time could have refilled: on a fast machine the
  * bounds are exact, on a slow one they widen instead of failing. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* facility(), level() and priority(): match a message's PRI against lists
  * and ranges of names or numbers, as syslog-ng writes them:
  * level(info..warn), facility(auth, authpriv), level(3). */

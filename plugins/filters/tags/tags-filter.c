@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tags("a" "b"): whether the message carries any of the tags, which
  * sources (tags()) and rewrite rules (set-tag()) put on it. */
 #include "core/config/error.h"

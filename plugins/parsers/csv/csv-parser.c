@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* csv-parser(): a message split at delimiters into the columns named,
  * with syslog-ng's quoting, escaping, flags and defaults. A column may open
  * with a quote (quote-pairs(), '""\'\'' by default), inside which delimiters

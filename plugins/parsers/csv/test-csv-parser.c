@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* csv-parser(): columns as syslog-ng splits them: delimiters of characters
  * and strings, quote pairs and their escapes, the flags, null(), and lines
  * made to hurt. */

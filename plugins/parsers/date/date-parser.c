@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* date-parser(): a timestamp in the message, read with strptime-like
  * formats tried in order, becomes the message's time (or its receive
  * time with time-stamp(recvd)). The whole text must match a format. A

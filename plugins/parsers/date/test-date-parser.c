@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* date-parser(): the time a stamp names, in the zone it names or is read
  * in; formats in order, stamps without a year or a zone, and text that is
  * no stamp. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* db-parser(): classifies messages by syslog-ng's patterndb XML. The
  * ruleset is chosen by the program (program-template()), the rule by the
  * message (template()); a rule sets what its pattern's parsers took, its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "plugins/parsers/db-parser/patterndb.h"
 #include "core/i18n.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* syslog-ng's patterndb XML files (format v2 to v6) loaded into radix
  * trees: rulesets chosen by program, rules by message. Correlation
  * (<actions>, context-id) is refused when loading: db-parser() does not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "plugins/parsers/db-parser/radix.h"
 #include "core/i18n.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The pattern matcher of db-parser(): syslog-ng's radix tree of literal
  * text and pattern parsers (@ESTRING:name:stop@, @NUMBER@, ...). A lookup
  * walks the tree depth first, a literal child before the parsers of a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* db-parser() on the real daemon: Debian's windows-eventlog-parser() SCL
  * block, used as a user would (@include "scl.conf"), classifies the
  * example events of its own patterndb file, sent over TCP, into the lines

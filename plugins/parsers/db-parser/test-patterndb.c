@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The patterndb matcher: every pattern parser, literal text before
  * parsers, parsers in the order added, partial matches, and loading
  * errors. The expected values are what syslog-ng 3.38's `pdbtool match`

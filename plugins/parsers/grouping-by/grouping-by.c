@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* grouping-by(): syslog-ng's correlation parser. Messages with the same
  * key() (within scope()) gather in a context; when trigger() passes, or
  * timeout() passed since the context's last message, the context becomes

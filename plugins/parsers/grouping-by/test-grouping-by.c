@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* grouping-by() on the real daemon: aggregates injected into the path on a
  * trigger and, with no message coming, on a timeout; scope(), sort-key(),
  * having(), where(), inherit-mode() and pass-through; and Debian's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "plugins/parsers/json/json-check.h"
 #include "plugins/parsers/json/json-parser.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The differential check of json-parser() for its unit test and its fuzz
  * target: the scanner must set what jansson's tree sets. */
 #ifndef SL_JSON_CHECK_H

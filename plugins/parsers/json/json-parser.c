@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* json-parser(): a JSON object in a message becomes fields, nested objects
  * flattened to names joined by dots ({"user":{"id":7}} sets user.id), as
  * syslog-ng does. Arrays are kept as their JSON text; numbers, booleans

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the parts of json-parser() share: its options as the driver holds
  * them, and the two ways it turns a JSON text into fields. */
 #ifndef SL_JSON_PARSER_H

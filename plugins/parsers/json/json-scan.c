@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* json-parser() in one pass over the text, without a tree: the scanner
  * checks the text against the grammar jansson's json_loadb() accepts
  * (json-tree.c is the reference) while it collects the fields to set, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* json-parser() through jansson: the text parsed into a tree, the tree
  * walked to set fields. The scanner (json-scan.c) hands over to it the
  * texts where a key repeats, for jansson's rule on which value counts. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* JSON messages through the real daemon: TCP in, json-parser(), a
  * date-parser() on a parsed field, a comparison filter, and files written
  * with named templates that use $(format-json) and $(if); the JSON written

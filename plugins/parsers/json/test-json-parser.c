@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* json-parser(): fields from JSON objects, the options that shape their
  * names, and input made to hurt: not JSON, nested past jansson's limit,
  * huge keys, invalid UTF-8; and the scanner checked against jansson's

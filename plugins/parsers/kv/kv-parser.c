@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kv-parser() and linux-audit-parser(): key=value pairs in a message
  * become fields, read by kv-scanner.c as syslog-ng reads them; the words
  * that are no pair can be kept as a list (extract-stray-words-into()).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What kv-parser() and linux-audit-parser() share: their options and the
  * scan that sets a message's fields from its pairs. */
 #ifndef SL_KV_PARSER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* syslog-ng's kv-scanner, step for step (values read with str-repr),
  * so that a line splits into the same pairs: a key is the run of key
  * characters before the separator (spaces between them allowed); an

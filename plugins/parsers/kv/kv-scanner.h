@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The key=value scanner kv-parser() and linux-audit-parser() share: pairs
  * read from a NUL-terminated text exactly as syslog-ng 3.38's kv-scanner
  * reads them, and the words that are no pair, kept as a list. */

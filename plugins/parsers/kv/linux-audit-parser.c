@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* linux-audit-parser(): kv-parser() for the records of the kernel's audit
  * subsystem, which writes a value in hex when it holds a space, a quote or
  * a control character. As syslog-ng does, an unquoted even-length hex value

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kv-parser() and linux-audit-parser(): the pairs syslog-ng 3.38 finds in
  * a line (each case was run through it too), and those it does not;
  * quoting, separators, stray words, prefixes, hex-encoded audit values,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* format("pacct"): BSD process accounting records (struct acct_v3 of
  * <linux/acct.h>, which the kernel appends to the file accton(8) names),
  * as syslog-ng's pacctformat module reads them: every field as .pacct.NAME,

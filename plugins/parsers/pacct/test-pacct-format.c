@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* format("pacct"): acct_v3 records as syslog-ng 3.38 writes their fields
  * (the same records were read by it), other versions and short records
  * reported in MESSAGE. */

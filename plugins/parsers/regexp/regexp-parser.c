@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* regexp-parser(): the first of patterns() that matches the message sets a
  * field for each of its named groups ((?<name>...)), prefixed by prefix(),
  * and, as syslog-ng, $0 (the match) and $1 ... (every group, named or not);

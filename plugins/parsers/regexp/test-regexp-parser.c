@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* regexp-parser(): named groups into fields, patterns in order, flags,
  * configuration errors, and patterns and lines made to hurt. */
 #include "tests/unit/parser-harness.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* RFC 3164 as syslog-ng 3.38 reads it (modules/syslogformat/syslog-format.c):
  * every part but the message is optional, so once the PRI is read the
  * parser takes what it recognises and never fails. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* RFC 5424: <PRI>1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID SD [SP MSG],
  * read as syslog-ng 3.38 reads it (modules/syslogformat/syslog-format.c):
  * a line without "<PRI>1 " is RFC 3164; after that anything out of place

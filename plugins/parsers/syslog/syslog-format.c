@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The syslog plugin: format("syslog") of sources, which reads RFC 3164 and
  * RFC 5424 lines in place, and syslog-parser(), which reads one out of a
  * message's MESSAGE. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* syslog-parser(): reads the MESSAGE of a message as a whole syslog line,
  * for lines that arrive wrapped in another one or from a no-parse source.
  * It parses ${MESSAGE} only; template() exists so that syslog-ng

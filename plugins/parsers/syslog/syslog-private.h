@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared by the files of the syslog plugin: the options both drivers parse
  * with, a bounded cursor over the received bytes, and the parsing steps. */
 #ifndef SL_SYSLOG_PRIVATE_H

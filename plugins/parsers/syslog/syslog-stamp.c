@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The timestamps syslog senders write, read as syslog-ng 3.38 reads them
  * (lib/timeutils/scan-timestamp.c): RFC 3339, as RFC 5424 requires, and
  * the BSD form of RFC 3164 with the variations real devices use. Fields

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* format("syslog") and syslog-parser(): each line shape with every field,
  * the priority and the timestamp it must give. */
 #include "plugins/parsers/syslog/syslog-private.h"

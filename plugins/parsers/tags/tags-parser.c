@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tags-parser(): its input, a list as syslog-ng writes $TAGS ("a,b" with
  * items quoted when they must be), sets a tag of each item. The ewmm SCL
  * blocks send the tags along this way. As syslog-ng's, it never fails. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tags-parser(): the items of a list as tags, as syslog-ng 3.38 reads the
  * same text (each case was run through it). */
 #include "tests/unit/parser-harness.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* set-facility("local3"), set-severity("err") and set-pri("92"): change
  * the message's priority. The value is a name or a number, or a template
  * that renders one ("$.json.level"); a fixed value is checked when the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The rewrite rules of syslog-ng that change one field, tag or priority:
  * set(), unset(), groupunset(), subst(), set-tag(), clear-tag(),
  * set-facility(), set-severity() and set-pri(). Each takes condition(). */

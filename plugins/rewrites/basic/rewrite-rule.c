@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "plugins/rewrites/basic/rewrite-rule.h"
 #include "core/config/error.h"
 #include "core/i18n.h"

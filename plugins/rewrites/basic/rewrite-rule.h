@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What every rewrite rule of this plugin shares: condition(), which limits
  * a rule to the messages that pass a filter expression (compiled by the
  * core and owned by the rule's options), value(), the field a rule

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* set("template" value("FIELD")), unset(value("FIELD")) and
  * groupunset(values(".SDATA.*" "json.*")): give a field a value rendered
  * from the message, remove one, remove every field whose name matches a

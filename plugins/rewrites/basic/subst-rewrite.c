@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* subst("pattern" "replacement" value("FIELD") type() flags()): replaces
  * the first match of the pattern in a field (MESSAGE unless value() says
  * otherwise), or every match with flags(global). The replacement is a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* set-tag("audit") and clear-tag("audit"): put a tag on the message or
  * take it off; the tag may be a template ("app-$PROGRAM"). */
 #include "plugins/rewrites/basic/rewrite-rule.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Filters and rewrite rules on the real daemon: syslog lines sent over TCP
  * by the test and by util-linux logger are routed by program(), host(),
  * message(), match(), netmask(), netmask6(), in-list(), tags() and

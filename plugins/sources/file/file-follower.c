@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A file followed as programs append to it, as `tail -F` does: what file()
  * runs for its file and wildcard-file() for each it found. It notices
  * rotation (another file at the path: the old one is read to its

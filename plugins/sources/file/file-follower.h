@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Following one file as it grows, rotates and is truncated, its position
  * kept in the persist file: what file() runs for its path and
  * wildcard-file() for each file it finds. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The file plugin: file() follows a file as it grows and rotates,
  * wildcard-file() every file of a folder that matches a glob, pipe() reads
  * a named pipe, stdin() the daemon's standard input. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The drivers of the file plugin, for its module descriptor. */
 #ifndef SL_FILE_PRIVATE_H
 #define SL_FILE_PRIVATE_H

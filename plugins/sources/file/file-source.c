@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* file(): follows one file (file-follower.c): rotation, truncation, and
  * the position kept across restarts, so that nothing is lost or read
  * twice. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pipe() reads a named pipe, made when it is missing; stdin() reads the
  * daemon's standard input and, as in syslog-ng, stops the daemon at its
  * end. Both are read as lines through the core's stream reader, under flow

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* file(), wildcard-file(), pipe() and stdin() on the real daemon: a
  * followed file through appends, restarts, rotation and truncation; the
  * files of a folder, new ones too; a named pipe through its writers coming

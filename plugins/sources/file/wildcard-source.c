@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wildcard-file(): follows every file under base-dir() whose name matches
  * filename-pattern() (a glob), in its folders too with recursive(yes), up
  * to max-files() at once. Files that appear later are picked up: inotify

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* internal(): the daemon's own messages, routed like any other. They are
  * handed over from whatever thread logs them and posted from this source's
  * own thread, so a destination that logs a drop never routes into itself. */

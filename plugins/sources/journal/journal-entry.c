@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "core/message.h"
 #include "plugins/sources/journal/journal-private.h"
 

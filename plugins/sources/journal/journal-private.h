@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The journal reader: shared by systemd-journal() and by system() on a
  * host whose /dev/log belongs to journald, which compiles these files in. */
 #ifndef SL_JOURNAL_PRIVATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* systemd-journal(): the journal, read with libsystemd's sd-journal as
  * syslog-ng reads it: every field of an entry under prefix() (".journald."
  * by default, so ${.journald._SYSTEMD_UNIT}), PROGRAM, PID, HOST, MESSAGE,

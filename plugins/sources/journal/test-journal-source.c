@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* systemd-journal() on the real daemon, reading journal files that
  * systemd-journal-remote writes from export-format entries the test makes
  * (never the host's journal): the fields and macros, the options, and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kafka() source: a consumer of group-id() reading topics(); the value of
  * each record is a frame that format() parses as any source's.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kafka() source: the errors its options give, and that config() cannot
  * undo what its commits after delivery rest on. */
 #include "tests/unit/plugin-fixture.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kafka() source against librdkafka's mock cluster (3 brokers, a topic of
  * 4 partitions): kcat produces numbered lines, the real sluiced consumes
  * them into a file, sluice-gen verify checks every number arrived. A

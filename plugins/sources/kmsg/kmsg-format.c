@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* format("linux-kmsg"): a /dev/kmsg record into a message, in place. */
 #include "plugins/sources/kmsg/kmsg-private.h"
 

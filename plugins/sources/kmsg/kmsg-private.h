@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel's log as /dev/kmsg gives it, one record per read:
  *   PRI,SEQ,TIMESTAMP_USEC,FLAGS[,...];MESSAGE
  *    KEY=VALUE                      (device properties, each on a line

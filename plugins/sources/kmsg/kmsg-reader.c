@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading /dev/kmsg: each read() gives one record, and the kernel keeps
  * records in a ring that survives the daemon's restarts, so the reader
  * remembers the last record number it read (with the boot it belongs to)

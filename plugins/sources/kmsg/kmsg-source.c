@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kmsg(): the Linux kernel's log, /dev/kmsg, parsed as the kernel writes
  * it; format("linux-kmsg") is the parser, also for other sources. */
 #include "plugins/sources/kmsg/kmsg-private.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kmsg() on the real daemon: records written to a named pipe in the
  * kernel's format, as /dev/kmsg gives them, and the real /dev/kmsg when
  * it can be read. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tcp(), udp(), network() and syslog(): syslog over IP. The sockets are
  * opened here; reading, framing and flow control are the core's listener
  * and readers. Framing is the driver's, as in syslog-ng: tcp() and

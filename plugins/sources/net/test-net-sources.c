@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* syslog() on the real daemon with real senders: util-linux logger in its
  * RFC 5424 forms, syslog-ng forwarding with its syslog() destination, and
  * syslog-ng's loggen; every field checked in the output file. And every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "plugins/sources/system/system-input.h"
 
 #include <sys/stat.h>

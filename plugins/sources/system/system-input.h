@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What system() reads on this host. */
 #ifndef SL_SYSTEM_INPUT_H
 #define SL_SYSTEM_INPUT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* system(): the local system's logs on Linux, as syslog-ng's system()
  * gives them. On a host where journald owns /dev/log, the journal (as
  * systemd-journal() reads it: journald takes both /dev/log and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* system()'s choice between the journal and /dev/log, on folders of the
  * test's own made to look like each kind of host. */
 #include "plugins/sources/system/system-input.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* system() on the real daemon, pointed at a socket and a kernel log of the
  * test's own (never the system's /dev/log): both parts, and each part
  * missing in turn. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A program that logs the way most programs do, through glibc's
  * syslog(3), which always writes to /dev/log: the unix sources' test runs
  * it where /dev/log leads to the daemon under test.

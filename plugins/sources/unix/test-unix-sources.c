@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* unix-dgram() and unix-stream() with glibc's syslog(3) as the client.
  * glibc always writes to /dev/log, so the client runs in a private mount
  * namespace where /dev is a folder of the test's whose "log" leads to the

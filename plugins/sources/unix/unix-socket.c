@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "plugins/sources/unix/unix-socket.h"
 #include "core/activation.h"
 #include "core/i18n.h"

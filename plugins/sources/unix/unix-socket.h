@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Making the socket file of a local source: shared by unix-stream(),
  * unix-dgram() and system(), which compile it in. */
 #ifndef SL_UNIX_SOCKET_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* unix-stream() and unix-dgram(): local sockets of the /dev/log kind, as
  * glibc's syslog(3) and logger -u write to them. */
 #include "core/config/error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Template functions that transform text: $(echo), $(uppercase),
  * $(lowercase), each rendering its arguments joined by spaces; and the
  * module of the basic functions, whose others live in the files next to

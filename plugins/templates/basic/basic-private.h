@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared by the files of the basic template functions: their classes, for
  * the module list, and what several of them need to render arguments. */
 #ifndef SL_BASIC_PRIVATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* $(if (CONDITION) THEN ELSE): THEN when the message passes the filter
  * expression CONDITION, ELSE otherwise. CONDITION is written as in a
  * filter {} block, such as ("${LEVEL_NUM}" < 4) or (level(err) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* $(dns-resolve-ip [--use-dns=yes] [--use-fqdn=no] [--dns-cache=yes]
  * [--normalize-hostnames=no] IP): the name of an address, as syslog-ng
  * 3.38's resolve_sockaddr_to_hostname() gives it: getnameinfo() with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Digests of their arguments, joined, in lowercase hex: $(md5 ...),
  * $(hash ...) (the same as md5), $(sha1 ...), $(sha256 ...), $(sha512 ...),
  * each with syslog-ng's --length N (-l N) to keep the first N digits. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Arithmetic on two numbers: $(+ A B), $(- A B), $(* A B), $(/ A B),
  * $(% A B). Whole numbers give a whole result (division truncates), as in
  * syslog-ng; a fraction on either side makes it floating point. What is no

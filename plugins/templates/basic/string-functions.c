@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Template functions on text, as syslog-ng has them: $(substr), $(strip),
  * $(sanitize), $(length), $(replace-delimiter), $(padding), $(url-encode),
  * $(base64-encode), $(ipv4-to-int). Lengths, offsets and widths count

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The basic template functions as syslog-ng documents them: each renders
  * what it should for a known message, nested calls keep their own text,
  * and wrong arguments are refused when the template is compiled. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the basic template functions share to render their arguments. */
 #include "plugins/templates/basic/basic-private.h"
 #include "core/config/error.h"

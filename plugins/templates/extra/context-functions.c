@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The functions syslog-ng 3.38 evaluates over a correlation context
  * (grouping-by()'s aggregate()): $(context-length), $(context-values),
  * $(context-lookup), $(grep), and the aggregates $(min), $(max), $(sum),

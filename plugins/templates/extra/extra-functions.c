@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The tf-extra module: syslog-ng 3.38's list, text, lookup and
  * correlation-context template functions. */
 #include "plugins/templates/extra/extra-private.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared by the files of the extra template functions: their classes, for
  * the module list, and syslog-ng's list text (list-scanner, str-repr). */
 #ifndef SL_EXTRA_PRIVATE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* $(getent DB KEY [FIELD]) as syslog-ng has it: passwd and group (a name
  * gives its id, an id its name, or the field named), services and
  * protocols (a name gives its number, a number its name). The lookups go

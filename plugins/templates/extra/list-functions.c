@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* syslog-ng's list functions: $(list-concat), $(list-append),
  * $(list-head), $(list-nth), $(list-tail), $(list-slice), $(list-count),
  * $(implode) and $(explode). Each argument that is a list is read as

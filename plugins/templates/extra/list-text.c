@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* syslog-ng's list text: how $(list-*) read and write lists. */
 #include "plugins/templates/extra/extra-private.h"
 

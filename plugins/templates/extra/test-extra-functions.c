@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The extra template functions against what syslog-ng 3.38 writes for the
  * same templates and fields (each expected value below was produced by
  * Debian's syslog-ng 3.38 with a file() destination of that template). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* $(env), $(or), $(url-decode), $(basename), $(dirname),
  * $(indent-multi-line), $(binary), $(uuid) as syslog-ng 3.38 has them. */
 #include "plugins/templates/extra/extra-private.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* $(format-json ...) and $(format-flat-json ...): name-value pairs of a
  * message as a JSON object; $(format-welf) and $(format-cef-extension),
  * written by kv-formats.c, the same pairs as WELF or as a CEF extension

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* WELF and CEF extension text, escaped byte for byte as syslog-ng 3.38's
  * format-welf (append_unsafe_utf8_as_escaped_binary) and
  * format-cef-extension escape it. */

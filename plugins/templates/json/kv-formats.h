@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* $(format-welf) and $(format-cef-extension): the name-value pairs that
  * format-json.c selects with syslog-ng's value-pairs options, written as
  * WELF (name=value, spaced) or as a CEF extension. */

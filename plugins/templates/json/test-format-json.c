@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* $(format-json) and $(format-flat-json): what each scope and option
  * selects, how names nest, and that the output is JSON jansson reads back
  * to the same values whatever bytes the message holds. Where a test
