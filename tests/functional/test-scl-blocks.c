@@ -284,6 +284,44 @@ test_kubernetes_source (SlTestEnv *env, gconstpointer data)
   g_assert_cmpstr (text, ==, expected);
 }
 
+/* mbox(): each mail of an mbox file one message, from its "From " line
+ * to the next one's; the last one sent when multi-line-timeout() passes. */
+static void
+test_mbox_source (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *mbox = sl_test_path (env, "in.mbox");
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+
+  if (!g_file_set_contents (mbox,
+                            "From alice@example.org Tue Dec  1 10:00:00 2026\n"
+                            "Subject: one\n"
+                            "\n"
+                            "Hello Bob.\n"
+                            "\n"
+                            "From bob@example.org Tue Dec  1 11:00:00 2026\n"
+                            "Subject: two\n"
+                            "\n"
+                            "Hi Alice.\n", -1, NULL)
+      || !sl_test_write_config (env,
+                                "@version: 3.38\n"
+                                "@include \"scl.conf\"\n"
+                                "source s_mbox { mbox(filename(\"@DIR@/in.mbox\") multi-line-timeout(2) follow-freq(0.5)); };\n"
+                                "destination d_out { file(\"@DIR@/out.log\" template(\"[$MSG]\\n\")); };\n"
+                                "log { source(s_mbox); destination(d_out); };\n", NULL)
+      || !start_with_scl (env) || !sl_test_wait_lines (env, out, 8))
+    return;
+  g_autofree gchar *text = sl_test_read_file (out);
+  g_assert_cmpstr (text, ==,
+                   "[From alice@example.org Tue Dec  1 10:00:00 2026\n"
+                   "Subject: one\n"
+                   "\n"
+                   "Hello Bob.]\n"
+                   "[From bob@example.org Tue Dec  1 11:00:00 2026\n"
+                   "Subject: two\n"
+                   "\n"
+                   "Hi Alice.]\n");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -295,5 +333,6 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/scl-blocks/app-parser", test_app_parser);
   SL_TEST_ADD ("/scl-blocks/default-network-drivers", test_default_network_drivers);
   SL_TEST_ADD ("/scl-blocks/kubernetes-source", test_kubernetes_source);
+  SL_TEST_ADD ("/scl-blocks/mbox-source", test_mbox_source);
   return g_test_run ();
 }

@@ -12,6 +12,7 @@
 #include "core/persist.h"
 #include "core/source.h"
 #include "plugins/sources/file/file-follower.h"
+#include "plugins/sources/file/multi-line.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +41,7 @@ struct _SlFileFollower
   SlHandle file_name;       /* $FILE_NAME, which every message gets, as in syslog-ng */
   gchar *dir;
   gint follow_ms;           /* 0: only inotify wakes the reader */
+  const SlMultiLine *ml;    /* the driver's; NULL: a message a line */
   gchar *persist_key;
 
   SlSource *source;
@@ -63,6 +65,11 @@ struct _SlFileFollower
   gsize start;
   gsize end;
   gboolean skipping;        /* dropping the rest of an oversize line */
+  /* multi-line-mode(): the bytes from start taken into the message being
+   * put together, which stays in the buffer until sent, so that the
+   * position saved never passes the start of a message not yet sent */
+  gsize held;
+  gint64 last_read;         /* monotonic; for multi-line-timeout() */
   gsize record_size;        /* the format's binary records; 0: lines */
   SlMessage *batch[POST_BATCH];
   guint batched;
@@ -70,7 +77,7 @@ struct _SlFileFollower
 
 
 SlFileFollower *
-sl_file_follower_new (const gchar *id, const gchar *path, gint follow_ms)
+sl_file_follower_new (const gchar *id, const gchar *path, gint follow_ms, const SlMultiLine *ml)
 {
   SlFileFollower *self = g_new0 (SlFileFollower, 1);
   self->id = g_strdup (id);
@@ -78,6 +85,7 @@ sl_file_follower_new (const gchar *id, const gchar *path, gint follow_ms)
   self->path_len = strlen (path);
   self->file_name = sl_field_handle ("FILE_NAME");
   self->follow_ms = follow_ms;
+  self->ml = ml;
   self->dir = g_path_get_dirname (path);
   self->persist_key = g_strdup_printf ("file(%s)", path);
   self->fd = -1;
@@ -137,6 +145,80 @@ frame_record (SlFileFollower *self, gboolean at_end)
   return size;
 }
 
+/* Sends msg_len bytes of the held message, without the newlines it ends
+ * in (as syslog-ng), and moves past used bytes. */
+static void
+send_held (SlFileFollower *self, gsize msg_len, gsize used)
+{
+  const gchar *p = self->buf + self->start;
+  while (msg_len && (p[msg_len - 1] == '\n' || p[msg_len - 1] == '\r' || p[msg_len - 1] == '\0'))
+    msg_len--;
+  emit (self, p, msg_len);
+  self->start += used;
+  self->offset += used;
+  self->held = 0;
+}
+
+/* multi-line-mode(): adds the complete lines after the held ones to
+ * messages; at_end also a last line without its newline, and sends what
+ * is held, which no one will finish any more. */
+static void
+frame_multi_line (SlFileFollower *self, gboolean at_end)
+{
+  gsize max = sl_source_max_msg_size (self->source);
+  while (self->start + self->held < self->end)
+    {
+      gchar *line = self->buf + self->start + self->held;
+      gsize avail = self->end - self->start - self->held;
+      gchar *nl = memchr (line, '\n', avail);
+      if (self->skipping)
+        {
+          gsize used = nl ? (gsize) (nl - line) + 1 : avail;
+          self->skipping = nl == NULL;
+          self->start += used;
+          self->offset += used;
+          continue;
+        }
+      if (!nl && !at_end)
+        {
+          if (self->end - self->start <= max)
+            break;
+          /* longer than log-msg-size(): what is held goes as it is; a
+           * line alone that long is cut as without multi-line-mode() */
+          if (self->held)
+            send_held (self, self->held, self->held);
+          else
+            {
+              emit (self, line, avail);
+              self->start += avail;
+              self->offset += avail;
+              self->skipping = TRUE;
+            }
+          continue;
+        }
+      gsize len = nl ? (gsize) (nl - line) : avail;
+      gsize used = nl ? len + 1 : len;
+      gsize keep = 0;
+      switch (sl_multi_line_add (self->ml, self->held, line, len, &keep))
+        {
+        case SL_MULTI_LINE_BEFORE:
+          send_held (self, self->held, self->held);
+          break;
+        case SL_MULTI_LINE_END:
+          send_held (self, self->held + keep, self->held + used);
+          break;
+        case SL_MULTI_LINE_WAIT:
+          if (self->held && self->held + used > max)
+            send_held (self, self->held, self->held);
+          else
+            self->held += used;
+          break;
+        }
+    }
+  if (at_end && self->held)
+    send_held (self, self->held, self->held);
+}
+
 /* Makes messages of the complete lines (or records) in the buffer; at_end
  * also of a last line without its newline, which no one will finish any
  * more. */
@@ -144,7 +226,7 @@ static void
 frame_lines (SlFileFollower *self, gboolean at_end)
 {
   gsize max = sl_source_max_msg_size (self->source);
-  while (self->start < self->end)
+  while (!self->ml && self->start < self->end)
     {
       if (self->record_size)
         {
@@ -182,6 +264,8 @@ frame_lines (SlFileFollower *self, gboolean at_end)
       self->start += used;
       self->offset += used;
     }
+  if (self->ml)
+    frame_multi_line (self, at_end);
   if (self->start == self->end)
     self->start = self->end = 0;
   else if (self->start > 0)
@@ -262,6 +346,7 @@ open_file (SlFileFollower *self)
   self->ino = st.st_ino;
   self->offset = 0;
   self->start = self->end = 0;
+  self->held = 0;
   self->skipping = FALSE;
   if (!self->resumed)
     {
@@ -306,24 +391,38 @@ was_truncated (SlFileFollower *self)
   lseek (self->fd, 0, SEEK_SET);
   self->offset = 0;
   self->start = self->end = 0;
+  self->held = 0;
   self->skipping = FALSE;
   save_position (self);
   return TRUE;
 }
 
 /* Sleeps until inotify reports a change in the folder, follow-freq()
- * passes, or stop() wakes the thread. */
+ * (or limit_ms, when not -1) passes, or stop() wakes the thread. */
 static void
-wait_for_change (SlFileFollower *self)
+wait_for_change (SlFileFollower *self, gint limit_ms)
 {
   struct pollfd fds[2] = { { self->wake, POLLIN, 0 }, { self->inotify, POLLIN, 0 } };
   gint timeout = self->follow_ms > 0 ? self->follow_ms : self->inotify >= 0 ? -1 : FALLBACK_POLL_MS;
+  if (limit_ms >= 0 && (timeout < 0 || limit_ms < timeout))
+    timeout = limit_ms;
   if (poll (fds, self->inotify >= 0 ? 2 : 1, timeout) > 0 && fds[1].revents)
     {
       gchar events[4096] __attribute__ ((aligned (__alignof__ (struct inotify_event))));
       while (read (self->inotify, events, sizeof events) > 0)
         ;
     }
+}
+
+/* How long until multi-line-timeout() sends the held message: 0 now, -1
+ * never. */
+static gint64
+held_timeout_ms (SlFileFollower *self)
+{
+  if (!self->held || !sl_multi_line_timeout (self->ml))
+    return -1;
+  gint64 idle_ms = (g_get_monotonic_time () - self->last_read) / 1000;
+  return MAX (sl_multi_line_timeout (self->ml) - idle_ms, 0);
 }
 
 static gboolean
@@ -333,6 +432,7 @@ read_some (SlFileFollower *self)
   if (n > 0)
     {
       self->end += n;
+      self->last_read = g_get_monotonic_time ();
       return deliver (self, FALSE);
     }
   if (n < 0 && errno == EINTR)
@@ -345,7 +445,7 @@ read_some (SlFileFollower *self)
       /* and going on from the last position delivered */
       self->resumed = FALSE;
       close_file (self);
-      wait_for_change (self);
+      wait_for_change (self, -1);
       return TRUE;
     }
   if (was_replaced (self))
@@ -357,8 +457,16 @@ read_some (SlFileFollower *self)
       sl_log (SL_LOG_INFO, _("%s: %s was rotated; following the new file"), self->id, self->path);
       return delivered;
     }
-  if (!was_truncated (self))
-    wait_for_change (self);
+  if (was_truncated (self))
+    return TRUE;
+  gint64 idle_ms = held_timeout_ms (self);
+  if (idle_ms == 0)
+    {
+      /* multi-line-timeout() passed: no more lines for the held message */
+      send_held (self, self->held, self->held);
+      return deliver (self, FALSE);
+    }
+  wait_for_change (self, (gint) MIN (idle_ms, G_MAXINT));
   return TRUE;
 }
 
@@ -369,7 +477,7 @@ reader_thread (gpointer data)
   while (!g_atomic_int_get (&self->stopping))
     {
       if (self->fd < 0 && !open_file (self))
-        wait_for_change (self);
+        wait_for_change (self, -1);
       else if (!read_some (self))
         break;
     }

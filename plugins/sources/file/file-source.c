@@ -12,6 +12,8 @@ typedef struct
   SlDriver super;
   const gchar *path;
   gint64 follow_freq;       /* ms */
+  SlMultiLineOptions multi_line;
+  SlMultiLine *ml;
   SlFileFollower *follower;
 } FileSource;
 
@@ -19,6 +21,7 @@ static const SlOptionSpec file_options[] = {
   { "path", SL_STRING (FileSource, path), NULL, "the file to follow", .flags = SL_OPT_POSITIONAL },
   { "follow-freq", SL_DURATION (FileSource, follow_freq), "1",
     "how long between looks for new lines, rotation and truncation; inotify also wakes the reader at once" },
+  SL_MULTI_LINE_OPTIONS (FileSource, multi_line),
   { NULL }
 };
 
@@ -31,7 +34,14 @@ file_init (SlDriver *d, GError **error)
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("file() needs the path of the file to follow"));
       return FALSE;
     }
-  self->follower = sl_file_follower_new (d->id, self->path, (gint) MIN (self->follow_freq, G_MAXINT));
+  g_autoptr (GError) local = NULL;
+  self->ml = sl_multi_line_new (d, &self->multi_line, &local);
+  if (local)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  self->follower = sl_file_follower_new (d->id, self->path, (gint) MIN (self->follow_freq, G_MAXINT), self->ml);
   return TRUE;
 }
 
@@ -53,6 +63,8 @@ file_free (SlDriver *d)
   FileSource *self = (FileSource *) d;
   if (self->follower)
     sl_file_follower_free (self->follower);
+  if (self->ml)
+    sl_multi_line_free (self->ml);
 }
 
 static const SlSourceOps file_ops = {

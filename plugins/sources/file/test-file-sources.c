@@ -440,6 +440,79 @@ test_stdin (SlTestEnv *env, gconstpointer data)
   g_assert_nonnull (strstr (err, "stdin() reached the end of its input"));
 }
 
+static const gchar indented_config[] =
+  "@version: 4.0\n"
+  "source s_file { file(\"@DIR@/in.log\" follow-freq(0.1) flags(no-parse) multi-line-mode(indented)); };\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"[${MESSAGE}]\\n\")); };\n"
+  "log { source(s_file); destination(d_out); flags(flow-control); };\n";
+
+/* multi-line-mode(indented), as syslog-ng 3.38 makes the messages of the
+ * same file: an indented or empty line continues the message, the next
+ * unindented one sends it. The message held waiting for that is not
+ * passed by the position saved, so a restart reads it again whole. */
+static void
+test_multi_line_indented (SlTestEnv *env, gconstpointer data)
+{
+  if (!append (env, "in.log", "a\n  b\n\tc\n\nd\n") || !sl_test_write_config (env, indented_config, NULL)
+      || !sl_test_daemon_start (env) || !check_output (env, "[a\n  b\n\tc]\n"))
+    return;
+  g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
+  g_autofree gchar *persist = sl_test_read_file (env->persist);
+  g_assert_nonnull (persist);
+  /* "d" starts at byte 10 */
+  g_assert_nonnull (strstr (persist, " 10\n"));
+
+  if (append (env, "in.log", " e\nf\n") && sl_test_daemon_start (env))
+    check_output (env, "[a\n  b\n\tc]\n[d\n e]\n");
+}
+
+/* multi-line-mode(prefix-suffix): the prefix starts a message (the first
+ * line starts one whatever it is), the suffix ends it there, the rest of
+ * its line dropped; multi-line-timeout() sends the last one, which no
+ * line follows. The messages are syslog-ng 3.38's of the same file. */
+static void
+test_multi_line_prefix_suffix (SlTestEnv *env, gconstpointer data)
+{
+  if (!append (env, "in.log", "junk\nBEGIN 1\nx\nEND tail\nBEGIN 2\n  y\n")
+      || !sl_test_write_config (env,
+                                "@version: 4.0\n"
+                                "source s_file { file(\"@DIR@/in.log\" follow-freq(0.1) flags(no-parse)\n"
+                                "  multi-line-mode(prefix-suffix) multi-line-prefix('^BEGIN') multi-line-suffix('END')\n"
+                                "  multi-line-timeout(0.5)); };\n"
+                                "destination d_out { file(\"@DIR@/out.log\" template(\"[${MESSAGE}]\\n\")); };\n"
+                                "log { source(s_file); destination(d_out); };\n", NULL)
+      || !sl_test_daemon_start (env))
+    return;
+  check_output (env, "[junk]\n[BEGIN 1\nx\nEND]\n[BEGIN 2\n  y]\n");
+}
+
+/* sluiced -s on config; its exit status, its stderr in err. */
+static gint
+syntax_only (SlTestEnv *env, const gchar *config, gchar **err)
+{
+  if (!sl_test_write_config (env, config, NULL))
+    return -1;
+  return sl_test_run_built ("daemon/sluiced", NULL, err, "-s", "-f", env->config,
+                            "--module-path", sl_test_module_path (), NULL);
+}
+
+/* A pattern that is not one, and a prefix without a mode that uses it,
+ * are configuration errors. */
+static void
+test_multi_line_errors (SlTestEnv *env, gconstpointer data)
+{
+  const gchar *bad = "source s { file(\"@DIR@/in.log\" multi-line-mode(regexp) multi-line-prefix('(')); };\n"
+                    "log { source(s); };\n";
+  const gchar *unused = "source s { file(\"@DIR@/in.log\" multi-line-prefix('^x')); };\n"
+                        "log { source(s); };\n";
+  g_autofree gchar *err = NULL;
+  g_assert_cmpint (syntax_only (env, bad, &err), !=, 0);
+  g_assert_nonnull (strstr (err, "multi-line-prefix(): invalid pattern"));
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (syntax_only (env, unused, &err), !=, 0);
+  g_assert_nonnull (strstr (err, "need multi-line-mode(regexp)"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -453,6 +526,9 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/file/position-follows-delivery", test_position_follows_delivery);
   SL_TEST_ADD ("/wildcard-file/folder", test_wildcard);
   SL_TEST_ADD ("/file/file-name", test_file_name);
+  SL_TEST_ADD ("/file/multi-line-indented", test_multi_line_indented);
+  SL_TEST_ADD ("/file/multi-line-prefix-suffix", test_multi_line_prefix_suffix);
+  SL_TEST_ADD ("/file/multi-line-errors", test_multi_line_errors);
   SL_TEST_ADD ("/pipe/writers", test_pipe);
   SL_TEST_ADD ("/pipe/path-taken", test_pipe_path_taken);
   SL_TEST_ADD ("/stdin/until-eof", test_stdin);

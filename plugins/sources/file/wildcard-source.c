@@ -29,6 +29,8 @@ typedef struct
   gboolean recursive;
   gint max_files;
   gint64 follow_freq;       /* ms */
+  SlMultiLineOptions multi_line;
+  SlMultiLine *ml;
   GPatternSpec *spec;
 
   SlSource *source;
@@ -48,6 +50,7 @@ static const SlOptionSpec wildcard_options[] = {
   { "max-files", SL_INT (WildcardSource, max_files), "100", "the most files followed at once; more are left alone" },
   { "follow-freq", SL_DURATION (WildcardSource, follow_freq), "1",
     "how long between looks for new files and new lines; inotify also wakes the reader at once" },
+  SL_MULTI_LINE_OPTIONS (WildcardSource, multi_line),
   { NULL }
 };
 
@@ -66,6 +69,13 @@ wildcard_init (SlDriver *d, GError **error)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "max-files"),
                         _("max-files() must be at least 1"));
+      return FALSE;
+    }
+  g_autoptr (GError) local = NULL;
+  self->ml = sl_multi_line_new (d, &self->multi_line, &local);
+  if (local)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;
     }
   self->spec = g_pattern_spec_new (self->pattern);
@@ -88,7 +98,8 @@ follow (WildcardSource *self, const gchar *path)
       self->full_logged = TRUE;
       return;
     }
-  SlFileFollower *follower = sl_file_follower_new (self->super.id, path, (gint) MIN (self->follow_freq, G_MAXINT));
+  SlFileFollower *follower = sl_file_follower_new (self->super.id, path, (gint) MIN (self->follow_freq, G_MAXINT),
+                                                   self->ml);
   GError *error = NULL;
   if (!sl_file_follower_start (follower, self->source, &error))
     {
@@ -214,6 +225,8 @@ wildcard_free (SlDriver *d)
     g_pattern_spec_free (self->spec);
   if (self->followers)
     g_hash_table_unref (self->followers);
+  if (self->ml)
+    sl_multi_line_free (self->ml);
 }
 
 static const SlSourceOps wildcard_ops = {

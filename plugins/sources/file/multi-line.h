@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* syslog-ng's multi-line-mode() of file sources: which lines of a file
+ * make one message. */
+#ifndef SL_MULTI_LINE_H
+#define SL_MULTI_LINE_H
+
+#include "core/driver.h"
+#include "core/options.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  SL_MULTI_LINE_NONE,
+  SL_MULTI_LINE_INDENTED,       /* a line starting with a space or tab continues the message */
+  SL_MULTI_LINE_PREFIX_GARBAGE, /* prefix starts a message; garbage ends it and is dropped */
+  SL_MULTI_LINE_PREFIX_SUFFIX,  /* prefix starts a message; suffix ends it and is kept */
+} SlMultiLineMode;
+
+/* What a file source keeps in its struct, listing
+ * SL_MULTI_LINE_OPTIONS (its struct, the member) in its table. */
+typedef struct
+{
+  gint mode;                /* SlMultiLineMode */
+  const gchar *prefix;
+  const gchar *suffix;
+  gint64 timeout;           /* ms; 0: held until the next message starts */
+} SlMultiLineOptions;
+
+extern const SlOptionWord sl_multi_line_mode_words[];
+
+#define SL_MULTI_LINE_OPTIONS(T, m) \
+  { "multi-line-mode", SL_CHOICE (T, m.mode), "none", "which lines make one message", \
+    .words = sl_multi_line_mode_words }, \
+  { "multi-line-prefix", SL_STRING (T, m.prefix), NULL, \
+    "regexp and prefix-* modes: a line this PCRE finds a match in starts a new message" }, \
+  { "multi-line-suffix", SL_STRING (T, m.suffix), NULL, \
+    "prefix-suffix: a match of this PCRE ends the message after it; prefix-garbage: before it, dropping it" }, \
+  { "multi-line-garbage", SL_STRING (T, m.suffix), NULL, "another name of multi-line-suffix()" }, \
+  { "multi-line-timeout", SL_DURATION (T, m.timeout), "0", \
+    "a message waiting for more lines is sent when the file had nothing new this long; 0: when the next one starts" }
+
+typedef struct _SlMultiLine SlMultiLine;
+
+/* NULL without an error for multi-line-mode(none). */
+SlMultiLine *sl_multi_line_new (SlDriver *owner, const SlMultiLineOptions *options, GError **error);
+void         sl_multi_line_free (SlMultiLine *ml);
+gint64       sl_multi_line_timeout (const SlMultiLine *ml);
+
+typedef enum
+{
+  SL_MULTI_LINE_WAIT,       /* the line belongs to the message, which may go on */
+  SL_MULTI_LINE_END,        /* the message ends in this line, after *keep of its bytes */
+  SL_MULTI_LINE_BEFORE,     /* the message ended before this line, which starts the next */
+} SlMultiLineVerdict;
+
+/* Where line (without its newline) goes, held_len bytes of the message
+ * being read; held_len 0: the line starts one. */
+SlMultiLineVerdict sl_multi_line_add (const SlMultiLine *ml, gsize held_len, const gchar *line, gsize len,
+                                      gsize *keep);
+
+G_END_DECLS
+
+#endif
