@@ -19,6 +19,7 @@ typedef struct
   SlTemplateEnv env;
   SlOptions *disk_buffer;   /* the values of disk-buffer(...) */
   SlHookCommands hooks;
+  const gchar *persist_name;   /* persist-name(), NULL when not written */
 } SlDriverCore;
 
 static const SlOptionWord source_flag_words[] = {
@@ -149,6 +150,14 @@ static const SlOptionSpec batch_options[] = {
 
 /* The daemon's own settings in options {}: syslog-ng's global options that
  * no driver inherits, accepted so that its configurations load. */
+/* Every source and destination: syslog-ng's persist-name(). */
+static const SlOptionSpec persist_name_option[] = {
+  { "persist-name", SL_STRING (SlDriverCore, persist_name), NULL,
+    "the name the driver's state is kept under (file positions, its disk buffer) instead of one made "
+    "from its options, so that the state survives changing them" },
+  { NULL }
+};
+
 static const SlOptionSpec daemon_globals[] = {
   { "recv-time-zone", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; stamps without a zone are taken as local" },
   { "time-zone", SL_UNBOUND (SL_OPT_STRING), NULL,
@@ -272,7 +281,10 @@ sl_driver_class_tables (const SlDriverClass *klass, const SlOptionSpec *tables[S
   if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_DISK_BUFFER))
     tables[n++] = disk_buffer_option;
   if (klass->kind == SL_DRIVER_SOURCE || klass->kind == SL_DRIVER_DESTINATION)
-    tables[n++] = sl_hook_commands_option;
+    {
+      tables[n++] = sl_hook_commands_option;
+      tables[n++] = persist_name_option;
+    }
   tables[n] = NULL;
 }
 
@@ -446,9 +458,24 @@ sl_driver_free (SlDriver *driver)
   g_free (driver);
 }
 
+const gchar *
+sl_driver_persist_name_option (const SlDriver *driver)
+{
+  return driver_core (driver)->persist_name;
+}
+
 gchar *
 sl_driver_persist_name (const SlDriver *driver)
 {
+  const gchar *chosen = driver_core (driver)->persist_name;
+  if (chosen)
+    {
+      gchar *name = g_strdup (chosen);
+      for (gchar *p = name; *p; p++)
+        if (!g_ascii_isalnum (*p) && *p != '-' && *p != '_')
+          *p = '_';
+      return name;
+    }
   const SlCfgNode *node = sl_options_node (driver->options);
   GString *text = g_string_new (driver->klass->name);
   for (guint i = 0; node->args && i < node->args->len; i++)

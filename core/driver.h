@@ -96,10 +96,13 @@ void sl_driver_source_add_flags (SlDriver *driver, guint32 flags);
 /* What its hook-commands() says (sources and destinations), and whether
  * they were set up. */
 SlHookCommands *sl_driver_hook_commands (const SlDriver *driver);
-/* What a destination's disk-buffer files are called: its id and a hash of
- * its own options (not the core's, such as disk-buffer() itself), so that
- * a changed destination does not replay another one's messages. */
+/* What a destination's disk-buffer files are called: its persist-name()
+ * when written, else its id and a hash of its own options (not the core's,
+ * such as disk-buffer() itself), so that a changed destination does not
+ * replay another one's messages. */
 gchar      *sl_driver_persist_name (const SlDriver *driver);
+/* persist-name() as written, or NULL: a source keeps its state under it. */
+const gchar *sl_driver_persist_name_option (const SlDriver *driver);
 /* Whether name in options {} is an option some class inherits, or one of
  * the daemon's own global settings; an error with a suggestion if not. */
 gboolean    sl_driver_check_globals (const SlCfgNode *globals, GError **error);

@@ -270,7 +270,7 @@ void                  sl_plugins_foreach    (void (*func) (const SlDriverClass *
 const gchar          *sl_driver_kind_name   (SlDriverKind kind);
 /* The option tables of a class: its own, then those the core adds for its
  * kind and capabilities; NULL-terminated, at most SL_DRIVER_TABLES_MAX. */
-#define SL_DRIVER_TABLES_MAX 7
+#define SL_DRIVER_TABLES_MAX 8
 void                  sl_driver_class_tables (const SlDriverClass *klass,
                                               const SlOptionSpec *tables[SL_DRIVER_TABLES_MAX + 1]);
 /* The default klass gives option: its defaults' override of an option the

@@ -77,7 +77,8 @@ struct _SlFileFollower
 
 
 SlFileFollower *
-sl_file_follower_new (const gchar *id, const gchar *path, gint follow_ms, const SlMultiLine *ml)
+sl_file_follower_new (const gchar *id, const gchar *path, const gchar *persist_key, gint follow_ms,
+                      const SlMultiLine *ml)
 {
   SlFileFollower *self = g_new0 (SlFileFollower, 1);
   self->id = g_strdup (id);
@@ -87,7 +88,7 @@ sl_file_follower_new (const gchar *id, const gchar *path, gint follow_ms, const 
   self->follow_ms = follow_ms;
   self->ml = ml;
   self->dir = g_path_get_dirname (path);
-  self->persist_key = g_strdup_printf ("file(%s)", path);
+  self->persist_key = persist_key ? g_strdup (persist_key) : g_strdup_printf ("file(%s)", path);
   self->fd = -1;
   self->wake = -1;
   self->inotify = -1;

@@ -12,11 +12,12 @@ G_BEGIN_DECLS
 
 typedef struct _SlFileFollower SlFileFollower;
 
-/* id names the driver in what is logged; follow_ms 0: only inotify wakes
+/* id names the driver in what is logged; persist_key names its position in
+ * the persist file (NULL: "file(PATH)"); follow_ms 0: only inotify wakes
  * it; ml (kept by the caller while the follower lives) NULL: a message a
  * line. */
-SlFileFollower *sl_file_follower_new   (const gchar *id, const gchar *path, gint follow_ms,
-                                        const SlMultiLine *ml);
+SlFileFollower *sl_file_follower_new   (const gchar *id, const gchar *path, const gchar *persist_key,
+                                        gint follow_ms, const SlMultiLine *ml);
 const gchar    *sl_file_follower_path  (const SlFileFollower *follower);
 /* Reads on a thread of its own, posting to source, until stopped. */
 gboolean        sl_file_follower_start (SlFileFollower *follower, SlSource *source, GError **error);

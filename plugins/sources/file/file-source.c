@@ -3,6 +3,7 @@
  * the position kept across restarts, so that nothing is lost or read
  * twice. */
 #include "core/config/error.h"
+#include "core/driver.h"
 #include "core/i18n.h"
 #include "plugins/sources/file/file-follower.h"
 #include "plugins/sources/file/file-private.h"
@@ -41,7 +42,9 @@ file_init (SlDriver *d, GError **error)
       g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;
     }
-  self->follower = sl_file_follower_new (d->id, self->path, (gint) MIN (self->follow_freq, G_MAXINT), self->ml);
+  /* persist-name() names the position instead of the path, as in syslog-ng */
+  self->follower = sl_file_follower_new (d->id, self->path, sl_driver_persist_name_option (d),
+                                         (gint) MIN (self->follow_freq, G_MAXINT), self->ml);
   return TRUE;
 }
 

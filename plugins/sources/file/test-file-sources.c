@@ -118,6 +118,33 @@ test_resume_after_restart (SlTestEnv *env, gconstpointer data)
     check_output (env, "one\ntwo\nthree\nfour\nfive\nsix\n");
 }
 
+/* persist-name() names the position, as in syslog-ng: the file read under
+ * another spelling of its path resumes where the first one stopped. */
+static const gchar persist_name_config[] =
+  "@version: 4.0\n"
+  "source s_file { file(\"@DIR@/@IN@\" follow-freq(0.1) flags(no-parse) persist-name(\"app_log\")); };\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_file); destination(d_out); flags(flow-control); };\n";
+
+static void
+test_persist_name (SlTestEnv *env, gconstpointer data)
+{
+  if (!append (env, "in.log", "one\ntwo\n")
+      || !sl_test_write_config (env, persist_name_config, "IN", "in.log", NULL)
+      || !sl_test_daemon_start (env) || !check_output (env, "one\ntwo\n"))
+    return;
+  g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
+  g_autofree gchar *persist = sl_test_read_file (env->persist);
+  g_assert_nonnull (persist);
+  g_assert_true (g_str_has_prefix (persist, "app_log\t") || strstr (persist, "\napp_log\t"));
+
+  if (!append (env, "in.log", "three\n")
+      || !sl_test_write_config (env, persist_name_config, "IN", "./in.log", NULL)
+      || !sl_test_daemon_start (env))
+    return;
+  check_output (env, "one\ntwo\nthree\n");
+}
+
 /* Rotation: the old file is renamed and a new one made at the path; the
  * old one is read to its end, then the new one from its start. */
 static void
@@ -519,6 +546,7 @@ main (int argc, char **argv)
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/file/follow", test_follow);
   SL_TEST_ADD ("/file/resume-after-restart", test_resume_after_restart);
+  SL_TEST_ADD ("/file/persist-name", test_persist_name);
   SL_TEST_ADD ("/file/rotation", test_rotation);
   SL_TEST_ADD ("/file/replaced-by-shorter", test_replaced_by_shorter);
   SL_TEST_ADD ("/file/truncation", test_truncation_in_place);

@@ -6,6 +6,7 @@
  * follow-freq(). Each file is followed as file() follows its one
  * (file-follower.c), its position kept under the same persist name. */
 #include "core/config/error.h"
+#include "core/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "plugins/sources/file/file-follower.h"
@@ -98,7 +99,9 @@ follow (WildcardSource *self, const gchar *path)
       self->full_logged = TRUE;
       return;
     }
-  SlFileFollower *follower = sl_file_follower_new (self->super.id, path, (gint) MIN (self->follow_freq, G_MAXINT),
+  const gchar *persist_name = sl_driver_persist_name_option (&self->super);
+  g_autofree gchar *key = persist_name ? g_strdup_printf ("%s(%s)", persist_name, path) : NULL;
+  SlFileFollower *follower = sl_file_follower_new (self->super.id, path, key, (gint) MIN (self->follow_freq, G_MAXINT),
                                                    self->ml);
   GError *error = NULL;
   if (!sl_file_follower_start (follower, self->source, &error))
