@@ -36,6 +36,7 @@ GString *rewrite_rule_scratch (void);
 extern const SlDriverClass rewrite_set_class;
 extern const SlDriverClass rewrite_unset_class;
 extern const SlDriverClass rewrite_groupunset_class;
+extern const SlDriverClass rewrite_groupset_class;
 extern const SlDriverClass rewrite_subst_class;
 extern const SlDriverClass rewrite_set_tag_class;
 extern const SlDriverClass rewrite_clear_tag_class;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* set("template" value("FIELD")), unset(value("FIELD")) and
- * groupunset(values(".SDATA.*" "json.*")): give a field a value rendered
- * from the message, remove one, remove every field whose name matches a
- * glob. */
+/* set("template" value("FIELD")), unset(value("FIELD")),
+ * groupset("template" values(".SDATA.*" "json.*")) and
+ * groupunset(values(...)): give a field a value rendered from the message,
+ * remove one, give every field whose name matches a glob a value rendered
+ * from it ($_ is its value, as in syslog-ng), remove every such field. */
 #include "plugins/rewrites/basic/rewrite-rule.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -18,7 +19,7 @@ typedef struct
   SlTemplate *value;      /* set() */
 } SetRule;
 
-/* groupunset() decides once per field name whether it matches: handles
+/* groupset() and groupunset() decide once per field name whether it matches: handles
  * below this are remembered without a lock, others asked each time. */
 #define REMEMBERED_HANDLES 4096
 
@@ -35,7 +36,9 @@ typedef struct
   GPtrArray *glob_texts;
   GPtrArray *globs;       /* GPatternSpec */
   guint8 *decisions;      /* per handle: NAME_* */
-} GroupUnsetRule;
+  SlTemplate *value;      /* groupset() */
+  SlHandle current;       /* groupset(): "_", the value being replaced */
+} GroupRule;
 
 static const SlOptionSpec set_options[] = {
   { "template", SL_TEMPLATE (SetRule, value), NULL, "the new value, a template", .flags = SL_OPT_POSITIONAL },
@@ -50,8 +53,16 @@ static const SlOptionSpec unset_options[] = {
   { NULL }
 };
 
+static const SlOptionSpec groupset_options[] = {
+  { "template", SL_TEMPLATE (GroupRule, value), NULL, "the new value of each field, a template in which $_ is "
+    "the field's own value", .flags = SL_OPT_POSITIONAL },
+  { "values", SL_LIST (GroupRule, glob_texts), NULL, "globs of the field names to set, such as \".SDATA.*\"" },
+  REWRITE_RULE_OPTIONS,
+  { NULL }
+};
+
 static const SlOptionSpec groupunset_options[] = {
-  { "values", SL_LIST (GroupUnsetRule, glob_texts), NULL, "globs of the field names to remove, such as \".SDATA.*\"" },
+  { "values", SL_LIST (GroupRule, glob_texts), NULL, "globs of the field names to remove, such as \".SDATA.*\"" },
   REWRITE_RULE_OPTIONS,
   { NULL }
 };
@@ -104,17 +115,18 @@ unset_process (SlDriver *d, SlMessage **msg)
   return TRUE;
 }
 
-/* groupunset() */
+/* groupunset() and groupset() */
 
 static gboolean
 groupunset_init (SlDriver *d, GError **error)
 {
-  GroupUnsetRule *self = (GroupUnsetRule *) d;
+  GroupRule *self = (GroupRule *) d;
   GPtrArray *globs = self->glob_texts;
   if (!globs || !globs->len)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos,
-                        _("groupunset() needs values(), globs of field names such as values(\".SDATA.*\")"));
+                        _("%s() needs values(), globs of field names such as values(\".SDATA.*\")"),
+                        d->klass->name);
       return FALSE;
     }
   self->globs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_pattern_spec_free);
@@ -133,17 +145,31 @@ groupunset_init (SlDriver *d, GError **error)
   return TRUE;
 }
 
+static gboolean
+groupset_init (SlDriver *d, GError **error)
+{
+  GroupRule *self = (GroupRule *) d;
+  if (!self->value)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos,
+                        _("groupset() needs the new value, as in groupset(\"$(uppercase $_)\" values(\"json.*\"))"));
+      return FALSE;
+    }
+  self->current = sl_field_handle ("_");
+  return groupunset_init (d, error);
+}
+
 static void
 groupunset_free (SlDriver *d)
 {
-  GroupUnsetRule *self = (GroupUnsetRule *) d;
+  GroupRule *self = (GroupRule *) d;
   if (self->globs)
     g_ptr_array_unref (self->globs);
   g_free (self->decisions);
 }
 
 static gboolean
-name_matches (const GroupUnsetRule *self, SlHandle field)
+name_matches (const GroupRule *self, SlHandle field)
 {
   guint8 known = field < REMEMBERED_HANDLES ? __atomic_load_n (&self->decisions[field], __ATOMIC_RELAXED)
                                              : NAME_UNKNOWN;
@@ -162,7 +188,7 @@ name_matches (const GroupUnsetRule *self, SlHandle field)
  * more takes another pass. */
 typedef struct
 {
-  const GroupUnsetRule *self;
+  const GroupRule *self;
   SlHandle found[64];
   guint n;
 } Matching;
@@ -177,7 +203,7 @@ collect_matching (SlHandle field, const gchar *value, gsize len, gpointer data)
 }
 
 static gboolean
-groupunset_has_any (const GroupUnsetRule *self, const SlMessage *msg)
+groupunset_has_any (const GroupRule *self, const SlMessage *msg)
 {
   for (SlHandle h = SL_F_NONE + 1; h < SL_F_BUILTIN_MAX; h++)
     if (sl_message_has (msg, h) && name_matches (self, h))
@@ -190,7 +216,7 @@ groupunset_has_any (const GroupUnsetRule *self, const SlMessage *msg)
 static gboolean
 groupunset_process (SlDriver *d, SlMessage **msg)
 {
-  GroupUnsetRule *self = (GroupUnsetRule *) d;
+  GroupRule *self = (GroupRule *) d;
   if (!groupunset_has_any (self, *msg) || !rewrite_rule_applies (&self->rule, msg))
     return TRUE;
   sl_message_make_writable (msg);
@@ -209,9 +235,63 @@ groupunset_process (SlDriver *d, SlMessage **msg)
   return TRUE;
 }
 
+typedef struct
+{
+  const GroupRule *self;
+  GArray *found;   /* SlHandle */
+} AllMatching;
+
+static gboolean
+collect_all_matching (SlHandle field, const gchar *value, gsize len, gpointer data)
+{
+  AllMatching *m = data;
+  if (field != m->self->current && name_matches (m->self, field))
+    g_array_append_val (m->found, field);
+  return TRUE;
+}
+
+/* Each matching field gets the template rendered with $_ holding its own
+ * value; $_ is gone again afterwards. */
+static void
+set_each (GroupRule *self, SlMessage *msg, const SlHandle *fields, guint n)
+{
+  GString *old = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      gsize len;
+      const gchar *value = sl_message_get (msg, fields[i], &len);
+      g_string_truncate (old, 0);
+      g_string_append_len (old, value ? value : "", value ? len : 0);
+      sl_message_set (msg, self->current, old->str, old->len);
+      const gchar *rendered = sl_template_peek (self->value, msg, &len);
+      sl_message_set (msg, fields[i], rendered, len);
+    }
+  sl_message_unset (msg, self->current);
+  g_string_free (old, TRUE);
+}
+
+static gboolean
+groupset_process (SlDriver *d, SlMessage **msg)
+{
+  GroupRule *self = (GroupRule *) d;
+  if (!groupunset_has_any (self, *msg) || !rewrite_rule_applies (&self->rule, msg))
+    return TRUE;
+  sl_message_make_writable (msg);
+  GArray *fields = g_array_new (FALSE, FALSE, sizeof (SlHandle));
+  for (SlHandle h = SL_F_NONE + 1; h < SL_F_BUILTIN_MAX; h++)
+    if (sl_message_has (*msg, h) && name_matches (self, h))
+      g_array_append_val (fields, h);
+  AllMatching all = { self, fields };
+  sl_message_foreach_dynamic (*msg, collect_all_matching, &all);
+  set_each (self, *msg, (const SlHandle *) fields->data, fields->len);
+  g_array_free (fields, TRUE);
+  return TRUE;
+}
+
 static const SlRewriteOps set_ops = { .process = set_process };
 static const SlRewriteOps unset_ops = { .process = unset_process };
 static const SlRewriteOps groupunset_ops = { .process = groupunset_process };
+static const SlRewriteOps groupset_ops = { .process = groupset_process };
 
 const SlDriverClass rewrite_set_class = {
   .kind = SL_DRIVER_REWRITE,
@@ -238,8 +318,19 @@ const SlDriverClass rewrite_groupunset_class = {
   .name = "groupunset",
   .summary = "remove the fields whose names match globs: groupunset(values(\".SDATA.*\" \"json.*\"))",
   .options = groupunset_options,
-  .instance_size = sizeof (GroupUnsetRule),
+  .instance_size = sizeof (GroupRule),
   .init = groupunset_init,
   .free = groupunset_free,
   .ops.rewrite = &groupunset_ops,
+};
+
+const SlDriverClass rewrite_groupset_class = {
+  .kind = SL_DRIVER_REWRITE,
+  .name = "groupset",
+  .summary = "set the fields whose names match globs: groupset(\"$(uppercase $_)\" values(\"json.*\"))",
+  .options = groupset_options,
+  .instance_size = sizeof (GroupRule),
+  .init = groupset_init,
+  .free = groupunset_free,
+  .ops.rewrite = &groupset_ops,
 };

@@ -159,6 +159,34 @@ test_condition (void)
   rule_free (&r);
 }
 
+/* groupset(): each matching field rendered with $_ as its own value, as
+ * syslog-ng 3.38 writes it; $_ itself does not stay behind */
+static void
+test_groupset (void)
+{
+  Rule r = rule_new ("groupset(\"<$_>\" values(\"json.*\" \"PI?\"))");
+  SlMessage *msg = sl_test_message_new ("json.a", "x", "json.b.c", "yz", "jsonx", "kept", "PID", "ab",
+                                        "PROGRAM", "kept", NULL);
+  msg = run (&r, msg);
+  assert_field (msg, "json.a", "<x>");
+  assert_field (msg, "json.b.c", "<yz>");
+  assert_field (msg, "PID", "<ab>");
+  assert_field (msg, "jsonx", "kept");
+  assert_field (msg, "PROGRAM", "kept");
+  assert_field (msg, "_", NULL);
+  msg = run (&r, msg);
+  assert_field (msg, "json.a", "<<x>>");
+  sl_message_unref (msg);
+  rule_free (&r);
+
+  r = rule_new ("groupset(\"[$_]\" values(\"*\"))");
+  msg = run (&r, sl_test_message_new ("json.a", "x", NULL));
+  assert_field (msg, "json.a", "[x]");
+  assert_field (msg, "_", NULL);
+  sl_message_unref (msg);
+  rule_free (&r);
+}
+
 static void
 test_unset_and_groupunset (void)
 {
@@ -385,6 +413,8 @@ test_config_errors (void)
   assert_refused ("set(\"$(nosuch)\" value(\"X\"))", "unknown template function 'nosuch'");
   assert_refused ("unset(value(\"\"))", "'' is not a field or macro name");
   assert_refused ("groupunset()", "groupunset() needs values()");
+  assert_refused ("groupset(values(\"json.*\"))", "groupset() needs the new value");
+  assert_refused ("groupset(\"x\")", "groupset() needs values()");
   assert_refused ("set(\"x\" value(\"X\") condition(filter(f_missing)))", "there is no filter named 'f_missing'");
   assert_refused ("set(\"x\" value(\"X\") condition())", "expected a filter expression");
   assert_refused ("set(\"x\" value(\"X\") condition(\"$A\" eq))", "a value to compare after 'eq'");
@@ -420,6 +450,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rewrites/set", test_set);
   g_test_add_func ("/rewrites/condition", test_condition);
   g_test_add_func ("/rewrites/unset-groupunset", test_unset_and_groupunset);
+  g_test_add_func ("/rewrites/groupset", test_groupset);
   g_test_add_func ("/rewrites/subst", test_subst);
   g_test_add_func ("/rewrites/subst-hostile", test_subst_hostile);
   g_test_add_func ("/rewrites/tags", test_tags);
