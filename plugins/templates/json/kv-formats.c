@@ -15,6 +15,22 @@ append_hex_escape (GString *out, guchar c)
   g_string_append_len (out, escaped, sizeof escaped);
 }
 
+/* The UTF-8 character text starts with (its first byte is not ASCII), or
+ * \xHH of that byte when it starts none; the bytes taken. */
+static gsize
+append_non_ascii (GString *out, const gchar *text, gsize len)
+{
+  gunichar u = g_utf8_get_char_validated (text, len);
+  if (u == (gunichar) -1 || u == (gunichar) -2)
+    {
+      append_hex_escape (out, (guchar) text[0]);
+      return 1;
+    }
+  gsize n = g_utf8_next_char (text) - text;
+  g_string_append_len (out, text, n);
+  return n;
+}
+
 /* Control characters by name or as \xHH, a byte that is not UTF-8 as
  * \xHH, and with quote, '"' as \". */
 static void
@@ -25,16 +41,7 @@ append_welf_value (GString *out, const gchar *text, gsize len, gboolean quote)
       guchar c = (guchar) text[i];
       if (c >= 0x80)
         {
-          gunichar u = g_utf8_get_char_validated (text + i, len - i);
-          if (u == (gunichar) -1 || u == (gunichar) -2)
-            {
-              append_hex_escape (out, c);
-              i++;
-              continue;
-            }
-          gsize n = g_utf8_next_char (text + i) - (text + i);
-          g_string_append_len (out, text + i, n);
-          i += n;
+          i += append_non_ascii (out, text + i, len - i);
           continue;
         }
       switch (c)
@@ -84,16 +91,7 @@ append_cef_value (GString *out, const gchar *text, gsize len)
       guchar c = (guchar) text[i];
       if (c >= 0x80)
         {
-          gunichar u = g_utf8_get_char_validated (text + i, len - i);
-          if (u == (gunichar) -1 || u == (gunichar) -2)
-            {
-              append_hex_escape (out, c);
-              i++;
-              continue;
-            }
-          gsize n = g_utf8_next_char (text + i) - (text + i);
-          g_string_append_len (out, text + i, n);
-          i += n;
+          i += append_non_ascii (out, text + i, len - i);
           continue;
         }
       switch (c)
