@@ -6,26 +6,12 @@
 #define SL_TEMPLATE_H
 
 #include <glib.h>
+#include "core/macros.h"
 #include "core/message.h"
 #include "core/plugin.h"
 #include "core/timeutil.h"
 
 G_BEGIN_DECLS
-
-/* How a destination wants its templates rendered. */
-struct _SlTemplateEnv
-{
-  SlTsFormat ts_format;    /* for $STAMP and the R_/S_ STAMP forms */
-  gint frac_digits;        /* digits after the second in ISO stamps */
-  GTimeZone *zone;         /* convert stamps to this zone, or NULL to keep the message's */
-  gboolean escape;         /* template-escape(yes): escape ' " \ in values */
-  gboolean file_name;      /* values become safe in a path: see SL_TEMPLATE_FILE_NAME_REPLACEMENT */
-  /* The messages of a correlation context, oldest first, the rendered
-   * message last; NULL outside one, where the context is the rendered
-   * message alone. Only sl_template_append_context() sets them. */
-  const SlMessage *const *context;
-  guint context_len;
-};
 
 /* With env->file_name, every byte of what a macro, field or function
  * puts into the text that is '/' or a control character (NUL, newline,
