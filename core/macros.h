@@ -25,6 +25,9 @@ struct _SlTemplateEnv
   guint context_len;
 };
 
+/* RFC 3164 stamps in the message's own zone, nothing escaped. */
+extern const SlTemplateEnv sl_template_env_default;
+
 /* A macro id greater than zero, or 0 when name is no macro (then it is a field). */
 guint    sl_macro_lookup (const gchar *name);
 /* Appends the macro's value; FALSE when the message has no value for it. */

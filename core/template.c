@@ -7,13 +7,6 @@
 
 #include <string.h>
 
-const SlTemplateEnv sl_template_env_default = {
-  .ts_format = SL_TS_RFC3164,
-  .frac_digits = 0,
-  .zone = NULL,
-  .escape = FALSE,
-};
-
 typedef enum
 {
   ELEM_LITERAL,

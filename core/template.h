@@ -20,7 +20,6 @@ G_BEGIN_DECLS
  * a line break into it. The template's own text is kept as written. */
 #define SL_TEMPLATE_FILE_NAME_REPLACEMENT '_'
 
-extern const SlTemplateEnv sl_template_env_default;
 
 SlTemplate  *sl_template_compile (const gchar *text, GError **error);
 /* syslog-ng's template-function statements: while functions (name ->

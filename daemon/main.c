@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "core/activation.h"
 #include "core/config.h"
+#include "core/config-run.h"
 #include "core/config/parser.h"
 #include "core/i18n.h"
 #include "core/internal.h"
