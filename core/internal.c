@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "core/internal.h"
+#include "core/internal-private.h"
 
 #include <stdio.h>
 

@@ -24,8 +24,6 @@ void sl_log (SlLogLevel level, const gchar *format, ...) G_GNUC_PRINTF (2, 3);
  * it wants (internal() makes a message). NULL sink: to stderr only. */
 typedef void (*SlInternalSink) (SlLogLevel level, const gchar *text, gpointer user_data);
 void sl_internal_set_sink   (SlInternalSink sink, gpointer user_data);
-void sl_internal_set_stderr (gboolean on);
-void sl_internal_set_verbosity (gboolean verbose, gboolean debug);
 
 G_END_DECLS
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "core/plugin.h"
+#include "core/plugin-private.h"
 #include "core/config/tree.h"
 #include "core/i18n.h"
 #include "core/internal.h"

@@ -252,8 +252,7 @@ void                  sl_continuation_free  (SlContinuation *k);
  * caller's reference. */
 gboolean              sl_parser_emit_later  (SlDriver *self, const SlContinuation *k, SlMessage *msg);
 
-/* The loader and registry. */
-gboolean              sl_plugins_load       (const gchar *search_path, GError **error);
+/* The registry (sluiced loads the plugins: core/plugin-private.h). */
 /* Registers every class of module, or none: a class of an unknown kind,
  * without its kind's required operations, with a table that names an
  * option twice (its own or one the core adds), or named like a class
