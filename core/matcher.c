@@ -247,12 +247,6 @@ sl_matcher_type (const SlMatcher *m)
   return m->type;
 }
 
-guint32
-sl_matcher_flags (const SlMatcher *m)
-{
-  return m->flags;
-}
-
 /* Literal strings */
 
 static gboolean

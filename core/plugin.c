@@ -170,18 +170,6 @@ sl_plugins_lookup (SlDriverKind kind, const gchar *name)
   return klass;
 }
 
-const SlDriverClass *
-sl_plugins_lookup_any (const gchar *name)
-{
-  for (SlDriverKind k = 0; k < SL_DRIVER_KIND_COUNT; k++)
-    {
-      const SlDriverClass *klass = sl_plugins_lookup (k, name);
-      if (klass)
-        return klass;
-    }
-  return NULL;
-}
-
 static gint
 compare_strings (gconstpointer a, gconstpointer b)
 {

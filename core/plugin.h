@@ -244,7 +244,6 @@ void                  sl_parser_emit        (SlMessage *msg);
  * sl_continuation_free(). */
 typedef struct _SlContinuation SlContinuation;
 SlContinuation       *sl_parser_continuation (void);
-gboolean              sl_continuation_equal (const SlContinuation *a, const SlContinuation *b);
 void                  sl_continuation_free  (SlContinuation *k);
 /* Outside process(), on the main thread (a timer of the default main
  * context): routes msg from k, taken while self processed a message, if
@@ -260,7 +259,6 @@ gboolean              sl_parser_emit_later  (SlDriver *self, const SlContinuatio
  * module came from. */
 gboolean              sl_plugins_register   (const SlModule *module, const gchar *file, GError **error);
 const SlDriverClass  *sl_plugins_lookup     (SlDriverKind kind, const gchar *name);
-const SlDriverClass  *sl_plugins_lookup_any (const gchar *name);
 /* Names of the drivers of a kind, sorted; free the array with g_ptr_array_unref. */
 GPtrArray            *sl_plugins_names      (SlDriverKind kind);
 /* Calls func for every registered class, in kind and name order. */
