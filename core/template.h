@@ -9,6 +9,8 @@
 #include "core/macros.h"
 #include "core/message.h"
 #include "core/plugin.h"
+/* template functions render their arguments into scratch buffers */
+#include "core/scratch.h"
 #include "core/timeutil.h"
 
 G_BEGIN_DECLS
