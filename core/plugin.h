@@ -270,9 +270,6 @@ const gchar          *sl_driver_kind_name   (SlDriverKind kind);
 #define SL_DRIVER_TABLES_MAX 8
 void                  sl_driver_class_tables (const SlDriverClass *klass,
                                               const SlOptionSpec *tables[SL_DRIVER_TABLES_MAX + 1]);
-/* The default klass gives option: its defaults' override of an option the
- * core adds, or the table's. */
-const gchar          *sl_driver_class_default (const SlDriverClass *klass, const SlOptionSpec *option);
 gchar                *sl_plugins_help       (const SlDriverClass *klass);
 
 G_END_DECLS
