@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "core/activation.h"
+#include "core/activation-private.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 

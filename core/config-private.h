@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* What the core's units share about a configuration being built or run;
- * plugins see only core/config.h. */
+/* What the core's units share about a configuration being built or run,
+ * and the building of it (core/config.c): its objects, ids, drivers and
+ * templates. Compiling its log paths (core/path-compile.c) and running it
+ * (core/config-run.c) are above; plugins see only core/config.h. */
 #ifndef SL_CONFIG_PRIVATE_H
 #define SL_CONFIG_PRIVATE_H
 
 #include "core/config.h"
 #include "core/config/tree.h"
-#include "core/destination.h"
+#include "core/options.h"
+#include "core/stats.h"
 
 G_BEGIN_DECLS
 
@@ -40,25 +43,35 @@ struct _SlConfig
   GHashTable *reusable;        /* key -> SlSource or SlDestination made here */
   SlConfig *donor;             /* while compiling: the running configuration */
   GHashTable *borrowed;        /* SlSource, SlDestination, SlDriver taken from donor */
+  SlOptionsCompiler compiler;  /* what drivers' template and filter options are made with */
 };
 
+/* Everything of cfg->tree but its log paths: objects collected, options {}
+ * checked, stats() bound, templates and template functions compiled, the
+ * objects no path uses checked. */
+gboolean sl_config_build (SlConfig *cfg, GError **error);
 const SlCfgNode *sl_config_find_object (SlConfig *cfg, const gchar *kind, const gchar *name);
 /* Makes a driver of kind from node (`tcp(port(514))`): class lookup with the
- * list of known names on failure, options checked, init called. */
+ * list of known names on failure, options checked, init called. group
+ * names it in ids ("s_net#0"). */
 SlDriver *sl_config_new_driver (SlConfig *cfg, SlDriverKind kind, const SlCfgNode *node,
                                 const gchar *group, GError **error);
-/* The SlSource/SlDestination objects of a named or inline group, made on
- * first use. */
-GPtrArray *sl_config_source_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body, GError **error);
-GPtrArray *sl_config_dest_group   (SlConfig *cfg, const gchar *name, const SlCfgNode *body, GError **error);
+/* The same of klass under id (another worker of the same destination). */
+SlDriver *sl_config_new_driver_with_id (SlConfig *cfg, const SlDriverClass *klass, const SlCfgNode *node,
+                                        const gchar *id, GError **error);
+/* Counts an id of group as taken, for a driver borrowed from the running
+ * configuration, so the ones made after it are numbered as before. */
+void       sl_config_skip_id (SlConfig *cfg, SlDriverKind kind, const gchar *group);
 gchar     *sl_config_anonymous_name (SlConfig *cfg, const gchar *kind);
-/* The paths a source collects while its configuration is compiled: its
- * live ones, or, for a source taken over from the running configuration,
- * new ones that replace the live ones when the new configuration starts. */
-GPtrArray *sl_config_source_paths (SlConfig *cfg, SlSource *src);
-/* A configuration of no statements: it owns drivers made outside any
- * file, such as the filter functions of a template's $(if). */
-SlConfig  *sl_config_new_empty (void);
+/* Reload: what a source or destination is known by across reloads (kind,
+ * group, place, driver text and options {}); the running configuration's
+ * object of that key, marked as taken by cfg, or NULL; and offering one of
+ * cfg's to the next configuration (not one with hook-commands(), which
+ * restarts at a reload so that its teardown() and setup() run). */
+gchar     *sl_config_reuse_key (SlConfig *cfg, const gchar *kind, const gchar *group, guint index,
+                                const SlCfgNode *node);
+gpointer   sl_config_borrow (SlConfig *cfg, const gchar *key);
+void       sl_config_keep_reusable (SlConfig *cfg, gchar *key, gpointer object, const SlDriver *driver);
 
 G_END_DECLS
 

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/driver.h"
-#include "core/config-private.h"
 #include "core/config/error.h"
-#include "core/filter-expr.h"
 #include "core/hook-commands.h"
 #include "core/i18n.h"
 #include "core/timeutil.h"
@@ -331,31 +329,6 @@ sl_driver_template_env (const SlDriver *driver)
   return &driver_core (driver)->env;
 }
 
-static gpointer
-template_new (gpointer cfg, const gchar *text, SlCfgPos pos, GError **error)
-{
-  return sl_config_compile_template (cfg, text, pos, error);
-}
-
-static gpointer
-filter_new (gpointer cfg, const SlCfgNode *option, GError **error)
-{
-  return sl_filter_expr_compile (cfg, g_ptr_array_index (option->children, 0), error);
-}
-
-static const SlOptionsCompiler *
-compiler_for (SlConfig *cfg, SlOptionsCompiler *compiler)
-{
-  *compiler = (SlOptionsCompiler) {
-    .template_new = template_new,
-    .template_free = (void (*) (gpointer)) sl_template_unref,
-    .filter_new = filter_new,
-    .filter_free = (void (*) (gpointer)) sl_filter_expr_free,
-    .user_data = cfg,
-  };
-  return compiler;
-}
-
 static gboolean
 make_template_env (SlDriver *driver, GError **error)
 {
@@ -403,7 +376,8 @@ bind_disk_buffer (SlDriverCore *core, GError **error)
 
 SlDriver *
 sl_driver_new (SlConfig *cfg, const SlDriverClass *klass, const SlCfgNode *node,
-               const SlCfgNode *globals, const gchar *id, GError **error)
+               const SlCfgNode *globals, const gchar *id, const SlOptionsCompiler *compiler,
+               GError **error)
 {
   const SlOptionSpec *tables[SL_DRIVER_TABLES_MAX + 1];
   sl_driver_class_tables (klass, tables);
@@ -418,15 +392,13 @@ sl_driver_new (SlConfig *cfg, const SlDriverClass *klass, const SlCfgNode *node,
   driver->pos = node->pos;
   driver->id = g_strdup (id);
   driver->options = options;
-  SlOptionsCompiler compiler;
-  compiler_for (cfg, &compiler);
   gboolean ok = TRUE;
   SlDriverCore *core = driver_core (driver);
   for (guint i = 0; ok && tables[i]; i++)
     {
       gpointer target = tables[i] == klass->options ? (gpointer) driver
                         : tables[i] == sl_hook_commands_option ? (gpointer) &core->hooks : (gpointer) core;
-      ok = sl_options_bind (options, tables[i], target, &compiler, error);
+      ok = sl_options_bind (options, tables[i], target, compiler, error);
     }
   if (ok)
     ok = sl_hook_commands_bind (&core->hooks, error);
@@ -526,60 +498,13 @@ search_table (InheritSearch *s, const SlOptionSpec *table, gboolean any)
     }
 }
 
-static void
-search_class (const SlDriverClass *klass, gpointer data)
-{
-  if (klass->options)
-    search_table (data, klass->options, FALSE);
-}
-
-/* The entry of a driver table, or of the daemon's own, that a global
- * option stands for. */
-static const SlOptionSpec *
-find_global (const gchar *name, GPtrArray *candidates)
+/* The entry of one of the core's tables that a global option stands
+ * for: a driver table's inherited name or one of the daemon's own. */
+const SlOptionSpec *
+sl_driver_core_global (const gchar *name, GPtrArray *candidates)
 {
   InheritSearch s = { name, NULL, candidates };
   for (guint i = 0; core_tables[i] && !s.found; i++)
     search_table (&s, core_tables[i], core_tables[i] == daemon_globals);
-  if (!s.found)
-    sl_plugins_foreach (search_class, &s);
   return s.found;
-}
-
-gboolean
-sl_driver_check_globals (const SlCfgNode *globals, GError **error)
-{
-  for (guint i = 0; globals->children && i < globals->children->len; i++)
-    {
-      const SlCfgNode *child = g_ptr_array_index (globals->children, i);
-      GPtrArray *candidates = g_ptr_array_new ();
-      const SlOptionSpec *spec = find_global (child->name, candidates);
-      if (!spec)
-        {
-          const gchar *near = sl_cfg_suggest (child->name, (const gchar *const *) candidates->pdata, candidates->len);
-          if (near)
-            sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, child->pos,
-                              _("unknown global option '%s' in options {}; did you mean '%s'?"), child->name, near);
-          else
-            sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, child->pos,
-                              _("unknown global option '%s' in options {}; no loaded driver takes it"), child->name);
-          g_ptr_array_unref (candidates);
-          return FALSE;
-        }
-      g_ptr_array_unref (candidates);
-      /* checked as the option it is inherited by, under its global name */
-      SlOptionSpec as_global[2] = { *spec, { NULL } };
-      as_global[0].name = child->name;
-      as_global[0].flags &= ~SL_OPT_POSITIONAL;
-      SlCfgNode only = { .name = (gchar *) "options", .pos = globals->pos, .children = NULL };
-      GPtrArray *children = g_ptr_array_new ();
-      g_ptr_array_add (children, (gpointer) child);
-      only.children = children;
-      const SlOptionSpec *tables[] = { as_global, NULL };
-      gboolean ok = sl_options_check ("options", tables, &only, error);
-      g_ptr_array_unref (children);
-      if (!ok)
-        return FALSE;
-    }
-  return TRUE;
 }

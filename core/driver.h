@@ -67,10 +67,11 @@ typedef struct
 } SlDestinationOptions;
 
 /* Makes an instance of klass from node: options checked against its tables
- * and stored, then init. group names it in ids ("s_net#0"); id, when not
- * NULL, is taken instead (another worker of the same destination). */
+ * and stored (template and filter options made by compiler), then init.
+ * id names it in stats and messages ("s_net#0"). */
 SlDriver   *sl_driver_new     (SlConfig *cfg, const SlDriverClass *klass, const SlCfgNode *node,
-                               const SlCfgNode *globals, const gchar *id, GError **error);
+                               const SlCfgNode *globals, const gchar *id,
+                               const SlOptionsCompiler *compiler, GError **error);
 void        sl_driver_free    (SlDriver *driver);
 const SlSourceOptions      *sl_driver_source_options      (const SlDriver *driver);
 const SlDestinationOptions *sl_driver_destination_options (const SlDriver *driver);
@@ -82,9 +83,10 @@ SlHookCommands *sl_driver_hook_commands (const SlDriver *driver);
  * such as disk-buffer() itself), so that a changed destination does not
  * replay another one's messages. */
 gchar      *sl_driver_persist_name (const SlDriver *driver);
-/* Whether name in options {} is an option some class inherits, or one of
- * the daemon's own global settings; an error with a suggestion if not. */
-gboolean    sl_driver_check_globals (const SlCfgNode *globals, GError **error);
+/* The entry of the core's tables that name in options {} stands for (an
+ * option drivers inherit, or one of the daemon's own settings), or NULL;
+ * every name it could have been is added to candidates. */
+const SlOptionSpec *sl_driver_core_global (const gchar *name, GPtrArray *candidates);
 /* Stores what the last stats(...) of globals says in settings (an option
  * not written takes its default), its children checked with positions.
  * The options returned own the strings; NULL on error. */

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/hook-commands.h"
 #include "core/config/error.h"
-#include "core/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 
@@ -42,29 +41,28 @@ sl_hook_commands_clear (SlHookCommands *hooks)
 }
 
 gboolean
-sl_hook_commands_any (const SlDriver *driver)
+sl_hook_commands_any (const SlHookCommands *hooks)
 {
-  const SlHookCommands *hooks = sl_driver_hook_commands (driver);
   return hooks->startup || hooks->setup || hooks->teardown || hooks->shutdown;
 }
 
 /* As syslog-ng's system(): through the shell, waited for, its output the
  * daemon's. */
 static gboolean
-run (const SlDriver *driver, const gchar *hook, const gchar *command, GError **error)
+run (const SlHookCommands *hooks, const gchar *owner, const gchar *hook, const gchar *command,
+     GError **error)
 {
   const gchar *argv[] = { "/bin/sh", "-c", command, NULL };
   gint status;
   GError *inner = NULL;
 
-  sl_log (SL_LOG_DEBUG, _("running the %s hook of %s: %s"), hook, driver->id, command);
+  sl_log (SL_LOG_DEBUG, _("running the %s hook of %s: %s"), hook, owner, command);
   if (!g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL, NULL, NULL,
                      &status, &inner)
       || !g_spawn_check_wait_status (status, &inner))
     {
-      const SlHookCommands *hooks = sl_driver_hook_commands (driver);
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (hooks->options, hook),
-                        _("the %s() hook command of %s failed: %s"), hook, driver->id, inner->message);
+                        _("the %s() hook command of %s failed: %s"), hook, owner, inner->message);
       g_error_free (inner);
       return FALSE;
     }
@@ -72,23 +70,22 @@ run (const SlDriver *driver, const gchar *hook, const gchar *command, GError **e
 }
 
 gboolean
-sl_hook_commands_before_start (const SlDriver *driver, gboolean daemon_starting, GError **error)
+sl_hook_commands_before_start (SlHookCommands *hooks, const gchar *owner, gboolean daemon_starting,
+                               GError **error)
 {
-  SlHookCommands *hooks = sl_driver_hook_commands (driver);
-
-  if (daemon_starting && hooks->startup && !run (driver, "startup", hooks->startup, error))
+  if (daemon_starting && hooks->startup && !run (hooks, owner, "startup", hooks->startup, error))
     return FALSE;
-  if (hooks->setup && !run (driver, "setup", hooks->setup, error))
+  if (hooks->setup && !run (hooks, owner, "setup", hooks->setup, error))
     return FALSE;
   hooks->set_up = TRUE;
   return TRUE;
 }
 
 static void
-run_logged (const SlDriver *driver, const gchar *hook, const gchar *command)
+run_logged (const SlHookCommands *hooks, const gchar *owner, const gchar *hook, const gchar *command)
 {
   GError *error = NULL;
-  if (command && !run (driver, hook, command, &error))
+  if (command && !run (hooks, owner, hook, command, &error))
     {
       sl_log (SL_LOG_ERROR, "%s", error->message);
       g_error_free (error);
@@ -96,14 +93,12 @@ run_logged (const SlDriver *driver, const gchar *hook, const gchar *command)
 }
 
 void
-sl_hook_commands_after_stop (const SlDriver *driver, gboolean daemon_exiting)
+sl_hook_commands_after_stop (SlHookCommands *hooks, const gchar *owner, gboolean daemon_exiting)
 {
-  SlHookCommands *hooks = sl_driver_hook_commands (driver);
-
   if (!hooks->set_up)
     return;
   hooks->set_up = FALSE;
-  run_logged (driver, "teardown", hooks->teardown);
+  run_logged (hooks, owner, "teardown", hooks->teardown);
   if (daemon_exiting)
-    run_logged (driver, "shutdown", hooks->shutdown);
+    run_logged (hooks, owner, "shutdown", hooks->shutdown);
 }

@@ -8,7 +8,6 @@
 
 #include <glib.h>
 #include "core/options.h"
-#include "core/plugin.h"
 
 G_BEGIN_DECLS
 
@@ -32,16 +31,17 @@ extern const SlOptionSpec sl_hook_commands_options[];
  * sl_hook_commands_option). */
 gboolean sl_hook_commands_bind  (SlHookCommands *hooks, GError **error);
 void     sl_hook_commands_clear (SlHookCommands *hooks);
-/* Whether the driver has any command to run. */
-gboolean sl_hook_commands_any   (const SlDriver *driver);
+/* Whether there is any command to run. */
+gboolean sl_hook_commands_any   (const SlHookCommands *hooks);
 
-/* Before driver starts: startup() when the daemon is starting, then
- * setup(). A command that fails (exits other than 0) fails the start, as
- * in syslog-ng. */
-gboolean sl_hook_commands_before_start (const SlDriver *driver, gboolean daemon_starting, GError **error);
-/* After driver stopped, if it had been set up: teardown(), then
+/* Before their driver (named owner in messages: its id) starts: startup()
+ * when the daemon is starting, then setup(). A command that fails (exits
+ * other than 0) fails the start, as in syslog-ng. */
+gboolean sl_hook_commands_before_start (SlHookCommands *hooks, const gchar *owner, gboolean daemon_starting,
+                                        GError **error);
+/* After their driver stopped, if it had been set up: teardown(), then
  * shutdown() when the daemon is exiting; a failure is logged. */
-void     sl_hook_commands_after_stop   (const SlDriver *driver, gboolean daemon_exiting);
+void     sl_hook_commands_after_stop   (SlHookCommands *hooks, const gchar *owner, gboolean daemon_exiting);
 
 G_END_DECLS
 

@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "core/internal.h"
-#include "core/macros.h"
+#include "core/internal-private.h"
 
 #include <stdio.h>
-#include <string.h>
-#include <unistd.h>
 
 static GMutex internal_lock;
 static SlInternalSink current_sink;
@@ -57,21 +54,7 @@ sl_log (SlLogLevel level, const gchar *format, ...)
   if (print && (level <= SL_LOG_NOTICE || verbose_on))
     fprintf (stderr, "sluiced: %s: %s\n", level_names[level], text);
   if (sink && level != SL_LOG_DEBUG)
-    {
-      gsize len = strlen (text);
-      SlMessage *msg = sl_message_new (text, len);
-      sl_time_now (&msg->recvd);
-      msg->stamp = msg->recvd;
-      msg->pri = SL_PRI_MAKE (5, level);   /* facility syslog, as syslog-ng's own */
-      msg->flags |= SL_MSG_LOCAL;
-      sl_message_set_slice (msg, SL_F_MESSAGE, msg->raw, len);
-      sl_message_set (msg, SL_F_PROGRAM, "sluiced", -1);
-      gchar pid[16];
-      g_snprintf (pid, sizeof pid, "%d", (int) getpid ());
-      sl_message_set (msg, SL_F_PID, pid, -1);
-      sl_message_set (msg, SL_F_HOST, sl_macro_loghost (), -1);
-      sink (msg, data);
-    }
+    sink (level, text, data);
   g_mutex_unlock (&internal_lock);
   g_free (text);
 }

@@ -5,7 +5,6 @@
 #define SL_INTERNAL_H
 
 #include <glib.h>
-#include "core/message.h"
 
 G_BEGIN_DECLS
 
@@ -20,12 +19,11 @@ typedef enum
 
 void sl_log (SlLogLevel level, const gchar *format, ...) G_GNUC_PRINTF (2, 3);
 
-/* Where internal messages go: sink receives a new message the callee owns.
- * NULL sink: to stderr only. */
-typedef void (*SlInternalSink) (SlMessage *msg, gpointer user_data);
+/* Where internal messages go: sink receives each line's level and text
+ * (not debug ones), on the thread that logged it, and makes of them what
+ * it wants (internal() makes a message). NULL sink: to stderr only. */
+typedef void (*SlInternalSink) (SlLogLevel level, const gchar *text, gpointer user_data);
 void sl_internal_set_sink   (SlInternalSink sink, gpointer user_data);
-void sl_internal_set_stderr (gboolean on);
-void sl_internal_set_verbosity (gboolean verbose, gboolean debug);
 
 G_END_DECLS
 

@@ -7,6 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+const SlTemplateEnv sl_template_env_default = {
+  .ts_format = SL_TS_RFC3164,
+  .frac_digits = 0,
+  .zone = NULL,
+  .escape = FALSE,
+};
+
 enum
 {
   M_NONE,

@@ -5,9 +5,28 @@
 
 #include <glib.h>
 #include "core/message.h"
-#include "core/template.h"
+#include "core/plugin.h"
+#include "core/timeutil.h"
 
 G_BEGIN_DECLS
+
+/* How a destination wants its templates rendered, macros as well as fields. */
+struct _SlTemplateEnv
+{
+  SlTsFormat ts_format;    /* for $STAMP and the R_/S_ STAMP forms */
+  gint frac_digits;        /* digits after the second in ISO stamps */
+  GTimeZone *zone;         /* convert stamps to this zone, or NULL to keep the message's */
+  gboolean escape;         /* template-escape(yes): escape ' " \ in values */
+  gboolean file_name;      /* values become safe in a path: see SL_TEMPLATE_FILE_NAME_REPLACEMENT */
+  /* The messages of a correlation context, oldest first, the rendered
+   * message last; NULL outside one, where the context is the rendered
+   * message alone. Only sl_template_append_context() sets them. */
+  const SlMessage *const *context;
+  guint context_len;
+};
+
+/* RFC 3164 stamps in the message's own zone, nothing escaped. */
+extern const SlTemplateEnv sl_template_env_default;
 
 /* A macro id greater than zero, or 0 when name is no macro (then it is a field). */
 guint    sl_macro_lookup (const gchar *name);

@@ -3,6 +3,7 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/scratch.h"
 #include "core/stats.h"
 
 #include <string.h>
@@ -58,28 +59,15 @@ ensure_match_handles (void)
   g_once (&once, intern_match_handles, NULL);
 }
 
-static void
-scratch_free (gpointer buffer)
-{
-  g_string_free (buffer, TRUE);
-}
-
 /* Case folding and glob matching need a copy of the value; one buffer per
  * thread keeps that free of allocations. It is not the template's peek
  * buffer, so a value that lives there can be matched. */
-static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
+static GPrivate scratch_key = SL_SCRATCH_INIT;
 
 static GString *
 scratch (void)
 {
-  GString *s = g_private_get (&scratch_key);
-  if (!s)
-    {
-      s = g_string_sized_new (256);
-      g_private_set (&scratch_key, s);
-    }
-  g_string_truncate (s, 0);
-  return s;
+  return sl_scratch_get (&scratch_key);
 }
 
 static void
@@ -245,12 +233,6 @@ SlMatcherType
 sl_matcher_type (const SlMatcher *m)
 {
   return m->type;
-}
-
-guint32
-sl_matcher_flags (const SlMatcher *m)
-{
-  return m->flags;
 }
 
 /* Literal strings */

@@ -60,7 +60,6 @@ SlMatcher    *sl_matcher_new   (SlDriver *owner, const SlMatcherOptions *options
                                 SlCfgPos pattern_pos, GError **error);
 void          sl_matcher_free  (SlMatcher *m);
 SlMatcherType sl_matcher_type  (const SlMatcher *m);
-guint32       sl_matcher_flags (const SlMatcher *m);
 
 /* Whether value matches. A regular expression that reaches PCRE's
  * backtracking limit, or a utf8 one given bytes that are not UTF-8, does

@@ -2,6 +2,7 @@
 #include "core/path-compile.h"
 #include "core/config-private.h"
 #include "core/config/error.h"
+#include "core/driver.h"
 #include "core/i18n.h"
 #include "core/source-private.h"
 
@@ -241,6 +242,167 @@ add_junction (Compiler *c, SlPath *path, const SlCfgNode *node, gboolean flow, G
   return TRUE;
 }
 
+/* Groups: the SlSource/SlDestination objects of a named or inline source
+ * or destination, made on first use. A channel inside one is compiled as a
+ * path of its own, so making groups and compiling paths call each other. */
+static SlPath *compile_channel (SlConfig *cfg, const SlCfgNode *channel, GPtrArray *sources, GError **error);
+static const SlCfgNode *
+group_body (SlConfig *cfg, const gchar *kind, const gchar *name, const SlCfgNode *body)
+{
+  return body ? body : sl_config_find_object (cfg, kind, name);
+}
+
+/* `source s { channel { source { ... }; parser { ... }; }; };`: the
+ * channel's sources are the group's, and their messages go through the
+ * channel before the paths that take the group (sl_path_compile_all). */
+static gboolean
+add_source_channel (SlConfig *cfg, GPtrArray *group, const SlCfgNode *node, GError **error)
+{
+  GPtrArray *sources = g_ptr_array_new ();
+  SlPath *channel = compile_channel (cfg, node, sources, error);
+  if (channel)
+    {
+      g_ptr_array_add (cfg->channels, channel);
+      for (guint s = 0; s < sources->len; s++)
+        {
+          SlSource *src = g_ptr_array_index (sources, s);
+          g_hash_table_insert (cfg->source_entries, src, channel);
+          if (!g_ptr_array_find (group, src, NULL))
+            g_ptr_array_add (group, src);
+        }
+    }
+  g_ptr_array_unref (sources);
+  return channel != NULL;
+}
+
+static GPtrArray *
+source_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body, GError **error)
+{
+  gchar *key = sl_cfg_name_normalize (name);
+  GPtrArray *group = g_hash_table_lookup (cfg->source_groups, key);
+  if (group)
+    {
+      g_free (key);
+      return group;
+    }
+  body = group_body (cfg, "source", name, body);
+  if (!body)
+    {
+      g_free (key);
+      return NULL;
+    }
+  group = g_ptr_array_new ();
+  g_hash_table_insert (cfg->source_groups, key, group);
+  for (guint i = 0; body->children && i < body->children->len; i++)
+    {
+      const SlCfgNode *node = g_ptr_array_index (body->children, i);
+      if (node->has_body && sl_cfg_name_equal (node->name, "channel"))
+        {
+          if (!add_source_channel (cfg, group, node, error))
+            return NULL;
+          continue;
+        }
+      gchar *reuse = sl_config_reuse_key (cfg, "source", name, i, node);
+      SlSource *src = sl_config_borrow (cfg, reuse);
+      if (src)
+        {
+          sl_config_skip_id (cfg, SL_DRIVER_SOURCE, name);
+          g_hash_table_add (cfg->borrowed, src->driver);
+          src->compiled = g_ptr_array_new ();
+        }
+      else
+        {
+          SlDriver *d = sl_config_new_driver (cfg, SL_DRIVER_SOURCE, node, name, error);
+          src = d ? sl_source_new (cfg, d, name, error) : NULL;
+        }
+      if (!src)
+        {
+          g_free (reuse);
+          return NULL;
+        }
+      sl_config_keep_reusable (cfg, reuse, src, src->driver);
+      g_ptr_array_add (group, src);
+      g_ptr_array_add (cfg->sources, src);
+    }
+  return group;
+}
+
+static GPtrArray *
+dest_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body, GError **error)
+{
+  gchar *key = sl_cfg_name_normalize (name);
+  GPtrArray *group = g_hash_table_lookup (cfg->dest_groups, key);
+  if (group)
+    {
+      g_free (key);
+      return group;
+    }
+  body = group_body (cfg, "destination", name, body);
+  if (!body)
+    {
+      g_free (key);
+      return NULL;
+    }
+  group = g_ptr_array_new ();
+  g_hash_table_insert (cfg->dest_groups, key, group);
+  for (guint i = 0; body->children && i < body->children->len; i++)
+    {
+      const SlCfgNode *node = g_ptr_array_index (body->children, i);
+      if (node->has_body && sl_cfg_name_equal (node->name, "channel"))
+        {
+          SlPath *channel = compile_channel (cfg, node, NULL, error);
+          if (!channel)
+            return NULL;
+          g_ptr_array_add (cfg->channels, channel);
+          GPtrArray *channels = g_hash_table_lookup (cfg->dest_channels, group);
+          if (!channels)
+            {
+              channels = g_ptr_array_new ();
+              g_hash_table_insert (cfg->dest_channels, group, channels);
+            }
+          g_ptr_array_add (channels, channel);
+          continue;
+        }
+      gchar *reuse = sl_config_reuse_key (cfg, "destination", name, i, node);
+      SlDestination *kept = sl_config_borrow (cfg, reuse);
+      if (kept)
+        {
+          sl_config_skip_id (cfg, SL_DRIVER_DESTINATION, name);
+          GPtrArray *drivers = sl_destination_drivers (kept);
+          for (guint w = 0; w < drivers->len; w++)
+            g_hash_table_add (cfg->borrowed, g_ptr_array_index (drivers, w));
+          g_hash_table_insert (cfg->reusable, reuse, kept);
+          g_ptr_array_add (group, kept);
+          g_ptr_array_add (cfg->destinations, kept);
+          continue;
+        }
+      SlDriver *d = sl_config_new_driver (cfg, SL_DRIVER_DESTINATION, node, name, error);
+      if (!d)
+        {
+          g_free (reuse);
+          return NULL;
+        }
+      const SlDestinationOptions *o = sl_driver_destination_options (d);
+      GPtrArray *workers = g_ptr_array_new ();
+      g_ptr_array_add (workers, d);
+      for (gint w = 1; w < o->workers; w++)
+        {
+          SlDriver *worker = sl_config_new_driver_with_id (cfg, d->klass, node, d->id, error);
+          if (!worker)
+            {
+              g_ptr_array_unref (workers);
+              return NULL;
+            }
+          g_ptr_array_add (workers, worker);
+        }
+      SlDestination *dest = sl_destination_new (workers, o);
+      sl_config_keep_reusable (cfg, reuse, dest, d);
+      g_ptr_array_add (group, dest);
+      g_ptr_array_add (cfg->destinations, dest);
+    }
+  return group;
+}
+
 typedef GPtrArray *(*GroupFunc) (SlConfig *cfg, const gchar *name, const SlCfgNode *body, GError **error);
 
 /* The group source(NAME) or destination(NAME) names, or the one an inline
@@ -271,7 +433,7 @@ add_source (Compiler *c, const SlCfgNode *node, gboolean top, GError **error)
                         _("a nested log path takes the sources of the path around it; move source() there"));
       return FALSE;
     }
-  GPtrArray *group = find_group (c, node, "source", sl_config_source_group, error);
+  GPtrArray *group = find_group (c, node, "source", source_group, error);
   if (!group)
     return FALSE;
   for (guint i = 0; i < group->len; i++)
@@ -282,7 +444,7 @@ add_source (Compiler *c, const SlCfgNode *node, gboolean top, GError **error)
 static gboolean
 add_destination (Compiler *c, SlPath *path, const SlCfgNode *node, GError **error)
 {
-  GPtrArray *group = find_group (c, node, "destination", sl_config_dest_group, error);
+  GPtrArray *group = find_group (c, node, "destination", dest_group, error);
   if (!group)
     return FALSE;
   add_destinations (path, group);
@@ -384,8 +546,11 @@ fail:
   return NULL;
 }
 
-SlPath *
-sl_path_compile_channel (SlConfig *cfg, const SlCfgNode *channel, GPtrArray *sources, GError **error)
+/* A channel inside a source or destination object, compiled on its own.
+ * With sources, the source groups it names are made and added to them;
+ * without, naming a source is an error. */
+static SlPath *
+compile_channel (SlConfig *cfg, const SlCfgNode *channel, GPtrArray *sources, GError **error)
 {
   Compiler c = { cfg, sources };
   /* `channel { log { source {...}; ... }; }` (the SCL's nodejs()): a
@@ -456,7 +621,7 @@ sl_path_compile_all (SlConfig *cfg, GError **error)
       g_hash_table_iter_init (&it, cfg->objects);
       while (g_hash_table_iter_next (&it, &key, &value))
         if (g_str_has_prefix (key, "source/"))
-          if (!sl_config_source_group (cfg, sl_cfg_node_arg (value, 0), NULL, error))
+          if (!source_group (cfg, sl_cfg_node_arg (value, 0), NULL, error))
             return FALSE;
       for (guint s = 0; s < cfg->sources->len; s++)
         {

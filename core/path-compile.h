@@ -5,7 +5,7 @@
 #ifndef SL_PATH_COMPILE_H
 #define SL_PATH_COMPILE_H
 
-#include "core/config.h"
+#include "core/plugin.h"
 #include "core/path.h"
 
 G_BEGIN_DECLS
@@ -14,10 +14,6 @@ G_BEGIN_DECLS
  * each source which paths take it. */
 gboolean sl_path_compile_all (SlConfig *cfg, GError **error);
 void     sl_path_free        (SlPath *path);
-/* A channel inside a source or destination object, compiled on its own.
- * With sources, the source groups it names are made and added to them;
- * without, naming a source is an error. */
-SlPath  *sl_path_compile_channel (SlConfig *cfg, const SlCfgNode *channel, GPtrArray *sources, GError **error);
 
 G_END_DECLS
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "core/persist.h"
+#include "core/persist-private.h"
 #include "core/i18n.h"
 
 #include <string.h>

@@ -10,12 +10,6 @@
 
 G_BEGIN_DECLS
 
-/* Loads path (a missing file is an empty store) and makes it the file
- * sl_persist_save() writes. FALSE when it exists but cannot be read; the
- * store then starts empty and is still saved to path. */
-gboolean sl_persist_open  (const gchar *path, GError **error);
-/* Saves what changed and forgets every value. */
-void     sl_persist_close (void);
 
 /* The folder of the persist file, newly allocated, or NULL when none is
  * open: where state kept in files of its own (disk buffers) goes. */
@@ -23,14 +17,9 @@ gchar   *sl_persist_dir   (void);
 
 /* The value of key, newly allocated, or NULL. Thread-safe. */
 gchar   *sl_persist_get   (const gchar *key);
-/* Sets key in memory; sl_persist_save() writes it. Thread-safe, never
+/* Sets key in memory; the daemon writes it to the file. Thread-safe, never
  * touches the disk, so a reading thread may call it as often as it moves. */
 void     sl_persist_set   (const gchar *key, const gchar *value);
-
-/* Writes the store if it changed since it was last written: to a new file
- * renamed over the old one, so a crash leaves either the old or the new
- * contents. TRUE when nothing needed writing or no file is open. */
-gboolean sl_persist_save  (GError **error);
 
 G_END_DECLS
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "core/plugin.h"
+#include "core/plugin-private.h"
 #include "core/config/tree.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -168,18 +168,6 @@ sl_plugins_lookup (SlDriverKind kind, const gchar *name)
   g_mutex_unlock (&registry_lock);
   g_free (key);
   return klass;
-}
-
-const SlDriverClass *
-sl_plugins_lookup_any (const gchar *name)
-{
-  for (SlDriverKind k = 0; k < SL_DRIVER_KIND_COUNT; k++)
-    {
-      const SlDriverClass *klass = sl_plugins_lookup (k, name);
-      if (klass)
-        return klass;
-    }
-  return NULL;
 }
 
 static gint

@@ -266,7 +266,6 @@ void                  sl_parser_emit        (SlMessage *msg);
  * sl_continuation_free(). */
 typedef struct _SlContinuation SlContinuation;
 SlContinuation       *sl_parser_continuation (void);
-gboolean              sl_continuation_equal (const SlContinuation *a, const SlContinuation *b);
 void                  sl_continuation_free  (SlContinuation *k);
 /* Outside process(), on the main thread (a timer of the default main
  * context): routes msg from k, taken while self processed a message, if
@@ -274,8 +273,7 @@ void                  sl_continuation_free  (SlContinuation *k);
  * caller's reference. */
 gboolean              sl_parser_emit_later  (SlDriver *self, const SlContinuation *k, SlMessage *msg);
 
-/* The loader and registry. */
-gboolean              sl_plugins_load       (const gchar *search_path, GError **error);
+/* The registry (sluiced loads the plugins: core/plugin-private.h). */
 /* Registers every class of module, or none: a class of an unknown kind,
  * without its kind's required operations, with a table that names an
  * option twice (its own or one the core adds), or named like a class
@@ -283,7 +281,6 @@ gboolean              sl_plugins_load       (const gchar *search_path, GError **
  * module came from. */
 gboolean              sl_plugins_register   (const SlModule *module, const gchar *file, GError **error);
 const SlDriverClass  *sl_plugins_lookup     (SlDriverKind kind, const gchar *name);
-const SlDriverClass  *sl_plugins_lookup_any (const gchar *name);
 /* Names of the drivers of a kind, sorted; free the array with g_ptr_array_unref. */
 GPtrArray            *sl_plugins_names      (SlDriverKind kind);
 /* Calls func for every registered class, in kind and name order. */
@@ -295,9 +292,6 @@ const gchar          *sl_driver_kind_name   (SlDriverKind kind);
 #define SL_DRIVER_TABLES_MAX 8
 void                  sl_driver_class_tables (const SlDriverClass *klass,
                                               const SlOptionSpec *tables[SL_DRIVER_TABLES_MAX + 1]);
-/* The default klass gives option: its defaults' override of an option the
- * core adds, or the table's. */
-const gchar          *sl_driver_class_default (const SlDriverClass *klass, const SlOptionSpec *option);
 gchar                *sl_plugins_help       (const SlDriverClass *klass);
 
 G_END_DECLS

@@ -142,15 +142,6 @@ sl_parser_continuation (void)
   return first;
 }
 
-gboolean
-sl_continuation_equal (const SlContinuation *a, const SlContinuation *b)
-{
-  for (; a && b; a = a->up, b = b->up)
-    if (a->path != b->path || a->next != b->next || a->flow != b->flow)
-      return FALSE;
-  return a == b;
-}
-
 void
 sl_continuation_free (SlContinuation *k)
 {

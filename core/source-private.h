@@ -6,7 +6,6 @@
 
 #include "core/source.h"
 #include "core/stats.h"
-#include "core/config-private.h"
 
 G_BEGIN_DECLS
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "core/stats.h"
+#include "core/stats-private.h"
 
 #include <jansson.h>
 #include <string.h>

@@ -41,17 +41,7 @@ sl_counter_get (const SlCounter *c)
   return __atomic_load_n (&c->value, __ATOMIC_RELAXED);
 }
 
-/* The sum of the counters named name of every component of kind, such as
- * every source's "received": for a line of totals. */
-gint64 sl_stats_sum (const gchar *kind, const gchar *name);
 
-/* One line per counter: kind;id;instance;name;value */
-gchar *sl_stats_to_text (void);
-/* An array of objects {kind, id, instance, counters: {name: value}} */
-gchar *sl_stats_to_json (void);
-/* Prometheus's text exposition format: sluice_KIND_NAME_total{id="ID",driver="INSTANCE"}
- * for counters, sluice_KIND_NAME for gauges. */
-gchar *sl_stats_to_prometheus (void);
 
 /* What options { stats(...) } says: the daemon's own settings. */
 typedef struct

@@ -7,13 +7,6 @@
 
 #include <string.h>
 
-const SlTemplateEnv sl_template_env_default = {
-  .ts_format = SL_TS_RFC3164,
-  .frac_digits = 0,
-  .zone = NULL,
-  .escape = FALSE,
-};
-
 typedef enum
 {
   ELEM_LITERAL,
@@ -725,15 +718,9 @@ sl_template_single_field (const SlTemplate *t)
   return t->elems[0].field;
 }
 
-static void
-scratch_free (gpointer buffer)
-{
-  g_string_free (buffer, TRUE);
-}
-
 /* Filters and rewrites read rendered values on every message; one buffer
  * per thread keeps that free of allocations once it has grown. */
-static GPrivate peek_scratch = G_PRIVATE_INIT (scratch_free);
+static GPrivate peek_scratch = SL_SCRATCH_INIT;
 
 const gchar *
 sl_template_peek (const SlTemplate *t, const SlMessage *msg, gsize *len)
@@ -749,13 +736,7 @@ sl_template_peek (const SlTemplate *t, const SlMessage *msg, gsize *len)
       *len = t->n_elems ? t->elems[0].literal.len : 0;
       return t->n_elems ? t->literals + t->elems[0].literal.offset : "";
     }
-  GString *scratch = g_private_get (&peek_scratch);
-  if (!scratch)
-    {
-      scratch = g_string_sized_new (256);
-      g_private_set (&peek_scratch, scratch);
-    }
-  g_string_truncate (scratch, 0);
+  GString *scratch = sl_scratch_get (&peek_scratch);
   sl_template_append (t, msg, &sl_template_env_default, scratch);
   *len = scratch->len;
   return scratch->str;

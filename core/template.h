@@ -6,26 +6,14 @@
 #define SL_TEMPLATE_H
 
 #include <glib.h>
+#include "core/macros.h"
 #include "core/message.h"
 #include "core/plugin.h"
+/* template functions render their arguments into scratch buffers */
+#include "core/scratch.h"
 #include "core/timeutil.h"
 
 G_BEGIN_DECLS
-
-/* How a destination wants its templates rendered. */
-struct _SlTemplateEnv
-{
-  SlTsFormat ts_format;    /* for $STAMP and the R_/S_ STAMP forms */
-  gint frac_digits;        /* digits after the second in ISO stamps */
-  GTimeZone *zone;         /* convert stamps to this zone, or NULL to keep the message's */
-  gboolean escape;         /* template-escape(yes): escape ' " \ in values */
-  gboolean file_name;      /* values become safe in a path: see SL_TEMPLATE_FILE_NAME_REPLACEMENT */
-  /* The messages of a correlation context, oldest first, the rendered
-   * message last; NULL outside one, where the context is the rendered
-   * message alone. Only sl_template_append_context() sets them. */
-  const SlMessage *const *context;
-  guint context_len;
-};
 
 /* With env->file_name, every byte of what a macro, field or function
  * puts into the text that is '/' or a control character (NUL, newline,
@@ -34,7 +22,6 @@ struct _SlTemplateEnv
  * a line break into it. The template's own text is kept as written. */
 #define SL_TEMPLATE_FILE_NAME_REPLACEMENT '_'
 
-extern const SlTemplateEnv sl_template_env_default;
 
 SlTemplate  *sl_template_compile (const gchar *text, GError **error);
 /* syslog-ng's template-function statements: while functions (name ->

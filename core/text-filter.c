@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/text-filter.h"
 #include "core/config-private.h"
+#include "core/config-run.h"
 #include "core/config/parser.h"
 #include "core/filter-expr.h"
 

@@ -26,13 +26,6 @@ sl_window_new (guint size)
   return w;
 }
 
-SlWindow *
-sl_window_ref (SlWindow *w)
-{
-  g_atomic_int_inc (&w->ref_count);
-  return w;
-}
-
 void
 sl_window_ref_many (SlWindow *w, guint n)
 {

@@ -14,7 +14,6 @@ typedef struct _SlWindow SlWindow;
 typedef void (*SlWindowNotify) (gpointer data);
 
 SlWindow *sl_window_new     (guint size);
-SlWindow *sl_window_ref     (SlWindow *w);
 void      sl_window_unref   (SlWindow *w);
 /* n references at once, for a batch of messages */
 void      sl_window_ref_many   (SlWindow *w, guint n);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "daemon/metrics-http.h"
 #include "core/i18n.h"
-#include "core/stats.h"
+#include "core/stats-private.h"
 
 #include <errno.h>
 #include <glib-unix.h>

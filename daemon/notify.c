@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "daemon/notify.h"
-#include "core/stats.h"
+#include "core/stats-private.h"
 
 #include <systemd/sd-daemon.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "daemon/reference.h"
 #include "core/driver.h"
-#include "core/plugin.h"
+#include "core/plugin-private.h"
 
 #include <string.h>
 

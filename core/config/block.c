@@ -81,12 +81,6 @@ sl_cfg_block_context (const SlCfgBlock *block)
   return block->context;
 }
 
-SlCfgPos
-sl_cfg_block_pos (const SlCfgBlock *block)
-{
-  return block->pos;
-}
-
 void
 sl_cfg_block_set_body (SlCfgBlock *block, const gchar *text, SlCfgPos start)
 {

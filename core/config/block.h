@@ -39,7 +39,6 @@ typedef const gchar *(*SlCfgLookup) (gpointer user_data, const gchar *name);
 SlCfgBlock  *sl_cfg_block_new         (const gchar *context, const gchar *name, SlCfgPos pos);
 void         sl_cfg_block_free        (SlCfgBlock *block);
 const gchar *sl_cfg_block_context     (const SlCfgBlock *block);
-SlCfgPos     sl_cfg_block_pos         (const SlCfgBlock *block);
 /* The parameters as written between the parentheses of the definition:
  * `name(default) other() ...`, start being where that text begins. */
 gboolean     sl_cfg_block_set_params  (SlCfgBlock *block, const gchar *text, SlCfgPos start, GError **error);

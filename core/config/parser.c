@@ -70,7 +70,7 @@ static const gchar *const comparison_words[] = { "eq", "ne", "lt", "le", "gt", "
 static gboolean parse_items (SlParser *p, SlCfgNode *parent, const gchar *context, const gchar *what,
                              const SlOpener *opener);
 static gboolean parse_log_items (SlParser *p, SlCfgNode *parent, const SlOpener *opener);
-static SlCfgNode *parse_or (SlParser *p, const SlOpener *opener);
+static SlCfgNode *parse_binary (SlParser *p, const SlOpener *opener, guint level);
 static SlCfgNode *parse_filter_body (SlParser *p, SlTokenKind closer, const SlOpener *opener);
 
 /* Tokens */
@@ -1063,7 +1063,7 @@ parse_primary (SlParser *p, const SlOpener *opener)
       SlOpener group = { "(", token->pos };
       g_autoptr (SlCfgNode) inner = NULL;
 
-      if (!skip (p) || !enter (p, group.pos) || !(inner = parse_or (p, &group)))
+      if (!skip (p) || !enter (p, group.pos) || !(inner = parse_binary (p, &group, 0)))
         return NULL;
       leave (p);
       if (!(token = peek (p)))
@@ -1129,38 +1129,26 @@ parse_not (SlParser *p, const SlOpener *opener)
   return node;
 }
 
+/* and binds tighter than or: level 0 is or, whose operands are ands,
+ * whose operands are nots; both are left-associative. */
+static const gchar *const binary_words[] = { "or", "and" };
+
 static SlCfgNode *
-parse_and (SlParser *p, const SlOpener *opener)
+parse_binary (SlParser *p, const SlOpener *opener, guint level)
 {
-  g_autoptr (SlCfgNode) left = parse_not (p, opener);
+  if (level == G_N_ELEMENTS (binary_words))
+    return parse_not (p, opener);
+  g_autoptr (SlCfgNode) left = parse_binary (p, opener, level + 1);
   const SlToken *token;
 
-  while (left && (token = peek (p)) && is_word (token, "and"))
+  while (left && (token = peek (p)) && is_word (token, binary_words[level]))
     {
       SlCfgPos pos = token->pos;
       SlCfgNode *right;
 
-      if (!skip (p) || !(right = parse_not (p, opener)))
+      if (!skip (p) || !(right = parse_binary (p, opener, level + 1)))
         return NULL;
-      left = binary_node ("and", pos, g_steal_pointer (&left), right);
-    }
-  return p->error ? NULL : g_steal_pointer (&left);
-}
-
-static SlCfgNode *
-parse_or (SlParser *p, const SlOpener *opener)
-{
-  g_autoptr (SlCfgNode) left = parse_and (p, opener);
-  const SlToken *token;
-
-  while (left && (token = peek (p)) && is_word (token, "or"))
-    {
-      SlCfgPos pos = token->pos;
-      SlCfgNode *right;
-
-      if (!skip (p) || !(right = parse_and (p, opener)))
-        return NULL;
-      left = binary_node ("or", pos, g_steal_pointer (&left), right);
+      left = binary_node (binary_words[level], pos, g_steal_pointer (&left), right);
     }
   return p->error ? NULL : g_steal_pointer (&left);
 }
@@ -1169,7 +1157,7 @@ parse_or (SlParser *p, const SlOpener *opener)
 static SlCfgNode *
 parse_filter_body (SlParser *p, SlTokenKind closer, const SlOpener *opener)
 {
-  g_autoptr (SlCfgNode) expr = parse_or (p, opener);
+  g_autoptr (SlCfgNode) expr = parse_binary (p, opener, 0);
   const gchar *closer_text = closer == SL_TOK_RBRACE ? "}" : ")";
 
   while (expr)
@@ -1202,7 +1190,7 @@ parse_filter_body (SlParser *p, SlTokenKind closer, const SlOpener *opener)
           return NULL;
       if (token->kind == closer)
         break;
-      if (!(right = parse_or (p, opener)))
+      if (!(right = parse_binary (p, opener, 0)))
         return NULL;
       expr = binary_node ("and", pos, g_steal_pointer (&expr), right);
     }
@@ -1890,7 +1878,7 @@ sl_cfg_parse_filter_expr (const gchar *text, const gchar *name, GError **error)
   p.included_from = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   sl_lexer_push_string (p.lexer, text, name ? name : "<string>");
 
-  expr = parse_or (&p, NULL);
+  expr = parse_binary (&p, NULL, 0);
   if (expr && (token = peek (&p)) && token->kind != SL_TOK_EOF)
     {
       fail_expected (&p, token, _("the end of the filter expression"), NULL);

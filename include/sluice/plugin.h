@@ -23,6 +23,7 @@
 #include "core/stream-writer.h"
 #include "core/resend-buffer.h"
 #include "core/parser-input.h"
+#include "core/scratch.h"
 #include "core/filter-expr.h"
 #include "core/text-filter.h"
 #include "core/matcher.h"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "tests/unit/plugin-fixture.h"
 #include "core/config-private.h"
+#include "core/config-run.h"
 #include "core/stats.h"
 
 #include <stdarg.h>

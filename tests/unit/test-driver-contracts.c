@@ -3,6 +3,7 @@
  * refuses, what options {} accepts, what a destination's write results
  * make the core do, and workers() sharing one queue. */
 #include "core/config-private.h"
+#include "core/config-run.h"
 #include "core/plugin.h"
 #include "core/source.h"
 #include "core/stats.h"

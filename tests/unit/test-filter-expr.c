@@ -3,6 +3,7 @@
  * parentheses, filter() references, and filter functions that look or, by
  * offering process(), store what they found. */
 #include "core/config-private.h"
+#include "core/config-run.h"
 #include "core/filter-expr.h"
 #include "core/plugin.h"
 

@@ -3,7 +3,7 @@
  * adds or keeps for itself, says what it does: the reference and
  * --help-driver are made from these lines. */
 #include "core/driver.h"
-#include "core/plugin.h"
+#include "core/plugin-private.h"
 
 static void
 check_table (const gchar *owner, const SlOptionSpec *table, GString *missing)

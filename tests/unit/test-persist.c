@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "core/persist.h"
+#include "core/persist-private.h"
 
 #include <glib/gstdio.h>
 #include <string.h>

@@ -2,6 +2,7 @@
 /* Routing semantics through the real core: configuration text in, messages
  * posted by a test source, and what each destination wrote out. */
 #include "core/config.h"
+#include "core/config-run.h"
 #include "core/plugin.h"
 #include "core/source.h"
 #include "core/template.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The counters' three renderings: text, JSON and Prometheus's text
  * exposition format. */
-#include "core/stats.h"
+#include "core/stats-private.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -119,7 +119,7 @@ kv_parser_process (SlDriver *self, SlMessage **msg)
 
 static const SlParserOps kv_parser_ops = { .process = kv_parser_process };
 
-static const SlDriverClass kv_parser_class = {
+const SlDriverClass kv_parser_class = {
   .kind = SL_DRIVER_PARSER,
   .name = "kv-parser",
   .summary = "sets fields from key=value pairs",
@@ -127,10 +127,4 @@ static const SlDriverClass kv_parser_class = {
   .instance_size = sizeof (SlKvParser),
   .init = sl_kv_parser_init,
   .ops.parser = &kv_parser_ops,
-};
-
-G_MODULE_EXPORT const SlModule sl_module = {
-  .abi_version = SL_ABI_VERSION,
-  .name = "kv-parser",
-  .drivers = (const SlDriverClass *const[]) { &kv_parser_class, &sl_linux_audit_parser_class, NULL },
 };

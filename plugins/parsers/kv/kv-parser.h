@@ -31,6 +31,7 @@ gboolean sl_kv_parser_init (SlDriver *self, GError **error);
  * passed through transform when it is not NULL. */
 gboolean sl_kv_parser_scan (SlKvParser *parser, SlMessage **msg, SlKvTransform transform);
 
+extern const SlDriverClass kv_parser_class;
 extern const SlDriverClass sl_linux_audit_parser_class;
 
 G_END_DECLS

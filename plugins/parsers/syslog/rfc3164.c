@@ -7,8 +7,6 @@
 static const gchar aix_forwarded[] = "Message forwarded from ";
 static const gchar repeated_text[] = "last message repeated";
 
-#define HOSTNAME_MAX 255
-
 static SlHandle
 sdata_handle (SlHandle *cache, const gchar *name)
 {
@@ -60,61 +58,6 @@ parse_cisco_stamp_mark (SlMessage *msg, SlScan *s)
                       *s->p == '*' ? "0" : "1", 1);
       s->p++;
     }
-}
-
-/* syslog-ng's guess whether a word with colons is an IPv6 address: hex
- * digits, at most 4 in a group, fewer than 8 colons. */
-typedef struct
-{
-  gint groups;
-  gint digits;
-  gboolean failed;
-} Ipv6Guess;
-
-static void
-ipv6_guess_feed (Ipv6Guess *g, gchar c)
-{
-  if (g->failed)
-    return;
-  if (c != ':' && !g_ascii_isxdigit (c))
-    g->failed = TRUE;
-  else if (c != ':' && ++g->digits > 4)
-    g->failed = TRUE;
-  else if (c == ':')
-    {
-      g->digits = 0;
-      g->failed = ++g->groups >= 8;
-    }
-}
-
-static gboolean
-is_checked_hostname_char (gchar c)
-{
-  return g_ascii_isalnum (c) || c == '-' || c == '_' || c == '.' || c == ':' || c == '@' || c == '/';
-}
-
-/* The word up to a space is a host name when a space follows it; a '['
- * ends it (a tag), and so does a colon unless the word reads as IPv6. */
-gboolean
-sl_syslog_scan_hostname (SlScan *s, gboolean check_hostname, const gchar **start, gsize *len)
-{
-  Ipv6Guess guess = { 0 };
-  const gchar *p = s->p;
-  const gchar *limit = s->p + MIN (sl_scan_left (s), HOSTNAME_MAX);
-
-  for (; p < limit && *p != ' ' && *p != '['; p++)
-    {
-      if (!guess.failed)
-        ipv6_guess_feed (&guess, *p);
-      if ((*p == ':' && guess.failed) || (check_hostname && !is_checked_hostname_char (*p)))
-        break;
-    }
-  if (p >= s->end || *p != ' ')
-    return FALSE;
-  *start = s->p;
-  *len = p - s->p;
-  s->p = p;
-  return TRUE;
 }
 
 /* The tag: a run of program characters, an optional [pid], an optional
@@ -181,7 +124,7 @@ parse_header (SlMessage *msg, SlScan *s, const SlSyslogOptions *options)
       parse_program (msg, s);
     }
   if (host)
-    sl_message_set_slice (msg, SL_F_HOST, host, MIN (host_len, HOSTNAME_MAX));
+    sl_message_set_slice (msg, SL_F_HOST, host, MIN (host_len, SYSLOG_HOSTNAME_MAX));
 }
 
 gboolean

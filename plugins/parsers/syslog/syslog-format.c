@@ -1,33 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The syslog plugin: format("syslog") of sources, which reads RFC 3164 and
- * RFC 5424 lines in place, and syslog-parser(), which reads one out of a
- * message's MESSAGE. */
+/* format("syslog") of sources, which reads RFC 3164 and RFC 5424 lines in
+ * place. */
 #include "plugins/parsers/syslog/syslog-private.h"
 
 #include <unistd.h>
-
-gboolean
-sl_syslog_scan_pri (SlScan *s, guint8 default_pri, guint8 *pri)
-{
-  SlScan t = *s;
-  guint value = 0;
-
-  if (!sl_scan_skip (&t, '<'))
-    {
-      *pri = default_pri;
-      return TRUE;
-    }
-  for (; t.p < t.end && *t.p != '>'; t.p++)
-    {
-      if (!g_ascii_isdigit (*t.p))
-        return FALSE;
-      value = value * 10 + (*t.p - '0');
-    }
-  sl_scan_skip (&t, '>');
-  *pri = (guint8) value;
-  *s = t;
-  return TRUE;
-}
 
 /* "<PRI>1 ": what an RFC 5424 line starts with. */
 static gboolean
@@ -162,15 +138,9 @@ syslog_format_parse (SlMessage *msg, const SlParseOptions *parse_options)
 
 static const SlFormatOps format_ops = { .parse = syslog_format_parse };
 
-static const SlDriverClass format_class = {
+const SlDriverClass syslog_format_class = {
   .kind = SL_DRIVER_FORMAT,
   .name = "syslog",
   .summary = "RFC 3164 syslog lines; RFC 5424 with flags(syslog-protocol), or told apart by the version after <PRI> with flags(detect-syslog-protocol)",
   .ops.format = &format_ops,
-};
-
-G_MODULE_EXPORT const SlModule sl_module = {
-  .abi_version = SL_ABI_VERSION,
-  .name = "syslog",
-  .drivers = (const SlDriverClass *const[]) { &format_class, &sl_syslog_parser_class, NULL },
 };

@@ -109,6 +109,8 @@ gboolean sl_syslog_scan_iso_stamp (SlScan *s, SlTime *out);
  * colon. */
 gboolean sl_syslog_scan_rfc3164_stamp (SlScan *s, const SlTime *recvd, SlTime *out);
 
+/* The longest host name kept. */
+#define SYSLOG_HOSTNAME_MAX 255
 /* A host name as syslog-ng reads it: the word before a space, not cut by
  * '[', with colons only in what reads as IPv6; check_hostname limits it to
  * letters, digits and - _ . : @ /. FALSE (s left alone) when it is none. */
@@ -124,6 +126,7 @@ gboolean sl_syslog_parse_rfc5424 (SlMessage *msg, SlScan *s, const SlSyslogOptio
 /* Parses msg->raw in place into msg; FALSE (and *error_at) as above. */
 gboolean sl_syslog_parse (SlMessage *msg, const SlSyslogOptions *options, gsize *error_at);
 
+extern const SlDriverClass syslog_format_class;
 extern const SlDriverClass sl_syslog_parser_class;
 
 G_END_DECLS

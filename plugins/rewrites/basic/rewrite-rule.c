@@ -40,23 +40,10 @@ rewrite_rule_field (RewriteRule *self, const gchar *option, const gchar *name, S
   return TRUE;
 }
 
-static void
-scratch_free (gpointer buffer)
-{
-  g_string_free (buffer, TRUE);
-}
-
-static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
+static GPrivate scratch_key = SL_SCRATCH_INIT;
 
 GString *
 rewrite_rule_scratch (void)
 {
-  GString *s = g_private_get (&scratch_key);
-  if (!s)
-    {
-      s = g_string_sized_new (256);
-      g_private_set (&scratch_key, s);
-    }
-  g_string_truncate (s, 0);
-  return s;
+  return sl_scratch_get (&scratch_key);
 }

@@ -3,8 +3,12 @@
  * handed over from whatever thread logs them and posted from this source's
  * own thread, so a destination that logs a drop never routes into itself. */
 #include "core/internal.h"
+#include "core/macros.h"
 #include "core/plugin.h"
 #include "core/source.h"
+
+#include <string.h>
+#include <unistd.h>
 
 /* Past this many waiting messages the oldest news is not worth memory:
  * further ones are counted as dropped. */
@@ -26,17 +30,36 @@ static const SlOptionSpec internal_options[] = {
   { NULL }
 };
 
+/* As syslog-ng writes its own: facility syslog, program sluiced, our pid
+ * and host name, stamped now. */
+static SlMessage *
+internal_message (SlLogLevel level, const gchar *text)
+{
+  gsize len = strlen (text);
+  SlMessage *msg = sl_message_new (text, len);
+  sl_time_now (&msg->recvd);
+  msg->stamp = msg->recvd;
+  msg->pri = SL_PRI_MAKE (5, level);
+  msg->flags |= SL_MSG_LOCAL;
+  sl_message_set_slice (msg, SL_F_MESSAGE, msg->raw, len);
+  sl_message_set (msg, SL_F_PROGRAM, "sluiced", -1);
+  gchar pid[16];
+  g_snprintf (pid, sizeof pid, "%d", (int) getpid ());
+  sl_message_set (msg, SL_F_PID, pid, -1);
+  sl_message_set (msg, SL_F_HOST, sl_macro_loghost (), -1);
+  return msg;
+}
+
 static void
-sink (SlMessage *msg, gpointer data)
+sink (SlLogLevel level, const gchar *text, gpointer data)
 {
   InternalSource *self = data;
   if (g_async_queue_length (self->pending) >= MAX_PENDING)
     {
       sl_source_count (self->source, "dropped", 1);
-      sl_message_unref (msg);
       return;
     }
-  g_async_queue_push (self->pending, msg);
+  g_async_queue_push (self->pending, internal_message (level, text));
 }
 
 static gpointer

@@ -6,50 +6,18 @@
 
 #include <errno.h>
 
-typedef struct
-{
-  GPtrArray *buffers;
-  guint depth;
-} SlTfScratch;
-
-static void
-scratch_free (gpointer p)
-{
-  SlTfScratch *scratch = p;
-  g_ptr_array_unref (scratch->buffers);
-  g_free (scratch);
-}
-
-static void
-buffer_free (gpointer p)
-{
-  g_string_free (p, TRUE);
-}
-
-static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
+static GPrivate scratch_key = SL_SCRATCH_INIT;
 
 GString *
 sl_tf_scratch_acquire (void)
 {
-  SlTfScratch *scratch = g_private_get (&scratch_key);
-  if (!scratch)
-    {
-      scratch = g_new0 (SlTfScratch, 1);
-      scratch->buffers = g_ptr_array_new_with_free_func (buffer_free);
-      g_private_set (&scratch_key, scratch);
-    }
-  if (scratch->depth == scratch->buffers->len)
-    g_ptr_array_add (scratch->buffers, g_string_sized_new (256));
-  GString *buffer = g_ptr_array_index (scratch->buffers, scratch->depth++);
-  g_string_truncate (buffer, 0);
-  return buffer;
+  return sl_scratch_push (&scratch_key);
 }
 
 void
 sl_tf_scratch_release (void)
 {
-  SlTfScratch *scratch = g_private_get (&scratch_key);
-  scratch->depth--;
+  sl_scratch_pop (&scratch_key);
 }
 
 void

@@ -4,50 +4,18 @@
 
 #include <string.h>
 
-typedef struct
-{
-  GPtrArray *buffers;
-  guint depth;
-} Scratch;
-
-static void
-scratch_free (gpointer p)
-{
-  Scratch *s = p;
-  g_ptr_array_unref (s->buffers);
-  g_free (s);
-}
-
-static void
-buffer_free (gpointer p)
-{
-  g_string_free (p, TRUE);
-}
-
-static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
+static GPrivate scratch_key = SL_SCRATCH_INIT;
 
 GString *
 sl_tf_extra_scratch_acquire (void)
 {
-  Scratch *s = g_private_get (&scratch_key);
-  if (!s)
-    {
-      s = g_new0 (Scratch, 1);
-      s->buffers = g_ptr_array_new_with_free_func (buffer_free);
-      g_private_set (&scratch_key, s);
-    }
-  if (s->depth == s->buffers->len)
-    g_ptr_array_add (s->buffers, g_string_sized_new (256));
-  GString *b = g_ptr_array_index (s->buffers, s->depth++);
-  g_string_truncate (b, 0);
-  return b;
+  return sl_scratch_push (&scratch_key);
 }
 
 void
 sl_tf_extra_scratch_release (void)
 {
-  Scratch *s = g_private_get (&scratch_key);
-  s->depth--;
+  sl_scratch_pop (&scratch_key);
 }
 
 static gchar

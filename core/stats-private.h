@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The counters written out, for sluicectl stats and /metrics: the daemon's,
+ * not the plugin kit's. */
+#ifndef SL_STATS_PRIVATE_H
+#define SL_STATS_PRIVATE_H
+
+#include "core/stats.h"
+
+G_BEGIN_DECLS
+
+/* The sum of the counters named name of every component of kind, such as
+ * every source's "received": for a line of totals. */
+gint64 sl_stats_sum (const gchar *kind, const gchar *name);
+/* One line per counter: kind;id;instance;name;value */
+gchar *sl_stats_to_text (void);
+/* An array of objects {kind, id, instance, counters: {name: value}} */
+gchar *sl_stats_to_json (void);
+/* Prometheus's text exposition format: sluice_KIND_NAME_total{id="ID",driver="INSTANCE"}
+ * for counters, sluice_KIND_NAME for gauges. */
+gchar *sl_stats_to_prometheus (void);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The scanners both RFC parsers and syslog-parser() share: below them, so
+ * that neither parser calls the other's file for them. */
+#include "plugins/parsers/syslog/syslog-private.h"
+
+gboolean
+sl_syslog_scan_pri (SlScan *s, guint8 default_pri, guint8 *pri)
+{
+  SlScan t = *s;
+  guint value = 0;
+
+  if (!sl_scan_skip (&t, '<'))
+    {
+      *pri = default_pri;
+      return TRUE;
+    }
+  for (; t.p < t.end && *t.p != '>'; t.p++)
+    {
+      if (!g_ascii_isdigit (*t.p))
+        return FALSE;
+      value = value * 10 + (*t.p - '0');
+    }
+  sl_scan_skip (&t, '>');
+  *pri = (guint8) value;
+  *s = t;
+  return TRUE;
+}
+
+/* syslog-ng's guess whether a word with colons is an IPv6 address: hex
+ * digits, at most 4 in a group, fewer than 8 colons. */
+typedef struct
+{
+  gint groups;
+  gint digits;
+  gboolean failed;
+} Ipv6Guess;
+
+static void
+ipv6_guess_feed (Ipv6Guess *g, gchar c)
+{
+  if (g->failed)
+    return;
+  if (c != ':' && !g_ascii_isxdigit (c))
+    g->failed = TRUE;
+  else if (c != ':' && ++g->digits > 4)
+    g->failed = TRUE;
+  else if (c == ':')
+    {
+      g->digits = 0;
+      g->failed = ++g->groups >= 8;
+    }
+}
+
+static gboolean
+is_checked_hostname_char (gchar c)
+{
+  return g_ascii_isalnum (c) || c == '-' || c == '_' || c == '.' || c == ':' || c == '@' || c == '/';
+}
+
+/* The word up to a space is a host name when a space follows it; a '['
+ * ends it (a tag), and so does a colon unless the word reads as IPv6. */
+gboolean
+sl_syslog_scan_hostname (SlScan *s, gboolean check_hostname, const gchar **start, gsize *len)
+{
+  Ipv6Guess guess = { 0 };
+  const gchar *p = s->p;
+  const gchar *limit = s->p + MIN (sl_scan_left (s), SYSLOG_HOSTNAME_MAX);
+
+  for (; p < limit && *p != ' ' && *p != '['; p++)
+    {
+      if (!guess.failed)
+        ipv6_guess_feed (&guess, *p);
+      if ((*p == ':' && guess.failed) || (check_hostname && !is_checked_hostname_char (*p)))
+        break;
+    }
+  if (p >= s->end || *p != ' ')
+    return FALSE;
+  *start = s->p;
+  *len = p - s->p;
+  s->p = p;
+  return TRUE;
+}
