@@ -14,21 +14,6 @@
 
 G_BEGIN_DECLS
 
-/* The bits of a source's flags() */
-enum
-{
-  SL_SOURCE_FLAG_NO_PARSE = 1 << 0,
-  SL_SOURCE_FLAG_SYSLOG_PROTOCOL = 1 << 1,
-  SL_SOURCE_FLAG_STORE_RAW = 1 << 2,
-  SL_SOURCE_FLAG_VALIDATE_UTF8 = 1 << 3,
-  SL_SOURCE_FLAG_ASSUME_UTF8 = 1 << 4,
-  SL_SOURCE_FLAG_NO_MULTI_LINE = 1 << 5,
-  SL_SOURCE_FLAG_KERNEL = 1 << 6,
-  SL_SOURCE_FLAG_NO_HOSTNAME = 1 << 7,
-  SL_SOURCE_FLAG_NO_RFC3164_FALLBACK = 1 << 8,
-  SL_SOURCE_FLAG_DETECT_SYSLOG_PROTOCOL = 1 << 9,
-};
-
 /* What a source's common options say (SL_CAP_PARSES, SL_CAP_CONNECTIONS). */
 typedef struct
 {
@@ -89,10 +74,6 @@ SlDriver   *sl_driver_new     (SlConfig *cfg, const SlDriverClass *klass, const 
 void        sl_driver_free    (SlDriver *driver);
 const SlSourceOptions      *sl_driver_source_options      (const SlDriver *driver);
 const SlDestinationOptions *sl_driver_destination_options (const SlDriver *driver);
-/* For a source whose protocol fixes how it reads, whatever flags() says
- * (syslog() reads RFC 5424): syslog-ng's flags() add to such a driver's own
- * flags, where Sluice's replace the default. Called from init(). */
-void sl_driver_source_add_flags (SlDriver *driver, guint32 flags);
 /* What its hook-commands() says (sources and destinations), and whether
  * they were set up. */
 SlHookCommands *sl_driver_hook_commands (const SlDriver *driver);
@@ -101,8 +82,6 @@ SlHookCommands *sl_driver_hook_commands (const SlDriver *driver);
  * such as disk-buffer() itself), so that a changed destination does not
  * replay another one's messages. */
 gchar      *sl_driver_persist_name (const SlDriver *driver);
-/* persist-name() as written, or NULL: a source keeps its state under it. */
-const gchar *sl_driver_persist_name_option (const SlDriver *driver);
 /* Whether name in options {} is an option some class inherits, or one of
  * the daemon's own global settings; an error with a suggestion if not. */
 gboolean    sl_driver_check_globals (const SlCfgNode *globals, GError **error);

@@ -220,6 +220,28 @@ typedef struct
   const SlDriverClass *const *drivers;  /* NULL-terminated */
 } SlModule;
 
+/* The bits of a source's flags() */
+enum
+{
+  SL_SOURCE_FLAG_NO_PARSE = 1 << 0,
+  SL_SOURCE_FLAG_SYSLOG_PROTOCOL = 1 << 1,
+  SL_SOURCE_FLAG_STORE_RAW = 1 << 2,
+  SL_SOURCE_FLAG_VALIDATE_UTF8 = 1 << 3,
+  SL_SOURCE_FLAG_ASSUME_UTF8 = 1 << 4,
+  SL_SOURCE_FLAG_NO_MULTI_LINE = 1 << 5,
+  SL_SOURCE_FLAG_KERNEL = 1 << 6,
+  SL_SOURCE_FLAG_NO_HOSTNAME = 1 << 7,
+  SL_SOURCE_FLAG_NO_RFC3164_FALLBACK = 1 << 8,
+  SL_SOURCE_FLAG_DETECT_SYSLOG_PROTOCOL = 1 << 9,
+};
+
+/* For a source whose protocol fixes how it reads, whatever flags() says
+ * (syslog() reads RFC 5424): syslog-ng's flags() add to such a driver's own
+ * flags, where Sluice's replace the default. Called from init(). */
+void                  sl_driver_source_add_flags (SlDriver *driver, guint32 flags);
+/* persist-name() as written, or NULL: a source keeps its state under it. */
+const gchar *sl_driver_persist_name_option (const SlDriver *driver);
+
 /* The environment a destination with SL_CAP_TEMPLATES renders in, from its
  * ts-format(), frac-digits(), time-zone() and template-escape(). */
 const SlTemplateEnv  *sl_driver_template_env (const SlDriver *driver);

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <config.h>
 #include "core/activation.h"
 #include "core/config.h"
 #include "core/config/parser.h"

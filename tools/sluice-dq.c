@@ -6,6 +6,7 @@
  * FILE is a buffer's NAME.dq-head. The buffer is locked while a sluiced
  * uses it: stop the daemon (or the destination) first. Opening checks the
  * files as sluiced does, so a torn tail is cut off here as well. */
+#include <config.h>
 #include "core/disk-queue.h"
 #include "core/disk-record.h"
 #include "core/i18n.h"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sluice-gen: a syslog load generator with loggen's habits, and
  * "sluice-gen verify", which checks that what it sent was delivered. */
+#include <config.h>
 #include "core/i18n.h"
 #include "tools/gen/format.h"
 #include "tools/gen/sender.h"

@@ -2,7 +2,7 @@
 /* The plugin kit: what a Sluice plugin may use, in one include.
  *   #include <sluice/plugin.h>
  * built with `pkg-config --cflags --libs sluice`. Everything declared here
- * is libsluice's public API (version node SLUICE_2); nothing else is. */
+ * is libsluice's public API (version node SLUICE_3); nothing else is. */
 #ifndef SLUICE_PLUGIN_H
 #define SLUICE_PLUGIN_H
 
@@ -29,5 +29,12 @@
 #include "core/persist.h"
 #include "core/stats.h"
 #include "core/internal.h"
+#include "core/i18n.h"
+#include "core/tls.h"
+#include "core/listener.h"
+#include "core/window.h"
+#include "core/str-repr.h"
+#include "core/text-append.h"
+#include "core/version.h"
 
 #endif

@@ -9,6 +9,7 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/version.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,7 @@ static const SlOptionSpec http_options[] = {
   { "headers", SL_LIST (HttpDestination, headers), NULL, "request headers, each \"Name: value\"" },
   { "user", SL_STRING (HttpDestination, user), NULL, "user name for basic authentication" },
   { "password", SL_STRING (HttpDestination, password), NULL, "password for basic authentication" },
-  { "user-agent", SL_STRING (HttpDestination, user_agent), "sluice/" PACKAGE_VERSION, "the User-Agent header" },
+  { "user-agent", SL_STRING (HttpDestination, user_agent), "sluice/" SL_VERSION, "the User-Agent header" },
   { "body", SL_TEMPLATE (HttpDestination, body), "${MESSAGE}", "how each message is written into the body" },
   { "template", SL_TEMPLATE (HttpDestination, body), NULL, "the same as body()" },
   { "batch-lines", SL_INT (HttpDestination, batch_lines), "1", "most messages in one request" },

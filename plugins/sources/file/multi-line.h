@@ -4,7 +4,7 @@
 #ifndef SL_MULTI_LINE_H
 #define SL_MULTI_LINE_H
 
-#include "core/driver.h"
+#include "core/plugin.h"
 #include "core/options.h"
 
 G_BEGIN_DECLS
