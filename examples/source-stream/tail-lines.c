@@ -56,6 +56,10 @@ static gboolean
 tail_lines_init (SlDriver *d, GError **error)
 {
   TailLines *self = (TailLines *) d;
+  /* free() runs after a failed init() too */
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->changed);
+  self->fd = -1;
   if (!self->path || !*self->path)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos,
@@ -67,9 +71,6 @@ tail_lines_init (SlDriver *d, GError **error)
    * path, and two sources of one file keep two positions */
   const gchar *name = sl_driver_persist_name_option (d);
   self->persist_key = name ? g_strdup (name) : g_strdup_printf ("tail-lines(%s)", self->path);
-  self->fd = -1;
-  g_mutex_init (&self->lock);
-  g_cond_init (&self->changed);
   return TRUE;
 }
 

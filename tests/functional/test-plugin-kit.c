@@ -219,7 +219,8 @@ test_datagram_source (SlTestEnv *env, gconstpointer data)
  * and is retried every second, so flow control must hold the reading. */
 static const gchar stream_config[] =
   "@version: 4.0\n"
-  "source s_tail { tail-lines(\"@DIR@/app.log\" follow-freq(0.2) flags(no-parse) log-iw-size(100)); };\n"
+  "source s_tail { tail-lines(\"@DIR@/app.log\" follow-freq(200ms) flags(no-parse) log-iw-size(100)\n"
+  "  persist-name(\"app-log\")); };\n"
   "destination d_tail { line-file(\"@DIR@/out/tail.log\" template(\"${MESSAGE}\\n\") time-reopen(1)); };\n"
   "log { source(s_tail); destination(d_tail); flags(flow-control); };\n";
 
@@ -279,6 +280,12 @@ test_stream_source (SlTestEnv *env, gconstpointer data)
 
   if (sl_test_daemon_stop (env, SIGTERM) != 0)
     return;
+  /* the position is the input's size, kept under persist-name() */
+  g_autofree gchar *read_all = sl_test_read_file (input);
+  g_autofree gchar *position = g_strdup_printf ("app-log\t%zu\n", strlen (read_all));
+  g_autofree gchar *persisted = sl_test_read_file (env->persist);
+  g_assert_nonnull (persisted);
+  g_assert_nonnull (strstr (persisted, position));
   append_lines (input, 1000, 1010);
   if (!sl_test_daemon_start (env) || !sl_test_wait_lines (env, out, 1010))
     return;
