@@ -2,17 +2,19 @@
 /* A parser written against the installed kit only: colon-pairs() reads
  * words such as "user:alice action:login" and sets a field for each,
  * ${.colon.user} and ${.colon.action} with the default prefix().
- * doc/plugin-guide.md ("A parser") walks through it. */
-/* This plugin's sentences are translated by a catalogue of its own
- * (de.po, which the Makefile compiles), not by Sluice's: the kit's _()
- * looks in SL_TEXT_DOMAIN, defined before the kit is included. */
+ * doc/plugin-guide.md ("A parser") walks through it.
+ *
+ * Its sentences are translated by a catalogue of its own (de.po, which
+ * the Makefile compiles), not by Sluice's: the kit's _() looks in
+ * SL_TEXT_DOMAIN, defined before the kit is included. */
 #define SL_TEXT_DOMAIN "example-colon-pairs"
 #include <sluice/plugin.h>
 
 #include <string.h>
 
-/* Longer names are left out: names are interned for the life of the
- * process, so a sender must not be able to make them without bound. */
+/* Field names are interned for the life of the process; the core caps
+ * how many there are, a parser how long they get: keys that would make a
+ * longer name are left out. */
 #define COLON_PAIRS_NAME_MAX 64
 
 typedef struct

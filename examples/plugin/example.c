@@ -82,7 +82,8 @@ line_file_init (SlDriver *d, GError **error)
   LineFile *self = (LineFile *) d;
   if (!self->path)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("line-file() needs the file's path, as in line-file(\"/tmp/x\")"));
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos,
+                        _("line-file() needs the file's path, as in line-file(\"/tmp/x\")"));
       return FALSE;
     }
   self->fd = -1;

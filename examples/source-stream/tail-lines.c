@@ -48,7 +48,8 @@ typedef struct
 
 static const SlOptionSpec tail_lines_options[] = {
   { "path", SL_STRING (TailLines, path), NULL, "the file to read", .flags = SL_OPT_POSITIONAL },
-  { "follow-freq", SL_DURATION (TailLines, follow_freq), "1", "how long to wait at the end of the file before looking again" },
+  { "follow-freq", SL_DURATION (TailLines, follow_freq), "1",
+    "how long to wait at the end of the file before looking again" },
   { NULL }
 };
 
@@ -268,7 +269,8 @@ tail_lines_stop (SlDriver *d)
   g_mutex_unlock (&self->lock);
   if (!finished)
     {
-      sl_log (SL_LOG_NOTICE, _("%s: the last lines of %s were not delivered in time; they will be read again at the next start"),
+      sl_log (SL_LOG_NOTICE,
+              _("%s: the last lines of %s were not delivered in time; they will be read again at the next start"),
               d->id, self->path);
       sl_window_cancel (self->window);
     }
