@@ -110,8 +110,9 @@ test_filter_destination (SlTestEnv *env, gconstpointer data)
 }
 
 /* The parser sets fields only on the path it is in; the rewrite masks a
- * copy, so the other path sees the digits; $(repeat) renders its text in
- * the destination's environment (template-escape(yes) reaches the field
+ * copy, so the other path sees the digits; $(repeat) renders on the
+ * reading thread (the parser's input) and on the writer's, there in the
+ * destination's environment (template-escape(yes) reaches the field
  * inside it). */
 static const gchar processing_config[] =
   "@version: 4.0\n"
@@ -119,7 +120,8 @@ static const gchar processing_config[] =
   "destination d_fields { line-file(\"@DIR@/fields.log\" template-escape(yes)\n"
   "  template(\"$(repeat 2 '${.colon.user} ')${.colon.card}\\n\")); };\n"
   "destination d_raw { line-file(\"@DIR@/raw.log\" template(\"${MESSAGE}\\n\")); };\n"
-  "log { source(s_net); parser { colon-pairs(); }; rewrite { mask-digits(\".colon.card\"); };\n"
+  "log { source(s_net); parser { colon-pairs(template(\"$(repeat 1 ${MESSAGE})\")); };\n"
+  "  rewrite { mask-digits(\".colon.card\"); };\n"
   "  destination(d_fields); };\n"
   "log { source(s_net); destination(d_raw); };\n";
 
