@@ -13,15 +13,16 @@
 /* SL_MODULE_PATH as the test started: the build's plugins */
 static gchar *build_module_path;
 
-/* Whether srcdir's files and installed's are the same: the test builds
- * what an author finds installed, which must be the tree being tested. */
+/* Whether each installed file is the tree's: the test builds what an
+ * author finds installed, which must be the tree being tested (and what
+ * an example built in the tree left there does not count). */
 static gboolean
 same_files (const gchar *srcdir, const gchar *installed)
 {
-  g_autoptr (GDir) dir = g_dir_open (srcdir, 0, NULL);
+  g_autoptr (GDir) dir = g_dir_open (installed, 0, NULL);
   if (!dir)
     {
-      g_test_fail_printf ("cannot read %s", srcdir);
+      g_test_fail_printf ("%s is not installed (make -C build install)", installed);
       return FALSE;
     }
   const gchar *name;
@@ -31,7 +32,7 @@ same_files (const gchar *srcdir, const gchar *installed)
       g_autofree gchar *theirs = g_build_filename (installed, name, NULL);
       g_autofree gchar *a = sl_test_read_file (ours);
       g_autofree gchar *b = sl_test_read_file (theirs);
-      if (!b || g_strcmp0 (a, b) != 0)
+      if (!a || g_strcmp0 (a, b) != 0)
         {
           g_test_fail_printf ("%s is not what make install put in %s (make -C build install)", ours, installed);
           return FALSE;
