@@ -66,7 +66,7 @@ static const SlTemplateFunctionOps repeat_ops = {
 static const SlDriverClass repeat_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION,
   .name = "repeat",
-  .summary = "$(repeat COUNT TEXT): TEXT, a template, COUNT times over",
+  .summary = "a text COUNT times over: $(repeat COUNT TEXT)",
   .ops.template_function = &repeat_ops,
 };
 
