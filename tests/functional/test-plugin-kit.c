@@ -6,6 +6,7 @@
  * real traffic. */
 #include "tests/functional/harness.h"
 
+#include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -43,8 +44,8 @@ same_files (const gchar *srcdir, const gchar *installed)
 
 /* Builds the NULL-terminated examples into DIR/modules with
  * `make -C DOCDIR/examples/NAME O=DIR/modules` (a folder that does not
- * exist yet) and puts that folder after the build's plugins on the
- * module path. FALSE when the test is skipped or failed. */
+ * exist yet) and puts that folder on the module path. FALSE when the
+ * test is skipped or failed. */
 static gboolean
 build_examples (SlTestEnv *env, const gchar *first, ...)
 {
@@ -67,15 +68,21 @@ build_examples (SlTestEnv *env, const gchar *first, ...)
       g_autofree gchar *installed = g_build_filename (SL_DOCDIR, "examples", name, NULL);
       /* an example compiles without a warning */
       const gchar *make[] = { "env", pc_env, "make", "-s", "-C", installed, out_dir, "CFLAGS=-O2 -Werror", NULL };
+      if (!same_files (tree, installed))
+        {
+          built = FALSE;
+          break;
+        }
       g_autofree gchar *err = NULL;
-      built = same_files (tree, installed) && sl_test_run_argv (make, NULL, &err) == 0;
-      if (!built && err)
-        g_test_fail_printf ("examples/%s does not build: %s", name, err);
+      built = sl_test_run_argv (make, NULL, &err) == 0;
+      if (!built)
+        g_test_fail_printf ("examples/%s does not build: %s", name, err ? err : "");
     }
   va_end (args);
   if (!built)
     return FALSE;
-  /* the folder of one's own is searched before the installed plugins */
+  /* one's own folder beside the plugins sluiced comes with (the build's
+   * stand for the installed ones) */
   g_autofree gchar *module_path = g_strconcat (build_module_path, ":", modules, NULL);
   g_setenv ("SL_MODULE_PATH", module_path, TRUE);
   return TRUE;
