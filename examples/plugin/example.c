@@ -31,7 +31,7 @@ sample_init (SlDriver *d, GError **error)
   if (self->rate < 1)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "rate"),
-                        "sample() needs a rate of at least 1, not %d", self->rate);
+                        _("sample() needs a rate of at least 1, not %d"), self->rate);
       return FALSE;
     }
   return TRUE;
@@ -82,7 +82,8 @@ line_file_init (SlDriver *d, GError **error)
   LineFile *self = (LineFile *) d;
   if (!self->path)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, "line-file() needs the file's path, as in line-file(\"/tmp/x\")");
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos,
+                        _("line-file() needs the file's path, as in line-file(\"/tmp/x\")"));
       return FALSE;
     }
   self->fd = -1;
@@ -116,8 +117,8 @@ line_file_write (SlDriver *d, SlWriteBatch *batch)
   gssize written = write (self->fd, self->out->str, self->out->len);
   if (written != (gssize) self->out->len)
     {
-      sl_log (SL_LOG_ERROR, "line-file(): cannot write %s: %s", self->path,
-              written < 0 ? g_strerror (errno) : "short write");
+      sl_log (SL_LOG_ERROR, _("line-file(): cannot write %s: %s"), self->path,
+              written < 0 ? g_strerror (errno) : _("short write"));
       return SL_WRITE_RETRY;
     }
   batch->done = batch->n;
