@@ -960,3 +960,42 @@ sl_test_child_wait (GPid pid, gint64 limit_usec)
   g_spawn_close_pid (pid);
   return status;
 }
+
+/* Debian installs it in /usr/sbin, which a user's PATH may lack. */
+gchar *
+sl_test_syslog_ng_path (void)
+{
+  gchar *path = g_find_program_in_path ("syslog-ng");
+  if (!path && g_file_test ("/usr/sbin/syslog-ng", G_FILE_TEST_IS_EXECUTABLE))
+    path = g_strdup ("/usr/sbin/syslog-ng");
+  return path;
+}
+
+GPid
+sl_test_syslog_ng_start (SlTestEnv *env, const gchar *config)
+{
+  g_autofree gchar *program = sl_test_syslog_ng_path ();
+  g_autofree gchar *persist = sl_test_path (env, "syslog-ng.persist");
+  g_autofree gchar *pidfile = sl_test_path (env, "syslog-ng.pid");
+  g_autofree gchar *control = sl_test_path (env, "syslog-ng.ctl");
+  g_autofree gchar *err = sl_test_path (env, "syslog-ng.stderr");
+  const gchar *argv[] = {
+    program, "-F", "--no-caps", "-f", config, "--persist-file", persist,
+    "--pidfile", pidfile, "--control", control, NULL
+  };
+  return sl_test_spawn_argv (argv, err);
+}
+
+void
+sl_test_syslog_ng_stop (SlTestEnv *env, GPid pid)
+{
+  if (!pid)
+    return;
+  kill (pid, SIGTERM);
+  if (sl_test_child_wait (pid, SL_TEST_DEADLINE_MS * 1000) != 0 || g_test_failed ())
+    {
+      g_autofree gchar *err_path = sl_test_path (env, "syslog-ng.stderr");
+      g_autofree gchar *err = sl_test_read_file (err_path);
+      g_test_message ("syslog-ng stderr:\n%s", err ? err : "");
+    }
+}

@@ -173,6 +173,14 @@ const gchar *sl_test_module_path (void);
  * (and the test failed) when SL_TOP_SRCDIR is not set. */
 gchar       *sl_test_scl_include_path (void);
 
+/* syslog-ng, the peer: its program (NULL when it is not installed), and
+ * syslog-ng -F on config with its persist, pid and control files and its
+ * stderr (syslog-ng.stderr) in the test's folder; stopped by pid, its
+ * stderr shown when it did not stop or the test failed. */
+gchar       *sl_test_syslog_ng_path  (void);
+GPid         sl_test_syslog_ng_start (SlTestEnv *env, const gchar *config);
+void         sl_test_syslog_ng_stop  (SlTestEnv *env, GPid pid);
+
 G_END_DECLS
 
 #endif
