@@ -999,3 +999,49 @@ sl_test_syslog_ng_stop (SlTestEnv *env, GPid pid)
       g_test_message ("syslog-ng stderr:\n%s", err ? err : "");
     }
 }
+
+static gboolean
+wait_outputs (SlTestEnv *env, const gchar *dir, const gchar *const *outputs, guint n_lines)
+{
+  for (guint i = 0; outputs[i]; i++)
+    {
+      g_autofree gchar *path = g_build_filename (dir, outputs[i], NULL);
+      if (!sl_test_wait_lines (env, path, n_lines))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+sl_test_side_by_side (SlTestEnv *env, const gchar *config, const gchar *text, const gchar *const *outputs,
+                      guint n_lines, gchar **sl_out, gchar **ng_out)
+{
+  g_autofree gchar *syslog_ng = sl_test_syslog_ng_path ();
+  if (!syslog_ng)
+    {
+      g_test_skip ("syslog-ng is not installed (quickstart installs Debian's syslog-ng-core)");
+      return FALSE;
+    }
+  *sl_out = sl_test_path (env, "sl");
+  *ng_out = sl_test_path (env, "ng");
+  g_mkdir (*sl_out, 0755);
+  g_mkdir (*ng_out, 0755);
+  guint16 ng_port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *ng_port_text = g_strdup_printf ("%u", ng_port);
+  g_autofree gchar *ng_config = sl_test_path (env, "syslog-ng.conf");
+  if (!sl_test_write_config (env, config, "PORT", ng_port_text, "OUT", *ng_out, NULL)
+      || rename (env->config, ng_config) != 0)
+    return FALSE;
+  guint16 sl_port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *sl_port_text = g_strdup_printf ("%u", sl_port);
+  if (!sl_test_write_config (env, config, "PORT", sl_port_text, "OUT", *sl_out, NULL))
+    return FALSE;
+  /* sluiced first: sl_test_wait_tcp() waits only while it runs */
+  GPid ng = 0;
+  gboolean ok = sl_test_daemon_start (env) && (ng = sl_test_syslog_ng_start (env, ng_config))
+                && sl_test_wait_tcp (env, ng_port) && sl_test_tcp_send (ng_port, text)
+                && sl_test_tcp_send (sl_port, text) && wait_outputs (env, *ng_out, outputs, n_lines)
+                && wait_outputs (env, *sl_out, outputs, n_lines);
+  sl_test_syslog_ng_stop (env, ng);
+  return ok;
+}

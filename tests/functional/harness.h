@@ -180,6 +180,16 @@ gchar       *sl_test_scl_include_path (void);
 gchar       *sl_test_syslog_ng_path  (void);
 GPid         sl_test_syslog_ng_start (SlTestEnv *env, const gchar *config);
 void         sl_test_syslog_ng_stop  (SlTestEnv *env, GPid pid);
+/* The same configuration run by sluiced and by syslog-ng: config's
+ * @PORT@ is a TCP source's port and @OUT@ the folder each daemon writes
+ * its files into (the test's "sl" and "ng", given back in sl_out and
+ * ng_out). text is sent to both; TRUE once every one of outputs (names
+ * in those folders) has n_lines lines in both. syslog-ng is stopped
+ * before it returns; sluiced runs on. Skips the test (and returns FALSE)
+ * when syslog-ng is not installed. */
+gboolean     sl_test_side_by_side    (SlTestEnv *env, const gchar *config, const gchar *text,
+                                      const gchar *const *outputs, guint n_lines,
+                                      gchar **sl_out, gchar **ng_out);
 
 G_END_DECLS
 

@@ -5,9 +5,7 @@
  * the CSV database holds for each selector. */
 #include "tests/functional/harness.h"
 
-#include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
 
 static const gchar context_csv[] =
   "web01,role,frontend\n"
@@ -60,36 +58,13 @@ static const gchar *const messages[] = {
   "<13>Dec  1 10:00:00 spaced x: hello",
 };
 
-static const gchar *const outputs[] = { "value.log", "case.log", "glob.log", "filters.log" };
+static const gchar *const outputs[] = { "value.log", "case.log", "glob.log", "filters.log", NULL };
 
 static gboolean
 write_file (SlTestEnv *env, const gchar *name, const gchar *text)
 {
   g_autofree gchar *path = sl_test_path (env, name);
   return g_file_set_contents (path, text, -1, NULL);
-}
-
-static gboolean
-send_messages (guint16 port)
-{
-  GString *text = g_string_new (NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (messages); i++)
-    g_string_append_printf (text, "%s\n", messages[i]);
-  gboolean ok = sl_test_tcp_send (port, text->str);
-  g_string_free (text, TRUE);
-  return ok;
-}
-
-static gboolean
-wait_outputs (SlTestEnv *env, const gchar *out)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
-    {
-      g_autofree gchar *path = g_build_filename (out, outputs[i], NULL);
-      if (!sl_test_wait_lines (env, path, G_N_ELEMENTS (messages)))
-        return FALSE;
-    }
-  return TRUE;
 }
 
 static gchar *
@@ -102,53 +77,35 @@ read_output (const gchar *out, const gchar *name)
 static void
 test_same_as_syslog_ng (SlTestEnv *env, gconstpointer data)
 {
-  g_autofree gchar *syslog_ng = sl_test_syslog_ng_path ();
-  if (!syslog_ng)
-    {
-      g_test_skip ("syslog-ng is not installed (quickstart installs Debian's syslog-ng-core)");
-      return;
-    }
   g_assert_true (write_file (env, "context.csv", context_csv));
   g_assert_true (write_file (env, "filters.csv", filters_csv));
   g_assert_true (write_file (env, "filters.conf", filters_conf));
-  g_autofree gchar *ng_out = sl_test_path (env, "ng");
-  g_autofree gchar *sl_out = sl_test_path (env, "sl");
-  g_mkdir (ng_out, 0755);
-  g_mkdir (sl_out, 0755);
-  guint16 ng_port = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *ng_port_text = g_strdup_printf ("%u", ng_port);
-  g_autofree gchar *ng_config = sl_test_path (env, "syslog-ng.conf");
-  g_assert_true (sl_test_write_config (env, config, "PORT", ng_port_text, "OUT", ng_out, NULL));
-  g_assert_cmpint (rename (env->config, ng_config), ==, 0);
-  guint16 sl_port = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *sl_port_text = g_strdup_printf ("%u", sl_port);
-  g_assert_true (sl_test_write_config (env, config, "PORT", sl_port_text, "OUT", sl_out, NULL));
-
-  GPid ng = 0;
-  /* sluiced first: sl_test_wait_tcp() waits only while it runs */
-  if (sl_test_daemon_start (env) && (ng = sl_test_syslog_ng_start (env, ng_config)) && sl_test_wait_tcp (env, ng_port)
-      && send_messages (ng_port) && send_messages (sl_port) && wait_outputs (env, ng_out) && wait_outputs (env, sl_out))
+  GString *text = g_string_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (messages); i++)
+    g_string_append_printf (text, "%s\n", messages[i]);
+  g_autofree gchar *sl_out = NULL, *ng_out = NULL;
+  gboolean ran = sl_test_side_by_side (env, config, text->str, outputs, G_N_ELEMENTS (messages), &sl_out, &ng_out);
+  g_string_free (text, TRUE);
+  if (!ran)
+    return;
+  for (guint i = 0; outputs[i]; i++)
     {
-      for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
-        {
-          g_autofree gchar *ng_text = read_output (ng_out, outputs[i]);
-          g_autofree gchar *sl_text = read_output (sl_out, outputs[i]);
-          g_test_message ("%s:\n%s", outputs[i], sl_text);
-          g_assert_cmpstr (sl_text, ==, ng_text);
-        }
-      g_autofree gchar *value = read_output (sl_out, "value.log");
-      g_assert_nonnull (strstr (value, "web01 role=frontend site=Budapest, HU owner=app-team\n"));
-      g_assert_nonnull (strstr (value, "other role=unknown-role site= owner=\n"));
-      g_assert_nonnull (strstr (value, "spaced role=trimmed site= owner=\n"));
-      g_autofree gchar *by_case = read_output (sl_out, "case.log");
-      g_assert_nonnull (strstr (by_case, "WEB01 role=frontend"));
-      g_autofree gchar *by_glob = read_output (sl_out, "glob.log");
-      g_assert_nonnull (strstr (by_glob, "db7 role=database site=DC '2' owner=\n"));
-      g_autofree gchar *by_filter = read_output (sl_out, "filters.log");
-      g_assert_nonnull (strstr (by_filter, "web01 role=from-web-filter site=web-site"));
-      g_assert_nonnull (strstr (by_filter, "db7 role=from-db-filter site= owner=\n"));
+      g_autofree gchar *ng_text = read_output (ng_out, outputs[i]);
+      g_autofree gchar *sl_text = read_output (sl_out, outputs[i]);
+      g_test_message ("%s:\n%s", outputs[i], sl_text);
+      g_assert_cmpstr (sl_text, ==, ng_text);
     }
-  sl_test_syslog_ng_stop (env, ng);
+  g_autofree gchar *value = read_output (sl_out, "value.log");
+  g_assert_nonnull (strstr (value, "web01 role=frontend site=Budapest, HU owner=app-team\n"));
+  g_assert_nonnull (strstr (value, "other role=unknown-role site= owner=\n"));
+  g_assert_nonnull (strstr (value, "spaced role=trimmed site= owner=\n"));
+  g_autofree gchar *by_case = read_output (sl_out, "case.log");
+  g_assert_nonnull (strstr (by_case, "WEB01 role=frontend"));
+  g_autofree gchar *by_glob = read_output (sl_out, "glob.log");
+  g_assert_nonnull (strstr (by_glob, "db7 role=database site=DC '2' owner=\n"));
+  g_autofree gchar *by_filter = read_output (sl_out, "filters.log");
+  g_assert_nonnull (strstr (by_filter, "web01 role=from-web-filter site=web-site"));
+  g_assert_nonnull (strstr (by_filter, "db7 role=from-db-filter site= owner=\n"));
 }
 
 static void
