@@ -1003,7 +1003,7 @@ sl_test_syslog_ng_stop (SlTestEnv *env, GPid pid)
 static gboolean
 wait_outputs (SlTestEnv *env, const gchar *dir, const gchar *const *outputs, guint n_lines)
 {
-  for (guint i = 0; outputs[i]; i++)
+  for (guint i = 0; outputs && outputs[i]; i++)
     {
       g_autofree gchar *path = g_build_filename (dir, outputs[i], NULL);
       if (!sl_test_wait_lines (env, path, n_lines))
@@ -1014,7 +1014,7 @@ wait_outputs (SlTestEnv *env, const gchar *dir, const gchar *const *outputs, gui
 
 gboolean
 sl_test_side_by_side (SlTestEnv *env, const gchar *config, const gchar *text, const gchar *const *outputs,
-                      guint n_lines, gchar **sl_out, gchar **ng_out)
+                      guint n_lines, gchar **sl_out, gchar **ng_out, GPid *ng_pid)
 {
   g_autofree gchar *syslog_ng = sl_test_syslog_ng_path ();
   if (!syslog_ng)
@@ -1042,6 +1042,9 @@ sl_test_side_by_side (SlTestEnv *env, const gchar *config, const gchar *text, co
                 && sl_test_wait_tcp (env, ng_port) && sl_test_tcp_send (ng_port, text)
                 && sl_test_tcp_send (sl_port, text) && wait_outputs (env, *ng_out, outputs, n_lines)
                 && wait_outputs (env, *sl_out, outputs, n_lines);
-  sl_test_syslog_ng_stop (env, ng);
+  if (ok && ng_pid)
+    *ng_pid = ng;
+  else
+    sl_test_syslog_ng_stop (env, ng);
   return ok;
 }

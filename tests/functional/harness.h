@@ -184,12 +184,14 @@ void         sl_test_syslog_ng_stop  (SlTestEnv *env, GPid pid);
  * @PORT@ is a TCP source's port and @OUT@ the folder each daemon writes
  * its files into (the test's "sl" and "ng", given back in sl_out and
  * ng_out). text is sent to both; TRUE once every one of outputs (names
- * in those folders) has n_lines lines in both. syslog-ng is stopped
- * before it returns; sluiced runs on. Skips the test (and returns FALSE)
+ * in those folders; NULL: none, the caller waits for its peer) has
+ * n_lines lines in both. syslog-ng is stopped before it returns, unless
+ * ng_pid takes its pid (when it returns TRUE; the caller stops it); sluiced
+ * runs on. Skips the test (and returns FALSE)
  * when syslog-ng is not installed. */
 gboolean     sl_test_side_by_side    (SlTestEnv *env, const gchar *config, const gchar *text,
                                       const gchar *const *outputs, guint n_lines,
-                                      gchar **sl_out, gchar **ng_out);
+                                      gchar **sl_out, gchar **ng_out, GPid *ng_pid);
 
 G_END_DECLS
 

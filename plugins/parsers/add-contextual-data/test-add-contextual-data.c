@@ -84,7 +84,7 @@ test_same_as_syslog_ng (SlTestEnv *env, gconstpointer data)
   for (guint i = 0; i < G_N_ELEMENTS (messages); i++)
     g_string_append_printf (text, "%s\n", messages[i]);
   g_autofree gchar *sl_out = NULL, *ng_out = NULL;
-  gboolean ran = sl_test_side_by_side (env, config, text->str, outputs, G_N_ELEMENTS (messages), &sl_out, &ng_out);
+  gboolean ran = sl_test_side_by_side (env, config, text->str, outputs, G_N_ELEMENTS (messages), &sl_out, &ng_out, NULL);
   g_string_free (text, TRUE);
   if (!ran)
     return;

@@ -46,7 +46,7 @@ test_same_as_syslog_ng (SlTestEnv *env, gconstpointer data)
   for (guint i = 0; i < G_N_ELEMENTS (documents); i++)
     g_string_append_printf (text, "<13>Dec  1 10:00:00 host app: %s\n", documents[i]);
   g_autofree gchar *sl_out = NULL, *ng_out = NULL;
-  gboolean ran = sl_test_side_by_side (env, config, text->str, outputs, G_N_ELEMENTS (documents), &sl_out, &ng_out);
+  gboolean ran = sl_test_side_by_side (env, config, text->str, outputs, G_N_ELEMENTS (documents), &sl_out, &ng_out, NULL);
   g_string_free (text, TRUE);
   if (!ran)
     return;
