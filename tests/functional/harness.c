@@ -1029,12 +1029,12 @@ sl_test_side_by_side (SlTestEnv *env, const gchar *config, const gchar *text, co
   guint16 ng_port = sl_test_free_port (SOCK_STREAM);
   g_autofree gchar *ng_port_text = g_strdup_printf ("%u", ng_port);
   g_autofree gchar *ng_config = sl_test_path (env, "syslog-ng.conf");
-  if (!sl_test_write_config (env, config, "PORT", ng_port_text, "OUT", *ng_out, NULL)
+  if (!sl_test_write_config (env, config, "PORT", ng_port_text, "OUT", *ng_out, "NAME", "ng", NULL)
       || rename (env->config, ng_config) != 0)
     return FALSE;
   guint16 sl_port = sl_test_free_port (SOCK_STREAM);
   g_autofree gchar *sl_port_text = g_strdup_printf ("%u", sl_port);
-  if (!sl_test_write_config (env, config, "PORT", sl_port_text, "OUT", *sl_out, NULL))
+  if (!sl_test_write_config (env, config, "PORT", sl_port_text, "OUT", *sl_out, "NAME", "sl", NULL))
     return FALSE;
   /* sluiced first: sl_test_wait_tcp() waits only while it runs */
   GPid ng = 0;

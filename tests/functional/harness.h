@@ -181,9 +181,9 @@ gchar       *sl_test_syslog_ng_path  (void);
 GPid         sl_test_syslog_ng_start (SlTestEnv *env, const gchar *config);
 void         sl_test_syslog_ng_stop  (SlTestEnv *env, GPid pid);
 /* The same configuration run by sluiced and by syslog-ng: config's
- * @PORT@ is a TCP source's port and @OUT@ the folder each daemon writes
+ * @PORT@ is a TCP source's port, @OUT@ the folder each daemon writes
  * its files into (the test's "sl" and "ng", given back in sl_out and
- * ng_out). text is sent to both; TRUE once every one of outputs (names
+ * ng_out) and @NAME@ that short name itself (for a database's name). text is sent to both; TRUE once every one of outputs (names
  * in those folders; NULL: none, the caller waits for its peer) has
  * n_lines lines in both. syslog-ng is stopped before it returns, unless
  * ng_pid takes its pid (when it returns TRUE; the caller stops it); sluiced
