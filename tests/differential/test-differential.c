@@ -432,45 +432,6 @@ compare_case (const Case *c, GPtrArray *ng, GPid ng_pid, GPtrArray *sl, GPid sl_
     }
 }
 
-/* Debian installs it in /usr/sbin, which a user's PATH may lack. */
-static gchar *
-find_syslog_ng (void)
-{
-  gchar *path = g_find_program_in_path ("syslog-ng");
-  if (!path && g_file_test ("/usr/sbin/syslog-ng", G_FILE_TEST_IS_EXECUTABLE))
-    path = g_strdup ("/usr/sbin/syslog-ng");
-  return path;
-}
-
-static GPid
-start_syslog_ng (SlTestEnv *env, const gchar *config)
-{
-  g_autofree gchar *program = find_syslog_ng ();
-  g_autofree gchar *persist = sl_test_path (env, "syslog-ng.persist");
-  g_autofree gchar *pidfile = sl_test_path (env, "syslog-ng.pid");
-  g_autofree gchar *control = sl_test_path (env, "syslog-ng.ctl");
-  g_autofree gchar *err = sl_test_path (env, "syslog-ng.stderr");
-  const gchar *argv[] = {
-    program, "-F", "--no-caps", "-f", config, "--persist-file", persist,
-    "--pidfile", pidfile, "--control", control, NULL
-  };
-  return sl_test_spawn_argv (argv, err);
-}
-
-static void
-stop_syslog_ng (SlTestEnv *env, GPid pid)
-{
-  if (!pid)
-    return;
-  kill (pid, SIGTERM);
-  if (sl_test_child_wait (pid, SL_TEST_DEADLINE_MS * 1000) != 0 || g_test_failed ())
-    {
-      g_autofree gchar *err_path = sl_test_path (env, "syslog-ng.stderr");
-      g_autofree gchar *err = sl_test_read_file (err_path);
-      g_test_message ("syslog-ng stderr:\n%s", err ? err : "");
-    }
-}
-
 static gboolean
 write_config (SlTestEnv *env, const gchar *text, Daemon *d)
 {
@@ -543,7 +504,7 @@ run_cases (SlTestEnv *env, GPtrArray *cases, GHashTable *deliberate, Daemon *ng,
 static void
 test_corpus (SlTestEnv *env, gconstpointer data)
 {
-  g_autofree gchar *syslog_ng = find_syslog_ng ();
+  g_autofree gchar *syslog_ng = sl_test_syslog_ng_path ();
   if (!syslog_ng)
     {
       g_test_skip ("syslog-ng is not installed (quickstart installs Debian's syslog-ng-core)");
@@ -567,13 +528,13 @@ test_corpus (SlTestEnv *env, gconstpointer data)
   /* sluiced first: sl_test_wait_tcp() waits only while it runs */
   if (write_config (env, conf, &ng) && rename (env->config, ng_config) == 0
       && write_config (env, conf, &sl) && sl_test_daemon_start (env)
-      && (ng.pid = start_syslog_ng (env, ng_config)) && sl_test_wait_tcp (env, ng.tcp)
+      && (ng.pid = sl_test_syslog_ng_start (env, ng_config)) && sl_test_wait_tcp (env, ng.tcp)
       && sl_test_wait_tcp (env, ng.proto) && sl_test_wait_tcp (env, ng.net))
     {
       sl.pid = env->pid;
       run_cases (env, cases, deliberate, &ng, &sl);
     }
-  stop_syslog_ng (env, ng.pid);
+  sl_test_syslog_ng_stop (env, ng.pid);
   daemon_clear (&ng);
   daemon_clear (&sl);
 }

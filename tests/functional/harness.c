@@ -960,3 +960,91 @@ sl_test_child_wait (GPid pid, gint64 limit_usec)
   g_spawn_close_pid (pid);
   return status;
 }
+
+/* Debian installs it in /usr/sbin, which a user's PATH may lack. */
+gchar *
+sl_test_syslog_ng_path (void)
+{
+  gchar *path = g_find_program_in_path ("syslog-ng");
+  if (!path && g_file_test ("/usr/sbin/syslog-ng", G_FILE_TEST_IS_EXECUTABLE))
+    path = g_strdup ("/usr/sbin/syslog-ng");
+  return path;
+}
+
+GPid
+sl_test_syslog_ng_start (SlTestEnv *env, const gchar *config)
+{
+  g_autofree gchar *program = sl_test_syslog_ng_path ();
+  g_autofree gchar *persist = sl_test_path (env, "syslog-ng.persist");
+  g_autofree gchar *pidfile = sl_test_path (env, "syslog-ng.pid");
+  g_autofree gchar *control = sl_test_path (env, "syslog-ng.ctl");
+  g_autofree gchar *err = sl_test_path (env, "syslog-ng.stderr");
+  const gchar *argv[] = {
+    program, "-F", "--no-caps", "-f", config, "--persist-file", persist,
+    "--pidfile", pidfile, "--control", control, NULL
+  };
+  return sl_test_spawn_argv (argv, err);
+}
+
+void
+sl_test_syslog_ng_stop (SlTestEnv *env, GPid pid)
+{
+  if (!pid)
+    return;
+  kill (pid, SIGTERM);
+  if (sl_test_child_wait (pid, SL_TEST_DEADLINE_MS * 1000) != 0 || g_test_failed ())
+    {
+      g_autofree gchar *err_path = sl_test_path (env, "syslog-ng.stderr");
+      g_autofree gchar *err = sl_test_read_file (err_path);
+      g_test_message ("syslog-ng stderr:\n%s", err ? err : "");
+    }
+}
+
+static gboolean
+wait_outputs (SlTestEnv *env, const gchar *dir, const gchar *const *outputs, guint n_lines)
+{
+  for (guint i = 0; outputs && outputs[i]; i++)
+    {
+      g_autofree gchar *path = g_build_filename (dir, outputs[i], NULL);
+      if (!sl_test_wait_lines (env, path, n_lines))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+sl_test_side_by_side (SlTestEnv *env, const gchar *config, const gchar *text, const gchar *const *outputs,
+                      guint n_lines, gchar **sl_out, gchar **ng_out, GPid *ng_pid)
+{
+  g_autofree gchar *syslog_ng = sl_test_syslog_ng_path ();
+  if (!syslog_ng)
+    {
+      g_test_skip ("syslog-ng is not installed (quickstart installs Debian's syslog-ng-core)");
+      return FALSE;
+    }
+  *sl_out = sl_test_path (env, "sl");
+  *ng_out = sl_test_path (env, "ng");
+  g_mkdir (*sl_out, 0755);
+  g_mkdir (*ng_out, 0755);
+  guint16 ng_port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *ng_port_text = g_strdup_printf ("%u", ng_port);
+  g_autofree gchar *ng_config = sl_test_path (env, "syslog-ng.conf");
+  if (!sl_test_write_config (env, config, "PORT", ng_port_text, "OUT", *ng_out, "NAME", "ng", NULL)
+      || rename (env->config, ng_config) != 0)
+    return FALSE;
+  guint16 sl_port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *sl_port_text = g_strdup_printf ("%u", sl_port);
+  if (!sl_test_write_config (env, config, "PORT", sl_port_text, "OUT", *sl_out, "NAME", "sl", NULL))
+    return FALSE;
+  /* sluiced first: sl_test_wait_tcp() waits only while it runs */
+  GPid ng = 0;
+  gboolean ok = sl_test_daemon_start (env) && (ng = sl_test_syslog_ng_start (env, ng_config))
+                && sl_test_wait_tcp (env, ng_port) && sl_test_tcp_send (ng_port, text)
+                && sl_test_tcp_send (sl_port, text) && wait_outputs (env, *ng_out, outputs, n_lines)
+                && wait_outputs (env, *sl_out, outputs, n_lines);
+  if (ok && ng_pid)
+    *ng_pid = ng;
+  else
+    sl_test_syslog_ng_stop (env, ng);
+  return ok;
+}

@@ -173,6 +173,26 @@ const gchar *sl_test_module_path (void);
  * (and the test failed) when SL_TOP_SRCDIR is not set. */
 gchar       *sl_test_scl_include_path (void);
 
+/* syslog-ng, the peer: its program (NULL when it is not installed), and
+ * syslog-ng -F on config with its persist, pid and control files and its
+ * stderr (syslog-ng.stderr) in the test's folder; stopped by pid, its
+ * stderr shown when it did not stop or the test failed. */
+gchar       *sl_test_syslog_ng_path  (void);
+GPid         sl_test_syslog_ng_start (SlTestEnv *env, const gchar *config);
+void         sl_test_syslog_ng_stop  (SlTestEnv *env, GPid pid);
+/* The same configuration run by sluiced and by syslog-ng: config's
+ * @PORT@ is a TCP source's port, @OUT@ the folder each daemon writes
+ * its files into (the test's "sl" and "ng", given back in sl_out and
+ * ng_out) and @NAME@ that short name itself (for a database's name). text is sent to both; TRUE once every one of outputs (names
+ * in those folders; NULL: none, the caller waits for its peer) has
+ * n_lines lines in both. syslog-ng is stopped before it returns, unless
+ * ng_pid takes its pid (when it returns TRUE; the caller stops it); sluiced
+ * runs on. Skips the test (and returns FALSE)
+ * when syslog-ng is not installed. */
+gboolean     sl_test_side_by_side    (SlTestEnv *env, const gchar *config, const gchar *text,
+                                      const gchar *const *outputs, guint n_lines,
+                                      gchar **sl_out, gchar **ng_out, GPid *ng_pid);
+
 G_END_DECLS
 
 #endif
