@@ -25,6 +25,7 @@
 #include "core/i18n.h"
 #include "core/macros.h"
 #include "core/plugin.h"
+#include "core/scratch.h"
 #include "core/template.h"
 #include "core/text-append.h"
 #include "plugins/templates/extra/extra-private.h"
@@ -148,6 +149,7 @@ typedef enum
   FORMAT_FLAT_JSON,
   FORMAT_WELF,
   FORMAT_CEF,
+  FORMAT_GRAPHITE,
 } SlFjFormat;
 
 typedef struct
@@ -158,6 +160,7 @@ typedef struct
   gboolean leave_initial_dot;
   gchar delimiter;       /* where format-json nests: --key-delimiter, '.' by default */
   gboolean typed_macros; /* --no-cast */
+  SlTemplate *timestamp; /* graphite-output's --timestamp, $R_UNIXTIME by default */
   GPtrArray *patterns;   /* SlFjPattern, in the order written: the last that matches decides */
   GPtrArray *rekeys;     /* SlFjRekey */
   GArray *fixed;         /* SlFjFixed */
@@ -346,9 +349,11 @@ rekey (const SlFormatJson *fj, const gchar *name)
             }
         }
     }
-  /* syslog-ng's last transformation, unless told otherwise */
-  if ((fj->format == FORMAT_JSON || fj->format == FORMAT_FLAT_JSON) && !fj->leave_initial_dot
-      && fj->delimiter == '.' && key[0] == '.')
+  /* syslog-ng's last transformation, unless told otherwise (graphite-output
+   * always makes it) */
+  if (((fj->format == FORMAT_JSON || fj->format == FORMAT_FLAT_JSON) && !fj->leave_initial_dot
+       && fj->delimiter == '.' && key[0] == '.')
+      || (fj->format == FORMAT_GRAPHITE && key[0] == '.'))
     key[0] = '_';
   return key;
 }
@@ -571,6 +576,8 @@ format_json_free (gpointer state)
   g_ptr_array_unref (fj->patterns);
   g_ptr_array_unref (fj->rekeys);
   g_array_unref (fj->fixed);
+  if (fj->timestamp)
+    sl_template_unref (fj->timestamp);
   g_free (fj);
 }
 
@@ -586,7 +593,7 @@ static const struct
   { "pair", 'p', TRUE }, { "shift", 'S', TRUE }, { "shift-levels", 0, TRUE }, { "add-prefix", 'A', TRUE },
   { "replace-prefix", 'R', TRUE }, { "replace", 0, TRUE }, { "subkeys", 0, TRUE },
   { "omit-empty-values", 0, FALSE }, { "cast", 0, FALSE }, { "no-cast", 0, FALSE }, { "auto-cast", 0, FALSE },
-  { "leave-initial-dot", 0, FALSE }, { "key-delimiter", 0, TRUE },
+  { "leave-initial-dot", 0, FALSE }, { "key-delimiter", 0, TRUE }, { "timestamp", 't', TRUE },
 };
 
 /* The option arg names (--name, --name=value, -x): its long name, "" for
@@ -650,6 +657,8 @@ parse_arguments (SlFormatJson *fj, const SlTfCall *call, GError **error)
 
       if (name && (g_str_equal (name, "leave-initial-dot") || g_str_equal (name, "key-delimiter"))
           && fj->format != FORMAT_JSON && fj->format != FORMAT_FLAT_JSON)
+        name = "";
+      if (name && g_str_equal (name, "timestamp") && fj->format != FORMAT_GRAPHITE)
         name = "";
       if (name && !*name)
         {
@@ -737,6 +746,12 @@ parse_arguments (SlFormatJson *fj, const SlTfCall *call, GError **error)
       else if (g_str_equal (name, "cast") || g_str_equal (name, "auto-cast"))
         /* strings, as syslog-ng 3.x configurations have them */
         fj->typed_macros = FALSE;
+      else if (g_str_equal (name, "timestamp"))
+        {
+          if (fj->timestamp)
+            sl_template_unref (fj->timestamp);
+          ok = (fj->timestamp = sl_template_compile (value, error)) != NULL;
+        }
     }
   /* pairs are named after the transformations are known */
   for (guint i = 0; i < pairs->len && ok; i++)
@@ -788,6 +803,17 @@ static gboolean
 format_cef_prepare (SlTfCall *call, GError **error)
 {
   return prepare (call, FORMAT_CEF, error);
+}
+
+static gboolean
+graphite_output_prepare (SlTfCall *call, GError **error)
+{
+  if (!prepare (call, FORMAT_GRAPHITE, error))
+    return FALSE;
+  SlFormatJson *fj = call->state;
+  if (!fj->timestamp)
+    fj->timestamp = sl_template_compile ("$R_UNIXTIME", error);
+  return fj->timestamp != NULL;
 }
 
 /* Selecting fields */
@@ -1236,6 +1262,30 @@ kv_pairs (SlFjWorkspace *w)
     }
 }
 
+/* Graphite's plaintext protocol: "name value stamp\n" a pair, as
+ * syslog-ng's $(graphite-output) writes it, values as they are. */
+static void
+append_graphite (const SlFormatJson *fj, const SlMessage *msg, const SlTemplateEnv *env, const SlKvPair *pairs,
+                 guint n, GString *out)
+{
+  static GPrivate stamp_key = SL_SCRATCH_INIT;
+  if (!n)
+    return;
+  /* the stamp's template may call template functions: a level of its own */
+  GString *stamp = sl_scratch_push (&stamp_key);
+  sl_template_append (fj->timestamp, msg, env, stamp);
+  for (guint i = 0; i < n; i++)
+    {
+      g_string_append (out, pairs[i].key);
+      g_string_append_c (out, ' ');
+      g_string_append_len (out, pairs[i].value, pairs[i].len);
+      g_string_append_c (out, ' ');
+      g_string_append_len (out, stamp->str, stamp->len);
+      g_string_append_c (out, '\n');
+    }
+  sl_scratch_pop (&stamp_key);
+}
+
 static void
 format_json_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
@@ -1253,7 +1303,8 @@ format_json_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEn
       g_string_truncate (w->text, 0);
       collect (fj, w, context[m], env);
       g_array_sort (w->entries, fj->format == FORMAT_WELF ? entry_compare_welf
-                                : fj->format == FORMAT_CEF ? entry_compare_ascending : entry_compare);
+                                : fj->format == FORMAT_CEF || fj->format == FORMAT_GRAPHITE ? entry_compare_ascending
+                                : entry_compare);
       gboolean ok = TRUE;
       if (fj->format == FORMAT_JSON || fj->format == FORMAT_FLAT_JSON)
         ok = append_object (fj, w, out);
@@ -1263,6 +1314,8 @@ format_json_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEn
           const SlKvPair *pairs = (const SlKvPair *) w->pairs->data;
           if (fj->format == FORMAT_WELF)
             sl_kv_append_welf (out, pairs, w->pairs->len, &first);
+          else if (fj->format == FORMAT_GRAPHITE)
+            append_graphite (fj, context[m], env, pairs, w->pairs->len, out);
           else
             ok = sl_kv_append_cef (out, pairs, w->pairs->len);
         }
@@ -1327,10 +1380,24 @@ static const SlDriverClass format_cef_class = {
   .ops.template_function = &format_cef_ops,
 };
 
+static const SlTemplateFunctionOps graphite_output_ops = {
+  .prepare = graphite_output_prepare,
+  .eval = format_json_eval,
+  .free = format_json_free,
+};
+
+static const SlDriverClass graphite_output_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION,
+  .name = "graphite-output",
+  .summary = "name-value pairs as Graphite plaintext lines (name value stamp); value-pairs options, --timestamp",
+  .ops.template_function = &graphite_output_ops,
+};
+
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "json-functions",
   .drivers = (const SlDriverClass *const[]) {
-    &format_json_class, &format_flat_json_class, &format_welf_class, &format_cef_class, NULL,
+    &format_json_class, &format_flat_json_class, &format_welf_class, &format_cef_class, &graphite_output_class,
+    NULL,
   },
 };
