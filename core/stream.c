@@ -39,6 +39,7 @@ struct _SlStreamReader
   gboolean skip_to_newline;
   Batch *batch;           /* the reading thread's, set at each read */
   SlTls *tls;             /* or NULL: read() */
+  SlProxyHeader *proxy;   /* or NULL: not behind a PROXY header */
 };
 
 /* Messages framed and not yet posted. Every entry point posts them
@@ -66,6 +67,16 @@ sl_stream_reader_set_tls (SlStreamReader *r, SlTls *tls)
   r->tls = tls;
 }
 
+void
+sl_stream_reader_set_proxy (SlStreamReader *r, const SlProxyHeader *header)
+{
+  if (header->local)
+    return;
+  r->proxy = g_memdup2 (header, sizeof *header);
+  g_free (r->peer);
+  r->peer = g_strdup (header->src_ip);
+}
+
 SlWindow *
 sl_stream_reader_window (SlStreamReader *r)
 {
@@ -80,6 +91,7 @@ sl_stream_reader_free (SlStreamReader *r)
     close (r->wake);
   g_free (r->buf);
   g_free (r->peer);
+  g_free (r->proxy);
   g_free (r);
 }
 
@@ -141,6 +153,8 @@ emit (SlStreamReader *r, const gchar *data, gsize len)
   SlMessage *msg = sl_source_parse (r->src, data, len, r->peer);
   if (r->tls)
     sl_tls_set_fields (r->tls, msg);
+  if (r->proxy)
+    sl_proxy_header_set_fields (r->proxy, msg);
   r->batch->msgs[r->batch->n++] = msg;
   if (r->batch->n == POST_BATCH)
     flush_batch (r);

@@ -8,6 +8,7 @@
 
 #include <glib.h>
 #include "core/source.h"
+#include "core/proxy-header.h"
 #include "core/tls.h"
 
 G_BEGIN_DECLS
@@ -41,6 +42,10 @@ SlStreamReader *sl_stream_reader_new    (SlSource *src, gint fd, const gchar *pe
 /* Reads through tls (whose handshake is over; the caller keeps it) from
  * now on, and sets its peer's certificate fields on every message. */
 void            sl_stream_reader_set_tls (SlStreamReader *r, SlTls *tls);
+/* For a connection behind a load balancer: the client the PROXY header
+ * named is the peer from now on ($SOURCEIP, $HOST_FROM), and every
+ * message carries its PROXIED_* fields. A local header changes nothing. */
+void            sl_stream_reader_set_proxy (SlStreamReader *r, const SlProxyHeader *header);
 /* The connection's flow-control window, for its owner to set a notify. */
 SlWindow       *sl_stream_reader_window (SlStreamReader *r);
 /* Up to reads read()s of 64 KiB, each framed and its messages posted,
