@@ -206,10 +206,39 @@ refuse (Connection *c, const gchar *why)
   connection_close (c);
 }
 
+static gboolean admit_peer (SlListener *l, const gchar *peer);
+
+/* A header inside TLS is read by the stream reader: once it is in, the
+ * client it names is admitted and the deadline goes. FALSE when it was
+ * closed. */
+static gboolean
+inner_header_check (Connection *c)
+{
+  if (c->counted || sl_stream_reader_awaiting_proxy (c->reader))
+    return TRUE;
+  const gchar *peer = sl_stream_reader_peer (c->reader);
+  if (peer && (!c->peer || strcmp (peer, c->peer) != 0))
+    {
+      g_free (c->peer);
+      c->peer = g_strdup (peer);
+    }
+  if (!admit_peer (c->listener, c->peer))
+    {
+      connection_close (c);
+      return FALSE;
+    }
+  c->counted = TRUE;
+  sl_io_worker_set_deadline (&c->watch, 0, NULL);
+  return TRUE;
+}
+
 static void
 connection_read (Connection *c)
 {
-  switch (sl_stream_reader_pump (c->reader, READS_PER_TURN))
+  SlStreamStatus status = sl_stream_reader_pump (c->reader, READS_PER_TURN);
+  if (status != SL_STREAM_END && !inner_header_check (c))
+    return;
+  switch (status)
     {
     case SL_STREAM_END:
       connection_close (c);
@@ -226,6 +255,8 @@ connection_read (Connection *c)
     }
 }
 
+static void proxy_expired (SlIoWatch *watch);
+
 static void
 handshake (Connection *c)
 {
@@ -233,7 +264,10 @@ handshake (Connection *c)
     {
     case SL_TLS_DONE:
       c->handshaking = FALSE;
-      sl_io_worker_set_deadline (&c->watch, 0, NULL);
+      if (c->counted)
+        sl_io_worker_set_deadline (&c->watch, 0, NULL);
+      else
+        sl_io_worker_set_deadline (&c->watch, c->admit_by, proxy_expired);
       sl_io_worker_modify (&c->watch, EPOLLIN);
       sl_stream_reader_set_tls (c->reader, c->tls);
       sl_log (SL_LOG_INFO, _("TLS connection accepted; client='%s', cn='%s', driver='%s'"), c->peer ? c->peer : "local",
@@ -437,7 +471,7 @@ accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen
 {
   gchar *peer = peer_name (addr, len);
   /* behind a balancer the client is known only once its header came */
-  if (!l->settings.proxied && !admit_peer (l, peer))
+  if (l->settings.proxy == SL_LISTENER_PROXY_NONE && !admit_peer (l, peer))
     {
       reset_connection (fd);
       g_free (peer);
@@ -461,7 +495,7 @@ accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen
   c->listener = l;
   c->link.data = c;
   c->peer = peer;
-  c->counted = !l->settings.proxied;
+  c->counted = l->settings.proxy == SL_LISTENER_PROXY_NONE;
   c->quiet_since = g_get_monotonic_time ();
   c->reader = sl_stream_reader_new (l->src, fd, peer, l->settings.framing);
   c->admit_by = g_get_monotonic_time ()
@@ -472,7 +506,9 @@ accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen
       c->handshaking = TRUE;
     }
   /* set before the worker can see the connection, which it may close */
-  if (l->settings.proxied)
+  if (l->settings.proxy == SL_LISTENER_PROXY_IN_TLS)
+    sl_stream_reader_expect_proxy (c->reader);
+  if (l->settings.proxy == SL_LISTENER_PROXY_FIRST)
     {
       c->proxy = g_new0 (SlProxyHeaderReader, 1);
       sl_io_worker_set_deadline (&c->watch, c->admit_by, proxy_expired);

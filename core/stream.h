@@ -46,6 +46,15 @@ void            sl_stream_reader_set_tls (SlStreamReader *r, SlTls *tls);
  * named is the peer from now on ($SOURCEIP, $HOST_FROM), and every
  * message carries its PROXIED_* fields. A local header changes nothing. */
 void            sl_stream_reader_set_proxy (SlStreamReader *r, const SlProxyHeader *header);
+/* For a PROXY header inside the stream (syslog-ng's proxied-tls: after
+ * the TLS handshake): the first bytes read must be one, taken as
+ * sl_stream_reader_set_proxy() takes it; without one the stream ends
+ * there, counted as "proxy_refused". */
+void            sl_stream_reader_expect_proxy (SlStreamReader *r);
+/* Whether that header is still awaited. */
+gboolean        sl_stream_reader_awaiting_proxy (SlStreamReader *r);
+/* The peer its messages name: the client of a PROXY header once read. */
+const gchar    *sl_stream_reader_peer (SlStreamReader *r);
 /* The connection's flow-control window, for its owner to set a notify. */
 SlWindow       *sl_stream_reader_window (SlStreamReader *r);
 /* Up to reads read()s of 64 KiB, each framed and its messages posted,

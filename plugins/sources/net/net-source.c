@@ -30,6 +30,7 @@ enum
   NET_FRAMED,
   NET_TLS,
   NET_PROXIED_TCP,          /* a PROXY header, then the client's lines */
+  NET_PROXIED_TLS,          /* TLS (the balancer's), then a PROXY header in it */
   NET_PROXIED_TLS_PASSTHROUGH, /* a PROXY header, then the client's TLS */
 };
 
@@ -39,6 +40,7 @@ static const SlOptionWord transport_words[] = {
   { "framed", NET_FRAMED },
   { "tls", NET_TLS },
   { "proxied-tcp", NET_PROXIED_TCP },
+  { "proxied-tls", NET_PROXIED_TLS },
   { "proxied-tls-passthrough", NET_PROXIED_TLS_PASSTHROUGH },
   { NULL }
 };
@@ -48,6 +50,7 @@ static const SlOptionWord tcp_transport_words[] = {
   { "tcp", NET_TCP },
   { "tls", NET_TLS },
   { "proxied-tcp", NET_PROXIED_TCP },
+  { "proxied-tls", NET_PROXIED_TLS },
   { "proxied-tls-passthrough", NET_PROXIED_TLS_PASSTHROUGH },
   { NULL }
 };
@@ -55,7 +58,7 @@ static const SlOptionWord tcp_transport_words[] = {
 static gboolean
 is_tls (gint transport)
 {
-  return transport == NET_TLS || transport == NET_PROXIED_TLS_PASSTHROUGH;
+  return transport == NET_TLS || transport == NET_PROXIED_TLS || transport == NET_PROXIED_TLS_PASSTHROUGH;
 }
 
 typedef struct
@@ -169,7 +172,9 @@ net_init (SlDriver *d, GError **error)
   self->settings.so_keepalive = self->so_keepalive;
   self->settings.so_rcvbuf = (gint) self->so_rcvbuf;
   self->settings.tls = self->tls;
-  self->settings.proxied = self->transport == NET_PROXIED_TCP || self->transport == NET_PROXIED_TLS_PASSTHROUGH;
+  self->settings.proxy = self->transport == NET_PROXIED_TLS ? SL_LISTENER_PROXY_IN_TLS
+                         : self->transport == NET_PROXIED_TCP || self->transport == NET_PROXIED_TLS_PASSTHROUGH
+                           ? SL_LISTENER_PROXY_FIRST : SL_LISTENER_PROXY_NONE;
   return TRUE;
 }
 

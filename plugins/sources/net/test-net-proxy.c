@@ -4,7 +4,8 @@
  * the real sluiced: clients bound to 127.0.0.2, .3 and .4 are who
  * $SOURCEIP, netmask() and max-connections-per-ip() see; a connection
  * without a header, with a broken one or a slow one is closed unread and
- * counted; TLS passes through haproxy after the header. */
+ * counted; TLS passes through haproxy after the header, and a header
+ * can come inside TLS. */
 #include "tests/functional/harness.h"
 
 #include <arpa/inet.h>
@@ -17,7 +18,7 @@
 
 static gchar *haproxy_dir;
 static GPid haproxy;
-static guint16 plain_port, tls_port;        /* sluiced's */
+static guint16 plain_port, tls_port, inner_port; /* sluiced's */
 static guint16 v1_port, v2_port, v2_tls_port; /* haproxy's */
 
 static gchar *
@@ -60,18 +61,20 @@ static const gchar config[] =
   "source s_tls { network(ip(\"127.0.0.1\") port(@TLS@) transport(\"proxied-tls-passthrough\")\n"
   "  tls(key-file(\"@PEER@/server.key\") cert-file(\"@PEER@/server.pem\") peer-verify(optional-untrusted)\n"
   "      handshake-timeout(1))); };\n"
+  "source s_inner { syslog(ip(\"127.0.0.1\") port(@INNER@) transport(\"proxied-tls\")\n"
+  "  tls(key-file(\"@PEER@/server.key\") cert-file(\"@PEER@/server.pem\") peer-verify(optional-untrusted))); };\n"
   "template t { template(\"$SOURCEIP $HOST_FROM ${PROXIED_SRCIP} ${PROXIED_DSTPORT} ${PROXIED_IP_VERSION} $MSG\\n\"); };\n"
   "destination d_all { file(\"@DIR@/all.log\" template(t)); };\n"
   "destination d_two { file(\"@DIR@/two.log\" template(t)); };\n"
   "filter f_two { netmask(\"127.0.0.2/32\"); };\n"
-  "log { source(s_plain); source(s_tls); destination(d_all); };\n"
+  "log { source(s_plain); source(s_tls); source(s_inner); destination(d_all); };\n"
   "log { source(s_plain); filter(f_two); destination(d_two); };\n";
 
 static gboolean
 start_sluiced (SlTestEnv *env)
 {
-  g_autofree gchar *plain = port_text (plain_port), *tls = port_text (tls_port);
-  return sl_test_write_config (env, config, "PLAIN", plain, "TLS", tls, "PEER", haproxy_dir, NULL)
+  g_autofree gchar *plain = port_text (plain_port), *tls = port_text (tls_port), *inner = port_text (inner_port);
+  return sl_test_write_config (env, config, "PLAIN", plain, "TLS", tls, "INNER", inner, "PEER", haproxy_dir, NULL)
          && sl_test_daemon_start (env);
 }
 
@@ -172,6 +175,34 @@ test_tls_passthrough (SlTestEnv *env, gconstpointer data)
   g_assert_nonnull (strstr (lines[0], "seq="));
 }
 
+/* proxied-tls: the header is the first thing inside TLS, as a balancer
+ * that ends the client's TLS and opens its own sends it (openssl s_client
+ * plays the balancer); syslog() reads octet-counted frames after it. */
+static void
+test_header_inside_tls (SlTestEnv *env, gconstpointer data)
+{
+  if (!start_sluiced (env))
+    return;
+  const gchar *msg = "<13>1 - h app - - - inside TLS, after it";
+  g_autofree gchar *input = g_strdup_printf ("PROXY TCP6 2001:db8::7 2001:db8::1 40000 6514\r\n%zu %s", strlen (msg), msg);
+  g_autofree gchar *input_path = sl_test_path (env, "input");
+  g_autofree gchar *err = sl_test_path (env, "s_client.stderr");
+  g_autofree gchar *command = g_strdup_printf ("exec openssl s_client -quiet -connect 127.0.0.1:%u < '%s'", inner_port,
+                                               input_path);
+  const gchar *argv[] = { "/bin/sh", "-c", command, NULL };
+  GPid client;
+  if (!g_file_set_contents (input_path, input, -1, NULL) || !(client = sl_test_spawn_argv (argv, err)))
+    return;
+  g_autofree gchar *all = sl_test_path (env, "all.log");
+  gboolean arrived = sl_test_wait_lines (env, all, 1);
+  kill (client, SIGTERM);
+  sl_test_child_wait (client, 10 * G_TIME_SPAN_SECOND);
+  if (!arrived)
+    return;
+  g_autofree gchar *text = sl_test_read_file (all);
+  g_assert_cmpstr (text, ==, "2001:db8::7 2001:db8::7 2001:db8::7 6514 6 inside TLS, after it\n");
+}
+
 static gboolean
 shell (const gchar *command)
 {
@@ -206,6 +237,7 @@ start_haproxy (void)
   haproxy_dir = g_dir_make_tmp ("sluice-haproxy-XXXXXX", NULL);
   plain_port = sl_test_free_port (SOCK_STREAM);
   tls_port = sl_test_free_port (SOCK_STREAM);
+  inner_port = sl_test_free_port (SOCK_STREAM);
   v1_port = sl_test_free_port (SOCK_STREAM);
   v2_port = sl_test_free_port (SOCK_STREAM);
   v2_tls_port = sl_test_free_port (SOCK_STREAM);
@@ -255,6 +287,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/net/proxy/bad-headers", test_bad_headers);
   SL_TEST_ADD ("/net/proxy/slow-header", test_slow_header);
   SL_TEST_ADD ("/net/proxy/tls-passthrough", test_tls_passthrough);
+  SL_TEST_ADD ("/net/proxy/inside-tls", test_header_inside_tls);
   gint rc = g_test_run ();
   stop_haproxy ();
   return rc;
