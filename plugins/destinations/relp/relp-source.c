@@ -59,6 +59,7 @@ typedef struct
   GMutex lock;
   GList *sessions;          /* RelpSession, each with its thread */
   guint active;
+  GHashTable *per_peer;     /* address -> sessions from it, for max-connections-per-ip() */
 } RelpSource;
 
 struct _RelpSession
@@ -97,6 +98,7 @@ relp_source_init (SlDriver *d, GError **error)
   self->listen_fd = -1;
   self->stop_fd = -1;
   g_mutex_init (&self->lock);
+  self->per_peer = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   if (!self->tls_node)
     return TRUE;
   self->tls = sl_tls_context_new ("relp()", SL_TLS_SERVER, self->tls_node, d->pos, error);
@@ -110,6 +112,7 @@ relp_source_free (SlDriver *d)
   if (self->tls)
     sl_tls_context_unref (self->tls);
   g_mutex_clear (&self->lock);
+  g_hash_table_unref (self->per_peer);
 }
 
 static void
@@ -204,10 +207,19 @@ run_session (RelpSession *s)
           return;
         }
     }
+  gint64 idle_ms = sl_source_idle_timeout_ms (src);
+  gint64 idle_until = idle_ms ? g_get_monotonic_time () + idle_ms * 1000 : G_MAXINT64;
   for (;;)
     {
       gsize got = 0;
-      RelpIoStatus io = relp_conn_read (&s->conn, buf + fill, cap - fill, &got, G_MAXINT64);
+      RelpIoStatus io = relp_conn_read (&s->conn, buf + fill, cap - fill, &got, idle_until);
+      if (io == RELP_IO_TIMEOUT)
+        {
+          sl_source_count (src, "idle_closed", 1);
+          sl_log (SL_LOG_NOTICE, _("%s: closing a RELP session that brought no frame for idle-timeout(); client='%s'"),
+                  owner->super.id, s->peer);
+          break;
+        }
       if (io != RELP_IO_OK)
         {
           if (io == RELP_IO_FAILED)
@@ -236,6 +248,8 @@ run_session (RelpSession *s)
             }
           go_on = take_frame (s, &f);
           at += used;
+          if (idle_ms)
+            idle_until = g_get_monotonic_time () + idle_ms * 1000;
         }
       memmove (buf, buf + at, fill - at);
       fill -= at;
@@ -253,9 +267,15 @@ session_thread (gpointer data)
   RelpSession *s = data;
   run_session (s);
   relp_conn_close (&s->conn);
-  g_mutex_lock (&s->owner->lock);
-  s->owner->active--;
-  g_mutex_unlock (&s->owner->lock);
+  RelpSource *owner = s->owner;
+  g_mutex_lock (&owner->lock);
+  owner->active--;
+  guint from_peer = GPOINTER_TO_UINT (g_hash_table_lookup (owner->per_peer, s->peer));
+  if (from_peer > 1)
+    g_hash_table_insert (owner->per_peer, g_strdup (s->peer), GUINT_TO_POINTER (from_peer - 1));
+  else
+    g_hash_table_remove (owner->per_peer, s->peer);
+  g_mutex_unlock (&owner->lock);
   g_atomic_int_set (&s->finished, TRUE);
   return NULL;
 }
@@ -297,10 +317,18 @@ accept_one (RelpSource *self)
   gint fd = accept4 (self->listen_fd, (struct sockaddr *) &addr, &alen, SOCK_CLOEXEC);
   if (fd < 0)
     return;
+  gchar peer[NI_MAXHOST];
+  if (getnameinfo ((struct sockaddr *) &addr, alen, peer, sizeof peer, NULL, 0, NI_NUMERICHOST) != 0)
+    g_strlcpy (peer, "unknown", sizeof peer);
+  guint per_ip = sl_source_max_connections_per_ip (self->source);
   g_mutex_lock (&self->lock);
-  gboolean full = self->active >= sl_source_max_connections (self->source);
+  guint from_peer = GPOINTER_TO_UINT (g_hash_table_lookup (self->per_peer, peer));
+  gboolean full = self->active >= sl_source_max_connections (self->source) || (per_ip && from_peer >= per_ip);
   if (!full)
-    self->active++;
+    {
+      self->active++;
+      g_hash_table_insert (self->per_peer, g_strdup (peer), GUINT_TO_POINTER (from_peer + 1));
+    }
   g_mutex_unlock (&self->lock);
   if (full)
     {
@@ -312,8 +340,7 @@ accept_one (RelpSource *self)
     setsockopt (fd, SOL_SOCKET, SO_KEEPALIVE, &(gint) { 1 }, sizeof (gint));
   RelpSession *s = g_new0 (RelpSession, 1);
   s->owner = self;
-  if (getnameinfo ((struct sockaddr *) &addr, alen, s->peer, sizeof s->peer, NULL, 0, NI_NUMERICHOST) != 0)
-    g_strlcpy (s->peer, "unknown", sizeof s->peer);
+  g_strlcpy (s->peer, peer, sizeof s->peer);
   relp_conn_init (&s->conn, fd, self->tls, NULL, self->stop_fd);
   s->window = sl_source_new_window (self->source);
   s->out = g_string_sized_new (1024);
