@@ -92,6 +92,8 @@ static gboolean
 relp_destination_init (SlDriver *d, GError **error)
 {
   RelpDestination *self = (RelpDestination *) d;
+  self->conn.fd = -1;
+  self->conn.stop_fd = -1;
   if (!self->host)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("relp() needs the host to send to"));
@@ -103,8 +105,6 @@ relp_destination_init (SlDriver *d, GError **error)
                         _("window-size() must be at least 1, not %d"), self->window_size);
       return FALSE;
     }
-  self->conn.fd = -1;
-  self->conn.stop_fd = -1;
   self->txnr = 1;
   self->out = g_string_sized_new (65536);
   self->in = g_string_sized_new (MAX_ANSWER);

@@ -112,7 +112,8 @@ relp_source_free (SlDriver *d)
   if (self->tls)
     sl_tls_context_unref (self->tls);
   g_mutex_clear (&self->lock);
-  g_hash_table_unref (self->per_peer);
+  if (self->per_peer)
+    g_hash_table_unref (self->per_peer);
 }
 
 static void
@@ -162,8 +163,12 @@ take_frame (RelpSession *s, const RelpFrame *f)
   static const gchar refused[] = "500 command not supported";
   relp_frame_append (s->out, f->txnr, "rsp", refused, sizeof refused - 1);
   sl_source_count (src, "errors", 1);
-  sl_log (SL_LOG_WARNING, _("%s: RELP peer %s sent '%s' %s; session closed"), s->owner->super.id, s->peer,
-          f->command, s->opened ? _("which is not served") : _("before open"));
+  if (s->opened)
+    sl_log (SL_LOG_WARNING, _("%s: RELP peer %s sent '%s', which is not served; session closed"), s->owner->super.id,
+            s->peer, f->command);
+  else
+    sl_log (SL_LOG_WARNING, _("%s: RELP peer %s sent '%s' before open; session closed"), s->owner->super.id, s->peer,
+            f->command);
   return FALSE;
 }
 
@@ -241,8 +246,12 @@ run_session (RelpSession *s)
           if (st != RELP_FRAME_OK)
             {
               sl_source_count (src, "errors", 1);
-              sl_log (SL_LOG_WARNING, _("%s: RELP peer %s sent %s; session closed"), owner->super.id, s->peer,
-                      st == RELP_FRAME_TOO_LONG ? _("a frame over log-msg-size()") : _("a malformed frame"));
+              if (st == RELP_FRAME_TOO_LONG)
+                sl_log (SL_LOG_WARNING, _("%s: RELP peer %s sent a frame over log-msg-size(); session closed"),
+                        owner->super.id, s->peer);
+              else
+                sl_log (SL_LOG_WARNING, _("%s: RELP peer %s sent a malformed frame; session closed"), owner->super.id,
+                        s->peer);
               go_on = FALSE;
               break;
             }
