@@ -3,6 +3,7 @@
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/io-worker.h"
+#include "core/proxy-header.h"
 #include "core/source-private.h"
 #include "core/stream.h"
 
@@ -37,6 +38,10 @@
 #define SWEEPS_PER_TIMEOUT 4
 #define SWEEP_MAX_MS 1000
 
+/* How long a PROXY header may take without TLS, whose
+ * handshake-timeout() bounds it otherwise. */
+#define PROXY_TIMEOUT_MS 10000
+
 /* What other threads ask of a connection, done by its worker's task. */
 enum
 {
@@ -58,6 +63,9 @@ typedef struct
   SlStreamReader *reader;
   SlTls *tls;           /* or NULL */
   gboolean handshaking;
+  SlProxyHeaderReader *proxy;   /* while its PROXY header is awaited */
+  gboolean counted;     /* in per_peer under peer */
+  gint64 admit_by;      /* monotonic µs: end of the header and the handshake */
   gchar *peer;          /* numeric address; NULL for a local peer */
   gint64 quiet_since;   /* monotonic µs: accepted, or its window last had room */
   GList link;           /* in listener->connections */
@@ -92,6 +100,7 @@ struct _SlListener
   GQueue connections;        /* Connection, linked through link */
   GHashTable *per_peer;      /* peer -> connections from it, while max_per_peer */
   SlCounter *rejected;
+  SlCounter *proxy_refused;
   SlCounter *paused;
   SlCounter *idle_closed;
   GHashTable *refused;       /* "peer\nreason" of the TLS refusals logged */
@@ -145,7 +154,8 @@ connection_close (Connection *c)
   SlListener *l = c->listener;
   g_mutex_lock (&l->lock);
   g_queue_unlink (&l->connections, &c->link);
-  peer_forget (l, c->peer);
+  if (c->counted)
+    peer_forget (l, c->peer);
   sl_io_worker_post (l->listen.worker, &l->resume);
   g_cond_broadcast (&l->changed);
   g_mutex_unlock (&l->lock);
@@ -155,6 +165,7 @@ connection_close (Connection *c)
   sl_stream_reader_free (c->reader);
   sl_tls_free (c->tls);
   close (c->watch.fd);
+  g_free (c->proxy);
   g_free (c->peer);
   g_free (c);
 }
@@ -195,10 +206,39 @@ refuse (Connection *c, const gchar *why)
   connection_close (c);
 }
 
+static gboolean admit_peer (SlListener *l, const gchar *peer);
+
+/* A header inside TLS is read by the stream reader: once it is in, the
+ * client it names is admitted and the deadline goes. FALSE when it was
+ * closed. */
+static gboolean
+inner_header_check (Connection *c)
+{
+  if (c->counted || sl_stream_reader_awaiting_proxy (c->reader))
+    return TRUE;
+  const gchar *peer = sl_stream_reader_peer (c->reader);
+  if (peer && (!c->peer || strcmp (peer, c->peer) != 0))
+    {
+      g_free (c->peer);
+      c->peer = g_strdup (peer);
+    }
+  if (!admit_peer (c->listener, c->peer))
+    {
+      connection_close (c);
+      return FALSE;
+    }
+  c->counted = TRUE;
+  sl_io_worker_set_deadline (&c->watch, 0, NULL);
+  return TRUE;
+}
+
 static void
 connection_read (Connection *c)
 {
-  switch (sl_stream_reader_pump (c->reader, READS_PER_TURN))
+  SlStreamStatus status = sl_stream_reader_pump (c->reader, READS_PER_TURN);
+  if (status != SL_STREAM_END && !inner_header_check (c))
+    return;
+  switch (status)
     {
     case SL_STREAM_END:
       connection_close (c);
@@ -215,6 +255,8 @@ connection_read (Connection *c)
     }
 }
 
+static void proxy_expired (SlIoWatch *watch);
+
 static void
 handshake (Connection *c)
 {
@@ -222,7 +264,10 @@ handshake (Connection *c)
     {
     case SL_TLS_DONE:
       c->handshaking = FALSE;
-      sl_io_worker_set_deadline (&c->watch, 0, NULL);
+      if (c->counted)
+        sl_io_worker_set_deadline (&c->watch, 0, NULL);
+      else
+        sl_io_worker_set_deadline (&c->watch, c->admit_by, proxy_expired);
       sl_io_worker_modify (&c->watch, EPOLLIN);
       sl_stream_reader_set_tls (c->reader, c->tls);
       sl_log (SL_LOG_INFO, _("TLS connection accepted; client='%s', cn='%s', driver='%s'"), c->peer ? c->peer : "local",
@@ -249,11 +294,15 @@ handshake_expired (SlIoWatch *watch)
   refuse ((Connection *) watch, _("no handshake within handshake-timeout()"));
 }
 
+static void read_proxy_header (Connection *c);
+
 static void
 connection_ready (SlIoWatch *watch, guint32 events)
 {
   Connection *c = (Connection *) watch;
-  if (c->handshaking)
+  if (c->proxy)
+    read_proxy_header (c);
+  else if (c->handshaking)
     handshake (c);
   else
     connection_read (c);
@@ -267,7 +316,7 @@ connection_task (SlIoTask *task)
   if (wake & WAKE_STOP)
     {
       /* a handshake that did not finish brought no message */
-      if (!c->handshaking)
+      if (!c->handshaking && !c->proxy)
         sl_stream_reader_drain (c->reader);
       connection_close (c);
       return;
@@ -321,27 +370,109 @@ peer_admit (SlListener *l, const gchar *peer)
 /* A reset rather than an orderly close: the peer's next write fails
  * instead of vanishing into a connection nobody reads. */
 static void
-reset_connection (gint fd)
+set_reset_on_close (gint fd)
 {
   struct linger reset = { .l_onoff = 1, .l_linger = 0 };
   setsockopt (fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+}
+
+static void
+reset_connection (gint fd)
+{
+  set_reset_on_close (fd);
   close (fd);
+}
+
+/* max-connections-per-ip(): FALSE (counted and logged) when peer has
+ * its share already. */
+static gboolean
+admit_peer (SlListener *l, const gchar *peer)
+{
+  g_mutex_lock (&l->lock);
+  gboolean admitted = peer_admit (l, peer);
+  g_mutex_unlock (&l->lock);
+  gint64 total;
+  if (!admitted && count_event (l->rejected, &total))
+    sl_log (SL_LOG_WARNING, _("max-connections-per-ip() reached, connection reset; "
+                              "client='%s', driver='%s', max='%u', rejected='%" PRId64 "'"),
+            peer, sl_source_id (l->src), l->max_per_peer, total);
+  return admitted;
+}
+
+/* A connection without a valid PROXY header is closed unread: its bytes
+ * are not the client's lines. A balancer's bare health check (a
+ * connection closed before it sent anything) is not counted. */
+static void
+proxy_refuse (Connection *c, const gchar *why, gboolean count)
+{
+  SlListener *l = c->listener;
+  if (count)
+    {
+      gint64 total;
+      if (count_event (l->proxy_refused, &total))
+        sl_log (SL_LOG_WARNING, _("connection closed: %s; balancer='%s', driver='%s', refused='%" PRId64 "'"), why,
+                c->peer ? c->peer : "local", sl_source_id (l->src), total);
+    }
+  connection_close (c);
+}
+
+static void
+proxy_expired (SlIoWatch *watch)
+{
+  Connection *c = (Connection *) watch;
+  proxy_refuse (c, sl_proxy_header_failure (SL_PROXY_HEADER_INCOMPLETE), TRUE);
+}
+
+/* The header is in: its client becomes the peer, admitted under its own
+ * address; then TLS, if any, within what is left of the deadline. */
+static void
+proxy_done (Connection *c, const SlProxyHeader *header)
+{
+  SlListener *l = c->listener;
+  g_clear_pointer (&c->proxy, g_free);
+  if (!header->local)
+    {
+      g_free (c->peer);
+      c->peer = g_strdup (header->src_ip);
+    }
+  if (!admit_peer (l, c->peer))
+    {
+      set_reset_on_close (c->watch.fd);
+      connection_close (c);
+      return;
+    }
+  c->counted = TRUE;
+  sl_stream_reader_set_proxy (c->reader, header);
+  if (c->tls)
+    {
+      sl_io_worker_set_deadline (&c->watch, c->admit_by, handshake_expired);
+      handshake (c);
+      return;
+    }
+  sl_io_worker_set_deadline (&c->watch, 0, NULL);
+  connection_read (c);
+}
+
+static void
+read_proxy_header (Connection *c)
+{
+  SlProxyHeader header;
+  gboolean closed;
+  SlProxyHeaderStatus status = sl_proxy_header_read (c->proxy, c->watch.fd, &header, &closed);
+  if (status == SL_PROXY_HEADER_DONE)
+    proxy_done (c, &header);
+  else if (status != SL_PROXY_HEADER_INCOMPLETE)
+    proxy_refuse (c, closed ? _("closed before its PROXY header") : sl_proxy_header_failure (status),
+                  !closed || c->proxy->fill > 0);
 }
 
 static void
 accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen_t len)
 {
   gchar *peer = peer_name (addr, len);
-  g_mutex_lock (&l->lock);
-  gboolean admitted = peer_admit (l, peer);
-  g_mutex_unlock (&l->lock);
-  if (!admitted)
+  /* behind a balancer the client is known only once its header came */
+  if (l->settings.proxy == SL_LISTENER_PROXY_NONE && !admit_peer (l, peer))
     {
-      gint64 total;
-      if (count_event (l->rejected, &total))
-        sl_log (SL_LOG_WARNING, _("max-connections-per-ip() reached, connection reset; "
-                                  "client='%s', driver='%s', max='%u', rejected='%" PRId64 "'"),
-                peer, sl_source_id (l->src), l->max_per_peer, total);
       reset_connection (fd);
       g_free (peer);
       return;
@@ -364,16 +495,26 @@ accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen
   c->listener = l;
   c->link.data = c;
   c->peer = peer;
+  c->counted = l->settings.proxy == SL_LISTENER_PROXY_NONE;
   c->quiet_since = g_get_monotonic_time ();
   c->reader = sl_stream_reader_new (l->src, fd, peer, l->settings.framing);
+  c->admit_by = g_get_monotonic_time ()
+                + (l->settings.tls ? sl_tls_context_handshake_timeout_ms (l->settings.tls) : PROXY_TIMEOUT_MS) * 1000;
   if (l->settings.tls)
     {
       c->tls = sl_tls_new (l->settings.tls, fd, NULL);
       c->handshaking = TRUE;
-      /* set before the worker can see the connection, which it may close */
-      sl_io_worker_set_deadline (&c->watch, g_get_monotonic_time ()
-                                 + sl_tls_context_handshake_timeout_ms (l->settings.tls) * 1000, handshake_expired);
     }
+  /* set before the worker can see the connection, which it may close */
+  if (l->settings.proxy == SL_LISTENER_PROXY_IN_TLS)
+    sl_stream_reader_expect_proxy (c->reader);
+  if (l->settings.proxy == SL_LISTENER_PROXY_FIRST)
+    {
+      c->proxy = g_new0 (SlProxyHeaderReader, 1);
+      sl_io_worker_set_deadline (&c->watch, c->admit_by, proxy_expired);
+    }
+  else if (c->tls)
+    sl_io_worker_set_deadline (&c->watch, c->admit_by, handshake_expired);
   sl_window_set_notify (sl_stream_reader_window (c->reader), connection_has_room, c);
   sl_source_count (l->src, "connections", 1);
   sl_log (SL_LOG_INFO, _("connection accepted; client='%s', driver='%s'"), peer ? peer : "local", sl_source_id (l->src));
@@ -528,6 +669,7 @@ sl_listener_start (SlSource *src, gint listen_fd, const SlListenerSettings *sett
   const gchar *id = sl_source_id (src);
   const gchar *kind = src->driver->klass->name;
   l->rejected = sl_stats_counter ("source", id, kind, "rejected");
+  l->proxy_refused = sl_stats_counter ("source", id, kind, "proxy_refused");
   l->paused = sl_stats_counter ("source", id, kind, "accept_paused");
   l->idle_closed = sl_stats_counter ("source", id, kind, "idle_closed");
   l->refused = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

@@ -8,7 +8,9 @@
  * bring no complete message. With TLS the worker
  * first runs the handshake, without blocking, within the context's
  * handshake-timeout(); a refused peer is logged once per address and
- * reason, and counted as "tls_refused". */
+ * reason, and counted as "tls_refused". A PROXY header (settings.proxy)
+ * is read within the same handshake-timeout() (PROXY_TIMEOUT_MS without
+ * TLS). */
 #ifndef SL_LISTENER_H
 #define SL_LISTENER_H
 
@@ -19,6 +21,13 @@
 
 G_BEGIN_DECLS
 
+typedef enum
+{
+  SL_LISTENER_PROXY_NONE,
+  SL_LISTENER_PROXY_FIRST,     /* proxied-tcp, proxied-tls-passthrough */
+  SL_LISTENER_PROXY_IN_TLS,    /* proxied-tls */
+} SlListenerProxy;
+
 typedef struct
 {
   guint max_connections;   /* more wait in the backlog; counted as "accept_paused" */
@@ -26,6 +35,10 @@ typedef struct
   gint so_rcvbuf;          /* 0 keeps the system default */
   SlStreamFraming framing;
   SlTlsContext *tls;       /* or NULL; the caller keeps it while the listener runs */
+  /* a PROXY header comes first (before TLS), or first inside TLS: its
+   * client is the peer, for max-connections-per-ip() too; without one
+   * the connection is closed and counted as "proxy_refused" */
+  SlListenerProxy proxy;
 } SlListenerSettings;
 
 typedef struct _SlListener SlListener;

@@ -352,6 +352,18 @@ sl_source_max_connections (SlSource *src)
   return src->max_connections;
 }
 
+guint
+sl_source_max_connections_per_ip (SlSource *src)
+{
+  return src->max_connections_per_ip;
+}
+
+gint64
+sl_source_idle_timeout_ms (SlSource *src)
+{
+  return src->idle_timeout_ms;
+}
+
 void
 sl_source_count (SlSource *src, const gchar *counter, gint64 n)
 {

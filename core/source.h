@@ -42,6 +42,11 @@ void       sl_source_post       (SlSource *src, SlMessage **msgs, guint n);
 SlWindow  *sl_source_new_window (SlSource *src);
 /* max-connections() of a source with SL_CAP_CONNECTIONS; 1 otherwise */
 guint      sl_source_max_connections (SlSource *src);
+/* max-connections-per-ip() (0: no limit) and idle-timeout() in ms (0:
+ * never) of a source with SL_CAP_CONNECTIONS that serves its connections
+ * itself; 0 otherwise. */
+guint      sl_source_max_connections_per_ip (SlSource *src);
+gint64     sl_source_idle_timeout_ms (SlSource *src);
 /* The record size of the source's format() (SlFormatOps), 0 for lines. */
 gsize      sl_source_record_size (SlSource *src);
 /* log-msg-size() */

@@ -39,6 +39,8 @@ struct _SlStreamReader
   gboolean skip_to_newline;
   Batch *batch;           /* the reading thread's, set at each read */
   SlTls *tls;             /* or NULL: read() */
+  SlProxyHeader *proxy;   /* or NULL: not behind a PROXY header */
+  gboolean awaiting_proxy; /* the stream starts with a PROXY header not read yet */
 };
 
 /* Messages framed and not yet posted. Every entry point posts them
@@ -66,6 +68,57 @@ sl_stream_reader_set_tls (SlStreamReader *r, SlTls *tls)
   r->tls = tls;
 }
 
+void
+sl_stream_reader_set_proxy (SlStreamReader *r, const SlProxyHeader *header)
+{
+  if (header->local)
+    return;
+  r->proxy = g_memdup2 (header, sizeof *header);
+  g_free (r->peer);
+  r->peer = g_strdup (header->src_ip);
+}
+
+void
+sl_stream_reader_expect_proxy (SlStreamReader *r)
+{
+  r->awaiting_proxy = TRUE;
+}
+
+gboolean
+sl_stream_reader_awaiting_proxy (SlStreamReader *r)
+{
+  return r->awaiting_proxy;
+}
+
+const gchar *
+sl_stream_reader_peer (SlStreamReader *r)
+{
+  return r->peer;
+}
+
+/* The header at the start of what was read; FALSE when there is none. */
+static gboolean
+take_proxy_header (SlStreamReader *r)
+{
+  SlProxyHeader header;
+  gsize used = 0;
+  SlProxyHeaderStatus status = sl_proxy_header_parse ((const guint8 *) r->buf + r->start, r->end - r->start,
+                                                      &header, &used);
+  if (status == SL_PROXY_HEADER_INCOMPLETE)
+    return TRUE;
+  if (status != SL_PROXY_HEADER_DONE)
+    {
+      sl_source_count (r->src, "proxy_refused", 1);
+      sl_log (SL_LOG_WARNING, _("connection closed: %s; balancer='%s', driver='%s'"),
+              sl_proxy_header_failure (status), r->peer ? r->peer : "local", sl_source_id (r->src));
+      return FALSE;
+    }
+  r->start += used;
+  r->awaiting_proxy = FALSE;
+  sl_stream_reader_set_proxy (r, &header);
+  return TRUE;
+}
+
 SlWindow *
 sl_stream_reader_window (SlStreamReader *r)
 {
@@ -80,6 +133,7 @@ sl_stream_reader_free (SlStreamReader *r)
     close (r->wake);
   g_free (r->buf);
   g_free (r->peer);
+  g_free (r->proxy);
   g_free (r);
 }
 
@@ -141,6 +195,8 @@ emit (SlStreamReader *r, const gchar *data, gsize len)
   SlMessage *msg = sl_source_parse (r->src, data, len, r->peer);
   if (r->tls)
     sl_tls_set_fields (r->tls, msg);
+  if (r->proxy)
+    sl_proxy_header_set_fields (r->proxy, msg);
   r->batch->msgs[r->batch->n++] = msg;
   if (r->batch->n == POST_BATCH)
     flush_batch (r);
@@ -369,7 +425,10 @@ read_once (SlStreamReader *r)
   r->buf = buf;
   r->end += n;
   r->framed = FALSE;
-  frame_all (r, FALSE);
+  if (r->awaiting_proxy && !take_proxy_header (r))
+    return -1;
+  if (!r->awaiting_proxy)
+    frame_all (r, FALSE);
   if (r->framed)
     __atomic_store_n (&r->last_frame, now, __ATOMIC_RELAXED);
   keep_rest (r, borrowed);

@@ -8,6 +8,7 @@
 
 #include <glib.h>
 #include "core/source.h"
+#include "core/proxy-header.h"
 #include "core/tls.h"
 
 G_BEGIN_DECLS
@@ -41,6 +42,19 @@ SlStreamReader *sl_stream_reader_new    (SlSource *src, gint fd, const gchar *pe
 /* Reads through tls (whose handshake is over; the caller keeps it) from
  * now on, and sets its peer's certificate fields on every message. */
 void            sl_stream_reader_set_tls (SlStreamReader *r, SlTls *tls);
+/* For a connection behind a load balancer: the client the PROXY header
+ * named is the peer from now on ($SOURCEIP, $HOST_FROM), and every
+ * message carries its PROXIED_* fields. A local header changes nothing. */
+void            sl_stream_reader_set_proxy (SlStreamReader *r, const SlProxyHeader *header);
+/* For a PROXY header inside the stream (syslog-ng's proxied-tls: after
+ * the TLS handshake): the first bytes read must be one, taken as
+ * sl_stream_reader_set_proxy() takes it; without one the stream ends
+ * there, counted as "proxy_refused". */
+void            sl_stream_reader_expect_proxy (SlStreamReader *r);
+/* Whether that header is still awaited. */
+gboolean        sl_stream_reader_awaiting_proxy (SlStreamReader *r);
+/* The peer its messages name: the client of a PROXY header once read. */
+const gchar    *sl_stream_reader_peer (SlStreamReader *r);
 /* The connection's flow-control window, for its owner to set a notify. */
 SlWindow       *sl_stream_reader_window (SlStreamReader *r);
 /* Up to reads read()s of 64 KiB, each framed and its messages posted,

@@ -21,6 +21,8 @@
 #define DEFAULT_RANGES 5
 /* seconds a broken connection may take to come back with --reconnect */
 #define DEFAULT_RECONNECT_TIMEOUT 30
+/* omrelp's window */
+#define DEFAULT_RELP_WINDOW 128
 
 /* A name that must fit a syslog header field: no spaces, nothing odd. */
 static gboolean
@@ -165,7 +167,8 @@ generator_main (gint argc, gchar **argv)
   g_autofree gchar *unix_path = NULL, *sdata = NULL, *framing_word = NULL, *replay_path = NULL;
   g_autofree gchar *host = NULL, *program = NULL;
   g_autofree gchar *tls_ca = NULL, *tls_cert = NULL, *tls_key = NULL;
-  gboolean tls = FALSE;
+  gboolean tls = FALSE, relp = FALSE;
+  gint relp_window = DEFAULT_RELP_WINDOW;
   GOptionEntry entries[] = {
     { "rate", 'r', 0, G_OPTION_ARG_INT64, &rate,
       N_("messages per second per connection; 0 sends as fast as possible (default 1000)"), N_("N") },
@@ -185,6 +188,11 @@ generator_main (gint argc, gchar **argv)
       N_("check the server's certificate against these CAs (unchecked without)"), N_("FILE") },
     { "tls-cert", 0, 0, G_OPTION_ARG_FILENAME, &tls_cert, N_("client certificate to show"), N_("FILE") },
     { "tls-key", 0, 0, G_OPTION_ARG_FILENAME, &tls_key, N_("the client certificate's key"), N_("FILE") },
+    { "relp", 0, 0, G_OPTION_ARG_NONE, &relp,
+      N_("send over RELP (on TCP or TLS): a message counts as sent once the receiver answered it, and a "
+         "break (with --reconnect) sends the unanswered ones again"), NULL },
+    { "relp-window", 0, 0, G_OPTION_ARG_INT, &relp_window,
+      N_("RELP frames sent before their answers came (default 128)"), N_("N") },
     { "rfc5424", 0, 0, G_OPTION_ARG_NONE, &rfc5424, N_("RFC 5424 messages instead of RFC 3164"), NULL },
     { "syslog-proto", 'P', 0, G_OPTION_ARG_NONE, &rfc5424, N_("the same as --rfc5424"), NULL },
     { "sdata", 0, 0, G_OPTION_ARG_STRING, &sdata, N_("RFC 5424 structured data, such as '[x@1 a=\"b\"]'"),
@@ -206,7 +214,7 @@ generator_main (gint argc, gchar **argv)
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new (_("[TARGET PORT] - send syslog messages"));
   g_option_context_set_summary (ctx,
-    _("Sends numbered syslog messages (\"seq=CONN:NUM\" at the start of the text) over TCP, TLS, UDP or a\n"
+    _("Sends numbered syslog messages (\"seq=CONN:NUM\" at the start of the text) over TCP, TLS, RELP, UDP or a\n"
       "unix stream socket, and prints the rate. \"sluice-gen verify --help\" checks a delivery."));
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   g_autoptr (GError) error = NULL;
@@ -234,7 +242,11 @@ generator_main (gint argc, gchar **argv)
     .tls_ca = tls_ca,
     .tls_cert = tls_cert,
     .tls_key = tls_key,
+    .relp = relp,
+    .relp_window = (guint) MAX (relp_window, 1),
   };
+  if (relp && (udp || unix_path))
+    return usage_error (_("--relp goes over TCP only"));
   if (tls && (udp || unix_path))
     return usage_error (_("--tls goes over TCP only"));
   if ((tls_ca || tls_cert || tls_key) && !tls)
@@ -250,7 +262,7 @@ generator_main (gint argc, gchar **argv)
   plan.port = unix_path ? NULL : argv[2];
   if (!parse_framing (framing_word, rfc5424, &plan.format.framing))
     return usage_error (_("--framing takes octet or newline"));
-  if (udp)
+  if (udp || relp)
     plan.format.framing = SL_GEN_FRAMING_NONE;
   if (rate < 0 || number < 0 || interval < 0 || size < 0 || size > MAX_SIZE)
     return usage_error (_("-r, -n, -I and -s take numbers of 0 or more (-s at most 1 MiB)"));

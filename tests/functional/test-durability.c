@@ -340,6 +340,91 @@ run_kill_rounds (SlTestEnv *env, Relay *r)
                   sizes.rounds, lost_total, dup_total, sizes.rounds * sizes.round_msgs);
 }
 
+/* The acknowledged chain: sluice-gen --relp -> A (relp() in, relp() out
+ * through a reliable disk buffer) -> B (relp() in, file) under flow
+ * control. A message is answered at each hop only once the next one
+ * holds it, so kill -9 of either hop, at a random moment of each round,
+ * loses nothing; what was in flight is sent again (duplicates, counted). */
+static const gchar relp_a_config[] =
+  "@version: 4.0\n"
+  "source s_in { relp(ip(\"127.0.0.1\") port(@IN@) log-iw-size(10000) max-connections(10)); };\n"
+  "destination d_out { relp(\"127.0.0.1\" port(@OUT@) time-reopen(1) timeout(10)\n"
+  "  disk-buffer(reliable(yes) disk-buf-size(2G) dir(\"@DIR@/dq\"))); };\n"
+  "log { source(s_in); destination(d_out); flags(flow-control); };\n";
+
+static const gchar relp_b_config[] =
+  "@version: 4.0\n"
+  "source s_in { relp(ip(\"127.0.0.1\") port(@IN@) log-iw-size(10000) max-connections(10)); };\n"
+  "destination d_file { file(\"@DIR@/out.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_in); destination(d_file); flags(flow-control); };\n";
+
+/* One round on connection `round`: sluice-gen over RELP, and hop killed
+ * with -9 and started again somewhere in the run. */
+static gboolean
+relp_round (Relay *r, guint round, SlTestEnv *hop)
+{
+  g_autofree gchar *n = g_strdup_printf ("%u", sizes.round_msgs);
+  g_autofree gchar *rate = g_strdup_printf ("%u", sizes.round_rate);
+  g_autofree gchar *first = g_strdup_printf ("%u", round);
+  g_autofree gchar *size = g_strdup_printf ("%u", MSG_SIZE);
+  g_autofree gchar *err_path = sl_test_path (r->relay, "gen.stderr");
+  const gchar *args[] = { "--relp", "--reconnect", "--reconnect-timeout", "30", "-Q", "-r", rate, "-n", n, "-s",
+                          size, "--first-connection", first, "127.0.0.1", r->in, NULL };
+  GPid gen = sl_test_spawn_built ("tools/sluice-gen", err_path, args);
+  if (!gen)
+    return FALSE;
+  guint run_ms = sizes.round_msgs * 1000 / sizes.round_rate;
+  g_usleep ((gulong) g_test_rand_int_range (run_ms / 10, run_ms * 9 / 10) * 1000);
+  sl_test_daemon_stop (hop, SIGKILL);
+  gboolean restarted = sl_test_daemon_start (hop);
+  gint status = sl_test_child_wait (gen, 90 * G_USEC_PER_SEC);
+  if (!restarted || status != 0)
+    {
+      g_autofree gchar *err = sl_test_read_file (err_path);
+      g_test_fail_printf ("round %u: sluice-gen exited with %d: %s", round, status, err);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+test_relp_chain (SlTestEnv *env, gconstpointer data)
+{
+  Relay r;
+  memset (&r, 0, sizeof r);
+  r.relay = env;
+  sl_test_env_setup (&r.remote, NULL);
+  g_snprintf (r.in, sizeof r.in, "%u", sl_test_free_port (SOCK_STREAM));
+  g_snprintf (r.out, sizeof r.out, "%u", sl_test_free_port (SOCK_STREAM));
+  r.output = sl_test_path (&r.remote, "out.log");
+  if (sl_test_write_config (env, relp_a_config, "IN", r.in, "OUT", r.out, NULL)
+      && sl_test_write_config (&r.remote, relp_b_config, "IN", r.out, NULL)
+      && sl_test_daemon_start (&r.remote) && sl_test_daemon_start (env))
+    {
+      gboolean ok = TRUE;
+      for (guint k = 1; ok && k <= sizes.rounds; k++)
+        ok = relp_round (&r, k, k % 2 ? env : &r.remote);
+      if (ok && wait_stat_moving (env, "destination", "d_out", "disk_queue_length", 0)
+          && sl_test_wait_stat (env, "destination", "d_out", "queued", 0))
+        {
+          gint64 resent = sl_test_stat (env, "destination", "d_out", "resent");
+          g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
+          g_assert_cmpint (sl_test_daemon_stop (&r.remote, SIGTERM), ==, 0);
+          g_autofree gchar *report = verify (r.output, sizes.round_msgs, sizes.rounds, 1);
+          const gchar *total = report ? strstr (report, "total: ") : NULL;
+          g_assert_nonnull (total);
+          g_test_message ("verify:\n%s", report);
+          g_test_message ("RELP chain, %u rounds of kill -9 (A and B in turn): %" G_GINT64_FORMAT " lost, %"
+                          G_GINT64_FORMAT " duplicated of %u; A resent %" G_GINT64_FORMAT " in its last life",
+                          sizes.rounds, number_after (total, " missing="), number_after (total, " duplicated="),
+                          sizes.rounds * sizes.round_msgs, resent);
+          g_assert_cmpint (number_after (total, " missing="), ==, 0);
+          g_assert_cmpint (number_after (total, " distinct="), ==, sizes.rounds * sizes.round_msgs);
+        }
+    }
+  relay_clear (&r);
+}
+
 static void
 test_crash_rounds (SlTestEnv *env, gconstpointer data)
 {
@@ -594,6 +679,7 @@ main (int argc, char **argv)
   g_assert (sizes.rounds < 64);
   SL_TEST_ADD ("/durability/crash/remote-down", test_crash_remote_down);
   SL_TEST_ADD ("/durability/crash/kill-rounds", test_crash_rounds);
+  SL_TEST_ADD ("/durability/crash/relp-chain", test_relp_chain);
   SL_TEST_ADD ("/durability/reload/under-load", test_reload_under_load);
   g_test_add ("/durability/reload/remote-down", SlTestEnv, NULL, sl_test_env_setup, test_reload_remote_down,
               sl_test_env_teardown);

@@ -6,6 +6,7 @@
  * With TLS a connection's handshake is made when it connects, on a
  * blocking socket, and batches go through SSL_write. */
 #include "tools/gen/sender.h"
+#include "tools/gen/relp-client.h"
 #include "core/i18n.h"
 
 #include <errno.h>
@@ -53,6 +54,7 @@ typedef struct
   gint64 last_usec;
   gchar *error;
   guint last_write_frames;  /* frames the last successful write() completed */
+  SlGenRelp relp;           /* with plan.relp */
   SlGenConnBreaks breaks;
 } Connection;
 
@@ -190,21 +192,60 @@ connect_plan (const SlGenPlan *plan, GError **error)
     {
       struct timeval timeout = { .tv_sec = SEND_TIMEOUT_SEC };
       setsockopt (fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+      /* RELP waits for answers: a receiver that gives none has stopped too */
+      if (plan->relp)
+        setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
     }
   return fd;
 }
 
-/* A connection made, with its handshake under TLS. */
+static gssize stream_write (Connection *c, const gchar *data, gsize len);
+
+static gssize
+relp_write (gpointer conn, gchar *buf, gsize len)
+{
+  return stream_write (conn, buf, len);
+}
+
+/* read() or SSL_read(): -1 and errno on failure, 0 at the end. */
+static gssize
+relp_read (gpointer conn, gchar *buf, gsize len)
+{
+  Connection *c = conn;
+  if (!c->ssl)
+    return read (c->fd, buf, len);
+  size_t n = 0;
+  ERR_clear_error ();
+  errno = 0;
+  if (SSL_read_ex (c->ssl, buf, len, &n) == 1)
+    return (gssize) n;
+  gint e = SSL_get_error (c->ssl, 0);
+  if (e == SSL_ERROR_ZERO_RETURN)
+    return 0;
+  if (e != SSL_ERROR_SYSCALL || !errno)
+    errno = ECONNRESET;
+  return -1;
+}
+
+/* A connection made, with its handshake under TLS and its session opened
+ * under RELP. */
 static gboolean
 connection_open (SlGenSender *s, Connection *c, GError **error)
 {
   c->fd = connect_plan (&s->plan, error);
-  if (c->fd < 0 || !s->tls)
-    return c->fd >= 0;
-  c->ssl = tls_connect (s->tls, c->fd, error);
-  if (!c->ssl)
-    connection_close (c);
-  return c->ssl != NULL;
+  if (c->fd < 0)
+    return FALSE;
+  if (s->tls && !(c->ssl = tls_connect (s->tls, c->fd, error)))
+    {
+      connection_close (c);
+      return FALSE;
+    }
+  if (s->plan.relp && !sl_gen_relp_open (&c->relp, relp_read, relp_write, c, error))
+    {
+      connection_close (c);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* write() or SSL_write(): -1 and errno on failure. */
@@ -307,11 +348,26 @@ send_datagrams (Connection *c, const gchar *base, guint first, guint count)
   return TRUE;
 }
 
+/* Over RELP what was not answered is sent again after a break, so a
+ * break loses nothing: last_write_frames stays 0. */
+static SendResult
+send_relp (Connection *c, const gchar *base, guint first, guint count, guint *whole)
+{
+  if (sl_gen_relp_send (&c->relp, base, c->offsets, first, count, whole))
+    return SEND_OK;
+  if (c->owner->plan.reconnect && (is_break (errno) || errno == EPROTO || errno == EAGAIN))
+    return SEND_BROKEN;
+  set_write_error (c, errno);
+  return SEND_FAILED;
+}
+
 static SendResult
 send_frames (Connection *c, const gchar *base, guint first, guint count, guint *whole, gboolean *cut)
 {
   *whole = 0;
   *cut = FALSE;
+  if (c->owner->plan.relp)
+    return send_relp (c, base, first, count, whole);
   if (c->owner->plan.transport != SL_GEN_UDP)
     return write_frames (c, base, first, count, whole, cut);
   if (!send_datagrams (c, base, first, count))
@@ -418,7 +474,7 @@ connection_thread (gpointer data)
         }
       guint whole = 0;
       gboolean cut = FALSE;
-      SendResult result = plan->reconnect && peer_gone (c) ? SEND_BROKEN
+      SendResult result = plan->reconnect && !plan->relp && peer_gone (c) ? SEND_BROKEN
                                                            : send_frames (c, base, pos, k, &whole, &cut);
       sent += whole;
       __atomic_add_fetch (&s->messages, whole, __ATOMIC_RELAXED);
@@ -493,6 +549,8 @@ sender_free (SlGenSender *s)
     {
       Connection *c = &s->conns[i];
       connection_close (c);
+      if (s->plan.relp)
+        sl_gen_relp_clear (&c->relp);
       if (c->frames)
         g_free (c->offsets);
       g_free (c->frames);
@@ -534,6 +592,8 @@ sl_gen_sender_start (const SlGenPlan *plan, GError **error)
       c->owner = s;
       c->id = plan->first_conn + i;
       c->breaks.id = c->id;
+      if (plan->relp)
+        sl_gen_relp_init (&c->relp, plan->relp_window);
       if (!connection_open (s, c, error))
         {
           sender_free (s);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sluice-gen's connections: each a thread that sends prepared buffers of
  * frames with large writes (sendmmsg for UDP), paced per batch, and, when
- * asked, connects again after a break and goes on with the next message. */
+ * asked, connects again after a break and goes on with the next message
+ * (over RELP: with the first one not answered). */
 #ifndef SL_GEN_SENDER_H
 #define SL_GEN_SENDER_H
 
@@ -35,6 +36,8 @@ typedef struct
   const gchar *tls_ca;      /* CA certificates to check the server's with, or NULL: not checked */
   const gchar *tls_cert;    /* a client certificate and its key, or NULL */
   const gchar *tls_key;
+  gboolean relp;            /* TCP connections speak RELP: a message counts once answered */
+  guint relp_window;        /* RELP frames sent before their answers came */
 } SlGenPlan;
 
 /* What a connection's breaks cost. A stream cannot tell what the peer read

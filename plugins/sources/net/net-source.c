@@ -28,6 +28,9 @@ enum
   NET_UDP,
   NET_FRAMED,
   NET_TLS,
+  NET_PROXIED_TCP,          /* a PROXY header, then the client's lines */
+  NET_PROXIED_TLS,          /* TLS (the balancer's), then a PROXY header in it */
+  NET_PROXIED_TLS_PASSTHROUGH, /* a PROXY header, then the client's TLS */
 };
 
 static const SlOptionWord transport_words[] = {
@@ -35,8 +38,27 @@ static const SlOptionWord transport_words[] = {
   { "udp", NET_UDP },
   { "framed", NET_FRAMED },
   { "tls", NET_TLS },
+  { "proxied-tcp", NET_PROXIED_TCP },
+  { "proxied-tls", NET_PROXIED_TLS },
+  { "proxied-tls-passthrough", NET_PROXIED_TLS_PASSTHROUGH },
   { NULL }
 };
+
+/* tcp() takes only the stream transports */
+static const SlOptionWord tcp_transport_words[] = {
+  { "tcp", NET_TCP },
+  { "tls", NET_TLS },
+  { "proxied-tcp", NET_PROXIED_TCP },
+  { "proxied-tls", NET_PROXIED_TLS },
+  { "proxied-tls-passthrough", NET_PROXIED_TLS_PASSTHROUGH },
+  { NULL }
+};
+
+static gboolean
+is_tls (gint transport)
+{
+  return transport == NET_TLS || transport == NET_PROXIED_TLS || transport == NET_PROXIED_TLS_PASSTHROUGH;
+}
 
 typedef struct
 {
@@ -70,7 +92,11 @@ typedef struct
   { "tls", SL_BLOCK (NetSource, tls_node), NULL, \
     "TLS: key-file() cert-file() ca-file() ca-dir() crl-dir() peer-verify() trusted-keys() trusted-dn() ..." }
 
-static const SlOptionSpec tcp_options[] = { NET_OPTIONS ("514"), STREAM_OPTIONS, { NULL } };
+static const SlOptionSpec tcp_options[] = {
+  NET_OPTIONS ("514"), STREAM_OPTIONS,
+  { "transport", SL_CHOICE (NetSource, transport), "tcp", "how messages come", .words = tcp_transport_words },
+  { NULL }
+};
 static const SlOptionSpec udp_options[] = { NET_OPTIONS ("514"), { NULL } };
 static const SlOptionSpec network_options[] = {
   NET_OPTIONS ("514"), STREAM_OPTIONS,
@@ -92,19 +118,17 @@ static gboolean
 read_tls (NetSource *self, GError **error)
 {
   SlDriver *d = &self->super;
-  /* only network() and syslog() have transport() to ask about: tcp() has
-   * none, and udp() has neither it nor tls() */
-  gboolean written = self->tls_node && strcmp (d->klass->name, "tcp") != 0
-                     && sl_options_is_set (d->options, "transport");
-  if (written && self->transport != NET_TLS)
+  /* udp() has neither transport() nor tls() */
+  gboolean written = self->tls_node && sl_options_is_set (d->options, "transport");
+  if (written && !is_tls (self->transport))
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "tls"),
                         _("%s(): tls() needs transport(\"tls\")"), d->klass->name);
       return FALSE;
     }
-  if (self->tls_node)
+  if (self->tls_node && !written)
     self->transport = NET_TLS;
-  if (self->transport != NET_TLS)
+  if (!is_tls (self->transport))
     return TRUE;
   if (!self->tls_node)
     {
@@ -127,7 +151,7 @@ net_init (SlDriver *d, GError **error)
   self->stream = strcmp (kind, "udp") != 0 && self->transport != NET_UDP;
   if (strcmp (kind, "syslog") == 0)
     sl_driver_source_add_flags (d, SL_SOURCE_FLAG_SYSLOG_PROTOCOL);
-  gboolean syslog_stream = strcmp (kind, "syslog") == 0 && (self->transport == NET_TCP || self->transport == NET_TLS);
+  gboolean syslog_stream = strcmp (kind, "syslog") == 0 && self->transport != NET_UDP && self->transport != NET_FRAMED;
   gboolean octets = self->transport == NET_FRAMED || syslog_stream;
   self->settings.framing = octets ? SL_STREAM_FRAME_OCTET_COUNT : SL_STREAM_FRAME_NEWLINE;
   gboolean port_set = sl_options_is_set (d->options, "port") || sl_options_is_set (d->options, "localport");
@@ -135,7 +159,7 @@ net_init (SlDriver *d, GError **error)
   if (strcmp (kind, "syslog") == 0 && !self->stream && !port_set)
     self->port = "514";
   /* RFC 5425's port, where syslog-ng's network() and syslog() listen for TLS */
-  if (strcmp (kind, "tcp") != 0 && self->transport == NET_TLS && !port_set)
+  if (strcmp (kind, "tcp") != 0 && is_tls (self->transport) && !port_set)
     self->port = "6514";
   if (self->so_rcvbuf > G_MAXINT)
     {
@@ -147,6 +171,9 @@ net_init (SlDriver *d, GError **error)
   self->settings.so_keepalive = self->so_keepalive;
   self->settings.so_rcvbuf = (gint) self->so_rcvbuf;
   self->settings.tls = self->tls;
+  self->settings.proxy = self->transport == NET_PROXIED_TLS ? SL_LISTENER_PROXY_IN_TLS
+                         : self->transport == NET_PROXIED_TCP || self->transport == NET_PROXIED_TLS_PASSTHROUGH
+                           ? SL_LISTENER_PROXY_FIRST : SL_LISTENER_PROXY_NONE;
   return TRUE;
 }
 

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "plugins/destinations/relp/relp-module.h"
+
+G_MODULE_EXPORT const SlModule sl_module = {
+  .abi_version = SL_ABI_VERSION,
+  .name = "relp",
+  .drivers = (const SlDriverClass *const[]) { &relp_source_class, &relp_destination_class, NULL },
+};
