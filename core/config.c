@@ -288,6 +288,12 @@ sl_config_stats (const SlConfig *cfg)
   return &cfg->stats;
 }
 
+const SlCfgNode *
+sl_config_tree (const SlConfig *cfg)
+{
+  return cfg->tree;
+}
+
 SlConfig *
 sl_config_load (const gchar *path, GError **error)
 {
