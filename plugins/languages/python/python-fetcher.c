@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* python-fetcher(): a LogFetcher class whose fetch() is called on a thread
+ * of the source's own, again and again, as syslog-ng's threaded fetcher
+ * calls it: SUCCESS posts the message and fetches again, TRY_AGAIN fetches
+ * again, NO_DATA waits fetch-no-data-delay(), ERROR waits time-reopen(),
+ * NOT_CONNECTED closes, waits time-reopen() and opens. Posted messages take
+ * the source's window: a full window holds fetch() until destinations
+ * acknowledge (flow control). */
+#include "python-drivers.h"
+#include "python-logmsg.h"
+#include "core/i18n.h"
+#include "core/internal.h"
+#include "core/source.h"
+#include "core/window.h"
+
+enum
+{
+  FETCH_ERROR,
+  FETCH_NOT_CONNECTED,
+  FETCH_SUCCESS,
+  FETCH_TRY_AGAIN,
+  FETCH_NO_DATA,
+};
+
+typedef struct
+{
+  SlDriver super;
+  PyDriverBase base;
+  gint64 no_data_delay_ms;
+  gint64 time_reopen_ms;
+  SlSource *source;
+  SlWindow *window;
+  GThread *thread;
+  GMutex lock;
+  GCond wake;
+  gboolean stopping;
+  PyObject *instance;
+  PyObject *fetch;
+  gboolean opened;
+} PyFetcher;
+
+static const SlOptionSpec py_fetcher_options[] = {
+  PY_DRIVER_OPTIONS (PyFetcher),
+  { "fetch-no-data-delay", SL_DURATION (PyFetcher, no_data_delay_ms), "1",
+    "how long to wait after fetch() returned FETCH_NO_DATA" },
+  { "time-reopen", SL_DURATION (PyFetcher, time_reopen_ms), "60",
+    "how long to wait after FETCH_ERROR or FETCH_NOT_CONNECTED, or a failed init() or open()",
+    .inherit = "time-reopen" },
+  { NULL }
+};
+
+static gboolean
+py_fetcher_init (SlDriver *d, GError **error)
+{
+  PyFetcher *self = (PyFetcher *) d;
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->wake);
+  return py_driver_init (&self->base, d, error);
+}
+
+/* Waits ms unless stopped; FALSE when stopping. */
+static gboolean
+nap (PyFetcher *self, gint64 ms)
+{
+  gint64 until = g_get_monotonic_time () + ms * 1000;
+  g_mutex_lock (&self->lock);
+  while (!self->stopping && g_get_monotonic_time () < until)
+    g_cond_wait_until (&self->wake, &self->lock, until);
+  gboolean go_on = !self->stopping;
+  g_mutex_unlock (&self->lock);
+  return go_on;
+}
+
+static gboolean
+stopping (PyFetcher *self)
+{
+  g_mutex_lock (&self->lock);
+  gboolean s = self->stopping;
+  g_mutex_unlock (&self->lock);
+  return s;
+}
+
+static gboolean
+ensure_open (PyFetcher *self)
+{
+  if (!self->instance)
+    {
+      PyObject *instance = py_driver_instantiate (&self->base);
+      PyObject *fetch = instance ? PyObject_GetAttrString (instance, "fetch") : NULL;
+      if (instance && !fetch)
+        {
+          PyErr_Clear ();
+          sl_log (SL_LOG_ERROR, _("python-fetcher %s: class '%s' has no fetch() method"), self->base.id,
+                  self->base.class_name);
+        }
+      if (!fetch || !py_driver_call_init (&self->base, instance))
+        {
+          Py_XDECREF (fetch);
+          Py_XDECREF (instance);
+          return FALSE;
+        }
+      self->instance = instance;
+      self->fetch = fetch;
+    }
+  if (!self->opened)
+    {
+      PyObject *result;
+      if (!py_call_optional (&self->base, PY_CALL_OPEN, self->instance, "open", NULL, &result))
+        return FALSE;
+      self->opened = !result || PyObject_IsTrue (result) == 1;
+      Py_XDECREF (result);
+    }
+  return self->opened;
+}
+
+static void
+close_fetcher (PyFetcher *self)
+{
+  PyObject *result;
+  if (!self->opened)
+    return;
+  py_call_optional (&self->base, PY_CALL_CLOSE, self->instance, "close", NULL, &result);
+  Py_XDECREF (result);
+  self->opened = FALSE;
+}
+
+static gboolean
+copy_field (SlHandle h, const gchar *value, gsize len, gpointer user_data)
+{
+  sl_message_set (user_data, h, value, len);
+  return TRUE;
+}
+
+/* The fetched message's values, stamp and priority onto the one the source
+ * makes (with its host, program and tags applied after). */
+static void
+fill_from_fetched (SlMessage *msg, gpointer user_data)
+{
+  const SlMessage *fetched = user_data;
+  gsize len;
+
+  msg->pri = fetched->pri;
+  msg->stamp = fetched->stamp;
+  for (SlHandle h = 1; h < SL_F_BUILTIN_MAX; h++)
+    if (h != SL_F_HOST_FROM && h != SL_F_SOURCEIP && sl_message_has (fetched, h))
+      {
+        const gchar *value = sl_message_get (fetched, h, &len);
+        sl_message_set (msg, h, value, len);
+      }
+  sl_message_foreach_dynamic (fetched, copy_field, msg);
+}
+
+static void
+post_fetched (PyFetcher *self, PyLogMessage *fetched)
+{
+  gsize len = 0;
+  const gchar *text = sl_message_has (fetched->msg, SL_F_MESSAGE) ? sl_message_get (fetched->msg, SL_F_MESSAGE, &len) : "";
+  SlMessage *msg = sl_source_parse_fields (self->source, text, len, fill_from_fetched, fetched->msg);
+  sl_message_bind_window (msg, self->window);
+  sl_source_post (self->source, &msg, 1);
+}
+
+/* One fetch() with the GIL: its result code, the message posted. */
+static gint
+fetch_once (PyFetcher *self)
+{
+  PyObject *result = PyObject_CallNoArgs (self->fetch);
+  if (!result)
+    {
+      py_driver_log_exception (&self->base, PY_CALL_FETCH, "fetch()");
+      return FETCH_ERROR;
+    }
+  gint code = FETCH_ERROR;
+  PyObject *first = PyTuple_Check (result) && PyTuple_GET_SIZE (result) >= 1 && PyTuple_GET_SIZE (result) <= 2
+                    ? PyTuple_GET_ITEM (result, 0) : NULL;
+  glong value = first && PyLong_Check (first) ? PyLong_AsLong (first) : -1;
+  if (value >= FETCH_ERROR && value <= FETCH_NO_DATA)
+    code = (gint) value;
+  else
+    first = NULL;
+  if (first && code == FETCH_SUCCESS)
+    {
+      PyObject *msg = PyTuple_GET_SIZE (result) == 2 ? PyTuple_GET_ITEM (result, 1) : NULL;
+      if (msg && py_logmsg_check (msg))
+        post_fetched (self, (PyLogMessage *) msg);
+      else
+        first = NULL;
+    }
+  if (!first)
+    {
+      if (!(self->base.logged & (1u << PY_CALL_RESULT)))
+        sl_log (SL_LOG_ERROR, _("python-fetcher %s: fetch() must return a tuple (FetchResult, LogMessage)"),
+                self->base.id);
+      self->base.logged |= 1u << PY_CALL_RESULT;
+      code = FETCH_ERROR;
+    }
+  PyErr_Clear ();
+  Py_DECREF (result);
+  return code;
+}
+
+static gpointer
+fetcher_thread (gpointer data)
+{
+  PyFetcher *self = data;
+
+  while (!stopping (self))
+    {
+      PyGILState_STATE gil = PyGILState_Ensure ();
+      gboolean open = ensure_open (self);
+      PyGILState_Release (gil);
+      if (!open)
+        {
+          nap (self, self->time_reopen_ms);
+          continue;
+        }
+      if (!sl_window_wait (self->window))
+        break;
+      gil = PyGILState_Ensure ();
+      gint code = fetch_once (self);
+      if (code == FETCH_NOT_CONNECTED)
+        close_fetcher (self);
+      PyGILState_Release (gil);
+      if (code == FETCH_NO_DATA)
+        nap (self, self->no_data_delay_ms);
+      else if (code == FETCH_ERROR || code == FETCH_NOT_CONNECTED)
+        nap (self, self->time_reopen_ms);
+    }
+  PyGILState_STATE gil = PyGILState_Ensure ();
+  if (self->instance)
+    close_fetcher (self);
+  PyGILState_Release (gil);
+  return NULL;
+}
+
+static gboolean
+py_fetcher_start (SlDriver *d, SlSource *source, GError **error)
+{
+  PyFetcher *self = (PyFetcher *) d;
+  self->source = source;
+  self->window = sl_source_new_window (source);
+  self->stopping = FALSE;
+  self->thread = g_thread_new ("python-fetcher", fetcher_thread, self);
+  return TRUE;
+}
+
+/* request_exit() lets a fetch() that waits on something return early. */
+static void
+py_fetcher_stop (SlDriver *d)
+{
+  PyFetcher *self = (PyFetcher *) d;
+  if (!self->thread)
+    return;
+  g_mutex_lock (&self->lock);
+  self->stopping = TRUE;
+  g_cond_broadcast (&self->wake);
+  g_mutex_unlock (&self->lock);
+  sl_window_cancel (self->window);
+  PyGILState_STATE gil = PyGILState_Ensure ();
+  PyObject *result;
+  if (self->instance)
+    py_call_optional (&self->base, PY_CALL_CLOSE, self->instance, "request_exit", NULL, &result);
+  else
+    result = NULL;
+  Py_XDECREF (result);
+  PyGILState_Release (gil);
+  g_thread_join (self->thread);
+  self->thread = NULL;
+  sl_window_unref (self->window);
+  self->window = NULL;
+}
+
+static void
+py_fetcher_free (SlDriver *d)
+{
+  PyFetcher *self = (PyFetcher *) d;
+  if (self->instance)
+    {
+      PyGILState_STATE gil = PyGILState_Ensure ();
+      PyObject *result;
+      py_call_optional (&self->base, PY_CALL_DEINIT, self->instance, "deinit", NULL, &result);
+      Py_XDECREF (result);
+      Py_CLEAR (self->fetch);
+      Py_CLEAR (self->instance);
+      PyGILState_Release (gil);
+    }
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->wake);
+}
+
+static const SlSourceOps py_fetcher_ops = {
+  .start = py_fetcher_start,
+  .stop = py_fetcher_stop,
+};
+
+const SlDriverClass py_fetcher_class = {
+  .kind = SL_DRIVER_SOURCE,
+  .name = "python-fetcher",
+  .summary = "messages a Python LogFetcher's fetch() returns, syslog-ng's python-fetcher()",
+  .options = py_fetcher_options,
+  .capabilities = SL_CAP_PARSES,
+  .instance_size = sizeof (PyFetcher),
+  .init = py_fetcher_init,
+  .free = py_fetcher_free,
+  .ops.source = &py_fetcher_ops,
+};

@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "python-logmsg.h"
+#include "python-module.h"
+#include "core/macros.h"
+#include "core/template.h"
+#include <datetime.h>
+
+/* "${NAME}" compiled once per name asked for: it resolves aliases (MSG),
+ * macros (DATE, FACILITY) and fields alike. Guarded by the GIL. */
+static GHashTable *name_templates;
+
+static SlTemplate *
+name_template (const gchar *name)
+{
+  SlTemplate *t = g_hash_table_lookup (name_templates, name);
+  if (t)
+    return t;
+  g_autofree gchar *text = g_strdup_printf ("${%s}", name);
+  t = sl_template_compile (text, NULL);
+  if (t)
+    g_hash_table_insert (name_templates, g_strdup (name), t);
+  return t;
+}
+
+static PyObject *
+logmsg_subscript (PyLogMessage *self, PyObject *key)
+{
+  Py_ssize_t len;
+  const gchar *name = PyUnicode_Check (key) || PyBytes_Check (key) ? py_text (key, &len) : NULL;
+
+  if (!name)
+    {
+      PyErr_SetString (PyExc_TypeError, "key is not a string object");
+      return NULL;
+    }
+  SlTemplate *t = name_template (name);
+  if (!t)
+    return PyErr_Format (PyExc_KeyError, "No such name-value pair %s", name);
+  SlHandle h = sl_template_single_field (t);
+  if (h != SL_F_NONE)
+    {
+      gsize vlen;
+      const gchar *value = sl_message_has (self->msg, h) ? sl_message_get (self->msg, h, &vlen) : NULL;
+      if (!value)
+        return PyErr_Format (PyExc_KeyError, "No such name-value pair %s", name);
+      return PyBytes_FromStringAndSize (value, vlen);
+    }
+  g_autoptr (GString) out = g_string_new (NULL);
+  sl_template_append (t, self->msg, &sl_template_env_default, out);
+  return PyBytes_FromStringAndSize (out->str, out->len);
+}
+
+static int
+logmsg_ass_subscript (PyLogMessage *self, PyObject *key, PyObject *value)
+{
+  Py_ssize_t len, vlen;
+  const gchar *name = PyUnicode_Check (key) || PyBytes_Check (key) ? py_text (key, &len) : NULL;
+
+  if (!name)
+    {
+      PyErr_SetString (PyExc_TypeError, "key is not a string object");
+      return -1;
+    }
+  if (!self->writable)
+    {
+      PyErr_Format (PyExc_TypeError,
+                    "Log message is read only, cannot set name-value pair %s, you are possibly trying "
+                    "to change a LogMessage from a destination driver, which is not allowed", name);
+      return -1;
+    }
+  SlTemplate *t = name_template (name);
+  SlHandle h = t ? sl_template_single_field (t) : SL_F_NONE;
+  if (h == SL_F_NONE)
+    h = sl_field_handle (name);
+  if (!value)
+    {
+      sl_message_unset (self->msg, h);
+      return 0;
+    }
+  const gchar *text = PyUnicode_Check (value) || PyBytes_Check (value) ? py_text (value, &vlen) : NULL;
+  if (!text)
+    {
+      PyErr_Format (PyExc_ValueError,
+                    "str or unicode object expected as log message values, got type %s (key %s)",
+                    Py_TYPE (value)->tp_name, name);
+      return -1;
+    }
+  sl_message_set (self->msg, h, text, vlen);
+  return 0;
+}
+
+static PyMappingMethods logmsg_mapping = {
+  .mp_subscript = (binaryfunc) logmsg_subscript,
+  .mp_ass_subscript = (objobjargproc) logmsg_ass_subscript,
+};
+
+static void
+add_name (PyObject *list, GHashTable *seen, const gchar *name)
+{
+  if (g_hash_table_contains (seen, name))
+    return;
+  g_hash_table_add (seen, (gpointer) name);
+  PyObject *item = PyBytes_FromString (name);
+  PyList_Append (list, item);
+  Py_DECREF (item);
+}
+
+typedef struct
+{
+  PyObject *list;
+  GHashTable *seen;
+} KeysWalk;
+
+static gboolean
+add_field (SlHandle h, const gchar *value, gsize len, gpointer user_data)
+{
+  KeysWalk *walk = user_data;
+  add_name (walk->list, walk->seen, sl_field_name (h));
+  return TRUE;
+}
+
+static void
+add_macro (const gchar *name, guint scopes, gpointer user_data)
+{
+  KeysWalk *walk = user_data;
+  add_name (walk->list, walk->seen, g_intern_string (name));
+}
+
+/* keys(): the names the message has values for, then every macro, as
+ * syslog-ng lists them. */
+static PyObject *
+logmsg_keys (PyLogMessage *self, PyObject *unused)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  KeysWalk walk = { PyList_New (0), seen };
+
+  for (SlHandle h = 1; h < SL_F_BUILTIN_MAX; h++)
+    if (sl_message_has (self->msg, h) && sl_field_name (h))
+      add_name (walk.list, seen, sl_field_name (h));
+  sl_message_foreach_dynamic (self->msg, add_field, &walk);
+  sl_macro_foreach (add_macro, &walk);
+  return walk.list;
+}
+
+static PyObject *
+logmsg_set_pri (PyLogMessage *self, PyObject *args, PyObject *kwargs)
+{
+  static char *kwlist[] = { "pri", NULL };
+  unsigned int pri;
+
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "I", kwlist, &pri))
+    return NULL;
+  self->msg->pri = (guint8) pri;
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+logmsg_get_pri (PyLogMessage *self, PyObject *unused)
+{
+  return PyLong_FromLong (self->msg->pri);
+}
+
+/* A datetime's instant and its offset east of UTC; a naive one is local
+ * time, as syslog-ng reads it. */
+static gboolean
+datetime_to_time (PyObject *dt, SlTime *t)
+{
+  if (!PyDateTime_Check (dt))
+    {
+      PyErr_SetString (PyExc_TypeError, "datetime expected in the first parameter");
+      return FALSE;
+    }
+  PyObject *stamp = PyObject_CallMethod (dt, "timestamp", NULL);
+  if (!stamp)
+    return FALSE;
+  gdouble seconds = PyFloat_AsDouble (stamp);
+  Py_DECREF (stamp);
+  PyObject *offset = PyObject_CallMethod (dt, "utcoffset", NULL);
+  if (!offset)
+    return FALSE;
+  if (offset != Py_None)
+    t->gmtoff = PyDateTime_DELTA_GET_DAYS (offset) * 86400 + PyDateTime_DELTA_GET_SECONDS (offset);
+  else
+    {
+      g_autoptr (GTimeZone) local = g_time_zone_new_local ();
+      gint interval = g_time_zone_find_interval (local, G_TIME_TYPE_UNIVERSAL, (gint64) seconds);
+      t->gmtoff = g_time_zone_get_offset (local, MAX (interval, 0));
+    }
+  Py_DECREF (offset);
+  t->usec = (gint64) (seconds * G_USEC_PER_SEC + (seconds >= 0 ? 0.5 : -0.5));
+  return TRUE;
+}
+
+static PyObject *
+logmsg_set_timestamp (PyLogMessage *self, PyObject *args, PyObject *kwargs)
+{
+  static char *kwlist[] = { "timestamp", NULL };
+  PyObject *dt;
+
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "O", kwlist, &dt))
+    return NULL;
+  if (!datetime_to_time (dt, &self->msg->stamp))
+    return NULL;
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+logmsg_get_timestamp (PyLogMessage *self, PyObject *unused)
+{
+  PyObject *delta = PyDelta_FromDSU (0, self->msg->stamp.gmtoff, 0);
+  PyObject *zone = delta ? PyTimeZone_FromOffset (delta) : NULL;
+  PyObject *args = zone ? Py_BuildValue ("(dO)", self->msg->stamp.usec / (gdouble) G_USEC_PER_SEC, zone) : NULL;
+  PyObject *dt = args ? PyDateTime_FromTimestamp (args) : NULL;
+
+  Py_XDECREF (args);
+  Py_XDECREF (zone);
+  Py_XDECREF (delta);
+  return dt;
+}
+
+static PyObject *
+logmsg_set_bookmark (PyLogMessage *self, PyObject *args, PyObject *kwargs)
+{
+  static char *kwlist[] = { "bookmark", NULL };
+  PyObject *bookmark;
+
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "O", kwlist, &bookmark))
+    return NULL;
+  Py_XINCREF (bookmark);
+  Py_XSETREF (self->bookmark, bookmark);
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef logmsg_methods[] = {
+  { "keys", (PyCFunction) logmsg_keys, METH_NOARGS, "the names of the message's values and the macros" },
+  { "set_pri", (PyCFunction) (void (*) (void)) logmsg_set_pri, METH_VARARGS | METH_KEYWORDS, "set the priority" },
+  { "get_pri", (PyCFunction) logmsg_get_pri, METH_NOARGS, "the priority" },
+  { "set_timestamp", (PyCFunction) (void (*) (void)) logmsg_set_timestamp, METH_VARARGS | METH_KEYWORDS,
+    "set the message's stamp from a datetime" },
+  { "get_timestamp", (PyCFunction) logmsg_get_timestamp, METH_NOARGS, "the message's stamp as a datetime" },
+  { "set_bookmark", (PyCFunction) (void (*) (void)) logmsg_set_bookmark, METH_VARARGS | METH_KEYWORDS,
+    "what the source's ack tracker gets back once the message is delivered" },
+  { NULL }
+};
+
+static PyObject *
+logmsg_construct (PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+  static char *kwlist[] = { "message", "bookmark", NULL };
+  const gchar *text = NULL;
+  Py_ssize_t len = 0;
+  PyObject *bookmark = NULL;
+
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "|z#O", kwlist, &text, &len, &bookmark))
+    return NULL;
+  PyLogMessage *self = (PyLogMessage *) type->tp_alloc (type, 0);
+  if (!self)
+    return NULL;
+  self->msg = sl_message_new ("", 0);
+  sl_time_now (&self->msg->stamp);
+  self->msg->recvd = self->msg->stamp;
+  self->writable = TRUE;
+  if (text)
+    sl_message_set (self->msg, SL_F_MESSAGE, text, len);
+  if (bookmark && bookmark != Py_None)
+    {
+      Py_INCREF (bookmark);
+      self->bookmark = bookmark;
+    }
+  return (PyObject *) self;
+}
+
+static void
+logmsg_dealloc (PyLogMessage *self)
+{
+  sl_message_unref (self->msg);
+  Py_CLEAR (self->bookmark);
+  Py_TYPE (self)->tp_free ((PyObject *) self);
+}
+
+static PyTypeObject logmsg_type = {
+  PyVarObject_HEAD_INIT (NULL, 0)
+  .tp_name = "_syslogng.LogMessage",
+  .tp_basicsize = sizeof (PyLogMessage),
+  .tp_dealloc = (destructor) logmsg_dealloc,
+  .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+  .tp_doc = "a log message: values by name as bytes",
+  .tp_new = logmsg_construct,
+  .tp_as_mapping = &logmsg_mapping,
+  .tp_methods = logmsg_methods,
+};
+
+PyObject *
+py_logmsg_new (SlMessage *msg, gboolean writable)
+{
+  PyLogMessage *self = PyObject_New (PyLogMessage, &logmsg_type);
+  if (!self)
+    return NULL;
+  self->msg = sl_message_ref (msg);
+  self->writable = writable;
+  self->bookmark = NULL;
+  return (PyObject *) self;
+}
+
+gboolean
+py_logmsg_check (PyObject *obj)
+{
+  return PyObject_TypeCheck (obj, &logmsg_type);
+}
+
+void
+py_logmsg_detach (PyObject *obj)
+{
+  ((PyLogMessage *) obj)->writable = FALSE;
+}
+
+gboolean
+py_logmsg_add (PyObject *module)
+{
+  PyDateTime_IMPORT;
+  if (!PyDateTimeAPI)
+    return FALSE;
+  name_templates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) sl_template_unref);
+  if (PyType_Ready (&logmsg_type) < 0)
+    return FALSE;
+  Py_INCREF (&logmsg_type);
+  return PyModule_AddObject (module, "LogMessage", (PyObject *) &logmsg_type) == 0;
+}
