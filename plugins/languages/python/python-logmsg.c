@@ -35,15 +35,14 @@ logmsg_subscript (PyLogMessage *self, PyObject *key)
     }
   SlTemplate *t = name_template (name);
   if (!t)
-    return PyErr_Format (PyExc_KeyError, "No such name-value pair %s", name);
+    return PyBytes_FromString ("");
   SlHandle h = sl_template_single_field (t);
   if (h != SL_F_NONE)
     {
-      gsize vlen;
+      /* an unset value is empty, not a KeyError: syslog-ng 3.38 reads it so */
+      gsize vlen = 0;
       const gchar *value = sl_message_has (self->msg, h) ? sl_message_get (self->msg, h, &vlen) : NULL;
-      if (!value)
-        return PyErr_Format (PyExc_KeyError, "No such name-value pair %s", name);
-      return PyBytes_FromStringAndSize (value, vlen);
+      return PyBytes_FromStringAndSize (value ? value : "", value ? vlen : 0);
     }
   g_autoptr (GString) out = g_string_new (NULL);
   sl_template_append (t, self->msg, &sl_template_env_default, out);
@@ -119,11 +118,16 @@ add_field (SlHandle h, const gchar *value, gsize len, gpointer user_data)
   return TRUE;
 }
 
+/* A macro that is another name of a field (MSG for MESSAGE) is not listed:
+ * syslog-ng lists the field under its own name only. */
 static void
 add_macro (const gchar *name, guint scopes, gpointer user_data)
 {
   KeysWalk *walk = user_data;
-  add_name (walk->list, walk->seen, g_intern_string (name));
+  SlTemplate *t = name_template (name);
+  SlHandle h = t ? sl_template_single_field (t) : SL_F_NONE;
+  if (h == SL_F_NONE || g_strcmp0 (sl_field_name (h), name) == 0)
+    add_name (walk->list, walk->seen, g_intern_string (name));
 }
 
 /* keys(): the names the message has values for, then every macro, as

@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A syslog-ng 3.38 Python plugin file, run unchanged by syslog-ng and by
+# sluiced in test-python-differential: what each class writes is compared.
+import datetime
+import time
+
+from syslogng import LogFetcher, LogMessage, LogTemplate, Logger
+
+
+class Numbers(LogFetcher):
+    """Yields count numbered messages, then has no more data."""
+
+    def init(self, options):
+        self.count = int(options["count"])
+        self.prefix = options["prefix_word"]
+        self.n = 0
+        return True
+
+    def fetch(self):
+        if self.n >= self.count:
+            return LogFetcher.FETCH_NO_DATA,
+        self.n += 1
+        msg = LogMessage("%s %d tail-%d" % (self.prefix, self.n, self.n * 7))
+        msg["PROGRAM"] = "numbers"
+        msg.set_timestamp(datetime.datetime(2021, 3, 4, 5, 6, self.n % 60, tzinfo=datetime.timezone.utc))
+        return LogFetcher.FETCH_SUCCESS, msg
+
+
+class Split(object):
+    """Splits the message into fields; drops the ones that say drop."""
+
+    def init(self, options):
+        return True
+
+    def parse(self, msg):
+        words = msg["MSG"].decode().split(" ")
+        msg["first"] = words[0]
+        msg["number"] = words[1]
+        msg["rest"] = " ".join(words[2:])
+        msg.set_pri(8 * 20 + int(words[1]) % 8)
+        return True
+
+
+class Writer(object):
+    """Writes what it receives: values, macros, a template, a missing key."""
+
+    def init(self, options):
+        self.path = options["path"]
+        self.template = LogTemplate("${ISODATE} ${FACILITY}.${LEVEL} ${PROGRAM}: ${MSG}", self.template_options)
+        self.file = None
+        return True
+
+    def is_opened(self):
+        return self.file is not None
+
+    def open(self):
+        self.file = open(self.path, "a")
+        return True
+
+    def close(self):
+        self.file.close()
+        self.file = None
+
+    def send(self, msg):
+        try:
+            missing = msg["no-such-name"]
+        except KeyError:
+            missing = b"<missing>"
+        names = sorted(set(msg.keys()) & {b"first", b"number", b"MSG", b"PROGRAM", b"DATE", b"nothing"})
+        line = [msg["first"], msg["number"], msg["rest"], msg["PROGRAM"], msg["MESSAGE"],
+                msg["FACILITY"], msg["PRI"], missing, b",".join(names),
+                self.template.format(msg).encode()]
+        self.file.write(repr(line) + "\n")
+        self.file.flush()
+        return self.SUCCESS
+
+
+class Batches(Writer):
+    """Queues messages and writes them at flush()."""
+
+    def init(self, options):
+        self.pending = []
+        self.flushes = 0
+        return Writer.init(self, options)
+
+    def send(self, msg):
+        self.pending.append(msg["number"].decode())
+        return self.QUEUED
+
+    def flush(self):
+        self.file.write("".join(number + "\n" for number in self.pending))
+        self.file.flush()
+        self.pending = []
+        return self.SUCCESS
+
+
+class Raises(Writer):
+    """Raises the first time it sees every tenth message: retried."""
+
+    def init(self, options):
+        self.seen = set()
+        return Writer.init(self, options)
+
+    def send(self, msg):
+        number = msg["number"]
+        if int(number) % 10 == 0 and number not in self.seen:
+            self.seen.add(number)
+            raise RuntimeError("refusing %s once" % number.decode())
+        self.file.write(number.decode() + "\n")
+        self.file.flush()
+        return True
+
+
+class Fails(Writer):
+    """Answers ERROR for its first calls, then takes everything."""
+
+    def init(self, options):
+        self.failures = int(options["failures"])
+        return Writer.init(self, options)
+
+    def send(self, msg):
+        if self.failures > 0:
+            self.failures -= 1
+            return self.ERROR
+        self.file.write(msg["number"].decode() + "\n")
+        self.file.flush()
+        return True
+
+
+class Slow(Writer):
+    """Blocks in send() for a while, outside the GIL, the first time."""
+
+    def init(self, options):
+        self.delay = float(options["delay"])
+        return Writer.init(self, options)
+
+    def send(self, msg):
+        if self.delay:
+            time.sleep(self.delay)
+            self.delay = 0
+        self.file.write(msg["number"].decode() + "\n")
+        self.file.flush()
+        return True
+
+
+def shout(msg, *args):
+    Logger().debug("shout called")
+    return b"-".join(args).upper()
