@@ -8,6 +8,7 @@
 extern const SlDriverClass py_destination_class;
 extern const SlDriverClass py_parser_class;
 extern const SlDriverClass py_fetcher_class;
+extern const SlDriverClass py_source_class;
 extern const SlDriverClass py_template_function_class;
 
 #endif

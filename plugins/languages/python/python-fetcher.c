@@ -124,38 +124,10 @@ close_fetcher (PyFetcher *self)
   self->opened = FALSE;
 }
 
-static gboolean
-copy_field (SlHandle h, const gchar *value, gsize len, gpointer user_data)
-{
-  sl_message_set (user_data, h, value, len);
-  return TRUE;
-}
-
-/* The fetched message's values, stamp and priority onto the one the source
- * makes (with its host, program and tags applied after). */
-static void
-fill_from_fetched (SlMessage *msg, gpointer user_data)
-{
-  const SlMessage *fetched = user_data;
-  gsize len;
-
-  msg->pri = fetched->pri;
-  msg->stamp = fetched->stamp;
-  for (SlHandle h = 1; h < SL_F_BUILTIN_MAX; h++)
-    if (h != SL_F_HOST_FROM && h != SL_F_SOURCEIP && sl_message_has (fetched, h))
-      {
-        const gchar *value = sl_message_get (fetched, h, &len);
-        sl_message_set (msg, h, value, len);
-      }
-  sl_message_foreach_dynamic (fetched, copy_field, msg);
-}
-
 static void
 post_fetched (PyFetcher *self, PyLogMessage *fetched)
 {
-  gsize len = 0;
-  const gchar *text = sl_message_has (fetched->msg, SL_F_MESSAGE) ? sl_message_get (fetched->msg, SL_F_MESSAGE, &len) : "";
-  SlMessage *msg = sl_source_parse_fields (self->source, text, len, fill_from_fetched, fetched->msg);
+  SlMessage *msg = py_logmsg_for_source (fetched, self->source);
   sl_message_bind_window (msg, self->window);
   sl_source_post (self->source, &msg, 1);
 }

@@ -2,6 +2,7 @@
 #include "python-logmsg.h"
 #include "python-module.h"
 #include "core/macros.h"
+#include "core/source.h"
 #include "core/template.h"
 #include <datetime.h>
 
@@ -261,6 +262,8 @@ logmsg_construct (PyTypeObject *type, PyObject *args, PyObject *kwargs)
   if (!self)
     return NULL;
   self->msg = sl_message_new ("", 0);
+  /* user.notice, as syslog-ng makes an empty message */
+  self->msg->pri = SL_PRI_MAKE (1, 5);
   sl_time_now (&self->msg->stamp);
   self->msg->recvd = self->msg->stamp;
   self->writable = TRUE;
@@ -329,4 +332,38 @@ py_logmsg_add (PyObject *module)
     return FALSE;
   Py_INCREF (&logmsg_type);
   return PyModule_AddObject (module, "LogMessage", (PyObject *) &logmsg_type) == 0;
+}
+
+static gboolean
+copy_field (SlHandle h, const gchar *value, gsize len, gpointer user_data)
+{
+  sl_message_set (user_data, h, value, len);
+  return TRUE;
+}
+
+static void
+fill_from_made (SlMessage *msg, gpointer user_data)
+{
+  const SlMessage *made = user_data;
+  gsize len;
+
+  msg->pri = made->pri;
+  msg->stamp = made->stamp;
+  for (SlHandle h = 1; h < SL_F_BUILTIN_MAX; h++)
+    if (h != SL_F_HOST_FROM && h != SL_F_SOURCEIP && sl_message_has (made, h))
+      {
+        const gchar *value = sl_message_get (made, h, &len);
+        sl_message_set (msg, h, value, len);
+      }
+  sl_message_foreach_dynamic (made, copy_field, msg);
+}
+
+/* The values, stamp and priority of a message made in Python onto one the
+ * source makes, so that the source's host, program and tags apply after. */
+SlMessage *
+py_logmsg_for_source (PyLogMessage *made, SlSource *source)
+{
+  gsize len = 0;
+  const gchar *text = sl_message_has (made->msg, SL_F_MESSAGE) ? sl_message_get (made->msg, SL_F_MESSAGE, &len) : "";
+  return sl_source_parse_fields (source, text, len, fill_from_made, made->msg);
 }

@@ -19,5 +19,8 @@ PyObject  *py_logmsg_new (SlMessage *msg, gboolean writable);
 gboolean   py_logmsg_check (PyObject *obj);
 /* Lets go of msg: a parser's message object may outlive its call. */
 void       py_logmsg_detach (PyObject *obj);
+/* A message of source's (received now, its options applied) with made's
+ * values, stamp and priority, for posting. */
+SlMessage *py_logmsg_for_source (PyLogMessage *made, SlSource *source);
 
 #endif

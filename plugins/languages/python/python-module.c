@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "python-module.h"
+#include "python-ack-tracker.h"
 
 static struct PyModuleDef module_def = {
   PyModuleDef_HEAD_INIT,
@@ -15,7 +16,8 @@ module_init (void)
 
   if (!module)
     return NULL;
-  if (!py_logmsg_add (module) || !py_logtemplate_add (module) || !py_logger_add (module))
+  if (!py_logmsg_add (module) || !py_logtemplate_add (module) || !py_logger_add (module)
+      || !py_logsource_add (module) || !py_persist_add (module) || !py_ack_tracker_add (module))
     {
       Py_DECREF (module);
       return NULL;

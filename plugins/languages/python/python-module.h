@@ -15,5 +15,7 @@ void      py_module_ready (void);
 gboolean  py_logmsg_add      (PyObject *module);
 gboolean  py_logtemplate_add (PyObject *module);
 gboolean  py_logger_add      (PyObject *module);
+gboolean  py_logsource_add   (PyObject *module);
+gboolean  py_persist_add     (PyObject *module);
 
 #endif

@@ -4,7 +4,9 @@
  * plugin file (tests/sngtest.py) side by side: a fetcher's numbered
  * messages through a parser into destinations that write what they get,
  * batch with flush(), raise, answer ERROR for a while, block, and into
- * $(python) template functions. What the two write must be equal. */
+ * $(python) template functions; and a python() source that keeps its
+ * place in a Persist through an ack tracker, across a restart of both.
+ * What the two write must be equal. */
 #include "tests/functional/harness.h"
 #include <signal.h>
 #include <string.h>
@@ -109,6 +111,47 @@ test_side_by_side (SlTestEnv *env, gconstpointer data)
   stop_syslog_ng (env, ng);
 }
 
+static gboolean
+run_both (SlTestEnv *env, const gchar *ng_config, const gchar *ng_out, const gchar *sl_out, guint lines)
+{
+  GPid ng = 0;
+  g_autofree gchar *next = g_strdup_printf ("##next\tl%u", lines + 1);
+  gboolean ok = sl_test_daemon_start (env) && (ng = start_syslog_ng (env, ng_config))
+                && sl_test_wait_lines (env, ng_out, lines) && sl_test_wait_lines (env, sl_out, lines)
+                /* the bookmark of the last delivered message is saved (once a second) */
+                && sl_test_wait_contains (env, env->persist, next);
+  stop_syslog_ng (env, ng);
+  return sl_test_daemon_stop (env, SIGTERM) == 0 && ok;
+}
+
+static void
+test_persist_restart (SlTestEnv *env, gconstpointer data)
+{
+  if (!peer_installed ())
+    {
+      g_test_skip ("syslog-ng with syslog-ng-mod-python is not installed (quickstart check_packages)");
+      return;
+    }
+  g_autofree gchar *conf_path = source_path ("tests/persist.conf");
+  g_autofree gchar *conf = sl_test_read_file (conf_path);
+  g_autofree gchar *ng_prefix = sl_test_path (env, "syslog-ng-");
+  g_autofree gchar *sl_prefix = sl_test_path (env, "sluiced-");
+  g_autofree gchar *ng_config = sl_test_path (env, "syslog-ng.conf");
+  g_autofree gchar *ng_out = output_path (env, "syslog-ng", "counted");
+  g_autofree gchar *sl_out = output_path (env, "sluiced", "counted");
+
+  if (!conf || !sl_test_write_config (env, conf, "OUT", ng_prefix, NULL) || rename (env->config, ng_config) != 0
+      || !sl_test_write_config (env, conf, "OUT", sl_prefix, NULL))
+    return;
+  /* each run posts five messages from where the last delivered one was */
+  if (!run_both (env, ng_config, ng_out, sl_out, 5) || !run_both (env, ng_config, ng_out, sl_out, 10))
+    return;
+  g_autofree gchar *ng_text = sl_test_read_file (ng_out);
+  g_autofree gchar *sl_text = sl_test_read_file (sl_out);
+  g_assert_cmpstr (sl_text, ==, ng_text);
+  g_assert_cmpuint (sl_test_count_lines (sl_out), ==, 10);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -120,5 +163,6 @@ main (int argc, char **argv)
   g_setenv ("PYTHONPATH", tests, TRUE);
   g_setenv ("SLUICE_PYTHON_DIR", pylib, TRUE);
   SL_TEST_ADD ("/python/side-by-side", test_side_by_side);
+  SL_TEST_ADD ("/python/persist-restart", test_persist_restart);
   return g_test_run ();
 }

@@ -2,9 +2,11 @@
 # A syslog-ng 3.38 Python plugin file, run unchanged by syslog-ng and by
 # sluiced in test-python-differential: what each class writes is compared.
 import datetime
+import threading
 import time
 
-from syslogng import LogFetcher, LogMessage, LogTemplate, Logger
+from syslogng import LogFetcher, LogMessage, LogSource, LogTemplate, Logger
+from syslogng import Persist, ConsecutiveAckTracker, InstantAckTracker
 
 
 class Numbers(LogFetcher):
@@ -141,6 +143,34 @@ class Slow(Writer):
         self.file.write(msg["number"].decode() + "\n")
         self.file.flush()
         return True
+
+
+class Counting(LogSource):
+    """Posts per_run numbered messages each run, from where the persist
+    file says the last delivered one was."""
+
+    def init(self, options):
+        self.per_run = int(options["per_run"])
+        self.ack_tracker = ConsecutiveAckTracker(self.delivered)
+        self.exit = threading.Event()
+        return True
+
+    def delivered(self, bookmark):
+        self.state["next"] = bookmark + 1
+
+    def run(self):
+        # syslog-ng 3.38 has the persist file only once init() returned
+        self.state = Persist(self.persist_name, defaults={"next": 1})
+        start = self.state["next"]
+        for n in range(start, start + self.per_run):
+            msg = LogMessage("counted %d" % n)
+            msg["PROGRAM"] = "counting"
+            msg.set_bookmark(n)
+            self.post_message(msg)
+        self.exit.wait()
+
+    def request_exit(self):
+        self.exit.set()
 
 
 def shout(msg, *args):

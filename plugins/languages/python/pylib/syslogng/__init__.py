@@ -8,6 +8,19 @@ runs unchanged.
 """
 
 from _syslogng import LogMessage, LogTemplate, LogTemplateException, LTZ_LOCAL, LTZ_SEND, Logger
+from _syslogng import LogSource
+from _syslogng import Persist as _Persist
+from _syslogng import InstantAckTracker, ConsecutiveAckTracker, BatchedAckTracker
+
+
+class Persist(_Persist):
+    """A dict kept in the persist file; defaults fill the keys it does not have yet."""
+
+    def __init__(self, persist_name, defaults=None):
+        super().__init__(persist_name)
+        for key, value in (defaults or {}).items():
+            if key not in self:
+                self[key] = value
 
 
 class LogDestination:
