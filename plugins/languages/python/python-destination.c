@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* python() destination: a class with send(msg), and optionally init,
- * deinit, open, close, is_opened and flush, run on the destination's
- * writer threads (one instance per workers()). */
+ * deinit, open, close, is_opened and flush. Each writer (one per
+ * workers()) has an instance of its own, whose calls a runner thread of
+ * the writer's makes: a writer waits for them, and gives up on a call that
+ * has not returned PY_STOP_GRACE_US after the daemon began to stop, so a
+ * send() that never returns cannot hold a stop or a reload. */
 #include "python-drivers.h"
 #include "python-logmsg.h"
 #include "python-logtemplate.h"
+#include "python-runner.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -34,7 +38,20 @@ typedef struct
   PyObject *open;
   gboolean initialized;       /* init() returned true: deinit() is due */
   gboolean warned_open_none;
+  PyRunner *runner;
 } PyDest;
+
+/* A result of the functions below when the writer gave up on the runner:
+ * the job returns at once. */
+#define GAVE_UP (-1)
+
+typedef struct
+{
+  PyDest *self;
+  SlWriteBatch *batch;
+  gboolean ok;
+  SlWriteResult outcome;
+} DestJob;
 
 static const SlOptionSpec py_dest_options[] = {
   PY_DRIVER_OPTIONS (PyDest),
@@ -47,7 +64,10 @@ static gboolean
 py_dest_init (SlDriver *d, GError **error)
 {
   PyDest *self = (PyDest *) d;
-  return py_driver_init (&self->base, d, error);
+  if (!py_driver_init (&self->base, d, error))
+    return FALSE;
+  self->runner = py_runner_new ("python-dest");
+  return TRUE;
 }
 
 static void
@@ -90,9 +110,36 @@ optional_attr (PyObject *obj, const gchar *name)
   return attr;
 }
 
-/* The instance, made and init()ed on the writer thread the first time it
- * opens, so that a slow init() holds this destination only. */
-static gboolean
+/* init(options), if the instance has it: TRUE, FALSE or GAVE_UP. */
+static gint
+call_init (PyDest *self, PyObject *instance)
+{
+  PyObject *init = optional_attr (instance, "init");
+  if (!init)
+    return TRUE;
+  PyObject *options = py_driver_options_dict (&self->base);
+  PyObject *result;
+  gboolean ours = py_runner_call (self->runner, init, options, &result);
+  Py_DECREF (options);
+  Py_DECREF (init);
+  if (!ours)
+    return GAVE_UP;
+  if (!result)
+    {
+      py_driver_log_exception (&self->base, PY_CALL_INIT, "init()");
+      return FALSE;
+    }
+  gboolean ok = PyObject_IsTrue (result) == 1;
+  Py_DECREF (result);
+  if (!ok)
+    sl_log (SL_LOG_ERROR, _("python %s: init() of class '%s' returned false"), self->base.id, self->base.class_name);
+  return ok;
+}
+
+/* The instance, made and init()ed on the runner the first time the writer
+ * opens, so that a slow init() holds this destination only. TRUE, FALSE or
+ * GAVE_UP. */
+static gint
 ensure_instance (PyDest *self)
 {
   if (self->instance)
@@ -108,11 +155,12 @@ ensure_instance (PyDest *self)
       return FALSE;
     }
   decorate_class (self, instance);
-  if (!py_driver_call_init (&self->base, instance))
+  gint inited = call_init (self, instance);
+  if (inited != TRUE)
     {
       Py_DECREF (send);
       Py_DECREF (instance);
-      return FALSE;
+      return inited;
     }
   self->initialized = TRUE;
   self->instance = instance;
@@ -123,10 +171,13 @@ ensure_instance (PyDest *self)
   return TRUE;
 }
 
-static gboolean
+/* TRUE, FALSE or GAVE_UP. */
+static gint
 call_bool (PyDest *self, PyCallKind kind, PyObject *func, const gchar *what, gboolean none_is)
 {
-  PyObject *result = PyObject_CallNoArgs (func);
+  PyObject *result;
+  if (!py_runner_call (self->runner, func, NULL, &result))
+    return GAVE_UP;
   if (!result)
     {
       py_driver_log_exception (&self->base, kind, what);
@@ -137,12 +188,15 @@ call_bool (PyDest *self, PyCallKind kind, PyObject *func, const gchar *what, gbo
   return ok;
 }
 
-static gboolean
+/* TRUE, FALSE or GAVE_UP. */
+static gint
 invoke_open (PyDest *self)
 {
   if (self->open)
     {
-      PyObject *result = PyObject_CallNoArgs (self->open);
+      PyObject *result;
+      if (!py_runner_call (self->runner, self->open, NULL, &result))
+        return GAVE_UP;
       if (!result)
         {
           py_driver_log_exception (&self->base, PY_CALL_OPEN, "open()");
@@ -161,22 +215,45 @@ invoke_open (PyDest *self)
       if (!ok)
         return FALSE;
     }
-  return !self->is_opened || call_bool (self, PY_CALL_OPEN, self->is_opened, "is_opened()", FALSE);
+  return self->is_opened ? call_bool (self, PY_CALL_OPEN, self->is_opened, "is_opened()", FALSE) : TRUE;
+}
+
+/* On a writer thread: whether its destination is being stopped. */
+static gboolean
+writer_stopping (gpointer unused)
+{
+  return sl_destination_stopping ();
+}
+
+static void
+open_job (PyRunner *r, gpointer data)
+{
+  DestJob *job = data;
+  PyDest *self = job->self;
+  gint made = ensure_instance (self);
+  if (made == GAVE_UP)
+    return;
+  gint opened = made ? invoke_open (self) : FALSE;
+  if (opened == GAVE_UP)
+    return;
+  job->ok = made && opened;
+  job->outcome = made ? SL_WRITE_OK : SL_WRITE_ERROR;
 }
 
 static gboolean
 py_dest_open (SlDriver *d, GError **error)
 {
   PyDest *self = (PyDest *) d;
-  PyGILState_STATE gil = PyGILState_Ensure ();
-  gboolean made = ensure_instance (self);
-  gboolean ok = made && invoke_open (self);
-  PyGILState_Release (gil);
-  if (!ok)
+  DestJob job = { self, NULL, FALSE, SL_WRITE_OK };
+  if (!py_runner_run (self->runner, open_job, &job, writer_stopping, NULL))
+    job.outcome = SL_WRITE_NOT_CONNECTED;
+  if (!job.ok)
     g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE,
-                 made ? _("open() of class '%s' failed") : _("class '%s' could not be made and init()ed"),
+                 job.outcome == SL_WRITE_NOT_CONNECTED ? _("class '%s' did not return from a call in time, given up on")
+                 : job.outcome == SL_WRITE_OK ? _("open() of class '%s' failed")
+                 : _("class '%s' could not be made and init()ed"),
                  self->base.class_name);
-  return ok;
+  return job.ok;
 }
 
 /* send()'s or flush()'s answer: True/False or one of the result codes. */
@@ -207,7 +284,9 @@ call_flush (PyDest *self)
 {
   if (!self->flush)
     return RESULT_SUCCESS;
-  PyObject *result = PyObject_CallNoArgs (self->flush);
+  PyObject *result;
+  if (!py_runner_call (self->runner, self->flush, NULL, &result))
+    return GAVE_UP;
   if (!result)
     {
       py_driver_log_exception (&self->base, PY_CALL_FLUSH, "flush()");
@@ -235,26 +314,37 @@ write_result (gint code)
 /* A message send() QUEUED is done only once a flush() after it succeeded,
  * so what a failed flush() held is given back to be sent again, as
  * syslog-ng rewinds a batch. */
-static SlWriteResult
-py_dest_write (SlDriver *d, SlWriteBatch *batch)
+static void
+write_job (PyRunner *r, gpointer data)
 {
-  PyDest *self = (PyDest *) d;
-  SlWriteResult outcome = SL_WRITE_OK;
+  DestJob *job = data;
+  PyDest *self = job->self;
+  SlWriteBatch *batch = job->batch;
   guint queued = 0;
   gint code = RESULT_SUCCESS;
-  PyGILState_STATE gil = PyGILState_Ensure ();
 
+  job->outcome = SL_WRITE_OK;
   for (guint i = 0; i < batch->n; i++)
     {
-      if (self->is_opened && !call_bool (self, PY_CALL_OPEN, self->is_opened, "is_opened()", FALSE)
-          && !invoke_open (self))
+      if (self->is_opened)
         {
-          outcome = SL_WRITE_NOT_CONNECTED;
-          goto out;
+          gint opened = call_bool (self, PY_CALL_OPEN, self->is_opened, "is_opened()", FALSE);
+          if (opened == FALSE)
+            opened = invoke_open (self);
+          if (opened == GAVE_UP)
+            return;
+          if (!opened)
+            {
+              job->outcome = SL_WRITE_NOT_CONNECTED;
+              return;
+            }
         }
       PyObject *msg = py_logmsg_new (batch->msgs[i], FALSE);
-      PyObject *result = PyObject_CallOneArg (self->send, msg);
+      PyObject *result;
+      gboolean ours = py_runner_call (r, self->send, msg, &result);
       Py_DECREF (msg);
+      if (!ours)
+        return;
       if (!result)
         {
           py_driver_log_exception (&self->base, PY_CALL_SEND, "send()");
@@ -272,6 +362,8 @@ py_dest_write (SlDriver *d, SlWriteBatch *batch)
         }
       switch (code)
         {
+        case GAVE_UP:
+          return;
         case RESULT_QUEUED:
           queued++;
           continue;
@@ -285,57 +377,116 @@ py_dest_write (SlDriver *d, SlWriteBatch *batch)
           queued = 0;
           continue;
         default:
-          outcome = write_result (code);
-          goto out;
+          job->outcome = write_result (code);
+          return;
         }
     }
-  if (queued)
+  if (!queued)
+    return;
+  code = call_flush (self);
+  if (code == GAVE_UP)
+    return;
+  if (code == RESULT_SUCCESS || code == RESULT_QUEUED)
+    batch->done = batch->n;
+  else if (code != RESULT_DROP)
+    job->outcome = write_result (code);
+  else
     {
-      code = call_flush (self);
-      if (code == RESULT_SUCCESS || code == RESULT_QUEUED)
-        batch->done = batch->n;
-      else if (code != RESULT_DROP)
-        outcome = write_result (code);
-      else
-        {
-          batch->dropped += batch->n - batch->done;
-          batch->done = batch->n;
-        }
+      batch->dropped += batch->n - batch->done;
+      batch->done = batch->n;
     }
-out:
-  PyGILState_Release (gil);
-  return outcome;
+}
+
+/* The runner sets batch->done only while the writer waits; once given up
+ * on, what it delivered so far counts and the rest waits for the next
+ * open, which is refused: the core's stop counts it. */
+static SlWriteResult
+py_dest_write (SlDriver *d, SlWriteBatch *batch)
+{
+  PyDest *self = (PyDest *) d;
+  DestJob job = { self, batch, TRUE, SL_WRITE_OK };
+  if (!py_runner_run (self->runner, write_job, &job, writer_stopping, NULL))
+    {
+      sl_log (SL_LOG_ERROR, _("python %s: a call of class '%s' did not return within %d s of the stop; "
+                              "given up on, %u messages of its batch not delivered"),
+              self->base.id, self->base.class_name, (gint) (PY_STOP_GRACE_US / G_USEC_PER_SEC),
+              batch->n - MIN (batch->done, batch->n));
+      return SL_WRITE_NOT_CONNECTED;
+    }
+  return job.outcome;
+}
+
+static void
+close_job (PyRunner *r, gpointer data)
+{
+  PyDest *self = ((DestJob *) data)->self;
+  if (!self->instance)
+    return;
+  if (self->is_opened)
+    {
+      gint opened = call_bool (self, PY_CALL_CLOSE, self->is_opened, "is_opened()", FALSE);
+      if (opened != TRUE)
+        return;
+    }
+  PyObject *close = optional_attr (self->instance, "close");
+  PyObject *result;
+  if (!close)
+    return;
+  gboolean ours = py_runner_call (r, close, NULL, &result);
+  Py_DECREF (close);
+  if (!ours)
+    return;
+  if (!result)
+    py_driver_log_exception (&self->base, PY_CALL_CLOSE, "close()");
+  Py_XDECREF (result);
 }
 
 static void
 py_dest_close (SlDriver *d)
 {
   PyDest *self = (PyDest *) d;
-  PyGILState_STATE gil = PyGILState_Ensure ();
-  PyObject *result;
-
-  if (self->instance
-      && (!self->is_opened || call_bool (self, PY_CALL_CLOSE, self->is_opened, "is_opened()", FALSE)))
-    {
-      py_call_optional (&self->base, PY_CALL_CLOSE, self->instance, "close", NULL, &result);
-      Py_XDECREF (result);
-    }
-  PyGILState_Release (gil);
+  DestJob job = { self, NULL, TRUE, SL_WRITE_OK };
+  py_runner_run (self->runner, close_job, &job, writer_stopping, NULL);
 }
 
+static void
+deinit_job (PyRunner *r, gpointer data)
+{
+  PyDest *self = ((DestJob *) data)->self;
+  PyObject *deinit = self->initialized ? optional_attr (self->instance, "deinit") : NULL;
+  PyObject *result;
+  if (!deinit)
+    return;
+  gboolean ours = py_runner_call (r, deinit, NULL, &result);
+  Py_DECREF (deinit);
+  if (!ours)
+    return;
+  if (!result)
+    py_driver_log_exception (&self->base, PY_CALL_DEINIT, "deinit()");
+  Py_XDECREF (result);
+}
+
+static gboolean
+always_stopping (gpointer unused)
+{
+  return TRUE;
+}
+
+/* deinit() gets PY_STOP_GRACE_US too; a runner given up on keeps its own
+ * references and ends when its call returns. */
 static void
 py_dest_free (SlDriver *d)
 {
   PyDest *self = (PyDest *) d;
+  if (!self->runner)
+    return;
+  DestJob job = { self, NULL, TRUE, SL_WRITE_OK };
+  if (self->instance)
+    py_runner_run (self->runner, deinit_job, &job, always_stopping, NULL);
+  py_runner_free (self->runner);
   if (!self->instance)
     return;
   PyGILState_STATE gil = PyGILState_Ensure ();
-  PyObject *result;
-  if (self->initialized)
-    {
-      py_call_optional (&self->base, PY_CALL_DEINIT, self->instance, "deinit", NULL, &result);
-      Py_XDECREF (result);
-    }
   Py_CLEAR (self->send);
   Py_CLEAR (self->flush);
   Py_CLEAR (self->is_opened);

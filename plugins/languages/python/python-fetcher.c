@@ -8,6 +8,7 @@
  * acknowledge (flow control). */
 #include "python-drivers.h"
 #include "python-logmsg.h"
+#include "python-runner.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/source.h"
@@ -37,6 +38,7 @@ typedef struct
   PyObject *instance;
   PyObject *fetch;
   gboolean opened;
+  PyRunner *runner;
 } PyFetcher;
 
 static const SlOptionSpec py_fetcher_options[] = {
@@ -55,7 +57,10 @@ py_fetcher_init (SlDriver *d, GError **error)
   PyFetcher *self = (PyFetcher *) d;
   g_mutex_init (&self->lock);
   g_cond_init (&self->wake);
-  return py_driver_init (&self->base, d, error);
+  if (!py_driver_init (&self->base, d, error))
+    return FALSE;
+  self->runner = py_runner_new ("python-fetcher");
+  return TRUE;
 }
 
 /* Waits ms unless stopped; FALSE when stopping. */
@@ -80,9 +85,43 @@ stopping (PyFetcher *self)
   return s;
 }
 
-static gboolean
-ensure_open (PyFetcher *self)
+typedef struct
 {
+  PyFetcher *self;
+  gboolean ok;
+  gint code;
+} FetchJob;
+
+/* A call of a method the fetcher's instance may have: TRUE with *result
+ * (NULL: no such method, or it raised, logged), FALSE when given up on. */
+static gboolean
+call_method (PyRunner *r, PyFetcher *self, PyCallKind kind, const gchar *name, PyObject *arg, PyObject **result)
+{
+  PyObject *method = PyObject_GetAttrString (self->instance, name);
+  *result = NULL;
+  if (!method)
+    {
+      PyErr_Clear ();
+      return TRUE;
+    }
+  gboolean ours = py_runner_call (r, method, arg, result);
+  Py_DECREF (method);
+  if (ours && !*result)
+    {
+      g_autofree gchar *what = g_strdup_printf ("%s()", name);
+      py_driver_log_exception (&self->base, kind, what);
+    }
+  return ours;
+}
+
+/* The instance made, init()ed and open()ed: job->ok. */
+static void
+open_job (PyRunner *r, gpointer data)
+{
+  FetchJob *job = data;
+  PyFetcher *self = job->self;
+  PyObject *result;
+
   if (!self->instance)
     {
       PyObject *instance = py_driver_instantiate (&self->base);
@@ -93,33 +132,46 @@ ensure_open (PyFetcher *self)
           sl_log (SL_LOG_ERROR, _("python-fetcher %s: class '%s' has no fetch() method"), self->base.id,
                   self->base.class_name);
         }
-      if (!fetch || !py_driver_call_init (&self->base, instance))
+      if (!fetch)
         {
-          Py_XDECREF (fetch);
           Py_XDECREF (instance);
-          return FALSE;
+          return;
         }
       self->instance = instance;
       self->fetch = fetch;
+      PyObject *options = py_driver_options_dict (&self->base);
+      gboolean ours = call_method (r, self, PY_CALL_INIT, "init", options, &result);
+      Py_DECREF (options);
+      if (!ours)
+        return;
+      gboolean inited = PyObject_HasAttrString (instance, "init") ? result && PyObject_IsTrue (result) == 1 : TRUE;
+      Py_XDECREF (result);
+      if (!inited)
+        {
+          sl_log (SL_LOG_ERROR, _("python-fetcher %s: init() of class '%s' failed; trying again after time-reopen()"),
+                  self->base.id, self->base.class_name);
+          Py_CLEAR (self->fetch);
+          Py_CLEAR (self->instance);
+          return;
+        }
     }
   if (!self->opened)
     {
-      PyObject *result;
-      if (!py_call_optional (&self->base, PY_CALL_OPEN, self->instance, "open", NULL, &result))
-        return FALSE;
-      self->opened = !result || PyObject_IsTrue (result) == 1;
+      if (!call_method (r, self, PY_CALL_OPEN, "open", NULL, &result))
+        return;
+      self->opened = PyObject_HasAttrString (self->instance, "open") ? result && PyObject_IsTrue (result) == 1 : TRUE;
       Py_XDECREF (result);
     }
-  return self->opened;
+  job->ok = self->opened;
 }
 
 static void
-close_fetcher (PyFetcher *self)
+close_job (PyRunner *r, gpointer data)
 {
+  PyFetcher *self = ((FetchJob *) data)->self;
   PyObject *result;
-  if (!self->opened)
+  if (!self->opened || !call_method (r, self, PY_CALL_CLOSE, "close", NULL, &result))
     return;
-  py_call_optional (&self->base, PY_CALL_CLOSE, self->instance, "close", NULL, &result);
   Py_XDECREF (result);
   self->opened = FALSE;
 }
@@ -132,25 +184,30 @@ post_fetched (PyFetcher *self, PyLogMessage *fetched)
   sl_source_post (self->source, &msg, 1);
 }
 
-/* One fetch() with the GIL: its result code, the message posted. */
-static gint
-fetch_once (PyFetcher *self)
+/* One fetch(): job->code, the message posted. */
+static void
+fetch_job (PyRunner *r, gpointer data)
 {
-  PyObject *result = PyObject_CallNoArgs (self->fetch);
+  FetchJob *job = data;
+  PyFetcher *self = job->self;
+  PyObject *result;
+
+  if (!py_runner_call (r, self->fetch, NULL, &result))
+    return;
+  job->code = FETCH_ERROR;
   if (!result)
     {
       py_driver_log_exception (&self->base, PY_CALL_FETCH, "fetch()");
-      return FETCH_ERROR;
+      return;
     }
-  gint code = FETCH_ERROR;
   PyObject *first = PyTuple_Check (result) && PyTuple_GET_SIZE (result) >= 1 && PyTuple_GET_SIZE (result) <= 2
                     ? PyTuple_GET_ITEM (result, 0) : NULL;
   glong value = first && PyLong_Check (first) ? PyLong_AsLong (first) : -1;
   if (value >= FETCH_ERROR && value <= FETCH_NO_DATA)
-    code = (gint) value;
+    job->code = (gint) value;
   else
     first = NULL;
-  if (first && code == FETCH_SUCCESS)
+  if (first && job->code == FETCH_SUCCESS)
     {
       PyObject *msg = PyTuple_GET_SIZE (result) == 2 ? PyTuple_GET_ITEM (result, 1) : NULL;
       if (msg && py_logmsg_check (msg))
@@ -164,44 +221,53 @@ fetch_once (PyFetcher *self)
         sl_log (SL_LOG_ERROR, _("python-fetcher %s: fetch() must return a tuple (FetchResult, LogMessage)"),
                 self->base.id);
       self->base.logged |= 1u << PY_CALL_RESULT;
-      code = FETCH_ERROR;
+      job->code = FETCH_ERROR;
     }
   PyErr_Clear ();
   Py_DECREF (result);
-  return code;
+  if (job->code == FETCH_NOT_CONNECTED)
+    close_job (r, job);
 }
 
+static gboolean
+fetcher_stopping (gpointer data)
+{
+  return stopping (data);
+}
+
+/* Calls Python only through the runner, so that a fetch() that does not
+ * return holds the stop for PY_STOP_GRACE_US at most. */
 static gpointer
 fetcher_thread (gpointer data)
 {
   PyFetcher *self = data;
+  FetchJob job = { self, FALSE, FETCH_SUCCESS };
 
   while (!stopping (self))
     {
-      PyGILState_STATE gil = PyGILState_Ensure ();
-      gboolean open = ensure_open (self);
-      PyGILState_Release (gil);
-      if (!open)
+      job.ok = FALSE;
+      if (!py_runner_run (self->runner, open_job, &job, fetcher_stopping, self))
+        break;
+      if (!job.ok)
         {
           nap (self, self->time_reopen_ms);
           continue;
         }
       if (!sl_window_wait (self->window))
         break;
-      gil = PyGILState_Ensure ();
-      gint code = fetch_once (self);
-      if (code == FETCH_NOT_CONNECTED)
-        close_fetcher (self);
-      PyGILState_Release (gil);
-      if (code == FETCH_NO_DATA)
+      if (!py_runner_run (self->runner, fetch_job, &job, fetcher_stopping, self))
+        break;
+      if (job.code == FETCH_NO_DATA)
         nap (self, self->no_data_delay_ms);
-      else if (code == FETCH_ERROR || code == FETCH_NOT_CONNECTED)
+      else if (job.code == FETCH_ERROR || job.code == FETCH_NOT_CONNECTED)
         nap (self, self->time_reopen_ms);
     }
-  PyGILState_STATE gil = PyGILState_Ensure ();
-  if (self->instance)
-    close_fetcher (self);
-  PyGILState_Release (gil);
+  if (py_runner_given_up (self->runner))
+    sl_log (SL_LOG_ERROR, _("python-fetcher %s: a call of class '%s' did not return within %d s of the stop; "
+                            "given up on"), self->base.id, self->base.class_name,
+            (gint) (PY_STOP_GRACE_US / G_USEC_PER_SEC));
+  else
+    py_runner_run (self->runner, close_job, &job, fetcher_stopping, self);
   return NULL;
 }
 
@@ -243,15 +309,34 @@ py_fetcher_stop (SlDriver *d)
 }
 
 static void
+deinit_job (PyRunner *r, gpointer data)
+{
+  PyFetcher *self = ((FetchJob *) data)->self;
+  PyObject *result;
+  if (call_method (r, self, PY_CALL_DEINIT, "deinit", NULL, &result))
+    Py_XDECREF (result);
+}
+
+static gboolean
+always_stopping (gpointer unused)
+{
+  return TRUE;
+}
+
+static void
 py_fetcher_free (SlDriver *d)
 {
   PyFetcher *self = (PyFetcher *) d;
+  if (self->runner)
+    {
+      FetchJob job = { self, FALSE, FETCH_SUCCESS };
+      if (self->instance)
+        py_runner_run (self->runner, deinit_job, &job, always_stopping, NULL);
+      py_runner_free (self->runner);
+    }
   if (self->instance)
     {
       PyGILState_STATE gil = PyGILState_Ensure ();
-      PyObject *result;
-      py_call_optional (&self->base, PY_CALL_DEINIT, self->instance, "deinit", NULL, &result);
-      Py_XDECREF (result);
       Py_CLEAR (self->fetch);
       Py_CLEAR (self->instance);
       PyGILState_Release (gil);

@@ -7,6 +7,7 @@
 #include "python-drivers.h"
 #include "python-ack-tracker.h"
 #include "python-logmsg.h"
+#include "python-runner.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -22,7 +23,8 @@ typedef struct _PySource PySource;
 typedef struct
 {
   PyObject_HEAD
-  PySource *driver;        /* while the source runs, else NULL */
+  PySource *driver;        /* while run() runs, else NULL; touched only with its runner's lock */
+  PyRunner *runner;        /* the thread run() runs on */
   char *persist_name;
 } PyLogSource;
 
@@ -33,7 +35,9 @@ struct _PySource
   SlSource *source;
   SlWindow *window;
   PyFlow *flow;
-  GThread *thread;
+  GThread *thread;         /* ours: waits for run() on the runner, at most PY_STOP_GRACE_US once stopping */
+  GThread *run_thread;     /* the runner's, where post_message() may be called */
+  PyRunner *runner;
   GMutex lock;
   gboolean stopping;
   gboolean running;        /* run() may be asked to return */
@@ -46,38 +50,57 @@ static const SlOptionSpec py_source_options[] = {
   { NULL }
 };
 
+/* Called from run(), on the runner, while its job let go of the lock. */
 static PyObject *
 logsource_post (PyLogSource *self, PyObject *args, PyObject *kwargs)
 {
   static char *kwlist[] = { "msg", NULL };
   PyObject *pymsg;
-  PySource *d = self->driver;
 
   if (!PyArg_ParseTupleAndKeywords (args, kwargs, "O", kwlist, &pymsg))
     return NULL;
-  if (!d || g_thread_self () != d->thread)
+  if (!self->runner)
     return PyErr_Format (PyExc_RuntimeError, "post_message must be called from main thread");
-  if (!py_logmsg_check (pymsg))
-    return PyErr_Format (PyExc_TypeError, "LogMessage expected in the first parameter");
+  if (!py_runner_resume (self->runner))
+    {
+      py_runner_pause (self->runner);
+      return PyErr_Format (PyExc_RuntimeError, "the source was stopped");
+    }
+  PyObject *error = NULL;
+  PySource *d = self->driver;
   PyObject *bookmark = ((PyLogMessage *) pymsg)->bookmark;
-  if (bookmark && !d->tracker)
-    return PyErr_Format (PyExc_RuntimeError,
-                         "Bookmarks can not be used without creating an AckTracker instance (self.ack_tracker)");
+  if (!d || g_thread_self () != d->run_thread)
+    error = PyExc_RuntimeError;
+  else if (!py_logmsg_check (pymsg))
+    error = PyExc_TypeError;
+  else if (bookmark && !d->tracker)
+    error = PyExc_LookupError;
+  if (error)
+    {
+      py_runner_pause (self->runner);
+      return PyErr_Format (error == PyExc_LookupError ? PyExc_RuntimeError : error, "%s",
+                           error == PyExc_TypeError ? "LogMessage expected in the first parameter"
+                           : error == PyExc_LookupError
+                           ? "Bookmarks can not be used without creating an AckTracker instance (self.ack_tracker)"
+                           : "post_message must be called from main thread");
+    }
   gboolean tracked = bookmark != NULL;
   gboolean room;
   Py_BEGIN_ALLOW_THREADS
   room = tracked ? py_flow_wait (d->flow) : sl_window_wait (d->window);
   Py_END_ALLOW_THREADS
-  if (!room)
-    Py_RETURN_NONE;
-  SlMessage *msg = py_logmsg_for_source ((PyLogMessage *) pymsg, d->source);
-  if (tracked)
-    py_ack_tracker_track (d->tracker, d->flow, bookmark, msg);
-  else
-    sl_message_bind_window (msg, d->window);
-  Py_BEGIN_ALLOW_THREADS
-  sl_source_post (d->source, &msg, 1);
-  Py_END_ALLOW_THREADS
+  if (room)
+    {
+      SlMessage *msg = py_logmsg_for_source ((PyLogMessage *) pymsg, d->source);
+      if (tracked)
+        py_ack_tracker_track (d->tracker, d->flow, bookmark, msg);
+      else
+        sl_message_bind_window (msg, d->window);
+      Py_BEGIN_ALLOW_THREADS
+      sl_source_post (d->source, &msg, 1);
+      Py_END_ALLOW_THREADS
+    }
+  py_runner_pause (self->runner);
   Py_RETURN_NONE;
 }
 
@@ -125,7 +148,10 @@ py_source_init (SlDriver *d, GError **error)
 {
   PySource *self = (PySource *) d;
   g_mutex_init (&self->lock);
-  return py_driver_init (&self->base, d, error);
+  if (!py_driver_init (&self->base, d, error))
+    return FALSE;
+  self->runner = py_runner_new ("python-source");
+  return TRUE;
 }
 
 /* syslog-ng's: python-source(CLASS), or python-source.NAME when the class
@@ -167,8 +193,11 @@ has_method (PySource *self, PyObject *instance, const gchar *name)
   return FALSE;
 }
 
-/* With the GIL: the instance made and init()ed, ready to run(). */
-static gboolean
+#define GAVE_UP (-1)
+
+/* On the runner: the instance made and init()ed, ready to run(): TRUE,
+ * FALSE or GAVE_UP. */
+static gint
 make_instance (PySource *self)
 {
   PyObject *instance = py_driver_instantiate (&self->base);
@@ -183,11 +212,38 @@ make_instance (PySource *self)
     }
   PyLogSource *py = (PyLogSource *) instance;
   py->persist_name = persist_name (self, instance);
-  if (!has_method (self, instance, "run") || !has_method (self, instance, "request_exit")
-      || !py_driver_call_init (&self->base, instance))
+  if (!has_method (self, instance, "run") || !has_method (self, instance, "request_exit"))
     {
       Py_DECREF (instance);
       return FALSE;
+    }
+  PyObject *init = PyObject_GetAttrString (instance, "init");
+  if (!init)
+    PyErr_Clear ();
+  else
+    {
+      PyObject *options = py_driver_options_dict (&self->base);
+      PyObject *result;
+      gboolean ours = py_runner_call (self->runner, init, options, &result);
+      Py_DECREF (options);
+      Py_DECREF (init);
+      if (!ours)
+        {
+          Py_DECREF (instance);
+          return GAVE_UP;
+        }
+      gboolean ok = result && PyObject_IsTrue (result) == 1;
+      if (!result)
+        py_driver_log_exception (&self->base, PY_CALL_INIT, "init()");
+      else if (!ok)
+        sl_log (SL_LOG_ERROR, _("python %s: init() of class '%s' returned false"), self->base.id,
+                self->base.class_name);
+      Py_XDECREF (result);
+      if (!ok)
+        {
+          Py_DECREF (instance);
+          return FALSE;
+        }
     }
   PyObject *tracker = PyObject_GetAttrString (instance, "ack_tracker");
   if (!tracker)
@@ -203,26 +259,58 @@ make_instance (PySource *self)
   return TRUE;
 }
 
+static void
+run_job (PyRunner *r, gpointer data)
+{
+  PySource *self = data;
+  if (!self->instance)
+    {
+      gint made = make_instance (self);
+      if (made != TRUE)
+        return;
+    }
+  g_mutex_lock (&self->lock);
+  self->running = !self->stopping;
+  g_mutex_unlock (&self->lock);
+  if (!self->running)
+    return;
+  PyLogSource *py = (PyLogSource *) self->instance;
+  self->run_thread = g_thread_self ();
+  py->driver = self;
+  py->runner = r;
+  PyObject *run = PyObject_GetAttrString (self->instance, "run");
+  PyObject *result = NULL;
+  gboolean ours = run && py_runner_call (r, run, NULL, &result);
+  Py_XDECREF (run);
+  if (!ours)
+    return;
+  if (!result)
+    py_driver_log_exception (&self->base, PY_CALL_RUN, "run()");
+  Py_XDECREF (result);
+  py->driver = NULL;
+  py->runner = NULL;
+}
+
+static gboolean
+source_stopping (gpointer data)
+{
+  PySource *self = data;
+  g_mutex_lock (&self->lock);
+  gboolean stopping = self->stopping;
+  g_mutex_unlock (&self->lock);
+  return stopping;
+}
+
+/* run() goes on until request_exit(); once the source stops, it gets
+ * PY_STOP_GRACE_US to return. */
 static gpointer
 source_thread (gpointer data)
 {
   PySource *self = data;
-  PyGILState_STATE gil = PyGILState_Ensure ();
-
-  if (self->instance || make_instance (self))
-    {
-      ((PyLogSource *) self->instance)->driver = self;
-      g_mutex_lock (&self->lock);
-      self->running = !self->stopping;
-      g_mutex_unlock (&self->lock);
-      PyObject *result;
-      if (self->running)
-        py_call_optional (&self->base, PY_CALL_RUN, self->instance, "run", NULL, &result);
-      else
-        result = NULL;
-      Py_XDECREF (result);
-    }
-  PyGILState_Release (gil);
+  if (!py_runner_run (self->runner, run_job, self, source_stopping, self))
+    sl_log (SL_LOG_ERROR, _("python %s: run() of class '%s' did not return within %d s of request_exit(); "
+                            "given up on"), self->base.id, self->base.class_name,
+            (gint) (PY_STOP_GRACE_US / G_USEC_PER_SEC));
   return NULL;
 }
 
@@ -260,8 +348,6 @@ py_source_stop (SlDriver *d)
   g_thread_join (self->thread);
   self->thread = NULL;
   gil = PyGILState_Ensure ();
-  if (self->instance)
-    ((PyLogSource *) self->instance)->driver = NULL;
   if (self->tracker)
     py_ack_tracker_flush (self->tracker);
   PyGILState_Release (gil);
@@ -270,15 +356,44 @@ py_source_stop (SlDriver *d)
 }
 
 static void
+deinit_job (PyRunner *r, gpointer data)
+{
+  PySource *self = data;
+  PyObject *deinit = PyObject_GetAttrString (self->instance, "deinit");
+  PyObject *result;
+  if (!deinit)
+    {
+      PyErr_Clear ();
+      return;
+    }
+  gboolean ours = py_runner_call (r, deinit, NULL, &result);
+  Py_DECREF (deinit);
+  if (!ours)
+    return;
+  if (!result)
+    py_driver_log_exception (&self->base, PY_CALL_DEINIT, "deinit()");
+  Py_XDECREF (result);
+}
+
+static gboolean
+always_stopping (gpointer unused)
+{
+  return TRUE;
+}
+
+static void
 py_source_free (SlDriver *d)
 {
   PySource *self = (PySource *) d;
+  if (self->runner)
+    {
+      if (self->instance)
+        py_runner_run (self->runner, deinit_job, self, always_stopping, NULL);
+      py_runner_free (self->runner);
+    }
   if (self->instance)
     {
       PyGILState_STATE gil = PyGILState_Ensure ();
-      PyObject *result;
-      py_call_optional (&self->base, PY_CALL_DEINIT, self->instance, "deinit", NULL, &result);
-      Py_XDECREF (result);
       Py_CLEAR (self->tracker);
       Py_CLEAR (self->instance);
       PyGILState_Release (gil);
