@@ -95,7 +95,7 @@ decorate_class (PyDest *self, PyObject *instance)
   if (options && PyObject_SetAttrString (klass, "template_options", options) < 0)
     PyErr_Clear ();
   Py_XDECREF (options);
-  PyObject *name = PyUnicode_FromFormat ("python.%s", self->super.id);
+  PyObject *name = PyUnicode_FromFormat ("python(%s)", self->base.class_name);
   if (name && PyObject_SetAttrString (klass, "persist_name", name) < 0)
     PyErr_Clear ();
   Py_XDECREF (name);
