@@ -39,6 +39,7 @@ typedef struct
   PyObject *fetch;
   gboolean opened;
   PyRunner *runner;
+  PyObject *parse_options;
 } PyFetcher;
 
 static const SlOptionSpec py_fetcher_options[] = {
@@ -154,6 +155,10 @@ open_job (PyRunner *r, gpointer data)
           Py_CLEAR (self->instance);
           return;
         }
+      /* as syslog-ng, once init() returned */
+      self->parse_options = py_parse_options_new (self->source);
+      if (PyObject_SetAttrString (instance, "parse_options", self->parse_options) < 0)
+        PyErr_Clear ();
     }
   if (!self->opened)
     {
@@ -303,6 +308,10 @@ py_fetcher_stop (SlDriver *d)
   Py_XDECREF (result);
   PyGILState_Release (gil);
   g_thread_join (self->thread);
+  gil = PyGILState_Ensure ();
+  if (self->parse_options)
+    py_parse_options_clear (self->parse_options);
+  PyGILState_Release (gil);
   self->thread = NULL;
   sl_window_unref (self->window);
   self->window = NULL;
@@ -339,6 +348,7 @@ py_fetcher_free (SlDriver *d)
       PyGILState_STATE gil = PyGILState_Ensure ();
       Py_CLEAR (self->fetch);
       Py_CLEAR (self->instance);
+      Py_CLEAR (self->parse_options);
       PyGILState_Release (gil);
     }
   g_mutex_clear (&self->lock);

@@ -236,7 +236,66 @@ logmsg_set_bookmark (PyLogMessage *self, PyObject *args, PyObject *kwargs)
   Py_RETURN_NONE;
 }
 
+typedef struct
+{
+  PyObject_HEAD
+  SlSource *source;
+} PyParseOptions;
+
+static PyTypeObject parse_options_type = {
+  PyVarObject_HEAD_INIT (NULL, 0)
+  .tp_name = "_syslogng.ParseOptions",
+  .tp_basicsize = sizeof (PyParseOptions),
+  .tp_flags = Py_TPFLAGS_DEFAULT,
+  .tp_doc = "a source's format() and its options, for LogMessage.parse()",
+};
+
+PyObject *
+py_parse_options_new (SlSource *source)
+{
+  PyParseOptions *self = PyObject_New (PyParseOptions, &parse_options_type);
+  if (self)
+    self->source = source;
+  return (PyObject *) self;
+}
+
+void
+py_parse_options_clear (PyObject *obj)
+{
+  ((PyParseOptions *) obj)->source = NULL;
+}
+
+/* LogMessage.parse(raw_msg, parse_options): raw_msg as the source's
+ * format() reads it, as syslog-ng's static method does. */
+static PyObject *
+logmsg_parse (PyObject *unused, PyObject *args, PyObject *kwargs)
+{
+  static char *kwlist[] = { "raw_msg", "parse_options", NULL };
+  const gchar *raw;
+  Py_ssize_t len;
+  PyObject *options;
+
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "s#O", kwlist, &raw, &len, &options))
+    return NULL;
+  if (!PyObject_TypeCheck (options, &parse_options_type))
+    return PyErr_Format (PyExc_TypeError, "Parse options (PyCapsule) expected in the second parameter");
+  SlSource *source = ((PyParseOptions *) options)->source;
+  if (!source)
+    return PyErr_Format (PyExc_TypeError, "Invalid parse options (PyCapsule)");
+  /* from this host: with keep-hostname(no) HOST is this host's name, as
+   * syslog-ng names the sender of a message a python source posts */
+  SlMessage *msg = sl_source_parse (source, raw, len, sl_macro_loghost ());
+  sl_message_unset (msg, SL_F_SOURCEIP);
+  PyLogMessage *self = (PyLogMessage *) py_logmsg_new (msg, TRUE);
+  sl_message_unref (msg);
+  if (self)
+    self->parsed_by = source;
+  return (PyObject *) self;
+}
+
 static PyMethodDef logmsg_methods[] = {
+  { "parse", (PyCFunction) (void (*) (void)) logmsg_parse, METH_STATIC | METH_VARARGS | METH_KEYWORDS,
+    "parse a raw message with a source's parse_options" },
   { "keys", (PyCFunction) logmsg_keys, METH_NOARGS, "the names of the message's values and the macros" },
   { "set_pri", (PyCFunction) (void (*) (void)) logmsg_set_pri, METH_VARARGS | METH_KEYWORDS, "set the priority" },
   { "get_pri", (PyCFunction) logmsg_get_pri, METH_NOARGS, "the priority" },
@@ -306,6 +365,7 @@ py_logmsg_new (SlMessage *msg, gboolean writable)
   self->msg = sl_message_ref (msg);
   self->writable = writable;
   self->bookmark = NULL;
+  self->parsed_by = NULL;
   return (PyObject *) self;
 }
 
@@ -328,7 +388,7 @@ py_logmsg_add (PyObject *module)
   if (!PyDateTimeAPI)
     return FALSE;
   name_templates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) sl_template_unref);
-  if (PyType_Ready (&logmsg_type) < 0)
+  if (PyType_Ready (&logmsg_type) < 0 || PyType_Ready (&parse_options_type) < 0)
     return FALSE;
   Py_INCREF (&logmsg_type);
   return PyModule_AddObject (module, "LogMessage", (PyObject *) &logmsg_type) == 0;
@@ -363,6 +423,11 @@ fill_from_made (SlMessage *msg, gpointer user_data)
 SlMessage *
 py_logmsg_for_source (PyLogMessage *made, SlSource *source)
 {
+  if (made->parsed_by == source)
+    {
+      made->writable = FALSE;
+      return sl_message_ref (made->msg);
+    }
   gsize len = 0;
   const gchar *text = sl_message_has (made->msg, SL_F_MESSAGE) ? sl_message_get (made->msg, SL_F_MESSAGE, &len) : "";
   return sl_source_parse_fields (source, text, len, fill_from_made, made->msg);

@@ -43,6 +43,7 @@ struct _PySource
   gboolean running;        /* run() may be asked to return */
   PyObject *instance;
   PyObject *tracker;
+  PyObject *parse_options;
 };
 
 static const SlOptionSpec py_source_options[] = {
@@ -256,6 +257,10 @@ make_instance (PySource *self)
     }
   self->tracker = tracker;
   self->instance = instance;
+  /* as syslog-ng, once init() returned */
+  self->parse_options = py_parse_options_new (self->source);
+  if (PyObject_SetAttrString (instance, "parse_options", self->parse_options) < 0)
+    PyErr_Clear ();
   return TRUE;
 }
 
@@ -348,6 +353,8 @@ py_source_stop (SlDriver *d)
   g_thread_join (self->thread);
   self->thread = NULL;
   gil = PyGILState_Ensure ();
+  if (self->parse_options)
+    py_parse_options_clear (self->parse_options);
   if (self->tracker)
     py_ack_tracker_flush (self->tracker);
   PyGILState_Release (gil);
@@ -395,6 +402,7 @@ py_source_free (SlDriver *d)
     {
       PyGILState_STATE gil = PyGILState_Ensure ();
       Py_CLEAR (self->tracker);
+      Py_CLEAR (self->parse_options);
       Py_CLEAR (self->instance);
       PyGILState_Release (gil);
     }

@@ -3,6 +3,7 @@
  * same configuration (tests/differential.conf) and the same unchanged
  * plugin file (tests/sngtest.py) side by side: a fetcher's numbered
  * messages through a parser into destinations that write what they get,
+ * syslog lines a fetcher parses with LogMessage.parse(),
  * batch with flush(), raise, answer ERROR for a while, block, and into
  * $(python) template functions; and a python() source that keeps its
  * place in a Persist through an ack tracker, across a restart of both.
@@ -13,7 +14,14 @@
 
 #define MESSAGES 30
 
-static const gchar *const outputs[] = { "write", "batches", "raises", "fails", "slow", "functions" };
+static const struct
+{
+  const gchar *name;
+  guint lines;
+} outputs[] = {
+  { "write", MESSAGES }, { "batches", MESSAGES }, { "raises", MESSAGES }, { "fails", MESSAGES },
+  { "slow", MESSAGES }, { "functions", MESSAGES }, { "fields", 3 },
+};
 
 static gchar *
 source_path (const gchar *relative)
@@ -93,9 +101,9 @@ test_side_by_side (SlTestEnv *env, gconstpointer data)
     {
       for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
         {
-          g_autofree gchar *ng_out = output_path (env, "syslog-ng", outputs[i]);
-          g_autofree gchar *sl_out = output_path (env, "sluiced", outputs[i]);
-          if (!sl_test_wait_lines (env, ng_out, MESSAGES) || !sl_test_wait_lines (env, sl_out, MESSAGES))
+          g_autofree gchar *ng_out = output_path (env, "syslog-ng", outputs[i].name);
+          g_autofree gchar *sl_out = output_path (env, "sluiced", outputs[i].name);
+          if (!sl_test_wait_lines (env, ng_out, outputs[i].lines) || !sl_test_wait_lines (env, sl_out, outputs[i].lines))
             break;
           g_autofree gchar *ng_text = sl_test_read_file (ng_out);
           g_autofree gchar *sl_text = sl_test_read_file (sl_out);

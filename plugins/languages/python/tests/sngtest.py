@@ -28,6 +28,39 @@ class Numbers(LogFetcher):
         return LogFetcher.FETCH_SUCCESS, msg
 
 
+class Lines(LogFetcher):
+    """Yields syslog lines as the source's format() reads them."""
+
+    lines = [
+        "<34>Oct 11 22:14:15 mymachine su[230]: 'su root' failed for lonvick on /dev/pts/8",
+        "<13>Feb  5 17:32:18 10.0.0.99 myapp: a line with no pid",
+        "no header at all",
+    ]
+
+    def init(self, options):
+        self.n = 0
+        return True
+
+    def fetch(self):
+        if self.n >= len(self.lines):
+            return LogFetcher.FETCH_NO_DATA,
+        self.n += 1
+        return LogFetcher.FETCH_SUCCESS, LogMessage.parse(self.lines[self.n - 1], self.parse_options)
+
+
+class Fields(object):
+    """Writes the fields a parsed line has."""
+
+    def init(self, options):
+        self.path = options["path"]
+        return True
+
+    def send(self, msg):
+        with open(self.path, "a") as f:
+            f.write(repr([msg[name] for name in ("HOST", "PROGRAM", "PID", "MSGID", "FACILITY", "LEVEL", "MSG")]) + "\n")
+        return True
+
+
 class Split(object):
     """Splits the message into fields; drops the ones that say drop."""
 
