@@ -448,3 +448,9 @@ sl_config_build (SlConfig *cfg, GError **error)
   sl_template_set_user_functions (NULL);
   return ok;
 }
+
+const SlCfgNode *
+sl_config_tree (const SlConfig *cfg)
+{
+  return cfg->tree;
+}

@@ -11,6 +11,10 @@
 
 G_BEGIN_DECLS
 
+/* The parsed tree, for a plugin that reads a top-level statement of its
+ * own (the code of `python { ... };`). */
+const SlCfgNode *sl_config_tree (const SlConfig *cfg);
+
 /* A template a driver builds from text of its own making: a template
  * object's name or template text; an error points at pos. */
 SlTemplate *sl_config_compile_template (SlConfig *cfg, const gchar *text, SlCfgPos pos,

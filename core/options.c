@@ -333,6 +333,9 @@ entry_parse (Entry *e, const gchar *owner, GPtrArray *args, SlCfgPos pos, GError
 
   if (spec->type == SL_OPT_PAIRS)
     return parse_pairs (e, owner, args, error);
+  /* a block's driver reads its arguments itself, pairs and all */
+  if (spec->type == SL_OPT_BLOCK)
+    return TRUE;
   for (guint i = 0; i < n; i++)
     {
       SlCfgArg *a = g_ptr_array_index (args, i);
@@ -346,7 +349,6 @@ entry_parse (Entry *e, const gchar *owner, GPtrArray *args, SlCfgPos pos, GError
 
   switch (spec->type)
     {
-    case SL_OPT_BLOCK:
     case SL_OPT_FILTER:
       return TRUE;
     case SL_OPT_LIST:

@@ -1671,6 +1671,23 @@ parse_application (SlParser *p, SlCfgNode *parent, const SlToken *word)
   return expect_semicolons (p, close_pos, '}');
 }
 
+/* `python { code };` of syslog-ng's python module: the code is Python, not
+ * configuration, so its text is kept raw (no backticks substituted) as the
+ * node's one argument, at the position where it starts. */
+static gboolean
+parse_python_block (SlParser *p, SlCfgNode *parent, const SlToken *word)
+{
+  g_autofree gchar *code = NULL;
+  SlCfgPos start, close_pos;
+
+  if (!read_raw_body (p, FALSE, &code, &start, &close_pos))
+    return FALSE;
+  SlCfgNode *node = sl_cfg_node_new ("python", word->pos);
+  sl_cfg_node_add_arg (node, SL_CFG_ARG_STRING, code, start);
+  sl_cfg_node_add_child (parent, node);
+  return expect_semicolons (p, close_pos, '}');
+}
+
 /* `@define allow-config-dups 1`: an object defined again replaces the one
  * before instead of being an error, from the define on, as in syslog-ng. */
 static gboolean
@@ -1717,6 +1734,8 @@ parse_statement (SlParser *p, SlCfgNode *parent)
     return parse_block_definition (p, &word);
   if (is_word (&word, "application"))
     return parse_application (p, parent, &word);
+  if (is_word (&word, "python") && (token = peek (p)) && token->kind == SL_TOK_LBRACE)
+    return parse_python_block (p, parent, &word);
   keyword = lookup_keyword (word.value, statement_keywords, G_N_ELEMENTS (statement_keywords));
   if (!keyword)
     {

@@ -428,6 +428,8 @@ append_statement (GString *out, const SlCfgNode *node)
 
       g_string_append_printf (out, "application %s[%s] {%s}", name->value, context->value, body->value);
     }
+  else if (g_str_equal (node->name, "python") && node->args->len == 1)
+    g_string_append_printf (out, "python {%s}", ((const SlCfgArg *) g_ptr_array_index (node->args, 0))->value);
   else if (is_short_template (node))
     {
       const SlCfgNode *text = g_ptr_array_index (node->children, 0);

@@ -49,7 +49,7 @@ typedef struct
  * "parser", "rewrite", "template", "log"; an object's name (s_net) is its
  * first argument; for log paths that is absent. "@module" and "@requires"
  * keep a pragma's arguments; "application" has the arguments name, context
- * and its body as text. Blocks leave no node: their references are
+ * and its body as text; "python" has its code as text. Blocks leave no node: their references are
  * replaced by what they expand to.
  *
  * Inside source/destination/parser/rewrite blocks: one child per driver,

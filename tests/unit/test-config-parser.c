@@ -1200,6 +1200,29 @@ test_application (void)
   assert_prints ("application a[syslog] { parser { p(); }; };\n", "application a[syslog] { parser { p(); }; };\n");
 }
 
+/* The code of python {} is Python: braces in its strings and comments,
+ * quotes of either kind, backticks and '#' are its own. */
+static void
+test_python_block (void)
+{
+  SlCfgNode *root = parse_ok ("python {\n"
+                              "import re  # a comment's { brace\n"
+                              "def f(msg):\n"
+                              "    return '{%s}' % \"`x`\"\n"
+                              "};\n"
+                              "destination d { python(class(\"m.C\") options(\"a\" \"1\" \"b\" => \"2\")); };\n");
+  SlCfgNode *code = child (root, 0);
+
+  assert_node (code, "python", 1, 0, FALSE);
+  assert_arg (code, 0, SL_CFG_ARG_STRING,
+              "\nimport re  # a comment's { brace\ndef f(msg):\n    return '{%s}' % \"`x`\"\n");
+  assert_pos (arg (code, 0)->pos, "test.conf", 1, 9);
+  assert_node (child (root, 1), "destination", 1, 1, TRUE);
+  sl_cfg_node_free (root);
+
+  assert_prints ("python {\nx = {1: 2}\n};\n", "python {\nx = {1: 2}\n};\n");
+}
+
 static void
 test_confgen (void)
 {
@@ -1363,6 +1386,7 @@ main (int argc, char **argv)
   g_test_add_func ("/config-parser/block/contexts", test_block_contexts);
   g_test_add_func ("/config-parser/pairs", test_pairs);
   g_test_add_func ("/config-parser/application", test_application);
+  g_test_add_func ("/config-parser/python-block", test_python_block);
   g_test_add_func ("/config-parser/confgen", test_confgen);
   g_test_add_func ("/config-parser/allow-config-dups", test_allow_config_dups);
   g_test_add_func ("/config-parser/builtin-defines", test_builtin_defines);

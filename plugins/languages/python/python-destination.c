@@ -1,0 +1,514 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* python() destination: a class with send(msg), and optionally init,
+ * deinit, open, close, is_opened and flush. Each writer (one per
+ * workers()) has an instance of its own, whose calls a runner thread of
+ * the writer's makes: a writer waits for them, and gives up on a call that
+ * has not returned PY_STOP_GRACE_US after the daemon began to stop, so a
+ * send() that never returns cannot hold a stop or a reload. */
+#include "python-drivers.h"
+#include "python-logmsg.h"
+#include "python-logtemplate.h"
+#include "python-runner.h"
+#include "core/config/error.h"
+#include "core/i18n.h"
+#include "core/internal.h"
+
+/* syslog-ng's LogThreadedResult, which send() and flush() return */
+enum
+{
+  RESULT_DROP,
+  RESULT_ERROR,
+  RESULT_EXPLICIT_ACK_MGMT,
+  RESULT_SUCCESS,
+  RESULT_QUEUED,
+  RESULT_NOT_CONNECTED,
+  RESULT_RETRY,
+  RESULT_MAX
+};
+
+typedef struct
+{
+  SlDriver super;
+  PyDriverBase base;
+  gint batch_lines;
+  PyObject *instance;
+  PyObject *send;
+  PyObject *flush;
+  PyObject *is_opened;
+  PyObject *open;
+  gboolean initialized;       /* init() returned true: deinit() is due */
+  gboolean warned_open_none;
+  PyRunner *runner;
+} PyDest;
+
+/* A result of the functions below when the writer gave up on the runner:
+ * the job returns at once. */
+#define GAVE_UP (-1)
+
+typedef struct
+{
+  PyDest *self;
+  SlWriteBatch *batch;
+  gboolean ok;
+  SlWriteResult outcome;
+} DestJob;
+
+static const SlOptionSpec py_dest_options[] = {
+  PY_DRIVER_OPTIONS (PyDest),
+  { "batch-lines", SL_INT (PyDest, batch_lines), "0",
+    "flush() after this many messages send() answered QUEUED (0: once per write of flush-lines() messages)" },
+  { NULL }
+};
+
+static gboolean
+py_dest_init (SlDriver *d, GError **error)
+{
+  PyDest *self = (PyDest *) d;
+  if (!py_driver_init (&self->base, d, error))
+    return FALSE;
+  self->runner = py_runner_new ("python-dest");
+  return TRUE;
+}
+
+static void
+set_class_constant (PyObject *klass, const gchar *name, glong value)
+{
+  PyObject *v = PyLong_FromLong (value);
+  if (PyObject_SetAttrString (klass, name, v) < 0)
+    PyErr_Clear ();
+  Py_DECREF (v);
+}
+
+/* What syslog-ng puts on a destination's class before making it. */
+static void
+decorate_class (PyDest *self, PyObject *instance)
+{
+  PyObject *klass = (PyObject *) Py_TYPE (instance);
+  static const struct { const gchar *name; glong value; } results[] = {
+    { "DROP", RESULT_DROP }, { "ERROR", RESULT_ERROR }, { "SUCCESS", RESULT_SUCCESS },
+    { "QUEUED", RESULT_QUEUED }, { "NOT_CONNECTED", RESULT_NOT_CONNECTED }, { "RETRY", RESULT_RETRY },
+    { "MAX", RESULT_MAX },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (results); i++)
+    set_class_constant (klass, results[i].name, results[i].value);
+  PyObject *options = py_template_options_new (sl_driver_template_env (&self->super));
+  if (options && PyObject_SetAttrString (klass, "template_options", options) < 0)
+    PyErr_Clear ();
+  Py_XDECREF (options);
+  PyObject *name = PyUnicode_FromFormat ("python(%s)", self->base.class_name);
+  if (name && PyObject_SetAttrString (klass, "persist_name", name) < 0)
+    PyErr_Clear ();
+  Py_XDECREF (name);
+}
+
+static PyObject *
+optional_attr (PyObject *obj, const gchar *name)
+{
+  PyObject *attr = PyObject_GetAttrString (obj, name);
+  if (!attr)
+    PyErr_Clear ();
+  return attr;
+}
+
+/* init(options), if the instance has it: TRUE, FALSE or GAVE_UP. */
+static gint
+call_init (PyDest *self, PyObject *instance)
+{
+  PyObject *init = optional_attr (instance, "init");
+  if (!init)
+    return TRUE;
+  PyObject *options = py_driver_options_dict (&self->base);
+  PyObject *result;
+  gboolean ours = py_runner_call (self->runner, init, options, &result);
+  Py_DECREF (options);
+  Py_DECREF (init);
+  if (!ours)
+    return GAVE_UP;
+  if (!result)
+    {
+      py_driver_log_exception (&self->base, PY_CALL_INIT, "init()");
+      return FALSE;
+    }
+  gboolean ok = PyObject_IsTrue (result) == 1;
+  Py_DECREF (result);
+  if (!ok)
+    sl_log (SL_LOG_ERROR, _("python %s: init() of class '%s' returned false"), self->base.id, self->base.class_name);
+  return ok;
+}
+
+/* The instance, made and init()ed on the runner the first time the writer
+ * opens, so that a slow init() holds this destination only. TRUE, FALSE or
+ * GAVE_UP. */
+static gint
+ensure_instance (PyDest *self)
+{
+  if (self->instance)
+    return TRUE;
+  PyObject *instance = py_driver_instantiate (&self->base);
+  if (!instance)
+    return FALSE;
+  PyObject *send = optional_attr (instance, "send");
+  if (!send)
+    {
+      sl_log (SL_LOG_ERROR, _("python %s: class '%s' has no send() method"), self->base.id, self->base.class_name);
+      Py_DECREF (instance);
+      return FALSE;
+    }
+  decorate_class (self, instance);
+  gint inited = call_init (self, instance);
+  if (inited != TRUE)
+    {
+      Py_DECREF (send);
+      Py_DECREF (instance);
+      return inited;
+    }
+  self->initialized = TRUE;
+  self->instance = instance;
+  self->send = send;
+  self->flush = optional_attr (instance, "flush");
+  self->is_opened = optional_attr (instance, "is_opened");
+  self->open = optional_attr (instance, "open");
+  return TRUE;
+}
+
+/* TRUE, FALSE or GAVE_UP. */
+static gint
+call_bool (PyDest *self, PyCallKind kind, PyObject *func, const gchar *what, gboolean none_is)
+{
+  PyObject *result;
+  if (!py_runner_call (self->runner, func, NULL, &result))
+    return GAVE_UP;
+  if (!result)
+    {
+      py_driver_log_exception (&self->base, kind, what);
+      return FALSE;
+    }
+  gboolean ok = result == Py_None ? none_is : PyObject_IsTrue (result) == 1;
+  Py_DECREF (result);
+  return ok;
+}
+
+/* TRUE, FALSE or GAVE_UP. */
+static gint
+invoke_open (PyDest *self)
+{
+  if (self->open)
+    {
+      PyObject *result;
+      if (!py_runner_call (self->runner, self->open, NULL, &result))
+        return GAVE_UP;
+      if (!result)
+        {
+          py_driver_log_exception (&self->base, PY_CALL_OPEN, "open()");
+          return FALSE;
+        }
+      gboolean ok = TRUE;
+      if (result == Py_None && !self->warned_open_none)
+        {
+          self->warned_open_none = TRUE;
+          sl_log (SL_LOG_WARNING, _("python %s: open() of class '%s' returned None, taken as True as syslog-ng "
+                                    "does; return True or False"), self->base.id, self->base.class_name);
+        }
+      else if (result != Py_None)
+        ok = PyObject_IsTrue (result) == 1;
+      Py_DECREF (result);
+      if (!ok)
+        return FALSE;
+    }
+  return self->is_opened ? call_bool (self, PY_CALL_OPEN, self->is_opened, "is_opened()", FALSE) : TRUE;
+}
+
+/* On a writer thread: whether its destination is being stopped. */
+static gboolean
+writer_stopping (gpointer unused)
+{
+  return sl_destination_stopping ();
+}
+
+static void
+open_job (PyRunner *r, gpointer data)
+{
+  DestJob *job = data;
+  PyDest *self = job->self;
+  gint made = ensure_instance (self);
+  if (made == GAVE_UP)
+    return;
+  gint opened = made ? invoke_open (self) : FALSE;
+  if (opened == GAVE_UP)
+    return;
+  job->ok = made && opened;
+  job->outcome = made ? SL_WRITE_OK : SL_WRITE_ERROR;
+}
+
+static gboolean
+py_dest_open (SlDriver *d, GError **error)
+{
+  PyDest *self = (PyDest *) d;
+  DestJob job = { self, NULL, FALSE, SL_WRITE_OK };
+  if (!py_runner_run (self->runner, open_job, &job, writer_stopping, NULL))
+    job.outcome = SL_WRITE_NOT_CONNECTED;
+  if (!job.ok)
+    g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE,
+                 job.outcome == SL_WRITE_NOT_CONNECTED ? _("class '%s' did not return from a call in time, given up on")
+                 : job.outcome == SL_WRITE_OK ? _("open() of class '%s' failed")
+                 : _("class '%s' could not be made and init()ed"),
+                 self->base.class_name);
+  return job.ok;
+}
+
+/* send()'s or flush()'s answer: True/False or one of the result codes. */
+static gint
+result_code (PyDest *self, PyObject *result)
+{
+  if (PyBool_Check (result))
+    return result == Py_True ? RESULT_SUCCESS : RESULT_ERROR;
+  glong code = PyLong_AsLong (result);
+  if (code == -1 && PyErr_Occurred ())
+    {
+      py_driver_log_exception (&self->base, PY_CALL_RESULT, "reading the result of send() or flush()");
+      return RESULT_ERROR;
+    }
+  if (code < 0 || code >= RESULT_MAX || code == RESULT_EXPLICIT_ACK_MGMT)
+    {
+      if (!(self->base.logged & (1u << PY_CALL_RESULT)))
+        sl_log (SL_LOG_ERROR, _("python %s: send() or flush() returned %ld, which is no result code; retrying"),
+                self->base.id, code);
+      self->base.logged |= 1u << PY_CALL_RESULT;
+      return RESULT_ERROR;
+    }
+  return (gint) code;
+}
+
+static gint
+call_flush (PyDest *self)
+{
+  if (!self->flush)
+    return RESULT_SUCCESS;
+  PyObject *result;
+  if (!py_runner_call (self->runner, self->flush, NULL, &result))
+    return GAVE_UP;
+  if (!result)
+    {
+      py_driver_log_exception (&self->base, PY_CALL_FLUSH, "flush()");
+      return RESULT_ERROR;
+    }
+  gint code = result_code (self, result);
+  Py_DECREF (result);
+  return code;
+}
+
+static SlWriteResult
+write_result (gint code)
+{
+  switch (code)
+    {
+    case RESULT_NOT_CONNECTED:
+      return SL_WRITE_NOT_CONNECTED;
+    case RESULT_RETRY:
+      return SL_WRITE_RETRY;
+    default:
+      return SL_WRITE_ERROR;
+    }
+}
+
+/* A message send() QUEUED is done only once a flush() after it succeeded,
+ * so what a failed flush() held is given back to be sent again, as
+ * syslog-ng rewinds a batch. */
+static void
+write_job (PyRunner *r, gpointer data)
+{
+  DestJob *job = data;
+  PyDest *self = job->self;
+  SlWriteBatch *batch = job->batch;
+  guint queued = 0;
+  gint code = RESULT_SUCCESS;
+
+  job->outcome = SL_WRITE_OK;
+  for (guint i = 0; i < batch->n; i++)
+    {
+      if (self->is_opened)
+        {
+          gint opened = call_bool (self, PY_CALL_OPEN, self->is_opened, "is_opened()", FALSE);
+          if (opened == FALSE)
+            opened = invoke_open (self);
+          if (opened == GAVE_UP)
+            return;
+          if (!opened)
+            {
+              job->outcome = SL_WRITE_NOT_CONNECTED;
+              return;
+            }
+        }
+      PyObject *msg = py_logmsg_new (batch->msgs[i], FALSE);
+      PyObject *result;
+      gboolean ours = py_runner_call (r, self->send, msg, &result);
+      Py_DECREF (msg);
+      if (!ours)
+        return;
+      if (!result)
+        {
+          py_driver_log_exception (&self->base, PY_CALL_SEND, "send()");
+          code = RESULT_ERROR;
+        }
+      else
+        {
+          code = result_code (self, result);
+          Py_DECREF (result);
+        }
+      if (code == RESULT_QUEUED && self->batch_lines > 0 && ++queued >= (guint) self->batch_lines)
+        {
+          code = call_flush (self);
+          queued = 0;
+        }
+      switch (code)
+        {
+        case GAVE_UP:
+          return;
+        case RESULT_QUEUED:
+          queued++;
+          continue;
+        case RESULT_SUCCESS:
+          batch->done = i + 1;
+          queued = 0;
+          continue;
+        case RESULT_DROP:
+          batch->done = i + 1;
+          batch->dropped++;
+          queued = 0;
+          continue;
+        default:
+          job->outcome = write_result (code);
+          return;
+        }
+    }
+  if (!queued)
+    return;
+  code = call_flush (self);
+  if (code == GAVE_UP)
+    return;
+  if (code == RESULT_SUCCESS || code == RESULT_QUEUED)
+    batch->done = batch->n;
+  else if (code != RESULT_DROP)
+    job->outcome = write_result (code);
+  else
+    {
+      batch->dropped += batch->n - batch->done;
+      batch->done = batch->n;
+    }
+}
+
+/* The runner sets batch->done only while the writer waits; once given up
+ * on, what it delivered so far counts and the rest waits for the next
+ * open, which is refused: the core's stop counts it. */
+static SlWriteResult
+py_dest_write (SlDriver *d, SlWriteBatch *batch)
+{
+  PyDest *self = (PyDest *) d;
+  DestJob job = { self, batch, TRUE, SL_WRITE_OK };
+  if (!py_runner_run (self->runner, write_job, &job, writer_stopping, NULL))
+    {
+      sl_log (SL_LOG_ERROR, _("python %s: a call of class '%s' did not return within %d s of the stop; "
+                              "given up on, %u messages of its batch not delivered"),
+              self->base.id, self->base.class_name, (gint) (PY_STOP_GRACE_US / G_USEC_PER_SEC),
+              batch->n - MIN (batch->done, batch->n));
+      return SL_WRITE_NOT_CONNECTED;
+    }
+  return job.outcome;
+}
+
+static void
+close_job (PyRunner *r, gpointer data)
+{
+  PyDest *self = ((DestJob *) data)->self;
+  if (!self->instance)
+    return;
+  if (self->is_opened)
+    {
+      gint opened = call_bool (self, PY_CALL_CLOSE, self->is_opened, "is_opened()", FALSE);
+      if (opened != TRUE)
+        return;
+    }
+  PyObject *close = optional_attr (self->instance, "close");
+  PyObject *result;
+  if (!close)
+    return;
+  gboolean ours = py_runner_call (r, close, NULL, &result);
+  Py_DECREF (close);
+  if (!ours)
+    return;
+  if (!result)
+    py_driver_log_exception (&self->base, PY_CALL_CLOSE, "close()");
+  Py_XDECREF (result);
+}
+
+static void
+py_dest_close (SlDriver *d)
+{
+  PyDest *self = (PyDest *) d;
+  DestJob job = { self, NULL, TRUE, SL_WRITE_OK };
+  py_runner_run (self->runner, close_job, &job, writer_stopping, NULL);
+}
+
+static void
+deinit_job (PyRunner *r, gpointer data)
+{
+  PyDest *self = ((DestJob *) data)->self;
+  PyObject *deinit = self->initialized ? optional_attr (self->instance, "deinit") : NULL;
+  PyObject *result;
+  if (!deinit)
+    return;
+  gboolean ours = py_runner_call (r, deinit, NULL, &result);
+  Py_DECREF (deinit);
+  if (!ours)
+    return;
+  if (!result)
+    py_driver_log_exception (&self->base, PY_CALL_DEINIT, "deinit()");
+  Py_XDECREF (result);
+}
+
+static gboolean
+always_stopping (gpointer unused)
+{
+  return TRUE;
+}
+
+/* deinit() gets PY_STOP_GRACE_US too; a runner given up on keeps its own
+ * references and ends when its call returns. */
+static void
+py_dest_free (SlDriver *d)
+{
+  PyDest *self = (PyDest *) d;
+  if (!self->runner)
+    return;
+  DestJob job = { self, NULL, TRUE, SL_WRITE_OK };
+  if (self->instance)
+    py_runner_run (self->runner, deinit_job, &job, always_stopping, NULL);
+  py_runner_free (self->runner);
+  if (!self->instance)
+    return;
+  PyGILState_STATE gil = PyGILState_Ensure ();
+  Py_CLEAR (self->send);
+  Py_CLEAR (self->flush);
+  Py_CLEAR (self->is_opened);
+  Py_CLEAR (self->open);
+  Py_CLEAR (self->instance);
+  PyGILState_Release (gil);
+}
+
+static const SlDestinationOps py_dest_ops = {
+  .open = py_dest_open,
+  .write = py_dest_write,
+  .close = py_dest_close,
+};
+
+const SlDriverClass py_destination_class = {
+  .kind = SL_DRIVER_DESTINATION,
+  .name = "python",
+  .summary = "messages to send() of a Python class, syslog-ng's python() destination",
+  .options = py_dest_options,
+  .capabilities = SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_BATCHES | SL_CAP_DISK_BUFFER,
+  .instance_size = sizeof (PyDest),
+  .init = py_dest_init,
+  .free = py_dest_free,
+  .ops.destination = &py_dest_ops,
+};

@@ -1,0 +1,427 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* python() source: a LogSource class whose run() runs on a thread of the
+ * source's own until request_exit(); post_message(msg) waits (without the
+ * GIL) for a place in the source's window, so a full window holds run()
+ * under flow control. With self.ack_tracker, a message's bookmark goes
+ * back to Python once the message was delivered. */
+#include "python-drivers.h"
+#include "python-ack-tracker.h"
+#include "python-logmsg.h"
+#include "python-runner.h"
+#include "core/config/error.h"
+#include "core/i18n.h"
+#include "core/internal.h"
+#include "core/source.h"
+#include "core/window.h"
+#include <structmember.h>
+
+/* tracked messages each have a window of one: this many may be in flight */
+#define TRACKED_WINDOW 100
+
+typedef struct _PySource PySource;
+
+typedef struct
+{
+  PyObject_HEAD
+  PySource *driver;        /* while run() runs, else NULL; touched only with its runner's lock */
+  PyRunner *runner;        /* the thread run() runs on */
+  char *persist_name;
+} PyLogSource;
+
+struct _PySource
+{
+  SlDriver super;
+  PyDriverBase base;
+  SlSource *source;
+  SlWindow *window;
+  PyFlow *flow;
+  GThread *thread;         /* ours: waits for run() on the runner, at most PY_STOP_GRACE_US once stopping */
+  GThread *run_thread;     /* the runner's, where post_message() may be called */
+  PyRunner *runner;
+  GMutex lock;
+  gboolean stopping;
+  gboolean running;        /* run() may be asked to return */
+  PyObject *instance;
+  PyObject *tracker;
+  PyObject *parse_options;
+};
+
+static const SlOptionSpec py_source_options[] = {
+  PY_DRIVER_OPTIONS (PySource),
+  { NULL }
+};
+
+/* Called from run(), on the runner, while its job let go of the lock. */
+static PyObject *
+logsource_post (PyLogSource *self, PyObject *args, PyObject *kwargs)
+{
+  static char *kwlist[] = { "msg", NULL };
+  PyObject *pymsg;
+
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "O", kwlist, &pymsg))
+    return NULL;
+  if (!self->runner)
+    return PyErr_Format (PyExc_RuntimeError, "post_message must be called from main thread");
+  if (!py_runner_resume (self->runner))
+    {
+      py_runner_pause (self->runner);
+      return PyErr_Format (PyExc_RuntimeError, "the source was stopped");
+    }
+  PyObject *error = NULL;
+  PySource *d = self->driver;
+  PyObject *bookmark = ((PyLogMessage *) pymsg)->bookmark;
+  if (!d || g_thread_self () != d->run_thread)
+    error = PyExc_RuntimeError;
+  else if (!py_logmsg_check (pymsg))
+    error = PyExc_TypeError;
+  else if (bookmark && !d->tracker)
+    error = PyExc_LookupError;
+  if (error)
+    {
+      py_runner_pause (self->runner);
+      return PyErr_Format (error == PyExc_LookupError ? PyExc_RuntimeError : error, "%s",
+                           error == PyExc_TypeError ? "LogMessage expected in the first parameter"
+                           : error == PyExc_LookupError
+                           ? "Bookmarks can not be used without creating an AckTracker instance (self.ack_tracker)"
+                           : "post_message must be called from main thread");
+    }
+  gboolean tracked = bookmark != NULL;
+  gboolean room;
+  Py_BEGIN_ALLOW_THREADS
+  room = tracked ? py_flow_wait (d->flow) : sl_window_wait (d->window);
+  Py_END_ALLOW_THREADS
+  if (room)
+    {
+      SlMessage *msg = py_logmsg_for_source ((PyLogMessage *) pymsg, d->source);
+      if (tracked)
+        py_ack_tracker_track (d->tracker, d->flow, bookmark, msg);
+      else
+        sl_message_bind_window (msg, d->window);
+      Py_BEGIN_ALLOW_THREADS
+      sl_source_post (d->source, &msg, 1);
+      Py_END_ALLOW_THREADS
+    }
+  py_runner_pause (self->runner);
+  Py_RETURN_NONE;
+}
+
+static void
+logsource_dealloc (PyLogSource *self)
+{
+  g_free (self->persist_name);
+  Py_TYPE (self)->tp_free ((PyObject *) self);
+}
+
+static PyMethodDef logsource_methods[] = {
+  { "post_message", (PyCFunction) (void (*) (void)) logsource_post, METH_VARARGS | METH_KEYWORDS,
+    "post a LogMessage into the source's log paths; waits while the window is full" },
+  { NULL }
+};
+
+static PyMemberDef logsource_members[] = {
+  { "persist_name", T_STRING, offsetof (PyLogSource, persist_name), READONLY, "the name to keep state under" },
+  { NULL }
+};
+
+static PyTypeObject logsource_type = {
+  PyVarObject_HEAD_INIT (NULL, 0)
+  .tp_name = "_syslogng.LogSource",
+  .tp_basicsize = sizeof (PyLogSource),
+  .tp_dealloc = (destructor) logsource_dealloc,
+  .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+  .tp_doc = "the base class of python() sources",
+  .tp_new = PyType_GenericNew,
+  .tp_methods = logsource_methods,
+  .tp_members = logsource_members,
+};
+
+gboolean
+py_logsource_add (PyObject *module)
+{
+  if (PyType_Ready (&logsource_type) < 0)
+    return FALSE;
+  Py_INCREF (&logsource_type);
+  return PyModule_AddObject (module, "LogSource", (PyObject *) &logsource_type) == 0;
+}
+
+static gboolean
+py_source_init (SlDriver *d, GError **error)
+{
+  PySource *self = (PySource *) d;
+  g_mutex_init (&self->lock);
+  if (!py_driver_init (&self->base, d, error))
+    return FALSE;
+  self->runner = py_runner_new ("python-source");
+  return TRUE;
+}
+
+/* syslog-ng's: python-source(CLASS), or python-source.NAME when the class
+ * has generate_persist_name(options). */
+static gchar *
+persist_name (PySource *self, PyObject *instance)
+{
+  PyObject *method = PyObject_GetAttrString (instance, "generate_persist_name");
+  if (!method)
+    {
+      PyErr_Clear ();
+      return g_strdup_printf ("python-source(%s)", self->base.class_name);
+    }
+  PyObject *options = py_driver_options_dict (&self->base);
+  PyObject *name = PyObject_CallOneArg (method, options);
+  Py_DECREF (options);
+  Py_DECREF (method);
+  Py_ssize_t len;
+  const gchar *text = name ? py_text (name, &len) : NULL;
+  gchar *result = text ? g_strdup_printf ("python-source.%s", text)
+                       : g_strdup_printf ("python-source(%s)", self->base.class_name);
+  if (!text)
+    py_driver_log_exception (&self->base, PY_CALL_LOOKUP, "generate_persist_name()");
+  Py_XDECREF (name);
+  return result;
+}
+
+static gboolean
+has_method (PySource *self, PyObject *instance, const gchar *name)
+{
+  PyObject *method = PyObject_GetAttrString (instance, name);
+  if (method)
+    {
+      Py_DECREF (method);
+      return TRUE;
+    }
+  PyErr_Clear ();
+  sl_log (SL_LOG_ERROR, _("python %s: class '%s' has no %s() method"), self->base.id, self->base.class_name, name);
+  return FALSE;
+}
+
+#define GAVE_UP (-1)
+
+/* On the runner: the instance made and init()ed, ready to run(): TRUE,
+ * FALSE or GAVE_UP. */
+static gint
+make_instance (PySource *self)
+{
+  PyObject *instance = py_driver_instantiate (&self->base);
+  if (!instance)
+    return FALSE;
+  if (!PyObject_TypeCheck (instance, &logsource_type))
+    {
+      sl_log (SL_LOG_ERROR, _("python %s: class '%s' is not a subclass of LogSource"), self->base.id,
+              self->base.class_name);
+      Py_DECREF (instance);
+      return FALSE;
+    }
+  PyLogSource *py = (PyLogSource *) instance;
+  py->persist_name = persist_name (self, instance);
+  if (!has_method (self, instance, "run") || !has_method (self, instance, "request_exit"))
+    {
+      Py_DECREF (instance);
+      return FALSE;
+    }
+  PyObject *init = PyObject_GetAttrString (instance, "init");
+  if (!init)
+    PyErr_Clear ();
+  else
+    {
+      PyObject *options = py_driver_options_dict (&self->base);
+      PyObject *result;
+      gboolean ours = py_runner_call (self->runner, init, options, &result);
+      Py_DECREF (options);
+      Py_DECREF (init);
+      if (!ours)
+        {
+          Py_DECREF (instance);
+          return GAVE_UP;
+        }
+      gboolean ok = result && PyObject_IsTrue (result) == 1;
+      if (!result)
+        py_driver_log_exception (&self->base, PY_CALL_INIT, "init()");
+      else if (!ok)
+        sl_log (SL_LOG_ERROR, _("python %s: init() of class '%s' returned false"), self->base.id,
+                self->base.class_name);
+      Py_XDECREF (result);
+      if (!ok)
+        {
+          Py_DECREF (instance);
+          return FALSE;
+        }
+    }
+  PyObject *tracker = PyObject_GetAttrString (instance, "ack_tracker");
+  if (!tracker)
+    PyErr_Clear ();
+  else if (!py_ack_tracker_check (tracker))
+    {
+      sl_log (SL_LOG_ERROR, _("python %s: ack_tracker of class '%s' needs to be an AckTracker"), self->base.id,
+              self->base.class_name);
+      Py_CLEAR (tracker);
+    }
+  self->tracker = tracker;
+  self->instance = instance;
+  /* as syslog-ng, once init() returned */
+  self->parse_options = py_parse_options_new (self->source);
+  if (PyObject_SetAttrString (instance, "parse_options", self->parse_options) < 0)
+    PyErr_Clear ();
+  return TRUE;
+}
+
+static void
+run_job (PyRunner *r, gpointer data)
+{
+  PySource *self = data;
+  if (!self->instance)
+    {
+      gint made = make_instance (self);
+      if (made != TRUE)
+        return;
+    }
+  g_mutex_lock (&self->lock);
+  self->running = !self->stopping;
+  g_mutex_unlock (&self->lock);
+  if (!self->running)
+    return;
+  PyLogSource *py = (PyLogSource *) self->instance;
+  self->run_thread = g_thread_self ();
+  py->driver = self;
+  py->runner = r;
+  PyObject *run = PyObject_GetAttrString (self->instance, "run");
+  PyObject *result = NULL;
+  gboolean ours = run && py_runner_call (r, run, NULL, &result);
+  Py_XDECREF (run);
+  if (!ours)
+    return;
+  if (!result)
+    py_driver_log_exception (&self->base, PY_CALL_RUN, "run()");
+  Py_XDECREF (result);
+  py->driver = NULL;
+  py->runner = NULL;
+}
+
+static gboolean
+source_stopping (gpointer data)
+{
+  PySource *self = data;
+  g_mutex_lock (&self->lock);
+  gboolean stopping = self->stopping;
+  g_mutex_unlock (&self->lock);
+  return stopping;
+}
+
+/* run() goes on until request_exit(); once the source stops, it gets
+ * PY_STOP_GRACE_US to return. */
+static gpointer
+source_thread (gpointer data)
+{
+  PySource *self = data;
+  if (!py_runner_run (self->runner, run_job, self, source_stopping, self))
+    sl_log (SL_LOG_ERROR, _("python %s: run() of class '%s' did not return within %d s of request_exit(); "
+                            "given up on"), self->base.id, self->base.class_name,
+            (gint) (PY_STOP_GRACE_US / G_USEC_PER_SEC));
+  return NULL;
+}
+
+static gboolean
+py_source_start (SlDriver *d, SlSource *source, GError **error)
+{
+  PySource *self = (PySource *) d;
+  self->source = source;
+  self->window = sl_source_new_window (source);
+  self->flow = py_flow_new (TRACKED_WINDOW);
+  self->stopping = FALSE;
+  self->running = FALSE;
+  self->thread = g_thread_new ("python-source", source_thread, self);
+  return TRUE;
+}
+
+static void
+py_source_stop (SlDriver *d)
+{
+  PySource *self = (PySource *) d;
+  if (!self->thread)
+    return;
+  g_mutex_lock (&self->lock);
+  self->stopping = TRUE;
+  gboolean running = self->running;
+  g_mutex_unlock (&self->lock);
+  sl_window_cancel (self->window);
+  py_flow_cancel (self->flow);
+  PyGILState_STATE gil = PyGILState_Ensure ();
+  PyObject *result = NULL;
+  if (running)
+    py_call_optional (&self->base, PY_CALL_RUN, self->instance, "request_exit", NULL, &result);
+  Py_XDECREF (result);
+  PyGILState_Release (gil);
+  g_thread_join (self->thread);
+  self->thread = NULL;
+  gil = PyGILState_Ensure ();
+  if (self->parse_options)
+    py_parse_options_clear (self->parse_options);
+  if (self->tracker)
+    py_ack_tracker_flush (self->tracker);
+  PyGILState_Release (gil);
+  sl_window_unref (self->window);
+  py_flow_unref (self->flow);
+}
+
+static void
+deinit_job (PyRunner *r, gpointer data)
+{
+  PySource *self = data;
+  PyObject *deinit = PyObject_GetAttrString (self->instance, "deinit");
+  PyObject *result;
+  if (!deinit)
+    {
+      PyErr_Clear ();
+      return;
+    }
+  gboolean ours = py_runner_call (r, deinit, NULL, &result);
+  Py_DECREF (deinit);
+  if (!ours)
+    return;
+  if (!result)
+    py_driver_log_exception (&self->base, PY_CALL_DEINIT, "deinit()");
+  Py_XDECREF (result);
+}
+
+static gboolean
+always_stopping (gpointer unused)
+{
+  return TRUE;
+}
+
+static void
+py_source_free (SlDriver *d)
+{
+  PySource *self = (PySource *) d;
+  if (self->runner)
+    {
+      if (self->instance)
+        py_runner_run (self->runner, deinit_job, self, always_stopping, NULL);
+      py_runner_free (self->runner);
+    }
+  if (self->instance)
+    {
+      PyGILState_STATE gil = PyGILState_Ensure ();
+      Py_CLEAR (self->tracker);
+      Py_CLEAR (self->parse_options);
+      Py_CLEAR (self->instance);
+      PyGILState_Release (gil);
+    }
+  g_mutex_clear (&self->lock);
+}
+
+static const SlSourceOps py_source_ops = {
+  .start = py_source_start,
+  .stop = py_source_stop,
+};
+
+const SlDriverClass py_source_class = {
+  .kind = SL_DRIVER_SOURCE,
+  .name = "python",
+  .summary = "messages a Python LogSource's run() posts, syslog-ng's python() source",
+  .options = py_source_options,
+  .capabilities = SL_CAP_PARSES,
+  .instance_size = sizeof (PySource),
+  .init = py_source_init,
+  .free = py_source_free,
+  .ops.source = &py_source_ops,
+};
