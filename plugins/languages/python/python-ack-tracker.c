@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "python-ack-tracker.h"
-#include "python-module.h"
 #include <string.h>
 
 struct _PyFlow

@@ -7,7 +7,7 @@
 #ifndef PYTHON_ACK_TRACKER_H
 #define PYTHON_ACK_TRACKER_H
 
-#include "python-interp.h"
+#include "python-embed.h"
 #include "core/message.h"
 #include "core/window.h"
 

@@ -7,8 +7,7 @@
 #ifndef PYTHON_INTERP_H
 #define PYTHON_INTERP_H
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "python-embed.h"
 #include "core/plugin.h"
 
 /* Starts the interpreter once, released; for what needs no configuration. */
@@ -62,10 +61,6 @@ gboolean  py_call_optional (PyDriverBase *base, PyCallKind kind, PyObject *obj, 
                             PyObject *arg, PyObject **result);
 /* init(options) if the object has it: FALSE when it returned false or raised. */
 gboolean  py_driver_call_init (PyDriverBase *base, PyObject *instance);
-
-/* UTF-8 of a str or the bytes of a bytes object, NULL otherwise (with a
- * TypeError set). Valid while obj lives. */
-const gchar *py_text (PyObject *obj, Py_ssize_t *len);
 
 /* The option table entries every python() driver takes. */
 #define PY_DRIVER_OPTIONS(T) \

@@ -4,7 +4,9 @@
 #ifndef PYTHON_LOGMSG_H
 #define PYTHON_LOGMSG_H
 
-#include "python-interp.h"
+#include "python-embed.h"
+#include "core/message.h"
+#include "core/source.h"
 
 typedef struct
 {

@@ -4,7 +4,7 @@
 #ifndef PYTHON_LOGTEMPLATE_H
 #define PYTHON_LOGTEMPLATE_H
 
-#include "python-interp.h"
+#include "python-embed.h"
 #include "core/template.h"
 
 /* A new reference: a copy of env as a LogTemplateOptions object. */

@@ -4,7 +4,7 @@
 #ifndef PYTHON_MODULE_H
 #define PYTHON_MODULE_H
 
-#include "python-interp.h"
+#include "python-embed.h"
 
 /* Before Py_InitializeEx: makes _syslogng importable. */
 void      py_module_register (void);

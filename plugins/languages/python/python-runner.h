@@ -8,7 +8,7 @@
 #ifndef PYTHON_RUNNER_H
 #define PYTHON_RUNNER_H
 
-#include "python-interp.h"
+#include "python-embed.h"
 
 /* How long a call may go on once the daemon stops or reloads. */
 #define PY_STOP_GRACE_US (2 * G_USEC_PER_SEC)
