@@ -76,13 +76,16 @@ static const SlOptionSpec source_options[] = {
 };
 
 static const SlOptionSpec connection_options[] = {
-  { "max-connections", SL_INT (SRC (max_connections)), "10", "connections served at once; more are refused and counted",
+  { "max-connections", SL_INT (SRC (max_connections)), "10", "connections served at once; a newcomer waits in the listen backlog until one closes or makes room for it: the oldest that never completed a message, else the one idle longest (5 s at least); syslog-ng closes the newcomer instead",
     .inherit = "max-connections" },
   { "max-connections-per-ip", SL_INT (SRC (max_connections_per_ip)), "0",
     "connections served at once from one address; more are reset and counted as rejected; 0: no limit",
     .inherit = "max-connections-per-ip" },
   { "idle-timeout", SL_DURATION (SRC (idle_timeout_ms)), "0",
     "close a connection that brought no complete message for this long; 0: never", .inherit = "idle-timeout" },
+  { "first-message-timeout", SL_DURATION (SRC (first_message_timeout_ms)), "30",
+    "close a connection that brought no complete message this long after it was accepted; 0: never (syslog-ng has no such limit)",
+    .inherit = "first-message-timeout" },
   { NULL }
 };
 #undef SRC
