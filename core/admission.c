@@ -92,49 +92,43 @@ note_chance (SlAdmitChoice *choice, gint64 when)
     choice->next_chance = when;
 }
 
-static gboolean
-goes_before (SlAdmitVerdict why, gint64 since, const SlAdmitChoice *choice)
+/* Who goes first: a connection that never sent a byte (a TLS client
+ * that never started its handshake among them), then one that never
+ * completed a message, then one that went quiet after it did; among each
+ * kind the one waiting longest. */
+enum
 {
-  if (!choice->victim)
-    return TRUE;
-  if (why != choice->why)
-    return why == SL_ADMIT_EVICT_NO_MESSAGE;
+  RANK_IDLE = 1,
+  RANK_UNFINISHED,
+  RANK_SILENT,
+};
+
+static gboolean
+goes_before (gint rank, gint64 since, const SlAdmitChoice *choice)
+{
+  if (!choice->victim || rank != choice->rank)
+    return !choice->victim || rank > choice->rank;
   return since < choice->since;
 }
 
-/* Every connection that never completed a message goes before any that
- * did; among each kind the one waiting longest goes first. */
 void
 sl_admission_consider (SlAdmission *a, SlAdmitChoice *choice, gpointer conn, const SlAdmitFacts *f, gint64 now)
 {
   if (f->window_full)
     return;
-  SlAdmitVerdict why;
-  gint64 since;
-  if (!f->last_frame)
+  gint rank = !f->last_frame ? (f->heard ? RANK_UNFINISHED : RANK_SILENT) : RANK_IDLE;
+  gint64 since = rank == RANK_IDLE ? MAX (f->quiet_since, f->accepted) : f->accepted;
+  gint64 floor_us = (rank == RANK_IDLE ? EVICT_IDLE_MS : EVICT_GRACE_MS) * 1000;
+  if (now - since < floor_us)
     {
-      why = SL_ADMIT_EVICT_NO_MESSAGE;
-      since = f->accepted;
-      if (now - since < EVICT_GRACE_MS * 1000)
-        {
-          note_chance (choice, since + EVICT_GRACE_MS * 1000);
-          return;
-        }
+      note_chance (choice, since + floor_us);
+      return;
     }
-  else
-    {
-      why = SL_ADMIT_EVICT_IDLE;
-      since = MAX (f->quiet_since, f->accepted);
-      if (now - since < EVICT_IDLE_MS * 1000)
-        {
-          note_chance (choice, since + EVICT_IDLE_MS * 1000);
-          return;
-        }
-    }
-  if (goes_before (why, since, choice))
+  if (goes_before (rank, since, choice))
     {
       choice->victim = conn;
-      choice->why = why;
+      choice->why = rank == RANK_IDLE ? SL_ADMIT_EVICT_IDLE : SL_ADMIT_EVICT_NO_MESSAGE;
+      choice->rank = rank;
       choice->since = since;
     }
 }

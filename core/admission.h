@@ -3,8 +3,8 @@
  * The listener asks it two things about the facts of each connection:
  * whether one has overstayed a limit (first-message-timeout(),
  * idle-timeout()), and, at max-connections() with a newcomer waiting,
- * which one makes room: the oldest that never completed a message, else
- * the longest idle. It counts and logs every close it decided; the
+ * which one makes room: the oldest that never sent a byte, else the
+ * oldest that never completed a message, else the longest idle. It counts and logs every close it decided; the
  * mechanics of closing stay the listener's. */
 #ifndef SL_ADMISSION_H
 #define SL_ADMISSION_H
@@ -27,6 +27,7 @@ typedef enum
 typedef struct
 {
   gint64 accepted;
+  gboolean heard;        /* a byte came since accept */
   gint64 last_frame;     /* 0: no complete message yet */
   gint64 quiet_since;    /* the last complete message or the last time its window had room */
   gboolean window_full;  /* waiting for room: its silence is ours */
@@ -37,6 +38,7 @@ typedef struct
 {
   gpointer victim;        /* NULL: none may go */
   SlAdmitVerdict why;
+  gint rank;              /* what kind of connection it is: see sl_admission_consider */
   gint64 since;           /* the victim's accept or quiet time: older goes first */
   gint64 next_chance;     /* when one that may not go yet will be allowed to; 0: never */
 } SlAdmitChoice;

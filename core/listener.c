@@ -59,6 +59,7 @@ typedef struct
   gboolean handshaking;
   gchar *peer;          /* numeric address; NULL for a local peer */
   gint64 accepted;      /* monotonic µs */
+  gint heard;           /* a byte came since accept, for the listener to see */
   gint64 quiet_since;   /* monotonic µs: accepted, or its window last had room */
   gint window_full;     /* paused until its window has room, for the listener to see */
   gint evict;           /* the SlAdmitVerdict that made it go, once the listener chose it */
@@ -174,6 +175,7 @@ connection_facts (Connection *c)
 {
   return (SlAdmitFacts) {
     .accepted = c->accepted,
+    .heard = g_atomic_int_get (&c->heard),
     .last_frame = sl_stream_reader_last_frame (c->reader),
     .quiet_since = connection_quiet_since (c),
     .window_full = g_atomic_int_get (&c->window_full),
@@ -269,6 +271,8 @@ static void
 connection_ready (SlIoWatch *watch, guint32 events)
 {
   Connection *c = (Connection *) watch;
+  if ((events & EPOLLIN) && !c->heard)
+    g_atomic_int_set (&c->heard, TRUE);
   if (c->handshaking)
     handshake (c);
   else
