@@ -97,7 +97,7 @@ static const SlOptionSpec queue_options[] = {
   { "flush-lines", SL_INT (DST (flush_lines)), "1000", "most messages written in one batch", .inherit = "flush-lines" },
   { "flush-timeout", SL_DURATION_MS (DST (flush_timeout_ms)), "1000", "how long a partial batch waits before it is flushed",
     .inherit = "flush-timeout" },
-  { "time-reopen", SL_DURATION (DST (time_reopen_ms)), "60", "how long to wait before retrying after an error",
+  { "time-reopen", SL_DURATION (DST (time_reopen_ms)), "60", "the longest wait before retrying after an error: the first retry comes after 200 ms, each next one twice as long, up to this (syslog-ng waits this long every time)",
     .inherit = "time-reopen" },
   { "throttle", SL_INT (DST (throttle)), "0", "most messages written a second; 0: no limit" },
   /* syslog-ng 3.x still reads these as flush-lines() */
