@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Hostile peers against the default settings: connections that trickle
  * or say nothing cannot keep a sender out, a connection that brings no
- * message is closed in bounded time, and one that went quiet makes room
- * for a newcomer. */
+ * message is closed in bounded time, one that went quiet makes room for
+ * a newcomer, and thousands of unfinished long lines take no more memory
+ * than the partial budget. */
 #include "tests/functional/harness.h"
 
 #include <errno.h>
@@ -300,6 +301,82 @@ test_idle_eviction (SlTestEnv *env, gconstpointer data)
       close (fds[i]);
 }
 
+#define UNFINISHED_PEERS 5000
+#define UNFINISHED_BYTES (60 * 1024)
+/* core/partial-budget.h */
+#define PARTIAL_BUDGET (64 * 1024 * 1024)
+
+static const gchar many_config[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@) max-connections(6000) listen-backlog(4096)); };\n"
+  "destination d_file { file(\"@DIR@/out.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_net); destination(d_file); };\n";
+
+/* The value of a "Name:" line of /proc/PID/status, or -1. */
+static gint64
+proc_status (GPid pid, const gchar *name)
+{
+  g_autofree gchar *path = g_strdup_printf ("/proc/%d/status", (gint) pid);
+  g_autofree gchar *text = sl_test_read_file (path);
+  g_autofree gchar *key = g_strconcat ("\n", name, ":", NULL);
+  const gchar *line = text ? strstr (text, key) : NULL;
+  return line ? g_ascii_strtoll (line + strlen (key), NULL, 10) : -1;
+}
+
+/* Five thousand connections that each send 60 KiB of a line they never
+ * end (300 MB): the daemon holds no more of them than its partial budget,
+ * closes those over it, and a sender's complete line still arrives. */
+static void
+run_unfinished_lines (SlTestEnv *env, guint16 port, gint *fds)
+{
+  g_autofree gchar *path = sl_test_path (env, "out.log");
+  g_autofree gchar *line = g_malloc (UNFINISHED_BYTES);
+  memset (line, 'x', UNFINISHED_BYTES);
+  memcpy (line, HEADER, strlen (HEADER));
+  for (guint i = 0; i < UNFINISHED_PEERS; i++)
+    {
+      if ((fds[i] = sl_test_tcp_connect (port)) < 0)
+        return;
+      send (fds[i], line, UNFINISHED_BYTES, MSG_NOSIGNAL | MSG_DONTWAIT);
+    }
+  if (!wait_stat_at_least (env, "partial_limit_closed", 1))
+    return;
+  gint64 held = sl_test_stat (env, "global", "partial", "partial_bytes");
+  g_test_message ("%" G_GINT64_FORMAT " bytes of unfinished lines held, %" G_GINT64_FORMAT
+                  " connections closed for the budget; sluiced VmRSS %" G_GINT64_FORMAT " kB, VmHWM %"
+                  G_GINT64_FORMAT " kB", held, sl_test_stat (env, "source", "s_net", "partial_limit_closed"),
+                  proc_status (env->pid, "VmRSS"), proc_status (env->pid, "VmHWM"));
+  g_assert_cmpint (held, >, 0);
+  g_assert_cmpint (held, <=, PARTIAL_BUDGET);
+  if (!sl_test_tcp_send (port, HEADER "complete\n") || !sl_test_wait_contains (env, path, "complete\n"))
+    return;
+  g_autofree gchar *text = sl_test_read_file (path);
+  g_assert_null (strstr (text, "xxxx"));
+}
+
+static void
+test_unfinished_lines (SlTestEnv *env, gconstpointer data)
+{
+  struct rlimit limit;
+  if (getrlimit (RLIMIT_NOFILE, &limit) < 0 || limit.rlim_cur < 2 * UNFINISHED_PEERS + 200)
+    {
+      g_test_skip ("the open-file limit is below what the connections need");
+      return;
+    }
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_str = port_text (port);
+  if (!port || !sl_test_write_config (env, many_config, "PORT", port_str, NULL) || !sl_test_daemon_start (env))
+    return;
+  gint *fds = g_new (gint, UNFINISHED_PEERS);
+  for (guint i = 0; i < UNFINISHED_PEERS; i++)
+    fds[i] = -1;
+  run_unfinished_lines (env, port, fds);
+  for (guint i = 0; i < UNFINISHED_PEERS; i++)
+    if (fds[i] >= 0)
+      close (fds[i]);
+  g_free (fds);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -307,5 +384,6 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/hostile/slow-and-silent", test_slow_and_silent);
   SL_TEST_ADD ("/hostile/first-message-timeout", test_first_message_timeout);
   SL_TEST_ADD ("/hostile/idle-eviction", test_idle_eviction);
+  SL_TEST_ADD ("/hostile/unfinished-lines", test_unfinished_lines);
   return g_test_run ();
 }
