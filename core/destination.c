@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/destination.h"
+#include "core/backoff.h"
 #include "core/disk-buffer.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -17,6 +18,10 @@
 
 /* Three failures in a row of the same first message, and it is dropped. */
 #define ERROR_RETRIES 3
+/* The first wait after a failure; each next one is twice as long, up to
+ * time-reopen(): a disk that has room again or a peer that is back is
+ * written to within a fraction of a second, not a minute later. */
+#define RETRY_FIRST_MS 200
 
 typedef struct _SlWriter SlWriter;
 
@@ -53,6 +58,8 @@ struct _SlWriter
   gint reopen_requested;
   gboolean opened;
   guint head_failures;       /* SL_WRITE_ERROR for the same first message */
+  SlBackoff backoff;
+  gint64 waited;             /* the most messages queued during the current run of failures */
   gboolean leaving;          /* stopping, and a write failed: the rest stays in the disk buffer */
 };
 
@@ -80,6 +87,7 @@ sl_destination_new (GPtrArray *drivers, const SlDestinationOptions *options)
       w->d = d;
       w->driver = g_ptr_array_index (drivers, i);
       w->ops = w->driver->klass->ops.destination;
+      sl_backoff_init (&w->backoff, RETRY_FIRST_MS, d->settings.time_reopen_ms);
       g_ptr_array_add (d->writers, w);
     }
   d->drivers = drivers;
@@ -201,8 +209,9 @@ open_driver (SlWriter *w)
   GError *error = NULL;
   if (!w->ops->open || w->ops->open (w->driver, &error))
     return w->opened = TRUE;
-  sl_log (SL_LOG_ERROR, _("cannot open destination %s: %s; retrying in %" PRId64 " ms"),
-          w->driver->id, error->message, w->d->settings.time_reopen_ms);
+  /* the retries of a fault are not logged, its end is */
+  if (!w->backoff.failures)
+    sl_log (SL_LOG_ERROR, _("cannot open destination %s: %s"), w->driver->id, error->message);
   g_error_free (error);
   return FALSE;
 }
@@ -243,16 +252,42 @@ nap (SlDestination *d, gint64 until)
   return stopping;
 }
 
-/* Sleeps for time-reopen() unless the destination is being stopped or
- * its driver's tick says it can take messages again sooner (a program
- * restarted after its back-off). */
+/* Messages waiting for the writers: in the queue, or on disk. A driver
+ * that keeps a backlog of its own (network()) says what that holds. */
+static gint64
+waiting_messages (SlDestination *d)
+{
+  return sl_counter_get (d->queued) + (d->disk_length ? sl_counter_get (d->disk_length) : 0);
+}
+
+/* Sleeps for the next wait of the back-off unless the destination is
+ * being stopped or its driver's tick says it can take messages again
+ * sooner (a program restarted after its back-off). The first failure of
+ * a run is logged, not the retries. */
 static void
 pause_before_retry (SlWriter *w, gint64 *next_tick)
 {
-  gint64 until = g_get_monotonic_time () + w->d->settings.time_reopen_ms * 1000;
+  gint64 wait_ms = sl_backoff_failed (&w->backoff);
+  w->waited = MAX (w->backoff.failures == 1 ? 0 : w->waited, waiting_messages (w->d));
+  if (w->backoff.failures == 1)
+    sl_log (SL_LOG_WARNING, _("destination cannot write now, retrying in %" PRId64 " ms, then less often up to "
+                              "time-reopen() (%" PRId64 " ms); driver='%s', queued='%" PRId64 "'"),
+            wait_ms, w->d->settings.time_reopen_ms, w->driver->id, waiting_messages (w->d));
+  gint64 until = g_get_monotonic_time () + wait_ms * 1000;
   while (!nap (w->d, MIN (until, *next_tick)))
     if (g_get_monotonic_time () >= until || housekeeping (w, next_tick))
       return;
+}
+
+static void
+note_success (SlWriter *w)
+{
+  gint64 since = w->backoff.failing_since;
+  guint tries = w->backoff.failures;
+  if (sl_backoff_worked (&w->backoff))
+    sl_log (SL_LOG_NOTICE, _("destination writes again; driver='%s', failed_for='%.1f s', retries='%u', "
+                             "queued='%" PRId64 "'"),
+            w->driver->id, (g_get_monotonic_time () - since) / 1e6, tries, w->waited);
 }
 
 /* How many messages throttle() lets through now: a bucket that fills at
@@ -451,6 +486,8 @@ writer_thread (gpointer data)
         }
       if (wait)
         pause_before_retry (w, &next_tick);
+      else
+        note_success (w);
     }
   close_driver (w);
   return NULL;

@@ -365,7 +365,7 @@ segment_open (SlDiskQueue *q, guint64 id, GError **error)
   Segment *s = g_new0 (Segment, 1);
   s->id = id;
   s->path = segment_path (q, id);
-  s->fd = open (s->path, O_RDWR | O_CLOEXEC);
+  s->fd = open (s->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
   struct stat st;
   guint8 header[SEGMENT_HEADER];
   gssize n;
@@ -527,7 +527,7 @@ sl_disk_queue_open (const gchar *dir, const gchar *name, const SlDiskQueueLimits
   q->rbuf = g_byte_array_new ();
   q->rb_seg = G_MAXUINT64;
   q->next_id = 1;
-  q->head_fd = open (q->head_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  q->head_fd = open (q->head_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (q->head_fd < 0)
     {
       set_errno_error (error, errno, _("cannot open disk-buffer file %s"), q->head_path);

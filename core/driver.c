@@ -74,13 +74,16 @@ static const SlOptionSpec source_options[] = {
 };
 
 static const SlOptionSpec connection_options[] = {
-  { "max-connections", SL_INT (SRC (max_connections)), "10", "connections served at once; more are refused and counted",
+  { "max-connections", SL_INT (SRC (max_connections)), "10", "connections served at once; a newcomer waits in the listen backlog until one closes or makes room for it: the oldest that never completed a message, else the one idle longest (5 s at least); syslog-ng closes the newcomer instead",
     .inherit = "max-connections" },
   { "max-connections-per-ip", SL_INT (SRC (max_connections_per_ip)), "0",
     "connections served at once from one address; more are reset and counted as rejected; 0: no limit",
     .inherit = "max-connections-per-ip" },
   { "idle-timeout", SL_DURATION (SRC (idle_timeout_ms)), "0",
     "close a connection that brought no complete message for this long; 0: never", .inherit = "idle-timeout" },
+  { "first-message-timeout", SL_DURATION (SRC (first_message_timeout_ms)), "30",
+    "close a connection that brought no complete message this long after it was accepted; 0: never (syslog-ng has no such limit)",
+    .inherit = "first-message-timeout" },
   { NULL }
 };
 #undef SRC
@@ -92,7 +95,7 @@ static const SlOptionSpec queue_options[] = {
   { "flush-lines", SL_INT (DST (flush_lines)), "1000", "most messages written in one batch", .inherit = "flush-lines" },
   { "flush-timeout", SL_DURATION_MS (DST (flush_timeout_ms)), "1000", "how long a partial batch waits before it is flushed",
     .inherit = "flush-timeout" },
-  { "time-reopen", SL_DURATION (DST (time_reopen_ms)), "60", "how long to wait before retrying after an error",
+  { "time-reopen", SL_DURATION (DST (time_reopen_ms)), "60", "the longest wait before retrying after an error: the first retry comes after 200 ms, each next one twice as long, up to this (syslog-ng waits this long every time)",
     .inherit = "time-reopen" },
   { "throttle", SL_INT (DST (throttle)), "0", "most messages written a second; 0: no limit" },
   /* syslog-ng 3.x still reads these as flush-lines() */

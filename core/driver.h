@@ -34,6 +34,7 @@ typedef struct
   gint max_connections;
   gint max_connections_per_ip;
   gint64 idle_timeout_ms;
+  gint64 first_message_timeout_ms;
 } SlSourceOptions;
 
 /* What a destination's disk-buffer() says (SL_CAP_DISK_BUFFER). */

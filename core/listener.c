@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/listener.h"
+#include "core/admission.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/io-worker.h"
@@ -13,6 +14,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -33,10 +35,6 @@
 /* A flood of refusals is logged the first time and then once per this
  * many; the counters have every one. */
 #define LOG_EVERY 1000
-/* The idle sweep runs this many times per idle-timeout(), at most once
- * every SWEEP_MAX_MS, so a connection is closed at most a quarter late. */
-#define SWEEPS_PER_TIMEOUT 4
-#define SWEEP_MAX_MS 1000
 
 /* How long a PROXY header may take without TLS, whose
  * handshake-timeout() bounds it otherwise. */
@@ -47,8 +45,9 @@ enum
 {
   WAKE_ROOM = 1 << 0,   /* its window has room again */
   WAKE_STOP = 1 << 1,   /* the listener stops: drain and close */
-  WAKE_IDLE = 1 << 2,   /* the idle sweep found it quiet: close it if it still is */
+  WAKE_IDLE = 1 << 2,   /* the sweep found it overstayed: close it if it still has */
   WAKE_PENDING = 1 << 3, /* TLS holds bytes that epoll cannot report */
+  WAKE_EVICT = 1 << 4,  /* it makes room for a newcomer: close it */
 };
 
 /* Refusals remembered for logging each peer once; past this many peers
@@ -67,7 +66,11 @@ typedef struct
   gboolean counted;     /* in per_peer under peer */
   gint64 admit_by;      /* monotonic µs: end of the header and the handshake */
   gchar *peer;          /* numeric address; NULL for a local peer */
+  gint64 accepted;      /* monotonic µs */
+  gint heard;           /* a byte came since accept, for the listener to see */
   gint64 quiet_since;   /* monotonic µs: accepted, or its window last had room */
+  gint window_full;     /* paused until its window has room, for the listener to see */
+  gint evict;           /* the SlAdmitVerdict that made it go, once the listener chose it */
   GList link;           /* in listener->connections */
   gint wake;            /* WAKE_* */
 } Connection;
@@ -81,15 +84,18 @@ typedef struct
  * At max-connections() the listening socket leaves its worker's epoll
  * set: new peers wait in the kernel's backlog (or are refused by it when
  * that is full) instead of being accepted and hung up on, and the close
- * that makes room puts it back. */
+ * that makes room puts it back. With a peer waiting, the connection
+ * SlAdmission names is asked to make room; when none may go yet, the
+ * listening socket is looked at again when one may. */
 struct _SlListener
 {
   SlSource *src;
   SlListenerSettings settings;
   guint max_per_peer;        /* 0: no limit */
-  gint64 idle_timeout_us;    /* 0: never */
+  SlAdmission *admission;
+  gboolean waiting;          /* paused with no connection that may go: counted once */
   SlIoWatch listen;
-  SlIoWatch idle_timer;      /* timerfd of the idle sweep, fd -1 without idle-timeout() */
+  SlIoWatch idle_timer;      /* timerfd of the sweep, fd -1 without a time limit */
   SlIoTask stop_listening;
   SlIoTask resume;           /* a connection closed: accept again if paused */
   SlIoTask retire;           /* the last task the listener posts itself */
@@ -102,7 +108,6 @@ struct _SlListener
   SlCounter *rejected;
   SlCounter *proxy_refused;
   SlCounter *paused;
-  SlCounter *idle_closed;
   GHashTable *refused;       /* "peer\nreason" of the TLS refusals logged */
 };
 
@@ -176,6 +181,18 @@ connection_quiet_since (Connection *c)
   return MAX (sl_stream_reader_last_frame (c->reader), __atomic_load_n (&c->quiet_since, __ATOMIC_RELAXED));
 }
 
+static SlAdmitFacts
+connection_facts (Connection *c)
+{
+  return (SlAdmitFacts) {
+    .accepted = c->accepted,
+    .heard = g_atomic_int_get (&c->heard),
+    .last_frame = sl_stream_reader_last_frame (c->reader),
+    .quiet_since = connection_quiet_since (c),
+    .window_full = g_atomic_int_get (&c->window_full),
+  };
+}
+
 static void
 connection_wake (Connection *c, gint why)
 {
@@ -244,6 +261,7 @@ connection_read (Connection *c)
       connection_close (c);
       break;
     case SL_STREAM_FULL:
+      g_atomic_int_set (&c->window_full, TRUE);
       sl_io_worker_pause (&c->watch);
       break;
     case SL_STREAM_MORE:
@@ -300,12 +318,25 @@ static void
 connection_ready (SlIoWatch *watch, guint32 events)
 {
   Connection *c = (Connection *) watch;
+  if ((events & EPOLLIN) && !c->heard)
+    g_atomic_int_set (&c->heard, TRUE);
   if (c->proxy)
     read_proxy_header (c);
   else if (c->handshaking)
     handshake (c);
   else
     connection_read (c);
+}
+
+/* What the kernel holds is read first: a message that completed meanwhile
+ * is kept. A handshake that did not finish brought no message. */
+static void
+connection_leave (Connection *c, SlAdmitVerdict why)
+{
+  sl_admission_closed (c->listener->admission, why, c->peer);
+  if (!c->handshaking)
+    sl_stream_reader_drain (c->reader);
+  connection_close (c);
 }
 
 static void
@@ -321,24 +352,28 @@ connection_task (SlIoTask *task)
       connection_close (c);
       return;
     }
+  if (wake & WAKE_EVICT)
+    {
+      connection_leave (c, g_atomic_int_get (&c->evict));
+      return;
+    }
   if (wake & WAKE_ROOM)
     {
       /* waiting for room was our doing, not the peer's silence */
       __atomic_store_n (&c->quiet_since, g_get_monotonic_time (), __ATOMIC_RELAXED);
+      g_atomic_int_set (&c->window_full, FALSE);
       sl_io_worker_resume (&c->watch);
     }
-  else if ((wake & WAKE_IDLE) && !c->watch.paused
-           && g_get_monotonic_time () - connection_quiet_since (c) >= c->listener->idle_timeout_us)
+  else if (wake & WAKE_IDLE)
     {
-      SlListener *l = c->listener;
-      gint64 total;
-      if (count_event (l->idle_closed, &total))
-        sl_log (SL_LOG_NOTICE, _("closing a connection that brought no complete message for idle-timeout(); "
-                                 "client='%s', driver='%s', closed='%" PRId64 "'"),
-                c->peer ? c->peer : "local", sl_source_id (l->src), total);
-      sl_stream_reader_drain (c->reader);
-      connection_close (c);
-      return;
+      SlAdmitFacts facts = connection_facts (c);
+      facts.window_full = c->watch.paused;
+      SlAdmitVerdict why = sl_admission_expired (c->listener->admission, &facts, g_get_monotonic_time ());
+      if (why != SL_ADMIT_KEEP)
+        {
+          connection_leave (c, why);
+          return;
+        }
     }
   if ((wake & (WAKE_ROOM | WAKE_PENDING)) && !c->watch.paused && c->tls && sl_tls_pending (c->tls))
     connection_read (c);
@@ -496,7 +531,8 @@ accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen
   c->link.data = c;
   c->peer = peer;
   c->counted = l->settings.proxy == SL_LISTENER_PROXY_NONE;
-  c->quiet_since = g_get_monotonic_time ();
+  c->accepted = g_get_monotonic_time ();
+  c->quiet_since = c->accepted;
   c->reader = sl_stream_reader_new (l->src, fd, peer, l->settings.framing);
   c->admit_by = g_get_monotonic_time ()
                 + (l->settings.tls ? sl_tls_context_handshake_timeout_ms (l->settings.tls) : PROXY_TIMEOUT_MS) * 1000;
@@ -538,7 +574,57 @@ is_full (SlListener *l)
   return full;
 }
 
-/* Level triggered: what is left after this turn is reported again. */
+static void
+retry_room (SlIoWatch *watch)
+{
+  SlListener *l = G_STRUCT_MEMBER_P (watch, -G_STRUCT_OFFSET (SlListener, listen));
+  if (l->listening)
+    sl_io_worker_resume (&l->listen);
+}
+
+/* On the listening socket's worker, full with a peer waiting: asks the
+ * connection that should go to close, one at a time (its close resumes
+ * accepting); FALSE when none may go now. */
+static gboolean
+make_room (SlListener *l)
+{
+  gint64 now = g_get_monotonic_time ();
+  SlAdmitChoice choice;
+  sl_admission_choice_init (&choice);
+  gboolean leaving = FALSE;
+  g_mutex_lock (&l->lock);
+  for (GList *i = l->connections.head; i && !leaving; i = i->next)
+    {
+      Connection *c = i->data;
+      SlAdmitFacts facts = connection_facts (c);
+      leaving = g_atomic_int_get (&c->evict) != SL_ADMIT_KEEP;
+      sl_admission_consider (l->admission, &choice, c, &facts, now);
+    }
+  if (!leaving && choice.victim)
+    {
+      Connection *victim = choice.victim;
+      g_atomic_int_set (&victim->evict, choice.why);
+      connection_wake (victim, WAKE_EVICT);
+    }
+  g_mutex_unlock (&l->lock);
+  if (leaving || choice.victim)
+    return TRUE;
+  if (choice.next_chance)
+    sl_io_worker_set_deadline (&l->listen, choice.next_chance, retry_room);
+  return FALSE;
+}
+
+/* Whether the backlog holds a connection: the room made for one that is
+ * not there would be a connection lost for nothing. */
+static gboolean
+peer_waiting (gint listen_fd)
+{
+  struct pollfd p = { listen_fd, POLLIN, 0 };
+  return poll (&p, 1, 0) > 0;
+}
+
+/* Level triggered: what is left after this turn is reported again. The
+ * first accept of a turn has a peer waiting. */
 static void
 listen_ready (SlIoWatch *watch, guint32 events)
 {
@@ -547,7 +633,13 @@ listen_ready (SlIoWatch *watch, guint32 events)
     {
       if (is_full (l))
         {
+          /* watched while full, it reports the next peer that comes */
+          if (i > 0 && !peer_waiting (watch->fd))
+            return;
           sl_io_worker_pause (&l->listen);
+          if (make_room (l) || l->waiting)
+            return;
+          l->waiting = TRUE;
           gint64 total;
           if (count_event (l->paused, &total))
             sl_log (SL_LOG_WARNING, _("max-connections() reached, new connections wait in the listen backlog; "
@@ -560,6 +652,7 @@ listen_ready (SlIoWatch *watch, guint32 events)
       gint fd = accept4 (watch->fd, (struct sockaddr *) &addr, &len, SOCK_CLOEXEC | SOCK_NONBLOCK);
       if (fd < 0)
         return;
+      l->waiting = FALSE;
       accept_one (l, fd, &addr, len);
     }
 }
@@ -573,11 +666,11 @@ resume_accepting (SlIoTask *task)
     sl_io_worker_resume (&l->listen);
 }
 
-/* Asks the workers of the connections that brought no frame for
- * idle-timeout() to close them; each looks again on its own thread,
- * where it knows whether it was waiting for room in its window. */
+/* Asks the workers of the connections that overstayed a time limit to
+ * close them; each looks again on its own thread, where it knows whether
+ * it was waiting for room in its window. */
 static void
-idle_sweep (SlIoWatch *watch, guint32 events)
+sweep (SlIoWatch *watch, guint32 events)
 {
   SlListener *l = G_STRUCT_MEMBER_P (watch, -G_STRUCT_OFFSET (SlListener, idle_timer));
   guint64 expirations;
@@ -588,23 +681,24 @@ idle_sweep (SlIoWatch *watch, guint32 events)
   for (GList *i = l->connections.head; i; i = i->next)
     {
       Connection *c = i->data;
-      if (now - connection_quiet_since (c) >= l->idle_timeout_us)
+      SlAdmitFacts facts = connection_facts (c);
+      if (sl_admission_expired (l->admission, &facts, now) != SL_ADMIT_KEEP)
         connection_wake (c, WAKE_IDLE);
     }
   g_mutex_unlock (&l->lock);
 }
 
 static gboolean
-start_idle_timer (SlListener *l)
+start_sweep_timer (SlListener *l)
 {
   l->idle_timer.fd = -1;
-  if (!l->idle_timeout_us)
+  gint64 period_us = sl_admission_sweep_us (l->admission);
+  if (!period_us)
     return TRUE;
-  gint64 period_us = CLAMP (l->idle_timeout_us / SWEEPS_PER_TIMEOUT, 1000, SWEEP_MAX_MS * 1000);
   struct timespec ts = { period_us / G_USEC_PER_SEC, (period_us % G_USEC_PER_SEC) * 1000 };
   struct itimerspec spec = { .it_interval = ts, .it_value = ts };
   l->idle_timer.fd = timerfd_create (CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-  l->idle_timer.ready = idle_sweep;
+  l->idle_timer.ready = sweep;
   if (l->idle_timer.fd >= 0 && timerfd_settime (l->idle_timer.fd, 0, &spec, NULL) == 0
       && sl_io_worker_watch (l->listen.worker, &l->idle_timer, EPOLLIN))
     return TRUE;
@@ -654,7 +748,7 @@ sl_listener_start (SlSource *src, gint listen_fd, const SlListenerSettings *sett
   l->settings = *settings;
   l->settings.max_connections = MAX (settings->max_connections, 1);
   l->max_per_peer = src->max_connections_per_ip;
-  l->idle_timeout_us = src->idle_timeout_ms * 1000;
+  l->admission = sl_admission_new (src);
   l->listen.fd = listen_fd;
   l->listen.ready = listen_ready;
   l->stop_listening.func = stop_listening;
@@ -671,7 +765,6 @@ sl_listener_start (SlSource *src, gint listen_fd, const SlListenerSettings *sett
   l->rejected = sl_stats_counter ("source", id, kind, "rejected");
   l->proxy_refused = sl_stats_counter ("source", id, kind, "proxy_refused");
   l->paused = sl_stats_counter ("source", id, kind, "accept_paused");
-  l->idle_closed = sl_stats_counter ("source", id, kind, "idle_closed");
   l->refused = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   if (flags < 0 || fcntl (listen_fd, F_SETFL, flags | O_NONBLOCK) < 0
       || !sl_io_worker_watch (sl_io_worker_pick (), &l->listen, EPOLLIN))
@@ -679,6 +772,7 @@ sl_listener_start (SlSource *src, gint listen_fd, const SlListenerSettings *sett
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), _("%s: cannot watch the listening socket: %s"),
                    sl_source_id (src), g_strerror (errno));
       close (listen_fd);
+      sl_admission_free (l->admission);
       g_hash_table_unref (l->refused);
       g_mutex_clear (&l->lock);
       g_cond_clear (&l->changed);
@@ -689,9 +783,9 @@ sl_listener_start (SlSource *src, gint listen_fd, const SlListenerSettings *sett
     }
   /* the listening socket's worker accepts, which the timer's callback
    * must not run beside */
-  if (!start_idle_timer (l))
+  if (!start_sweep_timer (l))
     {
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), _("%s: cannot start the idle-timeout() timer: %s"),
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), _("%s: cannot start the connection timer: %s"),
                    sl_source_id (src), g_strerror (errno));
       sl_listener_stop (l);
       return NULL;
@@ -747,6 +841,7 @@ sl_listener_stop (SlListener *l)
   while (!l->retired)
     g_cond_wait (&l->changed, &l->lock);
   g_mutex_unlock (&l->lock);
+  sl_admission_free (l->admission);
   g_hash_table_unref (l->refused);
   g_mutex_clear (&l->lock);
   g_cond_clear (&l->changed);

@@ -3,9 +3,10 @@
  * unix) on an I/O worker, and gives each one to the least loaded worker,
  * which reads it through SlStreamReader until it ends. The source's
  * connection limits hold here: at max-connections() it stops accepting
- * (new peers wait in the kernel's backlog), max-connections-per-ip()
- * resets what is over it, and idle-timeout() closes connections that
- * bring no complete message. With TLS the worker
+ * (new peers wait in the kernel's backlog) until a connection closes or
+ * the one SlAdmission names makes room, max-connections-per-ip() resets
+ * what is over it, and first-message-timeout() and idle-timeout() close
+ * connections that bring no complete message. With TLS the worker
  * first runs the handshake, without blocking, within the context's
  * handshake-timeout(); a refused peer is logged once per address and
  * reason, and counted as "tls_refused". A PROXY header (settings.proxy)

@@ -9,8 +9,11 @@
 G_BEGIN_DECLS
 
 /* Loads path (a missing file is an empty store) and makes it the file
- * sl_persist_save() writes. FALSE when it exists but cannot be read; the
- * store then starts empty and is still saved to path. */
+ * sl_persist_save() writes. FALSE when what is there is not the daemon's
+ * (a symbolic link, a folder, another user's file): the store then starts
+ * empty and is kept in memory only, so that what is there stays as it
+ * is. FALSE as well when it cannot be read; the store then starts empty
+ * and is still saved to path. */
 gboolean sl_persist_open  (const gchar *path, GError **error);
 /* Saves what changed and forgets every value. */
 void     sl_persist_close (void);

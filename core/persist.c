@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/persist-private.h"
 #include "core/i18n.h"
+#include "core/owned-path.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 /* One line per key: the key, a tab, the value, both written with C escapes
  * (g_strescape), so any bytes survive and a line never breaks. */
@@ -41,6 +43,16 @@ load_lines (const gchar *text)
 gboolean
 sl_persist_open (const gchar *path, GError **error)
 {
+  /* what is not the daemon's own is neither read nor replaced */
+  if (!sl_owned_path_check (path, S_IFREG, _("the persist file"), error))
+    {
+      g_mutex_lock (&lock);
+      ensure_table_locked ();
+      g_hash_table_remove_all (values);
+      g_clear_pointer (&file_path, g_free);
+      g_mutex_unlock (&lock);
+      return FALSE;
+    }
   gchar *text = NULL;
   GError *inner = NULL;
   gboolean ok = g_file_get_contents (path, &text, NULL, &inner)

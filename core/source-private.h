@@ -25,6 +25,7 @@ struct _SlSource
   guint max_connections;
   guint max_connections_per_ip;     /* 0: no limit */
   gint64 idle_timeout_ms;           /* 0: never */
+  gint64 first_message_timeout_ms;  /* 0: never */
   gboolean chain_hostnames;
   gboolean normalize_hostnames;
   gboolean validate_utf8;

@@ -111,6 +111,7 @@ sl_source_new (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **err
       src->max_connections = MAX (o->max_connections, 1);
       src->max_connections_per_ip = MAX (o->max_connections_per_ip, 0);
       src->idle_timeout_ms = MAX (o->idle_timeout_ms, 0);
+      src->first_message_timeout_ms = MAX (o->first_message_timeout_ms, 0);
     }
   return src;
 }

@@ -2,6 +2,7 @@
 #include "core/stream.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/partial-budget.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -12,6 +13,9 @@
 
 #define READ_CHUNK (64 * 1024)
 #define POST_BATCH 256
+/* Connections closed for the partial budget are logged the first time
+ * and then once per this many; the counters have every one. */
+#define LOG_EVERY 1000
 
 typedef struct
 {
@@ -37,6 +41,8 @@ struct _SlStreamReader
   gsize end;
   gsize skip;             /* bytes still to drop from an oversize frame */
   gboolean skip_to_newline;
+  gsize held;             /* bytes of an unfinished frame counted in the partial budget */
+  gboolean over_budget;   /* the partial budget had no room for its unfinished frame */
   Batch *batch;           /* the reading thread's, set at each read */
   SlTls *tls;             /* or NULL: read() */
   SlProxyHeader *proxy;   /* or NULL: not behind a PROXY header */
@@ -129,6 +135,7 @@ void
 sl_stream_reader_free (SlStreamReader *r)
 {
   sl_window_unref (r->window);
+  sl_partial_budget_move (r->held, 0);
   if (r->wake >= 0)
     close (r->wake);
   g_free (r->buf);
@@ -371,6 +378,32 @@ keep_rest (SlStreamReader *r, gboolean borrowed)
     }
 }
 
+/* After keep_rest(): the unfinished frame it keeps is counted in the
+ * process's partial budget; one that does not fit is dropped, and the
+ * connection is to be closed, as the peer holds more than its share. */
+static void
+account_partial (SlStreamReader *r)
+{
+  gsize now = r->buf ? r->end - r->start : 0;
+  if (sl_partial_budget_move (r->held, now))
+    {
+      r->held = now;
+      return;
+    }
+  g_clear_pointer (&r->buf, g_free);
+  r->start = r->end = 0;
+  sl_partial_budget_move (r->held, 0);
+  r->held = 0;
+  r->over_budget = TRUE;
+  static gint64 closed;
+  gint64 total = __atomic_add_fetch (&closed, 1, __ATOMIC_RELAXED);
+  sl_source_count (r->src, "partial_limit_closed", 1);
+  if ((total - 1) % LOG_EVERY == 0)
+    sl_log (SL_LOG_WARNING, _("the process holds %d MiB of unfinished messages, closing a connection that adds to "
+                              "them; client='%s', driver='%s', closed='%" G_GINT64_FORMAT "'"),
+            SL_PARTIAL_BUDGET / (1024 * 1024), r->peer ? r->peer : "local", sl_source_id (r->src), total);
+}
+
 /* read()'s answers for a TLS session: a session that ended with bytes
  * still to give gives them first, and its end on the next call. */
 static gssize
@@ -432,8 +465,9 @@ read_once (SlStreamReader *r)
   if (r->framed)
     __atomic_store_n (&r->last_frame, now, __ATOMIC_RELAXED);
   keep_rest (r, borrowed);
+  account_partial (r);
   flush_batch (r);
-  return n;
+  return r->over_budget ? -1 : n;
 }
 
 SlStreamStatus

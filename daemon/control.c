@@ -2,6 +2,7 @@
 #include "daemon/control.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/owned-path.h"
 
 #include <errno.h>
 #include <glib-unix.h>
@@ -104,16 +105,20 @@ sl_control_probe (const gchar *path, gint *pid)
   return TRUE;
 }
 
-/* Only a socket nobody listens on is replaced: connecting to it is
- * refused. Anything else (a live daemon's socket) makes bind() fail. */
-static void
-remove_stale (const gchar *path)
+/* Only a socket of ours nobody listens on is replaced: connecting to it
+ * is refused. A live daemon's socket makes bind() fail; anything else
+ * (another user's file, a symbolic link) is refused. */
+static gboolean
+remove_stale (const gchar *path, GError **error)
 {
+  if (!sl_owned_path_check (path, S_IFSOCK, _("the control socket"), error))
+    return FALSE;
   gint fd = connect_to (path);
   if (fd >= 0)
     close (fd);
   else if (errno == ECONNREFUSED)
     unlink (path);
+  return TRUE;
 }
 
 static gboolean
@@ -145,7 +150,8 @@ sl_control_new (const gchar *path, SlControlHandler handler, gpointer user_data,
       return NULL;
     }
   strcpy (addr.sun_path, path);
-  remove_stale (path);
+  if (!remove_stale (path, error))
+    return NULL;
   gint fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0 || bind (fd, (struct sockaddr *) &addr, sizeof addr) < 0 || listen (fd, 16) < 0)
     {

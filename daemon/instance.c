@@ -2,6 +2,7 @@
 #include "daemon/instance.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/owned-path.h"
 #include "daemon/control.h"
 
 #include <errno.h>
@@ -44,7 +45,7 @@ lock_pidfile (SlInstance *instance, GError **error)
 {
   for (;;)
     {
-      gint fd = open (instance->pidfile, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+      gint fd = open (instance->pidfile, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
       if (fd < 0)
         {
           sl_log (SL_LOG_WARNING, _("cannot open the pid file %s: %s; starting without it"), instance->pidfile,
@@ -85,6 +86,11 @@ lock_pidfile (SlInstance *instance, GError **error)
 SlInstance *
 sl_instance_claim (const gchar *pidfile, const gchar *control_path, GError **error)
 {
+  /* a file of someone else's at either path is never truncated or
+   * removed; the daemon does not start */
+  if (!sl_owned_path_check (pidfile, S_IFREG, _("the pid file"), error)
+      || !sl_owned_path_check (control_path, S_IFSOCK, _("the control socket"), error))
+    return NULL;
   SlInstance *instance = g_new0 (SlInstance, 1);
   instance->pidfile = g_strdup (pidfile);
   instance->fd = -1;

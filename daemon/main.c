@@ -270,11 +270,37 @@ replace_config (Daemon *d, gchar **why)
   return TRUE;
 }
 
+/* Positions of file() sources and the like reach the disk within this
+ * long of the delivery they record (a save writes only what changed), so
+ * a crash repeats at most a fraction of a second of input and never loses
+ * any. A timer of milliseconds, not of seconds: GLib may move a seconds
+ * timer by up to a second to group wake-ups. */
+#define PERSIST_SAVE_MS 250
+
+static gboolean
+save_persist (gpointer data)
+{
+  static gboolean failing;
+  GError *error = NULL;
+  if (sl_persist_save (&error))
+    failing = FALSE;
+  else
+    {
+      if (!failing)
+        sl_log (SL_LOG_WARNING, _("cannot write the persist file; will retry: %s"), error->message);
+      failing = TRUE;
+      g_error_free (error);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
 static gboolean
 reload (Daemon *d, gchar **why)
 {
   sl_notify_reloading ();
   gboolean reloaded = replace_config (d, why);
+  /* the positions the old sources stopped at */
+  save_persist (NULL);
   sl_notify_ready ();
   return reloaded;
 }
@@ -344,25 +370,6 @@ on_command (const gchar *command, gpointer data)
     return g_strdup_printf ("OK pid=%d\n", (int) getpid ());
   return g_strdup_printf ("ERROR unknown command '%s'; commands: STATS, STATS JSON, STATS PROMETHEUS, RELOAD, REOPEN, STOP, HEALTH\n",
                           command);
-}
-
-/* Positions of file() sources and the like reach the disk once a second,
- * so a crash repeats at most a second of input and never loses any. */
-static gboolean
-save_persist (gpointer data)
-{
-  static gboolean failing;
-  GError *error = NULL;
-  if (sl_persist_save (&error))
-    failing = FALSE;
-  else
-    {
-      if (!failing)
-        sl_log (SL_LOG_WARNING, _("cannot write the persist file; will retry: %s"), error->message);
-      failing = TRUE;
-      g_error_free (error);
-    }
-  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -506,7 +513,7 @@ run (Settings *s)
   g_unix_signal_add (SIGTERM, on_term, &d);
   g_unix_signal_add (SIGINT, on_term, &d);
   g_unix_signal_add (SIGHUP, on_hup, &d);
-  g_timeout_add_seconds (1, save_persist, NULL);
+  g_timeout_add (PERSIST_SAVE_MS, save_persist, NULL);
   sl_activation_close_unclaimed ();
   sl_log (SL_LOG_NOTICE, _("sluiced starting up; version='%s'"), PACKAGE_VERSION);
   tell_parent (ready, 0);

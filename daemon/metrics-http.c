@@ -13,12 +13,20 @@
 
 /* A request line and a few headers; a scraper sends well under 1 KiB. */
 #define MAX_REQUEST 8192
-/* Connections served at once; more are closed at once, so that a flood of
- * idle clients cannot grow the daemon. */
+/* Connections served at once, so that a flood of idle clients cannot grow
+ * the daemon; and from one address, so that one client cannot take every
+ * place. A newcomer takes the place of the oldest client still sending
+ * its request (its own address's first): a scraper gets in however many
+ * hold half a request. */
 #define MAX_CLIENTS 16
-/* A client that has not sent its request and read the answer by then is
- * dropped. */
-#define CLIENT_SECONDS 5
+#define MAX_PER_PEER 8
+/* Connections the kernel keeps while the main loop is busy. */
+#define BACKLOG 64
+/* A scraper sends its whole request at once: one that has not within this
+ * long is dropped, however it trickles. */
+#define REQUEST_MS 2000
+/* A client that has not read the answer by then is dropped. */
+#define ANSWER_SECONDS 5
 
 typedef struct
 {
@@ -29,6 +37,7 @@ typedef struct
   gsize sent;
   guint watch;
   guint timeout;
+  gchar peer[NI_MAXHOST];   /* numeric address */
 } Client;
 
 struct _SlMetricsHttp
@@ -103,7 +112,7 @@ client_free (Client *c)
 static void
 client_close (Client *c)
 {
-  g_ptr_array_remove_fast (c->http->clients, c);
+  g_ptr_array_remove (c->http->clients, c);
 }
 
 static gboolean
@@ -196,8 +205,43 @@ on_readable (gint fd, GIOCondition condition, gpointer data)
     answer (c);
   else
     respond (c, "431 Request Header Fields Too Large", "text/plain; charset=utf-8", "request too large\n", FALSE);
+  g_source_remove (c->timeout);
+  c->timeout = g_timeout_add_seconds (ANSWER_SECONDS, on_timeout, c);
   c->watch = g_unix_fd_add (fd, G_IO_OUT, on_writable, c);
   return G_SOURCE_REMOVE;
+}
+
+/* The client whose place a newcomer from peer takes: the first (oldest)
+ * still sending its request from peer when peer holds MAX_PER_PEER, else
+ * from anywhere when every place is taken; NULL when it needs none.
+ * *refuse when it needs one and none may go. */
+static Client *
+place_for (SlMetricsHttp *http, const gchar *peer, gboolean *refuse)
+{
+  guint from_peer = 0;
+  Client *oldest = NULL;
+  Client *oldest_of_peer = NULL;
+  for (guint i = 0; i < http->clients->len; i++)
+    {
+      Client *c = g_ptr_array_index (http->clients, i);
+      gboolean same = strcmp (c->peer, peer) == 0;
+      from_peer += same;
+      if (c->out)
+        continue;
+      if (!oldest)
+        oldest = c;
+      if (same && !oldest_of_peer)
+        oldest_of_peer = c;
+    }
+  Client *victim = NULL;
+  if (from_peer >= MAX_PER_PEER)
+    victim = oldest_of_peer;
+  else if (http->clients->len >= MAX_CLIENTS)
+    victim = oldest;
+  else
+    return NULL;
+  *refuse = victim == NULL;
+  return victim;
 }
 
 static gboolean
@@ -205,19 +249,29 @@ on_accept (gint fd, GIOCondition condition, gpointer data)
 {
   SlMetricsHttp *http = data;
   gint client;
-  while ((client = accept4 (fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0)
+  struct sockaddr_storage addr;
+  socklen_t len = sizeof addr;
+  while ((client = accept4 (fd, (struct sockaddr *) &addr, &len, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0)
     {
-      if (http->clients->len >= MAX_CLIENTS)
+      Client *c = g_new0 (Client, 1);
+      if (getnameinfo ((struct sockaddr *) &addr, len, c->peer, sizeof c->peer, NULL, 0, NI_NUMERICHOST) != 0)
+        g_strlcpy (c->peer, "unknown", sizeof c->peer);
+      len = sizeof addr;
+      gboolean refuse = FALSE;
+      Client *victim = place_for (http, c->peer, &refuse);
+      if (refuse)
         {
           close (client);
+          g_free (c);
           continue;
         }
-      Client *c = g_new0 (Client, 1);
+      if (victim)
+        client_close (victim);
       c->http = http;
       c->fd = client;
       c->in = g_string_new (NULL);
       c->watch = g_unix_fd_add (client, G_IO_IN, on_readable, c);
-      c->timeout = g_timeout_add_seconds (CLIENT_SECONDS, on_timeout, c);
+      c->timeout = g_timeout_add (REQUEST_MS, on_timeout, c);
       g_ptr_array_add (http->clients, c);
     }
   return G_SOURCE_CONTINUE;
@@ -232,7 +286,7 @@ sl_metrics_http_new (const gchar *address, GError **error)
   gint fd = socket (ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   gint one = 1;
   if (fd < 0 || setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0
-      || bind (fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen (fd, MAX_CLIENTS) < 0)
+      || bind (fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen (fd, BACKLOG) < 0)
     {
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
                    _("cannot serve metrics on %s: %s"), address, g_strerror (errno));

@@ -140,13 +140,47 @@ fail (GError **error, const gchar *what)
   return FALSE;
 }
 
+/* Takes every capability that caps does not permit out of the bounding
+ * set, so that nothing the daemon runs later (a program() with file
+ * capabilities, a hook command) can gain it back. Needs CAP_SETPCAP,
+ * so it comes before the user change. */
+static gboolean
+limit_bounding_set (cap_t caps)
+{
+  for (cap_value_t c = 0; c < (cap_value_t) cap_max_bits (); c++)
+    {
+      cap_flag_value_t permitted = CAP_CLEAR;
+      if (cap_get_flag (caps, c, CAP_PERMITTED, &permitted) == 0 && permitted == CAP_SET)
+        continue;
+      if (CAP_IS_SUPPORTED (c) && cap_drop_bound (c) < 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* PR_SET_KEEPCAPS keeps the permitted set through setuid(); the
- * effective set is cleared by it and set again from caps. */
+ * effective set is cleared by it and set again from caps. No new
+ * privileges from then on: a child of the daemon (program(), a hook
+ * command) cannot gain a capability or a user through a setuid or
+ * file-capability program, and, as no capability is inheritable, runs
+ * with none. */
 gboolean
 sl_privileges_drop (SlPrivileges *p, GError **error)
 {
+  if (!p->user && !p->caps && p->gid == (gid_t) -1)
+    return TRUE;
   if (p->user && p->caps && prctl (PR_SET_KEEPCAPS, 1, 0, 0, 0) < 0)
     return fail (error, _("cannot keep capabilities across the user change"));
+  if (p->caps || p->user)
+    {
+      /* --no-caps: none is kept */
+      cap_t kept = p->caps ? p->caps : cap_init ();
+      gboolean limited = kept && limit_bounding_set (kept);
+      if (kept && kept != p->caps)
+        cap_free (kept);
+      if (!limited)
+        return fail (error, _("cannot limit the capability bounding set"));
+    }
   if (p->gid != (gid_t) -1)
     {
       gint rc = p->user ? initgroups (p->user, p->gid) : setgroups (1, &p->gid);
@@ -159,6 +193,8 @@ sl_privileges_drop (SlPrivileges *p, GError **error)
     return fail (error, _("--caps: cannot set the capabilities"));
   if (p->user && p->caps)
     prctl (PR_SET_KEEPCAPS, 0, 0, 0, 0);
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+    return fail (error, _("cannot forbid new privileges"));
   return TRUE;
 }
 

@@ -10,9 +10,11 @@
 #include "tests/functional/harness.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -668,6 +670,163 @@ test_disk_full (SlTestEnv *env, gconstpointer data)
   relay_clear (&r);
 }
 
+/* The chaos run: sluice-gen sends numbered messages with --reconnect to
+ * the relay (reliable disk buffer on a small tmpfs of its own) and on to
+ * the remote, while the test does, in an order a seed chooses, kill -9
+ * and restart of the relay, SIGHUP reloads of it, SIGSTOP stalls of the
+ * remote and a filled disk under the buffer. At the end: the seed, the
+ * rounds, what was lost and duplicated. Plain TCP cannot tell a sender
+ * what the relay stored: what a kill -9 takes is the relay's window and
+ * what the kernel's socket buffers held (sluice-gen's possibly-lost);
+ * RELP (another branch) acknowledges at the application level.
+ * SL_CHAOS_SEED and SL_CHAOS_ROUNDS (bench/chaos) set the seed and length. */
+enum
+{
+  CHAOS_KILL,
+  CHAOS_RELOAD,
+  CHAOS_STALL,
+  CHAOS_FILL,
+  CHAOS_EVENTS
+};
+
+#define CHAOS_RATE 10000
+/* the kernel's socket buffers on loopback, in messages, and a window and
+ * a read: what one kill -9 may take at most */
+#define KERNEL_MESSAGES ((8 * 1024 * 1024) / MSG_SIZE)
+
+typedef struct
+{
+  guint32 seed;
+  guint rounds;
+  guint counts[CHAOS_EVENTS];
+} Chaos;
+
+/* Fills the file system of the disk buffer but for a little, for a while. */
+static void
+fill_for_a_while (GRand *rand, const gchar *dq)
+{
+  g_autofree gchar *filler = g_build_filename (dq, "filler", NULL);
+  gint fd = open (filler, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0)
+    return;
+  static gchar block[65536];
+  while (write (fd, block, sizeof block) > 0)
+    ;
+  struct stat st;
+  if (fstat (fd, &st) == 0 && ftruncate (fd, MAX (st.st_size - 256 * 1024, 0)) < 0)
+    g_test_message ("cannot leave room on the disk buffer's file system");
+  close (fd);
+  g_usleep (g_rand_int_range (rand, 300, 1000) * 1000);
+  unlink (filler);
+}
+
+static gboolean
+chaos_round (SlTestEnv *env, Relay *r, GRand *rand, const gchar *dq, Chaos *c)
+{
+  guint event = g_rand_int_range (rand, 0, CHAOS_EVENTS);
+  c->counts[event]++;
+  switch (event)
+    {
+    case CHAOS_KILL:
+      sl_test_daemon_stop (env, SIGKILL);
+      return sl_test_daemon_start (env);
+    case CHAOS_RELOAD:
+      {
+        g_autofree gchar *answer = sl_test_control (env, "RELOAD");
+        return answer && g_str_has_prefix (answer, "OK");
+      }
+    case CHAOS_STALL:
+      kill (r->remote.pid, SIGSTOP);
+      g_usleep (g_rand_int_range (rand, 300, 1500) * 1000);
+      kill (r->remote.pid, SIGCONT);
+      return TRUE;
+    case CHAOS_FILL:
+      fill_for_a_while (rand, dq);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+run_chaos (SlTestEnv *env, Relay *r, const gchar *dq, Chaos *c, guint messages)
+{
+  g_autofree gchar *n = g_strdup_printf ("%u", messages);
+  g_autofree gchar *rate = g_strdup_printf ("%u", CHAOS_RATE);
+  g_autofree gchar *size = g_strdup_printf ("%u", MSG_SIZE);
+  g_autofree gchar *err_path = sl_test_path (env, "gen.stderr");
+  const gchar *args[] = { "--reconnect", "--reconnect-timeout", "60", "-Q", "-r", rate, "-n", n, "-s", size,
+                          "127.0.0.1", r->in, NULL };
+  GPid gen = sl_test_spawn_built ("tools/sluice-gen", err_path, args);
+  if (!gen)
+    return;
+  GRand *rand = g_rand_new_with_seed (c->seed);
+  gboolean ok = TRUE;
+  for (guint i = 0; ok && i < c->rounds; i++)
+    {
+      g_usleep (g_rand_int_range (rand, 100, 600) * 1000);
+      ok = chaos_round (env, r, rand, dq, c);
+    }
+  g_rand_free (rand);
+  gint status = sl_test_child_wait (gen, 120 * G_USEC_PER_SEC);
+  g_autofree gchar *gen_err = sl_test_read_file (err_path);
+  if (!ok || status != 0)
+    {
+      g_test_fail_printf ("chaos seed %u: a round failed or sluice-gen exited with %d: %s", c->seed, status, gen_err);
+      return;
+    }
+  if (!wait_stat_moving (env, "destination", "d_out", "disk_queue_length", 0)
+      || !sl_test_wait_stat (env, "destination", "d_out", "queued", 0))
+    return;
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_out", "dropped"), ==, 0);
+  g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
+  g_assert_cmpint (sl_test_daemon_stop (&r->remote, SIGTERM), ==, 0);
+  g_autofree gchar *report = verify (r->output, messages, 1, 1);
+  const gchar *total = report ? strstr (report, "total: ") : NULL;
+  gint64 lost = number_after (total, " missing=");
+  gint64 duplicated = number_after (total, " duplicated=");
+  g_test_message ("chaos: seed=%u rounds=%u (kill -9 %u, reload %u, stall %u, disk full %u) messages=%u lost=%"
+                  G_GINT64_FORMAT " duplicated=%" G_GINT64_FORMAT "; sluice-gen: possibly-lost=%" G_GINT64_FORMAT
+                  " (what TCP cannot tell a sender was stored)",
+                  c->seed, c->rounds, c->counts[CHAOS_KILL], c->counts[CHAOS_RELOAD], c->counts[CHAOS_STALL],
+                  c->counts[CHAOS_FILL], messages, lost, duplicated, number_after (gen_err, ", possibly-lost="));
+  g_assert_nonnull (total);
+  g_assert_cmpint (lost, >=, 0);
+  /* only a kill -9 may lose, and at most what TCP had not handed over */
+  g_assert_cmpint (lost, <=, (gint64) c->counts[CHAOS_KILL] * (WINDOW + READ_MESSAGES + KERNEL_MESSAGES));
+}
+
+static void
+test_chaos (SlTestEnv *env, gconstpointer data)
+{
+  if (geteuid () != 0)
+    {
+      g_test_skip ("the filled disk is a tmpfs the test mounts: root only");
+      return;
+    }
+  const gchar *seed_text = g_getenv ("SL_CHAOS_SEED");
+  const gchar *rounds_text = g_getenv ("SL_CHAOS_ROUNDS");
+  Chaos c = { .seed = seed_text ? (guint32) g_ascii_strtoull (seed_text, NULL, 10) : g_test_rand_int (),
+              .rounds = rounds_text ? (guint) g_ascii_strtoull (rounds_text, NULL, 10) : 8 };
+  g_test_message ("chaos seed %u (SL_CHAOS_SEED=%u repeats the order)", c.seed, c.seed);
+  Relay r;
+  g_autofree gchar *dq = sl_test_path (env, "dq");
+  gboolean mounted = FALSE;
+  if (relay_init (&r, env, "reliable(yes) disk-buf-size(1G)") && mkdir (dq, 0700) == 0
+      && (mounted = mount ("tmpfs", dq, "tmpfs", 0, "size=32m") == 0) && sl_test_daemon_start (&r.remote)
+      && sl_test_daemon_start (env))
+    run_chaos (env, &r, dq, &c, MAX (c.rounds, 1) * CHAOS_RATE);
+  if (env->pid)
+    sl_test_daemon_stop (env, SIGKILL);
+  if (r.remote.pid)
+    {
+      kill (r.remote.pid, SIGCONT);
+      sl_test_daemon_stop (&r.remote, SIGKILL);
+    }
+  if (mounted && umount2 (dq, MNT_DETACH) < 0)
+    g_test_fail_printf ("cannot unmount %s: %s", dq, g_strerror (errno));
+  relay_clear (&r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -689,5 +848,6 @@ main (int argc, char **argv)
   g_test_add ("/durability/stall/disk-buffer", SlTestEnv, "reliable(yes) disk-buf-size(1G)", sl_test_env_setup,
               test_stall, sl_test_env_teardown);
   SL_TEST_ADD ("/durability/disk-full", test_disk_full);
+  SL_TEST_ADD ("/durability/chaos", test_chaos);
   return g_test_run ();
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Metrics: sluicectl stats --format prometheus, the HTTP endpoint of
- * options { stats(listen(...)) }, and Debian's prometheus scraping it. */
+ * options { stats(listen(...)) }, its scrapes served while clients hold
+ * half a request, and Debian's prometheus scraping it. */
 #include "tests/functional/harness.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <jansson.h>
@@ -181,6 +183,80 @@ test_listen_is_checked (SlTestEnv *env, gconstpointer data)
   g_assert_nonnull (strstr (err, "unknown option 'listne' in stats(); did you mean 'listen'?"));
 }
 
+#define HALF_REQUESTS 16
+#define SCRAPES 25
+
+/* A client that holds half a request line; -1 (and the test failed) when
+ * it cannot connect. */
+static gint
+half_request (guint16 port)
+{
+  gint fd = sl_test_tcp_connect (port);
+  if (fd >= 0 && !sl_test_send_all (fd, "GET /met", 8))
+    {
+      close (fd);
+      return -1;
+    }
+  return fd;
+}
+
+/* Sends one more byte of its request, or connects again when the daemon
+ * dropped it; FALSE (and the test failed) when it cannot. */
+static gboolean
+keep_holding (gint *fd, guint16 port)
+{
+  gchar byte;
+  gssize n = recv (*fd, &byte, 1, MSG_DONTWAIT);
+  if ((n == 0 || (n < 0 && errno != EAGAIN)) || send (*fd, "r", 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+    {
+      close (*fd);
+      *fd = half_request (port);
+    }
+  return *fd >= 0;
+}
+
+/* Sixteen clients that hold half a request line, sending a byte now and
+ * then and coming back when dropped, do not make a scrape fail: each
+ * takes the place of the oldest of them. */
+static void
+run_half_requests (guint16 http_port, gint *fds)
+{
+  for (guint i = 0; i < HALF_REQUESTS; i++)
+    if ((fds[i] = half_request (http_port)) < 0)
+      return;
+  for (guint scrape = 0; scrape < SCRAPES; scrape++)
+    {
+      for (guint i = 0; i < HALF_REQUESTS; i++)
+        if (!keep_holding (&fds[i], http_port))
+          return;
+      g_autofree gchar *metrics = http_get (http_port, "/metrics");
+      if (!g_str_has_prefix (metrics, "HTTP/1.1 200 OK\r\n"))
+        {
+          g_test_fail_printf ("scrape %u of %u failed: '%s'", scrape + 1, SCRAPES, metrics);
+          return;
+        }
+    }
+  /* one that never ends its request is dropped within the request's
+   * deadline, however it trickles */
+  gchar buf[64];
+  g_assert_cmpint (recv (fds[HALF_REQUESTS - 1], buf, sizeof buf, 0), <=, 0);
+}
+
+static void
+test_half_requests (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port, http_port;
+  if (!start_with_metrics (env, &port, &http_port))
+    return;
+  gint fds[HALF_REQUESTS];
+  for (guint i = 0; i < HALF_REQUESTS; i++)
+    fds[i] = -1;
+  run_half_requests (http_port, fds);
+  for (guint i = 0; i < HALF_REQUESTS; i++)
+    if (fds[i] >= 0)
+      close (fds[i]);
+}
+
 /* A reload that moves the endpoint: the old address is let go, the new
  * one answers. */
 static void
@@ -311,6 +387,7 @@ main (int argc, char **argv)
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/metrics/endpoint", test_endpoint_serves_metrics_and_health);
   SL_TEST_ADD ("/metrics/listen-checked", test_listen_is_checked);
+  SL_TEST_ADD ("/metrics/half-requests", test_half_requests);
   SL_TEST_ADD ("/metrics/reload-moves-endpoint", test_reload_moves_endpoint);
   SL_TEST_ADD ("/metrics/prometheus-scrapes", test_prometheus_scrapes_sluice);
   return g_test_run ();

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --user, --group and --caps on the real daemon, started as root: it
  * runs as the user with the capabilities asked for, in every thread, a
- * reload binds ports below 1024 again, and files made after the drop get
- * the owner() configured. Skipped when the tests do not run as root. */
+ * reload binds ports below 1024 again, files made after the drop get
+ * the owner() configured, and its children have no capability. Skipped when the tests do not run as root. */
 #include "tests/functional/harness.h"
 
 #include <arpa/inet.h>
@@ -65,8 +65,8 @@ status_field (const gchar *status_path, const gchar *name)
   return g_strndup (p, strcspn (p, "\n"));
 }
 
-/* Every thread of pid runs as uid and gid with exactly caps permitted
- * and effective. */
+/* Every thread of pid runs as uid and gid with exactly caps permitted,
+ * effective and in the bounding set, and may gain no new privileges. */
 static void
 assert_credentials (GPid pid, guint uid, guint gid, guint64 caps)
 {
@@ -88,11 +88,15 @@ assert_credentials (GPid pid, guint uid, guint gid, guint64 caps)
       g_autofree gchar *groups = status_field (status, "Groups");
       g_autofree gchar *prm = status_field (status, "CapPrm");
       g_autofree gchar *eff = status_field (status, "CapEff");
+      g_autofree gchar *bnd = status_field (status, "CapBnd");
+      g_autofree gchar *nnp = status_field (status, "NoNewPrivs");
       g_assert_cmpstr (uids, ==, ids);
       g_assert_cmpstr (gid_line, ==, gids);
       g_assert_cmpstr (groups ? g_strstrip (groups) : NULL, ==, only_group);
       g_assert_cmpstr (prm, ==, mask);
       g_assert_cmpstr (eff, ==, mask);
+      g_assert_cmpstr (bnd, ==, mask);
+      g_assert_cmpstr (nnp, ==, "1");
     }
   g_dir_close (dir);
   g_assert_cmpuint (threads, >, 1);
@@ -200,6 +204,53 @@ test_caps_option (SlTestEnv *env, gconstpointer data)
 
 /* A user, group or capability set that does not exist stops the start
  * before anything is opened, naming what was wrong. */
+static const gchar children_config[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@) hook-commands(\n"
+  "  startup(\"grep -E '^(Cap|NoNewPrivs)' /proc/self/status > @DIR@/hook.status\"))); };\n"
+  "destination d_prog { program(\"grep -E '^(Cap|NoNewPrivs)' /proc/self/status > @DIR@/program.status; "
+  "exec cat > /dev/null\"); };\n"
+  "log { source(s_net); destination(d_prog); };\n";
+
+/* What a child of the daemon may do, from the status it wrote: no
+ * capability, the bounding set of the daemon's, no new privileges. */
+static void
+assert_child_status (SlTestEnv *env, const gchar *name)
+{
+  g_autofree gchar *path = sl_test_path (env, name);
+  if (!sl_test_wait_contains (env, path, "NoNewPrivs"))
+    return;
+  g_autofree gchar *mask = g_strdup_printf ("%016" G_GINT64_MODIFIER "x", (guint64) DEFAULT_CAPS);
+  g_autofree gchar *prm = status_field (path, "CapPrm");
+  g_autofree gchar *eff = status_field (path, "CapEff");
+  g_autofree gchar *bnd = status_field (path, "CapBnd");
+  g_autofree gchar *amb = status_field (path, "CapAmb");
+  g_autofree gchar *nnp = status_field (path, "NoNewPrivs");
+  g_assert_cmpstr (prm, ==, "0000000000000000");
+  g_assert_cmpstr (eff, ==, "0000000000000000");
+  g_assert_cmpstr (amb, ==, "0000000000000000");
+  g_assert_cmpstr (bnd, ==, mask);
+  g_assert_cmpstr (nnp, ==, "1");
+}
+
+/* program() and a hook command run with no capability, and cannot gain
+ * any back through the bounding set or a setuid program. */
+static void
+test_children_without_caps (SlTestEnv *env, gconstpointer data)
+{
+  if (skip_unless_root ())
+    return;
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_str = g_strdup_printf ("%u", port);
+  if (!port || !give_folder_to_nobody (env) || !sl_test_write_config (env, children_config, "PORT", port_str, NULL)
+      || !sl_test_daemon_start_with_args (env, "--user", "nobody", "--group", "nogroup", NULL))
+    return;
+  if (!sl_test_tcp_send (port, "<13>Jan  2 03:04:05 web1 app: start the program\n"))
+    return;
+  assert_child_status (env, "hook.status");
+  assert_child_status (env, "program.status");
+}
+
 static void
 test_bad_names (SlTestEnv *env, gconstpointer data)
 {
@@ -228,6 +279,7 @@ main (int argc, char **argv)
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/privileges/user-and-reload", test_user_and_reload);
   SL_TEST_ADD ("/privileges/caps-option", test_caps_option);
+  SL_TEST_ADD ("/privileges/children-without-caps", test_children_without_caps);
   SL_TEST_ADD ("/privileges/bad-names", test_bad_names);
   return g_test_run ();
 }

@@ -4,11 +4,13 @@
  * and as a TLS server, openssl s_client handshakes, refused clients (no
  * certificate, another CA, expired, revoked, a fingerprint not trusted)
  * each logged with its reason while a trusted client on the same port goes
- * on, and a client that never handshakes closed after the timeout. */
+ * on, a client that never handshakes closed after the timeout, and two
+ * hundred of them that cannot keep a trusted client out. */
 #include "tests/functional/harness.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -650,6 +652,90 @@ test_silent_client (Tls *t, gconstpointer data)
   g_assert_true (sl_test_wait_stderr (&t->local, "reason='no handshake within handshake-timeout()'"));
 }
 
+static const gchar unstarted_config[] =
+  "@version: 4.0\n"
+  "source s_tls { network(ip(\"127.0.0.1\") port(@PORT@) transport(\"tls\")\n"
+  "  tls(key-file(\"@PKI@/server.key\") cert-file(\"@PKI@/server.pem\") ca-file(\"@PKI@/ca.pem\")\n"
+  "      peer-verify(required-trusted))); };\n"
+  "destination d { file(\"@DIR@/out.log\" template(\"${.tls.x509_cn} ${MESSAGE}\\n\")); };\n"
+  "log { source(s_tls); destination(d); };\n";
+
+#define UNSTARTED 200
+
+/* A connection begun without waiting for the daemon to accept it. */
+static gint
+connect_nowait (guint16 port)
+{
+  gint fd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons (port),
+                              .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
+  if (fd >= 0 && (connect (fd, (struct sockaddr *) &addr, sizeof addr) == 0 || errno == EINPROGRESS))
+    return fd;
+  g_test_fail_printf ("cannot connect to 127.0.0.1:%u: %s", port, g_strerror (errno));
+  if (fd >= 0)
+    close (fd);
+  return -1;
+}
+
+static gboolean
+wait_connections (SlTestEnv *env, gint64 n)
+{
+  gint64 limit = g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
+  while (sl_test_stat (env, "source", "s_tls", "connections") < n)
+    {
+      if (g_get_monotonic_time () > limit)
+        {
+          g_test_fail_printf ("fewer than %" G_GINT64_FORMAT " connections were accepted", n);
+          return FALSE;
+        }
+      g_usleep (20 * 1000);
+    }
+  return TRUE;
+}
+
+/* Two hundred connections that never start their handshake hold every
+ * place of the default max-connections() before a trusted client comes:
+ * they make room for it rather than keep it waiting for their
+ * handshake-timeout(). */
+static void
+run_unstarted (Tls *t, guint16 port, gint *fds)
+{
+  g_autofree gchar *out = sl_test_path (&t->local, "out.log");
+  for (guint i = 0; i < UNSTARTED; i++)
+    if ((fds[i] = connect_nowait (port)) < 0)
+      return;
+  if (!wait_connections (&t->local, 10))
+    return;
+  gint64 start = g_get_monotonic_time ();
+  g_autoptr (GString) lines = numbered_lines ("trusted", 1, 50);
+  g_assert_true (client_send (t, port, "client", NULL, lines->str));
+  if (!sl_test_wait_lines (&t->local, out, 50))
+    return;
+  g_test_message ("the trusted client got in %.1f s after %u unstarted handshakes",
+                  (g_get_monotonic_time () - start) / 1e6, UNSTARTED);
+  check_delivered (out, "client1", "trusted", 50);
+  g_assert_cmpint (sl_test_stat (&t->local, "source", "s_tls", "evicted_no_message"), >=, 1);
+}
+
+static void
+test_unstarted_handshakes (Tls *t, gconstpointer data)
+{
+  if (!have (OPENSSL) || !make_pki (t))
+    return;
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_s = port_text (port);
+  if (!sl_test_write_config (&t->local, unstarted_config, "PORT", port_s, "PKI", t->pki, NULL)
+      || !sl_test_daemon_start (&t->local))
+    return;
+  gint fds[UNSTARTED];
+  for (guint i = 0; i < UNSTARTED; i++)
+    fds[i] = -1;
+  run_unstarted (t, port, fds);
+  for (guint i = 0; i < UNSTARTED; i++)
+    if (fds[i] >= 0)
+      close (fds[i]);
+}
+
 /* Files that cannot be used are configuration errors with the position
  * of the option. */
 static void
@@ -704,6 +790,7 @@ main (gint argc, gchar **argv)
   TLS_TEST_ADD ("/tls/s_client", test_s_client);
   TLS_TEST_ADD ("/tls/refused", test_refused);
   TLS_TEST_ADD ("/tls/silent-client", test_silent_client);
+  TLS_TEST_ADD ("/tls/unstarted-handshakes", test_unstarted_handshakes);
   TLS_TEST_ADD ("/tls/config-errors", test_config_errors);
   return g_test_run ();
 }

@@ -103,21 +103,21 @@ test_damaged_lines_are_skipped (Fixture *f, gconstpointer data)
 }
 
 static void
-test_unreadable_file_is_an_error (Fixture *f, gconstpointer data)
+test_not_a_file_is_an_error (Fixture *f, gconstpointer data)
 {
-  /* a folder where the file should be cannot be read */
+  /* a folder where the file should be is not the daemon's to replace */
   g_assert_cmpint (g_mkdir (f->path, 0700), ==, 0);
   GError *error = NULL;
   g_assert_false (sl_persist_open (f->path, &error));
   g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "is a folder"));
   g_clear_error (&error);
-  /* the store still works in memory; saving reports the failure */
+  /* the store still works in memory; nothing is written over the folder */
   sl_persist_set ("k", "v");
   assert_value ("k", "v");
-  g_assert_false (sl_persist_save (&error));
-  g_assert_nonnull (error);
-  g_clear_error (&error);
+  g_assert_true (sl_persist_save (&error));
   sl_persist_close ();
+  g_assert_true (g_file_test (f->path, G_FILE_TEST_IS_DIR));
   g_rmdir (f->path);
 }
 
@@ -129,6 +129,6 @@ main (int argc, char **argv)
   g_test_add ("/persist/restart", Fixture, NULL, setup, test_values_survive_a_restart, teardown);
   g_test_add ("/persist/close-saves", Fixture, NULL, setup, test_close_saves, teardown);
   g_test_add ("/persist/damaged-lines", Fixture, NULL, setup, test_damaged_lines_are_skipped, teardown);
-  g_test_add ("/persist/unreadable", Fixture, NULL, setup, test_unreadable_file_is_an_error, teardown);
+  g_test_add ("/persist/not-a-file", Fixture, NULL, setup, test_not_a_file_is_an_error, teardown);
   return g_test_run ();
 }

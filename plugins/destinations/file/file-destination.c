@@ -508,7 +508,7 @@ flush_run (FileDestination *self, const gchar *path, guint end, guint *dropped)
 
 /* Messages going to one file are gathered and written together. A failed
  * write reports how many messages before it were handled, and the core
- * keeps the rest and retries after time-reopen(). Messages of a spurious
+ * keeps the rest and retries on its back-off, up to time-reopen(). Messages of a spurious
  * or lastingly unwritable path are handled by dropping them. */
 static SlWriteResult
 file_write (SlDriver *d, SlWriteBatch *batch)
@@ -566,7 +566,7 @@ file_write (SlDriver *d, SlWriteBatch *batch)
 
 /* Files of templated paths that took no message for time-reap() are
  * closed; a literal path stays open. A full disk gives no sign when it has
- * room again, so retries wait for time-reopen(). */
+ * room again, so retries come on the core's back-off. */
 static gboolean
 file_tick (SlDriver *d)
 {

@@ -451,10 +451,45 @@ disk_full_on (SlTestEnv *env, const gchar *mountpoint)
   g_assert_cmpuint (count_occurrences (log, "error writing file"), ==, 1);
 }
 
-/* A real full disk: a 64 KiB tmpfs. Messages under flow control are held,
- * the error is logged once, none is torn or lost when space returns. */
+static const gchar heal_config[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "destination d_file { file(\"@DIR@/full/out.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_net); destination(d_file); flags(flow-control); };\n";
+
+/* With the default time-reopen() (a minute), room that comes back is used
+ * within the first few retries of the back-off; the fault and its end are
+ * logged once each, the end with what waited. */
 static void
-test_disk_full (SlTestEnv *env, gconstpointer data)
+disk_heals_on (SlTestEnv *env, const gchar *mountpoint)
+{
+  g_autofree gchar *filler = g_build_filename (mountpoint, "filler", NULL);
+  g_autofree gchar *path = g_build_filename (mountpoint, "out.log", NULL);
+  if (!fill_up (filler, 4096))
+    {
+      g_test_fail_printf ("cannot fill %s", mountpoint);
+      return;
+    }
+  guint16 port = start_with_port (env, heal_config);
+  if (!port || !send_lines (port, "app", 1, 200, 70) || !sl_test_wait_stderr (env, "destination cannot write now"))
+    return;
+  unlink (filler);
+  if (!sl_test_wait_lines (env, path, 200) || !sl_test_wait_stderr (env, "destination writes again"))
+    return;
+  assert_numbered_padded (path, 1, 200, 70);
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_file", "dropped"), ==, 0);
+  g_autofree gchar *log = sl_test_daemon_stderr (env);
+  g_assert_cmpuint (count_occurrences (log, "error writing file"), ==, 1);
+  g_assert_cmpuint (count_occurrences (log, "destination cannot write now"), ==, 1);
+  g_assert_cmpuint (count_occurrences (log, "destination writes again"), ==, 1);
+  const gchar *healed = strstr (log, "destination writes again");
+  g_test_message ("%.*s", (gint) strcspn (healed, "\n"), healed);
+  g_assert_null (strstr (healed, "queued='0'"));
+}
+
+/* A real full disk: a 64 KiB tmpfs. */
+static void
+on_small_tmpfs (SlTestEnv *env, void (*body) (SlTestEnv *env, const gchar *mountpoint))
 {
   g_autofree gchar *mountpoint = sl_test_path (env, "full");
   if (mkdir (mountpoint, 0700) < 0)
@@ -467,11 +502,25 @@ test_disk_full (SlTestEnv *env, gconstpointer data)
       g_test_skip ("cannot mount a tmpfs here (root and mount rights needed); /file/dev-full covers the error path");
       return;
     }
-  disk_full_on (env, mountpoint);
+  body (env, mountpoint);
   if (env->pid)
     sl_test_daemon_stop (env, SIGTERM);
   if (umount2 (mountpoint, MNT_DETACH) < 0)
     g_test_fail_printf ("cannot unmount %s: %s", mountpoint, g_strerror (errno));
+}
+
+/* Messages under flow control are held, the error is logged once, none is
+ * torn or lost when space returns. */
+static void
+test_disk_full (SlTestEnv *env, gconstpointer data)
+{
+  on_small_tmpfs (env, disk_full_on);
+}
+
+static void
+test_disk_full_heals (SlTestEnv *env, gconstpointer data)
+{
+  on_small_tmpfs (env, disk_heals_on);
 }
 
 static const gchar dev_full_config[] =
@@ -591,6 +640,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/file/time-reap", test_time_reap);
   SL_TEST_ADD ("/file/flush-lines", test_flush_lines);
   SL_TEST_ADD ("/file/disk-full", test_disk_full);
+  SL_TEST_ADD ("/file/disk-full-heals", test_disk_full_heals);
   SL_TEST_ADD ("/file/dev-full", test_dev_full);
   SL_TEST_ADD ("/file/throttle", test_throttle);
   SL_TEST_ADD ("/file/logrotate-errors", test_logrotate_errors);

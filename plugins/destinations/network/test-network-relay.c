@@ -201,6 +201,55 @@ test_tcp_workers (SlRelay *relay, gconstpointer data)
   sl_test_wait_stat (&relay->sender, "destination", "d_relay", "written", RELAY_LINES);
 }
 
+/* How many times needle is in text. */
+static guint
+count_occurrences (const gchar *text, const gchar *needle)
+{
+  guint n = 0;
+  for (const gchar *p = text; (p = strstr (p, needle)); p += strlen (needle))
+    n++;
+  return n;
+}
+
+static const gchar heal_sender[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@SPORT@)); };\n"
+  "destination d_relay { tcp(\"127.0.0.1\" port(@RPORT@)); };\n"
+  "log { source(s_net); destination(d_relay); flags(flow-control); };\n";
+
+/* A receiver that is not there yet, with the default time-reopen() (a
+ * minute): the sender connects within the first few retries of its
+ * back-off once it listens, and logs the fault and its end once each. */
+static void
+test_peer_back_soon (SlRelay *relay, gconstpointer data)
+{
+  guint16 rport = sl_test_free_port (SOCK_STREAM);
+  guint16 sport = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *rport_text = sl_relay_port_text (rport);
+  g_autofree gchar *sport_text = sl_relay_port_text (sport);
+  g_autofree gchar *out = sl_test_path (&relay->receiver, "out.log");
+  if (!sl_test_write_config (&relay->sender, heal_sender, "RPORT", rport_text, "SPORT", sport_text, NULL)
+      || !sl_test_write_config (&relay->receiver, workers_receiver, "RPORT", rport_text, NULL)
+      || !sl_test_daemon_start (&relay->sender))
+    return;
+  GString *lines = sl_relay_numbered_lines (1, RELAY_LINES);
+  gboolean sent = sl_test_tcp_send (sport, lines->str);
+  g_string_free (lines, TRUE);
+  if (!sent || !sl_test_wait_stderr (&relay->sender, "destination cannot write now")
+      || !sl_test_daemon_start (&relay->receiver))
+    return;
+  guint duplicates = 0;
+  g_assert_cmpuint (sl_relay_wait_sequence (&relay->receiver, out, RELAY_LINES, &duplicates), ==, 0);
+  g_assert_cmpuint (duplicates, ==, 0);
+  if (!sl_test_wait_stderr (&relay->sender, "destination writes again"))
+    return;
+  g_autofree gchar *log = sl_test_daemon_stderr (&relay->sender);
+  g_autofree gchar *healed = g_strndup (strstr (log, "destination writes again"), 400);
+  g_test_message ("%.*s", (gint) strcspn (healed, "\n"), healed);
+  g_assert_cmpuint (count_occurrences (log, "cannot connect"), ==, 1);
+  g_assert_cmpuint (count_occurrences (log, "destination cannot write now"), ==, 1);
+}
+
 /* syslog() over TCP, octet-counted (to a syslog() source, which expects
  * that framing), and over UDP; ISODATE with the fraction kept by
  * frac-digits(). */
@@ -571,6 +620,7 @@ main (gint argc, gchar **argv)
   sl_test_init (&argc, &argv);
   SL_RELAY_TEST_ADD ("/network/relay/tcp", test_tcp);
   SL_RELAY_TEST_ADD ("/network/relay/tcp-workers", test_tcp_workers);
+  SL_RELAY_TEST_ADD ("/network/relay/peer-back-soon", test_peer_back_soon);
   SL_RELAY_TEST_ADD ("/network/relay/syslog", test_syslog);
   SL_RELAY_TEST_ADD ("/network/relay/udp", test_udp);
   SL_RELAY_TEST_ADD ("/network/relay/network-udp", test_network_udp);

@@ -118,6 +118,58 @@ test_resume_after_restart (SlTestEnv *env, gconstpointer data)
     check_output (env, "one\ntwo\nthree\nfour\nfive\nsix\n");
 }
 
+#define FIRST_BATCH_LINES 1000
+/* How soon a delivered position must reach the persist file: what a
+ * kill -9 may repeat. */
+#define SAVED_WITHIN_USEC G_USEC_PER_SEC
+
+/* Waits up to limit_usec for the persist file to hold entry. */
+static gboolean
+wait_persisted (SlTestEnv *env, const gchar *entry, gint64 limit_usec)
+{
+  gint64 limit = g_get_monotonic_time () + limit_usec;
+  for (;;)
+    {
+      g_autofree gchar *persist = sl_test_read_file (env->persist);
+      if (persist && strstr (persist, entry))
+        return TRUE;
+      if (g_get_monotonic_time () > limit)
+        return FALSE;
+      g_usleep (10 * 1000);
+    }
+}
+
+/* The position of the first batch reaches the disk within a second of
+ * its delivery, so a kill -9 right after it repeats nothing. */
+static void
+test_kill_after_first_batch (SlTestEnv *env, gconstpointer data)
+{
+  GString *lines = g_string_new (NULL);
+  for (guint i = 1; i <= FIRST_BATCH_LINES; i++)
+    g_string_append_printf (lines, "line %05u\n", i);
+  gboolean written = append (env, "in.log", lines->str);
+  gsize size = lines->len;
+  g_string_free (lines, TRUE);
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  if (!written || !sl_test_write_config (env, file_config, NULL) || !sl_test_daemon_start (env)
+      || !sl_test_wait_lines (env, out, FIRST_BATCH_LINES))
+    return;
+  g_autofree gchar *in = sl_test_path (env, "in.log");
+  struct stat st;
+  g_assert_cmpint (stat (in, &st), ==, 0);
+  g_autofree gchar *entry = g_strdup_printf ("file(%s)\t%" G_GUINT64_FORMAT " %zu\n", in, (guint64) st.st_ino, size);
+  if (!wait_persisted (env, entry, SAVED_WITHIN_USEC))
+    {
+      g_test_fail_printf ("the position of the lines delivered was not saved within a second");
+      return;
+    }
+  sl_test_daemon_stop (env, SIGKILL);
+  if (!append (env, "in.log", "after the kill\n") || !sl_test_daemon_start (env)
+      || !sl_test_wait_contains (env, out, "after the kill\n"))
+    return;
+  g_assert_cmpuint (sl_test_count_lines (out), ==, FIRST_BATCH_LINES + 1);
+}
+
 /* persist-name() names the position, as in syslog-ng: the file read under
  * another spelling of its path resumes where the first one stopped. */
 static const gchar persist_name_config[] =
@@ -546,6 +598,7 @@ main (int argc, char **argv)
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/file/follow", test_follow);
   SL_TEST_ADD ("/file/resume-after-restart", test_resume_after_restart);
+  SL_TEST_ADD ("/file/kill-after-first-batch", test_kill_after_first_batch);
   SL_TEST_ADD ("/file/persist-name", test_persist_name);
   SL_TEST_ADD ("/file/rotation", test_rotation);
   SL_TEST_ADD ("/file/replaced-by-shorter", test_replaced_by_shorter);

@@ -5,8 +5,8 @@
  * Offsets are committed only for records whose messages were delivered:
  * the reader posts what it consumed (its window holding a place for each
  * message until every flow-controlled destination acknowledged it), and at
- * the end of each round (the consumer had nothing more at once, or
- * ROUND_MAX records were read) waits for its window to empty, then commits
+ * the end of each round (the consumer had nothing more at once,
+ * ROUND_MAX records were read, or half a second went by) waits for its window to empty, then commits
  * the next offset of every partition it read. A stop that cannot wait, or
  * a crash, repeats at most the round's records after a restart (Kafka's
  * at-least-once); none is lost. Auto-commit and librdkafka's own offset
@@ -20,8 +20,10 @@
 #include <string.h>
 
 #define POST_BATCH 256
-/* records between commits at most */
+/* records between commits at most, and the longest between them while
+ * records keep coming: a crash repeats at most that much */
 #define ROUND_MAX 10000
+#define ROUND_MAX_USEC (G_USEC_PER_SEC / 2)
 #define POLL_MS 100
 /* How long stopping waits for the last records read to be delivered; what
  * is still undelivered then is read again after a restart. */
@@ -183,7 +185,9 @@ static gboolean
 read_round (KafkaSource *self)
 {
   guint read = 0;
-  while (read < ROUND_MAX && !g_atomic_int_get (&self->stopping))
+  gint64 round_end = g_get_monotonic_time () + ROUND_MAX_USEC;
+  while (read < ROUND_MAX && !g_atomic_int_get (&self->stopping)
+         && (read % POST_BATCH != 0 || g_get_monotonic_time () < round_end))
     {
       rd_kafka_message_t *m = rd_kafka_consumer_poll (self->rk, read ? 0 : POLL_MS);
       if (!m)

@@ -38,7 +38,15 @@ remove_stale (const struct sockaddr_un *addr, gboolean stream, GError **error)
   if (!S_ISSOCK (st.st_mode))
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
-                   _("%s exists and is not a socket; not replacing it"), addr->sun_path);
+                   _("%s exists and is not a socket; not replacing it; owner='%u'"), addr->sun_path,
+                   (guint) st.st_uid);
+      return FALSE;
+    }
+  if (st.st_uid != geteuid () && st.st_uid != 0)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+                   _("%s is the socket of another user; not replacing it; owner='%u'"), addr->sun_path,
+                   (guint) st.st_uid);
       return FALSE;
     }
   if (socket_in_use (addr, stream))
