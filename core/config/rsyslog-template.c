@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* rsyslog's templates written as Sluice's. rsyslog's msg keeps the space
+ * after the tag, which Sluice's parser leaves in the header, so msg is
+ * rebuilt from the two; sp-if-no-1st-sp followed by msg, the pair every
+ * stock format uses, is then always one space and MSG. */
+#include "core/config/rsyslog-private.h"
+
+#include "core/config/error.h"
+#include "core/i18n.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* rsyslog 8.2302's built-in formats (its template.c and strgen modules) */
+static const struct
+{
+  const gchar *name;
+  const gchar *text;
+} builtin_formats[] = {
+  { "RSYSLOG_TraditionalFileFormat",
+    "%TIMESTAMP% %HOSTNAME% %syslogtag%%msg:::sp-if-no-1st-sp%%msg:::drop-last-lf%\n" },
+  { "RSYSLOG_FileFormat",
+    "%TIMESTAMP:::date-rfc3339% %HOSTNAME% %syslogtag%%msg:::sp-if-no-1st-sp%%msg:::drop-last-lf%\n" },
+  { "RSYSLOG_TraditionalForwardFormat", "<%PRI%>%TIMESTAMP% %HOSTNAME% %syslogtag:1:32%%msg:::sp-if-no-1st-sp%%msg%" },
+  { "RSYSLOG_ForwardFormat",
+    "<%PRI%>%TIMESTAMP:::date-rfc3339% %HOSTNAME% %syslogtag:1:32%%msg:::sp-if-no-1st-sp%%msg%" },
+  { "RSYSLOG_SyslogProtocol23Format",
+    "<%PRI%>1 %TIMESTAMP:::date-rfc3339% %HOSTNAME% %APP-NAME% %PROCID% %MSGID% %STRUCTURED-DATA% %msg%\n" },
+  { "RSYSLOG_DebugFormat",
+    "Debug line with all properties:\nFROMHOST: '%FROMHOST%', fromhost-ip: '%fromhost-ip%', HOSTNAME: '%HOSTNAME%', "
+    "PRI: %PRI%,\nsyslogtag '%syslogtag%', programname: '%programname%', APP-NAME: '%APP-NAME%', PROCID: "
+    "'%PROCID%', MSGID: '%MSGID%',\nTIMESTAMP: '%TIMESTAMP%', STRUCTURED-DATA: '%STRUCTURED-DATA%',\nmsg: "
+    "'%msg%'\nescaped msg: '%msg:::drop-cc%'\ninputname: %inputname% rawmsg: '%rawmsg%'\n$!:%$!%\n$.:%$.%\n"
+    "$/:%$/%\n\n" },
+  { "RSYSLOG_StdUsrMsgFormat", " %syslogtag%%msg%\n\r" },
+  { "RSYSLOG_WallFmt",
+    "\r\n\7Message from syslogd@%HOSTNAME% at %timegenerated% ...\r\n %syslogtag%%msg%\n\r" },
+};
+
+/* rsyslog's msg: the space Sluice's parser kept in the header, then MSG */
+#define MSG_WITH_SPACE "$(if (match(\" $\" template(\"${LEGACY_MSGHDR}\"))) \" \" \"\")${MSG}"
+
+static const struct
+{
+  const gchar *name;
+  const gchar *value;
+} properties[] = {
+  { "msg", MSG_WITH_SPACE },
+  { "rawmsg", "${LEGACY_MSGHDR}${MSG}" },
+  { "rawmsg-after-pri", "${LEGACY_MSGHDR}${MSG}" },
+  { "hostname", "${HOST}" },
+  { "source", "${HOST}" },
+  { "fromhost", "${SOURCEIP:-${LOGHOST}}" },
+  { "fromhost-ip", "${SOURCEIP:-127.0.0.1}" },
+  { "syslogtag", "$(strip ${MSGHDR})" },
+  { "programname", "${PROGRAM}" },
+  { "app-name", "${PROGRAM:--}" },
+  { "procid", "${PID:--}" },
+  { "msgid", "${MSGID:--}" },
+  { "structured-data", "${SDATA:--}" },
+  { "pri", "${PRI}" },
+  { "pri-text", "${FACILITY}.${LEVEL}<${PRI}>" },
+  { "syslogfacility", "${FACILITY_NUM}" },
+  { "syslogfacility-text", "${FACILITY}" },
+  { "syslogseverity", "${LEVEL_NUM}" },
+  { "syslogpriority", "${LEVEL_NUM}" },
+  { "syslogseverity-text", "${LEVEL}" },
+  { "syslogpriority-text", "${LEVEL}" },
+  { "inputname", "${SOURCE}" },
+  { "protocol-version", "$(if (\"${MSGID}${SDATA}\" ne \"\") \"1\" \"0\")" },
+  { "$myhostname", "${LOGHOST}" },
+  { "$now", "${R_YEAR}-${R_MONTH}-${R_DAY}" },
+  { "$year", "${R_YEAR}" },
+  { "$month", "${R_MONTH}" },
+  { "$day", "${R_DAY}" },
+  { "$hour", "${R_HOUR}" },
+  { "$minute", "${R_MIN}" },
+  { "$wday", "${R_WEEKDAY}" },
+};
+
+/* date options of timestamp (S_) and timegenerated (R_) */
+static const struct
+{
+  const gchar *option;
+  const gchar *format;   /* %s: the macro prefix */
+} date_options[] = {
+  { "date-rfc3164", "${%sDATE}" },
+  { "date-rfc3339", "${%sISODATE}" },
+  { "date-mysql", "${%sYEAR}${%sMONTH}${%sDAY}${%sHOUR}${%sMIN}${%sSEC}" },
+  { "date-unixtimestamp", "${%sUNIXTIME}" },
+  { "date-year", "${%sYEAR}" },
+  { "date-month", "${%sMONTH}" },
+  { "date-day", "${%sDAY}" },
+  { "date-hour", "${%sHOUR}" },
+  { "date-minute", "${%sMIN}" },
+  { "date-second", "${%sSEC}" },
+  { "date-ordinal", "${%sYEAR_DAY}" },
+  { "date-tzoffshour", "${%sTZOFFSET}" },
+};
+
+/* options that change nothing of what Sluice writes: it never keeps a
+ * trailing line feed nor control characters in MSG */
+static const gchar *const neutral_options[] = {
+  "drop-last-lf", "escape-cc", "space-cc", "drop-cc", "compressspace", "sp-if-no-1st-sp",
+};
+
+static gboolean
+date_property (const gchar *name, const gchar *options, GString *out)
+{
+  const gchar *prefix;
+
+  if (g_ascii_strcasecmp (name, "timestamp") == 0 || g_ascii_strcasecmp (name, "timereported") == 0)
+    prefix = "S_";
+  else if (g_ascii_strcasecmp (name, "timegenerated") == 0)
+    prefix = "R_";
+  else
+    return FALSE;
+
+  const gchar *format = "${%sDATE}";
+  g_auto (GStrv) words = g_strsplit (options ? options : "", ",", -1);
+  for (guint w = 0; words[w]; w++)
+    for (guint i = 0; i < G_N_ELEMENTS (date_options); i++)
+      if (g_ascii_strcasecmp (g_strstrip (words[w]), date_options[i].option) == 0)
+        format = date_options[i].format;
+  for (const gchar *p = format; *p; p++)
+    if (p[0] == '%' && p[1] == 's')
+      {
+        g_string_append (out, prefix);
+        p++;
+      }
+    else
+      g_string_append_c (out, *p);
+  return TRUE;
+}
+
+static gboolean
+base_property (const gchar *name, SlCfgPos pos, GString *out, GError **error)
+{
+  if (g_str_has_prefix (name, "$!") || g_str_has_prefix (name, "$.") || g_str_has_prefix (name, "$/"))
+    {
+      if (!name[2])
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                            _("the rsyslog property '%s' (the whole variable tree) is not supported"), name);
+          return FALSE;
+        }
+      g_autofree gchar *field = g_strdup (name + 2);
+      for (gchar *p = field; *p; p++)
+        if (*p == '!' || *p == '.' || *p == '/')
+          *p = '.';
+      g_string_append_printf (out, "${%s}", field);
+      return TRUE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (properties); i++)
+    if (g_ascii_strcasecmp (name, properties[i].name) == 0)
+      {
+        g_string_append (out, properties[i].value);
+        return TRUE;
+      }
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog property '%s' is not supported"), name);
+  return FALSE;
+}
+
+gboolean
+sl_rs_property_value (const gchar *name, SlCfgPos pos, GString *out, GError **error)
+{
+  return date_property (name, NULL, out) || base_property (name, pos, out, error);
+}
+
+gboolean
+sl_rs_template_property (const gchar *name, const gchar *from, const gchar *to, const gchar *options,
+                         SlCfgPos pos, GString *out, GError **error)
+{
+  g_autoptr (GString) value = g_string_new (NULL);
+  g_auto (GStrv) words = g_strsplit (options ? options : "", ",", -1);
+  const gchar *casing = NULL;
+
+  if (!date_property (name, options, value) && !base_property (name, pos, value, error))
+    return FALSE;
+  for (guint w = 0; words[w]; w++)
+    {
+      const gchar *word = g_strstrip (words[w]);
+      gboolean known = !*word || g_str_has_prefix (word, "date-");
+
+      for (guint i = 0; i < G_N_ELEMENTS (neutral_options); i++)
+        known = known || g_ascii_strcasecmp (word, neutral_options[i]) == 0;
+      if (g_ascii_strcasecmp (word, "lowercase") == 0 || g_ascii_strcasecmp (word, "uppercase") == 0)
+        {
+          casing = word;
+          known = TRUE;
+        }
+      if (!known)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                            _("the rsyslog property option '%s' is not supported"), word);
+          return FALSE;
+        }
+    }
+  gint start = from && *from ? atoi (from) : 1;
+  gint end = to && *to ? atoi (to) : 0;
+  if ((from && *from && start < 1) || (to && *to && end < start))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                        _("the rsyslog property range %s:%s is not supported (only positions from 1)"),
+                        from, to);
+      return FALSE;
+    }
+  if (start > 1 || end > 0)
+    {
+      g_autofree gchar *inner = g_string_free (g_steal_pointer (&value), FALSE);
+      value = g_string_new (NULL);
+      g_string_append_printf (value, "$(substr \"%s\" %d", inner, start - 1);
+      if (end > 0)
+        g_string_append_printf (value, " %d", end - start + 1);
+      g_string_append_c (value, ')');
+    }
+  if (casing)
+    g_string_append_printf (out, "$(%s \"%s\")", g_ascii_strdown (casing, -1), value->str);
+  else
+    g_string_append (out, value->str);
+  return TRUE;
+}
+
+static void
+append_constant (GString *out, const gchar *text, gsize len)
+{
+  for (gsize i = 0; i < len; i++)
+    {
+      if (text[i] == '$')
+        g_string_append_c (out, '$');
+      g_string_append_c (out, text[i]);
+    }
+}
+
+static gboolean
+has_option (const gchar *options, const gchar *option)
+{
+  g_auto (GStrv) words = g_strsplit (options ? options : "", ",", -1);
+  for (guint w = 0; words[w]; w++)
+    if (g_ascii_strcasecmp (g_strstrip (words[w]), option) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+sl_rs_template_from_string (const gchar *text, SlCfgPos pos, GString *out, GError **error)
+{
+  gboolean space_given = FALSE;
+
+  for (const gchar *p = text; *p;)
+    {
+      const gchar *open = strchr (p, '%');
+
+      if (!open)
+        {
+          append_constant (out, p, strlen (p));
+          break;
+        }
+      append_constant (out, p, (gsize) (open - p));
+      const gchar *close = strchr (open + 1, '%');
+      if (!close)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, pos, _("a '%%' of this rsyslog template is not closed"));
+          return FALSE;
+        }
+      if (close == open + 1)
+        {
+          g_string_append_c (out, '%');
+          p = close + 1;
+          continue;
+        }
+      g_autofree gchar *inside = g_strndup (open + 1, (gsize) (close - open - 1));
+      g_auto (GStrv) parts = g_strsplit (inside, ":", 4);
+      const gchar *name = parts[0];
+      const gchar *from = parts[1] ? parts[1] : NULL;
+      const gchar *to = from && parts[2] ? parts[2] : NULL;
+      const gchar *options = to && parts[3] ? parts[3] : NULL;
+      gboolean is_msg = g_ascii_strcasecmp (name, "msg") == 0;
+
+      if (is_msg && has_option (options, "sp-if-no-1st-sp"))
+        {
+          g_string_append_c (out, ' ');
+          space_given = TRUE;
+        }
+      else if (is_msg && space_given && !(from && *from) && !(to && *to))
+        {
+          g_string_append (out, "${MSG}");
+          space_given = FALSE;
+        }
+      else if (!sl_rs_template_property (name, from, to, options, pos, out, error))
+        return FALSE;
+      p = close + 1;
+    }
+  return TRUE;
+}
+
+const gchar *
+sl_rs_template_lookup (SlRsConf *c, const gchar *name, SlCfgPos pos, GError **error)
+{
+  g_autofree gchar *key = g_ascii_strdown (name, -1);
+  const gchar *text = g_hash_table_lookup (c->templates, key);
+
+  if (text)
+    return text;
+  for (guint i = 0; i < G_N_ELEMENTS (builtin_formats); i++)
+    if (g_ascii_strcasecmp (name, builtin_formats[i].name) == 0)
+      {
+        GString *out = g_string_new (NULL);
+
+        if (!sl_rs_template_from_string (builtin_formats[i].text, pos, out, error))
+          {
+            g_string_free (out, TRUE);
+            return NULL;
+          }
+        g_hash_table_insert (c->templates, g_steal_pointer (&key), out->str);
+        return g_string_free (out, FALSE);
+      }
+  sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, pos, _("there is no rsyslog template named '%s'"), name);
+  return NULL;
+}
