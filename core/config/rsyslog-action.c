@@ -38,6 +38,9 @@ template_option (SlRsConf *c, GString *out, const gchar *name, const gchar *fall
   if (!text)
     return FALSE;
   append_option (out, "template", text);
+  /* rsyslog's RFC 3339 stamps carry microseconds (the receive time's) */
+  if (strstr (text, "ISODATE}"))
+    g_string_append (out, " frac-digits(6)");
   return TRUE;
 }
 
@@ -78,7 +81,8 @@ file_action (SlRsConf *c, const gchar *path_template, const gchar *template_name
   const gchar *fallback = c->file_template;
 
   sl_rs_quote (drivers, path_template);
-  if (!fallback && !(fallback = sl_rs_template_lookup (c, "RSYSLOG_TraditionalFileFormat", pos, error)))
+  /* rsyslog 8.2302's omfile writes RSYSLOG_FileFormat unless told */
+  if (!fallback && !(fallback = sl_rs_template_lookup (c, "RSYSLOG_FileFormat", pos, error)))
     return NULL;
   if (!template_option (c, drivers, template_name, fallback, pos, error))
     return NULL;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* rsyslog's templates written as Sluice's. rsyslog's msg keeps the space
  * after the tag, which Sluice's parser leaves in the header, so msg is
- * rebuilt from the two; sp-if-no-1st-sp followed by msg, the pair every
- * stock format uses, is then always one space and MSG. */
+ * rebuilt from the two; sp-if-no-1st-sp followed by msg is then one space
+ * and MSG. */
 #include "core/config/rsyslog-private.h"
 
 #include "core/config/error.h"
@@ -242,6 +242,25 @@ has_option (const gchar *options, const gchar *option)
   return FALSE;
 }
 
+/* rsyslog's tag is the first word after the header, so the stock
+ * formats' tag-and-message is the text as received, with a space after
+ * it when it has none (sp-if-no-1st-sp of an empty msg) */
+#define TAG_AND_MSG "${MSGHDR}${MSG}$(if (match(\" \" template(\"${MSGHDR}${MSG}\") type(string) flags(substring))) \"\" \" \")"
+
+static gsize
+tag_and_msg_length (const gchar *at)
+{
+  static const gchar *const spellings[] = {
+    "%syslogtag%%msg:::sp-if-no-1st-sp%%msg:::drop-last-lf%", "%syslogtag%%msg:::sp-if-no-1st-sp%%msg%",
+    "%syslogtag:1:32%%msg:::sp-if-no-1st-sp%%msg:::drop-last-lf%", "%syslogtag:1:32%%msg:::sp-if-no-1st-sp%%msg%",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (spellings); i++)
+    if (g_ascii_strncasecmp (at, spellings[i], strlen (spellings[i])) == 0)
+      return strlen (spellings[i]);
+  return 0;
+}
+
 gboolean
 sl_rs_template_from_string (const gchar *text, SlCfgPos pos, GString *out, GError **error)
 {
@@ -257,6 +276,13 @@ sl_rs_template_from_string (const gchar *text, SlCfgPos pos, GString *out, GErro
           break;
         }
       append_constant (out, p, (gsize) (open - p));
+      gsize stock = tag_and_msg_length (open);
+      if (stock)
+        {
+          g_string_append (out, TAG_AND_MSG);
+          p = open + stock;
+          continue;
+        }
       const gchar *close = strchr (open + 1, '%');
       if (!close)
         {
