@@ -29,28 +29,38 @@ append_option (GString *out, const gchar *name, const gchar *value)
   g_string_append_c (out, ')');
 }
 
+/* template() naming the template object; rsyslog 8.2302 writes
+ * RSYSLOG_FileFormat unless told otherwise */
 static gboolean
-template_option (SlRsConf *c, GString *out, const gchar *name, const gchar *fallback, SlCfgPos pos,
-                 GError **error)
+template_option (SlRsConf *c, GString *out, const gchar *name, SlCfgPos pos, GError **error)
 {
-  const gchar *text = name ? sl_rs_template_lookup (c, name, pos, error) : fallback;
+  g_autofree gchar *object = sl_rs_template_ref (c, name ? name : c->file_template ? c->file_template
+                                                                                   : "RSYSLOG_FileFormat",
+                                                 pos, error);
 
-  if (!text)
+  if (!object)
     return FALSE;
-  append_option (out, "template", text);
   /* rsyslog's RFC 3339 stamps carry microseconds (the receive time's) */
-  if (strstr (text, "ISODATE}"))
-    g_string_append (out, " frac-digits(6)");
+  g_string_append_printf (out, " template(%s) frac-digits(6)", object);
   return TRUE;
 }
 
+/* Actions that write the same way share one destination, as rsyslog's
+ * share the file they write */
 static gchar *
 emit_destination (SlRsConf *c, SlCfgPos pos, const gchar *drivers, GError **error)
 {
+  const gchar *known = g_hash_table_lookup (c->destinations, drivers);
+  if (known)
+    return g_strdup (known);
+
   g_autofree gchar *name = sl_rs_new_name (c, "d");
   g_autofree gchar *text = g_strdup_printf ("destination %s { %s };", name, drivers);
 
-  return sl_rs_emit (c, pos, text, error) ? g_steal_pointer (&name) : NULL;
+  if (!sl_rs_emit (c, pos, text, error))
+    return NULL;
+  g_hash_table_insert (c->destinations, g_strdup (drivers), g_strdup (name));
+  return g_steal_pointer (&name);
 }
 
 static void
@@ -78,13 +88,9 @@ static gchar *
 file_action (SlRsConf *c, const gchar *path_template, const gchar *template_name, SlCfgPos pos, GError **error)
 {
   g_autoptr (GString) drivers = g_string_new ("file(");
-  const gchar *fallback = c->file_template;
 
   sl_rs_quote (drivers, path_template);
-  /* rsyslog 8.2302's omfile writes RSYSLOG_FileFormat unless told */
-  if (!fallback && !(fallback = sl_rs_template_lookup (c, "RSYSLOG_FileFormat", pos, error)))
-    return NULL;
-  if (!template_option (c, drivers, template_name, fallback, pos, error))
+  if (!template_option (c, drivers, template_name, pos, error))
     return NULL;
   append_file_defaults (c, drivers);
   g_string_append (drivers, ");");
@@ -152,12 +158,9 @@ static gchar *
 pipe_action (SlRsConf *c, const gchar *path, const gchar *template_name, SlCfgPos pos, GError **error)
 {
   g_autoptr (GString) drivers = g_string_new ("pipe(");
-  const gchar *fallback = c->file_template;
 
   sl_rs_quote (drivers, path);
-  if (!fallback && !(fallback = sl_rs_template_lookup (c, "RSYSLOG_TraditionalFileFormat", pos, error)))
-    return NULL;
-  if (!template_option (c, drivers, template_name, fallback, pos, error))
+  if (!template_option (c, drivers, template_name, pos, error))
     return NULL;
   g_string_append (drivers, ");");
   return emit_destination (c, pos, drivers->str, error);
@@ -352,8 +355,7 @@ simple_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos, 
   if (g_ascii_strcasecmp (type, "omstdout") == 0)
     {
       g_autoptr (GString) drivers = g_string_new ("stdout(");
-      const gchar *fallback = sl_rs_template_lookup (c, "RSYSLOG_FileFormat", pos, error);
-      if (!fallback || !template_option (c, drivers, param_value (params, "template"), fallback, pos, error))
+      if (!template_option (c, drivers, param_value (params, "template"), pos, error))
         return NULL;
       g_string_append (drivers, ");");
       return emit_destination (c, pos, drivers->str, error);
@@ -365,9 +367,8 @@ simple_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos, 
       return NULL;
     }
   g_autoptr (GString) drivers = g_string_new ("program(");
-  const gchar *fallback = sl_rs_template_lookup (c, "RSYSLOG_FileFormat", pos, error);
   sl_rs_quote (drivers, param_value (params, "binary"));
-  if (!fallback || !template_option (c, drivers, param_value (params, "template"), fallback, pos, error))
+  if (!template_option (c, drivers, param_value (params, "template"), pos, error))
     return NULL;
   g_string_append (drivers, ");");
   return emit_destination (c, pos, drivers->str, error);

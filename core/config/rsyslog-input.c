@@ -321,14 +321,7 @@ legacy_template (SlRsConf *c, const gchar *args, SlCfgPos pos, GError **error)
                         name, lx.text + lx.at + 1);
       return FALSE;
     }
-  GString *out = g_string_new (NULL);
-  if (!sl_rs_template_from_string (text, pos, out, error))
-    {
-      g_string_free (out, TRUE);
-      return FALSE;
-    }
-  g_hash_table_insert (c->templates, g_ascii_strdown (name, -1), g_string_free (out, FALSE));
-  return TRUE;
+  return sl_rs_template_define (c, name, text, pos, error);
 }
 
 static void
@@ -439,15 +432,10 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
       || g_ascii_strcasecmp (name, "ActionForwardDefaultTemplate") == 0)
     {
       gboolean forward = g_ascii_strcasecmp (name, "ActionForwardDefaultTemplate") == 0;
-      const gchar *text = sl_rs_template_lookup (c, value, pos, error);
+      gchar **slot = forward ? &c->forward_template : &c->file_template;
 
-      if (!text)
-        return FALSE;
-      g_free (forward ? c->forward_template : c->file_template);
-      if (forward)
-        c->forward_template = g_strdup (value);
-      else
-        c->file_template = g_strdup (text);
+      g_free (*slot);
+      *slot = g_strdup (value);
       return TRUE;
     }
   if (g_ascii_strcasecmp (name, "template") == 0)

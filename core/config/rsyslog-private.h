@@ -20,6 +20,13 @@ typedef struct
   SlCfgPos pos;
 } SlRsParam;
 
+/* A template used by name, which rsyslog lets come before its definition */
+typedef struct
+{
+  gchar *name;
+  SlCfgPos pos;
+} SlRsTemplateRef;
+
 typedef struct
 {
   SlCfgNode *root;        /* the configuration the objects go into */
@@ -27,6 +34,8 @@ typedef struct
   guint serial;
   gboolean included;      /* read by @include-rsyslog: rules take every source */
   GHashTable *templates;  /* lower-case name -> Sluice template text */
+  GArray *template_refs;  /* SlRsTemplateRef, checked at the end */
+  GHashTable *destinations; /* drivers' text -> the destination's name */
   GHashTable *rulesets;   /* name -> SlCfgNode "log" */
   GHashTable *ruleset_sources; /* name -> GPtrArray of source names */
   GPtrArray *conditions;  /* filter texts of the enclosing ifs */
@@ -37,7 +46,7 @@ typedef struct
   gchar *file_owner, *file_group, *dir_owner, *dir_group;
   gchar *file_mode, *dir_mode;
   gboolean create_dirs;
-  gchar *file_template;   /* $ActionFileDefaultTemplate, a Sluice template */
+  gchar *file_template;   /* $ActionFileDefaultTemplate: rsyslog's name */
   gchar *forward_template;
   GPtrArray *action_queue; /* Sluice options from $ActionQueue*, for the next action */
   gboolean imuxsock;      /* module(load="imuxsock"): the system socket */
@@ -63,9 +72,16 @@ gboolean  sl_rs_template_from_string (const gchar *text, SlCfgPos pos, GString *
 /* A property with its from/to and options, as property() or %...% give it. */
 gboolean  sl_rs_template_property    (const gchar *name, const gchar *from, const gchar *to, const gchar *options,
                                       SlCfgPos pos, GString *out, GError **error);
-/* A template as it is referenced: a defined one or RSYSLOG_*; NULL with
- * *error set when there is none of that name. */
+/* Makes the template object NAME of rsyslog's template text. */
+gboolean  sl_rs_template_define      (SlRsConf *c, const gchar *name, const gchar *rsyslog_text, SlCfgPos pos,
+                                      GError **error);
+/* The text of a template defined before, or of RSYSLOG_*, for a file name
+ * or a forwarding format; NULL with *error set when there is none. */
 const gchar *sl_rs_template_lookup   (SlRsConf *c, const gchar *name, SlCfgPos pos, GError **error);
+/* The name of the template object of a template() option; whether it is
+ * defined is checked once everything is read (sl_rs_template_check_refs). */
+gchar    *sl_rs_template_ref         (SlRsConf *c, const gchar *name, SlCfgPos pos, GError **error);
+gboolean  sl_rs_template_check_refs  (SlRsConf *c, GError **error);
 /* The Sluice template of a property as a filter's left side. */
 gboolean  sl_rs_property_value       (const gchar *name, SlCfgPos pos, GString *out, GError **error);
 

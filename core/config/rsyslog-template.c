@@ -164,6 +164,13 @@ base_property (const gchar *name, SlCfgPos pos, GString *out, GError **error)
 gboolean
 sl_rs_property_value (const gchar *name, SlCfgPos pos, GString *out, GError **error)
 {
+  /* a filter looks for text in msg, where the space after the tag does
+   * not matter and is not worth rebuilding for every message */
+  if (g_ascii_strcasecmp (name, "msg") == 0)
+    {
+      g_string_append (out, "${MSG}");
+      return TRUE;
+    }
   return date_property (name, NULL, out) || base_property (name, pos, out, error);
 }
 
@@ -209,13 +216,16 @@ sl_rs_template_property (const gchar *name, const gchar *from, const gchar *to, 
     {
       g_autofree gchar *inner = g_string_free (g_steal_pointer (&value), FALSE);
       value = g_string_new (NULL);
-      g_string_append_printf (value, "$(substr \"%s\" %d", inner, start - 1);
+      /* a property's template has no space outside its $(...), so it is
+       * one argument as it stands */
+      g_string_append_printf (value, "$(substr %s %d", inner, start - 1);
       if (end > 0)
         g_string_append_printf (value, " %d", end - start + 1);
       g_string_append_c (value, ')');
     }
   if (casing)
-    g_string_append_printf (out, "$(%s \"%s\")", g_ascii_strdown (casing, -1), value->str);
+    g_string_append_printf (out, "$(%s %s)", g_ascii_strncasecmp (casing, "lower", 5) == 0
+                                                ? "lowercase" : "uppercase", value->str);
   else
     g_string_append (out, value->str);
   return TRUE;
@@ -320,27 +330,99 @@ sl_rs_template_from_string (const gchar *text, SlCfgPos pos, GString *out, GErro
   return TRUE;
 }
 
+static gboolean
+is_builtin (const gchar *name, guint *index)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (builtin_formats); i++)
+    if (g_ascii_strcasecmp (name, builtin_formats[i].name) == 0)
+      {
+        *index = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static gchar *
+object_name (SlRsConf *c, const gchar *name)
+{
+  gchar *object = g_strdup_printf ("%s_t_%s", c->prefix, name);
+
+  for (gchar *p = object; *p; p++)
+    *p = g_ascii_isalnum (*p) ? g_ascii_tolower (*p) : '_';
+  return object;
+}
+
+gboolean
+sl_rs_template_define (SlRsConf *c, const gchar *name, const gchar *rsyslog_text, SlCfgPos pos, GError **error)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autoptr (GString) statement = g_string_new (NULL);
+  g_autofree gchar *object = object_name (c, name);
+
+  if (!sl_rs_template_from_string (rsyslog_text, pos, text, error))
+    return FALSE;
+  g_string_append_printf (statement, "template %s { template(", object);
+  sl_rs_quote (statement, text->str);
+  g_string_append (statement, "); };");
+  if (!sl_rs_emit (c, pos, statement->str, error))
+    return FALSE;
+  g_hash_table_insert (c->templates, g_ascii_strdown (name, -1), g_string_free (g_steal_pointer (&text), FALSE));
+  return TRUE;
+}
+
+static gboolean
+define_builtin (SlRsConf *c, const gchar *name, SlCfgPos pos, GError **error)
+{
+  g_autofree gchar *key = g_ascii_strdown (name, -1);
+  guint i;
+
+  if (g_hash_table_contains (c->templates, key) || !is_builtin (name, &i))
+    return TRUE;
+  return sl_rs_template_define (c, builtin_formats[i].name, builtin_formats[i].text, pos, error);
+}
+
 const gchar *
 sl_rs_template_lookup (SlRsConf *c, const gchar *name, SlCfgPos pos, GError **error)
 {
   g_autofree gchar *key = g_ascii_strdown (name, -1);
-  const gchar *text = g_hash_table_lookup (c->templates, key);
+  const gchar *text;
 
-  if (text)
-    return text;
-  for (guint i = 0; i < G_N_ELEMENTS (builtin_formats); i++)
-    if (g_ascii_strcasecmp (name, builtin_formats[i].name) == 0)
-      {
-        GString *out = g_string_new (NULL);
+  if (!define_builtin (c, name, pos, error))
+    return NULL;
+  if (!(text = g_hash_table_lookup (c->templates, key)))
+    sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, pos,
+                      _("there is no rsyslog template named '%s' before this line"), name);
+  return text;
+}
 
-        if (!sl_rs_template_from_string (builtin_formats[i].text, pos, out, error))
-          {
-            g_string_free (out, TRUE);
-            return NULL;
-          }
-        g_hash_table_insert (c->templates, g_steal_pointer (&key), out->str);
-        return g_string_free (out, FALSE);
-      }
-  sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, pos, _("there is no rsyslog template named '%s'"), name);
-  return NULL;
+gchar *
+sl_rs_template_ref (SlRsConf *c, const gchar *name, SlCfgPos pos, GError **error)
+{
+  SlRsTemplateRef ref = { g_strdup (name), pos };
+
+  if (!define_builtin (c, name, pos, error))
+    {
+      g_free (ref.name);
+      return NULL;
+    }
+  g_array_append_val (c->template_refs, ref);
+  return object_name (c, name);
+}
+
+gboolean
+sl_rs_template_check_refs (SlRsConf *c, GError **error)
+{
+  for (guint i = 0; i < c->template_refs->len; i++)
+    {
+      const SlRsTemplateRef *ref = &g_array_index (c->template_refs, SlRsTemplateRef, i);
+      g_autofree gchar *key = g_ascii_strdown (ref->name, -1);
+
+      if (!g_hash_table_contains (c->templates, key))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, ref->pos, _("there is no rsyslog template named '%s'"),
+                            ref->name);
+          return FALSE;
+        }
+    }
+  return TRUE;
 }

@@ -463,8 +463,7 @@ read_call (SlRsReader *r, const gchar *name, SlCfgPos pos, SlRsExpr *out)
   if ((g_str_equal (lower, "tolower") || g_str_equal (lower, "toupper")) && a && !a->boolean && args->len == 1)
     {
       g_autofree gchar *value = expr_template (a);
-      g_autofree gchar *quoted = sl_rs_quoted (value);
-      g_string_append_printf (out->text, "$(%s %s)", g_str_equal (lower, "tolower") ? "lowercase" : "uppercase", quoted);
+      g_string_append_printf (out->text, "$(%s %s)", g_str_equal (lower, "tolower") ? "lowercase" : "uppercase", value);
       return TRUE;
     }
   if ((g_str_equal (lower, "cstr") || g_str_equal (lower, "cnum")) && a && !a->boolean && args->len == 1)
@@ -1015,14 +1014,7 @@ read_template_object (SlRsReader *r, GPtrArray *params, SlCfgPos pos)
                         _("rsyslog templates of type '%s' are not supported"), type->value);
       return FALSE;
     }
-  GString *out = g_string_new (NULL);
-  if (!sl_rs_template_from_string (rs_text->str, pos, out, r->error))
-    {
-      g_string_free (out, TRUE);
-      return FALSE;
-    }
-  g_hash_table_insert (r->c->templates, g_ascii_strdown (name->value, -1), g_string_free (out, FALSE));
-  return TRUE;
+  return sl_rs_template_define (r->c, name->value, rs_text->str, pos, r->error);
 }
 
 static gboolean
@@ -1242,6 +1234,8 @@ conf_init (SlRsConf *c, SlCfgNode *root, gboolean included)
   c->included = included;
   c->prefix = g_strdup_printf ("rs%u", root->children->len);
   c->templates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  c->template_refs = g_array_new (FALSE, FALSE, sizeof (SlRsTemplateRef));
+  c->destinations = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   c->rulesets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) ruleset_free);
   c->ruleset_sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   c->conditions = g_ptr_array_new_with_free_func (g_free);
@@ -1257,6 +1251,10 @@ conf_clear (SlRsConf *c)
 {
   g_free (c->prefix);
   g_hash_table_unref (c->templates);
+  for (guint i = 0; i < c->template_refs->len; i++)
+    g_free (g_array_index (c->template_refs, SlRsTemplateRef, i).name);
+  g_array_unref (c->template_refs);
+  g_hash_table_unref (c->destinations);
   g_hash_table_unref (c->rulesets);
   g_hash_table_unref (c->ruleset_sources);
   g_ptr_array_unref (c->conditions);
@@ -1331,7 +1329,7 @@ read_into (SlCfgNode *root, const gchar *pattern, SlCfgPos from, gboolean includ
   /* in Sluice's own configuration, /dev/log is system()'s */
   if (ok && !included)
     ok = sl_rs_finish_inputs (&c, error);
-  ok = ok && emit_paths (&c, error);
+  ok = ok && sl_rs_template_check_refs (&c, error) && emit_paths (&c, error);
   conf_clear (&c);
   return ok;
 }
