@@ -40,8 +40,7 @@ template_option (SlRsConf *c, GString *out, const gchar *name, SlCfgPos pos, GEr
 
   if (!object)
     return FALSE;
-  /* rsyslog's RFC 3339 stamps carry microseconds (the receive time's) */
-  g_string_append_printf (out, " template(%s) frac-digits(6)", object);
+  g_string_append_printf (out, " template(%s)", object);
   return TRUE;
 }
 

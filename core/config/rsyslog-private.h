@@ -35,6 +35,7 @@ typedef struct
   gboolean included;      /* read by @include-rsyslog: rules take every source */
   GHashTable *templates;  /* lower-case name -> Sluice template text */
   GArray *template_refs;  /* SlRsTemplateRef, checked at the end */
+  GHashTable *template_objects; /* template object's name -> its text */
   GHashTable *destinations; /* drivers' text -> the destination's name */
   GHashTable *rulesets;   /* name -> SlCfgNode "log" */
   GHashTable *ruleset_sources; /* name -> GPtrArray of source names */
@@ -81,6 +82,7 @@ const gchar *sl_rs_template_lookup   (SlRsConf *c, const gchar *name, SlCfgPos p
 /* The name of the template object of a template() option; whether it is
  * defined is checked once everything is read (sl_rs_template_check_refs). */
 gchar    *sl_rs_template_ref         (SlRsConf *c, const gchar *name, SlCfgPos pos, GError **error);
+/* ... and the frac-digits() of the drivers whose templates need it. */
 gboolean  sl_rs_template_check_refs  (SlRsConf *c, GError **error);
 /* The Sluice template of a property as a filter's left side. */
 gboolean  sl_rs_property_value       (const gchar *name, SlCfgPos pos, GString *out, GError **error);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* rsyslog's templates written as Sluice's. rsyslog's msg keeps the space
- * after the tag, which Sluice's parser leaves in the header, so msg is
- * rebuilt from the two; sp-if-no-1st-sp followed by msg is then one space
- * and MSG. */
+/* rsyslog's templates written as Sluice's. rsyslog splits a local
+ * message's text after the header at its first space into syslogtag and
+ * msg (which keeps that space); the rsyslog template functions
+ * (plugins/templates/rsyslog) make that split of Sluice's tag and text. */
 #include "core/config/rsyslog-private.h"
 
 #include "core/config/error.h"
@@ -37,29 +37,27 @@ static const struct
     "\r\n\7Message from syslogd@%HOSTNAME% at %timegenerated% ...\r\n %syslogtag%%msg%\n\r" },
 };
 
-/* rsyslog's msg: the space Sluice's parser kept in the header, then MSG */
-#define MSG_WITH_SPACE "$(if (match(\" $\" template(\"${LEGACY_MSGHDR}\"))) \" \" \"\")${MSG}"
+#define TAG_AND_TEXT "${MSGHDR}${MESSAGE}"
 
 static const struct
 {
   const gchar *name;
   const gchar *value;
 } properties[] = {
-  { "msg", MSG_WITH_SPACE },
-  { "rawmsg", "${LEGACY_MSGHDR}${MSG}" },
-  { "rawmsg-after-pri", "${LEGACY_MSGHDR}${MSG}" },
+  { "msg", "$(rsyslog-msg " TAG_AND_TEXT ")" },
+  { "rawmsg", "<${PRI}>${S_DATE} " TAG_AND_TEXT },
   { "hostname", "${HOST}" },
   { "source", "${HOST}" },
   { "fromhost", "${SOURCEIP:-${LOGHOST}}" },
   { "fromhost-ip", "${SOURCEIP:-127.0.0.1}" },
-  { "syslogtag", "$(strip ${MSGHDR})" },
+  { "syslogtag", "$(rsyslog-tag " TAG_AND_TEXT ")" },
   { "programname", "${PROGRAM}" },
   { "app-name", "${PROGRAM:--}" },
   { "procid", "${PID:--}" },
   { "msgid", "${MSGID:--}" },
   { "structured-data", "${SDATA:--}" },
   { "pri", "${PRI}" },
-  { "pri-text", "${FACILITY}.${LEVEL}<${PRI}>" },
+  { "pri-text", "${FACILITY}.${LEVEL}" },
   { "syslogfacility", "${FACILITY_NUM}" },
   { "syslogfacility-text", "${FACILITY}" },
   { "syslogseverity", "${LEVEL_NUM}" },
@@ -84,7 +82,7 @@ static const struct
   const gchar *option;
   const gchar *format;   /* %s: the macro prefix */
 } date_options[] = {
-  { "date-rfc3164", "${%sDATE}" },
+  { "date-rfc3164", "$(substr ${%sDATE} 0 15)" },
   { "date-rfc3339", "${%sISODATE}" },
   { "date-mysql", "${%sYEAR}${%sMONTH}${%sDAY}${%sHOUR}${%sMIN}${%sSEC}" },
   { "date-unixtimestamp", "${%sUNIXTIME}" },
@@ -101,7 +99,7 @@ static const struct
 /* options that change nothing of what Sluice writes: it never keeps a
  * trailing line feed nor control characters in MSG */
 static const gchar *const neutral_options[] = {
-  "drop-last-lf", "escape-cc", "space-cc", "drop-cc", "compressspace", "sp-if-no-1st-sp",
+  "drop-last-lf", "escape-cc", "space-cc", "drop-cc", "compressspace",
 };
 
 static gboolean
@@ -116,7 +114,9 @@ date_property (const gchar *name, const gchar *options, GString *out)
   else
     return FALSE;
 
-  const gchar *format = "${%sDATE}";
+  /* ${DATE} takes the fraction frac-digits() gives ISODATE: its first 15
+   * characters are rsyslog's stamp */
+  const gchar *format = "$(substr ${%sDATE} 0 15)";
   g_auto (GStrv) words = g_strsplit (options ? options : "", ",", -1);
   for (guint w = 0; words[w]; w++)
     for (guint i = 0; i < G_N_ELEMENTS (date_options); i++)
@@ -252,30 +252,9 @@ has_option (const gchar *options, const gchar *option)
   return FALSE;
 }
 
-/* rsyslog's tag is the first word after the header, so the stock
- * formats' tag-and-message is the text as received, with a space after
- * it when it has none (sp-if-no-1st-sp of an empty msg) */
-#define TAG_AND_MSG "${MSGHDR}${MSG}$(if (match(\" \" template(\"${MSGHDR}${MSG}\") type(string) flags(substring))) \"\" \" \")"
-
-static gsize
-tag_and_msg_length (const gchar *at)
-{
-  static const gchar *const spellings[] = {
-    "%syslogtag%%msg:::sp-if-no-1st-sp%%msg:::drop-last-lf%", "%syslogtag%%msg:::sp-if-no-1st-sp%%msg%",
-    "%syslogtag:1:32%%msg:::sp-if-no-1st-sp%%msg:::drop-last-lf%", "%syslogtag:1:32%%msg:::sp-if-no-1st-sp%%msg%",
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (spellings); i++)
-    if (g_ascii_strncasecmp (at, spellings[i], strlen (spellings[i])) == 0)
-      return strlen (spellings[i]);
-  return 0;
-}
-
 gboolean
 sl_rs_template_from_string (const gchar *text, SlCfgPos pos, GString *out, GError **error)
 {
-  gboolean space_given = FALSE;
-
   for (const gchar *p = text; *p;)
     {
       const gchar *open = strchr (p, '%');
@@ -286,13 +265,6 @@ sl_rs_template_from_string (const gchar *text, SlCfgPos pos, GString *out, GErro
           break;
         }
       append_constant (out, p, (gsize) (open - p));
-      gsize stock = tag_and_msg_length (open);
-      if (stock)
-        {
-          g_string_append (out, TAG_AND_MSG);
-          p = open + stock;
-          continue;
-        }
       const gchar *close = strchr (open + 1, '%');
       if (!close)
         {
@@ -311,18 +283,9 @@ sl_rs_template_from_string (const gchar *text, SlCfgPos pos, GString *out, GErro
       const gchar *from = parts[1] ? parts[1] : NULL;
       const gchar *to = from && parts[2] ? parts[2] : NULL;
       const gchar *options = to && parts[3] ? parts[3] : NULL;
-      gboolean is_msg = g_ascii_strcasecmp (name, "msg") == 0;
-
-      if (is_msg && has_option (options, "sp-if-no-1st-sp"))
-        {
-          g_string_append_c (out, ' ');
-          space_given = TRUE;
-        }
-      else if (is_msg && space_given && !(from && *from) && !(to && *to))
-        {
-          g_string_append (out, "${MSG}");
-          space_given = FALSE;
-        }
+      /* sp-if-no-1st-sp writes the space alone, not the property */
+      if (g_ascii_strcasecmp (name, "msg") == 0 && has_option (options, "sp-if-no-1st-sp"))
+        g_string_append (out, "$(rsyslog-msg-space " TAG_AND_TEXT ")");
       else if (!sl_rs_template_property (name, from, to, options, pos, out, error))
         return FALSE;
       p = close + 1;
@@ -366,6 +329,7 @@ sl_rs_template_define (SlRsConf *c, const gchar *name, const gchar *rsyslog_text
   g_string_append (statement, "); };");
   if (!sl_rs_emit (c, pos, statement->str, error))
     return FALSE;
+  g_hash_table_insert (c->template_objects, g_steal_pointer (&object), g_strdup (text->str));
   g_hash_table_insert (c->templates, g_ascii_strdown (name, -1), g_string_free (g_steal_pointer (&text), FALSE));
   return TRUE;
 }
@@ -409,6 +373,36 @@ sl_rs_template_ref (SlRsConf *c, const gchar *name, SlCfgPos pos, GError **error
   return object_name (c, name);
 }
 
+/* rsyslog's RFC 3339 stamps carry microseconds (of the receive time, for
+ * a local message): a driver whose template writes one gets frac-digits(6),
+ * once every template is known. */
+static void
+add_frac_digits (SlRsConf *c)
+{
+  for (guint i = 0; i < c->root->children->len; i++)
+    {
+      SlCfgNode *object = g_ptr_array_index (c->root->children, i);
+
+      if (!g_str_equal (object->name, "destination") || !sl_cfg_node_arg (object, 0)
+          || !g_str_has_prefix (sl_cfg_node_arg (object, 0), c->prefix))
+        continue;
+      for (guint d = 0; d < object->children->len; d++)
+        {
+          SlCfgNode *driver = g_ptr_array_index (object->children, d);
+          SlCfgNode *tmpl = sl_cfg_node_child (driver, "template");
+          const gchar *text = tmpl && sl_cfg_node_arg (tmpl, 0)
+                              ? g_hash_table_lookup (c->template_objects, sl_cfg_node_arg (tmpl, 0)) : NULL;
+
+          if (text && strstr (text, "ISODATE}"))
+            {
+              SlCfgNode *digits = sl_cfg_node_new ("frac-digits", tmpl->pos);
+              sl_cfg_node_add_arg (digits, SL_CFG_ARG_WORD, "6", tmpl->pos);
+              sl_cfg_node_add_child (driver, digits);
+            }
+        }
+    }
+}
+
 gboolean
 sl_rs_template_check_refs (SlRsConf *c, GError **error)
 {
@@ -424,5 +418,6 @@ sl_rs_template_check_refs (SlRsConf *c, GError **error)
           return FALSE;
         }
     }
+  add_frac_digits (c);
   return TRUE;
 }

@@ -890,8 +890,10 @@ read_property_filter (SlRsReader *r, SlCfgPos pos)
   sl_rs_lexer_advance (&r->lx, 1);
   sl_rs_lexer_skip_blanks (&r->lx, FALSE);
   g_autofree gchar *property = sl_rs_lexer_read_word (&r->lx, "-!.$");
-  if (!property || !expect_char (r, ',', "','"))
+  if (!property)
     return fail (r, pos, _("%s was expected here"), _("':property, operation, \"value\"'"));
+  if (!expect_char (r, ',', "','"))
+    return FALSE;
   sl_rs_lexer_skip_blanks (&r->lx, FALSE);
   gboolean negate = sl_rs_lexer_peek (&r->lx, 0) == '!';
   if (negate)
@@ -899,8 +901,10 @@ read_property_filter (SlRsReader *r, SlCfgPos pos)
   SlCfgPos op_pos = sl_rs_lexer_pos (&r->lx);
   g_autofree gchar *op = sl_rs_lexer_read_word (&r->lx, "-");
   g_autofree gchar *value = NULL;
-  if (!op || !expect_char (r, ',', "','"))
-    return fail (r, op_pos, _("%s was expected here"), _("a compare operation and ','"));
+  if (!op)
+    return fail (r, op_pos, _("%s was expected here"), _("a compare operation"));
+  if (!expect_char (r, ',', "','"))
+    return FALSE;
   sl_rs_lexer_skip_blanks (&r->lx, FALSE);
   if (sl_rs_lexer_peek (&r->lx, 0) != '"' || !sl_rs_lexer_read_string (&r->lx, &value, r->error))
     {
@@ -1236,6 +1240,7 @@ conf_init (SlRsConf *c, SlCfgNode *root, gboolean included)
   c->templates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   c->template_refs = g_array_new (FALSE, FALSE, sizeof (SlRsTemplateRef));
   c->destinations = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  c->template_objects = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   c->rulesets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) ruleset_free);
   c->ruleset_sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   c->conditions = g_ptr_array_new_with_free_func (g_free);
@@ -1255,6 +1260,7 @@ conf_clear (SlRsConf *c)
     g_free (g_array_index (c->template_refs, SlRsTemplateRef, i).name);
   g_array_unref (c->template_refs);
   g_hash_table_unref (c->destinations);
+  g_hash_table_unref (c->template_objects);
   g_hash_table_unref (c->rulesets);
   g_hash_table_unref (c->ruleset_sources);
   g_ptr_array_unref (c->conditions);
@@ -1272,8 +1278,8 @@ conf_clear (SlRsConf *c)
   g_free (c->syssock_name);
 }
 
-/* One top-level path per ruleset that has inputs (every source of the
- * configuration for the default one of an included file). */
+/* One top-level path per ruleset that has inputs; an included file's
+ * default ruleset takes every source defined so far, its own too. */
 static gboolean
 emit_paths (SlRsConf *c, GError **error)
 {
@@ -1281,7 +1287,14 @@ emit_paths (SlRsConf *c, GError **error)
   const gchar *name;
   SlRsRuleset *set;
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GPtrArray) every_source = g_ptr_array_new ();
 
+  for (guint i = 0; i < c->root->children->len; i++)
+    {
+      const SlCfgNode *node = g_ptr_array_index (c->root->children, i);
+      if (g_str_equal (node->name, "source") && sl_cfg_node_arg (node, 0))
+        g_ptr_array_add (every_source, (gpointer) sl_cfg_node_arg (node, 0));
+    }
   g_hash_table_iter_init (&iter, c->rulesets);
   while (g_hash_table_iter_next (&iter, (gpointer *) &name, (gpointer *) &set))
     g_ptr_array_add (names, (gpointer) name);
@@ -1296,24 +1309,31 @@ emit_paths (SlRsConf *c, GError **error)
           continue;
         set = g_hash_table_lookup (c->rulesets, name);
         GPtrArray *sources = g_hash_table_lookup (c->ruleset_sources, name);
-        gboolean catchall = c->included && g_str_equal (name, DEFAULT_RULESET);
-        if ((!sources && !catchall) || !set->log->children->len)
+        gboolean everything = c->included && g_str_equal (name, DEFAULT_RULESET);
+        if (everything)
+          sources = every_source;
+        if (!sources || !sources->len || !set->log->children->len)
           continue;
         g_autoptr (GString) text = g_string_new ("log { ");
-        for (guint s = 0; sources && s < sources->len; s++)
+        for (guint s = 0; s < sources->len; s++)
           g_string_append_printf (text, "source(%s); ", (const gchar *) g_ptr_array_index (sources, s));
-        if (catchall)
-          g_string_append (text, "flags(catchall); ");
         g_string_append (text, "};");
-        g_autoptr (SlCfgNode) parsed = parse_text (text->str, set->pos, error);
-        if (!parsed)
-          return FALSE;
-        SlCfgNode *log = g_ptr_array_index (parsed->children, 0);
-        place (log, ((SlCfgNode *) g_ptr_array_index (set->log->children, 0))->pos);
-        move_children (set->log, log, NULL);
-        g_ptr_array_set_free_func (parsed->children, NULL);
-        g_ptr_array_set_size (parsed->children, 0);
-        sl_cfg_node_add_child (c->root, log);
+        /* in Sluice's own configuration each rule is a path of its own, so
+         * that a stop keeps the message from the paths written after */
+        guint n_paths = everything ? set->log->children->len : 1;
+        for (guint k = 0; k < n_paths; k++)
+          {
+            SlCfgNode *items = everything ? g_ptr_array_index (set->log->children, k) : set->log;
+            g_autoptr (SlCfgNode) parsed = parse_text (text->str, set->pos, error);
+            if (!parsed)
+              return FALSE;
+            SlCfgNode *log = g_ptr_array_index (parsed->children, 0);
+            place (log, items->children->len ? ((SlCfgNode *) g_ptr_array_index (items->children, 0))->pos : items->pos);
+            move_children (items, log, NULL);
+            g_ptr_array_set_free_func (parsed->children, NULL);
+            g_ptr_array_set_size (parsed->children, 0);
+            sl_cfg_node_add_child (c->root, log);
+          }
       }
   return TRUE;
 }

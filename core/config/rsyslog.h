@@ -15,7 +15,7 @@ G_BEGIN_DECLS
 SlCfgNode *sl_cfg_rsyslog_parse_file (const gchar *path, GError **error);
 /* @include-rsyslog: the files of pattern (a path or a glob; relative to the
  * folder of from's file) read into root, their rules taking the messages
- * of every source of the configuration. */
+ * of every source defined before, and of the files' own inputs. */
 gboolean   sl_cfg_rsyslog_include    (SlCfgNode *root, const gchar *pattern, SlCfgPos from, GError **error);
 /* Whether text reads as rsyslog's language, or as syslog-ng's, by lines
  * only one of them has: for telling a user which language a file is in. */

@@ -21,6 +21,19 @@ static const gchar *const files[] = {
   "syslog", "auth.log", "cron.log", "kern.log", "mail.log", "user.log", "haproxy.log", "ufw.log",
 };
 
+/* rsyslog's formats and properties, each into a file of its own, for the
+ * messages of the program fmt (a snippet beside the packages') */
+static const gchar *const formats[] = {
+  "RSYSLOG_TraditionalFileFormat", "RSYSLOG_FileFormat", "RSYSLOG_ForwardFormat",
+  "RSYSLOG_TraditionalForwardFormat", "RSYSLOG_SyslogProtocol23Format", "props",
+};
+
+#define PROPS_TEMPLATE \
+  "$template props,\"%programname%|%syslogtag%|%msg%|%msg:::drop-last-lf%|%pri%|%pri-text%|" \
+  "%syslogfacility-text%|%syslogseverity-text%|%syslogseverity%|%syslogfacility%|%HOSTNAME%|%msg:2:6%|" \
+  "%msg:::uppercase%|%timestamp:::date-rfc3339%|%timestamp%|%$now%|%$year%|%procid%|%app-name%|%msgid%|" \
+  "%structured-data%|%timestamp:::date-year%\\n\"\n"
+
 static gchar *
 rsyslog_root (void)
 {
@@ -95,8 +108,17 @@ prepare (const gchar *root, const gchar *dir)
   g_autofree gchar *ufw = g_strdup_printf (":msg,contains,\"[UFW \" %s/log/ufw.log\n"
                                            "& stop\n", dir);
   g_autofree gchar *spool = g_build_filename (dir, "spool", NULL);
+  GString *formatted = g_string_new (PROPS_TEMPLATE "if $programname == 'fmt' then {\n");
 
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    g_string_append_printf (formatted, "  action(type=\"omfile\" file=\"%s/log/fmt-%s\" template=\"%s\")\n", dir,
+                            formats[i], formats[i]);
+  g_string_append (formatted, "}\n");
+  gboolean formats_ok = write_file (dir, "rsyslog.d/90-formats.conf", formatted->str);
+  g_string_free (formatted, TRUE);
   g_mkdir_with_parents (spool, 0755);
+  if (!formats_ok)
+    return NULL;
   if (!conf || !write_file (dir, "rsyslog.conf", conf) || !write_file (dir, "rsyslog.d/49-haproxy.conf", haproxy)
       || !write_file (dir, "rsyslog.d/postfix.conf", postfix) || !write_file (dir, "rsyslog.d/20-ufw.conf", ufw))
     return NULL;
@@ -125,6 +147,9 @@ send_all (const gchar *dir)
   sl_test_unix_send (dev_log, SOCK_DGRAM, "<13>Dec  1 10:00:00 tag:  two spaces");
   sl_test_unix_send (dev_log, SOCK_DGRAM, "<13>Dec  1 10:00:00 tag:nospace");
   sl_test_unix_send (dev_log, SOCK_DGRAM, "<13>Dec  1 10:00:00 tag:");
+  sl_test_unix_send (dev_log, SOCK_DGRAM, "<14>Dec  1 10:00:00 fmt[5]: hello world");
+  sl_test_unix_send (dev_log, SOCK_DGRAM, "<165>Dec  1 10:00:00 fmt: without a pid");
+  sl_test_unix_send (dev_log, SOCK_DGRAM, "<14>Dec  1 10:00:00 fmt:tight");
   sl_test_unix_send (dev_log, SOCK_DGRAM, "<14>Dec  1 10:00:00 rstest: the last one");
 }
 
@@ -160,6 +185,23 @@ shaped_file (const gchar *path)
   for (guint i = 0; i < shaped->len; i++)
     g_string_append_printf (out, "%s\n", (const gchar *) g_ptr_array_index (shaped, i));
   return g_string_free (out, FALSE);
+}
+
+/* A whole file with every stamp as its shape: the forwarding formats
+ * end no line */
+static gchar *
+shaped_stamps (const gchar *path)
+{
+  g_autofree gchar *text = sl_test_read_file (path);
+  g_autoptr (GRegex) rfc3339 = g_regex_new ("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{6}[+-]\\d\\d:\\d\\d", 0, 0, NULL);
+  g_autoptr (GRegex) rfc3164 = g_regex_new ("[A-Z][a-z][a-z] [ 1-3]\\d \\d\\d:\\d\\d:\\d\\d", 0, 0, NULL);
+  g_autoptr (GRegex) day = g_regex_new ("\\d{4}-\\d\\d-\\d\\d", 0, 0, NULL);
+
+  if (!text)
+    return NULL;
+  g_autofree gchar *a = g_regex_replace_literal (rfc3339, text, -1, 0, "RFC3339", 0, NULL);
+  g_autofree gchar *b = g_regex_replace_literal (rfc3164, a, -1, 0, "RFC3164", 0, NULL);
+  return g_regex_replace_literal (day, b, -1, 0, "DAY", 0, NULL);
 }
 
 static gboolean
@@ -225,6 +267,22 @@ test_debian_stock (SlTestEnv *env, gconstpointer data)
             g_test_message ("%s: %u lines", files[i], sl_test_count_lines (rs_path));
             g_assert_cmpstr (got, ==, expected);
           }
+      for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+        {
+          g_autofree gchar *name = g_strdup_printf ("fmt-%s", formats[i]);
+          g_autofree gchar *rs_path = g_build_filename (rs_dir, "log", name, NULL);
+          g_autofree gchar *sl_path = g_build_filename (sl_dir, "log", name, NULL);
+
+          /* three messages: lines, or the forwarding formats' run of them */
+          if (strstr (formats[i], "Forward"))
+            sl_test_wait_contains (env, rs_path, "tight") && sl_test_wait_contains (env, sl_path, "tight");
+          else
+            sl_test_wait_lines (env, rs_path, 3) && sl_test_wait_lines (env, sl_path, 3);
+          g_autofree gchar *expected = shaped_stamps (rs_path);
+          g_autofree gchar *got = shaped_stamps (sl_path);
+          g_test_message ("%s: %s", formats[i], expected);
+          g_assert_cmpstr (got, ==, expected);
+        }
     }
   kill (rs, SIGTERM);
   sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
@@ -278,7 +336,7 @@ static const struct
     "local3.=info;local3.!err\t-@DIR@/out;plain\n"
     ":hostname, !isequal, \"nohost\"\n@DIR@/other\n"
     "& stop\n",
-    "<158>Dec  1 10:00:00 svc[9]: hello", "out", "local3.info<158> svc[9]: hello\n" },
+    "<158>Dec  1 10:00:00 svc[9]: hello", "out", "local3.info svc[9]: hello\n" },
 };
 
 static void
@@ -358,6 +416,51 @@ test_refused (SlTestEnv *env, gconstpointer data)
   g_assert_nonnull (strstr (err, "this is rsyslog's configuration language, not Sluice's"));
 }
 
+/* @include-rsyslog in Sluice's own language, as the Debian package's
+ * configuration reads /etc/rsyslog.d: a snippet's socket exists, its rules
+ * see every source and its stop keeps the message from the paths after;
+ * a snippet with an error refuses the whole configuration with its place. */
+static void
+test_include (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  g_autofree gchar *snippets = sl_test_path (env, "rsyslog.d");
+  g_autofree gchar *haproxy = g_strdup_printf ("$AddUnixListenSocket %s/haproxy-dev-log\n"
+                                               ":programname, startswith, \"haproxy\" {\n"
+                                               "  %s/haproxy.log\n  stop\n}\n", env->dir, env->dir);
+  g_autofree gchar *ufw = g_strdup_printf (":msg,contains,\"[UFW \" %s/ufw.log\n", env->dir);
+  g_assert_true (write_file (snippets, "49-haproxy.conf", haproxy));
+  g_assert_true (write_file (snippets, "20-ufw.conf", ufw));
+  g_assert_true (sl_test_write_config (env,
+                                       "@version: 4.0\n"
+                                       "source s_sys { unix-dgram(\"@DIR@/dev-log\"); };\n"
+                                       "@include-rsyslog \"rsyslog.d/*.conf\"\n"
+                                       "destination d_syslog { file(\"@DIR@/syslog\"); };\n"
+                                       "log { source(s_sys); destination(d_syslog); };\n", NULL));
+  g_assert_true (sl_test_daemon_start (env));
+  g_autofree gchar *dev_log = sl_test_path (env, "dev-log");
+  g_autofree gchar *chroot_log = sl_test_path (env, "haproxy-dev-log");
+  g_autofree gchar *haproxy_log = sl_test_path (env, "haproxy.log");
+  g_autofree gchar *ufw_log = sl_test_path (env, "ufw.log");
+  g_autofree gchar *syslog = sl_test_path (env, "syslog");
+  g_assert_true (sl_test_unix_send (chroot_log, SOCK_DGRAM, "<134>Dec  1 10:00:00 haproxy[1]: from the chroot"));
+  g_assert_true (sl_test_unix_send (dev_log, SOCK_DGRAM, "<134>Dec  1 10:00:00 haproxy[1]: from dev-log"));
+  g_assert_true (sl_test_unix_send (dev_log, SOCK_DGRAM, "<4>Dec  1 10:00:00 kernel: [UFW BLOCK] IN=eth0"));
+  g_assert_true (sl_test_wait_lines (env, haproxy_log, 2));
+  g_assert_true (sl_test_wait_lines (env, ufw_log, 1));
+  g_assert_true (sl_test_wait_lines (env, syslog, 1));
+  g_autofree gchar *text = sl_test_read_file (syslog);
+  g_assert_null (strstr (text, "haproxy"));
+  g_assert_nonnull (strstr (text, "[UFW BLOCK]"));
+  sl_test_daemon_stop (env, SIGTERM);
+
+  g_autofree gchar *err = NULL;
+  g_assert_true (write_file (snippets, "60-broken.conf", "\n:programname, startswith \"x\" /var/log/x.log\n"));
+  g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, &err, "-s", "-f", env->config, NULL), !=, 0);
+  g_test_message ("%s", err);
+  g_assert_nonnull (strstr (err, "rsyslog.d/60-broken.conf:2:"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -365,5 +468,6 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/rsyslog-conf/debian-stock", test_debian_stock);
   SL_TEST_ADD ("/rsyslog-conf/corpus", test_corpus);
   SL_TEST_ADD ("/rsyslog-conf/refused", test_refused);
+  SL_TEST_ADD ("/rsyslog-conf/include", test_include);
   return g_test_run ();
 }
