@@ -50,19 +50,19 @@ static const SlTemplateFunctionOps msg_space_ops = { .eval = msg_space_eval };
 
 static const SlDriverClass tag_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "rsyslog-tag",
-  .summary = "rsyslog's syslogtag of a message's tag and text: up to the first space",
+  .summary = "the syslogtag rsyslog takes from a tag and text: up to its first space, $(rsyslog-tag ${MSGHDR}${MESSAGE})",
   .ops.template_function = &tag_ops,
 };
 
 static const SlDriverClass msg_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "rsyslog-msg",
-  .summary = "rsyslog's msg of a message's tag and text: from the first space on",
+  .summary = "the msg rsyslog takes from a tag and text: from its first space on, $(rsyslog-msg ${MSGHDR}${MESSAGE})",
   .ops.template_function = &msg_ops,
 };
 
 static const SlDriverClass msg_space_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "rsyslog-msg-space",
-  .summary = "a space when rsyslog's msg does not start with one (its sp-if-no-1st-sp)",
+  .summary = "a space when that msg does not start with one, as rsyslog's sp-if-no-1st-sp",
   .ops.template_function = &msg_space_ops,
 };
 
