@@ -639,13 +639,42 @@ compare (SlRsReader *r, SlCfgPos pos, SlRsExpr *left, const gchar *op, gboolean 
   return TRUE;
 }
 
+/* `a & b`: the values one after the other */
+static gboolean
+read_concat (SlRsReader *r, SlRsExpr *out)
+{
+  if (!read_primary (r, out))
+    return FALSE;
+  for (;;)
+    {
+      sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+      SlCfgPos pos = sl_rs_lexer_pos (&r->lx);
+      gchar ch = sl_rs_lexer_peek (&r->lx, 0);
+      if (ch == '+' || ch == '*' || ch == '%' || (ch == '-' && sl_rs_lexer_peek (&r->lx, 1) == ' '))
+        return fail (r, pos, _("RainerScript arithmetic ('%c') is not supported"), ch);
+      if (ch != '&')
+        return TRUE;
+      sl_rs_lexer_advance (&r->lx, 1);
+      g_auto (SlRsExpr) next = { 0 };
+      if (!read_primary (r, &next))
+        return FALSE;
+      if (out->boolean || next.boolean || out->list || next.list)
+        return fail (r, pos, "%s", _("'&' joins values, not conditions or lists"));
+      g_autofree gchar *left = expr_template (out);
+      g_autofree gchar *right = expr_template (&next);
+      g_string_assign (out->text, left);
+      g_string_append (out->text, right);
+      out->literal = out->number = FALSE;
+    }
+}
+
 static gboolean
 read_comparison (SlRsReader *r, SlRsExpr *out)
 {
   g_auto (SlRsExpr) left = { 0 };
   g_auto (SlRsExpr) right = { 0 };
 
-  if (!read_primary (r, &left))
+  if (!read_concat (r, &left))
     return FALSE;
   sl_rs_lexer_skip_blanks (&r->lx, TRUE);
   SlCfgPos pos = sl_rs_lexer_pos (&r->lx);
@@ -666,7 +695,7 @@ read_comparison (SlRsReader *r, SlRsExpr *out)
       memset (&left, 0, sizeof left);
       return TRUE;
     }
-  if (!read_primary (r, &right))
+  if (!read_concat (r, &right))
     return FALSE;
   out->boolean = TRUE;
   out->text = g_string_new (NULL);
