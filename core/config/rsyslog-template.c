@@ -164,13 +164,6 @@ base_property (const gchar *name, SlCfgPos pos, GString *out, GError **error)
 gboolean
 sl_rs_property_value (const gchar *name, SlCfgPos pos, GString *out, GError **error)
 {
-  /* a filter looks for text in msg, where the space after the tag does
-   * not matter and is not worth rebuilding for every message */
-  if (g_ascii_strcasecmp (name, "msg") == 0)
-    {
-      g_string_append (out, "${MSG}");
-      return TRUE;
-    }
   return date_property (name, NULL, out) || base_property (name, pos, out, error);
 }
 

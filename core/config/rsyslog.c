@@ -822,8 +822,26 @@ read_call_statement (SlRsReader *r, SlCfgPos pos)
                         _("there is no ruleset named '%s' before this call"), name);
       return FALSE;
     }
-  g_autofree gchar *body = sl_cfg_node_to_string (set->log);
-  return add_rule (r, pos, body);
+  /* the called ruleset's rules, each under the call's conditions, as
+   * siblings of the caller's: a stop in them ends the message's way, as
+   * rsyslog's does */
+  g_autofree gchar *cond = condition_text (r->c);
+  SlCfgNode *into = r->c->ruleset->current;
+  for (guint i = 0; i < set->log->children->len; i++)
+    {
+      g_autofree gchar *rule = sl_cfg_node_to_string (g_ptr_array_index (set->log->children, i));
+      if (!sl_rs_emit_log_items (pos, into, rule, r->error))
+        return FALSE;
+      if (!*cond)
+        continue;
+      g_autofree gchar *filter = g_strdup_printf ("filter { %s; };", cond);
+      g_autoptr (SlCfgNode) wrapper = sl_cfg_node_new ("log", pos);
+      if (!sl_rs_emit_log_items (pos, wrapper, filter, r->error))
+        return FALSE;
+      SlCfgNode *copy = g_ptr_array_index (into->children, into->children->len - 1);
+      g_ptr_array_insert (copy->children, 0, g_ptr_array_steal_index (wrapper->children, 0));
+    }
+  return TRUE;
 }
 
 static gboolean

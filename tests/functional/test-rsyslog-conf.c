@@ -28,6 +28,88 @@ static const gchar *const formats[] = {
   "RSYSLOG_TraditionalForwardFormat", "RSYSLOG_SyslogProtocol23Format", "props",
 };
 
+/* RainerScript of our own, each a snippet with its own socket and ruleset,
+ * run by both daemons beside the stock file: what each writes must be what
+ * rsyslogd writes. @DIR@ is the daemon's folder. */
+static const struct
+{
+  const gchar *name;
+  const gchar *snippet;
+  const gchar *messages[4];
+  const gchar *files[4];
+  guint lines[4];   /* what rsyslogd writes into each, to wait for */
+} differential[] = {
+  { "c1",
+    "template(name=\"c1\" type=\"string\" string=\"%syslogseverity-text%|%programname%|%msg%|%syslogfacility-text%\\n\")\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c1\" ruleset=\"c1\")\n"
+    "ruleset(name=\"c1\") {\n"
+    "  if $programname == 'app' and $syslogseverity <= 4 then {\n"
+    "    action(type=\"omfile\" file=\"@DIR@/log/c1-a\" template=\"c1\")\n"
+    "    stop\n"
+    "  } else if $syslogfacility-text == 'local0' then {\n"
+    "    action(type=\"omfile\" file=\"@DIR@/log/c1-b\" template=\"c1\")\n"
+    "  }\n"
+    "  action(type=\"omfile\" file=\"@DIR@/log/c1-all\" template=\"c1\")\n"
+    "}\n",
+    { "<12>Dec  1 10:00:00 app[1]: warned", "<14>Dec  1 10:00:00 app[1]: informed",
+      "<134>Dec  1 10:00:00 other: local0 info", NULL },
+    { "c1-a", "c1-b", "c1-all", NULL }, { 1, 1, 2 } },
+  { "c2",
+    "template(name=\"c2\" type=\"list\") {\n"
+    "  constant(value=\"[\") property(name=\"hostname\") constant(value=\"] \")\n"
+    "  property(name=\"syslogtag\") property(name=\"msg\" caseConversion=\"upper\")\n"
+    "  constant(value=\" \") property(name=\"msg\" position.from=\"2\" position.to=\"5\")\n"
+    "  constant(value=\" %\\n\")\n"
+    "}\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c2\" ruleset=\"c2\")\n"
+    "ruleset(name=\"c2\") {\n"
+    "  if $msg contains 'keep' or $programname startswith 'x' then action(type=\"omfile\" file=\"@DIR@/log/c2\" template=\"c2\")\n"
+    "}\n",
+    { "<13>Dec  1 10:00:00 prog: keep me", "<13>Dec  1 10:00:00 xprog[3]: x side", "<13>Dec  1 10:00:00 prog: drop me",
+      NULL },
+    { "c2", NULL }, { 2 } },
+  { "c3",
+    "module(load=\"mmjsonparse\")\n"
+    "template(name=\"c3\" type=\"string\" string=\"%$!user% %$!action% %$!seen%\\n\")\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c3\" ruleset=\"c3\")\n"
+    "ruleset(name=\"c3\") {\n"
+    "  action(type=\"mmjsonparse\" cookie=\"\")\n"
+    "  set $!seen = \"yes\";\n"
+    "  if $!user == 'alice' and re_match($!action, '^log(in|out)$') then\n"
+    "    action(type=\"omfile\" file=\"@DIR@/log/c3\" template=\"c3\")\n"
+    "}\n",
+    { "<13>Dec  1 10:00:00 app: {\"user\":\"alice\",\"action\":\"login\"}",
+      "<13>Dec  1 10:00:00 app: {\"user\":\"bob\",\"action\":\"login\"}",
+      "<13>Dec  1 10:00:00 app: {\"user\":\"alice\",\"action\":\"view\"}", NULL },
+    { "c3", NULL }, { 1 } },
+  { "c4",
+    "$template c4,\"%pri-text% %syslogtag%%msg:::sp-if-no-1st-sp%%msg:::drop-last-lf%\\n\"\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c4\" ruleset=\"c4\")\n"
+    "ruleset(name=\"c4\") {\n"
+    "  local3.=info;local3.!err @DIR@/log/c4-a;c4\n"
+    "  :msg, !regex, \"^ b\" @DIR@/log/c4-b;c4\n"
+    "  & stop\n"
+    "  *.* @DIR@/log/c4-c;c4\n"
+    "}\n",
+    { "<158>Dec  1 10:00:00 svc[9]: hello", "<14>Dec  1 10:00:00 svc: bye", NULL },
+    { "c4-a", "c4-b", "c4-c", NULL }, { 1, 1, 1 } },
+  { "c5",
+    "ruleset(name=\"c5sub\") {\n"
+    "  if $msg contains_i 'ALERT' then {\n"
+    "    action(type=\"omfile\" file=\"@DIR@/log/c5-alert\" template=\"RSYSLOG_FileFormat\")\n"
+    "    stop\n"
+    "  }\n"
+    "  action(type=\"omfile\" file=\"@DIR@/log/c5-sub\" template=\"RSYSLOG_TraditionalFileFormat\")\n"
+    "}\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c5\" ruleset=\"c5\")\n"
+    "ruleset(name=\"c5\") {\n"
+    "  if not ($programname == [\"a\", \"b\"]) then call c5sub\n"
+    "  action(type=\"omfile\" file=\"@DIR@/log/c5-after\" template=\"RSYSLOG_TraditionalFileFormat\")\n"
+    "}\n",
+    { "<13>Dec  1 10:00:00 a: plain", "<13>Dec  1 10:00:00 c: an alert here", "<13>Dec  1 10:00:00 c: plain", NULL },
+    { "c5-alert", "c5-sub", "c5-after", NULL }, { 1, 1, 2 } },
+};
+
 #define PROPS_TEMPLATE \
   "$template props,\"%programname%|%syslogtag%|%msg%|%msg:::drop-last-lf%|%pri%|%pri-text%|" \
   "%syslogfacility-text%|%syslogseverity-text%|%syslogseverity%|%syslogfacility%|%HOSTNAME%|%msg:2:6%|" \
@@ -116,6 +198,14 @@ prepare (const gchar *root, const gchar *dir)
   g_string_append (formatted, "}\n");
   gboolean formats_ok = write_file (dir, "rsyslog.d/90-formats.conf", formatted->str);
   g_string_free (formatted, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (differential) && formats_ok; i++)
+    {
+      GString *text = g_string_new (differential[i].snippet);
+      g_autofree gchar *name = g_strdup_printf ("rsyslog.d/95-%s.conf", differential[i].name);
+      g_string_replace (text, "@DIR@", dir, 0);
+      formats_ok = write_file (dir, name, text->str);
+      g_string_free (text, TRUE);
+    }
   g_mkdir_with_parents (spool, 0755);
   if (!formats_ok)
     return NULL;
@@ -132,6 +222,12 @@ send_all (const gchar *dir)
   g_autofree gchar *haproxy = g_build_filename (dir, "haproxy-dev-log", NULL);
   g_autofree gchar *postfix = g_build_filename (dir, "postfix-dev-log", NULL);
 
+  for (guint i = 0; i < G_N_ELEMENTS (differential); i++)
+    {
+      g_autofree gchar *socket = g_build_filename (dir, differential[i].name, NULL);
+      for (guint m = 0; differential[i].messages[m]; m++)
+        sl_test_unix_send (socket, SOCK_DGRAM, differential[i].messages[m]);
+    }
   for (gint f = 0; f < 24; f++)
     for (gint l = 1; l < 8; l++)
       {
@@ -265,6 +361,19 @@ test_debian_stock (SlTestEnv *env, gconstpointer data)
             expected = shaped_file (rs_path);
             got = shaped_file (sl_path);
             g_test_message ("%s: %u lines", files[i], sl_test_count_lines (rs_path));
+            g_assert_cmpstr (got, ==, expected);
+          }
+      for (guint i = 0; i < G_N_ELEMENTS (differential); i++)
+        for (guint f = 0; differential[i].files[f]; f++)
+          {
+            g_autofree gchar *rs_path = g_build_filename (rs_dir, "log", differential[i].files[f], NULL);
+            g_autofree gchar *sl_path = g_build_filename (sl_dir, "log", differential[i].files[f], NULL);
+
+            sl_test_wait_lines (env, rs_path, differential[i].lines[f]);
+            sl_test_wait_lines (env, sl_path, differential[i].lines[f]);
+            g_autofree gchar *expected = shaped_stamps (rs_path);
+            g_autofree gchar *got = shaped_stamps (sl_path);
+            g_test_message ("%s: %s", differential[i].files[f], expected);
             g_assert_cmpstr (got, ==, expected);
           }
       for (guint i = 0; i < G_N_ELEMENTS (formats); i++)

@@ -74,7 +74,7 @@ test_property_filters (void)
   assert_translates ("input(type=\"imudp\" port=\"5514\")\n:programname, !startswith, \"ha\" /a\n",
                      "not match(\"ha\" template(\"${PROGRAM}\") type(string) flags(prefix))");
   assert_translates ("input(type=\"imudp\" port=\"5514\")\n:msg, contains_i, \"x\" /a\n",
-                     "match(\"x\" template(\"${MSG}\") type(string) flags(substring ignore-case))");
+                     "match(\"x\" template(\"$(rsyslog-msg ${MSGHDR}${MESSAGE})\") type(string) flags(substring ignore-case))");
   assert_refused ("input(type=\"imudp\" port=\"5514\")\n:msg, startswith_end, \"x\" /a\n", ":2:7:",
                   "compare operation 'startswith_end'");
 }
