@@ -34,7 +34,7 @@ static const struct
   { "imptcp", { "threads", "processonpoller" } },
   { "omfwd", { "template" } }, { "omfile", { "template", "dirowner", "dirgroup", "filecreatemode", "dircreatemode" } },
   { "omprog", { "template" } }, { "omusrmsg", { "template" } }, { "ompipe", { "template" } },
-  { "omstdout", { "template" } }, { "mmjsonparse", { "" } }, { "builtin:omfile", { "template" } },
+  { "omstdout", { "template" } }, { "mmjsonparse", { NULL } }, { "builtin:omfile", { "template" } },
   { "builtin:omfwd", { "template" } },
 };
 

@@ -15,8 +15,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   gchar *name;     /* lower case */
-  gchar *value;
-  GPtrArray *list; /* gchar*, when the value was written [ "a", "b" ] */
+  gchar *value;    /* a list [ "a", "b" ] joined by ',' */
   SlCfgPos pos;
 } SlRsParam;
 

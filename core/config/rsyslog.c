@@ -167,8 +167,6 @@ param_free (SlRsParam *param)
 {
   g_free (param->name);
   g_free (param->value);
-  if (param->list)
-    g_ptr_array_unref (param->list);
   g_free (param);
 }
 
@@ -244,7 +242,6 @@ read_params (SlRsReader *r)
           GString *joined = g_string_new (NULL);
 
           sl_rs_lexer_advance (&r->lx, 1);
-          param->list = g_ptr_array_new_with_free_func (g_free);
           for (;;)
             {
               gchar *item = NULL;
@@ -258,7 +255,7 @@ read_params (SlRsReader *r)
                   return NULL;
                 }
               g_string_append_printf (joined, "%s%s", joined->len ? "," : "", item);
-              g_ptr_array_add (param->list, item);
+              g_free (item);
               sl_rs_lexer_skip_blanks (&r->lx, TRUE);
               if (sl_rs_lexer_peek (&r->lx, 0) == ',')
                 sl_rs_lexer_advance (&r->lx, 1);
@@ -553,7 +550,7 @@ read_primary (SlRsReader *r, SlRsExpr *out)
       out->number = out->literal = TRUE;
       return TRUE;
     }
-  g_autofree gchar *word = sl_rs_lexer_read_word (&r->lx, "_");
+  g_autofree gchar *word = sl_rs_lexer_read_word (&r->lx, "");
   if (word)
     {
       sl_rs_lexer_skip_blanks (&r->lx, FALSE);
@@ -1179,7 +1176,7 @@ read_statement (SlRsReader *r, gboolean top)
       return with_condition (r, g_strdup (r->c->last_filter), read_action);
     }
   SlRsLexer start = r->lx;
-  g_autofree gchar *word = sl_rs_lexer_read_word (&r->lx, "_");
+  g_autofree gchar *word = sl_rs_lexer_read_word (&r->lx, "");
   if (word)
     {
       sl_rs_lexer_skip_blanks (&r->lx, FALSE);
@@ -1198,8 +1195,9 @@ read_statement (SlRsReader *r, gboolean top)
           return fail (r, pos, _("the RainerScript statement '%s' is not supported"), word);
     }
   r->lx = start;
-  if (ch == '*' || (g_ascii_isalpha (ch) && word && strpbrk (r->lx.text + r->lx.at, ".")
-                    && (sl_rs_lexer_peek (&r->lx, strlen (word)) == '.' || sl_rs_lexer_peek (&r->lx, strlen (word)) == ',')))
+  /* a selector starts with facility names: kern.*, auth,authpriv.* */
+  gchar after = word ? sl_rs_lexer_peek (&r->lx, (guint) strlen (word)) : '\0';
+  if (ch == '*' || after == '.' || after == ',')
     return read_selector (r, pos);
   return read_action (r);
 }
