@@ -40,6 +40,7 @@ typedef struct
   GHashTable *ruleset_sources; /* name -> GPtrArray of source names */
   GPtrArray *conditions;  /* filter texts of the enclosing ifs */
   struct _SlRsRuleset *ruleset; /* the one statements go into */
+  GPtrArray *calls;       /* every call, resolved once everything is read */
   gchar *last_filter;     /* for '&' */
   guint depth;            /* of included files */
   /* what legacy directives set for later actions and inputs */

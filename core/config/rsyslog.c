@@ -365,6 +365,13 @@ expr_clear (SlRsExpr *e)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SlRsExpr, expr_clear)
 
+static void
+expr_free (SlRsExpr *e)
+{
+  expr_clear (e);
+  g_free (e);
+}
+
 static gboolean read_or (SlRsReader *r, SlRsExpr *out);
 
 /* The value as a template: a literal's $ doubled */
@@ -424,7 +431,7 @@ read_variable (SlRsReader *r, SlRsExpr *out)
 static gboolean
 read_call (SlRsReader *r, const gchar *name, SlCfgPos pos, SlRsExpr *out)
 {
-  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func ((GDestroyNotify) expr_clear);
+  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func ((GDestroyNotify) expr_free);
 
   sl_rs_lexer_advance (&r->lx, 1);
   for (;;)
@@ -804,40 +811,110 @@ read_if (SlRsReader *r)
   return with_condition (r, g_strdup_printf ("not (%s)", cond.text->str), read_action);
 }
 
+/* `call NAME`: rsyslog lets a ruleset be called before it is defined, so
+ * the call leaves an empty nested path where the rules go once everything
+ * is read (resolve_call) */
+typedef struct
+{
+  SlCfgNode *placeholder;
+  SlCfgNode *container;
+  SlRsRuleset *caller;
+  gchar *ruleset;
+  gchar *condition;
+  SlCfgPos pos;
+  gboolean resolving, resolved;
+} SlRsCall;
+
+static void
+call_free (SlRsCall *call)
+{
+  g_free (call->ruleset);
+  g_free (call->condition);
+  g_free (call);
+}
+
 static gboolean
 read_call_statement (SlRsReader *r, SlCfgPos pos)
 {
   sl_rs_lexer_skip_blanks (&r->lx, FALSE);
   g_autofree gchar *name = sl_rs_lexer_read_word (&r->lx, "-.");
-  SlRsRuleset *set = name ? g_hash_table_lookup (r->c->rulesets, name) : NULL;
 
   if (!name)
     return fail (r, pos, _("%s was expected here"), _("the name of a ruleset after 'call'"));
+  SlRsCall *call = g_new0 (SlRsCall, 1);
+  call->placeholder = sl_cfg_node_new ("log", pos);
+  call->placeholder->has_body = TRUE;
+  call->container = r->c->ruleset->current;
+  call->caller = r->c->ruleset;
+  call->ruleset = g_steal_pointer (&name);
+  call->condition = condition_text (r->c);
+  call->pos = pos;
+  sl_cfg_node_add_child (call->container, call->placeholder);
+  g_ptr_array_add (r->c->calls, call);
+  return TRUE;
+}
+
+/* The called ruleset's rules, each under the call's conditions, become
+ * siblings of the caller's in the placeholder's place: a stop in them
+ * ends the message's way, as rsyslog's does. The calls the called ruleset
+ * makes are resolved first. */
+static gboolean
+resolve_call (SlRsConf *c, SlRsCall *call, GError **error)
+{
+  SlRsRuleset *set = g_hash_table_lookup (c->rulesets, call->ruleset);
+
+  if (call->resolved)
+    return TRUE;
   if (!set)
     {
-      sl_cfg_error_set (r->error, SL_CFG_ERROR_REFERENCE, pos,
-                        _("there is no ruleset named '%s' before this call"), name);
+      sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, call->pos, _("there is no ruleset named '%s'"), call->ruleset);
       return FALSE;
     }
-  /* the called ruleset's rules, each under the call's conditions, as
-   * siblings of the caller's: a stop in them ends the message's way, as
-   * rsyslog's does */
-  g_autofree gchar *cond = condition_text (r->c);
-  SlCfgNode *into = r->c->ruleset->current;
+  if (call->resolving)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, call->pos, _("the ruleset '%s' calls itself, through the rulesets it calls"), call->ruleset);
+      return FALSE;
+    }
+  call->resolving = TRUE;
+  for (guint i = 0; i < c->calls->len; i++)
+    {
+      SlRsCall *inner = g_ptr_array_index (c->calls, i);
+      if (inner->caller == set && !resolve_call (c, inner, error))
+        return FALSE;
+    }
+
+  guint at;
+  if (!g_ptr_array_find (call->container->children, call->placeholder, &at))
+    g_assert_not_reached ();
+  g_autoptr (SlCfgNode) copies = sl_cfg_node_new ("log", call->pos);
   for (guint i = 0; i < set->log->children->len; i++)
     {
       g_autofree gchar *rule = sl_cfg_node_to_string (g_ptr_array_index (set->log->children, i));
-      if (!sl_rs_emit_log_items (pos, into, rule, r->error))
+      if (!sl_rs_emit_log_items (call->pos, copies, rule, error))
         return FALSE;
-      if (!*cond)
+      if (!*call->condition)
         continue;
-      g_autofree gchar *filter = g_strdup_printf ("filter { %s; };", cond);
-      g_autoptr (SlCfgNode) wrapper = sl_cfg_node_new ("log", pos);
-      if (!sl_rs_emit_log_items (pos, wrapper, filter, r->error))
+      g_autofree gchar *filter = g_strdup_printf ("filter { %s; };", call->condition);
+      g_autoptr (SlCfgNode) wrapper = sl_cfg_node_new ("log", call->pos);
+      if (!sl_rs_emit_log_items (call->pos, wrapper, filter, error))
         return FALSE;
-      SlCfgNode *copy = g_ptr_array_index (into->children, into->children->len - 1);
+      SlCfgNode *copy = g_ptr_array_index (copies->children, copies->children->len - 1);
       g_ptr_array_insert (copy->children, 0, g_ptr_array_steal_index (wrapper->children, 0));
     }
+  g_ptr_array_remove_index (call->container->children, at);
+  for (guint i = 0; i < copies->children->len; i++)
+    g_ptr_array_insert (call->container->children, (gint) (at + i), g_ptr_array_index (copies->children, i));
+  g_ptr_array_set_free_func (copies->children, NULL);
+  call->resolved = TRUE;
+  return TRUE;
+}
+
+static gboolean
+resolve_calls (SlRsConf *c, GError **error)
+{
+  for (guint i = 0; i < c->calls->len; i++)
+    if (!resolve_call (c, g_ptr_array_index (c->calls, i), error))
+      return FALSE;
   return TRUE;
 }
 
@@ -1289,6 +1366,7 @@ conf_init (SlRsConf *c, SlCfgNode *root, gboolean included)
   c->rulesets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) ruleset_free);
   c->ruleset_sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   c->conditions = g_ptr_array_new_with_free_func (g_free);
+  c->calls = g_ptr_array_new_with_free_func ((GDestroyNotify) call_free);
   c->file_mode = g_strdup ("0644");
   c->dir_mode = g_strdup ("0700");
   c->create_dirs = TRUE;
@@ -1309,6 +1387,7 @@ conf_clear (SlRsConf *c)
   g_hash_table_unref (c->rulesets);
   g_hash_table_unref (c->ruleset_sources);
   g_ptr_array_unref (c->conditions);
+  g_ptr_array_unref (c->calls);
   g_free (c->last_filter);
   g_free (c->file_owner);
   g_free (c->file_group);
@@ -1394,7 +1473,7 @@ read_into (SlCfgNode *root, const gchar *pattern, SlCfgPos from, gboolean includ
   /* in Sluice's own configuration, /dev/log is system()'s */
   if (ok && !included)
     ok = sl_rs_finish_inputs (&c, error);
-  ok = ok && sl_rs_template_check_refs (&c, error) && emit_paths (&c, error);
+  ok = ok && resolve_calls (&c, error) && sl_rs_template_check_refs (&c, error) && emit_paths (&c, error);
   conf_clear (&c);
   return ok;
 }

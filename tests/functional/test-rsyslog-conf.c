@@ -94,6 +94,11 @@ static const struct
     { "<158>Dec  1 10:00:00 svc[9]: hello", "<14>Dec  1 10:00:00 svc: bye", NULL },
     { "c4-a", "c4-b", "c4-c", NULL }, { 1, 1, 1 } },
   { "c5",
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c5\" ruleset=\"c5\")\n"
+    "ruleset(name=\"c5\") {\n"
+    "  if not ($programname == [\"a\", \"b\"]) then call c5sub\n"
+    "  action(type=\"omfile\" file=\"@DIR@/log/c5-after\" template=\"RSYSLOG_TraditionalFileFormat\")\n"
+    "}\n"
     "ruleset(name=\"c5sub\") {\n"
     "  if $msg contains_i 'ALERT' then {\n"
     "    action(type=\"omfile\" file=\"@DIR@/log/c5-alert\" template=\"RSYSLOG_FileFormat\")\n"
@@ -101,11 +106,7 @@ static const struct
     "  }\n"
     "  action(type=\"omfile\" file=\"@DIR@/log/c5-sub\" template=\"RSYSLOG_TraditionalFileFormat\")\n"
     "}\n"
-    "input(type=\"imuxsock\" Socket=\"@DIR@/c5\" ruleset=\"c5\")\n"
-    "ruleset(name=\"c5\") {\n"
-    "  if not ($programname == [\"a\", \"b\"]) then call c5sub\n"
-    "  action(type=\"omfile\" file=\"@DIR@/log/c5-after\" template=\"RSYSLOG_TraditionalFileFormat\")\n"
-    "}\n",
+,
     { "<13>Dec  1 10:00:00 a: plain", "<13>Dec  1 10:00:00 c: an alert here", "<13>Dec  1 10:00:00 c: plain", NULL },
     { "c5-alert", "c5-sub", "c5-after", NULL }, { 1, 1, 2 } },
 };
