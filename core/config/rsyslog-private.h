@@ -56,6 +56,27 @@ typedef struct
   SlCfgPos syssock_pos;
 } SlRsConf;
 
+/* A file being read, and where its first error goes. */
+typedef struct
+{
+  SlRsConf *c;
+  SlRsLexer lx;
+  GError **error;
+} SlRsReader;
+
+/* rsyslog.c: reading helpers. fail sets a syntax error at pos and returns
+ * FALSE; expect_char takes want (after blanks) or fails naming what; a
+ * plain value is a quoted string or a bare word. */
+gboolean  sl_rs_fail             (SlRsReader *r, SlCfgPos pos, const gchar *format, ...) G_GNUC_PRINTF (3, 4);
+gboolean  sl_rs_expect_char      (SlRsReader *r, gchar want, const gchar *what);
+gboolean  sl_rs_read_plain_value (SlRsReader *r, gchar **value);
+
+/* rsyslog-expr.c: a RainerScript expression as a filter expression, or as
+ * a template (refused when it is a condition). */
+gboolean  sl_rs_read_condition   (SlRsReader *r, gchar **filter);
+gboolean  sl_rs_read_expr_value  (SlRsReader *r, SlCfgPos pos, gchar **value);
+
+/* rsyslog-emit.c: Sluice text into the tree. */
 /* Appends text quoted as a string of Sluice's language. */
 void      sl_rs_quote           (GString *out, const gchar *text);
 gchar    *sl_rs_quoted          (const gchar *text);
@@ -65,6 +86,12 @@ gboolean  sl_rs_emit            (SlRsConf *c, SlCfgPos pos, const gchar *text, G
 /* The same for log path items, added to the body being built. */
 gboolean  sl_rs_emit_log_items  (SlCfgPos pos, SlCfgNode *into, const gchar *text, GError **error);
 gchar    *sl_rs_new_name        (SlRsConf *c, const gchar *kind);
+/* The root of Sluice text holding top-level statements, or NULL with an
+ * error at pos; sl_rs_place sets every position of a node to pos; the
+ * children of from move to the end of to, placed at pos when given. */
+SlCfgNode *sl_rs_parse_text     (const gchar *text, SlCfgPos pos, GError **error);
+void      sl_rs_place           (SlCfgNode *node, SlCfgPos pos);
+void      sl_rs_move_children   (SlCfgNode *from, SlCfgNode *to, const SlCfgPos *pos);
 const SlRsParam *sl_rs_param_find (GPtrArray *params, const gchar *name);
 gboolean  sl_rs_is_true         (const gchar *value);
 

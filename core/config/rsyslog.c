@@ -35,132 +35,8 @@ typedef struct _SlRsRuleset
   SlCfgPos pos;
 } SlRsRuleset;
 
-typedef struct
-{
-  SlRsConf *c;
-  SlRsLexer lx;
-  GError **error;
-} SlRsReader;
-
 static gboolean read_statement (SlRsReader *r, gboolean top);
 static gboolean read_action (SlRsReader *r);
-
-/* Text and emission */
-
-void
-sl_rs_quote (GString *out, const gchar *text)
-{
-  g_string_append_c (out, '"');
-  for (const gchar *p = text; *p; p++)
-    switch (*p)
-      {
-      case '"': g_string_append (out, "\\\""); break;
-      case '\\': g_string_append (out, "\\\\"); break;
-      case '\n': g_string_append (out, "\\n"); break;
-      case '\r': g_string_append (out, "\\r"); break;
-      case '\t': g_string_append (out, "\\t"); break;
-      case '`': g_string_append (out, "\\`"); break;
-      default: g_string_append_c (out, *p); break;
-      }
-  g_string_append_c (out, '"');
-}
-
-gchar *
-sl_rs_quoted (const gchar *text)
-{
-  GString *out = g_string_new (NULL);
-  sl_rs_quote (out, text);
-  return g_string_free (out, FALSE);
-}
-
-static void
-place (SlCfgNode *node, SlCfgPos pos)
-{
-  node->pos = pos;
-  for (guint i = 0; node->args && i < node->args->len; i++)
-    ((SlCfgArg *) g_ptr_array_index (node->args, i))->pos = pos;
-  for (guint i = 0; node->children && i < node->children->len; i++)
-    place (g_ptr_array_index (node->children, i), pos);
-}
-
-static SlCfgNode *
-parse_text (const gchar *text, SlCfgPos pos, GError **error)
-{
-  GError *inner = NULL;
-  SlCfgNode *root = sl_cfg_parse_string (text, "<rsyslog>", &inner);
-
-  if (!root)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, pos, _("this rsyslog statement cannot be read: %s"),
-                        inner->message);
-      g_error_free (inner);
-    }
-  return root;
-}
-
-/* Moves the children of from to the end of to, placed at pos when given. */
-static void
-move_children (SlCfgNode *from, SlCfgNode *to, const SlCfgPos *pos)
-{
-  for (guint i = 0; i < from->children->len; i++)
-    {
-      SlCfgNode *child = g_ptr_array_index (from->children, i);
-
-      if (pos)
-        place (child, *pos);
-      sl_cfg_node_add_child (to, child);
-    }
-  g_ptr_array_set_free_func (from->children, NULL);
-  g_ptr_array_set_size (from->children, 0);
-}
-
-gboolean
-sl_rs_emit (SlRsConf *c, SlCfgPos pos, const gchar *text, GError **error)
-{
-  g_autoptr (SlCfgNode) root = parse_text (text, pos, error);
-
-  if (!root)
-    return FALSE;
-  move_children (root, c->root, &pos);
-  return TRUE;
-}
-
-gboolean
-sl_rs_emit_log_items (SlCfgPos pos, SlCfgNode *into, const gchar *text, GError **error)
-{
-  g_autofree gchar *wrapped = g_strdup_printf ("log { %s };", text);
-  g_autoptr (SlCfgNode) root = parse_text (wrapped, pos, error);
-
-  if (!root)
-    return FALSE;
-  move_children (g_ptr_array_index (root->children, 0), into, &pos);
-  return TRUE;
-}
-
-gchar *
-sl_rs_new_name (SlRsConf *c, const gchar *kind)
-{
-  return g_strdup_printf ("%s_%s%u", c->prefix, kind, ++c->serial);
-}
-
-const SlRsParam *
-sl_rs_param_find (GPtrArray *params, const gchar *name)
-{
-  for (guint i = 0; i < params->len; i++)
-    {
-      const SlRsParam *param = g_ptr_array_index (params, i);
-      if (g_ascii_strcasecmp (param->name, name) == 0)
-        return param;
-    }
-  return NULL;
-}
-
-gboolean
-sl_rs_is_true (const gchar *value)
-{
-  return g_ascii_strcasecmp (value, "on") == 0 || g_ascii_strcasecmp (value, "yes") == 0
-         || g_ascii_strcasecmp (value, "true") == 0 || strcmp (value, "1") == 0;
-}
 
 static void
 param_free (SlRsParam *param)
@@ -172,8 +48,8 @@ param_free (SlRsParam *param)
 
 /* Reading */
 
-static gboolean G_GNUC_PRINTF (3, 4)
-fail (SlRsReader *r, SlCfgPos pos, const gchar *format, ...)
+gboolean
+sl_rs_fail (SlRsReader *r, SlCfgPos pos, const gchar *format, ...)
 {
   va_list args;
 
@@ -184,18 +60,18 @@ fail (SlRsReader *r, SlCfgPos pos, const gchar *format, ...)
   return FALSE;
 }
 
-static gboolean
-expect_char (SlRsReader *r, gchar want, const gchar *what)
+gboolean
+sl_rs_expect_char (SlRsReader *r, gchar want, const gchar *what)
 {
   sl_rs_lexer_skip_blanks (&r->lx, TRUE);
   if (sl_rs_lexer_peek (&r->lx, 0) != want)
-    return fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), what);
+    return sl_rs_fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), what);
   sl_rs_lexer_advance (&r->lx, 1);
   return TRUE;
 }
 
-static gboolean
-read_value (SlRsReader *r, gchar **value)
+gboolean
+sl_rs_read_plain_value (SlRsReader *r, gchar **value)
 {
   gchar q = sl_rs_lexer_peek (&r->lx, 0);
 
@@ -203,7 +79,7 @@ read_value (SlRsReader *r, gchar **value)
     return sl_rs_lexer_read_string (&r->lx, value, r->error);
   *value = sl_rs_lexer_read_until_blank (&r->lx, "()[],;{}=");
   if (!*value)
-    return fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), _("a value"));
+    return sl_rs_fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), _("a value"));
   return TRUE;
 }
 
@@ -213,7 +89,7 @@ read_params (SlRsReader *r)
 {
   g_autoptr (GPtrArray) params = g_ptr_array_new_with_free_func ((GDestroyNotify) param_free);
 
-  if (!expect_char (r, '(', "'('"))
+  if (!sl_rs_expect_char (r, '(', "'('"))
     return NULL;
   for (;;)
     {
@@ -229,12 +105,12 @@ read_params (SlRsReader *r)
       gchar *name = sl_rs_lexer_read_word (&r->lx, ".-");
       if (!name)
         {
-          fail (r, param->pos, _("%s was expected here"), _("a parameter name or ')'"));
+          sl_rs_fail (r, param->pos, _("%s was expected here"), _("a parameter name or ')'"));
           return NULL;
         }
       param->name = g_ascii_strdown (name, -1);
       g_free (name);
-      if (!expect_char (r, '=', "'='"))
+      if (!sl_rs_expect_char (r, '=', "'='"))
         return NULL;
       sl_rs_lexer_skip_blanks (&r->lx, TRUE);
       if (sl_rs_lexer_peek (&r->lx, 0) == '[')
@@ -249,7 +125,7 @@ read_params (SlRsReader *r)
               sl_rs_lexer_skip_blanks (&r->lx, TRUE);
               if (sl_rs_lexer_peek (&r->lx, 0) == ']')
                 break;
-              if (!read_value (r, &item))
+              if (!sl_rs_read_plain_value (r, &item))
                 {
                   g_string_free (joined, TRUE);
                   return NULL;
@@ -263,7 +139,7 @@ read_params (SlRsReader *r)
           sl_rs_lexer_advance (&r->lx, 1);
           param->value = g_string_free (joined, FALSE);
         }
-      else if (!read_value (r, &param->value))
+      else if (!sl_rs_read_plain_value (r, &param->value))
         return NULL;
     }
 }
@@ -342,418 +218,6 @@ add_destination (SlRsReader *r, SlCfgPos pos, gchar *name)
   return add_rule (r, pos, items);
 }
 
-/* Expressions: each either a filter (boolean) or a Sluice template (value) */
-
-typedef struct
-{
-  gboolean boolean;
-  gboolean number;   /* a numeric literal */
-  gboolean literal;  /* a string or number as written: text holds it unescaped */
-  GString *text;
-  GPtrArray *list;   /* [ "a", "b" ] */
-} SlRsExpr;
-
-static void
-expr_clear (SlRsExpr *e)
-{
-  if (e->text)
-    g_string_free (e->text, TRUE);
-  if (e->list)
-    g_ptr_array_unref (e->list);
-  memset (e, 0, sizeof *e);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SlRsExpr, expr_clear)
-
-static void
-expr_free (SlRsExpr *e)
-{
-  expr_clear (e);
-  g_free (e);
-}
-
-static gboolean read_or (SlRsReader *r, SlRsExpr *out);
-
-/* The value as a template: a literal's $ doubled */
-static gchar *
-expr_template (const SlRsExpr *e)
-{
-  if (!e->literal)
-    return g_strdup (e->text->str);
-  GString *out = g_string_new (NULL);
-  for (const gchar *p = e->text->str; *p; p++)
-    {
-      if (*p == '$')
-        g_string_append_c (out, '$');
-      g_string_append_c (out, *p);
-    }
-  return g_string_free (out, FALSE);
-}
-
-static void
-make_boolean (SlRsExpr *e)
-{
-  if (e->boolean)
-    return;
-  g_autofree gchar *value = expr_template (e);
-  g_string_truncate (e->text, 0);
-  sl_rs_quote (e->text, value);
-  g_string_append (e->text, " ne \"\"");
-  e->boolean = TRUE;
-  e->literal = e->number = FALSE;
-}
-
-static gboolean
-read_variable (SlRsReader *r, SlRsExpr *out)
-{
-  SlCfgPos pos = sl_rs_lexer_pos (&r->lx);
-  GString *name = g_string_new ("$");
-
-  sl_rs_lexer_advance (&r->lx, 1);
-  gchar first = sl_rs_lexer_peek (&r->lx, 0);
-  if (first == '$' || first == '!' || first == '.' || first == '/')
-    {
-      /* $$now is written $now in templates */
-      if (first != '$')
-        g_string_append_c (name, first);
-      sl_rs_lexer_advance (&r->lx, 1);
-    }
-  g_autofree gchar *rest = sl_rs_lexer_read_word (&r->lx, "-!.");
-  if (rest)
-    g_string_append (name, rest);
-  g_autofree gchar *full = g_string_free (name, FALSE);
-  const gchar *property = g_str_has_prefix (full, "$!") || g_str_has_prefix (full, "$.") || g_str_has_prefix (full, "$/")
-                          || first == '$' ? full : full + 1;
-  out->text = g_string_new (NULL);
-  return sl_rs_property_value (property, pos, out->text, r->error);
-}
-
-static gboolean
-read_call (SlRsReader *r, const gchar *name, SlCfgPos pos, SlRsExpr *out)
-{
-  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func ((GDestroyNotify) expr_free);
-
-  sl_rs_lexer_advance (&r->lx, 1);
-  for (;;)
-    {
-      sl_rs_lexer_skip_blanks (&r->lx, TRUE);
-      if (sl_rs_lexer_peek (&r->lx, 0) == ')')
-        break;
-      SlRsExpr *arg = g_new0 (SlRsExpr, 1);
-      g_ptr_array_add (args, arg);
-      if (!read_or (r, arg))
-        return FALSE;
-      sl_rs_lexer_skip_blanks (&r->lx, TRUE);
-      if (sl_rs_lexer_peek (&r->lx, 0) == ',')
-        sl_rs_lexer_advance (&r->lx, 1);
-    }
-  sl_rs_lexer_advance (&r->lx, 1);
-
-  g_autofree gchar *lower = g_ascii_strdown (name, -1);
-  SlRsExpr *a = args->len > 0 ? g_ptr_array_index (args, 0) : NULL;
-  SlRsExpr *b = args->len > 1 ? g_ptr_array_index (args, 1) : NULL;
-  out->text = g_string_new (NULL);
-  if ((g_str_equal (lower, "re_match") || g_str_equal (lower, "re_match_i")) && b && b->literal && !a->boolean)
-    {
-      g_autofree gchar *value = expr_template (a);
-      out->boolean = TRUE;
-      g_string_append (out->text, "match(");
-      sl_rs_quote (out->text, b->text->str);
-      g_string_append (out->text, " template(");
-      sl_rs_quote (out->text, value);
-      g_string_append_printf (out->text, ") type(pcre)%s)", g_str_equal (lower, "re_match_i") ? " flags(ignore-case)" : "");
-      return TRUE;
-    }
-  if ((g_str_equal (lower, "tolower") || g_str_equal (lower, "toupper")) && a && !a->boolean && args->len == 1)
-    {
-      g_autofree gchar *value = expr_template (a);
-      g_string_append_printf (out->text, "$(%s %s)", g_str_equal (lower, "tolower") ? "lowercase" : "uppercase", value);
-      return TRUE;
-    }
-  if ((g_str_equal (lower, "cstr") || g_str_equal (lower, "cnum")) && a && !a->boolean && args->len == 1)
-    {
-      g_autofree gchar *value = expr_template (a);
-      g_string_append (out->text, value);
-      return TRUE;
-    }
-  if (g_str_equal (lower, "exists") && a && !a->boolean && args->len == 1)
-    {
-      g_string_append (out->text, a->text->str);
-      make_boolean (out);
-      return TRUE;
-    }
-  if (g_str_equal (lower, "prifilt") && a && a->literal && args->len == 1)
-    {
-      out->boolean = TRUE;
-      if (!sl_rs_selector_filter (a->text->str, pos, out->text, r->error))
-        return FALSE;
-      if (!out->text->len)
-        g_string_append (out->text, "level(emerg..debug)");
-      return TRUE;
-    }
-  sl_cfg_error_set (r->error, SL_CFG_ERROR_UNKNOWN, pos, _("the RainerScript function '%s()' is not supported"), name);
-  return FALSE;
-}
-
-static gboolean
-read_primary (SlRsReader *r, SlRsExpr *out)
-{
-  sl_rs_lexer_skip_blanks (&r->lx, TRUE);
-  SlCfgPos pos = sl_rs_lexer_pos (&r->lx);
-  gchar ch = sl_rs_lexer_peek (&r->lx, 0);
-
-  if (ch == '(')
-    {
-      sl_rs_lexer_advance (&r->lx, 1);
-      if (!read_or (r, out) || !expect_char (r, ')', "')'"))
-        return FALSE;
-      if (out->boolean)
-        {
-          g_string_prepend_c (out->text, '(');
-          g_string_append_c (out->text, ')');
-        }
-      return TRUE;
-    }
-  if (ch == '"' || ch == '\'')
-    {
-      gchar *value = NULL;
-      if (!sl_rs_lexer_read_string (&r->lx, &value, r->error))
-        return FALSE;
-      out->text = g_string_new (value);
-      out->literal = TRUE;
-      g_free (value);
-      return TRUE;
-    }
-  if (ch == '$')
-    return read_variable (r, out);
-  if (ch == '[')
-    {
-      sl_rs_lexer_advance (&r->lx, 1);
-      out->list = g_ptr_array_new_with_free_func (g_free);
-      out->text = g_string_new (NULL);
-      for (;;)
-        {
-          gchar *item = NULL;
-
-          sl_rs_lexer_skip_blanks (&r->lx, TRUE);
-          if (sl_rs_lexer_peek (&r->lx, 0) == ']')
-            break;
-          if (!read_value (r, &item))
-            return FALSE;
-          g_ptr_array_add (out->list, item);
-          sl_rs_lexer_skip_blanks (&r->lx, TRUE);
-          if (sl_rs_lexer_peek (&r->lx, 0) == ',')
-            sl_rs_lexer_advance (&r->lx, 1);
-        }
-      sl_rs_lexer_advance (&r->lx, 1);
-      return TRUE;
-    }
-  if (g_ascii_isdigit (ch) || (ch == '-' && g_ascii_isdigit (sl_rs_lexer_peek (&r->lx, 1))))
-    {
-      sl_rs_lexer_advance (&r->lx, ch == '-' ? 1 : 0);
-      g_autofree gchar *digits = sl_rs_lexer_read_word (&r->lx, "");
-      out->text = g_string_new (ch == '-' ? "-" : "");
-      g_string_append (out->text, digits);
-      out->number = out->literal = TRUE;
-      return TRUE;
-    }
-  g_autofree gchar *word = sl_rs_lexer_read_word (&r->lx, "");
-  if (word)
-    {
-      sl_rs_lexer_skip_blanks (&r->lx, FALSE);
-      if (sl_rs_lexer_peek (&r->lx, 0) == '(')
-        return read_call (r, word, pos, out);
-      return fail (r, pos, _("the RainerScript word '%s' is not supported in an expression"), word);
-    }
-  return fail (r, pos, _("%s was expected here"), _("a RainerScript value"));
-}
-
-static const struct
-{
-  const gchar *word;
-  const gchar *numeric;
-  const gchar *string;
-} comparisons[] = {
-  { "==", "==", "eq" }, { "!=", "!=", "ne" }, { "<>", "!=", "ne" }, { "<=", "<=", "le" },
-  { ">=", ">=", "ge" }, { "<", "<", "lt" }, { ">", ">", "gt" },
-};
-
-static const gchar *const match_words[] = {
-  "contains_i", "contains", "startswith_i", "startswith",
-};
-
-static gboolean
-compare (SlRsReader *r, SlCfgPos pos, SlRsExpr *left, const gchar *op, gboolean match, SlRsExpr *right,
-         GString *out)
-{
-  if (left->boolean || right->boolean)
-    return fail (r, pos, _("the RainerScript comparison '%s' of a condition is not supported"), op);
-  g_autofree gchar *lhs = expr_template (left);
-  GPtrArray *items = right->list;
-  g_autoptr (GPtrArray) single = g_ptr_array_new ();
-
-  if (!items)
-    {
-      g_ptr_array_add (single, right->text->str);
-      items = single;
-    }
-  if (!right->literal && !right->list)
-    {
-      if (match)
-        return fail (r, pos, _("the RainerScript '%s' needs a string on its right"), op);
-    }
-  guint i_op;
-  for (i_op = 0; !match && i_op < G_N_ELEMENTS (comparisons); i_op++)
-    if (g_str_equal (op, comparisons[i_op].word))
-      break;
-  gboolean negated_list = !match && g_str_equal (comparisons[i_op].string, "ne");
-  if (items->len > 1)
-    g_string_append_c (out, '(');
-  for (guint i = 0; i < items->len; i++)
-    {
-      const gchar *item = g_ptr_array_index (items, i);
-
-      if (i)
-        g_string_append (out, negated_list ? " and " : " or ");
-      if (match)
-        {
-          if (!sl_rs_compare_filter (lhs, op, FALSE, item, pos, out, r->error))
-            return FALSE;
-          continue;
-        }
-      gboolean numeric = right->number && !right->list;
-      sl_rs_quote (out, lhs);
-      g_string_append_printf (out, " %s ", numeric ? comparisons[i_op].numeric : comparisons[i_op].string);
-      if (right->literal || right->list)
-        {
-          g_autoptr (GString) escaped = g_string_new (NULL);
-          for (const gchar *p = item; *p; p++)
-            {
-              if (*p == '$')
-                g_string_append_c (escaped, '$');
-              g_string_append_c (escaped, *p);
-            }
-          sl_rs_quote (out, escaped->str);
-        }
-      else
-        sl_rs_quote (out, item);
-    }
-  if (items->len > 1)
-    g_string_append_c (out, ')');
-  return TRUE;
-}
-
-/* `a & b`: the values one after the other */
-static gboolean
-read_concat (SlRsReader *r, SlRsExpr *out)
-{
-  if (!read_primary (r, out))
-    return FALSE;
-  for (;;)
-    {
-      sl_rs_lexer_skip_blanks (&r->lx, TRUE);
-      SlCfgPos pos = sl_rs_lexer_pos (&r->lx);
-      gchar ch = sl_rs_lexer_peek (&r->lx, 0);
-      if (ch == '+' || ch == '*' || ch == '%' || (ch == '-' && sl_rs_lexer_peek (&r->lx, 1) == ' '))
-        return fail (r, pos, _("RainerScript arithmetic ('%c') is not supported"), ch);
-      if (ch != '&')
-        return TRUE;
-      sl_rs_lexer_advance (&r->lx, 1);
-      g_auto (SlRsExpr) next = { 0 };
-      if (!read_primary (r, &next))
-        return FALSE;
-      if (out->boolean || next.boolean || out->list || next.list)
-        return fail (r, pos, "%s", _("'&' joins values, not conditions or lists"));
-      g_autofree gchar *left = expr_template (out);
-      g_autofree gchar *right = expr_template (&next);
-      g_string_assign (out->text, left);
-      g_string_append (out->text, right);
-      out->literal = out->number = FALSE;
-    }
-}
-
-static gboolean
-read_comparison (SlRsReader *r, SlRsExpr *out)
-{
-  g_auto (SlRsExpr) left = { 0 };
-  g_auto (SlRsExpr) right = { 0 };
-
-  if (!read_concat (r, &left))
-    return FALSE;
-  sl_rs_lexer_skip_blanks (&r->lx, TRUE);
-  SlCfgPos pos = sl_rs_lexer_pos (&r->lx);
-  const gchar *op = NULL;
-  gboolean match = FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (match_words) && !op; i++)
-    if (sl_rs_lexer_take_word (&r->lx, match_words[i]))
-      op = match_words[i], match = TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (comparisons) && !op; i++)
-    if (strncmp (r->lx.text + r->lx.at, comparisons[i].word, strlen (comparisons[i].word)) == 0)
-      {
-        op = comparisons[i].word;
-        sl_rs_lexer_advance (&r->lx, (guint) strlen (op));
-      }
-  if (!op)
-    {
-      *out = left;
-      memset (&left, 0, sizeof left);
-      return TRUE;
-    }
-  if (!read_concat (r, &right))
-    return FALSE;
-  out->boolean = TRUE;
-  out->text = g_string_new (NULL);
-  return compare (r, pos, &left, op, match, &right, out->text);
-}
-
-static gboolean
-read_not (SlRsReader *r, SlRsExpr *out)
-{
-  sl_rs_lexer_skip_blanks (&r->lx, TRUE);
-  if (sl_rs_lexer_take_word (&r->lx, "not"))
-    {
-      if (!read_not (r, out))
-        return FALSE;
-      make_boolean (out);
-      g_string_prepend (out->text, "not (");
-      g_string_append_c (out->text, ')');
-      return TRUE;
-    }
-  return read_comparison (r, out);
-}
-
-static gboolean
-read_binary (SlRsReader *r, SlRsExpr *out, const gchar *word, gboolean (*operand) (SlRsReader *, SlRsExpr *))
-{
-  if (!operand (r, out))
-    return FALSE;
-  for (;;)
-    {
-      sl_rs_lexer_skip_blanks (&r->lx, TRUE);
-      if (!sl_rs_lexer_take_word (&r->lx, word))
-        return TRUE;
-      g_auto (SlRsExpr) next = { 0 };
-      if (!operand (r, &next))
-        return FALSE;
-      make_boolean (out);
-      make_boolean (&next);
-      g_string_prepend_c (out->text, '(');
-      g_string_append_printf (out->text, ") %s (%s)", word, next.text->str);
-    }
-}
-
-static gboolean
-read_and (SlRsReader *r, SlRsExpr *out)
-{
-  return read_binary (r, out, "and", read_not);
-}
-
-static gboolean
-read_or (SlRsReader *r, SlRsExpr *out)
-{
-  return read_binary (r, out, "or", read_and);
-}
-
 /* Statements */
 
 static gboolean
@@ -781,7 +245,7 @@ read_block (SlRsReader *r)
           return TRUE;
         }
       if (!ch)
-        return fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), "'}'");
+        return sl_rs_fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), "'}'");
       if (!read_statement (r, FALSE))
         return FALSE;
     }
@@ -791,15 +255,14 @@ read_block (SlRsReader *r)
 static gboolean
 read_if (SlRsReader *r)
 {
-  g_auto (SlRsExpr) cond = { 0 };
+  g_autofree gchar *cond = NULL;
 
-  if (!read_or (r, &cond))
+  if (!sl_rs_read_condition (r, &cond))
     return FALSE;
-  make_boolean (&cond);
   sl_rs_lexer_skip_blanks (&r->lx, TRUE);
   if (!sl_rs_lexer_take_word (&r->lx, "then"))
-    return fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), "'then'");
-  if (!with_condition (r, g_strdup (cond.text->str), read_action))
+    return sl_rs_fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), "'then'");
+  if (!with_condition (r, g_strdup (cond), read_action))
     return FALSE;
   SlRsLexer after = r->lx;
   sl_rs_lexer_skip_blanks (&r->lx, TRUE);
@@ -808,7 +271,7 @@ read_if (SlRsReader *r)
       r->lx = after;
       return TRUE;
     }
-  return with_condition (r, g_strdup_printf ("not (%s)", cond.text->str), read_action);
+  return with_condition (r, g_strdup_printf ("not (%s)", cond), read_action);
 }
 
 /* `call NAME`: rsyslog lets a ruleset be called before it is defined, so
@@ -840,7 +303,7 @@ read_call_statement (SlRsReader *r, SlCfgPos pos)
   g_autofree gchar *name = sl_rs_lexer_read_word (&r->lx, "-.");
 
   if (!name)
-    return fail (r, pos, _("%s was expected here"), _("the name of a ruleset after 'call'"));
+    return sl_rs_fail (r, pos, _("%s was expected here"), _("the name of a ruleset after 'call'"));
   SlRsCall *call = g_new0 (SlRsCall, 1);
   call->placeholder = sl_cfg_node_new ("log", pos);
   call->placeholder->has_body = TRUE;
@@ -925,11 +388,11 @@ read_set (SlRsReader *r, SlCfgPos pos, gboolean unset)
   SlCfgPos var_pos = sl_rs_lexer_pos (&r->lx);
   if (sl_rs_lexer_peek (&r->lx, 0) != '$'
       || !strchr ("!./", sl_rs_lexer_peek (&r->lx, 1)))
-    return fail (r, var_pos, _("%s was expected here"), _("a variable such as $!name"));
+    return sl_rs_fail (r, var_pos, _("%s was expected here"), _("a variable such as $!name"));
   sl_rs_lexer_advance (&r->lx, 2);
   g_autofree gchar *name = sl_rs_lexer_read_word (&r->lx, "-!.");
   if (!name)
-    return fail (r, var_pos, _("%s was expected here"), _("a variable such as $!name"));
+    return sl_rs_fail (r, var_pos, _("%s was expected here"), _("a variable such as $!name"));
   for (gchar *p = name; *p; p++)
     if (*p == '!')
       *p = '.';
@@ -939,17 +402,14 @@ read_set (SlRsReader *r, SlCfgPos pos, gboolean unset)
     items = g_strdup_printf ("rewrite { unset(value(%s)); };", quoted_name);
   else
     {
-      g_auto (SlRsExpr) value = { 0 };
+      g_autofree gchar *tmpl = NULL;
 
-      if (!expect_char (r, '=', "'='") || !read_or (r, &value))
+      if (!sl_rs_expect_char (r, '=', "'='") || !sl_rs_read_expr_value (r, pos, &tmpl))
         return FALSE;
-      if (value.boolean)
-        return fail (r, pos, _("the RainerScript '%s' of a condition's value is not supported"), "set");
-      g_autofree gchar *tmpl = expr_template (&value);
       g_autofree gchar *quoted = sl_rs_quoted (tmpl);
       items = g_strdup_printf ("rewrite { set(%s value(%s)); };", quoted, quoted_name);
     }
-  if (!expect_char (r, ';', "';'"))
+  if (!sl_rs_expect_char (r, ';', "';'"))
     return FALSE;
   return add_change (r, pos, items);
 }
@@ -1001,7 +461,7 @@ read_action (SlRsReader *r)
       g_autofree gchar *text = sl_rs_lexer_read_until_blank (&r->lx, "}");
       return add_destination (r, pos, sl_rs_legacy_action (r->c, text, pos, r->error));
     }
-  return fail (r, pos, _("%s was expected here"), _("an rsyslog action"));
+  return sl_rs_fail (r, pos, _("%s was expected here"), _("an rsyslog action"));
 }
 
 /* `:property, [!]operation, "value" ACTION` */
@@ -1012,8 +472,8 @@ read_property_filter (SlRsReader *r, SlCfgPos pos)
   sl_rs_lexer_skip_blanks (&r->lx, FALSE);
   g_autofree gchar *property = sl_rs_lexer_read_word (&r->lx, "-!.$");
   if (!property)
-    return fail (r, pos, _("%s was expected here"), _("':property, operation, \"value\"'"));
-  if (!expect_char (r, ',', "','"))
+    return sl_rs_fail (r, pos, _("%s was expected here"), _("':property, operation, \"value\"'"));
+  if (!sl_rs_expect_char (r, ',', "','"))
     return FALSE;
   sl_rs_lexer_skip_blanks (&r->lx, FALSE);
   gboolean negate = sl_rs_lexer_peek (&r->lx, 0) == '!';
@@ -1023,15 +483,15 @@ read_property_filter (SlRsReader *r, SlCfgPos pos)
   g_autofree gchar *op = sl_rs_lexer_read_word (&r->lx, "-");
   g_autofree gchar *value = NULL;
   if (!op)
-    return fail (r, op_pos, _("%s was expected here"), _("a compare operation"));
-  if (!expect_char (r, ',', "','"))
+    return sl_rs_fail (r, op_pos, _("%s was expected here"), _("a compare operation"));
+  if (!sl_rs_expect_char (r, ',', "','"))
     return FALSE;
   sl_rs_lexer_skip_blanks (&r->lx, FALSE);
   if (sl_rs_lexer_peek (&r->lx, 0) != '"' || !sl_rs_lexer_read_string (&r->lx, &value, r->error))
     {
       if (r->error && *r->error)
         return FALSE;
-      return fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), _("a value in double quotes"));
+      return sl_rs_fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), _("a value in double quotes"));
     }
   g_autoptr (GString) tmpl = g_string_new (NULL);
   g_autoptr (GString) filter = g_string_new (NULL);
@@ -1066,17 +526,17 @@ read_template_object (SlRsReader *r, GPtrArray *params, SlCfgPos pos)
   g_autoptr (GString) rs_text = g_string_new (NULL);
 
   if (!name || !type)
-    return fail (r, pos, "%s", _("an rsyslog template() needs name= and type="));
+    return sl_rs_fail (r, pos, "%s", _("an rsyslog template() needs name= and type="));
   if (g_ascii_strcasecmp (type->value, "string") == 0)
     {
       const SlRsParam *string = sl_rs_param_find (params, "string");
       if (!string)
-        return fail (r, pos, "%s", _("an rsyslog template of type string needs string="));
+        return sl_rs_fail (r, pos, "%s", _("an rsyslog template of type string needs string="));
       g_string_append (rs_text, string->value);
     }
   else if (g_ascii_strcasecmp (type->value, "list") == 0)
     {
-      if (!expect_char (r, '{', "'{'"))
+      if (!sl_rs_expect_char (r, '{', "'{'"))
         return FALSE;
       for (;;)
         {
@@ -1089,7 +549,7 @@ read_template_object (SlRsReader *r, GPtrArray *params, SlCfgPos pos)
             }
           gboolean constant = sl_rs_lexer_take_word (&r->lx, "constant");
           if (!constant && !sl_rs_lexer_take_word (&r->lx, "property"))
-            return fail (r, item_pos, _("%s was expected here"), _("constant(...), property(...) or '}'"));
+            return sl_rs_fail (r, item_pos, _("%s was expected here"), _("constant(...), property(...) or '}'"));
           g_autoptr (GPtrArray) item = read_params (r);
           if (!item)
             return FALSE;
@@ -1102,7 +562,7 @@ read_template_object (SlRsReader *r, GPtrArray *params, SlCfgPos pos)
             }
           const SlRsParam *prop = sl_rs_param_find (item, "name");
           if (!prop)
-            return fail (r, item_pos, "%s", _("an rsyslog property() needs name="));
+            return sl_rs_fail (r, item_pos, "%s", _("an rsyslog property() needs name="));
           g_autoptr (GString) options = g_string_new (NULL);
           const gchar *from = NULL, *to = NULL;
           for (guint i = 0; i < item->len; i++)
@@ -1148,7 +608,7 @@ read_ruleset (SlRsReader *r, GPtrArray *params, SlCfgPos pos)
   const SlRsParam *name = sl_rs_param_find (params, "name");
 
   if (!name)
-    return fail (r, pos, "%s", _("an rsyslog ruleset() needs name="));
+    return sl_rs_fail (r, pos, "%s", _("an rsyslog ruleset() needs name="));
   for (guint i = 0; i < params->len; i++)
     {
       const SlRsParam *p = g_ptr_array_index (params, i);
@@ -1161,7 +621,7 @@ read_ruleset (SlRsReader *r, GPtrArray *params, SlCfgPos pos)
     }
   sl_rs_lexer_skip_blanks (&r->lx, TRUE);
   if (sl_rs_lexer_peek (&r->lx, 0) != '{')
-    return fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), "'{'");
+    return sl_rs_fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), "'{'");
   SlRsRuleset *saved = r->c->ruleset;
   GPtrArray *saved_conditions = r->c->conditions;
   r->c->ruleset = ruleset_get (r->c, name->value, pos);
@@ -1193,7 +653,7 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
       const SlRsParam *file = sl_rs_param_find (params, "file");
       const SlRsParam *mode = sl_rs_param_find (params, "mode");
       if (!file)
-        return fail (r, pos, "%s", _("an rsyslog include() needs file="));
+        return sl_rs_fail (r, pos, "%s", _("an rsyslog include() needs file="));
       if (mode && g_ascii_strcasecmp (mode->value, "optional") == 0 && !strpbrk (file->value, "*?[")
           && !g_file_test (file->value, G_FILE_TEST_EXISTS))
         return TRUE;
@@ -1223,7 +683,7 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
         }
       return TRUE;
     }
-  return fail (r, pos, _("the rsyslog object '%s()' is not supported"), word);
+  return sl_rs_fail (r, pos, _("the rsyslog object '%s()' is not supported"), word);
 }
 
 static const gchar *const objects[] = { "module", "input", "template", "ruleset", "include", "global", "main_queue" };
@@ -1238,7 +698,7 @@ read_statement (SlRsReader *r, gboolean top)
     {
       g_autofree gchar *line = sl_rs_lexer_read_line (&r->lx);
       if (!top)
-        return fail (r, pos, "%s", _("an rsyslog $ directive is only allowed outside of blocks"));
+        return sl_rs_fail (r, pos, "%s", _("an rsyslog $ directive is only allowed outside of blocks"));
       return sl_rs_directive (r->c, line, pos, r->error);
     }
   if (ch == ':')
@@ -1246,7 +706,7 @@ read_statement (SlRsReader *r, gboolean top)
   if (ch == '&')
     {
       if (!r->c->last_filter)
-        return fail (r, pos, "%s", _("'&' must follow a filter and its action"));
+        return sl_rs_fail (r, pos, "%s", _("'&' must follow a filter and its action"));
       sl_rs_lexer_advance (&r->lx, 1);
       if (!*r->c->last_filter)
         return read_action (r);
@@ -1261,7 +721,7 @@ read_statement (SlRsReader *r, gboolean top)
         if (g_ascii_strcasecmp (word, objects[i]) == 0 && sl_rs_lexer_peek (&r->lx, 0) == '(')
           {
             if (!top)
-              return fail (r, pos, _("the rsyslog object '%s()' is only allowed outside of blocks"), word);
+              return sl_rs_fail (r, pos, _("the rsyslog object '%s()' is only allowed outside of blocks"), word);
             return read_object (r, word, pos);
           }
       static const gchar *const unsupported[] = { "foreach", "reload_lookup_table", "lookup_table", "parser",
@@ -1269,7 +729,7 @@ read_statement (SlRsReader *r, gboolean top)
                                                   "unset_all" };
       for (guint i = 0; i < G_N_ELEMENTS (unsupported); i++)
         if (g_ascii_strcasecmp (word, unsupported[i]) == 0)
-          return fail (r, pos, _("the RainerScript statement '%s' is not supported"), word);
+          return sl_rs_fail (r, pos, _("the RainerScript statement '%s' is not supported"), word);
     }
   r->lx = start;
   /* a selector starts with facility names: kern.*, auth,authpriv.* */
@@ -1448,12 +908,12 @@ emit_paths (SlRsConf *c, GError **error)
         for (guint k = 0; k < n_paths; k++)
           {
             SlCfgNode *items = everything ? g_ptr_array_index (set->log->children, k) : set->log;
-            g_autoptr (SlCfgNode) parsed = parse_text (text->str, set->pos, error);
+            g_autoptr (SlCfgNode) parsed = sl_rs_parse_text (text->str, set->pos, error);
             if (!parsed)
               return FALSE;
             SlCfgNode *log = g_ptr_array_index (parsed->children, 0);
-            place (log, items->children->len ? ((SlCfgNode *) g_ptr_array_index (items->children, 0))->pos : items->pos);
-            move_children (items, log, NULL);
+            sl_rs_place (log, items->children->len ? ((SlCfgNode *) g_ptr_array_index (items->children, 0))->pos : items->pos);
+            sl_rs_move_children (items, log, NULL);
             g_ptr_array_set_free_func (parsed->children, NULL);
             g_ptr_array_set_size (parsed->children, 0);
             sl_cfg_node_add_child (c->root, log);
