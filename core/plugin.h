@@ -49,6 +49,7 @@ typedef struct
   const gchar *host_override;
   const gchar *program_override;
   gboolean detect_syslog_protocol;   /* RFC 5424 when the line starts "<PRI>1 ", else RFC 3164 */
+  gboolean no_hostname;       /* flags(no-hostname): an RFC 3164 line names no host */
 } SlParseOptions;
 
 /* One instance of a driver as the configuration made it. Plugins embed it

@@ -55,6 +55,7 @@ apply_parse_options (SlSource *src, GError **error)
   src->parse.no_rfc3164_fallback = (o->flags & SL_SOURCE_FLAG_NO_RFC3164_FALLBACK) != 0;
   src->parse.detect_syslog_protocol = (o->flags & SL_SOURCE_FLAG_DETECT_SYSLOG_PROTOCOL) != 0;
   src->parse.store_raw = (o->flags & SL_SOURCE_FLAG_STORE_RAW) != 0;
+  src->parse.no_hostname = (o->flags & SL_SOURCE_FLAG_NO_HOSTNAME) != 0;
   src->validate_utf8 = (o->flags & SL_SOURCE_FLAG_VALIDATE_UTF8) != 0;
   src->parse.keep_hostname = o->keep_hostname;
   src->parse.keep_timestamp = o->keep_timestamp;

@@ -31,6 +31,8 @@
 typedef struct
 {
   gchar *cfgfile;
+  gchar *config_format;
+  gboolean print_config;
   gchar *pidfile;
   gchar *persist_file;
   gchar *control_path;
@@ -68,6 +70,10 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
                                                  SL_PRIVILEGES_DEFAULT_CAPS);
   GOptionEntry entries[] = {
     { "cfgfile", 'f', 0, G_OPTION_ARG_FILENAME, &s->cfgfile, N_("configuration file"), N_("FILE") },
+    { "config-format", 0, 0, G_OPTION_ARG_STRING, &s->config_format,
+      N_("the language of the configuration file: sluice (syslog-ng's, the default) or rsyslog"), N_("LANGUAGE") },
+    { "print-config", 0, 0, G_OPTION_ARG_NONE, &s->print_config,
+      N_("print the configuration in Sluice's (syslog-ng's) language and exit"), NULL },
     { "foreground", 'F', 0, G_OPTION_ARG_NONE, &s->foreground, N_("do not go into the background"), NULL },
     { "syntax-only", 's', 0, G_OPTION_ARG_NONE, &s->syntax_only, N_("check the configuration and exit"), NULL },
     { "pidfile", 'p', 0, G_OPTION_ARG_FILENAME, &s->pidfile, N_("file to write the process id to"), N_("FILE") },
@@ -117,6 +123,14 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
       ok = FALSE;
     }
   sl_io_workers_set_count (s->io_threads);
+  if (ok && s->config_format && strcmp (s->config_format, "rsyslog") == 0)
+    sl_cfg_set_language (SL_CFG_LANGUAGE_RSYSLOG);
+  else if (ok && s->config_format && strcmp (s->config_format, "sluice") != 0
+           && strcmp (s->config_format, "syslog-ng") != 0)
+    {
+      fprintf (stderr, _("sluiced: --config-format takes sluice or rsyslog, not '%s'\n"), s->config_format);
+      ok = FALSE;
+    }
   if (!s->cfgfile)
     s->cfgfile = g_strdup (SL_SYSCONFDIR "/sluice.conf");
   if (!s->pidfile)
@@ -141,6 +155,7 @@ static void
 settings_clear (Settings *s)
 {
   g_free (s->cfgfile);
+  g_free (s->config_format);
   g_free (s->pidfile);
   g_free (s->persist_file);
   g_free (s->control_path);
@@ -171,6 +186,30 @@ print_driver_help (const gchar *name)
   if (!found)
     fprintf (stderr, _("sluiced: no driver named '%s' is loaded\n"), name);
   return found ? 0 : 1;
+}
+
+/* The tree of either language written in Sluice's, once it compiled. */
+static int
+print_config (const gchar *path)
+{
+  GError *error = NULL;
+  SlCfgNode *root = sl_cfg_parse_file (path, &error);
+  SlConfig *cfg = root ? sl_config_load (path, &error) : NULL;
+
+  if (!cfg)
+    {
+      sl_log (SL_LOG_ERROR, "%s", error->message);
+      g_error_free (error);
+      if (root)
+        sl_cfg_node_free (root);
+      return 1;
+    }
+  gchar *text = sl_cfg_node_to_string (root);
+  fputs (text, stdout);
+  g_free (text);
+  sl_cfg_node_free (root);
+  sl_config_free (cfg);
+  return 0;
 }
 
 static int
@@ -568,6 +607,8 @@ main (int argc, char **argv)
     status = print_driver_help (s.help_driver);
   else if (s.dump_reference)
     status = dump_reference (s.dump_reference);
+  else if (s.print_config)
+    status = print_config (s.cfgfile);
   else
     {
       sl_internal_set_stderr (s.to_stderr || s.foreground);

@@ -11,6 +11,7 @@
 #include "core/config/block.h"
 #include "core/config/error.h"
 #include "core/config/lexer.h"
+#include "core/config/rsyslog.h"
 #include "core/i18n.h"
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SlToken, sl_token_clear)
@@ -62,7 +63,7 @@ static const gchar *const block_contexts[] = {
 };
 
 static const gchar *const pragma_names[] = {
-  "version", "include", "define", "module", "requires",
+  "version", "include", "include-rsyslog", "define", "module", "requires",
 };
 
 static const gchar *const comparison_words[] = { "eq", "ne", "lt", "le", "gt", "ge" };
@@ -891,6 +892,12 @@ parse_pragma (SlParser *p, gboolean top_level)
       if (!take_value (p, &value, _("a file name or pattern after '@include'")))
         return FALSE;
       return include_files (p, &value, pragma.pos);
+    }
+  if (g_str_equal (name, "include-rsyslog"))
+    {
+      if (!take_value (p, &value, _("a file name or pattern after '@include-rsyslog'")))
+        return FALSE;
+      return sl_cfg_rsyslog_include (p->root, value.value, pragma.pos, &p->error);
     }
   if (g_str_equal (name, "define"))
     {
@@ -1861,17 +1868,50 @@ parse (SlLexer *lexer, const gchar *name, GError **error)
   return root;
 }
 
+static SlCfgLanguage language = SL_CFG_LANGUAGE_SLUICE;
+
+void
+sl_cfg_set_language (SlCfgLanguage which)
+{
+  language = which;
+}
+
+/* A file that fails to parse and reads as rsyslog's language gets one
+ * sentence saying so instead of the first token syslog-ng's grammar
+ * could not take. */
+static void
+explain_language (const gchar *path, GError **error)
+{
+  g_autofree gchar *text = NULL;
+
+  if (!error || !*error || !g_file_get_contents (path, &text, NULL, NULL) || !sl_cfg_rsyslog_looks_like (text)
+      || sl_cfg_syslog_ng_looks_like (text))
+    return;
+  g_clear_error (error);
+  g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_SYNTAX,
+               _("%s: this is rsyslog's configuration language, not Sluice's (syslog-ng's); run sluiced with "
+                 "--config-format rsyslog to read it, or include it with @include-rsyslog"),
+               path);
+}
+
 SlCfgNode *
 sl_cfg_parse_file (const gchar *path, GError **error)
 {
-  SlLexer *lexer = sl_lexer_new ();
+  SlLexer *lexer;
+  SlCfgNode *root;
 
+  if (language == SL_CFG_LANGUAGE_RSYSLOG)
+    return sl_cfg_rsyslog_parse_file (path, error);
+  lexer = sl_lexer_new ();
   if (!sl_lexer_push_file (lexer, path, NULL, error))
     {
       sl_lexer_free (lexer);
       return NULL;
     }
-  return parse (lexer, path, error);
+  root = parse (lexer, path, error);
+  if (!root)
+    explain_language (path, error);
+  return root;
 }
 
 SlCfgNode *

@@ -13,6 +13,16 @@ G_BEGIN_DECLS
  * statements in order, or NULL with *error set. The "@version" value is
  * kept as the root's first argument when given. */
 SlCfgNode *sl_cfg_parse_file   (const gchar *path, GError **error);
+
+typedef enum
+{
+  SL_CFG_LANGUAGE_SLUICE,   /* syslog-ng's */
+  SL_CFG_LANGUAGE_RSYSLOG,  /* rsyslog's: config/rsyslog.h */
+} SlCfgLanguage;
+
+/* The language sl_cfg_parse_file() reads from now on (sluiced's
+ * --config-format); every configuration after, reloads too. */
+void       sl_cfg_set_language (SlCfgLanguage language);
 SlCfgNode *sl_cfg_parse_string (const gchar *text, const gchar *name, GError **error);
 /* One filter expression and nothing after it, as the body of a filter {}
  * holds: the tree of tree.h without a surrounding statement. */

@@ -119,7 +119,7 @@ parse_header (SlMessage *msg, SlScan *s, const SlSyslogOptions *options)
   if (!(sl_scan_left (s) > sizeof repeated_text - 1
         && sl_scan_starts_with (s, repeated_text, sizeof repeated_text - 1)))
     {
-      if (!host && sl_syslog_scan_hostname (s, options->check_hostname, &host, &host_len))
+      if (!host && !options->no_hostname && sl_syslog_scan_hostname (s, options->check_hostname, &host, &host_len))
         skip_spaces (s);
       parse_program (msg, s);
     }

@@ -126,6 +126,7 @@ syslog_format_parse (SlMessage *msg, const SlParseOptions *parse_options)
     .detect_syslog_protocol = parse_options->detect_syslog_protocol,
     .no_parse = parse_options->no_parse,
     .store_raw = parse_options->store_raw,
+    .no_hostname = parse_options->no_hostname,
     .default_pri = pri >= 0 && pri <= 255 ? (guint8) pri : SL_SYSLOG_DEFAULT_PRI,
   };
   gsize error_at;

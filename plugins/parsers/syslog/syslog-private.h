@@ -24,6 +24,7 @@ typedef struct
   gboolean no_parse;          /* MESSAGE is the whole line */
   gboolean store_raw;         /* RAWMSG is the whole line */
   gboolean check_hostname;    /* an RFC 5424 HOSTNAME must be a host name */
+  gboolean no_hostname;       /* an RFC 3164 line has no host name: the program follows the stamp */
   gboolean validate_utf8;     /* flag a MESSAGE that is not UTF-8 */
   guint8 default_pri;         /* for lines without <PRI> */
 } SlSyslogOptions;

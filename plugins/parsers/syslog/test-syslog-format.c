@@ -765,6 +765,23 @@ test_random_lines (void)
 
 /* Options of the format */
 
+/* flags(no-hostname), as on a local socket: the word after the stamp is
+ * the program even when it reads as a host name */
+static void
+test_no_hostname (void)
+{
+  SlParseOptions options = default_options ();
+  gboolean ok;
+
+  options.no_hostname = TRUE;
+  SlMessage *msg = parse_with ("<13>Dec  1 10:00:00 a: plain", 28, &options, &default_recvd, &ok);
+  g_assert_true (ok);
+  assert_field (msg, SL_F_HOST, NULL);
+  assert_field (msg, SL_F_PROGRAM, "a");
+  assert_field (msg, SL_F_MESSAGE, "plain");
+  sl_message_unref (msg);
+}
+
 static void
 test_no_parse (void)
 {
@@ -1279,6 +1296,7 @@ main (int argc, char **argv)
   g_test_add_func ("/syslog/truncated-lines", test_truncated_lines);
   g_test_add_func ("/syslog/random-lines", test_random_lines);
   g_test_add_func ("/syslog/options/no-parse", test_no_parse);
+  g_test_add_func ("/syslog/options/no-hostname", test_no_hostname);
   g_test_add_func ("/syslog/options/store-raw", test_store_raw);
   g_test_add_func ("/syslog/options/syslog-protocol", test_syslog_protocol);
   g_test_add_func ("/syslog/parser/rfc3164", test_parser_rfc3164);

@@ -1,0 +1,450 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* rsyslog's actions, legacy (/path, @host, |pipe, :omusrmsg:) and
+ * action(type=...), each made a destination object of Sluice's language. */
+#include "core/config/rsyslog-private.h"
+
+#include "core/config/error.h"
+#include "core/i18n.h"
+
+#include <string.h>
+
+/* queue.* and action.* parameters Sluice takes as they are, its queues and
+ * retries working their own way */
+static const gchar *const accepted_params[] = {
+  "type", "name", "template", "queue.type", "queue.size", "queue.filename", "queue.maxdiskspace",
+  "queue.saveonshutdown", "queue.dequeuebatchsize", "queue.workerthreads", "queue.highwatermark",
+  "queue.lowwatermark", "queue.discardmark", "queue.discardseverity", "queue.timeoutenqueue",
+  "queue.timeoutshutdown", "queue.timeoutactioncompletion", "queue.checkpointinterval", "queue.syncqueuefiles",
+  "queue.maxfilesize", "queue.spooldirectory", "queue.mindequeuebatchsize", "queue.workerthreadminimummessages",
+  "action.resumeretrycount", "action.resumeinterval", "action.reportsuspension",
+  "action.reportsuspensioncontinuation", "action.execonlywhenpreviousissuspended", "action.writeallmarkmessages",
+  "action.errorfile",
+};
+
+static void
+append_option (GString *out, const gchar *name, const gchar *value)
+{
+  g_string_append_printf (out, " %s(", name);
+  sl_rs_quote (out, value);
+  g_string_append_c (out, ')');
+}
+
+/* template() naming the template object; rsyslog 8.2302 writes
+ * RSYSLOG_FileFormat unless told otherwise */
+static gboolean
+template_option (SlRsConf *c, GString *out, const gchar *name, SlCfgPos pos, GError **error)
+{
+  g_autofree gchar *object = sl_rs_template_ref (c, name ? name : c->file_template ? c->file_template
+                                                                                   : "RSYSLOG_FileFormat",
+                                                 pos, error);
+
+  if (!object)
+    return FALSE;
+  g_string_append_printf (out, " template(%s)", object);
+  return TRUE;
+}
+
+/* Actions that write the same way share one destination, as rsyslog's
+ * share the file they write */
+static gchar *
+emit_destination (SlRsConf *c, SlCfgPos pos, const gchar *drivers, GError **error)
+{
+  const gchar *known = g_hash_table_lookup (c->destinations, drivers);
+  if (known)
+    return g_strdup (known);
+
+  g_autofree gchar *name = sl_rs_new_name (c, "d");
+  g_autofree gchar *text = g_strdup_printf ("destination %s { %s };", name, drivers);
+
+  if (!sl_rs_emit (c, pos, text, error))
+    return NULL;
+  g_hash_table_insert (c->destinations, g_strdup (drivers), g_strdup (name));
+  return g_steal_pointer (&name);
+}
+
+static void
+append_file_defaults (SlRsConf *c, GString *out)
+{
+  const struct
+  {
+    const gchar *option;
+    const gchar *value;
+  } defaults[] = {
+    { "owner", c->file_owner }, { "group", c->file_group }, { "dir-owner", c->dir_owner },
+    { "dir-group", c->dir_group },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (defaults); i++)
+    if (defaults[i].value)
+      append_option (out, defaults[i].option, defaults[i].value);
+  g_string_append_printf (out, " perm(%s) dir-perm(%s) create-dirs(%s)", c->file_mode, c->dir_mode,
+                          c->create_dirs ? "yes" : "no");
+  for (guint i = 0; c->action_queue && i < c->action_queue->len; i++)
+    g_string_append_printf (out, " %s", (const gchar *) g_ptr_array_index (c->action_queue, i));
+}
+
+static gchar *
+file_action (SlRsConf *c, const gchar *path_template, const gchar *template_name, SlCfgPos pos, GError **error)
+{
+  g_autoptr (GString) drivers = g_string_new ("file(");
+
+  sl_rs_quote (drivers, path_template);
+  if (!template_option (c, drivers, template_name, pos, error))
+    return NULL;
+  append_file_defaults (c, drivers);
+  g_string_append (drivers, ");");
+  return emit_destination (c, pos, drivers->str, error);
+}
+
+static gboolean
+split_host_port (const gchar *target, gchar **host, gchar **port)
+{
+  if (target[0] == '[')
+    {
+      const gchar *close = strchr (target, ']');
+      if (!close)
+        return FALSE;
+      *host = g_strndup (target + 1, (gsize) (close - target - 1));
+      *port = close[1] == ':' ? g_strdup (close + 2) : NULL;
+      return TRUE;
+    }
+  const gchar *colon = strchr (target, ':');
+  *host = colon ? g_strndup (target, (gsize) (colon - target)) : g_strdup (target);
+  *port = colon ? g_strdup (colon + 1) : NULL;
+  return TRUE;
+}
+
+static gchar *
+forward_action (SlRsConf *c, const gchar *host, const gchar *port, gboolean tcp, const gchar *template_name,
+                SlCfgPos pos, GError **error)
+{
+  g_autoptr (GString) drivers = g_string_new ("network(");
+  const gchar *format = template_name ? template_name : c->forward_template ? c->forward_template
+                                                                           : "RSYSLOG_TraditionalForwardFormat";
+  const gchar *text = sl_rs_template_lookup (c, format, pos, error);
+
+  if (!text)
+    return NULL;
+  sl_rs_quote (drivers, host);
+  append_option (drivers, "port", port && *port ? port : "514");
+  g_string_append_printf (drivers, " transport(%s)", tcp ? "tcp" : "udp");
+  /* rsyslog ends a message with a line feed over TCP only */
+  g_autofree gchar *framed = g_strconcat (text, tcp ? "\n" : "", NULL);
+  append_option (drivers, "template", framed);
+  for (guint i = 0; c->action_queue && i < c->action_queue->len; i++)
+    g_string_append_printf (drivers, " %s", (const gchar *) g_ptr_array_index (c->action_queue, i));
+  g_string_append (drivers, ");");
+  return emit_destination (c, pos, drivers->str, error);
+}
+
+static gchar *
+users_action (SlRsConf *c, const gchar *users, SlCfgPos pos, GError **error)
+{
+  g_autoptr (GString) drivers = g_string_new (NULL);
+  g_auto (GStrv) names = g_strsplit (users, ",", -1);
+
+  for (guint i = 0; names[i]; i++)
+    if (*g_strstrip (names[i]))
+      {
+        g_string_append (drivers, "usertty(");
+        sl_rs_quote (drivers, names[i]);
+        g_string_append (drivers, "); ");
+      }
+  return emit_destination (c, pos, drivers->str, error);
+}
+
+static gchar *
+pipe_action (SlRsConf *c, const gchar *path, const gchar *template_name, SlCfgPos pos, GError **error)
+{
+  g_autoptr (GString) drivers = g_string_new ("pipe(");
+
+  sl_rs_quote (drivers, path);
+  if (!template_option (c, drivers, template_name, pos, error))
+    return NULL;
+  g_string_append (drivers, ");");
+  return emit_destination (c, pos, drivers->str, error);
+}
+
+gchar *
+sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **error)
+{
+  g_auto (GStrv) parts = g_strsplit (text, ";", 2);
+  const gchar *target = parts[0];
+  const gchar *template_name = parts[1] && *parts[1] ? parts[1] : NULL;
+
+  if (target[0] == '-' && target[1] == '/')
+    target++;
+  if (target[0] == '/')
+    return file_action (c, target, template_name, pos, error);
+  if (target[0] == '?')
+    {
+      const gchar *path = sl_rs_template_lookup (c, target + 1, pos, error);
+      return path ? file_action (c, path, template_name, pos, error) : NULL;
+    }
+  if (target[0] == '|')
+    return pipe_action (c, target + 1, template_name, pos, error);
+  if (g_str_has_prefix (target, ":omusrmsg:"))
+    return users_action (c, target + strlen (":omusrmsg:"), pos, error);
+  if (g_str_has_prefix (target, ":omfile:"))
+    return file_action (c, target + strlen (":omfile:"), template_name, pos, error);
+  if (target[0] == '@')
+    {
+      gboolean tcp = target[1] == '@';
+      const gchar *rest = target + (tcp ? 2 : 1);
+      g_autofree gchar *host = NULL;
+      g_autofree gchar *port = NULL;
+
+      if (rest[0] == '(')
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                            _("the rsyslog forwarding options '%.*s' (octet framing, compression) are not supported"),
+                            (gint) (strchr (rest, ')') ? strchr (rest, ')') - rest + 1 : (gint) strlen (rest)), rest);
+          return NULL;
+        }
+      if (!*rest || !split_host_port (rest, &host, &port))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, pos, _("the rsyslog action '%s' names no host"), target);
+          return NULL;
+        }
+      return forward_action (c, host, port, tcp, template_name, pos, error);
+    }
+  if (strcmp (target, "*") == 0)
+    return users_action (c, "*", pos, error);
+  if (g_ascii_isalpha (target[0]) && !strchr (target, ':'))
+    return users_action (c, target, pos, error);
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog action '%s' is not supported"), text);
+  return NULL;
+}
+
+static gboolean
+check_params (GPtrArray *params, const gchar *const *own, guint n_own, const gchar *type, GError **error)
+{
+  for (guint i = 0; i < params->len; i++)
+    {
+      const SlRsParam *param = g_ptr_array_index (params, i);
+      gboolean known = FALSE;
+
+      for (guint k = 0; k < G_N_ELEMENTS (accepted_params) && !known; k++)
+        known = g_ascii_strcasecmp (param->name, accepted_params[k]) == 0;
+      for (guint k = 0; k < n_own && !known; k++)
+        known = g_ascii_strcasecmp (param->name, own[k]) == 0;
+      if (!known)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos,
+                            _("the parameter '%s' of rsyslog's %s is not supported"), param->name, type);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static const gchar *
+param_value (GPtrArray *params, const gchar *name)
+{
+  const SlRsParam *param = sl_rs_param_find (params, name);
+  return param ? param->value : NULL;
+}
+
+static void
+set_string (gchar **slot, const gchar *value)
+{
+  if (value)
+    {
+      g_free (*slot);
+      *slot = g_strdup (value);
+    }
+}
+
+static gchar *
+omfile (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
+{
+  static const gchar *const own[] = {
+    "file", "dynafile", "fileowner", "filegroup", "filecreatemode", "dircreatemode", "dirowner", "dirgroup",
+    "createdirs", "flushontxend", "iobuffersize", "asyncwriting", "flushinterval", "dynafilecachesize",
+    "closetimeout", "veryrobustzip", "ziplevel", "failonchownfailure", "sync", "fileownernum", "filegroupnum",
+  };
+  if (!check_params (params, own, G_N_ELEMENTS (own), "omfile", error))
+    return NULL;
+
+  const gchar *file = param_value (params, "file");
+  const gchar *dyna = param_value (params, "dynafile");
+  if (!file && !dyna)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's omfile needs file= or dynaFile="));
+      return NULL;
+    }
+  if (dyna && !(file = sl_rs_template_lookup (c, dyna, pos, error)))
+    return NULL;
+
+  /* the action's own settings stand for the directives' while it is made */
+  SlRsConf saved = *c;
+  c->file_owner = g_strdup (param_value (params, "fileowner") ? param_value (params, "fileowner") : saved.file_owner);
+  c->file_group = g_strdup (param_value (params, "filegroup") ? param_value (params, "filegroup") : saved.file_group);
+  c->dir_owner = g_strdup (param_value (params, "dirowner") ? param_value (params, "dirowner") : saved.dir_owner);
+  c->dir_group = g_strdup (param_value (params, "dirgroup") ? param_value (params, "dirgroup") : saved.dir_group);
+  c->file_mode = g_strdup (saved.file_mode);
+  c->dir_mode = g_strdup (saved.dir_mode);
+  set_string (&c->file_mode, param_value (params, "filecreatemode"));
+  set_string (&c->dir_mode, param_value (params, "dircreatemode"));
+  if (param_value (params, "createdirs"))
+    c->create_dirs = sl_rs_is_true (param_value (params, "createdirs"));
+  gchar *name = file_action (c, file, param_value (params, "template"), pos, error);
+  g_free (c->file_owner);
+  g_free (c->file_group);
+  g_free (c->dir_owner);
+  g_free (c->dir_group);
+  g_free (c->file_mode);
+  g_free (c->dir_mode);
+  c->file_owner = saved.file_owner;
+  c->file_group = saved.file_group;
+  c->dir_owner = saved.dir_owner;
+  c->dir_group = saved.dir_group;
+  c->file_mode = saved.file_mode;
+  c->dir_mode = saved.dir_mode;
+  c->create_dirs = saved.create_dirs;
+  return name;
+}
+
+static gchar *
+omfwd (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
+{
+  static const gchar *const own[] = {
+    "target", "port", "protocol", "tcp_framing", "address", "keepalive", "rebindinterval", "udp.sendtoall",
+  };
+  if (!check_params (params, own, G_N_ELEMENTS (own), "omfwd", error))
+    return NULL;
+  const gchar *target = param_value (params, "target");
+  const gchar *protocol = param_value (params, "protocol");
+  const gchar *framing = param_value (params, "tcp_framing");
+  if (!target)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's omfwd needs target="));
+      return NULL;
+    }
+  if (framing && g_ascii_strcasecmp (framing, "traditional") != 0)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, sl_rs_param_find (params, "tcp_framing")->pos,
+                        _("rsyslog's TCP_Framing=\"%s\" is not supported; only traditional"), framing);
+      return NULL;
+    }
+  gboolean tcp = protocol && g_ascii_strcasecmp (protocol, "tcp") == 0;
+  return forward_action (c, target, param_value (params, "port"), tcp, param_value (params, "template"), pos,
+                         error);
+}
+
+static gchar *
+simple_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos, GError **error)
+{
+  static const gchar *const own[] = { "binary", "users", "pipe", "usetransactions", "output", "forcesingleinstance",
+                                      "hup.signal", "signalonclose", "killunresponsive", "closetimeout",
+                                      "confirmmessages", "reportfailures", "ensurelf" };
+  if (!check_params (params, own, G_N_ELEMENTS (own), type, error))
+    return NULL;
+  if (g_ascii_strcasecmp (type, "omusrmsg") == 0)
+    return users_action (c, param_value (params, "users") ? param_value (params, "users") : "*", pos, error);
+  if (g_ascii_strcasecmp (type, "ompipe") == 0)
+    {
+      if (!param_value (params, "pipe"))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's ompipe needs pipe="));
+          return NULL;
+        }
+      return pipe_action (c, param_value (params, "pipe"), param_value (params, "template"), pos, error);
+    }
+  if (g_ascii_strcasecmp (type, "omstdout") == 0)
+    {
+      g_autoptr (GString) drivers = g_string_new ("stdout(");
+      if (!template_option (c, drivers, param_value (params, "template"), pos, error))
+        return NULL;
+      g_string_append (drivers, ");");
+      return emit_destination (c, pos, drivers->str, error);
+    }
+  /* omprog */
+  if (!param_value (params, "binary"))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's omprog needs binary="));
+      return NULL;
+    }
+  g_autoptr (GString) drivers = g_string_new ("program(");
+  sl_rs_quote (drivers, param_value (params, "binary"));
+  if (!template_option (c, drivers, param_value (params, "template"), pos, error))
+    return NULL;
+  g_string_append (drivers, ");");
+  return emit_destination (c, pos, drivers->str, error);
+}
+
+static gchar *
+mmjsonparse (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
+{
+  static const gchar *const own[] = { "cookie", "userawmsg" };
+  if (!check_params (params, own, G_N_ELEMENTS (own), "mmjsonparse", error))
+    return NULL;
+  const gchar *cookie = param_value (params, "cookie");
+  g_autofree gchar *name = sl_rs_new_name (c, "p");
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  g_string_append_printf (text, "parser %s { json-parser(marker(", name);
+  sl_rs_quote (text, cookie ? cookie : "@cee:");
+  g_string_append (text, ")); };");
+  return sl_rs_emit (c, pos, text->str, error) ? g_steal_pointer (&name) : NULL;
+}
+
+/* rsyslog's queue.* as Sluice's queue and disk buffer: a disk queue and a
+ * disk-assisted one (queue.filename) become a disk-buffer(). */
+static void
+queue_options (GPtrArray *params, GPtrArray *options)
+{
+  const gchar *type = param_value (params, "queue.type");
+  const gchar *size = param_value (params, "queue.size");
+  const gchar *filename = param_value (params, "queue.filename");
+
+  if (size)
+    g_ptr_array_add (options, g_strdup_printf ("log-fifo-size(%s)", size));
+  if ((type && g_ascii_strcasecmp (type, "disk") == 0) || filename)
+    {
+      const gchar *space = param_value (params, "queue.maxdiskspace");
+      gboolean reliable = type && g_ascii_strcasecmp (type, "disk") == 0;
+
+      g_ptr_array_add (options, g_strdup_printf ("disk-buffer(reliable(%s) disk-buf-size(%s))",
+                                                 reliable ? "yes" : "no", space ? space : "1G"));
+    }
+}
+
+gchar *
+sl_rs_action_object (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_parser, GError **error)
+{
+  const gchar *type = param_value (params, "type");
+  g_autoptr (GPtrArray) queue = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *saved_queue = c->action_queue;
+  gchar *name = NULL;
+
+  *is_parser = FALSE;
+  if (!type)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("an rsyslog action() needs type="));
+      return NULL;
+    }
+  if (g_ascii_strcasecmp (type, "mmjsonparse") == 0)
+    {
+      *is_parser = TRUE;
+      return mmjsonparse (c, params, pos, error);
+    }
+  queue_options (params, queue);
+  c->action_queue = queue;
+  if (g_ascii_strcasecmp (type, "omfile") == 0)
+    {
+      if (queue->len && strstr (g_ptr_array_index (queue, queue->len - 1), "disk-buffer"))
+        sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("a disk queue on rsyslog's omfile is not supported"));
+      else
+        name = omfile (c, params, pos, error);
+    }
+  else if (g_ascii_strcasecmp (type, "omfwd") == 0)
+    name = omfwd (c, params, pos, error);
+  else if (g_ascii_strcasecmp (type, "omprog") == 0 || g_ascii_strcasecmp (type, "omusrmsg") == 0
+           || g_ascii_strcasecmp (type, "ompipe") == 0 || g_ascii_strcasecmp (type, "omstdout") == 0)
+    name = simple_action (c, params, type, pos, error);
+  else
+    sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("rsyslog's action type '%s' is not supported"), type);
+  c->action_queue = saved_queue;
+  return name;
+}

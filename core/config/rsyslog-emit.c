@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Sluice text written for rsyslog constructs, parsed by the syslog-ng
+ * grammar and placed in the tree at the rsyslog position it came from. */
+#include "core/config/rsyslog-private.h"
+
+#include "core/config/error.h"
+#include "core/config/parser.h"
+#include "core/i18n.h"
+
+#include <string.h>
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlCfgNode, sl_cfg_node_free)
+
+void
+sl_rs_quote (GString *out, const gchar *text)
+{
+  g_string_append_c (out, '"');
+  for (const gchar *p = text; *p; p++)
+    switch (*p)
+      {
+      case '"': g_string_append (out, "\\\""); break;
+      case '\\': g_string_append (out, "\\\\"); break;
+      case '\n': g_string_append (out, "\\n"); break;
+      case '\r': g_string_append (out, "\\r"); break;
+      case '\t': g_string_append (out, "\\t"); break;
+      /* an empty backtick name is a backtick */
+      case '`': g_string_append (out, "``"); break;
+      default: g_string_append_c (out, *p); break;
+      }
+  g_string_append_c (out, '"');
+}
+
+gchar *
+sl_rs_quoted (const gchar *text)
+{
+  GString *out = g_string_new (NULL);
+  sl_rs_quote (out, text);
+  return g_string_free (out, FALSE);
+}
+
+void
+sl_rs_place (SlCfgNode *node, SlCfgPos pos)
+{
+  node->pos = pos;
+  for (guint i = 0; node->args && i < node->args->len; i++)
+    ((SlCfgArg *) g_ptr_array_index (node->args, i))->pos = pos;
+  for (guint i = 0; node->children && i < node->children->len; i++)
+    sl_rs_place (g_ptr_array_index (node->children, i), pos);
+}
+
+SlCfgNode *
+sl_rs_parse_text (const gchar *text, SlCfgPos pos, GError **error)
+{
+  GError *inner = NULL;
+  SlCfgNode *root = sl_cfg_parse_string (text, "<rsyslog>", &inner);
+
+  if (!root)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, pos, _("this rsyslog statement cannot be read: %s"),
+                        inner->message);
+      g_error_free (inner);
+    }
+  return root;
+}
+
+void
+sl_rs_move_children (SlCfgNode *from, SlCfgNode *to, const SlCfgPos *pos)
+{
+  for (guint i = 0; i < from->children->len; i++)
+    {
+      SlCfgNode *child = g_ptr_array_index (from->children, i);
+
+      if (pos)
+        sl_rs_place (child, *pos);
+      sl_cfg_node_add_child (to, child);
+    }
+  g_ptr_array_set_free_func (from->children, NULL);
+  g_ptr_array_set_size (from->children, 0);
+}
+
+gboolean
+sl_rs_emit (SlRsConf *c, SlCfgPos pos, const gchar *text, GError **error)
+{
+  g_autoptr (SlCfgNode) root = sl_rs_parse_text (text, pos, error);
+
+  if (!root)
+    return FALSE;
+  sl_rs_move_children (root, c->root, &pos);
+  return TRUE;
+}
+
+gboolean
+sl_rs_emit_log_items (SlCfgPos pos, SlCfgNode *into, const gchar *text, GError **error)
+{
+  g_autofree gchar *wrapped = g_strdup_printf ("log { %s };", text);
+  g_autoptr (SlCfgNode) root = sl_rs_parse_text (wrapped, pos, error);
+
+  if (!root)
+    return FALSE;
+  sl_rs_move_children (g_ptr_array_index (root->children, 0), into, &pos);
+  return TRUE;
+}
+
+gchar *
+sl_rs_new_name (SlRsConf *c, const gchar *kind)
+{
+  return g_strdup_printf ("%s_%s%u", c->prefix, kind, ++c->serial);
+}
+
+const SlRsParam *
+sl_rs_param_find (GPtrArray *params, const gchar *name)
+{
+  for (guint i = 0; i < params->len; i++)
+    {
+      const SlRsParam *param = g_ptr_array_index (params, i);
+      if (g_ascii_strcasecmp (param->name, name) == 0)
+        return param;
+    }
+  return NULL;
+}
+
+gboolean
+sl_rs_is_true (const gchar *value)
+{
+  return g_ascii_strcasecmp (value, "on") == 0 || g_ascii_strcasecmp (value, "yes") == 0
+         || g_ascii_strcasecmp (value, "true") == 0 || strcmp (value, "1") == 0;
+}

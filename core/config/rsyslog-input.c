@@ -1,0 +1,471 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* rsyslog's inputs (module(), input(), the legacy listen directives) as
+ * Sluice sources, and the $ directives that set defaults for what follows. */
+#include "core/config/rsyslog-private.h"
+
+#include "core/config/error.h"
+#include "core/i18n.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_RULESET "RSYSLOG_DefaultRuleset"
+
+/* modules whose loading alone means nothing here, and their parameters
+ * (lower case) that Sluice accepts without a meaning of their own */
+static const struct
+{
+  const gchar *module;
+  const gchar *const params[16];
+} modules[] = {
+  { "imuxsock", { "syssock.use", "syssock.name", "syssock.ignoretimestamp", "syssock.ignoreownmessages",
+                  "syssock.usesystimestamp", "syssock.annotate", "syssock.parsetrusted", "syssock.usepidfromsystem",
+                  "syssock.ratelimit.interval", "syssock.ratelimit.burst", "syssock.ratelimit.severity",
+                  "syssock.flowcontrol", "syssock.unlink", "syssock.usespecialparser", "syssock.parsehostname" } },
+  { "imklog", { "permitnonkernelfacility", "consoleloglevel", "parsekerneltimestamp", "keepkerneltimestamp",
+                "internalmsgfacility", "ratelimit.interval", "ratelimit.burst", "logpath" } },
+  { "imjournal", { "statefile", "ratelimit.interval", "ratelimit.burst", "ignorepreviousmessages",
+                   "defaultseverity", "defaultfacility", "usepidfromsystem", "ignorenonvalidstatefile",
+                   "workaroundjournalbug", "persiststateinterval", "filecreatemode", "fsync" } },
+  { "imfile", { "pollinginterval", "mode", "readtimeout", "timeoutgranularity", "sortfiles" } },
+  { "imudp", { "threads", "timerequery", "schedulingpolicy", "schedulingpriority", "batchsize" } },
+  { "imtcp", { "maxsessions", "maxlisteners", "keepalive", "notifyonconnectionclose", "flowcontrol",
+               "discardtruncatedmsg", "addtlframedelimiter", "disablelfdelimiter", "maxframesize" } },
+  { "imptcp", { "threads", "processonpoller" } },
+  { "omfwd", { "template" } }, { "omfile", { "template", "dirowner", "dirgroup", "filecreatemode", "dircreatemode" } },
+  { "omprog", { "template" } }, { "omusrmsg", { "template" } }, { "ompipe", { "template" } },
+  { "omstdout", { "template" } }, { "mmjsonparse", { NULL } }, { "builtin:omfile", { "template" } },
+  { "builtin:omfwd", { "template" } },
+};
+
+gboolean
+sl_rs_add_source (SlRsConf *c, const gchar *ruleset, SlCfgPos pos, const gchar *driver, GError **error)
+{
+  g_autofree gchar *name = sl_rs_new_name (c, "s");
+  g_autofree gchar *text = g_strdup_printf ("source %s { %s; };", name, driver);
+  const gchar *key = ruleset ? ruleset : DEFAULT_RULESET;
+  GPtrArray *names = g_hash_table_lookup (c->ruleset_sources, key);
+
+  if (!sl_rs_emit (c, pos, text, error))
+    return FALSE;
+  if (!names)
+    {
+      names = g_ptr_array_new_with_free_func (g_free);
+      g_hash_table_insert (c->ruleset_sources, g_strdup (key), names);
+    }
+  g_ptr_array_add (names, g_steal_pointer (&name));
+  return TRUE;
+}
+
+static gboolean
+add_unix_socket (SlRsConf *c, const gchar *ruleset, const gchar *path, SlCfgPos pos, GError **error)
+{
+  g_autoptr (GString) driver = g_string_new ("unix-dgram(");
+
+  /* imuxsock takes no host name from the message and, by default, the
+   * time it received it rather than the message's */
+  sl_rs_quote (driver, path);
+  g_string_append (driver, " flags(no-hostname) keep-timestamp(no))");
+  return sl_rs_add_source (c, ruleset, pos, driver->str, error);
+}
+
+gboolean
+sl_rs_finish_inputs (SlRsConf *c, GError **error)
+{
+  if (!c->imuxsock || !c->syssock_on)
+    return TRUE;
+  return add_unix_socket (c, NULL, c->syssock_name ? c->syssock_name : "/dev/log", c->syssock_pos, error);
+}
+
+static gint
+find_module (const gchar *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (modules); i++)
+    if (g_ascii_strcasecmp (name, modules[i].module) == 0)
+      return (gint) i;
+  return -1;
+}
+
+static gboolean
+load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GError **error)
+{
+  g_autofree gchar *bare = g_str_has_suffix (name, ".so") ? g_strndup (name, strlen (name) - 3) : g_strdup (name);
+  gint m = find_module (bare);
+
+  if (m < 0)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog module '%s' is not supported"), name);
+      return FALSE;
+    }
+  for (guint i = 0; params && i < params->len; i++)
+    {
+      const SlRsParam *param = g_ptr_array_index (params, i);
+      gboolean known = g_str_equal (param->name, "load");
+
+      for (guint k = 0; modules[m].params[k] && !known; k++)
+        known = g_str_equal (param->name, modules[m].params[k]);
+      if (!known)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos,
+                            _("the parameter '%s' of rsyslog's module %s is not supported"), param->name, bare);
+          return FALSE;
+        }
+    }
+  if (g_str_equal (bare, "imuxsock"))
+    {
+      const SlRsParam *use = params ? sl_rs_param_find (params, "syssock.use") : NULL;
+      const SlRsParam *sock = params ? sl_rs_param_find (params, "syssock.name") : NULL;
+
+      c->imuxsock = TRUE;
+      c->syssock_pos = pos;
+      if (use)
+        c->syssock_on = sl_rs_is_true (use->value);
+      if (sock)
+        {
+          g_free (c->syssock_name);
+          c->syssock_name = g_strdup (sock->value);
+        }
+    }
+  else if (g_str_equal (bare, "imklog"))
+    return sl_rs_add_source (c, NULL, pos, "kmsg(optional(yes))", error);
+  else if (g_str_equal (bare, "imjournal"))
+    return sl_rs_add_source (c, NULL, pos, "systemd-journal()", error);
+  return TRUE;
+}
+
+gboolean
+sl_rs_module (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
+{
+  const SlRsParam *load = sl_rs_param_find (params, "load");
+
+  if (!load)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("an rsyslog module() needs load="));
+      return FALSE;
+    }
+  return load_module (c, load->value, params, load->pos, error);
+}
+
+static gboolean
+check_input_params (GPtrArray *params, const gchar *const *own, const gchar *type, GError **error)
+{
+  static const gchar *const common[] = { "type", "ruleset", "name", "ratelimit.interval", "ratelimit.burst", NULL };
+
+  for (guint i = 0; i < params->len; i++)
+    {
+      const SlRsParam *param = g_ptr_array_index (params, i);
+      gboolean known = FALSE;
+
+      for (guint k = 0; common[k] && !known; k++)
+        known = g_str_equal (param->name, common[k]);
+      for (guint k = 0; own[k] && !known; k++)
+        known = g_str_equal (param->name, own[k]);
+      if (!known)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos,
+                            _("the parameter '%s' of rsyslog's input %s is not supported"), param->name, type);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static const gchar *
+value_of (GPtrArray *params, const gchar *name)
+{
+  const SlRsParam *param = sl_rs_param_find (params, name);
+  return param ? param->value : NULL;
+}
+
+static gboolean
+network_input (SlRsConf *c, GPtrArray *params, const gchar *driver, const gchar *ruleset, SlCfgPos pos,
+               GError **error)
+{
+  g_autoptr (GString) text = g_string_new (driver);
+  const gchar *address = value_of (params, "address");
+
+  g_string_append_c (text, '(');
+  if (address)
+    {
+      g_string_append (text, "ip(");
+      sl_rs_quote (text, address);
+      g_string_append (text, ") ");
+    }
+  g_string_append (text, "port(");
+  sl_rs_quote (text, value_of (params, "port") ? value_of (params, "port") : "514");
+  g_string_append (text, "))");
+  return sl_rs_add_source (c, ruleset, pos, text->str, error);
+}
+
+gboolean
+sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
+{
+  static const gchar *const net_params[] = { "port", "address", "keepalive", "supportoctetcountedframing",
+                                             "maxsessions", "flowcontrol", "notifyonconnectionclose", NULL };
+  static const gchar *const unix_params[] = { "socket", "createpath", "ignoretimestamp", "hostname",
+                                              "usesystimestamp", "annotate", "parsetrusted", "usepidfromsystem",
+                                              "ignoreownmessages", "unlink", NULL };
+  static const gchar *const file_params[] = { "file", "tag", "facility", "severity", "statefile",
+                                              "persiststateinterval", "readmode", "freshstarttail", "reopenontruncate",
+                                              "addmetadata", "deletestateonfiledelete", NULL };
+  const gchar *type = value_of (params, "type");
+  const gchar *ruleset = value_of (params, "ruleset");
+
+  if (!type)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("an rsyslog input() needs type="));
+      return FALSE;
+    }
+  if (g_ascii_strcasecmp (type, "imudp") == 0)
+    return check_input_params (params, net_params, type, error) && network_input (c, params, "udp", ruleset, pos, error);
+  if (g_ascii_strcasecmp (type, "imtcp") == 0 || g_ascii_strcasecmp (type, "imptcp") == 0)
+    return check_input_params (params, net_params, type, error) && network_input (c, params, "tcp", ruleset, pos, error);
+  if (g_ascii_strcasecmp (type, "imuxsock") == 0)
+    {
+      if (!check_input_params (params, unix_params, type, error))
+        return FALSE;
+      if (!value_of (params, "socket"))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imuxsock input needs socket="));
+          return FALSE;
+        }
+      return add_unix_socket (c, ruleset, value_of (params, "socket"), pos, error);
+    }
+  if (g_ascii_strcasecmp (type, "imfile") == 0)
+    {
+      g_autoptr (GString) text = g_string_new ("file(");
+
+      if (!check_input_params (params, file_params, type, error))
+        return FALSE;
+      if (!value_of (params, "file"))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imfile input needs file="));
+          return FALSE;
+        }
+      if (strpbrk (value_of (params, "file"), "*?["))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, sl_rs_param_find (params, "file")->pos,
+                            _("a wildcard in rsyslog's imfile file= is not supported"));
+          return FALSE;
+        }
+      sl_rs_quote (text, value_of (params, "file"));
+      g_string_append (text, " flags(no-parse)");
+      if (value_of (params, "tag"))
+        {
+          g_autofree gchar *tag = g_strdup (value_of (params, "tag"));
+          if (g_str_has_suffix (tag, ":"))
+            tag[strlen (tag) - 1] = '\0';
+          g_string_append (text, " program-override(");
+          sl_rs_quote (text, tag);
+          g_string_append_c (text, ')');
+        }
+      g_string_append (text, " default-facility(");
+      sl_rs_quote (text, value_of (params, "facility") ? value_of (params, "facility") : "local0");
+      g_string_append (text, ") default-priority(");
+      sl_rs_quote (text, value_of (params, "severity") ? value_of (params, "severity") : "notice");
+      g_string_append (text, "))");
+      return sl_rs_add_source (c, ruleset, pos, text->str, error);
+    }
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("rsyslog's input type '%s' is not supported"), type);
+  return FALSE;
+}
+
+static gchar *
+mode_after_umask (const gchar *mode, guint umask_bits)
+{
+  return g_strdup_printf ("0%o", (guint) strtoul (mode, NULL, 8) & ~umask_bits);
+}
+
+static gboolean
+set_flag (const gchar *value, gboolean *flag, SlCfgPos pos, const gchar *directive, GError **error)
+{
+  if (g_ascii_strcasecmp (value, "on") == 0 || g_ascii_strcasecmp (value, "yes") == 0)
+    *flag = TRUE;
+  else if (g_ascii_strcasecmp (value, "off") == 0 || g_ascii_strcasecmp (value, "no") == 0)
+    *flag = FALSE;
+  else
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("%s takes on or off, not '%s'"), directive, value);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* $template NAME,"text"[,option] */
+static gboolean
+legacy_template (SlRsConf *c, const gchar *args, SlCfgPos pos, GError **error)
+{
+  const gchar *comma = strchr (args, ',');
+  g_autofree gchar *name = comma ? g_strstrip (g_strndup (args, (gsize) (comma - args))) : NULL;
+  g_autofree gchar *text = NULL;
+  SlRsLexer lx;
+
+  if (!name)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, pos, _("$template needs NAME,\"text\""));
+      return FALSE;
+    }
+  sl_rs_lexer_init (&lx, pos.file, comma + 1);
+  lx.line = pos.line;
+  sl_rs_lexer_skip_blanks (&lx, FALSE);
+  if (sl_rs_lexer_peek (&lx, 0) != '"' || !sl_rs_lexer_read_string (&lx, &text, error))
+    {
+      if (!error || !*error)
+        sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, pos, _("$template %s needs its text in quotes"), name);
+      return FALSE;
+    }
+  sl_rs_lexer_skip_blanks (&lx, FALSE);
+  if (sl_rs_lexer_peek (&lx, 0) == ',')
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the options of $template %s (%s) are not supported"),
+                        name, lx.text + lx.at + 1);
+      return FALSE;
+    }
+  return sl_rs_template_define (c, name, text, pos, error);
+}
+
+static void
+action_queue_directive (SlRsConf *c, const gchar *name, const gchar *value)
+{
+  if (!c->action_queue)
+    c->action_queue = g_ptr_array_new_with_free_func (g_free);
+  if (g_ascii_strcasecmp (name, "ActionQueueSize") == 0)
+    g_ptr_array_add (c->action_queue, g_strdup_printf ("log-fifo-size(%ld)", strtol (value, NULL, 10)));
+  else if (g_ascii_strcasecmp (name, "ActionQueueType") == 0 && g_ascii_strcasecmp (value, "disk") == 0)
+    g_ptr_array_add (c->action_queue, g_strdup ("disk-buffer(reliable(yes) disk-buf-size(1G))"));
+  else if (g_ascii_strcasecmp (name, "ActionQueueFileName") == 0)
+    g_ptr_array_add (c->action_queue, g_strdup ("disk-buffer(reliable(no) disk-buf-size(1G))"));
+}
+
+/* directives that Sluice accepts with nothing to do: see doc/rsyslog.md */
+static const gchar *const neutral_directives[] = {
+  "WorkDirectory", "PreserveFQDN", "ActionResumeRetryCount", "ActionResumeInterval", "ActionFileEnableSync",
+  "KLogPermitNonKernelFacility", "EscapeControlCharactersOnReceive", "SystemLogRateLimitInterval",
+  "SystemLogRateLimitBurst", "IMUXSockRateLimitInterval", "IMUXSockRateLimitBurst", "InputUnixListenSocketCreatePath",
+  "MainMsgQueueSize", "MainMsgQueueType", "MainMsgQueueDiscardMark", "ActionQueueSaveOnShutdown",
+  "ActionQueueMaxDiskSpace", "ActionQueueTimeoutEnqueue", "ActionQueueDequeueBatchSize", "ActionQueueWorkerThreads",
+  "RepeatedMsgContainsOriginalMsg", "SystemLogUseSysTimeStamp", "SystemLogSocketIgnoreMsgTimestamp",
+  "MaxOpenFiles", "AbortOnUncleanConfig", "LocalHostName", "DefaultNetstreamDriver",
+};
+
+static gboolean
+is_neutral (const gchar *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (neutral_directives); i++)
+    if (g_ascii_strcasecmp (name, neutral_directives[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
+{
+  g_autofree gchar *name = NULL;
+  const gchar *value;
+  const gchar *space = strpbrk (line, " \t");
+
+  name = g_strndup (line + 1, space ? (gsize) (space - line - 1) : strlen (line + 1));
+  value = space ? space : "";
+  while (*value == ' ' || *value == '\t')
+    value++;
+
+  if (g_ascii_strcasecmp (name, "IncludeConfig") == 0)
+    return sl_rs_read_files (c, value, pos, error);
+  if (g_ascii_strcasecmp (name, "ModLoad") == 0)
+    return load_module (c, value, NULL, pos, error);
+  if (g_ascii_strcasecmp (name, "AddUnixListenSocket") == 0)
+    return add_unix_socket (c, NULL, value, pos, error);
+  if (g_ascii_strcasecmp (name, "SystemLogSocketName") == 0)
+    {
+      g_free (c->syssock_name);
+      c->syssock_name = g_strdup (value);
+      return TRUE;
+    }
+  if (g_ascii_strcasecmp (name, "OmitLocalLogging") == 0)
+    {
+      gboolean omit = FALSE;
+      if (!set_flag (value, &omit, pos, "$OmitLocalLogging", error))
+        return FALSE;
+      c->syssock_on = !omit;
+      return TRUE;
+    }
+  if (g_ascii_strcasecmp (name, "UDPServerRun") == 0)
+    {
+      g_autofree gchar *driver = g_strdup_printf ("udp(port(%ld))", strtol (value, NULL, 10));
+      return sl_rs_add_source (c, NULL, pos, driver, error);
+    }
+  if (g_ascii_strcasecmp (name, "InputTCPServerRun") == 0)
+    {
+      g_autofree gchar *driver = g_strdup_printf ("tcp(port(%ld))", strtol (value, NULL, 10));
+      return sl_rs_add_source (c, NULL, pos, driver, error);
+    }
+  struct
+  {
+    const gchar *directive;
+    gchar **slot;
+  } strings[] = {
+    { "FileOwner", &c->file_owner }, { "FileGroup", &c->file_group }, { "DirOwner", &c->dir_owner },
+    { "DirGroup", &c->dir_group }, { "FileCreateMode", &c->file_mode }, { "DirCreateMode", &c->dir_mode },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (strings); i++)
+    if (g_ascii_strcasecmp (name, strings[i].directive) == 0)
+      {
+        g_free (*strings[i].slot);
+        *strings[i].slot = g_strdup (value);
+        return TRUE;
+      }
+  if (g_ascii_strcasecmp (name, "Umask") == 0)
+    {
+      guint bits = (guint) strtoul (value, NULL, 8);
+      gchar *file = mode_after_umask (c->file_mode, bits);
+      gchar *dir = mode_after_umask (c->dir_mode, bits);
+
+      g_free (c->file_mode);
+      g_free (c->dir_mode);
+      c->file_mode = file;
+      c->dir_mode = dir;
+      return TRUE;
+    }
+  if (g_ascii_strcasecmp (name, "CreateDirs") == 0)
+    return set_flag (value, &c->create_dirs, pos, "$CreateDirs", error);
+  if (g_ascii_strcasecmp (name, "ActionFileDefaultTemplate") == 0
+      || g_ascii_strcasecmp (name, "ActionForwardDefaultTemplate") == 0)
+    {
+      gboolean forward = g_ascii_strcasecmp (name, "ActionForwardDefaultTemplate") == 0;
+      gchar **slot = forward ? &c->forward_template : &c->file_template;
+
+      g_free (*slot);
+      *slot = g_strdup (value);
+      return TRUE;
+    }
+  if (g_ascii_strcasecmp (name, "template") == 0)
+    return legacy_template (c, value, pos, error);
+  if (g_ascii_strcasecmp (name, "RepeatedMsgReduction") == 0)
+    {
+      gboolean on = FALSE;
+      if (!set_flag (value, &on, pos, "$RepeatedMsgReduction", error))
+        return FALSE;
+      if (on)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                            _("$RepeatedMsgReduction on is not supported: Sluice writes every message"));
+          return FALSE;
+        }
+      return TRUE;
+    }
+  if (g_ascii_strcasecmp (name, "MaxMessageSize") == 0)
+    {
+      g_autofree gchar *text = g_strdup_printf ("options { log-msg-size(%s); };", value);
+      return sl_rs_emit (c, pos, text, error);
+    }
+  if (g_ascii_strncasecmp (name, "ActionQueue", strlen ("ActionQueue")) == 0
+      && !is_neutral (name))
+    {
+      action_queue_directive (c, name, value);
+      return TRUE;
+    }
+  if (is_neutral (name))
+    return TRUE;
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog directive '$%s' is not supported"), name);
+  return FALSE;
+}

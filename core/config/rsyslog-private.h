@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* What the units of the rsyslog front end share: the state of one reading
+ * (what legacy directives set for the statements after them, the objects
+ * made so far) and the writing of Sluice's own text for each construct. */
+#ifndef SL_CFG_RSYSLOG_PRIVATE_H
+#define SL_CFG_RSYSLOG_PRIVATE_H
+
+#include <glib.h>
+#include "core/config/rsyslog-lexer.h"
+#include "core/config/tree.h"
+
+G_BEGIN_DECLS
+
+/* A name = value parameter of a RainerScript object. */
+typedef struct
+{
+  gchar *name;     /* lower case */
+  gchar *value;    /* a list [ "a", "b" ] joined by ',' */
+  SlCfgPos pos;
+} SlRsParam;
+
+/* A template used by name, which rsyslog lets come before its definition */
+typedef struct
+{
+  gchar *name;
+  SlCfgPos pos;
+} SlRsTemplateRef;
+
+typedef struct
+{
+  SlCfgNode *root;        /* the configuration the objects go into */
+  gchar *prefix;          /* of every object's name, unique in root */
+  guint serial;
+  gboolean included;      /* read by @include-rsyslog: rules take every source */
+  GHashTable *templates;  /* lower-case name -> Sluice template text */
+  GArray *template_refs;  /* SlRsTemplateRef, checked at the end */
+  GHashTable *template_objects; /* template object's name -> its text */
+  GHashTable *destinations; /* drivers' text -> the destination's name */
+  GHashTable *rulesets;   /* name -> SlCfgNode "log" */
+  GHashTable *ruleset_sources; /* name -> GPtrArray of source names */
+  GPtrArray *conditions;  /* filter texts of the enclosing ifs */
+  struct _SlRsRuleset *ruleset; /* the one statements go into */
+  GPtrArray *calls;       /* every call, resolved once everything is read */
+  gchar *last_filter;     /* for '&' */
+  guint depth;            /* of included files */
+  /* what legacy directives set for later actions and inputs */
+  gchar *file_owner, *file_group, *dir_owner, *dir_group;
+  gchar *file_mode, *dir_mode;
+  gboolean create_dirs;
+  gchar *file_template;   /* $ActionFileDefaultTemplate: rsyslog's name */
+  gchar *forward_template;
+  GPtrArray *action_queue; /* Sluice options from $ActionQueue*, for the next action */
+  gboolean imuxsock;      /* module(load="imuxsock"): the system socket */
+  gchar *syssock_name;
+  gboolean syssock_on;
+  SlCfgPos syssock_pos;
+} SlRsConf;
+
+/* A file being read, and where its first error goes. */
+typedef struct
+{
+  SlRsConf *c;
+  SlRsLexer lx;
+  GError **error;
+} SlRsReader;
+
+/* rsyslog.c: reading helpers. fail sets a syntax error at pos and returns
+ * FALSE; expect_char takes want (after blanks) or fails naming what; a
+ * plain value is a quoted string or a bare word. */
+gboolean  sl_rs_fail             (SlRsReader *r, SlCfgPos pos, const gchar *format, ...) G_GNUC_PRINTF (3, 4);
+gboolean  sl_rs_expect_char      (SlRsReader *r, gchar want, const gchar *what);
+gboolean  sl_rs_read_plain_value (SlRsReader *r, gchar **value);
+
+/* rsyslog-expr.c: a RainerScript expression as a filter expression, or as
+ * a template (refused when it is a condition). */
+gboolean  sl_rs_read_condition   (SlRsReader *r, gchar **filter);
+gboolean  sl_rs_read_expr_value  (SlRsReader *r, SlCfgPos pos, gchar **value);
+
+/* rsyslog-emit.c: Sluice text into the tree. */
+/* Appends text quoted as a string of Sluice's language. */
+void      sl_rs_quote           (GString *out, const gchar *text);
+gchar    *sl_rs_quoted          (const gchar *text);
+/* Parses Sluice text holding top-level statements and adds them to the
+ * configuration with every position set to pos. */
+gboolean  sl_rs_emit            (SlRsConf *c, SlCfgPos pos, const gchar *text, GError **error);
+/* The same for log path items, added to the body being built. */
+gboolean  sl_rs_emit_log_items  (SlCfgPos pos, SlCfgNode *into, const gchar *text, GError **error);
+gchar    *sl_rs_new_name        (SlRsConf *c, const gchar *kind);
+/* The root of Sluice text holding top-level statements, or NULL with an
+ * error at pos; sl_rs_place sets every position of a node to pos; the
+ * children of from move to the end of to, placed at pos when given. */
+SlCfgNode *sl_rs_parse_text     (const gchar *text, SlCfgPos pos, GError **error);
+void      sl_rs_place           (SlCfgNode *node, SlCfgPos pos);
+void      sl_rs_move_children   (SlCfgNode *from, SlCfgNode *to, const SlCfgPos *pos);
+const SlRsParam *sl_rs_param_find (GPtrArray *params, const gchar *name);
+gboolean  sl_rs_is_true         (const gchar *value);
+
+/* rsyslog-template.c: rsyslog's templates and properties as Sluice templates. */
+gboolean  sl_rs_template_from_string (const gchar *text, SlCfgPos pos, GString *out, GError **error);
+/* A property with its from/to and options, as property() or %...% give it. */
+gboolean  sl_rs_template_property    (const gchar *name, const gchar *from, const gchar *to, const gchar *options,
+                                      SlCfgPos pos, GString *out, GError **error);
+/* Makes the template object NAME of rsyslog's template text. */
+gboolean  sl_rs_template_define      (SlRsConf *c, const gchar *name, const gchar *rsyslog_text, SlCfgPos pos,
+                                      GError **error);
+/* The text of a template defined before, or of RSYSLOG_*, for a file name
+ * or a forwarding format; NULL with *error set when there is none. */
+const gchar *sl_rs_template_lookup   (SlRsConf *c, const gchar *name, SlCfgPos pos, GError **error);
+/* The name of the template object of a template() option; whether it is
+ * defined is checked once everything is read (sl_rs_template_check_refs). */
+gchar    *sl_rs_template_ref         (SlRsConf *c, const gchar *name, SlCfgPos pos, GError **error);
+/* ... and the frac-digits() of the drivers whose templates need it. */
+gboolean  sl_rs_template_check_refs  (SlRsConf *c, GError **error);
+/* The Sluice template of a property as a filter's left side. */
+gboolean  sl_rs_property_value       (const gchar *name, SlCfgPos pos, GString *out, GError **error);
+
+/* rsyslog-filter.c */
+gboolean  sl_rs_selector_filter      (const gchar *selector, SlCfgPos pos, GString *out, GError **error);
+gboolean  sl_rs_compare_filter       (const gchar *value_template, const gchar *op, gboolean negate,
+                                      const gchar *operand, SlCfgPos pos, GString *out, GError **error);
+
+/* rsyslog-action.c: the destination an action writes to, by name */
+gchar    *sl_rs_legacy_action        (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **error);
+gchar    *sl_rs_action_object        (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_parser,
+                                      GError **error);
+
+/* rsyslog-input.c: modules, inputs and legacy directives */
+gboolean  sl_rs_module               (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
+gboolean  sl_rs_input                (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
+gboolean  sl_rs_directive            (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error);
+gboolean  sl_rs_add_source           (SlRsConf *c, const gchar *ruleset, SlCfgPos pos, const gchar *driver,
+                                      GError **error);
+/* The system socket of imuxsock, once everything is read. */
+gboolean  sl_rs_finish_inputs        (SlRsConf *c, GError **error);
+
+/* rsyslog.c: reading a file's statements, for $IncludeConfig and include() */
+gboolean  sl_rs_read_files           (SlRsConf *c, const gchar *pattern, SlCfgPos from, GError **error);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,984 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* rsyslog's statements read into Sluice's tree.
+ *
+ * rsyslog runs a ruleset's statements in order, each action under the
+ * conditions around it, until one says stop. Sluice's tree says the same
+ * with nested paths: every action is a `log { filter {...}; destination();
+ * };` whose filter joins the enclosing conditions, every stop a nested
+ * path of those conditions with flags(final), which keeps the message from
+ * every later sibling. A statement that changes the message (a parser, a
+ * set) opens a nested path the rest of the ruleset goes into, so what
+ * comes after sees the change. Each construct is written as Sluice text,
+ * parsed by the syslog-ng grammar and placed at the rsyslog position it
+ * came from, so errors found later still name the rsyslog line. */
+#include "core/config/rsyslog.h"
+#include "core/config/rsyslog-private.h"
+
+#include "core/config/error.h"
+#include "core/config/parser.h"
+#include "core/i18n.h"
+
+#include <glob.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_RULESET "RSYSLOG_DefaultRuleset"
+#define MAX_INCLUDE_DEPTH 16
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlCfgNode, sl_cfg_node_free)
+
+typedef struct _SlRsRuleset
+{
+  SlCfgNode *log;      /* the ruleset's items */
+  SlCfgNode *current;  /* where the next item goes: log or a nested path in it */
+  SlCfgPos pos;
+} SlRsRuleset;
+
+static gboolean read_statement (SlRsReader *r, gboolean top);
+static gboolean read_action (SlRsReader *r);
+
+static void
+param_free (SlRsParam *param)
+{
+  g_free (param->name);
+  g_free (param->value);
+  g_free (param);
+}
+
+/* Reading */
+
+gboolean
+sl_rs_fail (SlRsReader *r, SlCfgPos pos, const gchar *format, ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_autofree gchar *message = g_strdup_vprintf (format, args);
+  va_end (args);
+  sl_cfg_error_set (r->error, SL_CFG_ERROR_SYNTAX, pos, "%s", message);
+  return FALSE;
+}
+
+gboolean
+sl_rs_expect_char (SlRsReader *r, gchar want, const gchar *what)
+{
+  sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+  if (sl_rs_lexer_peek (&r->lx, 0) != want)
+    return sl_rs_fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), what);
+  sl_rs_lexer_advance (&r->lx, 1);
+  return TRUE;
+}
+
+gboolean
+sl_rs_read_plain_value (SlRsReader *r, gchar **value)
+{
+  gchar q = sl_rs_lexer_peek (&r->lx, 0);
+
+  if (q == '"' || q == '\'')
+    return sl_rs_lexer_read_string (&r->lx, value, r->error);
+  *value = sl_rs_lexer_read_until_blank (&r->lx, "()[],;{}=");
+  if (!*value)
+    return sl_rs_fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), _("a value"));
+  return TRUE;
+}
+
+/* `( name="value" name=["a", "b"] ... )`, the lexer on the '(' */
+static GPtrArray *
+read_params (SlRsReader *r)
+{
+  g_autoptr (GPtrArray) params = g_ptr_array_new_with_free_func ((GDestroyNotify) param_free);
+
+  if (!sl_rs_expect_char (r, '(', "'('"))
+    return NULL;
+  for (;;)
+    {
+      sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+      if (sl_rs_lexer_peek (&r->lx, 0) == ')')
+        {
+          sl_rs_lexer_advance (&r->lx, 1);
+          return g_steal_pointer (&params);
+        }
+      SlRsParam *param = g_new0 (SlRsParam, 1);
+      param->pos = sl_rs_lexer_pos (&r->lx);
+      g_ptr_array_add (params, param);
+      gchar *name = sl_rs_lexer_read_word (&r->lx, ".-");
+      if (!name)
+        {
+          sl_rs_fail (r, param->pos, _("%s was expected here"), _("a parameter name or ')'"));
+          return NULL;
+        }
+      param->name = g_ascii_strdown (name, -1);
+      g_free (name);
+      if (!sl_rs_expect_char (r, '=', "'='"))
+        return NULL;
+      sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+      if (sl_rs_lexer_peek (&r->lx, 0) == '[')
+        {
+          GString *joined = g_string_new (NULL);
+
+          sl_rs_lexer_advance (&r->lx, 1);
+          for (;;)
+            {
+              gchar *item = NULL;
+
+              sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+              if (sl_rs_lexer_peek (&r->lx, 0) == ']')
+                break;
+              if (!sl_rs_read_plain_value (r, &item))
+                {
+                  g_string_free (joined, TRUE);
+                  return NULL;
+                }
+              g_string_append_printf (joined, "%s%s", joined->len ? "," : "", item);
+              g_free (item);
+              sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+              if (sl_rs_lexer_peek (&r->lx, 0) == ',')
+                sl_rs_lexer_advance (&r->lx, 1);
+            }
+          sl_rs_lexer_advance (&r->lx, 1);
+          param->value = g_string_free (joined, FALSE);
+        }
+      else if (!sl_rs_read_plain_value (r, &param->value))
+        return NULL;
+    }
+}
+
+/* Rulesets and the conditions around a statement */
+
+static SlRsRuleset *
+ruleset_get (SlRsConf *c, const gchar *name, SlCfgPos pos)
+{
+  SlRsRuleset *set = g_hash_table_lookup (c->rulesets, name);
+
+  if (!set)
+    {
+      set = g_new0 (SlRsRuleset, 1);
+      set->log = sl_cfg_node_new ("log", pos);
+      set->log->has_body = TRUE;
+      set->current = set->log;
+      set->pos = pos;
+      g_hash_table_insert (c->rulesets, g_strdup (name), set);
+    }
+  return set;
+}
+
+static void
+ruleset_free (SlRsRuleset *set)
+{
+  sl_cfg_node_free (set->log);
+  g_free (set);
+}
+
+static gchar *
+condition_text (SlRsConf *c)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < c->conditions->len; i++)
+    g_string_append_printf (out, "%s(%s)", i ? " and " : "", (const gchar *) g_ptr_array_index (c->conditions, i));
+  return g_string_free (out, FALSE);
+}
+
+/* A nested path of the current conditions holding items. */
+static gboolean
+add_rule (SlRsReader *r, SlCfgPos pos, const gchar *items)
+{
+  g_autofree gchar *cond = condition_text (r->c);
+  g_autofree gchar *text = *cond ? g_strdup_printf ("log { filter { %s; }; %s };", cond, items)
+                                 : g_strdup_printf ("log { %s };", items);
+
+  return sl_rs_emit_log_items (pos, r->c->ruleset->current, text, r->error);
+}
+
+/* A change of the message: what follows in the ruleset sees it. */
+static gboolean
+add_change (SlRsReader *r, SlCfgPos pos, const gchar *items)
+{
+  SlRsRuleset *set = r->c->ruleset;
+  g_autofree gchar *cond = condition_text (r->c);
+  g_autofree gchar *text = *cond ? g_strdup_printf ("log { if (%s) { %s }; };", cond, items)
+                                 : g_strdup_printf ("log { %s };", items);
+
+  if (!sl_rs_emit_log_items (pos, set->current, text, r->error))
+    return FALSE;
+  set->current = g_ptr_array_index (set->current->children, set->current->children->len - 1);
+  return TRUE;
+}
+
+static gboolean
+add_destination (SlRsReader *r, SlCfgPos pos, gchar *name)
+{
+  if (!name)
+    return FALSE;
+  g_autofree gchar *items = g_strdup_printf ("destination(%s);", name);
+  g_free (name);
+  /* legacy $ActionQueue* settings are for the one action after them */
+  g_clear_pointer (&r->c->action_queue, g_ptr_array_unref);
+  return add_rule (r, pos, items);
+}
+
+/* Statements */
+
+static gboolean
+with_condition (SlRsReader *r, gchar *condition, gboolean (*body) (SlRsReader *))
+{
+  gboolean ok;
+
+  g_ptr_array_add (r->c->conditions, condition);
+  ok = body (r);
+  g_ptr_array_remove_index (r->c->conditions, r->c->conditions->len - 1);
+  return ok;
+}
+
+static gboolean
+read_block (SlRsReader *r)
+{
+  sl_rs_lexer_advance (&r->lx, 1);
+  for (;;)
+    {
+      sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+      gchar ch = sl_rs_lexer_peek (&r->lx, 0);
+      if (ch == '}')
+        {
+          sl_rs_lexer_advance (&r->lx, 1);
+          return TRUE;
+        }
+      if (!ch)
+        return sl_rs_fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), "'}'");
+      if (!read_statement (r, FALSE))
+        return FALSE;
+    }
+}
+
+/* `if EXPR then STATEMENT [else STATEMENT]`, after the if */
+static gboolean
+read_if (SlRsReader *r)
+{
+  g_autofree gchar *cond = NULL;
+
+  if (!sl_rs_read_condition (r, &cond))
+    return FALSE;
+  sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+  if (!sl_rs_lexer_take_word (&r->lx, "then"))
+    return sl_rs_fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), "'then'");
+  if (!with_condition (r, g_strdup (cond), read_action))
+    return FALSE;
+  SlRsLexer after = r->lx;
+  sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+  if (!sl_rs_lexer_take_word (&r->lx, "else"))
+    {
+      r->lx = after;
+      return TRUE;
+    }
+  return with_condition (r, g_strdup_printf ("not (%s)", cond), read_action);
+}
+
+/* `call NAME`: rsyslog lets a ruleset be called before it is defined, so
+ * the call leaves an empty nested path where the rules go once everything
+ * is read (resolve_call) */
+typedef struct
+{
+  SlCfgNode *placeholder;
+  SlCfgNode *container;
+  SlRsRuleset *caller;
+  gchar *ruleset;
+  gchar *condition;
+  SlCfgPos pos;
+  gboolean resolving, resolved;
+} SlRsCall;
+
+static void
+call_free (SlRsCall *call)
+{
+  g_free (call->ruleset);
+  g_free (call->condition);
+  g_free (call);
+}
+
+static gboolean
+read_call_statement (SlRsReader *r, SlCfgPos pos)
+{
+  sl_rs_lexer_skip_blanks (&r->lx, FALSE);
+  g_autofree gchar *name = sl_rs_lexer_read_word (&r->lx, "-.");
+
+  if (!name)
+    return sl_rs_fail (r, pos, _("%s was expected here"), _("the name of a ruleset after 'call'"));
+  SlRsCall *call = g_new0 (SlRsCall, 1);
+  call->placeholder = sl_cfg_node_new ("log", pos);
+  call->placeholder->has_body = TRUE;
+  call->container = r->c->ruleset->current;
+  call->caller = r->c->ruleset;
+  call->ruleset = g_steal_pointer (&name);
+  call->condition = condition_text (r->c);
+  call->pos = pos;
+  sl_cfg_node_add_child (call->container, call->placeholder);
+  g_ptr_array_add (r->c->calls, call);
+  return TRUE;
+}
+
+/* The called ruleset's rules, each under the call's conditions, become
+ * siblings of the caller's in the placeholder's place: a stop in them
+ * ends the message's way, as rsyslog's does. The calls the called ruleset
+ * makes are resolved first. */
+static gboolean
+resolve_call (SlRsConf *c, SlRsCall *call, GError **error)
+{
+  SlRsRuleset *set = g_hash_table_lookup (c->rulesets, call->ruleset);
+
+  if (call->resolved)
+    return TRUE;
+  if (!set)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, call->pos, _("there is no ruleset named '%s'"), call->ruleset);
+      return FALSE;
+    }
+  if (call->resolving)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, call->pos, _("the ruleset '%s' calls itself, through the rulesets it calls"), call->ruleset);
+      return FALSE;
+    }
+  call->resolving = TRUE;
+  for (guint i = 0; i < c->calls->len; i++)
+    {
+      SlRsCall *inner = g_ptr_array_index (c->calls, i);
+      if (inner->caller == set && !resolve_call (c, inner, error))
+        return FALSE;
+    }
+
+  guint at;
+  if (!g_ptr_array_find (call->container->children, call->placeholder, &at))
+    g_assert_not_reached ();
+  g_autoptr (SlCfgNode) copies = sl_cfg_node_new ("log", call->pos);
+  for (guint i = 0; i < set->log->children->len; i++)
+    {
+      g_autofree gchar *rule = sl_cfg_node_to_string (g_ptr_array_index (set->log->children, i));
+      if (!sl_rs_emit_log_items (call->pos, copies, rule, error))
+        return FALSE;
+      if (!*call->condition)
+        continue;
+      g_autofree gchar *filter = g_strdup_printf ("filter { %s; };", call->condition);
+      g_autoptr (SlCfgNode) wrapper = sl_cfg_node_new ("log", call->pos);
+      if (!sl_rs_emit_log_items (call->pos, wrapper, filter, error))
+        return FALSE;
+      SlCfgNode *copy = g_ptr_array_index (copies->children, copies->children->len - 1);
+      g_ptr_array_insert (copy->children, 0, g_ptr_array_steal_index (wrapper->children, 0));
+    }
+  g_ptr_array_remove_index (call->container->children, at);
+  for (guint i = 0; i < copies->children->len; i++)
+    g_ptr_array_insert (call->container->children, (gint) (at + i), g_ptr_array_index (copies->children, i));
+  g_ptr_array_set_free_func (copies->children, NULL);
+  call->resolved = TRUE;
+  return TRUE;
+}
+
+static gboolean
+resolve_calls (SlRsConf *c, GError **error)
+{
+  for (guint i = 0; i < c->calls->len; i++)
+    if (!resolve_call (c, g_ptr_array_index (c->calls, i), error))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+read_set (SlRsReader *r, SlCfgPos pos, gboolean unset)
+{
+  sl_rs_lexer_skip_blanks (&r->lx, FALSE);
+  SlCfgPos var_pos = sl_rs_lexer_pos (&r->lx);
+  if (sl_rs_lexer_peek (&r->lx, 0) != '$'
+      || !strchr ("!./", sl_rs_lexer_peek (&r->lx, 1)))
+    return sl_rs_fail (r, var_pos, _("%s was expected here"), _("a variable such as $!name"));
+  sl_rs_lexer_advance (&r->lx, 2);
+  g_autofree gchar *name = sl_rs_lexer_read_word (&r->lx, "-!.");
+  if (!name)
+    return sl_rs_fail (r, var_pos, _("%s was expected here"), _("a variable such as $!name"));
+  for (gchar *p = name; *p; p++)
+    if (*p == '!')
+      *p = '.';
+  g_autofree gchar *quoted_name = sl_rs_quoted (name);
+  g_autofree gchar *items = NULL;
+  if (unset)
+    items = g_strdup_printf ("rewrite { unset(value(%s)); };", quoted_name);
+  else
+    {
+      g_autofree gchar *tmpl = NULL;
+
+      if (!sl_rs_expect_char (r, '=', "'='") || !sl_rs_read_expr_value (r, pos, &tmpl))
+        return FALSE;
+      g_autofree gchar *quoted = sl_rs_quoted (tmpl);
+      items = g_strdup_printf ("rewrite { set(%s value(%s)); };", quoted, quoted_name);
+    }
+  if (!sl_rs_expect_char (r, ';', "';'"))
+    return FALSE;
+  return add_change (r, pos, items);
+}
+
+/* What a filter, then or else is followed by: one action, or a block. */
+static gboolean
+read_action (SlRsReader *r)
+{
+  sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+  SlCfgPos pos = sl_rs_lexer_pos (&r->lx);
+  gchar ch = sl_rs_lexer_peek (&r->lx, 0);
+
+  if (ch == '{')
+    return read_block (r);
+  if (ch == '~')
+    {
+      sl_rs_lexer_advance (&r->lx, 1);
+      return add_rule (r, pos, "flags(final);");
+    }
+  if (sl_rs_lexer_take_word (&r->lx, "stop"))
+    return add_rule (r, pos, "flags(final);");
+  if (sl_rs_lexer_take_word (&r->lx, "continue"))
+    return TRUE;
+  if (sl_rs_lexer_take_word (&r->lx, "call"))
+    return read_call_statement (r, pos);
+  if (sl_rs_lexer_take_word (&r->lx, "set"))
+    return read_set (r, pos, FALSE);
+  if (sl_rs_lexer_take_word (&r->lx, "unset"))
+    return read_set (r, pos, TRUE);
+  if (sl_rs_lexer_take_word (&r->lx, "if"))
+    return read_if (r);
+  if (sl_rs_lexer_take_word (&r->lx, "action"))
+    {
+      g_autoptr (GPtrArray) params = read_params (r);
+      gboolean is_parser = FALSE;
+
+      if (!params)
+        return FALSE;
+      gchar *name = sl_rs_action_object (r->c, params, pos, &is_parser, r->error);
+      if (!name || !is_parser)
+        return add_destination (r, pos, name);
+      g_autofree gchar *items = g_strdup_printf ("parser(%s);", name);
+      g_free (name);
+      return add_change (r, pos, items);
+    }
+  if (ch == '/' || ch == '-' || ch == '?' || ch == '@' || ch == '|' || ch == ':' || ch == '*'
+      || g_ascii_isalpha (ch))
+    {
+      g_autofree gchar *text = sl_rs_lexer_read_until_blank (&r->lx, "}");
+      return add_destination (r, pos, sl_rs_legacy_action (r->c, text, pos, r->error));
+    }
+  return sl_rs_fail (r, pos, _("%s was expected here"), _("an rsyslog action"));
+}
+
+/* `:property, [!]operation, "value" ACTION` */
+static gboolean
+read_property_filter (SlRsReader *r, SlCfgPos pos)
+{
+  sl_rs_lexer_advance (&r->lx, 1);
+  sl_rs_lexer_skip_blanks (&r->lx, FALSE);
+  g_autofree gchar *property = sl_rs_lexer_read_word (&r->lx, "-!.$");
+  if (!property)
+    return sl_rs_fail (r, pos, _("%s was expected here"), _("':property, operation, \"value\"'"));
+  if (!sl_rs_expect_char (r, ',', "','"))
+    return FALSE;
+  sl_rs_lexer_skip_blanks (&r->lx, FALSE);
+  gboolean negate = sl_rs_lexer_peek (&r->lx, 0) == '!';
+  if (negate)
+    sl_rs_lexer_advance (&r->lx, 1);
+  SlCfgPos op_pos = sl_rs_lexer_pos (&r->lx);
+  g_autofree gchar *op = sl_rs_lexer_read_word (&r->lx, "-");
+  g_autofree gchar *value = NULL;
+  if (!op)
+    return sl_rs_fail (r, op_pos, _("%s was expected here"), _("a compare operation"));
+  if (!sl_rs_expect_char (r, ',', "','"))
+    return FALSE;
+  sl_rs_lexer_skip_blanks (&r->lx, FALSE);
+  if (sl_rs_lexer_peek (&r->lx, 0) != '"' || !sl_rs_lexer_read_string (&r->lx, &value, r->error))
+    {
+      if (r->error && *r->error)
+        return FALSE;
+      return sl_rs_fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), _("a value in double quotes"));
+    }
+  g_autoptr (GString) tmpl = g_string_new (NULL);
+  g_autoptr (GString) filter = g_string_new (NULL);
+  if (!sl_rs_property_value (property, pos, tmpl, r->error)
+      || !sl_rs_compare_filter (tmpl->str, op, negate, value, op_pos, filter, r->error))
+    return FALSE;
+  g_free (r->c->last_filter);
+  r->c->last_filter = g_strdup (filter->str);
+  return with_condition (r, g_strdup (filter->str), read_action);
+}
+
+static gboolean
+read_selector (SlRsReader *r, SlCfgPos pos)
+{
+  g_autofree gchar *selector = sl_rs_lexer_read_until_blank (&r->lx, "{");
+  g_autoptr (GString) filter = g_string_new (NULL);
+
+  if (!sl_rs_selector_filter (selector, pos, filter, r->error))
+    return FALSE;
+  g_free (r->c->last_filter);
+  r->c->last_filter = g_strdup (filter->str);
+  if (!filter->len)
+    return read_action (r);
+  return with_condition (r, g_strdup (filter->str), read_action);
+}
+
+static gboolean
+read_template_object (SlRsReader *r, GPtrArray *params, SlCfgPos pos)
+{
+  const SlRsParam *name = sl_rs_param_find (params, "name");
+  const SlRsParam *type = sl_rs_param_find (params, "type");
+  g_autoptr (GString) rs_text = g_string_new (NULL);
+
+  if (!name || !type)
+    return sl_rs_fail (r, pos, "%s", _("an rsyslog template() needs name= and type="));
+  if (g_ascii_strcasecmp (type->value, "string") == 0)
+    {
+      const SlRsParam *string = sl_rs_param_find (params, "string");
+      if (!string)
+        return sl_rs_fail (r, pos, "%s", _("an rsyslog template of type string needs string="));
+      g_string_append (rs_text, string->value);
+    }
+  else if (g_ascii_strcasecmp (type->value, "list") == 0)
+    {
+      if (!sl_rs_expect_char (r, '{', "'{'"))
+        return FALSE;
+      for (;;)
+        {
+          sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+          SlCfgPos item_pos = sl_rs_lexer_pos (&r->lx);
+          if (sl_rs_lexer_peek (&r->lx, 0) == '}')
+            {
+              sl_rs_lexer_advance (&r->lx, 1);
+              break;
+            }
+          gboolean constant = sl_rs_lexer_take_word (&r->lx, "constant");
+          if (!constant && !sl_rs_lexer_take_word (&r->lx, "property"))
+            return sl_rs_fail (r, item_pos, _("%s was expected here"), _("constant(...), property(...) or '}'"));
+          g_autoptr (GPtrArray) item = read_params (r);
+          if (!item)
+            return FALSE;
+          if (constant)
+            {
+              const SlRsParam *value = sl_rs_param_find (item, "value");
+              for (const gchar *p = value ? value->value : ""; *p; p++)
+                g_string_append (rs_text, *p == '%' ? "%%" : (gchar[]) { *p, 0 });
+              continue;
+            }
+          const SlRsParam *prop = sl_rs_param_find (item, "name");
+          if (!prop)
+            return sl_rs_fail (r, item_pos, "%s", _("an rsyslog property() needs name="));
+          g_autoptr (GString) options = g_string_new (NULL);
+          const gchar *from = NULL, *to = NULL;
+          for (guint i = 0; i < item->len; i++)
+            {
+              const SlRsParam *p = g_ptr_array_index (item, i);
+              if (g_str_equal (p->name, "name") || g_str_equal (p->name, "outname"))
+                continue;
+              if (g_str_equal (p->name, "position.from"))
+                from = p->value;
+              else if (g_str_equal (p->name, "position.to"))
+                to = p->value;
+              else if (g_str_equal (p->name, "dateformat"))
+                g_string_append_printf (options, ",date-%s", p->value);
+              else if (g_str_equal (p->name, "caseconversion"))
+                g_string_append_printf (options, ",%scase", p->value);
+              else if (g_str_equal (p->name, "droplastlf") && sl_rs_is_true (p->value))
+                g_string_append (options, ",drop-last-lf");
+              else if (g_str_equal (p->name, "spifno1stsp") && sl_rs_is_true (p->value))
+                g_string_append (options, ",sp-if-no-1st-sp");
+              else if (!g_str_equal (p->name, "controlcharacters"))
+                {
+                  sl_cfg_error_set (r->error, SL_CFG_ERROR_UNKNOWN, p->pos,
+                                    _("the parameter '%s' of rsyslog's property() is not supported"), p->name);
+                  return FALSE;
+                }
+            }
+          g_string_append_printf (rs_text, "%%%s:%s:%s:%s%%", prop->value, from ? from : "", to ? to : "",
+                                  options->len ? options->str + 1 : "");
+        }
+    }
+  else
+    {
+      sl_cfg_error_set (r->error, SL_CFG_ERROR_UNKNOWN, type->pos,
+                        _("rsyslog templates of type '%s' are not supported"), type->value);
+      return FALSE;
+    }
+  return sl_rs_template_define (r->c, name->value, rs_text->str, pos, r->error);
+}
+
+static gboolean
+read_ruleset (SlRsReader *r, GPtrArray *params, SlCfgPos pos)
+{
+  const SlRsParam *name = sl_rs_param_find (params, "name");
+
+  if (!name)
+    return sl_rs_fail (r, pos, "%s", _("an rsyslog ruleset() needs name="));
+  for (guint i = 0; i < params->len; i++)
+    {
+      const SlRsParam *p = g_ptr_array_index (params, i);
+      if (!g_str_equal (p->name, "name") && !g_str_has_prefix (p->name, "queue."))
+        {
+          sl_cfg_error_set (r->error, SL_CFG_ERROR_UNKNOWN, p->pos,
+                            _("the parameter '%s' of rsyslog's ruleset() is not supported"), p->name);
+          return FALSE;
+        }
+    }
+  sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+  if (sl_rs_lexer_peek (&r->lx, 0) != '{')
+    return sl_rs_fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), "'{'");
+  SlRsRuleset *saved = r->c->ruleset;
+  GPtrArray *saved_conditions = r->c->conditions;
+  r->c->ruleset = ruleset_get (r->c, name->value, pos);
+  r->c->conditions = g_ptr_array_new_with_free_func (g_free);
+  gboolean ok = read_block (r);
+  g_ptr_array_unref (r->c->conditions);
+  r->c->conditions = saved_conditions;
+  r->c->ruleset = saved;
+  return ok;
+}
+
+static gboolean
+read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
+{
+  g_autoptr (GPtrArray) params = read_params (r);
+
+  if (!params)
+    return FALSE;
+  if (g_ascii_strcasecmp (word, "module") == 0)
+    return sl_rs_module (r->c, params, pos, r->error);
+  if (g_ascii_strcasecmp (word, "input") == 0)
+    return sl_rs_input (r->c, params, pos, r->error);
+  if (g_ascii_strcasecmp (word, "template") == 0)
+    return read_template_object (r, params, pos);
+  if (g_ascii_strcasecmp (word, "ruleset") == 0)
+    return read_ruleset (r, params, pos);
+  if (g_ascii_strcasecmp (word, "include") == 0)
+    {
+      const SlRsParam *file = sl_rs_param_find (params, "file");
+      const SlRsParam *mode = sl_rs_param_find (params, "mode");
+      if (!file)
+        return sl_rs_fail (r, pos, "%s", _("an rsyslog include() needs file="));
+      if (mode && g_ascii_strcasecmp (mode->value, "optional") == 0 && !strpbrk (file->value, "*?[")
+          && !g_file_test (file->value, G_FILE_TEST_EXISTS))
+        return TRUE;
+      return sl_rs_read_files (r->c, file->value, pos, r->error);
+    }
+  if (g_ascii_strcasecmp (word, "global") == 0 || g_ascii_strcasecmp (word, "main_queue") == 0)
+    {
+      for (guint i = 0; i < params->len; i++)
+        {
+          const SlRsParam *p = g_ptr_array_index (params, i);
+          if (g_str_equal (p->name, "maxmessagesize"))
+            {
+              g_autofree gchar *text = g_strdup_printf ("options { log-msg-size(%s); };", p->value);
+              if (!sl_rs_emit (r->c, p->pos, text, r->error))
+                return FALSE;
+            }
+          else if (g_str_has_prefix (p->name, "queue.") || g_str_equal (p->name, "workdirectory")
+                   || g_str_equal (p->name, "preservefqdn") || g_str_equal (p->name, "localhostname")
+                   || g_str_equal (p->name, "defaultnetstreamdriver") || g_str_equal (p->name, "parser.escapecontrolcharactersonreceive"))
+            continue;
+          else
+            {
+              sl_cfg_error_set (r->error, SL_CFG_ERROR_UNKNOWN, p->pos,
+                                _("the parameter '%s' of rsyslog's %s() is not supported"), p->name, word);
+              return FALSE;
+            }
+        }
+      return TRUE;
+    }
+  return sl_rs_fail (r, pos, _("the rsyslog object '%s()' is not supported"), word);
+}
+
+static const gchar *const objects[] = { "module", "input", "template", "ruleset", "include", "global", "main_queue" };
+
+static gboolean
+read_statement (SlRsReader *r, gboolean top)
+{
+  SlCfgPos pos = sl_rs_lexer_pos (&r->lx);
+  gchar ch = sl_rs_lexer_peek (&r->lx, 0);
+
+  if (ch == '$' && g_ascii_isalpha (sl_rs_lexer_peek (&r->lx, 1)))
+    {
+      g_autofree gchar *line = sl_rs_lexer_read_line (&r->lx);
+      if (!top)
+        return sl_rs_fail (r, pos, "%s", _("an rsyslog $ directive is only allowed outside of blocks"));
+      return sl_rs_directive (r->c, line, pos, r->error);
+    }
+  if (ch == ':')
+    return read_property_filter (r, pos);
+  if (ch == '&')
+    {
+      if (!r->c->last_filter)
+        return sl_rs_fail (r, pos, "%s", _("'&' must follow a filter and its action"));
+      sl_rs_lexer_advance (&r->lx, 1);
+      if (!*r->c->last_filter)
+        return read_action (r);
+      return with_condition (r, g_strdup (r->c->last_filter), read_action);
+    }
+  SlRsLexer start = r->lx;
+  g_autofree gchar *word = sl_rs_lexer_read_word (&r->lx, "");
+  if (word)
+    {
+      sl_rs_lexer_skip_blanks (&r->lx, FALSE);
+      for (guint i = 0; i < G_N_ELEMENTS (objects); i++)
+        if (g_ascii_strcasecmp (word, objects[i]) == 0 && sl_rs_lexer_peek (&r->lx, 0) == '(')
+          {
+            if (!top)
+              return sl_rs_fail (r, pos, _("the rsyslog object '%s()' is only allowed outside of blocks"), word);
+            return read_object (r, word, pos);
+          }
+      static const gchar *const unsupported[] = { "foreach", "reload_lookup_table", "lookup_table", "parser",
+                                                  "timezone", "dyn_stats", "percentile_stats", "property",
+                                                  "unset_all" };
+      for (guint i = 0; i < G_N_ELEMENTS (unsupported); i++)
+        if (g_ascii_strcasecmp (word, unsupported[i]) == 0)
+          return sl_rs_fail (r, pos, _("the RainerScript statement '%s' is not supported"), word);
+    }
+  r->lx = start;
+  /* a selector starts with facility names: kern.*, auth,authpriv.* */
+  gchar after = word ? sl_rs_lexer_peek (&r->lx, (guint) strlen (word)) : '\0';
+  if (ch == '*' || after == '.' || after == ',')
+    return read_selector (r, pos);
+  return read_action (r);
+}
+
+/* Files */
+
+static gboolean
+read_text (SlRsConf *c, const gchar *path, const gchar *text, GError **error)
+{
+  SlRsReader r = { c, { 0 }, error };
+
+  sl_rs_lexer_init (&r.lx, path, text);
+  for (;;)
+    {
+      sl_rs_lexer_skip_blanks (&r.lx, TRUE);
+      if (!sl_rs_lexer_peek (&r.lx, 0))
+        return TRUE;
+      if (!read_statement (&r, TRUE))
+        return FALSE;
+    }
+}
+
+static gboolean
+read_file (SlRsConf *c, const gchar *path, SlCfgPos from, GError **error)
+{
+  g_autofree gchar *text = NULL;
+  GError *inner = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, &inner))
+    {
+      if (from.file)
+        sl_cfg_error_set (error, SL_CFG_ERROR_INCLUDE, from, "%s", inner->message);
+      else
+        g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_INCLUDE, "%s", inner->message);
+      g_error_free (inner);
+      return FALSE;
+    }
+  sl_cfg_source_remember (sl_cfg_intern_file (path), text);
+  if (c->depth >= MAX_INCLUDE_DEPTH)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_INCLUDE, from, _("rsyslog includes nest deeper than %d files"),
+                        MAX_INCLUDE_DEPTH);
+      return FALSE;
+    }
+  c->depth++;
+  gboolean ok = read_text (c, path, text, error);
+  c->depth--;
+  return ok;
+}
+
+gboolean
+sl_rs_read_files (SlRsConf *c, const gchar *pattern, SlCfgPos from, GError **error)
+{
+  g_autofree gchar *full = NULL;
+  glob_t found = { 0 };
+
+  if (!g_path_is_absolute (pattern) && from.file && from.file[0] != '<')
+    {
+      g_autofree gchar *dir = g_path_get_dirname (from.file);
+      full = g_build_filename (dir, pattern, NULL);
+    }
+  else
+    full = g_strdup (pattern);
+  if (!strpbrk (full, "*?["))
+    return read_file (c, full, from, error);
+  /* rsyslog reads a glob's files in name order and an empty glob is no error */
+  gint rc = glob (full, 0, NULL, &found);
+  gboolean ok = TRUE;
+  for (gsize i = 0; rc == 0 && ok && i < found.gl_pathc; i++)
+    if (!g_file_test (found.gl_pathv[i], G_FILE_TEST_IS_DIR))
+      ok = read_file (c, found.gl_pathv[i], from, error);
+  globfree (&found);
+  return ok;
+}
+
+/* Entry points */
+
+static void
+conf_init (SlRsConf *c, SlCfgNode *root, gboolean included)
+{
+  memset (c, 0, sizeof *c);
+  c->root = root;
+  c->included = included;
+  c->prefix = g_strdup_printf ("rs%u", root->children->len);
+  c->templates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  c->template_refs = g_array_new (FALSE, FALSE, sizeof (SlRsTemplateRef));
+  c->destinations = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  c->template_objects = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  c->rulesets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) ruleset_free);
+  c->ruleset_sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  c->conditions = g_ptr_array_new_with_free_func (g_free);
+  c->calls = g_ptr_array_new_with_free_func ((GDestroyNotify) call_free);
+  c->file_mode = g_strdup ("0644");
+  c->dir_mode = g_strdup ("0700");
+  c->create_dirs = TRUE;
+  c->syssock_on = TRUE;
+  c->ruleset = ruleset_get (c, DEFAULT_RULESET, (SlCfgPos) { sl_cfg_intern_file ("<rsyslog>"), 1, 1, NULL });
+}
+
+static void
+conf_clear (SlRsConf *c)
+{
+  g_free (c->prefix);
+  g_hash_table_unref (c->templates);
+  for (guint i = 0; i < c->template_refs->len; i++)
+    g_free (g_array_index (c->template_refs, SlRsTemplateRef, i).name);
+  g_array_unref (c->template_refs);
+  g_hash_table_unref (c->destinations);
+  g_hash_table_unref (c->template_objects);
+  g_hash_table_unref (c->rulesets);
+  g_hash_table_unref (c->ruleset_sources);
+  g_ptr_array_unref (c->conditions);
+  g_ptr_array_unref (c->calls);
+  g_free (c->last_filter);
+  g_free (c->file_owner);
+  g_free (c->file_group);
+  g_free (c->dir_owner);
+  g_free (c->dir_group);
+  g_free (c->file_mode);
+  g_free (c->dir_mode);
+  g_free (c->file_template);
+  g_free (c->forward_template);
+  if (c->action_queue)
+    g_ptr_array_unref (c->action_queue);
+  g_free (c->syssock_name);
+}
+
+/* One top-level path per ruleset that has inputs; an included file's
+ * default ruleset takes every source defined so far, its own too. */
+static gboolean
+emit_paths (SlRsConf *c, GError **error)
+{
+  GHashTableIter iter;
+  const gchar *name;
+  SlRsRuleset *set;
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GPtrArray) every_source = g_ptr_array_new ();
+
+  for (guint i = 0; i < c->root->children->len; i++)
+    {
+      const SlCfgNode *node = g_ptr_array_index (c->root->children, i);
+      if (g_str_equal (node->name, "source") && sl_cfg_node_arg (node, 0))
+        g_ptr_array_add (every_source, (gpointer) sl_cfg_node_arg (node, 0));
+    }
+  g_hash_table_iter_init (&iter, c->rulesets);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &name, (gpointer *) &set))
+    g_ptr_array_add (names, (gpointer) name);
+  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  /* the default ruleset first: an included file's stop keeps messages from
+   * the paths written after the @include-rsyslog */
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < names->len; i++)
+      {
+        name = g_ptr_array_index (names, i);
+        if ((pass == 0) != g_str_equal (name, DEFAULT_RULESET))
+          continue;
+        set = g_hash_table_lookup (c->rulesets, name);
+        GPtrArray *sources = g_hash_table_lookup (c->ruleset_sources, name);
+        gboolean everything = c->included && g_str_equal (name, DEFAULT_RULESET);
+        if (everything)
+          sources = every_source;
+        if (!sources || !sources->len || !set->log->children->len)
+          continue;
+        g_autoptr (GString) text = g_string_new ("log { ");
+        for (guint s = 0; s < sources->len; s++)
+          g_string_append_printf (text, "source(%s); ", (const gchar *) g_ptr_array_index (sources, s));
+        g_string_append (text, "};");
+        /* in Sluice's own configuration each rule is a path of its own, so
+         * that a stop keeps the message from the paths written after */
+        guint n_paths = everything ? set->log->children->len : 1;
+        for (guint k = 0; k < n_paths; k++)
+          {
+            SlCfgNode *items = everything ? g_ptr_array_index (set->log->children, k) : set->log;
+            g_autoptr (SlCfgNode) parsed = sl_rs_parse_text (text->str, set->pos, error);
+            if (!parsed)
+              return FALSE;
+            SlCfgNode *log = g_ptr_array_index (parsed->children, 0);
+            sl_rs_place (log, items->children->len ? ((SlCfgNode *) g_ptr_array_index (items->children, 0))->pos : items->pos);
+            sl_rs_move_children (items, log, NULL);
+            g_ptr_array_set_free_func (parsed->children, NULL);
+            g_ptr_array_set_size (parsed->children, 0);
+            sl_cfg_node_add_child (c->root, log);
+          }
+      }
+  return TRUE;
+}
+
+static gboolean
+read_into (SlCfgNode *root, const gchar *pattern, SlCfgPos from, gboolean included, GError **error)
+{
+  SlRsConf c;
+  gboolean ok;
+
+  conf_init (&c, root, included);
+  ok = sl_rs_read_files (&c, pattern, from, error);
+  /* in Sluice's own configuration, /dev/log is system()'s */
+  if (ok && !included)
+    ok = sl_rs_finish_inputs (&c, error);
+  ok = ok && resolve_calls (&c, error) && sl_rs_template_check_refs (&c, error) && emit_paths (&c, error);
+  conf_clear (&c);
+  return ok;
+}
+
+SlCfgNode *
+sl_cfg_rsyslog_parse_file (const gchar *path, GError **error)
+{
+  g_autofree gchar *text = NULL;
+  SlCfgNode *root = sl_cfg_node_new ("config", (SlCfgPos) { sl_cfg_intern_file (path), 1, 1, NULL });
+
+  if (g_file_get_contents (path, &text, NULL, NULL) && !sl_cfg_rsyslog_looks_like (text)
+      && sl_cfg_syslog_ng_looks_like (text))
+    {
+      g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_SYNTAX,
+                   _("%s: this is Sluice's (syslog-ng's) configuration language, not rsyslog's; run without "
+                     "--config-format rsyslog to read it, or include rsyslog files from it with @include-rsyslog"),
+                   path);
+      sl_cfg_node_free (root);
+      return NULL;
+    }
+  if (!read_into (root, path, (SlCfgPos) { 0 }, FALSE, error))
+    g_clear_pointer (&root, sl_cfg_node_free);
+  return root;
+}
+
+gboolean
+sl_cfg_rsyslog_include (SlCfgNode *root, const gchar *pattern, SlCfgPos from, GError **error)
+{
+  return read_into (root, pattern, from, TRUE, error);
+}
+
+static gboolean
+any_line (const gchar *text, const gchar *pattern)
+{
+  return g_regex_match_simple (pattern, text, G_REGEX_MULTILINE | G_REGEX_CASELESS, 0);
+}
+
+gboolean
+sl_cfg_rsyslog_looks_like (const gchar *text)
+{
+  return any_line (text, "^[ \\t]*(\\$[a-z]+[ \\t]|module[ \\t]*\\([ \\t]*load[ \\t]*=|[a-z*][a-z0-9,*]*\\.[!=]?[a-z*]+[;, \\t])");
+}
+
+gboolean
+sl_cfg_syslog_ng_looks_like (const gchar *text)
+{
+  return any_line (text, "^[ \\t]*(@version|(source|destination|filter|log|options)[ \\t]+[a-z0-9_-]*[ \\t]*\\{)");
+}

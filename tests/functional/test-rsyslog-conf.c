@@ -1,0 +1,583 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* rsyslog's language as sluiced reads it (--config-format rsyslog), beside
+ * the real rsyslogd 8.2302 on the same configuration: Debian's stock
+ * /etc/rsyslog.conf with haproxy's, postfix's and ufw's snippets, every
+ * path moved into the test's folder (sockets too), the same messages to
+ * both, the same lines in the same files; stamps are compared by shape.
+ * imklog is left out (neither daemon may read the host's kernel log) and
+ * no emerg message is sent (`*.emerg :omusrmsg:*` would write to every
+ * terminal). Then a corpus of RainerScript configurations of our own,
+ * each checked by what it writes, and --print-config's text must load
+ * with -s and route the same. */
+#include "tests/functional/harness.h"
+
+#include <signal.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const gchar *const files[] = {
+  "syslog", "auth.log", "cron.log", "kern.log", "mail.log", "user.log", "haproxy.log", "ufw.log",
+};
+
+/* rsyslog's formats and properties, each into a file of its own, for the
+ * messages of the program fmt (a snippet beside the packages') */
+static const gchar *const formats[] = {
+  "RSYSLOG_TraditionalFileFormat", "RSYSLOG_FileFormat", "RSYSLOG_ForwardFormat",
+  "RSYSLOG_TraditionalForwardFormat", "RSYSLOG_SyslogProtocol23Format", "props",
+};
+
+/* RainerScript of our own, each a snippet with its own socket and ruleset,
+ * run by both daemons beside the stock file: what each writes must be what
+ * rsyslogd writes. @DIR@ is the daemon's folder. */
+static const struct
+{
+  const gchar *name;
+  const gchar *snippet;
+  const gchar *messages[4];
+  const gchar *files[4];
+  guint lines[4];   /* what rsyslogd writes into each, to wait for */
+} differential[] = {
+  { "c1",
+    "template(name=\"c1\" type=\"string\" string=\"%syslogseverity-text%|%programname%|%msg%|%syslogfacility-text%\\n\")\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c1\" ruleset=\"c1\")\n"
+    "ruleset(name=\"c1\") {\n"
+    "  if $programname == 'app' and $syslogseverity <= 4 then {\n"
+    "    action(type=\"omfile\" file=\"@DIR@/log/c1-a\" template=\"c1\")\n"
+    "    stop\n"
+    "  } else if $syslogfacility-text == 'local0' then {\n"
+    "    action(type=\"omfile\" file=\"@DIR@/log/c1-b\" template=\"c1\")\n"
+    "  }\n"
+    "  action(type=\"omfile\" file=\"@DIR@/log/c1-all\" template=\"c1\")\n"
+    "}\n",
+    { "<12>Dec  1 10:00:00 app[1]: warned", "<14>Dec  1 10:00:00 app[1]: informed",
+      "<134>Dec  1 10:00:00 other: local0 info", NULL },
+    { "c1-a", "c1-b", "c1-all", NULL }, { 1, 1, 2 } },
+  { "c2",
+    "template(name=\"c2\" type=\"list\") {\n"
+    "  constant(value=\"[\") property(name=\"hostname\") constant(value=\"] \")\n"
+    "  property(name=\"syslogtag\") property(name=\"msg\" caseConversion=\"upper\")\n"
+    "  constant(value=\" \") property(name=\"msg\" position.from=\"2\" position.to=\"5\")\n"
+    "  constant(value=\" %\\n\")\n"
+    "}\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c2\" ruleset=\"c2\")\n"
+    "ruleset(name=\"c2\") {\n"
+    "  if $msg contains 'keep' or $programname startswith 'x' then action(type=\"omfile\" file=\"@DIR@/log/c2\" template=\"c2\")\n"
+    "}\n",
+    { "<13>Dec  1 10:00:00 prog: keep me", "<13>Dec  1 10:00:00 xprog[3]: x side", "<13>Dec  1 10:00:00 prog: drop me",
+      NULL },
+    { "c2", NULL }, { 2 } },
+  { "c3",
+    "module(load=\"mmjsonparse\")\n"
+    "template(name=\"c3\" type=\"string\" string=\"%$!user% %$!action% %$!seen%\\n\")\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c3\" ruleset=\"c3\")\n"
+    "ruleset(name=\"c3\") {\n"
+    "  action(type=\"mmjsonparse\" cookie=\"\")\n"
+    "  set $!seen = \"yes\";\n"
+    "  if $!user == 'alice' and re_match($!action, '^log(in|out)$') then\n"
+    "    action(type=\"omfile\" file=\"@DIR@/log/c3\" template=\"c3\")\n"
+    "}\n",
+    { "<13>Dec  1 10:00:00 app: {\"user\":\"alice\",\"action\":\"login\"}",
+      "<13>Dec  1 10:00:00 app: {\"user\":\"bob\",\"action\":\"login\"}",
+      "<13>Dec  1 10:00:00 app: {\"user\":\"alice\",\"action\":\"view\"}", NULL },
+    { "c3", NULL }, { 1 } },
+  { "c4",
+    "$template c4,\"%pri-text% %syslogtag%%msg:::sp-if-no-1st-sp%%msg:::drop-last-lf%\\n\"\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c4\" ruleset=\"c4\")\n"
+    "ruleset(name=\"c4\") {\n"
+    "  local3.=info;local3.!err @DIR@/log/c4-a;c4\n"
+    "  :msg, !regex, \"^ b\" @DIR@/log/c4-b;c4\n"
+    "  & stop\n"
+    "  *.* @DIR@/log/c4-c;c4\n"
+    "}\n",
+    { "<158>Dec  1 10:00:00 svc[9]: hello", "<14>Dec  1 10:00:00 svc: bye", NULL },
+    { "c4-a", "c4-b", "c4-c", NULL }, { 1, 1, 1 } },
+  { "c5",
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c5\" ruleset=\"c5\")\n"
+    "ruleset(name=\"c5\") {\n"
+    "  if not ($programname == [\"a\", \"b\"]) then call c5sub\n"
+    "  action(type=\"omfile\" file=\"@DIR@/log/c5-after\" template=\"RSYSLOG_TraditionalFileFormat\")\n"
+    "}\n"
+    "ruleset(name=\"c5sub\") {\n"
+    "  if $msg contains_i 'ALERT' then {\n"
+    "    action(type=\"omfile\" file=\"@DIR@/log/c5-alert\" template=\"RSYSLOG_FileFormat\")\n"
+    "    stop\n"
+    "  }\n"
+    "  action(type=\"omfile\" file=\"@DIR@/log/c5-sub\" template=\"RSYSLOG_TraditionalFileFormat\")\n"
+    "}\n"
+,
+    { "<13>Dec  1 10:00:00 a: plain", "<13>Dec  1 10:00:00 c: an alert here", "<13>Dec  1 10:00:00 c: plain", NULL },
+    { "c5-alert", "c5-sub", "c5-after", NULL }, { 1, 1, 2 } },
+};
+
+#define PROPS_TEMPLATE \
+  "$template props,\"%programname%|%syslogtag%|%msg%|%msg:::drop-last-lf%|%pri%|%pri-text%|" \
+  "%syslogfacility-text%|%syslogseverity-text%|%syslogseverity%|%syslogfacility%|%HOSTNAME%|%msg:2:6%|" \
+  "%msg:::uppercase%|%timestamp:::date-rfc3339%|%timestamp%|%$now%|%$year%|%procid%|%app-name%|%msgid%|" \
+  "%structured-data%|%timestamp:::date-year%\\n\"\n"
+
+static gchar *
+rsyslog_root (void)
+{
+  g_autofree gchar *script = g_build_filename (g_getenv ("SL_TOP_SRCDIR"), "tests/peers/rsyslog-root", NULL);
+  g_autofree gchar *dir = g_build_filename (g_getenv ("SL_TOP_BUILDDIR"), "peers/rsyslog", NULL);
+  const gchar *argv[] = { script, dir, NULL };
+  gchar *out = NULL;
+  gint status = 0;
+
+  if (!g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, NULL)
+      || !g_spawn_check_wait_status (status, NULL))
+    {
+      g_free (out);
+      return NULL;
+    }
+  return g_strstrip (out);
+}
+
+/* Debian's file with its paths in dir: the system socket named, imklog
+ * out, /var/log and the include folder moved. */
+static gchar *
+stock_config (const gchar *root, const gchar *dir)
+{
+  g_autofree gchar *path = g_build_filename (root, "etc/rsyslog.conf", NULL);
+  g_autofree gchar *text = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return NULL;
+  GString *out = g_string_new (NULL);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_autofree gchar *line = g_strdup (lines[i]);
+      if (strstr (line, "imklog"))
+        continue;
+      if (g_str_has_prefix (line, "module(load=\"imuxsock\")"))
+        {
+          g_string_append_printf (out, "module(load=\"imuxsock\" SysSock.Name=\"%s/dev-log\")\n", dir);
+          continue;
+        }
+      GString *moved = g_string_new (line);
+      g_autofree gchar *logdir = g_strdup_printf ("%s/log", dir);
+      g_autofree gchar *confdir = g_strdup_printf ("%s/rsyslog.d", dir);
+      g_autofree gchar *spool = g_strdup_printf ("%s/spool", dir);
+      g_string_replace (moved, "/var/log", logdir, 0);
+      g_string_replace (moved, "/etc/rsyslog.d", confdir, 0);
+      g_string_replace (moved, "/var/spool/rsyslog", spool, 0);
+      g_string_append_printf (out, "%s\n", moved->str);
+      g_string_free (moved, TRUE);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+write_file (const gchar *dir, const gchar *name, const gchar *text)
+{
+  g_autofree gchar *path = g_build_filename (dir, name, NULL);
+  g_autofree gchar *parent = g_path_get_dirname (path);
+  g_mkdir_with_parents (parent, 0755);
+  return g_file_set_contents (path, text, -1, NULL);
+}
+
+/* One daemon's folder: the stock file and the packages' snippets. */
+static gchar *
+prepare (const gchar *root, const gchar *dir)
+{
+  g_autofree gchar *conf = stock_config (root, dir);
+  g_autofree gchar *haproxy = g_strdup_printf ("$AddUnixListenSocket %s/haproxy-dev-log\n\n"
+                                               ":programname, startswith, \"haproxy\" {\n"
+                                               "  %s/log/haproxy.log\n  stop\n}\n", dir, dir);
+  g_autofree gchar *postfix = g_strdup_printf ("$AddUnixListenSocket %s/postfix-dev-log\n", dir);
+  g_autofree gchar *ufw = g_strdup_printf (":msg,contains,\"[UFW \" %s/log/ufw.log\n"
+                                           "& stop\n", dir);
+  g_autofree gchar *spool = g_build_filename (dir, "spool", NULL);
+  GString *formatted = g_string_new (PROPS_TEMPLATE "if $programname == 'fmt' then {\n");
+
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    g_string_append_printf (formatted, "  action(type=\"omfile\" file=\"%s/log/fmt-%s\" template=\"%s\")\n", dir,
+                            formats[i], formats[i]);
+  g_string_append (formatted, "}\n");
+  gboolean formats_ok = write_file (dir, "rsyslog.d/90-formats.conf", formatted->str);
+  g_string_free (formatted, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (differential) && formats_ok; i++)
+    {
+      GString *text = g_string_new (differential[i].snippet);
+      g_autofree gchar *name = g_strdup_printf ("rsyslog.d/95-%s.conf", differential[i].name);
+      g_string_replace (text, "@DIR@", dir, 0);
+      formats_ok = write_file (dir, name, text->str);
+      g_string_free (text, TRUE);
+    }
+  g_mkdir_with_parents (spool, 0755);
+  if (!formats_ok)
+    return NULL;
+  if (!conf || !write_file (dir, "rsyslog.conf", conf) || !write_file (dir, "rsyslog.d/49-haproxy.conf", haproxy)
+      || !write_file (dir, "rsyslog.d/postfix.conf", postfix) || !write_file (dir, "rsyslog.d/20-ufw.conf", ufw))
+    return NULL;
+  return g_build_filename (dir, "rsyslog.conf", NULL);
+}
+
+static void
+send_all (const gchar *dir)
+{
+  g_autofree gchar *dev_log = g_build_filename (dir, "dev-log", NULL);
+  g_autofree gchar *haproxy = g_build_filename (dir, "haproxy-dev-log", NULL);
+  g_autofree gchar *postfix = g_build_filename (dir, "postfix-dev-log", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (differential); i++)
+    {
+      g_autofree gchar *socket = g_build_filename (dir, differential[i].name, NULL);
+      for (guint m = 0; differential[i].messages[m]; m++)
+        sl_test_unix_send (socket, SOCK_DGRAM, differential[i].messages[m]);
+    }
+  for (gint f = 0; f < 24; f++)
+    for (gint l = 1; l < 8; l++)
+      {
+        g_autofree gchar *text = g_strdup_printf ("<%d>Dec  1 10:00:00 rstest%d[%d]: facility %d level %d", f * 8 + l, f,
+                                                  100 + l, f, l);
+        sl_test_unix_send (dev_log, SOCK_DGRAM, text);
+      }
+  sl_test_unix_send (haproxy, SOCK_DGRAM,
+                     "<134>Dec  1 10:00:00 haproxy[42]: 127.0.0.1:5000 [01/Dec/2026:10:00:00.000] fe be/srv 0/0/1/2/3 200 "
+                     "123 - - ---- 1/1/0/0/0 0/0 \"GET / HTTP/1.1\"");
+  sl_test_unix_send (postfix, SOCK_DGRAM, "<22>Dec  1 10:00:00 postfix/smtpd[77]: connect from localhost[127.0.0.1]");
+  sl_test_unix_send (dev_log, SOCK_DGRAM, "<4>Dec  1 10:00:00 kernel: [UFW BLOCK] IN=eth0 OUT= SRC=10.0.0.1 DST=10.0.0.2");
+  sl_test_unix_send (dev_log, SOCK_DGRAM, "<13>Dec  1 10:00:00 tag:  two spaces");
+  sl_test_unix_send (dev_log, SOCK_DGRAM, "<13>Dec  1 10:00:00 tag:nospace");
+  sl_test_unix_send (dev_log, SOCK_DGRAM, "<13>Dec  1 10:00:00 tag:");
+  sl_test_unix_send (dev_log, SOCK_DGRAM, "<14>Dec  1 10:00:00 fmt[5]: hello world");
+  sl_test_unix_send (dev_log, SOCK_DGRAM, "<165>Dec  1 10:00:00 fmt: without a pid");
+  sl_test_unix_send (dev_log, SOCK_DGRAM, "<14>Dec  1 10:00:00 fmt:tight");
+  sl_test_unix_send (dev_log, SOCK_DGRAM, "<14>Dec  1 10:00:00 rstest: the last one");
+}
+
+/* A line with its stamp and host as shapes: rsyslog writes the receive
+ * time with microseconds */
+static gchar *
+shape (const gchar *line)
+{
+  g_autoptr (GRegex) stamp = g_regex_new ("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{6}[+-]\\d\\d:\\d\\d [^ ]+ ",
+                                          0, 0, NULL);
+  return g_regex_replace_literal (stamp, line, -1, 0, "STAMP HOST ", 0, NULL);
+}
+
+static gint
+compare_lines (const gchar *const *a, const gchar *const *b)
+{
+  return g_strcmp0 (*a, *b);
+}
+
+/* The file's lines shaped, in sorted order: the order of messages that
+ * came over different sockets is not defined */
+static gchar *
+shaped_file (const gchar *path)
+{
+  g_auto (GStrv) lines = sl_test_read_lines (path);
+  g_autoptr (GPtrArray) shaped = g_ptr_array_new_with_free_func (g_free);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; lines && lines[i]; i++)
+    if (*lines[i] && !strstr (lines[i], "rsyslogd:") && !strstr (lines[i], "sluiced"))
+      g_ptr_array_add (shaped, shape (lines[i]));
+  g_ptr_array_sort (shaped, (GCompareFunc) compare_lines);
+  for (guint i = 0; i < shaped->len; i++)
+    g_string_append_printf (out, "%s\n", (const gchar *) g_ptr_array_index (shaped, i));
+  return g_string_free (out, FALSE);
+}
+
+/* A whole file with every stamp as its shape: the forwarding formats
+ * end no line */
+static gchar *
+shaped_stamps (const gchar *path)
+{
+  g_autofree gchar *text = sl_test_read_file (path);
+  g_autoptr (GRegex) rfc3339 = g_regex_new ("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{6}[+-]\\d\\d:\\d\\d", 0, 0, NULL);
+  g_autoptr (GRegex) rfc3164 = g_regex_new ("[A-Z][a-z][a-z] [ 1-3]\\d \\d\\d:\\d\\d:\\d\\d", 0, 0, NULL);
+  g_autoptr (GRegex) day = g_regex_new ("\\d{4}-\\d\\d-\\d\\d", 0, 0, NULL);
+
+  if (!text)
+    return NULL;
+  g_autofree gchar *a = g_regex_replace_literal (rfc3339, text, -1, 0, "RFC3339", 0, NULL);
+  g_autofree gchar *b = g_regex_replace_literal (rfc3164, a, -1, 0, "RFC3164", 0, NULL);
+  return g_regex_replace_literal (day, b, -1, 0, "DAY", 0, NULL);
+}
+
+static gboolean
+wait_last (SlTestEnv *env, const gchar *dir)
+{
+  g_autofree gchar *syslog = g_build_filename (dir, "log/syslog", NULL);
+  return sl_test_wait_contains (env, syslog, "the last one");
+}
+
+static void
+test_debian_stock (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  g_autofree gchar *root = rsyslog_root ();
+  if (!root)
+    {
+      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
+      return;
+    }
+  g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
+  g_autofree gchar *sl_dir = sl_test_path (env, "sluiced");
+  g_autofree gchar *rs_conf = prepare (root, rs_dir);
+  g_autofree gchar *sl_conf = prepare (root, sl_dir);
+  g_assert_nonnull (rs_conf);
+  g_assert_nonnull (sl_conf);
+
+  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
+  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
+  g_autofree gchar *rs_pid = g_build_filename (rs_dir, "rsyslogd.pid", NULL);
+  g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
+  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_conf, "-i", rs_pid, NULL };
+  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  g_assert_cmpint (rs, >, 0);
+
+  g_autofree gchar *text = NULL;
+  g_assert_true (g_file_get_contents (sl_conf, &text, NULL, NULL));
+  g_assert_true (g_file_set_contents (env->config, text, -1, NULL));
+  g_autofree gchar *include = g_build_filename (sl_dir, "rsyslog.d", NULL);
+  g_autofree gchar *rs_include = g_build_filename (env->dir, "rsyslog.d", NULL);
+  g_assert_cmpint (symlink (include, rs_include), ==, 0);
+  gboolean ok = sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL);
+
+  g_autofree gchar *rs_sock = g_build_filename (rs_dir, "postfix-dev-log", NULL);
+  g_autofree gchar *sl_sock = g_build_filename (sl_dir, "postfix-dev-log", NULL);
+  if (ok && sl_test_wait_socket (env, rs_sock) && sl_test_wait_socket (env, sl_sock))
+    {
+      send_all (rs_dir);
+      send_all (sl_dir);
+      if (wait_last (env, rs_dir) && wait_last (env, sl_dir))
+        for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+          {
+            g_autofree gchar *rs_path = g_build_filename (rs_dir, "log", files[i], NULL);
+            g_autofree gchar *sl_path = g_build_filename (sl_dir, "log", files[i], NULL);
+            g_autofree gchar *expected = NULL;
+            g_autofree gchar *got = NULL;
+
+            /* the other files are written by other threads: wait until
+             * sluiced's has as many lines as rsyslogd's */
+            sl_test_wait_lines (env, rs_path, 1);
+            sl_test_wait_lines (env, sl_path, sl_test_count_lines (rs_path));
+            expected = shaped_file (rs_path);
+            got = shaped_file (sl_path);
+            g_test_message ("%s: %u lines", files[i], sl_test_count_lines (rs_path));
+            g_assert_cmpstr (got, ==, expected);
+          }
+      for (guint i = 0; i < G_N_ELEMENTS (differential); i++)
+        for (guint f = 0; differential[i].files[f]; f++)
+          {
+            g_autofree gchar *rs_path = g_build_filename (rs_dir, "log", differential[i].files[f], NULL);
+            g_autofree gchar *sl_path = g_build_filename (sl_dir, "log", differential[i].files[f], NULL);
+
+            sl_test_wait_lines (env, rs_path, differential[i].lines[f]);
+            sl_test_wait_lines (env, sl_path, differential[i].lines[f]);
+            g_autofree gchar *expected = shaped_stamps (rs_path);
+            g_autofree gchar *got = shaped_stamps (sl_path);
+            g_test_message ("%s: %s", differential[i].files[f], expected);
+            g_assert_cmpstr (got, ==, expected);
+          }
+      for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+        {
+          g_autofree gchar *name = g_strdup_printf ("fmt-%s", formats[i]);
+          g_autofree gchar *rs_path = g_build_filename (rs_dir, "log", name, NULL);
+          g_autofree gchar *sl_path = g_build_filename (sl_dir, "log", name, NULL);
+
+          /* three messages: lines, or the forwarding formats' run of them */
+          if (strstr (formats[i], "Forward"))
+            sl_test_wait_contains (env, rs_path, "tight") && sl_test_wait_contains (env, sl_path, "tight");
+          else
+            sl_test_wait_lines (env, rs_path, 3) && sl_test_wait_lines (env, sl_path, 3);
+          g_autofree gchar *expected = shaped_stamps (rs_path);
+          g_autofree gchar *got = shaped_stamps (sl_path);
+          g_test_message ("%s: %s", formats[i], expected);
+          g_assert_cmpstr (got, ==, expected);
+        }
+    }
+  kill (rs, SIGTERM);
+  sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
+  unlink (rs_include);
+}
+
+/* Our own RainerScript: each configuration, the message sent to its
+ * socket, and what its file must hold after. */
+static const struct
+{
+  const gchar *name;
+  const gchar *config;
+  const gchar *message;
+  const gchar *file;
+  const gchar *expected;
+} corpus[] = {
+  { "if-then-else",
+    "module(load=\"imuxsock\" SysSock.Use=\"off\")\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/in\")\n"
+    "if $programname == 'app' and $syslogseverity <= 4 then {\n"
+    "  action(type=\"omfile\" file=\"@DIR@/out\" template=\"short\")\n"
+    "  stop\n"
+    "} else {\n"
+    "  action(type=\"omfile\" file=\"@DIR@/other\" template=\"short\")\n"
+    "}\n"
+    "action(type=\"omfile\" file=\"@DIR@/out\" template=\"short\")\n"
+    "template(name=\"short\" type=\"string\" string=\"%syslogseverity-text%|%programname%|%msg%\\n\")\n",
+    "<12>Dec  1 10:00:00 app[1]: warned", "out", "warning|app| warned\n" },
+  { "list-template",
+    "template(name=\"t\" type=\"list\") {\n"
+    "  constant(value=\"[\") property(name=\"hostname\") constant(value=\"] \")\n"
+    "  property(name=\"syslogtag\") property(name=\"msg\" caseConversion=\"upper\" droplastlf=\"on\")\n"
+    "  constant(value=\"\\n\")\n"
+    "}\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/in\" ruleset=\"r\")\n"
+    "ruleset(name=\"r\") {\n"
+    "  if $msg contains 'keep' then action(type=\"omfile\" file=\"@DIR@/out\" template=\"t\")\n"
+    "}\n",
+    "<13>Dec  1 10:00:00 prog: keep me", "out", "[@HOST@] prog: KEEP ME\n" },
+  { "json-fields",
+    "input(type=\"imuxsock\" Socket=\"@DIR@/in\")\n"
+    "action(type=\"mmjsonparse\" cookie=\"\")\n"
+    "set $!seen = \"yes\";\n"
+    "if $!user == 'alice' and re_match($!action, '^log(in|out)$') then\n"
+    "  action(type=\"omfile\" file=\"@DIR@/out\" template=\"j\")\n"
+    "$template j,\"%$!user% %$!action% %$!seen%\\n\"\n",
+    "<13>Dec  1 10:00:00 app: {\"user\":\"alice\",\"action\":\"login\"}", "out", "alice login yes\n" },
+  { "legacy-filters",
+    "input(type=\"imuxsock\" Socket=\"@DIR@/in\")\n"
+    "$template plain,\"%pri-text% %syslogtag%%msg:::sp-if-no-1st-sp%%msg:::drop-last-lf%\\n\"\n"
+    "local3.=info;local3.!err\t-@DIR@/out;plain\n"
+    ":hostname, !isequal, \"nohost\"\n@DIR@/other\n"
+    "& stop\n",
+    "<158>Dec  1 10:00:00 svc[9]: hello", "out", "local3.info svc[9]: hello\n" },
+};
+
+static void
+test_corpus (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  g_autofree gchar *host = g_strdup (g_get_host_name ());
+  if (strchr (host, '.'))
+    *strchr (host, '.') = '\0';
+
+  for (guint i = 0; i < G_N_ELEMENTS (corpus); i++)
+    {
+      g_test_message ("%s", corpus[i].name);
+      g_autofree gchar *in = sl_test_path (env, "in");
+      g_autofree gchar *out = sl_test_path (env, corpus[i].file);
+      g_autofree gchar *printed = sl_test_path (env, "printed.conf");
+      unlink (out);
+      g_assert_true (sl_test_write_config (env, corpus[i].config, "HOST", host, NULL));
+
+      /* --print-config's text checks with -s and runs the same */
+      g_autofree gchar *text = NULL;
+      g_assert_cmpint (sl_test_run_built ("daemon/sluiced", &text, NULL, "--config-format", "rsyslog", "-f", env->config,
+                                          "--print-config", NULL), ==, 0);
+      g_assert_true (g_file_set_contents (printed, text, -1, NULL));
+      g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, NULL, "-s", "-f", printed, NULL), ==, 0);
+      g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, NULL, "-s", "--config-format", "rsyslog", "-f",
+                                          env->config, NULL), ==, 0);
+      for (guint round = 0; round < 2; round++)
+        {
+          unlink (out);
+          if (round == 1)
+            g_assert_true (g_file_set_contents (env->config, text, -1, NULL));
+          g_assert_true (round == 1 ? sl_test_daemon_start (env)
+                                    : sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));
+          g_assert_true (sl_test_unix_send (in, SOCK_DGRAM, corpus[i].message));
+          g_assert_true (sl_test_wait_lines (env, out, 1));
+          g_autofree gchar *got = sl_test_read_file (out);
+          GString *expected = g_string_new (corpus[i].expected);
+          g_string_replace (expected, "@HOST@", host, 0);
+          g_assert_cmpstr (got, ==, expected->str);
+          g_string_free (expected, TRUE);
+          sl_test_daemon_stop (env, SIGTERM);
+        }
+    }
+}
+
+/* What is not supported is refused with its place, and a file in the
+ * other language gets one sentence saying which to choose. */
+static void
+test_refused (SlTestEnv *env, gconstpointer data)
+{
+  static const struct
+  {
+    const gchar *config;
+    const gchar *needle;
+  } cases[] = {
+    { "*.* @@(z9)loghost:514\n", "sluice.conf:1:5: the rsyslog forwarding options '(z9)'" },
+    { "\n$ActionExecOnlyWhenPreviousIsSuspended on\n", "sluice.conf:2:1: the rsyslog directive '$ActionExecOnlyWhenPreviousIsSuspended' is not supported" },
+    { "module(load=\"imrelp\")\n", "sluice.conf:1:8: the rsyslog module 'imrelp' is not supported" },
+    { "if $msg == 'x' then\n  action(type=\"omelasticsearch\")\n", "sluice.conf:2:3: rsyslog's action type 'omelasticsearch' is not supported" },
+    { "foreach ($.i in $!list) do { stop }\n", "sluice.conf:1:1: the RainerScript statement 'foreach' is not supported" },
+    { "source s { system(); };\nlog { source(s); };\n", "this is Sluice's (syslog-ng's) configuration language, not rsyslog's" },
+  };
+  (void) data;
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree gchar *err = NULL;
+      g_assert_true (sl_test_write_config (env, cases[i].config, NULL));
+      g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, &err, "-s", "--config-format", "rsyslog", "-f",
+                                          env->config, NULL), !=, 0);
+      g_test_message ("%s", err);
+      g_assert_nonnull (strstr (err, cases[i].needle));
+    }
+  g_autofree gchar *err = NULL;
+  g_assert_true (sl_test_write_config (env, "$ModLoad imuxsock\n*.* /var/log/all\n", NULL));
+  g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, &err, "-s", "-f", env->config, NULL), !=, 0);
+  g_assert_nonnull (strstr (err, "this is rsyslog's configuration language, not Sluice's"));
+}
+
+/* @include-rsyslog in Sluice's own language, as the Debian package's
+ * configuration reads /etc/rsyslog.d: a snippet's socket exists, its rules
+ * see every source and its stop keeps the message from the paths after;
+ * a snippet with an error refuses the whole configuration with its place. */
+static void
+test_include (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  g_autofree gchar *snippets = sl_test_path (env, "rsyslog.d");
+  g_autofree gchar *haproxy = g_strdup_printf ("$AddUnixListenSocket %s/haproxy-dev-log\n"
+                                               ":programname, startswith, \"haproxy\" {\n"
+                                               "  %s/haproxy.log\n  stop\n}\n", env->dir, env->dir);
+  g_autofree gchar *ufw = g_strdup_printf (":msg,contains,\"[UFW \" %s/ufw.log\n", env->dir);
+  g_assert_true (write_file (snippets, "49-haproxy.conf", haproxy));
+  g_assert_true (write_file (snippets, "20-ufw.conf", ufw));
+  g_assert_true (sl_test_write_config (env,
+                                       "@version: 4.0\n"
+                                       "source s_sys { unix-dgram(\"@DIR@/dev-log\"); };\n"
+                                       "@include-rsyslog \"rsyslog.d/*.conf\"\n"
+                                       "destination d_syslog { file(\"@DIR@/syslog\"); };\n"
+                                       "log { source(s_sys); destination(d_syslog); };\n", NULL));
+  g_assert_true (sl_test_daemon_start (env));
+  g_autofree gchar *dev_log = sl_test_path (env, "dev-log");
+  g_autofree gchar *chroot_log = sl_test_path (env, "haproxy-dev-log");
+  g_autofree gchar *haproxy_log = sl_test_path (env, "haproxy.log");
+  g_autofree gchar *ufw_log = sl_test_path (env, "ufw.log");
+  g_autofree gchar *syslog = sl_test_path (env, "syslog");
+  g_assert_true (sl_test_unix_send (chroot_log, SOCK_DGRAM, "<134>Dec  1 10:00:00 haproxy[1]: from the chroot"));
+  g_assert_true (sl_test_unix_send (dev_log, SOCK_DGRAM, "<134>Dec  1 10:00:00 haproxy[1]: from dev-log"));
+  g_assert_true (sl_test_unix_send (dev_log, SOCK_DGRAM, "<4>Dec  1 10:00:00 kernel: [UFW BLOCK] IN=eth0"));
+  g_assert_true (sl_test_wait_lines (env, haproxy_log, 2));
+  g_assert_true (sl_test_wait_lines (env, ufw_log, 1));
+  g_assert_true (sl_test_wait_lines (env, syslog, 1));
+  g_autofree gchar *text = sl_test_read_file (syslog);
+  g_assert_null (strstr (text, "haproxy"));
+  g_assert_nonnull (strstr (text, "[UFW BLOCK]"));
+  sl_test_daemon_stop (env, SIGTERM);
+
+  g_autofree gchar *err = NULL;
+  g_assert_true (write_file (snippets, "60-broken.conf", "\n:programname, startswith \"x\" /var/log/x.log\n"));
+  g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, &err, "-s", "-f", env->config, NULL), !=, 0);
+  g_test_message ("%s", err);
+  g_assert_nonnull (strstr (err, "rsyslog.d/60-broken.conf:2:"));
+}
+
+int
+main (int argc, char **argv)
+{
+  sl_test_init (&argc, &argv);
+  SL_TEST_ADD ("/rsyslog-conf/debian-stock", test_debian_stock);
+  SL_TEST_ADD ("/rsyslog-conf/corpus", test_corpus);
+  SL_TEST_ADD ("/rsyslog-conf/refused", test_refused);
+  SL_TEST_ADD ("/rsyslog-conf/include", test_include);
+  return g_test_run ();
+}

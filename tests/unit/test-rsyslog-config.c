@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The rsyslog front end's tree, printed in Sluice's language: what each
+ * rsyslog construct becomes, and where a refused one is reported. */
+#include "core/config/parser.h"
+#include "core/config/rsyslog.h"
+#include "core/config/tree.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static gchar *
+translate (const gchar *text, GError **error)
+{
+  g_autofree gchar *path = NULL;
+  gint fd = g_file_open_tmp ("rsyslog-XXXXXX.conf", &path, NULL);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  close (fd);
+  SlCfgNode *root = sl_cfg_rsyslog_parse_file (path, error);
+  g_unlink (path);
+  if (!root)
+    return NULL;
+  gchar *printed = sl_cfg_node_to_string (root);
+  sl_cfg_node_free (root);
+  return printed;
+}
+
+static void
+assert_translates (const gchar *text, const gchar *expected)
+{
+  GError *error = NULL;
+  g_autofree gchar *printed = translate (text, &error);
+
+  g_assert_no_error (error);
+  if (!strstr (printed, expected))
+    g_test_message ("%s\nbecame\n%s", text, printed);
+  g_assert_nonnull (strstr (printed, expected));
+}
+
+static void
+assert_refused (const gchar *text, const gchar *where, const gchar *what)
+{
+  GError *error = NULL;
+  g_autofree gchar *printed = translate (text, &error);
+
+  g_assert_null (printed);
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, where));
+  g_assert_nonnull (strstr (error->message, what));
+  g_error_free (error);
+}
+
+static void
+test_selectors (void)
+{
+  /* left to right into the facility x level table, as rsyslog */
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\nmail.=info;mail.!err /a\n",
+                     "filter { facility(mail) and level(info); }");
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\nlocal0,local1.warn /a\n",
+                     "filter { facility(local0 local1) and level(emerg alert crit err warning); }");
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\n*.*;auth,authpriv.none /a\n",
+                     "filter { not facility(auth authpriv); }");
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\n*.* /a\n", "log { destination(rs0_d");
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\nkern.* /a\n& ~\n",
+                     "log { filter { facility(kern); }; flags(final); }");
+  assert_refused ("*.bogus /a\n", ":1:1:", "unknown level 'bogus'");
+}
+
+static void
+test_property_filters (void)
+{
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\n:programname, !startswith, \"ha\" /a\n",
+                     "not match(\"ha\" template(\"${PROGRAM}\") type(string) flags(prefix))");
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\n:msg, contains_i, \"x\" /a\n",
+                     "match(\"x\" template(\"$(rsyslog-msg ${MSGHDR}${MESSAGE})\") type(string) flags(substring ignore-case))");
+  assert_refused ("input(type=\"imudp\" port=\"5514\")\n:msg, startswith_end, \"x\" /a\n", ":2:7:",
+                  "compare operation 'startswith_end'");
+}
+
+static void
+test_rainerscript (void)
+{
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\n"
+                     "if $syslogseverity <= 3 and not ($hostname == [\"a\", \"b\"]) then /a\n",
+                     "\"${LEVEL_NUM}\" <= \"3\" and not (\"${HOST}\" eq \"a\" or \"${HOST}\" eq \"b\")");
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\nif $msg contains 'x' then stop\n/a\n",
+                     "flags(final); }; log { destination(");
+  /* what follows a change sees it: it is nested in the change's path */
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\nset $!a = $programname & \"!\";\n/a\n",
+                     "log { rewrite { set(\"${PROGRAM}!\" value(\"a\")); }; log { destination(");
+  assert_refused ("input(type=\"imudp\" port=\"5514\")\nif strlen($msg) > 3 then /a\n", ":2:4:",
+                  "function 'strlen()'");
+}
+
+static void
+test_templates (void)
+{
+  assert_translates ("template(name=\"t\" type=\"string\" string=\"%timestamp:::date-rfc3339% %HOSTNAME%\\n\")\n",
+                     "template rs0_t_t { template(\"${S_ISODATE} ${HOST}\\n\"); };");
+  assert_translates ("$template t,\"%syslogtag:1:32%%msg:::sp-if-no-1st-sp%%$now% 100%%\"\n",
+                     "$(substr $(rsyslog-tag ${MSGHDR}${MESSAGE}) 0 32)$(rsyslog-msg-space ${MSGHDR}${MESSAGE})"
+                     "${R_YEAR}-${R_MONTH}-${R_DAY} 100%");
+  /* a file action's default is RSYSLOG_FileFormat, with microseconds */
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\n*.* /a\n", "template(rs0_t_rsyslog_fileformat) perm(0644) dir-perm(0700) create-dirs(yes) frac-digits(6)");
+  assert_refused ("*.* /a;RSYSLOG_DebugFormat\n", ":1:5:", "property '$!'");
+}
+
+static void
+test_languages (void)
+{
+  g_assert_true (sl_cfg_rsyslog_looks_like ("$ModLoad imuxsock\n"));
+  g_assert_true (sl_cfg_rsyslog_looks_like ("# x\nmail.* -/var/log/mail.log\n"));
+  g_assert_false (sl_cfg_rsyslog_looks_like ("source s { system(); };\n"));
+  g_assert_true (sl_cfg_syslog_ng_looks_like ("@version: 4.0\n"));
+  g_assert_true (sl_cfg_syslog_ng_looks_like ("log { source(s); };\n"));
+  assert_refused ("@version: 4.0\nsource s { system(); };\n", "", "Sluice's (syslog-ng's) configuration language");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/rsyslog-config/selectors", test_selectors);
+  g_test_add_func ("/rsyslog-config/property-filters", test_property_filters);
+  g_test_add_func ("/rsyslog-config/rainerscript", test_rainerscript);
+  g_test_add_func ("/rsyslog-config/templates", test_templates);
+  g_test_add_func ("/rsyslog-config/languages", test_languages);
+  return g_test_run ();
+}
