@@ -13,7 +13,7 @@
 
 G_BEGIN_DECLS
 
-#define SL_ABI_VERSION 3
+#define SL_ABI_VERSION 4
 #define SL_MODULE_SYMBOL "sl_module"
 
 typedef enum

@@ -19,14 +19,19 @@ static const SlOptionWord transport_words[] = {
   { NULL }
 };
 
+static const SlOptionWord ip_protocol_words[] = {
+  { "0", 0 }, { "4", 4 }, { "6", 6 }, { NULL }
+};
+
 #define IP_OPTIONS(default_port, port_help) \
   { "host", SL_STRING (NetDestination, host), NULL, "the host to send to", .flags = SL_OPT_POSITIONAL }, \
-  { "port", SL_STRING (NetDestination, port), default_port, port_help }, \
-  { "destport", SL_STRING (NetDestination, port), NULL, "the same as port()" }, \
+  { "port", SL_PORT (NetDestination, port), default_port, port_help }, \
+  { "destport", SL_PORT (NetDestination, port), NULL, "the same as port()" }, \
   { "ip", SL_STRING (NetDestination, local_ip), NULL, "local address to send from" }, \
   { "localip", SL_STRING (NetDestination, local_ip), NULL, "the same as ip()" }, \
-  { "localport", SL_STRING (NetDestination, local_port), NULL, "local port to send from" }, \
-  { "ip-protocol", SL_INT (NetDestination, ip_protocol), "0", "4 or 6 to resolve the host to that family only; 0 takes either" }, \
+  { "localport", SL_PORT (NetDestination, local_port), NULL, "local port to send from; 0: any", SL_RANGE (0, 65535) }, \
+  { "ip-protocol", SL_CHOICE (NetDestination, ip_protocol), "0", "4 or 6 to resolve the host to that family only; 0 takes either", \
+    .words = ip_protocol_words }, \
   { "so-keepalive", SL_BOOL (NetDestination, so_keepalive), "no", "enable TCP keepalive probes" }, \
   { "failover", SL_BLOCK (NetDestination, failover), NULL, \
     "servers(\"h2\" \"h3\") to try in order when the host cannot be reached, failback() to return" }
@@ -40,7 +45,8 @@ static const SlOptionWord transport_words[] = {
   { "template", SL_TEMPLATE (NetDestination, template), NULL, "the MSG part after the RFC 5424 header; $MESSAGE when unset" }
 
 #define COMMON_OPTIONS \
-  { "so-sndbuf", SL_SIZE (NetDestination, so_sndbuf_bytes), "0", "socket send buffer; 0 keeps the system default" }, \
+  { "so-sndbuf", SL_SIZE (NetDestination, so_sndbuf_bytes), "0", "socket send buffer; 0 keeps the system default", \
+    SL_RANGE (0, G_MAXINT) }, \
   { "keep-alive", SL_UNBOUND (SL_OPT_BOOL), "yes", "accepted for syslog-ng compatibility; a reload reconnects", \
     .inherit = "keep-alive" }, \
   { "close-on-input", SL_BOOL (NetDestination, close_on_input), "yes", \
@@ -96,9 +102,10 @@ static const SlOptionSpec failover_options[] = {
 };
 
 static const SlOptionSpec failback_options[] = {
-  { "tcp-probe-interval", SL_DURATION (Failback, probe_interval_ms), "60", "time between connection probes of the primary" },
+  { "tcp-probe-interval", SL_DURATION (Failback, probe_interval_ms), "60", "time between connection probes of the primary",
+    SL_RANGE (1000, G_MAXINT64) },
   { "successful-probes-required", SL_INT (Failback, probes_required), "3",
-    "probes in a row that must succeed before failing back" },
+    "probes in a row that must succeed before failing back", SL_RANGE_POSITIVE },
   { NULL }
 };
 
@@ -144,8 +151,8 @@ read_failback (NetDestination *self, const SlCfgNode *node, GError **error)
     return FALSE;
   self->failback = TRUE;
   /* probes are made by writes, and not more than once a second */
-  self->probe_interval_us = MAX (failback.probe_interval_ms, 1000) * 1000;
-  self->probes_required = MAX (failback.probes_required, 1);
+  self->probe_interval_us = failback.probe_interval_ms * 1000;
+  self->probes_required = failback.probes_required;
   sl_options_free (o);
   return TRUE;
 }
@@ -221,12 +228,6 @@ read_ip_options (NetDestination *self, GError **error)
   else if (!port)
     /* syslog()'s defaults: 601 for RFC 6587 over TCP, 514 for UDP */
     port = self->socktype == SOCK_STREAM ? "601" : "514";
-  if (self->ip_protocol != 0 && self->ip_protocol != 4 && self->ip_protocol != 6)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "ip-protocol"),
-                        _("ip-protocol() is 4 or 6, not %d"), self->ip_protocol);
-      return FALSE;
-    }
   self->family = self->ip_protocol == 4 ? AF_INET : self->ip_protocol == 6 ? AF_INET6 : AF_UNSPEC;
   g_ptr_array_add (self->targets, target_new (self->host, port));
   return read_failover (self, port, error);
@@ -266,12 +267,6 @@ net_init (SlDriver *d, GError **error)
   gboolean unix_socket = g_str_has_prefix (d->klass->name, "unix-");
   if (!(unix_socket ? read_unix_options (self, error) : read_ip_options (self, error)))
     return FALSE;
-  if (self->so_sndbuf_bytes > G_MAXINT)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "so-sndbuf"),
-                        _("so-sndbuf() must be between 0 and %d bytes"), G_MAXINT);
-      return FALSE;
-    }
   self->so_sndbuf = (gint) self->so_sndbuf_bytes;
 
   NetFormat *f = &self->format;

@@ -59,15 +59,17 @@ typedef struct
 #define NET_OPTIONS(default_port) \
   { "ip", SL_STRING (NetSource, ip), "0.0.0.0", "address to listen on" }, \
   { "localip", SL_STRING (NetSource, ip), NULL, "the same as ip()" }, \
-  { "port", SL_STRING (NetSource, port), default_port, "port to listen on" }, \
-  { "localport", SL_STRING (NetSource, port), NULL, "the same as port()" }, \
-  { "so-rcvbuf", SL_SIZE (NetSource, so_rcvbuf), "0", "socket receive buffer; 0 keeps the system default" }, \
+  { "port", SL_PORT (NetSource, port), default_port, "port to listen on" }, \
+  { "localport", SL_PORT (NetSource, port), NULL, "the same as port()" }, \
+  { "so-rcvbuf", SL_SIZE (NetSource, so_rcvbuf), "0", "socket receive buffer; 0 keeps the system default", \
+    SL_RANGE (0, G_MAXINT) }, \
   { "ip-protocol", SL_UNBOUND (SL_OPT_INT), "4", "accepted for syslog-ng compatibility; the address decides" }
 
 #define STREAM_OPTIONS \
   { "keep-alive", SL_UNBOUND (SL_OPT_BOOL), "yes", "accepted for syslog-ng compatibility", .inherit = "keep-alive" }, \
   { "so-keepalive", SL_BOOL (NetSource, so_keepalive), "no", "enable TCP keepalive probes" }, \
-  { "listen-backlog", SL_INT (NetSource, listen_backlog), "256", "pending connections the kernel keeps" }, \
+  { "listen-backlog", SL_INT (NetSource, listen_backlog), "256", "pending connections the kernel keeps", \
+    SL_RANGE (1, 65535) }, \
   { "tls", SL_BLOCK (NetSource, tls_node), NULL, \
     "TLS: key-file() cert-file() ca-file() ca-dir() crl-dir() peer-verify() trusted-keys() trusted-dn() ..." }
 
@@ -138,13 +140,6 @@ net_init (SlDriver *d, GError **error)
   /* RFC 5425's port, where syslog-ng's network() and syslog() listen for TLS */
   if (strcmp (kind, "tcp") != 0 && self->transport == NET_TLS && !port_set)
     self->port = "6514";
-  if (self->so_rcvbuf > G_MAXINT)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "so-rcvbuf"),
-                        _("so-rcvbuf() must be between 0 and %d bytes"), G_MAXINT);
-      return FALSE;
-    }
-  self->listen_backlog = MAX (self->listen_backlog, 1);
   self->settings.so_keepalive = self->so_keepalive;
   self->settings.so_rcvbuf = (gint) self->so_rcvbuf;
   self->settings.tls = self->tls;
