@@ -23,6 +23,24 @@ static const SlOptionWord ip_protocol_words[] = {
   { "0", 0 }, { "4", 4 }, { "6", 6 }, { NULL }
 };
 
+/* What tells the classes apart. */
+typedef struct
+{
+  gboolean unix_socket;      /* a path, not a host and port */
+  gboolean has_transport;    /* transport() chooses; without it, tls() makes TCP into TLS */
+  gboolean datagram;         /* datagrams whatever was written */
+  gboolean rfc5424;          /* syslog(): its own header, octet-counted over streams */
+  const gchar *tls_port;     /* the port over TLS without port(), or NULL for the table's */
+} NetDestinationKind;
+
+static const NetDestinationKind tcp_kind = { 0 };
+static const NetDestinationKind udp_kind = { .datagram = TRUE };
+/* RFC 5425's port, as syslog-ng's network() and syslog() use it */
+static const NetDestinationKind network_kind = { .has_transport = TRUE, .tls_port = "6514" };
+static const NetDestinationKind syslog_kind = { .has_transport = TRUE, .rfc5424 = TRUE, .tls_port = "6514" };
+static const NetDestinationKind unix_stream_kind = { .unix_socket = TRUE };
+static const NetDestinationKind unix_dgram_kind = { .unix_socket = TRUE, .datagram = TRUE };
+
 #define IP_OPTIONS(default_port, port_help) \
   { "host", SL_STRING (NetDestination, host), NULL, "the host to send to", .flags = SL_OPT_POSITIONAL }, \
   { "port", SL_PORT (NetDestination, port), default_port, port_help }, \
@@ -191,7 +209,8 @@ static gboolean
 read_tls (NetDestination *self, GError **error)
 {
   SlDriver *d = &self->super;
-  gboolean written = strcmp (d->klass->name, "tcp") != 0 && sl_options_is_set (d->options, "transport");
+  const NetDestinationKind *kind = d->klass->data;
+  gboolean written = kind->has_transport && sl_options_is_set (d->options, "transport");
   if (self->tls_node && written && self->transport != NET_TRANSPORT_TLS)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "tls"),
@@ -210,21 +229,21 @@ read_tls (NetDestination *self, GError **error)
 static gboolean
 read_ip_options (NetDestination *self, GError **error)
 {
-  const gchar *kind = self->super.klass->name;
+  const NetDestinationKind *kind = self->super.klass->data;
   SlOptions *o = self->super.options;
   if (!self->host || !*self->host)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, self->super.pos, _("%s() needs the host to send to"), kind);
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, self->super.pos, _("%s() needs the host to send to"),
+                        self->super.klass->name);
       return FALSE;
     }
   if (!read_tls (self, error))
     return FALSE;
-  self->socktype = strcmp (kind, "udp") == 0 || self->transport == NET_TRANSPORT_UDP ? SOCK_DGRAM : SOCK_STREAM;
+  self->socktype = kind->datagram || self->transport == NET_TRANSPORT_UDP ? SOCK_DGRAM : SOCK_STREAM;
   gboolean tls = self->transport == NET_TRANSPORT_TLS;
   const gchar *port = self->port;
-  if (tls && strcmp (kind, "tcp") != 0 && !sl_options_is_set (o, "port") && !sl_options_is_set (o, "destport"))
-    /* RFC 5425's port, as syslog-ng's network() and syslog() use it */
-    port = "6514";
+  if (tls && kind->tls_port && !sl_options_is_set (o, "port") && !sl_options_is_set (o, "destport"))
+    port = kind->tls_port;
   else if (!port)
     /* syslog()'s defaults: 601 for RFC 6587 over TCP, 514 for UDP */
     port = self->socktype == SOCK_STREAM ? "601" : "514";
@@ -244,7 +263,7 @@ read_unix_options (NetDestination *self, GError **error)
       return FALSE;
     }
   self->family = AF_UNIX;
-  self->socktype = strcmp (self->super.klass->name, "unix-dgram") == 0 ? SOCK_DGRAM : SOCK_STREAM;
+  self->socktype = ((const NetDestinationKind *) self->super.klass->data)->datagram ? SOCK_DGRAM : SOCK_STREAM;
   g_ptr_array_add (self->targets, target_new (path, NULL));
   return TRUE;
 }
@@ -264,13 +283,13 @@ net_init (SlDriver *d, GError **error)
   self->oversize = sl_stats_counter ("destination", d->id, d->klass->name, "oversize");
   self->dropped = sl_stats_counter ("destination", d->id, d->klass->name, "dropped");
 
-  gboolean unix_socket = g_str_has_prefix (d->klass->name, "unix-");
-  if (!(unix_socket ? read_unix_options (self, error) : read_ip_options (self, error)))
+  const NetDestinationKind *kind = d->klass->data;
+  if (!(kind->unix_socket ? read_unix_options (self, error) : read_ip_options (self, error)))
     return FALSE;
   self->so_sndbuf = (gint) self->so_sndbuf_bytes;
 
   NetFormat *f = &self->format;
-  f->rfc5424 = strcmp (d->klass->name, "syslog") == 0;
+  f->rfc5424 = kind->rfc5424;
   f->octet_count = f->rfc5424 && self->socktype == SOCK_STREAM;
   if (f->rfc5424)
     f->sdata = sl_template_compile ("${SDATA}", NULL);
@@ -348,7 +367,7 @@ static const SlDestinationOps net_ops = {
   .close = net_close,
 };
 
-#define NET_DESTINATION_CLASS(var, word, table, caps, text) \
+#define NET_DESTINATION_CLASS(var, word, variant, table, caps, text) \
   static const SlDriverClass var = { \
     .kind = SL_DRIVER_DESTINATION, \
     .name = word, \
@@ -356,6 +375,7 @@ static const SlDestinationOps net_ops = {
     .options = table, \
     .capabilities = caps, \
     .instance_size = sizeof (NetDestination), \
+    .data = &variant, \
     .init = net_init, \
     .free = net_free, \
     .ops.destination = &net_ops, \
@@ -367,15 +387,15 @@ static const SlDestinationOps net_ops = {
 #define IP_CAPS (SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER)
 #define UNIX_CAPS (SL_CAP_TEMPLATES | SL_CAP_DISK_BUFFER)
 
-NET_DESTINATION_CLASS (tcp_class, "tcp", tcp_options, IP_CAPS, "send syslog over TCP (TLS with tls()), one line per message");
-NET_DESTINATION_CLASS (udp_class, "udp", udp_options, IP_CAPS, "send syslog over UDP, one datagram per message");
-NET_DESTINATION_CLASS (network_class, "network", network_options, IP_CAPS,
+NET_DESTINATION_CLASS (tcp_class, "tcp", tcp_kind, tcp_options, IP_CAPS, "send syslog over TCP (TLS with tls()), one line per message");
+NET_DESTINATION_CLASS (udp_class, "udp", udp_kind, udp_options, IP_CAPS, "send syslog over UDP, one datagram per message");
+NET_DESTINATION_CLASS (network_class, "network", network_kind, network_options, IP_CAPS,
                        "send syslog over TCP, UDP or TLS, chosen by transport()");
-NET_DESTINATION_CLASS (syslog_class, "syslog", syslog_options, IP_CAPS,
+NET_DESTINATION_CLASS (syslog_class, "syslog", syslog_kind, syslog_options, IP_CAPS,
                        "send RFC 5424 syslog, octet-counted over TCP (RFC 6587) or TLS (RFC 5425), or over UDP");
-NET_DESTINATION_CLASS (unix_stream_class, "unix-stream", unix_options, UNIX_CAPS,
+NET_DESTINATION_CLASS (unix_stream_class, "unix-stream", unix_stream_kind, unix_options, UNIX_CAPS,
                        "send syslog to a unix stream socket");
-NET_DESTINATION_CLASS (unix_dgram_class, "unix-dgram", unix_options, UNIX_CAPS,
+NET_DESTINATION_CLASS (unix_dgram_class, "unix-dgram", unix_dgram_kind, unix_options, UNIX_CAPS,
                        "send syslog to a unix datagram socket");
 
 G_MODULE_EXPORT const SlModule sl_module = {

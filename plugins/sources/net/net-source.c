@@ -19,7 +19,6 @@
 
 #include <errno.h>
 #include <netdb.h>
-#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -38,6 +37,23 @@ static const SlOptionWord transport_words[] = {
   { "tls", NET_TLS },
   { NULL }
 };
+
+/* What tells tcp(), udp(), network() and syslog() apart. */
+typedef struct
+{
+  gboolean has_transport;    /* transport() chooses; without it, TCP (or TLS with tls()) */
+  gboolean datagram;         /* UDP whatever was written */
+  gboolean rfc5424;          /* flags(syslog-protocol), and octet counting over TCP and TLS */
+  const gchar *udp_port;     /* the port over UDP without port(), or NULL for the table's */
+  const gchar *tls_port;     /* the port over TLS without port(), or NULL for the table's */
+} NetSourceKind;
+
+static const NetSourceKind tcp_kind = { 0 };
+static const NetSourceKind udp_kind = { .datagram = TRUE };
+/* RFC 5425's port, where syslog-ng's network() and syslog() listen for
+ * TLS; syslog() over UDP listens where RFC 5426 puts it, as syslog-ng does */
+static const NetSourceKind network_kind = { .has_transport = TRUE, .tls_port = "6514" };
+static const NetSourceKind syslog_kind = { .has_transport = TRUE, .rfc5424 = TRUE, .udp_port = "514", .tls_port = "6514" };
 
 typedef struct
 {
@@ -95,10 +111,8 @@ static gboolean
 read_tls (NetSource *self, GError **error)
 {
   SlDriver *d = &self->super;
-  /* only network() and syslog() have transport() to ask about: tcp() has
-   * none, and udp() has neither it nor tls() */
-  gboolean written = self->tls_node && strcmp (d->klass->name, "tcp") != 0
-                     && sl_options_is_set (d->options, "transport");
+  const NetSourceKind *kind = d->klass->data;
+  gboolean written = self->tls_node && kind->has_transport && sl_options_is_set (d->options, "transport");
   if (written && self->transport != NET_TLS)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "tls"),
@@ -124,22 +138,20 @@ static gboolean
 net_init (SlDriver *d, GError **error)
 {
   NetSource *self = (NetSource *) d;
-  const gchar *kind = d->klass->name;
+  const NetSourceKind *kind = d->klass->data;
   if (!read_tls (self, error))
     return FALSE;
-  self->stream = strcmp (kind, "udp") != 0 && self->transport != NET_UDP;
-  if (strcmp (kind, "syslog") == 0)
+  self->stream = !kind->datagram && self->transport != NET_UDP;
+  if (kind->rfc5424)
     sl_driver_source_add_flags (d, SL_SOURCE_FLAG_SYSLOG_PROTOCOL);
-  gboolean syslog_stream = strcmp (kind, "syslog") == 0 && (self->transport == NET_TCP || self->transport == NET_TLS);
+  gboolean syslog_stream = kind->rfc5424 && (self->transport == NET_TCP || self->transport == NET_TLS);
   gboolean octets = self->transport == NET_FRAMED || syslog_stream;
   self->settings.framing = octets ? SL_STREAM_FRAME_OCTET_COUNT : SL_STREAM_FRAME_NEWLINE;
   gboolean port_set = sl_options_is_set (d->options, "port") || sl_options_is_set (d->options, "localport");
-  /* syslog() over UDP listens where RFC 5426 puts it, as syslog-ng does */
-  if (strcmp (kind, "syslog") == 0 && !self->stream && !port_set)
-    self->port = "514";
-  /* RFC 5425's port, where syslog-ng's network() and syslog() listen for TLS */
-  if (strcmp (kind, "tcp") != 0 && self->transport == NET_TLS && !port_set)
-    self->port = "6514";
+  if (kind->udp_port && !self->stream && !port_set)
+    self->port = kind->udp_port;
+  if (kind->tls_port && self->transport == NET_TLS && !port_set)
+    self->port = kind->tls_port;
   self->settings.so_keepalive = self->so_keepalive;
   self->settings.so_rcvbuf = (gint) self->so_rcvbuf;
   self->settings.tls = self->tls;
@@ -229,7 +241,7 @@ static const SlSourceOps net_ops = {
   .stop = net_stop,
 };
 
-#define NET_SOURCE_CLASS(var, word, table, caps, defs, text) \
+#define NET_SOURCE_CLASS(var, word, variant, table, caps, defs, text) \
   static const SlDriverClass var = { \
     .kind = SL_DRIVER_SOURCE, \
     .name = word, \
@@ -238,6 +250,7 @@ static const SlSourceOps net_ops = {
     .defaults = defs, \
     .capabilities = caps, \
     .instance_size = sizeof (NetSource), \
+    .data = &variant, \
     .init = net_init, \
     .free = net_free, \
     .ops.source = &net_ops, \
@@ -245,12 +258,12 @@ static const SlSourceOps net_ops = {
 
 #define STREAM_CAPS (SL_CAP_PARSES | SL_CAP_CONNECTIONS)
 
-NET_SOURCE_CLASS (tcp_class, "tcp", tcp_options, STREAM_CAPS, NULL,
+NET_SOURCE_CLASS (tcp_class, "tcp", tcp_kind, tcp_options, STREAM_CAPS, NULL,
                   "receive syslog over TCP, one message a line; TLS with tls()");
-NET_SOURCE_CLASS (udp_class, "udp", udp_options, SL_CAP_PARSES, NULL, "receive syslog datagrams over UDP");
-NET_SOURCE_CLASS (network_class, "network", network_options, STREAM_CAPS, NULL,
+NET_SOURCE_CLASS (udp_class, "udp", udp_kind, udp_options, SL_CAP_PARSES, NULL, "receive syslog datagrams over UDP");
+NET_SOURCE_CLASS (network_class, "network", network_kind, network_options, STREAM_CAPS, NULL,
                   "receive syslog over TCP (one message a line, or octet-counted with transport(\"framed\")), UDP or TLS");
-NET_SOURCE_CLASS (syslog_class, "syslog", syslog_options, STREAM_CAPS,
+NET_SOURCE_CLASS (syslog_class, "syslog", syslog_kind, syslog_options, STREAM_CAPS,
                   ((const gchar *const[]) { "flags", "syslog-protocol", NULL }),
                   "receive RFC 5424 syslog over TCP (port 601, octet-counted), UDP (port 514) or TLS (port 6514)");
 
