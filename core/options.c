@@ -174,6 +174,33 @@ sl_option_value_text (const SlOptionSpec *spec)
   return g_string_free (text, FALSE);
 }
 
+gchar *
+sl_option_default_text (const gchar *def)
+{
+  gboolean plain = TRUE;
+  for (const gchar *p = def; *p && plain; p++)
+    plain = (guchar) *p >= 0x20 && *p != 0x7f;
+  if (plain)
+    return g_strdup (def);
+  GString *out = g_string_new ("\"");
+  for (const gchar *p = def; *p; p++)
+    switch (*p)
+      {
+      case '\n': g_string_append (out, "\\n"); break;
+      case '\t': g_string_append (out, "\\t"); break;
+      case '\r': g_string_append (out, "\\r"); break;
+      case '"': g_string_append (out, "\\\""); break;
+      case '\\': g_string_append (out, "\\\\"); break;
+      default:
+        if ((guchar) *p < 0x20 || *p == 0x7f)
+          g_string_append_printf (out, "\\x%02x", (guchar) *p);
+        else
+          g_string_append_c (out, *p);
+      }
+  g_string_append_c (out, '"');
+  return g_string_free (out, FALSE);
+}
+
 /* The value is outside the entry's range: say so, with the range. */
 static gboolean
 check_range (const SlOptionSpec *spec, const gchar *owner, const SlCfgArg *a, gint64 v, GError **error)

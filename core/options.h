@@ -181,6 +181,10 @@ gchar        *sl_option_words      (const SlOptionSpec *spec);
  * type with the unit of a bare number and its range ("number, 1 to
  * 65535", "duration (a bare number: seconds)"); free with g_free. */
 gchar        *sl_option_value_text (const SlOptionSpec *spec);
+/* A default as it would be written in the configuration: quoted, with
+ * its escapes, when it holds a character a terminal would act on (the
+ * newline that ends a template); free with g_free. */
+gchar        *sl_option_default_text (const gchar *def);
 /* Why spec is not a well-formed entry of owner's tables (a type it cannot
  * have, words missing, a range on a type without one or upside down, a
  * required option with a default, a field that lies beyond struct_size

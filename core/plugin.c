@@ -420,35 +420,6 @@ sl_driver_class_default (const SlDriverClass *klass, const SlOptionSpec *o)
   return o->def;
 }
 
-/* A default as it would be written in the configuration: quoted, with
- * its escapes, when it holds a character a terminal would act on. */
-static gchar *
-default_text (const gchar *def)
-{
-  gboolean plain = TRUE;
-  for (const gchar *p = def; *p && plain; p++)
-    plain = (guchar) *p >= 0x20 && *p != 0x7f;
-  if (plain)
-    return g_strdup (def);
-  GString *out = g_string_new ("\"");
-  for (const gchar *p = def; *p; p++)
-    switch (*p)
-      {
-      case '\n': g_string_append (out, "\\n"); break;
-      case '\t': g_string_append (out, "\\t"); break;
-      case '\r': g_string_append (out, "\\r"); break;
-      case '"': g_string_append (out, "\\\""); break;
-      case '\\': g_string_append (out, "\\\\"); break;
-      default:
-        if ((guchar) *p < 0x20 || *p == 0x7f)
-          g_string_append_printf (out, "\\x%02x", (guchar) *p);
-        else
-          g_string_append_c (out, *p);
-      }
-  g_string_append_c (out, '"');
-  return g_string_free (out, FALSE);
-}
-
 static void
 help_table (GString *out, const SlDriverClass *klass, const SlOptionSpec *table)
 {
@@ -460,7 +431,7 @@ help_table (GString *out, const SlDriverClass *klass, const SlOptionSpec *table)
                               o->name, takes);
       if (def)
         {
-          gchar *shown = default_text (def);
+          gchar *shown = sl_option_default_text (def);
           g_string_append_printf (out, " = %s", shown);
           g_free (shown);
         }

@@ -153,6 +153,7 @@ option_row (Reference *r, const SlDriverClass *klass, const SlOptionSpec *o)
 {
   const gchar *def = klass ? sl_driver_class_default (klass, o) : o->def;
   gchar *type = sl_option_value_text (o);
+  gchar *shown = def ? (*def ? sl_option_default_text (def) : g_strdup ("\"\"")) : NULL;
   gchar *name = g_strdup_printf ("%s()", o->name);
   if (r->format == SL_REFERENCE_MARKDOWN)
     {
@@ -162,7 +163,7 @@ option_row (Reference *r, const SlDriverClass *klass, const SlOptionSpec *o)
       text (r, type);
       g_string_append (r->out, " | ");
       if (def)
-        code (r, *def ? def : "\"\"");
+        code (r, shown);
       g_string_append (r->out, " | ");
       text (r, o->help ? o->help : "");
       g_string_append_c (r->out, '.');
@@ -179,7 +180,7 @@ option_row (Reference *r, const SlDriverClass *klass, const SlOptionSpec *o)
       if (def)
         {
           g_string_append (r->out, "Default: ");
-          code (r, *def ? def : "\"\"");
+          code (r, shown);
           g_string_append (r->out, ".\n");
         }
       text (r, o->help ? o->help : "");
@@ -189,6 +190,7 @@ option_row (Reference *r, const SlDriverClass *klass, const SlOptionSpec *o)
     }
   g_free (name);
   g_free (type);
+  g_free (shown);
 }
 
 static void
