@@ -870,7 +870,9 @@ compile_value (Entry *e, const SlOptionsCompiler *compiler, GError **error)
     return TRUE;
   if (e->spec->type == SL_OPT_TEMPLATE && e->str && compiler->template_new)
     {
-      e->compiled = compiler->template_new (compiler->user_data, e->str, e->pos, error);
+      /* the text's own position, so that an error can point into it */
+      SlCfgPos at = e->args && e->args->len ? ((const SlCfgArg *) g_ptr_array_index (e->args, 0))->pos : e->pos;
+      e->compiled = compiler->template_new (compiler->user_data, e->str, at, error);
       e->compiled_free = compiler->template_free;
       return e->compiled != NULL;
     }
