@@ -308,6 +308,77 @@ test_option_ranges (SlTestEnv *env, gconstpointer data)
   g_assert_cmpstr (err, ==, "");
 }
 
+/* A misspelt name gets the nearest one; an unknown template function one
+ * suggestion, with the caret on its name rather than on template(. */
+static void
+test_suggestions (SlTestEnv *env, gconstpointer data)
+{
+  if (!sl_test_write_config (env,
+                             "source s_net { tcp(port(514)); };\n"
+                             "destination d_file { file(\"@DIR@/out.log\"); };\n"
+                             "log { source(s_nett); destination(d_file); };\n", NULL))
+    return;
+  g_autofree gchar *err = NULL;
+  g_assert_cmpint (syntax_check (env, &err), ==, 1);
+  g_autofree gchar *object = located_error (env, 3, 7, "there is no source named 's_nett'; did you mean 's_net'?",
+                                            "log { source(s_nett); destination(d_file); };");
+  g_assert_nonnull (strstr (err, object));
+
+  if (!sl_test_write_config (env,
+                             "destination d_file { file(\"@DIR@/out.log\" template(\"${ISODATE} $(uppercse $MSG)\\n\")); };\n"
+                             "log { destination(d_file); };\n", NULL))
+    return;
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (syntax_check (env, &err), ==, 1);
+  g_autofree gchar *line = g_strdup_printf ("destination d_file { file(\"%s/out.log\" template(\"${ISODATE} $(uppercse $MSG)\\n\")); };",
+                                            env->dir);
+  gint column = (gint) (strstr (line, "uppercse") - line) + 1;
+  g_autofree gchar *function = located_error (env, 1, column,
+                                              "unknown template function 'uppercse'; did you mean 'uppercase'?", line);
+  if (!strstr (err, function))
+    g_error ("expected\n%s\ngot\n%s", function, err);
+}
+
+/* A configuration that is not text is refused at its first byte that text
+ * does not have, and none of its bytes reach the terminal. */
+static void
+test_not_text (SlTestEnv *env, gconstpointer data)
+{
+  static const gchar utf16[] = "\xff\xfe" "d\0e\0s\0t\0";
+  static const gchar binary[] = "# ok\nlog { \x1b" "[2J\x7f\x01 };\n";
+  g_autofree gchar *err = NULL;
+  g_assert_true (g_file_set_contents (env->config, utf16, sizeof utf16 - 1, NULL));
+  g_assert_cmpint (syntax_check (env, &err), ==, 1);
+  g_autofree gchar *bom = g_strdup_printf ("%s:1:1: the configuration is UTF-16 text", env->config);
+  g_assert_nonnull (strstr (err, bom));
+  g_assert_null (strchr (err, '\xff'));
+
+  g_clear_pointer (&err, g_free);
+  g_assert_true (g_file_set_contents (env->config, binary, sizeof binary - 1, NULL));
+  g_assert_cmpint (syntax_check (env, &err), ==, 1);
+  g_autofree gchar *control = g_strdup_printf ("%s:2:7: the configuration is not text: it has a control byte 0x1b here",
+                                               env->config);
+  g_assert_nonnull (strstr (err, control));
+  g_assert_null (strchr (err, '\x1b'));
+}
+
+/* As syslog-ng warns: an @include glob that matches nothing is most often
+ * a folder's name mistyped. */
+static void
+test_include_matches_nothing (SlTestEnv *env, gconstpointer data)
+{
+  if (!sl_test_write_config (env,
+                             "@include \"nothere/*.conf\"\n"
+                             "destination d_file { file(\"@DIR@/out.log\"); };\n"
+                             "log { destination(d_file); };\n", NULL))
+    return;
+  g_autofree gchar *err = NULL;
+  g_assert_cmpint (syntax_check (env, &err), ==, 0);
+  g_autofree gchar *warning = g_strdup_printf ("%s:1:1: @include 'nothere/*.conf' matches no file; nothing is included",
+                                               env->config);
+  g_assert_nonnull (strstr (err, warning));
+}
+
 /* What a mistyped command line gets: a sentence that points to --help. */
 static void
 test_command_lines (SlTestEnv *env, gconstpointer data)
@@ -335,6 +406,9 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/config/unknown-driver", test_unknown_driver);
   SL_TEST_ADD ("/config/bad-number", test_bad_number);
   SL_TEST_ADD ("/config/option-ranges", test_option_ranges);
+  SL_TEST_ADD ("/config/suggestions", test_suggestions);
+  SL_TEST_ADD ("/config/not-text", test_not_text);
+  SL_TEST_ADD ("/config/include-matches-nothing", test_include_matches_nothing);
   SL_TEST_ADD ("/config/unclosed-block", test_unclosed_block);
   SL_TEST_ADD ("/config/valid", test_valid);
   SL_TEST_ADD ("/config/start-failure", test_start_failure);
