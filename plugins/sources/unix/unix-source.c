@@ -86,7 +86,7 @@ static gboolean
 unix_init (SlDriver *d, GError **error)
 {
   UnixSource *self = (UnixSource *) d;
-  self->stream = strcmp (d->klass->name, "unix-stream") == 0;
+  self->stream = *(const gboolean *) d->klass->data;
   if (!self->path || !*self->path)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("%s() needs the path of its socket"), d->klass->name);
@@ -173,6 +173,10 @@ static const SlSourceOps unix_ops = {
   .stop = unix_stop,
 };
 
+/* what tells the classes apart: whether the socket is a stream */
+static const gboolean stream_socket = TRUE;
+static const gboolean datagram_socket = FALSE;
+
 static const SlDriverClass unix_stream_class = {
   .kind = SL_DRIVER_SOURCE,
   .name = "unix-stream",
@@ -181,6 +185,7 @@ static const SlDriverClass unix_stream_class = {
   .defaults = (const gchar *const[]) { "max-connections", "256", NULL },
   .capabilities = SL_CAP_PARSES | SL_CAP_CONNECTIONS,
   .instance_size = sizeof (UnixSource),
+  .data = &stream_socket,
   .init = unix_init,
   .ops.source = &unix_ops,
 };
@@ -192,6 +197,7 @@ static const SlDriverClass unix_dgram_class = {
   .options = dgram_options,
   .capabilities = SL_CAP_PARSES,
   .instance_size = sizeof (UnixSource),
+  .data = &datagram_socket,
   .init = unix_init,
   .ops.source = &unix_ops,
 };
