@@ -51,6 +51,13 @@ struct _SlConfig
  * objects no path uses checked. */
 gboolean sl_config_build (SlConfig *cfg, GError **error);
 const SlCfgNode *sl_config_find_object (SlConfig *cfg, const gchar *kind, const gchar *name);
+/* The name of the kind's object nearest to name, as it was written, for
+ * "did you mean"; NULL when none is close. */
+const gchar *sl_config_nearest_object (SlConfig *cfg, const gchar *kind, const gchar *name);
+/* Sets *error to "there is no KIND named 'NAME'" at pos, with the nearest
+ * object's name when one is close. */
+void sl_config_set_no_object_error (SlConfig *cfg, GError **error, SlCfgPos pos, const gchar *kind,
+                                    const gchar *name);
 /* Makes a driver of kind from node (`tcp(port(514))`): class lookup with the
  * list of known names on failure, options checked, init called. group
  * names it in ids ("s_net#0"). */

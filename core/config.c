@@ -27,6 +27,33 @@ sl_config_find_object (SlConfig *cfg, const gchar *kind, const gchar *name)
   return node;
 }
 
+const gchar *
+sl_config_nearest_object (SlConfig *cfg, const gchar *kind, const gchar *name)
+{
+  GPtrArray *names = g_ptr_array_new ();
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init (&it, cfg->objects);
+  gsize kind_len = strlen (kind);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    if (strncmp (key, kind, kind_len) == 0 && ((const gchar *) key)[kind_len] == '/')
+      g_ptr_array_add (names, (gpointer) sl_cfg_node_arg (value, 0));
+  const gchar *near = sl_cfg_suggest (name, (const gchar *const *) names->pdata, names->len);
+  g_ptr_array_unref (names);
+  return near;
+}
+
+void
+sl_config_set_no_object_error (SlConfig *cfg, GError **error, SlCfgPos pos, const gchar *kind, const gchar *name)
+{
+  const gchar *near = sl_config_nearest_object (cfg, kind, name);
+  if (near)
+    sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, pos, _("there is no %s named '%s'; did you mean '%s'?"), kind,
+                      name, near);
+  else
+    sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, pos, _("there is no %s named '%s'"), kind, name);
+}
+
 gchar *
 sl_config_anonymous_name (SlConfig *cfg, const gchar *kind)
 {
@@ -127,6 +154,22 @@ compile_template_functions (SlConfig *cfg, GError **error)
   return TRUE;
 }
 
+/* A template written at pos; an error about one place of it points there. */
+static SlTemplate *
+compile_located (const gchar *text, SlCfgPos pos, GError **error)
+{
+  GError *inner = NULL;
+  gsize at;
+  SlTemplate *t = sl_template_compile_located (text, &at, &inner);
+  if (!t)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, at == G_MAXSIZE ? pos : sl_cfg_pos_in_string (pos, at), "%s",
+                        inner->message);
+      g_error_free (inner);
+    }
+  return t;
+}
+
 static gboolean
 compile_templates (SlConfig *cfg, GError **error)
 {
@@ -145,14 +188,10 @@ compile_templates (SlConfig *cfg, GError **error)
                             _("template '%s' needs template(\"...\")"), sl_cfg_node_arg (node, 0));
           return FALSE;
         }
-      GError *inner = NULL;
-      SlTemplate *t = sl_template_compile (sl_cfg_node_arg (text, 0), &inner);
+      const SlCfgArg *arg = g_ptr_array_index (text->args, 0);
+      SlTemplate *t = compile_located (arg->value, arg->pos, error);
       if (!t)
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, text->pos, "%s", inner->message);
-          g_error_free (inner);
-          return FALSE;
-        }
+        return FALSE;
       g_hash_table_insert (cfg->templates, sl_cfg_name_normalize (sl_cfg_node_arg (node, 0)), t);
     }
   return TRUE;
@@ -425,14 +464,7 @@ sl_config_compile_template (SlConfig *cfg, const gchar *text, SlCfgPos pos, GErr
   g_free (key);
   if (named)
     return sl_template_ref (named);
-  GError *inner = NULL;
-  SlTemplate *t = sl_template_compile (text, &inner);
-  if (!t)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, "%s", inner->message);
-      g_error_free (inner);
-    }
-  return t;
+  return compile_located (text, pos, error);
 }
 
 gboolean

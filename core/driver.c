@@ -43,9 +43,9 @@ static const SlOptionSpec source_options[] = {
   { "flags", SL_FLAGS (SRC (flags)), NULL, "how to take messages; syslog-protocol reads RFC 5424, detect-syslog-protocol reads a line that starts with <PRI>1 as RFC 5424 and any other as RFC 3164", .words = source_flag_words, .inherit = "flags" },
   { "format", SL_STRING (SRC (format)), "syslog", "the message format parser" },
   { "log-iw-size", SL_INT (SRC (iw_size)), "10000", "flow-control window: messages in flight before reading pauses",
-    .inherit = "log-iw-size" },
+    .inherit = "log-iw-size", SL_RANGE_POSITIVE },
   { "log-msg-size", SL_SIZE (SRC (msg_size)), "65536", "longest message kept; longer ones are truncated and counted",
-    .inherit = "log-msg-size" },
+    .inherit = "log-msg-size", SL_RANGE (64, 1 << 30) },
   { "log-fetch-limit", SL_UNBOUND (SL_OPT_INT), "100", "accepted for syslog-ng compatibility; reads are sized by bytes",
     .inherit = "log-fetch-limit" },
   { "keep-hostname", SL_BOOL (SRC (keep_hostname)), "no", "keep the host name the message carries instead of the sender's",
@@ -75,10 +75,10 @@ static const SlOptionSpec source_options[] = {
 
 static const SlOptionSpec connection_options[] = {
   { "max-connections", SL_INT (SRC (max_connections)), "10", "connections served at once; a newcomer waits in the listen backlog until one closes or makes room for it: the oldest that never completed a message, else the one idle longest (5 s at least); syslog-ng closes the newcomer instead",
-    .inherit = "max-connections" },
+    .inherit = "max-connections", SL_RANGE_POSITIVE },
   { "max-connections-per-ip", SL_INT (SRC (max_connections_per_ip)), "0",
     "connections served at once from one address; more are reset and counted as rejected; 0: no limit",
-    .inherit = "max-connections-per-ip" },
+    .inherit = "max-connections-per-ip", SL_RANGE_NON_NEGATIVE },
   { "idle-timeout", SL_DURATION (SRC (idle_timeout_ms)), "0",
     "close a connection that brought no complete message for this long; 0: never", .inherit = "idle-timeout" },
   { "first-message-timeout", SL_DURATION (SRC (first_message_timeout_ms)), "30",
@@ -91,16 +91,19 @@ static const SlOptionSpec connection_options[] = {
 #define DST(m) SlDriverCore, destination.m
 static const SlOptionSpec queue_options[] = {
   { "log-fifo-size", SL_INT (DST (fifo_size)), "10000", "queue length; beyond it messages without flow control are dropped and counted",
-    .inherit = "log-fifo-size" },
-  { "flush-lines", SL_INT (DST (flush_lines)), "1000", "most messages written in one batch", .inherit = "flush-lines" },
+    .inherit = "log-fifo-size", SL_RANGE_POSITIVE },
+  { "flush-lines", SL_INT (DST (flush_lines)), "1000", "most messages written in one batch (at most 1024; 0: 1)",
+    .inherit = "flush-lines", SL_RANGE_NON_NEGATIVE },
   { "flush-timeout", SL_DURATION_MS (DST (flush_timeout_ms)), "1000", "how long a partial batch waits before it is flushed",
     .inherit = "flush-timeout" },
   { "time-reopen", SL_DURATION (DST (time_reopen_ms)), "60", "the longest wait before retrying after an error: the first retry comes after 200 ms, each next one twice as long, up to this (syslog-ng waits this long every time)",
-    .inherit = "time-reopen" },
-  { "throttle", SL_INT (DST (throttle)), "0", "most messages written a second; 0: no limit" },
+    .inherit = "time-reopen", SL_RANGE (1, G_MAXINT64) },
+  { "throttle", SL_INT (DST (throttle)), "0", "most messages written a second; 0: no limit", SL_RANGE_NON_NEGATIVE },
   /* syslog-ng 3.x still reads these as flush-lines() */
-  { "sync", SL_INT (DST (flush_lines)), NULL, "the old name of flush-lines()", .flags = SL_OPT_DEPRECATED },
-  { "sync-freq", SL_INT (DST (flush_lines)), NULL, "the old name of flush-lines()", .flags = SL_OPT_DEPRECATED },
+  { "sync", SL_INT (DST (flush_lines)), NULL, "the old name of flush-lines()", .flags = SL_OPT_DEPRECATED,
+    SL_RANGE_NON_NEGATIVE },
+  { "sync-freq", SL_INT (DST (flush_lines)), NULL, "the old name of flush-lines()", .flags = SL_OPT_DEPRECATED,
+    SL_RANGE_NON_NEGATIVE },
   { NULL }
 };
 
@@ -109,7 +112,8 @@ static const SlOptionSpec template_options[] = {
     .inherit = "template-escape" },
   { "ts-format", SL_CHOICE (DST (ts_format)), "rfc3164", "timestamp form of $STAMP",
     .words = sl_ts_format_words, .inherit = "ts-format" },
-  { "frac-digits", SL_INT (DST (frac_digits)), "0", "digits of the second in ISO timestamps", .inherit = "frac-digits" },
+  { "frac-digits", SL_INT (DST (frac_digits)), "0", "digits of the second in ISO timestamps", .inherit = "frac-digits",
+    SL_RANGE (0, 9) },
   { "time-zone", SL_STRING (DST (time_zone)), NULL, "convert timestamps to this zone", .inherit = "send-time-zone" },
   { "send-time-zone", SL_STRING (DST (time_zone)), NULL, "the same as time-zone()" },
   { "local-time-zone", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility", .inherit = "local-time-zone" },
@@ -126,10 +130,13 @@ static const SlOptionSpec disk_buffer_option[] = {
 /* syslog-ng 3.38's disk-buffer() options */
 static const SlOptionSpec disk_buffer_options[] = {
   { "reliable", SL_BOOL (DB (reliable)), "no", "acknowledge a message only once it is on disk (fdatasync)" },
-  { "disk-buf-size", SL_SIZE (DB (disk_buf_size)), NULL, "most bytes the buffer keeps on disk; required" },
+  { "disk-buf-size", SL_SIZE (DB (disk_buf_size)), NULL, "most bytes the buffer keeps on disk",
+    .flags = SL_OPT_REQUIRED, SL_RANGE (1, G_MAXINT64) },
   { "mem-buf-size", SL_SIZE (DB (mem_buf_size)), "163840000", "reliable(yes): bytes of messages kept in memory as well, so writers need not read them back" },
-  { "mem-buf-length", SL_INT (DB (mem_buf_length)), "10000", "reliable(no): messages kept in memory before the disk is used" },
-  { "qout-size", SL_INT (DB (qout_size)), "64", "reliable(no): messages kept in memory in front of the disk, besides mem-buf-length()" },
+  { "mem-buf-length", SL_INT (DB (mem_buf_length)), "10000", "reliable(no): messages kept in memory before the disk is used",
+    SL_RANGE_NON_NEGATIVE },
+  { "qout-size", SL_INT (DB (qout_size)), "64", "reliable(no): messages kept in memory in front of the disk, besides mem-buf-length()",
+    SL_RANGE_NON_NEGATIVE },
   { "dir", SL_STRING (DB (dir)), NULL, "folder of the buffer's files; default: the persist file's" },
   { "prealloc", SL_BOOL (DB (prealloc)), "no", "allocate each segment file whole when it is made" },
   { "truncate-size-ratio", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; segments are deleted whole" },
@@ -138,7 +145,8 @@ static const SlOptionSpec disk_buffer_options[] = {
 #undef DB
 
 static const SlOptionSpec worker_options[] = {
-  { "workers", SL_INT (DST (workers)), "1", "writer threads sharing the queue, each with its own connection; order is kept only with 1" },
+  { "workers", SL_INT (DST (workers)), "1", "writer threads sharing the queue, each with its own connection; order is kept only with 1",
+    SL_RANGE (1, 1024) },
   { NULL }
 };
 
@@ -364,17 +372,7 @@ bind_disk_buffer (SlDriverCore *core, GError **error)
     return TRUE;
   const SlOptionSpec *tables[] = { disk_buffer_options, NULL };
   core->disk_buffer = sl_options_new ("disk-buffer()", tables, NULL, o->node, NULL, error);
-  if (!core->disk_buffer || !sl_options_bind (core->disk_buffer, disk_buffer_options, o, NULL, error))
-    return FALSE;
-  if (o->disk_buf_size <= 0)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE,
-                        sl_options_is_set (core->disk_buffer, "disk-buf-size")
-                          ? sl_options_pos (core->disk_buffer, "disk-buf-size") : o->node->pos,
-                        _("disk-buffer() needs a disk-buf-size() above 0"));
-      return FALSE;
-    }
-  return TRUE;
+  return core->disk_buffer && sl_options_bind (core->disk_buffer, disk_buffer_options, o, NULL, error);
 }
 
 SlDriver *

@@ -24,10 +24,12 @@ static SlTemplate *
 compile_operand (const SlCfgArg *arg, GError **error)
 {
   GError *inner = NULL;
-  SlTemplate *t = sl_template_compile (arg->value, &inner);
+  gsize at;
+  SlTemplate *t = sl_template_compile_located (arg->value, &at, &inner);
   if (!t)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, arg->pos, "%s", inner->message);
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, at == G_MAXSIZE ? arg->pos : sl_cfg_pos_in_string (arg->pos, at),
+                        "%s", inner->message);
       g_error_free (inner);
     }
   return t;
@@ -77,7 +79,7 @@ compile_reference (SlConfig *cfg, const SlCfgNode *node, GHashTable *visiting, G
   const SlCfgNode *target = sl_config_find_object (cfg, "filter", name);
   if (!target)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, node->pos, _("there is no filter named '%s'"), name);
+      sl_config_set_no_object_error (cfg, error, node->pos, "filter", name);
       return NULL;
     }
   if (g_hash_table_contains (visiting, target))

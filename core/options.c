@@ -5,6 +5,7 @@
 #include "core/internal.h"
 
 #include <errno.h>
+#include <netdb.h>
 #include <string.h>
 
 typedef struct
@@ -44,6 +45,7 @@ static const gchar *const type_names[SL_OPT_TYPE_COUNT] = {
   [SL_OPT_LIST] = "list",
   [SL_OPT_BLOCK] = "block",
   [SL_OPT_PAIRS] = "\"key\" => value pairs",
+  [SL_OPT_PORT] = "port",
 };
 
 const gchar *
@@ -59,6 +61,158 @@ sl_option_words (const SlOptionSpec *spec)
   for (const SlOptionWord *w = spec->words; w && w->word; w++)
     g_string_append_printf (out, "%s%s", out->len ? ", " : "", w->word);
   return g_string_free (out, FALSE);
+}
+
+/* The range an entry's value must lie in: its own, or what its type and
+ * field hold. */
+static SlOptionRange
+range_of (const SlOptionSpec *spec)
+{
+  if (spec->range.set)
+    return spec->range;
+  switch (spec->type)
+    {
+    case SL_OPT_INT:
+      return (SlOptionRange) { TRUE, G_MININT, G_MAXINT };
+    case SL_OPT_PORT:
+      return (SlOptionRange) { TRUE, 1, 65535 };
+    case SL_OPT_SIZE:
+    case SL_OPT_DURATION:
+    case SL_OPT_DURATION_MS:
+      return (SlOptionRange) { TRUE, 0, G_MAXINT64 };
+    default:
+      return (SlOptionRange) { FALSE, 0, 0 };
+    }
+}
+
+static gboolean
+has_range (SlOptionType type)
+{
+  return type == SL_OPT_INT || type == SL_OPT_PORT || type == SL_OPT_SIZE || type == SL_OPT_DURATION
+         || type == SL_OPT_DURATION_MS;
+}
+
+/* A value as the user would write it: bytes with their largest exact
+ * binary unit, milliseconds with their largest exact unit of time, a file
+ * mode in octal. */
+static gchar *
+value_text (SlOptionType type, gint64 v, gboolean mode)
+{
+  static const struct
+  {
+    const gchar *suffix;
+    gint64 ms;
+  } times[] = { { "h", 3600000 }, { "m", 60000 }, { "s", 1000 } };
+  static const gchar *const sizes[] = { "", "k", "M", "G", "T" };
+  if (type == SL_OPT_SIZE)
+    {
+      guint unit = 0;
+      while (v != 0 && v % 1024 == 0 && unit + 1 < G_N_ELEMENTS (sizes))
+        v /= 1024, unit++;
+      return g_strdup_printf ("%" G_GINT64_FORMAT "%s", v, sizes[unit]);
+    }
+  if (type == SL_OPT_INT && mode && v)
+    return g_strdup_printf ("0%" G_GINT64_MODIFIER "o", v);
+  if (type == SL_OPT_DURATION || type == SL_OPT_DURATION_MS)
+    {
+      for (guint i = 0; v != 0 && i < G_N_ELEMENTS (times); i++)
+        if (v % times[i].ms == 0)
+          return g_strdup_printf ("%" G_GINT64_FORMAT "%s", v / times[i].ms, times[i].suffix);
+      return g_strdup_printf ("%" G_GINT64_FORMAT "ms", v);
+    }
+  return g_strdup_printf ("%" G_GINT64_FORMAT, v);
+}
+
+static gboolean
+is_type_max (SlOptionType type, gint64 v)
+{
+  return v == (type == SL_OPT_INT ? G_MAXINT : G_MAXINT64);
+}
+
+/* "1 to 65535", "at least 1", "0 to 1M bytes"; NULL when any value of
+ * the field is allowed. */
+static gchar *
+range_text (const SlOptionSpec *spec)
+{
+  SlOptionRange r = range_of (spec);
+  if (!r.set || (spec->type == SL_OPT_INT && r.min == G_MININT && r.max == G_MAXINT))
+    return NULL;
+  gint64 last = is_type_max (spec->type, r.max) ? r.min : r.max;
+  const gchar *unit = spec->type != SL_OPT_SIZE ? "" : last == 1 ? _(" byte") : _(" bytes");
+  /* SL_RANGE_MODE's: file modes are written in octal */
+  gboolean mode = spec->range.set && r.min == 0 && r.max == 07777;
+  gchar *lo = value_text (spec->type, r.min, mode), *hi = value_text (spec->type, r.max, mode);
+  gchar *text;
+  if (is_type_max (spec->type, r.max))
+    text = r.min == 0 && spec->type != SL_OPT_INT ? NULL : g_strdup_printf (_("at least %s%s"), lo, unit);
+  else
+    text = g_strdup_printf (_("%s to %s%s"), lo, hi, unit);
+  g_free (lo);
+  g_free (hi);
+  return text;
+}
+
+gchar *
+sl_option_value_text (const SlOptionSpec *spec)
+{
+  if (spec->words)
+    {
+      gchar *words = sl_option_words (spec);
+      gchar *text = g_strdup_printf (spec->type == SL_OPT_FLAGS ? _("any of: %s") : _("one of: %s"), words);
+      g_free (words);
+      return text;
+    }
+  GString *text = g_string_new (sl_option_type_name (spec->type));
+  if (spec->type == SL_OPT_DURATION)
+    g_string_append (text, _(" (a bare number: seconds)"));
+  else if (spec->type == SL_OPT_DURATION_MS)
+    g_string_append (text, _(" (a bare number: milliseconds)"));
+  gchar *range = range_text (spec);
+  if (range)
+    g_string_append_printf (text, ", %s", range);
+  g_free (range);
+  return g_string_free (text, FALSE);
+}
+
+gchar *
+sl_option_default_text (const gchar *def)
+{
+  gboolean plain = TRUE;
+  for (const gchar *p = def; *p && plain; p++)
+    plain = (guchar) *p >= 0x20 && *p != 0x7f;
+  if (plain)
+    return g_strdup (def);
+  GString *out = g_string_new ("\"");
+  for (const gchar *p = def; *p; p++)
+    switch (*p)
+      {
+      case '\n': g_string_append (out, "\\n"); break;
+      case '\t': g_string_append (out, "\\t"); break;
+      case '\r': g_string_append (out, "\\r"); break;
+      case '"': g_string_append (out, "\\\""); break;
+      case '\\': g_string_append (out, "\\\\"); break;
+      default:
+        if ((guchar) *p < 0x20 || *p == 0x7f)
+          g_string_append_printf (out, "\\x%02x", (guchar) *p);
+        else
+          g_string_append_c (out, *p);
+      }
+  g_string_append_c (out, '"');
+  return g_string_free (out, FALSE);
+}
+
+/* The value is outside the entry's range: say so, with the range. */
+static gboolean
+check_range (const SlOptionSpec *spec, const gchar *owner, const SlCfgArg *a, gint64 v, GError **error)
+{
+  SlOptionRange r = range_of (spec);
+  if (!r.set || (v >= r.min && v <= r.max))
+    return TRUE;
+  gchar *range = range_text (spec);
+  sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, a->pos, _("option '%s' of %s must be %s, got '%s'"),
+                    spec->name, owner, range, a->value);
+  g_free (range);
+  return FALSE;
 }
 
 static void
@@ -265,6 +419,28 @@ parse_words (Entry *e, GPtrArray *args, GError **error)
   return TRUE;
 }
 
+/* A port is a number in the entry's range or a service name that the
+ * system knows, as getaddrinfo() takes it; a number that does not fit
+ * would otherwise wrap to another port when the socket is opened. */
+static gboolean
+parse_port (const SlOptionSpec *spec, const gchar *owner, const SlCfgArg *a, GError **error)
+{
+  gint64 v;
+  if (g_ascii_isdigit (*a->value))
+    {
+      if (parse_int (a->value, &v))
+        return check_range (spec, owner, a, v, error);
+    }
+  else if (*a->value && getservbyname (a->value, NULL))
+    return TRUE;
+  gchar *range = range_text (spec);
+  sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, a->pos,
+                    _("option '%s' of %s expects a port number (%s) or a service name of /etc/services, got '%s'"),
+                    spec->name, owner, range, a->value);
+  g_free (range);
+  return FALSE;
+}
+
 /* A single value of a scalar type: what it means, or a clear error. */
 static gboolean
 parse_scalar (Entry *e, const gchar *owner, SlCfgArg *a, GError **error)
@@ -280,7 +456,9 @@ parse_scalar (Entry *e, const gchar *owner, SlCfgArg *a, GError **error)
                             _("option '%s' of %s expects a number, got '%s'"), spec->name, owner, a->value);
           return FALSE;
         }
-      return TRUE;
+      return check_range (spec, owner, a, e->num, error);
+    case SL_OPT_PORT:
+      return parse_port (spec, owner, a, error);
     case SL_OPT_SIZE:
       if (!parse_int (a->value, &e->num) || e->num < 0)
         {
@@ -289,7 +467,7 @@ parse_scalar (Entry *e, const gchar *owner, SlCfgArg *a, GError **error)
                             spec->name, owner, a->value);
           return FALSE;
         }
-      return TRUE;
+      return check_range (spec, owner, a, e->num, error);
     case SL_OPT_DURATION:
     case SL_OPT_DURATION_MS:
       if (!parse_duration (a->value, spec->type == SL_OPT_DURATION ? 1000 : 1, &e->num))
@@ -300,7 +478,7 @@ parse_scalar (Entry *e, const gchar *owner, SlCfgArg *a, GError **error)
                             a->value);
           return FALSE;
         }
-      return TRUE;
+      return check_range (spec, owner, a, e->num, error);
     case SL_OPT_BOOL:
       if (!parse_bool (a->value, &e->num))
         {
@@ -366,14 +544,13 @@ entry_parse (Entry *e, const gchar *owner, GPtrArray *args, SlCfgPos pos, GError
   return parse_scalar (e, owner, g_ptr_array_index (args, 0), error);
 }
 
-static void
-entry_parse_default (Entry *e, const gchar *owner, const gchar *def)
+/* Parses a default as it is written in a table: a list's words are
+ * separated by commas. */
+static gboolean
+entry_parse_text (Entry *e, const gchar *owner, const gchar *def, GError **error)
 {
-  if (!def)
-    return;
-  SlCfgPos pos = { "<built-in default>", 0, 0 };
+  SlCfgPos pos = { NULL, 0, 0 };
   GPtrArray *args = g_ptr_array_new_with_free_func (g_free);
-  /* a list's default is its words separated by commas */
   gboolean many = e->spec->type == SL_OPT_LIST || e->spec->type == SL_OPT_FLAGS;
   gchar **words = many ? g_strsplit (def, ",", -1) : g_strdupv ((gchar *[]) { (gchar *) def, NULL });
   for (guint i = 0; words[i]; i++)
@@ -387,11 +564,58 @@ entry_parse_default (Entry *e, const gchar *owner, const gchar *def)
       a->pos = pos;
       g_ptr_array_add (args, a);
     }
-  gboolean ok = entry_parse (e, owner, args, pos, NULL);
-  if (!ok)
-    g_critical ("%s: the default '%s' of option '%s' does not parse", owner, def, e->spec->name);
+  gboolean ok = entry_parse (e, owner, args, pos, error);
   g_ptr_array_unref (args);
   g_strfreev (words);
+  return ok;
+}
+
+/* Defaults were checked when their class registered
+ * (sl_option_spec_problem()), so one that fails here is a core table's
+ * mistake that its tests catch. */
+static void
+entry_parse_default (Entry *e, const gchar *owner, const gchar *def)
+{
+  if (def && !entry_parse_text (e, owner, def, NULL))
+    g_critical ("%s: the default '%s' of option '%s' does not parse", owner, def, e->spec->name);
+}
+
+static gsize field_size (SlOptionType type);
+
+gchar *
+sl_option_spec_problem (const gchar *owner, const SlOptionSpec *spec, const gchar *def, gsize struct_size)
+{
+  if ((guint) spec->type >= SL_OPT_TYPE_COUNT)
+    return g_strdup_printf (_("option %s() has type %d, which this sluiced does not know"), spec->name,
+                            (gint) spec->type);
+  if ((spec->type == SL_OPT_CHOICE || spec->type == SL_OPT_FLAGS) && !(spec->words && spec->words->word))
+    return g_strdup_printf (_("option %s() is a %s without words"), spec->name, sl_option_type_name (spec->type));
+  if (spec->range.set && !has_range (spec->type))
+    return g_strdup_printf (_("option %s() is a %s and cannot have a range"), spec->name,
+                            sl_option_type_name (spec->type));
+  if (spec->range.set && spec->range.min > spec->range.max)
+    return g_strdup_printf (_("option %s() has a range whose least value is above its greatest"), spec->name);
+  if ((spec->flags & SL_OPT_REQUIRED) && def)
+    return g_strdup_printf (_("option %s() is required and has a default"), spec->name);
+  if (struct_size && spec->offset != SL_OPT_NO_FIELD
+      && (spec->offset < 0 || (gsize) spec->offset + field_size (spec->type) > struct_size))
+    return g_strdup_printf (_("option %s() is stored at offset %" G_GSSIZE_FORMAT
+                              ", beyond the driver's instance_size of %" G_GSIZE_FORMAT " bytes"),
+                            spec->name, spec->offset, struct_size);
+  if (!def)
+    return NULL;
+  Entry e = { .spec = spec };
+  GError *error = NULL;
+  gchar *problem = NULL;
+  if (!entry_parse_text (&e, owner, def, &error))
+    {
+      problem = g_strdup_printf (_("the default '%s' of option %s() is wrong: %s"), def, spec->name, error->message);
+      g_error_free (error);
+    }
+  g_free (e.str);
+  if (e.list)
+    g_ptr_array_unref (e.list);
+  return problem;
 }
 
 static Entry *
@@ -541,6 +765,37 @@ default_of (const SlOptionSpec *spec, const gchar *const *defaults)
   return spec->def;
 }
 
+/* Whether the field of spec got a value, under its own name or another
+ * one bound to the same field (localport() for port()). */
+static gboolean
+field_has_value (const SlOptions *o, const SlOptionSpec *table, const SlOptionSpec *spec)
+{
+  for (const SlOptionSpec *s = table; s->name; s++)
+    if (s == spec || (spec->offset != SL_OPT_NO_FIELD && s->offset == spec->offset))
+      {
+        gchar *key = sl_cfg_name_normalize (s->name);
+        const Entry *e = g_hash_table_lookup (o->entries, key);
+        g_free (key);
+        if (e && e->spec == s && e->has_value)
+          return TRUE;
+      }
+  return FALSE;
+}
+
+static gboolean
+check_required (const SlOptions *o, const SlOptionSpec *const *tables, GError **error)
+{
+  for (const SlOptionSpec *const *t = tables; t && *t; t++)
+    for (const SlOptionSpec *s = *t; s->name; s++)
+      if ((s->flags & SL_OPT_REQUIRED) && !field_has_value (o, *t, s))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, o->node->pos, _("%s needs option %s(): %s"),
+                            o->owner, s->name, s->help ? s->help : "");
+          return FALSE;
+        }
+  return TRUE;
+}
+
 SlOptions *
 sl_options_new (const gchar *owner, const SlOptionSpec *const *tables, const gchar *const *defaults,
                 const SlCfgNode *node, const SlCfgNode *globals, GError **error)
@@ -581,6 +836,11 @@ sl_options_new (const gchar *owner, const SlOptionSpec *const *tables, const gch
         else
           entry_parse_default (e, owner, default_of (s, defaults));
       }
+  if (!check_required (o, tables, error))
+    {
+      sl_options_free (o);
+      return NULL;
+    }
   return o;
 }
 
@@ -612,7 +872,9 @@ compile_value (Entry *e, const SlOptionsCompiler *compiler, GError **error)
     return TRUE;
   if (e->spec->type == SL_OPT_TEMPLATE && e->str && compiler->template_new)
     {
-      e->compiled = compiler->template_new (compiler->user_data, e->str, e->pos, error);
+      /* the text's own position, so that an error can point into it */
+      SlCfgPos at = e->args && e->args->len ? ((const SlCfgArg *) g_ptr_array_index (e->args, 0))->pos : e->pos;
+      e->compiled = compiler->template_new (compiler->user_data, e->str, at, error);
       e->compiled_free = compiler->template_free;
       return e->compiled != NULL;
     }
@@ -632,6 +894,7 @@ store (const Entry *e, gpointer base)
   switch (e->spec->type)
     {
     case SL_OPT_STRING:
+    case SL_OPT_PORT:
       *(const gchar **) field = e->str;
       break;
     case SL_OPT_INT:

@@ -30,6 +30,8 @@ typedef enum
   SL_OPT_BLOCK,       /* const SlCfgNode *: nested options read by the driver */
   SL_OPT_PAIRS,       /* GPtrArray * of SlOptionPair *, owned by the options:
                        * config("acks" => "all" "linger.ms" => 5) */
+  SL_OPT_PORT,        /* const gchar *: a port number (1-65535 unless the range
+                       * says otherwise) or a service name of /etc/services */
   SL_OPT_TYPE_COUNT
 } SlOptionType;
 
@@ -47,7 +49,29 @@ enum
   /* accepted with a notice: that it does nothing, or, bound to the field of
    * another option, that it is an old name (the help says which) */
   SL_OPT_DEPRECATED = 1 << 1,
+  /* the driver cannot do without it: leaving it out (and out of options {})
+   * is an error at the driver's position */
+  SL_OPT_REQUIRED = 1 << 2,
 };
+
+/* The values an INT, SIZE, DURATION or PORT entry may take, in the unit
+ * it is stored in (bytes, milliseconds); checked where the value is
+ * written. Without one, an INT takes any gint, a SIZE or a duration any
+ * value from 0, a PORT 1 to 65535. */
+typedef struct
+{
+  gboolean set;
+  gint64 min;
+  gint64 max;
+} SlOptionRange;
+
+#define SL_RANGE(lo, hi)  .range = { TRUE, (lo), (hi) }
+/* a count or a limit where 0 means none */
+#define SL_RANGE_NON_NEGATIVE SL_RANGE (0, G_MAXINT)
+/* a count that must be at least one */
+#define SL_RANGE_POSITIVE     SL_RANGE (1, G_MAXINT)
+/* a file mode */
+#define SL_RANGE_MODE         SL_RANGE (0, 07777)
 
 #define SL_OPT_NO_FIELD ((gssize) -1)
 
@@ -67,14 +91,16 @@ struct _SlOptionSpec
   const gchar *def;           /* default as it would be written, or NULL */
   const gchar *help;          /* one line */
   const SlOptionWord *words;  /* FLAGS and CHOICE */
-  guint flags;                /* SL_OPT_POSITIONAL, SL_OPT_DEPRECATED */
+  guint flags;                /* SL_OPT_POSITIONAL, SL_OPT_DEPRECATED, SL_OPT_REQUIRED */
   /* the options {} entry an unset value comes from, or NULL when this
    * option is not inherited */
   const gchar *inherit;
+  SlOptionRange range;        /* SL_RANGE (min, max), for numbers */
 };
 
 /* The type and the field of an entry, checked at compile time against the
- * field's C type:  { "port", SL_INT (NetSource, port), "514", "help" }.
+ * field's C type:
+ *   { "listen-backlog", SL_INT (NetSource, backlog), "256", "help", SL_RANGE (1, 65535) }.
  * The struct and the member may come from one macro of the caller's. */
 #define SL_OPT_FIELD_(T, member, ctype) \
   (offsetof (T, member) \
@@ -94,6 +120,7 @@ struct _SlOptionSpec
 #define SL_LIST(...)        SL_OPT_BIND_ (SL_OPT_LIST, GPtrArray *, __VA_ARGS__)
 #define SL_BLOCK(...)       SL_OPT_BIND_ (SL_OPT_BLOCK, const SlCfgNode *, __VA_ARGS__)
 #define SL_PAIRS(...)       SL_OPT_BIND_ (SL_OPT_PAIRS, GPtrArray *, __VA_ARGS__)
+#define SL_PORT(...)        SL_OPT_BIND_ (SL_OPT_PORT, const gchar *, __VA_ARGS__)
 /* An option accepted for compatibility whose value nothing reads. */
 #define SL_UNBOUND(kind)     .type = (kind), .offset = SL_OPT_NO_FIELD
 
@@ -119,6 +146,7 @@ const SlCfgNode *sl_options_node   (const SlOptions *o);
  * freed with o. */
 typedef struct
 {
+  /* pos is where the text was written (its quote) */
   gpointer (*template_new) (gpointer user_data, const gchar *text, SlCfgPos pos, GError **error);
   void     (*template_free) (gpointer template);
   gpointer (*filter_new)   (gpointer user_data, const SlCfgNode *option, GError **error);
@@ -150,6 +178,22 @@ const SlOptionSpec *sl_options_find (const SlOptionSpec *const *tables, const gc
 const gchar  *sl_option_type_name  (SlOptionType type);
 /* The words of a FLAGS or CHOICE entry, joined by ", "; free with g_free. */
 gchar        *sl_option_words      (const SlOptionSpec *spec);
+/* What the option takes, for help and the reference: its words, or its
+ * type with the unit of a bare number and its range ("number, 1 to
+ * 65535", "duration (a bare number: seconds)"); free with g_free. */
+gchar        *sl_option_value_text (const SlOptionSpec *spec);
+/* A default as it would be written in the configuration: quoted, with
+ * its escapes, when it holds a character a terminal would act on (the
+ * newline that ends a template); free with g_free. */
+gchar        *sl_option_default_text (const gchar *def);
+/* Why spec is not a well-formed entry of owner's tables (a type it cannot
+ * have, words missing, a range on a type without one or upside down, a
+ * required option with a default, a field that lies beyond struct_size
+ * when that is not 0, a default that does not parse or lies outside its
+ * range), or NULL when it is; def is the default to check (the table's or
+ * a class's override). Free with g_free. */
+gchar        *sl_option_spec_problem (const gchar *owner, const SlOptionSpec *spec, const gchar *def,
+                                      gsize struct_size);
 
 G_END_DECLS
 

@@ -97,8 +97,7 @@ add_processors (Compiler *c, SlPath *path, const SlCfgNode *node, const gchar *k
       body = name ? sl_config_find_object (c->cfg, kind_word, name) : NULL;
       if (!body)
         {
-          sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, node->pos,
-                            _("there is no %s named '%s'"), kind_word, name ? name : "");
+          sl_config_set_no_object_error (c->cfg, error, node->pos, kind_word, name ? name : "");
           return FALSE;
         }
     }
@@ -419,7 +418,7 @@ find_group (Compiler *c, const SlCfgNode *node, const gchar *kind_word, GroupFun
   gchar *anon = name ? NULL : sl_config_anonymous_name (c->cfg, kind_word);
   GPtrArray *group = group_of (c->cfg, name ? name : anon, name ? NULL : node, error);
   if (!group && name && error && *error == NULL)
-    sl_cfg_error_set (error, SL_CFG_ERROR_REFERENCE, node->pos, _("there is no %s named '%s'"), kind_word, name);
+    sl_config_set_no_object_error (c->cfg, error, node->pos, kind_word, name);
   g_free (anon);
   return group;
 }

@@ -86,6 +86,75 @@ option_named_twice (const SlDriverClass *klass)
   return NULL;
 }
 
+/* The capabilities each kind can have: the core adds options for them
+ * (sl_driver_class_tables()) or reads them for that kind only. */
+static guint32
+capabilities_of (SlDriverKind kind)
+{
+  switch (kind)
+    {
+    case SL_DRIVER_SOURCE:
+      return SL_CAP_PARSES | SL_CAP_CONNECTIONS;
+    case SL_DRIVER_DESTINATION:
+      return SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER | SL_CAP_BATCHES;
+    case SL_DRIVER_PARSER:
+      return SL_CAP_EMITS;
+    default:
+      return 0;
+    }
+}
+
+/* Kinds whose classes are made into instances (sl_driver_new()); template
+ * functions and formats are called through their class alone. */
+static gboolean
+has_instances (SlDriverKind kind)
+{
+  return kind != SL_DRIVER_TEMPLATE_FUNCTION && kind != SL_DRIVER_FORMAT;
+}
+
+/* What is wrong with the class's option tables or its defaults, or NULL:
+ * a class with a bad default would otherwise fail on every instance. */
+static gchar *
+tables_problem (const SlDriverClass *klass)
+{
+  const SlOptionSpec *tables[SL_DRIVER_TABLES_MAX + 1];
+  sl_driver_class_tables (klass, tables);
+  g_autofree gchar *owner = g_strdup_printf ("%s()", klass->name);
+  const SlOptionSpec *positional = NULL;
+  for (guint t = 0; tables[t]; t++)
+    for (const SlOptionSpec *o = tables[t]; o->name; o++)
+      {
+        /* the core's tables are bound to its own share of the instance */
+        gsize size = t == 0 && klass->options == tables[0] && has_instances (klass->kind) ? klass->instance_size : 0;
+        gchar *problem = sl_option_spec_problem (owner, o, sl_driver_class_default (klass, o), size);
+        if (problem)
+          return problem;
+        if ((o->flags & SL_OPT_POSITIONAL) && positional)
+          return g_strdup_printf (_("options %s() and %s() are both positional"), positional->name, o->name);
+        if (o->flags & SL_OPT_POSITIONAL)
+          positional = o;
+      }
+  for (const gchar *const *d = klass->defaults; d && d[0]; d += 2)
+    if (!d[1] || !sl_options_find (tables, d[0]))
+      return g_strdup_printf (_("its defaults name '%s', which is not one of its options or has no value"), d[0]);
+  return NULL;
+}
+
+/* What the class's kind does not allow it, or NULL. */
+static gchar *
+shape_problem (const SlDriverClass *klass)
+{
+  guint32 extra = klass->capabilities & ~capabilities_of (klass->kind);
+  if (extra)
+    return g_strdup_printf (_("it has capabilities 0x%x, which a %s driver cannot have"), extra,
+                            sl_driver_kind_name (klass->kind));
+  if (has_instances (klass->kind) && klass->instance_size < sizeof (SlDriver))
+    return g_strdup_printf (_("its instance_size is %" G_GSIZE_FORMAT
+                              "; give it the sizeof of the driver's struct, which starts with SlDriver"),
+                            klass->instance_size);
+  return NULL;
+}
+
 static gboolean
 check_class (const SlDriverClass *klass, const gchar *file, GError **error)
 {
@@ -107,6 +176,15 @@ check_class (const SlDriverClass *klass, const gchar *file, GError **error)
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
                    _("plugin %s: %s driver '%s' has no %s"), file, sl_driver_kind_name (klass->kind),
                    klass->name, missing);
+      return FALSE;
+    }
+  g_autofree gchar *problem = shape_problem (klass);
+  if (!problem)
+    problem = tables_problem (klass);
+  if (problem)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, _("plugin %s: %s driver '%s': %s"), file,
+                   sl_driver_kind_name (klass->kind), klass->name, problem);
       return FALSE;
     }
   const gchar *twice = option_named_twice (klass);
@@ -336,14 +414,19 @@ help_table (GString *out, const SlDriverClass *klass, const SlOptionSpec *table)
   for (const SlOptionSpec *o = table; o->name; o++)
     {
       const gchar *def = sl_driver_class_default (klass, o);
-      gchar *words = o->words ? sl_option_words (o) : NULL;
+      gchar *takes = sl_option_value_text (o);
       g_string_append_printf (out, "  %s%s(%s)", (o->flags & SL_OPT_POSITIONAL) ? "[positional] " : "",
-                              o->name, words ? words : sl_option_type_name (o->type));
+                              o->name, takes);
       if (def)
-        g_string_append_printf (out, " = %s", def);
-      g_string_append_printf (out, "\n      %s%s\n", o->help ? o->help : "",
+        {
+          gchar *shown = sl_option_default_text (def);
+          g_string_append_printf (out, " = %s", shown);
+          g_free (shown);
+        }
+      g_string_append_printf (out, "\n      %s%s%s\n", o->help ? o->help : "",
+                              (o->flags & SL_OPT_REQUIRED) ? _(" (required)") : "",
                               o->inherit ? _(" (inherited from options {})") : "");
-      g_free (words);
+      g_free (takes);
     }
 }
 

@@ -13,7 +13,7 @@
 
 G_BEGIN_DECLS
 
-#define SL_ABI_VERSION 3
+#define SL_ABI_VERSION 4
 #define SL_MODULE_SYMBOL "sl_module"
 
 typedef enum
@@ -195,6 +195,9 @@ struct _SlDriverClass
   const gchar *const *defaults;
   guint32 capabilities;          /* SL_CAP_* */
   gsize instance_size;
+  /* the plugin's own, for classes that share their code and differ in
+   * what it does (tcp() and syslog() listen on other ports by default) */
+  gconstpointer data;
 
   /* instances: the options are already stored; check them, no side effects yet */
   gboolean (*init) (SlDriver *self, GError **error);

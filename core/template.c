@@ -61,11 +61,12 @@ typedef struct
 {
   const gchar *text;
   gsize base;          /* where text starts in the outermost template, for errors */
+  gsize *error_at;     /* where in the outermost template an error is, or NULL */
   GString *literals;
   GArray *elems;
 } SlCompiler;
 
-static SlTemplate *compile_at (const gchar *text, gsize base, GError **error);
+static SlTemplate *compile_at (const gchar *text, gsize base, gsize *error_at, GError **error);
 
 /* While a configuration is compiled: its template-function definitions,
  * name -> SlTemplate. Only the thread compiling configurations sets it. */
@@ -251,7 +252,7 @@ parse_braced (SlCompiler *c, gsize at, gsize *next, GError **error)
           return FALSE;
         }
       gchar *text = g_strndup (s + fallback_start, i - fallback_start);
-      fallback = compile_at (text, c->base + fallback_start, error);
+      fallback = compile_at (text, c->base + fallback_start, c->error_at, error);
       g_free (text);
       if (!fallback)
         return FALSE;
@@ -348,19 +349,19 @@ split_call (SlCompiler *c, gsize at, gsize *next, GPtrArray *words, GArray *offs
   return FALSE;
 }
 
+/* One suggestion, not the list of every function loaded (there are dozens). */
 static void
 set_unknown_function_error (GError **error, const gchar *name)
 {
   GPtrArray *known = sl_plugins_names (SL_DRIVER_TEMPLATE_FUNCTION);
+  const gchar *near = sl_cfg_suggest (name, (const gchar *const *) known->pdata, known->len);
 
-  if (known->len)
-    {
-      g_ptr_array_add (known, NULL);
-      gchar *list = g_strjoinv (", ", (gchar **) known->pdata);
-      g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_UNKNOWN,
-                   _("unknown template function '%s'; known: %s"), name, list);
-      g_free (list);
-    }
+  if (near)
+    g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_UNKNOWN,
+                 _("unknown template function '%s'; did you mean '%s'?"), name, near);
+  else if (known->len)
+    g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_UNKNOWN,
+                 _("unknown template function '%s'; the %u loaded are listed in sluice.conf(5)"), name, known->len);
   else
     g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_UNKNOWN,
                  _("unknown template function '%s'; none are loaded"), name);
@@ -408,6 +409,8 @@ parse_call (SlCompiler *c, gsize at, gsize *next, GError **error)
   if (!klass)
     {
       set_unknown_function_error (error, name);
+      if (c->error_at)
+        *c->error_at = g_array_index (offsets, gsize, 0);
       goto out;
     }
 
@@ -419,7 +422,7 @@ parse_call (SlCompiler *c, gsize at, gsize *next, GError **error)
   for (gint i = 0; i < call->argc; i++)
     {
       call->args[i] = g_strdup (g_ptr_array_index (words, i + 1));
-      call->arg_templates[i] = compile_at (call->args[i], g_array_index (offsets, gsize, i + 1), error);
+      call->arg_templates[i] = compile_at (call->args[i], g_array_index (offsets, gsize, i + 1), c->error_at, error);
       if (!call->arg_templates[i])
         goto out;
     }
@@ -497,11 +500,12 @@ compile_into (SlCompiler *c, GError **error)
 }
 
 static SlTemplate *
-compile_at (const gchar *text, gsize base, GError **error)
+compile_at (const gchar *text, gsize base, gsize *error_at, GError **error)
 {
   SlCompiler c = {
     .text = text,
     .base = base,
+    .error_at = error_at,
     .literals = g_string_new (NULL),
     .elems = g_array_new (FALSE, FALSE, sizeof (SlElem)),
   };
@@ -532,7 +536,15 @@ SlTemplate *
 sl_template_compile (const gchar *text, GError **error)
 {
   g_return_val_if_fail (text != NULL, NULL);
-  return compile_at (text, 0, error);
+  return compile_at (text, 0, NULL, error);
+}
+
+SlTemplate *
+sl_template_compile_located (const gchar *text, gsize *error_at, GError **error)
+{
+  g_return_val_if_fail (text != NULL && error_at != NULL, NULL);
+  *error_at = G_MAXSIZE;
+  return compile_at (text, 0, error_at, error);
 }
 
 SlTemplate *
@@ -546,7 +558,7 @@ sl_template_compile_name (const gchar *name, GError **error)
       return NULL;
     }
   gchar *text = g_strdup_printf ("${%s}", name);
-  SlTemplate *t = compile_at (text, 0, error);
+  SlTemplate *t = compile_at (text, 0, NULL, error);
   g_free (text);
   return t;
 }

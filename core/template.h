@@ -24,6 +24,9 @@ G_BEGIN_DECLS
 
 
 SlTemplate  *sl_template_compile (const gchar *text, GError **error);
+/* The same; on an error that is about one place of text (an unknown
+ * function's name), *error_at is its byte offset, otherwise G_MAXSIZE. */
+SlTemplate  *sl_template_compile_located (const gchar *text, gsize *error_at, GError **error);
 /* syslog-ng's template-function statements: while functions (name ->
  * SlTemplateUserFunction) is set, $(name) in a template compiled renders
  * that function's template, compiled at its first use (so a definition

@@ -87,7 +87,8 @@ const SlOptionSpec sl_tls_options[] = {
     "protocol versions refused; the default takes TLS 1.2 and 1.3", .words = ssl_option_words },
   { "sni", SL_BOOL (TlsOptions, sni), "no", "destinations: name the host in the handshake (server name indication)" },
   { "handshake-timeout", SL_DURATION (TlsOptions, handshake_timeout_ms), "5s",
-    "sources: a client that has not finished its handshake by then is closed; at max-connections() one that has not started it makes room for a newcomer first" },
+    "sources: a client that has not finished its handshake by then is closed; at max-connections() one that has not started it makes room for a newcomer first",
+    SL_RANGE (1, G_MAXINT64) },
   { NULL }
 };
 

@@ -120,23 +120,6 @@ prose (Reference *r, const gchar *markdown)
   g_string_free (plain, TRUE);
 }
 
-static gchar *
-type_text (const SlOptionSpec *o)
-{
-  if (o->words)
-    {
-      GString *s = g_string_new (o->type == SL_OPT_FLAGS ? "any of: " : "one of: ");
-      for (const SlOptionWord *w = o->words; w->word; w++)
-        g_string_append_printf (s, "%s%s", w == o->words ? "" : ", ", w->word);
-      return g_string_free (s, FALSE);
-    }
-  if (o->type == SL_OPT_DURATION)
-    return g_strdup ("duration (a bare number: seconds)");
-  if (o->type == SL_OPT_DURATION_MS)
-    return g_strdup ("duration (a bare number: milliseconds)");
-  return g_strdup (sl_option_type_name (o->type));
-}
-
 static const SlOptionGroup *
 group_named (const gchar *anchor)
 {
@@ -150,6 +133,8 @@ static void
 option_notes (Reference *r, const SlOptionSpec *o)
 {
   GString *md = g_string_new (NULL);
+  if (o->flags & SL_OPT_REQUIRED)
+    g_string_append (md, " Required.");
   if (o->flags & SL_OPT_POSITIONAL)
     g_string_append (md, " Positional: the driver's first bare argument sets it.");
   if (o->inherit)
@@ -167,7 +152,8 @@ static void
 option_row (Reference *r, const SlDriverClass *klass, const SlOptionSpec *o)
 {
   const gchar *def = klass ? sl_driver_class_default (klass, o) : o->def;
-  gchar *type = type_text (o);
+  gchar *type = sl_option_value_text (o);
+  gchar *shown = def ? (*def ? sl_option_default_text (def) : g_strdup ("\"\"")) : NULL;
   gchar *name = g_strdup_printf ("%s()", o->name);
   if (r->format == SL_REFERENCE_MARKDOWN)
     {
@@ -177,7 +163,7 @@ option_row (Reference *r, const SlDriverClass *klass, const SlOptionSpec *o)
       text (r, type);
       g_string_append (r->out, " | ");
       if (def)
-        code (r, *def ? def : "\"\"");
+        code (r, shown);
       g_string_append (r->out, " | ");
       text (r, o->help ? o->help : "");
       g_string_append_c (r->out, '.');
@@ -194,7 +180,7 @@ option_row (Reference *r, const SlDriverClass *klass, const SlOptionSpec *o)
       if (def)
         {
           g_string_append (r->out, "Default: ");
-          code (r, *def ? def : "\"\"");
+          code (r, shown);
           g_string_append (r->out, ".\n");
         }
       text (r, o->help ? o->help : "");
@@ -204,6 +190,7 @@ option_row (Reference *r, const SlDriverClass *klass, const SlOptionSpec *o)
     }
   g_free (name);
   g_free (type);
+  g_free (shown);
 }
 
 static void

@@ -73,6 +73,37 @@ append_caret (GString *out, const gchar *line, gint column)
   g_string_append_c (out, '^');
 }
 
+/* How many bytes of the line the escape at p takes, as the lexer reads
+ * escapes of double-quoted strings. */
+static gsize
+escape_length (const gchar *p)
+{
+  if (p[1] == 'x' && g_ascii_isxdigit (p[2]))
+    return g_ascii_isxdigit (p[3]) ? 4 : 3;
+  return p[1] && strchr ("ntrav\\\"'", p[1]) ? 2 : 1;
+}
+
+SlCfgPos
+sl_cfg_pos_in_string (SlCfgPos literal, gsize offset)
+{
+  g_autofree gchar *line = literal.file ? source_line (literal.file, literal.line) : NULL;
+  if (!line || literal.column < 1 || (gsize) literal.column > strlen (line))
+    return literal;
+  const gchar *p = line + literal.column - 1;
+  gchar quote = *p == '"' || *p == '\'' ? *p : 0;
+  if (quote)
+    p++;
+  for (gsize i = 0; i < offset; i++)
+    {
+      if (!*p || *p == quote)
+        return literal;
+      p += quote == '"' && *p == '\\' ? escape_length (p) : 1;
+    }
+  SlCfgPos at = literal;
+  at.column = (gint) (p - line) + 1;
+  return at;
+}
+
 static void
 append_quoted_line (GString *out, SlCfgPos pos)
 {
@@ -80,6 +111,10 @@ append_quoted_line (GString *out, SlCfgPos pos)
 
   if (line)
     {
+      /* a control byte would act on the terminal; one '?' keeps the caret in place */
+      for (gchar *c = line; *c; c++)
+        if (((guchar) *c < 0x20 && *c != '\t') || *c == 0x7f)
+          *c = '?';
       g_string_append_printf (out, "\n  %s\n  ", line);
       append_caret (out, line, pos.column);
     }

@@ -31,6 +31,12 @@ void sl_cfg_source_remember (const gchar *file, const gchar *text);
 void sl_cfg_error_set (GError **error, SlCfgErrorCode code, SlCfgPos pos,
                        const gchar *format, ...) G_GNUC_PRINTF (4, 5);
 
+/* Where the byte at offset of a string's value was written, when literal
+ * is where the string starts (its quote, or a bare word): so that an error
+ * inside a template points at its place in the line. The string's own
+ * position when the value does not lie on that line as written. */
+SlCfgPos sl_cfg_pos_in_string (SlCfgPos literal, gsize offset);
+
 /* The nearest of candidates to word by edit distance, or NULL if none is close. */
 const gchar *sl_cfg_suggest (const gchar *word, const gchar *const *candidates, guint n);
 

@@ -106,7 +106,7 @@ sl_lexer_define (SlLexer *lexer, const gchar *name, const gchar *value)
 }
 
 static gchar *
-read_file (const gchar *path, int *saved_errno)
+read_file (const gchar *path, gsize *len, int *saved_errno)
 {
   FILE *f = fopen (path, "rb");
   GString *text;
@@ -129,14 +129,51 @@ read_file (const gchar *path, int *saved_errno)
       return NULL;
     }
   fclose (f);
+  *len = text->len;
   return g_string_free (text, FALSE);
+}
+
+/* A configuration is text: a UTF-16 file (as some editors save it) or a
+ * binary one given by mistake is refused at its first byte that text does
+ * not have, and never echoed, so that the terminal shows no raw bytes. */
+static gboolean
+check_text (const gchar *file, const gchar *text, gsize len, GError **error)
+{
+  SlCfgPos pos = { file, 1, 1 };
+  if (len >= 2 && (((guchar) text[0] == 0xff && (guchar) text[1] == 0xfe)
+                   || ((guchar) text[0] == 0xfe && (guchar) text[1] == 0xff)))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, pos,
+                        _("the configuration is UTF-16 text, as its byte order mark says; sluiced reads UTF-8 "
+                          "(iconv -f UTF-16 -t UTF-8 converts it)"));
+      return FALSE;
+    }
+  for (gsize i = 0; i < len; i++)
+    {
+      guchar c = (guchar) text[i];
+      if (c == '\n')
+        {
+          pos.line++;
+          pos.column = 1;
+          continue;
+        }
+      if ((c < 0x20 && (c == 0 || !strchr ("\t\r\f\v", c))) || c == 0x7f)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, pos,
+                            _("the configuration is not text: it has a control byte 0x%02x here"), c);
+          return FALSE;
+        }
+      pos.column++;
+    }
+  return TRUE;
 }
 
 gboolean
 sl_lexer_push_file (SlLexer *lexer, const gchar *path, SlCfgPos *from, GError **error)
 {
   int saved_errno = 0;
-  gchar *text = read_file (path, &saved_errno);
+  gsize len = 0;
+  gchar *text = read_file (path, &len, &saved_errno);
 
   if (!text)
     {
@@ -150,6 +187,11 @@ sl_lexer_push_file (SlLexer *lexer, const gchar *path, SlCfgPos *from, GError **
     }
 
   const gchar *file = sl_cfg_intern_file (path);
+  if (!check_text (file, text, len, error))
+    {
+      g_free (text);
+      return FALSE;
+    }
   sl_cfg_source_remember (file, text);
   g_ptr_array_add (lexer->inputs, sl_lex_input_new (text, file));
   return TRUE;

@@ -13,6 +13,7 @@
 #include "core/config/lexer.h"
 #include "core/config/rsyslog.h"
 #include "core/i18n.h"
+#include "core/internal.h"
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SlToken, sl_token_clear)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlCfgNode, sl_cfg_node_free)
@@ -741,6 +742,11 @@ include_files (SlParser *p, const SlToken *pattern, SlCfgPos from)
     }
   else if (!expand_include (p, path, files, from))
     return FALSE;
+  /* as syslog-ng warns: a glob that matches nothing is most often a typo
+   * in a folder's name, and including nothing is not an error */
+  if (!files->len && has_glob_chars (pattern->value))
+    sl_log (SL_LOG_WARNING, _("%s:%d:%d: @include '%s' matches no file; nothing is included"), from.file,
+            from.line, from.column, pattern->value);
 
   /* the lexer reads the last pushed input first */
   for (guint i = files->len; i > 0; i--)

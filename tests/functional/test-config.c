@@ -221,11 +221,162 @@ test_help_driver (SlTestEnv *env, gconstpointer data)
   g_autofree gchar *err = NULL;
   g_assert_cmpint (sl_test_run_built ("daemon/sluiced", &out, NULL, "--module-path", module_path,
                                       "--help-driver", "tcp", NULL), ==, 0);
-  g_assert_nonnull (strstr (out, "port(string) = 514"));
-  g_assert_nonnull (strstr (out, "max-connections(number) = 10"));
+  g_assert_nonnull (strstr (out, "port(port, 1 to 65535) = 514"));
+  g_assert_nonnull (strstr (out, "max-connections(number, at least 1) = 10"));
+  /* a default is shown as it would be written, and a duration with the
+   * unit of a bare number */
+  g_assert_nonnull (strstr (out, "template(template) = \"<${PRI}>${DATE} ${HOST} ${MSGHDR}${MESSAGE}\\n\"\n"));
+  g_assert_nonnull (strstr (out, "flush-timeout(duration (a bare number: milliseconds)) = 1000\n"));
+  g_assert_nonnull (strstr (out, "time-reopen(duration (a bare number: seconds), at least 1ms) = 60\n"));
   g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, &err, "--module-path", module_path,
                                       "--help-driver", "no-such-driver", NULL), ==, 1);
   g_assert_nonnull (strstr (err, "no-such-driver"));
+}
+
+/* Numbers outside their option's range, ports, words and durations are
+ * refused by -s where they are written, naming the option, the driver and
+ * what it takes; 99999 would otherwise listen on 34463. */
+static void
+test_option_ranges (SlTestEnv *env, gconstpointer data)
+{
+  static const struct
+  {
+    const gchar *source;
+    gint column;
+    const gchar *message;
+  } refused[] = {
+    { "tcp(port(99999))", 12, "option 'port' of tcp() must be 1 to 65535, got '99999'" },
+    { "udp(port(70000))", 12, "option 'port' of udp() must be 1 to 65535, got '70000'" },
+    { "tcp(port(0))", 12, "option 'port' of tcp() must be 1 to 65535, got '0'" },
+    { "network(port(\"abc\"))", 16, "option 'port' of network() expects a port number (1 to 65535) or a "
+                                     "service name of /etc/services, got 'abc'" },
+    { "tcp(port(514) log-msg-size(2G))", 30, "option 'log-msg-size' of tcp() must be 64 to 1G bytes, got '2G'" },
+    { "tcp(port(514) so-rcvbuf(3G))", 27, "option 'so-rcvbuf' of tcp() must be 0 to 2147483647 bytes, got '3G'" },
+    { "tcp(port(514) max-connections(0))", 33, "option 'max-connections' of tcp() must be at least 1, got '0'" },
+    { "tcp(port(514) listen-backlog(100000))", 32,
+      "option 'listen-backlog' of tcp() must be 1 to 65535, got '100000'" },
+    { "network(transport(\"quic\"))", 21,
+      "'quic' is not a value of transport(); expected one of: tcp, udp, framed, tls" },
+    { "tcp(port(514) idle-timeout(5min))", 30, "option 'idle-timeout' of tcp() expects a duration such as "
+                                              "60 (seconds), 500ms, 30s or 5m, got '5min'" },
+    { "wildcard-file(base-dir(\"/tmp\") filename-pattern(\"*.log\") max-files(0))", 70,
+      "option 'max-files' of wildcard-file() must be at least 1, got '0'" },
+    { "wildcard-file(base-dir(\"/tmp\"))", 3,
+      "wildcard-file() needs option filename-pattern(): which files to follow: a glob (* and ?) matched against "
+      "their names" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      if (!sl_test_write_config (env,
+                                 "source s_net {\n"
+                                 "  @SOURCE@;\n"
+                                 "};\n"
+                                 "destination d_file { file(\"@DIR@/out.log\"); };\n"
+                                 "log { source(s_net); destination(d_file); };\n",
+                                 "SOURCE", refused[i].source, NULL))
+        return;
+      g_autofree gchar *err = NULL;
+      g_assert_cmpint (syntax_check (env, &err), ==, 1);
+      g_autofree gchar *quoted = g_strdup_printf ("  %s;", refused[i].source);
+      g_autofree gchar *expected = located_error (env, 2, refused[i].column, refused[i].message, quoted);
+      if (!strstr (err, expected))
+        g_error ("%s: expected\n%s\ngot\n%s", refused[i].source, expected, err);
+    }
+  /* a destination's port, and a duration and a size of the core's */
+  if (!sl_test_write_config (env,
+                             "destination d_net { network(\"127.0.0.1\" port(65537) time-reopen(2s)); };\n"
+                             "log { destination(d_net); };\n", NULL))
+    return;
+  g_autofree gchar *err = NULL;
+  g_assert_cmpint (syntax_check (env, &err), ==, 1);
+  g_autofree gchar *expected = located_error (env, 1, 46, "option 'port' of network() must be 1 to 65535, got '65537'",
+                                              "destination d_net { network(\"127.0.0.1\" port(65537) time-reopen(2s)); };");
+  g_assert_nonnull (strstr (err, expected));
+
+  /* the edges of each range, service names, units and words are taken */
+  if (!sl_test_write_config (env,
+                             "source s_net {\n"
+                             "  tcp(ip(\"127.0.0.1\") port(65535) log-msg-size(64) max-connections(1) idle-timeout(1500ms));\n"
+                             "  network(ip(\"127.0.0.1\") port(\"syslog\") transport(\"framed\") so-rcvbuf(64k));\n"
+                             "  udp(ip(\"127.0.0.1\") port(1) log-msg-size(1G));\n"
+                             "};\n"
+                             "destination d_net { tcp(\"127.0.0.1\" port(9) localport(0) flush-timeout(250) time-reopen(2m)); };\n"
+                             "log { source(s_net); destination(d_net); };\n", NULL))
+    return;
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (syntax_check (env, &err), ==, 0);
+  g_assert_cmpstr (err, ==, "");
+}
+
+/* A misspelt name gets the nearest one; an unknown template function one
+ * suggestion, with the caret on its name rather than on template(. */
+static void
+test_suggestions (SlTestEnv *env, gconstpointer data)
+{
+  if (!sl_test_write_config (env,
+                             "source s_net { tcp(port(514)); };\n"
+                             "destination d_file { file(\"@DIR@/out.log\"); };\n"
+                             "log { source(s_nett); destination(d_file); };\n", NULL))
+    return;
+  g_autofree gchar *err = NULL;
+  g_assert_cmpint (syntax_check (env, &err), ==, 1);
+  g_autofree gchar *object = located_error (env, 3, 7, "there is no source named 's_nett'; did you mean 's_net'?",
+                                            "log { source(s_nett); destination(d_file); };");
+  g_assert_nonnull (strstr (err, object));
+
+  if (!sl_test_write_config (env,
+                             "destination d_file { file(\"@DIR@/out.log\" template(\"${ISODATE} $(uppercse $MSG)\\n\")); };\n"
+                             "log { destination(d_file); };\n", NULL))
+    return;
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (syntax_check (env, &err), ==, 1);
+  g_autofree gchar *line = g_strdup_printf ("destination d_file { file(\"%s/out.log\" template(\"${ISODATE} $(uppercse $MSG)\\n\")); };",
+                                            env->dir);
+  gint column = (gint) (strstr (line, "uppercse") - line) + 1;
+  g_autofree gchar *function = located_error (env, 1, column,
+                                              "unknown template function 'uppercse'; did you mean 'uppercase'?", line);
+  if (!strstr (err, function))
+    g_error ("expected\n%s\ngot\n%s", function, err);
+}
+
+/* A configuration that is not text is refused at its first byte that text
+ * does not have, and none of its bytes reach the terminal. */
+static void
+test_not_text (SlTestEnv *env, gconstpointer data)
+{
+  static const gchar utf16[] = "\xff\xfe" "d\0e\0s\0t\0";
+  static const gchar binary[] = "# ok\nlog { \x1b" "[2J\x7f\x01 };\n";
+  g_autofree gchar *err = NULL;
+  g_assert_true (g_file_set_contents (env->config, utf16, sizeof utf16 - 1, NULL));
+  g_assert_cmpint (syntax_check (env, &err), ==, 1);
+  g_autofree gchar *bom = g_strdup_printf ("%s:1:1: the configuration is UTF-16 text", env->config);
+  g_assert_nonnull (strstr (err, bom));
+  g_assert_null (strchr (err, '\xff'));
+
+  g_clear_pointer (&err, g_free);
+  g_assert_true (g_file_set_contents (env->config, binary, sizeof binary - 1, NULL));
+  g_assert_cmpint (syntax_check (env, &err), ==, 1);
+  g_autofree gchar *control = g_strdup_printf ("%s:2:7: the configuration is not text: it has a control byte 0x1b here",
+                                               env->config);
+  g_assert_nonnull (strstr (err, control));
+  g_assert_null (strchr (err, '\x1b'));
+}
+
+/* As syslog-ng warns: an @include glob that matches nothing is most often
+ * a folder's name mistyped. */
+static void
+test_include_matches_nothing (SlTestEnv *env, gconstpointer data)
+{
+  if (!sl_test_write_config (env,
+                             "@include \"nothere/*.conf\"\n"
+                             "destination d_file { file(\"@DIR@/out.log\"); };\n"
+                             "log { destination(d_file); };\n", NULL))
+    return;
+  g_autofree gchar *err = NULL;
+  g_assert_cmpint (syntax_check (env, &err), ==, 0);
+  g_autofree gchar *warning = g_strdup_printf ("%s:1:1: @include 'nothere/*.conf' matches no file; nothing is included",
+                                               env->config);
+  g_assert_nonnull (strstr (err, warning));
 }
 
 /* What a mistyped command line gets: a sentence that points to --help. */
@@ -254,6 +405,10 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/config/unknown-option-in-unused-source", test_unknown_option_in_unused_source);
   SL_TEST_ADD ("/config/unknown-driver", test_unknown_driver);
   SL_TEST_ADD ("/config/bad-number", test_bad_number);
+  SL_TEST_ADD ("/config/option-ranges", test_option_ranges);
+  SL_TEST_ADD ("/config/suggestions", test_suggestions);
+  SL_TEST_ADD ("/config/not-text", test_not_text);
+  SL_TEST_ADD ("/config/include-matches-nothing", test_include_matches_nothing);
   SL_TEST_ADD ("/config/unclosed-block", test_unclosed_block);
   SL_TEST_ADD ("/config/valid", test_valid);
   SL_TEST_ADD ("/config/start-failure", test_start_failure);

@@ -352,15 +352,63 @@ static const SlOptionSpec twice_options[] = {
   { NULL }
 };
 static const SlDriverClass twice_class = {
-  .kind = SL_DRIVER_DESTINATION, .name = "twice", .options = twice_options,
+  .kind = SL_DRIVER_DESTINATION, .name = "twice", .options = twice_options, .instance_size = sizeof (SlDriver),
   .ops.destination = &(const SlDestinationOps) { .write = scripted_write },
 };
 static const SlDriverClass clash_class = {
-  .kind = SL_DRIVER_DESTINATION, .name = "scripted",
+  .kind = SL_DRIVER_DESTINATION, .name = "scripted", .instance_size = sizeof (SlDriver),
   .ops.destination = &(const SlDestinationOps) { .write = scripted_write },
 };
 static const SlDriverClass fine_class = {
-  .kind = SL_DRIVER_DESTINATION, .name = "fine",
+  .kind = SL_DRIVER_DESTINATION, .name = "fine", .instance_size = sizeof (SlDriver),
+  .ops.destination = &(const SlDestinationOps) { .write = scripted_write },
+};
+
+/* Classes whose shape or tables are wrong: each would otherwise fail on
+ * every instance, or write past its struct */
+typedef struct
+{
+  SlDriver super;
+  const gchar *port;
+  gint count;
+} Small;
+
+#define BAD_DESTINATION(var, word, ...) \
+  static const SlDriverClass var = { \
+    .kind = SL_DRIVER_DESTINATION, .name = word, .instance_size = sizeof (Small), \
+    .ops.destination = &(const SlDestinationOps) { .write = scripted_write }, __VA_ARGS__ \
+  }
+
+BAD_DESTINATION (bad_default_class, "bad-default",
+                 .options = (const SlOptionSpec[]) { { "port", SL_PORT (Small, port), "99999", "h" }, { NULL } });
+BAD_DESTINATION (bad_override_class, "bad-override",
+                 .defaults = (const gchar *const[]) { "flush-lines", "many", NULL });
+BAD_DESTINATION (unknown_override_class, "unknown-override",
+                 .defaults = (const gchar *const[]) { "no-such-option", "1", NULL });
+BAD_DESTINATION (upside_down_class, "upside-down",
+                 .options = (const SlOptionSpec[]) { { "count", SL_INT (Small, count), "5", "h", SL_RANGE (10, 1) },
+                                                     { NULL } });
+BAD_DESTINATION (range_on_string_class, "range-on-string",
+                 .options = (const SlOptionSpec[]) { { "port", SL_STRING (Small, port), NULL, "h", SL_RANGE (1, 2) },
+                                                     { NULL } });
+BAD_DESTINATION (choice_without_words_class, "no-words",
+                 .options = (const SlOptionSpec[]) { { "count", SL_CHOICE (Small, count), NULL, "h" }, { NULL } });
+BAD_DESTINATION (required_default_class, "required-default",
+                 .options = (const SlOptionSpec[]) { { "count", SL_INT (Small, count), "1", "h",
+                                                       .flags = SL_OPT_REQUIRED }, { NULL } });
+BAD_DESTINATION (source_capability_class, "source-capability", .capabilities = SL_CAP_CONNECTIONS);
+typedef struct
+{
+  SlDriver super;
+  gint beyond;
+} Large;
+static const SlDriverClass beyond_class = {
+  .kind = SL_DRIVER_DESTINATION, .name = "beyond", .instance_size = sizeof (SlDriver),
+  .options = (const SlOptionSpec[]) { { "beyond", SL_INT (Large, beyond), "1", "h" }, { NULL } },
+  .ops.destination = &(const SlDestinationOps) { .write = scripted_write },
+};
+static const SlDriverClass no_size_class = {
+  .kind = SL_DRIVER_DESTINATION, .name = "no-size",
   .ops.destination = &(const SlDestinationOps) { .write = scripted_write },
 };
 
@@ -399,6 +447,38 @@ test_registration_refuses_half_drivers (void)
   g_assert_nonnull (strstr (m, "test-driver-contracts.c; the plugin is not loaded"));
   g_free (m);
   g_assert_true (sl_plugins_lookup (SL_DRIVER_DESTINATION, "scripted") == &scripted_class);
+  static const struct
+  {
+    const SlDriverClass *klass;
+    const gchar *message;
+  } refused[] = {
+    { &bad_default_class, "plugin /plugins/bad.so: destination driver 'bad-default': the default '99999' of option "
+                          "port() is wrong: option 'port' of bad-default() must be 1 to 65535, got '99999'" },
+    { &bad_override_class, "plugin /plugins/bad.so: destination driver 'bad-override': the default 'many' of option "
+                           "flush-lines() is wrong: option 'flush-lines' of bad-override() expects a number, got 'many'" },
+    { &unknown_override_class, "plugin /plugins/bad.so: destination driver 'unknown-override': its defaults name "
+                               "'no-such-option', which is not one of its options or has no value" },
+    { &upside_down_class, "plugin /plugins/bad.so: destination driver 'upside-down': option count() has a range "
+                          "whose least value is above its greatest" },
+    { &range_on_string_class, "plugin /plugins/bad.so: destination driver 'range-on-string': option port() is a "
+                              "string and cannot have a range" },
+    { &choice_without_words_class, "plugin /plugins/bad.so: destination driver 'no-words': option count() is a "
+                                   "choice without words" },
+    { &required_default_class, "plugin /plugins/bad.so: destination driver 'required-default': option count() is "
+                               "required and has a default" },
+    { &source_capability_class, "plugin /plugins/bad.so: destination driver 'source-capability': it has "
+                                "capabilities 0x2, which a destination driver cannot have" },
+    { &beyond_class, "plugin /plugins/bad.so: destination driver 'beyond': option beyond() is stored at offset" },
+    { &no_size_class, "plugin /plugins/bad.so: destination driver 'no-size': its instance_size is 0; give it the "
+                      "sizeof of the driver's struct, which starts with SlDriver" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      m = register_error (refused[i].klass);
+      if (!g_str_has_prefix (m, refused[i].message))
+        g_error ("'%s' does not start with '%s'", m, refused[i].message);
+      g_free (m);
+    }
   /* the same module again is no clash */
   g_assert_true (sl_plugins_register (&test_module, __FILE__, NULL));
 }
@@ -407,10 +487,10 @@ static void
 test_help_shows_what_the_core_adds (void)
 {
   gchar *help = sl_plugins_help (&scripted_class);
-  g_assert_nonnull (strstr (help, "mode(ok, drop-odd, refuse, fail, disconnect-once, away) = ok"));
-  g_assert_nonnull (strstr (help, "log-fifo-size(number) = 10000"));
-  g_assert_nonnull (strstr (help, "time-reopen(duration) = 10ms"));
-  g_assert_nonnull (strstr (help, "workers(number) = 1"));
+  g_assert_nonnull (strstr (help, "mode(one of: ok, drop-odd, refuse, fail, disconnect-once, away) = ok"));
+  g_assert_nonnull (strstr (help, "log-fifo-size(number, at least 1) = 10000"));
+  g_assert_nonnull (strstr (help, "time-reopen(duration (a bare number: seconds), at least 1ms) = 10ms"));
+  g_assert_nonnull (strstr (help, "workers(number, 1 to 1024) = 1"));
   g_assert_null (strstr (help, "ts-format"));
   g_free (help);
 }

@@ -598,9 +598,18 @@ test_functions (void)
   sl_template_unref (t);
 
   assert_compile_error ("$(nope x)", SL_CFG_ERROR_UNKNOWN,
-                        "unknown template function 'nope'; known: context-size, echo, raw, refuse, repeat, upper");
+                        "unknown template function 'nope'; the 6 loaded are listed in sluice.conf(5)");
   assert_compile_error ("$(upper $(nope))", SL_CFG_ERROR_UNKNOWN,
-                        "unknown template function 'nope'; known: context-size, echo, raw, refuse, repeat, upper");
+                        "unknown template function 'nope'; the 6 loaded are listed in sluice.conf(5)");
+  assert_compile_error ("$(uper x)", SL_CFG_ERROR_UNKNOWN, "unknown template function 'uper'; did you mean 'upper'?");
+  /* the offset of the unknown name, where the configuration's caret goes */
+  gsize at = 0;
+  g_assert_null (sl_template_compile_located ("${HOST} $(upper \"$(uper x)\")", &at, &error));
+  g_assert_cmpuint (at, ==, 19);
+  g_clear_error (&error);
+  g_assert_null (sl_template_compile_located ("${HOST", &at, &error));
+  g_assert_cmpuint (at, ==, G_MAXSIZE);
+  g_clear_error (&error);
   assert_compile_error ("$(repeat x)", SL_CFG_ERROR_VALUE, "$(repeat) takes a text and a count");
   assert_compile_error ("$(repeat $(upper x) 2 3)", SL_CFG_ERROR_VALUE,
                         "$(repeat) takes a text and a count");

@@ -91,8 +91,8 @@ static const SlOptionSpec file_options[] = {
     "how each message is written (a template or a template's name)" },
   { "create-dirs", SL_BOOL (FileDestination, create_dirs), "no", "create missing folders of the path",
     .inherit = "create-dirs" },
-  { "perm", SL_INT (FileDestination, perm), "0600", "mode of new files", .inherit = "perm" },
-  { "dir-perm", SL_INT (FileDestination, dir_perm), "0700", "mode of new folders", .inherit = "dir-perm" },
+  { "perm", SL_INT (FileDestination, perm), "0600", "mode of new files", .inherit = "perm", SL_RANGE_MODE },
+  { "dir-perm", SL_INT (FileDestination, dir_perm), "0700", "mode of new folders", .inherit = "dir-perm", SL_RANGE_MODE },
   { "owner", SL_STRING (FileDestination, owner_name), NULL, "owner of new files", .inherit = "owner" },
   { "group", SL_STRING (FileDestination, group_name), NULL, "group of new files", .inherit = "group" },
   { "dir-owner", SL_STRING (FileDestination, dir_owner_name), NULL, "owner of new folders", .inherit = "dir-owner" },
@@ -108,8 +108,9 @@ static const SlOptionSpec file_options[] = {
 
 static const SlOptionSpec logrotate_options[] = {
   { "enable", SL_BOOL (Logrotate, enable), "no", "rotate files that grow past size()" },
-  { "size", SL_SIZE (Logrotate, size), "10MB", "largest size of a file; the message that would pass it starts a new one" },
-  { "rotations", SL_INT (Logrotate, rotations), "1", "old files kept as NAME.1 (newest) to NAME.N" },
+  { "size", SL_SIZE (Logrotate, size), "10MB", "largest size of a file; the message that would pass it starts a new one",
+    SL_RANGE (1, G_MAXINT64) },
+  { "rotations", SL_INT (Logrotate, rotations), "1", "old files kept as NAME.1 (newest) to NAME.N", SL_RANGE (0, 1000) },
   { NULL }
 };
 
@@ -165,18 +166,6 @@ read_logrotate (FileDestination *self, GError **error)
   if (!lr)
     return FALSE;
   gboolean ok = sl_options_bind (lr, logrotate_options, &self->rotate, NULL, error);
-  if (ok && self->rotate.size <= 0)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (lr, "size"),
-                        _("logrotate() needs a size above zero"));
-      ok = FALSE;
-    }
-  else if (ok && (self->rotate.rotations < 0 || self->rotate.rotations > 1000))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (lr, "rotations"),
-                        _("rotations() takes 0 to 1000 old files"));
-      ok = FALSE;
-    }
   sl_options_free (lr);
   return ok;
 }

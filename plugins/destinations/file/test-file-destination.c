@@ -619,7 +619,7 @@ test_logrotate_errors (SlTestEnv *env, gconstpointer data)
     "  logrotate(enable(yes) size(0))); };\n"
     "log { destination(d); };\n");
   g_assert_nonnull (strstr (zero, "sluice.conf:3:"));
-  g_assert_nonnull (strstr (zero, "logrotate() needs a size above zero"));
+  g_assert_nonnull (strstr (zero, "option 'size' of logrotate() must be at least 1 byte, got '0'"));
   g_autofree gchar *typo = syntax_errors (env,
     "@version: 4.0\n"
     "destination d { file(\"@DIR@/x.log\" logrotate(enable(yes) sise(1M))); };\n"

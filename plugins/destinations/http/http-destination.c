@@ -71,7 +71,7 @@ static const SlOptionSpec http_options[] = {
   { "user-agent", SL_STRING (HttpDestination, user_agent), "sluice/" SL_VERSION, "the User-Agent header" },
   { "body", SL_TEMPLATE (HttpDestination, body), "${MESSAGE}", "how each message is written into the body" },
   { "template", SL_TEMPLATE (HttpDestination, body), NULL, "the same as body()" },
-  { "batch-lines", SL_INT (HttpDestination, batch_lines), "1", "most messages in one request" },
+  { "batch-lines", SL_INT (HttpDestination, batch_lines), "1", "most messages in one request", SL_RANGE_POSITIVE },
   { "batch-bytes", SL_SIZE (HttpDestination, batch_bytes), "0",
     "most bytes of messages in one request (a longer message goes alone); 0: no limit" },
   { "body-prefix", SL_STRING (HttpDestination, body_prefix), NULL, "text before the messages of a request" },
@@ -80,7 +80,8 @@ static const SlOptionSpec http_options[] = {
   { "timeout", SL_DURATION (HttpDestination, timeout_ms), "10",
     "how long a request may take before it is retried; 0: no limit" },
   { "retries", SL_INT (HttpDestination, retries), "3",
-    "attempts of a request, with back-off and on the next url(), before its messages wait time-reopen(); none is dropped" },
+    "attempts of a request, with back-off and on the next url(), before its messages wait time-reopen(); none is dropped",
+    SL_RANGE_POSITIVE },
   { "tls", SL_BLOCK (HttpDestination, tls_node), NULL,
     "ca-file(), ca-dir(), cert-file(), key-file(), peer-verify(), cipher-suite(), ssl-version()" },
   TLS_OPTIONS (HttpDestination, tls.),
@@ -206,12 +207,6 @@ http_init (SlDriver *d, GError **error)
   self->env = *sl_driver_template_env (d);
   if (!read_urls (self, error) || !read_response_action (self, error) || !read_tls (self, error))
     return FALSE;
-  if (self->batch_lines < 1)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "batch-lines"),
-                        _("batch-lines() must be at least 1, not %d"), self->batch_lines);
-      return FALSE;
-    }
   for (guint i = 0; self->headers && i < self->headers->len; i++)
     self->header_list = curl_slist_append (self->header_list, g_ptr_array_index (self->headers, i));
   /* libcurl would wait a second for "100 Continue" before a large body */

@@ -19,14 +19,37 @@ static const SlOptionWord transport_words[] = {
   { NULL }
 };
 
+static const SlOptionWord ip_protocol_words[] = {
+  { "0", 0 }, { "4", 4 }, { "6", 6 }, { NULL }
+};
+
+/* What tells the classes apart. */
+typedef struct
+{
+  gboolean unix_socket;      /* a path, not a host and port */
+  gboolean has_transport;    /* transport() chooses; without it, tls() makes TCP into TLS */
+  gboolean datagram;         /* datagrams whatever was written */
+  gboolean rfc5424;          /* syslog(): its own header, octet-counted over streams */
+  const gchar *tls_port;     /* the port over TLS without port(), or NULL for the table's */
+} NetDestinationKind;
+
+static const NetDestinationKind tcp_kind = { 0 };
+static const NetDestinationKind udp_kind = { .datagram = TRUE };
+/* RFC 5425's port, as syslog-ng's network() and syslog() use it */
+static const NetDestinationKind network_kind = { .has_transport = TRUE, .tls_port = "6514" };
+static const NetDestinationKind syslog_kind = { .has_transport = TRUE, .rfc5424 = TRUE, .tls_port = "6514" };
+static const NetDestinationKind unix_stream_kind = { .unix_socket = TRUE };
+static const NetDestinationKind unix_dgram_kind = { .unix_socket = TRUE, .datagram = TRUE };
+
 #define IP_OPTIONS(default_port, port_help) \
   { "host", SL_STRING (NetDestination, host), NULL, "the host to send to", .flags = SL_OPT_POSITIONAL }, \
-  { "port", SL_STRING (NetDestination, port), default_port, port_help }, \
-  { "destport", SL_STRING (NetDestination, port), NULL, "the same as port()" }, \
+  { "port", SL_PORT (NetDestination, port), default_port, port_help }, \
+  { "destport", SL_PORT (NetDestination, port), NULL, "the same as port()" }, \
   { "ip", SL_STRING (NetDestination, local_ip), NULL, "local address to send from" }, \
   { "localip", SL_STRING (NetDestination, local_ip), NULL, "the same as ip()" }, \
-  { "localport", SL_STRING (NetDestination, local_port), NULL, "local port to send from" }, \
-  { "ip-protocol", SL_INT (NetDestination, ip_protocol), "0", "4 or 6 to resolve the host to that family only; 0 takes either" }, \
+  { "localport", SL_PORT (NetDestination, local_port), NULL, "local port to send from; 0: any", SL_RANGE (0, 65535) }, \
+  { "ip-protocol", SL_CHOICE (NetDestination, ip_protocol), "0", "4 or 6 to resolve the host to that family only; 0 takes either", \
+    .words = ip_protocol_words }, \
   { "so-keepalive", SL_BOOL (NetDestination, so_keepalive), "no", "enable TCP keepalive probes" }, \
   { "failover", SL_BLOCK (NetDestination, failover), NULL, \
     "servers(\"h2\" \"h3\") to try in order when the host cannot be reached, failback() to return" }
@@ -40,7 +63,8 @@ static const SlOptionWord transport_words[] = {
   { "template", SL_TEMPLATE (NetDestination, template), NULL, "the MSG part after the RFC 5424 header; $MESSAGE when unset" }
 
 #define COMMON_OPTIONS \
-  { "so-sndbuf", SL_SIZE (NetDestination, so_sndbuf_bytes), "0", "socket send buffer; 0 keeps the system default" }, \
+  { "so-sndbuf", SL_SIZE (NetDestination, so_sndbuf_bytes), "0", "socket send buffer; 0 keeps the system default", \
+    SL_RANGE (0, G_MAXINT) }, \
   { "keep-alive", SL_UNBOUND (SL_OPT_BOOL), "yes", "accepted for syslog-ng compatibility; a reload reconnects", \
     .inherit = "keep-alive" }, \
   { "close-on-input", SL_BOOL (NetDestination, close_on_input), "yes", \
@@ -96,9 +120,10 @@ static const SlOptionSpec failover_options[] = {
 };
 
 static const SlOptionSpec failback_options[] = {
-  { "tcp-probe-interval", SL_DURATION (Failback, probe_interval_ms), "60", "time between connection probes of the primary" },
+  { "tcp-probe-interval", SL_DURATION (Failback, probe_interval_ms), "60", "time between connection probes of the primary",
+    SL_RANGE (1000, G_MAXINT64) },
   { "successful-probes-required", SL_INT (Failback, probes_required), "3",
-    "probes in a row that must succeed before failing back" },
+    "probes in a row that must succeed before failing back", SL_RANGE_POSITIVE },
   { NULL }
 };
 
@@ -144,8 +169,8 @@ read_failback (NetDestination *self, const SlCfgNode *node, GError **error)
     return FALSE;
   self->failback = TRUE;
   /* probes are made by writes, and not more than once a second */
-  self->probe_interval_us = MAX (failback.probe_interval_ms, 1000) * 1000;
-  self->probes_required = MAX (failback.probes_required, 1);
+  self->probe_interval_us = failback.probe_interval_ms * 1000;
+  self->probes_required = failback.probes_required;
   sl_options_free (o);
   return TRUE;
 }
@@ -184,7 +209,8 @@ static gboolean
 read_tls (NetDestination *self, GError **error)
 {
   SlDriver *d = &self->super;
-  gboolean written = strcmp (d->klass->name, "tcp") != 0 && sl_options_is_set (d->options, "transport");
+  const NetDestinationKind *kind = d->klass->data;
+  gboolean written = kind->has_transport && sl_options_is_set (d->options, "transport");
   if (self->tls_node && written && self->transport != NET_TRANSPORT_TLS)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "tls"),
@@ -203,30 +229,24 @@ read_tls (NetDestination *self, GError **error)
 static gboolean
 read_ip_options (NetDestination *self, GError **error)
 {
-  const gchar *kind = self->super.klass->name;
+  const NetDestinationKind *kind = self->super.klass->data;
   SlOptions *o = self->super.options;
   if (!self->host || !*self->host)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, self->super.pos, _("%s() needs the host to send to"), kind);
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, self->super.pos, _("%s() needs the host to send to"),
+                        self->super.klass->name);
       return FALSE;
     }
   if (!read_tls (self, error))
     return FALSE;
-  self->socktype = strcmp (kind, "udp") == 0 || self->transport == NET_TRANSPORT_UDP ? SOCK_DGRAM : SOCK_STREAM;
+  self->socktype = kind->datagram || self->transport == NET_TRANSPORT_UDP ? SOCK_DGRAM : SOCK_STREAM;
   gboolean tls = self->transport == NET_TRANSPORT_TLS;
   const gchar *port = self->port;
-  if (tls && strcmp (kind, "tcp") != 0 && !sl_options_is_set (o, "port") && !sl_options_is_set (o, "destport"))
-    /* RFC 5425's port, as syslog-ng's network() and syslog() use it */
-    port = "6514";
+  if (tls && kind->tls_port && !sl_options_is_set (o, "port") && !sl_options_is_set (o, "destport"))
+    port = kind->tls_port;
   else if (!port)
     /* syslog()'s defaults: 601 for RFC 6587 over TCP, 514 for UDP */
     port = self->socktype == SOCK_STREAM ? "601" : "514";
-  if (self->ip_protocol != 0 && self->ip_protocol != 4 && self->ip_protocol != 6)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "ip-protocol"),
-                        _("ip-protocol() is 4 or 6, not %d"), self->ip_protocol);
-      return FALSE;
-    }
   self->family = self->ip_protocol == 4 ? AF_INET : self->ip_protocol == 6 ? AF_INET6 : AF_UNSPEC;
   g_ptr_array_add (self->targets, target_new (self->host, port));
   return read_failover (self, port, error);
@@ -243,7 +263,7 @@ read_unix_options (NetDestination *self, GError **error)
       return FALSE;
     }
   self->family = AF_UNIX;
-  self->socktype = strcmp (self->super.klass->name, "unix-dgram") == 0 ? SOCK_DGRAM : SOCK_STREAM;
+  self->socktype = ((const NetDestinationKind *) self->super.klass->data)->datagram ? SOCK_DGRAM : SOCK_STREAM;
   g_ptr_array_add (self->targets, target_new (path, NULL));
   return TRUE;
 }
@@ -263,19 +283,13 @@ net_init (SlDriver *d, GError **error)
   self->oversize = sl_stats_counter ("destination", d->id, d->klass->name, "oversize");
   self->dropped = sl_stats_counter ("destination", d->id, d->klass->name, "dropped");
 
-  gboolean unix_socket = g_str_has_prefix (d->klass->name, "unix-");
-  if (!(unix_socket ? read_unix_options (self, error) : read_ip_options (self, error)))
+  const NetDestinationKind *kind = d->klass->data;
+  if (!(kind->unix_socket ? read_unix_options (self, error) : read_ip_options (self, error)))
     return FALSE;
-  if (self->so_sndbuf_bytes > G_MAXINT)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "so-sndbuf"),
-                        _("so-sndbuf() must be between 0 and %d bytes"), G_MAXINT);
-      return FALSE;
-    }
   self->so_sndbuf = (gint) self->so_sndbuf_bytes;
 
   NetFormat *f = &self->format;
-  f->rfc5424 = strcmp (d->klass->name, "syslog") == 0;
+  f->rfc5424 = kind->rfc5424;
   f->octet_count = f->rfc5424 && self->socktype == SOCK_STREAM;
   if (f->rfc5424)
     f->sdata = sl_template_compile ("${SDATA}", NULL);
@@ -353,7 +367,7 @@ static const SlDestinationOps net_ops = {
   .close = net_close,
 };
 
-#define NET_DESTINATION_CLASS(var, word, table, caps, text) \
+#define NET_DESTINATION_CLASS(var, word, variant, table, caps, text) \
   static const SlDriverClass var = { \
     .kind = SL_DRIVER_DESTINATION, \
     .name = word, \
@@ -361,6 +375,7 @@ static const SlDestinationOps net_ops = {
     .options = table, \
     .capabilities = caps, \
     .instance_size = sizeof (NetDestination), \
+    .data = &variant, \
     .init = net_init, \
     .free = net_free, \
     .ops.destination = &net_ops, \
@@ -372,15 +387,15 @@ static const SlDestinationOps net_ops = {
 #define IP_CAPS (SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER)
 #define UNIX_CAPS (SL_CAP_TEMPLATES | SL_CAP_DISK_BUFFER)
 
-NET_DESTINATION_CLASS (tcp_class, "tcp", tcp_options, IP_CAPS, "send syslog over TCP (TLS with tls()), one line per message");
-NET_DESTINATION_CLASS (udp_class, "udp", udp_options, IP_CAPS, "send syslog over UDP, one datagram per message");
-NET_DESTINATION_CLASS (network_class, "network", network_options, IP_CAPS,
+NET_DESTINATION_CLASS (tcp_class, "tcp", tcp_kind, tcp_options, IP_CAPS, "send syslog over TCP (TLS with tls()), one line per message");
+NET_DESTINATION_CLASS (udp_class, "udp", udp_kind, udp_options, IP_CAPS, "send syslog over UDP, one datagram per message");
+NET_DESTINATION_CLASS (network_class, "network", network_kind, network_options, IP_CAPS,
                        "send syslog over TCP, UDP or TLS, chosen by transport()");
-NET_DESTINATION_CLASS (syslog_class, "syslog", syslog_options, IP_CAPS,
+NET_DESTINATION_CLASS (syslog_class, "syslog", syslog_kind, syslog_options, IP_CAPS,
                        "send RFC 5424 syslog, octet-counted over TCP (RFC 6587) or TLS (RFC 5425), or over UDP");
-NET_DESTINATION_CLASS (unix_stream_class, "unix-stream", unix_options, UNIX_CAPS,
+NET_DESTINATION_CLASS (unix_stream_class, "unix-stream", unix_stream_kind, unix_options, UNIX_CAPS,
                        "send syslog to a unix stream socket");
-NET_DESTINATION_CLASS (unix_dgram_class, "unix-dgram", unix_options, UNIX_CAPS,
+NET_DESTINATION_CLASS (unix_dgram_class, "unix-dgram", unix_dgram_kind, unix_options, UNIX_CAPS,
                        "send syslog to a unix datagram socket");
 
 G_MODULE_EXPORT const SlModule sl_module = {

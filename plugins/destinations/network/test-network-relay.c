@@ -590,7 +590,7 @@ test_config_errors (SlRelay *relay, gconstpointer data)
     { "tcp(\"127.0.0.1\" failover(servers(\"::1\") failback(tcp-probe-interval(soon))))", "expects a duration" },
     { "unix-stream(\"/tmp/x\" workers(2))", "unknown option 'workers' in unix-stream()" },
     { "syslog(port(601))", "syslog() needs the host to send to" },
-    { "tcp(\"127.0.0.1\" ip-protocol(5))", "ip-protocol() is 4 or 6" },
+    { "tcp(\"127.0.0.1\" ip-protocol(5))", "'5' is not a value of ip-protocol(); expected one of: 0, 4, 6" },
     { "unix-stream(template(\"$MSG\"))", "unix-stream() needs the path of the socket" },
   };
   const gchar *module_path = sl_test_module_path ();

@@ -47,7 +47,7 @@ static const SlOptionSpec pipe_options[] = {
   { "template", SL_TEMPLATE (PipeDestination, template), DEFAULT_TEMPLATE,
     "how each message is written (a template or a template's name)" },
   { "create-pipe", SL_BOOL (PipeDestination, create_pipe), "yes", "make the named pipe when it does not exist" },
-  { "perm", SL_INT (PipeDestination, perm), "0600", "mode of a pipe this driver makes", .inherit = "perm" },
+  { "perm", SL_INT (PipeDestination, perm), "0600", "mode of a pipe this driver makes", .inherit = "perm", SL_RANGE_MODE },
   { "owner", SL_STRING (PipeDestination, owner_name), NULL, "owner of a pipe this driver makes", .inherit = "owner" },
   { "group", SL_STRING (PipeDestination, group_name), NULL, "group of a pipe this driver makes", .inherit = "group" },
   { NULL }

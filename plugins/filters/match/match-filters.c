@@ -10,7 +10,6 @@
 #include "core/matcher.h"
 #include "core/plugin.h"
 
-#include <string.h>
 
 typedef struct
 {
@@ -38,16 +37,6 @@ static const SlOptionSpec match_options[] = {
   { NULL }
 };
 
-/* The field each class reads; match() reads what its options say. */
-static const struct
-{
-  const gchar *filter;
-  const gchar *subject;
-} fixed_subjects[] = {
-  { "program", "PROGRAM" },
-  { "host", "HOST" },
-  { "message", "MESSAGE" },
-};
 
 static SlTemplate *
 compile_field (const gchar *name, SlCfgPos pos, GError **error)
@@ -66,9 +55,9 @@ static SlTemplate *
 match_subject (MatchFilter *self, GError **error)
 {
   SlDriver *d = &self->super;
-  for (guint i = 0; i < G_N_ELEMENTS (fixed_subjects); i++)
-    if (strcmp (d->klass->name, fixed_subjects[i].filter) == 0)
-      return sl_template_compile_name (fixed_subjects[i].subject, NULL);
+  /* the field each class reads (its data); match() reads what its options say */
+  if (d->klass->data)
+    return sl_template_compile_name (d->klass->data, NULL);
 
   if (self->value && sl_options_is_set (d->options, "template"))
     {
@@ -132,25 +121,26 @@ static const SlFilterOps match_filter_ops = {
   .process = match_filter_process,
 };
 
-#define MATCH_FILTER_CLASS(var, word, table, text) \
+#define MATCH_FILTER_CLASS(var, word, subject, table, text) \
   static const SlDriverClass var = { \
     .kind = SL_DRIVER_FILTER, \
     .name = word, \
     .summary = text, \
     .options = table, \
     .instance_size = sizeof (MatchFilter), \
+    .data = subject, \
     .init = match_filter_init, \
     .free = match_filter_free, \
     .ops.filter = &match_filter_ops, \
   }
 
-MATCH_FILTER_CLASS (program_class, "program", field_filter_options,
+MATCH_FILTER_CLASS (program_class, "program", "PROGRAM", field_filter_options,
                     "match PROGRAM against a pattern: program(\"^sshd$\")");
-MATCH_FILTER_CLASS (host_class, "host", field_filter_options,
+MATCH_FILTER_CLASS (host_class, "host", "HOST", field_filter_options,
                     "match HOST against a pattern: host(\"^web[0-9]+$\")");
-MATCH_FILTER_CLASS (message_class, "message", field_filter_options,
+MATCH_FILTER_CLASS (message_class, "message", "MESSAGE", field_filter_options,
                     "match MESSAGE against a pattern: message(\"failed\" flags(ignore-case))");
-MATCH_FILTER_CLASS (match_class, "match", match_options,
+MATCH_FILTER_CLASS (match_class, "match", NULL, match_options,
                     "match a field, a template, or the header and text: match(\"^10\\\\.\" value(\"SOURCEIP\"))");
 
 G_MODULE_EXPORT const SlModule sl_module = {

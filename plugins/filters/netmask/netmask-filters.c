@@ -75,7 +75,7 @@ static gboolean
 netmask_init (SlDriver *d, GError **error)
 {
   NetmaskFilter *self = (NetmaskFilter *) d;
-  self->v6 = strcmp (d->klass->name, "netmask6") == 0;
+  self->v6 = *(const gboolean *) d->klass->data;
   const gchar *text = self->text;
   if (!text)
     {
@@ -160,6 +160,10 @@ netmask_match (SlDriver *d, const SlMessage *msg)
 
 static const SlFilterOps netmask_ops = { .match = netmask_match };
 
+/* what tells the classes apart: whether the network is IPv6 */
+static const gboolean ipv4_network = FALSE;
+static const gboolean ipv6_network = TRUE;
+
 static const SlDriverClass netmask_class = {
   .kind = SL_DRIVER_FILTER,
   .name = "netmask",
@@ -167,6 +171,7 @@ static const SlDriverClass netmask_class = {
              "netmask(\"10.0.0.0/8\") or netmask(\"192.168.1.0/255.255.255.0\")",
   .options = netmask_options,
   .instance_size = sizeof (NetmaskFilter),
+  .data = &ipv4_network,
   .init = netmask_init,
   .ops.filter = &netmask_ops,
 };
@@ -177,6 +182,7 @@ static const SlDriverClass netmask6_class = {
   .summary = "the sender's IPv6 address is in a network: netmask6(\"2001:db8::/32\")",
   .options = netmask_options,
   .instance_size = sizeof (NetmaskFilter),
+  .data = &ipv6_network,
   .init = netmask_init,
   .ops.filter = &netmask_ops,
 };

@@ -51,11 +51,13 @@ typedef struct
 } RateLimitFilter;
 
 static const SlOptionSpec rate_limit_options[] = {
-  { "rate", SL_INT (RateLimitFilter, rate), NULL, "messages a second for each value of the template" },
+  { "rate", SL_INT (RateLimitFilter, rate), NULL, "messages a second for each value of the template",
+    .flags = SL_OPT_REQUIRED, SL_RANGE (1, NSEC_PER_SEC) },
   { "template", SL_TEMPLATE (RateLimitFilter, template), NULL,
     "what messages are counted by, such as $HOST; unset: all together" },
   { "key", SL_TEMPLATE (RateLimitFilter, key_option), NULL, "the same as template()" },
-  { "max-keys", SL_INT (RateLimitFilter, max_keys), "10000", "template values kept at once; further ones share one budget" },
+  { "max-keys", SL_INT (RateLimitFilter, max_keys), "10000", "template values kept at once; further ones share one budget",
+    SL_RANGE (1, 1 << 24) },
   { NULL }
 };
 
@@ -63,25 +65,6 @@ static gboolean
 rate_limit_init (SlDriver *d, GError **error)
 {
   RateLimitFilter *self = (RateLimitFilter *) d;
-  if (!sl_options_is_set (d->options, "rate"))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos,
-                        _("%s() needs rate(), the messages a second it lets through"), d->klass->name);
-      return FALSE;
-    }
-  if (self->rate < 1 || self->rate > NSEC_PER_SEC)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "rate"),
-                        _("rate() must be 1 to 1000000000 messages a second, not %d"), self->rate);
-      return FALSE;
-    }
-  gint max_keys = self->max_keys;
-  if (max_keys < 1 || max_keys > (1 << 24))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "max-keys"),
-                        _("max-keys() must be 1 to 16777216, not %d"), max_keys);
-      return FALSE;
-    }
   self->interval = NSEC_PER_SEC / self->rate;
   self->tolerance = NSEC_PER_SEC - self->interval;
 
@@ -90,7 +73,7 @@ rate_limit_init (SlDriver *d, GError **error)
     {
       /* at most half full, so that a key finds its place in a few probes */
       guint size = 2 * PROBES;
-      while (size < 2 * (guint) max_keys)
+      while (size < 2 * (guint) self->max_keys)
         size <<= 1;
       self->table = g_new0 (Budget, size);
       self->mask = size - 1;

@@ -162,10 +162,10 @@ assert_refused (const gchar *filter, const gchar *expected)
 static void
 test_config_errors (void)
 {
-  assert_refused ("rate-limit(template(\"$HOST\"))", "test.conf:1:12: rate-limit() needs rate()");
-  assert_refused ("rate-limit(rate(0))", "test.conf:1:23: rate() must be 1 to 1000000000");
-  assert_refused ("rate-limit(rate(-5))", "rate() must be 1 to 1000000000");
-  assert_refused ("rate-limit(rate(10) max-keys(0))", "max-keys() must be 1 to 16777216");
+  assert_refused ("rate-limit(template(\"$HOST\"))", "test.conf:1:12: rate-limit() needs option rate()");
+  assert_refused ("rate-limit(rate(0))", "test.conf:1:28: option 'rate' of rate-limit() must be 1 to 1000000000, got '0'");
+  assert_refused ("rate-limit(rate(-5))", "option 'rate' of rate-limit() must be 1 to 1000000000, got '-5'");
+  assert_refused ("rate-limit(rate(10) max-keys(0))", "option 'max-keys' of rate-limit() must be 1 to 16777216, got '0'");
   assert_refused ("rate-limit(rate(10) template(\"$(nosuchfunction)\"))", "unknown template function 'nosuchfunction'");
 }
 

@@ -67,7 +67,7 @@ static gboolean
 priority_init (SlDriver *d, GError **error)
 {
   PriorityFilter *self = (PriorityFilter *) d;
-  self->of_facility = strcmp (d->klass->name, "facility") == 0;
+  self->of_facility = *(const gboolean *) d->klass->data;
   GPtrArray *values = self->values;
   if (!values || !values->len)
     {
@@ -103,20 +103,25 @@ priority_match (SlDriver *d, const SlMessage *msg)
 
 static const SlFilterOps priority_ops = { .match = priority_match };
 
-#define PRIORITY_FILTER_CLASS(var, word, text) \
+/* what each class reads of the priority: whether the facility */
+static const gboolean facility_part = TRUE;
+static const gboolean level_part = FALSE;
+
+#define PRIORITY_FILTER_CLASS(var, word, part, text) \
   static const SlDriverClass var = { \
     .kind = SL_DRIVER_FILTER, \
     .name = word, \
     .summary = text, \
     .options = priority_options, \
     .instance_size = sizeof (PriorityFilter), \
+    .data = &part, \
     .init = priority_init, \
     .ops.filter = &priority_ops, \
   }
 
-PRIORITY_FILTER_CLASS (facility_class, "facility", "match the facility: facility(auth, authpriv) or facility(local0..local7)");
-PRIORITY_FILTER_CLASS (level_class, "level", "match the level: level(err..emerg) or level(info, notice)");
-PRIORITY_FILTER_CLASS (priority_class, "priority", "the same as level()");
+PRIORITY_FILTER_CLASS (facility_class, "facility", facility_part, "match the facility: facility(auth, authpriv) or facility(local0..local7)");
+PRIORITY_FILTER_CLASS (level_class, "level", level_part, "match the level: level(err..emerg) or level(info, notice)");
+PRIORITY_FILTER_CLASS (priority_class, "priority", level_part, "the same as level()");
 
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,

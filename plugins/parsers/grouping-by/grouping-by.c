@@ -94,7 +94,8 @@ static const SlOptionSpec grouping_by_options[] = {
   { "trigger", SL_FILTER (GroupingBy, trigger), NULL,
     "a message that passes it closes its context at once" },
   { "timeout", SL_DURATION (GroupingBy, timeout), NULL,
-    "a context with no new message for this long is aggregated (seconds)" },
+    "a context with no new message for this long is aggregated", .flags = SL_OPT_REQUIRED,
+    SL_RANGE (1000, G_MAXINT64) },
   { "sort-key", SL_TEMPLATE (GroupingBy, sort_key), NULL,
     "messages of a context are put in the order of this template's value before aggregating" },
   { "aggregate", SL_BLOCK (GroupingBy, aggregate), NULL,
@@ -213,12 +214,6 @@ grouping_by_init (SlDriver *d, GError **error)
   if (!self->key)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("grouping-by() needs key()"));
-      return FALSE;
-    }
-  if (self->timeout < 1000)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "timeout"),
-                        _("grouping-by() needs a timeout() of at least one second"));
       return FALSE;
     }
   if (self->inject_mode == INJECT_INTERNAL)

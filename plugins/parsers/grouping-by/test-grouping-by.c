@@ -160,7 +160,7 @@ static void
 test_errors (SlTestEnv *env, gconstpointer data)
 {
   expect_error (env, "timeout(5) aggregate(value(\"A\" \"b\"))", "grouping-by() needs key()");
-  expect_error (env, "key(\"k\") aggregate(value(\"A\" \"b\"))", "needs a timeout() of at least one second");
+  expect_error (env, "key(\"k\") aggregate(value(\"A\" \"b\"))", "grouping-by() needs option timeout()");
   expect_error (env, "key(\"k\") timeout(5)", "grouping-by() needs aggregate()");
   expect_error (env, "key(\"k\") timeout(5) aggregate(value(\"A\"))", "value() takes a name and a template");
   expect_error (env, "key(\"k\") timeout(5) aggregate(inherit-mode(all))", "inherit-mode() takes context");

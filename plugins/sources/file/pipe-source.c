@@ -32,7 +32,7 @@ typedef struct
 static const SlOptionSpec pipe_options[] = {
   { "path", SL_STRING (PipeSource, path), NULL, "the named pipe to read; made when missing",
     .flags = SL_OPT_POSITIONAL },
-  { "perm", SL_INT (PipeSource, perm), "0600", "mode of the pipe when it is made" },
+  { "perm", SL_INT (PipeSource, perm), "0600", "mode of the pipe when it is made", SL_RANGE_MODE },
   { "create-dirs", SL_BOOL (PipeSource, create_dirs), "no", "create the pipe's folder" },
   { NULL }
 };

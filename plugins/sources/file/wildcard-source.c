@@ -44,11 +44,12 @@ typedef struct
 } WildcardSource;
 
 static const SlOptionSpec wildcard_options[] = {
-  { "base-dir", SL_STRING (WildcardSource, base_dir), NULL, "the folder the files are in; required" },
+  { "base-dir", SL_STRING (WildcardSource, base_dir), NULL, "the folder the files are in", .flags = SL_OPT_REQUIRED },
   { "filename-pattern", SL_STRING (WildcardSource, pattern), NULL,
-    "which files to follow: a glob (* and ?) matched against their names; required" },
+    "which files to follow: a glob (* and ?) matched against their names", .flags = SL_OPT_REQUIRED },
   { "recursive", SL_BOOL (WildcardSource, recursive), "no", "also the files in the folders under base-dir()" },
-  { "max-files", SL_INT (WildcardSource, max_files), "100", "the most files followed at once; more are left alone" },
+  { "max-files", SL_INT (WildcardSource, max_files), "100", "the most files followed at once; more are left alone",
+    SL_RANGE_POSITIVE },
   { "follow-freq", SL_DURATION (WildcardSource, follow_freq), "1",
     "how long between looks for new files and new lines; inotify also wakes the reader at once" },
   SL_MULTI_LINE_OPTIONS (WildcardSource, multi_line),
@@ -59,17 +60,10 @@ static gboolean
 wildcard_init (SlDriver *d, GError **error)
 {
   WildcardSource *self = (WildcardSource *) d;
-  const gchar *missing = !self->base_dir || !*self->base_dir ? "base-dir"
-                         : !self->pattern || !*self->pattern ? "filename-pattern" : NULL;
+  const gchar *missing = !*self->base_dir ? "base-dir" : !*self->pattern ? "filename-pattern" : NULL;
   if (missing)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("wildcard-file() needs %s()"), missing);
-      return FALSE;
-    }
-  if (self->max_files < 1)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "max-files"),
-                        _("max-files() must be at least 1"));
       return FALSE;
     }
   g_autoptr (GError) local = NULL;

@@ -24,7 +24,7 @@ typedef struct
 static const SlOptionSpec journal_options[] = {
   { "prefix", SL_STRING (JournalSource, prefix), ".journald.", "put before each journal field's name" },
   { "max-field-size", SL_SIZE (JournalSource, max_field_size), "65536",
-    "longer field values are cut to this many bytes" },
+    "longer field values are cut to this many bytes", SL_RANGE (1, G_MAXINT32) },
   { "namespace", SL_STRING (JournalSource, namespace_name), NULL,
     "the journal namespace to read; \"*\" reads every namespace; none: the default one" },
   { "journal-dir", SL_STRING (JournalSource, dir), NULL,
@@ -42,12 +42,6 @@ journal_init (SlDriver *d, GError **error)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "journal-dir"),
                         _("systemd-journal() reads either a journal-dir() or a namespace(), not both"));
-      return FALSE;
-    }
-  if (self->max_field_size < 1 || self->max_field_size > G_MAXINT32)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "max-field-size"),
-                        _("max-field-size() must be between 1 byte and 2 GiB"));
       return FALSE;
     }
   return TRUE;

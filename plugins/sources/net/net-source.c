@@ -18,7 +18,6 @@
 
 #include <errno.h>
 #include <netdb.h>
-#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -60,6 +59,22 @@ is_tls (gint transport)
   return transport == NET_TLS || transport == NET_PROXIED_TLS || transport == NET_PROXIED_TLS_PASSTHROUGH;
 }
 
+/* What tells tcp(), udp(), network() and syslog() apart. */
+typedef struct
+{
+  gboolean datagram;         /* UDP whatever was written */
+  gboolean rfc5424;          /* flags(syslog-protocol), and octet counting over TCP and TLS */
+  const gchar *udp_port;     /* the port over UDP without port(), or NULL for the table's */
+  const gchar *tls_port;     /* the port over TLS without port(), or NULL for the table's */
+} NetSourceKind;
+
+static const NetSourceKind tcp_kind = { 0 };
+static const NetSourceKind udp_kind = { .datagram = TRUE };
+/* RFC 5425's port, where syslog-ng's network() and syslog() listen for
+ * TLS; syslog() over UDP listens where RFC 5426 puts it, as syslog-ng does */
+static const NetSourceKind network_kind = { .tls_port = "6514" };
+static const NetSourceKind syslog_kind = { .rfc5424 = TRUE, .udp_port = "514", .tls_port = "6514" };
+
 typedef struct
 {
   SlDriver super;
@@ -80,15 +95,17 @@ typedef struct
 #define NET_OPTIONS(default_port) \
   { "ip", SL_STRING (NetSource, ip), "0.0.0.0", "address to listen on" }, \
   { "localip", SL_STRING (NetSource, ip), NULL, "the same as ip()" }, \
-  { "port", SL_STRING (NetSource, port), default_port, "port to listen on" }, \
-  { "localport", SL_STRING (NetSource, port), NULL, "the same as port()" }, \
-  { "so-rcvbuf", SL_SIZE (NetSource, so_rcvbuf), "0", "socket receive buffer; 0 keeps the system default" }, \
+  { "port", SL_PORT (NetSource, port), default_port, "port to listen on" }, \
+  { "localport", SL_PORT (NetSource, port), NULL, "the same as port()" }, \
+  { "so-rcvbuf", SL_SIZE (NetSource, so_rcvbuf), "0", "socket receive buffer; 0 keeps the system default", \
+    SL_RANGE (0, G_MAXINT) }, \
   { "ip-protocol", SL_UNBOUND (SL_OPT_INT), "4", "accepted for syslog-ng compatibility; the address decides" }
 
 #define STREAM_OPTIONS \
   { "keep-alive", SL_UNBOUND (SL_OPT_BOOL), "yes", "accepted for syslog-ng compatibility", .inherit = "keep-alive" }, \
   { "so-keepalive", SL_BOOL (NetSource, so_keepalive), "no", "enable TCP keepalive probes" }, \
-  { "listen-backlog", SL_INT (NetSource, listen_backlog), "256", "pending connections the kernel keeps" }, \
+  { "listen-backlog", SL_INT (NetSource, listen_backlog), "256", "pending connections the kernel keeps", \
+    SL_RANGE (1, 65535) }, \
   { "tls", SL_BLOCK (NetSource, tls_node), NULL, \
     "TLS: key-file() cert-file() ca-file() ca-dir() crl-dir() peer-verify() trusted-keys() trusted-dn() ..." }
 
@@ -145,29 +162,20 @@ static gboolean
 net_init (SlDriver *d, GError **error)
 {
   NetSource *self = (NetSource *) d;
-  const gchar *kind = d->klass->name;
+  const NetSourceKind *kind = d->klass->data;
   if (!read_tls (self, error))
     return FALSE;
-  self->stream = strcmp (kind, "udp") != 0 && self->transport != NET_UDP;
-  if (strcmp (kind, "syslog") == 0)
+  self->stream = !kind->datagram && self->transport != NET_UDP;
+  if (kind->rfc5424)
     sl_driver_source_add_flags (d, SL_SOURCE_FLAG_SYSLOG_PROTOCOL);
-  gboolean syslog_stream = strcmp (kind, "syslog") == 0 && self->transport != NET_UDP && self->transport != NET_FRAMED;
+  gboolean syslog_stream = kind->rfc5424 && self->stream && self->transport != NET_FRAMED;
   gboolean octets = self->transport == NET_FRAMED || syslog_stream;
   self->settings.framing = octets ? SL_STREAM_FRAME_OCTET_COUNT : SL_STREAM_FRAME_NEWLINE;
   gboolean port_set = sl_options_is_set (d->options, "port") || sl_options_is_set (d->options, "localport");
-  /* syslog() over UDP listens where RFC 5426 puts it, as syslog-ng does */
-  if (strcmp (kind, "syslog") == 0 && !self->stream && !port_set)
-    self->port = "514";
-  /* RFC 5425's port, where syslog-ng's network() and syslog() listen for TLS */
-  if (strcmp (kind, "tcp") != 0 && is_tls (self->transport) && !port_set)
-    self->port = "6514";
-  if (self->so_rcvbuf > G_MAXINT)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "so-rcvbuf"),
-                        _("so-rcvbuf() must be between 0 and %d bytes"), G_MAXINT);
-      return FALSE;
-    }
-  self->listen_backlog = MAX (self->listen_backlog, 1);
+  if (kind->udp_port && !self->stream && !port_set)
+    self->port = kind->udp_port;
+  if (kind->tls_port && is_tls (self->transport) && !port_set)
+    self->port = kind->tls_port;
   self->settings.so_keepalive = self->so_keepalive;
   self->settings.so_rcvbuf = (gint) self->so_rcvbuf;
   self->settings.tls = self->tls;
@@ -260,7 +268,7 @@ static const SlSourceOps net_ops = {
   .stop = net_stop,
 };
 
-#define NET_SOURCE_CLASS(var, word, table, caps, defs, text) \
+#define NET_SOURCE_CLASS(var, word, variant, table, caps, defs, text) \
   static const SlDriverClass var = { \
     .kind = SL_DRIVER_SOURCE, \
     .name = word, \
@@ -269,6 +277,7 @@ static const SlSourceOps net_ops = {
     .defaults = defs, \
     .capabilities = caps, \
     .instance_size = sizeof (NetSource), \
+    .data = &variant, \
     .init = net_init, \
     .free = net_free, \
     .ops.source = &net_ops, \
@@ -276,12 +285,12 @@ static const SlSourceOps net_ops = {
 
 #define STREAM_CAPS (SL_CAP_PARSES | SL_CAP_CONNECTIONS)
 
-NET_SOURCE_CLASS (tcp_class, "tcp", tcp_options, STREAM_CAPS, NULL,
+NET_SOURCE_CLASS (tcp_class, "tcp", tcp_kind, tcp_options, STREAM_CAPS, NULL,
                   "receive syslog over TCP, one message a line; TLS with tls()");
-NET_SOURCE_CLASS (udp_class, "udp", udp_options, SL_CAP_PARSES, NULL, "receive syslog datagrams over UDP");
-NET_SOURCE_CLASS (network_class, "network", network_options, STREAM_CAPS, NULL,
+NET_SOURCE_CLASS (udp_class, "udp", udp_kind, udp_options, SL_CAP_PARSES, NULL, "receive syslog datagrams over UDP");
+NET_SOURCE_CLASS (network_class, "network", network_kind, network_options, STREAM_CAPS, NULL,
                   "receive syslog over TCP (one message a line, or octet-counted with transport(\"framed\")), UDP or TLS");
-NET_SOURCE_CLASS (syslog_class, "syslog", syslog_options, STREAM_CAPS,
+NET_SOURCE_CLASS (syslog_class, "syslog", syslog_kind, syslog_options, STREAM_CAPS,
                   ((const gchar *const[]) { "flags", "syslog-protocol", NULL }),
                   "receive RFC 5424 syslog over TCP (port 601, octet-counted), UDP (port 514) or TLS (port 6514)");
 

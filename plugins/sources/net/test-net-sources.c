@@ -166,7 +166,7 @@ test_help_and_transport (SlTestEnv *env, gconstpointer data)
                                    "--help-driver", "syslog", NULL);
   g_assert_cmpint (status, ==, 0);
   g_assert_nonnull (strstr (out, "source syslog():"));
-  g_assert_nonnull (strstr (out, "port(string) = 601"));
+  g_assert_nonnull (strstr (out, "port(port, 1 to 65535) = 601"));
   g_assert_nonnull (strstr (out, ") = syslog-protocol\n"));
   /* the flags() it overrides is listed once */
   g_assert_null (strstr (strstr (out, "flags(") + 1, "\n  flags("));

@@ -35,10 +35,11 @@ typedef struct
 
 #define UNIX_OPTIONS \
   { "path", SL_STRING (UnixSource, path), NULL, "the socket file to create", .flags = SL_OPT_POSITIONAL }, \
-  { "perm", SL_INT (UnixSource, perm), "0666", "mode of the socket file" }, \
+  { "perm", SL_INT (UnixSource, perm), "0666", "mode of the socket file", SL_RANGE_MODE }, \
   { "owner", SL_STRING (UnixSource, owner_name), NULL, "owner of the socket file" }, \
   { "group", SL_STRING (UnixSource, group_name), NULL, "group of the socket file" }, \
-  { "so-rcvbuf", SL_SIZE (UnixSource, so_rcvbuf), "0", "socket receive buffer; 0 keeps the system default" }, \
+  { "so-rcvbuf", SL_SIZE (UnixSource, so_rcvbuf), "0", "socket receive buffer; 0 keeps the system default", \
+    SL_RANGE (0, G_MAXINT) }, \
   { "optional", SL_BOOL (UnixSource, optional), "no", "start without this source when the socket cannot be made" }, \
   { "pass-unix-credentials", SL_UNBOUND (SL_OPT_BOOL), "yes", "accepted for syslog-ng compatibility" }, \
   { "create-dirs", SL_BOOL (UnixSource, create_dirs), "no", "create the socket's folder" }
@@ -85,7 +86,7 @@ static gboolean
 unix_init (SlDriver *d, GError **error)
 {
   UnixSource *self = (UnixSource *) d;
-  self->stream = strcmp (d->klass->name, "unix-stream") == 0;
+  self->stream = *(const gboolean *) d->klass->data;
   if (!self->path || !*self->path)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("%s() needs the path of its socket"), d->klass->name);
@@ -96,12 +97,6 @@ unix_init (SlDriver *d, GError **error)
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "path"),
                         _("socket path is longer than the %zu bytes a unix socket allows"),
                         sizeof ((struct sockaddr_un *) NULL)->sun_path - 1);
-      return FALSE;
-    }
-  if (self->so_rcvbuf > G_MAXINT)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "so-rcvbuf"),
-                        _("so-rcvbuf() must be between 0 and %d bytes"), G_MAXINT);
       return FALSE;
     }
   self->settings.so_rcvbuf = (gint) self->so_rcvbuf;
@@ -178,6 +173,10 @@ static const SlSourceOps unix_ops = {
   .stop = unix_stop,
 };
 
+/* what tells the classes apart: whether the socket is a stream */
+static const gboolean stream_socket = TRUE;
+static const gboolean datagram_socket = FALSE;
+
 static const SlDriverClass unix_stream_class = {
   .kind = SL_DRIVER_SOURCE,
   .name = "unix-stream",
@@ -186,6 +185,7 @@ static const SlDriverClass unix_stream_class = {
   .defaults = (const gchar *const[]) { "max-connections", "256", NULL },
   .capabilities = SL_CAP_PARSES | SL_CAP_CONNECTIONS,
   .instance_size = sizeof (UnixSource),
+  .data = &stream_socket,
   .init = unix_init,
   .ops.source = &unix_ops,
 };
@@ -197,6 +197,7 @@ static const SlDriverClass unix_dgram_class = {
   .options = dgram_options,
   .capabilities = SL_CAP_PARSES,
   .instance_size = sizeof (UnixSource),
+  .data = &datagram_socket,
   .init = unix_init,
   .ops.source = &unix_ops,
 };
