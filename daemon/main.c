@@ -4,6 +4,7 @@
 #include "core/config.h"
 #include "core/config-run.h"
 #include "core/config/parser.h"
+#include "core/config/rsyslog.h"
 #include "core/i18n.h"
 #include "core/internal-private.h"
 #include "core/io-worker.h"
@@ -123,6 +124,7 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
       ok = FALSE;
     }
   sl_io_workers_set_count (s->io_threads);
+  sl_cfg_rsyslog_register ();
   if (ok && s->config_format && strcmp (s->config_format, "rsyslog") == 0)
     sl_cfg_set_language (SL_CFG_LANGUAGE_RSYSLOG);
   else if (ok && s->config_format && strcmp (s->config_format, "sluice") != 0

@@ -11,7 +11,6 @@
 #include "core/config/block.h"
 #include "core/config/error.h"
 #include "core/config/lexer.h"
-#include "core/config/rsyslog.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 
@@ -47,6 +46,9 @@ typedef struct
   const gchar *text;
   SlCfgPos pos;
 } SlOpener;
+
+/* rsyslog's front end, when the program has one (sl_cfg_rsyslog_register()) */
+static const SlCfgFrontEnd *rsyslog;
 
 static const gchar *const statement_keywords[] = {
   "options", "source", "destination", "filter", "parser", "rewrite",
@@ -903,7 +905,13 @@ parse_pragma (SlParser *p, gboolean top_level)
     {
       if (!take_value (p, &value, _("a file name or pattern after '@include-rsyslog'")))
         return FALSE;
-      return sl_cfg_rsyslog_include (p->root, value.value, pragma.pos, &p->error);
+      if (!rsyslog)
+        {
+          sl_cfg_error_set (&p->error, SL_CFG_ERROR_SYNTAX, pragma.pos,
+                            _("@include-rsyslog needs rsyslog's front end, which this program does not have"));
+          return FALSE;
+        }
+      return rsyslog->include (p->root, value.value, pragma.pos, &p->error);
     }
   if (g_str_equal (name, "define"))
     {
@@ -1877,6 +1885,19 @@ parse (SlLexer *lexer, const gchar *name, GError **error)
 static SlCfgLanguage language = SL_CFG_LANGUAGE_SLUICE;
 
 void
+sl_cfg_set_rsyslog_front_end (const SlCfgFrontEnd *front_end)
+{
+  rsyslog = front_end;
+}
+
+gboolean
+sl_cfg_syslog_ng_looks_like (const gchar *text)
+{
+  return g_regex_match_simple ("^[ \\t]*(@version|(source|destination|filter|log|options)[ \\t]+[a-z0-9_-]*[ \\t]*\\{)",
+                               text, G_REGEX_MULTILINE | G_REGEX_CASELESS, 0);
+}
+
+void
 sl_cfg_set_language (SlCfgLanguage which)
 {
   language = which;
@@ -1890,7 +1911,7 @@ explain_language (const gchar *path, GError **error)
 {
   g_autofree gchar *text = NULL;
 
-  if (!error || !*error || !g_file_get_contents (path, &text, NULL, NULL) || !sl_cfg_rsyslog_looks_like (text)
+  if (!rsyslog || !error || !*error || !g_file_get_contents (path, &text, NULL, NULL) || !rsyslog->looks_like (text)
       || sl_cfg_syslog_ng_looks_like (text))
     return;
   g_clear_error (error);
@@ -1906,8 +1927,8 @@ sl_cfg_parse_file (const gchar *path, GError **error)
   SlLexer *lexer;
   SlCfgNode *root;
 
-  if (language == SL_CFG_LANGUAGE_RSYSLOG)
-    return sl_cfg_rsyslog_parse_file (path, error);
+  if (language == SL_CFG_LANGUAGE_RSYSLOG && rsyslog)
+    return rsyslog->parse_file (path, error);
   lexer = sl_lexer_new ();
   if (!sl_lexer_push_file (lexer, path, NULL, error))
     {

@@ -23,6 +23,20 @@ typedef enum
 /* The language sl_cfg_parse_file() reads from now on (sluiced's
  * --config-format); every configuration after, reloads too. */
 void       sl_cfg_set_language (SlCfgLanguage language);
+/* rsyslog's language, which its front end (config/rsyslog.h) registers
+ * with sl_cfg_rsyslog_register(): the parser sits below that front end,
+ * which builds on it, and reaches it only through these. */
+typedef struct
+{
+  SlCfgNode *(*parse_file) (const gchar *path, GError **error);   /* SL_CFG_LANGUAGE_RSYSLOG */
+  gboolean   (*include)    (SlCfgNode *root, const gchar *pattern, SlCfgPos from, GError **error);
+  gboolean   (*looks_like) (const gchar *text);
+} SlCfgFrontEnd;
+void       sl_cfg_set_rsyslog_front_end (const SlCfgFrontEnd *front_end);
+/* Whether text has lines only syslog-ng's language has (@version, a
+ * source/destination/filter/log/options block): telling a user which
+ * language a file is in. */
+gboolean   sl_cfg_syslog_ng_looks_like (const gchar *text);
 SlCfgNode *sl_cfg_parse_string (const gchar *text, const gchar *name, GError **error);
 /* One filter expression and nothing after it, as the body of a filter {}
  * holds: the tree of tree.h without a surrounding statement. */

@@ -370,7 +370,7 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     value++;
 
   if (g_ascii_strcasecmp (name, "IncludeConfig") == 0)
-    return sl_rs_read_files (c, value, pos, error);
+    return c->read_files (c, value, pos, error);
   if (g_ascii_strcasecmp (name, "ModLoad") == 0)
     return load_module (c, value, NULL, pos, error);
   if (g_ascii_strcasecmp (name, "AddUnixListenSocket") == 0)

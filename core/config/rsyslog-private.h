@@ -26,7 +26,7 @@ typedef struct
   SlCfgPos pos;
 } SlRsTemplateRef;
 
-typedef struct
+typedef struct _SlRsConf
 {
   SlCfgNode *root;        /* the configuration the objects go into */
   gchar *prefix;          /* of every object's name, unique in root */
@@ -54,6 +54,10 @@ typedef struct
   gchar *syssock_name;
   gboolean syssock_on;
   SlCfgPos syssock_pos;
+  /* $IncludeConfig's and include()'s reader: the files of a pattern read
+   * as statements into this configuration (the front end's entry, which
+   * the directives below it reach through this) */
+  gboolean (*read_files) (struct _SlRsConf *c, const gchar *pattern, SlCfgPos from, GError **error);
 } SlRsConf;
 
 /* A file being read, and where its first error goes. */
@@ -132,9 +136,6 @@ gboolean  sl_rs_add_source           (SlRsConf *c, const gchar *ruleset, SlCfgPo
                                       GError **error);
 /* The system socket of imuxsock, once everything is read. */
 gboolean  sl_rs_finish_inputs        (SlRsConf *c, GError **error);
-
-/* rsyslog.c: reading a file's statements, for $IncludeConfig and include() */
-gboolean  sl_rs_read_files           (SlRsConf *c, const gchar *pattern, SlCfgPos from, GError **error);
 
 G_END_DECLS
 

@@ -36,6 +36,7 @@ typedef struct _SlRsRuleset
 } SlRsRuleset;
 
 static gboolean read_statement (SlRsReader *r, gboolean top);
+static gboolean read_files (SlRsConf *c, const gchar *pattern, SlCfgPos from, GError **error);
 static gboolean read_action (SlRsReader *r);
 
 static void
@@ -47,41 +48,6 @@ param_free (SlRsParam *param)
 }
 
 /* Reading */
-
-gboolean
-sl_rs_fail (SlRsReader *r, SlCfgPos pos, const gchar *format, ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  g_autofree gchar *message = g_strdup_vprintf (format, args);
-  va_end (args);
-  sl_cfg_error_set (r->error, SL_CFG_ERROR_SYNTAX, pos, "%s", message);
-  return FALSE;
-}
-
-gboolean
-sl_rs_expect_char (SlRsReader *r, gchar want, const gchar *what)
-{
-  sl_rs_lexer_skip_blanks (&r->lx, TRUE);
-  if (sl_rs_lexer_peek (&r->lx, 0) != want)
-    return sl_rs_fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), what);
-  sl_rs_lexer_advance (&r->lx, 1);
-  return TRUE;
-}
-
-gboolean
-sl_rs_read_plain_value (SlRsReader *r, gchar **value)
-{
-  gchar q = sl_rs_lexer_peek (&r->lx, 0);
-
-  if (q == '"' || q == '\'')
-    return sl_rs_lexer_read_string (&r->lx, value, r->error);
-  *value = sl_rs_lexer_read_until_blank (&r->lx, "()[],;{}=");
-  if (!*value)
-    return sl_rs_fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), _("a value"));
-  return TRUE;
-}
 
 /* `( name="value" name=["a", "b"] ... )`, the lexer on the '(' */
 static GPtrArray *
@@ -657,7 +623,7 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
       if (mode && g_ascii_strcasecmp (mode->value, "optional") == 0 && !strpbrk (file->value, "*?[")
           && !g_file_test (file->value, G_FILE_TEST_EXISTS))
         return TRUE;
-      return sl_rs_read_files (r->c, file->value, pos, r->error);
+      return read_files (r->c, file->value, pos, r->error);
     }
   if (g_ascii_strcasecmp (word, "global") == 0 || g_ascii_strcasecmp (word, "main_queue") == 0)
     {
@@ -785,8 +751,8 @@ read_file (SlRsConf *c, const gchar *path, SlCfgPos from, GError **error)
   return ok;
 }
 
-gboolean
-sl_rs_read_files (SlRsConf *c, const gchar *pattern, SlCfgPos from, GError **error)
+static gboolean
+read_files (SlRsConf *c, const gchar *pattern, SlCfgPos from, GError **error)
 {
   g_autofree gchar *full = NULL;
   glob_t found = { 0 };
@@ -817,6 +783,7 @@ conf_init (SlRsConf *c, SlCfgNode *root, gboolean included)
 {
   memset (c, 0, sizeof *c);
   c->root = root;
+  c->read_files = read_files;
   c->included = included;
   c->prefix = g_strdup_printf ("rs%u", root->children->len);
   c->templates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -929,7 +896,7 @@ read_into (SlCfgNode *root, const gchar *pattern, SlCfgPos from, gboolean includ
   gboolean ok;
 
   conf_init (&c, root, included);
-  ok = sl_rs_read_files (&c, pattern, from, error);
+  ok = read_files (&c, pattern, from, error);
   /* in Sluice's own configuration, /dev/log is system()'s */
   if (ok && !included)
     ok = sl_rs_finish_inputs (&c, error);
@@ -977,8 +944,13 @@ sl_cfg_rsyslog_looks_like (const gchar *text)
   return any_line (text, "^[ \\t]*(\\$[a-z]+[ \\t]|module[ \\t]*\\([ \\t]*load[ \\t]*=|[a-z*][a-z0-9,*]*\\.[!=]?[a-z*]+[;, \\t])");
 }
 
-gboolean
-sl_cfg_syslog_ng_looks_like (const gchar *text)
+void
+sl_cfg_rsyslog_register (void)
 {
-  return any_line (text, "^[ \\t]*(@version|(source|destination|filter|log|options)[ \\t]+[a-z0-9_-]*[ \\t]*\\{)");
+  static const SlCfgFrontEnd front_end = {
+    .parse_file = sl_cfg_rsyslog_parse_file,
+    .include = sl_cfg_rsyslog_include,
+    .looks_like = sl_cfg_rsyslog_looks_like,
+  };
+  sl_cfg_set_rsyslog_front_end (&front_end);
 }

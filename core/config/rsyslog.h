@@ -20,7 +20,10 @@ gboolean   sl_cfg_rsyslog_include    (SlCfgNode *root, const gchar *pattern, SlC
 /* Whether text reads as rsyslog's language, or as syslog-ng's, by lines
  * only one of them has: for telling a user which language a file is in. */
 gboolean   sl_cfg_rsyslog_looks_like (const gchar *text);
-gboolean   sl_cfg_syslog_ng_looks_like (const gchar *text);
+/* Makes the parser (config/parser.h) read rsyslog's language through this
+ * front end: --config-format rsyslog, @include-rsyslog, and the sentence
+ * for a file in the wrong language. */
+void       sl_cfg_rsyslog_register   (void);
 
 G_END_DECLS
 

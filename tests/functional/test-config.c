@@ -256,7 +256,8 @@ test_option_ranges (SlTestEnv *env, gconstpointer data)
     { "tcp(port(514) listen-backlog(100000))", 32,
       "option 'listen-backlog' of tcp() must be 1 to 65535, got '100000'" },
     { "network(transport(\"quic\"))", 21,
-      "'quic' is not a value of transport(); expected one of: tcp, udp, framed, tls" },
+      "'quic' is not a value of transport(); expected one of: tcp, udp, framed, tls, proxied-tcp, proxied-tls, "
+      "proxied-tls-passthrough" },
     { "tcp(port(514) idle-timeout(5min))", 30, "option 'idle-timeout' of tcp() expects a duration such as "
                                               "60 (seconds), 500ms, 30s or 5m, got '5min'" },
     { "wildcard-file(base-dir(\"/tmp\") filename-pattern(\"*.log\") max-files(0))", 70,
