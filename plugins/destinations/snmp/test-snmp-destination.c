@@ -4,11 +4,13 @@
  * on one UDP port, v3 authPriv traps of a user it knows on another, and
  * TCP): the same traps, as snmptrapd logs them, from syslog-ng 3.38's
  * snmp module and from sluiced on one configuration; a value net-snmp
- * cannot encode dropped and counted. */
+ * cannot encode dropped and counted; and the snmptrap() source reading
+ * that snmptrapd's log as syslog-ng reads it. */
 #include "tests/functional/harness.h"
 
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -30,6 +32,9 @@ trapd_start (void)
   if (g_mkdir (persist, 0700) != 0
       || !g_file_set_contents (conf,
                                "disableAuthorization yes\n"
+                               /* v1 traps as syslog-ng's snmptrap() documentation has snmptrapd
+                                * write them; v2 ones have that shape already */
+                               "format1 %.4y-%.2m-%.2l %.2h:%.2j:%.2k %B [%b]: %N\\n\\t%W Trap (%q) Uptime: %#T\\n%v\\n\n"
                                "createUser -e " ENGINE_ID " trapuser SHA \"authpass123\" AES \"privpass123\"\n",
                                -1, NULL))
     return FALSE;
@@ -37,8 +42,7 @@ trapd_start (void)
   g_autofree gchar *listen = g_strdup_printf ("udp:127.0.0.1:%u,udp:127.0.0.1:%u,tcp:127.0.0.1:%u", v2c_port,
                                               v3_port, tcp_port);
   /* -m "" and -On: no MIBs, numeric OIDs, the same on every machine */
-  const gchar *argv[] = { "snmptrapd", "-f", "-C", "-c", conf, "-Lf", trapd_log, "-m", "", "-On", "-n",
-                          listen, NULL };
+  const gchar *argv[] = { "snmptrapd", "-f", "-C", "-c", conf, "-Lf", trapd_log, "-m", "", "-On", listen, NULL };
   trapd_pid = sl_test_spawn_argv (argv, err);
   g_unsetenv ("SNMP_PERSISTENT_DIR");
   /* it writes its version line once it listens */
@@ -207,11 +211,102 @@ test_tcp_and_unencodable (SlTestEnv *env, gconstpointer data)
   g_assert_true (sl_test_wait_stat (env, "destination", "d", "dropped", 1));
   GPtrArray *traps = traps_with ("\"over-tcp ");
   g_assert_cmpuint (traps->len, ==, 2);
-  g_assert_true (g_str_has_prefix (g_ptr_array_index (traps, 0), "TCP: [127.0.0.1]:(port)->"));
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (traps, 0), "localhost [TCP: [127.0.0.1]:(port)->"));
   g_assert_nonnull (strstr (g_ptr_array_index (traps, 0), "= IpAddress: 192.0.2.1\t"));
   g_assert_nonnull (strstr (g_ptr_array_index (traps, 0), "= OID: .1.3.6.1.4.1.8072.7"));
   g_assert_nonnull (strstr (g_ptr_array_index (traps, 1), "= STRING: \"over-tcp three\""));
   g_ptr_array_free (traps, TRUE);
+}
+
+/* Sends a trap with net-snmp's snmptrap (Debian's snmp); args after the
+ * version's own. */
+static gboolean
+send_trap (const gchar *first, ...)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (gpointer) "snmptrap");
+  g_ptr_array_add (argv, (gpointer) "-m");
+  g_ptr_array_add (argv, (gpointer) "");
+  va_list args;
+  va_start (args, first);
+  for (const gchar *a = first; a; a = va_arg (args, const gchar *))
+    g_ptr_array_add (argv, (gpointer) a);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+  g_autofree gchar *err = NULL;
+  gint status = sl_test_run_argv ((const gchar *const *) argv->pdata, NULL, &err);
+  g_ptr_array_free (argv, TRUE);
+  if (status != 0)
+    g_test_fail_printf ("snmptrap failed: %s", err);
+  return status == 0;
+}
+
+static const gchar snmptrap_config[] =
+  "@version: 3.38\n"
+  "@include \"scl.conf\"\n"
+  "source s_trap { snmptrap(filename(\"@TRAPLOG@\")); };\n"
+  "template t_trap { template(\"${.snmp.hostname}|${.snmp.transport_info}|${.snmp.enterprise_oid}|${.snmp.type}|"
+  "${.snmp.subtype}|${.snmp.uptime}|${.snmp..1.3.6.1.6.3.1.1.4.1.0}|${.snmp..1.3.6.1.4.1.8072.2.3.2.2}|"
+  "${PROGRAM}|${ISODATE}|${MSG}\\n\"); };\n"
+  "destination d { file(\"@OUT@\" template(t_trap)); };\n"
+  "log { source(s_trap); destination(d); };\n";
+
+/* snmptrap(), the SCL source over snmptrapd's log, read by sluiced (its
+ * snmptrapd-parser()) and by syslog-ng 3.38 from the log this program's
+ * snmptrapd wrote: the traps of the tests before and v1, v2c and v3 traps
+ * of net-snmp's snmptrap. The last record stays unread by both until
+ * another starts (multi-line-mode("prefix-garbage")), so a last trap
+ * closes the ones compared. */
+static void
+test_snmptrap_source (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *snmptrap = g_find_program_in_path ("snmptrap");
+  g_autofree gchar *syslog_ng = sl_test_syslog_ng_path ();
+  if (!snmptrap || !syslog_ng)
+    {
+      g_test_skip ("snmptrap or syslog-ng is not installed (quickstart installs snmp and syslog-ng-core)");
+      return;
+    }
+  g_autofree gchar *v2c = g_strdup_printf ("udp:127.0.0.1:%u", v2c_port);
+  g_autofree gchar *v3 = g_strdup_printf ("udp:127.0.0.1:%u", v3_port);
+  g_assert_true (send_trap ("-v", "2c", "-c", "public", v2c, "", ".1.3.6.1.4.1.8072.2.3.0.1",
+                            ".1.3.6.1.4.1.8072.2.3.2.1", "s", "it's a \"trap\", with = and\ttab",
+                            ".1.3.6.1.4.1.8072.2.3.2.2", "i", "42", ".1.3.6.1.4.1.8072.2.3.2.3", "a", "192.0.2.7",
+                            NULL));
+  g_assert_true (send_trap ("-v", "1", "-c", "public", v2c, ".1.3.6.1.4.1.8072.2.3", "127.0.0.1", "6", "17", "",
+                            ".1.3.6.1.4.1.8072.2.3.2.1", "s", "a v1 trap", NULL));
+  g_assert_true (send_trap ("-v", "1", "-c", "public", v2c, ".1.3.6.1.4.1.8072.2.3", "127.0.0.1", "2", "0", "",
+                            NULL));
+  g_assert_true (send_trap ("-v", "3", "-e", ENGINE_ID, "-u", "trapuser", "-a", "SHA", "-A", "authpass123", "-x",
+                            "AES", "-X", "privpass123", "-l", "authPriv", v3, "", ".1.3.6.1.4.1.8072.2.3.0.2",
+                            ".1.3.6.1.4.1.8072.2.3.2.1", "s", "the last compared", NULL));
+  g_assert_true (send_trap ("-v", "2c", "-c", "public", v2c, "", ".1.3.6.1.4.1.8072.2.3.0.1",
+                            ".1.3.6.1.4.1.8072.2.3.2.1", "s", "closes the one before", NULL));
+  if (!wait_traps ("closes the one before", 1))
+    return;
+
+  g_autofree gchar *sl_out = sl_test_path (env, "sl.txt");
+  g_autofree gchar *ng_out = sl_test_path (env, "ng.txt");
+  g_autofree gchar *ng_config = sl_test_path (env, "syslog-ng.conf");
+  g_autofree gchar *include_path = sl_test_scl_include_path ();
+  if (!sl_test_write_config (env, snmptrap_config, "TRAPLOG", trapd_log, "OUT", ng_out, NULL)
+      || rename (env->config, ng_config) != 0
+      || !sl_test_write_config (env, snmptrap_config, "TRAPLOG", trapd_log, "OUT", sl_out, NULL) || !include_path
+      || !sl_test_daemon_start_with_args (env, "--include-path", include_path, NULL))
+    return;
+  GPid ng = sl_test_syslog_ng_start (env, ng_config);
+  gboolean read = sl_test_wait_contains (env, sl_out, "the last compared")
+                  && sl_test_wait_contains (env, ng_out, "the last compared");
+  sl_test_syslog_ng_stop (env, ng);
+  if (!read)
+    return;
+  g_autofree gchar *sl_text = sl_test_read_file (sl_out);
+  g_autofree gchar *ng_text = sl_test_read_file (ng_out);
+  g_assert_cmpstr (sl_text, ==, ng_text);
+  g_assert_nonnull (strstr (sl_text, "|.1.3.6.1.4.1.8072.2.3|Enterprise Specific Trap|.17|"));
+  g_assert_nonnull (strstr (sl_text, "|42|snmptrapd|"));
+  g_assert_nonnull (strstr (sl_text, "|Link Down Trap|0|"));
+  g_assert_null (strstr (sl_text, "closes the one before"));
 }
 
 /* sluiced --syntax-only on the configuration text: its stderr. */
@@ -278,6 +373,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/snmp/same-as-syslog-ng", test_same_as_syslog_ng);
   SL_TEST_ADD ("/snmp/tcp-and-unencodable", test_tcp_and_unencodable);
   SL_TEST_ADD ("/snmp/config-errors", test_config_errors);
+  SL_TEST_ADD ("/snmp/snmptrap-source", test_snmptrap_source);
   gint status = g_test_run ();
   kill (trapd_pid, SIGTERM);
   sl_test_child_wait (trapd_pid, SL_TEST_DEADLINE_MS * 1000);
