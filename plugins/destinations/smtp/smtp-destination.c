@@ -84,12 +84,10 @@ session_new (SmtpDestination *self)
   smtp_session_t session = smtp_create_session ();
   g_autofree gchar *server = g_strdup_printf ("%s:%d", self->host, self->port);
   smtp_set_server (session, server);
-  long timeout = (long) self->timeout_ms | Timeout_OVERRIDE_RFC2822_MINIMUM;
-  smtp_set_timeout (session, Timeout_GREETING, timeout);
-  smtp_set_timeout (session, Timeout_ENVELOPE, timeout);
-  smtp_set_timeout (session, Timeout_DATA, timeout);
-  smtp_set_timeout (session, Timeout_TRANSFER, timeout);
-  smtp_set_timeout (session, Timeout_DATA2, timeout);
+  /* in milliseconds; below RFC 5321's minimums (minutes) only when told so */
+  static const int phases[] = { Timeout_GREETING, Timeout_ENVELOPE, Timeout_DATA, Timeout_TRANSFER, Timeout_DATA2 };
+  for (guint i = 0; i < G_N_ELEMENTS (phases); i++)
+    smtp_set_timeout (session, phases[i] | Timeout_OVERRIDE_RFC2822_MINIMUM, (long) self->timeout_ms);
   return session;
 }
 

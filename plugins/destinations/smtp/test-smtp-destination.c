@@ -286,6 +286,39 @@ test_server_killed (SlTestEnv *env, gconstpointer data)
   g_assert_cmpuint (distinct, ==, n);
 }
 
+/* A server that takes the connection and never greets: timeout() ends
+ * the session, and the message is kept, not dropped. */
+static void
+test_silent_server (SlTestEnv *env, gconstpointer data)
+{
+  guint16 silent = sl_test_free_port (SOCK_STREAM);
+  struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons (silent),
+                              .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
+  gint listener = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  g_assert_cmpint (bind (listener, (struct sockaddr *) &addr, sizeof addr), ==, 0);
+  g_assert_cmpint (listen (listener, 16), ==, 0);
+  g_autofree gchar *silent_text = g_strdup_printf ("%u", silent);
+  guint16 tcp = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *tcp_text = g_strdup_printf ("%u", tcp);
+  g_assert_true (sl_test_write_config (env,
+                                       "@version: 4.0\n"
+                                       "source s { tcp(ip(\"127.0.0.1\") port(@TCP@)); };\n"
+                                       "destination d { smtp(port(@SMTP@) from(\"syslog@example.com\")\n"
+                                       "    to(\"silent@example.com\") subject(\"s\") body(\"${MSG}\")\n"
+                                       "    timeout(1) time-reopen(1)); };\n"
+                                       "log { source(s); destination(d); flags(flow-control); };\n",
+                                       "TCP", tcp_text, "SMTP", silent_text, NULL));
+  if (sl_test_daemon_start (env) && sl_test_wait_tcp (env, tcp)
+      && sl_test_tcp_send (tcp, "<13>Dec  1 10:00:00 h app: kept\n"))
+    {
+      g_assert_true (sl_test_wait_stderr (env, "the SMTP session failed"));
+      g_assert_cmpint (sl_test_stat (env, "destination", "d", "dropped"), ==, 0);
+      g_assert_cmpint (sl_test_stat (env, "destination", "d", "written"), ==, 0);
+      g_assert_cmpint (sl_test_stat (env, "destination", "d", "queued"), ==, 1);
+    }
+  close (listener);
+}
+
 /* sluiced --syntax-only on the configuration text: its stderr. */
 static gchar *
 syntax_errors (SlTestEnv *env, const gchar *text)
@@ -340,6 +373,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/smtp/same-as-syslog-ng", test_same_as_syslog_ng);
   SL_TEST_ADD ("/smtp/refused", test_refused);
   SL_TEST_ADD ("/smtp/server-killed", test_server_killed);
+  SL_TEST_ADD ("/smtp/silent-server", test_silent_server);
   SL_TEST_ADD ("/smtp/config-errors", test_config_errors);
   gint status = g_test_run ();
   kill (smtp_pid, SIGTERM);
