@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What kv-parser() and linux-audit-parser() share: their options and the
- * scan that sets a message's fields from its pairs. */
+ * scan that sets a message's fields from its pairs; and the classes of the
+ * module, snmptrapd-parser()'s among them. */
 #ifndef SL_KV_PARSER_H
 #define SL_KV_PARSER_H
 
@@ -33,6 +34,7 @@ gboolean sl_kv_parser_scan (SlKvParser *parser, SlMessage **msg, SlKvTransform t
 
 extern const SlDriverClass kv_parser_class;
 extern const SlDriverClass sl_linux_audit_parser_class;
+extern const SlDriverClass snmptrapd_parser_class;
 
 G_END_DECLS
 

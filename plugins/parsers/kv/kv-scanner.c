@@ -67,8 +67,10 @@ sl_kv_scanner_init (SlKvScanner *scanner, gchar value_separator, const gchar *pa
 }
 
 static gboolean
-is_key_char (gchar c)
+is_key_char (const SlKvScanner *scanner, gchar c)
 {
+  if (scanner->is_key_char)
+    return scanner->is_key_char (c);
   return g_ascii_isalnum (c) || c == '_' || c == '.' || c == '-';
 }
 
@@ -100,7 +102,7 @@ extract_key (SlKvScanner *scanner)
       while (end > input && end[-1] == ' ')
         end--;
       const gchar *start = end;
-      while (start > input && is_key_char (start[-1]))
+      while (start > input && is_key_char (scanner, start[-1]))
         start--;
       if (end > start)
         {
@@ -128,7 +130,7 @@ static gboolean
 key_follows (const SlKvScanner *scanner, const gchar *cur)
 {
   const gchar *p = cur;
-  while (is_key_char (*p))
+  while (is_key_char (scanner, *p))
     p++;
   while (*p == ' ')
     p++;
@@ -157,6 +159,11 @@ match_delimiter (const SlKvScanner *scanner, const gchar *cur, const gchar **nex
       *next = cur + 1;
       return TRUE;
     }
+  if (scanner->stop_char && *cur == scanner->stop_char)
+    {
+      *next = cur;
+      return TRUE;
+    }
   return at_pair_separator (scanner, cur, next);
 }
 
@@ -178,7 +185,7 @@ extract_value (SlKvScanner *scanner)
   scanner->pos = input - scanner->input;
 
   /* only these characters may end a value, as syslog-ng checks them first */
-  gchar delimiters[] = { ' ', scanner->pair_separator[0], 0 };
+  gchar delimiters[] = { ' ', scanner->pair_separator[0], scanner->stop_char, 0 };
   SlStrReprDecode options = { delimiters, scanner_delimiter, scanner };
   scanner->value_was_quoted = *input == '"' || *input == '\'';
   if (sl_str_repr_decode (scanner->value, input, &end, &options))
@@ -190,8 +197,10 @@ extract_value (SlKvScanner *scanner)
 gboolean
 sl_kv_scanner_next (SlKvScanner *scanner)
 {
-  if (!scanner->input[scanner->pos] || !extract_key (scanner))
+  if (scanner->input[scanner->pos] == scanner->stop_char || !extract_key (scanner))
     return FALSE;
+  if (scanner->annotation)
+    scanner->annotation (scanner);
   extract_value (scanner);
   if (scanner->transform)
     {

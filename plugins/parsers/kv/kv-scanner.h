@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The key=value scanner kv-parser() and linux-audit-parser() share: pairs
+/* The key=value scanner kv-parser(), linux-audit-parser() and
+ * snmptrapd-parser() share: pairs
  * read from a NUL-terminated text exactly as syslog-ng 3.38's kv-scanner
  * reads them, and the words that are no pair, kept as a list. */
 #ifndef SL_KV_SCANNER_H
@@ -22,6 +23,13 @@ struct _SlKvScanner
   gsize pair_separator_len;
   SlKvTransform transform;
   GString *stray_words;           /* NULL: not collected */
+  /* syslog-ng's other scanner settings, which snmptrapd-parser() sets
+   * after sl_kv_scanner_init(): */
+  gchar stop_char;                /* ends the scan; 0: only the end of the input does */
+  gboolean (*is_key_char) (gchar c);  /* NULL: letters, digits, '_', '.', '-' */
+  /* reads what stands between the value separator and the value (a
+   * type, "STRING:"), moving pos past it */
+  void (*annotation) (SlKvScanner *scanner);
 
   const gchar *input;
   gsize pos;
