@@ -16,7 +16,6 @@
 #include <nghttp2/nghttp2.h>
 #include <poll.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -28,28 +27,15 @@
 #define GRPC_UNIMPLEMENTED 12
 #define GRPC_UNAVAILABLE 14
 
-struct _OtelGrpcServer
-{
-  OtelSource *source;
-  gint listen_fd;
-  gint stop_fd;              /* an eventfd: the accepting thread and every connection wake on it */
-  gint closed_fd;            /* an eventfd: a connection ended, so there may be room for another */
-  GThread *acceptor;
-  GMutex lock;
-  GList *connections;        /* GrpcConnection, each with a thread */
-  guint open;
-};
-
 typedef struct
 {
-  OtelGrpcServer *server;
+  OtelSource *source;
   gint fd;
   gchar *peer;
   SlWindow *window;
-  GThread *thread;
-  gboolean finished;
   nghttp2_session *session;
   GQueue ready;              /* ids of streams whose request is complete */
+  GQueue streams;            /* every open GrpcStream: nghttp2_session_del() does not close them */
 } GrpcConnection;
 
 typedef struct
@@ -101,11 +87,13 @@ send_cb (nghttp2_session *session, const uint8_t *data, size_t length, int flags
 static int
 begin_headers_cb (nghttp2_session *session, const nghttp2_frame *frame, void *user_data)
 {
+  GrpcConnection *conn = user_data;
   if (frame->hd.type != NGHTTP2_HEADERS || frame->headers.cat != NGHTTP2_HCAT_REQUEST)
     return 0;
   GrpcStream *s = g_new0 (GrpcStream, 1);
   s->id = frame->hd.stream_id;
   s->body = g_byte_array_new ();
+  g_queue_push_tail (&conn->streams, s);
   nghttp2_session_set_stream_user_data (session, s->id, s);
   return 0;
 }
@@ -133,7 +121,7 @@ data_chunk_cb (nghttp2_session *session, uint8_t flags, int32_t stream_id, const
   if (!s)
     return 0;
   /* the 5 bytes of gRPC's prefix on top of the message */
-  if (s->body->len + len > (gsize) conn->server->source->max_request_size + 5)
+  if (s->body->len + len > (gsize) conn->source->max_request_size + 5)
     s->too_large = TRUE;
   else
     g_byte_array_append (s->body, data, (guint) len);
@@ -159,6 +147,7 @@ stream_close_cb (nghttp2_session *session, int32_t stream_id, uint32_t error_cod
   if (!s)
     return 0;
   g_queue_remove (&conn->ready, GINT_TO_POINTER (stream_id));
+  g_queue_remove (&conn->streams, s);
   nghttp2_session_set_stream_user_data (session, stream_id, NULL);
   stream_free (s);
   return 0;
@@ -220,7 +209,7 @@ answer_message (GrpcConnection *conn, GrpcStream *s, const GByteArray *message)
 static void
 serve (GrpcConnection *conn, GrpcStream *s)
 {
-  OtelSource *self = conn->server->source;
+  OtelSource *self = conn->source;
   /* traces and metrics are refused, not taken and dropped: this receiver has logs only */
   if (!s->path || strcmp (s->path, LOGS_EXPORT_PATH) != 0)
     {
@@ -297,163 +286,45 @@ session_new (GrpcConnection *conn)
   return nghttp2_submit_settings (conn->session, NGHTTP2_FLAG_NONE, settings, G_N_ELEMENTS (settings)) == 0;
 }
 
-static gpointer
-connection_thread (gpointer data)
+void
+otel_grpc_serve (OtelSource *self, gint fd, const struct sockaddr *peer, socklen_t peer_len, gint stop_fd,
+                 gpointer data)
 {
-  GrpcConnection *conn = data;
+  GrpcConnection conn = { .source = self, .fd = fd, .peer = otel_peer_address (peer) };
+  g_queue_init (&conn.ready);
+  g_queue_init (&conn.streams);
+  conn.window = otel_source_connection_window (self);
   guint8 buf[65536];
-  gboolean ok = conn->window && session_new (conn);
-  while (ok && nghttp2_session_send (conn->session) == 0
-         && (nghttp2_session_want_read (conn->session) || nghttp2_session_want_write (conn->session)))
+  gboolean ok = conn.window && session_new (&conn);
+  while (ok && nghttp2_session_send (conn.session) == 0
+         && (nghttp2_session_want_read (conn.session) || nghttp2_session_want_write (conn.session)))
     {
-      struct pollfd fds[2] = { { conn->fd, POLLIN, 0 }, { conn->server->stop_fd, POLLIN, 0 } };
+      struct pollfd fds[2] = { { fd, POLLIN, 0 }, { stop_fd, POLLIN, 0 } };
       if (poll (fds, 2, -1) < 0 && errno != EINTR)
         break;
       if (fds[1].revents)
         break;
       if (!fds[0].revents)
         continue;
-      gssize n = recv (conn->fd, buf, sizeof buf, 0);
+      gssize n = recv (fd, buf, sizeof buf, 0);
       if (n < 0 && errno == EINTR)
         continue;
-      if (n <= 0 || nghttp2_session_mem_recv (conn->session, buf, (gsize) n) < 0)
+      if (n <= 0 || nghttp2_session_mem_recv (conn.session, buf, (gsize) n) < 0)
         break;
-      while (!g_queue_is_empty (&conn->ready))
+      while (!g_queue_is_empty (&conn.ready))
         {
-          gint32 id = GPOINTER_TO_INT (g_queue_pop_head (&conn->ready));
-          GrpcStream *s = nghttp2_session_get_stream_user_data (conn->session, id);
+          gint32 id = GPOINTER_TO_INT (g_queue_pop_head (&conn.ready));
+          GrpcStream *s = nghttp2_session_get_stream_user_data (conn.session, id);
           if (s)
-            serve (conn, s);
+            serve (&conn, s);
         }
     }
-  OtelGrpcServer *server = conn->server;
-  g_mutex_lock (&server->lock);
-  conn->finished = TRUE;
-  server->open--;
-  g_mutex_unlock (&server->lock);
-  guint64 one = 1;
-  if (write (server->closed_fd, &one, sizeof one) < 0)
-    sl_log (SL_LOG_WARNING, "%s: %s", server->source->super.id, g_strerror (errno));
-  return NULL;
-}
-
-static void
-connection_free (GrpcConnection *conn)
-{
-  g_thread_join (conn->thread);
-  if (conn->session)
-    nghttp2_session_del (conn->session);
-  g_queue_clear (&conn->ready);
-  if (conn->window)
-    otel_source_connection_closed (conn->server->source, conn->window);
-  close (conn->fd);
-  g_free (conn->peer);
-  g_free (conn);
-}
-
-/* Joins the threads of connections that ended; with the lock held. */
-static void
-reap (OtelGrpcServer *server, gboolean all)
-{
-  for (GList *l = server->connections; l;)
-    {
-      GList *next = l->next;
-      GrpcConnection *conn = l->data;
-      if (all || conn->finished)
-        {
-          server->connections = g_list_delete_link (server->connections, l);
-          g_mutex_unlock (&server->lock);
-          connection_free (conn);
-          g_mutex_lock (&server->lock);
-        }
-      l = next;
-    }
-}
-
-static gpointer
-accept_thread (gpointer data)
-{
-  OtelGrpcServer *server = data;
-  OtelSource *self = server->source;
-  for (;;)
-    {
-      g_mutex_lock (&server->lock);
-      reap (server, FALSE);
-      /* at max-connections() new peers wait in the kernel's backlog */
-      gboolean full = server->open >= self->max_connections;
-      g_mutex_unlock (&server->lock);
-      struct pollfd fds[3] = {
-        { server->listen_fd, full ? 0 : POLLIN, 0 },
-        { server->stop_fd, POLLIN, 0 },
-        { server->closed_fd, POLLIN, 0 },
-      };
-      if (poll (fds, 3, -1) < 0 && errno != EINTR)
-        break;
-      if (fds[1].revents)
-        break;
-      guint64 ended;
-      if (fds[2].revents && read (server->closed_fd, &ended, sizeof ended) < 0)
-        continue;
-      if (!(fds[0].revents & POLLIN))
-        continue;
-      struct sockaddr_storage ss;
-      socklen_t sl = sizeof ss;
-      gint fd = accept4 (server->listen_fd, (struct sockaddr *) &ss, &sl, SOCK_CLOEXEC);
-      if (fd < 0)
-        continue;
-      GrpcConnection *conn = g_new0 (GrpcConnection, 1);
-      conn->server = server;
-      conn->fd = fd;
-      conn->peer = otel_peer_address ((struct sockaddr *) &ss);
-      conn->window = otel_source_connection_window (self);
-      g_queue_init (&conn->ready);
-      sl_source_count (self->source, "connections", 1);
-      g_mutex_lock (&server->lock);
-      server->open++;
-      server->connections = g_list_prepend (server->connections, conn);
-      conn->thread = g_thread_new ("sl-otlp-grpc", connection_thread, conn);
-      g_mutex_unlock (&server->lock);
-    }
-  return NULL;
-}
-
-OtelGrpcServer *
-otel_grpc_server_start (OtelSource *self, gint fd, GError **error)
-{
-  OtelGrpcServer *server = g_new0 (OtelGrpcServer, 1);
-  server->source = self;
-  server->listen_fd = fd;
-  server->stop_fd = eventfd (0, EFD_CLOEXEC);
-  server->closed_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (server->stop_fd < 0 || server->closed_fd < 0)
-    {
-      if (server->stop_fd >= 0)
-        close (server->stop_fd);
-      if (server->closed_fd >= 0)
-        close (server->closed_fd);
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), _("%s: cannot make an eventfd: %s"),
-                   self->super.id, g_strerror (errno));
-      g_free (server);
-      return NULL;
-    }
-  g_mutex_init (&server->lock);
-  server->acceptor = g_thread_new ("sl-otlp-accept", accept_thread, server);
-  return server;
-}
-
-void
-otel_grpc_server_stop (OtelGrpcServer *server)
-{
-  guint64 one = 1;
-  if (write (server->stop_fd, &one, sizeof one) < 0)
-    sl_log (SL_LOG_WARNING, "%s: %s", server->source->super.id, g_strerror (errno));
-  g_thread_join (server->acceptor);
-  g_mutex_lock (&server->lock);
-  reap (server, TRUE);
-  g_mutex_unlock (&server->lock);
-  close (server->stop_fd);
-  close (server->closed_fd);
-  close (server->listen_fd);
-  g_mutex_clear (&server->lock);
-  g_free (server);
+  if (conn.session)
+    nghttp2_session_del (conn.session);
+  g_queue_clear (&conn.ready);
+  g_queue_clear_full (&conn.streams, (GDestroyNotify) stream_free);
+  if (conn.window)
+    otel_source_connection_closed (self, conn.window);
+  g_free (conn.peer);
+  close (fd);
 }

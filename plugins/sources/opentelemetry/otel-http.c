@@ -6,6 +6,7 @@
  * well-kept library does; only POST /v1/logs is ours. */
 #include "otel-export.h"
 #include "otel-gzip.h"
+#include "otel-listener.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 
@@ -19,6 +20,7 @@ struct _OtelHttpServer
 {
   OtelSource *source;
   struct MHD_Daemon *daemon;
+  OtelListener *tls_listener;  /* with tls(): accepts and decrypts, libmicrohttpd gets the plaintext */
   GMutex lock;
   GCond answered;
   guint exporting;           /* requests delivering or not yet answered */
@@ -212,6 +214,17 @@ log_mhd (void *cls, const char *fmt, va_list ap)
   sl_log (SL_LOG_DEBUG, "%s: %s", ((OtelHttpServer *) cls)->source->super.id, text);
 }
 
+/* An OtelServeFunc: the plaintext end of a TLS connection to libmicrohttpd
+ * (which closes it, also when it refuses it) */
+static void
+add_connection (OtelSource *self, gint fd, const struct sockaddr *peer, socklen_t peer_len, gint stop_fd,
+                gpointer data)
+{
+  OtelHttpServer *server = data;
+  if (MHD_add_connection (server->daemon, fd, peer, peer_len) != MHD_YES)
+    sl_log (SL_LOG_WARNING, _("%s: the OTLP/HTTP server refused a connection"), self->super.id);
+}
+
 OtelHttpServer *
 otel_http_server_start (OtelSource *self, gint fd, GError **error)
 {
@@ -219,18 +232,36 @@ otel_http_server_start (OtelSource *self, gint fd, GError **error)
   server->source = self;
   g_mutex_init (&server->lock);
   g_cond_init (&server->answered);
-  server->daemon = MHD_start_daemon (MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION
-                                     | MHD_USE_ERROR_LOG | MHD_USE_ITC,
-                                     0, NULL, NULL, handle, server,
-                                     MHD_OPTION_LISTEN_SOCKET, (MHD_socket) fd,
-                                     MHD_OPTION_CONNECTION_LIMIT, (unsigned int) self->max_connections,
-                                     MHD_OPTION_NOTIFY_COMPLETED, request_completed, server,
-                                     MHD_OPTION_NOTIFY_CONNECTION, connection_notify, server,
-                                     MHD_OPTION_EXTERNAL_LOGGER, log_mhd, server,
-                                     MHD_OPTION_END);
+  guint flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG | MHD_USE_ITC;
+  /* with tls() the listener accepts, and libmicrohttpd has no socket of its own */
+  if (self->tls)
+    server->daemon = MHD_start_daemon (flags | MHD_USE_NO_LISTEN_SOCKET, 0, NULL, NULL, handle, server,
+                                       MHD_OPTION_CONNECTION_LIMIT, (unsigned int) self->max_connections,
+                                       MHD_OPTION_NOTIFY_COMPLETED, request_completed, server,
+                                       MHD_OPTION_NOTIFY_CONNECTION, connection_notify, server,
+                                       MHD_OPTION_EXTERNAL_LOGGER, log_mhd, server,
+                                       MHD_OPTION_END);
+  else
+    server->daemon = MHD_start_daemon (flags, 0, NULL, NULL, handle, server,
+                                       MHD_OPTION_LISTEN_SOCKET, (MHD_socket) fd,
+                                       MHD_OPTION_CONNECTION_LIMIT, (unsigned int) self->max_connections,
+                                       MHD_OPTION_NOTIFY_COMPLETED, request_completed, server,
+                                       MHD_OPTION_NOTIFY_CONNECTION, connection_notify, server,
+                                       MHD_OPTION_EXTERNAL_LOGGER, log_mhd, server,
+                                       MHD_OPTION_END);
+  if (server->daemon && self->tls)
+    {
+      server->tls_listener = otel_listener_start (self, fd, self->tls, add_connection, server, error);
+      if (!server->tls_listener)
+        {
+          MHD_stop_daemon (server->daemon);
+          server->daemon = NULL;
+        }
+    }
+  else if (!server->daemon)
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("%s: cannot start the OTLP/HTTP server"), self->super.id);
   if (!server->daemon)
     {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("%s: cannot start the OTLP/HTTP server"), self->super.id);
       g_mutex_clear (&server->lock);
       g_cond_clear (&server->answered);
       g_free (server);
@@ -245,13 +276,15 @@ otel_http_server_start (OtelSource *self, gint fd, GError **error)
 void
 otel_http_server_stop (OtelHttpServer *server)
 {
-  MHD_socket fd = MHD_quiesce_daemon (server->daemon);
+  MHD_socket fd = server->tls_listener ? MHD_INVALID_SOCKET : MHD_quiesce_daemon (server->daemon);
   gint64 deadline = g_get_monotonic_time () + STOP_ANSWER_USEC;
   g_mutex_lock (&server->lock);
   while (server->exporting)
     if (!g_cond_wait_until (&server->answered, &server->lock, deadline))
       break;
   g_mutex_unlock (&server->lock);
+  if (server->tls_listener)
+    otel_listener_stop (server->tls_listener);
   MHD_stop_daemon (server->daemon);
   if (fd != MHD_INVALID_SOCKET)
     close (fd);

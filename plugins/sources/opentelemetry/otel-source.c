@@ -10,6 +10,7 @@
  * answers "unavailable" (gRPC 14, HTTP 503), which OTLP clients retry:
  * duplicates are possible, losses are not. */
 #include "otel-source.h"
+#include "otel-listener.h"
 #include "core/activation.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -36,6 +37,8 @@ static const SlOptionSpec otel_source_options[] = {
   { "max-request-size", SL_SIZE (OtelSource, max_request_size), "16M",
     "the largest request taken, after gzip is inflated; larger ones are refused" },
   { "listen-backlog", SL_INT (OtelSource, listen_backlog), "256", "pending connections the kernel keeps" },
+  { "tls", SL_BLOCK (OtelSource, tls_node), NULL,
+    "TLS for either transport: key-file() cert-file() ca-file() peer-verify() ...; gRPC negotiates h2 by ALPN" },
   { NULL }
 };
 
@@ -52,6 +55,15 @@ otel_source_init (SlDriver *d, GError **error)
       return FALSE;
     }
   self->listen_backlog = MAX (self->listen_backlog, 1);
+  if (self->tls_node)
+    {
+      self->tls = sl_tls_context_new ("opentelemetry()", SL_TLS_SERVER, self->tls_node, d->pos, error);
+      if (!self->tls)
+        return FALSE;
+      /* gRPC over TLS is HTTP/2 chosen by ALPN; HTTP/1.1 clients offer none or http/1.1 */
+      if (self->transport == OTEL_TRANSPORT_GRPC)
+        sl_tls_context_set_alpn (self->tls, "h2");
+    }
   g_mutex_init (&self->lock);
   self->windows = g_ptr_array_new ();
   return TRUE;
@@ -61,6 +73,8 @@ static void
 otel_source_free (SlDriver *d)
 {
   OtelSource *self = (OtelSource *) d;
+  if (self->tls)
+    sl_tls_context_unref (self->tls);
   if (!self->windows)
     return;
   g_ptr_array_unref (self->windows);
@@ -150,14 +164,14 @@ otel_source_start (SlDriver *d, SlSource *source, GError **error)
   if (self->transport == OTEL_TRANSPORT_HTTP)
     self->http = otel_http_server_start (self, fd, error);
   else
-    self->grpc = otel_grpc_server_start (self, fd, error);
+    self->grpc = otel_listener_start (self, fd, self->tls, otel_grpc_serve, NULL, error);
   if (!self->http && !self->grpc)
     {
       close (fd);
       return FALSE;
     }
-  sl_log (SL_LOG_INFO, _("opentelemetry() listening on %s port %s (%s)"), self->ip, self->port,
-          self->transport == OTEL_TRANSPORT_HTTP ? "OTLP/HTTP" : "OTLP/gRPC");
+  sl_log (SL_LOG_INFO, _("opentelemetry() listening on %s port %s (%s%s)"), self->ip, self->port,
+          self->transport == OTEL_TRANSPORT_HTTP ? "OTLP/HTTP" : "OTLP/gRPC", self->tls ? " over TLS" : "");
   return TRUE;
 }
 
@@ -173,7 +187,7 @@ otel_source_stop (SlDriver *d)
   if (self->http)
     otel_http_server_stop (self->http);
   if (self->grpc)
-    otel_grpc_server_stop (self->grpc);
+    otel_listener_stop (self->grpc);
   self->http = NULL;
   self->grpc = NULL;
 }

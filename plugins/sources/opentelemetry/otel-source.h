@@ -5,6 +5,7 @@
 #define OTEL_SOURCE_H
 
 #include "core/source.h"
+#include "core/tls.h"
 
 #include <sys/socket.h>
 
@@ -15,7 +16,7 @@ typedef enum
 } OtelTransport;
 
 typedef struct _OtelHttpServer OtelHttpServer;
-typedef struct _OtelGrpcServer OtelGrpcServer;
+typedef struct _OtelListener OtelListener;
 
 typedef struct
 {
@@ -26,14 +27,16 @@ typedef struct
   gint transport;
   gint64 max_request_size;
   gint listen_backlog;
+  const SlCfgNode *tls_node;
 
+  SlTlsContext *tls;
   SlSource *source;
   guint max_connections;
   GMutex lock;
   GPtrArray *windows;        /* of the open connections, cancelled at stop */
   gboolean stopping;
   OtelHttpServer *http;
-  OtelGrpcServer *grpc;
+  OtelListener *grpc;
 } OtelSource;
 
 /* A window for a new connection, cancelled when the source stops; NULL
@@ -41,11 +44,13 @@ typedef struct
 SlWindow *otel_source_connection_window (OtelSource *self);
 void      otel_source_connection_closed (OtelSource *self, SlWindow *window);
 
-/* The transports: listen on fd (bound and listening) until stop. */
+/* OTLP/HTTP: listens on fd (bound and listening, taken) until stop,
+ * behind TLS when the source has tls(). */
 OtelHttpServer *otel_http_server_start (OtelSource *self, gint fd, GError **error);
 void            otel_http_server_stop  (OtelHttpServer *server);
-OtelGrpcServer *otel_grpc_server_start (OtelSource *self, gint fd, GError **error);
-void            otel_grpc_server_stop  (OtelGrpcServer *server);
+/* OTLP/gRPC: serves one connection (an OtelServeFunc, see otel-listener.h). */
+void            otel_grpc_serve        (OtelSource *self, gint fd, const struct sockaddr *peer, socklen_t peer_len,
+                                        gint stop_fd, gpointer data);
 
 /* The peer's address as text, for HOST_FROM */
 gchar *otel_peer_address (const struct sockaddr *sa);

@@ -148,6 +148,34 @@ check_sdk_record (json_t *all, const gchar *label, guint i)
   g_assert_true (g_str_has_suffix (at (r, "line"), "} 2023-11-14T22:13:20+00:00"));
 }
 
+/* Runs otel-emit.js with count records for each target; env: more
+ * variables for node, NULL-terminated pairs of name and value. */
+static void
+run_emitter (guint count, const gchar *const *targets, const gchar *const *env)
+{
+  g_autofree gchar *script = g_build_filename (g_getenv ("SL_TOP_SRCDIR"), "plugins/sources/opentelemetry/otel-emit.js", NULL);
+  g_autofree gchar *n = g_strdup_printf ("%u", count);
+  g_autofree gchar *modules = g_build_filename (node_dir, "node_modules", NULL);
+  g_setenv ("NODE_PATH", modules, TRUE);
+  for (guint i = 0; env && env[i]; i += 2)
+    g_setenv (env[i], env[i + 1], TRUE);
+  GPtrArray *argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, "node");
+  g_ptr_array_add (argv, script);
+  g_ptr_array_add (argv, n);
+  for (guint i = 0; targets[i]; i++)
+    g_ptr_array_add (argv, (gpointer) targets[i]);
+  g_ptr_array_add (argv, NULL);
+  g_autofree gchar *out = NULL, *err = NULL;
+  gint status = sl_test_run_argv ((const gchar *const *) argv->pdata, &out, &err);
+  g_ptr_array_unref (argv);
+  for (guint i = 0; env && env[i]; i += 2)
+    g_unsetenv (env[i]);
+  if (status != 0)
+    g_printerr ("otel-emit.js:\n%s%s", out ? out : "", err ? err : "");
+  g_assert_cmpint (status, ==, 0);
+}
+
 /* The SDK's three exporters (and the HTTP ones with gzip), RECORDS records
  * each, from one run of node. */
 static void
@@ -158,21 +186,13 @@ test_sdk (SlTestEnv *env, gconstpointer data)
   if (!install_sdk () || !sl_test_write_config (env, CONFIG_SDK, "GRPC", grpc_s, "HTTP", http_s, NULL)
       || !sl_test_daemon_start (env))
     return;
-  g_autofree gchar *script = g_build_filename (g_getenv ("SL_TOP_SRCDIR"), "plugins/sources/opentelemetry/otel-emit.js", NULL);
-  g_autofree gchar *count = g_strdup_printf ("%u", RECORDS);
   g_autofree gchar *t_grpc = g_strdup_printf ("grpc=http://127.0.0.1:%u", grpc);
   g_autofree gchar *t_proto = g_strdup_printf ("proto=http://127.0.0.1:%u/v1/logs", http);
   g_autofree gchar *t_http = g_strdup_printf ("http=http://127.0.0.1:%u/v1/logs", http);
   g_autofree gchar *t_protogz = g_strdup_printf ("proto+gzip=http://127.0.0.1:%u/v1/logs", http);
   g_autofree gchar *t_httpgz = g_strdup_printf ("http+gzip=http://127.0.0.1:%u/v1/logs", http);
-  g_autofree gchar *modules = g_build_filename (node_dir, "node_modules", NULL);
-  g_setenv ("NODE_PATH", modules, TRUE);
-  const gchar *argv[] = { "node", script, count, t_grpc, t_proto, t_http, t_protogz, t_httpgz, NULL };
-  g_autofree gchar *out = NULL, *err = NULL;
-  gint status = sl_test_run_argv (argv, &out, &err);
-  if (status != 0)
-    g_printerr ("otel-emit.js:\n%s%s", out ? out : "", err ? err : "");
-  g_assert_cmpint (status, ==, 0);
+  const gchar *targets[] = { t_grpc, t_proto, t_http, t_protogz, t_httpgz, NULL };
+  run_emitter (RECORDS, targets, NULL);
   /* every export was answered success, so every record is in the file */
   g_autofree gchar *path = sl_test_path (env, "out.json");
   g_assert_cmpuint (sl_test_count_lines (path), ==, 5 * RECORDS);
@@ -185,6 +205,50 @@ test_sdk (SlTestEnv *env, gconstpointer data)
   json_decref (all);
   g_assert_cmpint (sl_test_stat (env, "source", "s_grpc", "received"), ==, RECORDS);
   g_assert_cmpint (sl_test_stat (env, "source", "s_http", "received"), ==, 4 * RECORDS);
+}
+
+static const gchar *const CONFIG_TLS =
+  "source s_grpc { opentelemetry(port(@GRPC@) tls(key-file(\"@DIR@/key.pem\") cert-file(\"@DIR@/cert.pem\") "
+  "peer-verify(optional-untrusted))); };\n"
+  "source s_http { opentelemetry(transport(\"http\") port(@HTTP@) tls(key-file(\"@DIR@/key.pem\") "
+  "cert-file(\"@DIR@/cert.pem\") peer-verify(optional-untrusted))); };\n"
+  "destination d_file { file(\"@DIR@/out.json\" template(\"$(format-json --scope nv-pairs --key .otel.* "
+  "--key HOST --key MESSAGE --key PRIORITY --key FACILITY) $ISODATE\\n\")); };\n"
+  "log { source(s_grpc); source(s_http); destination(d_file); flags(flow-control); };\n";
+
+/* The same over TLS: gRPC negotiates h2 by ALPN, HTTP is HTTP/1.1 inside
+ * TLS; the SDK trusts the test's self-signed certificate. */
+static void
+test_tls (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *key = sl_test_path (env, "key.pem"), *cert = sl_test_path (env, "cert.pem");
+  const gchar *openssl[] = { "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                             "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=localhost",
+                             "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", NULL };
+  g_assert_cmpint (sl_test_run_argv (openssl, NULL, NULL), ==, 0);
+  guint16 grpc = sl_test_free_port (SOCK_STREAM), http = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *grpc_s = g_strdup_printf ("%u", grpc), *http_s = g_strdup_printf ("%u", http);
+  if (!install_sdk () || !sl_test_write_config (env, CONFIG_TLS, "GRPC", grpc_s, "HTTP", http_s, NULL)
+      || !sl_test_daemon_start (env))
+    return;
+  g_autofree gchar *t_grpc = g_strdup_printf ("grpc=https://127.0.0.1:%u", grpc);
+  g_autofree gchar *t_proto = g_strdup_printf ("proto=https://127.0.0.1:%u/v1/logs", http);
+  g_autofree gchar *t_http = g_strdup_printf ("http+gzip=https://127.0.0.1:%u/v1/logs", http);
+  const gchar *targets[] = { t_grpc, t_proto, t_http, NULL };
+  const gchar *node_env[] = { "NODE_EXTRA_CA_CERTS", cert, "OTEL_EXPORTER_OTLP_CERTIFICATE", cert, NULL };
+  run_emitter (RECORDS / 4, targets, node_env);
+  g_autofree gchar *path = sl_test_path (env, "out.json");
+  g_assert_cmpuint (sl_test_count_lines (path), ==, 3 * (RECORDS / 4));
+  guint n;
+  json_t *all = read_records (path, &n);
+  const gchar *labels[] = { "grpc", "proto", "httpgz" };
+  for (guint l = 0; l < G_N_ELEMENTS (labels); l++)
+    for (guint i = 0; i < RECORDS / 4; i++)
+      check_sdk_record (all, labels[l], i);
+  json_decref (all);
+  /* a client that does not speak TLS is refused and counted */
+  g_assert_true (sl_test_tcp_send (http, "POST /v1/logs HTTP/1.1\r\n\r\n"));
+  g_assert_true (sl_test_wait_stat (env, "source", "s_http", "tls_refused", 1));
 }
 
 /* curl's answer: the status line's code and the headers */
@@ -431,6 +495,7 @@ main (int argc, char **argv)
 {
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/opentelemetry/source/sdk", test_sdk);
+  SL_TEST_ADD ("/opentelemetry/source/tls", test_tls);
   SL_TEST_ADD ("/opentelemetry/source/json", test_json);
   SL_TEST_ADD ("/opentelemetry/source/refused", test_refused);
   SL_TEST_ADD ("/opentelemetry/source/held-then-stopped", test_held);
