@@ -6,7 +6,12 @@
  * .otel.scope.attributes., severity and times are fields and the
  * message's pri and stamps. Values are text: numbers in decimal, bools
  * as true/false, bytes in base64 and trace and span ids in hex (as
- * OTLP/JSON writes them), arrays and key-value lists as JSON. */
+ * OTLP/JSON writes them), arrays and key-value lists as JSON.
+ *
+ * The record, its resource and its scope are also kept as received (their
+ * protobuf encoding, with the schema URLs) in .otel_raw.*, as syslog-ng
+ * keeps them, so that opentelemetry() and syslog-ng-otlp() destinations
+ * send them on intact. */
 #include "otel-records.h"
 #include "core/internal.h"
 
@@ -132,7 +137,25 @@ typedef struct
   const gchar *peer;
   GString *name;
   GString *value;
+  GByteArray *raw_resource;  /* packed once per resource, once per scope */
+  GByteArray *raw_scope;
+  GByteArray *raw_record;
 } RecordContext;
+
+/* m packed into out (emptied first); an absent m packs as nothing */
+static void
+pack (const ProtobufCMessage *m, GByteArray *out)
+{
+  g_byte_array_set_size (out, m ? (guint) protobuf_c_message_get_packed_size (m) : 0);
+  if (m)
+    protobuf_c_message_pack (m, out->data);
+}
+
+static void
+set_raw (SlMessage *msg, const gchar *name, const GByteArray *b)
+{
+  sl_message_set (msg, sl_field_handle (name), (const gchar *) b->data, b->len);
+}
 
 static void
 set_text (SlMessage *msg, const gchar *name, const gchar *value, gssize len)
@@ -249,6 +272,12 @@ fill (SlMessage *msg, gpointer data)
   set_hex (msg, ".otel.log.trace_id", &r->trace_id);
   set_hex (msg, ".otel.log.span_id", &r->span_id);
   set_text (msg, ".otel.log.event_name", r->event_name, -1);
+  set_text (msg, ".otel_raw.type", "log", 3);
+  set_raw (msg, ".otel_raw.log", c->raw_record);
+  set_raw (msg, ".otel_raw.resource", c->raw_resource);
+  set_raw (msg, ".otel_raw.scope", c->raw_scope);
+  set_text (msg, ".otel_raw.resource_schema_url", c->resource->schema_url, -1);
+  set_text (msg, ".otel_raw.scope_schema_url", c->scope->schema_url, -1);
 
   msg->pri = SL_PRI_MAKE (OTEL_FACILITY, syslog_severity (r->severity_number));
   guint64 stamp = r->time_unix_nano ? r->time_unix_nano : r->observed_time_unix_nano;
@@ -266,18 +295,23 @@ otel_records_deliver (SlSource *src, SlWindow *window, const gchar *peer, const 
   guint batched = 0;
   gboolean open = TRUE;
   g_autoptr (GString) body = g_string_new (NULL);
-  RecordContext c = { .peer = peer, .name = g_string_new (NULL), .value = g_string_new (NULL) };
+  RecordContext c = { .peer = peer, .name = g_string_new (NULL), .value = g_string_new (NULL),
+                      .raw_resource = g_byte_array_new (), .raw_scope = g_byte_array_new (),
+                      .raw_record = g_byte_array_new () };
   *records = 0;
   sl_source_mark_read_time ();
   for (gsize i = 0; open && i < req->n_resource_logs; i++)
     {
       c.resource = req->resource_logs[i];
+      pack ((const ProtobufCMessage *) c.resource->resource, c.raw_resource);
       for (gsize j = 0; open && j < c.resource->n_scope_logs; j++)
         {
           c.scope = c.resource->scope_logs[j];
+          pack ((const ProtobufCMessage *) c.scope->scope, c.raw_scope);
           for (gsize k = 0; open && k < c.scope->n_log_records; k++)
             {
               c.record = c.scope->log_records[k];
+              pack ((const ProtobufCMessage *) c.record, c.raw_record);
               render_any (c.record->body, body);
               SlMessage *msg = sl_source_parse_fields (src, body->str, body->len, fill, &c);
               sl_message_bind_window (msg, window);
@@ -297,5 +331,8 @@ otel_records_deliver (SlSource *src, SlWindow *window, const gchar *peer, const 
     sl_source_post (src, batch, batched);
   g_string_free (c.name, TRUE);
   g_string_free (c.value, TRUE);
+  g_byte_array_unref (c.raw_resource);
+  g_byte_array_unref (c.raw_scope);
+  g_byte_array_unref (c.raw_record);
   return open && sl_window_wait_empty (window, -1);
 }

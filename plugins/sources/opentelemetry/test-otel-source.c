@@ -7,6 +7,7 @@
  * flow control is answered only once its record was written, and with
  * 503 when the source stops first. */
 #include "tests/functional/harness.h"
+#include "plugins/sources/opentelemetry/otel-test-node.h"
 
 #include <jansson.h>
 #include <signal.h>
@@ -18,36 +19,6 @@
 #include <unistd.h>
 
 #define RECORDS 40
-
-static gchar *node_dir;
-
-/* The SDK, installed by npm from the package.json beside this test into
- * the build tree, once: a package.json there equal to ours says it is. */
-static gboolean
-install_sdk (void)
-{
-  const gchar *src = g_getenv ("SL_TOP_SRCDIR"), *build = g_getenv ("SL_TOP_BUILDDIR");
-  g_assert_nonnull (src);
-  g_assert_nonnull (build);
-  g_autofree gchar *ours = g_build_filename (src, "plugins/sources/opentelemetry/package.json", NULL);
-  node_dir = g_build_filename (build, "plugins/sources/opentelemetry/node", NULL);
-  g_autofree gchar *theirs = g_build_filename (node_dir, "package.json", NULL);
-  g_autofree gchar *stamp = g_build_filename (node_dir, "node_modules/.sluice-installed", NULL);
-  g_autofree gchar *want = sl_test_read_file (ours);
-  g_autofree gchar *have = sl_test_read_file (theirs);
-  g_assert_nonnull (want);
-  if (have && strcmp (want, have) == 0 && g_file_test (stamp, G_FILE_TEST_EXISTS))
-    return TRUE;
-  g_mkdir_with_parents (node_dir, 0755);
-  g_assert_true (g_file_set_contents (theirs, want, -1, NULL));
-  const gchar *argv[] = { "npm", "install", "--prefix", node_dir, "--no-audit", "--no-fund", "--loglevel=error", NULL };
-  g_autofree gchar *out = NULL, *err = NULL;
-  gint status = sl_test_run_argv (argv, &out, &err);
-  if (status != 0)
-    g_printerr ("npm install failed:\n%s%s", out ? out : "", err ? err : "");
-  g_assert_cmpint (status, ==, 0);
-  return g_file_set_contents (stamp, "", 0, NULL);
-}
 
 static json_t *
 read_records (const gchar *path, guint *n)
@@ -153,10 +124,8 @@ check_sdk_record (json_t *all, const gchar *label, guint i)
 static void
 run_emitter (guint count, const gchar *const *targets, const gchar *const *env)
 {
-  g_autofree gchar *script = g_build_filename (g_getenv ("SL_TOP_SRCDIR"), "plugins/sources/opentelemetry/otel-emit.js", NULL);
+  g_autofree gchar *script = otel_test_source_path ("plugins/sources/opentelemetry/otel-emit.js");
   g_autofree gchar *n = g_strdup_printf ("%u", count);
-  g_autofree gchar *modules = g_build_filename (node_dir, "node_modules", NULL);
-  g_setenv ("NODE_PATH", modules, TRUE);
   for (guint i = 0; env && env[i]; i += 2)
     g_setenv (env[i], env[i + 1], TRUE);
   GPtrArray *argv = g_ptr_array_new ();
@@ -183,7 +152,7 @@ test_sdk (SlTestEnv *env, gconstpointer data)
 {
   guint16 grpc = sl_test_free_port (SOCK_STREAM), http = sl_test_free_port (SOCK_STREAM);
   g_autofree gchar *grpc_s = g_strdup_printf ("%u", grpc), *http_s = g_strdup_printf ("%u", http);
-  if (!install_sdk () || !sl_test_write_config (env, CONFIG_SDK, "GRPC", grpc_s, "HTTP", http_s, NULL)
+  if (!otel_test_node_ready () || !sl_test_write_config (env, CONFIG_SDK, "GRPC", grpc_s, "HTTP", http_s, NULL)
       || !sl_test_daemon_start (env))
     return;
   g_autofree gchar *t_grpc = g_strdup_printf ("grpc=http://127.0.0.1:%u", grpc);
@@ -228,7 +197,7 @@ test_tls (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (sl_test_run_argv (openssl, NULL, NULL), ==, 0);
   guint16 grpc = sl_test_free_port (SOCK_STREAM), http = sl_test_free_port (SOCK_STREAM);
   g_autofree gchar *grpc_s = g_strdup_printf ("%u", grpc), *http_s = g_strdup_printf ("%u", http);
-  if (!install_sdk () || !sl_test_write_config (env, CONFIG_TLS, "GRPC", grpc_s, "HTTP", http_s, NULL)
+  if (!otel_test_node_ready () || !sl_test_write_config (env, CONFIG_TLS, "GRPC", grpc_s, "HTTP", http_s, NULL)
       || !sl_test_daemon_start (env))
     return;
   g_autofree gchar *t_grpc = g_strdup_printf ("grpc=https://127.0.0.1:%u", grpc);
@@ -501,7 +470,5 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/opentelemetry/source/held-then-stopped", test_held);
   SL_TEST_ADD ("/opentelemetry/source/answered-when-written", test_answered_when_written);
   SL_TEST_ADD ("/opentelemetry/source/bad-config", test_bad_config);
-  gint rc = g_test_run ();
-  g_free (node_dir);
-  return rc;
+  return g_test_run ();
 }
