@@ -186,7 +186,8 @@ static gchar *
 copy_bytes (const gchar *p, gsize len)
 {
   gchar *copy = g_malloc (len + 1);
-  memcpy (copy, p, len);
+  if (len)
+    memcpy (copy, p, len);
   copy[len] = '\0';
   return copy;
 }

@@ -151,10 +151,12 @@ pack (const ProtobufCMessage *m, GByteArray *out)
     protobuf_c_message_pack (m, out->data);
 }
 
+/* An absent resource or scope, and one with nothing in it, is not set */
 static void
 set_raw (SlMessage *msg, const gchar *name, const GByteArray *b)
 {
-  sl_message_set (msg, sl_field_handle (name), (const gchar *) b->data, b->len);
+  if (b->len)
+    sl_message_set (msg, sl_field_handle (name), (const gchar *) b->data, b->len);
 }
 
 static void
