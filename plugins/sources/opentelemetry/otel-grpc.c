@@ -26,6 +26,7 @@
 #define GRPC_RESOURCE_EXHAUSTED 8
 #define GRPC_UNIMPLEMENTED 12
 #define GRPC_UNAVAILABLE 14
+#define GRPC_WINDOW (16 * 1024 * 1024)
 
 typedef struct
 {
@@ -282,8 +283,16 @@ session_new (GrpcConnection *conn)
   nghttp2_session_callbacks_del (cbs);
   if (rc != 0)
     return FALSE;
-  const nghttp2_settings_entry settings[] = { { NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, 100 } };
-  return nghttp2_submit_settings (conn->session, NGHTTP2_FLAG_NONE, settings, G_N_ELEMENTS (settings)) == 0;
+  /* An export is one large message: with HTTP/2's default 64 KiB windows
+   * a client sends a batch in many round trips (and libcurl 7.88 spins
+   * while it waits for the window to open), so the stream and the
+   * connection may take a whole request at once. */
+  const nghttp2_settings_entry settings[] = {
+    { NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, 100 },
+    { NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, GRPC_WINDOW },
+  };
+  return nghttp2_submit_settings (conn->session, NGHTTP2_FLAG_NONE, settings, G_N_ELEMENTS (settings)) == 0
+         && nghttp2_session_set_local_window_size (conn->session, NGHTTP2_FLAG_NONE, 0, GRPC_WINDOW) == 0;
 }
 
 void
