@@ -291,6 +291,47 @@ test_receiver_killed (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (sl_test_stat (env, "destination", "d_grpc", "retries"), >, 0);
 }
 
+static const gchar *const CONFIG_TLS =
+  "source s_in { syslog(ip(\"127.0.0.1\") port(@IN@) keep-hostname(yes)); };\n"
+  "destination d_grpc { opentelemetry(url(\"https://127.0.0.1:@GRPC@\") tls(ca-file(\"@DIR@/cert.pem\"))); };\n"
+  "destination d_http { opentelemetry(transport(\"http\") url(\"https://127.0.0.1:@HTTP@/v1/logs\") "
+  "tls(ca-file(\"@DIR@/cert.pem\"))); };\n"
+  "log { source(s_in); destination(d_grpc); destination(d_http); flags(flow-control); };\n"
+  "source s_grpc { opentelemetry(ip(\"127.0.0.1\") port(@GRPC@) tls(key-file(\"@DIR@/key.pem\") "
+  "cert-file(\"@DIR@/cert.pem\") peer-verify(optional-untrusted))); };\n"
+  "source s_http { opentelemetry(transport(\"http\") ip(\"127.0.0.1\") port(@HTTP@) tls(key-file(\"@DIR@/key.pem\") "
+  "cert-file(\"@DIR@/cert.pem\") peer-verify(optional-untrusted))); };\n"
+  "destination d_file { file(\"@DIR@/out\" template(\"${SOURCE} ${.otel.resource.attributes.host.name} $MSG\\n\")); };\n"
+  "log { source(s_grpc); source(s_http); destination(d_file); };\n";
+
+/* Over TLS, checked against the receiver's certificate: gRPC as HTTP/2
+ * chosen by ALPN, HTTP/1.1; the receiver is Sluice's own source. */
+static void
+test_tls (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *key = sl_test_path (env, "key.pem"), *cert = sl_test_path (env, "cert.pem");
+  const gchar *openssl[] = { "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                             "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=localhost",
+                             "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", NULL };
+  g_assert_cmpint (sl_test_run_argv (openssl, NULL, NULL), ==, 0);
+  guint16 in = sl_test_free_port (SOCK_STREAM), grpc = sl_test_free_port (SOCK_STREAM),
+          http = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *in_s = g_strdup_printf ("%u", in), *grpc_s = g_strdup_printf ("%u", grpc),
+                   *http_s = g_strdup_printf ("%u", http);
+  if (!sl_test_write_config (env, CONFIG_TLS, "IN", in_s, "GRPC", grpc_s, "HTTP", http_s, NULL)
+      || !sl_test_daemon_start (env))
+    return;
+  const gchar *m = "<14>1 2024-01-02T03:04:05Z tlshost app - - - over-tls";
+  g_autofree gchar *framed = g_strdup_printf ("%zu %s", strlen (m), m);
+  g_assert_true (sl_test_tcp_send (in, framed));
+  g_autofree gchar *out = sl_test_path (env, "out");
+  g_assert_true (sl_test_wait_lines (env, out, 2));
+  g_autofree gchar *text = sl_test_read_file (out);
+  g_assert_nonnull (strstr (text, "s_grpc tlshost over-tls\n"));
+  g_assert_nonnull (strstr (text, "s_http tlshost over-tls\n"));
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_grpc", "retries"), ==, 0);
+}
+
 static void
 test_bad_url (SlTestEnv *env, gconstpointer data)
 {
@@ -317,6 +358,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/opentelemetry/destination/syslog-mapping", test_syslog_mapping);
   SL_TEST_ADD ("/opentelemetry/destination/otlp-intact", test_otlp_intact);
   SL_TEST_ADD ("/opentelemetry/destination/receiver-killed", test_receiver_killed);
+  SL_TEST_ADD ("/opentelemetry/destination/tls", test_tls);
   SL_TEST_ADD ("/opentelemetry/destination/bad-url", test_bad_url);
   gint rc = g_test_run ();
   receiver_kill ();
