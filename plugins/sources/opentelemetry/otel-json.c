@@ -266,18 +266,21 @@ read_message (const ProtobufCMessageDescriptor *desc, json_t *obj, ProtobufCMess
             return FALSE;
           continue;
         }
-      if ((f->type == PROTOBUF_C_TYPE_MESSAGE || f->type == PROTOBUF_C_TYPE_STRING
-           || f->type == PROTOBUF_C_TYPE_BYTES)
-          && (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF)
-          && *(uint32_t *) ((guint8 *) msg + f->quantifier_offset))
+      /* a value given twice (as timeUnixNano and time_unix_nano, or two
+       * members of a oneof) is refused rather than leaked or mixed */
+      if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) && *(uint32_t *) ((guint8 *) msg + f->quantifier_offset))
         return fail (error, f, _("a second member of its oneof"));
-      if (f->type == PROTOBUF_C_TYPE_MESSAGE && *(void **) member)
+      if ((f->type == PROTOBUF_C_TYPE_MESSAGE && *(void **) member)
+          || (f->type == PROTOBUF_C_TYPE_STRING && *(gchar **) member
+              && *(gchar **) member != protobuf_c_empty_string)
+          || (f->type == PROTOBUF_C_TYPE_BYTES && ((ProtobufCBinaryData *) member)->data))
         return fail (error, f, _("given twice"));
-      if (!read_value (f, v, member, error))
-        return FALSE;
+      /* the member is named before it is read, so that a failure frees what it began */
       if (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF)
         *(uint32_t *) ((guint8 *) msg + f->quantifier_offset) = f->id;
-      else if (f->label == PROTOBUF_C_LABEL_OPTIONAL && f->quantifier_offset)
+      if (!read_value (f, v, member, error))
+        return FALSE;
+      if (!(f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) && f->label == PROTOBUF_C_LABEL_OPTIONAL && f->quantifier_offset)
         *(protobuf_c_boolean *) ((guint8 *) msg + f->quantifier_offset) = TRUE;
     }
   return TRUE;

@@ -341,6 +341,15 @@ test_refused (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (curl (text, NULL), ==, 415);
   const gchar *bad_json[] = { "-H", "Content-Type: application/json", "--data-binary", "{\"resourceLogs\":7}", logs, NULL };
   g_assert_cmpint (curl (bad_json, NULL), ==, 400);
+  /* two members of a oneof, and a bad value deep inside: refused whole */
+  const gchar *two_of_oneof[] = { "-H", "Content-Type: application/json", "--data-binary",
+                                  "{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"body\":"
+                                  "{\"stringValue\":\"ok\",\"intValue\":\"3\"}}]}]}]}", logs, NULL };
+  g_assert_cmpint (curl (two_of_oneof, NULL), ==, 400);
+  const gchar *deep[] = { "-H", "Content-Type: application/json", "--data-binary",
+                          "{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"attributes\":[{\"key\":\"k\","
+                          "\"value\":{\"arrayValue\":{\"values\":[{\"intValue\":\"x\"}]}}}]}]}]}]}", logs, NULL };
+  g_assert_cmpint (curl (deep, NULL), ==, 400);
   const gchar *bad_proto[] = { "-H", "Content-Type: application/x-protobuf", "--data-binary", "\xff\xff\xff", logs, NULL };
   g_assert_cmpint (curl (bad_proto, NULL), ==, 400);
   const gchar *bad_gzip[] = { "-H", "Content-Type: application/x-protobuf", "-H", "Content-Encoding: gzip",
@@ -360,7 +369,7 @@ test_refused (SlTestEnv *env, gconstpointer data)
                               "--data-binary", "xy", logs_service, NULL };
   g_assert_cmpint (curl (grpc_bad, &headers), ==, 200);
   g_assert_nonnull (strstr (headers, "grpc-status: 3"));
-  g_assert_cmpint (sl_test_stat (env, "source", "s_http", "errors"), ==, 3);
+  g_assert_cmpint (sl_test_stat (env, "source", "s_http", "errors"), ==, 5);
   g_assert_cmpint (sl_test_stat (env, "source", "s_grpc", "errors"), ==, 1);
   g_autofree gchar *path = sl_test_path (env, "out.json");
   g_assert_cmpuint (sl_test_count_lines (path), ==, 0);
