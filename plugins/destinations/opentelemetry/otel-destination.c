@@ -62,6 +62,8 @@ static const SlOptionSpec otel_dest_options[] = {
   { NULL }
 };
 
+static const SlDriverClass syslog_ng_otlp_class;
+
 static gpointer
 global_init (gpointer data)
 {
@@ -144,7 +146,7 @@ otel_dest_init (SlDriver *d, GError **error)
       if (self->compression)
         self->header_list = curl_slist_append (self->header_list, "Content-Encoding: gzip");
     }
-  self->encoder = otel_encoder_new ();
+  self->encoder = otel_encoder_new (d->klass == &syslog_ng_otlp_class);
   self->records = g_byte_array_new ();
   self->body = g_byte_array_new ();
   self->response = g_byte_array_new ();
@@ -297,8 +299,37 @@ static const SlDriverClass otel_dest_class = {
   .ops.destination = &otel_dest_ops,
 };
 
+/* syslog-ng 4's: Sluice to Sluice or to syslog-ng, every name-value pair
+ * carried (otel-syslog-ng.c), over gRPC */
+static const SlOptionSpec syslog_ng_otlp_options[] = {
+  { "url", SL_STRING (OtelDestination, url), "localhost:4317", "host:port of the receiver (gRPC)" },
+  { "batch-lines", SL_INT (OtelDestination, batch_lines), "1000", "most records in one request" },
+  { "batch-bytes", SL_SIZE (OtelDestination, batch_bytes), "4M",
+    "most bytes of records in one request (a larger record goes alone); 0: no limit" },
+  { "compression", SL_BOOL (OtelDestination, compression), "no", "gzip requests (grpc-encoding)" },
+  { "headers", SL_LIST (OtelDestination, headers), NULL, "gRPC metadata, each \"Name: value\"" },
+  { "timeout", SL_DURATION (OtelDestination, timeout_ms), "10", "how long a request may take before it is retried" },
+  { "retries", SL_INT (OtelDestination, retries), "3",
+    "attempts of a request, with back-off, before its messages wait time-reopen(); none is dropped" },
+  { "tls", SL_BLOCK (OtelDestination, tls_node), NULL, "ca-file(), ca-dir(), cert-file(), key-file(), peer-verify()" },
+  { NULL }
+};
+
+static const SlDriverClass syslog_ng_otlp_class = {
+  .kind = SL_DRIVER_DESTINATION,
+  .name = "syslog-ng-otlp",
+  .summary = "send messages with all their name-value pairs as syslog-ng 4 does between instances (OTLP/gRPC)",
+  .options = syslog_ng_otlp_options,
+  .defaults = (const gchar *const[]) { "flush-lines", "1000", NULL },
+  .capabilities = SL_CAP_WORKERS | SL_CAP_DISK_BUFFER | SL_CAP_BATCHES,
+  .instance_size = sizeof (OtelDestination),
+  .init = otel_dest_init,
+  .free = otel_dest_free,
+  .ops.destination = &otel_dest_ops,
+};
+
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "opentelemetry-destination",
-  .drivers = (const SlDriverClass *const[]) { &otel_dest_class, NULL },
+  .drivers = (const SlDriverClass *const[]) { &otel_dest_class, &syslog_ng_otlp_class, NULL },
 };

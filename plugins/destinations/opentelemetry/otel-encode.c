@@ -5,6 +5,7 @@
  * it came as, without unpacking and packing it again; what is made from a
  * syslog message is packed by protobuf-c. */
 #include "otel-encode.h"
+#include "otel-syslog-ng.h"
 #include "core/i18n.h"
 #include "core/priority.h"
 #include "opentelemetry/proto/collector/logs/v1/logs_service.pb-c.h"
@@ -42,6 +43,7 @@ struct _OtelEncoder
   GByteArray *resource_logs;     /* the open ResourceLogs' body */
   GByteArray *scope_logs;        /* the open ScopeLogs' body */
   GByteArray *syslog_scope;      /* the scope of mapped syslog messages, packed once */
+  gboolean syslog_ng;            /* syslog-ng-otlp(): every message as syslog-ng sends it */
   GString *text;                 /* scratch for NUL-terminated copies */
 };
 
@@ -100,9 +102,10 @@ put_field (GByteArray *out, guint field, const guint8 *data, gsize len)
 }
 
 OtelEncoder *
-otel_encoder_new (void)
+otel_encoder_new (gboolean syslog_ng)
 {
   OtelEncoder *enc = g_new0 (OtelEncoder, 1);
+  enc->syslog_ng = syslog_ng;
   enc->raw_log = sl_field_handle (".otel_raw.log");
   enc->raw_resource = sl_field_handle (".otel_raw.resource");
   enc->raw_scope = sl_field_handle (".otel_raw.scope");
@@ -117,7 +120,7 @@ otel_encoder_new (void)
   enc->scope_logs = g_byte_array_new ();
   enc->text = g_string_new (NULL);
   Opentelemetry__Proto__Common__V1__InstrumentationScope scope = OPENTELEMETRY__PROTO__COMMON__V1__INSTRUMENTATION_SCOPE__INIT;
-  scope.name = "sluice";
+  scope.name = syslog_ng ? OTEL_SYSLOG_NG_SCOPE : "sluice";
   scope.version = PACKAGE_VERSION;
   enc->syslog_scope = g_byte_array_sized_new ((guint) protobuf_c_message_get_packed_size (&scope.base));
   g_byte_array_set_size (enc->syslog_scope, (guint) protobuf_c_message_get_packed_size (&scope.base));
@@ -306,7 +309,16 @@ otel_encode (OtelEncoder *enc, SlMessage *const *msgs, guint n, guint max_lines,
   for (; taken < n && taken < max_lines; taken++)
     {
       const SlMessage *msg = msgs[taken];
-      if (sl_message_has (msg, enc->raw_log))
+      if (enc->syslog_ng)
+        {
+          otel_syslog_ng_record (msg, enc->record);
+          g_byte_array_set_size (enc->resource.bytes, 0);
+          g_string_truncate (enc->resource.schema, 0);
+          g_byte_array_set_size (enc->scope.bytes, 0);
+          g_byte_array_append (enc->scope.bytes, enc->syslog_scope->data, enc->syslog_scope->len);
+          g_string_truncate (enc->scope.schema, 0);
+        }
+      else if (sl_message_has (msg, enc->raw_log))
         {
           take_field (msg, enc->raw_log, enc->record);
           take_field (msg, enc->raw_resource, enc->resource.bytes);

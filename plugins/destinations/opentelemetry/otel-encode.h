@@ -7,7 +7,8 @@
 
 typedef struct _OtelEncoder OtelEncoder;
 
-OtelEncoder *otel_encoder_new  (void);
+/* syslog_ng: every message as syslog-ng-otlp() sends it (otel-syslog-ng.h) */
+OtelEncoder *otel_encoder_new  (gboolean syslog_ng);
 void         otel_encoder_free (OtelEncoder *enc);
 
 /* Encodes msgs[0..n) into out (emptied first), as many as max_lines and

@@ -332,6 +332,40 @@ test_tls (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (sl_test_stat (env, "destination", "d_grpc", "retries"), ==, 0);
 }
 
+static const gchar *const CONFIG_SYSLOG_NG =
+  "template t { template(\"$ISODATE $HOST $PROGRAM $PID $MSGID $FACILITY.$LEVEL ${.SDATA.meta@1.seq} $SOURCEIP "
+  "${json.x} $MSG\\n\"); };\n"
+  "source s_in { syslog(ip(\"127.0.0.1\") port(@IN@) keep-hostname(yes) keep-timestamp(yes)); };\n"
+  "parser p_json { json-parser(prefix(\"json.\") template(\"{\\\"x\\\": \\\"from-json\\\"}\")); };\n"
+  "destination d_direct { file(\"@DIR@/direct\" template(t)); };\n"
+  "destination d_otlp { syslog-ng-otlp(url(\"127.0.0.1:@OTLP@\")); };\n"
+  "log { source(s_in); parser(p_json); destination(d_direct); destination(d_otlp); flags(flow-control); };\n"
+  "source s_otlp { syslog-ng-otlp(ip(\"127.0.0.1\") port(@OTLP@)); };\n"
+  "destination d_relayed { file(\"@DIR@/relayed\" template(t)); };\n"
+  "log { source(s_otlp); destination(d_relayed); };\n";
+
+/* syslog-ng-otlp() to syslog-ng-otlp(): every name-value pair, the
+ * priority, the stamp with its zone and the sender's address arrive, so
+ * the same template renders the same line on both sides. */
+static void
+test_syslog_ng_otlp (SlTestEnv *env, gconstpointer data)
+{
+  guint16 in = sl_test_free_port (SOCK_STREAM), otlp = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *in_s = g_strdup_printf ("%u", in), *otlp_s = g_strdup_printf ("%u", otlp);
+  if (!sl_test_write_config (env, CONFIG_SYSLOG_NG, "IN", in_s, "OTLP", otlp_s, NULL) || !sl_test_daemon_start (env))
+    return;
+  const gchar *m1 = "<165>1 2024-01-02T03:04:05.250+02:00 web1 nginx 42 ID7 [meta@1 seq=\"5\"] relayed one";
+  const gchar *m2 = "<11>1 2024-01-02T03:04:06Z web2 cron - - - relayed two";
+  g_autofree gchar *framed = g_strdup_printf ("%zu %s%zu %s", strlen (m1), m1, strlen (m2), m2);
+  g_assert_true (sl_test_tcp_send (in, framed));
+  g_autofree gchar *direct = sl_test_path (env, "direct"), *relayed = sl_test_path (env, "relayed");
+  g_assert_true (sl_test_wait_lines (env, direct, 2));
+  g_assert_true (sl_test_wait_lines (env, relayed, 2));
+  g_autofree gchar *want = sl_test_read_file (direct), *have = sl_test_read_file (relayed);
+  g_assert_cmpstr (have, ==, want);
+  g_assert_nonnull (strstr (want, "2024-01-02T03:04:05+02:00 web1 nginx 42 ID7 local4.notice 5 127.0.0.1 from-json relayed one\n"));
+}
+
 static void
 test_bad_url (SlTestEnv *env, gconstpointer data)
 {
@@ -359,6 +393,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/opentelemetry/destination/otlp-intact", test_otlp_intact);
   SL_TEST_ADD ("/opentelemetry/destination/receiver-killed", test_receiver_killed);
   SL_TEST_ADD ("/opentelemetry/destination/tls", test_tls);
+  SL_TEST_ADD ("/opentelemetry/destination/syslog-ng-otlp", test_syslog_ng_otlp);
   SL_TEST_ADD ("/opentelemetry/destination/bad-url", test_bad_url);
   gint rc = g_test_run ();
   receiver_kill ();

@@ -15,6 +15,7 @@
 #include "otel-records.h"
 #include "core/internal.h"
 
+#include <arpa/inet.h>
 #include <jansson.h>
 #include <string.h>
 
@@ -289,6 +290,113 @@ fill (SlMessage *msg, gpointer data)
     msg->recvd = (SlTime) { .usec = (gint64) (r->observed_time_unix_nano / 1000), .gmtoff = 0 };
 }
 
+/* Records of scope "@syslog-ng" are messages syslog-ng 4's syslog-ng-otlp()
+ * (or Sluice's) sent with every name-value pair: attribute "n" holds the
+ * values by type, "m" PRI, TAGS and the zones, "sa" the sender's address
+ * (syslog-ng's layout, modules/grpc/otel). They become those messages
+ * again. */
+#define SYSLOG_NG_SCOPE "@syslog-ng"
+
+static gboolean
+is_syslog_ng (const OtelScopeLogs *scope)
+{
+  return scope->scope && scope->scope->name && strcmp (scope->scope->name, SYSLOG_NG_SCOPE) == 0;
+}
+
+static const Opentelemetry__Proto__Common__V1__KeyValueList *
+kvlist_of (const OtelKeyValue *kv)
+{
+  return kv && kv->value && kv->value->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_KVLIST_VALUE
+           ? kv->value->kvlist_value
+           : NULL;
+}
+
+static gboolean
+bytes_of (const OtelKeyValue *kv, const ProtobufCBinaryData **b)
+{
+  if (!kv->value || kv->value->value_case != OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_BYTES_VALUE)
+    return FALSE;
+  *b = &kv->value->bytes_value;
+  return TRUE;
+}
+
+static gint64
+int_of (const OtelKeyValue *kv)
+{
+  return kv->value && kv->value->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_INT_VALUE
+           ? kv->value->int_value
+           : 0;
+}
+
+/* The MESSAGE value among "n"'s, the message's raw text */
+static void
+syslog_ng_message (const OtelLogRecord *r, GString *out)
+{
+  g_string_truncate (out, 0);
+  const Opentelemetry__Proto__Common__V1__KeyValueList *types
+    = kvlist_of (find_attribute (r->attributes, r->n_attributes, "n"));
+  for (gsize t = 0; types && t < types->n_values; t++)
+    {
+      const Opentelemetry__Proto__Common__V1__KeyValueList *values = kvlist_of (types->values[t]);
+      const OtelKeyValue *m = values ? find_attribute (values->values, values->n_values, "MESSAGE") : NULL;
+      const ProtobufCBinaryData *b;
+      if (m && bytes_of (m, &b))
+        g_string_append_len (out, (const gchar *) b->data, (gssize) b->len);
+    }
+}
+
+static void
+fill_syslog_ng (SlMessage *msg, gpointer data)
+{
+  RecordContext *c = data;
+  const OtelLogRecord *r = c->record;
+  if (c->peer)
+    {
+      sl_message_set (msg, SL_F_HOST_FROM, c->peer, -1);
+      sl_message_set (msg, SL_F_SOURCEIP, c->peer, -1);
+    }
+  const ProtobufCBinaryData *b;
+  const Opentelemetry__Proto__Common__V1__KeyValueList *types
+    = kvlist_of (find_attribute (r->attributes, r->n_attributes, "n"));
+  for (gsize t = 0; types && t < types->n_values; t++)
+    {
+      const Opentelemetry__Proto__Common__V1__KeyValueList *values = kvlist_of (types->values[t]);
+      for (gsize i = 0; values && i < values->n_values; i++)
+        if (bytes_of (values->values[i], &b) && strcmp (values->values[i]->key, "MESSAGE") != 0)
+          sl_message_set (msg, sl_field_handle (values->values[i]->key), (const gchar *) b->data, (gssize) b->len);
+    }
+  sl_message_set_slice (msg, SL_F_MESSAGE, msg->raw, msg->raw_len);
+  msg->stamp.usec = (gint64) (r->time_unix_nano / 1000);
+  msg->recvd.usec = (gint64) (r->observed_time_unix_nano / 1000);
+  const Opentelemetry__Proto__Common__V1__KeyValueList *macros
+    = kvlist_of (find_attribute (r->attributes, r->n_attributes, "m"));
+  for (gsize i = 0; macros && i < macros->n_values; i++)
+    {
+      const OtelKeyValue *kv = macros->values[i];
+      if (strcmp (kv->key, "PRI") == 0)
+        msg->pri = (guint8) CLAMP (int_of (kv), 0, 191);
+      else if (strcmp (kv->key, "STAMP_GMTOFF") == 0)
+        msg->stamp.gmtoff = (gint32) int_of (kv);
+      else if (strcmp (kv->key, "RECVD_GMTOFF") == 0)
+        msg->recvd.gmtoff = (gint32) int_of (kv);
+      else if (strcmp (kv->key, "TAGS") == 0 && bytes_of (kv, &b) && b->len)
+        {
+          g_autofree gchar *list = g_strndup ((const gchar *) b->data, b->len);
+          g_auto (GStrv) tags = g_strsplit (list, ",", -1);
+          for (guint k = 0; tags[k]; k++)
+            if (*tags[k])
+              sl_message_set_tag (msg, tags[k]);
+        }
+    }
+  const Opentelemetry__Proto__Common__V1__KeyValueList *sa
+    = kvlist_of (find_attribute (r->attributes, r->n_attributes, "sa"));
+  const OtelKeyValue *addr = sa ? find_attribute (sa->values, sa->n_values, "addr") : NULL;
+  gchar text[INET6_ADDRSTRLEN];
+  if (addr && bytes_of (addr, &b) && (b->len == 4 || b->len == 16)
+      && inet_ntop (b->len == 4 ? AF_INET : AF_INET6, b->data, text, sizeof text))
+    sl_message_set (msg, SL_F_SOURCEIP, text, -1);
+}
+
 gboolean
 otel_records_deliver (SlSource *src, SlWindow *window, const gchar *peer, const OtelLogsRequest *req,
                       gsize *records)
@@ -309,13 +417,23 @@ otel_records_deliver (SlSource *src, SlWindow *window, const gchar *peer, const 
       for (gsize j = 0; open && j < c.resource->n_scope_logs; j++)
         {
           c.scope = c.resource->scope_logs[j];
+          gboolean syslog_ng = is_syslog_ng (c.scope);
           pack ((const ProtobufCMessage *) c.scope->scope, c.raw_scope);
           for (gsize k = 0; open && k < c.scope->n_log_records; k++)
             {
               c.record = c.scope->log_records[k];
-              pack ((const ProtobufCMessage *) c.record, c.raw_record);
-              render_any (c.record->body, body);
-              SlMessage *msg = sl_source_parse_fields (src, body->str, body->len, fill, &c);
+              SlMessage *msg;
+              if (syslog_ng)
+                {
+                  syslog_ng_message (c.record, body);
+                  msg = sl_source_parse_fields (src, body->str, body->len, fill_syslog_ng, &c);
+                }
+              else
+                {
+                  pack ((const ProtobufCMessage *) c.record, c.raw_record);
+                  render_any (c.record->body, body);
+                  msg = sl_source_parse_fields (src, body->str, body->len, fill, &c);
+                }
               sl_message_bind_window (msg, window);
               batch[batched++] = msg;
               (*records)++;

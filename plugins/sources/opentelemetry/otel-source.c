@@ -209,8 +209,23 @@ static const SlDriverClass otel_source_class = {
   .ops.source = &otel_source_ops,
 };
 
+/* syslog-ng 4's name for the same receiver between syslog-ng instances:
+ * records of scope "@syslog-ng" become the messages they were sent from
+ * (as they do in opentelemetry() too) */
+static const SlDriverClass syslog_ng_otlp_source_class = {
+  .kind = SL_DRIVER_SOURCE,
+  .name = "syslog-ng-otlp",
+  .summary = "receive messages with all their name-value pairs from syslog-ng-otlp() destinations (OTLP)",
+  .options = otel_source_options,
+  .capabilities = SL_CAP_PARSES | SL_CAP_CONNECTIONS,
+  .instance_size = sizeof (OtelSource),
+  .init = otel_source_init,
+  .free = otel_source_free,
+  .ops.source = &otel_source_ops,
+};
+
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "opentelemetry-source",
-  .drivers = (const SlDriverClass *const[]) { &otel_source_class, NULL },
+  .drivers = (const SlDriverClass *const[]) { &otel_source_class, &syslog_ng_otlp_source_class, NULL },
 };
