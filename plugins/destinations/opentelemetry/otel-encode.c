@@ -64,7 +64,8 @@ part_clear (Part *p)
 static gboolean
 part_equal (const Part *a, const Part *b)
 {
-  return a->bytes->len == b->bytes->len && memcmp (a->bytes->data, b->bytes->data, a->bytes->len) == 0
+  return a->bytes->len == b->bytes->len
+         && (!a->bytes->len || memcmp (a->bytes->data, b->bytes->data, a->bytes->len) == 0)
          && g_string_equal (a->schema, b->schema);
 }
 

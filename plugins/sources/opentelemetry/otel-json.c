@@ -109,7 +109,8 @@ read_bytes (const ProtobufCFieldDescriptor *f, json_t *v, ProtobufCBinaryData *o
   gsize n = 0;
   g_autofree guchar *decoded = g_base64_decode (s, &n);
   out->data = malloc (n + 1);
-  memcpy (out->data, decoded, n);
+  if (n)
+    memcpy (out->data, decoded, n);
   out->len = n;
   return TRUE;
 }
