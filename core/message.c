@@ -180,6 +180,18 @@ sl_message_ref (SlMessage *msg)
   return msg;
 }
 
+/* A value's own copy, NUL-terminated for text, byte for byte for a value
+ * that holds NULs (OTLP's records as received) */
+static gchar *
+copy_bytes (const gchar *p, gsize len)
+{
+  gchar *copy = g_malloc (len + 1);
+  if (len)
+    memcpy (copy, p, len);
+  copy[len] = '\0';
+  return copy;
+}
+
 static void
 value_clear (SlValue *v)
 {
@@ -256,7 +268,7 @@ value_copy (const SlMessage *from, SlMessage *to, const SlValue *src, SlValue *d
     }
   else
     {
-      dst->ptr = g_strndup (src->ptr, src->len);
+      dst->ptr = copy_bytes (src->ptr, src->len);
       dst->owned = TRUE;
       to->owns_values = TRUE;
     }
@@ -393,7 +405,7 @@ sl_message_set (SlMessage *msg, SlHandle h, const gchar *value, gssize len)
     return;
   if (len < 0)
     len = strlen (value);
-  gchar *copy = g_strndup (value, len);
+  gchar *copy = copy_bytes (value, len);
   SlValue *v = find_or_add (msg, h);
   value_clear (v);
   v->ptr = copy;

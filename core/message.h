@@ -122,8 +122,9 @@ void         sl_message_unref      (SlMessage *msg);
 SlMessage   *sl_message_clone      (const SlMessage *msg);
 void         sl_message_make_writable (SlMessage **msg);
 
-/* sl_message_set copies the value; sl_message_set_slice takes a range that
- * lies inside msg->raw, so parsing in place needs no copy. */
+/* sl_message_set copies the value, all len bytes of it (a value may hold
+ * NULs); sl_message_set_slice takes a range that lies inside msg->raw, so
+ * parsing in place needs no copy. */
 void         sl_message_set        (SlMessage *msg, SlHandle h, const gchar *value, gssize len);
 void         sl_message_set_slice  (SlMessage *msg, SlHandle h, const gchar *ptr, gsize len);
 void         sl_message_unset      (SlMessage *msg, SlHandle h);

@@ -103,6 +103,8 @@ struct _SlTlsContext
   gchar **trusted_keys;     /* upper case, or NULL for any */
   gchar **trusted_dn;       /* patterns, or NULL for any */
   gchar *passphrase;
+  guint8 alpn[256];         /* the ALPN protocol list (length-prefixed names), or empty */
+  guint alpn_len;
 };
 
 typedef struct
@@ -457,6 +459,32 @@ sl_tls_context_unref (SlTlsContext *ctx)
     memset (ctx->passphrase, 0, strlen (ctx->passphrase));
   g_free (ctx->passphrase);
   g_free (ctx);
+}
+
+static int
+select_alpn (SSL *ssl, const unsigned char **out, unsigned char *outlen, const unsigned char *in,
+             unsigned int inlen, void *data)
+{
+  SlTlsContext *ctx = data;
+  unsigned char *selected = NULL;
+  if (SSL_select_next_proto (&selected, outlen, ctx->alpn, ctx->alpn_len, in, inlen) != OPENSSL_NPN_NEGOTIATED)
+    return SSL_TLSEXT_ERR_NOACK;
+  *out = selected;
+  return SSL_TLSEXT_ERR_OK;
+}
+
+void
+sl_tls_context_set_alpn (SlTlsContext *ctx, const gchar *protocol)
+{
+  gsize len = strlen (protocol);
+  g_return_if_fail (len > 0 && len < sizeof ctx->alpn - 1);
+  ctx->alpn[0] = (guint8) len;
+  memcpy (ctx->alpn + 1, protocol, len);
+  ctx->alpn_len = (guint) len + 1;
+  if (ctx->role == SL_TLS_SERVER)
+    SSL_CTX_set_alpn_select_cb (ctx->ssl, select_alpn, ctx);
+  else
+    SSL_CTX_set_alpn_protos (ctx->ssl, ctx->alpn, ctx->alpn_len);
 }
 
 gint64

@@ -36,6 +36,11 @@ SlTlsContext *sl_tls_context_ref   (SlTlsContext *ctx);
 void          sl_tls_context_unref (SlTlsContext *ctx);
 /* handshake-timeout(): how long a peer may take to finish its handshake. */
 gint64        sl_tls_context_handshake_timeout_ms (const SlTlsContext *ctx);
+/* ALPN (RFC 7301) for a protocol over TLS that needs it, such as gRPC's
+ * "h2": a server context selects protocol when the client offers it and
+ * goes on without ALPN when it does not; a client context offers it. Call
+ * before the first session is made. */
+void          sl_tls_context_set_alpn (SlTlsContext *ctx, const gchar *protocol);
 
 typedef enum
 {

@@ -393,6 +393,28 @@ test_field_names_are_capped (void)
   sl_message_unref (msg);
 }
 
+/* A value may hold NULs (an OTLP record as received): set and clone keep
+ * every byte. */
+static void
+test_binary_values (void)
+{
+  static const gchar bytes[] = { 'a', 0, 'b', 0, 0, 'c' };
+  SlMessage *msg = sl_message_new ("x", 1);
+  SlHandle h = sl_field_handle (".test.binary");
+  sl_message_set (msg, h, bytes, sizeof bytes);
+  SlMessage *copy = sl_message_clone (msg);
+  const SlMessage *both[] = { msg, copy };
+  for (guint i = 0; i < 2; i++)
+    {
+      gsize len = 0;
+      const gchar *v = sl_message_get (both[i], h, &len);
+      g_assert_cmpuint (len, ==, sizeof bytes);
+      g_assert_cmpmem (v, len, bytes, sizeof bytes);
+    }
+  sl_message_unref (copy);
+  sl_message_unref (msg);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -401,6 +423,7 @@ main (int argc, char **argv)
   g_test_add_func ("/message/slices-and-copies", test_slices_and_copies);
   g_test_add_func ("/message/extra-bytes", test_extra_bytes_hold_peer);
   g_test_add_func ("/message/copy-on-write", test_copy_on_write);
+  g_test_add_func ("/message/binary-values", test_binary_values);
   g_test_add_func ("/message/clone-rebases-slices", test_clone_rebases_slices);
   g_test_add_func ("/message/ack-through-copies", test_ack_reaches_window_through_copies);
   g_test_add_func ("/window/blocks-until-release", test_window_blocks_until_release);

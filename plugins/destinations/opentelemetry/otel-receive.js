@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// An OTLP logs receiver on the official proto definitions through real
+// server stacks: gRPC with @grpc/grpc-js and @grpc/proto-loader, HTTP with
+// node's http and protobufjs (gzip bodies too). Every record is appended to
+// OUT as one JSON line before its request is answered, so an answered
+// record is on disk; "ready" is printed once both servers listen. An
+// answer waits DELAY_MS (0) after the records are written, so that a
+// test can kill the receiver while requests are on their way.
+//   node otel-receive.js PROTO_DIR GRPC_PORT HTTP_PORT OUT [DELAY_MS]
+'use strict';
+const fs = require('fs');
+const http = require('http');
+const path = require('path');
+const zlib = require('zlib');
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+const protobuf = require('protobufjs');
+
+const [protoDir, grpcPort, httpPort, out, delay] = process.argv.slice(2);
+const later = (answer) => setTimeout(answer, Number(delay || 0));
+const SERVICE = 'opentelemetry/proto/collector/logs/v1/logs_service.proto';
+
+function anyValue(v) {
+  if (!v) return null;
+  if (v.stringValue !== undefined) return v.stringValue;
+  if (v.boolValue !== undefined) return v.boolValue;
+  if (v.intValue !== undefined) return { int: String(v.intValue) };
+  if (v.doubleValue !== undefined) return { double: v.doubleValue };
+  if (v.bytesValue !== undefined) return { bytes: Buffer.from(v.bytesValue).toString('base64') };
+  if (v.arrayValue) return (v.arrayValue.values || []).map(anyValue);
+  if (v.kvlistValue) return attributes(v.kvlistValue.values);
+  return null;
+}
+
+function attributes(kvs) {
+  const o = {};
+  for (const kv of kvs || []) o[kv.key] = anyValue(kv.value);
+  return o;
+}
+
+const hex = (b) => (b && b.length ? Buffer.from(b).toString('hex') : undefined);
+
+// Both stacks hand over plain objects with the proto's camelCase names.
+function record(via, request) {
+  const lines = [];
+  for (const rl of request.resourceLogs || []) {
+    for (const sl of rl.scopeLogs || []) {
+      for (const r of sl.logRecords || []) {
+        lines.push(JSON.stringify({
+          via,
+          resource: attributes(rl.resource && rl.resource.attributes),
+          resourceSchemaUrl: rl.schemaUrl || undefined,
+          scope: sl.scope ? { name: sl.scope.name, version: sl.scope.version } : null,
+          time: String(r.timeUnixNano || 0),
+          observed: String(r.observedTimeUnixNano || 0),
+          severity: Number(r.severityNumber || 0),
+          severityText: r.severityText || undefined,
+          body: anyValue(r.body),
+          attributes: attributes(r.attributes),
+          traceId: hex(r.traceId),
+          spanId: hex(r.spanId),
+        }));
+      }
+    }
+  }
+  if (lines.length) fs.appendFileSync(out, lines.join('\n') + '\n');
+}
+
+const definition = protoLoader.loadSync(SERVICE, {
+  includeDirs: [protoDir], longs: String, enums: Number, bytes: Buffer, defaults: false, oneofs: false,
+});
+const { LogsService } = grpc.loadPackageDefinition(definition).opentelemetry.proto.collector.logs.v1;
+const server = new grpc.Server();
+server.addService(LogsService.service, {
+  Export(call, callback) {
+    record('grpc', call.request);
+    later(() => callback(null, {}));
+  },
+});
+
+const root = new protobuf.Root();
+root.resolvePath = (origin, target) => path.join(protoDir, target);
+root.loadSync(SERVICE);
+const Request = root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest');
+const Response = root.lookupType('opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse');
+const web = http.createServer((req, res) => {
+  if (req.method !== 'POST' || req.url !== '/v1/logs') {
+    res.writeHead(404).end();
+    return;
+  }
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    let body = Buffer.concat(chunks);
+    if (req.headers['content-encoding'] === 'gzip') body = zlib.gunzipSync(body);
+    const message = Request.decode(body);
+    record('http', Request.toObject(message, { longs: String, enums: Number, bytes: Buffer, defaults: false }));
+    later(() => {
+      res.writeHead(200, { 'Content-Type': 'application/x-protobuf' });
+      res.end(Buffer.from(Response.encode(Response.create({})).finish()));
+    });
+  });
+});
+
+server.bindAsync(`127.0.0.1:${grpcPort}`, grpc.ServerCredentials.createInsecure(), (err) => {
+  if (err) throw err;
+  web.listen(Number(httpPort), '127.0.0.1', () => console.log('ready'));
+});

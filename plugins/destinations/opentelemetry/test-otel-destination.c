@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* opentelemetry() destination end to end: the real sluiced sends to
+ * otel-receive.js, a receiver on the official .proto files through
+ * @grpc/grpc-js and protobufjs under node, started once for the program
+ * (and once more after the test that kills it), which writes every record
+ * it took to a file before answering. Syslog messages are mapped, OTLP
+ * records go on intact, and a receiver killed mid-run loses nothing under
+ * flow control. */
+#include "tests/functional/harness.h"
+#include "plugins/sources/opentelemetry/otel-test-node.h"
+
+#include <glib/gstdio.h>
+#include <jansson.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+typedef struct
+{
+  gchar *dir;
+  gchar *out;                /* the records it took, one JSON object a line */
+  guint16 grpc, http;
+  GPid pid;
+} Receiver;
+
+static Receiver receiver;
+
+/* Each answer waits this long, so that the test that kills the receiver
+ * does so while requests are on their way. */
+#define RECEIVER_DELAY_MS "20"
+
+
+static gboolean
+receiver_start (void)
+{
+  g_autofree gchar *script = otel_test_source_path ("plugins/destinations/opentelemetry/otel-receive.js");
+  g_autofree gchar *protos = otel_test_source_path ("third_party/opentelemetry-proto");
+  g_autofree gchar *grpc = g_strdup_printf ("%u", receiver.grpc), *http = g_strdup_printf ("%u", receiver.http);
+  g_autofree gchar *err = g_build_filename (receiver.dir, "receiver.stderr", NULL);
+  g_autofree gchar *ready = g_build_filename (receiver.dir, "receiver.stdout", NULL);
+  const gchar *cmd = "exec node \"$0\" \"$1\" \"$2\" \"$3\" \"$4\" \"$5\" > \"$6\"";
+  const gchar *argv[] = { "sh", "-c", cmd, script, protos, grpc, http, receiver.out, RECEIVER_DELAY_MS, ready, NULL };
+  g_unlink (ready);
+  receiver.pid = sl_test_spawn_argv (argv, err);
+  if (!receiver.pid)
+    return FALSE;
+  gint64 deadline = g_get_monotonic_time () + 3 * SL_TEST_DEADLINE_MS * 1000;
+  while (g_get_monotonic_time () < deadline)
+    {
+      g_autofree gchar *text = sl_test_read_file (ready);
+      if (text && strstr (text, "ready"))
+        return TRUE;
+      gint status;
+      if (sl_test_child_exited (receiver.pid, &status))
+        break;
+      g_usleep (20000);
+    }
+  g_autofree gchar *why = sl_test_read_file (err);
+  g_test_fail_printf ("the receiver did not come up: %s", why ? why : "");
+  return FALSE;
+}
+
+static void
+receiver_kill (void)
+{
+  if (!receiver.pid)
+    return;
+  kill (receiver.pid, SIGKILL);
+  waitpid (receiver.pid, NULL, 0);
+  g_spawn_close_pid (receiver.pid);
+  receiver.pid = 0;
+}
+
+/* The records the receiver took whose body starts with prefix */
+static json_t *
+received (const gchar *prefix)
+{
+  json_t *all = json_array ();
+  g_auto (GStrv) lines = sl_test_read_lines (receiver.out);
+  for (guint i = 0; lines && lines[i]; i++)
+    {
+      json_t *j = json_loads (lines[i], 0, NULL);
+      if (!j)
+        continue;
+      json_t *body = json_object_get (j, "body");
+      const gchar *text = json_is_string (body) ? json_string_value (body) : NULL;
+      if (!text && json_is_object (body))
+        text = json_string_value (json_object_get (body, "case"));
+      if (text && g_str_has_prefix (text, prefix))
+        json_array_append (all, j);
+      json_decref (j);
+    }
+  return all;
+}
+
+static gboolean
+wait_received (const gchar *prefix, gsize n)
+{
+  gint64 deadline = g_get_monotonic_time () + 3 * SL_TEST_DEADLINE_MS * 1000;
+  while (g_get_monotonic_time () < deadline)
+    {
+      json_t *all = received (prefix);
+      gsize have = json_array_size (all);
+      json_decref (all);
+      if (have >= n)
+        return TRUE;
+      g_usleep (50000);
+    }
+  g_test_fail_printf ("the receiver did not get %zu records starting '%s'", n, prefix);
+  return FALSE;
+}
+
+static const gchar *
+str (json_t *j, const gchar *path)
+{
+  g_auto (GStrv) keys = g_strsplit (path, "/", -1);
+  for (guint i = 0; keys[i] && j; i++)
+    j = json_object_get (j, keys[i]);
+  return j && json_is_string (j) ? json_string_value (j) : NULL;
+}
+
+static json_t *
+by_via (json_t *all, const gchar *via, const gchar *body)
+{
+  gsize i;
+  json_t *j;
+  json_array_foreach (all, i, j)
+    if (g_strcmp0 (str (j, "via"), via) == 0 && (!body || g_strcmp0 (str (j, "body"), body) == 0))
+      return j;
+  return NULL;
+}
+
+static const gchar *const CONFIG_SYSLOG =
+  "source s_in { syslog(ip(\"127.0.0.1\") port(@IN@) keep-hostname(yes)); };\n"
+  "destination d_grpc { opentelemetry(url(\"127.0.0.1:@GRPC@\") headers(\"x-api-key: secret\")); };\n"
+  "destination d_http { opentelemetry(transport(\"http\") url(\"http://127.0.0.1:@HTTP@/v1/logs\") "
+  "compression(yes) batch-lines(2)); };\n"
+  "log { source(s_in); destination(d_grpc); destination(d_http); flags(flow-control); };\n";
+
+/* RFC 5424 messages mapped as doc/opentelemetry.md's table says, over
+ * gRPC and over HTTP with gzip and batches of two. */
+static void
+test_syslog_mapping (SlTestEnv *env, gconstpointer data)
+{
+  guint16 in = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *in_s = g_strdup_printf ("%u", in), *grpc = g_strdup_printf ("%u", receiver.grpc),
+                   *http = g_strdup_printf ("%u", receiver.http);
+  if (!sl_test_write_config (env, CONFIG_SYSLOG, "IN", in_s, "GRPC", grpc, "HTTP", http, NULL)
+      || !sl_test_daemon_start (env))
+    return;
+  const gchar *m1 = "<11>1 2024-01-02T03:04:05.123Z web1 nginx 42 ID7 [meta@1 seq=\"5\" zone=\"eu\"] map-one failed";
+  const gchar *m2 = "<166>1 2024-01-02T03:04:06Z web2 cron - - - map-two ok";
+  const gchar *m3 = "<13>1 2024-01-02T03:04:07Z web1 nginx 43 - - map-three";
+  g_autofree gchar *framed = g_strdup_printf ("%zu %s%zu %s%zu %s", strlen (m1), m1, strlen (m2), m2, strlen (m3), m3);
+  g_assert_true (sl_test_tcp_send (in, framed));
+  g_assert_true (wait_received ("map-", 6));
+  json_t *all = received ("map-");
+  g_assert_cmpuint (json_array_size (all), ==, 6);
+  const gchar *vias[] = { "grpc", "http" };
+  for (guint v = 0; v < 2; v++)
+    {
+      json_t *r = by_via (all, vias[v], "map-one failed");
+      g_assert_nonnull (r);
+      g_assert_cmpstr (str (r, "time"), ==, "1704164645123000000");
+      g_assert_cmpint (json_integer_value (json_object_get (r, "severity")), ==, 17);
+      g_assert_cmpstr (str (r, "severityText"), ==, "err");
+      g_assert_cmpstr (str (r, "resource/host.name"), ==, "web1");
+      g_assert_cmpstr (str (r, "resource/service.name"), ==, "nginx");
+      g_assert_cmpstr (str (r, "scope/name"), ==, "sluice");
+      g_assert_cmpstr (str (r, "attributes/process.pid"), ==, "42");
+      g_assert_cmpstr (str (r, "attributes/syslog.msgid"), ==, "ID7");
+      g_assert_cmpstr (str (r, "attributes/syslog.facility"), ==, "user");
+      g_assert_cmpstr (str (r, "attributes/meta@1.seq"), ==, "5");
+      g_assert_cmpstr (str (r, "attributes/meta@1.zone"), ==, "eu");
+      g_assert_cmpstr (str (r, "observed"), !=, "0");
+      r = by_via (all, vias[v], "map-two ok");
+      g_assert_nonnull (r);
+      g_assert_cmpint (json_integer_value (json_object_get (r, "severity")), ==, 9);
+      g_assert_cmpstr (str (r, "attributes/syslog.facility"), ==, "local4");
+      g_assert_cmpstr (str (r, "resource/service.name"), ==, "cron");
+      g_assert_null (str (r, "attributes/process.pid"));
+      r = by_via (all, vias[v], "map-three");
+      g_assert_nonnull (r);
+      g_assert_cmpint (json_integer_value (json_object_get (r, "severity")), ==, 10);
+      g_assert_cmpstr (str (r, "time"), ==, "1704164647000000000");
+    }
+  json_decref (all);
+  g_assert_true (sl_test_wait_stat (env, "destination", "d_grpc", "written", 3));
+  g_assert_true (sl_test_wait_stat (env, "destination", "d_http", "written", 3));
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_http", "requests"), ==, 2);
+}
+
+static const gchar *const CONFIG_RELAY =
+  "source s_otel { opentelemetry(transport(\"http\") port(@IN@)); };\n"
+  "destination d_grpc { opentelemetry(url(\"127.0.0.1:@GRPC@\")); };\n"
+  "log { source(s_otel); destination(d_grpc); flags(flow-control); };\n";
+
+/* What came in as OTLP goes out as it came: ids, typed attributes, a
+ * key-value body, the resource and scope. */
+static void
+test_otlp_intact (SlTestEnv *env, gconstpointer data)
+{
+  guint16 in = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *in_s = g_strdup_printf ("%u", in), *grpc = g_strdup_printf ("%u", receiver.grpc);
+  if (!sl_test_write_config (env, CONFIG_RELAY, "IN", in_s, "GRPC", grpc, NULL) || !sl_test_daemon_start (env))
+    return;
+  const gchar *request =
+    "{\"resourceLogs\":[{\"resource\":{\"attributes\":[{\"key\":\"service.name\",\"value\":{\"stringValue\":\"pay\"}}]},"
+    "\"schemaUrl\":\"https://opentelemetry.io/schemas/1.24.0\",\"scopeLogs\":[{\"scope\":{\"name\":\"lib\","
+    "\"version\":\"2\"},\"logRecords\":[{\"timeUnixNano\":\"1700000000000000001\",\"severityNumber\":18,"
+    "\"traceId\":\"5b8efff798038103d269b633813fc60c\",\"spanId\":\"eee19b7ec3c1b174\","
+    "\"body\":{\"kvlistValue\":{\"values\":[{\"key\":\"case\",\"value\":{\"stringValue\":\"intact-1\"}},"
+    "{\"key\":\"n\",\"value\":{\"intValue\":\"7\"}}]}},"
+    "\"attributes\":[{\"key\":\"count\",\"value\":{\"intValue\":\"12\"}},{\"key\":\"ratio\",\"value\":{\"doubleValue\":0.5}},"
+    "{\"key\":\"raw\",\"value\":{\"bytesValue\":\"AAEC\"}},{\"key\":\"ok\",\"value\":{\"boolValue\":true}}]}]}]}]}";
+  g_autofree gchar *url = g_strdup_printf ("http://127.0.0.1:%u/v1/logs", in);
+  const gchar *curl[] = { "curl", "-sS", "-f", "-o", "/dev/null", "-H", "Content-Type: application/json",
+                          "--data-binary", request, url, NULL };
+  g_assert_cmpint (sl_test_run_argv (curl, NULL, NULL), ==, 0);
+  /* answered: the source's window is empty, so the receiver has it */
+  json_t *all = received ("intact-");
+  g_assert_cmpuint (json_array_size (all), ==, 1);
+  json_t *r = json_array_get (all, 0);
+  g_assert_cmpstr (str (r, "via"), ==, "grpc");
+  g_assert_cmpstr (str (r, "time"), ==, "1700000000000000001");
+  g_assert_cmpstr (str (r, "observed"), ==, "0");
+  g_assert_cmpint (json_integer_value (json_object_get (r, "severity")), ==, 18);
+  g_assert_cmpstr (str (r, "traceId"), ==, "5b8efff798038103d269b633813fc60c");
+  g_assert_cmpstr (str (r, "spanId"), ==, "eee19b7ec3c1b174");
+  g_assert_cmpstr (str (r, "body/case"), ==, "intact-1");
+  g_assert_cmpstr (str (r, "body/n/int"), ==, "7");
+  g_assert_cmpstr (str (r, "attributes/count/int"), ==, "12");
+  g_assert_cmpfloat (json_real_value (json_object_get (json_object_get (json_object_get (r, "attributes"), "ratio"),
+                                                       "double")), ==, 0.5);
+  g_assert_cmpstr (str (r, "attributes/raw/bytes"), ==, "AAEC");
+  g_assert_true (json_is_true (json_object_get (json_object_get (r, "attributes"), "ok")));
+  g_assert_cmpstr (str (r, "resource/service.name"), ==, "pay");
+  g_assert_cmpstr (str (r, "resourceSchemaUrl"), ==, "https://opentelemetry.io/schemas/1.24.0");
+  g_assert_cmpstr (str (r, "scope/name"), ==, "lib");
+  g_assert_cmpstr (str (r, "scope/version"), ==, "2");
+  json_decref (all);
+}
+
+#define KILLED_MESSAGES 3000
+
+static const gchar *const CONFIG_KILLED =
+  "source s_in { tcp(ip(\"127.0.0.1\") port(@IN@) log-iw-size(1000)); };\n"
+  "destination d_grpc { opentelemetry(url(\"127.0.0.1:@GRPC@\") batch-lines(50) retries(2) time-reopen(1)); };\n"
+  "log { source(s_in); destination(d_grpc); flags(flow-control); };\n";
+
+/* The receiver is killed while messages flow and started again: every
+ * message arrives (some may twice), none is lost. */
+static void
+test_receiver_killed (SlTestEnv *env, gconstpointer data)
+{
+  guint16 in = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *in_s = g_strdup_printf ("%u", in), *grpc = g_strdup_printf ("%u", receiver.grpc);
+  if (!sl_test_write_config (env, CONFIG_KILLED, "IN", in_s, "GRPC", grpc, NULL) || !sl_test_daemon_start (env))
+    return;
+  GString *lines = g_string_new (NULL);
+  for (guint i = 0; i < KILLED_MESSAGES; i++)
+    g_string_append_printf (lines, "<13>Jan  2 03:04:05 host app: killed-%05u\n", i);
+  gint fd = sl_test_tcp_connect (in);
+  g_assert_cmpint (fd, >=, 0);
+  SlTestSender *sender = sl_test_sender_start (fd, lines);
+  g_assert_true (wait_received ("killed-", 100));
+  receiver_kill ();
+  g_assert_true (receiver_start ());
+  sl_test_sender_join (sender);
+  g_assert_true (wait_received ("killed-", KILLED_MESSAGES));
+  json_t *all = received ("killed-");
+  GHashTable *seen = g_hash_table_new (g_str_hash, g_str_equal);
+  gsize i;
+  json_t *j;
+  json_array_foreach (all, i, j)
+    g_hash_table_add (seen, (gpointer) str (j, "body"));
+  for (guint k = 0; k < KILLED_MESSAGES; k++)
+    {
+      g_autofree gchar *body = g_strdup_printf ("killed-%05u", k);
+      if (!g_hash_table_contains (seen, body))
+        {
+          g_test_fail_printf ("%s was lost", body);
+          break;
+        }
+    }
+  g_hash_table_unref (seen);
+  json_decref (all);
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_grpc", "dropped"), ==, 0);
+  /* requests failed while it was away, and were sent again */
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_grpc", "retries"), >, 0);
+}
+
+static const gchar *const CONFIG_TLS =
+  "source s_in { syslog(ip(\"127.0.0.1\") port(@IN@) keep-hostname(yes)); };\n"
+  "destination d_grpc { opentelemetry(url(\"https://127.0.0.1:@GRPC@\") tls(ca-file(\"@DIR@/cert.pem\"))); };\n"
+  "destination d_http { opentelemetry(transport(\"http\") url(\"https://127.0.0.1:@HTTP@/v1/logs\") "
+  "tls(ca-file(\"@DIR@/cert.pem\"))); };\n"
+  "log { source(s_in); destination(d_grpc); destination(d_http); flags(flow-control); };\n"
+  "source s_grpc { opentelemetry(ip(\"127.0.0.1\") port(@GRPC@) tls(key-file(\"@DIR@/key.pem\") "
+  "cert-file(\"@DIR@/cert.pem\") peer-verify(optional-untrusted))); };\n"
+  "source s_http { opentelemetry(transport(\"http\") ip(\"127.0.0.1\") port(@HTTP@) tls(key-file(\"@DIR@/key.pem\") "
+  "cert-file(\"@DIR@/cert.pem\") peer-verify(optional-untrusted))); };\n"
+  "destination d_file { file(\"@DIR@/out\" template(\"${SOURCE} ${.otel.resource.attributes.host.name} $MSG\\n\")); };\n"
+  "log { source(s_grpc); source(s_http); destination(d_file); };\n";
+
+/* Over TLS, checked against the receiver's certificate: gRPC as HTTP/2
+ * chosen by ALPN, HTTP/1.1; the receiver is Sluice's own source. */
+static void
+test_tls (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *key = sl_test_path (env, "key.pem"), *cert = sl_test_path (env, "cert.pem");
+  const gchar *openssl[] = { "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                             "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=localhost",
+                             "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", NULL };
+  g_assert_cmpint (sl_test_run_argv (openssl, NULL, NULL), ==, 0);
+  guint16 in = sl_test_free_port (SOCK_STREAM), grpc = sl_test_free_port (SOCK_STREAM),
+          http = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *in_s = g_strdup_printf ("%u", in), *grpc_s = g_strdup_printf ("%u", grpc),
+                   *http_s = g_strdup_printf ("%u", http);
+  if (!sl_test_write_config (env, CONFIG_TLS, "IN", in_s, "GRPC", grpc_s, "HTTP", http_s, NULL)
+      || !sl_test_daemon_start (env))
+    return;
+  const gchar *m = "<14>1 2024-01-02T03:04:05Z tlshost app - - - over-tls";
+  g_autofree gchar *framed = g_strdup_printf ("%zu %s", strlen (m), m);
+  g_assert_true (sl_test_tcp_send (in, framed));
+  g_autofree gchar *out = sl_test_path (env, "out");
+  g_assert_true (sl_test_wait_lines (env, out, 2));
+  g_autofree gchar *text = sl_test_read_file (out);
+  g_assert_nonnull (strstr (text, "s_grpc tlshost over-tls\n"));
+  g_assert_nonnull (strstr (text, "s_http tlshost over-tls\n"));
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_grpc", "retries"), ==, 0);
+}
+
+static const gchar *const CONFIG_SYSLOG_NG =
+  "template t { template(\"$ISODATE $HOST $PROGRAM $PID $MSGID $FACILITY.$LEVEL ${.SDATA.meta@1.seq} $SOURCEIP "
+  "${json.x} $MSG\\n\"); };\n"
+  "source s_in { syslog(ip(\"127.0.0.1\") port(@IN@) keep-hostname(yes) keep-timestamp(yes)); };\n"
+  "parser p_json { json-parser(prefix(\"json.\") template(\"{\\\"x\\\": \\\"from-json\\\"}\")); };\n"
+  "destination d_direct { file(\"@DIR@/direct\" template(t)); };\n"
+  "destination d_otlp { syslog-ng-otlp(url(\"127.0.0.1:@OTLP@\")); };\n"
+  "log { source(s_in); parser(p_json); destination(d_direct); destination(d_otlp); flags(flow-control); };\n"
+  "source s_otlp { syslog-ng-otlp(ip(\"127.0.0.1\") port(@OTLP@)); };\n"
+  "destination d_relayed { file(\"@DIR@/relayed\" template(t)); };\n"
+  "log { source(s_otlp); destination(d_relayed); };\n";
+
+/* syslog-ng-otlp() to syslog-ng-otlp(): every name-value pair, the
+ * priority, the stamp with its zone and the sender's address arrive, so
+ * the same template renders the same line on both sides. */
+static void
+test_syslog_ng_otlp (SlTestEnv *env, gconstpointer data)
+{
+  guint16 in = sl_test_free_port (SOCK_STREAM), otlp = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *in_s = g_strdup_printf ("%u", in), *otlp_s = g_strdup_printf ("%u", otlp);
+  if (!sl_test_write_config (env, CONFIG_SYSLOG_NG, "IN", in_s, "OTLP", otlp_s, NULL) || !sl_test_daemon_start (env))
+    return;
+  const gchar *m1 = "<165>1 2024-01-02T03:04:05.250+02:00 web1 nginx 42 ID7 [meta@1 seq=\"5\"] relayed one";
+  const gchar *m2 = "<11>1 2024-01-02T03:04:06Z web2 cron - - - relayed two";
+  g_autofree gchar *framed = g_strdup_printf ("%zu %s%zu %s", strlen (m1), m1, strlen (m2), m2);
+  g_assert_true (sl_test_tcp_send (in, framed));
+  g_autofree gchar *direct = sl_test_path (env, "direct"), *relayed = sl_test_path (env, "relayed");
+  g_assert_true (sl_test_wait_lines (env, direct, 2));
+  g_assert_true (sl_test_wait_lines (env, relayed, 2));
+  g_autofree gchar *want = sl_test_read_file (direct), *have = sl_test_read_file (relayed);
+  g_assert_cmpstr (have, ==, want);
+  g_assert_nonnull (strstr (want, "2024-01-02T03:04:05+02:00 web1 nginx 42 ID7 local4.notice 5 127.0.0.1 from-json relayed one\n"));
+}
+
+static void
+test_bad_url (SlTestEnv *env, gconstpointer data)
+{
+  if (!sl_test_write_config (env, "destination d { opentelemetry(transport(\"http\") url(\"127.0.0.1:4318\")); };\n"
+                                  "log { source { internal(); }; destination(d); };\n", NULL))
+    return;
+  g_autofree gchar *err = NULL;
+  gint status = sl_test_run_built ("daemon/sluiced", NULL, &err, "--syntax-only", "-f", env->config,
+                                   "--module-path", sl_test_module_path (), NULL);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (err, ": opentelemetry(transport(\"http\")) takes an http:// or https:// url()"));
+}
+
+int
+main (int argc, char **argv)
+{
+  sl_test_init (&argc, &argv);
+  receiver.dir = g_dir_make_tmp ("sluice-otel-receiver-XXXXXX", NULL);
+  receiver.out = g_build_filename (receiver.dir, "records.jsonl", NULL);
+  receiver.grpc = sl_test_free_port (SOCK_STREAM);
+  receiver.http = sl_test_free_port (SOCK_STREAM);
+  if (!otel_test_node_ready () || !receiver_start ())
+    return 1;
+  SL_TEST_ADD ("/opentelemetry/destination/syslog-mapping", test_syslog_mapping);
+  SL_TEST_ADD ("/opentelemetry/destination/otlp-intact", test_otlp_intact);
+  SL_TEST_ADD ("/opentelemetry/destination/receiver-killed", test_receiver_killed);
+  SL_TEST_ADD ("/opentelemetry/destination/tls", test_tls);
+  SL_TEST_ADD ("/opentelemetry/destination/syslog-ng-otlp", test_syslog_ng_otlp);
+  SL_TEST_ADD ("/opentelemetry/destination/bad-url", test_bad_url);
+  gint rc = g_test_run ();
+  receiver_kill ();
+  g_autofree gchar *err = g_build_filename (receiver.dir, "receiver.stderr", NULL);
+  g_autofree gchar *ready = g_build_filename (receiver.dir, "receiver.stdout", NULL);
+  g_unlink (receiver.out);
+  g_unlink (err);
+  g_unlink (ready);
+  g_rmdir (receiver.dir);
+  g_free (receiver.out);
+  g_free (receiver.dir);
+  return rc;
+}

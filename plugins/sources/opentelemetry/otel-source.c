@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* opentelemetry(): an OTLP logs receiver, over gRPC (the default, on
+ * 4317, as syslog-ng 4 spells it) or over HTTP (transport("http"), on
+ * 4318). A request is answered success only once its records are safe
+ * by the path's rules: each connection has a flow-control window, and a
+ * request's answer waits until the window is empty again, that is until
+ * every flow-controlled destination wrote the request's messages; a
+ * window that is full holds the request, and with it the client, as a
+ * TCP window holds a sender. A stopping source cancels the windows and
+ * answers "unavailable" (gRPC 14, HTTP 503), which OTLP clients retry:
+ * duplicates are possible, losses are not. */
+#include "otel-source.h"
+#include "otel-listener.h"
+#include "core/activation.h"
+#include "core/config/error.h"
+#include "core/i18n.h"
+#include "core/internal.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static const SlOptionWord transport_words[] = {
+  { "grpc", OTEL_TRANSPORT_GRPC },
+  { "http", OTEL_TRANSPORT_HTTP },
+  { NULL }
+};
+
+static const SlOptionSpec otel_source_options[] = {
+  { "ip", SL_STRING (OtelSource, ip), "0.0.0.0", "address to listen on" },
+  { "port", SL_STRING (OtelSource, port), "4317", "port to listen on; 4318 with transport(\"http\") unless written" },
+  { "transport", SL_CHOICE (OtelSource, transport), "grpc",
+    "OTLP/gRPC (grpc) or OTLP/HTTP (http: POST /v1/logs, protobuf or JSON)", .words = transport_words },
+  { "max-request-size", SL_SIZE (OtelSource, max_request_size), "16M",
+    "the largest request taken, after gzip is inflated; larger ones are refused" },
+  { "listen-backlog", SL_INT (OtelSource, listen_backlog), "256", "pending connections the kernel keeps" },
+  { "tls", SL_BLOCK (OtelSource, tls_node), NULL,
+    "TLS for either transport: key-file() cert-file() ca-file() peer-verify() ...; gRPC negotiates h2 by ALPN" },
+  { NULL }
+};
+
+static gboolean
+otel_source_init (SlDriver *d, GError **error)
+{
+  OtelSource *self = (OtelSource *) d;
+  if (self->transport == OTEL_TRANSPORT_HTTP && !sl_options_is_set (d->options, "port"))
+    self->port = "4318";
+  if (self->max_request_size < 1 || self->max_request_size > G_MAXINT32)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "max-request-size"),
+                        _("max-request-size() must be between 1 byte and 2 GiB"));
+      return FALSE;
+    }
+  self->listen_backlog = MAX (self->listen_backlog, 1);
+  if (self->tls_node)
+    {
+      self->tls = sl_tls_context_new ("opentelemetry()", SL_TLS_SERVER, self->tls_node, d->pos, error);
+      if (!self->tls)
+        return FALSE;
+      /* gRPC over TLS is HTTP/2 chosen by ALPN; HTTP/1.1 clients offer none or http/1.1 */
+      if (self->transport == OTEL_TRANSPORT_GRPC)
+        sl_tls_context_set_alpn (self->tls, "h2");
+    }
+  g_mutex_init (&self->lock);
+  self->windows = g_ptr_array_new ();
+  return TRUE;
+}
+
+static void
+otel_source_free (SlDriver *d)
+{
+  OtelSource *self = (OtelSource *) d;
+  if (self->tls)
+    sl_tls_context_unref (self->tls);
+  if (!self->windows)
+    return;
+  g_ptr_array_unref (self->windows);
+  g_mutex_clear (&self->lock);
+}
+
+SlWindow *
+otel_source_connection_window (OtelSource *self)
+{
+  g_mutex_lock (&self->lock);
+  SlWindow *window = NULL;
+  if (!self->stopping)
+    {
+      window = sl_source_new_window (self->source);
+      g_ptr_array_add (self->windows, window);
+    }
+  g_mutex_unlock (&self->lock);
+  return window;
+}
+
+void
+otel_source_connection_closed (OtelSource *self, SlWindow *window)
+{
+  g_mutex_lock (&self->lock);
+  g_ptr_array_remove_fast (self->windows, window);
+  g_mutex_unlock (&self->lock);
+  sl_window_unref (window);
+}
+
+gchar *
+otel_peer_address (const struct sockaddr *sa)
+{
+  gchar host[INET6_ADDRSTRLEN];
+  socklen_t len = sa->sa_family == AF_INET6 ? sizeof (struct sockaddr_in6) : sizeof (struct sockaddr_in);
+  if (getnameinfo (sa, len, host, sizeof host, NULL, 0, NI_NUMERICHOST) != 0)
+    return NULL;
+  /* an IPv4 peer of a dual-stack socket is named as IPv4 */
+  if (g_str_has_prefix (host, "::ffff:") && strchr (host, '.'))
+    return g_strdup (host + 7);
+  return g_strdup (host);
+}
+
+static gint
+open_socket (OtelSource *self, GError **error)
+{
+  struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE };
+  struct addrinfo *res = NULL;
+  gint rc = getaddrinfo (self->ip, self->port, &hints, &res);
+  if (rc != 0)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, self->super.pos, _("opentelemetry(): cannot resolve %s port %s: %s"),
+                        self->ip, self->port, gai_strerror (rc));
+      return -1;
+    }
+  gint fd = sl_activation_take (res->ai_addr, res->ai_addrlen, SOCK_STREAM);
+  if (fd >= 0)
+    {
+      freeaddrinfo (res);
+      return fd;
+    }
+  fd = socket (res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  gint one = 1;
+  if (fd >= 0)
+    setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (fd < 0 || bind (fd, res->ai_addr, res->ai_addrlen) < 0 || listen (fd, self->listen_backlog) < 0)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, self->super.pos, _("opentelemetry(): cannot listen on %s port %s: %s"),
+                        self->ip, self->port, g_strerror (errno));
+      if (fd >= 0)
+        close (fd);
+      fd = -1;
+    }
+  freeaddrinfo (res);
+  return fd;
+}
+
+static gboolean
+otel_source_start (SlDriver *d, SlSource *source, GError **error)
+{
+  OtelSource *self = (OtelSource *) d;
+  self->source = source;
+  self->max_connections = sl_source_max_connections (source);
+  self->stopping = FALSE;
+  gint fd = open_socket (self, error);
+  if (fd < 0)
+    return FALSE;
+  if (self->transport == OTEL_TRANSPORT_HTTP)
+    self->http = otel_http_server_start (self, fd, error);
+  else
+    self->grpc = otel_listener_start (self, fd, self->tls, otel_grpc_serve, NULL, error);
+  if (!self->http && !self->grpc)
+    {
+      close (fd);
+      return FALSE;
+    }
+  sl_log (SL_LOG_INFO, _("opentelemetry() listening on %s port %s (%s%s)"), self->ip, self->port,
+          self->transport == OTEL_TRANSPORT_HTTP ? "OTLP/HTTP" : "OTLP/gRPC", self->tls ? " over TLS" : "");
+  return TRUE;
+}
+
+static void
+otel_source_stop (SlDriver *d)
+{
+  OtelSource *self = (OtelSource *) d;
+  g_mutex_lock (&self->lock);
+  self->stopping = TRUE;
+  for (guint i = 0; i < self->windows->len; i++)
+    sl_window_cancel (g_ptr_array_index (self->windows, i));
+  g_mutex_unlock (&self->lock);
+  if (self->http)
+    otel_http_server_stop (self->http);
+  if (self->grpc)
+    otel_listener_stop (self->grpc);
+  self->http = NULL;
+  self->grpc = NULL;
+}
+
+static const SlSourceOps otel_source_ops = {
+  .start = otel_source_start,
+  .stop = otel_source_stop,
+};
+
+static const SlDriverClass otel_source_class = {
+  .kind = SL_DRIVER_SOURCE,
+  .name = "opentelemetry",
+  .summary = "receive OpenTelemetry logs (OTLP over gRPC or HTTP); a request is answered once its records are safe",
+  .options = otel_source_options,
+  .capabilities = SL_CAP_PARSES | SL_CAP_CONNECTIONS,
+  .instance_size = sizeof (OtelSource),
+  .init = otel_source_init,
+  .free = otel_source_free,
+  .ops.source = &otel_source_ops,
+};
+
+/* syslog-ng 4's name for the same receiver between syslog-ng instances:
+ * records of scope "@syslog-ng" become the messages they were sent from
+ * (as they do in opentelemetry() too) */
+static const SlDriverClass syslog_ng_otlp_source_class = {
+  .kind = SL_DRIVER_SOURCE,
+  .name = "syslog-ng-otlp",
+  .summary = "receive messages with all their name-value pairs from syslog-ng-otlp() destinations (OTLP)",
+  .options = otel_source_options,
+  .capabilities = SL_CAP_PARSES | SL_CAP_CONNECTIONS,
+  .instance_size = sizeof (OtelSource),
+  .init = otel_source_init,
+  .free = otel_source_free,
+  .ops.source = &otel_source_ops,
+};
+
+G_MODULE_EXPORT const SlModule sl_module = {
+  .abi_version = SL_ABI_VERSION,
+  .name = "opentelemetry-source",
+  .drivers = (const SlDriverClass *const[]) { &otel_source_class, &syslog_ng_otlp_source_class, NULL },
+};
