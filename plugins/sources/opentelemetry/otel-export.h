@@ -4,7 +4,7 @@
 #ifndef OTEL_EXPORT_H
 #define OTEL_EXPORT_H
 
-#include "otel-source.h"
+#include "otel-connection.h"
 
 typedef enum
 {

@@ -7,6 +7,7 @@
  * Debian's grpc C core would bring C++ and a completion-queue loop for one
  * method. A thread per connection, so that a request waiting for room in
  * its connection's window holds that client only. */
+#include "otel-grpc.h"
 #include "otel-export.h"
 #include "otel-gzip.h"
 #include "core/i18n.h"

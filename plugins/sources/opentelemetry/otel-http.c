@@ -4,6 +4,7 @@
  * client only, as a TCP window holds one sender. libmicrohttpd parses
  * HTTP/1.1 (chunked bodies, keep-alive, pipelining, limits) as a
  * well-kept library does; only POST /v1/logs is ours. */
+#include "otel-http.h"
 #include "otel-export.h"
 #include "otel-gzip.h"
 #include "otel-listener.h"

@@ -5,7 +5,7 @@
 #ifndef OTEL_LISTENER_H
 #define OTEL_LISTENER_H
 
-#include "otel-source.h"
+#include "otel-connection.h"
 #include "core/tls.h"
 
 typedef struct _OtelListener OtelListener;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* opentelemetry(): what its transports share, the driver and its
- * connections' windows. */
-#ifndef OTEL_SOURCE_H
-#define OTEL_SOURCE_H
+/* opentelemetry(): the driver's state, which its transports share, and
+ * its connections' windows. Below the transports, which the driver in
+ * otel-source.c starts. */
+#ifndef OTEL_CONNECTION_H
+#define OTEL_CONNECTION_H
 
 #include "core/source.h"
 #include "core/tls.h"
@@ -43,14 +44,6 @@ typedef struct
  * when it already stops. */
 SlWindow *otel_source_connection_window (OtelSource *self);
 void      otel_source_connection_closed (OtelSource *self, SlWindow *window);
-
-/* OTLP/HTTP: listens on fd (bound and listening, taken) until stop,
- * behind TLS when the source has tls(). */
-OtelHttpServer *otel_http_server_start (OtelSource *self, gint fd, GError **error);
-void            otel_http_server_stop  (OtelHttpServer *server);
-/* OTLP/gRPC: serves one connection (an OtelServeFunc, see otel-listener.h). */
-void            otel_grpc_serve        (OtelSource *self, gint fd, const struct sockaddr *peer, socklen_t peer_len,
-                                        gint stop_fd, gpointer data);
 
 /* The peer's address as text, for HOST_FROM */
 gchar *otel_peer_address (const struct sockaddr *sa);
