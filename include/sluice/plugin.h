@@ -2,7 +2,7 @@
 /* The plugin kit: what a Sluice plugin may use, in one include.
  *   #include <sluice/plugin.h>
  * built with `pkg-config --cflags --libs sluice`. Everything declared here
- * is libsluice's public API (version node SLUICE_3); nothing else is. */
+ * is libsluice's public API (version node SLUICE_4); nothing else is. */
 #ifndef SLUICE_PLUGIN_H
 #define SLUICE_PLUGIN_H
 
