@@ -391,9 +391,9 @@ sl_config_free (SlConfig *cfg)
   g_ptr_array_unref (cfg->drivers);
   g_hash_table_unref (cfg->source_groups);
   g_hash_table_unref (cfg->dest_groups);
-  /* destroyed, not only unreferenced: a $(template ${NAME}) in one of
-   * them keeps the table, which keeps it */
-  g_hash_table_destroy (cfg->templates);
+  /* a $(template ${NAME}) keeps the table: a destination the next
+   * configuration took over still finds the templates it names */
+  g_hash_table_unref (cfg->templates);
   g_hash_table_unref (cfg->template_functions);
   g_hash_table_unref (cfg->objects);
   g_hash_table_unref (cfg->id_counts);

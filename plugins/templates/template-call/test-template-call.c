@@ -5,7 +5,9 @@
  * the message with and without a fallback; and an unknown name refused. */
 #include "tests/functional/harness.h"
 
+#include <signal.h>
 #include <string.h>
+#include <sys/socket.h>
 
 static const gchar config[] =
   "@version: 3.38\n"
@@ -81,6 +83,33 @@ test_unknown_name_refused (SlTestEnv *env, gconstpointer data)
   g_assert_nonnull (strstr (err, "no template function or template is called 't_missing'"));
 }
 
+/* A reload that keeps the destination (the same text) keeps the
+ * templates its $(template ${NAME}) finds. */
+static void
+test_reload_keeps_named (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_text = g_strdup_printf ("%u", port);
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  if (!port
+      || !sl_test_write_config (env,
+                                "@version: 4.0\n"
+                                "template t_app { template(\"app: $MSG\"); };\n"
+                                "source s { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+                                "log { source(s); destination { file(\"@DIR@/out.log\" "
+                                "template(\"$(template t_${PROGRAM} none)\\n\")); }; };\n",
+                                "PORT", port_text, NULL)
+      || !sl_test_daemon_start (env) || !sl_test_tcp_send (port, "<13>Dec  1 10:00:00 h app: before\n")
+      || !sl_test_wait_lines (env, out, 1))
+    return;
+  kill (env->pid, SIGHUP);
+  if (!sl_test_wait_stderr (env, "configuration reloaded") || !sl_test_wait_tcp (env, port)
+      || !sl_test_tcp_send (port, "<13>Dec  1 10:00:01 h app: after\n") || !sl_test_wait_lines (env, out, 2))
+    return;
+  g_autofree gchar *text = sl_test_read_file (out);
+  g_assert_cmpstr (text, ==, "app: before\napp: after\n");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -88,5 +117,6 @@ main (int argc, char **argv)
   g_setenv ("TZ", "UTC", TRUE);
   SL_TEST_ADD ("/template-call/same-as-syslog-ng", test_same_as_syslog_ng);
   SL_TEST_ADD ("/template-call/unknown-name-refused", test_unknown_name_refused);
+  SL_TEST_ADD ("/template-call/reload-keeps-named", test_reload_keeps_named);
   return g_test_run ();
 }
