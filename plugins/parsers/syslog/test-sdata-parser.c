@@ -87,6 +87,7 @@ test_prefix (void)
   g_assert_nonnull (strstr (error->message, "128"));
   g_assert_nonnull (strstr (error->message, "test.conf:2:"));
   g_error_free (error);
+  sl_test_parser_clear (&p);
 }
 
 static void
