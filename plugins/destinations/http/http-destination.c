@@ -194,6 +194,22 @@ read_urls (HttpDestination *self, GError **error)
   return TRUE;
 }
 
+/* A message of the batch's rest, as store_outcomes() left it: the outcome
+ * of each time it came (one message may be queued twice, by two paths). */
+typedef struct
+{
+  GByteArray *seen;
+  guint taken;
+} HttpHeld;
+
+static void
+held_free (gpointer data)
+{
+  HttpHeld *h = data;
+  g_byte_array_unref (h->seen);
+  g_free (h);
+}
+
 static gpointer
 global_init (gpointer data)
 {
@@ -217,7 +233,7 @@ http_init (SlDriver *d, GError **error)
   self->bulk_retried = sl_stats_counter ("destination", d->id, d->klass->name, "bulk_retried_items");
   self->bulk_dropped = sl_stats_counter ("destination", d->id, d->klass->name, "bulk_dropped_items");
   self->outcomes = g_array_new (FALSE, TRUE, sizeof (guint8));
-  self->settled = g_hash_table_new_full (g_direct_hash, g_direct_equal, (GDestroyNotify) sl_message_unref, NULL);
+  self->settled = g_hash_table_new_full (g_direct_hash, g_direct_equal, (GDestroyNotify) sl_message_unref, held_free);
   self->rendered = g_string_sized_new (64 * 1024);
   self->env = *sl_driver_template_env (d);
   if (!read_urls (self, error) || !read_response_action (self, error) || !read_tls (self, error))
@@ -295,11 +311,15 @@ load_outcomes (HttpDestination *self, SlWriteBatch *batch)
   g_array_set_size (self->outcomes, batch->n);
   guint8 *outcomes = (guint8 *) self->outcomes->data;
   for (guint i = 0; i < batch->n; i++)
-    outcomes[i] = (guint8) GPOINTER_TO_UINT (g_hash_table_lookup (self->settled, batch->msgs[i]));
+    {
+      HttpHeld *h = g_hash_table_lookup (self->settled, batch->msgs[i]);
+      outcomes[i] = h && h->taken < h->seen->len ? h->seen->data[h->taken++] : HTTP_MSG_PENDING;
+    }
 }
 
 /* Messages are acknowledged in order, up to the first still pending;
- * those settled after it are kept in the table for the batch's retry. */
+ * when some after it are settled, the outcomes of the rest are kept in
+ * the table for the batch's retry. */
 static void
 store_outcomes (HttpDestination *self, SlWriteBatch *batch)
 {
@@ -310,9 +330,20 @@ store_outcomes (HttpDestination *self, SlWriteBatch *batch)
     if (outcomes[i] == HTTP_MSG_DROPPED)
       batch->dropped++;
   batch->done = i;
-  for (; i < batch->n; i++)
-    if (outcomes[i] != HTTP_MSG_PENDING)
-      g_hash_table_insert (self->settled, sl_message_ref (batch->msgs[i]), GUINT_TO_POINTER (outcomes[i]));
+  gboolean any = FALSE;
+  for (guint k = i; k < batch->n && !any; k++)
+    any = outcomes[k] != HTTP_MSG_PENDING;
+  for (; any && i < batch->n; i++)
+    {
+      HttpHeld *h = g_hash_table_lookup (self->settled, batch->msgs[i]);
+      if (!h)
+        {
+          h = g_new0 (HttpHeld, 1);
+          h->seen = g_byte_array_new ();
+          g_hash_table_insert (self->settled, sl_message_ref (batch->msgs[i]), h);
+        }
+      g_byte_array_append (h->seen, &outcomes[i], 1);
+    }
 }
 
 /* A request that failed holds back the messages after it, even those of

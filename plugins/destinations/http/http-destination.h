@@ -131,9 +131,10 @@ typedef struct
   gboolean bulk;            /* replies are read as Elasticsearch's bulk API's */
   SlMessage *const *batch;  /* the messages of the write under way */
   GArray *outcomes;         /* HttpOutcome (guint8) per message of that batch */
-  /* Messages after the first one left pending that were delivered or
-   * dropped already: a referenced message -> its HttpOutcome, so that
-   * the retried batch does not send them again. */
+  /* When messages after the first one left pending were delivered or
+   * dropped already: each message of the batch's rest (referenced) -> the
+   * outcomes of its places in it, so that the retried batch does not send
+   * them again. */
   GHashTable *settled;
 
   SlCounter *requests_sent;
