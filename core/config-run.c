@@ -9,6 +9,7 @@
 #include "core/internal.h"
 #include "core/path-compile.h"
 #include "core/source-private.h"
+#include "core/template-private.h"
 
 
 static gpointer
@@ -64,8 +65,10 @@ config_compile (SlCfgNode *tree, SlConfig *running, GError **error)
   cfg->donor = running;
   gboolean ok = sl_config_build (cfg, error);
   sl_template_set_user_functions (cfg->template_functions);
+  sl_template_set_named (cfg->templates);
   ok = ok && sl_path_compile_all (cfg, error);
   sl_template_set_user_functions (NULL);
+  sl_template_set_named (NULL);
   cfg->donor = NULL;
   if (!ok)
     {
@@ -388,6 +391,8 @@ sl_config_free (SlConfig *cfg)
   g_ptr_array_unref (cfg->drivers);
   g_hash_table_unref (cfg->source_groups);
   g_hash_table_unref (cfg->dest_groups);
+  /* a $(template ${NAME}) keeps the table: a destination the next
+   * configuration took over still finds the templates it names */
   g_hash_table_unref (cfg->templates);
   g_hash_table_unref (cfg->template_functions);
   g_hash_table_unref (cfg->objects);

@@ -4,6 +4,7 @@
 #include "core/driver.h"
 #include "core/i18n.h"
 #include "core/hook-commands.h"
+#include "core/template-private.h"
 
 #include <string.h>
 
@@ -170,16 +171,15 @@ compile_located (const gchar *text, SlCfgPos pos, GError **error)
   return t;
 }
 
+/* In the order written, so that $(template NAME) in one finds the
+ * templates defined before it, as in syslog-ng. */
 static gboolean
 compile_templates (SlConfig *cfg, GError **error)
 {
-  GHashTableIter it;
-  gpointer key, value;
-  g_hash_table_iter_init (&it, cfg->objects);
-  while (g_hash_table_iter_next (&it, &key, &value))
+  for (guint i = 0; cfg->tree->children && i < cfg->tree->children->len; i++)
     {
-      const SlCfgNode *node = value;
-      if (!g_str_has_prefix (key, "template/"))
+      const SlCfgNode *node = g_ptr_array_index (cfg->tree->children, i);
+      if (!sl_cfg_name_equal (node->name, "template"))
         continue;
       const SlCfgNode *text = sl_cfg_node_child (node, "template");
       if (!text || !sl_cfg_node_arg (text, 0))
@@ -471,6 +471,7 @@ gboolean
 sl_config_build (SlConfig *cfg, GError **error)
 {
   sl_template_set_user_functions (cfg->template_functions);
+  sl_template_set_named (cfg->templates);
   gboolean ok = collect_objects (cfg, error) && check_globals (cfg->globals, error)
                 && (cfg->stats_options = sl_driver_bind_stats (cfg->globals, &cfg->stats, error))
                 && compile_template_functions (cfg, error) && compile_templates (cfg, error);
@@ -478,6 +479,7 @@ sl_config_build (SlConfig *cfg, GError **error)
     cfg->globals_text = shared_text (cfg);
   ok = ok && check_unused_objects (cfg, error);
   sl_template_set_user_functions (NULL);
+  sl_template_set_named (NULL);
   return ok;
 }
 

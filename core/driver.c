@@ -179,9 +179,9 @@ static const SlOptionSpec daemon_globals[] = {
   { "dns-cache-hosts", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; names are never resolved" },
   { "mark-freq", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; no MARK messages are made" },
   { "mark-mode", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; no MARK messages are made" },
-  { "stats", SL_UNBOUND (SL_OPT_BLOCK), NULL, "statistics: listen() serves them over HTTP; syslog-ng's freq(), level(), ... are accepted" },
-  { "stats-freq", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; counters are read with sluicectl stats, never logged" },
-  { "stats-level", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; every counter is always kept" },
+  { "stats", SL_UNBOUND (SL_OPT_BLOCK), NULL, "statistics: listen() serves them over HTTP, freq() and level() write them into internal()" },
+  { "stats-freq", SL_UNBOUND (SL_OPT_INT), NULL, "syslog-ng 3's spelling of stats(freq())" },
+  { "stats-level", SL_UNBOUND (SL_OPT_INT), NULL, "syslog-ng 3's spelling of stats(level())" },
   { "stats-lifetime", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; every counter is always kept" },
   { "stats-max-dynamics", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; every counter is always kept" },
   { "threaded", SL_UNBOUND (SL_OPT_BOOL), NULL, "accepted for syslog-ng compatibility; sources and destinations always run on threads of their own" },
@@ -213,8 +213,12 @@ static const SlOptionSpec daemon_globals[] = {
 static const SlOptionSpec stats_options[] = {
   { "listen", SL_STRING (ST (listen)), NULL,
     "serve /metrics (Prometheus) and /health over HTTP at host:port, [v6]:port, or port (on 127.0.0.1)" },
-  { "freq", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; counters are never logged" },
-  { "level", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; every counter is always kept" },
+  { "freq", SL_INT (ST (freq)), "600",
+    "seconds between the \"Log statistics\" messages written through internal(), as syslog-ng writes them; 0: none",
+    .inherit = "stats-freq" },
+  { "level", SL_INT (ST (level)), "0",
+    "what those messages hold: 0 the totals and each driver's main counters, 1 or more every counter (all are always kept)",
+    .inherit = "stats-level" },
   { "lifetime", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; counters live as long as the daemon" },
   { "max-dynamics", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; there are no dynamic counters" },
   { "syslog-stats", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; there are no per-host counters" },
@@ -235,7 +239,7 @@ sl_driver_bind_stats (const SlCfgNode *globals, SlStatsSettings *settings, GErro
         node = child;
     }
   const SlOptionSpec *tables[] = { stats_options, NULL };
-  SlOptions *options = sl_options_new ("stats()", tables, NULL, node, NULL, error);
+  SlOptions *options = sl_options_new ("stats()", tables, NULL, node, globals, error);
   if (options && !sl_options_bind (options, stats_options, settings, NULL, error))
     g_clear_pointer (&options, sl_options_free);
   return options;

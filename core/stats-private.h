@@ -18,6 +18,12 @@ gchar *sl_stats_to_json (void);
 /* Prometheus's text exposition format: sluice_KIND_NAME_total{id="ID",driver="INSTANCE"}
  * for counters, sluice_KIND_NAME for gauges. */
 gchar *sl_stats_to_prometheus (void);
+/* The text of syslog-ng's "Log statistics" message: "Log statistics; "
+ * then name='component(id,instance)=value' items joined by ", ". level 0
+ * gives the totals (center(), source(NAME), destination(NAME)) and each
+ * driver's main counters, a higher level every counter. The mapping of
+ * kind;id;instance;name onto syslog-ng's names is in doc/architecture.md. */
+gchar *sl_stats_to_log (gint level);
 
 G_END_DECLS
 

@@ -46,17 +46,25 @@ register_entry (const gchar *kind, const gchar *id, const gchar *instance, const
   return &e->counter;
 }
 
-gint64
-sl_stats_sum (const gchar *kind, const gchar *name)
+/* with stats_lock held and in_order made */
+static gint64
+sum_locked (const gchar *kind, const gchar *name)
 {
   gint64 sum = 0;
-  g_mutex_lock (&stats_lock);
-  for (guint i = 0; in_order && i < in_order->len; i++)
+  for (guint i = 0; i < in_order->len; i++)
     {
-      Entry *e = g_ptr_array_index (in_order, i);
+      const Entry *e = g_ptr_array_index (in_order, i);
       if (strcmp (e->kind, kind) == 0 && strcmp (e->name, name) == 0)
         sum += sl_counter_get (&e->counter);
     }
+  return sum;
+}
+
+gint64
+sl_stats_sum (const gchar *kind, const gchar *name)
+{
+  g_mutex_lock (&stats_lock);
+  gint64 sum = in_order ? sum_locked (kind, name) : 0;
   g_mutex_unlock (&stats_lock);
   return sum;
 }
@@ -193,4 +201,121 @@ sl_stats_to_prometheus (void)
   g_ptr_array_unref (names);
   g_hash_table_unref (families);
   return g_string_free (out, FALSE);
+}
+
+/* syslog-ng's names for the components: src.tcp(s_net#0), dst.file(d#0),
+ * and KIND.INSTANCE(ID) or KIND(ID) for the kinds it has no name for. */
+static void
+append_log_component (GString *out, const Entry *e)
+{
+  const gchar *kind = strcmp (e->kind, "source") == 0        ? "src"
+                      : strcmp (e->kind, "destination") == 0 ? "dst"
+                                                             : e->kind;
+  g_string_append (out, kind);
+  if (*e->instance)
+    g_string_append_printf (out, ".%s", e->instance);
+  g_string_append_printf (out, "(%s)", e->id);
+}
+
+/* A source's messages are what syslog-ng counts as its "processed"; the
+ * other names keep their meaning, with syslog-ng's underscores. */
+static void
+append_log_counter_name (GString *out, const Entry *e)
+{
+  if (strcmp (e->kind, "source") == 0 && strcmp (e->name, "received") == 0)
+    {
+      g_string_append (out, "processed");
+      return;
+    }
+  for (const gchar *p = e->name; *p; p++)
+    g_string_append_c (out, *p == '-' ? '_' : *p);
+}
+
+/* What stats-level(0) shows of a driver, as syslog-ng's level 0 keeps a
+ * driver's message counts and leaves out the rest. */
+static gboolean
+log_main_counter (const Entry *e)
+{
+  if (strcmp (e->kind, "source") == 0)
+    return strcmp (e->name, "received") == 0;
+  if (strcmp (e->kind, "destination") == 0)
+    return strcmp (e->name, "processed") == 0 || strcmp (e->name, "written") == 0
+           || strcmp (e->name, "dropped") == 0 || strcmp (e->name, "queued") == 0;
+  return FALSE;
+}
+
+static void
+append_log_item (GString *out, const gchar *name, const gchar *component, gint64 value)
+{
+  g_string_append_printf (out, "%s%s='%s=%" G_GINT64_FORMAT "'", out->len ? ", " : "", name, component, value);
+}
+
+/* source(NAME) and destination(NAME): the sums over the object's drivers,
+ * whose ids are NAME#index, of the counter syslog-ng's group counts. */
+static void
+append_log_groups (GString *out, const gchar *kind, const gchar *counter, const gchar *group)
+{
+  GHashTable *sums = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  GPtrArray *order = g_ptr_array_new ();
+  for (guint i = 0; i < in_order->len; i++)
+    {
+      const Entry *e = g_ptr_array_index (in_order, i);
+      if (strcmp (e->kind, kind) != 0 || strcmp (e->name, counter) != 0)
+        continue;
+      const gchar *hash = strrchr (e->id, '#');
+      gchar *object = hash ? g_strndup (e->id, hash - e->id) : g_strdup (e->id);
+      gint64 *sum = g_hash_table_lookup (sums, object);
+      if (!sum)
+        {
+          sum = g_new0 (gint64, 1);
+          g_hash_table_insert (sums, object, sum);
+          g_ptr_array_add (order, object);
+        }
+      else
+        g_free (object);
+      *sum += sl_counter_get (&e->counter);
+    }
+  GString *component = g_string_new (NULL);
+  for (guint i = 0; i < order->len; i++)
+    {
+      const gchar *object = g_ptr_array_index (order, i);
+      g_string_printf (component, "%s(%s)", group, object);
+      append_log_item (out, "processed", component->str, *(gint64 *) g_hash_table_lookup (sums, object));
+    }
+  g_string_free (component, TRUE);
+  g_ptr_array_unref (order);
+  g_hash_table_unref (sums);
+}
+
+gchar *
+sl_stats_to_log (gint level)
+{
+  GString *items = g_string_new (NULL);
+  GString *component = g_string_new (NULL);
+  GString *name = g_string_new (NULL);
+  g_mutex_lock (&stats_lock);
+  if (in_order)
+    {
+      append_log_item (items, "processed", "center(received)", sum_locked ("source", "received"));
+      append_log_item (items, "processed", "center(queued)", sum_locked ("destination", "processed"));
+      append_log_groups (items, "source", "received", "source");
+      append_log_groups (items, "destination", "processed", "destination");
+      for (guint i = 0; i < in_order->len; i++)
+        {
+          const Entry *e = g_ptr_array_index (in_order, i);
+          if (level < 1 && !log_main_counter (e))
+            continue;
+          g_string_truncate (component, 0);
+          append_log_component (component, e);
+          g_string_truncate (name, 0);
+          append_log_counter_name (name, e);
+          append_log_item (items, name->str, component->str, sl_counter_get (&e->counter));
+        }
+    }
+  g_mutex_unlock (&stats_lock);
+  g_string_free (component, TRUE);
+  g_string_free (name, TRUE);
+  gchar *text = g_strconcat ("Log statistics; ", items->str, NULL);
+  g_string_free (items, TRUE);
+  return text;
 }

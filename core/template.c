@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "core/template.h"
+#include "core/template-private.h"
 #include "core/text-append.h"
 #include "core/config/error.h"
+#include "core/config/tree.h"
 #include "core/i18n.h"
 #include "core/macros.h"
 
@@ -76,6 +77,30 @@ void
 sl_template_set_user_functions (GHashTable *functions)
 {
   user_functions = functions;
+}
+
+/* While a configuration is compiled: its template objects, name -> SlTemplate. */
+static GHashTable *named_templates;
+
+void
+sl_template_set_named (GHashTable *templates)
+{
+  named_templates = templates;
+}
+
+GHashTable *
+sl_template_named (void)
+{
+  return named_templates;
+}
+
+SlTemplate *
+sl_template_named_lookup (GHashTable *named, const gchar *name)
+{
+  gchar *key = sl_cfg_name_normalize (name);
+  SlTemplate *t = g_hash_table_lookup (named, key);
+  g_free (key);
+  return t;
 }
 
 void

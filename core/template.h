@@ -41,6 +41,14 @@ typedef struct
 
 void         sl_template_set_user_functions (GHashTable *functions);
 void         sl_template_user_function_free (SlTemplateUserFunction *f);
+/* The named templates of the configuration being compiled (`template NAME
+ * { template("..."); };`, compiled in the order written), for $(template
+ * NAME): NULL outside a compilation. A function that looks names up while
+ * it renders keeps the table with g_hash_table_ref() and reads it only
+ * through sl_template_named_lookup(). */
+GHashTable  *sl_template_named      (void);
+/* The template called name in named (- and _ alike), or NULL. */
+SlTemplate  *sl_template_named_lookup (GHashTable *named, const gchar *name);
 /* The template of one field or macro named as value("NAME") options name
  * them (PROGRAM, MSG, .SDATA.origin.ip, FACILITY): an error when name is
  * empty or holds what only a template can ($, braces, parentheses, :-). */

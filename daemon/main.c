@@ -14,6 +14,7 @@
 #include "daemon/control.h"
 #include "daemon/instance.h"
 #include "daemon/metrics-http.h"
+#include "daemon/stats-log.h"
 #include "daemon/reference.h"
 #include "daemon/notify.h"
 #include "daemon/privileges.h"
@@ -62,6 +63,7 @@ typedef struct
   GMainLoop *loop;
   SlControl *control;
   SlMetricsHttp *metrics;
+  SlStatsLog *stats_log;
 } Daemon;
 
 static gboolean
@@ -303,6 +305,7 @@ replace_config (Daemon *d, gchar **why)
       sl_log (SL_LOG_ERROR, _("%s; metrics are not served"), error->message);
       g_clear_error (&error);
     }
+  sl_stats_log_apply (d->stats_log, sl_config_stats (d->cfg));
   sl_activation_close_unclaimed ();
   /* a SIGHUP also means "reopen your files" after logrotate, and the
    * destinations that were kept still hold the old ones */
@@ -555,6 +558,8 @@ run (Settings *s)
   g_unix_signal_add (SIGINT, on_term, &d);
   g_unix_signal_add (SIGHUP, on_hup, &d);
   g_timeout_add (PERSIST_SAVE_MS, save_persist, NULL);
+  d.stats_log = sl_stats_log_new ();
+  sl_stats_log_apply (d.stats_log, sl_config_stats (d.cfg));
   sl_activation_close_unclaimed ();
   sl_log (SL_LOG_NOTICE, _("sluiced starting up; version='%s'"), PACKAGE_VERSION);
   tell_parent (ready, 0);
@@ -566,6 +571,7 @@ run (Settings *s)
   sl_log (SL_LOG_NOTICE, _("sluiced shutting down; version='%s'"), PACKAGE_VERSION);
   sl_control_free (d.control);
   sl_metrics_http_free (d.metrics);
+  sl_stats_log_free (d.stats_log);
   sl_config_free (d.cfg);
   save_persist (NULL);
   sl_persist_close ();

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-static const gchar *const counter_names[] = { "failed", "skipped-keys", "match-limit" };
+static const gchar *const counter_names[] = { "failed", "skipped-keys", "match-limit", "invalid" };
 
 static gint64
 counter_now (SlTestParser *p, const gchar *name)

@@ -10,7 +10,7 @@
 #include <zlib.h>
 
 guint
-http_body_build (HttpDestination *self, SlMessage *const *msgs, guint n, GString *body)
+http_body_build (HttpDestination *self, SlMessage *const *msgs, const guint *members, guint n, GString *body)
 {
   g_string_truncate (body, 0);
   if (self->body_prefix)
@@ -23,7 +23,7 @@ http_body_build (HttpDestination *self, SlMessage *const *msgs, guint n, GString
       gsize before = body->len;
       if (taken && self->delimiter)
         g_string_append (body, self->delimiter);
-      sl_template_append (self->body, msgs[taken], &self->env, body);
+      sl_template_append (self->body, msgs[members[taken]], &self->env, body);
       /* the message that passes the limit waits for the next request,
        * unless it is the first: a message is never split */
       if (taken && body->len > limit)

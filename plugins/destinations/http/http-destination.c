@@ -36,6 +36,13 @@ static const SlOptionWord ssl_version_words[] = {
   { NULL }
 };
 
+static const SlOptionWord bulk_response_words[] = {
+  { "auto", HTTP_BULK_AUTO },
+  { "elasticsearch", HTTP_BULK_ELASTICSEARCH },
+  { "ignore", HTTP_BULK_IGNORE },
+  { NULL }
+};
+
 static const SlOptionWord action_words[] = {
   { "success", HTTP_ACTION_SUCCESS },
   { "retry", HTTP_ACTION_RETRY },
@@ -91,6 +98,11 @@ static const SlOptionSpec http_options[] = {
   { "response-action", SL_LIST (HttpDestination, response_action), NULL,
     "pairs of status and success, retry, drop or disconnect: response-action(404 retry 500 drop)" },
   { "accept-redirects", SL_BOOL (HttpDestination, accept_redirects), "no", "follow 3xx redirects" },
+  { "bulk-response", SL_CHOICE (HttpDestination, bulk_response), "auto",
+    "read a 2xx reply as Elasticsearch's bulk API answers and settle each message by its item's status "
+    "(as response-action() says; by default 429 and 5xx retried alone, other 4xx dropped); auto: when a url() "
+    "ends in /_bulk, as elasticsearch-http()'s does",
+    .words = bulk_response_words },
   { NULL }
 };
 
@@ -183,6 +195,22 @@ read_urls (HttpDestination *self, GError **error)
   return TRUE;
 }
 
+/* A message of the batch's rest, as store_outcomes() left it: the outcome
+ * of each time it came (one message may be queued twice, by two paths). */
+typedef struct
+{
+  GByteArray *seen;
+  guint taken;
+} HttpHeld;
+
+static void
+held_free (gpointer data)
+{
+  HttpHeld *h = data;
+  g_byte_array_unref (h->seen);
+  g_free (h);
+}
+
 static gpointer
 global_init (gpointer data)
 {
@@ -203,10 +231,17 @@ http_init (SlDriver *d, GError **error)
   self->request_errors = sl_stats_counter ("destination", d->id, d->klass->name, "request_errors");
   self->retried = sl_stats_counter ("destination", d->id, d->klass->name, "retries");
   self->failovers = sl_stats_counter ("destination", d->id, d->klass->name, "failovers");
+  self->bulk_retried = sl_stats_counter ("destination", d->id, d->klass->name, "bulk_retried_items");
+  self->bulk_dropped = sl_stats_counter ("destination", d->id, d->klass->name, "bulk_dropped_items");
+  self->outcomes = g_array_new (FALSE, TRUE, sizeof (guint8));
+  self->settled = g_hash_table_new_full (g_direct_hash, g_direct_equal, (GDestroyNotify) sl_message_unref, held_free);
   self->rendered = g_string_sized_new (64 * 1024);
   self->env = *sl_driver_template_env (d);
   if (!read_urls (self, error) || !read_response_action (self, error) || !read_tls (self, error))
     return FALSE;
+  self->bulk = self->bulk_response == HTTP_BULK_ELASTICSEARCH;
+  for (guint i = 0; self->bulk_response == HTTP_BULK_AUTO && i < self->urls->len; i++)
+    self->bulk |= http_bulk_url (g_ptr_array_index (self->urls, i));
   for (guint i = 0; self->headers && i < self->headers->len; i++)
     self->header_list = curl_slist_append (self->header_list, g_ptr_array_index (self->headers, i));
   /* libcurl would wait a second for "100 Continue" before a large body */
@@ -228,54 +263,121 @@ http_close (SlDriver *d)
   http_transfer_close ((HttpDestination *) d);
 }
 
-/* Requests from msgs[pos..n): as many as may be in flight at once; how
- * many were made, *pos moved past their messages. */
+/* Requests from the batch's pending messages from *pos on: as many as
+ * may be in flight at once; how many were made, *pos moved past their
+ * messages. */
 static guint
 make_requests (HttpDestination *self, SlWriteBatch *batch, guint *pos)
 {
+  const guint8 *outcomes = (const guint8 *) self->outcomes->data;
   guint k = 0;
   while (k < HTTP_MAX_IN_FLIGHT && *pos < batch->n)
     {
       HttpRequest *r = &self->requests[k];
-      r->first = *pos;
-      r->count = http_body_build (self, batch->msgs + *pos, batch->n - *pos, r->body);
+      g_array_set_size (r->members, 0);
+      for (; *pos < batch->n && r->members->len < (guint) self->batch_lines; ++*pos)
+        if (outcomes[*pos] == HTTP_MSG_PENDING)
+          g_array_append_val (r->members, *pos);
+      if (!r->members->len)
+        break;
+      guint taken = http_body_build (self, batch->msgs, (guint *) r->members->data, r->members->len, r->body);
+      g_array_set_size (r->members, taken);
+      if (!http_body_compress (self, r->body))
+        {
+          *pos = g_array_index (r->members, guint, 0);
+          break;
+        }
+      *pos = g_array_index (r->members, guint, taken - 1) + 1;
       r->attempts = 0;
       r->settled = r->dropped = FALSE;
       r->next_at = 0;
       r->status = 0;
-      if (!http_body_compress (self, r->body))
-        break;
-      *pos += r->count;
       k++;
     }
   return k;
 }
 
-/* Messages are done in order: a request that failed holds back those
- * after it even when their own requests were delivered (they are sent
- * again: a duplicate is possible, a loss is not). */
+/* What the messages of the batch already were: those settled by an
+ * earlier write whose batch stopped before them (the same messages come
+ * back, referenced by the table until then). */
+static void
+load_outcomes (HttpDestination *self, SlWriteBatch *batch)
+{
+  g_array_set_size (self->outcomes, batch->n);
+  guint8 *outcomes = (guint8 *) self->outcomes->data;
+  for (guint i = 0; i < batch->n; i++)
+    {
+      HttpHeld *h = g_hash_table_lookup (self->settled, batch->msgs[i]);
+      outcomes[i] = h && h->taken < h->seen->len ? h->seen->data[h->taken++] : HTTP_MSG_PENDING;
+    }
+}
+
+/* Messages are acknowledged in order, up to the first still pending;
+ * when some after it are settled, the outcomes of the rest are kept in
+ * the table for the batch's retry. */
+static void
+store_outcomes (HttpDestination *self, SlWriteBatch *batch)
+{
+  const guint8 *outcomes = (const guint8 *) self->outcomes->data;
+  g_hash_table_remove_all (self->settled);
+  guint i = 0;
+  for (; i < batch->n && outcomes[i] != HTTP_MSG_PENDING; i++)
+    if (outcomes[i] == HTTP_MSG_DROPPED)
+      batch->dropped++;
+  batch->done = i;
+  gboolean any = FALSE;
+  for (guint k = i; k < batch->n && !any; k++)
+    any = outcomes[k] != HTTP_MSG_PENDING;
+  for (; any && i < batch->n; i++)
+    {
+      HttpHeld *h = g_hash_table_lookup (self->settled, batch->msgs[i]);
+      if (!h)
+        {
+          h = g_new0 (HttpHeld, 1);
+          h->seen = g_byte_array_new ();
+          g_hash_table_insert (self->settled, sl_message_ref (batch->msgs[i]), h);
+        }
+      g_byte_array_append (h->seen, &outcomes[i], 1);
+    }
+}
+
+/* A request that failed holds back the messages after it, even those of
+ * requests that were delivered: they are not sent again unless the
+ * retried batch brings other messages (a disk buffer read back): then a
+ * duplicate is possible, a loss is not. */
 static SlWriteResult
 http_write (SlDriver *d, SlWriteBatch *batch)
 {
   HttpDestination *self = (HttpDestination *) d;
+  self->batch = batch->msgs;
+  load_outcomes (self, batch);
+  guint8 *outcomes = (guint8 *) self->outcomes->data;
+  SlWriteResult result = SL_WRITE_OK;
   guint pos = 0;
-  while (pos < batch->n)
+  while (pos < batch->n && result == SL_WRITE_OK)
     {
       guint k = make_requests (self, batch, &pos);
-      if (!k)
-        return SL_WRITE_ERROR;
+      if (!k && pos < batch->n)
+        {
+          result = SL_WRITE_ERROR;
+          break;
+        }
       http_transfer_run (self, self->requests, k);
       for (guint i = 0; i < k; i++)
         {
           HttpRequest *r = &self->requests[i];
           if (!r->settled)
-            return r->failure == HTTP_ACTION_DISCONNECT ? SL_WRITE_NOT_CONNECTED : SL_WRITE_RETRY;
-          batch->done += r->count;
-          if (r->dropped)
-            batch->dropped += r->count;
+            {
+              result = r->failure == HTTP_ACTION_DISCONNECT ? SL_WRITE_NOT_CONNECTED : SL_WRITE_RETRY;
+              continue;
+            }
+          for (guint m = 0; m < r->members->len; m++)
+            outcomes[g_array_index (r->members, guint, m)] = r->dropped ? HTTP_MSG_DROPPED : HTTP_MSG_DELIVERED;
         }
     }
-  return SL_WRITE_OK;
+  store_outcomes (self, batch);
+  self->batch = NULL;
+  return batch->done == batch->n ? SL_WRITE_OK : result;
 }
 
 static void
@@ -289,6 +391,10 @@ http_free (SlDriver *d)
     sl_options_free (self->tls_options);
   if (self->rendered)
     g_string_free (self->rendered, TRUE);
+  if (self->outcomes)
+    g_array_unref (self->outcomes);
+  if (self->settled)
+    g_hash_table_unref (self->settled);
 }
 
 static const SlDestinationOps http_ops = {

@@ -28,6 +28,23 @@ typedef enum
   HTTP_ACTION_DISCONNECT,  /* kept; the writer closes and waits time-reopen() */
 } HttpAction;
 
+/* bulk-response(): whether a 2xx reply is read as Elasticsearch's bulk
+ * API answers, item by item */
+typedef enum
+{
+  HTTP_BULK_AUTO,           /* when a url()'s path ends in /_bulk */
+  HTTP_BULK_ELASTICSEARCH,
+  HTTP_BULK_IGNORE,
+} HttpBulkResponse;
+
+/* What became of a message of the write's batch. */
+typedef enum
+{
+  HTTP_MSG_PENDING,
+  HTTP_MSG_DELIVERED,
+  HTTP_MSG_DROPPED,
+} HttpOutcome;
+
 typedef enum
 {
   HTTP_METHOD_POST,
@@ -53,13 +70,15 @@ typedef struct
   gboolean use_system_cert_store;
 } HttpTls;
 
-/* One request: messages [first, first + count) of the write's batch. */
+/* One request: the messages of the write's batch whose indexes are in
+ * members, in order. */
 typedef struct
 {
   CURL *easy;
-  guint first;
-  guint count;
-  GString *body;            /* what is sent: the batch, compressed when asked */
+  GArray *members;          /* guint: indexes into the batch; under bulk replies, those not yet settled */
+  GString *body;            /* what is sent: the members, compressed when asked */
+  GString *reply;           /* the response's body, read only for bulk replies */
+  gboolean reply_overflow;  /* longer than HTTP_REPLY_MAX: not read */
   guint attempts;
   gboolean in_flight;
   gboolean settled;         /* delivered or dropped */
@@ -95,6 +114,7 @@ typedef struct
   gint compression;         /* HttpCompression */
   GPtrArray *response_action;
   gboolean accept_redirects;
+  gint bulk_response;       /* HttpBulkResponse */
 
   /* what a status means: index status - 100 */
   guint8 actions[500];
@@ -108,16 +128,30 @@ typedef struct
   HttpRequest requests[HTTP_MAX_IN_FLIGHT];
   GString *rendered;        /* scratch for one message */
   gboolean failing;         /* the last request failed: log only the first */
+  gboolean bulk;            /* replies are read as Elasticsearch's bulk API's */
+  SlMessage *const *batch;  /* the messages of the write under way */
+  GArray *outcomes;         /* HttpOutcome (guint8) per message of that batch */
+  /* When messages after the first one left pending were delivered or
+   * dropped already: each message of the batch's rest (referenced) -> the
+   * outcomes of its places in it, so that the retried batch does not send
+   * them again. */
+  GHashTable *settled;
 
   SlCounter *requests_sent;
   SlCounter *request_errors;
   SlCounter *retried;
   SlCounter *failovers;
+  SlCounter *bulk_retried;  /* items a bulk reply refused for now, sent again */
+  SlCounter *bulk_dropped;  /* items a bulk reply refused for good */
 } HttpDestination;
 
-/* The body of a request from msgs[0..) : as many messages as batch-lines()
- * and batch-bytes() allow, at least one; how many it took. */
-guint       http_body_build     (HttpDestination *self, SlMessage *const *msgs, guint n, GString *body);
+/* The most of a response's body that is read */
+#define HTTP_REPLY_MAX (64 * 1024 * 1024)
+
+/* The body of a request from the messages msgs[members[0..n)]: as many as
+ * batch-lines() and batch-bytes() allow, at least one; how many it took. */
+guint       http_body_build     (HttpDestination *self, SlMessage *const *msgs, const guint *members, guint n,
+                                 GString *body);
 /* body compressed as content-compression() says; FALSE (logged) when zlib failed. */
 gboolean    http_body_compress  (HttpDestination *self, GString *body);
 
@@ -129,6 +163,14 @@ void        http_transfer_close (HttpDestination *self);
 void        http_transfer_run   (HttpDestination *self, HttpRequest *requests, guint n);
 /* What a response's status means, response-action() first. */
 HttpAction  http_status_action  (const HttpDestination *self, glong status);
+
+/* Whether url is an Elasticsearch bulk endpoint: its path ends in /_bulk. */
+gboolean    http_bulk_url       (const gchar *url);
+/* The 2xx reply of r read as Elasticsearch's bulk answer: each member
+ * that its item says was taken or refused for good gets that outcome,
+ * and the members left (refused for now) make r's body anew. TRUE when
+ * none is left. */
+gboolean    http_bulk_settle    (HttpDestination *self, HttpRequest *r);
 
 G_END_DECLS
 

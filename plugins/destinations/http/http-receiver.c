@@ -8,13 +8,21 @@
  *   200 | 404 | 429 | 500 ...   every request gets that status
  *   500/3                        every third request gets 500, the others 200
  *   stall                        requests are read but never answered
+ *   bulk                         200 with Elasticsearch's bulk API reply: the
+ *   STATUS TEXT ...              body is action and document lines, each
+ *                                document an item of status 201, or STATUS for
+ *                                one that holds TEXT (a line per rule)
  *
+ * Debian has no Elasticsearch; this answers as its _bulk endpoint does
+ * (a 200 whose "errors" and "items[].<op>.status" tell each document's
+ * fate), which is what http() reads of it.
  *   http-receiver --port N [--out FILE] [--dir DIR] [--control FILE]
  *                 [--cert PEM --key PEM [--ca PEM]]
  *
  * --out: the bodies of requests answered 2xx, gunzipped (Content-Encoding:
  * gzip), each ended by a newline when it has none, so that the file holds
- * whole lines; appended before the answer is sent; --dir: per
+ * whole lines (under bulk: only the documents given a 2xx); appended
+ * before the answer is sent; --dir: per
  * request NNNNNN.head (the status given, then the request's head) and
  * NNNNNN.body. The receiver runs until it is killed. */
 #include <glib.h>
@@ -157,10 +165,13 @@ gunzip (const gchar *data, gsize len)
 }
 
 /* The control word: a status to give now (counting requests for "N/M"),
- * or 0 for a stall. */
+ * or 0 for a stall; *bulk (when not NULL) the lines after "bulk", or NULL
+ * when the answer is no bulk reply. */
 static gint
-decide (guint n)
+decide (guint n, gchar ***bulk)
 {
+  if (bulk)
+    *bulk = NULL;
   if (!control_path)
     return 200;
   gchar *text = NULL;
@@ -168,7 +179,13 @@ decide (guint n)
     return 200;
   g_strstrip (text);
   gint status;
-  if (g_str_has_prefix (text, "stall"))
+  if (g_str_has_prefix (text, "bulk"))
+    {
+      status = 200;
+      if (bulk)
+        *bulk = g_strsplit (text + strlen ("bulk"), "\n", -1);
+    }
+  else if (g_str_has_prefix (text, "stall"))
     status = 0;
   else
     {
@@ -183,10 +200,58 @@ decide (guint n)
   return status;
 }
 
+/* The status of one bulk document: that of the first rule whose text it
+ * holds, else 201. */
+static gint
+item_status (gchar **rules, const gchar *document)
+{
+  for (guint i = 0; rules[i]; i++)
+    {
+      gchar *rule = g_strstrip (rules[i]);
+      gchar *space = strchr (rule, ' ');
+      if (space && strstr (document, space + 1))
+        return atoi (rule);
+    }
+  return 201;
+}
+
+/* Elasticsearch's answer to a bulk body: an item per action line, in
+ * order, of the action's op ("index", "create"); the documents that got
+ * a 2xx are appended to accepted. */
+static gchar *
+bulk_reply (gchar **rules, const GString *body, GString *accepted)
+{
+  gchar **lines = g_strsplit (body->str, "\n", -1);
+  GString *items = g_string_new (NULL);
+  gboolean errors = FALSE;
+  for (guint i = 0; lines[i] && lines[i + 1] && *lines[i]; i += 2)
+    {
+      gchar *op = g_strndup (lines[i] + 2, strcspn (lines[i] + 2, "\""));
+      gint status = item_status (rules, lines[i + 1]);
+      g_string_append_printf (items, "%s{\"%s\":{\"_index\":\"logs\",\"status\":%d", items->len ? "," : "", op,
+                              status);
+      if (status >= 300)
+        {
+          errors = TRUE;
+          g_string_append_printf (items, ",\"error\":{\"type\":\"%s\",\"reason\":\"as the test asked\"}",
+                                  status == 429 ? "es_rejected_execution_exception" : "mapper_parsing_exception");
+        }
+      else
+        g_string_append_printf (accepted, "%s\n", lines[i + 1]);
+      g_string_append (items, "}}");
+      g_free (op);
+    }
+  g_strfreev (lines);
+  gchar *reply = g_strdup_printf ("{\"took\":1,\"errors\":%s,\"items\":[%s]}", errors ? "true" : "false", items->str);
+  g_string_free (items, TRUE);
+  return reply;
+}
+
 /* The request's files first and the output last: whoever sees a body in
  * the output finds its request's files complete. */
 static void
-record (guint n, gint status, const gchar *head, const gchar *client, const GString *body)
+record (guint n, gint status, const gchar *head, const gchar *client, const GString *body,
+        const GString *delivered)
 {
   if (dir_path)
     {
@@ -201,8 +266,8 @@ record (guint n, gint status, const gchar *head, const gchar *client, const GStr
     }
   if (out && status >= 200 && status < 300)
     {
-      fwrite (body->str, 1, body->len, out);
-      if (body->len && body->str[body->len - 1] != '\n')
+      fwrite (delivered->str, 1, delivered->len, out);
+      if (delivered->len && delivered->str[delivered->len - 1] != '\n')
         fputc ('\n', out);
       fflush (out);
     }
@@ -251,9 +316,19 @@ serve_one (Conn *c, const gchar *client)
 
   g_mutex_lock (&record_lock);
   guint n = ++requests;
-  gint status = ok ? decide (n) : 0;
-  if (ok)
-    record (n, status, joined, client, body);
+  gchar **bulk = NULL;
+  gint status = ok ? decide (n, &bulk) : 0;
+  gchar *reply = NULL;
+  if (ok && bulk)
+    {
+      GString *accepted = g_string_new (NULL);
+      reply = bulk_reply (bulk, body, accepted);
+      record (n, status, joined, client, body, accepted);
+      g_string_free (accepted, TRUE);
+      g_strfreev (bulk);
+    }
+  else if (ok)
+    record (n, status, joined, client, body, body);
   g_mutex_unlock (&record_lock);
   g_free (joined);
   if (body)
@@ -266,13 +341,17 @@ serve_one (Conn *c, const gchar *client)
   while (status == 0)
     {
       g_usleep (20000);
-      if (decide (1) != 0)
+      if (decide (1, NULL) != 0)
         return FALSE;
     }
-  gchar answer[128];
-  gint alen = g_snprintf (answer, sizeof answer, "HTTP/1.1 %d %s\r\nContent-Length: 0\r\n\r\n", status,
-                          status < 300 ? "OK" : "Refused");
-  return conn_write (c, answer, alen);
+  gchar *answer = g_strdup_printf ("HTTP/1.1 %d %s\r\n%sContent-Length: %zu\r\n\r\n%s", status,
+                                   status < 300 ? "OK" : "Refused",
+                                   reply ? "Content-Type: application/json\r\n" : "", reply ? strlen (reply) : 0,
+                                   reply ? reply : "");
+  gboolean sent = conn_write (c, answer, strlen (answer));
+  g_free (answer);
+  g_free (reply);
+  return sent;
 }
 
 static gpointer

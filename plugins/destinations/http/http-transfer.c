@@ -24,6 +24,18 @@ discard_response (gchar *data, size_t size, size_t n, gpointer user_data)
   return size * n;
 }
 
+/* For bulk replies: the body, up to HTTP_REPLY_MAX. */
+static size_t
+keep_response (gchar *data, size_t size, size_t n, gpointer user_data)
+{
+  HttpRequest *r = user_data;
+  if (r->reply->len + size * n > HTTP_REPLY_MAX)
+    r->reply_overflow = TRUE;
+  else
+    g_string_append_len (r->reply, data, size * n);
+  return size * n;
+}
+
 static void
 setup_easy (HttpDestination *self, HttpRequest *r)
 {
@@ -31,7 +43,8 @@ setup_easy (HttpDestination *self, HttpRequest *r)
   const HttpTls *tls = &self->tls;
   curl_easy_setopt (e, CURLOPT_PRIVATE, r);
   curl_easy_setopt (e, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt (e, CURLOPT_WRITEFUNCTION, discard_response);
+  curl_easy_setopt (e, CURLOPT_WRITEFUNCTION, self->bulk ? keep_response : discard_response);
+  curl_easy_setopt (e, CURLOPT_WRITEDATA, r);
   curl_easy_setopt (e, CURLOPT_HTTPHEADER, self->header_list);
   curl_easy_setopt (e, CURLOPT_USERAGENT, self->user_agent);
   curl_easy_setopt (e, CURLOPT_TIMEOUT_MS, (long) self->timeout_ms);
@@ -73,6 +86,8 @@ http_transfer_open (HttpDestination *self, GError **error)
       HttpRequest *r = &self->requests[i];
       r->easy = curl_easy_init ();
       r->body = g_string_sized_new (64 * 1024);
+      r->reply = g_string_new (NULL);
+      r->members = g_array_new (FALSE, FALSE, sizeof (guint));
       setup_easy (self, r);
     }
   return TRUE;
@@ -90,19 +105,15 @@ http_transfer_close (HttpDestination *self)
         curl_easy_cleanup (r->easy);
       if (r->body)
         g_string_free (r->body, TRUE);
+      if (r->reply)
+        g_string_free (r->reply, TRUE);
+      if (r->members)
+        g_array_unref (r->members);
       memset (r, 0, sizeof *r);
     }
   if (self->multi)
     curl_multi_cleanup (self->multi);
   self->multi = NULL;
-}
-
-HttpAction
-http_status_action (const HttpDestination *self, glong status)
-{
-  if (status < 100 || status > 599)
-    return HTTP_ACTION_DISCONNECT;
-  return (HttpAction) self->actions[status - 100];
 }
 
 static void
@@ -112,6 +123,8 @@ start_attempt (HttpDestination *self, HttpRequest *r)
   r->in_flight = TRUE;
   r->started = g_get_monotonic_time ();
   r->attempts++;
+  g_string_truncate (r->reply, 0);
+  r->reply_overflow = FALSE;
   curl_easy_setopt (r->easy, CURLOPT_URL, (const gchar *) g_ptr_array_index (self->urls, r->url));
   curl_easy_setopt (r->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) r->body->len);
   curl_easy_setopt (r->easy, CURLOPT_POSTFIELDS, r->body->str);
@@ -168,6 +181,15 @@ finish_attempt (HttpDestination *self, HttpRequest *r, CURLcode result, gint64 n
       action = HTTP_ACTION_DISCONNECT;
       g_strlcpy (why, curl_easy_strerror (result), sizeof why);
     }
+  if (action == HTTP_ACTION_SUCCESS && self->bulk && !http_bulk_settle (self, r))
+    {
+      /* the server answers; some items are to be sent again */
+      r->failure = HTTP_ACTION_RETRY;
+      if (r->attempts < (guint) MAX (self->retries, 1))
+        sl_counter_add (self->retried, 1);
+      r->next_at = now + backoff_us (r->attempts);
+      return;
+    }
   switch (action)
     {
     case HTTP_ACTION_SUCCESS:
@@ -176,7 +198,7 @@ finish_attempt (HttpDestination *self, HttpRequest *r, CURLcode result, gint64 n
       r->dropped = action == HTTP_ACTION_DROP;
       if (r->dropped)
         sl_log (SL_LOG_WARNING, _("HTTP request refused, dropping its messages; url='%s', status='%ld', messages='%u', driver='%s'"),
-                (const gchar *) g_ptr_array_index (self->urls, r->url), r->status, r->count, self->super.id);
+                (const gchar *) g_ptr_array_index (self->urls, r->url), r->status, r->members->len, self->super.id);
       else if (self->failing)
         {
           self->failing = FALSE;

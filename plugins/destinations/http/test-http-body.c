@@ -51,13 +51,17 @@ static gchar *
 bodies (Http *h, guint n)
 {
   SlMessage **msgs = messages (n);
+  guint *members = g_new (guint, n);
+  for (guint i = 0; i < n; i++)
+    members[i] = i;
   GString *all = g_string_new (NULL), *body = g_string_new (NULL);
   for (guint pos = 0; pos < n;)
     {
-      pos += http_body_build (h->self, msgs + pos, n - pos, body);
+      pos += http_body_build (h->self, msgs, members + pos, n - pos, body);
       g_string_append_printf (all, "%s%s", all->len ? "|" : "", body->str);
     }
   g_string_free (body, TRUE);
+  g_free (members);
   messages_free (msgs, n);
   return g_string_free (all, FALSE);
 }
@@ -134,7 +138,8 @@ test_gzip (void)
   g_assert_true (http_new (&h, "http(url(\"http://127.0.0.1:1/\") content-compression(\"gzip\") batch-lines(5))", NULL));
   SlMessage **msgs = messages (5);
   GString *body = g_string_new (NULL);
-  g_assert_cmpuint (http_body_build (h.self, msgs, 5, body), ==, 5);
+  static const guint all[] = { 0, 1, 2, 3, 4 };
+  g_assert_cmpuint (http_body_build (h.self, msgs, all, 5, body), ==, 5);
   g_assert_true (http_body_compress (h.self, body));
   g_assert_cmpuint ((guchar) body->str[0], ==, 0x1f);
   g_assert_cmpuint ((guchar) body->str[1], ==, 0x8b);
@@ -217,6 +222,18 @@ test_tls_and_units (void)
   sl_test_driver_free (&h.t);
 }
 
+/* bulk-response(auto) reads the replies of Elasticsearch's bulk endpoint */
+static void
+test_bulk_url (void)
+{
+  g_assert_true (http_bulk_url ("http://127.0.0.1:9200/_bulk"));
+  g_assert_true (http_bulk_url ("https://es:9200/logs/_bulk/?refresh=true"));
+  g_assert_true (http_bulk_url ("http://es/_bulk#x"));
+  g_assert_false (http_bulk_url ("http://es/_bulkx"));
+  g_assert_false (http_bulk_url ("http://es/"));
+  g_assert_false (http_bulk_url ("http://es/a_bulk"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -224,6 +241,7 @@ main (int argc, char **argv)
   g_assert_true (sl_plugins_register (&sl_module, __FILE__, NULL));
   g_test_add_func ("/http/body/json-lines", test_json_lines);
   g_test_add_func ("/http/body/elasticsearch-bulk", test_elasticsearch_bulk);
+  g_test_add_func ("/http/body/bulk-url", test_bulk_url);
   g_test_add_func ("/http/body/splunk-hec", test_splunk_hec);
   g_test_add_func ("/http/body/prefix-and-suffix", test_prefix_and_suffix);
   g_test_add_func ("/http/body/batch-bytes", test_batch_bytes);

@@ -554,11 +554,98 @@ test_scl_elasticsearch_http (HttpTest *t, gconstpointer data)
   g_assert_nonnull (strstr (b, "\"MESSAGE\":\"seq 1\""));
 }
 
+/* The documents receiver i took (its out file), sorted. */
+static gchar *
+taken_documents (HttpTest *t, guint i)
+{
+  g_autofree gchar *out = receiver_path (t, i, "out");
+  g_auto (GStrv) lines = sl_test_read_lines (out);
+  GPtrArray *sorted = g_ptr_array_new ();
+  for (guint k = 0; lines && lines[k]; k++)
+    g_ptr_array_add (sorted, lines[k]);
+  g_ptr_array_sort_with_data (sorted, compare_lines, NULL);
+  g_ptr_array_add (sorted, NULL);
+  gchar *text = g_strjoinv ("|", (gchar **) sorted->pdata);
+  g_ptr_array_free (sorted, TRUE);
+  return text;
+}
+
+/* A 200 bulk reply with failed items (the receiver answering as
+ * Elasticsearch's _bulk does: Debian has no Elasticsearch): the item
+ * refused for good (400) is dropped and counted, the one refused for now
+ * (429) is sent again alone until it is taken, and the documents taken
+ * the first time are not sent again. */
+static void
+test_bulk_items (HttpTest *t, gconstpointer data)
+{
+  guint16 port;
+  if (!start_receiver (t, 0, "bulk\n429 seq 2\n400 seq 3", NULL)
+      || !(port = start_sluiced (t, "url(\"http://127.0.0.1:@R0@/_bulk\") batch-lines(5) flush-lines(5) "
+                                    "batch-timeout(2s) retries(2) "
+                                    "body(\"{\\\"index\\\":{}}\\n{\\\"MESSAGE\\\":\\\"${MESSAGE}\\\"}\")"))
+      || !send_numbered (port, 1, 5)
+      || !sl_test_wait_stat (&t->env, "destination", "d_http", "bulk_retried_items", 2))
+    return;
+  /* seq 3 is counted as dropped once the messages before it are done */
+  g_assert_cmpint (sl_test_stat (&t->env, "destination", "d_http", "bulk_dropped_items"), ==, 1);
+  answer (t, 0, "bulk");
+  if (!wait_delivered (t, 0, 4) || !sl_test_wait_stat (&t->env, "destination", "d_http", "written", 4))
+    return;
+  g_autofree gchar *taken = taken_documents (t, 0);
+  g_assert_cmpstr (taken, ==, "{\"MESSAGE\":\"seq 1\"}|{\"MESSAGE\":\"seq 2\"}|{\"MESSAGE\":\"seq 4\"}|"
+                              "{\"MESSAGE\":\"seq 5\"}");
+  g_assert_cmpint (sl_test_stat (&t->env, "destination", "d_http", "bulk_dropped_items"), ==, 1);
+  g_assert_cmpint (sl_test_stat (&t->env, "destination", "d_http", "dropped"), ==, 1);
+  /* the last request held seq 2 alone */
+  g_autoptr (GPtrArray) all = heads (t, 0);
+  g_autofree gchar *last = body (t, 0, all->len);
+  g_assert_cmpstr (last, ==, "{\"index\":{}}\n{\"MESSAGE\":\"seq 2\"}");
+}
+
+/* elasticsearch-http() of Debian's SCL, unchanged: its url() ends in
+ * /_bulk, so its replies are read item by item. */
+static void
+test_scl_elasticsearch_bulk_items (HttpTest *t, gconstpointer data)
+{
+  if (!g_file_test ("/usr/share/syslog-ng/include/scl/elasticsearch/elastic-http.conf", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("syslog-ng-scl is not installed");
+      return;
+    }
+  g_autofree gchar *include_path
+    = g_strdup_printf ("%s/config/include:/usr/share/syslog-ng/include", g_getenv ("SL_TOP_SRCDIR"));
+  if (!start_receiver (t, 0, "bulk\n400 seq 2", NULL))
+    return;
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_text = g_strdup_printf ("%u", port);
+  g_autofree gchar *r0 = g_strdup_printf ("%u", t->port[0]);
+  if (!sl_test_write_config (&t->env,
+                             "@version: 3.38\n"
+                             "@include \"scl.conf\"\n"
+                             "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+                             "destination d_es { elasticsearch-http(url(\"http://127.0.0.1:@R0@/_bulk\") index(\"logs\") "
+                             "type(\"\") workers(1) batch-lines(3) flush-lines(3) batch-timeout(2s)); };\n"
+                             "log { source(s_net); destination(d_es); flags(flow-control); };\n",
+                             "PORT", port_text, "R0", r0, NULL)
+      || !sl_test_daemon_start_with_args (&t->env, "--include-path", include_path, NULL)
+      || !send_numbered (port, 1, 3) || !wait_delivered (t, 0, 2)
+      || !sl_test_wait_stat (&t->env, "destination", "d_es", "dropped", 1))
+    return;
+  g_assert_cmpint (sl_test_stat (&t->env, "destination", "d_es", "bulk_dropped_items"), ==, 1);
+  g_assert_cmpint (sl_test_stat (&t->env, "destination", "d_es", "written"), ==, 2);
+  g_autofree gchar *taken = taken_documents (t, 0);
+  g_assert_nonnull (strstr (taken, "\"MESSAGE\":\"seq 1\""));
+  g_assert_null (strstr (taken, "\"MESSAGE\":\"seq 2\""));
+  g_assert_nonnull (strstr (taken, "\"MESSAGE\":\"seq 3\""));
+}
+
 int
 main (int argc, char **argv)
 {
   sl_test_init (&argc, &argv);
   HTTP_TEST_ADD ("/http/scl/elasticsearch-http", test_scl_elasticsearch_http);
+  HTTP_TEST_ADD ("/http/scl/elasticsearch-bulk-items", test_scl_elasticsearch_bulk_items);
+  HTTP_TEST_ADD ("/http/bulk/items", test_bulk_items);
   HTTP_TEST_ADD ("/http/batch/lines", test_batch_lines);
   HTTP_TEST_ADD ("/http/batch/bytes", test_batch_bytes);
   HTTP_TEST_ADD ("/http/batch/timeout", test_batch_timeout);

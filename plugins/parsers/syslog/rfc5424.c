@@ -7,14 +7,10 @@
 
 #include <string.h>
 
-#define SDATA_PREFIX ".SDATA."
-/* syslog-ng's limits: names up to 255 bytes, header fields cut to these */
-#define SD_NAME_BUF 256
+/* syslog-ng's limits: header fields cut to these */
 #define APP_NAME_MAX 48
 #define PROCID_MAX 128
 #define MSGID_MAX 32
-/* an escaped value is unescaped here; only a longer one is allocated */
-#define SD_VALUE_STACK 1024
 
 static const gchar utf8_bom[] = "\xEF\xBB\xBF";
 
@@ -53,119 +49,6 @@ parse_column (SlMessage *msg, SlScan *s, SlHandle field, gsize max)
   s->p = space;
 }
 
-static gboolean
-is_sd_name_char (gchar c)
-{
-  return (guchar) c < 128 && c != '=' && c != ' ' && c != ']' && c != '"';
-}
-
-/* The handle of name; *refused is set when the registry is full. */
-static SlHandle
-sd_handle (const gchar *name, gboolean *refused)
-{
-  SlHandle h = sl_field_handle (name);
-  if (h == SL_F_NONE)
-    *refused = TRUE;
-  return h;
-}
-
-/* PARAM-VALUE after its opening quote: \" \\ and \] stand for the character,
- * any other backslash is kept; an unescaped ']' is an error. Only a value
- * with escapes in it is copied. */
-static gboolean
-parse_sd_value (SlMessage *msg, SlHandle field, SlScan *s)
-{
-  const gchar *start = s->p;
-  gboolean quote = FALSE, has_escapes = FALSE;
-
-  for (; s->p < s->end && (*s->p != '"' || quote); s->p++)
-    {
-      if (!quote && *s->p == '\\')
-        quote = has_escapes = TRUE;
-      else if (!quote && *s->p == ']')
-        {
-          s->p++;
-          return FALSE;
-        }
-      else
-        quote = FALSE;
-    }
-  if (!sl_scan_at (s, '"'))
-    return FALSE;
-  const gchar *end = s->p++;
-
-  if (!has_escapes)
-    {
-      sl_message_set_slice (msg, field, start, end - start);
-      return TRUE;
-    }
-  gchar stack[SD_VALUE_STACK];
-  gchar *value = end - start <= SD_VALUE_STACK ? stack : g_malloc (end - start);
-  gsize len = 0;
-  quote = FALSE;
-  for (const gchar *q = start; q < end; q++)
-    {
-      if (!quote && *q == '\\')
-        {
-          quote = TRUE;
-          continue;
-        }
-      if (quote && *q != '"' && *q != ']' && *q != '\\')
-        value[len++] = '\\';
-      value[len++] = *q;
-      quote = FALSE;
-    }
-  sl_message_set (msg, field, value, len);
-  if (value != stack)
-    g_free (value);
-  return TRUE;
-}
-
-/* One [id name="value" ...] after its '[', each param stored as
- * .SDATA.id.name; an element without params is kept as an empty .SDATA.id
- * so that it is seen. */
-static gboolean
-parse_sd_element (SlMessage *msg, SlScan *s, gboolean *refused)
-{
-  gchar name[SD_NAME_BUF];
-  const gsize prefix_len = sizeof SDATA_PREFIX - 1;
-  gsize id_len = 0;
-
-  memcpy (name, SDATA_PREFIX, prefix_len);
-  if (s->p >= s->end || !is_sd_name_char (*s->p))
-    return FALSE;
-  for (; s->p < s->end && *s->p != ' ' && *s->p != ']'; s->p++)
-    {
-      if (id_len >= SD_NAME_BUF - 1 - prefix_len || !is_sd_name_char (*s->p))
-        return FALSE;
-      name[prefix_len + id_len++] = *s->p;
-    }
-  gsize element_len = prefix_len + id_len;
-  name[element_len] = '\0';
-  if (sl_scan_at (s, ']'))
-    sl_message_set_slice (msg, sd_handle (name, refused), s->p, 0);
-  name[element_len] = '.';
-
-  while (s->p < s->end && *s->p != ']')
-    {
-      if (!sl_scan_skip (s, ' ') || s->p >= s->end || !is_sd_name_char (*s->p))
-        return FALSE;
-      gsize len = element_len + 1;
-      for (; s->p < s->end && *s->p != '='; s->p++)
-        {
-          if (len >= SD_NAME_BUF - 1 || !is_sd_name_char (*s->p))
-            return FALSE;
-          name[len++] = *s->p;
-        }
-      name[len] = '\0';
-      if (!sl_scan_skip (s, '=') || !sl_scan_skip (s, '"'))
-        return FALSE;
-      if (!parse_sd_value (msg, sd_handle (name, refused), s))
-        return FALSE;
-    }
-  return sl_scan_skip (s, ']');
-}
-
 /* A sender can fill the field-name registry: the structured data of a
  * message with names it refused is kept whole (a slice of the message), so
  * that $SDATA still carries everything received. Anything else than '-'
@@ -175,11 +58,11 @@ parse_structured_data (SlMessage *msg, SlScan *s)
 {
   if (sl_scan_skip (s, '-') || !sl_scan_at (s, '['))
     return TRUE;
+  static const SyslogSdTarget sdata = { SYSLOG_SDATA_PREFIX, sizeof SYSLOG_SDATA_PREFIX - 1, TRUE };
   const gchar *start = s->p;
   gboolean refused = FALSE;
-  while (sl_scan_skip (s, '['))
-    if (!parse_sd_element (msg, s, &refused))
-      return FALSE;
+  if (!syslog_sd_parse_elements (msg, s, &sdata, &refused))
+    return FALSE;
   if (refused)
     sl_message_keep_sdata (msg, start, s->p - start);
   return TRUE;

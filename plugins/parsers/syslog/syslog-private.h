@@ -124,11 +124,30 @@ gboolean sl_syslog_parse_rfc3164 (SlMessage *msg, SlScan *s, const SlSyslogOptio
 gboolean sl_syslog_parse_rfc5424 (SlMessage *msg, SlScan *s, const SlSyslogOptions *options,
                                   gsize *error_at);
 
+/* Where structured data goes: each param as PREFIXid.param (prefix_len
+ * bytes of prefix, at most SYSLOG_SD_PREFIX_MAX). in_place: the text lies
+ * in msg->raw, and values are slices of it rather than copies. */
+#define SYSLOG_SDATA_PREFIX ".SDATA."
+#define SYSLOG_SD_PREFIX_MAX 128
+typedef struct
+{
+  const gchar *prefix;
+  gsize prefix_len;
+  gboolean in_place;
+} SyslogSdTarget;
+
+/* The [id param="value" ...] elements at s, one after another, as long as
+ * one begins there: FALSE at the first thing out of place (the fields
+ * stored before it stay). *refused is set when the field registry refused
+ * a name. */
+gboolean syslog_sd_parse_elements (SlMessage *msg, SlScan *s, const SyslogSdTarget *target, gboolean *refused);
+
 /* Parses msg->raw in place into msg; FALSE (and *error_at) as above. */
 gboolean sl_syslog_parse (SlMessage *msg, const SlSyslogOptions *options, gsize *error_at);
 
 extern const SlDriverClass syslog_format_class;
 extern const SlDriverClass sl_syslog_parser_class;
+extern const SlDriverClass syslog_sdata_parser_class;
 
 G_END_DECLS
 
