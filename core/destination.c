@@ -110,11 +110,14 @@ sl_destination_new (GPtrArray *drivers, const SlDestinationOptions *options)
 void
 sl_destination_push (SlDestination *d, const SlQueueItem *items, guint n)
 {
+  /* counted before a writer can take them, so that the gauge (and what
+   * a fault's log says waited) never reads below what is queued */
+  sl_counter_add (d->queued, n);
   guint dropped = sl_queue_push (d->queue, items, n);
   sl_counter_add (d->processed, n);
-  sl_counter_add (d->queued, n - dropped);
   if (dropped)
     {
+      sl_counter_add (d->queued, -(gint64) dropped);
       /* Only the first drop after a quiet spell is logged, or the log of
        * drops would itself flood the queue it reports on. */
       gint64 before = sl_counter_get (d->dropped);
