@@ -19,9 +19,9 @@
 static const gchar utf8_bom[] = "\xEF\xBB\xBF";
 
 static gboolean
-scan_version (SlScan *s)
+scan_version (Scan *s)
 {
-  SlScan t = *s;
+  Scan t = *s;
   gint version = 0;
 
   while (t.p < t.end && *t.p != ' ')
@@ -39,9 +39,9 @@ scan_version (SlScan *s)
 
 /* APP-NAME, PROCID, MSGID: up to the next space, "-" for none, cut to max. */
 static void
-parse_column (SlMessage *msg, SlScan *s, SlHandle field, gsize max)
+parse_column (SlMessage *msg, Scan *s, SlHandle field, gsize max)
 {
-  const gchar *space = memchr (s->p, ' ', sl_scan_left (s));
+  const gchar *space = memchr (s->p, ' ', scan_left (s));
   if (!space)
     {
       s->p = s->end;
@@ -73,7 +73,7 @@ sd_handle (const gchar *name, gboolean *refused)
  * any other backslash is kept; an unescaped ']' is an error. Only a value
  * with escapes in it is copied. */
 static gboolean
-parse_sd_value (SlMessage *msg, SlHandle field, SlScan *s)
+parse_sd_value (SlMessage *msg, SlHandle field, Scan *s)
 {
   const gchar *start = s->p;
   gboolean quote = FALSE, has_escapes = FALSE;
@@ -90,7 +90,7 @@ parse_sd_value (SlMessage *msg, SlHandle field, SlScan *s)
       else
         quote = FALSE;
     }
-  if (!sl_scan_at (s, '"'))
+  if (!scan_at (s, '"'))
     return FALSE;
   const gchar *end = s->p++;
 
@@ -125,7 +125,7 @@ parse_sd_value (SlMessage *msg, SlHandle field, SlScan *s)
  * .SDATA.id.name; an element without params is kept as an empty .SDATA.id
  * so that it is seen. */
 static gboolean
-parse_sd_element (SlMessage *msg, SlScan *s, gboolean *refused)
+parse_sd_element (SlMessage *msg, Scan *s, gboolean *refused)
 {
   gchar name[SD_NAME_BUF];
   const gsize prefix_len = sizeof SDATA_PREFIX - 1;
@@ -142,13 +142,13 @@ parse_sd_element (SlMessage *msg, SlScan *s, gboolean *refused)
     }
   gsize element_len = prefix_len + id_len;
   name[element_len] = '\0';
-  if (sl_scan_at (s, ']'))
+  if (scan_at (s, ']'))
     sl_message_set_slice (msg, sd_handle (name, refused), s->p, 0);
   name[element_len] = '.';
 
   while (s->p < s->end && *s->p != ']')
     {
-      if (!sl_scan_skip (s, ' ') || s->p >= s->end || !is_sd_name_char (*s->p))
+      if (!scan_skip (s, ' ') || s->p >= s->end || !is_sd_name_char (*s->p))
         return FALSE;
       gsize len = element_len + 1;
       for (; s->p < s->end && *s->p != '='; s->p++)
@@ -158,12 +158,12 @@ parse_sd_element (SlMessage *msg, SlScan *s, gboolean *refused)
           name[len++] = *s->p;
         }
       name[len] = '\0';
-      if (!sl_scan_skip (s, '=') || !sl_scan_skip (s, '"'))
+      if (!scan_skip (s, '=') || !scan_skip (s, '"'))
         return FALSE;
       if (!parse_sd_value (msg, sd_handle (name, refused), s))
         return FALSE;
     }
-  return sl_scan_skip (s, ']');
+  return scan_skip (s, ']');
 }
 
 /* A sender can fill the field-name registry: the structured data of a
@@ -171,13 +171,13 @@ parse_sd_element (SlMessage *msg, SlScan *s, gboolean *refused)
  * that $SDATA still carries everything received. Anything else than '-'
  * or '[' is no structured data and is left for the message. */
 static gboolean
-parse_structured_data (SlMessage *msg, SlScan *s)
+parse_structured_data (SlMessage *msg, Scan *s)
 {
-  if (sl_scan_skip (s, '-') || !sl_scan_at (s, '['))
+  if (scan_skip (s, '-') || !scan_at (s, '['))
     return TRUE;
   const gchar *start = s->p;
   gboolean refused = FALSE;
-  while (sl_scan_skip (s, '['))
+  while (scan_skip (s, '['))
     if (!parse_sd_element (msg, s, &refused))
       return FALSE;
   if (refused)
@@ -186,20 +186,20 @@ parse_structured_data (SlMessage *msg, SlScan *s)
 }
 
 static gboolean
-parse_after_version (SlMessage *msg, SlScan *s, const SlSyslogOptions *options)
+parse_after_version (SlMessage *msg, Scan *s, const SyslogOptions *options)
 {
-  if (!sl_scan_skip (s, ' '))
+  if (!scan_skip (s, ' '))
     return FALSE;
-  if (sl_scan_skip (s, '-'))
+  if (scan_skip (s, '-'))
     msg->stamp = msg->recvd;
-  else if (!sl_syslog_scan_iso_stamp (s, &msg->stamp))
+  else if (!syslog_scan_iso_stamp (s, &msg->stamp))
     return FALSE;
-  if (!sl_scan_skip (s, ' '))
+  if (!scan_skip (s, ' '))
     return FALSE;
 
   const gchar *host;
   gsize host_len;
-  if (!sl_syslog_scan_hostname (s, options->check_hostname, &host, &host_len))
+  if (!syslog_scan_hostname (s, options->check_hostname, &host, &host_len))
     {
       /* syslog-ng points past the character that is not a space */
       if (s->p < s->end)
@@ -211,37 +211,37 @@ parse_after_version (SlMessage *msg, SlScan *s, const SlSyslogOptions *options)
     sl_message_set_slice (msg, SL_F_HOST, host, host_len);
 
   parse_column (msg, s, SL_F_PROGRAM, APP_NAME_MAX);
-  if (!sl_scan_skip (s, ' '))
+  if (!scan_skip (s, ' '))
     return FALSE;
   parse_column (msg, s, SL_F_PID, PROCID_MAX);
-  if (!sl_scan_skip (s, ' '))
+  if (!scan_skip (s, ' '))
     return FALSE;
   parse_column (msg, s, SL_F_MSGID, MSGID_MAX);
-  if (!sl_scan_skip (s, ' ') || !parse_structured_data (msg, s))
+  if (!scan_skip (s, ' ') || !parse_structured_data (msg, s))
     return FALSE;
 
   /* MSG is optional; when it is there a space separates it */
   if (s->p < s->end)
     {
-      if (!sl_scan_skip (s, ' '))
+      if (!scan_skip (s, ' '))
         return FALSE;
-      if (sl_scan_starts_with (s, utf8_bom, sizeof utf8_bom - 1))
+      if (scan_starts_with (s, utf8_bom, sizeof utf8_bom - 1))
         s->p += sizeof utf8_bom - 1;
     }
-  sl_message_set_slice (msg, SL_F_MESSAGE, s->p, sl_scan_left (s));
+  sl_message_set_slice (msg, SL_F_MESSAGE, s->p, scan_left (s));
   return TRUE;
 }
 
 gboolean
-sl_syslog_parse_rfc5424 (SlMessage *msg, SlScan *s, const SlSyslogOptions *options, gsize *error_at)
+syslog_parse_rfc5424 (SlMessage *msg, Scan *s, const SyslogOptions *options, gsize *error_at)
 {
   const gchar *start = s->p;
-  SlScan t = *s;
+  Scan t = *s;
 
-  if (!sl_syslog_scan_pri (&t, options->default_pri, &msg->pri) || !scan_version (&t))
+  if (!syslog_scan_pri (&t, options->default_pri, &msg->pri) || !scan_version (&t))
     {
       if (!options->no_rfc3164_fallback)
-        return sl_syslog_parse_rfc3164 (msg, s, options, error_at);
+        return syslog_parse_rfc3164 (msg, s, options, error_at);
       *error_at = t.p - start;
       return FALSE;
     }
