@@ -31,6 +31,6 @@ LLVMFuzzerTestOneInput (const guint8 *data, gsize size)
     }
   if (!size)
     return 0;
-  sl_json_check_against_tree (&parsers[data[0] % G_N_ELEMENTS (configs)], (const gchar *) data + 1, size - 1);
+  json_check_against_tree (&parsers[data[0] % G_N_ELEMENTS (configs)], (const gchar *) data + 1, size - 1);
   return 0;
 }

@@ -24,7 +24,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, gsize size)
       SlMessage *msg = sl_message_new ((const gchar *) data, size);
       sl_time_now (&msg->recvd);
       /* a boot time far back and one near the epoch: stamps are the sum */
-      sl_kmsg_parse (msg, mode ? 1 : G_GINT64_CONSTANT (1700000000000000), &options);
+      kmsg_parse (msg, mode ? 1 : G_GINT64_CONSTANT (1700000000000000), &options);
       sl_message_unref (msg);
     }
   return 0;

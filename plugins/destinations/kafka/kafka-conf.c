@@ -39,7 +39,7 @@ is_fixed (const gchar *const *fixed, const gchar *name)
 }
 
 rd_kafka_conf_t *
-sl_kafka_conf_new (SlDriver *driver, const gchar *bootstrap_servers, const GPtrArray *pairs,
+kafka_conf_new (SlDriver *driver, const gchar *bootstrap_servers, const GPtrArray *pairs,
                    const gchar *const *fixed, GError **error)
 {
   const gchar *kind = driver->klass->name;

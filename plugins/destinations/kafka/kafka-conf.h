@@ -2,8 +2,8 @@
 /* What the kafka() destination and source share: their librdkafka
  * configuration from bootstrap-servers() and config(), and librdkafka's
  * own log lines in the daemon's log. */
-#ifndef SL_KAFKA_CONF_H
-#define SL_KAFKA_CONF_H
+#ifndef KAFKA_CONF_H
+#define KAFKA_CONF_H
 
 #include "core/plugin.h"
 
@@ -16,7 +16,7 @@ G_BEGIN_DECLS
  * name, value, ..., NULL, the properties the driver sets itself, from its
  * options or for its delivery guarantees, which config() may not name.
  * Errors point at the option. */
-rd_kafka_conf_t *sl_kafka_conf_new (SlDriver *driver, const gchar *bootstrap_servers,
+rd_kafka_conf_t *kafka_conf_new (SlDriver *driver, const gchar *bootstrap_servers,
                                     const GPtrArray *pairs, const gchar *const *fixed,
                                     GError **error);
 

@@ -171,7 +171,7 @@ kafka_init (SlDriver *d, GError **error)
     }
   if (self->fallback_topic && !check_topic_name (d, "fallback-topic", self->fallback_topic, error))
     return FALSE;
-  self->conf = sl_kafka_conf_new (d, self->bootstrap_servers, self->config, NULL, error);
+  self->conf = kafka_conf_new (d, self->bootstrap_servers, self->config, NULL, error);
   if (!self->conf)
     return FALSE;
   self->env = sl_driver_template_env (d);
@@ -187,7 +187,7 @@ kafka_init (SlDriver *d, GError **error)
 }
 
 const rd_kafka_conf_t *
-sl_kafka_destination_conf (const KafkaDestination *self)
+kafka_destination_conf (const KafkaDestination *self)
 {
   return self->conf;
 }

@@ -18,7 +18,7 @@ struct _SlKafkaMock
 };
 
 static gchar *
-read_answer (SlKafkaMock *mock)
+read_answer (KafkaMock *mock)
 {
   gchar line[1024];
   if (!fgets (line, sizeof line, mock->out))
@@ -29,8 +29,8 @@ read_answer (SlKafkaMock *mock)
   return g_strdup (g_strstrip (line));
 }
 
-SlKafkaMock *
-sl_kafka_mock_start (const gchar *const *topics)
+KafkaMock *
+kafka_mock_start (const gchar *const *topics)
 {
   const gchar *builddir = g_getenv ("SL_TOP_BUILDDIR");
   if (!builddir)
@@ -43,7 +43,7 @@ sl_kafka_mock_start (const gchar *const *topics)
   for (guint i = 0; topics[i]; i++)
     g_ptr_array_add (argv, g_strdup (topics[i]));
   g_ptr_array_add (argv, NULL);
-  SlKafkaMock *mock = g_new0 (SlKafkaMock, 1);
+  KafkaMock *mock = g_new0 (KafkaMock, 1);
   gint in_fd, out_fd;
   GError *error = NULL;
   gboolean spawned = g_spawn_async_with_pipes (NULL, (gchar **) argv->pdata, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL,
@@ -63,7 +63,7 @@ sl_kafka_mock_start (const gchar *const *topics)
     {
       g_test_fail_printf ("kafka-mock said '%s', not its bootstrap address", first ? first : "");
       g_free (first);
-      sl_kafka_mock_stop (mock);
+      kafka_mock_stop (mock);
       return NULL;
     }
   mock->bootstrap = g_strdup (first + strlen ("bootstrap="));
@@ -72,13 +72,13 @@ sl_kafka_mock_start (const gchar *const *topics)
 }
 
 const gchar *
-sl_kafka_mock_bootstrap (SlKafkaMock *mock)
+kafka_mock_bootstrap (KafkaMock *mock)
 {
   return mock->bootstrap;
 }
 
 gchar *
-sl_kafka_mock_command (SlKafkaMock *mock, const gchar *command)
+kafka_mock_command (KafkaMock *mock, const gchar *command)
 {
   fprintf (mock->in, "%s\n", command);
   fflush (mock->in);
@@ -86,10 +86,10 @@ sl_kafka_mock_command (SlKafkaMock *mock, const gchar *command)
 }
 
 gint64
-sl_kafka_mock_count (SlKafkaMock *mock, const gchar *topic)
+kafka_mock_count (KafkaMock *mock, const gchar *topic)
 {
   gchar *command = g_strdup_printf ("count %s", topic);
-  gchar *answer = sl_kafka_mock_command (mock, command);
+  gchar *answer = kafka_mock_command (mock, command);
   g_free (command);
   gint64 n = answer && g_str_has_prefix (answer, "count=") ? g_ascii_strtoll (answer + 6, NULL, 10) : -1;
   g_free (answer);
@@ -97,13 +97,13 @@ sl_kafka_mock_count (SlKafkaMock *mock, const gchar *topic)
 }
 
 gint64
-sl_kafka_mock_wait_count (SlKafkaMock *mock, const gchar *topic, gint64 n)
+kafka_mock_wait_count (KafkaMock *mock, const gchar *topic, gint64 n)
 {
   gint64 last = -1;
   gint64 since = g_get_monotonic_time ();
   for (;;)
     {
-      gint64 count = sl_kafka_mock_count (mock, topic);
+      gint64 count = kafka_mock_count (mock, topic);
       if (count >= n)
         return count;
       if (count != last)
@@ -122,7 +122,7 @@ sl_kafka_mock_wait_count (SlKafkaMock *mock, const gchar *topic, gint64 n)
 }
 
 void
-sl_kafka_mock_stop (SlKafkaMock *mock)
+kafka_mock_stop (KafkaMock *mock)
 {
   if (!mock)
     return;
@@ -148,7 +148,7 @@ sl_kafka_mock_stop (SlKafkaMock *mock)
 }
 
 gboolean
-sl_kafka_consume (SlKafkaMock *mock, const gchar *topic, const gchar *path)
+kafka_consume (KafkaMock *mock, const gchar *topic, const gchar *path)
 {
   const gchar *argv[] = {
     "kcat", "-C", "-b", mock->bootstrap, "-t", topic, "-o", "beginning", "-e", "-q", "-f", "%s\\n", NULL
@@ -164,7 +164,7 @@ sl_kafka_consume (SlKafkaMock *mock, const gchar *topic, const gchar *path)
 }
 
 gboolean
-sl_kafka_produce (SlKafkaMock *mock, const gchar *topic, const gchar *path)
+kafka_produce (KafkaMock *mock, const gchar *topic, const gchar *path)
 {
   const gchar *argv[] = { "kcat", "-P", "-b", mock->bootstrap, "-t", topic, "-l", path, NULL };
   gchar *err = NULL;
@@ -187,7 +187,7 @@ total_of (const gchar *report, const gchar *name)
 }
 
 gint64
-sl_kafka_verify (const gchar *path, guint64 expected, gint64 *duplicated, gboolean report)
+kafka_verify (const gchar *path, guint64 expected, gint64 *duplicated, gboolean report)
 {
   gchar *expect = g_strdup_printf ("%" G_GUINT64_FORMAT, expected);
   gchar *out = NULL;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kafka() destination, for its unit test. */
-#ifndef SL_KAFKA_PRIVATE_H
-#define SL_KAFKA_PRIVATE_H
+#ifndef KAFKA_PRIVATE_H
+#define KAFKA_PRIVATE_H
 
 #include "plugins/destinations/kafka/kafka-conf.h"
 
@@ -10,7 +10,7 @@ G_BEGIN_DECLS
 typedef struct _KafkaDestination KafkaDestination;
 
 /* The producer's configuration as init() made it from the options. */
-const rd_kafka_conf_t *sl_kafka_destination_conf (const KafkaDestination *self);
+const rd_kafka_conf_t *kafka_destination_conf (const KafkaDestination *self);
 
 G_END_DECLS
 

@@ -24,7 +24,7 @@ static const gchar kafka_config[] =
 
 typedef struct
 {
-  SlKafkaMock *mock;
+  KafkaMock *mock;
   guint16 port;
   gchar *port_text;
 } Setup;
@@ -33,20 +33,20 @@ static gboolean
 setup (SlTestEnv *env, Setup *s, const gchar *extra)
 {
   const gchar *topics[] = { "logs:4", NULL };
-  s->mock = sl_kafka_mock_start (topics);
+  s->mock = kafka_mock_start (topics);
   s->port = sl_test_free_port (SOCK_STREAM);
   s->port_text = g_strdup_printf ("%u", s->port);
   g_autofree gchar *extra_text = g_strdup (extra ? extra : "");
   return s->mock && s->port
          && sl_test_write_config (env, kafka_config, "PORT", s->port_text, "BOOTSTRAP",
-                                  sl_kafka_mock_bootstrap (s->mock), "EXTRA", extra_text, NULL)
+                                  kafka_mock_bootstrap (s->mock), "EXTRA", extra_text, NULL)
          && sl_test_daemon_start (env);
 }
 
 static void
 teardown (Setup *s)
 {
-  sl_kafka_mock_stop (s->mock);
+  kafka_mock_stop (s->mock);
   g_free (s->port_text);
 }
 
@@ -92,11 +92,11 @@ static void
 assert_all_delivered (SlTestEnv *env, Setup *s, const gchar *topic, guint count)
 {
   g_assert_true (sl_test_wait_stat (env, "destination", "d_kafka", "written", count));
-  g_assert_cmpint (sl_kafka_mock_count (s->mock, topic), >=, count);
+  g_assert_cmpint (kafka_mock_count (s->mock, topic), >=, count);
   g_autofree gchar *path = sl_test_path (env, "consumed.log");
-  g_assert_true (sl_kafka_consume (s->mock, topic, path));
+  g_assert_true (kafka_consume (s->mock, topic, path));
   gint64 duplicated = -1;
-  g_assert_cmpint (sl_kafka_verify (path, count, &duplicated, TRUE), ==, 0);
+  g_assert_cmpint (kafka_verify (path, count, &duplicated, TRUE), ==, 0);
   g_test_message ("%u messages through kafka(): 0 lost, %" G_GINT64_FORMAT " duplicated", count, duplicated);
 }
 
@@ -111,7 +111,7 @@ test_acks_all (SlTestEnv *env, gconstpointer data)
     goto out;
   /* what a broker answers when acks=all cannot be met: librdkafka must
    * not take it as stored */
-  ok = sl_kafka_mock_command (s.mock, "refuse 5");
+  ok = kafka_mock_command (s.mock, "refuse 5");
   g_assert_cmpstr (ok, ==, "ok");
   GPid gen = send_numbered (&s, MESSAGES, 0);
   if (!gen || !sender_finished (gen))
@@ -133,11 +133,11 @@ test_broker_down (SlTestEnv *env, gconstpointer data)
   GPid gen = send_numbered (&s, MESSAGES, 4000);
   if (!gen)
     goto out;
-  sl_kafka_mock_wait_count (s.mock, "logs", MESSAGES / 10);
-  down = sl_kafka_mock_command (s.mock, "down 1");
+  kafka_mock_wait_count (s.mock, "logs", MESSAGES / 10);
+  down = kafka_mock_command (s.mock, "down 1");
   g_assert_cmpstr (down, ==, "ok");
   g_usleep (2 * G_USEC_PER_SEC);
-  up = sl_kafka_mock_command (s.mock, "up 1");
+  up = kafka_mock_command (s.mock, "up 1");
   g_assert_cmpstr (up, ==, "ok");
   if (!sender_finished (gen))
     goto out;
@@ -158,14 +158,14 @@ test_disk_buffer_across_restart (SlTestEnv *env, gconstpointer data)
   g_autofree gchar *down = NULL, *up = NULL;
   if (!setup (env, &s, extra))
     goto out;
-  down = sl_kafka_mock_command (s.mock, "down -1");
+  down = kafka_mock_command (s.mock, "down -1");
   g_assert_cmpstr (down, ==, "ok");
   GPid gen = send_numbered (&s, count, 0);
   if (!gen || !sender_finished (gen))
     goto out;
   g_assert_true (sl_test_wait_stat (env, "source", "s_net", "received", count));
   g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
-  up = sl_kafka_mock_command (s.mock, "up -1");
+  up = kafka_mock_command (s.mock, "up -1");
   g_assert_cmpstr (up, ==, "ok");
   if (!sl_test_daemon_start (env))
     goto out;
@@ -186,28 +186,28 @@ static void
 test_fallback_topic (SlTestEnv *env, gconstpointer data)
 {
   const gchar *topics[] = { "logs-app:2", "unrouted:2", NULL };
-  SlKafkaMock *mock = sl_kafka_mock_start (topics);
+  KafkaMock *mock = kafka_mock_start (topics);
   guint16 port = sl_test_free_port (SOCK_STREAM);
   g_autofree gchar *port_text = g_strdup_printf ("%u", port);
   g_autofree gchar *path = NULL, *text = NULL;
   if (!mock || !port
-      || !sl_test_write_config (env, fallback_config, "PORT", port_text, "BOOTSTRAP", sl_kafka_mock_bootstrap (mock),
+      || !sl_test_write_config (env, fallback_config, "PORT", port_text, "BOOTSTRAP", kafka_mock_bootstrap (mock),
                                 NULL)
       || !sl_test_daemon_start (env))
     goto out;
   g_assert_true (sl_test_tcp_send (port, "<13>Jan  1 00:00:00 h1 app: seq=1:1 routed\n"
                                          "<13>Jan  1 00:00:00 h1 a%p: seq=1:2 not a topic name\n"
                                          "<13>Jan  1 00:00:00 h2 app: seq=1:3 routed\n"));
-  g_assert_cmpint (sl_kafka_mock_wait_count (mock, "logs-app", 2), ==, 2);
-  g_assert_cmpint (sl_kafka_mock_wait_count (mock, "unrouted", 1), ==, 1);
+  g_assert_cmpint (kafka_mock_wait_count (mock, "logs-app", 2), ==, 2);
+  g_assert_cmpint (kafka_mock_wait_count (mock, "unrouted", 1), ==, 1);
   g_assert_true (sl_test_wait_stat (env, "destination", "d_kafka", "fallback_topic", 1));
   path = sl_test_path (env, "unrouted.log");
-  g_assert_true (sl_kafka_consume (mock, "unrouted", path));
+  g_assert_true (kafka_consume (mock, "unrouted", path));
   text = sl_test_read_file (path);
   g_assert_cmpstr (text, ==, "seq=1:2 not a topic name\n");
 out:
   sl_test_daemon_stop (env, SIGTERM);
-  sl_kafka_mock_stop (mock);
+  kafka_mock_stop (mock);
 }
 
 int

@@ -18,7 +18,7 @@ conf_value (const gchar *text, const gchar *name)
   g_assert_no_error (error);
   gchar value[512];
   size_t size = sizeof value;
-  g_assert_cmpint (rd_kafka_conf_get (sl_kafka_destination_conf ((KafkaDestination *) t.driver), name, value, &size),
+  g_assert_cmpint (rd_kafka_conf_get (kafka_destination_conf ((KafkaDestination *) t.driver), name, value, &size),
                    ==, RD_KAFKA_CONF_OK);
   sl_test_driver_free (&t);
   return g_strdup (value);

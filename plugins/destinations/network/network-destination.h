@@ -2,8 +2,8 @@
 /* What the parts of the network destinations share: the driver instance,
  * the wire format, the connection to the current target, and the backlog
  * of stream bytes the peer has not yet acknowledged. */
-#ifndef SL_NETWORK_DESTINATION_H
-#define SL_NETWORK_DESTINATION_H
+#ifndef NETWORK_DESTINATION_H
+#define NETWORK_DESTINATION_H
 
 #include "core/plugin.h"
 #include "core/resend-buffer.h"

@@ -7,7 +7,7 @@
 #define POLL_INTERVAL_US (100 * 1000)
 
 void
-sl_relay_setup (SlRelay *relay, gconstpointer data)
+relay_setup (Relay *relay, gconstpointer data)
 {
   sl_test_env_setup (&relay->sender, data);
   sl_test_env_setup (&relay->receiver, data);
@@ -15,7 +15,7 @@ sl_relay_setup (SlRelay *relay, gconstpointer data)
 }
 
 void
-sl_relay_teardown (SlRelay *relay, gconstpointer data)
+relay_teardown (Relay *relay, gconstpointer data)
 {
   sl_test_env_teardown (&relay->sender, data);
   sl_test_env_teardown (&relay->receiver, data);
@@ -23,13 +23,13 @@ sl_relay_teardown (SlRelay *relay, gconstpointer data)
 }
 
 gchar *
-sl_relay_port_text (guint16 port)
+relay_port_text (guint16 port)
 {
   return g_strdup_printf ("%u", port);
 }
 
 GString *
-sl_relay_numbered_lines (guint first, guint count)
+relay_numbered_lines (guint first, guint count)
 {
   GString *out = g_string_sized_new (count * 48);
   for (guint i = first; i < first + count; i++)
@@ -38,7 +38,7 @@ sl_relay_numbered_lines (guint first, guint count)
 }
 
 gboolean
-sl_relay_count_sequence (const gchar *path, guint expected, guint *missing, guint *duplicates)
+relay_count_sequence (const gchar *path, guint expected, guint *missing, guint *duplicates)
 {
   *missing = expected;
   *duplicates = 0;
@@ -68,14 +68,14 @@ sl_relay_count_sequence (const gchar *path, guint expected, guint *missing, guin
 }
 
 guint
-sl_relay_wait_sequence (SlTestEnv *env, const gchar *path, guint expected, guint *duplicates)
+relay_wait_sequence (SlTestEnv *env, const gchar *path, guint expected, guint *duplicates)
 {
   gint64 deadline = g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
   guint missing = expected;
   guint best = expected;
   for (;;)
     {
-      if (!sl_relay_count_sequence (path, expected, &missing, duplicates) || !missing)
+      if (!relay_count_sequence (path, expected, &missing, duplicates) || !missing)
         return missing;
       if (missing < best)
         {

@@ -30,11 +30,11 @@ static const gchar sender_config[] =
 /* Starts a receiver on remote_port and a sender forwarding to it; the
  * sender's port, or 0. */
 static guint16
-start_pair (SlRelay *relay, guint16 remote_port, gboolean start_receiver)
+start_pair (Relay *relay, guint16 remote_port, gboolean start_receiver)
 {
   guint16 port = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *port_text = sl_relay_port_text (port);
-  g_autofree gchar *remote_text = sl_relay_port_text (remote_port);
+  g_autofree gchar *port_text = relay_port_text (port);
+  g_autofree gchar *remote_text = relay_port_text (remote_port);
   if (!port || !remote_port
       || !sl_test_write_config (&relay->receiver, receiver_config, "PORT", remote_text, NULL)
       || !sl_test_write_config (&relay->sender, sender_config, "PORT", port_text, "REMOTE", remote_text, NULL)
@@ -62,7 +62,7 @@ paced_sender_thread (gpointer data)
   PacedSender *s = data;
   for (guint first = 1; first <= s->count && !s->error; first += s->chunk)
     {
-      GString *lines = sl_relay_numbered_lines (first, MIN (s->chunk, s->count - first + 1));
+      GString *lines = relay_numbered_lines (first, MIN (s->chunk, s->count - first + 1));
       for (gsize done = 0; done < lines->len && !s->error;)
         {
           gssize n = send (s->fd, lines->str + done, lines->len - done, MSG_NOSIGNAL);
@@ -90,7 +90,7 @@ typedef enum
 /* 50,000 messages over about 2.5 s; the receiver goes away for 2 s once
  * 10,000 arrived. Every number must arrive at least once. */
 static void
-run_outage (SlRelay *relay, Outage outage)
+run_outage (Relay *relay, Outage outage)
 {
   guint16 remote = sl_test_free_port (SOCK_STREAM);
   guint16 port = start_pair (relay, remote, TRUE);
@@ -122,7 +122,7 @@ run_outage (SlRelay *relay, Outage outage)
     return;
 
   guint duplicates = 0;
-  guint missing = sl_relay_wait_sequence (&relay->receiver, out, PACED_LINES, &duplicates);
+  guint missing = relay_wait_sequence (&relay->receiver, out, PACED_LINES, &duplicates);
   gint64 resent = sl_test_stat (&relay->sender, "destination", "d_relay", "resent");
   g_test_message ("%s: sent %u, missing %u, duplicates %u, resent by the sender %" G_GINT64_FORMAT,
                   outage == OUTAGE_RESTART ? "restart" : "stall", PACED_LINES, missing, duplicates, resent);
@@ -130,13 +130,13 @@ run_outage (SlRelay *relay, Outage outage)
 }
 
 static void
-test_remote_restart (SlRelay *relay, gconstpointer data)
+test_remote_restart (Relay *relay, gconstpointer data)
 {
   run_outage (relay, OUTAGE_RESTART);
 }
 
 static void
-test_remote_stall (SlRelay *relay, gconstpointer data)
+test_remote_stall (Relay *relay, gconstpointer data)
 {
   run_outage (relay, OUTAGE_STALL);
 }
@@ -168,7 +168,7 @@ hold_port (guint16 port)
 }
 
 static void
-test_remote_down_at_start (SlRelay *relay, gconstpointer data)
+test_remote_down_at_start (Relay *relay, gconstpointer data)
 {
   guint16 remote = sl_test_free_port (SOCK_STREAM);
   gint held = remote ? hold_port (remote) : -1;
@@ -182,7 +182,7 @@ test_remote_down_at_start (SlRelay *relay, gconstpointer data)
       close (held);
       return;
     }
-  GString *lines = sl_relay_numbered_lines (1, EARLY_LINES);
+  GString *lines = relay_numbered_lines (1, EARLY_LINES);
   gboolean sent = sl_test_send_all (fd, lines->str, lines->len);
   g_string_free (lines, TRUE);
   close (fd);
@@ -231,13 +231,13 @@ steady_unacked (gint fd)
 }
 
 static void
-test_stopping_receiver_reads_what_was_acknowledged (SlRelay *relay, gconstpointer data)
+test_stopping_receiver_reads_what_was_acknowledged (Relay *relay, gconstpointer data)
 {
   SlTestEnv *env = &relay->receiver;
   guint16 port = sl_test_free_port (SOCK_STREAM);
   guint16 down = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *port_text = sl_relay_port_text (port);
-  g_autofree gchar *down_text = sl_relay_port_text (down);
+  g_autofree gchar *port_text = relay_port_text (port);
+  g_autofree gchar *down_text = relay_port_text (down);
   g_autofree gchar *out = sl_test_path (env, "out.log");
   if (!port || !down || !sl_test_write_config (env, held_receiver_config, "PORT", port_text, "DOWN", down_text, NULL)
       || !sl_test_daemon_start (env))
@@ -245,7 +245,7 @@ test_stopping_receiver_reads_what_was_acknowledged (SlRelay *relay, gconstpointe
   gint fd = sl_test_tcp_connect (port);
   if (fd < 0)
     return;
-  GString *lines = sl_relay_numbered_lines (1, HELD_LINES);
+  GString *lines = relay_numbered_lines (1, HELD_LINES);
   gsize line_len = strlen ("<13>Nov 29 20:25:57 relayhost app: seq 000001\n");
   gsize sent = 0;
   while (sent < lines->len)
@@ -288,10 +288,10 @@ gint
 main (gint argc, gchar **argv)
 {
   sl_test_init (&argc, &argv);
-  SL_RELAY_TEST_ADD ("/network/delivery/remote-restart", test_remote_restart);
-  SL_RELAY_TEST_ADD ("/network/delivery/remote-stall", test_remote_stall);
-  SL_RELAY_TEST_ADD ("/network/delivery/remote-down-at-start", test_remote_down_at_start);
-  SL_RELAY_TEST_ADD ("/network/delivery/stopping-receiver-reads-what-was-acknowledged",
+  RELAY_TEST_ADD ("/network/delivery/remote-restart", test_remote_restart);
+  RELAY_TEST_ADD ("/network/delivery/remote-stall", test_remote_stall);
+  RELAY_TEST_ADD ("/network/delivery/remote-down-at-start", test_remote_down_at_start);
+  RELAY_TEST_ADD ("/network/delivery/stopping-receiver-reads-what-was-acknowledged",
                      test_stopping_receiver_reads_what_was_acknowledged);
   return g_test_run ();
 }

@@ -116,7 +116,7 @@ sequence_line (guint i)
 /* Both daemons from their configurations, with the @...@ keys of each;
  * the receiver first. */
 static gboolean
-start_relay (SlRelay *relay, const gchar *receiver_config, const gchar *sender_config,
+start_relay (Relay *relay, const gchar *receiver_config, const gchar *sender_config,
              const gchar *const *keys)
 {
   GString *receiver_text = g_string_new (receiver_config);
@@ -152,11 +152,11 @@ static const gchar tcp_sender[] =
   "log { source(s_net); destination(d_relay); flags(flow-control); };\n";
 
 static void
-test_tcp (SlRelay *relay, gconstpointer data)
+test_tcp (Relay *relay, gconstpointer data)
 {
-  g_autofree gchar *rport = sl_relay_port_text (sl_test_free_port (SOCK_STREAM));
+  g_autofree gchar *rport = relay_port_text (sl_test_free_port (SOCK_STREAM));
   guint16 sport = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *sport_text = sl_relay_port_text (sport);
+  g_autofree gchar *sport_text = relay_port_text (sport);
   const gchar *keys[] = { "RPORT", rport, "SPORT", sport_text, NULL };
   g_autofree gchar *out = sl_test_path (&relay->receiver, "out.log");
   if (!start_relay (relay, tcp_receiver, tcp_sender, keys) || !send_lines (sport, rfc3164_line, RELAY_LINES))
@@ -180,22 +180,22 @@ static const gchar workers_sender[] =
 /* workers(3): three writers, each with a connection of its own, share the
  * queue; every message arrives once, in whatever order. */
 static void
-test_tcp_workers (SlRelay *relay, gconstpointer data)
+test_tcp_workers (Relay *relay, gconstpointer data)
 {
-  g_autofree gchar *rport = sl_relay_port_text (sl_test_free_port (SOCK_STREAM));
+  g_autofree gchar *rport = relay_port_text (sl_test_free_port (SOCK_STREAM));
   guint16 sport = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *sport_text = sl_relay_port_text (sport);
+  g_autofree gchar *sport_text = relay_port_text (sport);
   const gchar *keys[] = { "RPORT", rport, "SPORT", sport_text, NULL };
   g_autofree gchar *out = sl_test_path (&relay->receiver, "out.log");
   if (!start_relay (relay, workers_receiver, workers_sender, keys))
     return;
-  GString *lines = sl_relay_numbered_lines (1, RELAY_LINES);
+  GString *lines = relay_numbered_lines (1, RELAY_LINES);
   gboolean sent = sl_test_tcp_send (sport, lines->str);
   g_string_free (lines, TRUE);
   if (!sent)
     return;
   guint duplicates = 0;
-  g_assert_cmpuint (sl_relay_wait_sequence (&relay->receiver, out, RELAY_LINES, &duplicates), ==, 0);
+  g_assert_cmpuint (relay_wait_sequence (&relay->receiver, out, RELAY_LINES, &duplicates), ==, 0);
   g_assert_cmpuint (duplicates, ==, 0);
   g_assert_cmpint (sl_test_stat (&relay->receiver, "source", "s_net", "connections"), ==, 3);
   sl_test_wait_stat (&relay->sender, "destination", "d_relay", "written", RELAY_LINES);
@@ -221,25 +221,25 @@ static const gchar heal_sender[] =
  * minute): the sender connects within the first few retries of its
  * back-off once it listens, and logs the fault and its end once each. */
 static void
-test_peer_back_soon (SlRelay *relay, gconstpointer data)
+test_peer_back_soon (Relay *relay, gconstpointer data)
 {
   guint16 rport = sl_test_free_port (SOCK_STREAM);
   guint16 sport = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *rport_text = sl_relay_port_text (rport);
-  g_autofree gchar *sport_text = sl_relay_port_text (sport);
+  g_autofree gchar *rport_text = relay_port_text (rport);
+  g_autofree gchar *sport_text = relay_port_text (sport);
   g_autofree gchar *out = sl_test_path (&relay->receiver, "out.log");
   if (!sl_test_write_config (&relay->sender, heal_sender, "RPORT", rport_text, "SPORT", sport_text, NULL)
       || !sl_test_write_config (&relay->receiver, workers_receiver, "RPORT", rport_text, NULL)
       || !sl_test_daemon_start (&relay->sender))
     return;
-  GString *lines = sl_relay_numbered_lines (1, RELAY_LINES);
+  GString *lines = relay_numbered_lines (1, RELAY_LINES);
   gboolean sent = sl_test_tcp_send (sport, lines->str);
   g_string_free (lines, TRUE);
   if (!sent || !sl_test_wait_stderr (&relay->sender, "destination cannot write now")
       || !sl_test_daemon_start (&relay->receiver))
     return;
   guint duplicates = 0;
-  g_assert_cmpuint (sl_relay_wait_sequence (&relay->receiver, out, RELAY_LINES, &duplicates), ==, 0);
+  g_assert_cmpuint (relay_wait_sequence (&relay->receiver, out, RELAY_LINES, &duplicates), ==, 0);
   g_assert_cmpuint (duplicates, ==, 0);
   if (!sl_test_wait_stderr (&relay->sender, "destination writes again"))
     return;
@@ -272,12 +272,12 @@ static const gchar syslog_sender[] =
   "log { source(s_net); destination(d_relay); flags(flow-control); };\n";
 
 static void
-test_syslog (SlRelay *relay, gconstpointer data)
+test_syslog (Relay *relay, gconstpointer data)
 {
-  g_autofree gchar *rport = sl_relay_port_text (sl_test_free_port (SOCK_STREAM));
-  g_autofree gchar *rudp = sl_relay_port_text (sl_test_free_port (SOCK_DGRAM));
+  g_autofree gchar *rport = relay_port_text (sl_test_free_port (SOCK_STREAM));
+  g_autofree gchar *rudp = relay_port_text (sl_test_free_port (SOCK_DGRAM));
   guint16 sport = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *sport_text = sl_relay_port_text (sport);
+  g_autofree gchar *sport_text = relay_port_text (sport);
   const gchar *keys[] = { "RPORT", rport, "RUDP", rudp, "SPORT", sport_text, NULL };
   g_autofree gchar *tcp_out = sl_test_path (&relay->receiver, "tcp.log");
   g_autofree gchar *udp_out = sl_test_path (&relay->receiver, "udp.log");
@@ -302,33 +302,33 @@ static const gchar udp_sender[] =
 #define UDP_LINES 2000
 
 static void
-run_udp (SlRelay *relay, const gchar *driver)
+run_udp (Relay *relay, const gchar *driver)
 {
-  g_autofree gchar *rudp = sl_relay_port_text (sl_test_free_port (SOCK_DGRAM));
+  g_autofree gchar *rudp = relay_port_text (sl_test_free_port (SOCK_DGRAM));
   guint16 sport = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *sport_text = sl_relay_port_text (sport);
+  g_autofree gchar *sport_text = relay_port_text (sport);
   /* the driver's text names @RUDP@: it goes in first */
   const gchar *keys[] = { "DRIVER", driver, "RUDP", rudp, "SPORT", sport_text, NULL };
   g_autofree gchar *out = sl_test_path (&relay->receiver, "out.log");
-  GString *lines = sl_relay_numbered_lines (1, UDP_LINES);
+  GString *lines = relay_numbered_lines (1, UDP_LINES);
   gboolean ok = start_relay (relay, udp_receiver, udp_sender, keys) && sl_test_tcp_send (sport, lines->str);
   g_string_free (lines, TRUE);
   if (!ok)
     return;
   guint duplicates = 0;
-  g_assert_cmpuint (sl_relay_wait_sequence (&relay->receiver, out, UDP_LINES, &duplicates), ==, 0);
+  g_assert_cmpuint (relay_wait_sequence (&relay->receiver, out, UDP_LINES, &duplicates), ==, 0);
   g_assert_cmpuint (duplicates, ==, 0);
   g_assert_cmpint (sl_test_stat (&relay->receiver, "source", "s_udp", "received"), ==, UDP_LINES);
 }
 
 static void
-test_udp (SlRelay *relay, gconstpointer data)
+test_udp (Relay *relay, gconstpointer data)
 {
   run_udp (relay, "udp(\"127.0.0.1\" port(@RUDP@))");
 }
 
 static void
-test_network_udp (SlRelay *relay, gconstpointer data)
+test_network_udp (Relay *relay, gconstpointer data)
 {
   run_udp (relay, "network(\"127.0.0.1\" transport(udp) port(@RUDP@))");
 }
@@ -336,11 +336,11 @@ test_network_udp (SlRelay *relay, gconstpointer data)
 #define LARGE_LEN 30000
 
 static void
-test_udp_large_datagram (SlRelay *relay, gconstpointer data)
+test_udp_large_datagram (Relay *relay, gconstpointer data)
 {
-  g_autofree gchar *rudp = sl_relay_port_text (sl_test_free_port (SOCK_DGRAM));
+  g_autofree gchar *rudp = relay_port_text (sl_test_free_port (SOCK_DGRAM));
   guint16 sport = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *sport_text = sl_relay_port_text (sport);
+  g_autofree gchar *sport_text = relay_port_text (sport);
   g_autofree gchar *driver = g_strdup_printf ("udp(\"127.0.0.1\" port(%s))", rudp);
   const gchar *keys[] = { "RUDP", rudp, "SPORT", sport_text, "DRIVER", driver, NULL };
   g_autofree gchar *out = sl_test_path (&relay->receiver, "out.log");
@@ -378,14 +378,14 @@ static const gchar unix_sender[] =
 #define UNIX_LINES 2000
 
 static void
-test_unix (SlRelay *relay, gconstpointer data)
+test_unix (Relay *relay, gconstpointer data)
 {
   guint16 sport = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *sport_text = sl_relay_port_text (sport);
+  g_autofree gchar *sport_text = relay_port_text (sport);
   const gchar *keys[] = { "SPORT", sport_text, NULL };
   g_autofree gchar *stream_out = sl_test_path (&relay->receiver, "stream.log");
   g_autofree gchar *dgram_out = sl_test_path (&relay->receiver, "dgram.log");
-  GString *lines = sl_relay_numbered_lines (1, UNIX_LINES);
+  GString *lines = relay_numbered_lines (1, UNIX_LINES);
   gboolean ok = start_relay (relay, unix_receiver, unix_sender, keys) && sl_test_tcp_send (sport, lines->str);
   g_string_free (lines, TRUE);
   if (!ok)
@@ -412,14 +412,14 @@ static const gchar failover_sender[] =
 #define FAILOVER_LINES 500
 
 static void
-test_failover (SlRelay *relay, gconstpointer data)
+test_failover (Relay *relay, gconstpointer data)
 {
-  g_autofree gchar *rport = sl_relay_port_text (sl_test_free_port (SOCK_STREAM));
+  g_autofree gchar *rport = relay_port_text (sl_test_free_port (SOCK_STREAM));
   guint16 sport = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *sport_text = sl_relay_port_text (sport);
+  g_autofree gchar *sport_text = relay_port_text (sport);
   const gchar *keys[] = { "RPORT", rport, "SPORT", sport_text, "ADDR", "127.0.0.1", "FAILBACK", "", NULL };
   g_autofree gchar *out = sl_test_path (&relay->receiver, "out.log");
-  GString *lines = sl_relay_numbered_lines (1, FAILOVER_LINES);
+  GString *lines = relay_numbered_lines (1, FAILOVER_LINES);
   gboolean ok = start_relay (relay, failover_receiver, failover_sender, keys) && sl_test_tcp_send (sport, lines->str);
   g_string_free (lines, TRUE);
   if (!ok)
@@ -432,11 +432,11 @@ test_failover (SlRelay *relay, gconstpointer data)
 /* With failback(), the primary is probed while the failover server is in
  * use; once it answers, messages go to it again. */
 static void
-test_failback (SlRelay *relay, gconstpointer data)
+test_failback (Relay *relay, gconstpointer data)
 {
-  g_autofree gchar *rport = sl_relay_port_text (sl_test_free_port (SOCK_STREAM));
+  g_autofree gchar *rport = relay_port_text (sl_test_free_port (SOCK_STREAM));
   guint16 sport = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *sport_text = sl_relay_port_text (sport);
+  g_autofree gchar *sport_text = relay_port_text (sport);
   const gchar *keys[] = {
     "RPORT", rport, "SPORT", sport_text, "ADDR", "127.0.0.1",
     "FAILBACK", "failback(tcp-probe-interval(1) successful-probes-required(1))", NULL
@@ -542,7 +542,7 @@ start_syslog_ng (SlTestEnv *env)
 #define PEER_LINES 200
 
 static void
-test_syslog_ng_peer (SlRelay *relay, gconstpointer data)
+test_syslog_ng_peer (Relay *relay, gconstpointer data)
 {
   if (!g_file_test (SYSLOG_NG, G_FILE_TEST_IS_EXECUTABLE))
     {
@@ -554,10 +554,10 @@ test_syslog_ng_peer (SlRelay *relay, gconstpointer data)
   guint16 sport5424 = sl_test_free_port (SOCK_STREAM);
   guint16 in_legacy = sl_test_free_port (SOCK_STREAM);
   guint16 in_5424 = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *lport_text = sl_relay_port_text (lport);
-  g_autofree gchar *sport_text = sl_relay_port_text (sport5424);
-  g_autofree gchar *in_legacy_text = sl_relay_port_text (in_legacy);
-  g_autofree gchar *in_5424_text = sl_relay_port_text (in_5424);
+  g_autofree gchar *lport_text = relay_port_text (lport);
+  g_autofree gchar *sport_text = relay_port_text (sport5424);
+  g_autofree gchar *in_legacy_text = relay_port_text (in_legacy);
+  g_autofree gchar *in_5424_text = relay_port_text (in_5424);
   g_autofree gchar *legacy_out = sl_test_path (peer, "legacy.log");
   g_autofree gchar *rfc5424_out = sl_test_path (peer, "rfc5424.log");
   if (!sl_test_write_config (peer, syslog_ng_config, "LPORT", lport_text, "SPORT5424", sport_text, NULL)
@@ -575,7 +575,7 @@ test_syslog_ng_peer (SlRelay *relay, gconstpointer data)
 
 /* Mistakes in a destination are refused with their position. */
 static void
-test_config_errors (SlRelay *relay, gconstpointer data)
+test_config_errors (Relay *relay, gconstpointer data)
 {
   static const struct
   {
@@ -618,17 +618,17 @@ gint
 main (gint argc, gchar **argv)
 {
   sl_test_init (&argc, &argv);
-  SL_RELAY_TEST_ADD ("/network/relay/tcp", test_tcp);
-  SL_RELAY_TEST_ADD ("/network/relay/tcp-workers", test_tcp_workers);
-  SL_RELAY_TEST_ADD ("/network/relay/peer-back-soon", test_peer_back_soon);
-  SL_RELAY_TEST_ADD ("/network/relay/syslog", test_syslog);
-  SL_RELAY_TEST_ADD ("/network/relay/udp", test_udp);
-  SL_RELAY_TEST_ADD ("/network/relay/network-udp", test_network_udp);
-  SL_RELAY_TEST_ADD ("/network/relay/udp-large-datagram", test_udp_large_datagram);
-  SL_RELAY_TEST_ADD ("/network/relay/unix", test_unix);
-  SL_RELAY_TEST_ADD ("/network/relay/failover", test_failover);
-  SL_RELAY_TEST_ADD ("/network/relay/failback", test_failback);
-  SL_RELAY_TEST_ADD ("/network/peer/syslog-ng", test_syslog_ng_peer);
-  SL_RELAY_TEST_ADD ("/network/config-errors", test_config_errors);
+  RELAY_TEST_ADD ("/network/relay/tcp", test_tcp);
+  RELAY_TEST_ADD ("/network/relay/tcp-workers", test_tcp_workers);
+  RELAY_TEST_ADD ("/network/relay/peer-back-soon", test_peer_back_soon);
+  RELAY_TEST_ADD ("/network/relay/syslog", test_syslog);
+  RELAY_TEST_ADD ("/network/relay/udp", test_udp);
+  RELAY_TEST_ADD ("/network/relay/network-udp", test_network_udp);
+  RELAY_TEST_ADD ("/network/relay/udp-large-datagram", test_udp_large_datagram);
+  RELAY_TEST_ADD ("/network/relay/unix", test_unix);
+  RELAY_TEST_ADD ("/network/relay/failover", test_failover);
+  RELAY_TEST_ADD ("/network/relay/failback", test_failback);
+  RELAY_TEST_ADD ("/network/peer/syslog-ng", test_syslog_ng_peer);
+  RELAY_TEST_ADD ("/network/config-errors", test_config_errors);
   return g_test_run ();
 }

@@ -13,7 +13,7 @@
 #include <string.h>
 
 /* Columns are split on the stack, one slot each. */
-#define SL_CSV_MAX_COLUMNS 4096
+#define CSV_MAX_COLUMNS 4096
 
 enum
 {
@@ -40,7 +40,7 @@ typedef enum
   ESCAPE_NONE,
   ESCAPE_BACKSLASH,
   ESCAPE_DOUBLE_CHAR,
-} SlCsvEscape;
+} CsvEscape;
 
 static const SlOptionWord csv_dialect_words[] = {
   { "escape-none", ESCAPE_NONE },
@@ -58,7 +58,7 @@ typedef struct
   const gchar *quotes;
   guint32 flags;
   gboolean drop_invalid_option;
-  gint dialect;                   /* SlCsvEscape, when dialect() is set */
+  gint dialect;                   /* CsvEscape, when dialect() is set */
   const gchar *prefix;
   const gchar *null_value;
   SlTemplate *template;
@@ -67,30 +67,30 @@ typedef struct
   gboolean delimiter_char[256];
   gchar **delimiter_strings;
   guchar closing_quote[256];      /* 0: the character opens no quote */
-  SlCsvEscape escape;
+  CsvEscape escape;
   gboolean strip;
   gboolean greedy;
   gboolean drop_invalid;
   SlCounter *failed;
-} SlCsvParser;
+} CsvParser;
 
 /* flags() is the parser's own: a source's flags() in options {} are not
  * inherited. */
 static const SlOptionSpec csv_parser_options[] = {
-  { "columns", SL_LIST (SlCsvParser, column_names), NULL, "the names of the columns, in order" },
-  { "delimiters", SL_BLOCK (SlCsvParser, delimiters), NULL,
+  { "columns", SL_LIST (CsvParser, column_names), NULL, "the names of the columns, in order" },
+  { "delimiters", SL_BLOCK (CsvParser, delimiters), NULL,
     "characters that end a column (a space when not given), or chars(\"...\") and strings(\"...\" ...)" },
-  { "quote-pairs", SL_STRING (SlCsvParser, quote_pairs), "\"\"''", "opening and closing quote characters, in pairs: '\"\"[]'" },
-  { "quotes", SL_STRING (SlCsvParser, quotes), NULL, "quote characters, each closing what it opens; replaces quote-pairs()" },
-  { "flags", SL_FLAGS (SlCsvParser, flags), NULL,
+  { "quote-pairs", SL_STRING (CsvParser, quote_pairs), "\"\"''", "opening and closing quote characters, in pairs: '\"\"[]'" },
+  { "quotes", SL_STRING (CsvParser, quotes), NULL, "quote characters, each closing what it opens; replaces quote-pairs()" },
+  { "flags", SL_FLAGS (CsvParser, flags), NULL,
     "escaping inside quotes, and what to do with the columns; without flags(), strip-whitespace",
     .words = csv_flag_words },
-  { "drop-invalid", SL_BOOL (SlCsvParser, drop_invalid_option), "no",
+  { "drop-invalid", SL_BOOL (CsvParser, drop_invalid_option), "no",
     "the parser fails when the input has fewer columns than named, or more without greedy; as flags(drop-invalid)" },
-  { "dialect", SL_CHOICE (SlCsvParser, dialect), NULL, "escaping inside quotes", .words = csv_dialect_words },
-  { "prefix", SL_STRING (SlCsvParser, prefix), "", "put before the name of every column" },
-  { "null", SL_STRING (SlCsvParser, null_value), NULL, "a column holding exactly this text is stored empty" },
-  { "template", SL_TEMPLATE (SlCsvParser, template), NULL, "the text to parse; ${MESSAGE} when not given" },
+  { "dialect", SL_CHOICE (CsvParser, dialect), NULL, "escaping inside quotes", .words = csv_dialect_words },
+  { "prefix", SL_STRING (CsvParser, prefix), "", "put before the name of every column" },
+  { "null", SL_STRING (CsvParser, null_value), NULL, "a column holding exactly this text is stored empty" },
+  { "template", SL_TEMPLATE (CsvParser, template), NULL, "the text to parse; ${MESSAGE} when not given" },
   { NULL }
 };
 
@@ -99,11 +99,11 @@ typedef struct
 {
   const gchar *chars;
   GPtrArray *strings;
-} SlCsvDelimiters;
+} CsvDelimiters;
 
 static const SlOptionSpec delimiter_options[] = {
-  { "chars", SL_STRING (SlCsvDelimiters, chars), " ", "every character of it ends a column", .flags = SL_OPT_POSITIONAL },
-  { "strings", SL_LIST (SlCsvDelimiters, strings), NULL, "each of them ends a column" },
+  { "chars", SL_STRING (CsvDelimiters, chars), " ", "every character of it ends a column", .flags = SL_OPT_POSITIONAL },
+  { "strings", SL_LIST (CsvDelimiters, strings), NULL, "each of them ends a column" },
   { NULL }
 };
 
@@ -111,10 +111,10 @@ typedef struct
 {
   gsize start;
   gsize len;
-} SlCsvSpan;
+} CsvSpan;
 
 static gboolean
-read_delimiters (SlCsvParser *parser, GError **error)
+read_delimiters (CsvParser *parser, GError **error)
 {
   const SlCfgNode *node = parser->delimiters;
   const gchar *chars = " ";
@@ -123,7 +123,7 @@ read_delimiters (SlCsvParser *parser, GError **error)
   if (node)
     {
       const SlOptionSpec *const tables[] = { delimiter_options, NULL };
-      SlCsvDelimiters delimiters = { NULL };
+      CsvDelimiters delimiters = { NULL };
       inner = sl_options_new ("delimiters()", tables, NULL, node, NULL, error);
       if (!inner)
         return FALSE;
@@ -162,12 +162,12 @@ read_delimiters (SlCsvParser *parser, GError **error)
 }
 
 static void
-read_escape (SlCsvParser *parser)
+read_escape (CsvParser *parser)
 {
   guint32 flags = parser->flags;
 
   if (sl_options_is_set (parser->base.options, "dialect"))
-    parser->escape = (SlCsvEscape) parser->dialect;
+    parser->escape = (CsvEscape) parser->dialect;
   else
     parser->escape = (flags & FLAG_ESCAPE_BACKSLASH) ? ESCAPE_BACKSLASH
                      : (flags & FLAG_ESCAPE_DOUBLE_CHAR) ? ESCAPE_DOUBLE_CHAR : ESCAPE_NONE;
@@ -176,14 +176,14 @@ read_escape (SlCsvParser *parser)
 static gboolean
 csv_parser_init (SlDriver *self, GError **error)
 {
-  SlCsvParser *parser = (SlCsvParser *) self;
+  CsvParser *parser = (CsvParser *) self;
   SlOptions *options = self->options;
 
   GPtrArray *columns = parser->column_names;
-  if (!columns || !columns->len || columns->len > SL_CSV_MAX_COLUMNS)
+  if (!columns || !columns->len || columns->len > CSV_MAX_COLUMNS)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "columns"),
-                        _("csv-parser() needs columns(\"name\" ...), 1 to %d of them"), SL_CSV_MAX_COLUMNS);
+                        _("csv-parser() needs columns(\"name\" ...), 1 to %d of them"), CSV_MAX_COLUMNS);
       return FALSE;
     }
   const gchar *prefix = parser->prefix;
@@ -226,7 +226,7 @@ csv_parser_init (SlDriver *self, GError **error)
 
 /* The length of the delimiter at pos, 0 when there is none. */
 static gsize
-delimiter_at (const SlCsvParser *parser, const gchar *text, gsize len, gsize pos)
+delimiter_at (const CsvParser *parser, const gchar *text, gsize len, gsize pos)
 {
   for (gchar **s = parser->delimiter_strings; s && *s; s++)
     {
@@ -244,7 +244,7 @@ is_blank (gchar c)
 }
 
 static gsize
-skip_blanks (const SlCsvParser *parser, const gchar *text, gsize len, gsize pos)
+skip_blanks (const CsvParser *parser, const gchar *text, gsize len, gsize pos)
 {
   if (parser->strip)
     while (pos < len && is_blank (text[pos]))
@@ -258,7 +258,7 @@ skip_blanks (const SlCsvParser *parser, const gchar *text, gsize len, gsize pos)
  * written unquoted over the input, which it never outgrows; *pos moves past
  * the delimiter. */
 static void
-scan_column (const SlCsvParser *parser, gchar *text, gsize len, gsize *pos, SlCsvSpan *span)
+scan_column (const CsvParser *parser, gchar *text, gsize len, gsize *pos, CsvSpan *span)
 {
   gsize from = *pos;
   gsize to = from;
@@ -292,12 +292,12 @@ scan_column (const SlCsvParser *parser, gchar *text, gsize len, gsize *pos, SlCs
       text[to++] = c;
       from++;
     }
-  *span = (SlCsvSpan) { *pos, to - *pos };
+  *span = (CsvSpan) { *pos, to - *pos };
   *pos = from;
 }
 
 static void
-polish (const SlCsvParser *parser, const gchar *text, SlCsvSpan *span)
+polish (const CsvParser *parser, const gchar *text, CsvSpan *span)
 {
   if (parser->strip)
     while (span->len && is_blank (text[span->start + span->len - 1]))
@@ -311,7 +311,7 @@ polish (const SlCsvParser *parser, const gchar *text, SlCsvSpan *span)
  * when every column was and no input was left over. The greedy column
  * takes what is left, even nothing. */
 static guint
-split (const SlCsvParser *parser, gchar *text, gsize len, SlCsvSpan *spans, gboolean *complete)
+split (const CsvParser *parser, gchar *text, gsize len, CsvSpan *spans, gboolean *complete)
 {
   guint n = 0;
   gsize pos = 0;
@@ -321,7 +321,7 @@ split (const SlCsvParser *parser, gchar *text, gsize len, SlCsvSpan *spans, gboo
       if (parser->greedy && n == parser->n_columns - 1)
         {
           pos = skip_blanks (parser, text, len, pos);
-          spans[n] = (SlCsvSpan) { pos, len - pos };
+          spans[n] = (CsvSpan) { pos, len - pos };
           pos = len;
         }
       else if (pos < len)
@@ -337,10 +337,10 @@ split (const SlCsvParser *parser, gchar *text, gsize len, SlCsvSpan *spans, gboo
 static gboolean
 csv_parser_process (SlDriver *self, SlMessage **msg)
 {
-  SlCsvParser *parser = (SlCsvParser *) self;
+  CsvParser *parser = (CsvParser *) self;
   gsize len;
   gchar *input = sl_parser_input (parser->template, *msg, &len);
-  SlCsvSpan spans[parser->n_columns];
+  CsvSpan spans[parser->n_columns];
   gboolean complete;
   guint n = split (parser, input, len, spans, &complete);
 
@@ -358,7 +358,7 @@ csv_parser_process (SlDriver *self, SlMessage **msg)
 static void
 csv_parser_free (SlDriver *self)
 {
-  SlCsvParser *parser = (SlCsvParser *) self;
+  CsvParser *parser = (CsvParser *) self;
 
   g_free (parser->columns);
   g_strfreev (parser->delimiter_strings);
@@ -371,7 +371,7 @@ static const SlDriverClass csv_parser_class = {
   .name = "csv-parser",
   .summary = "splits a message into named columns at delimiters",
   .options = csv_parser_options,
-  .instance_size = sizeof (SlCsvParser),
+  .instance_size = sizeof (CsvParser),
   .init = csv_parser_init,
   .free = csv_parser_free,
   .ops.parser = &csv_parser_ops,

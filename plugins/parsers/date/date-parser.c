@@ -57,13 +57,13 @@ typedef enum
   ITEM_YEAR,        /* %Y */
   ITEM_OFFSET,      /* %z */
   ITEM_ZONE_NAME,   /* %Z */
-} SlDateItemKind;
+} DateItemKind;
 
 typedef struct
 {
-  SlDateItemKind kind;
+  DateItemKind kind;
   gchar literal;
-} SlDateItem;
+} DateItem;
 
 /* Directives that stand for others. */
 static const struct
@@ -79,7 +79,7 @@ static const struct
 static const struct
 {
   gchar directive;
-  SlDateItemKind kind;
+  DateItemKind kind;
 } directives[] = {
   { 'a', ITEM_WEEKDAY }, { 'A', ITEM_WEEKDAY }, { 'b', ITEM_MONTH_NAME }, { 'B', ITEM_MONTH_NAME },
   { 'h', ITEM_MONTH_NAME }, { 'd', ITEM_DAY }, { 'e', ITEM_DAY }, { 'f', ITEM_FRACTION },
@@ -121,21 +121,21 @@ typedef struct
   const gchar *zone_name;
   gint time_stamp;
   guint32 flags;
-  GPtrArray *formats;     /* GArray of SlDateItem, one per format() */
+  GPtrArray *formats;     /* GArray of DateItem, one per format() */
   GTimeZone *zone;
   gboolean set_recvd;
   gboolean guess_zone;
   SlCounter *failed;
-} SlDateParser;
+} DateParser;
 
 static const SlOptionSpec date_parser_options[] = {
-  { "format", SL_LIST (SlDateParser, format_texts), "%FT%T%z", "strptime-like formats, tried in order" },
-  { "template", SL_TEMPLATE (SlDateParser, template), NULL, "the text to parse; ${MESSAGE} when not given" },
-  { "time-zone", SL_STRING (SlDateParser, zone_name), NULL,
+  { "format", SL_LIST (DateParser, format_texts), "%FT%T%z", "strptime-like formats, tried in order" },
+  { "template", SL_TEMPLATE (DateParser, template), NULL, "the text to parse; ${MESSAGE} when not given" },
+  { "time-zone", SL_STRING (DateParser, zone_name), NULL,
     "the zone of stamps that carry none; the local zone when not given" },
-  { "time-stamp", SL_CHOICE (SlDateParser, time_stamp), "stamp",
+  { "time-stamp", SL_CHOICE (DateParser, time_stamp), "stamp",
     "which time to set: stamp (the message's) or recvd (its arrival)", .words = time_stamp_words },
-  { "flags", SL_FLAGS (SlDateParser, flags), NULL, "guess-timezone: a stamp without a zone is taken as near to now",
+  { "flags", SL_FLAGS (DateParser, flags), NULL, "guess-timezone: a stamp without a zone is taken as near to now",
     .words = date_flag_words },
   { NULL }
 };
@@ -149,14 +149,14 @@ typedef struct
   gboolean has_year, has_date, has_year_day, has_epoch, has_zone;
   gint64 epoch;
   gint32 gmtoff;
-} SlDateFields;
+} DateFields;
 
 static gboolean
 compile_into (GArray *items, const gchar *format, guint depth)
 {
   for (const gchar *p = format; *p; p++)
     {
-      SlDateItem item = { ITEM_LITERAL, *p };
+      DateItem item = { ITEM_LITERAL, *p };
       if (g_ascii_isspace (*p))
         item.kind = ITEM_SPACE;
       else if (*p == '%')
@@ -194,7 +194,7 @@ compile_into (GArray *items, const gchar *format, guint depth)
 static gboolean
 date_parser_init (SlDriver *self, GError **error)
 {
-  SlDateParser *parser = (SlDateParser *) self;
+  DateParser *parser = (DateParser *) self;
   SlOptions *options = self->options;
 
   parser->formats = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
@@ -208,7 +208,7 @@ date_parser_init (SlDriver *self, GError **error)
   for (guint i = 0; i < formats->len; i++)
     {
       const gchar *format = g_ptr_array_index (formats, i);
-      GArray *items = g_array_new (FALSE, FALSE, sizeof (SlDateItem));
+      GArray *items = g_array_new (FALSE, FALSE, sizeof (DateItem));
       g_ptr_array_add (parser->formats, items);
       if (!compile_into (items, format, 0))
         {
@@ -313,7 +313,7 @@ read_zone_name (const gchar *text, gsize len, gsize *pos, gint32 *gmtoff)
 }
 
 static gboolean
-read_item (const SlDateItem *item, const gchar *text, gsize len, gsize *pos, SlDateFields *f)
+read_item (const DateItem *item, const gchar *text, gsize len, gsize *pos, DateFields *f)
 {
   gint n;
 
@@ -411,7 +411,7 @@ read_item (const SlDateItem *item, const gchar *text, gsize len, gsize *pos, SlD
 
 /* Seconds since the epoch of a wall-clock time read as if in UTC. */
 static gint64
-wall_seconds (const SlDateFields *f, gint year)
+wall_seconds (const DateFields *f, gint year)
 {
   struct tm tm = { 0 };
   tm.tm_year = year - 1900;
@@ -439,7 +439,7 @@ zone_offset (GTimeZone *zone, gint64 wall)
 }
 
 static gint32
-offset_for (const SlDateParser *parser, const SlDateFields *f, gint64 wall, gint64 now)
+offset_for (const DateParser *parser, const DateFields *f, gint64 wall, gint64 now)
 {
   if (f->has_zone)
     return f->gmtoff;
@@ -455,7 +455,7 @@ offset_for (const SlDateParser *parser, const SlDateFields *f, gint64 wall, gint
 }
 
 static gboolean
-valid_day (const SlDateFields *f, gint year)
+valid_day (const DateFields *f, gint year)
 {
   if (f->has_year_day && !f->has_date)
     return f->year_day <= (g_date_is_leap_year (year) ? 366 : 365);
@@ -465,7 +465,7 @@ valid_day (const SlDateFields *f, gint year)
 /* The message's time from what a format read; FALSE for a date that does
  * not exist. */
 static gboolean
-resolve (const SlDateParser *parser, SlDateFields *f, SlTime *out)
+resolve (const DateParser *parser, DateFields *f, SlTime *out)
 {
   gint64 now = g_get_real_time () / G_USEC_PER_SEC;
 
@@ -527,13 +527,13 @@ resolve (const SlDateParser *parser, SlDateFields *f, SlTime *out)
 }
 
 static gboolean
-parse_with (const SlDateParser *parser, const GArray *items, const gchar *text, gsize len, SlTime *out)
+parse_with (const DateParser *parser, const GArray *items, const gchar *text, gsize len, SlTime *out)
 {
-  SlDateFields f = { .pm = -1 };
+  DateFields f = { .pm = -1 };
   gsize pos = 0;
 
   for (guint i = 0; i < items->len; i++)
-    if (!read_item (&g_array_index (items, SlDateItem, i), text, len, &pos, &f))
+    if (!read_item (&g_array_index (items, DateItem, i), text, len, &pos, &f))
       return FALSE;
   return pos == len && resolve (parser, &f, out);
 }
@@ -541,7 +541,7 @@ parse_with (const SlDateParser *parser, const GArray *items, const gchar *text, 
 static gboolean
 date_parser_process (SlDriver *self, SlMessage **msg)
 {
-  SlDateParser *parser = (SlDateParser *) self;
+  DateParser *parser = (DateParser *) self;
   gsize len;
   const gchar *input = sl_parser_input (parser->template, *msg, &len);
   SlTime t;
@@ -563,7 +563,7 @@ date_parser_process (SlDriver *self, SlMessage **msg)
 static void
 date_parser_free (SlDriver *self)
 {
-  SlDateParser *parser = (SlDateParser *) self;
+  DateParser *parser = (DateParser *) self;
 
   if (parser->formats)
     g_ptr_array_unref (parser->formats);
@@ -578,7 +578,7 @@ static const SlDriverClass date_parser_class = {
   .name = "date-parser",
   .summary = "sets the message's time from a timestamp in it",
   .options = date_parser_options,
-  .instance_size = sizeof (SlDateParser),
+  .instance_size = sizeof (DateParser),
   .init = date_parser_init,
   .free = date_parser_free,
   .ops.parser = &date_parser_ops,

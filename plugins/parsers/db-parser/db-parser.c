@@ -22,7 +22,7 @@ typedef struct
   gboolean drop_unmatched;
   SlTemplate *program_template;
   SlTemplate *template;
-  SlPatternDb *db;
+  PatternDb *db;
   SlHandle class_field;
   SlHandle rule_id_field;
   SlTag unknown_tag;
@@ -68,8 +68,8 @@ db_parser_init (SlDriver *d, GError **error)
     }
   gchar *path = find_file (self);
   GError *inner = NULL;
-  self->db = sl_pattern_db_new (self->prefix);
-  gboolean ok = sl_pattern_db_load (self->db, path, &inner);
+  self->db = pattern_db_new (self->prefix);
+  gboolean ok = pattern_db_load (self->db, path, &inner);
   g_free (path);
   if (!ok)
     {
@@ -89,7 +89,7 @@ set_matches (SlMessage *msg, const GArray *matches, const gchar *text)
 {
   for (guint i = 0; i < matches->len; i++)
     {
-      const SlRadixMatch *m = &g_array_index (matches, SlRadixMatch, i);
+      const RadixMatch *m = &g_array_index (matches, RadixMatch, i);
       sl_message_set (msg, m->field, text + m->ofs, m->len);
     }
 }
@@ -109,8 +109,8 @@ scratch (void)
   if (!s.program)
     {
       s.program = g_string_new (NULL);
-      s.program_matches = g_array_new (FALSE, FALSE, sizeof (SlRadixMatch));
-      s.matches = g_array_new (FALSE, FALSE, sizeof (SlRadixMatch));
+      s.program_matches = g_array_new (FALSE, FALSE, sizeof (RadixMatch));
+      s.matches = g_array_new (FALSE, FALSE, sizeof (RadixMatch));
       s.value = g_string_new (NULL);
     }
   return &s;
@@ -133,7 +133,7 @@ db_parser_process (SlDriver *d, SlMessage **msg)
     }
   gsize len;
   const gchar *text = sl_parser_input (self->template, *msg, &len);
-  const SlPdbRule *rule = sl_pattern_db_lookup (self->db, s->program->str, s->program->len, s->program_matches,
+  const PdbRule *rule = pattern_db_lookup (self->db, s->program->str, s->program->len, s->program_matches,
                                                 text, len, s->matches);
   if (!rule)
     {
@@ -153,7 +153,7 @@ db_parser_process (SlDriver *d, SlMessage **msg)
     sl_message_set (*msg, self->rule_id_field, rule->id, -1);
   for (guint i = 0; i < rule->values->len; i++)
     {
-      const SlPdbValue *v = &g_array_index (rule->values, SlPdbValue, i);
+      const PdbValue *v = &g_array_index (rule->values, PdbValue, i);
       g_string_truncate (s->value, 0);
       sl_template_append (v->template, *msg, NULL, s->value);
       sl_message_set (*msg, v->field, s->value->str, s->value->len);
@@ -166,7 +166,7 @@ db_parser_process (SlDriver *d, SlMessage **msg)
 static void
 db_parser_free (SlDriver *d)
 {
-  sl_pattern_db_free (((DbParser *) d)->db);
+  pattern_db_free (((DbParser *) d)->db);
 }
 
 static const SlParserOps db_parser_ops = { .process = db_parser_process };

@@ -8,13 +8,13 @@
 /* A ruleset's program: the rules its message patterns lead to. */
 typedef struct
 {
-  SlRadix *rules;
+  Radix *rules;
 } Program;
 
 struct _SlPatternDb
 {
   gchar *prefix;
-  SlRadix *programs;         /* program pattern -> Program */
+  Radix *programs;         /* program pattern -> Program */
   Program *any_program;      /* rules of rulesets without a program pattern */
   GPtrArray *owned_programs;
   GPtrArray *owned_rules;
@@ -23,29 +23,29 @@ struct _SlPatternDb
 typedef struct
 {
   gchar *pattern;
-  SlPdbRule *rule;
+  PdbRule *rule;
 } RulePattern;
 
 typedef struct
 {
-  SlPatternDb *db;
+  PatternDb *db;
   const gchar *path;
   GMarkupParseContext *context;
   GHashTable *program_patterns;   /* text -> Program, this file's */
   Program *ruleset_program;       /* the current ruleset's, once a pattern named it */
   gboolean first_program;
   GArray *rule_patterns;          /* RulePattern of the current ruleset */
-  SlPdbRule *rule;
+  PdbRule *rule;
   gchar *value_name;
   GString *text;
   gint skip;                      /* depth inside an element whose content is not read */
 } Loader;
 
 static void
-rule_free (SlPdbRule *rule)
+rule_free (PdbRule *rule)
 {
   for (guint i = 0; i < rule->values->len; i++)
-    sl_template_unref (g_array_index (rule->values, SlPdbValue, i).template);
+    sl_template_unref (g_array_index (rule->values, PdbValue, i).template);
   g_array_unref (rule->values);
   g_array_unref (rule->tags);
   g_free (rule->id);
@@ -56,36 +56,36 @@ rule_free (SlPdbRule *rule)
 static void
 program_free (Program *p)
 {
-  sl_radix_free (p->rules);
+  radix_free (p->rules);
   g_free (p);
 }
 
 static Program *
-program_new (SlPatternDb *db)
+program_new (PatternDb *db)
 {
   Program *p = g_new0 (Program, 1);
-  p->rules = sl_radix_new ();
+  p->rules = radix_new ();
   g_ptr_array_add (db->owned_programs, p);
   return p;
 }
 
-SlPatternDb *
-sl_pattern_db_new (const gchar *prefix)
+PatternDb *
+pattern_db_new (const gchar *prefix)
 {
-  SlPatternDb *db = g_new0 (SlPatternDb, 1);
+  PatternDb *db = g_new0 (PatternDb, 1);
   db->prefix = g_strdup (prefix ? prefix : "");
-  db->programs = sl_radix_new ();
+  db->programs = radix_new ();
   db->owned_programs = g_ptr_array_new_with_free_func ((GDestroyNotify) program_free);
   db->owned_rules = g_ptr_array_new_with_free_func ((GDestroyNotify) rule_free);
   return db;
 }
 
 void
-sl_pattern_db_free (SlPatternDb *db)
+pattern_db_free (PatternDb *db)
 {
   if (!db)
     return;
-  sl_radix_free (db->programs);
+  radix_free (db->programs);
   g_ptr_array_unref (db->owned_programs);
   g_ptr_array_unref (db->owned_rules);
   g_free (db->prefix);
@@ -117,8 +117,8 @@ parent_element (GMarkupParseContext *context, guint up)
 static void
 start_rule (Loader *l, const gchar **names, const gchar **values, GError **error)
 {
-  SlPdbRule *rule = g_new0 (SlPdbRule, 1);
-  rule->values = g_array_new (FALSE, FALSE, sizeof (SlPdbValue));
+  PdbRule *rule = g_new0 (PdbRule, 1);
+  rule->values = g_array_new (FALSE, FALSE, sizeof (PdbValue));
   rule->tags = g_array_new (FALSE, FALSE, sizeof (SlTag));
   g_ptr_array_add (l->db->owned_rules, rule);
   l->rule = rule;
@@ -221,11 +221,11 @@ end_ruleset (Loader *l, GError **error)
       RulePattern *rp = &g_array_index (l->rule_patterns, RulePattern, i);
       GError *inner = NULL;
       gpointer other = NULL;
-      if (!sl_radix_insert (p->rules, rp->pattern, rp->rule, l->db->prefix, &other, &inner))
+      if (!radix_insert (p->rules, rp->pattern, rp->rule, l->db->prefix, &other, &inner))
         {
           if (other)
             loader_error (l, error, _("rule %s: its pattern '%s' is rule %s's as well"), rp->rule->id,
-                          rp->pattern, ((SlPdbRule *) other)->id);
+                          rp->pattern, ((PdbRule *) other)->id);
           else
             loader_error (l, error, _("rule %s: pattern '%s': %s"), rp->rule->id, rp->pattern, inner->message);
           g_clear_error (&inner);
@@ -281,7 +281,7 @@ on_end (GMarkupParseContext *context, const gchar *element, gpointer user_data, 
       else
         {
           gchar *name = g_strconcat (l->db->prefix, l->value_name, NULL);
-          SlPdbValue v = { sl_field_handle (name), t };
+          PdbValue v = { sl_field_handle (name), t };
           g_free (name);
           g_array_append_val (l->rule->values, v);
         }
@@ -308,7 +308,7 @@ add_program (gpointer key, gpointer value, gpointer user_data)
 {
   AddPrograms *add = user_data;
   GError *inner = NULL;
-  if (!add->error && !sl_radix_insert (add->loader->db->programs, key, value, add->loader->db->prefix, NULL, &inner))
+  if (!add->error && !radix_insert (add->loader->db->programs, key, value, add->loader->db->prefix, NULL, &inner))
     {
       g_set_error (&add->error, G_MARKUP_ERROR, G_MARKUP_ERROR_INVALID_CONTENT, _("%s: program pattern '%s': %s"),
                    add->loader->path, (const gchar *) key, inner->message);
@@ -317,7 +317,7 @@ add_program (gpointer key, gpointer value, gpointer user_data)
 }
 
 gboolean
-sl_pattern_db_load (SlPatternDb *db, const gchar *path, GError **error)
+pattern_db_load (PatternDb *db, const gchar *path, GError **error)
 {
   gchar *content = NULL;
   gsize len = 0;
@@ -350,16 +350,16 @@ sl_pattern_db_load (SlPatternDb *db, const gchar *path, GError **error)
   return ok;
 }
 
-const SlPdbRule *
-sl_pattern_db_lookup (const SlPatternDb *db, const gchar *program, gsize program_len, GArray *program_matches,
+const PdbRule *
+pattern_db_lookup (const PatternDb *db, const gchar *program, gsize program_len, GArray *program_matches,
                       const gchar *message, gsize message_len, GArray *matches)
 {
-  Program *p = sl_radix_lookup (db->programs, program, program_len, program_matches);
+  Program *p = radix_lookup (db->programs, program, program_len, program_matches);
   if (!p)
     {
       if (program_matches)
         g_array_set_size (program_matches, 0);
       p = db->any_program;
     }
-  return p ? sl_radix_lookup (p->rules, message, message_len, matches) : NULL;
+  return p ? radix_lookup (p->rules, message, message_len, matches) : NULL;
 }

@@ -3,8 +3,8 @@
  * trees: rulesets chosen by program, rules by message. Correlation
  * (<actions>, context-id) is refused when loading: db-parser() does not
  * run it. */
-#ifndef SL_PATTERNDB_H
-#define SL_PATTERNDB_H
+#ifndef PATTERNDB_H
+#define PATTERNDB_H
 
 #include <glib.h>
 #include "core/message.h"
@@ -17,26 +17,26 @@ typedef struct
 {
   SlHandle field;
   SlTemplate *template;
-} SlPdbValue;
+} PdbValue;
 
 typedef struct
 {
   gchar *id;
   gchar *class;
-  GArray *values;            /* SlPdbValue */
+  GArray *values;            /* PdbValue */
   GArray *tags;              /* SlTag: .classifier.CLASS, then the rule's <tags> */
-} SlPdbRule;
+} PdbRule;
 
-typedef struct _SlPatternDb SlPatternDb;
+typedef struct _SlPatternDb PatternDb;
 
-SlPatternDb *sl_pattern_db_new  (const gchar *prefix);
-void         sl_pattern_db_free (SlPatternDb *db);
+PatternDb *pattern_db_new  (const gchar *prefix);
+void         pattern_db_free (PatternDb *db);
 /* Adds the rules of an XML file; errors name the file, line and column. */
-gboolean     sl_pattern_db_load (SlPatternDb *db, const gchar *path, GError **error);
+gboolean     pattern_db_load (PatternDb *db, const gchar *path, GError **error);
 /* The rule for program and message (each NUL-terminated), or NULL; matches
  * gets what the parsers of the program's and then of the message's
  * pattern took, offsets into program (program_matches) and message. */
-const SlPdbRule *sl_pattern_db_lookup (const SlPatternDb *db, const gchar *program, gsize program_len,
+const PdbRule *pattern_db_lookup (const PatternDb *db, const gchar *program, gsize program_len,
                                        GArray *program_matches, const gchar *message, gsize message_len,
                                        GArray *matches);
 

@@ -617,16 +617,16 @@ insert (Node *root, const gchar *key, gpointer value, Insert *ins)
   return add_literal (root, key + i, value, ins);
 }
 
-SlRadix *
-sl_radix_new (void)
+Radix *
+radix_new (void)
 {
-  SlRadix *r = g_new0 (SlRadix, 1);
+  Radix *r = g_new0 (Radix, 1);
   r->root = node_new ("", 0, NULL);
   return r;
 }
 
 void
-sl_radix_free (SlRadix *radix)
+radix_free (Radix *radix)
 {
   if (!radix)
     return;
@@ -635,7 +635,7 @@ sl_radix_free (SlRadix *radix)
 }
 
 gboolean
-sl_radix_insert (SlRadix *radix, const gchar *pattern, gpointer value, const gchar *prefix,
+radix_insert (Radix *radix, const gchar *pattern, gpointer value, const gchar *prefix,
                  gpointer *other, GError **error)
 {
   gpointer ignored = NULL;
@@ -672,7 +672,7 @@ find_by_parser (Lookup *l, Node *n, const gchar *key, gint keylen)
         {
           if (l->matches && p->field != SL_F_NONE)
             {
-              SlRadixMatch m = { p->field, (key - l->whole) + vofs, MAX (len - vshrink, 0) };
+              RadixMatch m = { p->field, (key - l->whole) + vofs, MAX (len - vshrink, 0) };
               g_array_append_val (l->matches, m);
             }
           return found;
@@ -727,7 +727,7 @@ find (Lookup *l, Node *n, const gchar *key, gint keylen)
 }
 
 gpointer
-sl_radix_lookup (const SlRadix *radix, const gchar *text, gsize len, GArray *matches)
+radix_lookup (const Radix *radix, const gchar *text, gsize len, GArray *matches)
 {
   Lookup l = { text, matches, TRUE, FALSE };
   if (matches)

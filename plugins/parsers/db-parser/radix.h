@@ -5,15 +5,15 @@
  * node and the parsers in the order their patterns were added, and
  * takes the first way that consumes the whole text; only when none does,
  * a node that consumed part of it, as syslog-ng does. */
-#ifndef SL_RADIX_H
-#define SL_RADIX_H
+#ifndef RADIX_H
+#define RADIX_H
 
 #include <glib.h>
 #include "core/message.h"
 
 G_BEGIN_DECLS
 
-typedef struct _SlRadix SlRadix;
+typedef struct _SlRadix Radix;
 
 /* What one parser on the way to a match took: the field it names (or
  * SL_F_NONE) and its value as offset and length into the text. */
@@ -22,19 +22,19 @@ typedef struct
   SlHandle field;
   gint32 ofs;
   gint32 len;
-} SlRadixMatch;
+} RadixMatch;
 
-SlRadix  *sl_radix_new    (void);
-void      sl_radix_free   (SlRadix *radix);
+Radix  *radix_new    (void);
+void      radix_free   (Radix *radix);
 /* Adds pattern (literal text, @@ for '@', parsers as @TYPE:name:param@)
  * leading to value; a parser's field is prefix followed by its name.
  * FALSE with error when a parser is unknown or misses its parameter, or
  * the pattern already leads to a value (then *other is that value). */
-gboolean  sl_radix_insert (SlRadix *radix, const gchar *pattern, gpointer value, const gchar *prefix,
+gboolean  radix_insert (Radix *radix, const gchar *pattern, gpointer value, const gchar *prefix,
                            gpointer *other, GError **error);
 /* The value of the pattern text (NUL-terminated, len bytes) matches, or
  * NULL; matches (when not NULL) gets what the parsers on its way took. */
-gpointer  sl_radix_lookup (const SlRadix *radix, const gchar *text, gsize len, GArray *matches);
+gpointer  radix_lookup (const Radix *radix, const gchar *text, gsize len, GArray *matches);
 
 G_END_DECLS
 

@@ -47,31 +47,31 @@ write_file (const gchar *text)
   return path;
 }
 
-static SlPatternDb *
+static PatternDb *
 load (const gchar *text, const gchar *prefix, GError **error)
 {
   gchar *path = write_file (text);
-  SlPatternDb *db = sl_pattern_db_new (prefix);
-  gboolean ok = sl_pattern_db_load (db, path, error);
+  PatternDb *db = pattern_db_new (prefix);
+  gboolean ok = pattern_db_load (db, path, error);
   g_unlink (path);
   g_free (path);
   if (!ok)
-    g_clear_pointer (&db, sl_pattern_db_free);
+    g_clear_pointer (&db, pattern_db_free);
   return db;
 }
 
 /* "rule_id name=value name=value ..." for what matched, or "unknown". */
 static gchar *
-match (const SlPatternDb *db, const gchar *program, const gchar *message)
+match (const PatternDb *db, const gchar *program, const gchar *message)
 {
-  GArray *pm = g_array_new (FALSE, FALSE, sizeof (SlRadixMatch));
-  GArray *m = g_array_new (FALSE, FALSE, sizeof (SlRadixMatch));
-  const SlPdbRule *rule = sl_pattern_db_lookup (db, program, strlen (program), pm, message, strlen (message), m);
+  GArray *pm = g_array_new (FALSE, FALSE, sizeof (RadixMatch));
+  GArray *m = g_array_new (FALSE, FALSE, sizeof (RadixMatch));
+  const PdbRule *rule = pattern_db_lookup (db, program, strlen (program), pm, message, strlen (message), m);
   GString *out = g_string_new (rule ? rule->id : "unknown");
   /* in the order of the pattern, as pdbtool lists them */
   for (guint i = m->len; rule && i-- > 0;)
     {
-      const SlRadixMatch *x = &g_array_index (m, SlRadixMatch, i);
+      const RadixMatch *x = &g_array_index (m, RadixMatch, i);
       g_string_append_printf (out, " %s=%.*s", sl_field_name (x->field), x->len, message + x->ofs);
     }
   g_array_unref (pm);
@@ -80,7 +80,7 @@ match (const SlPatternDb *db, const gchar *program, const gchar *message)
 }
 
 static void
-check (const SlPatternDb *db, const gchar *program, const gchar *message, const gchar *expected)
+check (const PatternDb *db, const gchar *program, const gchar *message, const gchar *expected)
 {
   gchar *got = match (db, program, message);
   g_assert_cmpstr (got, ==, expected);
@@ -90,7 +90,7 @@ check (const SlPatternDb *db, const gchar *program, const gchar *message, const 
 static void
 test_parsers (void)
 {
-  SlPatternDb *db = load (rules_xml, NULL, NULL);
+  PatternDb *db = load (rules_xml, NULL, NULL);
   g_assert_nonnull (db);
   check (db, "p", "e1 foo bar--end", "estr a=foo b=bar");
   check (db, "p", "s1 a.b-c x", "str a=a.b-c");
@@ -104,18 +104,18 @@ test_parsers (void)
   check (db, "p", "re abc1 yyx!", "pcre a=abc1 b=yyx c=");
   check (db, "p", "nl one\r\nnext rest of it", "nl a=one b=rest of it");
   check (db, "p", "mail@host 5", "at n=5");
-  sl_pattern_db_free (db);
+  pattern_db_free (db);
 }
 
 static void
 test_literal_first_then_order (void)
 {
-  SlPatternDb *db = load (rules_xml, NULL, NULL);
+  PatternDb *db = load (rules_xml, NULL, NULL);
   check (db, "p", "pref literal", "lit");
   check (db, "p", "pref literally", "par w=literally");
   check (db, "p", "o 12x", "order1 n=12");
   check (db, "p", "o 12", "order2 s=12");
-  sl_pattern_db_free (db);
+  pattern_db_free (db);
 }
 
 /* As syslog-ng: when no pattern takes the whole message, one that took a
@@ -123,9 +123,9 @@ test_literal_first_then_order (void)
 static void
 test_partial_match (void)
 {
-  SlPatternDb *db = load (rules_xml, NULL, NULL);
+  PatternDb *db = load (rules_xml, NULL, NULL);
   check (db, "p", "s1 a.b x tail", "str a=a.b");
-  sl_pattern_db_free (db);
+  pattern_db_free (db);
 }
 
 /* A ruleset without a program pattern serves programs no ruleset names;
@@ -133,31 +133,31 @@ test_partial_match (void)
 static void
 test_programs (void)
 {
-  SlPatternDb *db = load (rules_xml, NULL, NULL);
+  PatternDb *db = load (rules_xml, NULL, NULL);
   check (db, "other", "hello bob", "anyrule who=bob");
   check (db, "p", "hello bob", "unknown");
-  sl_pattern_db_free (db);
+  pattern_db_free (db);
 }
 
 static void
 test_rule_contents (void)
 {
-  SlPatternDb *db = load (rules_xml, ".p.", NULL);
-  GArray *m = g_array_new (FALSE, FALSE, sizeof (SlRadixMatch));
-  const SlPdbRule *rule = sl_pattern_db_lookup (db, "p", 1, NULL, "o abc", 5, m);
+  PatternDb *db = load (rules_xml, ".p.", NULL);
+  GArray *m = g_array_new (FALSE, FALSE, sizeof (RadixMatch));
+  const PdbRule *rule = pattern_db_lookup (db, "p", 1, NULL, "o abc", 5, m);
   g_assert_nonnull (rule);
   g_assert_cmpstr (rule->class, ==, "c");
   g_assert_cmpuint (m->len, ==, 1);
-  g_assert_cmpstr (sl_field_name (g_array_index (m, SlRadixMatch, 0).field), ==, ".p.s");
+  g_assert_cmpstr (sl_field_name (g_array_index (m, RadixMatch, 0).field), ==, ".p.s");
   g_assert_cmpuint (rule->tags->len, ==, 2);
   g_assert_cmpstr (sl_tag_name (g_array_index (rule->tags, SlTag, 0)), ==, ".classifier.c");
   g_assert_cmpstr (sl_tag_name (g_array_index (rule->tags, SlTag, 1)), ==, "t1");
   g_assert_cmpuint (rule->values->len, ==, 1);
-  g_assert_cmpstr (sl_field_name (g_array_index (rule->values, SlPdbValue, 0).field), ==, ".p.v");
-  rule = sl_pattern_db_lookup (db, "other", 5, NULL, "hello x", 7, NULL);
+  g_assert_cmpstr (sl_field_name (g_array_index (rule->values, PdbValue, 0).field), ==, ".p.v");
+  rule = pattern_db_lookup (db, "other", 5, NULL, "hello x", 7, NULL);
   g_assert_cmpstr (rule->class, ==, "system");
   g_array_unref (m);
-  sl_pattern_db_free (db);
+  pattern_db_free (db);
 }
 
 static void
@@ -166,7 +166,7 @@ expect_error (const gchar *rules, const gchar *fragment)
   gchar *xml = g_strdup_printf ("<patterndb version='4'><ruleset name='x' id='x'><pattern>p</pattern>"
                                 "<rules>%s</rules></ruleset></patterndb>", rules);
   GError *error = NULL;
-  SlPatternDb *db = load (xml, NULL, &error);
+  PatternDb *db = load (xml, NULL, &error);
   g_assert_null (db);
   g_assert_nonnull (error);
   if (!strstr (error->message, fragment))

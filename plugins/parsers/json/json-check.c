@@ -44,9 +44,9 @@ fields_text (const SlMessage *msg)
 }
 
 void
-sl_json_check_against_tree (SlTestParser *p, const gchar *text, gsize len)
+json_check_against_tree (SlTestParser *p, const gchar *text, gsize len)
 {
-  const SlJsonParser *parser = (const SlJsonParser *) p->driver;
+  const JsonParser *parser = (const JsonParser *) p->driver;
   g_assert_null (parser->template);
 
   gint64 skipped_before = sl_test_parser_counter (p, "skipped-keys");
@@ -59,7 +59,7 @@ sl_json_check_against_tree (SlTestParser *p, const gchar *text, gsize len)
   gboolean tree_ok = FALSE;
   skipped_before = sl_test_parser_counter (p, "skipped-keys");
   if (len >= marker_len && memcmp (text, parser->marker ? parser->marker : "", marker_len) == 0)
-    tree_ok = sl_json_tree_flatten (parser, text + marker_len, len - marker_len, &tree);
+    tree_ok = json_tree_flatten (parser, text + marker_len, len - marker_len, &tree);
   gint64 tree_skipped = sl_test_parser_counter (p, "skipped-keys") - skipped_before;
 
   g_assert_cmpint (scanned_ok, ==, tree_ok);

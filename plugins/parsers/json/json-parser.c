@@ -11,27 +11,27 @@
 #include <string.h>
 
 static const SlOptionSpec json_parser_options[] = {
-  { "template", SL_TEMPLATE (SlJsonParser, template), NULL, "the text to parse; ${MESSAGE} when not given" },
-  { "prefix", SL_STRING (SlJsonParser, prefix), "", "put before the name of every field" },
-  { "marker", SL_STRING (SlJsonParser, marker), NULL,
+  { "template", SL_TEMPLATE (JsonParser, template), NULL, "the text to parse; ${MESSAGE} when not given" },
+  { "prefix", SL_STRING (JsonParser, prefix), "", "put before the name of every field" },
+  { "marker", SL_STRING (JsonParser, marker), NULL,
     "the JSON starts after this text (such as @cee:); a message without it does not parse" },
-  { "extract-prefix", SL_STRING (SlJsonParser, extract_prefix), NULL,
+  { "extract-prefix", SL_STRING (JsonParser, extract_prefix), NULL,
     "parse only this member: names joined by dots, [N] for an array item (foo.bar[5])" },
-  { "key-delimiter", SL_STRING (SlJsonParser, key_delimiter), ".", "the character that joins the names of nested members" },
+  { "key-delimiter", SL_STRING (JsonParser, key_delimiter), ".", "the character that joins the names of nested members" },
   { NULL }
 };
 
 static void
 step_clear (gpointer p)
 {
-  g_free (((SlJsonStep *) p)->key);
+  g_free (((JsonStep *) p)->key);
 }
 
 /* "foo.bar[5]", "[2].x", "a[1][0]" */
 static gboolean
-parse_extract_prefix (SlJsonParser *parser, const gchar *text)
+parse_extract_prefix (JsonParser *parser, const gchar *text)
 {
-  parser->extract = g_array_new (FALSE, TRUE, sizeof (SlJsonStep));
+  parser->extract = g_array_new (FALSE, TRUE, sizeof (JsonStep));
   g_array_set_clear_func (parser->extract, step_clear);
   const gchar *p = text;
 
@@ -43,7 +43,7 @@ parse_extract_prefix (SlJsonParser *parser, const gchar *text)
           guint64 index = g_ascii_strtoull (p + 1, &end, 10);
           if (end == p + 1 || *end != ']')
             return FALSE;
-          SlJsonStep step = { NULL, 0, index };
+          JsonStep step = { NULL, 0, index };
           g_array_append_val (parser->extract, step);
           p = end + 1;
           if (*p == '.')
@@ -53,7 +53,7 @@ parse_extract_prefix (SlJsonParser *parser, const gchar *text)
       gsize n = strcspn (p, ".[]");
       if (!n || p[n] == ']')
         return FALSE;
-      SlJsonStep step = { g_strndup (p, n), n, 0 };
+      JsonStep step = { g_strndup (p, n), n, 0 };
       g_array_append_val (parser->extract, step);
       p += n;
       if (*p == '.')
@@ -69,7 +69,7 @@ parse_extract_prefix (SlJsonParser *parser, const gchar *text)
 static gboolean
 json_parser_init (SlDriver *self, GError **error)
 {
-  SlJsonParser *parser = (SlJsonParser *) self;
+  JsonParser *parser = (JsonParser *) self;
   SlOptions *options = self->options;
 
   const gchar *delimiter = parser->key_delimiter;
@@ -90,10 +90,10 @@ json_parser_init (SlDriver *self, GError **error)
       return FALSE;
     }
 
-  if (strlen (parser->prefix) >= SL_JSON_MAX_NAME)
+  if (strlen (parser->prefix) >= JSON_MAX_NAME)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "prefix"),
-                        _("prefix() is longer than the longest field name, %d bytes"), SL_JSON_MAX_NAME);
+                        _("prefix() is longer than the longest field name, %d bytes"), JSON_MAX_NAME);
       return FALSE;
     }
   parser->marker_len = parser->marker ? strlen (parser->marker) : 0;
@@ -104,7 +104,7 @@ json_parser_init (SlDriver *self, GError **error)
 
 /* The text to parse, after the marker; NULL when the marker is missing. */
 static gchar *
-parser_text (const SlJsonParser *parser, const SlMessage *msg, gsize *len)
+parser_text (const JsonParser *parser, const SlMessage *msg, gsize *len)
 {
   gchar *input = sl_parser_input (parser->template, msg, len);
   if (parser->marker)
@@ -120,23 +120,23 @@ parser_text (const SlJsonParser *parser, const SlMessage *msg, gsize *len)
 static gboolean
 json_parser_process (SlDriver *self, SlMessage **msg)
 {
-  SlJsonParser *parser = (SlJsonParser *) self;
+  JsonParser *parser = (JsonParser *) self;
   gsize len;
   gchar *input = parser_text (parser, *msg, &len);
   gboolean set = FALSE;
 
   if (input)
-    switch (sl_json_scan_flatten (parser, input, len, msg))
+    switch (json_scan_flatten (parser, input, len, msg))
       {
-      case SL_JSON_SCAN_SET:
+      case JSON_SCAN_SET:
         set = TRUE;
         break;
-      case SL_JSON_SCAN_REFUSED:
+      case JSON_SCAN_REFUSED:
         break;
-      case SL_JSON_SCAN_AMBIGUOUS:
+      case JSON_SCAN_AMBIGUOUS:
         /* the scan unescaped strings in place: the text again, whole */
         input = parser_text (parser, *msg, &len);
-        set = sl_json_tree_flatten (parser, input, len, msg);
+        set = json_tree_flatten (parser, input, len, msg);
         break;
       }
   if (!set)
@@ -147,7 +147,7 @@ json_parser_process (SlDriver *self, SlMessage **msg)
 static void
 json_parser_free (SlDriver *self)
 {
-  SlJsonParser *parser = (SlJsonParser *) self;
+  JsonParser *parser = (JsonParser *) self;
 
   if (parser->extract)
     g_array_unref (parser->extract);
@@ -160,7 +160,7 @@ static const SlDriverClass json_parser_class = {
   .name = "json-parser",
   .summary = "sets fields from a JSON object, nested members as dotted names",
   .options = json_parser_options,
-  .instance_size = sizeof (SlJsonParser),
+  .instance_size = sizeof (JsonParser),
   .init = json_parser_init,
   .free = json_parser_free,
   .ops.parser = &json_parser_ops,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the parts of json-parser() share: its options as the driver holds
  * them, and the two ways it turns a JSON text into fields. */
-#ifndef SL_JSON_PARSER_H
-#define SL_JSON_PARSER_H
+#ifndef JSON_PARSER_H
+#define JSON_PARSER_H
 
 #include "core/plugin.h"
 #include "core/stats.h"
@@ -12,7 +12,7 @@ G_BEGIN_DECLS
 /* A flattened name longer than this is skipped and counted: the sender
  * chooses the keys, and every field name is kept for the life of the
  * process. */
-#define SL_JSON_MAX_NAME 255
+#define JSON_MAX_NAME 255
 
 /* One step of extract-prefix(): a member name or an array index. */
 typedef struct
@@ -20,7 +20,7 @@ typedef struct
   gchar *key;        /* NULL for an index */
   gsize key_len;
   gsize index;
-} SlJsonStep;
+} JsonStep;
 
 typedef struct
 {
@@ -32,40 +32,40 @@ typedef struct
   const gchar *key_delimiter;
   gsize marker_len;
   gchar delimiter;
-  GArray *extract;   /* SlJsonStep */
+  GArray *extract;   /* JsonStep */
   SlCounter *failed;
   SlCounter *skipped_keys;
-} SlJsonParser;
+} JsonParser;
 
 /* The name of the member being set: the prefix and the names of the
  * enclosing members, in a buffer on the stack. */
 typedef struct
 {
-  gchar text[SL_JSON_MAX_NAME + 1];
+  gchar text[JSON_MAX_NAME + 1];
   gsize len;
-} SlJsonName;
+} JsonName;
 
 typedef enum
 {
-  SL_JSON_SCAN_SET,       /* valid, the fields are set */
-  SL_JSON_SCAN_REFUSED,   /* not JSON, or nothing to take fields from: msg unchanged */
-  SL_JSON_SCAN_AMBIGUOUS, /* a key repeats in an object (or an object is too
+  JSON_SCAN_SET,       /* valid, the fields are set */
+  JSON_SCAN_REFUSED,   /* not JSON, or nothing to take fields from: msg unchanged */
+  JSON_SCAN_AMBIGUOUS, /* a key repeats in an object (or an object is too
                            * wide to check cheaply): msg unchanged, the tree
                            * decides which of the values count */
-} SlJsonScanResult;
+} JsonScanResult;
 
 /* The single pass: input (len bytes, changed in place) is checked against
  * the grammar jansson accepts while the fields are collected; they are set
  * in *msg (made writable) only when the whole text is valid. */
-SlJsonScanResult sl_json_scan_flatten (const SlJsonParser *parser, gchar *input, gsize len, SlMessage **msg);
+JsonScanResult json_scan_flatten (const JsonParser *parser, gchar *input, gsize len, SlMessage **msg);
 
 /* The reference: jansson's tree of input, flattened. FALSE when input is
  * refused (msg unchanged). */
-gboolean sl_json_tree_flatten (const SlJsonParser *parser, const gchar *input, gsize len, SlMessage **msg);
+gboolean json_tree_flatten (const JsonParser *parser, const gchar *input, gsize len, SlMessage **msg);
 
 /* A real as the tree path writes a field: the shortest of %.15g and %.17g
  * that reads back as the same number. */
-void sl_json_format_real (gchar *buffer, gsize size, gdouble value);
+void json_format_real (gchar *buffer, gsize size, gdouble value);
 
 G_END_DECLS
 

@@ -13,20 +13,20 @@
 #include <string.h>
 
 /* jansson's JSON_PARSER_MAX_DEPTH: it counts every value, scalars too. */
-#define SL_JSON_MAX_DEPTH 2048
+#define JSON_MAX_DEPTH 2048
 /* Repeated keys are looked for by comparing each key with the object's
  * earlier ones; past this many members the tree decides instead. */
-#define SL_JSON_WIDE 64
+#define JSON_WIDE 64
 /* Scratch that once held a huge message is not kept at that size. */
-#define SL_JSON_SCRATCH_KEEP (256 * 1024)
-#define SL_JSON_NOT_ON_PATH G_MAXUINT
+#define JSON_SCRATCH_KEEP (256 * 1024)
+#define JSON_NOT_ON_PATH G_MAXUINT
 
 typedef enum
 {
-  SL_JSON_SLICE,     /* at value in the input, as received */
-  SL_JSON_EDITED,    /* at value in the input, unescaped in place */
-  SL_JSON_MADE,      /* at value in scratch->text */
-} SlJsonWhere;
+  JSON_SLICE,     /* at value in the input, as received */
+  JSON_EDITED,    /* at value in the input, unescaped in place */
+  JSON_MADE,      /* at value in scratch->text */
+} JsonWhere;
 
 /* A field to set once the text has proved valid. */
 typedef struct
@@ -34,51 +34,51 @@ typedef struct
   gsize name;        /* in scratch->names, NUL-terminated */
   gsize value;
   gsize len;
-  SlJsonWhere where;
-} SlJsonSet;
+  JsonWhere where;
+} JsonSet;
 
 typedef struct
 {
   const gchar *ptr;
   gsize len;
-} SlJsonKey;
+} JsonKey;
 
 /* Per thread, reused from message to message. */
 typedef struct
 {
-  GArray *sets;      /* SlJsonSet */
+  GArray *sets;      /* JsonSet */
   GString *names;
   GString *text;     /* reals and arrays, written as the tree path writes them */
-  GArray *keys;      /* SlJsonKey: the members of the objects open */
-} SlJsonScratch;
+  GArray *keys;      /* JsonKey: the members of the objects open */
+} JsonScratch;
 
 typedef enum
 {
-  SL_JSON_SKIP,      /* checked only */
-  SL_JSON_ROOT,      /* the object whose members become fields */
-  SL_JSON_COLLECT,   /* a member's value: becomes the field named in scan->name */
-  SL_JSON_RENDER,    /* inside an array: written to scratch->text */
-} SlJsonMode;
+  JSON_SKIP,      /* checked only */
+  JSON_ROOT,      /* the object whose members become fields */
+  JSON_COLLECT,   /* a member's value: becomes the field named in scan->name */
+  JSON_RENDER,    /* inside an array: written to scratch->text */
+} JsonMode;
 
 typedef struct
 {
-  const SlJsonParser *parser;
+  const JsonParser *parser;
   gchar *p;
   const gchar *end;
   const gchar *input;
-  SlJsonScratch *scratch;
+  JsonScratch *scratch;
   guint depth;
   guint path_len;
   gint skipped;
   gboolean ambiguous;
   gboolean target;   /* the value extract-prefix() names was an object */
-  SlJsonName name;
-} SlJsonScan;
+  JsonName name;
+} JsonScan;
 
 static void
 scratch_free (gpointer p)
 {
-  SlJsonScratch *scratch = p;
+  JsonScratch *scratch = p;
   g_array_unref (scratch->sets);
   g_string_free (scratch->names, TRUE);
   g_string_free (scratch->text, TRUE);
@@ -88,25 +88,25 @@ scratch_free (gpointer p)
 
 static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
 
-static SlJsonScratch *
+static JsonScratch *
 scratch_get (void)
 {
-  SlJsonScratch *scratch = g_private_get (&scratch_key);
-  if (scratch && (scratch->text->allocated_len > SL_JSON_SCRATCH_KEEP
-                  || scratch->names->allocated_len > SL_JSON_SCRATCH_KEEP
-                  || scratch->sets->len * sizeof (SlJsonSet) > SL_JSON_SCRATCH_KEEP
-                  || scratch->keys->len * sizeof (SlJsonKey) > SL_JSON_SCRATCH_KEEP))
+  JsonScratch *scratch = g_private_get (&scratch_key);
+  if (scratch && (scratch->text->allocated_len > JSON_SCRATCH_KEEP
+                  || scratch->names->allocated_len > JSON_SCRATCH_KEEP
+                  || scratch->sets->len * sizeof (JsonSet) > JSON_SCRATCH_KEEP
+                  || scratch->keys->len * sizeof (JsonKey) > JSON_SCRATCH_KEEP))
     {
       g_private_replace (&scratch_key, NULL);
       scratch = NULL;
     }
   if (!scratch)
     {
-      scratch = g_new (SlJsonScratch, 1);
-      scratch->sets = g_array_sized_new (FALSE, FALSE, sizeof (SlJsonSet), 64);
+      scratch = g_new (JsonScratch, 1);
+      scratch->sets = g_array_sized_new (FALSE, FALSE, sizeof (JsonSet), 64);
       scratch->names = g_string_sized_new (1024);
       scratch->text = g_string_sized_new (1024);
-      scratch->keys = g_array_sized_new (FALSE, FALSE, sizeof (SlJsonKey), 64);
+      scratch->keys = g_array_sized_new (FALSE, FALSE, sizeof (JsonKey), 64);
       g_private_set (&scratch_key, scratch);
     }
   g_array_set_size (scratch->sets, 0);
@@ -117,7 +117,7 @@ scratch_get (void)
 }
 
 static void
-skip_space (SlJsonScan *s)
+skip_space (JsonScan *s)
 {
   while (s->p < s->end && (*s->p == ' ' || *s->p == '\n' || *s->p == '\r' || *s->p == '\t'))
     s->p++;
@@ -197,7 +197,7 @@ unescape_unicode (const gchar *r, const gchar *end, gchar **w)
 /* The string at s->p (its opening quote), unescaped in place: *start and
  * *len its text, *edited whether that differs from the bytes received. */
 static gboolean
-scan_string (SlJsonScan *s, gchar **start, gsize *len, gboolean *edited)
+scan_string (JsonScan *s, gchar **start, gsize *len, gboolean *edited)
 {
   gchar *r = s->p + 1;
   const gchar *end = s->end;
@@ -341,10 +341,10 @@ real_as_written (const gchar *text, gsize len)
 }
 
 static void
-add_set (SlJsonScan *s, SlJsonWhere where, gsize value, gsize len)
+add_set (JsonScan *s, JsonWhere where, gsize value, gsize len)
 {
-  SlJsonScratch *scratch = s->scratch;
-  SlJsonSet set = { scratch->names->len, value, len, where };
+  JsonScratch *scratch = s->scratch;
+  JsonSet set = { scratch->names->len, value, len, where };
   g_string_append_len (scratch->names, s->name.text, s->name.len + 1);
   g_array_append_val (scratch->sets, set);
 }
@@ -352,7 +352,7 @@ add_set (SlJsonScan *s, SlJsonWhere where, gsize value, gsize len)
 /* -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? as jansson reads it: an
  * integer out of 64 bits, or a real out of a double's range, is refused. */
 static gboolean
-scan_number (SlJsonScan *s, SlJsonMode mode)
+scan_number (JsonScan *s, JsonMode mode)
 {
   gchar *start = s->p, *p = s->p;
   const gchar *end = s->end;
@@ -399,9 +399,9 @@ scan_number (SlJsonScan *s, SlJsonMode mode)
   gsize len = p - start;
   GString *text = s->scratch->text;
   /* such a real is in range: no strtod to check it */
-  if (real && mode == SL_JSON_COLLECT && real_as_written (start, len))
+  if (real && mode == JSON_COLLECT && real_as_written (start, len))
     {
-      add_set (s, SL_JSON_SLICE, start - s->input, len);
+      add_set (s, JSON_SLICE, start - s->input, len);
       return TRUE;
     }
   if (real)
@@ -412,15 +412,15 @@ scan_number (SlJsonScan *s, SlJsonMode mode)
       *p = saved;
       if (errno == ERANGE && isinf (value))
         return FALSE;
-      if (mode == SL_JSON_RENDER)
+      if (mode == JSON_RENDER)
         render_real (text, value);
-      else if (mode == SL_JSON_COLLECT)
+      else if (mode == JSON_COLLECT)
         {
           gchar buffer[G_ASCII_DTOSTR_BUF_SIZE];
-          sl_json_format_real (buffer, sizeof buffer, value);
+          json_format_real (buffer, sizeof buffer, value);
           gsize at = text->len;
           g_string_append (text, buffer);
-          add_set (s, SL_JSON_MADE, at, text->len - at);
+          add_set (s, JSON_MADE, at, text->len - at);
         }
       return TRUE;
     }
@@ -436,96 +436,96 @@ scan_number (SlJsonScan *s, SlJsonMode mode)
         return FALSE;
     }
   gboolean minus_zero = len == 2 && start[0] == '-' && start[1] == '0';
-  if (mode == SL_JSON_RENDER)
+  if (mode == JSON_RENDER)
     {
       if (minus_zero)
         g_string_append_c (text, '0');
       else
         g_string_append_len (text, start, len);
     }
-  else if (mode == SL_JSON_COLLECT)
+  else if (mode == JSON_COLLECT)
     {
       if (minus_zero)
         {
           gsize at = text->len;
           g_string_append_c (text, '0');
-          add_set (s, SL_JSON_MADE, at, 1);
+          add_set (s, JSON_MADE, at, 1);
         }
       else
-        add_set (s, SL_JSON_SLICE, start - s->input, len);
+        add_set (s, JSON_SLICE, start - s->input, len);
     }
   return TRUE;
 }
 
 static gboolean
-scan_literal (SlJsonScan *s, SlJsonMode mode, const gchar *word, gsize len)
+scan_literal (JsonScan *s, JsonMode mode, const gchar *word, gsize len)
 {
   if ((gsize) (s->end - s->p) < len || memcmp (s->p, word, len) != 0)
     return FALSE;
-  if (mode == SL_JSON_RENDER)
+  if (mode == JSON_RENDER)
     g_string_append_len (s->scratch->text, word, len);
-  else if (mode == SL_JSON_COLLECT)
-    add_set (s, SL_JSON_SLICE, s->p - s->input, len);
+  else if (mode == JSON_COLLECT)
+    add_set (s, JSON_SLICE, s->p - s->input, len);
   s->p += len;
   return TRUE;
 }
 
-static gboolean scan_value (SlJsonScan *s, SlJsonMode mode, guint path);
+static gboolean scan_value (JsonScan *s, JsonMode mode, guint path);
 
 /* Whether key repeats one of the members of the object open since base,
  * or the object is too wide to tell cheaply: then the tree decides. */
 static gboolean
-key_is_ambiguous (SlJsonScan *s, guint base, const gchar *key, gsize len)
+key_is_ambiguous (JsonScan *s, guint base, const gchar *key, gsize len)
 {
   GArray *keys = s->scratch->keys;
-  if (keys->len - base >= SL_JSON_WIDE)
+  if (keys->len - base >= JSON_WIDE)
     return TRUE;
   for (guint i = base; i < keys->len; i++)
     {
-      const SlJsonKey *k = &g_array_index (keys, SlJsonKey, i);
+      const JsonKey *k = &g_array_index (keys, JsonKey, i);
       if (k->len == len && memcmp (k->ptr, key, len) == 0)
         return TRUE;
     }
-  SlJsonKey k = { key, len };
+  JsonKey k = { key, len };
   g_array_append_val (keys, k);
   return FALSE;
 }
 
 /* What the member key becomes: its mode, and the extract-prefix() steps
  * matched once it is entered. */
-static SlJsonMode
-member_mode (SlJsonScan *s, SlJsonMode mode, guint path, const gchar *key, gsize key_len, guint *child_path)
+static JsonMode
+member_mode (JsonScan *s, JsonMode mode, guint path, const gchar *key, gsize key_len, guint *child_path)
 {
-  *child_path = SL_JSON_NOT_ON_PATH;
-  if (mode == SL_JSON_RENDER)
+  *child_path = JSON_NOT_ON_PATH;
+  if (mode == JSON_RENDER)
     return mode;
-  if (mode == SL_JSON_ROOT || mode == SL_JSON_COLLECT)
+  if (mode == JSON_ROOT || mode == JSON_COLLECT)
     {
       gsize base = s->name.len;
-      gsize len = base + (mode == SL_JSON_COLLECT ? 1 : 0) + key_len;
-      if (!len || len > SL_JSON_MAX_NAME)
+      gsize len = base + (mode == JSON_COLLECT ? 1 : 0) + key_len;
+      if (!len || len > JSON_MAX_NAME)
         {
           s->skipped++;
-          return SL_JSON_SKIP;
+          return JSON_SKIP;
         }
-      if (mode == SL_JSON_COLLECT)
+      if (mode == JSON_COLLECT)
         s->name.text[s->name.len++] = s->parser->delimiter;
       memcpy (s->name.text + s->name.len, key, key_len);
       s->name.len = len;
       s->name.text[len] = '\0';
-      return SL_JSON_COLLECT;
+      return JSON_COLLECT;
     }
   if (path < s->path_len)
     {
-      const SlJsonStep *step = &g_array_index (s->parser->extract, SlJsonStep, path);
+      const JsonStep *step = &g_array_index (s->parser->extract, JsonStep, path);
       if (step->key && step->key_len == key_len && memcmp (step->key, key, key_len) == 0)
         *child_path = path + 1;
     }
-  return SL_JSON_SKIP;
+  return JSON_SKIP;
 }
 
 static gboolean
-scan_object (SlJsonScan *s, SlJsonMode mode, guint path)
+scan_object (JsonScan *s, JsonMode mode, guint path)
 {
   GString *text = s->scratch->text;
   guint keys_base = s->scratch->keys->len;
@@ -536,11 +536,11 @@ scan_object (SlJsonScan *s, SlJsonMode mode, guint path)
   if (s->p < s->end && *s->p == '}')
     {
       s->p++;
-      if (mode == SL_JSON_RENDER)
+      if (mode == JSON_RENDER)
         g_string_append (text, "{}");
       return TRUE;
     }
-  if (mode == SL_JSON_RENDER)
+  if (mode == JSON_RENDER)
     g_string_append_c (text, '{');
   for (;;)
     {
@@ -556,7 +556,7 @@ scan_object (SlJsonScan *s, SlJsonMode mode, guint path)
           s->ambiguous = TRUE;
           return FALSE;
         }
-      if (mode == SL_JSON_RENDER)
+      if (mode == JSON_RENDER)
         {
           render_string (text, key, key_len);
           g_string_append_c (text, ':');
@@ -567,7 +567,7 @@ scan_object (SlJsonScan *s, SlJsonMode mode, guint path)
       s->p++;
       skip_space (s);
       guint child_path;
-      SlJsonMode child = member_mode (s, mode, path, key, key_len, &child_path);
+      JsonMode child = member_mode (s, mode, path, key, key_len, &child_path);
       if (!scan_value (s, child, child_path))
         return FALSE;
       s->name.len = name_base;
@@ -576,7 +576,7 @@ scan_object (SlJsonScan *s, SlJsonMode mode, guint path)
         {
           s->p++;
           skip_space (s);
-          if (mode == SL_JSON_RENDER)
+          if (mode == JSON_RENDER)
             g_string_append_c (text, ',');
           continue;
         }
@@ -585,32 +585,32 @@ scan_object (SlJsonScan *s, SlJsonMode mode, guint path)
       return FALSE;
     }
   s->p++;
-  if (mode == SL_JSON_RENDER)
+  if (mode == JSON_RENDER)
     g_string_append_c (text, '}');
   g_array_set_size (s->scratch->keys, keys_base);
   return TRUE;
 }
 
 static gboolean
-scan_array (SlJsonScan *s, SlJsonMode mode, guint path)
+scan_array (JsonScan *s, JsonMode mode, guint path)
 {
   GString *text = s->scratch->text;
-  const SlJsonStep *step = path < s->path_len ? &g_array_index (s->parser->extract, SlJsonStep, path) : NULL;
+  const JsonStep *step = path < s->path_len ? &g_array_index (s->parser->extract, JsonStep, path) : NULL;
 
   s->p++;
   skip_space (s);
-  if (mode == SL_JSON_RENDER)
+  if (mode == JSON_RENDER)
     g_string_append_c (text, '[');
   if (s->p < s->end && *s->p == ']')
     {
       s->p++;
-      if (mode == SL_JSON_RENDER)
+      if (mode == JSON_RENDER)
         g_string_append_c (text, ']');
       return TRUE;
     }
   for (gsize index = 0;; index++)
     {
-      guint child_path = step && !step->key && step->index == index ? path + 1 : SL_JSON_NOT_ON_PATH;
+      guint child_path = step && !step->key && step->index == index ? path + 1 : JSON_NOT_ON_PATH;
       if (!scan_value (s, mode, child_path))
         return FALSE;
       skip_space (s);
@@ -618,7 +618,7 @@ scan_array (SlJsonScan *s, SlJsonMode mode, guint path)
         {
           s->p++;
           skip_space (s);
-          if (mode == SL_JSON_RENDER)
+          if (mode == JSON_RENDER)
             g_string_append_c (text, ',');
           continue;
         }
@@ -627,15 +627,15 @@ scan_array (SlJsonScan *s, SlJsonMode mode, guint path)
       return FALSE;
     }
   s->p++;
-  if (mode == SL_JSON_RENDER)
+  if (mode == JSON_RENDER)
     g_string_append_c (text, ']');
   return TRUE;
 }
 
 static gboolean
-scan_value (SlJsonScan *s, SlJsonMode mode, guint path)
+scan_value (JsonScan *s, JsonMode mode, guint path)
 {
-  if (s->p >= s->end || ++s->depth > SL_JSON_MAX_DEPTH)
+  if (s->p >= s->end || ++s->depth > JSON_MAX_DEPTH)
     return FALSE;
 
   if (path == s->path_len)
@@ -643,9 +643,9 @@ scan_value (SlJsonScan *s, SlJsonMode mode, guint path)
       if (*s->p == '{')
         {
           s->target = TRUE;
-          mode = SL_JSON_ROOT;
+          mode = JSON_ROOT;
         }
-      path = SL_JSON_NOT_ON_PATH;
+      path = JSON_NOT_ON_PATH;
     }
 
   const gchar *start = s->p;
@@ -656,12 +656,12 @@ scan_value (SlJsonScan *s, SlJsonMode mode, guint path)
       ok = scan_object (s, mode, path);
       break;
     case '[':
-      if (mode == SL_JSON_COLLECT)
+      if (mode == JSON_COLLECT)
         {
           gsize at = s->scratch->text->len;
-          ok = scan_array (s, SL_JSON_RENDER, path);
+          ok = scan_array (s, JSON_RENDER, path);
           if (ok)
-            add_set (s, SL_JSON_MADE, at, s->scratch->text->len - at);
+            add_set (s, JSON_MADE, at, s->scratch->text->len - at);
         }
       else
         ok = scan_array (s, mode, path);
@@ -672,10 +672,10 @@ scan_value (SlJsonScan *s, SlJsonMode mode, guint path)
         gsize len;
         gboolean edited;
         ok = scan_string (s, &text, &len, &edited);
-        if (ok && mode == SL_JSON_RENDER)
+        if (ok && mode == JSON_RENDER)
           render_string (s->scratch->text, text, len);
-        else if (ok && mode == SL_JSON_COLLECT)
-          add_set (s, edited ? SL_JSON_EDITED : SL_JSON_SLICE, text - s->input, len);
+        else if (ok && mode == JSON_COLLECT)
+          add_set (s, edited ? JSON_EDITED : JSON_SLICE, text - s->input, len);
         break;
       }
     case 't':
@@ -702,10 +702,10 @@ scan_value (SlJsonScan *s, SlJsonMode mode, guint path)
 /* Sets the fields collected. A value as received is a slice of the
  * message's bytes when the input is its MESSAGE and that lies in them. */
 static void
-commit (SlJsonScan *s, gsize len, SlMessage **msgp)
+commit (JsonScan *s, gsize len, SlMessage **msgp)
 {
-  const SlJsonParser *parser = s->parser;
-  SlJsonScratch *scratch = s->scratch;
+  const JsonParser *parser = s->parser;
+  JsonScratch *scratch = s->scratch;
 
   sl_message_make_writable (msgp);
   SlMessage *msg = *msgp;
@@ -722,11 +722,11 @@ commit (SlJsonScan *s, gsize len, SlMessage **msgp)
 
   for (guint i = 0; i < scratch->sets->len; i++)
     {
-      const SlJsonSet *set = &g_array_index (scratch->sets, SlJsonSet, i);
+      const JsonSet *set = &g_array_index (scratch->sets, JsonSet, i);
       SlHandle field = sl_field_handle (scratch->names->str + set->name);
-      if (set->where == SL_JSON_SLICE && received)
+      if (set->where == JSON_SLICE && received)
         sl_message_set_slice (msg, field, received + set->value, set->len);
-      else if (set->where == SL_JSON_MADE)
+      else if (set->where == JSON_MADE)
         sl_message_set (msg, field, scratch->text->str + set->value, set->len);
       else
         sl_message_set (msg, field, s->input + set->value, set->len);
@@ -735,10 +735,10 @@ commit (SlJsonScan *s, gsize len, SlMessage **msgp)
     sl_counter_add (parser->skipped_keys, s->skipped);
 }
 
-SlJsonScanResult
-sl_json_scan_flatten (const SlJsonParser *parser, gchar *input, gsize len, SlMessage **msg)
+JsonScanResult
+json_scan_flatten (const JsonParser *parser, gchar *input, gsize len, SlMessage **msg)
 {
-  SlJsonScan s = {
+  JsonScan s = {
     .parser = parser,
     .p = input,
     .end = input + len,
@@ -749,12 +749,12 @@ sl_json_scan_flatten (const SlJsonParser *parser, gchar *input, gsize len, SlMes
   s.name.len = g_strlcpy (s.name.text, parser->prefix, sizeof s.name.text);
 
   skip_space (&s);
-  gboolean ok = s.p < s.end && (*s.p == '{' || *s.p == '[') && scan_value (&s, SL_JSON_SKIP, 0);
+  gboolean ok = s.p < s.end && (*s.p == '{' || *s.p == '[') && scan_value (&s, JSON_SKIP, 0);
   if (s.ambiguous)
-    return SL_JSON_SCAN_AMBIGUOUS;
+    return JSON_SCAN_AMBIGUOUS;
   skip_space (&s);
   if (!ok || s.p != s.end || !s.target)
-    return SL_JSON_SCAN_REFUSED;
+    return JSON_SCAN_REFUSED;
   commit (&s, len, msg);
-  return SL_JSON_SCAN_SET;
+  return JSON_SCAN_SET;
 }

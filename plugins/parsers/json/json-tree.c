@@ -12,19 +12,19 @@
  * which bounds the recursion below. */
 
 static json_t *
-extract (const SlJsonParser *parser, json_t *root)
+extract (const JsonParser *parser, json_t *root)
 {
   json_t *node = root;
   for (guint i = 0; node && parser->extract && i < parser->extract->len; i++)
     {
-      const SlJsonStep *step = &g_array_index (parser->extract, SlJsonStep, i);
+      const JsonStep *step = &g_array_index (parser->extract, JsonStep, i);
       node = step->key ? json_object_get (node, step->key) : json_array_get (node, step->index);
     }
   return node;
 }
 
 void
-sl_json_format_real (gchar *buffer, gsize size, gdouble value)
+json_format_real (gchar *buffer, gsize size, gdouble value)
 {
   g_ascii_formatd (buffer, size, "%.15g", value);
   if (g_ascii_strtod (buffer, NULL) != value)
@@ -45,7 +45,7 @@ set_scalar (SlMessage *msg, SlHandle field, json_t *value)
       g_snprintf (buffer, sizeof buffer, "%" JSON_INTEGER_FORMAT, json_integer_value (value));
       break;
     case JSON_REAL:
-      sl_json_format_real (buffer, sizeof buffer, json_real_value (value));
+      json_format_real (buffer, sizeof buffer, json_real_value (value));
       break;
     case JSON_TRUE:
       g_strlcpy (buffer, "true", sizeof buffer);
@@ -71,7 +71,7 @@ set_scalar (SlMessage *msg, SlHandle field, json_t *value)
 }
 
 static void
-flatten (const SlJsonParser *parser, json_t *object, guint depth, SlJsonName *name, SlMessage *msg)
+flatten (const JsonParser *parser, json_t *object, guint depth, JsonName *name, SlMessage *msg)
 {
   gsize base = name->len;
   const gchar *key;
@@ -81,7 +81,7 @@ flatten (const SlJsonParser *parser, json_t *object, guint depth, SlJsonName *na
     {
       gsize key_len = strlen (key);
       gsize len = base + (depth ? 1 : 0) + key_len;
-      if (!len || len > SL_JSON_MAX_NAME)
+      if (!len || len > JSON_MAX_NAME)
         {
           sl_counter_add (parser->skipped_keys, 1);
           continue;
@@ -101,7 +101,7 @@ flatten (const SlJsonParser *parser, json_t *object, guint depth, SlJsonName *na
 }
 
 gboolean
-sl_json_tree_flatten (const SlJsonParser *parser, const gchar *input, gsize len, SlMessage **msg)
+json_tree_flatten (const JsonParser *parser, const gchar *input, gsize len, SlMessage **msg)
 {
   json_error_t error;
   json_t *root = json_loadb (input, len, 0, &error);
@@ -113,7 +113,7 @@ sl_json_tree_flatten (const SlJsonParser *parser, const gchar *input, gsize len,
     }
 
   sl_message_make_writable (msg);
-  SlJsonName name;
+  JsonName name;
   name.len = g_strlcpy (name.text, parser->prefix, sizeof name.text);
   flatten (parser, object, 0, &name, *msg);
   json_decref (root);

@@ -250,7 +250,7 @@ test_values_as_the_tree_writes_them (void)
                                "\"s\":\"\\ud83d\\ude00 \\u00e9\\/\\b\\f\\r\\t\",\"raw\":\"\xe2\x82\xac\","
                                "\"a\":[ -0 , 1.0, 1e100, 2.5e-7, \"q\\\"\\\\\\u0001/\\u007f\", true, null,"
                                " {\"k\" : [ ]}, {} ]}";
-  sl_json_check_against_tree (&p, text, sizeof text - 1);
+  json_check_against_tree (&p, text, sizeof text - 1);
   SlMessage *msg = sl_test_message (text);
   g_assert_true (sl_test_parser_process (&p, &msg));
   sl_test_assert_field (msg, "mz", "0");
@@ -336,19 +336,19 @@ test_same_as_tree (void)
       for (guint i = 0; i < G_N_ELEMENTS (tricky_texts); i++)
         {
           gchar *text = g_strconcat (strstr (check_configs[c], "marker") ? "@cee:" : "", tricky_texts[i], NULL);
-          sl_json_check_against_tree (&p, text, strlen (text));
+          json_check_against_tree (&p, text, strlen (text));
           g_free (text);
         }
       /* bytes past a NUL count: a NUL is no JSON anywhere */
       static const gchar with_nul[] = "{\"a\":\"x\0y\"}";
-      sl_json_check_against_tree (&p, with_nul, sizeof with_nul - 1);
+      json_check_against_tree (&p, with_nul, sizeof with_nul - 1);
       static const gchar nul_after[] = "{\"a\":1}\0";
-      sl_json_check_against_tree (&p, nul_after, sizeof nul_after - 1);
+      json_check_against_tree (&p, nul_after, sizeof nul_after - 1);
       /* but jansson loses one NUL right after a number or a word */
       static const gchar nul_lost[] = "{\"a\":[1\0,true\0],\"b\":-2.5\0,\"c\":null\0}";
-      sl_json_check_against_tree (&p, nul_lost, sizeof nul_lost - 1);
+      json_check_against_tree (&p, nul_lost, sizeof nul_lost - 1);
       static const gchar nuls[] = "{\"a\":1\0\0}";
-      sl_json_check_against_tree (&p, nuls, sizeof nuls - 1);
+      json_check_against_tree (&p, nuls, sizeof nuls - 1);
       sl_test_parser_clear (&p);
     }
 }
@@ -370,7 +370,7 @@ test_same_as_tree_at_the_limits (void)
         for (guint i = 1; i < depth; i++)
           g_string_append_c (text, kind & 1 ? ']' : '}');
         g_string_append_c (text, '}');
-        sl_json_check_against_tree (&p, text->str, text->len);
+        json_check_against_tree (&p, text->str, text->len);
         g_string_free (text, TRUE);
       }
   for (guint width = 60; width <= 70; width += 5)
@@ -380,7 +380,7 @@ test_same_as_tree_at_the_limits (void)
         for (guint i = 0; i < width; i++)
           g_string_append_printf (text, "\"k%u\":{\"v\":%u},", repeat && i == width - 1 ? 0 : i, i);
         g_string_append (text, "\"end\":[{\"x\":1,\"x\":2}]}");
-        sl_json_check_against_tree (&p, text->str, text->len);
+        json_check_against_tree (&p, text->str, text->len);
         g_string_free (text, TRUE);
       }
   sl_test_parser_clear (&p);

@@ -6,5 +6,5 @@
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "kv-parser",
-  .drivers = (const SlDriverClass *const[]) { &kv_parser_class, &sl_linux_audit_parser_class, &snmptrapd_parser_class, NULL },
+  .drivers = (const SlDriverClass *const[]) { &kv_parser_class, &linux_audit_parser_class, &snmptrapd_parser_class, NULL },
 };

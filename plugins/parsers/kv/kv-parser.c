@@ -16,23 +16,23 @@
 
 /* The longest field name made (prefix and key): longer keys are skipped
  * and counted, since the sender chooses them and names are kept for good. */
-#define SL_KV_MAX_NAME 255
+#define KV_MAX_NAME 255
 
-const SlOptionSpec sl_kv_parser_options[] = {
-  { "template", SL_TEMPLATE (SlKvParser, template), NULL, "the text to parse; ${MESSAGE} when not given" },
-  { "prefix", SL_STRING (SlKvParser, prefix), "", "put before the name of every field" },
-  { "value-separator", SL_STRING (SlKvParser, value_separator_option), "=", "the character between a key and its value" },
-  { "pair-separator", SL_STRING (SlKvParser, pair_separator), NULL,
+const SlOptionSpec kv_parser_options[] = {
+  { "template", SL_TEMPLATE (KvParser, template), NULL, "the text to parse; ${MESSAGE} when not given" },
+  { "prefix", SL_STRING (KvParser, prefix), "", "put before the name of every field" },
+  { "value-separator", SL_STRING (KvParser, value_separator_option), "=", "the character between a key and its value" },
+  { "pair-separator", SL_STRING (KvParser, pair_separator), NULL,
     "the text between pairs besides spaces; \", \" when not given" },
-  { "extract-stray-words-into", SL_STRING (SlKvParser, stray_words_name), NULL,
+  { "extract-stray-words-into", SL_STRING (KvParser, stray_words_name), NULL,
     "the field that gets the words outside pairs, as a list (\"word,'two words'\")" },
   { NULL }
 };
 
 gboolean
-sl_kv_parser_init (SlDriver *self, GError **error)
+kv_parser_init (SlDriver *self, GError **error)
 {
-  SlKvParser *parser = (SlKvParser *) self;
+  KvParser *parser = (KvParser *) self;
   SlOptions *options = self->options;
 
   const gchar *separator = parser->value_separator_option;
@@ -54,10 +54,10 @@ sl_kv_parser_init (SlDriver *self, GError **error)
     }
 
   parser->prefix_len = strlen (parser->prefix);
-  if (parser->prefix_len >= SL_KV_MAX_NAME)
+  if (parser->prefix_len >= KV_MAX_NAME)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "prefix"),
-                        _("prefix() is longer than the longest field name, %d bytes"), SL_KV_MAX_NAME);
+                        _("prefix() is longer than the longest field name, %d bytes"), KV_MAX_NAME);
       return FALSE;
     }
   parser->stray_words = parser->stray_words_name ? sl_field_handle (parser->stray_words_name) : SL_F_NONE;
@@ -67,12 +67,12 @@ sl_kv_parser_init (SlDriver *self, GError **error)
 
 /* Sets prefix + key to value; the message is made writable at the first. */
 static void
-emit (SlKvParser *parser, SlMessage **msg, gboolean *writable, const gchar *key, gsize key_len,
+emit (KvParser *parser, SlMessage **msg, gboolean *writable, const gchar *key, gsize key_len,
       const gchar *value, gsize value_len)
 {
-  gchar name[SL_KV_MAX_NAME + 1];
+  gchar name[KV_MAX_NAME + 1];
 
-  if (parser->prefix_len + key_len > SL_KV_MAX_NAME)
+  if (parser->prefix_len + key_len > KV_MAX_NAME)
     {
       sl_counter_add (parser->skipped_keys, 1);
       return;
@@ -89,21 +89,21 @@ emit (SlKvParser *parser, SlMessage **msg, gboolean *writable, const gchar *key,
 }
 
 gboolean
-sl_kv_parser_scan (SlKvParser *parser, SlMessage **msg, SlKvTransform transform)
+kv_parser_scan (KvParser *parser, SlMessage **msg, KvTransform transform)
 {
   gsize len;
   const gchar *input = sl_parser_input (parser->template, *msg, &len);
   gboolean writable = FALSE;
-  SlKvScanner scanner;
+  KvScanner scanner;
 
-  sl_kv_scanner_init (&scanner, parser->value_separator, parser->pair_separator, transform,
+  kv_scanner_init (&scanner, parser->value_separator, parser->pair_separator, transform,
                       parser->stray_words != SL_F_NONE, input);
-  while (sl_kv_scanner_next (&scanner))
+  while (kv_scanner_next (&scanner))
     emit (parser, msg, &writable, scanner.key, scanner.key_len, scanner.value->str, scanner.value->len);
   if (parser->stray_words != SL_F_NONE)
     {
       gsize words_len;
-      const gchar *words = sl_kv_scanner_stray_words (&scanner, &words_len);
+      const gchar *words = kv_scanner_stray_words (&scanner, &words_len);
       if (!writable)
         sl_message_make_writable (msg);
       sl_message_set (*msg, parser->stray_words, words, words_len);
@@ -114,7 +114,7 @@ sl_kv_parser_scan (SlKvParser *parser, SlMessage **msg, SlKvTransform transform)
 static gboolean
 kv_parser_process (SlDriver *self, SlMessage **msg)
 {
-  return sl_kv_parser_scan ((SlKvParser *) self, msg, NULL);
+  return kv_parser_scan ((KvParser *) self, msg, NULL);
 }
 
 static const SlParserOps kv_parser_ops = { .process = kv_parser_process };
@@ -123,8 +123,8 @@ const SlDriverClass kv_parser_class = {
   .kind = SL_DRIVER_PARSER,
   .name = "kv-parser",
   .summary = "sets fields from key=value pairs",
-  .options = sl_kv_parser_options,
-  .instance_size = sizeof (SlKvParser),
-  .init = sl_kv_parser_init,
+  .options = kv_parser_options,
+  .instance_size = sizeof (KvParser),
+  .init = kv_parser_init,
   .ops.parser = &kv_parser_ops,
 };

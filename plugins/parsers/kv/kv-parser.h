@@ -2,8 +2,8 @@
 /* What kv-parser() and linux-audit-parser() share: their options and the
  * scan that sets a message's fields from its pairs; and the classes of the
  * module, snmptrapd-parser()'s among them. */
-#ifndef SL_KV_PARSER_H
-#define SL_KV_PARSER_H
+#ifndef KV_PARSER_H
+#define KV_PARSER_H
 
 #include "plugins/parsers/kv/kv-scanner.h"
 #include "core/plugin.h"
@@ -23,17 +23,17 @@ typedef struct
   const gchar *stray_words_name;
   SlHandle stray_words;
   SlCounter *skipped_keys;
-} SlKvParser;
+} KvParser;
 
-extern const SlOptionSpec sl_kv_parser_options[];
-gboolean sl_kv_parser_init (SlDriver *self, GError **error);
+extern const SlOptionSpec kv_parser_options[];
+gboolean kv_parser_init (SlDriver *self, GError **error);
 
 /* Sets msg's fields from the pairs of the parser's input, each value
  * passed through transform when it is not NULL. */
-gboolean sl_kv_parser_scan (SlKvParser *parser, SlMessage **msg, SlKvTransform transform);
+gboolean kv_parser_scan (KvParser *parser, SlMessage **msg, KvTransform transform);
 
 extern const SlDriverClass kv_parser_class;
-extern const SlDriverClass sl_linux_audit_parser_class;
+extern const SlDriverClass linux_audit_parser_class;
 extern const SlDriverClass snmptrapd_parser_class;
 
 G_END_DECLS

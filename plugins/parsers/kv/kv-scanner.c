@@ -15,12 +15,12 @@ typedef struct
   GString *value;
   GString *transformed;
   GString *stray_words;
-} SlKvScratch;
+} KvScratch;
 
 static void
 scratch_free (gpointer p)
 {
-  SlKvScratch *scratch = p;
+  KvScratch *scratch = p;
   g_string_free (scratch->value, TRUE);
   g_string_free (scratch->transformed, TRUE);
   g_string_free (scratch->stray_words, TRUE);
@@ -29,13 +29,13 @@ scratch_free (gpointer p)
 
 static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
 
-static SlKvScratch *
+static KvScratch *
 scratch_get (void)
 {
-  SlKvScratch *scratch = g_private_get (&scratch_key);
+  KvScratch *scratch = g_private_get (&scratch_key);
   if (!scratch)
     {
-      scratch = g_new (SlKvScratch, 1);
+      scratch = g_new (KvScratch, 1);
       scratch->value = g_string_sized_new (256);
       scratch->transformed = g_string_sized_new (256);
       scratch->stray_words = g_string_sized_new (64);
@@ -45,12 +45,12 @@ scratch_get (void)
 }
 
 void
-sl_kv_scanner_init (SlKvScanner *scanner, gchar value_separator, const gchar *pair_separator,
-                    SlKvTransform transform, gboolean stray_words, const gchar *input)
+kv_scanner_init (KvScanner *scanner, gchar value_separator, const gchar *pair_separator,
+                    KvTransform transform, gboolean stray_words, const gchar *input)
 {
-  SlKvScratch *scratch = scratch_get ();
+  KvScratch *scratch = scratch_get ();
 
-  *scanner = (SlKvScanner) {
+  *scanner = (KvScanner) {
     .value_separator = value_separator,
     .pair_separator = pair_separator ? pair_separator : ", ",
     .transform = transform,
@@ -67,7 +67,7 @@ sl_kv_scanner_init (SlKvScanner *scanner, gchar value_separator, const gchar *pa
 }
 
 static gboolean
-is_key_char (const SlKvScanner *scanner, gchar c)
+is_key_char (const KvScanner *scanner, gchar c)
 {
   if (scanner->is_key_char)
     return scanner->is_key_char (c);
@@ -75,7 +75,7 @@ is_key_char (const SlKvScanner *scanner, gchar c)
 }
 
 static void
-add_stray_word (SlKvScanner *scanner, const gchar *word, gsize len)
+add_stray_word (KvScanner *scanner, const gchar *word, gsize len)
 {
   if (!scanner->stray_words)
     return;
@@ -91,7 +91,7 @@ add_stray_word (SlKvScanner *scanner, const gchar *word, gsize len)
 }
 
 static gboolean
-extract_key (SlKvScanner *scanner)
+extract_key (KvScanner *scanner)
 {
   const gchar *input = scanner->input + scanner->pos;
 
@@ -118,7 +118,7 @@ extract_key (SlKvScanner *scanner)
 }
 
 static gboolean
-at_pair_separator (const SlKvScanner *scanner, const gchar *cur, const gchar **next)
+at_pair_separator (const KvScanner *scanner, const gchar *cur, const gchar **next)
 {
   if (strncmp (cur, scanner->pair_separator, scanner->pair_separator_len) != 0)
     return FALSE;
@@ -127,7 +127,7 @@ at_pair_separator (const SlKvScanner *scanner, const gchar *cur, const gchar **n
 }
 
 static gboolean
-key_follows (const SlKvScanner *scanner, const gchar *cur)
+key_follows (const KvScanner *scanner, const gchar *cur)
 {
   const gchar *p = cur;
   while (is_key_char (scanner, *p))
@@ -139,7 +139,7 @@ key_follows (const SlKvScanner *scanner, const gchar *cur)
 
 /* Whether a value ends at cur, and where what follows it starts. */
 static gboolean
-match_delimiter (const SlKvScanner *scanner, const gchar *cur, const gchar **next)
+match_delimiter (const KvScanner *scanner, const gchar *cur, const gchar **next)
 {
   if (*cur == ' ' && !scanner->value_was_quoted)
     {
@@ -174,7 +174,7 @@ scanner_delimiter (const gchar *cur, const gchar **next, gpointer user_data)
 }
 
 static void
-extract_value (SlKvScanner *scanner)
+extract_value (KvScanner *scanner)
 {
   const gchar *input = scanner->input + scanner->pos;
   const gchar *end;
@@ -195,7 +195,7 @@ extract_value (SlKvScanner *scanner)
 }
 
 gboolean
-sl_kv_scanner_next (SlKvScanner *scanner)
+kv_scanner_next (KvScanner *scanner)
 {
   if (scanner->input[scanner->pos] == scanner->stop_char || !extract_key (scanner))
     return FALSE;
@@ -215,7 +215,7 @@ sl_kv_scanner_next (SlKvScanner *scanner)
 }
 
 const gchar *
-sl_kv_scanner_stray_words (const SlKvScanner *scanner, gsize *len)
+kv_scanner_stray_words (const KvScanner *scanner, gsize *len)
 {
   *len = scanner->stray_words ? scanner->stray_words->len : 0;
   return scanner->stray_words ? scanner->stray_words->str : "";

@@ -26,7 +26,7 @@ may_be_hex_encoded (const gchar *key, gsize len)
 }
 
 static gboolean
-decode_hex (const SlKvScanner *scanner, GString *out)
+decode_hex (const KvScanner *scanner, GString *out)
 {
   const GString *value = scanner->value;
 
@@ -52,17 +52,17 @@ decode_hex (const SlKvScanner *scanner, GString *out)
 static gboolean
 linux_audit_parser_process (SlDriver *self, SlMessage **msg)
 {
-  return sl_kv_parser_scan ((SlKvParser *) self, msg, decode_hex);
+  return kv_parser_scan ((KvParser *) self, msg, decode_hex);
 }
 
 static const SlParserOps linux_audit_parser_ops = { .process = linux_audit_parser_process };
 
-const SlDriverClass sl_linux_audit_parser_class = {
+const SlDriverClass linux_audit_parser_class = {
   .kind = SL_DRIVER_PARSER,
   .name = "linux-audit-parser",
   .summary = "sets fields from a Linux audit record's key=value pairs, hex-encoded values decoded",
-  .options = sl_kv_parser_options,
-  .instance_size = sizeof (SlKvParser),
-  .init = sl_kv_parser_init,
+  .options = kv_parser_options,
+  .instance_size = sizeof (KvParser),
+  .init = kv_parser_init,
   .ops.parser = &linux_audit_parser_ops,
 };

@@ -277,7 +277,7 @@ is_varbind_key_char (gchar c)
 
 /* "= STRING: value": the type is left out of the value. */
 static void
-skip_type (SlKvScanner *scanner)
+skip_type (KvScanner *scanner)
 {
   const gchar *start = scanner->input + scanner->pos;
   while (*start == ' ' || *start == '\t')
@@ -290,12 +290,12 @@ skip_type (SlKvScanner *scanner)
 static void
 read_varbinds (TrapReader *r)
 {
-  SlKvScanner scanner;
-  sl_kv_scanner_init (&scanner, '=', "\t", NULL, FALSE, r->p);
+  KvScanner scanner;
+  kv_scanner_init (&scanner, '=', "\t", NULL, FALSE, r->p);
   scanner.stop_char = '\n';
   scanner.is_key_char = is_varbind_key_char;
   scanner.annotation = skip_type;
-  while (sl_kv_scanner_next (&scanner))
+  while (kv_scanner_next (&scanner))
     add_pair (r, scanner.key, scanner.key_len, scanner.value->str, scanner.value->len);
 }
 

@@ -10,7 +10,7 @@
 #include <linux/acct.h>
 #include <string.h>
 
-typedef struct acct_v3 SlPacctRecord;
+typedef struct acct_v3 PacctRecord;
 
 enum
 {
@@ -72,7 +72,7 @@ static gboolean
 pacct_parse (SlMessage *msg, const SlParseOptions *options)
 {
   static GOnce once = G_ONCE_INIT;
-  SlPacctRecord rec;
+  PacctRecord rec;
   gchar error[160];
 
   if (msg->raw_len < sizeof rec)
@@ -113,7 +113,7 @@ pacct_parse (SlMessage *msg, const SlParseOptions *options)
   return TRUE;
 }
 
-static const SlFormatOps pacct_format_ops = { .parse = pacct_parse, .record_size = sizeof (SlPacctRecord) };
+static const SlFormatOps pacct_format_ops = { .parse = pacct_parse, .record_size = sizeof (PacctRecord) };
 
 static const SlDriverClass pacct_format_class = {
   .kind = SL_DRIVER_FORMAT,

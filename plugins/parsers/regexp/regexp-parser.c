@@ -15,10 +15,10 @@
  * otherwise let one hostile line hold a source thread for seconds; beyond
  * this the pattern counts as not matching. PCRE2 takes the lower of this
  * and any limit the pattern itself starts with. */
-#define SL_REGEXP_MATCH_LIMIT "(*LIMIT_MATCH=1000000)"
+#define REGEXP_MATCH_LIMIT "(*LIMIT_MATCH=1000000)"
 
 /* $0 to $255, as syslog-ng keeps them */
-#define SL_REGEXP_MAX_MATCHES 256
+#define REGEXP_MAX_MATCHES 256
 
 enum
 {
@@ -36,14 +36,14 @@ typedef struct
 {
   gchar *name;
   SlHandle field;
-} SlRegexpGroup;
+} RegexpGroup;
 
 typedef struct
 {
   GRegex *regex;
-  GArray *groups;   /* SlRegexpGroup */
-  guint matches;    /* $0 and the numbered groups, at most SL_REGEXP_MAX_MATCHES */
-} SlRegexpPattern;
+  GArray *groups;   /* RegexpGroup */
+  guint matches;    /* $0 and the numbered groups, at most REGEXP_MAX_MATCHES */
+} RegexpPattern;
 
 typedef struct
 {
@@ -52,18 +52,18 @@ typedef struct
   GPtrArray *pattern_texts;
   const gchar *prefix;
   guint32 flags;
-  GPtrArray *patterns;   /* SlRegexpPattern */
+  GPtrArray *patterns;   /* RegexpPattern */
   gboolean utf8;
   SlCounter *failed;
   SlCounter *match_limit;
-  SlHandle match_fields[SL_REGEXP_MAX_MATCHES];
-} SlRegexpParser;
+  SlHandle match_fields[REGEXP_MAX_MATCHES];
+} RegexpParser;
 
 static const SlOptionSpec regexp_parser_options[] = {
-  { "patterns", SL_LIST (SlRegexpParser, pattern_texts), NULL, "regular expressions, tried in order until one matches" },
-  { "prefix", SL_STRING (SlRegexpParser, prefix), "", "put before the name of every group" },
-  { "template", SL_TEMPLATE (SlRegexpParser, template), NULL, "the text to match; ${MESSAGE} when not given" },
-  { "flags", SL_FLAGS (SlRegexpParser, flags), NULL, "ignore-case; utf8 matches characters rather than bytes",
+  { "patterns", SL_LIST (RegexpParser, pattern_texts), NULL, "regular expressions, tried in order until one matches" },
+  { "prefix", SL_STRING (RegexpParser, prefix), "", "put before the name of every group" },
+  { "template", SL_TEMPLATE (RegexpParser, template), NULL, "the text to match; ${MESSAGE} when not given" },
+  { "flags", SL_FLAGS (RegexpParser, flags), NULL, "ignore-case; utf8 matches characters rather than bytes",
     .words = regexp_flag_words },
   { NULL }
 };
@@ -71,13 +71,13 @@ static const SlOptionSpec regexp_parser_options[] = {
 static void
 group_clear (gpointer p)
 {
-  g_free (((SlRegexpGroup *) p)->name);
+  g_free (((RegexpGroup *) p)->name);
 }
 
 static void
 pattern_free (gpointer p)
 {
-  SlRegexpPattern *pattern = p;
+  RegexpPattern *pattern = p;
   if (pattern->regex)
     g_regex_unref (pattern->regex);
   g_array_unref (pattern->groups);
@@ -98,7 +98,7 @@ group_name_len (const gchar *text, gchar close)
 /* GRegex cannot list its group names, so they are read from the pattern:
  * every (?<name>, (?P<name> and (?'name' outside a class or an escape. */
 static void
-collect_groups (SlRegexpPattern *pattern, const gchar *text, const gchar *prefix)
+collect_groups (RegexpPattern *pattern, const gchar *text, const gchar *prefix)
 {
   gboolean in_class = FALSE;
 
@@ -145,7 +145,7 @@ collect_groups (SlRegexpPattern *pattern, const gchar *text, const gchar *prefix
       if (!name)
         continue;
 
-      SlRegexpGroup group = { g_strndup (name, len), SL_F_NONE };
+      RegexpGroup group = { g_strndup (name, len), SL_F_NONE };
       gchar *field = g_strconcat (prefix, group.name, NULL);
       group.field = sl_field_handle (field);
       g_free (field);
@@ -154,7 +154,7 @@ collect_groups (SlRegexpPattern *pattern, const gchar *text, const gchar *prefix
 }
 
 static gboolean
-compile_pattern (SlRegexpParser *parser, const gchar *text, GRegexCompileFlags flags, const gchar *prefix,
+compile_pattern (RegexpParser *parser, const gchar *text, GRegexCompileFlags flags, const gchar *prefix,
                  SlCfgPos pos, GError **error)
 {
   GError *inner = NULL;
@@ -169,9 +169,9 @@ compile_pattern (SlRegexpParser *parser, const gchar *text, GRegexCompileFlags f
     }
   g_regex_unref (plain);
 
-  gchar *limited = g_strconcat (SL_REGEXP_MATCH_LIMIT, text, NULL);
-  SlRegexpPattern *pattern = g_new0 (SlRegexpPattern, 1);
-  pattern->groups = g_array_new (FALSE, TRUE, sizeof (SlRegexpGroup));
+  gchar *limited = g_strconcat (REGEXP_MATCH_LIMIT, text, NULL);
+  RegexpPattern *pattern = g_new0 (RegexpPattern, 1);
+  pattern->groups = g_array_new (FALSE, TRUE, sizeof (RegexpGroup));
   g_array_set_clear_func (pattern->groups, group_clear);
   pattern->regex = g_regex_new (limited, flags | G_REGEX_OPTIMIZE, 0, &inner);
   g_free (limited);
@@ -183,14 +183,14 @@ compile_pattern (SlRegexpParser *parser, const gchar *text, GRegexCompileFlags f
       return FALSE;
     }
   collect_groups (pattern, text, prefix);
-  pattern->matches = MIN ((guint) g_regex_get_capture_count (pattern->regex) + 1, SL_REGEXP_MAX_MATCHES);
+  pattern->matches = MIN ((guint) g_regex_get_capture_count (pattern->regex) + 1, REGEXP_MAX_MATCHES);
   return TRUE;
 }
 
 static gboolean
 regexp_parser_init (SlDriver *self, GError **error)
 {
-  SlRegexpParser *parser = (SlRegexpParser *) self;
+  RegexpParser *parser = (RegexpParser *) self;
   SlOptions *options = self->options;
 
   parser->patterns = g_ptr_array_new_with_free_func (pattern_free);
@@ -213,7 +213,7 @@ regexp_parser_init (SlDriver *self, GError **error)
                           sl_options_pos (options, "patterns"), error))
       return FALSE;
 
-  for (guint i = 0; i < SL_REGEXP_MAX_MATCHES; i++)
+  for (guint i = 0; i < REGEXP_MAX_MATCHES; i++)
     {
       gchar name[8];
       g_snprintf (name, sizeof name, "%u", i);
@@ -227,7 +227,7 @@ regexp_parser_init (SlDriver *self, GError **error)
 /* As syslog-ng: a group that took no part in the match leaves its $N as it
  * was, and the numbered matches above the pattern's groups are unset. */
 static void
-set_groups (const SlRegexpParser *parser, const SlRegexpPattern *pattern, const GMatchInfo *info,
+set_groups (const RegexpParser *parser, const RegexpPattern *pattern, const GMatchInfo *info,
             const gchar *input, SlMessage *msg)
 {
   for (guint i = 0; i < pattern->matches; i++)
@@ -237,12 +237,12 @@ set_groups (const SlRegexpParser *parser, const SlRegexpPattern *pattern, const 
         sl_message_set (msg, parser->match_fields[i], input + start, end - start);
     }
   SlHandle limit = sl_message_handle_limit (msg);
-  for (guint i = pattern->matches; i < SL_REGEXP_MAX_MATCHES; i++)
+  for (guint i = pattern->matches; i < REGEXP_MAX_MATCHES; i++)
     if (parser->match_fields[i] < limit)
       sl_message_unset (msg, parser->match_fields[i]);
   for (guint i = 0; i < pattern->groups->len; i++)
     {
-      const SlRegexpGroup *group = &g_array_index (pattern->groups, SlRegexpGroup, i);
+      const RegexpGroup *group = &g_array_index (pattern->groups, RegexpGroup, i);
       gint start, end;
       if (g_match_info_fetch_named_pos (info, group->name, &start, &end) && start >= 0)
         sl_message_set (msg, group->field, input + start, end - start);
@@ -252,7 +252,7 @@ set_groups (const SlRegexpParser *parser, const SlRegexpPattern *pattern, const 
 static gboolean
 regexp_parser_process (SlDriver *self, SlMessage **msg)
 {
-  SlRegexpParser *parser = (SlRegexpParser *) self;
+  RegexpParser *parser = (RegexpParser *) self;
   gsize len;
   const gchar *input = sl_parser_input (parser->template, *msg, &len);
 
@@ -260,7 +260,7 @@ regexp_parser_process (SlDriver *self, SlMessage **msg)
    * invalid sequences in a pattern compiled for characters */
   for (guint i = 0; (!parser->utf8 || g_utf8_validate_len (input, len, NULL)) && i < parser->patterns->len; i++)
     {
-      const SlRegexpPattern *pattern = g_ptr_array_index (parser->patterns, i);
+      const RegexpPattern *pattern = g_ptr_array_index (parser->patterns, i);
       GMatchInfo *info = NULL;
       GError *error = NULL;
       gboolean matched = g_regex_match_full (pattern->regex, input, len, 0, 0, &info, &error);
@@ -285,7 +285,7 @@ regexp_parser_process (SlDriver *self, SlMessage **msg)
 static void
 regexp_parser_free (SlDriver *self)
 {
-  SlRegexpParser *parser = (SlRegexpParser *) self;
+  RegexpParser *parser = (RegexpParser *) self;
 
   if (parser->patterns)
     g_ptr_array_unref (parser->patterns);
@@ -298,7 +298,7 @@ static const SlDriverClass regexp_parser_class = {
   .name = "regexp-parser",
   .summary = "sets fields from the named groups of the first regular expression that matches",
   .options = regexp_parser_options,
-  .instance_size = sizeof (SlRegexpParser),
+  .instance_size = sizeof (RegexpParser),
   .init = regexp_parser_init,
   .free = regexp_parser_free,
   .ops.parser = &regexp_parser_ops,

@@ -20,15 +20,15 @@ sdata_handle (SlHandle *cache, const gchar *name)
 }
 
 static void
-skip_spaces (SlScan *s)
+skip_spaces (Scan *s)
 {
-  while (sl_scan_skip (s, ' '))
+  while (scan_skip (s, ' '))
     ;
 }
 
 /* Cisco's "123: " in front of the stamp, kept as .SDATA.meta.sequenceId. */
 static void
-parse_cisco_sequence (SlMessage *msg, SlScan *s)
+parse_cisco_sequence (SlMessage *msg, Scan *s)
 {
   static SlHandle sequence_id;
   const gchar *p = s->p;
@@ -48,11 +48,11 @@ parse_cisco_sequence (SlMessage *msg, SlScan *s)
 /* Cisco marks a stamp from an unsynchronised clock with '*', a
  * synchronised one with '.'. */
 static void
-parse_cisco_stamp_mark (SlMessage *msg, SlScan *s)
+parse_cisco_stamp_mark (SlMessage *msg, Scan *s)
 {
   static SlHandle is_synced;
 
-  if (sl_scan_at (s, '*') || sl_scan_at (s, '.'))
+  if (scan_at (s, '*') || scan_at (s, '.'))
     {
       sl_message_set (msg, sdata_handle (&is_synced, ".SDATA.timeQuality.isSynced"),
                       *s->p == '*' ? "0" : "1", 1);
@@ -63,7 +63,7 @@ parse_cisco_stamp_mark (SlMessage *msg, SlScan *s)
 /* The tag: a run of program characters, an optional [pid], an optional
  * colon and one space; whatever is there of it. */
 static void
-parse_program (SlMessage *msg, SlScan *s)
+parse_program (SlMessage *msg, Scan *s)
 {
   const gchar *start = s->p;
 
@@ -71,7 +71,7 @@ parse_program (SlMessage *msg, SlScan *s)
     s->p++;
   sl_message_set_slice (msg, SL_F_PROGRAM, start, s->p - start);
 
-  if (sl_scan_at (s, '['))
+  if (scan_at (s, '['))
     {
       const gchar *pid = s->p + 1;
       s->p++;
@@ -79,21 +79,21 @@ parse_program (SlMessage *msg, SlScan *s)
         s->p++;
       if (s->p < s->end)
         sl_message_set_slice (msg, SL_F_PID, pid, s->p - pid);
-      sl_scan_skip (s, ']');
+      scan_skip (s, ']');
     }
-  sl_scan_skip (s, ':');
-  sl_scan_skip (s, ' ');
+  scan_skip (s, ':');
+  scan_skip (s, ' ');
   sl_message_set_slice (msg, SL_F_LEGACY_MSGHDR, start, s->p - start);
 }
 
 static void
-parse_header (SlMessage *msg, SlScan *s, const SlSyslogOptions *options)
+parse_header (SlMessage *msg, Scan *s, const SyslogOptions *options)
 {
   parse_cisco_sequence (msg, s);
   skip_spaces (s);
   parse_cisco_stamp_mark (msg, s);
 
-  if (!sl_syslog_scan_rfc3164_stamp (s, &msg->recvd, &msg->stamp))
+  if (!syslog_scan_rfc3164_stamp (s, &msg->recvd, &msg->stamp))
     {
       /* no stamp: what a local program wrote, "program[pid]: message" */
       msg->stamp = msg->recvd;
@@ -105,21 +105,21 @@ parse_header (SlMessage *msg, SlScan *s, const SlSyslogOptions *options)
   gsize host_len = 0;
   skip_spaces (s);
   /* AIX's syslogd names the host it relays for */
-  if (sl_scan_starts_with (s, aix_forwarded, sizeof aix_forwarded - 1))
+  if (scan_starts_with (s, aix_forwarded, sizeof aix_forwarded - 1))
     {
       s->p += sizeof aix_forwarded - 1;
       host = s->p;
       while (s->p < s->end && *s->p != ':')
         s->p++;
       host_len = s->p - host;
-      while (sl_scan_at (s, ' ') || sl_scan_at (s, ':'))
+      while (scan_at (s, ' ') || scan_at (s, ':'))
         s->p++;
     }
   /* syslogd's summary of repeats names neither host nor program */
-  if (!(sl_scan_left (s) > sizeof repeated_text - 1
-        && sl_scan_starts_with (s, repeated_text, sizeof repeated_text - 1)))
+  if (!(scan_left (s) > sizeof repeated_text - 1
+        && scan_starts_with (s, repeated_text, sizeof repeated_text - 1)))
     {
-      if (!host && !options->no_hostname && sl_syslog_scan_hostname (s, options->check_hostname, &host, &host_len))
+      if (!host && !options->no_hostname && syslog_scan_hostname (s, options->check_hostname, &host, &host_len))
         skip_spaces (s);
       parse_program (msg, s);
     }
@@ -128,16 +128,16 @@ parse_header (SlMessage *msg, SlScan *s, const SlSyslogOptions *options)
 }
 
 gboolean
-sl_syslog_parse_rfc3164 (SlMessage *msg, SlScan *s, const SlSyslogOptions *options, gsize *error_at)
+syslog_parse_rfc3164 (SlMessage *msg, Scan *s, const SyslogOptions *options, gsize *error_at)
 {
   const gchar *start = s->p;
 
-  if (!sl_syslog_scan_pri (s, options->default_pri, &msg->pri))
+  if (!syslog_scan_pri (s, options->default_pri, &msg->pri))
     {
       *error_at = s->p - start;
       return FALSE;
     }
   parse_header (msg, s, options);
-  sl_message_set_slice (msg, SL_F_MESSAGE, s->p, sl_scan_left (s));
+  sl_message_set_slice (msg, SL_F_MESSAGE, s->p, scan_left (s));
   return TRUE;
 }

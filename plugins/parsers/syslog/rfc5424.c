@@ -15,9 +15,9 @@
 static const gchar utf8_bom[] = "\xEF\xBB\xBF";
 
 static gboolean
-scan_version (SlScan *s)
+scan_version (Scan *s)
 {
-  SlScan t = *s;
+  Scan t = *s;
   gint version = 0;
 
   while (t.p < t.end && *t.p != ' ')
@@ -35,9 +35,9 @@ scan_version (SlScan *s)
 
 /* APP-NAME, PROCID, MSGID: up to the next space, "-" for none, cut to max. */
 static void
-parse_column (SlMessage *msg, SlScan *s, SlHandle field, gsize max)
+parse_column (SlMessage *msg, Scan *s, SlHandle field, gsize max)
 {
-  const gchar *space = memchr (s->p, ' ', sl_scan_left (s));
+  const gchar *space = memchr (s->p, ' ', scan_left (s));
   if (!space)
     {
       s->p = s->end;
@@ -54,9 +54,9 @@ parse_column (SlMessage *msg, SlScan *s, SlHandle field, gsize max)
  * that $SDATA still carries everything received. Anything else than '-'
  * or '[' is no structured data and is left for the message. */
 static gboolean
-parse_structured_data (SlMessage *msg, SlScan *s)
+parse_structured_data (SlMessage *msg, Scan *s)
 {
-  if (sl_scan_skip (s, '-') || !sl_scan_at (s, '['))
+  if (scan_skip (s, '-') || !scan_at (s, '['))
     return TRUE;
   static const SyslogSdTarget sdata = { SYSLOG_SDATA_PREFIX, sizeof SYSLOG_SDATA_PREFIX - 1, TRUE };
   const gchar *start = s->p;
@@ -69,20 +69,20 @@ parse_structured_data (SlMessage *msg, SlScan *s)
 }
 
 static gboolean
-parse_after_version (SlMessage *msg, SlScan *s, const SlSyslogOptions *options)
+parse_after_version (SlMessage *msg, Scan *s, const SyslogOptions *options)
 {
-  if (!sl_scan_skip (s, ' '))
+  if (!scan_skip (s, ' '))
     return FALSE;
-  if (sl_scan_skip (s, '-'))
+  if (scan_skip (s, '-'))
     msg->stamp = msg->recvd;
-  else if (!sl_syslog_scan_iso_stamp (s, &msg->stamp))
+  else if (!syslog_scan_iso_stamp (s, &msg->stamp))
     return FALSE;
-  if (!sl_scan_skip (s, ' '))
+  if (!scan_skip (s, ' '))
     return FALSE;
 
   const gchar *host;
   gsize host_len;
-  if (!sl_syslog_scan_hostname (s, options->check_hostname, &host, &host_len))
+  if (!syslog_scan_hostname (s, options->check_hostname, &host, &host_len))
     {
       /* syslog-ng points past the character that is not a space */
       if (s->p < s->end)
@@ -94,37 +94,37 @@ parse_after_version (SlMessage *msg, SlScan *s, const SlSyslogOptions *options)
     sl_message_set_slice (msg, SL_F_HOST, host, host_len);
 
   parse_column (msg, s, SL_F_PROGRAM, APP_NAME_MAX);
-  if (!sl_scan_skip (s, ' '))
+  if (!scan_skip (s, ' '))
     return FALSE;
   parse_column (msg, s, SL_F_PID, PROCID_MAX);
-  if (!sl_scan_skip (s, ' '))
+  if (!scan_skip (s, ' '))
     return FALSE;
   parse_column (msg, s, SL_F_MSGID, MSGID_MAX);
-  if (!sl_scan_skip (s, ' ') || !parse_structured_data (msg, s))
+  if (!scan_skip (s, ' ') || !parse_structured_data (msg, s))
     return FALSE;
 
   /* MSG is optional; when it is there a space separates it */
   if (s->p < s->end)
     {
-      if (!sl_scan_skip (s, ' '))
+      if (!scan_skip (s, ' '))
         return FALSE;
-      if (sl_scan_starts_with (s, utf8_bom, sizeof utf8_bom - 1))
+      if (scan_starts_with (s, utf8_bom, sizeof utf8_bom - 1))
         s->p += sizeof utf8_bom - 1;
     }
-  sl_message_set_slice (msg, SL_F_MESSAGE, s->p, sl_scan_left (s));
+  sl_message_set_slice (msg, SL_F_MESSAGE, s->p, scan_left (s));
   return TRUE;
 }
 
 gboolean
-sl_syslog_parse_rfc5424 (SlMessage *msg, SlScan *s, const SlSyslogOptions *options, gsize *error_at)
+syslog_parse_rfc5424 (SlMessage *msg, Scan *s, const SyslogOptions *options, gsize *error_at)
 {
   const gchar *start = s->p;
-  SlScan t = *s;
+  Scan t = *s;
 
-  if (!sl_syslog_scan_pri (&t, options->default_pri, &msg->pri) || !scan_version (&t))
+  if (!syslog_scan_pri (&t, options->default_pri, &msg->pri) || !scan_version (&t))
     {
       if (!options->no_rfc3164_fallback)
-        return sl_syslog_parse_rfc3164 (msg, s, options, error_at);
+        return syslog_parse_rfc3164 (msg, s, options, error_at);
       *error_at = t.p - start;
       return FALSE;
     }

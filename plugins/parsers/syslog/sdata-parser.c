@@ -53,11 +53,11 @@ sdata_parser_process (SlDriver *d, SlMessage **msg)
   SdataParser *self = (SdataParser *) d;
   gsize len;
   const gchar *input = sl_parser_input (self->template, *msg, &len);
-  SlScan s = { input, input + len };
-  if (sl_scan_at (&s, '-'))
+  Scan s = { input, input + len };
+  if (scan_at (&s, '-'))
     return TRUE;
   gboolean refused = FALSE;
-  if (sl_scan_at (&s, '['))
+  if (scan_at (&s, '['))
     {
       sl_message_make_writable (msg);
       if (syslog_sd_parse_elements (*msg, &s, &self->target, &refused))

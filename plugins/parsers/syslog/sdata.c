@@ -38,7 +38,7 @@ store (SlMessage *msg, const SyslogSdTarget *target, SlHandle field, const gchar
  * any other backslash is kept; an unescaped ']' is an error. Only a value
  * with escapes in it is copied. */
 static gboolean
-parse_sd_value (SlMessage *msg, const SyslogSdTarget *target, SlHandle field, SlScan *s)
+parse_sd_value (SlMessage *msg, const SyslogSdTarget *target, SlHandle field, Scan *s)
 {
   const gchar *start = s->p;
   gboolean quote = FALSE, has_escapes = FALSE;
@@ -55,7 +55,7 @@ parse_sd_value (SlMessage *msg, const SyslogSdTarget *target, SlHandle field, Sl
       else
         quote = FALSE;
     }
-  if (!sl_scan_at (s, '"'))
+  if (!scan_at (s, '"'))
     return FALSE;
   const gchar *end = s->p++;
 
@@ -90,7 +90,7 @@ parse_sd_value (SlMessage *msg, const SyslogSdTarget *target, SlHandle field, Sl
  * PREFIXid.name; an element without params is kept as an empty PREFIXid
  * so that it is seen. */
 static gboolean
-parse_sd_element (SlMessage *msg, SlScan *s, const SyslogSdTarget *target, gboolean *refused)
+parse_sd_element (SlMessage *msg, Scan *s, const SyslogSdTarget *target, gboolean *refused)
 {
   gchar name[SD_NAME_BUF];
   const gsize prefix_len = target->prefix_len;
@@ -107,13 +107,13 @@ parse_sd_element (SlMessage *msg, SlScan *s, const SyslogSdTarget *target, gbool
     }
   gsize element_len = prefix_len + id_len;
   name[element_len] = '\0';
-  if (sl_scan_at (s, ']'))
+  if (scan_at (s, ']'))
     store (msg, target, sd_handle (name, refused), s->p, 0);
   name[element_len] = '.';
 
   while (s->p < s->end && *s->p != ']')
     {
-      if (!sl_scan_skip (s, ' ') || s->p >= s->end || !is_sd_name_char (*s->p))
+      if (!scan_skip (s, ' ') || s->p >= s->end || !is_sd_name_char (*s->p))
         return FALSE;
       gsize len = element_len + 1;
       for (; s->p < s->end && *s->p != '='; s->p++)
@@ -123,18 +123,18 @@ parse_sd_element (SlMessage *msg, SlScan *s, const SyslogSdTarget *target, gbool
           name[len++] = *s->p;
         }
       name[len] = '\0';
-      if (!sl_scan_skip (s, '=') || !sl_scan_skip (s, '"'))
+      if (!scan_skip (s, '=') || !scan_skip (s, '"'))
         return FALSE;
       if (!parse_sd_value (msg, target, sd_handle (name, refused), s))
         return FALSE;
     }
-  return sl_scan_skip (s, ']');
+  return scan_skip (s, ']');
 }
 
 gboolean
-syslog_sd_parse_elements (SlMessage *msg, SlScan *s, const SyslogSdTarget *target, gboolean *refused)
+syslog_sd_parse_elements (SlMessage *msg, Scan *s, const SyslogSdTarget *target, gboolean *refused)
 {
-  while (sl_scan_skip (s, '['))
+  while (scan_skip (s, '['))
     if (!parse_sd_element (msg, s, target, refused))
       return FALSE;
   return TRUE;

@@ -7,7 +7,7 @@
 
 /* "<PRI>1 ": what an RFC 5424 line starts with. */
 static gboolean
-looks_like_rfc5424 (const SlScan *s)
+looks_like_rfc5424 (const Scan *s)
 {
   const gchar *p = s->p;
   if (p >= s->end || *p++ != '<')
@@ -29,7 +29,7 @@ flag_bad_utf8 (SlMessage *msg)
 }
 
 gboolean
-sl_syslog_parse (SlMessage *msg, const SlSyslogOptions *options, gsize *error_at)
+syslog_parse (SlMessage *msg, const SyslogOptions *options, gsize *error_at)
 {
   gsize len = msg->raw_len;
   gboolean ok = TRUE;
@@ -37,7 +37,7 @@ sl_syslog_parse (SlMessage *msg, const SlSyslogOptions *options, gsize *error_at
   /* a trailing newline or NUL is framing, not message; a CR is kept */
   while (len && (msg->raw[len - 1] == '\n' || msg->raw[len - 1] == '\0'))
     len--;
-  SlScan s = { msg->raw, msg->raw + len };
+  Scan s = { msg->raw, msg->raw + len };
 
   msg->pri = options->default_pri;
   msg->stamp = msg->recvd;
@@ -48,10 +48,10 @@ sl_syslog_parse (SlMessage *msg, const SlSyslogOptions *options, gsize *error_at
   if (options->no_parse)
     sl_message_set_slice (msg, SL_F_MESSAGE, msg->raw, len);
   else if (options->syslog_protocol)
-    ok = sl_syslog_parse_rfc5424 (msg, &s, options, error_at);
+    ok = syslog_parse_rfc5424 (msg, &s, options, error_at);
   else if (!options->detect_syslog_protocol || !looks_like_rfc5424 (&s))
-    ok = sl_syslog_parse_rfc3164 (msg, &s, options, error_at);
-  else if (!sl_syslog_parse_rfc5424 (msg, &s, options, error_at))
+    ok = syslog_parse_rfc3164 (msg, &s, options, error_at);
+  else if (!syslog_parse_rfc5424 (msg, &s, options, error_at))
     {
       /* flags(detect-syslog-protocol) reads a well-formed RFC 5424 line as
        * such (doc/compatibility.md); a broken one is RFC 3164, as it would
@@ -61,8 +61,8 @@ sl_syslog_parse (SlMessage *msg, const SlSyslogOptions *options, gsize *error_at
         sl_message_set_slice (msg, SL_F_RAWMSG, msg->raw, len);
       msg->pri = options->default_pri;
       msg->stamp = msg->recvd;
-      s = (SlScan) { msg->raw, msg->raw + len };
-      ok = sl_syslog_parse_rfc3164 (msg, &s, options, error_at);
+      s = (Scan) { msg->raw, msg->raw + len };
+      ok = syslog_parse_rfc3164 (msg, &s, options, error_at);
     }
 
   if (ok && options->validate_utf8)
@@ -120,18 +120,18 @@ static gboolean
 syslog_format_parse (SlMessage *msg, const SlParseOptions *parse_options)
 {
   gint pri = parse_options->default_pri;
-  SlSyslogOptions options = {
+  SyslogOptions options = {
     .syslog_protocol = parse_options->syslog_protocol,
     .no_rfc3164_fallback = parse_options->no_rfc3164_fallback,
     .detect_syslog_protocol = parse_options->detect_syslog_protocol,
     .no_parse = parse_options->no_parse,
     .store_raw = parse_options->store_raw,
     .no_hostname = parse_options->no_hostname,
-    .default_pri = pri >= 0 && pri <= 255 ? (guint8) pri : SL_SYSLOG_DEFAULT_PRI,
+    .default_pri = pri >= 0 && pri <= 255 ? (guint8) pri : SYSLOG_DEFAULT_PRI,
   };
   gsize error_at;
 
-  if (sl_syslog_parse (msg, &options, &error_at))
+  if (syslog_parse (msg, &options, &error_at))
     return TRUE;
   make_error_record (msg, error_at);
   return FALSE;

@@ -7,5 +7,5 @@
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "syslog",
-  .drivers = (const SlDriverClass *const[]) { &syslog_format_class, &sl_syslog_parser_class, &syslog_sdata_parser_class, NULL },
+  .drivers = (const SlDriverClass *const[]) { &syslog_format_class, &syslog_parser_class, &syslog_sdata_parser_class, NULL },
 };

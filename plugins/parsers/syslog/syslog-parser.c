@@ -39,21 +39,21 @@ typedef struct
   SlDriver base;
   guint32 flags;
   SlTemplate *template;
-  SlSyslogOptions options;
-} SlSyslogParser;
+  SyslogOptions options;
+} SyslogParser;
 
 static const SlOptionSpec syslog_parser_options[] = {
-  { "flags", SL_FLAGS (SlSyslogParser, flags), NULL, "how to read the line; assume-utf8 turns validate-utf8 off; RFC 3164 unless syslog-protocol (RFC 5424) "
+  { "flags", SL_FLAGS (SyslogParser, flags), NULL, "how to read the line; assume-utf8 turns validate-utf8 off; RFC 3164 unless syslog-protocol (RFC 5424) "
     "or detect-syslog-protocol (RFC 5424 when the line starts with <PRI>1)",
     .words = syslog_parser_flag_words },
-  { "template", SL_TEMPLATE (SlSyslogParser, template), "${MESSAGE}", "the text to parse; only ${MESSAGE} is supported" },
+  { "template", SL_TEMPLATE (SyslogParser, template), "${MESSAGE}", "the text to parse; only ${MESSAGE} is supported" },
   { NULL }
 };
 
 static gboolean
 syslog_parser_init (SlDriver *self, GError **error)
 {
-  SlSyslogParser *parser = (SlSyslogParser *) self;
+  SyslogParser *parser = (SyslogParser *) self;
 
   if (sl_template_single_field (parser->template) != SL_F_MESSAGE)
     {
@@ -64,7 +64,7 @@ syslog_parser_init (SlDriver *self, GError **error)
     }
 
   guint32 flags = parser->flags;
-  parser->options = (SlSyslogOptions) {
+  parser->options = (SyslogOptions) {
     .syslog_protocol = (flags & FLAG_SYSLOG_PROTOCOL) != 0,
     .no_rfc3164_fallback = (flags & FLAG_NO_RFC3164_FALLBACK) != 0,
     .detect_syslog_protocol = (flags & FLAG_DETECT_SYSLOG_PROTOCOL) != 0,
@@ -72,7 +72,7 @@ syslog_parser_init (SlDriver *self, GError **error)
     .store_raw = (flags & FLAG_STORE_RAW) != 0,
     .check_hostname = (flags & FLAG_CHECK_HOSTNAME) != 0,
     .validate_utf8 = (flags & FLAG_VALIDATE_UTF8) && !(flags & FLAG_ASSUME_UTF8),
-    .default_pri = SL_SYSLOG_DEFAULT_PRI,
+    .default_pri = SYSLOG_DEFAULT_PRI,
   };
   return TRUE;
 }
@@ -117,17 +117,17 @@ take_parsed_fields (SlMessage *msg, const SlMessage *parsed)
  * the line has none) and the rest, not even a space skipped, becomes
  * MESSAGE; the other fields keep what the message had. */
 static gboolean
-parse_pri_only (SlSyslogParser *parser, SlMessage **msg, const gchar *line, gsize len)
+parse_pri_only (SyslogParser *parser, SlMessage **msg, const gchar *line, gsize len)
 {
-  SlScan s = { line, line + len };
+  Scan s = { line, line + len };
   guint8 pri = parser->options.default_pri;
 
-  sl_syslog_scan_pri (&s, parser->options.default_pri, &pri);
+  syslog_scan_pri (&s, parser->options.default_pri, &pri);
   sl_message_make_writable (msg);
   (*msg)->pri = pri;
   if (parser->options.store_raw)
     sl_message_set (*msg, SL_F_RAWMSG, line, len);
-  sl_message_set (*msg, SL_F_MESSAGE, s.p, sl_scan_left (&s));
+  sl_message_set (*msg, SL_F_MESSAGE, s.p, scan_left (&s));
   return TRUE;
 }
 
@@ -136,7 +136,7 @@ parse_pri_only (SlSyslogParser *parser, SlMessage **msg, const gchar *line, gsiz
 static gboolean
 syslog_parser_process (SlDriver *self, SlMessage **msg)
 {
-  SlSyslogParser *parser = (SlSyslogParser *) self;
+  SyslogParser *parser = (SyslogParser *) self;
   gsize len;
   const gchar *line = sl_message_get (*msg, SL_F_MESSAGE, &len);
   if (parser->flags & FLAG_NO_HEADER)
@@ -146,7 +146,7 @@ syslog_parser_process (SlDriver *self, SlMessage **msg)
 
   parsed->recvd = (*msg)->recvd;
   gsize error_at;
-  gboolean ok = sl_syslog_parse (parsed, &parser->options, &error_at);
+  gboolean ok = syslog_parse (parsed, &parser->options, &error_at);
   if (ok)
     {
       sl_message_make_writable (msg);
@@ -158,12 +158,12 @@ syslog_parser_process (SlDriver *self, SlMessage **msg)
 
 static const SlParserOps syslog_parser_ops = { .process = syslog_parser_process };
 
-const SlDriverClass sl_syslog_parser_class = {
+const SlDriverClass syslog_parser_class = {
   .kind = SL_DRIVER_PARSER,
   .name = "syslog-parser",
   .summary = "parses MESSAGE as an RFC 3164 or RFC 5424 line",
   .options = syslog_parser_options,
-  .instance_size = sizeof (SlSyslogParser),
+  .instance_size = sizeof (SyslogParser),
   .init = syslog_parser_init,
   .ops.parser = &syslog_parser_ops,
 };

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared by the files of the syslog plugin: the options both drivers parse
  * with, a bounded cursor over the received bytes, and the parsing steps. */
-#ifndef SL_SYSLOG_PRIVATE_H
-#define SL_SYSLOG_PRIVATE_H
+#ifndef SYSLOG_PRIVATE_H
+#define SYSLOG_PRIVATE_H
 
 #include <glib.h>
 #include <string.h>
@@ -12,7 +12,7 @@
 G_BEGIN_DECLS
 
 /* syslog-ng's facility user, severity notice */
-#define SL_SYSLOG_DEFAULT_PRI 13
+#define SYSLOG_DEFAULT_PRI 13
 
 typedef struct
 {
@@ -27,7 +27,7 @@ typedef struct
   gboolean no_hostname;       /* an RFC 3164 line has no host name: the program follows the stamp */
   gboolean validate_utf8;     /* flag a MESSAGE that is not UTF-8 */
   guint8 default_pri;         /* for lines without <PRI> */
-} SlSyslogOptions;
+} SyslogOptions;
 
 /* The unread part of a line. Every read goes through these helpers or
  * checks p < end itself, so no input can make the parser read past it. */
@@ -35,47 +35,47 @@ typedef struct
 {
   const gchar *p;
   const gchar *end;
-} SlScan;
+} Scan;
 
 static inline gsize
-sl_scan_left (const SlScan *s)
+scan_left (const Scan *s)
 {
   return (gsize) (s->end - s->p);
 }
 
 static inline gboolean
-sl_scan_at (const SlScan *s, gchar c)
+scan_at (const Scan *s, gchar c)
 {
   return s->p < s->end && *s->p == c;
 }
 
 static inline gboolean
-sl_scan_at_digit (const SlScan *s)
+scan_at_digit (const Scan *s)
 {
   return s->p < s->end && g_ascii_isdigit (*s->p);
 }
 
 static inline gboolean
-sl_scan_skip (SlScan *s, gchar c)
+scan_skip (Scan *s, gchar c)
 {
-  if (!sl_scan_at (s, c))
+  if (!scan_at (s, c))
     return FALSE;
   s->p++;
   return TRUE;
 }
 
 static inline void
-sl_scan_skip_spaces (SlScan *s)
+scan_skip_spaces (Scan *s)
 {
-  while (sl_scan_skip (s, ' '))
+  while (scan_skip (s, ' '))
     ;
 }
 
 /* Exactly n decimal digits. */
 static inline gboolean
-sl_scan_digits (SlScan *s, guint n, gint *out)
+scan_digits (Scan *s, guint n, gint *out)
 {
-  if (sl_scan_left (s) < n)
+  if (scan_left (s) < n)
     return FALSE;
   gint value = 0;
   for (guint i = 0; i < n; i++)
@@ -90,38 +90,38 @@ sl_scan_digits (SlScan *s, guint n, gint *out)
 }
 
 static inline gboolean
-sl_scan_starts_with (const SlScan *s, const gchar *text, gsize len)
+scan_starts_with (const Scan *s, const gchar *text, gsize len)
 {
-  return sl_scan_left (s) >= len && memcmp (s->p, text, len) == 0;
+  return scan_left (s) >= len && memcmp (s->p, text, len) == 0;
 }
 
 /* `<PRI>` as syslog-ng reads it: any number of digits up to '>' (or the
  * end), kept in 8 bits. FALSE (s left alone) when something else than a
  * digit comes before the '>'; *pri is default_pri when there is no '<'. */
-gboolean sl_syslog_scan_pri (SlScan *s, guint8 default_pri, guint8 *pri);
+gboolean syslog_scan_pri (Scan *s, guint8 default_pri, guint8 *pri);
 
 /* RFC 3339 with 'T' or a space between date and time, an optional fraction
  * and an optional zone ('Z' or +hh:mm); without a zone the stamp is local
  * time. Numbers out of range roll over, as syslog-ng's do. */
-gboolean sl_syslog_scan_iso_stamp (SlScan *s, SlTime *out);
+gboolean syslog_scan_iso_stamp (Scan *s, SlTime *out);
 /* What syslog-ng reads as an RFC 3164 stamp: an ISO one, "Feb  3 2026
  * 12:34:56" (PIX, ASA), "Feb  3 12:34:56 2026" (Linksys), or "Feb  3
  * 12:34:56[.frac]" with the year guessed from recvd; then an optional
  * colon. */
-gboolean sl_syslog_scan_rfc3164_stamp (SlScan *s, const SlTime *recvd, SlTime *out);
+gboolean syslog_scan_rfc3164_stamp (Scan *s, const SlTime *recvd, SlTime *out);
 
 /* The longest host name kept. */
 #define SYSLOG_HOSTNAME_MAX 255
 /* A host name as syslog-ng reads it: the word before a space, not cut by
  * '[', with colons only in what reads as IPv6; check_hostname limits it to
  * letters, digits and - _ . : @ /. FALSE (s left alone) when it is none. */
-gboolean sl_syslog_scan_hostname (SlScan *s, gboolean check_hostname, const gchar **start, gsize *len);
+gboolean syslog_scan_hostname (Scan *s, gboolean check_hostname, const gchar **start, gsize *len);
 
 /* Each sets every field it finds. FALSE means the line is malformed:
  * *error_at is where the parser stopped (0: at the start). */
-gboolean sl_syslog_parse_rfc3164 (SlMessage *msg, SlScan *s, const SlSyslogOptions *options,
+gboolean syslog_parse_rfc3164 (SlMessage *msg, Scan *s, const SyslogOptions *options,
                                   gsize *error_at);
-gboolean sl_syslog_parse_rfc5424 (SlMessage *msg, SlScan *s, const SlSyslogOptions *options,
+gboolean syslog_parse_rfc5424 (SlMessage *msg, Scan *s, const SyslogOptions *options,
                                   gsize *error_at);
 
 /* Where structured data goes: each param as PREFIXid.param (prefix_len
@@ -140,13 +140,13 @@ typedef struct
  * one begins there: FALSE at the first thing out of place (the fields
  * stored before it stay). *refused is set when the field registry refused
  * a name. */
-gboolean syslog_sd_parse_elements (SlMessage *msg, SlScan *s, const SyslogSdTarget *target, gboolean *refused);
+gboolean syslog_sd_parse_elements (SlMessage *msg, Scan *s, const SyslogSdTarget *target, gboolean *refused);
 
 /* Parses msg->raw in place into msg; FALSE (and *error_at) as above. */
-gboolean sl_syslog_parse (SlMessage *msg, const SlSyslogOptions *options, gsize *error_at);
+gboolean syslog_parse (SlMessage *msg, const SyslogOptions *options, gsize *error_at);
 
 extern const SlDriverClass syslog_format_class;
-extern const SlDriverClass sl_syslog_parser_class;
+extern const SlDriverClass syslog_parser_class;
 extern const SlDriverClass syslog_sdata_parser_class;
 
 G_END_DECLS

@@ -4,12 +4,12 @@
 #include "plugins/parsers/syslog/syslog-private.h"
 
 gboolean
-sl_syslog_scan_pri (SlScan *s, guint8 default_pri, guint8 *pri)
+syslog_scan_pri (Scan *s, guint8 default_pri, guint8 *pri)
 {
-  SlScan t = *s;
+  Scan t = *s;
   guint value = 0;
 
-  if (!sl_scan_skip (&t, '<'))
+  if (!scan_skip (&t, '<'))
     {
       *pri = default_pri;
       return TRUE;
@@ -20,7 +20,7 @@ sl_syslog_scan_pri (SlScan *s, guint8 default_pri, guint8 *pri)
         return FALSE;
       value = value * 10 + (*t.p - '0');
     }
-  sl_scan_skip (&t, '>');
+  scan_skip (&t, '>');
   *pri = (guint8) value;
   *s = t;
   return TRUE;
@@ -60,11 +60,11 @@ is_checked_hostname_char (gchar c)
 /* The word up to a space is a host name when a space follows it; a '['
  * ends it (a tag), and so does a colon unless the word reads as IPv6. */
 gboolean
-sl_syslog_scan_hostname (SlScan *s, gboolean check_hostname, const gchar **start, gsize *len)
+syslog_scan_hostname (Scan *s, gboolean check_hostname, const gchar **start, gsize *len)
 {
   Ipv6Guess guess = { 0 };
   const gchar *p = s->p;
-  const gchar *limit = s->p + MIN (sl_scan_left (s), SYSLOG_HOSTNAME_MAX);
+  const gchar *limit = s->p + MIN (scan_left (s), SYSLOG_HOSTNAME_MAX);
 
   for (; p < limit && *p != ' ' && *p != '['; p++)
     {

@@ -27,9 +27,9 @@ static const gchar month_names[12][4] = {
 /* syslog-ng's scan_positive_int(): a field of exactly width characters,
  * leading spaces and then digits. */
 static gboolean
-scan_field (SlScan *s, guint width, gint *out)
+scan_field (Scan *s, guint width, gint *out)
 {
-  if (sl_scan_left (s) < width)
+  if (scan_left (s) < width)
     return FALSE;
   guint i = 0;
   gint value = 0;
@@ -95,16 +95,16 @@ parts_to_time (const StampParts *parts, gboolean has_zone, gint32 gmtoff, SlTime
 /* Microseconds are all SlTime keeps: further digits are read and dropped.
  * Aruba writes a comma. */
 static void
-scan_fraction (SlScan *s, gint *usec)
+scan_fraction (Scan *s, gint *usec)
 {
   gint digits = 0;
   gint value = 0;
 
   *usec = 0;
-  if (!sl_scan_at (s, '.') && !sl_scan_at (s, ','))
+  if (!scan_at (s, '.') && !scan_at (s, ','))
     return;
   s->p++;
-  for (; sl_scan_at_digit (s); s->p++)
+  for (; scan_at_digit (s); s->p++)
     if (digits < 6)
       {
         value = value * 10 + (*s->p - '0');
@@ -116,41 +116,41 @@ scan_fraction (SlScan *s, gint *usec)
 }
 
 static gboolean
-at_iso_zone (const SlScan *s)
+at_iso_zone (const Scan *s)
 {
   const gchar *p = s->p;
-  gsize left = sl_scan_left (s);
+  gsize left = scan_left (s);
   return left >= 6 && (p[0] == '+' || p[0] == '-') && g_ascii_isdigit (p[1]) && g_ascii_isdigit (p[2])
          && p[3] == ':' && g_ascii_isdigit (p[4]) && g_ascii_isdigit (p[5])
          && (left == 6 || !g_ascii_isdigit (p[6]));
 }
 
 static gboolean
-looks_like_iso (const SlScan *s)
+looks_like_iso (const Scan *s)
 {
   const gchar *p = s->p;
-  return sl_scan_left (s) >= 19 && p[4] == '-' && p[7] == '-' && (p[10] == 'T' || p[10] == ' ')
+  return scan_left (s) >= 19 && p[4] == '-' && p[7] == '-' && (p[10] == 'T' || p[10] == ' ')
          && p[13] == ':' && p[16] == ':';
 }
 
 gboolean
-sl_syslog_scan_iso_stamp (SlScan *s, SlTime *out)
+syslog_scan_iso_stamp (Scan *s, SlTime *out)
 {
-  SlScan t = *s;
+  Scan t = *s;
   StampParts parts = { 0 };
   gboolean has_zone = TRUE;
   gint32 gmtoff = 0;
 
-  if (!(scan_field (&t, 4, &parts.year) && sl_scan_skip (&t, '-')
-        && scan_field (&t, 2, &parts.month) && sl_scan_skip (&t, '-')
+  if (!(scan_field (&t, 4, &parts.year) && scan_skip (&t, '-')
+        && scan_field (&t, 2, &parts.month) && scan_skip (&t, '-')
         && scan_field (&t, 2, &parts.day)
-        && (sl_scan_skip (&t, 'T') || sl_scan_skip (&t, ' '))
-        && scan_field (&t, 2, &parts.hour) && sl_scan_skip (&t, ':')
-        && scan_field (&t, 2, &parts.minute) && sl_scan_skip (&t, ':')
+        && (scan_skip (&t, 'T') || scan_skip (&t, ' '))
+        && scan_field (&t, 2, &parts.hour) && scan_skip (&t, ':')
+        && scan_field (&t, 2, &parts.minute) && scan_skip (&t, ':')
         && scan_field (&t, 2, &parts.second)))
     return FALSE;
   scan_fraction (&t, &parts.usec);
-  if (sl_scan_skip (&t, 'Z'))
+  if (scan_skip (&t, 'Z'))
     gmtoff = 0;
   else if (at_iso_zone (&t))
     {
@@ -169,10 +169,10 @@ sl_syslog_scan_iso_stamp (SlScan *s, SlTime *out)
 }
 
 static gboolean
-scan_month (SlScan *s, gint *month)
+scan_month (Scan *s, gint *month)
 {
   /* syslog-ng wants the first letter in upper case, the others in any */
-  if (sl_scan_left (s) < 3 || !g_ascii_isupper (*s->p))
+  if (scan_left (s) < 3 || !g_ascii_isupper (*s->p))
     return FALSE;
   gchar lower[3] = { g_ascii_tolower (s->p[0]), g_ascii_tolower (s->p[1]), g_ascii_tolower (s->p[2]) };
   for (gint i = 0; i < 12; i++)
@@ -214,59 +214,59 @@ guess_year (gint month, const SlTime *recvd)
 
 /* The shapes syslog-ng tells apart by where the spaces and colons are. */
 static gboolean
-looks_like_pix (const SlScan *s)
+looks_like_pix (const Scan *s)
 {
   const gchar *p = s->p;
-  return sl_scan_left (s) >= 21 && p[3] == ' ' && p[6] == ' ' && p[11] == ' ' && p[14] == ':' && p[17] == ':'
+  return scan_left (s) >= 21 && p[3] == ' ' && p[6] == ' ' && p[11] == ' ' && p[14] == ':' && p[17] == ':'
          && (p[20] == ':' || p[20] == ' ') && g_ascii_isdigit (p[7]) && g_ascii_isdigit (p[8])
          && g_ascii_isdigit (p[9]) && g_ascii_isdigit (p[10]);
 }
 
 static gboolean
-looks_like_linksys (const SlScan *s)
+looks_like_linksys (const Scan *s)
 {
   const gchar *p = s->p;
-  return sl_scan_left (s) >= 21 && p[3] == ' ' && p[6] == ' ' && p[9] == ':' && p[12] == ':' && p[15] == ' '
+  return scan_left (s) >= 21 && p[3] == ' ' && p[6] == ' ' && p[9] == ':' && p[12] == ':' && p[15] == ' '
          && g_ascii_isdigit (p[16]) && g_ascii_isdigit (p[17]) && g_ascii_isdigit (p[18])
          && g_ascii_isdigit (p[19]) && g_ascii_isspace (p[20]);
 }
 
 static gboolean
-looks_like_bsd (const SlScan *s)
+looks_like_bsd (const Scan *s)
 {
   const gchar *p = s->p;
-  return sl_scan_left (s) >= 15 && p[3] == ' ' && p[6] == ' ' && p[9] == ':' && p[12] == ':';
+  return scan_left (s) >= 15 && p[3] == ' ' && p[6] == ' ' && p[9] == ':' && p[12] == ':';
 }
 
 static gboolean
-scan_time_of_day (SlScan *s, StampParts *parts)
+scan_time_of_day (Scan *s, StampParts *parts)
 {
-  return scan_field (s, 2, &parts->hour) && sl_scan_skip (s, ':')
-         && scan_field (s, 2, &parts->minute) && sl_scan_skip (s, ':')
+  return scan_field (s, 2, &parts->hour) && scan_skip (s, ':')
+         && scan_field (s, 2, &parts->minute) && scan_skip (s, ':')
          && scan_field (s, 2, &parts->second);
 }
 
 static gboolean
-scan_bsd_stamp (SlScan *s, const SlTime *recvd, StampParts *parts)
+scan_bsd_stamp (Scan *s, const SlTime *recvd, StampParts *parts)
 {
   gboolean ok;
   if (looks_like_pix (s))
     {
-      ok = scan_month (s, &parts->month) && sl_scan_skip (s, ' ') && scan_field (s, 2, &parts->day)
-           && sl_scan_skip (s, ' ') && scan_field (s, 4, &parts->year) && sl_scan_skip (s, ' ')
+      ok = scan_month (s, &parts->month) && scan_skip (s, ' ') && scan_field (s, 2, &parts->day)
+           && scan_skip (s, ' ') && scan_field (s, 4, &parts->year) && scan_skip (s, ' ')
            && scan_time_of_day (s, parts);
       if (ok)
-        sl_scan_skip (s, ':');
+        scan_skip (s, ':');
       return ok;
     }
   if (looks_like_linksys (s))
-    return scan_month (s, &parts->month) && sl_scan_skip (s, ' ') && scan_field (s, 2, &parts->day)
-           && sl_scan_skip (s, ' ') && scan_time_of_day (s, parts) && sl_scan_skip (s, ' ')
+    return scan_month (s, &parts->month) && scan_skip (s, ' ') && scan_field (s, 2, &parts->day)
+           && scan_skip (s, ' ') && scan_time_of_day (s, parts) && scan_skip (s, ' ')
            && scan_field (s, 4, &parts->year);
   if (!looks_like_bsd (s))
     return FALSE;
-  ok = scan_month (s, &parts->month) && sl_scan_skip (s, ' ') && scan_field (s, 2, &parts->day)
-       && sl_scan_skip (s, ' ') && scan_time_of_day (s, parts);
+  ok = scan_month (s, &parts->month) && scan_skip (s, ' ') && scan_field (s, 2, &parts->day)
+       && scan_skip (s, ' ') && scan_time_of_day (s, parts);
   if (ok)
     {
       scan_fraction (s, &parts->usec);
@@ -276,13 +276,13 @@ scan_bsd_stamp (SlScan *s, const SlTime *recvd, StampParts *parts)
 }
 
 gboolean
-sl_syslog_scan_rfc3164_stamp (SlScan *s, const SlTime *recvd, SlTime *out)
+syslog_scan_rfc3164_stamp (Scan *s, const SlTime *recvd, SlTime *out)
 {
-  SlScan t = *s;
+  Scan t = *s;
 
   if (looks_like_iso (&t))
     {
-      if (!sl_syslog_scan_iso_stamp (&t, out))
+      if (!syslog_scan_iso_stamp (&t, out))
         return FALSE;
     }
   else
@@ -293,7 +293,7 @@ sl_syslog_scan_rfc3164_stamp (SlScan *s, const SlTime *recvd, SlTime *out)
       parts_to_time (&parts, FALSE, 0, out);
     }
   /* Cisco ends the stamp with a colon */
-  sl_scan_skip (&t, ':');
+  scan_skip (&t, ':');
   *s = t;
   return TRUE;
 }

@@ -1187,7 +1187,7 @@ test_module (void)
   g_assert_nonnull (format_class);
   g_assert_cmpint (format_class->kind, ==, SL_DRIVER_FORMAT);
   g_assert_nonnull (format_class->ops.format->parse);
-  g_assert_true (parser_class == &sl_syslog_parser_class);
+  g_assert_true (parser_class == &syslog_parser_class);
   g_assert_true (sl_plugins_lookup (SL_DRIVER_PARSER, "syslog_parser") == parser_class);
 
   gchar *help = sl_plugins_help (parser_class);

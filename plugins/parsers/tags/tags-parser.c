@@ -11,10 +11,10 @@ typedef struct
 {
   SlDriver base;
   SlTemplate *template;
-} SlTagsParser;
+} TagsParser;
 
 static const SlOptionSpec tags_parser_options[] = {
-  { "template", SL_TEMPLATE (SlTagsParser, template), NULL, "the list of tags; ${MESSAGE} when not given" },
+  { "template", SL_TEMPLATE (TagsParser, template), NULL, "the list of tags; ${MESSAGE} when not given" },
   { NULL }
 };
 
@@ -41,7 +41,7 @@ item_buffer (void)
 static gboolean
 tags_parser_process (SlDriver *self, SlMessage **msg)
 {
-  SlTagsParser *parser = (SlTagsParser *) self;
+  TagsParser *parser = (TagsParser *) self;
   gsize len;
   const gchar *cur = sl_parser_input (parser->template, *msg, &len);
   GString *item = item_buffer ();
@@ -77,7 +77,7 @@ static const SlDriverClass tags_parser_class = {
   .name = "tags-parser",
   .summary = "sets a tag of each item of a list such as $TAGS",
   .options = tags_parser_options,
-  .instance_size = sizeof (SlTagsParser),
+  .instance_size = sizeof (TagsParser),
   .ops.parser = &tags_parser_ops,
 };
 

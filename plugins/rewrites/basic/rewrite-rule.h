@@ -3,8 +3,8 @@
  * a rule to the messages that pass a filter expression (compiled by the
  * core and owned by the rule's options), value(), the field a rule
  * changes, and a buffer to build new values in. */
-#ifndef SL_REWRITE_RULE_H
-#define SL_REWRITE_RULE_H
+#ifndef REWRITE_RULE_H
+#define REWRITE_RULE_H
 
 #include "core/filter-expr.h"
 #include "core/plugin.h"

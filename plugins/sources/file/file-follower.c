@@ -41,7 +41,7 @@ struct _SlFileFollower
   SlHandle file_name;       /* $FILE_NAME, which every message gets, as in syslog-ng */
   gchar *dir;
   gint follow_ms;           /* 0: only inotify wakes the reader */
-  const SlMultiLine *ml;    /* the driver's; NULL: a message a line */
+  const MultiLine *ml;    /* the driver's; NULL: a message a line */
   gchar *persist_key;
 
   SlSource *source;
@@ -76,11 +76,11 @@ struct _SlFileFollower
 };
 
 
-SlFileFollower *
-sl_file_follower_new (const gchar *id, const gchar *path, const gchar *persist_key, gint follow_ms,
-                      const SlMultiLine *ml)
+FileFollower *
+file_follower_new (const gchar *id, const gchar *path, const gchar *persist_key, gint follow_ms,
+                      const MultiLine *ml)
 {
-  SlFileFollower *self = g_new0 (SlFileFollower, 1);
+  FileFollower *self = g_new0 (FileFollower, 1);
   self->id = g_strdup (id);
   self->path = g_strdup (path);
   self->path_len = strlen (path);
@@ -98,13 +98,13 @@ sl_file_follower_new (const gchar *id, const gchar *path, const gchar *persist_k
 }
 
 const gchar *
-sl_file_follower_path (const SlFileFollower *self)
+file_follower_path (const FileFollower *self)
 {
   return self->path;
 }
 
 static void
-flush_batch (SlFileFollower *self)
+flush_batch (FileFollower *self)
 {
   if (!self->batched)
     return;
@@ -113,7 +113,7 @@ flush_batch (SlFileFollower *self)
 }
 
 static void
-emit (SlFileFollower *self, const gchar *line, gsize len)
+emit (FileFollower *self, const gchar *line, gsize len)
 {
   if (len && line[len - 1] == '\r')
     len--;
@@ -130,7 +130,7 @@ emit (SlFileFollower *self, const gchar *line, gsize len)
 /* A format of binary records (format("pacct")): each record whole, a
  * short one only at_end, when no one will finish it any more. */
 static gsize
-frame_record (SlFileFollower *self, gboolean at_end)
+frame_record (FileFollower *self, gboolean at_end)
 {
   gsize avail = self->end - self->start;
   gsize size = MIN (avail, self->record_size);
@@ -149,7 +149,7 @@ frame_record (SlFileFollower *self, gboolean at_end)
 /* Sends msg_len bytes of the held message, without the newlines it ends
  * in (as syslog-ng), and moves past used bytes. */
 static void
-send_held (SlFileFollower *self, gsize msg_len, gsize used)
+send_held (FileFollower *self, gsize msg_len, gsize used)
 {
   const gchar *p = self->buf + self->start;
   while (msg_len && (p[msg_len - 1] == '\n' || p[msg_len - 1] == '\r' || p[msg_len - 1] == '\0'))
@@ -164,7 +164,7 @@ send_held (SlFileFollower *self, gsize msg_len, gsize used)
  * messages; at_end also a last line without its newline, and sends what
  * is held, which no one will finish any more. */
 static void
-frame_multi_line (SlFileFollower *self, gboolean at_end)
+frame_multi_line (FileFollower *self, gboolean at_end)
 {
   gsize max = sl_source_max_msg_size (self->source);
   while (self->start + self->held < self->end)
@@ -200,15 +200,15 @@ frame_multi_line (SlFileFollower *self, gboolean at_end)
       gsize len = nl ? (gsize) (nl - line) : avail;
       gsize used = nl ? len + 1 : len;
       gsize keep = 0;
-      switch (sl_multi_line_add (self->ml, self->held, line, len, &keep))
+      switch (multi_line_add (self->ml, self->held, line, len, &keep))
         {
-        case SL_MULTI_LINE_BEFORE:
+        case MULTI_LINE_BEFORE:
           send_held (self, self->held, self->held);
           break;
-        case SL_MULTI_LINE_END:
+        case MULTI_LINE_END:
           send_held (self, self->held + keep, self->held + used);
           break;
-        case SL_MULTI_LINE_WAIT:
+        case MULTI_LINE_WAIT:
           if (self->held && self->held + used > max)
             send_held (self, self->held, self->held);
           else
@@ -224,7 +224,7 @@ frame_multi_line (SlFileFollower *self, gboolean at_end)
  * also of a last line without its newline, which no one will finish any
  * more. */
 static void
-frame_lines (SlFileFollower *self, gboolean at_end)
+frame_lines (FileFollower *self, gboolean at_end)
 {
   gsize max = sl_source_max_msg_size (self->source);
   while (!self->ml && self->start < self->end)
@@ -278,7 +278,7 @@ frame_lines (SlFileFollower *self, gboolean at_end)
 }
 
 static void
-save_position (SlFileFollower *self)
+save_position (FileFollower *self)
 {
   gchar value[64];
   g_snprintf (value, sizeof value, "%" G_GUINT64_FORMAT " %" G_GINT64_FORMAT, (guint64) self->ino, self->offset);
@@ -288,7 +288,7 @@ save_position (SlFileFollower *self)
 /* Posts what the buffer holds and records the position once all of it was
  * delivered; FALSE when stop() gave up waiting for that. */
 static gboolean
-deliver (SlFileFollower *self, gboolean at_end)
+deliver (FileFollower *self, gboolean at_end)
 {
   frame_lines (self, at_end);
   flush_batch (self);
@@ -301,7 +301,7 @@ deliver (SlFileFollower *self, gboolean at_end)
 /* The saved position when it belongs to this file (the same inode) and
  * the file still reaches it; else the start. */
 static gint64
-resume_offset (SlFileFollower *self, const struct stat *st)
+resume_offset (FileFollower *self, const struct stat *st)
 {
   gchar *saved = sl_persist_get (self->persist_key);
   guint64 ino = 0;
@@ -324,7 +324,7 @@ resume_offset (SlFileFollower *self, const struct stat *st)
 }
 
 static gboolean
-open_file (SlFileFollower *self)
+open_file (FileFollower *self)
 {
   gint fd = open (self->path, O_RDONLY | O_CLOEXEC);
   struct stat st;
@@ -362,7 +362,7 @@ open_file (SlFileFollower *self)
 }
 
 static void
-close_file (SlFileFollower *self)
+close_file (FileFollower *self)
 {
   if (self->fd >= 0)
     close (self->fd);
@@ -371,7 +371,7 @@ close_file (SlFileFollower *self)
 
 /* At the end of the file: is another file at the path now (or none)? */
 static gboolean
-was_replaced (SlFileFollower *self)
+was_replaced (FileFollower *self)
 {
   struct stat st;
   if (stat (self->path, &st) < 0)
@@ -381,7 +381,7 @@ was_replaced (SlFileFollower *self)
 
 /* At the end of the file: did it get shorter than what was read? */
 static gboolean
-was_truncated (SlFileFollower *self)
+was_truncated (FileFollower *self)
 {
   struct stat st;
   gint64 read_up_to = self->offset + (gint64) (self->end - self->start);
@@ -401,7 +401,7 @@ was_truncated (SlFileFollower *self)
 /* Sleeps until inotify reports a change in the folder, follow-freq()
  * (or limit_ms, when not -1) passes, or stop() wakes the thread. */
 static void
-wait_for_change (SlFileFollower *self, gint limit_ms)
+wait_for_change (FileFollower *self, gint limit_ms)
 {
   struct pollfd fds[2] = { { self->wake, POLLIN, 0 }, { self->inotify, POLLIN, 0 } };
   gint timeout = self->follow_ms > 0 ? self->follow_ms : self->inotify >= 0 ? -1 : FALLBACK_POLL_MS;
@@ -418,16 +418,16 @@ wait_for_change (SlFileFollower *self, gint limit_ms)
 /* How long until multi-line-timeout() sends the held message: 0 now, -1
  * never. */
 static gint64
-held_timeout_ms (SlFileFollower *self)
+held_timeout_ms (FileFollower *self)
 {
-  if (!self->held || !sl_multi_line_timeout (self->ml))
+  if (!self->held || !multi_line_timeout (self->ml))
     return -1;
   gint64 idle_ms = (g_get_monotonic_time () - self->last_read) / 1000;
-  return MAX (sl_multi_line_timeout (self->ml) - idle_ms, 0);
+  return MAX (multi_line_timeout (self->ml) - idle_ms, 0);
 }
 
 static gboolean
-read_some (SlFileFollower *self)
+read_some (FileFollower *self)
 {
   gssize n = read (self->fd, self->buf + self->end, self->size - self->end);
   if (n > 0)
@@ -474,7 +474,7 @@ read_some (SlFileFollower *self)
 static gpointer
 reader_thread (gpointer data)
 {
-  SlFileFollower *self = data;
+  FileFollower *self = data;
   while (!g_atomic_int_get (&self->stopping))
     {
       if (self->fd < 0 && !open_file (self))
@@ -490,7 +490,7 @@ reader_thread (gpointer data)
 }
 
 gboolean
-sl_file_follower_start (SlFileFollower *self, SlSource *source, GError **error)
+file_follower_start (FileFollower *self, SlSource *source, GError **error)
 {
   self->wake = eventfd (0, EFD_CLOEXEC);
   if (self->wake < 0)
@@ -519,7 +519,7 @@ sl_file_follower_start (SlFileFollower *self, SlSource *source, GError **error)
 }
 
 void
-sl_file_follower_stop (SlFileFollower *self)
+file_follower_stop (FileFollower *self)
 {
   g_atomic_int_set (&self->stopping, 1);
   eventfd_write (self->wake, 1);
@@ -551,7 +551,7 @@ sl_file_follower_stop (SlFileFollower *self)
 }
 
 void
-sl_file_follower_free (SlFileFollower *self)
+file_follower_free (FileFollower *self)
 {
   g_free (self->id);
   g_free (self->path);

@@ -2,27 +2,27 @@
 /* Following one file as it grows, rotates and is truncated, its position
  * kept in the persist file: what file() runs for its path and
  * wildcard-file() for each file it finds. */
-#ifndef SL_FILE_FOLLOWER_H
-#define SL_FILE_FOLLOWER_H
+#ifndef FILE_FOLLOWER_H
+#define FILE_FOLLOWER_H
 
 #include "core/source.h"
 #include "plugins/sources/file/multi-line.h"
 
 G_BEGIN_DECLS
 
-typedef struct _SlFileFollower SlFileFollower;
+typedef struct _SlFileFollower FileFollower;
 
 /* id names the driver in what is logged; persist_key names its position in
  * the persist file (NULL: "file(PATH)"); follow_ms 0: only inotify wakes
  * it; ml (kept by the caller while the follower lives) NULL: a message a
  * line. */
-SlFileFollower *sl_file_follower_new   (const gchar *id, const gchar *path, const gchar *persist_key,
-                                        gint follow_ms, const SlMultiLine *ml);
-const gchar    *sl_file_follower_path  (const SlFileFollower *follower);
+FileFollower *file_follower_new   (const gchar *id, const gchar *path, const gchar *persist_key,
+                                        gint follow_ms, const MultiLine *ml);
+const gchar    *file_follower_path  (const FileFollower *follower);
 /* Reads on a thread of its own, posting to source, until stopped. */
-gboolean        sl_file_follower_start (SlFileFollower *follower, SlSource *source, GError **error);
-void            sl_file_follower_stop  (SlFileFollower *follower);
-void            sl_file_follower_free  (SlFileFollower *follower);
+gboolean        file_follower_start (FileFollower *follower, SlSource *source, GError **error);
+void            file_follower_stop  (FileFollower *follower);
+void            file_follower_free  (FileFollower *follower);
 
 G_END_DECLS
 

@@ -7,6 +7,6 @@
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "file-source",
-  .drivers = (const SlDriverClass *const[]) { &sl_file_source_class, &sl_pipe_source_class,
-                                              &sl_stdin_source_class, &sl_wildcard_file_source_class, NULL },
+  .drivers = (const SlDriverClass *const[]) { &file_source_class, &pipe_source_class,
+                                              &stdin_source_class, &wildcard_file_source_class, NULL },
 };

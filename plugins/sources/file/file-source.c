@@ -13,16 +13,16 @@ typedef struct
   SlDriver super;
   const gchar *path;
   gint64 follow_freq;       /* ms */
-  SlMultiLineOptions multi_line;
-  SlMultiLine *ml;
-  SlFileFollower *follower;
+  MultiLineOptions multi_line;
+  MultiLine *ml;
+  FileFollower *follower;
 } FileSource;
 
 static const SlOptionSpec file_options[] = {
   { "path", SL_STRING (FileSource, path), NULL, "the file to follow", .flags = SL_OPT_POSITIONAL },
   { "follow-freq", SL_DURATION (FileSource, follow_freq), "1",
     "how long between looks for new lines, rotation and truncation; inotify also wakes the reader at once" },
-  SL_MULTI_LINE_OPTIONS (FileSource, multi_line),
+  MULTI_LINE_OPTIONS (FileSource, multi_line),
   { NULL }
 };
 
@@ -36,14 +36,14 @@ file_init (SlDriver *d, GError **error)
       return FALSE;
     }
   g_autoptr (GError) local = NULL;
-  self->ml = sl_multi_line_new (d, &self->multi_line, &local);
+  self->ml = multi_line_new (d, &self->multi_line, &local);
   if (local)
     {
       g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;
     }
   /* persist-name() names the position instead of the path, as in syslog-ng */
-  self->follower = sl_file_follower_new (d->id, self->path, sl_driver_persist_name_option (d),
+  self->follower = file_follower_new (d->id, self->path, sl_driver_persist_name_option (d),
                                          (gint) MIN (self->follow_freq, G_MAXINT), self->ml);
   return TRUE;
 }
@@ -51,13 +51,13 @@ file_init (SlDriver *d, GError **error)
 static gboolean
 file_start (SlDriver *d, SlSource *source, GError **error)
 {
-  return sl_file_follower_start (((FileSource *) d)->follower, source, error);
+  return file_follower_start (((FileSource *) d)->follower, source, error);
 }
 
 static void
 file_stop (SlDriver *d)
 {
-  sl_file_follower_stop (((FileSource *) d)->follower);
+  file_follower_stop (((FileSource *) d)->follower);
 }
 
 static void
@@ -65,9 +65,9 @@ file_free (SlDriver *d)
 {
   FileSource *self = (FileSource *) d;
   if (self->follower)
-    sl_file_follower_free (self->follower);
+    file_follower_free (self->follower);
   if (self->ml)
-    sl_multi_line_free (self->ml);
+    multi_line_free (self->ml);
 }
 
 static const SlSourceOps file_ops = {
@@ -75,7 +75,7 @@ static const SlSourceOps file_ops = {
   .stop = file_stop,
 };
 
-const SlDriverClass sl_file_source_class = {
+const SlDriverClass file_source_class = {
   .kind = SL_DRIVER_SOURCE,
   .name = "file",
   .summary = "follow a file as it grows, through rotation and truncation, resuming where it stopped",

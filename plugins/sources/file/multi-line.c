@@ -10,18 +10,18 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 
-const SlOptionWord sl_multi_line_mode_words[] = {
-  { "none", SL_MULTI_LINE_NONE },
-  { "indented", SL_MULTI_LINE_INDENTED },
-  { "regexp", SL_MULTI_LINE_PREFIX_GARBAGE },
-  { "prefix-garbage", SL_MULTI_LINE_PREFIX_GARBAGE },
-  { "prefix-suffix", SL_MULTI_LINE_PREFIX_SUFFIX },
+const SlOptionWord multi_line_mode_words[] = {
+  { "none", MULTI_LINE_NONE },
+  { "indented", MULTI_LINE_INDENTED },
+  { "regexp", MULTI_LINE_PREFIX_GARBAGE },
+  { "prefix-garbage", MULTI_LINE_PREFIX_GARBAGE },
+  { "prefix-suffix", MULTI_LINE_PREFIX_SUFFIX },
   { NULL }
 };
 
 struct _SlMultiLine
 {
-  SlMultiLineMode mode;
+  MultiLineMode mode;
   GRegex *prefix;
   GRegex *suffix;
   gint64 timeout;
@@ -42,10 +42,10 @@ compile (SlDriver *owner, const gchar *pattern, const gchar *option, GRegex **re
   return FALSE;
 }
 
-SlMultiLine *
-sl_multi_line_new (SlDriver *owner, const SlMultiLineOptions *options, GError **error)
+MultiLine *
+multi_line_new (SlDriver *owner, const MultiLineOptions *options, GError **error)
 {
-  gboolean regexp = options->mode == SL_MULTI_LINE_PREFIX_GARBAGE || options->mode == SL_MULTI_LINE_PREFIX_SUFFIX;
+  gboolean regexp = options->mode == MULTI_LINE_PREFIX_GARBAGE || options->mode == MULTI_LINE_PREFIX_SUFFIX;
   if (!regexp && (options->prefix || options->suffix))
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, owner->pos,
@@ -53,22 +53,22 @@ sl_multi_line_new (SlDriver *owner, const SlMultiLineOptions *options, GError **
                           "(prefix-garbage) or (prefix-suffix)"));
       return NULL;
     }
-  if (options->mode == SL_MULTI_LINE_NONE)
+  if (options->mode == MULTI_LINE_NONE)
     return NULL;
-  SlMultiLine *self = g_new0 (SlMultiLine, 1);
+  MultiLine *self = g_new0 (MultiLine, 1);
   self->mode = options->mode;
   self->timeout = options->timeout;
   if (!compile (owner, options->prefix, "multi-line-prefix", &self->prefix, error)
       || !compile (owner, options->suffix, "multi-line-suffix", &self->suffix, error))
     {
-      sl_multi_line_free (self);
+      multi_line_free (self);
       return NULL;
     }
   return self;
 }
 
 void
-sl_multi_line_free (SlMultiLine *self)
+multi_line_free (MultiLine *self)
 {
   if (self->prefix)
     g_regex_unref (self->prefix);
@@ -78,7 +78,7 @@ sl_multi_line_free (SlMultiLine *self)
 }
 
 gint64
-sl_multi_line_timeout (const SlMultiLine *self)
+multi_line_timeout (const MultiLine *self)
 {
   return self->timeout;
 }
@@ -86,32 +86,32 @@ sl_multi_line_timeout (const SlMultiLine *self)
 /* Where the message ends in line when the suffix matches there: before
  * the match (garbage) or after it; -1 when it does not match. */
 static gssize
-suffix_end (const SlMultiLine *self, const gchar *line, gsize len)
+suffix_end (const MultiLine *self, const gchar *line, gsize len)
 {
   g_autoptr (GMatchInfo) info = NULL;
   gint start, end;
   if (!self->suffix || !g_regex_match_full (self->suffix, line, len, 0, 0, &info, NULL)
       || !g_match_info_fetch_pos (info, 0, &start, &end))
     return -1;
-  return self->mode == SL_MULTI_LINE_PREFIX_GARBAGE ? start : end;
+  return self->mode == MULTI_LINE_PREFIX_GARBAGE ? start : end;
 }
 
-SlMultiLineVerdict
-sl_multi_line_add (const SlMultiLine *self, gsize held_len, const gchar *line, gsize len, gsize *keep)
+MultiLineVerdict
+multi_line_add (const MultiLine *self, gsize held_len, const gchar *line, gsize len, gsize *keep)
 {
-  if (self->mode == SL_MULTI_LINE_INDENTED)
+  if (self->mode == MULTI_LINE_INDENTED)
     {
       if (held_len && len && line[0] != ' ' && line[0] != '\t')
-        return SL_MULTI_LINE_BEFORE;
-      return SL_MULTI_LINE_WAIT;
+        return MULTI_LINE_BEFORE;
+      return MULTI_LINE_WAIT;
     }
   gssize end = suffix_end (self, line, len);
   if (end >= 0)
     {
       *keep = end;
-      return SL_MULTI_LINE_END;
+      return MULTI_LINE_END;
     }
   if (held_len && self->prefix && g_regex_match_full (self->prefix, line, len, 0, 0, NULL, NULL))
-    return SL_MULTI_LINE_BEFORE;
-  return SL_MULTI_LINE_WAIT;
+    return MULTI_LINE_BEFORE;
+  return MULTI_LINE_WAIT;
 }

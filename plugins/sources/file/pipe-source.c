@@ -42,7 +42,7 @@ pipe_init (SlDriver *d, GError **error)
 {
   PipeSource *self = (PipeSource *) d;
   self->fd = -1;
-  if (d->klass == &sl_stdin_source_class)
+  if (d->klass == &stdin_source_class)
     return TRUE;
   if (!self->path || !*self->path)
     {
@@ -147,7 +147,7 @@ static const SlSourceOps pipe_ops = {
   .stop = pipe_stop,
 };
 
-const SlDriverClass sl_pipe_source_class = {
+const SlDriverClass pipe_source_class = {
   .kind = SL_DRIVER_SOURCE,
   .name = "pipe",
   .summary = "read lines from a named pipe, made when missing",
@@ -158,7 +158,7 @@ const SlDriverClass sl_pipe_source_class = {
   .ops.source = &pipe_ops,
 };
 
-const SlDriverClass sl_stdin_source_class = {
+const SlDriverClass stdin_source_class = {
   .kind = SL_DRIVER_SOURCE,
   .name = "stdin",
   .summary = "read lines from the daemon's standard input; its end stops the daemon",

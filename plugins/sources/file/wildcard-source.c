@@ -30,12 +30,12 @@ typedef struct
   gboolean recursive;
   gint max_files;
   gint64 follow_freq;       /* ms */
-  SlMultiLineOptions multi_line;
-  SlMultiLine *ml;
+  MultiLineOptions multi_line;
+  MultiLine *ml;
   GPatternSpec *spec;
 
   SlSource *source;
-  GHashTable *followers;    /* path -> SlFileFollower, started */
+  GHashTable *followers;    /* path -> FileFollower, started */
   gboolean full_logged;
   GThread *thread;
   gint wake;                /* eventfd: stop() */
@@ -52,7 +52,7 @@ static const SlOptionSpec wildcard_options[] = {
     SL_RANGE_POSITIVE },
   { "follow-freq", SL_DURATION (WildcardSource, follow_freq), "1",
     "how long between looks for new files and new lines; inotify also wakes the reader at once" },
-  SL_MULTI_LINE_OPTIONS (WildcardSource, multi_line),
+  MULTI_LINE_OPTIONS (WildcardSource, multi_line),
   { NULL }
 };
 
@@ -67,7 +67,7 @@ wildcard_init (SlDriver *d, GError **error)
       return FALSE;
     }
   g_autoptr (GError) local = NULL;
-  self->ml = sl_multi_line_new (d, &self->multi_line, &local);
+  self->ml = multi_line_new (d, &self->multi_line, &local);
   if (local)
     {
       g_propagate_error (error, g_steal_pointer (&local));
@@ -95,17 +95,17 @@ follow (WildcardSource *self, const gchar *path)
     }
   const gchar *persist_name = sl_driver_persist_name_option (&self->super);
   g_autofree gchar *key = persist_name ? g_strdup_printf ("%s(%s)", persist_name, path) : NULL;
-  SlFileFollower *follower = sl_file_follower_new (self->super.id, path, key, (gint) MIN (self->follow_freq, G_MAXINT),
+  FileFollower *follower = file_follower_new (self->super.id, path, key, (gint) MIN (self->follow_freq, G_MAXINT),
                                                    self->ml);
   GError *error = NULL;
-  if (!sl_file_follower_start (follower, self->source, &error))
+  if (!file_follower_start (follower, self->source, &error))
     {
       sl_log (SL_LOG_ERROR, _("%s: cannot follow %s: %s"), self->super.id, path, error->message);
       g_error_free (error);
-      sl_file_follower_free (follower);
+      file_follower_free (follower);
       return;
     }
-  g_hash_table_insert (self->followers, (gpointer) sl_file_follower_path (follower), follower);
+  g_hash_table_insert (self->followers, (gpointer) file_follower_path (follower), follower);
 }
 
 static void
@@ -203,8 +203,8 @@ wildcard_stop (SlDriver *d)
   g_hash_table_iter_init (&it, self->followers);
   while (g_hash_table_iter_next (&it, NULL, &follower))
     {
-      sl_file_follower_stop (follower);
-      sl_file_follower_free (follower);
+      file_follower_stop (follower);
+      file_follower_free (follower);
       g_hash_table_iter_remove (&it);
     }
   close (self->wake);
@@ -223,7 +223,7 @@ wildcard_free (SlDriver *d)
   if (self->followers)
     g_hash_table_unref (self->followers);
   if (self->ml)
-    sl_multi_line_free (self->ml);
+    multi_line_free (self->ml);
 }
 
 static const SlSourceOps wildcard_ops = {
@@ -231,7 +231,7 @@ static const SlSourceOps wildcard_ops = {
   .stop = wildcard_stop,
 };
 
-const SlDriverClass sl_wildcard_file_source_class = {
+const SlDriverClass wildcard_file_source_class = {
   .kind = SL_DRIVER_SOURCE,
   .name = "wildcard-file",
   .summary = "follow every file of a folder whose name matches a glob, new ones too, each as file() does",

@@ -31,7 +31,7 @@ typedef struct
 
 struct _SlJournalEntryBuilder
 {
-  const SlJournalSettings *settings;
+  const JournalSettings *settings;
   GString *raw;
   GString *name;
   GArray *fields;                  /* EntryField */
@@ -39,10 +39,10 @@ struct _SlJournalEntryBuilder
   gint64 usec;
 };
 
-SlJournalEntryBuilder *
-sl_journal_entry_builder_new (const SlJournalSettings *settings)
+JournalEntryBuilder *
+journal_entry_builder_new (const JournalSettings *settings)
 {
-  SlJournalEntryBuilder *b = g_new0 (SlJournalEntryBuilder, 1);
+  JournalEntryBuilder *b = g_new0 (JournalEntryBuilder, 1);
   b->settings = settings;
   b->raw = g_string_sized_new (4096);
   b->name = g_string_sized_new (64);
@@ -51,7 +51,7 @@ sl_journal_entry_builder_new (const SlJournalSettings *settings)
 }
 
 void
-sl_journal_entry_builder_free (SlJournalEntryBuilder *b)
+journal_entry_builder_free (JournalEntryBuilder *b)
 {
   g_string_free (b->raw, TRUE);
   g_string_free (b->name, TRUE);
@@ -62,7 +62,7 @@ sl_journal_entry_builder_free (SlJournalEntryBuilder *b)
 /* Appends NAME=value in the export format: as text, or with its length
  * when the value holds a newline. */
 static void
-append_field (SlJournalEntryBuilder *b, const gchar *data, gsize len)
+append_field (JournalEntryBuilder *b, const gchar *data, gsize len)
 {
   const gchar *eq = memchr (data, '=', len);
   if (!eq || eq == data)
@@ -125,7 +125,7 @@ zone_offset (gint64 usec, const SlTime *recvd)
 }
 
 static const EntryField *
-special (SlJournalEntryBuilder *b, const SlMessage *msg, gint which)
+special (JournalEntryBuilder *b, const SlMessage *msg, gint which)
 {
   if (b->special[which] < 0)
     return NULL;
@@ -136,7 +136,7 @@ special (SlJournalEntryBuilder *b, const SlMessage *msg, gint which)
 static void
 fill (SlMessage *msg, gpointer data)
 {
-  SlJournalEntryBuilder *b = data;
+  JournalEntryBuilder *b = data;
   for (guint i = 0; i < b->fields->len; i++)
     {
       const EntryField *f = &g_array_index (b->fields, EntryField, i);
@@ -167,7 +167,7 @@ fill (SlMessage *msg, gpointer data)
 }
 
 SlMessage *
-sl_journal_entry_message (SlJournalEntryBuilder *b, SlSource *src, sd_journal *j)
+journal_entry_message (JournalEntryBuilder *b, SlSource *src, sd_journal *j)
 {
   g_string_truncate (b->raw, 0);
   g_array_set_size (b->fields, 0);

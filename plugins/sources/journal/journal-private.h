@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The journal reader: shared by systemd-journal() and by system() on a
  * host whose /dev/log belongs to journald, which compiles these files in. */
-#ifndef SL_JOURNAL_PRIVATE_H
-#define SL_JOURNAL_PRIVATE_H
+#ifndef JOURNAL_PRIVATE_H
+#define JOURNAL_PRIVATE_H
 
 #include "core/source.h"
 
@@ -17,7 +17,7 @@ typedef struct
   const gchar *namespace_name;  /* NULL: the default namespace; "*": all of them */
   const gchar *dir;             /* a folder of journal files instead, or NULL */
   gboolean read_old_records;    /* without a saved cursor: from the oldest entry, not only new ones */
-} SlJournalSettings;
+} JournalSettings;
 
 /* Makes messages of journal entries: the entry's fields, each cut to
  * max_field_size, are the message's raw bytes in the journal export
@@ -26,20 +26,20 @@ typedef struct
  * (SYSLOG_IDENTIFIER, else _COMM), the facility (SYSLOG_FACILITY) and the
  * level (PRIORITY) as syslog-ng fills them; the stamp is the entry's time.
  * One per reading thread: it reuses its buffers. */
-typedef struct _SlJournalEntryBuilder SlJournalEntryBuilder;
+typedef struct _SlJournalEntryBuilder JournalEntryBuilder;
 
-SlJournalEntryBuilder *sl_journal_entry_builder_new  (const SlJournalSettings *settings);
-void                   sl_journal_entry_builder_free (SlJournalEntryBuilder *b);
+JournalEntryBuilder *journal_entry_builder_new  (const JournalSettings *settings);
+void                   journal_entry_builder_free (JournalEntryBuilder *b);
 /* The message of the entry j is at. */
-SlMessage             *sl_journal_entry_message      (SlJournalEntryBuilder *b, SlSource *src, sd_journal *j);
+SlMessage             *journal_entry_message      (JournalEntryBuilder *b, SlSource *src, sd_journal *j);
 
 /* Reads a journal on a thread of its own, within the source's
  * flow-control window, and keeps the cursor of the last entry delivered in
  * the persist file, so that a restart goes on after it. */
-typedef struct _SlJournalReader SlJournalReader;
+typedef struct _SlJournalReader JournalReader;
 
-SlJournalReader *sl_journal_reader_start (SlSource *src, const SlJournalSettings *settings, GError **error);
-void             sl_journal_reader_stop  (SlJournalReader *r);
+JournalReader *journal_reader_start (SlSource *src, const JournalSettings *settings, GError **error);
+void             journal_reader_stop  (JournalReader *r);
 
 G_END_DECLS
 

@@ -23,10 +23,10 @@
 struct _SlJournalReader
 {
   SlSource *source;
-  SlJournalSettings settings;
+  JournalSettings settings;
   gchar *persist_key;
   sd_journal *journal;
-  SlJournalEntryBuilder *builder;
+  JournalEntryBuilder *builder;
   SlWindow *window;
   GThread *thread;
   gint wake;                /* eventfd: stop() */
@@ -41,7 +41,7 @@ struct _SlJournalReader
 /* The key names what is read, so that system() and a systemd-journal() of
  * the same journal go on from the same place. */
 static gchar *
-persist_key (const SlJournalSettings *s)
+persist_key (const JournalSettings *s)
 {
   if (s->dir)
     return g_strdup_printf ("systemd-journal(dir=%s)", s->dir);
@@ -51,7 +51,7 @@ persist_key (const SlJournalSettings *s)
 }
 
 static gint
-open_journal (const SlJournalSettings *s, sd_journal **j)
+open_journal (const JournalSettings *s, sd_journal **j)
 {
   if (s->dir)
     return sd_journal_open_directory (j, s->dir, 0);
@@ -61,7 +61,7 @@ open_journal (const SlJournalSettings *s, sd_journal **j)
 }
 
 static const gchar *
-journal_name (const SlJournalSettings *s)
+journal_name (const JournalSettings *s)
 {
   return s->dir ? s->dir : s->namespace_name ? s->namespace_name : _("the system journal");
 }
@@ -71,7 +71,7 @@ journal_name (const SlJournalSettings *s)
  * (not delivered). Else at the start, or at the end without
  * read-old-records(). */
 static gboolean
-seek_start (SlJournalReader *r, const gchar *id, GError **error)
+seek_start (JournalReader *r, const gchar *id, GError **error)
 {
   gchar *cursor = sl_persist_get (r->persist_key);
   gint rc;
@@ -106,7 +106,7 @@ seek_start (SlJournalReader *r, const gchar *id, GError **error)
 }
 
 static void
-save_cursor (SlJournalReader *r)
+save_cursor (JournalReader *r)
 {
   gchar *cursor = NULL;
   if (sd_journal_get_cursor (r->journal, &cursor) >= 0)
@@ -116,7 +116,7 @@ save_cursor (SlJournalReader *r)
 
 /* Up to POST_BATCH entries made messages; how many, or -1 on an error. */
 static gint
-read_batch (SlJournalReader *r)
+read_batch (JournalReader *r)
 {
   gint n = 0;
   while (n < POST_BATCH)
@@ -132,7 +132,7 @@ read_batch (SlJournalReader *r)
         }
       if (rc == 0)
         break;
-      SlMessage *msg = sl_journal_entry_message (r->builder, r->source, r->journal);
+      SlMessage *msg = journal_entry_message (r->builder, r->source, r->journal);
       sl_message_bind_window (msg, r->window);
       r->batch[n++] = msg;
     }
@@ -142,7 +142,7 @@ read_batch (SlJournalReader *r)
 /* Sleeps until the journal changes (new entries, new files) or stop()
  * wakes the thread. */
 static void
-wait_for_change (SlJournalReader *r)
+wait_for_change (JournalReader *r)
 {
   gint fd = sd_journal_get_fd (r->journal);
   gint events = sd_journal_get_events (r->journal);
@@ -162,7 +162,7 @@ wait_for_change (SlJournalReader *r)
 static gpointer
 reader_thread (gpointer data)
 {
-  SlJournalReader *r = data;
+  JournalReader *r = data;
   while (!g_atomic_int_get (&r->stopping))
     {
       gint n = read_batch (r);
@@ -184,12 +184,12 @@ reader_thread (gpointer data)
 }
 
 static void
-reader_free (SlJournalReader *r)
+reader_free (JournalReader *r)
 {
   if (r->journal)
     sd_journal_close (r->journal);
   if (r->builder)
-    sl_journal_entry_builder_free (r->builder);
+    journal_entry_builder_free (r->builder);
   if (r->window)
     sl_window_unref (r->window);
   if (r->wake >= 0)
@@ -200,10 +200,10 @@ reader_free (SlJournalReader *r)
   g_free (r);
 }
 
-SlJournalReader *
-sl_journal_reader_start (SlSource *src, const SlJournalSettings *settings, GError **error)
+JournalReader *
+journal_reader_start (SlSource *src, const JournalSettings *settings, GError **error)
 {
-  SlJournalReader *r = g_new0 (SlJournalReader, 1);
+  JournalReader *r = g_new0 (JournalReader, 1);
   const gchar *id = sl_source_id (src);
   r->source = src;
   r->settings = *settings;
@@ -228,7 +228,7 @@ sl_journal_reader_start (SlSource *src, const SlJournalSettings *settings, GErro
       reader_free (r);
       return NULL;
     }
-  r->builder = sl_journal_entry_builder_new (&r->settings);
+  r->builder = journal_entry_builder_new (&r->settings);
   r->window = sl_source_new_window (src);
   r->thread = g_thread_new ("sl-journal", reader_thread, r);
   sl_log (SL_LOG_INFO, _("%s: reading %s"), id, journal_name (settings));
@@ -236,7 +236,7 @@ sl_journal_reader_start (SlSource *src, const SlJournalSettings *settings, GErro
 }
 
 void
-sl_journal_reader_stop (SlJournalReader *r)
+journal_reader_stop (JournalReader *r)
 {
   g_atomic_int_set (&r->stopping, 1);
   eventfd_write (r->wake, 1);

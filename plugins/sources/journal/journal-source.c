@@ -18,7 +18,7 @@ typedef struct
   const gchar *namespace_name;
   const gchar *dir;
   gboolean read_old_records;
-  SlJournalReader *reader;
+  JournalReader *reader;
 } JournalSource;
 
 static const SlOptionSpec journal_options[] = {
@@ -51,14 +51,14 @@ static gboolean
 journal_start (SlDriver *d, SlSource *source, GError **error)
 {
   JournalSource *self = (JournalSource *) d;
-  SlJournalSettings settings = {
+  JournalSettings settings = {
     .prefix = self->prefix,
     .max_field_size = (gsize) self->max_field_size,
     .namespace_name = self->namespace_name,
     .dir = self->dir,
     .read_old_records = self->read_old_records,
   };
-  self->reader = sl_journal_reader_start (source, &settings, error);
+  self->reader = journal_reader_start (source, &settings, error);
   return self->reader != NULL;
 }
 
@@ -67,7 +67,7 @@ journal_stop (SlDriver *d)
 {
   JournalSource *self = (JournalSource *) d;
   if (self->reader)
-    sl_journal_reader_stop (self->reader);
+    journal_reader_stop (self->reader);
   self->reader = NULL;
 }
 

@@ -100,7 +100,7 @@ kafka_source_init (SlDriver *d, GError **error)
     "enable.auto.offset.store", "false",
     NULL
   };
-  self->conf = sl_kafka_conf_new (d, self->bootstrap_servers, self->config, fixed, error);
+  self->conf = kafka_conf_new (d, self->bootstrap_servers, self->config, fixed, error);
   if (!self->conf)
     return FALSE;
   /* logs already in a topic are read by a new group, unless config() says otherwise */

@@ -35,20 +35,20 @@ write_records (SlTestEnv *env, guint count)
   return path;
 }
 
-static SlKafkaMock *
+static KafkaMock *
 start (SlTestEnv *env, const gchar *extra)
 {
   const gchar *topics[] = { "in:4", NULL };
-  SlKafkaMock *mock = sl_kafka_mock_start (topics);
+  KafkaMock *mock = kafka_mock_start (topics);
   if (!mock)
     return NULL;
   g_autofree gchar *records = write_records (env, RECORDS);
-  if (!sl_kafka_produce (mock, "in", records) || sl_kafka_mock_wait_count (mock, "in", RECORDS) != RECORDS
-      || !sl_test_write_config (env, source_config, "BOOTSTRAP", sl_kafka_mock_bootstrap (mock), "EXTRA", extra,
+  if (!kafka_produce (mock, "in", records) || kafka_mock_wait_count (mock, "in", RECORDS) != RECORDS
+      || !sl_test_write_config (env, source_config, "BOOTSTRAP", kafka_mock_bootstrap (mock), "EXTRA", extra,
                                 NULL)
       || !sl_test_daemon_start (env))
     {
-      sl_kafka_mock_stop (mock);
+      kafka_mock_stop (mock);
       return NULL;
     }
   return mock;
@@ -58,13 +58,13 @@ static gint64
 verify_out (SlTestEnv *env, gint64 *duplicated, gboolean report)
 {
   g_autofree gchar *out = sl_test_path (env, "out.log");
-  return sl_kafka_verify (out, RECORDS, duplicated, report);
+  return kafka_verify (out, RECORDS, duplicated, report);
 }
 
 static void
 test_consume (SlTestEnv *env, gconstpointer data)
 {
-  SlKafkaMock *mock = start (env, "");
+  KafkaMock *mock = start (env, "");
   if (!mock)
     return;
   g_autofree gchar *out = sl_test_path (env, "out.log");
@@ -73,7 +73,7 @@ test_consume (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (verify_out (env, &duplicated, TRUE), ==, 0);
   g_assert_cmpint (duplicated, ==, 0);
   g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
-  sl_kafka_mock_stop (mock);
+  kafka_mock_stop (mock);
 }
 
 /* The file destination is throttled so that the stop comes in the middle
@@ -81,7 +81,7 @@ test_consume (SlTestEnv *env, gconstpointer data)
 static void
 test_restart (SlTestEnv *env, gconstpointer data)
 {
-  SlKafkaMock *mock = start (env, "throttle(5000)");
+  KafkaMock *mock = start (env, "throttle(5000)");
   if (!mock)
     return;
   g_autofree gchar *out = sl_test_path (env, "out.log");
@@ -109,7 +109,7 @@ test_restart (SlTestEnv *env, gconstpointer data)
                   duplicated);
 out:
   sl_test_daemon_stop (env, SIGTERM);
-  sl_kafka_mock_stop (mock);
+  kafka_mock_stop (mock);
 }
 
 int

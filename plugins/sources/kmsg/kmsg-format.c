@@ -30,7 +30,7 @@ scan_number (const gchar **p, const gchar *end, gchar stop, guint64 *out)
 }
 
 gboolean
-sl_kmsg_parse_header (const gchar *data, gsize len, SlKmsgHeader *header)
+kmsg_parse_header (const gchar *data, gsize len, KmsgHeader *header)
 {
   const gchar *p = data;
   const gchar *end = data + len;
@@ -99,9 +99,9 @@ parse_properties (SlMessage *msg, const gchar *p, const gchar *end)
 }
 
 gboolean
-sl_kmsg_parse (SlMessage *msg, gint64 boot_usec, const SlParseOptions *options)
+kmsg_parse (SlMessage *msg, gint64 boot_usec, const SlParseOptions *options)
 {
-  SlKmsgHeader header;
+  KmsgHeader header;
   sl_message_set (msg, SL_F_PROGRAM, "kernel", -1);
   msg->pri = options->default_pri;
   if (options->store_raw)
@@ -111,7 +111,7 @@ sl_kmsg_parse (SlMessage *msg, gint64 boot_usec, const SlParseOptions *options)
       sl_message_set_slice (msg, SL_F_MESSAGE, msg->raw, msg->raw_len);
       return TRUE;
     }
-  if (!sl_kmsg_parse_header (msg->raw, msg->raw_len, &header))
+  if (!kmsg_parse_header (msg->raw, msg->raw_len, &header))
     {
       msg->flags |= SL_MSG_PARSE_ERROR;
       sl_message_set_slice (msg, SL_F_MESSAGE, msg->raw, msg->raw_len);
@@ -134,7 +134,7 @@ sl_kmsg_parse (SlMessage *msg, gint64 boot_usec, const SlParseOptions *options)
 }
 
 gint64
-sl_kmsg_boot_time (void)
+kmsg_boot_time (void)
 {
   static gsize boot_plus_one;
   if (g_once_init_enter (&boot_plus_one))
@@ -145,14 +145,14 @@ sl_kmsg_boot_time (void)
 static gboolean
 kmsg_format_parse (SlMessage *msg, const SlParseOptions *options)
 {
-  return sl_kmsg_parse (msg, sl_kmsg_boot_time (), options);
+  return kmsg_parse (msg, kmsg_boot_time (), options);
 }
 
 static const SlFormatOps kmsg_format_ops = {
   .parse = kmsg_format_parse,
 };
 
-const SlDriverClass sl_kmsg_format_class = {
+const SlDriverClass kmsg_format_class = {
   .kind = SL_DRIVER_FORMAT,
   .name = "linux-kmsg",
   .summary = "records of the Linux kernel's log as /dev/kmsg gives them",

@@ -4,8 +4,8 @@
  *    KEY=VALUE                      (device properties, each on a line
  *    KEY=VALUE                       that starts with a space)
  * Shared by kmsg() and system(), which compile these files in. */
-#ifndef SL_KMSG_PRIVATE_H
-#define SL_KMSG_PRIVATE_H
+#ifndef KMSG_PRIVATE_H
+#define KMSG_PRIVATE_H
 
 #include <glib.h>
 #include "core/plugin.h"
@@ -19,33 +19,33 @@ typedef struct
   guint64 seq;          /* the kernel's record number, rising */
   guint64 usec;         /* microseconds since boot */
   gsize text_offset;    /* where MESSAGE starts */
-} SlKmsgHeader;
+} KmsgHeader;
 
-gboolean sl_kmsg_parse_header (const gchar *data, gsize len, SlKmsgHeader *header);
+gboolean kmsg_parse_header (const gchar *data, gsize len, KmsgHeader *header);
 
 /* Parses msg->raw, one record, into msg: PROGRAM "kernel", the record's
  * priority, the stamp boot_usec + its timestamp (boot_usec: the wall clock
  * time of boot in microseconds), MESSAGE, and each property as
  * .linux.KEY. FALSE (MESSAGE the whole record) when it is no record. */
-gboolean sl_kmsg_parse (SlMessage *msg, gint64 boot_usec, const SlParseOptions *options);
+gboolean kmsg_parse (SlMessage *msg, gint64 boot_usec, const SlParseOptions *options);
 
 /* The wall clock time the system booted, as the kernel's timestamps count
  * from it (the monotonic clock), estimated once per process. */
-gint64   sl_kmsg_boot_time (void);
+gint64   kmsg_boot_time (void);
 
 /* format("linux-kmsg") */
-extern const SlDriverClass sl_kmsg_format_class;
+extern const SlDriverClass kmsg_format_class;
 
-typedef struct _SlKmsgReader SlKmsgReader;
+typedef struct _SlKmsgReader KmsgReader;
 
 /* Reads the records of path (/dev/kmsg, or a named pipe or a file in the
  * same format) on a thread of its own, parsing each with format (NULL: the
  * source's format()). What was read is remembered in the persist file
  * with the boot's id, so a restart skips the records of this boot already
  * read. NULL when path cannot be opened. */
-SlKmsgReader *sl_kmsg_reader_start (SlSource *src, const SlDriverClass *format, const gchar *path,
+KmsgReader *kmsg_reader_start (SlSource *src, const SlDriverClass *format, const gchar *path,
                                     GError **error);
-void          sl_kmsg_reader_stop  (SlKmsgReader *r);
+void          kmsg_reader_stop  (KmsgReader *r);
 
 G_END_DECLS
 

@@ -55,7 +55,7 @@ read_boot_id (void)
 
 /* The last record read in this boot, from the persist file. */
 static void
-load_position (SlKmsgReader *r)
+load_position (KmsgReader *r)
 {
   gchar *saved = sl_persist_get (r->persist_key);
   gchar boot[64];
@@ -70,7 +70,7 @@ load_position (SlKmsgReader *r)
 }
 
 static void
-save_position (SlKmsgReader *r)
+save_position (KmsgReader *r)
 {
   if (!r->boot_id || !r->have_read)
     return;
@@ -80,7 +80,7 @@ save_position (SlKmsgReader *r)
 }
 
 static void
-flush_batch (SlKmsgReader *r)
+flush_batch (KmsgReader *r)
 {
   if (!r->batched)
     return;
@@ -90,10 +90,10 @@ flush_batch (SlKmsgReader *r)
 }
 
 static void
-emit (SlKmsgReader *r, const gchar *record, gsize len)
+emit (KmsgReader *r, const gchar *record, gsize len)
 {
-  SlKmsgHeader header;
-  if (sl_kmsg_parse_header (record, len, &header))
+  KmsgHeader header;
+  if (kmsg_parse_header (record, len, &header))
     {
       if (r->have_read && header.seq <= r->read_through)
         return;
@@ -109,7 +109,7 @@ emit (SlKmsgReader *r, const gchar *record, gsize len)
 /* A record is its line and the property lines after it, which start with
  * a space; one still incomplete stays in the buffer. */
 static void
-split_records (SlKmsgReader *r)
+split_records (KmsgReader *r)
 {
   gchar *p = r->buf;
   gchar *end = r->buf + r->end;
@@ -144,7 +144,7 @@ split_records (SlKmsgReader *r)
 
 /* FALSE when the reader is done: stopped, or the input ended. */
 static gboolean
-read_records (SlKmsgReader *r)
+read_records (KmsgReader *r)
 {
   struct pollfd fds[2] = { { r->fd, POLLIN, 0 }, { r->wake, POLLIN, 0 } };
   if (poll (fds, 2, -1) < 0)
@@ -185,14 +185,14 @@ read_records (SlKmsgReader *r)
 static gpointer
 reader_thread (gpointer data)
 {
-  SlKmsgReader *r = data;
+  KmsgReader *r = data;
   while (read_records (r))
     ;
   return NULL;
 }
 
-SlKmsgReader *
-sl_kmsg_reader_start (SlSource *src, const SlDriverClass *format, const gchar *path, GError **error)
+KmsgReader *
+kmsg_reader_start (SlSource *src, const SlDriverClass *format, const gchar *path, GError **error)
 {
   struct stat st;
   /* a named pipe is opened for writing too, so that it never ends */
@@ -204,7 +204,7 @@ sl_kmsg_reader_start (SlSource *src, const SlDriverClass *format, const gchar *p
                    g_strerror (errno));
       return NULL;
     }
-  SlKmsgReader *r = g_new0 (SlKmsgReader, 1);
+  KmsgReader *r = g_new0 (KmsgReader, 1);
   r->wake = eventfd (0, EFD_CLOEXEC);
   if (r->wake < 0)
     {
@@ -226,7 +226,7 @@ sl_kmsg_reader_start (SlSource *src, const SlDriverClass *format, const gchar *p
 }
 
 void
-sl_kmsg_reader_stop (SlKmsgReader *r)
+kmsg_reader_stop (KmsgReader *r)
 {
   eventfd_write (r->wake, 1);
   g_thread_join (r->thread);

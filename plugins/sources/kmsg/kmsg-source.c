@@ -10,7 +10,7 @@ typedef struct
   SlDriver super;
   const gchar *path;
   gboolean optional;
-  SlKmsgReader *reader;
+  KmsgReader *reader;
 } KmsgSource;
 
 static const SlOptionSpec kmsg_options[] = {
@@ -25,7 +25,7 @@ kmsg_start (SlDriver *d, SlSource *source, GError **error)
 {
   KmsgSource *self = (KmsgSource *) d;
   GError *failure = NULL;
-  self->reader = sl_kmsg_reader_start (source, NULL, self->path, &failure);
+  self->reader = kmsg_reader_start (source, NULL, self->path, &failure);
   if (self->reader)
     return TRUE;
   if (self->optional)
@@ -43,7 +43,7 @@ kmsg_stop (SlDriver *d)
 {
   KmsgSource *self = (KmsgSource *) d;
   if (self->reader)
-    sl_kmsg_reader_stop (self->reader);
+    kmsg_reader_stop (self->reader);
   self->reader = NULL;
 }
 
@@ -66,5 +66,5 @@ static const SlDriverClass kmsg_source_class = {
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "kmsg-source",
-  .drivers = (const SlDriverClass *const[]) { &kmsg_source_class, &sl_kmsg_format_class, NULL },
+  .drivers = (const SlDriverClass *const[]) { &kmsg_source_class, &kmsg_format_class, NULL },
 };

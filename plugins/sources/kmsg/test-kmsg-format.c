@@ -13,7 +13,7 @@ parse (const gchar *record, gsize len, const SlParseOptions *options, gboolean *
   SlMessage *msg = sl_message_new (record, len);
   sl_time_now (&msg->recvd);
   msg->stamp = msg->recvd;
-  *ok = sl_kmsg_parse (msg, BOOT_USEC, options);
+  *ok = kmsg_parse (msg, BOOT_USEC, options);
   return msg;
 }
 
@@ -165,9 +165,9 @@ test_every_prefix (void)
 static void
 test_header (void)
 {
-  SlKmsgHeader header;
+  KmsgHeader header;
   static const gchar record[] = "14,18446744073709551615,123,c;x";
-  g_assert_true (sl_kmsg_parse_header (record, strlen (record), &header));
+  g_assert_true (kmsg_parse_header (record, strlen (record), &header));
   g_assert_cmpuint (header.pri, ==, 14);
   g_assert_cmpuint (header.seq, ==, G_MAXUINT64);
   g_assert_cmpuint (header.usec, ==, 123);
@@ -177,19 +177,19 @@ test_header (void)
 static void
 test_format_class (void)
 {
-  g_assert_cmpint (sl_kmsg_format_class.kind, ==, SL_DRIVER_FORMAT);
-  g_assert_cmpstr (sl_kmsg_format_class.name, ==, "linux-kmsg");
+  g_assert_cmpint (kmsg_format_class.kind, ==, SL_DRIVER_FORMAT);
+  g_assert_cmpstr (kmsg_format_class.name, ==, "linux-kmsg");
   /* the registry takes it: its kind's operations are there */
-  const SlDriverClass *const classes[] = { &sl_kmsg_format_class, NULL };
+  const SlDriverClass *const classes[] = { &kmsg_format_class, NULL };
   const SlModule module = { .abi_version = SL_ABI_VERSION, .name = "kmsg-format", .drivers = classes };
   g_assert_true (sl_plugins_register (&module, __FILE__, NULL));
-  g_assert_true (sl_plugins_lookup (SL_DRIVER_FORMAT, "linux-kmsg") == &sl_kmsg_format_class);
+  g_assert_true (sl_plugins_lookup (SL_DRIVER_FORMAT, "linux-kmsg") == &kmsg_format_class);
   static const gchar record[] = "6,1,0,-;at boot";
   SlMessage *msg = sl_message_new (record, strlen (record));
   sl_time_now (&msg->recvd);
-  g_assert_true (sl_kmsg_format_class.ops.format->parse (msg, &defaults));
+  g_assert_true (kmsg_format_class.ops.format->parse (msg, &defaults));
   /* time zero of the kernel's clock is the boot, before now */
-  g_assert_cmpint (msg->stamp.usec, ==, sl_kmsg_boot_time ());
+  g_assert_cmpint (msg->stamp.usec, ==, kmsg_boot_time ());
   g_assert_cmpint (msg->stamp.usec, <=, msg->recvd.usec);
   sl_message_unref (msg);
 }

@@ -4,7 +4,7 @@
 #include <sys/stat.h>
 
 gboolean
-sl_system_journald_owns_log (const gchar *run_dir, const gchar *dev_log)
+system_journald_owns_log (const gchar *run_dir, const gchar *dev_log)
 {
   struct stat dir, journald, log;
   gchar *journald_log = g_build_filename (run_dir, "dev-log", NULL);

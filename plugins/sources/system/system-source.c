@@ -25,8 +25,8 @@ typedef struct
   const gchar *kmsg_path;
   gboolean inherited;       /* the socket is one systemd passed, its file systemd's */
   SlDgramReader *dgram;
-  SlKmsgReader *kmsg;
-  SlJournalReader *journal;
+  KmsgReader *kmsg;
+  JournalReader *journal;
 } SystemSource;
 
 static const SlOptionSpec system_options[] = {
@@ -39,13 +39,13 @@ static const SlOptionSpec system_options[] = {
 static SlDgramReader *
 start_socket (SystemSource *self, SlSource *source, GError **error)
 {
-  SlUnixSocketSpec spec = {
+  UnixSocketSpec spec = {
     .path = self->socket_path,
     .perm = 0666,
     .owner = (uid_t) -1,
     .group = (gid_t) -1,
   };
-  gint fd = sl_unix_socket_open (&spec, "system", &self->inherited, error);
+  gint fd = unix_socket_open (&spec, "system", &self->inherited, error);
   if (fd < 0)
     return NULL;
   SlDgramReader *reader = sl_dgram_reader_start (source, fd, TRUE, error);
@@ -55,7 +55,7 @@ start_socket (SystemSource *self, SlSource *source, GError **error)
 }
 
 /* systemd-journal()'s defaults, so that the two share the saved position */
-static const SlJournalSettings journal_settings = {
+static const JournalSettings journal_settings = {
   .prefix = ".journald.",
   .max_field_size = 65536,
   .read_old_records = TRUE,
@@ -65,15 +65,15 @@ static gboolean
 system_start (SlDriver *d, SlSource *source, GError **error)
 {
   SystemSource *self = (SystemSource *) d;
-  if (!sl_options_is_set (d->options, "socket") && sl_system_journald_owns_log (SL_JOURNALD_RUN_DIR, self->socket_path))
+  if (!sl_options_is_set (d->options, "socket") && system_journald_owns_log (JOURNALD_RUN_DIR, self->socket_path))
     {
-      self->journal = sl_journal_reader_start (source, &journal_settings, error);
+      self->journal = journal_reader_start (source, &journal_settings, error);
       return self->journal != NULL;
     }
   GError *socket_error = NULL;
   GError *kmsg_error = NULL;
   self->dgram = start_socket (self, source, &socket_error);
-  self->kmsg = sl_kmsg_reader_start (source, &sl_kmsg_format_class, self->kmsg_path, &kmsg_error);
+  self->kmsg = kmsg_reader_start (source, &kmsg_format_class, self->kmsg_path, &kmsg_error);
   if (!self->dgram && !self->kmsg)
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
@@ -102,9 +102,9 @@ system_stop (SlDriver *d)
         unlink (self->socket_path);
     }
   if (self->kmsg)
-    sl_kmsg_reader_stop (self->kmsg);
+    kmsg_reader_stop (self->kmsg);
   if (self->journal)
-    sl_journal_reader_stop (self->journal);
+    journal_reader_stop (self->journal);
   self->dgram = NULL;
   self->kmsg = NULL;
   self->journal = NULL;

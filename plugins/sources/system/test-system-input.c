@@ -75,7 +75,7 @@ test_journald_host (Host *h, gconstpointer data)
   gchar *journald_log = g_build_filename (h->run_dir, "dev-log", NULL);
   make_socket (journald_log);
   g_assert_cmpint (symlink (journald_log, h->dev_log), ==, 0);
-  g_assert_true (sl_system_journald_owns_log (h->run_dir, h->dev_log));
+  g_assert_true (system_journald_owns_log (h->run_dir, h->dev_log));
   g_free (journald_log);
 }
 
@@ -88,7 +88,7 @@ test_own_dev_log (Host *h, gconstpointer data)
   gchar *journald_log = g_build_filename (h->run_dir, "dev-log", NULL);
   make_socket (journald_log);
   make_socket (h->dev_log);
-  g_assert_false (sl_system_journald_owns_log (h->run_dir, h->dev_log));
+  g_assert_false (system_journald_owns_log (h->run_dir, h->dev_log));
   g_free (journald_log);
 }
 
@@ -96,9 +96,9 @@ test_own_dev_log (Host *h, gconstpointer data)
 static void
 test_no_journald (Host *h, gconstpointer data)
 {
-  g_assert_false (sl_system_journald_owns_log (h->run_dir, h->dev_log));
+  g_assert_false (system_journald_owns_log (h->run_dir, h->dev_log));
   make_socket (h->dev_log);
-  g_assert_false (sl_system_journald_owns_log (h->run_dir, h->dev_log));
+  g_assert_false (system_journald_owns_log (h->run_dir, h->dev_log));
 }
 
 int

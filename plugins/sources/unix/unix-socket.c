@@ -60,7 +60,7 @@ remove_stale (const struct sockaddr_un *addr, gboolean stream, GError **error)
 }
 
 gint
-sl_unix_socket_open (const SlUnixSocketSpec *spec, const gchar *driver, gboolean *inherited, GError **error)
+unix_socket_open (const UnixSocketSpec *spec, const gchar *driver, gboolean *inherited, GError **error)
 {
   struct sockaddr_un addr = { .sun_family = AF_UNIX };
   if (strlen (spec->path) >= sizeof addr.sun_path)

@@ -112,7 +112,7 @@ unix_init (SlDriver *d, GError **error)
 static gint
 open_socket (UnixSource *self, GError **error)
 {
-  SlUnixSocketSpec spec = {
+  UnixSocketSpec spec = {
     .path = self->path,
     .stream = self->stream,
     .perm = self->perm,
@@ -120,7 +120,7 @@ open_socket (UnixSource *self, GError **error)
     .group = self->group,
     .so_rcvbuf = self->settings.so_rcvbuf,
   };
-  return sl_unix_socket_open (&spec, self->super.klass->name, &self->inherited, error);
+  return unix_socket_open (&spec, self->super.klass->name, &self->inherited, error);
 }
 
 static gboolean

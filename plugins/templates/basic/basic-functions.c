@@ -8,7 +8,7 @@
 static void
 echo_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  sl_tf_render_args (call, 0, " ", msg, env, out);
+  tf_render_args (call, 0, " ", msg, env, out);
 }
 
 /* Unicode case as syslog-ng's g_utf8_strup()/g_utf8_strdown(); text that
@@ -19,7 +19,7 @@ change_case (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *en
              gchar *(*convert) (const gchar *, gssize), gchar (*convert_ascii) (gchar))
 {
   gsize from = out->len;
-  sl_tf_render_args (call, 0, " ", msg, env, out);
+  tf_render_args (call, 0, " ", msg, env, out);
 
   const gchar *text = out->str + from;
   gsize len = out->len - from;
@@ -79,12 +79,12 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .name = "basic-functions",
   .drivers = (const SlDriverClass *const[]) {
     &echo_class, &uppercase_class, &lowercase_class,
-    &sl_tf_substr_class, &sl_tf_strip_class, &sl_tf_sanitize_class, &sl_tf_length_class,
-    &sl_tf_replace_delimiter_class, &sl_tf_padding_class, &sl_tf_url_encode_class,
-    &sl_tf_base64_encode_class, &sl_tf_ipv4_to_int_class,
-    &sl_tf_add_class, &sl_tf_subtract_class, &sl_tf_multiply_class, &sl_tf_divide_class, &sl_tf_modulo_class,
-    &sl_tf_md5_class, &sl_tf_hash_class, &sl_tf_sha1_class, &sl_tf_sha256_class, &sl_tf_sha512_class,
-    &sl_tf_if_class, &sl_tf_dns_resolve_ip_class,
+    &tf_substr_class, &tf_strip_class, &tf_sanitize_class, &tf_length_class,
+    &tf_replace_delimiter_class, &tf_padding_class, &tf_url_encode_class,
+    &tf_base64_encode_class, &tf_ipv4_to_int_class,
+    &tf_add_class, &tf_subtract_class, &tf_multiply_class, &tf_divide_class, &tf_modulo_class,
+    &tf_md5_class, &tf_hash_class, &tf_sha1_class, &tf_sha256_class, &tf_sha512_class,
+    &tf_if_class, &tf_dns_resolve_ip_class,
     NULL
   },
 };

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared by the files of the basic template functions: their classes, for
  * the module list, and what several of them need to render arguments. */
-#ifndef SL_BASIC_PRIVATE_H
-#define SL_BASIC_PRIVATE_H
+#ifndef BASIC_PRIVATE_H
+#define BASIC_PRIVATE_H
 
 #include <glib.h>
 #include "core/plugin.h"
@@ -10,44 +10,44 @@
 
 G_BEGIN_DECLS
 
-extern const SlDriverClass sl_tf_substr_class;
-extern const SlDriverClass sl_tf_strip_class;
-extern const SlDriverClass sl_tf_sanitize_class;
-extern const SlDriverClass sl_tf_length_class;
-extern const SlDriverClass sl_tf_replace_delimiter_class;
-extern const SlDriverClass sl_tf_padding_class;
-extern const SlDriverClass sl_tf_url_encode_class;
-extern const SlDriverClass sl_tf_base64_encode_class;
-extern const SlDriverClass sl_tf_ipv4_to_int_class;
-extern const SlDriverClass sl_tf_add_class;
-extern const SlDriverClass sl_tf_subtract_class;
-extern const SlDriverClass sl_tf_multiply_class;
-extern const SlDriverClass sl_tf_divide_class;
-extern const SlDriverClass sl_tf_modulo_class;
-extern const SlDriverClass sl_tf_md5_class;
-extern const SlDriverClass sl_tf_hash_class;
-extern const SlDriverClass sl_tf_sha1_class;
-extern const SlDriverClass sl_tf_sha256_class;
-extern const SlDriverClass sl_tf_sha512_class;
-extern const SlDriverClass sl_tf_if_class;
-extern const SlDriverClass sl_tf_dns_resolve_ip_class;
+extern const SlDriverClass tf_substr_class;
+extern const SlDriverClass tf_strip_class;
+extern const SlDriverClass tf_sanitize_class;
+extern const SlDriverClass tf_length_class;
+extern const SlDriverClass tf_replace_delimiter_class;
+extern const SlDriverClass tf_padding_class;
+extern const SlDriverClass tf_url_encode_class;
+extern const SlDriverClass tf_base64_encode_class;
+extern const SlDriverClass tf_ipv4_to_int_class;
+extern const SlDriverClass tf_add_class;
+extern const SlDriverClass tf_subtract_class;
+extern const SlDriverClass tf_multiply_class;
+extern const SlDriverClass tf_divide_class;
+extern const SlDriverClass tf_modulo_class;
+extern const SlDriverClass tf_md5_class;
+extern const SlDriverClass tf_hash_class;
+extern const SlDriverClass tf_sha1_class;
+extern const SlDriverClass tf_sha256_class;
+extern const SlDriverClass tf_sha512_class;
+extern const SlDriverClass tf_if_class;
+extern const SlDriverClass tf_dns_resolve_ip_class;
 
 /* A buffer of the calling thread for text a function works on before it
  * writes its result; a function called inside another's arguments gets
  * one of its own. Each acquire is paired with a release, in order. */
-GString *sl_tf_scratch_acquire (void);
-void     sl_tf_scratch_release (void);
+GString *tf_scratch_acquire (void);
+void     tf_scratch_release (void);
 
 /* Renders the arguments from first on into out, sep between them. */
-void     sl_tf_render_args     (const SlTfCall *call, gint first, const gchar *sep,
+void     tf_render_args     (const SlTfCall *call, gint first, const gchar *sep,
                                 const SlMessage *msg, const SlTemplateEnv *env, GString *out);
 
 /* Renders argument i and reads it as a whole decimal integer. */
-gboolean sl_tf_render_int      (const SlTfCall *call, gint i, const SlMessage *msg,
+gboolean tf_render_int      (const SlTfCall *call, gint i, const SlMessage *msg,
                                 const SlTemplateEnv *env, gint64 *value);
 
 /* Sets error to "$(name) takes ..." from usage. */
-void     sl_tf_usage_error     (const SlTfCall *call, GError **error, const gchar *usage);
+void     tf_usage_error     (const SlTfCall *call, GError **error, const gchar *usage);
 
 G_END_DECLS
 

@@ -12,7 +12,7 @@ if_prepare (SlTfCall *call, GError **error)
 {
   if (call->argc != 3)
     {
-      sl_tf_usage_error (call, error, _("a condition, a template for when it holds and one for when not"));
+      tf_usage_error (call, error, _("a condition, a template for when it holds and one for when not"));
       return FALSE;
     }
   call->state = sl_text_filter_compile (call->args[0], "$(if) condition", error);
@@ -34,7 +34,7 @@ if_free (gpointer state)
 
 static const SlTemplateFunctionOps if_ops = { .prepare = if_prepare, .eval = if_eval, .free = if_free };
 
-const SlDriverClass sl_tf_if_class = {
+const SlDriverClass tf_if_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "if",
   .summary = "one of two templates, as the message passes a filter expression: $(if (COND) THEN ELSE)",
   .ops.template_function = &if_ops,

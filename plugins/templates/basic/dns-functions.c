@@ -30,25 +30,25 @@ typedef struct
   gboolean cache;
   gboolean normalize;
   gint address;        /* the argument that is the address */
-} SlDnsOptions;
+} DnsOptions;
 
 typedef struct
 {
   gchar *name;
   gboolean positive;   /* a name the resolver gave, not the address */
   gint64 expires;      /* monotonic, in microseconds */
-} SlDnsAnswer;
+} DnsAnswer;
 
 typedef struct
 {
-  GHashTable *answers;   /* packed address -> SlDnsAnswer */
+  GHashTable *answers;   /* packed address -> DnsAnswer */
   GQueue order;          /* keys, oldest first */
-} SlDnsCache;
+} DnsCache;
 
 static void
 answer_free (gpointer p)
 {
-  SlDnsAnswer *a = p;
+  DnsAnswer *a = p;
   g_free (a->name);
   g_free (a);
 }
@@ -56,7 +56,7 @@ answer_free (gpointer p)
 static void
 cache_free (gpointer p)
 {
-  SlDnsCache *cache = p;
+  DnsCache *cache = p;
   g_queue_clear (&cache->order);
   g_hash_table_unref (cache->answers);
   g_free (cache);
@@ -64,13 +64,13 @@ cache_free (gpointer p)
 
 static GPrivate cache_key = G_PRIVATE_INIT (cache_free);
 
-static SlDnsCache *
+static DnsCache *
 thread_cache (void)
 {
-  SlDnsCache *cache = g_private_get (&cache_key);
+  DnsCache *cache = g_private_get (&cache_key);
   if (!cache)
     {
-      cache = g_new0 (SlDnsCache, 1);
+      cache = g_new0 (DnsCache, 1);
       cache->answers = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, answer_free);
       g_queue_init (&cache->order);
       g_private_set (&cache_key, cache);
@@ -79,7 +79,7 @@ thread_cache (void)
 }
 
 static void
-cache_forget (SlDnsCache *cache, GBytes *key)
+cache_forget (DnsCache *cache, GBytes *key)
 {
   GList *link = g_queue_find_custom (&cache->order, key, (GCompareFunc) g_bytes_compare);
   g_bytes_unref (link->data);
@@ -88,7 +88,7 @@ cache_forget (SlDnsCache *cache, GBytes *key)
 }
 
 static void
-cache_store (SlDnsCache *cache, GBytes *key, const gchar *name, gboolean positive)
+cache_store (DnsCache *cache, GBytes *key, const gchar *name, gboolean positive)
 {
   if (g_hash_table_size (cache->answers) >= DNS_CACHE_SIZE)
     {
@@ -96,7 +96,7 @@ cache_store (SlDnsCache *cache, GBytes *key, const gchar *name, gboolean positiv
       g_hash_table_remove (cache->answers, oldest);
       g_bytes_unref (oldest);
     }
-  SlDnsAnswer *a = g_new0 (SlDnsAnswer, 1);
+  DnsAnswer *a = g_new0 (DnsAnswer, 1);
   a->name = g_strdup (name);
   a->positive = positive;
   a->expires = g_get_monotonic_time ()
@@ -129,12 +129,12 @@ dns_prepare (SlTfCall *call, GError **error)
     gchar short_name;
     gsize offset;
   } options[] = {
-    { "use-fqdn", 'f', G_STRUCT_OFFSET (SlDnsOptions, use_fqdn) },
-    { "use-dns", 'd', G_STRUCT_OFFSET (SlDnsOptions, use_dns) },
-    { "dns-cache", 'c', G_STRUCT_OFFSET (SlDnsOptions, cache) },
-    { "normalize-hostnames", 'n', G_STRUCT_OFFSET (SlDnsOptions, normalize) },
+    { "use-fqdn", 'f', G_STRUCT_OFFSET (DnsOptions, use_fqdn) },
+    { "use-dns", 'd', G_STRUCT_OFFSET (DnsOptions, use_dns) },
+    { "dns-cache", 'c', G_STRUCT_OFFSET (DnsOptions, cache) },
+    { "normalize-hostnames", 'n', G_STRUCT_OFFSET (DnsOptions, normalize) },
   };
-  SlDnsOptions *o = g_new0 (SlDnsOptions, 1);
+  DnsOptions *o = g_new0 (DnsOptions, 1);
   o->use_dns = TRUE;
   o->cache = TRUE;
   call->state = o;
@@ -147,7 +147,7 @@ dns_prepare (SlTfCall *call, GError **error)
         {
           if (o->address >= 0)
             {
-              sl_tf_usage_error (call, error, _("one address, after the options"));
+              tf_usage_error (call, error, _("one address, after the options"));
               return FALSE;
             }
           o->address = i;
@@ -183,7 +183,7 @@ dns_prepare (SlTfCall *call, GError **error)
     }
   if (o->address < 0)
     {
-      sl_tf_usage_error (call, error, _("one address, after the options"));
+      tf_usage_error (call, error, _("one address, after the options"));
       return FALSE;
     }
   /* syslog-ng: with use-dns(no), dns-cache() is no as well */
@@ -204,7 +204,7 @@ resolve (const struct sockaddr *sa, socklen_t len, gboolean use_dns, gboolean *p
 }
 
 static void
-append_name (GString *out, const SlDnsOptions *o, const gchar *name, gboolean positive)
+append_name (GString *out, const DnsOptions *o, const gchar *name, gboolean positive)
 {
   gsize start = out->len;
   /* only a name the resolver gave is cut to its first label */
@@ -218,8 +218,8 @@ append_name (GString *out, const SlDnsOptions *o, const gchar *name, gboolean po
 static void
 dns_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  const SlDnsOptions *o = call->state;
-  GString *text = sl_tf_scratch_acquire ();
+  const DnsOptions *o = call->state;
+  GString *text = tf_scratch_acquire ();
   sl_template_append (call->arg_templates[o->address], msg, env, text);
 
   struct sockaddr_storage ss = { 0 };
@@ -244,10 +244,10 @@ dns_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, 
     }
   else
     {
-      sl_tf_scratch_release ();
+      tf_scratch_release ();
       return;
     }
-  sl_tf_scratch_release ();
+  tf_scratch_release ();
 
   if (!o->cache)
     {
@@ -258,9 +258,9 @@ dns_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, 
       return;
     }
 
-  SlDnsCache *cache = thread_cache ();
+  DnsCache *cache = thread_cache ();
   GBytes *key = g_bytes_new (addr, addr_len);
-  SlDnsAnswer *a = g_hash_table_lookup (cache->answers, key);
+  DnsAnswer *a = g_hash_table_lookup (cache->answers, key);
   if (a && a->expires < g_get_monotonic_time ())
     {
       cache_forget (cache, key);
@@ -280,7 +280,7 @@ dns_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, 
 
 static const SlTemplateFunctionOps dns_ops = { .prepare = dns_prepare, .eval = dns_eval, .free = g_free };
 
-const SlDriverClass sl_tf_dns_resolve_ip_class = {
+const SlDriverClass tf_dns_resolve_ip_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "dns-resolve-ip",
   .summary = "the host name of an IP address (getnameinfo, cached per thread): "
              "$(dns-resolve-ip [--use-fqdn=yes] [--use-dns=no] [--dns-cache=no] [--normalize-hostnames=yes] IP)",

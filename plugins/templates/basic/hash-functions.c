@@ -12,16 +12,16 @@ typedef struct
 {
   gint first;      /* the first argument to digest */
   gsize length;    /* digits kept; 0 for all */
-} SlTfHash;
+} TfHash;
 
 /* One GChecksum of each type per thread, reset between messages. */
-#define SL_TF_CHECKSUM_TYPES (G_CHECKSUM_SHA384 + 1)
+#define TF_CHECKSUM_TYPES (G_CHECKSUM_SHA384 + 1)
 
 static void
 checksums_free (gpointer p)
 {
   GChecksum **checksums = p;
-  for (guint i = 0; i < SL_TF_CHECKSUM_TYPES; i++)
+  for (guint i = 0; i < TF_CHECKSUM_TYPES; i++)
     if (checksums[i])
       g_checksum_free (checksums[i]);
   g_free (checksums);
@@ -35,7 +35,7 @@ thread_checksum (GChecksumType type)
   GChecksum **checksums = g_private_get (&checksums_key);
   if (!checksums)
     {
-      checksums = g_new0 (GChecksum *, SL_TF_CHECKSUM_TYPES);
+      checksums = g_new0 (GChecksum *, TF_CHECKSUM_TYPES);
       g_private_set (&checksums_key, checksums);
     }
   if (!checksums[type])
@@ -48,7 +48,7 @@ thread_checksum (GChecksumType type)
 static gboolean
 hash_prepare (SlTfCall *call, GError **error)
 {
-  SlTfHash *h = g_new0 (SlTfHash, 1);
+  TfHash *h = g_new0 (TfHash, 1);
   call->state = h;
   if (call->argc >= 1 && (g_str_equal (call->args[0], "--length") || g_str_equal (call->args[0], "-l")))
     {
@@ -56,7 +56,7 @@ hash_prepare (SlTfCall *call, GError **error)
       guint64 length = call->argc >= 2 ? g_ascii_strtoull (call->args[1], &end, 10) : 0;
       if (!end || end == call->args[1] || *end || !length)
         {
-          sl_tf_usage_error (call, error, _("an optional --length N (N above 0), then texts"));
+          tf_usage_error (call, error, _("an optional --length N (N above 0), then texts"));
           return FALSE;
         }
       h->length = length;
@@ -68,15 +68,15 @@ hash_prepare (SlTfCall *call, GError **error)
 static void
 hash_eval (GChecksumType type, const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  const SlTfHash *h = call->state;
-  GString *text = sl_tf_scratch_acquire ();
-  sl_tf_render_args (call, h->first, NULL, msg, env, text);
+  const TfHash *h = call->state;
+  GString *text = tf_scratch_acquire ();
+  tf_render_args (call, h->first, NULL, msg, env, text);
   GChecksum *checksum = thread_checksum (type);
   g_checksum_update (checksum, (const guchar *) text->str, text->len);
   const gchar *digest = g_checksum_get_string (checksum);
   gsize len = strlen (digest);
   g_string_append_len (out, digest, h->length ? MIN (h->length, len) : len);
-  sl_tf_scratch_release ();
+  tf_scratch_release ();
 }
 
 static void
@@ -105,13 +105,13 @@ sha512_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *en
 
 static const SlTemplateFunctionOps md5_ops = { .prepare = hash_prepare, .eval = md5_eval, .free = g_free };
 
-const SlDriverClass sl_tf_md5_class = {
+const SlDriverClass tf_md5_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "md5",
   .summary = "the MD5 digest of its arguments",
   .ops.template_function = &md5_ops,
 };
 
-const SlDriverClass sl_tf_hash_class = {
+const SlDriverClass tf_hash_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "hash",
   .summary = "the MD5 digest of its arguments",
   .ops.template_function = &md5_ops,
@@ -119,7 +119,7 @@ const SlDriverClass sl_tf_hash_class = {
 
 static const SlTemplateFunctionOps sha1_ops = { .prepare = hash_prepare, .eval = sha1_eval, .free = g_free };
 
-const SlDriverClass sl_tf_sha1_class = {
+const SlDriverClass tf_sha1_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "sha1",
   .summary = "the SHA-1 digest of its arguments",
   .ops.template_function = &sha1_ops,
@@ -131,7 +131,7 @@ static const SlTemplateFunctionOps sha256_ops = {
   .free = g_free,
 };
 
-const SlDriverClass sl_tf_sha256_class = {
+const SlDriverClass tf_sha256_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "sha256",
   .summary = "the SHA-256 digest of its arguments",
   .ops.template_function = &sha256_ops,
@@ -143,7 +143,7 @@ static const SlTemplateFunctionOps sha512_ops = {
   .free = g_free,
 };
 
-const SlDriverClass sl_tf_sha512_class = {
+const SlDriverClass tf_sha512_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "sha512",
   .summary = "the SHA-512 digest of its arguments",
   .ops.template_function = &sha512_ops,

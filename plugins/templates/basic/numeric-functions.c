@@ -16,14 +16,14 @@ typedef enum
   OP_MULTIPLY,
   OP_DIVIDE,
   OP_MODULO,
-} SlTfOp;
+} TfOp;
 
 static gboolean
 numeric_prepare (SlTfCall *call, GError **error)
 {
   if (call->argc == 2)
     return TRUE;
-  sl_tf_usage_error (call, error, _("two numbers"));
+  tf_usage_error (call, error, _("two numbers"));
   return FALSE;
 }
 
@@ -37,7 +37,7 @@ read_double (const gchar *text, gsize len, gdouble *value)
 }
 
 static gboolean
-integer_op (SlTfOp op, gint64 a, gint64 b, gint64 *result)
+integer_op (TfOp op, gint64 a, gint64 b, gint64 *result)
 {
   switch (op)
     {
@@ -58,7 +58,7 @@ integer_op (SlTfOp op, gint64 a, gint64 b, gint64 *result)
 }
 
 static gboolean
-double_op (SlTfOp op, gdouble a, gdouble b, gdouble *result)
+double_op (TfOp op, gdouble a, gdouble b, gdouble *result)
 {
   switch (op)
     {
@@ -83,10 +83,10 @@ append_double (GString *out, gdouble value)
 }
 
 static void
-numeric_eval (SlTfOp op, const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+numeric_eval (TfOp op, const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
   gint64 a, b, result;
-  if (sl_tf_render_int (call, 0, msg, env, &a) && sl_tf_render_int (call, 1, msg, env, &b))
+  if (tf_render_int (call, 0, msg, env, &a) && tf_render_int (call, 1, msg, env, &b))
     {
       if (integer_op (op, a, b, &result))
         g_string_append_printf (out, "%" G_GINT64_FORMAT, result);
@@ -95,8 +95,8 @@ numeric_eval (SlTfOp op, const SlTfCall *call, const SlMessage *msg, const SlTem
       return;
     }
 
-  GString *left = sl_tf_scratch_acquire ();
-  GString *right = sl_tf_scratch_acquire ();
+  GString *left = tf_scratch_acquire ();
+  GString *right = tf_scratch_acquire ();
   sl_template_append (call->arg_templates[0], msg, env, left);
   sl_template_append (call->arg_templates[1], msg, env, right);
   gdouble x, y, z;
@@ -104,8 +104,8 @@ numeric_eval (SlTfOp op, const SlTfCall *call, const SlMessage *msg, const SlTem
     append_double (out, z);
   else
     g_string_append (out, "NaN");
-  sl_tf_scratch_release ();
-  sl_tf_scratch_release ();
+  tf_scratch_release ();
+  tf_scratch_release ();
 }
 
 static void
@@ -140,7 +140,7 @@ modulo_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *en
 
 static const SlTemplateFunctionOps add_ops = { .prepare = numeric_prepare, .eval = add_eval };
 
-const SlDriverClass sl_tf_add_class = {
+const SlDriverClass tf_add_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "+",
   .summary = "the sum of two numbers",
   .ops.template_function = &add_ops,
@@ -148,7 +148,7 @@ const SlDriverClass sl_tf_add_class = {
 
 static const SlTemplateFunctionOps subtract_ops = { .prepare = numeric_prepare, .eval = subtract_eval };
 
-const SlDriverClass sl_tf_subtract_class = {
+const SlDriverClass tf_subtract_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "-",
   .summary = "the first number less the second",
   .ops.template_function = &subtract_ops,
@@ -156,7 +156,7 @@ const SlDriverClass sl_tf_subtract_class = {
 
 static const SlTemplateFunctionOps multiply_ops = { .prepare = numeric_prepare, .eval = multiply_eval };
 
-const SlDriverClass sl_tf_multiply_class = {
+const SlDriverClass tf_multiply_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "*",
   .summary = "the product of two numbers",
   .ops.template_function = &multiply_ops,
@@ -164,7 +164,7 @@ const SlDriverClass sl_tf_multiply_class = {
 
 static const SlTemplateFunctionOps divide_ops = { .prepare = numeric_prepare, .eval = divide_eval };
 
-const SlDriverClass sl_tf_divide_class = {
+const SlDriverClass tf_divide_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "/",
   .summary = "the first number divided by the second",
   .ops.template_function = &divide_ops,
@@ -172,7 +172,7 @@ const SlDriverClass sl_tf_divide_class = {
 
 static const SlTemplateFunctionOps modulo_ops = { .prepare = numeric_prepare, .eval = modulo_eval };
 
-const SlDriverClass sl_tf_modulo_class = {
+const SlDriverClass tf_modulo_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "%",
   .summary = "the remainder of dividing the first number by the second",
   .ops.template_function = &modulo_ops,

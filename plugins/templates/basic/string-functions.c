@@ -16,7 +16,7 @@ substr_prepare (SlTfCall *call, GError **error)
 {
   if (call->argc == 2 || call->argc == 3)
     return TRUE;
-  sl_tf_usage_error (call, error, _("a text, an offset and an optional length"));
+  tf_usage_error (call, error, _("a text, an offset and an optional length"));
   return FALSE;
 }
 
@@ -26,8 +26,8 @@ substr_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *en
   gsize start = out->len;
   gint64 offset, length = 0;
 
-  if (!sl_tf_render_int (call, 1, msg, env, &offset)
-      || (call->argc == 3 && !sl_tf_render_int (call, 2, msg, env, &length)))
+  if (!tf_render_int (call, 1, msg, env, &offset)
+      || (call->argc == 3 && !tf_render_int (call, 2, msg, env, &length)))
     return;
   sl_template_append (call->arg_templates[0], msg, env, out);
 
@@ -97,12 +97,12 @@ typedef struct
   gboolean ctrl_chars;
   gboolean invalid[256];
   gchar replacement;
-} SlSanitize;
+} Sanitize;
 
 static gboolean
 sanitize_prepare (SlTfCall *call, GError **error)
 {
-  SlSanitize *s = g_new0 (SlSanitize, 1);
+  Sanitize *s = g_new0 (Sanitize, 1);
   const gchar *invalid = "/";
   s->ctrl_chars = TRUE;
   s->replacement = '_';
@@ -123,7 +123,7 @@ sanitize_prepare (SlTfCall *call, GError **error)
         s->replacement = call->args[++i][0];
       else
         {
-          sl_tf_usage_error (call, error, _("--ctrl-chars, --no-ctrl-chars, --invalid-chars CHARS and "
+          tf_usage_error (call, error, _("--ctrl-chars, --no-ctrl-chars, --invalid-chars CHARS and "
                                             "--replacement CHAR, then texts"));
           return FALSE;
         }
@@ -137,7 +137,7 @@ sanitize_prepare (SlTfCall *call, GError **error)
 static void
 sanitize_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  const SlSanitize *s = call->state;
+  const Sanitize *s = call->state;
 
   for (gint i = s->first; i < call->argc; i++)
     {
@@ -178,16 +178,16 @@ replace_delimiter_prepare (SlTfCall *call, GError **error)
 {
   if (call->argc == 3)
     return TRUE;
-  sl_tf_usage_error (call, error, _("the delimiters to replace, the new delimiter and a text"));
+  tf_usage_error (call, error, _("the delimiters to replace, the new delimiter and a text"));
   return FALSE;
 }
 
 static void
 replace_delimiter_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  GString *old = sl_tf_scratch_acquire ();
-  GString *replacement = sl_tf_scratch_acquire ();
-  GString *text = sl_tf_scratch_acquire ();
+  GString *old = tf_scratch_acquire ();
+  GString *replacement = tf_scratch_acquire ();
+  GString *text = tf_scratch_acquire ();
   sl_template_append (call->arg_templates[0], msg, env, old);
   sl_template_append (call->arg_templates[1], msg, env, replacement);
   sl_template_append (call->arg_templates[2], msg, env, text);
@@ -199,9 +199,9 @@ replace_delimiter_eval (const SlTfCall *call, const SlMessage *msg, const SlTemp
       else
         g_string_append_c (out, text->str[i]);
     }
-  sl_tf_scratch_release ();
-  sl_tf_scratch_release ();
-  sl_tf_scratch_release ();
+  tf_scratch_release ();
+  tf_scratch_release ();
+  tf_scratch_release ();
 }
 
 /* $(padding TEXT WIDTH [PAD]): TEXT after as much of PAD (a space by
@@ -212,7 +212,7 @@ padding_prepare (SlTfCall *call, GError **error)
 {
   if (call->argc == 2 || call->argc == 3)
     return TRUE;
-  sl_tf_usage_error (call, error, _("a text, a width and an optional padding text"));
+  tf_usage_error (call, error, _("a text, a width and an optional padding text"));
   return FALSE;
 }
 
@@ -220,11 +220,11 @@ static void
 padding_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
   gint64 width;
-  if (!sl_tf_render_int (call, 1, msg, env, &width))
+  if (!tf_render_int (call, 1, msg, env, &width))
     return;
 
-  GString *text = sl_tf_scratch_acquire ();
-  GString *pad = sl_tf_scratch_acquire ();
+  GString *text = tf_scratch_acquire ();
+  GString *pad = tf_scratch_acquire ();
   sl_template_append (call->arg_templates[0], msg, env, text);
   if (call->argc == 3)
     sl_template_append (call->arg_templates[2], msg, env, pad);
@@ -239,8 +239,8 @@ padding_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *e
       p = p + 1 < pad->len ? p + 1 : 0;
     }
   g_string_append_len (out, text->str, text->len);
-  sl_tf_scratch_release ();
-  sl_tf_scratch_release ();
+  tf_scratch_release ();
+  tf_scratch_release ();
 }
 
 /* $(url-encode TEXT ...): all but A-Z a-z 0-9 - . _ ~ as %XX. */
@@ -248,8 +248,8 @@ padding_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *e
 static void
 url_encode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  GString *text = sl_tf_scratch_acquire ();
-  sl_tf_render_args (call, 0, NULL, msg, env, text);
+  GString *text = tf_scratch_acquire ();
+  tf_render_args (call, 0, NULL, msg, env, text);
   for (gsize i = 0; i < text->len; i++)
     {
       guchar c = (guchar) text->str[i];
@@ -258,7 +258,7 @@ url_encode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv
       else
         g_string_append_printf (out, "%%%02X", c);
     }
-  sl_tf_scratch_release ();
+  tf_scratch_release ();
 }
 
 /* $(base64-encode TEXT ...): the texts joined, in base64. */
@@ -266,8 +266,8 @@ url_encode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv
 static void
 base64_encode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  GString *text = sl_tf_scratch_acquire ();
-  sl_tf_render_args (call, 0, NULL, msg, env, text);
+  GString *text = tf_scratch_acquire ();
+  tf_render_args (call, 0, NULL, msg, env, text);
 
   gint state = 0;
   gint save = 0;
@@ -276,7 +276,7 @@ base64_encode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplate
   gsize n = g_base64_encode_step ((const guchar *) text->str, text->len, FALSE, out->str + start, &state, &save);
   n += g_base64_encode_close (FALSE, out->str + start + n, &state, &save);
   g_string_truncate (out, start + n);
-  sl_tf_scratch_release ();
+  tf_scratch_release ();
 }
 
 /* $(ipv4-to-int ADDRESS ...): each dotted IPv4 address as the number it
@@ -289,7 +289,7 @@ ipv4_to_int_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEn
 
   for (gint i = 0; i < call->argc; i++)
     {
-      GString *text = sl_tf_scratch_acquire ();
+      GString *text = tf_scratch_acquire ();
       sl_template_append (call->arg_templates[i], msg, env, text);
       struct in_addr addr;
       if (strlen (text->str) == text->len && inet_pton (AF_INET, text->str, &addr) == 1)
@@ -299,13 +299,13 @@ ipv4_to_int_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEn
           g_string_append_printf (out, "%u", (guint) ntohl (addr.s_addr));
           any = TRUE;
         }
-      sl_tf_scratch_release ();
+      tf_scratch_release ();
     }
 }
 
 static const SlTemplateFunctionOps substr_ops = { .prepare = substr_prepare, .eval = substr_eval };
 
-const SlDriverClass sl_tf_substr_class = {
+const SlDriverClass tf_substr_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "substr",
   .summary = "a part of a text: $(substr TEXT OFFSET [LENGTH])",
   .ops.template_function = &substr_ops,
@@ -313,7 +313,7 @@ const SlDriverClass sl_tf_substr_class = {
 
 static const SlTemplateFunctionOps strip_ops = { .eval = strip_eval };
 
-const SlDriverClass sl_tf_strip_class = {
+const SlDriverClass tf_strip_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "strip",
   .summary = "its arguments without surrounding whitespace",
   .ops.template_function = &strip_ops,
@@ -325,7 +325,7 @@ static const SlTemplateFunctionOps sanitize_ops = {
   .free = g_free,
 };
 
-const SlDriverClass sl_tf_sanitize_class = {
+const SlDriverClass tf_sanitize_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "sanitize",
   .summary = "its arguments fit for a file name, joined by '/'",
   .ops.template_function = &sanitize_ops,
@@ -333,7 +333,7 @@ const SlDriverClass sl_tf_sanitize_class = {
 
 static const SlTemplateFunctionOps length_ops = { .eval = length_eval };
 
-const SlDriverClass sl_tf_length_class = {
+const SlDriverClass tf_length_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "length",
   .summary = "the length of each argument in bytes",
   .ops.template_function = &length_ops,
@@ -344,7 +344,7 @@ static const SlTemplateFunctionOps replace_delimiter_ops = {
   .eval = replace_delimiter_eval,
 };
 
-const SlDriverClass sl_tf_replace_delimiter_class = {
+const SlDriverClass tf_replace_delimiter_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "replace-delimiter",
   .summary = "a text with delimiters replaced: $(replace-delimiter OLD NEW TEXT)",
   .ops.template_function = &replace_delimiter_ops,
@@ -352,7 +352,7 @@ const SlDriverClass sl_tf_replace_delimiter_class = {
 
 static const SlTemplateFunctionOps padding_ops = { .prepare = padding_prepare, .eval = padding_eval };
 
-const SlDriverClass sl_tf_padding_class = {
+const SlDriverClass tf_padding_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "padding",
   .summary = "a text padded on the left to a width: $(padding TEXT WIDTH [PAD])",
   .ops.template_function = &padding_ops,
@@ -360,7 +360,7 @@ const SlDriverClass sl_tf_padding_class = {
 
 static const SlTemplateFunctionOps url_encode_ops = { .eval = url_encode_eval };
 
-const SlDriverClass sl_tf_url_encode_class = {
+const SlDriverClass tf_url_encode_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "url-encode",
   .summary = "its arguments percent-encoded for a URL",
   .ops.template_function = &url_encode_ops,
@@ -368,7 +368,7 @@ const SlDriverClass sl_tf_url_encode_class = {
 
 static const SlTemplateFunctionOps base64_encode_ops = { .eval = base64_encode_eval };
 
-const SlDriverClass sl_tf_base64_encode_class = {
+const SlDriverClass tf_base64_encode_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "base64-encode",
   .summary = "its arguments, joined, in base64",
   .ops.template_function = &base64_encode_ops,
@@ -376,7 +376,7 @@ const SlDriverClass sl_tf_base64_encode_class = {
 
 static const SlTemplateFunctionOps ipv4_to_int_ops = { .eval = ipv4_to_int_eval };
 
-const SlDriverClass sl_tf_ipv4_to_int_class = {
+const SlDriverClass tf_ipv4_to_int_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "ipv4-to-int",
   .summary = "IPv4 addresses as numbers",
   .ops.template_function = &ipv4_to_int_ops,

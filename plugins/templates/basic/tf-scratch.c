@@ -9,19 +9,19 @@
 static GPrivate scratch_key = SL_SCRATCH_INIT;
 
 GString *
-sl_tf_scratch_acquire (void)
+tf_scratch_acquire (void)
 {
   return sl_scratch_push (&scratch_key);
 }
 
 void
-sl_tf_scratch_release (void)
+tf_scratch_release (void)
 {
   sl_scratch_pop (&scratch_key);
 }
 
 void
-sl_tf_render_args (const SlTfCall *call, gint first, const gchar *sep,
+tf_render_args (const SlTfCall *call, gint first, const gchar *sep,
                    const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
   for (gint i = first; i < call->argc; i++)
@@ -33,20 +33,20 @@ sl_tf_render_args (const SlTfCall *call, gint first, const gchar *sep,
 }
 
 gboolean
-sl_tf_render_int (const SlTfCall *call, gint i, const SlMessage *msg, const SlTemplateEnv *env, gint64 *value)
+tf_render_int (const SlTfCall *call, gint i, const SlMessage *msg, const SlTemplateEnv *env, gint64 *value)
 {
-  GString *text = sl_tf_scratch_acquire ();
+  GString *text = tf_scratch_acquire ();
   sl_template_append (call->arg_templates[i], msg, env, text);
   gchar *end;
   errno = 0;
   *value = g_ascii_strtoll (text->str, &end, 10);
   gboolean ok = text->len && end == text->str + text->len && !errno;
-  sl_tf_scratch_release ();
+  tf_scratch_release ();
   return ok;
 }
 
 void
-sl_tf_usage_error (const SlTfCall *call, GError **error, const gchar *usage)
+tf_usage_error (const SlTfCall *call, GError **error, const gchar *usage)
 {
   g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE, _("$(%s) takes %s"), call->klass->name, usage);
 }

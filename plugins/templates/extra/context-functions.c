@@ -28,7 +28,7 @@ context_values_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplat
 {
   guint n;
   const SlMessage *const *context = sl_template_env_context (env, &msg, &n);
-  GString *value = sl_tf_extra_scratch_acquire ();
+  GString *value = tf_extra_scratch_acquire ();
   gsize start = out->len;
 
   for (guint m = 0; m < n; m++)
@@ -36,9 +36,9 @@ context_values_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplat
       {
         g_string_truncate (value, 0);
         sl_template_append_context (call->arg_templates[i], &context[m], 1, env, value);
-        sl_tf_list_append_item (out, start, value->str, value->len);
+        tf_list_append_item (out, start, value->str, value->len);
       }
-  sl_tf_extra_scratch_release ();
+  tf_extra_scratch_release ();
 }
 
 /* $(grep [--max-count N] FILTER T ...) and $(context-lookup ...): the
@@ -48,12 +48,12 @@ typedef struct
   SlTextFilter *filter;
   gint64 max_count;
   GArray *templates;   /* indexes into the call's arguments */
-} SlTfLookup;
+} TfLookup;
 
 static void
 lookup_free (gpointer state)
 {
-  SlTfLookup *lookup = state;
+  TfLookup *lookup = state;
   if (lookup->filter)
     sl_text_filter_free (lookup->filter);
   g_array_unref (lookup->templates);
@@ -78,7 +78,7 @@ parse_max_count (const SlTfCall *call, const gchar *text, gint64 *value, GError 
 static gboolean
 lookup_prepare (SlTfCall *call, GError **error)
 {
-  SlTfLookup *lookup = g_new0 (SlTfLookup, 1);
+  TfLookup *lookup = g_new0 (TfLookup, 1);
   lookup->templates = g_array_new (FALSE, FALSE, sizeof (gint));
   call->state = lookup;
   gint filter = -1;
@@ -125,10 +125,10 @@ lookup_prepare (SlTfCall *call, GError **error)
 static void
 lookup_append (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out, gboolean as_list)
 {
-  const SlTfLookup *lookup = call->state;
+  const TfLookup *lookup = call->state;
   guint n;
   const SlMessage *const *context = sl_template_env_context (env, &msg, &n);
-  GString *value = sl_tf_extra_scratch_acquire ();
+  GString *value = tf_extra_scratch_acquire ();
   gsize start = out->len;
   gint64 count = 0;
 
@@ -148,12 +148,12 @@ lookup_append (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *
             }
           g_string_truncate (value, 0);
           sl_template_append_context (t, &context[m], 1, env, value);
-          sl_tf_list_append_item (out, start, value->str, value->len);
+          tf_list_append_item (out, start, value->str, value->len);
         }
       if (++count == lookup->max_count)
         break;
     }
-  sl_tf_extra_scratch_release ();
+  tf_extra_scratch_release ();
 }
 
 static void
@@ -176,7 +176,7 @@ typedef enum
   AGGREGATE_MAX,
   AGGREGATE_SUM,
   AGGREGATE_AVERAGE,
-} SlTfAggregate;
+} TfAggregate;
 
 static gboolean
 one_template (SlTfCall *call, GError **error)
@@ -188,11 +188,11 @@ one_template (SlTfCall *call, GError **error)
 }
 
 static void
-aggregate (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out, SlTfAggregate kind)
+aggregate (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out, TfAggregate kind)
 {
   guint n;
   const SlMessage *const *context = sl_template_env_context (env, &msg, &n);
-  GString *text = sl_tf_extra_scratch_acquire ();
+  GString *text = tf_extra_scratch_acquire ();
   gint64 result = 0, count = 0;
 
   for (guint m = 0; m < n; m++)
@@ -213,7 +213,7 @@ aggregate (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env,
       else
         result += v;
     }
-  sl_tf_extra_scratch_release ();
+  tf_extra_scratch_release ();
   if (count)
     g_string_append_printf (out, "%" G_GINT64_FORMAT, kind == AGGREGATE_AVERAGE ? result / count : result);
 }
@@ -248,22 +248,22 @@ average_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *e
     .ops.template_function = &(const SlTemplateFunctionOps) { .prepare = prep, .eval = ev, .free = fr }, \
   }
 
-TF_CLASS (sl_tf_context_length_class, "context-length", "the number of messages in the correlation context",
+TF_CLASS (tf_context_length_class, "context-length", "the number of messages in the correlation context",
           NULL, context_length_eval, NULL);
-TF_CLASS (sl_tf_context_values_class, "context-values",
+TF_CLASS (tf_context_values_class, "context-values",
           "a list of each template over each message of the correlation context", NULL, context_values_eval, NULL);
-TF_CLASS (sl_tf_context_lookup_class, "context-lookup",
+TF_CLASS (tf_context_lookup_class, "context-lookup",
           "a list of the templates over the context's messages a filter matches: $(context-lookup [-m N] (FILTER) T ...)",
           lookup_prepare, context_lookup_eval, lookup_free);
-TF_CLASS (sl_tf_grep_class, "grep",
+TF_CLASS (tf_grep_class, "grep",
           "the templates over the context's messages a filter matches, joined by commas: $(grep [-m N] (FILTER) T ...)",
           lookup_prepare, grep_eval, lookup_free);
-TF_CLASS (sl_tf_min_class, "min", "the smallest integer value of its argument over the correlation context",
+TF_CLASS (tf_min_class, "min", "the smallest integer value of its argument over the correlation context",
           one_template, min_eval, NULL);
-TF_CLASS (sl_tf_max_class, "max", "the largest integer value of its argument over the correlation context",
+TF_CLASS (tf_max_class, "max", "the largest integer value of its argument over the correlation context",
           one_template, max_eval, NULL);
-TF_CLASS (sl_tf_sum_class, "sum", "the sum of the integer values of its argument over the correlation context",
+TF_CLASS (tf_sum_class, "sum", "the sum of the integer values of its argument over the correlation context",
           one_template, sum_eval, NULL);
-TF_CLASS (sl_tf_average_class, "average",
+TF_CLASS (tf_average_class, "average",
           "the average (integer division) of the integer values of its argument over the correlation context",
           one_template, average_eval, NULL);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared by the files of the extra template functions: their classes, for
  * the module list, and syslog-ng's list text (list-scanner, str-repr). */
-#ifndef SL_EXTRA_PRIVATE_H
-#define SL_EXTRA_PRIVATE_H
+#ifndef EXTRA_PRIVATE_H
+#define EXTRA_PRIVATE_H
 
 #include <glib.h>
 #include "core/plugin.h"
@@ -10,47 +10,47 @@
 
 G_BEGIN_DECLS
 
-extern const SlDriverClass sl_tf_list_concat_class;
-extern const SlDriverClass sl_tf_list_append_class;
-extern const SlDriverClass sl_tf_list_head_class;
-extern const SlDriverClass sl_tf_list_nth_class;
-extern const SlDriverClass sl_tf_list_tail_class;
-extern const SlDriverClass sl_tf_list_slice_class;
-extern const SlDriverClass sl_tf_list_count_class;
-extern const SlDriverClass sl_tf_implode_class;
-extern const SlDriverClass sl_tf_explode_class;
-extern const SlDriverClass sl_tf_env_class;
-extern const SlDriverClass sl_tf_or_class;
-extern const SlDriverClass sl_tf_url_decode_class;
-extern const SlDriverClass sl_tf_basename_class;
-extern const SlDriverClass sl_tf_dirname_class;
-extern const SlDriverClass sl_tf_indent_multi_line_class;
-extern const SlDriverClass sl_tf_binary_class;
-extern const SlDriverClass sl_tf_uuid_class;
-extern const SlDriverClass sl_tf_min_class;
-extern const SlDriverClass sl_tf_max_class;
-extern const SlDriverClass sl_tf_sum_class;
-extern const SlDriverClass sl_tf_average_class;
-extern const SlDriverClass sl_tf_getent_class;
-extern const SlDriverClass sl_tf_context_length_class;
-extern const SlDriverClass sl_tf_context_values_class;
-extern const SlDriverClass sl_tf_context_lookup_class;
-extern const SlDriverClass sl_tf_grep_class;
+extern const SlDriverClass tf_list_concat_class;
+extern const SlDriverClass tf_list_append_class;
+extern const SlDriverClass tf_list_head_class;
+extern const SlDriverClass tf_list_nth_class;
+extern const SlDriverClass tf_list_tail_class;
+extern const SlDriverClass tf_list_slice_class;
+extern const SlDriverClass tf_list_count_class;
+extern const SlDriverClass tf_implode_class;
+extern const SlDriverClass tf_explode_class;
+extern const SlDriverClass tf_env_class;
+extern const SlDriverClass tf_or_class;
+extern const SlDriverClass tf_url_decode_class;
+extern const SlDriverClass tf_basename_class;
+extern const SlDriverClass tf_dirname_class;
+extern const SlDriverClass tf_indent_multi_line_class;
+extern const SlDriverClass tf_binary_class;
+extern const SlDriverClass tf_uuid_class;
+extern const SlDriverClass tf_min_class;
+extern const SlDriverClass tf_max_class;
+extern const SlDriverClass tf_sum_class;
+extern const SlDriverClass tf_average_class;
+extern const SlDriverClass tf_getent_class;
+extern const SlDriverClass tf_context_length_class;
+extern const SlDriverClass tf_context_values_class;
+extern const SlDriverClass tf_context_lookup_class;
+extern const SlDriverClass tf_grep_class;
 
 /* Calls each(item, len, user_data) for every item of a list as syslog-ng
  * writes lists: comma-separated, an item quoted "..." (with \ escapes) or
  * '...' when it holds a separator; unquoted empty items are skipped. */
-void sl_tf_list_foreach (const gchar *text, gsize len,
+void tf_list_foreach (const gchar *text, gsize len,
                          void (*each) (const gchar *item, gsize len, gpointer user_data),
                          gpointer user_data);
 /* Appends item to the list in out (a comma first unless out ends at
  * start), quoted as syslog-ng quotes it. */
-void sl_tf_list_append_item (GString *out, gsize start, const gchar *item, gsize len);
+void tf_list_append_item (GString *out, gsize start, const gchar *item, gsize len);
 
 /* A buffer of the calling thread, one per nesting level; released in
  * the order taken. */
-GString *sl_tf_extra_scratch_acquire (void);
-void     sl_tf_extra_scratch_release (void);
+GString *tf_extra_scratch_acquire (void);
+void     tf_extra_scratch_release (void);
 
 G_END_DECLS
 

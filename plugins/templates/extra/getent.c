@@ -140,8 +140,8 @@ getent_prepare (SlTfCall *call, GError **error)
 static void
 getent_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  GString *key = sl_tf_extra_scratch_acquire ();
-  GString *field = sl_tf_extra_scratch_acquire ();
+  GString *key = tf_extra_scratch_acquire ();
+  GString *field = tf_extra_scratch_acquire ();
   sl_template_append (call->arg_templates[1], msg, env, key);
   if (call->argc == 3)
     sl_template_append (call->arg_templates[2], msg, env, field);
@@ -153,11 +153,11 @@ getent_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *en
     case 3: services_lookup (key->str, out); break;
     case 4: protocols_lookup (key->str, out); break;
     }
-  sl_tf_extra_scratch_release ();
-  sl_tf_extra_scratch_release ();
+  tf_extra_scratch_release ();
+  tf_extra_scratch_release ();
 }
 
-const SlDriverClass sl_tf_getent_class = {
+const SlDriverClass tf_getent_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "getent",
   .summary = "an entry of a system database: $(getent passwd NAME), group, services, protocols",
   .ops.template_function = &(const SlTemplateFunctionOps) { .prepare = getent_prepare, .eval = getent_eval },

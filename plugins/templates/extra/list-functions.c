@@ -41,21 +41,21 @@ take (const gchar *item, gsize len, gpointer user_data)
       g_string_append_len (w->out, item, len);
     }
   else
-    sl_tf_list_append_item (w->out, w->start, item, len);
+    tf_list_append_item (w->out, w->start, item, len);
 }
 
 /* Walks the lists of arguments first.. */
 static void
 walk (const SlTfCall *call, gint first, const SlMessage *msg, const SlTemplateEnv *env, Walk *w)
 {
-  GString *text = sl_tf_extra_scratch_acquire ();
+  GString *text = tf_extra_scratch_acquire ();
   for (gint i = first; i < call->argc; i++)
     {
       g_string_truncate (text, 0);
       sl_template_append (call->arg_templates[i], msg, env, text);
-      sl_tf_list_foreach (text->str, text->len, take, w);
+      tf_list_foreach (text->str, text->len, take, w);
     }
-  sl_tf_extra_scratch_release ();
+  tf_extra_scratch_release ();
 }
 
 static gint64
@@ -90,16 +90,16 @@ list_append_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEn
   if (call->argc < 1)
     return;
   Walk w = { .out = out, .start = start, .to = -1 };
-  GString *text = sl_tf_extra_scratch_acquire ();
+  GString *text = tf_extra_scratch_acquire ();
   sl_template_append (call->arg_templates[0], msg, env, text);
-  sl_tf_list_foreach (text->str, text->len, take, &w);
+  tf_list_foreach (text->str, text->len, take, &w);
   for (gint i = 1; i < call->argc; i++)
     {
       g_string_truncate (text, 0);
       sl_template_append (call->arg_templates[i], msg, env, text);
-      sl_tf_list_append_item (out, start, text->str, text->len);
+      tf_list_append_item (out, start, text->str, text->len);
     }
-  sl_tf_extra_scratch_release ();
+  tf_extra_scratch_release ();
 }
 
 static void
@@ -135,11 +135,11 @@ parse_int (const gchar *text, gsize len, gint64 *value)
 static void
 list_nth_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  GString *text = sl_tf_extra_scratch_acquire ();
+  GString *text = tf_extra_scratch_acquire ();
   sl_template_append (call->arg_templates[0], msg, env, text);
   gint64 n;
   gboolean ok = parse_int (text->str, text->len, &n);
-  sl_tf_extra_scratch_release ();
+  tf_extra_scratch_release ();
   if (!ok)
     return;
   if (n < 0)
@@ -161,14 +161,14 @@ list_nth_prepare (SlTfCall *call, GError **error)
 static void
 list_slice_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  GString *text = sl_tf_extra_scratch_acquire ();
+  GString *text = tf_extra_scratch_acquire ();
   sl_template_append (call->arg_templates[0], msg, env, text);
   const gchar *colon = strchr (text->str, ':');
   gsize from_len = colon ? (gsize) (colon - text->str) : text->len;
   gint64 from = 0, to = G_MAXINT64;
   gboolean ok = (from_len == 0 || parse_int (text->str, from_len, &from))
                 && (!colon || !colon[1] || parse_int (colon + 1, strlen (colon + 1), &to));
-  sl_tf_extra_scratch_release ();
+  tf_extra_scratch_release ();
   if (!ok)
     return;
   gint64 n = count (call, 1, msg, env);
@@ -192,11 +192,11 @@ list_slice_prepare (SlTfCall *call, GError **error)
 static void
 implode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  GString *sep = sl_tf_extra_scratch_acquire ();
+  GString *sep = tf_extra_scratch_acquire ();
   sl_template_append (call->arg_templates[0], msg, env, sep);
   Walk w = { .out = out, .start = out->len, .to = -1, .sep = sep->str, .sep_len = sep->len };
   walk (call, 1, msg, env, &w);
-  sl_tf_extra_scratch_release ();
+  tf_extra_scratch_release ();
 }
 
 static gboolean
@@ -210,8 +210,8 @@ static void
 explode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
   gsize start = out->len;
-  GString *sep = sl_tf_extra_scratch_acquire ();
-  GString *text = sl_tf_extra_scratch_acquire ();
+  GString *sep = tf_extra_scratch_acquire ();
+  GString *text = tf_extra_scratch_acquire ();
   sl_template_append (call->arg_templates[0], msg, env, sep);
   for (gint i = 1; i < call->argc; i++)
     {
@@ -222,13 +222,13 @@ explode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *e
       const gchar *cut;
       while (sep->len && (cut = g_strstr_len (p, end - p, sep->str)))
         {
-          sl_tf_list_append_item (out, start, p, cut - p);
+          tf_list_append_item (out, start, p, cut - p);
           p = cut + sep->len;
         }
-      sl_tf_list_append_item (out, start, p, end - p);
+      tf_list_append_item (out, start, p, end - p);
     }
-  sl_tf_extra_scratch_release ();
-  sl_tf_extra_scratch_release ();
+  tf_extra_scratch_release ();
+  tf_extra_scratch_release ();
 }
 
 #define LIST_CLASS(var, word, text, prep, ev) \
@@ -237,12 +237,12 @@ explode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *e
     .ops.template_function = &(const SlTemplateFunctionOps) { .prepare = prep, .eval = ev }, \
   }
 
-LIST_CLASS (sl_tf_list_concat_class, "list-concat", "its arguments, lists or single values, as one list", NULL, list_concat_eval);
-LIST_CLASS (sl_tf_list_append_class, "list-append", "a list with the other arguments appended", NULL, list_append_eval);
-LIST_CLASS (sl_tf_list_head_class, "list-head", "the first element of a list", NULL, list_head_eval);
-LIST_CLASS (sl_tf_list_nth_class, "list-nth", "the element of a list at an index: $(list-nth N LIST)", list_nth_prepare, list_nth_eval);
-LIST_CLASS (sl_tf_list_tail_class, "list-tail", "a list without its first element", NULL, list_tail_eval);
-LIST_CLASS (sl_tf_list_slice_class, "list-slice", "the elements of a list from one index to another: $(list-slice FROM:TO LIST)", list_slice_prepare, list_slice_eval);
-LIST_CLASS (sl_tf_list_count_class, "list-count", "how many elements a list has", NULL, list_count_eval);
-LIST_CLASS (sl_tf_implode_class, "implode", "the elements of a list joined by a separator: $(implode SEP LIST)", separator_prepare, implode_eval);
-LIST_CLASS (sl_tf_explode_class, "explode", "a text split at a separator, as a list: $(explode SEP TEXT)", separator_prepare, explode_eval);
+LIST_CLASS (tf_list_concat_class, "list-concat", "its arguments, lists or single values, as one list", NULL, list_concat_eval);
+LIST_CLASS (tf_list_append_class, "list-append", "a list with the other arguments appended", NULL, list_append_eval);
+LIST_CLASS (tf_list_head_class, "list-head", "the first element of a list", NULL, list_head_eval);
+LIST_CLASS (tf_list_nth_class, "list-nth", "the element of a list at an index: $(list-nth N LIST)", list_nth_prepare, list_nth_eval);
+LIST_CLASS (tf_list_tail_class, "list-tail", "a list without its first element", NULL, list_tail_eval);
+LIST_CLASS (tf_list_slice_class, "list-slice", "the elements of a list from one index to another: $(list-slice FROM:TO LIST)", list_slice_prepare, list_slice_eval);
+LIST_CLASS (tf_list_count_class, "list-count", "how many elements a list has", NULL, list_count_eval);
+LIST_CLASS (tf_implode_class, "implode", "the elements of a list joined by a separator: $(implode SEP LIST)", separator_prepare, implode_eval);
+LIST_CLASS (tf_explode_class, "explode", "a text split at a separator, as a list: $(explode SEP TEXT)", separator_prepare, explode_eval);

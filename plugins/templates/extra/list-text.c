@@ -7,13 +7,13 @@
 static GPrivate scratch_key = SL_SCRATCH_INIT;
 
 GString *
-sl_tf_extra_scratch_acquire (void)
+tf_extra_scratch_acquire (void)
 {
   return sl_scratch_push (&scratch_key);
 }
 
 void
-sl_tf_extra_scratch_release (void)
+tf_extra_scratch_release (void)
 {
   sl_scratch_pop (&scratch_key);
 }
@@ -31,10 +31,10 @@ unescape (gchar c)
 }
 
 void
-sl_tf_list_foreach (const gchar *text, gsize len,
+tf_list_foreach (const gchar *text, gsize len,
                     void (*each) (const gchar *item, gsize len, gpointer user_data), gpointer user_data)
 {
-  GString *item = sl_tf_extra_scratch_acquire ();
+  GString *item = tf_extra_scratch_acquire ();
   gsize i = 0;
   while (i < len)
     {
@@ -64,11 +64,11 @@ sl_tf_list_foreach (const gchar *text, gsize len,
       if (quoted || item->len)
         each (item->str, item->len, user_data);
     }
-  sl_tf_extra_scratch_release ();
+  tf_extra_scratch_release ();
 }
 
 void
-sl_tf_list_append_item (GString *out, gsize start, const gchar *item, gsize len)
+tf_list_append_item (GString *out, gsize start, const gchar *item, gsize len)
 {
   if (out->len > start)
     g_string_append_c (out, ',');

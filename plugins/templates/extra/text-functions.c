@@ -21,7 +21,7 @@ exactly_one (SlTfCall *call, GError **error)
 static void
 env_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  GString *name = sl_tf_extra_scratch_acquire ();
+  GString *name = tf_extra_scratch_acquire ();
   for (gint i = 0; i < call->argc; i++)
     {
       g_string_truncate (name, 0);
@@ -32,7 +32,7 @@ env_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, 
       if (value)
         g_string_append (out, value);
     }
-  sl_tf_extra_scratch_release ();
+  tf_extra_scratch_release ();
 }
 
 /* $(or A B ...): the first that is not empty */
@@ -53,7 +53,7 @@ or_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, G
 static void
 url_decode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  GString *text = sl_tf_extra_scratch_acquire ();
+  GString *text = tf_extra_scratch_acquire ();
   for (gint i = 0; i < call->argc; i++)
     {
       g_string_truncate (text, 0);
@@ -77,19 +77,19 @@ url_decode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv
           k += 2;
         }
     }
-  sl_tf_extra_scratch_release ();
+  tf_extra_scratch_release ();
 }
 
 static void
 path_part_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out,
                 gchar *(*part) (const gchar *))
 {
-  GString *text = sl_tf_extra_scratch_acquire ();
+  GString *text = tf_extra_scratch_acquire ();
   sl_template_append (call->arg_templates[0], msg, env, text);
   gchar *result = part (text->str);
   g_string_append (out, result);
   g_free (result);
-  sl_tf_extra_scratch_release ();
+  tf_extra_scratch_release ();
 }
 
 static void
@@ -108,7 +108,7 @@ dirname_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *e
 static void
 indent_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  GString *text = sl_tf_extra_scratch_acquire ();
+  GString *text = tf_extra_scratch_acquire ();
   for (gint i = 0; i < call->argc; i++)
     {
       if (i > 0)
@@ -121,7 +121,7 @@ indent_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *en
       if (text->str[k] == '\n')
         g_string_append_c (out, '\t');
     }
-  sl_tf_extra_scratch_release ();
+  tf_extra_scratch_release ();
 }
 
 /* $(binary 0x41 66 0103): the bytes, decided when the template is compiled */
@@ -175,11 +175,11 @@ uuid_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env,
     .ops.template_function = &(const SlTemplateFunctionOps) { .prepare = prep, .eval = ev, .free = fr }, \
   }
 
-TF_CLASS (sl_tf_env_class, "env", "the value of an environment variable of sluiced: $(env NAME)", NULL, env_eval, NULL);
-TF_CLASS (sl_tf_or_class, "or", "its first argument that renders non-empty", NULL, or_eval, NULL);
-TF_CLASS (sl_tf_url_decode_class, "url-decode", "its arguments with %XX escapes decoded", NULL, url_decode_eval, NULL);
-TF_CLASS (sl_tf_basename_class, "basename", "the last part of a path", exactly_one, basename_eval, NULL);
-TF_CLASS (sl_tf_dirname_class, "dirname", "a path without its last part", exactly_one, dirname_eval, NULL);
-TF_CLASS (sl_tf_indent_multi_line_class, "indent-multi-line", "its argument with every line after the first indented by a tab", NULL, indent_eval, NULL);
-TF_CLASS (sl_tf_binary_class, "binary", "the bytes given as numbers: $(binary 0x41 66)", binary_prepare, binary_eval, binary_free);
-TF_CLASS (sl_tf_uuid_class, "uuid", "a random version 4 UUID", NULL, uuid_eval, NULL);
+TF_CLASS (tf_env_class, "env", "the value of an environment variable of sluiced: $(env NAME)", NULL, env_eval, NULL);
+TF_CLASS (tf_or_class, "or", "its first argument that renders non-empty", NULL, or_eval, NULL);
+TF_CLASS (tf_url_decode_class, "url-decode", "its arguments with %XX escapes decoded", NULL, url_decode_eval, NULL);
+TF_CLASS (tf_basename_class, "basename", "the last part of a path", exactly_one, basename_eval, NULL);
+TF_CLASS (tf_dirname_class, "dirname", "a path without its last part", exactly_one, dirname_eval, NULL);
+TF_CLASS (tf_indent_multi_line_class, "indent-multi-line", "its argument with every line after the first indented by a tab", NULL, indent_eval, NULL);
+TF_CLASS (tf_binary_class, "binary", "the bytes given as numbers: $(binary 0x41 66)", binary_prepare, binary_eval, binary_free);
+TF_CLASS (tf_uuid_class, "uuid", "a random version 4 UUID", NULL, uuid_eval, NULL);

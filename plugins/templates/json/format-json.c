@@ -64,7 +64,7 @@ typedef struct
 {
   GPatternSpec *glob;
   gboolean include;
-} SlFjPattern;
+} FjPattern;
 
 /* How a value is written: syslog-ng's type hints. */
 typedef enum
@@ -77,12 +77,12 @@ typedef enum
   TYPE_DOUBLE,
   TYPE_BOOLEAN,
   TYPE_NULL,
-} SlFjType;
+} FjType;
 
 static const struct
 {
   const gchar *name;
-  SlFjType type;
+  FjType type;
 } type_names[] = {
   { "string", TYPE_STRING }, { "datetime", TYPE_STRING }, { "json", TYPE_JSON }, { "literal", TYPE_JSON },
   { "list", TYPE_LIST }, { "int", TYPE_INT32 }, { "int32", TYPE_INT32 }, { "int64", TYPE_INT64 },
@@ -94,7 +94,7 @@ static const struct
 static const struct
 {
   const gchar *name;
-  SlFjType type;
+  FjType type;
 } typed_macros[] = {
   { "FACILITY_NUM", TYPE_INT32 }, { "SEVERITY_NUM", TYPE_INT32 }, { "LEVEL_NUM", TYPE_INT32 },
   { "SOURCEPORT", TYPE_INT32 }, { "DESTPORT", TYPE_INT32 }, { "PROTO", TYPE_INT32 }, { "TAGS", TYPE_LIST },
@@ -106,22 +106,22 @@ typedef enum
   TRANSFORM_SHIFT_LEVELS,
   TRANSFORM_ADD_PREFIX,
   TRANSFORM_REPLACE_PREFIX,
-} SlFjTransformKind;
+} FjTransformKind;
 
 typedef struct
 {
-  SlFjTransformKind kind;
+  FjTransformKind kind;
   gsize n;
   gchar *text;          /* the prefix to add, or the one to replace */
   gchar *replacement;
-} SlFjTransform;
+} FjTransform;
 
 /* --rekey GLOB and the transformations that follow it. */
 typedef struct
 {
   GPatternSpec *glob;   /* NULL: every name */
   GPtrArray *transforms;
-} SlFjRekey;
+} FjRekey;
 
 /* A pair whose name is known when the template is compiled: a macro the
  * scopes or keys select, or a --pair. */
@@ -130,18 +130,18 @@ typedef struct
   gchar *key;
   SlTemplate *value;    /* NULL: the message's tags */
   gboolean explicit;    /* a --pair: kept even when empty */
-  SlFjType type;
-} SlFjFixed;
+  FjType type;
+} FjFixed;
 
 /* Whether a field goes out and under which name, worked out once per
  * field handle. */
 typedef struct
 {
   gchar *key;           /* NULL: left out */
-} SlFjDecision;
+} FjDecision;
 
-#define SL_FJ_CHUNK 256
-#define SL_FJ_CHUNKS 1024
+#define FJ_CHUNK 256
+#define FJ_CHUNKS 1024
 
 typedef enum
 {
@@ -150,30 +150,30 @@ typedef enum
   FORMAT_WELF,
   FORMAT_CEF,
   FORMAT_GRAPHITE,
-} SlFjFormat;
+} FjFormat;
 
 typedef struct
 {
-  SlFjFormat format;
+  FjFormat format;
   guint scopes;
   gboolean omit_empty;
   gboolean leave_initial_dot;
   gchar delimiter;       /* where format-json nests: --key-delimiter, '.' by default */
   gboolean typed_macros; /* --no-cast */
   SlTemplate *timestamp; /* graphite-output's --timestamp, $R_UNIXTIME by default */
-  GPtrArray *patterns;   /* SlFjPattern, in the order written: the last that matches decides */
-  GPtrArray *rekeys;     /* SlFjRekey */
-  GArray *fixed;         /* SlFjFixed */
+  GPtrArray *patterns;   /* FjPattern, in the order written: the last that matches decides */
+  GPtrArray *rekeys;     /* FjRekey */
+  GArray *fixed;         /* FjFixed */
   gboolean fields;       /* any field can be selected */
-  SlFjDecision **chunks[SL_FJ_CHUNKS];   /* by handle; filled as fields are met */
-} SlFormatJson;
+  FjDecision **chunks[FJ_CHUNKS];   /* by handle; filled as fields are met */
+} FormatJson;
 
 typedef enum
 {
   ORIGIN_PAIR,
   ORIGIN_FIELD,
   ORIGIN_MACRO,
-} SlFjOrigin;
+} FjOrigin;
 
 typedef struct
 {
@@ -181,15 +181,15 @@ typedef struct
   const gchar *value;   /* NULL: the value is in the workspace's text at offset */
   gsize offset;
   gsize len;
-  SlFjOrigin origin;
-  SlFjType type;
-} SlFjEntry;
+  FjOrigin origin;
+  FjType type;
+} FjEntry;
 
 typedef struct
 {
   const gchar *name;
   gsize len;
-} SlFjSegment;
+} FjSegment;
 
 /* An open object's prefix: its parts joined by '.', which with the '.'
  * delimiter is the start of the key that opened it (ptr; keys outlive the
@@ -199,34 +199,34 @@ typedef struct
   const gchar *ptr;
   gsize offset;
   gsize len;
-} SlFjLevel;
+} FjLevel;
 
 /* What one call works with; calls nested in a --pair value get their own. */
 typedef struct
 {
-  GArray *entries;      /* SlFjEntry */
+  GArray *entries;      /* FjEntry */
   GString *text;        /* rendered macro and pair values */
   GPtrArray *owned;     /* keys of fields past the decision cache */
   /* Plain arrays, grown by doubling and kept: nesting runs for every key
    * of every message. */
-  SlFjLevel *open;      /* the objects open while nesting */
+  FjLevel *open;      /* the objects open while nesting */
   guint n_open, open_size;
   GString *prefixes;    /* their prefixes under a --key-delimiter other than '.' */
-  SlFjSegment *tokens;  /* the parts of the key being written */
+  FjSegment *tokens;  /* the parts of the key being written */
   guint n_tokens, tokens_size;
-  GArray *pairs;        /* SlKvPair: what format-welf and format-cef-extension write */
-} SlFjWorkspace;
+  GArray *pairs;        /* KvPair: what format-welf and format-cef-extension write */
+} FjWorkspace;
 
 typedef struct
 {
   GPtrArray *workspaces;
   guint depth;
-} SlFjWorkspaces;
+} FjWorkspaces;
 
 static void
 workspace_free (gpointer p)
 {
-  SlFjWorkspace *w = p;
+  FjWorkspace *w = p;
   g_array_unref (w->entries);
   g_string_free (w->text, TRUE);
   g_ptr_array_unref (w->owned);
@@ -240,34 +240,34 @@ workspace_free (gpointer p)
 static void
 workspaces_free (gpointer p)
 {
-  SlFjWorkspaces *ws = p;
+  FjWorkspaces *ws = p;
   g_ptr_array_unref (ws->workspaces);
   g_free (ws);
 }
 
 static GPrivate workspaces_key = G_PRIVATE_INIT (workspaces_free);
 
-static SlFjWorkspace *
+static FjWorkspace *
 workspace_acquire (void)
 {
-  SlFjWorkspaces *ws = g_private_get (&workspaces_key);
+  FjWorkspaces *ws = g_private_get (&workspaces_key);
   if (!ws)
     {
-      ws = g_new0 (SlFjWorkspaces, 1);
+      ws = g_new0 (FjWorkspaces, 1);
       ws->workspaces = g_ptr_array_new_with_free_func (workspace_free);
       g_private_set (&workspaces_key, ws);
     }
   if (ws->depth == ws->workspaces->len)
     {
-      SlFjWorkspace *w = g_new0 (SlFjWorkspace, 1);
-      w->entries = g_array_new (FALSE, FALSE, sizeof (SlFjEntry));
+      FjWorkspace *w = g_new0 (FjWorkspace, 1);
+      w->entries = g_array_new (FALSE, FALSE, sizeof (FjEntry));
       w->text = g_string_sized_new (1024);
       w->owned = g_ptr_array_new_with_free_func (g_free);
       w->prefixes = g_string_sized_new (256);
-      w->pairs = g_array_new (FALSE, FALSE, sizeof (SlKvPair));
+      w->pairs = g_array_new (FALSE, FALSE, sizeof (KvPair));
       g_ptr_array_add (ws->workspaces, w);
     }
-  SlFjWorkspace *w = g_ptr_array_index (ws->workspaces, ws->depth++);
+  FjWorkspace *w = g_ptr_array_index (ws->workspaces, ws->depth++);
   g_array_set_size (w->entries, 0);
   g_string_truncate (w->text, 0);
   g_ptr_array_set_size (w->owned, 0);
@@ -279,20 +279,20 @@ workspace_acquire (void)
 static void
 workspace_release (void)
 {
-  SlFjWorkspaces *ws = g_private_get (&workspaces_key);
+  FjWorkspaces *ws = g_private_get (&workspaces_key);
   ws->depth--;
 }
 
 /* Names */
 
 static gboolean
-included (const SlFormatJson *fj, const gchar *name, gboolean in_scope)
+included (const FormatJson *fj, const gchar *name, gboolean in_scope)
 {
   gsize len = strlen (name);
   gboolean in = in_scope;
   for (guint i = 0; i < fj->patterns->len; i++)
     {
-      const SlFjPattern *p = g_ptr_array_index (fj->patterns, i);
+      const FjPattern *p = g_ptr_array_index (fj->patterns, i);
       if (g_pattern_spec_match (p->glob, len, name, NULL))
         in = p->include;
     }
@@ -314,17 +314,17 @@ shift_levels (const gchar *name, gsize levels)
 
 /* The name a key goes out under, after the --rekey transformations. */
 static gchar *
-rekey (const SlFormatJson *fj, const gchar *name)
+rekey (const FormatJson *fj, const gchar *name)
 {
   gchar *key = g_strdup (name);
   for (guint i = 0; i < fj->rekeys->len; i++)
     {
-      const SlFjRekey *r = g_ptr_array_index (fj->rekeys, i);
+      const FjRekey *r = g_ptr_array_index (fj->rekeys, i);
       if (r->glob && !g_pattern_spec_match (r->glob, strlen (key), key, NULL))
         continue;
       for (guint k = 0; k < r->transforms->len; k++)
         {
-          const SlFjTransform *t = g_ptr_array_index (r->transforms, k);
+          const FjTransform *t = g_ptr_array_index (r->transforms, k);
           gchar *next = NULL;
           switch (t->kind)
             {
@@ -363,14 +363,14 @@ rekey (const SlFormatJson *fj, const gchar *name)
 static void
 pattern_free (gpointer p)
 {
-  g_pattern_spec_free (((SlFjPattern *) p)->glob);
+  g_pattern_spec_free (((FjPattern *) p)->glob);
   g_free (p);
 }
 
 static void
 transform_free (gpointer p)
 {
-  SlFjTransform *t = p;
+  FjTransform *t = p;
   g_free (t->text);
   g_free (t->replacement);
   g_free (t);
@@ -379,7 +379,7 @@ transform_free (gpointer p)
 static void
 rekey_free (gpointer p)
 {
-  SlFjRekey *r = p;
+  FjRekey *r = p;
   if (r->glob)
     g_pattern_spec_free (r->glob);
   g_ptr_array_unref (r->transforms);
@@ -389,24 +389,24 @@ rekey_free (gpointer p)
 static void
 fixed_clear (gpointer p)
 {
-  SlFjFixed *f = p;
+  FjFixed *f = p;
   g_free (f->key);
   sl_template_unref (f->value);
 }
 
 static void
-add_pattern (SlFormatJson *fj, const gchar *glob, gboolean include)
+add_pattern (FormatJson *fj, const gchar *glob, gboolean include)
 {
-  SlFjPattern *p = g_new0 (SlFjPattern, 1);
+  FjPattern *p = g_new0 (FjPattern, 1);
   p->glob = g_pattern_spec_new (glob);
   p->include = include;
   g_ptr_array_add (fj->patterns, p);
 }
 
-static SlFjRekey *
-add_rekey (SlFormatJson *fj, const gchar *glob)
+static FjRekey *
+add_rekey (FormatJson *fj, const gchar *glob)
 {
-  SlFjRekey *r = g_new0 (SlFjRekey, 1);
+  FjRekey *r = g_new0 (FjRekey, 1);
   r->glob = glob ? g_pattern_spec_new (glob) : NULL;
   r->transforms = g_ptr_array_new_with_free_func (transform_free);
   g_ptr_array_add (fj->rekeys, r);
@@ -414,7 +414,7 @@ add_rekey (SlFormatJson *fj, const gchar *glob)
 }
 
 static gboolean
-add_scopes (SlFormatJson *fj, const gchar *list, GError **error)
+add_scopes (FormatJson *fj, const gchar *list, GError **error)
 {
   gchar **words = g_strsplit (list, ",", -1);
   gboolean ok = TRUE;
@@ -448,7 +448,7 @@ add_scopes (SlFormatJson *fj, const gchar *list, GError **error)
  * and '_' that starts with a letter or '_', spaces, '(' and a ')' that
  * ends the text; anything else is a template of type string. */
 static gchar *
-split_type_hint (const gchar *text, SlFjType *type, GError **error)
+split_type_hint (const gchar *text, FjType *type, GError **error)
 {
   const gchar *p = text;
   *type = TYPE_STRING;
@@ -474,7 +474,7 @@ split_type_hint (const gchar *text, SlFjType *type, GError **error)
 }
 
 static gboolean
-add_pair (SlFormatJson *fj, const gchar *text, GError **error)
+add_pair (FormatJson *fj, const gchar *text, GError **error)
 {
   const gchar *eq = strchr (text, '=');
   if (!eq || eq == text)
@@ -483,7 +483,7 @@ add_pair (SlFormatJson *fj, const gchar *text, GError **error)
                    _("a pair in $(format-json) is NAME=VALUE, not '%s'"), text);
       return FALSE;
     }
-  SlFjType type;
+  FjType type;
   gchar *template_text = split_type_hint (eq + 1, &type, error);
   if (!template_text)
     return FALSE;
@@ -492,16 +492,16 @@ add_pair (SlFormatJson *fj, const gchar *text, GError **error)
   if (!value)
     return FALSE;
   gchar *name = g_strndup (text, eq - text);
-  SlFjFixed f = { rekey (fj, name), value, TRUE, type };
+  FjFixed f = { rekey (fj, name), value, TRUE, type };
   g_free (name);
   g_array_append_val (fj->fixed, f);
   return TRUE;
 }
 
 static gboolean
-add_transform (SlFjRekey *r, const gchar *option, const gchar *value, GError **error)
+add_transform (FjRekey *r, const gchar *option, const gchar *value, GError **error)
 {
-  SlFjTransform *t = g_new0 (SlFjTransform, 1);
+  FjTransform *t = g_new0 (FjTransform, 1);
   gboolean ok = TRUE;
   gchar *end;
 
@@ -543,13 +543,13 @@ add_transform (SlFjRekey *r, const gchar *option, const gchar *value, GError **e
 static void
 add_macro (const gchar *name, guint scopes, gpointer user_data)
 {
-  SlFormatJson *fj = user_data;
+  FormatJson *fj = user_data;
   if (!included (fj, name, (fj->scopes & scopes) != 0))
     return;
 
   gchar *text = g_strdup_printf ("${%s}", name);
   gboolean tags = g_str_equal (name, "TAGS");
-  SlFjFixed f = { rekey (fj, name), tags ? NULL : sl_template_compile (text, NULL), FALSE, TYPE_STRING };
+  FjFixed f = { rekey (fj, name), tags ? NULL : sl_template_compile (text, NULL), FALSE, TYPE_STRING };
   for (guint i = 0; i < G_N_ELEMENTS (typed_macros) && fj->typed_macros; i++)
     if (g_str_equal (name, typed_macros[i].name))
       f.type = typed_macros[i].type;
@@ -560,12 +560,12 @@ add_macro (const gchar *name, guint scopes, gpointer user_data)
 static void
 format_json_free (gpointer state)
 {
-  SlFormatJson *fj = state;
-  for (guint c = 0; c < SL_FJ_CHUNKS; c++)
+  FormatJson *fj = state;
+  for (guint c = 0; c < FJ_CHUNKS; c++)
     {
       if (!fj->chunks[c])
         continue;
-      for (guint i = 0; i < SL_FJ_CHUNK; i++)
+      for (guint i = 0; i < FJ_CHUNK; i++)
         if (fj->chunks[c][i])
           {
             g_free (fj->chunks[c][i]->key);
@@ -629,7 +629,7 @@ option_name (const gchar *arg, const gchar **inline_value, gboolean *takes_value
 }
 
 static void
-add_patterns (SlFormatJson *fj, const gchar *list, gboolean include)
+add_patterns (FormatJson *fj, const gchar *list, gboolean include)
 {
   gchar **globs = g_strsplit (list, ",", -1);
   for (guint i = 0; globs[i]; i++)
@@ -641,9 +641,9 @@ add_patterns (SlFormatJson *fj, const gchar *list, gboolean include)
  * the transformations after them apply to, until --exclude, --pair or
  * --scope; a transformation with no such key is an error. */
 static gboolean
-parse_arguments (SlFormatJson *fj, const SlTfCall *call, GError **error)
+parse_arguments (FormatJson *fj, const SlTfCall *call, GError **error)
 {
-  SlFjRekey *rekey_target = NULL;
+  FjRekey *rekey_target = NULL;
   const gchar *target_glob = NULL;
   GPtrArray *pairs = g_ptr_array_new ();
   gboolean ok = TRUE;
@@ -761,14 +761,14 @@ parse_arguments (SlFormatJson *fj, const SlTfCall *call, GError **error)
 }
 
 static gboolean
-prepare (SlTfCall *call, SlFjFormat format, GError **error)
+prepare (SlTfCall *call, FjFormat format, GError **error)
 {
-  SlFormatJson *fj = g_new0 (SlFormatJson, 1);
+  FormatJson *fj = g_new0 (FormatJson, 1);
   fj->format = format;
   fj->delimiter = '.';
   fj->patterns = g_ptr_array_new_with_free_func (pattern_free);
   fj->rekeys = g_ptr_array_new_with_free_func (rekey_free);
-  fj->fixed = g_array_new (FALSE, TRUE, sizeof (SlFjFixed));
+  fj->fixed = g_array_new (FALSE, TRUE, sizeof (FjFixed));
   g_array_set_clear_func (fj->fixed, fixed_clear);
   call->state = fj;
 
@@ -777,7 +777,7 @@ prepare (SlTfCall *call, SlFjFormat format, GError **error)
   sl_macro_foreach (add_macro, fj);
   fj->fields = (fj->scopes & (SCOPE_NV | SCOPE_DOT_NV | SCOPE_SDATA | SCOPE_RFC5424)) != 0;
   for (guint i = 0; i < fj->patterns->len; i++)
-    fj->fields |= ((SlFjPattern *) g_ptr_array_index (fj->patterns, i))->include;
+    fj->fields |= ((FjPattern *) g_ptr_array_index (fj->patterns, i))->include;
   return TRUE;
 }
 
@@ -810,7 +810,7 @@ graphite_output_prepare (SlTfCall *call, GError **error)
 {
   if (!prepare (call, FORMAT_GRAPHITE, error))
     return FALSE;
-  SlFormatJson *fj = call->state;
+  FormatJson *fj = call->state;
   if (!fj->timestamp)
     fj->timestamp = sl_template_compile ("$R_UNIXTIME", error);
   return fj->timestamp != NULL;
@@ -819,7 +819,7 @@ graphite_output_prepare (SlTfCall *call, GError **error)
 /* Selecting fields */
 
 static gchar *
-field_key (const SlFormatJson *fj, SlHandle h)
+field_key (const FormatJson *fj, SlHandle h)
 {
   const gchar *name = sl_field_name (h);
   if (!name)
@@ -836,10 +836,10 @@ field_key (const SlFormatJson *fj, SlHandle h)
  * kept, with no lock: racing threads find the same answer and one of them
  * keeps its copy. */
 static const gchar *
-decide (SlFormatJson *fj, SlHandle h, SlFjWorkspace *w)
+decide (FormatJson *fj, SlHandle h, FjWorkspace *w)
 {
-  guint c = h / SL_FJ_CHUNK;
-  if (c >= SL_FJ_CHUNKS)
+  guint c = h / FJ_CHUNK;
+  if (c >= FJ_CHUNKS)
     {
       gchar *key = field_key (fj, h);
       if (key)
@@ -847,56 +847,56 @@ decide (SlFormatJson *fj, SlHandle h, SlFjWorkspace *w)
       return key;
     }
 
-  SlFjDecision **chunk = g_atomic_pointer_get (&fj->chunks[c]);
+  FjDecision **chunk = g_atomic_pointer_get (&fj->chunks[c]);
   if (!chunk)
     {
-      SlFjDecision **fresh = g_new0 (SlFjDecision *, SL_FJ_CHUNK);
+      FjDecision **fresh = g_new0 (FjDecision *, FJ_CHUNK);
       if (!g_atomic_pointer_compare_and_exchange (&fj->chunks[c], NULL, fresh))
         g_free (fresh);
       chunk = g_atomic_pointer_get (&fj->chunks[c]);
     }
-  SlFjDecision *d = g_atomic_pointer_get (&chunk[h % SL_FJ_CHUNK]);
+  FjDecision *d = g_atomic_pointer_get (&chunk[h % FJ_CHUNK]);
   if (!d)
     {
-      SlFjDecision *fresh = g_new0 (SlFjDecision, 1);
+      FjDecision *fresh = g_new0 (FjDecision, 1);
       fresh->key = field_key (fj, h);
-      if (!g_atomic_pointer_compare_and_exchange (&chunk[h % SL_FJ_CHUNK], NULL, fresh))
+      if (!g_atomic_pointer_compare_and_exchange (&chunk[h % FJ_CHUNK], NULL, fresh))
         {
           g_free (fresh->key);
           g_free (fresh);
         }
-      d = g_atomic_pointer_get (&chunk[h % SL_FJ_CHUNK]);
+      d = g_atomic_pointer_get (&chunk[h % FJ_CHUNK]);
     }
   return d->key;
 }
 
 typedef struct
 {
-  SlFormatJson *fj;
-  SlFjWorkspace *w;
-} SlFjCollect;
+  FormatJson *fj;
+  FjWorkspace *w;
+} FjCollect;
 
 static gboolean
 collect_field (SlHandle h, const gchar *value, gsize len, gpointer user_data)
 {
-  SlFjCollect *c = user_data;
+  FjCollect *c = user_data;
   if (!len && c->fj->omit_empty)
     return TRUE;
   const gchar *key = decide (c->fj, h, c->w);
   if (key)
     {
-      SlFjEntry e = { key, value, 0, len, ORIGIN_FIELD, TYPE_STRING };
+      FjEntry e = { key, value, 0, len, ORIGIN_FIELD, TYPE_STRING };
       g_array_append_val (c->w->entries, e);
     }
   return TRUE;
 }
 
 static void
-collect (SlFormatJson *fj, SlFjWorkspace *w, const SlMessage *msg, const SlTemplateEnv *env)
+collect (FormatJson *fj, FjWorkspace *w, const SlMessage *msg, const SlTemplateEnv *env)
 {
   for (guint i = 0; i < fj->fixed->len; i++)
     {
-      const SlFjFixed *f = &g_array_index (fj->fixed, SlFjFixed, i);
+      const FjFixed *f = &g_array_index (fj->fixed, FjFixed, i);
       gsize start = w->text->len;
       if (f->value)
         sl_template_append (f->value, msg, env, w->text);
@@ -905,13 +905,13 @@ collect (SlFormatJson *fj, SlFjWorkspace *w, const SlMessage *msg, const SlTempl
       gsize len = w->text->len - start;
       if (!len && (!f->explicit || fj->omit_empty))
         continue;
-      SlFjEntry e = { f->key, NULL, start, len, f->explicit ? ORIGIN_PAIR : ORIGIN_MACRO, f->type };
+      FjEntry e = { f->key, NULL, start, len, f->explicit ? ORIGIN_PAIR : ORIGIN_MACRO, f->type };
       g_array_append_val (w->entries, e);
     }
 
   if (!fj->fields)
     return;
-  SlFjCollect c = { fj, w };
+  FjCollect c = { fj, w };
   for (SlHandle h = SL_F_NONE + 1; h < SL_F_BUILTIN_MAX; h++)
     {
       gsize len;
@@ -928,8 +928,8 @@ collect (SlFormatJson *fj, SlFjWorkspace *w, const SlMessage *msg, const SlTempl
 static gint
 entry_compare (gconstpointer a, gconstpointer b)
 {
-  const SlFjEntry *x = a;
-  const SlFjEntry *y = b;
+  const FjEntry *x = a;
+  const FjEntry *y = b;
   gint c = strcmp (y->key, x->key);
   return c ? c : (gint) x->origin - (gint) y->origin;
 }
@@ -945,8 +945,8 @@ entry_compare_ascending (gconstpointer a, gconstpointer b)
 static gint
 entry_compare_welf (gconstpointer a, gconstpointer b)
 {
-  const SlFjEntry *x = a;
-  const SlFjEntry *y = b;
+  const FjEntry *x = a;
+  const FjEntry *y = b;
   gboolean x_id = strcmp (x->key, "id") == 0;
   gboolean y_id = strcmp (y->key, "id") == 0;
   if (x_id != y_id)
@@ -1030,18 +1030,18 @@ append_string (GString *out, const gchar *text, gsize len)
  * delimiter, where a part never starts empty; with '.', an SD-ID's
  * "@32473.1.2" stays in its part. */
 static void
-add_token (SlFjWorkspace *w, const gchar *start, gsize len)
+add_token (FjWorkspace *w, const gchar *start, gsize len)
 {
   if (w->n_tokens == w->tokens_size)
     {
       w->tokens_size = MAX (16, w->tokens_size * 2);
-      w->tokens = g_renew (SlFjSegment, w->tokens, w->tokens_size);
+      w->tokens = g_renew (FjSegment, w->tokens, w->tokens_size);
     }
-  w->tokens[w->n_tokens++] = (SlFjSegment) { start, len };
+  w->tokens[w->n_tokens++] = (FjSegment) { start, len };
 }
 
 static void
-split_key (SlFjWorkspace *w, const gchar *key, gchar delimiter)
+split_key (FjWorkspace *w, const gchar *key, gchar delimiter)
 {
   const gchar *start = key;
   const gchar *end = key;
@@ -1077,7 +1077,7 @@ split_key (SlFjWorkspace *w, const gchar *key, gchar delimiter)
 }
 
 static const gchar *
-level_prefix (const SlFjWorkspace *w, const SlFjLevel *level)
+level_prefix (const FjWorkspace *w, const FjLevel *level)
 {
   return level->ptr ? level->ptr : w->prefixes->str + level->offset;
 }
@@ -1085,21 +1085,21 @@ level_prefix (const SlFjWorkspace *w, const SlFjLevel *level)
 /* Opens the object of token t of the key: its prefix is the key up to the
  * end of that token when the delimiter is '.'. */
 static void
-open_level (SlFjWorkspace *w, const SlFormatJson *fj, const gchar *key, guint t)
+open_level (FjWorkspace *w, const FormatJson *fj, const gchar *key, guint t)
 {
   if (w->n_open == w->open_size)
     {
       w->open_size = MAX (16, w->open_size * 2);
-      w->open = g_renew (SlFjLevel, w->open, w->open_size);
+      w->open = g_renew (FjLevel, w->open, w->open_size);
     }
-  SlFjLevel *level = &w->open[w->n_open++];
-  const SlFjSegment *part = &w->tokens[t];
+  FjLevel *level = &w->open[w->n_open++];
+  const FjSegment *part = &w->tokens[t];
   if (fj->delimiter == '.')
     {
-      *level = (SlFjLevel) { key, 0, part->name + part->len - key };
+      *level = (FjLevel) { key, 0, part->name + part->len - key };
       return;
     }
-  *level = (SlFjLevel) { NULL, w->prefixes->len, 0 };
+  *level = (FjLevel) { NULL, w->prefixes->len, 0 };
   for (guint k = 0; k <= t; k++)
     {
       if (k)
@@ -1119,7 +1119,7 @@ list_item (const gchar *item, gsize len, gpointer user_data)
 
 /* A value as its type has it; FALSE when it does not cast. */
 static gboolean
-append_typed (GString *out, SlFjType type, const gchar *value, gsize len)
+append_typed (GString *out, FjType type, const gchar *value, gsize len)
 {
   if (type == TYPE_STRING)
     {
@@ -1139,7 +1139,7 @@ append_typed (GString *out, SlFjType type, const gchar *value, gsize len)
   if (type == TYPE_LIST)
     {
       g_string_append_c (out, '[');
-      sl_tf_list_foreach (value, len, list_item, out);
+      tf_list_foreach (value, len, list_item, out);
       if (out->str[out->len - 1] == ',')
         g_string_truncate (out, out->len - 1);
       g_string_append_c (out, ']');
@@ -1187,7 +1187,7 @@ append_typed (GString *out, SlFjType type, const gchar *value, gsize len)
  * prefix: "a" stays open for "ab"), and the parts of the key past the
  * open objects open new ones. */
 static gboolean
-append_object (const SlFormatJson *fj, SlFjWorkspace *w, GString *out)
+append_object (const FormatJson *fj, FjWorkspace *w, GString *out)
 {
   gboolean comma = FALSE;
   const gchar *previous = NULL;
@@ -1195,17 +1195,17 @@ append_object (const SlFormatJson *fj, SlFjWorkspace *w, GString *out)
   g_string_append_c (out, '{');
   for (guint i = 0; i < w->entries->len; i++)
     {
-      const SlFjEntry *e = &g_array_index (w->entries, SlFjEntry, i);
+      const FjEntry *e = &g_array_index (w->entries, FjEntry, i);
       if (previous && strcmp (previous, e->key) == 0)
         continue;
       previous = e->key;
-      SlFjSegment name = { e->key, strlen (e->key) };
+      FjSegment name = { e->key, strlen (e->key) };
 
       if (fj->format == FORMAT_JSON)
         {
           while (w->n_open)
             {
-              const SlFjLevel *top = &w->open[w->n_open - 1];
+              const FjLevel *top = &w->open[w->n_open - 1];
               if (strncmp (e->key, level_prefix (w, top), top->len) == 0)
                 break;
               if (!top->ptr)
@@ -1247,17 +1247,17 @@ append_object (const SlFormatJson *fj, SlFjWorkspace *w, GString *out)
 
 /* The sorted entries, one per key, as pairs. */
 static void
-kv_pairs (SlFjWorkspace *w)
+kv_pairs (FjWorkspace *w)
 {
   g_array_set_size (w->pairs, 0);
   const gchar *previous = NULL;
   for (guint i = 0; i < w->entries->len; i++)
     {
-      const SlFjEntry *e = &g_array_index (w->entries, SlFjEntry, i);
+      const FjEntry *e = &g_array_index (w->entries, FjEntry, i);
       if (previous && strcmp (previous, e->key) == 0)
         continue;
       previous = e->key;
-      SlKvPair pair = { e->key, e->value ? e->value : w->text->str + e->offset, e->len };
+      KvPair pair = { e->key, e->value ? e->value : w->text->str + e->offset, e->len };
       g_array_append_val (w->pairs, pair);
     }
 }
@@ -1265,7 +1265,7 @@ kv_pairs (SlFjWorkspace *w)
 /* Graphite's plaintext protocol: "name value stamp\n" a pair, as
  * syslog-ng's $(graphite-output) writes it, values as they are. */
 static void
-append_graphite (const SlFormatJson *fj, const SlMessage *msg, const SlTemplateEnv *env, const SlKvPair *pairs,
+append_graphite (const FormatJson *fj, const SlMessage *msg, const SlTemplateEnv *env, const KvPair *pairs,
                  guint n, GString *out)
 {
   static GPrivate stamp_key = SL_SCRATCH_INIT;
@@ -1289,8 +1289,8 @@ append_graphite (const SlFormatJson *fj, const SlMessage *msg, const SlTemplateE
 static void
 format_json_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  SlFormatJson *fj = call->state;
-  SlFjWorkspace *w = workspace_acquire ();
+  FormatJson *fj = call->state;
+  FjWorkspace *w = workspace_acquire ();
   guint n;
   const SlMessage *const *context = sl_template_env_context (env, &msg, &n);
   gsize start = out->len;
@@ -1311,13 +1311,13 @@ format_json_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEn
       else
         {
           kv_pairs (w);
-          const SlKvPair *pairs = (const SlKvPair *) w->pairs->data;
+          const KvPair *pairs = (const KvPair *) w->pairs->data;
           if (fj->format == FORMAT_WELF)
-            sl_kv_append_welf (out, pairs, w->pairs->len, &first);
+            kv_append_welf (out, pairs, w->pairs->len, &first);
           else if (fj->format == FORMAT_GRAPHITE)
             append_graphite (fj, context[m], env, pairs, w->pairs->len, out);
           else
-            ok = sl_kv_append_cef (out, pairs, w->pairs->len);
+            ok = kv_append_cef (out, pairs, w->pairs->len);
         }
       if (!ok)
         {

@@ -65,7 +65,7 @@ append_welf_value (GString *out, const gchar *text, gsize len, gboolean quote)
 }
 
 void
-sl_kv_append_welf (GString *out, const SlKvPair *pairs, guint n, gboolean *first)
+kv_append_welf (GString *out, const KvPair *pairs, guint n, gboolean *first)
 {
   for (guint i = 0; i < n; i++)
     {
@@ -111,7 +111,7 @@ append_cef_value (GString *out, const gchar *text, gsize len)
 }
 
 gboolean
-sl_kv_append_cef (GString *out, const SlKvPair *pairs, guint n)
+kv_append_cef (GString *out, const KvPair *pairs, guint n)
 {
   for (guint i = 0; i < n; i++)
     {

@@ -2,8 +2,8 @@
 /* $(format-welf) and $(format-cef-extension): the name-value pairs that
  * format-json.c selects with syslog-ng's value-pairs options, written as
  * WELF (name=value, spaced) or as a CEF extension. */
-#ifndef SL_KV_FORMATS_H
-#define SL_KV_FORMATS_H
+#ifndef KV_FORMATS_H
+#define KV_FORMATS_H
 
 #include <glib.h>
 
@@ -15,15 +15,15 @@ typedef struct
   const gchar *key;
   const gchar *value;
   gsize len;
-} SlKvPair;
+} KvPair;
 
 /* Appends name=value for each pair, a space before each but the first
  * of the whole call (*first says whether none was written yet); a value
  * with a space is quoted. */
-void     sl_kv_append_welf (GString *out, const SlKvPair *pairs, guint n, gboolean *first);
+void     kv_append_welf (GString *out, const KvPair *pairs, guint n, gboolean *first);
 /* Appends name=value for each pair, spaced, with CEF's escapes; FALSE,
  * having written part of them, when a key is not letters and digits. */
-gboolean sl_kv_append_cef  (GString *out, const SlKvPair *pairs, guint n);
+gboolean kv_append_cef  (GString *out, const KvPair *pairs, guint n);
 
 G_END_DECLS
 
