@@ -5,6 +5,7 @@
  * configuration. The first byte chooses the framing; the rest goes down a
  * socket pair whose other end is then closed. */
 #include "core/config-private.h"
+#include "core/config-run.h"
 #include "core/plugin.h"
 #include "core/source-private.h"
 #include "core/stream.h"
