@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/activation-private.h"
+#include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -167,4 +169,42 @@ sl_activation_close_unclaimed (void)
       p->taken = FALSE;
     }
   g_mutex_unlock (&lock);
+}
+
+gint
+sl_activation_listen (const SlDriver *d, const SlListenAddress *where, gboolean *inherited, GError **error)
+{
+  struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = where->type, .ai_flags = AI_PASSIVE };
+  struct addrinfo *res = NULL;
+  gint rc = getaddrinfo (where->ip, where->port, &hints, &res);
+  if (rc != 0)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("%s(): cannot resolve %s port %s: %s"), d->klass->name,
+                        where->ip ? where->ip : "*", where->port, gai_strerror (rc));
+      return -1;
+    }
+  gint fd = sl_activation_take (res->ai_addr, res->ai_addrlen, where->type);
+  *inherited = fd >= 0;
+  if (*inherited)
+    {
+      freeaddrinfo (res);
+      return fd;
+    }
+  fd = socket (res->ai_family, where->type | SOCK_CLOEXEC, 0);
+  gint one = 1;
+  if (fd >= 0)
+    setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (fd >= 0 && where->type == SOCK_DGRAM && where->so_rcvbuf > 0)
+    setsockopt (fd, SOL_SOCKET, SO_RCVBUF, &where->so_rcvbuf, sizeof where->so_rcvbuf);
+  if (fd < 0 || bind (fd, res->ai_addr, res->ai_addrlen) < 0
+      || (where->type == SOCK_STREAM && listen (fd, where->backlog) < 0))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos, _("%s(): cannot listen on %s port %s: %s"), d->klass->name,
+                        where->ip ? where->ip : "*", where->port, g_strerror (errno));
+      if (fd >= 0)
+        close (fd);
+      fd = -1;
+    }
+  freeaddrinfo (res);
+  return fd;
 }

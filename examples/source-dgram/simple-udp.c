@@ -5,10 +5,7 @@
  * doc/plugin-guide.md ("A datagram source") walks through it. */
 #include <sluice/plugin.h>
 
-#include <errno.h>
-#include <netdb.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 typedef struct
 {
@@ -39,32 +36,16 @@ simple_udp_init (SlDriver *d, GError **error)
   return TRUE;
 }
 
+/* The socket systemd passed for this address (socket activation), else a
+ * new one; an error names the driver and its position. */
 static gint
 simple_udp_bind (SimpleUdp *self, GError **error)
 {
   gchar port[8];
   g_snprintf (port, sizeof port, "%d", self->port);
-  struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_DGRAM, .ai_flags = AI_PASSIVE };
-  struct addrinfo *res = NULL;
-  gint rc = getaddrinfo (self->ip, port, &hints, &res);
-  if (rc != 0)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (self->super.options, "ip"),
-                        _("simple-udp(): cannot resolve %s: %s"), self->ip, gai_strerror (rc));
-      return -1;
-    }
-  gint fd = socket (res->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-  if (fd < 0 || bind (fd, res->ai_addr, res->ai_addrlen) < 0)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, self->super.pos,
-                        _("simple-udp(): cannot receive on %s port %d: %s"), self->ip, self->port,
-                        g_strerror (errno));
-      if (fd >= 0)
-        close (fd);
-      fd = -1;
-    }
-  freeaddrinfo (res);
-  return fd;
+  SlListenAddress where = { .ip = self->ip, .port = port, .type = SOCK_DGRAM };
+  gboolean inherited;
+  return sl_activation_listen (&self->super, &where, &inherited, error);
 }
 
 /* start() runs on the main thread when the configuration starts; an error

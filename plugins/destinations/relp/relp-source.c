@@ -18,6 +18,7 @@
 #include "plugins/destinations/relp/relp-conn.h"
 #include "plugins/destinations/relp/relp-frame.h"
 #include "plugins/destinations/relp/relp-module.h"
+#include "core/activation.h"
 #include "core/config/error.h"
 #include "core/driver.h"
 #include "core/i18n.h"
@@ -380,28 +381,9 @@ acceptor_thread (gpointer data)
 static gint
 open_listener (RelpSource *self, GError **error)
 {
-  struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE };
-  struct addrinfo *res = NULL;
-  gint rc = getaddrinfo (self->ip, self->port, &hints, &res);
-  if (rc != 0)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, self->super.pos, _("relp(): cannot resolve %s port %s: %s"),
-                        self->ip, self->port, gai_strerror (rc));
-      return -1;
-    }
-  gint fd = socket (res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd >= 0)
-    setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &(gint) { 1 }, sizeof (gint));
-  if (fd < 0 || bind (fd, res->ai_addr, res->ai_addrlen) < 0 || listen (fd, self->listen_backlog) < 0)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, self->super.pos, _("relp(): cannot listen on %s port %s: %s"),
-                        self->ip, self->port, g_strerror (errno));
-      if (fd >= 0)
-        close (fd);
-      fd = -1;
-    }
-  freeaddrinfo (res);
-  return fd;
+  SlListenAddress where = { .ip = self->ip, .port = self->port, .type = SOCK_STREAM, .backlog = self->listen_backlog };
+  gboolean inherited;
+  return sl_activation_listen (&self->super, &where, &inherited, error);
 }
 
 static gboolean

@@ -131,6 +131,42 @@ test_malformed_frame (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (sl_test_stat (env, "source", "s_relp", "received"), ==, 0);
 }
 
+/* Under systemd's socket activation relp() takes the socket passed for
+ * its address (its own bind would fail: the port is taken), and the
+ * session that woke sluiced is served. */
+static void
+test_socket_activation (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *tool = g_find_program_in_path ("systemd-socket-activate");
+  if (!tool)
+    {
+      g_test_skip ("systemd-socket-activate (Debian's systemd package) is not installed");
+      return;
+    }
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *p = g_strdup_printf ("%u", port);
+  g_autofree gchar *listen = g_strdup_printf ("--listen=127.0.0.1:%u", port);
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  const gchar *wrapper[] = { "systemd-socket-activate", listen, "--fdname=relp", NULL };
+  if (!sl_test_write_config (env,
+                             "source s_relp { relp(ip(\"127.0.0.1\") port(@P@)); };\n"
+                             "destination d_file { file(\"@DIR@/out.log\" template(\"${MESSAGE}\\n\")); };\n"
+                             "log { source(s_relp); destination(d_file); };\n",
+                             "P", p, NULL)
+      || !sl_test_daemon_spawn_wrapped (env, wrapper) || !sl_test_wait_tcp (env, port))
+    return;
+  gint fd = open_session (port);
+  const gchar *msg = "<13>Dec  1 03:04:05 h t: woke it up";
+  g_autofree gchar *frame = g_strdup_printf ("2 syslog %zu %s\n", strlen (msg), msg);
+  g_autoptr (GString) answer = g_string_new (NULL);
+  if (fd < 0 || !sl_test_daemon_wait_ready (env) || !sl_test_send_all (fd, frame, strlen (frame))
+      || !read_until (fd, answer, "2 rsp 6 200 OK\n") || !sl_test_wait_lines (env, out, 1))
+    return;
+  close (fd);
+  g_autofree gchar *text = sl_test_read_file (out);
+  g_assert_cmpstr (text, ==, "woke it up\n");
+}
+
 static gboolean
 start_limited (SlTestEnv *env, const gchar *limit, guint16 *port)
 {
@@ -180,5 +216,6 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/relp/source/malformed-frame", test_malformed_frame);
   SL_TEST_ADD ("/relp/source/per-ip-limit", test_per_ip_limit);
   SL_TEST_ADD ("/relp/source/idle-timeout", test_idle_timeout);
+  SL_TEST_ADD ("/relp/source/socket-activation", test_socket_activation);
   return g_test_run ();
 }

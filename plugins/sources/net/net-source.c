@@ -16,8 +16,6 @@
 #include "core/source.h"
 #include "core/tls.h"
 
-#include <errno.h>
-#include <netdb.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -196,42 +194,9 @@ net_free (SlDriver *d)
 static gint
 open_socket (NetSource *self, GError **error)
 {
-  gint type = self->stream ? SOCK_STREAM : SOCK_DGRAM;
-  struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = type, .ai_flags = AI_PASSIVE };
-  struct addrinfo *res = NULL;
-  gint rc = getaddrinfo (self->ip, self->port, &hints, &res);
-  if (rc != 0)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, self->super.pos,
-                        _("%s(): cannot resolve %s port %s: %s"), self->super.klass->name,
-                        self->ip, self->port, gai_strerror (rc));
-      return -1;
-    }
-  gint fd = sl_activation_take (res->ai_addr, res->ai_addrlen, type);
-  self->inherited = fd >= 0;
-  if (self->inherited)
-    {
-      freeaddrinfo (res);
-      return fd;
-    }
-  fd = socket (res->ai_family, type | SOCK_CLOEXEC, 0);
-  gint one = 1;
-  if (fd >= 0)
-    setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  if (fd >= 0 && !self->stream && self->settings.so_rcvbuf > 0)
-    setsockopt (fd, SOL_SOCKET, SO_RCVBUF, &self->settings.so_rcvbuf, sizeof self->settings.so_rcvbuf);
-  if (fd < 0 || bind (fd, res->ai_addr, res->ai_addrlen) < 0
-      || (self->stream && listen (fd, self->listen_backlog) < 0))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, self->super.pos,
-                        _("%s(): cannot listen on %s port %s: %s"), self->super.klass->name,
-                        self->ip, self->port, g_strerror (errno));
-      if (fd >= 0)
-        close (fd);
-      fd = -1;
-    }
-  freeaddrinfo (res);
-  return fd;
+  SlListenAddress where = { .ip = self->ip, .port = self->port, .type = self->stream ? SOCK_STREAM : SOCK_DGRAM,
+                            .backlog = self->listen_backlog, .so_rcvbuf = self->settings.so_rcvbuf };
+  return sl_activation_listen (&self->super, &where, &self->inherited, error);
 }
 
 static gboolean

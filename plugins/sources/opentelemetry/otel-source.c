@@ -19,8 +19,6 @@
 #include "core/internal.h"
 
 #include <arpa/inet.h>
-#include <errno.h>
-#include <netdb.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -86,35 +84,9 @@ otel_source_free (SlDriver *d)
 static gint
 open_socket (OtelSource *self, GError **error)
 {
-  struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE };
-  struct addrinfo *res = NULL;
-  gint rc = getaddrinfo (self->ip, self->port, &hints, &res);
-  if (rc != 0)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, self->super.pos, _("opentelemetry(): cannot resolve %s port %s: %s"),
-                        self->ip, self->port, gai_strerror (rc));
-      return -1;
-    }
-  gint fd = sl_activation_take (res->ai_addr, res->ai_addrlen, SOCK_STREAM);
-  if (fd >= 0)
-    {
-      freeaddrinfo (res);
-      return fd;
-    }
-  fd = socket (res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  gint one = 1;
-  if (fd >= 0)
-    setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  if (fd < 0 || bind (fd, res->ai_addr, res->ai_addrlen) < 0 || listen (fd, self->listen_backlog) < 0)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, self->super.pos, _("opentelemetry(): cannot listen on %s port %s: %s"),
-                        self->ip, self->port, g_strerror (errno));
-      if (fd >= 0)
-        close (fd);
-      fd = -1;
-    }
-  freeaddrinfo (res);
-  return fd;
+  SlListenAddress where = { .ip = self->ip, .port = self->port, .type = SOCK_STREAM, .backlog = self->listen_backlog };
+  gboolean inherited;
+  return sl_activation_listen (&self->super, &where, &inherited, error);
 }
 
 static gboolean
