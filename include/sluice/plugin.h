@@ -17,6 +17,7 @@
 #include "core/priority.h"
 #include "core/source.h"
 #include "core/activation.h"
+#include "core/admission.h"
 #include "core/socket-reader.h"
 #include "core/stream.h"
 #include "core/dgram.h"

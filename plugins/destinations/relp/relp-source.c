@@ -19,6 +19,7 @@
 #include "plugins/destinations/relp/relp-frame.h"
 #include "plugins/destinations/relp/relp-module.h"
 #include "core/activation.h"
+#include "core/admission.h"
 #include "core/config/error.h"
 #include "core/driver.h"
 #include "core/i18n.h"
@@ -61,6 +62,7 @@ typedef struct
   GList *sessions;          /* RelpSession, each with its thread */
   guint active;
   GHashTable *per_peer;     /* address -> sessions from it, for max-connections-per-ip() */
+  SlAdmission *admission;   /* who overstayed, and who makes room at max-connections() */
 } RelpSource;
 
 struct _RelpSession
@@ -71,6 +73,8 @@ struct _RelpSession
   SlWindow *window;
   GThread *thread;
   gboolean finished;        /* atomic: the thread may be joined */
+  SlAdmitFacts facts;       /* under the owner's lock */
+  SlAdmitVerdict evicted;   /* under the owner's lock: it made room, and is no longer active */
   gboolean opened;          /* the peer sent "open" */
   GString *out;             /* responses not yet sent */
   SlMessage *batch[POST_BATCH];
@@ -128,6 +132,42 @@ flush_batch (RelpSession *s)
   s->batched = 0;
 }
 
+/* While it waits for room in its window, a session's silence is ours:
+ * neither idle nor a candidate to make room. */
+static void
+set_window_full (RelpSession *s, gboolean full)
+{
+  g_mutex_lock (&s->owner->lock);
+  s->facts.window_full = full;
+  if (!full)
+    s->facts.quiet_since = g_get_monotonic_time ();
+  g_mutex_unlock (&s->owner->lock);
+}
+
+/* What a read brought: a byte, and maybe frames. */
+static void
+note_read (RelpSession *s, gboolean frames)
+{
+  g_mutex_lock (&s->owner->lock);
+  s->facts.heard = TRUE;
+  if (frames)
+    s->facts.last_frame = s->facts.quiet_since = g_get_monotonic_time ();
+  g_mutex_unlock (&s->owner->lock);
+}
+
+/* Whether the session overstayed first-message-timeout() or
+ * idle-timeout(), counted and logged if so. */
+static gboolean
+overstayed (RelpSession *s)
+{
+  RelpSource *owner = s->owner;
+  g_mutex_lock (&owner->lock);
+  SlAdmitVerdict why = sl_admission_expired (owner->admission, &s->facts, g_get_monotonic_time ());
+  g_mutex_unlock (&owner->lock);
+  sl_admission_closed (owner->admission, why, s->peer);
+  return why != SL_ADMIT_KEEP;
+}
+
 static const gchar server_offers[] = "200 OK\nrelp_version=0\nrelp_software=sluice\ncommands=syslog";
 
 /* One frame; FALSE ends the session (after what is answered so far). */
@@ -145,7 +185,10 @@ take_frame (RelpSession *s, const RelpFrame *f)
       if (s->batched == POST_BATCH)
         {
           flush_batch (s);
-          return sl_window_wait (s->window);
+          set_window_full (s, TRUE);
+          gboolean room = sl_window_wait (s->window);
+          set_window_full (s, FALSE);
+          return room;
         }
       return TRUE;
     }
@@ -180,8 +223,14 @@ static gboolean
 answer (RelpSession *s)
 {
   flush_batch (s);
-  if (s->posted && !sl_window_wait_empty (s->window, -1))
-    return FALSE;
+  if (s->posted)
+    {
+      set_window_full (s, TRUE);
+      gboolean empty = sl_window_wait_empty (s->window, -1);
+      set_window_full (s, FALSE);
+      if (!empty)
+        return FALSE;
+    }
   if (!s->out->len)
     return TRUE;
   RelpIoStatus io = relp_conn_write_all (&s->conn, s->out->str, s->out->len, G_MAXINT64);
@@ -190,6 +239,15 @@ answer (RelpSession *s)
   s->posted = 0;
   g_string_truncate (s->out, 0);
   return io == RELP_IO_OK;
+}
+
+static gboolean
+session_evicted (RelpSession *s)
+{
+  g_mutex_lock (&s->owner->lock);
+  gboolean evicted = s->evicted != SL_ADMIT_KEEP;
+  g_mutex_unlock (&s->owner->lock);
+  return evicted;
 }
 
 static void
@@ -205,30 +263,31 @@ run_session (RelpSession *s)
     {
       gint64 limit = sl_tls_context_handshake_timeout_ms (owner->tls);
       RelpIoStatus io = relp_conn_handshake (&s->conn, g_get_monotonic_time () + limit * 1000);
-      if (io != RELP_IO_OK)
+      if (io != RELP_IO_OK && !session_evicted (s))
         {
           sl_source_count (src, "tls_refused", 1);
           sl_log (SL_LOG_WARNING, _("%s: TLS handshake with %s failed: %s"), owner->super.id, s->peer,
                   relp_conn_failure (&s->conn, io));
           return;
         }
+      if (io != RELP_IO_OK)
+        return;
     }
-  gint64 idle_ms = sl_source_idle_timeout_ms (src);
-  gint64 idle_until = idle_ms ? g_get_monotonic_time () + idle_ms * 1000 : G_MAXINT64;
+  gint64 sweep_us = sl_admission_sweep_us (owner->admission);
   for (;;)
     {
       gsize got = 0;
-      RelpIoStatus io = relp_conn_read (&s->conn, buf + fill, cap - fill, &got, idle_until);
+      gint64 deadline = sweep_us ? g_get_monotonic_time () + sweep_us : G_MAXINT64;
+      RelpIoStatus io = relp_conn_read (&s->conn, buf + fill, cap - fill, &got, deadline);
       if (io == RELP_IO_TIMEOUT)
         {
-          sl_source_count (src, "idle_closed", 1);
-          sl_log (SL_LOG_NOTICE, _("%s: closing a RELP session that brought no frame for idle-timeout(); client='%s'"),
-                  owner->super.id, s->peer);
-          break;
+          if (overstayed (s))
+            break;
+          continue;
         }
       if (io != RELP_IO_OK)
         {
-          if (io == RELP_IO_FAILED)
+          if (io == RELP_IO_FAILED && !session_evicted (s))
             sl_log (SL_LOG_INFO, _("%s: RELP session with %s broke: %s"), owner->super.id, s->peer,
                     relp_conn_failure (&s->conn, io));
           break;
@@ -236,7 +295,7 @@ run_session (RelpSession *s)
       sl_source_mark_read_time ();
       fill += got;
       gsize at = 0;
-      gboolean go_on = TRUE;
+      gboolean go_on = TRUE, framed = FALSE;
       while (go_on)
         {
           RelpFrame f;
@@ -258,9 +317,9 @@ run_session (RelpSession *s)
             }
           go_on = take_frame (s, &f);
           at += used;
-          if (idle_ms)
-            idle_until = g_get_monotonic_time () + idle_ms * 1000;
+          framed = TRUE;
         }
+      note_read (s, framed);
       memmove (buf, buf + at, fill - at);
       fill -= at;
       if (relp_conn_pending (&s->conn) && go_on)
@@ -279,7 +338,8 @@ session_thread (gpointer data)
   relp_conn_close (&s->conn);
   RelpSource *owner = s->owner;
   g_mutex_lock (&owner->lock);
-  owner->active--;
+  if (s->evicted == SL_ADMIT_KEEP)
+    owner->active--;
   guint from_peer = GPOINTER_TO_UINT (g_hash_table_lookup (owner->per_peer, s->peer));
   if (from_peer > 1)
     g_hash_table_insert (owner->per_peer, g_strdup (s->peer), GUINT_TO_POINTER (from_peer - 1));
@@ -319,6 +379,45 @@ reap_sessions (RelpSource *self, gboolean all)
   g_list_free_full (done, (GDestroyNotify) session_free);
 }
 
+static gboolean
+make_room (RelpSource *self, gint64 *next_chance)
+{
+  *next_chance = 0;
+  if (self->active < sl_source_max_connections (self->source))
+    return TRUE;
+  gint64 now = g_get_monotonic_time ();
+  SlAdmitChoice choice;
+  sl_admission_choice_init (&choice);
+  for (GList *l = self->sessions; l; l = l->next)
+    {
+      RelpSession *s = l->data;
+      if (s->evicted == SL_ADMIT_KEEP && !g_atomic_int_get (&s->finished))
+        sl_admission_consider (self->admission, &choice, s, &s->facts, now);
+    }
+  RelpSession *victim = choice.victim;
+  *next_chance = choice.next_chance;
+  if (!victim)
+    return FALSE;
+  victim->evicted = choice.why;
+  self->active--;
+  shutdown (victim->conn.fd, SHUT_RDWR);
+  sl_admission_closed (self->admission, choice.why, victim->peer);
+  return TRUE;
+}
+
+/* Whether a newcomer may have a place, making one at max-connections()
+ * if a session should go (it is shut down, and no longer counts as
+ * active); if none may go yet, *next_chance says when one may (0: when
+ * one ends). */
+static gboolean
+room_for_one (RelpSource *self, gint64 *next_chance)
+{
+  g_mutex_lock (&self->lock);
+  gboolean room = make_room (self, next_chance);
+  g_mutex_unlock (&self->lock);
+  return room;
+}
+
 static void
 accept_one (RelpSource *self)
 {
@@ -333,7 +432,7 @@ accept_one (RelpSource *self)
   guint per_ip = sl_source_max_connections_per_ip (self->source);
   g_mutex_lock (&self->lock);
   guint from_peer = GPOINTER_TO_UINT (g_hash_table_lookup (self->per_peer, peer));
-  gboolean full = self->active >= sl_source_max_connections (self->source) || (per_ip && from_peer >= per_ip);
+  gboolean full = per_ip && from_peer >= per_ip;
   if (!full)
     {
       self->active++;
@@ -350,6 +449,7 @@ accept_one (RelpSource *self)
     setsockopt (fd, SOL_SOCKET, SO_KEEPALIVE, &(gint) { 1 }, sizeof (gint));
   RelpSession *s = g_new0 (RelpSession, 1);
   s->owner = self;
+  s->facts.accepted = g_get_monotonic_time ();
   g_strlcpy (s->peer, peer, sizeof s->peer);
   relp_conn_init (&s->conn, fd, self->tls, NULL, self->stop_fd);
   s->window = sl_source_new_window (self->source);
@@ -361,17 +461,33 @@ accept_one (RelpSource *self)
   g_mutex_unlock (&self->lock);
 }
 
+/* Whether the backlog holds a connection: room made for one that is not
+ * there would be a session closed for nothing. */
+static gboolean
+peer_waiting (gint listen_fd)
+{
+  struct pollfd p = { listen_fd, POLLIN, 0 };
+  return poll (&p, 1, 0) > 0;
+}
+
+/* At max-connections() newcomers wait in the kernel's backlog, as with
+ * tcp(), until a session ends or one that should go made room. */
 static gpointer
 acceptor_thread (gpointer data)
 {
   RelpSource *self = data;
   for (;;)
     {
-      struct pollfd p[2] = { { .fd = self->listen_fd, .events = POLLIN }, { .fd = self->stop_fd, .events = POLLIN } };
-      gint rc = poll (p, 2, 1000);
-      if (rc > 0 && (p[1].revents & POLLIN))
-        break;
+      gint64 next_chance = 0;
+      gboolean room = !peer_waiting (self->listen_fd) || room_for_one (self, &next_chance);
+      gint wait_ms = 1000;
+      if (!room)
+        wait_ms = next_chance ? (gint) CLAMP ((next_chance - g_get_monotonic_time ()) / 1000 + 1, 1, 1000) : 50;
+      struct pollfd p[2] = { { .fd = self->stop_fd, .events = POLLIN }, { .fd = self->listen_fd, .events = POLLIN } };
+      gint rc = poll (p, room ? 2 : 1, wait_ms);
       if (rc > 0 && (p[0].revents & POLLIN))
+        break;
+      if (room && rc > 0 && (p[1].revents & POLLIN) && room_for_one (self, &next_chance))
         accept_one (self);
       reap_sessions (self, FALSE);
     }
@@ -395,6 +511,7 @@ relp_source_start (SlDriver *d, SlSource *source, GError **error)
   if (self->listen_fd < 0)
     return FALSE;
   self->stop_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
+  self->admission = sl_admission_new (source);
   self->acceptor = g_thread_new ("relp-accept", acceptor_thread, self);
   sl_log (SL_LOG_INFO, _("relp() listening on %s port %s (%s)"), self->ip, self->port, self->tls ? "tls" : "tcp");
   return TRUE;
@@ -420,6 +537,7 @@ relp_source_stop (SlDriver *d)
   reap_sessions (self, TRUE);
   close (self->listen_fd);
   close (self->stop_fd);
+  g_clear_pointer (&self->admission, sl_admission_free);
   self->listen_fd = self->stop_fd = -1;
 }
 

@@ -208,6 +208,36 @@ test_idle_timeout (SlTestEnv *env, gconstpointer data)
   g_assert_true (sl_test_wait_stat (env, "source", "s_relp", "idle_closed", 1));
 }
 
+/* Sessions that fill max-connections() and never say a word keep no one
+ * out: the next client's session takes the oldest silent one's place and
+ * is served; a silent one alone is closed at first-message-timeout(). */
+static void
+test_silent_sessions_make_room (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port;
+  gint silent[4];
+  if (!start_limited (env, "max-connections(4) first-message-timeout(2)", &port))
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (silent); i++)
+    g_assert_cmpint ((silent[i] = sl_test_tcp_connect (port)), >=, 0);
+  gint fd = open_session (port);
+  const gchar *msg = "<13>Dec  1 03:04:05 h t: let in";
+  g_autofree gchar *frame = g_strdup_printf ("2 syslog %zu %s\n", strlen (msg), msg);
+  g_autoptr (GString) answer = g_string_new (NULL);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_true (sl_test_send_all (fd, frame, strlen (frame)) && read_until (fd, answer, "2 rsp 6 200 OK\n"));
+  g_assert_true (closed_by_peer (silent[0]));
+  g_assert_true (sl_test_wait_stat (env, "source", "s_relp", "evicted_no_message", 1));
+  for (guint i = 1; i < G_N_ELEMENTS (silent); i++)
+    {
+      g_assert_true (closed_by_peer (silent[i]));
+      close (silent[i]);
+    }
+  g_assert_true (sl_test_wait_stat (env, "source", "s_relp", "no_message_closed", 3));
+  close (silent[0]);
+  close (fd);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -217,5 +247,6 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/relp/source/per-ip-limit", test_per_ip_limit);
   SL_TEST_ADD ("/relp/source/idle-timeout", test_idle_timeout);
   SL_TEST_ADD ("/relp/source/socket-activation", test_socket_activation);
+  SL_TEST_ADD ("/relp/source/silent-sessions-make-room", test_silent_sessions_make_room);
   return g_test_run ();
 }
