@@ -75,6 +75,7 @@ struct _RelpSession
   gboolean finished;        /* atomic: the thread may be joined */
   SlAdmitFacts facts;       /* under the owner's lock */
   SlAdmitVerdict evicted;   /* under the owner's lock: it made room, and is no longer active */
+  gboolean left;            /* under the owner's lock: its session ended */
   gboolean opened;          /* the peer sent "open" */
   GString *out;             /* responses not yet sent */
   SlMessage *batch[POST_BATCH];
@@ -335,9 +336,10 @@ session_thread (gpointer data)
 {
   RelpSession *s = data;
   run_session (s);
-  relp_conn_close (&s->conn);
   RelpSource *owner = s->owner;
   g_mutex_lock (&owner->lock);
+  /* from here its descriptor may close, and its number go to another */
+  s->left = TRUE;
   if (s->evicted == SL_ADMIT_KEEP)
     owner->active--;
   guint from_peer = GPOINTER_TO_UINT (g_hash_table_lookup (owner->per_peer, s->peer));
@@ -346,6 +348,7 @@ session_thread (gpointer data)
   else
     g_hash_table_remove (owner->per_peer, s->peer);
   g_mutex_unlock (&owner->lock);
+  relp_conn_close (&s->conn);
   g_atomic_int_set (&s->finished, TRUE);
   return NULL;
 }
@@ -391,7 +394,7 @@ make_room (RelpSource *self, gint64 *next_chance)
   for (GList *l = self->sessions; l; l = l->next)
     {
       RelpSession *s = l->data;
-      if (s->evicted == SL_ADMIT_KEEP && !g_atomic_int_get (&s->finished))
+      if (s->evicted == SL_ADMIT_KEEP && !s->left)
         sl_admission_consider (self->admission, &choice, s, &s->facts, now);
     }
   RelpSession *victim = choice.victim;
