@@ -35,6 +35,7 @@ typedef struct
   gint fd;
   gchar *peer;
   SlWindow *window;
+  OtelActivity *activity;
   nghttp2_session *session;
   GQueue ready;              /* ids of streams whose request is complete */
   GQueue streams;            /* every open GrpcStream: nghttp2_session_del() does not close them */
@@ -252,7 +253,11 @@ serve (GrpcConnection *conn, GrpcStream *s)
       len = inflated->len;
     }
   g_autoptr (GByteArray) response = g_byte_array_new ();
-  switch (otel_export_logs (self, conn->window, conn->peer, OTEL_ENCODING_PROTOBUF, data, len, response))
+  otel_activity_waiting (conn->activity, TRUE);
+  OtelExportStatus status = otel_export_logs (self, conn->window, conn->peer, OTEL_ENCODING_PROTOBUF, data, len,
+                                              response);
+  otel_activity_waiting (conn->activity, FALSE);
+  switch (status)
     {
     case OTEL_EXPORT_OK:
       answer_message (conn, s, response);
@@ -298,9 +303,10 @@ session_new (GrpcConnection *conn)
 
 void
 otel_grpc_serve (OtelSource *self, gint fd, const struct sockaddr *peer, socklen_t peer_len, gint stop_fd,
-                 gpointer data)
+                 OtelActivity *activity, gpointer data)
 {
-  GrpcConnection conn = { .source = self, .fd = fd, .peer = otel_peer_address (peer) };
+  GrpcConnection conn = { .source = self, .fd = fd, .peer = otel_peer_address (peer), .activity = activity };
+  gboolean heard = FALSE;
   g_queue_init (&conn.ready);
   g_queue_init (&conn.streams);
   conn.window = otel_source_connection_window (self);
@@ -321,12 +327,16 @@ otel_grpc_serve (OtelSource *self, gint fd, const struct sockaddr *peer, socklen
         continue;
       if (n <= 0 || nghttp2_session_mem_recv (conn.session, buf, (gsize) n) < 0)
         break;
+      if (!heard)
+        otel_activity_heard (activity);
+      heard = TRUE;
       while (!g_queue_is_empty (&conn.ready))
         {
           gint32 id = GPOINTER_TO_INT (g_queue_pop_head (&conn.ready));
           GrpcStream *s = nghttp2_session_get_stream_user_data (conn.session, id);
           if (s)
             serve (&conn, s);
+          otel_activity_request (activity);
         }
     }
   if (conn.session)

@@ -4,9 +4,10 @@
 #define OTEL_GRPC_H
 
 #include "otel-connection.h"
+#include "otel-listener.h"
 
 /* OTLP/gRPC: serves one connection (an OtelServeFunc, see otel-listener.h). */
 void            otel_grpc_serve        (OtelSource *self, gint fd, const struct sockaddr *peer, socklen_t peer_len,
-                                        gint stop_fd, gpointer data);
+                                        gint stop_fd, OtelActivity *activity, gpointer data);
 
 #endif

@@ -219,7 +219,7 @@ log_mhd (void *cls, const char *fmt, va_list ap)
  * (which closes it, also when it refuses it) */
 static void
 add_connection (OtelSource *self, gint fd, const struct sockaddr *peer, socklen_t peer_len, gint stop_fd,
-                gpointer data)
+                OtelActivity *activity, gpointer data)
 {
   OtelHttpServer *server = data;
   if (MHD_add_connection (server->daemon, fd, peer, peer_len) != MHD_YES)
@@ -252,7 +252,7 @@ otel_http_server_start (OtelSource *self, gint fd, GError **error)
                                        MHD_OPTION_END);
   if (server->daemon && self->tls)
     {
-      server->tls_listener = otel_listener_start (self, fd, self->tls, add_connection, server, error);
+      server->tls_listener = otel_listener_start (self, fd, self->tls, FALSE, add_connection, server, error);
       if (!server->tls_listener)
         {
           MHD_stop_daemon (server->daemon);

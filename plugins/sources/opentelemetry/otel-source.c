@@ -102,7 +102,7 @@ otel_source_start (SlDriver *d, SlSource *source, GError **error)
   if (self->transport == OTEL_TRANSPORT_HTTP)
     self->http = otel_http_server_start (self, fd, error);
   else
-    self->grpc = otel_listener_start (self, fd, self->tls, otel_grpc_serve, NULL, error);
+    self->grpc = otel_listener_start (self, fd, self->tls, TRUE, otel_grpc_serve, NULL, error);
   if (!self->http && !self->grpc)
     {
       close (fd);

@@ -473,6 +473,45 @@ test_bad_config (SlTestEnv *env, gconstpointer data)
   g_assert_nonnull (strstr (err, "sluice.conf:1:26: max-request-size() must be between 1 byte and 2 GiB"));
 }
 
+/* gRPC connections that fill max-connections() and never say a word keep
+ * no exporter out: the next one takes the oldest silent one's place and
+ * is answered; the others are closed at first-message-timeout(). */
+static void
+test_silent_connections_make_room (SlTestEnv *env, gconstpointer data)
+{
+  guint16 grpc = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *grpc_s = g_strdup_printf ("%u", grpc);
+  if (!sl_test_write_config (env,
+                             "source s_grpc { opentelemetry(port(@GRPC@) max-connections(3) first-message-timeout(2)); };\n"
+                             "destination d_file { file(\"@DIR@/out.log\"); };\n"
+                             "log { source(s_grpc); destination(d_file); };\n",
+                             "GRPC", grpc_s, NULL)
+      || !sl_test_daemon_start (env) || !sl_test_wait_tcp (env, grpc))
+    return;
+  gint silent[3];
+  for (guint i = 0; i < G_N_ELEMENTS (silent); i++)
+    g_assert_cmpint ((silent[i] = sl_test_tcp_connect (grpc)), >=, 0);
+  g_autofree gchar *trace_service = g_strdup_printf ("http://127.0.0.1:%u/opentelemetry.proto.collector.trace.v1.TraceService/Export", grpc);
+  g_autofree gchar *headers = NULL;
+  const gchar *export[] = { "--max-time", "20", "--http2-prior-knowledge", "-H", "Content-Type: application/grpc",
+                            "-H", "TE: trailers", "--data-binary", "", trace_service, NULL };
+  g_assert_cmpint (curl (export, &headers), ==, 200);
+  g_assert_nonnull (strstr (headers, "grpc-status: 12"));
+  g_assert_true (sl_test_wait_stat (env, "source", "s_grpc", "evicted_no_message", 1));
+  g_assert_true (sl_test_wait_stat (env, "source", "s_grpc", "no_message_closed", 2));
+  for (guint i = 0; i < G_N_ELEMENTS (silent); i++)
+    {
+      /* the server's SETTINGS frame, then the end */
+      gchar buf[256];
+      struct pollfd p = { .fd = silent[i], .events = POLLIN };
+      gssize n = 1;
+      while (n > 0 && poll (&p, 1, SL_TEST_DEADLINE_MS) == 1)
+        n = read (silent[i], buf, sizeof buf);
+      g_assert_cmpint (n, <=, 0);
+      close (silent[i]);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -484,5 +523,6 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/opentelemetry/source/held-then-stopped", test_held);
   SL_TEST_ADD ("/opentelemetry/source/answered-when-written", test_answered_when_written);
   SL_TEST_ADD ("/opentelemetry/source/bad-config", test_bad_config);
+  SL_TEST_ADD ("/opentelemetry/source/silent-connections-make-room", test_silent_connections_make_room);
   return g_test_run ();
 }
