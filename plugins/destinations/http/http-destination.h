@@ -2,8 +2,8 @@
 /* What the parts of the http() destination share: the driver instance,
  * the request bodies a write() is cut into, and the transfers that carry
  * them through one libcurl multi handle per writer. */
-#ifndef SL_HTTP_DESTINATION_H
-#define SL_HTTP_DESTINATION_H
+#ifndef HTTP_DESTINATION_H
+#define HTTP_DESTINATION_H
 
 #include "core/plugin.h"
 #include "core/stats.h"
