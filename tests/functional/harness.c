@@ -528,6 +528,48 @@ sl_test_wait_tcp (SlTestEnv *env, guint16 port)
 }
 
 gboolean
+sl_test_wait_port (guint16 port)
+{
+  gint64 deadline = deadline_from_now ();
+  while (g_get_monotonic_time () < deadline)
+    {
+      gint fd = tcp_connect_quiet (port);
+      if (fd >= 0)
+        {
+          close (fd);
+          return TRUE;
+        }
+      g_usleep (POLL_INTERVAL_US);
+    }
+  return FALSE;
+}
+
+gchar *
+sl_test_peer_dir (const gchar *name)
+{
+  g_autofree gchar *tmpl = g_strdup_printf ("sluice-%s-XXXXXX", name);
+  return g_dir_make_tmp (tmpl, NULL);
+}
+
+gboolean
+sl_test_peer_stop (GPid pid, const gchar *dir)
+{
+  gboolean ok = TRUE;
+  if (pid)
+    {
+      kill (pid, SIGTERM);
+      if (sl_test_child_wait (pid, SL_TEST_DEADLINE_MS * 1000) < 0)
+        ok = FALSE;
+    }
+  if (dir)
+    {
+      remove_tree (dir);
+      ok = ok && !g_file_test (dir, G_FILE_TEST_EXISTS);
+    }
+  return ok;
+}
+
+gboolean
 sl_test_wait_socket (SlTestEnv *env, const gchar *path)
 {
   gint64 deadline = deadline_from_now ();

@@ -95,6 +95,18 @@ gboolean  sl_test_wait_gone    (pid_t pid);
 
 /* Waits until a TCP port on 127.0.0.1 accepts a connection. */
 gboolean  sl_test_wait_tcp     (SlTestEnv *env, guint16 port);
+/* The same for a server of the test's own, which no env knows: whether
+ * the port accepts before the deadline (no failure when not). */
+gboolean  sl_test_wait_port    (guint16 port);
+
+/* A server the test program starts once for all its cases (redis-server,
+ * a PostgreSQL cluster, snmptrapd ...): a folder of its own,
+ * /tmp/sluice-NAME-XXXXXX (NULL when it cannot be made), and at the end
+ * the server stopped by its pid (SIGTERM, SIGKILL after the deadline; 0:
+ * none) and the folder removed; FALSE when either did not go. */
+gchar    *sl_test_peer_dir     (const gchar *name);
+gboolean  sl_test_peer_stop    (GPid pid, const gchar *dir);
+
 /* Waits until path exists and is a socket. */
 gboolean  sl_test_wait_socket  (SlTestEnv *env, const gchar *path);
 

@@ -805,7 +805,7 @@ test_chaos (SlTestEnv *env, gconstpointer data)
     }
   const gchar *seed_text = g_getenv ("SL_CHAOS_SEED");
   const gchar *rounds_text = g_getenv ("SL_CHAOS_ROUNDS");
-  Chaos c = { .seed = seed_text ? (guint32) g_ascii_strtoull (seed_text, NULL, 10) : g_test_rand_int (),
+  Chaos c = { .seed = seed_text ? (guint32) g_ascii_strtoull (seed_text, NULL, 10) : (guint32) g_test_rand_int (),
               .rounds = rounds_text ? (guint) g_ascii_strtoull (rounds_text, NULL, 10) : 8 };
   g_test_message ("chaos seed %u (SL_CHAOS_SEED=%u repeats the order)", c.seed, c.seed);
   Relay r;

@@ -384,10 +384,10 @@ test_debian_stock (SlTestEnv *env, gconstpointer data)
           g_autofree gchar *sl_path = g_build_filename (sl_dir, "log", name, NULL);
 
           /* three messages: lines, or the forwarding formats' run of them */
-          if (strstr (formats[i], "Forward"))
-            sl_test_wait_contains (env, rs_path, "tight") && sl_test_wait_contains (env, sl_path, "tight");
-          else
-            sl_test_wait_lines (env, rs_path, 3) && sl_test_wait_lines (env, sl_path, 3);
+          gboolean arrived = strstr (formats[i], "Forward")
+                             ? sl_test_wait_contains (env, rs_path, "tight") && sl_test_wait_contains (env, sl_path, "tight")
+                             : sl_test_wait_lines (env, rs_path, 3) && sl_test_wait_lines (env, sl_path, 3);
+          g_assert_true (arrived);
           g_autofree gchar *expected = shaped_stamps (rs_path);
           g_autofree gchar *got = shaped_stamps (sl_path);
           g_test_message ("%s: %s", formats[i], expected);

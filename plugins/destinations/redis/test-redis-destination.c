@@ -254,7 +254,7 @@ main (int argc, char **argv)
       g_print ("1..0 # SKIP redis-server is not installed (quickstart installs it)\n");
       return 0;
     }
-  redis_dir = g_dir_make_tmp ("sluice-redis-XXXXXX", NULL);
+  redis_dir = sl_test_peer_dir ("redis");
   redis_port = sl_test_free_port (SOCK_STREAM);
   if (!redis_dir || !redis_start () || !redis_wait_ready ())
     {
@@ -265,10 +265,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/redis/error-reply", test_error_reply);
   SL_TEST_ADD ("/redis/server-killed", test_server_killed);
   gint status = g_test_run ();
-  kill (redis_pid, SIGTERM);
-  sl_test_child_wait (redis_pid, SL_TEST_DEADLINE_MS * 1000);
-  g_autofree gchar *rm = g_strdup_printf ("rm -rf '%s'", redis_dir);
-  if (system (rm) != 0)
+  if (!sl_test_peer_stop (redis_pid, redis_dir))
     status = 1;
   g_free (redis_dir);
   return status;

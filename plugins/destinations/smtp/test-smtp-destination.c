@@ -19,19 +19,6 @@ static gchar *mail_dir;
 static guint16 smtp_port;
 static GPid smtp_pid;
 
-/* Whether the server accepts connections yet (not a failure when not). */
-static gboolean
-smtp_listening (void)
-{
-  struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons (smtp_port),
-                              .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
-  gint fd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  gboolean ok = fd >= 0 && connect (fd, (struct sockaddr *) &addr, sizeof addr) == 0;
-  if (fd >= 0)
-    close (fd);
-  return ok;
-}
-
 static gboolean
 smtp_start (void)
 {
@@ -41,15 +28,7 @@ smtp_start (void)
   g_autofree gchar *err = g_build_filename (mail_dir, "server.stderr", NULL);
   const gchar *argv[] = { server, port, mail_dir, NULL };
   smtp_pid = sl_test_spawn_argv (argv, err);
-  if (!smtp_pid)
-    return FALSE;
-  for (guint i = 0; i < SL_TEST_DEADLINE_MS / 50; i++)
-    {
-      if (smtp_listening ())
-        return TRUE;
-      g_usleep (50 * 1000);
-    }
-  return FALSE;
+  return smtp_pid && sl_test_wait_port (smtp_port);
 }
 
 static gint
@@ -363,7 +342,7 @@ main (int argc, char **argv)
       g_print ("1..0 # SKIP python3-aiosmtpd is not installed (quickstart installs it)\n");
       return 0;
     }
-  mail_dir = g_dir_make_tmp ("sluice-smtp-XXXXXX", NULL);
+  mail_dir = sl_test_peer_dir ("smtp");
   smtp_port = sl_test_free_port (SOCK_STREAM);
   if (!mail_dir || !smtp_start ())
     {
@@ -376,10 +355,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/smtp/silent-server", test_silent_server);
   SL_TEST_ADD ("/smtp/config-errors", test_config_errors);
   gint status = g_test_run ();
-  kill (smtp_pid, SIGTERM);
-  sl_test_child_wait (smtp_pid, SL_TEST_DEADLINE_MS * 1000);
-  g_autofree gchar *rm = g_strdup_printf ("rm -rf '%s'", mail_dir);
-  if (system (rm) != 0)
+  if (!sl_test_peer_stop (smtp_pid, mail_dir))
     status = 1;
   g_free (mail_dir);
   return status;

@@ -360,7 +360,7 @@ main (int argc, char **argv)
       g_print ("1..0 # SKIP snmptrapd is not installed (quickstart installs it)\n");
       return 0;
     }
-  trapd_dir = g_dir_make_tmp ("sluice-snmp-XXXXXX", NULL);
+  trapd_dir = sl_test_peer_dir ("snmp");
   trapd_log = g_build_filename (trapd_dir, "traps.log", NULL);
   v2c_port = sl_test_free_port (SOCK_DGRAM);
   v3_port = sl_test_free_port (SOCK_DGRAM);
@@ -375,10 +375,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/snmp/config-errors", test_config_errors);
   SL_TEST_ADD ("/snmp/snmptrap-source", test_snmptrap_source);
   gint status = g_test_run ();
-  kill (trapd_pid, SIGTERM);
-  sl_test_child_wait (trapd_pid, SL_TEST_DEADLINE_MS * 1000);
-  g_autofree gchar *rm = g_strdup_printf ("rm -rf '%s'", trapd_dir);
-  if (system (rm) != 0)
+  if (!sl_test_peer_stop (trapd_pid, trapd_dir))
     status = 1;
   g_free (trapd_log);
   g_free (trapd_dir);

@@ -102,8 +102,8 @@ pg_setup (void)
   struct passwd *pw = getpwnam ("postgres");
   if (!initdb || !pw)
     return FALSE;
-  pg_dir = g_strdup ("/tmp/sluice-pg-XXXXXX");
-  if (!g_mkdtemp (pg_dir) || chown (pg_dir, pw->pw_uid, pw->pw_gid) != 0)
+  pg_dir = sl_test_peer_dir ("pg");
+  if (!pg_dir || chown (pg_dir, pw->pw_uid, pw->pw_gid) != 0)
     return FALSE;
   g_autofree gchar *data = g_build_filename (pg_dir, "data", NULL);
   const gchar *argv[] = { initdb, "-D", data, "-A", "trust", "-U", "postgres", "--no-sync", NULL };
@@ -354,16 +354,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/sql/pgsql/server-killed", test_pgsql_server_killed);
   SL_TEST_ADD ("/sql/config-errors", test_config_errors);
   gint status = g_test_run ();
-  if (pg_pid)
-    {
-      kill (pg_pid, SIGTERM);
-      sl_test_child_wait (pg_pid, SL_TEST_DEADLINE_MS * 1000);
-    }
-  if (pg_dir)
-    {
-      g_autofree gchar *rm = g_strdup_printf ("rm -rf '%s'", pg_dir);
-      if (system (rm) != 0)
-        status = 1;
-    }
+  if (!sl_test_peer_stop (pg_pid, pg_dir))
+    status = 1;
   return status;
 }

@@ -10,6 +10,7 @@
  * What the two write must be equal. */
 #include "tests/functional/harness.h"
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 
 #define MESSAGES 30
