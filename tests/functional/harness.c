@@ -198,15 +198,13 @@ sl_test_free_port (gint type)
   return port;
 }
 
-gboolean
-sl_test_write_config (SlTestEnv *env, const gchar *text, ...)
+static gboolean
+write_config_va (SlTestEnv *env, const gchar *text, va_list args)
 {
   if (!env->dir)
     return FALSE;
   GString *out = g_string_new (text);
   g_string_replace (out, "@DIR@", env->dir, 0);
-  va_list args;
-  va_start (args, text);
   const gchar *key;
   while ((key = va_arg (args, const gchar *)))
     {
@@ -215,7 +213,6 @@ sl_test_write_config (SlTestEnv *env, const gchar *text, ...)
       g_string_replace (out, placeholder, value, 0);
       g_free (placeholder);
     }
-  va_end (args);
   GError *error = NULL;
   gboolean ok = g_file_set_contents (env->config, out->str, out->len, &error);
   if (!ok)
@@ -225,6 +222,37 @@ sl_test_write_config (SlTestEnv *env, const gchar *text, ...)
     }
   g_string_free (out, TRUE);
   return ok;
+}
+
+gboolean
+sl_test_write_config (SlTestEnv *env, const gchar *text, ...)
+{
+  va_list args;
+  va_start (args, text);
+  gboolean ok = write_config_va (env, text, args);
+  va_end (args);
+  return ok;
+}
+
+gchar *
+sl_test_refused_config (SlTestEnv *env, const gchar *text, ...)
+{
+  va_list args;
+  va_start (args, text);
+  gboolean written = write_config_va (env, text, args);
+  va_end (args);
+  const gchar *module_path = sl_test_module_path ();
+  if (!written || !module_path)
+    return NULL;
+  gchar *err = NULL;
+  gint status = sl_test_run_built ("daemon/sluiced", NULL, &err, "--syntax-only", "-f", env->config,
+                                   "--module-path", module_path, NULL);
+  if (status != 1)
+    {
+      g_test_fail_printf ("sluiced --syntax-only exited with %d, not 1, on:\n%s\n%s", status, text, err ? err : "");
+      g_clear_pointer (&err, g_free);
+    }
+  return err;
 }
 
 static gchar **

@@ -55,6 +55,10 @@ guint16   sl_test_free_port    (gint type);
  * @KEY@ for the value after each KEY in the NULL-terminated list of
  * key, value pairs. */
 gboolean  sl_test_write_config (SlTestEnv *env, const gchar *text, ...) G_GNUC_NULL_TERMINATED;
+/* Writes the configuration as sl_test_write_config() does and checks it
+ * with sluiced --syntax-only, which must refuse it (exit 1): its stderr,
+ * or NULL (and the test failed). */
+gchar    *sl_test_refused_config (SlTestEnv *env, const gchar *text, ...) G_GNUC_NULL_TERMINATED;
 
 /* Starts sluiced in the foreground on env->config with its pid file,
  * control socket and stderr in env->dir, and waits until it answers on

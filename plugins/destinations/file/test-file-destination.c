@@ -594,36 +594,22 @@ test_throttle (SlTestEnv *env, gconstpointer data)
   assert_numbered (fast, 1, 60);
 }
 
-/* Checks the configuration text with sluiced --syntax-only; its stderr. */
-static gchar *
-syntax_errors (SlTestEnv *env, const gchar *config)
-{
-  const gchar *module_path = sl_test_module_path ();
-  if (!module_path || !sl_test_write_config (env, config, NULL))
-    return NULL;
-  gchar *err = NULL;
-  gint status = sl_test_run_built ("daemon/sluiced", NULL, &err, "--syntax-only", "-f", env->config,
-                                   "--module-path", module_path, NULL);
-  g_assert_cmpint (status, !=, 0);
-  return err;
-}
-
 /* logrotate()'s own options are checked like any driver's, with the
  * place they were written. */
 static void
 test_logrotate_errors (SlTestEnv *env, gconstpointer data)
 {
-  g_autofree gchar *zero = syntax_errors (env,
+  g_autofree gchar *zero = sl_test_refused_config (env,
     "@version: 4.0\n"
     "destination d { file(\"@DIR@/x.log\"\n"
     "  logrotate(enable(yes) size(0))); };\n"
-    "log { destination(d); };\n");
+    "log { destination(d); };\n", NULL);
   g_assert_nonnull (strstr (zero, "sluice.conf:3:"));
   g_assert_nonnull (strstr (zero, "option 'size' of logrotate() must be at least 1 byte, got '0'"));
-  g_autofree gchar *typo = syntax_errors (env,
+  g_autofree gchar *typo = sl_test_refused_config (env,
     "@version: 4.0\n"
     "destination d { file(\"@DIR@/x.log\" logrotate(enable(yes) sise(1M))); };\n"
-    "log { destination(d); };\n");
+    "log { destination(d); };\n", NULL);
   g_assert_nonnull (strstr (typo, "sluice.conf:2:"));
   g_assert_nonnull (strstr (typo, "unknown option 'sise' in logrotate(); did you mean 'size'?"));
 }

@@ -298,36 +298,22 @@ test_silent_server (SlTestEnv *env, gconstpointer data)
   close (listener);
 }
 
-/* sluiced --syntax-only on the configuration text: its stderr. */
-static gchar *
-syntax_errors (SlTestEnv *env, const gchar *text)
-{
-  const gchar *module_path = sl_test_module_path ();
-  if (!module_path || !sl_test_write_config (env, text, NULL))
-    return NULL;
-  gchar *err = NULL;
-  gint status = sl_test_run_built ("daemon/sluiced", NULL, &err, "--syntax-only", "-f", env->config,
-                                   "--module-path", module_path, NULL);
-  g_assert_cmpint (status, !=, 0);
-  return err;
-}
-
 /* What a mail needs is checked where it was written. */
 static void
 test_config_errors (SlTestEnv *env, gconstpointer data)
 {
-  g_autofree gchar *no_to = syntax_errors (env,
+  g_autofree gchar *no_to = sl_test_refused_config (env,
     "@version: 3.38\n"
     "destination d {\n"
     "  smtp(from(\"a@example.com\") subject(\"s\") body(\"b\") reply-to(\"r@example.com\")); };\n"
-    "log { destination(d); };\n");
+    "log { destination(d); };\n", NULL);
   g_assert_nonnull (strstr (no_to, "sluice.conf:3:3:"));
   g_assert_nonnull (strstr (no_to, "smtp() needs to(), cc() or bcc()"));
-  g_autofree gchar *three = syntax_errors (env,
+  g_autofree gchar *three = sl_test_refused_config (env,
     "@version: 3.38\n"
     "destination d { smtp(from(\"a@example.com\") to(\"A\" \"a@example.com\" \"x\")\n"
     "  subject(\"s\") body(\"b\")); };\n"
-    "log { destination(d); };\n");
+    "log { destination(d); };\n", NULL);
   g_assert_nonnull (strstr (three, "sluice.conf:2:"));
   g_assert_nonnull (strstr (three, "to() of smtp() takes an address, or a name and an address"));
 }

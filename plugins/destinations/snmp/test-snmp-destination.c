@@ -309,42 +309,28 @@ test_snmptrap_source (SlTestEnv *env, gconstpointer data)
   g_assert_null (strstr (sl_text, "closes the one before"));
 }
 
-/* sluiced --syntax-only on the configuration text: its stderr. */
-static gchar *
-syntax_errors (SlTestEnv *env, const gchar *text)
-{
-  const gchar *module_path = sl_test_module_path ();
-  if (!module_path || !sl_test_write_config (env, text, NULL))
-    return NULL;
-  gchar *err = NULL;
-  gint status = sl_test_run_built ("daemon/sluiced", NULL, &err, "--syntax-only", "-f", env->config,
-                                   "--module-path", module_path, NULL);
-  g_assert_cmpint (status, !=, 0);
-  return err;
-}
-
 static void
 test_config_errors (SlTestEnv *env, gconstpointer data)
 {
-  g_autofree gchar *no_trap = syntax_errors (env,
+  g_autofree gchar *no_trap = sl_test_refused_config (env,
     "@version: 3.38\n"
     "destination d { snmp(host(\"127.0.0.1\")\n"
     "  snmp-obj(\"1.3.6.1.4.1.8072.2.3.2.1\" \"octetstring\" \"${MSG}\")); };\n"
-    "log { destination(d); };\n");
+    "log { destination(d); };\n", NULL);
   g_assert_nonnull (strstr (no_trap, "sluice.conf:2:17:"));
   g_assert_nonnull (strstr (no_trap, "snmp() needs trap-obj()"));
-  g_autofree gchar *type = syntax_errors (env,
+  g_autofree gchar *type = sl_test_refused_config (env,
     "@version: 3.38\n"
     "destination d { snmp(host(\"127.0.0.1\") trap-obj(\".1.3.6.1.6.3.1.1.4.1.0\" \"objectid\" \".1.3.6.1.4.1.1\")\n"
     "  snmp-obj(\"1.3.6.1.4.1.8072.2.3.2.1\" \"gauge\" \"${MSG}\")); };\n"
-    "log { destination(d); };\n");
+    "log { destination(d); };\n", NULL);
   g_assert_nonnull (strstr (type, "sluice.conf:3:"));
   g_assert_nonnull (strstr (type, "'gauge' is not an SNMP type of snmp()"));
-  g_autofree gchar *engine = syntax_errors (env,
+  g_autofree gchar *engine = sl_test_refused_config (env,
     "@version: 3.38\n"
     "destination d { snmp(host(\"127.0.0.1\") version(\"v3\") engine-id(\"0xabc\")\n"
     "  trap-obj(\".1.3.6.1.6.3.1.1.4.1.0\" \"objectid\" \".1.3.6.1.4.1.1\")); };\n"
-    "log { destination(d); };\n");
+    "log { destination(d); };\n", NULL);
   g_assert_nonnull (strstr (engine, "sluice.conf:2:"));
   g_assert_nonnull (strstr (engine, "engine-id() of snmp() is"));
 }

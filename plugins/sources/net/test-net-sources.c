@@ -181,15 +181,11 @@ test_help_and_transport (SlTestEnv *env, gconstpointer data)
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      if (!sl_test_write_config (env, "@version: 4.0\n"
-                                      "log { source { syslog(port(16514) transport(\"@T@\")); };\n"
-                                      "      destination { file(\"@DIR@/x\"); }; };\n", "T", cases[i].transport, NULL))
-        return;
-      g_autofree gchar *err = NULL;
-      status = sl_test_run_built ("daemon/sluiced", NULL, &err, "--syntax-only", "-f", env->config,
-                                  "--module-path", sl_test_module_path (), NULL);
-      g_assert_cmpint (status, ==, 1);
-      if (!strstr (err, cases[i].message))
+      g_autofree gchar *err = sl_test_refused_config (env, "@version: 4.0\n"
+                                                      "log { source { syslog(port(16514) transport(\"@T@\")); };\n"
+                                                      "      destination { file(\"@DIR@/x\"); }; };\n",
+                                                      "T", cases[i].transport, NULL);
+      if (err && !strstr (err, cases[i].message))
         g_test_fail_printf ("expected '%s' in:\n%s", cases[i].message, err);
     }
 }
