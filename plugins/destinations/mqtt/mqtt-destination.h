@@ -86,6 +86,7 @@ struct _MqttDestination
   gchar *reason;            /* why the connection or the round failed */
   guint round;
   guint settled;
+  guint awaited;            /* how many the writer waits for; G_MAXUINT while it publishes */
   MqttSlot slots[MQTT_SLOTS];
 };
 

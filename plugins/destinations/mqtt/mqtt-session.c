@@ -77,8 +77,9 @@ settle (MqttSlot *slot, MqttSlotState state)
   if (slot->round == self->round && slot->state == MQTT_SLOT_PENDING)
     {
       slot->state = state;
-      self->settled++;
-      g_cond_broadcast (&self->cond);
+      /* the writer wakes for the last one, or a failure, not for each */
+      if (++self->settled >= self->awaited || state == MQTT_SLOT_FAILED)
+        g_cond_broadcast (&self->cond);
     }
   g_mutex_unlock (&self->lock);
 }
@@ -223,6 +224,7 @@ mqtt_round_begin (MqttDestination *self, guint n)
   g_mutex_lock (&self->lock);
   self->round++;
   self->settled = 0;
+  self->awaited = G_MAXUINT;
   for (guint i = 0; i < n; i++)
     self->slots[i] = (MqttSlot) { self, self->round, MQTT_SLOT_PENDING };
   g_mutex_unlock (&self->lock);
@@ -260,6 +262,7 @@ mqtt_round_wait (MqttDestination *self, guint sent, gint64 timeout_us)
 {
   MqttRound round = { 0 };
   g_mutex_lock (&self->lock);
+  self->awaited = sent;
   guint seen = self->settled;
   gint64 deadline = g_get_monotonic_time () + timeout_us;
   while (self->settled < sent && self->connected && !sl_destination_stopping ())
