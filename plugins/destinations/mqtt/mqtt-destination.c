@@ -245,7 +245,7 @@ mqtt_write (SlDriver *d, SlWriteBatch *batch)
       batch->dropped += round.dropped;
       if (round.done < k)
         {
-          if (!self->failing)
+          if (!self->failing && !sl_destination_stopping ())
             sl_log (SL_LOG_WARNING, _("%s: publishing to the MQTT broker at %s failed; error='%s', waiting='%u'"),
                     d->id, self->address, round.reason, batch->n - batch->done);
           self->failing = TRUE;
