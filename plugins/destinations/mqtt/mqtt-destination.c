@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* mqtt(): each message published to an MQTT broker, with syslog-ng's
+ * options: topic() a template, its message rendered by template(), qos()
+ * 0, 1 or 2. On Eclipse Paho's asynchronous C client (Debian's
+ * libpaho-mqtt-dev), the client syslog-ng's module uses. A write()
+ * publishes its whole batch at once and waits for each message's
+ * completion: written to the socket at qos 0, PUBACK at qos 1, PUBCOMP at
+ * qos 2. A message counts as done only then, so flow control and
+ * disk-buffer() hold it until the broker has it; what was in flight when
+ * the connection went is published again after time-reopen()
+ * (duplicates are possible, loss is not). */
+#include "plugins/destinations/mqtt/mqtt-destination.h"
+#include "core/config/error.h"
+#include "core/i18n.h"
+#include "core/internal.h"
+
+#include <string.h>
+
+/* how long a round of publishing may go without one completion, as
+ * syslog-ng waits for each message */
+#define MQTT_PUBLISH_TIMEOUT_US (10 * G_TIME_SPAN_SECOND)
+#define MQTT_CONNECT_TIMEOUT_S 10
+#define MQTT_DISCONNECT_TIMEOUT_MS 1000
+
+static const SlOptionWord ssl_version_words[] = {
+  { "default", MQTT_SSL_VERSION_DEFAULT },
+  { "tlsv1_0", MQTT_SSL_VERSION_TLS_1_0 },
+  { "tlsv1_1", MQTT_SSL_VERSION_TLS_1_1 },
+  { "tlsv1_2", MQTT_SSL_VERSION_TLS_1_2 },
+  { NULL }
+};
+
+static const SlOptionSpec tls_options[] = {
+  { "ca-file", SL_STRING (MqttTls, ca_file), NULL, "CA certificates (PEM) the broker's certificate is checked against" },
+  { "ca-dir", SL_STRING (MqttTls, ca_dir), NULL, "folder of hashed CA certificates" },
+  { "cert-file", SL_STRING (MqttTls, cert_file), NULL, "the client certificate (PEM)" },
+  { "key-file", SL_STRING (MqttTls, key_file), NULL, "the client certificate's private key (PEM)" },
+  { "peer-verify", SL_BOOL (MqttTls, peer_verify), "yes", "check the broker's certificate and name" },
+  { "cipher-suite", SL_STRING (MqttTls, cipher_suite), NULL, "OpenSSL cipher list" },
+  { "ssl-version", SL_CHOICE (MqttTls, ssl_version), "default", "lowest TLS version", .words = ssl_version_words },
+  { "use-system-cert-store", SL_BOOL (MqttTls, use_system_cert_store), "no", "also trust the system's CA store" },
+  { NULL }
+};
+
+static const SlOptionSpec mqtt_options[] = {
+  { "address", SL_STRING (MqttDestination, address), "tcp://localhost:1883",
+    "the broker: tcp://host:port, ssl://host:port (TLS), ws:// or wss:// (WebSocket)" },
+  { "topic", SL_TEMPLATE (MqttDestination, topic), NULL, "the topic each message is published to, a template: \"$HOST/logs\"",
+    .flags = SL_OPT_REQUIRED },
+  { "fallback-topic", SL_STRING (MqttDestination, fallback_topic), NULL,
+    "where a message goes whose topic() renders empty or with a wildcard; needed when topic() is a template" },
+  { "qos", SL_INT (MqttDestination, qos), "0",
+    "0: at most once; 1: at least once, each message confirmed (PUBACK); 2: exactly once (PUBCOMP)", SL_RANGE (0, 2) },
+  { "template", SL_TEMPLATE (MqttDestination, message), "$ISODATE $HOST $MSGHDR$MSG", "what each message is published as" },
+  { "client-id", SL_STRING (MqttDestination, client_id), NULL,
+    "the MQTT client identifier; by default syslog-ng-destination- and topic()'s text, as syslog-ng's" },
+  { "username", SL_STRING (MqttDestination, username), NULL, "the user name sent in CONNECT" },
+  { "password", SL_STRING (MqttDestination, password), NULL, "the password sent in CONNECT" },
+  { "keepalive", SL_INT (MqttDestination, keepalive), "60", "seconds between keep-alive pings", SL_RANGE_POSITIVE },
+  { "cleansession", SL_BOOL (MqttDestination, cleansession), "no", "ask the broker to forget the session of client-id()" },
+  { "http-proxy", SL_STRING (MqttDestination, http_proxy), NULL, "an HTTP proxy to tunnel through: http://host:port" },
+  { "tls", SL_BLOCK (MqttDestination, tls_node), NULL,
+    "ca-file(), ca-dir(), cert-file(), key-file(), peer-verify(), cipher-suite(), ssl-version(), use-system-cert-store()" },
+  { NULL }
+};
+
+/* MQTT 3.1.1's CONNACK return codes */
+static const gchar *
+connack_reason (gint code)
+{
+  switch (code)
+    {
+    case 1:
+      return _("the broker does not speak MQTT 3.1.1");
+    case 2:
+      return _("the broker refused the client identifier");
+    case 3:
+      return _("the broker is unavailable");
+    case 4:
+      return _("bad user name or password");
+    case 5:
+      return _("not authorized");
+    default:
+      return _("refused");
+    }
+}
+
+static gboolean
+valid_topic (const gchar *topic)
+{
+  return *topic && !strpbrk (topic, "+#");
+}
+
+static gboolean
+valid_address (const gchar *address)
+{
+  static const gchar *const schemes[] = { "tcp://", "ssl://", "ws://", "wss://" };
+  for (guint i = 0; i < G_N_ELEMENTS (schemes); i++)
+    if (g_str_has_prefix (address, schemes[i]) && address[strlen (schemes[i])])
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+read_tls (MqttDestination *self, GError **error)
+{
+  self->tls = (MqttTls) { .peer_verify = TRUE, .ssl_version = MQTT_SSL_VERSION_DEFAULT };
+  if (!self->tls_node)
+    return TRUE;
+  const SlOptionSpec *const tables[] = { tls_options, NULL };
+  self->tls_options = sl_options_new ("mqtt() tls()", tables, NULL, self->tls_node, NULL, error);
+  return self->tls_options && sl_options_bind (self->tls_options, tls_options, &self->tls, NULL, error);
+}
+
+static gboolean
+mqtt_init (SlDriver *d, GError **error)
+{
+  MqttDestination *self = (MqttDestination *) d;
+  if (!valid_address (self->address))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "address"),
+                        _("address() takes tcp://, ssl://, ws:// or wss:// and the broker's host:port, not '%s'"),
+                        self->address);
+      return FALSE;
+    }
+  if (sl_template_is_literal (self->topic) ? !valid_topic (sl_template_text (self->topic)) : !self->fallback_topic)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "topic"),
+                        sl_template_is_literal (self->topic)
+                        ? _("topic() must not be empty nor hold the wildcards + and #")
+                        : _("mqtt() needs fallback-topic() when topic() is a template"));
+      return FALSE;
+    }
+  if (self->fallback_topic && !valid_topic (self->fallback_topic))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "fallback-topic"),
+                        _("fallback-topic() must not be empty nor hold the wildcards + and #"));
+      return FALSE;
+    }
+  if (self->client_id && !*self->client_id)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "client-id"),
+                        _("client-id() must not be empty"));
+      return FALSE;
+    }
+  if (!read_tls (self, error))
+    return FALSE;
+  if (mqtt_uses_tls (self) && (!self->tls.cert_file) != (!self->tls.key_file))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "tls"),
+                        _("mqtt() tls() needs cert-file() and key-file() together"));
+      return FALSE;
+    }
+  self->client_id_text = self->client_id ? g_strdup (self->client_id)
+                                         : g_strconcat ("syslog-ng-destination-", sl_template_text (self->topic), NULL);
+  self->env = sl_driver_template_env (d);
+  self->payload = g_string_sized_new (256);
+  self->topic_text = g_string_sized_new (64);
+  self->refused = sl_stats_counter ("destination", d->id, d->klass->name, "refused_connections");
+  self->fallbacks = sl_stats_counter ("destination", d->id, d->klass->name, "fallback_topics");
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
+  self->locks_ready = TRUE;
+  return TRUE;
+}
+
+static void
+mqtt_close (SlDriver *d)
+{
+  MqttDestination *self = (MqttDestination *) d;
+  if (!self->client)
+    return;
+  mqtt_session_end (self, MQTT_DISCONNECT_TIMEOUT_MS);
+  MQTTAsync_destroy (&self->client);
+  self->client = NULL;
+}
+
+static gboolean
+mqtt_open (SlDriver *d, GError **error)
+{
+  MqttDestination *self = (MqttDestination *) d;
+  gint code = 0;
+  gchar *message = NULL;
+  if (mqtt_session_start (self, MQTT_CONNECT_TIMEOUT_S, &code, &message))
+    {
+      if (self->failing)
+        sl_log (SL_LOG_NOTICE, _("%s: connected to the MQTT broker at %s again"), d->id, self->address);
+      self->failing = FALSE;
+      return TRUE;
+    }
+  if (code > 0)
+    {
+      sl_counter_add (self->refused, 1);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+                   _("the MQTT broker at %s refused client '%s': %s (CONNACK %d)"), self->address,
+                   self->client_id_text, connack_reason (code), code);
+    }
+  else
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot connect to the MQTT broker at %s: %s"),
+                 self->address, message ? message : MQTTAsync_strerror (code));
+  g_free (message);
+  self->failing = TRUE;
+  mqtt_close (d);
+  return FALSE;
+}
+
+/* The topic of msg as topic() renders it, or fallback-topic() when that
+ * cannot be published to. */
+static const gchar *
+message_topic (MqttDestination *self, const SlMessage *msg)
+{
+  g_string_truncate (self->topic_text, 0);
+  sl_template_append (self->topic, msg, self->env, self->topic_text);
+  if (valid_topic (self->topic_text->str) && strlen (self->topic_text->str) == self->topic_text->len)
+    return self->topic_text->str;
+  sl_counter_add (self->fallbacks, 1);
+  if (sl_counter_get (self->fallbacks) % 1000 == 1)
+    sl_log (SL_LOG_ERROR, _("%s: topic() rendered '%s', which cannot be published to; the message goes to "
+                            "fallback-topic('%s') (logged the first time and then once per 1000)"),
+            ((SlDriver *) self)->id, self->topic_text->str, self->fallback_topic);
+  return self->fallback_topic;
+}
+
+static SlWriteResult
+mqtt_write (SlDriver *d, SlWriteBatch *batch)
+{
+  MqttDestination *self = (MqttDestination *) d;
+  while (batch->done < batch->n)
+    {
+      guint first = batch->done;
+      guint k = MIN (batch->n - first, MQTT_SLOTS);
+      guint sent = 0;
+      mqtt_round_begin (self, k);
+      while (sent < k)
+        {
+          const SlMessage *msg = batch->msgs[first + sent];
+          g_string_truncate (self->payload, 0);
+          sl_template_append (self->message, msg, self->env, self->payload);
+          if (!mqtt_publish (self, sent, message_topic (self, msg), self->payload))
+            break;
+          sent++;
+        }
+      MqttRound round = mqtt_round_wait (self, sent, MQTT_PUBLISH_TIMEOUT_US);
+      batch->done += round.done;
+      batch->dropped += round.dropped;
+      if (round.done < k)
+        {
+          if (!self->failing && !sl_destination_stopping ())
+            sl_log (SL_LOG_WARNING, _("%s: publishing to the MQTT broker at %s failed; error='%s', waiting='%u'"),
+                    d->id, self->address, round.reason, batch->n - batch->done);
+          self->failing = TRUE;
+          return SL_WRITE_NOT_CONNECTED;
+        }
+    }
+  return SL_WRITE_OK;
+}
+
+static void
+mqtt_free (SlDriver *d)
+{
+  MqttDestination *self = (MqttDestination *) d;
+  mqtt_close (d);
+  if (self->tls_options)
+    sl_options_free (self->tls_options);
+  if (self->payload)
+    g_string_free (self->payload, TRUE);
+  if (self->topic_text)
+    g_string_free (self->topic_text, TRUE);
+  g_free (self->client_id_text);
+  g_free (self->reason);
+  if (self->locks_ready)
+    {
+      g_mutex_clear (&self->lock);
+      g_cond_clear (&self->cond);
+    }
+}
+
+static const SlDestinationOps mqtt_ops = {
+  .open = mqtt_open,
+  .write = mqtt_write,
+  .close = mqtt_close,
+};
+
+static const SlDriverClass mqtt_class = {
+  .kind = SL_DRIVER_DESTINATION,
+  .name = "mqtt",
+  .summary = "each message published to an MQTT broker (Eclipse Paho), confirmed by the broker at qos(1) and qos(2)",
+  .options = mqtt_options,
+  .capabilities = SL_CAP_TEMPLATES | SL_CAP_DISK_BUFFER,
+  .instance_size = sizeof (MqttDestination),
+  .init = mqtt_init,
+  .free = mqtt_free,
+  .ops.destination = &mqtt_ops,
+};
+
+G_MODULE_EXPORT const SlModule sl_module = {
+  .abi_version = SL_ABI_VERSION,
+  .name = "mqtt",
+  .drivers = (const SlDriverClass *const[]) { &mqtt_class, NULL },
+};
