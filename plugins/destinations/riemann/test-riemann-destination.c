@@ -1,0 +1,449 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* riemann() against a receiver of the test's own: Debian has no Riemann
+ * server (it is Clojure), so a TCP listener here reads the Riemann
+ * protocol (a 4-byte length, then a protobuf Msg) and decodes each Msg with
+ * riemann-c-client's own protobuf code (riemann_message_from_buffer), then
+ * answers Msg{ok: true} made by the same library. Events count as
+ * received only once they were answered. On it: the same events from
+ * syslog-ng 3.38's riemann module and from sluiced on one configuration;
+ * nothing lost under flow control while the receiver stops answering and
+ * while it is gone; bad options refused with their place. */
+#include "tests/functional/harness.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <riemann/riemann-client.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+typedef enum { RECEIVER_ANSWERING, RECEIVER_SILENT, RECEIVER_GONE } ReceiverMode;
+
+static struct
+{
+  guint16 port;
+  GMutex lock;
+  GCond changed;
+  ReceiverMode mode;
+  guint generation;       /* bumped when silence or absence ends: older connections close */
+  gint listen_fd;
+  GPtrArray *events;      /* gchar *: each answered event as text */
+  GThread *acceptor;
+  gboolean quit;
+} rx;
+
+static void
+append_field (GString *out, const gchar *name, gboolean has, const gchar *format, ...)
+{
+  if (!has)
+    return;
+  va_list args;
+  va_start (args, format);
+  g_string_append_printf (out, "%s%s=", out->len ? " " : "", name);
+  g_string_append_vprintf (out, format, args);
+  va_end (args);
+}
+
+static gchar *
+event_text (const Event *e)
+{
+  GString *out = g_string_new (NULL);
+  append_field (out, "host", e->host != NULL, "'%s'", e->host);
+  append_field (out, "service", e->service != NULL, "'%s'", e->service);
+  append_field (out, "state", e->state != NULL, "'%s'", e->state);
+  append_field (out, "description", e->description != NULL, "'%s'", e->description);
+  append_field (out, "time", e->has_time, "%" G_GINT64_FORMAT, (gint64) e->time);
+  append_field (out, "time_micros", e->has_time_micros, "%" G_GINT64_FORMAT, (gint64) e->time_micros);
+  append_field (out, "ttl", e->has_ttl, "%g", e->ttl);
+  append_field (out, "metric_sint64", e->has_metric_sint64, "%" G_GINT64_FORMAT, (gint64) e->metric_sint64);
+  append_field (out, "metric_d", e->has_metric_d, "%.17g", e->metric_d);
+  append_field (out, "metric_f", e->has_metric_f, "%g", e->metric_f);
+  for (size_t i = 0; i < e->n_tags; i++)
+    append_field (out, "tag", TRUE, "'%s'", e->tags[i]);
+  for (size_t i = 0; i < e->n_attributes; i++)
+    append_field (out, "attribute", TRUE, "'%s'='%s'", e->attributes[i]->key,
+                  e->attributes[i]->value ? e->attributes[i]->value : "(null)");
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+read_exact (gint fd, guint8 *buf, gsize len)
+{
+  while (len)
+    {
+      ssize_t got = read (fd, buf, len);
+      if (got <= 0)
+        return FALSE;
+      buf += got;
+      len -= (gsize) got;
+    }
+  return TRUE;
+}
+
+static gboolean
+write_all (gint fd, const guint8 *buf, gsize len)
+{
+  while (len)
+    {
+      ssize_t put = write (fd, buf, len);
+      if (put <= 0)
+        return FALSE;
+      buf += put;
+      len -= (gsize) put;
+    }
+  return TRUE;
+}
+
+/* Answers Msg{ok: true} once events are kept; FALSE to close the connection. */
+static gboolean
+answer (gint fd, riemann_message_t *msg, guint generation)
+{
+  g_mutex_lock (&rx.lock);
+  /* a silent receiver holds the Msg unanswered until silence ends, and then
+   * hangs up without having kept it */
+  while (rx.mode == RECEIVER_SILENT && !rx.quit)
+    g_cond_wait (&rx.changed, &rx.lock);
+  gboolean keep = rx.mode == RECEIVER_ANSWERING && rx.generation == generation && !rx.quit;
+  if (keep)
+    for (size_t i = 0; i < msg->n_events; i++)
+      g_ptr_array_add (rx.events, event_text (msg->events[i]));
+  g_cond_broadcast (&rx.changed);
+  g_mutex_unlock (&rx.lock);
+  if (!keep)
+    return FALSE;
+  riemann_message_t *reply = riemann_message_new ();
+  reply->has_ok = 1;
+  reply->ok = 1;
+  size_t len = 0;
+  guint8 *wire = riemann_message_to_buffer (reply, &len);
+  riemann_message_free (reply);
+  gboolean ok = wire && write_all (fd, wire, len);
+  free (wire);
+  return ok;
+}
+
+static gpointer
+serve_connection (gpointer data)
+{
+  gint fd = GPOINTER_TO_INT (data);
+  g_mutex_lock (&rx.lock);
+  guint generation = rx.generation;
+  g_mutex_unlock (&rx.lock);
+  for (;;)
+    {
+      guint32 header;
+      if (!read_exact (fd, (guint8 *) &header, sizeof header))
+        break;
+      gsize len = ntohl (header);
+      guint8 *body = g_malloc (MAX (len, 1));
+      riemann_message_t *msg = read_exact (fd, body, len) ? riemann_message_from_buffer (body, len) : NULL;
+      g_free (body);
+      if (!msg)
+        break;
+      gboolean go_on = answer (fd, msg, generation);
+      riemann_message_free (msg);
+      if (!go_on)
+        break;
+    }
+  close (fd);
+  return NULL;
+}
+
+static gint
+listen_on (guint16 port)
+{
+  gint fd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  gint on = 1;
+  setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+  struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons (port),
+                             .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
+  if (bind (fd, (struct sockaddr *) &sin, sizeof sin) != 0 || listen (fd, 16) != 0)
+    {
+      close (fd);
+      return -1;
+    }
+  return fd;
+}
+
+static gpointer
+accept_loop (gpointer data)
+{
+  for (;;)
+    {
+      g_mutex_lock (&rx.lock);
+      gint lfd = rx.listen_fd;
+      gboolean quit = rx.quit;
+      g_mutex_unlock (&rx.lock);
+      if (quit)
+        return NULL;
+      gint fd = lfd >= 0 ? accept4 (lfd, NULL, NULL, SOCK_CLOEXEC) : -1;
+      if (fd < 0)
+        {
+          g_usleep (20 * 1000);
+          continue;
+        }
+      g_thread_unref (g_thread_new ("riemann-rx", serve_connection, GINT_TO_POINTER (fd)));
+    }
+}
+
+/* Gone: the listener closes (new connections are refused) and every
+ * connection hangs up at its next Msg; back: listening again on the port. */
+static void
+receiver_set_mode (ReceiverMode mode)
+{
+  g_mutex_lock (&rx.lock);
+  if (mode == RECEIVER_GONE && rx.listen_fd >= 0)
+    {
+      shutdown (rx.listen_fd, SHUT_RDWR);
+      close (rx.listen_fd);
+      rx.listen_fd = -1;
+    }
+  if (mode == RECEIVER_ANSWERING)
+    {
+      rx.generation++;
+      if (rx.listen_fd < 0)
+        rx.listen_fd = listen_on (rx.port);
+    }
+  rx.mode = mode;
+  g_cond_broadcast (&rx.changed);
+  g_mutex_unlock (&rx.lock);
+}
+
+/* The answered events whose text contains marker, in the order received,
+ * with marker cut out, one a line. */
+static gchar *
+receiver_events (const gchar *marker, guint *n)
+{
+  GString *out = g_string_new (NULL);
+  *n = 0;
+  g_mutex_lock (&rx.lock);
+  for (guint i = 0; i < rx.events->len; i++)
+    {
+      const gchar *text = g_ptr_array_index (rx.events, i);
+      const gchar *at = strstr (text, marker);
+      if (!at)
+        continue;
+      g_string_append_len (out, text, at - text);
+      g_string_append (out, at + strlen (marker));
+      g_string_append_c (out, '\n');
+      (*n)++;
+    }
+  g_mutex_unlock (&rx.lock);
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+receiver_wait (const gchar *marker, guint n)
+{
+  guint have = 0;
+  for (guint i = 0; i < SL_TEST_DEADLINE_MS / 50; i++)
+    {
+      g_free (receiver_events (marker, &have));
+      if (have >= n)
+        return TRUE;
+      g_usleep (50 * 1000);
+    }
+  g_test_fail_printf ("the receiver has %u events with %s, not %u", have, marker, n);
+  return FALSE;
+}
+
+static const gchar config[] =
+  "@version: 3.38\n"
+  "options { keep-hostname(yes); };\n"
+  "source s { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "destination d_full { riemann(server(\"127.0.0.1\") port(@RIEMANN@) type(\"tcp\") persist-name(\"d_full\")\n"
+  "    host(\"${HOST}.example\") service(\"${PROGRAM}/syslog\") state(\"ok\") description(\"${MSG}\")\n"
+  "    metric(\"${PID}\") ttl(\"30.5\") tags(\"syslog\" \"sluice-test\") timeout(5)\n"
+  "    attributes(scope(\"selected-macros\") exclude(\"DATE\") exclude(\"R_*\") exclude(\"S_*\")\n"
+  "               pair(\"who\" \"@NAME@:full\") facility-name(\"$FACILITY\"))); };\n"
+  "destination d_plain { riemann(port(@RIEMANN@) persist-name(\"d_plain\") batch-lines(10)\n"
+  "    event-time(\"${UNIXTIME}\" seconds) attributes(pair(\"who\" \"@NAME@:plain\"))); };\n"
+  "log { source(s); destination(d_full); destination(d_plain); flags(flow-control); };\n";
+
+static void
+test_same_as_syslog_ng (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *port = g_strdup_printf ("%u", rx.port);
+  GString *conf = g_string_new (config);
+  g_string_replace (conf, "@RIEMANN@", port, 0);
+  GString *text = g_string_new (NULL);
+  for (guint i = 0; i < 30; i++)
+    {
+      if (i % 5 == 4)
+        g_string_append_printf (text, "<%u>2026-12-01T10:00:%02u+00:00 host%u app%u: no pid here %u\n", 8 * (i % 4) + 5,
+                                i, i % 3, i % 7, i);
+      else
+        g_string_append_printf (text, "<%u>2026-12-01T10:00:%02u+00:00 host%u app%u[%u]: message %u with \"quotes\"\n",
+                                8 * (i % 4) + 5, i, i % 3, i % 7, 100 + i, i);
+    }
+  g_autofree gchar *sl_out = NULL, *ng_out = NULL;
+  GPid ng = 0;
+  gboolean ran = sl_test_side_by_side (env, conf->str, text->str, NULL, 0, &sl_out, &ng_out, &ng);
+  g_string_free (conf, TRUE);
+  g_string_free (text, TRUE);
+  if (!ran)
+    return;
+  const gchar *const markers[] = { " attribute='who'='sl:full'", " attribute='who'='ng:full'",
+                                   " attribute='who'='sl:plain'", " attribute='who'='ng:plain'" };
+  gboolean delivered = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (markers) && delivered; i++)
+    delivered = receiver_wait (markers[i], 30);
+  sl_test_syslog_ng_stop (env, ng);
+  if (!delivered)
+    return;
+  guint n;
+  g_autofree gchar *sl_full = receiver_events (markers[0], &n);
+  g_autofree gchar *ng_full = receiver_events (markers[1], &n);
+  g_autofree gchar *sl_plain = receiver_events (markers[2], &n);
+  g_autofree gchar *ng_plain = receiver_events (markers[3], &n);
+  g_test_message ("syslog-ng's first events: %.*s", (int) (strchr (ng_full, '\n') - ng_full), ng_full);
+  g_assert_cmpstr (sl_full, ==, ng_full);
+  g_assert_cmpstr (sl_plain, ==, ng_plain);
+  g_assert_nonnull (strstr (sl_full, "host='host1.example' service='app1/syslog' state='ok' "
+                                     "description='message 1 with \"quotes\"' time=1796119201 ttl=30.5 metric_d=101"));
+  g_assert_nonnull (strstr (sl_plain, "host='host2' service='app2' time=1796119202"));
+}
+
+/* How many of 0..n-1 came as description='K' with marker. */
+static guint
+receiver_distinct (const gchar *marker, guint n, guint *total)
+{
+  g_autofree gchar *text = receiver_events (marker, total);
+  g_autofree gboolean *seen = g_new0 (gboolean, n);
+  guint distinct = 0;
+  for (const gchar *p = strstr (text, "description='"); p; p = strstr (p + 1, "description='"))
+    {
+      guint64 v = g_ascii_strtoull (p + strlen ("description='"), NULL, 10);
+      if (v < n && !seen[v])
+        {
+          seen[v] = TRUE;
+          distinct++;
+        }
+    }
+  return distinct;
+}
+
+static gboolean
+receiver_wait_distinct (const gchar *marker, guint want, guint n)
+{
+  guint distinct = 0, total = 0;
+  for (guint i = 0; i < 2 * SL_TEST_DEADLINE_MS / 50; i++)
+    {
+      if ((distinct = receiver_distinct (marker, n, &total)) >= want)
+        return TRUE;
+      g_usleep (50 * 1000);
+    }
+  g_test_fail_printf ("%u of %u messages arrived (%u events)", distinct, want, total);
+  return FALSE;
+}
+
+/* Under flow control, the receiver stops answering (each Msg held until
+ * the client's timeout() gives up on it), and later is gone altogether
+ * (connections refused): every message arrives (at least once) after it
+ * answers again. */
+static void
+test_receiver_lost (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *port = g_strdup_printf ("%u", rx.port);
+  guint16 tcp = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *tcp_text = g_strdup_printf ("%u", tcp);
+  g_assert_true (sl_test_write_config (env,
+                                       "@version: 4.0\n"
+                                       "source s { tcp(ip(\"127.0.0.1\") port(@TCP@) log-iw-size(1000)); };\n"
+                                       "destination d { riemann(port(@RIEMANN@) service(\"flow\") description(\"${MSG}\")\n"
+                                       "                        batch-lines(20) timeout(1) time-reopen(1) log-fifo-size(1000)); };\n"
+                                       "log { source(s); destination(d); flags(flow-control); };\n",
+                                       "TCP", tcp_text, "RIEMANN", port, NULL));
+  if (!sl_test_daemon_start (env) || !sl_test_wait_tcp (env, tcp))
+    return;
+  const guint n = 20000;
+  const gchar *marker = " service='flow'";
+  GString *text = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (text, "<13>Dec  1 10:00:00 h app: %u\n", i);
+  SlTestSender *sender = sl_test_sender_start (sl_test_tcp_connect (tcp), text);
+  gboolean ok = receiver_wait_distinct (marker, n / 10, n);
+  if (ok)
+    {
+      receiver_set_mode (RECEIVER_SILENT);
+      g_usleep (1500 * 1000);
+      receiver_set_mode (RECEIVER_ANSWERING);
+      ok = receiver_wait_distinct (marker, n / 2, n);
+    }
+  if (ok)
+    {
+      receiver_set_mode (RECEIVER_GONE);
+      g_usleep (1500 * 1000);
+      receiver_set_mode (RECEIVER_ANSWERING);
+    }
+  sl_test_sender_join (sender);
+  if (!ok || !sl_test_wait_stderr (env, "the connection to riemann failed") || !receiver_wait_distinct (marker, n, n))
+    return;
+  guint total = 0;
+  g_assert_cmpuint (receiver_distinct (marker, n, &total), ==, n);
+  g_test_message ("%u events for %u messages", total, n);
+  g_assert_true (sl_test_wait_stat (env, "destination", "d", "dropped", 0));
+}
+
+static void
+expect_refused (SlTestEnv *env, const gchar *driver, const gchar *needle)
+{
+  g_autofree gchar *text = g_strdup_printf ("@version: 4.0\nsource s { stdin(); };\n"
+                                            "destination d { %s };\nlog { source(s); destination(d); };\n", driver);
+  const gchar *module_path = sl_test_module_path ();
+  if (!module_path || !sl_test_write_config (env, text, NULL))
+    return;
+  g_autofree gchar *err = NULL;
+  g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, &err, "-s", "-f", env->config, "--module-path",
+                                      module_path, NULL), ==, 1);
+  if (!strstr (err, needle))
+    g_test_fail_printf ("expected '%s' in:\n%s", needle, err);
+}
+
+static void
+test_config_errors (SlTestEnv *env, gconstpointer data)
+{
+  expect_refused (env, "riemann(type(\"sctp\"));", "sluice.conf:3:");
+  expect_refused (env, "riemann(type(\"sctp\"));", "sctp");
+  expect_refused (env, "riemann(ttl(\"-5\"));",
+                  "sluice.conf:3:25: riemann() ttl() must be a number of seconds from 0, not '-5'");
+  expect_refused (env, "riemann(metric(\"lots\"));", "riemann() metric() must be a number, not 'lots'");
+  expect_refused (env, "riemann(port(70000));", "sluice.conf:3:");
+  expect_refused (env, "riemann(event-time(\"${UNIXTIME}\" hours));",
+                  "riemann() event-time()'s unit is seconds or microseconds, not 'hours'");
+  expect_refused (env, "riemann(attributes(rekey(\"x*\" upcase())));", "rekey() has no option upcase()");
+  expect_refused (env, "riemann(tls(ca-dir(\"/tmp\")));", "ca-dir");
+}
+
+int
+main (int argc, char **argv)
+{
+  sl_test_init (&argc, &argv);
+  g_setenv ("TZ", "UTC", TRUE);
+  rx.events = g_ptr_array_new_with_free_func (g_free);
+  rx.port = sl_test_free_port (SOCK_STREAM);
+  rx.listen_fd = listen_on (rx.port);
+  if (rx.listen_fd < 0)
+    {
+      g_printerr ("the Riemann receiver cannot listen on port %u\n", rx.port);
+      return 1;
+    }
+  rx.acceptor = g_thread_new ("riemann-accept", accept_loop, NULL);
+  SL_TEST_ADD ("/riemann/same-as-syslog-ng", test_same_as_syslog_ng);
+  SL_TEST_ADD ("/riemann/receiver-lost", test_receiver_lost);
+  SL_TEST_ADD ("/riemann/config-errors", test_config_errors);
+  gint status = g_test_run ();
+  g_mutex_lock (&rx.lock);
+  rx.quit = TRUE;
+  if (rx.listen_fd >= 0)
+    shutdown (rx.listen_fd, SHUT_RDWR);
+  g_cond_broadcast (&rx.changed);
+  g_mutex_unlock (&rx.lock);
+  g_thread_join (rx.acceptor);
+  if (rx.listen_fd >= 0)
+    close (rx.listen_fd);
+  g_ptr_array_free (rx.events, TRUE);
+  return status;
+}
