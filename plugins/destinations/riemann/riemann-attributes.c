@@ -116,7 +116,8 @@ append_option (GString *call, const SlCfgNode *option, GError **error)
 SlTemplate *
 riemann_attributes_compile (const SlCfgNode *node, GError **error)
 {
-  GString *call = g_string_new ("$(format-flat-json");
+  /* names as syslog-ng's value-pairs walk gives them, .SDATA.x with its dot */
+  GString *call = g_string_new ("$(format-flat-json --leave-initial-dot");
   gboolean ok = TRUE;
   for (guint i = 0; ok && node->children && i < node->children->len; i++)
     ok = append_option (call, g_ptr_array_index (node->children, i), error);

@@ -257,7 +257,7 @@ static const gchar config[] =
   "    host(\"${HOST}.example\") service(\"${PROGRAM}/syslog\") state(\"ok\") description(\"${MSG}\")\n"
   "    metric(\"${PID}\") ttl(\"30.5\") tags(\"syslog\" \"sluice-test\") timeout(5)\n"
   "    attributes(scope(\"selected-macros\") exclude(\"DATE\") exclude(\"R_*\") exclude(\"S_*\")\n"
-  "               pair(\"who\" \"@NAME@:full\") facility-name(\"$FACILITY\"))); };\n"
+  "               pair(\"who\" \"@NAME@:full\") pair(\".meta.id\" \"${PID}\") facility-name(\"$FACILITY\"))); };\n"
   "destination d_plain { riemann(port(@RIEMANN@) persist-name(\"d_plain\") batch-lines(10)\n"
   "    event-time(\"${UNIXTIME}\" seconds) attributes(pair(\"who\" \"@NAME@:plain\"))); };\n"
   "log { source(s); destination(d_full); destination(d_plain); flags(flow-control); };\n";
@@ -303,6 +303,7 @@ test_same_as_syslog_ng (SlTestEnv *env, gconstpointer data)
   g_assert_cmpstr (sl_plain, ==, ng_plain);
   g_assert_nonnull (strstr (sl_full, "host='host1.example' service='app1/syslog' state='ok' "
                                      "description='message 1 with \"quotes\"' time=1796119201 ttl=30.5 metric_d=101"));
+  g_assert_nonnull (strstr (sl_full, "attribute='.meta.id'='101'"));
   g_assert_nonnull (strstr (sl_plain, "host='host2' service='app2' time=1796119202"));
 }
 
