@@ -5,8 +5,10 @@
  * libriemann-client-dev), the client syslog-ng's module uses: its protobuf
  * code, framing and TLS are the ones the Riemann tools share. Up to
  * batch-lines() events go in one Msg; a message is done only once the
- * server answered that Msg with ok. A message whose metric() or ttl() is
- * not a number is dropped and counted, as syslog-ng drops it. */
+ * server answered that Msg with ok; events it answers with an error are
+ * sent retries() times in all, then dropped and counted, and a message
+ * whose metric() or ttl() is not a number is dropped and counted, both as
+ * syslog-ng does. */
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -45,6 +47,7 @@ typedef struct
   gint64 timeout_ms;
   const SlCfgNode *tls_node;
   gint batch_lines;
+  gint retries;
 
   SlOptions *tls_options;
   RiemannTls tls;
@@ -55,7 +58,9 @@ typedef struct
   riemann_client_t *client;
   GString *scratch;
   gboolean failing;
+  gint refusals;             /* answers with an error in a row for the first Msg of the rest */
   SlCounter *conversion_errors;
+  SlCounter *refused;
 } RiemannDestination;
 
 static const SlOptionWord type_words[] = {
@@ -91,6 +96,9 @@ static const SlOptionSpec riemann_options[] = {
   { "batch-lines", SL_INT (RiemannDestination, batch_lines), "0",
     "most events in one message to the server, each confirmed by its answer; 0 or 1: one at a time",
     SL_RANGE_NON_NEGATIVE },
+  { "retries", SL_INT (RiemannDestination, retries), "3",
+    "how many times events the server answered with an error are sent, before they are dropped and counted",
+    SL_RANGE_POSITIVE },
   { NULL }
 };
 
@@ -173,6 +181,7 @@ riemann_init (SlDriver *d, GError **error)
   self->scratch = g_string_sized_new (256);
   self->env = sl_driver_template_env (d);
   self->conversion_errors = sl_stats_counter ("destination", d->id, d->klass->name, "conversion_errors");
+  self->refused = sl_stats_counter ("destination", d->id, d->klass->name, "refused");
   return TRUE;
 }
 
@@ -304,8 +313,10 @@ make_event (RiemannDestination *self, const SlMessage *msg)
   return event;
 }
 
+typedef enum { SENT, REFUSED, LOST } Outcome;
+
 /* Sends events[0..n) in one Msg (which takes them) and waits for the answer. */
-static SlWriteResult
+static Outcome
 communicate (RiemannDestination *self, riemann_event_t **events, guint n, guint waiting)
 {
   riemann_message_t *message = riemann_message_new ();
@@ -318,19 +329,14 @@ communicate (RiemannDestination *self, riemann_event_t **events, guint n, guint 
         sl_log (SL_LOG_WARNING, _("%s: the connection to riemann failed; error='%s', waiting='%u'"),
                 self->base.id, g_strerror (errno ? errno : EPIPE), waiting);
       self->failing = TRUE;
-      return SL_WRITE_NOT_CONNECTED;
+      return LOST;
     }
   gboolean ok = !reply->error && (!reply->has_ok || reply->ok);
-  if (!ok && !self->failing)
-    sl_log (SL_LOG_WARNING, _("%s: riemann did not take the events; error='%s', waiting='%u'"), self->base.id,
-            reply->error ? reply->error : "", waiting);
-  riemann_message_free (reply);
   if (!ok)
-    {
-      self->failing = TRUE;
-      return SL_WRITE_ERROR;
-    }
-  return SL_WRITE_OK;
+    sl_log (SL_LOG_WARNING, _("%s: riemann answered the events with an error; error='%s', attempt='%d', retries='%d'"),
+            self->base.id, reply->error ? reply->error : "", self->refusals + 1, self->retries);
+  riemann_message_free (reply);
+  return ok ? SENT : REFUSED;
 }
 
 static SlWriteResult
@@ -364,9 +370,21 @@ riemann_write (SlDriver *d, SlWriteBatch *batch)
           free (events);
           continue;
         }
-      SlWriteResult result = communicate (self, events, n, batch->n - batch->done);
-      if (result != SL_WRITE_OK)
-        return result;
+      Outcome outcome = communicate (self, events, n, batch->n - batch->done);
+      if (outcome == LOST)
+        return SL_WRITE_NOT_CONNECTED;
+      /* as syslog-ng: events refused retries() times are dropped */
+      if (outcome == REFUSED && ++self->refusals < self->retries)
+        {
+          self->failing = TRUE;
+          return SL_WRITE_RETRY;
+        }
+      if (outcome == REFUSED)
+        {
+          sl_counter_add (self->refused, n);
+          batch->dropped += n;
+        }
+      self->refusals = 0;
       batch->done += n;
     }
   if (self->failing)

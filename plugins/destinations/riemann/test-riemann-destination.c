@@ -30,6 +30,7 @@ static struct
   guint generation;       /* bumped when silence or absence ends: older connections close */
   gint listen_fd;
   GPtrArray *events;      /* gchar *: each answered event as text */
+  guint refusals;         /* Msgs answered with an error */
   GThread *acceptor;
   gboolean quit;
 } rx;
@@ -96,17 +97,32 @@ write_all (gint fd, const guint8 *buf, gsize len)
   return TRUE;
 }
 
-/* Answers Msg{ok: true} once events are kept; FALSE to close the connection. */
+/* A Msg with an event whose description starts with "refuse" is answered
+ * with an error, as a server whose stream refuses it would. */
+static gboolean
+to_refuse (const riemann_message_t *msg)
+{
+  for (size_t i = 0; i < msg->n_events; i++)
+    if (msg->events[i]->description && g_str_has_prefix (msg->events[i]->description, "refuse"))
+      return TRUE;
+  return FALSE;
+}
+
+/* Answers Msg{ok: true} once events are kept (Msg{ok: false, error} for
+ * one to refuse); FALSE to close the connection. */
 static gboolean
 answer (gint fd, riemann_message_t *msg, guint generation)
 {
+  gboolean refuse = to_refuse (msg);
   g_mutex_lock (&rx.lock);
   /* a silent receiver holds the Msg unanswered until silence ends, and then
    * hangs up without having kept it */
   while (rx.mode == RECEIVER_SILENT && !rx.quit)
     g_cond_wait (&rx.changed, &rx.lock);
   gboolean keep = rx.mode == RECEIVER_ANSWERING && rx.generation == generation && !rx.quit;
-  if (keep)
+  if (keep && refuse)
+    rx.refusals++;
+  if (keep && !refuse)
     for (size_t i = 0; i < msg->n_events; i++)
       g_ptr_array_add (rx.events, event_text (msg->events[i]));
   g_cond_broadcast (&rx.changed);
@@ -115,7 +131,9 @@ answer (gint fd, riemann_message_t *msg, guint generation)
     return FALSE;
   riemann_message_t *reply = riemann_message_new ();
   reply->has_ok = 1;
-  reply->ok = 1;
+  reply->ok = !refuse;
+  if (refuse)
+    reply->error = strdup ("refused by the test's receiver");
   size_t len = 0;
   guint8 *wire = riemann_message_to_buffer (reply, &len);
   riemann_message_free (reply);
@@ -388,6 +406,41 @@ test_receiver_lost (SlTestEnv *env, gconstpointer data)
   g_assert_true (sl_test_wait_stat (env, "destination", "d", "dropped", 0));
 }
 
+/* An event the server answers with an error is sent retries() times,
+ * then dropped and counted; the messages after it still go. */
+static void
+test_error_answer (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *port = g_strdup_printf ("%u", rx.port);
+  guint16 tcp = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *tcp_text = g_strdup_printf ("%u", tcp);
+  g_assert_true (sl_test_write_config (env,
+                                       "@version: 4.0\n"
+                                       "source s { tcp(ip(\"127.0.0.1\") port(@TCP@)); };\n"
+                                       "destination d { riemann(port(@RIEMANN@) service(\"refusals\") description(\"${MSG}\")\n"
+                                       "                        retries(2) time-reopen(1)); };\n"
+                                       "log { source(s); destination(d); flags(flow-control); };\n",
+                                       "TCP", tcp_text, "RIEMANN", port, NULL));
+  if (!sl_test_daemon_start (env) || !sl_test_wait_tcp (env, tcp))
+    return;
+  g_assert_true (sl_test_tcp_send (tcp, "<13>Dec  1 10:00:00 h app: one\n"
+                                        "<13>Dec  1 10:00:00 h app: refuse two\n"
+                                        "<13>Dec  1 10:00:00 h app: three\n"));
+  const gchar *marker = " service='refusals'";
+  if (!receiver_wait (marker, 2) || !sl_test_wait_stat (env, "destination", "d", "refused", 1)
+      || !sl_test_wait_stat (env, "destination", "d", "dropped", 1))
+    return;
+  guint n;
+  g_autofree gchar *events = receiver_events (marker, &n);
+  g_assert_nonnull (strstr (events, "description='one'"));
+  g_assert_nonnull (strstr (events, "description='three'"));
+  g_assert_null (strstr (events, "refuse"));
+  g_mutex_lock (&rx.lock);
+  guint refusals = rx.refusals;
+  g_mutex_unlock (&rx.lock);
+  g_assert_cmpuint (refusals, ==, 2);
+}
+
 static void
 expect_refused (SlTestEnv *env, const gchar *driver, const gchar *needle)
 {
@@ -416,6 +469,7 @@ test_config_errors (SlTestEnv *env, gconstpointer data)
                   "riemann() event-time()'s unit is seconds or microseconds, not 'hours'");
   expect_refused (env, "riemann(attributes(rekey(\"x*\" upcase())));", "rekey() has no option upcase()");
   expect_refused (env, "riemann(tls(ca-dir(\"/tmp\")));", "ca-dir");
+  expect_refused (env, "riemann(retries(0));", "sluice.conf:3:");
 }
 
 int
@@ -434,6 +488,7 @@ main (int argc, char **argv)
   rx.acceptor = g_thread_new ("riemann-accept", accept_loop, NULL);
   SL_TEST_ADD ("/riemann/same-as-syslog-ng", test_same_as_syslog_ng);
   SL_TEST_ADD ("/riemann/receiver-lost", test_receiver_lost);
+  SL_TEST_ADD ("/riemann/error-answer", test_error_answer);
   SL_TEST_ADD ("/riemann/config-errors", test_config_errors);
   gint status = g_test_run ();
   g_mutex_lock (&rx.lock);
