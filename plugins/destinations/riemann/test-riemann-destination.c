@@ -32,6 +32,8 @@ static struct
   GPtrArray *events;      /* gchar *: each answered event as text */
   guint refusals;         /* Msgs answered with an error */
   GThread *acceptor;
+  gint udp_fd;            /* type(udp): one Msg a datagram, unanswered */
+  GThread *udp_reader;
   gboolean quit;
 } rx;
 
@@ -206,6 +208,31 @@ accept_loop (gpointer data)
     }
 }
 
+static gpointer
+udp_loop (gpointer data)
+{
+  guint8 *buf = g_malloc (65536);
+  for (;;)
+    {
+      ssize_t got = recv (rx.udp_fd, buf, 65536, 0);
+      g_mutex_lock (&rx.lock);
+      gboolean quit = rx.quit;
+      g_mutex_unlock (&rx.lock);
+      if (quit)
+        break;
+      riemann_message_t *msg = got > 0 ? riemann_message_from_buffer (buf, (size_t) got) : NULL;
+      if (!msg)
+        continue;
+      g_mutex_lock (&rx.lock);
+      for (size_t i = 0; i < msg->n_events; i++)
+        g_ptr_array_add (rx.events, event_text (msg->events[i]));
+      g_mutex_unlock (&rx.lock);
+      riemann_message_free (msg);
+    }
+  g_free (buf);
+  return NULL;
+}
+
 /* Gone: the listener closes (new connections are refused) and every
  * connection hangs up at its next Msg; back: listening again on the port. */
 static void
@@ -323,6 +350,41 @@ test_same_as_syslog_ng (SlTestEnv *env, gconstpointer data)
                                      "description='message 1 with \"quotes\"' time=1796119201 ttl=30.5 metric_d=101"));
   g_assert_nonnull (strstr (sl_full, "attribute='.meta.id'='101'"));
   g_assert_nonnull (strstr (sl_plain, "host='host2' service='app2' time=1796119202"));
+}
+
+/* type(udp): the same events from both, one Msg a datagram. */
+static void
+test_udp_same_as_syslog_ng (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *port = g_strdup_printf ("%u", rx.port);
+  GString *conf = g_string_new ("@version: 3.38\n"
+                                "options { keep-hostname(yes); };\n"
+                                "source s { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+                                "destination d { riemann(type(\"udp\") port(@RIEMANN@) state(\"${LEVEL}\")\n"
+                                "    description(\"${MSG}\") metric(\"${PID}\") attributes(pair(\"who\" \"@NAME@:udp\"))); };\n"
+                                "log { source(s); destination(d); flags(flow-control); };\n");
+  g_string_replace (conf, "@RIEMANN@", port, 0);
+  GString *text = g_string_new (NULL);
+  for (guint i = 0; i < 10; i++)
+    g_string_append_printf (text, "<%u>2026-12-01T10:00:%02u+00:00 host%u app[%u]: over udp %u\n", 8 + i % 8, i,
+                            i % 2, 7 * i, i);
+  g_autofree gchar *sl_out = NULL, *ng_out = NULL;
+  GPid ng = 0;
+  gboolean ran = sl_test_side_by_side (env, conf->str, text->str, NULL, 0, &sl_out, &ng_out, &ng);
+  g_string_free (conf, TRUE);
+  g_string_free (text, TRUE);
+  if (!ran)
+    return;
+  gboolean delivered = receiver_wait (" attribute='who'='sl:udp'", 10) && receiver_wait (" attribute='who'='ng:udp'", 10);
+  sl_test_syslog_ng_stop (env, ng);
+  if (!delivered)
+    return;
+  guint n;
+  g_autofree gchar *sl_events = receiver_events (" attribute='who'='sl:udp'", &n);
+  g_autofree gchar *ng_events = receiver_events (" attribute='who'='ng:udp'", &n);
+  g_assert_cmpstr (sl_events, ==, ng_events);
+  g_assert_nonnull (strstr (sl_events, "host='host1' service='app' state='alert' description='over udp 1' "
+                                       "time=1796119201 metric_d=7 tag='.source.s'"));
 }
 
 /* How many of 0..n-1 came as description='K' with marker. */
@@ -486,7 +548,17 @@ main (int argc, char **argv)
       return 1;
     }
   rx.acceptor = g_thread_new ("riemann-accept", accept_loop, NULL);
+  rx.udp_fd = socket (AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons (rx.port),
+                             .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
+  if (bind (rx.udp_fd, (struct sockaddr *) &sin, sizeof sin) != 0)
+    {
+      g_printerr ("the Riemann receiver cannot bind UDP port %u\n", rx.port);
+      return 1;
+    }
+  rx.udp_reader = g_thread_new ("riemann-udp", udp_loop, NULL);
   SL_TEST_ADD ("/riemann/same-as-syslog-ng", test_same_as_syslog_ng);
+  SL_TEST_ADD ("/riemann/udp-same-as-syslog-ng", test_udp_same_as_syslog_ng);
   SL_TEST_ADD ("/riemann/receiver-lost", test_receiver_lost);
   SL_TEST_ADD ("/riemann/error-answer", test_error_answer);
   SL_TEST_ADD ("/riemann/config-errors", test_config_errors);
@@ -498,6 +570,9 @@ main (int argc, char **argv)
   g_cond_broadcast (&rx.changed);
   g_mutex_unlock (&rx.lock);
   g_thread_join (rx.acceptor);
+  shutdown (rx.udp_fd, SHUT_RDWR);
+  g_thread_join (rx.udp_reader);
+  close (rx.udp_fd);
   if (rx.listen_fd >= 0)
     close (rx.listen_fd);
   g_ptr_array_free (rx.events, TRUE);
