@@ -13,6 +13,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <openssl/ssl.h>
 #include <riemann/riemann-client.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,12 @@ static struct
   guint refusals;         /* Msgs answered with an error */
   GThread *acceptor;
   gint udp_fd;            /* type(udp): one Msg a datagram, unanswered */
+  gint tls_fd;            /* type(tls): the same protocol in TLS, on a port of its own */
+  guint16 tls_port;
+  SSL_CTX *tls;
+  gchar *dir;             /* the receiver's certificate and key */
   GThread *udp_reader;
+  GThread *tls_acceptor;
   gboolean quit;
 } rx;
 
@@ -71,12 +77,19 @@ event_text (const Event *e)
   return g_string_free (out, FALSE);
 }
 
+/* A connection: plain, or TLS when ssl is set. */
+typedef struct
+{
+  gint fd;
+  SSL *ssl;
+} Conn;
+
 static gboolean
-read_exact (gint fd, guint8 *buf, gsize len)
+read_exact (Conn *c, guint8 *buf, gsize len)
 {
   while (len)
     {
-      ssize_t got = read (fd, buf, len);
+      ssize_t got = c->ssl ? SSL_read (c->ssl, buf, (int) MIN (len, G_MAXINT)) : read (c->fd, buf, len);
       if (got <= 0)
         return FALSE;
       buf += got;
@@ -86,11 +99,11 @@ read_exact (gint fd, guint8 *buf, gsize len)
 }
 
 static gboolean
-write_all (gint fd, const guint8 *buf, gsize len)
+write_all (Conn *c, const guint8 *buf, gsize len)
 {
   while (len)
     {
-      ssize_t put = write (fd, buf, len);
+      ssize_t put = c->ssl ? SSL_write (c->ssl, buf, (int) MIN (len, G_MAXINT)) : write (c->fd, buf, len);
       if (put <= 0)
         return FALSE;
       buf += put;
@@ -113,7 +126,7 @@ to_refuse (const riemann_message_t *msg)
 /* Answers Msg{ok: true} once events are kept (Msg{ok: false, error} for
  * one to refuse); FALSE to close the connection. */
 static gboolean
-answer (gint fd, riemann_message_t *msg, guint generation)
+answer (Conn *c, riemann_message_t *msg, guint generation)
 {
   gboolean refuse = to_refuse (msg);
   g_mutex_lock (&rx.lock);
@@ -139,7 +152,7 @@ answer (gint fd, riemann_message_t *msg, guint generation)
   size_t len = 0;
   guint8 *wire = riemann_message_to_buffer (reply, &len);
   riemann_message_free (reply);
-  gboolean ok = wire && write_all (fd, wire, len);
+  gboolean ok = wire && write_all (c, wire, len);
   free (wire);
   return ok;
 }
@@ -147,27 +160,31 @@ answer (gint fd, riemann_message_t *msg, guint generation)
 static gpointer
 serve_connection (gpointer data)
 {
-  gint fd = GPOINTER_TO_INT (data);
+  Conn *c = data;
   g_mutex_lock (&rx.lock);
   guint generation = rx.generation;
   g_mutex_unlock (&rx.lock);
-  for (;;)
+  gboolean ready = !c->ssl || SSL_accept (c->ssl) == 1;
+  while (ready)
     {
       guint32 header;
-      if (!read_exact (fd, (guint8 *) &header, sizeof header))
+      if (!read_exact (c, (guint8 *) &header, sizeof header))
         break;
       gsize len = ntohl (header);
       guint8 *body = g_malloc (MAX (len, 1));
-      riemann_message_t *msg = read_exact (fd, body, len) ? riemann_message_from_buffer (body, len) : NULL;
+      riemann_message_t *msg = read_exact (c, body, len) ? riemann_message_from_buffer (body, len) : NULL;
       g_free (body);
       if (!msg)
         break;
-      gboolean go_on = answer (fd, msg, generation);
+      gboolean go_on = answer (c, msg, generation);
       riemann_message_free (msg);
       if (!go_on)
         break;
     }
-  close (fd);
+  if (c->ssl)
+    SSL_free (c->ssl);
+  close (c->fd);
+  g_free (c);
   return NULL;
 }
 
@@ -190,10 +207,11 @@ listen_on (guint16 port)
 static gpointer
 accept_loop (gpointer data)
 {
+  gboolean tls = GPOINTER_TO_INT (data);
   for (;;)
     {
       g_mutex_lock (&rx.lock);
-      gint lfd = rx.listen_fd;
+      gint lfd = tls ? rx.tls_fd : rx.listen_fd;
       gboolean quit = rx.quit;
       g_mutex_unlock (&rx.lock);
       if (quit)
@@ -204,7 +222,14 @@ accept_loop (gpointer data)
           g_usleep (20 * 1000);
           continue;
         }
-      g_thread_unref (g_thread_new ("riemann-rx", serve_connection, GINT_TO_POINTER (fd)));
+      Conn *c = g_new0 (Conn, 1);
+      c->fd = fd;
+      if (tls)
+        {
+          c->ssl = SSL_new (rx.tls);
+          SSL_set_fd (c->ssl, fd);
+        }
+      g_thread_unref (g_thread_new ("riemann-rx", serve_connection, c));
     }
 }
 
@@ -294,6 +319,48 @@ receiver_wait (const gchar *marker, guint n)
   return FALSE;
 }
 
+/* config run by syslog-ng and by sluiced (@RIEMANN@ the receiver's port,
+ * @CERTS@ its certificate's folder) with text sent to both, every event
+ * carrying the attribute who=NAME:TAG for each of tags; TRUE once n events
+ * of each tag came from both, whose texts (who cut out) are then in
+ * sl_events and ng_events, one per tag. */
+static gboolean
+events_side_by_side (SlTestEnv *env, const gchar *config, guint16 port, const gchar *text,
+                     const gchar *const *tags, guint n, GStrv *sl_events, GStrv *ng_events)
+{
+  g_autofree gchar *port_text = g_strdup_printf ("%u", port);
+  GString *conf = g_string_new (config);
+  g_string_replace (conf, "@RIEMANN@", port_text, 0);
+  g_string_replace (conf, "@CERTS@", rx.dir, 0);
+  g_autofree gchar *sl_out = NULL, *ng_out = NULL;
+  GPid ng = 0;
+  gboolean ran = sl_test_side_by_side (env, conf->str, text, NULL, 0, &sl_out, &ng_out, &ng);
+  g_string_free (conf, TRUE);
+  if (!ran)
+    return FALSE;
+  guint n_tags = g_strv_length ((gchar **) tags);
+  GPtrArray *markers = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < n_tags; i++)
+    {
+      g_ptr_array_add (markers, g_strdup_printf (" attribute='who'='sl:%s'", tags[i]));
+      g_ptr_array_add (markers, g_strdup_printf (" attribute='who'='ng:%s'", tags[i]));
+    }
+  gboolean delivered = TRUE;
+  for (guint i = 0; i < markers->len && delivered; i++)
+    delivered = receiver_wait (g_ptr_array_index (markers, i), n);
+  sl_test_syslog_ng_stop (env, ng);
+  *sl_events = g_new0 (gchar *, n_tags + 1);
+  *ng_events = g_new0 (gchar *, n_tags + 1);
+  for (guint i = 0; i < n_tags && delivered; i++)
+    {
+      guint got;
+      (*sl_events)[i] = receiver_events (g_ptr_array_index (markers, 2 * i), &got);
+      (*ng_events)[i] = receiver_events (g_ptr_array_index (markers, 2 * i + 1), &got);
+    }
+  g_ptr_array_free (markers, TRUE);
+  return delivered;
+}
+
 static const gchar config[] =
   "@version: 3.38\n"
   "options { keep-hostname(yes); };\n"
@@ -310,9 +377,6 @@ static const gchar config[] =
 static void
 test_same_as_syslog_ng (SlTestEnv *env, gconstpointer data)
 {
-  g_autofree gchar *port = g_strdup_printf ("%u", rx.port);
-  GString *conf = g_string_new (config);
-  g_string_replace (conf, "@RIEMANN@", port, 0);
   GString *text = g_string_new (NULL);
   for (guint i = 0; i < 30; i++)
     {
@@ -323,68 +387,109 @@ test_same_as_syslog_ng (SlTestEnv *env, gconstpointer data)
         g_string_append_printf (text, "<%u>2026-12-01T10:00:%02u+00:00 host%u app%u[%u]: message %u with \"quotes\"\n",
                                 8 * (i % 4) + 5, i, i % 3, i % 7, 100 + i, i);
     }
-  g_autofree gchar *sl_out = NULL, *ng_out = NULL;
-  GPid ng = 0;
-  gboolean ran = sl_test_side_by_side (env, conf->str, text->str, NULL, 0, &sl_out, &ng_out, &ng);
-  g_string_free (conf, TRUE);
+  const gchar *const tags[] = { "full", "plain", NULL };
+  g_auto (GStrv) sl = NULL;
+  g_auto (GStrv) ng = NULL;
+  gboolean ran = events_side_by_side (env, config, rx.port, text->str, tags, 30, &sl, &ng);
   g_string_free (text, TRUE);
   if (!ran)
     return;
-  const gchar *const markers[] = { " attribute='who'='sl:full'", " attribute='who'='ng:full'",
-                                   " attribute='who'='sl:plain'", " attribute='who'='ng:plain'" };
-  gboolean delivered = TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (markers) && delivered; i++)
-    delivered = receiver_wait (markers[i], 30);
-  sl_test_syslog_ng_stop (env, ng);
-  if (!delivered)
-    return;
-  guint n;
-  g_autofree gchar *sl_full = receiver_events (markers[0], &n);
-  g_autofree gchar *ng_full = receiver_events (markers[1], &n);
-  g_autofree gchar *sl_plain = receiver_events (markers[2], &n);
-  g_autofree gchar *ng_plain = receiver_events (markers[3], &n);
-  g_test_message ("syslog-ng's first events: %.*s", (int) (strchr (ng_full, '\n') - ng_full), ng_full);
-  g_assert_cmpstr (sl_full, ==, ng_full);
-  g_assert_cmpstr (sl_plain, ==, ng_plain);
-  g_assert_nonnull (strstr (sl_full, "host='host1.example' service='app1/syslog' state='ok' "
-                                     "description='message 1 with \"quotes\"' time=1796119201 ttl=30.5 metric_d=101"));
-  g_assert_nonnull (strstr (sl_full, "attribute='.meta.id'='101'"));
-  g_assert_nonnull (strstr (sl_plain, "host='host2' service='app2' time=1796119202"));
+  g_test_message ("syslog-ng's first event: %.*s", (int) (strchr (ng[0], '\n') - ng[0]), ng[0]);
+  g_assert_cmpstr (sl[0], ==, ng[0]);
+  g_assert_cmpstr (sl[1], ==, ng[1]);
+  g_assert_nonnull (strstr (sl[0], "host='host1.example' service='app1/syslog' state='ok' "
+                                   "description='message 1 with \"quotes\"' time=1796119201 ttl=30.5 metric_d=101"));
+  g_assert_nonnull (strstr (sl[0], "attribute='.meta.id'='101'"));
+  g_assert_nonnull (strstr (sl[1], "host='host2' service='app2' time=1796119202"));
 }
 
 /* type(udp): the same events from both, one Msg a datagram. */
 static void
 test_udp_same_as_syslog_ng (SlTestEnv *env, gconstpointer data)
 {
-  g_autofree gchar *port = g_strdup_printf ("%u", rx.port);
-  GString *conf = g_string_new ("@version: 3.38\n"
-                                "options { keep-hostname(yes); };\n"
-                                "source s { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
-                                "destination d { riemann(type(\"udp\") port(@RIEMANN@) state(\"${LEVEL}\")\n"
-                                "    description(\"${MSG}\") metric(\"${PID}\") attributes(pair(\"who\" \"@NAME@:udp\"))); };\n"
-                                "log { source(s); destination(d); flags(flow-control); };\n");
-  g_string_replace (conf, "@RIEMANN@", port, 0);
   GString *text = g_string_new (NULL);
   for (guint i = 0; i < 10; i++)
     g_string_append_printf (text, "<%u>2026-12-01T10:00:%02u+00:00 host%u app[%u]: over udp %u\n", 8 + i % 8, i,
                             i % 2, 7 * i, i);
-  g_autofree gchar *sl_out = NULL, *ng_out = NULL;
-  GPid ng = 0;
-  gboolean ran = sl_test_side_by_side (env, conf->str, text->str, NULL, 0, &sl_out, &ng_out, &ng);
-  g_string_free (conf, TRUE);
+  const gchar *const tags[] = { "udp", NULL };
+  g_auto (GStrv) sl = NULL;
+  g_auto (GStrv) ng = NULL;
+  gboolean ran = events_side_by_side (env,
+                                      "@version: 3.38\n"
+                                      "options { keep-hostname(yes); };\n"
+                                      "source s { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+                                      "destination d { riemann(type(\"udp\") port(@RIEMANN@) state(\"${LEVEL}\")\n"
+                                      "    description(\"${MSG}\") metric(\"${PID}\") attributes(pair(\"who\" \"@NAME@:udp\"))); };\n"
+                                      "log { source(s); destination(d); flags(flow-control); };\n",
+                                      rx.port, text->str, tags, 10, &sl, &ng);
   g_string_free (text, TRUE);
   if (!ran)
     return;
-  gboolean delivered = receiver_wait (" attribute='who'='sl:udp'", 10) && receiver_wait (" attribute='who'='ng:udp'", 10);
-  sl_test_syslog_ng_stop (env, ng);
-  if (!delivered)
+  g_assert_cmpstr (sl[0], ==, ng[0]);
+  g_assert_nonnull (strstr (sl[0], "host='host1' service='app' state='alert' description='over udp 1' "
+                                   "time=1796119201 metric_d=7 tag='.source.s'"));
+}
+
+/* type(tls) with tls(ca-file() cert-file() key-file()): the same events
+ * from both over TLS (riemann-c-client's GnuTLS client, the receiver's
+ * OpenSSL server on a self-signed certificate for 127.0.0.1). */
+static void
+test_tls_same_as_syslog_ng (SlTestEnv *env, gconstpointer data)
+{
+  if (!rx.tls)
+    {
+      g_test_skip ("no certificate for the receiver (openssl req failed)");
+      return;
+    }
+  GString *text = g_string_new (NULL);
+  for (guint i = 0; i < 10; i++)
+    g_string_append_printf (text, "<13>2026-12-01T10:00:%02u+00:00 host app: over tls %u\n", i, i);
+  const gchar *const tags[] = { "tls", NULL };
+  g_auto (GStrv) sl = NULL;
+  g_auto (GStrv) ng = NULL;
+  gboolean ran = events_side_by_side (env,
+                                      "@version: 3.38\n"
+                                      "options { keep-hostname(yes); };\n"
+                                      "source s { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+                                      "destination d { riemann(server(\"127.0.0.1\") port(@RIEMANN@) type(\"tls\")\n"
+                                      "    tls(ca-file(\"@CERTS@/cert.pem\") cert-file(\"@CERTS@/cert.pem\")\n"
+                                      "        key-file(\"@CERTS@/key.pem\"))\n"
+                                      "    description(\"${MSG}\") tags(\"tls\") attributes(pair(\"who\" \"@NAME@:tls\"))); };\n"
+                                      "log { source(s); destination(d); flags(flow-control); };\n",
+                                      rx.tls_port, text->str, tags, 10, &sl, &ng);
+  g_string_free (text, TRUE);
+  if (!ran)
     return;
-  guint n;
-  g_autofree gchar *sl_events = receiver_events (" attribute='who'='sl:udp'", &n);
-  g_autofree gchar *ng_events = receiver_events (" attribute='who'='ng:udp'", &n);
-  g_assert_cmpstr (sl_events, ==, ng_events);
-  g_assert_nonnull (strstr (sl_events, "host='host1' service='app' state='alert' description='over udp 1' "
-                                       "time=1796119201 metric_d=7 tag='.source.s'"));
+  g_assert_cmpstr (sl[0], ==, ng[0]);
+  g_assert_nonnull (strstr (sl[0], "host='host' service='app' description='over tls 9' time=1796119209 tag='tls'"));
+}
+
+/* A self-signed certificate for 127.0.0.1 in rx.dir, and the server
+ * context on it; FALSE when openssl could not make one. */
+static gboolean
+receiver_tls_setup (void)
+{
+  g_autofree gchar *key = g_build_filename (rx.dir, "key.pem", NULL);
+  g_autofree gchar *cert = g_build_filename (rx.dir, "cert.pem", NULL);
+  const gchar *argv[] = { "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                          "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                          "-keyout", key, "-out", cert, NULL };
+  if (sl_test_run_argv (argv, NULL, NULL) != 0)
+    return FALSE;
+  rx.tls = SSL_CTX_new (TLS_server_method ());
+  if (SSL_CTX_use_certificate_file (rx.tls, cert, SSL_FILETYPE_PEM) != 1
+      || SSL_CTX_use_PrivateKey_file (rx.tls, key, SSL_FILETYPE_PEM) != 1)
+    {
+      SSL_CTX_free (rx.tls);
+      rx.tls = NULL;
+      return FALSE;
+    }
+  rx.tls_port = sl_test_free_port (SOCK_STREAM);
+  rx.tls_fd = listen_on (rx.tls_port);
+  if (rx.tls_fd < 0)
+    return FALSE;
+  rx.tls_acceptor = g_thread_new ("riemann-tls-accept", accept_loop, GINT_TO_POINTER (TRUE));
+  return TRUE;
 }
 
 /* How many of 0..n-1 came as description='K' with marker. */
@@ -547,7 +652,7 @@ main (int argc, char **argv)
       g_printerr ("the Riemann receiver cannot listen on port %u\n", rx.port);
       return 1;
     }
-  rx.acceptor = g_thread_new ("riemann-accept", accept_loop, NULL);
+  rx.acceptor = g_thread_new ("riemann-accept", accept_loop, GINT_TO_POINTER (FALSE));
   rx.udp_fd = socket (AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
   struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons (rx.port),
                              .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
@@ -557,8 +662,13 @@ main (int argc, char **argv)
       return 1;
     }
   rx.udp_reader = g_thread_new ("riemann-udp", udp_loop, NULL);
+  rx.tls_fd = -1;
+  rx.dir = g_dir_make_tmp ("sluice-riemann-XXXXXX", NULL);
+  if (!rx.dir || !receiver_tls_setup ())
+    g_printerr ("no TLS receiver: the TLS test is skipped\n");
   SL_TEST_ADD ("/riemann/same-as-syslog-ng", test_same_as_syslog_ng);
   SL_TEST_ADD ("/riemann/udp-same-as-syslog-ng", test_udp_same_as_syslog_ng);
+  SL_TEST_ADD ("/riemann/tls-same-as-syslog-ng", test_tls_same_as_syslog_ng);
   SL_TEST_ADD ("/riemann/receiver-lost", test_receiver_lost);
   SL_TEST_ADD ("/riemann/error-answer", test_error_answer);
   SL_TEST_ADD ("/riemann/config-errors", test_config_errors);
@@ -567,12 +677,28 @@ main (int argc, char **argv)
   rx.quit = TRUE;
   if (rx.listen_fd >= 0)
     shutdown (rx.listen_fd, SHUT_RDWR);
+  if (rx.tls_fd >= 0)
+    shutdown (rx.tls_fd, SHUT_RDWR);
   g_cond_broadcast (&rx.changed);
   g_mutex_unlock (&rx.lock);
   g_thread_join (rx.acceptor);
   shutdown (rx.udp_fd, SHUT_RDWR);
   g_thread_join (rx.udp_reader);
   close (rx.udp_fd);
+  if (rx.tls_acceptor)
+    {
+      g_thread_join (rx.tls_acceptor);
+      close (rx.tls_fd);
+    }
+  if (rx.tls)
+    SSL_CTX_free (rx.tls);
+  if (rx.dir)
+    {
+      g_autofree gchar *rm = g_strdup_printf ("rm -rf '%s'", rx.dir);
+      if (system (rm) != 0)
+        status = 1;
+      g_free (rx.dir);
+    }
   if (rx.listen_fd >= 0)
     close (rx.listen_fd);
   g_ptr_array_free (rx.events, TRUE);
