@@ -315,7 +315,8 @@ receiver_wait (const gchar *marker, guint n)
         return TRUE;
       g_usleep (50 * 1000);
     }
-  g_test_fail_printf ("the receiver has %u events with %s, not %u", have, marker, n);
+  g_autofree gchar *events = receiver_events (marker, &have);
+  g_test_fail_printf ("the receiver has %u events with %s, not %u:\n%s", have, marker, n, events);
   return FALSE;
 }
 
@@ -467,6 +468,35 @@ test_tls_same_as_syslog_ng (SlTestEnv *env, gconstpointer data)
     return;
   g_assert_cmpstr (sl[0], ==, ng[0]);
   g_assert_nonnull (strstr (sl[0], "host='host' service='app' description='over tls 9' time=1796119209 tag='tls'"));
+}
+
+/* A metric() or ttl() that is not a number drops the message (syslog-ng's
+ * on-error(drop-message), its default), counted; the others go. syslog-ng
+ * then waits time-reopen() before the next message; Sluice goes on. */
+static void
+test_not_a_number (SlTestEnv *env, gconstpointer data)
+{
+  const gchar *text = "<13>2026-12-01T10:00:00+00:00 h app: 42\n"
+                      "<13>2026-12-01T10:00:01+00:00 h app: lots\n"
+                      "<13>2026-12-01T10:00:02+00:00 h app: 7.5\n";
+  const gchar *const tags[] = { "numbers", NULL };
+  g_auto (GStrv) sl = NULL;
+  g_auto (GStrv) ng = NULL;
+  gboolean ran = events_side_by_side (env,
+                                      "@version: 3.38\n"
+                                      "options { keep-hostname(yes); };\n"
+                                      "source s { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+                                      "destination d { riemann(port(@RIEMANN@) metric(\"${MSG}\") ttl(\"${MSG}\") time-reopen(1)\n"
+                                      "    attributes(pair(\"who\" \"@NAME@:numbers\"))); };\n"
+                                      "log { source(s); destination(d); flags(flow-control); };\n",
+                                      rx.port, text, tags, 2, &sl, &ng);
+  if (!ran)
+    return;
+  g_assert_cmpstr (sl[0], ==, ng[0]);
+  g_assert_cmpstr (sl[0], ==, "host='h' service='app' time=1796119200 ttl=42 metric_d=42 tag='.source.s'\n"
+                              "host='h' service='app' time=1796119202 ttl=7.5 metric_d=7.5 tag='.source.s'\n");
+  g_assert_true (sl_test_wait_stat (env, "destination", "d", "conversion_errors", 1));
+  g_assert_true (sl_test_wait_stat (env, "destination", "d", "dropped", 1));
 }
 
 /* A self-signed certificate for 127.0.0.1 in rx.dir, and the server
@@ -698,6 +728,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/riemann/same-as-syslog-ng", test_same_as_syslog_ng);
   SL_TEST_ADD ("/riemann/udp-same-as-syslog-ng", test_udp_same_as_syslog_ng);
   SL_TEST_ADD ("/riemann/tls-same-as-syslog-ng", test_tls_same_as_syslog_ng);
+  SL_TEST_ADD ("/riemann/not-a-number", test_not_a_number);
   SL_TEST_ADD ("/riemann/receiver-lost", test_receiver_lost);
   SL_TEST_ADD ("/riemann/error-answer", test_error_answer);
   SL_TEST_ADD ("/riemann/config-errors", test_config_errors);
