@@ -27,6 +27,7 @@ enum { FIELD_HOST, FIELD_SERVICE, FIELD_DESCRIPTION, FIELD_STATE, N_STRING_FIELD
 
 typedef struct
 {
+  gint type;                 /* in type() only */
   const gchar *ca_file;
   const gchar *cert_file;
   const gchar *key_file;
@@ -37,7 +38,7 @@ typedef struct
   SlDriver base;
   const gchar *server;
   gint port;
-  gint type;
+  const SlCfgNode *type_node;
   SlTemplate *strings[N_STRING_FIELDS];
   GPtrArray *event_time_spec;
   SlTemplate *metric;
@@ -49,7 +50,9 @@ typedef struct
   gint batch_lines;
   gint retries;
 
+  SlOptions *type_options;
   SlOptions *tls_options;
+  RiemannTls type;           /* type("tls" ca-file() ...), as syslog-ng's grammar takes it */
   RiemannTls tls;
   SlTemplate *event_time;
   riemann_event_field_t event_time_unit;
@@ -67,18 +70,29 @@ static const SlOptionWord type_words[] = {
   { "tcp", RIEMANN_CLIENT_TCP }, { "udp", RIEMANN_CLIENT_UDP }, { "tls", RIEMANN_CLIENT_TLS }, { NULL }
 };
 
+#define TLS_FILE_OPTIONS \
+  { "ca-file", SL_STRING (RiemannTls, ca_file), NULL, "the CA certificate the server's is checked against (PEM)" }, \
+  { "cert-file", SL_STRING (RiemannTls, cert_file), NULL, "the client certificate (PEM)" }, \
+  { "key-file", SL_STRING (RiemannTls, key_file), NULL, "the client certificate's private key (PEM)" }, \
+  { "key", SL_STRING (RiemannTls, key_file), NULL, "the old name of key-file()", .flags = SL_OPT_DEPRECATED }
+
 static const SlOptionSpec tls_options[] = {
-  { "ca-file", SL_STRING (RiemannTls, ca_file), NULL, "the CA certificate the server's is checked against (PEM)" },
-  { "cert-file", SL_STRING (RiemannTls, cert_file), NULL, "the client certificate (PEM)" },
-  { "key-file", SL_STRING (RiemannTls, key_file), NULL, "the client certificate's private key (PEM)" },
-  { "key", SL_STRING (RiemannTls, key_file), NULL, "the old name of key-file()", .flags = SL_OPT_DEPRECATED },
+  TLS_FILE_OPTIONS,
+  { NULL }
+};
+
+static const SlOptionSpec type_options[] = {
+  { "type", SL_CHOICE (RiemannTls, type), "tcp", "tcp, udp or tls", .words = type_words,
+    .flags = SL_OPT_POSITIONAL },
+  TLS_FILE_OPTIONS,
   { NULL }
 };
 
 static const SlOptionSpec riemann_options[] = {
   { "server", SL_STRING (RiemannDestination, server), "127.0.0.1", "the Riemann server's name or address" },
   { "port", SL_INT (RiemannDestination, port), "5555", "the Riemann server's port", SL_RANGE (1, 65535) },
-  { "type", SL_CHOICE (RiemannDestination, type), "tcp", "tcp, udp, or tls (with tls())", .words = type_words },
+  { "type", SL_BLOCK (RiemannDestination, type_node), NULL,
+    "tcp (the default), udp or tls; after tls, its files may follow as in tls(): type(\"tls\" ca-file(\"ca.pem\"))" },
   { "host", SL_TEMPLATE (RiemannDestination, strings[FIELD_HOST]), "${HOST}", "the event's host" },
   { "service", SL_TEMPLATE (RiemannDestination, strings[FIELD_SERVICE]), "${PROGRAM}", "the event's service" },
   { "description", SL_TEMPLATE (RiemannDestination, strings[FIELD_DESCRIPTION]), NULL, "the event's description" },
@@ -163,6 +177,17 @@ read_event_time (RiemannDestination *self, GError **error)
 }
 
 static gboolean
+read_block (const SlCfgNode *node, const gchar *owner, const SlOptionSpec *table, SlOptions **options,
+            RiemannTls *into, GError **error)
+{
+  if (!node)
+    return TRUE;
+  const SlOptionSpec *const tables[] = { table, NULL };
+  *options = sl_options_new (owner, tables, NULL, node, NULL, error);
+  return *options && sl_options_bind (*options, table, into, NULL, error);
+}
+
+static gboolean
 riemann_init (SlDriver *d, GError **error)
 {
   RiemannDestination *self = (RiemannDestination *) d;
@@ -171,13 +196,10 @@ riemann_init (SlDriver *d, GError **error)
     return FALSE;
   if (self->attributes_node && !(self->attributes = riemann_attributes_compile (self->attributes_node, error)))
     return FALSE;
-  if (self->tls_node)
-    {
-      const SlOptionSpec *const tables[] = { tls_options, NULL };
-      self->tls_options = sl_options_new ("riemann() tls()", tables, NULL, self->tls_node, NULL, error);
-      if (!self->tls_options || !sl_options_bind (self->tls_options, tls_options, &self->tls, NULL, error))
-        return FALSE;
-    }
+  self->type.type = RIEMANN_CLIENT_TCP;
+  if (!read_block (self->type_node, "riemann() type()", type_options, &self->type_options, &self->type, error)
+      || !read_block (self->tls_node, "riemann() tls()", tls_options, &self->tls_options, &self->tls, error))
+    return FALSE;
   self->scratch = g_string_sized_new (256);
   self->env = sl_driver_template_env (d);
   self->conversion_errors = sl_stats_counter ("destination", d->id, d->klass->name, "conversion_errors");
@@ -200,14 +222,17 @@ static gboolean
 riemann_open (SlDriver *d, GError **error)
 {
   RiemannDestination *self = (RiemannDestination *) d;
-  if (self->type == RIEMANN_CLIENT_TLS)
+  if (self->type.type == RIEMANN_CLIENT_TLS)
     self->client = riemann_client_create (RIEMANN_CLIENT_TLS, self->server, self->port,
-                                          RIEMANN_CLIENT_OPTION_TLS_CA_FILE, self->tls.ca_file,
-                                          RIEMANN_CLIENT_OPTION_TLS_CERT_FILE, self->tls.cert_file,
-                                          RIEMANN_CLIENT_OPTION_TLS_KEY_FILE, self->tls.key_file,
+                                          RIEMANN_CLIENT_OPTION_TLS_CA_FILE,
+                                          self->tls.ca_file ? self->tls.ca_file : self->type.ca_file,
+                                          RIEMANN_CLIENT_OPTION_TLS_CERT_FILE,
+                                          self->tls.cert_file ? self->tls.cert_file : self->type.cert_file,
+                                          RIEMANN_CLIENT_OPTION_TLS_KEY_FILE,
+                                          self->tls.key_file ? self->tls.key_file : self->type.key_file,
                                           RIEMANN_CLIENT_OPTION_NONE);
   else
-    self->client = riemann_client_create (self->type, self->server, self->port, RIEMANN_CLIENT_OPTION_NONE);
+    self->client = riemann_client_create (self->type.type, self->server, self->port, RIEMANN_CLIENT_OPTION_NONE);
   if (!self->client)
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot connect to riemann at %s:%d: %s"),
@@ -402,6 +427,8 @@ riemann_free (SlDriver *d)
     sl_template_unref (self->event_time);
   if (self->attributes)
     sl_template_unref (self->attributes);
+  if (self->type_options)
+    sl_options_free (self->type_options);
   if (self->tls_options)
     sl_options_free (self->tls_options);
   if (self->scratch)

@@ -436,7 +436,8 @@ test_udp_same_as_syslog_ng (SlTestEnv *env, gconstpointer data)
                                    "time=1796119201 metric_d=7 tag='.source.s'"));
 }
 
-/* type(tls) with tls(ca-file() cert-file() key-file()): the same events
+/* type(tls) with its files in type() (as syslog-ng's documentation writes
+ * them) and in tls(): the same events
  * from both over TLS (riemann-c-client's GnuTLS client, the receiver's
  * OpenSSL server on a self-signed certificate for 127.0.0.1). */
 static void
@@ -457,8 +458,8 @@ test_tls_same_as_syslog_ng (SlTestEnv *env, gconstpointer data)
                                       "@version: 3.38\n"
                                       "options { keep-hostname(yes); };\n"
                                       "source s { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
-                                      "destination d { riemann(server(\"127.0.0.1\") port(@RIEMANN@) type(\"tls\")\n"
-                                      "    tls(ca-file(\"@CERTS@/cert.pem\") cert-file(\"@CERTS@/cert.pem\")\n"
+                                      "destination d { riemann(server(\"127.0.0.1\") port(@RIEMANN@)\n"
+                                      "    type(\"tls\" ca-file(\"@CERTS@/cert.pem\")) tls(cert-file(\"@CERTS@/cert.pem\")\n"
                                       "        key-file(\"@CERTS@/key.pem\"))\n"
                                       "    description(\"${MSG}\") tags(\"tls\") attributes(pair(\"who\" \"@NAME@:tls\"))); };\n"
                                       "log { source(s); destination(d); flags(flow-control); };\n",
@@ -685,8 +686,9 @@ expect_refused (SlTestEnv *env, const gchar *driver, const gchar *needle)
 static void
 test_config_errors (SlTestEnv *env, gconstpointer data)
 {
-  expect_refused (env, "riemann(type(\"sctp\"));", "sluice.conf:3:");
+  expect_refused (env, "riemann(type(\"sctp\"));", "sluice.conf:3:30:");
   expect_refused (env, "riemann(type(\"sctp\"));", "sctp");
+  expect_refused (env, "riemann(type(\"tls\" ca-dir(\"/tmp\")));", "ca-dir");
   expect_refused (env, "riemann(ttl(\"-5\"));",
                   "sluice.conf:3:25: riemann() ttl() must be a number of seconds from 0, not '-5'");
   expect_refused (env, "riemann(metric(\"lots\"));", "riemann() metric() must be a number, not 'lots'");
