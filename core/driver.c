@@ -217,7 +217,7 @@ static const SlOptionSpec stats_options[] = {
     "seconds between the \"Log statistics\" messages written through internal(), as syslog-ng writes them; 0: none",
     .inherit = "stats-freq" },
   { "level", SL_INT (ST (level)), "0",
-    "what those messages hold: 0 the totals and each driver's main counters, 1 or more every counter (all are always kept)",
+    "what those messages hold: 0 the totals and internal()'s counters, as syslog-ng 3.38's level 0; 1 or more every counter (all are always kept)",
     .inherit = "stats-level" },
   { "lifetime", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; counters live as long as the daemon" },
   { "max-dynamics", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; there are no dynamic counters" },

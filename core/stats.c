@@ -231,17 +231,15 @@ append_log_counter_name (GString *out, const Entry *e)
     g_string_append_c (out, *p == '-' ? '_' : *p);
 }
 
-/* What stats-level(0) shows of a driver, as syslog-ng's level 0 keeps a
- * driver's message counts and leaves out the rest. */
+/* What stats-level(0) shows of a driver: as in syslog-ng 3.38, only
+ * internal()'s own counters; a stream source's or a file's counters are
+ * level 1 there, and the totals per source and destination stand for them
+ * at level 0. */
 static gboolean
 log_main_counter (const Entry *e)
 {
-  if (strcmp (e->kind, "source") == 0)
-    return strcmp (e->name, "received") == 0;
-  if (strcmp (e->kind, "destination") == 0)
-    return strcmp (e->name, "processed") == 0 || strcmp (e->name, "written") == 0
-           || strcmp (e->name, "dropped") == 0 || strcmp (e->name, "queued") == 0;
-  return FALSE;
+  return strcmp (e->kind, "source") == 0 && strcmp (e->instance, "internal") == 0
+         && (strcmp (e->name, "received") == 0 || strcmp (e->name, "stamp") == 0);
 }
 
 static void

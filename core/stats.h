@@ -48,7 +48,7 @@ typedef struct
 {
   const gchar *listen;   /* address of the HTTP endpoint for /metrics and /health, or NULL */
   gint freq;             /* seconds between "Log statistics" messages; 0: none */
-  gint level;            /* 0: totals and each driver's main counters; 1 and more: every counter */
+  gint level;            /* 0: totals and internal()'s counters, as syslog-ng's; 1 and more: every counter */
 } SlStatsSettings;
 
 G_END_DECLS

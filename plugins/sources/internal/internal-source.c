@@ -6,6 +6,7 @@
 #include "core/macros.h"
 #include "core/plugin.h"
 #include "core/source.h"
+#include "core/stats.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@ typedef struct
   GAsyncQueue *pending;
   GThread *thread;
   SlMessage *stop_marker;
+  SlCounter *stamp;
 } InternalSource;
 
 static const SlOptionSpec internal_options[] = {
@@ -82,6 +84,8 @@ post_thread (gpointer data)
       if (n)
         {
           sl_source_count (self->source, "received", n);
+          /* syslog-ng's stamp: when the newest of its messages was made */
+          sl_counter_set (self->stamp, batch[n - 1]->stamp.usec / G_USEC_PER_SEC);
           sl_source_post (self->source, batch, n);
         }
       if (stop)
@@ -97,6 +101,7 @@ internal_start (SlDriver *d, SlSource *source, GError **error)
 {
   InternalSource *self = (InternalSource *) d;
   self->source = source;
+  self->stamp = sl_stats_gauge ("source", d->id, d->klass->name, "stamp");
   self->pending = g_async_queue_new_full ((GDestroyNotify) sl_message_unref);
   self->stop_marker = sl_message_new ("", 0);
   self->thread = g_thread_new ("internal", post_thread, self);

@@ -1,0 +1,461 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* riemann(): each message as one Riemann event, with syslog-ng 3.38's
+ * options and defaults (host ${HOST}, service ${PROGRAM}, time
+ * ${UNIXTIME}, port 5555 over TCP). On riemann-c-client (Debian's
+ * libriemann-client-dev), the client syslog-ng's module uses: its protobuf
+ * code, framing and TLS are the ones the Riemann tools share. Up to
+ * batch-lines() events go in one Msg; a message is done only once the
+ * server answered that Msg with ok; events it answers with an error are
+ * sent retries() times in all, then dropped and counted, and a message
+ * whose metric() or ttl() is not a number is dropped and counted, both as
+ * syslog-ng does. */
+#include "core/config/error.h"
+#include "core/i18n.h"
+#include "core/internal.h"
+#include "core/message.h"
+#include "core/plugin.h"
+#include "core/stats.h"
+#include "core/template.h"
+#include "plugins/destinations/riemann/riemann-attributes.h"
+
+#include <errno.h>
+#include <riemann/simple.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { FIELD_HOST, FIELD_SERVICE, FIELD_DESCRIPTION, FIELD_STATE, N_STRING_FIELDS };
+
+typedef struct
+{
+  gint type;                 /* in type() only */
+  const gchar *ca_file;
+  const gchar *cert_file;
+  const gchar *key_file;
+} RiemannTls;
+
+typedef struct
+{
+  SlDriver base;
+  const gchar *server;
+  gint port;
+  const SlCfgNode *type_node;
+  SlTemplate *strings[N_STRING_FIELDS];
+  GPtrArray *event_time_spec;
+  SlTemplate *metric;
+  SlTemplate *ttl;
+  GPtrArray *tags;
+  const SlCfgNode *attributes_node;
+  gint64 timeout_ms;
+  const SlCfgNode *tls_node;
+  gint batch_lines;
+  gint retries;
+
+  SlOptions *type_options;
+  SlOptions *tls_options;
+  RiemannTls type;           /* type("tls" ca-file() ...), as syslog-ng's grammar takes it */
+  RiemannTls tls;
+  SlTemplate *event_time;
+  riemann_event_field_t event_time_unit;
+  SlTemplate *attributes;
+  const SlTemplateEnv *env;
+  riemann_client_t *client;
+  GString *scratch;
+  gboolean failing;
+  gint refusals;             /* answers with an error in a row for the first Msg of the rest */
+  SlCounter *conversion_errors;
+  SlCounter *refused;
+} RiemannDestination;
+
+static const SlOptionWord type_words[] = {
+  { "tcp", RIEMANN_CLIENT_TCP }, { "udp", RIEMANN_CLIENT_UDP }, { "tls", RIEMANN_CLIENT_TLS }, { NULL }
+};
+
+#define TLS_FILE_OPTIONS \
+  { "ca-file", SL_STRING (RiemannTls, ca_file), NULL, "the CA certificate the server's is checked against (PEM)" }, \
+  { "cert-file", SL_STRING (RiemannTls, cert_file), NULL, "the client certificate (PEM)" }, \
+  { "key-file", SL_STRING (RiemannTls, key_file), NULL, "the client certificate's private key (PEM)" }, \
+  { "key", SL_STRING (RiemannTls, key_file), NULL, "the old name of key-file()", .flags = SL_OPT_DEPRECATED }
+
+static const SlOptionSpec tls_options[] = {
+  TLS_FILE_OPTIONS,
+  { NULL }
+};
+
+static const SlOptionSpec type_options[] = {
+  { "type", SL_CHOICE (RiemannTls, type), "tcp", "tcp, udp or tls", .words = type_words,
+    .flags = SL_OPT_POSITIONAL },
+  TLS_FILE_OPTIONS,
+  { NULL }
+};
+
+static const SlOptionSpec riemann_options[] = {
+  { "server", SL_STRING (RiemannDestination, server), "127.0.0.1", "the Riemann server's name or address" },
+  { "port", SL_INT (RiemannDestination, port), "5555", "the Riemann server's port", SL_RANGE (1, 65535) },
+  { "type", SL_BLOCK (RiemannDestination, type_node), NULL,
+    "tcp (the default), udp or tls; after tls, its files may follow as in tls(): type(\"tls\" ca-file(\"ca.pem\"))" },
+  { "host", SL_TEMPLATE (RiemannDestination, strings[FIELD_HOST]), "${HOST}", "the event's host" },
+  { "service", SL_TEMPLATE (RiemannDestination, strings[FIELD_SERVICE]), "${PROGRAM}", "the event's service" },
+  { "description", SL_TEMPLATE (RiemannDestination, strings[FIELD_DESCRIPTION]), NULL, "the event's description" },
+  { "state", SL_TEMPLATE (RiemannDestination, strings[FIELD_STATE]), NULL, "the event's state (ok, warning, ...)" },
+  { "event-time", SL_LIST (RiemannDestination, event_time_spec), NULL,
+    "the event's time, a template of a UNIX time (default ${UNIXTIME}), then seconds or microseconds" },
+  { "metric", SL_TEMPLATE (RiemannDestination, metric), NULL, "the event's metric, a number (sent as a double)" },
+  { "ttl", SL_TEMPLATE (RiemannDestination, ttl), NULL, "how many seconds the event is valid, a number" },
+  { "tags", SL_LIST (RiemannDestination, tags), NULL, "the event's tags; without it, the message's tags" },
+  { "attributes", SL_BLOCK (RiemannDestination, attributes_node), NULL,
+    "name-value pairs as the event's attributes: value-pairs' scope(), key(), exclude(), pair(), rekey(), NAME(VALUE)" },
+  { "timeout", SL_DURATION (RiemannDestination, timeout_ms), "0",
+    "how long a send or an answer may take, a bare number in seconds; 0: no limit" },
+  { "tls", SL_BLOCK (RiemannDestination, tls_node), NULL, "ca-file(), cert-file(), key-file() for type(tls)" },
+  { "batch-lines", SL_INT (RiemannDestination, batch_lines), "0",
+    "most events in one message to the server, each confirmed by its answer; 0 or 1: one at a time",
+    SL_RANGE_NON_NEGATIVE },
+  { "retries", SL_INT (RiemannDestination, retries), "3",
+    "how many times events the server answered with an error are sent, before they are dropped and counted",
+    SL_RANGE_POSITIVE },
+  { NULL }
+};
+
+static gboolean
+is_number (const gchar *text, gdouble *value)
+{
+  gchar *end = NULL;
+  errno = 0;
+  *value = g_ascii_strtod (text, &end);
+  return *text && end && !*end && errno == 0;
+}
+
+/* A literal metric() or ttl() that could never be sent is refused now,
+ * rather than dropping every message. */
+static gboolean
+check_literal_number (RiemannDestination *self, SlTemplate *t, const gchar *option, gboolean non_negative,
+                      GError **error)
+{
+  gdouble value;
+  if (!t || !sl_template_is_literal (t) || !*sl_template_text (t))
+    return TRUE;
+  if (is_number (sl_template_text (t), &value) && (!non_negative || value >= 0))
+    return TRUE;
+  sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (self->base.options, option),
+                    non_negative ? _("riemann() %s() must be a number of seconds from 0, not '%s'")
+                                 : _("riemann() %s() must be a number, not '%s'"),
+                    option, sl_template_text (t));
+  return FALSE;
+}
+
+static gboolean
+read_event_time (RiemannDestination *self, GError **error)
+{
+  GPtrArray *spec = self->event_time_spec;
+  const gchar *text = spec && spec->len ? g_ptr_array_index (spec, 0) : "${UNIXTIME}";
+  const gchar *unit = spec && spec->len > 1 ? g_ptr_array_index (spec, 1) : "seconds";
+  SlCfgPos pos = sl_options_pos (self->base.options, "event-time");
+  if (spec && spec->len > 2)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("riemann() event-time() takes a template and a unit"));
+      return FALSE;
+    }
+  if (g_str_equal (unit, "seconds"))
+    self->event_time_unit = RIEMANN_EVENT_FIELD_TIME;
+  else if (g_str_equal (unit, "microseconds"))
+    self->event_time_unit = RIEMANN_EVENT_FIELD_TIME_MICROS;
+  else
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos,
+                        _("riemann() event-time()'s unit is seconds or microseconds, not '%s'"), unit);
+      return FALSE;
+    }
+  GError *template_error = NULL;
+  self->event_time = sl_template_compile (text, &template_error);
+  if (!self->event_time)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("riemann() event-time(): %s"), template_error->message);
+      g_error_free (template_error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+read_block (const SlCfgNode *node, const gchar *owner, const SlOptionSpec *table, SlOptions **options,
+            RiemannTls *into, GError **error)
+{
+  if (!node)
+    return TRUE;
+  const SlOptionSpec *const tables[] = { table, NULL };
+  *options = sl_options_new (owner, tables, NULL, node, NULL, error);
+  return *options && sl_options_bind (*options, table, into, NULL, error);
+}
+
+static gboolean
+riemann_init (SlDriver *d, GError **error)
+{
+  RiemannDestination *self = (RiemannDestination *) d;
+  if (!check_literal_number (self, self->metric, "metric", FALSE, error)
+      || !check_literal_number (self, self->ttl, "ttl", TRUE, error) || !read_event_time (self, error))
+    return FALSE;
+  if (self->attributes_node && !(self->attributes = riemann_attributes_compile (self->attributes_node, error)))
+    return FALSE;
+  self->type.type = RIEMANN_CLIENT_TCP;
+  if (!read_block (self->type_node, "riemann() type()", type_options, &self->type_options, &self->type, error)
+      || !read_block (self->tls_node, "riemann() tls()", tls_options, &self->tls_options, &self->tls, error))
+    return FALSE;
+  self->scratch = g_string_sized_new (256);
+  self->env = sl_driver_template_env (d);
+  self->conversion_errors = sl_stats_counter ("destination", d->id, d->klass->name, "conversion_errors");
+  self->refused = sl_stats_counter ("destination", d->id, d->klass->name, "refused");
+  return TRUE;
+}
+
+static void
+riemann_close (SlDriver *d)
+{
+  RiemannDestination *self = (RiemannDestination *) d;
+  if (!self->client)
+    return;
+  riemann_client_disconnect (self->client);
+  riemann_client_free (self->client);
+  self->client = NULL;
+}
+
+static gboolean
+riemann_open (SlDriver *d, GError **error)
+{
+  RiemannDestination *self = (RiemannDestination *) d;
+  if (self->type.type == RIEMANN_CLIENT_TLS)
+    self->client = riemann_client_create (RIEMANN_CLIENT_TLS, self->server, self->port,
+                                          RIEMANN_CLIENT_OPTION_TLS_CA_FILE,
+                                          self->tls.ca_file ? self->tls.ca_file : self->type.ca_file,
+                                          RIEMANN_CLIENT_OPTION_TLS_CERT_FILE,
+                                          self->tls.cert_file ? self->tls.cert_file : self->type.cert_file,
+                                          RIEMANN_CLIENT_OPTION_TLS_KEY_FILE,
+                                          self->tls.key_file ? self->tls.key_file : self->type.key_file,
+                                          RIEMANN_CLIENT_OPTION_NONE);
+  else
+    self->client = riemann_client_create (self->type.type, self->server, self->port, RIEMANN_CLIENT_OPTION_NONE);
+  if (!self->client)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot connect to riemann at %s:%d: %s"),
+                   self->server, self->port, g_strerror (errno));
+      return FALSE;
+    }
+  if (self->timeout_ms > 0)
+    {
+      struct timeval timeout = { self->timeout_ms / 1000, (self->timeout_ms % 1000) * 1000 };
+      riemann_client_set_timeout (self->client, &timeout);
+    }
+  return TRUE;
+}
+
+static const gchar *
+render (RiemannDestination *self, SlTemplate *t, const SlMessage *msg)
+{
+  g_string_truncate (self->scratch, 0);
+  sl_template_append (t, msg, self->env, self->scratch);
+  return self->scratch->str;
+}
+
+static void
+add_tags (RiemannDestination *self, riemann_event_t *event, const SlMessage *msg)
+{
+  if (self->tags)
+    {
+      for (guint i = 0; i < self->tags->len; i++)
+        riemann_event_tag_add (event, g_ptr_array_index (self->tags, i));
+      return;
+    }
+  g_string_truncate (self->scratch, 0);
+  if (!sl_message_append_tags (msg, self->scratch))
+    return;
+  gchar **names = g_strsplit (self->scratch->str, ",", -1);
+  for (guint i = 0; names[i]; i++)
+    riemann_event_tag_add (event, names[i]);
+  g_strfreev (names);
+}
+
+/* The time as a whole number; a fraction (frac-digits()) is cut off, as
+ * syslog-ng does, and anything else leaves the field out. */
+static void
+add_time (RiemannDestination *self, riemann_event_t *event, const SlMessage *msg)
+{
+  const gchar *text = render (self, self->event_time, msg);
+  gchar *end = NULL;
+  gint64 whole = g_ascii_strtoll (text, &end, 10);
+  gdouble value;
+  if (*text && *end && is_number (text, &value))
+    whole = (gint64) value;
+  else if (!*text || *end)
+    return;
+  riemann_event_set (event, self->event_time_unit, whole, RIEMANN_EVENT_FIELD_NONE);
+}
+
+/* metric() and ttl(): empty leaves the field out, a number sets it,
+ * anything else fails the message. */
+static gboolean
+add_number (RiemannDestination *self, riemann_event_t *event, const SlMessage *msg, SlTemplate *t,
+            riemann_event_field_t field)
+{
+  if (!t)
+    return TRUE;
+  const gchar *text = render (self, t, msg);
+  gdouble value;
+  if (!*text)
+    return TRUE;
+  if (!is_number (text, &value))
+    return FALSE;
+  riemann_event_set (event, field, value, RIEMANN_EVENT_FIELD_NONE);
+  return TRUE;
+}
+
+static riemann_event_t *
+make_event (RiemannDestination *self, const SlMessage *msg)
+{
+  static const riemann_event_field_t string_fields[N_STRING_FIELDS] = {
+    [FIELD_HOST] = RIEMANN_EVENT_FIELD_HOST, [FIELD_SERVICE] = RIEMANN_EVENT_FIELD_SERVICE,
+    [FIELD_DESCRIPTION] = RIEMANN_EVENT_FIELD_DESCRIPTION, [FIELD_STATE] = RIEMANN_EVENT_FIELD_STATE,
+  };
+  riemann_event_t *event = riemann_event_new ();
+  if (!add_number (self, event, msg, self->metric, RIEMANN_EVENT_FIELD_METRIC_D)
+      || !add_number (self, event, msg, self->ttl, RIEMANN_EVENT_FIELD_TTL))
+    {
+      sl_counter_add (self->conversion_errors, 1);
+      if (sl_counter_get (self->conversion_errors) % 1000 == 1)
+        sl_log (SL_LOG_ERROR, _("%s: metric() or ttl() is not a number, the message is dropped (logged the first "
+                                "time and then once per 1000); value='%s'"), self->base.id, self->scratch->str);
+      riemann_event_free (event);
+      return NULL;
+    }
+  for (guint i = 0; i < N_STRING_FIELDS; i++)
+    if (self->strings[i] && *render (self, self->strings[i], msg))
+      riemann_event_set (event, string_fields[i], self->scratch->str, RIEMANN_EVENT_FIELD_NONE);
+  add_time (self, event, msg);
+  add_tags (self, event, msg);
+  if (self->attributes)
+    {
+      render (self, self->attributes, msg);
+      riemann_attributes_add (event, self->scratch->str, self->scratch->len);
+    }
+  return event;
+}
+
+typedef enum { SENT, REFUSED, LOST } Outcome;
+
+/* Sends events[0..n) in one Msg (which takes them) and waits for the answer. */
+static Outcome
+communicate (RiemannDestination *self, riemann_event_t **events, guint n, guint waiting)
+{
+  riemann_message_t *message = riemann_message_new ();
+  riemann_message_set_events_n (message, n, events);
+  errno = 0;
+  riemann_message_t *reply = riemann_communicate (self->client, message);
+  if (!reply)
+    {
+      if (!self->failing)
+        sl_log (SL_LOG_WARNING, _("%s: the connection to riemann failed; error='%s', waiting='%u'"),
+                self->base.id, g_strerror (errno ? errno : EPIPE), waiting);
+      self->failing = TRUE;
+      return LOST;
+    }
+  gboolean ok = !reply->error && (!reply->has_ok || reply->ok);
+  if (!ok)
+    sl_log (SL_LOG_WARNING, _("%s: riemann answered the events with an error; error='%s', attempt='%d', retries='%d'"),
+            self->base.id, reply->error ? reply->error : "", self->refusals + 1, self->retries);
+  riemann_message_free (reply);
+  return ok ? SENT : REFUSED;
+}
+
+static SlWriteResult
+riemann_write (SlDriver *d, SlWriteBatch *batch)
+{
+  RiemannDestination *self = (RiemannDestination *) d;
+  guint per_message = MAX (1, self->batch_lines);
+  while (batch->done < batch->n)
+    {
+      guint k = MIN (batch->n - batch->done, per_message);
+      /* the library frees the array with the Msg */
+      riemann_event_t **events = malloc (k * sizeof *events);
+      guint n = 0;
+      while (n < k)
+        {
+          riemann_event_t *event = make_event (self, batch->msgs[batch->done + n]);
+          if (event)
+            events[n++] = event;
+          else if (n == 0)
+            {
+              batch->done++;
+              batch->dropped++;
+              if (--k == 0)
+                break;
+            }
+          else
+            break;
+        }
+      if (n == 0)
+        {
+          free (events);
+          continue;
+        }
+      Outcome outcome = communicate (self, events, n, batch->n - batch->done);
+      if (outcome == LOST)
+        return SL_WRITE_NOT_CONNECTED;
+      /* as syslog-ng: events refused retries() times are dropped */
+      if (outcome == REFUSED && ++self->refusals < self->retries)
+        {
+          self->failing = TRUE;
+          return SL_WRITE_RETRY;
+        }
+      if (outcome == REFUSED)
+        {
+          sl_counter_add (self->refused, n);
+          batch->dropped += n;
+        }
+      self->refusals = 0;
+      batch->done += n;
+    }
+  if (self->failing)
+    sl_log (SL_LOG_NOTICE, _("%s: riemann takes events again"), d->id);
+  self->failing = FALSE;
+  return SL_WRITE_OK;
+}
+
+static void
+riemann_free (SlDriver *d)
+{
+  RiemannDestination *self = (RiemannDestination *) d;
+  riemann_close (d);
+  if (self->event_time)
+    sl_template_unref (self->event_time);
+  if (self->attributes)
+    sl_template_unref (self->attributes);
+  if (self->type_options)
+    sl_options_free (self->type_options);
+  if (self->tls_options)
+    sl_options_free (self->tls_options);
+  if (self->scratch)
+    g_string_free (self->scratch, TRUE);
+}
+
+static const SlDestinationOps riemann_ops = {
+  .open = riemann_open,
+  .write = riemann_write,
+  .close = riemann_close,
+};
+
+static const SlDriverClass riemann_class = {
+  .kind = SL_DRIVER_DESTINATION,
+  .name = "riemann",
+  .summary = "each message as a Riemann event (host, service, state, metric, tags, attributes), confirmed by "
+             "the server's answer",
+  .options = riemann_options,
+  .capabilities = SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER | SL_CAP_BATCHES,
+  .instance_size = sizeof (RiemannDestination),
+  .init = riemann_init,
+  .free = riemann_free,
+  .ops.destination = &riemann_ops,
+};
+
+G_MODULE_EXPORT const SlModule sl_module = {
+  .abi_version = SL_ABI_VERSION,
+  .name = "riemann",
+  .drivers = (const SlDriverClass *const[]) { &riemann_class, NULL },
+};
