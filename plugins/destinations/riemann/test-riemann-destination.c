@@ -673,13 +673,8 @@ expect_refused (SlTestEnv *env, const gchar *driver, const gchar *needle)
 {
   g_autofree gchar *text = g_strdup_printf ("@version: 4.0\nsource s { stdin(); };\n"
                                             "destination d { %s };\nlog { source(s); destination(d); };\n", driver);
-  const gchar *module_path = sl_test_module_path ();
-  if (!module_path || !sl_test_write_config (env, text, NULL))
-    return;
-  g_autofree gchar *err = NULL;
-  g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, &err, "-s", "-f", env->config, "--module-path",
-                                      module_path, NULL), ==, 1);
-  if (!strstr (err, needle))
+  g_autofree gchar *err = sl_test_refused_config (env, text, NULL);
+  if (err && !strstr (err, needle))
     g_test_fail_printf ("expected '%s' in:\n%s", needle, err);
 }
 
@@ -724,7 +719,7 @@ main (int argc, char **argv)
     }
   rx.udp_reader = g_thread_new ("riemann-udp", udp_loop, NULL);
   rx.tls_fd = -1;
-  rx.dir = g_dir_make_tmp ("sluice-riemann-XXXXXX", NULL);
+  rx.dir = sl_test_peer_dir ("riemann");
   if (!rx.dir || !receiver_tls_setup ())
     g_printerr ("no TLS receiver: the TLS test is skipped\n");
   SL_TEST_ADD ("/riemann/same-as-syslog-ng", test_same_as_syslog_ng);
@@ -754,13 +749,9 @@ main (int argc, char **argv)
     }
   if (rx.tls)
     SSL_CTX_free (rx.tls);
-  if (rx.dir)
-    {
-      g_autofree gchar *rm = g_strdup_printf ("rm -rf '%s'", rx.dir);
-      if (system (rm) != 0)
-        status = 1;
-      g_free (rx.dir);
-    }
+  if (!sl_test_peer_stop (0, rx.dir))
+    status = 1;
+  g_free (rx.dir);
   if (rx.listen_fd >= 0)
     close (rx.listen_fd);
   g_ptr_array_free (rx.events, TRUE);
