@@ -292,3 +292,18 @@ rabbit_peer_joined (GPtrArray *messages)
     g_string_append (out, g_ptr_array_index (messages, i));
   return g_string_free (out, FALSE);
 }
+
+/* The first line where sluiced's messages and syslog-ng's differ, so
+ * that a failure need not be read in two long strings. */
+void
+rabbit_peer_show_difference (const gchar *sl, const gchar *ng)
+{
+  g_auto (GStrv) a = g_strsplit (sl ? sl : "", "\n", -1);
+  g_auto (GStrv) b = g_strsplit (ng ? ng : "", "\n", -1);
+  for (guint i = 0; a[i] || b[i]; i++)
+    if (!a[i] || !b[i] || strcmp (a[i], b[i]) != 0)
+      {
+        g_test_message ("line %u: sluiced '%s', syslog-ng '%s'", i + 1, a[i] ? a[i] : "(end)", b[i] ? b[i] : "(end)");
+        return;
+      }
+}

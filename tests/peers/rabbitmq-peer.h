@@ -44,6 +44,8 @@ gboolean   rabbit_peer_wait_count  (const RabbitPeer *peer, const gchar *queue, 
 GPtrArray *rabbit_peer_consume     (const RabbitPeer *peer, const gchar *queue, guint n);
 /* The descriptions one after the other. */
 gchar     *rabbit_peer_joined      (GPtrArray *messages);
+/* A test message with the first line where sl and ng differ. */
+void       rabbit_peer_show_difference (const gchar *sl, const gchar *ng);
 
 G_END_DECLS
 

@@ -28,21 +28,6 @@ static const gchar side_by_side_config[] =
   "                             exchange(\"@NAME@-@TAG@-default\") exchange-declare(yes)); };\n"
   "log { source(s); destination(d); destination(d_default); flags(flow-control); };\n";
 
-/* The first line where sluiced's messages and syslog-ng's differ, so
- * that a failure need not be read in two long strings. */
-static void
-show_difference (const gchar *sl, const gchar *ng)
-{
-  g_auto (GStrv) a = g_strsplit (sl ? sl : "", "\n", -1);
-  g_auto (GStrv) b = g_strsplit (ng ? ng : "", "\n", -1);
-  for (guint i = 0; a[i] || b[i]; i++)
-    if (!a[i] || !b[i] || strcmp (a[i], b[i]) != 0)
-      {
-        g_test_message ("line %u: sluiced '%s', syslog-ng '%s'", i + 1, a[i] ? a[i] : "(end)", b[i] ? b[i] : "(end)");
-        return;
-      }
-}
-
 /* The same messages through syslog-ng's amqp() and sluiced's: a topic
  * exchange with templated routing keys, a body, value-pairs() with a
  * scope, keys, a pair and an exclude; and one amqp() with every default
@@ -91,7 +76,7 @@ test_same_as_syslog_ng (SlTestEnv *env, gconstpointer data)
       GPtrArray *sl = rabbit_peer_consume (&broker, queues[q][0], n + 1), *ng_messages = rabbit_peer_consume (&broker, queues[q][1], n + 1);
       g_autofree gchar *sl_text = sl ? rabbit_peer_joined (sl) : NULL;
       g_autofree gchar *ng_text = ng_messages ? rabbit_peer_joined (ng_messages) : NULL;
-      show_difference (sl_text, ng_text);
+      rabbit_peer_show_difference (sl_text, ng_text);
       g_assert_cmpstr (sl_text, ==, ng_text);
       if (q == 0)
         {
