@@ -5,6 +5,7 @@
 #include <amqp.h>
 #include <amqp_framing.h>
 #include <amqp_tcp_socket.h>
+#include <glib/gstdio.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <string.h>
@@ -34,6 +35,15 @@ rabbit_peer_start (RabbitPeer *peer, guint limit_ms)
       peer->stomp_port = sl_test_free_port (SOCK_STREAM);
       peer->dist_port = sl_test_free_port (SOCK_STREAM);
       peer->epmd_port = sl_test_free_port (SOCK_STREAM);
+      peer->tls_port = sl_test_free_port (SOCK_STREAM);
+      g_autofree gchar *tls_dir = g_build_filename (peer->dir, "tls", NULL);
+      g_autofree gchar *key = g_build_filename (tls_dir, "key.pem", NULL);
+      peer->tls_cert = g_build_filename (tls_dir, "cert.pem", NULL);
+      const gchar *openssl[] = { "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key,
+                                 "-out", peer->tls_cert, "-days", "2", "-subj", "/CN=localhost",
+                                 "-addext", "subjectAltName=DNS:localhost", NULL };
+      if (g_mkdir (tls_dir, 0700) != 0 || sl_test_run_argv (openssl, NULL, NULL) != 0)
+        return FALSE;
       g_autofree gchar *epmd_port = g_strdup_printf ("%u", peer->epmd_port);
       g_autofree gchar *epmd_err = g_build_filename (peer->dir, "epmd.stderr", NULL);
       const gchar *epmd[] = { "epmd", "-port", epmd_port, "-address", "127.0.0.1", NULL };
@@ -46,8 +56,9 @@ rabbit_peer_start (RabbitPeer *peer, guint limit_ms)
   g_autofree gchar *stomp = g_strdup_printf ("%u", peer->stomp_port);
   g_autofree gchar *dist = g_strdup_printf ("%u", peer->dist_port);
   g_autofree gchar *epmd = g_strdup_printf ("%u", peer->epmd_port);
+  g_autofree gchar *tls = g_strdup_printf ("%u", peer->tls_port);
   g_autofree gchar *err = g_build_filename (peer->dir, "rabbitmq.stderr", NULL);
-  const gchar *argv[] = { script, peer->dir, amqp, stomp, dist, epmd, NULL };
+  const gchar *argv[] = { script, peer->dir, amqp, stomp, dist, epmd, tls, NULL };
   gint64 start = g_get_monotonic_time ();
   peer->pid = sl_test_spawn_argv (argv, err);
   if (!peer->pid)
@@ -57,7 +68,7 @@ rabbit_peer_start (RabbitPeer *peer, guint limit_ms)
       if (sl_test_child_exited (peer->pid, NULL))
         break;
       /* the STOMP listener opens after the AMQP one, at the end of boot */
-      if (port_open (peer->amqp_port) && port_open (peer->stomp_port))
+      if (port_open (peer->amqp_port) && port_open (peer->stomp_port) && port_open (peer->tls_port))
         {
           g_test_message ("rabbitmq-server answered after %.1f s",
                           (g_get_monotonic_time () - start) / 1e6);
@@ -101,6 +112,7 @@ rabbit_peer_stop (RabbitPeer *peer)
         ok = FALSE;
       g_free (peer->dir);
     }
+  g_free (peer->tls_cert);
   return ok;
 }
 

@@ -17,11 +17,13 @@ typedef struct
   guint16 stomp_port;
   guint16 dist_port;
   guint16 epmd_port;
+  guint16 tls_port;     /* AMQP over TLS, with the certificate in tls_cert */
+  gchar *tls_cert;      /* self-signed, CN and DNS name localhost */
   GPid epmd_pid;
   GPid pid;
 } RabbitPeer;
 
-/* FALSE (with a message) when the broker did not answer on both ports
+/* FALSE (with a message) when the broker did not answer on its ports
  * within limit_ms; the time it took is printed as a test message. */
 gboolean rabbit_peer_start   (RabbitPeer *peer, guint limit_ms);
 /* kill -9 of the broker's VM, waited for. */

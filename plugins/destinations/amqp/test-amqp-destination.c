@@ -151,6 +151,55 @@ test_broker_killed (SlTestEnv *env, gconstpointer data)
   g_assert_cmpuint (distinct, ==, n);
 }
 
+/* Over TLS to the broker's TLS listener, its certificate checked against
+ * ca-file() and its name (localhost): written in tls() and, as syslog-ng
+ * also takes it, in amqp() itself; a ca-file() that did not sign the
+ * broker's certificate does not connect. */
+static void
+test_tls (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *port = g_strdup_printf ("%u", broker.tls_port);
+  g_autofree gchar *queue = g_strdup_printf ("tls-%d", (gint) getpid ());
+  if (!rabbit_peer_bind_queue (&broker, queue, "amq.direct", NULL, queue))
+    return;
+  /* a certificate the broker's was not signed with */
+  g_autofree gchar *other_key = sl_test_path (env, "other-key.pem"), *other = sl_test_path (env, "other.pem");
+  const gchar *openssl[] = { "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", other_key,
+                             "-out", other, "-days", "2", "-subj", "/CN=localhost", NULL };
+  g_assert_cmpint (sl_test_run_argv (openssl, NULL, NULL), ==, 0);
+  guint16 tcp = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *tcp_text = g_strdup_printf ("%u", tcp);
+  g_assert_true (sl_test_write_config (env,
+                                       "@version: 4.0\n"
+                                       "source s { tcp(ip(\"127.0.0.1\") port(@TCP@)); };\n"
+                                       "destination d_wrong { amqp(host(\"localhost\") port(@TLS@) username(\"guest\")\n"
+                                       "    password(\"guest\") exchange(\"amq.direct\") ca-file(\"@OTHER@\")); };\n"
+                                       "destination d_block { amqp(host(\"localhost\") port(@TLS@) username(\"guest\")\n"
+                                       "    password(\"guest\") exchange(\"amq.direct\") routing-key(\"@QUEUE@\")\n"
+                                       "    body(\"block ${MSG}\") tls(ca-file(\"@CA@\") peer-verify(yes))); };\n"
+                                       "destination d_flat { amqp(host(\"localhost\") port(@TLS@) username(\"guest\")\n"
+                                       "    password(\"guest\") exchange(\"amq.direct\") routing-key(\"@QUEUE@\")\n"
+                                       "    body(\"flat ${MSG}\") ca-file(\"@CA@\")); };\n"
+                                       "log { source(s); destination(d_block); destination(d_flat); };\n"
+                                       "log { source(s); destination(d_wrong); };\n",
+                                       "TCP", tcp_text, "TLS", port, "QUEUE", queue, "CA", broker.tls_cert, "OTHER",
+                                       other, NULL));
+  if (!sl_test_daemon_start (env) || !sl_test_wait_tcp (env, tcp))
+    return;
+  g_assert_true (sl_test_tcp_send (tcp, "<13>Dec  1 10:00:00 h app: over-tls\n"));
+  if (!rabbit_peer_wait_count (&broker, queue, 2, 3 * SL_TEST_DEADLINE_MS))
+    return;
+  GPtrArray *messages = rabbit_peer_consume (&broker, queue, 2);
+  g_autofree gchar *text = messages ? rabbit_peer_joined (messages) : NULL;
+  g_assert_nonnull (strstr (text, "body=block over-tls\n"));
+  g_assert_nonnull (strstr (text, "body=flat over-tls\n"));
+  g_ptr_array_unref (messages);
+  /* the broker's certificate is not trusted: d_wrong does not connect */
+  g_assert_true (sl_test_wait_stderr (env, "cannot open destination d_wrong#0: cannot connect to AMQP broker"));
+  g_autofree gchar *err = sl_test_daemon_stderr (env);
+  g_assert_nonnull (strstr (err, "verification failed"));
+}
+
 /* auth-method(plain), the default, needs a user and a password: refused
  * at sluiced -s with the driver's position. */
 static void
@@ -198,6 +247,7 @@ main (int argc, char **argv)
     }
   SL_TEST_ADD ("/amqp/refused", test_refused);
   SL_TEST_ADD ("/amqp/same-as-syslog-ng", test_same_as_syslog_ng);
+  SL_TEST_ADD ("/amqp/tls", test_tls);
   SL_TEST_ADD ("/amqp/broker-killed", test_broker_killed);
   if (!rabbit_peer_start (&broker, 12 * SL_TEST_DEADLINE_MS))
     {
