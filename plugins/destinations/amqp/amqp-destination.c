@@ -354,7 +354,7 @@ frame_name (const amqp_frame_t *frame)
 /* Reads frames until every message of the round is acked or nacked:
  * FALSE (and the connection is broken) when the broker went away, closed
  * the channel (an exchange that does not exist), or did not answer within
- * timeout() while the daemon stops. */
+ * timeout(). */
 static gboolean
 await_confirms (AmqpDestination *self, guint64 first_tag, guint k)
 {
@@ -367,9 +367,10 @@ await_confirms (AmqpDestination *self, guint64 first_tag, guint k)
       gint status = amqp_simple_wait_frame_noblock (self->conn, &frame, &slice);
       if (status == AMQP_STATUS_TIMEOUT)
         {
-          /* a broker that is stopped (SIGSTOP) but connected holds the
-           * round: flow control waits for it, only a stop gives up */
-          if (sl_destination_stopping () && g_get_monotonic_time () > deadline)
+          /* a broker that stopped answering (SIGSTOP, a resource alarm)
+           * holds the round for timeout(), then the rest is published
+           * again on a new connection */
+          if (g_get_monotonic_time () > deadline)
             {
               self->broken = TRUE;
               return FALSE;
@@ -407,9 +408,13 @@ await_confirms (AmqpDestination *self, guint64 first_tag, guint k)
           self->broken = TRUE;
           return FALSE;
         }
+      guint before = answered;
       answered = 0;
       for (guint i = 0; i < k; i++)
         answered += self->confirmed[i] != 0;
+      /* timeout() bounds each wait, not the whole round */
+      if (answered > before)
+        deadline = g_get_monotonic_time () + self->timeout_ms * 1000;
     }
   return TRUE;
 }
