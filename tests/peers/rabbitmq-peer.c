@@ -319,3 +319,78 @@ rabbit_peer_show_difference (const gchar *sl, const gchar *ng)
         return;
       }
 }
+
+void
+rabbit_peer_test_outage (RabbitPeer *broker, guint16 tcp, const gchar *queue, guint n)
+{
+  GString *text = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (text, "<13>Dec  1 10:00:00 h app: %u\n", i);
+  SlTestSender *sender = sl_test_sender_start (sl_test_tcp_connect (tcp), text);
+  if (!rabbit_peer_wait_count (broker, queue, n / 10, 6 * SL_TEST_DEADLINE_MS))
+    {
+      sl_test_sender_finish (sender);
+      return;
+    }
+  /* stopped: no confirms or receipts come, the writer waits, then reconnects */
+  kill (broker->pid, SIGSTOP);
+  g_usleep (2 * G_USEC_PER_SEC);
+  kill (broker->pid, SIGCONT);
+  if (!rabbit_peer_wait_count (broker, queue, n / 5, 6 * SL_TEST_DEADLINE_MS))
+    {
+      sl_test_sender_finish (sender);
+      return;
+    }
+  rabbit_peer_kill (broker);
+  g_assert_true (rabbit_peer_start (broker, 12 * SL_TEST_DEADLINE_MS));
+  sl_test_sender_join (sender);
+  if (!rabbit_peer_wait_count (broker, queue, n, 12 * SL_TEST_DEADLINE_MS))
+    return;
+  GPtrArray *messages = rabbit_peer_consume (broker, queue, (guint) rabbit_peer_queue_count (broker, queue));
+  g_autofree gboolean *seen = g_new0 (gboolean, n);
+  guint distinct = 0;
+  for (guint i = 0; messages && i < messages->len; i++)
+    {
+      const gchar *body = strstr (g_ptr_array_index (messages, i), "body=");
+      guint64 v = body ? g_ascii_strtoull (body + 5, NULL, 10) : n;
+      if (v < n && !seen[v])
+        {
+          seen[v] = TRUE;
+          distinct++;
+        }
+    }
+  g_test_message ("%u messages in the queue for %u sent", messages ? messages->len : 0, n);
+  if (messages)
+    g_ptr_array_unref (messages);
+  g_assert_cmpuint (distinct, ==, n);
+}
+
+gchar *
+rabbit_peer_compare_queues (const RabbitPeer *peer, const gchar *sl_queue, const gchar *ng_queue, guint n,
+                            gchar *(*normalise) (gchar *text))
+{
+  GPtrArray *sl = rabbit_peer_consume (peer, sl_queue, n), *ng = rabbit_peer_consume (peer, ng_queue, n);
+  if (!sl || !ng)
+    {
+      g_clear_pointer (&sl, g_ptr_array_unref);
+      g_clear_pointer (&ng, g_ptr_array_unref);
+      return NULL;
+    }
+  gchar *sl_text = rabbit_peer_joined (sl), *ng_text = rabbit_peer_joined (ng);
+  g_ptr_array_unref (sl);
+  g_ptr_array_unref (ng);
+  if (normalise)
+    {
+      sl_text = normalise (sl_text);
+      ng_text = normalise (ng_text);
+    }
+  rabbit_peer_show_difference (sl_text, ng_text);
+  gboolean same = g_strcmp0 (sl_text, ng_text) == 0;
+  g_free (ng_text);
+  if (!same)
+    {
+      g_test_fail_printf ("%s and %s differ", sl_queue, ng_queue);
+      g_clear_pointer (&sl_text, g_free);
+    }
+  return sl_text;
+}

@@ -48,6 +48,17 @@ GPtrArray *rabbit_peer_consume     (const RabbitPeer *peer, const gchar *queue, 
 gchar     *rabbit_peer_joined      (GPtrArray *messages);
 /* A test message with the first line where sl and ng differ. */
 void       rabbit_peer_show_difference (const gchar *sl, const gchar *ng);
+/* Takes n messages off each queue and compares their descriptions (each
+ * passed through normalise first, when set: it takes its argument and
+ * returns a new string); sluiced's side for more checks, or NULL when
+ * they differ (the test failed, the first difference shown). */
+gchar     *rabbit_peer_compare_queues (const RabbitPeer *peer, const gchar *sl_queue, const gchar *ng_queue, guint n,
+                                       gchar *(*normalise) (gchar *text));
+/* Sends n numbered messages to sluiced's tcp() source on port tcp (its
+ * destination writes ${MSG} as the body into queue) while the broker is
+ * stopped (SIGSTOP) for 2 s, then killed -9 and started again; fails the
+ * test unless every number is in queue (at least once) afterwards. */
+void       rabbit_peer_test_outage (RabbitPeer *peer, guint16 tcp, const gchar *queue, guint n);
 
 G_END_DECLS
 

@@ -12,7 +12,6 @@
 #include "tests/functional/harness.h"
 #include "tests/peers/rabbitmq-peer.h"
 
-#include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -90,25 +89,14 @@ test_same_as_syslog_ng (SlTestEnv *env, gconstpointer data)
   sl_test_syslog_ng_stop (env, ng);
   if (!delivered)
     return;
-  const gchar *queues[][2] = { { sl_q, ng_q }, { sl_dq, ng_dq } };
-  for (guint q = 0; q < 2; q++)
-    {
-      GPtrArray *sl = rabbit_peer_consume (&broker, queues[q][0], n + 1);
-      GPtrArray *ng_messages = rabbit_peer_consume (&broker, queues[q][1], n + 1);
-      g_autofree gchar *sl_text = sl ? comparable (rabbit_peer_joined (sl)) : NULL;
-      g_autofree gchar *ng_text = ng_messages ? comparable (rabbit_peer_joined (ng_messages)) : NULL;
-      rabbit_peer_show_difference (sl_text, ng_text);
-      g_assert_cmpstr (sl_text, ==, ng_text);
-      if (q == 0)
-        {
-          g_assert_nonnull (strstr (sl_text, "body=app0[100]: message 0 with \"quotes\": and spaces\n"));
-          g_assert_nonnull (strstr (sl_text, "  fixed=x-100 (S)\n"));
-        }
-      else
-        g_assert_nonnull (strstr (sl_text, "  .SDATA.meta@1.b=two (S)\n"));
-      g_ptr_array_unref (sl);
-      g_ptr_array_unref (ng_messages);
-    }
+  g_autofree gchar *sl_text = rabbit_peer_compare_queues (&broker, sl_q, ng_q, n + 1, comparable);
+  g_autofree gchar *sl_default = rabbit_peer_compare_queues (&broker, sl_dq, ng_dq, n + 1, comparable);
+  if (!sl_text || !sl_default)
+    return;
+  g_assert_nonnull (strstr (sl_text, "body=app0[100]: message 0 with \"quotes\": and spaces\n"));
+  g_assert_nonnull (strstr (sl_text, "  fixed=x-100 (S)\n"));
+  g_assert_nonnull (strstr (sl_default, "-default type=- mode=2\n"));
+  g_assert_nonnull (strstr (sl_default, "  .SDATA.meta@1.b=two (S)\n"));
 }
 
 /* SIGSTOP of the broker for 2 s, then kill -9, while 10,000 messages flow
@@ -132,49 +120,8 @@ test_broker_killed (SlTestEnv *env, gconstpointer data)
                                        "                      time-reopen(1) log-fifo-size(1000)); };\n"
                                        "log { source(s); destination(d); flags(flow-control); };\n",
                                        "TCP", tcp_text, "STOMP", port, "QUEUE", queue, NULL));
-  if (!sl_test_daemon_start (env) || !sl_test_wait_tcp (env, tcp))
-    return;
-  const guint n = 10000;
-  GString *text = g_string_new (NULL);
-  for (guint i = 0; i < n; i++)
-    g_string_append_printf (text, "<13>Dec  1 10:00:00 h app: %u\n", i);
-  SlTestSender *sender = sl_test_sender_start (sl_test_tcp_connect (tcp), text);
-  if (!rabbit_peer_wait_count (&broker, queue, n / 10, 6 * SL_TEST_DEADLINE_MS))
-    {
-      sl_test_sender_finish (sender);
-      return;
-    }
-  /* stopped: no confirms come, the writer waits and then reconnects */
-  kill (broker.pid, SIGSTOP);
-  g_usleep (2 * G_USEC_PER_SEC);
-  kill (broker.pid, SIGCONT);
-  if (!rabbit_peer_wait_count (&broker, queue, n / 5, 6 * SL_TEST_DEADLINE_MS))
-    {
-      sl_test_sender_finish (sender);
-      return;
-    }
-  rabbit_peer_kill (&broker);
-  g_assert_true (rabbit_peer_start (&broker, 12 * SL_TEST_DEADLINE_MS));
-  sl_test_sender_join (sender);
-  if (!rabbit_peer_wait_count (&broker, queue, n, 12 * SL_TEST_DEADLINE_MS))
-    return;
-  GPtrArray *messages = rabbit_peer_consume (&broker, queue, (guint) rabbit_peer_queue_count (&broker, queue));
-  g_autofree gboolean *seen = g_new0 (gboolean, n);
-  guint distinct = 0;
-  for (guint i = 0; messages && i < messages->len; i++)
-    {
-      const gchar *body = strstr (g_ptr_array_index (messages, i), "body=");
-      guint64 v = body ? g_ascii_strtoull (body + 5, NULL, 10) : n;
-      if (v < n && !seen[v])
-        {
-          seen[v] = TRUE;
-          distinct++;
-        }
-    }
-  g_test_message ("%u messages in the queue for %u sent", messages ? messages->len : 0, n);
-  if (messages)
-    g_ptr_array_unref (messages);
-  g_assert_cmpuint (distinct, ==, n);
+  if (sl_test_daemon_start (env) && sl_test_wait_tcp (env, tcp))
+    rabbit_peer_test_outage (&broker, tcp, queue, 10000);
 }
 
 static void
