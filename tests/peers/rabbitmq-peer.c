@@ -12,10 +12,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-/* Whether something listens on port; quiet, unlike sl_test_tcp_connect(),
- * which fails the test when nothing does. */
-static gboolean
-port_open (guint16 port)
+gboolean
+rabbit_peer_port_open (guint16 port)
 {
   gint fd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons (port), .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
@@ -68,7 +66,8 @@ rabbit_peer_start (RabbitPeer *peer, guint limit_ms)
       if (sl_test_child_exited (peer->pid, NULL))
         break;
       /* the STOMP listener opens after the AMQP one, at the end of boot */
-      if (port_open (peer->amqp_port) && port_open (peer->stomp_port) && port_open (peer->tls_port))
+      if (rabbit_peer_port_open (peer->amqp_port) && rabbit_peer_port_open (peer->stomp_port)
+          && rabbit_peer_port_open (peer->tls_port))
         {
           g_test_message ("rabbitmq-server answered after %.1f s",
                           (g_get_monotonic_time () - start) / 1e6);

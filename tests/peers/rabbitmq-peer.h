@@ -26,6 +26,9 @@ typedef struct
 /* FALSE (with a message) when the broker did not answer on its ports
  * within limit_ms; the time it took is printed as a test message. */
 gboolean rabbit_peer_start   (RabbitPeer *peer, guint limit_ms);
+/* Whether something listens on 127.0.0.1:port; quiet, unlike
+ * sl_test_tcp_connect(), which fails the test when nothing does. */
+gboolean rabbit_peer_port_open (guint16 port);
 /* kill -9 of the broker's VM, waited for. */
 void     rabbit_peer_kill    (RabbitPeer *peer);
 /* Stops the broker and epmd by pid and removes the folder: FALSE when
