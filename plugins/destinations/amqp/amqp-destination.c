@@ -6,10 +6,11 @@
  * (rabbitmq-c, Debian's librabbitmq-dev), the client syslog-ng's module is
  * built on. Unlike syslog-ng, which counts a message sent once it is
  * written to the socket, the channel is in publisher-confirm mode
- * (confirm.select): up to batch-lines() messages are published, then the
- * broker's basic.ack for each is awaited, and only what it confirmed is
- * done. A broker that dies mid-batch loses nothing: the unconfirmed rest
- * is published again on the next connection (at-least-once). */
+ * (confirm.select): up to batch-lines() published messages await the
+ * broker's basic.ack at a time, the next published as acks come, and only
+ * what it confirmed is done. A broker that dies mid-batch loses nothing:
+ * the unconfirmed rest is published again on the next connection
+ * (at-least-once). */
 #include "plugins/destinations/amqp/vp-headers.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -72,7 +73,8 @@ typedef struct
   GString *body_buf;
   GStringChunk *header_text;
   GArray *headers;            /* amqp_table_entry_t */
-  guint8 *confirmed;          /* per message of a round: 1 acked, 2 nacked */
+  guint8 *confirmed;          /* per message of a write: 1 acked, 2 nacked */
+  guint confirmed_size;
 } AmqpDestination;
 
 static const SlOptionWord auth_words[] = {
@@ -121,7 +123,7 @@ static const SlOptionSpec amqp_options[] = {
     "the pairs sent as the message's headers: scope(), key(), exclude(), pair(), rekey(); "
     "default scope(selected-macros nv-pairs sdata)" },
   { "batch-lines", SL_INT (AmqpDestination, batch_lines), "100",
-    "most messages published before their confirms are awaited", SL_RANGE_POSITIVE },
+    "most messages awaiting the broker's confirm at once, the next published as confirms come", SL_RANGE_POSITIVE },
   { "timeout", SL_DURATION (AmqpDestination, timeout_ms), "10",
     "how long connecting, logging in and each confirm may take; a bare number is seconds" },
   { "tls", SL_BLOCK (AmqpDestination, tls_node), NULL, "ca-file(), cert-file(), key-file(), peer-verify()" },
@@ -160,7 +162,6 @@ amqp_init (SlDriver *d, GError **error)
   self->body_buf = g_string_sized_new (1024);
   self->header_text = g_string_chunk_new (4096);
   self->headers = g_array_new (FALSE, FALSE, sizeof (amqp_table_entry_t));
-  self->confirmed = g_new0 (guint8, self->batch_lines);
   return TRUE;
 }
 
@@ -332,8 +333,8 @@ publish (AmqpDestination *self, const SlMessage *msg)
   return amqp_basic_publish (self->conn, 1, amqp_cstring_bytes (self->exchange), key, 0, 0, &props, body);
 }
 
-/* Marks the round's messages that a basic.ack or basic.nack speaks of;
- * first_tag is the delivery tag of the round's first message. */
+/* Marks the messages that a basic.ack or basic.nack speaks of; first_tag
+ * is the delivery tag of the write's first message, k how many it sent. */
 static void
 mark (AmqpDestination *self, guint64 first_tag, guint k, guint64 tag, gboolean multiple, guint8 how)
 {
@@ -351,115 +352,119 @@ frame_name (const amqp_frame_t *frame)
   return "connection.close";
 }
 
-/* Reads frames until every message of the round is acked or nacked:
- * FALSE (and the connection is broken) when the broker went away, closed
- * the channel (an exchange that does not exist), or did not answer within
- * timeout(). */
+/* Reads the next frame, waiting up to 200 ms, and marks what a basic.ack
+ * or basic.nack in it confirms of the k messages published since
+ * first_tag (*progress: something was). FALSE (and the connection is
+ * broken) when the broker went away or closed the channel (an exchange
+ * that does not exist). */
 static gboolean
-await_confirms (AmqpDestination *self, guint64 first_tag, guint k)
+read_confirms (AmqpDestination *self, guint64 first_tag, guint k, gboolean *progress)
 {
-  guint answered = 0;
-  gint64 deadline = g_get_monotonic_time () + self->timeout_ms * 1000;
-  while (answered < k)
+  struct timeval slice = { 0, 200 * 1000 };
+  amqp_frame_t frame;
+  *progress = FALSE;
+  gint status = amqp_simple_wait_frame_noblock (self->conn, &frame, &slice);
+  if (status == AMQP_STATUS_TIMEOUT)
+    return TRUE;
+  if (status != AMQP_STATUS_OK)
     {
-      struct timeval slice = { 0, 200 * 1000 };
-      amqp_frame_t frame;
-      gint status = amqp_simple_wait_frame_noblock (self->conn, &frame, &slice);
-      if (status == AMQP_STATUS_TIMEOUT)
-        {
-          /* a broker that stopped answering (SIGSTOP, a resource alarm)
-           * holds the round for timeout(), then the rest is published
-           * again on a new connection */
-          if (g_get_monotonic_time () > deadline)
-            {
-              self->broken = TRUE;
-              return FALSE;
-            }
-          continue;
-        }
-      if (status != AMQP_STATUS_OK)
-        {
-          if (!self->failing)
-            sl_log (SL_LOG_WARNING, _("%s: the connection to the AMQP broker failed; error='%s'"), self->base.id,
-                    amqp_error_string2 (status));
-          self->broken = TRUE;
-          return FALSE;
-        }
-      if (frame.frame_type != AMQP_FRAME_METHOD)
-        continue;
-      amqp_method_number_t id = frame.payload.method.id;
-      if (id == AMQP_BASIC_ACK_METHOD)
-        {
-          const amqp_basic_ack_t *ack = frame.payload.method.decoded;
-          mark (self, first_tag, k, ack->delivery_tag, ack->multiple, 1);
-        }
-      else if (id == AMQP_BASIC_NACK_METHOD)
-        {
-          const amqp_basic_nack_t *nack = frame.payload.method.decoded;
-          mark (self, first_tag, k, nack->delivery_tag, nack->multiple, 2);
-        }
-      else if (id == AMQP_CHANNEL_CLOSE_METHOD || id == AMQP_CONNECTION_CLOSE_METHOD)
-        {
-          const amqp_channel_close_t *close = frame.payload.method.decoded;
-          if (!self->failing)
-            sl_log (SL_LOG_WARNING, _("%s: the AMQP broker closed the %s; code='%u', text='%.*s'"), self->base.id,
-                    frame_name (&frame), close->reply_code, (gint) close->reply_text.len,
-                    (const gchar *) close->reply_text.bytes);
-          self->broken = TRUE;
-          return FALSE;
-        }
-      guint before = answered;
-      answered = 0;
-      for (guint i = 0; i < k; i++)
-        answered += self->confirmed[i] != 0;
-      /* timeout() bounds each wait, not the whole round */
-      if (answered > before)
-        deadline = g_get_monotonic_time () + self->timeout_ms * 1000;
+      if (!self->failing)
+        sl_log (SL_LOG_WARNING, _("%s: the connection to the AMQP broker failed; error='%s'"), self->base.id,
+                amqp_error_string2 (status));
+      self->broken = TRUE;
+      return FALSE;
+    }
+  if (frame.frame_type != AMQP_FRAME_METHOD)
+    return TRUE;
+  amqp_method_number_t id = frame.payload.method.id;
+  if (id == AMQP_BASIC_ACK_METHOD)
+    {
+      const amqp_basic_ack_t *ack = frame.payload.method.decoded;
+      mark (self, first_tag, k, ack->delivery_tag, ack->multiple, 1);
+      *progress = TRUE;
+    }
+  else if (id == AMQP_BASIC_NACK_METHOD)
+    {
+      const amqp_basic_nack_t *nack = frame.payload.method.decoded;
+      mark (self, first_tag, k, nack->delivery_tag, nack->multiple, 2);
+      *progress = TRUE;
+    }
+  else if (id == AMQP_CHANNEL_CLOSE_METHOD || id == AMQP_CONNECTION_CLOSE_METHOD)
+    {
+      const amqp_channel_close_t *close = frame.payload.method.decoded;
+      if (!self->failing)
+        sl_log (SL_LOG_WARNING, _("%s: the AMQP broker closed the %s; code='%u', text='%.*s'"), self->base.id,
+                frame_name (&frame), close->reply_code, (gint) close->reply_text.len,
+                (const gchar *) close->reply_text.bytes);
+      self->broken = TRUE;
+      return FALSE;
     }
   return TRUE;
 }
 
+static SlWriteResult
+lost (AmqpDestination *self)
+{
+  self->failing = TRUE;
+  self->broken = TRUE;
+  return SL_WRITE_NOT_CONNECTED;
+}
+
+/* A sliding window: up to batch-lines() messages await their confirms
+ * while the next are published; a message is done once it and every one
+ * before it were acked. */
 static SlWriteResult
 amqp_write (SlDriver *d, SlWriteBatch *batch)
 {
   AmqpDestination *self = (AmqpDestination *) d;
   if (self->broken)
     return SL_WRITE_NOT_CONNECTED;
-  while (batch->done < batch->n)
+  guint first = batch->done, n = batch->n - first;
+  if (n > self->confirmed_size)
     {
-      guint first = batch->done;
-      guint k = MIN (batch->n - first, (guint) self->batch_lines);
-      guint64 first_tag = self->published + 1;
-      memset (self->confirmed, 0, k);
-      for (guint i = 0; i < k; i++)
+      self->confirmed = g_renew (guint8, self->confirmed, n);
+      self->confirmed_size = n;
+    }
+  memset (self->confirmed, 0, n);
+  guint64 first_tag = self->published + 1;
+  guint sent = 0, acked = 0;
+  gint64 deadline = g_get_monotonic_time () + self->timeout_ms * 1000;
+  while (acked < n)
+    {
+      for (; sent < n && sent - acked < (guint) self->batch_lines; sent++)
         {
-          gint status = publish (self, batch->msgs[first + i]);
+          gint status = publish (self, batch->msgs[first + sent]);
           if (status != AMQP_STATUS_OK)
             {
               if (!self->failing)
                 sl_log (SL_LOG_WARNING, _("%s: publishing to the AMQP broker failed; error='%s', waiting='%u'"),
-                        d->id, amqp_error_string2 (status), batch->n - batch->done);
-              self->failing = TRUE;
-              self->broken = TRUE;
-              return SL_WRITE_NOT_CONNECTED;
+                        d->id, amqp_error_string2 (status), n - acked);
+              return lost (self);
             }
           self->published++;
         }
-      gboolean answered = await_confirms (self, first_tag, k);
-      guint acked = 0;
-      while (acked < k && self->confirmed[acked] == 1)
-        acked++;
-      batch->done += acked;
-      if (!answered)
+      gboolean progress;
+      if (!read_confirms (self, first_tag, sent, &progress))
+        return lost (self);
+      /* timeout() bounds each wait: a broker that stopped answering
+       * (SIGSTOP, a resource alarm) is left, and the rest published again
+       * on a new connection */
+      if (progress)
+        deadline = g_get_monotonic_time () + self->timeout_ms * 1000;
+      else if (g_get_monotonic_time () > deadline)
         {
-          self->failing = TRUE;
-          return SL_WRITE_NOT_CONNECTED;
+          if (!self->failing)
+            sl_log (SL_LOG_WARNING, _("%s: the AMQP broker confirmed nothing within timeout(); waiting='%u'"), d->id,
+                    n - acked);
+          return lost (self);
         }
-      if (acked < k)
+      for (; acked < sent && self->confirmed[acked] == 1; acked++)
+        batch->done++;
+      if (acked < sent && self->confirmed[acked] == 2)
         {
           if (!self->failing)
             sl_log (SL_LOG_WARNING, _("%s: the AMQP broker refused a message (basic.nack); it is published again "
-                                      "after time-reopen(), waiting='%u'"), d->id, batch->n - batch->done);
+                                      "after time-reopen(), waiting='%u'"), d->id, n - acked);
           self->failing = TRUE;
           return SL_WRITE_RETRY;
         }
