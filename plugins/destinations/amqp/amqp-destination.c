@@ -30,6 +30,15 @@ enum
   AUTH_EXTERNAL,
 };
 
+/* What became of each message of a write */
+enum
+{
+  CONFIRM_WAITING,
+  CONFIRM_ACKED,
+  CONFIRM_NACKED,
+  CONFIRM_DROPPED,   /* can never be published: its headers do not fit in a frame */
+};
+
 typedef struct
 {
   const gchar *ca_file;
@@ -73,7 +82,8 @@ typedef struct
   GString *body_buf;
   GStringChunk *header_text;
   GArray *headers;            /* amqp_table_entry_t */
-  guint8 *confirmed;          /* per message of a write: 1 acked, 2 nacked */
+  guint8 *confirmed;          /* per message of a write: CONFIRM_* */
+  guint64 *tags;              /* per message of a write: its delivery tag, 0 if dropped */
   guint confirmed_size;
 } AmqpDestination;
 
@@ -126,6 +136,9 @@ static const SlOptionSpec amqp_options[] = {
     "most messages awaiting the broker's confirm at once, the next published as confirms come", SL_RANGE_POSITIVE },
   { "timeout", SL_DURATION (AmqpDestination, timeout_ms), "10",
     "how long connecting, logging in and each confirm may take; a bare number is seconds" },
+  { "retries", SL_UNBOUND (SL_OPT_INT), "3",
+    "accepted for syslog-ng compatibility: a message the broker did not confirm is published again until it does",
+    SL_RANGE_POSITIVE },
   { "tls", SL_BLOCK (AmqpDestination, tls_node), NULL, "ca-file(), cert-file(), key-file(), peer-verify()" },
   TLS_OPTIONS (AmqpDestination, tls.),
   { NULL }
@@ -333,15 +346,14 @@ publish (AmqpDestination *self, const SlMessage *msg)
   return amqp_basic_publish (self->conn, 1, amqp_cstring_bytes (self->exchange), key, 0, 0, &props, body);
 }
 
-/* Marks the messages that a basic.ack or basic.nack speaks of; first_tag
- * is the delivery tag of the write's first message, k how many it sent. */
+/* Marks the messages that a basic.ack or basic.nack speaks of, among the
+ * k the write published. */
 static void
-mark (AmqpDestination *self, guint64 first_tag, guint k, guint64 tag, gboolean multiple, guint8 how)
+mark (AmqpDestination *self, guint k, guint64 tag, gboolean multiple, guint8 how)
 {
-  guint64 from = multiple ? first_tag : tag;
-  for (guint64 t = MAX (from, first_tag); t <= tag && t < first_tag + k; t++)
-    if (!self->confirmed[t - first_tag])
-      self->confirmed[t - first_tag] = how;
+  for (guint i = 0; i < k; i++)
+    if (self->tags[i] && !self->confirmed[i] && (multiple ? self->tags[i] <= tag : self->tags[i] == tag))
+      self->confirmed[i] = how;
 }
 
 static const gchar *
@@ -353,12 +365,12 @@ frame_name (const amqp_frame_t *frame)
 }
 
 /* Reads the next frame, waiting up to 200 ms, and marks what a basic.ack
- * or basic.nack in it confirms of the k messages published since
- * first_tag (*progress: something was). FALSE (and the connection is
+ * or basic.nack in it confirms of the k messages the write published
+ * (*progress: something was). FALSE (and the connection is
  * broken) when the broker went away or closed the channel (an exchange
  * that does not exist). */
 static gboolean
-read_confirms (AmqpDestination *self, guint64 first_tag, guint k, gboolean *progress)
+read_confirms (AmqpDestination *self, guint k, gboolean *progress)
 {
   struct timeval slice = { 0, 200 * 1000 };
   amqp_frame_t frame;
@@ -380,13 +392,13 @@ read_confirms (AmqpDestination *self, guint64 first_tag, guint k, gboolean *prog
   if (id == AMQP_BASIC_ACK_METHOD)
     {
       const amqp_basic_ack_t *ack = frame.payload.method.decoded;
-      mark (self, first_tag, k, ack->delivery_tag, ack->multiple, 1);
+      mark (self, k, ack->delivery_tag, ack->multiple, CONFIRM_ACKED);
       *progress = TRUE;
     }
   else if (id == AMQP_BASIC_NACK_METHOD)
     {
       const amqp_basic_nack_t *nack = frame.payload.method.decoded;
-      mark (self, first_tag, k, nack->delivery_tag, nack->multiple, 2);
+      mark (self, k, nack->delivery_tag, nack->multiple, CONFIRM_NACKED);
       *progress = TRUE;
     }
   else if (id == AMQP_CHANNEL_CLOSE_METHOD || id == AMQP_CONNECTION_CLOSE_METHOD)
@@ -410,6 +422,20 @@ lost (AmqpDestination *self)
   return SL_WRITE_NOT_CONNECTED;
 }
 
+/* Counts done the messages from acked on that were acked or dropped, up
+ * to the first still waiting; the new acked. */
+static guint
+advance (AmqpDestination *self, SlWriteBatch *batch, guint acked, guint sent)
+{
+  for (; acked < sent && (self->confirmed[acked] == CONFIRM_ACKED || self->confirmed[acked] == CONFIRM_DROPPED);
+       acked++)
+    {
+      batch->done++;
+      batch->dropped += self->confirmed[acked] == CONFIRM_DROPPED;
+    }
+  return acked;
+}
+
 /* A sliding window: up to batch-lines() messages await their confirms
  * while the next are published; a message is done once it and every one
  * before it were acked. */
@@ -423,10 +449,10 @@ amqp_write (SlDriver *d, SlWriteBatch *batch)
   if (n > self->confirmed_size)
     {
       self->confirmed = g_renew (guint8, self->confirmed, n);
+      self->tags = g_renew (guint64, self->tags, n);
       self->confirmed_size = n;
     }
-  memset (self->confirmed, 0, n);
-  guint64 first_tag = self->published + 1;
+  memset (self->confirmed, CONFIRM_WAITING, n);
   guint sent = 0, acked = 0;
   gint64 deadline = g_get_monotonic_time () + self->timeout_ms * 1000;
   while (acked < n)
@@ -434,6 +460,14 @@ amqp_write (SlDriver *d, SlWriteBatch *batch)
       for (; sent < n && sent - acked < (guint) self->batch_lines; sent++)
         {
           gint status = publish (self, batch->msgs[first + sent]);
+          self->tags[sent] = 0;
+          if (status == AMQP_STATUS_TABLE_TOO_BIG)
+            {
+              /* as syslog-ng drops it: no connection can take it */
+              sl_log (SL_LOG_ERROR, _("%s: a message's headers do not fit in frame-size(); it is dropped"), d->id);
+              self->confirmed[sent] = CONFIRM_DROPPED;
+              continue;
+            }
           if (status != AMQP_STATUS_OK)
             {
               if (!self->failing)
@@ -441,10 +475,13 @@ amqp_write (SlDriver *d, SlWriteBatch *batch)
                         d->id, amqp_error_string2 (status), n - acked);
               return lost (self);
             }
-          self->published++;
+          self->tags[sent] = ++self->published;
         }
+      acked = advance (self, batch, acked, sent);
+      if (acked == n)
+        break;
       gboolean progress;
-      if (!read_confirms (self, first_tag, sent, &progress))
+      if (!read_confirms (self, sent, &progress))
         return lost (self);
       /* timeout() bounds each wait: a broker that stopped answering
        * (SIGSTOP, a resource alarm) is left, and the rest published again
@@ -458,9 +495,8 @@ amqp_write (SlDriver *d, SlWriteBatch *batch)
                     n - acked);
           return lost (self);
         }
-      for (; acked < sent && self->confirmed[acked] == 1; acked++)
-        batch->done++;
-      if (acked < sent && self->confirmed[acked] == 2)
+      acked = advance (self, batch, acked, sent);
+      if (acked < sent && self->confirmed[acked] == CONFIRM_NACKED)
         {
           if (!self->failing)
             sl_log (SL_LOG_WARNING, _("%s: the AMQP broker refused a message (basic.nack); it is published again "
@@ -519,6 +555,7 @@ amqp_free (SlDriver *d)
   if (self->headers)
     g_array_free (self->headers, TRUE);
   g_free (self->confirmed);
+  g_free (self->tags);
 }
 
 static const SlDestinationOps amqp_ops = {

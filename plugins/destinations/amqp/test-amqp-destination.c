@@ -219,6 +219,43 @@ test_rate (SlTestEnv *env, gconstpointer data)
   g_assert_cmpfloat (sl, >, 0);
 }
 
+/* A message whose headers do not fit in frame-size() can never be
+ * published: dropped and counted, as syslog-ng drops it, and the next
+ * one goes. retries() is taken, as syslog-ng's threaded destinations take it. */
+static void
+test_too_big (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *port = g_strdup_printf ("%u", broker.amqp_port);
+  g_autofree gchar *queue = g_strdup_printf ("big-%d", (gint) getpid ());
+  if (!rabbit_peer_bind_queue (&broker, queue, "amq.direct", NULL, queue))
+    return;
+  guint16 tcp = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *tcp_text = g_strdup_printf ("%u", tcp);
+  g_assert_true (sl_test_write_config (env,
+                                       "@version: 4.0\n"
+                                       "source s { tcp(ip(\"127.0.0.1\") port(@TCP@)); };\n"
+                                       "destination d { amqp(port(@AMQP@) username(\"guest\") password(\"guest\")\n"
+                                       "    exchange(\"amq.direct\") routing-key(\"@QUEUE@\") body(\"${PROGRAM}\")\n"
+                                       "    frame-size(4096) retries(5) value-pairs(pair(\"text\" \"${MSG}\"))); };\n"
+                                       "log { source(s); destination(d); flags(flow-control); };\n",
+                                       "TCP", tcp_text, "AMQP", port, "QUEUE", queue, NULL));
+  if (!sl_test_daemon_start (env) || !sl_test_wait_tcp (env, tcp))
+    return;
+  GString *text = g_string_new ("<13>Dec  1 10:00:00 h big: ");
+  for (guint i = 0; i < 6000; i++)
+    g_string_append_c (text, 'x');
+  g_string_append (text, "\n<13>Dec  1 10:00:00 h small: fits\n");
+  g_assert_true (sl_test_tcp_send (tcp, text->str));
+  g_string_free (text, TRUE);
+  g_assert_true (sl_test_wait_stat (env, "destination", "d", "dropped", 1));
+  if (!rabbit_peer_wait_count (&broker, queue, 1, SL_TEST_DEADLINE_MS))
+    return;
+  GPtrArray *messages = rabbit_peer_consume (&broker, queue, 1);
+  g_assert_nonnull (messages);
+  g_assert_nonnull (strstr (g_ptr_array_index (messages, 0), "body=small\n"));
+  g_ptr_array_unref (messages);
+}
+
 /* auth-method(plain), the default, needs a user and a password: refused
  * at sluiced -s with the driver's position. */
 static void
@@ -267,6 +304,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/amqp/refused", test_refused);
   SL_TEST_ADD ("/amqp/same-as-syslog-ng", test_same_as_syslog_ng);
   SL_TEST_ADD ("/amqp/tls", test_tls);
+  SL_TEST_ADD ("/amqp/too-big", test_too_big);
   SL_TEST_ADD ("/amqp/rate", test_rate);
   SL_TEST_ADD ("/amqp/broker-stopped-and-killed", test_broker_killed);
   if (!rabbit_peer_start (&broker, 12 * SL_TEST_DEADLINE_MS))

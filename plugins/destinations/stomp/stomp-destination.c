@@ -74,6 +74,9 @@ static const SlOptionSpec stomp_options[] = {
     "with ack(yes), most frames sent before their receipts are awaited", SL_RANGE_POSITIVE },
   { "timeout", SL_DURATION (StompDestination, timeout_ms), "10",
     "how long connecting, CONNECTED and each receipt may take; a bare number is seconds" },
+  { "retries", SL_UNBOUND (SL_OPT_INT), "3",
+    "accepted for syslog-ng compatibility: a message is sent again after a reconnect until it is done",
+    SL_RANGE_POSITIVE },
   { NULL }
 };
 
