@@ -775,6 +775,9 @@ prepare (SlTfCall *call, FjFormat format, GError **error)
   if (!parse_arguments (fj, call, error))
     return FALSE;
   sl_macro_foreach (add_macro, fj);
+  /* syslog-ng keeps the source's name as the name-value pair SOURCE; in
+   * Sluice it is a macro that all-macros does not list */
+  add_macro ("SOURCE", SCOPE_NV, fj);
   fj->fields = (fj->scopes & (SCOPE_NV | SCOPE_DOT_NV | SCOPE_SDATA | SCOPE_RFC5424)) != 0;
   for (guint i = 0; i < fj->patterns->len; i++)
     fj->fields |= ((FjPattern *) g_ptr_array_index (fj->patterns, i))->include;

@@ -1,0 +1,584 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* amqp(): each message published to an AMQP 0-9-1 exchange (RabbitMQ), as
+ * syslog-ng 3.38's amqp() publishes it: routing-key() and body() templates,
+ * the value-pairs() as the message's headers (long strings), content type
+ * text/plain, delivery mode 2 with persistent(yes). On librabbitmq
+ * (rabbitmq-c, Debian's librabbitmq-dev), the client syslog-ng's module is
+ * built on. Unlike syslog-ng, which counts a message sent once it is
+ * written to the socket, the channel is in publisher-confirm mode
+ * (confirm.select): up to batch-lines() published messages await the
+ * broker's basic.ack at a time, the next published as acks come, and only
+ * what it confirmed is done. A broker that dies mid-batch loses nothing:
+ * the unconfirmed rest is published again on the next connection
+ * (at-least-once). */
+#include "plugins/destinations/amqp/vp-headers.h"
+#include "core/config/error.h"
+#include "core/i18n.h"
+#include "core/internal.h"
+#include "core/plugin.h"
+#include "core/template.h"
+
+#include <amqp.h>
+#include <amqp_framing.h>
+#include <amqp_ssl_socket.h>
+#include <amqp_tcp_socket.h>
+#include <string.h>
+
+enum
+{
+  AUTH_PLAIN,
+  AUTH_EXTERNAL,
+};
+
+/* What became of each message of a write */
+enum
+{
+  CONFIRM_WAITING,
+  CONFIRM_ACKED,
+  CONFIRM_NACKED,
+  CONFIRM_DROPPED,   /* can never be published: its headers do not fit in a frame */
+};
+
+typedef struct
+{
+  const gchar *ca_file;
+  const gchar *cert_file;
+  const gchar *key_file;
+  gboolean peer_verify;
+} AmqpTls;
+
+typedef struct
+{
+  SlDriver base;
+  const gchar *host;
+  gint port;
+  const gchar *vhost;
+  const gchar *exchange;
+  gboolean exchange_declare;
+  const gchar *exchange_type;
+  SlTemplate *routing_key;
+  SlTemplate *body;
+  gboolean persistent;
+  gint auth_method;
+  const gchar *username;
+  const gchar *password;
+  gint max_channel;
+  gint frame_size;
+  gint heartbeat;
+  gint batch_lines;
+  gint64 timeout_ms;
+  const SlCfgNode *value_pairs;
+  const SlCfgNode *tls_node;
+  AmqpTls tls;
+  SlOptions *tls_options;
+
+  VpHeaders *vp;
+  const SlTemplateEnv *env;
+  amqp_connection_state_t conn;
+  guint64 published;          /* delivery tag of the last publish on this channel */
+  gboolean broken;            /* the connection failed outside write() */
+  gboolean failing;
+  GString *key_buf;
+  GString *body_buf;
+  GStringChunk *header_text;
+  GArray *headers;            /* amqp_table_entry_t */
+  guint8 *confirmed;          /* per message of a write: CONFIRM_* */
+  guint64 *tags;              /* per message of a write: its delivery tag, 0 if dropped */
+  guint confirmed_size;
+} AmqpDestination;
+
+static const SlOptionWord auth_words[] = {
+  { "plain", AUTH_PLAIN },
+  { "external", AUTH_EXTERNAL },
+  { NULL }
+};
+
+/* In tls(...) and, as syslog-ng 3.38 takes them too, in amqp() itself. */
+#define TLS_OPTIONS(T, m) \
+  { "ca-file", SL_STRING (T, m ca_file), NULL, \
+    "CA certificates (PEM) the broker's certificate is checked against; set, the connection uses TLS" }, \
+  { "cert-file", SL_STRING (T, m cert_file), NULL, "client certificate (PEM), with key-file()" }, \
+  { "key-file", SL_STRING (T, m key_file), NULL, "the client certificate's private key (PEM)" }, \
+  { "peer-verify", SL_BOOL (T, m peer_verify), "yes", "check the broker's certificate and name" }
+
+static const SlOptionSpec tls_options[] = {
+  TLS_OPTIONS (AmqpTls, ),
+  { NULL }
+};
+
+static const SlOptionSpec amqp_options[] = {
+  { "host", SL_STRING (AmqpDestination, host), "127.0.0.1", "the broker's name or address" },
+  { "port", SL_INT (AmqpDestination, port), "5672", "the broker's TCP port", SL_RANGE (1, 65535) },
+  { "vhost", SL_STRING (AmqpDestination, vhost), "/", "the virtual host" },
+  { "exchange", SL_STRING (AmqpDestination, exchange), "syslog", "the exchange messages are published to" },
+  { "exchange-declare", SL_BOOL (AmqpDestination, exchange_declare), "no",
+    "declare the exchange (not durable, not auto-deleted) after connecting" },
+  { "exchange-type", SL_STRING (AmqpDestination, exchange_type), "fanout",
+    "the type of the declared exchange: fanout, direct, topic, headers" },
+  { "routing-key", SL_TEMPLATE (AmqpDestination, routing_key), NULL, "each message's routing key; empty when unset" },
+  { "body", SL_TEMPLATE (AmqpDestination, body), NULL, "each message's body; empty when unset, as in syslog-ng" },
+  { "persistent", SL_BOOL (AmqpDestination, persistent), "yes",
+    "delivery mode 2, so that a durable queue keeps the message on disk" },
+  { "auth-method", SL_CHOICE (AmqpDestination, auth_method), "plain",
+    "plain (username() and password()) or external (the TLS client certificate)", .words = auth_words },
+  { "username", SL_STRING (AmqpDestination, username), NULL, "the user name; required with auth-method(plain)" },
+  { "password", SL_STRING (AmqpDestination, password), NULL, "the password; required with auth-method(plain)" },
+  { "max-channel", SL_INT (AmqpDestination, max_channel), "2047", "the most channels offered at login",
+    SL_RANGE (1, 65535) },
+  { "frame-size", SL_INT (AmqpDestination, frame_size), "131072", "the largest frame offered at login",
+    SL_RANGE (4096, G_MAXINT) },
+  { "heartbeat", SL_INT (AmqpDestination, heartbeat), "0",
+    "seconds between heartbeats offered at login; 0: none", SL_RANGE (0, 65535) },
+  { "value-pairs", SL_BLOCK (AmqpDestination, value_pairs), NULL,
+    "the pairs sent as the message's headers: scope(), key(), exclude(), pair(), rekey(); "
+    "default scope(selected-macros nv-pairs sdata)" },
+  { "batch-lines", SL_INT (AmqpDestination, batch_lines), "100",
+    "most messages awaiting the broker's confirm at once, the next published as confirms come", SL_RANGE_POSITIVE },
+  { "timeout", SL_DURATION (AmqpDestination, timeout_ms), "10",
+    "how long connecting, logging in and each confirm may take; a bare number is seconds" },
+  { "retries", SL_UNBOUND (SL_OPT_INT), "3",
+    "accepted for syslog-ng compatibility: a message the broker did not confirm is published again until it does",
+    SL_RANGE_POSITIVE },
+  { "tls", SL_BLOCK (AmqpDestination, tls_node), NULL, "ca-file(), cert-file(), key-file(), peer-verify()" },
+  TLS_OPTIONS (AmqpDestination, tls.),
+  { NULL }
+};
+
+static gboolean
+amqp_init (SlDriver *d, GError **error)
+{
+  AmqpDestination *self = (AmqpDestination *) d;
+  if (self->auth_method == AUTH_PLAIN && (!self->username || !self->password))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos,
+                        _("amqp() needs username() and password() with auth-method(plain)"));
+      return FALSE;
+    }
+  if (self->tls_node)
+    {
+      const SlOptionSpec *const tables[] = { tls_options, NULL };
+      self->tls_options = sl_options_new ("amqp() tls()", tables, NULL, self->tls_node, NULL, error);
+      if (!self->tls_options || !sl_options_bind (self->tls_options, tls_options, &self->tls, NULL, error))
+        return FALSE;
+    }
+  if (!self->tls.ca_file && (self->tls.cert_file || self->tls.key_file || self->auth_method == AUTH_EXTERNAL))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos,
+                        _("amqp() uses TLS only with ca-file(); cert-file(), key-file() and auth-method(external) "
+                          "need it"));
+      return FALSE;
+    }
+  if (!(self->vp = vp_headers_new (self->value_pairs, d->pos, "amqp()", error)))
+    return FALSE;
+  self->env = sl_driver_template_env (d);
+  self->key_buf = g_string_sized_new (128);
+  self->body_buf = g_string_sized_new (1024);
+  self->header_text = g_string_chunk_new (4096);
+  self->headers = g_array_new (FALSE, FALSE, sizeof (amqp_table_entry_t));
+  return TRUE;
+}
+
+/* A failed RPC as one sentence: the library's error or the broker's. */
+static gchar *
+rpc_error (amqp_rpc_reply_t reply)
+{
+  if (reply.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION)
+    return g_strdup (amqp_error_string2 (reply.library_error));
+  if (reply.reply_type == AMQP_RESPONSE_SERVER_EXCEPTION && reply.reply.id == AMQP_CONNECTION_CLOSE_METHOD)
+    {
+      const amqp_connection_close_t *m = reply.reply.decoded;
+      return g_strdup_printf ("%u %.*s", m->reply_code, (gint) m->reply_text.len, (const gchar *) m->reply_text.bytes);
+    }
+  if (reply.reply_type == AMQP_RESPONSE_SERVER_EXCEPTION && reply.reply.id == AMQP_CHANNEL_CLOSE_METHOD)
+    {
+      const amqp_channel_close_t *m = reply.reply.decoded;
+      return g_strdup_printf ("%u %.*s", m->reply_code, (gint) m->reply_text.len, (const gchar *) m->reply_text.bytes);
+    }
+  return g_strdup (_("no reply"));
+}
+
+static gboolean
+rpc_ok (AmqpDestination *self, const gchar *what, amqp_rpc_reply_t reply, GError **error)
+{
+  if (reply.reply_type == AMQP_RESPONSE_NORMAL)
+    return TRUE;
+  gchar *text = rpc_error (reply);
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("AMQP %s at %s:%d failed: %s"), what, self->host, self->port,
+               text);
+  g_free (text);
+  return FALSE;
+}
+
+static void
+amqp_close (SlDriver *d)
+{
+  AmqpDestination *self = (AmqpDestination *) d;
+  if (!self->conn)
+    return;
+  if (!self->broken)
+    {
+      amqp_channel_close (self->conn, 1, AMQP_REPLY_SUCCESS);
+      amqp_connection_close (self->conn, AMQP_REPLY_SUCCESS);
+    }
+  amqp_destroy_connection (self->conn);
+  self->conn = NULL;
+}
+
+static amqp_socket_t *
+new_socket (AmqpDestination *self, GError **error)
+{
+  if (!self->tls.ca_file)
+    return amqp_tcp_socket_new (self->conn);
+  amqp_socket_t *socket = amqp_ssl_socket_new (self->conn);
+  if (!socket)
+    return NULL;
+  gint status = amqp_ssl_socket_set_cacert (socket, self->tls.ca_file);
+  if (status == AMQP_STATUS_OK && self->tls.cert_file && self->tls.key_file)
+    status = amqp_ssl_socket_set_key (socket, self->tls.cert_file, self->tls.key_file);
+  if (status != AMQP_STATUS_OK)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("amqp() TLS files: %s"), amqp_error_string2 (status));
+      return NULL;
+    }
+  amqp_ssl_socket_set_verify_peer (socket, self->tls.peer_verify);
+  amqp_ssl_socket_set_verify_hostname (socket, self->tls.peer_verify);
+  return socket;
+}
+
+static gboolean
+amqp_open (SlDriver *d, GError **error)
+{
+  AmqpDestination *self = (AmqpDestination *) d;
+  struct timeval timeout = { self->timeout_ms / 1000, (self->timeout_ms % 1000) * 1000 };
+  self->conn = amqp_new_connection ();
+  self->broken = TRUE;
+  self->published = 0;
+  amqp_socket_t *socket = new_socket (self, error);
+  if (!socket)
+    {
+      if (error && !*error)
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("amqp() cannot make a socket"));
+      amqp_close (d);
+      return FALSE;
+    }
+  gint status = amqp_socket_open_noblock (socket, self->host, self->port, &timeout);
+  if (status != AMQP_STATUS_OK)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot connect to AMQP broker at %s:%d: %s"), self->host,
+                   self->port, amqp_error_string2 (status));
+      amqp_close (d);
+      return FALSE;
+    }
+  amqp_set_handshake_timeout (self->conn, &timeout);
+  amqp_set_rpc_timeout (self->conn, &timeout);
+  amqp_rpc_reply_t reply;
+  if (self->auth_method == AUTH_EXTERNAL)
+    /* EXTERNAL needs an identity that is not empty, though the broker
+     * takes the certificate's */
+    reply = amqp_login (self->conn, self->vhost, self->max_channel, self->frame_size, self->heartbeat,
+                        AMQP_SASL_METHOD_EXTERNAL, self->username && *self->username ? self->username : ".");
+  else
+    reply = amqp_login (self->conn, self->vhost, self->max_channel, self->frame_size, self->heartbeat,
+                        AMQP_SASL_METHOD_PLAIN, self->username, self->password);
+  if (!rpc_ok (self, _("login"), reply, error))
+    {
+      amqp_close (d);
+      return FALSE;
+    }
+  self->broken = FALSE;
+  amqp_channel_open (self->conn, 1);
+  if (!rpc_ok (self, _("channel open"), amqp_get_rpc_reply (self->conn), error))
+    {
+      amqp_close (d);
+      return FALSE;
+    }
+  amqp_confirm_select (self->conn, 1);
+  if (!rpc_ok (self, _("confirm.select"), amqp_get_rpc_reply (self->conn), error))
+    {
+      amqp_close (d);
+      return FALSE;
+    }
+  if (self->exchange_declare)
+    {
+      amqp_exchange_declare (self->conn, 1, amqp_cstring_bytes (self->exchange),
+                             amqp_cstring_bytes (self->exchange_type), 0, 0, 0, 0, amqp_empty_table);
+      if (!rpc_ok (self, _("exchange declaration"), amqp_get_rpc_reply (self->conn), error))
+        {
+          amqp_close (d);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static void
+add_header (const gchar *name, const gchar *value, gpointer user_data)
+{
+  AmqpDestination *self = user_data;
+  amqp_table_entry_t entry = { 0 };
+  entry.key = amqp_cstring_bytes (g_string_chunk_insert (self->header_text, name));
+  entry.value.kind = AMQP_FIELD_KIND_UTF8;
+  entry.value.value.bytes = amqp_cstring_bytes (g_string_chunk_insert (self->header_text, value));
+  g_array_append_val (self->headers, entry);
+}
+
+static gint
+publish (AmqpDestination *self, const SlMessage *msg)
+{
+  g_string_chunk_clear (self->header_text);
+  g_array_set_size (self->headers, 0);
+  vp_headers_foreach (self->vp, msg, self->env, add_header, self);
+  g_string_truncate (self->key_buf, 0);
+  if (self->routing_key)
+    sl_template_append (self->routing_key, msg, self->env, self->key_buf);
+  g_string_truncate (self->body_buf, 0);
+  if (self->body)
+    sl_template_append (self->body, msg, self->env, self->body_buf);
+
+  amqp_basic_properties_t props = { 0 };
+  props._flags = AMQP_BASIC_CONTENT_TYPE_FLAG | AMQP_BASIC_DELIVERY_MODE_FLAG | AMQP_BASIC_HEADERS_FLAG;
+  props.content_type = amqp_cstring_bytes ("text/plain");
+  props.delivery_mode = self->persistent ? 2 : 1;
+  props.headers.num_entries = (gint) self->headers->len;
+  props.headers.entries = (amqp_table_entry_t *) self->headers->data;
+  amqp_bytes_t key = { self->key_buf->len, self->key_buf->str };
+  amqp_bytes_t body = { self->body_buf->len, self->body_buf->str };
+  return amqp_basic_publish (self->conn, 1, amqp_cstring_bytes (self->exchange), key, 0, 0, &props, body);
+}
+
+/* Marks the messages that a basic.ack or basic.nack speaks of, among the
+ * k the write published. */
+static void
+mark (AmqpDestination *self, guint k, guint64 tag, gboolean multiple, guint8 how)
+{
+  for (guint i = 0; i < k; i++)
+    if (self->tags[i] && !self->confirmed[i] && (multiple ? self->tags[i] <= tag : self->tags[i] == tag))
+      self->confirmed[i] = how;
+}
+
+static const gchar *
+frame_name (const amqp_frame_t *frame)
+{
+  if (frame->payload.method.id == AMQP_CHANNEL_CLOSE_METHOD)
+    return "channel.close";
+  return "connection.close";
+}
+
+/* Reads the next frame, waiting up to 200 ms, and marks what a basic.ack
+ * or basic.nack in it confirms of the k messages the write published
+ * (*progress: something was). FALSE (and the connection is
+ * broken) when the broker went away or closed the channel (an exchange
+ * that does not exist). */
+static gboolean
+read_confirms (AmqpDestination *self, guint k, gboolean *progress)
+{
+  struct timeval slice = { 0, 200 * 1000 };
+  amqp_frame_t frame;
+  *progress = FALSE;
+  gint status = amqp_simple_wait_frame_noblock (self->conn, &frame, &slice);
+  if (status == AMQP_STATUS_TIMEOUT)
+    return TRUE;
+  if (status != AMQP_STATUS_OK)
+    {
+      if (!self->failing)
+        sl_log (SL_LOG_WARNING, _("%s: the connection to the AMQP broker failed; error='%s'"), self->base.id,
+                amqp_error_string2 (status));
+      self->broken = TRUE;
+      return FALSE;
+    }
+  if (frame.frame_type != AMQP_FRAME_METHOD)
+    return TRUE;
+  amqp_method_number_t id = frame.payload.method.id;
+  if (id == AMQP_BASIC_ACK_METHOD)
+    {
+      const amqp_basic_ack_t *ack = frame.payload.method.decoded;
+      mark (self, k, ack->delivery_tag, ack->multiple, CONFIRM_ACKED);
+      *progress = TRUE;
+    }
+  else if (id == AMQP_BASIC_NACK_METHOD)
+    {
+      const amqp_basic_nack_t *nack = frame.payload.method.decoded;
+      mark (self, k, nack->delivery_tag, nack->multiple, CONFIRM_NACKED);
+      *progress = TRUE;
+    }
+  else if (id == AMQP_CHANNEL_CLOSE_METHOD || id == AMQP_CONNECTION_CLOSE_METHOD)
+    {
+      const amqp_channel_close_t *close = frame.payload.method.decoded;
+      if (!self->failing)
+        sl_log (SL_LOG_WARNING, _("%s: the AMQP broker closed the %s; code='%u', text='%.*s'"), self->base.id,
+                frame_name (&frame), close->reply_code, (gint) close->reply_text.len,
+                (const gchar *) close->reply_text.bytes);
+      self->broken = TRUE;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static SlWriteResult
+lost (AmqpDestination *self)
+{
+  self->failing = TRUE;
+  self->broken = TRUE;
+  return SL_WRITE_NOT_CONNECTED;
+}
+
+/* Counts done the messages from acked on that were acked or dropped, up
+ * to the first still waiting; the new acked. */
+static guint
+advance (AmqpDestination *self, SlWriteBatch *batch, guint acked, guint sent)
+{
+  for (; acked < sent && (self->confirmed[acked] == CONFIRM_ACKED || self->confirmed[acked] == CONFIRM_DROPPED);
+       acked++)
+    {
+      batch->done++;
+      batch->dropped += self->confirmed[acked] == CONFIRM_DROPPED;
+    }
+  return acked;
+}
+
+/* A sliding window: up to batch-lines() messages await their confirms
+ * while the next are published; a message is done once it and every one
+ * before it were acked. */
+static SlWriteResult
+amqp_write (SlDriver *d, SlWriteBatch *batch)
+{
+  AmqpDestination *self = (AmqpDestination *) d;
+  if (self->broken)
+    return SL_WRITE_NOT_CONNECTED;
+  guint first = batch->done, n = batch->n - first;
+  if (n > self->confirmed_size)
+    {
+      self->confirmed = g_renew (guint8, self->confirmed, n);
+      self->tags = g_renew (guint64, self->tags, n);
+      self->confirmed_size = n;
+    }
+  memset (self->confirmed, CONFIRM_WAITING, n);
+  guint sent = 0, acked = 0;
+  gint64 deadline = g_get_monotonic_time () + self->timeout_ms * 1000;
+  while (acked < n)
+    {
+      for (; sent < n && sent - acked < (guint) self->batch_lines; sent++)
+        {
+          gint status = publish (self, batch->msgs[first + sent]);
+          self->tags[sent] = 0;
+          if (status == AMQP_STATUS_TABLE_TOO_BIG)
+            {
+              /* as syslog-ng drops it: no connection can take it */
+              sl_log (SL_LOG_ERROR, _("%s: a message's headers do not fit in frame-size(); it is dropped"), d->id);
+              self->confirmed[sent] = CONFIRM_DROPPED;
+              continue;
+            }
+          if (status != AMQP_STATUS_OK)
+            {
+              if (!self->failing)
+                sl_log (SL_LOG_WARNING, _("%s: publishing to the AMQP broker failed; error='%s', waiting='%u'"),
+                        d->id, amqp_error_string2 (status), n - acked);
+              return lost (self);
+            }
+          self->tags[sent] = ++self->published;
+        }
+      acked = advance (self, batch, acked, sent);
+      if (acked == n)
+        break;
+      gboolean progress;
+      if (!read_confirms (self, sent, &progress))
+        return lost (self);
+      /* timeout() bounds each wait: a broker that stopped answering
+       * (SIGSTOP, a resource alarm) is left, and the rest published again
+       * on a new connection */
+      if (progress)
+        deadline = g_get_monotonic_time () + self->timeout_ms * 1000;
+      else if (g_get_monotonic_time () > deadline)
+        {
+          if (!self->failing)
+            sl_log (SL_LOG_WARNING, _("%s: the AMQP broker confirmed nothing within timeout(); waiting='%u'"), d->id,
+                    n - acked);
+          return lost (self);
+        }
+      acked = advance (self, batch, acked, sent);
+      if (acked < sent && self->confirmed[acked] == CONFIRM_NACKED)
+        {
+          if (!self->failing)
+            sl_log (SL_LOG_WARNING, _("%s: the AMQP broker refused a message (basic.nack); it is published again "
+                                      "after time-reopen(), waiting='%u'"), d->id, n - acked);
+          self->failing = TRUE;
+          return SL_WRITE_RETRY;
+        }
+    }
+  if (self->failing)
+    sl_log (SL_LOG_NOTICE, _("%s: the AMQP broker confirms messages again"), d->id);
+  self->failing = FALSE;
+  return SL_WRITE_OK;
+}
+
+/* While idle: heartbeats go out and the broker's closing is noticed, as
+ * syslog-ng's heartbeat timer reads what the broker sent. */
+static gboolean
+amqp_tick (SlDriver *d)
+{
+  AmqpDestination *self = (AmqpDestination *) d;
+  if (!self->conn || self->broken)
+    return FALSE;
+  for (;;)
+    {
+      struct timeval now = { 0, 0 };
+      amqp_frame_t frame;
+      gint status = amqp_simple_wait_frame_noblock (self->conn, &frame, &now);
+      if (status == AMQP_STATUS_TIMEOUT)
+        return FALSE;
+      if (status != AMQP_STATUS_OK
+          || (frame.frame_type == AMQP_FRAME_METHOD
+              && (frame.payload.method.id == AMQP_CHANNEL_CLOSE_METHOD
+                  || frame.payload.method.id == AMQP_CONNECTION_CLOSE_METHOD)))
+        {
+          sl_log (SL_LOG_WARNING, _("%s: the connection to the AMQP broker was lost while idle"), d->id);
+          self->broken = TRUE;
+          return FALSE;
+        }
+    }
+}
+
+static void
+amqp_free (SlDriver *d)
+{
+  AmqpDestination *self = (AmqpDestination *) d;
+  amqp_close (d);
+  vp_headers_free (self->vp);
+  if (self->tls_options)
+    sl_options_free (self->tls_options);
+  if (self->key_buf)
+    g_string_free (self->key_buf, TRUE);
+  if (self->body_buf)
+    g_string_free (self->body_buf, TRUE);
+  if (self->header_text)
+    g_string_chunk_free (self->header_text);
+  if (self->headers)
+    g_array_free (self->headers, TRUE);
+  g_free (self->confirmed);
+  g_free (self->tags);
+}
+
+static const SlDestinationOps amqp_ops = {
+  .open = amqp_open,
+  .write = amqp_write,
+  .close = amqp_close,
+  .tick = amqp_tick,
+};
+
+static const SlDriverClass amqp_class = {
+  .kind = SL_DRIVER_DESTINATION,
+  .name = "amqp",
+  .summary = "each message published to an AMQP exchange (RabbitMQ), done once the broker confirmed it",
+  .options = amqp_options,
+  .capabilities = SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER,
+  .instance_size = sizeof (AmqpDestination),
+  .init = amqp_init,
+  .free = amqp_free,
+  .ops.destination = &amqp_ops,
+};
+
+G_MODULE_EXPORT const SlModule sl_module = {
+  .abi_version = SL_ABI_VERSION,
+  .name = "amqp",
+  .drivers = (const SlDriverClass *const[]) { &amqp_class, NULL },
+};
