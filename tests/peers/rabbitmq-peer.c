@@ -28,7 +28,7 @@ rabbit_peer_start (RabbitPeer *peer, guint limit_ms)
 {
   if (!peer->dir)
     {
-      peer->dir = g_dir_make_tmp ("sluice-rabbitmq-XXXXXX", NULL);
+      peer->dir = sl_test_peer_dir ("rabbitmq");
       peer->amqp_port = sl_test_free_port (SOCK_STREAM);
       peer->stomp_port = sl_test_free_port (SOCK_STREAM);
       peer->dist_port = sl_test_free_port (SOCK_STREAM);
@@ -104,13 +104,9 @@ rabbit_peer_stop (RabbitPeer *peer)
       if (sl_test_child_wait (peer->epmd_pid, SL_TEST_DEADLINE_MS * 1000) == -1)
         ok = FALSE;
     }
-  if (peer->dir)
-    {
-      g_autofree gchar *rm = g_strdup_printf ("rm -rf '%s'", peer->dir);
-      if (system (rm) != 0)
-        ok = FALSE;
-      g_free (peer->dir);
-    }
+  if (!sl_test_peer_stop (0, peer->dir))
+    ok = FALSE;
+  g_clear_pointer (&peer->dir, g_free);
   g_free (peer->tls_cert);
   return ok;
 }

@@ -157,68 +157,6 @@ test_tls (SlTestEnv *env, gconstpointer data)
   g_assert_nonnull (strstr (err, "verification failed"));
 }
 
-/* How long n messages take from a TCP client into the queue, through
- * sluiced's amqp() (each confirmed) and through syslog-ng's (not
- * confirmed), one after the other on the same broker: printed, not
- * asserted; every message must arrive. */
-static gdouble
-rate (SlTestEnv *env, gboolean syslog_ng, guint n)
-{
-  g_autofree gchar *port = g_strdup_printf ("%u", broker.amqp_port);
-  g_autofree gchar *queue = g_strdup_printf ("rate-%s-%d", syslog_ng ? "ng" : "sl", (gint) getpid ());
-  if (!rabbit_peer_bind_queue (&broker, queue, "amq.direct", NULL, queue))
-    return 0;
-  guint16 tcp = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *tcp_text = g_strdup_printf ("%u", tcp);
-  GString *conf = g_string_new ("@version: 3.38\n"
-                                "source s { tcp(ip(\"127.0.0.1\") port(@TCP@) log-iw-size(10000)); };\n"
-                                "destination d { amqp(port(@AMQP@) username(\"guest\") password(\"guest\")\n"
-                                "    exchange(\"amq.direct\") routing-key(\"@QUEUE@\") body(\"${MSG}\")\n"
-                                "    log-fifo-size(10000)); };\n"
-                                "log { source(s); destination(d); flags(flow-control); };\n");
-  g_string_replace (conf, "@TCP@", tcp_text, 0);
-  g_string_replace (conf, "@AMQP@", port, 0);
-  g_string_replace (conf, "@QUEUE@", queue, 0);
-  GPid ng = 0;
-  g_autofree gchar *ng_config = sl_test_path (env, "syslog-ng.conf");
-  gboolean started = syslog_ng ? g_file_set_contents (ng_config, conf->str, -1, NULL)
-                                   && (ng = sl_test_syslog_ng_start (env, ng_config)) != 0
-                               : sl_test_write_config (env, conf->str, NULL) && sl_test_daemon_start (env);
-  g_string_free (conf, TRUE);
-  for (guint i = 0; started && !rabbit_peer_port_open (tcp) && i < SL_TEST_DEADLINE_MS / 50; i++)
-    g_usleep (50 * 1000);
-  if (!started || !rabbit_peer_port_open (tcp))
-    {
-      g_test_message ("%s did not start listening on %u", syslog_ng ? "syslog-ng" : "sluiced", tcp);
-      return 0;
-    }
-  GString *text = g_string_new (NULL);
-  for (guint i = 0; i < n; i++)
-    g_string_append_printf (text, "<13>Dec  1 10:00:00 host app[42]: message %u of the rate test\n", i);
-  gint64 start = g_get_monotonic_time ();
-  SlTestSender *sender = sl_test_sender_start (sl_test_tcp_connect (tcp), text);
-  gboolean all = rabbit_peer_wait_count (&broker, queue, n, 12 * SL_TEST_DEADLINE_MS);
-  gdouble seconds = (g_get_monotonic_time () - start) / 1e6;
-  sl_test_sender_join (sender);
-  if (ng)
-    sl_test_syslog_ng_stop (env, ng);
-  else
-    sl_test_daemon_stop (env, SIGTERM);
-  return all ? n / seconds : 0;
-}
-
-static void
-test_rate (SlTestEnv *env, gconstpointer data)
-{
-  const guint n = 50000;
-  gdouble sl = rate (env, FALSE, n);
-  g_autofree gchar *syslog_ng = sl_test_syslog_ng_path ();
-  gdouble ng = syslog_ng ? rate (env, TRUE, n) : 0;
-  g_test_message ("amqp() rate, %u messages with the default headers: sluiced %.0f msg/s (publisher confirms), "
-                  "syslog-ng 3.38 %.0f msg/s (no confirms)", n, sl, ng);
-  g_assert_cmpfloat (sl, >, 0);
-}
-
 /* A message whose headers do not fit in frame-size() can never be
  * published: dropped and counted, as syslog-ng drops it, and the next
  * one goes. retries() is taken, as syslog-ng's threaded destinations take it. */
@@ -261,29 +199,26 @@ test_too_big (SlTestEnv *env, gconstpointer data)
 static void
 test_refused (SlTestEnv *env, gconstpointer data)
 {
-  g_assert_true (sl_test_write_config (env,
-                                       "@version: 4.0\n"
-                                       "source s { tcp(ip(\"127.0.0.1\") port(1)); };\n"
-                                       "destination d {\n"
-                                       "  amqp(exchange(\"logs\") username(\"guest\")); };\n"
-                                       "log { source(s); destination(d); };\n", NULL));
-  g_autofree gchar *err = NULL;
-  g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, &err, "--module-path", sl_test_module_path (), "-s", "-f",
-                                      env->config, NULL), ==, 1);
+  g_autofree gchar *err = sl_test_refused_config (env,
+                                                  "@version: 4.0\n"
+                                                  "source s { tcp(ip(\"127.0.0.1\") port(1)); };\n"
+                                                  "destination d {\n"
+                                                  "  amqp(exchange(\"logs\") username(\"guest\")); };\n"
+                                                  "log { source(s); destination(d); };\n", NULL);
+  g_assert_nonnull (err);
   g_autofree gchar *where = g_strdup_printf ("%s:4:3: amqp() needs username() and password()", env->config);
   if (!strstr (err, where))
     g_test_message ("%s", err);
   g_assert_nonnull (strstr (err, where));
 
-  g_assert_true (sl_test_write_config (env,
-                                       "@version: 4.0\n"
-                                       "source s { tcp(ip(\"127.0.0.1\") port(1)); };\n"
-                                       "destination d { amqp(username(\"u\") password(\"p\")\n"
-                                       "  value-pairs(scope(\"nv-pairs\") rekey(\"*\" shift-all(1)))); };\n"
-                                       "log { source(s); destination(d); };\n", NULL));
-  g_clear_pointer (&err, g_free);
-  g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, &err, "--module-path", sl_test_module_path (), "-s", "-f",
-                                      env->config, NULL), ==, 1);
+  g_free (err);
+  err = sl_test_refused_config (env,
+                                "@version: 4.0\n"
+                                "source s { tcp(ip(\"127.0.0.1\") port(1)); };\n"
+                                "destination d { amqp(username(\"u\") password(\"p\")\n"
+                                "  value-pairs(scope(\"nv-pairs\") rekey(\"*\" shift-all(1)))); };\n"
+                                "log { source(s); destination(d); };\n", NULL);
+  g_assert_nonnull (err);
   g_free (where);
   where = g_strdup_printf ("%s:4:43: amqp() value-pairs(): rekey() has no shift-all()", env->config);
   if (!strstr (err, where))
@@ -305,7 +240,6 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/amqp/same-as-syslog-ng", test_same_as_syslog_ng);
   SL_TEST_ADD ("/amqp/tls", test_tls);
   SL_TEST_ADD ("/amqp/too-big", test_too_big);
-  SL_TEST_ADD ("/amqp/rate", test_rate);
   SL_TEST_ADD ("/amqp/broker-stopped-and-killed", test_broker_killed);
   if (!rabbit_peer_start (&broker, 12 * SL_TEST_DEADLINE_MS))
     {

@@ -132,10 +132,8 @@ expect_refused (SlTestEnv *env, const gchar *destination, const gchar *needle)
                                             "destination d {\n"
                                             "  %s };\n"
                                             "log { source(s); destination(d); };\n", destination);
-  g_assert_true (sl_test_write_config (env, text, NULL));
-  g_autofree gchar *err = NULL;
-  g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, &err, "--module-path", sl_test_module_path (), "-s",
-                                      "-f", env->config, NULL), ==, 1);
+  g_autofree gchar *err = sl_test_refused_config (env, text, NULL);
+  g_assert_nonnull (err);
   g_autofree gchar *where = g_strdup_printf ("%s:%s", env->config, needle);
   if (!strstr (err, where))
     g_test_message ("%s", err);
