@@ -815,7 +815,7 @@ struct _SlTemplateMemo
 {
   guint reads;                /* SL_MACRO_READS_* of its macros */
   gboolean valid;             /* never with SL_MACRO_READS_ANY */
-  const SlTemplateEnv *env;
+  SlTemplateEnv env;          /* what the last message was rendered in; a reference to its zone */
   guint64 span;               /* µs of a time that look the same: 1 with a fraction, else a second */
   guint8 pri;
   SlTag source;
@@ -890,6 +890,8 @@ sl_template_memo_free (SlTemplateMemo *m)
 {
   if (!m)
     return;
+  if (m->env.zone)
+    g_time_zone_unref (m->env.zone);
   g_free (m->fields);
   g_free (m->lens);
   g_string_free (m->values, TRUE);
@@ -934,8 +936,11 @@ memo_fields_same (const SlTemplateMemo *m, const SlMessage *msg)
 G_GNUC_NO_INLINE static gboolean
 memo_record (SlTemplateMemo *m, const SlMessage *msg, const SlTemplateEnv *env)
 {
-  if (m->reads & SL_MACRO_READS_ANY)
-    return FALSE;
+  if ((m->reads & SL_MACRO_READS_ANY) || env->context)
+    {
+      m->valid = FALSE;
+      return FALSE;
+    }
   g_string_truncate (m->values, 0);
   for (guint i = 0; i < m->n_fields; i++)
     {
@@ -944,7 +949,12 @@ memo_record (SlTemplateMemo *m, const SlMessage *msg, const SlTemplateEnv *env)
     }
   gboolean fraction = (m->reads & SL_MACRO_READS_USEC) || ((m->reads & SL_MACRO_READS_FRAC) && env->frac_digits > 0);
   m->span = fraction ? 1 : G_USEC_PER_SEC;
-  m->env = env;
+  /* the zone is held, so that another zone cannot come at its address */
+  if (env->zone)
+    g_time_zone_ref (env->zone);
+  if (m->env.zone)
+    g_time_zone_unref (m->env.zone);
+  m->env = *env;
   m->pri = msg->pri;
   m->source = msg->source;
   m->stamp = memo_time (m->span, &msg->stamp);
@@ -953,13 +963,22 @@ memo_record (SlTemplateMemo *m, const SlMessage *msg, const SlTemplateEnv *env)
   return FALSE;
 }
 
+/* What the same template renders alike in: not the address of env, which
+ * a caller may change in place. */
+static inline gboolean
+memo_env_same (const SlTemplateEnv *seen, const SlTemplateEnv *env)
+{
+  return seen->zone == env->zone && seen->frac_digits == env->frac_digits && seen->ts_format == env->ts_format
+         && seen->escape == env->escape && seen->file_name == env->file_name && !env->context;
+}
+
 gboolean
 sl_template_memo_same (SlTemplateMemo *m, const SlMessage *msg, const SlTemplateEnv *env)
 {
   guint reads = m->reads;
   if (!env)
     env = &sl_template_env_default;
-  if (m->valid && m->env == env
+  if (m->valid && memo_env_same (&m->env, env)
       && (!(reads & SL_MACRO_READS_STAMP) || memo_time_same (m->span, &m->stamp, &msg->stamp))
       && (!(reads & SL_MACRO_READS_RECVD) || memo_time_same (m->span, &m->recvd, &msg->recvd))
       && (!(reads & SL_MACRO_READS_PRI) || m->pri == msg->pri)
