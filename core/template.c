@@ -917,6 +917,33 @@ memo_time_same (guint64 span, const SlTime *seen, const SlTime *t)
   return seen->gmtoff == t->gmtoff && (guint64) (t->usec - seen->usec) < span;
 }
 
+/* Host names, programs and PIDs are a few bytes: two loads that overlap
+ * cover them exactly, without a call to memcmp() and without reading past
+ * either value. */
+static inline gboolean
+bytes_equal (const gchar *a, const gchar *b, gsize len)
+{
+  if (len >= 8 && len <= 16)
+    {
+      guint64 a0, b0, a1, b1;
+      memcpy (&a0, a, 8);
+      memcpy (&b0, b, 8);
+      memcpy (&a1, a + len - 8, 8);
+      memcpy (&b1, b + len - 8, 8);
+      return a0 == b0 && a1 == b1;
+    }
+  if (len >= 4 && len < 8)
+    {
+      guint32 a0, b0, a1, b1;
+      memcpy (&a0, a, 4);
+      memcpy (&b0, b, 4);
+      memcpy (&a1, a + len - 4, 4);
+      memcpy (&b1, b + len - 4, 4);
+      return a0 == b0 && a1 == b1;
+    }
+  return len == 0 || memcmp (a, b, len) == 0;
+}
+
 static inline gboolean
 memo_fields_same (const SlTemplateMemo *m, const SlMessage *msg)
 {
@@ -925,7 +952,7 @@ memo_fields_same (const SlTemplateMemo *m, const SlMessage *msg)
     {
       gsize len;
       const gchar *value = field_value (msg, m->fields[i], &len);
-      if (len != m->lens[i] || (len && memcmp (seen, value, len) != 0))
+      if (len != m->lens[i] || !bytes_equal (seen, value, len))
         return FALSE;
       seen += len;
     }
