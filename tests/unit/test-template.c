@@ -474,6 +474,20 @@ test_memo (void)
   memo_expect (&c, msg, &env, FALSE);
   sl_message_set (msg, SL_F_HOST, "db23", -1);
   memo_expect (&c, msg, &env, FALSE);
+  /* values that differ in one byte anywhere, at every length the
+   * comparison treats apart */
+  static const gchar *const pairs[][2] = {
+    { "ab", "aB" }, { "abcde", "abXde" }, { "host-a-0001", "host-b-0001" },
+    { "0123456789abcdef", "0123456789abcdeF" }, { "a-long-host-name.example", "a-long-host-nXme.example" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (pairs); i++)
+    {
+      sl_message_set (msg, SL_F_HOST, pairs[i][0], -1);
+      memo_expect (&c, msg, &env, FALSE);
+      memo_expect (&c, msg, &env, TRUE);
+      sl_message_set (msg, SL_F_HOST, pairs[i][1], -1);
+      memo_expect (&c, msg, &env, FALSE);
+    }
   sl_message_unset (msg, SL_F_HOST);
   memo_expect (&c, msg, &env, FALSE);
   memo_expect (&c, msg, &env, TRUE);
