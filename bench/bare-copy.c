@@ -4,7 +4,14 @@
  * calls, nothing else. No log router can move lines faster than this, so
  * bench/floor reports Sluice's rate as a fraction of it.
  *
- *   bare-copy PORTFILE OUTPUT
+ *   bare-copy PORTFILE OUTPUT [overwrite]
+ *
+ * With "overwrite" OUTPUT is written from its start without being
+ * truncated first: run again over the file of a run of the same size, the
+ * copy finds every page of it in the page cache and only copies bytes, as
+ * a loop rerun over its last output does. Without it (the floor Sluice is
+ * held to, which appends to a new file) every 4 KiB page is allocated
+ * anew, which costs a virtual machine more than the copy itself.
  *
  * Listens on a port the kernel picks and writes its number into PORTFILE
  * (written whole, then renamed into place, so a reader never sees half of
@@ -61,9 +68,9 @@ write_all (int fd, const char *buf, size_t len)
 int
 main (int argc, char **argv)
 {
-  if (argc != 3)
+  if (argc != 3 && !(argc == 4 && strcmp (argv[3], "overwrite") == 0))
     {
-      fprintf (stderr, "usage: bare-copy PORTFILE OUTPUT\n");
+      fprintf (stderr, "usage: bare-copy PORTFILE OUTPUT [overwrite]\n");
       return 2;
     }
   int lfd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -72,7 +79,7 @@ main (int argc, char **argv)
   if (lfd < 0 || bind (lfd, (struct sockaddr *) &addr, sizeof addr) < 0 || listen (lfd, 1) < 0
       || getsockname (lfd, (struct sockaddr *) &addr, &alen) < 0)
     return fail ("bare-copy: listen");
-  int out = open (argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int out = open (argv[2], O_WRONLY | O_CREAT | O_CLOEXEC | (argc == 4 ? 0 : O_TRUNC), 0644);
   if (out < 0)
     return fail (argv[2]);
   if (publish_port (argv[1], ntohs (addr.sin_port)) < 0)

@@ -520,6 +520,50 @@ sl_macro_loghost (void)
   return loghost;
 }
 
+guint
+sl_macro_inputs (guint id)
+{
+  if (id >= M_DATE_FIRST && id < M_DATE_FIRST + FORM_COUNT * D_COUNT)
+    {
+      guint form = (id - M_DATE_FIRST) / D_COUNT;
+      guint reads = form == FORM_RECVD ? SL_MACRO_READS_RECVD : SL_MACRO_READS_STAMP;
+      switch ((id - M_DATE_FIRST) % D_COUNT)
+        {
+        case D_MSEC:
+        case D_USEC:
+          return reads | SL_MACRO_READS_USEC;
+        case D_DATE:
+        case D_FULLDATE:
+        case D_ISODATE:
+        case D_STAMP:
+        case D_UNIXTIME:
+          return reads | SL_MACRO_READS_FRAC;
+        default:
+          return reads;
+        }
+    }
+  switch (id)
+    {
+    case M_MSGHDR:
+    case M_LEGACY_MSGHDR:
+      return SL_MACRO_READS_MSGHDR;
+    case M_FACILITY:
+    case M_FACILITY_NUM:
+    case M_LEVEL:
+    case M_LEVEL_NUM:
+    case M_PRI:
+    case M_TAG:
+    case M_BSDTAG:
+      return SL_MACRO_READS_PRI;
+    case M_SOURCE:
+      return SL_MACRO_READS_SOURCE;
+    case M_LOGHOST:
+      return 0;
+    default:
+      return SL_MACRO_READS_ANY;
+    }
+}
+
 gboolean
 sl_macro_append (guint id, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {

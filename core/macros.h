@@ -32,6 +32,20 @@ extern const SlTemplateEnv sl_template_env_default;
 guint    sl_macro_lookup (const gchar *name);
 /* Appends the macro's value; FALSE when the message has no value for it. */
 gboolean sl_macro_append (guint id, const SlMessage *msg, const SlTemplateEnv *env, GString *out);
+/* What a macro's value is computed from, for a template's memo (see
+ * sl_template_memo_same()): a value from the same inputs is the same. */
+enum
+{
+  SL_MACRO_READS_PRI      = 1 << 0,
+  SL_MACRO_READS_SOURCE   = 1 << 1,   /* the .source.NAME tag */
+  SL_MACRO_READS_STAMP    = 1 << 2,   /* the message's stamp: its second and zone */
+  SL_MACRO_READS_RECVD    = 1 << 3,   /* its reception time: its second and zone */
+  SL_MACRO_READS_USEC     = 1 << 4,   /* and the fraction of those seconds */
+  SL_MACRO_READS_FRAC     = 1 << 5,   /* and the fraction when env->frac_digits > 0 */
+  SL_MACRO_READS_MSGHDR   = 1 << 6,   /* PROGRAM, PID and LEGACY_MSGHDR */
+  SL_MACRO_READS_ANY      = 1 << 7,   /* more than this list says: never the same */
+};
+guint    sl_macro_inputs (guint id);
 /* The name this host logs as ($LOGHOST, and HOST of local messages). */
 const gchar *sl_macro_loghost (void);
 

@@ -44,6 +44,7 @@ struct _SlTemplate
   SlElem *elems;
   guint n_elems;
   gboolean literal;
+  gboolean plain;         /* no fallback and no @K: see append_plain() */
 };
 
 /* Names syslog-ng spells differently for the same stored field. */
@@ -551,9 +552,14 @@ compile_at (const gchar *text, gsize base, gsize *error_at, GError **error)
   t->n_elems = c.elems->len;
   t->elems = (SlElem *) g_array_free (c.elems, FALSE);
   t->literal = TRUE;
+  t->plain = TRUE;
   for (guint i = 0; i < t->n_elems; i++)
-    if (t->elems[i].kind != ELEM_LITERAL)
-      t->literal = FALSE;
+    {
+      if (t->elems[i].kind != ELEM_LITERAL)
+        t->literal = FALSE;
+      if (t->elems[i].fallback || t->elems[i].msg_ref)
+        t->plain = FALSE;
+    }
   return t;
 }
 
@@ -675,12 +681,70 @@ append_call (const SlElem *e, const SlMessage *const *at, const SlTemplateEnv *e
     sl_template_append (e->user, *at, env, out);
 }
 
+/* sl_message_get() without the call for the fields every message has. */
+static inline const gchar *
+field_value (const SlMessage *msg, SlHandle h, gsize *len)
+{
+  if (G_LIKELY (h < SL_F_BUILTIN_MAX))
+    {
+      const SlValue *v = &msg->builtin[h];
+      *len = v->ptr ? v->len : 0;
+      return v->ptr;
+    }
+  return sl_message_get (msg, h, len);
+}
+
+/* What most destinations render: one message, nothing escaped, no
+ * fallbacks, so the loop needs no bookkeeping around each piece. */
+static void
+append_plain (const SlTemplate *t, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  const SlElem *end = t->elems + t->n_elems;
+
+  for (const SlElem *e = t->elems; e < end; e++)
+    switch (e->kind)
+      {
+      case ELEM_LITERAL:
+        /* a space, a bracket, a newline: no call to memcpy() for those */
+        if (e->literal.len == 1 && out->len + 1 < out->allocated_len)
+          {
+            out->str[out->len++] = t->literals[e->literal.offset];
+            out->str[out->len] = '\0';
+          }
+        else
+          sl_text_append (out, t->literals + e->literal.offset, e->literal.len);
+        break;
+      case ELEM_FIELD:
+        {
+          gsize len;
+          const gchar *value = field_value (msg, e->field, &len);
+          if (value)
+            sl_text_append (out, value, len);
+        }
+        break;
+      case ELEM_MACRO:
+        sl_macro_append (e->macro, msg, env, out);
+        break;
+      case ELEM_CALL:
+        e->call->klass->ops.template_function->eval (e->call, msg, env, out);
+        break;
+      case ELEM_USER:
+        sl_template_append (e->user, msg, env, out);
+        break;
+      }
+}
+
 void
 sl_template_append (const SlTemplate *t, const SlMessage *msg,
                     const SlTemplateEnv *env, GString *out)
 {
   if (!env)
     env = &sl_template_env_default;
+  if (t->plain && !env->context && !env->escape && !env->file_name)
+    {
+      append_plain (t, msg, env, out);
+      return;
+    }
 
   guint n;
   const SlMessage *const *context = sl_template_env_context (env, &msg, &n);
@@ -713,7 +777,7 @@ sl_template_append (const SlTemplate *t, const SlMessage *msg,
         case ELEM_FIELD:
           {
             gsize len;
-            const gchar *value = sl_message_get (*at, e->field, &len);
+            const gchar *value = field_value (*at, e->field, &len);
             if (value)
               sl_text_append (out, value, len);
           }
@@ -745,6 +809,210 @@ sl_template_append_context (const SlTemplate *t, const SlMessage *const *message
   with_context.context = messages;
   with_context.context_len = n_messages;
   sl_template_append (t, messages[n_messages - 1], &with_context, out);
+}
+
+struct _SlTemplateMemo
+{
+  guint reads;                /* SL_MACRO_READS_* of its macros */
+  gboolean valid;             /* never with SL_MACRO_READS_ANY */
+  SlTemplateEnv env;          /* what the last message was rendered in; a reference to its zone */
+  guint64 span;               /* µs of a time that look the same: 1 with a fraction, else a second */
+  guint8 pri;
+  SlTag source;
+  SlTime stamp;               /* the first µs of the span */
+  SlTime recvd;
+  guint n_fields;
+  SlHandle *fields;           /* the fields the template shows */
+  gsize *lens;                /* per field: its value's length in values */
+  GString *values;            /* the fields' values, one after the other */
+};
+
+static void
+memo_add_field (GArray *fields, SlHandle h)
+{
+  for (guint i = 0; i < fields->len; i++)
+    if (g_array_index (fields, SlHandle, i) == h)
+      return;
+  g_array_append_val (fields, h);
+}
+
+static void
+memo_collect (SlTemplateMemo *m, GArray *fields, const SlTemplate *t)
+{
+  for (guint i = 0; i < t->n_elems; i++)
+    {
+      const SlElem *e = &t->elems[i];
+      if (e->msg_ref)
+        m->reads |= SL_MACRO_READS_ANY;
+      switch (e->kind)
+        {
+        case ELEM_LITERAL:
+          break;
+        case ELEM_FIELD:
+          memo_add_field (fields, e->field);
+          break;
+        case ELEM_MACRO:
+          m->reads |= sl_macro_inputs (e->macro);
+          break;
+        case ELEM_CALL:
+          m->reads |= SL_MACRO_READS_ANY;
+          break;
+        case ELEM_USER:
+          memo_collect (m, fields, e->user);
+          break;
+        }
+      if (e->fallback)
+        memo_collect (m, fields, e->fallback);
+    }
+}
+
+SlTemplateMemo *
+sl_template_memo_new (const SlTemplate *t)
+{
+  SlTemplateMemo *m = g_new0 (SlTemplateMemo, 1);
+  GArray *fields = g_array_new (FALSE, FALSE, sizeof (SlHandle));
+  memo_collect (m, fields, t);
+  if (m->reads & SL_MACRO_READS_MSGHDR)
+    {
+      memo_add_field (fields, SL_F_PROGRAM);
+      memo_add_field (fields, SL_F_PID);
+      memo_add_field (fields, SL_F_LEGACY_MSGHDR);
+    }
+  m->n_fields = fields->len;
+  m->fields = (SlHandle *) g_array_free (fields, FALSE);
+  m->lens = g_new0 (gsize, m->n_fields);
+  m->values = g_string_new (NULL);
+  return m;
+}
+
+void
+sl_template_memo_free (SlTemplateMemo *m)
+{
+  if (!m)
+    return;
+  if (m->env.zone)
+    g_time_zone_unref (m->env.zone);
+  g_free (m->fields);
+  g_free (m->lens);
+  g_string_free (m->values, TRUE);
+  g_free (m);
+}
+
+/* The first µs of the span t lies in: the start of its second, or t
+ * itself when a fraction is shown. */
+static SlTime
+memo_time (guint64 span, const SlTime *t)
+{
+  SlTime key = *t;
+  if (span > 1)
+    key.usec -= t->usec % G_USEC_PER_SEC + (t->usec % G_USEC_PER_SEC < 0 ? G_USEC_PER_SEC : 0);
+  return key;
+}
+
+/* One comparison for both ends of the span, and no division on the path
+ * of every message. */
+static inline gboolean
+memo_time_same (guint64 span, const SlTime *seen, const SlTime *t)
+{
+  return seen->gmtoff == t->gmtoff && (guint64) (t->usec - seen->usec) < span;
+}
+
+/* Host names, programs and PIDs are a few bytes: two loads that overlap
+ * cover them exactly, without a call to memcmp() and without reading past
+ * either value. */
+static inline gboolean
+bytes_equal (const gchar *a, const gchar *b, gsize len)
+{
+  if (len >= 8 && len <= 16)
+    {
+      guint64 a0, b0, a1, b1;
+      memcpy (&a0, a, 8);
+      memcpy (&b0, b, 8);
+      memcpy (&a1, a + len - 8, 8);
+      memcpy (&b1, b + len - 8, 8);
+      return a0 == b0 && a1 == b1;
+    }
+  if (len >= 4 && len < 8)
+    {
+      guint32 a0, b0, a1, b1;
+      memcpy (&a0, a, 4);
+      memcpy (&b0, b, 4);
+      memcpy (&a1, a + len - 4, 4);
+      memcpy (&b1, b + len - 4, 4);
+      return a0 == b0 && a1 == b1;
+    }
+  return len == 0 || memcmp (a, b, len) == 0;
+}
+
+static inline gboolean
+memo_fields_same (const SlTemplateMemo *m, const SlMessage *msg)
+{
+  const gchar *seen = m->values->str;
+  for (guint i = 0; i < m->n_fields; i++)
+    {
+      gsize len;
+      const gchar *value = field_value (msg, m->fields[i], &len);
+      if (len != m->lens[i] || !bytes_equal (seen, value, len))
+        return FALSE;
+      seen += len;
+    }
+  return TRUE;
+}
+
+/* out of line: the check that comes first on every message stays small */
+G_GNUC_NO_INLINE static gboolean
+memo_record (SlTemplateMemo *m, const SlMessage *msg, const SlTemplateEnv *env)
+{
+  if ((m->reads & SL_MACRO_READS_ANY) || env->context)
+    {
+      m->valid = FALSE;
+      return FALSE;
+    }
+  g_string_truncate (m->values, 0);
+  for (guint i = 0; i < m->n_fields; i++)
+    {
+      const gchar *value = field_value (msg, m->fields[i], &m->lens[i]);
+      g_string_append_len (m->values, value, m->lens[i]);
+    }
+  gboolean fraction = (m->reads & SL_MACRO_READS_USEC) || ((m->reads & SL_MACRO_READS_FRAC) && env->frac_digits > 0);
+  m->span = fraction ? 1 : G_USEC_PER_SEC;
+  /* the zone is held, so that another zone cannot come at its address */
+  if (env->zone)
+    g_time_zone_ref (env->zone);
+  if (m->env.zone)
+    g_time_zone_unref (m->env.zone);
+  m->env = *env;
+  m->pri = msg->pri;
+  m->source = msg->source;
+  m->stamp = memo_time (m->span, &msg->stamp);
+  m->recvd = memo_time (m->span, &msg->recvd);
+  m->valid = TRUE;
+  return FALSE;
+}
+
+/* What the same template renders alike in: not the address of env, which
+ * a caller may change in place. */
+static inline gboolean
+memo_env_same (const SlTemplateEnv *seen, const SlTemplateEnv *env)
+{
+  return seen->zone == env->zone && seen->frac_digits == env->frac_digits && seen->ts_format == env->ts_format
+         && seen->escape == env->escape && seen->file_name == env->file_name && !env->context;
+}
+
+gboolean
+sl_template_memo_same (SlTemplateMemo *m, const SlMessage *msg, const SlTemplateEnv *env)
+{
+  guint reads = m->reads;
+  if (!env)
+    env = &sl_template_env_default;
+  if (m->valid && memo_env_same (&m->env, env)
+      && (!(reads & SL_MACRO_READS_STAMP) || memo_time_same (m->span, &m->stamp, &msg->stamp))
+      && (!(reads & SL_MACRO_READS_RECVD) || memo_time_same (m->span, &m->recvd, &msg->recvd))
+      && (!(reads & SL_MACRO_READS_PRI) || m->pri == msg->pri)
+      && (!(reads & SL_MACRO_READS_SOURCE) || m->source == msg->source)
+      && memo_fields_same (m, msg))
+    return TRUE;
+  return memo_record (m, msg, env);
 }
 
 SlHandle

@@ -82,6 +82,22 @@ sl_template_env_context (const SlTemplateEnv *env, const SlMessage *const *msg, 
   *n = 1;
   return msg;
 }
+/* What a template's text is made from, and those inputs as they were in
+ * the last message asked about: a writer that renders one template for
+ * message after message (file()'s path) renders it again only when they
+ * change. One memo serves one thread. */
+typedef struct _SlTemplateMemo SlTemplateMemo;
+
+SlTemplateMemo *sl_template_memo_new  (const SlTemplate *t);
+void            sl_template_memo_free (SlTemplateMemo *m);
+/* TRUE when the memo's template renders msg in env to the text it rendered
+ * for the last message asked about (its fields, the second and zone of the
+ * stamps it shows, the fraction too where one is shown, ... are the same);
+ * otherwise remembers msg's inputs for the next call and returns FALSE.
+ * Never TRUE for a template with a template function, an @K or a macro
+ * such as $SDATA or $TAGS in it, nor on the first call. */
+gboolean        sl_template_memo_same (SlTemplateMemo *m, const SlMessage *msg, const SlTemplateEnv *env);
+
 /* The field a template stands for when it is one field and nothing else
  * ("$HOST", "${MSG}", "${.SDATA.a.b}"), aliases resolved; SL_F_NONE when it
  * is anything more (text, a macro, a function, a fallback). */

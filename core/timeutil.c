@@ -82,14 +82,33 @@ break_down (gint64 local_sec, gint32 gmtoff, struct tm *tm)
   tm->tm_gmtoff = gmtoff;
 }
 
+/* time-zone() asks g_time_zone_find_interval() for every message, a walk
+ * through the zone's transitions: the offset of the last second and zone
+ * is kept per thread. The GPrivate holds a reference to that zone, so its
+ * address cannot come back as another zone while it is the key. */
+static GPrivate zone_ref = G_PRIVATE_INIT ((GDestroyNotify) g_time_zone_unref);
+static __thread GTimeZone *cached_zone;
+static __thread gint64 cached_zone_sec;
+static __thread gint32 cached_zone_offset;
+
 /* The offset t is shown with: its own, or zone's at that instant. */
 static gint32
 shown_offset (const SlTime *t, gint64 utc_sec, GTimeZone *zone)
 {
   if (!zone)
     return t->gmtoff;
-  gint interval = g_time_zone_find_interval (zone, G_TIME_TYPE_UNIVERSAL, utc_sec);
-  return g_time_zone_get_offset (zone, interval);
+  if (zone != cached_zone || utc_sec != cached_zone_sec)
+    {
+      if (zone != cached_zone)
+        {
+          g_private_replace (&zone_ref, g_time_zone_ref (zone));
+          cached_zone = zone;
+        }
+      gint interval = g_time_zone_find_interval (zone, G_TIME_TYPE_UNIVERSAL, utc_sec);
+      cached_zone_offset = g_time_zone_get_offset (zone, interval);
+      cached_zone_sec = utc_sec;
+    }
+  return cached_zone_offset;
 }
 
 void

@@ -407,6 +407,221 @@ test_zone (void)
   sl_message_unref (msg);
 }
 
+/* A memo says "same" only when the template renders the same text; each
+ * call is checked against a fresh render, and against what was expected. */
+typedef struct
+{
+  SlTemplate *t;
+  SlTemplateMemo *memo;
+  gchar *last;
+} MemoCheck;
+
+static void
+memo_check_init (MemoCheck *c, const gchar *text)
+{
+  GError *error = NULL;
+  c->t = sl_template_compile (text, &error);
+  g_assert_no_error (error);
+  c->memo = sl_template_memo_new (c->t);
+  c->last = NULL;
+}
+
+static void
+memo_check_clear (MemoCheck *c)
+{
+  sl_template_memo_free (c->memo);
+  sl_template_unref (c->t);
+  g_free (c->last);
+}
+
+static void
+memo_expect (MemoCheck *c, const SlMessage *msg, const SlTemplateEnv *env, gboolean same)
+{
+  GString *out = g_string_new (NULL);
+  gboolean said = sl_template_memo_same (c->memo, msg, env);
+  sl_template_append (c->t, msg, env, out);
+  if (said)
+    g_assert_cmpstr (out->str, ==, c->last);
+  g_assert_cmpint (said, ==, same);
+  g_free (c->last);
+  c->last = g_string_free (out, FALSE);
+}
+
+static void
+test_memo (void)
+{
+  SlMessage *msg = message_new ();
+  SlTemplateEnv env = sl_template_env_default;
+  SlTemplateEnv other = sl_template_env_default;
+  MemoCheck c;
+  const gint64 second = STAMP_A_SEC * G_USEC_PER_SEC;
+
+  memo_check_init (&c, "$HOST/$YEAR-$MONTH-$DAY.log");
+  memo_expect (&c, msg, &env, FALSE);
+  memo_expect (&c, msg, &env, TRUE);
+  /* another fraction of the same second */
+  msg->stamp.usec = second + 999999;
+  memo_expect (&c, msg, &env, TRUE);
+  /* a new second, even of the same day, is looked at again */
+  msg->stamp.usec = second + G_USEC_PER_SEC;
+  memo_expect (&c, msg, &env, FALSE);
+  memo_expect (&c, msg, &env, TRUE);
+  /* a second before the one seen, by one µs */
+  msg->stamp.usec = second + G_USEC_PER_SEC - 1;
+  memo_expect (&c, msg, &env, FALSE);
+  /* a new host, then one as long as the old */
+  sl_message_set (msg, SL_F_HOST, "db22", -1);
+  memo_expect (&c, msg, &env, FALSE);
+  sl_message_set (msg, SL_F_HOST, "db23", -1);
+  memo_expect (&c, msg, &env, FALSE);
+  /* values that differ in one byte anywhere, at every length the
+   * comparison treats apart */
+  static const gchar *const pairs[][2] = {
+    { "ab", "aB" }, { "abcde", "abXde" }, { "host-a-0001", "host-b-0001" },
+    { "0123456789abcdef", "0123456789abcdeF" }, { "a-long-host-name.example", "a-long-host-nXme.example" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (pairs); i++)
+    {
+      sl_message_set (msg, SL_F_HOST, pairs[i][0], -1);
+      memo_expect (&c, msg, &env, FALSE);
+      memo_expect (&c, msg, &env, TRUE);
+      sl_message_set (msg, SL_F_HOST, pairs[i][1], -1);
+      memo_expect (&c, msg, &env, FALSE);
+    }
+  sl_message_unset (msg, SL_F_HOST);
+  memo_expect (&c, msg, &env, FALSE);
+  memo_expect (&c, msg, &env, TRUE);
+  sl_message_set (msg, SL_F_HOST, "web1", -1);
+  memo_expect (&c, msg, &env, FALSE);
+  /* the same instant in a zone with another offset */
+  msg->stamp.gmtoff = -36000;
+  memo_expect (&c, msg, &env, FALSE);
+  memo_expect (&c, msg, &env, TRUE);
+  /* another environment */
+  other.zone = g_time_zone_new_identifier ("+05:30");
+  memo_expect (&c, msg, &other, FALSE);
+  memo_expect (&c, msg, &other, TRUE);
+  memo_expect (&c, msg, &env, FALSE);
+  /* fields and macros the template does not show change nothing */
+  sl_message_set (msg, SL_F_PROGRAM, "sshd", -1);
+  msg->pri = SL_PRI_MAKE (4, 2);
+  msg->recvd.usec += 7 * G_USEC_PER_SEC;
+  memo_expect (&c, msg, &env, TRUE);
+  memo_check_clear (&c);
+
+  /* $SEC, $MSEC and $USEC: the second, or the fraction, counts */
+  msg->stamp.usec = second + 123456;
+  memo_check_init (&c, "$HOUR:$MIN:$SEC");
+  memo_expect (&c, msg, &env, FALSE);
+  msg->stamp.usec = second + 654321;
+  memo_expect (&c, msg, &env, TRUE);
+  msg->stamp.usec = second + G_USEC_PER_SEC;
+  memo_expect (&c, msg, &env, FALSE);
+  memo_check_clear (&c);
+  for (guint k = 0; k < 2; k++)
+    {
+      memo_check_init (&c, k ? "$USEC" : "$SEC.$MSEC");
+      msg->stamp.usec = second + 123456;
+      memo_expect (&c, msg, &env, FALSE);
+      memo_expect (&c, msg, &env, TRUE);
+      msg->stamp.usec = second + 123457;
+      memo_expect (&c, msg, &env, FALSE);
+      msg->stamp.usec = second + 124000;
+      memo_expect (&c, msg, &env, FALSE);
+      memo_check_clear (&c);
+    }
+
+  /* stamps: the fraction counts only when frac-digits() shows one */
+  memo_check_init (&c, "$ISODATE $R_STAMP");
+  env.frac_digits = 3;
+  msg->stamp.usec = second + 100000;
+  memo_expect (&c, msg, &env, FALSE);
+  msg->stamp.usec = second + 200000;
+  memo_expect (&c, msg, &env, FALSE);
+  memo_expect (&c, msg, &env, TRUE);
+  env.frac_digits = 0;
+  memo_expect (&c, msg, &env, FALSE);
+  msg->stamp.usec = second + 300000;
+  memo_expect (&c, msg, &env, TRUE);
+  msg->recvd.usec += G_USEC_PER_SEC;
+  memo_expect (&c, msg, &env, FALSE);
+  memo_check_clear (&c);
+
+  /* the priority, a fallback's field, MSGHDR's parts */
+  memo_check_init (&c, "$FACILITY ${MSGID:-$SOURCEIP} $MSGHDR");
+  memo_expect (&c, msg, &env, FALSE);
+  memo_expect (&c, msg, &env, TRUE);
+  msg->pri = SL_PRI_MAKE (5, 2);
+  memo_expect (&c, msg, &env, FALSE);
+  sl_message_unset (msg, SL_F_MSGID);
+  memo_expect (&c, msg, &env, FALSE);
+  sl_message_set (msg, SL_F_SOURCEIP, "10.0.0.8", -1);
+  memo_expect (&c, msg, &env, FALSE);
+  sl_message_set (msg, SL_F_PID, "4243", -1);
+  memo_expect (&c, msg, &env, FALSE);
+  memo_expect (&c, msg, &env, TRUE);
+  memo_check_clear (&c);
+
+  /* what the memo cannot see is never the same */
+  const gchar *opaque[] = { "$SDATA", "$TAGS", "$SEQNUM", "${HOST}@1", "$(echo $HOST)" };
+  for (guint i = 0; i < G_N_ELEMENTS (opaque); i++)
+    {
+      GError *error = NULL;
+      SlTemplate *t = sl_template_compile (opaque[i], &error);
+      if (!t)
+        {
+          /* no template functions loaded in this test */
+          g_clear_error (&error);
+          continue;
+        }
+      SlTemplateMemo *m = sl_template_memo_new (t);
+      g_assert_false (sl_template_memo_same (m, msg, &env));
+      g_assert_false (sl_template_memo_same (m, msg, &env));
+      sl_template_memo_free (m);
+      sl_template_unref (t);
+    }
+
+  /* a literal path is the same from the second message on */
+  memo_check_init (&c, "/var/log/messages");
+  memo_expect (&c, msg, &env, FALSE);
+  memo_expect (&c, msg, &env, TRUE);
+  memo_check_clear (&c);
+
+  g_time_zone_unref (other.zone);
+  sl_message_unref (msg);
+}
+
+/* The zone's offset is kept per second and zone: a new zone, a zone freed
+ * and another made, and a daylight-saving change a second apart. */
+static void
+test_zone_cache (void)
+{
+  SlMessage *msg = message_new ();
+  SlTemplateEnv env = sl_template_env_default;
+
+  env.zone = g_time_zone_new_identifier ("+05:30");
+  assert_render ("$ISODATE $HOUR", msg, &env, "2026-02-03T17:04:56+05:30 17");
+  g_time_zone_unref (env.zone);
+  env.zone = g_time_zone_new_identifier ("-03:00");
+  assert_render ("$ISODATE $HOUR", msg, &env, "2026-02-03T08:34:56-03:00 08");
+  assert_render ("$ISODATE", msg, &env, "2026-02-03T08:34:56-03:00");
+  g_time_zone_unref (env.zone);
+
+  env.zone = g_time_zone_new_identifier ("Europe/Berlin");
+  if (env.zone)
+    {
+      /* 2026-03-29 01:00 UTC is when Berlin moves to summer time */
+      msg->stamp.usec = G_GINT64_CONSTANT (1774745999) * G_USEC_PER_SEC;
+      assert_render ("$ISODATE $HOUR $TZOFFSET", msg, &env, "2026-03-29T01:59:59+01:00 01 +01:00");
+      msg->stamp.usec += G_USEC_PER_SEC;
+      assert_render ("$ISODATE $HOUR $TZOFFSET", msg, &env, "2026-03-29T03:00:00+02:00 03 +02:00");
+      g_time_zone_unref (env.zone);
+    }
+  else
+    g_test_message ("no tzdata for Europe/Berlin; daylight saving not checked");
+  sl_message_unref (msg);
+}
+
 static void
 test_escape (void)
 {
@@ -927,6 +1142,8 @@ main (int argc, char **argv)
   g_test_add_func ("/template/errors", test_errors);
   g_test_add_func ("/template/functions-none-loaded", test_functions_none_loaded);
   g_test_add_func ("/template/functions", test_functions);
+  g_test_add_func ("/template/memo", test_memo);
+  g_test_add_func ("/template/zone-cache", test_zone_cache);
   g_test_add_func ("/template/escape", test_escape);
   g_test_add_func ("/template/file-name", test_file_name);
   g_test_add_func ("/template/shared", test_shared_template);

@@ -73,7 +73,8 @@ typedef struct
   gid_t dir_group;
   Logrotate rotate;
   GHashTable *files;      /* expanded path -> OpenFile */
-  GString *name;
+  GString *name;          /* the path of the last message whose path was rendered */
+  SlTemplateMemo *path_memo;  /* what name was rendered from */
   GString *buf;
   GArray *rendered;       /* Rendered, one per message in buf */
   GArray *refused;        /* guint: places in the batch of messages of a spurious path */
@@ -199,6 +200,7 @@ file_init (SlDriver *d, GError **error)
   self->path_env = *self->env;
   self->path_env.file_name = TRUE;
   self->literal = sl_template_is_literal (self->path);
+  self->path_memo = sl_template_memo_new (self->path);
   /* tick() looks about once a second */
   self->time_reap_ms = MAX (self->time_reap_ms, 1000);
   return lookup_user (o, "owner", self->owner_name, &self->owner, error)
@@ -510,18 +512,26 @@ file_write (SlDriver *d, SlWriteBatch *batch)
   guint dropped = 0;
   g_array_set_size (self->refused, 0);
 
+  /* the last message went to current: a message whose path is made of
+   * the same host, date, ... goes there too, without rendering it */
+  gboolean on_current = FALSE;
   for (guint i = 0; i < n; i++)
     {
       if (!self->literal || !current)
         {
-          g_string_truncate (self->name, 0);
-          sl_template_append (self->path, msgs[i], &self->path_env, self->name);
-          if (!current || strcmp (current, self->name->str) != 0)
+          gboolean same_inputs = sl_template_memo_same (self->path_memo, msgs[i], &self->path_env);
+          if (!same_inputs)
+            {
+              g_string_truncate (self->name, 0);
+              sl_template_append (self->path, msgs[i], &self->path_env, self->name);
+            }
+          if (!(same_inputs && on_current) && (!current || strcmp (current, self->name->str) != 0))
             {
               if (!self->literal && path_escapes (self->name->str))
                 {
                   count_spurious (self, self->name->str);
                   g_array_append_val (self->refused, i);
+                  on_current = FALSE;
                   continue;
                 }
               guint reached = current ? flush_run (self, current, i, &dropped) : i;
@@ -533,6 +543,7 @@ file_write (SlDriver *d, SlWriteBatch *batch)
               g_free (current);
               current = g_strdup (self->name->str);
             }
+          on_current = TRUE;
         }
       Rendered r = { 0, i };
       sl_template_append (self->template, msgs[i], self->env, self->buf);
@@ -609,6 +620,7 @@ file_free (SlDriver *d)
     g_hash_table_unref (self->files);
   if (self->name)
     g_string_free (self->name, TRUE);
+  sl_template_memo_free (self->path_memo);
   if (self->buf)
     g_string_free (self->buf, TRUE);
   if (self->rendered)

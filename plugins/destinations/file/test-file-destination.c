@@ -372,6 +372,63 @@ test_macro_values_in_paths (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (sl_test_stat (env, "destination", "d_hosts", "written"), ==, 4);
 }
 
+static const gchar dated_config[] =
+  "@version: 4.0\n"
+  "options { keep-hostname(yes); };\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "rewrite r_bad { set(\"..\" value(\"HOST\") condition(program(\"bad\"))); };\n"
+  "destination d_dated { file(\"@DIR@/dated/$HOST/$YEAR-$MONTH-$DAY.log\" create-dirs(yes)\n"
+  "  template(\"$ISODATE $HOST $PROGRAM[$PID]: $MSG\\n\")); };\n"
+  "log { source(s_net); rewrite(r_bad); destination(d_dated); };\n";
+
+/* file() renders a path again only when what it is made from changes
+ * (host, date, zone): messages of one second, the next day, another host,
+ * the same local day in another zone, and a refused host twice in a row
+ * each land where the path names. */
+static void
+test_dated_paths (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = start_with_port (env, dated_config);
+  if (!port)
+    return;
+  if (!sl_test_tcp_send (port,
+                         "<13>2026-10-11T23:59:59+00:00 a p[1]: one\n"
+                         "<13>2026-10-11T23:59:59.500+00:00 a p[1]: two\n"
+                         "<13>2026-10-12T00:00:00+00:00 a p[1]: three\n"
+                         "<13>2026-10-12T00:00:00+00:00 b p[1]: four\n"
+                         "<13>2026-10-12T00:00:00.250+00:00 a p[1]: five\n"
+                         "<13>2026-10-12T00:00:00+02:00 a p[1]: six\n"
+                         "<13>2026-10-12T00:00:00+02:00 a bad[1]: refused\n"
+                         "<13>2026-10-12T00:00:00+02:00 a bad[1]: refused again\n"
+                         "<13>2026-10-12T00:00:00+02:00 a p[2]: seven\n"
+                         "<13>2026-10-12T00:00:01+00:00 b p[1]: last\n"))
+    return;
+  g_autofree gchar *last = sl_test_path (env, "dated/b/2026-10-12.log");
+  if (!sl_test_wait_lines (env, last, 2))
+    return;
+  const gchar *expected[][2] = {
+    { "dated/a/2026-10-11.log", "2026-10-11T23:59:59+00:00 a p[1]: one\n"
+                                "2026-10-11T23:59:59+00:00 a p[1]: two\n" },
+    { "dated/a/2026-10-12.log", "2026-10-12T00:00:00+00:00 a p[1]: three\n"
+                                "2026-10-12T00:00:00+00:00 a p[1]: five\n"
+                                "2026-10-12T00:00:00+02:00 a p[1]: six\n"
+                                "2026-10-12T00:00:00+02:00 a p[2]: seven\n" },
+    { "dated/b/2026-10-12.log", "2026-10-12T00:00:00+00:00 b p[1]: four\n"
+                                "2026-10-12T00:00:01+00:00 b p[1]: last\n" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_autofree gchar *path = sl_test_path (env, expected[i][0]);
+      g_autofree gchar *text = sl_test_read_file (path);
+      if (!text)
+        g_test_fail_printf ("%s was not written", expected[i][0]);
+      else
+        g_assert_cmpstr (text, ==, expected[i][1]);
+    }
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_dated", "spurious_paths"), ==, 2);
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_dated", "written"), ==, 8);
+}
+
 static const gchar flush_config[] =
   "@version: 4.0\n"
   "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
@@ -620,6 +677,7 @@ main (int argc, char **argv)
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/file/perm-owner", test_perm_owner);
   SL_TEST_ADD ("/file/macro-values-in-paths", test_macro_values_in_paths);
+  SL_TEST_ADD ("/file/dated-paths", test_dated_paths);
   SL_TEST_ADD ("/file/rename-sighup", test_rename_and_sighup);
   SL_TEST_ADD ("/file/rename-reopen", test_rename_and_reopen);
   SL_TEST_ADD ("/file/size-rotation", test_size_rotation);

@@ -275,6 +275,37 @@ scan_bsd_stamp (Scan *s, const SlTime *recvd, StampParts *parts)
   return ok;
 }
 
+/* The lines of a burst carry the same second: each thread keeps the last
+ * plain "Mmm dd hh:mm:ss" stamp it read (no fraction, neither the PIX nor
+ * the Linksys shape), the receive day its year was guessed on, and what
+ * it came to. */
+#define BSD_STAMP_LEN 15
+
+typedef struct
+{
+  gboolean valid;
+  gint64 day;
+  gchar text[BSD_STAMP_LEN];
+  SlTime time;
+} BsdStampMemo;
+
+static __thread BsdStampMemo bsd_memo;
+
+static gint64
+receive_day (const SlTime *recvd)
+{
+  gint64 local_now = recvd->usec / G_USEC_PER_SEC + recvd->gmtoff;
+  return local_now >= 0 ? local_now / 86400 : (local_now + 1) / 86400 - 1;
+}
+
+/* A plain BSD stamp with nothing after its second that scan_fraction() reads. */
+static gboolean
+is_plain_bsd (const Scan *s)
+{
+  return looks_like_bsd (s) && !looks_like_pix (s) && !looks_like_linksys (s)
+         && (scan_left (s) == BSD_STAMP_LEN || (s->p[BSD_STAMP_LEN] != '.' && s->p[BSD_STAMP_LEN] != ','));
+}
+
 gboolean
 syslog_scan_rfc3164_stamp (Scan *s, const SlTime *recvd, SlTime *out)
 {
@@ -287,10 +318,28 @@ syslog_scan_rfc3164_stamp (Scan *s, const SlTime *recvd, SlTime *out)
     }
   else
     {
-      StampParts parts = { 0 };
-      if (!scan_bsd_stamp (&t, recvd, &parts))
-        return FALSE;
-      parts_to_time (&parts, FALSE, 0, out);
+      gboolean plain = is_plain_bsd (&t);
+      gint64 day = plain ? receive_day (recvd) : 0;
+      if (plain && bsd_memo.valid && bsd_memo.day == day && memcmp (t.p, bsd_memo.text, BSD_STAMP_LEN) == 0)
+        {
+          *out = bsd_memo.time;
+          t.p += BSD_STAMP_LEN;
+        }
+      else
+        {
+          StampParts parts = { 0 };
+          const gchar *start = t.p;
+          if (!scan_bsd_stamp (&t, recvd, &parts))
+            return FALSE;
+          parts_to_time (&parts, FALSE, 0, out);
+          if (plain && t.p == start + BSD_STAMP_LEN)
+            {
+              memcpy (bsd_memo.text, start, BSD_STAMP_LEN);
+              bsd_memo.day = day;
+              bsd_memo.time = *out;
+              bsd_memo.valid = TRUE;
+            }
+        }
     }
   /* Cisco ends the stamp with a colon */
   scan_skip (&t, ':');

@@ -386,6 +386,41 @@ parse_year (const gchar *line, const SlTime *recvd)
   return year;
 }
 
+/* The last plain stamp is kept per thread: the same text read on another
+ * day, with a fraction after it, or with a year after it is read anew. */
+static void
+test_rfc3164_stamp_memo (void)
+{
+  SlTime new_year = { utc_usec (2026, 1, 1, 0, 0, 5), CET };
+  SlTime new_years_eve = { utc_usec (2026, 12, 31, 22, 59, 50), CET };
+
+  for (guint round = 0; round < 2; round++)
+    {
+      g_assert_cmpint (parse_year ("<13>Jan  1 00:00:01 host prog: m", &new_year), ==, 2026);
+      g_assert_cmpint (parse_year ("<13>Jan  1 00:00:01 host prog: m", &new_year), ==, 2026);
+      g_assert_cmpint (parse_year ("<13>Jan  1 00:00:01 host prog: m", &new_years_eve), ==, 2027);
+    }
+
+  SlMessage *msg = parse ("<13>Feb  3 12:34:56 host prog: m", TRUE);
+  assert_stamp (msg, 2026, 2, 3, 12, 34, 56, 0, CET);
+  sl_message_unref (msg);
+  msg = parse ("<13>Feb  3 12:34:56.789 host prog: m", TRUE);
+  assert_stamp (msg, 2026, 2, 3, 12, 34, 56, 789000, CET);
+  sl_message_unref (msg);
+  msg = parse ("<13>Feb  3 12:34:56 2025 host prog: after the time", TRUE);
+  assert_stamp (msg, 2025, 2, 3, 12, 34, 56, 0, CET);
+  assert_fields (msg, &(Fields) { .host = "host", .program = "prog", .msghdr = "prog: ",
+                                  .message = "after the time" });
+  sl_message_unref (msg);
+  msg = parse ("<13>Feb  3 12:34:56 host prog: m", TRUE);
+  assert_stamp (msg, 2026, 2, 3, 12, 34, 56, 0, CET);
+  assert_fields (msg, &(Fields) { .host = "host", .program = "prog", .msghdr = "prog: ", .message = "m" });
+  sl_message_unref (msg);
+  msg = parse ("<13>Feb  3 12:34:57 host prog: m", TRUE);
+  assert_stamp (msg, 2026, 2, 3, 12, 34, 57, 0, CET);
+  sl_message_unref (msg);
+}
+
 static void
 test_rfc3164_year_guess (void)
 {
@@ -1277,6 +1312,7 @@ main (int argc, char **argv)
   g_test_add_func ("/syslog/rfc3164/full", test_rfc3164_full);
   g_test_add_func ("/syslog/rfc3164/without-pri", test_rfc3164_without_pri);
   g_test_add_func ("/syslog/rfc3164/glibc", test_rfc3164_glibc);
+  g_test_add_func ("/syslog/rfc3164/stamp-memo", test_rfc3164_stamp_memo);
   g_test_add_func ("/syslog/rfc3164/logger", test_rfc3164_logger);
   g_test_add_func ("/syslog/rfc3164/no-tag", test_rfc3164_no_tag);
   g_test_add_func ("/syslog/rfc3164/no-timestamp", test_rfc3164_no_timestamp);
