@@ -630,9 +630,14 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
       for (guint i = 0; i < params->len; i++)
         {
           const SlRsParam *p = g_ptr_array_index (params, i);
+          g_autofree gchar *text = NULL;
           if (g_str_equal (p->name, "maxmessagesize"))
+            text = g_strdup_printf ("options { log-msg-size(%s); };", p->value);
+          /* whether a sender's address is resolved: use-dns() */
+          else if (g_str_equal (p->name, "net.enabledns"))
+            text = g_strdup_printf ("options { use-dns(%s); };", sl_rs_is_true (p->value) ? "yes" : "no");
+          if (text)
             {
-              g_autofree gchar *text = g_strdup_printf ("options { log-msg-size(%s); };", p->value);
               if (!sl_rs_emit (r->c, p->pos, text, r->error))
                 return FALSE;
             }
