@@ -176,7 +176,7 @@ geoip2_parser_process (SlDriver *d, SlMessage **msg)
   gsize len;
   const gchar *address = sl_parser_input (self->template, *msg, &len);
   int gai_error = 0, mmdb_error = MMDB_SUCCESS;
-  MMDB_lookup_result_s result = MMDB_lookup_string (self->db, address, &gai_error, &mmdb_error);
+  MMDB_lookup_result_s result = geoip2_lookup (self->db, address, &gai_error, &mmdb_error);
   if (!result.found_entry)
     {
       if (gai_error)
