@@ -836,6 +836,22 @@ conf_clear (SlRsConf *c)
 
 /* One top-level path per ruleset that has inputs; an included file's
  * default ruleset takes every source defined so far, its own too. */
+
+/* rsyslog delays the inputs that can wait (imtcp, imptcp, imrelp,
+ * imuxsock) while its queues are full rather than drop their messages:
+ * flow control, beside the rule's own flags (final) when it has them */
+static void
+add_flow_control (SlCfgNode *log)
+{
+  SlCfgNode *flags = sl_cfg_node_child (log, "flags");
+  if (!flags)
+    {
+      flags = sl_cfg_node_new ("flags", log->pos);
+      sl_cfg_node_add_child (log, flags);
+    }
+  sl_cfg_node_add_arg (flags, SL_CFG_ARG_WORD, "flow-control", flags->pos);
+}
+
 static gboolean
 emit_paths (SlRsConf *c, GError **error)
 {
@@ -886,6 +902,7 @@ emit_paths (SlRsConf *c, GError **error)
             SlCfgNode *log = g_ptr_array_index (parsed->children, 0);
             sl_rs_place (log, items->children->len ? ((SlCfgNode *) g_ptr_array_index (items->children, 0))->pos : items->pos);
             sl_rs_move_children (items, log, NULL);
+            add_flow_control (log);
             g_ptr_array_set_free_func (parsed->children, NULL);
             g_ptr_array_set_size (parsed->children, 0);
             sl_cfg_node_add_child (c->root, log);

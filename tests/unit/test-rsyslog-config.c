@@ -73,6 +73,8 @@ test_global (void)
 {
   assert_translates ("global(maxMessageSize=\"64k\" net.enableDNS=\"off\")\n", "options { use-dns(no); };");
   assert_translates ("global(net.enableDNS=\"on\")\n", "options { use-dns(yes); };");
+  /* rsyslog delays a TCP input while its queues are full */
+  assert_translates ("input(type=\"imtcp\" port=\"5514\")\n*.* /a\n", "flags(flow-control); };");
   assert_refused ("global(net.noSuchThing=\"on\")\n", ":1:8:", "'net.nosuchthing' of rsyslog's global()");
 }
 
