@@ -630,9 +630,14 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
       for (guint i = 0; i < params->len; i++)
         {
           const SlRsParam *p = g_ptr_array_index (params, i);
+          g_autofree gchar *text = NULL;
           if (g_str_equal (p->name, "maxmessagesize"))
+            text = g_strdup_printf ("options { log-msg-size(%s); };", p->value);
+          /* whether a sender's address is resolved: use-dns() */
+          else if (g_str_equal (p->name, "net.enabledns"))
+            text = g_strdup_printf ("options { use-dns(%s); };", sl_rs_is_true (p->value) ? "yes" : "no");
+          if (text)
             {
-              g_autofree gchar *text = g_strdup_printf ("options { log-msg-size(%s); };", p->value);
               if (!sl_rs_emit (r->c, p->pos, text, r->error))
                 return FALSE;
             }
@@ -831,6 +836,22 @@ conf_clear (SlRsConf *c)
 
 /* One top-level path per ruleset that has inputs; an included file's
  * default ruleset takes every source defined so far, its own too. */
+
+/* rsyslog delays the inputs that can wait (imtcp, imptcp, imrelp,
+ * imuxsock) while its queues are full rather than drop their messages:
+ * flow control, beside the rule's own flags (final) when it has them */
+static void
+add_flow_control (SlCfgNode *log)
+{
+  SlCfgNode *flags = sl_cfg_node_child (log, "flags");
+  if (!flags)
+    {
+      flags = sl_cfg_node_new ("flags", log->pos);
+      sl_cfg_node_add_child (log, flags);
+    }
+  sl_cfg_node_add_arg (flags, SL_CFG_ARG_WORD, "flow-control", flags->pos);
+}
+
 static gboolean
 emit_paths (SlRsConf *c, GError **error)
 {
@@ -881,6 +902,7 @@ emit_paths (SlRsConf *c, GError **error)
             SlCfgNode *log = g_ptr_array_index (parsed->children, 0);
             sl_rs_place (log, items->children->len ? ((SlCfgNode *) g_ptr_array_index (items->children, 0))->pos : items->pos);
             sl_rs_move_children (items, log, NULL);
+            add_flow_control (log);
             g_ptr_array_set_free_func (parsed->children, NULL);
             g_ptr_array_set_size (parsed->children, 0);
             sl_cfg_node_add_child (c->root, log);

@@ -69,6 +69,16 @@ test_selectors (void)
 }
 
 static void
+test_global (void)
+{
+  assert_translates ("global(maxMessageSize=\"64k\" net.enableDNS=\"off\")\n", "options { use-dns(no); };");
+  assert_translates ("global(net.enableDNS=\"on\")\n", "options { use-dns(yes); };");
+  /* rsyslog delays a TCP input while its queues are full */
+  assert_translates ("input(type=\"imtcp\" port=\"5514\")\n*.* /a\n", "flags(flow-control); };");
+  assert_refused ("global(net.noSuchThing=\"on\")\n", ":1:8:", "'net.nosuchthing' of rsyslog's global()");
+}
+
+static void
 test_property_filters (void)
 {
   assert_translates ("input(type=\"imudp\" port=\"5514\")\n:programname, !startswith, \"ha\" /a\n",
@@ -123,6 +133,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/rsyslog-config/selectors", test_selectors);
+  g_test_add_func ("/rsyslog-config/global", test_global);
   g_test_add_func ("/rsyslog-config/property-filters", test_property_filters);
   g_test_add_func ("/rsyslog-config/rainerscript", test_rainerscript);
   g_test_add_func ("/rsyslog-config/templates", test_templates);

@@ -319,6 +319,40 @@ test_pgsql_server_killed (SlTestEnv *env, gconstpointer data)
   g_assert_cmpstr (distinct, ==, "20000 0 19999\n");
 }
 
+/* A row the server refuses inside a batch sent as one INSERT of many rows:
+ * found row by row, the rows around it stored, itself dropped. */
+static void
+test_pgsql_refused_row (SlTestEnv *env, gconstpointer data)
+{
+  if (!pg_pid)
+    {
+      g_test_skip ("no PostgreSQL server (quickstart installs postgresql)");
+      return;
+    }
+  g_autofree gchar *made = psql ("postgres", "CREATE DATABASE refused");
+  g_assert_nonnull (made);
+  g_autofree gchar *port = g_strdup_printf ("%u", pg_port);
+  guint16 tcp = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *tcp_text = g_strdup_printf ("%u", tcp);
+  g_assert_true (sl_test_write_config (env,
+                                       "@version: 4.0\n"
+                                       "source s { tcp(ip(\"127.0.0.1\") port(@TCP@)); };\n"
+                                       "destination d { sql(type(pgsql) host(\"@PGHOST@\") port(\"@PGPORT@\") username(\"postgres\")\n"
+                                       "  database(\"refused\") table(\"rows\") flags(explicit-commits) batch-lines(100)\n"
+                                       "  columns(\"seq integer\") values(\"${MSG}\") time-reopen(1)); };\n"
+                                       "log { source(s); destination(d); };\n",
+                                       "TCP", tcp_text, "PGHOST", pg_dir, "PGPORT", port, NULL));
+  if (!sl_test_daemon_start (env) || !sl_test_wait_tcp (env, tcp))
+    return;
+  g_assert_true (sl_test_tcp_send (tcp, "<13>Dec  1 10:00:00 h app: 1\n<13>Dec  1 10:00:00 h app: 2\n"
+                                        "<13>Dec  1 10:00:00 h app: x\n<13>Dec  1 10:00:00 h app: 4\n"
+                                        "<13>Dec  1 10:00:00 h app: 5\n"));
+  if (!wait_rows (psql, "refused", "rows", 4))
+    return;
+  g_autofree gchar *rows = psql ("refused", "SELECT string_agg(seq::text, ' ' ORDER BY seq) FROM rows");
+  g_assert_cmpstr (rows, ==, "1 2 4 5\n");
+}
+
 static void
 expect_refused (SlTestEnv *env, const gchar *driver, const gchar *needle)
 {
@@ -352,6 +386,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/sql/sqlite/same-as-syslog-ng", test_sqlite_same_as_syslog_ng);
   SL_TEST_ADD ("/sql/pgsql/same-as-syslog-ng", test_pgsql_same_as_syslog_ng);
   SL_TEST_ADD ("/sql/pgsql/server-killed", test_pgsql_server_killed);
+  SL_TEST_ADD ("/sql/pgsql/refused-row", test_pgsql_refused_row);
   SL_TEST_ADD ("/sql/config-errors", test_config_errors);
   gint status = g_test_run ();
   if (!sl_test_peer_stop (pg_pid, pg_dir))

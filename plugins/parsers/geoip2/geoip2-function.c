@@ -105,7 +105,7 @@ geoip2_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *en
   g_string_truncate (address, 0);
   sl_template_append (call->arg_templates[c->address], msg, env, address);
   int gai_error = 0, mmdb_error = MMDB_SUCCESS;
-  MMDB_lookup_result_s result = MMDB_lookup_string (c->db, address->str, &gai_error, &mmdb_error);
+  MMDB_lookup_result_s result = geoip2_lookup (c->db, address->str, &gai_error, &mmdb_error);
   if (!result.found_entry)
     return;
   MMDB_entry_data_s data;

@@ -2,12 +2,28 @@
 #include "plugins/parsers/geoip2/geoip2-lookup.h"
 #include "core/i18n.h"
 
+#include <arpa/inet.h>
 #include <inttypes.h>
+#include <netinet/in.h>
 
 static const gchar *const usual_places[] = {
   "/usr/share/GeoIP/GeoLite2-City.mmdb",
   "/var/lib/GeoIP/GeoLite2-City.mmdb",
 };
+
+MMDB_lookup_result_s
+geoip2_lookup (MMDB_s *db, const gchar *address, int *gai_error, int *mmdb_error)
+{
+  struct sockaddr_in v4 = { .sin_family = AF_INET };
+  struct sockaddr_in6 v6 = { .sin6_family = AF_INET6 };
+  *gai_error = 0;
+  if (inet_pton (AF_INET, address, &v4.sin_addr) == 1)
+    return MMDB_lookup_sockaddr (db, (const struct sockaddr *) &v4, mmdb_error);
+  if (inet_pton (AF_INET6, address, &v6.sin6_addr) == 1)
+    return MMDB_lookup_sockaddr (db, (const struct sockaddr *) &v6, mmdb_error);
+  /* the other forms getaddrinfo() takes (scoped, 127.1, ...) and its errors */
+  return MMDB_lookup_string (db, address, gai_error, mmdb_error);
+}
 
 MMDB_s *
 geoip2_open (const gchar *path, gchar **opened, GError **error)

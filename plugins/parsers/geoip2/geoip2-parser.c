@@ -5,7 +5,10 @@
  * index, and of every "names" map only the English one
  * (${.geoip2.country.names.en}). An address the database does not hold
  * sets nothing; text that is no address is counted (lookup_errors). The
- * parser never fails. $(geoip2) reads one value of the same record. */
+ * parser never fails. $(geoip2) reads one value of the same record.
+ * The fields made from a record are kept per thread (keyed by the record's
+ * offset in the database, which the networks of one place share), so an
+ * address whose record was seen lately costs the lookup and the copies. */
 #include "plugins/parsers/geoip2/geoip2-lookup.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -27,6 +30,7 @@ typedef struct
   MMDB_s *db;
   gchar *path;
   gchar *key_prefix;
+  guint id;
   SlCounter *lookup_errors;
 } Geoip2Parser;
 
@@ -41,7 +45,25 @@ static const SlOptionSpec geoip2_parser_options[] = {
 
 typedef struct
 {
-  SlMessage *msg;
+  SlHandle handle;
+  gsize start;
+  gsize len;
+} CachedField;
+
+/* the fields of one record, as one parser names them */
+typedef struct
+{
+  guint parser;
+  guint32 offset;
+  GArray *fields;
+  GString *text;
+} CachedRecord;
+
+#define CACHED_RECORDS 64
+
+typedef struct
+{
+  CachedRecord *record;
   GString *path;
   GString *value;
 } Dump;
@@ -73,8 +95,11 @@ static void
 set_value (Dump *dump, const MMDB_entry_data_s *data)
 {
   g_string_truncate (dump->value, 0);
-  if (geoip2_append_value (dump->value, data))
-    sl_message_set (dump->msg, sl_field_handle (dump->path->str), dump->value->str, dump->value->len);
+  if (!geoip2_append_value (dump->value, data))
+    return;
+  CachedField f = { sl_field_handle (dump->path->str), dump->record->text->len, dump->value->len };
+  g_string_append_len (dump->record->text, dump->value->str, dump->value->len);
+  g_array_append_val (dump->record->fields, f);
 }
 
 static MMDB_entry_data_list_s *
@@ -160,6 +185,63 @@ static GPrivate path_key = G_PRIVATE_INIT (buffer_free);
 static GPrivate value_key = G_PRIVATE_INIT (buffer_free);
 
 static void
+records_free (gpointer records)
+{
+  CachedRecord *r = records;
+  for (guint i = 0; i < CACHED_RECORDS; i++)
+    if (r[i].fields)
+      {
+        g_array_free (r[i].fields, TRUE);
+        g_string_free (r[i].text, TRUE);
+      }
+  g_free (r);
+}
+
+static GPrivate records_key = G_PRIVATE_INIT (records_free);
+/* parsers are told apart by a number of their own: a reloaded one may
+ * come back at the same address with another database */
+static guint next_parser_id = 1;
+
+/* this thread's slot for the record, filled from the database when it
+ * holds another */
+static CachedRecord *
+cached_record (Geoip2Parser *self, MMDB_entry_s *entry, GString *path, GString *value, gboolean *ok)
+{
+  CachedRecord *records = g_private_get (&records_key);
+  if (!records)
+    {
+      records = g_new0 (CachedRecord, CACHED_RECORDS);
+      g_private_set (&records_key, records);
+    }
+  CachedRecord *r = &records[entry->offset % CACHED_RECORDS];
+  *ok = TRUE;
+  if (r->fields && r->parser == self->id && r->offset == entry->offset)
+    return r;
+  if (!r->fields)
+    {
+      r->fields = g_array_new (FALSE, FALSE, sizeof (CachedField));
+      r->text = g_string_sized_new (256);
+    }
+  g_array_set_size (r->fields, 0);
+  g_string_truncate (r->text, 0);
+  r->parser = 0;
+  MMDB_entry_data_list_s *list = NULL;
+  if (MMDB_get_entry_data_list (entry, &list) != MMDB_SUCCESS || !list)
+    {
+      MMDB_free_entry_data_list (list);
+      *ok = FALSE;
+      return r;
+    }
+  Dump dump = { r, path, value };
+  g_string_assign (dump.path, self->key_prefix);
+  dump_tree (&dump, list);
+  MMDB_free_entry_data_list (list);
+  r->parser = self->id;
+  r->offset = entry->offset;
+  return r;
+}
+
+static void
 count_error (Geoip2Parser *self, const gchar *address, const gchar *why)
 {
   sl_counter_add (self->lookup_errors, 1);
@@ -176,7 +258,7 @@ geoip2_parser_process (SlDriver *d, SlMessage **msg)
   gsize len;
   const gchar *address = sl_parser_input (self->template, *msg, &len);
   int gai_error = 0, mmdb_error = MMDB_SUCCESS;
-  MMDB_lookup_result_s result = MMDB_lookup_string (self->db, address, &gai_error, &mmdb_error);
+  MMDB_lookup_result_s result = geoip2_lookup (self->db, address, &gai_error, &mmdb_error);
   if (!result.found_entry)
     {
       if (gai_error)
@@ -185,18 +267,19 @@ geoip2_parser_process (SlDriver *d, SlMessage **msg)
         count_error (self, address, MMDB_strerror (mmdb_error));
       return TRUE;
     }
-  MMDB_entry_data_list_s *list = NULL;
-  if (MMDB_get_entry_data_list (&result.entry, &list) != MMDB_SUCCESS || !list)
+  gboolean ok;
+  const CachedRecord *r = cached_record (self, &result.entry, thread_buffer (&path_key), thread_buffer (&value_key), &ok);
+  if (!ok)
     {
       count_error (self, address, MMDB_strerror (MMDB_INVALID_DATA_ERROR));
-      MMDB_free_entry_data_list (list);
       return TRUE;
     }
   sl_message_make_writable (msg);
-  Dump dump = { *msg, thread_buffer (&path_key), thread_buffer (&value_key) };
-  g_string_assign (dump.path, self->key_prefix);
-  dump_tree (&dump, list);
-  MMDB_free_entry_data_list (list);
+  for (guint i = 0; i < r->fields->len; i++)
+    {
+      const CachedField *f = &g_array_index (r->fields, CachedField, i);
+      sl_message_set (*msg, f->handle, r->text->str + f->start, f->len);
+    }
   return TRUE;
 }
 
@@ -224,6 +307,7 @@ geoip2_parser_init (SlDriver *d, GError **error)
   gsize n = strlen (self->key_prefix);
   if (n && self->key_prefix[n - 1] == '.')
     self->key_prefix[n - 1] = '\0';
+  self->id = g_atomic_int_add (&next_parser_id, 1);
   self->lookup_errors = sl_stats_counter ("parser", d->id, d->klass->name, "lookup_errors");
   return TRUE;
 }

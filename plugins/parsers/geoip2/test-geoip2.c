@@ -20,7 +20,9 @@ static const gchar config[] =
   " $(geoip2 -d @DIR@/test.mmdb -f subdivisions.0.iso_code ${HOST})"
   " $(geoip2 --database @DIR@/test.mmdb --field country.is_in_european_union ${HOST})\\n\")); }; };\n";
 
-static const gchar *const hosts[] = { "192.0.2.7", "2001:db8::1", "198.51.100.1", "not-an-address" };
+/* the last two again from records seen: what the parser keeps of them */
+static const gchar *const hosts[] = { "192.0.2.7", "2001:db8::1", "198.51.100.1", "not-an-address", "192.0.2.200",
+                                      "2001:db8::ff" };
 static const gchar *const outputs[] = { "fields.log", "default.log", "function.log", NULL };
 
 static gchar *
