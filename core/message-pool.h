@@ -17,6 +17,10 @@ gpointer sl_message_pool_alloc (gsize size, guint8 *pool_class);
 void     sl_message_pool_free  (gpointer block, guint8 pool_class);
 /* How many bytes a block of pool_class holds (0 for a malloc'd block). */
 gsize    sl_message_pool_block_size (guint8 pool_class);
+/* Gives back what a burst left: depot magazines unused since the last call
+ * and then, once nothing more came back, malloc's free pages. Called about
+ * once a second by the daemon; returns the bytes of blocks freed. */
+gsize    sl_message_pool_trim (void);
 /* For tests: how many full magazines of pool_class wait in the depot. */
 guint    sl_message_pool_depot_magazines (guint8 pool_class);
 
