@@ -3,6 +3,7 @@
 #include "core/backoff.h"
 #include "core/disk-buffer.h"
 #include "core/i18n.h"
+#include "core/in-flight.h"
 #include "core/internal.h"
 #include "core/persist.h"
 #include "core/stats.h"
@@ -178,6 +179,8 @@ finish_items (SlDestination *d, SlQueueItem *items, const guint64 *seqs, guint n
     }
   if (refs)
     sl_window_unref_many (window, refs);
+  /* the bytes let go count at once: a source may wait for them */
+  sl_in_flight_flush ();
   sl_counter_add (d->queued, -(gint64) n);
 }
 

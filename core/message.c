@@ -2,6 +2,7 @@
 #include "core/message.h"
 #include "core/message-pool.h"
 #include "core/i18n.h"
+#include "core/in-flight.h"
 #include "core/internal.h"
 #include "core/name-table.h"
 #include "core/stats.h"
@@ -126,6 +127,20 @@ message_bytes (gsize raw_len, gsize tail)
 /* A pool block is mostly larger than the message in it: the first few
  * dynamic fields go into what is left, so that a message with structured
  * data usually needs no second allocation. */
+/* What a message's block counts in the bytes in flight. */
+static gsize
+block_bytes (const SlMessage *msg)
+{
+  return msg->pool_class ? sl_message_pool_block_size (msg->pool_class)
+                         : message_bytes (msg->raw_len, msg->extra_len);
+}
+
+static gsize
+fields_bytes (const SlMessage *msg)
+{
+  return msg->fields_pool ? sl_message_pool_block_size (msg->fields_pool) : msg->fields_cap * sizeof (SlValue);
+}
+
 static void
 fields_use_slack (SlMessage *msg)
 {
@@ -164,6 +179,7 @@ sl_message_new_with_extra (const gchar *raw, gsize len, const gchar *extra, gsiz
         *extra_copy = msg->raw + len + 1;
     }
   fields_use_slack (msg);
+  sl_in_flight_add (block_bytes (msg));
   return msg;
 }
 
@@ -213,7 +229,10 @@ static void
 fields_free (SlMessage *msg)
 {
   if (msg->fields && msg->fields_pool != FIELDS_INLINE)
-    sl_message_pool_free (msg->fields, msg->fields_pool);
+    {
+      sl_in_flight_add (-(gint64) fields_bytes (msg));
+      sl_message_pool_free (msg->fields, msg->fields_pool);
+    }
 }
 
 SlWindow *
@@ -236,6 +255,7 @@ sl_message_unref_defer (SlMessage *msg)
   if (msg->ack_root)
     sl_message_unref (msg->ack_root);
   SlWindow *window = msg->window;
+  sl_in_flight_add (-(gint64) block_bytes (msg));
   sl_message_pool_free (msg, msg->pool_class);
   return window;
 }
@@ -293,6 +313,7 @@ fields_reserve (SlMessage *msg, guint32 n)
   msg->fields = fields;
   msg->fields_cap = cap;
   msg->fields_pool = pool;
+  sl_in_flight_add (fields_bytes (msg));
 }
 
 static void
@@ -503,11 +524,9 @@ value_bytes (const SlValue *v)
 gsize
 sl_message_allocated_size (const SlMessage *msg)
 {
-  gsize size = msg->pool_class ? sl_message_pool_block_size (msg->pool_class)
-                               : message_bytes (msg->raw_len, msg->extra_len);
+  gsize size = block_bytes (msg);
   if (msg->fields && msg->fields_pool != FIELDS_INLINE)
-    size += msg->fields_pool ? sl_message_pool_block_size (msg->fields_pool)
-                             : msg->fields_cap * sizeof (SlValue);
+    size += fields_bytes (msg);
   for (guint i = 0; i < SL_F_BUILTIN_MAX; i++)
     size += value_bytes (&msg->builtin[i]);
   for (guint i = 0; i < msg->n_fields; i++)

@@ -3,6 +3,7 @@
 #include "core/config/error.h"
 #include "core/driver.h"
 #include "core/i18n.h"
+#include "core/in-flight.h"
 #include "core/internal.h"
 #include "core/macros.h"
 #include "core/priority.h"
@@ -328,6 +329,8 @@ sl_source_post (SlSource *src, SlMessage **msgs, guint n)
   g_rw_lock_reader_lock (&src->route_lock);
   sl_route (src->paths, msgs, n);
   g_rw_lock_reader_unlock (&src->route_lock);
+  /* once per batch, so that the bytes in flight are near what is held */
+  sl_in_flight_flush ();
 }
 
 SlWindow *
