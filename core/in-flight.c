@@ -2,10 +2,9 @@
 #include "core/in-flight.h"
 #include "core/stats.h"
 
-/* A thread adds its local sum to the shared one past this many bytes
- * either way: a few messages' worth, so that the gauge is near and a
- * reader's and a writer's threads meet on the shared line rarely. */
-#define LOCAL_SLACK (16 * 1024)
+/* A thread adds its local sum to the shared one past SL_IN_FLIGHT_SLACK
+ * bytes either way: a few messages' worth, so that the gauge is near and
+ * a reader's and a writer's threads meet on the shared line rarely. */
 
 typedef struct
 {
@@ -19,7 +18,7 @@ static SlCounter *bound;
 static gint waiting;
 static GMutex waiters_lock;
 static GArray *waiters;
-static __thread gint64 local;
+__thread gint64 sl_in_flight_local;
 
 __attribute__ ((constructor)) static void
 in_flight_init (void)
@@ -77,21 +76,13 @@ wake_waiters (void)
 void
 sl_in_flight_flush (void)
 {
-  if (!local)
+  if (!sl_in_flight_local)
     return;
-  gint64 delta = local;
-  local = 0;
+  gint64 delta = sl_in_flight_local;
+  sl_in_flight_local = 0;
   gint64 sum = __atomic_add_fetch (&held->value, delta, __ATOMIC_SEQ_CST);
   if (delta < 0 && __atomic_load_n (&waiting, __ATOMIC_SEQ_CST) && below (sum))
     wake_waiters ();
-}
-
-void
-sl_in_flight_add (gint64 bytes)
-{
-  local += bytes;
-  if (G_UNLIKELY (local >= LOCAL_SLACK || local <= -LOCAL_SLACK))
-    sl_in_flight_flush ();
 }
 
 gboolean

@@ -14,10 +14,20 @@ G_BEGIN_DECLS
 /* 0: no bound. */
 void     sl_in_flight_set_max (gint64 bytes);
 gint64   sl_in_flight_max     (void);
-/* bytes more (or, negative, fewer) held by this thread */
-void     sl_in_flight_add     (gint64 bytes);
 /* Adds this thread's local sum to the shared one. */
 void     sl_in_flight_flush   (void);
+
+#define SL_IN_FLIGHT_SLACK (16 * 1024)
+extern __thread gint64 sl_in_flight_local;
+
+/* bytes more (or, negative, fewer) held by this thread */
+static inline void
+sl_in_flight_add (gint64 bytes)
+{
+  sl_in_flight_local += bytes;
+  if (G_UNLIKELY ((guint64) (sl_in_flight_local + SL_IN_FLIGHT_SLACK) > 2 * SL_IN_FLIGHT_SLACK))
+    sl_in_flight_flush ();
+}
 /* Whether the shared sum is at the bound (what this thread has not
  * flushed is not in it). Takes no lock: may be called under any. */
 gboolean sl_in_flight_over    (void);

@@ -8,10 +8,9 @@
 /* Block sizes are powers of two in quarter steps, from 256 to 8192 bytes:
  * a block is at most a quarter larger than what it holds (RFC 3164 lines
  * of 150 bytes take 512, 1 KiB lines 1536, 300-byte RFC 5424 messages
- * with their structured data 768). Class k >= 1 holds
- * 2^e + (q + 1) * 2^(e - 2) bytes with e = 8 + (k - 1) / 4, q = (k - 1) % 4;
- * class 0 holds 256. Larger messages go to malloc: their copy costs more
- * than the lock. */
+ * with their structured data 768): sl_message_pool_sizes[], whose entry
+ * k + 1 is class_of()'s k. Larger messages go to malloc: their copy
+ * costs more than the lock. */
 #define CLASS_MIN_SHIFT 8
 #define CLASS_MAX 8192
 #define N_CLASSES 21
@@ -45,6 +44,16 @@ typedef struct
 } Depot;
 
 static Depot depots[N_CLASSES];
+/* The hot path's look-ups, apart from the depots' locks: the class of a
+ * size in 64-byte steps (every class is a multiple of 64), and how many
+ * blocks a thread keeps of a class before it spills a magazine. */
+static guint8 class_by_64[CLASS_MAX / 64 + 1];
+static guint16 spill_at[N_CLASSES];
+
+const guint16 sl_message_pool_sizes[N_CLASSES + 1] = {
+  0, 256, 320, 384, 448, 512, 640, 768, 896, 1024, 1280, 1536, 1792, 2048,
+  2560, 3072, 3584, 4096, 5120, 6144, 7168, 8192,
+};
 /* Bytes of blocks handed back to malloc since the last malloc_trim(). */
 static gint64 released;
 
@@ -64,24 +73,19 @@ class_of (gsize size)
   return (e - CLASS_MIN_SHIFT) * 4 + ((v >> (e - 2)) & 3) + 1;
 }
 
-static gsize
-class_size (guint k)
-{
-  if (!k)
-    return 1u << CLASS_MIN_SHIFT;
-  guint e = CLASS_MIN_SHIFT + (k - 1) / 4, q = (k - 1) % 4;
-  return ((gsize) 1 << e) + (q + 1) * ((gsize) 1 << (e - 2));
-}
-
 /* Before main() and any thread, so that the hot path needs no once-check. */
 __attribute__ ((constructor)) static void
 depots_init (void)
 {
   for (guint k = 0; k < N_CLASSES; k++)
     {
-      depots[k].size = class_size (k);
+      depots[k].size = sl_message_pool_sizes[k + 1];
+      g_assert (class_of (depots[k].size) == k && class_of (depots[k].size + 1) == k + 1);
       depots[k].magazine = CLAMP (MAGAZINE_BYTES / depots[k].size, MAGAZINE_MIN, MAGAZINE_MAX);
+      spill_at[k] = 2 * depots[k].magazine;
     }
+  for (guint i = 0; i < G_N_ELEMENTS (class_by_64); i++)
+    class_by_64[i] = class_of (MAX (i * 64, 1));
 }
 
 static void
@@ -184,7 +188,7 @@ sl_message_pool_alloc (gsize size, guint8 *pool_class)
       *pool_class = 0;
       return g_malloc (size);
     }
-  guint c = class_of (size);
+  guint c = class_by_64[(size + 63) >> 6];
   ThreadCache *cache = get_cache ();
   if (!cache->free[c])
     refill (cache, c);
@@ -210,14 +214,8 @@ sl_message_pool_free (gpointer block, guint8 pool_class)
   Block *b = block;
   b->next = cache->free[c];
   cache->free[c] = b;
-  if (++cache->count[c] >= 2 * depots[c].magazine)
+  if (++cache->count[c] >= spill_at[c])
     spill (cache, c);
-}
-
-gsize
-sl_message_pool_block_size (guint8 pool_class)
-{
-  return pool_class ? depots[pool_class - 1].size : 0;
 }
 
 guint

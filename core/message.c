@@ -142,11 +142,9 @@ fields_bytes (const SlMessage *msg)
 }
 
 static void
-fields_use_slack (SlMessage *msg)
+fields_use_slack (SlMessage *msg, gsize bytes, gsize block)
 {
-  gsize used = (message_bytes (msg->raw_len, msg->extra_len) + G_ALIGNOF (SlValue) - 1)
-               & ~(gsize) (G_ALIGNOF (SlValue) - 1);
-  gsize block = sl_message_pool_block_size (msg->pool_class);
+  gsize used = (bytes + G_ALIGNOF (SlValue) - 1) & ~(gsize) (G_ALIGNOF (SlValue) - 1);
   if (block < used + sizeof (SlValue))
     return;
   msg->fields = (SlValue *) ((gchar *) msg + used);
@@ -154,13 +152,21 @@ fields_use_slack (SlMessage *msg)
   msg->fields_pool = FIELDS_INLINE;
 }
 
+/* How many dynamic fields the last message of this thread's that
+ * outgrew its slack wanted: a reader's messages mostly come from one
+ * parser, so its next message gets a block with room for them (RFC 5424
+ * with structured data), and messages without fields get none. */
+#define FIELDS_HINT_MAX 8
+static __thread guint8 fields_hint;
+
 SlMessage *
 sl_message_new_with_extra (const gchar *raw, gsize len, const gchar *extra, gsize extra_len,
                            const gchar **extra_copy)
 {
   gsize tail = extra ? extra_len + 1 : 0;
+  gsize bytes = message_bytes (len, tail);
   guint8 pool_class;
-  SlMessage *msg = sl_message_pool_alloc (message_bytes (len, tail), &pool_class);
+  SlMessage *msg = sl_message_pool_alloc (bytes + fields_hint * sizeof (SlValue), &pool_class);
 
   memset (msg, 0, sizeof (SlMessage));
   msg->pool_class = pool_class;
@@ -178,8 +184,9 @@ sl_message_new_with_extra (const gchar *raw, gsize len, const gchar *extra, gsiz
       if (extra_copy)
         *extra_copy = msg->raw + len + 1;
     }
-  fields_use_slack (msg);
-  sl_in_flight_add (block_bytes (msg));
+  gsize block = sl_message_pool_block_size (pool_class);
+  fields_use_slack (msg, bytes, block);
+  sl_in_flight_add (pool_class ? block : bytes);
   return msg;
 }
 
@@ -225,14 +232,18 @@ value_free (const SlValue *v)
     g_free ((gchar *) v->ptr);
 }
 
-static void
+static G_GNUC_NO_INLINE void
+fields_store_free (SlMessage *msg)
+{
+  sl_in_flight_add (-(gint64) fields_bytes (msg));
+  sl_message_pool_free (msg->fields, msg->fields_pool);
+}
+
+static inline void
 fields_free (SlMessage *msg)
 {
-  if (msg->fields && msg->fields_pool != FIELDS_INLINE)
-    {
-      sl_in_flight_add (-(gint64) fields_bytes (msg));
-      sl_message_pool_free (msg->fields, msg->fields_pool);
-    }
+  if (G_UNLIKELY (msg->fields && msg->fields_pool != FIELDS_INLINE))
+    fields_store_free (msg);
 }
 
 SlWindow *
@@ -303,6 +314,8 @@ fields_reserve (SlMessage *msg, guint32 n)
 {
   if (n <= msg->fields_cap)
     return;
+  if (msg->fields_pool == FIELDS_INLINE || !msg->fields)
+    fields_hint = MIN (MAX (n, 2 * msg->fields_cap), FIELDS_HINT_MAX);
   guint32 want = MAX (n, msg->fields_cap * 2);
   guint8 pool;
   SlValue *fields = sl_message_pool_alloc (want * sizeof (SlValue), &pool);
