@@ -28,12 +28,6 @@ in_flight_init (void)
   waiters = g_array_new (FALSE, FALSE, sizeof (Waiter));
 }
 
-void
-sl_in_flight_set_max (gint64 bytes)
-{
-  __atomic_store_n (&max_bytes, bytes, __ATOMIC_SEQ_CST);
-  sl_counter_set (bound, bytes);
-}
 
 gint64
 sl_in_flight_max (void)
@@ -68,6 +62,17 @@ wake_waiters (void)
       w->notify (w->data);
     }
   g_array_unref (due);
+}
+
+/* A reload that raises or removes the bound lets waiting sources go on at
+ * once rather than at the next written batch. */
+void
+sl_in_flight_set_max (gint64 bytes)
+{
+  __atomic_store_n (&max_bytes, bytes, __ATOMIC_SEQ_CST);
+  sl_counter_set (bound, bytes);
+  if (__atomic_load_n (&waiting, __ATOMIC_SEQ_CST) && below (sl_counter_get (held)))
+    wake_waiters ();
 }
 
 /* The shared add and the read of waiting after it pair with the waiter's
