@@ -590,6 +590,7 @@ run_bound (SlTestEnv *env, Drain *reader, guint16 udp_port)
     if (!sl_test_udp_send (udp_port, HEADER "over the bound"))
       return;
   sl_test_wait_stat (env, "destination", "d_file", "dropped", 10);
+  sl_test_wait_stderr (env, "in-flight-bytes-max() reached, dropping messages without flow control");
 
   GThread *drain = g_thread_new ("drain", drain_thread, reader);
   sl_test_wait_stat (env, "destination", "d_pipe", "written", FLOW_LINES);
