@@ -8,6 +8,7 @@
 
 #include "core/config.h"
 #include "core/config/tree.h"
+#include "core/driver.h"
 #include "core/options.h"
 #include "core/stats.h"
 
@@ -19,6 +20,8 @@ struct _SlConfig
   SlCfgNode *globals;          /* every options {} block merged */
   SlOptions *stats_options;    /* options { stats(...) }, bound to stats */
   SlStatsSettings stats;
+  SlOptions *daemon_options;   /* the daemon's own settings of options {}, bound to daemon */
+  SlDaemonSettings daemon;
   GHashTable *objects;         /* "kind/normalized-name" -> SlCfgNode */
   GHashTable *templates;       /* normalized name -> SlTemplate */
   GHashTable *template_functions;  /* template-function name -> SlTemplateUserFunction */

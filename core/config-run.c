@@ -6,6 +6,7 @@
 #include "core/filter-expr.h"
 #include "core/hook-commands.h"
 #include "core/i18n.h"
+#include "core/in-flight.h"
 #include "core/internal.h"
 #include "core/path-compile.h"
 #include "core/source-private.h"
@@ -180,6 +181,7 @@ stop_source (SlSource *src, gboolean daemon_exiting)
 gboolean
 sl_config_start (SlConfig *cfg, GError **error)
 {
+  sl_in_flight_set_max (cfg->daemon.in_flight_bytes_max);
   for (guint i = 0; i < cfg->destinations->len; i++)
     if (!start_destination (g_ptr_array_index (cfg->destinations, i), TRUE, error))
       goto fail;
@@ -402,6 +404,8 @@ sl_config_free (SlConfig *cfg)
   g_free (cfg->globals_text);
   if (cfg->stats_options)
     sl_options_free (cfg->stats_options);
+  if (cfg->daemon_options)
+    sl_options_free (cfg->daemon_options);
   if (cfg->globals)
     {
       g_ptr_array_unref (cfg->globals->children);

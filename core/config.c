@@ -474,6 +474,7 @@ sl_config_build (SlConfig *cfg, GError **error)
   sl_template_set_named (cfg->templates);
   gboolean ok = collect_objects (cfg, error) && check_globals (cfg->globals, error)
                 && (cfg->stats_options = sl_driver_bind_stats (cfg->globals, &cfg->stats, error))
+                && (cfg->daemon_options = sl_driver_bind_daemon (cfg->globals, &cfg->daemon, error))
                 && compile_template_functions (cfg, error) && compile_templates (cfg, error);
   if (ok)
     cfg->globals_text = shared_text (cfg);

@@ -3,6 +3,7 @@
 #include "core/backoff.h"
 #include "core/disk-buffer.h"
 #include "core/i18n.h"
+#include "core/in-flight.h"
 #include "core/internal.h"
 #include "core/persist.h"
 #include "core/stats.h"
@@ -122,7 +123,11 @@ sl_destination_push (SlDestination *d, const SlQueueItem *items, guint n)
        * drops would itself flood the queue it reports on. */
       gint64 before = sl_counter_get (d->dropped);
       sl_counter_add (d->dropped, dropped);
-      if (before == 0 || (before + dropped) / 10000 != before / 10000)
+      if ((before == 0 || (before + dropped) / 10000 != before / 10000) && sl_in_flight_over ())
+        sl_log (SL_LOG_WARNING, _("in-flight-bytes-max() reached, dropping messages without flow control; "
+                                  "driver='%s', dropped='%" PRId64 "', in-flight-bytes-max='%" PRId64 "'"),
+                d->driver->id, before + dropped, sl_in_flight_max ());
+      else if (before == 0 || (before + dropped) / 10000 != before / 10000)
         sl_log (SL_LOG_WARNING, _("destination queue full, dropping messages; driver='%s', dropped='%" PRId64 "', log-fifo-size='%u'"),
                 d->driver->id, before + dropped, d->settings.fifo_size);
     }
@@ -178,6 +183,8 @@ finish_items (SlDestination *d, SlQueueItem *items, const guint64 *seqs, guint n
     }
   if (refs)
     sl_window_unref_many (window, refs);
+  /* the bytes let go count at once: a source may wait for them */
+  sl_in_flight_flush ();
   sl_counter_add (d->queued, -(gint64) n);
 }
 

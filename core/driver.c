@@ -167,7 +167,13 @@ static const SlOptionSpec persist_name_option[] = {
   { NULL }
 };
 
+#define IN_FLIGHT_RANGE SL_RANGE (1 << 20, G_MAXINT64 / 2)
 static const SlOptionSpec daemon_globals[] = {
+  { "in-flight-bytes-max", SL_UNBOUND (SL_OPT_SIZE), NULL,
+    "the most bytes of messages the daemon holds at once, over every source and queue (Sluice's own): past it "
+    "flow-controlled sources stop reading, as when their window is full, and paths without flow control drop "
+    "and count; not set: no bound beyond each source's window and queue",
+    IN_FLIGHT_RANGE },
   { "recv-time-zone", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; stamps without a zone are taken as local" },
   { "time-zone", SL_UNBOUND (SL_OPT_STRING), NULL,
     "the same as send-time-zone() (syslog-ng 3.38 reads it so in options {}; recv-time-zone() is left as it is)" },
@@ -207,6 +213,28 @@ static const SlOptionSpec daemon_globals[] = {
   { "log-prefix", SL_UNBOUND (SL_OPT_STRING), NULL, "the old name of program-override()", .flags = SL_OPT_DEPRECATED },
   { NULL }
 };
+
+/* The settings of daemon_globals that something reads, taken from
+ * options {} (checked there already, as daemon_globals declares them). */
+#define DS(m) SlDaemonSettings, m
+static const SlOptionSpec daemon_settings[] = {
+  { "in-flight-bytes-max", SL_SIZE (DS (in_flight_bytes_max)), NULL, "see daemon_globals",
+    .inherit = "in-flight-bytes-max", IN_FLIGHT_RANGE },
+  { NULL }
+};
+#undef DS
+#undef IN_FLIGHT_RANGE
+
+SlOptions *
+sl_driver_bind_daemon (const SlCfgNode *globals, SlDaemonSettings *settings, GError **error)
+{
+  static const SlCfgNode none = { .name = (gchar *) "options" };
+  const SlOptionSpec *tables[] = { daemon_settings, NULL };
+  SlOptions *options = sl_options_new ("options", tables, NULL, &none, globals, error);
+  if (options && !sl_options_bind (options, daemon_settings, settings, NULL, error))
+    g_clear_pointer (&options, sl_options_free);
+  return options;
+}
 
 #define ST(m) SlStatsSettings, m
 /* options { stats(...) }: syslog-ng 4's sub-options, and Sluice's own listen() */

@@ -93,6 +93,14 @@ const SlOptionSpec *sl_driver_core_global (const gchar *name, GPtrArray *candida
  * The options returned own the strings; NULL on error. */
 SlOptions  *sl_driver_bind_stats    (const SlCfgNode *globals, SlStatsSettings *settings, GError **error);
 
+/* The daemon's own settings in options {} that something reads. */
+typedef struct
+{
+  gint64 in_flight_bytes_max;   /* 0: no bound */
+} SlDaemonSettings;
+/* Stores what globals says of them in settings; NULL on error. */
+SlOptions  *sl_driver_bind_daemon   (const SlCfgNode *globals, SlDaemonSettings *settings, GError **error);
+
 /* The tables of the core's own, for the reference: those it adds to
  * drivers (sl_driver_class_tables() returns the same pointers), the
  * daemon's global settings and the sub-options of its blocks. */

@@ -2,6 +2,7 @@
 #include "core/message.h"
 #include "core/message-pool.h"
 #include "core/i18n.h"
+#include "core/in-flight.h"
 #include "core/internal.h"
 #include "core/name-table.h"
 #include "core/stats.h"
@@ -126,12 +127,24 @@ message_bytes (gsize raw_len, gsize tail)
 /* A pool block is mostly larger than the message in it: the first few
  * dynamic fields go into what is left, so that a message with structured
  * data usually needs no second allocation. */
-static void
-fields_use_slack (SlMessage *msg)
+/* What a message's block counts in the bytes in flight. */
+static gsize
+block_bytes (const SlMessage *msg)
 {
-  gsize used = (message_bytes (msg->raw_len, msg->extra_len) + G_ALIGNOF (SlValue) - 1)
-               & ~(gsize) (G_ALIGNOF (SlValue) - 1);
-  gsize block = sl_message_pool_block_size (msg->pool_class);
+  return msg->pool_class ? sl_message_pool_block_size (msg->pool_class)
+                         : message_bytes (msg->raw_len, msg->extra_len);
+}
+
+static gsize
+fields_bytes (const SlMessage *msg)
+{
+  return msg->fields_pool ? sl_message_pool_block_size (msg->fields_pool) : msg->fields_cap * sizeof (SlValue);
+}
+
+static void
+fields_use_slack (SlMessage *msg, gsize bytes, gsize block)
+{
+  gsize used = (bytes + G_ALIGNOF (SlValue) - 1) & ~(gsize) (G_ALIGNOF (SlValue) - 1);
   if (block < used + sizeof (SlValue))
     return;
   msg->fields = (SlValue *) ((gchar *) msg + used);
@@ -139,13 +152,21 @@ fields_use_slack (SlMessage *msg)
   msg->fields_pool = FIELDS_INLINE;
 }
 
+/* How many dynamic fields the last message of this thread's that
+ * outgrew its slack wanted: a reader's messages mostly come from one
+ * parser, so its next message gets a block with room for them (RFC 5424
+ * with structured data), and messages without fields get none. */
+#define FIELDS_HINT_MAX 8
+static __thread guint8 fields_hint;
+
 SlMessage *
 sl_message_new_with_extra (const gchar *raw, gsize len, const gchar *extra, gsize extra_len,
                            const gchar **extra_copy)
 {
   gsize tail = extra ? extra_len + 1 : 0;
+  gsize bytes = message_bytes (len, tail);
   guint8 pool_class;
-  SlMessage *msg = sl_message_pool_alloc (message_bytes (len, tail), &pool_class);
+  SlMessage *msg = sl_message_pool_alloc (bytes + fields_hint * sizeof (SlValue), &pool_class);
 
   memset (msg, 0, sizeof (SlMessage));
   msg->pool_class = pool_class;
@@ -163,7 +184,9 @@ sl_message_new_with_extra (const gchar *raw, gsize len, const gchar *extra, gsiz
       if (extra_copy)
         *extra_copy = msg->raw + len + 1;
     }
-  fields_use_slack (msg);
+  gsize block = sl_message_pool_block_size (pool_class);
+  fields_use_slack (msg, bytes, block);
+  sl_in_flight_add (pool_class ? block : bytes);
   return msg;
 }
 
@@ -209,11 +232,18 @@ value_free (const SlValue *v)
     g_free ((gchar *) v->ptr);
 }
 
-static void
+static G_GNUC_NO_INLINE void
+fields_store_free (SlMessage *msg)
+{
+  sl_in_flight_add (-(gint64) fields_bytes (msg));
+  sl_message_pool_free (msg->fields, msg->fields_pool);
+}
+
+static inline void
 fields_free (SlMessage *msg)
 {
-  if (msg->fields && msg->fields_pool != FIELDS_INLINE)
-    sl_message_pool_free (msg->fields, msg->fields_pool);
+  if (G_UNLIKELY (msg->fields && msg->fields_pool != FIELDS_INLINE))
+    fields_store_free (msg);
 }
 
 SlWindow *
@@ -236,6 +266,7 @@ sl_message_unref_defer (SlMessage *msg)
   if (msg->ack_root)
     sl_message_unref (msg->ack_root);
   SlWindow *window = msg->window;
+  sl_in_flight_add (-(gint64) block_bytes (msg));
   sl_message_pool_free (msg, msg->pool_class);
   return window;
 }
@@ -283,6 +314,8 @@ fields_reserve (SlMessage *msg, guint32 n)
 {
   if (n <= msg->fields_cap)
     return;
+  if (msg->fields_pool == FIELDS_INLINE || !msg->fields)
+    fields_hint = MIN (MAX (n, 2 * msg->fields_cap), FIELDS_HINT_MAX);
   guint32 want = MAX (n, msg->fields_cap * 2);
   guint8 pool;
   SlValue *fields = sl_message_pool_alloc (want * sizeof (SlValue), &pool);
@@ -293,6 +326,7 @@ fields_reserve (SlMessage *msg, guint32 n)
   msg->fields = fields;
   msg->fields_cap = cap;
   msg->fields_pool = pool;
+  sl_in_flight_add (fields_bytes (msg));
 }
 
 static void
@@ -503,11 +537,9 @@ value_bytes (const SlValue *v)
 gsize
 sl_message_allocated_size (const SlMessage *msg)
 {
-  gsize size = msg->pool_class ? sl_message_pool_block_size (msg->pool_class)
-                               : message_bytes (msg->raw_len, msg->extra_len);
+  gsize size = block_bytes (msg);
   if (msg->fields && msg->fields_pool != FIELDS_INLINE)
-    size += msg->fields_pool ? sl_message_pool_block_size (msg->fields_pool)
-                             : msg->fields_cap * sizeof (SlValue);
+    size += fields_bytes (msg);
   for (guint i = 0; i < SL_F_BUILTIN_MAX; i++)
     size += value_bytes (&msg->builtin[i]);
   for (guint i = 0; i < msg->n_fields; i++)

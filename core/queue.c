@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/queue.h"
+#include "core/in-flight.h"
 
 #include <string.h>
 
@@ -16,6 +17,10 @@ struct _SlQueue
   guint waiting;     /* consumers asleep in pop: a destination's workers share the queue */
 };
 
+#define RING_INITIAL 1024
+/* A ring grown this large by a burst is let go of once the queue is empty. */
+#define RING_SHRINK (16 * RING_INITIAL)
+
 SlQueue *
 sl_queue_new (guint capacity)
 {
@@ -23,7 +28,7 @@ sl_queue_new (guint capacity)
   g_mutex_init (&q->lock);
   g_cond_init (&q->filled);
   q->capacity = MAX (capacity, 1);
-  q->size = 1024;
+  q->size = RING_INITIAL;
   q->ring = g_new (SlQueueItem, q->size);
   return q;
 }
@@ -60,11 +65,13 @@ guint
 sl_queue_push (SlQueue *q, const SlQueueItem *items, guint n)
 {
   guint dropped = 0;
+  /* past the process's bound of bytes in flight, as past a full queue */
+  gboolean over = sl_in_flight_over ();
   g_mutex_lock (&q->lock);
   grow_locked (q, q->len + n);
   for (guint i = 0; i < n; i++)
     {
-      if (!items[i].flow_controlled && q->len >= q->capacity)
+      if (!items[i].flow_controlled && (over || q->len >= q->capacity))
         {
           sl_message_unref (items[i].msg);
           dropped++;
@@ -100,6 +107,13 @@ sl_queue_pop (SlQueue *q, SlQueueItem *out, guint max, gint64 deadline)
     out[i] = q->ring[(q->head + i) & (q->size - 1)];
   q->head = (q->head + n) & (q->size - 1);
   q->len -= n;
+  if (!q->len && q->size >= RING_SHRINK)
+    {
+      g_free (q->ring);
+      q->size = RING_INITIAL;
+      q->ring = g_new (SlQueueItem, q->size);
+      q->head = 0;
+    }
   g_mutex_unlock (&q->lock);
   return n;
 }

@@ -3,6 +3,7 @@
 #include "core/config/error.h"
 #include "core/driver.h"
 #include "core/i18n.h"
+#include "core/in-flight.h"
 #include "core/internal.h"
 #include "core/macros.h"
 #include "core/priority.h"
@@ -252,7 +253,7 @@ count_bad_input (SlSource *src, SlCounter *counter, const gchar *what)
 
 static SlMessage *
 parse_frame (SlSource *src, const SlDriverClass *format, SlSourceFill fill, gpointer fill_data,
-             const gchar *data, gsize len, const gchar *peer)
+             const gchar *data, gsize len, const gchar *peer, gsize extra_len)
 {
   gboolean truncated = len > src->max_msg_size;
   if (truncated)
@@ -262,7 +263,7 @@ parse_frame (SlSource *src, const SlDriverClass *format, SlSourceFill fill, gpoi
     }
   const gchar *peer_copy = NULL;
   gsize peer_len = peer ? strlen (peer) : 0;
-  SlMessage *msg = sl_message_new_with_extra (data, len, peer, peer_len, &peer_copy);
+  SlMessage *msg = sl_message_new_with_extra (data, len, peer, MAX (extra_len, peer_len), &peer_copy);
   if (truncated)
     msg->flags |= SL_MSG_TRUNCATED;
   receive_time (&msg->recvd);
@@ -306,20 +307,29 @@ parse_frame (SlSource *src, const SlDriverClass *format, SlSourceFill fill, gpoi
 SlMessage *
 sl_source_parse (SlSource *src, const gchar *data, gsize len, const gchar *peer)
 {
-  return parse_frame (src, src->format, NULL, NULL, data, len, peer);
+  return parse_frame (src, src->format, NULL, NULL, data, len, peer, 0);
+}
+
+SlMessage *
+sl_source_parse_extra (SlSource *src, const gchar *data, gsize len, const gchar *peer, gsize extra_len,
+                       const gchar **extra_copy)
+{
+  SlMessage *msg = parse_frame (src, src->format, NULL, NULL, data, len, peer, extra_len);
+  *extra_copy = msg->raw + msg->raw_len + 1;
+  return msg;
 }
 
 SlMessage *
 sl_source_parse_with (SlSource *src, const SlDriverClass *format, const gchar *data, gsize len,
                       const gchar *peer)
 {
-  return parse_frame (src, format, NULL, NULL, data, len, peer);
+  return parse_frame (src, format, NULL, NULL, data, len, peer, 0);
 }
 
 SlMessage *
 sl_source_parse_fields (SlSource *src, const gchar *data, gsize len, SlSourceFill fill, gpointer user_data)
 {
-  return parse_frame (src, NULL, fill, user_data, data, len, NULL);
+  return parse_frame (src, NULL, fill, user_data, data, len, NULL, 0);
 }
 
 void
@@ -328,6 +338,8 @@ sl_source_post (SlSource *src, SlMessage **msgs, guint n)
   g_rw_lock_reader_lock (&src->route_lock);
   sl_route (src->paths, msgs, n);
   g_rw_lock_reader_unlock (&src->route_lock);
+  /* once per batch, so that the bytes in flight are near what is held */
+  sl_in_flight_flush ();
 }
 
 SlWindow *

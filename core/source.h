@@ -16,6 +16,12 @@ G_BEGIN_DECLS
  * options. Counts oversize frames; never fails. */
 SlMessage *sl_source_parse      (SlSource *src, const gchar *data, gsize len,
                                  const gchar *peer);
+/* The same with extra_len bytes at peer: its NUL-terminated address, then
+ * what the caller keeps behind every frame of a connection (its TLS
+ * fields, sl_tls_append_fields()) instead of a copy per field;
+ * *extra_copy is the message's copy of peer. */
+SlMessage *sl_source_parse_extra (SlSource *src, const gchar *data, gsize len, const gchar *peer,
+                                  gsize extra_len, const gchar **extra_copy);
 /* The same with another format than the source's format(), for a source
  * that reads inputs of two kinds, such as system() (/dev/log and the
  * kernel's log). */

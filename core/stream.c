@@ -28,6 +28,7 @@ struct _SlStreamReader
   SlSource *src;
   gint fd;
   gchar *peer;
+  GString *extra;         /* peer, its NUL, then the TLS fields, kept behind every frame */
   SlWindow *window;
   gint cancelled;
   gint wake;              /* eventfd of run(): cancel() wakes it while it waits for data */
@@ -82,6 +83,8 @@ sl_stream_reader_set_proxy (SlStreamReader *r, const SlProxyHeader *header)
   r->proxy = g_memdup2 (header, sizeof *header);
   g_free (r->peer);
   r->peer = g_strdup (header->src_ip);
+  if (r->extra)
+    g_string_free (g_steal_pointer (&r->extra), TRUE);
 }
 
 void
@@ -140,6 +143,8 @@ sl_stream_reader_free (SlStreamReader *r)
     close (r->wake);
   g_free (r->buf);
   g_free (r->peer);
+  if (r->extra)
+    g_string_free (r->extra, TRUE);
   g_free (r->proxy);
   g_free (r);
 }
@@ -199,9 +204,27 @@ emit (SlStreamReader *r, const gchar *data, gsize len)
   if (!len)
     return;
   r->framed = TRUE;
-  SlMessage *msg = sl_source_parse (r->src, data, len, r->peer);
-  if (r->tls)
-    sl_tls_set_fields (r->tls, msg);
+  SlMessage *msg;
+  if (r->tls && r->peer)
+    {
+      /* one copy of the certificate's fields per connection, behind each
+       * frame as its peer is, instead of an allocation per field and message */
+      if (!r->extra)
+        {
+          r->extra = g_string_new (r->peer);
+          g_string_append_c (r->extra, '\0');
+          sl_tls_append_fields (r->tls, r->extra);
+        }
+      const gchar *copy;
+      msg = sl_source_parse_extra (r->src, data, len, r->extra->str, r->extra->len - 1, &copy);
+      sl_tls_set_field_slices (msg, copy + strlen (copy) + 1);
+    }
+  else
+    {
+      msg = sl_source_parse (r->src, data, len, r->peer);
+      if (r->tls)
+        sl_tls_set_fields (r->tls, msg);
+    }
   if (r->proxy)
     sl_proxy_header_set_fields (r->proxy, msg);
   r->batch->msgs[r->batch->n++] = msg;

@@ -710,6 +710,28 @@ sl_tls_set_fields (const SlTls *t, SlMessage *msg)
       sl_message_set (msg, h[i], values[i], -1);
 }
 
+void
+sl_tls_append_fields (const SlTls *t, GString *tail)
+{
+  const gchar *values[4] = { t->cn, t->o, t->ou, t->fp };
+  for (guint i = 0; i < 4; i++)
+    g_string_append_len (tail, values[i] ? values[i] : "", (values[i] ? strlen (values[i]) : 0) + 1);
+}
+
+void
+sl_tls_set_field_slices (SlMessage *msg, const gchar *values)
+{
+  static GOnce once = G_ONCE_INIT;
+  const SlHandle *h = g_once (&once, intern_fields, NULL);
+  for (guint i = 0; i < 4; i++)
+    {
+      gsize len = strlen (values);
+      if (len)
+        sl_message_set_slice (msg, h[i], values, len);
+      values += len + 1;
+    }
+}
+
 const gchar *
 sl_tls_peer_cn (const SlTls *t)
 {

@@ -85,6 +85,13 @@ void          sl_tls_close_notify  (SlTls *t);
  * ("SHA1:..." as trusted-keys() takes it). Sets those the certificate has
  * on msg, copied; handles are interned once. */
 void          sl_tls_set_fields    (const SlTls *t, SlMessage *msg);
+/* The same fields without a copy per message: appends each value,
+ * NUL-terminated (empty when the certificate has none), to tail, which a
+ * reader keeps behind every frame (sl_source_parse_extra());
+ * sl_tls_set_field_slices() sets them on msg as slices of its copy,
+ * the values starting at values. */
+void          sl_tls_append_fields (const SlTls *t, GString *tail);
+void          sl_tls_set_field_slices (SlMessage *msg, const gchar *values);
 /* The peer certificate's common name, or NULL. */
 const gchar  *sl_tls_peer_cn       (const SlTls *t);
 

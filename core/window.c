@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/window.h"
+#include "core/in-flight.h"
 
 struct _SlWindow
 {
@@ -11,6 +12,7 @@ struct _SlWindow
   SlWindowNotify notify;
   gpointer notify_data;
   gboolean cancelled;
+  gint budget_queued;   /* waits in sl_in_flight_notify_below() for room in the bytes' bound */
   GMutex lock;
   GCond room;
 };
@@ -54,15 +56,11 @@ sl_window_take (SlWindow *w, guint n)
   g_atomic_int_add (&w->in_flight, n);
 }
 
-/* The reader only sleeps or arms when the window is full, so
- * acknowledgements take the lock only while someone waits. Whoever clears
- * armed (here or sl_window_arm) owns the one wake-up it stands for. */
-void
-sl_window_release (SlWindow *w, guint n)
+/* Whoever clears armed (here or sl_window_arm) owns the one wake-up it
+ * stands for. */
+static void
+wake (SlWindow *w)
 {
-  gint before = g_atomic_int_add (&w->in_flight, -(gint) n);
-  if ((guint) before - n >= w->size)
-    return;
   if (g_atomic_int_get (&w->waiting))
     {
       g_mutex_lock (&w->lock);
@@ -76,6 +74,51 @@ sl_window_release (SlWindow *w, guint n)
         w->notify (w->notify_data);
       g_mutex_unlock (&w->lock);
     }
+}
+
+/* The reader only sleeps or arms when the window is full, so
+ * acknowledgements take the lock only while someone waits. */
+void
+sl_window_release (SlWindow *w, guint n)
+{
+  gint before = g_atomic_int_add (&w->in_flight, -(gint) n);
+  if ((guint) before - n >= w->size)
+    return;
+  wake (w);
+}
+
+/* The bytes' bound has room again. budget_queued is cleared before
+ * waiting is read, and a waiter reads it after raising waiting: one of
+ * the two sees the other. */
+static void
+budget_room (gpointer data)
+{
+  SlWindow *w = data;
+  g_atomic_int_set (&w->budget_queued, 0);
+  wake (w);
+  sl_window_unref (w);
+}
+
+/* Whether the process holds its bound of bytes in flight; if so, w is
+ * woken (once) when it no longer does. */
+static gboolean
+budget_over (SlWindow *w)
+{
+  sl_in_flight_flush ();
+  if (!sl_in_flight_over ())
+    return FALSE;
+  if (g_atomic_int_compare_and_exchange (&w->budget_queued, 0, 1))
+    {
+      sl_window_ref_many (w, 1);
+      sl_in_flight_notify_below (budget_room, w);
+    }
+  return TRUE;
+}
+
+static gboolean
+window_full (SlWindow *w)
+{
+  return (guint) g_atomic_int_get (&w->in_flight) >= w->size;
 }
 
 void
@@ -93,28 +136,43 @@ sl_window_set_notify (SlWindow *w, SlWindowNotify notify, gpointer data)
 gboolean
 sl_window_arm (SlWindow *w)
 {
-  if ((guint) g_atomic_int_get (&w->in_flight) < w->size)
+  if (!window_full (w) && !sl_in_flight_over ())
     return FALSE;
   g_atomic_int_set (&w->armed, 1);
-  if ((guint) g_atomic_int_get (&w->in_flight) < w->size
-      && g_atomic_int_compare_and_exchange (&w->armed, 1, 0))
+  if (!window_full (w) && !budget_over (w) && g_atomic_int_compare_and_exchange (&w->armed, 1, 0))
     return FALSE;
   return TRUE;
 }
 
+/* Waiting for the bound of bytes, the window's lock is taken only after
+ * budget_over(): its wake-up may come at once, and it takes that lock. */
 gboolean
 sl_window_wait (SlWindow *w)
 {
-  if ((guint) g_atomic_int_get (&w->in_flight) < w->size)
-    return !g_atomic_int_get (&w->cancelled);
-  g_mutex_lock (&w->lock);
-  g_atomic_int_inc (&w->waiting);
-  while ((guint) g_atomic_int_get (&w->in_flight) >= w->size && !w->cancelled)
-    g_cond_wait (&w->room, &w->lock);
-  g_atomic_int_dec_and_test (&w->waiting);
-  gboolean ok = !w->cancelled;
-  g_mutex_unlock (&w->lock);
-  return ok;
+  for (;;)
+    {
+      if (!window_full (w))
+        {
+          if (!budget_over (w))
+            return !g_atomic_int_get (&w->cancelled);
+          g_mutex_lock (&w->lock);
+          g_atomic_int_inc (&w->waiting);
+          if (!w->cancelled && g_atomic_int_get (&w->budget_queued) && sl_in_flight_over ())
+            g_cond_wait (&w->room, &w->lock);
+        }
+      else
+        {
+          g_mutex_lock (&w->lock);
+          g_atomic_int_inc (&w->waiting);
+          while (window_full (w) && !w->cancelled)
+            g_cond_wait (&w->room, &w->lock);
+        }
+      g_atomic_int_dec_and_test (&w->waiting);
+      gboolean cancelled = w->cancelled;
+      g_mutex_unlock (&w->lock);
+      if (cancelled)
+        return FALSE;
+    }
 }
 
 gboolean

@@ -8,6 +8,7 @@
 #include "core/i18n.h"
 #include "core/internal-private.h"
 #include "core/io-worker.h"
+#include "core/message-pool.h"
 #include "core/persist-private.h"
 #include "core/plugin-private.h"
 #include "core/stats-private.h"
@@ -321,6 +322,17 @@ replace_config (Daemon *d, gchar **why)
  * timer by up to a second to group wake-ups. */
 #define PERSIST_SAVE_MS 250
 
+/* After a burst the message pool holds the blocks of every message that
+ * was in flight: what stays unused for a period goes back to the system. */
+#define POOL_TRIM_SECONDS 1
+
+static gboolean
+trim_pool (gpointer data)
+{
+  sl_message_pool_trim ();
+  return G_SOURCE_CONTINUE;
+}
+
 static gboolean
 save_persist (gpointer data)
 {
@@ -558,6 +570,7 @@ run (Settings *s)
   g_unix_signal_add (SIGINT, on_term, &d);
   g_unix_signal_add (SIGHUP, on_hup, &d);
   g_timeout_add (PERSIST_SAVE_MS, save_persist, NULL);
+  g_timeout_add_seconds (POOL_TRIM_SECONDS, trim_pool, NULL);
   d.stats_log = sl_stats_log_new ();
   sl_stats_log_apply (d.stats_log, sl_config_stats (d.cfg));
   sl_activation_close_unclaimed ();

@@ -539,6 +539,127 @@ test_oversize (SlTestEnv *env, gconstpointer data)
   sl_test_wait_stat (env, "source", "s_framed", "truncated", 1);
 }
 
+static const gchar bound_config[] =
+  "@version: 4.0\n"
+  "options { in-flight-bytes-max(1M); };\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@) log-iw-size(1000000)); };\n"
+  "source s_udp { udp(ip(\"127.0.0.1\") port(@UDP@)); };\n"
+  "destination d_pipe { file(\"@DIR@/pipe\" template(\"${MESSAGE}\\n\") log-fifo-size(1000000)); };\n"
+  "destination d_file { file(\"@DIR@/udp.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_net); destination(d_pipe); flags(flow-control); };\n"
+  "log { source(s_udp); destination(d_file); };\n";
+
+#define BOUND_BYTES (1 << 20)
+/* What one read of 64 KiB makes at most: lines of HEADER "seq NNNNNN\n",
+ * each in a block of at most 512 bytes, and a thread's unflushed slack. */
+#define ONE_READ ((64 * 1024 / (sizeof HEADER + 10) + 1) * 512 + 16 * 1024)
+
+static gint64
+bytes_in_flight (SlTestEnv *env)
+{
+  return sl_test_stat (env, "global", "messages", "bytes_in_flight");
+}
+
+/* With in-flight-bytes-max() and a destination that cannot write, the
+ * flow-controlled source stops reading near the bound, though its window
+ * would take a million messages: the gauge stays within one read of it,
+ * a path without flow control drops and counts meanwhile, and once the
+ * destination writes again every message arrives, in order. */
+static void
+run_bound (SlTestEnv *env, Drain *reader, guint16 udp_port)
+{
+  gint64 deadline = g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
+  gint64 peak = 0, last = -1;
+  guint same = 0;
+  while (same < 5 && g_get_monotonic_time () < deadline)
+    {
+      g_usleep (50 * 1000);
+      gint64 now = sl_test_stat (env, "source", "s_net", "received");
+      peak = MAX (peak, bytes_in_flight (env));
+      same = now > 0 && now == last ? same + 1 : 0;
+      last = now;
+    }
+  g_test_message ("held back after %" G_GINT64_FORMAT " messages; at most %" G_GINT64_FORMAT " bytes in flight",
+                  last, peak);
+  g_assert_cmpint (last, <, FLOW_LINES / 4);
+  g_assert_cmpint (peak, >=, BOUND_BYTES);
+  g_assert_cmpint (peak, <=, BOUND_BYTES + ONE_READ);
+  g_assert_cmpint (sl_test_stat (env, "global", "messages", "bytes_in_flight_max"), ==, BOUND_BYTES);
+
+  for (guint i = 0; i < 10; i++)
+    if (!sl_test_udp_send (udp_port, HEADER "over the bound"))
+      return;
+  sl_test_wait_stat (env, "destination", "d_file", "dropped", 10);
+  sl_test_wait_stderr (env, "in-flight-bytes-max() reached, dropping messages without flow control");
+
+  GThread *drain = g_thread_new ("drain", drain_thread, reader);
+  sl_test_wait_stat (env, "destination", "d_pipe", "written", FLOW_LINES);
+  g_assert_cmpint (bytes_in_flight (env), <=, 4 * 16 * 1024);
+  gint status = sl_test_daemon_stop (env, SIGTERM);
+  g_thread_join (drain);
+  g_assert_cmpint (status, ==, 0);
+  gchar *path = sl_test_path (env, "drained.log");
+  g_file_set_contents (path, reader->data->str, reader->data->len, NULL);
+  check_sequence (path, TRUE, FLOW_LINES);
+  g_free (path);
+}
+
+static void
+test_bytes_in_flight_bound (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  guint16 udp_port = sl_test_free_port (SOCK_DGRAM);
+  g_autofree gchar *port_str = port_text (port);
+  g_autofree gchar *udp_str = port_text (udp_port);
+  g_autofree gchar *pipe_path = sl_test_path (env, "pipe");
+  if (!port || !udp_port || mkfifo (pipe_path, 0600) < 0)
+    {
+      g_test_fail_printf ("cannot make %s: %s", pipe_path, g_strerror (errno));
+      return;
+    }
+  gint pipe_fd = open (pipe_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (pipe_fd < 0 || fcntl (pipe_fd, F_SETFL, 0) < 0)
+    {
+      g_test_fail_printf ("cannot open %s: %s", pipe_path, g_strerror (errno));
+      return;
+    }
+  Drain reader = { pipe_fd, g_string_new (NULL) };
+  SlTestSender *sender = NULL;
+  gint fd;
+  if (sl_test_write_config (env, bound_config, "PORT", port_str, "UDP", udp_str, NULL) && sl_test_daemon_start (env)
+      && (fd = sl_test_tcp_connect (port)) >= 0)
+    {
+      sender = sl_test_sender_start (fd, numbered_lines (FLOW_LINES));
+      run_bound (env, &reader, udp_port);
+    }
+  if (sender)
+    sl_test_sender_finish (sender);
+  close (pipe_fd);
+  g_string_free (reader.data, TRUE);
+}
+
+static const gchar bound_refused_config[] =
+  "@version: 4.0\n"
+  "options { in-flight-bytes-max(64k); };\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "destination d_file { file(\"@DIR@/out.log\"); };\n"
+  "log { source(s_net); destination(d_file); };\n";
+
+/* A bound too small to let a read through is refused where it is written. */
+static void
+test_bytes_in_flight_bound_refused (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_str = port_text (port);
+  if (!port || !sl_test_write_config (env, bound_refused_config, "PORT", port_str, NULL))
+    return;
+  g_autofree gchar *err = NULL;
+  gint status = sl_test_run_built ("daemon/sluiced", NULL, &err, "-s", "-f", env->config, NULL);
+  g_assert_cmpint (status, !=, 0);
+  g_assert_nonnull (strstr (err, "sluice.conf:2:31:"));
+  g_assert_nonnull (strstr (err, "in-flight-bytes-max"));
+}
+
 static const gchar oversize_dgram_config[] =
   "@version: 4.0\n"
   "source s_udp { udp(ip(\"127.0.0.1\") port(@PORT@) log-msg-size(1024)); };\n"
@@ -577,6 +698,8 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/load/flow-control", test_flow_control);
   SL_TEST_ADD ("/load/backpressure-and-shutdown", test_backpressure_and_shutdown);
   SL_TEST_ADD ("/load/drops-counted", test_drops_counted);
+  SL_TEST_ADD ("/load/bytes-in-flight-bound", test_bytes_in_flight_bound);
+  SL_TEST_ADD ("/load/bytes-in-flight-bound-refused", test_bytes_in_flight_bound_refused);
   SL_TEST_ADD ("/load/max-connections", test_max_connections);
   SL_TEST_ADD ("/load/idle-timeout", test_idle_timeout);
   SL_TEST_ADD ("/load/max-connections-per-ip", test_per_ip);

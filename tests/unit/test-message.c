@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "core/message.h"
+#include "core/in-flight.h"
 #include "core/window.h"
 
 #include <string.h>
@@ -176,6 +177,66 @@ release_two_later (gpointer data)
   g_usleep (20000);
   sl_window_release (data, 1);
   return NULL;
+}
+
+static gpointer
+free_messages_later (gpointer data)
+{
+  g_usleep (20000);
+  g_ptr_array_unref (data);
+  sl_in_flight_flush ();
+  return NULL;
+}
+
+static void
+count_notify (gpointer data)
+{
+  g_atomic_int_inc ((gint *) data);
+}
+
+/* Fills the process's bound of bytes with 1000-byte messages until w,
+ * though its own window is nearly empty, counts as full. */
+static GPtrArray *
+fill_bytes_bound (SlWindow *w)
+{
+  GPtrArray *msgs = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_message_unref);
+  gchar text[1000];
+  memset (text, 'x', sizeof text);
+  while (!sl_window_arm (w))
+    g_ptr_array_add (msgs, sl_message_new (text, sizeof text));
+  g_assert_cmpint (sl_in_flight_bytes (), >=, 1 << 20);
+  g_assert_cmpuint (msgs->len, <, 1000);
+  return msgs;
+}
+
+/* in-flight-bytes-max(): a window counts as full while the bytes of all
+ * messages held reach the bound, and its reader is woken, once, by the
+ * thread whose frees bring them below it, or by a reload that lifts it. */
+static void
+test_window_bytes_bound (void)
+{
+  SlWindow *w = sl_window_new (1000000);
+  gint woken = 0;
+  sl_window_set_notify (w, count_notify, &woken);
+  sl_in_flight_set_max (1 << 20);
+  GPtrArray *msgs = fill_bytes_bound (w);
+  g_assert_cmpuint (sl_window_in_flight (w), ==, 0);
+  g_assert_cmpint (g_atomic_int_get (&woken), ==, 0);
+  GThread *t = g_thread_new ("free", free_messages_later, msgs);
+  g_assert_true (sl_window_wait (w));
+  g_thread_join (t);
+  g_assert_cmpint (g_atomic_int_get (&woken), ==, 1);
+  g_assert_cmpint (sl_in_flight_bytes (), <, 1 << 20);
+
+  msgs = fill_bytes_bound (w);
+  g_assert_cmpint (g_atomic_int_get (&woken), ==, 1);
+  sl_in_flight_set_max (0);
+  g_assert_cmpint (g_atomic_int_get (&woken), ==, 2);
+  g_assert_false (sl_window_arm (w));
+  g_ptr_array_unref (msgs);
+  sl_in_flight_flush ();
+  sl_window_set_notify (w, NULL, NULL);
+  sl_window_unref (w);
 }
 
 static void
@@ -428,6 +489,7 @@ main (int argc, char **argv)
   g_test_add_func ("/message/ack-through-copies", test_ack_reaches_window_through_copies);
   g_test_add_func ("/window/blocks-until-release", test_window_blocks_until_release);
   g_test_add_func ("/window/wait-empty", test_window_wait_empty);
+  g_test_add_func ("/window/bytes-bound", test_window_bytes_bound);
   g_test_add_func ("/message/fields-in-handle-order", test_fields_in_handle_order);
   g_test_add_func ("/message/many-fields", test_many_fields);
   g_test_add_func ("/message/tags-beyond-64", test_tags_beyond_64);
