@@ -267,6 +267,61 @@ test_nul_in_datagram (SlTestEnv *env, gconstpointer data)
   g_assert_cmpstr (text, ==, "udp:before after\nunix:one two three\n");
 }
 
+static const gchar senders_config[] =
+  "@version: 4.0\n"
+  "source s_udp { udp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"${SOURCEIP} ${HOST} ${MESSAGE}\\n\")); };\n"
+  "log { source(s_udp); destination(d_out); };\n";
+
+/* A datagram from 127.0.0.1 to port, sent from the address from. */
+static gboolean
+send_datagram_from (const gchar *from, guint16 port, const gchar *text)
+{
+  struct sockaddr_in src = { .sin_family = AF_INET };
+  struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons (port) };
+  inet_pton (AF_INET, from, &src.sin_addr);
+  inet_pton (AF_INET, "127.0.0.1", &to.sin_addr);
+  gint fd = socket (AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  gboolean sent = fd >= 0 && bind (fd, (struct sockaddr *) &src, sizeof src) == 0
+                  && sendto (fd, text, strlen (text), 0, (struct sockaddr *) &to, sizeof to) == (gssize) strlen (text);
+  if (!sent)
+    g_test_fail_printf ("cannot send a datagram from %s: %s", from, g_strerror (errno));
+  if (fd >= 0)
+    close (fd);
+  return sent;
+}
+
+/* Each datagram names its own sender (SOURCEIP, and HOST without
+ * keep-hostname()), when senders alternate within one batch of datagrams
+ * and whatever the width of their address's parts: the reader keeps the
+ * last sender's address as text for the next. */
+static void
+test_datagram_senders (SlTestEnv *env, gconstpointer data)
+{
+  static const gchar *const from[] = { "127.0.0.2", "127.0.0.3", "127.0.0.2", "127.10.200.9", "127.0.0.1",
+                                       "127.255.0.99", "127.255.0.99" };
+  guint16 port = sl_test_free_port (SOCK_DGRAM);
+  g_autofree gchar *port_str = g_strdup_printf ("%u", port);
+  if (!port || !sl_test_write_config (env, senders_config, "PORT", port_str, NULL) || !sl_test_daemon_start (env)
+      || !sl_test_udp_send (port, "<13>Jan  2 03:04:05 ready app: first"))
+    return;
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  if (!sl_test_wait_lines (env, out, 1))
+    return;
+  g_autoptr (GString) expected = g_string_new ("127.0.0.1 127.0.0.1 first\n");
+  for (guint i = 0; i < G_N_ELEMENTS (from); i++)
+    {
+      g_autofree gchar *line = g_strdup_printf ("<13>Jan  2 03:04:05 web%u app: from %s", i, from[i]);
+      if (!send_datagram_from (from[i], port, line))
+        return;
+      g_string_append_printf (expected, "%s %s from %s\n", from[i], from[i], from[i]);
+    }
+  if (!sl_test_wait_lines (env, out, 1 + G_N_ELEMENTS (from)))
+    return;
+  g_autofree gchar *text = sl_test_read_file (out);
+  g_assert_cmpstr (text, ==, expected->str);
+}
+
 /* An octet-counted frame cut short by the sender closing: what came is
  * delivered, and the cut is counted and logged. */
 static void
@@ -409,6 +464,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/sources/option-values-checked", test_option_values_checked);
   SL_TEST_ADD ("/sources/bad-input/nul-in-line", test_nul_in_line);
   SL_TEST_ADD ("/sources/bad-input/nul-in-datagram", test_nul_in_datagram);
+  SL_TEST_ADD ("/sources/datagram-senders", test_datagram_senders);
   SL_TEST_ADD ("/sources/bad-input/frame-cut-by-close", test_frame_cut_by_close);
   SL_TEST_ADD ("/sources/digits-are-not-a-frame-length", test_digits_are_not_a_frame_length);
   SL_TEST_ADD ("/sources/bad-input/idle-connections", test_idle_connections);
