@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #define BATCH 64
@@ -37,6 +38,7 @@ struct _SlDgramReader
   struct iovec iovs[BATCH];
   struct sockaddr_storage addrs[BATCH];
   gboolean sender_pid;
+  gint stopping;
   PeerCache peer;
   union
   {
@@ -172,11 +174,32 @@ prepare (SlDgramReader *r)
     }
 }
 
+/* After a short batch the reader naps before it reads again, so that
+ * datagrams sent one by one are taken in batches instead of a wakeup each
+ * (of this thread, and of the writers it hands them to). The first
+ * datagram after a quiet spell is read at once; the nap adapts to fill
+ * about half a batch, within NAP_MIN_US and NAP_MAX_US, short enough that
+ * even a default receive buffer holds what comes in it; a full batch is
+ * followed by the next read at once. */
+#define NAP_MIN_US 25
+#define NAP_MAX_US 500
+
+/* Naps for us microseconds unless stop() wakes it first: FALSE then. */
+static gboolean
+nap (SlDgramReader *r, guint us)
+{
+  struct pollfd wake = { r->wake[0], POLLIN, 0 };
+  struct timespec ts = { 0, (glong) us * 1000 };
+  return ppoll (&wake, 1, &ts, NULL) <= 0;
+}
+
 static gpointer
 reader_thread (gpointer data)
 {
   SlDgramReader *r = data;
   struct pollfd fds[2] = { { r->fd, POLLIN, 0 }, { r->wake[0], POLLIN, 0 } };
+  guint nap_us = NAP_MIN_US * 4;
+  gboolean napped = FALSE;
   for (;;)
     {
       prepare (r);
@@ -185,8 +208,22 @@ reader_thread (gpointer data)
         {
           sl_source_mark_read_time ();
           post_received (r, n);
+          if (napped && n == BATCH)
+            nap_us = MAX (nap_us / 2, NAP_MIN_US);
+          else if (napped && n < BATCH / 4)
+            nap_us = MIN (nap_us * 2, NAP_MAX_US);
+          napped = FALSE;
+          if (g_atomic_int_get (&r->stopping))
+            break;
+          if (n == BATCH)
+            continue;
+          /* a short batch emptied the socket */
+          if (!nap (r, nap_us))
+            break;
+          napped = TRUE;
           continue;
         }
+      napped = FALSE;
       if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
         {
           sl_source_count (r->src, "read_errors", 1);
@@ -234,6 +271,7 @@ sl_dgram_reader_start (SlSource *src, gint fd, gboolean sender_pid, GError **err
 void
 sl_dgram_reader_stop (SlDgramReader *r)
 {
+  g_atomic_int_set (&r->stopping, 1);
   if (write (r->wake[1], "x", 1) != 1)
     sl_log (SL_LOG_ERROR, _("cannot wake the reader of %s: %s"), sl_source_id (r->src), g_strerror (errno));
   g_thread_join (r->thread);
