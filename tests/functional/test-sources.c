@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define OPTION_SOURCES 9
@@ -322,6 +323,49 @@ test_datagram_senders (SlTestEnv *env, gconstpointer data)
   g_assert_cmpstr (text, ==, expected->str);
 }
 
+typedef struct
+{
+  guint16 port;
+  gint stop;
+} Flood;
+
+/* Sends datagrams to 127.0.0.1 as fast as it can until told to stop. */
+static gpointer
+flood_thread (gpointer data)
+{
+  Flood *f = data;
+  struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons (f->port) };
+  inet_pton (AF_INET, "127.0.0.1", &to.sin_addr);
+  gint fd = socket (AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  static const gchar line[] = "<13>Jan  2 03:04:05 web1 flood: more";
+  while (fd >= 0 && !g_atomic_int_get (&f->stop))
+    sendto (fd, line, sizeof line - 1, 0, (struct sockaddr *) &to, sizeof to);
+  if (fd >= 0)
+    close (fd);
+  return NULL;
+}
+
+/* The datagram reader stops while datagrams keep coming: it does not wait
+ * for a quiet socket to look for the request to stop. */
+static void
+test_stop_during_datagram_flood (SlTestEnv *env, gconstpointer data)
+{
+  Flood flood = { .port = sl_test_free_port (SOCK_DGRAM) };
+  g_autofree gchar *port_str = g_strdup_printf ("%u", flood.port);
+  if (!flood.port || !sl_test_write_config (env, senders_config, "PORT", port_str, NULL) || !sl_test_daemon_start (env))
+    return;
+  GThread *sender = g_thread_new ("flood", flood_thread, &flood);
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  gboolean flowing = sl_test_wait_lines (env, out, 1000);
+  gint status = sl_test_daemon_stop (env, SIGTERM);
+  g_atomic_int_set (&flood.stop, 1);
+  g_thread_join (sender);
+  if (!flowing)
+    return;
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+}
+
 /* An octet-counted frame cut short by the sender closing: what came is
  * delivered, and the cut is counted and logged. */
 static void
@@ -465,6 +509,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/sources/bad-input/nul-in-line", test_nul_in_line);
   SL_TEST_ADD ("/sources/bad-input/nul-in-datagram", test_nul_in_datagram);
   SL_TEST_ADD ("/sources/datagram-senders", test_datagram_senders);
+  SL_TEST_ADD ("/sources/stop-during-datagram-flood", test_stop_during_datagram_flood);
   SL_TEST_ADD ("/sources/bad-input/frame-cut-by-close", test_frame_cut_by_close);
   SL_TEST_ADD ("/sources/digits-are-not-a-frame-length", test_digits_are_not_a_frame_length);
   SL_TEST_ADD ("/sources/bad-input/idle-connections", test_idle_connections);
