@@ -154,10 +154,11 @@ post_received (SlDgramReader *r, gint n)
     sl_source_post (r->src, msgs, count);
 }
 
+/* Readies entries [0, n) for recvmmsg(), which changes only those it filled. */
 static void
-prepare (SlDgramReader *r)
+prepare (SlDgramReader *r, guint n)
 {
-  for (guint i = 0; i < BATCH; i++)
+  for (guint i = 0; i < n; i++)
     {
       r->iovs[i].iov_base = r->bufs + i * r->size;
       r->iovs[i].iov_len = r->size;
@@ -200,14 +201,15 @@ reader_thread (gpointer data)
   struct pollfd fds[2] = { { r->fd, POLLIN, 0 }, { r->wake[0], POLLIN, 0 } };
   guint nap_us = NAP_MIN_US * 4;
   gboolean napped = FALSE;
+  prepare (r, BATCH);
   for (;;)
     {
-      prepare (r);
       gint n = recvmmsg (r->fd, r->hdrs, BATCH, MSG_DONTWAIT, NULL);
       if (n > 0)
         {
           sl_source_mark_read_time ();
           post_received (r, n);
+          prepare (r, n);
           if (napped && n == BATCH)
             nap_us = MAX (nap_us / 2, NAP_MIN_US);
           else if (napped && n < BATCH / 4)
