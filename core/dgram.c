@@ -179,7 +179,7 @@ prepare (SlDgramReader *r, guint n)
  * datagrams sent one by one are taken in batches instead of a wakeup each
  * (of this thread, and of the writers it hands them to). The first
  * datagram after a quiet spell is read at once; the nap adapts to fill
- * about half a batch, within NAP_MIN_US and NAP_MAX_US, short enough that
+ * a quarter to a whole batch, within NAP_MIN_US and NAP_MAX_US, short enough that
  * even a default receive buffer holds what comes in it; a full batch is
  * followed by the next read at once. */
 #define NAP_MIN_US 25
