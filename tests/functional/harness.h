@@ -47,6 +47,13 @@ void      sl_test_init         (gint *argc, gchar ***argv);
 /* DIR/name, newly allocated. */
 gchar    *sl_test_path         (SlTestEnv *env, const gchar *name);
 
+/* The head of a wrapper argv for sl_test_daemon_spawn_wrapped(): systemd's
+ * systemd-socket-activate, which starts its program with an environment of
+ * its own, told to pass on the sanitizers' options (CI's ASan stage) and
+ * the tests' locale. */
+#define SL_TEST_SOCKET_ACTIVATE "systemd-socket-activate", "--setenv=ASAN_OPTIONS", "--setenv=UBSAN_OPTIONS", \
+  "--setenv=LSAN_OPTIONS", "--setenv=LC_ALL"
+
 /* A loopback port nobody listens on right now; type is SOCK_STREAM or
  * SOCK_DGRAM. 0 (and the test failed) when none could be had. */
 guint16   sl_test_free_port    (gint type);

@@ -44,7 +44,7 @@ test_tcp (SlTestEnv *env, gconstpointer data)
   g_autofree gchar *listen = g_strdup_printf ("--listen=127.0.0.1:%u", port);
   g_autofree gchar *listen_unused = g_strdup_printf ("--listen=127.0.0.1:%u", unused);
   g_autofree gchar *out = sl_test_path (env, "out.log");
-  const gchar *wrapper[] = { "systemd-socket-activate", listen, listen_unused, "--fdname=syslog-tcp:unused", NULL };
+  const gchar *wrapper[] = { SL_TEST_SOCKET_ACTIVATE, listen, listen_unused, "--fdname=syslog-tcp:unused", NULL };
   if (!sl_test_write_config (env, tcp_config, "PORT", port_text, NULL) || !sl_test_daemon_spawn_wrapped (env, wrapper)
       || !sl_test_wait_tcp (env, port) || !sl_test_tcp_send (port, "<13>Jan  2 03:04:05 h app: first\n")
       || !sl_test_daemon_wait_ready (env) || !sl_test_wait_lines (env, out, 1))
@@ -88,7 +88,7 @@ test_udp (SlTestEnv *env, gconstpointer data)
   g_autofree gchar *port_text = g_strdup_printf ("%u", port);
   g_autofree gchar *listen = g_strdup_printf ("--listen=127.0.0.1:%u", port);
   g_autofree gchar *out = sl_test_path (env, "out.log");
-  const gchar *wrapper[] = { "systemd-socket-activate", "--datagram", listen, "--fdname=syslog-udp", NULL };
+  const gchar *wrapper[] = { SL_TEST_SOCKET_ACTIVATE, "--datagram", listen, "--fdname=syslog-udp", NULL };
   if (!sl_test_write_config (env, udp_config, "PORT", port_text, NULL) || !sl_test_daemon_spawn_wrapped (env, wrapper)
       || !sl_test_wait_stderr (env, "Listening on"))
     return;
@@ -118,7 +118,7 @@ test_unix (SlTestEnv *env, gconstpointer data)
   g_autofree gchar *path = sl_test_path (env, "syslog");
   g_autofree gchar *listen = g_strdup_printf ("--listen=%s", path);
   g_autofree gchar *out = sl_test_path (env, "out.log");
-  const gchar *wrapper[] = { "systemd-socket-activate", "--datagram", listen, "--fdname=syslog.socket", NULL };
+  const gchar *wrapper[] = { SL_TEST_SOCKET_ACTIVATE, "--datagram", listen, "--fdname=syslog.socket", NULL };
   if (!sl_test_write_config (env, unix_config, NULL) || !sl_test_daemon_spawn_wrapped (env, wrapper)
       || !sl_test_wait_socket (env, path))
     return;

@@ -147,7 +147,7 @@ test_socket_activation (SlTestEnv *env, gconstpointer data)
   g_autofree gchar *p = g_strdup_printf ("%u", port);
   g_autofree gchar *listen = g_strdup_printf ("--listen=127.0.0.1:%u", port);
   g_autofree gchar *out = sl_test_path (env, "out.log");
-  const gchar *wrapper[] = { "systemd-socket-activate", listen, "--fdname=relp", NULL };
+  const gchar *wrapper[] = { SL_TEST_SOCKET_ACTIVATE, listen, "--fdname=relp", NULL };
   if (!sl_test_write_config (env,
                              "source s_relp { relp(ip(\"127.0.0.1\") port(@P@)); };\n"
                              "destination d_file { file(\"@DIR@/out.log\" template(\"${MESSAGE}\\n\")); };\n"
