@@ -699,6 +699,9 @@ field_value (const SlMessage *msg, SlHandle h, gsize *len)
 static void
 append_plain (const SlTemplate *t, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
+  /* an empty template has no element array at all */
+  if (!t->n_elems)
+    return;
   const SlElem *end = t->elems + t->n_elems;
 
   for (const SlElem *e = t->elems; e < end; e++)
