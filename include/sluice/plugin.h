@@ -18,6 +18,7 @@
 #include "core/source.h"
 #include "core/activation.h"
 #include "core/admission.h"
+#include "core/net-connect.h"
 #include "core/socket-reader.h"
 #include "core/stream.h"
 #include "core/dgram.h"

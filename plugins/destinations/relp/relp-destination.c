@@ -21,13 +21,13 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/net-connect.h"
 #include "core/plugin.h"
 #include "core/stats.h"
 #include "core/template.h"
 #include "core/tls.h"
 
 #include <errno.h>
-#include <netdb.h>
 #include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -151,48 +151,7 @@ slice (gint64 deadline)
 static gint
 connect_socket (RelpDestination *self, GError **error)
 {
-  struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
-  struct addrinfo *res = NULL;
-  gint rc = getaddrinfo (self->host, self->port, &hints, &res);
-  if (rc != 0)
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot resolve %s port %s: %s"), self->host, self->port,
-                   gai_strerror (rc));
-      return -1;
-    }
-  gint fd = -1;
-  gint err = 0;
-  for (struct addrinfo *ai = res; ai && fd < 0; ai = ai->ai_next)
-    {
-      fd = socket (ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-      if (fd < 0)
-        {
-          err = errno;
-          continue;
-        }
-      if (self->so_keepalive)
-        setsockopt (fd, SOL_SOCKET, SO_KEEPALIVE, &(gint) { 1 }, sizeof (gint));
-      if (connect (fd, ai->ai_addr, ai->ai_addrlen) == 0)
-        break;
-      err = errno;
-      if (err == EINPROGRESS)
-        {
-          struct pollfd p = { .fd = fd, .events = POLLOUT };
-          socklen_t len = sizeof err;
-          if (poll (&p, 1, (gint) self->conn_timeout_ms) == 1
-              && getsockopt (fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0)
-            break;
-          if (err == EINPROGRESS)
-            err = ETIMEDOUT;
-        }
-      close (fd);
-      fd = -1;
-    }
-  freeaddrinfo (res);
-  if (fd < 0)
-    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot connect to %s port %s: %s"), self->host, self->port,
-                 g_strerror (err));
-  return fd;
+  return sl_net_connect (self->host, self->port, (gint) self->conn_timeout_ms, self->so_keepalive, error);
 }
 
 static void

@@ -17,11 +17,11 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/net-connect.h"
 #include "core/plugin.h"
 #include "core/template.h"
 
 #include <errno.h>
-#include <netdb.h>
 #include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -114,41 +114,9 @@ stomp_close (SlDriver *d)
 static gint
 connect_socket (StompDestination *self, GError **error)
 {
-  struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
-  struct addrinfo *res = NULL;
-  gint rc = getaddrinfo (self->host, self->port, &hints, &res);
-  if (rc != 0)
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot resolve %s port %s: %s"), self->host,
-                   self->port, gai_strerror (rc));
-      return -1;
-    }
-  gint fd = -1, err = 0;
-  for (struct addrinfo *ai = res; ai && fd < 0; ai = ai->ai_next)
-    {
-      fd = socket (ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-      if (fd < 0)
-        {
-          err = errno;
-          continue;
-        }
-      if (connect (fd, ai->ai_addr, ai->ai_addrlen) == 0)
-        break;
-      err = errno;
-      struct pollfd p = { .fd = fd, .events = POLLOUT };
-      socklen_t len = sizeof err;
-      if (err == EINPROGRESS && poll (&p, 1, (gint) self->timeout_ms) == 1
-          && getsockopt (fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0 && err == 0)
-        break;
-      if (err == EINPROGRESS)
-        err = ETIMEDOUT;
-      close (fd);
-      fd = -1;
-    }
-  freeaddrinfo (res);
+  gint fd = sl_net_connect (self->host, self->port, (gint) self->timeout_ms, FALSE, error);
   if (fd < 0)
-    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot connect to STOMP broker at %s port %s: %s"),
-                 self->host, self->port, g_strerror (err));
+    g_prefix_error (error, _("STOMP broker: "));
   return fd;
 }
 
