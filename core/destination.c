@@ -23,6 +23,9 @@
  * time-reopen(): a disk that has room again or a peer that is back is
  * written to within a fraction of a second, not a minute later. */
 #define RETRY_FIRST_MS 200
+/* How often the watch looks whether a destination wrote: a stall is seen
+ * within this much of stall-timeout(). */
+#define WATCH_INTERVAL_US (G_USEC_PER_SEC / 5)
 
 typedef struct _SlWriter SlWriter;
 
@@ -48,6 +51,12 @@ struct _SlDestination
   SlCounter *processed;
   SlCounter *disk_length;
   SlCounter *disk_bytes;
+  gint64 settled;            /* messages written or dropped by the writers, ever */
+  /* the watch's own (stall-timeout()) */
+  gint64 settled_seen;
+  gint64 progress_at;        /* monotonic: it last wrote, or had nothing to write */
+  gint stalled;              /* read by pushing threads, for what they log */
+  gint64 dropped_before_stall;
 };
 
 struct _SlWriter
@@ -62,10 +71,22 @@ struct _SlWriter
   SlBackoff backoff;
   gint64 waited;             /* the most messages queued during the current run of failures */
   gboolean leaving;          /* stopping, and a write failed: the rest stays in the disk buffer */
+  /* the batch the driver is writing, where a stall can end its holds */
+  GMutex hand_lock;
+  SlQueueItem *hand;
+  guint hand_n;
 };
 
 /* The destination whose writer thread this is, for sl_destination_stopping(). */
 static __thread SlDestination *current_destination;
+
+static void
+free_writer (gpointer data)
+{
+  SlWriter *w = data;
+  g_mutex_clear (&w->hand_lock);
+  g_free (w);
+}
 
 SlDestination *
 sl_destination_new (GPtrArray *drivers, const SlDestinationOptions *options)
@@ -81,7 +102,7 @@ sl_destination_new (GPtrArray *drivers, const SlDestinationOptions *options)
   d->tokens = d->settings.throttle;
   d->tokens_at = g_get_monotonic_time ();
   d->queue = sl_queue_new (d->settings.fifo_size);
-  d->writers = g_ptr_array_new_with_free_func (g_free);
+  d->writers = g_ptr_array_new_with_free_func (free_writer);
   for (guint i = 0; i < drivers->len; i++)
     {
       SlWriter *w = g_new0 (SlWriter, 1);
@@ -89,6 +110,7 @@ sl_destination_new (GPtrArray *drivers, const SlDestinationOptions *options)
       w->driver = g_ptr_array_index (drivers, i);
       w->ops = w->driver->klass->ops.destination;
       sl_backoff_init (&w->backoff, RETRY_FIRST_MS, d->settings.time_reopen_ms);
+      g_mutex_init (&w->hand_lock);
       g_ptr_array_add (d->writers, w);
     }
   d->drivers = drivers;
@@ -120,9 +142,12 @@ sl_destination_push (SlDestination *d, const SlQueueItem *items, guint n)
     {
       sl_counter_add (d->queued, -(gint64) dropped);
       /* Only the first drop after a quiet spell is logged, or the log of
-       * drops would itself flood the queue it reports on. */
+       * drops would itself flood the queue it reports on; a stall's drops
+       * are logged as it ends. */
       gint64 before = sl_counter_get (d->dropped);
       sl_counter_add (d->dropped, dropped);
+      if (g_atomic_int_get (&d->stalled))
+        return;
       if ((before == 0 || (before + dropped) / 10000 != before / 10000) && sl_in_flight_over ())
         sl_log (SL_LOG_WARNING, _("in-flight-bytes-max() reached, dropping messages without flow control; "
                                   "driver='%s', dropped='%" PRId64 "', in-flight-bytes-max='%" PRId64 "'"),
@@ -141,6 +166,7 @@ finish_items (SlDestination *d, SlQueueItem *items, const guint64 *seqs, guint n
   if (d->disk)
     {
       sl_disk_buffer_done (d->disk, items, seqs, n);
+      __atomic_add_fetch (&d->settled, n, __ATOMIC_RELAXED);
       return;
     }
   /* Acknowledged first, while every message (and so its window) is still
@@ -186,6 +212,7 @@ finish_items (SlDestination *d, SlQueueItem *items, const guint64 *seqs, guint n
   /* the bytes let go count at once: a source may wait for them */
   sl_in_flight_flush ();
   sl_counter_add (d->queued, -(gint64) n);
+  __atomic_add_fetch (&d->settled, n, __ATOMIC_RELAXED);
 }
 
 /* Messages the driver gave up on are acknowledged like written ones (their
@@ -338,6 +365,17 @@ wait_for_token (SlDestination *d, gint64 next_tick)
   nap (d, MIN (g_get_monotonic_time () + wait, next_tick));
 }
 
+/* What the writer holds while its driver writes, so that a stall can end
+ * the holds of a batch a driver never returns from. */
+static void
+in_hand (SlWriter *w, SlQueueItem *items, guint n)
+{
+  g_mutex_lock (&w->hand_lock);
+  w->hand = items;
+  w->hand_n = n;
+  g_mutex_unlock (&w->hand_lock);
+}
+
 /* Hands msgs to the driver and settles what it says: written and dropped
  * ones are acknowledged and counted, the rest is put back or dropped as
  * the result asks. Returns how many the driver handled; *wait tells
@@ -347,7 +385,9 @@ write_batch (SlWriter *w, SlQueueItem *items, guint64 *seqs, SlMessage **msgs, g
 {
   SlDestination *d = w->d;
   SlWriteBatch batch = { msgs, n, 0, 0 };
+  in_hand (w, items, n);
   SlWriteResult result = w->opened || open_driver (w) ? w->ops->write (w->driver, &batch) : SL_WRITE_NOT_CONNECTED;
+  in_hand (w, NULL, 0);
   guint done = MIN (batch.done, n);
   guint dropped = MIN (batch.dropped, done);
   spend_tokens (d, done);
@@ -521,6 +561,149 @@ sl_destination_stopping (void)
   return current_destination && g_atomic_int_get (&current_destination->stopping);
 }
 
+gboolean
+sl_destination_holds_lapse (SlDestination *d)
+{
+  return d->settings.stall_timeout_ms > 0;
+}
+
+/* stall-timeout(): one thread for the process looks at every started
+ * destination that has it, a few times a second. */
+static GMutex watch_lock;
+static GCond watch_cond;
+static GPtrArray *watched;   /* SlDestination */
+static GThread *watch_thread;
+
+static void
+stall_begin (SlDestination *d, gint64 now)
+{
+  g_atomic_int_set (&d->stalled, TRUE);
+  d->dropped_before_stall = sl_counter_get (d->dropped);
+  guint dropped = sl_queue_stall (d->queue);
+  for (guint i = 0; i < d->writers->len; i++)
+    {
+      SlWriter *w = g_ptr_array_index (d->writers, i);
+      g_mutex_lock (&w->hand_lock);
+      sl_queue_items_lapse (w->hand, w->hand_n);
+      g_mutex_unlock (&w->hand_lock);
+    }
+  sl_counter_add (d->queued, -(gint64) dropped);
+  sl_counter_add (d->dropped, dropped);
+  sl_log (SL_LOG_WARNING, _("destination has written nothing for %.1f s; its sources no longer wait for it, and what "
+                            "its queue cannot take is dropped until it writes again; driver='%s', stall-timeout='%.1f s', "
+                            "queued='%" PRId64 "', log-fifo-size='%u', dropped='%u'"),
+          (now - d->progress_at) / 1e6, d->driver->id, d->settings.stall_timeout_ms / 1e3,
+          sl_counter_get (d->queued), d->settings.fifo_size, dropped);
+}
+
+static void
+stall_end (SlDestination *d)
+{
+  g_atomic_int_set (&d->stalled, FALSE);
+  sl_queue_unstall (d->queue);
+  sl_log (SL_LOG_NOTICE, _("destination writes again, and its sources wait for it again; driver='%s', "
+                           "dropped_while_stalled='%" PRId64 "'"),
+          d->driver->id, sl_counter_get (d->dropped) - d->dropped_before_stall);
+}
+
+/* Whether any message is waiting for d's writers, queued or in a batch
+ * being written. */
+static gboolean
+has_work (SlDestination *d)
+{
+  if (sl_queue_length (d->queue))
+    return TRUE;
+  gboolean busy = FALSE;
+  for (guint i = 0; !busy && i < d->writers->len; i++)
+    {
+      SlWriter *w = g_ptr_array_index (d->writers, i);
+      g_mutex_lock (&w->hand_lock);
+      busy = w->hand_n > 0;
+      g_mutex_unlock (&w->hand_lock);
+    }
+  return busy;
+}
+
+static void
+watch_one (SlDestination *d, gint64 now)
+{
+  gint64 settled = __atomic_load_n (&d->settled, __ATOMIC_RELAXED);
+  if (settled != d->settled_seen)
+    {
+      d->settled_seen = settled;
+      d->progress_at = now;
+      if (d->stalled)
+        stall_end (d);
+      return;
+    }
+  /* idle is not stalled; but a stall ends only with a write */
+  if (!has_work (d))
+    {
+      if (!d->stalled)
+        d->progress_at = now;
+      return;
+    }
+  if (!d->stalled && now - d->progress_at >= d->settings.stall_timeout_ms * 1000)
+    stall_begin (d, now);
+}
+
+static gpointer
+watch_thread_run (gpointer data)
+{
+  g_mutex_lock (&watch_lock);
+  while (watch_thread == g_thread_self ())
+    {
+      gint64 now = g_get_monotonic_time ();
+      for (guint i = 0; i < watched->len; i++)
+        watch_one (g_ptr_array_index (watched, i), now);
+      g_cond_wait_until (&watch_cond, &watch_lock, now + WATCH_INTERVAL_US);
+    }
+  g_mutex_unlock (&watch_lock);
+  return NULL;
+}
+
+static void
+watch_add (SlDestination *d)
+{
+  g_mutex_lock (&watch_lock);
+  d->progress_at = g_get_monotonic_time ();
+  d->settled_seen = __atomic_load_n (&d->settled, __ATOMIC_RELAXED);
+  if (!watched)
+    watched = g_ptr_array_new ();
+  g_ptr_array_add (watched, d);
+  if (!watch_thread)
+    watch_thread = g_thread_new ("sl-stall-watch", watch_thread_run, NULL);
+  g_mutex_unlock (&watch_lock);
+}
+
+/* The last one out stops the thread; a thread started since by
+ * watch_add() is another one. */
+static void
+watch_remove (SlDestination *d)
+{
+  GThread *done = NULL;
+  g_mutex_lock (&watch_lock);
+  if (!watched || !g_ptr_array_remove (watched, d))
+    {
+      g_mutex_unlock (&watch_lock);
+      return;
+    }
+  if (d->stalled)
+    {
+      g_atomic_int_set (&d->stalled, FALSE);
+      sl_queue_unstall (d->queue);
+    }
+  if (!watched->len)
+    {
+      done = watch_thread;
+      watch_thread = NULL;
+      g_cond_broadcast (&watch_cond);
+    }
+  g_mutex_unlock (&watch_lock);
+  if (done)
+    g_thread_join (done);
+}
+
 /* disk-buffer(): its files, in dir() or beside the persist file, opened
  * and replayed before the writers start. */
 static gboolean
@@ -562,12 +745,15 @@ sl_destination_start (SlDestination *d, GError **error)
           return FALSE;
         }
     }
+  if (sl_destination_holds_lapse (d))
+    watch_add (d);
   return TRUE;
 }
 
 void
 sl_destination_stop (SlDestination *d)
 {
+  watch_remove (d);
   g_mutex_lock (&d->pause_lock);
   d->stop_deadline = g_get_monotonic_time () + STOP_WRITE_LIMIT_US;
   g_atomic_int_set (&d->stopping, 1);

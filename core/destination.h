@@ -21,6 +21,9 @@ SlDestination *sl_destination_new    (GPtrArray *drivers, const SlDestinationOpt
 gboolean       sl_destination_start  (SlDestination *d, GError **error);
 /* Takes the items' references; counts what the full queue dropped. */
 void           sl_destination_push   (SlDestination *d, const SlQueueItem *items, guint n);
+/* Whether paths without flags(flow-control) hold their sources back for
+ * it until it stalls (stall-timeout() is not 0). */
+gboolean       sl_destination_holds_lapse (SlDestination *d);
 /* Writes out what is queued, then joins the threads. */
 void           sl_destination_stop   (SlDestination *d);
 /* For a reload that replaces d by to (the same destination, changed): d

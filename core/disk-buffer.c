@@ -177,7 +177,8 @@ append_locked (SlDiskBuffer *db, SlQueueItem *items, guint n, guint8 *status, Sl
         }
       if (!sl_disk_queue_has_room (db->dq, len))
         {
-          if (!items[i].flow_controlled)
+          /* the disk buffer is the room a lapsing hold waits for */
+          if (!items[i].flow_controlled || items[i].lapsing)
             {
               status[i] = DROPPED;
               continue;

@@ -98,6 +98,11 @@ static const SlOptionSpec queue_options[] = {
     .inherit = "flush-timeout" },
   { "time-reopen", SL_DURATION (DST (time_reopen_ms)), "60", "the longest wait before retrying after an error: the first retry comes after 200 ms, each next one twice as long, up to this (syslog-ng waits this long every time)",
     .inherit = "time-reopen", SL_RANGE (1, G_MAXINT64) },
+  { "stall-timeout", SL_DURATION (DST (stall_timeout_ms)), "5",
+    "how long a destination that writes nothing may hold back the sources of paths without flags(flow-control) "
+    "(they wait while it writes, however slowly); after that their messages are dropped past log-fifo-size(), "
+    "counted, until it writes again; 0: drop at a full queue at once, as syslog-ng does",
+    .inherit = "stall-timeout", SL_RANGE (0, G_MAXINT64) },
   { "throttle", SL_INT (DST (throttle)), "0", "most messages written a second; 0: no limit", SL_RANGE_NON_NEGATIVE },
   /* syslog-ng 3.x still reads these as flush-lines() */
   { "sync", SL_INT (DST (flush_lines)), NULL, "the old name of flush-lines()", .flags = SL_OPT_DEPRECATED,

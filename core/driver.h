@@ -57,6 +57,7 @@ typedef struct
   gint flush_lines;
   gint64 flush_timeout_ms;
   gint64 time_reopen_ms;
+  gint64 stall_timeout_ms;   /* how long it may hold back sources while writing nothing; 0: never */
   gint throttle;
   gint workers;
   gint64 batch_timeout_ms;   /* SL_CAP_BATCHES: how long a partial batch waits for more */

@@ -702,12 +702,14 @@ ack_target (SlMessage *msg)
   return msg->ack_root ? msg->ack_root : msg;
 }
 
-void
+gboolean
 sl_message_ack_hold (SlMessage *msg)
 {
   SlMessage *root = ack_target (msg);
-  if (root->window)
-    g_atomic_int_inc (&root->ack_pending);
+  if (!root->window)
+    return FALSE;
+  g_atomic_int_inc (&root->ack_pending);
+  return TRUE;
 }
 
 SlWindow *

@@ -165,7 +165,8 @@ void         sl_message_foreach_tag (const SlMessage *msg, SlTagFunc func, gpoin
 /* Flow control: a message bound to a window holds one place in it until every
  * flow-controlled destination that took it has acknowledged it. */
 void         sl_message_bind_window (SlMessage *msg, SlWindow *window);
-void         sl_message_ack_hold    (SlMessage *msg);
+/* TRUE when msg is bound to a window (and so now holds one more place) */
+gboolean     sl_message_ack_hold    (SlMessage *msg);
 void         sl_message_ack         (SlMessage *msg);
 /* For batches: the reading thread and the writing threads meet on a
  * window's counters once per run of messages instead of once per message.

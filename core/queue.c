@@ -14,6 +14,7 @@ struct _SlQueue
   guint len;
   guint capacity;    /* log-fifo-size() */
   gboolean closed;
+  gboolean stalled;
   guint waiting;     /* consumers asleep in pop: a destination's workers share the queue */
 };
 
@@ -61,6 +62,17 @@ grow_locked (SlQueue *q, guint need)
   q->head = 0;
 }
 
+void
+sl_queue_items_lapse (SlQueueItem *items, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (items[i].lapsing)
+      {
+        sl_message_ack (items[i].msg);
+        items[i].flow_controlled = items[i].lapsing = FALSE;
+      }
+}
+
 guint
 sl_queue_push (SlQueue *q, const SlQueueItem *items, guint n)
 {
@@ -71,13 +83,16 @@ sl_queue_push (SlQueue *q, const SlQueueItem *items, guint n)
   grow_locked (q, q->len + n);
   for (guint i = 0; i < n; i++)
     {
-      if (!items[i].flow_controlled && (over || q->len >= q->capacity))
+      SlQueueItem item = items[i];
+      if (q->stalled)
+        sl_queue_items_lapse (&item, 1);
+      if (!item.flow_controlled && (over || q->len >= q->capacity))
         {
-          sl_message_unref (items[i].msg);
+          sl_message_unref (item.msg);
           dropped++;
           continue;
         }
-      q->ring[(q->head + q->len) & (q->size - 1)] = items[i];
+      q->ring[(q->head + q->len) & (q->size - 1)] = item;
       q->len++;
     }
   if (q->waiting && q->len)
@@ -127,6 +142,38 @@ sl_queue_unpop (SlQueue *q, const SlQueueItem *items, guint n)
   for (guint i = 0; i < n; i++)
     q->ring[(q->head + i) & (q->size - 1)] = items[i];
   q->len += n;
+  g_mutex_unlock (&q->lock);
+}
+
+/* Those kept are moved down over those dropped, in order. */
+guint
+sl_queue_stall (SlQueue *q)
+{
+  g_mutex_lock (&q->lock);
+  q->stalled = TRUE;
+  guint kept = 0, plain = 0;
+  for (guint i = 0; i < q->len; i++)
+    {
+      SlQueueItem *item = &q->ring[(q->head + i) & (q->size - 1)];
+      sl_queue_items_lapse (item, 1);
+      if (!item->flow_controlled && plain++ >= q->capacity)
+        {
+          sl_message_unref (item->msg);
+          continue;
+        }
+      q->ring[(q->head + kept++) & (q->size - 1)] = *item;
+    }
+  guint dropped = q->len - kept;
+  q->len = kept;
+  g_mutex_unlock (&q->lock);
+  return dropped;
+}
+
+void
+sl_queue_unstall (SlQueue *q)
+{
+  g_mutex_lock (&q->lock);
+  q->stalled = FALSE;
   g_mutex_unlock (&q->lock);
 }
 

@@ -13,6 +13,7 @@ typedef struct
   SlQueueItem *items;
   guint n;
   guint cap;
+  gboolean lapsing;          /* without flags(flow-control), messages hold their window until d stalls */
 } Share;
 
 typedef struct
@@ -31,7 +32,7 @@ batch_share (Batch *b, SlDestination *d)
   if (!share)
     {
       share = g_new (Share, 1);
-      *share = (Share) { d, g_new (SlQueueItem, 64), 0, 64 };
+      *share = (Share) { d, g_new (SlQueueItem, 64), 0, 64, sl_destination_holds_lapse (d) };
       g_hash_table_insert (b->by_destination, d, share);
       g_ptr_array_add (b->order, share);
     }
@@ -47,9 +48,15 @@ batch_add (Batch *b, SlDestination *d, SlMessage *msg, gboolean flow)
       share->cap *= 2;
       share->items = g_renew (SlQueueItem, share->items, share->cap);
     }
+  SlQueueItem item = { sl_message_ref (msg), FALSE, FALSE };
   if (flow)
-    sl_message_ack_hold (msg);
-  share->items[share->n++] = (SlQueueItem) { sl_message_ref (msg), flow };
+    {
+      sl_message_ack_hold (msg);
+      item.flow_controlled = TRUE;
+    }
+  else if (share->lapsing && sl_message_ack_hold (msg))
+    item.flow_controlled = item.lapsing = TRUE;
+  share->items[share->n++] = item;
 }
 
 /* Where the message a junction's channel let through goes on: the steps

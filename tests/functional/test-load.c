@@ -200,10 +200,11 @@ test_backpressure_and_shutdown (SlTestEnv *env, gconstpointer data)
   g_string_free (reader.data, TRUE);
 }
 
+/* stall-timeout(0): a full queue drops at once, as in syslog-ng */
 static const gchar drop_config[] =
   "@version: 4.0\n"
   "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
-  "destination d_file { file(\"@DIR@/out.log\" template(\"${MESSAGE}\\n\") log-fifo-size(10)); };\n"
+  "destination d_file { file(\"@DIR@/out.log\" template(\"${MESSAGE}\\n\") log-fifo-size(10) stall-timeout(0)); };\n"
   "log { source(s_net); destination(d_file); };\n";
 
 #define BURST_LINES 20000

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "core/queue.h"
+#include "core/window.h"
 
 static SlQueueItem
 item (gboolean flow)
@@ -91,6 +92,88 @@ test_deadline_returns_empty (void)
   sl_queue_free (q);
 }
 
+/* A message bound to w and held by a queue under the default, lapsing
+ * hold, as routing makes it. */
+static SlQueueItem
+lapsing_item (SlWindow *w, guint seq)
+{
+  SlMessage *msg = sl_message_new ("m", 1);
+  msg->seqnum = seq;
+  sl_message_bind_window (msg, w);
+  g_assert_true (sl_message_ack_hold (msg));
+  /* the reader's own hold ends once routing is done */
+  sl_message_ack (msg);
+  return (SlQueueItem) { msg, TRUE, TRUE };
+}
+
+static void
+test_lapsing_holds_until_stalled (void)
+{
+  SlWindow *w = sl_window_new (100);
+  SlQueue *q = sl_queue_new (3);
+  SlQueueItem items[5];
+  for (guint i = 0; i < 5; i++)
+    items[i] = lapsing_item (w, i);
+  /* past log-fifo-size(), held and kept: the window bounds them */
+  g_assert_cmpuint (sl_queue_push (q, items, 5), ==, 0);
+  g_assert_cmpuint (sl_queue_length (q), ==, 5);
+  g_assert_cmpuint (sl_window_in_flight (w), ==, 5);
+
+  /* the stall lets go of every hold and drops the newest past the capacity */
+  g_assert_cmpuint (sl_queue_stall (q), ==, 2);
+  g_assert_cmpuint (sl_window_in_flight (w), ==, 0);
+  g_assert_cmpuint (sl_queue_length (q), ==, 3);
+
+  /* while stalled, what comes holds nothing and is dropped at the capacity */
+  SlQueueItem late = lapsing_item (w, 5);
+  g_assert_cmpuint (sl_window_in_flight (w), ==, 1);
+  g_assert_cmpuint (sl_queue_push (q, &late, 1), ==, 1);
+  g_assert_cmpuint (sl_window_in_flight (w), ==, 0);
+
+  SlQueueItem out[8];
+  guint n = sl_queue_pop (q, out, 8, 0);
+  g_assert_cmpuint (n, ==, 3);
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpuint (out[i].msg->seqnum, ==, i);
+      g_assert_false (out[i].flow_controlled);
+      sl_message_unref (out[i].msg);
+    }
+
+  /* once it writes again, holds are kept past the capacity again */
+  sl_queue_unstall (q);
+  for (guint i = 0; i < 5; i++)
+    items[i] = lapsing_item (w, 10 + i);
+  g_assert_cmpuint (sl_queue_push (q, items, 5), ==, 0);
+  g_assert_cmpuint (sl_window_in_flight (w), ==, 5);
+  n = sl_queue_pop (q, out, 8, 0);
+  sl_queue_items_lapse (out, n);
+  g_assert_cmpuint (sl_window_in_flight (w), ==, 0);
+  for (guint i = 0; i < n; i++)
+    sl_message_unref (out[i].msg);
+  sl_queue_free (q);
+  sl_window_unref (w);
+}
+
+/* A stall keeps what flags(flow-control) holds, whatever the capacity. */
+static void
+test_stall_keeps_flow_controlled (void)
+{
+  SlQueue *q = sl_queue_new (1);
+  SlQueueItem items[3] = { item (TRUE), item (TRUE), item (FALSE) };
+  g_assert_cmpuint (sl_queue_push (q, items, 3), ==, 1);
+  g_assert_cmpuint (sl_queue_stall (q), ==, 0);
+  g_assert_cmpuint (sl_queue_length (q), ==, 2);
+  SlQueueItem out[4];
+  guint n = sl_queue_pop (q, out, 4, 0);
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_true (out[i].flow_controlled);
+      sl_message_unref (out[i].msg);
+    }
+  sl_queue_free (q);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -99,5 +182,7 @@ main (int argc, char **argv)
   g_test_add_func ("/queue/order", test_order_survives_wrap_growth_and_unpop);
   g_test_add_func ("/queue/close-wakes-consumer", test_close_wakes_consumer);
   g_test_add_func ("/queue/deadline", test_deadline_returns_empty);
+  g_test_add_func ("/queue/lapsing-holds-until-stalled", test_lapsing_holds_until_stalled);
+  g_test_add_func ("/queue/stall-keeps-flow-controlled", test_stall_keeps_flow_controlled);
   return g_test_run ();
 }

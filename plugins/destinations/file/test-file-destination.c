@@ -585,7 +585,7 @@ static const gchar dev_full_config[] =
   "source s_flow { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
   "source s_lossy { tcp(ip(\"127.0.0.1\") port(@PORT2@)); };\n"
   "destination d_held { file(\"/dev/full\" time-reopen(1)); };\n"
-  "destination d_dropped { file(\"/dev/full\" time-reopen(1) log-fifo-size(50) flush-lines(10)); };\n"
+  "destination d_dropped { file(\"/dev/full\" time-reopen(1) log-fifo-size(50) flush-lines(10) stall-timeout(0)); };\n"
   "destination d_fine { file(\"@DIR@/fine.log\" template(\"${MESSAGE}\\n\")); };\n"
   "log { source(s_flow); destination(d_held); destination(d_fine); flags(flow-control); };\n"
   "log { source(s_lossy); destination(d_dropped); };\n";
