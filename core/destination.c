@@ -102,6 +102,7 @@ sl_destination_new (GPtrArray *drivers, const SlDestinationOptions *options)
   d->tokens = d->settings.throttle;
   d->tokens_at = g_get_monotonic_time ();
   d->queue = sl_queue_new (d->settings.fifo_size);
+  sl_queue_set_discard (d->queue, d->settings.discard_mark, d->settings.discard_level);
   d->writers = g_ptr_array_new_with_free_func (free_writer);
   for (guint i = 0; i < drivers->len; i++)
     {

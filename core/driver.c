@@ -3,6 +3,7 @@
 #include "core/config/error.h"
 #include "core/hook-commands.h"
 #include "core/i18n.h"
+#include "core/priority.h"
 #include "core/timeutil.h"
 
 #include <string.h>
@@ -88,6 +89,15 @@ static const SlOptionSpec connection_options[] = {
 };
 #undef SRC
 
+/* rsyslog's severities by number as well, as queue.discardSeverity takes them */
+static const SlOptionWord discard_level_words[] = {
+  { "emerg", 0 }, { "alert", 1 }, { "crit", 2 }, { "err", 3 }, { "error", 3 }, { "warning", 4 }, { "warn", 4 },
+  { "notice", 5 }, { "info", 6 }, { "debug", 7 }, { "none", SL_LEVEL_COUNT },
+  { "0", 0 }, { "1", 1 }, { "2", 2 }, { "3", 3 }, { "4", 4 }, { "5", 5 }, { "6", 6 }, { "7", 7 },
+  { "8", SL_LEVEL_COUNT },
+  { NULL }
+};
+
 #define DST(m) SlDriverCore, destination.m
 static const SlOptionSpec queue_options[] = {
   { "log-fifo-size", SL_INT (DST (fifo_size)), "10000", "queue length; beyond it messages without flow control are dropped and counted",
@@ -103,6 +113,12 @@ static const SlOptionSpec queue_options[] = {
     "(they wait while it writes, however slowly); after that their messages are dropped past log-fifo-size(), "
     "counted, until it writes again; 0: drop at a full queue at once, as syslog-ng does",
     .inherit = "stall-timeout", SL_RANGE (0, G_MAXINT64) },
+  { "discard-mark", SL_INT (DST (discard_mark)), "0",
+    "with this many messages queued, those of discard-level() or less important are dropped as they come, even "
+    "under flow control (rsyslog's queue.discardMark); 0: never", SL_RANGE_NON_NEGATIVE },
+  { "discard-level", SL_CHOICE (DST (discard_level)), "none",
+    "the most important level discard-mark() drops, and every less important one (rsyslog's queue.discardSeverity)",
+    .words = discard_level_words },
   { "throttle", SL_INT (DST (throttle)), "0", "most messages written a second; 0: no limit", SL_RANGE_NON_NEGATIVE },
   /* syslog-ng 3.x still reads these as flush-lines() */
   { "sync", SL_INT (DST (flush_lines)), NULL, "the old name of flush-lines()", .flags = SL_OPT_DEPRECATED,

@@ -58,6 +58,8 @@ typedef struct
   gint64 flush_timeout_ms;
   gint64 time_reopen_ms;
   gint64 stall_timeout_ms;   /* how long it may hold back sources while writing nothing; 0: never */
+  gint discard_mark;         /* queued messages past which the less important are dropped; 0: never */
+  gint discard_level;        /* those of this level and below are (SL_LEVEL_COUNT: none) */
   gint throttle;
   gint workers;
   gint64 batch_timeout_ms;   /* SL_CAP_BATCHES: how long a partial batch waits for more */

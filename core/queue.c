@@ -15,6 +15,8 @@ struct _SlQueue
   guint capacity;    /* log-fifo-size() */
   gboolean closed;
   gboolean stalled;
+  guint discard_mark;
+  guint discard_level;
   guint waiting;     /* consumers asleep in pop: a destination's workers share the queue */
 };
 
@@ -63,6 +65,19 @@ grow_locked (SlQueue *q, guint need)
 }
 
 void
+sl_queue_set_discard (SlQueue *q, guint mark, guint level)
+{
+  q->discard_mark = mark;
+  q->discard_level = level;
+}
+
+static gboolean
+discarded (SlQueue *q, const SlMessage *msg)
+{
+  return q->discard_mark && q->len >= q->discard_mark && SL_PRI_SEVERITY (msg->pri) >= q->discard_level;
+}
+
+void
 sl_queue_items_lapse (SlQueueItem *items, guint n)
 {
   for (guint i = 0; i < n; i++)
@@ -84,9 +99,15 @@ sl_queue_push (SlQueue *q, const SlQueueItem *items, guint n)
   for (guint i = 0; i < n; i++)
     {
       SlQueueItem item = items[i];
+      gboolean discard = discarded (q, item.msg);
+      if (discard && item.flow_controlled)
+        {
+          sl_message_ack (item.msg);
+          item.flow_controlled = item.lapsing = FALSE;
+        }
       if (q->stalled)
         sl_queue_items_lapse (&item, 1);
-      if (!item.flow_controlled && (over || q->len >= q->capacity))
+      if (!item.flow_controlled && (discard || over || q->len >= q->capacity))
         {
           sl_message_unref (item.msg);
           dropped++;

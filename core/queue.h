@@ -32,6 +32,10 @@ guint    sl_queue_push     (SlQueue *q, const SlQueueItem *items, guint n);
 guint    sl_queue_pop      (SlQueue *q, SlQueueItem *out, guint max, gint64 deadline);
 /* Puts items back at the head, in order, for a retry. */
 void     sl_queue_unpop    (SlQueue *q, const SlQueueItem *items, guint n);
+/* With mark (0: never) items queued, those whose level is at least level
+ * (as a number: as unimportant or more) are dropped as they come, flow
+ * control or not. */
+void     sl_queue_set_discard (SlQueue *q, guint mark, guint level);
 /* Ends the hold of lapsing items: each is acknowledged to its source now
  * and is kept as one without flow control. */
 void     sl_queue_items_lapse (SlQueueItem *items, guint n);

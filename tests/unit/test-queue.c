@@ -174,6 +174,39 @@ test_stall_keeps_flow_controlled (void)
   sl_queue_free (q);
 }
 
+/* Past discard-mark(), what is of discard-level() or below goes, held or
+ * not, its hold let go of; what is more important stays. */
+static void
+test_discard_mark (void)
+{
+  SlWindow *w = sl_window_new (100);
+  SlQueue *q = sl_queue_new (100);
+  sl_queue_set_discard (q, 2, 6);
+  const guint8 levels[] = { 7, 6, 7, 3, 6, 2, 7 };
+  SlQueueItem items[G_N_ELEMENTS (levels)];
+  for (guint i = 0; i < G_N_ELEMENTS (levels); i++)
+    {
+      items[i] = lapsing_item (w, i);
+      items[i].lapsing = i % 2;
+      items[i].msg->pri = SL_PRI_MAKE (1, levels[i]);
+    }
+  g_assert_cmpuint (sl_queue_push (q, items, G_N_ELEMENTS (levels)), ==, 3);
+  g_assert_cmpuint (sl_window_in_flight (w), ==, 4);
+  SlQueueItem out[8];
+  guint n = sl_queue_pop (q, out, 8, 0);
+  const guint64 kept[] = { 0, 1, 3, 5 };
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (kept));
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpuint (out[i].msg->seqnum, ==, kept[i]);
+      sl_message_ack (out[i].msg);
+      sl_message_unref (out[i].msg);
+    }
+  g_assert_cmpuint (sl_window_in_flight (w), ==, 0);
+  sl_queue_free (q);
+  sl_window_unref (w);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -184,5 +217,6 @@ main (int argc, char **argv)
   g_test_add_func ("/queue/deadline", test_deadline_returns_empty);
   g_test_add_func ("/queue/lapsing-holds-until-stalled", test_lapsing_holds_until_stalled);
   g_test_add_func ("/queue/stall-keeps-flow-controlled", test_stall_keeps_flow_controlled);
+  g_test_add_func ("/queue/discard-mark", test_discard_mark);
   return g_test_run ();
 }
