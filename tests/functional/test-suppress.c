@@ -3,9 +3,12 @@
  * same configuration, take the same messages (repeats, different ones, a
  * pause past the window, MARK lines) and must write the same lines; the
  * summaries' stamps are compared by shape and their PID, each daemon's
- * own, by what it is. */
+ * own, by what it is. reduce-repeats(): the real rsyslogd 8.2302 with
+ * $RepeatedMsgReduction on and sluiced take the same messages and must
+ * write the same file. */
 #include "tests/functional/harness.h"
 
+#include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -128,6 +131,94 @@ out:
   g_free (sl.dir);
 }
 
+/* Debian's rsyslog unpacked by tests/peers/rsyslog-root, or NULL. */
+static gchar *
+rsyslog_root (void)
+{
+  g_autofree gchar *script = g_build_filename (g_getenv ("SL_TOP_SRCDIR"), "tests/peers/rsyslog-root", NULL);
+  g_autofree gchar *dir = g_build_filename (g_getenv ("SL_TOP_BUILDDIR"), "peers/rsyslog", NULL);
+  const gchar *argv[] = { script, dir, NULL };
+  gchar *out = NULL;
+  gint status = 0;
+  if (!g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, NULL)
+      || !g_spawn_check_wait_status (status, NULL))
+    {
+      g_free (out);
+      return NULL;
+    }
+  return g_strstrip (out);
+}
+
+static const gchar rsyslog_config[] =
+  "$RepeatedMsgReduction on\n"
+  "module(load=\"imtcp\")\n"
+  "input(type=\"imtcp\" address=\"127.0.0.1\" port=\"@PORT@\")\n"
+  "*.* action(type=\"omfile\" file=\"@DIR@/rsyslogd.log\" template=\"RSYSLOG_TraditionalFileFormat\")\n";
+
+static const gchar reduce_config[] =
+  "@version: 3.38\n"
+  "options { keep-hostname(yes); stats-freq(0); };\n"
+  "source s_in { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "destination d_out { file(\"@DIR@/sluiced.log\" reduce-repeats(yes)); };\n"
+  "log { source(s_in); destination(d_out); };\n";
+
+#define STAMPED(stamp, pid, text) "<13>Dec  6 " stamp " h1 app[" pid "]: " text "\n"
+
+/* Three repeats (their summary stamped as the last), one repeat (written
+ * itself), a different PID, and a run still open when both stop. */
+static const gchar repeats[] =
+  STAMPED ("10:00:00", "42", "disk full") STAMPED ("10:00:01", "42", "disk full")
+  STAMPED ("10:00:02", "42", "disk full") STAMPED ("10:00:03", "42", "disk full")
+  STAMPED ("10:00:04", "42", "other") STAMPED ("10:00:09", "42", "other") STAMPED ("10:00:10", "43", "other")
+  STAMPED ("10:00:11", "42", "x") STAMPED ("10:00:12", "42", "x") STAMPED ("10:00:13", "42", "x");
+
+static void
+test_same_file_as_rsyslogd (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  g_autofree gchar *root = rsyslog_root ();
+  if (!root)
+    {
+      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
+      return;
+    }
+  guint16 rs_port = sl_test_free_port (SOCK_STREAM), sl_port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *rs_port_text = g_strdup_printf ("%u", rs_port);
+  g_autofree gchar *sl_port_text = g_strdup_printf ("%u", sl_port);
+  g_autofree gchar *rs_config = sl_test_path (env, "rsyslog.conf");
+  if (!sl_test_write_config (env, rsyslog_config, "PORT", rs_port_text, NULL) || rename (env->config, rs_config) != 0
+      || !sl_test_write_config (env, reduce_config, "PORT", sl_port_text, NULL) || !sl_test_daemon_start (env))
+    return;
+  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
+  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
+  g_autofree gchar *rs_pid = sl_test_path (env, "rsyslogd.pid");
+  g_autofree gchar *rs_err = sl_test_path (env, "rsyslogd.stderr");
+  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_config, "-i", rs_pid, NULL };
+  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  g_autofree gchar *rs_log = sl_test_path (env, "rsyslogd.log");
+  g_autofree gchar *sl_log = sl_test_path (env, "sluiced.log");
+  gboolean sent = rs && sl_test_wait_port (rs_port) && sl_test_tcp_send (rs_port, repeats)
+                  && sl_test_tcp_send (sl_port, repeats) && sl_test_wait_lines (env, rs_log, 6)
+                  && sl_test_wait_lines (env, sl_log, 6);
+  if (rs)
+    {
+      kill (rs, SIGTERM);
+      g_assert_cmpint (sl_test_child_wait (rs, SL_TEST_DEADLINE_MS * 1000), ==, 0);
+    }
+  if (!sent || sl_test_daemon_stop (env, SIGTERM) != 0)
+    {
+      g_autofree gchar *err = sl_test_read_file (rs_err);
+      g_test_message ("rsyslogd stderr:\n%s", err ? err : "");
+      g_test_fail ();
+      return;
+    }
+  g_autofree gchar *expected = sl_test_read_file (rs_log);
+  g_autofree gchar *got = sl_test_read_file (sl_log);
+  g_test_message ("rsyslogd wrote:\n%s", expected);
+  g_assert_nonnull (strstr (expected, "Dec  6 10:00:03 h1 app[42]: message repeated 3 times: [ disk full]\n"));
+  g_assert_cmpstr (got, ==, expected);
+}
+
 static void
 test_suppress_excludes_reduce_repeats (SlTestEnv *env, gconstpointer data)
 {
@@ -160,6 +251,7 @@ main (int argc, char **argv)
 {
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/suppress/same-lines-as-syslog-ng", test_same_lines_as_syslog_ng);
+  SL_TEST_ADD ("/suppress/reduce-repeats-as-rsyslogd", test_same_file_as_rsyslogd);
   SL_TEST_ADD ("/suppress/excludes-reduce-repeats", test_suppress_excludes_reduce_repeats);
   SL_TEST_ADD ("/suppress/not-on-other-destinations", test_not_on_other_destinations);
   return g_test_run ();
