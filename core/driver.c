@@ -168,7 +168,7 @@ static const SlOptionSpec suppress_options[] = {
     "rsyslog's $RepeatedMsgReduction (Sluice's own name): hold back a message with the MESSAGE, HOST, PROGRAM "
     "and PID of the last one written, however late, and before the next different message (or at a stop) "
     "write the last repeat itself, or after two or more a copy of it whose text is \"message repeated N "
-    "times: [...]\"; not with suppress()" },
+    "times: [...]\"; not with suppress()", .inherit = "reduce-repeats" },
   { NULL }
 };
 #undef DST

@@ -155,11 +155,12 @@ static const gchar rsyslog_config[] =
   "input(type=\"imtcp\" address=\"127.0.0.1\" port=\"@PORT@\")\n"
   "*.* action(type=\"omfile\" file=\"@DIR@/rsyslogd.log\" template=\"RSYSLOG_TraditionalFileFormat\")\n";
 
+/* As the rsyslog front end may say it: for every destination that takes it. */
 static const gchar reduce_config[] =
   "@version: 3.38\n"
-  "options { keep-hostname(yes); stats-freq(0); };\n"
+  "options { keep-hostname(yes); stats-freq(0); reduce-repeats(yes); };\n"
   "source s_in { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
-  "destination d_out { file(\"@DIR@/sluiced.log\" reduce-repeats(yes)); };\n"
+  "destination d_out { file(\"@DIR@/sluiced.log\"); };\n"
   "log { source(s_in); destination(d_out); };\n";
 
 #define STAMPED(stamp, pid, text) "<13>Dec  6 " stamp " h1 app[" pid "]: " text "\n"
@@ -219,6 +220,29 @@ test_same_file_as_rsyslogd (SlTestEnv *env, gconstpointer data)
   g_assert_cmpstr (got, ==, expected);
 }
 
+/* options { suppress(); } is every LogWriter destination's, as in syslog-ng. */
+static void
+test_global_suppress (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_text = g_strdup_printf ("%u", port);
+  if (!sl_test_write_config (env,
+                             "options { suppress(60); keep-hostname(yes); };\n"
+                             "source s { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+                             "destination d { file(\"@DIR@/out\" template(\"$MSG\\n\")); };\n"
+                             "log { source(s); destination(d); };\n", "PORT", port_text, NULL)
+      || !sl_test_daemon_start (env)
+      || !sl_test_tcp_send (port, LINE ("1", "again") LINE ("1", "again") LINE ("1", "again") LINE ("1", "new")))
+    return;
+  g_autofree gchar *out = sl_test_path (env, "out");
+  if (!sl_test_wait_lines (env, out, 3))
+    return;
+  g_autofree gchar *text = sl_test_read_file (out);
+  g_assert_true (g_regex_match_simple ("^again\nLast message 'again' repeated 2 times, suppressed by syslog-ng on "
+                                       "\\S+\nnew\n$", text, 0, 0));
+}
+
 static void
 test_suppress_excludes_reduce_repeats (SlTestEnv *env, gconstpointer data)
 {
@@ -252,6 +276,7 @@ main (int argc, char **argv)
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/suppress/same-lines-as-syslog-ng", test_same_lines_as_syslog_ng);
   SL_TEST_ADD ("/suppress/reduce-repeats-as-rsyslogd", test_same_file_as_rsyslogd);
+  SL_TEST_ADD ("/suppress/global", test_global_suppress);
   SL_TEST_ADD ("/suppress/excludes-reduce-repeats", test_suppress_excludes_reduce_repeats);
   SL_TEST_ADD ("/suppress/not-on-other-destinations", test_not_on_other_destinations);
   return g_test_run ();
