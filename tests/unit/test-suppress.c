@@ -2,6 +2,7 @@
 #include "core/suppress.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #define SEC G_USEC_PER_SEC
 /* a receive time well after the epoch, in whole seconds */
