@@ -7,6 +7,7 @@
 #include "core/internal.h"
 #include "core/persist.h"
 #include "core/stats.h"
+#include "core/suppress.h"
 #include "core/window.h"
 
 #include <inttypes.h>
@@ -57,6 +58,7 @@ struct _SlDestination
   gint64 progress_at;        /* monotonic: it last wrote, or had nothing to write */
   gint stalled;              /* read by pushing threads, for what they log */
   gint64 dropped_before_stall;
+  SlSuppress *suppress;      /* suppress() or reduce-repeats(), or NULL */
 };
 
 struct _SlWriter
@@ -123,6 +125,9 @@ sl_destination_new (GPtrArray *drivers, const SlDestinationOptions *options)
   d->dropped = sl_stats_counter ("destination", id, kind, "dropped");
   d->written = sl_stats_counter ("destination", id, kind, "written");
   d->processed = sl_stats_counter ("destination", id, kind, "processed");
+  if (options->suppress > 0 || options->reduce_repeats)
+    d->suppress = sl_suppress_new (options->reduce_repeats ? SL_SUPPRESS_RSYSLOG : SL_SUPPRESS_SYSLOG_NG,
+                                   options->suppress, sl_stats_counter ("destination", id, kind, "suppressed"));
   if (d->settings.disk_buffer.node)
     {
       d->disk_length = sl_stats_gauge ("destination", id, kind, "disk_queue_length");
@@ -131,8 +136,32 @@ sl_destination_new (GPtrArray *drivers, const SlDestinationOptions *options)
   return d;
 }
 
+static void enqueue (SlDestination *d, const SlQueueItem *items, guint n);
+
 void
 sl_destination_push (SlDestination *d, const SlQueueItem *items, guint n)
+{
+  if (!d->suppress)
+    {
+      enqueue (d, items, n);
+      return;
+    }
+  SlQueueItem *kept = sl_suppress_filter (d->suppress, items, &n, g_get_monotonic_time ());
+  enqueue (d, kept, n);
+  g_free (kept);
+}
+
+/* A summary of repeats that suppress() makes on its own, queued as the
+ * repeated message's own would be, but under no flow control. */
+static void
+enqueue_summary (SlDestination *d, SlMessage *summary)
+{
+  if (summary)
+    enqueue (d, &(SlQueueItem) { summary, FALSE }, 1);
+}
+
+static void
+enqueue (SlDestination *d, const SlQueueItem *items, guint n)
 {
   /* counted before a writer can take them, so that the gauge (and what
    * a fault's log says waited) never reads below what is queued */
@@ -274,6 +303,8 @@ housekeeping (SlWriter *w, gint64 *next_tick)
   if (now < *next_tick)
     return FALSE;
   *next_tick = now + TICK_INTERVAL_US;
+  if (w->d->suppress)
+    enqueue_summary (w->d, sl_suppress_expire (w->d->suppress, now, FALSE));
   return w->opened && w->ops->tick && w->ops->tick (w->driver);
 }
 
@@ -760,6 +791,8 @@ sl_destination_stop (SlDestination *d)
   g_atomic_int_set (&d->stopping, 1);
   g_cond_broadcast (&d->pause_cond);
   g_mutex_unlock (&d->pause_lock);
+  if (d->suppress)
+    enqueue_summary (d, sl_suppress_expire (d->suppress, g_get_monotonic_time (), TRUE));
   sl_queue_close (d->queue);
   if (d->disk)
     sl_disk_buffer_wake (d->disk);
@@ -814,6 +847,7 @@ void
 sl_destination_free (SlDestination *d)
 {
   sl_destination_stop (d);
+  sl_suppress_free (d->suppress);
   sl_queue_free (d->queue);
   g_ptr_array_unref (d->writers);
   g_ptr_array_unref (d->drivers);

@@ -176,6 +176,22 @@ static const SlOptionSpec batch_options[] = {
     "how long a writer waits for flush-lines() messages before it writes fewer; 0: it never waits" },
   { NULL }
 };
+
+/* syslog-ng's LogWriter options (SL_CAP_SUPPRESS); core/suppress.h. */
+static const SlOptionSpec suppress_options[] = {
+  { "suppress", SL_INT (DST (suppress)), "0",
+    "hold back a message with the MESSAGE, HOST, PROGRAM and PID of the last one written when it was received "
+    "within this many seconds of it, and write \"Last message '...' repeated N times, suppressed by syslog-ng "
+    "on HOST\" before the next different message or once the seconds have passed since the first repeat, as "
+    "syslog-ng does; 0: off",
+    .inherit = "suppress", SL_RANGE_NON_NEGATIVE },
+  { "reduce-repeats", SL_BOOL (DST (reduce_repeats)), "no",
+    "rsyslog's $RepeatedMsgReduction (Sluice's own name): hold back a message with the MESSAGE, HOST, PROGRAM "
+    "and PID of the last one written, however late, and before the next different message (or at a stop) "
+    "write the last repeat itself, or after two or more a copy of it whose text is \"message repeated N "
+    "times: [...]\"; not with suppress()", .inherit = "reduce-repeats" },
+  { NULL }
+};
 #undef DST
 
 /* The daemon's own settings in options {}: syslog-ng's global options that
@@ -218,7 +234,6 @@ static const SlOptionSpec daemon_globals[] = {
   { "custom-domain", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; host names are not completed" },
   { "file-template", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; give each destination its template()" },
   { "proto-template", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; give each destination its template()" },
-  { "suppress", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; repeated messages are not suppressed" },
   { "time-sleep", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; ignored" },
   { "keep-alive", SL_UNBOUND (SL_OPT_BOOL), NULL, "accepted for syslog-ng compatibility; what a reload keeps open is decided per driver" },
   { "pass-unix-credentials", SL_UNBOUND (SL_OPT_BOOL), NULL, "accepted for syslog-ng compatibility; peer credentials are not read" },
@@ -305,6 +320,8 @@ static const SlOptionGroup option_groups[] = {
   { "queue-options", "Destination queue options", "Every destination takes these.", queue_options },
   { "template-options", "Template options", "Every destination that renders templates takes these.",
     template_options },
+  { "suppress-options", "Repeat options", "Every destination that is a LogWriter in syslog-ng (file(), pipe(), "
+    "program(), network(), tcp(), udp(), syslog(), unix-stream(), unix-dgram()) takes these.", suppress_options },
   { "worker-options", "Worker options", "Every destination whose messages may be written out of order takes these.",
     worker_options },
   { "disk-buffer-option", "disk-buffer()", "Every destination that can queue on disk takes this.",
@@ -336,6 +353,8 @@ sl_driver_class_tables (const SlDriverClass *klass, const SlOptionSpec *tables[S
     tables[n++] = queue_options;
   if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_TEMPLATES))
     tables[n++] = template_options;
+  if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_SUPPRESS))
+    tables[n++] = suppress_options;
   if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_WORKERS))
     tables[n++] = worker_options;
   if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_BATCHES))
@@ -460,6 +479,13 @@ sl_driver_new (SlConfig *cfg, const SlDriverClass *klass, const SlCfgNode *node,
     ok = make_template_env (driver, error);
   if (ok && klass->kind == SL_DRIVER_DESTINATION)
     ok = bind_disk_buffer (driver_core (driver), error);
+  if (ok && core->destination.suppress > 0 && core->destination.reduce_repeats)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (driver->options, "reduce-repeats"),
+                        _("reduce-repeats() and suppress() exclude each other: each is a way of its own to "
+                          "sum up repeated messages"));
+      ok = FALSE;
+    }
   if (!ok)
     {
       sl_driver_free (driver);
@@ -528,7 +554,7 @@ sl_driver_persist_name (const SlDriver *driver)
 }
 
 static const SlOptionSpec *const core_tables[] = {
-  daemon_globals, source_options, connection_options, queue_options, template_options, NULL
+  daemon_globals, source_options, connection_options, queue_options, template_options, suppress_options, NULL
 };
 
 typedef struct

@@ -63,6 +63,8 @@ typedef struct
   gint throttle;
   gint workers;
   gint64 batch_timeout_ms;   /* SL_CAP_BATCHES: how long a partial batch waits for more */
+  gint suppress;             /* SL_CAP_SUPPRESS: syslog-ng's suppress() seconds; 0: off */
+  gboolean reduce_repeats;   /* SL_CAP_SUPPRESS: rsyslog's $RepeatedMsgReduction */
   gboolean template_escape;
   gint ts_format;
   gint frac_digits;

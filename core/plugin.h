@@ -183,6 +183,9 @@ enum
   /* parsers: puts messages of its own making into the path after it
    * (grouping-by()'s aggregates), see sl_parser_emit() */
   SL_CAP_EMITS = 1 << 6,
+  /* destinations: syslog-ng's LogWriter ones, which take suppress() (and
+   * reduce-repeats(), rsyslog's $RepeatedMsgReduction) */
+  SL_CAP_SUPPRESS = 1 << 7,
 };
 
 struct _SlDriverClass
@@ -293,7 +296,7 @@ void                  sl_plugins_foreach    (void (*func) (const SlDriverClass *
 const gchar          *sl_driver_kind_name   (SlDriverKind kind);
 /* The option tables of a class: its own, then those the core adds for its
  * kind and capabilities; NULL-terminated, at most SL_DRIVER_TABLES_MAX. */
-#define SL_DRIVER_TABLES_MAX 8
+#define SL_DRIVER_TABLES_MAX 10
 void                  sl_driver_class_tables (const SlDriverClass *klass,
                                               const SlOptionSpec *tables[SL_DRIVER_TABLES_MAX + 1]);
 gchar                *sl_plugins_help       (const SlDriverClass *klass);

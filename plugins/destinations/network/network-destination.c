@@ -384,8 +384,8 @@ static const SlDestinationOps net_ops = {
 /* Each of workers() writers is an instance with its own connection and
  * backlog; on a local socket the order is expected, so no workers. Every
  * one can keep its queue in a disk-buffer(). */
-#define IP_CAPS (SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER)
-#define UNIX_CAPS (SL_CAP_TEMPLATES | SL_CAP_DISK_BUFFER)
+#define IP_CAPS (SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER | SL_CAP_SUPPRESS)
+#define UNIX_CAPS (SL_CAP_TEMPLATES | SL_CAP_DISK_BUFFER | SL_CAP_SUPPRESS)
 
 NET_DESTINATION_CLASS (tcp_class, "tcp", tcp_kind, tcp_options, IP_CAPS, "send syslog over TCP (TLS with tls()), one line per message");
 NET_DESTINATION_CLASS (udp_class, "udp", udp_kind, udp_options, IP_CAPS, "send syslog over UDP, one datagram per message");
