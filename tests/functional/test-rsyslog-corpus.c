@@ -35,6 +35,8 @@ static const gchar *const tolerated[] = {
   "ID for user '",                          /* a user the distribution creates */
   "ID for group '",
   "lookup table file '",                    /* a data file shipped beside */
+  "could not be accessed: No such file",    /* a certificate fetched at install */
+  "probably does not exist - directive ignored", /* a work folder made by hand */
   "DNS error",                              /* an example host name */
   "WON'T be added to ACL",
   "adding allowed sender entry",
