@@ -8,25 +8,29 @@
  *
  * Each file is checked as a copy in the test's folder with the folders a
  * package creates moved there: the include folder (so that the host's own
- * /etc/rsyslog.d is not read) and the work folders. A snippet is checked
- * where it is meant to be, in the include folder of a main file, and a
- * main file whose rules are in a snippet with that snippet (TOGETHER.tsv).
- * What rsyslogd then still refuses only because of the host (a user the
- * distribution creates, a data file shipped beside), or with a warning
- * only, is counted as accepted; the test's log shows what it printed. */
+ * /etc/rsyslog.d is not read), the work folders and a file a service
+ * writes. A snippet is checked where it is meant to be, in the include
+ * folder of a main file (with the snippets it needs), and a main file whose
+ * rules are in a snippet with that snippet (TOGETHER.tsv). What rsyslogd
+ * then still refuses only because of the host (a user the distribution
+ * creates, a data file shipped beside), or with a warning only, is counted
+ * as accepted; the test's log shows what it printed. */
 #include "tests/functional/harness.h"
 
 #include <string.h>
 
-/* what a path of the corpus becomes in the test's folder */
+/* what a path of the corpus becomes in the test's folder: a folder, or an
+ * empty file that a service writes before rsyslogd starts */
 static const struct
 {
   const gchar *path;
   const gchar *moved;
+  gboolean file;
 } moved_paths[] = {
-  { "/etc/rsyslog.d", "rsyslog.d" },
-  { "/var/spool/rsyslog", "spool" },
-  { "/var/lib/rsyslog", "lib" },
+  { "/etc/rsyslog.d", "rsyslog.d", FALSE },
+  { "/var/spool/rsyslog", "spool", FALSE },
+  { "/var/lib/rsyslog", "lib", FALSE },
+  { "/run/rsyslog/additional-log-sockets.conf", "additional-log-sockets.conf", TRUE }, /* openSUSE's */
 };
 
 /* what rsyslogd -N1 prints, failing, that does not refuse the file: the
@@ -54,7 +58,7 @@ typedef struct
 static gchar *root;           /* the unpacked rsyslog, or NULL */
 static GHashTable *expected;  /* file name -> Verdicts */
 static GHashTable *origins;   /* file name -> the rest of its ORIGIN.tsv row */
-static GHashTable *together;  /* file name -> "MAIN\tSNIPPET" it is checked as */
+static GHashTable *together;  /* file name -> "MAIN\tSNIPPET..." it is checked as */
 static GHashTable *measured;  /* file name -> Verdicts of this run */
 
 static void
@@ -120,9 +124,12 @@ moved_copy (SlTestEnv *env, const gchar *name, const gchar *target)
   GString *copy = g_string_new (text);
   for (guint i = 0; i < G_N_ELEMENTS (moved_paths); i++)
     {
-      g_autofree gchar *folder = sl_test_path (env, moved_paths[i].moved);
-      g_mkdir_with_parents (folder, 0755);
-      g_string_replace (copy, moved_paths[i].path, folder, 0);
+      g_autofree gchar *moved = sl_test_path (env, moved_paths[i].moved);
+      if (moved_paths[i].file)
+        g_file_set_contents (moved, "", 0, NULL);
+      else
+        g_mkdir_with_parents (moved, 0755);
+      g_string_replace (copy, moved_paths[i].path, moved, 0);
     }
   g_autofree gchar *path = sl_test_path (env, target);
   gboolean written = g_file_set_contents (path, copy->str, -1, NULL);
@@ -131,19 +138,22 @@ moved_copy (SlTestEnv *env, const gchar *name, const gchar *target)
 }
 
 /* The file both daemons are given: the corpus file alone, or a main file
- * with a snippet in its include folder (TOGETHER.tsv). */
+ * with snippets in its include folder (TOGETHER.tsv). */
 static gchar *
 prepare (SlTestEnv *env, const gchar *name)
 {
-  const gchar *pair = g_hash_table_lookup (together, name);
-  if (!pair)
+  const gchar *row = g_hash_table_lookup (together, name);
+  if (!row)
     return moved_copy (env, name, name) ? sl_test_path (env, name) : NULL;
-  g_auto (GStrv) files = g_strsplit (pair, "\t", 2);
-  if (g_strv_length (files) != 2)
+  g_auto (GStrv) files = g_strsplit (row, "\t", -1);
+  if (g_strv_length (files) < 2 || !moved_copy (env, files[0], files[0]))
     return NULL;
-  g_autofree gchar *included = g_build_filename ("rsyslog.d", files[1], NULL);
-  if (!moved_copy (env, files[0], files[0]) || !moved_copy (env, files[1], included))
-    return NULL;
+  for (guint i = 1; files[i]; i++)
+    {
+      g_autofree gchar *included = g_build_filename ("rsyslog.d", files[i], NULL);
+      if (!moved_copy (env, files[i], included))
+        return NULL;
+    }
   return sl_test_path (env, files[0]);
 }
 
@@ -211,7 +221,7 @@ sluiced_verdict (SlTestEnv *env, const gchar *conf, gchar **first_error)
       *first_error = g_string_free (line, FALSE);
       break;
     }
-  return g_strdup (status == 1 ? "rejects" : "crashes");
+  return status == 1 ? g_strdup ("rejects") : g_strdup_printf ("exits with %d", status);
 }
 
 static void
@@ -226,7 +236,11 @@ test_file (SlTestEnv *env, gconstpointer data)
       return;
     }
   g_autofree gchar *conf = prepare (env, name);
-  g_assert_nonnull (conf);
+  if (!conf)
+    {
+      g_test_fail_printf ("%s (or the files TOGETHER.tsv names with it) could not be copied", name);
+      return;
+    }
 
   Verdicts *now = g_new0 (Verdicts, 1);
   now->rsyslogd = rsyslogd_verdict (env, conf);
