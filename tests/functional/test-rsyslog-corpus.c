@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* rsyslog configurations written by others (tests/rsyslog-corpus, each
+ * with its origin in ORIGIN.tsv), each checked by the real rsyslogd 8.2302
+ * (-N1) and by sluiced (-s --config-format rsyslog). Both verdicts must be
+ * those of EXPECTED.tsv: a file that loads keeps loading, and a change
+ * that makes one more load updates that file in the same commit
+ * (SL_RSYSLOG_CORPUS_UPDATE=1 rewrites it from this run).
+ *
+ * Each file is checked as a copy in the test's folder with the folders a
+ * package creates moved there: the include folder (so that the host's own
+ * /etc/rsyslog.d is not read), the work folders and a file a service
+ * writes. A snippet is checked where it is meant to be, in the include
+ * folder of a main file (with the snippets it needs), and a main file whose
+ * rules are in a snippet with that snippet (TOGETHER.tsv). What rsyslogd
+ * then still refuses only because of the host (a user the distribution
+ * creates, a data file shipped beside), or with a warning only, is counted
+ * as accepted; the test's log shows what it printed. */
+#include "tests/functional/harness.h"
+
+#include <string.h>
+
+/* what a path of the corpus becomes in the test's folder: a folder, or an
+ * empty file that a service writes before rsyslogd starts */
+static const struct
+{
+  const gchar *path;
+  const gchar *moved;
+  gboolean file;
+} moved_paths[] = {
+  { "/etc/rsyslog.d", "rsyslog.d", FALSE },
+  { "/var/spool/rsyslog", "spool", FALSE },
+  { "/var/lib/rsyslog", "lib", FALSE },
+  { "/run/rsyslog/additional-log-sockets.conf", "additional-log-sockets.conf", TRUE }, /* openSUSE's */
+};
+
+/* what rsyslogd -N1 prints, failing, that does not refuse the file: the
+ * host's lacks, and warnings (rsyslogd runs the file) */
+static const gchar *const tolerated[] = {
+  "ID for user '",                          /* a user the distribution creates */
+  "ID for group '",
+  "lookup table file '",                    /* a data file shipped beside */
+  "could not be accessed: No such file",    /* a certificate fetched at install */
+  "probably does not exist - directive ignored", /* a work folder made by hand */
+  "DNS error",                              /* an example host name */
+  "WON'T be added to ACL",
+  "adding allowed sender entry",
+  "warnings occurred in file",
+  "config validation run",                  /* the banner */
+};
+
+typedef struct
+{
+  gchar *rsyslogd;   /* "accepts" or "rejects" */
+  gchar *sluiced;
+  gchar *error;      /* sluiced's first error, or "" */
+} Verdicts;
+
+static gchar *root;           /* the unpacked rsyslog, or NULL */
+static GHashTable *expected;  /* file name -> Verdicts */
+static GHashTable *origins;   /* file name -> the rest of its ORIGIN.tsv row */
+static GHashTable *together;  /* file name -> "MAIN\tSNIPPET..." it is checked as */
+static GHashTable *measured;  /* file name -> Verdicts of this run */
+
+static void
+verdicts_free (gpointer data)
+{
+  Verdicts *v = data;
+  g_free (v->rsyslogd);
+  g_free (v->sluiced);
+  g_free (v->error);
+  g_free (v);
+}
+
+static gchar *
+corpus_path (const gchar *name)
+{
+  return g_build_filename (g_getenv ("SL_TOP_SRCDIR"), "tests/rsyslog-corpus", name, NULL);
+}
+
+/* The rows of a TSV file after its header, by their first column: the
+ * verdicts, or the rest of the row. */
+static GHashTable *
+read_table (const gchar *name, gboolean as_verdicts)
+{
+  g_autofree gchar *path = corpus_path (name);
+  g_autofree gchar *text = NULL;
+  GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                             as_verdicts ? verdicts_free : g_free);
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return table;
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  for (guint i = 1; lines[i]; i++)
+    {
+      g_auto (GStrv) cols = g_strsplit (lines[i], "\t", as_verdicts ? 4 : 2);
+      if (!cols[0] || !*cols[0])
+        continue;
+      if (!as_verdicts)
+        {
+          g_hash_table_replace (table, g_strdup (cols[0]), g_strdup (cols[1] ? cols[1] : ""));
+          continue;
+        }
+      if (g_strv_length (cols) < 3)
+        continue;
+      Verdicts *v = g_new0 (Verdicts, 1);
+      v->rsyslogd = g_strdup (cols[1]);
+      v->sluiced = g_strdup (cols[2]);
+      v->error = g_strdup (cols[3] ? cols[3] : "");
+      g_hash_table_replace (table, g_strdup (cols[0]), v);
+    }
+  return table;
+}
+
+/* The corpus file name with the moved folders, written as the test's
+ * folder's file target. */
+static gboolean
+moved_copy (SlTestEnv *env, const gchar *name, const gchar *target)
+{
+  g_autofree gchar *source = corpus_path (name);
+  g_autofree gchar *text = NULL;
+
+  if (!g_file_get_contents (source, &text, NULL, NULL))
+    return FALSE;
+  GString *copy = g_string_new (text);
+  for (guint i = 0; i < G_N_ELEMENTS (moved_paths); i++)
+    {
+      g_autofree gchar *moved = sl_test_path (env, moved_paths[i].moved);
+      if (moved_paths[i].file)
+        g_file_set_contents (moved, "", 0, NULL);
+      else
+        g_mkdir_with_parents (moved, 0755);
+      g_string_replace (copy, moved_paths[i].path, moved, 0);
+    }
+  g_autofree gchar *path = sl_test_path (env, target);
+  gboolean written = g_file_set_contents (path, copy->str, -1, NULL);
+  g_string_free (copy, TRUE);
+  return written;
+}
+
+/* The file both daemons are given: the corpus file alone, or a main file
+ * with snippets in its include folder (TOGETHER.tsv). */
+static gchar *
+prepare (SlTestEnv *env, const gchar *name)
+{
+  const gchar *row = g_hash_table_lookup (together, name);
+  if (!row)
+    return moved_copy (env, name, name) ? sl_test_path (env, name) : NULL;
+  g_auto (GStrv) files = g_strsplit (row, "\t", -1);
+  if (g_strv_length (files) < 2 || !moved_copy (env, files[0], files[0]))
+    return NULL;
+  for (guint i = 1; files[i]; i++)
+    {
+      g_autofree gchar *included = g_build_filename ("rsyslog.d", files[i], NULL);
+      if (!moved_copy (env, files[i], included))
+        return NULL;
+    }
+  return sl_test_path (env, files[0]);
+}
+
+static gboolean
+is_tolerated (const gchar *line)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (tolerated); i++)
+    if (strstr (line, tolerated[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* rsyslogd -N1's verdict; what it prints goes to the test's log. */
+static gchar *
+rsyslogd_verdict (SlTestEnv *env, const gchar *conf)
+{
+  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
+  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
+  g_autofree gchar *pid = sl_test_path (env, "rsyslogd.pid");
+  const gchar *argv[] = { rsyslogd, "-M", modules, "-N1", "-f", conf, "-i", pid, NULL };
+  g_autofree gchar *out = NULL;
+  g_autofree gchar *err = NULL;
+
+  gint status = sl_test_run_argv (argv, &out, &err);
+  if (status == 0)
+    return g_strdup ("accepts");
+  if (status != 1)
+    {
+      g_test_fail_printf ("rsyslogd -N1 exited with %d:\n%s", status, err);
+      return g_strdup ("rejects");
+    }
+  gboolean refused = FALSE;
+  g_auto (GStrv) lines = g_strsplit (err, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      if (!*lines[i])
+        continue;
+      if (!is_tolerated (lines[i]))
+        refused = TRUE;
+      g_test_message ("rsyslogd: %s", lines[i]);
+    }
+  return g_strdup (refused ? "rejects" : "accepts");
+}
+
+/* sluiced -s's verdict and its first error, without the test's folder. */
+static gchar *
+sluiced_verdict (SlTestEnv *env, const gchar *conf, gchar **first_error)
+{
+  g_autofree gchar *err = NULL;
+  gint status = sl_test_run_built ("daemon/sluiced", NULL, &err, "-s", "--config-format", "rsyslog", "-f", conf,
+                                   "--module-path", sl_test_module_path (), NULL);
+  *first_error = g_strdup ("");
+  if (status == 0)
+    return g_strdup ("accepts");
+  g_auto (GStrv) lines = g_strsplit (err, "\n", -1);
+  g_autofree gchar *prefix = g_strconcat (env->dir, "/", NULL);
+  for (guint i = 0; lines[i]; i++)
+    {
+      const gchar *error = strstr (lines[i], "error: ");
+      if (!error)
+        continue;
+      GString *line = g_string_new (error + strlen ("error: "));
+      g_string_replace (line, prefix, "", 0);
+      g_free (*first_error);
+      *first_error = g_string_free (line, FALSE);
+      break;
+    }
+  return status == 1 ? g_strdup ("rejects") : g_strdup_printf ("exits with %d", status);
+}
+
+static void
+test_file (SlTestEnv *env, gconstpointer data)
+{
+  const gchar *name = data;
+
+  g_assert_true (g_hash_table_contains (origins, name));
+  if (!root)
+    {
+      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
+      return;
+    }
+  g_autofree gchar *conf = prepare (env, name);
+  if (!conf)
+    {
+      g_test_fail_printf ("%s (or the files TOGETHER.tsv names with it) could not be copied", name);
+      return;
+    }
+
+  Verdicts *now = g_new0 (Verdicts, 1);
+  now->rsyslogd = rsyslogd_verdict (env, conf);
+  now->sluiced = sluiced_verdict (env, conf, &now->error);
+  g_hash_table_replace (measured, g_strdup (name), now);
+  if (*now->error)
+    g_test_message ("sluiced: %s", now->error);
+  if (g_getenv ("SL_RSYSLOG_CORPUS_UPDATE"))
+    return;
+
+  Verdicts *was = g_hash_table_lookup (expected, name);
+  if (!was)
+    {
+      g_test_fail_printf ("%s has no row in tests/rsyslog-corpus/EXPECTED.tsv (rsyslogd %s, sluiced %s: %s)", name,
+                          now->rsyslogd, now->sluiced, now->error);
+      return;
+    }
+  if (g_strcmp0 (was->error, now->error) != 0)
+    g_test_message ("sluiced's first error was: %s", was->error);
+  if (g_strcmp0 (was->rsyslogd, now->rsyslogd) != 0 || g_strcmp0 (was->sluiced, now->sluiced) != 0)
+    g_test_fail_printf ("%s: rsyslogd %s and sluiced %s, where EXPECTED.tsv has rsyslogd %s and sluiced %s (%s)", name,
+                        now->rsyslogd, now->sluiced, was->rsyslogd, was->sluiced, now->error);
+}
+
+static gint
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const gchar *const *) a, *(const gchar *const *) b);
+}
+
+/* Counts, and with SL_RSYSLOG_CORPUS_UPDATE the new EXPECTED.tsv. */
+static void
+summarize (GPtrArray *names)
+{
+  guint files = 0, by_rsyslogd = 0, by_both = 0, by_sluiced_only = 0;
+  GString *table = g_string_new ("file\trsyslogd\tsluiced\tsluiced's first error\n");
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      Verdicts *v = g_hash_table_lookup (measured, g_ptr_array_index (names, i));
+      if (!v)
+        continue;
+      files++;
+      gboolean rs = g_str_equal (v->rsyslogd, "accepts");
+      gboolean sl = g_str_equal (v->sluiced, "accepts");
+      by_rsyslogd += rs;
+      by_both += rs && sl;
+      by_sluiced_only += !rs && sl;
+      g_string_append_printf (table, "%s\t%s\t%s\t%s\n", (const gchar *) g_ptr_array_index (names, i), v->rsyslogd,
+                              v->sluiced, v->error);
+    }
+  if (files)
+    g_print ("# rsyslog corpus: %u files, rsyslogd accepts %u, sluiced accepts %u of those (%.0f%%); "
+             "sluiced accepts %u that rsyslogd refuses\n", files, by_rsyslogd, by_both,
+             by_rsyslogd ? 100.0 * by_both / by_rsyslogd : 0.0, by_sluiced_only);
+  if (files && g_getenv ("SL_RSYSLOG_CORPUS_UPDATE"))
+    {
+      g_autofree gchar *path = corpus_path ("EXPECTED.tsv");
+      if (!g_file_set_contents (path, table->str, -1, NULL))
+        g_printerr ("cannot write %s\n", path);
+    }
+  g_string_free (table, TRUE);
+}
+
+static gchar *
+unpacked_rsyslog (void)
+{
+  g_autofree gchar *script = g_build_filename (g_getenv ("SL_TOP_SRCDIR"), "tests/peers/rsyslog-root", NULL);
+  g_autofree gchar *dir = g_build_filename (g_getenv ("SL_TOP_BUILDDIR"), "peers/rsyslog", NULL);
+  const gchar *argv[] = { script, dir, NULL };
+  gchar *out = NULL;
+  gint status = 0;
+
+  if (!g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, NULL)
+      || !g_spawn_check_wait_status (status, NULL))
+    {
+      g_free (out);
+      return NULL;
+    }
+  return g_strstrip (out);
+}
+
+int
+main (int argc, char **argv)
+{
+  sl_test_init (&argc, &argv);
+  root = unpacked_rsyslog ();
+  expected = read_table ("EXPECTED.tsv", TRUE);
+  origins = read_table ("ORIGIN.tsv", FALSE);
+  together = read_table ("TOGETHER.tsv", FALSE);
+  measured = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, verdicts_free);
+
+  g_autofree gchar *folder = corpus_path (NULL);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  GDir *dir = g_dir_open (folder, 0, NULL);
+  const gchar *entry;
+  while (dir && (entry = g_dir_read_name (dir)))
+    if (g_str_has_suffix (entry, ".conf"))
+      g_ptr_array_add (names, g_strdup (entry));
+  if (dir)
+    g_dir_close (dir);
+  g_ptr_array_sort (names, compare_names);
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree gchar *path = g_strconcat ("/rsyslog-corpus/", (const gchar *) g_ptr_array_index (names, i), NULL);
+      g_test_add (path, SlTestEnv, g_ptr_array_index (names, i), sl_test_env_setup, test_file, sl_test_env_teardown);
+    }
+  gint result = g_test_run ();
+  summarize (names);
+
+  g_ptr_array_unref (names);
+  g_hash_table_unref (measured);
+  g_hash_table_unref (together);
+  g_hash_table_unref (origins);
+  g_hash_table_unref (expected);
+  g_free (root);
+  return result;
+}
