@@ -150,8 +150,9 @@ test_restart (SlTestEnv *env, gconstpointer data)
   if (!write_journal (env, tool, while_running, -1) || !check_entries (env, out, 5))
     return;
   g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
-  g_autofree gchar *saved = sl_test_read_file (env->persist);
-  g_assert_nonnull (strstr (saved, "systemd-journal(dir="));
+  g_autofree gchar *key = g_strdup_printf ("systemd-journal(dir=%s/journal)", env->dir);
+  g_autofree gchar *saved = sl_test_persist_value (env->persist, key);
+  g_assert_nonnull (saved);
 
   g_autofree gchar *while_stopped = numbered_entries (6, 8);
   if (!write_journal (env, tool, while_stopped, -1) || !sl_test_daemon_start (env) || !check_entries (env, out, 8))
