@@ -118,6 +118,30 @@ test_resume_after_restart (SlTestEnv *env, gconstpointer data)
     check_output (env, "one\ntwo\nthree\nfour\nfive\nsix\n");
 }
 
+/* An upgrade keeps positions: the text persist file of version 1 is read
+ * (and converted), so the source resumes where it says. */
+static void
+test_resume_from_version_1 (SlTestEnv *env, gconstpointer data)
+{
+  if (!append (env, "in.log", "one\ntwo\nthree\n"))
+    return;
+  g_autofree gchar *in = sl_test_path (env, "in.log");
+  struct stat st;
+  g_assert_cmpint (stat (in, &st), ==, 0);
+  g_autofree gchar *escaped = g_strescape (in, NULL);
+  /* "one\ntwo\n" was delivered */
+  g_autofree gchar *text = g_strdup_printf ("# sluice persist file, version 1: key<TAB>value in C escapes\n"
+                                            "file(%s)\t%" G_GUINT64_FORMAT " 8\n", escaped, (guint64) st.st_ino);
+  g_assert_true (g_file_set_contents (env->persist, text, -1, NULL));
+  if (!sl_test_write_config (env, file_config, NULL) || !sl_test_daemon_start (env) || !check_output (env, "three\n"))
+    return;
+  g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
+  g_autofree gchar *key = g_strdup_printf ("file(%s)", in);
+  g_autofree gchar *saved = sl_test_persist_value (env->persist, key);
+  g_autofree gchar *expected = g_strdup_printf ("%" G_GUINT64_FORMAT " 14", (guint64) st.st_ino);
+  g_assert_cmpstr (saved, ==, expected);
+}
+
 #define FIRST_BATCH_LINES 1000
 /* How soon a delivered position must reach the persist file: what a
  * kill -9 may repeat. */
@@ -597,6 +621,7 @@ main (int argc, char **argv)
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/file/follow", test_follow);
   SL_TEST_ADD ("/file/resume-after-restart", test_resume_after_restart);
+  SL_TEST_ADD ("/file/resume-from-version-1", test_resume_from_version_1);
   SL_TEST_ADD ("/file/kill-after-first-batch", test_kill_after_first_batch);
   SL_TEST_ADD ("/file/persist-name", test_persist_name);
   SL_TEST_ADD ("/file/rotation", test_rotation);
