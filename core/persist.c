@@ -372,8 +372,8 @@ static void
 note_failure (void)
 {
   if (!failure_reported && !failure)
-    failure = g_strdup_printf (_("cannot write the persist file %s: %s; the positions it has no room for are kept "
-                                 "in memory and written as soon as it can take them"),
+    failure = g_strdup_printf (_("cannot write the persist file %s: %s; the positions it cannot take are kept in "
+                                 "memory (a crash loses them) and written as soon as it can"),
                                file_path, g_strerror (errno));
   retry_at = g_get_monotonic_time () + RETRY_USEC;
 }
@@ -677,7 +677,8 @@ sl_persist_sync (GError **error)
                  g_strerror (err));
   else if (!placed)
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOSPC,
-                 _("the persist file %s has no room for some positions; they are lost at a restart"), path);
+                 _("the persist file %s could not take some positions; a restart reads their sources "
+                   "again from the positions it holds"), path);
   g_free (path);
   return ok && placed;
 }

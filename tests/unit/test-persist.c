@@ -429,6 +429,35 @@ test_full_disk (Fixture *f, gconstpointer data)
   g_free (big);
 }
 
+/* The folder is missing at the start: the values are kept in memory,
+ * the failure reported once, and the file made once the folder is there. */
+static void
+test_folder_appears_later (Fixture *f, gconstpointer data)
+{
+  gchar *sub = g_build_filename (f->dir, "later", NULL);
+  gchar *path = g_build_filename (sub, "sluice.persist", NULL);
+  g_assert_true (sl_persist_open (path, NULL));
+  sl_persist_set ("k", "v1");
+  sl_persist_set ("k", "v2");
+  assert_value ("k", "v2");
+  g_assert_cmpuint (warning_count (), ==, 1);
+  GError *error = NULL;
+  g_assert_false (sl_persist_sync (&error));
+  g_clear_error (&error);
+  g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
+  g_assert_true (sl_persist_sync (&error));
+  g_assert_no_error (error);
+  sl_persist_set ("k", "v3");
+  sl_persist_close ();
+  g_assert_true (sl_persist_open (path, NULL));
+  assert_value ("k", "v3");
+  sl_persist_close ();
+  g_unlink (path);
+  g_rmdir (sub);
+  g_free (path);
+  g_free (sub);
+}
+
 static void
 test_not_a_file_is_an_error (Fixture *f, gconstpointer data)
 {
@@ -461,6 +490,7 @@ main (int argc, char **argv)
   g_test_add ("/persist/torn-at-every-byte", Fixture, "shm", setup, test_torn_at_every_byte, teardown);
   g_test_add ("/persist/garbage-tail", Fixture, "shm", setup, test_garbage_tail, teardown);
   g_test_add ("/persist/full-disk", Fixture, NULL, setup, test_full_disk, teardown);
+  g_test_add ("/persist/folder-appears-later", Fixture, NULL, setup, test_folder_appears_later, teardown);
   g_test_add ("/persist/not-a-file", Fixture, NULL, setup, test_not_a_file_is_an_error, teardown);
   return g_test_run ();
 }
