@@ -4,6 +4,7 @@
 
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -171,6 +172,66 @@ test_kill_loses_nothing (Fixture *f, gconstpointer data)
   assert_value ("file(/var/log/app.log)", "42 100000");
   assert_value ("a key made last", "and its value");
   g_assert_cmpuint (warning_count (), ==, 0);
+}
+
+/* kill -9 at random moments of a process that keeps making keys (the
+ * file grows and records are appended) and setting one (in place, and in
+ * new records as its value grows): whatever the moment, the file opens
+ * without damage and holds every value set before the last one. */
+static void
+test_kill_at_any_moment (Fixture *f, gconstpointer data)
+{
+  for (guint round = 0; round < 20; round++)
+    {
+      g_unlink (f->path);
+      pid_t pid = fork ();
+      g_assert_cmpint (pid, >=, 0);
+      if (pid == 0)
+        {
+          if (!sl_persist_open (f->path, NULL))
+            _exit (1);
+          GString *last = g_string_new (NULL);
+          for (guint i = 0;; i++)
+            {
+              gchar key[32];
+              gchar value[16];
+              g_snprintf (key, sizeof key, "key %u", i);
+              g_snprintf (value, sizeof value, "%u", i);
+              sl_persist_set (key, value);
+              /* longer every tenth time: it moves to new records */
+              g_string_truncate (last, 0);
+              for (guint x = 0; x <= i / 10; x++)
+                g_string_append_c (last, 'x');
+              g_string_append_printf (last, " %u", i);
+              sl_persist_set ("last", last->str);
+            }
+        }
+      g_usleep (g_random_int_range (1000, 30000));
+      g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+      g_assert_cmpint (waitpid (pid, NULL, 0), ==, pid);
+      g_string_truncate (warnings, 0);
+      g_assert_true (sl_persist_open (f->path, NULL));
+      g_assert_cmpuint (warning_count (), ==, 0);
+      gchar *last = sl_persist_get ("last");
+      if (last)
+        {
+          const gchar *space = strchr (last, ' ');
+          g_assert_nonnull (space);
+          guint n = atoi (space + 1);
+          g_assert_cmpuint (space - last, ==, n / 10 + 1);
+          g_test_message ("killed after %u keys", n + 1);
+          for (guint i = 0; i <= n; i++)
+            {
+              gchar key[32];
+              gchar value[16];
+              g_snprintf (key, sizeof key, "key %u", i);
+              g_snprintf (value, sizeof value, "%u", i);
+              assert_value (key, value);
+            }
+        }
+      g_free (last);
+      sl_persist_close ();
+    }
 }
 
 typedef struct
@@ -485,6 +546,7 @@ main (int argc, char **argv)
   g_test_add ("/persist/restart", Fixture, NULL, setup, test_values_survive_a_restart, teardown);
   g_test_add ("/persist/growing-values", Fixture, NULL, setup, test_growing_values, teardown);
   g_test_add ("/persist/kill-loses-nothing", Fixture, NULL, setup, test_kill_loses_nothing, teardown);
+  g_test_add ("/persist/kill-at-any-moment", Fixture, NULL, setup, test_kill_at_any_moment, teardown);
   g_test_add ("/persist/threads", Fixture, NULL, setup, test_threads, teardown);
   g_test_add ("/persist/old-format", Fixture, NULL, setup, test_old_format_is_converted, teardown);
   g_test_add ("/persist/torn-at-every-byte", Fixture, "shm", setup, test_torn_at_every_byte, teardown);
