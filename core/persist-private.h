@@ -8,19 +8,22 @@
 
 G_BEGIN_DECLS
 
-/* Loads path (a missing file is an empty store) and makes it the file
- * sl_persist_save() writes. FALSE when what is there is not the daemon's
- * (a symbolic link, a folder, another user's file): the store then starts
- * empty and is kept in memory only, so that what is there stays as it
- * is. FALSE as well when it cannot be read; the store then starts empty
- * and is still saved to path. */
+/* Maps path, making it when missing, and makes it the store. A file of
+ * the text format of version 1 is converted; one cut short or damaged is
+ * reported through sl_log() and what is whole in it is kept. FALSE when
+ * what is there is not the daemon's (a symbolic link, a folder, another
+ * user's file): the store then starts empty and is kept in memory only,
+ * so that what is there stays as it is. FALSE as well when it cannot be
+ * read; the store then starts empty and is written to path as soon as it
+ * can be. */
 gboolean sl_persist_open  (const gchar *path, GError **error);
-/* Saves what changed and forgets every value. */
+/* Syncs the file to disk (for a power loss; a value set survives the
+ * process's death without it) and tries again to write what the file had
+ * no room for. FALSE, with *error, when something is still only in
+ * memory. */
+gboolean sl_persist_sync  (GError **error);
+/* Syncs and forgets every value. */
 void     sl_persist_close (void);
-/* Writes the store if it changed since it was last written: to a new file
- * renamed over the old one, so a crash leaves either the old or the new
- * contents. TRUE when nothing needed writing or no file is open. */
-gboolean sl_persist_save  (GError **error);
 
 G_END_DECLS
 

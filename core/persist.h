@@ -17,8 +17,11 @@ gchar   *sl_persist_dir   (void);
 
 /* The value of key, newly allocated, or NULL. Thread-safe. */
 gchar   *sl_persist_get   (const gchar *key);
-/* Sets key in memory; the daemon writes it to the file. Thread-safe, never
- * touches the disk, so a reading thread may call it as often as it moves. */
+/* Sets key in the persist file's mapping: once this returns, the value
+ * survives the process's death (kill -9). Thread-safe and without a system
+ * call, and without allocating when key exists and the value is not much
+ * longer than its first one, so a reading thread may call it as often as
+ * it moves. */
 void     sl_persist_set   (const gchar *key, const gchar *value);
 
 G_END_DECLS

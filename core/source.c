@@ -342,10 +342,16 @@ sl_source_post (SlSource *src, SlMessage **msgs, guint n)
   sl_in_flight_flush ();
 }
 
+guint
+sl_source_window_size (SlSource *src)
+{
+  return MAX (src->iw_size / src->max_connections, 100);
+}
+
 SlWindow *
 sl_source_new_window (SlSource *src)
 {
-  return sl_window_new (MAX (src->iw_size / src->max_connections, 100));
+  return sl_window_new (sl_source_window_size (src));
 }
 
 gsize

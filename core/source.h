@@ -46,6 +46,9 @@ void       sl_source_post       (SlSource *src, SlMessage **msgs, guint n);
 /* A window for one connection of this source, sized from log-iw-size()
  * divided among max-connections(). */
 SlWindow  *sl_source_new_window (SlSource *src);
+/* The size of the windows sl_source_new_window() makes: the messages a
+ * connection may have in flight. */
+guint      sl_source_window_size (SlSource *src);
 /* max-connections() of a source with SL_CAP_CONNECTIONS; 1 otherwise */
 guint      sl_source_max_connections (SlSource *src);
 /* max-connections-per-ip() (0: no limit) and idle-timeout() in ms (0:

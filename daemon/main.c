@@ -315,13 +315,6 @@ replace_config (Daemon *d, gchar **why)
   return TRUE;
 }
 
-/* Positions of file() sources and the like reach the disk within this
- * long of the delivery they record (a save writes only what changed), so
- * a crash repeats at most a fraction of a second of input and never loses
- * any. A timer of milliseconds, not of seconds: GLib may move a seconds
- * timer by up to a second to group wake-ups. */
-#define PERSIST_SAVE_MS 250
-
 /* After a burst the message pool holds the blocks of every message that
  * was in flight: what stays unused for a period goes back to the system. */
 #define POOL_TRIM_SECONDS 1
@@ -333,21 +326,17 @@ trim_pool (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-static gboolean
-save_persist (gpointer data)
+/* For a power loss: a position set is in the persist file's mapping, so
+ * the death of the process alone loses none. */
+static void
+sync_persist (void)
 {
-  static gboolean failing;
   GError *error = NULL;
-  if (sl_persist_save (&error))
-    failing = FALSE;
-  else
+  if (!sl_persist_sync (&error))
     {
-      if (!failing)
-        sl_log (SL_LOG_WARNING, _("cannot write the persist file; will retry: %s"), error->message);
-      failing = TRUE;
+      sl_log (SL_LOG_WARNING, "%s", error->message);
       g_error_free (error);
     }
-  return G_SOURCE_CONTINUE;
 }
 
 static gboolean
@@ -356,7 +345,7 @@ reload (Daemon *d, gchar **why)
   sl_notify_reloading ();
   gboolean reloaded = replace_config (d, why);
   /* the positions the old sources stopped at */
-  save_persist (NULL);
+  sync_persist ();
   sl_notify_ready ();
   return reloaded;
 }
@@ -552,7 +541,6 @@ run (Settings *s)
       sl_log (SL_LOG_ERROR, "%s", error->message);
       g_error_free (error);
       sl_config_free (d.cfg);
-      save_persist (NULL);
       sl_persist_close ();
       sl_instance_release (instance);
       g_main_loop_unref (d.loop);
@@ -569,7 +557,6 @@ run (Settings *s)
   g_unix_signal_add (SIGTERM, on_term, &d);
   g_unix_signal_add (SIGINT, on_term, &d);
   g_unix_signal_add (SIGHUP, on_hup, &d);
-  g_timeout_add (PERSIST_SAVE_MS, save_persist, NULL);
   g_timeout_add_seconds (POOL_TRIM_SECONDS, trim_pool, NULL);
   d.stats_log = sl_stats_log_new ();
   sl_stats_log_apply (d.stats_log, sl_config_stats (d.cfg));
@@ -586,7 +573,6 @@ run (Settings *s)
   sl_metrics_http_free (d.metrics);
   sl_stats_log_free (d.stats_log);
   sl_config_free (d.cfg);
-  save_persist (NULL);
   sl_persist_close ();
   sl_instance_release (instance);
   g_main_loop_unref (d.loop);

@@ -185,8 +185,7 @@ tail_lines_deliver (TailLines *self)
   self->offset += (gint64) used;
   gchar position[32];
   g_snprintf (position, sizeof position, "%" G_GINT64_FORMAT, self->offset);
-  /* in memory: the daemon writes the persist file once a second and at
-   * its exit */
+  /* in the persist file at once: a kill -9 from here on repeats nothing */
   sl_persist_set (self->persist_key, position);
   memmove (self->buf, self->buf + used, self->len - used);
   self->len -= used;

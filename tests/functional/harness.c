@@ -750,6 +750,60 @@ sl_test_read_file (const gchar *path)
   return text;
 }
 
+/* The layout core/persist.c writes: a 64-byte header, then records of a
+ * 16-byte head (tag, key length, slot capacity, checksum), the key padded
+ * to 8 bytes and two slots, each a 16-byte head (generation, length,
+ * checksum) and the value padded to 8 bytes; the slot of the higher
+ * generation is current. Checksums are not checked here. */
+#define PERSIST_TAG_LIVE 0x4556494cu
+
+static gsize
+persist_pad8 (gsize n)
+{
+  return (n + 7) & ~(gsize) 7;
+}
+
+gchar *
+sl_test_persist_value (const gchar *path, const gchar *key)
+{
+  gchar *data = NULL;
+  gsize size = 0;
+  if (!g_file_get_contents (path, &data, &size, NULL) || size < 64 || memcmp (data, "SLPRSIST", 8) != 0)
+    {
+      g_free (data);
+      return NULL;
+    }
+  gchar *value = NULL;
+  guint64 best = 0;
+  gsize key_len = strlen (key);
+  for (gsize at = 64; at + 16 <= size;)
+    {
+      guint32 head[4];
+      memcpy (head, data + at, sizeof head);
+      gsize slot_size = 16 + persist_pad8 (head[2]);
+      gsize record = 16 + persist_pad8 (head[1]) + 2 * slot_size;
+      if (head[0] == 0 || record > size - at)
+        break;
+      for (guint i = 0; head[0] == PERSIST_TAG_LIVE && head[1] == key_len && i < 2; i++)
+        {
+          const gchar *slot = data + at + 16 + persist_pad8 (head[1]) + i * slot_size;
+          guint64 gen;
+          guint32 len;
+          memcpy (&gen, slot, sizeof gen);
+          memcpy (&len, slot + 8, sizeof len);
+          if (memcmp (data + at + 16, key, key_len) == 0 && gen > best && len <= head[2])
+            {
+              g_free (value);
+              value = g_strndup (slot + 16, len);
+              best = gen;
+            }
+        }
+      at += record;
+    }
+  g_free (data);
+  return value;
+}
+
 guint
 sl_test_count_lines (const gchar *path)
 {

@@ -147,6 +147,10 @@ void      sl_test_sender_join   (SlTestSender *sender);
 
 /* The file's contents, or NULL when it cannot be read (no failure). */
 gchar    *sl_test_read_file    (const gchar *path);
+/* The value the persist file at path holds for key, or NULL: read from the
+ * file as it is (the daemon may be running or killed), by a reader of its
+ * own, as a restart would find it. */
+gchar    *sl_test_persist_value (const gchar *path, const gchar *key);
 /* Number of '\n' in the file; 0 when it does not exist. */
 guint     sl_test_count_lines  (const gchar *path);
 /* Wait until the file has at least n lines (failing only when it stops

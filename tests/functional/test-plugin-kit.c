@@ -293,10 +293,9 @@ test_stream_source (SlTestEnv *env, gconstpointer data)
     return;
   /* the position is the input's size, kept under persist-name() */
   g_autofree gchar *read_all = sl_test_read_file (input);
-  g_autofree gchar *position = g_strdup_printf ("app-log\t%zu\n", strlen (read_all));
-  g_autofree gchar *persisted = sl_test_read_file (env->persist);
-  g_assert_nonnull (persisted);
-  g_assert_nonnull (strstr (persisted, position));
+  g_autofree gchar *position = g_strdup_printf ("%zu", strlen (read_all));
+  g_autofree gchar *persisted = sl_test_persist_value (env->persist, "app-log");
+  g_assert_cmpstr (persisted, ==, position);
   append_lines (input, 1000, 1010);
   if (!sl_test_daemon_start (env) || !sl_test_wait_lines (env, out, 1010))
     return;

@@ -4,9 +4,10 @@
  * rotation (another file at the path: the old one is read to its
  * end first) and truncation (the file got shorter than what was read: read
  * again from the start), and keeps its position in the persist file. The
- * position moves only over lines whose messages were delivered, so a
- * restart resumes where the last one stopped: nothing lost, nothing
- * repeated. */
+ * position moves only over lines whose messages were delivered: the
+ * reader posts at most a window of messages (log-iw-size()), waits for
+ * them to be delivered and saves where they end, so a restart after a
+ * stop repeats nothing and one after a kill -9 at most a window. */
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/persist.h"
@@ -71,6 +72,8 @@ struct _SlFileFollower
   gsize held;
   gint64 last_read;         /* monotonic; for multi-line-timeout() */
   gsize record_size;        /* the format's binary records; 0: lines */
+  guint window_size;
+  guint unsettled;          /* messages posted since the position was saved */
   SlMessage *batch[POST_BATCH];
   guint batched;
 };
@@ -113,6 +116,35 @@ flush_batch (FileFollower *self)
 }
 
 static void
+save_position (FileFollower *self)
+{
+  gchar value[64];
+  g_snprintf (value, sizeof value, "%" G_GUINT64_FORMAT " %" G_GINT64_FORMAT, (guint64) self->ino, self->offset);
+  sl_persist_set (self->persist_key, value);
+}
+
+/* Posts what was framed, waits until every message posted was delivered
+ * and saves the position, which is where the last one ends; FALSE when
+ * stop() gave up waiting. */
+static gboolean
+settle (FileFollower *self)
+{
+  flush_batch (self);
+  if (!sl_window_wait_empty (self->window, -1))
+    return FALSE;
+  save_position (self);
+  self->unsettled = 0;
+  return TRUE;
+}
+
+/* After a window's worth of messages: what a kill -9 may read again. */
+static gboolean
+settle_if_full (FileFollower *self)
+{
+  return self->unsettled < self->window_size || settle (self);
+}
+
+static void
 emit (FileFollower *self, const gchar *line, gsize len)
 {
   if (len && line[len - 1] == '\r')
@@ -123,6 +155,7 @@ emit (FileFollower *self, const gchar *line, gsize len)
   sl_message_set (msg, self->file_name, self->path, self->path_len);
   sl_message_bind_window (msg, self->window);
   self->batch[self->batched++] = msg;
+  self->unsettled++;
   if (self->batched == POST_BATCH)
     flush_batch (self);
 }
@@ -141,6 +174,7 @@ frame_record (FileFollower *self, gboolean at_end)
   sl_message_set (msg, self->file_name, self->path, self->path_len);
   sl_message_bind_window (msg, self->window);
   self->batch[self->batched++] = msg;
+  self->unsettled++;
   if (self->batched == POST_BATCH)
     flush_batch (self);
   return size;
@@ -162,8 +196,8 @@ send_held (FileFollower *self, gsize msg_len, gsize used)
 
 /* multi-line-mode(): adds the complete lines after the held ones to
  * messages; at_end also a last line without its newline, and sends what
- * is held, which no one will finish any more. */
-static void
+ * is held, which no one will finish any more. FALSE as settle(). */
+static gboolean
 frame_multi_line (FileFollower *self, gboolean at_end)
 {
   gsize max = sl_source_max_msg_size (self->source);
@@ -215,15 +249,18 @@ frame_multi_line (FileFollower *self, gboolean at_end)
             self->held += used;
           break;
         }
+      if (!settle_if_full (self))
+        return FALSE;
     }
   if (at_end && self->held)
     send_held (self, self->held, self->held);
+  return TRUE;
 }
 
 /* Makes messages of the complete lines (or records) in the buffer; at_end
  * also of a last line without its newline, which no one will finish any
- * more. */
-static void
+ * more. FALSE as settle(). */
+static gboolean
 frame_lines (FileFollower *self, gboolean at_end)
 {
   gsize max = sl_source_max_msg_size (self->source);
@@ -236,6 +273,8 @@ frame_lines (FileFollower *self, gboolean at_end)
             break;
           self->start += used;
           self->offset += used;
+          if (!settle_if_full (self))
+            return FALSE;
           continue;
         }
       gchar *p = self->buf + self->start;
@@ -264,9 +303,11 @@ frame_lines (FileFollower *self, gboolean at_end)
         break;
       self->start += used;
       self->offset += used;
+      if (!settle_if_full (self))
+        return FALSE;
     }
-  if (self->ml)
-    frame_multi_line (self, at_end);
+  if (self->ml && !frame_multi_line (self, at_end))
+    return FALSE;
   if (self->start == self->end)
     self->start = self->end = 0;
   else if (self->start > 0)
@@ -275,14 +316,7 @@ frame_lines (FileFollower *self, gboolean at_end)
       self->end -= self->start;
       self->start = 0;
     }
-}
-
-static void
-save_position (FileFollower *self)
-{
-  gchar value[64];
-  g_snprintf (value, sizeof value, "%" G_GUINT64_FORMAT " %" G_GINT64_FORMAT, (guint64) self->ino, self->offset);
-  sl_persist_set (self->persist_key, value);
+  return TRUE;
 }
 
 /* Posts what the buffer holds and records the position once all of it was
@@ -290,12 +324,7 @@ save_position (FileFollower *self)
 static gboolean
 deliver (FileFollower *self, gboolean at_end)
 {
-  frame_lines (self, at_end);
-  flush_batch (self);
-  if (!sl_window_wait_empty (self->window, -1))
-    return FALSE;
-  save_position (self);
-  return TRUE;
+  return frame_lines (self, at_end) && settle (self);
 }
 
 /* The saved position when it belongs to this file (the same inode) and
@@ -510,6 +539,8 @@ file_follower_start (FileFollower *self, SlSource *source, GError **error)
   self->source = source;
   self->window = sl_source_new_window (source);
   self->record_size = sl_source_record_size (source);
+  self->window_size = sl_source_window_size (source);
+  self->unsettled = 0;
   self->size = MAX (READ_CHUNK, sl_source_max_msg_size (source) + 1);
   self->buf = g_malloc (self->size);
   self->stopping = 0;

@@ -100,13 +100,13 @@ test_resume_after_restart (SlTestEnv *env, gconstpointer data)
     return;
   g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
 
-  g_autofree gchar *persist = sl_test_read_file (env->persist);
   g_autofree gchar *in = sl_test_path (env, "in.log");
+  g_autofree gchar *key = g_strdup_printf ("file(%s)", in);
+  g_autofree gchar *saved = sl_test_persist_value (env->persist, key);
   struct stat st;
   g_assert_cmpint (stat (in, &st), ==, 0);
-  g_autofree gchar *entry = g_strdup_printf ("file(%s)\t%" G_GUINT64_FORMAT " 14\n", in, (guint64) st.st_ino);
-  g_assert_nonnull (persist);
-  g_assert_nonnull (strstr (persist, entry));
+  g_autofree gchar *entry = g_strdup_printf ("%" G_GUINT64_FORMAT " 14", (guint64) st.st_ino);
+  g_assert_cmpstr (saved, ==, entry);
 
   if (!append (env, "in.log", "four\nfive\n") || !sl_test_daemon_start (env)
       || !check_output (env, "one\ntwo\nthree\nfour\nfive\n"))
@@ -118,20 +118,44 @@ test_resume_after_restart (SlTestEnv *env, gconstpointer data)
     check_output (env, "one\ntwo\nthree\nfour\nfive\nsix\n");
 }
 
+/* An upgrade keeps positions: the text persist file of version 1 is read
+ * (and converted), so the source resumes where it says. */
+static void
+test_resume_from_version_1 (SlTestEnv *env, gconstpointer data)
+{
+  if (!append (env, "in.log", "one\ntwo\nthree\n"))
+    return;
+  g_autofree gchar *in = sl_test_path (env, "in.log");
+  struct stat st;
+  g_assert_cmpint (stat (in, &st), ==, 0);
+  g_autofree gchar *escaped = g_strescape (in, NULL);
+  /* "one\ntwo\n" was delivered */
+  g_autofree gchar *text = g_strdup_printf ("# sluice persist file, version 1: key<TAB>value in C escapes\n"
+                                            "file(%s)\t%" G_GUINT64_FORMAT " 8\n", escaped, (guint64) st.st_ino);
+  g_assert_true (g_file_set_contents (env->persist, text, -1, NULL));
+  if (!sl_test_write_config (env, file_config, NULL) || !sl_test_daemon_start (env) || !check_output (env, "three\n"))
+    return;
+  g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
+  g_autofree gchar *key = g_strdup_printf ("file(%s)", in);
+  g_autofree gchar *saved = sl_test_persist_value (env->persist, key);
+  g_autofree gchar *expected = g_strdup_printf ("%" G_GUINT64_FORMAT " 14", (guint64) st.st_ino);
+  g_assert_cmpstr (saved, ==, expected);
+}
+
 #define FIRST_BATCH_LINES 1000
 /* How soon a delivered position must reach the persist file: what a
  * kill -9 may repeat. */
 #define SAVED_WITHIN_USEC G_USEC_PER_SEC
 
-/* Waits up to limit_usec for the persist file to hold entry. */
+/* Waits up to limit_usec for the persist file to hold value for key. */
 static gboolean
-wait_persisted (SlTestEnv *env, const gchar *entry, gint64 limit_usec)
+wait_persisted (SlTestEnv *env, const gchar *key, const gchar *value, gint64 limit_usec)
 {
   gint64 limit = g_get_monotonic_time () + limit_usec;
   for (;;)
     {
-      g_autofree gchar *persist = sl_test_read_file (env->persist);
-      if (persist && strstr (persist, entry))
+      g_autofree gchar *saved = sl_test_persist_value (env->persist, key);
+      if (g_strcmp0 (saved, value) == 0)
         return TRUE;
       if (g_get_monotonic_time () > limit)
         return FALSE;
@@ -157,8 +181,9 @@ test_kill_after_first_batch (SlTestEnv *env, gconstpointer data)
   g_autofree gchar *in = sl_test_path (env, "in.log");
   struct stat st;
   g_assert_cmpint (stat (in, &st), ==, 0);
-  g_autofree gchar *entry = g_strdup_printf ("file(%s)\t%" G_GUINT64_FORMAT " %zu\n", in, (guint64) st.st_ino, size);
-  if (!wait_persisted (env, entry, SAVED_WITHIN_USEC))
+  g_autofree gchar *key = g_strdup_printf ("file(%s)", in);
+  g_autofree gchar *entry = g_strdup_printf ("%" G_GUINT64_FORMAT " %zu", (guint64) st.st_ino, size);
+  if (!wait_persisted (env, key, entry, SAVED_WITHIN_USEC))
     {
       g_test_fail_printf ("the position of the lines delivered was not saved within a second");
       return;
@@ -186,9 +211,8 @@ test_persist_name (SlTestEnv *env, gconstpointer data)
       || !sl_test_daemon_start (env) || !check_output (env, "one\ntwo\n"))
     return;
   g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
-  g_autofree gchar *persist = sl_test_read_file (env->persist);
-  g_assert_nonnull (persist);
-  g_assert_true (g_str_has_prefix (persist, "app_log\t") || strstr (persist, "\napp_log\t"));
+  g_autofree gchar *saved = sl_test_persist_value (env->persist, "app_log");
+  g_assert_nonnull (saved);
 
   if (!append (env, "in.log", "three\n")
       || !sl_test_write_config (env, persist_name_config, "IN", "./in.log", NULL)
@@ -272,13 +296,12 @@ static const gchar held_config[] =
 static gint64
 saved_offset (SlTestEnv *env)
 {
-  g_autofree gchar *text = sl_test_read_file (env->persist);
   g_autofree gchar *in = sl_test_path (env, "in.log");
-  g_autofree gchar *key = g_strdup_printf ("file(%s)\t", in);
-  const gchar *entry = text ? strstr (text, key) : NULL;
+  g_autofree gchar *key = g_strdup_printf ("file(%s)", in);
+  g_autofree gchar *entry = sl_test_persist_value (env->persist, key);
   guint64 ino;
   gint64 offset;
-  if (!entry || sscanf (entry + strlen (key), "%" G_GUINT64_FORMAT " %" G_GINT64_FORMAT, &ino, &offset) != 2)
+  if (!entry || sscanf (entry, "%" G_GUINT64_FORMAT " %" G_GINT64_FORMAT, &ino, &offset) != 2)
     return -1;
   return offset;
 }
@@ -416,11 +439,10 @@ test_wildcard (SlTestEnv *env, gconstpointer data)
     return;
   g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
 
-  g_autofree gchar *persist = sl_test_read_file (env->persist);
   g_autofree gchar *new_log = sl_test_path (env, "logs/new.log");
-  g_autofree gchar *key = g_strdup_printf ("file(%s)\t", new_log);
-  g_assert_nonnull (persist);
-  g_assert_nonnull (strstr (persist, key));
+  g_autofree gchar *key = g_strdup_printf ("file(%s)", new_log);
+  g_autofree gchar *saved = sl_test_persist_value (env->persist, key);
+  g_assert_nonnull (saved);
 
   if (!append (env, "logs/new.log", "new2\n") || !append (env, "logs/sub/deeper/b.log", "b2\n")
       || !sl_test_daemon_start (env))
@@ -536,10 +558,11 @@ test_multi_line_indented (SlTestEnv *env, gconstpointer data)
       || !sl_test_daemon_start (env) || !check_output (env, "[a\n  b\n\tc]\n"))
     return;
   g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
-  g_autofree gchar *persist = sl_test_read_file (env->persist);
-  g_assert_nonnull (persist);
+  g_autofree gchar *in = sl_test_path (env, "in.log");
+  g_autofree gchar *key = g_strdup_printf ("file(%s)", in);
+  g_autofree gchar *saved = sl_test_persist_value (env->persist, key);
   /* "d" starts at byte 10 */
-  g_assert_nonnull (strstr (persist, " 10\n"));
+  g_assert_true (saved && g_str_has_suffix (saved, " 10"));
 
   if (append (env, "in.log", " e\nf\n") && sl_test_daemon_start (env))
     check_output (env, "[a\n  b\n\tc]\n[d\n e]\n");
@@ -598,6 +621,7 @@ main (int argc, char **argv)
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/file/follow", test_follow);
   SL_TEST_ADD ("/file/resume-after-restart", test_resume_after_restart);
+  SL_TEST_ADD ("/file/resume-from-version-1", test_resume_from_version_1);
   SL_TEST_ADD ("/file/kill-after-first-batch", test_kill_after_first_batch);
   SL_TEST_ADD ("/file/persist-name", test_persist_name);
   SL_TEST_ADD ("/file/rotation", test_rotation);

@@ -6,6 +6,7 @@
 #include "tests/functional/harness.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 
 #define STAMP_BASE 1700000000
@@ -150,8 +151,9 @@ test_restart (SlTestEnv *env, gconstpointer data)
   if (!write_journal (env, tool, while_running, -1) || !check_entries (env, out, 5))
     return;
   g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
-  g_autofree gchar *saved = sl_test_read_file (env->persist);
-  g_assert_nonnull (strstr (saved, "systemd-journal(dir="));
+  g_autofree gchar *key = g_strdup_printf ("systemd-journal(dir=%s/journal)", env->dir);
+  g_autofree gchar *saved = sl_test_persist_value (env->persist, key);
+  g_assert_nonnull (saved);
 
   g_autofree gchar *while_stopped = numbered_entries (6, 8);
   if (!write_journal (env, tool, while_stopped, -1) || !sl_test_daemon_start (env) || !check_entries (env, out, 8))
@@ -160,6 +162,75 @@ test_restart (SlTestEnv *env, gconstpointer data)
   if (!write_journal (env, tool, after, -1) || !check_entries (env, out, 9))
     return;
   g_assert_cmpint (sl_test_stat (env, "source", "s_journal", "received"), ==, 4);
+}
+
+#define KILL_ENTRIES 30000
+/* the journal reader saves its cursor after each batch of at most the
+ * smallest window (100) */
+#define KILL_WINDOW 100
+
+static const gchar kill_config[] =
+  "@version: 4.0\n"
+  "source s_journal { systemd-journal(journal-dir(\"@DIR@/journal\")); };\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_journal); destination(d_out); flags(flow-control); };\n";
+
+/* How many times each entry is in out; entries are numbered from 1. */
+static guint *
+count_entries (const gchar *out)
+{
+  guint *seen = g_new0 (guint, KILL_ENTRIES + 1);
+  g_auto (GStrv) lines = sl_test_read_lines (out);
+  for (guint i = 0; lines && lines[i]; i++)
+    {
+      guint n = 0;
+      if (sscanf (lines[i], "entry %u", &n) == 1 && n >= 1 && n <= KILL_ENTRIES)
+        seen[n]++;
+    }
+  return seen;
+}
+
+/* kill -9 at three moments of a run (right after the start, about a
+ * third and two thirds in): the cursor saved at each delivered batch
+ * survives, so no entry is lost and at most a window is read again per
+ * kill. */
+static void
+test_kill (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *tool = journal_remote ();
+  if (!tool)
+    return;
+  g_autofree gchar *entries = numbered_entries (1, KILL_ENTRIES);
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  if (!write_journal (env, tool, entries, -1) || !sl_test_write_config (env, kill_config, NULL))
+    return;
+  static const guint kill_after[] = { 0, KILL_ENTRIES / 3, 2 * KILL_ENTRIES / 3 };
+  for (guint k = 0; k < G_N_ELEMENTS (kill_after); k++)
+    {
+      if (!sl_test_daemon_start (env))
+        return;
+      if (kill_after[k] == 0)
+        g_usleep (20 * 1000);
+      else if (!sl_test_wait_lines (env, out, kill_after[k]))
+        return;
+      sl_test_daemon_stop (env, SIGKILL);
+    }
+  /* entries are read in order: the last one comes last */
+  g_autofree gchar *last = g_strdup_printf ("entry %u\n", KILL_ENTRIES);
+  if (!sl_test_daemon_start (env) || !sl_test_wait_contains (env, out, last))
+    return;
+  g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
+  g_autofree guint *seen = count_entries (out);
+  guint lost = 0;
+  guint repeated = 0;
+  for (guint n = 1; n <= KILL_ENTRIES; n++)
+    {
+      lost += seen[n] == 0;
+      repeated += seen[n] > 1 ? seen[n] - 1 : 0;
+    }
+  g_test_message ("%u entries, 3 kills: %u lost, %u read twice", KILL_ENTRIES, lost, repeated);
+  g_assert_cmpuint (lost, ==, 0);
+  g_assert_cmpuint (repeated, <=, G_N_ELEMENTS (kill_after) * KILL_WINDOW);
 }
 
 static const gchar new_only_config[] =
@@ -212,6 +283,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/journal/fields", test_fields);
   SL_TEST_ADD ("/journal/options", test_options);
   SL_TEST_ADD ("/journal/restart", test_restart);
+  SL_TEST_ADD ("/journal/kill", test_kill);
   SL_TEST_ADD ("/journal/read-old-records-no", test_new_only);
   SL_TEST_ADD ("/journal/dir-and-namespace", test_dir_and_namespace);
   return g_test_run ();

@@ -5,11 +5,13 @@
  * Offsets are committed only for records whose messages were delivered:
  * the reader posts what it consumed (its window holding a place for each
  * message until every flow-controlled destination acknowledged it), and at
- * the end of each round (the consumer had nothing more at once,
- * ROUND_MAX records were read, or half a second went by) waits for its window to empty, then commits
- * the next offset of every partition it read. A stop that cannot wait, or
- * a crash, repeats at most the round's records after a restart (Kafka's
- * at-least-once); none is lost. Auto-commit and librdkafka's own offset
+ * the end of each round (the consumer had nothing more at once, a window
+ * of records (log-iw-size(), at most ROUND_MAX) was read, or half a
+ * second went by) waits for its window to empty, then commits the next
+ * offset of every partition it read. A stop that cannot wait, or a crash,
+ * repeats at most the round's records after a restart, and the round
+ * before when the kill cut its asynchronous commit (Kafka's at-least-once);
+ * none is lost. Auto-commit and librdkafka's own offset
  * store are off for that reason, and config() may not turn them on. */
 #include "plugins/destinations/kafka/kafka-conf.h"
 #include "core/config/error.h"
@@ -20,8 +22,9 @@
 #include <string.h>
 
 #define POST_BATCH 256
-/* records between commits at most, and the longest between them while
- * records keep coming: a crash repeats at most that much */
+/* records between commits at most (fewer with a smaller window), and the
+ * longest between them while records keep coming: a crash repeats at most
+ * that much */
 #define ROUND_MAX 10000
 #define ROUND_MAX_USEC (G_USEC_PER_SEC / 2)
 #define POLL_MS 100
@@ -54,6 +57,7 @@ typedef struct
   gint32 last_partition;
   gint last_index;                           /* its entry in offsets, or -1 */
   gboolean error_logged;
+  guint round_max;
   SlMessage *batch[POST_BATCH];
   guint batched;
 } KafkaSource;
@@ -186,7 +190,7 @@ read_round (KafkaSource *self)
 {
   guint read = 0;
   gint64 round_end = g_get_monotonic_time () + ROUND_MAX_USEC;
-  while (read < ROUND_MAX && !g_atomic_int_get (&self->stopping)
+  while (read < self->round_max && !g_atomic_int_get (&self->stopping)
          && (read % POST_BATCH != 0 || g_get_monotonic_time () < round_end))
     {
       rd_kafka_message_t *m = rd_kafka_consumer_poll (self->rk, read ? 0 : POLL_MS);
@@ -253,6 +257,7 @@ kafka_source_start (SlDriver *d, SlSource *source, GError **error)
     }
   self->source = source;
   self->window = sl_source_new_window (source);
+  self->round_max = MIN (ROUND_MAX, sl_source_window_size (source));
   self->offsets = rd_kafka_topic_partition_list_new (16);
   self->last_index = -1;
   self->last_topic = NULL;
