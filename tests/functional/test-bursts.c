@@ -257,7 +257,7 @@ test_stall_ends_when_written (SlTestEnv *env, gconstpointer data)
   if (!sl_test_wait_lines (env, out, 1) || !sl_test_wait_stderr (env, "has written nothing for"))
     return;
 
-  SlTestEnv remote_env;
+  SlTestEnv remote_env = { 0 };
   sl_test_env_setup (&remote_env, NULL);
   g_autofree gchar *remote_out = sl_test_path (&remote_env, "remote.log");
   if (sl_test_write_config (&remote_env,
