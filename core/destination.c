@@ -5,6 +5,8 @@
 #include "core/i18n.h"
 #include "core/in-flight.h"
 #include "core/internal.h"
+#include "core/mark.h"
+#include "core/mark-timer.h"
 #include "core/persist.h"
 #include "core/stats.h"
 #include "core/window.h"
@@ -57,6 +59,7 @@ struct _SlDestination
   gint64 progress_at;        /* monotonic: it last wrote, or had nothing to write */
   gint stalled;              /* read by pushing threads, for what they log */
   gint64 dropped_before_stall;
+  SlMarkTimer mark;          /* mark-mode(), mark-freq() */
 };
 
 struct _SlWriter
@@ -102,6 +105,7 @@ sl_destination_new (GPtrArray *drivers, const SlDestinationOptions *options)
   d->tokens = d->settings.throttle;
   d->tokens_at = g_get_monotonic_time ();
   d->queue = sl_queue_new (d->settings.fifo_size);
+  sl_mark_timer_init (&d->mark, d->settings.mark_mode, d->settings.mark_freq, d->tokens_at);
   d->writers = g_ptr_array_new_with_free_func (free_writer);
   for (guint i = 0; i < drivers->len; i++)
     {
@@ -130,8 +134,8 @@ sl_destination_new (GPtrArray *drivers, const SlDestinationOptions *options)
   return d;
 }
 
-void
-sl_destination_push (SlDestination *d, const SlQueueItem *items, guint n)
+static void
+enqueue (SlDestination *d, const SlQueueItem *items, guint n)
 {
   /* counted before a writer can take them, so that the gauge (and what
    * a fault's log says waited) never reads below what is queued */
@@ -156,6 +160,28 @@ sl_destination_push (SlDestination *d, const SlQueueItem *items, guint n)
         sl_log (SL_LOG_WARNING, _("destination queue full, dropping messages; driver='%s', dropped='%" PRId64 "', log-fifo-size='%u'"),
                 d->driver->id, before + dropped, d->settings.fifo_size);
     }
+}
+
+void
+sl_destination_push (SlDestination *d, const SlQueueItem *items, guint n)
+{
+  g_autofree SlQueueItem *copy = NULL;
+  items = sl_mark_timer_pass (&d->mark, items, &n, &copy);
+  if (n)
+    enqueue (d, items, n);
+}
+
+/* mark-mode() dst-idle, host-idle and periodical: a MARK of its own,
+ * queued as syslog-ng's writer queues it, past what the pass drops; none
+ * once it stops, as syslog-ng's timer ends with its writer. */
+static void
+queue_own_mark (SlDestination *d, gint64 now)
+{
+  if (g_atomic_int_get (&d->stopping) || !sl_mark_timer_due (&d->mark, now))
+    return;
+  SlQueueItem item = { sl_mark_message_new (SL_MARK_TEXT), FALSE, FALSE };
+  item.msg->flags |= SL_MSG_MARK;
+  enqueue (d, &item, 1);
 }
 
 /* Handled messages: acknowledged and let go, or, from a disk buffer,
@@ -270,6 +296,7 @@ housekeeping (SlWriter *w, gint64 *next_tick)
   if (g_atomic_int_compare_and_exchange (&w->reopen_requested, 1, 0) && w->opened && w->ops->reopen)
     w->ops->reopen (w->driver);
   gint64 now = g_get_monotonic_time ();
+  queue_own_mark (w->d, now);
   if (now < *next_tick)
     return FALSE;
   *next_tick = now + TICK_INTERVAL_US;

@@ -3,6 +3,7 @@
 #include "core/config/error.h"
 #include "core/hook-commands.h"
 #include "core/i18n.h"
+#include "core/mark-timer.h"
 #include "core/timeutil.h"
 
 #include <string.h>
@@ -155,6 +156,19 @@ static const SlOptionSpec worker_options[] = {
   { NULL }
 };
 
+static const SlOptionSpec mark_options[] = {
+  { "mark-mode", SL_CHOICE (DST (mark_mode)), "global",
+    "MARK messages: internal writes internal()'s (the others drop them), dst-idle makes one after mark-freq() "
+    "without a message, host-idle after mark-freq() without a message from a source (not the daemon's own), "
+    "periodical every mark-freq(), none, global as options { mark-mode() }",
+    .words = sl_mark_mode_words },
+  { "mark-freq", SL_INT (DST (mark_freq)), "1200", "seconds for mark-mode(); 0: no MARK of its own",
+    .inherit = "mark-freq", SL_RANGE_NON_NEGATIVE },
+  { "mark", SL_INT (DST (mark_freq)), NULL, "the old name of mark-freq()", .flags = SL_OPT_DEPRECATED,
+    .inherit = "mark", SL_RANGE_NON_NEGATIVE },
+  { NULL }
+};
+
 static const SlOptionSpec batch_options[] = {
   { "batch-timeout", SL_DURATION_MS (DST (batch_timeout_ms)), "0",
     "how long a writer waits for flush-lines() messages before it writes fewer; 0: it never waits" },
@@ -188,8 +202,13 @@ static const SlOptionSpec daemon_globals[] = {
   { "dns-cache-expire", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; names are never resolved" },
   { "dns-cache-expire-failed", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; names are never resolved" },
   { "dns-cache-hosts", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; names are never resolved" },
-  { "mark-freq", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; no MARK messages are made" },
-  { "mark-mode", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; no MARK messages are made" },
+  { "mark-freq", SL_UNBOUND (SL_OPT_INT), NULL,
+    "seconds without a message after which internal() writes a MARK, and destinations' mark-freq(); 0: none",
+    SL_RANGE_NON_NEGATIVE },
+  { "mark-mode", SL_UNBOUND (SL_OPT_CHOICE), NULL,
+    "what destinations' mark-mode(global) stands for (their default but for file(), pipe(), unix-stream() and "
+    "unix-dgram(), whose default is none); default host-idle, as in syslog-ng",
+    .words = sl_mark_global_mode_words },
   { "stats", SL_UNBOUND (SL_OPT_BLOCK), NULL, "statistics: listen() serves them over HTTP, freq() and level() write them into internal()" },
   { "stats-freq", SL_UNBOUND (SL_OPT_INT), NULL, "syslog-ng 3's spelling of stats(freq())" },
   { "stats-level", SL_UNBOUND (SL_OPT_INT), NULL, "syslog-ng 3's spelling of stats(level())" },
@@ -212,7 +231,8 @@ static const SlOptionSpec daemon_globals[] = {
   { "sync-freq", SL_UNBOUND (SL_OPT_INT), NULL, "the old name of flush-lines()", .flags = SL_OPT_DEPRECATED },
   { "long-hostnames", SL_UNBOUND (SL_OPT_BOOL), NULL, "the old name of chain-hostnames()", .flags = SL_OPT_DEPRECATED },
   { "pad-size", SL_UNBOUND (SL_OPT_INT), NULL, "obsolete in syslog-ng; accepted and ignored", .flags = SL_OPT_DEPRECATED },
-  { "mark", SL_UNBOUND (SL_OPT_INT), NULL, "the old name of mark-freq()", .flags = SL_OPT_DEPRECATED },
+  { "mark", SL_UNBOUND (SL_OPT_INT), NULL, "the old name of mark-freq()", .flags = SL_OPT_DEPRECATED,
+    SL_RANGE_NON_NEGATIVE },
   { "use-time-recvd", SL_UNBOUND (SL_OPT_BOOL), NULL, "obsolete in syslog-ng; use the R_ macros, such as $R_ISODATE, for the receive time", .flags = SL_OPT_DEPRECATED },
   { "use-rcptid", SL_UNBOUND (SL_OPT_BOOL), NULL, "the old name of use-uniqid()", .flags = SL_OPT_DEPRECATED },
   { "log-prefix", SL_UNBOUND (SL_OPT_STRING), NULL, "the old name of program-override()", .flags = SL_OPT_DEPRECATED },
@@ -225,6 +245,8 @@ static const SlOptionSpec daemon_globals[] = {
 static const SlOptionSpec daemon_settings[] = {
   { "in-flight-bytes-max", SL_SIZE (DS (in_flight_bytes_max)), NULL, "see daemon_globals",
     .inherit = "in-flight-bytes-max", IN_FLIGHT_RANGE },
+  { "mark-mode", SL_CHOICE (DS (mark_mode)), "host-idle", "see daemon_globals", .words = sl_mark_global_mode_words,
+    .inherit = "mark-mode" },
   { NULL }
 };
 #undef DS
@@ -289,6 +311,9 @@ static const SlOptionGroup option_groups[] = {
   { "queue-options", "Destination queue options", "Every destination takes these.", queue_options },
   { "template-options", "Template options", "Every destination that renders templates takes these.",
     template_options },
+  { "mark-options", "MARK options", "Every destination that writes MARK messages as syslog-ng's writers do takes "
+    "these: file(), pipe(), program(), tcp(), udp(), network(), syslog(), unix-stream(), unix-dgram().",
+    mark_options },
   { "worker-options", "Worker options", "Every destination whose messages may be written out of order takes these.",
     worker_options },
   { "disk-buffer-option", "disk-buffer()", "Every destination that can queue on disk takes this.",
@@ -324,6 +349,8 @@ sl_driver_class_tables (const SlDriverClass *klass, const SlOptionSpec *tables[S
     tables[n++] = worker_options;
   if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_BATCHES))
     tables[n++] = batch_options;
+  if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_MARKS))
+    tables[n++] = mark_options;
   if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_DISK_BUFFER))
     tables[n++] = disk_buffer_option;
   if (klass->kind == SL_DRIVER_SOURCE || klass->kind == SL_DRIVER_DESTINATION)

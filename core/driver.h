@@ -66,6 +66,8 @@ typedef struct
   gint frac_digits;
   const gchar *time_zone;
   SlDiskBufferOptions disk_buffer;
+  gint mark_mode;            /* SL_CAP_MARKS: an SlMarkMode, SL_MARK_GLOBAL for the daemon's */
+  gint mark_freq;            /* seconds; 0: no MARK of its own */
 } SlDestinationOptions;
 
 /* Makes an instance of klass from node: options checked against its tables
@@ -98,6 +100,7 @@ SlOptions  *sl_driver_bind_stats    (const SlCfgNode *globals, SlStatsSettings *
 typedef struct
 {
   gint64 in_flight_bytes_max;   /* 0: no bound */
+  gint mark_mode;               /* an SlMarkMode: what mark-mode(global) stands for */
 } SlDaemonSettings;
 /* Stores what globals says of them in settings; NULL on error. */
 SlOptions  *sl_driver_bind_daemon   (const SlCfgNode *globals, SlDaemonSettings *settings, GError **error);

@@ -183,6 +183,9 @@ enum
   /* parsers: puts messages of its own making into the path after it
    * (grouping-by()'s aggregates), see sl_parser_emit() */
   SL_CAP_EMITS = 1 << 6,
+  /* destinations: syslog-ng's mark-mode() and mark-freq(): which MARKs
+   * of internal() it writes, and when it makes its own */
+  SL_CAP_MARKS = 1 << 7,
 };
 
 struct _SlDriverClass
