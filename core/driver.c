@@ -231,8 +231,6 @@ static const SlOptionSpec daemon_globals[] = {
   { "sync-freq", SL_UNBOUND (SL_OPT_INT), NULL, "the old name of flush-lines()", .flags = SL_OPT_DEPRECATED },
   { "long-hostnames", SL_UNBOUND (SL_OPT_BOOL), NULL, "the old name of chain-hostnames()", .flags = SL_OPT_DEPRECATED },
   { "pad-size", SL_UNBOUND (SL_OPT_INT), NULL, "obsolete in syslog-ng; accepted and ignored", .flags = SL_OPT_DEPRECATED },
-  { "mark", SL_UNBOUND (SL_OPT_INT), NULL, "the old name of mark-freq()", .flags = SL_OPT_DEPRECATED,
-    SL_RANGE_NON_NEGATIVE },
   { "use-time-recvd", SL_UNBOUND (SL_OPT_BOOL), NULL, "obsolete in syslog-ng; use the R_ macros, such as $R_ISODATE, for the receive time", .flags = SL_OPT_DEPRECATED },
   { "use-rcptid", SL_UNBOUND (SL_OPT_BOOL), NULL, "the old name of use-uniqid()", .flags = SL_OPT_DEPRECATED },
   { "log-prefix", SL_UNBOUND (SL_OPT_STRING), NULL, "the old name of program-override()", .flags = SL_OPT_DEPRECATED },
@@ -539,7 +537,7 @@ sl_driver_persist_name (const SlDriver *driver)
 }
 
 static const SlOptionSpec *const core_tables[] = {
-  daemon_globals, source_options, connection_options, queue_options, template_options, NULL
+  daemon_globals, source_options, connection_options, queue_options, template_options, mark_options, NULL
 };
 
 typedef struct
