@@ -3,7 +3,6 @@
 #include "core/config/error.h"
 #include "core/hook-commands.h"
 #include "core/i18n.h"
-#include "core/mark-timer.h"
 #include "core/timeutil.h"
 
 #include <string.h>
@@ -156,12 +155,23 @@ static const SlOptionSpec worker_options[] = {
   { NULL }
 };
 
+#define MARK_MODE_WORDS \
+  { "internal", SL_MARK_INTERNAL }, \
+  { "dst-idle", SL_MARK_DST_IDLE }, \
+  { "host-idle", SL_MARK_HOST_IDLE }, \
+  { "periodical", SL_MARK_PERIODICAL }, \
+  { "none", SL_MARK_NONE }
+/* options { mark-mode() } takes every mode but global */
+static const SlOptionWord mark_mode_words[] = { MARK_MODE_WORDS, { "global", SL_MARK_GLOBAL }, { NULL, 0 } };
+static const SlOptionWord global_mark_mode_words[] = { MARK_MODE_WORDS, { NULL, 0 } };
+#undef MARK_MODE_WORDS
+
 static const SlOptionSpec mark_options[] = {
   { "mark-mode", SL_CHOICE (DST (mark_mode)), "global",
     "MARK messages: internal writes internal()'s (the others drop them), dst-idle makes one after mark-freq() "
     "without a message, host-idle after mark-freq() without a message from a source (not the daemon's own), "
     "periodical every mark-freq(), none, global as options { mark-mode() }",
-    .words = sl_mark_mode_words },
+    .words = mark_mode_words },
   { "mark-freq", SL_INT (DST (mark_freq)), "1200", "seconds for mark-mode(); 0: no MARK of its own",
     .inherit = "mark-freq", SL_RANGE_NON_NEGATIVE },
   { "mark", SL_INT (DST (mark_freq)), NULL, "the old name of mark-freq()", .flags = SL_OPT_DEPRECATED,
@@ -208,7 +218,7 @@ static const SlOptionSpec daemon_globals[] = {
   { "mark-mode", SL_UNBOUND (SL_OPT_CHOICE), NULL,
     "what destinations' mark-mode(global) stands for (their default but for file(), pipe(), unix-stream() and "
     "unix-dgram(), whose default is none); default host-idle, as in syslog-ng",
-    .words = sl_mark_global_mode_words },
+    .words = global_mark_mode_words },
   { "stats", SL_UNBOUND (SL_OPT_BLOCK), NULL, "statistics: listen() serves them over HTTP, freq() and level() write them into internal()" },
   { "stats-freq", SL_UNBOUND (SL_OPT_INT), NULL, "syslog-ng 3's spelling of stats(freq())" },
   { "stats-level", SL_UNBOUND (SL_OPT_INT), NULL, "syslog-ng 3's spelling of stats(level())" },
@@ -243,7 +253,7 @@ static const SlOptionSpec daemon_globals[] = {
 static const SlOptionSpec daemon_settings[] = {
   { "in-flight-bytes-max", SL_SIZE (DS (in_flight_bytes_max)), NULL, "see daemon_globals",
     .inherit = "in-flight-bytes-max", IN_FLIGHT_RANGE },
-  { "mark-mode", SL_CHOICE (DS (mark_mode)), "host-idle", "see daemon_globals", .words = sl_mark_global_mode_words,
+  { "mark-mode", SL_CHOICE (DS (mark_mode)), "host-idle", "see daemon_globals", .words = global_mark_mode_words,
     .inherit = "mark-mode" },
   { NULL }
 };

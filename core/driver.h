@@ -37,6 +37,17 @@ typedef struct
   gint64 first_message_timeout_ms;
 } SlSourceOptions;
 
+/* A destination's mark-mode() (SL_CAP_MARKS), as syslog-ng names them. */
+typedef enum
+{
+  SL_MARK_GLOBAL,       /* options { mark-mode() } decides */
+  SL_MARK_INTERNAL,     /* writes internal()'s MARKs, makes none */
+  SL_MARK_DST_IDLE,     /* makes one after mark-freq() without a message */
+  SL_MARK_HOST_IDLE,    /* ... without a message the daemon did not make */
+  SL_MARK_PERIODICAL,   /* makes one every mark-freq() */
+  SL_MARK_NONE,
+} SlMarkMode;
+
 /* What a destination's disk-buffer() says (SL_CAP_DISK_BUFFER). */
 typedef struct
 {

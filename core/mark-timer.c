@@ -1,16 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/mark-timer.h"
 
-#define MODE_WORDS \
-  { "internal", SL_MARK_INTERNAL }, \
-  { "dst-idle", SL_MARK_DST_IDLE }, \
-  { "host-idle", SL_MARK_HOST_IDLE }, \
-  { "periodical", SL_MARK_PERIODICAL }, \
-  { "none", SL_MARK_NONE }
-
-const SlOptionWord sl_mark_mode_words[] = { MODE_WORDS, { "global", SL_MARK_GLOBAL }, { NULL, 0 } };
-const SlOptionWord sl_mark_global_mode_words[] = { MODE_WORDS, { NULL, 0 } };
-
 void
 sl_mark_timer_init (SlMarkTimer *t, SlMarkMode mode, gint freq, gint64 now)
 {

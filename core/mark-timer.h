@@ -6,25 +6,10 @@
 #define SL_MARK_TIMER_H
 
 #include <glib.h>
-#include "core/options.h"
+#include "core/driver.h"
 #include "core/queue.h"
 
 G_BEGIN_DECLS
-
-typedef enum
-{
-  SL_MARK_GLOBAL,       /* options { mark-mode() } decides */
-  SL_MARK_INTERNAL,     /* writes internal()'s MARKs, makes none */
-  SL_MARK_DST_IDLE,     /* makes one after mark-freq() without a message */
-  SL_MARK_HOST_IDLE,    /* ... without a message the daemon did not make */
-  SL_MARK_PERIODICAL,   /* makes one every mark-freq() */
-  SL_MARK_NONE,
-} SlMarkMode;
-
-/* Every mode, for a destination's mark-mode(); the global one takes all
- * but "global" (sl_mark_global_mode_words). */
-extern const SlOptionWord sl_mark_mode_words[];
-extern const SlOptionWord sl_mark_global_mode_words[];
 
 typedef struct
 {

@@ -4,7 +4,6 @@
 #include "core/config/error.h"
 #include "core/driver.h"
 #include "core/i18n.h"
-#include "core/mark-timer.h"
 #include "core/source-private.h"
 
 enum
