@@ -81,7 +81,8 @@ wait_marks (const gchar *path, guint n)
 
 /* internal()'s MARKs reach the destination of mark-mode(internal) only;
  * periodical, dst-idle and host-idle (after the message from the network)
- * make their own; file()'s default, none, writes none. */
+ * make their own, and so does global, options { mark-mode() }'s default
+ * host-idle; file()'s default, none, writes none. */
 static const gchar side_config[] =
   "@version: 3.38\n"
   "options { mark-freq(1); };\n"
@@ -94,12 +95,15 @@ static const gchar side_config[] =
   "destination d_dst { file(\"@OUT@/dst-idle.log\" mark-mode(dst-idle)); };\n"
   "destination d_host { file(\"@OUT@/host-idle.log\" mark-mode(host-idle) template(t_fields)); };\n"
   "destination d_none { file(\"@OUT@/default.log\"); };\n"
+  "destination d_global { file(\"@OUT@/global.log\" mark-mode(global)); };\n"
   "destination d_net { file(\"@OUT@/net.log\"); };\n"
   "log { source(s_int); destination(d_int); destination(d_fields); destination(d_per); destination(d_dst);\n"
   "      destination(d_none); };\n"
-  "log { source(s_net); destination(d_host); destination(d_net); };\n";
+  "log { source(s_net); destination(d_host); destination(d_global); destination(d_net); };\n";
 
-static const gchar *const marked[] = { "internal.log", "fields.log", "periodical.log", "dst-idle.log", "host-idle.log" };
+static const gchar *const marked[] = {
+  "internal.log", "fields.log", "periodical.log", "dst-idle.log", "host-idle.log", "global.log",
+};
 
 static void
 test_beside_syslog_ng (SlTestEnv *env, gconstpointer data)
