@@ -216,8 +216,8 @@ static const SlOptionSpec daemon_globals[] = {
     "seconds without a message after which internal() writes a MARK, and destinations' mark-freq(); 0: none",
     SL_RANGE_NON_NEGATIVE },
   { "mark-mode", SL_UNBOUND (SL_OPT_CHOICE), NULL,
-    "what destinations' mark-mode(global) stands for (their default but for file(), pipe(), unix-stream() and "
-    "unix-dgram(), whose default is none); default host-idle, as in syslog-ng",
+    "what destinations' mark-mode(global) stands for (their default but for file(), pipe(), stdout(), unix-stream() "
+    "and unix-dgram(), whose default is none); default host-idle, as in syslog-ng",
     .words = global_mark_mode_words },
   { "stats", SL_UNBOUND (SL_OPT_BLOCK), NULL, "statistics: listen() serves them over HTTP, freq() and level() write them into internal()" },
   { "stats-freq", SL_UNBOUND (SL_OPT_INT), NULL, "syslog-ng 3's spelling of stats(freq())" },
@@ -320,7 +320,7 @@ static const SlOptionGroup option_groups[] = {
   { "template-options", "Template options", "Every destination that renders templates takes these.",
     template_options },
   { "mark-options", "MARK options", "Every destination that writes MARK messages as syslog-ng's writers do takes "
-    "these: file(), pipe(), program(), tcp(), udp(), network(), syslog(), unix-stream(), unix-dgram().",
+    "these: file(), pipe(), stdout(), program(), tcp(), udp(), network(), syslog(), unix-stream(), unix-dgram().",
     mark_options },
   { "worker-options", "Worker options", "Every destination whose messages may be written out of order takes these.",
     worker_options },
