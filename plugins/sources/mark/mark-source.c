@@ -46,10 +46,11 @@ mark_thread (gpointer data)
   g_mutex_lock (&self->lock);
   while (!self->stopping)
     {
-      if (g_cond_wait_until (&self->cond, &self->lock, next) || self->stopping)
-        continue;
       if (g_get_monotonic_time () < next)
-        continue;
+        {
+          g_cond_wait_until (&self->cond, &self->lock, next);
+          continue;
+        }
       /* as immark sleeps its interval after each one */
       next = g_get_monotonic_time () + (gint64) self->freq * G_USEC_PER_SEC;
       g_mutex_unlock (&self->lock);
