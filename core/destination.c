@@ -5,6 +5,8 @@
 #include "core/i18n.h"
 #include "core/in-flight.h"
 #include "core/internal.h"
+#include "core/mark.h"
+#include "core/mark-timer.h"
 #include "core/persist.h"
 #include "core/stats.h"
 #include "core/suppress.h"
@@ -59,6 +61,7 @@ struct _SlDestination
   gint stalled;              /* read by pushing threads, for what they log */
   gint64 dropped_before_stall;
   SlSuppress *suppress;      /* suppress() or reduce-repeats(), or NULL */
+  SlMarkTimer mark;          /* mark-mode(), mark-freq() */
 };
 
 struct _SlWriter
@@ -105,6 +108,7 @@ sl_destination_new (GPtrArray *drivers, const SlDestinationOptions *options)
   d->tokens_at = g_get_monotonic_time ();
   d->queue = sl_queue_new (d->settings.fifo_size);
   sl_queue_set_discard (d->queue, d->settings.discard_mark, d->settings.discard_level);
+  sl_mark_timer_init (&d->mark, d->settings.mark_mode, d->settings.mark_freq, d->tokens_at);
   d->writers = g_ptr_array_new_with_free_func (free_writer);
   for (guint i = 0; i < drivers->len; i++)
     {
@@ -138,9 +142,15 @@ sl_destination_new (GPtrArray *drivers, const SlDestinationOptions *options)
 
 static void enqueue (SlDestination *d, const SlQueueItem *items, guint n);
 
+/* mark-mode() drops the MARKs it does not write, then suppress() the
+ * repeats (never a MARK). */
 void
 sl_destination_push (SlDestination *d, const SlQueueItem *items, guint n)
 {
+  g_autofree SlQueueItem *copy = NULL;
+  items = sl_mark_timer_pass (&d->mark, items, &n, &copy);
+  if (!n)
+    return;
   if (!d->suppress)
     {
       enqueue (d, items, n);
@@ -149,6 +159,19 @@ sl_destination_push (SlDestination *d, const SlQueueItem *items, guint n)
   SlQueueItem *kept = sl_suppress_filter (d->suppress, items, &n, g_get_monotonic_time ());
   enqueue (d, kept, n);
   g_free (kept);
+}
+
+/* mark-mode() dst-idle, host-idle and periodical: a MARK of its own,
+ * queued as syslog-ng's writer queues it, past what the pass drops; none
+ * once it stops, as syslog-ng's timer ends with its writer. */
+static void
+queue_own_mark (SlDestination *d, gint64 now)
+{
+  if (g_atomic_int_get (&d->stopping) || !sl_mark_timer_due (&d->mark, now))
+    return;
+  SlQueueItem item = { sl_mark_message_new (SL_MARK_TEXT), FALSE, FALSE };
+  item.msg->flags |= SL_MSG_MARK;
+  enqueue (d, &item, 1);
 }
 
 /* A summary of repeats that suppress() makes on its own, queued as the
@@ -300,6 +323,7 @@ housekeeping (SlWriter *w, gint64 *next_tick)
   if (g_atomic_int_compare_and_exchange (&w->reopen_requested, 1, 0) && w->opened && w->ops->reopen)
     w->ops->reopen (w->driver);
   gint64 now = g_get_monotonic_time ();
+  queue_own_mark (w->d, now);
   if (now < *next_tick)
     return FALSE;
   *next_tick = now + TICK_INTERVAL_US;

@@ -171,6 +171,30 @@ static const SlOptionSpec worker_options[] = {
   { NULL }
 };
 
+#define MARK_MODE_WORDS \
+  { "internal", SL_MARK_INTERNAL }, \
+  { "dst-idle", SL_MARK_DST_IDLE }, \
+  { "host-idle", SL_MARK_HOST_IDLE }, \
+  { "periodical", SL_MARK_PERIODICAL }, \
+  { "none", SL_MARK_NONE }
+/* options { mark-mode() } takes every mode but global */
+static const SlOptionWord mark_mode_words[] = { MARK_MODE_WORDS, { "global", SL_MARK_GLOBAL }, { NULL, 0 } };
+static const SlOptionWord global_mark_mode_words[] = { MARK_MODE_WORDS, { NULL, 0 } };
+#undef MARK_MODE_WORDS
+
+static const SlOptionSpec mark_options[] = {
+  { "mark-mode", SL_CHOICE (DST (mark_mode)), "global",
+    "MARK messages: internal writes internal()'s (the others drop them), dst-idle makes one after mark-freq() "
+    "without a message, host-idle after mark-freq() without a message from a source (not the daemon's own), "
+    "periodical every mark-freq(), none, global as options { mark-mode() }",
+    .words = mark_mode_words },
+  { "mark-freq", SL_INT (DST (mark_freq)), "1200", "seconds for mark-mode(); 0: no MARK of its own",
+    .inherit = "mark-freq", SL_RANGE_NON_NEGATIVE },
+  { "mark", SL_INT (DST (mark_freq)), NULL, "the old name of mark-freq()", .flags = SL_OPT_DEPRECATED,
+    .inherit = "mark", SL_RANGE_NON_NEGATIVE },
+  { NULL }
+};
+
 static const SlOptionSpec batch_options[] = {
   { "batch-timeout", SL_DURATION_MS (DST (batch_timeout_ms)), "0",
     "how long a writer waits for flush-lines() messages before it writes fewer; 0: it never waits" },
@@ -220,8 +244,13 @@ static const SlOptionSpec daemon_globals[] = {
   { "dns-cache-expire", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; names are never resolved" },
   { "dns-cache-expire-failed", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; names are never resolved" },
   { "dns-cache-hosts", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; names are never resolved" },
-  { "mark-freq", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; no MARK messages are made" },
-  { "mark-mode", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; no MARK messages are made" },
+  { "mark-freq", SL_UNBOUND (SL_OPT_INT), NULL,
+    "seconds without a message after which internal() writes a MARK, and destinations' mark-freq(); 0: none",
+    SL_RANGE_NON_NEGATIVE },
+  { "mark-mode", SL_UNBOUND (SL_OPT_CHOICE), NULL,
+    "what destinations' mark-mode(global) stands for (their default but for file(), pipe(), stdout(), unix-stream() "
+    "and unix-dgram(), whose default is none); default host-idle, as in syslog-ng",
+    .words = global_mark_mode_words },
   { "stats", SL_UNBOUND (SL_OPT_BLOCK), NULL, "statistics: listen() serves them over HTTP, freq() and level() write them into internal()" },
   { "stats-freq", SL_UNBOUND (SL_OPT_INT), NULL, "syslog-ng 3's spelling of stats(freq())" },
   { "stats-level", SL_UNBOUND (SL_OPT_INT), NULL, "syslog-ng 3's spelling of stats(level())" },
@@ -243,7 +272,6 @@ static const SlOptionSpec daemon_globals[] = {
   { "sync-freq", SL_UNBOUND (SL_OPT_INT), NULL, "the old name of flush-lines()", .flags = SL_OPT_DEPRECATED },
   { "long-hostnames", SL_UNBOUND (SL_OPT_BOOL), NULL, "the old name of chain-hostnames()", .flags = SL_OPT_DEPRECATED },
   { "pad-size", SL_UNBOUND (SL_OPT_INT), NULL, "obsolete in syslog-ng; accepted and ignored", .flags = SL_OPT_DEPRECATED },
-  { "mark", SL_UNBOUND (SL_OPT_INT), NULL, "the old name of mark-freq()", .flags = SL_OPT_DEPRECATED },
   { "use-time-recvd", SL_UNBOUND (SL_OPT_BOOL), NULL, "obsolete in syslog-ng; use the R_ macros, such as $R_ISODATE, for the receive time", .flags = SL_OPT_DEPRECATED },
   { "use-rcptid", SL_UNBOUND (SL_OPT_BOOL), NULL, "the old name of use-uniqid()", .flags = SL_OPT_DEPRECATED },
   { "log-prefix", SL_UNBOUND (SL_OPT_STRING), NULL, "the old name of program-override()", .flags = SL_OPT_DEPRECATED },
@@ -256,6 +284,8 @@ static const SlOptionSpec daemon_globals[] = {
 static const SlOptionSpec daemon_settings[] = {
   { "in-flight-bytes-max", SL_SIZE (DS (in_flight_bytes_max)), NULL, "see daemon_globals",
     .inherit = "in-flight-bytes-max", IN_FLIGHT_RANGE },
+  { "mark-mode", SL_CHOICE (DS (mark_mode)), "host-idle", "see daemon_globals", .words = global_mark_mode_words,
+    .inherit = "mark-mode" },
   { NULL }
 };
 #undef DS
@@ -322,6 +352,9 @@ static const SlOptionGroup option_groups[] = {
     template_options },
   { "suppress-options", "Repeat options", "Every destination that is a LogWriter in syslog-ng (file(), pipe(), "
     "program(), network(), tcp(), udp(), syslog(), unix-stream(), unix-dgram()) takes these.", suppress_options },
+  { "mark-options", "MARK options", "Every destination that writes MARK messages as syslog-ng's writers do takes "
+    "these: file(), pipe(), stdout(), program(), tcp(), udp(), network(), syslog(), unix-stream(), unix-dgram().",
+    mark_options },
   { "worker-options", "Worker options", "Every destination whose messages may be written out of order takes these.",
     worker_options },
   { "disk-buffer-option", "disk-buffer()", "Every destination that can queue on disk takes this.",
@@ -359,6 +392,8 @@ sl_driver_class_tables (const SlDriverClass *klass, const SlOptionSpec *tables[S
     tables[n++] = worker_options;
   if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_BATCHES))
     tables[n++] = batch_options;
+  if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_MARKS))
+    tables[n++] = mark_options;
   if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_DISK_BUFFER))
     tables[n++] = disk_buffer_option;
   if (klass->kind == SL_DRIVER_SOURCE || klass->kind == SL_DRIVER_DESTINATION)
@@ -554,7 +589,8 @@ sl_driver_persist_name (const SlDriver *driver)
 }
 
 static const SlOptionSpec *const core_tables[] = {
-  daemon_globals, source_options, connection_options, queue_options, template_options, suppress_options, NULL
+  daemon_globals, source_options, connection_options, queue_options, template_options, suppress_options,
+  mark_options, NULL
 };
 
 typedef struct

@@ -37,6 +37,17 @@ typedef struct
   gint64 first_message_timeout_ms;
 } SlSourceOptions;
 
+/* A destination's mark-mode() (SL_CAP_MARKS), as syslog-ng names them. */
+typedef enum
+{
+  SL_MARK_GLOBAL,       /* options { mark-mode() } decides */
+  SL_MARK_INTERNAL,     /* writes internal()'s MARKs, makes none */
+  SL_MARK_DST_IDLE,     /* makes one after mark-freq() without a message */
+  SL_MARK_HOST_IDLE,    /* ... without a message the daemon did not make */
+  SL_MARK_PERIODICAL,   /* makes one every mark-freq() */
+  SL_MARK_NONE,
+} SlMarkMode;
+
 /* What a destination's disk-buffer() says (SL_CAP_DISK_BUFFER). */
 typedef struct
 {
@@ -70,6 +81,8 @@ typedef struct
   gint frac_digits;
   const gchar *time_zone;
   SlDiskBufferOptions disk_buffer;
+  gint mark_mode;            /* SL_CAP_MARKS: an SlMarkMode, SL_MARK_GLOBAL for the daemon's */
+  gint mark_freq;            /* seconds; 0: no MARK of its own */
 } SlDestinationOptions;
 
 /* Makes an instance of klass from node: options checked against its tables
@@ -102,6 +115,7 @@ SlOptions  *sl_driver_bind_stats    (const SlCfgNode *globals, SlStatsSettings *
 typedef struct
 {
   gint64 in_flight_bytes_max;   /* 0: no bound */
+  gint mark_mode;               /* an SlMarkMode: what mark-mode(global) stands for */
 } SlDaemonSettings;
 /* Stores what globals says of them in settings; NULL on error. */
 SlOptions  *sl_driver_bind_daemon   (const SlCfgNode *globals, SlDaemonSettings *settings, GError **error);

@@ -394,7 +394,14 @@ dest_group (SlConfig *cfg, const gchar *name, const SlCfgNode *body, GError **er
             }
           g_ptr_array_add (workers, worker);
         }
-      SlDestination *dest = sl_destination_new (workers, o);
+      /* Those without mark-mode() write every MARK and make none, as
+       * syslog-ng's destinations that have no log writer. */
+      SlDestinationOptions resolved = *o;
+      if (!(d->klass->capabilities & SL_CAP_MARKS))
+        resolved.mark_mode = SL_MARK_INTERNAL;
+      else if (resolved.mark_mode == SL_MARK_GLOBAL)
+        resolved.mark_mode = cfg->daemon.mark_mode;
+      SlDestination *dest = sl_destination_new (workers, &resolved);
       sl_config_keep_reusable (cfg, reuse, dest, d);
       g_ptr_array_add (group, dest);
       g_ptr_array_add (cfg->destinations, dest);

@@ -96,7 +96,8 @@ capabilities_of (SlDriverKind kind)
     case SL_DRIVER_SOURCE:
       return SL_CAP_PARSES | SL_CAP_CONNECTIONS;
     case SL_DRIVER_DESTINATION:
-      return SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER | SL_CAP_BATCHES | SL_CAP_SUPPRESS;
+      return SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER | SL_CAP_BATCHES | SL_CAP_SUPPRESS
+             | SL_CAP_MARKS;
     case SL_DRIVER_PARSER:
       return SL_CAP_EMITS;
     default:

@@ -186,6 +186,9 @@ enum
   /* destinations: syslog-ng's LogWriter ones, which take suppress() (and
    * reduce-repeats(), rsyslog's $RepeatedMsgReduction) */
   SL_CAP_SUPPRESS = 1 << 7,
+  /* destinations: syslog-ng's mark-mode() and mark-freq(): which MARKs
+   * of internal() it writes, and when it makes its own */
+  SL_CAP_MARKS = 1 << 8,
 };
 
 struct _SlDriverClass

@@ -32,6 +32,7 @@
 #include "core/persist.h"
 #include "core/stats.h"
 #include "core/internal.h"
+#include "core/mark.h"
 #include "core/i18n.h"
 #include "core/tls.h"
 #include "core/listener.h"

@@ -367,12 +367,13 @@ static const SlDestinationOps net_ops = {
   .close = net_close,
 };
 
-#define NET_DESTINATION_CLASS(var, word, variant, table, caps, text) \
+#define NET_DESTINATION_CLASS(var, word, variant, table, caps, defs, text) \
   static const SlDriverClass var = { \
     .kind = SL_DRIVER_DESTINATION, \
     .name = word, \
     .summary = text, \
     .options = table, \
+    .defaults = defs, \
     .capabilities = caps, \
     .instance_size = sizeof (NetDestination), \
     .data = &variant, \
@@ -383,19 +384,21 @@ static const SlDestinationOps net_ops = {
 
 /* Each of workers() writers is an instance with its own connection and
  * backlog; on a local socket the order is expected, so no workers. Every
- * one can keep its queue in a disk-buffer(). */
-#define IP_CAPS (SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER | SL_CAP_SUPPRESS)
-#define UNIX_CAPS (SL_CAP_TEMPLATES | SL_CAP_DISK_BUFFER | SL_CAP_SUPPRESS)
+ * one can keep its queue in a disk-buffer(). As in syslog-ng, MARKs are
+ * off by default on unix sockets and follow options {} on the others. */
+#define IP_CAPS (SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER | SL_CAP_SUPPRESS | SL_CAP_MARKS)
+#define UNIX_CAPS (SL_CAP_TEMPLATES | SL_CAP_DISK_BUFFER | SL_CAP_SUPPRESS | SL_CAP_MARKS)
+static const gchar *const unix_defaults[] = { "mark-mode", "none", NULL };
 
-NET_DESTINATION_CLASS (tcp_class, "tcp", tcp_kind, tcp_options, IP_CAPS, "send syslog over TCP (TLS with tls()), one line per message");
-NET_DESTINATION_CLASS (udp_class, "udp", udp_kind, udp_options, IP_CAPS, "send syslog over UDP, one datagram per message");
-NET_DESTINATION_CLASS (network_class, "network", network_kind, network_options, IP_CAPS,
+NET_DESTINATION_CLASS (tcp_class, "tcp", tcp_kind, tcp_options, IP_CAPS, NULL, "send syslog over TCP (TLS with tls()), one line per message");
+NET_DESTINATION_CLASS (udp_class, "udp", udp_kind, udp_options, IP_CAPS, NULL, "send syslog over UDP, one datagram per message");
+NET_DESTINATION_CLASS (network_class, "network", network_kind, network_options, IP_CAPS, NULL,
                        "send syslog over TCP, UDP or TLS, chosen by transport()");
-NET_DESTINATION_CLASS (syslog_class, "syslog", syslog_kind, syslog_options, IP_CAPS,
+NET_DESTINATION_CLASS (syslog_class, "syslog", syslog_kind, syslog_options, IP_CAPS, NULL,
                        "send RFC 5424 syslog, octet-counted over TCP (RFC 6587) or TLS (RFC 5425), or over UDP");
-NET_DESTINATION_CLASS (unix_stream_class, "unix-stream", unix_stream_kind, unix_options, UNIX_CAPS,
+NET_DESTINATION_CLASS (unix_stream_class, "unix-stream", unix_stream_kind, unix_options, UNIX_CAPS, unix_defaults,
                        "send syslog to a unix stream socket");
-NET_DESTINATION_CLASS (unix_dgram_class, "unix-dgram", unix_dgram_kind, unix_options, UNIX_CAPS,
+NET_DESTINATION_CLASS (unix_dgram_class, "unix-dgram", unix_dgram_kind, unix_options, UNIX_CAPS, unix_defaults,
                        "send syslog to a unix datagram socket");
 
 G_MODULE_EXPORT const SlModule sl_module = {

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* internal(): the daemon's own messages, routed like any other. They are
  * handed over from whatever thread logs them and posted from this source's
- * own thread, so a destination that logs a drop never routes into itself. */
+ * own thread, so a destination that logs a drop never routes into itself.
+ * After mark-freq() seconds in which it posted nothing it posts a MARK, as
+ * syslog-ng's internal() does. */
 #include "core/internal.h"
 #include "core/macros.h"
+#include "core/mark.h"
 #include "core/plugin.h"
 #include "core/source.h"
 #include "core/stats.h"
@@ -23,12 +26,19 @@ typedef struct
   GThread *thread;
   SlMessage *stop_marker;
   SlCounter *stamp;
+  gint mark_freq;
 } InternalSource;
 
 static const SlOptionSpec internal_options[] = {
   { "log-fifo-size", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility" },
   { "log-iw-size", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility" },
   { "tags", SL_UNBOUND (SL_OPT_LIST), NULL, "accepted for syslog-ng compatibility" },
+  /* syslog-ng takes them only in options {} */
+  { "mark-freq", SL_INT (InternalSource, mark_freq), "1200",
+    "seconds without a message of its own after which it posts a MARK (Sluice's own: syslog-ng takes only the "
+    "global one, which this inherits); 0: none", .inherit = "mark-freq", SL_RANGE_NON_NEGATIVE },
+  { "mark", SL_INT (InternalSource, mark_freq), NULL, "the old name of mark-freq()", .flags = SL_OPT_DEPRECATED,
+    .inherit = "mark", SL_RANGE_NON_NEGATIVE },
   { NULL }
 };
 
@@ -64,15 +74,32 @@ sink (SlLogLevel level, const gchar *text, gpointer data)
   g_async_queue_push (self->pending, internal_message (level, text));
 }
 
+/* The next message, or, once mark-freq() passed since the last one
+ * posted, a MARK. */
+static SlMessage *
+next_message (InternalSource *self, gint64 mark_at)
+{
+  if (!self->mark_freq)
+    return g_async_queue_pop (self->pending);
+  gint64 wait = mark_at - g_get_monotonic_time ();
+  SlMessage *msg = wait > 0 ? g_async_queue_timeout_pop (self->pending, (guint64) wait) : NULL;
+  if (msg)
+    return msg;
+  msg = sl_mark_message_new (SL_MARK_TEXT);
+  msg->flags |= SL_MSG_MARK;
+  return msg;
+}
+
 static gpointer
 post_thread (gpointer data)
 {
   InternalSource *self = data;
   SlMessage *batch[64];
+  gint64 mark_at = g_get_monotonic_time () + (gint64) self->mark_freq * G_USEC_PER_SEC;
   for (;;)
     {
       guint n = 0;
-      SlMessage *msg = g_async_queue_pop (self->pending);
+      SlMessage *msg = next_message (self, mark_at);
       gboolean stop = msg == self->stop_marker;
       while (!stop)
         {
@@ -87,6 +114,7 @@ post_thread (gpointer data)
           /* syslog-ng's stamp: when the newest of its messages was made */
           sl_counter_set (self->stamp, batch[n - 1]->stamp.usec / G_USEC_PER_SEC);
           sl_source_post (self->source, batch, n);
+          mark_at = g_get_monotonic_time () + (gint64) self->mark_freq * G_USEC_PER_SEC;
         }
       if (stop)
         break;
