@@ -345,7 +345,8 @@ static const gchar *const neutral_directives[] = {
   "MainMsgQueueSize", "MainMsgQueueType", "MainMsgQueueDiscardMark", "ActionQueueSaveOnShutdown",
   "ActionQueueMaxDiskSpace", "ActionQueueTimeoutEnqueue", "ActionQueueDequeueBatchSize", "ActionQueueWorkerThreads",
   "RepeatedMsgContainsOriginalMsg", "SystemLogUseSysTimeStamp", "SystemLogSocketIgnoreMsgTimestamp",
-  "MaxOpenFiles", "AbortOnUncleanConfig", "LocalHostName", "DefaultNetstreamDriver",
+  "MaxOpenFiles", "AbortOnUncleanConfig", "LocalHostName", "DefaultNetstreamDriver", "IMJournalStateFile",
+  "IMJournalRatelimitInterval", "IMJournalRatelimitBurst",
 };
 
 static gboolean
@@ -357,10 +358,23 @@ is_neutral (const gchar *name)
   return FALSE;
 }
 
+/* rsyslog reads a directive's value word by word, and a word starting
+ * with '#' begins a comment to the end of the line */
+static gchar *
+without_comment (const gchar *value)
+{
+  const gchar *p = value;
+
+  while (*p && !(*p == '#' && (p == value || p[-1] == ' ' || p[-1] == '\t')))
+    p++;
+  return g_strchomp (g_strndup (value, (gsize) (p - value)));
+}
+
 gboolean
 sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
 {
   g_autofree gchar *name = NULL;
+  g_autofree gchar *bare_value = NULL;
   const gchar *value;
   const gchar *space = strpbrk (line, " \t");
 
@@ -368,6 +382,10 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
   value = space ? space : "";
   while (*value == ' ' || *value == '\t')
     value++;
+  /* a template's text is a quoted string, which may hold a '#' */
+  if (g_ascii_strcasecmp (name, "template") == 0)
+    return legacy_template (c, value, pos, error);
+  value = bare_value = without_comment (value);
 
   if (g_ascii_strcasecmp (name, "IncludeConfig") == 0)
     return c->read_files (c, value, pos, error);
@@ -438,8 +456,6 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
       *slot = g_strdup (value);
       return TRUE;
     }
-  if (g_ascii_strcasecmp (name, "template") == 0)
-    return legacy_template (c, value, pos, error);
   if (g_ascii_strcasecmp (name, "RepeatedMsgReduction") == 0)
     {
       gboolean on = FALSE;

@@ -716,8 +716,10 @@ static gboolean
 read_text (SlRsConf *c, const gchar *path, const gchar *text, GError **error)
 {
   SlRsReader r = { c, { 0 }, error };
+  g_autoptr (GArray) marks = NULL;
+  g_autofree gchar *joined = sl_rs_join_lines (text, &marks);
 
-  sl_rs_lexer_init (&r.lx, path, text);
+  sl_rs_lexer_init_joined (&r.lx, path, joined, marks);
   for (;;)
     {
       sl_rs_lexer_skip_blanks (&r.lx, TRUE);
@@ -769,6 +771,13 @@ read_files (SlRsConf *c, const gchar *pattern, SlCfgPos from, GError **error)
     }
   else
     full = g_strdup (pattern);
+  /* a folder stands for every file in it, as in rsyslog */
+  if (!strpbrk (full, "*?[") && g_file_test (full, G_FILE_TEST_IS_DIR))
+    {
+      gchar *every = g_build_filename (full, "*", NULL);
+      g_free (full);
+      full = every;
+    }
   if (!strpbrk (full, "*?["))
     return read_file (c, full, from, error);
   /* rsyslog reads a glob's files in name order and an empty glob is no error */

@@ -35,7 +35,7 @@ static const struct
 {
   const gchar *name;
   const gchar *snippet;
-  const gchar *messages[4];
+  const gchar *messages[6];
   const gchar *files[4];
   guint lines[4];   /* what rsyslogd writes into each, to wait for */
 } differential[] = {
@@ -109,6 +109,29 @@ static const struct
 ,
     { "<13>Dec  1 10:00:00 a: plain", "<13>Dec  1 10:00:00 c: an alert here", "<13>Dec  1 10:00:00 c: plain", NULL },
     { "c5-alert", "c5-sub", "c5-after", NULL }, { 1, 1, 2 } },
+  /* selectors continued over lines and comments after directives and
+   * actions, as Debian's stock file had them before Debian 12 (danos/rsyslog
+   * debian/rsyslog.conf, commit 67bc8e53, GPL-3.0-or-later) and Yocto's
+   * (openembedded/meta-openembedded meta-oe/recipes-extended/rsyslog/rsyslog/
+   * rsyslog.conf, commit 65b4b211, MIT) */
+  { "c6",
+    "$ModLoad imudp  # provides UDP syslog reception\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c6\" ruleset=\"c6\") # a socket of its own\n"
+    "ruleset(name=\"c6\") {\n"
+    "*.=debug;\\\n"
+    "\tauth,authpriv.none;\\\n"
+    "\tnews.none;mail.none\t-@DIR@/log/c6-debug;RSYSLOG_TraditionalFileFormat # the catch-all\n"
+    "*.=info;*.=notice;*.=warn;\\\n"
+    "        auth,authpriv.none;\\\n"
+    "        cron,daemon.none;\\\n"
+    "        mail,news.none          -@DIR@/log/c6-messages;RSYSLOG_TraditionalFileFormat\n"
+    "#daemon,mail.*;\\\n"
+    "#\tnews.=crit;news.=err;news.=notice;\\\n"
+    "#\t*.=notice;*.=warn\t@DIR@/log/c6-messages\n"
+    "}\n",
+    { "<15>Dec  1 10:00:00 dbg: debugged", "<14>Dec  1 10:00:00 inf: informed", "<38>Dec  1 10:00:00 su: auth",
+      "<29>Dec  1 10:00:00 daemon: noticed", "<22>Dec  1 10:00:00 mail: mailed", NULL },
+    { "c6-debug", "c6-messages", NULL }, { 1, 1 } },
 };
 
 #define PROPS_TEMPLATE \

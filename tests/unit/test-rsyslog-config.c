@@ -117,6 +117,70 @@ test_templates (void)
   assert_refused ("*.* /a;RSYSLOG_DebugFormat\n", ":1:5:", "property '$!'");
 }
 
+/* Comments after directives and actions, as the stock files have them:
+ * openembedded/meta-openembedded meta-oe/recipes-extended/rsyslog/rsyslog/
+ * rsyslog.conf (commit 65b4b211, MIT) and void-linux/void-packages
+ * srcpkgs/rsyslog/files/rsyslog.conf (commit 07e536b1, BSD-2-Clause) */
+static void
+test_comments (void)
+{
+  assert_translates ("$ModLoad imuxsock # provides support for local system logging (e.g. via logger command)\n"
+                     "$ActionQueueMaxDiskSpace 10m   # 1gb space limit (use as much as possible)\n"
+                     "$FileCreateMode 0640 # not world readable\n"
+                     "*.* -/var/log/syslog # everything\n",
+                     "file(\"/var/log/syslog\" template(rs0_t_rsyslog_fileformat) perm(0640)");
+  /* a '#' inside a word is the word's, as rsyslog reads it */
+  assert_refused ("$ModLoad imuxsock#x\n", ":1:1:", "module 'imuxsock#x'");
+  /* a template's text may hold a '#' */
+  assert_translates ("$template t,\"# %msg%\" # the comment\n", "template rs0_t_t { template(\"# $(rsyslog-msg");
+  assert_translates ("module(load=\"imudp\") # UDP\ninput(type=\"imudp\" # the port:\n port=\"5514\")\n*.* /a # all\n",
+                     "udp(port(\"5514\"))");
+}
+
+/* A selector continued over lines, as Debian's stock file had it before
+ * Debian 12: danos/rsyslog debian/rsyslog.conf (commit 67bc8e53, GPL-3) */
+static void
+test_continued_lines (void)
+{
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\n"
+                     "*.=debug;\\\n"
+                     "\tauth,authpriv.none;\\\n"
+                     "\tnews.none;mail.none\t-/var/log/debug\n",
+                     "filter { facility(kern user daemon syslog lpr uucp cron ftp ntp security console solaris-cron "
+                     "local0 local1 local2 local3 local4 local5 local6 local7) and level(debug); }");
+  /* a comment line ending in a backslash takes the next line into it */
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\n#daemon,mail.*;\\\n\tnews.=crit /b\n*.* /a\n",
+                     "log { destination(rs0_d");
+  /* positions after continued lines are the file's */
+  assert_refused ("input(type=\"imudp\" port=\"5514\")\nmail.*;\\\n  news.none;\\\n  *.bogus /a\n*.bogus /b\n",
+                  ":2:1:", "unknown level 'bogus'");
+  assert_refused ("input(type=\"imudp\" port=\"5514\")\nmail.*;\\\n  news.none /a\n*.bogus /b\n", ":4:1:",
+                  "unknown level 'bogus'");
+  assert_refused ("input(type=\"imudp\" port=\"5514\")\nmail.* \\\n   /a;\\\n   Nope\n", ":3:4:",
+                  "Nope");
+}
+
+/* $IncludeConfig of a folder reads every file in it, in name order, as
+ * Void's stock file has it (void-linux/void-packages
+ * srcpkgs/rsyslog/files/rsyslog.conf, commit 07e536b1, BSD-2-Clause) */
+static void
+test_include_folder (void)
+{
+  g_autofree gchar *dir = g_dir_make_tmp ("rsyslog-d-XXXXXX", NULL);
+  g_autofree gchar *a = g_build_filename (dir, "a.conf", NULL);
+  g_autofree gchar *b = g_build_filename (dir, "b.rules", NULL);
+  g_autofree gchar *text = g_strdup_printf ("input(type=\"imudp\" port=\"5514\")\n"
+                                            "$IncludeConfig %s/ # config file snippets\n", dir);
+
+  g_assert_true (g_file_set_contents (a, "mail.* /a\n", -1, NULL));
+  g_assert_true (g_file_set_contents (b, "cron.* /b\n", -1, NULL));
+  assert_translates (text, "log { filter { facility(mail); }; destination(rs0_d2); }; "
+                           "log { filter { facility(cron); }; destination(rs0_d3); };");
+  g_unlink (a);
+  g_unlink (b);
+  g_rmdir (dir);
+}
+
 static void
 test_languages (void)
 {
@@ -137,6 +201,9 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-config/property-filters", test_property_filters);
   g_test_add_func ("/rsyslog-config/rainerscript", test_rainerscript);
   g_test_add_func ("/rsyslog-config/templates", test_templates);
+  g_test_add_func ("/rsyslog-config/comments", test_comments);
+  g_test_add_func ("/rsyslog-config/continued-lines", test_continued_lines);
+  g_test_add_func ("/rsyslog-config/include-folder", test_include_folder);
   g_test_add_func ("/rsyslog-config/languages", test_languages);
   return g_test_run ();
 }
