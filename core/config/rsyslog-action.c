@@ -21,8 +21,8 @@ static const gchar *const accepted_params[] = {
   "action.errorfile",
 };
 
-static void
-append_option (GString *out, const gchar *name, const gchar *value)
+void
+sl_rs_append_option (GString *out, const gchar *name, const gchar *value)
 {
   g_string_append_printf (out, " %s(", name);
   sl_rs_quote (out, value);
@@ -46,8 +46,8 @@ template_option (SlRsConf *c, GString *out, const gchar *name, SlCfgPos pos, GEr
 
 /* Actions that write the same way share one destination, as rsyslog's
  * share the file they write */
-static gchar *
-emit_destination (SlRsConf *c, SlCfgPos pos, const gchar *drivers, GError **error)
+gchar *
+sl_rs_emit_destination (SlRsConf *c, SlCfgPos pos, const gchar *drivers, GError **error)
 {
   const gchar *known = g_hash_table_lookup (c->destinations, drivers);
   if (known)
@@ -76,7 +76,7 @@ append_file_defaults (SlRsConf *c, GString *out)
 
   for (guint i = 0; i < G_N_ELEMENTS (defaults); i++)
     if (defaults[i].value)
-      append_option (out, defaults[i].option, defaults[i].value);
+      sl_rs_append_option (out, defaults[i].option, defaults[i].value);
   g_string_append_printf (out, " perm(%s) dir-perm(%s) create-dirs(%s)", c->file_mode, c->dir_mode,
                           c->create_dirs ? "yes" : "no");
   for (guint i = 0; c->action_queue && i < c->action_queue->len; i++)
@@ -93,7 +93,7 @@ file_action (SlRsConf *c, const gchar *path_template, const gchar *template_name
     return NULL;
   append_file_defaults (c, drivers);
   g_string_append (drivers, ");");
-  return emit_destination (c, pos, drivers->str, error);
+  return sl_rs_emit_destination (c, pos, drivers->str, error);
 }
 
 static gboolean
@@ -126,15 +126,15 @@ forward_action (SlRsConf *c, const gchar *host, const gchar *port, gboolean tcp,
   if (!text)
     return NULL;
   sl_rs_quote (drivers, host);
-  append_option (drivers, "port", port && *port ? port : "514");
+  sl_rs_append_option (drivers, "port", port && *port ? port : "514");
   g_string_append_printf (drivers, " transport(%s)", tcp ? "tcp" : "udp");
   /* rsyslog ends a message with a line feed over TCP only */
   g_autofree gchar *framed = g_strconcat (text, tcp ? "\n" : "", NULL);
-  append_option (drivers, "template", framed);
+  sl_rs_append_option (drivers, "template", framed);
   for (guint i = 0; c->action_queue && i < c->action_queue->len; i++)
     g_string_append_printf (drivers, " %s", (const gchar *) g_ptr_array_index (c->action_queue, i));
   g_string_append (drivers, ");");
-  return emit_destination (c, pos, drivers->str, error);
+  return sl_rs_emit_destination (c, pos, drivers->str, error);
 }
 
 static gchar *
@@ -150,7 +150,7 @@ users_action (SlRsConf *c, const gchar *users, SlCfgPos pos, GError **error)
         sl_rs_quote (drivers, names[i]);
         g_string_append (drivers, "); ");
       }
-  return emit_destination (c, pos, drivers->str, error);
+  return sl_rs_emit_destination (c, pos, drivers->str, error);
 }
 
 static gchar *
@@ -162,7 +162,7 @@ pipe_action (SlRsConf *c, const gchar *path, const gchar *template_name, SlCfgPo
   if (!template_option (c, drivers, template_name, pos, error))
     return NULL;
   g_string_append (drivers, ");");
-  return emit_destination (c, pos, drivers->str, error);
+  return sl_rs_emit_destination (c, pos, drivers->str, error);
 }
 
 gchar *
@@ -185,6 +185,8 @@ sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **erro
     return pipe_action (c, target + 1, template_name, pos, error);
   if (g_str_has_prefix (target, ":omusrmsg:"))
     return users_action (c, target + strlen (":omusrmsg:"), pos, error);
+  if (g_str_has_prefix (target, ":omrelp:"))
+    return sl_rs_legacy_relp (c, target + strlen (":omrelp:"), template_name, pos, error);
   if (g_str_has_prefix (target, ":omfile:"))
     return file_action (c, target + strlen (":omfile:"), template_name, pos, error);
   if (target[0] == '@')
@@ -216,8 +218,8 @@ sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **erro
   return NULL;
 }
 
-static gboolean
-check_params (GPtrArray *params, const gchar *const *own, guint n_own, const gchar *type, GError **error)
+gboolean
+sl_rs_check_action_params (GPtrArray *params, const gchar *const *own, guint n_own, const gchar *type, GError **error)
 {
   for (guint i = 0; i < params->len; i++)
     {
@@ -263,7 +265,7 @@ omfile (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
     "createdirs", "flushontxend", "iobuffersize", "asyncwriting", "flushinterval", "dynafilecachesize",
     "closetimeout", "veryrobustzip", "ziplevel", "failonchownfailure", "sync", "fileownernum", "filegroupnum",
   };
-  if (!check_params (params, own, G_N_ELEMENTS (own), "omfile", error))
+  if (!sl_rs_check_action_params (params, own, G_N_ELEMENTS (own), "omfile", error))
     return NULL;
 
   const gchar *file = param_value (params, "file");
@@ -311,7 +313,7 @@ omfwd (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   static const gchar *const own[] = {
     "target", "port", "protocol", "tcp_framing", "address", "keepalive", "rebindinterval", "udp.sendtoall",
   };
-  if (!check_params (params, own, G_N_ELEMENTS (own), "omfwd", error))
+  if (!sl_rs_check_action_params (params, own, G_N_ELEMENTS (own), "omfwd", error))
     return NULL;
   const gchar *target = param_value (params, "target");
   const gchar *protocol = param_value (params, "protocol");
@@ -338,7 +340,7 @@ simple_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos, 
   static const gchar *const own[] = { "binary", "users", "pipe", "usetransactions", "output", "forcesingleinstance",
                                       "hup.signal", "signalonclose", "killunresponsive", "closetimeout",
                                       "confirmmessages", "reportfailures", "ensurelf" };
-  if (!check_params (params, own, G_N_ELEMENTS (own), type, error))
+  if (!sl_rs_check_action_params (params, own, G_N_ELEMENTS (own), type, error))
     return NULL;
   if (g_ascii_strcasecmp (type, "omusrmsg") == 0)
     return users_action (c, param_value (params, "users") ? param_value (params, "users") : "*", pos, error);
@@ -357,7 +359,7 @@ simple_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos, 
       if (!template_option (c, drivers, param_value (params, "template"), pos, error))
         return NULL;
       g_string_append (drivers, ");");
-      return emit_destination (c, pos, drivers->str, error);
+      return sl_rs_emit_destination (c, pos, drivers->str, error);
     }
   /* omprog */
   if (!param_value (params, "binary"))
@@ -370,14 +372,14 @@ simple_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos, 
   if (!template_option (c, drivers, param_value (params, "template"), pos, error))
     return NULL;
   g_string_append (drivers, ");");
-  return emit_destination (c, pos, drivers->str, error);
+  return sl_rs_emit_destination (c, pos, drivers->str, error);
 }
 
 static gchar *
 mmjsonparse (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
 {
   static const gchar *const own[] = { "cookie", "userawmsg" };
-  if (!check_params (params, own, G_N_ELEMENTS (own), "mmjsonparse", error))
+  if (!sl_rs_check_action_params (params, own, G_N_ELEMENTS (own), "mmjsonparse", error))
     return NULL;
   const gchar *cookie = param_value (params, "cookie");
   g_autofree gchar *name = sl_rs_new_name (c, "p");
@@ -444,7 +446,7 @@ sl_rs_action_object (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_
            || g_ascii_strcasecmp (type, "ompipe") == 0 || g_ascii_strcasecmp (type, "omstdout") == 0)
     name = simple_action (c, params, type, pos, error);
   else
-    sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("rsyslog's action type '%s' is not supported"), type);
+    name = sl_rs_output_action (c, params, type, pos, error);
   c->action_queue = saved_queue;
   return name;
 }

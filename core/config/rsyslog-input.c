@@ -35,7 +35,10 @@ static const struct
   { "omfwd", { "template" } }, { "omfile", { "template", "dirowner", "dirgroup", "filecreatemode", "dircreatemode" } },
   { "omprog", { "template" } }, { "omusrmsg", { "template" } }, { "ompipe", { "template" } },
   { "omstdout", { "template" } }, { "mmjsonparse", { NULL } }, { "builtin:omfile", { "template" } },
-  { "builtin:omfwd", { "template" } },
+  { "builtin:omfwd", { "template" } }, { "omrelp", { "tls.tlslib" } }, { "omkafka", { NULL } },
+  { "imrelp", { "tls.tlslib" } }, { "imkafka", { NULL } },
+  { "impstats", { "interval", "facility", "severity", "log.syslog", "format", "ruleset", "resetcounters",
+                  "bracketing", "log.file" } },
 };
 
 gboolean
@@ -75,6 +78,53 @@ sl_rs_finish_inputs (SlRsConf *c, GError **error)
   if (!c->imuxsock || !c->syssock_on)
     return TRUE;
   return add_unix_socket (c, NULL, c->syssock_name ? c->syssock_name : "/dev/log", c->syssock_pos, error);
+}
+
+/* impstats: the daemon's counters, every interval seconds, as messages
+ * of the syslog facility at info into a ruleset (stats(freq()) writes
+ * them through internal(), which its ruleset reads) */
+static gboolean
+impstats (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
+{
+  static const struct
+  {
+    const gchar *param;
+    const gchar *const values[3];
+  } only[] = {
+    { "facility", { "5", "syslog", NULL } }, { "severity", { "6", "info", NULL } },
+    { "log.syslog", { "on", "yes", NULL } }, { "format", { "legacy", NULL } },
+    { "resetcounters", { "off", "no", NULL } }, { "bracketing", { "off", "no", NULL } },
+  };
+  const SlRsParam *interval = params ? sl_rs_param_find (params, "interval") : NULL;
+  const SlRsParam *ruleset = params ? sl_rs_param_find (params, "ruleset") : NULL;
+  const SlRsParam *file = params ? sl_rs_param_find (params, "log.file") : NULL;
+
+  if (file)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, file->pos,
+                        _("rsyslog's impstats log.file= is not supported: Sluice writes its statistics as messages"));
+      return FALSE;
+    }
+  for (guint i = 0; params && i < G_N_ELEMENTS (only); i++)
+    {
+      const SlRsParam *param = sl_rs_param_find (params, only[i].param);
+      gboolean known = !param;
+
+      for (guint k = 0; !known && only[i].values[k]; k++)
+        known = g_ascii_strcasecmp (param->value, only[i].values[k]) == 0;
+      if (!known)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos,
+                            _("rsyslog's impstats %s=\"%s\" is not supported: Sluice's statistics messages are "
+                              "syslog.info, every counter, counted since the start"),
+                            param->name, param->value);
+          return FALSE;
+        }
+    }
+  g_autofree gchar *text = g_strdup_printf ("options { stats(freq(%ld) level(1)); };",
+                                            interval ? g_ascii_strtoll (interval->value, NULL, 10) : 300L);
+  return sl_rs_emit (c, pos, text, error)
+         && sl_rs_add_source (c, ruleset ? ruleset->value : NULL, pos, "internal()", error);
 }
 
 static gint
@@ -126,6 +176,8 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
           c->syssock_name = g_strdup (sock->value);
         }
     }
+  else if (g_str_equal (bare, "impstats"))
+    return impstats (c, params, pos, error);
   else if (g_str_equal (bare, "imklog"))
     return sl_rs_add_source (c, NULL, pos, "kmsg(optional(yes))", error);
   else if (g_str_equal (bare, "imjournal"))
@@ -193,7 +245,82 @@ network_input (SlRsConf *c, GPtrArray *params, const gchar *driver, const gchar 
     }
   g_string_append (text, "port(");
   sl_rs_quote (text, value_of (params, "port") ? value_of (params, "port") : "514");
-  g_string_append (text, "))");
+  /* rsyslog's hostname is the one the message carries; fromhost the sender */
+  g_string_append (text, ") keep-hostname(yes))");
+  return sl_rs_add_source (c, ruleset, pos, text->str, error);
+}
+
+/* imrelp: port= is required, as in rsyslog */
+static gboolean
+relp_input (SlRsConf *c, GPtrArray *params, const gchar *ruleset, SlCfgPos pos, GError **error)
+{
+  g_autoptr (GString) text = g_string_new ("relp(");
+
+  if (!value_of (params, "port"))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imrelp input needs port="));
+      return FALSE;
+    }
+  if (value_of (params, "address"))
+    {
+      g_string_append (text, "ip(");
+      sl_rs_quote (text, value_of (params, "address"));
+      g_string_append (text, ") ");
+    }
+  g_string_append (text, "port(");
+  sl_rs_quote (text, value_of (params, "port"));
+  g_string_append_c (text, ')');
+  if (value_of (params, "keepalive"))
+    g_string_append_printf (text, " so-keepalive(%s)", sl_rs_is_true (value_of (params, "keepalive")) ? "yes" : "no");
+  g_string_append (text, " keep-hostname(yes))");
+  return sl_rs_add_source (c, ruleset, pos, text->str, error);
+}
+
+/* imkafka: the records parsed as syslog messages; a host name in them is
+ * taken only with parseHostname="on", as rsyslog does */
+static gboolean
+kafka_input (SlRsConf *c, GPtrArray *params, const gchar *ruleset, SlCfgPos pos, GError **error)
+{
+  g_autoptr (GString) text = g_string_new ("kafka(");
+  const SlRsParam *conf = sl_rs_param_find (params, "confparam");
+
+  if (!value_of (params, "topic"))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imkafka input needs topic="));
+      return FALSE;
+    }
+  g_string_append (text, "topics(");
+  sl_rs_quote (text, value_of (params, "topic"));
+  g_string_append (text, ") bootstrap-servers(");
+  sl_rs_quote (text, value_of (params, "broker") ? value_of (params, "broker") : "localhost:9092");
+  g_string_append_c (text, ')');
+  if (value_of (params, "consumergroup"))
+    {
+      g_string_append (text, " group-id(");
+      sl_rs_quote (text, value_of (params, "consumergroup"));
+      g_string_append_c (text, ')');
+    }
+  g_auto (GStrv) items = conf ? g_strsplit (conf->value, ",", -1) : NULL;
+  for (guint i = 0; items && items[i]; i++)
+    {
+      const gchar *eq = strchr (items[i], '=');
+      if (!eq)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, conf->pos, _("rsyslog's %s takes name=value, not '%s'"),
+                            conf->name, items[i]);
+          return FALSE;
+        }
+      g_autofree gchar *key = g_strstrip (g_strndup (items[i], (gsize) (eq - items[i])));
+      g_autofree gchar *value = g_strstrip (g_strdup (eq + 1));
+      g_string_append (text, " config(");
+      sl_rs_quote (text, key);
+      g_string_append (text, " => ");
+      sl_rs_quote (text, value);
+      g_string_append_c (text, ')');
+    }
+  if (!value_of (params, "parsehostname") || !sl_rs_is_true (value_of (params, "parsehostname")))
+    g_string_append (text, " flags(no-hostname)");
+  g_string_append_c (text, ')');
   return sl_rs_add_source (c, ruleset, pos, text->str, error);
 }
 
@@ -208,6 +335,11 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   static const gchar *const file_params[] = { "file", "tag", "facility", "severity", "statefile",
                                               "persiststateinterval", "readmode", "freshstarttail", "reopenontruncate",
                                               "addmetadata", "deletestateonfiledelete", NULL };
+  /* keepalive timings change when a dead peer is noticed, not what is read */
+  static const gchar *const relp_params[] = { "port", "address", "keepalive", "keepalive.probes",
+                                              "keepalive.interval", "keepalive.time", NULL };
+  static const gchar *const kafka_params[] = { "broker", "topic", "consumergroup", "confparam", "parsehostname",
+                                               NULL };
   const gchar *type = value_of (params, "type");
   const gchar *ruleset = value_of (params, "ruleset");
 
@@ -220,6 +352,10 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
     return check_input_params (params, net_params, type, error) && network_input (c, params, "udp", ruleset, pos, error);
   if (g_ascii_strcasecmp (type, "imtcp") == 0 || g_ascii_strcasecmp (type, "imptcp") == 0)
     return check_input_params (params, net_params, type, error) && network_input (c, params, "tcp", ruleset, pos, error);
+  if (g_ascii_strcasecmp (type, "imrelp") == 0)
+    return check_input_params (params, relp_params, type, error) && relp_input (c, params, ruleset, pos, error);
+  if (g_ascii_strcasecmp (type, "imkafka") == 0)
+    return check_input_params (params, kafka_params, type, error) && kafka_input (c, params, ruleset, pos, error);
   if (g_ascii_strcasecmp (type, "imuxsock") == 0)
     {
       if (!check_input_params (params, unix_params, type, error))
@@ -409,12 +545,12 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     }
   if (g_ascii_strcasecmp (name, "UDPServerRun") == 0)
     {
-      g_autofree gchar *driver = g_strdup_printf ("udp(port(%ld))", strtol (value, NULL, 10));
+      g_autofree gchar *driver = g_strdup_printf ("udp(port(%ld) keep-hostname(yes))", strtol (value, NULL, 10));
       return sl_rs_add_source (c, NULL, pos, driver, error);
     }
   if (g_ascii_strcasecmp (name, "InputTCPServerRun") == 0)
     {
-      g_autofree gchar *driver = g_strdup_printf ("tcp(port(%ld))", strtol (value, NULL, 10));
+      g_autofree gchar *driver = g_strdup_printf ("tcp(port(%ld) keep-hostname(yes))", strtol (value, NULL, 10));
       return sl_rs_add_source (c, NULL, pos, driver, error);
     }
   struct

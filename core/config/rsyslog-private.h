@@ -128,6 +128,22 @@ gchar    *sl_rs_legacy_action        (SlRsConf *c, const gchar *text, SlCfgPos p
 gchar    *sl_rs_action_object        (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_parser,
                                       GError **error);
 
+/* ... and what the output modules share: an option of Sluice text with
+ * its value quoted; the parameters an action may have (its own and
+ * queue.*, action.*), else an error at the first other one; the name of
+ * the destination of these drivers, made once. */
+void      sl_rs_append_option        (GString *out, const gchar *name, const gchar *value);
+gboolean  sl_rs_check_action_params  (GPtrArray *params, const gchar *const *own, guint n_own, const gchar *type,
+                                      GError **error);
+gchar    *sl_rs_emit_destination     (SlRsConf *c, SlCfgPos pos, const gchar *drivers, GError **error);
+
+/* rsyslog-output.c: the output modules with a Sluice driver of their own
+ * (omrelp, omkafka), by action(type=) or the legacy :omrelp: */
+gchar    *sl_rs_output_action        (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,
+                                      GError **error);
+gchar    *sl_rs_legacy_relp          (SlRsConf *c, const gchar *target, const gchar *template_name, SlCfgPos pos,
+                                      GError **error);
+
 /* rsyslog-input.c: modules, inputs and legacy directives */
 gboolean  sl_rs_module               (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
 gboolean  sl_rs_input                (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);

@@ -132,6 +132,25 @@ static const struct
     { "<15>Dec  1 10:00:00 dbg: debugged", "<14>Dec  1 10:00:00 inf: informed", "<38>Dec  1 10:00:00 su: auth",
       "<29>Dec  1 10:00:00 daemon: noticed", "<22>Dec  1 10:00:00 mail: mailed", NULL },
     { "c6-debug", "c6-messages", NULL }, { 1, 1 } },
+  /* omrelp to imrelp, by action() with omrelp's default format and by the
+   * legacy :omrelp: line: each daemon listens on its @RELP@ and sends to the
+   * other's (@PEER@), so each reads what the other wrote */
+  { "c7",
+    "module(load=\"imrelp\")\n"
+    "module(load=\"omrelp\")\n"
+    "template(name=\"c7\" type=\"string\" string=\"%pri-text% %timestamp% %hostname% %syslogtag%|%msg%|\\n\")\n"
+    "input(type=\"imrelp\" port=\"@RELP@\" address=\"127.0.0.1\" ruleset=\"c7in\")\n"
+    "ruleset(name=\"c7in\") {\n"
+    "  if $programname == 'a' then action(type=\"omfile\" file=\"@DIR@/log/c7-a\" template=\"c7\")\n"
+    "  else action(type=\"omfile\" file=\"@DIR@/log/c7-b\" template=\"c7\")\n"
+    "}\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c7\" ruleset=\"c7\")\n"
+    "ruleset(name=\"c7\") {\n"
+    "  if $programname == 'a' then action(type=\"omrelp\" target=\"127.0.0.1\" port=\"@PEER@\" timeout=\"30\")\n"
+    "  if $programname == 'b' then :omrelp:127.0.0.1:@PEER@;RSYSLOG_TraditionalForwardFormat\n"
+    "}\n",
+    { "<13>Dec  1 10:00:00 a[1]: by action", "<165>Dec  1 10:00:00 b: by the legacy line", NULL },
+    { "c7-a", "c7-b", NULL }, { 1, 1 } },
 };
 
 #define PROPS_TEMPLATE \
@@ -204,8 +223,10 @@ write_file (const gchar *dir, const gchar *name, const gchar *text)
 
 /* One daemon's folder: the stock file and the packages' snippets. */
 static gchar *
-prepare (const gchar *root, const gchar *dir)
+prepare (const gchar *root, const gchar *dir, guint16 relp_port, guint16 peer_port)
 {
+  g_autofree gchar *relp = g_strdup_printf ("%u", relp_port);
+  g_autofree gchar *peer = g_strdup_printf ("%u", peer_port);
   g_autofree gchar *conf = stock_config (root, dir);
   g_autofree gchar *haproxy = g_strdup_printf ("$AddUnixListenSocket %s/haproxy-dev-log\n\n"
                                                ":programname, startswith, \"haproxy\" {\n"
@@ -227,6 +248,8 @@ prepare (const gchar *root, const gchar *dir)
       GString *text = g_string_new (differential[i].snippet);
       g_autofree gchar *name = g_strdup_printf ("rsyslog.d/95-%s.conf", differential[i].name);
       g_string_replace (text, "@DIR@", dir, 0);
+      g_string_replace (text, "@RELP@", relp, 0);
+      g_string_replace (text, "@PEER@", peer, 0);
       formats_ok = write_file (dir, name, text->str);
       g_string_free (text, TRUE);
     }
@@ -343,8 +366,12 @@ test_debian_stock (SlTestEnv *env, gconstpointer data)
     }
   g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
   g_autofree gchar *sl_dir = sl_test_path (env, "sluiced");
-  g_autofree gchar *rs_conf = prepare (root, rs_dir);
-  g_autofree gchar *sl_conf = prepare (root, sl_dir);
+  guint16 rs_relp = sl_test_free_port (SOCK_STREAM);
+  guint16 sl_relp = sl_test_free_port (SOCK_STREAM);
+  while (sl_relp == rs_relp)
+    sl_relp = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *rs_conf = prepare (root, rs_dir, rs_relp, sl_relp);
+  g_autofree gchar *sl_conf = prepare (root, sl_dir, sl_relp, rs_relp);
   g_assert_nonnull (rs_conf);
   g_assert_nonnull (sl_conf);
 
@@ -528,8 +555,10 @@ test_refused (SlTestEnv *env, gconstpointer data)
   } cases[] = {
     { "*.* @@(z9)loghost:514\n", "sluice.conf:1:5: the rsyslog forwarding options '(z9)'" },
     { "\n$ActionExecOnlyWhenPreviousIsSuspended on\n", "sluice.conf:2:1: the rsyslog directive '$ActionExecOnlyWhenPreviousIsSuspended' is not supported" },
-    { "module(load=\"imrelp\")\n", "sluice.conf:1:8: the rsyslog module 'imrelp' is not supported" },
+    { "module(load=\"imdocker\")\n", "sluice.conf:1:8: the rsyslog module 'imdocker' is not supported" },
     { "if $msg == 'x' then\n  action(type=\"omelasticsearch\")\n", "sluice.conf:2:3: rsyslog's action type 'omelasticsearch' is not supported" },
+    { "action(type=\"omkafka\" topic=\"syslog\")\n", "sluice.conf:1:1: rsyslog's omkafka writes every message to partition 0 unless partitions.auto=\"on\"" },
+    { "action(type=\"omrelp\" target=\"h\" tls=\"on\")\n", "sluice.conf:1:33: the parameter 'tls' of rsyslog's omrelp is not supported" },
     { "foreach ($.i in $!list) do { stop }\n", "sluice.conf:1:1: the RainerScript statement 'foreach' is not supported" },
     { "source s { system(); };\nlog { source(s); };\n", "this is Sluice's (syslog-ng's) configuration language, not rsyslog's" },
   };

@@ -134,7 +134,7 @@ test_comments (void)
   /* a template's text may hold a '#' */
   assert_translates ("$template t,\"# %msg%\" # the comment\n", "template rs0_t_t { template(\"# $(rsyslog-msg");
   assert_translates ("module(load=\"imudp\") # UDP\ninput(type=\"imudp\" # the port:\n port=\"5514\")\n*.* /a # all\n",
-                     "udp(port(\"5514\"))");
+                     "udp(port(\"5514\") keep-hostname(yes))");
 }
 
 /* A selector continued over lines, as Debian's stock file had it before
@@ -181,6 +181,40 @@ test_include_folder (void)
   g_rmdir (dir);
 }
 
+/* The output and input modules Sluice has drivers for; the omkafka
+ * action is the one of rsyslog's omkafka documentation
+ * (rsyslog/rsyslog source/configuration/modules/omkafka.rst, commit
+ * 010107f9, Apache-2.0) with partitions.auto */
+static void
+test_modules (void)
+{
+  assert_translates ("module(load=\"omrelp\")\n*.* action(type=\"omrelp\" target=\"centralserv\" rebindInterval=\"10000\")\n",
+                     "relp(\"centralserv\" port(\"514\") template(rs0_t_rsyslog_forwardformat) rebind-interval(\"10000\")");
+  assert_translates ("*.* :omrelp:192.168.0.1:2514;RSYSLOG_ForwardFormat\n",
+                     "relp(\"192.168.0.1\" port(\"2514\") template(rs0_t_rsyslog_forwardformat)");
+  assert_translates ("module(load=\"imrelp\")\ninput(type=\"imrelp\" port=\"2514\" keepAlive=\"on\")\n*.* /a\n",
+                     "relp(port(\"2514\") so-keepalive(yes) keep-hostname(yes))");
+  assert_translates ("action(type=\"omkafka\" topic=\"mytopic\" partitions.auto=\"on\"\n"
+                     "       confParam=[\"compression.codec=snappy\",\n"
+                     "                  \"socket.timeout.ms=5\",\n"
+                     "                  \"socket.keepalive.enable=true\"]\n"
+                     "      )\n",
+                     "kafka(topic(\"mytopic\") bootstrap-servers(\"localhost:9092\") template(rs0_t_rsyslog_fileformat) "
+                     "config(\"compression.codec\" => \"snappy\") config(\"socket.timeout.ms\" => \"5\") "
+                     "config(\"socket.keepalive.enable\" => \"true\")");
+  assert_translates ("input(type=\"imkafka\" topic=\"logs\" broker=[\"k1:9092\",\"k2:9092\"] consumergroup=\"rs\")\n*.* /a\n",
+                     "kafka(topics(\"logs\") bootstrap-servers(\"k1:9092,k2:9092\") group-id(\"rs\") flags(no-hostname))");
+  assert_refused ("module(load=\"impstats\" interval=\"600\" severity=\"7\")\n", ":1:39:", "impstats severity=\"7\"");
+  assert_translates ("module(load=\"impstats\" interval=\"60\" ruleset=\"stats\")\n"
+                     "ruleset(name=\"stats\") { action(type=\"omfile\" file=\"/s\") }\n",
+                     "options { stats(freq(60) level(1)); };\nsource rs0_s1 { internal(); };");
+  assert_refused ("action(type=\"omkafka\" topic=\"t\" partitions.auto=\"on\" dynaTopic=\"on\")\n", ":1:54:",
+                  "'dynatopic' of rsyslog's omkafka is not supported");
+  assert_refused ("action(type=\"omkafka\" topic=\"t\")\n", ":1:1:", "partition 0 unless partitions.auto");
+  assert_refused ("module(load=\"impstats\" log.file=\"/var/log/stats\")\n", ":1:24:", "log.file= is not supported");
+  assert_refused ("module(load=\"immark\")\n", ":1:8:", "module 'immark' is not supported");
+}
+
 static void
 test_languages (void)
 {
@@ -204,6 +238,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-config/comments", test_comments);
   g_test_add_func ("/rsyslog-config/continued-lines", test_continued_lines);
   g_test_add_func ("/rsyslog-config/include-folder", test_include_folder);
+  g_test_add_func ("/rsyslog-config/modules", test_modules);
   g_test_add_func ("/rsyslog-config/languages", test_languages);
   return g_test_run ();
 }

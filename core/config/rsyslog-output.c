@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* rsyslog's output modules that Sluice has a driver for: omrelp as relp()
+ * and omkafka as kafka(). Each parameter either becomes the driver's
+ * option that does the same, or changes nothing that is written (named in
+ * doc/rsyslog.md), or is refused with its place. */
+#include "core/config/rsyslog-private.h"
+
+#include "core/config/error.h"
+#include "core/i18n.h"
+
+#include <string.h>
+
+static const gchar *
+param_value (GPtrArray *params, const gchar *name)
+{
+  const SlRsParam *param = sl_rs_param_find (params, name);
+  return param ? param->value : NULL;
+}
+
+/* An error at the parameter's place saying why it is refused. */
+static gboolean
+refuse_param (GPtrArray *params, const gchar *name, const gchar *why, GError **error)
+{
+  const SlRsParam *param = sl_rs_param_find (params, name);
+
+  if (!param)
+    return TRUE;
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos, _("the parameter '%s' of rsyslog's %s is not supported: %s"),
+                    param->name, param_value (params, "type"), why);
+  return FALSE;
+}
+
+static void
+append_queue (SlRsConf *c, GString *drivers)
+{
+  for (guint i = 0; c->action_queue && i < c->action_queue->len; i++)
+    g_string_append_printf (drivers, " %s", (const gchar *) g_ptr_array_index (c->action_queue, i));
+}
+
+static gboolean
+append_template (SlRsConf *c, GString *drivers, const gchar *name, SlCfgPos pos, GError **error)
+{
+  g_autofree gchar *object = sl_rs_template_ref (c, name, pos, error);
+
+  if (!object)
+    return FALSE;
+  g_string_append_printf (drivers, " template(%s)", object);
+  return TRUE;
+}
+
+/* omrelp: its port is 514 and its format RSYSLOG_ForwardFormat unless
+ * told otherwise; a window of 0 is librelp's own, 128 as relp()'s. */
+static gchar *
+relp_destination (SlRsConf *c, const gchar *host, const gchar *port, const gchar *template_name, GPtrArray *params,
+                  SlCfgPos pos, GError **error)
+{
+  g_autoptr (GString) drivers = g_string_new ("relp(");
+
+  sl_rs_quote (drivers, host);
+  sl_rs_append_option (drivers, "port", port && *port ? port : "514");
+  if (!append_template (c, drivers, template_name ? template_name : "RSYSLOG_ForwardFormat", pos, error))
+    return NULL;
+  static const struct
+  {
+    const gchar *param;
+    const gchar *option;
+  } same[] = {
+    { "timeout", "timeout" }, { "conn.timeout", "conn-timeout" }, { "rebindinterval", "rebind-interval" },
+  };
+  for (guint i = 0; params && i < G_N_ELEMENTS (same); i++)
+    if (param_value (params, same[i].param))
+      sl_rs_append_option (drivers, same[i].option, param_value (params, same[i].param));
+  const gchar *window = params ? param_value (params, "windowsize") : NULL;
+  if (window && g_ascii_strtoll (window, NULL, 10) > 0)
+    sl_rs_append_option (drivers, "window-size", window);
+  if (params && param_value (params, "keepalive"))
+    g_string_append_printf (drivers, " so-keepalive(%s)", sl_rs_is_true (param_value (params, "keepalive")) ? "yes" : "no");
+  append_queue (c, drivers);
+  g_string_append (drivers, ");");
+  return sl_rs_emit_destination (c, pos, drivers->str, error);
+}
+
+static gchar *
+omrelp (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
+{
+  /* the keepalive timings change when a dead peer is noticed, not what
+   * is sent */
+  static const gchar *const own[] = { "target", "port", "template", "timeout", "conn.timeout", "windowsize",
+                                      "rebindinterval", "keepalive", "keepalive.probes", "keepalive.interval",
+                                      "keepalive.time", "tls", "tls.compression", "tls.cacert", "tls.mycert",
+                                      "tls.myprivkey", "tls.authmode", "tls.permittedpeer", "tls.prioritystring",
+                                      "tls.tlscfgcmd", "localclient" };
+
+  if (!sl_rs_check_action_params (params, own, G_N_ELEMENTS (own), "omrelp", error))
+    return NULL;
+  for (guint i = 0; i < params->len; i++)
+    {
+      const SlRsParam *param = g_ptr_array_index (params, i);
+      if (g_str_has_prefix (param->name, "tls")
+          && !refuse_param (params, param->name, _("RELP over TLS is not mapped; relp(tls(...)) of Sluice's language does it"), error))
+        return NULL;
+    }
+  if (!refuse_param (params, "localclient", _("relp() binds no local address"), error))
+    return NULL;
+  if (!param_value (params, "target"))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's omrelp needs target="));
+      return NULL;
+    }
+  return relp_destination (c, param_value (params, "target"), param_value (params, "port"),
+                           param_value (params, "template"), params, pos, error);
+}
+
+gchar *
+sl_rs_legacy_relp (SlRsConf *c, const gchar *target, const gchar *template_name, SlCfgPos pos, GError **error)
+{
+  const gchar *colon = strrchr (target, ':');
+  g_autofree gchar *host = colon ? g_strndup (target, (gsize) (colon - target)) : g_strdup (target);
+
+  if (!*host)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, pos, _("the rsyslog action ':omrelp:%s' names no host"), target);
+      return NULL;
+    }
+  return relp_destination (c, host, colon ? colon + 1 : NULL, template_name, NULL, pos, error);
+}
+
+static gchar *
+literal_template (const gchar *text)
+{
+  g_auto (GStrv) parts = g_strsplit (text, "$", -1);
+  return g_strjoinv ("$$", parts);
+}
+
+/* confParam="name=value" items as config("name" => "value") */
+static gboolean
+append_kafka_config (GString *drivers, GPtrArray *params, const gchar *name, GError **error)
+{
+  const SlRsParam *param = sl_rs_param_find (params, name);
+  g_auto (GStrv) items = param ? g_strsplit (param->value, ",", -1) : NULL;
+
+  for (guint i = 0; items && items[i]; i++)
+    {
+      const gchar *eq = strchr (items[i], '=');
+      if (!eq)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, param->pos, _("rsyslog's %s takes name=value, not '%s'"),
+                            param->name, items[i]);
+          return FALSE;
+        }
+      g_autofree gchar *key = g_strstrip (g_strndup (items[i], (gsize) (eq - items[i])));
+      g_autofree gchar *value = g_strstrip (g_strdup (eq + 1));
+      g_string_append (drivers, " config(");
+      sl_rs_quote (drivers, key);
+      g_string_append (drivers, " => ");
+      sl_rs_quote (drivers, value);
+      g_string_append_c (drivers, ')');
+    }
+  return TRUE;
+}
+
+/* omkafka: without partitions.auto="on" it writes every message to
+ * partition 0 (its partitions.number is 1), which kafka() cannot; with
+ * it, librdkafka's partitioner chooses, as kafka()'s does. */
+static gchar *
+omkafka (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
+{
+  static const gchar *const own[] = { "broker", "topic", "key", "template", "confparam", "topicconfparam",
+                                      "partitions.auto", "partitions.number", "partitions.usefixed", "dynatopic",
+                                      "dynatopic.cachesize", "errorfile", "statsfile", "statsname", "closetimeout",
+                                      "resubmitonfailure", "keepfailedmessages", "failedmsgfile", "dynakey" };
+
+  if (!sl_rs_check_action_params (params, own, G_N_ELEMENTS (own), "omkafka", error))
+    return NULL;
+  const gchar *topic = param_value (params, "topic");
+  const gchar *automatic = param_value (params, "partitions.auto");
+  if (!topic)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's omkafka needs topic="));
+      return NULL;
+    }
+  if (!refuse_param (params, "partitions.number", _("kafka() lets librdkafka choose the partition"), error)
+      || !refuse_param (params, "partitions.usefixed", _("kafka() lets librdkafka choose the partition"), error)
+      || !refuse_param (params, "errorfile", _("kafka() keeps a message it could not send in its queue"), error)
+      || !refuse_param (params, "statsfile", _("kafka()'s counters are Sluice's statistics"), error)
+      || !refuse_param (params, "keepfailedmessages", _("use a disk-buffer() (queue.type=\"Disk\")"), error)
+      || !refuse_param (params, "failedmsgfile", _("use a disk-buffer() (queue.type=\"Disk\")"), error))
+    return NULL;
+  if ((param_value (params, "dynatopic") && sl_rs_is_true (param_value (params, "dynatopic"))
+       && !refuse_param (params, "dynatopic", _("a topic made from a template is not mapped"), error))
+      || (param_value (params, "dynakey") && sl_rs_is_true (param_value (params, "dynakey"))
+          && !refuse_param (params, "dynakey", _("a key made from a template is not mapped"), error)))
+    return NULL;
+  if (!automatic || !sl_rs_is_true (automatic))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, automatic ? sl_rs_param_find (params, "partitions.auto")->pos : pos,
+                        _("rsyslog's omkafka writes every message to partition 0 unless partitions.auto=\"on\"; "
+                          "Sluice's kafka() lets librdkafka choose the partition, as partitions.auto=\"on\" does"));
+      return NULL;
+    }
+
+  /* kafka()'s topic and key are templates, omkafka's plain text */
+  g_autofree gchar *topic_text = literal_template (topic);
+  g_autoptr (GString) drivers = g_string_new ("kafka(");
+  sl_rs_append_option (drivers, "topic", topic_text);
+  sl_rs_append_option (drivers, "bootstrap-servers", param_value (params, "broker") ? param_value (params, "broker")
+                                                                                    : "localhost:9092");
+  if (param_value (params, "key"))
+    {
+      g_autofree gchar *key = literal_template (param_value (params, "key"));
+      sl_rs_append_option (drivers, "key", key);
+    }
+  if (!append_template (c, drivers, param_value (params, "template") ? param_value (params, "template")
+                                                                    : "RSYSLOG_FileFormat", pos, error)
+      || !append_kafka_config (drivers, params, "confparam", error)
+      || !append_kafka_config (drivers, params, "topicconfparam", error))
+    return NULL;
+  if (param_value (params, "closetimeout"))
+    sl_rs_append_option (drivers, "flush-timeout-on-shutdown", param_value (params, "closetimeout"));
+  append_queue (c, drivers);
+  g_string_append (drivers, ");");
+  return sl_rs_emit_destination (c, pos, drivers->str, error);
+}
+
+gchar *
+sl_rs_output_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos, GError **error)
+{
+  if (g_ascii_strcasecmp (type, "omrelp") == 0)
+    return omrelp (c, params, pos, error);
+  if (g_ascii_strcasecmp (type, "omkafka") == 0)
+    return omkafka (c, params, pos, error);
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("rsyslog's action type '%s' is not supported"), type);
+  return NULL;
+}
