@@ -183,6 +183,12 @@ static const SlOptionSpec daemon_globals[] = {
   { "dns-cache-expire", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; names are never resolved" },
   { "dns-cache-expire-failed", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; names are never resolved" },
   { "dns-cache-hosts", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; names are never resolved" },
+  { "user", SL_UNBOUND (SL_OPT_STRING), NULL,
+    "the user sluiced runs as once the configuration is loaded, as --user (which wins) says; read at the start, "
+    "a reload must not change it (Sluice's own; rsyslog's $PrivDropToUser)" },
+  { "group", SL_UNBOUND (SL_OPT_STRING), NULL,
+    "the group sluiced runs as once the configuration is loaded, as --group (which wins) says (Sluice's own; "
+    "rsyslog's $PrivDropToGroup)" },
   { "mark-freq", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; no MARK messages are made" },
   { "mark-mode", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; no MARK messages are made" },
   { "stats", SL_UNBOUND (SL_OPT_BLOCK), NULL, "statistics: listen() serves them over HTTP, freq() and level() write them into internal()" },
@@ -220,6 +226,8 @@ static const SlOptionSpec daemon_globals[] = {
 static const SlOptionSpec daemon_settings[] = {
   { "in-flight-bytes-max", SL_SIZE (DS (in_flight_bytes_max)), NULL, "see daemon_globals",
     .inherit = "in-flight-bytes-max", IN_FLIGHT_RANGE },
+  { "user", SL_STRING (DS (user)), NULL, "see daemon_globals", .inherit = "user" },
+  { "group", SL_STRING (DS (group)), NULL, "see daemon_globals", .inherit = "group" },
   { NULL }
 };
 #undef DS

@@ -97,6 +97,8 @@ SlOptions  *sl_driver_bind_stats    (const SlCfgNode *globals, SlStatsSettings *
 typedef struct
 {
   gint64 in_flight_bytes_max;   /* 0: no bound */
+  const gchar *user;            /* whom to run as after the start; NULL: as started */
+  const gchar *group;
 } SlDaemonSettings;
 /* Stores what globals says of them in settings; NULL on error. */
 SlOptions  *sl_driver_bind_daemon   (const SlCfgNode *globals, SlDaemonSettings *settings, GError **error);

@@ -72,6 +72,66 @@ add_unix_socket (SlRsConf *c, const gchar *ruleset, const gchar *path, SlCfgPos 
   return sl_rs_add_source (c, ruleset, pos, driver->str, error);
 }
 
+/* rsyslogd changes user and group once its inputs are open; Sluice's
+ * options { user() group() } do so once the configuration is loaded,
+ * keeping the capabilities to open what it names (daemon/privileges.c). */
+gboolean
+sl_rs_privileges (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, GError **error)
+{
+  static const struct
+  {
+    const gchar *name;
+    gboolean group;
+  } names[] = {
+    { "PrivDropToUser", FALSE }, { "PrivDropToUserID", FALSE }, { "privdrop.user.name", FALSE },
+    { "privdrop.user.id", FALSE }, { "PrivDropToGroup", TRUE }, { "PrivDropToGroupID", TRUE },
+    { "privdrop.group.name", TRUE }, { "privdrop.group.id", TRUE },
+  };
+
+  if (g_ascii_strcasecmp (name, "privdrop.group.keepsupplemental") == 0)
+    {
+      if (!sl_rs_is_true (value))
+        return TRUE;
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                        _("rsyslog's privDrop.group.keepSupplemental=\"on\" is not supported: Sluice takes the "
+                          "user's own groups"));
+      return FALSE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (g_ascii_strcasecmp (name, names[i].name) == 0)
+      {
+        gchar **slot = names[i].group ? &c->priv_group : &c->priv_user;
+        g_free (*slot);
+        *slot = g_strdup (value);
+        c->priv_pos = pos;
+        return TRUE;
+      }
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog setting '%s' is not supported"), name);
+  return FALSE;
+}
+
+/* With a user and no group rsyslogd keeps the group it started with,
+ * root's, and adds the user's groups (initgroups()); sluiced with
+ * group("0") does the same. */
+gboolean
+sl_rs_finish_privileges (SlRsConf *c, GError **error)
+{
+  g_autoptr (GString) text = g_string_new ("options {");
+
+  if (!c->priv_user && !c->priv_group)
+    return TRUE;
+  if (c->priv_user)
+    {
+      g_string_append (text, " user(");
+      sl_rs_quote (text, c->priv_user);
+      g_string_append (text, ");");
+    }
+  g_string_append (text, " group(");
+  sl_rs_quote (text, c->priv_group ? c->priv_group : "0");
+  g_string_append (text, "); };");
+  return sl_rs_emit (c, c->priv_pos, text->str, error);
+}
+
 gboolean
 sl_rs_finish_inputs (SlRsConf *c, GError **error)
 {
@@ -605,6 +665,8 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
         }
       return TRUE;
     }
+  if (g_ascii_strncasecmp (name, "PrivDropTo", strlen ("PrivDropTo")) == 0)
+    return sl_rs_privileges (c, name, value, pos, error);
   if (g_ascii_strcasecmp (name, "MaxMessageSize") == 0)
     {
       g_autofree gchar *text = g_strdup_printf ("options { log-msg-size(%s); };", value);

@@ -50,6 +50,8 @@ typedef struct _SlRsConf
   gchar *file_template;   /* $ActionFileDefaultTemplate: rsyslog's name */
   gchar *forward_template;
   GPtrArray *action_queue; /* Sluice options from $ActionQueue*, for the next action */
+  gchar *priv_user, *priv_group; /* $PrivDropToUser, $PrivDropToGroup */
+  SlCfgPos priv_pos;
   gboolean imuxsock;      /* module(load="imuxsock"): the system socket */
   gchar *syssock_name;
   gboolean syssock_on;
@@ -152,6 +154,9 @@ gboolean  sl_rs_add_source           (SlRsConf *c, const gchar *ruleset, SlCfgPo
                                       GError **error);
 /* The system socket of imuxsock, once everything is read. */
 gboolean  sl_rs_finish_inputs        (SlRsConf *c, GError **error);
+/* $PrivDropTo* and global(privDrop.*): whom sluiced runs as */
+gboolean  sl_rs_privileges           (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, GError **error);
+gboolean  sl_rs_finish_privileges    (SlRsConf *c, GError **error);
 
 G_END_DECLS
 

@@ -636,6 +636,12 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
           /* whether a sender's address is resolved: use-dns() */
           else if (g_str_equal (p->name, "net.enabledns"))
             text = g_strdup_printf ("options { use-dns(%s); };", sl_rs_is_true (p->value) ? "yes" : "no");
+          else if (g_str_has_prefix (p->name, "privdrop."))
+            {
+              if (!sl_rs_privileges (r->c, p->name, p->value, p->pos, r->error))
+                return FALSE;
+              continue;
+            }
           if (text)
             {
               if (!sl_rs_emit (r->c, p->pos, text, r->error))
@@ -841,6 +847,8 @@ conf_clear (SlRsConf *c)
   if (c->action_queue)
     g_ptr_array_unref (c->action_queue);
   g_free (c->syssock_name);
+  g_free (c->priv_user);
+  g_free (c->priv_group);
 }
 
 /* One top-level path per ruleset that has inputs; an included file's
@@ -931,7 +939,8 @@ read_into (SlCfgNode *root, const gchar *pattern, SlCfgPos from, gboolean includ
   /* in Sluice's own configuration, /dev/log is system()'s */
   if (ok && !included)
     ok = sl_rs_finish_inputs (&c, error);
-  ok = ok && resolve_calls (&c, error) && sl_rs_template_check_refs (&c, error) && emit_paths (&c, error);
+  ok = ok && sl_rs_finish_privileges (&c, error) && resolve_calls (&c, error) && sl_rs_template_check_refs (&c, error)
+       && emit_paths (&c, error);
   conf_clear (&c);
   return ok;
 }

@@ -623,6 +623,96 @@ test_include (SlTestEnv *env, gconstpointer data)
   g_assert_nonnull (strstr (err, "rsyslog.d/60-broken.conf:2:"));
 }
 
+/* The first number of a "Name:\t..." line of /proc/PID/status, or -1. */
+static gint64
+proc_id (GPid pid, const gchar *name)
+{
+  g_autofree gchar *path = g_strdup_printf ("/proc/%d/status", (gint) pid);
+  g_autofree gchar *text = NULL;
+  g_autofree gchar *key = g_strdup_printf ("\n%s:\t", name);
+
+  if (!g_file_get_contents (path, &text, NULL, NULL) || !strstr (text, key))
+    return -1;
+  return g_ascii_strtoll (strstr (text, key) + strlen (key), NULL, 10);
+}
+
+/* $PrivDropToUser and $PrivDropToGroup as Ubuntu's stock /etc/rsyslog.conf
+ * has them ($PrivDropToUser syslog, $PrivDropToGroup syslog; here nobody
+ * and nogroup): sluiced runs as them once the configuration is loaded and
+ * the file it writes is theirs, as rsyslogd's is; a reload that changes
+ * them is refused. Changing the user needs root. */
+static void
+test_privileges (SlTestEnv *env, gconstpointer data)
+{
+  static const gchar *const config = "module(load=\"imuxsock\" SysSock.Use=\"off\")\n"
+                                     "input(type=\"imuxsock\" Socket=\"@DIR@/in\")\n"
+                                     "$PrivDropToUser nobody\n"
+                                     "$PrivDropToGroup nogroup\n"
+                                     "*.* @DIR@/out;RSYSLOG_TraditionalFileFormat\n";
+  (void) data;
+  if (getuid () != 0)
+    {
+      g_test_skip ("changing the user needs root");
+      return;
+    }
+  g_autofree gchar *root = rsyslog_root ();
+  if (!root)
+    {
+      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
+      return;
+    }
+  g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
+  g_assert_cmpint (g_mkdir_with_parents (rs_dir, 0755), ==, 0);
+  g_assert_cmpint (chown (env->dir, 65534, 65534), ==, 0);
+  g_assert_cmpint (chown (rs_dir, 65534, 65534), ==, 0);
+  GString *rs_text = g_string_new (config);
+  g_string_replace (rs_text, "@DIR@", rs_dir, 0);
+  g_assert_true (write_file (rs_dir, "rsyslog.conf", rs_text->str));
+  g_string_free (rs_text, TRUE);
+
+  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
+  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
+  g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
+  g_autofree gchar *rs_pid = g_build_filename (rs_dir, "rsyslogd.pid", NULL);
+  g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
+  g_autofree gchar *rs_in = g_build_filename (rs_dir, "in", NULL);
+  g_autofree gchar *rs_out = g_build_filename (rs_dir, "out", NULL);
+  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_conf, "-i", rs_pid, NULL };
+  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  g_assert_cmpint (rs, >, 0);
+
+  g_autofree gchar *sl_in = sl_test_path (env, "in");
+  g_autofree gchar *sl_out = sl_test_path (env, "out");
+  g_assert_true (sl_test_write_config (env, config, NULL));
+  if (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL) && sl_test_wait_socket (env, rs_in)
+      && sl_test_wait_socket (env, sl_in))
+    {
+      sl_test_unix_send (rs_in, SOCK_DGRAM, "<13>Dec  1 10:00:00 app: dropped");
+      sl_test_unix_send (sl_in, SOCK_DGRAM, "<13>Dec  1 10:00:00 app: dropped");
+      g_assert_true (sl_test_wait_lines (env, rs_out, 1));
+      g_assert_true (sl_test_wait_lines (env, sl_out, 1));
+      g_assert_cmpint (proc_id (env->pid, "Uid"), ==, 65534);
+      g_assert_cmpint (proc_id (env->pid, "Gid"), ==, 65534);
+      g_assert_cmpint (proc_id (rs, "Uid"), ==, 65534);
+      struct stat rs_st, sl_st;
+      g_assert_cmpint (stat (rs_out, &rs_st), ==, 0);
+      g_assert_cmpint (stat (sl_out, &sl_st), ==, 0);
+      g_assert_cmpint (sl_st.st_uid, ==, rs_st.st_uid);
+      g_assert_cmpint (sl_st.st_gid, ==, rs_st.st_gid);
+
+      GString *changed = g_string_new (config);
+      g_string_replace (changed, "nobody", "daemon", 0);
+      g_assert_true (sl_test_write_config (env, changed->str, NULL));
+      g_string_free (changed, TRUE);
+      g_autofree gchar *answer = sl_test_control (env, "RELOAD");
+      g_test_message ("%s", answer);
+      g_assert_nonnull (strstr (answer, "restart sluiced"));
+      g_assert_cmpint (proc_id (env->pid, "Uid"), ==, 65534);
+    }
+  kill (rs, SIGTERM);
+  sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -631,5 +721,6 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/rsyslog-conf/corpus", test_corpus);
   SL_TEST_ADD ("/rsyslog-conf/refused", test_refused);
   SL_TEST_ADD ("/rsyslog-conf/include", test_include);
+  SL_TEST_ADD ("/rsyslog-conf/privileges", test_privileges);
   return g_test_run ();
 }

@@ -215,6 +215,18 @@ test_modules (void)
   assert_refused ("module(load=\"immark\")\n", ":1:8:", "module 'immark' is not supported");
 }
 
+/* $PrivDropToUser and $PrivDropToGroup, as Ubuntu's stock
+ * /etc/rsyslog.conf has them, and global(privDrop.*) */
+static void
+test_privileges (void)
+{
+  assert_translates ("$PrivDropToUser syslog\n$PrivDropToGroup syslog\n", "options { user(\"syslog\"); group(\"syslog\"); };");
+  /* a user alone keeps root's group, as rsyslogd does */
+  assert_translates ("global(privDrop.user.id=\"104\")\n", "options { user(\"104\"); group(\"0\"); };");
+  assert_translates ("$PrivDropToGroupID 4 # adm\n", "options { group(\"4\"); };");
+  assert_refused ("global(privDrop.group.keepSupplemental=\"on\")\n", ":1:8:", "keepSupplemental");
+}
+
 static void
 test_languages (void)
 {
@@ -239,6 +251,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-config/continued-lines", test_continued_lines);
   g_test_add_func ("/rsyslog-config/include-folder", test_include_folder);
   g_test_add_func ("/rsyslog-config/modules", test_modules);
+  g_test_add_func ("/rsyslog-config/privileges", test_privileges);
   g_test_add_func ("/rsyslog-config/languages", test_languages);
   return g_test_run ();
 }
