@@ -36,6 +36,7 @@ static const struct
   { "omprog", { "template" } }, { "omusrmsg", { "template" } }, { "ompipe", { "template" } },
   { "omstdout", { "template" } }, { "mmjsonparse", { NULL } }, { "builtin:omfile", { "template" } },
   { "builtin:omfwd", { "template" } }, { "omrelp", { "tls.tlslib" } }, { "omkafka", { NULL } },
+  { "omelasticsearch", { NULL } },
   { "imrelp", { "tls.tlslib" } }, { "imkafka", { NULL } },
   { "impstats", { "interval", "facility", "severity", "log.syslog", "format", "ruleset", "resetcounters",
                   "bracketing", "log.file" } },
@@ -511,13 +512,20 @@ legacy_template (SlRsConf *c, const gchar *args, SlCfgPos pos, GError **error)
       return FALSE;
     }
   sl_rs_lexer_skip_blanks (&lx, FALSE);
+  gboolean json = FALSE;
   if (sl_rs_lexer_peek (&lx, 0) == ',')
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the options of $template %s (%s) are not supported"),
-                        name, lx.text + lx.at + 1);
-      return FALSE;
+      sl_rs_lexer_advance (&lx, 1);
+      sl_rs_lexer_skip_blanks (&lx, FALSE);
+      json = sl_rs_lexer_take_word (&lx, "json");
+      if (!json || !sl_rs_lexer_at_line_end (&lx))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                            _("the options of $template %s (%s) are not supported; json is"), name, comma + 1);
+          return FALSE;
+        }
     }
-  return sl_rs_template_define (c, name, text, pos, error);
+  return sl_rs_template_define (c, name, text, json, pos, error);
 }
 
 static void

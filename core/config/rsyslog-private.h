@@ -102,13 +102,16 @@ const SlRsParam *sl_rs_param_find (GPtrArray *params, const gchar *name);
 gboolean  sl_rs_is_true         (const gchar *value);
 
 /* rsyslog-template.c: rsyslog's templates and properties as Sluice templates. */
-gboolean  sl_rs_template_from_string (const gchar *text, SlCfgPos pos, GString *out, GError **error);
+/* json_quotes: each property's value with quotes and backslashes escaped,
+ * as rsyslog's option.json writes it */
+gboolean  sl_rs_template_from_string (const gchar *text, gboolean json_quotes, SlCfgPos pos, GString *out,
+                                      GError **error);
 /* A property with its from/to and options, as property() or %...% give it. */
 gboolean  sl_rs_template_property    (const gchar *name, const gchar *from, const gchar *to, const gchar *options,
                                       SlCfgPos pos, GString *out, GError **error);
 /* Makes the template object NAME of rsyslog's template text. */
-gboolean  sl_rs_template_define      (SlRsConf *c, const gchar *name, const gchar *rsyslog_text, SlCfgPos pos,
-                                      GError **error);
+gboolean  sl_rs_template_define      (SlRsConf *c, const gchar *name, const gchar *rsyslog_text,
+                                      gboolean json_quotes, SlCfgPos pos, GError **error);
 /* The text of a template defined before, or of RSYSLOG_*, for a file name
  * or a forwarding format; NULL with *error set when there is none. */
 const gchar *sl_rs_template_lookup   (SlRsConf *c, const gchar *name, SlCfgPos pos, GError **error);

@@ -491,8 +491,21 @@ read_template_object (SlRsReader *r, GPtrArray *params, SlCfgPos pos)
   const SlRsParam *type = sl_rs_param_find (params, "type");
   g_autoptr (GString) rs_text = g_string_new (NULL);
 
+  const SlRsParam *json = sl_rs_param_find (params, "option.json");
+
   if (!name || !type)
     return sl_rs_fail (r, pos, "%s", _("an rsyslog template() needs name= and type="));
+  for (guint i = 0; i < params->len; i++)
+    {
+      const SlRsParam *p = g_ptr_array_index (params, i);
+      if (!g_str_equal (p->name, "name") && !g_str_equal (p->name, "type") && !g_str_equal (p->name, "string")
+          && !g_str_equal (p->name, "option.json"))
+        {
+          sl_cfg_error_set (r->error, SL_CFG_ERROR_UNKNOWN, p->pos,
+                            _("the parameter '%s' of rsyslog's template() is not supported"), p->name);
+          return FALSE;
+        }
+    }
   if (g_ascii_strcasecmp (type->value, "string") == 0)
     {
       const SlRsParam *string = sl_rs_param_find (params, "string");
@@ -548,6 +561,8 @@ read_template_object (SlRsReader *r, GPtrArray *params, SlCfgPos pos)
                 g_string_append (options, ",drop-last-lf");
               else if (g_str_equal (p->name, "spifno1stsp") && sl_rs_is_true (p->value))
                 g_string_append (options, ",sp-if-no-1st-sp");
+              else if (g_str_equal (p->name, "format") && g_ascii_strcasecmp (p->value, "json") == 0)
+                g_string_append (options, ",json");
               else if (!g_str_equal (p->name, "controlcharacters"))
                 {
                   sl_cfg_error_set (r->error, SL_CFG_ERROR_UNKNOWN, p->pos,
@@ -565,7 +580,7 @@ read_template_object (SlRsReader *r, GPtrArray *params, SlCfgPos pos)
                         _("rsyslog templates of type '%s' are not supported"), type->value);
       return FALSE;
     }
-  return sl_rs_template_define (r->c, name->value, rs_text->str, pos, r->error);
+  return sl_rs_template_define (r->c, name->value, rs_text->str, json && sl_rs_is_true (json->value), pos, r->error);
 }
 
 static gboolean

@@ -11,7 +11,10 @@
  * with -s and route the same. */
 #include "tests/functional/harness.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -151,7 +154,154 @@ static const struct
     "}\n",
     { "<13>Dec  1 10:00:00 a[1]: by action", "<165>Dec  1 10:00:00 b: by the legacy line", NULL },
     { "c7-a", "c7-b", NULL }, { 1, 1 } },
+  /* omelasticsearch, bulk and not, with its own default template and an
+   * option.json one, to each daemon's Elasticsearch stand-in on @ES@
+   * (es_receiver): it writes each document into log/c8-PATH */
+  { "c8",
+    "module(load=\"omelasticsearch\")\n"
+    "template(name=\"c8\" type=\"list\" option.json=\"on\") {\n"
+    "  constant(value=\"{\\\"msg\\\":\\\"\") property(name=\"msg\") constant(value=\"\\\",\\\"tag\\\":\\\"\")\n"
+    "  property(name=\"syslogtag\" format=\"json\") constant(value=\"\\\"}\")\n"
+    "}\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c8\" ruleset=\"c8\")\n"
+    "ruleset(name=\"c8\") {\n"
+    "  if $programname == 'bulk' then action(type=\"omelasticsearch\" server=\"127.0.0.1\" serverport=\"@ES@\"\n"
+    "                                        searchIndex=\"logs\" bulkmode=\"on\" template=\"c8\")\n"
+    "  else action(type=\"omelasticsearch\" server=\"127.0.0.1\" serverport=\"@ES@\")\n"
+    "}\n",
+    { "<13>Dec  1 10:00:00 bulk: one \"quoted\" a/b", "<13>Dec  1 10:00:00 bulk: two", "<14>Dec  1 10:00:00 other: three", NULL },
+    { "c8-_bulk", "c8-system-events", NULL }, { 4, 1 } },
 };
+
+/* An Elasticsearch stand-in: answers every request with success and
+ * writes each line of each POSTed body into DIR/log/c8-PATH (the path's
+ * slashes as dashes), so that the documents two daemons send compare as
+ * files whatever their batches. */
+typedef struct
+{
+  gint fd;
+  gchar *dir;
+  GThread *thread;
+  GMutex lock;            /* the files, and connections */
+  GPtrArray *connections; /* a thread each: clients keep several open */
+} EsReceiver;
+
+typedef struct
+{
+  EsReceiver *es;
+  gint fd;
+} EsConnection;
+
+static void
+es_request (EsReceiver *es, const gchar *head, const gchar *body, gsize body_len)
+{
+  gchar method[8] = "", path[256] = "";
+
+  if (sscanf (head, "%7s %255s", method, path) != 2 || strcmp (method, "POST") != 0)
+    return;
+  g_strdelimit (path + 1, "/", '-');
+  g_autofree gchar *name = g_strdup_printf ("c8-%s", path + 1);
+  g_autofree gchar *file = g_build_filename (es->dir, "log", name, NULL);
+  g_mutex_lock (&es->lock);
+  FILE *out = fopen (file, "a");
+  if (out)
+    {
+      fwrite (body, 1, body_len, out);
+      if (body_len && body[body_len - 1] != '\n')
+        fputc ('\n', out);
+      fclose (out);
+    }
+  g_mutex_unlock (&es->lock);
+}
+
+static gpointer
+es_connection (gpointer data)
+{
+  EsConnection *c = data;
+  g_autoptr (GString) in = g_string_new (NULL);
+  gchar buf[4096];
+  gssize n;
+
+  while ((n = read (c->fd, buf, sizeof buf)) > 0)
+    {
+      g_string_append_len (in, buf, n);
+      const gchar *end;
+      while ((end = strstr (in->str, "\r\n\r\n")))
+        {
+          gsize head_len = (gsize) (end - in->str) + 4;
+          g_autofree gchar *head = g_ascii_strdown (in->str, (gssize) head_len);
+          const gchar *length = strstr (head, "content-length:");
+          gsize body_len = length ? (gsize) g_ascii_strtoull (length + 15, NULL, 10) : 0;
+          if (in->len < head_len + body_len)
+            break;
+          es_request (c->es, in->str, in->str + head_len, body_len);
+          /* what Elasticsearch answers: omelasticsearch reads it */
+          const gchar *answer = strstr (head, "/_bulk") ? "{\"took\":1,\"errors\":false,\"items\":[]}"
+                                                        : "{\"_id\":\"1\",\"result\":\"created\"}";
+          g_autofree gchar *reply = g_strdup_printf ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                                     "Content-Length: %zu\r\n\r\n%s", strlen (answer), answer);
+          if (write (c->fd, reply, strlen (reply)) < 0)
+            break;
+          g_string_erase (in, 0, (gssize) (head_len + body_len));
+        }
+    }
+  close (c->fd);
+  g_free (c);
+  return NULL;
+}
+
+static gpointer
+es_serve (gpointer data)
+{
+  EsReceiver *es = data;
+  gint fd;
+
+  while ((fd = accept (es->fd, NULL, NULL)) >= 0)
+    {
+      EsConnection *c = g_new0 (EsConnection, 1);
+      c->es = es;
+      c->fd = fd;
+      g_mutex_lock (&es->lock);
+      g_ptr_array_add (es->connections, g_thread_new ("es-connection", es_connection, c));
+      g_mutex_unlock (&es->lock);
+    }
+  return NULL;
+}
+
+static EsReceiver *
+es_receiver_new (const gchar *dir, guint16 port)
+{
+  EsReceiver *es = g_new0 (EsReceiver, 1);
+  struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons (port), .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
+  gint one = 1;
+
+  es->dir = g_strdup (dir);
+  g_autofree gchar *log = g_build_filename (dir, "log", NULL);
+  g_mkdir_with_parents (log, 0755);
+  g_mutex_init (&es->lock);
+  es->connections = g_ptr_array_new ();
+  es->fd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  setsockopt (es->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  g_assert_cmpint (bind (es->fd, (struct sockaddr *) &addr, sizeof addr), ==, 0);
+  g_assert_cmpint (listen (es->fd, 16), ==, 0);
+  es->thread = g_thread_new ("es-receiver", es_serve, es);
+  return es;
+}
+
+/* Once both daemons stopped: their connections are closed. */
+static void
+es_receiver_free (EsReceiver *es)
+{
+  shutdown (es->fd, SHUT_RDWR);
+  close (es->fd);
+  g_thread_join (es->thread);
+  for (guint i = 0; i < es->connections->len; i++)
+    g_thread_join (g_ptr_array_index (es->connections, i));
+  g_ptr_array_unref (es->connections);
+  g_mutex_clear (&es->lock);
+  g_free (es->dir);
+  g_free (es);
+}
 
 #define PROPS_TEMPLATE \
   "$template props,\"%programname%|%syslogtag%|%msg%|%msg:::drop-last-lf%|%pri%|%pri-text%|" \
@@ -223,10 +373,11 @@ write_file (const gchar *dir, const gchar *name, const gchar *text)
 
 /* One daemon's folder: the stock file and the packages' snippets. */
 static gchar *
-prepare (const gchar *root, const gchar *dir, guint16 relp_port, guint16 peer_port)
+prepare (const gchar *root, const gchar *dir, guint16 relp_port, guint16 peer_port, guint16 es_port)
 {
   g_autofree gchar *relp = g_strdup_printf ("%u", relp_port);
   g_autofree gchar *peer = g_strdup_printf ("%u", peer_port);
+  g_autofree gchar *es = g_strdup_printf ("%u", es_port);
   g_autofree gchar *conf = stock_config (root, dir);
   g_autofree gchar *haproxy = g_strdup_printf ("$AddUnixListenSocket %s/haproxy-dev-log\n\n"
                                                ":programname, startswith, \"haproxy\" {\n"
@@ -250,6 +401,7 @@ prepare (const gchar *root, const gchar *dir, guint16 relp_port, guint16 peer_po
       g_string_replace (text, "@DIR@", dir, 0);
       g_string_replace (text, "@RELP@", relp, 0);
       g_string_replace (text, "@PEER@", peer, 0);
+      g_string_replace (text, "@ES@", es, 0);
       formats_ok = write_file (dir, name, text->str);
       g_string_free (text, TRUE);
     }
@@ -370,8 +522,16 @@ test_debian_stock (SlTestEnv *env, gconstpointer data)
   guint16 sl_relp = sl_test_free_port (SOCK_STREAM);
   while (sl_relp == rs_relp)
     sl_relp = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *rs_conf = prepare (root, rs_dir, rs_relp, sl_relp);
-  g_autofree gchar *sl_conf = prepare (root, sl_dir, sl_relp, rs_relp);
+  guint16 rs_es = sl_test_free_port (SOCK_STREAM);
+  guint16 sl_es = sl_test_free_port (SOCK_STREAM);
+  while (sl_es == rs_es || sl_es == rs_relp || sl_es == sl_relp)
+    sl_es = sl_test_free_port (SOCK_STREAM);
+  while (rs_es == rs_relp || rs_es == sl_relp)
+    rs_es = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *rs_conf = prepare (root, rs_dir, rs_relp, sl_relp, rs_es);
+  g_autofree gchar *sl_conf = prepare (root, sl_dir, sl_relp, rs_relp, sl_es);
+  EsReceiver *rs_receiver = es_receiver_new (rs_dir, rs_es);
+  EsReceiver *sl_receiver = es_receiver_new (sl_dir, sl_es);
   g_assert_nonnull (rs_conf);
   g_assert_nonnull (sl_conf);
 
@@ -446,6 +606,10 @@ test_debian_stock (SlTestEnv *env, gconstpointer data)
     }
   kill (rs, SIGTERM);
   sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
+  if (env->pid)
+    sl_test_daemon_stop (env, SIGTERM);
+  es_receiver_free (rs_receiver);
+  es_receiver_free (sl_receiver);
   unlink (rs_include);
 }
 
@@ -556,7 +720,7 @@ test_refused (SlTestEnv *env, gconstpointer data)
     { "*.* @@(z9)loghost:514\n", "sluice.conf:1:5: the rsyslog forwarding options '(z9)'" },
     { "\n$ActionExecOnlyWhenPreviousIsSuspended on\n", "sluice.conf:2:1: the rsyslog directive '$ActionExecOnlyWhenPreviousIsSuspended' is not supported" },
     { "module(load=\"imdocker\")\n", "sluice.conf:1:8: the rsyslog module 'imdocker' is not supported" },
-    { "if $msg == 'x' then\n  action(type=\"omelasticsearch\")\n", "sluice.conf:2:3: rsyslog's action type 'omelasticsearch' is not supported" },
+    { "if $msg == 'x' then\n  action(type=\"omhiredis\")\n", "sluice.conf:2:3: rsyslog's action type 'omhiredis' is not supported" },
     { "action(type=\"omkafka\" topic=\"syslog\")\n", "sluice.conf:1:1: rsyslog's omkafka writes every message to partition 0 unless partitions.auto=\"on\"" },
     { "action(type=\"omrelp\" target=\"h\" tls=\"on\")\n", "sluice.conf:1:33: the parameter 'tls' of rsyslog's omrelp is not supported" },
     { "foreach ($.i in $!list) do { stop }\n", "sluice.conf:1:1: the RainerScript statement 'foreach' is not supported" },

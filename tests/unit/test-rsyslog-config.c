@@ -47,6 +47,7 @@ assert_refused (const gchar *text, const gchar *where, const gchar *what)
 
   g_assert_null (printed);
   g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
   g_assert_nonnull (strstr (error->message, where));
   g_assert_nonnull (strstr (error->message, what));
   g_error_free (error);
@@ -115,6 +116,14 @@ test_templates (void)
   /* a file action's default is RSYSLOG_FileFormat, with microseconds */
   assert_translates ("input(type=\"imudp\" port=\"5514\")\n*.* /a\n", "template(rs0_t_rsyslog_fileformat) perm(0644) dir-perm(0700) create-dirs(yes) frac-digits(6)");
   assert_refused ("*.* /a;RSYSLOG_DebugFormat\n", ":1:5:", "property '$!'");
+  /* json escaping, as a property's option and as a template's */
+  assert_translates ("$template t,\"{\\\"m\\\":\\\"%msg:::json%\\\"}\"\n",
+                     "template(\"{\\\"m\\\":\\\"$(rsyslog-json $(rsyslog-msg ${MSGHDR}${MESSAGE}))\\\"}\")");
+  assert_translates ("template(name=\"t\" type=\"list\" option.json=\"on\") { property(name=\"hostname\") "
+                     "property(name=\"msg\" format=\"json\") }\n",
+                     "template(\"$(rsyslog-json-quotes ${HOST})$(rsyslog-json-quotes $(rsyslog-json $(rsyslog-msg");
+  assert_refused ("template(name=\"t\" type=\"string\" string=\"%msg%\" option.sql=\"on\")\n", ":1:48:",
+                  "'option.sql' of rsyslog's template()");
 }
 
 /* Comments after directives and actions, as the stock files have them:
@@ -213,6 +222,12 @@ test_modules (void)
   assert_refused ("action(type=\"omkafka\" topic=\"t\")\n", ":1:1:", "partition 0 unless partitions.auto");
   assert_refused ("module(load=\"impstats\" log.file=\"/var/log/stats\")\n", ":1:24:", "log.file= is not supported");
   assert_refused ("module(load=\"immark\")\n", ":1:8:", "module 'immark' is not supported");
+  assert_translates ("*.* action(type=\"omelasticsearch\" server=[\"es1\", \"https://es2:9201\"] bulkmode=\"on\" "
+                     "searchIndex=\"logs\" uid=\"u\" pwd=\"p\")\n",
+                     "http(url(\"http://es1:9200/_bulk\" \"https://es2:9201/_bulk\") method(\"POST\") headers(\"Content-Type: "
+                     "application/json; charset=utf-8\") template(rs0_t_omelasticsearch_stdjsonfmt) body-prefix(\"{\\\"index\\\":"
+                     "{\\\"_index\\\": \\\"logs\\\",\\\"_type\\\":\\\"events\\\"}}\\n\")");
+  assert_refused ("*.* action(type=\"omelasticsearch\" dynSearchIndex=\"on\")\n", ":1:35:", "'dynsearchindex'");
 }
 
 /* $PrivDropToUser and $PrivDropToGroup, as Ubuntu's stock
