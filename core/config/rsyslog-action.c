@@ -185,6 +185,9 @@ sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **erro
     return pipe_action (c, target + 1, template_name, pos, error);
   if (g_str_has_prefix (target, ":omusrmsg:"))
     return users_action (c, target + strlen (":omusrmsg:"), pos, error);
+  if (g_str_has_prefix (target, ":ommysql:") || g_str_has_prefix (target, ":ompgsql:"))
+    return sl_rs_legacy_sql (c, g_str_has_prefix (target, ":ompgsql:"), target + strlen (":ommysql:"), template_name,
+                             pos, error);
   if (g_str_has_prefix (target, ":omrelp:"))
     return sl_rs_legacy_relp (c, target + strlen (":omrelp:"), template_name, pos, error);
   if (g_str_has_prefix (target, ":omfile:"))

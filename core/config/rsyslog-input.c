@@ -36,7 +36,7 @@ static const struct
   { "omprog", { "template" } }, { "omusrmsg", { "template" } }, { "ompipe", { "template" } },
   { "omstdout", { "template" } }, { "mmjsonparse", { NULL } }, { "builtin:omfile", { "template" } },
   { "builtin:omfwd", { "template" } }, { "omrelp", { "tls.tlslib" } }, { "omkafka", { NULL } },
-  { "omelasticsearch", { NULL } },
+  { "omelasticsearch", { NULL } }, { "ommysql", { NULL } }, { "ompgsql", { NULL } },
   { "imrelp", { "tls.tlslib" } }, { "imkafka", { NULL } },
   { "impstats", { "interval", "facility", "severity", "log.syslog", "format", "ruleset", "resetcounters",
                   "bracketing", "log.file" } },

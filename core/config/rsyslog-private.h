@@ -148,6 +148,9 @@ gchar    *sl_rs_output_action        (SlRsConf *c, GPtrArray *params, const gcha
                                       GError **error);
 gchar    *sl_rs_legacy_relp          (SlRsConf *c, const gchar *target, const gchar *template_name, SlCfgPos pos,
                                       GError **error);
+/* :ommysql:server,db,user,password and :ompgsql: the same */
+gchar    *sl_rs_legacy_sql           (SlRsConf *c, gboolean pgsql, const gchar *args, const gchar *template_name,
+                                      SlCfgPos pos, GError **error);
 
 /* rsyslog-input.c: modules, inputs and legacy directives */
 gboolean  sl_rs_module               (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);

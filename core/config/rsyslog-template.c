@@ -85,6 +85,7 @@ static const struct
   { "date-rfc3164", "$(substr ${%sDATE} 0 15)" },
   { "date-rfc3339", "${%sISODATE}" },
   { "date-mysql", "${%sYEAR}${%sMONTH}${%sDAY}${%sHOUR}${%sMIN}${%sSEC}" },
+  { "date-pgsql", "${%sYEAR}-${%sMONTH}-${%sDAY} ${%sHOUR}:${%sMIN}:${%sSEC}" },
   { "date-unixtimestamp", "${%sUNIXTIME}" },
   { "date-year", "${%sYEAR}" },
   { "date-month", "${%sMONTH}" },

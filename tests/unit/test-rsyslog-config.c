@@ -228,6 +228,15 @@ test_modules (void)
                      "application/json; charset=utf-8\") template(rs0_t_omelasticsearch_stdjsonfmt) body-prefix(\"{\\\"index\\\":"
                      "{\\\"_index\\\": \\\"logs\\\",\\\"_type\\\":\\\"events\\\"}}\\n\")");
   assert_refused ("*.* action(type=\"omelasticsearch\" dynSearchIndex=\"on\")\n", ":1:35:", "'dynsearchindex'");
+  /* the line of rsyslog's MySQL tutorial (rsyslog/rsyslog doc, Apache-2.0), LogAnalyzer's schema */
+  assert_translates ("$ModLoad ommysql\n*.* :ommysql:localhost,Syslog,rsyslog,secret\n",
+                     "sql(type(mysql) host(\"localhost\") username(\"rsyslog\") password(\"secret\") database(\"Syslog\") "
+                     "table(\"SystemEvents\") columns(\"Message\" \"Facility\" \"FromHost\" \"Priority\" \"DeviceReportedTime\" "
+                     "\"ReceivedAt\" \"InfoUnitID\" \"SysLogTag\") values(\"$(rsyslog-msg ${MSGHDR}${MESSAGE})\" \"${FACILITY_NUM}\" "
+                     "\"${HOST}\" \"${LEVEL_NUM}\" \"${S_YEAR}${S_MONTH}${S_DAY}${S_HOUR}${S_MIN}${S_SEC}\"");
+  assert_translates ("*.* action(type=\"ompgsql\" server=\"db\" db=\"Syslog\" user=\"u\" pass=\"p\")\n",
+                     "\"${S_YEAR}-${S_MONTH}-${S_DAY} ${S_HOUR}:${S_MIN}:${S_SEC}\"");
+  assert_refused ("*.* :ommysql:localhost,Syslog,rsyslog,secret;mine\n", ":1:5:", "template mine of rsyslog's :ommysql:");
 }
 
 /* $PrivDropToUser and $PrivDropToGroup, as Ubuntu's stock
