@@ -114,10 +114,13 @@ split_host_port (const gchar *target, gchar **host, gchar **port)
   return TRUE;
 }
 
+/* tls: the stream driver of a TCP action, whose mode 1 is TLS */
 static gchar *
-forward_action (SlRsConf *c, const gchar *host, const gchar *port, gboolean tcp, const gchar *template_name,
+forward_action (SlRsConf *c, const gchar *host, const gchar *port, const SlRsTls *tls, const gchar *template_name,
                 SlCfgPos pos, GError **error)
 {
+  gboolean tcp = tls != NULL;
+  g_autoptr (GString) tls_option = g_string_new (NULL);
   g_autoptr (GString) drivers = g_string_new ("network(");
   const gchar *format = template_name ? template_name : c->forward_template ? c->forward_template
                                                                            : "RSYSLOG_TraditionalForwardFormat";
@@ -125,9 +128,11 @@ forward_action (SlRsConf *c, const gchar *host, const gchar *port, gboolean tcp,
 
   if (!text)
     return NULL;
+  if (tcp && !sl_rs_tls_option (c, tls, FALSE, pos, tls_option, error))
+    return NULL;
   sl_rs_quote (drivers, host);
   sl_rs_append_option (drivers, "port", port && *port ? port : "514");
-  g_string_append_printf (drivers, " transport(%s)", tcp ? "tcp" : "udp");
+  g_string_append_printf (drivers, " transport(%s)%s", !tcp ? "udp" : tls_option->len ? "tls" : "tcp", tls_option->str);
   /* rsyslog ends a message with a line feed over TCP only */
   g_autofree gchar *framed = g_strconcat (text, tcp ? "\n" : "", NULL);
   sl_rs_append_option (drivers, "template", framed);
@@ -211,7 +216,7 @@ sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **erro
           sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, pos, _("the rsyslog action '%s' names no host"), target);
           return NULL;
         }
-      return forward_action (c, host, port, tcp, template_name, pos, error);
+      return forward_action (c, host, port, tcp ? &c->tls_send : NULL, template_name, pos, error);
     }
   if (strcmp (target, "*") == 0)
     return users_action (c, "*", pos, error);
@@ -315,6 +320,7 @@ omfwd (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
 {
   static const gchar *const own[] = {
     "target", "port", "protocol", "tcp_framing", "address", "keepalive", "rebindinterval", "udp.sendtoall",
+    "streamdriver", "streamdrivermode", "streamdriverauthmode", "streamdriverpermittedpeers",
   };
   if (!sl_rs_check_action_params (params, own, G_N_ELEMENTS (own), "omfwd", error))
     return NULL;
@@ -333,8 +339,15 @@ omfwd (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
       return NULL;
     }
   gboolean tcp = protocol && g_ascii_strcasecmp (protocol, "tcp") == 0;
-  return forward_action (c, target, param_value (params, "port"), tcp, param_value (params, "template"), pos,
-                         error);
+  /* an action()'s stream driver is its own: the legacy directives set
+   * only the legacy @@ lines' */
+  SlRsTls tls = {
+    .driver = (gchar *) param_value (params, "streamdriver"), .mode = (gchar *) param_value (params, "streamdrivermode"),
+    .auth = (gchar *) param_value (params, "streamdriverauthmode"),
+    .peers = (gchar *) param_value (params, "streamdriverpermittedpeers"),
+  };
+  return forward_action (c, target, param_value (params, "port"), tcp ? &tls : NULL, param_value (params, "template"),
+                         pos, error);
 }
 
 static gchar *

@@ -30,7 +30,8 @@ static const struct
   { "imfile", { "pollinginterval", "mode", "readtimeout", "timeoutgranularity", "sortfiles" } },
   { "imudp", { "threads", "timerequery", "schedulingpolicy", "schedulingpriority", "batchsize" } },
   { "imtcp", { "maxsessions", "maxlisteners", "keepalive", "notifyonconnectionclose", "flowcontrol",
-               "discardtruncatedmsg", "addtlframedelimiter", "disablelfdelimiter", "maxframesize" } },
+               "discardtruncatedmsg", "addtlframedelimiter", "disablelfdelimiter", "maxframesize",
+               "streamdriver.name", "streamdriver.mode", "streamdriver.authmode", "permittedpeer" } },
   { "imptcp", { "threads", "processonpoller" } },
   { "omfwd", { "template" } }, { "omfile", { "template", "dirowner", "dirgroup", "filecreatemode", "dircreatemode" } },
   { "omprog", { "template" } }, { "omusrmsg", { "template" } }, { "ompipe", { "template" } },
@@ -237,6 +238,24 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
           c->syssock_name = g_strdup (sock->value);
         }
     }
+  else if (g_str_equal (bare, "imtcp") && params)
+    {
+      /* the stream driver of every imtcp input */
+      const struct
+      {
+        const gchar *param;
+        gchar **slot;
+      } tls[] = {
+        { "streamdriver.name", &c->tls_server.driver }, { "streamdriver.mode", &c->tls_server.mode },
+        { "streamdriver.authmode", &c->tls_server.auth }, { "permittedpeer", &c->tls_server.peers },
+      };
+      for (guint i = 0; i < G_N_ELEMENTS (tls); i++)
+        if (sl_rs_param_find (params, tls[i].param))
+          {
+            g_free (*tls[i].slot);
+            *tls[i].slot = g_strdup (sl_rs_param_find (params, tls[i].param)->value);
+          }
+    }
   else if (g_str_equal (bare, "impstats"))
     return impstats (c, params, pos, error);
   else if (g_str_equal (bare, "imklog"))
@@ -294,7 +313,14 @@ static gboolean
 network_input (SlRsConf *c, GPtrArray *params, const gchar *driver, const gchar *ruleset, SlCfgPos pos,
                GError **error)
 {
-  g_autoptr (GString) text = g_string_new (driver);
+  /* an input's own stream driver settings stand for the module's */
+  SlRsTls tls = {
+    .driver = (gchar *) (value_of (params, "streamdriver.name") ? value_of (params, "streamdriver.name") : c->tls_server.driver),
+    .mode = (gchar *) (value_of (params, "streamdriver.mode") ? value_of (params, "streamdriver.mode") : c->tls_server.mode),
+    .auth = (gchar *) (value_of (params, "streamdriver.authmode") ? value_of (params, "streamdriver.authmode") : c->tls_server.auth),
+    .peers = (gchar *) (value_of (params, "permittedpeer") ? value_of (params, "permittedpeer") : c->tls_server.peers),
+  };
+  g_autoptr (GString) text = g_string_new (g_str_equal (driver, "udp") ? "udp" : "tcp");
   const gchar *address = value_of (params, "address");
 
   g_string_append_c (text, '(');
@@ -307,7 +333,10 @@ network_input (SlRsConf *c, GPtrArray *params, const gchar *driver, const gchar 
   g_string_append (text, "port(");
   sl_rs_quote (text, value_of (params, "port") ? value_of (params, "port") : "514");
   /* rsyslog's hostname is the one the message carries; fromhost the sender */
-  g_string_append (text, ") keep-hostname(yes))");
+  g_string_append (text, ") keep-hostname(yes)");
+  if (g_str_equal (driver, "tcp") && !sl_rs_tls_option (c, &tls, TRUE, pos, text, error))
+    return FALSE;
+  g_string_append_c (text, ')');
   return sl_rs_add_source (c, ruleset, pos, text->str, error);
 }
 
@@ -390,6 +419,10 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
 {
   static const gchar *const net_params[] = { "port", "address", "keepalive", "supportoctetcountedframing",
                                              "maxsessions", "flowcontrol", "notifyonconnectionclose", NULL };
+  static const gchar *const imtcp_params[] = { "port", "address", "keepalive", "supportoctetcountedframing",
+                                               "maxsessions", "flowcontrol", "notifyonconnectionclose",
+                                               "streamdriver.name", "streamdriver.mode", "streamdriver.authmode",
+                                               "permittedpeer", NULL };
   static const gchar *const unix_params[] = { "socket", "createpath", "ignoretimestamp", "hostname",
                                               "usesystimestamp", "annotate", "parsetrusted", "usepidfromsystem",
                                               "ignoreownmessages", "unlink", NULL };
@@ -411,8 +444,10 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
     }
   if (g_ascii_strcasecmp (type, "imudp") == 0)
     return check_input_params (params, net_params, type, error) && network_input (c, params, "udp", ruleset, pos, error);
-  if (g_ascii_strcasecmp (type, "imtcp") == 0 || g_ascii_strcasecmp (type, "imptcp") == 0)
-    return check_input_params (params, net_params, type, error) && network_input (c, params, "tcp", ruleset, pos, error);
+  if (g_ascii_strcasecmp (type, "imtcp") == 0)
+    return check_input_params (params, imtcp_params, type, error) && network_input (c, params, "tcp", ruleset, pos, error);
+  if (g_ascii_strcasecmp (type, "imptcp") == 0)
+    return check_input_params (params, net_params, type, error) && network_input (c, params, "ptcp", ruleset, pos, error);
   if (g_ascii_strcasecmp (type, "imrelp") == 0)
     return check_input_params (params, relp_params, type, error) && relp_input (c, params, ruleset, pos, error);
   if (g_ascii_strcasecmp (type, "imkafka") == 0)
@@ -549,7 +584,7 @@ static const gchar *const neutral_directives[] = {
   "MainMsgQueueSize", "MainMsgQueueType", "MainMsgQueueDiscardMark", "ActionQueueSaveOnShutdown",
   "ActionQueueMaxDiskSpace", "ActionQueueTimeoutEnqueue", "ActionQueueDequeueBatchSize", "ActionQueueWorkerThreads",
   "RepeatedMsgContainsOriginalMsg", "SystemLogUseSysTimeStamp", "SystemLogSocketIgnoreMsgTimestamp",
-  "MaxOpenFiles", "AbortOnUncleanConfig", "LocalHostName", "DefaultNetstreamDriver", "IMJournalStateFile",
+  "MaxOpenFiles", "AbortOnUncleanConfig", "LocalHostName", "IMJournalStateFile",
   "IMJournalRatelimitInterval", "IMJournalRatelimitBurst",
 };
 
@@ -618,8 +653,12 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     }
   if (g_ascii_strcasecmp (name, "InputTCPServerRun") == 0)
     {
-      g_autofree gchar *driver = g_strdup_printf ("tcp(port(%ld) keep-hostname(yes))", strtol (value, NULL, 10));
-      return sl_rs_add_source (c, NULL, pos, driver, error);
+      g_autoptr (GString) driver = g_string_new (NULL);
+      g_string_printf (driver, "tcp(port(%ld) keep-hostname(yes)", strtol (value, NULL, 10));
+      if (!sl_rs_tls_option (c, &c->tls_server, TRUE, pos, driver, error))
+        return FALSE;
+      g_string_append_c (driver, ')');
+      return sl_rs_add_source (c, NULL, pos, driver->str, error);
     }
   struct
   {
@@ -673,6 +712,10 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
         }
       return TRUE;
     }
+  gboolean tls_taken;
+  g_autofree gchar *lower = g_ascii_strdown (name, -1);
+  if (sl_rs_tls_setting (c, lower, value, &tls_taken))
+    return TRUE;
   if (g_ascii_strncasecmp (name, "PrivDropTo", strlen ("PrivDropTo")) == 0)
     return sl_rs_privileges (c, name, value, pos, error);
   if (g_ascii_strcasecmp (name, "MaxMessageSize") == 0)

@@ -26,6 +26,13 @@ typedef struct
   SlCfgPos pos;
 } SlRsTemplateRef;
 
+/* A side's network stream driver: its name (gtls, ossl, ptcp), mode (1:
+ * TLS), auth mode and permitted peers (',' joined); NULL when not set. */
+typedef struct
+{
+  gchar *driver, *mode, *auth, *peers;
+} SlRsTls;
+
 typedef struct _SlRsConf
 {
   SlCfgNode *root;        /* the configuration the objects go into */
@@ -51,6 +58,9 @@ typedef struct _SlRsConf
   gchar *forward_template;
   GPtrArray *action_queue; /* Sluice options from $ActionQueue*, for the next action */
   gchar *priv_user, *priv_group; /* $PrivDropToUser, $PrivDropToGroup */
+  gchar *tls_default_driver, *tls_ca, *tls_cert, *tls_key; /* $DefaultNetstreamDriver* */
+  SlRsTls tls_send;       /* $ActionSendStreamDriver*, for the legacy @@ after them */
+  SlRsTls tls_server;     /* imtcp's module parameters, $InputTCPServerStreamDriver* */
   SlCfgPos priv_pos;
   gboolean imuxsock;      /* module(load="imuxsock"): the system socket */
   gchar *syssock_name;
@@ -151,6 +161,14 @@ gchar    *sl_rs_legacy_relp          (SlRsConf *c, const gchar *target, const gc
 /* :ommysql:server,db,user,password and :ompgsql: the same */
 gchar    *sl_rs_legacy_sql           (SlRsConf *c, gboolean pgsql, const gchar *args, const gchar *template_name,
                                       SlCfgPos pos, GError **error);
+
+/* rsyslog-tls.c: a stream driver setting by its global() or $ name (lower
+ * case), TRUE in *taken when it is one; the tls() of a side, nothing
+ * when its mode is not 1. */
+gboolean  sl_rs_tls_setting          (SlRsConf *c, const gchar *name, const gchar *value, gboolean *taken);
+gboolean  sl_rs_tls_option           (SlRsConf *c, const SlRsTls *side, gboolean server, SlCfgPos pos, GString *out,
+                                      GError **error);
+void      sl_rs_tls_clear            (SlRsTls *tls);
 
 /* rsyslog-input.c: modules, inputs and legacy directives */
 gboolean  sl_rs_module               (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);

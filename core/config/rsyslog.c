@@ -651,7 +651,10 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
           /* whether a sender's address is resolved: use-dns() */
           else if (g_str_equal (p->name, "net.enabledns"))
             text = g_strdup_printf ("options { use-dns(%s); };", sl_rs_is_true (p->value) ? "yes" : "no");
-          else if (g_str_has_prefix (p->name, "privdrop."))
+          gboolean taken;
+          if (sl_rs_tls_setting (r->c, p->name, p->value, &taken))
+            continue;
+          if (g_str_has_prefix (p->name, "privdrop."))
             {
               if (!sl_rs_privileges (r->c, p->name, p->value, p->pos, r->error))
                 return FALSE;
@@ -664,7 +667,7 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
             }
           else if (g_str_has_prefix (p->name, "queue.") || g_str_equal (p->name, "workdirectory")
                    || g_str_equal (p->name, "preservefqdn") || g_str_equal (p->name, "localhostname")
-                   || g_str_equal (p->name, "defaultnetstreamdriver") || g_str_equal (p->name, "parser.escapecontrolcharactersonreceive"))
+                   || g_str_equal (p->name, "parser.escapecontrolcharactersonreceive"))
             continue;
           else
             {
@@ -864,6 +867,12 @@ conf_clear (SlRsConf *c)
   g_free (c->syssock_name);
   g_free (c->priv_user);
   g_free (c->priv_group);
+  g_free (c->tls_default_driver);
+  g_free (c->tls_ca);
+  g_free (c->tls_cert);
+  g_free (c->tls_key);
+  sl_rs_tls_clear (&c->tls_send);
+  sl_rs_tls_clear (&c->tls_server);
 }
 
 /* One top-level path per ruleset that has inputs; an included file's

@@ -877,6 +877,118 @@ test_privileges (SlTestEnv *env, gconstpointer data)
   sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
 }
 
+/* The stream driver settings of rsyslog's TLS tutorial ($DefaultNetstream-
+ * Driver*, $ActionSendStreamDriver gtls, mode 1, x509/name; rsyslog/rsyslog
+ * doc, Apache-2.0) and their global() and imtcp StreamDriver.* spelling:
+ * each daemon listens with TLS and sends its socket's messages to the
+ * other over TLS, so each reads what the other sent. */
+static const gchar tls_config[] =
+  "global(defaultNetstreamDriver=\"gtls\" defaultNetstreamDriverCAFile=\"@PKI@/ca.pem\"\n"
+  "       defaultNetstreamDriverCertFile=\"@PKI@/srv.pem\" defaultNetstreamDriverKeyFile=\"@PKI@/srv.key\")\n"
+  "module(load=\"imuxsock\" SysSock.Use=\"off\")\n"
+  "module(load=\"imtcp\" StreamDriver.Name=\"gtls\" StreamDriver.Mode=\"1\" StreamDriver.Authmode=\"anon\")\n"
+  "input(type=\"imtcp\" port=\"@LISTEN@\" ruleset=\"in\")\n"
+  "ruleset(name=\"in\") { action(type=\"omfile\" file=\"@DIR@/got\" template=\"RSYSLOG_TraditionalFileFormat\") }\n"
+  "input(type=\"imuxsock\" Socket=\"@DIR@/out\" ruleset=\"out\")\n"
+  "$ActionSendStreamDriver gtls\n"
+  "$ActionSendStreamDriverMode 1 # run driver in TLS-only mode\n"
+  "$ActionSendStreamDriverAuthMode x509/name\n"
+  "ruleset(name=\"out\") {\n  *.* @@localhost:@PEER@\n}\n";
+
+static gboolean
+openssl (const gchar *dir, const gchar *const *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  gint status = -1;
+
+  g_ptr_array_add (argv, (gpointer) "openssl");
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  return g_spawn_sync (dir, (gchar **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL
+                       | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, NULL)
+         && g_spawn_check_wait_status (status, NULL);
+}
+
+static gchar *
+tls_daemon_config (const gchar *pki, const gchar *dir, guint16 listen_port, guint16 peer_port)
+{
+  GString *text = g_string_new (tls_config);
+  g_autofree gchar *listen_text = g_strdup_printf ("%u", listen_port);
+  g_autofree gchar *peer_text = g_strdup_printf ("%u", peer_port);
+
+  g_string_replace (text, "@PKI@", pki, 0);
+  g_string_replace (text, "@DIR@", dir, 0);
+  g_string_replace (text, "@LISTEN@", listen_text, 0);
+  g_string_replace (text, "@PEER@", peer_text, 0);
+  return g_string_free (text, FALSE);
+}
+
+static void
+test_tls (SlTestEnv *env, gconstpointer data)
+{
+  static const gchar *const ca[] = { "req", "-x509", "-new", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key",
+                                     "-out", "ca.pem", "-days", "30", "-subj", "/CN=test CA", "-addext",
+                                     "basicConstraints=critical,CA:TRUE", "-addext",
+                                     "keyUsage=critical,keyCertSign,cRLSign", NULL };
+  static const gchar *const request[] = { "req", "-new", "-newkey", "rsa:2048", "-nodes", "-keyout", "srv.key",
+                                          "-out", "srv.csr", "-subj", "/CN=localhost", "-addext",
+                                          "subjectAltName=DNS:localhost,IP:127.0.0.1", NULL };
+  static const gchar *const sign[] = { "x509", "-req", "-in", "srv.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+                                       "-CAcreateserial", "-copy_extensions", "copy", "-days", "30", "-out",
+                                       "srv.pem", NULL };
+  (void) data;
+  g_autofree gchar *root = rsyslog_root ();
+  if (!root)
+    {
+      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
+      return;
+    }
+  g_autofree gchar *pki = sl_test_path (env, "pki");
+  g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
+  g_assert_cmpint (g_mkdir_with_parents (pki, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (rs_dir, 0755), ==, 0);
+  g_assert_true (openssl (pki, ca) && openssl (pki, request) && openssl (pki, sign));
+
+  guint16 rs_port = sl_test_free_port (SOCK_STREAM);
+  guint16 sl_port = sl_test_free_port (SOCK_STREAM);
+  while (sl_port == rs_port)
+    sl_port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *rs_text = tls_daemon_config (pki, rs_dir, rs_port, sl_port);
+  g_autofree gchar *sl_text = tls_daemon_config (pki, env->dir, sl_port, rs_port);
+  g_assert_true (write_file (rs_dir, "rsyslog.conf", rs_text));
+  g_assert_true (g_file_set_contents (env->config, sl_text, -1, NULL));
+
+  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
+  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
+  g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
+  g_autofree gchar *rs_pid = g_build_filename (rs_dir, "rsyslogd.pid", NULL);
+  g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
+  g_autofree gchar *rs_out = g_build_filename (rs_dir, "out", NULL);
+  g_autofree gchar *rs_got = g_build_filename (rs_dir, "got", NULL);
+  g_autofree gchar *sl_out = sl_test_path (env, "out");
+  g_autofree gchar *sl_got = sl_test_path (env, "got");
+  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_conf, "-i", rs_pid, NULL };
+  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  g_assert_cmpint (rs, >, 0);
+
+  if (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL) && sl_test_wait_socket (env, rs_out)
+      && sl_test_wait_socket (env, sl_out))
+    {
+      sl_test_unix_send (rs_out, SOCK_DGRAM, "<13>Dec  1 10:00:00 app: over tls");
+      sl_test_unix_send (sl_out, SOCK_DGRAM, "<13>Dec  1 10:00:00 app: over tls");
+      g_assert_true (sl_test_wait_lines (env, rs_got, 1));
+      g_assert_true (sl_test_wait_lines (env, sl_got, 1));
+      g_autofree gchar *expected = shaped_stamps (rs_got);
+      g_autofree gchar *got = shaped_stamps (sl_got);
+      g_test_message ("%s", expected);
+      g_assert_nonnull (strstr (expected, "app: over tls"));
+      g_assert_cmpstr (got, ==, expected);
+    }
+  kill (rs, SIGTERM);
+  sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -886,5 +998,6 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/rsyslog-conf/refused", test_refused);
   SL_TEST_ADD ("/rsyslog-conf/include", test_include);
   SL_TEST_ADD ("/rsyslog-conf/privileges", test_privileges);
+  SL_TEST_ADD ("/rsyslog-conf/tls", test_tls);
   return g_test_run ();
 }

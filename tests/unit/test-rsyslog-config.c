@@ -251,6 +251,31 @@ test_privileges (void)
   assert_refused ("global(privDrop.group.keepSupplemental=\"on\")\n", ":1:8:", "keepSupplemental");
 }
 
+/* TLS as rsyslog's TLS tutorial configures a client (rsyslog/rsyslog doc,
+ * Apache-2.0) and an imtcp server */
+static void
+test_tls (void)
+{
+  assert_translates ("$DefaultNetstreamDriverCAFile /etc/ca.pem\n$DefaultNetstreamDriver gtls\n"
+                     "$ActionSendStreamDriverMode 1 # run driver in TLS-only mode\n"
+                     "$ActionSendStreamDriverAuthMode x509/name\n*.* @@central.example.net:10514\n",
+                     "network(\"central.example.net\" port(\"10514\") transport(tls) tls(ca-file(\"/etc/ca.pem\") "
+                     "peer-verify(required-trusted))");
+  assert_translates ("global(defaultNetstreamDriver=\"gtls\" defaultNetstreamDriverCAFile=\"/c\"\n"
+                     "  defaultNetstreamDriverCertFile=\"/cert\" defaultNetstreamDriverKeyFile=\"/key\")\n"
+                     "module(load=\"imtcp\" StreamDriver.Name=\"gtls\" StreamDriver.Mode=\"1\" "
+                     "StreamDriver.Authmode=\"x509/certvalid\")\ninput(type=\"imtcp\" port=\"6514\")\n*.* /a\n",
+                     "tcp(port(\"6514\") keep-hostname(yes) tls(ca-file(\"/c\") cert-file(\"/cert\") key-file(\"/key\") "
+                     "peer-verify(required-trusted)))");
+  /* mode 0 is plain TCP; an action() does not take the legacy settings */
+  assert_translates ("$DefaultNetstreamDriver gtls\n$ActionSendStreamDriverMode 1\n"
+                     "*.* action(type=\"omfwd\" target=\"h\" protocol=\"tcp\")\n", "transport(tcp)");
+  assert_refused ("$ActionSendStreamDriverMode 1\n*.* @@h\n", ":2:5:", "needs the gtls or ossl driver, not 'ptcp'");
+  assert_refused ("$DefaultNetstreamDriver gtls\n$ActionSendStreamDriverMode 1\n$ActionSendStreamDriverAuthMode x509/name\n"
+                  "$ActionSendStreamDriverPermittedPeer central.example.net\n*.* @@h\n", ":5:5:",
+                  "auth mode 'x509/name' with permitted peers is not supported on the sending side");
+}
+
 static void
 test_languages (void)
 {
@@ -276,6 +301,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-config/include-folder", test_include_folder);
   g_test_add_func ("/rsyslog-config/modules", test_modules);
   g_test_add_func ("/rsyslog-config/privileges", test_privileges);
+  g_test_add_func ("/rsyslog-config/tls", test_tls);
   g_test_add_func ("/rsyslog-config/languages", test_languages);
   return g_test_run ();
 }
