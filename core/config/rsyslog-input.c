@@ -712,9 +712,7 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
         }
       return TRUE;
     }
-  gboolean tls_taken;
-  g_autofree gchar *lower = g_ascii_strdown (name, -1);
-  if (sl_rs_tls_setting (c, lower, value, &tls_taken))
+  if (sl_rs_tls_setting (c, name, value))
     return TRUE;
   if (g_ascii_strncasecmp (name, "PrivDropTo", strlen ("PrivDropTo")) == 0)
     return sl_rs_privileges (c, name, value, pos, error);

@@ -109,6 +109,14 @@ SlCfgNode *sl_rs_parse_text     (const gchar *text, SlCfgPos pos, GError **error
 void      sl_rs_place           (SlCfgNode *node, SlCfgPos pos);
 void      sl_rs_move_children   (SlCfgNode *from, SlCfgNode *to, const SlCfgPos *pos);
 const SlRsParam *sl_rs_param_find (GPtrArray *params, const gchar *name);
+/* What the actions share: an option of Sluice text with its value quoted;
+ * the parameters an action may have (its own and queue.*, action.*),
+ * else an error at the first other one; the name of the destination of
+ * these drivers, made once (actions that write alike share it). */
+void      sl_rs_append_option        (GString *out, const gchar *name, const gchar *value);
+gboolean  sl_rs_check_action_params  (GPtrArray *params, const gchar *const *own, guint n_own, const gchar *type,
+                                      GError **error);
+gchar    *sl_rs_emit_destination     (SlRsConf *c, SlCfgPos pos, const gchar *drivers, GError **error);
 gboolean  sl_rs_is_true         (const gchar *value);
 
 /* rsyslog-template.c: rsyslog's templates and properties as Sluice templates. */
@@ -143,15 +151,6 @@ gchar    *sl_rs_legacy_action        (SlRsConf *c, const gchar *text, SlCfgPos p
 gchar    *sl_rs_action_object        (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_parser,
                                       GError **error);
 
-/* ... and what the output modules share: an option of Sluice text with
- * its value quoted; the parameters an action may have (its own and
- * queue.*, action.*), else an error at the first other one; the name of
- * the destination of these drivers, made once. */
-void      sl_rs_append_option        (GString *out, const gchar *name, const gchar *value);
-gboolean  sl_rs_check_action_params  (GPtrArray *params, const gchar *const *own, guint n_own, const gchar *type,
-                                      GError **error);
-gchar    *sl_rs_emit_destination     (SlRsConf *c, SlCfgPos pos, const gchar *drivers, GError **error);
-
 /* rsyslog-output.c: the output modules with a Sluice driver of their own
  * (omrelp, omkafka), by action(type=) or the legacy :omrelp: */
 gchar    *sl_rs_output_action        (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,
@@ -163,9 +162,9 @@ gchar    *sl_rs_legacy_sql           (SlRsConf *c, gboolean pgsql, const gchar *
                                       SlCfgPos pos, GError **error);
 
 /* rsyslog-tls.c: a stream driver setting by its global() or $ name (lower
- * case), TRUE in *taken when it is one; the tls() of a side, nothing
- * when its mode is not 1. */
-gboolean  sl_rs_tls_setting          (SlRsConf *c, const gchar *name, const gchar *value, gboolean *taken);
+ * case), FALSE when name is none; the tls() of a side, nothing when its
+ * mode is not 1. */
+gboolean  sl_rs_tls_setting          (SlRsConf *c, const gchar *name, const gchar *value);
 gboolean  sl_rs_tls_option           (SlRsConf *c, const SlRsTls *side, gboolean server, SlCfgPos pos, GString *out,
                                       GError **error);
 void      sl_rs_tls_clear            (SlRsTls *tls);

@@ -27,7 +27,7 @@ set (gchar **slot, const gchar *value)
 }
 
 gboolean
-sl_rs_tls_setting (SlRsConf *c, const gchar *name, const gchar *value, gboolean *taken)
+sl_rs_tls_setting (SlRsConf *c, const gchar *name, const gchar *value)
 {
   const struct
   {
@@ -45,14 +45,13 @@ sl_rs_tls_setting (SlRsConf *c, const gchar *name, const gchar *value, gboolean 
     { "inputtcpserverstreamdriverpermittedpeer", &c->tls_server.peers },
   };
 
-  *taken = FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (settings); i++)
     if (g_ascii_strcasecmp (name, settings[i].name) == 0)
       {
         set (settings[i].slot, value);
-        *taken = TRUE;
+        return TRUE;
       }
-  return *taken;
+  return FALSE;
 }
 
 static gboolean

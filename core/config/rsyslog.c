@@ -651,8 +651,7 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
           /* whether a sender's address is resolved: use-dns() */
           else if (g_str_equal (p->name, "net.enabledns"))
             text = g_strdup_printf ("options { use-dns(%s); };", sl_rs_is_true (p->value) ? "yes" : "no");
-          gboolean taken;
-          if (sl_rs_tls_setting (r->c, p->name, p->value, &taken))
+          if (sl_rs_tls_setting (r->c, p->name, p->value))
             continue;
           if (g_str_has_prefix (p->name, "privdrop."))
             {
