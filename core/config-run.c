@@ -95,6 +95,12 @@ sl_config_stats (const SlConfig *cfg)
   return &cfg->stats;
 }
 
+const SlDaemonSettings *
+sl_config_daemon (const SlConfig *cfg)
+{
+  return &cfg->daemon;
+}
+
 SlConfig *
 sl_config_load (const gchar *path, GError **error)
 {

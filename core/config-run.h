@@ -7,6 +7,7 @@
 
 #include <glib.h>
 #include "core/config.h"
+#include "core/driver.h"
 #include "core/stats.h"
 
 G_BEGIN_DECLS
@@ -34,6 +35,8 @@ void        sl_config_reopen     (SlConfig *cfg);
 
 /* What options { stats(...) } says. */
 const SlStatsSettings *sl_config_stats (const SlConfig *cfg);
+/* What options {} says of the daemon's own settings (user(), group()). */
+const SlDaemonSettings *sl_config_daemon (const SlConfig *cfg);
 /* A configuration of no statements: it owns drivers made outside any
  * file, such as the filter functions of a template's $(if). */
 SlConfig  *sl_config_new_empty (void);

@@ -244,6 +244,12 @@ static const SlOptionSpec daemon_globals[] = {
   { "dns-cache-expire", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; names are never resolved" },
   { "dns-cache-expire-failed", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; names are never resolved" },
   { "dns-cache-hosts", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; names are never resolved" },
+  { "user", SL_UNBOUND (SL_OPT_STRING), NULL,
+    "the user sluiced runs as once the configuration is loaded, as --user (which wins) says; read at the start, "
+    "a reload must not change it (Sluice's own; rsyslog's $PrivDropToUser)" },
+  { "group", SL_UNBOUND (SL_OPT_STRING), NULL,
+    "the group sluiced runs as once the configuration is loaded, as --group (which wins) says (Sluice's own; "
+    "rsyslog's $PrivDropToGroup)" },
   { "mark-freq", SL_UNBOUND (SL_OPT_INT), NULL,
     "seconds without a message after which internal() writes a MARK, and destinations' mark-freq(); 0: none",
     SL_RANGE_NON_NEGATIVE },
@@ -286,6 +292,8 @@ static const SlOptionSpec daemon_settings[] = {
     .inherit = "in-flight-bytes-max", IN_FLIGHT_RANGE },
   { "mark-mode", SL_CHOICE (DS (mark_mode)), "host-idle", "see daemon_globals", .words = global_mark_mode_words,
     .inherit = "mark-mode" },
+  { "user", SL_STRING (DS (user)), NULL, "see daemon_globals", .inherit = "user" },
+  { "group", SL_STRING (DS (group)), NULL, "see daemon_globals", .inherit = "group" },
   { NULL }
 };
 #undef DS

@@ -116,6 +116,8 @@ typedef struct
 {
   gint64 in_flight_bytes_max;   /* 0: no bound */
   gint mark_mode;               /* an SlMarkMode: what mark-mode(global) stands for */
+  const gchar *user;            /* whom to run as after the start; NULL: as started */
+  const gchar *group;
 } SlDaemonSettings;
 /* Stores what globals says of them in settings; NULL on error. */
 SlOptions  *sl_driver_bind_daemon   (const SlCfgNode *globals, SlDaemonSettings *settings, GError **error);

@@ -245,6 +245,41 @@ check_daemon_settings (SlConfig *cfg, GError **error)
   return !listen || sl_metrics_http_check_address (listen, error);
 }
 
+/* options { user() group() } (rsyslog's $PrivDropToUser and
+ * $PrivDropToGroup) say whom to run as when the command line does not:
+ * --user and --group win. The names are looked up now, so that -s refuses
+ * an unknown one as rsyslogd -N1 does. */
+static SlPrivileges *
+privileges_of_config (const Settings *s, const SlConfig *cfg, SlPrivileges *from_command_line, GError **error)
+{
+  const SlDaemonSettings *own = sl_config_daemon (cfg);
+  const gchar *user = s->user ? s->user : own->user;
+  const gchar *group = s->group ? s->group : own->group;
+
+  if (g_strcmp0 (user, s->user) == 0 && g_strcmp0 (group, s->group) == 0)
+    return from_command_line;
+  sl_privileges_free (from_command_line);
+  SlPrivileges *p = sl_privileges_new (user, group, NULL, s->caps, s->no_caps, error);
+  if (!p)
+    g_prefix_error (error, "%s: options { user() group() }: ", s->cfgfile);
+  return p;
+}
+
+/* The user and group are taken once, at the start: a reload cannot take
+ * back what the drop gave away. */
+static gboolean
+same_user (const Settings *s, const SlConfig *next, const SlConfig *running, GError **error)
+{
+  const SlDaemonSettings *a = sl_config_daemon (next);
+  const SlDaemonSettings *b = sl_config_daemon (running);
+
+  if ((s->user || g_strcmp0 (a->user, b->user) == 0) && (s->group || g_strcmp0 (a->group, b->group) == 0))
+    return TRUE;
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+               _("options { user() group() } changed; they take effect at the start only: restart sluiced"));
+  return FALSE;
+}
+
 static SlConfig *
 load_config (const gchar *path)
 {
@@ -281,7 +316,7 @@ replace_config (Daemon *d, gchar **why)
 {
   GError *error = NULL;
   SlConfig *next = sl_config_load_after (d->settings->cfgfile, d->cfg, &error);
-  if (next && !check_daemon_settings (next, &error))
+  if (next && (!check_daemon_settings (next, &error) || !same_user (d->settings, next, d->cfg, &error)))
     g_clear_pointer (&next, sl_config_free);
   if (!next)
     {
@@ -490,6 +525,12 @@ run (Settings *s)
       return 1;
     }
   d.cfg = load_config (s->cfgfile);
+  if (d.cfg && !(privileges = privileges_of_config (s, d.cfg, privileges, &error)))
+    {
+      sl_log (SL_LOG_ERROR, "%s", error->message);
+      g_clear_error (&error);
+      g_clear_pointer (&d.cfg, sl_config_free);
+    }
   if (!d.cfg || s->syntax_only)
     {
       if (d.cfg)

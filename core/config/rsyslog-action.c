@@ -8,27 +8,6 @@
 
 #include <string.h>
 
-/* queue.* and action.* parameters Sluice takes as they are, its queues and
- * retries working their own way */
-static const gchar *const accepted_params[] = {
-  "type", "name", "template", "queue.type", "queue.size", "queue.filename", "queue.maxdiskspace",
-  "queue.saveonshutdown", "queue.dequeuebatchsize", "queue.workerthreads", "queue.highwatermark",
-  "queue.lowwatermark", "queue.discardmark", "queue.discardseverity", "queue.timeoutenqueue",
-  "queue.timeoutshutdown", "queue.timeoutactioncompletion", "queue.checkpointinterval", "queue.syncqueuefiles",
-  "queue.maxfilesize", "queue.spooldirectory", "queue.mindequeuebatchsize", "queue.workerthreadminimummessages",
-  "action.resumeretrycount", "action.resumeinterval", "action.reportsuspension",
-  "action.reportsuspensioncontinuation", "action.execonlywhenpreviousissuspended", "action.writeallmarkmessages",
-  "action.errorfile",
-};
-
-static void
-append_option (GString *out, const gchar *name, const gchar *value)
-{
-  g_string_append_printf (out, " %s(", name);
-  sl_rs_quote (out, value);
-  g_string_append_c (out, ')');
-}
-
 /* template() naming the template object; rsyslog 8.2302 writes
  * RSYSLOG_FileFormat unless told otherwise */
 static gboolean
@@ -42,24 +21,6 @@ template_option (SlRsConf *c, GString *out, const gchar *name, SlCfgPos pos, GEr
     return FALSE;
   g_string_append_printf (out, " template(%s)", object);
   return TRUE;
-}
-
-/* Actions that write the same way share one destination, as rsyslog's
- * share the file they write */
-static gchar *
-emit_destination (SlRsConf *c, SlCfgPos pos, const gchar *drivers, GError **error)
-{
-  const gchar *known = g_hash_table_lookup (c->destinations, drivers);
-  if (known)
-    return g_strdup (known);
-
-  g_autofree gchar *name = sl_rs_new_name (c, "d");
-  g_autofree gchar *text = g_strdup_printf ("destination %s { %s };", name, drivers);
-
-  if (!sl_rs_emit (c, pos, text, error))
-    return NULL;
-  g_hash_table_insert (c->destinations, g_strdup (drivers), g_strdup (name));
-  return g_steal_pointer (&name);
 }
 
 static void
@@ -76,7 +37,7 @@ append_file_defaults (SlRsConf *c, GString *out)
 
   for (guint i = 0; i < G_N_ELEMENTS (defaults); i++)
     if (defaults[i].value)
-      append_option (out, defaults[i].option, defaults[i].value);
+      sl_rs_append_option (out, defaults[i].option, defaults[i].value);
   g_string_append_printf (out, " perm(%s) dir-perm(%s) create-dirs(%s)", c->file_mode, c->dir_mode,
                           c->create_dirs ? "yes" : "no");
   for (guint i = 0; c->action_queue && i < c->action_queue->len; i++)
@@ -93,7 +54,7 @@ file_action (SlRsConf *c, const gchar *path_template, const gchar *template_name
     return NULL;
   append_file_defaults (c, drivers);
   g_string_append (drivers, ");");
-  return emit_destination (c, pos, drivers->str, error);
+  return sl_rs_emit_destination (c, pos, drivers->str, error);
 }
 
 static gboolean
@@ -114,10 +75,13 @@ split_host_port (const gchar *target, gchar **host, gchar **port)
   return TRUE;
 }
 
+/* tls: the stream driver of a TCP action, whose mode 1 is TLS */
 static gchar *
-forward_action (SlRsConf *c, const gchar *host, const gchar *port, gboolean tcp, const gchar *template_name,
+forward_action (SlRsConf *c, const gchar *host, const gchar *port, const SlRsTls *tls, const gchar *template_name,
                 SlCfgPos pos, GError **error)
 {
+  gboolean tcp = tls != NULL;
+  g_autoptr (GString) tls_option = g_string_new (NULL);
   g_autoptr (GString) drivers = g_string_new ("network(");
   const gchar *format = template_name ? template_name : c->forward_template ? c->forward_template
                                                                            : "RSYSLOG_TraditionalForwardFormat";
@@ -125,16 +89,18 @@ forward_action (SlRsConf *c, const gchar *host, const gchar *port, gboolean tcp,
 
   if (!text)
     return NULL;
+  if (tcp && !sl_rs_tls_option (c, tls, FALSE, pos, tls_option, error))
+    return NULL;
   sl_rs_quote (drivers, host);
-  append_option (drivers, "port", port && *port ? port : "514");
-  g_string_append_printf (drivers, " transport(%s)", tcp ? "tcp" : "udp");
+  sl_rs_append_option (drivers, "port", port && *port ? port : "514");
+  g_string_append_printf (drivers, " transport(%s)%s", !tcp ? "udp" : tls_option->len ? "tls" : "tcp", tls_option->str);
   /* rsyslog ends a message with a line feed over TCP only */
   g_autofree gchar *framed = g_strconcat (text, tcp ? "\n" : "", NULL);
-  append_option (drivers, "template", framed);
+  sl_rs_append_option (drivers, "template", framed);
   for (guint i = 0; c->action_queue && i < c->action_queue->len; i++)
     g_string_append_printf (drivers, " %s", (const gchar *) g_ptr_array_index (c->action_queue, i));
   g_string_append (drivers, ");");
-  return emit_destination (c, pos, drivers->str, error);
+  return sl_rs_emit_destination (c, pos, drivers->str, error);
 }
 
 static gchar *
@@ -150,7 +116,7 @@ users_action (SlRsConf *c, const gchar *users, SlCfgPos pos, GError **error)
         sl_rs_quote (drivers, names[i]);
         g_string_append (drivers, "); ");
       }
-  return emit_destination (c, pos, drivers->str, error);
+  return sl_rs_emit_destination (c, pos, drivers->str, error);
 }
 
 static gchar *
@@ -162,7 +128,7 @@ pipe_action (SlRsConf *c, const gchar *path, const gchar *template_name, SlCfgPo
   if (!template_option (c, drivers, template_name, pos, error))
     return NULL;
   g_string_append (drivers, ");");
-  return emit_destination (c, pos, drivers->str, error);
+  return sl_rs_emit_destination (c, pos, drivers->str, error);
 }
 
 gchar *
@@ -185,6 +151,11 @@ sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **erro
     return pipe_action (c, target + 1, template_name, pos, error);
   if (g_str_has_prefix (target, ":omusrmsg:"))
     return users_action (c, target + strlen (":omusrmsg:"), pos, error);
+  if (g_str_has_prefix (target, ":ommysql:") || g_str_has_prefix (target, ":ompgsql:"))
+    return sl_rs_legacy_sql (c, g_str_has_prefix (target, ":ompgsql:"), target + strlen (":ommysql:"), template_name,
+                             pos, error);
+  if (g_str_has_prefix (target, ":omrelp:"))
+    return sl_rs_legacy_relp (c, target + strlen (":omrelp:"), template_name, pos, error);
   if (g_str_has_prefix (target, ":omfile:"))
     return file_action (c, target + strlen (":omfile:"), template_name, pos, error);
   if (target[0] == '@')
@@ -206,7 +177,7 @@ sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **erro
           sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, pos, _("the rsyslog action '%s' names no host"), target);
           return NULL;
         }
-      return forward_action (c, host, port, tcp, template_name, pos, error);
+      return forward_action (c, host, port, tcp ? &c->tls_send : NULL, template_name, pos, error);
     }
   if (strcmp (target, "*") == 0)
     return users_action (c, "*", pos, error);
@@ -214,28 +185,6 @@ sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **erro
     return users_action (c, target, pos, error);
   sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog action '%s' is not supported"), text);
   return NULL;
-}
-
-static gboolean
-check_params (GPtrArray *params, const gchar *const *own, guint n_own, const gchar *type, GError **error)
-{
-  for (guint i = 0; i < params->len; i++)
-    {
-      const SlRsParam *param = g_ptr_array_index (params, i);
-      gboolean known = FALSE;
-
-      for (guint k = 0; k < G_N_ELEMENTS (accepted_params) && !known; k++)
-        known = g_ascii_strcasecmp (param->name, accepted_params[k]) == 0;
-      for (guint k = 0; k < n_own && !known; k++)
-        known = g_ascii_strcasecmp (param->name, own[k]) == 0;
-      if (!known)
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos,
-                            _("the parameter '%s' of rsyslog's %s is not supported"), param->name, type);
-          return FALSE;
-        }
-    }
-  return TRUE;
 }
 
 static const gchar *
@@ -263,7 +212,7 @@ omfile (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
     "createdirs", "flushontxend", "iobuffersize", "asyncwriting", "flushinterval", "dynafilecachesize",
     "closetimeout", "veryrobustzip", "ziplevel", "failonchownfailure", "sync", "fileownernum", "filegroupnum",
   };
-  if (!check_params (params, own, G_N_ELEMENTS (own), "omfile", error))
+  if (!sl_rs_check_action_params (params, own, G_N_ELEMENTS (own), "omfile", error))
     return NULL;
 
   const gchar *file = param_value (params, "file");
@@ -310,8 +259,9 @@ omfwd (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
 {
   static const gchar *const own[] = {
     "target", "port", "protocol", "tcp_framing", "address", "keepalive", "rebindinterval", "udp.sendtoall",
+    "streamdriver", "streamdrivermode", "streamdriverauthmode", "streamdriverpermittedpeers",
   };
-  if (!check_params (params, own, G_N_ELEMENTS (own), "omfwd", error))
+  if (!sl_rs_check_action_params (params, own, G_N_ELEMENTS (own), "omfwd", error))
     return NULL;
   const gchar *target = param_value (params, "target");
   const gchar *protocol = param_value (params, "protocol");
@@ -328,8 +278,15 @@ omfwd (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
       return NULL;
     }
   gboolean tcp = protocol && g_ascii_strcasecmp (protocol, "tcp") == 0;
-  return forward_action (c, target, param_value (params, "port"), tcp, param_value (params, "template"), pos,
-                         error);
+  /* an action()'s stream driver is its own: the legacy directives set
+   * only the legacy @@ lines' */
+  SlRsTls tls = {
+    .driver = (gchar *) param_value (params, "streamdriver"), .mode = (gchar *) param_value (params, "streamdrivermode"),
+    .auth = (gchar *) param_value (params, "streamdriverauthmode"),
+    .peers = (gchar *) param_value (params, "streamdriverpermittedpeers"),
+  };
+  return forward_action (c, target, param_value (params, "port"), tcp ? &tls : NULL, param_value (params, "template"),
+                         pos, error);
 }
 
 static gchar *
@@ -338,7 +295,7 @@ simple_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos, 
   static const gchar *const own[] = { "binary", "users", "pipe", "usetransactions", "output", "forcesingleinstance",
                                       "hup.signal", "signalonclose", "killunresponsive", "closetimeout",
                                       "confirmmessages", "reportfailures", "ensurelf" };
-  if (!check_params (params, own, G_N_ELEMENTS (own), type, error))
+  if (!sl_rs_check_action_params (params, own, G_N_ELEMENTS (own), type, error))
     return NULL;
   if (g_ascii_strcasecmp (type, "omusrmsg") == 0)
     return users_action (c, param_value (params, "users") ? param_value (params, "users") : "*", pos, error);
@@ -357,7 +314,7 @@ simple_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos, 
       if (!template_option (c, drivers, param_value (params, "template"), pos, error))
         return NULL;
       g_string_append (drivers, ");");
-      return emit_destination (c, pos, drivers->str, error);
+      return sl_rs_emit_destination (c, pos, drivers->str, error);
     }
   /* omprog */
   if (!param_value (params, "binary"))
@@ -370,14 +327,14 @@ simple_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos, 
   if (!template_option (c, drivers, param_value (params, "template"), pos, error))
     return NULL;
   g_string_append (drivers, ");");
-  return emit_destination (c, pos, drivers->str, error);
+  return sl_rs_emit_destination (c, pos, drivers->str, error);
 }
 
 static gchar *
 mmjsonparse (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
 {
   static const gchar *const own[] = { "cookie", "userawmsg" };
-  if (!check_params (params, own, G_N_ELEMENTS (own), "mmjsonparse", error))
+  if (!sl_rs_check_action_params (params, own, G_N_ELEMENTS (own), "mmjsonparse", error))
     return NULL;
   const gchar *cookie = param_value (params, "cookie");
   g_autofree gchar *name = sl_rs_new_name (c, "p");
@@ -444,7 +401,7 @@ sl_rs_action_object (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_
            || g_ascii_strcasecmp (type, "ompipe") == 0 || g_ascii_strcasecmp (type, "omstdout") == 0)
     name = simple_action (c, params, type, pos, error);
   else
-    sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("rsyslog's action type '%s' is not supported"), type);
+    name = sl_rs_output_action (c, params, type, pos, error);
   c->action_queue = saved_queue;
   return name;
 }

@@ -125,3 +125,64 @@ sl_rs_is_true (const gchar *value)
   return g_ascii_strcasecmp (value, "on") == 0 || g_ascii_strcasecmp (value, "yes") == 0
          || g_ascii_strcasecmp (value, "true") == 0 || strcmp (value, "1") == 0;
 }
+
+void
+sl_rs_append_option (GString *out, const gchar *name, const gchar *value)
+{
+  g_string_append_printf (out, " %s(", name);
+  sl_rs_quote (out, value);
+  g_string_append_c (out, ')');
+}
+
+/* Actions that write the same way share one destination, as rsyslog's
+ * share the file they write */
+gchar *
+sl_rs_emit_destination (SlRsConf *c, SlCfgPos pos, const gchar *drivers, GError **error)
+{
+  const gchar *known = g_hash_table_lookup (c->destinations, drivers);
+  if (known)
+    return g_strdup (known);
+
+  g_autofree gchar *name = sl_rs_new_name (c, "d");
+  g_autofree gchar *text = g_strdup_printf ("destination %s { %s };", name, drivers);
+
+  if (!sl_rs_emit (c, pos, text, error))
+    return NULL;
+  g_hash_table_insert (c->destinations, g_strdup (drivers), g_strdup (name));
+  return g_steal_pointer (&name);
+}
+
+/* queue.* and action.* parameters Sluice takes as they are, its queues and
+ * retries working their own way */
+static const gchar *const accepted_params[] = {
+  "type", "name", "template", "queue.type", "queue.size", "queue.filename", "queue.maxdiskspace",
+  "queue.saveonshutdown", "queue.dequeuebatchsize", "queue.workerthreads", "queue.highwatermark",
+  "queue.lowwatermark", "queue.discardmark", "queue.discardseverity", "queue.timeoutenqueue",
+  "queue.timeoutshutdown", "queue.timeoutactioncompletion", "queue.checkpointinterval", "queue.syncqueuefiles",
+  "queue.maxfilesize", "queue.spooldirectory", "queue.mindequeuebatchsize", "queue.workerthreadminimummessages",
+  "action.resumeretrycount", "action.resumeinterval", "action.reportsuspension",
+  "action.reportsuspensioncontinuation", "action.execonlywhenpreviousissuspended", "action.writeallmarkmessages",
+  "action.errorfile",
+};
+
+gboolean
+sl_rs_check_action_params (GPtrArray *params, const gchar *const *own, guint n_own, const gchar *type, GError **error)
+{
+  for (guint i = 0; i < params->len; i++)
+    {
+      const SlRsParam *param = g_ptr_array_index (params, i);
+      gboolean known = FALSE;
+
+      for (guint k = 0; k < G_N_ELEMENTS (accepted_params) && !known; k++)
+        known = g_ascii_strcasecmp (param->name, accepted_params[k]) == 0;
+      for (guint k = 0; k < n_own && !known; k++)
+        known = g_ascii_strcasecmp (param->name, own[k]) == 0;
+      if (!known)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos,
+                            _("the parameter '%s' of rsyslog's %s is not supported"), param->name, type);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}

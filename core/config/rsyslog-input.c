@@ -30,12 +30,17 @@ static const struct
   { "imfile", { "pollinginterval", "mode", "readtimeout", "timeoutgranularity", "sortfiles" } },
   { "imudp", { "threads", "timerequery", "schedulingpolicy", "schedulingpriority", "batchsize" } },
   { "imtcp", { "maxsessions", "maxlisteners", "keepalive", "notifyonconnectionclose", "flowcontrol",
-               "discardtruncatedmsg", "addtlframedelimiter", "disablelfdelimiter", "maxframesize" } },
+               "discardtruncatedmsg", "addtlframedelimiter", "disablelfdelimiter", "maxframesize",
+               "streamdriver.name", "streamdriver.mode", "streamdriver.authmode", "permittedpeer" } },
   { "imptcp", { "threads", "processonpoller" } },
   { "omfwd", { "template" } }, { "omfile", { "template", "dirowner", "dirgroup", "filecreatemode", "dircreatemode" } },
   { "omprog", { "template" } }, { "omusrmsg", { "template" } }, { "ompipe", { "template" } },
   { "omstdout", { "template" } }, { "mmjsonparse", { NULL } }, { "builtin:omfile", { "template" } },
-  { "builtin:omfwd", { "template" } },
+  { "builtin:omfwd", { "template" } }, { "omrelp", { "tls.tlslib" } }, { "omkafka", { NULL } },
+  { "omelasticsearch", { NULL } }, { "ommysql", { NULL } }, { "ompgsql", { NULL } },
+  { "imrelp", { "tls.tlslib" } }, { "imkafka", { NULL } },
+  { "impstats", { "interval", "facility", "severity", "log.syslog", "format", "ruleset", "resetcounters",
+                  "bracketing", "log.file" } },
 };
 
 gboolean
@@ -69,12 +74,119 @@ add_unix_socket (SlRsConf *c, const gchar *ruleset, const gchar *path, SlCfgPos 
   return sl_rs_add_source (c, ruleset, pos, driver->str, error);
 }
 
+/* rsyslogd changes user and group once its inputs are open; Sluice's
+ * options { user() group() } do so once the configuration is loaded,
+ * keeping the capabilities to open what it names (daemon/privileges.c). */
+gboolean
+sl_rs_privileges (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, GError **error)
+{
+  static const struct
+  {
+    const gchar *name;
+    gboolean group;
+  } names[] = {
+    { "PrivDropToUser", FALSE }, { "PrivDropToUserID", FALSE }, { "privdrop.user.name", FALSE },
+    { "privdrop.user.id", FALSE }, { "PrivDropToGroup", TRUE }, { "PrivDropToGroupID", TRUE },
+    { "privdrop.group.name", TRUE }, { "privdrop.group.id", TRUE },
+  };
+
+  if (g_ascii_strcasecmp (name, "privdrop.group.keepsupplemental") == 0)
+    {
+      if (!sl_rs_is_true (value))
+        return TRUE;
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                        _("rsyslog's privDrop.group.keepSupplemental=\"on\" is not supported: Sluice takes the "
+                          "user's own groups"));
+      return FALSE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (g_ascii_strcasecmp (name, names[i].name) == 0)
+      {
+        gchar **slot = names[i].group ? &c->priv_group : &c->priv_user;
+        g_free (*slot);
+        *slot = g_strdup (value);
+        c->priv_pos = pos;
+        return TRUE;
+      }
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog setting '%s' is not supported"), name);
+  return FALSE;
+}
+
+/* With a user and no group rsyslogd keeps the group it started with,
+ * root's, and adds the user's groups (initgroups()); sluiced with
+ * group("0") does the same. */
+gboolean
+sl_rs_finish_privileges (SlRsConf *c, GError **error)
+{
+  g_autoptr (GString) text = g_string_new ("options {");
+
+  if (!c->priv_user && !c->priv_group)
+    return TRUE;
+  if (c->priv_user)
+    {
+      g_string_append (text, " user(");
+      sl_rs_quote (text, c->priv_user);
+      g_string_append (text, ");");
+    }
+  g_string_append (text, " group(");
+  sl_rs_quote (text, c->priv_group ? c->priv_group : "0");
+  g_string_append (text, "); };");
+  return sl_rs_emit (c, c->priv_pos, text->str, error);
+}
+
 gboolean
 sl_rs_finish_inputs (SlRsConf *c, GError **error)
 {
   if (!c->imuxsock || !c->syssock_on)
     return TRUE;
   return add_unix_socket (c, NULL, c->syssock_name ? c->syssock_name : "/dev/log", c->syssock_pos, error);
+}
+
+/* impstats: the daemon's counters, every interval seconds, as messages
+ * of the syslog facility at info into a ruleset (stats(freq()) writes
+ * them through internal(), which its ruleset reads) */
+static gboolean
+impstats (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
+{
+  static const struct
+  {
+    const gchar *param;
+    const gchar *const values[3];
+  } only[] = {
+    { "facility", { "5", "syslog", NULL } }, { "severity", { "6", "info", NULL } },
+    { "log.syslog", { "on", "yes", NULL } }, { "format", { "legacy", NULL } },
+    { "resetcounters", { "off", "no", NULL } }, { "bracketing", { "off", "no", NULL } },
+  };
+  const SlRsParam *interval = params ? sl_rs_param_find (params, "interval") : NULL;
+  const SlRsParam *ruleset = params ? sl_rs_param_find (params, "ruleset") : NULL;
+  const SlRsParam *file = params ? sl_rs_param_find (params, "log.file") : NULL;
+
+  if (file)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, file->pos,
+                        _("rsyslog's impstats log.file= is not supported: Sluice writes its statistics as messages"));
+      return FALSE;
+    }
+  for (guint i = 0; params && i < G_N_ELEMENTS (only); i++)
+    {
+      const SlRsParam *param = sl_rs_param_find (params, only[i].param);
+      gboolean known = !param;
+
+      for (guint k = 0; !known && only[i].values[k]; k++)
+        known = g_ascii_strcasecmp (param->value, only[i].values[k]) == 0;
+      if (!known)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos,
+                            _("rsyslog's impstats %s=\"%s\" is not supported: Sluice's statistics messages are "
+                              "syslog.info, every counter, counted since the start"),
+                            param->name, param->value);
+          return FALSE;
+        }
+    }
+  g_autofree gchar *text = g_strdup_printf ("options { stats(freq(%ld) level(1)); };",
+                                            interval ? g_ascii_strtoll (interval->value, NULL, 10) : 300L);
+  return sl_rs_emit (c, pos, text, error)
+         && sl_rs_add_source (c, ruleset ? ruleset->value : NULL, pos, "internal()", error);
 }
 
 static gint
@@ -126,6 +238,26 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
           c->syssock_name = g_strdup (sock->value);
         }
     }
+  else if (g_str_equal (bare, "imtcp") && params)
+    {
+      /* the stream driver of every imtcp input */
+      const struct
+      {
+        const gchar *param;
+        gchar **slot;
+      } tls[] = {
+        { "streamdriver.name", &c->tls_server.driver }, { "streamdriver.mode", &c->tls_server.mode },
+        { "streamdriver.authmode", &c->tls_server.auth }, { "permittedpeer", &c->tls_server.peers },
+      };
+      for (guint i = 0; i < G_N_ELEMENTS (tls); i++)
+        if (sl_rs_param_find (params, tls[i].param))
+          {
+            g_free (*tls[i].slot);
+            *tls[i].slot = g_strdup (sl_rs_param_find (params, tls[i].param)->value);
+          }
+    }
+  else if (g_str_equal (bare, "impstats"))
+    return impstats (c, params, pos, error);
   else if (g_str_equal (bare, "imklog"))
     return sl_rs_add_source (c, NULL, pos, "kmsg(optional(yes))", error);
   else if (g_str_equal (bare, "imjournal"))
@@ -181,7 +313,14 @@ static gboolean
 network_input (SlRsConf *c, GPtrArray *params, const gchar *driver, const gchar *ruleset, SlCfgPos pos,
                GError **error)
 {
-  g_autoptr (GString) text = g_string_new (driver);
+  /* an input's own stream driver settings stand for the module's */
+  SlRsTls tls = {
+    .driver = (gchar *) (value_of (params, "streamdriver.name") ? value_of (params, "streamdriver.name") : c->tls_server.driver),
+    .mode = (gchar *) (value_of (params, "streamdriver.mode") ? value_of (params, "streamdriver.mode") : c->tls_server.mode),
+    .auth = (gchar *) (value_of (params, "streamdriver.authmode") ? value_of (params, "streamdriver.authmode") : c->tls_server.auth),
+    .peers = (gchar *) (value_of (params, "permittedpeer") ? value_of (params, "permittedpeer") : c->tls_server.peers),
+  };
+  g_autoptr (GString) text = g_string_new (g_str_equal (driver, "udp") ? "udp" : "tcp");
   const gchar *address = value_of (params, "address");
 
   g_string_append_c (text, '(');
@@ -193,7 +332,85 @@ network_input (SlRsConf *c, GPtrArray *params, const gchar *driver, const gchar 
     }
   g_string_append (text, "port(");
   sl_rs_quote (text, value_of (params, "port") ? value_of (params, "port") : "514");
-  g_string_append (text, "))");
+  /* rsyslog's hostname is the one the message carries; fromhost the sender */
+  g_string_append (text, ") keep-hostname(yes)");
+  if (g_str_equal (driver, "tcp") && !sl_rs_tls_option (c, &tls, TRUE, pos, text, error))
+    return FALSE;
+  g_string_append_c (text, ')');
+  return sl_rs_add_source (c, ruleset, pos, text->str, error);
+}
+
+/* imrelp: port= is required, as in rsyslog */
+static gboolean
+relp_input (SlRsConf *c, GPtrArray *params, const gchar *ruleset, SlCfgPos pos, GError **error)
+{
+  g_autoptr (GString) text = g_string_new ("relp(");
+
+  if (!value_of (params, "port"))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imrelp input needs port="));
+      return FALSE;
+    }
+  if (value_of (params, "address"))
+    {
+      g_string_append (text, "ip(");
+      sl_rs_quote (text, value_of (params, "address"));
+      g_string_append (text, ") ");
+    }
+  g_string_append (text, "port(");
+  sl_rs_quote (text, value_of (params, "port"));
+  g_string_append_c (text, ')');
+  if (value_of (params, "keepalive"))
+    g_string_append_printf (text, " so-keepalive(%s)", sl_rs_is_true (value_of (params, "keepalive")) ? "yes" : "no");
+  g_string_append (text, " keep-hostname(yes))");
+  return sl_rs_add_source (c, ruleset, pos, text->str, error);
+}
+
+/* imkafka: the records parsed as syslog messages; a host name in them is
+ * taken only with parseHostname="on", as rsyslog does */
+static gboolean
+kafka_input (SlRsConf *c, GPtrArray *params, const gchar *ruleset, SlCfgPos pos, GError **error)
+{
+  g_autoptr (GString) text = g_string_new ("kafka(");
+  const SlRsParam *conf = sl_rs_param_find (params, "confparam");
+
+  if (!value_of (params, "topic"))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imkafka input needs topic="));
+      return FALSE;
+    }
+  g_string_append (text, "topics(");
+  sl_rs_quote (text, value_of (params, "topic"));
+  g_string_append (text, ") bootstrap-servers(");
+  sl_rs_quote (text, value_of (params, "broker") ? value_of (params, "broker") : "localhost:9092");
+  g_string_append_c (text, ')');
+  if (value_of (params, "consumergroup"))
+    {
+      g_string_append (text, " group-id(");
+      sl_rs_quote (text, value_of (params, "consumergroup"));
+      g_string_append_c (text, ')');
+    }
+  g_auto (GStrv) items = conf ? g_strsplit (conf->value, ",", -1) : NULL;
+  for (guint i = 0; items && items[i]; i++)
+    {
+      const gchar *eq = strchr (items[i], '=');
+      if (!eq)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, conf->pos, _("rsyslog's %s takes name=value, not '%s'"),
+                            conf->name, items[i]);
+          return FALSE;
+        }
+      g_autofree gchar *key = g_strstrip (g_strndup (items[i], (gsize) (eq - items[i])));
+      g_autofree gchar *value = g_strstrip (g_strdup (eq + 1));
+      g_string_append (text, " config(");
+      sl_rs_quote (text, key);
+      g_string_append (text, " => ");
+      sl_rs_quote (text, value);
+      g_string_append_c (text, ')');
+    }
+  if (!value_of (params, "parsehostname") || !sl_rs_is_true (value_of (params, "parsehostname")))
+    g_string_append (text, " flags(no-hostname)");
+  g_string_append_c (text, ')');
   return sl_rs_add_source (c, ruleset, pos, text->str, error);
 }
 
@@ -202,12 +419,21 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
 {
   static const gchar *const net_params[] = { "port", "address", "keepalive", "supportoctetcountedframing",
                                              "maxsessions", "flowcontrol", "notifyonconnectionclose", NULL };
+  static const gchar *const imtcp_params[] = { "port", "address", "keepalive", "supportoctetcountedframing",
+                                               "maxsessions", "flowcontrol", "notifyonconnectionclose",
+                                               "streamdriver.name", "streamdriver.mode", "streamdriver.authmode",
+                                               "permittedpeer", NULL };
   static const gchar *const unix_params[] = { "socket", "createpath", "ignoretimestamp", "hostname",
                                               "usesystimestamp", "annotate", "parsetrusted", "usepidfromsystem",
                                               "ignoreownmessages", "unlink", NULL };
   static const gchar *const file_params[] = { "file", "tag", "facility", "severity", "statefile",
                                               "persiststateinterval", "readmode", "freshstarttail", "reopenontruncate",
                                               "addmetadata", "deletestateonfiledelete", NULL };
+  /* keepalive timings change when a dead peer is noticed, not what is read */
+  static const gchar *const relp_params[] = { "port", "address", "keepalive", "keepalive.probes",
+                                              "keepalive.interval", "keepalive.time", NULL };
+  static const gchar *const kafka_params[] = { "broker", "topic", "consumergroup", "confparam", "parsehostname",
+                                               NULL };
   const gchar *type = value_of (params, "type");
   const gchar *ruleset = value_of (params, "ruleset");
 
@@ -218,8 +444,14 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
     }
   if (g_ascii_strcasecmp (type, "imudp") == 0)
     return check_input_params (params, net_params, type, error) && network_input (c, params, "udp", ruleset, pos, error);
-  if (g_ascii_strcasecmp (type, "imtcp") == 0 || g_ascii_strcasecmp (type, "imptcp") == 0)
-    return check_input_params (params, net_params, type, error) && network_input (c, params, "tcp", ruleset, pos, error);
+  if (g_ascii_strcasecmp (type, "imtcp") == 0)
+    return check_input_params (params, imtcp_params, type, error) && network_input (c, params, "tcp", ruleset, pos, error);
+  if (g_ascii_strcasecmp (type, "imptcp") == 0)
+    return check_input_params (params, net_params, type, error) && network_input (c, params, "ptcp", ruleset, pos, error);
+  if (g_ascii_strcasecmp (type, "imrelp") == 0)
+    return check_input_params (params, relp_params, type, error) && relp_input (c, params, ruleset, pos, error);
+  if (g_ascii_strcasecmp (type, "imkafka") == 0)
+    return check_input_params (params, kafka_params, type, error) && kafka_input (c, params, ruleset, pos, error);
   if (g_ascii_strcasecmp (type, "imuxsock") == 0)
     {
       if (!check_input_params (params, unix_params, type, error))
@@ -315,13 +547,20 @@ legacy_template (SlRsConf *c, const gchar *args, SlCfgPos pos, GError **error)
       return FALSE;
     }
   sl_rs_lexer_skip_blanks (&lx, FALSE);
+  gboolean json = FALSE;
   if (sl_rs_lexer_peek (&lx, 0) == ',')
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the options of $template %s (%s) are not supported"),
-                        name, lx.text + lx.at + 1);
-      return FALSE;
+      sl_rs_lexer_advance (&lx, 1);
+      sl_rs_lexer_skip_blanks (&lx, FALSE);
+      json = sl_rs_lexer_take_word (&lx, "json");
+      if (!json || !sl_rs_lexer_at_line_end (&lx))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                            _("the options of $template %s (%s) are not supported; json is"), name, comma + 1);
+          return FALSE;
+        }
     }
-  return sl_rs_template_define (c, name, text, pos, error);
+  return sl_rs_template_define (c, name, text, json, pos, error);
 }
 
 static void
@@ -345,7 +584,8 @@ static const gchar *const neutral_directives[] = {
   "MainMsgQueueSize", "MainMsgQueueType", "MainMsgQueueDiscardMark", "ActionQueueSaveOnShutdown",
   "ActionQueueMaxDiskSpace", "ActionQueueTimeoutEnqueue", "ActionQueueDequeueBatchSize", "ActionQueueWorkerThreads",
   "RepeatedMsgContainsOriginalMsg", "SystemLogUseSysTimeStamp", "SystemLogSocketIgnoreMsgTimestamp",
-  "MaxOpenFiles", "AbortOnUncleanConfig", "LocalHostName", "DefaultNetstreamDriver",
+  "MaxOpenFiles", "AbortOnUncleanConfig", "LocalHostName", "IMJournalStateFile",
+  "IMJournalRatelimitInterval", "IMJournalRatelimitBurst",
 };
 
 static gboolean
@@ -357,10 +597,23 @@ is_neutral (const gchar *name)
   return FALSE;
 }
 
+/* rsyslog reads a directive's value word by word, and a word starting
+ * with '#' begins a comment to the end of the line */
+static gchar *
+without_comment (const gchar *value)
+{
+  const gchar *p = value;
+
+  while (*p && !(*p == '#' && (p == value || p[-1] == ' ' || p[-1] == '\t')))
+    p++;
+  return g_strchomp (g_strndup (value, (gsize) (p - value)));
+}
+
 gboolean
 sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
 {
   g_autofree gchar *name = NULL;
+  g_autofree gchar *bare_value = NULL;
   const gchar *value;
   const gchar *space = strpbrk (line, " \t");
 
@@ -368,6 +621,10 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
   value = space ? space : "";
   while (*value == ' ' || *value == '\t')
     value++;
+  /* a template's text is a quoted string, which may hold a '#' */
+  if (g_ascii_strcasecmp (name, "template") == 0)
+    return legacy_template (c, value, pos, error);
+  value = bare_value = without_comment (value);
 
   if (g_ascii_strcasecmp (name, "IncludeConfig") == 0)
     return c->read_files (c, value, pos, error);
@@ -391,13 +648,17 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     }
   if (g_ascii_strcasecmp (name, "UDPServerRun") == 0)
     {
-      g_autofree gchar *driver = g_strdup_printf ("udp(port(%ld))", strtol (value, NULL, 10));
+      g_autofree gchar *driver = g_strdup_printf ("udp(port(%ld) keep-hostname(yes))", strtol (value, NULL, 10));
       return sl_rs_add_source (c, NULL, pos, driver, error);
     }
   if (g_ascii_strcasecmp (name, "InputTCPServerRun") == 0)
     {
-      g_autofree gchar *driver = g_strdup_printf ("tcp(port(%ld))", strtol (value, NULL, 10));
-      return sl_rs_add_source (c, NULL, pos, driver, error);
+      g_autoptr (GString) driver = g_string_new (NULL);
+      g_string_printf (driver, "tcp(port(%ld) keep-hostname(yes)", strtol (value, NULL, 10));
+      if (!sl_rs_tls_option (c, &c->tls_server, TRUE, pos, driver, error))
+        return FALSE;
+      g_string_append_c (driver, ')');
+      return sl_rs_add_source (c, NULL, pos, driver->str, error);
     }
   struct
   {
@@ -438,8 +699,6 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
       *slot = g_strdup (value);
       return TRUE;
     }
-  if (g_ascii_strcasecmp (name, "template") == 0)
-    return legacy_template (c, value, pos, error);
   if (g_ascii_strcasecmp (name, "RepeatedMsgReduction") == 0)
     {
       gboolean on = FALSE;
@@ -453,6 +712,10 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
         }
       return TRUE;
     }
+  if (sl_rs_tls_setting (c, name, value))
+    return TRUE;
+  if (g_ascii_strncasecmp (name, "PrivDropTo", strlen ("PrivDropTo")) == 0)
+    return sl_rs_privileges (c, name, value, pos, error);
   if (g_ascii_strcasecmp (name, "MaxMessageSize") == 0)
     {
       g_autofree gchar *text = g_strdup_printf ("options { log-msg-size(%s); };", value);

@@ -14,6 +14,57 @@ sl_rs_lexer_init (SlRsLexer *lx, const gchar *file, const gchar *text)
   lx->at = 0;
   lx->line = 1;
   lx->column = 1;
+  lx->marks = NULL;
+  lx->next_mark = 0;
+}
+
+void
+sl_rs_lexer_init_joined (SlRsLexer *lx, const gchar *file, const gchar *text, const GArray *marks)
+{
+  sl_rs_lexer_init (lx, file, text);
+  lx->marks = marks;
+}
+
+static gboolean
+is_space (gchar c)
+{
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+gchar *
+sl_rs_join_lines (const gchar *text, GArray **marks)
+{
+  GString *out = g_string_sized_new (strlen (text) + 1);
+  gboolean continued = FALSE, mark_next = FALSE;
+  gint line = 0;
+
+  *marks = g_array_new (FALSE, FALSE, sizeof (SlRsMark));
+  for (const gchar *p = text; *p;)
+    {
+      const gchar *nl = strchr (p, '\n');
+      const gchar *end = nl ? nl : p + strlen (p);
+      const gchar *start = p;
+
+      line++;
+      if (continued)
+        while (start < end && is_space (*start))
+          start++;
+      if (continued || mark_next)
+        g_array_append_val (*marks, ((SlRsMark) { out->len, line, (gint) (start - p) + 1 }));
+      /* rsyslog drops the blanks at the end of every line */
+      const gchar *last = end;
+      while (last > start && is_space (last[-1]))
+        last--;
+      mark_next = continued;
+      continued = last > start && last[-1] == '\\';
+      if (continued)
+        last--;
+      g_string_append_len (out, start, last - start);
+      if (!continued)
+        g_string_append_c (out, '\n');
+      p = nl ? nl + 1 : end;
+    }
+  return g_string_free (out, FALSE);
 }
 
 SlCfgPos
@@ -44,6 +95,13 @@ sl_rs_lexer_advance (SlRsLexer *lx, guint n)
       else
         lx->column++;
       lx->at++;
+      if (lx->marks && lx->next_mark < lx->marks->len
+          && g_array_index (lx->marks, SlRsMark, lx->next_mark).at == lx->at)
+        {
+          const SlRsMark *mark = &g_array_index (lx->marks, SlRsMark, lx->next_mark++);
+          lx->line = mark->line;
+          lx->column = mark->column;
+        }
     }
 }
 

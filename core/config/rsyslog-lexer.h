@@ -10,6 +10,14 @@
 
 G_BEGIN_DECLS
 
+/* Where a piece of joined text (sl_rs_join_lines) starts in the file. */
+typedef struct
+{
+  gsize at;
+  gint line;
+  gint column;
+} SlRsMark;
+
 typedef struct
 {
   const gchar *file;   /* interned */
@@ -17,9 +25,19 @@ typedef struct
   gsize at;
   gint line;
   gint column;
+  const GArray *marks; /* SlRsMark, or NULL: positions as the text counts them */
+  guint next_mark;
 } SlRsLexer;
 
+/* A file's text as rsyslog reads it: a line whose last non-blank
+ * character is a backslash goes on with the next line, whose leading
+ * blanks are dropped, anywhere in the file (in comments and strings too).
+ * marks (SlRsMark) say where each joined piece and each line after a
+ * joined one start in the file. */
+gchar    *sl_rs_join_lines        (const gchar *text, GArray **marks);
 void      sl_rs_lexer_init        (SlRsLexer *lx, const gchar *file, const gchar *text);
+/* The same over sl_rs_join_lines' text, positions from its marks. */
+void      sl_rs_lexer_init_joined (SlRsLexer *lx, const gchar *file, const gchar *text, const GArray *marks);
 SlCfgPos  sl_rs_lexer_pos         (const SlRsLexer *lx);
 /* The character n ahead, or '\0' at the end. */
 gchar     sl_rs_lexer_peek        (const SlRsLexer *lx, guint n);

@@ -26,6 +26,13 @@ typedef struct
   SlCfgPos pos;
 } SlRsTemplateRef;
 
+/* A side's network stream driver: its name (gtls, ossl, ptcp), mode (1:
+ * TLS), auth mode and permitted peers (',' joined); NULL when not set. */
+typedef struct
+{
+  gchar *driver, *mode, *auth, *peers;
+} SlRsTls;
+
 typedef struct _SlRsConf
 {
   SlCfgNode *root;        /* the configuration the objects go into */
@@ -50,6 +57,11 @@ typedef struct _SlRsConf
   gchar *file_template;   /* $ActionFileDefaultTemplate: rsyslog's name */
   gchar *forward_template;
   GPtrArray *action_queue; /* Sluice options from $ActionQueue*, for the next action */
+  gchar *priv_user, *priv_group; /* $PrivDropToUser, $PrivDropToGroup */
+  gchar *tls_default_driver, *tls_ca, *tls_cert, *tls_key; /* $DefaultNetstreamDriver* */
+  SlRsTls tls_send;       /* $ActionSendStreamDriver*, for the legacy @@ after them */
+  SlRsTls tls_server;     /* imtcp's module parameters, $InputTCPServerStreamDriver* */
+  SlCfgPos priv_pos;
   gboolean imuxsock;      /* module(load="imuxsock"): the system socket */
   gchar *syssock_name;
   gboolean syssock_on;
@@ -97,16 +109,27 @@ SlCfgNode *sl_rs_parse_text     (const gchar *text, SlCfgPos pos, GError **error
 void      sl_rs_place           (SlCfgNode *node, SlCfgPos pos);
 void      sl_rs_move_children   (SlCfgNode *from, SlCfgNode *to, const SlCfgPos *pos);
 const SlRsParam *sl_rs_param_find (GPtrArray *params, const gchar *name);
+/* What the actions share: an option of Sluice text with its value quoted;
+ * the parameters an action may have (its own and queue.*, action.*),
+ * else an error at the first other one; the name of the destination of
+ * these drivers, made once (actions that write alike share it). */
+void      sl_rs_append_option        (GString *out, const gchar *name, const gchar *value);
+gboolean  sl_rs_check_action_params  (GPtrArray *params, const gchar *const *own, guint n_own, const gchar *type,
+                                      GError **error);
+gchar    *sl_rs_emit_destination     (SlRsConf *c, SlCfgPos pos, const gchar *drivers, GError **error);
 gboolean  sl_rs_is_true         (const gchar *value);
 
 /* rsyslog-template.c: rsyslog's templates and properties as Sluice templates. */
-gboolean  sl_rs_template_from_string (const gchar *text, SlCfgPos pos, GString *out, GError **error);
+/* json_quotes: each property's value with quotes and backslashes escaped,
+ * as rsyslog's option.json writes it */
+gboolean  sl_rs_template_from_string (const gchar *text, gboolean json_quotes, SlCfgPos pos, GString *out,
+                                      GError **error);
 /* A property with its from/to and options, as property() or %...% give it. */
 gboolean  sl_rs_template_property    (const gchar *name, const gchar *from, const gchar *to, const gchar *options,
                                       SlCfgPos pos, GString *out, GError **error);
 /* Makes the template object NAME of rsyslog's template text. */
-gboolean  sl_rs_template_define      (SlRsConf *c, const gchar *name, const gchar *rsyslog_text, SlCfgPos pos,
-                                      GError **error);
+gboolean  sl_rs_template_define      (SlRsConf *c, const gchar *name, const gchar *rsyslog_text,
+                                      gboolean json_quotes, SlCfgPos pos, GError **error);
 /* The text of a template defined before, or of RSYSLOG_*, for a file name
  * or a forwarding format; NULL with *error set when there is none. */
 const gchar *sl_rs_template_lookup   (SlRsConf *c, const gchar *name, SlCfgPos pos, GError **error);
@@ -128,6 +151,24 @@ gchar    *sl_rs_legacy_action        (SlRsConf *c, const gchar *text, SlCfgPos p
 gchar    *sl_rs_action_object        (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_parser,
                                       GError **error);
 
+/* rsyslog-output.c: the output modules with a Sluice driver of their own
+ * (omrelp, omkafka), by action(type=) or the legacy :omrelp: */
+gchar    *sl_rs_output_action        (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,
+                                      GError **error);
+gchar    *sl_rs_legacy_relp          (SlRsConf *c, const gchar *target, const gchar *template_name, SlCfgPos pos,
+                                      GError **error);
+/* :ommysql:server,db,user,password and :ompgsql: the same */
+gchar    *sl_rs_legacy_sql           (SlRsConf *c, gboolean pgsql, const gchar *args, const gchar *template_name,
+                                      SlCfgPos pos, GError **error);
+
+/* rsyslog-tls.c: a stream driver setting by its global() or $ name (lower
+ * case), FALSE when name is none; the tls() of a side, nothing when its
+ * mode is not 1. */
+gboolean  sl_rs_tls_setting          (SlRsConf *c, const gchar *name, const gchar *value);
+gboolean  sl_rs_tls_option           (SlRsConf *c, const SlRsTls *side, gboolean server, SlCfgPos pos, GString *out,
+                                      GError **error);
+void      sl_rs_tls_clear            (SlRsTls *tls);
+
 /* rsyslog-input.c: modules, inputs and legacy directives */
 gboolean  sl_rs_module               (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
 gboolean  sl_rs_input                (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
@@ -136,6 +177,9 @@ gboolean  sl_rs_add_source           (SlRsConf *c, const gchar *ruleset, SlCfgPo
                                       GError **error);
 /* The system socket of imuxsock, once everything is read. */
 gboolean  sl_rs_finish_inputs        (SlRsConf *c, GError **error);
+/* $PrivDropTo* and global(privDrop.*): whom sluiced runs as */
+gboolean  sl_rs_privileges           (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, GError **error);
+gboolean  sl_rs_finish_privileges    (SlRsConf *c, GError **error);
 
 G_END_DECLS
 

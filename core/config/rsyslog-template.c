@@ -85,6 +85,7 @@ static const struct
   { "date-rfc3164", "$(substr ${%sDATE} 0 15)" },
   { "date-rfc3339", "${%sISODATE}" },
   { "date-mysql", "${%sYEAR}${%sMONTH}${%sDAY}${%sHOUR}${%sMIN}${%sSEC}" },
+  { "date-pgsql", "${%sYEAR}-${%sMONTH}-${%sDAY} ${%sHOUR}:${%sMIN}:${%sSEC}" },
   { "date-unixtimestamp", "${%sUNIXTIME}" },
   { "date-year", "${%sYEAR}" },
   { "date-month", "${%sMONTH}" },
@@ -174,6 +175,7 @@ sl_rs_template_property (const gchar *name, const gchar *from, const gchar *to, 
   g_autoptr (GString) value = g_string_new (NULL);
   g_auto (GStrv) words = g_strsplit (options ? options : "", ",", -1);
   const gchar *casing = NULL;
+  gboolean json = FALSE;
 
   if (!date_property (name, options, value) && !base_property (name, pos, value, error))
     return FALSE;
@@ -189,6 +191,8 @@ sl_rs_template_property (const gchar *name, const gchar *from, const gchar *to, 
           casing = word;
           known = TRUE;
         }
+      if (g_ascii_strcasecmp (word, "json") == 0)
+        json = known = TRUE;
       if (!known)
         {
           sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
@@ -216,11 +220,15 @@ sl_rs_template_property (const gchar *name, const gchar *from, const gchar *to, 
         g_string_append_printf (value, " %d", end - start + 1);
       g_string_append_c (value, ')');
     }
+  if (json)
+    g_string_append (out, "$(rsyslog-json ");
   if (casing)
     g_string_append_printf (out, "$(%s %s)", g_ascii_strncasecmp (casing, "lower", 5) == 0
                                                 ? "lowercase" : "uppercase", value->str);
   else
     g_string_append (out, value->str);
+  if (json)
+    g_string_append_c (out, ')');
   return TRUE;
 }
 
@@ -246,7 +254,7 @@ has_option (const gchar *options, const gchar *option)
 }
 
 gboolean
-sl_rs_template_from_string (const gchar *text, SlCfgPos pos, GString *out, GError **error)
+sl_rs_template_from_string (const gchar *text, gboolean json_quotes, SlCfgPos pos, GString *out, GError **error)
 {
   for (const gchar *p = text; *p;)
     {
@@ -277,10 +285,15 @@ sl_rs_template_from_string (const gchar *text, SlCfgPos pos, GString *out, GErro
       const gchar *to = from && parts[2] ? parts[2] : NULL;
       const gchar *options = to && parts[3] ? parts[3] : NULL;
       /* sp-if-no-1st-sp writes the space alone, not the property */
+      g_autoptr (GString) value = g_string_new (NULL);
       if (g_ascii_strcasecmp (name, "msg") == 0 && has_option (options, "sp-if-no-1st-sp"))
         g_string_append (out, "$(rsyslog-msg-space " TAG_AND_TEXT ")");
-      else if (!sl_rs_template_property (name, from, to, options, pos, out, error))
+      else if (!sl_rs_template_property (name, from, to, options, pos, value, error))
         return FALSE;
+      else if (json_quotes)
+        g_string_append_printf (out, "$(rsyslog-json-quotes %s)", value->str);
+      else
+        g_string_append (out, value->str);
       p = close + 1;
     }
   return TRUE;
@@ -309,13 +322,14 @@ object_name (SlRsConf *c, const gchar *name)
 }
 
 gboolean
-sl_rs_template_define (SlRsConf *c, const gchar *name, const gchar *rsyslog_text, SlCfgPos pos, GError **error)
+sl_rs_template_define (SlRsConf *c, const gchar *name, const gchar *rsyslog_text, gboolean json_quotes, SlCfgPos pos,
+                       GError **error)
 {
   g_autoptr (GString) text = g_string_new (NULL);
   g_autoptr (GString) statement = g_string_new (NULL);
   g_autofree gchar *object = object_name (c, name);
 
-  if (!sl_rs_template_from_string (rsyslog_text, pos, text, error))
+  if (!sl_rs_template_from_string (rsyslog_text, json_quotes, pos, text, error))
     return FALSE;
   g_string_append_printf (statement, "template %s { template(", object);
   sl_rs_quote (statement, text->str);
@@ -335,7 +349,7 @@ define_builtin (SlRsConf *c, const gchar *name, SlCfgPos pos, GError **error)
 
   if (g_hash_table_contains (c->templates, key) || !is_builtin (name, &i))
     return TRUE;
-  return sl_rs_template_define (c, builtin_formats[i].name, builtin_formats[i].text, pos, error);
+  return sl_rs_template_define (c, builtin_formats[i].name, builtin_formats[i].text, FALSE, pos, error);
 }
 
 const gchar *

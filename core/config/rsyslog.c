@@ -491,8 +491,21 @@ read_template_object (SlRsReader *r, GPtrArray *params, SlCfgPos pos)
   const SlRsParam *type = sl_rs_param_find (params, "type");
   g_autoptr (GString) rs_text = g_string_new (NULL);
 
+  const SlRsParam *json = sl_rs_param_find (params, "option.json");
+
   if (!name || !type)
     return sl_rs_fail (r, pos, "%s", _("an rsyslog template() needs name= and type="));
+  for (guint i = 0; i < params->len; i++)
+    {
+      const SlRsParam *p = g_ptr_array_index (params, i);
+      if (!g_str_equal (p->name, "name") && !g_str_equal (p->name, "type") && !g_str_equal (p->name, "string")
+          && !g_str_equal (p->name, "option.json"))
+        {
+          sl_cfg_error_set (r->error, SL_CFG_ERROR_UNKNOWN, p->pos,
+                            _("the parameter '%s' of rsyslog's template() is not supported"), p->name);
+          return FALSE;
+        }
+    }
   if (g_ascii_strcasecmp (type->value, "string") == 0)
     {
       const SlRsParam *string = sl_rs_param_find (params, "string");
@@ -548,6 +561,8 @@ read_template_object (SlRsReader *r, GPtrArray *params, SlCfgPos pos)
                 g_string_append (options, ",drop-last-lf");
               else if (g_str_equal (p->name, "spifno1stsp") && sl_rs_is_true (p->value))
                 g_string_append (options, ",sp-if-no-1st-sp");
+              else if (g_str_equal (p->name, "format") && g_ascii_strcasecmp (p->value, "json") == 0)
+                g_string_append (options, ",json");
               else if (!g_str_equal (p->name, "controlcharacters"))
                 {
                   sl_cfg_error_set (r->error, SL_CFG_ERROR_UNKNOWN, p->pos,
@@ -565,7 +580,7 @@ read_template_object (SlRsReader *r, GPtrArray *params, SlCfgPos pos)
                         _("rsyslog templates of type '%s' are not supported"), type->value);
       return FALSE;
     }
-  return sl_rs_template_define (r->c, name->value, rs_text->str, pos, r->error);
+  return sl_rs_template_define (r->c, name->value, rs_text->str, json && sl_rs_is_true (json->value), pos, r->error);
 }
 
 static gboolean
@@ -636,6 +651,14 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
           /* whether a sender's address is resolved: use-dns() */
           else if (g_str_equal (p->name, "net.enabledns"))
             text = g_strdup_printf ("options { use-dns(%s); };", sl_rs_is_true (p->value) ? "yes" : "no");
+          if (sl_rs_tls_setting (r->c, p->name, p->value))
+            continue;
+          if (g_str_has_prefix (p->name, "privdrop."))
+            {
+              if (!sl_rs_privileges (r->c, p->name, p->value, p->pos, r->error))
+                return FALSE;
+              continue;
+            }
           if (text)
             {
               if (!sl_rs_emit (r->c, p->pos, text, r->error))
@@ -643,7 +666,7 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
             }
           else if (g_str_has_prefix (p->name, "queue.") || g_str_equal (p->name, "workdirectory")
                    || g_str_equal (p->name, "preservefqdn") || g_str_equal (p->name, "localhostname")
-                   || g_str_equal (p->name, "defaultnetstreamdriver") || g_str_equal (p->name, "parser.escapecontrolcharactersonreceive"))
+                   || g_str_equal (p->name, "parser.escapecontrolcharactersonreceive"))
             continue;
           else
             {
@@ -716,8 +739,10 @@ static gboolean
 read_text (SlRsConf *c, const gchar *path, const gchar *text, GError **error)
 {
   SlRsReader r = { c, { 0 }, error };
+  g_autoptr (GArray) marks = NULL;
+  g_autofree gchar *joined = sl_rs_join_lines (text, &marks);
 
-  sl_rs_lexer_init (&r.lx, path, text);
+  sl_rs_lexer_init_joined (&r.lx, path, joined, marks);
   for (;;)
     {
       sl_rs_lexer_skip_blanks (&r.lx, TRUE);
@@ -769,6 +794,13 @@ read_files (SlRsConf *c, const gchar *pattern, SlCfgPos from, GError **error)
     }
   else
     full = g_strdup (pattern);
+  /* a folder stands for every file in it, as in rsyslog */
+  if (!strpbrk (full, "*?[") && g_file_test (full, G_FILE_TEST_IS_DIR))
+    {
+      gchar *every = g_build_filename (full, "*", NULL);
+      g_free (full);
+      full = every;
+    }
   if (!strpbrk (full, "*?["))
     return read_file (c, full, from, error);
   /* rsyslog reads a glob's files in name order and an empty glob is no error */
@@ -832,6 +864,14 @@ conf_clear (SlRsConf *c)
   if (c->action_queue)
     g_ptr_array_unref (c->action_queue);
   g_free (c->syssock_name);
+  g_free (c->priv_user);
+  g_free (c->priv_group);
+  g_free (c->tls_default_driver);
+  g_free (c->tls_ca);
+  g_free (c->tls_cert);
+  g_free (c->tls_key);
+  sl_rs_tls_clear (&c->tls_send);
+  sl_rs_tls_clear (&c->tls_server);
 }
 
 /* One top-level path per ruleset that has inputs; an included file's
@@ -922,7 +962,8 @@ read_into (SlCfgNode *root, const gchar *pattern, SlCfgPos from, gboolean includ
   /* in Sluice's own configuration, /dev/log is system()'s */
   if (ok && !included)
     ok = sl_rs_finish_inputs (&c, error);
-  ok = ok && resolve_calls (&c, error) && sl_rs_template_check_refs (&c, error) && emit_paths (&c, error);
+  ok = ok && sl_rs_finish_privileges (&c, error) && resolve_calls (&c, error) && sl_rs_template_check_refs (&c, error)
+       && emit_paths (&c, error);
   conf_clear (&c);
   return ok;
 }

@@ -11,7 +11,10 @@
  * with -s and route the same. */
 #include "tests/functional/harness.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -35,7 +38,7 @@ static const struct
 {
   const gchar *name;
   const gchar *snippet;
-  const gchar *messages[4];
+  const gchar *messages[6];
   const gchar *files[4];
   guint lines[4];   /* what rsyslogd writes into each, to wait for */
 } differential[] = {
@@ -109,7 +112,196 @@ static const struct
 ,
     { "<13>Dec  1 10:00:00 a: plain", "<13>Dec  1 10:00:00 c: an alert here", "<13>Dec  1 10:00:00 c: plain", NULL },
     { "c5-alert", "c5-sub", "c5-after", NULL }, { 1, 1, 2 } },
+  /* selectors continued over lines and comments after directives and
+   * actions, as Debian's stock file had them before Debian 12 (danos/rsyslog
+   * debian/rsyslog.conf, commit 67bc8e53, GPL-3.0-or-later) and Yocto's
+   * (openembedded/meta-openembedded meta-oe/recipes-extended/rsyslog/rsyslog/
+   * rsyslog.conf, commit 65b4b211, MIT) */
+  { "c6",
+    "$ModLoad imudp  # provides UDP syslog reception\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c6\" ruleset=\"c6\") # a socket of its own\n"
+    "ruleset(name=\"c6\") {\n"
+    "*.=debug;\\\n"
+    "\tauth,authpriv.none;\\\n"
+    "\tnews.none;mail.none\t-@DIR@/log/c6-debug;RSYSLOG_TraditionalFileFormat # the catch-all\n"
+    "*.=info;*.=notice;*.=warn;\\\n"
+    "        auth,authpriv.none;\\\n"
+    "        cron,daemon.none;\\\n"
+    "        mail,news.none          -@DIR@/log/c6-messages;RSYSLOG_TraditionalFileFormat\n"
+    "#daemon,mail.*;\\\n"
+    "#\tnews.=crit;news.=err;news.=notice;\\\n"
+    "#\t*.=notice;*.=warn\t@DIR@/log/c6-messages\n"
+    "}\n",
+    { "<15>Dec  1 10:00:00 dbg: debugged", "<14>Dec  1 10:00:00 inf: informed", "<38>Dec  1 10:00:00 su: auth",
+      "<29>Dec  1 10:00:00 daemon: noticed", "<22>Dec  1 10:00:00 mail: mailed", NULL },
+    { "c6-debug", "c6-messages", NULL }, { 1, 1 } },
+  /* omrelp to imrelp, by action() with omrelp's default format and by the
+   * legacy :omrelp: line: each daemon listens on its @RELP@ and sends to the
+   * other's (@PEER@), so each reads what the other wrote */
+  { "c7",
+    "module(load=\"imrelp\")\n"
+    "module(load=\"omrelp\")\n"
+    "template(name=\"c7\" type=\"string\" string=\"%pri-text% %timestamp% %hostname% %syslogtag%|%msg%|\\n\")\n"
+    "input(type=\"imrelp\" port=\"@RELP@\" address=\"127.0.0.1\" ruleset=\"c7in\")\n"
+    "ruleset(name=\"c7in\") {\n"
+    "  if $programname == 'a' then action(type=\"omfile\" file=\"@DIR@/log/c7-a\" template=\"c7\")\n"
+    "  else action(type=\"omfile\" file=\"@DIR@/log/c7-b\" template=\"c7\")\n"
+    "}\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c7\" ruleset=\"c7\")\n"
+    "ruleset(name=\"c7\") {\n"
+    "  if $programname == 'a' then action(type=\"omrelp\" target=\"127.0.0.1\" port=\"@PEER@\" timeout=\"30\")\n"
+    "  if $programname == 'b' then :omrelp:127.0.0.1:@PEER@;RSYSLOG_TraditionalForwardFormat\n"
+    "}\n",
+    { "<13>Dec  1 10:00:00 a[1]: by action", "<165>Dec  1 10:00:00 b: by the legacy line", NULL },
+    { "c7-a", "c7-b", NULL }, { 1, 1 } },
+  /* omelasticsearch, bulk and not, with its own default template and an
+   * option.json one, to each daemon's Elasticsearch stand-in on @ES@
+   * (es_receiver): it writes each document into log/c8-PATH */
+  { "c8",
+    "module(load=\"omelasticsearch\")\n"
+    "template(name=\"c8\" type=\"list\" option.json=\"on\") {\n"
+    "  constant(value=\"{\\\"msg\\\":\\\"\") property(name=\"msg\") constant(value=\"\\\",\\\"tag\\\":\\\"\")\n"
+    "  property(name=\"syslogtag\" format=\"json\") constant(value=\"\\\"}\")\n"
+    "}\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c8\" ruleset=\"c8\")\n"
+    "ruleset(name=\"c8\") {\n"
+    "  if $programname == 'bulk' then action(type=\"omelasticsearch\" server=\"127.0.0.1\" serverport=\"@ES@\"\n"
+    "                                        searchIndex=\"logs\" bulkmode=\"on\" template=\"c8\")\n"
+    "  else action(type=\"omelasticsearch\" server=\"127.0.0.1\" serverport=\"@ES@\")\n"
+    "}\n",
+    { "<13>Dec  1 10:00:00 bulk: one \"quoted\" a/b", "<13>Dec  1 10:00:00 bulk: two", "<14>Dec  1 10:00:00 other: three", NULL },
+    { "c8-_bulk", "c8-system-events", NULL }, { 4, 1 } },
 };
+
+/* An Elasticsearch stand-in: answers every request with success and
+ * writes each line of each POSTed body into DIR/log/c8-PATH (the path's
+ * slashes as dashes), so that the documents two daemons send compare as
+ * files whatever their batches. */
+typedef struct
+{
+  gint fd;
+  gchar *dir;
+  GThread *thread;
+  GMutex lock;            /* the files, and connections */
+  GPtrArray *connections; /* a thread each: clients keep several open */
+} EsReceiver;
+
+typedef struct
+{
+  EsReceiver *es;
+  gint fd;
+} EsConnection;
+
+static void
+es_request (EsReceiver *es, const gchar *head, const gchar *body, gsize body_len)
+{
+  gchar method[8] = "", path[256] = "";
+
+  if (sscanf (head, "%7s %255s", method, path) != 2 || strcmp (method, "POST") != 0)
+    return;
+  g_strdelimit (path + 1, "/", '-');
+  g_autofree gchar *name = g_strdup_printf ("c8-%s", path + 1);
+  g_autofree gchar *file = g_build_filename (es->dir, "log", name, NULL);
+  g_mutex_lock (&es->lock);
+  FILE *out = fopen (file, "a");
+  if (out)
+    {
+      fwrite (body, 1, body_len, out);
+      if (body_len && body[body_len - 1] != '\n')
+        fputc ('\n', out);
+      fclose (out);
+    }
+  g_mutex_unlock (&es->lock);
+}
+
+static gpointer
+es_connection (gpointer data)
+{
+  EsConnection *c = data;
+  g_autoptr (GString) in = g_string_new (NULL);
+  gchar buf[4096];
+  gssize n;
+
+  while ((n = read (c->fd, buf, sizeof buf)) > 0)
+    {
+      g_string_append_len (in, buf, n);
+      const gchar *end;
+      while ((end = strstr (in->str, "\r\n\r\n")))
+        {
+          gsize head_len = (gsize) (end - in->str) + 4;
+          g_autofree gchar *head = g_ascii_strdown (in->str, (gssize) head_len);
+          const gchar *length = strstr (head, "content-length:");
+          gsize body_len = length ? (gsize) g_ascii_strtoull (length + 15, NULL, 10) : 0;
+          if (in->len < head_len + body_len)
+            break;
+          es_request (c->es, in->str, in->str + head_len, body_len);
+          /* what Elasticsearch answers: omelasticsearch reads it */
+          const gchar *answer = strstr (head, "/_bulk") ? "{\"took\":1,\"errors\":false,\"items\":[]}"
+                                                        : "{\"_id\":\"1\",\"result\":\"created\"}";
+          g_autofree gchar *reply = g_strdup_printf ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                                     "Content-Length: %zu\r\n\r\n%s", strlen (answer), answer);
+          if (write (c->fd, reply, strlen (reply)) < 0)
+            break;
+          g_string_erase (in, 0, (gssize) (head_len + body_len));
+        }
+    }
+  close (c->fd);
+  g_free (c);
+  return NULL;
+}
+
+static gpointer
+es_serve (gpointer data)
+{
+  EsReceiver *es = data;
+  gint fd;
+
+  while ((fd = accept (es->fd, NULL, NULL)) >= 0)
+    {
+      EsConnection *c = g_new0 (EsConnection, 1);
+      c->es = es;
+      c->fd = fd;
+      g_mutex_lock (&es->lock);
+      g_ptr_array_add (es->connections, g_thread_new ("es-connection", es_connection, c));
+      g_mutex_unlock (&es->lock);
+    }
+  return NULL;
+}
+
+static EsReceiver *
+es_receiver_new (const gchar *dir, guint16 port)
+{
+  EsReceiver *es = g_new0 (EsReceiver, 1);
+  struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons (port), .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
+  gint one = 1;
+
+  es->dir = g_strdup (dir);
+  g_autofree gchar *log = g_build_filename (dir, "log", NULL);
+  g_mkdir_with_parents (log, 0755);
+  g_mutex_init (&es->lock);
+  es->connections = g_ptr_array_new ();
+  es->fd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  setsockopt (es->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  g_assert_cmpint (bind (es->fd, (struct sockaddr *) &addr, sizeof addr), ==, 0);
+  g_assert_cmpint (listen (es->fd, 16), ==, 0);
+  es->thread = g_thread_new ("es-receiver", es_serve, es);
+  return es;
+}
+
+/* Once both daemons stopped: their connections are closed. */
+static void
+es_receiver_free (EsReceiver *es)
+{
+  shutdown (es->fd, SHUT_RDWR);
+  close (es->fd);
+  g_thread_join (es->thread);
+  for (guint i = 0; i < es->connections->len; i++)
+    g_thread_join (g_ptr_array_index (es->connections, i));
+  g_ptr_array_unref (es->connections);
+  g_mutex_clear (&es->lock);
+  g_free (es->dir);
+  g_free (es);
+}
 
 #define PROPS_TEMPLATE \
   "$template props,\"%programname%|%syslogtag%|%msg%|%msg:::drop-last-lf%|%pri%|%pri-text%|" \
@@ -181,8 +373,11 @@ write_file (const gchar *dir, const gchar *name, const gchar *text)
 
 /* One daemon's folder: the stock file and the packages' snippets. */
 static gchar *
-prepare (const gchar *root, const gchar *dir)
+prepare (const gchar *root, const gchar *dir, guint16 relp_port, guint16 peer_port, guint16 es_port)
 {
+  g_autofree gchar *relp = g_strdup_printf ("%u", relp_port);
+  g_autofree gchar *peer = g_strdup_printf ("%u", peer_port);
+  g_autofree gchar *es = g_strdup_printf ("%u", es_port);
   g_autofree gchar *conf = stock_config (root, dir);
   g_autofree gchar *haproxy = g_strdup_printf ("$AddUnixListenSocket %s/haproxy-dev-log\n\n"
                                                ":programname, startswith, \"haproxy\" {\n"
@@ -204,6 +399,9 @@ prepare (const gchar *root, const gchar *dir)
       GString *text = g_string_new (differential[i].snippet);
       g_autofree gchar *name = g_strdup_printf ("rsyslog.d/95-%s.conf", differential[i].name);
       g_string_replace (text, "@DIR@", dir, 0);
+      g_string_replace (text, "@RELP@", relp, 0);
+      g_string_replace (text, "@PEER@", peer, 0);
+      g_string_replace (text, "@ES@", es, 0);
       formats_ok = write_file (dir, name, text->str);
       g_string_free (text, TRUE);
     }
@@ -320,8 +518,20 @@ test_debian_stock (SlTestEnv *env, gconstpointer data)
     }
   g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
   g_autofree gchar *sl_dir = sl_test_path (env, "sluiced");
-  g_autofree gchar *rs_conf = prepare (root, rs_dir);
-  g_autofree gchar *sl_conf = prepare (root, sl_dir);
+  guint16 rs_relp = sl_test_free_port (SOCK_STREAM);
+  guint16 sl_relp = sl_test_free_port (SOCK_STREAM);
+  while (sl_relp == rs_relp)
+    sl_relp = sl_test_free_port (SOCK_STREAM);
+  guint16 rs_es = sl_test_free_port (SOCK_STREAM);
+  guint16 sl_es = sl_test_free_port (SOCK_STREAM);
+  while (sl_es == rs_es || sl_es == rs_relp || sl_es == sl_relp)
+    sl_es = sl_test_free_port (SOCK_STREAM);
+  while (rs_es == rs_relp || rs_es == sl_relp)
+    rs_es = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *rs_conf = prepare (root, rs_dir, rs_relp, sl_relp, rs_es);
+  g_autofree gchar *sl_conf = prepare (root, sl_dir, sl_relp, rs_relp, sl_es);
+  EsReceiver *rs_receiver = es_receiver_new (rs_dir, rs_es);
+  EsReceiver *sl_receiver = es_receiver_new (sl_dir, sl_es);
   g_assert_nonnull (rs_conf);
   g_assert_nonnull (sl_conf);
 
@@ -396,6 +606,10 @@ test_debian_stock (SlTestEnv *env, gconstpointer data)
     }
   kill (rs, SIGTERM);
   sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
+  if (env->pid)
+    sl_test_daemon_stop (env, SIGTERM);
+  es_receiver_free (rs_receiver);
+  es_receiver_free (sl_receiver);
   unlink (rs_include);
 }
 
@@ -505,8 +719,10 @@ test_refused (SlTestEnv *env, gconstpointer data)
   } cases[] = {
     { "*.* @@(z9)loghost:514\n", "sluice.conf:1:5: the rsyslog forwarding options '(z9)'" },
     { "\n$ActionExecOnlyWhenPreviousIsSuspended on\n", "sluice.conf:2:1: the rsyslog directive '$ActionExecOnlyWhenPreviousIsSuspended' is not supported" },
-    { "module(load=\"imrelp\")\n", "sluice.conf:1:8: the rsyslog module 'imrelp' is not supported" },
-    { "if $msg == 'x' then\n  action(type=\"omelasticsearch\")\n", "sluice.conf:2:3: rsyslog's action type 'omelasticsearch' is not supported" },
+    { "module(load=\"imdocker\")\n", "sluice.conf:1:8: the rsyslog module 'imdocker' is not supported" },
+    { "if $msg == 'x' then\n  action(type=\"omhiredis\")\n", "sluice.conf:2:3: rsyslog's action type 'omhiredis' is not supported" },
+    { "action(type=\"omkafka\" topic=\"syslog\")\n", "sluice.conf:1:1: rsyslog's omkafka writes every message to partition 0 unless partitions.auto=\"on\"" },
+    { "action(type=\"omrelp\" target=\"h\" tls=\"on\")\n", "sluice.conf:1:33: the parameter 'tls' of rsyslog's omrelp is not supported" },
     { "foreach ($.i in $!list) do { stop }\n", "sluice.conf:1:1: the RainerScript statement 'foreach' is not supported" },
     { "source s { system(); };\nlog { source(s); };\n", "this is Sluice's (syslog-ng's) configuration language, not rsyslog's" },
   };
@@ -571,6 +787,208 @@ test_include (SlTestEnv *env, gconstpointer data)
   g_assert_nonnull (strstr (err, "rsyslog.d/60-broken.conf:2:"));
 }
 
+/* The first number of a "Name:\t..." line of /proc/PID/status, or -1. */
+static gint64
+proc_id (GPid pid, const gchar *name)
+{
+  g_autofree gchar *path = g_strdup_printf ("/proc/%d/status", (gint) pid);
+  g_autofree gchar *text = NULL;
+  g_autofree gchar *key = g_strdup_printf ("\n%s:\t", name);
+
+  if (!g_file_get_contents (path, &text, NULL, NULL) || !strstr (text, key))
+    return -1;
+  return g_ascii_strtoll (strstr (text, key) + strlen (key), NULL, 10);
+}
+
+/* $PrivDropToUser and $PrivDropToGroup as Ubuntu's stock /etc/rsyslog.conf
+ * has them ($PrivDropToUser syslog, $PrivDropToGroup syslog; here nobody
+ * and nogroup): sluiced runs as them once the configuration is loaded and
+ * the file it writes is theirs, as rsyslogd's is; a reload that changes
+ * them is refused. Changing the user needs root. */
+static void
+test_privileges (SlTestEnv *env, gconstpointer data)
+{
+  static const gchar *const config = "module(load=\"imuxsock\" SysSock.Use=\"off\")\n"
+                                     "input(type=\"imuxsock\" Socket=\"@DIR@/in\")\n"
+                                     "$PrivDropToUser nobody\n"
+                                     "$PrivDropToGroup nogroup\n"
+                                     "*.* @DIR@/out;RSYSLOG_TraditionalFileFormat\n";
+  (void) data;
+  if (getuid () != 0)
+    {
+      g_test_skip ("changing the user needs root");
+      return;
+    }
+  g_autofree gchar *root = rsyslog_root ();
+  if (!root)
+    {
+      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
+      return;
+    }
+  g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
+  g_assert_cmpint (g_mkdir_with_parents (rs_dir, 0755), ==, 0);
+  g_assert_cmpint (chown (env->dir, 65534, 65534), ==, 0);
+  g_assert_cmpint (chown (rs_dir, 65534, 65534), ==, 0);
+  GString *rs_text = g_string_new (config);
+  g_string_replace (rs_text, "@DIR@", rs_dir, 0);
+  g_assert_true (write_file (rs_dir, "rsyslog.conf", rs_text->str));
+  g_string_free (rs_text, TRUE);
+
+  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
+  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
+  g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
+  g_autofree gchar *rs_pid = g_build_filename (rs_dir, "rsyslogd.pid", NULL);
+  g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
+  g_autofree gchar *rs_in = g_build_filename (rs_dir, "in", NULL);
+  g_autofree gchar *rs_out = g_build_filename (rs_dir, "out", NULL);
+  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_conf, "-i", rs_pid, NULL };
+  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  g_assert_cmpint (rs, >, 0);
+
+  g_autofree gchar *sl_in = sl_test_path (env, "in");
+  g_autofree gchar *sl_out = sl_test_path (env, "out");
+  g_assert_true (sl_test_write_config (env, config, NULL));
+  if (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL) && sl_test_wait_socket (env, rs_in)
+      && sl_test_wait_socket (env, sl_in))
+    {
+      sl_test_unix_send (rs_in, SOCK_DGRAM, "<13>Dec  1 10:00:00 app: dropped");
+      sl_test_unix_send (sl_in, SOCK_DGRAM, "<13>Dec  1 10:00:00 app: dropped");
+      g_assert_true (sl_test_wait_lines (env, rs_out, 1));
+      g_assert_true (sl_test_wait_lines (env, sl_out, 1));
+      g_assert_cmpint (proc_id (env->pid, "Uid"), ==, 65534);
+      g_assert_cmpint (proc_id (env->pid, "Gid"), ==, 65534);
+      g_assert_cmpint (proc_id (rs, "Uid"), ==, 65534);
+      struct stat rs_st, sl_st;
+      g_assert_cmpint (stat (rs_out, &rs_st), ==, 0);
+      g_assert_cmpint (stat (sl_out, &sl_st), ==, 0);
+      g_assert_cmpint (sl_st.st_uid, ==, rs_st.st_uid);
+      g_assert_cmpint (sl_st.st_gid, ==, rs_st.st_gid);
+
+      GString *changed = g_string_new (config);
+      g_string_replace (changed, "nobody", "daemon", 0);
+      g_assert_true (sl_test_write_config (env, changed->str, NULL));
+      g_string_free (changed, TRUE);
+      g_autofree gchar *answer = sl_test_control (env, "RELOAD");
+      g_test_message ("%s", answer);
+      g_assert_nonnull (strstr (answer, "restart sluiced"));
+      g_assert_cmpint (proc_id (env->pid, "Uid"), ==, 65534);
+    }
+  kill (rs, SIGTERM);
+  sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
+}
+
+/* The stream driver settings of rsyslog's TLS tutorial ($DefaultNetstream-
+ * Driver*, $ActionSendStreamDriver gtls, mode 1, x509/name; rsyslog/rsyslog
+ * doc, Apache-2.0) and their global() and imtcp StreamDriver.* spelling:
+ * each daemon listens with TLS and sends its socket's messages to the
+ * other over TLS, so each reads what the other sent. */
+static const gchar tls_config[] =
+  "global(defaultNetstreamDriver=\"gtls\" defaultNetstreamDriverCAFile=\"@PKI@/ca.pem\"\n"
+  "       defaultNetstreamDriverCertFile=\"@PKI@/srv.pem\" defaultNetstreamDriverKeyFile=\"@PKI@/srv.key\")\n"
+  "module(load=\"imuxsock\" SysSock.Use=\"off\")\n"
+  "module(load=\"imtcp\" StreamDriver.Name=\"gtls\" StreamDriver.Mode=\"1\" StreamDriver.Authmode=\"anon\")\n"
+  "input(type=\"imtcp\" port=\"@LISTEN@\" ruleset=\"in\")\n"
+  "ruleset(name=\"in\") { action(type=\"omfile\" file=\"@DIR@/got\" template=\"RSYSLOG_TraditionalFileFormat\") }\n"
+  "input(type=\"imuxsock\" Socket=\"@DIR@/out\" ruleset=\"out\")\n"
+  "$ActionSendStreamDriver gtls\n"
+  "$ActionSendStreamDriverMode 1 # run driver in TLS-only mode\n"
+  "$ActionSendStreamDriverAuthMode x509/name\n"
+  "ruleset(name=\"out\") {\n  *.* @@localhost:@PEER@\n}\n";
+
+static gboolean
+openssl (const gchar *dir, const gchar *const *args)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  gint status = -1;
+
+  g_ptr_array_add (argv, (gpointer) "openssl");
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  return g_spawn_sync (dir, (gchar **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL
+                       | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, NULL)
+         && g_spawn_check_wait_status (status, NULL);
+}
+
+static gchar *
+tls_daemon_config (const gchar *pki, const gchar *dir, guint16 listen_port, guint16 peer_port)
+{
+  GString *text = g_string_new (tls_config);
+  g_autofree gchar *listen_text = g_strdup_printf ("%u", listen_port);
+  g_autofree gchar *peer_text = g_strdup_printf ("%u", peer_port);
+
+  g_string_replace (text, "@PKI@", pki, 0);
+  g_string_replace (text, "@DIR@", dir, 0);
+  g_string_replace (text, "@LISTEN@", listen_text, 0);
+  g_string_replace (text, "@PEER@", peer_text, 0);
+  return g_string_free (text, FALSE);
+}
+
+static void
+test_tls (SlTestEnv *env, gconstpointer data)
+{
+  static const gchar *const ca[] = { "req", "-x509", "-new", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key",
+                                     "-out", "ca.pem", "-days", "30", "-subj", "/CN=test CA", "-addext",
+                                     "basicConstraints=critical,CA:TRUE", "-addext",
+                                     "keyUsage=critical,keyCertSign,cRLSign", NULL };
+  static const gchar *const request[] = { "req", "-new", "-newkey", "rsa:2048", "-nodes", "-keyout", "srv.key",
+                                          "-out", "srv.csr", "-subj", "/CN=localhost", "-addext",
+                                          "subjectAltName=DNS:localhost,IP:127.0.0.1", NULL };
+  static const gchar *const sign[] = { "x509", "-req", "-in", "srv.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+                                       "-CAcreateserial", "-copy_extensions", "copy", "-days", "30", "-out",
+                                       "srv.pem", NULL };
+  (void) data;
+  g_autofree gchar *root = rsyslog_root ();
+  if (!root)
+    {
+      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
+      return;
+    }
+  g_autofree gchar *pki = sl_test_path (env, "pki");
+  g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
+  g_assert_cmpint (g_mkdir_with_parents (pki, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (rs_dir, 0755), ==, 0);
+  g_assert_true (openssl (pki, ca) && openssl (pki, request) && openssl (pki, sign));
+
+  guint16 rs_port = sl_test_free_port (SOCK_STREAM);
+  guint16 sl_port = sl_test_free_port (SOCK_STREAM);
+  while (sl_port == rs_port)
+    sl_port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *rs_text = tls_daemon_config (pki, rs_dir, rs_port, sl_port);
+  g_autofree gchar *sl_text = tls_daemon_config (pki, env->dir, sl_port, rs_port);
+  g_assert_true (write_file (rs_dir, "rsyslog.conf", rs_text));
+  g_assert_true (g_file_set_contents (env->config, sl_text, -1, NULL));
+
+  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
+  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
+  g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
+  g_autofree gchar *rs_pid = g_build_filename (rs_dir, "rsyslogd.pid", NULL);
+  g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
+  g_autofree gchar *rs_out = g_build_filename (rs_dir, "out", NULL);
+  g_autofree gchar *rs_got = g_build_filename (rs_dir, "got", NULL);
+  g_autofree gchar *sl_out = sl_test_path (env, "out");
+  g_autofree gchar *sl_got = sl_test_path (env, "got");
+  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_conf, "-i", rs_pid, NULL };
+  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  g_assert_cmpint (rs, >, 0);
+
+  if (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL) && sl_test_wait_socket (env, rs_out)
+      && sl_test_wait_socket (env, sl_out))
+    {
+      sl_test_unix_send (rs_out, SOCK_DGRAM, "<13>Dec  1 10:00:00 app: over tls");
+      sl_test_unix_send (sl_out, SOCK_DGRAM, "<13>Dec  1 10:00:00 app: over tls");
+      g_assert_true (sl_test_wait_lines (env, rs_got, 1));
+      g_assert_true (sl_test_wait_lines (env, sl_got, 1));
+      g_autofree gchar *expected = shaped_stamps (rs_got);
+      g_autofree gchar *got = shaped_stamps (sl_got);
+      g_test_message ("%s", expected);
+      g_assert_nonnull (strstr (expected, "app: over tls"));
+      g_assert_cmpstr (got, ==, expected);
+    }
+  kill (rs, SIGTERM);
+  sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -579,5 +997,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/rsyslog-conf/corpus", test_corpus);
   SL_TEST_ADD ("/rsyslog-conf/refused", test_refused);
   SL_TEST_ADD ("/rsyslog-conf/include", test_include);
+  SL_TEST_ADD ("/rsyslog-conf/privileges", test_privileges);
+  SL_TEST_ADD ("/rsyslog-conf/tls", test_tls);
   return g_test_run ();
 }

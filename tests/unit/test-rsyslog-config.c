@@ -47,6 +47,7 @@ assert_refused (const gchar *text, const gchar *where, const gchar *what)
 
   g_assert_null (printed);
   g_assert_nonnull (error);
+  g_test_message ("%s", error->message);
   g_assert_nonnull (strstr (error->message, where));
   g_assert_nonnull (strstr (error->message, what));
   g_error_free (error);
@@ -115,6 +116,164 @@ test_templates (void)
   /* a file action's default is RSYSLOG_FileFormat, with microseconds */
   assert_translates ("input(type=\"imudp\" port=\"5514\")\n*.* /a\n", "template(rs0_t_rsyslog_fileformat) perm(0644) dir-perm(0700) create-dirs(yes) frac-digits(6)");
   assert_refused ("*.* /a;RSYSLOG_DebugFormat\n", ":1:5:", "property '$!'");
+  /* json escaping, as a property's option and as a template's */
+  assert_translates ("$template t,\"{\\\"m\\\":\\\"%msg:::json%\\\"}\"\n",
+                     "template(\"{\\\"m\\\":\\\"$(rsyslog-json $(rsyslog-msg ${MSGHDR}${MESSAGE}))\\\"}\")");
+  assert_translates ("template(name=\"t\" type=\"list\" option.json=\"on\") { property(name=\"hostname\") "
+                     "property(name=\"msg\" format=\"json\") }\n",
+                     "template(\"$(rsyslog-json-quotes ${HOST})$(rsyslog-json-quotes $(rsyslog-json $(rsyslog-msg");
+  assert_refused ("template(name=\"t\" type=\"string\" string=\"%msg%\" option.sql=\"on\")\n", ":1:48:",
+                  "'option.sql' of rsyslog's template()");
+}
+
+/* Comments after directives and actions, as the stock files have them:
+ * openembedded/meta-openembedded meta-oe/recipes-extended/rsyslog/rsyslog/
+ * rsyslog.conf (commit 65b4b211, MIT) and void-linux/void-packages
+ * srcpkgs/rsyslog/files/rsyslog.conf (commit 07e536b1, BSD-2-Clause) */
+static void
+test_comments (void)
+{
+  assert_translates ("$ModLoad imuxsock # provides support for local system logging (e.g. via logger command)\n"
+                     "$ActionQueueMaxDiskSpace 10m   # 1gb space limit (use as much as possible)\n"
+                     "$FileCreateMode 0640 # not world readable\n"
+                     "*.* -/var/log/syslog # everything\n",
+                     "file(\"/var/log/syslog\" template(rs0_t_rsyslog_fileformat) perm(0640)");
+  /* a '#' inside a word is the word's, as rsyslog reads it */
+  assert_refused ("$ModLoad imuxsock#x\n", ":1:1:", "module 'imuxsock#x'");
+  /* a template's text may hold a '#' */
+  assert_translates ("$template t,\"# %msg%\" # the comment\n", "template rs0_t_t { template(\"# $(rsyslog-msg");
+  assert_translates ("module(load=\"imudp\") # UDP\ninput(type=\"imudp\" # the port:\n port=\"5514\")\n*.* /a # all\n",
+                     "udp(port(\"5514\") keep-hostname(yes))");
+}
+
+/* A selector continued over lines, as Debian's stock file had it before
+ * Debian 12: danos/rsyslog debian/rsyslog.conf (commit 67bc8e53, GPL-3) */
+static void
+test_continued_lines (void)
+{
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\n"
+                     "*.=debug;\\\n"
+                     "\tauth,authpriv.none;\\\n"
+                     "\tnews.none;mail.none\t-/var/log/debug\n",
+                     "filter { facility(kern user daemon syslog lpr uucp cron ftp ntp security console solaris-cron "
+                     "local0 local1 local2 local3 local4 local5 local6 local7) and level(debug); }");
+  /* a comment line ending in a backslash takes the next line into it */
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\n#daemon,mail.*;\\\n\tnews.=crit /b\n*.* /a\n",
+                     "log { destination(rs0_d");
+  /* positions after continued lines are the file's */
+  assert_refused ("input(type=\"imudp\" port=\"5514\")\nmail.*;\\\n  news.none;\\\n  *.bogus /a\n*.bogus /b\n",
+                  ":2:1:", "unknown level 'bogus'");
+  assert_refused ("input(type=\"imudp\" port=\"5514\")\nmail.*;\\\n  news.none /a\n*.bogus /b\n", ":4:1:",
+                  "unknown level 'bogus'");
+  assert_refused ("input(type=\"imudp\" port=\"5514\")\nmail.* \\\n   /a;\\\n   Nope\n", ":3:4:",
+                  "Nope");
+}
+
+/* $IncludeConfig of a folder reads every file in it, in name order, as
+ * Void's stock file has it (void-linux/void-packages
+ * srcpkgs/rsyslog/files/rsyslog.conf, commit 07e536b1, BSD-2-Clause) */
+static void
+test_include_folder (void)
+{
+  g_autofree gchar *dir = g_dir_make_tmp ("rsyslog-d-XXXXXX", NULL);
+  g_autofree gchar *a = g_build_filename (dir, "a.conf", NULL);
+  g_autofree gchar *b = g_build_filename (dir, "b.rules", NULL);
+  g_autofree gchar *text = g_strdup_printf ("input(type=\"imudp\" port=\"5514\")\n"
+                                            "$IncludeConfig %s/ # config file snippets\n", dir);
+
+  g_assert_true (g_file_set_contents (a, "mail.* /a\n", -1, NULL));
+  g_assert_true (g_file_set_contents (b, "cron.* /b\n", -1, NULL));
+  assert_translates (text, "log { filter { facility(mail); }; destination(rs0_d2); }; "
+                           "log { filter { facility(cron); }; destination(rs0_d3); };");
+  g_unlink (a);
+  g_unlink (b);
+  g_rmdir (dir);
+}
+
+/* The output and input modules Sluice has drivers for; the omkafka
+ * action is the one of rsyslog's omkafka documentation
+ * (rsyslog/rsyslog source/configuration/modules/omkafka.rst, commit
+ * 010107f9, Apache-2.0) with partitions.auto */
+static void
+test_modules (void)
+{
+  assert_translates ("module(load=\"omrelp\")\n*.* action(type=\"omrelp\" target=\"centralserv\" rebindInterval=\"10000\")\n",
+                     "relp(\"centralserv\" port(\"514\") template(rs0_t_rsyslog_forwardformat) rebind-interval(\"10000\")");
+  assert_translates ("*.* :omrelp:192.168.0.1:2514;RSYSLOG_ForwardFormat\n",
+                     "relp(\"192.168.0.1\" port(\"2514\") template(rs0_t_rsyslog_forwardformat)");
+  assert_translates ("module(load=\"imrelp\")\ninput(type=\"imrelp\" port=\"2514\" keepAlive=\"on\")\n*.* /a\n",
+                     "relp(port(\"2514\") so-keepalive(yes) keep-hostname(yes))");
+  assert_translates ("action(type=\"omkafka\" topic=\"mytopic\" partitions.auto=\"on\"\n"
+                     "       confParam=[\"compression.codec=snappy\",\n"
+                     "                  \"socket.timeout.ms=5\",\n"
+                     "                  \"socket.keepalive.enable=true\"]\n"
+                     "      )\n",
+                     "kafka(topic(\"mytopic\") bootstrap-servers(\"localhost:9092\") template(rs0_t_rsyslog_fileformat) "
+                     "config(\"compression.codec\" => \"snappy\") config(\"socket.timeout.ms\" => \"5\") "
+                     "config(\"socket.keepalive.enable\" => \"true\")");
+  assert_translates ("input(type=\"imkafka\" topic=\"logs\" broker=[\"k1:9092\",\"k2:9092\"] consumergroup=\"rs\")\n*.* /a\n",
+                     "kafka(topics(\"logs\") bootstrap-servers(\"k1:9092,k2:9092\") group-id(\"rs\") flags(no-hostname))");
+  assert_refused ("module(load=\"impstats\" interval=\"600\" severity=\"7\")\n", ":1:39:", "impstats severity=\"7\"");
+  assert_translates ("module(load=\"impstats\" interval=\"60\" ruleset=\"stats\")\n"
+                     "ruleset(name=\"stats\") { action(type=\"omfile\" file=\"/s\") }\n",
+                     "options { stats(freq(60) level(1)); };\nsource rs0_s1 { internal(); };");
+  assert_refused ("action(type=\"omkafka\" topic=\"t\" partitions.auto=\"on\" dynaTopic=\"on\")\n", ":1:54:",
+                  "'dynatopic' of rsyslog's omkafka is not supported");
+  assert_refused ("action(type=\"omkafka\" topic=\"t\")\n", ":1:1:", "partition 0 unless partitions.auto");
+  assert_refused ("module(load=\"impstats\" log.file=\"/var/log/stats\")\n", ":1:24:", "log.file= is not supported");
+  assert_refused ("module(load=\"immark\")\n", ":1:8:", "module 'immark' is not supported");
+  assert_translates ("*.* action(type=\"omelasticsearch\" server=[\"es1\", \"https://es2:9201\"] bulkmode=\"on\" "
+                     "searchIndex=\"logs\" uid=\"u\" pwd=\"p\")\n",
+                     "http(url(\"http://es1:9200/_bulk\" \"https://es2:9201/_bulk\") method(\"POST\") headers(\"Content-Type: "
+                     "application/json; charset=utf-8\") template(rs0_t_omelasticsearch_stdjsonfmt) body-prefix(\"{\\\"index\\\":"
+                     "{\\\"_index\\\": \\\"logs\\\",\\\"_type\\\":\\\"events\\\"}}\\n\")");
+  assert_refused ("*.* action(type=\"omelasticsearch\" dynSearchIndex=\"on\")\n", ":1:35:", "'dynsearchindex'");
+  /* the line of rsyslog's MySQL tutorial (rsyslog/rsyslog doc, Apache-2.0), LogAnalyzer's schema */
+  assert_translates ("$ModLoad ommysql\n*.* :ommysql:localhost,Syslog,rsyslog,secret\n",
+                     "sql(type(mysql) host(\"localhost\") username(\"rsyslog\") password(\"secret\") database(\"Syslog\") "
+                     "table(\"SystemEvents\") columns(\"Message\" \"Facility\" \"FromHost\" \"Priority\" \"DeviceReportedTime\" "
+                     "\"ReceivedAt\" \"InfoUnitID\" \"SysLogTag\") values(\"$(rsyslog-msg ${MSGHDR}${MESSAGE})\" \"${FACILITY_NUM}\" "
+                     "\"${HOST}\" \"${LEVEL_NUM}\" \"${S_YEAR}${S_MONTH}${S_DAY}${S_HOUR}${S_MIN}${S_SEC}\"");
+  assert_translates ("*.* action(type=\"ompgsql\" server=\"db\" db=\"Syslog\" user=\"u\" pass=\"p\")\n",
+                     "\"${S_YEAR}-${S_MONTH}-${S_DAY} ${S_HOUR}:${S_MIN}:${S_SEC}\"");
+  assert_refused ("*.* :ommysql:localhost,Syslog,rsyslog,secret;mine\n", ":1:5:", "template mine of rsyslog's :ommysql:");
+}
+
+/* $PrivDropToUser and $PrivDropToGroup, as Ubuntu's stock
+ * /etc/rsyslog.conf has them, and global(privDrop.*) */
+static void
+test_privileges (void)
+{
+  assert_translates ("$PrivDropToUser syslog\n$PrivDropToGroup syslog\n", "options { user(\"syslog\"); group(\"syslog\"); };");
+  /* a user alone keeps root's group, as rsyslogd does */
+  assert_translates ("global(privDrop.user.id=\"104\")\n", "options { user(\"104\"); group(\"0\"); };");
+  assert_translates ("$PrivDropToGroupID 4 # adm\n", "options { group(\"4\"); };");
+  assert_refused ("global(privDrop.group.keepSupplemental=\"on\")\n", ":1:8:", "keepSupplemental");
+}
+
+/* TLS as rsyslog's TLS tutorial configures a client (rsyslog/rsyslog doc,
+ * Apache-2.0) and an imtcp server */
+static void
+test_tls (void)
+{
+  assert_translates ("$DefaultNetstreamDriverCAFile /etc/ca.pem\n$DefaultNetstreamDriver gtls\n"
+                     "$ActionSendStreamDriverMode 1 # run driver in TLS-only mode\n"
+                     "$ActionSendStreamDriverAuthMode x509/name\n*.* @@central.example.net:10514\n",
+                     "network(\"central.example.net\" port(\"10514\") transport(tls) tls(ca-file(\"/etc/ca.pem\") "
+                     "peer-verify(required-trusted))");
+  assert_translates ("global(defaultNetstreamDriver=\"gtls\" defaultNetstreamDriverCAFile=\"/c\"\n"
+                     "  defaultNetstreamDriverCertFile=\"/cert\" defaultNetstreamDriverKeyFile=\"/key\")\n"
+                     "module(load=\"imtcp\" StreamDriver.Name=\"gtls\" StreamDriver.Mode=\"1\" "
+                     "StreamDriver.Authmode=\"x509/certvalid\")\ninput(type=\"imtcp\" port=\"6514\")\n*.* /a\n",
+                     "tcp(port(\"6514\") keep-hostname(yes) tls(ca-file(\"/c\") cert-file(\"/cert\") key-file(\"/key\") "
+                     "peer-verify(required-trusted)))");
+  /* mode 0 is plain TCP; an action() does not take the legacy settings */
+  assert_translates ("$DefaultNetstreamDriver gtls\n$ActionSendStreamDriverMode 1\n"
+                     "*.* action(type=\"omfwd\" target=\"h\" protocol=\"tcp\")\n", "transport(tcp)");
+  assert_refused ("$ActionSendStreamDriverMode 1\n*.* @@h\n", ":2:5:", "needs the gtls or ossl driver, not 'ptcp'");
+  assert_refused ("$DefaultNetstreamDriver gtls\n$ActionSendStreamDriverMode 1\n$ActionSendStreamDriverAuthMode x509/name\n"
+                  "$ActionSendStreamDriverPermittedPeer central.example.net\n*.* @@h\n", ":5:5:",
+                  "auth mode 'x509/name' with permitted peers is not supported on the sending side");
 }
 
 static void
@@ -137,6 +296,12 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-config/property-filters", test_property_filters);
   g_test_add_func ("/rsyslog-config/rainerscript", test_rainerscript);
   g_test_add_func ("/rsyslog-config/templates", test_templates);
+  g_test_add_func ("/rsyslog-config/comments", test_comments);
+  g_test_add_func ("/rsyslog-config/continued-lines", test_continued_lines);
+  g_test_add_func ("/rsyslog-config/include-folder", test_include_folder);
+  g_test_add_func ("/rsyslog-config/modules", test_modules);
+  g_test_add_func ("/rsyslog-config/privileges", test_privileges);
+  g_test_add_func ("/rsyslog-config/tls", test_tls);
   g_test_add_func ("/rsyslog-config/languages", test_languages);
   return g_test_run ();
 }

@@ -5,7 +5,9 @@
  * and $(rsyslog-msg-space TEXT) the space sp-if-no-1st-sp adds when that
  * rest does not start with one. TEXT is the tag and message as received
  * (${MSGHDR}${MESSAGE}): rsyslog's imuxsock takes its first word as the
- * tag, colon or not. */
+ * tag, colon or not. $(rsyslog-json TEXT) escapes TEXT as rsyslog's json
+ * property option does, $(rsyslog-json-quotes TEXT) as a template's
+ * option.json does: only quotes and backslashes. */
 #include "core/plugin.h"
 #include "core/template.h"
 
@@ -44,7 +46,47 @@ msg_space_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv 
     g_string_append_c (out, ' ');
 }
 
+/* rsyslog 8.2302's escaping, checked against its output: the json
+ * property option writes \/ and escapes control characters (\u001F in
+ * capitals), a template's option.json only " and \ */
+static void
+escape (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out, gboolean whole)
+{
+  static const gchar named[] = { ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't' };
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  if (call->argc > 0)
+    sl_template_append (call->arg_templates[0], msg, env, text);
+  for (gsize i = 0; i < text->len; i++)
+    {
+      guchar c = (guchar) text->str[i];
+
+      if (c == '"' || c == '\\' || (whole && c == '/'))
+        g_string_append_printf (out, "\\%c", c);
+      else if (whole && c < 0x20 && c < sizeof named && named[c])
+        g_string_append_printf (out, "\\%c", named[c]);
+      else if (whole && c < 0x20)
+        g_string_append_printf (out, "\\u%04X", c);
+      else
+        g_string_append_c (out, (gchar) c);
+    }
+}
+
+static void
+json_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  escape (call, msg, env, out, TRUE);
+}
+
+static void
+json_quotes_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  escape (call, msg, env, out, FALSE);
+}
+
 static const SlTemplateFunctionOps tag_ops = { .eval = tag_eval };
+static const SlTemplateFunctionOps json_ops = { .eval = json_eval };
+static const SlTemplateFunctionOps json_quotes_ops = { .eval = json_quotes_eval };
 static const SlTemplateFunctionOps msg_ops = { .eval = msg_eval };
 static const SlTemplateFunctionOps msg_space_ops = { .eval = msg_space_eval };
 
@@ -66,8 +108,21 @@ static const SlDriverClass msg_space_class = {
   .ops.template_function = &msg_space_ops,
 };
 
+static const SlDriverClass json_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "rsyslog-json",
+  .summary = "its argument escaped as rsyslog's json property option does: quotes, backslashes, slashes, control characters",
+  .ops.template_function = &json_ops,
+};
+
+static const SlDriverClass json_quotes_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "rsyslog-json-quotes",
+  .summary = "its argument with quotes and backslashes escaped, as a property in rsyslog's option.json templates",
+  .ops.template_function = &json_quotes_ops,
+};
+
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "rsyslog-functions",
-  .drivers = (const SlDriverClass *const[]) { &tag_class, &msg_class, &msg_space_class, NULL },
+  .drivers = (const SlDriverClass *const[]) { &tag_class, &msg_class, &msg_space_class, &json_class,
+                                              &json_quotes_class, NULL },
 };

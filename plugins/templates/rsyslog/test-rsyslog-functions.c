@@ -43,11 +43,40 @@ test_split (void)
   assert_split ("", "", "", " ");
 }
 
+static gchar *
+render (const gchar *source, const gchar *text)
+{
+  GError *error = NULL;
+  SlMessage *message = sl_message_new ("", 0);
+  SlTemplate *t = sl_template_compile (source, &error);
+  GString *out = g_string_new (NULL);
+
+  g_assert_no_error (error);
+  sl_message_set (message, sl_field_handle ("text"), text, -1);
+  sl_template_append (t, message, NULL, out);
+  sl_template_unref (t);
+  sl_message_unref (message);
+  return g_string_free (out, FALSE);
+}
+
+/* what rsyslogd 8.2302 wrote for " a/b\c"d<TAB>e<0x01>f<0x08>g<0x0c>h<0x1f>i<DEL>"
+ * with %msg:::json% and in an option.json template */
+static void
+test_json (void)
+{
+  g_autofree gchar *whole = render ("$(rsyslog-json ${text})", " a/b\\c\"d\te\001f\bg\fh\037i\177");
+  g_autofree gchar *quotes = render ("$(rsyslog-json-quotes ${text})", " a/b\\c\"d\te\001");
+
+  g_assert_cmpstr (whole, ==, " a\\/b\\\\c\\\"d\\te\\u0001f\\bg\\fh\\u001Fi\177");
+  g_assert_cmpstr (quotes, ==, " a/b\\\\c\\\"d\te\001");
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_assert_true (sl_plugins_register (&sl_module, __FILE__, NULL));
   g_test_add_func ("/rsyslog-functions/split", test_split);
+  g_test_add_func ("/rsyslog-functions/json", test_json);
   return g_test_run ();
 }
