@@ -355,8 +355,15 @@ queue_options (GPtrArray *params, GPtrArray *options)
   const gchar *size = param_value (params, "queue.size");
   const gchar *filename = param_value (params, "queue.filename");
 
+  const gchar *discard_mark = param_value (params, "queue.discardmark");
+  const gchar *discard_severity = param_value (params, "queue.discardseverity");
+
   if (size)
     g_ptr_array_add (options, g_strdup_printf ("log-fifo-size(%s)", size));
+  /* rsyslog discards nothing unless discardSeverity is below 8 */
+  if (discard_mark && discard_severity)
+    g_ptr_array_add (options, g_strdup_printf ("discard-mark(%s) discard-level(\"%s\")", discard_mark,
+                                               discard_severity));
   if ((type && g_ascii_strcasecmp (type, "disk") == 0) || filename)
     {
       const gchar *space = param_value (params, "queue.maxdiskspace");
@@ -388,6 +395,9 @@ sl_rs_action_object (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_
     }
   queue_options (params, queue);
   c->action_queue = queue;
+  const gchar *retries = param_value (params, "action.resumeretrycount");
+  if (retries && g_str_equal (retries, "-1"))
+    sl_rs_ruleset_waits (c);
   if (g_ascii_strcasecmp (type, "omfile") == 0)
     {
       if (queue->len && strstr (g_ptr_array_index (queue, queue->len - 1), "disk-buffer"))

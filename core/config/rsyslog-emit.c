@@ -165,6 +165,17 @@ static const gchar *const accepted_params[] = {
   "action.errorfile",
 };
 
+/* values of the parameters above that would change what is written */
+static const struct
+{
+  const gchar *param;
+  gboolean refused_when;
+  const gchar *why;
+} refused_values[] = {
+  { "action.writeallmarkmessages", FALSE, N_("Sluice writes every MARK an action is given") },
+  { "action.execonlywhenpreviousissuspended", TRUE, N_("Sluice has no failover between actions") },
+};
+
 gboolean
 sl_rs_check_action_params (GPtrArray *params, const gchar *const *own, guint n_own, const gchar *type, GError **error)
 {
@@ -172,6 +183,15 @@ sl_rs_check_action_params (GPtrArray *params, const gchar *const *own, guint n_o
     {
       const SlRsParam *param = g_ptr_array_index (params, i);
       gboolean known = FALSE;
+
+      for (guint k = 0; k < G_N_ELEMENTS (refused_values); k++)
+        if (g_ascii_strcasecmp (param->name, refused_values[k].param) == 0
+            && sl_rs_is_true (param->value) == refused_values[k].refused_when)
+          {
+            sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos, _("rsyslog's %s=\"%s\" is not supported: %s"),
+                              param->name, param->value, _(refused_values[k].why));
+            return FALSE;
+          }
 
       for (guint k = 0; k < G_N_ELEMENTS (accepted_params) && !known; k++)
         known = g_ascii_strcasecmp (param->name, accepted_params[k]) == 0;

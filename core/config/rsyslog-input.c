@@ -41,6 +41,7 @@ static const struct
   { "imrelp", { "tls.tlslib" } }, { "imkafka", { NULL } },
   { "impstats", { "interval", "facility", "severity", "log.syslog", "format", "ruleset", "resetcounters",
                   "bracketing", "log.file" } },
+  { "immark", { "interval", "markmessagetext", "ruleset", "use.markflag", "use.syslogcall" } },
 };
 
 gboolean
@@ -134,9 +135,54 @@ sl_rs_finish_privileges (SlRsConf *c, GError **error)
   return sl_rs_emit (c, c->priv_pos, text->str, error);
 }
 
+/* immark's "-- MARK --" every period seconds, whatever else comes: as
+ * rsyslogd writes it, syslog.info from "rsyslogd". use.syslogCall and
+ * use.markFlag change nor the line nor where it goes. */
+static gboolean
+add_mark_source (SlRsConf *c, const gchar *ruleset, gint64 period, const gchar *text, SlCfgPos pos,
+                 GError **error)
+{
+  g_autoptr (GString) driver = g_string_new (NULL);
+  g_string_printf (driver, "mark(freq(%" G_GINT64_FORMAT ") program(\"rsyslogd\")", period);
+  if (text)
+    {
+      g_string_append (driver, " text(");
+      sl_rs_quote (driver, text);
+      g_string_append_c (driver, ')');
+    }
+  g_string_append_c (driver, ')');
+  return sl_rs_add_source (c, ruleset, pos, driver->str, error);
+}
+
+/* A period in seconds, above 0 */
+static gboolean
+mark_period (const gchar *text, gint64 *period)
+{
+  return g_ascii_string_to_signed (text, 10, 1, G_MAXINT, period, NULL);
+}
+
+static gboolean
+immark (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
+{
+  const SlRsParam *interval = sl_rs_param_find (params, "interval");
+  const SlRsParam *ruleset = sl_rs_param_find (params, "ruleset");
+  const SlRsParam *text = sl_rs_param_find (params, "markmessagetext");
+  gint64 period = 1200;
+
+  if (interval && !mark_period (interval->value, &period))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, interval->pos,
+                        _("immark's interval must be a number of seconds above 0 (rsyslogd makes no marks with 0)"));
+      return FALSE;
+    }
+  return add_mark_source (c, ruleset ? ruleset->value : NULL, period, text ? text->value : NULL, pos, error);
+}
+
 gboolean
 sl_rs_finish_inputs (SlRsConf *c, GError **error)
 {
+  if (c->immark_legacy && !add_mark_source (c, NULL, c->mark_period, NULL, c->immark_pos, error))
+    return FALSE;
   if (!c->imuxsock || !c->syssock_on)
     return TRUE;
   return add_unix_socket (c, NULL, c->syssock_name ? c->syssock_name : "/dev/log", c->syssock_pos, error);
@@ -258,6 +304,14 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
     }
   else if (g_str_equal (bare, "impstats"))
     return impstats (c, params, pos, error);
+  else if (g_str_equal (bare, "immark") && params)
+    return immark (c, params, pos, error);
+  else if (g_str_equal (bare, "immark") && !c->immark_legacy)
+    {
+      c->immark_legacy = TRUE;
+      c->mark_period = 1200;
+      c->immark_pos = pos;
+    }
   else if (g_str_equal (bare, "imklog"))
     return sl_rs_add_source (c, NULL, pos, "kmsg(optional(yes))", error);
   else if (g_str_equal (bare, "imjournal"))
@@ -578,7 +632,7 @@ action_queue_directive (SlRsConf *c, const gchar *name, const gchar *value)
 
 /* directives that Sluice accepts with nothing to do: see doc/rsyslog.md */
 static const gchar *const neutral_directives[] = {
-  "WorkDirectory", "PreserveFQDN", "ActionResumeRetryCount", "ActionResumeInterval", "ActionFileEnableSync",
+  "WorkDirectory", "PreserveFQDN", "ActionResumeInterval", "ActionFileEnableSync",
   "KLogPermitNonKernelFacility", "EscapeControlCharactersOnReceive", "SystemLogRateLimitInterval",
   "SystemLogRateLimitBurst", "IMUXSockRateLimitInterval", "IMUXSockRateLimitBurst", "InputUnixListenSocketCreatePath",
   "MainMsgQueueSize", "MainMsgQueueType", "MainMsgQueueDiscardMark", "ActionQueueSaveOnShutdown",
@@ -704,12 +758,31 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
       gboolean on = FALSE;
       if (!set_flag (value, &on, pos, "$RepeatedMsgReduction", error))
         return FALSE;
-      if (on)
+      /* rsyslog's "message repeated N times: [...]" */
+      return !on || sl_rs_emit (c, pos, "options { reduce-repeats(yes); };", error);
+    }
+  if (g_ascii_strcasecmp (name, "ActionResumeRetryCount") == 0)
+    {
+      if (g_str_equal (value, "-1"))
+        sl_rs_ruleset_waits (c);
+      return TRUE;
+    }
+  if (g_ascii_strcasecmp (name, "MarkMessagePeriod") == 0)
+    {
+      gint64 period = 0;
+      if (!c->immark_legacy)
         {
           sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
-                            _("$RepeatedMsgReduction on is not supported: Sluice writes every message"));
+                            _("$MarkMessagePeriod needs $ModLoad immark before it, as in rsyslogd"));
           return FALSE;
         }
+      if (!mark_period (value, &period))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos,
+                            _("$MarkMessagePeriod must be a number of seconds above 0 (rsyslogd makes no marks with 0)"));
+          return FALSE;
+        }
+      c->mark_period = (gint) period;
       return TRUE;
     }
   if (sl_rs_tls_setting (c, name, value))

@@ -66,6 +66,11 @@ typedef struct _SlRsConf
   gchar *syssock_name;
   gboolean syssock_on;
   SlCfgPos syssock_pos;
+  /* $ModLoad immark: one mark() source at the end, every $MarkMessagePeriod
+   * (the last one written) seconds */
+  gboolean immark_legacy;
+  gint mark_period;
+  SlCfgPos immark_pos;
   /* $IncludeConfig's and include()'s reader: the files of a pattern read
    * as statements into this configuration (the front end's entry, which
    * the directives below it reach through this) */
@@ -99,6 +104,9 @@ gchar    *sl_rs_quoted          (const gchar *text);
 /* Parses Sluice text holding top-level statements and adds them to the
  * configuration with every position set to pos. */
 gboolean  sl_rs_emit            (SlRsConf *c, SlCfgPos pos, const gchar *text, GError **error);
+/* The current ruleset's path waits for its destinations as long as it
+ * takes (flags(flow-control)): an action in it retries forever. */
+void      sl_rs_ruleset_waits   (SlRsConf *c);
 /* The same for log path items, added to the body being built. */
 gboolean  sl_rs_emit_log_items  (SlCfgPos pos, SlCfgNode *into, const gchar *text, GError **error);
 gchar    *sl_rs_new_name        (SlRsConf *c, const gchar *kind);

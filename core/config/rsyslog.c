@@ -33,6 +33,7 @@ typedef struct _SlRsRuleset
   SlCfgNode *log;      /* the ruleset's items */
   SlCfgNode *current;  /* where the next item goes: log or a nested path in it */
   SlCfgPos pos;
+  gboolean waits;      /* an action retries forever (resumeRetryCount -1) */
 } SlRsRuleset;
 
 static gboolean read_statement (SlRsReader *r, gboolean top);
@@ -877,9 +878,19 @@ conf_clear (SlRsConf *c)
 /* One top-level path per ruleset that has inputs; an included file's
  * default ruleset takes every source defined so far, its own too. */
 
-/* rsyslog delays the inputs that can wait (imtcp, imptcp, imrelp,
- * imuxsock) while its queues are full rather than drop their messages:
- * flow control, beside the rule's own flags (final) when it has them */
+void
+sl_rs_ruleset_waits (SlRsConf *c)
+{
+  c->ruleset->waits = TRUE;
+}
+
+/* An action that retries forever holds its ruleset's queue, and so the
+ * inputs, for as long as it fails: flow control, beside the rule's own
+ * flags (final) when it has them. Otherwise rsyslogd discards what a
+ * suspended action cannot take, and delays the inputs that can wait only
+ * while the queue is full and moving: Sluice's default, which holds
+ * stream sources while a destination writes and drops once it has
+ * written nothing for stall-timeout(). */
 static void
 add_flow_control (SlCfgNode *log)
 {
@@ -942,7 +953,8 @@ emit_paths (SlRsConf *c, GError **error)
             SlCfgNode *log = g_ptr_array_index (parsed->children, 0);
             sl_rs_place (log, items->children->len ? ((SlCfgNode *) g_ptr_array_index (items->children, 0))->pos : items->pos);
             sl_rs_move_children (items, log, NULL);
-            add_flow_control (log);
+            if (set->waits)
+              add_flow_control (log);
             g_ptr_array_set_free_func (parsed->children, NULL);
             g_ptr_array_set_size (parsed->children, 0);
             sl_cfg_node_add_child (c->root, log);

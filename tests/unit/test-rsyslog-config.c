@@ -74,8 +74,6 @@ test_global (void)
 {
   assert_translates ("global(maxMessageSize=\"64k\" net.enableDNS=\"off\")\n", "options { use-dns(no); };");
   assert_translates ("global(net.enableDNS=\"on\")\n", "options { use-dns(yes); };");
-  /* rsyslog delays a TCP input while its queues are full */
-  assert_translates ("input(type=\"imtcp\" port=\"5514\")\n*.* /a\n", "flags(flow-control); };");
   assert_refused ("global(net.noSuchThing=\"on\")\n", ":1:8:", "'net.nosuchthing' of rsyslog's global()");
 }
 
@@ -221,7 +219,7 @@ test_modules (void)
                   "'dynatopic' of rsyslog's omkafka is not supported");
   assert_refused ("action(type=\"omkafka\" topic=\"t\")\n", ":1:1:", "partition 0 unless partitions.auto");
   assert_refused ("module(load=\"impstats\" log.file=\"/var/log/stats\")\n", ":1:24:", "log.file= is not supported");
-  assert_refused ("module(load=\"immark\")\n", ":1:8:", "module 'immark' is not supported");
+  assert_refused ("module(load=\"mmkubernetes\")\n", ":1:8:", "module 'mmkubernetes' is not supported");
   assert_translates ("*.* action(type=\"omelasticsearch\" server=[\"es1\", \"https://es2:9201\"] bulkmode=\"on\" "
                      "searchIndex=\"logs\" uid=\"u\" pwd=\"p\")\n",
                      "http(url(\"http://es1:9200/_bulk\" \"https://es2:9201/_bulk\") method(\"POST\") headers(\"Content-Type: "
@@ -287,6 +285,58 @@ test_languages (void)
   assert_refused ("@version: 4.0\nsource s { system(); };\n", "", "Sluice's (syslog-ng's) configuration language");
 }
 
+/* immark as a mark() source, of either form; Yocto's and Void's stock
+ * files load it with a trailing comment:
+ * "$ModLoad immark   # provides --MARK-- message capability" */
+static void
+test_immark (void)
+{
+  assert_translates ("module(load=\"immark\" interval=\"600\")\n*.* /var/log/messages\n",
+                     "mark(freq(600) program(\"rsyslogd\"))");
+  assert_translates ("module(load=\"immark\" markMessageText=\"-- ALIVE --\")\n*.* /var/log/messages\n",
+                     "mark(freq(1200) program(\"rsyslogd\") text(\"-- ALIVE --\"))");
+  assert_translates ("$ModLoad immark   # provides --MARK-- message capability\n$MarkMessagePeriod 30\n"
+                     "$MarkMessagePeriod 60\n*.* /var/log/messages\n",
+                     "mark(freq(60) program(\"rsyslogd\"))");
+  assert_refused ("$MarkMessagePeriod 60\n", ":1:1:", "needs $ModLoad immark");
+  assert_refused ("module(load=\"immark\" interval=\"0\")\n", ":1:22:", "above 0");
+  assert_refused ("*.* action(type=\"omfile\" file=\"/a\" action.writeAllMarkMessages=\"off\")\n", ":1:36:",
+                  "writeallmarkmessages");
+}
+
+/* Ubuntu's and openSUSE's stock files: "$RepeatedMsgReduction on" */
+static void
+test_repeated_messages (void)
+{
+  assert_translates ("$RepeatedMsgReduction on\n*.* /var/log/syslog\n", "reduce-repeats(yes)");
+  g_autofree gchar *off = translate ("$RepeatedMsgReduction off\n*.* /var/log/syslog\n", NULL);
+  g_assert_null (strstr (off, "reduce-repeats"));
+}
+
+/* rsyslogd blocks a ruleset whose action retries forever, and otherwise
+ * discards what a suspended action cannot take; queue.discardMark drops
+ * the less important. */
+static void
+test_flow_and_discards (void)
+{
+  g_autofree gchar *plain = translate ("input(type=\"imtcp\" port=\"5514\")\n"
+                                       "*.* action(type=\"omfwd\" target=\"127.0.0.1\" port=\"5515\" protocol=\"tcp\")\n",
+                                       NULL);
+  g_assert_null (strstr (plain, "flow-control"));
+  assert_translates ("input(type=\"imtcp\" port=\"5514\")\n"
+                     "*.* action(type=\"omfwd\" target=\"127.0.0.1\" port=\"5515\" protocol=\"tcp\" "
+                     "action.resumeRetryCount=\"-1\")\n",
+                     "flow-control");
+  assert_translates ("input(type=\"imtcp\" port=\"5514\")\n$ActionResumeRetryCount -1\n*.* @@127.0.0.1:5515\n",
+                     "flow-control");
+  assert_translates ("input(type=\"imtcp\" port=\"5514\")\n"
+                     "*.* action(type=\"omfwd\" target=\"127.0.0.1\" port=\"5515\" protocol=\"tcp\" "
+                     "queue.type=\"LinkedList\" queue.size=\"1000\" queue.discardMark=\"900\" queue.discardSeverity=\"5\")\n",
+                     "discard-mark(900) discard-level(\"5\")");
+  assert_refused ("*.* action(type=\"omfwd\" target=\"h\" action.execOnlyWhenPreviousIsSuspended=\"on\")\n", ":1:",
+                  "failover");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -303,5 +353,8 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-config/privileges", test_privileges);
   g_test_add_func ("/rsyslog-config/tls", test_tls);
   g_test_add_func ("/rsyslog-config/languages", test_languages);
+  g_test_add_func ("/rsyslog-config/immark", test_immark);
+  g_test_add_func ("/rsyslog-config/repeated-messages", test_repeated_messages);
+  g_test_add_func ("/rsyslog-config/flow-and-discards", test_flow_and_discards);
   return g_test_run ();
 }
