@@ -101,6 +101,12 @@ sl_config_daemon (const SlConfig *cfg)
   return &cfg->daemon;
 }
 
+SlCfgPos
+sl_config_daemon_pos (const SlConfig *cfg, const gchar *name)
+{
+  return cfg->daemon_options ? sl_options_pos (cfg->daemon_options, name) : (SlCfgPos) { 0 };
+}
+
 SlConfig *
 sl_config_load (const gchar *path, GError **error)
 {

@@ -37,6 +37,8 @@ void        sl_config_reopen     (SlConfig *cfg);
 const SlStatsSettings *sl_config_stats (const SlConfig *cfg);
 /* What options {} says of the daemon's own settings (user(), group()). */
 const SlDaemonSettings *sl_config_daemon (const SlConfig *cfg);
+/* Where options {} set one of them (its file is NULL when it was not). */
+SlCfgPos    sl_config_daemon_pos (const SlConfig *cfg, const gchar *name);
 /* A configuration of no statements: it owns drivers made outside any
  * file, such as the filter functions of a template's $(if). */
 SlConfig  *sl_config_new_empty (void);

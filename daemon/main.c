@@ -3,6 +3,7 @@
 #include "core/activation-private.h"
 #include "core/config.h"
 #include "core/config-run.h"
+#include "core/config/error.h"
 #include "core/config/parser.h"
 #include "core/config/rsyslog.h"
 #include "core/i18n.h"
@@ -260,9 +261,23 @@ privileges_of_config (const Settings *s, const SlConfig *cfg, SlPrivileges *from
     return from_command_line;
   sl_privileges_free (from_command_line);
   SlPrivileges *p = sl_privileges_new (user, group, NULL, s->caps, s->no_caps, error);
-  if (!p)
-    g_prefix_error (error, "%s: options { user() group() }: ", s->cfgfile);
-  return p;
+  if (p)
+    return p;
+  /* the one the configuration names, at its place */
+  gboolean of_group = group && group != s->group && g_str_has_prefix ((*error)->message, "--group");
+  gboolean of_user = user && user != s->user && g_str_has_prefix ((*error)->message, "--user");
+  SlCfgPos pos = of_group || of_user ? sl_config_daemon_pos (cfg, of_group ? "group" : "user") : (SlCfgPos) { 0 };
+  if (!pos.file)
+    {
+      g_prefix_error (error, "%s: options { user() group() }: ", s->cfgfile);
+      return NULL;
+    }
+  GError *positioned = NULL;
+  const gchar *why = strchr ((*error)->message, ':');
+  sl_cfg_error_set (&positioned, SL_CFG_ERROR_VALUE, pos, "%s", why ? why + 2 : (*error)->message);
+  g_clear_error (error);
+  g_propagate_error (error, positioned);
+  return NULL;
 }
 
 /* The user and group are taken once, at the start: a reload cannot take
