@@ -25,7 +25,7 @@ static const struct
   { "imklog", { "permitnonkernelfacility", "consoleloglevel", "parsekerneltimestamp", "keepkerneltimestamp",
                 "internalmsgfacility", "ratelimit.interval", "ratelimit.burst", "logpath" } },
   { "imjournal", { "statefile", "ratelimit.interval", "ratelimit.burst", "ignorepreviousmessages",
-                   "defaultseverity", "defaultfacility", "usepidfromsystem", "ignorenonvalidstatefile",
+                   "defaultseverity", "defaultfacility", "usepidfromsystem", "usepid", "ignorenonvalidstatefile",
                    "workaroundjournalbug", "persiststateinterval", "filecreatemode", "fsync" } },
   { "imfile", { "pollinginterval", "mode", "readtimeout", "timeoutgranularity", "sortfiles" } },
   { "imudp", { "threads", "timerequery", "schedulingpolicy", "schedulingpriority", "batchsize" } },
@@ -134,9 +134,131 @@ sl_rs_finish_privileges (SlRsConf *c, GError **error)
   return sl_rs_emit (c, c->priv_pos, text->str, error);
 }
 
+/* imjournal's facility or severity, a name (LOG_ before it or not) or a
+ * number, as the name Sluice takes; NULL when it is neither */
+static gchar *
+syslog_name (const gchar *value, gboolean facility)
+{
+  static const gchar *const facilities[] = { "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news",
+                                             "uucp", "cron", "authpriv", "ftp", "ntp", "security", "console",
+                                             "solaris-cron", "local0", "local1", "local2", "local3", "local4",
+                                             "local5", "local6", "local7", NULL };
+  static const gchar *const severities[] = { "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
+                                             NULL };
+  const gchar *const *names = facility ? facilities : severities;
+  const gchar *bare = g_ascii_strncasecmp (value, "LOG_", 4) == 0 ? value + 4 : value;
+  gchar *end = NULL;
+  guint64 n = g_ascii_strtoull (bare, &end, 10);
+
+  if (*bare && end && !*end)
+    return n < g_strv_length ((gchar **) names) ? g_strdup (names[n]) : NULL;
+  for (guint i = 0; names[i]; i++)
+    if (g_ascii_strcasecmp (bare, names[i]) == 0)
+      return g_strdup (names[i]);
+  return NULL;
+}
+
+static gboolean
+set_syslog_name (gchar **slot, const gchar *value, gboolean facility, SlCfgPos pos, GError **error)
+{
+  gchar *name = syslog_name (value, facility);
+
+  if (!name)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, facility ? _("'%s' is no syslog facility")
+                                                                 : _("'%s' is no syslog severity"), value);
+      return FALSE;
+    }
+  g_free (*slot);
+  *slot = name;
+  return TRUE;
+}
+
+/* imjournal reads the journal as systemd-journal() does: the tag from
+ * SYSLOG_IDENTIFIER, else _COMM; an entry without SYSLOG_FACILITY or
+ * PRIORITY is user.notice unless told otherwise; with no position kept,
+ * from the journal's start unless IgnorePreviousMessages. systemd-journal()
+ * takes the PID from _PID, imjournal's UsePid="system". Its state file and
+ * how often it is written: Sluice keeps the position in its persist file
+ * (-R). */
+static gboolean
+journal_source (SlRsConf *c, GError **error)
+{
+  g_autoptr (GString) text = g_string_new ("systemd-journal(default-facility(");
+
+  g_string_append (text, c->journal_facility ? c->journal_facility : "user");
+  g_string_append (text, ") default-priority(");
+  g_string_append (text, c->journal_severity ? c->journal_severity : "notice");
+  g_string_append_printf (text, ") read-old-records(%s))", c->journal_skip_old ? "no" : "yes");
+  return sl_rs_add_source (c, NULL, c->journal_pos, text->str, error);
+}
+
+/* UsePid="both", imjournal's default, takes SYSLOG_PID before _PID: the
+ * same number unless a program wrote another PID in its message (logger
+ * --id=N), where Sluice keeps _PID; "syslog" has no PID for what a service
+ * writes to its standard output, and is refused */
+static gboolean
+check_use_pid (const SlRsParam *param, GError **error)
+{
+  if (g_ascii_strcasecmp (param->value, "system") == 0 || g_ascii_strcasecmp (param->value, "both") == 0)
+    return TRUE;
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos,
+                    _("rsyslog's imjournal UsePid=\"%s\" is not supported: Sluice takes _PID (\"system\")"),
+                    param->value);
+  return FALSE;
+}
+
+gboolean
+sl_rs_imjournal (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
+{
+  const SlRsParam *param;
+
+  if (c->journal)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imjournal is loaded twice"));
+      return FALSE;
+    }
+  c->journal = TRUE;
+  c->journal_pos = pos;
+  if (!params)
+    return TRUE;
+  if ((param = sl_rs_param_find (params, "usepid")) && !check_use_pid (param, error))
+    return FALSE;
+  if ((param = sl_rs_param_find (params, "ignorepreviousmessages")))
+    c->journal_skip_old = sl_rs_is_true (param->value);
+  if ((param = sl_rs_param_find (params, "defaultfacility"))
+      && !set_syslog_name (&c->journal_facility, param->value, TRUE, param->pos, error))
+    return FALSE;
+  if ((param = sl_rs_param_find (params, "defaultseverity"))
+      && !set_syslog_name (&c->journal_severity, param->value, FALSE, param->pos, error))
+    return FALSE;
+  return TRUE;
+}
+
+/* $IMJournal* after $ModLoad imjournal */
+gboolean
+sl_rs_imjournal_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, GError **error)
+{
+  if (g_ascii_strcasecmp (name, "IMJournalIgnorePreviousMessages") == 0)
+    {
+      c->journal_skip_old = sl_rs_is_true (value);
+      return TRUE;
+    }
+  if (g_ascii_strcasecmp (name, "IMJournalDefaultFacility") == 0)
+    return set_syslog_name (&c->journal_facility, value, TRUE, pos, error);
+  if (g_ascii_strcasecmp (name, "IMJournalDefaultSeverity") == 0)
+    return set_syslog_name (&c->journal_severity, value, FALSE, pos, error);
+  if (g_ascii_strcasecmp (name, "IMJournalPersistStateInterval") == 0)
+    return TRUE;
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog directive '$%s' is not supported"), name);
+  return FALSE;
+}
+
 gboolean
 sl_rs_finish_inputs (SlRsConf *c, GError **error)
 {
+  if (c->journal && !journal_source (c, error))
+    return FALSE;
   if (!c->imuxsock || !c->syssock_on)
     return TRUE;
   return add_unix_socket (c, NULL, c->syssock_name ? c->syssock_name : "/dev/log", c->syssock_pos, error);
@@ -261,7 +383,7 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
   else if (g_str_equal (bare, "imklog"))
     return sl_rs_add_source (c, NULL, pos, "kmsg(optional(yes))", error);
   else if (g_str_equal (bare, "imjournal"))
-    return sl_rs_add_source (c, NULL, pos, "systemd-journal()", error);
+    return sl_rs_imjournal (c, params, pos, error);
   return TRUE;
 }
 
@@ -414,6 +536,63 @@ kafka_input (SlRsConf *c, GPtrArray *params, const gchar *ruleset, SlCfgPos pos,
   return sl_rs_add_source (c, ruleset, pos, text->str, error);
 }
 
+/* imfile: each line a message, not parsed, with the tag and priority
+ * given (local0.notice unless given). A wildcard in the file's name is
+ * wildcard-file(), which, as imfile, also follows the files that match
+ * later, with no bound on their number; imfile's wildcards in folders
+ * and glob()'s [] and {} have no equal there. */
+static gboolean
+imfile_source (SlRsConf *c, const gchar *ruleset, const gchar *file, SlCfgPos file_pos, const gchar *tag,
+               const gchar *facility, const gchar *severity, SlCfgPos pos, GError **error)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+  const gchar *slash = strrchr (file, '/');
+
+  if (strpbrk (file, "[]{}"))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, file_pos,
+                        _("rsyslog's imfile file '%s': only * and ? are supported as wildcards"), file);
+      return FALSE;
+    }
+  if (strpbrk (file, "*?"))
+    {
+      g_autofree gchar *dir = slash ? g_strndup (file, (gsize) MAX (slash - file, 1)) : NULL;
+      if (!dir || strpbrk (dir, "*?"))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, file_pos,
+                            _("rsyslog's imfile file '%s': a wildcard in a folder's name is not supported, in the "
+                              "file's name it is"), file);
+          return FALSE;
+        }
+      g_string_append (text, "wildcard-file(base-dir(");
+      sl_rs_quote (text, dir);
+      g_string_append (text, ") filename-pattern(");
+      sl_rs_quote (text, slash + 1);
+      g_string_append_printf (text, ") max-files(%d)", G_MAXINT);
+    }
+  else
+    {
+      g_string_append (text, "file(");
+      sl_rs_quote (text, file);
+    }
+  g_string_append (text, " flags(no-parse)");
+  if (tag)
+    {
+      g_autofree gchar *bare = g_strdup (tag);
+      if (g_str_has_suffix (bare, ":"))
+        bare[strlen (bare) - 1] = '\0';
+      g_string_append (text, " program-override(");
+      sl_rs_quote (text, bare);
+      g_string_append_c (text, ')');
+    }
+  g_string_append (text, " default-facility(");
+  sl_rs_quote (text, facility ? facility : "local0");
+  g_string_append (text, ") default-priority(");
+  sl_rs_quote (text, severity ? severity : "notice");
+  g_string_append (text, "))");
+  return sl_rs_add_source (c, ruleset, pos, text->str, error);
+}
+
 gboolean
 sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
 {
@@ -465,8 +644,6 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
     }
   if (g_ascii_strcasecmp (type, "imfile") == 0)
     {
-      g_autoptr (GString) text = g_string_new ("file(");
-
       if (!check_input_params (params, file_params, type, error))
         return FALSE;
       if (!value_of (params, "file"))
@@ -474,29 +651,9 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
           sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imfile input needs file="));
           return FALSE;
         }
-      if (strpbrk (value_of (params, "file"), "*?["))
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, sl_rs_param_find (params, "file")->pos,
-                            _("a wildcard in rsyslog's imfile file= is not supported"));
-          return FALSE;
-        }
-      sl_rs_quote (text, value_of (params, "file"));
-      g_string_append (text, " flags(no-parse)");
-      if (value_of (params, "tag"))
-        {
-          g_autofree gchar *tag = g_strdup (value_of (params, "tag"));
-          if (g_str_has_suffix (tag, ":"))
-            tag[strlen (tag) - 1] = '\0';
-          g_string_append (text, " program-override(");
-          sl_rs_quote (text, tag);
-          g_string_append_c (text, ')');
-        }
-      g_string_append (text, " default-facility(");
-      sl_rs_quote (text, value_of (params, "facility") ? value_of (params, "facility") : "local0");
-      g_string_append (text, ") default-priority(");
-      sl_rs_quote (text, value_of (params, "severity") ? value_of (params, "severity") : "notice");
-      g_string_append (text, "))");
-      return sl_rs_add_source (c, ruleset, pos, text->str, error);
+      return imfile_source (c, ruleset, value_of (params, "file"), sl_rs_param_find (params, "file")->pos,
+                            value_of (params, "tag"), value_of (params, "facility"), value_of (params, "severity"),
+                            pos, error);
     }
   sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("rsyslog's input type '%s' is not supported"), type);
   return FALSE;
@@ -714,6 +871,11 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     }
   if (sl_rs_tls_setting (c, name, value))
     return TRUE;
+  if (g_ascii_strncasecmp (name, "IMJournal", strlen ("IMJournal")) == 0 && !is_neutral (name))
+    return sl_rs_imjournal_directive (c, name, value, pos, error);
+  if (g_ascii_strncasecmp (name, "InputFile", strlen ("InputFile")) == 0
+      || g_ascii_strcasecmp (name, "InputRunFileMonitor") == 0)
+    return sl_rs_imfile_directive (c, name, value, pos, error);
   if (g_ascii_strncasecmp (name, "PrivDropTo", strlen ("PrivDropTo")) == 0)
     return sl_rs_privileges (c, name, value, pos, error);
   if (g_ascii_strcasecmp (name, "MaxMessageSize") == 0)
@@ -731,4 +893,62 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     return TRUE;
   sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog directive '$%s' is not supported"), name);
   return FALSE;
+}
+
+/* imfile's legacy directives set the file, tag and priority of
+ * the next $InputRunFileMonitor, which starts following it and puts them
+ * back to their defaults, as imfile does. Its state file and how often it
+ * is written: Sluice keeps every position in its persist file (-R). The
+ * poll interval changes when lines are read, not which. */
+void
+sl_rs_imfile_clear (SlRsConf *c)
+{
+  g_clear_pointer (&c->imfile_name, g_free);
+  g_clear_pointer (&c->imfile_tag, g_free);
+  g_clear_pointer (&c->imfile_facility, g_free);
+  g_clear_pointer (&c->imfile_severity, g_free);
+}
+
+gboolean
+sl_rs_imfile_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, GError **error)
+{
+  static const gchar *const neutral[] = { "InputFileStateFile", "InputFilePersistStateInterval",
+                                          "InputFilePollInterval" };
+  struct
+  {
+    const gchar *directive;
+    gchar **slot;
+  } settings[] = {
+    { "InputFileName", &c->imfile_name }, { "InputFileTag", &c->imfile_tag },
+    { "InputFileFacility", &c->imfile_facility }, { "InputFileSeverity", &c->imfile_severity },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (settings); i++)
+    if (g_ascii_strcasecmp (name, settings[i].directive) == 0)
+      {
+        g_free (*settings[i].slot);
+        *settings[i].slot = g_strdup (value);
+        return TRUE;
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (neutral); i++)
+    if (g_ascii_strcasecmp (name, neutral[i]) == 0)
+      return TRUE;
+  if (g_ascii_strcasecmp (name, "InputFileReadMode") == 0 && g_strcmp0 (value, "0") == 0)
+    return TRUE;
+  if (g_ascii_strcasecmp (name, "InputRunFileMonitor") != 0)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog directive '$%s' is not supported"), name);
+      return FALSE;
+    }
+  if (!c->imfile_name || !c->imfile_tag)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("$InputRunFileMonitor needs $InputFileName and "
+                                                           "$InputFileTag before it"));
+      return FALSE;
+    }
+  if (!imfile_source (c, NULL, c->imfile_name, pos, c->imfile_tag, c->imfile_facility,
+                      c->imfile_severity, pos, error))
+    return FALSE;
+  sl_rs_imfile_clear (c);
+  return TRUE;
 }

@@ -66,6 +66,14 @@ typedef struct _SlRsConf
   gchar *syssock_name;
   gboolean syssock_on;
   SlCfgPos syssock_pos;
+  /* $InputFile*: the file the next $InputRunFileMonitor follows */
+  gchar *imfile_name, *imfile_tag, *imfile_facility, *imfile_severity;
+  /* imjournal, made once everything is read: its legacy directives may
+   * come after $ModLoad */
+  gboolean journal;
+  SlCfgPos journal_pos;
+  gboolean journal_skip_old;
+  gchar *journal_facility, *journal_severity;
   /* $IncludeConfig's and include()'s reader: the files of a pattern read
    * as statements into this configuration (the front end's entry, which
    * the directives below it reach through this) */
@@ -174,6 +182,15 @@ gboolean  sl_rs_module               (SlRsConf *c, GPtrArray *params, SlCfgPos p
 gboolean  sl_rs_input                (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
 gboolean  sl_rs_directive            (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error);
 gboolean  sl_rs_add_source           (SlRsConf *c, const gchar *ruleset, SlCfgPos pos, const gchar *driver,
+                                      GError **error);
+/* $InputFile* and $InputRunFileMonitor, imfile's legacy directives */
+gboolean  sl_rs_imfile_directive     (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
+                                      GError **error);
+void      sl_rs_imfile_clear         (SlRsConf *c);
+/* imjournal's parameters (params NULL for $ModLoad) and its legacy
+ * $IMJournal* directives */
+gboolean  sl_rs_imjournal            (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
+gboolean  sl_rs_imjournal_directive  (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
                                       GError **error);
 /* The system socket of imuxsock, once everything is read. */
 gboolean  sl_rs_finish_inputs        (SlRsConf *c, GError **error);

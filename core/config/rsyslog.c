@@ -872,6 +872,9 @@ conf_clear (SlRsConf *c)
   g_free (c->tls_key);
   sl_rs_tls_clear (&c->tls_send);
   sl_rs_tls_clear (&c->tls_server);
+  sl_rs_imfile_clear (c);
+  g_free (c->journal_facility);
+  g_free (c->journal_severity);
 }
 
 /* One top-level path per ruleset that has inputs; an included file's

@@ -989,6 +989,93 @@ test_tls (SlTestEnv *env, gconstpointer data)
   sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
 }
 
+/* imfile's legacy directives, from Logz.io's Apache snippet
+ * (logzio-apache.conf of the rsyslog corpus: logzio/logzio-shipping,
+ * Apache-2.0; $InputFilePollInterval 1 here for a shorter test), and a
+ * wildcard in input(type="imfile"): rsyslogd and sluiced read the same
+ * lines, before and after they start and in a file made later, with the
+ * same tag and priority. $InputRunFileMonitor puts the facility back to
+ * local0. msg is not compared: imfile's has no space before the line. */
+static void
+test_imfile (SlTestEnv *env, gconstpointer data)
+{
+  static const gchar *const config =
+    "$ModLoad imfile\n"
+    "$InputFilePollInterval 1\n"
+    "$WorkDirectory @DIR@\n"
+    "$InputFileName @DIR@/access.log\n"
+    "$InputFileTag apache_access:\n"
+    "$InputFileStateFile stat-apache-access\n"
+    "$InputFileSeverity info\n"
+    "$InputFileFacility local6\n"
+    "$InputFilePersistStateInterval 25000\n"
+    "$InputRunFileMonitor\n"
+    "$InputFileName @DIR@/error.log\n"
+    "$InputFileTag apache_error: \n"
+    "$InputFileStateFile stat-apache-error\n"
+    "$InputRunFileMonitor\n"
+    "input(type=\"imfile\" file=\"@DIR@/logs/*.log\" tag=\"wild\" severity=\"warning\")\n"
+    "$template t,\"%programname%|%app-name%|%pri-text%\\n\"\n"
+    "*.* @DIR@/out;t\n";
+  static const gchar *const expected = "apache_access|apache_access|local6.info\n"
+                                       "apache_access|apache_access|local6.info\n"
+                                       "apache_error|apache_error|local0.notice\n"
+                                       "wild|wild|local0.warning\n"
+                                       "wild|wild|local0.warning\n";
+  (void) data;
+  g_autofree gchar *root = rsyslog_root ();
+  if (!root)
+    {
+      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
+      return;
+    }
+  g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
+  const gchar *dirs[] = { rs_dir, env->dir };
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      g_assert_true (write_file (dirs[i], "access.log", "before the start\n"));
+      g_assert_true (write_file (dirs[i], "error.log", "an error\n"));
+      g_assert_true (write_file (dirs[i], "logs/a.log", "one\n"));
+    }
+  GString *rs_text = g_string_new (config);
+  g_string_replace (rs_text, "@DIR@", rs_dir, 0);
+  g_assert_true (write_file (rs_dir, "rsyslog.conf", rs_text->str));
+  g_string_free (rs_text, TRUE);
+
+  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
+  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
+  g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
+  g_autofree gchar *rs_pid = g_build_filename (rs_dir, "rsyslogd.pid", NULL);
+  g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
+  g_autofree gchar *rs_out = g_build_filename (rs_dir, "out", NULL);
+  g_autofree gchar *sl_out = sl_test_path (env, "out");
+  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_conf, "-i", rs_pid, NULL };
+  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  g_assert_cmpint (rs, >, 0);
+  g_assert_true (sl_test_write_config (env, config, NULL));
+  g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));
+  g_assert_true (sl_test_wait_lines (env, rs_out, 3));
+  g_assert_true (sl_test_wait_lines (env, sl_out, 3));
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      g_autofree gchar *access = g_build_filename (dirs[i], "access.log", NULL);
+      FILE *f = fopen (access, "a");
+      g_assert_nonnull (f);
+      fputs ("after the start\n", f);
+      fclose (f);
+      g_assert_true (write_file (dirs[i], "logs/b.log", "two\n"));
+    }
+  g_assert_true (sl_test_wait_lines (env, rs_out, 5));
+  g_assert_true (sl_test_wait_lines (env, sl_out, 5));
+  g_autofree gchar *rs_got = shaped_file (rs_out);
+  g_autofree gchar *sl_got = shaped_file (sl_out);
+  g_assert_cmpstr (rs_got, ==, expected);
+  g_assert_cmpstr (sl_got, ==, expected);
+  sl_test_daemon_stop (env, SIGTERM);
+  kill (rs, SIGTERM);
+  sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -999,5 +1086,6 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/rsyslog-conf/include", test_include);
   SL_TEST_ADD ("/rsyslog-conf/privileges", test_privileges);
   SL_TEST_ADD ("/rsyslog-conf/tls", test_tls);
+  SL_TEST_ADD ("/rsyslog-conf/imfile", test_imfile);
   return g_test_run ();
 }

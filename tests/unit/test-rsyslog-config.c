@@ -239,6 +239,39 @@ test_modules (void)
   assert_refused ("*.* :ommysql:localhost,Syslog,rsyslog,secret;mine\n", ":1:5:", "template mine of rsyslog's :ommysql:");
 }
 
+/* imfile's legacy directives (Logz.io's Apache snippet, logzio-apache.conf
+ * of the rsyslog corpus), its wildcards; imjournal's parameters
+ * (chef-rsyslog-rhel.conf: sous-chefs/rsyslog, Apache-2.0) */
+static void
+test_imfile_imjournal (void)
+{
+  assert_translates ("$ModLoad imfile\n$InputFilePollInterval 10\n"
+                     "$InputFileName /var/log/apache2/access.log\n$InputFileTag apache_access:\n"
+                     "$InputFileStateFile stat-apache-access\n$InputFileSeverity info\n"
+                     "$InputFilePersistStateInterval 25000\n$InputRunFileMonitor\n"
+                     "$InputFileName /var/log/apache2/error.log\n$InputFileTag apache_error: \n$InputRunFileMonitor\n",
+                     "file(\"/var/log/apache2/access.log\" flags(no-parse) program-override(\"apache_access\") "
+                     "default-facility(\"local0\") default-priority(\"info\")); };\nsource rs0_s2 { "
+                     "file(\"/var/log/apache2/error.log\" flags(no-parse) program-override(\"apache_error\") "
+                     "default-facility(\"local0\") default-priority(\"notice\"))");
+  assert_refused ("$ModLoad imfile\n$InputFileName /a\n$InputRunFileMonitor\n", ":3:1:", "needs $InputFileName and $InputFileTag");
+  assert_refused ("$InputFileReadMode 2\n", ":1:1:", "'$InputFileReadMode'");
+  assert_translates ("input(type=\"imfile\" file=\"/var/log/app/*.log\" tag=\"app\")\n*.* /a\n",
+                     "wildcard-file(base-dir(\"/var/log/app\") filename-pattern(\"*.log\") max-files(2147483647) "
+                     "flags(no-parse) program-override(\"app\")");
+  assert_refused ("input(type=\"imfile\" file=\"/var/log/*/x.log\" tag=\"app\")\n", ":1:21:", "a wildcard in a folder");
+  assert_refused ("input(type=\"imfile\" file=\"/var/log/[ab].log\" tag=\"app\")\n", ":1:21:", "only * and ?");
+  assert_translates ("module(load=\"imjournal\" UsePid=\"system\" StateFile=\"imjournal.state\")\n*.* /a\n",
+                     "systemd-journal(default-facility(user) default-priority(notice) read-old-records(yes))");
+  assert_translates ("module(load=\"imjournal\" IgnorePreviousMessages=\"on\" DefaultFacility=\"LOG_LOCAL3\" "
+                     "DefaultSeverity=\"6\")\n*.* /a\n",
+                     "systemd-journal(default-facility(local3) default-priority(info) read-old-records(no))");
+  assert_translates ("$ModLoad imjournal\n$IMJournalStateFile imjournal.state\n$imjournalIgnorePreviousMessages on\n",
+                     "read-old-records(no)");
+  assert_refused ("module(load=\"imjournal\" UsePid=\"syslog\")\n", ":1:25:", "UsePid=\"syslog\" is not supported");
+  assert_refused ("module(load=\"imjournal\" DefaultFacility=\"nosuch\")\n", ":1:25:", "'nosuch' is no syslog facility");
+}
+
 /* $PrivDropToUser and $PrivDropToGroup, as Ubuntu's stock
  * /etc/rsyslog.conf has them, and global(privDrop.*) */
 static void
@@ -302,6 +335,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-config/modules", test_modules);
   g_test_add_func ("/rsyslog-config/privileges", test_privileges);
   g_test_add_func ("/rsyslog-config/tls", test_tls);
+  g_test_add_func ("/rsyslog-config/imfile-imjournal", test_imfile_imjournal);
   g_test_add_func ("/rsyslog-config/languages", test_languages);
   return g_test_run ();
 }
