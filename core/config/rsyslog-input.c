@@ -38,7 +38,7 @@ static const struct
   { "omstdout", { "template" } }, { "mmjsonparse", { NULL } }, { "builtin:omfile", { "template" } },
   { "builtin:omfwd", { "template" } }, { "omrelp", { "tls.tlslib" } }, { "omkafka", { NULL } },
   { "omelasticsearch", { NULL } }, { "ommysql", { NULL } }, { "ompgsql", { NULL } },
-  { "imrelp", { "tls.tlslib" } }, { "imkafka", { NULL } },
+  { "imrelp", { "tls.tlslib" } }, { "imkafka", { NULL } }, { "omuxsock", { NULL } }, { "omsnmp", { NULL } },
   { "impstats", { "interval", "facility", "severity", "log.syslog", "format", "ruleset", "resetcounters",
                   "bracketing", "log.file" } },
 };
@@ -871,6 +871,16 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     }
   if (sl_rs_tls_setting (c, name, value))
     return TRUE;
+  if (g_ascii_strncasecmp (name, "OMUxSock", strlen ("OMUxSock")) == 0)
+    return sl_rs_uxsock_directive (c, name, value, pos, error);
+  if (g_ascii_strcasecmp (name, "AllowedSender") == 0)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                        _("$AllowedSender is not supported: Sluice's network sources take every sender (a "
+                          "netmask() filter in the rules drops what they received, but rsyslogd's host names "
+                          "and its per-protocol lists have no equal)"));
+      return FALSE;
+    }
   if (g_ascii_strncasecmp (name, "IMJournal", strlen ("IMJournal")) == 0 && !is_neutral (name))
     return sl_rs_imjournal_directive (c, name, value, pos, error);
   if (g_ascii_strncasecmp (name, "InputFile", strlen ("InputFile")) == 0

@@ -74,6 +74,7 @@ typedef struct _SlRsConf
   SlCfgPos journal_pos;
   gboolean journal_skip_old;
   gchar *journal_facility, *journal_severity;
+  gchar *uxsock_socket, *uxsock_template; /* $OMUxSockSocket, $OMUxSockDefaultTemplate */
   /* $IncludeConfig's and include()'s reader: the files of a pattern read
    * as statements into this configuration (the front end's entry, which
    * the directives below it reach through this) */
@@ -176,6 +177,12 @@ gboolean  sl_rs_tls_setting          (SlRsConf *c, const gchar *name, const gcha
 gboolean  sl_rs_tls_option           (SlRsConf *c, const SlRsTls *side, gboolean server, SlCfgPos pos, GString *out,
                                       GError **error);
 void      sl_rs_tls_clear            (SlRsTls *tls);
+
+/* :omuxsock: and its directives $OMUxSockSocket (for the next one) and
+ * $OMUxSockDefaultTemplate */
+gchar    *sl_rs_legacy_uxsock        (SlRsConf *c, const gchar *template_name, SlCfgPos pos, GError **error);
+gboolean  sl_rs_uxsock_directive     (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
+                                      GError **error);
 
 /* rsyslog-input.c: modules, inputs and legacy directives */
 gboolean  sl_rs_module               (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);

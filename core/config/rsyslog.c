@@ -875,6 +875,8 @@ conf_clear (SlRsConf *c)
   sl_rs_imfile_clear (c);
   g_free (c->journal_facility);
   g_free (c->journal_severity);
+  g_free (c->uxsock_socket);
+  g_free (c->uxsock_template);
 }
 
 /* One top-level path per ruleset that has inputs; an included file's

@@ -272,6 +272,22 @@ test_imfile_imjournal (void)
   assert_refused ("module(load=\"imjournal\" DefaultFacility=\"nosuch\")\n", ":1:25:", "'nosuch' is no syslog facility");
 }
 
+/* :omuxsock:, omsnmp's loading alone (OpenMandriva's 06_snmp.conf of the
+ * rsyslog corpus), a module named with .so, $AllowedSender
+ * (rsyslog-doc-example.conf: rsyslog/rsyslog's doc, Apache-2.0) */
+static void
+test_other_modules (void)
+{
+  assert_translates ("$ModLoad omuxsock.so\n$OMUxSockSocket /run/ama.socket\n*.* :omuxsock:;RSYSLOG_FileFormat\n",
+                     "unix-dgram(\"/run/ama.socket\" template(rs0_t_rsyslog_fileformat)");
+  assert_translates ("$ModLoad omsnmp.so\n", "");
+  assert_refused ("module(load=\"omsnmp\")\n*.* action(type=\"omsnmp\" server=\"h\")\n", ":2:5:",
+                  "action type 'omsnmp' is not supported");
+  assert_refused ("$ModLoad immark.so\n", ":1:1:", "'immark.so' is not supported");
+  assert_refused ("$AllowedSender UDP, 127.0.0.1, 192.0.2.0/24, [::1]/128, *.example.net\n", ":1:1:",
+                  "$AllowedSender is not supported");
+}
+
 /* $PrivDropToUser and $PrivDropToGroup, as Ubuntu's stock
  * /etc/rsyslog.conf has them, and global(privDrop.*) */
 static void
@@ -336,6 +352,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-config/privileges", test_privileges);
   g_test_add_func ("/rsyslog-config/tls", test_tls);
   g_test_add_func ("/rsyslog-config/imfile-imjournal", test_imfile_imjournal);
+  g_test_add_func ("/rsyslog-config/other-modules", test_other_modules);
   g_test_add_func ("/rsyslog-config/languages", test_languages);
   return g_test_run ();
 }
