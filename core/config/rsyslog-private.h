@@ -91,10 +91,13 @@ typedef struct
 
 /* rsyslog.c: reading helpers. fail sets a syntax error at pos and returns
  * FALSE; expect_char takes want (after blanks) or fails naming what; a
- * plain value is a quoted string or a bare word. */
+ * plain value is a quoted string, a backtick value or a bare word. */
 gboolean  sl_rs_fail             (SlRsReader *r, SlCfgPos pos, const gchar *format, ...) G_GNUC_PRINTF (3, 4);
 gboolean  sl_rs_expect_char      (SlRsReader *r, gchar want, const gchar *what);
 gboolean  sl_rs_read_plain_value (SlRsReader *r, gchar **value);
+/* `echo TEXT` or `cat FILE`, evaluated as rsyslogd does; the lexer stands
+ * on the backtick */
+gboolean  sl_rs_read_backtick    (SlRsReader *r, gchar **value);
 
 /* rsyslog-expr.c: a RainerScript expression as a filter expression, or as
  * a template (refused when it is a condition). */

@@ -147,6 +147,27 @@ condition_text (SlRsConf *c)
 }
 
 /* A nested path of the current conditions holding items. */
+/* config.enabled, which every object takes: rsyslogd leaves the object
+ * out unless its value is "on" (lower case, as rsyslogd 8.2302 compares
+ * it; `echo $ENABLE_X` often gives it). The parameter is taken out of
+ * params. Leaving out a template or ruleset, whose body follows, is
+ * refused. */
+static gboolean
+config_enabled (SlRsReader *r, GPtrArray *params, const gchar *word, gboolean *enabled)
+{
+  const SlRsParam *param = sl_rs_param_find (params, "config.enabled");
+
+  *enabled = TRUE;
+  if (!param)
+    return TRUE;
+  *enabled = g_str_equal (param->value, "on");
+  if (!*enabled && (g_ascii_strcasecmp (word, "template") == 0 || g_ascii_strcasecmp (word, "ruleset") == 0))
+    return sl_rs_fail (r, param->pos, _("config.enabled=\"%s\" of rsyslog's %s() is not supported"), param->value,
+                       word);
+  g_ptr_array_remove (params, (gpointer) param);
+  return TRUE;
+}
+
 static gboolean
 add_rule (SlRsReader *r, SlCfgPos pos, const gchar *items)
 {
@@ -411,9 +432,12 @@ read_action (SlRsReader *r)
     {
       g_autoptr (GPtrArray) params = read_params (r);
       gboolean is_parser = FALSE;
+      gboolean enabled = TRUE;
 
-      if (!params)
+      if (!params || !config_enabled (r, params, "action", &enabled))
         return FALSE;
+      if (!enabled)
+        return TRUE;
       gchar *name = sl_rs_action_object (r->c, params, pos, &is_parser, r->error);
       if (!name || !is_parser)
         return add_destination (r, pos, name);
@@ -618,9 +642,12 @@ static gboolean
 read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
 {
   g_autoptr (GPtrArray) params = read_params (r);
+  gboolean enabled = TRUE;
 
-  if (!params)
+  if (!params || !config_enabled (r, params, word, &enabled))
     return FALSE;
+  if (!enabled)
+    return TRUE;
   if (g_ascii_strcasecmp (word, "module") == 0)
     return sl_rs_module (r->c, params, pos, r->error);
   if (g_ascii_strcasecmp (word, "input") == 0)

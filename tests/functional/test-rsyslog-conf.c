@@ -1183,6 +1183,83 @@ test_omuxsock (SlTestEnv *env, gconstpointer data)
   g_assert_nonnull (strstr (err, "sluice.conf:3:8: rsyslog's :omuxsock: needs $OMUxSockSocket before it"));
 }
 
+/* Backtick values as rsyslog's containers write them (docker-*.conf of
+ * the rsyslog corpus: rsyslog/rsyslog-docker, Apache-2.0): `echo` with
+ * environment variables (a name runs to the next white space: $A] is
+ * "A]"), `cat FILE`, config.enabled from `echo`, in an if too; both
+ * daemons get the same environment and write the same. */
+static void
+test_backticks (SlTestEnv *env, gconstpointer data)
+{
+  static const gchar *const config =
+    "module(load=\"imuxsock\" SysSock.Use=\"off\")\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/in\")\n"
+    "template(name=\"echo\" type=\"string\" string=`echo [$SL_BT_A] foo$SL_BT_A-bar\t$SL_BT_B  x$SL_BT_UNSET\\n`)\n"
+    "template(name=\"cat\" type=\"string\" string=`cat @DIR@/text`)\n"
+    "if `echo $SL_BT_A` == \"a1\" then action(type=\"omfile\" file=`echo @DIR@/$SL_BT_OUT` template=\"echo\")\n"
+    "action(type=\"omfile\" file=\"@DIR@/cat\" template=\"cat\" config.enabled=`echo $SL_BT_ON`)\n"
+    "action(type=\"omfile\" file=\"@DIR@/off\" template=\"cat\" config.enabled=`echo $SL_BT_A`)\n";
+  (void) data;
+  g_autofree gchar *root = rsyslog_root ();
+  if (!root)
+    {
+      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
+      return;
+    }
+  g_setenv ("SL_BT_A", "a1", TRUE);
+  g_setenv ("SL_BT_B", "b 2", TRUE);
+  g_setenv ("SL_BT_OUT", "out", TRUE);
+  g_setenv ("SL_BT_ON", "on", TRUE);
+  g_unsetenv ("SL_BT_UNSET");
+  g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
+  const gchar *dirs[] = { rs_dir, env->dir };
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    g_assert_true (write_file (dirs[i], "text", "line one\nline two\n"));
+  GString *rs_text = g_string_new (config);
+  g_string_replace (rs_text, "@DIR@", rs_dir, 0);
+  g_assert_true (write_file (rs_dir, "rsyslog.conf", rs_text->str));
+  g_string_free (rs_text, TRUE);
+
+  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
+  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
+  g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
+  g_autofree gchar *rs_pid = g_build_filename (rs_dir, "rsyslogd.pid", NULL);
+  g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
+  g_autofree gchar *rs_in = g_build_filename (rs_dir, "in", NULL);
+  g_autofree gchar *sl_in = sl_test_path (env, "in");
+  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_conf, "-i", rs_pid, NULL };
+  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  g_assert_cmpint (rs, >, 0);
+  g_assert_true (sl_test_write_config (env, config, NULL));
+  g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));
+  g_assert_true (sl_test_wait_socket (env, rs_in));
+  g_assert_true (sl_test_wait_socket (env, sl_in));
+  const gchar *ins[] = { rs_in, sl_in };
+  for (guint i = 0; i < G_N_ELEMENTS (ins); i++)
+    {
+      g_autofree gchar *out = g_build_filename (dirs[i], "out", NULL);
+      g_autofree gchar *cat = g_build_filename (dirs[i], "cat", NULL);
+      g_autofree gchar *off = g_build_filename (dirs[i], "off", NULL);
+      g_assert_true (sl_test_unix_send (ins[i], SOCK_DGRAM, "<13>Dec  1 10:00:00 app: hello"));
+      g_assert_true (sl_test_wait_lines (env, out, 1));
+      g_assert_true (sl_test_wait_lines (env, cat, 2));
+      g_autofree gchar *out_text = sl_test_read_file (out);
+      g_autofree gchar *cat_text = sl_test_read_file (cat);
+      g_assert_cmpstr (out_text, ==, "[ foo\tb 2  x\n");
+      g_assert_cmpstr (cat_text, ==, "line one\nline two\n");
+      g_assert_false (g_file_test (off, G_FILE_TEST_EXISTS));
+    }
+  sl_test_daemon_stop (env, SIGTERM);
+  kill (rs, SIGTERM);
+  sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
+
+  g_autofree gchar *err = NULL;
+  g_assert_true (sl_test_write_config (env, "\ntemplate(name=\"t\" type=\"string\" string=`ls /`)\n", NULL));
+  g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, &err, "-s", "--config-format", "rsyslog", "-f",
+                                      env->config, NULL), !=, 0);
+  g_assert_nonnull (strstr (err, "sluice.conf:2:40: `ls /`: rsyslog runs only `echo TEXT` and `cat FILE`"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1195,5 +1272,6 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/rsyslog-conf/tls", test_tls);
   SL_TEST_ADD ("/rsyslog-conf/imfile", test_imfile);
   SL_TEST_ADD ("/rsyslog-conf/omuxsock", test_omuxsock);
+  SL_TEST_ADD ("/rsyslog-conf/backticks", test_backticks);
   return g_test_run ();
 }

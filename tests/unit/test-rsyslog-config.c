@@ -288,6 +288,28 @@ test_other_modules (void)
                   "$AllowedSender is not supported");
 }
 
+/* `echo` and `cat` between backticks, config.enabled (rsyslog's
+ * containers: docker-collector-10.conf of the rsyslog corpus,
+ * rsyslog/rsyslog-docker, Apache-2.0) */
+static void
+test_backticks (void)
+{
+  g_setenv ("SL_UNIT_PORT", "10514", TRUE);
+  g_setenv ("SL_UNIT_ON", "on", TRUE);
+  g_unsetenv ("SL_UNIT_UNSET");
+  assert_translates ("module(load=\"imudp\" config.enabled=`echo $SL_UNIT_ON`)\n"
+                     "input(config.enabled=`echo $SL_UNIT_ON` type=\"imudp\" port=`echo $SL_UNIT_PORT`)\n*.* /a\n",
+                     "udp(port(\"10514\") keep-hostname(yes))");
+  assert_translates ("input(type=\"imudp\" port=\"1\" config.enabled=`echo $SL_UNIT_UNSET`)\n"
+                     "input(type=\"imudp\" port=\"2\" config.enabled=\"ON\")\n*.* /a\n", "destination rs0_d1 {");
+  assert_translates ("*.* action(type=\"omfile\" file=`echo /var/log/$SL_UNIT_PORT-x.log`)\n",
+                     "file(\"/var/log/\" template");
+  assert_translates ("input(type=\"imudp\" port=\"1\")\nif `echo $SL_UNIT_ON` == \"on\" then /a\n", "filter { \"on\" eq \"on\"; }");
+  assert_refused ("template(name=\"t\" type=\"string\" string=`sh -c id`)\n", ":1:40:", "only `echo TEXT` and `cat FILE`");
+  assert_refused ("template(name=\"t\" type=\"string\" string=`cat /nonexistent/file`)\n", ":1:40:", "`cat /nonexistent/file`");
+  assert_refused ("ruleset(name=\"r\" config.enabled=\"off\") { stop }\n", ":1:18:", "config.enabled=\"off\" of rsyslog's ruleset()");
+}
+
 /* $PrivDropToUser and $PrivDropToGroup, as Ubuntu's stock
  * /etc/rsyslog.conf has them, and global(privDrop.*) */
 static void
@@ -353,6 +375,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-config/tls", test_tls);
   g_test_add_func ("/rsyslog-config/imfile-imjournal", test_imfile_imjournal);
   g_test_add_func ("/rsyslog-config/other-modules", test_other_modules);
+  g_test_add_func ("/rsyslog-config/backticks", test_backticks);
   g_test_add_func ("/rsyslog-config/languages", test_languages);
   return g_test_run ();
 }
