@@ -646,9 +646,9 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
     {
       if (!check_input_params (params, file_params, type, error))
         return FALSE;
-      if (!value_of (params, "file"))
+      if (!value_of (params, "file") || !value_of (params, "tag"))
         {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imfile input needs file="));
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imfile input needs file= and tag="));
           return FALSE;
         }
       return imfile_source (c, ruleset, value_of (params, "file"), sl_rs_param_find (params, "file")->pos,

@@ -260,6 +260,7 @@ test_imfile_imjournal (void)
                      "wildcard-file(base-dir(\"/var/log/app\") filename-pattern(\"*.log\") max-files(2147483647) "
                      "flags(no-parse) program-override(\"app\")");
   assert_refused ("input(type=\"imfile\" file=\"/var/log/*/x.log\" tag=\"app\")\n", ":1:21:", "a wildcard in a folder");
+  assert_refused ("input(type=\"imfile\" file=\"/var/log/x.log\")\n", ":1:1:", "imfile input needs file= and tag=");
   assert_refused ("input(type=\"imfile\" file=\"/var/log/[ab].log\" tag=\"app\")\n", ":1:21:", "only * and ?");
   assert_translates ("module(load=\"imjournal\" UsePid=\"system\" StateFile=\"imjournal.state\")\n*.* /a\n",
                      "systemd-journal(default-facility(user) default-priority(notice) read-old-records(yes))");
