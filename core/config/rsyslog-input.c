@@ -134,43 +134,48 @@ sl_rs_finish_privileges (SlRsConf *c, GError **error)
   return sl_rs_emit (c, c->priv_pos, text->str, error);
 }
 
-/* imjournal's facility or severity, a name (LOG_ before it or not) or a
- * number, as the name Sluice takes; NULL when it is neither */
-static gchar *
+/* A facility or severity as rsyslogd 8.2302's imfile and imjournal take
+ * it, the name Sluice takes; NULL for a number or a LOG_ name, which
+ * those modules do not take as such (imfile ORs a number into the
+ * priority: facility 23 and severity 3 make mail.debug). */
+static const gchar *
 syslog_name (const gchar *value, gboolean facility)
 {
-  static const gchar *const facilities[] = { "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news",
-                                             "uucp", "cron", "authpriv", "ftp", "ntp", "security", "console",
-                                             "solaris-cron", "local0", "local1", "local2", "local3", "local4",
-                                             "local5", "local6", "local7", NULL };
-  static const gchar *const severities[] = { "emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
-                                             NULL };
-  const gchar *const *names = facility ? facilities : severities;
-  const gchar *bare = g_ascii_strncasecmp (value, "LOG_", 4) == 0 ? value + 4 : value;
-  gchar *end = NULL;
-  guint64 n = g_ascii_strtoull (bare, &end, 10);
+  static const gchar *const facilities[][2] = {
+    { "kern", "kern" }, { "user", "user" }, { "mail", "mail" }, { "daemon", "daemon" }, { "auth", "auth" },
+    { "security", "auth" }, { "syslog", "syslog" }, { "lpr", "lpr" }, { "news", "news" }, { "uucp", "uucp" },
+    { "cron", "cron" }, { "authpriv", "authpriv" }, { "ftp", "ftp" }, { "local0", "local0" },
+    { "local1", "local1" }, { "local2", "local2" }, { "local3", "local3" }, { "local4", "local4" },
+    { "local5", "local5" }, { "local6", "local6" }, { "local7", "local7" }, { NULL, NULL },
+  };
+  static const gchar *const severities[][2] = {
+    { "emerg", "emerg" }, { "panic", "emerg" }, { "alert", "alert" }, { "crit", "crit" }, { "err", "err" },
+    { "error", "err" }, { "warning", "warning" }, { "warn", "warning" }, { "notice", "notice" },
+    { "info", "info" }, { "debug", "debug" }, { NULL, NULL },
+  };
+  const gchar *const (*names)[2] = facility ? facilities : severities;
 
-  if (*bare && end && !*end)
-    return n < g_strv_length ((gchar **) names) ? g_strdup (names[n]) : NULL;
-  for (guint i = 0; names[i]; i++)
-    if (g_ascii_strcasecmp (bare, names[i]) == 0)
-      return g_strdup (names[i]);
+  for (guint i = 0; names[i][0]; i++)
+    if (g_ascii_strcasecmp (value, names[i][0]) == 0)
+      return names[i][1];
   return NULL;
 }
 
 static gboolean
 set_syslog_name (gchar **slot, const gchar *value, gboolean facility, SlCfgPos pos, GError **error)
 {
-  gchar *name = syslog_name (value, facility);
+  const gchar *name = syslog_name (value, facility);
 
   if (!name)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, facility ? _("'%s' is no syslog facility")
-                                                                 : _("'%s' is no syslog severity"), value);
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos,
+                        facility ? _("'%s' is no syslog facility rsyslog takes here: give its name, such as local0")
+                                 : _("'%s' is no syslog severity rsyslog takes here: give its name, such as info"),
+                        value);
       return FALSE;
     }
   g_free (*slot);
-  *slot = name;
+  *slot = g_strdup (name);
   return TRUE;
 }
 
@@ -537,7 +542,7 @@ kafka_input (SlRsConf *c, GPtrArray *params, const gchar *ruleset, SlCfgPos pos,
 }
 
 /* imfile: each line a message, not parsed, with the tag and priority
- * given (local0.notice unless given). A wildcard in the file's name is
+ * given (names, local0.notice unless given). A wildcard in the file's name is
  * wildcard-file(), which, as imfile, also follows the files that match
  * later, with no bound on their number; imfile's wildcards in folders
  * and glob()'s [] and {} have no equal there. */
@@ -585,11 +590,12 @@ imfile_source (SlRsConf *c, const gchar *ruleset, const gchar *file, SlCfgPos fi
       sl_rs_quote (text, bare);
       g_string_append_c (text, ')');
     }
-  g_string_append (text, " default-facility(");
-  sl_rs_quote (text, facility ? facility : "local0");
-  g_string_append (text, ") default-priority(");
-  sl_rs_quote (text, severity ? severity : "notice");
-  g_string_append (text, "))");
+  g_autofree gchar *facility_name = NULL;
+  g_autofree gchar *severity_name = NULL;
+  if (!set_syslog_name (&facility_name, facility ? facility : "local0", TRUE, pos, error)
+      || !set_syslog_name (&severity_name, severity ? severity : "notice", FALSE, pos, error))
+    return FALSE;
+  g_string_append_printf (text, " default-facility(%s) default-priority(%s))", facility_name, severity_name);
   return sl_rs_add_source (c, ruleset, pos, text->str, error);
 }
 

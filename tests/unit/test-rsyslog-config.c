@@ -251,9 +251,9 @@ test_imfile_imjournal (void)
                      "$InputFilePersistStateInterval 25000\n$InputRunFileMonitor\n"
                      "$InputFileName /var/log/apache2/error.log\n$InputFileTag apache_error: \n$InputRunFileMonitor\n",
                      "file(\"/var/log/apache2/access.log\" flags(no-parse) program-override(\"apache_access\") "
-                     "default-facility(\"local0\") default-priority(\"info\")); };\nsource rs0_s2 { "
+                     "default-facility(local0) default-priority(info)); };\nsource rs0_s2 { "
                      "file(\"/var/log/apache2/error.log\" flags(no-parse) program-override(\"apache_error\") "
-                     "default-facility(\"local0\") default-priority(\"notice\"))");
+                     "default-facility(local0) default-priority(notice))");
   assert_refused ("$ModLoad imfile\n$InputFileName /a\n$InputRunFileMonitor\n", ":3:1:", "needs $InputFileName and $InputFileTag");
   assert_refused ("$InputFileReadMode 2\n", ":1:1:", "'$InputFileReadMode'");
   assert_translates ("input(type=\"imfile\" file=\"/var/log/app/*.log\" tag=\"app\")\n*.* /a\n",
@@ -261,11 +261,16 @@ test_imfile_imjournal (void)
                      "flags(no-parse) program-override(\"app\")");
   assert_refused ("input(type=\"imfile\" file=\"/var/log/*/x.log\" tag=\"app\")\n", ":1:21:", "a wildcard in a folder");
   assert_refused ("input(type=\"imfile\" file=\"/var/log/x.log\")\n", ":1:1:", "imfile input needs file= and tag=");
+  assert_translates ("$InputFileName /a\n$InputFileTag t\n$InputFileFacility LOCAL7\n$InputFileSeverity warn\n"
+                     "$InputRunFileMonitor\n", "default-facility(local7) default-priority(warning))");
+  /* rsyslogd 8.2302 ORs a number into the priority (mail.debug here) */
+  assert_refused ("$InputFileName /a\n$InputFileTag t\n$InputFileFacility 23\n$InputRunFileMonitor\n", ":4:1:",
+                  "'23' is no syslog facility rsyslog takes here");
   assert_refused ("input(type=\"imfile\" file=\"/var/log/[ab].log\" tag=\"app\")\n", ":1:21:", "only * and ?");
   assert_translates ("module(load=\"imjournal\" UsePid=\"system\" StateFile=\"imjournal.state\")\n*.* /a\n",
                      "systemd-journal(default-facility(user) default-priority(notice) read-old-records(yes))");
-  assert_translates ("module(load=\"imjournal\" IgnorePreviousMessages=\"on\" DefaultFacility=\"LOG_LOCAL3\" "
-                     "DefaultSeverity=\"6\")\n*.* /a\n",
+  assert_translates ("module(load=\"imjournal\" IgnorePreviousMessages=\"on\" DefaultFacility=\"local3\" "
+                     "DefaultSeverity=\"Info\")\n*.* /a\n",
                      "systemd-journal(default-facility(local3) default-priority(info) read-old-records(no))");
   assert_translates ("$ModLoad imjournal\n$IMJournalStateFile imjournal.state\n$imjournalIgnorePreviousMessages on\n",
                      "read-old-records(no)");
