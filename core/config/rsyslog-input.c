@@ -657,6 +657,17 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
           sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imfile input needs file= and tag="));
           return FALSE;
         }
+      /* a file seen for the first time is read from its end, or lines
+       * are joined into messages: file() has neither */
+      const SlRsParam *tail = sl_rs_param_find (params, "freshstarttail");
+      const SlRsParam *mode = sl_rs_param_find (params, "readmode");
+      if ((tail && sl_rs_is_true (tail->value)) || (mode && !g_str_equal (mode->value, "0")))
+        {
+          const SlRsParam *which = tail && sl_rs_is_true (tail->value) ? tail : mode;
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, which->pos,
+                            _("rsyslog's imfile %s=\"%s\" is not supported"), which->name, which->value);
+          return FALSE;
+        }
       return imfile_source (c, ruleset, value_of (params, "file"), sl_rs_param_find (params, "file")->pos,
                             value_of (params, "tag"), value_of (params, "facility"), value_of (params, "severity"),
                             pos, error);

@@ -261,6 +261,8 @@ test_imfile_imjournal (void)
                      "flags(no-parse) program-override(\"app\")");
   assert_refused ("input(type=\"imfile\" file=\"/var/log/*/x.log\" tag=\"app\")\n", ":1:21:", "a wildcard in a folder");
   assert_refused ("input(type=\"imfile\" file=\"/var/log/x.log\")\n", ":1:1:", "imfile input needs file= and tag=");
+  assert_refused ("input(type=\"imfile\" file=\"/x\" tag=\"t\" freshStartTail=\"on\")\n", ":1:39:",
+                  "imfile freshstarttail=\"on\" is not supported");
   assert_translates ("$InputFileName /a\n$InputFileTag t\n$InputFileFacility LOCAL7\n$InputFileSeverity warn\n"
                      "$InputRunFileMonitor\n", "default-facility(local7) default-priority(warning))");
   /* rsyslogd 8.2302 ORs a number into the priority (mail.debug here) */
