@@ -924,9 +924,11 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
 
 /* imfile's legacy directives set the file, tag and priority of
  * the next $InputRunFileMonitor, which starts following it and puts them
- * back to their defaults, as imfile does. Its state file and how often it
- * is written: Sluice keeps every position in its persist file (-R). The
- * poll interval changes when lines are read, not which. */
+ * back to their defaults, as imfile does; the ruleset stays for the files
+ * after it (imfile does not reset it). Its state file and how often it is
+ * written: Sluice keeps every position in its persist file (-R). The poll
+ * interval and how many lines are read at once change when lines are
+ * read, not which. */
 void
 sl_rs_imfile_clear (SlRsConf *c)
 {
@@ -940,7 +942,7 @@ gboolean
 sl_rs_imfile_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, GError **error)
 {
   static const gchar *const neutral[] = { "InputFileStateFile", "InputFilePersistStateInterval",
-                                          "InputFilePollInterval" };
+                                          "InputFilePollInterval", "InputFileMaxLinesAtOnce" };
   struct
   {
     const gchar *directive;
@@ -948,6 +950,7 @@ sl_rs_imfile_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCf
   } settings[] = {
     { "InputFileName", &c->imfile_name }, { "InputFileTag", &c->imfile_tag },
     { "InputFileFacility", &c->imfile_facility }, { "InputFileSeverity", &c->imfile_severity },
+    { "InputFileBindRuleset", &c->imfile_ruleset },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (settings); i++)
@@ -960,7 +963,8 @@ sl_rs_imfile_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCf
   for (guint i = 0; i < G_N_ELEMENTS (neutral); i++)
     if (g_ascii_strcasecmp (name, neutral[i]) == 0)
       return TRUE;
-  if (g_ascii_strcasecmp (name, "InputFileReadMode") == 0 && g_strcmp0 (value, "0") == 0)
+  if ((g_ascii_strcasecmp (name, "InputFileReadMode") == 0 || g_ascii_strcasecmp (name, "InputFileTrimLineOverBytes") == 0)
+      && g_strcmp0 (value, "0") == 0)
     return TRUE;
   if (g_ascii_strcasecmp (name, "InputRunFileMonitor") != 0)
     {
@@ -973,7 +977,7 @@ sl_rs_imfile_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCf
                                                            "$InputFileTag before it"));
       return FALSE;
     }
-  if (!imfile_source (c, NULL, c->imfile_name, pos, c->imfile_tag, c->imfile_facility,
+  if (!imfile_source (c, c->imfile_ruleset, c->imfile_name, pos, c->imfile_tag, c->imfile_facility,
                       c->imfile_severity, pos, error))
     return FALSE;
   sl_rs_imfile_clear (c);

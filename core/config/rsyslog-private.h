@@ -68,6 +68,7 @@ typedef struct _SlRsConf
   SlCfgPos syssock_pos;
   /* $InputFile*: the file the next $InputRunFileMonitor follows */
   gchar *imfile_name, *imfile_tag, *imfile_facility, *imfile_severity;
+  gchar *imfile_ruleset;   /* $InputFileBindRuleset: kept for every later file */
   /* imjournal, made once everything is read: its legacy directives may
    * come after $ModLoad */
   gboolean journal;

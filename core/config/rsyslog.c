@@ -900,6 +900,7 @@ conf_clear (SlRsConf *c)
   sl_rs_tls_clear (&c->tls_send);
   sl_rs_tls_clear (&c->tls_server);
   sl_rs_imfile_clear (c);
+  g_free (c->imfile_ruleset);
   g_free (c->journal_facility);
   g_free (c->journal_severity);
   g_free (c->uxsock_socket);

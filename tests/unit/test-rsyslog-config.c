@@ -256,6 +256,11 @@ test_imfile_imjournal (void)
                      "default-facility(local0) default-priority(notice))");
   assert_refused ("$ModLoad imfile\n$InputFileName /a\n$InputRunFileMonitor\n", ":3:1:", "needs $InputFileName and $InputFileTag");
   assert_refused ("$InputFileReadMode 2\n", ":1:1:", "'$InputFileReadMode'");
+  /* the ruleset stays for the next file; name, tag and priority do not */
+  assert_translates ("$InputFileBindRuleset files\n$InputFileName /a\n$InputFileTag a\n$InputRunFileMonitor\n"
+                     "$InputFileName /b\n$InputFileTag b\n$InputRunFileMonitor\n"
+                     "ruleset(name=\"files\") { action(type=\"omfile\" file=\"/f\") }\n",
+                     "log { source(rs0_s1); source(rs0_s2); log { destination(rs0_d3); }; flags(flow-control); };");
   assert_translates ("input(type=\"imfile\" file=\"/var/log/app/*.log\" tag=\"app\")\n*.* /a\n",
                      "wildcard-file(base-dir(\"/var/log/app\") filename-pattern(\"*.log\") max-files(2147483647) "
                      "flags(no-parse) program-override(\"app\")");
