@@ -387,6 +387,8 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
     return impstats (c, params, pos, error);
   else if (g_str_equal (bare, "imklog"))
     return sl_rs_add_source (c, NULL, pos, "kmsg(optional(yes))", error);
+  else if (g_str_equal (bare, "omuxsock"))
+    c->uxsock_loaded = TRUE;
   else if (g_str_equal (bare, "imjournal"))
     return sl_rs_imjournal (c, params, pos, error);
   return TRUE;

@@ -441,7 +441,8 @@ sl_rs_output_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos
 /* omuxsock sends each message as one datagram to a Unix socket, in
  * RSYSLOG_TraditionalForwardFormat unless $OMUxSockDefaultTemplate or the
  * action names another. $OMUxSockSocket counts for the next :omuxsock:
- * only, as in rsyslogd, which refuses one without a socket. */
+ * only, as in rsyslogd, which refuses one without a socket, and its
+ * directives before the module is loaded. */
 gboolean
 sl_rs_uxsock_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, GError **error)
 {
@@ -452,6 +453,11 @@ sl_rs_uxsock_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCf
   if (!slot)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog directive '$%s' is not supported"), name);
+      return FALSE;
+    }
+  if (!c->uxsock_loaded)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("$%s needs $ModLoad omuxsock before it"), name);
       return FALSE;
     }
   g_free (*slot);

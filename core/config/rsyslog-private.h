@@ -75,6 +75,7 @@ typedef struct _SlRsConf
   SlCfgPos journal_pos;
   gboolean journal_skip_old;
   gchar *journal_facility, *journal_severity;
+  gboolean uxsock_loaded;  /* $ModLoad omuxsock: its directives and :omuxsock: exist */
   gchar *uxsock_socket, *uxsock_template; /* $OMUxSockSocket, $OMUxSockDefaultTemplate */
   /* $IncludeConfig's and include()'s reader: the files of a pattern read
    * as statements into this configuration (the front end's entry, which

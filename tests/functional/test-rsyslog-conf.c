@@ -1177,10 +1177,10 @@ test_omuxsock (SlTestEnv *env, gconstpointer data)
   unlink (sl_sock);
 
   g_autofree gchar *err = NULL;
-  g_assert_true (sl_test_write_config (env, "$OMUxSockSocket /run/a.socket\n*.* :omuxsock:\nmail.* :omuxsock:\n", NULL));
+  g_assert_true (sl_test_write_config (env, "$ModLoad omuxsock\n$OMUxSockSocket /run/a.socket\n*.* :omuxsock:\nmail.* :omuxsock:\n", NULL));
   g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, &err, "-s", "--config-format", "rsyslog", "-f",
                                       env->config, NULL), !=, 0);
-  g_assert_nonnull (strstr (err, "sluice.conf:3:8: rsyslog's :omuxsock: needs $OMUxSockSocket before it"));
+  g_assert_nonnull (strstr (err, "sluice.conf:4:8: rsyslog's :omuxsock: needs $OMUxSockSocket before it"));
 }
 
 /* Backtick values as rsyslog's containers write them (docker-*.conf of

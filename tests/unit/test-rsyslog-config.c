@@ -294,6 +294,7 @@ test_other_modules (void)
   assert_translates ("$ModLoad omuxsock.so\n$OMUxSockSocket /run/ama.socket\n*.* :omuxsock:;RSYSLOG_FileFormat\n",
                      "unix-dgram(\"/run/ama.socket\" template(rs0_t_rsyslog_fileformat)");
   assert_translates ("$ModLoad omsnmp.so\n", "");
+  assert_refused ("$OMUxSockSocket /run/ama.socket\n", ":1:1:", "$OMUxSockSocket needs $ModLoad omuxsock before it");
   assert_refused ("module(load=\"omsnmp\")\n*.* action(type=\"omsnmp\" server=\"h\")\n", ":2:5:",
                   "action type 'omsnmp' is not supported");
   assert_refused ("$ModLoad immark.so\n", ":1:1:", "'immark.so' is not supported");
