@@ -244,6 +244,11 @@ sl_rs_imjournal (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
 gboolean
 sl_rs_imjournal_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, GError **error)
 {
+  if (!c->journal)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("$%s needs $ModLoad imjournal before it"), name);
+      return FALSE;
+    }
   if (g_ascii_strcasecmp (name, "IMJournalIgnorePreviousMessages") == 0)
     {
       c->journal_skip_old = sl_rs_is_true (value);
@@ -389,6 +394,8 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
     return sl_rs_add_source (c, NULL, pos, "kmsg(optional(yes))", error);
   else if (g_str_equal (bare, "omuxsock"))
     c->uxsock_loaded = TRUE;
+  else if (g_str_equal (bare, "imfile"))
+    c->imfile_loaded = TRUE;
   else if (g_str_equal (bare, "imjournal"))
     return sl_rs_imjournal (c, params, pos, error);
   return TRUE;
@@ -955,6 +962,11 @@ sl_rs_imfile_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCf
     { "InputFileBindRuleset", &c->imfile_ruleset },
   };
 
+  if (!c->imfile_loaded)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("$%s needs $ModLoad imfile before it"), name);
+      return FALSE;
+    }
   for (guint i = 0; i < G_N_ELEMENTS (settings); i++)
     if (g_ascii_strcasecmp (name, settings[i].directive) == 0)
       {

@@ -69,6 +69,7 @@ typedef struct _SlRsConf
   /* $InputFile*: the file the next $InputRunFileMonitor follows */
   gchar *imfile_name, *imfile_tag, *imfile_facility, *imfile_severity;
   gchar *imfile_ruleset;   /* $InputFileBindRuleset: kept for every later file */
+  gboolean imfile_loaded;  /* imfile's legacy directives exist once it is */
   /* imjournal, made once everything is read: its legacy directives may
    * come after $ModLoad */
   gboolean journal;

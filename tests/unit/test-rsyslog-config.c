@@ -255,9 +255,10 @@ test_imfile_imjournal (void)
                      "file(\"/var/log/apache2/error.log\" flags(no-parse) program-override(\"apache_error\") "
                      "default-facility(local0) default-priority(notice))");
   assert_refused ("$ModLoad imfile\n$InputFileName /a\n$InputRunFileMonitor\n", ":3:1:", "needs $InputFileName and $InputFileTag");
-  assert_refused ("$InputFileReadMode 2\n", ":1:1:", "'$InputFileReadMode'");
+  assert_refused ("$ModLoad imfile\n$InputFileReadMode 2\n", ":2:1:", "'$InputFileReadMode'");
+  assert_refused ("$InputFileName /a\n", ":1:1:", "$InputFileName needs $ModLoad imfile before it");
   /* the ruleset stays for the next file; name, tag and priority do not */
-  assert_translates ("$InputFileBindRuleset files\n$InputFileName /a\n$InputFileTag a\n$InputRunFileMonitor\n"
+  assert_translates ("$ModLoad imfile\n$InputFileBindRuleset files\n$InputFileName /a\n$InputFileTag a\n$InputRunFileMonitor\n"
                      "$InputFileName /b\n$InputFileTag b\n$InputRunFileMonitor\n"
                      "ruleset(name=\"files\") { action(type=\"omfile\" file=\"/f\") }\n",
                      "log { source(rs0_s1); source(rs0_s2); log { destination(rs0_d3); }; flags(flow-control); };");
@@ -268,10 +269,10 @@ test_imfile_imjournal (void)
   assert_refused ("input(type=\"imfile\" file=\"/var/log/x.log\")\n", ":1:1:", "imfile input needs file= and tag=");
   assert_refused ("input(type=\"imfile\" file=\"/x\" tag=\"t\" freshStartTail=\"on\")\n", ":1:39:",
                   "imfile freshstarttail=\"on\" is not supported");
-  assert_translates ("$InputFileName /a\n$InputFileTag t\n$InputFileFacility LOCAL7\n$InputFileSeverity warn\n"
+  assert_translates ("$ModLoad imfile\n$InputFileName /a\n$InputFileTag t\n$InputFileFacility LOCAL7\n$InputFileSeverity warn\n"
                      "$InputRunFileMonitor\n", "default-facility(local7) default-priority(warning))");
   /* rsyslogd 8.2302 ORs a number into the priority (mail.debug here) */
-  assert_refused ("$InputFileName /a\n$InputFileTag t\n$InputFileFacility 23\n$InputRunFileMonitor\n", ":4:1:",
+  assert_refused ("$ModLoad imfile\n$InputFileName /a\n$InputFileTag t\n$InputFileFacility 23\n$InputRunFileMonitor\n", ":5:1:",
                   "'23' is no syslog facility rsyslog takes here");
   assert_refused ("input(type=\"imfile\" file=\"/var/log/[ab].log\" tag=\"app\")\n", ":1:21:", "only * and ?");
   assert_translates ("module(load=\"imjournal\" UsePid=\"system\" StateFile=\"imjournal.state\")\n*.* /a\n",
@@ -282,6 +283,7 @@ test_imfile_imjournal (void)
   assert_translates ("$ModLoad imjournal\n$IMJournalStateFile imjournal.state\n$imjournalIgnorePreviousMessages on\n",
                      "read-old-records(no)");
   assert_refused ("module(load=\"imjournal\" UsePid=\"syslog\")\n", ":1:25:", "UsePid=\"syslog\" is not supported");
+  assert_refused ("$IMJournalIgnorePreviousMessages on\n", ":1:1:", "needs $ModLoad imjournal before it");
   assert_refused ("module(load=\"imjournal\" DefaultFacility=\"nosuch\")\n", ":1:25:", "'nosuch' is no syslog facility");
 }
 
