@@ -156,6 +156,8 @@ sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **erro
                              pos, error);
   if (g_str_has_prefix (target, ":omrelp:"))
     return sl_rs_legacy_relp (c, target + strlen (":omrelp:"), template_name, pos, error);
+  if (g_str_equal (target, ":omuxsock:"))
+    return sl_rs_legacy_uxsock (c, template_name, pos, error);
   if (g_str_has_prefix (target, ":omfile:"))
     return file_action (c, target + strlen (":omfile:"), template_name, pos, error);
   if (target[0] == '@')

@@ -101,6 +101,12 @@ sl_rs_emit_log_items (SlCfgPos pos, SlCfgNode *into, const gchar *text, GError *
   return TRUE;
 }
 
+void
+sl_rs_ruleset_waits (SlRsConf *c)
+{
+  g_hash_table_add (c->waiting, c->ruleset);
+}
+
 gchar *
 sl_rs_new_name (SlRsConf *c, const gchar *kind)
 {

@@ -178,10 +178,10 @@ read_primary (SlRsReader *r, SlRsExpr *out)
         }
       return TRUE;
     }
-  if (ch == '"' || ch == '\'')
+  if (ch == '"' || ch == '\'' || ch == '`')
     {
       gchar *value = NULL;
-      if (!sl_rs_lexer_read_string (&r->lx, &value, r->error))
+      if (ch == '`' ? !sl_rs_read_backtick (r, &value) : !sl_rs_lexer_read_string (&r->lx, &value, r->error))
         return FALSE;
       out->text = g_string_new (value);
       out->literal = TRUE;

@@ -25,7 +25,7 @@ static const struct
   { "imklog", { "permitnonkernelfacility", "consoleloglevel", "parsekerneltimestamp", "keepkerneltimestamp",
                 "internalmsgfacility", "ratelimit.interval", "ratelimit.burst", "logpath" } },
   { "imjournal", { "statefile", "ratelimit.interval", "ratelimit.burst", "ignorepreviousmessages",
-                   "defaultseverity", "defaultfacility", "usepidfromsystem", "ignorenonvalidstatefile",
+                   "defaultseverity", "defaultfacility", "usepidfromsystem", "usepid", "ignorenonvalidstatefile",
                    "workaroundjournalbug", "persiststateinterval", "filecreatemode", "fsync" } },
   { "imfile", { "pollinginterval", "mode", "readtimeout", "timeoutgranularity", "sortfiles" } },
   { "imudp", { "threads", "timerequery", "schedulingpolicy", "schedulingpriority", "batchsize" } },
@@ -38,7 +38,7 @@ static const struct
   { "omstdout", { "template" } }, { "mmjsonparse", { NULL } }, { "builtin:omfile", { "template" } },
   { "builtin:omfwd", { "template" } }, { "omrelp", { "tls.tlslib" } }, { "omkafka", { NULL } },
   { "omelasticsearch", { NULL } }, { "ommysql", { NULL } }, { "ompgsql", { NULL } },
-  { "imrelp", { "tls.tlslib" } }, { "imkafka", { NULL } },
+  { "imrelp", { "tls.tlslib" } }, { "imkafka", { NULL } }, { "omuxsock", { NULL } }, { "omsnmp", { NULL } },
   { "impstats", { "interval", "facility", "severity", "log.syslog", "format", "ruleset", "resetcounters",
                   "bracketing", "log.file" } },
   { "immark", { "interval", "markmessagetext", "ruleset", "use.markflag", "use.syslogcall" } },
@@ -178,10 +178,142 @@ immark (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   return add_mark_source (c, ruleset ? ruleset->value : NULL, period, text ? text->value : NULL, pos, error);
 }
 
+/* A facility or severity as rsyslogd 8.2302's imfile and imjournal take
+ * it, the name Sluice takes; NULL for a number or a LOG_ name, which
+ * those modules do not take as such (imfile ORs a number into the
+ * priority: facility 23 and severity 3 make mail.debug). */
+static const gchar *
+syslog_name (const gchar *value, gboolean facility)
+{
+  static const gchar *const facilities[][2] = {
+    { "kern", "kern" }, { "user", "user" }, { "mail", "mail" }, { "daemon", "daemon" }, { "auth", "auth" },
+    { "security", "auth" }, { "syslog", "syslog" }, { "lpr", "lpr" }, { "news", "news" }, { "uucp", "uucp" },
+    { "cron", "cron" }, { "authpriv", "authpriv" }, { "ftp", "ftp" }, { "local0", "local0" },
+    { "local1", "local1" }, { "local2", "local2" }, { "local3", "local3" }, { "local4", "local4" },
+    { "local5", "local5" }, { "local6", "local6" }, { "local7", "local7" }, { NULL, NULL },
+  };
+  static const gchar *const severities[][2] = {
+    { "emerg", "emerg" }, { "panic", "emerg" }, { "alert", "alert" }, { "crit", "crit" }, { "err", "err" },
+    { "error", "err" }, { "warning", "warning" }, { "warn", "warning" }, { "notice", "notice" },
+    { "info", "info" }, { "debug", "debug" }, { NULL, NULL },
+  };
+  const gchar *const (*names)[2] = facility ? facilities : severities;
+
+  for (guint i = 0; names[i][0]; i++)
+    if (g_ascii_strcasecmp (value, names[i][0]) == 0)
+      return names[i][1];
+  return NULL;
+}
+
+static gboolean
+set_syslog_name (gchar **slot, const gchar *value, gboolean facility, SlCfgPos pos, GError **error)
+{
+  const gchar *name = syslog_name (value, facility);
+
+  if (!name)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos,
+                        facility ? _("'%s' is no syslog facility rsyslog takes here: give its name, such as local0")
+                                 : _("'%s' is no syslog severity rsyslog takes here: give its name, such as info"),
+                        value);
+      return FALSE;
+    }
+  g_free (*slot);
+  *slot = g_strdup (name);
+  return TRUE;
+}
+
+/* imjournal reads the journal as systemd-journal() does: the tag from
+ * SYSLOG_IDENTIFIER, else _COMM; an entry without SYSLOG_FACILITY or
+ * PRIORITY is user.notice unless told otherwise; with no position kept,
+ * from the journal's start unless IgnorePreviousMessages. systemd-journal()
+ * takes the PID from _PID, imjournal's UsePid="system". Its state file and
+ * how often it is written: Sluice keeps the position in its persist file
+ * (-R). */
+static gboolean
+journal_source (SlRsConf *c, GError **error)
+{
+  g_autoptr (GString) text = g_string_new ("systemd-journal(default-facility(");
+
+  g_string_append (text, c->journal_facility ? c->journal_facility : "user");
+  g_string_append (text, ") default-priority(");
+  g_string_append (text, c->journal_severity ? c->journal_severity : "notice");
+  g_string_append_printf (text, ") read-old-records(%s))", c->journal_skip_old ? "no" : "yes");
+  return sl_rs_add_source (c, NULL, c->journal_pos, text->str, error);
+}
+
+/* UsePid="both", imjournal's default, takes SYSLOG_PID before _PID: the
+ * same number unless a program wrote another PID in its message (logger
+ * --id=N), where Sluice keeps _PID; "syslog" has no PID for what a service
+ * writes to its standard output, and is refused */
+static gboolean
+check_use_pid (const SlRsParam *param, GError **error)
+{
+  if (g_ascii_strcasecmp (param->value, "system") == 0 || g_ascii_strcasecmp (param->value, "both") == 0)
+    return TRUE;
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos,
+                    _("rsyslog's imjournal UsePid=\"%s\" is not supported: Sluice takes _PID (\"system\")"),
+                    param->value);
+  return FALSE;
+}
+
+gboolean
+sl_rs_imjournal (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
+{
+  const SlRsParam *param;
+
+  if (c->journal)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imjournal is loaded twice"));
+      return FALSE;
+    }
+  c->journal = TRUE;
+  c->journal_pos = pos;
+  if (!params)
+    return TRUE;
+  if ((param = sl_rs_param_find (params, "usepid")) && !check_use_pid (param, error))
+    return FALSE;
+  if ((param = sl_rs_param_find (params, "ignorepreviousmessages")))
+    c->journal_skip_old = sl_rs_is_true (param->value);
+  if ((param = sl_rs_param_find (params, "defaultfacility"))
+      && !set_syslog_name (&c->journal_facility, param->value, TRUE, param->pos, error))
+    return FALSE;
+  if ((param = sl_rs_param_find (params, "defaultseverity"))
+      && !set_syslog_name (&c->journal_severity, param->value, FALSE, param->pos, error))
+    return FALSE;
+  return TRUE;
+}
+
+/* $IMJournal* after $ModLoad imjournal */
+gboolean
+sl_rs_imjournal_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, GError **error)
+{
+  if (!c->journal)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("$%s needs $ModLoad imjournal before it"), name);
+      return FALSE;
+    }
+  if (g_ascii_strcasecmp (name, "IMJournalIgnorePreviousMessages") == 0)
+    {
+      c->journal_skip_old = sl_rs_is_true (value);
+      return TRUE;
+    }
+  if (g_ascii_strcasecmp (name, "IMJournalDefaultFacility") == 0)
+    return set_syslog_name (&c->journal_facility, value, TRUE, pos, error);
+  if (g_ascii_strcasecmp (name, "IMJournalDefaultSeverity") == 0)
+    return set_syslog_name (&c->journal_severity, value, FALSE, pos, error);
+  if (g_ascii_strcasecmp (name, "IMJournalPersistStateInterval") == 0)
+    return TRUE;
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog directive '$%s' is not supported"), name);
+  return FALSE;
+}
+
 gboolean
 sl_rs_finish_inputs (SlRsConf *c, GError **error)
 {
   if (c->immark_legacy && !add_mark_source (c, NULL, c->mark_period, NULL, c->immark_pos, error))
+    return FALSE;
+  if (c->journal && !journal_source (c, error))
     return FALSE;
   if (!c->imuxsock || !c->syssock_on)
     return TRUE;
@@ -314,8 +446,12 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
     }
   else if (g_str_equal (bare, "imklog"))
     return sl_rs_add_source (c, NULL, pos, "kmsg(optional(yes))", error);
+  else if (g_str_equal (bare, "omuxsock"))
+    c->uxsock_loaded = TRUE;
+  else if (g_str_equal (bare, "imfile"))
+    c->imfile_loaded = TRUE;
   else if (g_str_equal (bare, "imjournal"))
-    return sl_rs_add_source (c, NULL, pos, "systemd-journal()", error);
+    return sl_rs_imjournal (c, params, pos, error);
   return TRUE;
 }
 
@@ -468,6 +604,64 @@ kafka_input (SlRsConf *c, GPtrArray *params, const gchar *ruleset, SlCfgPos pos,
   return sl_rs_add_source (c, ruleset, pos, text->str, error);
 }
 
+/* imfile: each line a message, not parsed, with the tag and priority
+ * given (names, local0.notice unless given). A wildcard in the file's name is
+ * wildcard-file(), which, as imfile, also follows the files that match
+ * later, with no bound on their number; imfile's wildcards in folders
+ * and glob()'s [] and {} have no equal there. */
+static gboolean
+imfile_source (SlRsConf *c, const gchar *ruleset, const gchar *file, SlCfgPos file_pos, const gchar *tag,
+               const gchar *facility, const gchar *severity, SlCfgPos pos, GError **error)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+  const gchar *slash = strrchr (file, '/');
+
+  if (strpbrk (file, "[]{}"))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, file_pos,
+                        _("rsyslog's imfile file '%s': only * and ? are supported as wildcards"), file);
+      return FALSE;
+    }
+  if (strpbrk (file, "*?"))
+    {
+      g_autofree gchar *dir = slash ? g_strndup (file, (gsize) MAX (slash - file, 1)) : NULL;
+      if (!dir || strpbrk (dir, "*?"))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, file_pos,
+                            _("rsyslog's imfile file '%s': a wildcard in a folder's name is not supported, in the "
+                              "file's name it is"), file);
+          return FALSE;
+        }
+      g_string_append (text, "wildcard-file(base-dir(");
+      sl_rs_quote (text, dir);
+      g_string_append (text, ") filename-pattern(");
+      sl_rs_quote (text, slash + 1);
+      g_string_append_printf (text, ") max-files(%d)", G_MAXINT);
+    }
+  else
+    {
+      g_string_append (text, "file(");
+      sl_rs_quote (text, file);
+    }
+  g_string_append (text, " flags(no-parse)");
+  if (tag)
+    {
+      g_autofree gchar *bare = g_strdup (tag);
+      if (g_str_has_suffix (bare, ":"))
+        bare[strlen (bare) - 1] = '\0';
+      g_string_append (text, " program-override(");
+      sl_rs_quote (text, bare);
+      g_string_append_c (text, ')');
+    }
+  g_autofree gchar *facility_name = NULL;
+  g_autofree gchar *severity_name = NULL;
+  if (!set_syslog_name (&facility_name, facility ? facility : "local0", TRUE, pos, error)
+      || !set_syslog_name (&severity_name, severity ? severity : "notice", FALSE, pos, error))
+    return FALSE;
+  g_string_append_printf (text, " default-facility(%s) default-priority(%s))", facility_name, severity_name);
+  return sl_rs_add_source (c, ruleset, pos, text->str, error);
+}
+
 gboolean
 sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
 {
@@ -519,38 +713,27 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
     }
   if (g_ascii_strcasecmp (type, "imfile") == 0)
     {
-      g_autoptr (GString) text = g_string_new ("file(");
-
       if (!check_input_params (params, file_params, type, error))
         return FALSE;
-      if (!value_of (params, "file"))
+      if (!value_of (params, "file") || !value_of (params, "tag"))
         {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imfile input needs file="));
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imfile input needs file= and tag="));
           return FALSE;
         }
-      if (strpbrk (value_of (params, "file"), "*?["))
+      /* a file seen for the first time is read from its end, or lines
+       * are joined into messages: file() has neither */
+      const SlRsParam *tail = sl_rs_param_find (params, "freshstarttail");
+      const SlRsParam *mode = sl_rs_param_find (params, "readmode");
+      if ((tail && sl_rs_is_true (tail->value)) || (mode && !g_str_equal (mode->value, "0")))
         {
-          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, sl_rs_param_find (params, "file")->pos,
-                            _("a wildcard in rsyslog's imfile file= is not supported"));
+          const SlRsParam *which = tail && sl_rs_is_true (tail->value) ? tail : mode;
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, which->pos,
+                            _("rsyslog's imfile %s=\"%s\" is not supported"), which->name, which->value);
           return FALSE;
         }
-      sl_rs_quote (text, value_of (params, "file"));
-      g_string_append (text, " flags(no-parse)");
-      if (value_of (params, "tag"))
-        {
-          g_autofree gchar *tag = g_strdup (value_of (params, "tag"));
-          if (g_str_has_suffix (tag, ":"))
-            tag[strlen (tag) - 1] = '\0';
-          g_string_append (text, " program-override(");
-          sl_rs_quote (text, tag);
-          g_string_append_c (text, ')');
-        }
-      g_string_append (text, " default-facility(");
-      sl_rs_quote (text, value_of (params, "facility") ? value_of (params, "facility") : "local0");
-      g_string_append (text, ") default-priority(");
-      sl_rs_quote (text, value_of (params, "severity") ? value_of (params, "severity") : "notice");
-      g_string_append (text, "))");
-      return sl_rs_add_source (c, ruleset, pos, text->str, error);
+      return imfile_source (c, ruleset, value_of (params, "file"), sl_rs_param_find (params, "file")->pos,
+                            value_of (params, "tag"), value_of (params, "facility"), value_of (params, "severity"),
+                            pos, error);
     }
   sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("rsyslog's input type '%s' is not supported"), type);
   return FALSE;
@@ -787,6 +970,21 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     }
   if (sl_rs_tls_setting (c, name, value))
     return TRUE;
+  if (g_ascii_strncasecmp (name, "OMUxSock", strlen ("OMUxSock")) == 0)
+    return sl_rs_uxsock_directive (c, name, value, pos, error);
+  if (g_ascii_strcasecmp (name, "AllowedSender") == 0)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                        _("$AllowedSender is not supported: Sluice's network sources take every sender (a "
+                          "netmask() filter in the rules drops what they received, but rsyslogd's host names "
+                          "and its per-protocol lists have no equal)"));
+      return FALSE;
+    }
+  if (g_ascii_strncasecmp (name, "IMJournal", strlen ("IMJournal")) == 0 && !is_neutral (name))
+    return sl_rs_imjournal_directive (c, name, value, pos, error);
+  if (g_ascii_strncasecmp (name, "InputFile", strlen ("InputFile")) == 0
+      || g_ascii_strcasecmp (name, "InputRunFileMonitor") == 0)
+    return sl_rs_imfile_directive (c, name, value, pos, error);
   if (g_ascii_strncasecmp (name, "PrivDropTo", strlen ("PrivDropTo")) == 0)
     return sl_rs_privileges (c, name, value, pos, error);
   if (g_ascii_strcasecmp (name, "MaxMessageSize") == 0)
@@ -804,4 +1002,71 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     return TRUE;
   sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog directive '$%s' is not supported"), name);
   return FALSE;
+}
+
+/* imfile's legacy directives set the file, tag and priority of
+ * the next $InputRunFileMonitor, which starts following it and puts them
+ * back to their defaults, as imfile does; the ruleset stays for the files
+ * after it (imfile does not reset it). Its state file and how often it is
+ * written: Sluice keeps every position in its persist file (-R). The poll
+ * interval and how many lines are read at once change when lines are
+ * read, not which. */
+void
+sl_rs_imfile_clear (SlRsConf *c)
+{
+  g_clear_pointer (&c->imfile_name, g_free);
+  g_clear_pointer (&c->imfile_tag, g_free);
+  g_clear_pointer (&c->imfile_facility, g_free);
+  g_clear_pointer (&c->imfile_severity, g_free);
+}
+
+gboolean
+sl_rs_imfile_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, GError **error)
+{
+  static const gchar *const neutral[] = { "InputFileStateFile", "InputFilePersistStateInterval",
+                                          "InputFilePollInterval", "InputFileMaxLinesAtOnce" };
+  struct
+  {
+    const gchar *directive;
+    gchar **slot;
+  } settings[] = {
+    { "InputFileName", &c->imfile_name }, { "InputFileTag", &c->imfile_tag },
+    { "InputFileFacility", &c->imfile_facility }, { "InputFileSeverity", &c->imfile_severity },
+    { "InputFileBindRuleset", &c->imfile_ruleset },
+  };
+
+  if (!c->imfile_loaded)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("$%s needs $ModLoad imfile before it"), name);
+      return FALSE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (settings); i++)
+    if (g_ascii_strcasecmp (name, settings[i].directive) == 0)
+      {
+        g_free (*settings[i].slot);
+        *settings[i].slot = g_strdup (value);
+        return TRUE;
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (neutral); i++)
+    if (g_ascii_strcasecmp (name, neutral[i]) == 0)
+      return TRUE;
+  if ((g_ascii_strcasecmp (name, "InputFileReadMode") == 0 || g_ascii_strcasecmp (name, "InputFileTrimLineOverBytes") == 0)
+      && g_strcmp0 (value, "0") == 0)
+    return TRUE;
+  if (g_ascii_strcasecmp (name, "InputRunFileMonitor") != 0)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog directive '$%s' is not supported"), name);
+      return FALSE;
+    }
+  if (!c->imfile_name || !c->imfile_tag)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("$InputRunFileMonitor needs $InputFileName and "
+                                                           "$InputFileTag before it"));
+      return FALSE;
+    }
+  if (!imfile_source (c, c->imfile_ruleset, c->imfile_name, pos, c->imfile_tag, c->imfile_facility,
+                      c->imfile_severity, pos, error))
+    return FALSE;
+  sl_rs_imfile_clear (c);
+  return TRUE;
 }

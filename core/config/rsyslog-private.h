@@ -47,6 +47,7 @@ typedef struct _SlRsConf
   GHashTable *ruleset_sources; /* name -> GPtrArray of source names */
   GPtrArray *conditions;  /* filter texts of the enclosing ifs */
   struct _SlRsRuleset *ruleset; /* the one statements go into */
+  GHashTable *waiting;    /* the rulesets an action retries forever in */
   GPtrArray *calls;       /* every call, resolved once everything is read */
   gchar *last_filter;     /* for '&' */
   guint depth;            /* of included files */
@@ -71,6 +72,18 @@ typedef struct _SlRsConf
   gboolean immark_legacy;
   gint mark_period;
   SlCfgPos immark_pos;
+  /* $InputFile*: the file the next $InputRunFileMonitor follows */
+  gchar *imfile_name, *imfile_tag, *imfile_facility, *imfile_severity;
+  gchar *imfile_ruleset;   /* $InputFileBindRuleset: kept for every later file */
+  gboolean imfile_loaded;  /* imfile's legacy directives exist once it is */
+  /* imjournal, made once everything is read: its legacy directives may
+   * come after $ModLoad */
+  gboolean journal;
+  SlCfgPos journal_pos;
+  gboolean journal_skip_old;
+  gchar *journal_facility, *journal_severity;
+  gboolean uxsock_loaded;  /* $ModLoad omuxsock: its directives and :omuxsock: exist */
+  gchar *uxsock_socket, *uxsock_template; /* $OMUxSockSocket, $OMUxSockDefaultTemplate */
   /* $IncludeConfig's and include()'s reader: the files of a pattern read
    * as statements into this configuration (the front end's entry, which
    * the directives below it reach through this) */
@@ -87,10 +100,13 @@ typedef struct
 
 /* rsyslog.c: reading helpers. fail sets a syntax error at pos and returns
  * FALSE; expect_char takes want (after blanks) or fails naming what; a
- * plain value is a quoted string or a bare word. */
+ * plain value is a quoted string, a backtick value or a bare word. */
 gboolean  sl_rs_fail             (SlRsReader *r, SlCfgPos pos, const gchar *format, ...) G_GNUC_PRINTF (3, 4);
 gboolean  sl_rs_expect_char      (SlRsReader *r, gchar want, const gchar *what);
 gboolean  sl_rs_read_plain_value (SlRsReader *r, gchar **value);
+/* `echo TEXT` or `cat FILE`, evaluated as rsyslogd does; the lexer stands
+ * on the backtick */
+gboolean  sl_rs_read_backtick    (SlRsReader *r, gchar **value);
 
 /* rsyslog-expr.c: a RainerScript expression as a filter expression, or as
  * a template (refused when it is a condition). */
@@ -177,11 +193,26 @@ gboolean  sl_rs_tls_option           (SlRsConf *c, const SlRsTls *side, gboolean
                                       GError **error);
 void      sl_rs_tls_clear            (SlRsTls *tls);
 
+/* :omuxsock: and its directives $OMUxSockSocket (for the next one) and
+ * $OMUxSockDefaultTemplate */
+gchar    *sl_rs_legacy_uxsock        (SlRsConf *c, const gchar *template_name, SlCfgPos pos, GError **error);
+gboolean  sl_rs_uxsock_directive     (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
+                                      GError **error);
+
 /* rsyslog-input.c: modules, inputs and legacy directives */
 gboolean  sl_rs_module               (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
 gboolean  sl_rs_input                (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
 gboolean  sl_rs_directive            (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error);
 gboolean  sl_rs_add_source           (SlRsConf *c, const gchar *ruleset, SlCfgPos pos, const gchar *driver,
+                                      GError **error);
+/* $InputFile* and $InputRunFileMonitor, imfile's legacy directives */
+gboolean  sl_rs_imfile_directive     (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
+                                      GError **error);
+void      sl_rs_imfile_clear         (SlRsConf *c);
+/* imjournal's parameters (params NULL for $ModLoad) and its legacy
+ * $IMJournal* directives */
+gboolean  sl_rs_imjournal            (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
+gboolean  sl_rs_imjournal_directive  (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
                                       GError **error);
 /* The system socket of imuxsock, once everything is read. */
 gboolean  sl_rs_finish_inputs        (SlRsConf *c, GError **error);

@@ -33,7 +33,6 @@ typedef struct _SlRsRuleset
   SlCfgNode *log;      /* the ruleset's items */
   SlCfgNode *current;  /* where the next item goes: log or a nested path in it */
   SlCfgPos pos;
-  gboolean waits;      /* an action retries forever (resumeRetryCount -1) */
 } SlRsRuleset;
 
 static gboolean read_statement (SlRsReader *r, gboolean top);
@@ -148,6 +147,27 @@ condition_text (SlRsConf *c)
 }
 
 /* A nested path of the current conditions holding items. */
+/* config.enabled, which every object takes: rsyslogd leaves the object
+ * out unless its value is "on" (lower case, as rsyslogd 8.2302 compares
+ * it; `echo $ENABLE_X` often gives it). The parameter is taken out of
+ * params. Leaving out a template or ruleset, whose body follows, is
+ * refused. */
+static gboolean
+config_enabled (SlRsReader *r, GPtrArray *params, const gchar *word, gboolean *enabled)
+{
+  const SlRsParam *param = sl_rs_param_find (params, "config.enabled");
+
+  *enabled = TRUE;
+  if (!param)
+    return TRUE;
+  *enabled = g_str_equal (param->value, "on");
+  if (!*enabled && (g_ascii_strcasecmp (word, "template") == 0 || g_ascii_strcasecmp (word, "ruleset") == 0))
+    return sl_rs_fail (r, param->pos, _("config.enabled=\"%s\" of rsyslog's %s() is not supported"), param->value,
+                       word);
+  g_ptr_array_remove (params, (gpointer) param);
+  return TRUE;
+}
+
 static gboolean
 add_rule (SlRsReader *r, SlCfgPos pos, const gchar *items)
 {
@@ -412,9 +432,12 @@ read_action (SlRsReader *r)
     {
       g_autoptr (GPtrArray) params = read_params (r);
       gboolean is_parser = FALSE;
+      gboolean enabled = TRUE;
 
-      if (!params)
+      if (!params || !config_enabled (r, params, "action", &enabled))
         return FALSE;
+      if (!enabled)
+        return TRUE;
       gchar *name = sl_rs_action_object (r->c, params, pos, &is_parser, r->error);
       if (!name || !is_parser)
         return add_destination (r, pos, name);
@@ -619,9 +642,12 @@ static gboolean
 read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
 {
   g_autoptr (GPtrArray) params = read_params (r);
+  gboolean enabled = TRUE;
 
-  if (!params)
+  if (!params || !config_enabled (r, params, word, &enabled))
     return FALSE;
+  if (!enabled)
+    return TRUE;
   if (g_ascii_strcasecmp (word, "module") == 0)
     return sl_rs_module (r->c, params, pos, r->error);
   if (g_ascii_strcasecmp (word, "input") == 0)
@@ -830,6 +856,7 @@ conf_init (SlRsConf *c, SlCfgNode *root, gboolean included)
   c->template_objects = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   c->rulesets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) ruleset_free);
   c->ruleset_sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
+  c->waiting = g_hash_table_new (NULL, NULL);
   c->conditions = g_ptr_array_new_with_free_func (g_free);
   c->calls = g_ptr_array_new_with_free_func ((GDestroyNotify) call_free);
   c->file_mode = g_strdup ("0644");
@@ -851,6 +878,7 @@ conf_clear (SlRsConf *c)
   g_hash_table_unref (c->template_objects);
   g_hash_table_unref (c->rulesets);
   g_hash_table_unref (c->ruleset_sources);
+  g_hash_table_unref (c->waiting);
   g_ptr_array_unref (c->conditions);
   g_ptr_array_unref (c->calls);
   g_free (c->last_filter);
@@ -873,16 +901,16 @@ conf_clear (SlRsConf *c)
   g_free (c->tls_key);
   sl_rs_tls_clear (&c->tls_send);
   sl_rs_tls_clear (&c->tls_server);
+  sl_rs_imfile_clear (c);
+  g_free (c->imfile_ruleset);
+  g_free (c->journal_facility);
+  g_free (c->journal_severity);
+  g_free (c->uxsock_socket);
+  g_free (c->uxsock_template);
 }
 
 /* One top-level path per ruleset that has inputs; an included file's
  * default ruleset takes every source defined so far, its own too. */
-
-void
-sl_rs_ruleset_waits (SlRsConf *c)
-{
-  c->ruleset->waits = TRUE;
-}
 
 /* An action that retries forever holds its ruleset's queue, and so the
  * inputs, for as long as it fails: flow control, beside the rule's own
@@ -953,7 +981,7 @@ emit_paths (SlRsConf *c, GError **error)
             SlCfgNode *log = g_ptr_array_index (parsed->children, 0);
             sl_rs_place (log, items->children->len ? ((SlCfgNode *) g_ptr_array_index (items->children, 0))->pos : items->pos);
             sl_rs_move_children (items, log, NULL);
-            if (set->waits)
+            if (g_hash_table_contains (c->waiting, set))
               add_flow_control (log);
             g_ptr_array_set_free_func (parsed->children, NULL);
             g_ptr_array_set_size (parsed->children, 0);

@@ -13,11 +13,13 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 static const gchar *const files[] = {
@@ -989,6 +991,275 @@ test_tls (SlTestEnv *env, gconstpointer data)
   sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
 }
 
+/* imfile's legacy directives, from Logz.io's Apache snippet
+ * (logzio-apache.conf of the rsyslog corpus: logzio/logzio-shipping,
+ * Apache-2.0; $InputFilePollInterval 1 here for a shorter test), and a
+ * wildcard in input(type="imfile"): rsyslogd and sluiced read the same
+ * lines, before and after they start and in a file made later, with the
+ * same tag and priority. $InputRunFileMonitor puts the facility back to
+ * local0. msg is not compared: imfile's has no space before the line. */
+static void
+test_imfile (SlTestEnv *env, gconstpointer data)
+{
+  static const gchar *const config =
+    "$ModLoad imfile\n"
+    "$InputFilePollInterval 1\n"
+    "$WorkDirectory @DIR@\n"
+    "$InputFileName @DIR@/access.log\n"
+    "$InputFileTag apache_access:\n"
+    "$InputFileStateFile stat-apache-access\n"
+    "$InputFileSeverity info\n"
+    "$InputFileFacility local6\n"
+    "$InputFilePersistStateInterval 25000\n"
+    "$InputRunFileMonitor\n"
+    "$InputFileName @DIR@/error.log\n"
+    "$InputFileTag apache_error: \n"
+    "$InputFileStateFile stat-apache-error\n"
+    "$InputRunFileMonitor\n"
+    "input(type=\"imfile\" file=\"@DIR@/logs/*.log\" tag=\"wild\" severity=\"warning\")\n"
+    "$template t,\"%programname%|%app-name%|%pri-text%\\n\"\n"
+    "*.* @DIR@/out;t\n";
+  static const gchar *const expected = "apache_access|apache_access|local6.info\n"
+                                       "apache_access|apache_access|local6.info\n"
+                                       "apache_error|apache_error|local0.notice\n"
+                                       "wild|wild|local0.warning\n"
+                                       "wild|wild|local0.warning\n";
+  (void) data;
+  g_autofree gchar *root = rsyslog_root ();
+  if (!root)
+    {
+      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
+      return;
+    }
+  g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
+  const gchar *dirs[] = { rs_dir, env->dir };
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      g_assert_true (write_file (dirs[i], "access.log", "before the start\n"));
+      g_assert_true (write_file (dirs[i], "error.log", "an error\n"));
+      g_assert_true (write_file (dirs[i], "logs/a.log", "one\n"));
+    }
+  GString *rs_text = g_string_new (config);
+  g_string_replace (rs_text, "@DIR@", rs_dir, 0);
+  g_assert_true (write_file (rs_dir, "rsyslog.conf", rs_text->str));
+  g_string_free (rs_text, TRUE);
+
+  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
+  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
+  g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
+  g_autofree gchar *rs_pid = g_build_filename (rs_dir, "rsyslogd.pid", NULL);
+  g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
+  g_autofree gchar *rs_out = g_build_filename (rs_dir, "out", NULL);
+  g_autofree gchar *sl_out = sl_test_path (env, "out");
+  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_conf, "-i", rs_pid, NULL };
+  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  g_assert_cmpint (rs, >, 0);
+  g_assert_true (sl_test_write_config (env, config, NULL));
+  g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));
+  g_assert_true (sl_test_wait_lines (env, rs_out, 3));
+  g_assert_true (sl_test_wait_lines (env, sl_out, 3));
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      g_autofree gchar *access = g_build_filename (dirs[i], "access.log", NULL);
+      FILE *f = fopen (access, "a");
+      g_assert_nonnull (f);
+      fputs ("after the start\n", f);
+      fclose (f);
+      g_assert_true (write_file (dirs[i], "logs/b.log", "two\n"));
+    }
+  g_assert_true (sl_test_wait_lines (env, rs_out, 5));
+  g_assert_true (sl_test_wait_lines (env, sl_out, 5));
+  g_autofree gchar *rs_got = shaped_file (rs_out);
+  g_autofree gchar *sl_got = shaped_file (sl_out);
+  g_assert_cmpstr (rs_got, ==, expected);
+  g_assert_cmpstr (sl_got, ==, expected);
+  sl_test_daemon_stop (env, SIGTERM);
+  kill (rs, SIGTERM);
+  sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
+}
+
+/* A Unix datagram socket bound at path, read with a limit of 10 s */
+static gint
+bind_dgram (const gchar *path)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  gint fd = socket (AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+  g_strlcpy (addr.sun_path, path, sizeof addr.sun_path);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (bind (fd, (struct sockaddr *) &addr, sizeof addr), ==, 0);
+  return fd;
+}
+
+static gchar *
+receive_dgram (gint fd)
+{
+  struct pollfd p = { .fd = fd, .events = POLLIN };
+  gchar buf[4096];
+
+  if (poll (&p, 1, 10000) != 1)
+    return NULL;
+  gssize n = recv (fd, buf, sizeof buf, 0);
+  return n < 0 ? NULL : g_strndup (buf, (gsize) n);
+}
+
+/* :omuxsock: as Azure Monitor Agent's snippets write it
+ * (azure-ama-05-loadomuxsock.conf, azure-ama-10-omuxsock.conf of the
+ * rsyslog corpus: MicrosoftDocs/azure-monitor-docs, CC-BY-4.0): each
+ * message one datagram in its template, the same from both daemons; the
+ * second :omuxsock: without a socket of its own is refused, as rsyslogd
+ * refuses it. */
+static void
+test_omuxsock (SlTestEnv *env, gconstpointer data)
+{
+  static const gchar *const config =
+    "module(load=\"imuxsock\" SysSock.Use=\"off\")\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/in\")\n"
+    "$ModLoad omuxsock\n"
+    "$OMUxSockSocket @DIR@/ama.socket\n"
+    "template(name=\"AMA_RSYSLOG_TraditionalForwardFormat\" type=\"string\" string=\"<%PRI%>%TIMESTAMP% %HOSTNAME% "
+    "%syslogtag%%msg:::sp-if-no-1st-sp%%msg%\")\n"
+    "$OMUxSockDefaultTemplate AMA_RSYSLOG_TraditionalForwardFormat\n"
+    "*.* :omuxsock: \n";
+  (void) data;
+  g_autofree gchar *root = rsyslog_root ();
+  if (!root)
+    {
+      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
+      return;
+    }
+  g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
+  g_assert_cmpint (g_mkdir_with_parents (rs_dir, 0755), ==, 0);
+  GString *rs_text = g_string_new (config);
+  g_string_replace (rs_text, "@DIR@", rs_dir, 0);
+  g_assert_true (write_file (rs_dir, "rsyslog.conf", rs_text->str));
+  g_string_free (rs_text, TRUE);
+  g_autofree gchar *rs_sock = g_build_filename (rs_dir, "ama.socket", NULL);
+  g_autofree gchar *sl_sock = sl_test_path (env, "ama.socket");
+  gint rs_fd = bind_dgram (rs_sock);
+  gint sl_fd = bind_dgram (sl_sock);
+
+  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
+  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
+  g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
+  g_autofree gchar *rs_pid = g_build_filename (rs_dir, "rsyslogd.pid", NULL);
+  g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
+  g_autofree gchar *rs_in = g_build_filename (rs_dir, "in", NULL);
+  g_autofree gchar *sl_in = sl_test_path (env, "in");
+  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_conf, "-i", rs_pid, NULL };
+  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  g_assert_cmpint (rs, >, 0);
+  g_assert_true (sl_test_write_config (env, config, NULL));
+  g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));
+  g_assert_true (sl_test_wait_socket (env, rs_in));
+  g_assert_true (sl_test_wait_socket (env, sl_in));
+  g_autoptr (GRegex) stamp = g_regex_new ("[A-Z][a-z][a-z] [ 1-3]\\d \\d\\d:\\d\\d:\\d\\d", 0, 0, NULL);
+  g_autofree gchar *host = g_strdup (g_get_host_name ());
+  if (strchr (host, '.'))
+    *strchr (host, '.') = '\0';
+  g_autofree gchar *expected = g_strdup_printf ("<86>STAMP %s sshd[12]: Accepted publickey", host);
+  const gchar *ins[] = { rs_in, sl_in };
+  gint fds[] = { rs_fd, sl_fd };
+  for (guint i = 0; i < G_N_ELEMENTS (ins); i++)
+    {
+      g_assert_true (sl_test_unix_send (ins[i], SOCK_DGRAM, "<86>Dec  1 10:00:00 sshd[12]: Accepted publickey"));
+      g_autofree gchar *got = receive_dgram (fds[i]);
+      g_assert_nonnull (got);
+      g_autofree gchar *shaped = g_regex_replace_literal (stamp, got, -1, 0, "STAMP", 0, NULL);
+      g_assert_cmpstr (shaped, ==, expected);
+    }
+  sl_test_daemon_stop (env, SIGTERM);
+  kill (rs, SIGTERM);
+  sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
+  close (rs_fd);
+  close (sl_fd);
+  unlink (rs_sock);
+  unlink (sl_sock);
+
+  g_autofree gchar *err = NULL;
+  g_assert_true (sl_test_write_config (env, "$ModLoad omuxsock\n$OMUxSockSocket /run/a.socket\n*.* :omuxsock:\nmail.* :omuxsock:\n", NULL));
+  g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, &err, "-s", "--config-format", "rsyslog", "-f",
+                                      env->config, NULL), !=, 0);
+  g_assert_nonnull (strstr (err, "sluice.conf:4:8: rsyslog's :omuxsock: needs $OMUxSockSocket before it"));
+}
+
+/* Backtick values as rsyslog's containers write them (docker-*.conf of
+ * the rsyslog corpus: rsyslog/rsyslog-docker, Apache-2.0): `echo` with
+ * environment variables (a name runs to the next white space: $A] is
+ * "A]"), `cat FILE`, config.enabled from `echo`, in an if too; both
+ * daemons get the same environment and write the same. */
+static void
+test_backticks (SlTestEnv *env, gconstpointer data)
+{
+  static const gchar *const config =
+    "module(load=\"imuxsock\" SysSock.Use=\"off\")\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/in\")\n"
+    "template(name=\"echo\" type=\"string\" string=`echo [$SL_BT_A] foo$SL_BT_A-bar\t$SL_BT_B  x$SL_BT_UNSET\\n`)\n"
+    "template(name=\"cat\" type=\"string\" string=`cat @DIR@/text`)\n"
+    "if `echo $SL_BT_A` == \"a1\" then action(type=\"omfile\" file=`echo @DIR@/$SL_BT_OUT` template=\"echo\")\n"
+    "action(type=\"omfile\" file=\"@DIR@/cat\" template=\"cat\" config.enabled=`echo $SL_BT_ON`)\n"
+    "action(type=\"omfile\" file=\"@DIR@/off\" template=\"cat\" config.enabled=`echo $SL_BT_A`)\n";
+  (void) data;
+  g_autofree gchar *root = rsyslog_root ();
+  if (!root)
+    {
+      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
+      return;
+    }
+  g_setenv ("SL_BT_A", "a1", TRUE);
+  g_setenv ("SL_BT_B", "b 2", TRUE);
+  g_setenv ("SL_BT_OUT", "out", TRUE);
+  g_setenv ("SL_BT_ON", "on", TRUE);
+  g_unsetenv ("SL_BT_UNSET");
+  g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
+  const gchar *dirs[] = { rs_dir, env->dir };
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    g_assert_true (write_file (dirs[i], "text", "line one\nline two\n"));
+  GString *rs_text = g_string_new (config);
+  g_string_replace (rs_text, "@DIR@", rs_dir, 0);
+  g_assert_true (write_file (rs_dir, "rsyslog.conf", rs_text->str));
+  g_string_free (rs_text, TRUE);
+
+  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
+  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
+  g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
+  g_autofree gchar *rs_pid = g_build_filename (rs_dir, "rsyslogd.pid", NULL);
+  g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
+  g_autofree gchar *rs_in = g_build_filename (rs_dir, "in", NULL);
+  g_autofree gchar *sl_in = sl_test_path (env, "in");
+  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_conf, "-i", rs_pid, NULL };
+  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  g_assert_cmpint (rs, >, 0);
+  g_assert_true (sl_test_write_config (env, config, NULL));
+  g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));
+  g_assert_true (sl_test_wait_socket (env, rs_in));
+  g_assert_true (sl_test_wait_socket (env, sl_in));
+  const gchar *ins[] = { rs_in, sl_in };
+  for (guint i = 0; i < G_N_ELEMENTS (ins); i++)
+    {
+      g_autofree gchar *out = g_build_filename (dirs[i], "out", NULL);
+      g_autofree gchar *cat = g_build_filename (dirs[i], "cat", NULL);
+      g_autofree gchar *off = g_build_filename (dirs[i], "off", NULL);
+      g_assert_true (sl_test_unix_send (ins[i], SOCK_DGRAM, "<13>Dec  1 10:00:00 app: hello"));
+      g_assert_true (sl_test_wait_lines (env, out, 1));
+      g_assert_true (sl_test_wait_lines (env, cat, 2));
+      g_autofree gchar *out_text = sl_test_read_file (out);
+      g_autofree gchar *cat_text = sl_test_read_file (cat);
+      g_assert_cmpstr (out_text, ==, "[ foo\tb 2  x\n");
+      g_assert_cmpstr (cat_text, ==, "line one\nline two\n");
+      g_assert_false (g_file_test (off, G_FILE_TEST_EXISTS));
+    }
+  sl_test_daemon_stop (env, SIGTERM);
+  kill (rs, SIGTERM);
+  sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
+
+  g_autofree gchar *err = NULL;
+  g_assert_true (sl_test_write_config (env, "\ntemplate(name=\"t\" type=\"string\" string=`ls /`)\n", NULL));
+  g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, &err, "-s", "--config-format", "rsyslog", "-f",
+                                      env->config, NULL), !=, 0);
+  g_assert_nonnull (strstr (err, "sluice.conf:2:40: `ls /`: rsyslog runs only `echo TEXT` and `cat FILE`"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -999,5 +1270,8 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/rsyslog-conf/include", test_include);
   SL_TEST_ADD ("/rsyslog-conf/privileges", test_privileges);
   SL_TEST_ADD ("/rsyslog-conf/tls", test_tls);
+  SL_TEST_ADD ("/rsyslog-conf/imfile", test_imfile);
+  SL_TEST_ADD ("/rsyslog-conf/omuxsock", test_omuxsock);
+  SL_TEST_ADD ("/rsyslog-conf/backticks", test_backticks);
   return g_test_run ();
 }

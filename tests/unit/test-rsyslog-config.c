@@ -237,6 +237,93 @@ test_modules (void)
   assert_refused ("*.* :ommysql:localhost,Syslog,rsyslog,secret;mine\n", ":1:5:", "template mine of rsyslog's :ommysql:");
 }
 
+/* imfile's legacy directives (Logz.io's Apache snippet, logzio-apache.conf
+ * of the rsyslog corpus), its wildcards; imjournal's parameters
+ * (chef-rsyslog-rhel.conf: sous-chefs/rsyslog, Apache-2.0) */
+static void
+test_imfile_imjournal (void)
+{
+  assert_translates ("$ModLoad imfile\n$InputFilePollInterval 10\n"
+                     "$InputFileName /var/log/apache2/access.log\n$InputFileTag apache_access:\n"
+                     "$InputFileStateFile stat-apache-access\n$InputFileSeverity info\n"
+                     "$InputFilePersistStateInterval 25000\n$InputRunFileMonitor\n"
+                     "$InputFileName /var/log/apache2/error.log\n$InputFileTag apache_error: \n$InputRunFileMonitor\n",
+                     "file(\"/var/log/apache2/access.log\" flags(no-parse) program-override(\"apache_access\") "
+                     "default-facility(local0) default-priority(info)); };\nsource rs0_s2 { "
+                     "file(\"/var/log/apache2/error.log\" flags(no-parse) program-override(\"apache_error\") "
+                     "default-facility(local0) default-priority(notice))");
+  assert_refused ("$ModLoad imfile\n$InputFileName /a\n$InputRunFileMonitor\n", ":3:1:", "needs $InputFileName and $InputFileTag");
+  assert_refused ("$ModLoad imfile\n$InputFileReadMode 2\n", ":2:1:", "'$InputFileReadMode'");
+  assert_refused ("$InputFileName /a\n", ":1:1:", "$InputFileName needs $ModLoad imfile before it");
+  /* the ruleset stays for the next file; name, tag and priority do not */
+  assert_translates ("$ModLoad imfile\n$InputFileBindRuleset files\n$InputFileName /a\n$InputFileTag a\n$InputRunFileMonitor\n"
+                     "$InputFileName /b\n$InputFileTag b\n$InputRunFileMonitor\n"
+                     "ruleset(name=\"files\") { action(type=\"omfile\" file=\"/f\") }\n",
+                     "log { source(rs0_s1); source(rs0_s2); log { destination(rs0_d3); }; };");
+  assert_translates ("input(type=\"imfile\" file=\"/var/log/app/*.log\" tag=\"app\")\n*.* /a\n",
+                     "wildcard-file(base-dir(\"/var/log/app\") filename-pattern(\"*.log\") max-files(2147483647) "
+                     "flags(no-parse) program-override(\"app\")");
+  assert_refused ("input(type=\"imfile\" file=\"/var/log/*/x.log\" tag=\"app\")\n", ":1:21:", "a wildcard in a folder");
+  assert_refused ("input(type=\"imfile\" file=\"/var/log/x.log\")\n", ":1:1:", "imfile input needs file= and tag=");
+  assert_refused ("input(type=\"imfile\" file=\"/x\" tag=\"t\" freshStartTail=\"on\")\n", ":1:39:",
+                  "imfile freshstarttail=\"on\" is not supported");
+  assert_translates ("$ModLoad imfile\n$InputFileName /a\n$InputFileTag t\n$InputFileFacility LOCAL7\n$InputFileSeverity warn\n"
+                     "$InputRunFileMonitor\n", "default-facility(local7) default-priority(warning))");
+  /* rsyslogd 8.2302 ORs a number into the priority (mail.debug here) */
+  assert_refused ("$ModLoad imfile\n$InputFileName /a\n$InputFileTag t\n$InputFileFacility 23\n$InputRunFileMonitor\n", ":5:1:",
+                  "'23' is no syslog facility rsyslog takes here");
+  assert_refused ("input(type=\"imfile\" file=\"/var/log/[ab].log\" tag=\"app\")\n", ":1:21:", "only * and ?");
+  assert_translates ("module(load=\"imjournal\" UsePid=\"system\" StateFile=\"imjournal.state\")\n*.* /a\n",
+                     "systemd-journal(default-facility(user) default-priority(notice) read-old-records(yes))");
+  assert_translates ("module(load=\"imjournal\" IgnorePreviousMessages=\"on\" DefaultFacility=\"local3\" "
+                     "DefaultSeverity=\"Info\")\n*.* /a\n",
+                     "systemd-journal(default-facility(local3) default-priority(info) read-old-records(no))");
+  assert_translates ("$ModLoad imjournal\n$IMJournalStateFile imjournal.state\n$imjournalIgnorePreviousMessages on\n",
+                     "read-old-records(no)");
+  assert_refused ("module(load=\"imjournal\" UsePid=\"syslog\")\n", ":1:25:", "UsePid=\"syslog\" is not supported");
+  assert_refused ("$IMJournalIgnorePreviousMessages on\n", ":1:1:", "needs $ModLoad imjournal before it");
+  assert_refused ("module(load=\"imjournal\" DefaultFacility=\"nosuch\")\n", ":1:25:", "'nosuch' is no syslog facility");
+}
+
+/* :omuxsock:, omsnmp's loading alone (OpenMandriva's 06_snmp.conf of the
+ * rsyslog corpus), a module named with .so, $AllowedSender
+ * (rsyslog-doc-example.conf: rsyslog/rsyslog's doc, Apache-2.0) */
+static void
+test_other_modules (void)
+{
+  assert_translates ("$ModLoad omuxsock.so\n$OMUxSockSocket /run/ama.socket\n*.* :omuxsock:;RSYSLOG_FileFormat\n",
+                     "unix-dgram(\"/run/ama.socket\" template(rs0_t_rsyslog_fileformat)");
+  assert_translates ("$ModLoad omsnmp.so\n", "");
+  assert_refused ("$OMUxSockSocket /run/ama.socket\n", ":1:1:", "$OMUxSockSocket needs $ModLoad omuxsock before it");
+  assert_refused ("module(load=\"omsnmp\")\n*.* action(type=\"omsnmp\" server=\"h\")\n", ":2:5:",
+                  "action type 'omsnmp' is not supported");
+  assert_translates ("$ModLoad immark.so\n*.* /var/log/messages\n", "mark(freq(1200) program(\"rsyslogd\"))");
+  assert_refused ("$AllowedSender UDP, 127.0.0.1, 192.0.2.0/24, [::1]/128, *.example.net\n", ":1:1:",
+                  "$AllowedSender is not supported");
+}
+
+/* `echo` and `cat` between backticks, config.enabled (rsyslog's
+ * containers: docker-collector-10.conf of the rsyslog corpus,
+ * rsyslog/rsyslog-docker, Apache-2.0) */
+static void
+test_backticks (void)
+{
+  g_setenv ("SL_UNIT_PORT", "10514", TRUE);
+  g_setenv ("SL_UNIT_ON", "on", TRUE);
+  g_unsetenv ("SL_UNIT_UNSET");
+  assert_translates ("module(load=\"imudp\" config.enabled=`echo $SL_UNIT_ON`)\n"
+                     "input(config.enabled=`echo $SL_UNIT_ON` type=\"imudp\" port=`echo $SL_UNIT_PORT`)\n*.* /a\n",
+                     "udp(port(\"10514\") keep-hostname(yes))");
+  assert_translates ("input(type=\"imudp\" port=\"1\" config.enabled=`echo $SL_UNIT_UNSET`)\n"
+                     "input(type=\"imudp\" port=\"2\" config.enabled=\"ON\")\n*.* /a\n", "destination rs0_d1 {");
+  assert_translates ("*.* action(type=\"omfile\" file=`echo /var/log/$SL_UNIT_PORT-x.log`)\n",
+                     "file(\"/var/log/\" template");
+  assert_translates ("input(type=\"imudp\" port=\"1\")\nif `echo $SL_UNIT_ON` == \"on\" then /a\n", "filter { \"on\" eq \"on\"; }");
+  assert_refused ("template(name=\"t\" type=\"string\" string=`sh -c id`)\n", ":1:40:", "only `echo TEXT` and `cat FILE`");
+  assert_refused ("template(name=\"t\" type=\"string\" string=`cat /nonexistent/file`)\n", ":1:40:", "`cat /nonexistent/file`");
+  assert_refused ("ruleset(name=\"r\" config.enabled=\"off\") { stop }\n", ":1:18:", "config.enabled=\"off\" of rsyslog's ruleset()");
+}
+
 /* $PrivDropToUser and $PrivDropToGroup, as Ubuntu's stock
  * /etc/rsyslog.conf has them, and global(privDrop.*) */
 static void
@@ -352,6 +439,9 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-config/modules", test_modules);
   g_test_add_func ("/rsyslog-config/privileges", test_privileges);
   g_test_add_func ("/rsyslog-config/tls", test_tls);
+  g_test_add_func ("/rsyslog-config/imfile-imjournal", test_imfile_imjournal);
+  g_test_add_func ("/rsyslog-config/other-modules", test_other_modules);
+  g_test_add_func ("/rsyslog-config/backticks", test_backticks);
   g_test_add_func ("/rsyslog-config/languages", test_languages);
   g_test_add_func ("/rsyslog-config/immark", test_immark);
   g_test_add_func ("/rsyslog-config/repeated-messages", test_repeated_messages);
