@@ -376,6 +376,23 @@ queue_options (GPtrArray *params, GPtrArray *options)
     }
 }
 
+/* Whether rsyslogd would know the type here: its own output modules
+ * (omfile, omfwd, ompipe, omusrmsg) need no module(load=), these do;
+ * a type Sluice does not map is refused as such further on. */
+static gboolean
+module_loaded (SlRsConf *c, const gchar *type)
+{
+  static const gchar *const loadable[] = { "omprog", "omstdout", "mmjsonparse", "omrelp", "omkafka",
+                                           "omelasticsearch", "ommysql", "ompgsql" };
+  for (guint i = 0; i < G_N_ELEMENTS (loadable); i++)
+    if (g_ascii_strcasecmp (type, loadable[i]) == 0)
+      {
+        g_autofree gchar *lower = g_ascii_strdown (type, -1);
+        return g_hash_table_contains (c->loaded, lower);
+      }
+  return TRUE;
+}
+
 gchar *
 sl_rs_action_object (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_parser, GError **error)
 {
@@ -388,6 +405,13 @@ sl_rs_action_object (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_
   if (!type)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("an rsyslog action() needs type="));
+      return NULL;
+    }
+  if (!module_loaded (c, type))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                        _("rsyslog's action type '%s' needs its module loaded first (module(load=\"%s\")), as rsyslogd "
+                          "refuses it otherwise"), type, type);
       return NULL;
     }
   if (g_ascii_strcasecmp (type, "mmjsonparse") == 0)

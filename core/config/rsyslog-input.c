@@ -387,6 +387,7 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
       sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog module '%s' is not supported"), name);
       return FALSE;
     }
+  g_hash_table_add (c->loaded, g_ascii_strdown (bare, -1));
   for (guint i = 0; params && i < params->len; i++)
     {
       const SlRsParam *param = g_ptr_array_index (params, i);

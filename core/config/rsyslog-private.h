@@ -48,6 +48,7 @@ typedef struct _SlRsConf
   GPtrArray *conditions;  /* filter texts of the enclosing ifs */
   struct _SlRsRuleset *ruleset; /* the one statements go into */
   GHashTable *waiting;    /* the rulesets an action retries forever in */
+  GHashTable *loaded;     /* the modules loaded so far, lower case, without .so */
   GPtrArray *calls;       /* every call, resolved once everything is read */
   gchar *last_filter;     /* for '&' */
   guint depth;            /* of included files */

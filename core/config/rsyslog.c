@@ -857,6 +857,7 @@ conf_init (SlRsConf *c, SlCfgNode *root, gboolean included)
   c->rulesets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) ruleset_free);
   c->ruleset_sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   c->waiting = g_hash_table_new (NULL, NULL);
+  c->loaded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   c->conditions = g_ptr_array_new_with_free_func (g_free);
   c->calls = g_ptr_array_new_with_free_func ((GDestroyNotify) call_free);
   c->file_mode = g_strdup ("0644");
@@ -879,6 +880,7 @@ conf_clear (SlRsConf *c)
   g_hash_table_unref (c->rulesets);
   g_hash_table_unref (c->ruleset_sources);
   g_hash_table_unref (c->waiting);
+  g_hash_table_unref (c->loaded);
   g_ptr_array_unref (c->conditions);
   g_ptr_array_unref (c->calls);
   g_free (c->last_filter);

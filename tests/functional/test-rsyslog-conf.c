@@ -650,6 +650,7 @@ static const struct
     "<13>Dec  1 10:00:00 prog: keep me", "out", "[@HOST@] prog: KEEP ME\n" },
   { "json-fields",
     "input(type=\"imuxsock\" Socket=\"@DIR@/in\")\n"
+    "module(load=\"mmjsonparse\")\n"
     "action(type=\"mmjsonparse\" cookie=\"\")\n"
     "set $!seen = \"yes\";\n"
     "if $!user == 'alice' and re_match($!action, '^log(in|out)$') then\n"
@@ -723,8 +724,9 @@ test_refused (SlTestEnv *env, gconstpointer data)
     { "\n$ActionExecOnlyWhenPreviousIsSuspended on\n", "sluice.conf:2:1: the rsyslog directive '$ActionExecOnlyWhenPreviousIsSuspended' is not supported" },
     { "module(load=\"imdocker\")\n", "sluice.conf:1:8: the rsyslog module 'imdocker' is not supported" },
     { "if $msg == 'x' then\n  action(type=\"omhiredis\")\n", "sluice.conf:2:3: rsyslog's action type 'omhiredis' is not supported" },
-    { "action(type=\"omkafka\" topic=\"syslog\")\n", "sluice.conf:1:1: rsyslog's omkafka writes every message to partition 0 unless partitions.auto=\"on\"" },
-    { "action(type=\"omrelp\" target=\"h\" tls=\"on\")\n", "sluice.conf:1:33: the parameter 'tls' of rsyslog's omrelp is not supported" },
+    { "module(load=\"omkafka\")\naction(type=\"omkafka\" topic=\"syslog\")\n", "sluice.conf:2:1: rsyslog's omkafka writes every message to partition 0 unless partitions.auto=\"on\"" },
+    { "module(load=\"omrelp\")\naction(type=\"omrelp\" target=\"h\" tls=\"on\")\n", "sluice.conf:2:33: the parameter 'tls' of rsyslog's omrelp is not supported" },
+    { "action(type=\"ommysql\" server=\"h\")\n", "sluice.conf:1:1: rsyslog's action type 'ommysql' needs its module loaded first" },
     { "foreach ($.i in $!list) do { stop }\n", "sluice.conf:1:1: the RainerScript statement 'foreach' is not supported" },
     { "source s { system(); };\nlog { source(s); };\n", "this is Sluice's (syslog-ng's) configuration language, not rsyslog's" },
   };

@@ -201,7 +201,7 @@ test_modules (void)
                      "relp(\"192.168.0.1\" port(\"2514\") template(rs0_t_rsyslog_forwardformat)");
   assert_translates ("module(load=\"imrelp\")\ninput(type=\"imrelp\" port=\"2514\" keepAlive=\"on\")\n*.* /a\n",
                      "relp(port(\"2514\") so-keepalive(yes) keep-hostname(yes))");
-  assert_translates ("action(type=\"omkafka\" topic=\"mytopic\" partitions.auto=\"on\"\n"
+  assert_translates ("module(load=\"omkafka\")\naction(type=\"omkafka\" topic=\"mytopic\" partitions.auto=\"on\"\n"
                      "       confParam=[\"compression.codec=snappy\",\n"
                      "                  \"socket.timeout.ms=5\",\n"
                      "                  \"socket.keepalive.enable=true\"]\n"
@@ -215,24 +215,26 @@ test_modules (void)
   assert_translates ("module(load=\"impstats\" interval=\"60\" ruleset=\"stats\")\n"
                      "ruleset(name=\"stats\") { action(type=\"omfile\" file=\"/s\") }\n",
                      "options { stats(freq(60) level(1)); };\nsource rs0_s1 { internal(); };");
-  assert_refused ("action(type=\"omkafka\" topic=\"t\" partitions.auto=\"on\" dynaTopic=\"on\")\n", ":1:54:",
+  assert_refused ("module(load=\"omkafka\")\naction(type=\"omkafka\" topic=\"t\" partitions.auto=\"on\" dynaTopic=\"on\")\n", ":2:54:",
                   "'dynatopic' of rsyslog's omkafka is not supported");
-  assert_refused ("action(type=\"omkafka\" topic=\"t\")\n", ":1:1:", "partition 0 unless partitions.auto");
+  assert_refused ("module(load=\"omkafka\")\naction(type=\"omkafka\" topic=\"t\")\n", ":2:1:", "partition 0 unless partitions.auto");
+  assert_refused ("action(type=\"omkafka\" topic=\"t\")\n", ":1:1:", "needs its module loaded first");
   assert_refused ("module(load=\"impstats\" log.file=\"/var/log/stats\")\n", ":1:24:", "log.file= is not supported");
   assert_refused ("module(load=\"mmkubernetes\")\n", ":1:8:", "module 'mmkubernetes' is not supported");
-  assert_translates ("*.* action(type=\"omelasticsearch\" server=[\"es1\", \"https://es2:9201\"] bulkmode=\"on\" "
+  assert_translates ("module(load=\"omelasticsearch\")\n*.* action(type=\"omelasticsearch\" server=[\"es1\", \"https://es2:9201\"] bulkmode=\"on\" "
                      "searchIndex=\"logs\" uid=\"u\" pwd=\"p\")\n",
                      "http(url(\"http://es1:9200/_bulk\" \"https://es2:9201/_bulk\") method(\"POST\") headers(\"Content-Type: "
                      "application/json; charset=utf-8\") template(rs0_t_omelasticsearch_stdjsonfmt) body-prefix(\"{\\\"index\\\":"
                      "{\\\"_index\\\": \\\"logs\\\",\\\"_type\\\":\\\"events\\\"}}\\n\")");
-  assert_refused ("*.* action(type=\"omelasticsearch\" dynSearchIndex=\"on\")\n", ":1:35:", "'dynsearchindex'");
+  assert_refused ("module(load=\"omelasticsearch\")\n*.* action(type=\"omelasticsearch\" dynSearchIndex=\"on\")\n", ":2:35:",
+                  "'dynsearchindex'");
   /* the line of rsyslog's MySQL tutorial (rsyslog/rsyslog doc, Apache-2.0), LogAnalyzer's schema */
   assert_translates ("$ModLoad ommysql\n*.* :ommysql:localhost,Syslog,rsyslog,secret\n",
                      "sql(type(mysql) host(\"localhost\") username(\"rsyslog\") password(\"secret\") database(\"Syslog\") "
                      "table(\"SystemEvents\") columns(\"Message\" \"Facility\" \"FromHost\" \"Priority\" \"DeviceReportedTime\" "
                      "\"ReceivedAt\" \"InfoUnitID\" \"SysLogTag\") values(\"$(rsyslog-msg ${MSGHDR}${MESSAGE})\" \"${FACILITY_NUM}\" "
                      "\"${HOST}\" \"${LEVEL_NUM}\" \"${S_YEAR}${S_MONTH}${S_DAY}${S_HOUR}${S_MIN}${S_SEC}\"");
-  assert_translates ("*.* action(type=\"ompgsql\" server=\"db\" db=\"Syslog\" user=\"u\" pass=\"p\")\n",
+  assert_translates ("module(load=\"ompgsql\")\n*.* action(type=\"ompgsql\" server=\"db\" db=\"Syslog\" user=\"u\" pass=\"p\")\n",
                      "\"${S_YEAR}-${S_MONTH}-${S_DAY} ${S_HOUR}:${S_MIN}:${S_SEC}\"");
   assert_refused ("*.* :ommysql:localhost,Syslog,rsyslog,secret;mine\n", ":1:5:", "template mine of rsyslog's :ommysql:");
 }
