@@ -408,6 +408,7 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
       const SlRsParam *sock = params ? sl_rs_param_find (params, "syssock.name") : NULL;
 
       c->imuxsock = TRUE;
+      c->imuxsock_script = c->imuxsock_script || params;
       c->syssock_pos = pos;
       if (use)
         c->syssock_on = sl_rs_is_true (use->value);
@@ -875,6 +876,13 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
       g_free (c->syssock_name);
       c->syssock_name = g_strdup (value);
       return TRUE;
+    }
+  if (g_ascii_strcasecmp (name, "OmitLocalLogging") == 0 && c->imuxsock_script)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                        _("$OmitLocalLogging after module(load=\"imuxsock\") is refused by rsyslogd (\"currently not "
+                          "permitted\"): use the module's SysSock.Use=\"off\""));
+      return FALSE;
     }
   if (g_ascii_strcasecmp (name, "OmitLocalLogging") == 0)
     {

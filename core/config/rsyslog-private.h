@@ -68,6 +68,7 @@ typedef struct _SlRsConf
   gchar *syssock_name;
   gboolean syssock_on;
   SlCfgPos syssock_pos;
+  gboolean imuxsock_script;  /* loaded by module(): rsyslogd then refuses its legacy directives */
   /* $ModLoad immark: one mark() source at the end, every $MarkMessagePeriod
    * (the last one written) seconds */
   gboolean immark_legacy;
