@@ -94,8 +94,9 @@ forward_action (SlRsConf *c, const gchar *host, const gchar *port, const SlRsTls
   sl_rs_quote (drivers, host);
   sl_rs_append_option (drivers, "port", port && *port ? port : "514");
   g_string_append_printf (drivers, " transport(%s)%s", !tcp ? "udp" : tls_option->len ? "tls" : "tcp", tls_option->str);
-  /* rsyslog ends a message with a line feed over TCP only */
-  g_autofree gchar *framed = g_strconcat (text, tcp ? "\n" : "", NULL);
+  /* rsyslog ends a message with a line feed over TCP only, and not a
+   * second one when the template ends with it (RSYSLOG_SyslogProtocol23Format) */
+  g_autofree gchar *framed = g_strconcat (text, tcp && !g_str_has_suffix (text, "\n") ? "\n" : "", NULL);
   sl_rs_append_option (drivers, "template", framed);
   for (guint i = 0; c->action_queue && i < c->action_queue->len; i++)
     g_string_append_printf (drivers, " %s", (const gchar *) g_ptr_array_index (c->action_queue, i));

@@ -449,6 +449,18 @@ read_action (SlRsReader *r)
       || g_ascii_isalpha (ch))
     {
       g_autofree gchar *text = sl_rs_lexer_read_until_blank (&r->lx, "}");
+      /* rsyslogd takes blanks before the ;template (Logz.io's nginx snippet) */
+      guint blanks = 0;
+      while (sl_rs_lexer_peek (&r->lx, blanks) == ' ' || sl_rs_lexer_peek (&r->lx, blanks) == '\t')
+        blanks++;
+      if (blanks && sl_rs_lexer_peek (&r->lx, blanks) == ';')
+        {
+          sl_rs_lexer_advance (&r->lx, blanks);
+          g_autofree gchar *rest = sl_rs_lexer_read_until_blank (&r->lx, "}");
+          gchar *joined = g_strconcat (text, rest, NULL);
+          g_free (text);
+          text = joined;
+        }
       return add_destination (r, pos, sl_rs_legacy_action (r->c, text, pos, r->error));
     }
   return sl_rs_fail (r, pos, _("%s was expected here"), _("an rsyslog action"));
