@@ -818,7 +818,7 @@ action_queue_directive (SlRsConf *c, const gchar *name, const gchar *value)
 /* directives that Sluice accepts with nothing to do: see doc/rsyslog.md */
 static const gchar *const neutral_directives[] = {
   "WorkDirectory", "PreserveFQDN", "ActionResumeInterval", "ActionFileEnableSync",
-  "KLogPermitNonKernelFacility", "EscapeControlCharactersOnReceive", "SystemLogRateLimitInterval",
+  "KLogPermitNonKernelFacility", "KLogConsoleLogLevel", "EscapeControlCharactersOnReceive", "SystemLogRateLimitInterval",
   "SystemLogRateLimitBurst", "IMUXSockRateLimitInterval", "IMUXSockRateLimitBurst", "InputUnixListenSocketCreatePath",
   "MainMsgQueueSize", "MainMsgQueueType", "MainMsgQueueDiscardMark", "ActionQueueSaveOnShutdown",
   "ActionQueueMaxDiskSpace", "ActionQueueTimeoutEnqueue", "ActionQueueDequeueBatchSize", "ActionQueueWorkerThreads",

@@ -240,6 +240,8 @@ test_modules (void)
   /* Logz.io's nginx snippet (logzio-nginx.conf): a blank before ;template */
   assert_translates ("$template t,\"%msg%\\n\"\nif $programname == 'nginx' then @@127.0.0.1:5000 ;t\n",
                      "transport(tcp) template(\"$(rsyslog-msg ${MSGHDR}${MESSAGE})\\n\"));");
+  /* openSUSE's stock file sets the kernel's console level */
+  assert_translates ("$ModLoad imklog.so\n$klogConsoleLogLevel    1\n", "kmsg(optional(yes))");
   /* rhel-adiscon-rsyslog-v7.conf, which rsyslogd 8.2302 refuses */
   assert_refused ("module(load=\"imuxsock\")\n$OmitLocalLogging on\n", ":2:1:", "SysSock.Use");
 }
