@@ -33,9 +33,12 @@ static const struct
                "discardtruncatedmsg", "addtlframedelimiter", "disablelfdelimiter", "maxframesize",
                "streamdriver.name", "streamdriver.mode", "streamdriver.authmode", "permittedpeer" } },
   { "imptcp", { "threads", "processonpoller" } },
-  { "omfwd", { "template" } }, { "omfile", { "template", "dirowner", "dirgroup", "filecreatemode", "dircreatemode" } },
+  { "omfwd", { "template" } },
+  { "omfile", { "template", "dirowner", "dirgroup", "fileowner", "filegroup", "filecreatemode", "dircreatemode" } },
   { "omprog", { "template" } }, { "omusrmsg", { "template" } }, { "ompipe", { "template" } },
-  { "omstdout", { "template" } }, { "mmjsonparse", { NULL } }, { "builtin:omfile", { "template" } },
+  { "omstdout", { "template" } }, { "mmjsonparse", { NULL } },
+  { "builtin:omfile", { "template", "dirowner", "dirgroup", "fileowner", "filegroup", "filecreatemode",
+                        "dircreatemode" } },
   { "builtin:omfwd", { "template" } }, { "omrelp", { "tls.tlslib" } }, { "omkafka", { NULL } },
   { "omelasticsearch", { NULL } }, { "ommysql", { NULL } }, { "ompgsql", { NULL } },
   { "imrelp", { "tls.tlslib" } }, { "imkafka", { NULL } }, { "omuxsock", { NULL } }, { "omsnmp", { NULL } },
@@ -376,6 +379,30 @@ find_module (const gchar *name)
   return -1;
 }
 
+/* omfile's module parameters: the defaults of every file action after
+ * them, as $FileCreateMode and the like set them */
+static void
+file_defaults (SlRsConf *c, GPtrArray *params)
+{
+  const struct
+  {
+    const gchar *param;
+    gchar **slot;
+  } defaults[] = {
+    { "template", &c->file_template }, { "fileowner", &c->file_owner }, { "filegroup", &c->file_group },
+    { "dirowner", &c->dir_owner }, { "dirgroup", &c->dir_group }, { "filecreatemode", &c->file_mode },
+    { "dircreatemode", &c->dir_mode },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (defaults); i++)
+    {
+      const SlRsParam *param = sl_rs_param_find (params, defaults[i].param);
+      if (!param)
+        continue;
+      g_free (*defaults[i].slot);
+      *defaults[i].slot = g_strdup (param->value);
+    }
+}
+
 static gboolean
 load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GError **error)
 {
@@ -402,7 +429,18 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
           return FALSE;
         }
     }
-  if (g_str_equal (bare, "imuxsock"))
+  if (params && (g_str_equal (bare, "omfile") || g_str_equal (bare, "builtin:omfile")))
+    file_defaults (c, params);
+  else if (params && (g_str_equal (bare, "omfwd") || g_str_equal (bare, "builtin:omfwd")))
+    {
+      const SlRsParam *template = sl_rs_param_find (params, "template");
+      if (template)
+        {
+          g_free (c->forward_template);
+          c->forward_template = g_strdup (template->value);
+        }
+    }
+  else if (g_str_equal (bare, "imuxsock"))
     {
       const SlRsParam *use = params ? sl_rs_param_find (params, "syssock.use") : NULL;
       const SlRsParam *sock = params ? sl_rs_param_find (params, "syssock.name") : NULL;

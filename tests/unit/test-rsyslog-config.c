@@ -240,6 +240,10 @@ test_modules (void)
   /* Logz.io's nginx snippet (logzio-nginx.conf): a blank before ;template */
   assert_translates ("$template t,\"%msg%\\n\"\nif $programname == 'nginx' then @@127.0.0.1:5000 ;t\n",
                      "transport(tcp) template(\"$(rsyslog-msg ${MSGHDR}${MESSAGE})\\n\"));");
+  /* Gentoo's stock file: omfile's module parameters are every file's defaults */
+  assert_translates ("module(load=\"builtin:omfile\" Template=\"RSYSLOG_FileFormat\" FileCreateMode=\"0640\" "
+                     "FileOwner=\"root\")\n*.* /var/log/all\n",
+                     "file(\"/var/log/all\" template(rs0_t_rsyslog_fileformat) owner(\"root\") perm(0640)");
   /* openSUSE's stock file sets the kernel's console level */
   assert_translates ("$ModLoad imklog.so\n$klogConsoleLogLevel    1\n", "kmsg(optional(yes))");
   /* rhel-adiscon-rsyslog-v7.conf, which rsyslogd 8.2302 refuses */
