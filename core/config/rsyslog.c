@@ -698,6 +698,15 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
                 return FALSE;
               continue;
             }
+          /* rsyslogd's own messages through its rules, as Sluice's
+           * through an internal() source of the default ruleset; off
+           * (8.2302's default) hands them to syslog(3) */
+          if (g_str_equal (p->name, "processinternalmessages"))
+            {
+              if (sl_rs_is_true (p->value) && !sl_rs_add_source (r->c, NULL, p->pos, "internal()", r->error))
+                return FALSE;
+              continue;
+            }
           if (text)
             {
               if (!sl_rs_emit (r->c, p->pos, text, r->error))
