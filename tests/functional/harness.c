@@ -942,6 +942,15 @@ sl_test_stat (SlTestEnv *env, const gchar *kind, const gchar *id, const gchar *n
   return value;
 }
 
+gint64
+sl_test_stat_if_any (SlTestEnv *env, const gchar *kind, const gchar *id, const gchar *name)
+{
+  gchar *answer = NULL;
+  gint64 value = stat_quiet (env, kind, id, name, &answer);
+  g_free (answer);
+  return value;
+}
+
 gboolean
 sl_test_wait_stat (SlTestEnv *env, const gchar *kind, const gchar *id, const gchar *name, gint64 value)
 {

@@ -170,6 +170,11 @@ gchar    *sl_test_control      (SlTestEnv *env, const gchar *command);
 gint64    sl_test_stat         (SlTestEnv *env, const gchar *kind, const gchar *id,
                                 const gchar *name);
 
+/* The same, -1 without failing when the counter does not exist yet (one
+ * that is made at its first event, such as "connections"). */
+gint64    sl_test_stat_if_any  (SlTestEnv *env, const gchar *kind, const gchar *id,
+                                const gchar *name);
+
 /* Waits until that counter (as sl_test_stat sums it) equals value. */
 gboolean  sl_test_wait_stat    (SlTestEnv *env, const gchar *kind, const gchar *id,
                                 const gchar *name, gint64 value);
