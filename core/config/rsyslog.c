@@ -1021,7 +1021,10 @@ read_into (SlCfgNode *root, const gchar *pattern, SlCfgPos from, gboolean includ
   gboolean ok;
 
   conf_init (&c, root, included);
-  ok = read_files (&c, pattern, from, error);
+  /* rsyslogd's maxMessageSize is 8k unless the file says otherwise (an
+   * options {} written later wins) */
+  ok = included || sl_rs_emit (&c, root->pos, "options { log-msg-size(8192); };", error);
+  ok = ok && read_files (&c, pattern, from, error);
   /* in Sluice's own configuration, /dev/log is system()'s */
   if (ok && !included)
     ok = sl_rs_finish_inputs (&c, error);

@@ -244,6 +244,8 @@ test_modules (void)
   assert_translates ("module(load=\"builtin:omfile\" Template=\"RSYSLOG_FileFormat\" FileCreateMode=\"0640\" "
                      "FileOwner=\"root\")\n*.* /var/log/all\n",
                      "file(\"/var/log/all\" template(rs0_t_rsyslog_fileformat) owner(\"root\") perm(0640)");
+  /* rsyslogd's maxMessageSize is 8k unless the file says otherwise */
+  assert_translates ("*.* /var/log/all\n", "options { log-msg-size(8192); };");
   /* rsyslog's minimal container image */
   assert_translates ("global(processInternalMessages=\"on\")\n*.* /var/log/all\n", "{ internal(); };");
   /* openSUSE's stock file sets the kernel's console level */
