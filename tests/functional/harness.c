@@ -1183,3 +1183,21 @@ sl_test_side_by_side (SlTestEnv *env, const gchar *config, const gchar *text, co
     sl_test_syslog_ng_stop (env, ng);
   return ok;
 }
+
+gchar *
+sl_test_rsyslog_root (void)
+{
+  g_autofree gchar *script = g_build_filename (g_getenv ("SL_TOP_SRCDIR"), "tests/peers/rsyslog-root", NULL);
+  g_autofree gchar *dir = g_build_filename (g_getenv ("SL_TOP_BUILDDIR"), "peers/rsyslog", NULL);
+  const gchar *argv[] = { script, dir, NULL };
+  gchar *out = NULL;
+  gint status = 0;
+
+  if (!g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, NULL)
+      || !g_spawn_check_wait_status (status, NULL))
+    {
+      g_free (out);
+      return NULL;
+    }
+  return g_strstrip (out);
+}

@@ -205,6 +205,12 @@ const gchar *sl_test_module_path (void);
  * (and the test failed) when SL_TOP_SRCDIR is not set. */
 gchar       *sl_test_scl_include_path (void);
 
+/* rsyslogd, the peer: the folder Debian's rsyslog and its module packages
+ * are unpacked into (tests/peers/rsyslog-root, which unpacks them the
+ * first time), or NULL when they cannot be had. Run it as
+ * ROOT/usr/sbin/rsyslogd -M ROOT/usr/lib/x86_64-linux-gnu/rsyslog. */
+gchar       *sl_test_rsyslog_root    (void);
+
 /* syslog-ng, the peer: its program (NULL when it is not installed), and
  * syslog-ng -F on config with its persist, pid and control files and its
  * stderr (syslog-ng.stderr) in the test's folder; stopped by pid, its

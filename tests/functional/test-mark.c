@@ -151,23 +151,6 @@ test_refused (SlTestEnv *env, gconstpointer data)
   g_assert_nonnull (strstr (tty, "mark-mode"));
 }
 
-static gchar *
-rsyslog_root (void)
-{
-  g_autofree gchar *script = g_build_filename (g_getenv ("SL_TOP_SRCDIR"), "tests/peers/rsyslog-root", NULL);
-  g_autofree gchar *dir = g_build_filename (g_getenv ("SL_TOP_BUILDDIR"), "peers/rsyslog", NULL);
-  const gchar *argv[] = { script, dir, NULL };
-  gchar *out = NULL;
-  gint status = 0;
-  if (!g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, NULL)
-      || !g_spawn_check_wait_status (status, NULL))
-    {
-      g_free (out);
-      return NULL;
-    }
-  return g_strstrip (out);
-}
-
 /* immark's message goes through syslog(3) to /dev/log unless rsyslogd
  * processes its own messages; the test has no /dev/log of its own, so it
  * asks for the latter, which writes the same line. mark.* matches nothing:
@@ -198,7 +181,7 @@ static void
 test_beside_rsyslogd (SlTestEnv *env, gconstpointer data)
 {
   (void) data;
-  g_autofree gchar *root = rsyslog_root ();
+  g_autofree gchar *root = sl_test_rsyslog_root ();
   if (!root)
     {
       g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");

@@ -311,24 +311,6 @@ es_receiver_free (EsReceiver *es)
   "%msg:::uppercase%|%timestamp:::date-rfc3339%|%timestamp%|%$now%|%$year%|%procid%|%app-name%|%msgid%|" \
   "%structured-data%|%timestamp:::date-year%\\n\"\n"
 
-static gchar *
-rsyslog_root (void)
-{
-  g_autofree gchar *script = g_build_filename (g_getenv ("SL_TOP_SRCDIR"), "tests/peers/rsyslog-root", NULL);
-  g_autofree gchar *dir = g_build_filename (g_getenv ("SL_TOP_BUILDDIR"), "peers/rsyslog", NULL);
-  const gchar *argv[] = { script, dir, NULL };
-  gchar *out = NULL;
-  gint status = 0;
-
-  if (!g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, NULL)
-      || !g_spawn_check_wait_status (status, NULL))
-    {
-      g_free (out);
-      return NULL;
-    }
-  return g_strstrip (out);
-}
-
 /* Debian's file with its paths in dir: the system socket named, imklog
  * out, /var/log and the include folder moved. */
 static gchar *
@@ -512,7 +494,7 @@ static void
 test_debian_stock (SlTestEnv *env, gconstpointer data)
 {
   (void) data;
-  g_autofree gchar *root = rsyslog_root ();
+  g_autofree gchar *root = sl_test_rsyslog_root ();
   if (!root)
     {
       g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
@@ -823,7 +805,7 @@ test_privileges (SlTestEnv *env, gconstpointer data)
       g_test_skip ("changing the user needs root");
       return;
     }
-  g_autofree gchar *root = rsyslog_root ();
+  g_autofree gchar *root = sl_test_rsyslog_root ();
   if (!root)
     {
       g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
@@ -942,7 +924,7 @@ test_tls (SlTestEnv *env, gconstpointer data)
                                        "-CAcreateserial", "-copy_extensions", "copy", "-days", "30", "-out",
                                        "srv.pem", NULL };
   (void) data;
-  g_autofree gchar *root = rsyslog_root ();
+  g_autofree gchar *root = sl_test_rsyslog_root ();
   if (!root)
     {
       g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
@@ -1027,7 +1009,7 @@ test_imfile (SlTestEnv *env, gconstpointer data)
                                        "wild|wild|local0.warning\n"
                                        "wild|wild|local0.warning\n";
   (void) data;
-  g_autofree gchar *root = rsyslog_root ();
+  g_autofree gchar *root = sl_test_rsyslog_root ();
   if (!root)
     {
       g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
@@ -1124,7 +1106,7 @@ test_omuxsock (SlTestEnv *env, gconstpointer data)
     "$OMUxSockDefaultTemplate AMA_RSYSLOG_TraditionalForwardFormat\n"
     "*.* :omuxsock: \n";
   (void) data;
-  g_autofree gchar *root = rsyslog_root ();
+  g_autofree gchar *root = sl_test_rsyslog_root ();
   if (!root)
     {
       g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
@@ -1202,7 +1184,7 @@ test_backticks (SlTestEnv *env, gconstpointer data)
     "action(type=\"omfile\" file=\"@DIR@/cat\" template=\"cat\" config.enabled=`echo $SL_BT_ON`)\n"
     "action(type=\"omfile\" file=\"@DIR@/off\" template=\"cat\" config.enabled=`echo $SL_BT_A`)\n";
   (void) data;
-  g_autofree gchar *root = rsyslog_root ();
+  g_autofree gchar *root = sl_test_rsyslog_root ();
   if (!root)
     {
       g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");

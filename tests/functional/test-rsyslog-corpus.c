@@ -343,29 +343,11 @@ summarize (GPtrArray *names)
   g_string_free (table, TRUE);
 }
 
-static gchar *
-unpacked_rsyslog (void)
-{
-  g_autofree gchar *script = g_build_filename (g_getenv ("SL_TOP_SRCDIR"), "tests/peers/rsyslog-root", NULL);
-  g_autofree gchar *dir = g_build_filename (g_getenv ("SL_TOP_BUILDDIR"), "peers/rsyslog", NULL);
-  const gchar *argv[] = { script, dir, NULL };
-  gchar *out = NULL;
-  gint status = 0;
-
-  if (!g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, NULL)
-      || !g_spawn_check_wait_status (status, NULL))
-    {
-      g_free (out);
-      return NULL;
-    }
-  return g_strstrip (out);
-}
-
 int
 main (int argc, char **argv)
 {
   sl_test_init (&argc, &argv);
-  root = unpacked_rsyslog ();
+  root = sl_test_rsyslog_root ();
   expected = read_table ("EXPECTED.tsv", TRUE);
   origins = read_table ("ORIGIN.tsv", FALSE);
   together = read_table ("TOGETHER.tsv", FALSE);

@@ -131,24 +131,6 @@ out:
   g_free (sl.dir);
 }
 
-/* Debian's rsyslog unpacked by tests/peers/rsyslog-root, or NULL. */
-static gchar *
-rsyslog_root (void)
-{
-  g_autofree gchar *script = g_build_filename (g_getenv ("SL_TOP_SRCDIR"), "tests/peers/rsyslog-root", NULL);
-  g_autofree gchar *dir = g_build_filename (g_getenv ("SL_TOP_BUILDDIR"), "peers/rsyslog", NULL);
-  const gchar *argv[] = { script, dir, NULL };
-  gchar *out = NULL;
-  gint status = 0;
-  if (!g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, NULL)
-      || !g_spawn_check_wait_status (status, NULL))
-    {
-      g_free (out);
-      return NULL;
-    }
-  return g_strstrip (out);
-}
-
 static const gchar rsyslog_config[] =
   "$RepeatedMsgReduction on\n"
   "module(load=\"imtcp\")\n"
@@ -177,7 +159,7 @@ static void
 test_same_file_as_rsyslogd (SlTestEnv *env, gconstpointer data)
 {
   (void) data;
-  g_autofree gchar *root = rsyslog_root ();
+  g_autofree gchar *root = sl_test_rsyslog_root ();
   if (!root)
     {
       g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
