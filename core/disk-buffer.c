@@ -142,14 +142,6 @@ count_dropped (SlDiskBuffer *db, guint64 n, const gchar *why)
             db->id, (unsigned long long) n, why, (long long) (before + (gint64) n));
 }
 
-static void
-release (SlQueueItem *item)
-{
-  if (item->flow_controlled)
-    sl_message_ack (item->msg);
-  sl_message_unref (item->msg);
-}
-
 enum { STORED, HELD, DROPPED, IN_MEMORY };
 
 /* Appends items[from..n) that are not to go to memory; status says what
@@ -315,10 +307,10 @@ take_in (SlDiskBuffer *db, SlQueueItem *items, guint n)
         break;
       case DROPPED:
         dropped++;
-        release (&items[i]);
+        sl_queue_item_free (&items[i]);
         break;
       default:
-        release (&items[i]);
+        sl_queue_item_free (&items[i]);
       }
   if (dropped)
     count_dropped (db, dropped, _("the disk buffer is full"));
@@ -349,7 +341,7 @@ spooler_thread (gpointer data)
         {
           /* stopping, and the writers freed no room since the last try */
           for (guint i = 0; i < held; i++)
-            release (&items[i]);
+            sl_queue_item_free (&items[i]);
           count_dropped (db, held, _("the disk buffer was full at shutdown"));
           held = 0;
           continue;

@@ -22,14 +22,6 @@ postpones (const SlMarkTimer *t, const SlMessage *msg)
   return t->mode == SL_MARK_DST_IDLE || (t->mode == SL_MARK_HOST_IDLE && !(msg->flags & SL_MSG_LOCAL));
 }
 
-static void
-let_go (SlQueueItem *item)
-{
-  if (item->flow_controlled)
-    sl_message_ack (item->msg);
-  sl_message_unref (item->msg);
-}
-
 const SlQueueItem *
 sl_mark_timer_pass (SlMarkTimer *t, const SlQueueItem *items, guint *n, SlQueueItem **copy)
 {
@@ -54,7 +46,7 @@ sl_mark_timer_pass (SlMarkTimer *t, const SlQueueItem *items, guint *n, SlQueueI
     {
       SlQueueItem item = items[i];
       if (is_internal_mark (item.msg))
-        let_go (&item);
+        sl_queue_item_free (&item);
       else
         kept[k++] = item;
     }

@@ -78,14 +78,26 @@ discarded (SlQueue *q, const SlMessage *msg)
 }
 
 void
+sl_queue_item_free (const SlQueueItem *item)
+{
+  if (item->flow_controlled)
+    sl_message_ack (item->msg);
+  sl_message_unref (item->msg);
+}
+
+static void
+end_hold (SlQueueItem *item)
+{
+  sl_message_ack (item->msg);
+  item->flow_controlled = item->lapsing = FALSE;
+}
+
+void
 sl_queue_items_lapse (SlQueueItem *items, guint n)
 {
   for (guint i = 0; i < n; i++)
     if (items[i].lapsing)
-      {
-        sl_message_ack (items[i].msg);
-        items[i].flow_controlled = items[i].lapsing = FALSE;
-      }
+      end_hold (&items[i]);
 }
 
 guint
@@ -101,10 +113,7 @@ sl_queue_push (SlQueue *q, const SlQueueItem *items, guint n)
       SlQueueItem item = items[i];
       gboolean discard = discarded (q, item.msg);
       if (discard && item.flow_controlled)
-        {
-          sl_message_ack (item.msg);
-          item.flow_controlled = item.lapsing = FALSE;
-        }
+        end_hold (&item);
       if (q->stalled)
         sl_queue_items_lapse (&item, 1);
       if (!item.flow_controlled && (discard || over || q->len >= q->capacity))

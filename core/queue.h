@@ -36,6 +36,9 @@ void     sl_queue_unpop    (SlQueue *q, const SlQueueItem *items, guint n);
  * (as a number: as unimportant or more) are dropped as they come, flow
  * control or not. */
 void     sl_queue_set_discard (SlQueue *q, guint mark, guint level);
+/* Lets go of an item taken out of (or kept from) a queue: its hold on its
+ * source's window acknowledged, its reference dropped. */
+void     sl_queue_item_free (const SlQueueItem *item);
 /* Ends the hold of lapsing items: each is acknowledged to its source now
  * and is kept as one without flow control. */
 void     sl_queue_items_lapse (SlQueueItem *items, guint n);

@@ -188,14 +188,6 @@ close_run (SlSuppress *s)
   return summary;
 }
 
-static void
-let_go (const SlQueueItem *item)
-{
-  if (item->flow_controlled)
-    sl_message_ack (item->msg);
-  sl_message_unref (item->msg);
-}
-
 SlQueueItem *
 sl_suppress_filter (SlSuppress *s, const SlQueueItem *items, guint *n, gint64 now)
 {
@@ -215,7 +207,7 @@ sl_suppress_filter (SlSuppress *s, const SlQueueItem *items, guint *n, gint64 no
               sl_message_unref (s->last);
               s->last = sl_message_ref (msg);
             }
-          let_go (&items[i]);
+          sl_queue_item_free (&items[i]);
           held++;
           continue;
         }
