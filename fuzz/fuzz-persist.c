@@ -4,29 +4,13 @@
  * used; nothing may crash, leak or write outside the file. */
 #include "core/persist-private.h"
 
-#include <glib/gstdio.h>
-#include <unistd.h>
-
-static gchar *path;
-
-static void
-remove_file (void)
-{
-  g_unlink (path);
-}
+#include "fuzz/fuzz-file.h"
 
 int
 LLVMFuzzerTestOneInput (const guint8 *data, gsize size)
 {
+  const gchar *path = sl_fuzz_write_file ("fuzz-persist-XXXXXX", data, size);
   if (!path)
-    {
-      gint fd = g_file_open_tmp ("fuzz-persist-XXXXXX", &path, NULL);
-      if (fd < 0)
-        return 0;
-      close (fd);
-      atexit (remove_file);
-    }
-  if (!g_file_set_contents (path, (const gchar *) data, size, NULL))
     return 0;
   GError *error = NULL;
   if (sl_persist_open (path, &error))

@@ -5,29 +5,13 @@
  * front end reads files, so each input is written to one temporary file. */
 #include "core/config/rsyslog.h"
 
-#include <glib/gstdio.h>
-#include <unistd.h>
-
-static gchar *path;
-
-static void
-remove_file (void)
-{
-  g_unlink (path);
-}
+#include "fuzz/fuzz-file.h"
 
 int
 LLVMFuzzerTestOneInput (const guint8 *data, gsize size)
 {
+  const gchar *path = sl_fuzz_write_file ("fuzz-rsyslog-XXXXXX.conf", data, size);
   if (!path)
-    {
-      gint fd = g_file_open_tmp ("fuzz-rsyslog-XXXXXX.conf", &path, NULL);
-      if (fd < 0)
-        return 0;
-      close (fd);
-      atexit (remove_file);
-    }
-  if (!g_file_set_contents (path, (const gchar *) data, size, NULL))
     return 0;
   GError *error = NULL;
   SlCfgNode *root = sl_cfg_rsyslog_parse_file (path, &error);
