@@ -602,8 +602,6 @@ static gboolean
 kafka_input (SlRsConf *c, GPtrArray *params, const gchar *ruleset, SlCfgPos pos, GError **error)
 {
   g_autoptr (GString) text = g_string_new ("kafka(");
-  const SlRsParam *conf = sl_rs_param_find (params, "confparam");
-
   if (!value_of (params, "topic"))
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imkafka input needs topic="));
@@ -620,24 +618,8 @@ kafka_input (SlRsConf *c, GPtrArray *params, const gchar *ruleset, SlCfgPos pos,
       sl_rs_quote (text, value_of (params, "consumergroup"));
       g_string_append_c (text, ')');
     }
-  g_auto (GStrv) items = conf ? g_strsplit (conf->value, ",", -1) : NULL;
-  for (guint i = 0; items && items[i]; i++)
-    {
-      const gchar *eq = strchr (items[i], '=');
-      if (!eq)
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, conf->pos, _("rsyslog's %s takes name=value, not '%s'"),
-                            conf->name, items[i]);
-          return FALSE;
-        }
-      g_autofree gchar *key = g_strstrip (g_strndup (items[i], (gsize) (eq - items[i])));
-      g_autofree gchar *value = g_strstrip (g_strdup (eq + 1));
-      g_string_append (text, " config(");
-      sl_rs_quote (text, key);
-      g_string_append (text, " => ");
-      sl_rs_quote (text, value);
-      g_string_append_c (text, ')');
-    }
+  if (!sl_rs_append_kafka_config (text, params, "confparam", error))
+    return FALSE;
   if (!value_of (params, "parsehostname") || !sl_rs_is_true (value_of (params, "parsehostname")))
     g_string_append (text, " flags(no-hostname)");
   g_string_append_c (text, ')');

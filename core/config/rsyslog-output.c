@@ -133,33 +133,6 @@ literal_template (const gchar *text)
   return g_strjoinv ("$$", parts);
 }
 
-/* confParam="name=value" items as config("name" => "value") */
-static gboolean
-append_kafka_config (GString *drivers, GPtrArray *params, const gchar *name, GError **error)
-{
-  const SlRsParam *param = sl_rs_param_find (params, name);
-  g_auto (GStrv) items = param ? g_strsplit (param->value, ",", -1) : NULL;
-
-  for (guint i = 0; items && items[i]; i++)
-    {
-      const gchar *eq = strchr (items[i], '=');
-      if (!eq)
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, param->pos, _("rsyslog's %s takes name=value, not '%s'"),
-                            param->name, items[i]);
-          return FALSE;
-        }
-      g_autofree gchar *key = g_strstrip (g_strndup (items[i], (gsize) (eq - items[i])));
-      g_autofree gchar *value = g_strstrip (g_strdup (eq + 1));
-      g_string_append (drivers, " config(");
-      sl_rs_quote (drivers, key);
-      g_string_append (drivers, " => ");
-      sl_rs_quote (drivers, value);
-      g_string_append_c (drivers, ')');
-    }
-  return TRUE;
-}
-
 /* omkafka: without partitions.auto="on" it writes every message to
  * partition 0 (its partitions.number is 1), which kafka() cannot; with
  * it, librdkafka's partitioner chooses, as kafka()'s does. */
@@ -213,8 +186,8 @@ omkafka (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
     }
   if (!append_template (c, drivers, param_value (params, "template") ? param_value (params, "template")
                                                                     : "RSYSLOG_FileFormat", pos, error)
-      || !append_kafka_config (drivers, params, "confparam", error)
-      || !append_kafka_config (drivers, params, "topicconfparam", error))
+      || !sl_rs_append_kafka_config (drivers, params, "confparam", error)
+      || !sl_rs_append_kafka_config (drivers, params, "topicconfparam", error))
     return NULL;
   if (param_value (params, "closetimeout"))
     sl_rs_append_option (drivers, "flush-timeout-on-shutdown", param_value (params, "closetimeout"));

@@ -125,6 +125,9 @@ gboolean  sl_rs_emit            (SlRsConf *c, SlCfgPos pos, const gchar *text, G
 /* The current ruleset's path waits for its destinations as long as it
  * takes (flags(flow-control)): an action in it retries forever. */
 void      sl_rs_ruleset_waits   (SlRsConf *c);
+/* omkafka's and imkafka's name=value list in the parameter name, as
+ * config("name" => "value") options of kafka() */
+gboolean  sl_rs_append_kafka_config (GString *drivers, GPtrArray *params, const gchar *name, GError **error);
 /* The same for log path items, added to the body being built. */
 gboolean  sl_rs_emit_log_items  (SlCfgPos pos, SlCfgNode *into, const gchar *text, GError **error);
 gchar    *sl_rs_new_name        (SlRsConf *c, const gchar *kind);
