@@ -38,6 +38,7 @@ struct _SlDgramReader
   struct iovec iovs[BATCH];
   struct sockaddr_storage addrs[BATCH];
   gboolean sender_pid;
+  gboolean keep_nuls;      /* escape-control-chars() writes them as #000 */
   gint stopping;
   PeerCache peer;
   union
@@ -143,7 +144,8 @@ post_received (SlDgramReader *r, gint n)
         len--;
       if (!len)
         continue;
-      replace_nuls (data, len);
+      if (!r->keep_nuls)
+        replace_nuls (data, len);
       const gchar *peer = peer_of (&r->peer, &r->addrs[i], r->hdrs[i].msg_hdr.msg_namelen);
       msgs[count] = sl_source_parse (r->src, data, len, peer);
       if (r->sender_pid)
@@ -262,6 +264,7 @@ sl_dgram_reader_start (SlSource *src, gint fd, gboolean sender_pid, GError **err
   r->src = src;
   r->fd = fd;
   r->sender_pid = sender_pid;
+  r->keep_nuls = sl_source_escape_control_chars (src) != SL_ESCAPE_CC_NONE;
   /* one byte more than log-msg-size() lets the source see and count an
    * oversize datagram */
   r->size = sl_source_max_msg_size (src) + 1;

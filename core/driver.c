@@ -4,6 +4,7 @@
 #include "core/hook-commands.h"
 #include "core/i18n.h"
 #include "core/priority.h"
+#include "core/source.h"
 #include "core/timeutil.h"
 
 #include <string.h>
@@ -35,6 +36,14 @@ static const SlOptionWord source_flag_words[] = {
   { NULL }
 };
 
+static const SlOptionWord escape_words[] = {
+  { "no", SL_ESCAPE_CC_NONE }, { "yes", SL_ESCAPE_CC_ALL }, { "except-tab", SL_ESCAPE_CC_BUT_TAB }, { NULL }
+};
+
+static const SlOptionWord trim_words[] = {
+  { "no", SL_TRIM_SPLIT }, { "yes", SL_TRIM_DROP_REST }, { "rsyslog", SL_TRIM_SPLIT_LOSING_ONE }, { NULL }
+};
+
 static const SlOptionWord use_dns_words[] = {
   { "no", 0 }, { "yes", 1 }, { "persist-only", 2 }, { NULL }
 };
@@ -47,6 +56,14 @@ static const SlOptionSpec source_options[] = {
     .inherit = "log-iw-size", SL_RANGE_POSITIVE },
   { "log-msg-size", SL_SIZE (SRC (msg_size)), "65536", "longest message kept; longer ones are truncated and counted",
     .inherit = "log-msg-size", SL_RANGE (64, 1 << 30) },
+  { "trim-large-messages", SL_CHOICE (SRC (trim_large_messages)), "no",
+    "what becomes of the rest of a line longer than log-msg-size(): no reads it as the next message, as syslog-ng "
+    "does; yes drops it; rsyslog reads it as the next message less its first byte, as rsyslogd's imtcp does",
+    .words = trim_words, .inherit = "trim-large-messages" },
+  { "escape-control-chars", SL_CHOICE (SRC (escape_control_chars)), "no",
+    "write each control character (below 0x20) of a received message as # and three octal digits before it is "
+    "parsed, as rsyslogd's parser.escapeControlCharactersOnReceive does; except-tab keeps tabs",
+    .words = escape_words, .inherit = "escape-control-chars" },
   { "log-fetch-limit", SL_UNBOUND (SL_OPT_INT), "100", "accepted for syslog-ng compatibility; reads are sized by bytes",
     .inherit = "log-fetch-limit" },
   { "keep-hostname", SL_BOOL (SRC (keep_hostname)), "no", "keep the host name the message carries instead of the sender's",
@@ -272,7 +289,6 @@ static const SlOptionSpec daemon_globals[] = {
   { "time-sleep", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; ignored" },
   { "keep-alive", SL_UNBOUND (SL_OPT_BOOL), NULL, "accepted for syslog-ng compatibility; what a reload keeps open is decided per driver" },
   { "pass-unix-credentials", SL_UNBOUND (SL_OPT_BOOL), NULL, "accepted for syslog-ng compatibility; peer credentials are not read" },
-  { "trim-large-messages", SL_UNBOUND (SL_OPT_BOOL), NULL, "accepted for syslog-ng compatibility; messages longer than log-msg-size() are always truncated" },
   /* obsolete in syslog-ng 3.x, which still loads them with a warning */
   { "sync", SL_UNBOUND (SL_OPT_INT), NULL, "the old name of flush-lines()", .flags = SL_OPT_DEPRECATED },
   { "sync-freq", SL_UNBOUND (SL_OPT_INT), NULL, "the old name of flush-lines()", .flags = SL_OPT_DEPRECATED },

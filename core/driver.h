@@ -35,6 +35,8 @@ typedef struct
   gint max_connections_per_ip;
   gint64 idle_timeout_ms;
   gint64 first_message_timeout_ms;
+  gint escape_control_chars;   /* SlEscapeControlChars */
+  gint trim_large_messages;    /* SlTrimLargeMessages */
 } SlSourceOptions;
 
 /* A destination's mark-mode() (SL_CAP_MARKS), as syslog-ng names them. */

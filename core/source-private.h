@@ -21,6 +21,8 @@ struct _SlSource
   const SlDriverClass *format;
   SlParseOptions parse;
   gsize max_msg_size;
+  SlTrimLargeMessages trim_large_messages;
+  SlEscapeControlChars escape_control_chars;
   guint iw_size;
   guint max_connections;
   guint max_connections_per_ip;     /* 0: no limit */

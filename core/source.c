@@ -65,6 +65,8 @@ apply_parse_options (SlSource *src, GError **error)
   src->chain_hostnames = o->chain_hostnames;
   src->normalize_hostnames = o->normalize_hostnames;
   src->max_msg_size = MAX (o->msg_size, 64);
+  src->trim_large_messages = o->trim_large_messages;
+  src->escape_control_chars = o->escape_control_chars;
   src->iw_size = MAX (o->iw_size, 1);
   src->tags = o->tags && o->tags->len ? sl_tag_ids (o->tags) : NULL;
   /* use-dns(): names are never looked up, so that no message waits on a
@@ -251,6 +253,37 @@ count_bad_input (SlSource *src, SlCounter *counter, const gchar *what)
     sl_log (SL_LOG_WARNING, _("%s: %s; %" PRId64 " so far"), src->driver->id, what, before + 1);
 }
 
+static gboolean
+escaped (const SlSource *src, guchar c)
+{
+  return c < 0x20 && (c != '\t' || src->escape_control_chars == SL_ESCAPE_CC_ALL);
+}
+
+/* rsyslogd's escaping on receive: # and three octal digits for each
+ * control character, within log-msg-size(); one that no longer fits is
+ * left out, as rsyslogd leaves it. NULL when nothing needs escaping, so
+ * that the common message costs one scan. */
+static GString *
+escape_control_chars (const SlSource *src, const gchar *data, gsize len)
+{
+  gsize i = 0;
+  while (i < len && !escaped (src, data[i]))
+    i++;
+  if (i == len)
+    return NULL;
+  GString *out = g_string_sized_new (MIN (len * 4, src->max_msg_size));
+  g_string_append_len (out, data, i);
+  for (; i < len && out->len < src->max_msg_size; i++)
+    {
+      guchar c = data[i];
+      if (!escaped (src, c))
+        g_string_append_c (out, c);
+      else if (out->len + 3 < src->max_msg_size)
+        g_string_append_printf (out, "#%03o", c);
+    }
+  return out;
+}
+
 static SlMessage *
 parse_frame (SlSource *src, const SlDriverClass *format, SlSourceFill fill, gpointer fill_data,
              const gchar *data, gsize len, const gchar *peer, gsize extra_len)
@@ -260,6 +293,12 @@ parse_frame (SlSource *src, const SlDriverClass *format, SlSourceFill fill, gpoi
     {
       len = src->max_msg_size;
       count_bad_input (src, src->truncated, _("a message longer than log-msg-size() was cut to fit"));
+    }
+  g_autoptr (GString) escaped_copy = src->escape_control_chars ? escape_control_chars (src, data, len) : NULL;
+  if (escaped_copy)
+    {
+      data = escaped_copy->str;
+      len = escaped_copy->len;
     }
   const gchar *peer_copy = NULL;
   gsize peer_len = peer ? strlen (peer) : 0;
@@ -382,6 +421,24 @@ gint64
 sl_source_idle_timeout_ms (SlSource *src)
 {
   return src->idle_timeout_ms;
+}
+
+SlTrimLargeMessages
+sl_source_trim_large_messages (SlSource *src)
+{
+  return src->trim_large_messages;
+}
+
+SlEscapeControlChars
+sl_source_escape_control_chars (SlSource *src)
+{
+  return src->escape_control_chars;
+}
+
+void
+sl_source_count_truncated (SlSource *src)
+{
+  count_bad_input (src, src->truncated, _("a message longer than log-msg-size() was cut to fit"));
 }
 
 void

@@ -251,6 +251,22 @@ frame_newline (SlStreamReader *r, gboolean at_eof)
       r->skip_to_newline = nl == NULL;
       return nl != NULL;
     }
+  gsize line = nl ? (gsize) (nl - p) : avail;
+  SlTrimLargeMessages trim = line > max ? sl_source_trim_large_messages (r->src) : SL_TRIM_DROP_REST;
+  if (trim == SL_TRIM_SPLIT)
+    {
+      sl_source_count_truncated (r->src);
+      emit (r, p, max);
+      r->start += max;
+      return TRUE;
+    }
+  if (trim == SL_TRIM_SPLIT_LOSING_ONE)
+    {
+      /* one byte over: the source cuts and counts it */
+      emit (r, p, max + 1);
+      r->start += max + 1;
+      return TRUE;
+    }
   if (nl)
     {
       emit (r, p, nl - p);
@@ -259,8 +275,8 @@ frame_newline (SlStreamReader *r, gboolean at_eof)
     }
   if (avail > max)
     {
-      /* over log-msg-size(): keep the head (counted as truncated by the
-       * source), and drop the rest of the line as it arrives */
+      /* trim-large-messages(yes): keep the head (counted as truncated by
+       * the source), and drop the rest of the line as it arrives */
       emit (r, p, avail);
       r->start = r->end;
       r->skip_to_newline = TRUE;

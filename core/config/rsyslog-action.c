@@ -94,10 +94,12 @@ forward_action (SlRsConf *c, const gchar *host, const gchar *port, const SlRsTls
   sl_rs_quote (drivers, host);
   sl_rs_append_option (drivers, "port", port && *port ? port : "514");
   g_string_append_printf (drivers, " transport(%s)%s", !tcp ? "udp" : tls_option->len ? "tls" : "tcp", tls_option->str);
-  /* rsyslog ends a message with a line feed over TCP only, and not a
-   * second one when the template ends with it (RSYSLOG_SyslogProtocol23Format) */
-  g_autofree gchar *framed = g_strconcat (text, tcp && !g_str_has_suffix (text, "\n") ? "\n" : "", NULL);
-  sl_rs_append_option (drivers, "template", framed);
+  /* omfwd cuts what the template makes to maxMessageSize, then over TCP
+   * ends it with a line feed unless it ends with one */
+  sl_rs_append_option (drivers, "template", text);
+  sl_rs_append_option (drivers, "truncate-size", c->max_message_size ? c->max_message_size : "8096");
+  if (tcp)
+    g_string_append (drivers, " add-newline(yes)");
   for (guint i = 0; c->action_queue && i < c->action_queue->len; i++)
     g_string_append_printf (drivers, " %s", (const gchar *) g_ptr_array_index (c->action_queue, i));
   g_string_append (drivers, ");");

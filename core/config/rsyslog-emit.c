@@ -90,6 +90,37 @@ sl_rs_emit (SlRsConf *c, SlCfgPos pos, const gchar *text, GError **error)
 }
 
 gboolean
+sl_rs_max_message_size (SlRsConf *c, const gchar *value, SlCfgPos pos, GError **error)
+{
+  g_autofree gchar *text = g_strdup_printf ("options { log-msg-size(%s); };", value);
+  g_free (c->max_message_size);
+  c->max_message_size = g_strdup (value);
+  return sl_rs_emit (c, pos, text, error);
+}
+
+/* parser.escapeControlCharactersOnReceive, parser.escapeControlCharacterTab
+ * and their legacy directives: what the parsing inputs are told (imfile's
+ * own escape-control-chars(no) stays) */
+gboolean
+sl_rs_escape_setting (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, gboolean *taken,
+                      GError **error)
+{
+  const gchar *setting = g_str_has_prefix (name, "parser.") ? name + strlen ("parser.") : name;
+  gboolean tab = g_ascii_strcasecmp (setting, "escapecontrolcharactertab") == 0;
+
+  *taken = tab || g_ascii_strcasecmp (setting, "escapecontrolcharactersonreceive") == 0;
+  if (!*taken)
+    return TRUE;
+  if (tab)
+    c->keep_tabs = !sl_rs_is_true (value);
+  else
+    c->keep_control_chars = !sl_rs_is_true (value);
+  g_autofree gchar *text = g_strdup_printf ("options { escape-control-chars(%s); };",
+                                            c->keep_control_chars ? "no" : c->keep_tabs ? "except-tab" : "yes");
+  return sl_rs_emit (c, pos, text, error);
+}
+
+gboolean
 sl_rs_emit_log_items (SlCfgPos pos, SlCfgNode *into, const gchar *text, GError **error)
 {
   g_autofree gchar *wrapped = g_strdup_printf ("log { %s };", text);

@@ -47,11 +47,22 @@ static const struct
   { "immark", { "interval", "markmessagetext", "ruleset", "use.markflag", "use.syslogcall" } },
 };
 
+/* rsyslogd's imtcp and imptcp split a line over maxMessageSize, losing
+ * the byte after the cut */
+static gchar *
+with_receive_options (const gchar *driver)
+{
+  if (!g_str_has_prefix (driver, "tcp("))
+    return g_strdup (driver);
+  return g_strdup_printf ("%.*s trim-large-messages(rsyslog))", (gint) strlen (driver) - 1, driver);
+}
+
 gboolean
 sl_rs_add_source (SlRsConf *c, const gchar *ruleset, SlCfgPos pos, const gchar *driver, GError **error)
 {
   g_autofree gchar *name = sl_rs_new_name (c, "s");
-  g_autofree gchar *text = g_strdup_printf ("source %s { %s; };", name, driver);
+  g_autofree gchar *full = with_receive_options (driver);
+  g_autofree gchar *text = g_strdup_printf ("source %s { %s; };", name, full);
   const gchar *key = ruleset ? ruleset : DEFAULT_RULESET;
   GPtrArray *names = g_hash_table_lookup (c->ruleset_sources, key);
 
@@ -665,7 +676,8 @@ imfile_source (SlRsConf *c, const gchar *ruleset, const gchar *file, SlCfgPos fi
       g_string_append (text, "file(");
       sl_rs_quote (text, file);
     }
-  g_string_append (text, " flags(no-parse)");
+  /* imfile's lines are not parsed, so rsyslogd does not escape them */
+  g_string_append (text, " flags(no-parse) escape-control-chars(no)");
   if (tag)
     {
       g_autofree gchar *bare = g_strdup (tag);
@@ -838,7 +850,7 @@ action_queue_directive (SlRsConf *c, const gchar *name, const gchar *value)
 /* directives that Sluice accepts with nothing to do: see doc/rsyslog.md */
 static const gchar *const neutral_directives[] = {
   "WorkDirectory", "PreserveFQDN", "ActionResumeInterval", "ActionFileEnableSync",
-  "KLogPermitNonKernelFacility", "KLogConsoleLogLevel", "EscapeControlCharactersOnReceive", "SystemLogRateLimitInterval",
+  "KLogPermitNonKernelFacility", "KLogConsoleLogLevel", "SystemLogRateLimitInterval",
   "SystemLogRateLimitBurst", "IMUXSockRateLimitInterval", "IMUXSockRateLimitBurst", "InputUnixListenSocketCreatePath",
   "MainMsgQueueSize", "MainMsgQueueType", "MainMsgQueueDiscardMark", "ActionQueueSaveOnShutdown",
   "ActionQueueMaxDiskSpace", "ActionQueueTimeoutEnqueue", "ActionQueueDequeueBatchSize", "ActionQueueWorkerThreads",
@@ -1017,10 +1029,12 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
   if (g_ascii_strncasecmp (name, "PrivDropTo", strlen ("PrivDropTo")) == 0)
     return sl_rs_privileges (c, name, value, pos, error);
   if (g_ascii_strcasecmp (name, "MaxMessageSize") == 0)
-    {
-      g_autofree gchar *text = g_strdup_printf ("options { log-msg-size(%s); };", value);
-      return sl_rs_emit (c, pos, text, error);
-    }
+    return sl_rs_max_message_size (c, value, pos, error);
+  gboolean taken = FALSE;
+  if (!sl_rs_escape_setting (c, name, value, pos, &taken, error))
+    return FALSE;
+  if (taken)
+    return TRUE;
   if (g_ascii_strncasecmp (name, "ActionQueue", strlen ("ActionQueue")) == 0
       && !is_neutral (name))
     {

@@ -56,6 +56,8 @@ typedef struct _SlRsConf
   gchar *file_owner, *file_group, *dir_owner, *dir_group;
   gchar *file_mode, *dir_mode;
   gboolean create_dirs;
+  gchar *max_message_size; /* maxMessageSize as written; NULL: rsyslogd's 8096 */
+  gboolean keep_control_chars, keep_tabs; /* parser.escapeControlCharacter* turned off */
   gchar *file_template;   /* $ActionFileDefaultTemplate: rsyslog's name */
   gchar *forward_template;
   GPtrArray *action_queue; /* Sluice options from $ActionQueue*, for the next action */
@@ -122,6 +124,11 @@ gchar    *sl_rs_quoted          (const gchar *text);
 /* Parses Sluice text holding top-level statements and adds them to the
  * configuration with every position set to pos. */
 gboolean  sl_rs_emit            (SlRsConf *c, SlCfgPos pos, const gchar *text, GError **error);
+/* The parser's escaping settings: *taken tells whether name is one */
+gboolean  sl_rs_escape_setting  (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
+                                 gboolean *taken, GError **error);
+/* maxMessageSize: the longest message the inputs take and omfwd sends */
+gboolean  sl_rs_max_message_size (SlRsConf *c, const gchar *value, SlCfgPos pos, GError **error);
 /* The current ruleset's path waits for its destinations as long as it
  * takes (flags(flow-control)): an action in it retries forever. */
 void      sl_rs_ruleset_waits   (SlRsConf *c);

@@ -80,10 +80,10 @@ static const struct
 static const struct
 {
   const gchar *option;
-  const gchar *format;   /* %s: the macro prefix */
+  const gchar *format;   /* %s: the macro prefix, %w: reported or generated */
 } date_options[] = {
   { "date-rfc3164", "$(substr ${%sDATE} 0 15)" },
-  { "date-rfc3339", "${%sISODATE}" },
+  { "date-rfc3339", "$(rsyslog-rfc3339 %w)" },
   { "date-mysql", "${%sYEAR}${%sMONTH}${%sDAY}${%sHOUR}${%sMIN}${%sSEC}" },
   { "date-pgsql", "${%sYEAR}-${%sMONTH}-${%sDAY} ${%sHOUR}:${%sMIN}:${%sSEC}" },
   { "date-unixtimestamp", "${%sUNIXTIME}" },
@@ -124,9 +124,9 @@ date_property (const gchar *name, const gchar *options, GString *out)
       if (g_ascii_strcasecmp (g_strstrip (words[w]), date_options[i].option) == 0)
         format = date_options[i].format;
   for (const gchar *p = format; *p; p++)
-    if (p[0] == '%' && p[1] == 's')
+    if (p[0] == '%' && (p[1] == 's' || p[1] == 'w'))
       {
-        g_string_append (out, prefix);
+        g_string_append (out, p[1] == 's' ? prefix : prefix[0] == 'S' ? "reported" : "generated");
         p++;
       }
     else
@@ -380,36 +380,6 @@ sl_rs_template_ref (SlRsConf *c, const gchar *name, SlCfgPos pos, GError **error
   return object_name (c, name);
 }
 
-/* rsyslog's RFC 3339 stamps carry microseconds (of the receive time, for
- * a local message): a driver whose template writes one gets frac-digits(6),
- * once every template is known. */
-static void
-add_frac_digits (SlRsConf *c)
-{
-  for (guint i = 0; i < c->root->children->len; i++)
-    {
-      SlCfgNode *object = g_ptr_array_index (c->root->children, i);
-
-      if (!g_str_equal (object->name, "destination") || !sl_cfg_node_arg (object, 0)
-          || !g_str_has_prefix (sl_cfg_node_arg (object, 0), c->prefix))
-        continue;
-      for (guint d = 0; d < object->children->len; d++)
-        {
-          SlCfgNode *driver = g_ptr_array_index (object->children, d);
-          SlCfgNode *tmpl = sl_cfg_node_child (driver, "template");
-          const gchar *text = tmpl && sl_cfg_node_arg (tmpl, 0)
-                              ? g_hash_table_lookup (c->template_objects, sl_cfg_node_arg (tmpl, 0)) : NULL;
-
-          if (text && strstr (text, "ISODATE}"))
-            {
-              SlCfgNode *digits = sl_cfg_node_new ("frac-digits", tmpl->pos);
-              sl_cfg_node_add_arg (digits, SL_CFG_ARG_WORD, "6", tmpl->pos);
-              sl_cfg_node_add_child (driver, digits);
-            }
-        }
-    }
-}
-
 gboolean
 sl_rs_template_check_refs (SlRsConf *c, GError **error)
 {
@@ -425,6 +395,5 @@ sl_rs_template_check_refs (SlRsConf *c, GError **error)
           return FALSE;
         }
     }
-  add_frac_digits (c);
   return TRUE;
 }

@@ -686,11 +686,20 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
           const SlRsParam *p = g_ptr_array_index (params, i);
           g_autofree gchar *text = NULL;
           if (g_str_equal (p->name, "maxmessagesize"))
-            text = g_strdup_printf ("options { log-msg-size(%s); };", p->value);
+            {
+              if (!sl_rs_max_message_size (r->c, p->value, p->pos, r->error))
+                return FALSE;
+              continue;
+            }
           /* whether a sender's address is resolved: use-dns() */
           else if (g_str_equal (p->name, "net.enabledns"))
             text = g_strdup_printf ("options { use-dns(%s); };", sl_rs_is_true (p->value) ? "yes" : "no");
           if (sl_rs_tls_setting (r->c, p->name, p->value))
+            continue;
+          gboolean taken = FALSE;
+          if (!sl_rs_escape_setting (r->c, p->name, p->value, p->pos, &taken, r->error))
+            return FALSE;
+          if (taken)
             continue;
           if (g_str_has_prefix (p->name, "privdrop."))
             {
@@ -713,8 +722,7 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
                 return FALSE;
             }
           else if (g_str_has_prefix (p->name, "queue.") || g_str_equal (p->name, "workdirectory")
-                   || g_str_equal (p->name, "preservefqdn") || g_str_equal (p->name, "localhostname")
-                   || g_str_equal (p->name, "parser.escapecontrolcharactersonreceive"))
+                   || g_str_equal (p->name, "preservefqdn") || g_str_equal (p->name, "localhostname"))
             continue;
           else
             {
@@ -892,6 +900,7 @@ static void
 conf_clear (SlRsConf *c)
 {
   g_free (c->prefix);
+  g_free (c->max_message_size);
   g_hash_table_unref (c->templates);
   for (guint i = 0; i < c->template_refs->len; i++)
     g_free (g_array_index (c->template_refs, SlRsTemplateRef, i).name);
@@ -1021,9 +1030,10 @@ read_into (SlCfgNode *root, const gchar *pattern, SlCfgPos from, gboolean includ
   gboolean ok;
 
   conf_init (&c, root, included);
-  /* rsyslogd's maxMessageSize is 8k unless the file says otherwise (an
-   * options {} written later wins) */
-  ok = included || sl_rs_emit (&c, root->pos, "options { log-msg-size(8192); };", error);
+  /* rsyslogd's maxMessageSize is 8096 bytes unless the file says
+   * otherwise, and its parser escapes control characters (an options {}
+   * written later wins) */
+  ok = included || sl_rs_emit (&c, root->pos, "options { log-msg-size(8096); escape-control-chars(yes); };", error);
   ok = ok && read_files (&c, pattern, from, error);
   /* in Sluice's own configuration, /dev/log is system()'s */
   if (ok && !included)

@@ -479,6 +479,87 @@ test_sdata_name_flood (SlTestEnv *env, gconstpointer data)
   g_assert_true (sl_test_daemon_alive (env));
 }
 
+static const gchar long_lines_config[] =
+  "@version: 4.0\n"
+  "options { log-msg-size(64); };\n"
+  "source s_split { tcp(ip(\"127.0.0.1\") port(@SPLIT@) flags(no-parse)); };\n"
+  "source s_trim { tcp(ip(\"127.0.0.1\") port(@TRIM@) flags(no-parse) trim-large-messages(yes)); };\n"
+  "source s_rsyslog { tcp(ip(\"127.0.0.1\") port(@RSYSLOG@) flags(no-parse) trim-large-messages(rsyslog)); };\n"
+  "destination d_split { file(\"@DIR@/split.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "destination d_trim { file(\"@DIR@/trim.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "destination d_rsyslog { file(\"@DIR@/rsyslog.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_split); destination(d_split); };\n"
+  "log { source(s_trim); destination(d_trim); };\n"
+  "log { source(s_rsyslog); destination(d_rsyslog); };\n";
+
+/* A line longer than log-msg-size(): syslog-ng 3.38 reads the rest as the
+ * next message (trim-large-messages(no), its default), drops it with
+ * trim-large-messages(yes); rsyslogd 8.2302's imtcp reads the rest as the
+ * next message less the byte at the cut (each seen with the real daemon
+ * on the same input). */
+static void
+test_long_lines (SlTestEnv *env, gconstpointer data)
+{
+  guint16 ports[3] = { sl_test_free_port (SOCK_STREAM), sl_test_free_port (SOCK_STREAM),
+                       sl_test_free_port (SOCK_STREAM) };
+  g_autofree gchar *split = g_strdup_printf ("%u", ports[0]);
+  g_autofree gchar *trim = g_strdup_printf ("%u", ports[1]);
+  g_autofree gchar *rsyslog = g_strdup_printf ("%u", ports[2]);
+  if (!ports[0] || !ports[1] || !ports[2]
+      || !sl_test_write_config (env, long_lines_config, "SPLIT", split, "TRIM", trim, "RSYSLOG", rsyslog, NULL)
+      || !sl_test_daemon_start (env))
+    return;
+  g_autofree gchar *head = g_strnfill (64, 'a');
+  g_autofree gchar *input = g_strdup_printf ("%sXrest of it\nnext\n", head);
+  static const gchar *const names[] = { "split.log", "trim.log", "rsyslog.log" };
+  g_autofree gchar *split_out = g_strdup_printf ("%s\nXrest of it\nnext\n", head);
+  g_autofree gchar *trim_out = g_strdup_printf ("%s\nnext\n", head);
+  g_autofree gchar *rsyslog_out = g_strdup_printf ("%s\nrest of it\nnext\n", head);
+  const gchar *expected[] = { split_out, trim_out, rsyslog_out };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree gchar *out = sl_test_path (env, names[i]);
+      if (!sl_test_tcp_send (ports[i], input) || !sl_test_wait_lines (env, out, i == 1 ? 2 : 3))
+        return;
+      g_autofree gchar *text = sl_test_read_file (out);
+      g_assert_cmpstr (text, ==, expected[i]);
+    }
+  sl_test_wait_stderr (env, "s_split#0: a message longer than log-msg-size() was cut to fit; 1 so far");
+}
+
+static const gchar escape_config[] =
+  "@version: 4.0\n"
+  "source s_all { unix-dgram(\"@DIR@/all.sock\" flags(no-hostname) escape-control-chars(yes)); };\n"
+  "source s_tabs { unix-dgram(\"@DIR@/tabs.sock\" flags(no-hostname) escape-control-chars(except-tab)); };\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"${PROGRAM}:${MESSAGE}\\n\")); };\n"
+  "log { source(s_all); source(s_tabs); destination(d_out); };\n";
+
+/* escape-control-chars(): rsyslogd's parser.escapeControlCharactersOnReceive,
+ * as 8.2302 writes the same datagrams (a NUL too; DEL and 8-bit bytes kept). */
+static void
+test_escape_control_chars (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *all = sl_test_path (env, "all.sock");
+  g_autofree gchar *tabs = sl_test_path (env, "tabs.sock");
+  if (!sl_test_write_config (env, escape_config, NULL) || !sl_test_daemon_start (env)
+      || !sl_test_wait_socket (env, all) || !sl_test_wait_socket (env, tabs))
+    return;
+  static const gchar first[] = "<14>Dec  1 10:00:00 a: tab\there nul\0mid bel\a del\x7f lf\nmid\n";
+  static const gchar second[] = "<14>Dec  1 10:00:00 b: tab\there esc\x1b[0m";
+  struct sockaddr_un to = { .sun_family = AF_UNIX };
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  g_strlcpy (to.sun_path, all, sizeof to.sun_path);
+  if (!send_datagram (AF_UNIX, (struct sockaddr *) &to, sizeof to, first, sizeof first - 1)
+      || !sl_test_wait_lines (env, out, 1))
+    return;
+  g_strlcpy (to.sun_path, tabs, sizeof to.sun_path);
+  if (!send_datagram (AF_UNIX, (struct sockaddr *) &to, sizeof to, second, sizeof second - 1)
+      || !sl_test_wait_lines (env, out, 2))
+    return;
+  g_autofree gchar *text = sl_test_read_file (out);
+  g_assert_cmpstr (text, ==, "a:tab#011here nul#000mid bel#007 del\x7f lf#012mid\nb:tab\there esc#033[0m\n");
+}
+
 /* The counters of bad input, as sluicectl shows them. */
 static void
 test_counters_in_sluicectl (SlTestEnv *env, gconstpointer data)
@@ -515,5 +596,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/sources/bad-input/idle-connections", test_idle_connections);
   SL_TEST_ADD ("/sources/bad-input/sdata-name-flood", test_sdata_name_flood);
   SL_TEST_ADD ("/sources/bad-input/counters-in-sluicectl", test_counters_in_sluicectl);
+  SL_TEST_ADD ("/sources/long-lines", test_long_lines);
+  SL_TEST_ADD ("/sources/escape-control-chars", test_escape_control_chars);
   return g_test_run ();
 }

@@ -68,7 +68,12 @@ static const NetDestinationKind unix_dgram_kind = { .unix_socket = TRUE, .datagr
   { "keep-alive", SL_UNBOUND (SL_OPT_BOOL), "yes", "accepted for syslog-ng compatibility; a reload reconnects", \
     .inherit = "keep-alive" }, \
   { "close-on-input", SL_BOOL (NetDestination, close_on_input), "yes", \
-    "close the connection when the server sends anything; no: what it sends is read and dropped" }
+    "close the connection when the server sends anything; no: what it sends is read and dropped" }, \
+  { "truncate-size", SL_SIZE (NetDestination, truncate_size), "0", \
+    "cut each message to so many bytes as it is written, its line feed too, as syslog-ng does; 0: never", \
+    SL_RANGE (0, G_MAXINT) }, \
+  { "add-newline", SL_BOOL (NetDestination, add_newline), "no", \
+    "end each message with a line feed, after truncate-size(), unless it ends with one: rsyslog's omfwd over TCP" }
 
 #define TRANSPORT_OPTION(def) \
   { "transport", SL_CHOICE (NetDestination, transport), def, "how messages go", .words = transport_words }
@@ -295,6 +300,8 @@ net_init (SlDriver *d, GError **error)
     f->sdata = sl_template_compile ("${SDATA}", NULL);
   f->template = self->template;
   f->env = *sl_driver_template_env (d);
+  f->truncate_size = (gsize) self->truncate_size;
+  f->add_newline = self->add_newline;
   return TRUE;
 }
 

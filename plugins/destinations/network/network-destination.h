@@ -29,6 +29,8 @@ typedef struct
   SlTemplateEnv env;        /* the driver's, whose time zone it borrows */
   gboolean rfc5424;         /* syslog(): <PRI>1 ISODATE HOST APP PROCID MSGID SD MSG */
   gboolean octet_count;     /* RFC 6587 "LEN " before each frame, for syslog() on a stream */
+  gsize truncate_size;      /* truncate-size(): a message cut to so many bytes; 0: never */
+  gboolean add_newline;     /* add-newline(): one line feed at the end, unless it is there */
 } NetFormat;
 
 /* Appends msg as it goes on the wire; scratch is the caller's buffer for
@@ -65,6 +67,8 @@ typedef struct
   const SlCfgNode *failover;
   const SlCfgNode *tls_node;
   SlTemplate *template;
+  gint64 truncate_size;
+  gboolean add_newline;
 
   NetFormat format;
   gint family;              /* AF_UNSPEC, AF_INET, AF_INET6 or AF_UNIX */

@@ -151,6 +151,44 @@ test_legacy_template (void)
   format_clear (&f);
 }
 
+/* truncate-size() cuts what the template makes, its line feed too (as
+ * syslog-ng 3.38 writes it); add-newline() then ends each message with
+ * one unless it has it (rsyslog's omfwd over TCP); octet counts count
+ * what is left. */
+static void
+test_truncate_and_add_newline (void)
+{
+  NetFormat f = { 0 };
+  f.env = sl_template_env_default;
+  f.template = sl_template_compile ("${MESSAGE}\n", NULL);
+  SlMessage *longer = message_new (NULL, NULL, NULL, NULL, "0123456789abcdef");
+  SlMessage *shorter = message_new (NULL, NULL, NULL, NULL, "short");
+  f.truncate_size = 10;
+  gchar *text = render (&f, longer);
+  g_assert_cmpstr (text, ==, "leading|0123456789");
+  g_free (text);
+  text = render (&f, shorter);
+  g_assert_cmpstr (text, ==, "leading|short\n");
+  g_free (text);
+  f.add_newline = TRUE;
+  text = render (&f, longer);
+  g_assert_cmpstr (text, ==, "leading|0123456789\n");
+  g_free (text);
+  text = render (&f, shorter);
+  g_assert_cmpstr (text, ==, "leading|short\n");
+  g_free (text);
+  format_clear (&f);
+
+  NetFormat framed = rfc5424_format (TRUE, 0, NULL);
+  framed.truncate_size = 20;
+  text = render (&framed, shorter);
+  g_assert_cmpstr (text, ==, "leading|20 <165>1 2026-02-03T12");
+  g_free (text);
+  format_clear (&framed);
+  sl_message_unref (longer);
+  sl_message_unref (shorter);
+}
+
 gint
 main (gint argc, gchar **argv)
 {
@@ -161,5 +199,6 @@ main (gint argc, gchar **argv)
   g_test_add_func ("/network/wire/rfc5424-template-is-the-msg-part", test_rfc5424_template_is_the_msg_part);
   g_test_add_func ("/network/wire/octet-counting", test_octet_counting);
   g_test_add_func ("/network/wire/legacy-template", test_legacy_template);
+  g_test_add_func ("/network/wire/truncate-and-add-newline", test_truncate_and_add_newline);
   return g_test_run ();
 }

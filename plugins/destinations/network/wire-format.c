@@ -65,21 +65,30 @@ append_rfc5424 (const NetFormat *f, const SlMessage *msg, GString *out)
     }
 }
 
+static void
+append_unframed (const NetFormat *f, const SlMessage *msg, GString *out)
+{
+  gsize start = out->len;
+  if (f->rfc5424)
+    append_rfc5424 (f, msg, out);
+  else
+    sl_template_append (f->template, msg, &f->env, out);
+  if (f->truncate_size && out->len - start > f->truncate_size)
+    g_string_truncate (out, start + f->truncate_size);
+  if (f->add_newline && (out->len == start || out->str[out->len - 1] != '\n'))
+    g_string_append_c (out, '\n');
+}
+
 void
 net_format_append (const NetFormat *f, const SlMessage *msg, GString *out, GString *scratch)
 {
-  if (!f->rfc5424)
-    {
-      sl_template_append (f->template, msg, &f->env, out);
-      return;
-    }
   if (!f->octet_count)
     {
-      append_rfc5424 (f, msg, out);
+      append_unframed (f, msg, out);
       return;
     }
   g_string_truncate (scratch, 0);
-  append_rfc5424 (f, msg, scratch);
+  append_unframed (f, msg, scratch);
   g_string_append_printf (out, "%" G_GSIZE_FORMAT " ", scratch->len);
   g_string_append_len (out, scratch->str, scratch->len);
 }

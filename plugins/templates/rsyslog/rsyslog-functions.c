@@ -9,7 +9,9 @@
  * property option does, $(rsyslog-json-quotes TEXT) as a template's
  * option.json does: only quotes and backslashes. */
 #include "core/plugin.h"
+#include "core/macros.h"
 #include "core/template.h"
+#include "core/timeutil.h"
 
 #include <string.h>
 
@@ -90,6 +92,54 @@ static const SlTemplateFunctionOps json_quotes_ops = { .eval = json_quotes_eval 
 static const SlTemplateFunctionOps msg_ops = { .eval = msg_eval };
 static const SlTemplateFunctionOps msg_space_ops = { .eval = msg_space_eval };
 
+static gboolean
+rfc3339_prepare (SlTfCall *call, GError **error)
+{
+  if (call->argc == 1 && (g_str_equal (call->args[0], "reported") || g_str_equal (call->args[0], "generated")))
+    return TRUE;
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               "$(rsyslog-rfc3339) takes one argument: reported or generated");
+  return FALSE;
+}
+
+/* rsyslog keeps the precision a stamp had: microseconds for the time it
+ * received a message (taken as the message's own time from the local
+ * socket), none for an RFC 3164 stamp, the digits an RFC 5424 one gave
+ * (read back from the fraction, so a given .120 shows as .12). */
+static gint
+fraction_digits (const SlMessage *msg, gboolean generated)
+{
+  if (generated || msg->stamp.usec == msg->recvd.usec)
+    return 6;
+  gint64 frac = msg->stamp.usec % G_USEC_PER_SEC;
+  if (frac < 0)
+    frac += G_USEC_PER_SEC;
+  gint digits = 6;
+  while (frac && frac % 10 == 0)
+    {
+      frac /= 10;
+      digits--;
+    }
+  return frac ? digits : 0;
+}
+
+static void
+rfc3339_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  gboolean generated = call->args[0][0] == 'g';
+  sl_time_append (out, generated ? &msg->recvd : &msg->stamp, SL_TS_ISO, fraction_digits (msg, generated),
+                  env ? env->zone : NULL);
+}
+
+static const SlTemplateFunctionOps rfc3339_ops = { .prepare = rfc3339_prepare, .eval = rfc3339_eval };
+
+static const SlDriverClass rfc3339_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "rsyslog-rfc3339",
+  .summary = "timereported or timegenerated as rsyslog's date-rfc3339, with the stamp's own fraction of a second: "
+             "$(rsyslog-rfc3339 reported|generated)",
+  .ops.template_function = &rfc3339_ops,
+};
+
 static const SlDriverClass tag_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "rsyslog-tag",
   .summary = "the syslogtag rsyslog takes from a tag and text: up to its first space, $(rsyslog-tag ${MSGHDR}${MESSAGE})",
@@ -124,5 +174,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "rsyslog-functions",
   .drivers = (const SlDriverClass *const[]) { &tag_class, &msg_class, &msg_space_class, &json_class,
-                                              &json_quotes_class, NULL },
+                                              &json_quotes_class, &rfc3339_class, NULL },
 };

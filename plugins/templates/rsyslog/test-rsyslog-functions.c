@@ -71,6 +71,46 @@ test_json (void)
   g_assert_cmpstr (quotes, ==, " a/b\\\\c\\\"d\te\001");
 }
 
+/* rsyslogd 8.2302's date-rfc3339 keeps the precision of each stamp:
+ * microseconds for its receive time, none for an RFC 3164 stamp, the
+ * digits an RFC 5424 stamp gave */
+static void
+assert_rfc3339 (gint64 stamp, gint64 recvd, const gchar *reported, const gchar *generated)
+{
+  SlMessage *message = sl_message_new ("", 0);
+  message->stamp.usec = stamp;
+  message->recvd.usec = recvd;
+  const gchar *sources[] = { "$(rsyslog-rfc3339 reported)", "$(rsyslog-rfc3339 generated)" };
+  const gchar *expected[] = { reported, generated };
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
+    {
+      GError *error = NULL;
+      SlTemplate *t = sl_template_compile (sources[i], &error);
+      g_autoptr (GString) out = g_string_new (NULL);
+      g_assert_no_error (error);
+      sl_template_append (t, message, NULL, out);
+      g_assert_cmpstr (out->str, ==, expected[i]);
+      sl_template_unref (t);
+    }
+  sl_message_unref (message);
+}
+
+static void
+test_rfc3339 (void)
+{
+  /* 2026-12-01T10:00:00Z */
+  const gint64 second = G_GINT64_CONSTANT (1796119200) * G_USEC_PER_SEC;
+  assert_rfc3339 (second + 551900, second + 551900, "2026-12-01T10:00:00.551900+00:00",
+                  "2026-12-01T10:00:00.551900+00:00");
+  assert_rfc3339 (second, second + 20, "2026-12-01T10:00:00+00:00", "2026-12-01T10:00:00.000020+00:00");
+  assert_rfc3339 (second + 123000, second + 5, "2026-12-01T10:00:00.123+00:00", "2026-12-01T10:00:00.000005+00:00");
+
+  GError *error = NULL;
+  g_assert_null (sl_template_compile ("$(rsyslog-rfc3339 now)", &error));
+  g_assert_nonnull (error);
+  g_error_free (error);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -78,5 +118,6 @@ main (int argc, char **argv)
   g_assert_true (sl_plugins_register (&sl_module, __FILE__, NULL));
   g_test_add_func ("/rsyslog-functions/split", test_split);
   g_test_add_func ("/rsyslog-functions/json", test_json);
+  g_test_add_func ("/rsyslog-functions/rfc3339", test_rfc3339);
   return g_test_run ();
 }
