@@ -3,6 +3,7 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/tls-names.h"
 
 #include <errno.h>
 #include <string.h>
@@ -61,6 +62,7 @@ typedef struct
   gint peer_verify;
   GPtrArray *trusted_keys;
   GPtrArray *trusted_dn;
+  GPtrArray *trusted_names;
   const gchar *cipher_suite;
   guint32 ssl_options;
   gboolean sni;
@@ -82,6 +84,10 @@ const SlOptionSpec sl_tls_options[] = {
     "the only peer certificates taken, by fingerprint: \"SHA1:AB:CD:...\"" },
   { "trusted-dn", SL_LIST (TlsOptions, trusted_dn), NULL,
     "the only peer subjects taken, as patterns: \"*, O=Example, C=*\"" },
+  { "trusted-names", SL_LIST (TlsOptions, trusted_names), NULL,
+    "the host names the peer's certificate must carry one of (a dNSName alternative name or its common name), "
+    "instead of the name a destination connects to; each label of a pattern is the same, *, *end or start*, as "
+    "rsyslog's permitted peers of x509/name" },
   { "cipher-suite", SL_STRING (TlsOptions, cipher_suite), NULL, "OpenSSL cipher list for TLS 1.2 and older" },
   { "ssl-options", SL_FLAGS (TlsOptions, ssl_options), "no-sslv2, no-sslv3, no-tlsv1, no-tlsv11",
     "protocol versions refused; the default takes TLS 1.2 and 1.3", .words = ssl_option_words },
@@ -102,6 +108,7 @@ struct _SlTlsContext
   gint64 handshake_timeout_ms;
   gchar **trusted_keys;     /* upper case, or NULL for any */
   gchar **trusted_dn;       /* patterns, or NULL for any */
+  gchar **trusted_names;    /* patterns, or NULL: the host connected to */
   gchar *passphrase;
   guint8 alpn[256];         /* the ALPN protocol list (length-prefixed names), or empty */
   guint alpn_len;
@@ -239,6 +246,12 @@ verify_certificate (int ok, X509_STORE_CTX *store)
       X509_STORE_CTX_set_error (store, X509_V_ERR_CERT_REJECTED);
       return 0;
     }
+  if (t->ctx->trusted_names && !sl_tls_cert_names_match (cert, t->ctx->trusted_names))
+    {
+      set_failure (t, _("certificate names not in trusted-names()"));
+      X509_STORE_CTX_set_error (store, X509_V_ERR_CERT_REJECTED);
+      return 0;
+    }
   return 1;
 }
 
@@ -367,6 +380,7 @@ configure (SlTlsContext *ctx, const TlsOptions *opt, Loader *l, GError **error)
   ctx->handshake_timeout_ms = MAX (opt->handshake_timeout_ms, 1);
   ctx->trusted_keys = list_copy (opt->trusted_keys, TRUE);
   ctx->trusted_dn = list_copy (opt->trusted_dn, FALSE);
+  ctx->trusted_names = list_copy (opt->trusted_names, FALSE);
   ctx->passphrase = g_strdup (opt->key_passphrase);
 
   static const struct { guint32 flag; long op; } versions[] = {
@@ -455,6 +469,7 @@ sl_tls_context_unref (SlTlsContext *ctx)
     SSL_CTX_free (ctx->ssl);
   g_strfreev (ctx->trusted_keys);
   g_strfreev (ctx->trusted_dn);
+  g_strfreev (ctx->trusted_names);
   if (ctx->passphrase)
     memset (ctx->passphrase, 0, strlen (ctx->passphrase));
   g_free (ctx->passphrase);
@@ -507,7 +522,7 @@ sl_tls_new (SlTlsContext *ctx, gint fd, const gchar *host)
   else
     {
       SSL_set_connect_state (t->ssl);
-      if (host && ctx->trusted)
+      if (host && ctx->trusted && !ctx->trusted_names)
         {
           X509_VERIFY_PARAM *param = SSL_get0_param (t->ssl);
           if (g_hostname_is_ip_address (host))

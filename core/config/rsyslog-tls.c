@@ -64,8 +64,9 @@ is_tls_driver (const gchar *driver)
  * peer-verify(optional-untrusted): nothing of the peer is checked, and a
  * server asks for no certificate; x509/certvalid a certificate its CA
  * signed; x509/name, as rsyslog's client without permitted peers, the
- * certificate of the host it connects to; x509/fingerprint the SHA1
- * fingerprints of the permitted peers. */
+ * certificate of the host it connects to, with them (either side) one
+ * that carries a name they match; x509/fingerprint the SHA1 fingerprints
+ * of the permitted peers. */
 gboolean
 sl_rs_tls_option (SlRsConf *c, const SlRsTls *side, gboolean server, SlCfgPos pos, GString *out, GError **error)
 {
@@ -104,6 +105,17 @@ sl_rs_tls_option (SlRsConf *c, const SlRsTls *side, gboolean server, SlCfgPos po
   else if ((g_ascii_strcasecmp (auth, "x509/certvalid") == 0 && server)
            || (g_ascii_strcasecmp (auth, "x509/name") == 0 && !server && !side->peers))
     g_string_append (out, " peer-verify(required-trusted)");
+  else if (g_ascii_strcasecmp (auth, "x509/name") == 0 && side->peers)
+    {
+      g_auto (GStrv) names = g_strsplit (side->peers, ",", -1);
+      g_string_append (out, " peer-verify(required-trusted) trusted-names(");
+      for (guint i = 0; names[i]; i++)
+        {
+          g_string_append (out, i ? " " : "");
+          sl_rs_quote (out, g_strstrip (names[i]));
+        }
+      g_string_append_c (out, ')');
+    }
   else
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,

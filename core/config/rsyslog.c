@@ -193,12 +193,13 @@ add_change (SlRsReader *r, SlCfgPos pos, const gchar *items)
   return TRUE;
 }
 
+/* gate: what a message passes before the action, or NULL */
 static gboolean
-add_destination (SlRsReader *r, SlCfgPos pos, gchar *name)
+add_destination (SlRsReader *r, SlCfgPos pos, gchar *name, const gchar *gate)
 {
   if (!name)
     return FALSE;
-  g_autofree gchar *items = g_strdup_printf ("destination(%s);", name);
+  g_autofree gchar *items = g_strdup_printf ("%s%sdestination(%s);", gate ? gate : "", gate ? " " : "", name);
   g_free (name);
   /* legacy $ActionQueue* settings are for the one action after them */
   g_clear_pointer (&r->c->action_queue, g_ptr_array_unref);
@@ -440,9 +441,22 @@ read_action (SlRsReader *r)
         return TRUE;
       gchar *name = sl_rs_action_object (r->c, params, pos, &is_parser, r->error);
       if (!name || !is_parser)
-        return add_destination (r, pos, name);
+        {
+          /* the action runs for a message at most once every so many
+           * seconds; the others pass it by */
+          const SlRsParam *once = sl_rs_param_find (params, "action.execonlyonceeveryinterval");
+          g_autofree gchar *gate = once && g_ascii_strtoll (once->value, NULL, 10) > 0
+                                   ? g_strdup_printf ("filter { rate-limit(rate(1) period(%" G_GINT64_FORMAT ")); };",
+                                                      g_ascii_strtoll (once->value, NULL, 10))
+                                   : NULL;
+          return add_destination (r, pos, name, gate);
+        }
       g_autofree gchar *items = g_strdup_printf ("parser(%s);", name);
       g_free (name);
+      if (sl_rs_param_find (params, "action.execonlyonceeveryinterval"))
+        return sl_rs_fail (r, sl_rs_param_find (params, "action.execonlyonceeveryinterval")->pos, "%s",
+                           _("action.execOnlyOnceEveryInterval on a message modifier is not supported: Sluice "
+                             "parses every message a parser is given"));
       return add_change (r, pos, items);
     }
   if (ch == '/' || ch == '-' || ch == '?' || ch == '@' || ch == '|' || ch == ':' || ch == '*'
@@ -461,7 +475,7 @@ read_action (SlRsReader *r)
           g_free (text);
           text = joined;
         }
-      return add_destination (r, pos, sl_rs_legacy_action (r->c, text, pos, r->error));
+      return add_destination (r, pos, sl_rs_legacy_action (r->c, text, pos, r->error), NULL);
     }
   return sl_rs_fail (r, pos, _("%s was expected here"), _("an rsyslog action"));
 }

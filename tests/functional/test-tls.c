@@ -274,6 +274,47 @@ test_sluice_to_sluice (Tls *t, gconstpointer data)
   g_assert_cmpint (sl_test_daemon_stop (&t->local, SIGTERM), ==, 0);
 }
 
+/* trusted-names(): rsyslog's x509/name with permitted peers. The server's
+ * certificate names localhost; a destination connecting to 127.0.0.1
+ * takes it when a pattern matches that name, and refuses it otherwise. */
+static const gchar names_sender[] =
+  "@version: 4.0\n"
+  "source s_ok { tcp(ip(\"127.0.0.1\") port(@OK@)); };\n"
+  "source s_bad { tcp(ip(\"127.0.0.1\") port(@BAD@)); };\n"
+  "destination d_ok { syslog(\"127.0.0.1\" port(@PORT@) transport(\"tls\") time-reopen(1)\n"
+  "  tls(ca-file(\"@PKI@/ca.pem\") key-file(\"@PKI@/client.key\") cert-file(\"@PKI@/client.pem\")\n"
+  "      trusted-names(\"*.example.com\" \"local*\"))); };\n"
+  "destination d_bad { syslog(\"127.0.0.1\" port(@PORT@) transport(\"tls\") time-reopen(1)\n"
+  "  tls(ca-file(\"@PKI@/ca.pem\") key-file(\"@PKI@/client.key\") cert-file(\"@PKI@/client.pem\")\n"
+  "      trusted-names(\"*.example.com\"))); };\n"
+  "log { source(s_ok); destination(d_ok); };\n"
+  "log { source(s_bad); destination(d_bad); };\n";
+
+static void
+test_trusted_names (Tls *t, gconstpointer data)
+{
+  if (!have (OPENSSL) || !make_pki (t))
+    return;
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  guint16 ok = sl_test_free_port (SOCK_STREAM);
+  guint16 bad = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_s = port_text (port);
+  g_autofree gchar *ok_s = port_text (ok);
+  g_autofree gchar *bad_s = port_text (bad);
+  g_autofree gchar *out = sl_test_path (&t->local, "out.log");
+  g_autoptr (GString) good = numbered_lines ("good", 1, 10);
+  g_autoptr (GString) refused = numbered_lines ("refused", 1, 10);
+  if (!sl_test_write_config (&t->local, relay_receiver, "PORT", port_s, "PKI", t->pki, NULL)
+      || !sl_test_daemon_start (&t->local)
+      || !sl_test_write_config (&t->peer, names_sender, "PORT", port_s, "OK", ok_s, "BAD", bad_s, "PKI", t->pki,
+                                NULL)
+      || !sl_test_daemon_start (&t->peer) || !sl_test_tcp_send (bad, refused->str)
+      || !sl_test_tcp_send (ok, good->str) || !sl_test_wait_lines (&t->local, out, 10))
+    return;
+  sl_test_wait_stderr (&t->peer, "certificate names not in trusted-names()");
+  check_delivered (out, "client1", "good", 10);
+}
+
 static gboolean
 start_syslog_ng (SlTestEnv *env)
 {
@@ -786,6 +827,7 @@ main (gint argc, gchar **argv)
 {
   sl_test_init (&argc, &argv);
   TLS_TEST_ADD ("/tls/sluice-to-sluice", test_sluice_to_sluice);
+  TLS_TEST_ADD ("/tls/trusted-names", test_trusted_names);
   TLS_TEST_ADD ("/tls/syslog-ng-client", test_syslog_ng_client);
   TLS_TEST_ADD ("/tls/syslog-ng-server", test_syslog_ng_server);
   TLS_TEST_ADD ("/tls/s_client", test_s_client);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rate-limit(template("$HOST") rate(5000)): lets through at most rate()
- * messages a second for each value of the template (one budget for all
+ * messages a second (a period()) for each value of the template (one budget for all
  * when there is no template), and up to rate() at once after a quiet
  * second; what is over the budget does not match. throttle() is its older
  * name.
@@ -37,12 +37,13 @@ typedef struct
 {
   SlDriver super;
   gint rate;
+  gint64 period_ms;
   gint max_keys;
   SlTemplate *template;
   SlTemplate *key_option;
   SlTemplate *key;       /* NULL: one budget for everything */
-  gint64 interval;       /* ns one message uses of the budget: a second / rate() */
-  gint64 tolerance;      /* how far due may run ahead of now: a second's burst */
+  gint64 interval;       /* ns one message uses of the budget: period() / rate() */
+  gint64 tolerance;      /* how far due may run ahead of now: a period's burst */
   Budget *table;
   guint mask;            /* table size - 1, a power of two */
   guint64 seed;          /* so that senders cannot aim at one another's places */
@@ -51,8 +52,11 @@ typedef struct
 } RateLimitFilter;
 
 static const SlOptionSpec rate_limit_options[] = {
-  { "rate", SL_INT (RateLimitFilter, rate), NULL, "messages a second for each value of the template",
+  { "rate", SL_INT (RateLimitFilter, rate), NULL, "messages a period() for each value of the template",
     .flags = SL_OPT_REQUIRED, SL_RANGE (1, NSEC_PER_SEC) },
+  { "period", SL_DURATION (RateLimitFilter, period_ms), "1",
+    "what rate() is counted over: rate(1) period(10) lets one message through every 10 seconds, as rsyslog's "
+    "action.execOnlyOnceEveryInterval=\"10\" runs an action", SL_RANGE (1, G_GINT64_CONSTANT (86400000000)) },
   { "template", SL_TEMPLATE (RateLimitFilter, template), NULL,
     "what messages are counted by, such as $HOST; unset: all together" },
   { "key", SL_TEMPLATE (RateLimitFilter, key_option), NULL, "the same as template()" },
@@ -65,8 +69,9 @@ static gboolean
 rate_limit_init (SlDriver *d, GError **error)
 {
   RateLimitFilter *self = (RateLimitFilter *) d;
-  self->interval = NSEC_PER_SEC / self->rate;
-  self->tolerance = NSEC_PER_SEC - self->interval;
+  gint64 period = self->period_ms * G_GINT64_CONSTANT (1000000);
+  self->interval = period / self->rate;
+  self->tolerance = period - self->interval;
 
   self->key = self->key_option ? self->key_option : self->template;
   if (self->key)

@@ -50,6 +50,20 @@ test_one_budget (void)
   sl_test_driver_free (&t);
 }
 
+/* rate(1) period(60): the first message, then none for a minute (what
+ * rsyslog's action.execOnlyOnceEveryInterval="60" runs). */
+static void
+test_once_a_period (void)
+{
+  SlTestDriver t = rate_limit ("rate-limit(rate(1) period(60))");
+  SlMessage *msg = sl_test_message_new ("HOST", "a", NULL);
+  g_assert_true (passes (&t, msg));
+  for (guint i = 0; i < 1000; i++)
+    g_assert_false (passes (&t, msg));
+  sl_message_unref (msg);
+  sl_test_driver_free (&t);
+}
+
 static void
 test_budget_per_key (void)
 {
@@ -165,6 +179,7 @@ test_config_errors (void)
   assert_refused ("rate-limit(template(\"$HOST\"))", "test.conf:1:12: rate-limit() needs option rate()");
   assert_refused ("rate-limit(rate(0))", "test.conf:1:28: option 'rate' of rate-limit() must be 1 to 1000000000, got '0'");
   assert_refused ("rate-limit(rate(-5))", "option 'rate' of rate-limit() must be 1 to 1000000000, got '-5'");
+  assert_refused ("rate-limit(rate(1) period(0))", "option 'period' of rate-limit()");
   assert_refused ("rate-limit(rate(10) max-keys(0))", "option 'max-keys' of rate-limit() must be 1 to 16777216, got '0'");
   assert_refused ("rate-limit(rate(10) template(\"$(nosuchfunction)\"))", "unknown template function 'nosuchfunction'");
 }
@@ -176,6 +191,7 @@ main (int argc, char **argv)
   g_assert_true (sl_plugins_register (&sl_module, __FILE__, NULL));
   g_test_add_func ("/rate-limit-filter/one-budget", test_one_budget);
   g_test_add_func ("/rate-limit-filter/budget-per-key", test_budget_per_key);
+  g_test_add_func ("/rate-limit-filter/once-a-period", test_once_a_period);
   g_test_add_func ("/rate-limit-filter/keys-are-bounded", test_keys_are_bounded);
   g_test_add_func ("/rate-limit-filter/threads", test_threads_share_budgets);
   g_test_add_func ("/rate-limit-filter/config-errors", test_config_errors);
