@@ -4,7 +4,7 @@
 #include "core/hook-commands.h"
 #include "core/i18n.h"
 #include "core/priority.h"
-#include "core/source.h"
+#include "core/source-receive.h"
 #include "core/timeutil.h"
 
 #include <string.h>

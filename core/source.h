@@ -7,6 +7,7 @@
 #include <glib.h>
 #include "core/message.h"
 #include "core/plugin.h"
+#include "core/source-receive.h"
 #include "core/window.h"
 
 G_BEGIN_DECLS
@@ -61,27 +62,12 @@ gsize      sl_source_record_size (SlSource *src);
 /* log-msg-size() */
 gsize      sl_source_max_msg_size (SlSource *src);
 
-/* trim-large-messages(): what becomes of the rest of a line longer than
- * log-msg-size() */
-typedef enum
-{
-  SL_TRIM_SPLIT,              /* the next message, as syslog-ng reads it */
-  SL_TRIM_DROP_REST,
-  SL_TRIM_SPLIT_LOSING_ONE,   /* the next message less its first byte, as rsyslogd's imtcp */
-} SlTrimLargeMessages;
+/* trim-large-messages() and escape-control-chars() */
 SlTrimLargeMessages sl_source_trim_large_messages (SlSource *src);
+SlEscapeControlChars sl_source_escape_control_chars (SlSource *src);
 /* A stream source cut a line to log-msg-size(): counted and logged as
  * the source counts a message it cut itself. */
 void       sl_source_count_truncated (SlSource *src);
-
-/* escape-control-chars() */
-typedef enum
-{
-  SL_ESCAPE_CC_NONE,
-  SL_ESCAPE_CC_ALL,
-  SL_ESCAPE_CC_BUT_TAB,
-} SlEscapeControlChars;
-SlEscapeControlChars sl_source_escape_control_chars (SlSource *src);
 /* Counts an event of this source: "connections", "rejected", "truncated",
  * "errors" ... */
 void       sl_source_count      (SlSource *src, const gchar *counter, gint64 n);

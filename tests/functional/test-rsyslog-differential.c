@@ -17,7 +17,7 @@
  * must not let write is changed: imklog and imjournal are taken out (with
  * $OmitLocalLogging, and imuxsock's SysSock.Use="off" is on: the socket
  * feeds the rules the journal fed),
- * omusrmsg writes a file instead of the terminals, a pipe is a file, and
+ * omusrmsg (legacy or action()) writes a file instead of the terminals, a pipe is a file, and
  * the account directives go (the host lacks Ubuntu's accounts; they change
  * no line). */
 #include "tests/functional/harness.h"
@@ -43,6 +43,8 @@ static const struct
   { "debian-rsyslog-pgsql-template.conf", "writes to a PostgreSQL server" },
   { "openmandriva-rsyslog.d-02_pgsql.conf", "writes to a PostgreSQL server" },
   { "sumologic-v7.conf", "forwards over TLS to a named peer" },
+  { "sumologic-v8.conf", "forwards over TLS to a named peer" },
+  { "loggly-chef-10-loggly.conf", "forwards over TLS to a named peer" },
 };
 
 /* the lines of a main file or snippet that go, by their start after
@@ -303,7 +305,10 @@ rewritten (const gchar *text, Daemon *d, GHashTable *taken)
   g_autofree gchar *root_ref = g_strdup_printf ("%s\\0", d->root);
   g_autofree gchar *moved = replaced_by (fed, "(?<![\\w.~/$%])/(var|dev|run|tmp|etc/rsyslog\\.d)(?=/)", root_ref);
   g_autofree gchar *users_file = g_strdup_printf ("%s/terminals", d->root);
-  g_autofree gchar *users = replaced_by (moved, ":omusrmsg:[^\\s;]*", users_file);
+  g_autofree gchar *legacy_users = replaced_by (moved, ":omusrmsg:[^\\s;]*", users_file);
+  g_autofree gchar *users_action = g_strdup_printf ("type=\"omfile\" file=\"%s\"", users_file);
+  g_autofree gchar *typed = replaced_by (legacy_users, "type\\s*=\\s*\"omusrmsg\"", users_action);
+  g_autofree gchar *users = replaced_by (typed, "(?i)\\busers\\s*=\\s*\"[^\"]*\"", "");
   g_autofree gchar *all_users_ref = g_strdup_printf ("\\1%s", users_file);
   g_autofree gchar *wall = replaced_by (users, "^([^#$\\s]\\S*[ \\t]+)\\*[ \\t]*$", all_users_ref);
   g_autofree gchar *escaped_root = g_regex_escape_string (d->root, -1);

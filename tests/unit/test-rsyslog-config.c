@@ -107,12 +107,13 @@ static void
 test_templates (void)
 {
   assert_translates ("template(name=\"t\" type=\"string\" string=\"%timestamp:::date-rfc3339% %HOSTNAME%\\n\")\n",
-                     "template rs0_t_t { template(\"${S_ISODATE} ${HOST}\\n\"); };");
+                     "template rs0_t_t { template(\"$(rsyslog-rfc3339 reported) ${HOST}\\n\"); };");
   assert_translates ("$template t,\"%syslogtag:1:32%%msg:::sp-if-no-1st-sp%%$now% 100%%\"\n",
                      "$(substr $(rsyslog-tag ${MSGHDR}${MESSAGE}) 0 32)$(rsyslog-msg-space ${MSGHDR}${MESSAGE})"
                      "${R_YEAR}-${R_MONTH}-${R_DAY} 100%");
-  /* a file action's default is RSYSLOG_FileFormat, with microseconds */
-  assert_translates ("input(type=\"imudp\" port=\"5514\")\n*.* /a\n", "template(rs0_t_rsyslog_fileformat) perm(0644) dir-perm(0700) create-dirs(yes) frac-digits(6)");
+  /* a file action's default is RSYSLOG_FileFormat, with each stamp's own fraction of a second */
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\n*.* /a\n", "template(rs0_t_rsyslog_fileformat) perm(0644) dir-perm(0700) create-dirs(yes))");
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\n*.* /a\n", "$(rsyslog-rfc3339 reported) ${HOST}");
   assert_refused ("*.* /a;RSYSLOG_DebugFormat\n", ":1:5:", "property '$!'");
   /* json escaping, as a property's option and as a template's */
   assert_translates ("$template t,\"{\\\"m\\\":\\\"%msg:::json%\\\"}\"\n",
@@ -239,13 +240,17 @@ test_modules (void)
   assert_refused ("*.* :ommysql:localhost,Syslog,rsyslog,secret;mine\n", ":1:5:", "template mine of rsyslog's :ommysql:");
   /* Logz.io's nginx snippet (logzio-nginx.conf): a blank before ;template */
   assert_translates ("$template t,\"%msg%\\n\"\nif $programname == 'nginx' then @@127.0.0.1:5000 ;t\n",
-                     "transport(tcp) template(\"$(rsyslog-msg ${MSGHDR}${MESSAGE})\\n\"));");
+                     "transport(tcp) template(\"$(rsyslog-msg ${MSGHDR}${MESSAGE})\\n\") truncate-size(\"8096\") "
+                     "add-newline(yes));");
   /* Gentoo's stock file: omfile's module parameters are every file's defaults */
   assert_translates ("module(load=\"builtin:omfile\" Template=\"RSYSLOG_FileFormat\" FileCreateMode=\"0640\" "
                      "FileOwner=\"root\")\n*.* /var/log/all\n",
                      "file(\"/var/log/all\" template(rs0_t_rsyslog_fileformat) owner(\"root\") perm(0640)");
-  /* rsyslogd's maxMessageSize is 8k unless the file says otherwise */
-  assert_translates ("*.* /var/log/all\n", "options { log-msg-size(8192); };");
+  /* rsyslogd's maxMessageSize is 8096 bytes unless the file says otherwise, and its parser escapes control characters */
+  assert_translates ("*.* /var/log/all\n", "options { log-msg-size(8096); escape-control-chars(yes); };");
+  assert_translates ("$MaxMessageSize 2k\n*.* @@h:514\n", "truncate-size(\"2k\") add-newline(yes)");
+  assert_translates ("global(parser.escapeControlCharacterTab=\"off\")\n*.* /a\n",
+                     "options { escape-control-chars(except-tab); };");
   /* rsyslog's minimal container image */
   assert_translates ("global(processInternalMessages=\"on\")\n*.* /var/log/all\n", "{ internal(); };");
   /* openSUSE's stock file sets the kernel's console level */
@@ -265,9 +270,9 @@ test_imfile_imjournal (void)
                      "$InputFileStateFile stat-apache-access\n$InputFileSeverity info\n"
                      "$InputFilePersistStateInterval 25000\n$InputRunFileMonitor\n"
                      "$InputFileName /var/log/apache2/error.log\n$InputFileTag apache_error: \n$InputRunFileMonitor\n",
-                     "file(\"/var/log/apache2/access.log\" flags(no-parse) program-override(\"apache_access\") "
+                     "file(\"/var/log/apache2/access.log\" flags(no-parse) escape-control-chars(no) program-override(\"apache_access\") "
                      "default-facility(local0) default-priority(info)); };\nsource rs0_s2 { "
-                     "file(\"/var/log/apache2/error.log\" flags(no-parse) program-override(\"apache_error\") "
+                     "file(\"/var/log/apache2/error.log\" flags(no-parse) escape-control-chars(no) program-override(\"apache_error\") "
                      "default-facility(local0) default-priority(notice))");
   assert_refused ("$ModLoad imfile\n$InputFileName /a\n$InputRunFileMonitor\n", ":3:1:", "needs $InputFileName and $InputFileTag");
   assert_refused ("$ModLoad imfile\n$InputFileReadMode 2\n", ":2:1:", "'$InputFileReadMode'");
@@ -279,7 +284,7 @@ test_imfile_imjournal (void)
                      "log { source(rs0_s1); source(rs0_s2); log { destination(rs0_d3); }; };");
   assert_translates ("input(type=\"imfile\" file=\"/var/log/app/*.log\" tag=\"app\")\n*.* /a\n",
                      "wildcard-file(base-dir(\"/var/log/app\") filename-pattern(\"*.log\") max-files(2147483647) "
-                     "flags(no-parse) program-override(\"app\")");
+                     "flags(no-parse) escape-control-chars(no) program-override(\"app\")");
   assert_refused ("input(type=\"imfile\" file=\"/var/log/*/x.log\" tag=\"app\")\n", ":1:21:", "a wildcard in a folder");
   assert_refused ("input(type=\"imfile\" file=\"/var/log/x.log\")\n", ":1:1:", "imfile input needs file= and tag=");
   assert_refused ("input(type=\"imfile\" file=\"/x\" tag=\"t\" freshStartTail=\"on\")\n", ":1:39:",
@@ -368,14 +373,15 @@ test_tls (void)
                      "module(load=\"imtcp\" StreamDriver.Name=\"gtls\" StreamDriver.Mode=\"1\" "
                      "StreamDriver.Authmode=\"x509/certvalid\")\ninput(type=\"imtcp\" port=\"6514\")\n*.* /a\n",
                      "tcp(port(\"6514\") keep-hostname(yes) tls(ca-file(\"/c\") cert-file(\"/cert\") key-file(\"/key\") "
-                     "peer-verify(required-trusted)))");
+                     "peer-verify(required-trusted)) trim-large-messages(rsyslog))");
   /* mode 0 is plain TCP; an action() does not take the legacy settings */
   assert_translates ("$DefaultNetstreamDriver gtls\n$ActionSendStreamDriverMode 1\n"
                      "*.* action(type=\"omfwd\" target=\"h\" protocol=\"tcp\")\n", "transport(tcp)");
   assert_refused ("$ActionSendStreamDriverMode 1\n*.* @@h\n", ":2:5:", "needs the gtls or ossl driver, not 'ptcp'");
-  assert_refused ("$DefaultNetstreamDriver gtls\n$ActionSendStreamDriverMode 1\n$ActionSendStreamDriverAuthMode x509/name\n"
-                  "$ActionSendStreamDriverPermittedPeer central.example.net\n*.* @@h\n", ":5:5:",
-                  "auth mode 'x509/name' with permitted peers is not supported on the sending side");
+  /* Loggly's Chef cookbook: the server's names, not the host connected to */
+  assert_translates ("$DefaultNetstreamDriver gtls\n$ActionSendStreamDriverMode 1\n$ActionSendStreamDriverAuthMode x509/name\n"
+                     "$ActionSendStreamDriverPermittedPeer *.loggly.com\n*.* @@h\n",
+                     "tls(peer-verify(required-trusted) trusted-names(\"*.loggly.com\"))");
 }
 
 static void
