@@ -106,13 +106,13 @@ read_table (const gchar *name, gboolean as_verdicts)
           g_hash_table_replace (table, g_strdup (cols[0]), g_strdup (cols[1] ? cols[1] : ""));
           continue;
         }
-      if (g_strv_length (cols) < 4)
+      if (g_strv_length (cols) < 5)
         continue;
       Verdicts *v = g_new0 (Verdicts, 1);
       v->rsyslogd = g_strdup (cols[1]);
-      v->rsyslogd_2504 = g_strdup (cols[2]);
-      v->sluiced = g_strdup (cols[3]);
-      v->error = g_strdup (cols[4] ? cols[4] : "");
+      v->sluiced = g_strdup (cols[2]);
+      v->error = g_strdup (cols[3]);
+      v->rsyslogd_2504 = g_strdup (cols[4]);
       g_hash_table_replace (table, g_strdup (cols[0]), v);
     }
   return table;
@@ -352,12 +352,14 @@ compare_names (gconstpointer a, gconstpointer b)
 
 /* Counts, and with SL_RSYSLOG_CORPUS_UPDATE the new EXPECTED.tsv. A file
  * counts as accepted by rsyslogd when 8.2302 accepts it, as before 8.2504
- * was asked; the files the two versions judge apart are listed. */
+ * was asked; the files the two versions judge apart are listed. 8.2504's
+ * column is the last one, so that a row still starts with what
+ * test-rsyslog-differential reads: rsyslogd's and sluiced's verdicts. */
 static void
 summarize (GPtrArray *names)
 {
   guint files = 0, by_rsyslogd = 0, by_both = 0, by_sluiced_only = 0, by_2504 = 0;
-  GString *table = g_string_new ("file\trsyslogd\trsyslogd 8.2504\tsluiced\tsluiced's first error\n");
+  GString *table = g_string_new ("file\trsyslogd\tsluiced\tsluiced's first error\trsyslogd 8.2504\n");
   GString *apart = g_string_new ("");
 
   for (guint i = 0; i < names->len; i++)
@@ -375,7 +377,7 @@ summarize (GPtrArray *names)
       if (!g_str_equal (v->rsyslogd, v->rsyslogd_2504))
         g_string_append_printf (apart, " %s (8.2302 %s)", (const gchar *) g_ptr_array_index (names, i), v->rsyslogd);
       g_string_append_printf (table, "%s\t%s\t%s\t%s\t%s\n", (const gchar *) g_ptr_array_index (names, i),
-                              v->rsyslogd, v->rsyslogd_2504, v->sluiced, v->error);
+                              v->rsyslogd, v->sluiced, v->error, v->rsyslogd_2504);
     }
   if (files)
     g_print ("# rsyslog corpus: %u files, rsyslogd accepts %u, sluiced accepts %u of those (%.0f%%); "
