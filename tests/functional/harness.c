@@ -1184,12 +1184,11 @@ sl_test_side_by_side (SlTestEnv *env, const gchar *config, const gchar *text, co
   return ok;
 }
 
-gchar *
-sl_test_rsyslog_root (void)
+/* What a tests/peers script that makes a peer's root prints, or NULL
+ * when it failed. */
+static gchar *
+peer_root (const gchar *const *argv)
 {
-  g_autofree gchar *script = g_build_filename (g_getenv ("SL_TOP_SRCDIR"), "tests/peers/rsyslog-root", NULL);
-  g_autofree gchar *dir = g_build_filename (g_getenv ("SL_TOP_BUILDDIR"), "peers/rsyslog", NULL);
-  const gchar *argv[] = { script, dir, NULL };
   gchar *out = NULL;
   gint status = 0;
 
@@ -1200,4 +1199,21 @@ sl_test_rsyslog_root (void)
       return NULL;
     }
   return g_strstrip (out);
+}
+
+gchar *
+sl_test_rsyslog_root (void)
+{
+  g_autofree gchar *script = g_build_filename (g_getenv ("SL_TOP_SRCDIR"), "tests/peers/rsyslog-root", NULL);
+  g_autofree gchar *dir = g_build_filename (g_getenv ("SL_TOP_BUILDDIR"), "peers/rsyslog", NULL);
+  const gchar *argv[] = { script, dir, NULL };
+  return peer_root (argv);
+}
+
+gchar *
+sl_test_trixie_root (void)
+{
+  g_autofree gchar *script = g_build_filename (g_getenv ("SL_TOP_SRCDIR"), "tests/peers/trixie-root", NULL);
+  const gchar *argv[] = { script, NULL };
+  return peer_root (argv);
 }

@@ -210,6 +210,12 @@ gchar       *sl_test_scl_include_path (void);
  * first time), or NULL when they cannot be had. Run it as
  * ROOT/usr/sbin/rsyslogd -M ROOT/usr/lib/x86_64-linux-gnu/rsyslog. */
 gchar       *sl_test_rsyslog_root    (void);
+/* The Debian 13 root of the second peers, rsyslogd 8.2504 and syslog-ng
+ * 4.8 (tests/peers/trixie-root, which makes it once per machine, in
+ * $SL_TRIXIE_CACHE or /var/cache/sluice/trixie), or NULL when it cannot
+ * be made. Run them as chroot ROOT /usr/sbin/rsyslogd ..., with what they
+ * read inside ROOT. */
+gchar       *sl_test_trixie_root     (void);
 
 /* syslog-ng, the peer: its program (NULL when it is not installed), and
  * syslog-ng -F on config with its persist, pid and control files and its

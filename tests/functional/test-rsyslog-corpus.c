@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rsyslog configurations written by others (tests/rsyslog-corpus, each
  * with its origin in ORIGIN.tsv), each checked by the real rsyslogd 8.2302
- * (-N1) and by sluiced (-s --config-format rsyslog). Both verdicts must be
- * those of EXPECTED.tsv: a file that loads keeps loading, and a change
+ * (-N1), by rsyslogd 8.2504 (Debian 13's, in the root of
+ * tests/peers/trixie-root) and by sluiced (-s --config-format rsyslog).
+ * The verdicts must be those of EXPECTED.tsv: a file that loads keeps loading, and a change
  * that makes one more load updates that file in the same commit
  * (SL_RSYSLOG_CORPUS_UPDATE=1 rewrites it from this run).
  *
@@ -52,12 +53,14 @@ static const gchar *const tolerated[] = {
 
 typedef struct
 {
-  gchar *rsyslogd;   /* "accepts" or "rejects" */
+  gchar *rsyslogd;   /* 8.2302's: "accepts" or "rejects" */
+  gchar *rsyslogd_2504;
   gchar *sluiced;
   gchar *error;      /* sluiced's first error, or "" */
 } Verdicts;
 
 static gchar *root;           /* the unpacked rsyslog, or NULL */
+static gchar *trixie;         /* the Debian 13 root, or NULL */
 static GHashTable *expected;  /* file name -> Verdicts */
 static GHashTable *origins;   /* file name -> the rest of its ORIGIN.tsv row */
 static GHashTable *together;  /* file name -> "MAIN\tSNIPPET..." it is checked as */
@@ -68,6 +71,7 @@ verdicts_free (gpointer data)
 {
   Verdicts *v = data;
   g_free (v->rsyslogd);
+  g_free (v->rsyslogd_2504);
   g_free (v->sluiced);
   g_free (v->error);
   g_free (v);
@@ -94,7 +98,7 @@ read_table (const gchar *name, gboolean as_verdicts)
   g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   for (guint i = 1; lines[i]; i++)
     {
-      g_auto (GStrv) cols = g_strsplit (lines[i], "\t", as_verdicts ? 4 : 2);
+      g_auto (GStrv) cols = g_strsplit (lines[i], "\t", as_verdicts ? 5 : 2);
       if (!cols[0] || !*cols[0])
         continue;
       if (!as_verdicts)
@@ -102,12 +106,13 @@ read_table (const gchar *name, gboolean as_verdicts)
           g_hash_table_replace (table, g_strdup (cols[0]), g_strdup (cols[1] ? cols[1] : ""));
           continue;
         }
-      if (g_strv_length (cols) < 3)
+      if (g_strv_length (cols) < 5)
         continue;
       Verdicts *v = g_new0 (Verdicts, 1);
       v->rsyslogd = g_strdup (cols[1]);
       v->sluiced = g_strdup (cols[2]);
-      v->error = g_strdup (cols[3] ? cols[3] : "");
+      v->error = g_strdup (cols[3]);
+      v->rsyslogd_2504 = g_strdup (cols[4]);
       g_hash_table_replace (table, g_strdup (cols[0]), v);
     }
   return table;
@@ -168,14 +173,11 @@ is_tolerated (const gchar *line)
   return FALSE;
 }
 
-/* rsyslogd -N1's verdict; what it prints goes to the test's log. */
+/* The verdict of an rsyslogd -N1 run by argv; what it prints goes to the
+ * test's log after who (the version). */
 static gchar *
-rsyslogd_verdict (SlTestEnv *env, const gchar *conf)
+rsyslogd_verdict (const gchar *who, const gchar *const *argv)
 {
-  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
-  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
-  g_autofree gchar *pid = sl_test_path (env, "rsyslogd.pid");
-  const gchar *argv[] = { rsyslogd, "-M", modules, "-N1", "-f", conf, "-i", pid, NULL };
   g_autofree gchar *out = NULL;
   g_autofree gchar *err = NULL;
 
@@ -184,7 +186,7 @@ rsyslogd_verdict (SlTestEnv *env, const gchar *conf)
     return g_strdup ("accepts");
   if (status != 1)
     {
-      g_test_fail_printf ("rsyslogd -N1 exited with %d:\n%s", status, err);
+      g_test_fail_printf ("rsyslogd %s -N1 exited with %d:\n%s", who, status, err);
       return g_strdup ("rejects");
     }
   gboolean refused = FALSE;
@@ -195,9 +197,44 @@ rsyslogd_verdict (SlTestEnv *env, const gchar *conf)
         continue;
       if (!is_tolerated (lines[i]))
         refused = TRUE;
-      g_test_message ("rsyslogd: %s", lines[i]);
+      g_test_message ("rsyslogd %s: %s", who, lines[i]);
     }
   return g_strdup (refused ? "rejects" : "accepts");
+}
+
+static gchar *
+verdict_8_2302 (SlTestEnv *env, const gchar *conf)
+{
+  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
+  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
+  g_autofree gchar *pid = sl_test_path (env, "rsyslogd.pid");
+  const gchar *argv[] = { rsyslogd, "-M", modules, "-N1", "-f", conf, "-i", pid, NULL };
+  return rsyslogd_verdict ("8.2302", argv);
+}
+
+/* rsyslogd 8.2504 runs in the Debian 13 root, on a copy of the test's
+ * folder at the same path there, so that the paths the copied files name
+ * are right inside the root too. */
+static gchar *
+verdict_8_2504 (SlTestEnv *env, const gchar *conf)
+{
+  g_autofree gchar *inside = g_build_filename (trixie, env->dir, NULL);
+  g_autofree gchar *parent = g_path_get_dirname (inside);
+  const gchar *copy[] = { "cp", "-a", env->dir, parent, NULL };
+  g_autofree gchar *pid = sl_test_path (env, "rsyslogd-8.2504.pid");
+  const gchar *argv[] = { "chroot", trixie, "/usr/sbin/rsyslogd", "-N1", "-f", conf, "-i", pid, NULL };
+  gchar *verdict = NULL;
+
+  if (g_mkdir_with_parents (parent, 0755) == 0 && sl_test_run_argv (copy, NULL, NULL) == 0)
+    verdict = rsyslogd_verdict ("8.2504", argv);
+  else
+    {
+      g_test_fail_printf ("the test's folder could not be copied into %s", parent);
+      verdict = g_strdup ("rejects");
+    }
+  if (!sl_test_peer_stop (0, inside))
+    g_test_fail_printf ("%s could not be removed", inside);
+  return verdict;
 }
 
 /* what sluiced -s refuses, as rsyslogd -N1 does, only because of the
@@ -299,9 +336,10 @@ test_file (SlTestEnv *env, gconstpointer data)
   const gchar *name = data;
 
   g_assert_true (g_hash_table_contains (origins, name));
-  if (!root)
+  if (!root || !trixie)
     {
-      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
+      g_test_skip (!root ? "rsyslog could not be unpacked (tests/peers/rsyslog-root)"
+                         : "the Debian 13 root could not be made (tests/peers/trixie-root)");
       return;
     }
   g_autofree gchar *conf = prepare (env, name);
@@ -312,7 +350,8 @@ test_file (SlTestEnv *env, gconstpointer data)
     }
 
   Verdicts *now = g_new0 (Verdicts, 1);
-  now->rsyslogd = rsyslogd_verdict (env, conf);
+  now->rsyslogd = verdict_8_2302 (env, conf);
+  now->rsyslogd_2504 = verdict_8_2504 (env, conf);
   now->sluiced = sluiced_verdict (env, conf, &now->error);
   g_hash_table_replace (measured, g_strdup (name), now);
   if (*now->error)
@@ -323,15 +362,17 @@ test_file (SlTestEnv *env, gconstpointer data)
   Verdicts *was = g_hash_table_lookup (expected, name);
   if (!was)
     {
-      g_test_fail_printf ("%s has no row in tests/rsyslog-corpus/EXPECTED.tsv (rsyslogd %s, sluiced %s: %s)", name,
-                          now->rsyslogd, now->sluiced, now->error);
+      g_test_fail_printf ("%s has no row in tests/rsyslog-corpus/EXPECTED.tsv (rsyslogd %s, 8.2504 %s, sluiced %s: %s)",
+                          name, now->rsyslogd, now->rsyslogd_2504, now->sluiced, now->error);
       return;
     }
   if (g_strcmp0 (was->error, now->error) != 0)
     g_test_message ("sluiced's first error was: %s", was->error);
-  if (g_strcmp0 (was->rsyslogd, now->rsyslogd) != 0 || g_strcmp0 (was->sluiced, now->sluiced) != 0)
-    g_test_fail_printf ("%s: rsyslogd %s and sluiced %s, where EXPECTED.tsv has rsyslogd %s and sluiced %s (%s)", name,
-                        now->rsyslogd, now->sluiced, was->rsyslogd, was->sluiced, now->error);
+  if (g_strcmp0 (was->rsyslogd, now->rsyslogd) != 0 || g_strcmp0 (was->rsyslogd_2504, now->rsyslogd_2504) != 0
+      || g_strcmp0 (was->sluiced, now->sluiced) != 0)
+    g_test_fail_printf ("%s: rsyslogd %s, 8.2504 %s and sluiced %s, where EXPECTED.tsv has rsyslogd %s, 8.2504 %s and "
+                        "sluiced %s (%s)", name, now->rsyslogd, now->rsyslogd_2504, now->sluiced, was->rsyslogd,
+                        was->rsyslogd_2504, was->sluiced, now->error);
 }
 
 static gint
@@ -340,12 +381,17 @@ compare_names (gconstpointer a, gconstpointer b)
   return g_strcmp0 (*(const gchar *const *) a, *(const gchar *const *) b);
 }
 
-/* Counts, and with SL_RSYSLOG_CORPUS_UPDATE the new EXPECTED.tsv. */
+/* Counts, and with SL_RSYSLOG_CORPUS_UPDATE the new EXPECTED.tsv. A file
+ * counts as accepted by rsyslogd when 8.2302 accepts it, as before 8.2504
+ * was asked; the files the two versions judge apart are listed. 8.2504's
+ * column is the last one, so that a row still starts with what
+ * test-rsyslog-differential reads: rsyslogd's and sluiced's verdicts. */
 static void
 summarize (GPtrArray *names)
 {
-  guint files = 0, by_rsyslogd = 0, by_both = 0, by_sluiced_only = 0;
-  GString *table = g_string_new ("file\trsyslogd\tsluiced\tsluiced's first error\n");
+  guint files = 0, by_rsyslogd = 0, by_both = 0, by_sluiced_only = 0, by_2504 = 0;
+  GString *table = g_string_new ("file\trsyslogd\tsluiced\tsluiced's first error\trsyslogd 8.2504\n");
+  GString *apart = g_string_new ("");
 
   for (guint i = 0; i < names->len; i++)
     {
@@ -358,13 +404,19 @@ summarize (GPtrArray *names)
       by_rsyslogd += rs;
       by_both += rs && sl;
       by_sluiced_only += !rs && sl;
-      g_string_append_printf (table, "%s\t%s\t%s\t%s\n", (const gchar *) g_ptr_array_index (names, i), v->rsyslogd,
-                              v->sluiced, v->error);
+      by_2504 += g_str_equal (v->rsyslogd_2504, "accepts");
+      if (!g_str_equal (v->rsyslogd, v->rsyslogd_2504))
+        g_string_append_printf (apart, " %s (8.2302 %s)", (const gchar *) g_ptr_array_index (names, i), v->rsyslogd);
+      g_string_append_printf (table, "%s\t%s\t%s\t%s\t%s\n", (const gchar *) g_ptr_array_index (names, i),
+                              v->rsyslogd, v->sluiced, v->error, v->rsyslogd_2504);
     }
   if (files)
     g_print ("# rsyslog corpus: %u files, rsyslogd accepts %u, sluiced accepts %u of those (%.0f%%); "
              "sluiced accepts %u that rsyslogd refuses\n", files, by_rsyslogd, by_both,
              by_rsyslogd ? 100.0 * by_both / by_rsyslogd : 0.0, by_sluiced_only);
+  if (files)
+    g_print ("# rsyslog corpus: rsyslogd 8.2504 accepts %u; the versions differ on%s\n", by_2504,
+             apart->len ? apart->str : " none");
   if (files && g_getenv ("SL_RSYSLOG_CORPUS_UPDATE"))
     {
       g_autofree gchar *path = corpus_path ("EXPECTED.tsv");
@@ -372,6 +424,7 @@ summarize (GPtrArray *names)
         g_printerr ("cannot write %s\n", path);
     }
   g_string_free (table, TRUE);
+  g_string_free (apart, TRUE);
 }
 
 int
@@ -379,6 +432,7 @@ main (int argc, char **argv)
 {
   sl_test_init (&argc, &argv);
   root = sl_test_rsyslog_root ();
+  trixie = sl_test_trixie_root ();
   expected = read_table ("EXPECTED.tsv", TRUE);
   origins = read_table ("ORIGIN.tsv", FALSE);
   together = read_table ("TOGETHER.tsv", FALSE);
@@ -408,5 +462,6 @@ main (int argc, char **argv)
   g_hash_table_unref (origins);
   g_hash_table_unref (expected);
   g_free (root);
+  g_free (trixie);
   return result;
 }
