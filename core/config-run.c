@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/config-run.h"
+#include "core/macros.h"
 #include "core/config-private.h"
 #include "core/config/parser.h"
 #include "core/driver.h"
@@ -194,6 +195,7 @@ gboolean
 sl_config_start (SlConfig *cfg, GError **error)
 {
   sl_in_flight_set_max (cfg->daemon.in_flight_bytes_max);
+  sl_macro_set_loghost (cfg->daemon.local_hostname, cfg->daemon.use_fqdn);
   for (guint i = 0; i < cfg->destinations->len; i++)
     if (!start_destination (g_ptr_array_index (cfg->destinations, i), TRUE, error))
       goto fail;

@@ -74,7 +74,9 @@ static const SlOptionSpec source_options[] = {
     .inherit = "chain-hostnames" },
   { "use-dns", SL_CHOICE (SRC (use_dns)), "no", "accepted; names are never resolved on the hot path",
     .words = use_dns_words, .inherit = "use-dns" },
-  { "use-fqdn", SL_UNBOUND (SL_OPT_BOOL), "no", "accepted for syslog-ng compatibility", .inherit = "use-fqdn" },
+  { "use-fqdn", SL_UNBOUND (SL_OPT_BOOL), "no",
+    "names are never resolved, so a source's own changes nothing; options { use-fqdn(yes) } makes this host's name "
+    "(HOST of local messages, $LOGHOST) the full one", .inherit = "use-fqdn" },
   { "dns-cache", SL_UNBOUND (SL_OPT_BOOL), "no", "accepted for syslog-ng compatibility", .inherit = "dns-cache" },
   { "normalize-hostnames", SL_BOOL (SRC (normalize_hostnames)), "no", "lowercase host names",
     .inherit = "normalize-hostnames" },
@@ -247,6 +249,9 @@ static const SlOptionSpec persist_name_option[] = {
 
 #define IN_FLIGHT_RANGE SL_RANGE (1 << 20, G_MAXINT64 / 2)
 static const SlOptionSpec daemon_globals[] = {
+  { "local-hostname", SL_UNBOUND (SL_OPT_STRING), NULL,
+    "the name of this host in the messages it makes and takes from local sources, and $LOGHOST (Sluice's own, as "
+    "rsyslog's localHostName); not set: the system's host name, up to its first dot unless use-fqdn(yes)" },
   { "in-flight-bytes-max", SL_UNBOUND (SL_OPT_SIZE), NULL,
     "the most bytes of messages the daemon holds at once, over every source and queue (Sluice's own): past it "
     "flow-controlled sources stop reading, as when their window is full, and paths without flow control drop "
@@ -310,6 +315,8 @@ static const SlOptionSpec daemon_settings[] = {
     .inherit = "mark-mode" },
   { "user", SL_STRING (DS (user)), NULL, "see daemon_globals", .inherit = "user" },
   { "group", SL_STRING (DS (group)), NULL, "see daemon_globals", .inherit = "group" },
+  { "local-hostname", SL_STRING (DS (local_hostname)), NULL, "see daemon_globals", .inherit = "local-hostname" },
+  { "use-fqdn", SL_BOOL (DS (use_fqdn)), "no", "see daemon_globals", .inherit = "use-fqdn" },
   { NULL }
 };
 #undef DS

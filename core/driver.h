@@ -120,6 +120,8 @@ typedef struct
   gint mark_mode;               /* an SlMarkMode: what mark-mode(global) stands for */
   const gchar *user;            /* whom to run as after the start; NULL: as started */
   const gchar *group;
+  const gchar *local_hostname;  /* NULL: the system's */
+  gboolean use_fqdn;
 } SlDaemonSettings;
 /* Stores what globals says of them in settings; NULL on error. */
 SlOptions  *sl_driver_bind_daemon   (const SlCfgNode *globals, SlDaemonSettings *settings, GError **error);

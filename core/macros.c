@@ -4,8 +4,10 @@
 #include "core/text-append.h"
 #include "core/timeutil.h"
 
+#include <netdb.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const SlTemplateEnv sl_template_env_default = {
   .ts_format = SL_TS_RFC3164,
@@ -507,17 +509,61 @@ append_sdata (const SlMessage *msg, GString *out)
   return out->len > before;
 }
 
+/* Interned, so that a reader holding the one a reload replaced still
+ * holds a string. */
+static const gchar *loghost;
+
+/* syslog-ng's own FQDN: the host name when it has a dot, else the first
+ * name with a dot that resolving it gives (canonical name, then aliases),
+ * else the host name itself, else "localhost". */
+const gchar *
+sl_macro_local_fqdn (void)
+{
+  static const gchar *fqdn;
+  if (g_once_init_enter (&fqdn))
+    {
+      gchar host[256] = "";
+      gethostname (host, sizeof host - 1);
+      gchar *found = strchr (host, '.') ? g_strdup (host) : NULL;
+      const struct hostent *entry = found ? NULL : gethostbyname (host);
+      if (entry && strchr (entry->h_name, '.'))
+        found = g_strdup (entry->h_name);
+      for (guint i = 0; entry && !found && entry->h_aliases[i]; i++)
+        if (strchr (entry->h_aliases[i], '.'))
+          found = g_strdup (entry->h_aliases[i]);
+      if (!found)
+        found = g_strdup (host[0] ? host : "localhost");
+      g_once_init_leave (&fqdn, found);
+    }
+  return fqdn;
+}
+
+void
+sl_macro_set_loghost (const gchar *name, gboolean fqdn)
+{
+  const gchar *host;
+  if (name)
+    host = g_intern_string (name);
+  else if (fqdn)
+    host = g_intern_string (sl_macro_local_fqdn ());
+  else
+    {
+      g_autofree gchar *short_name = g_strndup (g_get_host_name (), strcspn (g_get_host_name (), "."));
+      host = g_intern_string (short_name);
+    }
+  g_atomic_pointer_set (&loghost, host);
+}
+
 const gchar *
 sl_macro_loghost (void)
 {
-  static const gchar *loghost;
-
-  if (g_once_init_enter (&loghost))
+  const gchar *host = g_atomic_pointer_get (&loghost);
+  if (!host)
     {
-      const gchar *full = g_get_host_name ();
-      g_once_init_leave (&loghost, g_strndup (full, strcspn (full, ".")));
+      sl_macro_set_loghost (NULL, FALSE);
+      host = g_atomic_pointer_get (&loghost);
     }
-  return loghost;
+  return host;
 }
 
 guint

@@ -48,6 +48,13 @@ enum
 guint    sl_macro_inputs (guint id);
 /* The name this host logs as ($LOGHOST, and HOST of local messages). */
 const gchar *sl_macro_loghost (void);
+/* options { local-hostname() use-fqdn() }: name, else the system's host
+ * name, whole with fqdn (resolved when it has no domain), else up to its
+ * first dot. A running configuration's messages take it from then on. */
+void         sl_macro_set_loghost (const gchar *name, gboolean fqdn);
+/* syslog-ng's own FQDN: the host name when it has a dot, else the first
+ * name with a dot that resolving it gives, else the host name itself. */
+const gchar *sl_macro_local_fqdn (void);
 
 /* The value-pairs scopes ($(format-json --scope ...)) that list macros. */
 enum

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/suppress.h"
+#include "core/macros.h"
 
-#include <netdb.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -23,31 +23,6 @@ struct _SlSuppress
   gint64 deadline;           /* syslog-ng: when a run with repeats is summed up (monotonic µs) */
 };
 
-/* syslog-ng's own FQDN: the host name when it has a dot, else the first
- * name with a dot that resolving it gives (canonical name, then aliases),
- * else the host name itself, else "localhost". */
-static const gchar *
-local_fqdn (void)
-{
-  static const gchar *fqdn;
-  if (g_once_init_enter (&fqdn))
-    {
-      gchar host[256] = "";
-      gethostname (host, sizeof host - 1);
-      gchar *found = strchr (host, '.') ? g_strdup (host) : NULL;
-      const struct hostent *entry = found ? NULL : gethostbyname (host);
-      if (entry && strchr (entry->h_name, '.'))
-        found = g_strdup (entry->h_name);
-      for (guint i = 0; entry && !found && entry->h_aliases[i]; i++)
-        if (strchr (entry->h_aliases[i], '.'))
-          found = g_strdup (entry->h_aliases[i]);
-      if (!found)
-        found = g_strdup (host[0] ? host : "localhost");
-      g_once_init_leave (&fqdn, found);
-    }
-  return fqdn;
-}
-
 SlSuppress *
 sl_suppress_new (SlSuppressStyle style, gint seconds, SlCounter *suppressed)
 {
@@ -57,7 +32,7 @@ sl_suppress_new (SlSuppressStyle style, gint seconds, SlCounter *suppressed)
   s->suppressed = suppressed;
   g_mutex_init (&s->lock);
   if (style == SL_SUPPRESS_SYSLOG_NG)
-    local_fqdn ();
+    sl_macro_local_fqdn ();
   return s;
 }
 
@@ -137,7 +112,7 @@ syslog_ng_summary (SlSuppress *s)
   const gchar *text = value_of (s->last, SL_F_MESSAGE, &len);
   gchar buf[SYSLOG_NG_SUMMARY_MAX];
   gint n = g_snprintf (buf, sizeof buf, "Last message '%.*s' repeated %u times, suppressed by syslog-ng on %s",
-                       (gint) MIN (len, SYSLOG_NG_EXCERPT), text, s->count, local_fqdn ());
+                       (gint) MIN (len, SYSLOG_NG_EXCERPT), text, s->count, sl_macro_local_fqdn ());
   gsize size = MIN ((gsize) n, sizeof buf - 1);
   /* made as syslog-ng makes its own messages (stamped now, local, its
    * pid), then given the repeated message's host and program */

@@ -849,13 +849,13 @@ action_queue_directive (SlRsConf *c, const gchar *name, const gchar *value)
 
 /* directives that Sluice accepts with nothing to do: see doc/rsyslog.md */
 static const gchar *const neutral_directives[] = {
-  "WorkDirectory", "PreserveFQDN", "ActionResumeInterval", "ActionFileEnableSync",
+  "WorkDirectory", "ActionResumeInterval", "ActionFileEnableSync",
   "KLogPermitNonKernelFacility", "KLogConsoleLogLevel", "SystemLogRateLimitInterval",
   "SystemLogRateLimitBurst", "IMUXSockRateLimitInterval", "IMUXSockRateLimitBurst", "InputUnixListenSocketCreatePath",
   "MainMsgQueueSize", "MainMsgQueueType", "MainMsgQueueDiscardMark", "ActionQueueSaveOnShutdown",
   "ActionQueueMaxDiskSpace", "ActionQueueTimeoutEnqueue", "ActionQueueDequeueBatchSize", "ActionQueueWorkerThreads",
   "RepeatedMsgContainsOriginalMsg", "SystemLogUseSysTimeStamp", "SystemLogSocketIgnoreMsgTimestamp",
-  "MaxOpenFiles", "AbortOnUncleanConfig", "LocalHostName", "IMJournalStateFile",
+  "MaxOpenFiles", "AbortOnUncleanConfig", "IMJournalStateFile",
   "IMJournalRatelimitInterval", "IMJournalRatelimitBurst",
 };
 
@@ -1030,6 +1030,17 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     return sl_rs_privileges (c, name, value, pos, error);
   if (g_ascii_strcasecmp (name, "MaxMessageSize") == 0)
     return sl_rs_max_message_size (c, value, pos, error);
+  if (g_ascii_strcasecmp (name, "PreserveFQDN") == 0 || g_ascii_strcasecmp (name, "LocalHostName") == 0)
+    {
+      gboolean fqdn = FALSE;
+      g_autofree gchar *quoted = sl_rs_quoted (value);
+      if (g_ascii_strcasecmp (name, "PreserveFQDN") == 0 && !set_flag (value, &fqdn, pos, "$PreserveFQDN", error))
+        return FALSE;
+      g_autofree gchar *text = g_ascii_strcasecmp (name, "LocalHostName") == 0
+                               ? g_strdup_printf ("options { local-hostname(%s); };", quoted)
+                               : g_strdup_printf ("options { use-fqdn(%s); };", fqdn ? "yes" : "no");
+      return sl_rs_emit (c, pos, text, error);
+    }
   gboolean taken = FALSE;
   if (!sl_rs_escape_setting (c, name, value, pos, &taken, error))
     return FALSE;

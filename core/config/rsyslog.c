@@ -705,6 +705,15 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
                 return FALSE;
               continue;
             }
+          /* the name of this host in local messages: rsyslogd's is
+           * short unless preserveFQDN, or localHostName */
+          else if (g_str_equal (p->name, "preservefqdn"))
+            text = g_strdup_printf ("options { use-fqdn(%s); };", sl_rs_is_true (p->value) ? "yes" : "no");
+          else if (g_str_equal (p->name, "localhostname"))
+            {
+              g_autofree gchar *quoted = sl_rs_quoted (p->value);
+              text = g_strdup_printf ("options { local-hostname(%s); };", quoted);
+            }
           /* whether a sender's address is resolved: use-dns() */
           else if (g_str_equal (p->name, "net.enabledns"))
             text = g_strdup_printf ("options { use-dns(%s); };", sl_rs_is_true (p->value) ? "yes" : "no");
@@ -735,8 +744,7 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
               if (!sl_rs_emit (r->c, p->pos, text, r->error))
                 return FALSE;
             }
-          else if (g_str_has_prefix (p->name, "queue.") || g_str_equal (p->name, "workdirectory")
-                   || g_str_equal (p->name, "preservefqdn") || g_str_equal (p->name, "localhostname"))
+          else if (g_str_has_prefix (p->name, "queue.") || g_str_equal (p->name, "workdirectory"))
             continue;
           else
             {

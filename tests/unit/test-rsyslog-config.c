@@ -251,6 +251,11 @@ test_modules (void)
   assert_translates ("$MaxMessageSize 2k\n*.* @@h:514\n", "truncate-size(\"2k\") add-newline(yes)");
   assert_translates ("global(parser.escapeControlCharacterTab=\"off\")\n*.* /a\n",
                      "options { escape-control-chars(except-tab); };");
+  /* the name of this host in local messages */
+  assert_translates ("global(localHostName=\"relay7\" preserveFQDN=\"on\")\n*.* /a\n",
+                     "options { local-hostname(\"relay7\"); };\noptions { use-fqdn(yes); };");
+  assert_translates ("$PreserveFQDN on\n$LocalHostName relay7\n*.* /a\n",
+                     "options { use-fqdn(yes); };\noptions { local-hostname(\"relay7\"); };");
   /* rsyslog's minimal container image */
   assert_translates ("global(processInternalMessages=\"on\")\n*.* /var/log/all\n", "{ internal(); };");
   /* openSUSE's stock file sets the kernel's console level */

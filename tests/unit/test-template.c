@@ -753,6 +753,14 @@ test_seqnum_loghost (void)
   assert_render ("$LOGHOST", msg, NULL, short_host);
   g_assert_cmpstr (sl_macro_loghost (), ==, short_host);
   g_assert_null (strchr (sl_macro_loghost (), '.'));
+  /* options { local-hostname() use-fqdn() } */
+  sl_macro_set_loghost ("relay7.example.net", FALSE);
+  assert_render ("$LOGHOST", msg, NULL, "relay7.example.net");
+  sl_macro_set_loghost (NULL, TRUE);
+  g_assert_cmpstr (sl_macro_loghost (), ==, sl_macro_local_fqdn ());
+  g_assert_true (g_str_has_prefix (sl_macro_local_fqdn (), short_host));
+  sl_macro_set_loghost (NULL, FALSE);
+  g_assert_cmpstr (sl_macro_loghost (), ==, short_host);
   g_free (short_host);
   sl_message_unref (msg);
 }
