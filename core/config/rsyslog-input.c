@@ -57,12 +57,36 @@ with_receive_options (const gchar *driver)
   return g_strdup_printf ("%.*s trim-large-messages(rsyslog))", (gint) strlen (driver) - 1, driver);
 }
 
-gboolean
-sl_rs_add_source (SlRsConf *c, const gchar *ruleset, SlCfgPos pos, const gchar *driver, GError **error)
+/* The name rsyslogd gives an input of the module driver stands for */
+static const gchar *
+input_module (const gchar *driver)
 {
-  g_autofree gchar *name = sl_rs_new_name (c, "s");
+  static const struct
+  {
+    const gchar *driver, *module;
+  } inputs[] = {
+    { "unix-dgram(", "imuxsock" }, { "udp(", "imudp" }, { "tcp(", "imtcp" }, { "relp(", "imrelp" },
+    { "kafka(", "imkafka" }, { "file(", "imfile" }, { "wildcard-file(", "imfile" },
+    { "systemd-journal(", "imjournal" }, { "kmsg(", "imklog" }, { "internal(", "rsyslogd" }, { "mark(", "immark" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    if (g_str_has_prefix (driver, inputs[i].driver))
+      return inputs[i].module;
+  return NULL;
+}
+
+/* A source is named PREFIX_sN:INPUTNAME, which $inputname reads back
+ * ($(rsyslog-inputname ${SOURCE})), so that no field is set per message. */
+gboolean
+sl_rs_add_source (SlRsConf *c, const gchar *ruleset, SlCfgPos pos, const gchar *driver, const gchar *input_name,
+                  GError **error)
+{
+  g_autofree gchar *base = sl_rs_new_name (c, "s");
+  const gchar *input = input_name ? input_name : input_module (driver);
+  g_autofree gchar *name = input ? g_strdup_printf ("%s:%s", base, input) : g_strdup (base);
+  g_autofree gchar *quoted = sl_rs_quoted (name);
   g_autofree gchar *full = with_receive_options (driver);
-  g_autofree gchar *text = g_strdup_printf ("source %s { %s; };", name, full);
+  g_autofree gchar *text = g_strdup_printf ("source %s { %s; };", quoted, full);
   const gchar *key = ruleset ? ruleset : DEFAULT_RULESET;
   GPtrArray *names = g_hash_table_lookup (c->ruleset_sources, key);
 
@@ -86,7 +110,7 @@ add_unix_socket (SlRsConf *c, const gchar *ruleset, const gchar *path, SlCfgPos 
    * time it received it rather than the message's */
   sl_rs_quote (driver, path);
   g_string_append (driver, " flags(no-hostname) keep-timestamp(no))");
-  return sl_rs_add_source (c, ruleset, pos, driver->str, error);
+  return sl_rs_add_source (c, ruleset, pos, driver->str, NULL, error);
 }
 
 /* rsyslogd changes user and group once its inputs are open; Sluice's
@@ -165,7 +189,7 @@ add_mark_source (SlRsConf *c, const gchar *ruleset, gint64 period, const gchar *
       g_string_append_c (driver, ')');
     }
   g_string_append_c (driver, ')');
-  return sl_rs_add_source (c, ruleset, pos, driver->str, error);
+  return sl_rs_add_source (c, ruleset, pos, driver->str, NULL, error);
 }
 
 /* A period in seconds, above 0 */
@@ -253,7 +277,7 @@ journal_source (SlRsConf *c, GError **error)
   g_string_append (text, ") default-priority(");
   g_string_append (text, c->journal_severity ? c->journal_severity : "notice");
   g_string_append_printf (text, ") read-old-records(%s))", c->journal_skip_old ? "no" : "yes");
-  return sl_rs_add_source (c, NULL, c->journal_pos, text->str, error);
+  return sl_rs_add_source (c, NULL, c->journal_pos, text->str, NULL, error);
 }
 
 /* UsePid="both", imjournal's default, takes SYSLOG_PID before _PID: the
@@ -378,7 +402,7 @@ impstats (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   g_autofree gchar *text = g_strdup_printf ("options { stats(freq(%ld) level(1)); };",
                                             interval ? g_ascii_strtoll (interval->value, NULL, 10) : 300L);
   return sl_rs_emit (c, pos, text, error)
-         && sl_rs_add_source (c, ruleset ? ruleset->value : NULL, pos, "internal()", error);
+         && sl_rs_add_source (c, ruleset ? ruleset->value : NULL, pos, "internal()", "impstats", error);
 }
 
 static gint
@@ -496,7 +520,7 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
       c->immark_pos = pos;
     }
   else if (g_str_equal (bare, "imklog"))
-    return sl_rs_add_source (c, NULL, pos, "kmsg(optional(yes))", error);
+    return sl_rs_add_source (c, NULL, pos, "kmsg(optional(yes))", NULL, error);
   else if (g_str_equal (bare, "omuxsock"))
     c->uxsock_loaded = TRUE;
   else if (g_str_equal (bare, "imfile"))
@@ -578,7 +602,9 @@ network_input (SlRsConf *c, GPtrArray *params, const gchar *driver, const gchar 
   if (g_str_equal (driver, "tcp") && !sl_rs_tls_option (c, &tls, TRUE, pos, text, error))
     return FALSE;
   g_string_append_c (text, ')');
-  return sl_rs_add_source (c, ruleset, pos, text->str, error);
+  const gchar *input = value_of (params, "name") ? value_of (params, "name")
+                      : g_str_equal (driver, "ptcp") ? "imptcp" : NULL;
+  return sl_rs_add_source (c, ruleset, pos, text->str, input, error);
 }
 
 /* imrelp: port= is required, as in rsyslog */
@@ -604,7 +630,7 @@ relp_input (SlRsConf *c, GPtrArray *params, const gchar *ruleset, SlCfgPos pos, 
   if (value_of (params, "keepalive"))
     g_string_append_printf (text, " so-keepalive(%s)", sl_rs_is_true (value_of (params, "keepalive")) ? "yes" : "no");
   g_string_append (text, " keep-hostname(yes))");
-  return sl_rs_add_source (c, ruleset, pos, text->str, error);
+  return sl_rs_add_source (c, ruleset, pos, text->str, value_of (params, "name"), error);
 }
 
 /* imkafka: the records parsed as syslog messages; a host name in them is
@@ -634,7 +660,7 @@ kafka_input (SlRsConf *c, GPtrArray *params, const gchar *ruleset, SlCfgPos pos,
   if (!value_of (params, "parsehostname") || !sl_rs_is_true (value_of (params, "parsehostname")))
     g_string_append (text, " flags(no-hostname)");
   g_string_append_c (text, ')');
-  return sl_rs_add_source (c, ruleset, pos, text->str, error);
+  return sl_rs_add_source (c, ruleset, pos, text->str, value_of (params, "name"), error);
 }
 
 /* imfile: each line a message, not parsed, with the tag and priority
@@ -693,7 +719,7 @@ imfile_source (SlRsConf *c, const gchar *ruleset, const gchar *file, SlCfgPos fi
       || !set_syslog_name (&severity_name, severity ? severity : "notice", FALSE, pos, error))
     return FALSE;
   g_string_append_printf (text, " default-facility(%s) default-priority(%s))", facility_name, severity_name);
-  return sl_rs_add_source (c, ruleset, pos, text->str, error);
+  return sl_rs_add_source (c, ruleset, pos, text->str, NULL, error);
 }
 
 gboolean
@@ -927,7 +953,7 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
   if (g_ascii_strcasecmp (name, "UDPServerRun") == 0)
     {
       g_autofree gchar *driver = g_strdup_printf ("udp(port(%ld) keep-hostname(yes))", strtol (value, NULL, 10));
-      return sl_rs_add_source (c, NULL, pos, driver, error);
+      return sl_rs_add_source (c, NULL, pos, driver, NULL, error);
     }
   if (g_ascii_strcasecmp (name, "InputTCPServerRun") == 0)
     {
@@ -936,7 +962,7 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
       if (!sl_rs_tls_option (c, &c->tls_server, TRUE, pos, driver, error))
         return FALSE;
       g_string_append_c (driver, ')');
-      return sl_rs_add_source (c, NULL, pos, driver->str, error);
+      return sl_rs_add_source (c, NULL, pos, driver->str, NULL, error);
     }
   struct
   {

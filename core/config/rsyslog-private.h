@@ -215,8 +215,11 @@ gboolean  sl_rs_uxsock_directive     (SlRsConf *c, const gchar *name, const gcha
 gboolean  sl_rs_module               (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
 gboolean  sl_rs_input                (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
 gboolean  sl_rs_directive            (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error);
+/* A source of driver's text for ruleset (NULL: the default one), named
+ * so that $inputname is input_name, or, when NULL, the name rsyslogd
+ * gives the module that driver stands for. */
 gboolean  sl_rs_add_source           (SlRsConf *c, const gchar *ruleset, SlCfgPos pos, const gchar *driver,
-                                      GError **error);
+                                      const gchar *input_name, GError **error);
 /* $InputFile* and $InputRunFileMonitor, imfile's legacy directives */
 gboolean  sl_rs_imfile_directive     (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
                                       GError **error);

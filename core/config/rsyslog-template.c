@@ -64,7 +64,7 @@ static const struct
   { "syslogpriority", "${LEVEL_NUM}" },
   { "syslogseverity-text", "${LEVEL}" },
   { "syslogpriority-text", "${LEVEL}" },
-  { "inputname", "${SOURCE}" },
+  { "inputname", "$(rsyslog-inputname ${SOURCE})" },
   { "protocol-version", "$(if (\"${MSGID}${SDATA}\" ne \"\") \"1\" \"0\")" },
   { "$myhostname", "${LOGHOST}" },
   { "$now", "${R_YEAR}-${R_MONTH}-${R_DAY}" },

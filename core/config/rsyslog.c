@@ -735,7 +735,7 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
            * (8.2302's default) hands them to syslog(3) */
           if (g_str_equal (p->name, "processinternalmessages"))
             {
-              if (sl_rs_is_true (p->value) && !sl_rs_add_source (r->c, NULL, p->pos, "internal()", r->error))
+              if (sl_rs_is_true (p->value) && !sl_rs_add_source (r->c, NULL, p->pos, "internal()", NULL, r->error))
                 return FALSE;
               continue;
             }
@@ -1021,7 +1021,10 @@ emit_paths (SlRsConf *c, GError **error)
           continue;
         g_autoptr (GString) text = g_string_new ("log { ");
         for (guint s = 0; s < sources->len; s++)
-          g_string_append_printf (text, "source(%s); ", (const gchar *) g_ptr_array_index (sources, s));
+          {
+            g_autofree gchar *quoted = sl_rs_quoted (g_ptr_array_index (sources, s));
+            g_string_append_printf (text, "source(%s); ", quoted);
+          }
         g_string_append (text, "};");
         /* in Sluice's own configuration each rule is a path of its own, so
          * that a stop keeps the message from the paths written after */

@@ -215,7 +215,7 @@ test_modules (void)
   assert_refused ("module(load=\"impstats\" interval=\"600\" severity=\"7\")\n", ":1:39:", "impstats severity=\"7\"");
   assert_translates ("module(load=\"impstats\" interval=\"60\" ruleset=\"stats\")\n"
                      "ruleset(name=\"stats\") { action(type=\"omfile\" file=\"/s\") }\n",
-                     "options { stats(freq(60) level(1)); };\nsource rs0_s1 { internal(); };");
+                     "options { stats(freq(60) level(1)); };\nsource \"rs0_s1:impstats\" { internal(); };");
   assert_refused ("module(load=\"omkafka\")\naction(type=\"omkafka\" topic=\"t\" partitions.auto=\"on\" dynaTopic=\"on\")\n", ":2:54:",
                   "'dynatopic' of rsyslog's omkafka is not supported");
   assert_refused ("module(load=\"omkafka\")\naction(type=\"omkafka\" topic=\"t\")\n", ":2:1:", "partition 0 unless partitions.auto");
@@ -251,6 +251,12 @@ test_modules (void)
   assert_translates ("$MaxMessageSize 2k\n*.* @@h:514\n", "truncate-size(\"2k\") add-newline(yes)");
   assert_translates ("global(parser.escapeControlCharacterTab=\"off\")\n*.* /a\n",
                      "options { escape-control-chars(except-tab); };");
+  /* $inputname is what rsyslogd names each input, or its name= */
+  assert_translates ("module(load=\"imtcp\")\nmodule(load=\"imptcp\")\ninput(type=\"imtcp\" port=\"1\")\n"
+                     "input(type=\"imptcp\" port=\"2\")\ninput(type=\"imtcp\" port=\"3\" name=\"edge\")\n"
+                     "if $inputname == \"imptcp\" then /a\n",
+                     "log { source(\"rs0_s1:imtcp\"); source(\"rs0_s2:imptcp\"); source(\"rs0_s3:edge\"); log { filter { "
+                     "\"$(rsyslog-inputname ${SOURCE})\" eq \"imptcp\"; };");
   /* the name of this host in local messages */
   assert_translates ("global(localHostName=\"relay7\" preserveFQDN=\"on\")\n*.* /a\n",
                      "options { local-hostname(\"relay7\"); };\noptions { use-fqdn(yes); };");
@@ -276,7 +282,7 @@ test_imfile_imjournal (void)
                      "$InputFilePersistStateInterval 25000\n$InputRunFileMonitor\n"
                      "$InputFileName /var/log/apache2/error.log\n$InputFileTag apache_error: \n$InputRunFileMonitor\n",
                      "file(\"/var/log/apache2/access.log\" flags(no-parse) escape-control-chars(no) program-override(\"apache_access\") "
-                     "default-facility(local0) default-priority(info)); };\nsource rs0_s2 { "
+                     "default-facility(local0) default-priority(info)); };\nsource \"rs0_s2:imfile\" { "
                      "file(\"/var/log/apache2/error.log\" flags(no-parse) escape-control-chars(no) program-override(\"apache_error\") "
                      "default-facility(local0) default-priority(notice))");
   assert_refused ("$ModLoad imfile\n$InputFileName /a\n$InputRunFileMonitor\n", ":3:1:", "needs $InputFileName and $InputFileTag");
@@ -286,7 +292,7 @@ test_imfile_imjournal (void)
   assert_translates ("$ModLoad imfile\n$InputFileBindRuleset files\n$InputFileName /a\n$InputFileTag a\n$InputRunFileMonitor\n"
                      "$InputFileName /b\n$InputFileTag b\n$InputRunFileMonitor\n"
                      "ruleset(name=\"files\") { action(type=\"omfile\" file=\"/f\") }\n",
-                     "log { source(rs0_s1); source(rs0_s2); log { destination(rs0_d3); }; };");
+                     "log { source(\"rs0_s1:imfile\"); source(\"rs0_s2:imfile\"); log { destination(rs0_d3); }; };");
   assert_translates ("input(type=\"imfile\" file=\"/var/log/app/*.log\" tag=\"app\")\n*.* /a\n",
                      "wildcard-file(base-dir(\"/var/log/app\") filename-pattern(\"*.log\") max-files(2147483647) "
                      "flags(no-parse) escape-control-chars(no) program-override(\"app\")");

@@ -140,6 +140,24 @@ static const SlDriverClass rfc3339_class = {
   .ops.template_function = &rfc3339_ops,
 };
 
+static void
+inputname_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  g_autoptr (GString) source = g_string_new (NULL);
+  if (call->argc > 0)
+    sl_template_append (call->arg_templates[0], msg, env, source);
+  const gchar *colon = strchr (source->str, ':');
+  g_string_append (out, colon ? colon + 1 : source->str);
+}
+
+static const SlTemplateFunctionOps inputname_ops = { .eval = inputname_eval };
+
+static const SlDriverClass inputname_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "rsyslog-inputname",
+  .summary = "rsyslog's inputname of a source the rsyslog front end named: $(rsyslog-inputname ${SOURCE})",
+  .ops.template_function = &inputname_ops,
+};
+
 static const SlDriverClass tag_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "rsyslog-tag",
   .summary = "the syslogtag rsyslog takes from a tag and text: up to its first space, $(rsyslog-tag ${MSGHDR}${MESSAGE})",
@@ -174,5 +192,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "rsyslog-functions",
   .drivers = (const SlDriverClass *const[]) { &tag_class, &msg_class, &msg_space_class, &json_class,
-                                              &json_quotes_class, &rfc3339_class, NULL },
+                                              &json_quotes_class, &rfc3339_class, &inputname_class, NULL },
 };

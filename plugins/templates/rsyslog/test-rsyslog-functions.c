@@ -111,6 +111,18 @@ test_rfc3339 (void)
   g_error_free (error);
 }
 
+static void
+test_inputname (void)
+{
+  g_autofree gchar *named = render ("$(rsyslog-inputname ${text})", "rs0_s3:imuxsock");
+  g_autofree gchar *own = render ("$(rsyslog-inputname ${text})", "rs0_s4:my:input");
+  g_autofree gchar *other = render ("$(rsyslog-inputname ${text})", "s_local");
+
+  g_assert_cmpstr (named, ==, "imuxsock");
+  g_assert_cmpstr (own, ==, "my:input");
+  g_assert_cmpstr (other, ==, "s_local");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -119,5 +131,6 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-functions/split", test_split);
   g_test_add_func ("/rsyslog-functions/json", test_json);
   g_test_add_func ("/rsyslog-functions/rfc3339", test_rfc3339);
+  g_test_add_func ("/rsyslog-functions/inputname", test_inputname);
   return g_test_run ();
 }
