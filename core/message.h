@@ -109,6 +109,7 @@ enum
   /* syslog-ng's MARK of internal() or of a destination's mark-mode():
    * a destination whose mark-mode() is not internal drops internal()'s */
   SL_MSG_MARK        = 1 << 4,
+  SL_MSG_RFC5424     = 1 << 5,  /* read as RFC 5424 (syslog-protocol) */
 };
 
 #define SL_PRI_FACILITY(pri) ((pri) >> 3)

@@ -47,14 +47,17 @@ static const struct
   { "immark", { "interval", "markmessagetext", "ruleset", "use.markflag", "use.syslogcall" } },
 };
 
-/* rsyslogd's imtcp and imptcp split a line over maxMessageSize, losing
- * the byte after the cut */
+/* rsyslogd's parser chain over the network reads RFC 5424 (a <PRI>1
+ * start) and RFC 3164 otherwise; its imtcp and imptcp split a line over
+ * maxMessageSize, losing the byte after the cut */
 static gchar *
 with_receive_options (const gchar *driver)
 {
-  if (!g_str_has_prefix (driver, "tcp("))
+  gboolean stream = g_str_has_prefix (driver, "tcp(");
+  if (!stream && !g_str_has_prefix (driver, "udp(") && !g_str_has_prefix (driver, "relp("))
     return g_strdup (driver);
-  return g_strdup_printf ("%.*s trim-large-messages(rsyslog))", (gint) strlen (driver) - 1, driver);
+  return g_strdup_printf ("%.*s flags(detect-syslog-protocol)%s)", (gint) strlen (driver) - 1, driver,
+                          stream ? " trim-large-messages(rsyslog)" : "");
 }
 
 /* The name rsyslogd gives an input of the module driver stands for */

@@ -129,6 +129,7 @@ syslog_parse_rfc5424 (SlMessage *msg, Scan *s, const SyslogOptions *options, gsi
       return FALSE;
     }
   *s = t;
+  msg->flags |= SL_MSG_RFC5424;
   if (parse_after_version (msg, s, options))
     return TRUE;
   *error_at = s->p - start;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* rsyslog's split of a local message into syslogtag and msg, for the
+/* rsyslog's split of a message into syslogtag and msg, for the
  * templates the rsyslog front end writes: $(rsyslog-tag TEXT) is TEXT up
  * to its first space, $(rsyslog-msg TEXT) the rest from that space on,
  * and $(rsyslog-msg-space TEXT) the space sp-if-no-1st-sp adds when that
@@ -25,9 +25,42 @@ split (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GSt
   return space ? space : text->str + text->len;
 }
 
+/* An RFC 5424 message has no tag to split off: rsyslog's syslogtag is
+ * APP-NAME[PROCID] ("-" without an APP-NAME, no brackets without a
+ * PROCID), its msg the MSG part as it is. */
+static void
+rfc5424_tag (const SlMessage *msg, GString *out)
+{
+  gsize app_len = 0, pid_len = 0;
+  const gchar *app = sl_message_get (msg, SL_F_PROGRAM, &app_len);
+  const gchar *pid = sl_message_get (msg, SL_F_PID, &pid_len);
+  if (app && app_len)
+    g_string_append_len (out, app, app_len);
+  else
+    g_string_append_c (out, '-');
+  if (pid && pid_len)
+    {
+      g_string_append_c (out, '[');
+      g_string_append_len (out, pid, pid_len);
+      g_string_append_c (out, ']');
+    }
+}
+
+static const gchar *
+rfc5424_msg (const SlMessage *msg)
+{
+  const gchar *text = sl_message_get (msg, SL_F_MESSAGE, NULL);
+  return text ? text : "";
+}
+
 static void
 tag_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
+  if (msg->flags & SL_MSG_RFC5424)
+    {
+      rfc5424_tag (msg, out);
+      return;
+    }
   g_autoptr (GString) text = g_string_new (NULL);
   const gchar *end = split (call, msg, env, text);
   g_string_append_len (out, text->str, end - text->str);
@@ -36,6 +69,11 @@ tag_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, 
 static void
 msg_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
+  if (msg->flags & SL_MSG_RFC5424)
+    {
+      g_string_append (out, rfc5424_msg (msg));
+      return;
+    }
   g_autoptr (GString) text = g_string_new (NULL);
   g_string_append (out, split (call, msg, env, text));
 }
@@ -43,6 +81,12 @@ msg_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, 
 static void
 msg_space_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
+  if (msg->flags & SL_MSG_RFC5424)
+    {
+      if (*rfc5424_msg (msg) != ' ')
+        g_string_append_c (out, ' ');
+      return;
+    }
   g_autoptr (GString) text = g_string_new (NULL);
   if (*split (call, msg, env, text) != ' ')
     g_string_append_c (out, ' ');

@@ -111,6 +111,38 @@ test_rfc3339 (void)
   g_error_free (error);
 }
 
+/* what rsyslogd 8.2302 made of "<11>1 STAMP host app 1234 - - text" and
+ * of the same without APP-NAME and PROCID: syslogtag APP-NAME[PROCID],
+ * "-" without one, msg the MSG part as it came */
+static void
+test_rfc5424 (void)
+{
+  static const gchar *const functions[] = { "rsyslog-tag", "rsyslog-msg", "rsyslog-msg-space" };
+  const gchar *with[] = { "app[1234]", "RFC 5424 with data", " " };
+  const gchar *without[] = { "-", "nothing", " " };
+  for (guint k = 0; k < 2; k++)
+    {
+      SlMessage *message = sl_message_new ("", 0);
+      message->flags |= SL_MSG_RFC5424;
+      if (k == 0)
+        {
+          sl_message_set (message, SL_F_PROGRAM, "app", -1);
+          sl_message_set (message, SL_F_PID, "1234", -1);
+        }
+      sl_message_set (message, SL_F_MESSAGE, k == 0 ? "RFC 5424 with data" : "nothing", -1);
+      for (guint i = 0; i < G_N_ELEMENTS (functions); i++)
+        {
+          g_autofree gchar *source = g_strdup_printf ("$(%s ${MSGHDR}${MESSAGE})", functions[i]);
+          SlTemplate *t = sl_template_compile (source, NULL);
+          g_autoptr (GString) out = g_string_new (NULL);
+          sl_template_append (t, message, NULL, out);
+          g_assert_cmpstr (out->str, ==, k == 0 ? with[i] : without[i]);
+          sl_template_unref (t);
+        }
+      sl_message_unref (message);
+    }
+}
+
 static void
 test_inputname (void)
 {
@@ -132,5 +164,6 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-functions/json", test_json);
   g_test_add_func ("/rsyslog-functions/rfc3339", test_rfc3339);
   g_test_add_func ("/rsyslog-functions/inputname", test_inputname);
+  g_test_add_func ("/rsyslog-functions/rfc5424", test_rfc5424);
   return g_test_run ();
 }
