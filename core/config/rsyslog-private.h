@@ -113,7 +113,7 @@ gboolean  sl_rs_read_backtick    (SlRsReader *r, gchar **value);
 /* rsyslog-expr.c: a RainerScript expression as a filter expression, or as
  * a template (refused when it is a condition). */
 gboolean  sl_rs_read_condition   (SlRsReader *r, gchar **filter);
-gboolean  sl_rs_read_expr_value  (SlRsReader *r, SlCfgPos pos, gchar **value);
+gboolean  sl_rs_read_expr_value  (SlRsReader *r, gchar **value);
 
 /* rsyslog-emit.c: Sluice text into the tree. */
 /* Appends text quoted as a string of Sluice's language. */
@@ -169,6 +169,8 @@ gchar    *sl_rs_template_ref         (SlRsConf *c, const gchar *name, SlCfgPos p
 gboolean  sl_rs_template_check_refs  (SlRsConf *c, GError **error);
 /* The Sluice template of a property as a filter's left side. */
 gboolean  sl_rs_property_value       (const gchar *name, SlCfgPos pos, GString *out, GError **error);
+/* The Sluice field of a variable: $!a!b, $.x or $/x */
+gchar    *sl_rs_variable_field       (const gchar *name);
 
 /* rsyslog-filter.c */
 gboolean  sl_rs_selector_filter      (const gchar *selector, SlCfgPos pos, GString *out, GError **error);

@@ -368,30 +368,35 @@ resolve_calls (SlRsConf *c, GError **error)
   return TRUE;
 }
 
+/* set, reset and unset of a variable; unset takes its members too, as
+ * rsyslogd removes a whole subtree */
 static gboolean
 read_set (SlRsReader *r, SlCfgPos pos, gboolean unset)
 {
   sl_rs_lexer_skip_blanks (&r->lx, FALSE);
   SlCfgPos var_pos = sl_rs_lexer_pos (&r->lx);
-  if (sl_rs_lexer_peek (&r->lx, 0) != '$'
-      || !strchr ("!./", sl_rs_lexer_peek (&r->lx, 1)))
+  gchar kind = sl_rs_lexer_peek (&r->lx, 1);
+  if (sl_rs_lexer_peek (&r->lx, 0) != '$' || !kind || !strchr ("!./", kind))
     return sl_rs_fail (r, var_pos, _("%s was expected here"), _("a variable such as $!name"));
   sl_rs_lexer_advance (&r->lx, 2);
-  g_autofree gchar *name = sl_rs_lexer_read_word (&r->lx, "-!.");
-  if (!name)
+  g_autofree gchar *rest = sl_rs_lexer_read_word (&r->lx, "-!.");
+  if (!rest)
     return sl_rs_fail (r, var_pos, _("%s was expected here"), _("a variable such as $!name"));
-  for (gchar *p = name; *p; p++)
-    if (*p == '!')
-      *p = '.';
+  g_autofree gchar *variable = g_strdup_printf ("$%c%s", kind, rest);
+  g_autofree gchar *name = sl_rs_variable_field (variable);
   g_autofree gchar *quoted_name = sl_rs_quoted (name);
   g_autofree gchar *items = NULL;
   if (unset)
-    items = g_strdup_printf ("rewrite { unset(value(%s)); };", quoted_name);
+    {
+      g_autofree gchar *members = g_strconcat (name, ".*", NULL);
+      g_autofree gchar *quoted_members = sl_rs_quoted (members);
+      items = g_strdup_printf ("rewrite { unset(value(%s)); groupunset(values(%s)); };", quoted_name, quoted_members);
+    }
   else
     {
       g_autofree gchar *tmpl = NULL;
 
-      if (!sl_rs_expect_char (r, '=', "'='") || !sl_rs_read_expr_value (r, pos, &tmpl))
+      if (!sl_rs_expect_char (r, '=', "'='") || !sl_rs_read_expr_value (r, &tmpl))
         return FALSE;
       g_autofree gchar *quoted = sl_rs_quoted (tmpl);
       items = g_strdup_printf ("rewrite { set(%s value(%s)); };", quoted, quoted_name);
@@ -422,7 +427,7 @@ read_action (SlRsReader *r)
     return TRUE;
   if (sl_rs_lexer_take_word (&r->lx, "call"))
     return read_call_statement (r, pos);
-  if (sl_rs_lexer_take_word (&r->lx, "set"))
+  if (sl_rs_lexer_take_word (&r->lx, "set") || sl_rs_lexer_take_word (&r->lx, "reset"))
     return read_set (r, pos, FALSE);
   if (sl_rs_lexer_take_word (&r->lx, "unset"))
     return read_set (r, pos, TRUE);
@@ -441,7 +446,9 @@ read_action (SlRsReader *r)
       gchar *name = sl_rs_action_object (r->c, params, pos, &is_parser, r->error);
       if (!name || !is_parser)
         return add_destination (r, pos, name);
-      g_autofree gchar *items = g_strdup_printf ("parser(%s);", name);
+      /* a message modifier passes on what it cannot parse, unchanged */
+      g_autofree gchar *items = g_strdup_printf ("junction { channel { parser(%s); flags(final); }; "
+                                                 "channel { flags(final); }; };", name);
       g_free (name);
       return add_change (r, pos, items);
     }
@@ -453,7 +460,11 @@ read_action (SlRsReader *r)
       guint blanks = 0;
       while (sl_rs_lexer_peek (&r->lx, blanks) == ' ' || sl_rs_lexer_peek (&r->lx, blanks) == '\t')
         blanks++;
-      if (blanks && sl_rs_lexer_peek (&r->lx, blanks) == ';')
+      gchar after = sl_rs_lexer_peek (&r->lx, blanks);
+      if (blanks && after && !strchr (";\r\n#}", after))
+        return sl_rs_fail (r, sl_rs_lexer_pos (&r->lx), "%s",
+                           _("only ';template' may follow a legacy action on its line, as rsyslogd requires"));
+      if (blanks && after == ';')
         {
           sl_rs_lexer_advance (&r->lx, blanks);
           g_autofree gchar *rest = sl_rs_lexer_read_until_blank (&r->lx, "}");
