@@ -6,6 +6,7 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 
+#include <regex.h>
 #include <string.h>
 
 /* What rsyslogd evaluates an expression to: a string, or a number when it
@@ -230,7 +231,7 @@ static const struct
   const gchar *name;
   const gchar *why;
 } refused_functions[] = {
-  { "parse_json", N_("it stores JSON into the message from inside an expression, which Sluice's templates cannot") },
+  { "parse_json", N_("Sluice takes it only as the whole value of set, as in set $.ret = parse_json($msg, \"\\$!\");") },
   { "script_error", N_("it reports the error state functions leave behind, and Sluice's functions leave none") },
   { "previous_action_suspended", N_("Sluice keeps no suspended state of the action before") },
   { "lookup", N_("lookup tables are not supported") },
@@ -259,6 +260,16 @@ regex_call (SlRsReader *r, const gchar *lower, SlCfgPos pos, GPtrArray *args, Sl
   SlRsExpr *pattern = g_ptr_array_index (args, 1);
   if (!pattern->literal || pattern->number)
     return sl_rs_fail (r, pos, _("the pattern of %s() must be a constant string, as rsyslogd requires"), lower);
+  regex_t re;
+  gint code = regcomp (&re, pattern->text->str, REG_EXTENDED | REG_NOSUB);
+  if (code)
+    {
+      gchar why[256];
+      regerror (code, &re, why, sizeof why);
+      return sl_rs_fail (r, pos, _("cannot compile the regular expression '%s' of %s(): %s"), pattern->text->str, lower,
+                         why);
+    }
+  regfree (&re);
   gboolean extract = g_str_has_prefix (lower, "re_extract");
   GString *text = g_string_new (extract ? "$(rsyslog-re-extract" : "$(rsyslog-re-match");
   append_arg (text, g_str_has_suffix (lower, "_i") ? "icase" : "case");
@@ -331,11 +342,10 @@ special_call (SlRsReader *r, const gchar *name, const gchar *lower, SlCfgPos pos
   return TRUE;
 }
 
+/* The arguments of a call; the lexer stands on its '(' */
 static gboolean
-read_call (SlRsReader *r, const gchar *name, SlCfgPos pos, SlRsExpr *out)
+read_arguments (SlRsReader *r, GPtrArray *args)
 {
-  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func ((GDestroyNotify) expr_free);
-
   sl_rs_lexer_advance (&r->lx, 1);
   for (;;)
     {
@@ -353,6 +363,16 @@ read_call (SlRsReader *r, const gchar *name, SlCfgPos pos, SlRsExpr *out)
         return sl_rs_fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), _("',' or ')'"));
     }
   sl_rs_lexer_advance (&r->lx, 1);
+  return TRUE;
+}
+
+static gboolean
+read_call (SlRsReader *r, const gchar *name, SlCfgPos pos, SlRsExpr *out)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func ((GDestroyNotify) expr_free);
+
+  if (!read_arguments (r, args))
+    return FALSE;
 
   g_autofree gchar *lower = g_ascii_strdown (name, -1);
   for (guint i = 0; i < G_N_ELEMENTS (plain_functions); i++)
@@ -691,6 +711,35 @@ read_or (SlRsReader *r, SlRsExpr *out)
       g_string_prepend_c (out->text, '(');
       g_string_append_printf (out->text, ") %s (%s)", word, next.text->str);
     }
+}
+
+/* parse_json(TEXT, "CONTAINER") as a json-parser() that puts the members
+ * of the object under CONTAINER ("$!" the top), then result set to 0 when
+ * it parsed, else 1 (RS_SCRIPT_EINVAL), the message unchanged */
+gboolean
+sl_rs_read_parse_json (SlRsReader *r, SlCfgPos pos, const gchar *result, gchar **items)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func ((GDestroyNotify) expr_free);
+
+  if (!read_arguments (r, args) || !check_arguments (r, "parse_json", pos, args->len, 2, 2))
+    return FALSE;
+  SlRsExpr *container = g_ptr_array_index (args, 1);
+  const gchar *name = container->literal ? container->text->str : "";
+  if (container->number || name[0] != '$' || !name[1] || !strchr ("!./", name[1]))
+    return sl_rs_fail (r, pos, "%s", _("the container of parse_json() must be a constant variable name such as \"\\$!\""));
+  g_autofree gchar *field = name[2] ? sl_rs_variable_field (name) : NULL;
+  if (!field && name[1] != '!')
+    return sl_rs_fail (r, pos, "%s", _("parse_json() into all local or global variables is not supported"));
+  g_autofree gchar *prefix = field ? g_strconcat (field, ".", NULL) : g_strdup ("");
+  g_autofree gchar *text = expr_template (g_ptr_array_index (args, 0));
+  g_autofree gchar *quoted_text = sl_rs_quoted (text);
+  g_autofree gchar *quoted_prefix = sl_rs_quoted (prefix);
+  g_autofree gchar *quoted_result = sl_rs_quoted (result);
+  *items = g_strdup_printf ("junction { channel { parser { json-parser(template(%s) prefix(%s)); }; "
+                            "rewrite { set(\"0\" value(%s)); }; flags(final); }; "
+                            "channel { rewrite { set(\"1\" value(%s)); }; flags(final); }; };",
+                            quoted_text, quoted_prefix, quoted_result, quoted_result);
+  return TRUE;
 }
 
 gboolean

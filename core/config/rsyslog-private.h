@@ -114,6 +114,9 @@ gboolean  sl_rs_read_backtick    (SlRsReader *r, gchar **value);
  * a template (refused when it is a condition). */
 gboolean  sl_rs_read_condition   (SlRsReader *r, gchar **filter);
 gboolean  sl_rs_read_expr_value  (SlRsReader *r, gchar **value);
+/* set RESULT = parse_json(...): the log items that do it; the lexer stands
+ * on the '(' after parse_json */
+gboolean  sl_rs_read_parse_json  (SlRsReader *r, SlCfgPos pos, const gchar *result, gchar **items);
 
 /* rsyslog-emit.c: Sluice text into the tree. */
 /* Appends text quoted as a string of Sluice's language. */

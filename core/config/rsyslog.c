@@ -396,10 +396,26 @@ read_set (SlRsReader *r, SlCfgPos pos, gboolean unset)
     {
       g_autofree gchar *tmpl = NULL;
 
-      if (!sl_rs_expect_char (r, '=', "'='") || !sl_rs_read_expr_value (r, &tmpl))
+      if (!sl_rs_expect_char (r, '=', "'='"))
         return FALSE;
-      g_autofree gchar *quoted = sl_rs_quoted (tmpl);
-      items = g_strdup_printf ("rewrite { set(%s value(%s)); };", quoted, quoted_name);
+      sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+      SlCfgPos value_pos = sl_rs_lexer_pos (&r->lx);
+      SlRsLexer start = r->lx;
+      g_autofree gchar *word = sl_rs_lexer_read_word (&r->lx, "");
+      sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+      if (word && g_ascii_strcasecmp (word, "parse_json") == 0 && sl_rs_lexer_peek (&r->lx, 0) == '(')
+        {
+          if (!sl_rs_read_parse_json (r, value_pos, name, &items))
+            return FALSE;
+        }
+      else
+        {
+          r->lx = start;
+          if (!sl_rs_read_expr_value (r, &tmpl))
+            return FALSE;
+          g_autofree gchar *quoted = sl_rs_quoted (tmpl);
+          items = g_strdup_printf ("rewrite { set(%s value(%s)); };", quoted, quoted_name);
+        }
     }
   if (!sl_rs_expect_char (r, ';', "';'"))
     return FALSE;
