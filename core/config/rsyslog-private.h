@@ -52,6 +52,7 @@ typedef struct _SlRsConf
   GPtrArray *calls;       /* every call, resolved once everything is read */
   gchar *last_filter;     /* for '&' */
   guint depth;            /* of included files */
+  guint foreach_depth;    /* of the foreach loops being read */
   /* what legacy directives set for later actions and inputs */
   gchar *file_owner, *file_group, *dir_owner, *dir_group;
   gchar *file_mode, *dir_mode;

@@ -2,9 +2,10 @@
 /* RainerScript's functions, operators and variables, beside the real
  * rsyslogd 8.2302: one configuration sets a local variable to each
  * expression and writes it with an action of its own, tests conditions,
- * variables and parse_json(); rsyslogd and sluiced get the same messages
- * (edge cases: an empty message, numbers with text, JSON and broken
- * JSON) and every file they write must be the same, byte for byte. The
+ * variables, parse_json() and foreach; rsyslogd and sluiced get the same
+ * messages (edge cases: an empty message, numbers with text, JSON, broken
+ * JSON, arrays empty, nested and not arrays) and every file they write
+ * must be the same, byte for byte. The
  * forms sluiced refuses are refused with their place. */
 #include "tests/functional/harness.h"
 
@@ -99,7 +100,14 @@ static const gchar *const statements =
   "if not ($msg startswith \" -\") then set $.ret = parse_json($msg, '$!');\n"
   "set $.r2 = parse_json('{\"k\": \"v w\", \"a\": {\"b\": 7}}', '$!sub');\n"
   "set $.r3 = parse_json(\"{\\\"k\\\": 1}\", \"\\$.loc\");\n"
-  "action(type=\"omfile\" file=\"@DIR@/out/parsejson\" template=\"pj\")\n";
+  "action(type=\"omfile\" file=\"@DIR@/out/parsejson\" template=\"pj\")\n"
+  "foreach ($.e in $!arr) do {\n"
+  "  action(type=\"omfile\" file=\"@DIR@/out/each\" template=\"each\")\n"
+  "  if $.e == \"b\" or $.e!q != \"\" then action(type=\"omfile\" file=\"@DIR@/out/eachb\" template=\"each\")\n"
+  "}\n"
+  "if $msg contains \"objs\" then foreach ($.o in $!objs) do action(type=\"omfile\" file=\"@DIR@/out/objs\" "
+  "template=\"objs\")\n"
+  "action(type=\"omfile\" file=\"@DIR@/out/after\" template=\"after\")\n";
 
 /* The messages; the last is the one both daemons are waited for */
 static const gchar *const messages[] = {
@@ -114,6 +122,11 @@ static const gchar *const messages[] = {
   "<13>Dec  1 10:00:00 app: 167772161",
   "<13>Dec  1 10:00:00 app: {\"a\":{\"b\":\"z\"},\"n\":\"7\"}",
   "<13>Dec  1 10:00:00 app: {broken",
+  "<13>Dec  1 10:00:00 app: @cee:{\"arr\":[\"a\",\"b\",3,true,1.5,\"c d\",0.1,[],{},{\"q\":\"r\"}],"
+  "\"objs\":[{\"k\":\"x\",\"n\":{\"m\":1}},{\"k\":\"y\"}]}",
+  "<13>Dec  1 10:00:00 app: @cee:{\"arr\":[]}",
+  "<13>Dec  1 10:00:00 app: @cee:{\"arr\":\"not an array\"}",
+  "<13>Dec  1 10:00:00 app: @cee:{\"arr\":[[\"n\",1,\"a/b\",{\"x\":[2]}],\"z\"]}",
   "<13>Dec  1 10:00:00 done: end",
 };
 
@@ -129,6 +142,9 @@ script_config (void)
                                 "string=\"%$!a!b%|%$!a!c%|%$.x%|%$.a!b%|%$!n%|%$.y%\\n\")\n"
                                 "template(name=\"pj\" type=\"string\" "
                                 "string=\"%$.ret%|%$.r2%|%$!a!b%|%$!n%|%$!sub!k%|%$.loc!k%|%$!sub!a!b%\\n\")\n"
+                                "template(name=\"each\" type=\"string\" string=\"%$.e%|%$.e!q%|%msg%\\n\")\n"
+                                "template(name=\"objs\" type=\"string\" string=\"%$.o!k%|%$.o!n!m%\\n\")\n"
+                                "template(name=\"after\" type=\"string\" string=\"[%$.e%]%msg%\\n\")\n"
                                 "if $programname == 'done' then {\n"
                                 "  action(type=\"omfile\" file=\"@DIR@/done\" template=\"m\")\n"
                                 "  stop\n"
@@ -206,7 +222,7 @@ test_script (SlTestEnv *env, gconstpointer data)
   for (guint i = 0; i < G_N_ELEMENTS (values); i++)
     g_ptr_array_add (names, g_strdup (values[i].name));
   static const gchar *const others[] = { "vars1", "vars2", "if1", "if2", "if3", "if4", "if5", "if6", "if7", "if8",
-                                         "if9", "if10", "if11", "parsejson" };
+                                         "if9", "if10", "if11", "parsejson", "each", "eachb", "objs", "after" };
   for (guint i = 0; i < G_N_ELEMENTS (others); i++)
     g_ptr_array_add (names, g_strdup (others[i]));
   guint written = 0;
@@ -219,6 +235,7 @@ test_script (SlTestEnv *env, gconstpointer data)
       g_autofree gchar *got = sl_test_read_file (sl_path);
       g_test_message ("%s", name);
       /* a condition that holds for no message: neither writes the file */
+      g_assert_true (expected || g_str_has_prefix (name, "if"));
       g_assert_cmpstr (got, ==, expected);
       written += expected != NULL;
     }
@@ -252,7 +269,9 @@ test_refused (SlTestEnv *env, gconstpointer data)
     { "set $.r = parse_json($msg, $!c);\n",
       "script.conf:1:11: the container of parse_json() must be a constant variable name" },
     { "set $.x = nosuch($msg);\n", "script.conf:1:11: the RainerScript function 'nosuch()' is not supported" },
-    { "foreach ($.i in $!list) do { stop }\n", "script.conf:1:1: the RainerScript statement 'foreach' is not supported" },
+    { "foreach ($.i in $!list) do {\n  action(type=\"omfile\" file=\"/dev/null\")\n  stop\n}\n",
+      "script.conf:3:3: a stop inside foreach is not supported" },
+    { "foreach ($!i in $!list) do stop\n", "script.conf:1:10: a local variable such as $.i was expected here" },
   };
   (void) data;
   g_autofree gchar *script = sl_test_path (env, "script.conf");
