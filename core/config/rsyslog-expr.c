@@ -322,12 +322,15 @@ special_call (SlRsReader *r, const gchar *name, const gchar *lower, SlCfgPos pos
     }
   if (g_str_equal (lower, "exists"))
     {
-      if (a->literal || a->boolean || a->list)
+      /* a variable reads ${FIELD} */
+      const gchar *field = a->text ? a->text->str : "";
+      if (a->literal || a->boolean || a->list || !g_str_has_prefix (field, "${") || !g_str_has_suffix (field, "}"))
         return sl_rs_fail (r, pos, "%s", _("exists() takes a variable such as $!name"));
-      out->text = g_string_new (NULL);
-      sl_rs_quote (out->text, a->text->str);
-      g_string_append (out->text, " ne \"\"");
-      out->boolean = out->numeric = TRUE;
+      GString *text = g_string_new ("$(rsyslog-exists");
+      g_autofree gchar *field_name = g_strndup (field + 2, strlen (field) - 3);
+      append_arg (text, field_name);
+      g_string_append_c (text, ')');
+      set_value (out, text, TRUE, TRUE);
       return TRUE;
     }
   /* prifilt */

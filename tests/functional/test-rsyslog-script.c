@@ -70,7 +70,8 @@ static const struct
   { "cmp6", "$msg contains $!a!b" },
   { "cmp7", "($msg == [\" 42\", \" x\"]) & ($msg != [\" 42\", \" x\"]) & (strlen($msg) > 5 == 1)" },
   { "bool1", "($msg and 1) & (1 or 0 and 0) & (not 0) & (not \"abc\")" },
-  { "exists", "exists($!a!b) & exists($!nothing)" },
+  { "empty", "\"\"" },
+  { "exists", "exists($!a) & exists($!a!b) & exists($!nothing) & exists($.empty) & exists($.nothing)" },
 };
 
 /* Statements after the values, each action writing its own file */

@@ -80,6 +80,7 @@ static const struct
   { "rsyslog-format-time", 2, 2, N_("$(rsyslog-format-time UNIXTIME date-rfc3164|date-rfc3339)") },
   { "rsyslog-parse-time", 1, 1, N_("$(rsyslog-parse-time TEXT)") },
   { "rsyslog-is-time", 1, 2, N_("$(rsyslog-is-time TEXT [FORMAT])") },
+  { "rsyslog-exists", 1, 1, N_("$(rsyslog-exists FIELD)") },
 };
 
 /* The text of a literal argument: its template rendered without a message */
@@ -617,6 +618,39 @@ is_time_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *e
   g_string_append (out, rfc3164 || rfc3339 || unix_time ? "1" : "0");
 }
 
+typedef struct
+{
+  const gchar *prefix;   /* "FIELD." */
+  gsize len;
+  gboolean found;
+} Members;
+
+static gboolean
+find_member (SlHandle h, const gchar *value, gsize len, gpointer user_data)
+{
+  Members *members = user_data;
+  (void) value;
+  (void) len;
+  members->found = strncmp (sl_field_name (h), members->prefix, members->len) == 0;
+  return !members->found;
+}
+
+/* A variable exists when its field is set, even empty, or a member of it
+ * (rsyslog's $!a exists when $!a!b does) */
+static void
+exists_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  g_autofree gchar *name = arg (call, 0, msg, env);
+  g_autofree gchar *prefix = g_strconcat (name, ".", NULL);
+  Members members = { prefix, strlen (prefix), FALSE };
+
+  if (!sl_message_has (msg, sl_field_handle (name)))
+    sl_message_foreach_dynamic (msg, find_member, &members);
+  else
+    members.found = TRUE;
+  g_string_append (out, members.found ? "1" : "0");
+}
+
 #define SCRIPT_FUNCTION(id, fname, text)                                                                               \
   static const SlTemplateFunctionOps id##_ops = { .prepare = script_prepare, .eval = id##_eval };                     \
   static const SlDriverClass id##_class = {                                                                            \
@@ -658,6 +692,7 @@ SCRIPT_FUNCTION (getenv, "rsyslog-getenv", "the value of an environment variable
 SCRIPT_FUNCTION (random, "rsyslog-random", "a random number from 0 below MAX, as rsyslog's random()");
 SCRIPT_FUNCTION (format_time, "rsyslog-format-time", "a unix time as date-rfc3164 or date-rfc3339 in UTC (format_time())");
 SCRIPT_FUNCTION (parse_time, "rsyslog-parse-time", "an RFC 3339 or RFC 3164 stamp as a unix time, else 0 (parse_time())");
+SCRIPT_FUNCTION (exists, "rsyslog-exists", "1 when the field FIELD or a member FIELD.NAME is set, even empty (exists())");
 SCRIPT_FUNCTION (is_time, "rsyslog-is-time", "1 when TEXT is a time in the format given or any, as rsyslog's is_time()");
 
 G_MODULE_EXPORT const SlModule sl_module = {
@@ -667,5 +702,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
     &num_class, &bool_class, &calc_class, &cmp_class, &substring_class, &field_class, &field_char_class,
     &re_match_class, &re_extract_class, &replace_class, &strlen_class, &lower_class, &upper_class, &ltrim_class,
     &rtrim_class, &int2hex_class, &ipv42num_class, &num2ipv4_class, &getenv_class, &random_class,
-    &format_time_class, &parse_time_class, &is_time_class, NULL },
+    &format_time_class, &parse_time_class, &is_time_class, &exists_class, NULL },
 };

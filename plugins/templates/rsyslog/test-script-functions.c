@@ -157,6 +157,22 @@ test_environment (void)
   assert_renders ("$(rsyslog-random ${text})", "x", "0");
 }
 
+static void
+test_exists (void)
+{
+  SlMessage *message = sl_message_new ("", 0);
+  SlTemplate *t = sl_template_compile ("$(rsyslog-exists a)$(rsyslog-exists a.b)$(rsyslog-exists e)$(rsyslog-exists ab)",
+                                       NULL);
+  g_autoptr (GString) out = g_string_new (NULL);
+
+  sl_message_set (message, sl_field_handle ("a.b"), "x", -1);
+  sl_message_set (message, sl_field_handle ("e"), "", 0);
+  sl_template_append (t, message, NULL, out);
+  g_assert_cmpstr (out->str, ==, "1110");
+  sl_template_unref (t);
+  sl_message_unref (message);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -169,5 +185,6 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-script/conversions", test_conversions);
   g_test_add_func ("/rsyslog-script/time", test_time);
   g_test_add_func ("/rsyslog-script/environment", test_environment);
+  g_test_add_func ("/rsyslog-script/exists", test_exists);
   return g_test_run ();
 }
