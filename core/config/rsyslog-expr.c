@@ -313,7 +313,8 @@ special_call (SlRsReader *r, const gchar *name, const gchar *lower, SlCfgPos pos
   if (g_str_equal (lower, "exec_template"))
     {
       if (!a->literal || a->number)
-        return sl_rs_fail (r, pos, "%s", _("the argument of exec_template() must be a constant string, as rsyslogd requires"));
+        return sl_rs_fail (r, pos, "%s",
+                           _("the argument of exec_template() must be a constant string, as rsyslogd requires"));
       const gchar *body = sl_rs_template_lookup (r->c, a->text->str, pos, r->error);
       if (!body)
         return FALSE;
@@ -729,7 +730,8 @@ sl_rs_read_parse_json (SlRsReader *r, SlCfgPos pos, const gchar *result, gchar *
   SlRsExpr *container = g_ptr_array_index (args, 1);
   const gchar *name = container->literal ? container->text->str : "";
   if (container->number || name[0] != '$' || !name[1] || !strchr ("!./", name[1]))
-    return sl_rs_fail (r, pos, "%s", _("the container of parse_json() must be a constant variable name such as \"\\$!\""));
+    return sl_rs_fail (r, pos, "%s",
+                       _("the container of parse_json() must be a constant variable name such as \"\\$!\""));
   g_autofree gchar *field = name[2] ? sl_rs_variable_field (name) : NULL;
   if (!field && name[1] != '!')
     return sl_rs_fail (r, pos, "%s", _("parse_json() into all local or global variables is not supported"));

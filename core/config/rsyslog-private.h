@@ -112,7 +112,7 @@ gboolean  sl_rs_read_plain_value (SlRsReader *r, gchar **value);
 gboolean  sl_rs_read_backtick    (SlRsReader *r, gchar **value);
 
 /* rsyslog-expr.c: a RainerScript expression as a filter expression, or as
- * a template (refused when it is a condition). */
+ * a template (a condition's is 1 or 0, as rsyslogd's value of one). */
 gboolean  sl_rs_read_condition   (SlRsReader *r, gchar **filter);
 gboolean  sl_rs_read_expr_value  (SlRsReader *r, gchar **value);
 /* set RESULT = parse_json(...): the log items that do it; the lexer stands
