@@ -201,6 +201,13 @@ test_script (SlTestEnv *env, gconstpointer data)
   GPid rs = sl_test_spawn_argv (argv, rs_err);
   g_assert_cmpint (rs, >, 0);
   g_assert_true (sl_test_write_config (env, config, NULL));
+  /* --print-config's text loads as Sluice's language */
+  g_autofree gchar *printed = NULL;
+  g_autofree gchar *printed_path = sl_test_path (env, "printed.conf");
+  g_assert_cmpint (sl_test_run_built ("daemon/sluiced", &printed, NULL, "--config-format", "rsyslog", "-f", env->config,
+                                      "--print-config", NULL), ==, 0);
+  g_assert_true (write_text (printed_path, printed));
+  g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, NULL, "-s", "-f", printed_path, NULL), ==, 0);
   g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));
   g_assert_true (sl_test_wait_socket (env, rs_in));
   g_assert_true (sl_test_wait_socket (env, sl_in));
