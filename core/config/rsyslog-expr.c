@@ -717,9 +717,23 @@ read_or (SlRsReader *r, SlRsExpr *out)
     }
 }
 
-/* parse_json(TEXT, "CONTAINER") as a json-parser() that puts the members
- * of the object under CONTAINER ("$!" the top), then result set to 0 when
- * it parsed, else 1 (RS_SCRIPT_EINVAL), the message unchanged */
+/* The template of $(rsyslog-json-prefix MODE TEXT) */
+static gchar *
+json_prefix (const gchar *mode, const gchar *text)
+{
+  GString *call = g_string_new ("$(rsyslog-json-prefix");
+  append_arg (call, mode);
+  append_arg (call, text);
+  g_string_append_c (call, ')');
+  return g_string_free (call, FALSE);
+}
+
+/* parse_json(TEXT, "CONTAINER") as rsyslogd 8.2302 does it: the JSON value
+ * json-c takes from the start of TEXT ($(rsyslog-json-prefix)) goes under
+ * CONTAINER ("$!" the top), an object through json-parser(), another
+ * value as the container's own; then result is 0, or 1 (RS_SCRIPT_EINVAL)
+ * when there is no value, the message unchanged. A value that is not an
+ * object does not replace the whole tree under "$!", as in rsyslogd. */
 gboolean
 sl_rs_read_parse_json (SlRsReader *r, SlCfgPos pos, const gchar *result, gchar **items)
 {
@@ -737,13 +751,33 @@ sl_rs_read_parse_json (SlRsReader *r, SlCfgPos pos, const gchar *result, gchar *
     return sl_rs_fail (r, pos, "%s", _("parse_json() into all local or global variables is not supported"));
   g_autofree gchar *prefix = field ? g_strconcat (field, ".", NULL) : g_strdup ("");
   g_autofree gchar *text = expr_template (g_ptr_array_index (args, 0));
-  g_autofree gchar *quoted_text = sl_rs_quoted (text);
+  g_autofree gchar *kind = json_prefix ("kind", text);
+  g_autofree gchar *object = json_prefix ("object", text);
+  g_autofree gchar *value = json_prefix ("value", text);
+  g_autofree gchar *quoted_kind = sl_rs_quoted (kind);
+  g_autofree gchar *quoted_object = sl_rs_quoted (object);
   g_autofree gchar *quoted_prefix = sl_rs_quoted (prefix);
   g_autofree gchar *quoted_result = sl_rs_quoted (result);
-  *items = g_strdup_printf ("junction { channel { parser { json-parser(template(%s) prefix(%s)); }; "
-                            "rewrite { set(\"0\" value(%s)); }; flags(final); }; "
+  g_autofree gchar *set_value_text = NULL;
+  g_autofree gchar *set_text = NULL;
+  if (field)
+    {
+      /* the container renders as rsyslogd renders it, an object too */
+      g_autofree gchar *text_template = json_prefix ("text", text);
+      g_autofree gchar *quoted_value = sl_rs_quoted (value);
+      g_autofree gchar *quoted_text = sl_rs_quoted (text_template);
+      g_autofree gchar *quoted_field = sl_rs_quoted (field);
+      set_value_text = g_strdup_printf ("set(%s value(%s)); ", quoted_value, quoted_field);
+      set_text = g_strdup_printf ("set(%s value(%s)); ", quoted_text, quoted_field);
+    }
+  *items = g_strdup_printf ("junction { channel { filter { %s eq \"object\"; }; "
+                            "parser { json-parser(template(%s) prefix(%s)); }; "
+                            "rewrite { %sset(\"0\" value(%s)); }; flags(final); }; "
+                            "channel { filter { %s eq \"value\"; }; rewrite { %sset(\"0\" value(%s)); }; "
+                            "flags(final); }; "
                             "channel { rewrite { set(\"1\" value(%s)); }; flags(final); }; };",
-                            quoted_text, quoted_prefix, quoted_result, quoted_result);
+                            quoted_kind, quoted_object, quoted_prefix, set_text ? set_text : "", quoted_result,
+                            quoted_kind, set_value_text ? set_value_text : "", quoted_result, quoted_result);
   return TRUE;
 }
 

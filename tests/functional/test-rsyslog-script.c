@@ -96,9 +96,8 @@ static const gchar *const statements =
   "if $msg == [\"\", \" 42\", \" nothing\"] then action(type=\"omfile\" file=\"@DIR@/out/if9\" template=\"m\")\n"
   "if $msg startswith_i \" H\" then action(type=\"omfile\" file=\"@DIR@/out/if10\" template=\"m\")\n"
   "if cnum($msg) % 2 == 1 or -cnum($msg) > 0 then action(type=\"omfile\" file=\"@DIR@/out/if11\" template=\"m\")\n"
-  /* rsyslogd 8.2302 takes the number -17 of "-17abc" as JSON, and
-   * Sluice does not: no message starting so */
-  "if not ($msg startswith \" -\") then set $.ret = parse_json($msg, '$!');\n"
+  "set $.ret = parse_json($msg, '$!');\n"
+  "set $.r4 = parse_json($msg, \"\\$!val\");\n"
   "set $.r2 = parse_json('{\"k\": \"v w\", \"a\": {\"b\": 7}}', '$!sub');\n"
   "set $.r3 = parse_json(\"{\\\"k\\\": 1}\", \"\\$.loc\");\n"
   "action(type=\"omfile\" file=\"@DIR@/out/parsejson\" template=\"pj\")\n"
@@ -123,6 +122,10 @@ static const gchar *const messages[] = {
   "<13>Dec  1 10:00:00 app: 167772161",
   "<13>Dec  1 10:00:00 app: {\"a\":{\"b\":\"z\"},\"n\":\"7\"}",
   "<13>Dec  1 10:00:00 app: {broken",
+  "<13>Dec  1 10:00:00 app: {\"a\":{\"b\":1}} and text after",
+  "<13>Dec  1 10:00:00 app: \"a string\" x",
+  "<13>Dec  1 10:00:00 app: true",
+  "<13>Dec  1 10:00:00 app: false,",
   "<13>Dec  1 10:00:00 app: @cee:{\"arr\":[\"a\",\"b\",3,true,1.5,\"c d\",0.1,[],{},{\"q\":\"r\"}],"
   "\"objs\":[{\"k\":\"x\",\"n\":{\"m\":1}},{\"k\":\"y\"}]}",
   "<13>Dec  1 10:00:00 app: @cee:{\"arr\":[]}",
@@ -142,7 +145,7 @@ script_config (void)
                                 "template(name=\"vars\" type=\"string\" "
                                 "string=\"%$!a!b%|%$!a!c%|%$.x%|%$.a!b%|%$!n%|%$.y%\\n\")\n"
                                 "template(name=\"pj\" type=\"string\" "
-                                "string=\"%$.ret%|%$.r2%|%$!a!b%|%$!n%|%$!sub!k%|%$.loc!k%|%$!sub!a!b%\\n\")\n"
+                                "string=\"%$.ret%|%$.r2%|%$!a!b%|%$!n%|%$!sub!k%|%$.loc!k%|%$!sub!a!b%|%$.r4%|%$!val%\\n\")\n"
                                 "template(name=\"each\" type=\"string\" string=\"%$.e%|%$.e!q%|%msg%\\n\")\n"
                                 "template(name=\"objs\" type=\"string\" string=\"%$.o!k%|%$.o!n!m%\\n\")\n"
                                 "template(name=\"after\" type=\"string\" string=\"[%$.e%]%msg%\\n\")\n"

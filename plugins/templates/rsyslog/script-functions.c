@@ -9,8 +9,11 @@
 #include "core/i18n.h"
 #include "core/plugin.h"
 #include "core/template.h"
+#include "plugins/templates/rsyslog/json-c-text.h"
 
+#include <jansson.h>
 #include <regex.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -81,6 +84,7 @@ static const struct
   { "rsyslog-parse-time", 1, 1, N_("$(rsyslog-parse-time TEXT)") },
   { "rsyslog-is-time", 1, 2, N_("$(rsyslog-is-time TEXT [FORMAT])") },
   { "rsyslog-exists", 1, 1, N_("$(rsyslog-exists FIELD)") },
+  { "rsyslog-json-prefix", 2, 2, N_("$(rsyslog-json-prefix kind|object|text|value TEXT)") },
 };
 
 /* The text of a literal argument: its template rendered without a message */
@@ -143,6 +147,7 @@ script_prepare (SlTfCall *call, GError **error)
   static const gchar *const comparisons[] = { "eq", "ne", "lt", "le", "gt", "ge", "contains", "contains_i",
                                               "startswith", "startswith_i", NULL };
   static const gchar *const kinds[] = { "ss", "sn", "ns", "nn", NULL };
+  static const gchar *const modes[] = { "kind", "object", "text", "value", NULL };
 
   for (guint i = 0; i < G_N_ELEMENTS (arities); i++)
     if (g_str_equal (call->klass->name, arities[i].name))
@@ -161,6 +166,8 @@ script_prepare (SlTfCall *call, GError **error)
     return literal_is (call, 0, comparisons, error) && literal_is (call, 1, kinds, error);
   if (g_str_has_prefix (call->klass->name, "rsyslog-re-"))
     return regex_prepare (call, error);
+  if (g_str_equal (call->klass->name, "rsyslog-json-prefix"))
+    return literal_is (call, 0, modes, error);
   return TRUE;
 }
 
@@ -651,6 +658,50 @@ exists_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *en
   g_string_append (out, members.found ? "1" : "0");
 }
 
+/* The JSON value that json-c, which rsyslogd 8.2302's parse_json() reads
+ * with, takes from the start of text: what follows a complete value is
+ * left, a number or true/false running to the end is incomplete, null is
+ * none */
+static json_t *
+json_c_prefix (const gchar *text)
+{
+  json_t *value = json_loads (text, JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY, NULL);
+  const gchar *p = text + strspn (text, " \t\r\n");
+
+  if ((json_is_number (value) || json_is_boolean (value)) && !p[strspn (p, "+-0123456789.eEtruefals")])
+    g_clear_pointer (&value, json_decref);
+  if (json_is_null (value))
+    g_clear_pointer (&value, json_decref);
+  return value;
+}
+
+/* kind: "object", "value" (anything else) or empty for none; object: the
+ * object's JSON text, text: as rsyslog renders it; value: the other value
+ * as rsyslog renders it (a string its text) */
+static void
+json_prefix_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  g_autofree gchar *mode = arg (call, 0, msg, env);
+  g_autofree gchar *text = arg (call, 1, msg, env);
+  json_t *value = json_c_prefix (text);
+  gchar *dumped = NULL;
+
+  if (!value)
+    return;
+  if (g_str_equal (mode, "kind"))
+    g_string_append (out, json_is_object (value) ? "object" : "value");
+  else if (g_str_equal (mode, "object") && json_is_object (value) && (dumped = json_dumps (value, JSON_COMPACT)))
+    g_string_append (out, dumped);
+  else if (g_str_equal (mode, "text") && json_is_object (value))
+    rs_json_c_append (out, value);
+  else if (g_str_equal (mode, "value") && json_is_string (value))
+    g_string_append_len (out, json_string_value (value), (gssize) json_string_length (value));
+  else if (g_str_equal (mode, "value") && !json_is_object (value))
+    rs_json_c_append (out, value);
+  free (dumped);
+  json_decref (value);
+}
+
 #define SCRIPT_FUNCTION(id, fname, text)                                                                               \
   static const SlTemplateFunctionOps id##_ops = { .prepare = script_prepare, .eval = id##_eval };                     \
   static const SlDriverClass id##_class = {                                                                            \
@@ -692,6 +743,7 @@ SCRIPT_FUNCTION (getenv, "rsyslog-getenv", "the value of an environment variable
 SCRIPT_FUNCTION (random, "rsyslog-random", "a random number from 0 below MAX, as rsyslog's random()");
 SCRIPT_FUNCTION (format_time, "rsyslog-format-time", "a unix time as date-rfc3164 or date-rfc3339 in UTC (format_time())");
 SCRIPT_FUNCTION (parse_time, "rsyslog-parse-time", "an RFC 3339 or RFC 3164 stamp as a unix time, else 0 (parse_time())");
+SCRIPT_FUNCTION (json_prefix, "rsyslog-json-prefix", "the JSON value rsyslog's parse_json() takes from the start of TEXT");
 SCRIPT_FUNCTION (exists, "rsyslog-exists", "1 when the field FIELD or a member FIELD.NAME is set, even empty (exists())");
 SCRIPT_FUNCTION (is_time, "rsyslog-is-time", "1 when TEXT is a time in the format given or any, as rsyslog's is_time()");
 
@@ -702,5 +754,6 @@ G_MODULE_EXPORT const SlModule sl_module = {
     &num_class, &bool_class, &calc_class, &cmp_class, &substring_class, &field_class, &field_char_class,
     &re_match_class, &re_extract_class, &replace_class, &strlen_class, &lower_class, &upper_class, &ltrim_class,
     &rtrim_class, &int2hex_class, &ipv42num_class, &num2ipv4_class, &getenv_class, &random_class,
-    &format_time_class, &parse_time_class, &is_time_class, &exists_class, NULL },
+    &format_time_class, &parse_time_class, &is_time_class, &exists_class,
+    &json_prefix_class, NULL },
 };

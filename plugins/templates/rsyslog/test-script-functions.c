@@ -157,6 +157,26 @@ test_environment (void)
   assert_renders ("$(rsyslog-random ${text})", "x", "0");
 }
 
+/* what rsyslogd 8.2302's parse_json() took (json-c 0.16) */
+static void
+test_json_prefix (void)
+{
+  assert_renders ("$(rsyslog-json-prefix kind ${text})", "{\"a\":1} trailing", "object");
+  assert_renders ("$(rsyslog-json-prefix object ${text})", " {\"a\":1} trailing", "{\"a\":1}");
+  assert_renders ("$(rsyslog-json-prefix value ${text})", " {\"a\":1}", "");
+  assert_renders ("$(rsyslog-json-prefix kind ${text})", "-17abc", "value");
+  assert_renders ("$(rsyslog-json-prefix value ${text})", "-17abc", "-17");
+  assert_renders ("$(rsyslog-json-prefix kind ${text})", " 42", "");
+  assert_renders ("$(rsyslog-json-prefix kind ${text})", "null", "");
+  assert_renders ("$(rsyslog-json-prefix kind ${text})", "{bad", "");
+  assert_renders ("$(rsyslog-json-prefix kind ${text})", "", "");
+  assert_renders ("$(rsyslog-json-prefix value ${text})", "\"a b\" x", "a b");
+  assert_renders ("$(rsyslog-json-prefix value ${text})", "[1, \"x/y\"]", "[ 1, \"x\\/y\" ]");
+  assert_renders ("$(rsyslog-json-prefix text ${text})", "{\"a\":{\"b\":[]}}", "{ \"a\": { \"b\": [ ] } }");
+  assert_renders ("$(rsyslog-json-prefix kind ${text})", "true", "");
+  assert_renders ("$(rsyslog-json-prefix value ${text})", "true ", "true");
+}
+
 static void
 test_exists (void)
 {
@@ -186,5 +206,6 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-script/time", test_time);
   g_test_add_func ("/rsyslog-script/environment", test_environment);
   g_test_add_func ("/rsyslog-script/exists", test_exists);
+  g_test_add_func ("/rsyslog-script/json-prefix", test_json_prefix);
   return g_test_run ();
 }
