@@ -6,14 +6,21 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 
+#include <regex.h>
 #include <string.h>
 
+/* What rsyslogd evaluates an expression to: a string, or a number when it
+ * is a numeric literal, arithmetic, a comparison or a function that gives
+ * one (cnum(), strlen(), ...). The type decides how == compares. */
 typedef struct
 {
-  gboolean boolean;
+  gboolean boolean;  /* text is a filter expression */
   gboolean number;   /* a numeric literal */
+  gboolean numeric;  /* a number of rsyslog's: 1 or 0 when boolean */
+  gboolean zero_one; /* a value that is "1" or "0" */
   gboolean literal;  /* a string or number as written: text holds it unescaped */
   GString *text;
+  gchar *truth;      /* a boolean's value as a template of "1" or "0", when it has one */
   GPtrArray *list;   /* [ "a", "b" ] */
 } SlRsExpr;
 
@@ -24,6 +31,7 @@ expr_clear (SlRsExpr *e)
     g_string_free (e->text, TRUE);
   if (e->list)
     g_ptr_array_unref (e->list);
+  g_free (e->truth);
   memset (e, 0, sizeof *e);
 }
 
@@ -37,15 +45,13 @@ expr_free (SlRsExpr *e)
 }
 
 static gboolean read_or (SlRsReader *r, SlRsExpr *out);
+static gboolean read_unary (SlRsReader *r, SlRsExpr *out);
 
-/* The value as a template: a literal's $ doubled */
 static gchar *
-expr_template (const SlRsExpr *e)
+escape_dollars (const gchar *text)
 {
-  if (!e->literal)
-    return g_strdup (e->text->str);
   GString *out = g_string_new (NULL);
-  for (const gchar *p = e->text->str; *p; p++)
+  for (const gchar *p = text; *p; p++)
     {
       if (*p == '$')
         g_string_append_c (out, '$');
@@ -54,17 +60,111 @@ expr_template (const SlRsExpr *e)
   return g_string_free (out, FALSE);
 }
 
+/* The value as a template: a literal's $ doubled, a condition 1 or 0, a
+ * list its first element (as rsyslogd uses a list outside a comparison) */
+static gchar *
+expr_template (const SlRsExpr *e)
+{
+  if (e->list)
+    return escape_dollars (e->list->len ? g_ptr_array_index (e->list, 0) : "");
+  if (e->boolean && e->truth)
+    return g_strdup (e->truth);
+  if (e->boolean)
+    return g_strdup_printf ("$(if (%s) \"1\" \"0\")", e->text->str);
+  if (!e->literal)
+    return g_strdup (e->text->str);
+  return escape_dollars (e->text->str);
+}
+
+/* Whether a template stays one argument of a template function as it is:
+ * no blank, quote or backslash outside its $(...) and ${...} */
+static gboolean
+one_word (const gchar *value)
+{
+  gint depth = 0;
+
+  if (!*value)
+    return FALSE;
+  for (const gchar *p = value; *p; p++)
+    {
+      if (*p == '\\' || (!depth && (g_ascii_isspace (*p) || *p == '"' || *p == '\'')))
+        return FALSE;
+      if (*p == '(' || *p == '{')
+        depth++;
+      else if (*p == ')' || *p == '}')
+        depth--;
+      if (depth < 0)
+        return FALSE;
+    }
+  return depth == 0;
+}
+
+/* One argument of a template function. Backslashes are avoided where
+ * they can be: $(if) reads its condition both as a template and as a
+ * filter expression, which differ in what a backslash means. */
+static void
+append_arg (GString *out, const gchar *value)
+{
+  g_string_append_c (out, ' ');
+  if (one_word (value))
+    {
+      g_string_append (out, value);
+      return;
+    }
+  if (!strchr (value, '\''))
+    {
+      g_string_append_printf (out, "'%s'", value);
+      return;
+    }
+  g_string_append_c (out, '"');
+  for (const gchar *p = value; *p; p++)
+    {
+      if (*p == '"' || *p == '\\')
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+append_expr_arg (GString *out, const SlRsExpr *e)
+{
+  g_autofree gchar *value = expr_template (e);
+  append_arg (out, value);
+}
+
+/* Turns e into a value of its own */
+static void
+set_value (SlRsExpr *e, GString *text, gboolean numeric, gboolean zero_one)
+{
+  expr_clear (e);
+  e->text = text;
+  e->numeric = numeric;
+  e->zero_one = zero_one;
+}
+
+/* rsyslogd's truth of a value: its number is not 0 ("abc" is false) */
 static void
 make_boolean (SlRsExpr *e)
 {
   if (e->boolean)
     return;
   g_autofree gchar *value = expr_template (e);
-  g_string_truncate (e->text, 0);
-  sl_rs_quote (e->text, value);
-  g_string_append (e->text, " ne \"\"");
+  GString *text = g_string_new (NULL);
+  if (e->zero_one)
+    sl_rs_quote (text, value);
+  else
+    {
+      g_autoptr (GString) call = g_string_new ("$(rsyslog-bool");
+      append_arg (call, value);
+      g_string_append_c (call, ')');
+      sl_rs_quote (text, call->str);
+    }
+  g_string_append (text, " eq \"1\"");
+  gchar *truth = e->zero_one ? g_steal_pointer (&value) : NULL;
+  set_value (e, text, TRUE, TRUE);
   e->boolean = TRUE;
-  e->literal = e->number = FALSE;
+  e->truth = truth;
 }
 
 static gboolean
@@ -92,11 +192,164 @@ read_variable (SlRsReader *r, SlRsExpr *out)
   return sl_rs_property_value (property, pos, out->text, r->error);
 }
 
-static gboolean
-read_call (SlRsReader *r, const gchar *name, SlCfgPos pos, SlRsExpr *out)
+/* The functions that become one template function each, their arguments
+ * as rsyslogd counts them */
+static const struct
 {
-  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func ((GDestroyNotify) expr_free);
+  const gchar *name;
+  guint min, max;
+  const gchar *function;
+  gboolean numeric;
+} plain_functions[] = {
+  { "strlen", 1, 1, "rsyslog-strlen", TRUE },       { "getenv", 1, 1, "rsyslog-getenv", FALSE },
+  { "num2ipv4", 1, 1, "rsyslog-num2ipv4", FALSE },  { "int2hex", 1, 1, "rsyslog-int2hex", FALSE },
+  { "substring", 3, 3, "rsyslog-substring", FALSE }, { "ltrim", 1, 1, "rsyslog-ltrim", FALSE },
+  { "rtrim", 1, 1, "rsyslog-rtrim", FALSE },        { "tolower", 1, 1, "rsyslog-lower", FALSE },
+  { "cnum", 1, 1, "rsyslog-num", TRUE },
+  { "ip42num", 1, 1, "rsyslog-ipv42num", TRUE },    { "ipv42num", 1, 1, "rsyslog-ipv42num", TRUE },
+  { "replace", 3, 3, "rsyslog-replace", FALSE },    { "random", 1, 1, "rsyslog-random", TRUE },
+  { "format_time", 2, 2, "rsyslog-format-time", FALSE }, { "parse_time", 1, 1, "rsyslog-parse-time", TRUE },
+  { "is_time", 1, 2, "rsyslog-is-time", TRUE },
+};
 
+/* The others rsyslogd knows, with their argument counts */
+static const struct
+{
+  const gchar *name;
+  guint min, max;
+} special_functions[] = {
+  { "cstr", 1, 1 }, { "field", 3, 3 }, { "re_match", 2, 2 }, { "re_match_i", 2, 2 }, { "re_extract", 5, 5 },
+  { "re_extract_i", 5, 5 }, { "exec_template", 1, 1 }, { "prifilt", 1, 1 }, { "exists", 1, 1 },
+  { "parse_json", 2, 2 }, { "script_error", 0, 0 }, { "previous_action_suspended", 0, 0 }, { "lookup", 2, 2 },
+  { "dyn_inc", 2, 2 }, { "percentile_observe", 3, 3 }, { "wrap", 2, 3 }, { "get_property", 2, 2 },
+  { "toupper", 1, 1 },
+};
+
+/* Why a function of rsyslogd's is refused */
+static const struct
+{
+  const gchar *name;
+  const gchar *why;
+} refused_functions[] = {
+  { "parse_json", N_("Sluice takes it only as the whole value of set, as in set $.ret = parse_json($msg, \"\\$!\");") },
+  { "script_error", N_("it reports the error state functions leave behind, and Sluice's functions leave none") },
+  { "previous_action_suspended", N_("Sluice keeps no suspended state of the action before") },
+  { "lookup", N_("lookup tables are not supported") },
+  { "dyn_inc", N_("dynamic statistics are not supported") },
+  { "percentile_observe", N_("percentile statistics are not supported") },
+  { "wrap", N_("it is not supported") },
+  { "toupper", N_("rsyslogd 8.2302 has no such function") },
+  { "get_property", N_("it is not supported") },
+};
+
+static gboolean
+check_arguments (SlRsReader *r, const gchar *name, SlCfgPos pos, guint n, guint min, guint max)
+{
+  if (n >= min && n <= max)
+    return TRUE;
+  if (min == max)
+    return sl_rs_fail (r, pos, _("the RainerScript function %s() takes %u arguments, not %u"), name, min, n);
+  return sl_rs_fail (r, pos, _("the RainerScript function %s() takes %u to %u arguments, not %u"), name, min, max, n);
+}
+
+/* re_match(), re_match_i(), re_extract(), re_extract_i(): the pattern is
+ * a string constant, as rsyslogd requires */
+static gboolean
+regex_call (SlRsReader *r, const gchar *lower, SlCfgPos pos, GPtrArray *args, SlRsExpr *out)
+{
+  SlRsExpr *pattern = g_ptr_array_index (args, 1);
+  if (!pattern->literal || pattern->number)
+    return sl_rs_fail (r, pos, _("the pattern of %s() must be a constant string, as rsyslogd requires"), lower);
+  regex_t re;
+  gint code = regcomp (&re, pattern->text->str, REG_EXTENDED | REG_NOSUB);
+  if (code)
+    {
+      gchar why[256];
+      regerror (code, &re, why, sizeof why);
+      return sl_rs_fail (r, pos, _("cannot compile the regular expression '%s' of %s(): %s"), pattern->text->str, lower,
+                         why);
+    }
+  regfree (&re);
+  gboolean extract = g_str_has_prefix (lower, "re_extract");
+  GString *text = g_string_new (extract ? "$(rsyslog-re-extract" : "$(rsyslog-re-match");
+  append_arg (text, g_str_has_suffix (lower, "_i") ? "icase" : "case");
+  append_expr_arg (text, pattern);
+  append_expr_arg (text, g_ptr_array_index (args, 0));
+  for (guint i = 2; i < args->len; i++)
+    append_expr_arg (text, g_ptr_array_index (args, i));
+  g_string_append_c (text, ')');
+  set_value (out, text, !extract, !extract);
+  return TRUE;
+}
+
+static gboolean
+special_call (SlRsReader *r, const gchar *name, const gchar *lower, SlCfgPos pos, GPtrArray *args, SlRsExpr *out)
+{
+  SlRsExpr *a = args->len > 0 ? g_ptr_array_index (args, 0) : NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused_functions); i++)
+    if (g_str_equal (lower, refused_functions[i].name))
+      return sl_rs_fail (r, pos, _("the RainerScript function '%s()' is not supported: %s"), name,
+                         _(refused_functions[i].why));
+  if (g_str_has_prefix (lower, "re_"))
+    return regex_call (r, lower, pos, args, out);
+  if (g_str_equal (lower, "cstr"))
+    {
+      g_autofree gchar *value = expr_template (a);
+      set_value (out, g_string_new (value), FALSE, FALSE);
+      return TRUE;
+    }
+  if (g_str_equal (lower, "field"))
+    {
+      /* a number as the delimiter is a character's code */
+      SlRsExpr *delim = g_ptr_array_index (args, 1);
+      GString *text = g_string_new (delim->numeric || delim->number ? "$(rsyslog-field-char" : "$(rsyslog-field");
+      for (guint i = 0; i < args->len; i++)
+        append_expr_arg (text, g_ptr_array_index (args, i));
+      g_string_append_c (text, ')');
+      set_value (out, text, FALSE, FALSE);
+      return TRUE;
+    }
+  if (g_str_equal (lower, "exec_template"))
+    {
+      if (!a->literal || a->number)
+        return sl_rs_fail (r, pos, "%s",
+                           _("the argument of exec_template() must be a constant string, as rsyslogd requires"));
+      const gchar *body = sl_rs_template_lookup (r->c, a->text->str, pos, r->error);
+      if (!body)
+        return FALSE;
+      set_value (out, g_string_new (body), FALSE, FALSE);
+      return TRUE;
+    }
+  if (g_str_equal (lower, "exists"))
+    {
+      /* a variable reads ${FIELD} */
+      const gchar *field = a->text ? a->text->str : "";
+      if (a->literal || a->boolean || a->list || !g_str_has_prefix (field, "${") || !g_str_has_suffix (field, "}"))
+        return sl_rs_fail (r, pos, "%s", _("exists() takes a variable such as $!name"));
+      GString *text = g_string_new ("$(rsyslog-exists");
+      g_autofree gchar *field_name = g_strndup (field + 2, strlen (field) - 3);
+      append_arg (text, field_name);
+      g_string_append_c (text, ')');
+      set_value (out, text, TRUE, TRUE);
+      return TRUE;
+    }
+  /* prifilt */
+  if (!a->literal || a->number)
+    return sl_rs_fail (r, pos, "%s", _("the argument of prifilt() must be a constant string, as rsyslogd requires"));
+  out->boolean = out->numeric = TRUE;
+  out->text = g_string_new (NULL);
+  if (!sl_rs_selector_filter (a->text->str, pos, out->text, r->error))
+    return FALSE;
+  if (!out->text->len)
+    g_string_append (out->text, "level(emerg..debug)");
+  return TRUE;
+}
+
+/* The arguments of a call; the lexer stands on its '(' */
+static gboolean
+read_arguments (SlRsReader *r, GPtrArray *args)
+{
   sl_rs_lexer_advance (&r->lx, 1);
   for (;;)
     {
@@ -110,51 +363,39 @@ read_call (SlRsReader *r, const gchar *name, SlCfgPos pos, SlRsExpr *out)
       sl_rs_lexer_skip_blanks (&r->lx, TRUE);
       if (sl_rs_lexer_peek (&r->lx, 0) == ',')
         sl_rs_lexer_advance (&r->lx, 1);
+      else if (sl_rs_lexer_peek (&r->lx, 0) != ')')
+        return sl_rs_fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), _("',' or ')'"));
     }
   sl_rs_lexer_advance (&r->lx, 1);
+  return TRUE;
+}
+
+static gboolean
+read_call (SlRsReader *r, const gchar *name, SlCfgPos pos, SlRsExpr *out)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func ((GDestroyNotify) expr_free);
+
+  if (!read_arguments (r, args))
+    return FALSE;
 
   g_autofree gchar *lower = g_ascii_strdown (name, -1);
-  SlRsExpr *a = args->len > 0 ? g_ptr_array_index (args, 0) : NULL;
-  SlRsExpr *b = args->len > 1 ? g_ptr_array_index (args, 1) : NULL;
-  out->text = g_string_new (NULL);
-  if ((g_str_equal (lower, "re_match") || g_str_equal (lower, "re_match_i")) && b && b->literal && !a->boolean)
-    {
-      g_autofree gchar *value = expr_template (a);
-      out->boolean = TRUE;
-      g_string_append (out->text, "match(");
-      sl_rs_quote (out->text, b->text->str);
-      g_string_append (out->text, " template(");
-      sl_rs_quote (out->text, value);
-      g_string_append_printf (out->text, ") type(pcre)%s)", g_str_equal (lower, "re_match_i") ? " flags(ignore-case)" : "");
-      return TRUE;
-    }
-  if ((g_str_equal (lower, "tolower") || g_str_equal (lower, "toupper")) && a && !a->boolean && args->len == 1)
-    {
-      g_autofree gchar *value = expr_template (a);
-      g_string_append_printf (out->text, "$(%s %s)", g_str_equal (lower, "tolower") ? "lowercase" : "uppercase", value);
-      return TRUE;
-    }
-  if ((g_str_equal (lower, "cstr") || g_str_equal (lower, "cnum")) && a && !a->boolean && args->len == 1)
-    {
-      g_autofree gchar *value = expr_template (a);
-      g_string_append (out->text, value);
-      return TRUE;
-    }
-  if (g_str_equal (lower, "exists") && a && !a->boolean && args->len == 1)
-    {
-      g_string_append (out->text, a->text->str);
-      make_boolean (out);
-      return TRUE;
-    }
-  if (g_str_equal (lower, "prifilt") && a && a->literal && args->len == 1)
-    {
-      out->boolean = TRUE;
-      if (!sl_rs_selector_filter (a->text->str, pos, out->text, r->error))
-        return FALSE;
-      if (!out->text->len)
-        g_string_append (out->text, "level(emerg..debug)");
-      return TRUE;
-    }
+  for (guint i = 0; i < G_N_ELEMENTS (plain_functions); i++)
+    if (g_str_equal (lower, plain_functions[i].name))
+      {
+        if (!check_arguments (r, name, pos, args->len, plain_functions[i].min, plain_functions[i].max))
+          return FALSE;
+        GString *text = g_string_new ("$(");
+        g_string_append (text, plain_functions[i].function);
+        for (guint a = 0; a < args->len; a++)
+          append_expr_arg (text, g_ptr_array_index (args, a));
+        g_string_append_c (text, ')');
+        set_value (out, text, plain_functions[i].numeric, FALSE);
+        return TRUE;
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (special_functions); i++)
+    if (g_str_equal (lower, special_functions[i].name))
+      return check_arguments (r, name, pos, args->len, special_functions[i].min, special_functions[i].max)
+             && special_call (r, name, lower, pos, args, out);
   sl_cfg_error_set (r->error, SL_CFG_ERROR_UNKNOWN, pos, _("the RainerScript function '%s()' is not supported"), name);
   return FALSE;
 }
@@ -212,13 +453,11 @@ read_primary (SlRsReader *r, SlRsExpr *out)
       sl_rs_lexer_advance (&r->lx, 1);
       return TRUE;
     }
-  if (g_ascii_isdigit (ch) || (ch == '-' && g_ascii_isdigit (sl_rs_lexer_peek (&r->lx, 1))))
+  if (g_ascii_isdigit (ch))
     {
-      sl_rs_lexer_advance (&r->lx, ch == '-' ? 1 : 0);
       g_autofree gchar *digits = sl_rs_lexer_read_word (&r->lx, "");
-      out->text = g_string_new (ch == '-' ? "-" : "");
-      g_string_append (out->text, digits);
-      out->number = out->literal = TRUE;
+      out->text = g_string_new (digits);
+      out->number = out->literal = out->numeric = TRUE;
       return TRUE;
     }
   g_autofree gchar *word = sl_rs_lexer_read_word (&r->lx, "");
@@ -232,44 +471,159 @@ read_primary (SlRsReader *r, SlRsExpr *out)
   return sl_rs_fail (r, pos, _("%s was expected here"), _("a RainerScript value"));
 }
 
+/* `not` and unary minus bind tighter than anything else in rsyslog's
+ * grammar: `not $a == "x"` compares (not $a) */
+static gboolean
+read_unary (SlRsReader *r, SlRsExpr *out)
+{
+  sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+  if (sl_rs_lexer_take_word (&r->lx, "not"))
+    {
+      if (!read_unary (r, out))
+        return FALSE;
+      make_boolean (out);
+      g_clear_pointer (&out->truth, g_free);
+      g_string_prepend (out->text, "not (");
+      g_string_append_c (out->text, ')');
+      return TRUE;
+    }
+  if (sl_rs_lexer_peek (&r->lx, 0) != '-')
+    return read_primary (r, out);
+  sl_rs_lexer_advance (&r->lx, 1);
+  if (!read_unary (r, out))
+    return FALSE;
+  if (out->number)
+    {
+      g_string_prepend_c (out->text, '-');
+      return TRUE;
+    }
+  GString *text = g_string_new ("$(rsyslog-calc \"-\" \"0\"");
+  append_expr_arg (text, out);
+  g_string_append_c (text, ')');
+  set_value (out, text, TRUE, FALSE);
+  return TRUE;
+}
+
+/* left OP right as a number */
+static void
+arithmetic (SlRsExpr *left, gchar op, const SlRsExpr *right)
+{
+  GString *text = g_string_new ("$(rsyslog-calc");
+  gchar word[2] = { op, 0 };
+  append_arg (text, word);
+  append_expr_arg (text, left);
+  append_expr_arg (text, right);
+  g_string_append_c (text, ')');
+  set_value (left, text, TRUE, FALSE);
+}
+
+static gboolean
+read_product (SlRsReader *r, SlRsExpr *out)
+{
+  if (!read_unary (r, out))
+    return FALSE;
+  for (;;)
+    {
+      sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+      gchar ch = sl_rs_lexer_peek (&r->lx, 0);
+      if (ch != '*' && ch != '/' && ch != '%')
+        return TRUE;
+      sl_rs_lexer_advance (&r->lx, 1);
+      g_auto (SlRsExpr) next = { 0 };
+      if (!read_unary (r, &next))
+        return FALSE;
+      arithmetic (out, ch, &next);
+    }
+}
+
+/* + and - of numbers, & joining strings, at the same level */
+static gboolean
+read_sum (SlRsReader *r, SlRsExpr *out)
+{
+  if (!read_product (r, out))
+    return FALSE;
+  for (;;)
+    {
+      sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+      gchar ch = sl_rs_lexer_peek (&r->lx, 0);
+      if (ch != '+' && ch != '-' && ch != '&')
+        return TRUE;
+      sl_rs_lexer_advance (&r->lx, 1);
+      g_auto (SlRsExpr) next = { 0 };
+      if (!read_product (r, &next))
+        return FALSE;
+      if (ch != '&')
+        {
+          arithmetic (out, ch, &next);
+          continue;
+        }
+      g_autofree gchar *left = expr_template (out);
+      g_autofree gchar *right = expr_template (&next);
+      GString *text = g_string_new (left);
+      g_string_append (text, right);
+      set_value (out, text, FALSE, FALSE);
+    }
+}
+
 static const struct
 {
   const gchar *word;
-  const gchar *numeric;
-  const gchar *string;
+  const gchar *name;     /* of $(rsyslog-cmp) */
+  const gchar *string;   /* Sluice's comparison of two strings */
 } comparisons[] = {
-  { "==", "==", "eq" }, { "!=", "!=", "ne" }, { "<>", "!=", "ne" }, { "<=", "<=", "le" },
-  { ">=", ">=", "ge" }, { "<", "<", "lt" }, { ">", ">", "gt" },
+  { "==", "eq", "eq" }, { "!=", "ne", "ne" }, { "<>", "ne", "ne" }, { "<=", "le", NULL },
+  { ">=", "ge", NULL }, { "<", "lt", NULL }, { ">", "gt", NULL },
 };
 
 static const gchar *const match_words[] = {
   "contains_i", "contains", "startswith_i", "startswith",
 };
 
+/* A comparison rsyslogd's way, through $(rsyslog-cmp), which compares
+ * numbers as rsyslogd does; == and != of two strings, and contains and
+ * startswith of a string constant, as Sluice's own filters, but with the
+ * $(rsyslog-cmp) call as their value. A list holds when one of its items
+ * does (!=: when none is equal). */
 static gboolean
 compare (SlRsReader *r, SlCfgPos pos, SlRsExpr *left, const gchar *op, gboolean match, SlRsExpr *right,
-         GString *out)
+         GString *out, gchar **truth)
 {
-  if (left->boolean || right->boolean)
-    return sl_rs_fail (r, pos, _("the RainerScript comparison '%s' of a condition is not supported"), op);
   g_autofree gchar *lhs = expr_template (left);
+  guint i_op = 0;
+
+  for (; !match && i_op < G_N_ELEMENTS (comparisons); i_op++)
+    if (g_str_equal (op, comparisons[i_op].word))
+      break;
+  if (!right->list)
+    {
+      g_autoptr (GString) call = g_string_new ("$(rsyslog-cmp");
+      append_arg (call, match ? op : comparisons[i_op].name);
+      g_autofree gchar *kind = g_strdup_printf ("%c%c", left->numeric ? 'n' : 's', right->numeric ? 'n' : 's');
+      append_arg (call, kind);
+      append_arg (call, lhs);
+      append_expr_arg (call, right);
+      g_string_append_c (call, ')');
+      *truth = g_strdup (call->str);
+      /* rsyslogd's startswith_i holds for a text shorter than the string
+       * that starts it, as Sluice's prefix match does not */
+      if (match ? !right->literal || g_str_equal (op, "startswith_i")
+                : !comparisons[i_op].string || left->numeric || right->numeric)
+        {
+          sl_rs_quote (out, call->str);
+          g_string_append (out, " eq \"1\"");
+          return TRUE;
+        }
+    }
+  if (!match && !comparisons[i_op].string)
+    return sl_rs_fail (r, pos, _("the RainerScript comparison '%s' of a list is not supported"), op);
+
   GPtrArray *items = right->list;
   g_autoptr (GPtrArray) single = g_ptr_array_new ();
-
   if (!items)
     {
       g_ptr_array_add (single, right->text->str);
       items = single;
     }
-  if (!right->literal && !right->list)
-    {
-      if (match)
-        return sl_rs_fail (r, pos, _("the RainerScript '%s' needs a string on its right"), op);
-    }
-  guint i_op;
-  for (i_op = 0; !match && i_op < G_N_ELEMENTS (comparisons); i_op++)
-    if (g_str_equal (op, comparisons[i_op].word))
-      break;
   gboolean negated_list = !match && g_str_equal (comparisons[i_op].string, "ne");
   if (items->len > 1)
     g_string_append_c (out, '(');
@@ -285,19 +639,12 @@ compare (SlRsReader *r, SlCfgPos pos, SlRsExpr *left, const gchar *op, gboolean 
             return FALSE;
           continue;
         }
-      gboolean numeric = right->number && !right->list;
       sl_rs_quote (out, lhs);
-      g_string_append_printf (out, " %s ", numeric ? comparisons[i_op].numeric : comparisons[i_op].string);
+      g_string_append_printf (out, " %s ", comparisons[i_op].string);
       if (right->literal || right->list)
         {
-          g_autoptr (GString) escaped = g_string_new (NULL);
-          for (const gchar *p = item; *p; p++)
-            {
-              if (*p == '$')
-                g_string_append_c (escaped, '$');
-              g_string_append_c (escaped, *p);
-            }
-          sl_rs_quote (out, escaped->str);
+          g_autofree gchar *escaped = escape_dollars (item);
+          sl_rs_quote (out, escaped);
         }
       else
         sl_rs_quote (out, item);
@@ -307,115 +654,131 @@ compare (SlRsReader *r, SlCfgPos pos, SlRsExpr *left, const gchar *op, gboolean 
   return TRUE;
 }
 
-/* `a & b`: the values one after the other */
+/* Comparisons chain from the left: a == b == c compares (a == b) to c */
 static gboolean
-read_concat (SlRsReader *r, SlRsExpr *out)
+read_comparison (SlRsReader *r, SlRsExpr *out)
 {
-  if (!read_primary (r, out))
+  if (!read_sum (r, out))
     return FALSE;
   for (;;)
     {
       sl_rs_lexer_skip_blanks (&r->lx, TRUE);
       SlCfgPos pos = sl_rs_lexer_pos (&r->lx);
-      gchar ch = sl_rs_lexer_peek (&r->lx, 0);
-      if (ch == '+' || ch == '*' || ch == '%' || (ch == '-' && sl_rs_lexer_peek (&r->lx, 1) == ' '))
-        return sl_rs_fail (r, pos, _("RainerScript arithmetic ('%c') is not supported"), ch);
-      if (ch != '&')
+      const gchar *op = NULL;
+      gboolean match = FALSE;
+      for (guint i = 0; i < G_N_ELEMENTS (match_words) && !op; i++)
+        if (sl_rs_lexer_take_word (&r->lx, match_words[i]))
+          op = match_words[i], match = TRUE;
+      for (guint i = 0; i < G_N_ELEMENTS (comparisons) && !op; i++)
+        if (strncmp (r->lx.text + r->lx.at, comparisons[i].word, strlen (comparisons[i].word)) == 0)
+          {
+            op = comparisons[i].word;
+            sl_rs_lexer_advance (&r->lx, (guint) strlen (op));
+          }
+      if (!op)
         return TRUE;
-      sl_rs_lexer_advance (&r->lx, 1);
-      g_auto (SlRsExpr) next = { 0 };
-      if (!read_primary (r, &next))
+      g_auto (SlRsExpr) right = { 0 };
+      if (!read_sum (r, &right))
         return FALSE;
-      if (out->boolean || next.boolean || out->list || next.list)
-        return sl_rs_fail (r, pos, "%s", _("'&' joins values, not conditions or lists"));
-      g_autofree gchar *left = expr_template (out);
-      g_autofree gchar *right = expr_template (&next);
-      g_string_assign (out->text, left);
-      g_string_append (out->text, right);
-      out->literal = out->number = FALSE;
-    }
-}
-
-static gboolean
-read_comparison (SlRsReader *r, SlRsExpr *out)
-{
-  g_auto (SlRsExpr) left = { 0 };
-  g_auto (SlRsExpr) right = { 0 };
-
-  if (!read_concat (r, &left))
-    return FALSE;
-  sl_rs_lexer_skip_blanks (&r->lx, TRUE);
-  SlCfgPos pos = sl_rs_lexer_pos (&r->lx);
-  const gchar *op = NULL;
-  gboolean match = FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (match_words) && !op; i++)
-    if (sl_rs_lexer_take_word (&r->lx, match_words[i]))
-      op = match_words[i], match = TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (comparisons) && !op; i++)
-    if (strncmp (r->lx.text + r->lx.at, comparisons[i].word, strlen (comparisons[i].word)) == 0)
-      {
-        op = comparisons[i].word;
-        sl_rs_lexer_advance (&r->lx, (guint) strlen (op));
-      }
-  if (!op)
-    {
-      *out = left;
-      memset (&left, 0, sizeof left);
-      return TRUE;
-    }
-  if (!read_concat (r, &right))
-    return FALSE;
-  out->boolean = TRUE;
-  out->text = g_string_new (NULL);
-  return compare (r, pos, &left, op, match, &right, out->text);
-}
-
-static gboolean
-read_not (SlRsReader *r, SlRsExpr *out)
-{
-  sl_rs_lexer_skip_blanks (&r->lx, TRUE);
-  if (sl_rs_lexer_take_word (&r->lx, "not"))
-    {
-      if (!read_not (r, out))
+      GString *text = g_string_new (NULL);
+      gchar *truth = NULL;
+      gboolean ok = compare (r, pos, out, op, match, &right, text, &truth);
+      set_value (out, text, TRUE, TRUE);
+      out->boolean = TRUE;
+      out->truth = truth;
+      if (!ok)
         return FALSE;
-      make_boolean (out);
-      g_string_prepend (out->text, "not (");
-      g_string_append_c (out->text, ')');
-      return TRUE;
     }
-  return read_comparison (r, out);
 }
 
+/* `and` and `or` have the same precedence in rsyslog's grammar and group
+ * from the left: a or b and c is (a or b) and c */
 static gboolean
-read_binary (SlRsReader *r, SlRsExpr *out, const gchar *word, gboolean (*operand) (SlRsReader *, SlRsExpr *))
+read_or (SlRsReader *r, SlRsExpr *out)
 {
-  if (!operand (r, out))
+  if (!read_comparison (r, out))
     return FALSE;
   for (;;)
     {
       sl_rs_lexer_skip_blanks (&r->lx, TRUE);
-      if (!sl_rs_lexer_take_word (&r->lx, word))
+      const gchar *word = sl_rs_lexer_take_word (&r->lx, "and") ? "and"
+                          : sl_rs_lexer_take_word (&r->lx, "or") ? "or"
+                                                                  : NULL;
+      if (!word)
         return TRUE;
       g_auto (SlRsExpr) next = { 0 };
-      if (!operand (r, &next))
+      if (!read_comparison (r, &next))
         return FALSE;
       make_boolean (out);
       make_boolean (&next);
+      g_clear_pointer (&out->truth, g_free);
       g_string_prepend_c (out->text, '(');
       g_string_append_printf (out->text, ") %s (%s)", word, next.text->str);
     }
 }
 
-static gboolean
-read_and (SlRsReader *r, SlRsExpr *out)
+/* The template of $(rsyslog-json-prefix MODE TEXT) */
+static gchar *
+json_prefix (const gchar *mode, const gchar *text)
 {
-  return read_binary (r, out, "and", read_not);
+  GString *call = g_string_new ("$(rsyslog-json-prefix");
+  append_arg (call, mode);
+  append_arg (call, text);
+  g_string_append_c (call, ')');
+  return g_string_free (call, FALSE);
 }
 
-static gboolean
-read_or (SlRsReader *r, SlRsExpr *out)
+/* parse_json(TEXT, "CONTAINER") as rsyslogd 8.2302 does it: the JSON value
+ * json-c takes from the start of TEXT ($(rsyslog-json-prefix)) goes under
+ * CONTAINER ("$!" the top), an object through json-parser(), another
+ * value as the container's own; then result is 0, or 1 (RS_SCRIPT_EINVAL)
+ * when there is no value, the message unchanged. A value that is not an
+ * object does not replace the whole tree under "$!", as in rsyslogd. */
+gboolean
+sl_rs_read_parse_json (SlRsReader *r, SlCfgPos pos, const gchar *result, gchar **items)
 {
-  return read_binary (r, out, "or", read_and);
+  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func ((GDestroyNotify) expr_free);
+
+  if (!read_arguments (r, args) || !check_arguments (r, "parse_json", pos, args->len, 2, 2))
+    return FALSE;
+  SlRsExpr *container = g_ptr_array_index (args, 1);
+  const gchar *name = container->literal ? container->text->str : "";
+  if (container->number || name[0] != '$' || !name[1] || !strchr ("!./", name[1]))
+    return sl_rs_fail (r, pos, "%s",
+                       _("the container of parse_json() must be a constant variable name such as \"\\$!\""));
+  g_autofree gchar *field = name[2] ? sl_rs_variable_field (name) : NULL;
+  if (!field && name[1] != '!')
+    return sl_rs_fail (r, pos, "%s", _("parse_json() into all local or global variables is not supported"));
+  g_autofree gchar *prefix = field ? g_strconcat (field, ".", NULL) : g_strdup ("");
+  g_autofree gchar *text = expr_template (g_ptr_array_index (args, 0));
+  g_autofree gchar *kind = json_prefix ("kind", text);
+  g_autofree gchar *object = json_prefix ("object", text);
+  g_autofree gchar *value = json_prefix ("value", text);
+  g_autofree gchar *quoted_kind = sl_rs_quoted (kind);
+  g_autofree gchar *quoted_object = sl_rs_quoted (object);
+  g_autofree gchar *quoted_prefix = sl_rs_quoted (prefix);
+  g_autofree gchar *quoted_result = sl_rs_quoted (result);
+  g_autofree gchar *set_value_text = NULL;
+  g_autofree gchar *set_text = NULL;
+  if (field)
+    {
+      /* the container renders as rsyslogd renders it, an object too */
+      g_autofree gchar *text_template = json_prefix ("text", text);
+      g_autofree gchar *quoted_value = sl_rs_quoted (value);
+      g_autofree gchar *quoted_text = sl_rs_quoted (text_template);
+      g_autofree gchar *quoted_field = sl_rs_quoted (field);
+      set_value_text = g_strdup_printf ("set(%s value(%s)); ", quoted_value, quoted_field);
+      set_text = g_strdup_printf ("set(%s value(%s)); ", quoted_text, quoted_field);
+    }
+  *items = g_strdup_printf ("junction { channel { filter { %s eq \"object\"; }; "
+                            "parser { json-parser(template(%s) prefix(%s)); }; "
+                            "rewrite { %sset(\"0\" value(%s)); }; flags(final); }; "
+                            "channel { filter { %s eq \"value\"; }; rewrite { %sset(\"0\" value(%s)); }; "
+                            "flags(final); }; "
+                            "channel { rewrite { set(\"1\" value(%s)); }; flags(final); }; };",
+                            quoted_kind, quoted_object, quoted_prefix, set_text ? set_text : "", quoted_result,
+                            quoted_kind, set_value_text ? set_value_text : "", quoted_result, quoted_result);
+  return TRUE;
 }
 
 gboolean
@@ -431,14 +794,12 @@ sl_rs_read_condition (SlRsReader *r, gchar **filter)
 }
 
 gboolean
-sl_rs_read_expr_value (SlRsReader *r, SlCfgPos pos, gchar **value)
+sl_rs_read_expr_value (SlRsReader *r, gchar **value)
 {
   g_auto (SlRsExpr) e = { 0 };
 
   if (!read_or (r, &e))
     return FALSE;
-  if (e.boolean)
-    return sl_rs_fail (r, pos, "%s", _("a condition is not a value here"));
   *value = expr_template (&e);
   return TRUE;
 }

@@ -200,7 +200,10 @@ sl_rs_lexer_read_string (SlRsLexer *lx, gchar **value, GError **error)
             case 'n': c = '\n'; break;
             case 't': c = '\t'; break;
             case 'r': c = '\r'; break;
-            case '\\': case '\'': case '"': break;
+            case 'a': c = '\a'; break;
+            case 'b': c = '\b'; break;
+            case 'f': c = '\f'; break;
+            case '\\': case '\'': case '"': case '?': case '$': break;
             default: g_string_append_c (out, '\\'); break;
             }
         }

@@ -52,6 +52,7 @@ typedef struct _SlRsConf
   GPtrArray *calls;       /* every call, resolved once everything is read */
   gchar *last_filter;     /* for '&' */
   guint depth;            /* of included files */
+  guint foreach_depth;    /* of the foreach loops being read */
   /* what legacy directives set for later actions and inputs */
   gchar *file_owner, *file_group, *dir_owner, *dir_group;
   gchar *file_mode, *dir_mode;
@@ -113,9 +114,12 @@ gboolean  sl_rs_read_plain_value (SlRsReader *r, gchar **value);
 gboolean  sl_rs_read_backtick    (SlRsReader *r, gchar **value);
 
 /* rsyslog-expr.c: a RainerScript expression as a filter expression, or as
- * a template (refused when it is a condition). */
+ * a template (a condition's is 1 or 0, as rsyslogd's value of one). */
 gboolean  sl_rs_read_condition   (SlRsReader *r, gchar **filter);
-gboolean  sl_rs_read_expr_value  (SlRsReader *r, SlCfgPos pos, gchar **value);
+gboolean  sl_rs_read_expr_value  (SlRsReader *r, gchar **value);
+/* set RESULT = parse_json(...): the log items that do it; the lexer stands
+ * on the '(' after parse_json */
+gboolean  sl_rs_read_parse_json  (SlRsReader *r, SlCfgPos pos, const gchar *result, gchar **items);
 
 /* rsyslog-emit.c: Sluice text into the tree. */
 /* Appends text quoted as a string of Sluice's language. */
@@ -176,6 +180,8 @@ gchar    *sl_rs_template_ref         (SlRsConf *c, const gchar *name, SlCfgPos p
 gboolean  sl_rs_template_check_refs  (SlRsConf *c, GError **error);
 /* The Sluice template of a property as a filter's left side. */
 gboolean  sl_rs_property_value       (const gchar *name, SlCfgPos pos, GString *out, GError **error);
+/* The Sluice field of a variable: $!a!b, $.x or $/x */
+gchar    *sl_rs_variable_field       (const gchar *name);
 
 /* rsyslog-filter.c */
 gboolean  sl_rs_selector_filter      (const gchar *selector, SlCfgPos pos, GString *out, GError **error);

@@ -134,6 +134,19 @@ date_property (const gchar *name, const gchar *options, GString *out)
   return TRUE;
 }
 
+/* $!a!b is the field a.b, where mmjsonparse's json-parser puts JSON's
+ * a.b; local ($.x) and global ($/x) variables get fields of their own */
+gchar *
+sl_rs_variable_field (const gchar *name)
+{
+  const gchar *prefix = name[1] == '.' ? ".rslocal." : name[1] == '/' ? ".rsglobal." : "";
+  gchar *field = g_strconcat (prefix, name + 2, NULL);
+  for (gchar *p = field + strlen (prefix); *p; p++)
+    if (*p == '!' || *p == '.' || *p == '/')
+      *p = '.';
+  return field;
+}
+
 static gboolean
 base_property (const gchar *name, SlCfgPos pos, GString *out, GError **error)
 {
@@ -145,10 +158,7 @@ base_property (const gchar *name, SlCfgPos pos, GString *out, GError **error)
                             _("the rsyslog property '%s' (the whole variable tree) is not supported"), name);
           return FALSE;
         }
-      g_autofree gchar *field = g_strdup (name + 2);
-      for (gchar *p = field; *p; p++)
-        if (*p == '!' || *p == '.' || *p == '/')
-          *p = '.';
+      g_autofree gchar *field = sl_rs_variable_field (name);
       g_string_append_printf (out, "${%s}", field);
       return TRUE;
     }

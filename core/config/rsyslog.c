@@ -369,37 +369,107 @@ resolve_calls (SlRsConf *c, GError **error)
   return TRUE;
 }
 
+/* set, reset and unset of a variable; unset takes its members too, as
+ * rsyslogd removes a whole subtree */
 static gboolean
 read_set (SlRsReader *r, SlCfgPos pos, gboolean unset)
 {
   sl_rs_lexer_skip_blanks (&r->lx, FALSE);
   SlCfgPos var_pos = sl_rs_lexer_pos (&r->lx);
-  if (sl_rs_lexer_peek (&r->lx, 0) != '$'
-      || !strchr ("!./", sl_rs_lexer_peek (&r->lx, 1)))
+  gchar kind = sl_rs_lexer_peek (&r->lx, 1);
+  if (sl_rs_lexer_peek (&r->lx, 0) != '$' || !kind || !strchr ("!./", kind))
     return sl_rs_fail (r, var_pos, _("%s was expected here"), _("a variable such as $!name"));
   sl_rs_lexer_advance (&r->lx, 2);
-  g_autofree gchar *name = sl_rs_lexer_read_word (&r->lx, "-!.");
-  if (!name)
+  g_autofree gchar *rest = sl_rs_lexer_read_word (&r->lx, "-!.");
+  if (!rest)
     return sl_rs_fail (r, var_pos, _("%s was expected here"), _("a variable such as $!name"));
-  for (gchar *p = name; *p; p++)
-    if (*p == '!')
-      *p = '.';
+  g_autofree gchar *variable = g_strdup_printf ("$%c%s", kind, rest);
+  g_autofree gchar *name = sl_rs_variable_field (variable);
   g_autofree gchar *quoted_name = sl_rs_quoted (name);
   g_autofree gchar *items = NULL;
   if (unset)
-    items = g_strdup_printf ("rewrite { unset(value(%s)); };", quoted_name);
+    {
+      g_autofree gchar *members = g_strconcat (name, ".*", NULL);
+      g_autofree gchar *quoted_members = sl_rs_quoted (members);
+      items = g_strdup_printf ("rewrite { unset(value(%s)); groupunset(values(%s)); };", quoted_name, quoted_members);
+    }
   else
     {
       g_autofree gchar *tmpl = NULL;
 
-      if (!sl_rs_expect_char (r, '=', "'='") || !sl_rs_read_expr_value (r, pos, &tmpl))
+      if (!sl_rs_expect_char (r, '=', "'='"))
         return FALSE;
-      g_autofree gchar *quoted = sl_rs_quoted (tmpl);
-      items = g_strdup_printf ("rewrite { set(%s value(%s)); };", quoted, quoted_name);
+      sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+      SlCfgPos value_pos = sl_rs_lexer_pos (&r->lx);
+      SlRsLexer start = r->lx;
+      g_autofree gchar *word = sl_rs_lexer_read_word (&r->lx, "");
+      sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+      if (word && g_ascii_strcasecmp (word, "parse_json") == 0 && sl_rs_lexer_peek (&r->lx, 0) == '(')
+        {
+          if (!sl_rs_read_parse_json (r, value_pos, name, &items))
+            return FALSE;
+        }
+      else
+        {
+          r->lx = start;
+          if (!sl_rs_read_expr_value (r, &tmpl))
+            return FALSE;
+          g_autofree gchar *quoted = sl_rs_quoted (tmpl);
+          items = g_strdup_printf ("rewrite { set(%s value(%s)); };", quoted, quoted_name);
+        }
     }
   if (!sl_rs_expect_char (r, ';', "';'"))
     return FALSE;
   return add_change (r, pos, items);
+}
+
+/* `foreach ($.i in EXPR) do STATEMENT`, after the foreach: a nested path
+ * whose rsyslog-foreach() sends a copy of the message through STATEMENT
+ * per element of the array, each with $.i set, and no further (final);
+ * the message itself goes on to what follows the loop. A stop in the
+ * loop would end only one copy's way, where rsyslogd ends the message's:
+ * it is refused. */
+static gboolean
+read_foreach (SlRsReader *r, SlCfgPos pos)
+{
+  if (!sl_rs_expect_char (r, '(', "'('"))
+    return FALSE;
+  sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+  SlCfgPos var_pos = sl_rs_lexer_pos (&r->lx);
+  if (sl_rs_lexer_peek (&r->lx, 0) != '$' || sl_rs_lexer_peek (&r->lx, 1) != '.')
+    return sl_rs_fail (r, var_pos, _("%s was expected here"), _("a local variable such as $.i"));
+  sl_rs_lexer_advance (&r->lx, 2);
+  g_autofree gchar *rest = sl_rs_lexer_read_word (&r->lx, "-!.");
+  if (!rest)
+    return sl_rs_fail (r, var_pos, _("%s was expected here"), _("a local variable such as $.i"));
+  g_autofree gchar *variable = g_strconcat ("$.", rest, NULL);
+  g_autofree gchar *field = sl_rs_variable_field (variable);
+  g_autofree gchar *array = NULL;
+  sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+  if (!sl_rs_lexer_take_word (&r->lx, "in"))
+    return sl_rs_fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), "'in'");
+  if (!sl_rs_read_expr_value (r, &array) || !sl_rs_expect_char (r, ')', "')'"))
+    return FALSE;
+  sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+  if (!sl_rs_lexer_take_word (&r->lx, "do"))
+    return sl_rs_fail (r, sl_rs_lexer_pos (&r->lx), _("%s was expected here"), "'do'");
+
+  SlRsRuleset *set = r->c->ruleset;
+  g_autofree gchar *cond = condition_text (r->c);
+  g_autofree gchar *quoted_array = sl_rs_quoted (array);
+  g_autofree gchar *quoted_field = sl_rs_quoted (field);
+  g_autofree gchar *filter = *cond ? g_strdup_printf ("filter { %s; }; ", cond) : g_strdup ("");
+  g_autofree gchar *text = g_strdup_printf ("log { %sparser { rsyslog-foreach(template(%s) variable(%s)); }; "
+                                            "flags(final); };", filter, quoted_array, quoted_field);
+  if (!sl_rs_emit_log_items (pos, set->current, text, r->error))
+    return FALSE;
+  SlCfgNode *outer = set->current;
+  set->current = g_ptr_array_index (outer->children, outer->children->len - 1);
+  r->c->foreach_depth++;
+  gboolean ok = read_action (r);
+  r->c->foreach_depth--;
+  set->current = outer;
+  return ok;
 }
 
 /* What a filter, then or else is followed by: one action, or a block. */
@@ -412,18 +482,21 @@ read_action (SlRsReader *r)
 
   if (ch == '{')
     return read_block (r);
-  if (ch == '~')
+  if (ch == '~' || sl_rs_lexer_take_word (&r->lx, "stop"))
     {
-      sl_rs_lexer_advance (&r->lx, 1);
+      if (r->c->foreach_depth)
+        return sl_rs_fail (r, pos, "%s", _("a stop inside foreach is not supported: Sluice's loop runs a copy of "
+                                           "the message per element, and rsyslogd's stop ends the message"));
+      sl_rs_lexer_advance (&r->lx, ch == '~' ? 1 : 0);
       return add_rule (r, pos, "flags(final);");
     }
-  if (sl_rs_lexer_take_word (&r->lx, "stop"))
-    return add_rule (r, pos, "flags(final);");
+  if (sl_rs_lexer_take_word (&r->lx, "foreach"))
+    return read_foreach (r, pos);
   if (sl_rs_lexer_take_word (&r->lx, "continue"))
     return TRUE;
   if (sl_rs_lexer_take_word (&r->lx, "call"))
     return read_call_statement (r, pos);
-  if (sl_rs_lexer_take_word (&r->lx, "set"))
+  if (sl_rs_lexer_take_word (&r->lx, "set") || sl_rs_lexer_take_word (&r->lx, "reset"))
     return read_set (r, pos, FALSE);
   if (sl_rs_lexer_take_word (&r->lx, "unset"))
     return read_set (r, pos, TRUE);
@@ -451,7 +524,9 @@ read_action (SlRsReader *r)
                                    : NULL;
           return add_destination (r, pos, name, gate);
         }
-      g_autofree gchar *items = g_strdup_printf ("parser(%s);", name);
+      /* a message modifier passes on what it cannot parse, unchanged */
+      g_autofree gchar *items = g_strdup_printf ("junction { channel { parser(%s); flags(final); }; "
+                                                 "channel { flags(final); }; };", name);
       g_free (name);
       if (sl_rs_param_find (params, "action.execonlyonceeveryinterval"))
         return sl_rs_fail (r, sl_rs_param_find (params, "action.execonlyonceeveryinterval")->pos, "%s",
@@ -467,7 +542,11 @@ read_action (SlRsReader *r)
       guint blanks = 0;
       while (sl_rs_lexer_peek (&r->lx, blanks) == ' ' || sl_rs_lexer_peek (&r->lx, blanks) == '\t')
         blanks++;
-      if (blanks && sl_rs_lexer_peek (&r->lx, blanks) == ';')
+      gchar after = sl_rs_lexer_peek (&r->lx, blanks);
+      if (blanks && after && !strchr (";\r\n#}", after))
+        return sl_rs_fail (r, sl_rs_lexer_pos (&r->lx), "%s",
+                           _("only ';template' may follow a legacy action on its line, as rsyslogd requires"));
+      if (blanks && after == ';')
         {
           sl_rs_lexer_advance (&r->lx, blanks);
           g_autofree gchar *rest = sl_rs_lexer_read_until_blank (&r->lx, "}");
@@ -796,7 +875,7 @@ read_statement (SlRsReader *r, gboolean top)
               return sl_rs_fail (r, pos, _("the rsyslog object '%s()' is only allowed outside of blocks"), word);
             return read_object (r, word, pos);
           }
-      static const gchar *const unsupported[] = { "foreach", "reload_lookup_table", "lookup_table", "parser",
+      static const gchar *const unsupported[] = { "reload_lookup_table", "lookup_table", "parser",
                                                   "timezone", "dyn_stats", "percentile_stats", "property",
                                                   "unset_all" };
       for (guint i = 0; i < G_N_ELEMENTS (unsupported); i++)

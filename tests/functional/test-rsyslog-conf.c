@@ -709,7 +709,7 @@ test_refused (SlTestEnv *env, gconstpointer data)
     { "module(load=\"omkafka\")\naction(type=\"omkafka\" topic=\"syslog\")\n", "sluice.conf:2:1: rsyslog's omkafka writes every message to partition 0 unless partitions.auto=\"on\"" },
     { "module(load=\"omrelp\")\naction(type=\"omrelp\" target=\"h\" tls=\"on\")\n", "sluice.conf:2:33: the parameter 'tls' of rsyslog's omrelp is not supported" },
     { "action(type=\"ommysql\" server=\"h\")\n", "sluice.conf:1:1: rsyslog's action type 'ommysql' needs its module loaded first" },
-    { "foreach ($.i in $!list) do { stop }\n", "sluice.conf:1:1: the RainerScript statement 'foreach' is not supported" },
+    { "foreach ($.i in $!list) do { stop }\n", "sluice.conf:1:30: a stop inside foreach is not supported" },
     { "source s { system(); };\nlog { source(s); };\n", "this is Sluice's (syslog-ng's) configuration language, not rsyslog's" },
   };
   (void) data;

@@ -93,14 +93,19 @@ test_rainerscript (void)
 {
   assert_translates ("input(type=\"imudp\" port=\"5514\")\n"
                      "if $syslogseverity <= 3 and not ($hostname == [\"a\", \"b\"]) then /a\n",
-                     "\"${LEVEL_NUM}\" <= \"3\" and not (\"${HOST}\" eq \"a\" or \"${HOST}\" eq \"b\")");
+                     "\"$(rsyslog-cmp le sn ${LEVEL_NUM} 3)\" eq \"1\" and not (\"${HOST}\" eq \"a\" or \"${HOST}\" eq \"b\")");
   assert_translates ("input(type=\"imudp\" port=\"5514\")\nif $msg contains 'x' then stop\n/a\n",
                      "flags(final); }; log { destination(");
   /* what follows a change sees it: it is nested in the change's path */
   assert_translates ("input(type=\"imudp\" port=\"5514\")\nset $!a = $programname & \"!\";\n/a\n",
                      "log { rewrite { set(\"${PROGRAM}!\" value(\"a\")); }; log { destination(");
-  assert_refused ("input(type=\"imudp\" port=\"5514\")\nif strlen($msg) > 3 then /a\n", ":2:4:",
-                  "function 'strlen()'");
+  /* rsyslog's precedence: not binds tightest, and and or group from the left */
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\nif not $msg == 'x' or 1 and strlen($msg) > 3 then /a\n",
+                     "filter { (\"$(rsyslog-cmp eq ns $(if (not (\\\"$(rsyslog-bool $(rsyslog-msg ${MSGHDR}${MESSAGE}))\\\" "
+                     "eq \\\"1\\\")) \\\"1\\\" \\\"0\\\") x)\" eq \"1\" or \"$(rsyslog-bool 1)\" eq \"1\") and "
+                     "\"$(rsyslog-cmp gt nn $(rsyslog-strlen $(rsyslog-msg ${MSGHDR}${MESSAGE})) 3)\" eq \"1\";");
+  assert_refused ("input(type=\"imudp\" port=\"5514\")\nif lookup('t', $msg) == 1 then /a\n", ":2:4:",
+                  "function 'lookup()' is not supported: lookup tables are not supported");
 }
 
 static void
