@@ -520,22 +520,81 @@ read_selector (SlRsReader *r, SlCfgPos pos)
   return with_condition (r, g_strdup (filter->str), read_action);
 }
 
+/* A list template's constant(): its value, or for format="jsonf" the
+ * "outname": "value" rsyslogd cuts out of json-c's text of an object */
+static gboolean
+read_template_constant (SlRsReader *r, GPtrArray *item, SlCfgPos pos, GString *entry)
+{
+  const SlRsParam *value = sl_rs_param_find (item, "value");
+  const SlRsParam *outname = sl_rs_param_find (item, "outname");
+  const SlRsParam *format = sl_rs_param_find (item, "format");
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < item->len; i++)
+    {
+      const SlRsParam *p = g_ptr_array_index (item, i);
+      if (!g_str_equal (p->name, "value") && !g_str_equal (p->name, "outname") && !g_str_equal (p->name, "format"))
+        {
+          sl_cfg_error_set (r->error, SL_CFG_ERROR_UNKNOWN, p->pos,
+                            _("the parameter '%s' of rsyslog's constant() is not supported"), p->name);
+          return FALSE;
+        }
+    }
+  if (!value)
+    return sl_rs_fail (r, pos, "%s", _("an rsyslog constant() needs value="));
+  if (format && !g_str_equal (format->value, "jsonf"))
+    {
+      sl_cfg_error_set (r->error, SL_CFG_ERROR_VALUE, format->pos, _("'%s' is not a format of rsyslog's constant()"),
+                        format->value);
+      return FALSE;
+    }
+  if (format && !outname)
+    return sl_rs_fail (r, pos, "%s", _("an rsyslog constant() of format jsonf needs outname="));
+  if (format)
+    {
+      sl_rs_json_string (text, outname->value);
+      g_string_append (text, ": ");
+      sl_rs_json_string (text, value->value);
+    }
+  else
+    g_string_append (text, value->value);
+  for (const gchar *p = text->str; *p; p++)
+    g_string_append (entry, *p == '$' ? "$$" : (gchar[]) { *p, 0 });
+  return TRUE;
+}
+
+static const struct
+{
+  const gchar *param;
+  guint option;
+} template_options[] = {
+  { "option.json", SL_RS_TPL_JSON }, { "option.sql", SL_RS_TPL_SQL }, { "option.stdsql", SL_RS_TPL_STDSQL },
+  { "option.jsonf", SL_RS_TPL_JSONF }, { "option.casesensitive", SL_RS_TPL_CASESENSITIVE },
+};
+
 static gboolean
 read_template_object (SlRsReader *r, GPtrArray *params, SlCfgPos pos)
 {
   const SlRsParam *name = sl_rs_param_find (params, "name");
   const SlRsParam *type = sl_rs_param_find (params, "type");
-  g_autoptr (GString) rs_text = g_string_new (NULL);
-
-  const SlRsParam *json = sl_rs_param_find (params, "option.json");
+  guint options = 0;
 
   if (!name || !type)
     return sl_rs_fail (r, pos, "%s", _("an rsyslog template() needs name= and type="));
   for (guint i = 0; i < params->len; i++)
     {
       const SlRsParam *p = g_ptr_array_index (params, i);
-      if (!g_str_equal (p->name, "name") && !g_str_equal (p->name, "type") && !g_str_equal (p->name, "string")
-          && !g_str_equal (p->name, "option.json"))
+      gboolean known = g_str_equal (p->name, "name") || g_str_equal (p->name, "type")
+                       || g_str_equal (p->name, "string");
+
+      for (guint o = 0; o < G_N_ELEMENTS (template_options); o++)
+        if (g_str_equal (p->name, template_options[o].param))
+          {
+            known = TRUE;
+            if (sl_rs_is_true (p->value))
+              options |= template_options[o].option;
+          }
+      if (!known)
         {
           sl_cfg_error_set (r->error, SL_CFG_ERROR_UNKNOWN, p->pos,
                             _("the parameter '%s' of rsyslog's template() is not supported"), p->name);
@@ -547,76 +606,44 @@ read_template_object (SlRsReader *r, GPtrArray *params, SlCfgPos pos)
       const SlRsParam *string = sl_rs_param_find (params, "string");
       if (!string)
         return sl_rs_fail (r, pos, "%s", _("an rsyslog template of type string needs string="));
-      g_string_append (rs_text, string->value);
+      return sl_rs_template_define (r->c, name->value, string->value, options, pos, r->error);
     }
-  else if (g_ascii_strcasecmp (type->value, "list") == 0)
-    {
-      if (!sl_rs_expect_char (r, '{', "'{'"))
-        return FALSE;
-      for (;;)
-        {
-          sl_rs_lexer_skip_blanks (&r->lx, TRUE);
-          SlCfgPos item_pos = sl_rs_lexer_pos (&r->lx);
-          if (sl_rs_lexer_peek (&r->lx, 0) == '}')
-            {
-              sl_rs_lexer_advance (&r->lx, 1);
-              break;
-            }
-          gboolean constant = sl_rs_lexer_take_word (&r->lx, "constant");
-          if (!constant && !sl_rs_lexer_take_word (&r->lx, "property"))
-            return sl_rs_fail (r, item_pos, _("%s was expected here"), _("constant(...), property(...) or '}'"));
-          g_autoptr (GPtrArray) item = read_params (r);
-          if (!item)
-            return FALSE;
-          if (constant)
-            {
-              const SlRsParam *value = sl_rs_param_find (item, "value");
-              for (const gchar *p = value ? value->value : ""; *p; p++)
-                g_string_append (rs_text, *p == '%' ? "%%" : (gchar[]) { *p, 0 });
-              continue;
-            }
-          const SlRsParam *prop = sl_rs_param_find (item, "name");
-          if (!prop)
-            return sl_rs_fail (r, item_pos, "%s", _("an rsyslog property() needs name="));
-          g_autoptr (GString) options = g_string_new (NULL);
-          const gchar *from = NULL, *to = NULL;
-          for (guint i = 0; i < item->len; i++)
-            {
-              const SlRsParam *p = g_ptr_array_index (item, i);
-              if (g_str_equal (p->name, "name") || g_str_equal (p->name, "outname"))
-                continue;
-              if (g_str_equal (p->name, "position.from"))
-                from = p->value;
-              else if (g_str_equal (p->name, "position.to"))
-                to = p->value;
-              else if (g_str_equal (p->name, "dateformat"))
-                g_string_append_printf (options, ",date-%s", p->value);
-              else if (g_str_equal (p->name, "caseconversion"))
-                g_string_append_printf (options, ",%scase", p->value);
-              else if (g_str_equal (p->name, "droplastlf") && sl_rs_is_true (p->value))
-                g_string_append (options, ",drop-last-lf");
-              else if (g_str_equal (p->name, "spifno1stsp") && sl_rs_is_true (p->value))
-                g_string_append (options, ",sp-if-no-1st-sp");
-              else if (g_str_equal (p->name, "format") && g_ascii_strcasecmp (p->value, "json") == 0)
-                g_string_append (options, ",json");
-              else if (!g_str_equal (p->name, "controlcharacters"))
-                {
-                  sl_cfg_error_set (r->error, SL_CFG_ERROR_UNKNOWN, p->pos,
-                                    _("the parameter '%s' of rsyslog's property() is not supported"), p->name);
-                  return FALSE;
-                }
-            }
-          g_string_append_printf (rs_text, "%%%s:%s:%s:%s%%", prop->value, from ? from : "", to ? to : "",
-                                  options->len ? options->str + 1 : "");
-        }
-    }
-  else
+  if (g_ascii_strcasecmp (type->value, "list") != 0)
     {
       sl_cfg_error_set (r->error, SL_CFG_ERROR_UNKNOWN, type->pos,
                         _("rsyslog templates of type '%s' are not supported"), type->value);
       return FALSE;
     }
-  return sl_rs_template_define (r->c, name->value, rs_text->str, json && sl_rs_is_true (json->value), pos, r->error);
+  if (!sl_rs_expect_char (r, '{', "'{'"))
+    return FALSE;
+  g_autoptr (GPtrArray) entries = g_ptr_array_new_with_free_func (g_free);
+  for (;;)
+    {
+      sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+      SlCfgPos item_pos = sl_rs_lexer_pos (&r->lx);
+      if (sl_rs_lexer_peek (&r->lx, 0) == '}')
+        {
+          sl_rs_lexer_advance (&r->lx, 1);
+          break;
+        }
+      gboolean constant = sl_rs_lexer_take_word (&r->lx, "constant");
+      if (!constant && !sl_rs_lexer_take_word (&r->lx, "property"))
+        return sl_rs_fail (r, item_pos, _("%s was expected here"), _("constant(...), property(...) or '}'"));
+      g_autoptr (GPtrArray) item = read_params (r);
+      if (!item)
+        return FALSE;
+      g_autoptr (GString) entry = g_string_new (NULL);
+      SlRsProperty prop = { 0 };
+      gboolean ok = constant ? read_template_constant (r, item, item_pos, entry)
+                             : sl_rs_property_params (item, &prop, item_pos, r->error)
+                                 && sl_rs_template_property (&prop, options, item_pos, entry, r->error);
+      sl_rs_property_clear (&prop);
+      if (!ok)
+        return FALSE;
+      g_ptr_array_add (entries, g_string_free (g_steal_pointer (&entry), FALSE));
+    }
+  g_autofree gchar *text = sl_rs_template_join (entries, options);
+  return sl_rs_template_define_sluice (r->c, name->value, text, pos, r->error);
 }
 
 static gboolean

@@ -120,8 +120,8 @@ test_templates (void)
   assert_translates ("template(name=\"t\" type=\"list\" option.json=\"on\") { property(name=\"hostname\") "
                      "property(name=\"msg\" format=\"json\") }\n",
                      "template(\"$(rsyslog-json-quotes ${HOST})$(rsyslog-json-quotes $(rsyslog-json $(rsyslog-msg");
-  assert_refused ("template(name=\"t\" type=\"string\" string=\"%msg%\" option.sql=\"on\")\n", ":1:48:",
-                  "'option.sql' of rsyslog's template()");
+  assert_translates ("template(name=\"t\" type=\"string\" string=\"%msg%\" option.sql=\"on\")\n",
+                     "template(\"$(rsyslog-sql-quotes $(rsyslog-msg ${MSGHDR}${MESSAGE}))\")");
 }
 
 /* Comments after directives and actions, as the stock files have them:
