@@ -196,6 +196,9 @@ const gchar *sl_rs_template_lookup   (SlRsConf *c, const gchar *name, SlCfgPos p
 gchar    *sl_rs_template_ref         (SlRsConf *c, const gchar *name, SlCfgPos pos, GError **error);
 /* ... and the frac-digits() of the drivers whose templates need it. */
 gboolean  sl_rs_template_check_refs  (SlRsConf *c, GError **error);
+/* The Sluice field of rsyslog's variable $!a!b, $.a or $/a: its sigil
+ * and its names joined by dots ("!a.b", ".a", "/a"). */
+void      sl_rs_variable_field       (const gchar *name, GString *out);
 /* The Sluice template of a property as a filter's left side. */
 gboolean  sl_rs_property_value       (const gchar *name, SlCfgPos pos, GString *out, GError **error);
 

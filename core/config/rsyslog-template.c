@@ -137,22 +137,40 @@ date_property (const gchar *name, const gchar *date, GString *out)
   return TRUE;
 }
 
+void
+sl_rs_variable_field (const gchar *name, GString *out)
+{
+  g_string_append_c (out, name[1]);
+  for (const gchar *p = name + 2; *p; p++)
+    g_string_append_c (out, *p == '!' || *p == '.' || *p == '/' ? '.' : *p);
+}
+
+/* A variable tree whole: $!, $!all-json, $!all-json-plain, $. and $/ */
+static gboolean
+variable_tree (const gchar *name, GString *out)
+{
+  static const gchar *const modes[] = { "", "all-json", "all-json-plain" };
+  static const gchar *const functions[] = { "tree", "all-json", "all-json-plain" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    if (g_ascii_strcasecmp (name + 2, modes[i]) == 0 && (!i || name[1] == '!'))
+      {
+        g_string_append_printf (out, "$(rsyslog-tree %s %c)", functions[i], name[1]);
+        return TRUE;
+      }
+  return FALSE;
+}
+
 static gboolean
 base_property (const gchar *name, SlCfgPos pos, GString *out, GError **error)
 {
   if (g_str_has_prefix (name, "$!") || g_str_has_prefix (name, "$.") || g_str_has_prefix (name, "$/"))
     {
-      if (!name[2])
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
-                            _("the rsyslog property '%s' (the whole variable tree) is not supported"), name);
-          return FALSE;
-        }
-      g_autofree gchar *field = g_strdup (name + 2);
-      for (gchar *p = field; *p; p++)
-        if (*p == '!' || *p == '.' || *p == '/')
-          *p = '.';
-      g_string_append_printf (out, "${%s}", field);
+      if (variable_tree (name, out))
+        return TRUE;
+      g_string_append (out, "${");
+      sl_rs_variable_field (name, out);
+      g_string_append_c (out, '}');
       return TRUE;
     }
   for (guint i = 0; i < G_N_ELEMENTS (properties); i++)

@@ -376,14 +376,15 @@ read_set (SlRsReader *r, SlCfgPos pos, gboolean unset)
   if (sl_rs_lexer_peek (&r->lx, 0) != '$'
       || !strchr ("!./", sl_rs_lexer_peek (&r->lx, 1)))
     return sl_rs_fail (r, var_pos, _("%s was expected here"), _("a variable such as $!name"));
+  gchar sigil[] = { '$', sl_rs_lexer_peek (&r->lx, 1), '\0' };
   sl_rs_lexer_advance (&r->lx, 2);
-  g_autofree gchar *name = sl_rs_lexer_read_word (&r->lx, "-!.");
-  if (!name)
+  g_autofree gchar *word = sl_rs_lexer_read_word (&r->lx, "-!.");
+  if (!word)
     return sl_rs_fail (r, var_pos, _("%s was expected here"), _("a variable such as $!name"));
-  for (gchar *p = name; *p; p++)
-    if (*p == '!')
-      *p = '.';
-  g_autofree gchar *quoted_name = sl_rs_quoted (name);
+  g_autofree gchar *variable = g_strconcat (sigil, word, NULL);
+  g_autoptr (GString) name = g_string_new (NULL);
+  sl_rs_variable_field (variable, name);
+  g_autofree gchar *quoted_name = sl_rs_quoted (name->str);
   g_autofree gchar *items = NULL;
   if (unset)
     items = g_strdup_printf ("rewrite { unset(value(%s)); };", quoted_name);

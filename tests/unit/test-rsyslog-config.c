@@ -98,7 +98,7 @@ test_rainerscript (void)
                      "flags(final); }; log { destination(");
   /* what follows a change sees it: it is nested in the change's path */
   assert_translates ("input(type=\"imudp\" port=\"5514\")\nset $!a = $programname & \"!\";\n/a\n",
-                     "log { rewrite { set(\"${PROGRAM}!\" value(\"a\")); }; log { destination(");
+                     "log { rewrite { set(\"${PROGRAM}!\" value(\"!a\")); }; log { destination(");
   assert_refused ("input(type=\"imudp\" port=\"5514\")\nif strlen($msg) > 3 then /a\n", ":2:4:",
                   "function 'strlen()'");
 }
@@ -113,7 +113,26 @@ test_templates (void)
                      "${R_YEAR}-${R_MONTH}-${R_DAY} 100%");
   /* a file action's default is RSYSLOG_FileFormat, with microseconds */
   assert_translates ("input(type=\"imudp\" port=\"5514\")\n*.* /a\n", "template(rs0_t_rsyslog_fileformat) perm(0644) dir-perm(0700) create-dirs(yes) frac-digits(6)");
-  assert_refused ("*.* /a;RSYSLOG_DebugFormat\n", ":1:5:", "property '$!'");
+  /* the variable trees whole, as json-c writes them */
+  assert_translates ("*.* /a;RSYSLOG_DebugFormat\n", "$$!:$(rsyslog-tree tree !)\\n$$.:$(rsyslog-tree tree .)");
+  assert_translates ("template(name=\"t\" type=\"string\" string=\"%$!all-json% %$!A!b%\")\n",
+                     "template(\"$(rsyslog-tree all-json !) ${!a.b}\")");
+  assert_translates ("template(name=\"t\" type=\"string\" string=\"%$!A%\" option.casesensitive=\"on\")\n",
+                     "template(\"${!A}\")");
+  /* property options, in rsyslog's words for $(rsyslog-property) */
+  assert_translates ("template(name=\"t\" type=\"list\") { property(name=\"msg\" regex.expression=\"a$\" "
+                     "regex.type=\"ERE\" regex.submatch=\"1\" caseconversion=\"upper\") }\n",
+                     "$(rsyslog-property \\\"ere,submatch=1,case=u\\\" \\\"\\\" \\\"a$$\\\" $(rsyslog-msg");
+  assert_translates ("$template t,\"%msg:R,ERE,1,ZERO:x:y--end%%hostname:2:3:lowercase%\"\n",
+                     "$(rsyslog-property \\\"ere,submatch=1,nomatch=ZERO\\\" \\\"\\\" \\\"x:y\\\"");
+  assert_refused ("template(name=\"t\" type=\"list\") { property(name=\"msg\" position.from=\"5\" "
+                  "position.to=\"2\") }\n", ":1:34:", "position.to=2 is lower than position.from=5");
+  assert_refused ("template(name=\"t\" type=\"list\") { property(name=\"msg\" format=\"xml\") }\n", ":1:54:",
+                  "'xml' is not a value of rsyslog's property format=");
+  assert_refused ("template(name=\"t\" type=\"list\") { constant(value=\"x\" format=\"jsonf\") }\n", ":1:34:",
+                  "needs outname=");
+  assert_refused ("$template t,\"%timestamp:::date-utc%\"\n", ":1:1:", "'date-utc' is not supported");
+  assert_refused ("$template t,\"%msg:::bogus%\"\n", ":1:1:", "option 'bogus' is not supported");
   /* json escaping, as a property's option and as a template's */
   assert_translates ("$template t,\"{\\\"m\\\":\\\"%msg:::json%\\\"}\"\n",
                      "template(\"{\\\"m\\\":\\\"$(rsyslog-json $(rsyslog-msg ${MSGHDR}${MESSAGE}))\\\"}\")");

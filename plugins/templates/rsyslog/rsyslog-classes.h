@@ -11,4 +11,7 @@ extern const SlDriverClass rsyslog_property_class;
 /* $(rsyslog-date): rsyslog's own date numbers (wday, ordinal, week) */
 extern const SlDriverClass rsyslog_date_class;
 
+/* $(rsyslog-tree): one of rsyslog's variable trees ($!) as JSON */
+extern const SlDriverClass rsyslog_tree_class;
+
 #endif

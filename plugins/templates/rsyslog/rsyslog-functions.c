@@ -199,5 +199,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .drivers = (const SlDriverClass *const[]) { &tag_class, &msg_class, &msg_space_class, &json_class,
                                               &json_quotes_class, &sql_quotes_class,
                                               &stdsql_quotes_class, &jsonf_class, &rsyslog_property_class,
-                                              &rsyslog_date_class, NULL },
+                                              &rsyslog_date_class, &rsyslog_tree_class, NULL },
 };
