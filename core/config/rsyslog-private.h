@@ -131,6 +131,9 @@ gboolean  sl_rs_append_kafka_config (GString *drivers, GPtrArray *params, const 
 /* The same for log path items, added to the body being built. */
 gboolean  sl_rs_emit_log_items  (SlCfgPos pos, SlCfgNode *into, const gchar *text, GError **error);
 gchar    *sl_rs_new_name        (SlRsConf *c, const gchar *kind);
+/* The kind of name of mmjsonparse's parser: a message it does not parse
+ * goes on, its text kept as $!msg, as rsyslogd does */
+#define SL_RS_JSON_PARSER "jp"
 /* The root of Sluice text holding top-level statements, or NULL with an
  * error at pos; sl_rs_place sets every position of a node to pos; the
  * children of from move to the end of to, placed at pos when given. */

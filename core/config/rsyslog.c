@@ -442,7 +442,14 @@ read_action (SlRsReader *r)
       gchar *name = sl_rs_action_object (r->c, params, pos, &is_parser, r->error);
       if (!name || !is_parser)
         return add_destination (r, pos, name);
-      g_autofree gchar *items = g_strdup_printf ("parser(%s);", name);
+      /* a parser that fails lets the message on: mmjsonparse's keeps
+       * the message's text, from its first non-blank, as $!msg */
+      gboolean json = g_str_has_prefix (name + strlen (r->c->prefix) + 1, SL_RS_JSON_PARSER);
+      g_autofree gchar *items = json
+                                  ? g_strdup_printf ("if { parser(%s); } else { rewrite { set(\"%s\" value(\"!msg\")); }; };",
+                                                     name, "$(rsyslog-property \\\"ere,nomatch=BLANK\\\" \\\"\\\" "
+                                                           "\\\"[^[:space:]].*\\\" $(rsyslog-msg ${MSGHDR}${MESSAGE}))")
+                                  : g_strdup_printf ("parser(%s);", name);
       g_free (name);
       return add_change (r, pos, items);
     }
