@@ -140,6 +140,17 @@ read_call (SlRsReader *r, const gchar *name, SlCfgPos pos, SlRsExpr *out)
       g_string_append (out->text, value);
       return TRUE;
     }
+  if (g_str_equal (lower, "lookup") && a && a->literal && b && !b->boolean && args->len == 2)
+    {
+      g_autofree gchar *key = expr_template (b);
+      return sl_rs_lookup_call (r->c, a->text->str, key, pos, out->text, r->error);
+    }
+  if (g_str_equal (lower, "strlen") && a && !a->boolean && args->len == 1)
+    {
+      g_autofree gchar *value = expr_template (a);
+      g_string_append_printf (out->text, "$(length %s)", value);
+      return TRUE;
+    }
   if (g_str_equal (lower, "exists") && a && !a->boolean && args->len == 1)
     {
       g_string_append (out->text, a->text->str);

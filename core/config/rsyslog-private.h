@@ -42,6 +42,7 @@ typedef struct _SlRsConf
   GHashTable *templates;  /* lower-case name -> Sluice template text */
   GArray *template_refs;  /* SlRsTemplateRef, checked at the end */
   GHashTable *template_objects; /* template object's name -> its text */
+  GHashTable *lookup_tables; /* lookup_table() name -> "$(lookup-table FILE " */
   GHashTable *destinations; /* drivers' text -> the destination's name */
   GHashTable *rulesets;   /* name -> SlCfgNode "log" */
   GHashTable *ruleset_sources; /* name -> GPtrArray of source names */
@@ -204,6 +205,12 @@ gboolean  sl_rs_template_check_refs  (SlRsConf *c, GError **error);
 void      sl_rs_variable_field       (const gchar *name, GString *out);
 /* The Sluice template of a property as a filter's left side. */
 gboolean  sl_rs_property_value       (const gchar *name, SlCfgPos pos, GString *out, GError **error);
+
+/* rsyslog-lookup.c: lookup_table() read, and lookup("name", key) as the
+ * template of the table's value for key (a template's text) */
+gboolean  sl_rs_lookup_table         (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
+gboolean  sl_rs_lookup_call          (SlRsConf *c, const gchar *table, const gchar *key, SlCfgPos pos, GString *out,
+                                      GError **error);
 
 /* rsyslog-filter.c */
 gboolean  sl_rs_selector_filter      (const gchar *selector, SlCfgPos pos, GString *out, GError **error);

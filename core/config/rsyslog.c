@@ -701,6 +701,8 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
     return sl_rs_input (r->c, params, pos, r->error);
   if (g_ascii_strcasecmp (word, "template") == 0)
     return read_template_object (r, params, pos);
+  if (g_ascii_strcasecmp (word, "lookup_table") == 0)
+    return sl_rs_lookup_table (r->c, params, pos, r->error);
   if (g_ascii_strcasecmp (word, "ruleset") == 0)
     return read_ruleset (r, params, pos);
   if (g_ascii_strcasecmp (word, "include") == 0)
@@ -763,7 +765,8 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
   return sl_rs_fail (r, pos, _("the rsyslog object '%s()' is not supported"), word);
 }
 
-static const gchar *const objects[] = { "module", "input", "template", "ruleset", "include", "global", "main_queue" };
+static const gchar *const objects[] = { "module", "input", "template", "ruleset", "include", "global", "main_queue",
+                                        "lookup_table" };
 
 static gboolean
 read_statement (SlRsReader *r, gboolean top)
@@ -801,7 +804,11 @@ read_statement (SlRsReader *r, gboolean top)
               return sl_rs_fail (r, pos, _("the rsyslog object '%s()' is only allowed outside of blocks"), word);
             return read_object (r, word, pos);
           }
-      static const gchar *const unsupported[] = { "foreach", "reload_lookup_table", "lookup_table", "parser",
+      if (g_ascii_strcasecmp (word, "reload_lookup_table") == 0)
+        return sl_rs_fail (r, pos, "%s",
+                           _("the RainerScript statement 'reload_lookup_table' is not supported: Sluice reads "
+                             "lookup tables again when it reloads (SIGHUP, sluicectl reload), not for a message"));
+      static const gchar *const unsupported[] = { "foreach", "parser",
                                                   "timezone", "dyn_stats", "percentile_stats", "property",
                                                   "unset_all" };
       for (guint i = 0; i < G_N_ELEMENTS (unsupported); i++)
@@ -907,6 +914,7 @@ conf_init (SlRsConf *c, SlCfgNode *root, gboolean included)
   c->included = included;
   c->prefix = g_strdup_printf ("rs%u", root->children->len);
   c->templates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  c->lookup_tables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   c->template_refs = g_array_new (FALSE, FALSE, sizeof (SlRsTemplateRef));
   c->destinations = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   c->template_objects = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -928,6 +936,7 @@ conf_clear (SlRsConf *c)
 {
   g_free (c->prefix);
   g_hash_table_unref (c->templates);
+  g_hash_table_unref (c->lookup_tables);
   for (guint i = 0; i < c->template_refs->len; i++)
     g_free (g_array_index (c->template_refs, SlRsTemplateRef, i).name);
   g_array_unref (c->template_refs);

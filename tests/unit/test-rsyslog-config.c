@@ -99,8 +99,10 @@ test_rainerscript (void)
   /* what follows a change sees it: it is nested in the change's path */
   assert_translates ("input(type=\"imudp\" port=\"5514\")\nset $!a = $programname & \"!\";\n/a\n",
                      "log { rewrite { set(\"${PROGRAM}!\" value(\"!a\")); }; log { destination(");
-  assert_refused ("input(type=\"imudp\" port=\"5514\")\nif strlen($msg) > 3 then /a\n", ":2:4:",
-                  "function 'strlen()'");
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\nif strlen($msg) > 3 then /a\n",
+                     "$(length $(rsyslog-msg ${MSGHDR}${MESSAGE}))");
+  assert_refused ("input(type=\"imudp\" port=\"5514\")\nif ltrim($msg) == \"x\" then /a\n", ":2:4:",
+                  "function 'ltrim()'");
 }
 
 static void
@@ -141,6 +143,24 @@ test_templates (void)
                      "template(\"$(rsyslog-json-quotes ${HOST})$(rsyslog-json-quotes $(rsyslog-json $(rsyslog-msg");
   assert_translates ("template(name=\"t\" type=\"string\" string=\"%msg%\" option.sql=\"on\")\n",
                      "template(\"$(rsyslog-sql-quotes $(rsyslog-msg ${MSGHDR}${MESSAGE}))\")");
+}
+
+/* lookup tables: the file is the plugin's to read, at every load */
+static void
+test_lookup_tables (void)
+{
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\nlookup_table(name=\"t\" file=\"/etc/t.json\")\n"
+                     "set $.v = lookup(\"t\", $hostname);\n",
+                     "set(\"$(lookup-table \\\"/etc/t.json\\\" ${HOST})\" value(\".v\"))");
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\n"
+                     "lookup_table(name=\"t\" file=\"/etc/t.json\" reloadOnHUP=\"off\")\n"
+                     "if lookup(\"t\", $msg) == \"x\" then /a\n",
+                     "$(lookup-table --keep \\\"/etc/t.json\\\" $(rsyslog-msg");
+  assert_refused ("set $.v = lookup(\"nosuch\", $hostname);\n", ":1:11:", "no rsyslog lookup_table() named 'nosuch'");
+  assert_refused ("lookup_table(name=\"t\" file=\"/etc/t.json\" reload=\"on\")\n", ":1:42:",
+                  "'reload' of rsyslog's lookup_table()");
+  assert_refused ("lookup_table(name=\"t\" file=\"/etc/t.json\")\nreload_lookup_table(\"t\")\n", ":2:1:",
+                  "Sluice reads lookup tables again when it reloads");
 }
 
 /* Comments after directives and actions, as the stock files have them:
@@ -469,6 +489,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-config/property-filters", test_property_filters);
   g_test_add_func ("/rsyslog-config/rainerscript", test_rainerscript);
   g_test_add_func ("/rsyslog-config/templates", test_templates);
+  g_test_add_func ("/rsyslog-config/lookup-tables", test_lookup_tables);
   g_test_add_func ("/rsyslog-config/comments", test_comments);
   g_test_add_func ("/rsyslog-config/continued-lines", test_continued_lines);
   g_test_add_func ("/rsyslog-config/include-folder", test_include_folder);
