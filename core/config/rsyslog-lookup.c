@@ -66,6 +66,14 @@ sl_rs_lookup_call (SlRsConf *c, const gchar *table, const gchar *key, SlCfgPos p
                         _("there is no rsyslog lookup_table() named '%s' before this line"), table);
       return FALSE;
     }
-  g_string_append_printf (out, "%s%s)", call, key);
+  /* the key in quotes: one argument whatever spaces its template has */
+  g_string_append_printf (out, "%s\"", call);
+  for (const gchar *p = key; *p; p++)
+    {
+      if (*p == '"' || *p == '\\')
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *p);
+    }
+  g_string_append (out, "\")");
   return TRUE;
 }

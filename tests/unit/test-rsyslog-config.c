@@ -151,11 +151,11 @@ test_lookup_tables (void)
 {
   assert_translates ("input(type=\"imudp\" port=\"5514\")\nlookup_table(name=\"t\" file=\"/etc/t.json\")\n"
                      "set $.v = lookup(\"t\", $hostname);\n",
-                     "set(\"$(lookup-table \\\"/etc/t.json\\\" ${HOST})\" value(\".v\"))");
+                     "set(\"$(lookup-table \\\"/etc/t.json\\\" \\\"${HOST}\\\")\" value(\".v\"))");
   assert_translates ("input(type=\"imudp\" port=\"5514\")\n"
                      "lookup_table(name=\"t\" file=\"/etc/t.json\" reloadOnHUP=\"off\")\n"
                      "if lookup(\"t\", $msg) == \"x\" then /a\n",
-                     "$(lookup-table --keep \\\"/etc/t.json\\\" $(rsyslog-msg");
+                     "$(lookup-table --keep \\\"/etc/t.json\\\" \\\"$(rsyslog-msg");
   assert_refused ("set $.v = lookup(\"nosuch\", $hostname);\n", ":1:11:", "no rsyslog lookup_table() named 'nosuch'");
   assert_refused ("lookup_table(name=\"t\" file=\"/etc/t.json\" reload=\"on\")\n", ":1:42:",
                   "'reload' of rsyslog's lookup_table()");
