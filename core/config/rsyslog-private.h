@@ -174,7 +174,7 @@ enum
   SL_RS_TPL_SQL = 1 << 1,           /* ' and \ escaped with a backslash */
   SL_RS_TPL_STDSQL = 1 << 2,        /* ' doubled */
   SL_RS_TPL_JSONF = 1 << 3,         /* { the non-empty entries joined by ", " }\n */
-  SL_RS_TPL_CASESENSITIVE = 1 << 4, /* $! names as written, else in lower case */
+  SL_RS_TPL_CASESENSITIVE = 1 << 4, /* a variable's jsonf name as written, else in lower case */
 };
 gboolean  sl_rs_template_from_string (const gchar *text, guint options, SlCfgPos pos, GString *out,
                                       GError **error);

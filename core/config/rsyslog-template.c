@@ -240,10 +240,12 @@ gboolean
 sl_rs_template_property (const SlRsProperty *prop, guint options, SlCfgPos pos, GString *out, GError **error)
 {
   g_autoptr (GString) value = g_string_new (NULL);
-  gboolean variable = prop->name[0] == '$' && prop->name[1] && strchr ("!./", prop->name[1]);
-  /* rsyslog's templates read variables in lower case unless option.casesensitive */
-  g_autofree gchar *name = variable && !(options & SL_RS_TPL_CASESENSITIVE) ? g_ascii_strdown (prop->name, -1)
-                                                                             : g_strdup (prop->name);
+  const gchar *name = prop->name;
+  gboolean variable = name[0] == '$' && name[1] && strchr ("!./", name[1]);
+  /* a variable's jsonf name is in lower case unless option.casesensitive,
+   * as rsyslog's templates write it */
+  g_autofree gchar *outname = variable && !(options & SL_RS_TPL_CASESENSITIVE) ? g_ascii_strdown (prop->outname, -1)
+                                                                                : g_strdup (prop->outname);
   const gchar *words = prop->words ? prop->words->str : "";
   gboolean msg = g_ascii_strcasecmp (name, "msg") == 0;
 
@@ -266,7 +268,7 @@ sl_rs_template_property (const SlRsProperty *prop, guint options, SlCfgPos pos, 
       value = g_string_new ("$(rsyslog-property ");
       append_argument (value, words);
       g_string_append_c (value, ' ');
-      append_argument (value, jsonf ? prop->outname : "");
+      append_argument (value, jsonf ? outname : "");
       g_string_append_c (value, ' ');
       append_argument (value, regex->str);
       /* a property's template has no space outside its $(...), so it is

@@ -86,7 +86,7 @@ static const gchar config[] =
   "template(name=\"json\" type=\"string\" string=\"{\\\"m\\\":\\\"%msg%\\\"}\\n\" option.json=\"on\")\n"
   "template(name=\"jsonfstr\" type=\"string\" string=\"%msg:::jsonf%%hostname:::jsonf%\" option.jsonf=\"on\")\n"
   "template(name=\"tree\" type=\"string\" string=\"%$!%|%$!all-json%|%$!all-json-plain%|%$/%|"
-  "%$!K%\\n\")\n"
+  "%$!k%|%$!k:::jsonf:OutName%\\n\")\n"
   "template(name=\"lookups\" type=\"string\" string=\"%hostname% %procid% [%$.str%][%$.arr%][%$.sparse%]"
   "[%$.missing%]\\n\")\n"
   /* rsyslogd's own messages (facility syslog) and the probes stay out */
