@@ -305,11 +305,49 @@ test_props (SlTestEnv *env, gconstpointer data)
     sl_test_daemon_stop (env, SIGTERM);
 }
 
+/* What is refused, with the place in the rsyslog file: through
+ * @include-rsyslog, so that sl_test_refused_config() checks it */
+static void
+test_refused (SlTestEnv *env, gconstpointer data)
+{
+  static const struct
+  {
+    const gchar *rsyslog;
+    const gchar *needle;
+  } cases[] = {
+    { "$template t,\"%timestamp:::date-utc%\"\n", "rs.conf:1:1: the rsyslog property option 'date-utc' is not supported" },
+    { "template(name=\"t\" type=\"list\") {\n  property(name=\"msg\" date.inUTC=\"on\")\n}\n",
+      "rs.conf:2:23: rsyslog's date.inUTC is not supported" },
+    { "template(name=\"t\" type=\"list\") {\n  property(name=\"msg\" position.from=\"9\" position.to=\"3\")\n}\n",
+      "rs.conf:2:3: rsyslog's position.to=3 is lower than position.from=9" },
+    { "template(name=\"t\" type=\"list\") {\n  property(name=\"msg\" field.number=\"2\" regex.expression=\"x\")\n}\n",
+      "rs.conf:2:3: rsyslog's property() takes field.number or regex.expression, not both" },
+    { "template(name=\"t\" type=\"list\") {\n  property(name=\"msg\" controlcharacters=\"keep\")\n}\n",
+      "rs.conf:2:23: 'keep' is not a value of rsyslog's property controlcharacters=" },
+    { "$template t,\"%msg:R,XRE:x--end%\"\n", "rs.conf:1:1: the rsyslog property msg has characters after its R," },
+    { "$template t,\"%msg:R:x%\"\n", "rs.conf:1:1: the regular expression of the rsyslog property msg does not end" },
+    { "lookup_table(name=\"t\" file=\"/nonexistent.json\")\nreload_lookup_table(\"t\")\n",
+      "rs.conf:2:1: the RainerScript statement 'reload_lookup_table' is not supported" },
+    { "set $.x = lookup(\"nosuch\", $msg);\n", "rs.conf:1:11: there is no rsyslog lookup_table() named 'nosuch'" },
+  };
+  (void) data;
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree gchar *path = sl_test_path (env, "rs.conf");
+      g_assert_true (g_file_set_contents (path, cases[i].rsyslog, -1, NULL));
+      g_autofree gchar *err = sl_test_refused_config (env, "@version: 4.0\n@include-rsyslog \"rs.conf\"\n", NULL);
+      g_test_message ("%s", err);
+      g_assert_nonnull (err);
+      g_assert_nonnull (strstr (err, cases[i].needle));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_setenv ("TZ", "UTC", TRUE);
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/rsyslog-props/both", test_props);
+  SL_TEST_ADD ("/rsyslog-props/refused", test_refused);
   return g_test_run ();
 }
