@@ -9,7 +9,8 @@
  * has only mmjsonparse's fields: Sluice orders a tree's members by when
  * their names were first seen in the process, rsyslogd by when they were
  * set in the message (doc/rsyslog.md); the names of the other variables
- * are seen first when the configuration is compiled. */
+ * are seen first when the configuration is compiled. The forms Sluice
+ * refuses are refused with their place in the rsyslog file. */
 #include "tests/functional/harness.h"
 
 #include <signal.h>
