@@ -11,6 +11,7 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -243,6 +244,16 @@ sl_rs_property_legacy (const gchar **text, SlRsProperty *prop, SlCfgPos pos, GEr
             }
           prop->regex = g_strndup (p, (gsize) (end - p));
           p = end + strlen ("--end");
+          /* rsyslogd takes a legacy expression that does not compile and
+           * writes that it did not */
+          regex_t compiled;
+          if (regcomp (&compiled, prop->regex, g_str_has_prefix (prop->words->str, "ere") ? REG_EXTENDED : 0) != 0)
+            {
+              g_clear_pointer (&prop->regex, g_free);
+              word (prop, "badregex");
+            }
+          else
+            regfree (&compiled);
         }
       else if (*p == '$')
         {

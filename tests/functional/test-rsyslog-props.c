@@ -36,7 +36,7 @@ static const gchar config[] =
   "[%msg:::csv%][%msg:::json%][%msg:::jsonf%][%msg:::jsonr%][%programname:::secpath-replace%]"
   "[%msg:::compressspace%][%msg:3:$%][%msg:5:2%][%msg:::sp-if-no-1st-sp%][%syslogtag:1:3:uppercase,json%]"
   "[%msg:::jsonf:mymsg%][%app-name:::lowercase,fixed-width%][%msg:1:40:fixed-width%]"
-  "[%msg:3:1:pos-end-relative%][%msg:::secpath-drop%]\\n\")\n"
+  "[%msg:3:1:pos-end-relative%][%msg:::secpath-drop%][%msg:R:a[--end%]\\n\")\n"
   "template(name=\"dates\" type=\"string\" string=\"%timereported:::date-mysql% %timereported:::date-pgsql% "
   "%timereported:::date-rfc3164% %timereported:::date-unixtimestamp% %timereported:::date-year% "
   "%timereported:::date-month% %timereported:::date-day% %timereported:::date-hour% %timereported:::date-minute% "

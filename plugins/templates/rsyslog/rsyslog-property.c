@@ -27,6 +27,7 @@ typedef struct
   gint field;              /* 0: no field extraction */
   guchar delimiter;
   gboolean has_regex;
+  gboolean bad_regex;      /* a legacy expression that did not compile */
   regex_t regex;
   gint match, submatch, nomatch;
   gboolean has_position, relative, fixed;
@@ -86,13 +87,16 @@ parse_option (PropertySpec *spec, const gchar *key, const gchar *value)
     return word_value (value, &spec->datatype);
   else if (g_str_equal (key, "onempty"))
     return word_value (value, &spec->on_empty);
-  else if (g_str_equal (key, "case") || g_str_equal (key, "cc") || g_str_equal (key, "secpath"))
-    {
-      gchar *target = key[0] == 'c' ? (key[1] == 'a' ? &spec->casing : &spec->control) : &spec->secpath;
-      *target = value[0];
-    }
+  else if (g_str_equal (key, "case"))
+    spec->casing = value[0];
+  else if (g_str_equal (key, "cc"))
+    spec->control = value[0];
+  else if (g_str_equal (key, "secpath"))
+    spec->secpath = value[0];
   else if (g_str_equal (key, "relative"))
     spec->relative = TRUE;
+  else if (g_str_equal (key, "badregex"))
+    spec->bad_regex = TRUE;
   else if (g_str_equal (key, "fixed"))
     spec->fixed = TRUE;
   else if (g_str_equal (key, "sp1"))
@@ -386,6 +390,11 @@ property_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *
   if (spec->field && !take_field (spec, value))
     {
       g_string_append (out, "**FIELD NOT FOUND**");
+      return;
+    }
+  if (!spec->field && spec->bad_regex)
+    {
+      g_string_append (out, "**NO MATCH** **BAD REGULAR EXPRESSION**");
       return;
     }
   if (!spec->field && spec->has_regex)

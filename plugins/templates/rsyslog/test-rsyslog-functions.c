@@ -104,6 +104,7 @@ test_property (void)
   assert_renders ("$(rsyslog-property format=jsonf,datatype=number \"n\" \"\" ${text})", "", "\"n\":0");
   assert_renders ("$(rsyslog-property format=jsonf,datatype=auto \"n\" \"\" ${text})", "50", "\"n\":50");
   assert_renders ("$(rsyslog-property format=jsonf,onempty=skip \"n\" \"\" ${text})", "", "");
+  assert_renders ("$(rsyslog-property badregex \"\" \"\" ${text})", msg, "**NO MATCH** **BAD REGULAR EXPRESSION**");
   assert_renders ("$(rsyslog-property format=jsonr \"\" \"\" ${text})", "a\\\"b\\c", "a\\\"b\\\\c");
 }
 
