@@ -593,7 +593,7 @@ read_template_object (SlRsReader *r, GPtrArray *params, SlCfgPos pos)
     {
       const SlRsParam *p = g_ptr_array_index (params, i);
       gboolean known = g_str_equal (p->name, "name") || g_str_equal (p->name, "type")
-                       || g_str_equal (p->name, "string");
+                       || g_str_equal (p->name, "string") || g_str_equal (p->name, "subtree");
 
       for (guint o = 0; o < G_N_ELEMENTS (template_options); o++)
         if (g_str_equal (p->name, template_options[o].param))
@@ -615,6 +615,13 @@ read_template_object (SlRsReader *r, GPtrArray *params, SlCfgPos pos)
       if (!string)
         return sl_rs_fail (r, pos, "%s", _("an rsyslog template of type string needs string="));
       return sl_rs_template_define (r->c, name->value, string->value, options, pos, r->error);
+    }
+  if (g_ascii_strcasecmp (type->value, "subtree") == 0)
+    {
+      sl_cfg_error_set (r->error, SL_CFG_ERROR_UNKNOWN, type->pos, "%s",
+                        _("rsyslog templates of type subtree are not supported: rsyslogd 8.2302 writes nothing "
+                          "with them to a text output (its tplToString() leaves the length at 0)"));
+      return FALSE;
     }
   if (g_ascii_strcasecmp (type->value, "list") != 0)
     {

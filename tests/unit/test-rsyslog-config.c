@@ -139,6 +139,8 @@ test_templates (void)
   assert_refused ("$template t,\"%timestamp:::date-utc%\"\n", ":1:1:", "'date-utc' is not supported");
   assert_refused ("$template t,\"%msg:::bogus%\"\n", ":1:1:", "option 'bogus' is not supported");
   assert_translates ("$template t,\"%msg%\",stdsql\n", "template(\"$(rsyslog-stdsql-quotes $(rsyslog-msg");
+  assert_refused ("template(name=\"t\" type=\"subtree\" subtree=\"$!\")\n", ":1:19:",
+                  "rsyslogd 8.2302 writes nothing with them");
   assert_refused ("$template t,\"%msg%\",xml\n", ":1:1:", "json, jsonf, sql, stdsql and casesensitive are");
   /* json escaping, as a property's option and as a template's */
   assert_translates ("$template t,\"{\\\"m\\\":\\\"%msg:::json%\\\"}\"\n",
