@@ -236,6 +236,28 @@ simple_option (const gchar *words, GString *value)
   return TRUE;
 }
 
+/* value as the last argument of $(rsyslog-property) with the options */
+static void
+wrap_property (const SlRsProperty *prop, const gchar *words, const gchar *outname, GString *value)
+{
+  g_autofree gchar *inner = g_strdup (value->str);
+  g_autoptr (GString) regex = g_string_new (NULL);
+  gboolean jsonf = strstr (words, "format=jsonf") != NULL;
+
+  /* a '$' doubled keeps the argument literal */
+  for (const gchar *p = prop->regex ? prop->regex : ""; *p; p++)
+    g_string_append (regex, *p == '$' ? "$$" : (gchar[]) { *p, 0 });
+  g_string_assign (value, "$(rsyslog-property ");
+  append_argument (value, words);
+  g_string_append_c (value, ' ');
+  append_argument (value, jsonf ? outname : "");
+  g_string_append_c (value, ' ');
+  append_argument (value, regex->str);
+  /* a property's template has no space outside its $(...) and ${...}, so
+   * it is one argument as it stands */
+  g_string_append_printf (value, " %s)", inner);
+}
+
 gboolean
 sl_rs_template_property (const SlRsProperty *prop, guint options, SlCfgPos pos, GString *out, GError **error)
 {
@@ -252,28 +274,20 @@ sl_rs_template_property (const SlRsProperty *prop, guint options, SlCfgPos pos, 
   if (msg && g_str_equal (words, "sp1") && !prop->regex)
     /* sp-if-no-1st-sp writes the space alone, not the property */
     g_string_append (value, "$(rsyslog-msg-space " TAG_AND_TEXT ")");
-  else if (!date_property (name, prop->date, value) && !base_property (name, pos, value, error))
-    return FALSE;
-  else if (!prop->regex && simple_option (words, value))
-    ;
-  else if ((*words && !(msg && msg_neutral (words))) || prop->regex)
+  else
     {
-      g_autofree gchar *inner = g_string_free (g_steal_pointer (&value), FALSE);
-      g_autoptr (GString) regex = g_string_new (NULL);
-      gboolean jsonf = strstr (words, "format=jsonf") != NULL;
-
-      /* a '$' doubled keeps the argument literal */
-      for (const gchar *p = prop->regex ? prop->regex : ""; *p; p++)
-        g_string_append (regex, *p == '$' ? "$$" : (gchar[]) { *p, 0 });
-      value = g_string_new ("$(rsyslog-property ");
-      append_argument (value, words);
-      g_string_append_c (value, ' ');
-      append_argument (value, jsonf ? outname : "");
-      g_string_append_c (value, ' ');
-      append_argument (value, regex->str);
-      /* a property's template has no space outside its $(...), so it is
-       * one argument as it stands */
-      g_string_append_printf (value, " %s)", inner);
+      if (!date_property (name, prop->date, value) && !base_property (name, pos, value, error))
+        return FALSE;
+      if (variable && g_str_has_prefix (value->str, "${"))
+        {
+          /* a variable that holds an object is written as json-c writes
+           * it: its value or the tree of its fields, one of them empty */
+          g_autoptr (GString) field = g_string_new (NULL);
+          sl_rs_variable_field (name, field);
+          g_string_append_printf (value, "$(rsyslog-tree tree %s.)", field->str);
+        }
+      if (prop->regex || (*words && !(msg && msg_neutral (words)) && !simple_option (words, value)))
+        wrap_property (prop, words, outname, value);
     }
   if (options & SL_RS_TPL_STDSQL)
     g_string_append_printf (out, "$(rsyslog-stdsql-quotes %s)", value->str);

@@ -87,7 +87,7 @@ static const gchar config[] =
   "template(name=\"json\" type=\"string\" string=\"{\\\"m\\\":\\\"%msg%\\\"}\\n\" option.json=\"on\")\n"
   "template(name=\"jsonfstr\" type=\"string\" string=\"%msg:::jsonf%%hostname:::jsonf%\" option.jsonf=\"on\")\n"
   "template(name=\"tree\" type=\"string\" string=\"%$!%|%$!all-json%|%$!all-json-plain%|%$/%|"
-  "%$!k%|%$!k:::jsonf:OutName%\\n\")\n"
+  "%$!k%|%$!k:::jsonf:OutName%|%$!n%|%$!n:::json%\\n\")\n"
   "template(name=\"lookups\" type=\"string\" string=\"%hostname% %procid% [%$.str%][%$.arr%][%$.sparse%]"
   "[%$.missing%]\\n\")\n"
   /* rsyslogd's own messages (facility syslog) and the probes stay out */

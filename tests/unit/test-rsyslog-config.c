@@ -118,12 +118,12 @@ test_templates (void)
   /* the variable trees whole, as json-c writes them */
   assert_translates ("*.* /a;RSYSLOG_DebugFormat\n", "$$!:$(rsyslog-tree tree !)\\n$$.:$(rsyslog-tree tree .)");
   assert_translates ("template(name=\"t\" type=\"string\" string=\"%$!all-json% %$!A!b%\")\n",
-                     "template(\"$(rsyslog-tree all-json !) ${!A.b}\")");
+                     "template(\"$(rsyslog-tree all-json !) ${!A.b}$(rsyslog-tree tree !A.b.)\")");
   /* option.casesensitive keeps the case of a variable's jsonf name */
   assert_translates ("template(name=\"t\" type=\"string\" string=\"%$!A:::jsonf%\")\n",
-                     "$(rsyslog-property \\\"format=jsonf\\\" \\\"a\\\" \\\"\\\" ${!A})");
+                     "$(rsyslog-property \\\"format=jsonf\\\" \\\"a\\\" \\\"\\\" ${!A}$(rsyslog-tree tree !A.))");
   assert_translates ("template(name=\"t\" type=\"string\" string=\"%$!A:::jsonf%\" option.casesensitive=\"on\")\n",
-                     "$(rsyslog-property \\\"format=jsonf\\\" \\\"A\\\" \\\"\\\" ${!A})");
+                     "$(rsyslog-property \\\"format=jsonf\\\" \\\"A\\\" \\\"\\\" ${!A}$(rsyslog-tree tree !A.))");
   /* property options, in rsyslog's words for $(rsyslog-property) */
   assert_translates ("template(name=\"t\" type=\"list\") { property(name=\"msg\" regex.expression=\"a$\" "
                      "regex.type=\"ERE\" regex.submatch=\"1\" caseconversion=\"upper\") }\n",
