@@ -107,12 +107,12 @@ build (LookupTable *t, json_t *root, const gchar *path)
 
   if (version && !json_is_null (version) && json_integer_value (version) != 1)
     {
-      sl_log (SL_LOG_ERROR, _("Lookup table '%s' has a version other than 1"), path);
+      sl_log (SL_LOG_ERROR, _("$(lookup-table): the table has a version other than 1; file='%s'"), path);
       return FALSE;
     }
   if (!json_is_array (table))
     {
-      sl_log (SL_LOG_ERROR, _("Lookup table '%s' has no table array"), path);
+      sl_log (SL_LOG_ERROR, _("$(lookup-table): the table has no \"table\" array; file='%s'"), path);
       return FALSE;
     }
   t->nomatch = scalar_text (json_object_get (root, "nomatch"));
@@ -123,7 +123,9 @@ build (LookupTable *t, json_t *root, const gchar *path)
                                                                                            : TABLE_STRING;
   if (!g_str_equal (kind, "array") && !g_str_equal (kind, "sparseArray") && !g_str_equal (kind, "string"))
     {
-      sl_log (SL_LOG_ERROR, _("Lookup table '%s' has the unknown type '%s'"), path, kind);
+      sl_log (SL_LOG_ERROR,
+              _("$(lookup-table): the table's type is none of string, array, sparseArray; file='%s', type='%s'"),
+              path, kind);
       return FALSE;
     }
   if (t->type == TABLE_STRING)
@@ -138,7 +140,7 @@ build (LookupTable *t, json_t *root, const gchar *path)
       if (!value || !index || json_is_null (index))
         {
           g_free (value);
-          sl_log (SL_LOG_ERROR, _("Lookup table '%s' has a record without %s"), path, value ? "index" : "value");
+          sl_log (SL_LOG_ERROR, _("$(lookup-table): a record of the table has no index or no value; file='%s'"), path);
           return FALSE;
         }
       if (t->type == TABLE_STRING)
@@ -166,7 +168,8 @@ build (LookupTable *t, json_t *root, const gchar *path)
         t->first = entry->key;
       else if (entry->key != t->first + r)
         {
-          sl_log (SL_LOG_ERROR, _("Lookup table '%s' is an array with a gap before index %u"), path, entry->key);
+          sl_log (SL_LOG_ERROR, _("$(lookup-table): the array table has a gap before an index; file='%s', index='%u'"),
+                  path, entry->key);
           for (; r < rows->len; r++)
             g_free (g_array_index (rows, SparseEntry, r).value);
           return FALSE;
@@ -197,11 +200,12 @@ table_read (const gchar *path)
 
   t->refs = 1;
   if (!root)
-    sl_log (SL_LOG_ERROR, _("Lookup table '%s' could not be read: %s"), path, problem.text);
+    sl_log (SL_LOG_ERROR, _("$(lookup-table): the table cannot be read, it finds nothing; file='%s', error='%s'"), path,
+            problem.text);
   if (!root || !json_is_object (root) || !build (t, root, path))
     {
       if (root && !json_is_object (root))
-        sl_log (SL_LOG_ERROR, _("Lookup table '%s' is not a JSON object"), path);
+        sl_log (SL_LOG_ERROR, _("$(lookup-table): the table is not a JSON object; file='%s'"), path);
       table_unref (t);
       t = table_empty ();
     }

@@ -28,7 +28,8 @@ date_prepare (SlTfCall *call, GError **error)
         return TRUE;
       }
   g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE,
-               _("$(rsyslog-date) takes wday, ordinal, week, isoweek or isoweekyear, a year, month, day, hour, minute, second and time zone offset"));
+               _("$(rsyslog-date) takes wday, ordinal, week, isoweek or isoweekyear, then a stamp's year, month, "
+                 "day, hour, minute, second and time zone offset"));
   return FALSE;
 }
 
