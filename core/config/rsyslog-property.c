@@ -42,9 +42,9 @@ word (SlRsProperty *prop, const gchar *format, ...)
   va_end (args);
 }
 
-/* The legacy options (doOptions()) and property()'s values, in the words
- * of $(rsyslog-property); NULL for the date formats, which rsyslog-template.c
- * writes itself. */
+/* The legacy options (doOptions()) but the date ones, which
+ * rsyslog-template.c writes itself, in the words of $(rsyslog-property);
+ * "" for mandatory-field, which changes nothing Sluice writes. */
 static const struct
 {
   const gchar *option;
@@ -94,13 +94,14 @@ legacy_option (SlRsProperty *prop, const gchar *option, gboolean *relative, gboo
   for (guint i = 0; i < G_N_ELEMENTS (legacy_options); i++)
     if (g_str_equal (option, legacy_options[i].option))
       {
-        if (g_str_has_prefix (legacy_options[i].word, "format="))
+        if (g_str_has_prefix (legacy_options[i].word, "format=") && *format)
           {
-            /* rsyslogd keeps the first of these and says it ignores the others */
-            if (*format)
-              break;
-            *format = TRUE;
+            sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos,
+                              _("the rsyslog property option '%s' is a second format: rsyslogd ignores it, with an "
+                                "error, so write one of csv, json, jsonf, jsonr, jsonfr"), option);
+            return FALSE;
           }
+        *format = *format || g_str_has_prefix (legacy_options[i].word, "format=");
         *relative = *relative || g_str_equal (option, "pos-end-relative");
         if (*legacy_options[i].word)
           word (prop, "%s", legacy_options[i].word);

@@ -138,6 +138,7 @@ test_templates (void)
                   "needs outname=");
   assert_refused ("$template t,\"%timestamp:::date-utc%\"\n", ":1:1:", "'date-utc' is not supported");
   assert_refused ("$template t,\"%msg:::bogus%\"\n", ":1:1:", "option 'bogus' is not supported");
+  assert_refused ("$template t,\"%msg:::json,csv%\"\n", ":1:1:", "option 'csv' is a second format");
   assert_translates ("$template t,\"%msg%\",stdsql\n", "template(\"$(rsyslog-stdsql-quotes $(rsyslog-msg");
   assert_refused ("template(name=\"t\" type=\"subtree\" subtree=\"$!\")\n", ":1:19:",
                   "rsyslogd 8.2302 writes nothing with them");
