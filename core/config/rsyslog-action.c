@@ -342,10 +342,11 @@ mmjsonparse (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   if (!sl_rs_check_action_params (params, own, G_N_ELEMENTS (own), "mmjsonparse", error))
     return NULL;
   const gchar *cookie = param_value (params, "cookie");
-  g_autofree gchar *name = sl_rs_new_name (c, "p");
+  g_autofree gchar *name = sl_rs_new_name (c, SL_RS_JSON_PARSER);
   g_autoptr (GString) text = g_string_new (NULL);
 
-  g_string_append_printf (text, "parser %s { json-parser(marker(", name);
+  /* its fields are $! variables (sl_rs_variable_field) */
+  g_string_append_printf (text, "parser %s { json-parser(prefix(\"!\") marker(", name);
   sl_rs_quote (text, cookie ? cookie : "@cee:");
   g_string_append (text, ")); };");
   return sl_rs_emit (c, pos, text->str, error) ? g_steal_pointer (&name) : NULL;

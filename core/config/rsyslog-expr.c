@@ -234,7 +234,6 @@ static const struct
   { "parse_json", N_("Sluice takes it only as the whole value of set, as in set $.ret = parse_json($msg, \"\\$!\");") },
   { "script_error", N_("it reports the error state functions leave behind, and Sluice's functions leave none") },
   { "previous_action_suspended", N_("Sluice keeps no suspended state of the action before") },
-  { "lookup", N_("lookup tables are not supported") },
   { "dyn_inc", N_("dynamic statistics are not supported") },
   { "percentile_observe", N_("percentile statistics are not supported") },
   { "wrap", N_("it is not supported") },
@@ -293,6 +292,20 @@ special_call (SlRsReader *r, const gchar *name, const gchar *lower, SlCfgPos pos
                          _(refused_functions[i].why));
   if (g_str_has_prefix (lower, "re_"))
     return regex_call (r, lower, pos, args, out);
+  if (g_str_equal (lower, "lookup"))
+    {
+      if (!a->literal || a->number)
+        return sl_rs_fail (r, pos, "%s", _("the table of lookup() must be a constant string, as rsyslogd requires"));
+      g_autofree gchar *key = expr_template (g_ptr_array_index (args, 1));
+      GString *text = g_string_new (NULL);
+      if (!sl_rs_lookup_call (r->c, a->text->str, key, pos, text, r->error))
+        {
+          g_string_free (text, TRUE);
+          return FALSE;
+        }
+      set_value (out, text, FALSE, FALSE);
+      return TRUE;
+    }
   if (g_str_equal (lower, "cstr"))
     {
       g_autofree gchar *value = expr_template (a);
@@ -749,7 +762,8 @@ sl_rs_read_parse_json (SlRsReader *r, SlCfgPos pos, const gchar *result, gchar *
   g_autofree gchar *field = name[2] ? sl_rs_variable_field (name) : NULL;
   if (!field && name[1] != '!')
     return sl_rs_fail (r, pos, "%s", _("parse_json() into all local or global variables is not supported"));
-  g_autofree gchar *prefix = field ? g_strconcat (field, ".", NULL) : g_strdup ("");
+  /* the whole $! tree: its fields are "!name" */
+  g_autofree gchar *prefix = field ? g_strconcat (field, ".", NULL) : g_strdup ("!");
   g_autofree gchar *text = expr_template (g_ptr_array_index (args, 0));
   g_autofree gchar *kind = json_prefix ("kind", text);
   g_autofree gchar *object = json_prefix ("object", text);

@@ -846,21 +846,34 @@ legacy_template (SlRsConf *c, const gchar *args, SlCfgPos pos, GError **error)
         sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, pos, _("$template %s needs its text in quotes"), name);
       return FALSE;
     }
-  sl_rs_lexer_skip_blanks (&lx, FALSE);
-  gboolean json = FALSE;
-  if (sl_rs_lexer_peek (&lx, 0) == ',')
+  static const struct
+  {
+    const gchar *word;
+    guint option;
+  } options[] = { { "json", SL_RS_TPL_JSON }, { "jsonf", SL_RS_TPL_JSONF }, { "sql", SL_RS_TPL_SQL },
+                  { "stdsql", SL_RS_TPL_STDSQL }, { "casesensitive", SL_RS_TPL_CASESENSITIVE } };
+  guint chosen = 0;
+  gboolean known = TRUE;
+  for (sl_rs_lexer_skip_blanks (&lx, FALSE); known && sl_rs_lexer_peek (&lx, 0) == ',';
+       sl_rs_lexer_skip_blanks (&lx, FALSE))
     {
       sl_rs_lexer_advance (&lx, 1);
       sl_rs_lexer_skip_blanks (&lx, FALSE);
-      json = sl_rs_lexer_take_word (&lx, "json");
-      if (!json || !sl_rs_lexer_at_line_end (&lx))
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
-                            _("the options of $template %s (%s) are not supported; json is"), name, comma + 1);
-          return FALSE;
-        }
+      g_autofree gchar *word = sl_rs_lexer_read_word (&lx, "");
+      guint i = 0;
+      while (i < G_N_ELEMENTS (options) && (!word || g_ascii_strcasecmp (word, options[i].word) != 0))
+        i++;
+      known = i < G_N_ELEMENTS (options);
+      chosen |= known ? options[i].option : 0;
     }
-  return sl_rs_template_define (c, name, text, json, pos, error);
+  if (!known || !sl_rs_lexer_at_line_end (&lx))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                        _("the options of $template %s (%s) are not supported; json, jsonf, sql, stdsql and "
+                          "casesensitive are"), name, comma + 1);
+      return FALSE;
+    }
+  return sl_rs_template_define (c, name, text, chosen, pos, error);
 }
 
 static void

@@ -42,6 +42,7 @@ typedef struct _SlRsConf
   GHashTable *templates;  /* lower-case name -> Sluice template text */
   GArray *template_refs;  /* SlRsTemplateRef, checked at the end */
   GHashTable *template_objects; /* template object's name -> its text */
+  GHashTable *lookup_tables; /* lookup_table() name -> "$(lookup-table FILE " */
   GHashTable *destinations; /* drivers' text -> the destination's name */
   GHashTable *rulesets;   /* name -> SlCfgNode "log" */
   GHashTable *ruleset_sources; /* name -> GPtrArray of source names */
@@ -142,6 +143,9 @@ gboolean  sl_rs_append_kafka_config (GString *drivers, GPtrArray *params, const 
 /* The same for log path items, added to the body being built. */
 gboolean  sl_rs_emit_log_items  (SlCfgPos pos, SlCfgNode *into, const gchar *text, GError **error);
 gchar    *sl_rs_new_name        (SlRsConf *c, const gchar *kind);
+/* The kind of name of mmjsonparse's parser: a message it does not parse
+ * goes on, its text kept as $!msg, as rsyslogd does */
+#define SL_RS_JSON_PARSER "jp"
 /* The root of Sluice text holding top-level statements, or NULL with an
  * error at pos; sl_rs_place sets every position of a node to pos; the
  * children of from move to the end of to, placed at pos when given. */
@@ -159,17 +163,46 @@ gboolean  sl_rs_check_action_params  (GPtrArray *params, const gchar *const *own
 gchar    *sl_rs_emit_destination     (SlRsConf *c, SlCfgPos pos, const gchar *drivers, GError **error);
 gboolean  sl_rs_is_true         (const gchar *value);
 
+/* rsyslog-property.c: a template's property and its options, read from
+ * %name:from:to:options:outname% (text stands after the '%' and is left
+ * after the closing one) or from property()'s parameters. words are the
+ * options of $(rsyslog-property); date is rsyslog's dateFormat word. */
+typedef struct
+{
+  gchar *name, *outname, *regex, *date;
+  GString *words;
+} SlRsProperty;
+gboolean  sl_rs_property_legacy      (const gchar **text, SlRsProperty *prop, SlCfgPos pos, GError **error);
+gboolean  sl_rs_property_params      (GPtrArray *params, SlRsProperty *prop, SlCfgPos pos, GError **error);
+void      sl_rs_property_clear       (SlRsProperty *prop);
+
 /* rsyslog-template.c: rsyslog's templates and properties as Sluice templates. */
-/* json_quotes: each property's value with quotes and backslashes escaped,
- * as rsyslog's option.json writes it */
-gboolean  sl_rs_template_from_string (const gchar *text, gboolean json_quotes, SlCfgPos pos, GString *out,
+/* A template's options (option.json="on" ...; the value 1 is option.json,
+ * which TRUE passes) */
+enum
+{
+  SL_RS_TPL_JSON = 1 << 0,          /* each property with " and \ escaped */
+  SL_RS_TPL_SQL = 1 << 1,           /* ' and \ escaped with a backslash */
+  SL_RS_TPL_STDSQL = 1 << 2,        /* ' doubled */
+  SL_RS_TPL_JSONF = 1 << 3,         /* { the non-empty entries joined by ", " }\n */
+  SL_RS_TPL_CASESENSITIVE = 1 << 4, /* a variable's jsonf name as written, else in lower case */
+};
+gboolean  sl_rs_template_from_string (const gchar *text, guint options, SlCfgPos pos, GString *out,
                                       GError **error);
-/* A property with its from/to and options, as property() or %...% give it. */
-gboolean  sl_rs_template_property    (const gchar *name, const gchar *from, const gchar *to, const gchar *options,
-                                      SlCfgPos pos, GString *out, GError **error);
+/* A property with its options as Sluice template text. */
+gboolean  sl_rs_template_property    (const SlRsProperty *prop, guint options, SlCfgPos pos, GString *out,
+                                      GError **error);
+/* The Sluice text of a template of these entries (each a Sluice
+ * template's text) with these options. */
+gchar    *sl_rs_template_join        (GPtrArray *entries, guint options);
+/* text as a JSON string as json-c writes it: " \\ / and control characters escaped */
+void      sl_rs_json_string          (GString *out, const gchar *text);
 /* Makes the template object NAME of rsyslog's template text. */
 gboolean  sl_rs_template_define      (SlRsConf *c, const gchar *name, const gchar *rsyslog_text,
-                                      gboolean json_quotes, SlCfgPos pos, GError **error);
+                                      guint options, SlCfgPos pos, GError **error);
+/* ... or of Sluice's, made of a list template's entries */
+gboolean  sl_rs_template_define_sluice (SlRsConf *c, const gchar *name, const gchar *text, SlCfgPos pos,
+                                        GError **error);
 /* The text of a template defined before, or of RSYSLOG_*, for a file name
  * or a forwarding format; NULL with *error set when there is none. */
 const gchar *sl_rs_template_lookup   (SlRsConf *c, const gchar *name, SlCfgPos pos, GError **error);
@@ -180,8 +213,15 @@ gchar    *sl_rs_template_ref         (SlRsConf *c, const gchar *name, SlCfgPos p
 gboolean  sl_rs_template_check_refs  (SlRsConf *c, GError **error);
 /* The Sluice template of a property as a filter's left side. */
 gboolean  sl_rs_property_value       (const gchar *name, SlCfgPos pos, GString *out, GError **error);
-/* The Sluice field of a variable: $!a!b, $.x or $/x */
+/* The Sluice field of rsyslog's variable $!a!b, $.a or $/a: its sigil
+ * and its names joined by dots ("!a.b", ".a", "/a"). */
 gchar    *sl_rs_variable_field       (const gchar *name);
+
+/* rsyslog-lookup.c: lookup_table() read, and lookup("name", key) as the
+ * template of the table's value for key (a template's text) */
+gboolean  sl_rs_lookup_table         (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
+gboolean  sl_rs_lookup_call          (SlRsConf *c, const gchar *table, const gchar *key, SlCfgPos pos, GString *out,
+                                      GError **error);
 
 /* rsyslog-filter.c */
 gboolean  sl_rs_selector_filter      (const gchar *selector, SlCfgPos pos, GString *out, GError **error);

@@ -8,6 +8,7 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,35 +77,39 @@ static const struct
   { "$wday", "${R_WEEKDAY}" },
 };
 
-/* date options of timestamp (S_) and timegenerated (R_) */
+/* dateFormat values of timestamp (S_) and timegenerated (R_) */
 static const struct
 {
-  const gchar *option;
-  const gchar *format;   /* %s: the macro prefix, %w: reported or generated */
-} date_options[] = {
-  { "date-rfc3164", "$(substr ${%sDATE} 0 15)" },
-  { "date-rfc3339", "$(rsyslog-rfc3339 %w)" },
-  { "date-mysql", "${%sYEAR}${%sMONTH}${%sDAY}${%sHOUR}${%sMIN}${%sSEC}" },
-  { "date-pgsql", "${%sYEAR}-${%sMONTH}-${%sDAY} ${%sHOUR}:${%sMIN}:${%sSEC}" },
-  { "date-unixtimestamp", "${%sUNIXTIME}" },
-  { "date-year", "${%sYEAR}" },
-  { "date-month", "${%sMONTH}" },
-  { "date-day", "${%sDAY}" },
-  { "date-hour", "${%sHOUR}" },
-  { "date-minute", "${%sMIN}" },
-  { "date-second", "${%sSEC}" },
-  { "date-ordinal", "${%sYEAR_DAY}" },
-  { "date-tzoffshour", "${%sTZOFFSET}" },
-};
-
-/* options that change nothing of what Sluice writes: it never keeps a
- * trailing line feed nor control characters in MSG */
-static const gchar *const neutral_options[] = {
-  "drop-last-lf", "escape-cc", "space-cc", "drop-cc", "compressspace",
+  const gchar *format;
+  const gchar *text;   /* %s: the macro prefix, %w: reported or generated */
+} date_formats[] = {
+  { "rfc3164", "$(substr ${%sDATE} 0 15)" },
+  { "rfc3164-buggyday", "${%sMONTH_ABBREV} ${%sDAY} ${%sHOUR}:${%sMIN}:${%sSEC}" },
+  { "rfc3339", "$(rsyslog-rfc3339 %w)" },
+  { "mysql", "${%sYEAR}${%sMONTH}${%sDAY}${%sHOUR}${%sMIN}${%sSEC}" },
+  { "pgsql", "${%sYEAR}-${%sMONTH}-${%sDAY} ${%sHOUR}:${%sMIN}:${%sSEC}" },
+  /* the seconds before any fraction that frac-digits() adds */
+  { "unixtimestamp", "$(rsyslog-property field=1,delimiter=46 \"\" \"\" ${%sUNIXTIME})" },
+  { "subseconds", "${%sUSEC}" },
+  { "wdayname", "${%sWEEKDAY}" },
+  { "wday", "$(rsyslog-date wday ${%sYEAR} ${%sMONTH} ${%sDAY} ${%sHOUR} ${%sMIN} ${%sSEC} ${%sTZOFFSET})" },
+  { "year", "${%sYEAR}" },
+  { "month", "${%sMONTH}" },
+  { "day", "${%sDAY}" },
+  { "hour", "${%sHOUR}" },
+  { "minute", "${%sMIN}" },
+  { "second", "${%sSEC}" },
+  { "tzoffshour", "$(substr ${%sTZOFFSET} 1 2)" },
+  { "tzoffsmin", "$(substr ${%sTZOFFSET} 4 2)" },
+  { "tzoffsdirection", "$(substr ${%sTZOFFSET} 0 1)" },
+  { "ordinal", "$(rsyslog-date ordinal ${%sYEAR} ${%sMONTH} ${%sDAY} ${%sHOUR} ${%sMIN} ${%sSEC} ${%sTZOFFSET})" },
+  { "week", "$(rsyslog-date week ${%sYEAR} ${%sMONTH} ${%sDAY} ${%sHOUR} ${%sMIN} ${%sSEC} ${%sTZOFFSET})" },
+  { "iso-week", "$(rsyslog-date isoweek ${%sYEAR} ${%sMONTH} ${%sDAY} ${%sHOUR} ${%sMIN} ${%sSEC} ${%sTZOFFSET})" },
+  { "iso-week-year", "$(rsyslog-date isoweekyear ${%sYEAR} ${%sMONTH} ${%sDAY} ${%sHOUR} ${%sMIN} ${%sSEC} ${%sTZOFFSET})" },
 };
 
 static gboolean
-date_property (const gchar *name, const gchar *options, GString *out)
+date_property (const gchar *name, const gchar *date, GString *out)
 {
   const gchar *prefix;
 
@@ -117,12 +122,10 @@ date_property (const gchar *name, const gchar *options, GString *out)
 
   /* ${DATE} takes the fraction frac-digits() gives ISODATE: its first 15
    * characters are rsyslog's stamp */
-  const gchar *format = "$(substr ${%sDATE} 0 15)";
-  g_auto (GStrv) words = g_strsplit (options ? options : "", ",", -1);
-  for (guint w = 0; words[w]; w++)
-    for (guint i = 0; i < G_N_ELEMENTS (date_options); i++)
-      if (g_ascii_strcasecmp (g_strstrip (words[w]), date_options[i].option) == 0)
-        format = date_options[i].format;
+  const gchar *format = date_formats[0].text;
+  for (guint i = 0; date && i < G_N_ELEMENTS (date_formats); i++)
+    if (g_str_equal (date, date_formats[i].format))
+      format = date_formats[i].text;
   for (const gchar *p = format; *p; p++)
     if (p[0] == '%' && (p[1] == 's' || p[1] == 'w'))
       {
@@ -134,17 +137,33 @@ date_property (const gchar *name, const gchar *options, GString *out)
   return TRUE;
 }
 
-/* $!a!b is the field a.b, where mmjsonparse's json-parser puts JSON's
- * a.b; local ($.x) and global ($/x) variables get fields of their own */
+/* $!a!b is the field !a.b, $.a .a and $/a /a: each tree's fields have
+ * the tree's sigil before them, so that the whole tree can be told apart
+ * ($(rsyslog-tree)); mmjsonparse's json-parser writes under "!" */
 gchar *
 sl_rs_variable_field (const gchar *name)
 {
-  const gchar *prefix = name[1] == '.' ? ".rslocal." : name[1] == '/' ? ".rsglobal." : "";
-  gchar *field = g_strconcat (prefix, name + 2, NULL);
-  for (gchar *p = field + strlen (prefix); *p; p++)
-    if (*p == '!' || *p == '.' || *p == '/')
-      *p = '.';
-  return field;
+  GString *out = g_string_new (NULL);
+  g_string_append_c (out, name[1]);
+  for (const gchar *p = name + 2; *p; p++)
+    g_string_append_c (out, *p == '!' || *p == '.' || *p == '/' ? '.' : *p);
+  return g_string_free (out, FALSE);
+}
+
+/* A variable tree whole: $!, $!all-json, $!all-json-plain, $. and $/ */
+static gboolean
+variable_tree (const gchar *name, GString *out)
+{
+  static const gchar *const modes[] = { "", "all-json", "all-json-plain" };
+  static const gchar *const functions[] = { "tree", "all-json", "all-json-plain" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    if (g_ascii_strcasecmp (name + 2, modes[i]) == 0 && (!i || name[1] == '!'))
+      {
+        g_string_append_printf (out, "$(rsyslog-tree %s %c)", functions[i], name[1]);
+        return TRUE;
+      }
+  return FALSE;
 }
 
 static gboolean
@@ -152,12 +171,8 @@ base_property (const gchar *name, SlCfgPos pos, GString *out, GError **error)
 {
   if (g_str_has_prefix (name, "$!") || g_str_has_prefix (name, "$.") || g_str_has_prefix (name, "$/"))
     {
-      if (!name[2])
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
-                            _("the rsyslog property '%s' (the whole variable tree) is not supported"), name);
-          return FALSE;
-        }
+      if (variable_tree (name, out))
+        return TRUE;
       g_autofree gchar *field = sl_rs_variable_field (name);
       g_string_append_printf (out, "${%s}", field);
       return TRUE;
@@ -178,68 +193,156 @@ sl_rs_property_value (const gchar *name, SlCfgPos pos, GString *out, GError **er
   return date_property (name, NULL, out) || base_property (name, pos, out, error);
 }
 
+/* A template function's argument in quotes, as the template compiler reads it */
+static void
+append_argument (GString *out, const gchar *text)
+{
+  g_string_append_c (out, '"');
+  for (const gchar *p = text; *p; p++)
+    {
+      if (*p == '"' || *p == '\\')
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+/* words of msg's options that change nothing of what Sluice writes: it
+ * never keeps a trailing line feed nor control characters in MSG */
+static gboolean
+msg_neutral (const gchar *words)
+{
+  g_auto (GStrv) list = g_strsplit (words, ",", -1);
+
+  for (guint i = 0; list[i]; i++)
+    if (!g_str_equal (list[i], "droplf") && !g_str_has_prefix (list[i], "cc="))
+      return FALSE;
+  return TRUE;
+}
+
+/* The options that existing template functions write as rsyslogd does
+ * (a range from its start, the json format), on value in place */
+static gboolean
+simple_option (const gchar *words, GString *value)
+{
+  gint from, to, end = 0;
+
+  if (g_str_equal (words, "format=json"))
+    {
+      g_string_prepend (value, "$(rsyslog-json ");
+      g_string_append_c (value, ')');
+      return TRUE;
+    }
+  if (sscanf (words, "from=%d,to=%d%n", &from, &to, &end) != 2 || words[end] || from < 1 || to < from)
+    return FALSE;
+  g_string_prepend (value, "$(substr ");
+  g_string_append_printf (value, " %d %d)", from - 1, to - from + 1);
+  return TRUE;
+}
+
+/* value as the last argument of $(rsyslog-property) with the options */
+static void
+wrap_property (const SlRsProperty *prop, const gchar *words, const gchar *outname, GString *value)
+{
+  g_autofree gchar *inner = g_strdup (value->str);
+  g_autoptr (GString) regex = g_string_new (NULL);
+  gboolean jsonf = strstr (words, "format=jsonf") != NULL;
+
+  /* a '$' doubled keeps the argument literal */
+  for (const gchar *p = prop->regex ? prop->regex : ""; *p; p++)
+    g_string_append (regex, *p == '$' ? "$$" : (gchar[]) { *p, 0 });
+  g_string_assign (value, "$(rsyslog-property ");
+  append_argument (value, words);
+  g_string_append_c (value, ' ');
+  append_argument (value, jsonf ? outname : "");
+  g_string_append_c (value, ' ');
+  append_argument (value, regex->str);
+  /* a property's template has no space outside its $(...) and ${...}, so
+   * it is one argument as it stands */
+  g_string_append_printf (value, " %s)", inner);
+}
+
 gboolean
-sl_rs_template_property (const gchar *name, const gchar *from, const gchar *to, const gchar *options,
-                         SlCfgPos pos, GString *out, GError **error)
+sl_rs_template_property (const SlRsProperty *prop, guint options, SlCfgPos pos, GString *out, GError **error)
 {
   g_autoptr (GString) value = g_string_new (NULL);
-  g_auto (GStrv) words = g_strsplit (options ? options : "", ",", -1);
-  const gchar *casing = NULL;
-  gboolean json = FALSE;
+  const gchar *name = prop->name;
+  gboolean variable = name[0] == '$' && name[1] && strchr ("!./", name[1]);
+  /* a variable's jsonf name is in lower case unless option.casesensitive,
+   * as rsyslog's templates write it */
+  g_autofree gchar *outname = variable && !(options & SL_RS_TPL_CASESENSITIVE) ? g_ascii_strdown (prop->outname, -1)
+                                                                                : g_strdup (prop->outname);
+  const gchar *words = prop->words ? prop->words->str : "";
+  gboolean msg = g_ascii_strcasecmp (name, "msg") == 0;
 
-  if (!date_property (name, options, value) && !base_property (name, pos, value, error))
-    return FALSE;
-  for (guint w = 0; words[w]; w++)
+  if (msg && g_str_equal (words, "sp1") && !prop->regex)
+    /* sp-if-no-1st-sp writes the space alone, not the property */
+    g_string_append (value, "$(rsyslog-msg-space " TAG_AND_TEXT ")");
+  else
     {
-      const gchar *word = g_strstrip (words[w]);
-      gboolean known = !*word || g_str_has_prefix (word, "date-");
-
-      for (guint i = 0; i < G_N_ELEMENTS (neutral_options); i++)
-        known = known || g_ascii_strcasecmp (word, neutral_options[i]) == 0;
-      if (g_ascii_strcasecmp (word, "lowercase") == 0 || g_ascii_strcasecmp (word, "uppercase") == 0)
+      if (!date_property (name, prop->date, value) && !base_property (name, pos, value, error))
+        return FALSE;
+      if (variable && g_str_has_prefix (value->str, "${"))
         {
-          casing = word;
-          known = TRUE;
+          /* a variable that holds an object is written as json-c writes
+           * it: its own value where parse_json() or foreach gave it one
+           * (with its members' types), else the tree of its fields */
+          g_autofree gchar *field = sl_rs_variable_field (name);
+          g_string_truncate (value, 0);
+          g_string_append_printf (value, "$(if (\"${%s}\" ne \"\") \"${%s}\" \"$(rsyslog-tree tree %s.)\")", field,
+                                  field, field);
         }
-      if (g_ascii_strcasecmp (word, "json") == 0)
-        json = known = TRUE;
-      if (!known)
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
-                            _("the rsyslog property option '%s' is not supported"), word);
-          return FALSE;
-        }
+      if (prop->regex || (*words && !(msg && msg_neutral (words)) && !simple_option (words, value)))
+        wrap_property (prop, words, outname, value);
     }
-  gint start = from && *from ? atoi (from) : 1;
-  gint end = to && *to ? atoi (to) : 0;
-  if ((from && *from && start < 1) || (to && *to && end < start))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
-                        _("the rsyslog property range %s:%s is not supported (only positions from 1)"),
-                        from, to);
-      return FALSE;
-    }
-  if (start > 1 || end > 0)
-    {
-      g_autofree gchar *inner = g_string_free (g_steal_pointer (&value), FALSE);
-      value = g_string_new (NULL);
-      /* a property's template has no space outside its $(...), so it is
-       * one argument as it stands */
-      g_string_append_printf (value, "$(substr %s %d", inner, start - 1);
-      if (end > 0)
-        g_string_append_printf (value, " %d", end - start + 1);
-      g_string_append_c (value, ')');
-    }
-  if (json)
-    g_string_append (out, "$(rsyslog-json ");
-  if (casing)
-    g_string_append_printf (out, "$(%s %s)", g_ascii_strncasecmp (casing, "lower", 5) == 0
-                                                ? "lowercase" : "uppercase", value->str);
+  if (options & SL_RS_TPL_STDSQL)
+    g_string_append_printf (out, "$(rsyslog-stdsql-quotes %s)", value->str);
+  else if (options & SL_RS_TPL_SQL)
+    g_string_append_printf (out, "$(rsyslog-sql-quotes %s)", value->str);
+  else if (options & SL_RS_TPL_JSON)
+    g_string_append_printf (out, "$(rsyslog-json-quotes %s)", value->str);
   else
     g_string_append (out, value->str);
-  if (json)
-    g_string_append_c (out, ')');
   return TRUE;
+}
+
+void
+sl_rs_json_string (GString *out, const gchar *text)
+{
+  static const gchar named[] = { ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't' };
+
+  g_string_append_c (out, '"');
+  for (const guchar *p = (const guchar *) text; *p; p++)
+    if (*p == '"' || *p == '\\' || *p == '/')
+      g_string_append_printf (out, "\\%c", *p);
+    else if (*p < 0x20 && *p < sizeof named && named[*p])
+      g_string_append_printf (out, "\\%c", named[*p]);
+    else if (*p < 0x20)
+      g_string_append_printf (out, "\\u%04x", *p);
+    else
+      g_string_append_c (out, (gchar) *p);
+  g_string_append_c (out, '"');
+}
+
+gchar *
+sl_rs_template_join (GPtrArray *entries, guint options)
+{
+  GString *out = g_string_new (NULL);
+
+  if (options & SL_RS_TPL_JSONF && !(options & (SL_RS_TPL_JSON | SL_RS_TPL_SQL | SL_RS_TPL_STDSQL)))
+    {
+      g_string_append (out, "$(rsyslog-jsonf");
+      for (guint i = 0; i < entries->len; i++)
+        {
+          g_string_append_c (out, ' ');
+          append_argument (out, g_ptr_array_index (entries, i));
+        }
+      g_string_append_c (out, ')');
+    }
+  else
+    for (guint i = 0; i < entries->len; i++)
+      g_string_append (out, g_ptr_array_index (entries, i));
+  return g_string_free (out, FALSE);
 }
 
 static void
@@ -253,59 +356,41 @@ append_constant (GString *out, const gchar *text, gsize len)
     }
 }
 
-static gboolean
-has_option (const gchar *options, const gchar *option)
-{
-  g_auto (GStrv) words = g_strsplit (options ? options : "", ",", -1);
-  for (guint w = 0; words[w]; w++)
-    if (g_ascii_strcasecmp (g_strstrip (words[w]), option) == 0)
-      return TRUE;
-  return FALSE;
-}
-
 gboolean
-sl_rs_template_from_string (const gchar *text, gboolean json_quotes, SlCfgPos pos, GString *out, GError **error)
+sl_rs_template_from_string (const gchar *text, guint options, SlCfgPos pos, GString *out, GError **error)
 {
+  g_autoptr (GPtrArray) entries = g_ptr_array_new_with_free_func (g_free);
+
   for (const gchar *p = text; *p;)
     {
+      g_autoptr (GString) entry = g_string_new (NULL);
       const gchar *open = strchr (p, '%');
 
-      if (!open)
+      if (open != p)
         {
-          append_constant (out, p, strlen (p));
-          break;
+          gsize len = open ? (gsize) (open - p) : strlen (p);
+          append_constant (entry, p, len);
+          p += len;
         }
-      append_constant (out, p, (gsize) (open - p));
-      const gchar *close = strchr (open + 1, '%');
-      if (!close)
+      else if (p[1] == '%')
         {
-          sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, pos, _("a '%%' of this rsyslog template is not closed"));
-          return FALSE;
+          g_string_append_c (entry, '%');
+          p += 2;
         }
-      if (close == open + 1)
-        {
-          g_string_append_c (out, '%');
-          p = close + 1;
-          continue;
-        }
-      g_autofree gchar *inside = g_strndup (open + 1, (gsize) (close - open - 1));
-      g_auto (GStrv) parts = g_strsplit (inside, ":", 4);
-      const gchar *name = parts[0];
-      const gchar *from = parts[1] ? parts[1] : NULL;
-      const gchar *to = from && parts[2] ? parts[2] : NULL;
-      const gchar *options = to && parts[3] ? parts[3] : NULL;
-      /* sp-if-no-1st-sp writes the space alone, not the property */
-      g_autoptr (GString) value = g_string_new (NULL);
-      if (g_ascii_strcasecmp (name, "msg") == 0 && has_option (options, "sp-if-no-1st-sp"))
-        g_string_append (out, "$(rsyslog-msg-space " TAG_AND_TEXT ")");
-      else if (!sl_rs_template_property (name, from, to, options, pos, value, error))
-        return FALSE;
-      else if (json_quotes)
-        g_string_append_printf (out, "$(rsyslog-json-quotes %s)", value->str);
       else
-        g_string_append (out, value->str);
-      p = close + 1;
+        {
+          SlRsProperty prop = { 0 };
+          p++;
+          gboolean ok = sl_rs_property_legacy (&p, &prop, pos, error)
+                        && sl_rs_template_property (&prop, options, pos, entry, error);
+          sl_rs_property_clear (&prop);
+          if (!ok)
+            return FALSE;
+        }
+      g_ptr_array_add (entries, g_string_free (g_steal_pointer (&entry), FALSE));
     }
+  g_autofree gchar *joined = sl_rs_template_join (entries, options);
+  g_string_append (out, joined);
   return TRUE;
 }
 
@@ -332,23 +417,29 @@ object_name (SlRsConf *c, const gchar *name)
 }
 
 gboolean
-sl_rs_template_define (SlRsConf *c, const gchar *name, const gchar *rsyslog_text, gboolean json_quotes, SlCfgPos pos,
-                       GError **error)
+sl_rs_template_define_sluice (SlRsConf *c, const gchar *name, const gchar *text, SlCfgPos pos, GError **error)
 {
-  g_autoptr (GString) text = g_string_new (NULL);
   g_autoptr (GString) statement = g_string_new (NULL);
   g_autofree gchar *object = object_name (c, name);
 
-  if (!sl_rs_template_from_string (rsyslog_text, json_quotes, pos, text, error))
-    return FALSE;
   g_string_append_printf (statement, "template %s { template(", object);
-  sl_rs_quote (statement, text->str);
+  sl_rs_quote (statement, text);
   g_string_append (statement, "); };");
   if (!sl_rs_emit (c, pos, statement->str, error))
     return FALSE;
-  g_hash_table_insert (c->template_objects, g_steal_pointer (&object), g_strdup (text->str));
-  g_hash_table_insert (c->templates, g_ascii_strdown (name, -1), g_string_free (g_steal_pointer (&text), FALSE));
+  g_hash_table_insert (c->template_objects, g_steal_pointer (&object), g_strdup (text));
+  g_hash_table_insert (c->templates, g_ascii_strdown (name, -1), g_strdup (text));
   return TRUE;
+}
+
+gboolean
+sl_rs_template_define (SlRsConf *c, const gchar *name, const gchar *rsyslog_text, guint options, SlCfgPos pos,
+                       GError **error)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  return sl_rs_template_from_string (rsyslog_text, options, pos, text, error)
+         && sl_rs_template_define_sluice (c, name, text->str, pos, error);
 }
 
 static gboolean

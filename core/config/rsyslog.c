@@ -524,9 +524,16 @@ read_action (SlRsReader *r)
                                    : NULL;
           return add_destination (r, pos, name, gate);
         }
-      /* a message modifier passes on what it cannot parse, unchanged */
-      g_autofree gchar *items = g_strdup_printf ("junction { channel { parser(%s); flags(final); }; "
-                                                 "channel { flags(final); }; };", name);
+      /* a message modifier passes on what it cannot parse, unchanged;
+       * mmjsonparse keeps the message's text, from its first non-blank,
+       * as $!msg */
+      gboolean json = g_str_has_prefix (name + strlen (r->c->prefix) + 1, SL_RS_JSON_PARSER);
+      g_autofree gchar *items = json
+                                  ? g_strdup_printf ("if { parser(%s); } else { rewrite { set(\"%s\" value(\"!msg\")); }; };",
+                                                     name, "$(rsyslog-property \\\"ere,nomatch=BLANK\\\" \\\"\\\" "
+                                                           "\\\"[^[:space:]].*\\\" $(rsyslog-msg ${MSGHDR}${MESSAGE}))")
+                                  : g_strdup_printf ("junction { channel { parser(%s); flags(final); }; "
+                                                     "channel { flags(final); }; };", name);
       g_free (name);
       if (sl_rs_param_find (params, "action.execonlyonceeveryinterval"))
         return sl_rs_fail (r, sl_rs_param_find (params, "action.execonlyonceeveryinterval")->pos, "%s",
@@ -613,22 +620,81 @@ read_selector (SlRsReader *r, SlCfgPos pos)
   return with_condition (r, g_strdup (filter->str), read_action);
 }
 
+/* A list template's constant(): its value, or for format="jsonf" the
+ * "outname": "value" rsyslogd cuts out of json-c's text of an object */
+static gboolean
+read_template_constant (SlRsReader *r, GPtrArray *item, SlCfgPos pos, GString *entry)
+{
+  const SlRsParam *value = sl_rs_param_find (item, "value");
+  const SlRsParam *outname = sl_rs_param_find (item, "outname");
+  const SlRsParam *format = sl_rs_param_find (item, "format");
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < item->len; i++)
+    {
+      const SlRsParam *p = g_ptr_array_index (item, i);
+      if (!g_str_equal (p->name, "value") && !g_str_equal (p->name, "outname") && !g_str_equal (p->name, "format"))
+        {
+          sl_cfg_error_set (r->error, SL_CFG_ERROR_UNKNOWN, p->pos,
+                            _("the parameter '%s' of rsyslog's constant() is not supported"), p->name);
+          return FALSE;
+        }
+    }
+  if (!value)
+    return sl_rs_fail (r, pos, "%s", _("an rsyslog constant() needs value="));
+  if (format && !g_str_equal (format->value, "jsonf"))
+    {
+      sl_cfg_error_set (r->error, SL_CFG_ERROR_VALUE, format->pos, _("'%s' is not a format of rsyslog's constant()"),
+                        format->value);
+      return FALSE;
+    }
+  if (format && !outname)
+    return sl_rs_fail (r, pos, "%s", _("an rsyslog constant() of format jsonf needs outname="));
+  if (format)
+    {
+      sl_rs_json_string (text, outname->value);
+      g_string_append (text, ": ");
+      sl_rs_json_string (text, value->value);
+    }
+  else
+    g_string_append (text, value->value);
+  for (const gchar *p = text->str; *p; p++)
+    g_string_append (entry, *p == '$' ? "$$" : (gchar[]) { *p, 0 });
+  return TRUE;
+}
+
+static const struct
+{
+  const gchar *param;
+  guint option;
+} template_options[] = {
+  { "option.json", SL_RS_TPL_JSON }, { "option.sql", SL_RS_TPL_SQL }, { "option.stdsql", SL_RS_TPL_STDSQL },
+  { "option.jsonf", SL_RS_TPL_JSONF }, { "option.casesensitive", SL_RS_TPL_CASESENSITIVE },
+};
+
 static gboolean
 read_template_object (SlRsReader *r, GPtrArray *params, SlCfgPos pos)
 {
   const SlRsParam *name = sl_rs_param_find (params, "name");
   const SlRsParam *type = sl_rs_param_find (params, "type");
-  g_autoptr (GString) rs_text = g_string_new (NULL);
-
-  const SlRsParam *json = sl_rs_param_find (params, "option.json");
+  guint options = 0;
 
   if (!name || !type)
     return sl_rs_fail (r, pos, "%s", _("an rsyslog template() needs name= and type="));
   for (guint i = 0; i < params->len; i++)
     {
       const SlRsParam *p = g_ptr_array_index (params, i);
-      if (!g_str_equal (p->name, "name") && !g_str_equal (p->name, "type") && !g_str_equal (p->name, "string")
-          && !g_str_equal (p->name, "option.json"))
+      gboolean known = g_str_equal (p->name, "name") || g_str_equal (p->name, "type")
+                       || g_str_equal (p->name, "string") || g_str_equal (p->name, "subtree");
+
+      for (guint o = 0; o < G_N_ELEMENTS (template_options); o++)
+        if (g_str_equal (p->name, template_options[o].param))
+          {
+            known = TRUE;
+            if (sl_rs_is_true (p->value))
+              options |= template_options[o].option;
+          }
+      if (!known)
         {
           sl_cfg_error_set (r->error, SL_CFG_ERROR_UNKNOWN, p->pos,
                             _("the parameter '%s' of rsyslog's template() is not supported"), p->name);
@@ -640,76 +706,51 @@ read_template_object (SlRsReader *r, GPtrArray *params, SlCfgPos pos)
       const SlRsParam *string = sl_rs_param_find (params, "string");
       if (!string)
         return sl_rs_fail (r, pos, "%s", _("an rsyslog template of type string needs string="));
-      g_string_append (rs_text, string->value);
+      return sl_rs_template_define (r->c, name->value, string->value, options, pos, r->error);
     }
-  else if (g_ascii_strcasecmp (type->value, "list") == 0)
+  if (g_ascii_strcasecmp (type->value, "subtree") == 0)
     {
-      if (!sl_rs_expect_char (r, '{', "'{'"))
-        return FALSE;
-      for (;;)
-        {
-          sl_rs_lexer_skip_blanks (&r->lx, TRUE);
-          SlCfgPos item_pos = sl_rs_lexer_pos (&r->lx);
-          if (sl_rs_lexer_peek (&r->lx, 0) == '}')
-            {
-              sl_rs_lexer_advance (&r->lx, 1);
-              break;
-            }
-          gboolean constant = sl_rs_lexer_take_word (&r->lx, "constant");
-          if (!constant && !sl_rs_lexer_take_word (&r->lx, "property"))
-            return sl_rs_fail (r, item_pos, _("%s was expected here"), _("constant(...), property(...) or '}'"));
-          g_autoptr (GPtrArray) item = read_params (r);
-          if (!item)
-            return FALSE;
-          if (constant)
-            {
-              const SlRsParam *value = sl_rs_param_find (item, "value");
-              for (const gchar *p = value ? value->value : ""; *p; p++)
-                g_string_append (rs_text, *p == '%' ? "%%" : (gchar[]) { *p, 0 });
-              continue;
-            }
-          const SlRsParam *prop = sl_rs_param_find (item, "name");
-          if (!prop)
-            return sl_rs_fail (r, item_pos, "%s", _("an rsyslog property() needs name="));
-          g_autoptr (GString) options = g_string_new (NULL);
-          const gchar *from = NULL, *to = NULL;
-          for (guint i = 0; i < item->len; i++)
-            {
-              const SlRsParam *p = g_ptr_array_index (item, i);
-              if (g_str_equal (p->name, "name") || g_str_equal (p->name, "outname"))
-                continue;
-              if (g_str_equal (p->name, "position.from"))
-                from = p->value;
-              else if (g_str_equal (p->name, "position.to"))
-                to = p->value;
-              else if (g_str_equal (p->name, "dateformat"))
-                g_string_append_printf (options, ",date-%s", p->value);
-              else if (g_str_equal (p->name, "caseconversion"))
-                g_string_append_printf (options, ",%scase", p->value);
-              else if (g_str_equal (p->name, "droplastlf") && sl_rs_is_true (p->value))
-                g_string_append (options, ",drop-last-lf");
-              else if (g_str_equal (p->name, "spifno1stsp") && sl_rs_is_true (p->value))
-                g_string_append (options, ",sp-if-no-1st-sp");
-              else if (g_str_equal (p->name, "format") && g_ascii_strcasecmp (p->value, "json") == 0)
-                g_string_append (options, ",json");
-              else if (!g_str_equal (p->name, "controlcharacters"))
-                {
-                  sl_cfg_error_set (r->error, SL_CFG_ERROR_UNKNOWN, p->pos,
-                                    _("the parameter '%s' of rsyslog's property() is not supported"), p->name);
-                  return FALSE;
-                }
-            }
-          g_string_append_printf (rs_text, "%%%s:%s:%s:%s%%", prop->value, from ? from : "", to ? to : "",
-                                  options->len ? options->str + 1 : "");
-        }
+      sl_cfg_error_set (r->error, SL_CFG_ERROR_UNKNOWN, type->pos, "%s",
+                        _("rsyslog templates of type subtree are not supported: rsyslogd 8.2302 writes nothing "
+                          "with them to a text output (its tplToString() leaves the length at 0)"));
+      return FALSE;
     }
-  else
+  if (g_ascii_strcasecmp (type->value, "list") != 0)
     {
       sl_cfg_error_set (r->error, SL_CFG_ERROR_UNKNOWN, type->pos,
                         _("rsyslog templates of type '%s' are not supported"), type->value);
       return FALSE;
     }
-  return sl_rs_template_define (r->c, name->value, rs_text->str, json && sl_rs_is_true (json->value), pos, r->error);
+  if (!sl_rs_expect_char (r, '{', "'{'"))
+    return FALSE;
+  g_autoptr (GPtrArray) entries = g_ptr_array_new_with_free_func (g_free);
+  for (;;)
+    {
+      sl_rs_lexer_skip_blanks (&r->lx, TRUE);
+      SlCfgPos item_pos = sl_rs_lexer_pos (&r->lx);
+      if (sl_rs_lexer_peek (&r->lx, 0) == '}')
+        {
+          sl_rs_lexer_advance (&r->lx, 1);
+          break;
+        }
+      gboolean constant = sl_rs_lexer_take_word (&r->lx, "constant");
+      if (!constant && !sl_rs_lexer_take_word (&r->lx, "property"))
+        return sl_rs_fail (r, item_pos, _("%s was expected here"), _("constant(...), property(...) or '}'"));
+      g_autoptr (GPtrArray) item = read_params (r);
+      if (!item)
+        return FALSE;
+      g_autoptr (GString) entry = g_string_new (NULL);
+      SlRsProperty prop = { 0 };
+      gboolean ok = constant ? read_template_constant (r, item, item_pos, entry)
+                             : sl_rs_property_params (item, &prop, item_pos, r->error)
+                                 && sl_rs_template_property (&prop, options, item_pos, entry, r->error);
+      sl_rs_property_clear (&prop);
+      if (!ok)
+        return FALSE;
+      g_ptr_array_add (entries, g_string_free (g_steal_pointer (&entry), FALSE));
+    }
+  g_autofree gchar *text = sl_rs_template_join (entries, options);
+  return sl_rs_template_define_sluice (r->c, name->value, text, pos, r->error);
 }
 
 static gboolean
@@ -759,6 +800,8 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
     return sl_rs_input (r->c, params, pos, r->error);
   if (g_ascii_strcasecmp (word, "template") == 0)
     return read_template_object (r, params, pos);
+  if (g_ascii_strcasecmp (word, "lookup_table") == 0)
+    return sl_rs_lookup_table (r->c, params, pos, r->error);
   if (g_ascii_strcasecmp (word, "ruleset") == 0)
     return read_ruleset (r, params, pos);
   if (g_ascii_strcasecmp (word, "include") == 0)
@@ -837,7 +880,8 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
   return sl_rs_fail (r, pos, _("the rsyslog object '%s()' is not supported"), word);
 }
 
-static const gchar *const objects[] = { "module", "input", "template", "ruleset", "include", "global", "main_queue" };
+static const gchar *const objects[] = { "module", "input", "template", "ruleset", "include", "global", "main_queue",
+                                        "lookup_table" };
 
 static gboolean
 read_statement (SlRsReader *r, gboolean top)
@@ -875,8 +919,11 @@ read_statement (SlRsReader *r, gboolean top)
               return sl_rs_fail (r, pos, _("the rsyslog object '%s()' is only allowed outside of blocks"), word);
             return read_object (r, word, pos);
           }
-      static const gchar *const unsupported[] = { "reload_lookup_table", "lookup_table", "parser",
-                                                  "timezone", "dyn_stats", "percentile_stats", "property",
+      if (g_ascii_strcasecmp (word, "reload_lookup_table") == 0)
+        return sl_rs_fail (r, pos, "%s",
+                           _("the RainerScript statement 'reload_lookup_table' is not supported: Sluice reads "
+                             "lookup tables again when it reloads (SIGHUP, sluicectl reload), not for a message"));
+      static const gchar *const unsupported[] = { "parser", "timezone", "dyn_stats", "percentile_stats", "property",
                                                   "unset_all" };
       for (guint i = 0; i < G_N_ELEMENTS (unsupported); i++)
         if (g_ascii_strcasecmp (word, unsupported[i]) == 0)
@@ -981,6 +1028,7 @@ conf_init (SlRsConf *c, SlCfgNode *root, gboolean included)
   c->included = included;
   c->prefix = g_strdup_printf ("rs%u", root->children->len);
   c->templates = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  c->lookup_tables = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   c->template_refs = g_array_new (FALSE, FALSE, sizeof (SlRsTemplateRef));
   c->destinations = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   c->template_objects = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -1003,6 +1051,7 @@ conf_clear (SlRsConf *c)
   g_free (c->prefix);
   g_free (c->max_message_size);
   g_hash_table_unref (c->templates);
+  g_hash_table_unref (c->lookup_tables);
   for (guint i = 0; i < c->template_refs->len; i++)
     g_free (g_array_index (c->template_refs, SlRsTemplateRef, i).name);
   g_array_unref (c->template_refs);

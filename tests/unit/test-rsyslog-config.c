@@ -98,14 +98,12 @@ test_rainerscript (void)
                      "flags(final); }; log { destination(");
   /* what follows a change sees it: it is nested in the change's path */
   assert_translates ("input(type=\"imudp\" port=\"5514\")\nset $!a = $programname & \"!\";\n/a\n",
-                     "log { rewrite { set(\"${PROGRAM}!\" value(\"a\")); }; log { destination(");
+                     "log { rewrite { set(\"${PROGRAM}!\" value(\"!a\")); }; log { destination(");
   /* rsyslog's precedence: not binds tightest, and and or group from the left */
   assert_translates ("input(type=\"imudp\" port=\"5514\")\nif not $msg == 'x' or 1 and strlen($msg) > 3 then /a\n",
                      "filter { (\"$(rsyslog-cmp eq ns $(if (not (\\\"$(rsyslog-bool $(rsyslog-msg ${MSGHDR}${MESSAGE}))\\\" "
                      "eq \\\"1\\\")) \\\"1\\\" \\\"0\\\") x)\" eq \"1\" or \"$(rsyslog-bool 1)\" eq \"1\") and "
                      "\"$(rsyslog-cmp gt nn $(rsyslog-strlen $(rsyslog-msg ${MSGHDR}${MESSAGE})) 3)\" eq \"1\";");
-  assert_refused ("input(type=\"imudp\" port=\"5514\")\nif lookup('t', $msg) == 1 then /a\n", ":2:4:",
-                  "function 'lookup()' is not supported: lookup tables are not supported");
 }
 
 static void
@@ -119,15 +117,61 @@ test_templates (void)
   /* a file action's default is RSYSLOG_FileFormat, with each stamp's own fraction of a second */
   assert_translates ("input(type=\"imudp\" port=\"5514\")\n*.* /a\n", "template(rs0_t_rsyslog_fileformat) perm(0644) dir-perm(0700) create-dirs(yes))");
   assert_translates ("input(type=\"imudp\" port=\"5514\")\n*.* /a\n", "$(rsyslog-rfc3339 reported) ${HOST}");
-  assert_refused ("*.* /a;RSYSLOG_DebugFormat\n", ":1:5:", "property '$!'");
+  /* the variable trees whole, as json-c writes them */
+  assert_translates ("*.* /a;RSYSLOG_DebugFormat\n", "$$!:$(rsyslog-tree tree !)\\n$$.:$(rsyslog-tree tree .)");
+  assert_translates ("template(name=\"t\" type=\"string\" string=\"%$!all-json% %$!A!b%\")\n",
+                     "template(\"$(rsyslog-tree all-json !) $(if (\\\"${!A.b}\\\" ne \\\"\\\") \\\"${!A.b}\\\" "
+                     "\\\"$(rsyslog-tree tree !A.b.)\\\")\")");
+  /* option.casesensitive keeps the case of a variable's jsonf name */
+  assert_translates ("template(name=\"t\" type=\"string\" string=\"%$!A:::jsonf%\")\n",
+                     "$(rsyslog-property \\\"format=jsonf\\\" \\\"a\\\" \\\"\\\" $(if");
+  assert_translates ("template(name=\"t\" type=\"string\" string=\"%$!A:::jsonf%\" option.casesensitive=\"on\")\n",
+                     "$(rsyslog-property \\\"format=jsonf\\\" \\\"A\\\" \\\"\\\" $(if");
+  /* property options, in rsyslog's words for $(rsyslog-property) */
+  assert_translates ("template(name=\"t\" type=\"list\") { property(name=\"msg\" regex.expression=\"a$\" "
+                     "regex.type=\"ERE\" regex.submatch=\"1\" caseconversion=\"upper\") }\n",
+                     "$(rsyslog-property \\\"ere,submatch=1,case=u\\\" \\\"\\\" \\\"a$$\\\" $(rsyslog-msg");
+  assert_translates ("$template t,\"%msg:R,ERE,1,ZERO:x:y--end%%hostname:2:3:lowercase%\"\n",
+                     "$(rsyslog-property \\\"ere,submatch=1,nomatch=ZERO\\\" \\\"\\\" \\\"x:y\\\"");
+  assert_refused ("template(name=\"t\" type=\"list\") { property(name=\"msg\" position.from=\"5\" "
+                  "position.to=\"2\") }\n", ":1:34:", "position.to=2 is lower than position.from=5");
+  assert_refused ("template(name=\"t\" type=\"list\") { property(name=\"msg\" format=\"xml\") }\n", ":1:54:",
+                  "'xml' is not a value of rsyslog's property format=");
+  assert_refused ("template(name=\"t\" type=\"list\") { constant(value=\"x\" format=\"jsonf\") }\n", ":1:34:",
+                  "needs outname=");
+  assert_refused ("$template t,\"%timestamp:::date-utc%\"\n", ":1:1:", "'date-utc' is not supported");
+  assert_refused ("$template t,\"%msg:::bogus%\"\n", ":1:1:", "option 'bogus' is not supported");
+  assert_refused ("$template t,\"%msg:::json,csv%\"\n", ":1:1:", "option 'csv' is a second format");
+  assert_translates ("$template t,\"%msg%\",stdsql\n", "template(\"$(rsyslog-stdsql-quotes $(rsyslog-msg");
+  assert_refused ("template(name=\"t\" type=\"subtree\" subtree=\"$!\")\n", ":1:19:",
+                  "rsyslogd 8.2302 writes nothing with them");
+  assert_refused ("$template t,\"%msg%\",xml\n", ":1:1:", "json, jsonf, sql, stdsql and casesensitive are");
   /* json escaping, as a property's option and as a template's */
   assert_translates ("$template t,\"{\\\"m\\\":\\\"%msg:::json%\\\"}\"\n",
                      "template(\"{\\\"m\\\":\\\"$(rsyslog-json $(rsyslog-msg ${MSGHDR}${MESSAGE}))\\\"}\")");
   assert_translates ("template(name=\"t\" type=\"list\" option.json=\"on\") { property(name=\"hostname\") "
                      "property(name=\"msg\" format=\"json\") }\n",
                      "template(\"$(rsyslog-json-quotes ${HOST})$(rsyslog-json-quotes $(rsyslog-json $(rsyslog-msg");
-  assert_refused ("template(name=\"t\" type=\"string\" string=\"%msg%\" option.sql=\"on\")\n", ":1:48:",
-                  "'option.sql' of rsyslog's template()");
+  assert_translates ("template(name=\"t\" type=\"string\" string=\"%msg%\" option.sql=\"on\")\n",
+                     "template(\"$(rsyslog-sql-quotes $(rsyslog-msg ${MSGHDR}${MESSAGE}))\")");
+}
+
+/* lookup tables: the file is the plugin's to read, at every load */
+static void
+test_lookup_tables (void)
+{
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\nlookup_table(name=\"t\" file=\"/etc/t.json\")\n"
+                     "set $.v = lookup(\"t\", $hostname);\n",
+                     "set(\"$(lookup-table \\\"/etc/t.json\\\" \\\"${HOST}\\\")\" value(\".v\"))");
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\n"
+                     "lookup_table(name=\"t\" file=\"/etc/t.json\" reloadOnHUP=\"off\")\n"
+                     "if lookup(\"t\", $msg) == \"x\" then /a\n",
+                     "$(lookup-table --keep \\\"/etc/t.json\\\" \\\"$(rsyslog-msg");
+  assert_refused ("set $.v = lookup(\"nosuch\", $hostname);\n", ":1:11:", "no rsyslog lookup_table() named 'nosuch'");
+  assert_refused ("lookup_table(name=\"t\" file=\"/etc/t.json\" reload=\"on\")\n", ":1:42:",
+                  "'reload' of rsyslog's lookup_table()");
+  assert_refused ("lookup_table(name=\"t\" file=\"/etc/t.json\")\nreload_lookup_table(\"t\")\n", ":2:1:",
+                  "Sluice reads lookup tables again when it reloads");
 }
 
 /* Comments after directives and actions, as the stock files have them:
@@ -472,6 +516,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-config/property-filters", test_property_filters);
   g_test_add_func ("/rsyslog-config/rainerscript", test_rainerscript);
   g_test_add_func ("/rsyslog-config/templates", test_templates);
+  g_test_add_func ("/rsyslog-config/lookup-tables", test_lookup_tables);
   g_test_add_func ("/rsyslog-config/comments", test_comments);
   g_test_add_func ("/rsyslog-config/continued-lines", test_continued_lines);
   g_test_add_func ("/rsyslog-config/include-folder", test_include_folder);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* rsyslog-foreach(template("${arr}") variable(".rslocal.i")): RainerScript's
+/* rsyslog-foreach(template("${arr}") variable(".i")): RainerScript's
  * foreach for the rsyslog front end. The template renders a JSON array
  * (json-parser() keeps an array as its JSON text); for each element a
  * copy of the message goes on along the rest of the path with variable

@@ -15,13 +15,13 @@ test_not_an_array (void)
 {
   static const gchar *const texts[] = { "", "not json", "{\"a\":1}", "\"text\"", "5", "[1,2" };
   SlTestParser p;
-  sl_test_parser_init (&p, "rsyslog-foreach(template(\"${arr}\") variable(\".rslocal.i\"))");
+  sl_test_parser_init (&p, "rsyslog-foreach(template(\"${arr}\") variable(\".i\"))");
   for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
     {
       SlMessage *msg = sl_test_message ("m");
       sl_message_set (msg, sl_field_handle ("arr"), texts[i], -1);
       g_assert_false (sl_test_parser_process (&p, &msg));
-      sl_test_assert_field (msg, ".rslocal.i", NULL);
+      sl_test_assert_field (msg, ".i", NULL);
       sl_message_unref (msg);
     }
   sl_test_parser_clear (&p);

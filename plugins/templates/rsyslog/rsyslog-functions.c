@@ -7,7 +7,18 @@
  * (${MSGHDR}${MESSAGE}): rsyslog's imuxsock takes its first word as the
  * tag, colon or not. $(rsyslog-json TEXT) escapes TEXT as rsyslog's json
  * property option does, $(rsyslog-json-quotes TEXT) as a template's
- * option.json does: only quotes and backslashes. */
+ * option.json does: only quotes and backslashes; $(rsyslog-sql-quotes
+ * TEXT) and $(rsyslog-stdsql-quotes TEXT) as option.sql (\' and \\) and
+ * option.stdsql ('') do. $(rsyslog-jsonf A B ...) is an option.jsonf
+ * template: { the arguments that are not empty, joined by ", " }.
+ * $(rsyslog-rfc3339 reported|generated) is timereported or timegenerated
+ * as rsyslog's date-rfc3339 writes it, with the fraction of a second the
+ * stamp came with; $(rsyslog-inputname ${SOURCE}) rsyslog's inputname,
+ * which the front end writes after the first ':' of each source's name.
+ * Of an RFC 5424 message, rsyslog's syslogtag is APP-NAME[PROCID] and its
+ * msg the MSG part. */
+#include "plugins/templates/rsyslog/rsyslog-classes.h"
+
 #include "core/plugin.h"
 #include "core/macros.h"
 #include "core/template.h"
@@ -94,12 +105,16 @@ msg_space_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv 
 
 /* rsyslog 8.2302's escaping, checked against its output: the json
  * property option writes \/ and escapes control characters (\u001F in
- * capitals), a template's option.json only " and \ */
+ * capitals), a template's option.json only " and \, option.sql ' and \
+ * with a backslash, option.stdsql ' as '' */
+typedef enum { ESCAPE_JSON, ESCAPE_JSON_QUOTES, ESCAPE_SQL, ESCAPE_STDSQL } EscapeMode;
+
 static void
-escape (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out, gboolean whole)
+escape (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out, EscapeMode mode)
 {
   static const gchar named[] = { ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't' };
   g_autoptr (GString) text = g_string_new (NULL);
+  gboolean whole = mode == ESCAPE_JSON;
 
   if (call->argc > 0)
     sl_template_append (call->arg_templates[0], msg, env, text);
@@ -107,7 +122,13 @@ escape (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GS
     {
       guchar c = (guchar) text->str[i];
 
-      if (c == '"' || c == '\\' || (whole && c == '/'))
+      if (mode == ESCAPE_SQL && (c == '\'' || c == '\\'))
+        g_string_append_printf (out, "\\%c", c);
+      else if (mode == ESCAPE_STDSQL && c == '\'')
+        g_string_append (out, "''");
+      else if (mode >= ESCAPE_SQL)
+        g_string_append_c (out, (gchar) c);
+      else if (c == '"' || c == '\\' || (whole && c == '/'))
         g_string_append_printf (out, "\\%c", c);
       else if (whole && c < 0x20 && c < sizeof named && named[c])
         g_string_append_printf (out, "\\%c", named[c]);
@@ -121,18 +142,58 @@ escape (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GS
 static void
 json_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  escape (call, msg, env, out, TRUE);
+  escape (call, msg, env, out, ESCAPE_JSON);
 }
 
 static void
 json_quotes_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  escape (call, msg, env, out, FALSE);
+  escape (call, msg, env, out, ESCAPE_JSON_QUOTES);
+}
+
+static void
+sql_quotes_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  escape (call, msg, env, out, ESCAPE_SQL);
+}
+
+static void
+stdsql_quotes_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  escape (call, msg, env, out, ESCAPE_STDSQL);
+}
+
+/* rsyslog's tplToString() for option.jsonf: "}\n" ends it even when the
+ * last entry is empty */
+static void
+jsonf_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  gboolean comma = FALSE;
+
+  g_string_append_c (out, '{');
+  for (gint i = 0; i < call->argc; i++)
+    {
+      gsize before = out->len;
+
+      if (comma)
+        g_string_append (out, ", ");
+      gsize start = out->len;
+      sl_template_append (call->arg_templates[i], msg, env, out);
+      if (out->len == start)
+        g_string_truncate (out, before);
+      else
+        comma = TRUE;
+    }
+  if (call->argc > 0)
+    g_string_append (out, "}\n");
 }
 
 static const SlTemplateFunctionOps tag_ops = { .eval = tag_eval };
 static const SlTemplateFunctionOps json_ops = { .eval = json_eval };
 static const SlTemplateFunctionOps json_quotes_ops = { .eval = json_quotes_eval };
+static const SlTemplateFunctionOps sql_quotes_ops = { .eval = sql_quotes_eval };
+static const SlTemplateFunctionOps stdsql_quotes_ops = { .eval = stdsql_quotes_eval };
+static const SlTemplateFunctionOps jsonf_ops = { .eval = jsonf_eval };
 static const SlTemplateFunctionOps msg_ops = { .eval = msg_eval };
 static const SlTemplateFunctionOps msg_space_ops = { .eval = msg_space_eval };
 
@@ -232,9 +293,30 @@ static const SlDriverClass json_quotes_class = {
   .ops.template_function = &json_quotes_ops,
 };
 
+static const SlDriverClass sql_quotes_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "rsyslog-sql-quotes",
+  .summary = "its argument with ' and backslashes escaped by a backslash, as a property in rsyslog's option.sql templates",
+  .ops.template_function = &sql_quotes_ops,
+};
+
+static const SlDriverClass stdsql_quotes_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "rsyslog-stdsql-quotes",
+  .summary = "its argument with ' doubled, as a property in rsyslog's option.stdsql templates",
+  .ops.template_function = &stdsql_quotes_ops,
+};
+
+static const SlDriverClass jsonf_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "rsyslog-jsonf",
+  .summary = "rsyslog's option.jsonf template of its arguments: { the non-empty ones joined by \", \" }",
+  .ops.template_function = &jsonf_ops,
+};
+
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "rsyslog-functions",
   .drivers = (const SlDriverClass *const[]) { &tag_class, &msg_class, &msg_space_class, &json_class,
-                                              &json_quotes_class, &rfc3339_class, &inputname_class, NULL },
+                                              &json_quotes_class, &sql_quotes_class,
+                                              &stdsql_quotes_class, &jsonf_class, &rsyslog_property_class,
+                                              &rsyslog_date_class, &rsyslog_tree_class, &rfc3339_class,
+                                              &inputname_class, NULL },
 };

@@ -155,6 +155,85 @@ test_inputname (void)
   g_assert_cmpstr (other, ==, "s_local");
 }
 
+static void
+assert_renders (const gchar *source, const gchar *text, const gchar *expected)
+{
+  g_autofree gchar *got = render (source, text);
+  g_assert_cmpstr (got, ==, expected);
+}
+
+/* rsyslogd 8.2302's output for the same options and values
+ * (tests/functional/test-rsyslog-props runs them side by side) */
+static void
+test_property (void)
+{
+  const gchar *msg = " hello  world 42 \"quoted\" a/b";
+
+  assert_renders ("$(rsyslog-property from=2,to=5 \"\" \"\" ${text})", msg, "hell");
+  assert_renders ("$(rsyslog-property from=4,to=2,relative \"\" \"\" ${text})", msg, " a/");
+  assert_renders ("$(rsyslog-property from=1,to=40,fixed \"\" \"\" ${text})", msg,
+                  " hello  world 42 \"quoted\" a/b           ");
+  assert_renders ("$(rsyslog-property ere,submatch=1 \"\" \"([0-9]+) ([a-z]+)\" ${text})", msg, "**NO MATCH**");
+  assert_renders ("$(rsyslog-property ere,submatch=1,nomatch=BLANK \"\" \"([0-9]+)\" ${text})", msg, "42");
+  assert_renders ("$(rsyslog-property ere,match=1 \"\" \"[a-z]+\" ${text})", msg, "world");
+  assert_renders ("$(rsyslog-property field=2,delimiter=32 \"\" \"\" ${text})", msg, "hello");
+  assert_renders ("$(rsyslog-property field=9,delimiter=44 \"\" \"\" ${text})", msg, "**FIELD NOT FOUND**");
+  assert_renders ("$(rsyslog-property case=u,compress \"\" \"\" ${text})", msg, " HELLO WORLD 42 \"QUOTED\" A/B");
+  assert_renders ("$(rsyslog-property format=csv \"\" \"\" ${text})", msg, "\" hello  world 42 \"\"quoted\"\" a/b\"");
+  assert_renders ("$(rsyslog-property sp1 \"\" \"\" ${text})", msg, "");
+  assert_renders ("$(rsyslog-property secpath=r \"\" \"\" ${text})", "..", "_.");
+  assert_renders ("$(rsyslog-property secpath=d \"\" \"\" ${text})", "a/b", "ab");
+  assert_renders ("$(rsyslog-property cc=e \"\" \"\" ${text})", "a\tb", "a#009b");
+  assert_renders ("$(rsyslog-property format=jsonf \"c/d\" \"\" ${text})", "a/\"b", "\"c/d\":\"a\\/\\\"b\"");
+  assert_renders ("$(rsyslog-property format=jsonf,datatype=number \"n\" \"\" ${text})", "", "\"n\":0");
+  assert_renders ("$(rsyslog-property format=jsonf,datatype=auto \"n\" \"\" ${text})", "50", "\"n\":50");
+  assert_renders ("$(rsyslog-property format=jsonf,onempty=skip \"n\" \"\" ${text})", "", "");
+  assert_renders ("$(rsyslog-property badregex \"\" \"\" ${text})", msg, "**NO MATCH** **BAD REGULAR EXPRESSION**");
+  assert_renders ("$(rsyslog-property format=jsonr \"\" \"\" ${text})", "a\\\"b\\c", "a\\\"b\\\\c");
+}
+
+/* option.jsonf, option.sql and option.stdsql */
+static void
+test_template_options (void)
+{
+  assert_renders ("$(rsyslog-jsonf \"\\\"a\\\":1\" ${text} \"\\\"b\\\":2\")", "", "{\"a\":1, \"b\":2}\n");
+  assert_renders ("$(rsyslog-sql-quotes ${text})", "it's a\\b", "it\\'s a\\\\b");
+  assert_renders ("$(rsyslog-stdsql-quotes ${text})", "it's a\\b", "it''s a\\b");
+}
+
+/* rsyslogd's own day of the year and week: 2026-02-03 is a Tuesday */
+static void
+test_date (void)
+{
+  assert_renders ("$(rsyslog-date ordinal 2026 02 03 04 05 06 ${text})", "+00:00", "034");
+  assert_renders ("$(rsyslog-date week 2026 02 03 04 05 06 ${text})", "+00:00", "06");
+  assert_renders ("$(rsyslog-date wday 2026 02 03 04 05 06 ${text})", "+00:00", "2");
+  assert_renders ("$(rsyslog-date ordinal 2026 12 31 23 59 59 ${text})", "+00:00", "366");
+  assert_renders ("$(rsyslog-date week 2026 01 01 00 00 01 ${text})", "+00:00", "00");
+  assert_renders ("$(rsyslog-date isoweekyear 2027 01 01 00 00 01 ${text})", "+00:00", "2026");
+}
+
+/* a tree of $! fields as json-c writes it */
+static void
+test_tree (void)
+{
+  SlMessage *message = sl_message_new ("", 0);
+  g_autoptr (GString) out = g_string_new (NULL);
+  GError *error = NULL;
+  SlTemplate *t = sl_template_compile ("$(rsyslog-tree tree !)|$(rsyslog-tree all-json-plain !)|"
+                                       "$(rsyslog-tree tree /)|$(rsyslog-tree all-json /)", &error);
+
+  g_assert_no_error (error);
+  sl_message_set (message, sl_field_handle ("!a"), "x/y", -1);
+  sl_message_set (message, sl_field_handle ("!b.c"), "\"q\"", -1);
+  sl_message_set (message, sl_field_handle (".l"), "local", -1);
+  sl_template_append (t, message, NULL, out);
+  g_assert_cmpstr (out->str, ==, "{ \"a\": \"x\\/y\", \"b\": { \"c\": \"\\\"q\\\"\" } }|"
+                                 "{\"a\":\"x\\/y\",\"b\":{\"c\":\"\\\"q\\\"\"}}||{}");
+  sl_template_unref (t);
+  sl_message_unref (message);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -165,5 +244,9 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-functions/rfc3339", test_rfc3339);
   g_test_add_func ("/rsyslog-functions/inputname", test_inputname);
   g_test_add_func ("/rsyslog-functions/rfc5424", test_rfc5424);
+  g_test_add_func ("/rsyslog-functions/property", test_property);
+  g_test_add_func ("/rsyslog-functions/template-options", test_template_options);
+  g_test_add_func ("/rsyslog-functions/date", test_date);
+  g_test_add_func ("/rsyslog-functions/tree", test_tree);
   return g_test_run ();
 }
