@@ -799,10 +799,15 @@ log_unmatched (const gchar *name, const gchar *daemon, GPtrArray *lines, GPtrArr
 static gchar *
 file_difference (const gchar *name, Daemon *rs, Daemon *sl, gboolean in_rs, gboolean in_sl)
 {
-  if (!in_sl)
-    return g_strdup_printf ("%s: only rsyslogd writes it", name);
-  if (!in_rs)
-    return g_strdup_printf ("%s: only sluiced writes it", name);
+  if (!in_sl || !in_rs)
+    {
+      Daemon *writer = in_rs ? rs : sl;
+      g_autofree gchar *path = g_build_filename (writer->root, name, NULL);
+      g_autoptr (GPtrArray) lines = shaped_lines (path);
+      g_autofree gchar *first = lines->len ? cell (g_ptr_array_index (lines, 0), 0) : g_strdup ("");
+      g_test_message ("%s: only %s writes it, first: %s", name, in_rs ? "rsyslogd" : "sluiced", first);
+      return g_strdup_printf ("%s: only %s writes it", name, in_rs ? "rsyslogd" : "sluiced");
+    }
   g_autofree gchar *rs_path = g_build_filename (rs->root, name, NULL);
   g_autofree gchar *sl_path = g_build_filename (sl->root, name, NULL);
   g_autoptr (GPtrArray) want = shaped_lines (rs_path);
