@@ -263,10 +263,28 @@ escaped (const SlSource *src, guchar c)
  * control character, within log-msg-size(); one that no longer fits is
  * left out, as rsyslogd leaves it. NULL when nothing needs escaping, so
  * that the common message costs one scan. */
+/* Where the first byte below 0x20 may be: eight bytes at a time, a word
+ * with none skipped whole (the classic "has a byte less than n" test). */
+static gsize
+skip_printable (const gchar *data, gsize len)
+{
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
+  const guint64 highs = G_GUINT64_CONSTANT (0x8080808080808080);
+  gsize i = 0;
+  for (; i + 8 <= len; i += 8)
+    {
+      guint64 word;
+      memcpy (&word, data + i, 8);
+      if ((word - ones * 0x20) & ~word & highs)
+        break;
+    }
+  return i;
+}
+
 static GString *
 escape_control_chars (const SlSource *src, const gchar *data, gsize len)
 {
-  gsize i = 0;
+  gsize i = skip_printable (data, len);
   while (i < len && !escaped (src, data[i]))
     i++;
   if (i == len)
