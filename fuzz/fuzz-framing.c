@@ -2,8 +2,10 @@
 /* libFuzzer target: any bytes as a TCP peer would send them, through the
  * stream reader's framing (newline, and RFC 6587 octet counting with its
  * fall-back to newlines), the syslog format and the routing of a real
- * configuration. The first byte chooses the framing; the rest goes down a
- * socket pair whose other end is then closed. */
+ * configuration. The first byte chooses the framing and the source: one
+ * with the defaults, or rsyslog's (64-byte lines split as imtcp splits
+ * them, control characters escaped); the rest goes down a socket pair
+ * whose other end is then closed. */
 #include "core/config-private.h"
 #include "core/config-run.h"
 #include "core/plugin.h"
@@ -16,12 +18,12 @@
 
 extern const SlModule sl_module;
 
-static SlSource *source;
+static SlSource *sources[2];
 
 static gboolean
 fuzz_start (SlDriver *d, SlSource *src, GError **error)
 {
-  source = src;
+  sources[sources[0] ? 1 : 0] = src;
   return TRUE;
 }
 
@@ -43,16 +45,18 @@ set_up (void)
     abort ();
   static SlConfig *cfg;
   cfg = sl_config_load_string ("source s { fuzz-input(log-msg-size(8192)); };\n"
-                               "log { source(s); if (\"${LEVEL_NUM}\" <= 3) { flags(final); }; };\n",
+                               "source r { fuzz-input(log-msg-size(64) trim-large-messages(rsyslog) "
+                               "escape-control-chars(yes) flags(detect-syslog-protocol)); };\n"
+                               "log { source(s); source(r); if (\"${LEVEL_NUM}\" <= 3) { flags(final); }; };\n",
                                "fuzz.conf", NULL);
-  if (!cfg || !sl_config_start (cfg, NULL) || !source)
+  if (!cfg || !sl_config_start (cfg, NULL) || !sources[1])
     abort ();
 }
 
 int
 LLVMFuzzerTestOneInput (const guint8 *data, gsize size)
 {
-  if (!source)
+  if (!sources[1])
     set_up ();
   if (size < 1 || size > 1 << 16)
     return 0;
@@ -66,7 +70,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, gsize size)
   if (write (fds[1], data + 1, size - 1) != (gssize) (size - 1))
     abort ();
   close (fds[1]);
-  SlStreamReader *r = sl_stream_reader_new (source, fds[0], "192.0.2.1", framing);
+  SlStreamReader *r = sl_stream_reader_new (sources[(data[0] >> 1) & 1], fds[0], "192.0.2.1", framing);
   while (sl_stream_reader_pump (r, 4) != SL_STREAM_END)
     ;
   sl_stream_reader_free (r);
