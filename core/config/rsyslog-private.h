@@ -16,6 +16,7 @@ typedef struct
 {
   gchar *name;     /* lower case */
   gchar *value;    /* a list [ "a", "b" ] joined by ',' */
+  gchar **items;   /* the list's items, NULL for a single value */
   SlCfgPos pos;
 } SlRsParam;
 
@@ -242,6 +243,12 @@ gchar    *sl_rs_legacy_relp          (SlRsConf *c, const gchar *target, const gc
 /* :ommysql:server,db,user,password and :ompgsql: the same */
 gchar    *sl_rs_legacy_sql           (SlRsConf *c, gboolean pgsql, const gchar *args, const gchar *template_name,
                                       SlCfgPos pos, GError **error);
+
+/* rsyslog-modifiers.c: mmnormalize, mmutf8fix, mmanon and mmfields as
+ * parsers; the parser object's name */
+gboolean  sl_rs_is_modifier          (const gchar *type);
+gchar    *sl_rs_modifier_action      (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,
+                                      GError **error);
 
 /* rsyslog-tls.c: a stream driver setting by its global() or $ name (lower
  * case), FALSE when name is none; the tls() of a side, nothing when its
