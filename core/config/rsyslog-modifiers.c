@@ -147,62 +147,56 @@ mmutf8fix (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   return emit_parser (c, pos, text->str, error);
 }
 
+/* value is one of modes (the first n of them): appended lower case as option */
+static gboolean
+append_mode (GPtrArray *params, const gchar *name, guint n, const gchar *option, GString *text, GError **error)
+{
+  static const gchar *const modes[] = { "zero", "random", "random-consistent", "simple" };
+  const gchar *value = param_value (params, name);
+
+  if (!value)
+    return TRUE;
+  for (guint i = 0; i < n; i++)
+    if (g_ascii_strcasecmp (value, modes[i]) == 0)
+      {
+        g_string_append_printf (text, " %s(%s)", option, modes[i]);
+        return TRUE;
+      }
+  return refuse (params, name, "mmanon", n == 4 ? _("it is zero, random, random-consistent or simple")
+                                                : _("it is zero, random or random-consistent"), error);
+}
+
 static gchar *
 mmanon (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
 {
   static const gchar *const own[] = { "ipv4.enable", "ipv4.mode", "mode", "ipv4.bits", "ipv4.replacechar",
-                                      "replacementchar", "ipv6.enable", "embeddedipv4.enable" };
-  static const gchar *const modes[] = { "zero", "random", "random-consistent", "simple" };
-  /* Sluice's anonymize-ip() takes IPv4 only: the rest must be switched off */
-  static const gchar *const off[] = { "ipv6.enable", "embeddedipv4.enable" };
-  for (guint i = 0; i < params->len; i++)
-    {
-      const SlRsParam *param = g_ptr_array_index (params, i);
-      if ((g_str_has_prefix (param->name, "ipv6.") || g_str_has_prefix (param->name, "embeddedipv4."))
-          && !g_str_has_suffix (param->name, ".enable"))
-        {
-          refuse (params, param->name, "mmanon", _("IPv6 addresses are not anonymized"), error);
-          return NULL;
-        }
-    }
+                                      "replacementchar", "ipv6.enable", "ipv6.anonmode", "ipv6.bits",
+                                      "embeddedipv4.enable", "embeddedipv4.anonmode", "embeddedipv4.bits" };
+  static const struct
+  {
+    const gchar *param, *option;
+  } switches[] = {
+    { "ipv4.enable", "ipv4" }, { "ipv6.enable", "ipv6" }, { "embeddedipv4.enable", "embedded-ipv4" },
+  }, numbers[] = {
+    { "ipv4.bits", "bits" }, { "ipv6.bits", "ipv6-bits" }, { "embeddedipv4.bits", "embedded-ipv4-bits" },
+  };
   if (!sl_rs_check_action_params (params, own, G_N_ELEMENTS (own), "mmanon", error))
     return NULL;
-  for (guint i = 0; i < G_N_ELEMENTS (off); i++)
-    if (!param_value (params, off[i]) || sl_rs_is_true (param_value (params, off[i])))
-      {
-        sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
-                          _("rsyslog's mmanon anonymizes IPv6 addresses unless %s=\"off\", and Sluice's "
-                            "anonymize-ip() takes only IPv4 ones: write ipv6.enable=\"off\" "
-                            "embeddedipv4.enable=\"off\""), off[i]);
-        return NULL;
-      }
-  if (param_value (params, "ipv4.enable") && !sl_rs_is_true (param_value (params, "ipv4.enable")))
-    {
-      refuse (params, "ipv4.enable", "mmanon", _("an action that changes nothing; leave it out"), error);
-      return NULL;
-    }
-  const gchar *mode = param_value (params, "ipv4.mode") ? param_value (params, "ipv4.mode") : param_value (params, "mode");
+  g_autoptr (GString) text = g_string_new ("anonymize-ip(");
   const gchar *replacement = param_value (params, "ipv4.replacechar") ? param_value (params, "ipv4.replacechar")
                                                                      : param_value (params, "replacementchar");
-  const gchar *bits = param_value (params, "ipv4.bits");
-  g_autoptr (GString) text = g_string_new ("anonymize-ip(");
-  gboolean known = !mode;
 
-  for (guint i = 0; i < G_N_ELEMENTS (modes) && !known; i++)
-    known = g_ascii_strcasecmp (mode, modes[i]) == 0;
-  if (!known)
-    {
-      refuse (params, param_value (params, "ipv4.mode") ? "ipv4.mode" : "mode", "mmanon",
-              _("it is zero, random, random-consistent or simple"), error);
-      return NULL;
-    }
-  if (mode)
-    {
-      g_autofree gchar *lower = g_ascii_strdown (mode, -1);
-      g_string_append_printf (text, " mode(%s)", lower);
-    }
-  if (bits)
-    sl_rs_append_option (text, "bits", bits);
+  for (guint i = 0; i < G_N_ELEMENTS (switches); i++)
+    if (param_value (params, switches[i].param))
+      g_string_append_printf (text, " %s(%s)", switches[i].option,
+                              sl_rs_is_true (param_value (params, switches[i].param)) ? "yes" : "no");
+  for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
+    if (param_value (params, numbers[i].param))
+      sl_rs_append_option (text, numbers[i].option, param_value (params, numbers[i].param));
+  if (!append_mode (params, param_value (params, "ipv4.mode") ? "ipv4.mode" : "mode", 4, "mode", text, error)
+      || !append_mode (params, "ipv6.anonmode", 3, "ipv6-mode", text, error)
+      || !append_mode (params, "embeddedipv4.anonmode", 3, "embedded-ipv4-mode", text, error))
+    return NULL;
   if (replacement && *replacement)
     {
       g_autofree gchar *first = g_strndup (replacement, 1);

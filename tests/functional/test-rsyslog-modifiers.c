@@ -56,12 +56,12 @@ static const gchar config[] =
   "    stop\n"
   "  }\n"
   "  if $programname == 'anon' then {\n"
-  "    action(type=\"mmanon\" ipv6.enable=\"off\" embeddedipv4.enable=\"off\")\n"
+  "    action(type=\"mmanon\")\n"
   "    action(type=\"omfile\" file=\"@DIR@/anon\" template=\"msg\")\n"
   "    stop\n"
   "  }\n"
   "  if $programname == 'anon12' then {\n"
-  "    action(type=\"mmanon\" ipv4.bits=\"12\" ipv6.enable=\"off\" embeddedipv4.enable=\"off\")\n"
+  "    action(type=\"mmanon\" ipv4.bits=\"12\" ipv6.bits=\"20\" embeddedIpv4.bits=\"1\")\n"
   "    action(type=\"omfile\" file=\"@DIR@/anon12\" template=\"msg\")\n"
   "    stop\n"
   "  }\n"
@@ -92,7 +92,7 @@ static const gchar config[] =
 static const struct
 {
   const gchar *file;
-  const gchar *const messages[6];
+  const gchar *const messages[8];
 } sent[] = {
   { "norm", { HEAD "norm: user bob logged in from 10.1.2.3 port 22", HEAD "norm: disk sda at 95 percent full",
               HEAD "norm: event {\"x\": 1, \"y\": [1,2], \"z\": {\"a\": \"b\"}, \"s\": \"q\\\"t/\", \"f\": 1.5}",
@@ -104,8 +104,12 @@ static const struct
   { "cc", { HEAD "cc: del\x7f e\xe2\x82\xac caf\xc3\xa9 ~" } },
   { "anon", { HEAD "anon: from 10.1.2.3 and 192.168.100.200, 1.2.3.4.5 256.1.1.1 x1.2.3.4 01.02.03.04",
               HEAD "anon: 1.2.3 300.300.300.300 9.9.9.9a 1.2.3.4:80 1.2.3.256 999.1.1.1 12.1.1.1.1.1.1",
-              HEAD "anon: 1.2.3.0444 0001.2.3.4 [5.6.7.8] 0.0.0.0 255.255.255.255" } },
-  { "anon12", { HEAD "anon12: 10.1.255.3 111.222.123.234 1.2.3.4" } },
+              HEAD "anon: 1.2.3.0444 0001.2.3.4 [5.6.7.8] 0.0.0.0 255.255.255.255",
+              HEAD "anon: 2001:db8::1 fe80::1:2:3:4 ::ffff:10.1.2.3 1:2:3:4:5:6:7:8 A:B:C:D:E:F:1:2 ::1 :: fe80::",
+              HEAD "anon: 12:30:45 00:11:22:33:44:55 1:2:3:4:5:6:7:8:9 12345::1 1::2::3 1:2:3:4:5:6:7::8 :::1 1:::2",
+              HEAD "anon: [2001:db8::5]:80 2001:db8::1.2.3.4 1:2:3:4:5:6:1.2.3.4 1:2:3:4:5:1.2.3.4 ffff::10.1.2.3.4" } },
+  { "anon12", { HEAD "anon12: 10.1.255.3 111.222.123.234 1.2.3.4",
+                HEAD "anon12: ::ffff:10.1.2.3 1::2:3:1.2.3.4 a::b:c:d:1.2.3.4 2001:db8:1:2:3:4:5:ffff 1::2:3" } },
   { "simple", { HEAD "simple: 1.2.3.4 111.222.123.234 01.02.03.04" } },
   { "fields", { HEAD "fields: a,b,,c d", HEAD "fields: none", HEAD "fields: ,x," } },
   { "rooted", { HEAD "rooted: a;b", HEAD "rooted: ;x;" } },
@@ -263,10 +267,9 @@ test_refused (SlTestEnv *env, gconstpointer data)
       "sluice.conf:1:27: the parameter 'allowregex' of rsyslog's module mmnormalize is not supported" },
     { "module(load=\"mmutf8fix\")\naction(type=\"mmutf8fix\" mode=\"latin1\")\n" OUT,
       "sluice.conf:2:25: the parameter 'mode' of rsyslog's mmutf8fix is not supported: it is utf-8 or controlcharacters" },
-    { "module(load=\"mmanon\")\naction(type=\"mmanon\")\n" OUT,
-      "sluice.conf:2:1: rsyslog's mmanon anonymizes IPv6 addresses unless ipv6.enable=\"off\"" },
-    { "module(load=\"mmanon\")\naction(type=\"mmanon\" ipv6.enable=\"off\" ipv6.bits=\"64\")\n" OUT,
-      "sluice.conf:2:40: the parameter 'ipv6.bits' of rsyslog's mmanon is not supported" },
+    { "module(load=\"mmanon\")\naction(type=\"mmanon\" ipv6.anonMode=\"simple\")\n" OUT,
+      "sluice.conf:2:22: the parameter 'ipv6.anonmode' of rsyslog's mmanon is not supported: it is zero, random" },
+    { "module(load=\"mmanon\")\naction(type=\"mmanon\" ipv6.bits=\"129\")\n" OUT, "sluice.conf:2:1: " },
     { "module(load=\"mmfields\")\naction(type=\"mmfields\" separator=\";;\")\n" OUT,
       "sluice.conf:2:1: separator() takes one character" },
     { "module(load=\"mmfields\")\naction(type=\"mmfields\" nosuch=\"x\")\n" OUT,

@@ -119,7 +119,8 @@ lognorm_parser_init (SlDriver *self, GError **error)
   if (failed || errors->len)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, where),
-                        _("liblognorm refused the rulebase: %s"), errors->len ? errors->str : _("it could not be read"));
+                        _("liblognorm refused the rulebase: %s"),
+                        errors->len ? errors->str : _("it could not be read"));
       return FALSE;
     }
   parser->unmatched = sl_stats_counter ("parser", self->id, self->klass->name, "unmatched");

@@ -50,6 +50,38 @@ test_anonymize_zero (void)
   assert_parsed ("anonymize-ip(bits(32))", "1.2.3.4", "0.0.0.0");
 }
 
+/* IPv6 and embedded IPv4 as rsyslogd wrote them: every group, placed as
+ * mmanon places them (its embedded "::" one group early) */
+static void
+test_anonymize_ipv6 (void)
+{
+  assert_parsed ("anonymize-ip(ipv4(no))",
+                 "2001:db8::1 fe80::1:2:3:4 ::ffff:10.1.2.3 1:2:3:4:5:6:7:8 "
+                 "A:B:C:D:E:F:1:2 2001:0DB8:0000::0001 x2001:db8::1 2001:db8::1x ::1 :: fe80:: a::b "
+                 "12:30:45 00:11:22:33:44:55 1:2:3:4:5:6:7:8:9 12345::1 1::2::3 g::1 ::g "
+                 "1:2:3:4:5:6:7::8 1:2:3:4:5:6:7 [2001:db8::5]:80 2001:db8::1.2.3.4 ::1.2.3.4 1::ffff:1.2.3.4:80 "
+                 "abc:: ::abc :::1 1:::2 1:2:3:4:5:6:1.2.3.4 1:2:3:4:5:1.2.3.4 ffff::10.1.2.3.4",
+                 "2001:db8:0:0:0:0:0:0 fe80:0:0:0:0:0:0:0 0:0:0:0:0:0:0.0.0.0 1:2:0:0:0:0:0:0 "
+                 "a:b:0:0:0:0:0:0 2001:db8:0:0:0:0:0:0 x2001:db8:0:0:0:0:0:0 2001:db8:0:0:0:0:0:0x 0:0:0:0:0:0:0:0 "
+                 "0:0:0:0:0:0:0:0 fe80:0:0:0:0:0:0:0 a:0:0:0:0:0:0:0 "
+                 "12:30:45 00:11:22:33:44:55 1:2:0:0:0:0:0:0:9 12345:0:0:0:0:0:0:0 1::2:0:0:0:0:0:0:0 "
+                 "g0:0:0:0:0:0:0:0 0:0:0:0:0:0:0:0g "
+                 "1:2:3:0:0:0:0:0:0 1:2:3:4:5:6:7 [2001:db8:0:0:0:0:0:0]:80 2001:db8:0:0:0:0:0.0.0.0 "
+                 "0:0:0:0:0:0:0.0.0.0 1:0:0:0:0:0:0.0.0.0:80 "
+                 "abc:0:0:0:0:0:0:0 0:0:0:0:0:0:0:0 :0:0:0:0:0:0:0:0 1:0:0:0:0:0:0:0:0 1:2:0:0:0:0:0.0.0.0 "
+                 "1:2:3:4:5:1.2.3.4 ffff:0:0:0:0:0:0.0.0.0.4");
+  assert_parsed ("anonymize-ip(bits(8) ipv6-bits(20) embedded-ipv4(no))",
+                 "::ffff:10.1.2.3 ::1.2.3 2001:db8:1:2:3:4:5:6 2001:db8:1:2:3:4:5:ffff 1.2.3.4",
+                 "0:0:0:0:0:0:fff0:0.1.2.3 0:0:0:0:0:0:0:0.2.3 2001:db8:1:2:3:4:0:0 2001:db8:1:2:3:4:0:0 1.2.3.0");
+  assert_parsed ("anonymize-ip(ipv4(no) ipv6(no) embedded-ipv4-bits(1))",
+                 "::ffff:10.1.2.3 1::2:3:1.2.3.4 ::1.2.3.4 1:2::1.2.3.4 1:2:3:4:5::1.2.3.4 a::b:c:d:1.2.3.4 "
+                 "1:2:3:4::5:1.2.3.4 ::a:b:c:d:e:1.2.3.4 1.2.3.4",
+                 "0:0:0:0:ffff:0:10.1.2.2 1:0:0:2:3:0:1.2.3.4 0:0:0:0:0:0:1.2.3.4 1:2:0:0:0:0:1.2.3.4 "
+                 "1:2:3:4:5:0:1.2.3.4 a:0:b:c:d:0:1.2.3.4 1:2:3:4:5:0:1.2.3.4 a:b:c:d:e:0:1.2.3.4 1.2.3.4");
+  assert_parsed ("anonymize-ip(bits(8) ipv6-bits(1) embedded-ipv4-bits(1))", "::ffff:10.1.2.3 1::2:3",
+                 "0:0:0:0:ffff:0:10.1.2.2 1:0:0:0:0:0:2:2");
+}
+
 static void
 test_anonymize_simple (void)
 {
@@ -78,6 +110,17 @@ test_anonymize_random (void)
   g_autofree gchar *again = anonymized (&p, "10.1.2.3");
   g_assert_true (g_str_has_prefix (first, "10."));
   g_assert_cmpstr (first, ==, again);
+  sl_test_parser_clear (&p);
+
+  sl_test_parser_init (&p, "anonymize-ip(ipv6-mode(random-consistent) embedded-ipv4-mode(random))");
+  g_autofree gchar *first6 = anonymized (&p, "2001:db8::1");
+  g_autofree gchar *again6 = anonymized (&p, "2001:db8::1");
+  g_assert_true (g_str_has_prefix (first6, "2001:db8:"));
+  g_assert_cmpstr (first6, ==, again6);
+  g_autoptr (GRegex) embedded = g_regex_new ("^0:0(:[0-9a-f]{1,4}){4}:\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}$",
+                                             0, 0, NULL);
+  g_autofree gchar *random6 = anonymized (&p, "::ffff:10.1.2.3");
+  g_assert_true (g_regex_match (embedded, random6, 0, NULL));
   sl_test_parser_clear (&p);
 
   sl_test_parser_init (&p, "anonymize-ip(mode(random))");
@@ -133,6 +176,7 @@ test_config_errors (void)
   assert_config_error ("utf8-fix(replacement(\"ab\"))", "replacement() takes one character");
   assert_config_error ("anonymize-ip(mode(simple) bits(12))", "bits() takes 8, 16, 24 or 32");
   assert_config_error ("anonymize-ip(bits(33))", "bits");
+  assert_config_error ("anonymize-ip(ipv6-mode(simple))", "ipv6-mode() is zero, random or random-consistent");
   assert_config_error ("split-fields(separator(\";;\"))", "separator() takes one character");
 }
 
@@ -144,6 +188,7 @@ main (int argc, char **argv)
   g_test_add_func ("/modifiers/utf8-fix/utf-8", test_utf8);
   g_test_add_func ("/modifiers/utf8-fix/control-characters", test_control_characters);
   g_test_add_func ("/modifiers/anonymize-ip/zero", test_anonymize_zero);
+  g_test_add_func ("/modifiers/anonymize-ip/ipv6", test_anonymize_ipv6);
   g_test_add_func ("/modifiers/anonymize-ip/simple", test_anonymize_simple);
   g_test_add_func ("/modifiers/anonymize-ip/random", test_anonymize_random);
   g_test_add_func ("/modifiers/split-fields", test_split_fields);
