@@ -29,7 +29,7 @@ static const gchar config[] =
   "input(type=\"imtcp\" port=\"@PORT@\" ruleset=\"r\")\n"
   "template(name=\"norm\" type=\"string\" string=\"%msg%|%$!user%|%$!ip%|%$!port%|%$!pct%|%$!event.tags%|"
   "%$!unparsed-data%|%$!originalmsg%|%$!data%|%$!data!z!a%|%$!data!s:::json%|%$!k%\\n\")\n"
-  "template(name=\"inline\" type=\"string\" string=\"%$!n!who%|%$!n!event.tags%|%$!n!unparsed-data%\\n\")\n"
+  "template(name=\"inline\" type=\"string\" string=\"%$!n!who%|%$!n!event.tags%|%$!n!unparsed-data%|%$!n%\\n\")\n"
   "template(name=\"msg\" type=\"string\" string=\"%msg%\\n\")\n"
   "template(name=\"fields\" type=\"string\" string=\"%$!f1%|%$!f2%|%$!f3%|%$!f4%|%$!f5%\\n\")\n"
   "template(name=\"rooted\" type=\"string\" string=\"%$!x!f1%|%$!x!f2%|%$!x!f3%|%$!f1%\\n\")\n"

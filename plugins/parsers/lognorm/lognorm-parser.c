@@ -4,7 +4,9 @@
  * result's members set as fields as rsyslog's mmnormalize sets them:
  * nested objects as dotted names, and each object, array, number and
  * boolean also as the JSON text rsyslogd writes for it (libfastjson's
- * spaced form, ${tags} of a rule's tags is [ "a", "b" ]). A message no
+ * spaced form, ${tags} of a rule's tags is [ "a", "b" ]), and the
+ * whole result under prefix() with its trailing dot dropped ("n." sets n,
+ * as rsyslogd's %$!n% of path="$!n" is the object). A message no
  * rule matches gets liblognorm's originalmsg and unparsed-data, counted
  * as unmatched; the parser never fails, as mmnormalize lets the message
  * go on either way. */
@@ -39,7 +41,8 @@ static const SlOptionSpec lognorm_parser_options[] = {
     "the liblognorm rulebase file (version=2 or the older format); this or rules() is needed" },
   { "rules", SL_LIST (LognormParser, rules), NULL,
     "the rulebase's lines themselves, such as \"rule=:%user:word% logged in\"" },
-  { "prefix", SL_STRING (LognormParser, prefix), "", "put before the name of every field" },
+  { "prefix", SL_STRING (LognormParser, prefix), "",
+    "put before the name of every field; one ending in a dot also names the whole result (\"n.\": ${n})" },
   { "allow-regex", SL_BOOL (LognormParser, allow_regex), "no",
     "let rules use liblognorm's regex field type (as rsyslog's mmnormalize allowRegex)" },
   { NULL }
@@ -186,6 +189,12 @@ lognorm_parser_process (SlDriver *self, SlMessage **msg)
 
       sl_message_make_writable (msg);
       set_members (*msg, name, result, FALSE);
+      if (name->len > 1 && name->str[name->len - 1] == '.')
+        {
+          g_string_truncate (name, name->len - 1);
+          sl_message_set (*msg, sl_field_handle (name->str),
+                          fjson_object_to_json_string_ext (result, FJSON_TO_STRING_SPACED), -1);
+        }
       fjson_object_put (result);
     }
   return TRUE;

@@ -63,6 +63,8 @@ test_nested_json_as_rsyslogd_writes_it (void)
   sl_test_assert_field (msg, "n.data.f", "1.5");
   sl_test_assert_field (msg, "n.data.t", "true");
   sl_test_assert_field (msg, "n.data.n", NULL);
+  sl_test_assert_field (msg, "n", "{ \"data\": { \"x\": 1, \"y\": [ 1, 2 ], \"z\": { \"a\": \"b\" }, "
+                                  "\"s\": \"q\\/\", \"f\": 1.5, \"t\": true, \"n\": null } }");
   sl_message_unref (msg);
   sl_test_parser_clear (&p);
 }
