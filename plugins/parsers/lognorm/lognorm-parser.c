@@ -12,6 +12,7 @@
  * go on either way. */
 #include "core/config/error.h"
 #include "core/i18n.h"
+#include "core/internal.h"
 #include "core/parser-input.h"
 #include "core/plugin.h"
 #include "core/stats.h"
@@ -59,6 +60,11 @@ load_error (void *cookie, const char *text, size_t len)
 {
   GString *errors = load_errors;
 
+  if (!errors)
+    {
+      sl_log (SL_LOG_WARNING, _("lognorm-parser(): liblognorm reports: %.*s"), (gint) len, text);
+      return;
+    }
   if (errors->len)
     g_string_append (errors, "; ");
   g_string_append_len (errors, text, (gssize) len);
