@@ -247,6 +247,18 @@ sl_rs_is_modifier (const gchar *type)
 gchar *
 sl_rs_modifier_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos, GError **error)
 {
+  for (guint i = 0; i < params->len; i++)
+    {
+      const SlRsParam *param = g_ptr_array_index (params, i);
+      if (g_str_has_prefix (param->name, "queue.")
+          && !(g_str_equal (param->name, "queue.type") && g_ascii_strcasecmp (param->value, "direct") == 0))
+        {
+          refuse (params, param->name, type,
+                  _("a queue of its own would give the module a copy of the message, which the actions after it "
+                    "do not see; Sluice runs it in the path"), error);
+          return NULL;
+        }
+    }
   for (guint i = 0; i < G_N_ELEMENTS (modifiers); i++)
     if (g_ascii_strcasecmp (type, modifiers[i].type) == 0)
       return modifiers[i].make (c, params, pos, error);

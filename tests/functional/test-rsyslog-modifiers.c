@@ -275,6 +275,8 @@ test_refused (SlTestEnv *env, gconstpointer data)
     { "module(load=\"mmfields\")\naction(type=\"mmfields\" nosuch=\"x\")\n" OUT,
       "sluice.conf:2:24: the parameter 'nosuch' of rsyslog's mmfields is not supported" },
     { "action(type=\"mmfields\")\n", "sluice.conf:1:1: rsyslog's action type 'mmfields' needs its module loaded first" },
+    { "module(load=\"mmanon\")\naction(type=\"mmanon\" queue.type=\"LinkedList\")\n" OUT,
+      "sluice.conf:2:22: the parameter 'queue.type' of rsyslog's mmanon is not supported: a queue of its own" },
   };
   (void) data;
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
