@@ -31,6 +31,21 @@ test_utf8 (void)
                  "e\xe2\x82\xac \xf0\x9f\x98\x80 ??\xe2\x82\xac");
 }
 
+/* text that needs no fix is not copied: a shared message stays shared */
+static void
+test_utf8_unchanged (void)
+{
+  SlTestParser p;
+  sl_test_parser_init (&p, "utf8-fix()");
+  SlMessage *original = sl_test_message ("caf\xc3\xa9 \xf0\x9f\x98\x80 \xef\xbf\xbf");
+  SlMessage *mine = sl_message_ref (original);
+  g_assert_true (sl_test_parser_process (&p, &mine));
+  g_assert_true (mine == original);
+  sl_message_unref (mine);
+  sl_message_unref (original);
+  sl_test_parser_clear (&p);
+}
+
 static void
 test_control_characters (void)
 {
@@ -186,6 +201,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_assert_true (sl_plugins_register (&sl_module, __FILE__, NULL));
   g_test_add_func ("/modifiers/utf8-fix/utf-8", test_utf8);
+  g_test_add_func ("/modifiers/utf8-fix/unchanged", test_utf8_unchanged);
   g_test_add_func ("/modifiers/utf8-fix/control-characters", test_control_characters);
   g_test_add_func ("/modifiers/anonymize-ip/zero", test_anonymize_zero);
   g_test_add_func ("/modifiers/anonymize-ip/ipv6", test_anonymize_ipv6);

@@ -130,6 +130,10 @@ utf8_fix_process (SlDriver *self, SlMessage **msg)
 
   if (!value)
     return TRUE;
+  /* most text is fine: GLib's check rejects what the fix would change
+   * (and NUL, which it leaves) without a copy */
+  if (fix->mode == MODE_UTF8 && g_utf8_validate_len (value, len, NULL))
+    return TRUE;
   g_autofree gchar *text = g_memdup2 (value, len);
   if (utf8_fix_text (text, len, fix->mode == MODE_CONTROL_CHARACTERS, fix->replacement[0]))
     {
