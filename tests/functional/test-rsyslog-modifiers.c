@@ -102,7 +102,7 @@ static const struct
   { "utf8", { HEAD "utf8: ok caf\xc3\xa9 a\xc3(b end\xe2\x82",
               HEAD "utf8: over \xc0\xaf sur \xed\xa0\x80 big \xf4\x90\x80\x80 lone \x80 ff \xff x",
               HEAD "utf8: euro \xe2\x82\xac cut \xe2\x82\xe2\x82\xac emoji \xf0\x9f\x98\x80 \xf0\x9f\x98" } },
-  { "cc", { HEAD "cc: del\x7f e\xe2\x82\xac caf\xc3\xa9 ~" } },
+  { "cc", { HEAD "cc: tab\there bell\x07 del\x7f e\xe2\x82\xac caf\xc3\xa9 ~" } },
   { "anon", { HEAD "anon: from 10.1.2.3 and 192.168.100.200, 1.2.3.4.5 256.1.1.1 x1.2.3.4 01.02.03.04",
               HEAD "anon: 1.2.3 300.300.300.300 9.9.9.9a 1.2.3.4:80 1.2.3.256 999.1.1.1 12.1.1.1.1.1.1",
               HEAD "anon: 1.2.3.0444 0001.2.3.4 [5.6.7.8] 0.0.0.0 255.255.255.255",
