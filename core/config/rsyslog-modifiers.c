@@ -221,6 +221,12 @@ mmfields (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
     return NULL;
   if (separator)
     sl_rs_append_option (text, "separator", separator);
+  /* %$!x% of jsonRoot="!x" is the object */
+  if (prefix->len)
+    {
+      g_autofree gchar *object = g_strndup (prefix->str, prefix->len - 1);
+      sl_rs_append_option (text, "json-field", object);
+    }
   g_string_append (prefix, "f");
   sl_rs_append_option (text, "prefix", prefix->str);
   g_string_append_c (text, ')');

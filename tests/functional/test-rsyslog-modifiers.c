@@ -33,7 +33,7 @@ static const gchar config[] =
   "template(name=\"inline\" type=\"string\" string=\"%$!n!who%|%$!n!event.tags%|%$!n!unparsed-data%|%$!n%\\n\")\n"
   "template(name=\"msg\" type=\"string\" string=\"%msg%\\n\")\n"
   "template(name=\"fields\" type=\"string\" string=\"%$!f1%|%$!f2%|%$!f3%|%$!f4%|%$!f5%\\n\")\n"
-  "template(name=\"rooted\" type=\"string\" string=\"%$!x!f1%|%$!x!f2%|%$!x!f3%|%$!f1%\\n\")\n"
+  "template(name=\"rooted\" type=\"string\" string=\"%$!x!f1%|%$!x!f2%|%$!x!f3%|%$!f1%|%$!x%\\n\")\n"
   "ruleset(name=\"r\") {\n"
   "  if $programname == 'norm' then {\n"
   "    action(type=\"mmnormalize\" ruleBase=\"@DIR@/rules.rb\")\n"
@@ -113,7 +113,7 @@ static const struct
                 HEAD "anon12: ::ffff:10.1.2.3 1::2:3:1.2.3.4 a::b:c:d:1.2.3.4 2001:db8:1:2:3:4:5:ffff 1::2:3" } },
   { "simple", { HEAD "simple: 1.2.3.4 111.222.123.234 01.02.03.04" } },
   { "fields", { HEAD "fields: a,b,,c d", HEAD "fields: none", HEAD "fields: ,x," } },
-  { "rooted", { HEAD "rooted: a;b", HEAD "rooted: ;x;" } },
+  { "rooted", { HEAD "rooted: a;b", HEAD "rooted: ;x;", HEAD "rooted: q\"t\\b/s;\tx" } },
 };
 
 static const gchar *const consistent[] = { HEAD "consistent: 10.20.30.40 and 10.20.30.40",

@@ -404,7 +404,7 @@ test_modifiers (void)
                      "anonymize-ip(ipv6(no) embedded-ipv4-bits(\"64\") mode(random-consistent))");
   assert_translates ("module(load=\"mmfields\")\naction(type=\"mmfields\" separator=\";\" jsonRoot=\"!csv\")\n",
                      "split-fields(template(\"$(rsyslog-msg ${MSGHDR}${MESSAGE})\") separator(\";\") "
-                     "prefix(\"csv.f\"))");
+                     "json-field(\"csv\") prefix(\"csv.f\"))");
   assert_refused ("module(load=\"mmanon\")\naction(type=\"mmanon\" ipv6.anonmode=\"simple\")\n", ":2:22:",
                   "it is zero, random or random-consistent");
   assert_refused ("module(load=\"mmnormalize\")\naction(type=\"mmnormalize\")\n", ":2:1:",

@@ -17,14 +17,41 @@ typedef struct
   SlTemplate *template;
   const gchar *separator;
   const gchar *prefix;
+  const gchar *json_field;
 } SplitFields;
 
 static const SlOptionSpec split_fields_options[] = {
   { "template", SL_TEMPLATE (SplitFields, template), NULL, "the text to cut; ${MESSAGE} when not given" },
   { "separator", SL_STRING (SplitFields, separator), ",", "the one character fields end at" },
   { "prefix", SL_STRING (SplitFields, prefix), "f", "the fields' name before their number" },
+  { "json-field", SL_STRING (SplitFields, json_field), NULL,
+    "also set this field to the fields as one JSON object ({ \"f1\": \"a\", ... })" },
   { NULL }
 };
+
+/* libfastjson's escapes, '/' among them */
+static void
+append_json_string (GString *out, const gchar *text, gsize len)
+{
+  static const gchar *const named[] = {
+    ['"'] = "\\\"", ['\\'] = "\\\\", ['/'] = "\\/", ['\b'] = "\\b", ['\f'] = "\\f", ['\n'] = "\\n",
+    ['\r'] = "\\r", ['\t'] = "\\t",
+  };
+
+  g_string_append_c (out, '"');
+  for (gsize i = 0; i < len; i++)
+    {
+      guchar c = (guchar) text[i];
+      const gchar *escape = c < G_N_ELEMENTS (named) ? named[c] : NULL;
+      if (escape)
+        g_string_append (out, escape);
+      else if (c < 0x20)
+        g_string_append_printf (out, "\\u00%02x", c);
+      else
+        g_string_append_c (out, (gchar) c);
+    }
+  g_string_append_c (out, '"');
+}
 
 static gboolean
 split_fields_init (SlDriver *self, GError **error)
@@ -48,6 +75,7 @@ split_fields_process (SlDriver *self, SlMessage **msg)
   const gchar *text = sl_parser_input (split->template, *msg, &len);
   const gchar *end = text + len;
   g_autoptr (GString) name = g_string_new (split->prefix);
+  g_autoptr (GString) json = split->json_field ? g_string_new ("{") : NULL;
   gsize base = name->len;
 
   if (len)
@@ -60,9 +88,19 @@ split_fields_process (SlDriver *self, SlMessage **msg)
       g_string_truncate (name, base);
       g_string_append_printf (name, "%u", n);
       sl_message_set (*msg, sl_field_handle (name->str), text, stop - text);
+      if (json)
+        {
+          g_string_append_printf (json, "%s \"%s%u\": ", n > 1 ? "," : "", "f", n);
+          append_json_string (json, text, (gsize) (stop - text));
+        }
       if (stop == end)
         break;
       text = stop + 1;
+    }
+  if (json && json->len > 1)
+    {
+      g_string_append (json, " }");
+      sl_message_set (*msg, sl_field_handle (split->json_field), json->str, (gssize) json->len);
     }
   return TRUE;
 }

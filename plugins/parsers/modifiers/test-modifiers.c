@@ -171,6 +171,16 @@ test_split_fields (void)
   assert_fields ("split-fields(separator(\";\"))", " ;x;", (const gchar *[]) { " ", "x", NULL });
   assert_fields ("split-fields()", " none", (const gchar *[]) { " none", NULL });
   assert_fields ("split-fields()", "", (const gchar *[]) { NULL });
+
+  /* the object as rsyslogd 8.2302 wrote %$!x% */
+  SlTestParser p;
+  sl_test_parser_init (&p, "split-fields(prefix(\"x.f\") json-field(\"x\"))");
+  SlMessage *msg = sl_test_message (" a\"q\\b/c,x#011y\n");
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  sl_test_assert_field (msg, "x.f1", " a\"q\\b/c");
+  sl_test_assert_field (msg, "x", "{ \"f1\": \" a\\\"q\\\\b\\/c\", \"f2\": \"x#011y\\n\" }");
+  sl_message_unref (msg);
+  sl_test_parser_clear (&p);
 }
 
 static void
