@@ -11,7 +11,7 @@ static const gchar *const configs[] = {
   "anonymize-ip(mode(simple) bits(24))",
   "anonymize-ip(mode(random-consistent) bits(7))",
   "split-fields()",
-  "split-fields(separator(\" \") prefix(\"x.f\"))",
+  "split-fields(separator(\" \") prefix(\"x.f\") json-field(\"x\"))",
 };
 
 int

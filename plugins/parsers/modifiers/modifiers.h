@@ -23,11 +23,6 @@ gsize anon_ipv6_at     (const gchar *p, const gchar *end, gboolean embedded, gui
 /* As mmanon writes it: every group, in lower-case hex without leading zeros */
 void  anon_ipv6_append (GString *out, const guint16 group[8], gboolean embedded);
 
-/* The text fixed in place, as mmutf8fix fixes it: each byte of an invalid
- * UTF-8 sequence (control_characters: each byte outside 32..126) replaced
- * by replacement; TRUE when something was. */
-gboolean utf8_fix_text (gchar *text, gsize len, gboolean control_characters, gchar replacement);
-
 G_END_DECLS
 
 #endif

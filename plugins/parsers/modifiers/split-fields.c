@@ -2,7 +2,9 @@
 /* split-fields(): the text cut at every separator() into fields named
  * prefix() and their number from 1 (f1, f2, ...), as rsyslog's mmfields
  * cuts msg: no quoting, an empty field between two separators kept, none
- * made after a separator that ends the text. */
+ * made after a separator that ends the text. json-field() also gets them
+ * as one JSON object, as rsyslogd writes %$!x% of jsonRoot="!x"
+ * (libfastjson's spaced form and escapes). */
 #include "plugins/parsers/modifiers/modifiers.h"
 #include "core/config/error.h"
 #include "core/i18n.h"

@@ -91,8 +91,9 @@ fix_utf8 (gchar *text, gsize len, gchar replacement)
   return changed;
 }
 
-gboolean
-utf8_fix_text (gchar *text, gsize len, gboolean control_characters, gchar replacement)
+/* The text fixed in place: TRUE when a byte was replaced */
+static gboolean
+fix_text (gchar *text, gsize len, gboolean control_characters, gchar replacement)
 {
   gboolean changed = FALSE;
 
@@ -135,7 +136,7 @@ utf8_fix_process (SlDriver *self, SlMessage **msg)
   if (fix->mode == MODE_UTF8 && g_utf8_validate_len (value, len, NULL))
     return TRUE;
   g_autofree gchar *text = g_memdup2 (value, len);
-  if (utf8_fix_text (text, len, fix->mode == MODE_CONTROL_CHARACTERS, fix->replacement[0]))
+  if (fix_text (text, len, fix->mode == MODE_CONTROL_CHARACTERS, fix->replacement[0]))
     {
       sl_message_make_writable (msg);
       sl_message_set (*msg, SL_F_MESSAGE, text, (gssize) len);
