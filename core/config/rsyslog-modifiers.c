@@ -114,6 +114,53 @@ mmnormalize (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   return emit_parser (c, pos, text->str, error);
 }
 
+gboolean
+sl_rs_mmnormalize_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, GError **error)
+{
+  gboolean rulebase = g_ascii_strcasecmp (name, "mmnormalizeRuleBase") == 0;
+
+  if (!rulebase && g_ascii_strcasecmp (name, "mmnormalizeUseRawMsg") != 0)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog directive '$%s' is not supported"), name);
+      return FALSE;
+    }
+  if (!g_hash_table_contains (c->loaded, "mmnormalize"))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("$%s needs $ModLoad mmnormalize before it"), name);
+      return FALSE;
+    }
+  if (rulebase)
+    {
+      g_free (c->mmnormalize_rulebase);
+      c->mmnormalize_rulebase = g_strdup (value);
+    }
+  else
+    c->mmnormalize_raw = sl_rs_is_true (value);
+  return TRUE;
+}
+
+/* as rsyslogd, the action takes the directives' values: the next one
+ * needs its own $mmnormalizeRuleBase */
+gchar *
+sl_rs_legacy_mmnormalize (SlRsConf *c, SlCfgPos pos, GError **error)
+{
+  g_autofree gchar *rulebase = g_steal_pointer (&c->mmnormalize_rulebase);
+  gboolean raw = c->mmnormalize_raw;
+  g_autoptr (GString) text = g_string_new ("lognorm-parser(");
+
+  c->mmnormalize_raw = FALSE;
+  if (!rulebase)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's :mmnormalize: needs $mmnormalizeRuleBase before it"));
+      return NULL;
+    }
+  sl_rs_append_option (text, "rulebase", rulebase);
+  if (!append_input (text, raw ? "rawmsg" : "msg", pos, error))
+    return NULL;
+  g_string_append (text, " prefix(\"\"))");
+  return emit_parser (c, pos, text->str, error);
+}
+
 static gchar *
 mmutf8fix (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
 {

@@ -566,6 +566,12 @@ read_action (SlRsReader *r)
           g_free (text);
           text = joined;
         }
+      if (g_ascii_strcasecmp (text, ":mmnormalize:") == 0)
+        {
+          g_autofree gchar *name = sl_rs_legacy_mmnormalize (r->c, pos, r->error);
+          g_autofree gchar *items = name ? g_strdup_printf ("parser(%s);", name) : NULL;
+          return items && add_change (r, pos, items);
+        }
       return add_destination (r, pos, sl_rs_legacy_action (r->c, text, pos, r->error), NULL);
     }
   return sl_rs_fail (r, pos, _("%s was expected here"), _("an rsyslog action"));
@@ -1093,6 +1099,7 @@ conf_clear (SlRsConf *c)
   g_free (c->journal_facility);
   g_free (c->journal_severity);
   g_free (c->uxsock_socket);
+  g_free (c->mmnormalize_rulebase);
   g_free (c->uxsock_template);
 }
 

@@ -20,6 +20,11 @@ static const gchar rulebase[] =
   "rule=: event %data:json%\n"
   "rule=: pairs %.:name-value-list%\n";
 
+/* the legacy directives' rulebase (rsyslogd's rawmsg of a message received
+ * over the network holds the host name, which the front end's does not:
+ * useRawMsg is off) */
+static const gchar raw_rulebase[] = "version=2\nrule=: %pri:word% %rest:rest%\n";
+
 static const gchar config[] =
   "module(load=\"imtcp\")\n"
   "module(load=\"mmnormalize\")\n"
@@ -27,10 +32,13 @@ static const gchar config[] =
   "module(load=\"mmanon\")\n"
   "module(load=\"mmfields\")\n"
   "input(type=\"imtcp\" port=\"@PORT@\" ruleset=\"r\")\n"
+  "$mmnormalizeUseRawMsg off\n"
+  "$mmnormalizeRuleBase @DIR@/raw.rb\n"
   "template(name=\"norm\" type=\"string\" string=\"%msg%|%$!user%|%$!ip%|%$!port%|%$!pct%|%$!event.tags%|"
   "%$!unparsed-data%|%$!originalmsg%|%$!data%|%$!data!z!a%|%$!data!s:::json%|%$!k%|%$!event.tags:::json%|"
   "%$!data:::json%\\n\")\n"
   "template(name=\"inline\" type=\"string\" string=\"%$!n!who%|%$!n!event.tags%|%$!n!unparsed-data%|%$!n%\\n\")\n"
+  "template(name=\"legacy\" type=\"string\" string=\"%$!pri%|%$!rest%|%$!unparsed-data%\\n\")\n"
   "template(name=\"msg\" type=\"string\" string=\"%msg%\\n\")\n"
   "template(name=\"fields\" type=\"string\" string=\"%$!f1%|%$!f2%|%$!f3%|%$!f4%|%$!f5%\\n\")\n"
   "template(name=\"rooted\" type=\"string\" string=\"%$!x!f1%|%$!x!f2%|%$!x!f3%|%$!f1%|%$!x%\\n\")\n"
@@ -44,6 +52,11 @@ static const gchar config[] =
   "    action(type=\"mmnormalize\" path=\"$!n\" useRawMsg=\"off\"\n"
   "           rule=[\"rule=greet: hello %who:word%\", \"rule=: bye, %who:rest%\"])\n"
   "    action(type=\"omfile\" file=\"@DIR@/inline\" template=\"inline\")\n"
+  "    stop\n"
+  "  }\n"
+  "  if $programname == 'legacy' then {\n"
+  "    *.* :mmnormalize:\n"
+  "    action(type=\"omfile\" file=\"@DIR@/legacy\" template=\"legacy\")\n"
   "    stop\n"
   "  }\n"
   "  if $programname == 'utf8' then {\n"
@@ -99,6 +112,7 @@ static const struct
               HEAD "norm: event {\"x\": 1, \"y\": [1,2], \"z\": {\"a\": \"b\"}, \"s\": \"q\\\"t/\", \"f\": 1.5}",
               HEAD "norm: pairs k=v k2=v2", HEAD "norm: nothing matches this" } },
   { "inline", { HEAD "inline: hello world", HEAD "inline: bye, all of you", HEAD "inline: neither" } },
+  { "legacy", { HEAD "legacy: raw text", HEAD "legacy: single" } },
   { "utf8", { HEAD "utf8: ok caf\xc3\xa9 a\xc3(b end\xe2\x82",
               HEAD "utf8: over \xc0\xaf sur \xed\xa0\x80 big \xf4\x90\x80\x80 lone \x80 ff \xff x",
               HEAD "utf8: euro \xe2\x82\xac cut \xe2\x82\xe2\x82\xac emoji \xf0\x9f\x98\x80 \xf0\x9f\x98" } },
@@ -172,6 +186,7 @@ assert_consistent (const gchar *dir)
   g_autoptr (GMatchInfo) second = NULL;
 
   g_assert_nonnull (lines);
+  g_assert_cmpuint (g_strv_length (lines), >=, 2);
   g_assert_true (g_regex_match (shape, lines[0], 0, &first));
   g_assert_true (g_regex_match (then, lines[1], 0, &second));
   g_autofree gchar *a = g_match_info_fetch (first, 1);
@@ -198,6 +213,8 @@ test_side_by_side (SlTestEnv *env, gconstpointer data)
     {
       g_autofree gchar *rules = g_build_filename (dirs[i], "rules.rb", NULL);
       g_assert_true (g_file_set_contents (rules, rulebase, -1, NULL));
+      g_autofree gchar *raw = g_build_filename (dirs[i], "raw.rb", NULL);
+      g_assert_true (g_file_set_contents (raw, raw_rulebase, -1, NULL));
     }
   guint16 rs_port = sl_test_free_port (SOCK_STREAM);
   guint16 sl_port;
@@ -276,6 +293,9 @@ test_refused (SlTestEnv *env, gconstpointer data)
     { "module(load=\"mmfields\")\naction(type=\"mmfields\" nosuch=\"x\")\n" OUT,
       "sluice.conf:2:24: the parameter 'nosuch' of rsyslog's mmfields is not supported" },
     { "action(type=\"mmfields\")\n", "sluice.conf:1:1: rsyslog's action type 'mmfields' needs its module loaded first" },
+    { "$ModLoad mmnormalize\n$mmnormalizeRuleBase @DIR@/none.rb\n*.* :mmnormalize:\n*.* :mmnormalize:\n" OUT,
+      "sluice.conf:4:5: rsyslog's :mmnormalize: needs $mmnormalizeRuleBase before it" },
+    { "$mmnormalizeRuleBase /x.rb\n", "sluice.conf:1:1: $mmnormalizeRuleBase needs $ModLoad mmnormalize before it" },
     { "module(load=\"mmanon\")\naction(type=\"mmanon\" queue.type=\"LinkedList\")\n" OUT,
       "sluice.conf:2:22: the parameter 'queue.type' of rsyslog's mmanon is not supported: a queue of its own" },
   };

@@ -409,6 +409,10 @@ test_modifiers (void)
                   "it is zero, random or random-consistent");
   assert_refused ("module(load=\"mmnormalize\")\naction(type=\"mmnormalize\")\n", ":2:1:",
                   "needs ruleBase= or rule=");
+  assert_translates ("$ModLoad mmnormalize\n$mmnormalizeUseRawMsg on\n$mmnormalizeRuleBase /r.rb\n*.* :mmnormalize:\n",
+                     "lognorm-parser(rulebase(\"/r.rb\") template(\"<${PRI}>");
+  assert_refused ("$ModLoad mmnormalize\n$mmnormalizeRuleBase /r.rb\n*.* :mmnormalize:\n*.* :mmnormalize:\n", ":4:5:",
+                  ":mmnormalize: needs $mmnormalizeRuleBase before it");
 }
 
 /* `echo` and `cat` between backticks, config.enabled (rsyslog's
