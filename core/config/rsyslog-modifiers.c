@@ -27,24 +27,24 @@ refuse (GPtrArray *params, const gchar *name, const gchar *type, const gchar *wh
   return FALSE;
 }
 
-/* The field-name prefix of a JSON path such as $!a!b or !a!b (with_dollar
- * FALSE: mmfields' jsonRoot): "a.b." and "" for the root itself */
+/* The field-name prefix of a variable such as $!a!b or !a!b (with_dollar
+ * FALSE: mmfields' jsonRoot), named as the front end names variables:
+ * "!a.b." for $!a!b, "!" for the root $! (also when not given) */
 static gboolean
 path_prefix (GPtrArray *params, const gchar *name, const gchar *type, gboolean with_dollar, GString *out,
              GError **error)
 {
   const gchar *path = param_value (params, name);
 
-  if (!path)
-    return TRUE;
-  if (with_dollar && path[0] == '$')
+  if (path && with_dollar && path[0] == '$')
     path++;
-  if (path[0] != '!' && path[0] != '.')
+  if (path && path[0] != '!' && path[0] != '.')
     return refuse (params, name, type, with_dollar ? _("it takes a variable such as $!name") :
                                                      _("it takes a variable such as !name"), error);
-  for (const gchar *p = path + 1; *p; p++)
-    g_string_append_c (out, *p == '!' ? '.' : *p);
-  if (out->len)
+  g_autofree gchar *variable = g_strconcat ("$", path ? path : "!", NULL);
+  g_autofree gchar *field = sl_rs_variable_field (variable);
+  g_string_append (out, field);
+  if (out->len > 1)
     g_string_append_c (out, '.');
   return TRUE;
 }
@@ -157,7 +157,7 @@ sl_rs_legacy_mmnormalize (SlRsConf *c, SlCfgPos pos, GError **error)
   sl_rs_append_option (text, "rulebase", rulebase);
   if (!append_input (text, raw ? "rawmsg" : "msg", pos, error))
     return NULL;
-  g_string_append (text, " prefix(\"\"))");
+  g_string_append (text, " prefix(\"!\"))");
   return emit_parser (c, pos, text->str, error);
 }
 
@@ -269,7 +269,7 @@ mmfields (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   if (separator)
     sl_rs_append_option (text, "separator", separator);
   /* %$!x% of jsonRoot="!x" is the object */
-  if (prefix->len)
+  if (prefix->len > 1)
     {
       g_autofree gchar *object = g_strndup (prefix->str, prefix->len - 1);
       sl_rs_append_option (text, "json-field", object);

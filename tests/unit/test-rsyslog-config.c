@@ -391,11 +391,11 @@ test_modifiers (void)
   assert_translates ("module(load=\"mmnormalize\")\naction(type=\"mmnormalize\" ruleBase=\"/etc/r.rb\" "
                      "path=\"$!n!m\")\n",
                      "lognorm-parser(rulebase(\"/etc/r.rb\") template(\"$(rsyslog-msg ${MSGHDR}${MESSAGE})\") "
-                     "prefix(\"n.m.\"))");
+                     "prefix(\"!n.m.\"))");
   assert_translates ("module(load=\"mmnormalize\")\naction(type=\"mmnormalize\" variable=\"$!text\" "
                      "rule=[\"rule=a,b:%x:word%\", \"rule=:%y:rest%\"])\n",
-                     "lognorm-parser(rules(\"rule=a,b:%x:word%\" \"rule=:%y:rest%\") template(\"${text}\") "
-                     "prefix(\"\"))");
+                     "lognorm-parser(rules(\"rule=a,b:%x:word%\" \"rule=:%y:rest%\") template(\"${!text}\") "
+                     "prefix(\"!\"))");
   assert_translates ("module(load=\"mmutf8fix\")\naction(type=\"mmutf8fix\" mode=\"ControlCharacters\" "
                      "replacementChar=\"?!\")\n",
                      "utf8-fix(mode(control-characters) replacement(\"?\"))");
@@ -404,7 +404,7 @@ test_modifiers (void)
                      "anonymize-ip(ipv6(no) embedded-ipv4-bits(\"64\") mode(random-consistent))");
   assert_translates ("module(load=\"mmfields\")\naction(type=\"mmfields\" separator=\";\" jsonRoot=\"!csv\")\n",
                      "split-fields(template(\"$(rsyslog-msg ${MSGHDR}${MESSAGE})\") separator(\";\") "
-                     "json-field(\"csv\") prefix(\"csv.f\"))");
+                     "json-field(\"!csv\") prefix(\"!csv.f\"))");
   assert_refused ("module(load=\"mmanon\")\naction(type=\"mmanon\" ipv6.anonmode=\"simple\")\n", ":2:22:",
                   "it is zero, random or random-consistent");
   assert_refused ("module(load=\"mmnormalize\")\naction(type=\"mmnormalize\")\n", ":2:1:",
