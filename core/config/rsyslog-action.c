@@ -387,7 +387,8 @@ static gboolean
 module_loaded (SlRsConf *c, const gchar *type)
 {
   static const gchar *const loadable[] = { "omprog", "omstdout", "mmjsonparse", "omrelp", "omkafka",
-                                           "omelasticsearch", "ommysql", "ompgsql" };
+                                           "omelasticsearch", "ommysql", "ompgsql", "mmnormalize", "mmutf8fix",
+                                           "mmanon", "mmfields" };
   for (guint i = 0; i < G_N_ELEMENTS (loadable); i++)
     if (g_ascii_strcasecmp (type, loadable[i]) == 0)
       {
@@ -422,6 +423,11 @@ sl_rs_action_object (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_
     {
       *is_parser = TRUE;
       return mmjsonparse (c, params, pos, error);
+    }
+  if (sl_rs_is_modifier (type))
+    {
+      *is_parser = TRUE;
+      return sl_rs_modifier_action (c, params, type, pos, error);
     }
   queue_options (params, queue);
   c->action_queue = queue;

@@ -45,6 +45,7 @@ static const struct
   { "impstats", { "interval", "facility", "severity", "log.syslog", "format", "ruleset", "resetcounters",
                   "bracketing", "log.file" } },
   { "immark", { "interval", "markmessagetext", "ruleset", "use.markflag", "use.syslogcall" } },
+  { "mmnormalize", { NULL } }, { "mmutf8fix", { NULL } }, { "mmanon", { NULL } }, { "mmfields", { NULL } },
 };
 
 /* rsyslogd's parser chain over the network reads RFC 5424 (a <PRI>1
@@ -1055,6 +1056,8 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     return TRUE;
   if (g_ascii_strncasecmp (name, "OMUxSock", strlen ("OMUxSock")) == 0)
     return sl_rs_uxsock_directive (c, name, value, pos, error);
+  if (g_ascii_strncasecmp (name, "mmnormalize", strlen ("mmnormalize")) == 0)
+    return sl_rs_mmnormalize_directive (c, name, value, pos, error);
   if (g_ascii_strcasecmp (name, "AllowedSender") == 0)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,

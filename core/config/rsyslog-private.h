@@ -16,6 +16,7 @@ typedef struct
 {
   gchar *name;     /* lower case */
   gchar *value;    /* a list [ "a", "b" ] joined by ',' */
+  gchar **items;   /* the list's items, NULL for a single value */
   SlCfgPos pos;
 } SlRsParam;
 
@@ -90,6 +91,8 @@ typedef struct _SlRsConf
   gchar *journal_facility, *journal_severity;
   gboolean uxsock_loaded;  /* $ModLoad omuxsock: its directives and :omuxsock: exist */
   gchar *uxsock_socket, *uxsock_template; /* $OMUxSockSocket, $OMUxSockDefaultTemplate */
+  gchar *mmnormalize_rulebase; /* $mmnormalizeRuleBase, which the next :mmnormalize: takes */
+  gboolean mmnormalize_raw;     /* $mmnormalizeUseRawMsg, the same */
   /* $IncludeConfig's and include()'s reader: the files of a pattern read
    * as statements into this configuration (the front end's entry, which
    * the directives below it reach through this) */
@@ -242,6 +245,17 @@ gchar    *sl_rs_legacy_relp          (SlRsConf *c, const gchar *target, const gc
 /* :ommysql:server,db,user,password and :ompgsql: the same */
 gchar    *sl_rs_legacy_sql           (SlRsConf *c, gboolean pgsql, const gchar *args, const gchar *template_name,
                                       SlCfgPos pos, GError **error);
+
+/* rsyslog-modifiers.c: mmnormalize, mmutf8fix, mmanon and mmfields as
+ * parsers; the parser object's name */
+gboolean  sl_rs_is_modifier          (const gchar *type);
+gchar    *sl_rs_modifier_action      (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,
+                                      GError **error);
+/* $mmnormalizeRuleBase and $mmnormalizeUseRawMsg; the legacy :mmnormalize:
+ * that takes them */
+gboolean  sl_rs_mmnormalize_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
+                                       GError **error);
+gchar    *sl_rs_legacy_mmnormalize    (SlRsConf *c, SlCfgPos pos, GError **error);
 
 /* rsyslog-tls.c: a stream driver setting by its global() or $ name (lower
  * case), FALSE when name is none; the tls() of a side, nothing when its

@@ -44,6 +44,7 @@ param_free (SlRsParam *param)
 {
   g_free (param->name);
   g_free (param->value);
+  g_strfreev (param->items);
   g_free (param);
 }
 
@@ -82,6 +83,7 @@ read_params (SlRsReader *r)
       if (sl_rs_lexer_peek (&r->lx, 0) == '[')
         {
           GString *joined = g_string_new (NULL);
+          GPtrArray *items = g_ptr_array_new_with_free_func (g_free);
 
           sl_rs_lexer_advance (&r->lx, 1);
           for (;;)
@@ -94,16 +96,19 @@ read_params (SlRsReader *r)
               if (!sl_rs_read_plain_value (r, &item))
                 {
                   g_string_free (joined, TRUE);
+                  g_ptr_array_unref (items);
                   return NULL;
                 }
               g_string_append_printf (joined, "%s%s", joined->len ? "," : "", item);
-              g_free (item);
+              g_ptr_array_add (items, item);
               sl_rs_lexer_skip_blanks (&r->lx, TRUE);
               if (sl_rs_lexer_peek (&r->lx, 0) == ',')
                 sl_rs_lexer_advance (&r->lx, 1);
             }
           sl_rs_lexer_advance (&r->lx, 1);
           param->value = g_string_free (joined, FALSE);
+          g_ptr_array_add (items, NULL);
+          param->items = (gchar **) g_ptr_array_free (items, FALSE);
         }
       else if (!sl_rs_read_plain_value (r, &param->value))
         return NULL;
@@ -560,6 +565,12 @@ read_action (SlRsReader *r)
           gchar *joined = g_strconcat (text, rest, NULL);
           g_free (text);
           text = joined;
+        }
+      if (g_ascii_strcasecmp (text, ":mmnormalize:") == 0)
+        {
+          g_autofree gchar *name = sl_rs_legacy_mmnormalize (r->c, pos, r->error);
+          g_autofree gchar *items = name ? g_strdup_printf ("parser(%s);", name) : NULL;
+          return items && add_change (r, pos, items);
         }
       return add_destination (r, pos, sl_rs_legacy_action (r->c, text, pos, r->error), NULL);
     }
@@ -1088,6 +1099,7 @@ conf_clear (SlRsConf *c)
   g_free (c->journal_facility);
   g_free (c->journal_severity);
   g_free (c->uxsock_socket);
+  g_free (c->mmnormalize_rulebase);
   g_free (c->uxsock_template);
 }
 

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-static const gchar *const counter_names[] = { "failed", "skipped-keys", "match-limit", "invalid" };
+static const gchar *const counter_names[] = { "failed", "skipped-keys", "match-limit", "invalid", "unmatched" };
 
 static gint64
 counter_now (SlTestParser *p, const gchar *name)

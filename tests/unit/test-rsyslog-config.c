@@ -384,6 +384,37 @@ test_other_modules (void)
                   "$AllowedSender is not supported");
 }
 
+/* The message modification modules as the parsers that do what they do */
+static void
+test_modifiers (void)
+{
+  assert_translates ("module(load=\"mmnormalize\")\naction(type=\"mmnormalize\" ruleBase=\"/etc/r.rb\" "
+                     "path=\"$!n!m\")\n",
+                     "lognorm-parser(rulebase(\"/etc/r.rb\") template(\"$(rsyslog-msg ${MSGHDR}${MESSAGE})\") "
+                     "prefix(\"!n.m.\"))");
+  assert_translates ("module(load=\"mmnormalize\")\naction(type=\"mmnormalize\" variable=\"$!text\" "
+                     "rule=[\"rule=a,b:%x:word%\", \"rule=:%y:rest%\"])\n",
+                     "lognorm-parser(rules(\"rule=a,b:%x:word%\" \"rule=:%y:rest%\") template(\"${!text}\") "
+                     "prefix(\"!\"))");
+  assert_translates ("module(load=\"mmutf8fix\")\naction(type=\"mmutf8fix\" mode=\"ControlCharacters\" "
+                     "replacementChar=\"?!\")\n",
+                     "utf8-fix(mode(control-characters) replacement(\"?\"))");
+  assert_translates ("module(load=\"mmanon\")\naction(type=\"mmanon\" ipv4.mode=\"Random-Consistent\" "
+                     "ipv6.enable=\"off\" embeddedIpv4.bits=\"64\")\n",
+                     "anonymize-ip(ipv6(no) embedded-ipv4-bits(\"64\") mode(random-consistent))");
+  assert_translates ("module(load=\"mmfields\")\naction(type=\"mmfields\" separator=\";\" jsonRoot=\"!csv\")\n",
+                     "split-fields(template(\"$(rsyslog-msg ${MSGHDR}${MESSAGE})\") separator(\";\") "
+                     "json-field(\"!csv\") prefix(\"!csv.f\"))");
+  assert_refused ("module(load=\"mmanon\")\naction(type=\"mmanon\" ipv6.anonmode=\"simple\")\n", ":2:22:",
+                  "it is zero, random or random-consistent");
+  assert_refused ("module(load=\"mmnormalize\")\naction(type=\"mmnormalize\")\n", ":2:1:",
+                  "needs ruleBase= or rule=");
+  assert_translates ("$ModLoad mmnormalize\n$mmnormalizeUseRawMsg on\n$mmnormalizeRuleBase /r.rb\n*.* :mmnormalize:\n",
+                     "lognorm-parser(rulebase(\"/r.rb\") template(\"<${PRI}>");
+  assert_refused ("$ModLoad mmnormalize\n$mmnormalizeRuleBase /r.rb\n*.* :mmnormalize:\n*.* :mmnormalize:\n", ":4:5:",
+                  ":mmnormalize: needs $mmnormalizeRuleBase before it");
+}
+
 /* `echo` and `cat` between backticks, config.enabled (rsyslog's
  * containers: docker-collector-10.conf of the rsyslog corpus,
  * rsyslog/rsyslog-docker, Apache-2.0) */
@@ -525,6 +556,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-config/tls", test_tls);
   g_test_add_func ("/rsyslog-config/imfile-imjournal", test_imfile_imjournal);
   g_test_add_func ("/rsyslog-config/other-modules", test_other_modules);
+  g_test_add_func ("/rsyslog-config/modifiers", test_modifiers);
   g_test_add_func ("/rsyslog-config/backticks", test_backticks);
   g_test_add_func ("/rsyslog-config/languages", test_languages);
   g_test_add_func ("/rsyslog-config/immark", test_immark);
