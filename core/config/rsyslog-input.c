@@ -357,6 +357,11 @@ sl_rs_finish_inputs (SlRsConf *c, GError **error)
     return FALSE;
   if (c->journal && !journal_source (c, error))
     return FALSE;
+  if (c->imklog
+      && !sl_rs_add_source (c, NULL, c->imklog_pos, c->klog_permit_non_kernel ? "kmsg(optional(yes))"
+                                                                             : "kmsg(optional(yes) kernel-only(yes))",
+                            NULL, error))
+    return FALSE;
   if (!c->imuxsock || !c->syssock_on)
     return TRUE;
   return add_unix_socket (c, NULL, c->syssock_name ? c->syssock_name : "/dev/log", c->syssock_pos, error);
@@ -524,7 +529,13 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
       c->immark_pos = pos;
     }
   else if (g_str_equal (bare, "imklog"))
-    return sl_rs_add_source (c, NULL, pos, "kmsg(optional(yes))", NULL, error);
+    {
+      const SlRsParam *permit = params ? sl_rs_param_find (params, "permitnonkernelfacility") : NULL;
+      c->imklog = TRUE;
+      c->imklog_pos = pos;
+      if (permit)
+        c->klog_permit_non_kernel = sl_rs_is_true (permit->value);
+    }
   else if (g_str_equal (bare, "omuxsock"))
     c->uxsock_loaded = TRUE;
   else if (g_str_equal (bare, "imfile"))
@@ -893,7 +904,7 @@ action_queue_directive (SlRsConf *c, const gchar *name, const gchar *value)
 /* directives that Sluice accepts with nothing to do: see doc/rsyslog.md */
 static const gchar *const neutral_directives[] = {
   "WorkDirectory", "ActionResumeInterval", "ActionFileEnableSync",
-  "KLogPermitNonKernelFacility", "KLogConsoleLogLevel", "SystemLogRateLimitInterval",
+  "KLogConsoleLogLevel", "SystemLogRateLimitInterval",
   "SystemLogRateLimitBurst", "IMUXSockRateLimitInterval", "IMUXSockRateLimitBurst", "InputUnixListenSocketCreatePath",
   "MainMsgQueueSize", "MainMsgQueueType", "MainMsgQueueDiscardMark", "ActionQueueSaveOnShutdown",
   "ActionQueueMaxDiskSpace", "ActionQueueTimeoutEnqueue", "ActionQueueDequeueBatchSize", "ActionQueueWorkerThreads",
@@ -1075,6 +1086,8 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     return sl_rs_privileges (c, name, value, pos, error);
   if (g_ascii_strcasecmp (name, "MaxMessageSize") == 0)
     return sl_rs_max_message_size (c, value, pos, error);
+  if (g_ascii_strcasecmp (name, "KLogPermitNonKernelFacility") == 0)
+    return set_flag (value, &c->klog_permit_non_kernel, pos, "$KLogPermitNonKernelFacility", error);
   if (g_ascii_strcasecmp (name, "PreserveFQDN") == 0 || g_ascii_strcasecmp (name, "LocalHostName") == 0)
     {
       gboolean fqdn = FALSE;

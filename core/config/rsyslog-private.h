@@ -76,6 +76,10 @@ typedef struct _SlRsConf
   gboolean imuxsock_script;  /* loaded by module(): rsyslogd then refuses its legacy directives */
   /* $ModLoad immark: one mark() source at the end, every $MarkMessagePeriod
    * (the last one written) seconds */
+  /* imklog: one kmsg() source at the end, taking other facilities than
+   * kern only with permitNonKernelFacility (the last one written) */
+  gboolean imklog, klog_permit_non_kernel;
+  SlCfgPos imklog_pos;
   gboolean immark_legacy;
   gint mark_period;
   SlCfgPos immark_pos;

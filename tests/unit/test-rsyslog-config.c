@@ -314,7 +314,10 @@ test_modules (void)
   /* rsyslog's minimal container image */
   assert_translates ("global(processInternalMessages=\"on\")\n*.* /var/log/all\n", "{ internal(); };");
   /* openSUSE's stock file sets the kernel's console level */
-  assert_translates ("$ModLoad imklog.so\n$klogConsoleLogLevel    1\n", "kmsg(optional(yes))");
+  assert_translates ("$ModLoad imklog.so\n$klogConsoleLogLevel    1\n", "kmsg(optional(yes) kernel-only(yes))");
+  /* what programs write to /dev/kmsg only with permitNonKernelFacility, as rsyslogd's imklog */
+  assert_translates ("module(load=\"imklog\" permitnonkernelfacility=\"on\")\n", "kmsg(optional(yes)); };");
+  assert_translates ("$ModLoad imklog\n$KLogPermitNonKernelFacility on\n", "kmsg(optional(yes)); };");
   /* rhel-adiscon-rsyslog-v7.conf, which rsyslogd 8.2302 refuses */
   assert_refused ("module(load=\"imuxsock\")\n$OmitLocalLogging on\n", ":2:1:", "SysSock.Use");
 }

@@ -40,11 +40,12 @@ typedef struct _SlKmsgReader KmsgReader;
 
 /* Reads the records of path (/dev/kmsg, or a named pipe or a file in the
  * same format) on a thread of its own, parsing each with format (NULL: the
- * source's format()). What was read is remembered in the persist file
+ * source's format()); with kernel_only, a record of another facility than
+ * kern (what a program wrote to /dev/kmsg) is passed over. What was read is remembered in the persist file
  * with the boot's id, so a restart skips the records of this boot already
  * read. NULL when path cannot be opened. */
 KmsgReader *kmsg_reader_start (SlSource *src, const SlDriverClass *format, const gchar *path,
-                                    GError **error);
+                               gboolean kernel_only, GError **error);
 void          kmsg_reader_stop  (KmsgReader *r);
 
 G_END_DECLS

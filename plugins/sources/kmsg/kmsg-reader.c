@@ -38,6 +38,7 @@ struct _SlKmsgReader
   gchar *boot_id;           /* NULL when unknown: nothing is skipped */
   guint64 read_through;     /* records up to this number were read before */
   gboolean have_read;
+  gboolean kernel_only;     /* records of other facilities are passed over */
   gsize end;
   SlMessage *batch[POST_BATCH];
   guint batched;
@@ -99,6 +100,8 @@ emit (KmsgReader *r, const gchar *record, gsize len)
         return;
       r->read_through = header.seq;
       r->have_read = TRUE;
+      if (r->kernel_only && SL_PRI_FACILITY (header.pri) != 0)
+        return;
     }
   r->batch[r->batched++] = r->format ? sl_source_parse_with (r->src, r->format, record, len, NULL)
                                      : sl_source_parse (r->src, record, len, NULL);
@@ -192,7 +195,8 @@ reader_thread (gpointer data)
 }
 
 KmsgReader *
-kmsg_reader_start (SlSource *src, const SlDriverClass *format, const gchar *path, GError **error)
+kmsg_reader_start (SlSource *src, const SlDriverClass *format, const gchar *path, gboolean kernel_only,
+                   GError **error)
 {
   struct stat st;
   /* a named pipe is opened for writing too, so that it never ends */
@@ -215,6 +219,7 @@ kmsg_reader_start (SlSource *src, const SlDriverClass *format, const gchar *path
     }
   r->src = src;
   r->format = format;
+  r->kernel_only = kernel_only;
   r->fd = fd;
   r->path = g_strdup (path);
   r->persist_key = g_strdup_printf ("kmsg(%s)", path);

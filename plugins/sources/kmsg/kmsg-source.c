@@ -10,6 +10,7 @@ typedef struct
   SlDriver super;
   const gchar *path;
   gboolean optional;
+  gboolean kernel_only;
   KmsgReader *reader;
 } KmsgSource;
 
@@ -17,6 +18,9 @@ static const SlOptionSpec kmsg_options[] = {
   { "path", SL_STRING (KmsgSource, path), "/dev/kmsg", "the kernel's log device, or a file or pipe in its format",
     .flags = SL_OPT_POSITIONAL },
   { "optional", SL_BOOL (KmsgSource, optional), "no", "start without this source when the device cannot be read" },
+  { "kernel-only", SL_BOOL (KmsgSource, kernel_only), "no",
+    "pass over the records of other facilities than kern, which programs write to /dev/kmsg, as rsyslog's imklog "
+    "does unless permitNonKernelFacility" },
   { NULL }
 };
 
@@ -25,7 +29,7 @@ kmsg_start (SlDriver *d, SlSource *source, GError **error)
 {
   KmsgSource *self = (KmsgSource *) d;
   GError *failure = NULL;
-  self->reader = kmsg_reader_start (source, NULL, self->path, &failure);
+  self->reader = kmsg_reader_start (source, NULL, self->path, self->kernel_only, &failure);
   if (self->reader)
     return TRUE;
   if (self->optional)

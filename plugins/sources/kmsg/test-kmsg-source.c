@@ -114,11 +114,37 @@ test_real_device (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (sl_test_stat (env, "source", "s_kmsg", "parse_errors"), ==, 0);
 }
 
+static const gchar kernel_only_config[] =
+  "@version: 4.0\n"
+  "source s_kmsg { kmsg(\"@DIR@/kmsg\" kernel-only(yes)); };\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"${FACILITY}.${LEVEL} ${MESSAGE}\\n\")); };\n"
+  "log { source(s_kmsg); destination(d_out); };\n";
+
+/* kernel-only(yes): what a program wrote to /dev/kmsg (daemon.info here)
+ * is passed over, as rsyslog's imklog passes it over by default */
+static void
+test_kernel_only (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *fifo = sl_test_path (env, "kmsg");
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  if (!sl_test_write_config (env, kernel_only_config, NULL) || !sl_test_daemon_start (env))
+    return;
+  if (!write_records (fifo, "6,100,3000000,-;usb 1-1: new device\n"
+                            "30,101,4000000,-;systemd[1]: written by a program\n"
+                            "3,102,5000000,-;EXT4-fs error\n")
+      || !sl_test_wait_lines (env, out, 2))
+    return;
+  g_autofree gchar *text = sl_test_read_file (out);
+  g_assert_cmpstr (text, ==, "kern.info usb 1-1: new device\nkern.err EXT4-fs error\n");
+}
+
 int
 main (int argc, char **argv)
 {
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/kmsg/records", test_records);
   SL_TEST_ADD ("/kmsg/real-device", test_real_device);
+  SL_TEST_ADD ("/kmsg/kernel-only", test_kernel_only);
   return g_test_run ();
 }

@@ -73,7 +73,7 @@ system_start (SlDriver *d, SlSource *source, GError **error)
   GError *socket_error = NULL;
   GError *kmsg_error = NULL;
   self->dgram = start_socket (self, source, &socket_error);
-  self->kmsg = kmsg_reader_start (source, &kmsg_format_class, self->kmsg_path, &kmsg_error);
+  self->kmsg = kmsg_reader_start (source, &kmsg_format_class, self->kmsg_path, FALSE, &kmsg_error);
   if (!self->dgram && !self->kmsg)
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
