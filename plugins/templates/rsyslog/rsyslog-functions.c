@@ -64,6 +64,17 @@ rfc5424_msg (const SlMessage *msg)
   return text ? text : "";
 }
 
+/* Whether msg is the MSG part as it came: an RFC 5424 message's, or one
+ * whose tag was given rather than read from its text (imfile's Tag,
+ * imjournal's identifier), which Sluice's MSGHDR writes as "TAG: " */
+static gboolean
+msg_is_message (const SlMessage *msg)
+{
+  return (msg->flags & SL_MSG_RFC5424)
+         || (!(msg->flags & SL_MSG_LOCAL) && !sl_message_get (msg, SL_F_LEGACY_MSGHDR, NULL)
+             && sl_message_get (msg, SL_F_PROGRAM, NULL));
+}
+
 static void
 tag_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
@@ -80,7 +91,7 @@ tag_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, 
 static void
 msg_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  if (msg->flags & SL_MSG_RFC5424)
+  if (msg_is_message (msg))
     {
       g_string_append (out, rfc5424_msg (msg));
       return;
@@ -92,7 +103,7 @@ msg_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, 
 static void
 msg_space_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  if (msg->flags & SL_MSG_RFC5424)
+  if (msg_is_message (msg))
     {
       if (*rfc5424_msg (msg) != ' ')
         g_string_append_c (out, ' ');

@@ -143,6 +143,28 @@ test_rfc5424 (void)
     }
 }
 
+/* imfile's line, its tag given (rsyslogd 8.2302: syslogtag "ftag:",
+ * msg the line without a space before it) */
+static void
+test_given_tag (void)
+{
+  SlMessage *message = sl_message_new ("", 0);
+  sl_message_set (message, SL_F_PROGRAM, "ftag", -1);
+  sl_message_set (message, SL_F_MESSAGE, "a line", -1);
+  static const gchar *const functions[] = { "rsyslog-tag", "rsyslog-msg", "rsyslog-msg-space" };
+  const gchar *expected[] = { "ftag:", "a line", " " };
+  for (guint i = 0; i < G_N_ELEMENTS (functions); i++)
+    {
+      g_autofree gchar *source = g_strdup_printf ("$(%s ${MSGHDR}${MESSAGE})", functions[i]);
+      SlTemplate *t = sl_template_compile (source, NULL);
+      g_autoptr (GString) out = g_string_new (NULL);
+      sl_template_append (t, message, NULL, out);
+      g_assert_cmpstr (out->str, ==, expected[i]);
+      sl_template_unref (t);
+    }
+  sl_message_unref (message);
+}
+
 static void
 test_inputname (void)
 {
@@ -244,6 +266,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-functions/rfc3339", test_rfc3339);
   g_test_add_func ("/rsyslog-functions/inputname", test_inputname);
   g_test_add_func ("/rsyslog-functions/rfc5424", test_rfc5424);
+  g_test_add_func ("/rsyslog-functions/given-tag", test_given_tag);
   g_test_add_func ("/rsyslog-functions/property", test_property);
   g_test_add_func ("/rsyslog-functions/template-options", test_template_options);
   g_test_add_func ("/rsyslog-functions/date", test_date);
