@@ -306,6 +306,15 @@ test_modules (void)
                      "if $inputname == \"imptcp\" then /a\n",
                      "log { source(\"rs0_s1:imtcp\"); source(\"rs0_s2:imptcp\"); source(\"rs0_s3:edge\"); log { filter { "
                      "\"$(rsyslog-inputname ${SOURCE})\" eq \"imptcp\"; };");
+  /* omhiredis: its queue, publish and set modes; a whole command line has no equal */
+  assert_translates ("module(load=\"omhiredis\")\n*.* action(type=\"omhiredis\" mode=\"queue\" key=\"logs\" "
+                     "serverpassword=\"pw\")\n",
+                     "redis(host(\"127.0.0.1\") port(\"6379\") auth(\"pw\") command(\"LPUSH\" \"logs\" "
+                     "\"$(template rs0_t_rsyslog_forwardformat)\"))");
+  assert_refused ("module(load=\"omhiredis\")\n*.* action(type=\"omhiredis\" key=\"k\")\n", ":2:5:",
+                  "omhiredis mode=\"template\" is not supported");
+  assert_refused ("*.* action(type=\"omhiredis\" mode=\"queue\" key=\"k\")\n", ":1:5:",
+                  "needs its module loaded first");
   /* the name of this host in local messages */
   assert_translates ("global(localHostName=\"relay7\" preserveFQDN=\"on\")\n*.* /a\n",
                      "options { local-hostname(\"relay7\"); };\noptions { use-fqdn(yes); };");

@@ -243,6 +243,95 @@ test_server_killed (SlTestEnv *env, gconstpointer data)
   g_assert_cmpuint (distinct, ==, n);
 }
 
+/* rsyslog's omhiredis in its three modes, the same configuration run by
+ * rsyslogd 8.2302 and by sluiced --config-format rsyslog, each with its
+ * own keys (@K@): the lists, the set key and its time to live the same. */
+static const gchar omhiredis_config[] =
+  "module(load=\"imtcp\")\n"
+  "module(load=\"omhiredis\")\n"
+  "input(type=\"imtcp\" port=\"@PORT@\")\n"
+  "template(name=\"t\" type=\"string\" string=\"%pri%|%hostname%|%syslogtag%|%msg%\")\n"
+  "template(name=\"k\" type=\"string\" string=\"@K@:by:%programname%\")\n"
+  "action(type=\"omhiredis\" serverport=\"@REDIS@\" mode=\"queue\" key=\"@K@:lpush\" template=\"t\")\n"
+  "action(type=\"omhiredis\" serverport=\"@REDIS@\" mode=\"queue\" key=\"@K@:rpush\" userpush=\"on\" template=\"t\")\n"
+  "action(type=\"omhiredis\" serverport=\"@REDIS@\" mode=\"set\" key=\"@K@:last\" expiration=\"600\" template=\"t\")\n"
+  "action(type=\"omhiredis\" serverport=\"@REDIS@\" mode=\"queue\" key=\"k\" dynakey=\"on\" template=\"t\")\n";
+
+static gchar *
+omhiredis_text (const gchar *key, guint16 port)
+{
+  g_autofree gchar *redis = g_strdup_printf ("%u", redis_port);
+  g_autofree gchar *tcp = g_strdup_printf ("%u", port);
+  GString *text = g_string_new (omhiredis_config);
+  g_string_replace (text, "@K@", key, 0);
+  g_string_replace (text, "@REDIS@", redis, 0);
+  g_string_replace (text, "@PORT@", tcp, 0);
+  return g_string_free (text, FALSE);
+}
+
+static void
+test_same_as_rsyslogd (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *root = sl_test_rsyslog_root ();
+  if (!root)
+    {
+      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
+      return;
+    }
+  guint16 rs_port = sl_test_free_port (SOCK_STREAM);
+  guint16 sl_port;
+  while ((sl_port = sl_test_free_port (SOCK_STREAM)) == rs_port)
+    ;
+  g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
+  g_assert_cmpint (g_mkdir_with_parents (rs_dir, 0700), ==, 0);
+  g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
+  g_autofree gchar *rs_text = omhiredis_text ("rs", rs_port);
+  g_autofree gchar *sl_text = omhiredis_text ("sl", sl_port);
+  g_assert_true (g_file_set_contents (rs_conf, rs_text, -1, NULL));
+  g_assert_true (g_file_set_contents (env->config, sl_text, -1, NULL));
+  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
+  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
+  g_autofree gchar *rs_pid = g_build_filename (rs_dir, "rsyslogd.pid", NULL);
+  g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
+  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_conf, "-i", rs_pid, NULL };
+  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  g_assert_cmpint (rs, >, 0);
+  GString *lines = g_string_new (NULL);
+  for (guint i = 0; i < 20; i++)
+    g_string_append_printf (lines, "<%u>Dec  1 10:00:%02u host%u app%u[%u]: message %u, with  two spaces\n", 8 + i % 8,
+                            i, i % 3, i % 4, 100 + i, i);
+  gboolean sent = sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL)
+                  && sl_test_wait_port (rs_port) && sl_test_tcp_send (rs_port, lines->str)
+                  && sl_test_tcp_send (sl_port, lines->str);
+  g_string_free (lines, TRUE);
+  gboolean delivered = sent && redis_wait_llen ("rs:rpush", 20) && redis_wait_llen ("sl:rpush", 20)
+                       && redis_wait_llen ("rs:lpush", 20) && redis_wait_llen ("sl:lpush", 20)
+                       && redis_wait_llen ("rs:by:app3", 5) && redis_wait_llen ("sl:by:app3", 5);
+  kill (rs, SIGTERM);
+  sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
+  if (!delivered)
+    {
+      g_autofree gchar *rs_stderr = sl_test_read_file (rs_err);
+      g_test_fail_printf ("not every key was written; rsyslogd: %s", rs_stderr ? rs_stderr : "");
+      return;
+    }
+  static const gchar *const lists[] = { "lpush", "rpush", "by:app0", "by:app3" };
+  for (guint i = 0; i < G_N_ELEMENTS (lists); i++)
+    {
+      g_autofree gchar *rs_key = g_strconcat ("rs:", lists[i], NULL);
+      g_autofree gchar *sl_key = g_strconcat ("sl:", lists[i], NULL);
+      g_autofree gchar *rs_items = redis_cli ("LRANGE", rs_key, "0", "-1", NULL);
+      g_autofree gchar *sl_items = redis_cli ("LRANGE", sl_key, "0", "-1", NULL);
+      g_assert_cmpstr (sl_items, ==, rs_items);
+    }
+  g_autofree gchar *rs_last = redis_cli ("GET", "rs:last", NULL);
+  g_autofree gchar *sl_last = redis_cli ("GET", "sl:last", NULL);
+  g_assert_cmpstr (sl_last, ==, rs_last);
+  g_assert_cmpstr (sl_last, ==, "11|host1|app3[119]:| message 19, with  two spaces\n");
+  g_autofree gchar *ttl = redis_cli ("TTL", "sl:last", NULL);
+  g_assert_cmpint (g_ascii_strtoll (ttl, NULL, 10), >, 500);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -264,6 +353,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/redis/same-as-syslog-ng", test_same_as_syslog_ng);
   SL_TEST_ADD ("/redis/error-reply", test_error_reply);
   SL_TEST_ADD ("/redis/server-killed", test_server_killed);
+  SL_TEST_ADD ("/redis/same-as-rsyslogd", test_same_as_rsyslogd);
   gint status = g_test_run ();
   if (!sl_test_peer_stop (redis_pid, redis_dir))
     status = 1;
