@@ -141,7 +141,9 @@ sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **erro
   const gchar *target = parts[0];
   const gchar *template_name = parts[1] && *parts[1] ? parts[1] : NULL;
 
-  if (target[0] == '-' && target[1] == '/')
+  /* '-' (no sync after each line) changes nothing rsyslogd 8 writes:
+   * it syncs only with $ActionFileEnableSync */
+  if (target[0] == '-' && (target[1] == '/' || target[1] == '?'))
     target++;
   if (target[0] == '/')
     return file_action (c, target, template_name, pos, error);

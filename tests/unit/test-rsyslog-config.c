@@ -306,6 +306,9 @@ test_modules (void)
                      "if $inputname == \"imptcp\" then /a\n",
                      "log { source(\"rs0_s1:imtcp\"); source(\"rs0_s2:imptcp\"); source(\"rs0_s3:edge\"); log { filter { "
                      "\"$(rsyslog-inputname ${SOURCE})\" eq \"imptcp\"; };");
+  /* a dynamic file without sync after each line, as Debian's and RHEL's central servers write it */
+  assert_translates ("$template DynFile,\"/var/log/remote/%HOSTNAME%.log\"\n*.* -?DynFile\n",
+                     "file(\"/var/log/remote/${HOST}.log\"");
   /* omhiredis: its queue, publish and set modes; a whole command line has no equal */
   assert_translates ("module(load=\"omhiredis\")\n*.* action(type=\"omhiredis\" mode=\"queue\" key=\"logs\" "
                      "serverpassword=\"pw\")\n",
