@@ -75,10 +75,11 @@ split_host_port (const gchar *target, gchar **host, gchar **port)
   return TRUE;
 }
 
-/* tls: the stream driver of a TCP action, whose mode 1 is TLS */
+/* tls: the stream driver of a TCP action, whose mode 1 is TLS; octets:
+ * octet-counted framing, where no line feed is added */
 static gchar *
-forward_action (SlRsConf *c, const gchar *host, const gchar *port, const SlRsTls *tls, const gchar *template_name,
-                SlCfgPos pos, GError **error)
+forward_action (SlRsConf *c, const gchar *host, const gchar *port, const SlRsTls *tls, gboolean octets,
+                const gchar *template_name, SlCfgPos pos, GError **error)
 {
   gboolean tcp = tls != NULL;
   g_autoptr (GString) tls_option = g_string_new (NULL);
@@ -99,7 +100,7 @@ forward_action (SlRsConf *c, const gchar *host, const gchar *port, const SlRsTls
   sl_rs_append_option (drivers, "template", text);
   sl_rs_append_option (drivers, "truncate-size", c->max_message_size ? c->max_message_size : "8096");
   if (tcp)
-    g_string_append (drivers, " add-newline(yes)");
+    g_string_append (drivers, octets ? " octet-count(yes)" : " add-newline(yes)");
   for (guint i = 0; c->action_queue && i < c->action_queue->len; i++)
     g_string_append_printf (drivers, " %s", (const gchar *) g_ptr_array_index (c->action_queue, i));
   g_string_append (drivers, ");");
@@ -172,10 +173,14 @@ sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **erro
       g_autofree gchar *host = NULL;
       g_autofree gchar *port = NULL;
 
-      if (rest[0] == '(')
+      /* @@(o) is octet-counted framing; compression has no equal */
+      gboolean octets = tcp && g_str_has_prefix (rest, "(o)");
+      if (octets)
+        rest += 3;
+      else if (rest[0] == '(')
         {
           sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
-                            _("the rsyslog forwarding options '%.*s' (octet framing, compression) are not supported"),
+                            _("the rsyslog forwarding options '%.*s' (compression) are not supported"),
                             (gint) (strchr (rest, ')') ? strchr (rest, ')') - rest + 1 : (gint) strlen (rest)), rest);
           return NULL;
         }
@@ -184,7 +189,7 @@ sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **erro
           sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, pos, _("the rsyslog action '%s' names no host"), target);
           return NULL;
         }
-      return forward_action (c, host, port, tcp ? &c->tls_send : NULL, template_name, pos, error);
+      return forward_action (c, host, port, tcp ? &c->tls_send : NULL, octets, template_name, pos, error);
     }
   if (strcmp (target, "*") == 0)
     return users_action (c, "*", pos, error);
@@ -278,10 +283,10 @@ omfwd (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's omfwd needs target="));
       return NULL;
     }
-  if (framing && g_ascii_strcasecmp (framing, "traditional") != 0)
+  if (framing && g_ascii_strcasecmp (framing, "traditional") != 0 && g_ascii_strcasecmp (framing, "octet-counted") != 0)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, sl_rs_param_find (params, "tcp_framing")->pos,
-                        _("rsyslog's TCP_Framing=\"%s\" is not supported; only traditional"), framing);
+                        _("rsyslog's TCP_Framing=\"%s\" is not one of traditional and octet-counted"), framing);
       return NULL;
     }
   gboolean tcp = protocol && g_ascii_strcasecmp (protocol, "tcp") == 0;
@@ -292,7 +297,8 @@ omfwd (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
     .auth = (gchar *) param_value (params, "streamdriverauthmode"),
     .peers = (gchar *) param_value (params, "streamdriverpermittedpeers"),
   };
-  return forward_action (c, target, param_value (params, "port"), tcp ? &tls : NULL, param_value (params, "template"),
+  return forward_action (c, target, param_value (params, "port"), tcp ? &tls : NULL,
+                         framing && g_ascii_strcasecmp (framing, "octet-counted") == 0, param_value (params, "template"),
                          pos, error);
 }
 

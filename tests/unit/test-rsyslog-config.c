@@ -306,6 +306,12 @@ test_modules (void)
                      "if $inputname == \"imptcp\" then /a\n",
                      "log { source(\"rs0_s1:imtcp\"); source(\"rs0_s2:imptcp\"); source(\"rs0_s3:edge\"); log { filter { "
                      "\"$(rsyslog-inputname ${SOURCE})\" eq \"imptcp\"; };");
+  /* octet-counted framing, legacy and action() */
+  assert_translates ("*.* @@(o)central:10514\n", "transport(tcp) template(\"<${PRI}>$(substr ${S_DATE} 0 15)");
+  assert_translates ("*.* @@(o)central:10514\n", "truncate-size(\"8096\") octet-count(yes)");
+  assert_translates ("*.* action(type=\"omfwd\" target=\"c\" protocol=\"tcp\" TCP_Framing=\"octet-counted\")\n",
+                     "octet-count(yes)");
+  assert_refused ("*.* @@(z9)central\n", ":1:5:", "'(z9)' (compression) are not supported");
   /* a dynamic file without sync after each line, as Debian's and RHEL's central servers write it */
   assert_translates ("$template DynFile,\"/var/log/remote/%HOSTNAME%.log\"\n*.* -?DynFile\n",
                      "file(\"/var/log/remote/${HOST}.log\"");

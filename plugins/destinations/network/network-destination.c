@@ -73,7 +73,10 @@ static const NetDestinationKind unix_dgram_kind = { .unix_socket = TRUE, .datagr
     "cut each message to so many bytes as it is written, its line feed too, as syslog-ng does; 0: never", \
     SL_RANGE (0, G_MAXINT) }, \
   { "add-newline", SL_BOOL (NetDestination, add_newline), "no", \
-    "end each message with a line feed, after truncate-size(), unless it ends with one: rsyslog's omfwd over TCP" }
+    "end each message with a line feed, after truncate-size(), unless it ends with one: rsyslog's omfwd over TCP" }, \
+  { "octet-count", SL_BOOL (NetDestination, octet_count), "no", \
+    "on a stream, write each message's length and a space before it (RFC 6587 octet counting), as rsyslog's " \
+    "omfwd with TCP_Framing=\"octet-counted\" does" }
 
 #define TRANSPORT_OPTION(def) \
   { "transport", SL_CHOICE (NetDestination, transport), def, "how messages go", .words = transport_words }
@@ -295,7 +298,7 @@ net_init (SlDriver *d, GError **error)
 
   NetFormat *f = &self->format;
   f->rfc5424 = kind->rfc5424;
-  f->octet_count = f->rfc5424 && self->socktype == SOCK_STREAM;
+  f->octet_count = (f->rfc5424 || self->octet_count) && self->socktype == SOCK_STREAM;
   if (f->rfc5424)
     f->sdata = sl_template_compile ("${SDATA}", NULL);
   f->template = self->template;

@@ -28,7 +28,7 @@ typedef struct
   SlTemplate *sdata;        /* $SDATA, for the RFC 5424 header */
   SlTemplateEnv env;        /* the driver's, whose time zone it borrows */
   gboolean rfc5424;         /* syslog(): <PRI>1 ISODATE HOST APP PROCID MSGID SD MSG */
-  gboolean octet_count;     /* RFC 6587 "LEN " before each frame, for syslog() on a stream */
+  gboolean octet_count;     /* RFC 6587 "LEN " before each frame: syslog() on a stream, or octet-count() */
   gsize truncate_size;      /* truncate-size(): a message cut to so many bytes; 0: never */
   gboolean add_newline;     /* add-newline(): one line feed at the end, unless it is there */
 } NetFormat;
@@ -69,6 +69,7 @@ typedef struct
   SlTemplate *template;
   gint64 truncate_size;
   gboolean add_newline;
+  gboolean octet_count;
 
   NetFormat format;
   gint family;              /* AF_UNSPEC, AF_INET, AF_INET6 or AF_UNIX */

@@ -179,6 +179,17 @@ test_truncate_and_add_newline (void)
   g_free (text);
   format_clear (&f);
 
+  /* octet-count() on a template of one's own: what rsyslogd's @@(o)
+   * writes, no line feed added */
+  NetFormat counted = { 0 };
+  counted.env = sl_template_env_default;
+  counted.template = sl_template_compile ("${MESSAGE}", NULL);
+  counted.octet_count = TRUE;
+  text = render (&counted, shorter);
+  g_assert_cmpstr (text, ==, "leading|5 short");
+  g_free (text);
+  format_clear (&counted);
+
   NetFormat framed = rfc5424_format (TRUE, 0, NULL);
   framed.truncate_size = 20;
   text = render (&framed, shorter);
