@@ -1210,6 +1210,17 @@ sl_test_rsyslog_root (void)
   return peer_root (argv);
 }
 
+GPid
+sl_test_rsyslogd_start (const gchar *root, const gchar *conf, const gchar *dir)
+{
+  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
+  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
+  g_autofree gchar *pid = g_build_filename (dir, "rsyslogd.pid", NULL);
+  g_autofree gchar *err = g_build_filename (dir, "rsyslogd.stderr", NULL);
+  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", conf, "-i", pid, NULL };
+  return sl_test_spawn_argv (argv, err);
+}
+
 gchar *
 sl_test_trixie_root (void)
 {

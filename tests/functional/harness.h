@@ -210,6 +210,9 @@ gchar       *sl_test_scl_include_path (void);
  * first time), or NULL when they cannot be had. Run it as
  * ROOT/usr/sbin/rsyslogd -M ROOT/usr/lib/x86_64-linux-gnu/rsyslog. */
 gchar       *sl_test_rsyslog_root    (void);
+/* rsyslogd of that root on conf in the foreground, its pid file and
+ * stderr in dir (rsyslogd.pid, rsyslogd.stderr); 0 when it cannot start */
+GPid         sl_test_rsyslogd_start  (const gchar *root, const gchar *conf, const gchar *dir);
 /* The Debian 13 root of the second peers, rsyslogd 8.2504 and syslog-ng
  * 4.8 (tests/peers/trixie-root, which makes it once per machine, in
  * $SL_TRIXIE_CACHE or /var/cache/sluice/trixie), or NULL when it cannot

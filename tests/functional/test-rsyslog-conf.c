@@ -519,12 +519,8 @@ test_debian_stock (SlTestEnv *env, gconstpointer data)
   g_assert_nonnull (rs_conf);
   g_assert_nonnull (sl_conf);
 
-  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
-  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
-  g_autofree gchar *rs_pid = g_build_filename (rs_dir, "rsyslogd.pid", NULL);
   g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
-  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_conf, "-i", rs_pid, NULL };
-  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
   g_assert_cmpint (rs, >, 0);
 
   g_autofree gchar *text = NULL;
@@ -544,7 +540,7 @@ test_debian_stock (SlTestEnv *env, gconstpointer data)
       if (wait_last (env, rs_dir) && wait_last (env, sl_dir))
         for (guint i = 0; i < G_N_ELEMENTS (files); i++)
           {
-            g_autofree gchar *rs_path = g_build_filename (rs_dir, "log", files[i], NULL);
+  g_autofree gchar *rs_path = g_build_filename (rs_dir, "log", files[i], NULL);
             g_autofree gchar *sl_path = g_build_filename (sl_dir, "log", files[i], NULL);
             g_autofree gchar *expected = NULL;
             g_autofree gchar *got = NULL;
@@ -561,7 +557,7 @@ test_debian_stock (SlTestEnv *env, gconstpointer data)
       for (guint i = 0; i < G_N_ELEMENTS (differential); i++)
         for (guint f = 0; differential[i].files[f]; f++)
           {
-            g_autofree gchar *rs_path = g_build_filename (rs_dir, "log", differential[i].files[f], NULL);
+  g_autofree gchar *rs_path = g_build_filename (rs_dir, "log", differential[i].files[f], NULL);
             g_autofree gchar *sl_path = g_build_filename (sl_dir, "log", differential[i].files[f], NULL);
 
             sl_test_wait_lines (env, rs_path, differential[i].lines[f]);
@@ -574,7 +570,7 @@ test_debian_stock (SlTestEnv *env, gconstpointer data)
       for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
         {
           g_autofree gchar *name = g_strdup_printf ("fmt-%s", formats[i]);
-          g_autofree gchar *rs_path = g_build_filename (rs_dir, "log", name, NULL);
+  g_autofree gchar *rs_path = g_build_filename (rs_dir, "log", name, NULL);
           g_autofree gchar *sl_path = g_build_filename (sl_dir, "log", name, NULL);
 
           /* three messages: lines, or the forwarding formats' run of them */
@@ -705,7 +701,7 @@ test_refused (SlTestEnv *env, gconstpointer data)
     { "*.* @@(z9)loghost:514\n", "sluice.conf:1:5: the rsyslog forwarding options '(z9)'" },
     { "\n$ActionExecOnlyWhenPreviousIsSuspended on\n", "sluice.conf:2:1: the rsyslog directive '$ActionExecOnlyWhenPreviousIsSuspended' is not supported" },
     { "module(load=\"imdocker\")\n", "sluice.conf:1:8: the rsyslog module 'imdocker' is not supported" },
-    { "if $msg == 'x' then\n  action(type=\"omhiredis\")\n", "sluice.conf:2:3: rsyslog's action type 'omhiredis' is not supported" },
+    { "if $msg == 'x' then\n  action(type=\"omhttp\")\n", "sluice.conf:2:3: rsyslog's action type 'omhttp' is not supported" },
     { "module(load=\"omkafka\")\naction(type=\"omkafka\" topic=\"syslog\")\n", "sluice.conf:2:1: rsyslog's omkafka writes every message to partition 0 unless partitions.auto=\"on\"" },
     { "module(load=\"omrelp\")\naction(type=\"omrelp\" target=\"h\" tls=\"on\")\n", "sluice.conf:2:33: the parameter 'tls' of rsyslog's omrelp is not supported" },
     { "action(type=\"ommysql\" server=\"h\")\n", "sluice.conf:1:1: rsyslog's action type 'ommysql' needs its module loaded first" },
@@ -820,15 +816,11 @@ test_privileges (SlTestEnv *env, gconstpointer data)
   g_assert_true (write_file (rs_dir, "rsyslog.conf", rs_text->str));
   g_string_free (rs_text, TRUE);
 
-  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
-  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
   g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
-  g_autofree gchar *rs_pid = g_build_filename (rs_dir, "rsyslogd.pid", NULL);
   g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
   g_autofree gchar *rs_in = g_build_filename (rs_dir, "in", NULL);
   g_autofree gchar *rs_out = g_build_filename (rs_dir, "out", NULL);
-  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_conf, "-i", rs_pid, NULL };
-  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
   g_assert_cmpint (rs, >, 0);
 
   g_autofree gchar *sl_in = sl_test_path (env, "in");
@@ -945,17 +937,13 @@ test_tls (SlTestEnv *env, gconstpointer data)
   g_assert_true (write_file (rs_dir, "rsyslog.conf", rs_text));
   g_assert_true (g_file_set_contents (env->config, sl_text, -1, NULL));
 
-  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
-  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
   g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
-  g_autofree gchar *rs_pid = g_build_filename (rs_dir, "rsyslogd.pid", NULL);
   g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
   g_autofree gchar *rs_out = g_build_filename (rs_dir, "out", NULL);
   g_autofree gchar *rs_got = g_build_filename (rs_dir, "got", NULL);
   g_autofree gchar *sl_out = sl_test_path (env, "out");
   g_autofree gchar *sl_got = sl_test_path (env, "got");
-  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_conf, "-i", rs_pid, NULL };
-  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
   g_assert_cmpint (rs, >, 0);
 
   if (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL) && sl_test_wait_socket (env, rs_out)
@@ -1028,15 +1016,11 @@ test_imfile (SlTestEnv *env, gconstpointer data)
   g_assert_true (write_file (rs_dir, "rsyslog.conf", rs_text->str));
   g_string_free (rs_text, TRUE);
 
-  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
-  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
   g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
-  g_autofree gchar *rs_pid = g_build_filename (rs_dir, "rsyslogd.pid", NULL);
   g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
   g_autofree gchar *rs_out = g_build_filename (rs_dir, "out", NULL);
   g_autofree gchar *sl_out = sl_test_path (env, "out");
-  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_conf, "-i", rs_pid, NULL };
-  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
   g_assert_cmpint (rs, >, 0);
   g_assert_true (sl_test_write_config (env, config, NULL));
   g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));
@@ -1123,15 +1107,11 @@ test_omuxsock (SlTestEnv *env, gconstpointer data)
   gint rs_fd = bind_dgram (rs_sock);
   gint sl_fd = bind_dgram (sl_sock);
 
-  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
-  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
   g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
-  g_autofree gchar *rs_pid = g_build_filename (rs_dir, "rsyslogd.pid", NULL);
   g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
   g_autofree gchar *rs_in = g_build_filename (rs_dir, "in", NULL);
   g_autofree gchar *sl_in = sl_test_path (env, "in");
-  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_conf, "-i", rs_pid, NULL };
-  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
   g_assert_cmpint (rs, >, 0);
   g_assert_true (sl_test_write_config (env, config, NULL));
   g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));
@@ -1204,15 +1184,10 @@ test_backticks (SlTestEnv *env, gconstpointer data)
   g_assert_true (write_file (rs_dir, "rsyslog.conf", rs_text->str));
   g_string_free (rs_text, TRUE);
 
-  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
-  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
   g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
-  g_autofree gchar *rs_pid = g_build_filename (rs_dir, "rsyslogd.pid", NULL);
-  g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
   g_autofree gchar *rs_in = g_build_filename (rs_dir, "in", NULL);
   g_autofree gchar *sl_in = sl_test_path (env, "in");
-  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_conf, "-i", rs_pid, NULL };
-  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
   g_assert_cmpint (rs, >, 0);
   g_assert_true (sl_test_write_config (env, config, NULL));
   g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));

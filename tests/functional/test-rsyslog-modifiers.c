@@ -226,12 +226,8 @@ test_side_by_side (SlTestEnv *env, gconstpointer data)
   g_autofree gchar *port_text = g_strdup_printf ("%u", sl_port);
   g_assert_true (sl_test_write_config (env, config, "PORT", port_text, NULL));
 
-  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
-  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
-  g_autofree gchar *rs_pid = g_build_filename (rs_dir, "rsyslogd.pid", NULL);
   g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
-  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_conf, "-i", rs_pid, NULL };
-  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
   g_assert_cmpint (rs, >, 0);
   g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));
   g_assert_true (sl_test_wait_port (rs_port));
@@ -249,7 +245,7 @@ test_side_by_side (SlTestEnv *env, gconstpointer data)
 
   for (guint i = 0; i < G_N_ELEMENTS (sent); i++)
     {
-      g_autofree gchar *rs_path = g_build_filename (rs_dir, sent[i].file, NULL);
+  g_autofree gchar *rs_path = g_build_filename (rs_dir, sent[i].file, NULL);
       g_autofree gchar *sl_path = g_build_filename (env->dir, sent[i].file, NULL);
       g_autofree gchar *rs_got = sl_test_read_file (rs_path);
       g_autofree gchar *sl_got = sl_test_read_file (sl_path);

@@ -194,14 +194,9 @@ test_script (SlTestEnv *env, gconstpointer data)
   g_assert_true (write_text (rs_conf, rs_text->str));
   g_string_free (rs_text, TRUE);
 
-  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
-  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
-  g_autofree gchar *rs_pid = g_build_filename (rs_dir, "rsyslogd.pid", NULL);
-  g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
   g_autofree gchar *rs_in = g_build_filename (rs_dir, "in", NULL);
   g_autofree gchar *sl_in = sl_test_path (env, "in");
-  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_conf, "-i", rs_pid, NULL };
-  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
   g_assert_cmpint (rs, >, 0);
   g_assert_true (sl_test_write_config (env, config, NULL));
   /* --print-config's text loads as Sluice's language */

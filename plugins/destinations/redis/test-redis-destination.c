@@ -289,12 +289,8 @@ test_same_as_rsyslogd (SlTestEnv *env, gconstpointer data)
   g_autofree gchar *sl_text = omhiredis_text ("sl", sl_port);
   g_assert_true (g_file_set_contents (rs_conf, rs_text, -1, NULL));
   g_assert_true (g_file_set_contents (env->config, sl_text, -1, NULL));
-  g_autofree gchar *rsyslogd = g_build_filename (root, "usr/sbin/rsyslogd", NULL);
-  g_autofree gchar *modules = g_build_filename (root, "usr/lib/x86_64-linux-gnu/rsyslog", NULL);
-  g_autofree gchar *rs_pid = g_build_filename (rs_dir, "rsyslogd.pid", NULL);
   g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
-  const gchar *argv[] = { rsyslogd, "-M", modules, "-n", "-f", rs_conf, "-i", rs_pid, NULL };
-  GPid rs = sl_test_spawn_argv (argv, rs_err);
+  GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
   g_assert_cmpint (rs, >, 0);
   GString *lines = g_string_new (NULL);
   for (guint i = 0; i < 20; i++)
