@@ -36,6 +36,7 @@ test_needs_variable (void)
   g_assert_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE);
   g_assert_nonnull (strstr (error->message, "needs variable()"));
   g_error_free (error);
+  sl_test_parser_clear (&p);
 }
 
 int

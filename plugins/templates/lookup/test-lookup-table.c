@@ -82,7 +82,7 @@ test_keep (void)
   g_autofree gchar *path = table ("keep.json", "{ \"version\": 1, \"table\": [ {\"index\": \"k\", \"value\": \"old\"} ] }");
 
   assert_lookup (path, "--keep", "k", "old");
-  table ("keep.json", "{ \"version\": 1, \"table\": [ {\"index\": \"k\", \"value\": \"new\"} ] }");
+  g_free (table ("keep.json", "{ \"version\": 1, \"table\": [ {\"index\": \"k\", \"value\": \"new\"} ] }"));
   assert_lookup (path, "--keep", "k", "old");
   assert_lookup (path, "", "k", "new");
 }
