@@ -256,14 +256,17 @@ static const SlDriverClass rfc3339_class = {
   .ops.template_function = &rfc3339_ops,
 };
 
+/* rendered in place and the part up to the colon taken out again: no
+ * buffer of its own per message */
 static void
 inputname_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  g_autoptr (GString) source = g_string_new (NULL);
+  gsize start = out->len;
   if (call->argc > 0)
-    sl_template_append (call->arg_templates[0], msg, env, source);
-  const gchar *colon = strchr (source->str, ':');
-  g_string_append (out, colon ? colon + 1 : source->str);
+    sl_template_append (call->arg_templates[0], msg, env, out);
+  const gchar *colon = memchr (out->str + start, ':', out->len - start);
+  if (colon)
+    g_string_erase (out, start, colon + 1 - (out->str + start));
 }
 
 static const SlTemplateFunctionOps inputname_ops = { .eval = inputname_eval };

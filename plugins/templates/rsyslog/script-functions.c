@@ -9,6 +9,7 @@
 #include "core/i18n.h"
 #include "core/plugin.h"
 #include "core/template.h"
+#include "plugins/templates/rsyslog/foreach.h"
 #include "plugins/templates/rsyslog/json-c-text.h"
 
 #include <jansson.h>
@@ -755,5 +756,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
     &re_match_class, &re_extract_class, &replace_class, &strlen_class, &lower_class, &upper_class, &ltrim_class,
     &rtrim_class, &int2hex_class, &ipv42num_class, &num2ipv4_class, &getenv_class, &random_class,
     &format_time_class, &parse_time_class, &is_time_class, &exists_class,
-    &json_prefix_class, NULL },
+    &json_prefix_class, &rsyslog_foreach_class, NULL },
 };

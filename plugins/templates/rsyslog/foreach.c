@@ -14,6 +14,7 @@
 #include "core/message.h"
 #include "core/parser-input.h"
 #include "core/plugin.h"
+#include "plugins/templates/rsyslog/foreach.h"
 #include "plugins/templates/rsyslog/json-c-text.h"
 
 #include <jansson.h>
@@ -91,7 +92,7 @@ foreach_process (SlDriver *self, SlMessage **msg)
 
 static const SlParserOps foreach_ops = { .process = foreach_process };
 
-static const SlDriverClass foreach_class = {
+const SlDriverClass rsyslog_foreach_class = {
   .kind = SL_DRIVER_PARSER,
   .name = "rsyslog-foreach",
   .summary = "a copy of the message per element of a JSON array, as rsyslog's foreach; the message itself stops",
@@ -100,10 +101,4 @@ static const SlDriverClass foreach_class = {
   .instance_size = sizeof (Foreach),
   .init = foreach_init,
   .ops.parser = &foreach_ops,
-};
-
-G_MODULE_EXPORT const SlModule sl_module = {
-  .abi_version = SL_ABI_VERSION,
-  .name = "rsyslog-foreach",
-  .drivers = (const SlDriverClass *const[]) { &foreach_class, NULL },
 };
