@@ -326,7 +326,7 @@ rewritten (const gchar *text, Daemon *d, GHashTable *taken)
                                      "(\\d+)()", G_REGEX_CASELESS, input_port, &r);
   g_autofree gchar *omfwd = replaced (runs, "action\\(\\s*type\\s*=\\s*\"omfwd\"[^)]*\\)", G_REGEX_CASELESS,
                                       omfwd_target, &r);
-  gchar *forwarded = replaced (omfwd, "^([^#$\\n]*\\s@@?(\\([^)]*\\))?)(\\[[^\\]]*\\]|[A-Za-z0-9][\\w.-]*)(:\\d+)?",
+  gchar *forwarded = replaced (omfwd, "^(?!\\s*[#$])([^#\\n]*\\s@@?(\\([^)]*\\))?)(\\[[^\\]]*\\]|[A-Za-z0-9][\\w.-]*)(:\\d+)?",
                                0, legacy_forward, &r);
 
   g_autofree gchar *sys = g_strdup_printf ("%s/dev/log", d->root);
