@@ -110,6 +110,7 @@ enum
    * a destination whose mark-mode() is not internal drops internal()'s */
   SL_MSG_MARK        = 1 << 4,
   SL_MSG_RFC5424     = 1 << 5,  /* read as RFC 5424 (syslog-protocol) */
+  SL_MSG_STAMP_Z     = 1 << 6,  /* its stamp came in UTC written as 'Z': rsyslog writes it back so */
 };
 
 #define SL_PRI_FACILITY(pri) ((pri) >> 3)

@@ -100,6 +100,8 @@ parse_header (SlMessage *msg, Scan *s, const SyslogOptions *options)
       parse_program (msg, s);
       return;
     }
+  if (s->p[-1] == 'Z')
+    msg->flags |= SL_MSG_STAMP_Z;
 
   const gchar *host = NULL;
   gsize host_len = 0;

@@ -77,6 +77,8 @@ parse_after_version (SlMessage *msg, Scan *s, const SyslogOptions *options)
     msg->stamp = msg->recvd;
   else if (!syslog_scan_iso_stamp (s, &msg->stamp))
     return FALSE;
+  else if (s->p[-1] == 'Z')
+    msg->flags |= SL_MSG_STAMP_Z;
   if (!scan_skip (s, ' '))
     return FALSE;
 

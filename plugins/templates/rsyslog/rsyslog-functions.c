@@ -243,8 +243,16 @@ static void
 rfc3339_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
   gboolean generated = call->args[0][0] == 'g';
-  sl_time_append (out, generated ? &msg->recvd : &msg->stamp, SL_TS_ISO, fraction_digits (msg, generated),
-                  env ? env->zone : NULL);
+  const SlTime *t = generated ? &msg->recvd : &msg->stamp;
+  GTimeZone *zone = env ? env->zone : NULL;
+  sl_time_append (out, t, SL_TS_ISO, fraction_digits (msg, generated), zone);
+  /* rsyslog keeps the offset mode of a stamp it parsed: UTC sent as Z is
+   * written back as Z */
+  if (!generated && (msg->flags & SL_MSG_STAMP_Z) && !zone && t->gmtoff == 0 && g_str_has_suffix (out->str, "+00:00"))
+    {
+      g_string_truncate (out, out->len - strlen ("+00:00"));
+      g_string_append_c (out, 'Z');
+    }
 }
 
 static const SlTemplateFunctionOps rfc3339_ops = { .prepare = rfc3339_prepare, .eval = rfc3339_eval };
