@@ -725,6 +725,10 @@ imfile_source (SlRsConf *c, const gchar *ruleset, const gchar *file, SlCfgPos fi
       g_autofree gchar *bare = g_strdup (tag);
       if (g_str_has_suffix (bare, ":"))
         bare[strlen (bare) - 1] = '\0';
+      else
+        /* rsyslog's syslogtag is the Tag as given: $(rsyslog-tag) leaves
+         * out the colon of Sluice's MSGHDR for these messages */
+        g_string_append (text, " tags(\".rsyslog.tag-without-colon\")");
       g_string_append (text, " program-override(");
       sl_rs_quote (text, bare);
       g_string_append_c (text, ')');

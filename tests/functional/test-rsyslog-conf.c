@@ -968,8 +968,8 @@ test_tls (SlTestEnv *env, gconstpointer data)
  * Apache-2.0; $InputFilePollInterval 1 here for a shorter test), and a
  * wildcard in input(type="imfile"): rsyslogd and sluiced read the same
  * lines, before and after they start and in a file made later, with the
- * same tag and priority. $InputRunFileMonitor puts the facility back to
- * local0. msg is not compared: imfile's has no space before the line. */
+ * same tag (syslogtag the Tag as given, colon or not) and priority, and
+ * msg the line. $InputRunFileMonitor puts the facility back to local0. */
 static void
 test_imfile (SlTestEnv *env, gconstpointer data)
 {
@@ -989,13 +989,13 @@ test_imfile (SlTestEnv *env, gconstpointer data)
     "$InputFileStateFile stat-apache-error\n"
     "$InputRunFileMonitor\n"
     "input(type=\"imfile\" file=\"@DIR@/logs/*.log\" tag=\"wild\" severity=\"warning\")\n"
-    "$template t,\"%programname%|%app-name%|%pri-text%\\n\"\n"
+    "$template t,\"%syslogtag%|%programname%|%app-name%|%pri-text%|%msg%\\n\"\n"
     "*.* @DIR@/out;t\n";
-  static const gchar *const expected = "apache_access|apache_access|local6.info\n"
-                                       "apache_access|apache_access|local6.info\n"
-                                       "apache_error|apache_error|local0.notice\n"
-                                       "wild|wild|local0.warning\n"
-                                       "wild|wild|local0.warning\n";
+  static const gchar *const expected = "apache_access:|apache_access|apache_access|local6.info|after the start\n"
+                                       "apache_access:|apache_access|apache_access|local6.info|before the start\n"
+                                       "apache_error:|apache_error|apache_error|local0.notice|an error\n"
+                                       "wild|wild|wild|local0.warning|one\n"
+                                       "wild|wild|wild|local0.warning|two\n";
   (void) data;
   g_autofree gchar *root = sl_test_rsyslog_root ();
   if (!root)

@@ -26,6 +26,10 @@
 
 #include <string.h>
 
+/* the tag the rsyslog front end's imfile inputs give their messages when
+ * their Tag has no colon */
+#define SL_RSYSLOG_TAG_WITHOUT_COLON ".rsyslog.tag-without-colon"
+
 /* The rendered argument and where its tag ends. */
 static const gchar *
 split (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *text)
@@ -85,6 +89,11 @@ tag_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, 
     }
   g_autoptr (GString) text = g_string_new (NULL);
   const gchar *end = split (call, msg, env, text);
+  /* imfile's syslogtag is its Tag as given: the front end tags the
+   * messages of a Tag written without the colon Sluice's MSGHDR adds */
+  if (end > text->str && end[-1] == ':' && msg_is_message (msg)
+      && sl_message_has_tag (msg, SL_RSYSLOG_TAG_WITHOUT_COLON))
+    end--;
   g_string_append_len (out, text->str, end - text->str);
 }
 
