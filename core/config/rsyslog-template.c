@@ -90,7 +90,7 @@ static const struct
   { "pgsql", "${%sYEAR}-${%sMONTH}-${%sDAY} ${%sHOUR}:${%sMIN}:${%sSEC}" },
   /* the seconds before any fraction that frac-digits() adds */
   { "unixtimestamp", "$(rsyslog-property field=1,delimiter=46 \"\" \"\" ${%sUNIXTIME})" },
-  { "subseconds", "${%sUSEC}" },
+  { "subseconds", "$(rsyslog-subseconds %w)" },
   { "wdayname", "${%sWEEKDAY}" },
   { "wday", "$(rsyslog-date wday ${%sYEAR} ${%sMONTH} ${%sDAY} ${%sHOUR} ${%sMIN} ${%sSEC} ${%sTZOFFSET})" },
   { "year", "${%sYEAR}" },

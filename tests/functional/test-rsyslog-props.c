@@ -43,7 +43,7 @@ static const gchar config[] =
   "%timereported:::date-second% %timereported:::date-tzoffshour% %timereported:::date-tzoffsmin% "
   "%timereported:::date-tzoffsdirection% %timereported:::date-wday% %timereported:::date-wdayname% "
   "%timereported:::date-week% %timereported:::date-ordinal% %timereported:::date-iso-week% "
-  "%timereported:::date-iso-week-year%\\n\")\n"
+  "%timereported:::date-iso-week-year% %timereported:::date-subseconds% %timereported:::date-rfc3339%\\n\")\n"
   "template(name=\"list\" type=\"list\") {\n"
   "  property(name=\"msg\" position.from=\"2\" position.to=\"6\") constant(value=\"|\")\n"
   "  property(name=\"msg\" regex.expression=\"([0-9]+)\" regex.type=\"ERE\" regex.submatch=\"1\" "

@@ -222,8 +222,8 @@ rfc3339_prepare (SlTfCall *call, GError **error)
 {
   if (call->argc == 1 && (g_str_equal (call->args[0], "reported") || g_str_equal (call->args[0], "generated")))
     return TRUE;
-  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-               "$(rsyslog-rfc3339) takes one argument: reported or generated");
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "$(%s) takes one argument: reported or generated",
+               call->klass->name);
   return FALSE;
 }
 
@@ -271,6 +271,37 @@ static const SlDriverClass rfc3339_class = {
   .summary = "timereported or timegenerated as rsyslog's date-rfc3339, with the stamp's own fraction of a second: "
              "$(rsyslog-rfc3339 reported|generated)",
   .ops.template_function = &rfc3339_ops,
+};
+
+/* rsyslog's subseconds: the fraction in the digits the stamp has, "0"
+ * for a stamp without one */
+static void
+subseconds_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  (void) env;
+  gboolean generated = call->args[0][0] == 'g';
+  gint64 frac = (generated ? msg->recvd.usec : msg->stamp.usec) % G_USEC_PER_SEC;
+  gint digits = fraction_digits (msg, generated);
+
+  if (frac < 0)
+    frac += G_USEC_PER_SEC;
+  if (!digits)
+    {
+      g_string_append_c (out, '0');
+      return;
+    }
+  for (gint i = digits; i < 6; i++)
+    frac /= 10;
+  g_string_append_printf (out, "%0*" G_GINT64_FORMAT, digits, frac);
+}
+
+static const SlTemplateFunctionOps subseconds_ops = { .prepare = rfc3339_prepare, .eval = subseconds_eval };
+
+static const SlDriverClass subseconds_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "rsyslog-subseconds",
+  .summary = "timereported's or timegenerated's fraction of a second as rsyslog's date-subseconds writes it, in "
+             "the stamp's own digits: $(rsyslog-subseconds reported|generated)",
+  .ops.template_function = &subseconds_ops,
 };
 
 /* rendered in place and the part up to the colon taken out again: no
@@ -349,5 +380,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
                                               &json_quotes_class, &sql_quotes_class,
                                               &stdsql_quotes_class, &jsonf_class, &rsyslog_property_class,
                                               &rsyslog_date_class, &rsyslog_tree_class, &rfc3339_class,
-                                              &inputname_class, NULL },
+                                              &subseconds_class, &inputname_class, NULL },
 };

@@ -75,12 +75,16 @@ test_json (void)
  * microseconds for its receive time, none for an RFC 3164 stamp, the
  * digits an RFC 5424 stamp gave */
 static void
-assert_rfc3339 (gint64 stamp, gint64 recvd, const gchar *reported, const gchar *generated)
+assert_stamps (const gchar *function, guint8 flags, gint64 stamp, gint64 recvd, const gchar *reported,
+               const gchar *generated)
 {
   SlMessage *message = sl_message_new ("", 0);
+  message->flags = flags;
   message->stamp.usec = stamp;
   message->recvd.usec = recvd;
-  const gchar *sources[] = { "$(rsyslog-rfc3339 reported)", "$(rsyslog-rfc3339 generated)" };
+  g_autofree gchar *of_reported = g_strdup_printf ("$(%s reported)", function);
+  g_autofree gchar *of_generated = g_strdup_printf ("$(%s generated)", function);
+  const gchar *sources[] = { of_reported, of_generated };
   const gchar *expected[] = { reported, generated };
   for (guint i = 0; i < G_N_ELEMENTS (sources); i++)
     {
@@ -100,10 +104,19 @@ test_rfc3339 (void)
 {
   /* 2026-12-01T10:00:00Z */
   const gint64 second = G_GINT64_CONSTANT (1796119200) * G_USEC_PER_SEC;
-  assert_rfc3339 (second + 551900, second + 551900, "2026-12-01T10:00:00.551900+00:00",
-                  "2026-12-01T10:00:00.551900+00:00");
-  assert_rfc3339 (second, second + 20, "2026-12-01T10:00:00+00:00", "2026-12-01T10:00:00.000020+00:00");
-  assert_rfc3339 (second + 123000, second + 5, "2026-12-01T10:00:00.123+00:00", "2026-12-01T10:00:00.000005+00:00");
+  assert_stamps ("rsyslog-rfc3339", 0, second + 551900, second + 551900, "2026-12-01T10:00:00.551900+00:00",
+                 "2026-12-01T10:00:00.551900+00:00");
+  assert_stamps ("rsyslog-rfc3339", 0, second, second + 20, "2026-12-01T10:00:00+00:00",
+                 "2026-12-01T10:00:00.000020+00:00");
+  assert_stamps ("rsyslog-rfc3339", 0, second + 123000, second + 5, "2026-12-01T10:00:00.123+00:00",
+                 "2026-12-01T10:00:00.000005+00:00");
+  /* a stamp that came as Z keeps it; the receive time is in its zone */
+  assert_stamps ("rsyslog-rfc3339", SL_MSG_STAMP_Z, second + 123000, second + 5, "2026-12-01T10:00:00.123Z",
+                 "2026-12-01T10:00:00.000005+00:00");
+  /* date-subseconds: the same digits, "0" without a fraction */
+  assert_stamps ("rsyslog-subseconds", 0, second + 551900, second + 551900, "551900", "551900");
+  assert_stamps ("rsyslog-subseconds", 0, second, second + 20, "0", "000020");
+  assert_stamps ("rsyslog-subseconds", 0, second + 123000, second + 5, "123", "000005");
 
   GError *error = NULL;
   g_assert_null (sl_template_compile ("$(rsyslog-rfc3339 now)", &error));
