@@ -6,10 +6,9 @@
  * and both reload (SIGHUP): the next message finds the new value in both.
  * The messages carry stamps of the last days (the year of an RFC 3164
  * stamp is guessed alike then), and both daemons run in UTC. The $! tree
- * has only mmjsonparse's fields: Sluice orders a tree's members by when
- * their names were first seen in the process, rsyslogd by when they were
- * set in the message (doc/rsyslog.md); the names of the other variables
- * are seen first when the configuration is compiled. The forms Sluice
+ * has mmjsonparse's fields and one set after them, whose name the
+ * configuration names first: a tree's members are in the order they were
+ * set in the message in both. The forms Sluice
  * refuses are refused with their place in the rsyslog file. */
 #include "tests/functional/harness.h"
 
@@ -26,6 +25,7 @@ static const gchar config[] =
   "lookup_table(name=\"sparse\" file=\"@DIR@/sparse.json\")\n"
   "lookup_table(name=\"missing\" file=\"@DIR@/missing.json\")\n"
   "action(type=\"mmjsonparse\")\n"
+  "set $!a!b = \"set after the parse\";\n"
   "set $.loc = \"l\";\n"
   "set $.str = lookup(\"str\", $hostname);\n"
   "set $.arr = lookup(\"arr\", $procid);\n"

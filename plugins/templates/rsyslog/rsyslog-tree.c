@@ -2,7 +2,8 @@
 /* $(rsyslog-tree MODE PREFIX): one of rsyslog's variable trees whole, as
  * rsyslogd 8.2302 writes it through json-c: the fields whose names start
  * with PREFIX (the rsyslog front end names $!a!b "!a.b"), nested at dots,
- * in the order their names were first seen, every value a string. MODE
+ * in the order they were set in the message (json-c keeps its objects'
+ * members in the order they were added), every value a string. MODE
  * "tree" is %$!% (json-c's spaced text, nothing when no field is set),
  * "all-json" %$!all-json% (the same, "{}" when empty) and
  * "all-json-plain" %$!all-json-plain% (json-c's plain text). */
@@ -20,7 +21,7 @@ typedef struct
 {
   gchar *name;
   gchar *value;       /* NULL: an object */
-  GPtrArray *members; /* of TreeNode, in the order first seen */
+  GPtrArray *members; /* of TreeNode, in the order set */
 } TreeNode;
 
 static void
@@ -146,6 +147,13 @@ tree_prepare (SlTfCall *call, GError **error)
   return FALSE;
 }
 
+static gint
+compare_order (gconstpointer a, gconstpointer b)
+{
+  const SlValue *x = *(const SlValue *const *) a, *y = *(const SlValue *const *) b;
+  return (gint) x->order - (gint) y->order;
+}
+
 static void
 tree_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
@@ -153,8 +161,17 @@ tree_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env,
   guint mode = GPOINTER_TO_UINT (call->state);
   TreeNode root = { 0 };
   Collect c = { call->args[1], &root, FALSE };
+  g_autoptr (GPtrArray) fields = g_ptr_array_sized_new (msg->n_fields);
 
-  sl_message_foreach_dynamic (msg, collect, &c);
+  /* the dynamic fields in the order they were added, as json-c's */
+  for (guint32 i = 0; i < msg->n_fields; i++)
+    g_ptr_array_add (fields, &msg->fields[i]);
+  g_ptr_array_sort (fields, compare_order);
+  for (guint i = 0; i < fields->len; i++)
+    {
+      const SlValue *v = g_ptr_array_index (fields, i);
+      collect (v->handle, v->ptr, v->len, &c);
+    }
   if (!c.any)
     g_string_append (out, mode == MODE_TREE ? "" : "{}");
   else
