@@ -4,6 +4,10 @@
  * failover() servers after the primary. With TLS the handshake is part of
  * connecting, within the same bound: a server that refuses us counts as
  * one that cannot be reached, and the next failover server is tried. */
+/* POLLRDHUP: GNU's, asked for here as a plugin built from the kit alone must */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
 #include "plugins/destinations/network/network-destination.h"
 #include "core/i18n.h"
 #include "core/internal.h"

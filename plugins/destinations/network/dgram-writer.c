@@ -2,6 +2,10 @@
 /* Datagrams (UDP, unix-dgram): one message per datagram, a batch per
  * sendmmsg() call. A datagram is never split: one larger than the socket
  * can carry is counted as oversize and dropped, the batch goes on. */
+/* sendmmsg() and struct mmsghdr: GNU's, asked for here as a plugin built from the kit alone must */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
 #include "plugins/destinations/network/network-destination.h"
 #include "core/i18n.h"
 #include "core/internal.h"

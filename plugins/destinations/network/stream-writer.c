@@ -6,6 +6,10 @@
  * before that has it sent again on the next one. Over TLS, SIOCOUTQ counts
  * record bytes: a message is acknowledged once the records of the write
  * that took its last byte are (sl_tls_unacked). */
+/* POLLRDHUP: GNU's, asked for here as a plugin built from the kit alone must */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
 #include "plugins/destinations/network/network-destination.h"
 #include "core/i18n.h"
 #include "core/internal.h"
