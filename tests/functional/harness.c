@@ -60,6 +60,7 @@ sl_test_env_setup (SlTestEnv *env, gconstpointer data)
   /* a daemon that closes a connection must not kill the test */
   signal (SIGPIPE, SIG_IGN);
   GError *error = NULL;
+  env->config_format = NULL;
   env->dir = g_dir_make_tmp ("sluice-test-XXXXXX", &error);
   if (!env->dir)
     {
@@ -370,6 +371,11 @@ spawn_daemon (SlTestEnv *env, gint stdin_fd, const gchar *const *wrapper, const 
     g_ptr_array_add (args, (gpointer) wrapper[i]);
   for (guint i = 0; i < G_N_ELEMENTS (fixed); i++)
     g_ptr_array_add (args, (gpointer) fixed[i]);
+  if (env->config_format)
+    {
+      g_ptr_array_add (args, (gpointer) "--config-format");
+      g_ptr_array_add (args, (gpointer) env->config_format);
+    }
   for (guint i = 0; extra && extra[i]; i++)
     g_ptr_array_add (args, (gpointer) extra[i]);
   g_ptr_array_add (args, NULL);

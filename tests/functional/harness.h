@@ -29,6 +29,9 @@ typedef struct
   gchar *persist;      /* DIR/sluiced.persist: the daemon's -R */
   gchar *stderr_path;  /* DIR/sluiced.stderr: the daemon's stderr */
   GPid pid;            /* the running daemon, or 0 */
+  /* the configuration's language on every start (--config-format), NULL
+   * for Sluice's own: a test that restarts the daemon sets it once */
+  const gchar *config_format;
 } SlTestEnv;
 
 /* Fixture functions for g_test_add (). */

@@ -3,7 +3,9 @@
  * a relay (tcp() in, tcp() out, flow control) in front of a remote sluiced
  * that writes a file, sluice-gen sending numbered messages and "sluice-gen
  * verify" counting what arrived. The relay is killed with SIGKILL, reloaded
- * under load, stalled by a stopped remote and starved of disk space.
+ * under load, stalled by a stopped remote and starved of disk space; the
+ * kill -9 rounds and the reloads under load also with the configuration
+ * in rsyslog's language.
  *
  * The message counts are small enough for `make check`; SL_DURABILITY_FULL=1
  * (bench/durability) runs the sizes of issue 10 and prints the figures. */
@@ -64,6 +66,9 @@ typedef struct
   gchar out[8];
   gchar *buffer;    /* the relay's disk-buffer() option, or "" */
   gchar *output;    /* the remote's out.log */
+  /* the relay's source and destination as its statistics name them */
+  const gchar *source_id;
+  const gchar *destination_id;
 } Relay;
 
 static gboolean
@@ -79,6 +84,8 @@ relay_init (Relay *r, SlTestEnv *env, const gchar *disk_buffer)
   r->buffer = disk_buffer ? g_strdup_printf ("disk-buffer(%s dir(\"%s/dq\"))", disk_buffer, env->dir)
                           : g_strdup ("");
   r->output = r->remote.dir ? sl_test_path (&r->remote, "out.log") : NULL;
+  r->source_id = "s_in";
+  r->destination_id = "d_out";
   return in && out && r->output
          && sl_test_write_config (env, relay_config, "IN", r->in, "OUT", r->out, "BUFFER", r->buffer, NULL)
          && sl_test_write_config (&r->remote, remote_config, "IN", r->out, NULL);
@@ -252,14 +259,14 @@ kill_round (SlTestEnv *env, Relay *r, guint round, gint64 *base, gchar **gen_err
   g_autofree gchar *err_path = sl_test_path (env, "gen.stderr");
   const gchar *args[] = { "--reconnect", "--reconnect-timeout", "30", "-Q", "-r", rate, "-n", n, "-s", size,
                           "--first-connection", first, "127.0.0.1", r->in, NULL };
-  *base = wait_steady (env, "source", "s_in", "received");
+  *base = wait_steady (env, "source", r->source_id, "received");
   GPid gen = sl_test_spawn_built ("tools/sluice-gen", err_path, args);
   if (!gen)
     return -1;
   /* somewhere between a tenth and nine tenths of the run */
   guint run_ms = sizes.round_msgs * 1000 / sizes.round_rate;
   g_usleep ((gulong) g_test_rand_int_range (run_ms / 10, run_ms * 9 / 10) * 1000);
-  gint64 received = sl_test_stat (env, "source", "s_in", "received");
+  gint64 received = sl_test_stat (env, "source", r->source_id, "received");
   sl_test_daemon_stop (env, SIGKILL);
   gboolean restarted = sl_test_daemon_start (env);
   gint status = sl_test_child_wait (gen, 60 * G_USEC_PER_SEC);
@@ -300,8 +307,8 @@ run_kill_rounds (SlTestEnv *env, Relay *r)
     }
   /* the relay drains its buffer, then a stop writes out what the remote
    * holds */
-  if (!wait_stat_moving (env, "destination", "d_out", "disk_queue_length", 0)
-      || !sl_test_wait_stat (env, "destination", "d_out", "queued", 0))
+  if (!wait_stat_moving (env, "destination", r->destination_id, "disk_queue_length", 0)
+      || !sl_test_wait_stat (env, "destination", r->destination_id, "queued", 0))
     return;
   g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
   g_assert_cmpint (sl_test_daemon_stop (&r->remote, SIGTERM), ==, 0);
@@ -437,6 +444,34 @@ test_crash_rounds (SlTestEnv *env, gconstpointer data)
   relay_clear (&r);
 }
 
+/* The same relay written as an admin moving from rsyslogd would write it
+ * (imtcp, omfwd through a disk queue that retries forever), run by
+ * sluiced --config-format rsyslog: its disk queue is a reliable disk
+ * buffer, so kill -9 loses no more than with Sluice's own language. */
+static const gchar rsyslog_relay_config[] =
+  "global(workDirectory=\"@DIR@\")\n"
+  "module(load=\"imtcp\" MaxSessions=\"10\")\n"
+  "input(type=\"imtcp\" port=\"@IN@\" address=\"127.0.0.1\" name=\"in\")\n"
+  "action(type=\"omfwd\" target=\"127.0.0.1\" port=\"@OUT@\" protocol=\"tcp\" queue.type=\"Disk\"\n"
+  "       queue.filename=\"fwd\" queue.maxDiskSpace=\"2g\" action.resumeRetryCount=\"-1\"\n"
+  "       action.resumeInterval=\"1\")\n";
+
+static void
+test_rsyslog_crash_rounds (SlTestEnv *env, gconstpointer data)
+{
+  Relay r;
+  if (relay_init (&r, env, NULL) && sl_test_write_config (env, rsyslog_relay_config, "IN", r.in, "OUT", r.out, NULL))
+    {
+      env->config_format = "rsyslog";
+      /* the front end's names: a source's carries its input's */
+      r.source_id = "rs0_s1:in";
+      r.destination_id = "rs0_d2";
+      if (sl_test_daemon_start (&r.remote) && sl_test_daemon_start (env))
+        run_kill_rounds (env, &r);
+    }
+  relay_clear (&r);
+}
+
 static const gchar reload_config[] =
   "@version: 4.0\n"
   "source s_in { tcp(ip(\"127.0.0.1\") port(@IN@) log-iw-size(10000) max-connections(10)); };\n"
@@ -478,14 +513,34 @@ check_gen (SlTestEnv *env, gint status)
     g_test_message ("sluice-gen's stderr:\n%s", err);
 }
 
+/* The same in rsyslog's language, on its defaults: no flow control
+ * written, a file action. */
+static const gchar rsyslog_reload_config[] =
+  "module(load=\"imtcp\" MaxSessions=\"10\")\n"
+  "input(type=\"imtcp\" port=\"@IN@\" address=\"127.0.0.1\" name=\"in\")\n"
+  "template(name=\"m\" type=\"string\" string=\"%msg%\\n\")\n"
+  "action(type=\"omfile\" file=\"@DIR@/out.log\" template=\"m\")\n";
+
+typedef struct
+{
+  const gchar *config;
+  const gchar *format;      /* --config-format, or NULL */
+  const gchar *source_id;   /* its source as its statistics name it */
+} ReloadCase;
+
+static const ReloadCase reload_sluice = { reload_config, NULL, "s_in" };
+static const ReloadCase reload_rsyslog = { rsyslog_reload_config, "rsyslog", "rs0_s1:in" };
+
 /* 4 connections while `sluicectl reload` runs every 0.5 s: the source
  * keeps its connections and nothing is lost or repeated. */
 static void
 test_reload_under_load (SlTestEnv *env, gconstpointer data)
 {
+  const ReloadCase *c = data;
   guint16 port = sl_test_free_port (SOCK_STREAM);
   g_autofree gchar *in = g_strdup_printf ("%u", port);
-  if (!port || !sl_test_write_config (env, reload_config, "IN", in, NULL) || !sl_test_daemon_start (env))
+  env->config_format = c->format;
+  if (!port || !sl_test_write_config (env, c->config, "IN", in, NULL) || !sl_test_daemon_start (env))
     return;
   GPid gen = spawn_four (env, in, sizes.reload_msgs, sizes.reload_rate);
   if (!gen)
@@ -513,7 +568,7 @@ test_reload_under_load (SlTestEnv *env, gconstpointer data)
   g_test_message ("%u reloads during %u messages on 4 connections; verify:\n%s", reloads, 4 * sizes.reload_msgs,
                   report);
   assert_complete (report, 4 * sizes.reload_msgs);
-  g_assert_cmpint (sl_test_stat (env, "source", "s_in", "connections"), ==, 4);
+  g_assert_cmpint (sl_test_stat (env, "source", c->source_id, "connections"), ==, 4);
 }
 
 /* Reloads while the remote is down and the senders are held (or, with a
@@ -838,8 +893,12 @@ main (int argc, char **argv)
   g_assert (sizes.rounds < 64);
   SL_TEST_ADD ("/durability/crash/remote-down", test_crash_remote_down);
   SL_TEST_ADD ("/durability/crash/kill-rounds", test_crash_rounds);
+  SL_TEST_ADD ("/durability/rsyslog/kill-rounds", test_rsyslog_crash_rounds);
   SL_TEST_ADD ("/durability/crash/relp-chain", test_relp_chain);
-  SL_TEST_ADD ("/durability/reload/under-load", test_reload_under_load);
+  g_test_add ("/durability/reload/under-load", SlTestEnv, &reload_sluice, sl_test_env_setup, test_reload_under_load,
+              sl_test_env_teardown);
+  g_test_add ("/durability/rsyslog/reload-under-load", SlTestEnv, &reload_rsyslog, sl_test_env_setup,
+              test_reload_under_load, sl_test_env_teardown);
   g_test_add ("/durability/reload/remote-down", SlTestEnv, NULL, sl_test_env_setup, test_reload_remote_down,
               sl_test_env_teardown);
   g_test_add ("/durability/reload/remote-down-disk-buffer", SlTestEnv, "reliable(yes) disk-buf-size(1G)",
