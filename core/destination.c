@@ -161,6 +161,23 @@ sl_destination_push (SlDestination *d, const SlQueueItem *items, guint n)
   g_free (kept);
 }
 
+void
+sl_destination_take_queued (SlDestination *d, SlDestinationTake func, gpointer user_data)
+{
+  SlQueueItem items[64];
+  guint n;
+
+  while ((n = sl_queue_pop (d->queue, items, G_N_ELEMENTS (items), g_get_monotonic_time ())) > 0)
+    {
+      sl_counter_add (d->queued, -(gint64) n);
+      for (guint i = 0; i < n; i++)
+        {
+          func (items[i].msg, user_data);
+          sl_queue_item_free (&items[i]);
+        }
+    }
+}
+
 /* mark-mode() dst-idle, host-idle and periodical: a MARK of its own,
  * queued as syslog-ng's writer queues it, past what the pass drops; none
  * once it stops, as syslog-ng's timer ends with its writer. */

@@ -33,6 +33,10 @@ void           sl_destination_stop   (SlDestination *d);
 void           sl_destination_hand_over (SlDestination *d, SlDestination *to);
 void           sl_destination_reopen (SlDestination *d);
 void           sl_destination_free   (SlDestination *d);
+/* For a destination never started (sluiced --test): hands func each
+ * message its paths queued, in order, then lets it go as written. */
+typedef void (*SlDestinationTake) (SlMessage *msg, gpointer user_data);
+void           sl_destination_take_queued (SlDestination *d, SlDestinationTake func, gpointer user_data);
 /* The id its drivers share ("d_net#0"). */
 const gchar   *sl_destination_driver_id (SlDestination *d);
 /* Its drivers, one per writer. */

@@ -20,6 +20,7 @@
 #include "daemon/reference.h"
 #include "daemon/notify.h"
 #include "daemon/privileges.h"
+#include "daemon/test-cases.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +38,7 @@ typedef struct
   gchar *cfgfile;
   gchar *config_format;
   gboolean print_config;
+  gchar *test_file;
   gchar *pidfile;
   gchar *persist_file;
   gchar *control_path;
@@ -81,6 +83,8 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
       N_("print the configuration in Sluice's (syslog-ng's) language and exit"), NULL },
     { "foreground", 'F', 0, G_OPTION_ARG_NONE, &s->foreground, N_("do not go into the background"), NULL },
     { "syntax-only", 's', 0, G_OPTION_ARG_NONE, &s->syntax_only, N_("check the configuration and exit"), NULL },
+    { "test", 0, 0, G_OPTION_ARG_FILENAME, &s->test_file,
+      N_("run the test cases of FILE against the configuration, between in-memory ends, and exit"), N_("FILE") },
     { "pidfile", 'p', 0, G_OPTION_ARG_FILENAME, &s->pidfile, N_("file to write the process id to"), N_("FILE") },
     { "persist-file", 'R', 0, G_OPTION_ARG_FILENAME, &s->persist_file, N_("file that keeps state across restarts"), N_("FILE") },
     { "control", 'c', 0, G_OPTION_ARG_FILENAME, &s->control_path, N_("control socket for sluicectl"), N_("PATH") },
@@ -169,6 +173,7 @@ settings_clear (Settings *s)
   g_free (s->include_path);
   g_free (s->help_driver);
   g_free (s->dump_reference);
+  g_free (s->test_file);
   g_free (s->user);
   g_free (s->group);
   g_free (s->chroot_dir);
@@ -308,6 +313,20 @@ load_config (const gchar *path)
       g_error_free (error);
     }
   return cfg;
+}
+
+/* sluiced --test: nothing of the configuration is started; internal
+ * messages go to stderr, the report to stdout. */
+static int
+run_tests (const gchar *cfgfile, const gchar *test_file)
+{
+  sl_internal_set_stderr (TRUE);
+  SlConfig *cfg = load_config (cfgfile);
+  if (!cfg)
+    return 1;
+  gint status = sl_test_cases_run (cfg, test_file, stdout, stderr);
+  sl_config_free (cfg);
+  return status;
 }
 
 /* The HTTP endpoint of the running configuration's stats(listen()): kept
@@ -672,6 +691,8 @@ main (int argc, char **argv)
     status = dump_reference (s.dump_reference);
   else if (s.print_config)
     status = print_config (s.cfgfile);
+  else if (s.test_file)
+    status = run_tests (s.cfgfile, s.test_file);
   else
     {
       sl_internal_set_stderr (s.to_stderr || s.foreground);

@@ -38,6 +38,9 @@ typedef struct
   GHashTable *blocks;      /* "context/normalized-name" -> SlCfgBlock */
   SlCfgAppModel *apps;     /* the applications read so far */
   guint nesting;
+  /* the statements it reads: a configuration's, or a test file's */
+  const gchar *const *keywords;
+  guint n_keywords;
 } SlParser;
 
 /* What an error about a missing closer points back to: 'tcp(' opened at 3:10. */
@@ -54,6 +57,9 @@ static const gchar *const statement_keywords[] = {
   "options", "source", "destination", "filter", "parser", "rewrite",
   "template", "template-function", "log",
 };
+
+/* what sluiced --test reads: test cases, each a block of items */
+static const gchar *const test_keywords[] = { "test" };
 
 static const gchar *const log_keywords[] = {
   "source", "destination", "filter", "parser", "rewrite", "flags",
@@ -1757,7 +1763,7 @@ parse_statement (SlParser *p, SlCfgNode *parent)
     return parse_application (p, parent, &word);
   if (is_word (&word, "python") && (token = peek (p)) && token->kind == SL_TOK_LBRACE)
     return parse_python_block (p, parent, &word);
-  keyword = lookup_keyword (word.value, statement_keywords, G_N_ELEMENTS (statement_keywords));
+  keyword = lookup_keyword (word.value, p->keywords, p->n_keywords);
   if (!keyword)
     {
       const SlCfgBlock *block = find_block (p, "root", word.value);
@@ -1766,7 +1772,7 @@ parse_statement (SlParser *p, SlCfgNode *parent)
         return FALSE;
       if (block && token->kind == SL_TOK_LPAREN)
         return expand_block (p, block, &word);
-      return fail_unknown (p, &word, _("statement"), statement_keywords, G_N_ELEMENTS (statement_keywords));
+      return fail_unknown (p, &word, _("statement"), p->keywords, p->n_keywords);
     }
 
   node = sl_cfg_node_new (keyword, word.pos);
@@ -1853,12 +1859,15 @@ define_generators (SlParser *p)
 }
 
 static SlCfgNode *
-parse (SlLexer *lexer, const gchar *name, GError **error)
+parse_statements_of (SlLexer *lexer, const gchar *name, const gchar *const *keywords, guint n_keywords,
+                     GError **error)
 {
   SlParser p = { 0 };
   SlCfgNode *root;
 
   p.lexer = lexer;
+  p.keywords = keywords;
+  p.n_keywords = n_keywords;
   p.root = sl_cfg_node_new ("config", (SlCfgPos) { sl_cfg_intern_file (name), 1, 1 });
   p.pragmas = g_array_new (FALSE, FALSE, sizeof (SlCfgPos));
   p.included_from = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
@@ -1880,6 +1889,25 @@ parse (SlLexer *lexer, const gchar *name, GError **error)
   sl_cfg_app_model_free (p.apps);
   sl_lexer_free (lexer);
   return root;
+}
+
+static SlCfgNode *
+parse (SlLexer *lexer, const gchar *name, GError **error)
+{
+  return parse_statements_of (lexer, name, statement_keywords, G_N_ELEMENTS (statement_keywords), error);
+}
+
+SlCfgNode *
+sl_cfg_parse_tests (const gchar *path, GError **error)
+{
+  SlLexer *lexer = sl_lexer_new ();
+
+  if (!sl_lexer_push_file (lexer, path, NULL, error))
+    {
+      sl_lexer_free (lexer);
+      return NULL;
+    }
+  return parse_statements_of (lexer, path, test_keywords, G_N_ELEMENTS (test_keywords), error);
 }
 
 static SlCfgLanguage language = SL_CFG_LANGUAGE_SLUICE;

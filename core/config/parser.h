@@ -38,6 +38,10 @@ void       sl_cfg_set_rsyslog_front_end (const SlCfgFrontEnd *front_end);
  * language a file is in. */
 gboolean   sl_cfg_syslog_ng_looks_like (const gchar *text);
 SlCfgNode *sl_cfg_parse_string (const gchar *text, const gchar *name, GError **error);
+/* A test file of sluiced --test: `test "NAME" { ITEM(...); ... };`
+ * statements in the same language, each a node "test" whose first
+ * argument is its name and whose children are its items. */
+SlCfgNode *sl_cfg_parse_tests  (const gchar *path, GError **error);
 /* One filter expression and nothing after it, as the body of a filter {}
  * holds: the tree of tree.h without a surrounding statement. */
 SlCfgNode *sl_cfg_parse_filter_expr (const gchar *text, const gchar *name, GError **error);
