@@ -528,6 +528,40 @@ compile_items (Compiler *c, SlPath *path, const SlCfgNode *node, gboolean top, G
   return TRUE;
 }
 
+static gboolean
+only_destinations (const SlPath *path)
+{
+  for (guint i = 0; i < path->steps->len; i++)
+    if (g_array_index (path->steps, SlStep, i).kind != SL_STEP_DESTINATION)
+      return FALSE;
+  return path->steps->len > 0;
+}
+
+/* A nested path of destinations alone, with no sibling and no flag that
+ * changes its parent's, delivers what its destinations written in the
+ * parent would: they take its place, and a message skips that level of
+ * routing (the rsyslog front end writes each action as such a path). */
+static void
+inline_destination_paths (SlPath *path)
+{
+  for (guint i = 0; i < path->steps->len; i++)
+    {
+      SlStep *s = &g_array_index (path->steps, SlStep, i);
+      if (s->kind != SL_STEP_PATHS || s->shared || s->paths->len != 1)
+        continue;
+      SlPath *child = g_ptr_array_index (s->paths, 0);
+      if (child->final || child->fallback || child->conditional || child->flow_control != path->flow_control
+          || !only_destinations (child))
+        continue;
+      GPtrArray *paths = s->paths;
+      guint n = child->steps->len;
+      g_array_remove_index (path->steps, i);
+      g_array_insert_vals (path->steps, i, child->steps->data, n);
+      g_ptr_array_unref (paths);
+      i += n - 1;
+    }
+}
+
 static SlPath *
 compile_path (Compiler *c, const SlCfgNode *node, gboolean top, gboolean flow, GError **error)
 {
@@ -545,6 +579,7 @@ compile_path (Compiler *c, const SlCfgNode *node, gboolean top, gboolean flow, G
     }
   if (!compile_items (c, path, node, top, error))
     goto fail;
+  inline_destination_paths (path);
   return path;
 
 fail:

@@ -324,6 +324,28 @@ sl_rs_json_string (GString *out, const gchar *text)
   g_string_append_c (out, '"');
 }
 
+/* %syslogtag%%msg:::sp-if-no-1st-sp%%msg% (RSYSLOG_TraditionalFileFormat's
+ * and RSYSLOG_FileFormat's) as one function that renders the tag and text
+ * once instead of three times: what it writes is the same */
+static const gchar *const tag_and_msg[] = {
+  "$(rsyslog-tag " TAG_AND_TEXT ")",
+  "$(rsyslog-msg-space " TAG_AND_TEXT ")",
+  "$(rsyslog-msg " TAG_AND_TEXT ")",
+};
+
+static guint
+append_entry (GString *out, GPtrArray *entries, guint i)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (tag_and_msg); k++)
+    if (i + k >= entries->len || !g_str_equal (g_ptr_array_index (entries, i + k), tag_and_msg[k]))
+      {
+        g_string_append (out, g_ptr_array_index (entries, i));
+        return 1;
+      }
+  g_string_append (out, "$(rsyslog-tag-msg " TAG_AND_TEXT ")");
+  return G_N_ELEMENTS (tag_and_msg);
+}
+
 gchar *
 sl_rs_template_join (GPtrArray *entries, guint options)
 {
@@ -340,8 +362,8 @@ sl_rs_template_join (GPtrArray *entries, guint options)
       g_string_append_c (out, ')');
     }
   else
-    for (guint i = 0; i < entries->len; i++)
-      g_string_append (out, g_ptr_array_index (entries, i));
+    for (guint i = 0; i < entries->len;)
+      i += append_entry (out, entries, i);
   return g_string_free (out, FALSE);
 }
 

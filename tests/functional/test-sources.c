@@ -556,8 +556,15 @@ test_escape_control_chars (SlTestEnv *env, gconstpointer data)
   if (!send_datagram (AF_UNIX, (struct sockaddr *) &to, sizeof to, second, sizeof second - 1)
       || !sl_test_wait_lines (env, out, 2))
     return;
+  /* the first control character past the 32 bytes scanned at once */
+  static const gchar third[] = "<14>Dec  1 10:00:00 c: 0123456789012345678901234567890123456789 bel\a end\x1f";
+  g_strlcpy (to.sun_path, all, sizeof to.sun_path);
+  if (!send_datagram (AF_UNIX, (struct sockaddr *) &to, sizeof to, third, sizeof third - 1)
+      || !sl_test_wait_lines (env, out, 3))
+    return;
   g_autofree gchar *text = sl_test_read_file (out);
-  g_assert_cmpstr (text, ==, "a:tab#011here nul#000mid bel#007 del\x7f lf#012mid\nb:tab\there esc#033[0m\n");
+  g_assert_cmpstr (text, ==, "a:tab#011here nul#000mid bel#007 del\x7f lf#012mid\nb:tab\there esc#033[0m\n"
+                             "c:0123456789012345678901234567890123456789 bel#007 end#037\n");
 }
 
 /* The counters of bad input, as sluicectl shows them. */

@@ -219,6 +219,37 @@ test_nested_paths_and_if (void)
   g_free (text);
 }
 
+/* A nested path of destinations alone (the rsyslog front end writes each
+ * action as one) delivers what a path of its own would: a rewrite after it
+ * does not reach back, a filter after it drops the message for its parent
+ * (the fallback path gets it), and its flags(final) stops nothing. */
+static void
+test_nested_destinations (void)
+{
+  gchar *text = g_strconcat (objects,
+    "rewrite r_set { set-message(changed); };\n"
+    "log { source(s_a);\n"
+    "  log { destination(d1); flags(final); };\n"
+    "  rewrite(r_set);\n"
+    "  log { destination(d2); };\n"
+    "  filter(f_err);\n"
+    "  log { destination(d3); };\n"
+    "};\n"
+    "log { source(s_b); log { destination(d4); }; filter(f_err); };\n"
+    "log { source(s_b); destination(d4); flags(fallback); };\n", NULL);
+  SlConfig *cfg = start (text);
+  post ("a", "err", 2);
+  post ("a", "info", 6);
+  post ("b", "crit", 2);
+  post ("b", "notice", 5);
+  finish (cfg);
+  g_assert_cmpstr (got ("d1"), ==, "err;info;");
+  g_assert_cmpstr (got ("d2"), ==, "changed;changed;");
+  g_assert_cmpstr (got ("d3"), ==, "changed;");
+  g_assert_cmpstr (got ("d4"), ==, "crit;notice;notice;");
+  g_free (text);
+}
+
 /* A junction gives the message to every channel in order (final stops the
  * later ones) and what each channel lets through, as it changed it, goes on
  * past the junction. */
@@ -492,6 +523,7 @@ main (int argc, char **argv)
   g_test_add_func ("/routing/fallback", test_fallback_gets_only_unmatched);
   g_test_add_func ("/routing/catchall", test_catchall_takes_every_source);
   g_test_add_func ("/routing/nested-and-if", test_nested_paths_and_if);
+  g_test_add_func ("/routing/nested-destinations", test_nested_destinations);
   g_test_add_func ("/routing/junction", test_junction_channels);
   g_test_add_func ("/routing/if-branches-go-on", test_if_branches_go_on);
   g_test_add_func ("/routing/channels-in-objects", test_channels_in_objects);

@@ -46,6 +46,11 @@ void     tf_render_args     (const SlTfCall *call, gint first, const gchar *sep,
 gboolean tf_render_int      (const SlTfCall *call, gint i, const SlMessage *msg,
                                 const SlTemplateEnv *env, gint64 *value);
 
+/* Reads argument i, when it is a literal, as a whole decimal integer once
+ * (a function's prepare() does, so that eval() need not render it):
+ * FALSE when it is not a literal or not such an integer. */
+gboolean tf_literal_int     (const SlTfCall *call, gint i, gint64 *value);
+
 /* Sets error to "$(name) takes ..." from usage. */
 void     tf_usage_error     (const SlTfCall *call, GError **error, const gchar *usage);
 

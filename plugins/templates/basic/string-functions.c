@@ -9,15 +9,28 @@
 #include <arpa/inet.h>
 #include <string.h>
 
-/* $(substr TEXT OFFSET [LENGTH]) */
+/* $(substr TEXT OFFSET [LENGTH]). Offsets and lengths written as numbers
+ * (rsyslog's TIMESTAMP is $(substr ${S_DATE} 0 15)) are read once. */
+
+typedef struct
+{
+  gint64 offset;
+  gint64 length;
+} SubstrFixed;
 
 static gboolean
 substr_prepare (SlTfCall *call, GError **error)
 {
-  if (call->argc == 2 || call->argc == 3)
-    return TRUE;
-  tf_usage_error (call, error, _("a text, an offset and an optional length"));
-  return FALSE;
+  SubstrFixed fixed = { 0 };
+
+  if (call->argc != 2 && call->argc != 3)
+    {
+      tf_usage_error (call, error, _("a text, an offset and an optional length"));
+      return FALSE;
+    }
+  if (tf_literal_int (call, 1, &fixed.offset) && (call->argc == 2 || tf_literal_int (call, 2, &fixed.length)))
+    call->state = g_memdup2 (&fixed, sizeof fixed);
+  return TRUE;
 }
 
 static void
@@ -25,9 +38,15 @@ substr_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *en
 {
   gsize start = out->len;
   gint64 offset, length = 0;
+  const SubstrFixed *fixed = call->state;
 
-  if (!tf_render_int (call, 1, msg, env, &offset)
-      || (call->argc == 3 && !tf_render_int (call, 2, msg, env, &length)))
+  if (fixed)
+    {
+      offset = fixed->offset;
+      length = fixed->length;
+    }
+  else if (!tf_render_int (call, 1, msg, env, &offset)
+           || (call->argc == 3 && !tf_render_int (call, 2, msg, env, &length)))
     return;
   sl_template_append (call->arg_templates[0], msg, env, out);
 
@@ -303,7 +322,7 @@ ipv4_to_int_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEn
     }
 }
 
-static const SlTemplateFunctionOps substr_ops = { .prepare = substr_prepare, .eval = substr_eval };
+static const SlTemplateFunctionOps substr_ops = { .prepare = substr_prepare, .eval = substr_eval, .free = g_free };
 
 const SlDriverClass tf_substr_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "substr",

@@ -74,6 +74,10 @@ test_substr (void)
   assert_renders ("$(substr ${accented} 1 3)", "\xc3\xa9l");
   assert_renders ("[$(substr $HOST x)]", "[]");
   assert_renders ("$(substr \"${HOST} ${PROGRAM}\" \"6\" \"6\")", "syslog");
+  /* offsets and lengths rendered for each message, not read once */
+  assert_renders ("$(substr $PROGRAM $(length $HOST) 2)", "g-");
+  assert_renders ("$(substr $PROGRAM 1 $(length $PID))", "yslog");
+  assert_renders ("[$(substr $PROGRAM 1 ${empty})]", "[]");
   assert_refused ("$(substr $HOST)", "$(substr) takes");
 }
 

@@ -32,17 +32,34 @@ tf_render_args (const SlTfCall *call, gint first, const gchar *sep,
     }
 }
 
+static gboolean
+parse_int (const gchar *text, gsize len, gint64 *value)
+{
+  gchar *end;
+  errno = 0;
+  *value = g_ascii_strtoll (text, &end, 10);
+  return len && end == text + len && !errno;
+}
+
 gboolean
 tf_render_int (const SlTfCall *call, gint i, const SlMessage *msg, const SlTemplateEnv *env, gint64 *value)
 {
   GString *text = tf_scratch_acquire ();
   sl_template_append (call->arg_templates[i], msg, env, text);
-  gchar *end;
-  errno = 0;
-  *value = g_ascii_strtoll (text->str, &end, 10);
-  gboolean ok = text->len && end == text->str + text->len && !errno;
+  gboolean ok = parse_int (text->str, text->len, value);
   tf_scratch_release ();
   return ok;
+}
+
+gboolean
+tf_literal_int (const SlTfCall *call, gint i, gint64 *value)
+{
+  if (!sl_template_is_literal (call->arg_templates[i]))
+    return FALSE;
+  /* a literal renders to its text without a message */
+  g_autoptr (GString) text = g_string_new (NULL);
+  sl_template_append (call->arg_templates[i], NULL, NULL, text);
+  return parse_int (text->str, text->len, value);
 }
 
 void

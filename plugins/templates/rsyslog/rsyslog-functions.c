@@ -3,7 +3,8 @@
  * templates the rsyslog front end writes: $(rsyslog-tag TEXT) is TEXT up
  * to its first space, $(rsyslog-msg TEXT) the rest from that space on,
  * and $(rsyslog-msg-space TEXT) the space sp-if-no-1st-sp adds when that
- * rest does not start with one. TEXT is the tag and message as received
+ * rest does not start with one; $(rsyslog-tag-msg TEXT) is the three in
+ * that order. TEXT is the tag and message as received
  * (${MSGHDR}${MESSAGE}): rsyslog's imuxsock takes its first word as the
  * tag, colon or not. $(rsyslog-json TEXT) escapes TEXT as rsyslog's json
  * property option does, $(rsyslog-json-quotes TEXT) as a template's
@@ -30,14 +31,18 @@
  * their Tag has no colon */
 #define SL_RSYSLOG_TAG_WITHOUT_COLON ".rsyslog.tag-without-colon"
 
-/* The rendered argument and where its tag ends. */
-static const gchar *
-split (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *text)
+/* Renders the argument at the end of out, which it returns; *space is
+ * where in out the tag ends (its first space), or out's end. In place:
+ * no buffer of its own per message. */
+static gsize
+split (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out, gsize *space)
 {
+  gsize start = out->len;
   if (call->argc > 0)
-    sl_template_append (call->arg_templates[0], msg, env, text);
-  const gchar *space = strchr (text->str, ' ');
-  return space ? space : text->str + text->len;
+    sl_template_append (call->arg_templates[0], msg, env, out);
+  const gchar *at = memchr (out->str + start, ' ', out->len - start);
+  *space = at ? (gsize) (at - out->str) : out->len;
+  return start;
 }
 
 /* An RFC 5424 message has no tag to split off: rsyslog's syslogtag is
@@ -79,6 +84,17 @@ msg_is_message (const SlMessage *msg)
              && sl_message_get (msg, SL_F_PROGRAM, NULL));
 }
 
+/* imfile's syslogtag is its Tag as given: the front end tags the messages
+ * of a Tag written without the colon Sluice's MSGHDR adds, so the tag
+ * rendered from out's start loses that colon */
+static void
+drop_added_colon (const SlMessage *msg, GString *out, gsize start)
+{
+  if (out->len > start && out->str[out->len - 1] == ':' && msg_is_message (msg)
+      && sl_message_has_tag (msg, SL_RSYSLOG_TAG_WITHOUT_COLON))
+    g_string_truncate (out, out->len - 1);
+}
+
 static void
 tag_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
@@ -87,14 +103,10 @@ tag_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, 
       rfc5424_tag (msg, out);
       return;
     }
-  g_autoptr (GString) text = g_string_new (NULL);
-  const gchar *end = split (call, msg, env, text);
-  /* imfile's syslogtag is its Tag as given: the front end tags the
-   * messages of a Tag written without the colon Sluice's MSGHDR adds */
-  if (end > text->str && end[-1] == ':' && msg_is_message (msg)
-      && sl_message_has_tag (msg, SL_RSYSLOG_TAG_WITHOUT_COLON))
-    end--;
-  g_string_append_len (out, text->str, end - text->str);
+  gsize space;
+  gsize start = split (call, msg, env, out, &space);
+  g_string_truncate (out, space);
+  drop_added_colon (msg, out, start);
 }
 
 static void
@@ -105,8 +117,9 @@ msg_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, 
       g_string_append (out, rfc5424_msg (msg));
       return;
     }
-  g_autoptr (GString) text = g_string_new (NULL);
-  g_string_append (out, split (call, msg, env, text));
+  gsize space;
+  gsize start = split (call, msg, env, out, &space);
+  g_string_erase (out, start, space - start);
 }
 
 static void
@@ -118,9 +131,32 @@ msg_space_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv 
         g_string_append_c (out, ' ');
       return;
     }
-  g_autoptr (GString) text = g_string_new (NULL);
-  if (*split (call, msg, env, text) != ' ')
+  gsize space;
+  gsize start = split (call, msg, env, out, &space);
+  gboolean none = space == out->len;
+  g_string_truncate (out, start);
+  if (none)
     g_string_append_c (out, ' ');
+}
+
+/* The three above in a row, as RSYSLOG_TraditionalFileFormat and
+ * RSYSLOG_FileFormat write them (%syslogtag%%msg:::sp-if-no-1st-sp%%msg%),
+ * from one rendering of the argument: the tag and text as they came, a
+ * space after them when they have none. */
+static void
+tag_msg_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  if (!msg_is_message (msg))
+    {
+      gsize space;
+      split (call, msg, env, out, &space);
+      if (space == out->len)
+        g_string_append_c (out, ' ');
+      return;
+    }
+  tag_eval (call, msg, env, out);
+  msg_space_eval (call, msg, env, out);
+  msg_eval (call, msg, env, out);
 }
 
 /* rsyslog 8.2302's escaping, checked against its output: the json
@@ -216,6 +252,7 @@ static const SlTemplateFunctionOps stdsql_quotes_ops = { .eval = stdsql_quotes_e
 static const SlTemplateFunctionOps jsonf_ops = { .eval = jsonf_eval };
 static const SlTemplateFunctionOps msg_ops = { .eval = msg_eval };
 static const SlTemplateFunctionOps msg_space_ops = { .eval = msg_space_eval };
+static const SlTemplateFunctionOps tag_msg_ops = { .eval = tag_msg_eval };
 
 static gboolean
 rfc3339_prepare (SlTfCall *call, GError **error)
@@ -343,6 +380,12 @@ static const SlDriverClass msg_space_class = {
   .ops.template_function = &msg_space_ops,
 };
 
+static const SlDriverClass tag_msg_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "rsyslog-tag-msg",
+  .summary = "$(rsyslog-tag TEXT)$(rsyslog-msg-space TEXT)$(rsyslog-msg TEXT) from one rendering of TEXT",
+  .ops.template_function = &tag_msg_ops,
+};
+
 static const SlDriverClass json_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "rsyslog-json",
   .summary = "its argument escaped as rsyslog's json property option does: quotes, backslashes, slashes, control characters",
@@ -376,7 +419,7 @@ static const SlDriverClass jsonf_class = {
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "rsyslog-functions",
-  .drivers = (const SlDriverClass *const[]) { &tag_class, &msg_class, &msg_space_class, &json_class,
+  .drivers = (const SlDriverClass *const[]) { &tag_class, &msg_class, &msg_space_class, &tag_msg_class, &json_class,
                                               &json_quotes_class, &sql_quotes_class,
                                               &stdsql_quotes_class, &jsonf_class, &rsyslog_property_class,
                                               &rsyslog_date_class, &rsyslog_tree_class, &rfc3339_class,

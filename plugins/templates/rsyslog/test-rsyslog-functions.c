@@ -12,21 +12,24 @@ extern const SlModule sl_module;
 static void
 assert_split (const gchar *text, const gchar *tag, const gchar *msg, const gchar *space)
 {
-  static const gchar *const functions[] = { "rsyslog-tag", "rsyslog-msg", "rsyslog-msg-space" };
-  const gchar *expected[] = { tag, msg, space };
+  static const gchar *const functions[] = { "rsyslog-tag", "rsyslog-msg", "rsyslog-msg-space", "rsyslog-tag-msg" };
+  g_autofree gchar *joined = g_strconcat (tag, space, msg, NULL);
+  const gchar *expected[] = { tag, msg, space, joined };
   SlMessage *message = sl_message_new ("", 0);
 
   sl_message_set (message, sl_field_handle ("text"), text, -1);
   for (guint i = 0; i < G_N_ELEMENTS (functions); i++)
     {
       GError *error = NULL;
-      g_autofree gchar *source = g_strdup_printf ("$(%s ${text})", functions[i]);
+      /* text before and after: the functions work in place in the output */
+      g_autofree gchar *source = g_strdup_printf ("<$(%s ${text})>", functions[i]);
+      g_autofree gchar *wanted = g_strdup_printf ("<%s>", expected[i]);
       SlTemplate *t = sl_template_compile (source, &error);
       g_autoptr (GString) out = g_string_new (NULL);
 
       g_assert_no_error (error);
       sl_template_append (t, message, NULL, out);
-      g_assert_cmpstr (out->str, ==, expected[i]);
+      g_assert_cmpstr (out->str, ==, wanted);
       sl_template_unref (t);
     }
   sl_message_unref (message);
@@ -130,9 +133,9 @@ test_rfc3339 (void)
 static void
 test_rfc5424 (void)
 {
-  static const gchar *const functions[] = { "rsyslog-tag", "rsyslog-msg", "rsyslog-msg-space" };
-  const gchar *with[] = { "app[1234]", "RFC 5424 with data", " " };
-  const gchar *without[] = { "-", "nothing", " " };
+  static const gchar *const functions[] = { "rsyslog-tag", "rsyslog-msg", "rsyslog-msg-space", "rsyslog-tag-msg" };
+  const gchar *with[] = { "app[1234]", "RFC 5424 with data", " ", "app[1234] RFC 5424 with data" };
+  const gchar *without[] = { "-", "nothing", " ", "- nothing" };
   for (guint k = 0; k < 2; k++)
     {
       SlMessage *message = sl_message_new ("", 0);
@@ -164,8 +167,8 @@ test_given_tag (void)
   SlMessage *message = sl_message_new ("", 0);
   sl_message_set (message, SL_F_PROGRAM, "ftag", -1);
   sl_message_set (message, SL_F_MESSAGE, "a line", -1);
-  static const gchar *const functions[] = { "rsyslog-tag", "rsyslog-msg", "rsyslog-msg-space" };
-  const gchar *expected[] = { "ftag:", "a line", " " };
+  static const gchar *const functions[] = { "rsyslog-tag", "rsyslog-msg", "rsyslog-msg-space", "rsyslog-tag-msg" };
+  const gchar *expected[] = { "ftag:", "a line", " ", "ftag: a line" };
   for (guint i = 0; i < G_N_ELEMENTS (functions); i++)
     {
       g_autofree gchar *source = g_strdup_printf ("$(%s ${MSGHDR}${MESSAGE})", functions[i]);
