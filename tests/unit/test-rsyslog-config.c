@@ -117,6 +117,12 @@ test_templates (void)
   /* a file action's default is RSYSLOG_FileFormat, with each stamp's own fraction of a second */
   assert_translates ("input(type=\"imudp\" port=\"5514\")\n*.* /a\n", "template(rs0_t_rsyslog_fileformat) perm(0644) dir-perm(0700) create-dirs(yes))");
   assert_translates ("input(type=\"imudp\" port=\"5514\")\n*.* /a\n", "$(rsyslog-rfc3339 reported) ${HOST}");
+  /* the tag, the space and the msg in a row: one split of the tag and text, in a list template too */
+  assert_translates ("*.* /a;RSYSLOG_TraditionalFileFormat\n",
+                     "template(\"$(substr ${S_DATE} 0 15) ${HOST} $(rsyslog-tag-msg ${MSGHDR}${MESSAGE})\\n\")");
+  assert_translates ("template(name=\"t\" type=\"list\") { property(name=\"syslogtag\") "
+                     "property(name=\"msg\" spifno1stsp=\"on\") property(name=\"msg\") }\n",
+                     "template(\"$(rsyslog-tag-msg ${MSGHDR}${MESSAGE})\")");
   /* the variable trees whole, as json-c writes them */
   assert_translates ("*.* /a;RSYSLOG_DebugFormat\n", "$$!:$(rsyslog-tree tree !)\\n$$.:$(rsyslog-tree tree .)");
   assert_translates ("template(name=\"t\" type=\"string\" string=\"%$!all-json% %$!A!b%\")\n",
@@ -365,7 +371,7 @@ test_imfile_imjournal (void)
                      "log { source(\"rs0_s1:imfile\"); source(\"rs0_s2:imfile\"); log { destination(rs0_d3); }; };");
   assert_translates ("input(type=\"imfile\" file=\"/var/log/app/*.log\" tag=\"app\")\n*.* /a\n",
                      "wildcard-file(base-dir(\"/var/log/app\") filename-pattern(\"*.log\") max-files(2147483647) "
-                     "flags(no-parse) escape-control-chars(no) program-override(\"app\")");
+                     "flags(no-parse) escape-control-chars(no) tags(\".rsyslog.tag-without-colon\") program-override(\"app\")");
   assert_refused ("input(type=\"imfile\" file=\"/var/log/*/x.log\" tag=\"app\")\n", ":1:21:", "a wildcard in a folder");
   assert_refused ("input(type=\"imfile\" file=\"/var/log/x.log\")\n", ":1:1:", "imfile input needs file= and tag=");
   assert_refused ("input(type=\"imfile\" file=\"/x\" tag=\"t\" freshStartTail=\"on\")\n", ":1:39:",
