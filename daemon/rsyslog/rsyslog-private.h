@@ -6,7 +6,7 @@
 #define SL_CFG_RSYSLOG_PRIVATE_H
 
 #include <glib.h>
-#include "core/config/rsyslog-lexer.h"
+#include "daemon/rsyslog/rsyslog-lexer.h"
 #include "core/config/tree.h"
 
 G_BEGIN_DECLS

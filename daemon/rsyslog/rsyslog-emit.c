@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Sluice text written for rsyslog constructs, parsed by the syslog-ng
  * grammar and placed in the tree at the rsyslog position it came from. */
-#include "core/config/rsyslog-private.h"
+#include "daemon/rsyslog/rsyslog-private.h"
 
 #include "core/config/error.h"
 #include "core/config/parser.h"

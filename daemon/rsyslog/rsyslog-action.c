@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* rsyslog's actions, legacy (/path, @host, |pipe, :omusrmsg:) and
  * action(type=...), each made a destination object of Sluice's language. */
-#include "core/config/rsyslog-private.h"
+#include "daemon/rsyslog/rsyslog-private.h"
 
 #include "core/config/error.h"
 #include "core/i18n.h"

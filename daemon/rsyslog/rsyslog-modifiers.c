@@ -5,7 +5,7 @@
  * JSON members ($!a!b is the field a.b), and they read msg (the text from
  * the first space after the tag on, as rsyslog's property has it). Each
  * parameter does what it does in rsyslogd, or is refused with its place. */
-#include "core/config/rsyslog-private.h"
+#include "daemon/rsyslog/rsyslog-private.h"
 
 #include "core/config/error.h"
 #include "core/i18n.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* rsyslog's inputs (module(), input(), the legacy listen directives) as
  * Sluice sources, and the $ directives that set defaults for what follows. */
-#include "core/config/rsyslog-private.h"
+#include "daemon/rsyslog/rsyslog-private.h"
 
 #include "core/config/error.h"
 #include "core/i18n.h"

@@ -4,7 +4,7 @@
  * sql(). Each parameter either becomes the driver's
  * option that does the same, or changes nothing that is written (named in
  * doc/rsyslog.md), or is refused with its place. */
-#include "core/config/rsyslog-private.h"
+#include "daemon/rsyslog/rsyslog-private.h"
 
 #include "core/config/error.h"
 #include "core/i18n.h"

@@ -11,8 +11,8 @@
  * comes after sees the change. Each construct is written as Sluice text,
  * parsed by the syslog-ng grammar and placed at the rsyslog position it
  * came from, so errors found later still name the rsyslog line. */
-#include "core/config/rsyslog.h"
-#include "core/config/rsyslog-private.h"
+#include "daemon/rsyslog/rsyslog.h"
+#include "daemon/rsyslog/rsyslog-private.h"
 
 #include "core/config/error.h"
 #include "core/config/parser.h"
