@@ -5,6 +5,7 @@
 
 #include "core/config/error.h"
 #include "core/i18n.h"
+#include "core/plugin-private.h"
 
 #include <string.h>
 
@@ -389,21 +390,21 @@ queue_options (GPtrArray *params, GPtrArray *options)
 }
 
 /* Whether rsyslogd would know the type here: its own output modules
- * (omfile, omfwd, ompipe, omusrmsg) need no module(load=), these do;
- * a type Sluice does not map is refused as such further on. */
+ * (omfile, omfwd, ompipe, omusrmsg) need no module(load=), these and those
+ * plugins serve do; a type Sluice does not map is refused as such further
+ * on. */
 static gboolean
 module_loaded (SlRsConf *c, const gchar *type)
 {
   static const gchar *const loadable[] = { "omprog", "omstdout", "mmjsonparse", "omrelp", "omkafka", "omhiredis",
                                            "omelasticsearch", "ommysql", "ompgsql", "mmnormalize", "mmutf8fix",
                                            "mmanon", "mmfields" };
-  for (guint i = 0; i < G_N_ELEMENTS (loadable); i++)
-    if (g_ascii_strcasecmp (type, loadable[i]) == 0)
-      {
-        g_autofree gchar *lower = g_ascii_strdown (type, -1);
-        return g_hash_table_contains (c->loaded, lower);
-      }
-  return TRUE;
+  g_autofree gchar *lower = g_ascii_strdown (type, -1);
+  gboolean needs_load = sl_plugins_rsyslog_lookup (lower) != NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (loadable) && !needs_load; i++)
+    needs_load = g_str_equal (lower, loadable[i]);
+  return !needs_load || g_hash_table_contains (c->loaded, lower);
 }
 
 gchar *
@@ -442,7 +443,11 @@ sl_rs_action_object (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_
   const gchar *retries = param_value (params, "action.resumeretrycount");
   if (retries && g_str_equal (retries, "-1"))
     sl_rs_ruleset_waits (c);
-  if (g_ascii_strcasecmp (type, "omfile") == 0)
+  g_autofree gchar *lower = g_ascii_strdown (type, -1);
+  const SlRsModule *module = sl_plugins_rsyslog_lookup (lower);
+  if (module && module->kind == SL_RS_MODULE_OUTPUT)
+    name = sl_rs_plugin_action (c, module, module->name, params, pos, error);
+  else if (g_ascii_strcasecmp (type, "omfile") == 0)
     {
       if (queue->len && strstr (g_ptr_array_index (queue, queue->len - 1), "disk-buffer"))
         sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("a disk queue on rsyslog's omfile is not supported"));

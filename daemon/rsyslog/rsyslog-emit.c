@@ -14,20 +14,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlCfgNode, sl_cfg_node_free)
 void
 sl_rs_quote (GString *out, const gchar *text)
 {
-  g_string_append_c (out, '"');
-  for (const gchar *p = text; *p; p++)
-    switch (*p)
-      {
-      case '"': g_string_append (out, "\\\""); break;
-      case '\\': g_string_append (out, "\\\\"); break;
-      case '\n': g_string_append (out, "\\n"); break;
-      case '\r': g_string_append (out, "\\r"); break;
-      case '\t': g_string_append (out, "\\t"); break;
-      /* an empty backtick name is a backtick */
-      case '`': g_string_append (out, "``"); break;
-      default: g_string_append_c (out, *p); break;
-      }
-  g_string_append_c (out, '"');
+  sl_rs_text_quote (out, text);
 }
 
 gchar *
@@ -144,6 +131,35 @@ sl_rs_new_name (SlRsConf *c, const gchar *kind)
   return g_strdup_printf ("%s_%s%u", c->prefix, kind, ++c->serial);
 }
 
+void
+sl_rs_param_free (SlRsParam *param)
+{
+  g_free (param->name);
+  g_free (param->value);
+  g_strfreev (param->items);
+  g_free (param);
+}
+
+GPtrArray *
+sl_rs_params_new (void)
+{
+  return g_ptr_array_new_with_free_func ((GDestroyNotify) sl_rs_param_free);
+}
+
+void
+sl_rs_params_add (GPtrArray *params, const gchar *name, const gchar *value, SlCfgPos pos)
+{
+  SlRsParam *param;
+
+  if (!value)
+    return;
+  param = g_new0 (SlRsParam, 1);
+  param->name = g_strdup (name);
+  param->value = g_strdup (value);
+  param->pos = pos;
+  g_ptr_array_add (params, param);
+}
+
 const SlRsParam *
 sl_rs_param_find (GPtrArray *params, const gchar *name)
 {
@@ -166,9 +182,7 @@ sl_rs_is_true (const gchar *value)
 void
 sl_rs_append_option (GString *out, const gchar *name, const gchar *value)
 {
-  g_string_append_printf (out, " %s(", name);
-  sl_rs_quote (out, value);
-  g_string_append_c (out, ')');
+  sl_rs_text_option (out, name, value);
 }
 
 /* Actions that write the same way share one destination, as rsyslog's

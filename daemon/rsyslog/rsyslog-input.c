@@ -5,6 +5,7 @@
 
 #include "core/config/error.h"
 #include "core/i18n.h"
+#include "core/plugin-private.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -456,8 +457,15 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
 
   if (m < 0)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog module '%s' is not supported"), name);
-      return FALSE;
+      g_autofree gchar *lower = g_ascii_strdown (bare, -1);
+      const SlRsModule *module = sl_plugins_rsyslog_lookup (lower);
+      if (!module)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog module '%s' is not supported"), name);
+          return FALSE;
+        }
+      g_hash_table_add (c->loaded, g_steal_pointer (&lower));
+      return sl_rs_plugin_module_params (module, params, error);
     }
   g_hash_table_add (c->loaded, g_ascii_strdown (bare, -1));
   for (guint i = 0; params && i < params->len; i++)
@@ -765,6 +773,13 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("an rsyslog input() needs type="));
       return FALSE;
+    }
+  g_autofree gchar *lower = g_ascii_strdown (type, -1);
+  const SlRsModule *module = sl_plugins_rsyslog_lookup (lower);
+  if (module && module->kind == SL_RS_MODULE_INPUT)
+    {
+      g_autofree gchar *driver = sl_rs_plugin_input (c, module, module->name, params, pos, error);
+      return driver && sl_rs_add_source (c, ruleset, pos, driver, value_of (params, "name"), error);
     }
   if (g_ascii_strcasecmp (type, "imudp") == 0)
     return check_input_params (params, net_params, type, error) && network_input (c, params, "udp", ruleset, pos, error);

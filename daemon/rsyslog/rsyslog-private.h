@@ -8,6 +8,7 @@
 #include <glib.h>
 #include "daemon/rsyslog/rsyslog-lexer.h"
 #include "core/config/tree.h"
+#include "core/rsyslog-module.h"
 
 G_BEGIN_DECLS
 
@@ -19,6 +20,12 @@ typedef struct
   gchar **items;   /* the list's items, NULL for a single value */
   SlCfgPos pos;
 } SlRsParam;
+
+void      sl_rs_param_free       (SlRsParam *param);
+/* parameters made for a legacy form: params_add adds name=value unless
+ * value is NULL */
+GPtrArray *sl_rs_params_new      (void);
+void      sl_rs_params_add       (GPtrArray *params, const gchar *name, const gchar *value, SlCfgPos pos);
 
 /* A template used by name, which rsyslog lets come before its definition */
 typedef struct
@@ -274,6 +281,16 @@ void      sl_rs_tls_clear            (SlRsTls *tls);
 gchar    *sl_rs_legacy_uxsock        (SlRsConf *c, const gchar *template_name, SlCfgPos pos, GError **error);
 gboolean  sl_rs_uxsock_directive     (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
                                       GError **error);
+
+/* rsyslog-plugin.c: the modules plugins serve (sl_plugins_rsyslog_lookup).
+ * An action's destination of the driver the plugin writes for params, an
+ * input's driver (type as messages name it: "omrelp", ":omrelp:");
+ * module(load=)'s parameters checked. */
+gchar    *sl_rs_plugin_action        (SlRsConf *c, const SlRsModule *module, const gchar *type, GPtrArray *params,
+                                      SlCfgPos pos, GError **error);
+gchar    *sl_rs_plugin_input         (SlRsConf *c, const SlRsModule *module, const gchar *type, GPtrArray *params,
+                                      SlCfgPos pos, GError **error);
+gboolean  sl_rs_plugin_module_params (const SlRsModule *module, GPtrArray *params, GError **error);
 
 /* rsyslog-input.c: modules, inputs and legacy directives */
 gboolean  sl_rs_module               (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);

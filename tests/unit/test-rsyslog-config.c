@@ -2,6 +2,7 @@
 /* The rsyslog front end's tree, printed in Sluice's language: what each
  * rsyslog construct becomes, and where a refused one is reported. */
 #include "core/config/parser.h"
+#include "core/plugin-private.h"
 #include "daemon/rsyslog/rsyslog.h"
 #include "core/config/tree.h"
 
@@ -563,6 +564,12 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  /* the modules plugins serve: the build's plugins first, as the
+   * functional tests hand sluiced --module-path, then the installed ones */
+  const gchar *build_path = g_getenv ("SL_MODULE_PATH");
+  g_autofree gchar *module_path = build_path ? g_strconcat (build_path, G_SEARCHPATH_SEPARATOR_S, SL_MODULE_DIR, NULL)
+                                             : g_strdup (SL_MODULE_DIR);
+  g_assert_true (sl_plugins_load (module_path, NULL));
   g_test_add_func ("/rsyslog-config/selectors", test_selectors);
   g_test_add_func ("/rsyslog-config/global", test_global);
   g_test_add_func ("/rsyslog-config/property-filters", test_property_filters);
