@@ -396,84 +396,6 @@ sl_rs_legacy_sql (SlRsConf *c, gboolean pgsql, const gchar *args, const gchar *t
   return sql_destination (c, pgsql, parts[0], NULL, parts[1], parts[2], parts[3], pos, error);
 }
 
-/* omhiredis: queue mode LPUSHes each message onto key (RPUSH with
- * userPush), publish PUBLISHes it, set SETs key (SETEX with an
- * expiration), in RSYSLOG_ForwardFormat unless told otherwise; a key made
- * by a template (dynaKey) is that template. Its template mode, a whole
- * command line that hiredis splits at blanks, has no equal in redis(),
- * whose command() is a list of templates. */
-static gchar *
-omhiredis (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
-{
-  static const gchar *const own[] = { "server", "serverport", "serverpassword", "mode", "key", "dynakey",
-                                      "userpush", "expiration" };
-  if (!sl_rs_check_action_params (params, own, G_N_ELEMENTS (own), "omhiredis", error))
-    return NULL;
-  const gchar *mode = param_value (params, "mode") ? param_value (params, "mode") : "template";
-  const gchar *key = param_value (params, "key");
-  const gchar *expiration = param_value (params, "expiration");
-  gboolean set = g_ascii_strcasecmp (mode, "set") == 0;
-  const gchar *command = NULL;
-
-  if (g_ascii_strcasecmp (mode, "queue") == 0)
-    command = param_value (params, "userpush") && sl_rs_is_true (param_value (params, "userpush")) ? "RPUSH"
-                                                                                                   : "LPUSH";
-  else if (g_ascii_strcasecmp (mode, "publish") == 0)
-    command = "PUBLISH";
-  else if (set)
-    command = expiration && g_ascii_strtoll (expiration, NULL, 10) > 0 ? "SETEX" : "SET";
-  if (!command)
-    {
-      const SlRsParam *where = sl_rs_param_find (params, "mode");
-      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, where ? where->pos : pos,
-                        _("rsyslog's omhiredis mode=\"%s\" is not supported: redis() takes the queue, publish and set "
-                          "modes (a template that writes the whole command has no equal in its command())"), mode);
-      return NULL;
-    }
-  if (!key)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's omhiredis needs key= in mode %s"), mode);
-      return NULL;
-    }
-  g_autofree gchar *key_text = NULL;
-  if (param_value (params, "dynakey") && sl_rs_is_true (param_value (params, "dynakey")))
-    {
-      g_autofree gchar *object = sl_rs_template_ref (c, key, pos, error);
-      if (!object)
-        return NULL;
-      key_text = g_strdup_printf ("$(template %s)", object);
-    }
-  else
-    key_text = literal_template (key);
-  g_autofree gchar *object = sl_rs_template_ref (c, param_value (params, "template") ? param_value (params, "template")
-                                                                                     : "RSYSLOG_ForwardFormat",
-                                                 pos, error);
-  if (!object)
-    return NULL;
-  g_autofree gchar *value = g_strdup_printf ("$(template %s)", object);
-  g_autoptr (GString) drivers = g_string_new ("redis(");
-  sl_rs_append_option (drivers, "host", param_value (params, "server") ? param_value (params, "server") : "127.0.0.1");
-  sl_rs_append_option (drivers, "port", param_value (params, "serverport") ? param_value (params, "serverport")
-                                                                           : "6379");
-  if (param_value (params, "serverpassword"))
-    sl_rs_append_option (drivers, "auth", param_value (params, "serverpassword"));
-  g_string_append (drivers, " command(");
-  sl_rs_quote (drivers, command);
-  g_string_append_c (drivers, ' ');
-  sl_rs_quote (drivers, key_text);
-  if (set && g_str_equal (command, "SETEX"))
-    {
-      g_string_append_c (drivers, ' ');
-      sl_rs_quote (drivers, expiration);
-    }
-  g_string_append_c (drivers, ' ');
-  sl_rs_quote (drivers, value);
-  g_string_append_c (drivers, ')');
-  append_queue (c, drivers);
-  g_string_append (drivers, ");");
-  return sl_rs_emit_destination (c, pos, drivers->str, error);
-}
-
 gchar *
 sl_rs_output_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos, GError **error)
 {
@@ -485,8 +407,6 @@ sl_rs_output_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos
     return omrelp (c, params, pos, error);
   if (g_ascii_strcasecmp (type, "omkafka") == 0)
     return omkafka (c, params, pos, error);
-  if (g_ascii_strcasecmp (type, "omhiredis") == 0)
-    return omhiredis (c, params, pos, error);
   sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("rsyslog's action type '%s' is not supported"), type);
   return NULL;
 }
