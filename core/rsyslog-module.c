@@ -74,8 +74,7 @@ sl_rs_call_fail (const SlRsCall *call, const gchar *param, GError **error, const
 gchar *
 sl_rs_call_template (SlRsCall *call, const gchar *name, GError **error)
 {
-  g_autofree gchar *object = call->ops->template_object (call->front_end, name, call->pos, error);
-  return object ? g_strdup_printf ("$(template %s)", object) : NULL;
+  return call->ops->template_object (call->front_end, name, call->pos, error);
 }
 
 gboolean

@@ -38,8 +38,9 @@ gboolean     sl_rs_call_refuse   (const SlRsCall *call, const gchar *param, GErr
  * written, else at the call's. */
 gboolean     sl_rs_call_fail     (const SlRsCall *call, const gchar *param, GError **error, const gchar *format, ...)
   G_GNUC_PRINTF (4, 5);
-/* The template text "$(template OBJ)" of rsyslog's template name (one of
- * the configuration's or RSYSLOG_*), NULL with an error if there is none. */
+/* The name of the template object of rsyslog's template name (one of the
+ * configuration's or RSYSLOG_*), for ` template(OBJ)` or "$(template OBJ)";
+ * NULL with an error if there is none. */
 gchar       *sl_rs_call_template (SlRsCall *call, const gchar *name, GError **error);
 /* A module's own template: rsyslog's template text, defined under name
  * unless the configuration has one of that name. */

@@ -33,15 +33,22 @@ omhiredis_write (SlRsCall *call, GString *driver, GError **error)
                             mode);
   if (!key)
     return sl_rs_call_fail (call, NULL, error, _("rsyslog's omhiredis needs key= in mode %s"), mode);
-  g_autofree gchar *key_text = sl_rs_call_flag (call, "dynakey", FALSE) ? sl_rs_call_template (call, key, error)
-                                                                         : sl_rs_text_literal (key);
-  if (!key_text)
+  g_autofree gchar *key_text = NULL;
+  if (sl_rs_call_flag (call, "dynakey", FALSE))
+    {
+      g_autofree gchar *object = sl_rs_call_template (call, key, error);
+      if (!object)
+        return FALSE;
+      key_text = g_strdup_printf ("$(template %s)", object);
+    }
+  else
+    key_text = sl_rs_text_literal (key);
+  g_autofree gchar *object = sl_rs_call_template (call, sl_rs_call_value (call, "template")
+                                                          ? sl_rs_call_value (call, "template")
+                                                          : "RSYSLOG_ForwardFormat", error);
+  if (!object)
     return FALSE;
-  g_autofree gchar *value = sl_rs_call_template (call, sl_rs_call_value (call, "template")
-                                                         ? sl_rs_call_value (call, "template")
-                                                         : "RSYSLOG_ForwardFormat", error);
-  if (!value)
-    return FALSE;
+  g_autofree gchar *value = g_strdup_printf ("$(template %s)", object);
   g_string_append (driver, "redis(");
   sl_rs_text_option (driver, "host", sl_rs_call_value (call, "server") ? sl_rs_call_value (call, "server")
                                                                        : "127.0.0.1");
