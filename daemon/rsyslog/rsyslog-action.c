@@ -396,7 +396,7 @@ queue_options (GPtrArray *params, GPtrArray *options)
 static gboolean
 module_loaded (SlRsConf *c, const gchar *type)
 {
-  static const gchar *const loadable[] = { "omprog", "omstdout", "mmjsonparse", "omrelp", "omkafka",
+  static const gchar *const loadable[] = { "omprog", "omstdout", "mmjsonparse", "omrelp",
                                            "omelasticsearch", "ommysql", "ompgsql", "mmnormalize", "mmutf8fix",
                                            "mmanon", "mmfields" };
   g_autofree gchar *lower = g_ascii_strdown (type, -1);

@@ -257,30 +257,3 @@ sl_rs_check_action_params (GPtrArray *params, const gchar *const *own, guint n_o
     }
   return TRUE;
 }
-
-/* confParam="name=value" items as config("name" => "value") */
-gboolean
-sl_rs_append_kafka_config (GString *drivers, GPtrArray *params, const gchar *name, GError **error)
-{
-  const SlRsParam *param = sl_rs_param_find (params, name);
-  g_auto (GStrv) items = param ? g_strsplit (param->value, ",", -1) : NULL;
-
-  for (guint i = 0; items && items[i]; i++)
-    {
-      const gchar *eq = strchr (items[i], '=');
-      if (!eq)
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, param->pos, _("rsyslog's %s takes name=value, not '%s'"),
-                            param->name, items[i]);
-          return FALSE;
-        }
-      g_autofree gchar *key = g_strstrip (g_strndup (items[i], (gsize) (eq - items[i])));
-      g_autofree gchar *value = g_strstrip (g_strdup (eq + 1));
-      g_string_append (drivers, " config(");
-      sl_rs_quote (drivers, key);
-      g_string_append (drivers, " => ");
-      sl_rs_quote (drivers, value);
-      g_string_append_c (drivers, ')');
-    }
-  return TRUE;
-}

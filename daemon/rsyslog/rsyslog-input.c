@@ -40,9 +40,9 @@ static const struct
   { "omstdout", { "template" } }, { "mmjsonparse", { NULL } },
   { "builtin:omfile", { "template", "dirowner", "dirgroup", "fileowner", "filegroup", "filecreatemode",
                         "dircreatemode" } },
-  { "builtin:omfwd", { "template" } }, { "omrelp", { "tls.tlslib" } }, { "omkafka", { NULL } },
+  { "builtin:omfwd", { "template" } }, { "omrelp", { "tls.tlslib" } },
   { "omelasticsearch", { NULL } }, { "ommysql", { NULL } }, { "ompgsql", { NULL } },
-  { "imrelp", { "tls.tlslib" } }, { "imkafka", { NULL } }, { "omuxsock", { NULL } }, { "omsnmp", { NULL } },
+  { "imrelp", { "tls.tlslib" } }, { "omuxsock", { NULL } }, { "omsnmp", { NULL } },
   { "impstats", { "interval", "facility", "severity", "log.syslog", "format", "ruleset", "resetcounters",
                   "bracketing", "log.file" } },
   { "immark", { "interval", "markmessagetext", "ruleset", "use.markflag", "use.syslogcall" } },
@@ -656,36 +656,6 @@ relp_input (SlRsConf *c, GPtrArray *params, const gchar *ruleset, SlCfgPos pos, 
   return sl_rs_add_source (c, ruleset, pos, text->str, value_of (params, "name"), error);
 }
 
-/* imkafka: the records parsed as syslog messages; a host name in them is
- * taken only with parseHostname="on", as rsyslog does */
-static gboolean
-kafka_input (SlRsConf *c, GPtrArray *params, const gchar *ruleset, SlCfgPos pos, GError **error)
-{
-  g_autoptr (GString) text = g_string_new ("kafka(");
-  if (!value_of (params, "topic"))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imkafka input needs topic="));
-      return FALSE;
-    }
-  g_string_append (text, "topics(");
-  sl_rs_quote (text, value_of (params, "topic"));
-  g_string_append (text, ") bootstrap-servers(");
-  sl_rs_quote (text, value_of (params, "broker") ? value_of (params, "broker") : "localhost:9092");
-  g_string_append_c (text, ')');
-  if (value_of (params, "consumergroup"))
-    {
-      g_string_append (text, " group-id(");
-      sl_rs_quote (text, value_of (params, "consumergroup"));
-      g_string_append_c (text, ')');
-    }
-  if (!sl_rs_append_kafka_config (text, params, "confparam", error))
-    return FALSE;
-  if (!value_of (params, "parsehostname") || !sl_rs_is_true (value_of (params, "parsehostname")))
-    g_string_append (text, " flags(no-hostname)");
-  g_string_append_c (text, ')');
-  return sl_rs_add_source (c, ruleset, pos, text->str, value_of (params, "name"), error);
-}
-
 /* imfile: each line a message, not parsed, with the tag and priority
  * given (names, local0.notice unless given). A wildcard in the file's name is
  * wildcard-file(), which, as imfile, also follows the files that match
@@ -763,8 +733,6 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   /* keepalive timings change when a dead peer is noticed, not what is read */
   static const gchar *const relp_params[] = { "port", "address", "keepalive", "keepalive.probes",
                                               "keepalive.interval", "keepalive.time", NULL };
-  static const gchar *const kafka_params[] = { "broker", "topic", "consumergroup", "confparam", "parsehostname",
-                                               NULL };
   const gchar *type = value_of (params, "type");
   const gchar *ruleset = value_of (params, "ruleset");
 
@@ -788,8 +756,6 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
     return check_input_params (params, net_params, type, error) && network_input (c, params, "ptcp", ruleset, pos, error);
   if (g_ascii_strcasecmp (type, "imrelp") == 0)
     return check_input_params (params, relp_params, type, error) && relp_input (c, params, ruleset, pos, error);
-  if (g_ascii_strcasecmp (type, "imkafka") == 0)
-    return check_input_params (params, kafka_params, type, error) && kafka_input (c, params, ruleset, pos, error);
   if (g_ascii_strcasecmp (type, "imuxsock") == 0)
     {
       if (!check_input_params (params, unix_params, type, error))

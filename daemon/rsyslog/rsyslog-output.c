@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* rsyslog's output modules that Sluice has a driver for: omrelp as relp(),
- * omkafka as kafka(), omelasticsearch as http(), ommysql and ompgsql as
- * sql(). Each parameter either becomes the driver's
+ * omelasticsearch as http(), ommysql and ompgsql as sql(). Each parameter either becomes the driver's
  * option that does the same, or changes nothing that is written (named in
  * doc/rsyslog.md), or is refused with its place. */
 #include "daemon/rsyslog/rsyslog-private.h"
@@ -124,76 +123,6 @@ sl_rs_legacy_relp (SlRsConf *c, const gchar *target, const gchar *template_name,
       return NULL;
     }
   return relp_destination (c, host, colon ? colon + 1 : NULL, template_name, NULL, pos, error);
-}
-
-static gchar *
-literal_template (const gchar *text)
-{
-  g_auto (GStrv) parts = g_strsplit (text, "$", -1);
-  return g_strjoinv ("$$", parts);
-}
-
-/* omkafka: without partitions.auto="on" it writes every message to
- * partition 0 (its partitions.number is 1), which kafka() cannot; with
- * it, librdkafka's partitioner chooses, as kafka()'s does. */
-static gchar *
-omkafka (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
-{
-  static const gchar *const own[] = { "broker", "topic", "key", "template", "confparam", "topicconfparam",
-                                      "partitions.auto", "partitions.number", "partitions.usefixed", "dynatopic",
-                                      "dynatopic.cachesize", "errorfile", "statsfile", "statsname", "closetimeout",
-                                      "resubmitonfailure", "keepfailedmessages", "failedmsgfile", "dynakey" };
-
-  if (!sl_rs_check_action_params (params, own, G_N_ELEMENTS (own), "omkafka", error))
-    return NULL;
-  const gchar *topic = param_value (params, "topic");
-  const gchar *automatic = param_value (params, "partitions.auto");
-  if (!topic)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's omkafka needs topic="));
-      return NULL;
-    }
-  if (!refuse_param (params, "partitions.number", _("kafka() lets librdkafka choose the partition"), error)
-      || !refuse_param (params, "partitions.usefixed", _("kafka() lets librdkafka choose the partition"), error)
-      || !refuse_param (params, "errorfile", _("kafka() keeps a message it could not send in its queue"), error)
-      || !refuse_param (params, "statsfile", _("kafka()'s counters are Sluice's statistics"), error)
-      || !refuse_param (params, "keepfailedmessages", _("use a disk-buffer() (queue.type=\"Disk\")"), error)
-      || !refuse_param (params, "failedmsgfile", _("use a disk-buffer() (queue.type=\"Disk\")"), error))
-    return NULL;
-  if ((param_value (params, "dynatopic") && sl_rs_is_true (param_value (params, "dynatopic"))
-       && !refuse_param (params, "dynatopic", _("a topic made from a template is not mapped"), error))
-      || (param_value (params, "dynakey") && sl_rs_is_true (param_value (params, "dynakey"))
-          && !refuse_param (params, "dynakey", _("a key made from a template is not mapped"), error)))
-    return NULL;
-  if (!automatic || !sl_rs_is_true (automatic))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, automatic ? sl_rs_param_find (params, "partitions.auto")->pos : pos,
-                        _("rsyslog's omkafka writes every message to partition 0 unless partitions.auto=\"on\"; "
-                          "Sluice's kafka() lets librdkafka choose the partition, as partitions.auto=\"on\" does"));
-      return NULL;
-    }
-
-  /* kafka()'s topic and key are templates, omkafka's plain text */
-  g_autofree gchar *topic_text = literal_template (topic);
-  g_autoptr (GString) drivers = g_string_new ("kafka(");
-  sl_rs_append_option (drivers, "topic", topic_text);
-  sl_rs_append_option (drivers, "bootstrap-servers", param_value (params, "broker") ? param_value (params, "broker")
-                                                                                    : "localhost:9092");
-  if (param_value (params, "key"))
-    {
-      g_autofree gchar *key = literal_template (param_value (params, "key"));
-      sl_rs_append_option (drivers, "key", key);
-    }
-  if (!append_template (c, drivers, param_value (params, "template") ? param_value (params, "template")
-                                                                    : "RSYSLOG_FileFormat", pos, error)
-      || !sl_rs_append_kafka_config (drivers, params, "confparam", error)
-      || !sl_rs_append_kafka_config (drivers, params, "topicconfparam", error))
-    return NULL;
-  if (param_value (params, "closetimeout"))
-    sl_rs_append_option (drivers, "flush-timeout-on-shutdown", param_value (params, "closetimeout"));
-  append_queue (c, drivers);
-  g_string_append (drivers, ");");
-  return sl_rs_emit_destination (c, pos, drivers->str, error);
 }
 
 /* omelasticsearch's own template, used when the action names none */
@@ -405,8 +334,6 @@ sl_rs_output_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos
     return omelasticsearch (c, params, pos, error);
   if (g_ascii_strcasecmp (type, "omrelp") == 0)
     return omrelp (c, params, pos, error);
-  if (g_ascii_strcasecmp (type, "omkafka") == 0)
-    return omkafka (c, params, pos, error);
   sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("rsyslog's action type '%s' is not supported"), type);
   return NULL;
 }

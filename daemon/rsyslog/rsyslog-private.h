@@ -151,9 +151,6 @@ gboolean  sl_rs_max_message_size (SlRsConf *c, const gchar *value, SlCfgPos pos,
 /* The current ruleset's path waits for its destinations as long as it
  * takes (flags(flow-control)): an action in it retries forever. */
 void      sl_rs_ruleset_waits   (SlRsConf *c);
-/* omkafka's and imkafka's name=value list in the parameter name, as
- * config("name" => "value") options of kafka() */
-gboolean  sl_rs_append_kafka_config (GString *drivers, GPtrArray *params, const gchar *name, GError **error);
 /* The same for log path items, added to the body being built. */
 gboolean  sl_rs_emit_log_items  (SlCfgPos pos, SlCfgNode *into, const gchar *text, GError **error);
 gchar    *sl_rs_new_name        (SlRsConf *c, const gchar *kind);
@@ -248,7 +245,8 @@ gchar    *sl_rs_action_object        (SlRsConf *c, GPtrArray *params, SlCfgPos p
                                       GError **error);
 
 /* rsyslog-output.c: the output modules with a Sluice driver of their own
- * (omrelp, omkafka), by action(type=) or the legacy :omrelp: */
+ * (omrelp, omelasticsearch, ommysql, ompgsql), by action(type=) or the
+ * legacy :omrelp: */
 gchar    *sl_rs_output_action        (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,
                                       GError **error);
 gchar    *sl_rs_legacy_relp          (SlRsConf *c, const gchar *target, const gchar *template_name, SlCfgPos pos,
