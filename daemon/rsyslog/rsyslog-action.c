@@ -136,6 +136,25 @@ pipe_action (SlRsConf *c, const gchar *path, const gchar *template_name, SlCfgPo
   return sl_rs_emit_destination (c, pos, drivers->str, error);
 }
 
+/* :omrelp:host:port, omrelp's target= and port= */
+static gchar *
+legacy_relp (SlRsConf *c, const gchar *target, const gchar *template_name, SlCfgPos pos, GError **error)
+{
+  const gchar *colon = strrchr (target, ':');
+  g_autofree gchar *host = colon ? g_strndup (target, (gsize) (colon - target)) : g_strdup (target);
+  g_autoptr (GPtrArray) params = sl_rs_params_new ();
+
+  if (!*host)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, pos, _("the rsyslog action ':omrelp:%s' names no host"), target);
+      return NULL;
+    }
+  sl_rs_params_add (params, "target", host, pos);
+  sl_rs_params_add (params, "port", colon ? colon + 1 : NULL, pos);
+  sl_rs_params_add (params, "template", template_name, pos);
+  return sl_rs_plugin_legacy (c, "omrelp", ":omrelp:", params, pos, error);
+}
+
 gchar *
 sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **error)
 {
@@ -162,7 +181,7 @@ sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **erro
     return sl_rs_legacy_sql (c, g_str_has_prefix (target, ":ompgsql:"), target + strlen (":ommysql:"), template_name,
                              pos, error);
   if (g_str_has_prefix (target, ":omrelp:"))
-    return sl_rs_legacy_relp (c, target + strlen (":omrelp:"), template_name, pos, error);
+    return legacy_relp (c, target + strlen (":omrelp:"), template_name, pos, error);
   if (g_str_equal (target, ":omuxsock:"))
     return sl_rs_legacy_uxsock (c, template_name, pos, error);
   if (g_str_has_prefix (target, ":omfile:"))
@@ -396,7 +415,7 @@ queue_options (GPtrArray *params, GPtrArray *options)
 static gboolean
 module_loaded (SlRsConf *c, const gchar *type)
 {
-  static const gchar *const loadable[] = { "omprog", "omstdout", "mmjsonparse", "omrelp",
+  static const gchar *const loadable[] = { "omprog", "omstdout", "mmjsonparse",
                                            "omelasticsearch", "ommysql", "ompgsql", "mmnormalize", "mmutf8fix",
                                            "mmanon", "mmfields" };
   g_autofree gchar *lower = g_ascii_strdown (type, -1);

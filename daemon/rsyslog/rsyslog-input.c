@@ -40,9 +40,9 @@ static const struct
   { "omstdout", { "template" } }, { "mmjsonparse", { NULL } },
   { "builtin:omfile", { "template", "dirowner", "dirgroup", "fileowner", "filegroup", "filecreatemode",
                         "dircreatemode" } },
-  { "builtin:omfwd", { "template" } }, { "omrelp", { "tls.tlslib" } },
+  { "builtin:omfwd", { "template" } },
   { "omelasticsearch", { NULL } }, { "ommysql", { NULL } }, { "ompgsql", { NULL } },
-  { "imrelp", { "tls.tlslib" } }, { "omuxsock", { NULL } }, { "omsnmp", { NULL } },
+  { "omuxsock", { NULL } }, { "omsnmp", { NULL } },
   { "impstats", { "interval", "facility", "severity", "log.syslog", "format", "ruleset", "resetcounters",
                   "bracketing", "log.file" } },
   { "immark", { "interval", "markmessagetext", "ruleset", "use.markflag", "use.syslogcall" } },
@@ -630,32 +630,6 @@ network_input (SlRsConf *c, GPtrArray *params, const gchar *driver, const gchar 
   return sl_rs_add_source (c, ruleset, pos, text->str, input, error);
 }
 
-/* imrelp: port= is required, as in rsyslog */
-static gboolean
-relp_input (SlRsConf *c, GPtrArray *params, const gchar *ruleset, SlCfgPos pos, GError **error)
-{
-  g_autoptr (GString) text = g_string_new ("relp(");
-
-  if (!value_of (params, "port"))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imrelp input needs port="));
-      return FALSE;
-    }
-  if (value_of (params, "address"))
-    {
-      g_string_append (text, "ip(");
-      sl_rs_quote (text, value_of (params, "address"));
-      g_string_append (text, ") ");
-    }
-  g_string_append (text, "port(");
-  sl_rs_quote (text, value_of (params, "port"));
-  g_string_append_c (text, ')');
-  if (value_of (params, "keepalive"))
-    g_string_append_printf (text, " so-keepalive(%s)", sl_rs_is_true (value_of (params, "keepalive")) ? "yes" : "no");
-  g_string_append (text, " keep-hostname(yes))");
-  return sl_rs_add_source (c, ruleset, pos, text->str, value_of (params, "name"), error);
-}
-
 /* imfile: each line a message, not parsed, with the tag and priority
  * given (names, local0.notice unless given). A wildcard in the file's name is
  * wildcard-file(), which, as imfile, also follows the files that match
@@ -730,9 +704,6 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   static const gchar *const file_params[] = { "file", "tag", "facility", "severity", "statefile",
                                               "persiststateinterval", "readmode", "freshstarttail", "reopenontruncate",
                                               "addmetadata", "deletestateonfiledelete", NULL };
-  /* keepalive timings change when a dead peer is noticed, not what is read */
-  static const gchar *const relp_params[] = { "port", "address", "keepalive", "keepalive.probes",
-                                              "keepalive.interval", "keepalive.time", NULL };
   const gchar *type = value_of (params, "type");
   const gchar *ruleset = value_of (params, "ruleset");
 
@@ -754,8 +725,6 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
     return check_input_params (params, imtcp_params, type, error) && network_input (c, params, "tcp", ruleset, pos, error);
   if (g_ascii_strcasecmp (type, "imptcp") == 0)
     return check_input_params (params, net_params, type, error) && network_input (c, params, "ptcp", ruleset, pos, error);
-  if (g_ascii_strcasecmp (type, "imrelp") == 0)
-    return check_input_params (params, relp_params, type, error) && relp_input (c, params, ruleset, pos, error);
   if (g_ascii_strcasecmp (type, "imuxsock") == 0)
     {
       if (!check_input_params (params, unix_params, type, error))

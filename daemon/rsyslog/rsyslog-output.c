@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* rsyslog's output modules that Sluice has a driver for: omrelp as relp(),
- * omelasticsearch as http(), ommysql and ompgsql as sql(). Each parameter either becomes the driver's
+/* rsyslog's output modules that Sluice has a driver for: omelasticsearch
+ * as http(), ommysql and ompgsql as sql(). Each parameter either becomes the driver's
  * option that does the same, or changes nothing that is written (named in
  * doc/rsyslog.md), or is refused with its place. */
 #include "daemon/rsyslog/rsyslog-private.h"
@@ -46,83 +46,6 @@ append_template (SlRsConf *c, GString *drivers, const gchar *name, SlCfgPos pos,
     return FALSE;
   g_string_append_printf (drivers, " template(%s)", object);
   return TRUE;
-}
-
-/* omrelp: its port is 514 and its format RSYSLOG_ForwardFormat unless
- * told otherwise; a window of 0 is librelp's own, 128 as relp()'s. */
-static gchar *
-relp_destination (SlRsConf *c, const gchar *host, const gchar *port, const gchar *template_name, GPtrArray *params,
-                  SlCfgPos pos, GError **error)
-{
-  g_autoptr (GString) drivers = g_string_new ("relp(");
-
-  sl_rs_quote (drivers, host);
-  sl_rs_append_option (drivers, "port", port && *port ? port : "514");
-  if (!append_template (c, drivers, template_name ? template_name : "RSYSLOG_ForwardFormat", pos, error))
-    return NULL;
-  static const struct
-  {
-    const gchar *param;
-    const gchar *option;
-  } same[] = {
-    { "timeout", "timeout" }, { "conn.timeout", "conn-timeout" }, { "rebindinterval", "rebind-interval" },
-  };
-  for (guint i = 0; params && i < G_N_ELEMENTS (same); i++)
-    if (param_value (params, same[i].param))
-      sl_rs_append_option (drivers, same[i].option, param_value (params, same[i].param));
-  const gchar *window = params ? param_value (params, "windowsize") : NULL;
-  if (window && g_ascii_strtoll (window, NULL, 10) > 0)
-    sl_rs_append_option (drivers, "window-size", window);
-  if (params && param_value (params, "keepalive"))
-    g_string_append_printf (drivers, " so-keepalive(%s)", sl_rs_is_true (param_value (params, "keepalive")) ? "yes" : "no");
-  append_queue (c, drivers);
-  g_string_append (drivers, ");");
-  return sl_rs_emit_destination (c, pos, drivers->str, error);
-}
-
-static gchar *
-omrelp (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
-{
-  /* the keepalive timings change when a dead peer is noticed, not what
-   * is sent */
-  static const gchar *const own[] = { "target", "port", "template", "timeout", "conn.timeout", "windowsize",
-                                      "rebindinterval", "keepalive", "keepalive.probes", "keepalive.interval",
-                                      "keepalive.time", "tls", "tls.compression", "tls.cacert", "tls.mycert",
-                                      "tls.myprivkey", "tls.authmode", "tls.permittedpeer", "tls.prioritystring",
-                                      "tls.tlscfgcmd", "localclient" };
-
-  if (!sl_rs_check_action_params (params, own, G_N_ELEMENTS (own), "omrelp", error))
-    return NULL;
-  for (guint i = 0; i < params->len; i++)
-    {
-      const SlRsParam *param = g_ptr_array_index (params, i);
-      if (g_str_has_prefix (param->name, "tls")
-          && !refuse_param (params, param->name, _("RELP over TLS is not mapped; relp(tls(...)) of Sluice's language does it"), error))
-        return NULL;
-    }
-  if (!refuse_param (params, "localclient", _("relp() binds no local address"), error))
-    return NULL;
-  if (!param_value (params, "target"))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's omrelp needs target="));
-      return NULL;
-    }
-  return relp_destination (c, param_value (params, "target"), param_value (params, "port"),
-                           param_value (params, "template"), params, pos, error);
-}
-
-gchar *
-sl_rs_legacy_relp (SlRsConf *c, const gchar *target, const gchar *template_name, SlCfgPos pos, GError **error)
-{
-  const gchar *colon = strrchr (target, ':');
-  g_autofree gchar *host = colon ? g_strndup (target, (gsize) (colon - target)) : g_strdup (target);
-
-  if (!*host)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, pos, _("the rsyslog action ':omrelp:%s' names no host"), target);
-      return NULL;
-    }
-  return relp_destination (c, host, colon ? colon + 1 : NULL, template_name, NULL, pos, error);
 }
 
 /* omelasticsearch's own template, used when the action names none */
@@ -332,8 +255,6 @@ sl_rs_output_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos
     return omsql (c, params, g_ascii_strcasecmp (type, "ompgsql") == 0, pos, error);
   if (g_ascii_strcasecmp (type, "omelasticsearch") == 0)
     return omelasticsearch (c, params, pos, error);
-  if (g_ascii_strcasecmp (type, "omrelp") == 0)
-    return omrelp (c, params, pos, error);
   sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("rsyslog's action type '%s' is not supported"), type);
   return NULL;
 }

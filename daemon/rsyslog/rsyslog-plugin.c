@@ -125,3 +125,17 @@ sl_rs_plugin_input (SlRsConf *c, const SlRsModule *module, const gchar *type, GP
     }
   return write_driver (c, module, type, params, pos, error);
 }
+
+gchar *
+sl_rs_plugin_legacy (SlRsConf *c, const gchar *name, const gchar *written, GPtrArray *params, SlCfgPos pos,
+                     GError **error)
+{
+  const SlRsModule *module = sl_plugins_rsyslog_lookup (name);
+
+  if (!module || module->kind != SL_RS_MODULE_OUTPUT)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog action '%s' is not supported"), written);
+      return NULL;
+    }
+  return sl_rs_plugin_action (c, module, written, params, pos, error);
+}

@@ -245,11 +245,8 @@ gchar    *sl_rs_action_object        (SlRsConf *c, GPtrArray *params, SlCfgPos p
                                       GError **error);
 
 /* rsyslog-output.c: the output modules with a Sluice driver of their own
- * (omrelp, omelasticsearch, ommysql, ompgsql), by action(type=) or the
- * legacy :omrelp: */
+ * (omelasticsearch, ommysql, ompgsql), by action(type=) */
 gchar    *sl_rs_output_action        (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,
-                                      GError **error);
-gchar    *sl_rs_legacy_relp          (SlRsConf *c, const gchar *target, const gchar *template_name, SlCfgPos pos,
                                       GError **error);
 /* :ommysql:server,db,user,password and :ompgsql: the same */
 gchar    *sl_rs_legacy_sql           (SlRsConf *c, gboolean pgsql, const gchar *args, const gchar *template_name,
@@ -289,6 +286,11 @@ gchar    *sl_rs_plugin_action        (SlRsConf *c, const SlRsModule *module, con
 gchar    *sl_rs_plugin_input         (SlRsConf *c, const SlRsModule *module, const gchar *type, GPtrArray *params,
                                       SlCfgPos pos, GError **error);
 gboolean  sl_rs_plugin_module_params (const SlRsModule *module, GPtrArray *params, GError **error);
+/* A legacy action (written: ":omrelp:") as the action of the module
+ * name with the parameters it stands for; refused when no plugin serves
+ * the module. */
+gchar    *sl_rs_plugin_legacy        (SlRsConf *c, const gchar *name, const gchar *written, GPtrArray *params,
+                                      SlCfgPos pos, GError **error);
 
 /* rsyslog-input.c: modules, inputs and legacy directives */
 gboolean  sl_rs_module               (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
