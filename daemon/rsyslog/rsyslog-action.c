@@ -416,7 +416,7 @@ static gboolean
 module_loaded (SlRsConf *c, const gchar *type)
 {
   static const gchar *const loadable[] = { "omprog", "omstdout", "mmjsonparse",
-                                           "omelasticsearch", "ommysql", "ompgsql", "mmnormalize", "mmutf8fix",
+                                           "ommysql", "ompgsql", "mmnormalize", "mmutf8fix",
                                            "mmanon", "mmfields" };
   g_autofree gchar *lower = g_ascii_strdown (type, -1);
   gboolean needs_load = sl_plugins_rsyslog_lookup (lower) != NULL;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* rsyslog's output modules that Sluice has a driver for: omelasticsearch
- * as http(), ommysql and ompgsql as sql(). Each parameter either becomes the driver's
+/* rsyslog's output modules that Sluice has a driver for: ommysql and
+ * ompgsql as sql(). Each parameter either becomes the driver's
  * option that does the same, or changes nothing that is written (named in
  * doc/rsyslog.md), or is refused with its place. */
 #include "daemon/rsyslog/rsyslog-private.h"
@@ -35,116 +35,6 @@ append_queue (SlRsConf *c, GString *drivers)
 {
   for (guint i = 0; c->action_queue && i < c->action_queue->len; i++)
     g_string_append_printf (drivers, " %s", (const gchar *) g_ptr_array_index (c->action_queue, i));
-}
-
-static gboolean
-append_template (SlRsConf *c, GString *drivers, const gchar *name, SlCfgPos pos, GError **error)
-{
-  g_autofree gchar *object = sl_rs_template_ref (c, name, pos, error);
-
-  if (!object)
-    return FALSE;
-  g_string_append_printf (drivers, " template(%s)", object);
-  return TRUE;
-}
-
-/* omelasticsearch's own template, used when the action names none */
-#define ES_TEMPLATE "omelasticsearch_StdJSONFmt"
-#define ES_TEMPLATE_TEXT                                                                                    \
-  "{\"message\":\"%msg:::json%\",\"fromhost\":\"%HOSTNAME:::json%\",\"facility\":\"%syslogfacility-text%\"," \
-  "\"priority\":\"%syslogpriority-text%\",\"timereported\":\"%timereported:::date-rfc3339%\","             \
-  "\"timegenerated\":\"%timegenerated:::date-rfc3339%\"}"
-
-/* omelasticsearch as rsyslogd 8.2302 sends it (checked against a
- * receiver): one document per POST to /INDEX/TYPE, or with bulkmode a
- * POST to /_bulk of {"index":{"_index": "INDEX","_type":"TYPE"}} and the
- * document on lines of their own; http() reads the bulk reply per item. */
-static gchar *
-omelasticsearch (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
-{
-  static const gchar *const own[] = {
-    "server", "serverport", "searchindex", "searchtype", "bulkmode", "template", "uid", "pwd", "usehttps",
-    "tls.cacert", "tls.mycert", "tls.myprivkey", "allowunsignedcerts", "maxbytes", "healthchecktimeout",
-    "ratelimit.interval", "ratelimit.burst", "dynsearchindex", "dynsearchtype", "dynparent", "parent",
-    "pipelinename", "dynpipelinename", "skippipelineifempty", "timeout", "indextimeout", "errorfile", "bulkid",
-    "dynbulkid", "writeoperation", "retryfailures", "retryruleset", "esversion.major", "skipverifyhost", "apikey",
-  };
-  static const gchar *const refused[] = {
-    "dynsearchindex", "dynsearchtype", "dynparent", "parent", "pipelinename", "dynpipelinename",
-    "skippipelineifempty", "timeout", "indextimeout", "errorfile", "bulkid", "dynbulkid", "retryfailures",
-    "retryruleset", "esversion.major", "skipverifyhost", "apikey",
-  };
-
-  if (!sl_rs_check_action_params (params, own, G_N_ELEMENTS (own), "omelasticsearch", error))
-    return NULL;
-  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
-    if (!refuse_param (params, refused[i], _("it changes what is sent or where, and http() has no such setting"),
-                       error))
-      return NULL;
-  const gchar *operation = param_value (params, "writeoperation");
-  if (operation && g_ascii_strcasecmp (operation, "index") != 0
-      && !refuse_param (params, "writeoperation", _("only index is mapped"), error))
-    return NULL;
-
-  const gchar *template_name = param_value (params, "template");
-  if (!template_name && !g_hash_table_contains (c->templates, ES_TEMPLATE)
-      && !sl_rs_template_define (c, ES_TEMPLATE, ES_TEMPLATE_TEXT, FALSE, pos, error))
-    return NULL;
-  const gchar *port = param_value (params, "serverport") ? param_value (params, "serverport") : "9200";
-  const gchar *index = param_value (params, "searchindex") ? param_value (params, "searchindex") : "system";
-  const gchar *doc_type = param_value (params, "searchtype") ? param_value (params, "searchtype") : "events";
-  gboolean bulk = param_value (params, "bulkmode") && sl_rs_is_true (param_value (params, "bulkmode"));
-  gboolean https = param_value (params, "usehttps") && sl_rs_is_true (param_value (params, "usehttps"));
-  g_auto (GStrv) servers = g_strsplit (param_value (params, "server") ? param_value (params, "server") : "localhost",
-                                       ",", -1);
-  g_autoptr (GString) drivers = g_string_new ("http(url(");
-
-  for (guint i = 0; servers[i]; i++)
-    {
-      const gchar *server = g_strstrip (servers[i]);
-      const gchar *scheme_end = strstr (server, "://");
-      const gchar *host = scheme_end ? scheme_end + 3 : server;
-      g_autofree gchar *base = g_strdup_printf ("%s%s%s%s", scheme_end ? "" : https ? "https://" : "http://", server,
-                                                strchr (host, ':') ? "" : ":", strchr (host, ':') ? "" : port);
-      g_autofree gchar *url = bulk ? g_strconcat (base, "/_bulk", NULL)
-                                   : g_strconcat (base, "/", index, "/", doc_type, NULL);
-      if (i)
-        g_string_append_c (drivers, ' ');
-      sl_rs_quote (drivers, url);
-    }
-  g_string_append (drivers, ") method(\"POST\") headers(\"Content-Type: application/json; charset=utf-8\")");
-  if (!append_template (c, drivers, template_name ? template_name : ES_TEMPLATE, pos, error))
-    return NULL;
-  if (bulk)
-    {
-      g_autofree gchar *action = g_strdup_printf ("{\"index\":{\"_index\": \"%s\",\"_type\":\"%s\"}}", index, doc_type);
-      g_autofree gchar *prefix = g_strconcat (action, "\n", NULL);
-      g_autofree gchar *between = g_strconcat ("\n", action, "\n", NULL);
-      sl_rs_append_option (drivers, "body-prefix", prefix);
-      sl_rs_append_option (drivers, "delimiter", between);
-      sl_rs_append_option (drivers, "body-suffix", "\n");
-      /* rsyslog sends a dequeued batch in one request, up to maxbytes */
-      g_string_append (drivers, " batch-lines(128)");
-      sl_rs_append_option (drivers, "batch-bytes", param_value (params, "maxbytes") ? param_value (params, "maxbytes")
-                                                                                   : "104857600");
-    }
-  if (param_value (params, "uid"))
-    sl_rs_append_option (drivers, "user", param_value (params, "uid"));
-  if (param_value (params, "pwd"))
-    sl_rs_append_option (drivers, "password", param_value (params, "pwd"));
-  static const struct
-  {
-    const gchar *param;
-    const gchar *option;
-  } tls[] = { { "tls.cacert", "ca-file" }, { "tls.mycert", "cert-file" }, { "tls.myprivkey", "key-file" } };
-  for (guint i = 0; i < G_N_ELEMENTS (tls); i++)
-    if (param_value (params, tls[i].param))
-      sl_rs_append_option (drivers, tls[i].option, param_value (params, tls[i].param));
-  if (param_value (params, "allowunsignedcerts") && sl_rs_is_true (param_value (params, "allowunsignedcerts")))
-    g_string_append (drivers, " peer-verify(no)");
-  append_queue (c, drivers);
-  g_string_append (drivers, ");");
-  return sl_rs_emit_destination (c, pos, drivers->str, error);
 }
 
 /* The rows of ommysql's and ompgsql's own statements (StdDBFmt and
@@ -253,8 +143,6 @@ sl_rs_output_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos
 {
   if (g_ascii_strcasecmp (type, "ommysql") == 0 || g_ascii_strcasecmp (type, "ompgsql") == 0)
     return omsql (c, params, g_ascii_strcasecmp (type, "ompgsql") == 0, pos, error);
-  if (g_ascii_strcasecmp (type, "omelasticsearch") == 0)
-    return omelasticsearch (c, params, pos, error);
   sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("rsyslog's action type '%s' is not supported"), type);
   return NULL;
 }

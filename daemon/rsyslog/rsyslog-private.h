@@ -245,7 +245,7 @@ gchar    *sl_rs_action_object        (SlRsConf *c, GPtrArray *params, SlCfgPos p
                                       GError **error);
 
 /* rsyslog-output.c: the output modules with a Sluice driver of their own
- * (omelasticsearch, ommysql, ompgsql), by action(type=) */
+ * (ommysql, ompgsql), by action(type=) */
 gchar    *sl_rs_output_action        (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,
                                       GError **error);
 /* :ommysql:server,db,user,password and :ompgsql: the same */
