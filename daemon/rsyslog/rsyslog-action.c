@@ -155,6 +155,29 @@ legacy_relp (SlRsConf *c, const gchar *target, const gchar *template_name, SlCfg
   return sl_rs_plugin_legacy (c, "omrelp", ":omrelp:", params, pos, error);
 }
 
+/* :ommysql:server,db,user,password and :ompgsql: the same, the module's
+ * server=, db=, uid= and pwd= */
+static gchar *
+legacy_sql (SlRsConf *c, gboolean pgsql, const gchar *args, const gchar *template_name, SlCfgPos pos, GError **error)
+{
+  const gchar *written = pgsql ? ":ompgsql:" : ":ommysql:";
+  g_auto (GStrv) parts = g_strsplit (args, ",", 4);
+  g_autoptr (GPtrArray) params = sl_rs_params_new ();
+
+  if (g_strv_length (parts) != 4)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, pos, _("rsyslog's %s needs server,database,user,password"),
+                        written);
+      return NULL;
+    }
+  sl_rs_params_add (params, "server", parts[0], pos);
+  sl_rs_params_add (params, "db", parts[1], pos);
+  sl_rs_params_add (params, "uid", parts[2], pos);
+  sl_rs_params_add (params, "pwd", parts[3], pos);
+  sl_rs_params_add (params, "template", template_name, pos);
+  return sl_rs_plugin_legacy (c, pgsql ? "ompgsql" : "ommysql", written, params, pos, error);
+}
+
 gchar *
 sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **error)
 {
@@ -178,8 +201,8 @@ sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **erro
   if (g_str_has_prefix (target, ":omusrmsg:"))
     return users_action (c, target + strlen (":omusrmsg:"), pos, error);
   if (g_str_has_prefix (target, ":ommysql:") || g_str_has_prefix (target, ":ompgsql:"))
-    return sl_rs_legacy_sql (c, g_str_has_prefix (target, ":ompgsql:"), target + strlen (":ommysql:"), template_name,
-                             pos, error);
+    return legacy_sql (c, g_str_has_prefix (target, ":ompgsql:"), target + strlen (":ommysql:"), template_name, pos,
+                       error);
   if (g_str_has_prefix (target, ":omrelp:"))
     return legacy_relp (c, target + strlen (":omrelp:"), template_name, pos, error);
   if (g_str_equal (target, ":omuxsock:"))
@@ -416,7 +439,7 @@ static gboolean
 module_loaded (SlRsConf *c, const gchar *type)
 {
   static const gchar *const loadable[] = { "omprog", "omstdout", "mmjsonparse",
-                                           "ommysql", "ompgsql", "mmnormalize", "mmutf8fix",
+                                           "mmnormalize", "mmutf8fix",
                                            "mmanon", "mmfields" };
   g_autofree gchar *lower = g_ascii_strdown (type, -1);
   gboolean needs_load = sl_plugins_rsyslog_lookup (lower) != NULL;

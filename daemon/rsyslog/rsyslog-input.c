@@ -41,7 +41,6 @@ static const struct
   { "builtin:omfile", { "template", "dirowner", "dirgroup", "fileowner", "filegroup", "filecreatemode",
                         "dircreatemode" } },
   { "builtin:omfwd", { "template" } },
-  { "ommysql", { NULL } }, { "ompgsql", { NULL } },
   { "omuxsock", { NULL } }, { "omsnmp", { NULL } },
   { "impstats", { "interval", "facility", "severity", "log.syslog", "format", "ruleset", "resetcounters",
                   "bracketing", "log.file" } },

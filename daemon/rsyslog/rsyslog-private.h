@@ -244,13 +244,9 @@ gchar    *sl_rs_legacy_action        (SlRsConf *c, const gchar *text, SlCfgPos p
 gchar    *sl_rs_action_object        (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_parser,
                                       GError **error);
 
-/* rsyslog-output.c: the output modules with a Sluice driver of their own
- * (ommysql, ompgsql), by action(type=) */
+/* rsyslog-output.c: an action(type=) no plugin serves, refused */
 gchar    *sl_rs_output_action        (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,
                                       GError **error);
-/* :ommysql:server,db,user,password and :ompgsql: the same */
-gchar    *sl_rs_legacy_sql           (SlRsConf *c, gboolean pgsql, const gchar *args, const gchar *template_name,
-                                      SlCfgPos pos, GError **error);
 
 /* rsyslog-modifiers.c: mmnormalize, mmutf8fix, mmanon and mmfields as
  * parsers; the parser object's name */

@@ -287,7 +287,8 @@ test_modules (void)
                      "\"${HOST}\" \"${LEVEL_NUM}\" \"${S_YEAR}${S_MONTH}${S_DAY}${S_HOUR}${S_MIN}${S_SEC}\"");
   assert_translates ("module(load=\"ompgsql\")\n*.* action(type=\"ompgsql\" server=\"db\" db=\"Syslog\" user=\"u\" pass=\"p\")\n",
                      "\"${S_YEAR}-${S_MONTH}-${S_DAY} ${S_HOUR}:${S_MIN}:${S_SEC}\"");
-  assert_refused ("*.* :ommysql:localhost,Syslog,rsyslog,secret;mine\n", ":1:5:", "template mine of rsyslog's :ommysql:");
+  assert_refused ("*.* :ommysql:localhost,Syslog,rsyslog,secret;mine\n", ":1:5:",
+                  "'template' of rsyslog's :ommysql: is not supported: only the module's own statement");
   /* Logz.io's nginx snippet (logzio-nginx.conf): a blank before ;template */
   assert_translates ("$template t,\"%msg%\\n\"\nif $programname == 'nginx' then @@127.0.0.1:5000 ;t\n",
                      "transport(tcp) template(\"$(rsyslog-msg ${MSGHDR}${MESSAGE})\\n\") truncate-size(\"8096\") "
