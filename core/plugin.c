@@ -223,7 +223,8 @@ check_rsyslog_module (const SlRsModule *m, const gchar *file, GError **error)
   gboolean lower = m->name && *m->name;
   for (const gchar *p = m->name; lower && *p; p++)
     lower = !g_ascii_isupper (*p);
-  if (!lower || !m->write || (m->kind != SL_RS_MODULE_INPUT && m->kind != SL_RS_MODULE_OUTPUT))
+  if (!lower || !m->write
+      || (m->kind != SL_RS_MODULE_INPUT && m->kind != SL_RS_MODULE_OUTPUT && m->kind != SL_RS_MODULE_MODIFIER))
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
                    _("plugin %s: rsyslog module '%s' needs a lower-case name, a kind and write()"), file,

@@ -14,6 +14,7 @@ typedef struct
 {
   const gchar *name;   /* lower case */
   const gchar *value;
+  const gchar *const *items;  /* a list's, else NULL */
   SlCfgPos pos;
 } SlRsCallParam;
 
@@ -25,6 +26,8 @@ typedef struct
                                GError **error);
   gboolean (*template_text)   (gpointer front_end, const gchar *rsyslog_text, SlCfgPos pos, GString *out,
                                GError **error);
+  gboolean (*property)        (gpointer front_end, const gchar *property, SlCfgPos pos, GString *out, GError **error);
+  gchar   *(*variable_field)  (gpointer front_end, const gchar *variable);
 } SlRsCallOps;
 
 struct _SlRsCall

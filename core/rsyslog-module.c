@@ -31,6 +31,13 @@ sl_rs_call_value (const SlRsCall *call, const gchar *param)
   return p ? p->value : NULL;
 }
 
+const gchar *const *
+sl_rs_call_items (const SlRsCall *call, const gchar *param)
+{
+  const SlRsCallParam *p = find (call, param);
+  return p ? p->items : NULL;
+}
+
 gboolean
 sl_rs_call_flag (const SlRsCall *call, const gchar *param, gboolean unset)
 {
@@ -90,6 +97,21 @@ sl_rs_call_template_text (SlRsCall *call, const gchar *rsyslog_text, GError **er
   if (!call->ops->template_text (call->front_end, rsyslog_text, call->pos, out, error))
     return NULL;
   return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+gchar *
+sl_rs_call_property (SlRsCall *call, const gchar *property, GError **error)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+  if (!call->ops->property (call->front_end, property, call->pos, out, error))
+    return NULL;
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+gchar *
+sl_rs_call_variable_field (SlRsCall *call, const gchar *variable)
+{
+  return call->ops->variable_field (call->front_end, variable);
 }
 
 void

@@ -17,6 +17,8 @@ typedef enum
 {
   SL_RS_MODULE_INPUT,    /* input(type=...): the driver of a source */
   SL_RS_MODULE_OUTPUT,   /* action(type=...): the driver of a destination */
+  SL_RS_MODULE_MODIFIER, /* action(type=...) of a message modification module: a parser's
+                          * driver, run in the path so the actions after it see its fields */
 } SlRsModuleKind;
 
 /* One input(), action() or legacy action of the configuration, with its
@@ -28,6 +30,8 @@ typedef struct _SlRsCall SlRsCall;
 const gchar *sl_rs_call_type     (const SlRsCall *call);
 /* A parameter's value as written ("a,b" for a list), NULL if not written. */
 const gchar *sl_rs_call_value    (const SlRsCall *call, const gchar *param);
+/* A list's items (param=["a", "b"]), NULL when param is not a list. */
+const gchar *const *sl_rs_call_items (const SlRsCall *call, const gchar *param);
 /* A switch as rsyslogd reads one (on, yes, true, 1), unset if not written. */
 gboolean     sl_rs_call_flag     (const SlRsCall *call, const gchar *param, gboolean unset);
 /* TRUE if param is not written; else an error at its file:line:column,
@@ -48,6 +52,10 @@ gboolean     sl_rs_call_define_template (SlRsCall *call, const gchar *name, cons
                                          GError **error);
 /* rsyslog's template text (%msg%...) as Sluice template text. */
 gchar       *sl_rs_call_template_text (SlRsCall *call, const gchar *rsyslog_text, GError **error);
+/* The Sluice template text of rsyslog's property (msg, rawmsg, $!a!b). */
+gchar       *sl_rs_call_property (SlRsCall *call, const gchar *property, GError **error);
+/* The field a variable $!a!b, $.a or $/a is kept in ("!a.b", ".a", "/a"). */
+gchar       *sl_rs_call_variable_field (SlRsCall *call, const gchar *variable);
 
 /* Writing the driver in Sluice's language: a quoted string, an option
  * ` option("value")`, and rsyslog's plain text as a template of itself. */

@@ -438,9 +438,7 @@ queue_options (GPtrArray *params, GPtrArray *options)
 static gboolean
 module_loaded (SlRsConf *c, const gchar *type)
 {
-  static const gchar *const loadable[] = { "omprog", "omstdout", "mmjsonparse",
-                                           "mmnormalize", "mmutf8fix",
-                                           "mmanon", "mmfields" };
+  static const gchar *const loadable[] = { "omprog", "omstdout", "mmjsonparse" };
   g_autofree gchar *lower = g_ascii_strdown (type, -1);
   gboolean needs_load = sl_plugins_rsyslog_lookup (lower) != NULL;
 
@@ -475,18 +473,18 @@ sl_rs_action_object (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_
       *is_parser = TRUE;
       return mmjsonparse (c, params, pos, error);
     }
-  if (sl_rs_is_modifier (type))
+  g_autofree gchar *lower = g_ascii_strdown (type, -1);
+  const SlRsModule *module = sl_plugins_rsyslog_lookup (lower);
+  if (module && module->kind == SL_RS_MODULE_MODIFIER)
     {
       *is_parser = TRUE;
-      return sl_rs_modifier_action (c, params, type, pos, error);
+      return sl_rs_plugin_modifier (c, module, module->name, params, pos, error);
     }
   queue_options (params, queue);
   c->action_queue = queue;
   const gchar *retries = param_value (params, "action.resumeretrycount");
   if (retries && g_str_equal (retries, "-1"))
     sl_rs_ruleset_waits (c);
-  g_autofree gchar *lower = g_ascii_strdown (type, -1);
-  const SlRsModule *module = sl_plugins_rsyslog_lookup (lower);
   if (module && module->kind == SL_RS_MODULE_OUTPUT)
     name = sl_rs_plugin_action (c, module, module->name, params, pos, error);
   else if (g_ascii_strcasecmp (type, "omfile") == 0)

@@ -45,7 +45,6 @@ static const struct
   { "impstats", { "interval", "facility", "severity", "log.syslog", "format", "ruleset", "resetcounters",
                   "bracketing", "log.file" } },
   { "immark", { "interval", "markmessagetext", "ruleset", "use.markflag", "use.syslogcall" } },
-  { "mmnormalize", { NULL } }, { "mmutf8fix", { NULL } }, { "mmanon", { NULL } }, { "mmfields", { NULL } },
 };
 
 /* rsyslogd's parser chain over the network reads RFC 5424 (a <PRI>1

@@ -34,7 +34,19 @@ template_text (gpointer front_end, const gchar *rsyslog_text, SlCfgPos pos, GStr
   return sl_rs_template_from_string (rsyslog_text, FALSE, pos, out, error);
 }
 
-static const SlRsCallOps call_ops = { template_object, define_template, template_text };
+static gboolean
+property (gpointer front_end, const gchar *name, SlCfgPos pos, GString *out, GError **error)
+{
+  return sl_rs_property_value (name, pos, out, error);
+}
+
+static gchar *
+variable_field (gpointer front_end, const gchar *variable)
+{
+  return sl_rs_variable_field (variable);
+}
+
+static const SlRsCallOps call_ops = { template_object, define_template, template_text, property, variable_field };
 
 /* The driver the plugin writes for these parameters, NULL with an error. */
 static gchar *
@@ -47,7 +59,7 @@ write_driver (SlRsConf *c, const SlRsModule *module, const gchar *type, GPtrArra
   for (guint i = 0; i < params->len; i++)
     {
       const SlRsParam *p = g_ptr_array_index (params, i);
-      SlRsCallParam param = { p->name, p->value, p->pos };
+      SlRsCallParam param = { p->name, p->value, (const gchar *const *) p->items, p->pos };
       g_array_append_val (call_params, param);
     }
   SlRsCall call = { type, pos, call_params, &call_ops, c };
@@ -138,4 +150,33 @@ sl_rs_plugin_legacy (SlRsConf *c, const gchar *name, const gchar *written, GPtrA
       return NULL;
     }
   return sl_rs_plugin_action (c, module, written, params, pos, error);
+}
+
+gchar *
+sl_rs_plugin_modifier (SlRsConf *c, const SlRsModule *module, const gchar *type, GPtrArray *params, SlCfgPos pos,
+                       GError **error)
+{
+  guint n_own = module->params ? g_strv_length ((gchar **) module->params) : 0;
+
+  for (guint i = 0; i < params->len; i++)
+    {
+      const SlRsParam *param = g_ptr_array_index (params, i);
+      if (g_str_has_prefix (param->name, "queue.")
+          && !(g_str_equal (param->name, "queue.type") && g_ascii_strcasecmp (param->value, "direct") == 0))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos,
+                            _("the parameter '%s' of rsyslog's %s is not supported: %s"), param->name, type,
+                            _("a queue of its own would give the module a copy of the message, which the actions "
+                              "after it do not see; Sluice runs it in the path"));
+          return NULL;
+        }
+    }
+  if (!sl_rs_check_action_params (params, module->params, n_own, type, error))
+    return NULL;
+  g_autofree gchar *driver = write_driver (c, module, type, params, pos, error);
+  if (!driver)
+    return NULL;
+  g_autofree gchar *name = sl_rs_new_name (c, "p");
+  g_autofree gchar *text = g_strdup_printf ("parser %s { %s; };", name, driver);
+  return sl_rs_emit (c, pos, text, error) ? g_steal_pointer (&name) : NULL;
 }

@@ -248,11 +248,7 @@ gchar    *sl_rs_action_object        (SlRsConf *c, GPtrArray *params, SlCfgPos p
 gchar    *sl_rs_output_action        (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,
                                       GError **error);
 
-/* rsyslog-modifiers.c: mmnormalize, mmutf8fix, mmanon and mmfields as
- * parsers; the parser object's name */
-gboolean  sl_rs_is_modifier          (const gchar *type);
-gchar    *sl_rs_modifier_action      (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,
-                                      GError **error);
+/* rsyslog-modifiers.c */
 /* $mmnormalizeRuleBase and $mmnormalizeUseRawMsg; the legacy :mmnormalize:
  * that takes them */
 gboolean  sl_rs_mmnormalize_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
@@ -280,6 +276,9 @@ gboolean  sl_rs_uxsock_directive     (SlRsConf *c, const gchar *name, const gcha
 gchar    *sl_rs_plugin_action        (SlRsConf *c, const SlRsModule *module, const gchar *type, GPtrArray *params,
                                       SlCfgPos pos, GError **error);
 gchar    *sl_rs_plugin_input         (SlRsConf *c, const SlRsModule *module, const gchar *type, GPtrArray *params,
+                                      SlCfgPos pos, GError **error);
+/* A message modification module's parser in the path: its name */
+gchar    *sl_rs_plugin_modifier      (SlRsConf *c, const SlRsModule *module, const gchar *type, GPtrArray *params,
                                       SlCfgPos pos, GError **error);
 gboolean  sl_rs_plugin_module_params (const SlRsModule *module, GPtrArray *params, GError **error);
 /* A legacy action (written: ":omrelp:") as the action of the module
