@@ -364,22 +364,8 @@ simple_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos, 
         }
       return pipe_action (c, param_value (params, "pipe"), param_value (params, "template"), pos, error);
     }
-  if (g_ascii_strcasecmp (type, "omstdout") == 0)
-    {
-      g_autoptr (GString) drivers = g_string_new ("stdout(");
-      if (!template_option (c, drivers, param_value (params, "template"), pos, error))
-        return NULL;
-      g_string_append (drivers, ");");
-      return sl_rs_emit_destination (c, pos, drivers->str, error);
-    }
-  /* omprog */
-  if (!param_value (params, "binary"))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's omprog needs binary="));
-      return NULL;
-    }
-  g_autoptr (GString) drivers = g_string_new ("program(");
-  sl_rs_quote (drivers, param_value (params, "binary"));
+  /* omstdout */
+  g_autoptr (GString) drivers = g_string_new ("stdout(");
   if (!template_option (c, drivers, param_value (params, "template"), pos, error))
     return NULL;
   g_string_append (drivers, ");");
@@ -438,7 +424,7 @@ queue_options (GPtrArray *params, GPtrArray *options)
 static gboolean
 module_loaded (SlRsConf *c, const gchar *type)
 {
-  static const gchar *const loadable[] = { "omprog", "omstdout", "mmjsonparse" };
+  static const gchar *const loadable[] = { "omstdout", "mmjsonparse" };
   g_autofree gchar *lower = g_ascii_strdown (type, -1);
   gboolean needs_load = sl_plugins_rsyslog_lookup (lower) != NULL;
 
@@ -496,8 +482,8 @@ sl_rs_action_object (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_
     }
   else if (g_ascii_strcasecmp (type, "omfwd") == 0)
     name = omfwd (c, params, pos, error);
-  else if (g_ascii_strcasecmp (type, "omprog") == 0 || g_ascii_strcasecmp (type, "omusrmsg") == 0
-           || g_ascii_strcasecmp (type, "ompipe") == 0 || g_ascii_strcasecmp (type, "omstdout") == 0)
+  else if (g_ascii_strcasecmp (type, "omusrmsg") == 0 || g_ascii_strcasecmp (type, "ompipe") == 0
+           || g_ascii_strcasecmp (type, "omstdout") == 0)
     name = simple_action (c, params, type, pos, error);
   else
     name = sl_rs_output_action (c, params, type, pos, error);

@@ -36,7 +36,7 @@ static const struct
   { "imptcp", { "threads", "processonpoller" } },
   { "omfwd", { "template" } },
   { "omfile", { "template", "dirowner", "dirgroup", "fileowner", "filegroup", "filecreatemode", "dircreatemode" } },
-  { "omprog", { "template" } }, { "omusrmsg", { "template" } }, { "ompipe", { "template" } },
+  { "omusrmsg", { "template" } }, { "ompipe", { "template" } },
   { "omstdout", { "template" } }, { "mmjsonparse", { NULL } },
   { "builtin:omfile", { "template", "dirowner", "dirgroup", "fileowner", "filegroup", "filecreatemode",
                         "dircreatemode" } },

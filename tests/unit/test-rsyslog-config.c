@@ -317,6 +317,11 @@ test_modules (void)
   /* a dynamic file without sync after each line, as Debian's and RHEL's central servers write it */
   assert_translates ("$template DynFile,\"/var/log/remote/%HOSTNAME%.log\"\n*.* -?DynFile\n",
                      "file(\"/var/log/remote/${HOST}.log\"");
+  /* omprog writes RSYSLOG_FileFormat unless told otherwise, as omprog.c:
+   * $ActionFileDefaultTemplate is omfile's */
+  assert_translates ("$ActionFileDefaultTemplate RSYSLOG_TraditionalFileFormat\nmodule(load=\"omprog\")\n"
+                     "*.* action(type=\"omprog\" binary=\"/bin/cat\")\n",
+                     "program(\"/bin/cat\" template(rs0_t_rsyslog_fileformat)");
   /* omhiredis: its queue, publish and set modes; a whole command line has no equal */
   assert_translates ("module(load=\"omhiredis\")\n*.* action(type=\"omhiredis\" mode=\"queue\" key=\"logs\" "
                      "serverpassword=\"pw\")\n",
