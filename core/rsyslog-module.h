@@ -26,7 +26,8 @@ typedef enum
  * plugin as the call with the parameters it stands for. */
 typedef struct _SlRsCall SlRsCall;
 
-/* The module's name as the configuration wrote it, for messages. */
+/* What messages name the call by: the module's name (omrelp), or the
+ * legacy form written (:omrelp:). */
 const gchar *sl_rs_call_type     (const SlRsCall *call);
 /* A parameter's value as written ("a,b" for a list), NULL if not written. */
 const gchar *sl_rs_call_value    (const SlRsCall *call, const gchar *param);
@@ -67,9 +68,11 @@ typedef struct
 {
   const gchar *name;                    /* "omhiredis": lower case, without .so */
   SlRsModuleKind kind;
-  /* what input() or action() takes besides type= (and the front end's
-   * queue.*, action.*, name=, ruleset=...), NULL-terminated; the front
-   * end refuses any other with its place */
+  /* what input() or action() takes besides what the front end takes for
+   * every one (type=, name=, queue.*, action.*; an input's ruleset=; an
+   * action's template=, which write() reads, or refuses when the driver
+   * has no template), NULL-terminated; the front end refuses any other
+   * with its place */
   const gchar *const *params;
   /* what module(load=) takes besides load=; NULL: nothing */
   const gchar *const *module_params;
