@@ -20,6 +20,8 @@ static const gchar *const kind_names[SL_DRIVER_KIND_COUNT] = {
 static GMutex registry_lock;
 /* one table per kind: normalized name -> Registered */
 static GHashTable *registry[SL_DRIVER_KIND_COUNT];
+/* rsyslog's module name -> RegisteredRs */
+static GHashTable *rsyslog_registry;
 
 typedef struct
 {
@@ -27,10 +29,24 @@ typedef struct
   gchar *file;
 } Registered;
 
+typedef struct
+{
+  const SlRsModule *module;
+  gchar *file;
+} RegisteredRs;
+
 static void
 registered_free (gpointer p)
 {
   Registered *r = p;
+  g_free (r->file);
+  g_free (r);
+}
+
+static void
+registered_rs_free (gpointer p)
+{
+  RegisteredRs *r = p;
   g_free (r->file);
   g_free (r);
 }
@@ -199,6 +215,33 @@ check_class (const SlDriverClass *klass, const gchar *file, GError **error)
   return TRUE;
 }
 
+/* An rsyslog module: a lower-case name, a kind, a writer; served by no
+ * other plugin (called with the lock held). */
+static gboolean
+check_rsyslog_module (const SlRsModule *m, const gchar *file, GError **error)
+{
+  gboolean lower = m->name && *m->name;
+  for (const gchar *p = m->name; lower && *p; p++)
+    lower = !g_ascii_isupper (*p);
+  if (!lower || !m->write
+      || (m->kind != SL_RS_MODULE_INPUT && m->kind != SL_RS_MODULE_OUTPUT && m->kind != SL_RS_MODULE_MODIFIER))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   _("plugin %s: rsyslog module '%s' needs a lower-case name, a kind and write()"), file,
+                   m->name ? m->name : "");
+      return FALSE;
+    }
+  const RegisteredRs *before = rsyslog_registry ? g_hash_table_lookup (rsyslog_registry, m->name) : NULL;
+  if (before && before->module != m)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+                   _("plugin %s: rsyslog module '%s' is already served by %s; the plugin is not loaded"), file,
+                   m->name, before->file);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 sl_plugins_register (const SlModule *module, const gchar *file, GError **error)
 {
@@ -206,6 +249,12 @@ sl_plugins_register (const SlModule *module, const gchar *file, GError **error)
     if (!check_class (*d, file, error))
       return FALSE;
   g_mutex_lock (&registry_lock);
+  for (const SlRsModule *const *m = module->rsyslog_modules; m && *m; m++)
+    if (!check_rsyslog_module (*m, file, error))
+      {
+        g_mutex_unlock (&registry_lock);
+        return FALSE;
+      }
   for (const SlDriverClass *const *d = module->drivers; *d; d++)
     {
       GHashTable *table = registry[(*d)->kind];
@@ -233,8 +282,27 @@ sl_plugins_register (const SlModule *module, const gchar *file, GError **error)
       r->file = g_strdup (file);
       g_hash_table_replace (registry[kind], sl_cfg_name_normalize ((*d)->name), r);
     }
+  for (const SlRsModule *const *m = module->rsyslog_modules; m && *m; m++)
+    {
+      if (!rsyslog_registry)
+        rsyslog_registry = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, registered_rs_free);
+      RegisteredRs *r = g_new0 (RegisteredRs, 1);
+      r->module = *m;
+      r->file = g_strdup (file);
+      g_hash_table_replace (rsyslog_registry, (gpointer) (*m)->name, r);
+    }
   g_mutex_unlock (&registry_lock);
   return TRUE;
+}
+
+const SlRsModule *
+sl_plugins_rsyslog_lookup (const gchar *name)
+{
+  g_mutex_lock (&registry_lock);
+  const RegisteredRs *r = rsyslog_registry ? g_hash_table_lookup (rsyslog_registry, name) : NULL;
+  const SlRsModule *module = r ? r->module : NULL;
+  g_mutex_unlock (&registry_lock);
+  return module;
 }
 
 const SlDriverClass *

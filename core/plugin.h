@@ -10,10 +10,11 @@
 #include <gmodule.h>
 #include "core/message.h"
 #include "core/options.h"
+#include "core/rsyslog-module.h"
 
 G_BEGIN_DECLS
 
-#define SL_ABI_VERSION 4
+#define SL_ABI_VERSION 5
 #define SL_MODULE_SYMBOL "sl_module"
 
 typedef enum
@@ -228,6 +229,9 @@ typedef struct
   guint32 abi_version;
   const gchar *name;
   const SlDriverClass *const *drivers;  /* NULL-terminated */
+  /* the rsyslog modules the plugin implements (core/rsyslog-module.h),
+   * NULL-terminated; NULL for none */
+  const SlRsModule *const *rsyslog_modules;
 } SlModule;
 
 /* The bits of a source's flags() */
@@ -284,11 +288,11 @@ void                  sl_continuation_free  (SlContinuation *k);
 gboolean              sl_parser_emit_later  (SlDriver *self, const SlContinuation *k, SlMessage *msg);
 
 /* The registry (sluiced loads the plugins: core/plugin-private.h). */
-/* Registers every class of module, or none: a class of an unknown kind,
- * without its kind's required operations, with a table that names an
- * option twice (its own or one the core adds), or named like a class
- * another module registered is refused, naming both files. file is where
- * module came from. */
+/* Registers every class and rsyslog module of module, or none: a class of
+ * an unknown kind, without its kind's required operations, with a table
+ * that names an option twice (its own or one the core adds), or named like
+ * a class another module registered is refused, naming both files; so is
+ * an rsyslog module served twice. file is where module came from. */
 gboolean              sl_plugins_register   (const SlModule *module, const gchar *file, GError **error);
 const SlDriverClass  *sl_plugins_lookup     (SlDriverKind kind, const gchar *name);
 /* Names of the drivers of a kind, sorted; free the array with g_ptr_array_unref. */

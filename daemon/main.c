@@ -5,7 +5,7 @@
 #include "core/config-run.h"
 #include "core/config/error.h"
 #include "core/config/parser.h"
-#include "core/config/rsyslog.h"
+#include "daemon/rsyslog/rsyslog.h"
 #include "core/i18n.h"
 #include "core/internal-private.h"
 #include "core/io-worker.h"

@@ -3,7 +3,7 @@
  * the rsyslog front end (legacy lines, $ directives, RainerScript) into
  * Sluice's tree; errors are expected, crashes and leaks are not. The
  * front end reads files, so each input is written to one temporary file. */
-#include "core/config/rsyslog.h"
+#include "daemon/rsyslog/rsyslog.h"
 
 #include "fuzz/fuzz-file.h"
 

@@ -17,13 +17,13 @@ SlCfgNode *sl_cfg_parse_file   (const gchar *path, GError **error);
 typedef enum
 {
   SL_CFG_LANGUAGE_SLUICE,   /* syslog-ng's */
-  SL_CFG_LANGUAGE_RSYSLOG,  /* rsyslog's: config/rsyslog.h */
+  SL_CFG_LANGUAGE_RSYSLOG,  /* rsyslog's: daemon/rsyslog/rsyslog.h */
 } SlCfgLanguage;
 
 /* The language sl_cfg_parse_file() reads from now on (sluiced's
  * --config-format); every configuration after, reloads too. */
 void       sl_cfg_set_language (SlCfgLanguage language);
-/* rsyslog's language, which its front end (config/rsyslog.h) registers
+/* rsyslog's language, which its front end (sluiced's, daemon/rsyslog/rsyslog.h) registers
  * with sl_cfg_rsyslog_register(): the parser sits below that front end,
  * which builds on it, and reaches it only through these. */
 typedef struct

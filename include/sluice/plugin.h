@@ -7,6 +7,7 @@
 #define SLUICE_PLUGIN_H
 
 #include "core/plugin.h"
+#include "core/rsyslog-module.h"
 #include "core/options.h"
 #include "core/message.h"
 #include "core/config.h"

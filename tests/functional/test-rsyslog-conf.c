@@ -713,8 +713,9 @@ test_refused (SlTestEnv *env, gconstpointer data)
     {
       g_autofree gchar *err = NULL;
       g_assert_true (sl_test_write_config (env, cases[i].config, NULL));
+      /* the modules plugins serve are those of the build */
       g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, &err, "-s", "--config-format", "rsyslog", "-f",
-                                          env->config, NULL), !=, 0);
+                                          env->config, "--module-path", sl_test_module_path (), NULL), !=, 0);
       g_test_message ("%s", err);
       g_assert_nonnull (strstr (err, cases[i].needle));
     }

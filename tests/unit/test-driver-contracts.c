@@ -4,7 +4,7 @@
  * make the core do, and workers() sharing one queue. */
 #include "core/config-private.h"
 #include "core/config-run.h"
-#include "core/plugin.h"
+#include "core/plugin-private.h"
 #include "core/source.h"
 #include "core/stats.h"
 
@@ -495,6 +495,45 @@ test_help_shows_what_the_core_adds (void)
   g_free (help);
 }
 
+static gboolean
+write_nothing (SlRsCall *call, GString *driver, GError **error)
+{
+  g_string_append (driver, "fine()");
+  return TRUE;
+}
+
+/* An rsyslog module is looked up by its name; a second plugin serving the
+ * same name is refused whole, naming both files, as a driver's is. */
+static void
+test_rsyslog_modules_register_once (void)
+{
+  static const SlRsModule omfine = { "omfine", SL_RS_MODULE_OUTPUT, NULL, NULL, write_nothing };
+  static const SlRsModule omfine_again = { "omfine", SL_RS_MODULE_OUTPUT, NULL, NULL, write_nothing };
+  static const SlRsModule upper = { "omFine", SL_RS_MODULE_OUTPUT, NULL, NULL, write_nothing };
+  const SlDriverClass *none[] = { NULL };
+  const SlRsModule *first[] = { &omfine, NULL };
+  const SlRsModule *second[] = { &omfine_again, NULL };
+  const SlRsModule *badly_named[] = { &upper, NULL };
+  SlModule one = { SL_ABI_VERSION, "one", none, first };
+  SlModule two = { SL_ABI_VERSION, "two", none, second };
+  SlModule three = { SL_ABI_VERSION, "three", none, badly_named };
+  GError *error = NULL;
+
+  g_assert_true (sl_plugins_register (&one, "/plugins/one.so", &error));
+  g_assert_no_error (error);
+  g_assert_true (sl_plugins_register (&one, "/plugins/one.so", &error));
+  g_assert_true (sl_plugins_rsyslog_lookup ("omfine") == &omfine);
+  g_assert_null (sl_plugins_rsyslog_lookup ("omnothing"));
+  g_assert_false (sl_plugins_register (&two, "/plugins/two.so", &error));
+  g_assert_cmpstr (error->message, ==, "plugin /plugins/two.so: rsyslog module 'omfine' is already served by "
+                                       "/plugins/one.so; the plugin is not loaded");
+  g_clear_error (&error);
+  g_assert_true (sl_plugins_rsyslog_lookup ("omfine") == &omfine);
+  g_assert_false (sl_plugins_register (&three, "/plugins/three.so", &error));
+  g_assert_nonnull (strstr (error->message, "rsyslog module 'omFine' needs a lower-case name"));
+  g_clear_error (&error);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -511,6 +550,7 @@ main (int argc, char **argv)
   g_test_add_func ("/contracts/config-dups", test_config_dups);
   g_test_add_func ("/contracts/channel-in-object", test_channel_in_object);
   g_test_add_func ("/contracts/registration", test_registration_refuses_half_drivers);
+  g_test_add_func ("/contracts/rsyslog-modules", test_rsyslog_modules_register_once);
   g_test_add_func ("/contracts/help", test_help_shows_what_the_core_adds);
   int status = g_test_run ();
   g_ptr_array_unref (instances);

@@ -2,7 +2,8 @@
 /* The rsyslog front end's tree, printed in Sluice's language: what each
  * rsyslog construct becomes, and where a refused one is reported. */
 #include "core/config/parser.h"
-#include "core/config/rsyslog.h"
+#include "core/plugin-private.h"
+#include "daemon/rsyslog/rsyslog.h"
 #include "core/config/tree.h"
 
 #include <glib/gstdio.h>
@@ -292,7 +293,8 @@ test_modules (void)
                      "\"${HOST}\" \"${LEVEL_NUM}\" \"${S_YEAR}${S_MONTH}${S_DAY}${S_HOUR}${S_MIN}${S_SEC}\"");
   assert_translates ("module(load=\"ompgsql\")\n*.* action(type=\"ompgsql\" server=\"db\" db=\"Syslog\" user=\"u\" pass=\"p\")\n",
                      "\"${S_YEAR}-${S_MONTH}-${S_DAY} ${S_HOUR}:${S_MIN}:${S_SEC}\"");
-  assert_refused ("*.* :ommysql:localhost,Syslog,rsyslog,secret;mine\n", ":1:5:", "template mine of rsyslog's :ommysql:");
+  assert_refused ("*.* :ommysql:localhost,Syslog,rsyslog,secret;mine\n", ":1:5:",
+                  "'template' of rsyslog's :ommysql: is not supported: only the module's own statement");
   /* Logz.io's nginx snippet (logzio-nginx.conf): a blank before ;template */
   assert_translates ("$template t,\"%msg%\\n\"\nif $programname == 'nginx' then @@127.0.0.1:5000 ;t\n",
                      "transport(tcp) template(\"$(rsyslog-msg ${MSGHDR}${MESSAGE})\\n\") truncate-size(\"8096\") "
@@ -321,6 +323,11 @@ test_modules (void)
   /* a dynamic file without sync after each line, as Debian's and RHEL's central servers write it */
   assert_translates ("$template DynFile,\"/var/log/remote/%HOSTNAME%.log\"\n*.* -?DynFile\n",
                      "file(\"/var/log/remote/${HOST}.log\"");
+  /* omprog writes RSYSLOG_FileFormat unless told otherwise, as omprog.c:
+   * $ActionFileDefaultTemplate is omfile's */
+  assert_translates ("$ActionFileDefaultTemplate RSYSLOG_TraditionalFileFormat\nmodule(load=\"omprog\")\n"
+                     "*.* action(type=\"omprog\" binary=\"/bin/cat\")\n",
+                     "program(\"/bin/cat\" template(rs0_t_rsyslog_fileformat)");
   /* omhiredis: its queue, publish and set modes; a whole command line has no equal */
   assert_translates ("module(load=\"omhiredis\")\n*.* action(type=\"omhiredis\" mode=\"queue\" key=\"logs\" "
                      "serverpassword=\"pw\")\n",
@@ -569,6 +576,12 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  /* the modules plugins serve: the build's plugins first, as the
+   * functional tests hand sluiced --module-path, then the installed ones */
+  const gchar *build_path = g_getenv ("SL_MODULE_PATH");
+  g_autofree gchar *module_path = build_path ? g_strconcat (build_path, G_SEARCHPATH_SEPARATOR_S, SL_MODULE_DIR, NULL)
+                                             : g_strdup (SL_MODULE_DIR);
+  g_assert_true (sl_plugins_load (module_path, NULL));
   g_test_add_func ("/rsyslog-config/selectors", test_selectors);
   g_test_add_func ("/rsyslog-config/global", test_global);
   g_test_add_func ("/rsyslog-config/property-filters", test_property_filters);

@@ -6,6 +6,7 @@
 #define HTTP_DESTINATION_H
 
 #include "core/plugin.h"
+#include "core/rsyslog-module.h"
 #include "core/stats.h"
 #include "core/template.h"
 
@@ -171,6 +172,9 @@ gboolean    http_bulk_url       (const gchar *url);
  * and the members left (refused for now) make r's body anew. TRUE when
  * none is left. */
 gboolean    http_bulk_settle    (HttpDestination *self, HttpRequest *r);
+
+/* rsyslog's omelasticsearch (http-rsyslog.c) */
+extern const SlRsModule http_omelasticsearch;
 
 G_END_DECLS
 

@@ -79,3 +79,25 @@ fail:
   rd_kafka_conf_destroy (conf);
   return NULL;
 }
+
+gboolean
+kafka_conf_rsyslog_pairs (SlRsCall *call, const gchar *param, GString *driver, GError **error)
+{
+  const gchar *list = sl_rs_call_value (call, param);
+  g_auto (GStrv) items = list ? g_strsplit (list, ",", -1) : NULL;
+
+  for (guint i = 0; items && items[i]; i++)
+    {
+      const gchar *eq = strchr (items[i], '=');
+      if (!eq)
+        return sl_rs_call_fail (call, param, error, _("rsyslog's %s takes name=value, not '%s'"), param, items[i]);
+      g_autofree gchar *key = g_strstrip (g_strndup (items[i], (gsize) (eq - items[i])));
+      g_autofree gchar *value = g_strstrip (g_strdup (eq + 1));
+      g_string_append (driver, " config(");
+      sl_rs_text_quote (driver, key);
+      g_string_append (driver, " => ");
+      sl_rs_text_quote (driver, value);
+      g_string_append_c (driver, ')');
+    }
+  return TRUE;
+}

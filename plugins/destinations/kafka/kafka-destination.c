@@ -565,4 +565,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "kafka-destination",
   .drivers = (const SlDriverClass *const[]) { &kafka_class, &kafka_c_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &kafka_omkafka, NULL },
 };

@@ -12,6 +12,9 @@ typedef struct _KafkaDestination KafkaDestination;
 /* The producer's configuration as init() made it from the options. */
 const rd_kafka_conf_t *kafka_destination_conf (const KafkaDestination *self);
 
+/* rsyslog's omkafka (kafka-rsyslog.c) */
+extern const SlRsModule kafka_omkafka;
+
 G_END_DECLS
 
 #endif

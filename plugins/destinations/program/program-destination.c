@@ -4,6 +4,7 @@
  * doubling up to a minute), and what it had not read yet is written again
  * to the new one, so messages are not lost with it. At shutdown or reload
  * its stdin is closed, it gets a moment to finish, then SIGTERM. */
+#include "plugins/destinations/program/program-rsyslog.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -281,4 +282,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "program-destination",
   .drivers = (const SlDriverClass *const[]) { &program_destination_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &program_omprog, NULL },
 };

@@ -8,6 +8,7 @@
  * says the server is busy or loading retries from that message; any
  * other error reply (a wrong type, an unknown command) cannot succeed
  * later, so that message is dropped and counted, and the rest goes on. */
+#include "plugins/destinations/redis/redis-rsyslog.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -249,4 +250,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "redis",
   .drivers = (const SlDriverClass *const[]) { &redis_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &redis_omhiredis, NULL },
 };

@@ -5,4 +5,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "relp",
   .drivers = (const SlDriverClass *const[]) { &relp_source_class, &relp_destination_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &relp_omrelp, &relp_imrelp, NULL },
 };

@@ -11,6 +11,7 @@
  * commits; a row the database refuses (the connection still answering) is
  * found row by row, and is the one retried, then dropped and counted, the
  * rows before it committed without it. */
+#include "plugins/destinations/sql/sql-rsyslog.h"
 #include "plugins/destinations/sql/sql-table.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -504,4 +505,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "sql",
   .drivers = (const SlDriverClass *const[]) { &sql_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &sql_ommysql, &sql_ompgsql, NULL },
 };

@@ -10,6 +10,7 @@
  * rule matches gets liblognorm's originalmsg and unparsed-data, counted
  * as unmatched; the parser never fails, as mmnormalize lets the message
  * go on either way. */
+#include "plugins/parsers/lognorm/lognorm-rsyslog.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -232,4 +233,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "lognorm-parser",
   .drivers = (const SlDriverClass *const[]) { &lognorm_parser_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &lognorm_mmnormalize, NULL },
 };

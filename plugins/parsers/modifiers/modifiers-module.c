@@ -7,4 +7,6 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "modifiers",
   .drivers = (const SlDriverClass *const[]) { &utf8_fix_class, &anonymize_ip_class, &split_fields_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &modifiers_mmutf8fix, &modifiers_mmanon, &modifiers_mmfields,
+                                                   NULL },
 };

@@ -7,12 +7,17 @@
 #define MODIFIERS_H
 
 #include "core/plugin.h"
+#include "core/rsyslog-module.h"
 
 G_BEGIN_DECLS
 
 extern const SlDriverClass utf8_fix_class;
 extern const SlDriverClass anonymize_ip_class;
 extern const SlDriverClass split_fields_class;
+/* the rsyslog modules they implement (modifiers-rsyslog.c) */
+extern const SlRsModule modifiers_mmutf8fix;
+extern const SlRsModule modifiers_mmanon;
+extern const SlRsModule modifiers_mmfields;
 
 /* anon-scan.c: the address at p, as mmanon finds one; its length, 0 when
  * none starts there. An IPv4 address's octets start at starts[]; an IPv6

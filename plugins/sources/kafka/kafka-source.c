@@ -14,6 +14,7 @@
  * none is lost. Auto-commit and librdkafka's own offset
  * store are off for that reason, and config() may not turn them on. */
 #include "plugins/destinations/kafka/kafka-conf.h"
+#include "plugins/sources/kafka/kafka-source-rsyslog.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -325,4 +326,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "kafka-source",
   .drivers = (const SlDriverClass *const[]) { &kafka_source_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &kafka_imkafka, NULL },
 };

@@ -5,7 +5,7 @@
  * a table with reloadOnHUP="on" (its default): Sluice's reload (SIGHUP,
  * sluicectl reload) loads the configuration again, and with it the
  * table; "off" is --keep, the table read once in the process's life. */
-#include "core/config/rsyslog-private.h"
+#include "daemon/rsyslog/rsyslog-private.h"
 
 #include "core/config/error.h"
 #include "core/i18n.h"

@@ -2,7 +2,7 @@
 /* What every part of rsyslog's front end reads with, above its lexer: an
  * error at a position, an expected character, a plain value, a backtick
  * value. */
-#include "core/config/rsyslog-private.h"
+#include "daemon/rsyslog/rsyslog-private.h"
 
 #include "core/config/error.h"
 #include "core/i18n.h"

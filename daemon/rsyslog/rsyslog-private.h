@@ -6,8 +6,9 @@
 #define SL_CFG_RSYSLOG_PRIVATE_H
 
 #include <glib.h>
-#include "core/config/rsyslog-lexer.h"
+#include "daemon/rsyslog/rsyslog-lexer.h"
 #include "core/config/tree.h"
+#include "core/rsyslog-module.h"
 
 G_BEGIN_DECLS
 
@@ -19,6 +20,12 @@ typedef struct
   gchar **items;   /* the list's items, NULL for a single value */
   SlCfgPos pos;
 } SlRsParam;
+
+void      sl_rs_param_free       (SlRsParam *param);
+/* parameters made for a legacy form: params_add adds name=value unless
+ * value is NULL */
+GPtrArray *sl_rs_params_new      (void);
+void      sl_rs_params_add       (GPtrArray *params, const gchar *name, const gchar *value, SlCfgPos pos);
 
 /* A template used by name, which rsyslog lets come before its definition */
 typedef struct
@@ -144,9 +151,6 @@ gboolean  sl_rs_max_message_size (SlRsConf *c, const gchar *value, SlCfgPos pos,
 /* The current ruleset's path waits for its destinations as long as it
  * takes (flags(flow-control)): an action in it retries forever. */
 void      sl_rs_ruleset_waits   (SlRsConf *c);
-/* omkafka's and imkafka's name=value list in the parameter name, as
- * config("name" => "value") options of kafka() */
-gboolean  sl_rs_append_kafka_config (GString *drivers, GPtrArray *params, const gchar *name, GError **error);
 /* The same for log path items, added to the body being built. */
 gboolean  sl_rs_emit_log_items  (SlCfgPos pos, SlCfgNode *into, const gchar *text, GError **error);
 gchar    *sl_rs_new_name        (SlRsConf *c, const gchar *kind);
@@ -240,21 +244,11 @@ gchar    *sl_rs_legacy_action        (SlRsConf *c, const gchar *text, SlCfgPos p
 gchar    *sl_rs_action_object        (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_parser,
                                       GError **error);
 
-/* rsyslog-output.c: the output modules with a Sluice driver of their own
- * (omrelp, omkafka), by action(type=) or the legacy :omrelp: */
+/* rsyslog-output.c: an action(type=) no plugin serves, refused */
 gchar    *sl_rs_output_action        (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,
                                       GError **error);
-gchar    *sl_rs_legacy_relp          (SlRsConf *c, const gchar *target, const gchar *template_name, SlCfgPos pos,
-                                      GError **error);
-/* :ommysql:server,db,user,password and :ompgsql: the same */
-gchar    *sl_rs_legacy_sql           (SlRsConf *c, gboolean pgsql, const gchar *args, const gchar *template_name,
-                                      SlCfgPos pos, GError **error);
 
-/* rsyslog-modifiers.c: mmnormalize, mmutf8fix, mmanon and mmfields as
- * parsers; the parser object's name */
-gboolean  sl_rs_is_modifier          (const gchar *type);
-gchar    *sl_rs_modifier_action      (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,
-                                      GError **error);
+/* rsyslog-modifiers.c */
 /* $mmnormalizeRuleBase and $mmnormalizeUseRawMsg; the legacy :mmnormalize:
  * that takes them */
 gboolean  sl_rs_mmnormalize_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
@@ -274,6 +268,24 @@ void      sl_rs_tls_clear            (SlRsTls *tls);
 gchar    *sl_rs_legacy_uxsock        (SlRsConf *c, const gchar *template_name, SlCfgPos pos, GError **error);
 gboolean  sl_rs_uxsock_directive     (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
                                       GError **error);
+
+/* rsyslog-plugin.c: the modules plugins serve (sl_plugins_rsyslog_lookup).
+ * An action's destination of the driver the plugin writes for params, an
+ * input's driver (type as messages name it: "omrelp", ":omrelp:");
+ * module(load=)'s parameters checked. */
+gchar    *sl_rs_plugin_action        (SlRsConf *c, const SlRsModule *module, const gchar *type, GPtrArray *params,
+                                      SlCfgPos pos, GError **error);
+gchar    *sl_rs_plugin_input         (SlRsConf *c, const SlRsModule *module, const gchar *type, GPtrArray *params,
+                                      SlCfgPos pos, GError **error);
+/* A message modification module's parser in the path: its name */
+gchar    *sl_rs_plugin_modifier      (SlRsConf *c, const SlRsModule *module, const gchar *type, GPtrArray *params,
+                                      SlCfgPos pos, GError **error);
+gboolean  sl_rs_plugin_module_params (const SlRsModule *module, GPtrArray *params, GError **error);
+/* A legacy action (written: ":omrelp:") as the action of the module
+ * name with the parameters it stands for; refused when no plugin serves
+ * the module. */
+gchar    *sl_rs_plugin_legacy        (SlRsConf *c, const gchar *name, const gchar *written, GPtrArray *params,
+                                      SlCfgPos pos, GError **error);
 
 /* rsyslog-input.c: modules, inputs and legacy directives */
 gboolean  sl_rs_module               (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);

@@ -6,7 +6,7 @@
  * options become the words of $(rsyslog-property) (plugins/templates/
  * rsyslog), which applies them in rsyslog's order; rsyslog-template.c
  * writes the property's value. */
-#include "core/config/rsyslog-private.h"
+#include "daemon/rsyslog/rsyslog-private.h"
 
 #include "core/config/error.h"
 #include "core/i18n.h"

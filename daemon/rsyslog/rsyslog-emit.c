@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Sluice text written for rsyslog constructs, parsed by the syslog-ng
  * grammar and placed in the tree at the rsyslog position it came from. */
-#include "core/config/rsyslog-private.h"
+#include "daemon/rsyslog/rsyslog-private.h"
 
 #include "core/config/error.h"
 #include "core/config/parser.h"
@@ -14,20 +14,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlCfgNode, sl_cfg_node_free)
 void
 sl_rs_quote (GString *out, const gchar *text)
 {
-  g_string_append_c (out, '"');
-  for (const gchar *p = text; *p; p++)
-    switch (*p)
-      {
-      case '"': g_string_append (out, "\\\""); break;
-      case '\\': g_string_append (out, "\\\\"); break;
-      case '\n': g_string_append (out, "\\n"); break;
-      case '\r': g_string_append (out, "\\r"); break;
-      case '\t': g_string_append (out, "\\t"); break;
-      /* an empty backtick name is a backtick */
-      case '`': g_string_append (out, "``"); break;
-      default: g_string_append_c (out, *p); break;
-      }
-  g_string_append_c (out, '"');
+  sl_rs_text_quote (out, text);
 }
 
 gchar *
@@ -144,6 +131,35 @@ sl_rs_new_name (SlRsConf *c, const gchar *kind)
   return g_strdup_printf ("%s_%s%u", c->prefix, kind, ++c->serial);
 }
 
+void
+sl_rs_param_free (SlRsParam *param)
+{
+  g_free (param->name);
+  g_free (param->value);
+  g_strfreev (param->items);
+  g_free (param);
+}
+
+GPtrArray *
+sl_rs_params_new (void)
+{
+  return g_ptr_array_new_with_free_func ((GDestroyNotify) sl_rs_param_free);
+}
+
+void
+sl_rs_params_add (GPtrArray *params, const gchar *name, const gchar *value, SlCfgPos pos)
+{
+  SlRsParam *param;
+
+  if (!value)
+    return;
+  param = g_new0 (SlRsParam, 1);
+  param->name = g_strdup (name);
+  param->value = g_strdup (value);
+  param->pos = pos;
+  g_ptr_array_add (params, param);
+}
+
 const SlRsParam *
 sl_rs_param_find (GPtrArray *params, const gchar *name)
 {
@@ -166,9 +182,7 @@ sl_rs_is_true (const gchar *value)
 void
 sl_rs_append_option (GString *out, const gchar *name, const gchar *value)
 {
-  g_string_append_printf (out, " %s(", name);
-  sl_rs_quote (out, value);
-  g_string_append_c (out, ')');
+  sl_rs_text_option (out, name, value);
 }
 
 /* Actions that write the same way share one destination, as rsyslog's
@@ -240,33 +254,6 @@ sl_rs_check_action_params (GPtrArray *params, const gchar *const *own, guint n_o
                             _("the parameter '%s' of rsyslog's %s is not supported"), param->name, type);
           return FALSE;
         }
-    }
-  return TRUE;
-}
-
-/* confParam="name=value" items as config("name" => "value") */
-gboolean
-sl_rs_append_kafka_config (GString *drivers, GPtrArray *params, const gchar *name, GError **error)
-{
-  const SlRsParam *param = sl_rs_param_find (params, name);
-  g_auto (GStrv) items = param ? g_strsplit (param->value, ",", -1) : NULL;
-
-  for (guint i = 0; items && items[i]; i++)
-    {
-      const gchar *eq = strchr (items[i], '=');
-      if (!eq)
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, param->pos, _("rsyslog's %s takes name=value, not '%s'"),
-                            param->name, items[i]);
-          return FALSE;
-        }
-      g_autofree gchar *key = g_strstrip (g_strndup (items[i], (gsize) (eq - items[i])));
-      g_autofree gchar *value = g_strstrip (g_strdup (eq + 1));
-      g_string_append (drivers, " config(");
-      sl_rs_quote (drivers, key);
-      g_string_append (drivers, " => ");
-      sl_rs_quote (drivers, value);
-      g_string_append_c (drivers, ')');
     }
   return TRUE;
 }

@@ -3,7 +3,7 @@
  * the default driver's CA, certificate and key (global() or the
  * $DefaultNetstreamDriver* directives), and for each side the driver, its
  * mode (1: TLS) and how the peer is authenticated. See doc/rsyslog.md. */
-#include "core/config/rsyslog-private.h"
+#include "daemon/rsyslog/rsyslog-private.h"
 
 #include "core/config/error.h"
 #include "core/i18n.h"

@@ -11,8 +11,8 @@
  * comes after sees the change. Each construct is written as Sluice text,
  * parsed by the syslog-ng grammar and placed at the rsyslog position it
  * came from, so errors found later still name the rsyslog line. */
-#include "core/config/rsyslog.h"
-#include "core/config/rsyslog-private.h"
+#include "daemon/rsyslog/rsyslog.h"
+#include "daemon/rsyslog/rsyslog-private.h"
 
 #include "core/config/error.h"
 #include "core/config/parser.h"
@@ -39,22 +39,13 @@ static gboolean read_statement (SlRsReader *r, gboolean top);
 static gboolean read_files (SlRsConf *c, const gchar *pattern, SlCfgPos from, GError **error);
 static gboolean read_action (SlRsReader *r);
 
-static void
-param_free (SlRsParam *param)
-{
-  g_free (param->name);
-  g_free (param->value);
-  g_strfreev (param->items);
-  g_free (param);
-}
-
 /* Reading */
 
 /* `( name="value" name=["a", "b"] ... )`, the lexer on the '(' */
 static GPtrArray *
 read_params (SlRsReader *r)
 {
-  g_autoptr (GPtrArray) params = g_ptr_array_new_with_free_func ((GDestroyNotify) param_free);
+  g_autoptr (GPtrArray) params = sl_rs_params_new ();
 
   if (!sl_rs_expect_char (r, '(', "'('"))
     return NULL;
@@ -279,10 +270,10 @@ typedef struct
   gchar *condition;
   SlCfgPos pos;
   gboolean resolving, resolved;
-} SlRsCall;
+} SlRsRulesetCall;
 
 static void
-call_free (SlRsCall *call)
+call_free (SlRsRulesetCall *call)
 {
   g_free (call->ruleset);
   g_free (call->condition);
@@ -297,7 +288,7 @@ read_call_statement (SlRsReader *r, SlCfgPos pos)
 
   if (!name)
     return sl_rs_fail (r, pos, _("%s was expected here"), _("the name of a ruleset after 'call'"));
-  SlRsCall *call = g_new0 (SlRsCall, 1);
+  SlRsRulesetCall *call = g_new0 (SlRsRulesetCall, 1);
   call->placeholder = sl_cfg_node_new ("log", pos);
   call->placeholder->has_body = TRUE;
   call->container = r->c->ruleset->current;
@@ -315,7 +306,7 @@ read_call_statement (SlRsReader *r, SlCfgPos pos)
  * ends the message's way, as rsyslog's does. The calls the called ruleset
  * makes are resolved first. */
 static gboolean
-resolve_call (SlRsConf *c, SlRsCall *call, GError **error)
+resolve_call (SlRsConf *c, SlRsRulesetCall *call, GError **error)
 {
   SlRsRuleset *set = g_hash_table_lookup (c->rulesets, call->ruleset);
 
@@ -334,7 +325,7 @@ resolve_call (SlRsConf *c, SlRsCall *call, GError **error)
   call->resolving = TRUE;
   for (guint i = 0; i < c->calls->len; i++)
     {
-      SlRsCall *inner = g_ptr_array_index (c->calls, i);
+      SlRsRulesetCall *inner = g_ptr_array_index (c->calls, i);
       if (inner->caller == set && !resolve_call (c, inner, error))
         return FALSE;
     }

@@ -3,7 +3,7 @@
  * filter expressions of Sluice's language. A selector is evaluated as
  * rsyslog does: left to right into a facility x level table, each part
  * setting or clearing the levels of its facilities. */
-#include "core/config/rsyslog-private.h"
+#include "daemon/rsyslog/rsyslog-private.h"
 
 #include "core/config/error.h"
 #include "core/i18n.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "core/config/rsyslog-lexer.h"
+#include "daemon/rsyslog/rsyslog-lexer.h"
 
 #include "core/config/error.h"
 #include "core/i18n.h"

@@ -3,7 +3,7 @@
  * message's text after the header at its first space into syslogtag and
  * msg (which keeps that space); the rsyslog template functions
  * (plugins/templates/rsyslog) make that split of Sluice's tag and text. */
-#include "core/config/rsyslog-private.h"
+#include "daemon/rsyslog/rsyslog-private.h"
 
 #include "core/config/error.h"
 #include "core/i18n.h"

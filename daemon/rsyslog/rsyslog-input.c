@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* rsyslog's inputs (module(), input(), the legacy listen directives) as
  * Sluice sources, and the $ directives that set defaults for what follows. */
-#include "core/config/rsyslog-private.h"
+#include "daemon/rsyslog/rsyslog-private.h"
 
 #include "core/config/error.h"
 #include "core/i18n.h"
+#include "core/plugin-private.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,18 +36,15 @@ static const struct
   { "imptcp", { "threads", "processonpoller" } },
   { "omfwd", { "template" } },
   { "omfile", { "template", "dirowner", "dirgroup", "fileowner", "filegroup", "filecreatemode", "dircreatemode" } },
-  { "omprog", { "template" } }, { "omusrmsg", { "template" } }, { "ompipe", { "template" } },
+  { "omusrmsg", { "template" } }, { "ompipe", { "template" } },
   { "omstdout", { "template" } }, { "mmjsonparse", { NULL } },
   { "builtin:omfile", { "template", "dirowner", "dirgroup", "fileowner", "filegroup", "filecreatemode",
                         "dircreatemode" } },
-  { "builtin:omfwd", { "template" } }, { "omrelp", { "tls.tlslib" } }, { "omkafka", { NULL } },
-  { "omhiredis", { NULL } },
-  { "omelasticsearch", { NULL } }, { "ommysql", { NULL } }, { "ompgsql", { NULL } },
-  { "imrelp", { "tls.tlslib" } }, { "imkafka", { NULL } }, { "omuxsock", { NULL } }, { "omsnmp", { NULL } },
+  { "builtin:omfwd", { "template" } },
+  { "omuxsock", { NULL } }, { "omsnmp", { NULL } },
   { "impstats", { "interval", "facility", "severity", "log.syslog", "format", "ruleset", "resetcounters",
                   "bracketing", "log.file" } },
   { "immark", { "interval", "markmessagetext", "ruleset", "use.markflag", "use.syslogcall" } },
-  { "mmnormalize", { NULL } }, { "mmutf8fix", { NULL } }, { "mmanon", { NULL } }, { "mmfields", { NULL } },
 };
 
 /* rsyslogd's parser chain over the network reads RFC 5424 (a <PRI>1
@@ -456,8 +454,15 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
 
   if (m < 0)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog module '%s' is not supported"), name);
-      return FALSE;
+      g_autofree gchar *lower = g_ascii_strdown (bare, -1);
+      const SlRsModule *module = sl_plugins_rsyslog_lookup (lower);
+      if (!module)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog module '%s' is not supported"), name);
+          return FALSE;
+        }
+      g_hash_table_add (c->loaded, g_steal_pointer (&lower));
+      return sl_rs_plugin_module_params (module, params, error);
     }
   g_hash_table_add (c->loaded, g_ascii_strdown (bare, -1));
   for (guint i = 0; params && i < params->len; i++)
@@ -623,62 +628,6 @@ network_input (SlRsConf *c, GPtrArray *params, const gchar *driver, const gchar 
   return sl_rs_add_source (c, ruleset, pos, text->str, input, error);
 }
 
-/* imrelp: port= is required, as in rsyslog */
-static gboolean
-relp_input (SlRsConf *c, GPtrArray *params, const gchar *ruleset, SlCfgPos pos, GError **error)
-{
-  g_autoptr (GString) text = g_string_new ("relp(");
-
-  if (!value_of (params, "port"))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imrelp input needs port="));
-      return FALSE;
-    }
-  if (value_of (params, "address"))
-    {
-      g_string_append (text, "ip(");
-      sl_rs_quote (text, value_of (params, "address"));
-      g_string_append (text, ") ");
-    }
-  g_string_append (text, "port(");
-  sl_rs_quote (text, value_of (params, "port"));
-  g_string_append_c (text, ')');
-  if (value_of (params, "keepalive"))
-    g_string_append_printf (text, " so-keepalive(%s)", sl_rs_is_true (value_of (params, "keepalive")) ? "yes" : "no");
-  g_string_append (text, " keep-hostname(yes))");
-  return sl_rs_add_source (c, ruleset, pos, text->str, value_of (params, "name"), error);
-}
-
-/* imkafka: the records parsed as syslog messages; a host name in them is
- * taken only with parseHostname="on", as rsyslog does */
-static gboolean
-kafka_input (SlRsConf *c, GPtrArray *params, const gchar *ruleset, SlCfgPos pos, GError **error)
-{
-  g_autoptr (GString) text = g_string_new ("kafka(");
-  if (!value_of (params, "topic"))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imkafka input needs topic="));
-      return FALSE;
-    }
-  g_string_append (text, "topics(");
-  sl_rs_quote (text, value_of (params, "topic"));
-  g_string_append (text, ") bootstrap-servers(");
-  sl_rs_quote (text, value_of (params, "broker") ? value_of (params, "broker") : "localhost:9092");
-  g_string_append_c (text, ')');
-  if (value_of (params, "consumergroup"))
-    {
-      g_string_append (text, " group-id(");
-      sl_rs_quote (text, value_of (params, "consumergroup"));
-      g_string_append_c (text, ')');
-    }
-  if (!sl_rs_append_kafka_config (text, params, "confparam", error))
-    return FALSE;
-  if (!value_of (params, "parsehostname") || !sl_rs_is_true (value_of (params, "parsehostname")))
-    g_string_append (text, " flags(no-hostname)");
-  g_string_append_c (text, ')');
-  return sl_rs_add_source (c, ruleset, pos, text->str, value_of (params, "name"), error);
-}
-
 /* imfile: each line a message, not parsed, with the tag and priority
  * given (names, local0.notice unless given). A wildcard in the file's name is
  * wildcard-file(), which, as imfile, also follows the files that match
@@ -757,11 +706,6 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   static const gchar *const file_params[] = { "file", "tag", "facility", "severity", "statefile",
                                               "persiststateinterval", "readmode", "freshstarttail", "reopenontruncate",
                                               "addmetadata", "deletestateonfiledelete", NULL };
-  /* keepalive timings change when a dead peer is noticed, not what is read */
-  static const gchar *const relp_params[] = { "port", "address", "keepalive", "keepalive.probes",
-                                              "keepalive.interval", "keepalive.time", NULL };
-  static const gchar *const kafka_params[] = { "broker", "topic", "consumergroup", "confparam", "parsehostname",
-                                               NULL };
   const gchar *type = value_of (params, "type");
   const gchar *ruleset = value_of (params, "ruleset");
 
@@ -770,16 +714,19 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("an rsyslog input() needs type="));
       return FALSE;
     }
+  g_autofree gchar *lower = g_ascii_strdown (type, -1);
+  const SlRsModule *module = sl_plugins_rsyslog_lookup (lower);
+  if (module && module->kind == SL_RS_MODULE_INPUT)
+    {
+      g_autofree gchar *driver = sl_rs_plugin_input (c, module, module->name, params, pos, error);
+      return driver && sl_rs_add_source (c, ruleset, pos, driver, value_of (params, "name"), error);
+    }
   if (g_ascii_strcasecmp (type, "imudp") == 0)
     return check_input_params (params, net_params, type, error) && network_input (c, params, "udp", ruleset, pos, error);
   if (g_ascii_strcasecmp (type, "imtcp") == 0)
     return check_input_params (params, imtcp_params, type, error) && network_input (c, params, "tcp", ruleset, pos, error);
   if (g_ascii_strcasecmp (type, "imptcp") == 0)
     return check_input_params (params, net_params, type, error) && network_input (c, params, "ptcp", ruleset, pos, error);
-  if (g_ascii_strcasecmp (type, "imrelp") == 0)
-    return check_input_params (params, relp_params, type, error) && relp_input (c, params, ruleset, pos, error);
-  if (g_ascii_strcasecmp (type, "imkafka") == 0)
-    return check_input_params (params, kafka_params, type, error) && kafka_input (c, params, ruleset, pos, error);
   if (g_ascii_strcasecmp (type, "imuxsock") == 0)
     {
       if (!check_input_params (params, unix_params, type, error))

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* rsyslog's actions, legacy (/path, @host, |pipe, :omusrmsg:) and
  * action(type=...), each made a destination object of Sluice's language. */
-#include "core/config/rsyslog-private.h"
+#include "daemon/rsyslog/rsyslog-private.h"
 
 #include "core/config/error.h"
 #include "core/i18n.h"
+#include "core/plugin-private.h"
 
 #include <string.h>
 
@@ -135,6 +136,48 @@ pipe_action (SlRsConf *c, const gchar *path, const gchar *template_name, SlCfgPo
   return sl_rs_emit_destination (c, pos, drivers->str, error);
 }
 
+/* :omrelp:host:port, omrelp's target= and port= */
+static gchar *
+legacy_relp (SlRsConf *c, const gchar *target, const gchar *template_name, SlCfgPos pos, GError **error)
+{
+  const gchar *colon = strrchr (target, ':');
+  g_autofree gchar *host = colon ? g_strndup (target, (gsize) (colon - target)) : g_strdup (target);
+  g_autoptr (GPtrArray) params = sl_rs_params_new ();
+
+  if (!*host)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, pos, _("the rsyslog action ':omrelp:%s' names no host"), target);
+      return NULL;
+    }
+  sl_rs_params_add (params, "target", host, pos);
+  sl_rs_params_add (params, "port", colon ? colon + 1 : NULL, pos);
+  sl_rs_params_add (params, "template", template_name, pos);
+  return sl_rs_plugin_legacy (c, "omrelp", ":omrelp:", params, pos, error);
+}
+
+/* :ommysql:server,db,user,password and :ompgsql: the same, the module's
+ * server=, db=, uid= and pwd= */
+static gchar *
+legacy_sql (SlRsConf *c, gboolean pgsql, const gchar *args, const gchar *template_name, SlCfgPos pos, GError **error)
+{
+  const gchar *written = pgsql ? ":ompgsql:" : ":ommysql:";
+  g_auto (GStrv) parts = g_strsplit (args, ",", 4);
+  g_autoptr (GPtrArray) params = sl_rs_params_new ();
+
+  if (g_strv_length (parts) != 4)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, pos, _("rsyslog's %s needs server,database,user,password"),
+                        written);
+      return NULL;
+    }
+  sl_rs_params_add (params, "server", parts[0], pos);
+  sl_rs_params_add (params, "db", parts[1], pos);
+  sl_rs_params_add (params, "uid", parts[2], pos);
+  sl_rs_params_add (params, "pwd", parts[3], pos);
+  sl_rs_params_add (params, "template", template_name, pos);
+  return sl_rs_plugin_legacy (c, pgsql ? "ompgsql" : "ommysql", written, params, pos, error);
+}
+
 gchar *
 sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **error)
 {
@@ -158,10 +201,10 @@ sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **erro
   if (g_str_has_prefix (target, ":omusrmsg:"))
     return users_action (c, target + strlen (":omusrmsg:"), pos, error);
   if (g_str_has_prefix (target, ":ommysql:") || g_str_has_prefix (target, ":ompgsql:"))
-    return sl_rs_legacy_sql (c, g_str_has_prefix (target, ":ompgsql:"), target + strlen (":ommysql:"), template_name,
-                             pos, error);
+    return legacy_sql (c, g_str_has_prefix (target, ":ompgsql:"), target + strlen (":ommysql:"), template_name, pos,
+                       error);
   if (g_str_has_prefix (target, ":omrelp:"))
-    return sl_rs_legacy_relp (c, target + strlen (":omrelp:"), template_name, pos, error);
+    return legacy_relp (c, target + strlen (":omrelp:"), template_name, pos, error);
   if (g_str_equal (target, ":omuxsock:"))
     return sl_rs_legacy_uxsock (c, template_name, pos, error);
   if (g_str_has_prefix (target, ":omfile:"))
@@ -321,22 +364,8 @@ simple_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos, 
         }
       return pipe_action (c, param_value (params, "pipe"), param_value (params, "template"), pos, error);
     }
-  if (g_ascii_strcasecmp (type, "omstdout") == 0)
-    {
-      g_autoptr (GString) drivers = g_string_new ("stdout(");
-      if (!template_option (c, drivers, param_value (params, "template"), pos, error))
-        return NULL;
-      g_string_append (drivers, ");");
-      return sl_rs_emit_destination (c, pos, drivers->str, error);
-    }
-  /* omprog */
-  if (!param_value (params, "binary"))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's omprog needs binary="));
-      return NULL;
-    }
-  g_autoptr (GString) drivers = g_string_new ("program(");
-  sl_rs_quote (drivers, param_value (params, "binary"));
+  /* omstdout */
+  g_autoptr (GString) drivers = g_string_new ("stdout(");
   if (!template_option (c, drivers, param_value (params, "template"), pos, error))
     return NULL;
   g_string_append (drivers, ");");
@@ -389,21 +418,19 @@ queue_options (GPtrArray *params, GPtrArray *options)
 }
 
 /* Whether rsyslogd would know the type here: its own output modules
- * (omfile, omfwd, ompipe, omusrmsg) need no module(load=), these do;
- * a type Sluice does not map is refused as such further on. */
+ * (omfile, omfwd, ompipe, omusrmsg) need no module(load=), these and those
+ * plugins serve do; a type Sluice does not map is refused as such further
+ * on. */
 static gboolean
 module_loaded (SlRsConf *c, const gchar *type)
 {
-  static const gchar *const loadable[] = { "omprog", "omstdout", "mmjsonparse", "omrelp", "omkafka", "omhiredis",
-                                           "omelasticsearch", "ommysql", "ompgsql", "mmnormalize", "mmutf8fix",
-                                           "mmanon", "mmfields" };
-  for (guint i = 0; i < G_N_ELEMENTS (loadable); i++)
-    if (g_ascii_strcasecmp (type, loadable[i]) == 0)
-      {
-        g_autofree gchar *lower = g_ascii_strdown (type, -1);
-        return g_hash_table_contains (c->loaded, lower);
-      }
-  return TRUE;
+  static const gchar *const loadable[] = { "omstdout", "mmjsonparse" };
+  g_autofree gchar *lower = g_ascii_strdown (type, -1);
+  gboolean needs_load = sl_plugins_rsyslog_lookup (lower) != NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (loadable) && !needs_load; i++)
+    needs_load = g_str_equal (lower, loadable[i]);
+  return !needs_load || g_hash_table_contains (c->loaded, lower);
 }
 
 gchar *
@@ -432,17 +459,21 @@ sl_rs_action_object (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_
       *is_parser = TRUE;
       return mmjsonparse (c, params, pos, error);
     }
-  if (sl_rs_is_modifier (type))
+  g_autofree gchar *lower = g_ascii_strdown (type, -1);
+  const SlRsModule *module = sl_plugins_rsyslog_lookup (lower);
+  if (module && module->kind == SL_RS_MODULE_MODIFIER)
     {
       *is_parser = TRUE;
-      return sl_rs_modifier_action (c, params, type, pos, error);
+      return sl_rs_plugin_modifier (c, module, module->name, params, pos, error);
     }
   queue_options (params, queue);
   c->action_queue = queue;
   const gchar *retries = param_value (params, "action.resumeretrycount");
   if (retries && g_str_equal (retries, "-1"))
     sl_rs_ruleset_waits (c);
-  if (g_ascii_strcasecmp (type, "omfile") == 0)
+  if (module && module->kind == SL_RS_MODULE_OUTPUT)
+    name = sl_rs_plugin_action (c, module, module->name, params, pos, error);
+  else if (g_ascii_strcasecmp (type, "omfile") == 0)
     {
       if (queue->len && strstr (g_ptr_array_index (queue, queue->len - 1), "disk-buffer"))
         sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("a disk queue on rsyslog's omfile is not supported"));
@@ -451,8 +482,8 @@ sl_rs_action_object (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_
     }
   else if (g_ascii_strcasecmp (type, "omfwd") == 0)
     name = omfwd (c, params, pos, error);
-  else if (g_ascii_strcasecmp (type, "omprog") == 0 || g_ascii_strcasecmp (type, "omusrmsg") == 0
-           || g_ascii_strcasecmp (type, "ompipe") == 0 || g_ascii_strcasecmp (type, "omstdout") == 0)
+  else if (g_ascii_strcasecmp (type, "omusrmsg") == 0 || g_ascii_strcasecmp (type, "ompipe") == 0
+           || g_ascii_strcasecmp (type, "omstdout") == 0)
     name = simple_action (c, params, type, pos, error);
   else
     name = sl_rs_output_action (c, params, type, pos, error);

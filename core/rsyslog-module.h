@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* rsyslog's modules served by plugins. A plugin names the rsyslog modules
+ * it implements in its SlModule (rsyslog_modules): which parameters each
+ * takes, and how one input(), action() or legacy form of it becomes the
+ * plugin's own driver. sluiced's rsyslog front end does what is common to
+ * every module (queue.* and action.* parameters, rulesets, the source's
+ * name, the destination around the driver) and asks the plugin only for
+ * the driver's text, e.g. redis(host("h") command(...)). */
+#ifndef SL_RSYSLOG_MODULE_H
+#define SL_RSYSLOG_MODULE_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  SL_RS_MODULE_INPUT,    /* input(type=...): the driver of a source */
+  SL_RS_MODULE_OUTPUT,   /* action(type=...): the driver of a destination */
+  SL_RS_MODULE_MODIFIER, /* action(type=...) of a message modification module: a parser's
+                          * driver, run in the path so the actions after it see its fields */
+} SlRsModuleKind;
+
+/* One input(), action() or legacy action of the configuration, with its
+ * parameters as written (names in lower case); a legacy form reaches the
+ * plugin as the call with the parameters it stands for. */
+typedef struct _SlRsCall SlRsCall;
+
+/* What messages name the call by: the module's name (omrelp), or the
+ * legacy form written (:omrelp:). */
+const gchar *sl_rs_call_type     (const SlRsCall *call);
+/* A parameter's value as written ("a,b" for a list), NULL if not written. */
+const gchar *sl_rs_call_value    (const SlRsCall *call, const gchar *param);
+/* A list's items (param=["a", "b"]), NULL when param is not a list. */
+const gchar *const *sl_rs_call_items (const SlRsCall *call, const gchar *param);
+/* A switch as rsyslogd reads one (on, yes, true, 1), unset if not written. */
+gboolean     sl_rs_call_flag     (const SlRsCall *call, const gchar *param, gboolean unset);
+/* TRUE if param is not written; else an error at its file:line:column,
+ * "the parameter 'P' of rsyslog's TYPE is not supported: " and why. */
+gboolean     sl_rs_call_refuse   (const SlRsCall *call, const gchar *param, GError **error, const gchar *why, ...)
+  G_GNUC_PRINTF (4, 5);
+/* Always FALSE: the error format says, at param's place when it is
+ * written, else at the call's. */
+gboolean     sl_rs_call_fail     (const SlRsCall *call, const gchar *param, GError **error, const gchar *format, ...)
+  G_GNUC_PRINTF (4, 5);
+/* The name of the template object of rsyslog's template name (one of the
+ * configuration's or RSYSLOG_*), for ` template(OBJ)` or "$(template OBJ)";
+ * NULL with an error if there is none. */
+gchar       *sl_rs_call_template (SlRsCall *call, const gchar *name, GError **error);
+/* A module's own template: rsyslog's template text, defined under name
+ * unless the configuration has one of that name. */
+gboolean     sl_rs_call_define_template (SlRsCall *call, const gchar *name, const gchar *rsyslog_text,
+                                         GError **error);
+/* rsyslog's template text (%msg%...) as Sluice template text. */
+gchar       *sl_rs_call_template_text (SlRsCall *call, const gchar *rsyslog_text, GError **error);
+/* The Sluice template text of rsyslog's property (msg, rawmsg, $!a!b). */
+gchar       *sl_rs_call_property (SlRsCall *call, const gchar *property, GError **error);
+/* The field a variable $!a!b, $.a or $/a is kept in ("!a.b", ".a", "/a"). */
+gchar       *sl_rs_call_variable_field (SlRsCall *call, const gchar *variable);
+
+/* Writing the driver in Sluice's language: a quoted string, an option
+ * ` option("value")`, and rsyslog's plain text as a template of itself. */
+void         sl_rs_text_quote    (GString *out, const gchar *text);
+void         sl_rs_text_option   (GString *out, const gchar *option, const gchar *value);
+gchar       *sl_rs_text_literal  (const gchar *text);
+
+typedef struct
+{
+  const gchar *name;                    /* "omhiredis": lower case, without .so */
+  SlRsModuleKind kind;
+  /* what input() or action() takes besides what the front end takes for
+   * every one (type=, name=, queue.*, action.*; an input's ruleset=; an
+   * action's template=, which write() reads, or refuses when the driver
+   * has no template), NULL-terminated; the front end refuses any other
+   * with its place */
+  const gchar *const *params;
+  /* what module(load=) takes besides load=; NULL: nothing */
+  const gchar *const *module_params;
+  /* appends the driver, e.g. `redis(host("h") ...)`, without ';' */
+  gboolean (*write) (SlRsCall *call, GString *driver, GError **error);
+} SlRsModule;
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* rsyslog's modules that plugins serve (core/rsyslog-module.h): the
+ * parameters checked against what the module declares, the call handed
+ * to the plugin, and what is the front end's put around the driver it
+ * writes: an action's queue and destination (an input's source is
+ * rsyslog-input.c's). */
+#include "daemon/rsyslog/rsyslog-private.h"
+
+#include "core/config/error.h"
+#include "core/i18n.h"
+#include "core/plugin-private.h"
+#include "core/rsyslog-module-private.h"
+
+#include <string.h>
+
+static gchar *
+template_object (gpointer front_end, const gchar *name, SlCfgPos pos, GError **error)
+{
+  return sl_rs_template_ref (front_end, name, pos, error);
+}
+
+static gboolean
+define_template (gpointer front_end, const gchar *name, const gchar *rsyslog_text, SlCfgPos pos, GError **error)
+{
+  SlRsConf *c = front_end;
+  g_autofree gchar *key = g_ascii_strdown (name, -1);
+
+  return g_hash_table_contains (c->templates, key) || sl_rs_template_define (c, name, rsyslog_text, FALSE, pos, error);
+}
+
+static gboolean
+template_text (gpointer front_end, const gchar *rsyslog_text, SlCfgPos pos, GString *out, GError **error)
+{
+  return sl_rs_template_from_string (rsyslog_text, FALSE, pos, out, error);
+}
+
+static gboolean
+property (gpointer front_end, const gchar *name, SlCfgPos pos, GString *out, GError **error)
+{
+  return sl_rs_property_value (name, pos, out, error);
+}
+
+static gchar *
+variable_field (gpointer front_end, const gchar *variable)
+{
+  return sl_rs_variable_field (variable);
+}
+
+static const SlRsCallOps call_ops = { template_object, define_template, template_text, property, variable_field };
+
+/* The driver the plugin writes for these parameters, NULL with an error. */
+static gchar *
+write_driver (SlRsConf *c, const SlRsModule *module, const gchar *type, GPtrArray *params, SlCfgPos pos,
+              GError **error)
+{
+  g_autoptr (GArray) call_params = g_array_sized_new (FALSE, FALSE, sizeof (SlRsCallParam), params->len);
+  g_autoptr (GString) driver = g_string_new (NULL);
+
+  for (guint i = 0; i < params->len; i++)
+    {
+      const SlRsParam *p = g_ptr_array_index (params, i);
+      SlRsCallParam param = { p->name, p->value, (const gchar *const *) p->items, p->pos };
+      g_array_append_val (call_params, param);
+    }
+  SlRsCall call = { type, pos, call_params, &call_ops, c };
+  if (!module->write (&call, driver, error))
+    return NULL;
+  if (!driver->len || driver->str[driver->len - 1] != ')')
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("the plugin serving rsyslog's %s wrote no driver"), type);
+      return NULL;
+    }
+  return g_string_free (g_steal_pointer (&driver), FALSE);
+}
+
+gboolean
+sl_rs_plugin_module_params (const SlRsModule *module, GPtrArray *params, GError **error)
+{
+  for (guint i = 0; params && i < params->len; i++)
+    {
+      const SlRsParam *param = g_ptr_array_index (params, i);
+      gboolean known = g_str_equal (param->name, "load");
+
+      for (guint k = 0; module->module_params && module->module_params[k] && !known; k++)
+        known = g_str_equal (param->name, module->module_params[k]);
+      if (!known)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos,
+                            _("the parameter '%s' of rsyslog's module %s is not supported"), param->name,
+                            module->name);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gchar *
+sl_rs_plugin_action (SlRsConf *c, const SlRsModule *module, const gchar *type, GPtrArray *params, SlCfgPos pos,
+                     GError **error)
+{
+  guint n_own = module->params ? g_strv_length ((gchar **) module->params) : 0;
+
+  if (!sl_rs_check_action_params (params, module->params, n_own, type, error))
+    return NULL;
+  g_autofree gchar *driver = write_driver (c, module, type, params, pos, error);
+  if (!driver)
+    return NULL;
+  /* the queue's options go inside the driver, before its ')' */
+  g_autoptr (GString) drivers = g_string_new_len (driver, (gssize) strlen (driver) - 1);
+  for (guint i = 0; c->action_queue && i < c->action_queue->len; i++)
+    g_string_append_printf (drivers, " %s", (const gchar *) g_ptr_array_index (c->action_queue, i));
+  g_string_append (drivers, ");");
+  return sl_rs_emit_destination (c, pos, drivers->str, error);
+}
+
+gchar *
+sl_rs_plugin_input (SlRsConf *c, const SlRsModule *module, const gchar *type, GPtrArray *params, SlCfgPos pos,
+                    GError **error)
+{
+  static const gchar *const common[] = { "type", "ruleset", "name", "ratelimit.interval", "ratelimit.burst" };
+
+  for (guint i = 0; i < params->len; i++)
+    {
+      const SlRsParam *param = g_ptr_array_index (params, i);
+      gboolean known = FALSE;
+
+      for (guint k = 0; k < G_N_ELEMENTS (common) && !known; k++)
+        known = g_str_equal (param->name, common[k]);
+      for (guint k = 0; module->params && module->params[k] && !known; k++)
+        known = g_str_equal (param->name, module->params[k]);
+      if (!known)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos,
+                            _("the parameter '%s' of rsyslog's input %s is not supported"), param->name, type);
+          return NULL;
+        }
+    }
+  return write_driver (c, module, type, params, pos, error);
+}
+
+gchar *
+sl_rs_plugin_legacy (SlRsConf *c, const gchar *name, const gchar *written, GPtrArray *params, SlCfgPos pos,
+                     GError **error)
+{
+  const SlRsModule *module = sl_plugins_rsyslog_lookup (name);
+
+  if (!module || module->kind != SL_RS_MODULE_OUTPUT)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog action '%s' is not supported"), written);
+      return NULL;
+    }
+  return sl_rs_plugin_action (c, module, written, params, pos, error);
+}
+
+gchar *
+sl_rs_plugin_modifier (SlRsConf *c, const SlRsModule *module, const gchar *type, GPtrArray *params, SlCfgPos pos,
+                       GError **error)
+{
+  guint n_own = module->params ? g_strv_length ((gchar **) module->params) : 0;
+
+  for (guint i = 0; i < params->len; i++)
+    {
+      const SlRsParam *param = g_ptr_array_index (params, i);
+      if (g_str_has_prefix (param->name, "queue.")
+          && !(g_str_equal (param->name, "queue.type") && g_ascii_strcasecmp (param->value, "direct") == 0))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos,
+                            _("the parameter '%s' of rsyslog's %s is not supported: %s"), param->name, type,
+                            _("a queue of its own would give the module a copy of the message, which the actions "
+                              "after it do not see; Sluice runs it in the path"));
+          return NULL;
+        }
+    }
+  if (!sl_rs_check_action_params (params, module->params, n_own, type, error))
+    return NULL;
+  g_autofree gchar *driver = write_driver (c, module, type, params, pos, error);
+  if (!driver)
+    return NULL;
+  g_autofree gchar *name = sl_rs_new_name (c, "p");
+  g_autofree gchar *text = g_strdup_printf ("parser %s { %s; };", name, driver);
+  return sl_rs_emit (c, pos, text, error) ? g_steal_pointer (&name) : NULL;
+}

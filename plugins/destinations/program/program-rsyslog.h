@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* rsyslog's omprog, which program() implements. */
+#ifndef PROGRAM_RSYSLOG_H
+#define PROGRAM_RSYSLOG_H
+
+#include "core/rsyslog-module.h"
+
+extern const SlRsModule program_omprog;
+
+#endif
