@@ -88,12 +88,17 @@ read_table (const gchar *name, gboolean as_verdicts)
   return table;
 }
 
-/* A file the host lacks, made at path in the test's folder: a self-signed
- * certificate or its key when the name says so (openssl), else empty. */
+/* A file the host lacks, made at path in the test's folder: empty, or a
+ * self-signed certificate or its key when the name says so (openssl). A
+ * certificate and a key of the same stem (server.pem, server.key) are
+ * made as a pair, whichever is asked for first, so that TLS options that
+ * check the pair accept them. */
 static gboolean
-make_lacking (SlTestEnv *env, const gchar *wanted, const gchar *path)
+make_lacking (const gchar *wanted, const gchar *path)
 {
   g_autofree gchar *dir = g_path_get_dirname (path);
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
+    return TRUE;
   if (g_mkdir_with_parents (dir, 0700) != 0)
     return FALSE;
   gboolean key = g_str_has_suffix (wanted, ".key");
@@ -101,10 +106,17 @@ make_lacking (SlTestEnv *env, const gchar *wanted, const gchar *path)
                   || g_str_has_suffix (wanted, ".cert");
   if (!key && !cert)
     return g_file_set_contents (path, "", 0, NULL);
-  g_autofree gchar *scratch = sl_test_path (env, "made-here.pem");
-  const gchar *argv[] = { "/usr/bin/openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
-                          "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=made by the test", "-days", "2",
-                          "-keyout", key ? path : scratch, "-out", key ? scratch : path, NULL };
+  g_autofree gchar *stem = g_strndup (path, strrchr (path, '.') - path);
+  g_autofree gchar *pair_key = g_strconcat (stem, ".key", NULL);
+  g_autofree gchar *pair_cert = g_strconcat (stem, ".made.pem", NULL);
+  const gchar *key_path = key ? path : pair_key;
+  const gchar *cert_path = key ? pair_cert : path;
+  gboolean have_key = g_file_test (key_path, G_FILE_TEST_EXISTS);
+  const gchar *argv[] = { "/usr/bin/openssl", "req", "-x509", "-nodes", "-subj", "/CN=made by the test", "-days", "2",
+                          "-out", cert_path, have_key ? "-key" : "-newkey", have_key ? key_path : "ec", "-pkeyopt",
+                          "ec_paramgen_curve:prime256v1", "-keyout", key_path, NULL };
+  if (have_key)
+    argv[12] = NULL;
   return sl_test_run_argv (argv, NULL, NULL) == 0;
 }
 
@@ -123,7 +135,7 @@ provide_lacking (SlTestEnv *env, const gchar *conf, const gchar *err)
       g_autofree gchar *moved = g_strconcat (env->dir, wanted, NULL);
       g_autofree gchar *text = NULL;
       if (g_str_has_prefix (wanted, env->dir) || !g_file_get_contents (conf, &text, NULL, NULL)
-          || !strstr (text, wanted) || !make_lacking (env, wanted, moved))
+          || !strstr (text, wanted) || !make_lacking (wanted, moved))
         return FALSE;
       GString *copy = g_string_new (text);
       g_string_replace (copy, wanted, moved, 0);
