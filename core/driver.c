@@ -5,6 +5,7 @@
 #include "core/i18n.h"
 #include "core/priority.h"
 #include "core/source-receive.h"
+#include "core/stats-private.h"
 #include "core/timeutil.h"
 
 #include <string.h>
@@ -20,6 +21,7 @@ typedef struct
   SlOptions *disk_buffer;   /* the values of disk-buffer(...) */
   SlHookCommands hooks;
   const gchar *persist_name;   /* persist-name(), NULL when not written */
+  gboolean internal;           /* internal(): its counters at stats level 3 */
 } SlDriverCore;
 
 static const SlOptionWord source_flag_words[] = {
@@ -239,11 +241,24 @@ static const SlOptionSpec suppress_options[] = {
 
 /* The daemon's own settings in options {}: syslog-ng's global options that
  * no driver inherits, accepted so that its configurations load. */
-/* Every source and destination: syslog-ng's persist-name(). */
+#define INTERNAL_OPTION \
+  { "internal", SL_BOOL (SlDriverCore, internal), "no", \
+    "count as one of the configuration library's own: the \"Log statistics\" message names its counters only " \
+    "from stats(level(3)), as syslog-ng 4 registers them" }
+
+/* Every source and destination: syslog-ng's persist-name() and internal(). */
 static const SlOptionSpec persist_name_option[] = {
   { "persist-name", SL_STRING (SlDriverCore, persist_name), NULL,
     "the name the driver's state is kept under (file positions, its disk buffer) instead of one made "
     "from its options, so that the state survives changing them" },
+  INTERNAL_OPTION,
+  { NULL }
+};
+
+/* Every parser and rewrite: syslog-ng 4's internal(), which its SCL's
+ * parsers set. */
+static const SlOptionSpec internal_option[] = {
+  INTERNAL_OPTION,
   { NULL }
 };
 
@@ -342,7 +357,8 @@ static const SlOptionSpec stats_options[] = {
     "seconds between the \"Log statistics\" messages written through internal(), as syslog-ng writes them; 0: none",
     .inherit = "stats-freq" },
   { "level", SL_INT (ST (level)), "0",
-    "what those messages hold: 0 the totals and internal()'s counters, as syslog-ng 3.38's level 0; 1 or more every counter (all are always kept)",
+    "what those messages hold: 0 the totals and internal()'s counters, as syslog-ng 3.38's level 0; 1 or more every "
+    "counter but those of drivers given internal(yes), which 3 adds (all are always kept)",
     .inherit = "stats-level" },
   { "lifetime", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; counters live as long as the daemon" },
   { "max-dynamics", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; there are no dynamic counters" },
@@ -432,6 +448,8 @@ sl_driver_class_tables (const SlDriverClass *klass, const SlOptionSpec *tables[S
       tables[n++] = sl_hook_commands_option;
       tables[n++] = persist_name_option;
     }
+  if (klass->kind == SL_DRIVER_PARSER || klass->kind == SL_DRIVER_REWRITE)
+    tables[n++] = internal_option;
   tables[n] = NULL;
 }
 
@@ -541,6 +559,8 @@ sl_driver_new (SlConfig *cfg, const SlDriverClass *klass, const SlCfgNode *node,
     }
   if (ok)
     ok = sl_hook_commands_bind (&core->hooks, error);
+  if (ok && driver->id)
+    sl_stats_set_internal (driver->id, core->internal);
   if (ok && klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_TEMPLATES))
     ok = make_template_env (driver, error);
   if (ok && klass->kind == SL_DRIVER_DESTINATION)

@@ -24,6 +24,10 @@ gchar *sl_stats_to_prometheus (void);
  * driver's main counters, a higher level every counter. The mapping of
  * kind;id;instance;name onto syslog-ng's names is in doc/architecture.md. */
 gchar *sl_stats_to_log (gint level);
+/* Whether the driver of id was given internal(yes): syslog-ng registers
+ * such a driver's counters at stats level 3, so the "Log statistics"
+ * message names them only from level 3 (the totals still count them). */
+void   sl_stats_set_internal (const gchar *id, gboolean internal);
 
 G_END_DECLS
 

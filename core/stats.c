@@ -17,6 +17,7 @@ typedef struct
 static GMutex stats_lock;
 static GHashTable *by_key;       /* "kind;id;instance;name" -> Entry */
 static GPtrArray *in_order;      /* Entry, in registration order */
+static GHashTable *internal_ids; /* ids of drivers given internal(yes) */
 
 static SlCounter *
 register_entry (const gchar *kind, const gchar *id, const gchar *instance, const gchar *name, gboolean gauge)
@@ -285,6 +286,19 @@ append_log_groups (GString *out, const gchar *kind, const gchar *counter, const 
   g_hash_table_unref (sums);
 }
 
+void
+sl_stats_set_internal (const gchar *id, gboolean internal)
+{
+  g_mutex_lock (&stats_lock);
+  if (!internal_ids)
+    internal_ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  if (internal)
+    g_hash_table_add (internal_ids, g_strdup (id));
+  else
+    g_hash_table_remove (internal_ids, id);
+  g_mutex_unlock (&stats_lock);
+}
+
 gchar *
 sl_stats_to_log (gint level)
 {
@@ -301,7 +315,8 @@ sl_stats_to_log (gint level)
       for (guint i = 0; i < in_order->len; i++)
         {
           const Entry *e = g_ptr_array_index (in_order, i);
-          if (level < 1 && !log_main_counter (e))
+          if ((level < 1 && !log_main_counter (e))
+              || (level < 3 && internal_ids && g_hash_table_contains (internal_ids, e->id)))
             continue;
           g_string_truncate (component, 0);
           append_log_component (component, e);

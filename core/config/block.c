@@ -178,6 +178,14 @@ read_parenthesized (SlCursor *c, GString *out)
           if (!*c->p)
             return FALSE;
         }
+      else if (*c->p == '#')
+        {
+          /* a comment, which syslog-ng's lexer drops from the value: kept,
+           * it would take what follows the value on its line */
+          while (*c->p && *c->p != '\n')
+            cursor_advance (c);
+          continue;
+        }
       else if (*c->p == '(')
         depth++;
       else if (*c->p == ')' && --depth == 0)
@@ -477,7 +485,8 @@ substitute (const SlSubstitution *s, const SlCfgExpansion *expansion, GString *o
 }
 
 /* Checks the arguments against the parameters and gathers the others in
- * __VARARGS__ when the block takes them. */
+ * __VARARGS__ when the block takes them. __VARARGS__ is defined (empty)
+ * in a block without `...` too, as syslog-ng 4 defines it. */
 static gboolean
 check_args (const SlCfgBlock *block, GPtrArray *args, SlCfgPos used_at, GError **error)
 {
@@ -511,15 +520,12 @@ check_args (const SlCfgBlock *block, GPtrArray *args, SlCfgPos used_at, GError *
           return FALSE;
         }
     }
-  if (block->varargs)
-    {
-      SlBlockArg *all = g_new0 (SlBlockArg, 1);
+  SlBlockArg *all = g_new0 (SlBlockArg, 1);
 
-      all->name = sl_cfg_name_normalize ("__VARARGS__");
-      all->value = g_string_free (g_steal_pointer (&varargs), FALSE);
-      all->pos = used_at;
-      g_ptr_array_add (args, all);
-    }
+  all->name = sl_cfg_name_normalize ("__VARARGS__");
+  all->value = g_string_free (g_steal_pointer (&varargs), FALSE);
+  all->pos = used_at;
+  g_ptr_array_add (args, all);
   return TRUE;
 }
 

@@ -338,7 +338,8 @@ skip_blanks (SlLexInput *input)
 static gboolean
 is_word_char (gchar c)
 {
-  return c != '\0' && (g_ascii_isalnum (c) || strchr ("_.:/*+@-", c) != NULL);
+  /* '$' as in syslog-ng's words: a bare $SEVERITY_NUM is a template */
+  return c != '\0' && (g_ascii_isalnum (c) || strchr ("_.:/*+@$-", c) != NULL);
 }
 
 static gboolean

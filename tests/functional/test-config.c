@@ -176,6 +176,36 @@ test_valid (SlTestEnv *env, gconstpointer data)
   g_assert_false (g_file_test (logs, G_FILE_TEST_EXISTS));
 }
 
+/* An owner or group the system lacks is a warning with its place, at -s
+ * and at start, and the daemon runs and writes, as syslog-ng logs "Error
+ * resolving user" and goes on (Ubuntu's "syslog" user on a host without
+ * it). */
+static void
+test_unknown_account (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_str = g_strdup_printf ("%u", port);
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  if (!sl_test_write_config (env,
+                             "@version: 4.8\n"
+                             "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+                             "destination d_file { file(\"@DIR@/out.log\" owner(\"sluice-no-such-user\")\n"
+                             "  group(\"sluice-no-such-group\")); };\n"
+                             "log { source(s_net); destination(d_file); };\n",
+                             "PORT", port_str, NULL))
+    return;
+  g_autofree gchar *err = NULL;
+  g_assert_cmpint (syntax_check (env, &err), ==, 0);
+  g_assert_true (strstr (err, "warning: ") && strstr (err, "unknown user 'sluice-no-such-user' in owner()"));
+  g_assert_nonnull (strstr (err, "sluice.conf:4:3: unknown group 'sluice-no-such-group' in group()"));
+  g_assert_true (sl_test_daemon_start (env));
+  g_assert_true (sl_test_wait_tcp (env, port));
+  g_assert_true (sl_test_tcp_send (port, "<13>Dec  6 09:00:00 host app: written all the same\n"));
+  g_assert_true (sl_test_wait_lines (env, out, 1));
+  g_autofree gchar *daemon_err = sl_test_read_file (env->stderr_path);
+  g_assert_nonnull (strstr (daemon_err, "unknown user 'sluice-no-such-user'"));
+}
+
 /* A configuration that is valid but cannot start makes the daemon exit 1
  * and say why, instead of running without its source. */
 static void
@@ -412,6 +442,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/config/include-matches-nothing", test_include_matches_nothing);
   SL_TEST_ADD ("/config/unclosed-block", test_unclosed_block);
   SL_TEST_ADD ("/config/valid", test_valid);
+  SL_TEST_ADD ("/config/unknown-account", test_unknown_account);
   SL_TEST_ADD ("/config/start-failure", test_start_failure);
   SL_TEST_ADD ("/config/help-driver", test_help_driver);
   return g_test_run ();

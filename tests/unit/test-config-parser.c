@@ -1073,6 +1073,16 @@ test_block_varargs (void)
   assert_expands ("block destination v(path(\"/a\") ...) { file(\"`path`\" `__VARARGS__`); };\n"
                   "destination z { v(perm(0600) owner(\"x\")); v(path(\"/b\")); };\n",
                   "destination z { file(\"/a\" perm(0600) owner(\"x\")); file(\"/b\"); };\n");
+  /* defined, empty, in a block without `...` too (syslog-ng 4.8's
+   * Jellyfin SCL uses it so) */
+  assert_expands ("block destination w(path(\"/a\")) { file(\"`path`\" `__VARARGS__`); };\n"
+                  "destination z { w(); };\n",
+                  "destination z { file(\"/a\"); };\n");
+  /* a comment in an argument is not part of its value: put in before a
+   * ')', it would take that ')' */
+  assert_expands ("block destination t(opts()) { file(\"/a\" perm(`opts`)); };\n"
+                  "destination z { t(opts(\n  0600\n  # the owner's only\n)); };\n",
+                  "destination z { file(\"/a\" perm(0600)); };\n");
 }
 
 /* Blocks used in blocks: the inner one's text carries both expansions. */

@@ -150,6 +150,9 @@ test_operators (void)
                  "operator:== operator:!= operator:< operator:<= operator:> operator:>= eof");
   assert_tokens ("eq ne lt le gt ge", "word:eq word:ne word:lt word:le word:gt word:ge eof");
   assert_tokens ("\"${LEVEL_NUM}\"<=3", "string:${LEVEL_NUM} operator:<= word:3 eof");
+  /* '$' is a word's character, as in syslog-ng: a bare macro (4.8's
+   * PostgreSQL SCL compares $SEVERITY_NUM == 0) */
+  assert_tokens ("$SEVERITY_NUM == 0", "word:$SEVERITY_NUM operator:== word:0 eof");
   assert_tokens ("\"a\"==\"b\"", "string:a operator:== string:b eof");
 }
 
@@ -326,13 +329,13 @@ test_error_unexpected_character (void)
 {
   g_autofree gchar *bang = error_of ("a ! b", SL_CFG_ERROR_SYNTAX);
   g_autofree gchar *equals = error_of ("a = b", SL_CFG_ERROR_SYNTAX);
-  g_autofree gchar *dollar = error_of ("x\n  $HOST", SL_CFG_ERROR_SYNTAX);
+  g_autofree gchar *tilde = error_of ("x\n  ~HOST", SL_CFG_ERROR_SYNTAX);
   g_autofree gchar *control = error_of ("\x01", SL_CFG_ERROR_SYNTAX);
   g_autofree gchar *at = error_of ("@ x", SL_CFG_ERROR_SYNTAX);
 
   g_assert_cmpstr (bang, ==, "test.conf:1:3: unexpected character '!'; write 'not' to negate a filter, '!=' to compare\n  a ! b\n    ^");
   g_assert_cmpstr (equals, ==, "test.conf:1:3: unexpected character '='; did you mean '=='?\n  a = b\n    ^");
-  g_assert_cmpstr (dollar, ==, "test.conf:2:3: unexpected character '$'\n    $HOST\n    ^");
+  g_assert_cmpstr (tilde, ==, "test.conf:2:3: unexpected character '~'\n    ~HOST\n    ^");
   g_assert_true (g_str_has_prefix (control, "test.conf:1:1: unexpected character '\\x01'"));
   g_assert_true (g_str_has_prefix (at, "test.conf:1:1: expected a name after '@'"));
 }

@@ -79,6 +79,27 @@ test_text_and_json_keep_their_form (void)
   free (json);
 }
 
+/* A driver given internal(yes) (syslog-ng 4's SCL parsers): the "Log
+ * statistics" message names its counters only from level 3, as syslog-ng
+ * registers them at that level; every rendering for sluicectl keeps
+ * them. */
+static void
+test_internal_drivers_from_level_3 (void)
+{
+  register_sample ();
+  sl_stats_set_internal ("p_kv#0", TRUE);
+  g_autofree gchar *level1 = sl_stats_to_log (1);
+  g_autofree gchar *level3 = sl_stats_to_log (3);
+  g_autofree gchar *text = sl_stats_to_text ();
+  g_assert_null (strstr (level1, "p_kv#0"));
+  g_assert_nonnull (strstr (level1, "s_net#0"));
+  g_assert_nonnull (strstr (level3, "p_kv#0"));
+  g_assert_nonnull (strstr (text, "parser;p_kv#0;kv-parser;skipped-keys;2\n"));
+  sl_stats_set_internal ("p_kv#0", FALSE);
+  g_autofree gchar *again = sl_stats_to_log (1);
+  g_assert_nonnull (strstr (again, "p_kv#0"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -86,5 +107,6 @@ main (int argc, char **argv)
   g_test_add_func ("/stats/prometheus/names-and-labels", test_prometheus_names_and_labels);
   g_test_add_func ("/stats/prometheus/groups", test_prometheus_groups_metrics);
   g_test_add_func ("/stats/text-and-json", test_text_and_json_keep_their_form);
+  g_test_add_func ("/stats/internal-drivers-from-level-3", test_internal_drivers_from_level_3);
   return g_test_run ();
 }

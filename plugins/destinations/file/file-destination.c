@@ -115,12 +115,15 @@ static const SlOptionSpec logrotate_options[] = {
   { NULL }
 };
 
-static gboolean
-lookup_user (SlOptions *o, const gchar *name, const gchar *v, uid_t *out, GError **error)
+/* A name the system lacks leaves the id unset (the file keeps what it is
+ * made with), with a warning: syslog-ng logs "Error resolving user" and
+ * goes on. */
+static void
+lookup_user (SlOptions *o, const gchar *name, const gchar *v, uid_t *out)
 {
   *out = (uid_t) -1;
   if (!v || !*v)
-    return TRUE;
+    return;
   struct passwd *pw = getpwnam (v);
   gchar *end;
   guint64 id = g_ascii_strtoull (v, &end, 10);
@@ -130,18 +133,18 @@ lookup_user (SlOptions *o, const gchar *name, const gchar *v, uid_t *out, GError
     *out = id;
   else
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, name), _("unknown user '%s'"), v);
-      return FALSE;
+      SlCfgPos pos = sl_options_pos (o, name);
+      sl_log (SL_LOG_WARNING, _("%s:%d:%d: unknown user '%s' in %s(); it is not set, as syslog-ng goes on "
+                                "after \"Error resolving user\""), pos.file, pos.line, pos.column, v, name);
     }
-  return TRUE;
 }
 
-static gboolean
-lookup_group (SlOptions *o, const gchar *name, const gchar *v, gid_t *out, GError **error)
+static void
+lookup_group (SlOptions *o, const gchar *name, const gchar *v, gid_t *out)
 {
   *out = (gid_t) -1;
   if (!v || !*v)
-    return TRUE;
+    return;
   struct group *gr = getgrnam (v);
   gchar *end;
   guint64 id = g_ascii_strtoull (v, &end, 10);
@@ -151,10 +154,10 @@ lookup_group (SlOptions *o, const gchar *name, const gchar *v, gid_t *out, GErro
     *out = id;
   else
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, name), _("unknown group '%s'"), v);
-      return FALSE;
+      SlCfgPos pos = sl_options_pos (o, name);
+      sl_log (SL_LOG_WARNING, _("%s:%d:%d: unknown group '%s' in %s(); it is not set, as syslog-ng goes on "
+                                "after \"Error resolving group\""), pos.file, pos.line, pos.column, v, name);
     }
-  return TRUE;
 }
 
 static gboolean
@@ -203,11 +206,11 @@ file_init (SlDriver *d, GError **error)
   self->path_memo = sl_template_memo_new (self->path);
   /* tick() looks about once a second */
   self->time_reap_ms = MAX (self->time_reap_ms, 1000);
-  return lookup_user (o, "owner", self->owner_name, &self->owner, error)
-         && lookup_group (o, "group", self->group_name, &self->group, error)
-         && lookup_user (o, "dir-owner", self->dir_owner_name, &self->dir_owner, error)
-         && lookup_group (o, "dir-group", self->dir_group_name, &self->dir_group, error)
-         && read_logrotate (self, error);
+  lookup_user (o, "owner", self->owner_name, &self->owner);
+  lookup_group (o, "group", self->group_name, &self->group);
+  lookup_user (o, "dir-owner", self->dir_owner_name, &self->dir_owner);
+  lookup_group (o, "dir-group", self->dir_group_name, &self->dir_group);
+  return read_logrotate (self, error);
 }
 
 /* Macro values cannot hold '/' (path_env turns it into '_'), but one that

@@ -53,8 +53,11 @@ static const SlOptionSpec pipe_options[] = {
   { NULL }
 };
 
-static gboolean
-read_owner (PipeDestination *self, GError **error)
+/* A name the system lacks leaves the id unset (the pipe keeps what it is
+ * made with), with a warning: syslog-ng logs "Error resolving user" and
+ * goes on. */
+static void
+read_owner (PipeDestination *self)
 {
   SlOptions *o = self->super.options;
   const gchar *user = self->owner_name;
@@ -66,26 +69,25 @@ read_owner (PipeDestination *self, GError **error)
       struct passwd *pw = getpwnam (user);
       gchar *end;
       guint64 id = g_ascii_strtoull (user, &end, 10);
-      if (!pw && *end)
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "owner"), _("unknown user '%s'"), user);
-          return FALSE;
-        }
-      self->owner = pw ? pw->pw_uid : (uid_t) id;
+      SlCfgPos pos = sl_options_pos (o, "owner");
+      if (pw || !*end)
+        self->owner = pw ? pw->pw_uid : (uid_t) id;
+      else
+        sl_log (SL_LOG_WARNING, _("%s:%d:%d: unknown user '%s' in owner(); it is not set, as syslog-ng goes on "
+                                  "after \"Error resolving user\""), pos.file, pos.line, pos.column, user);
     }
   if (group && *group)
     {
       struct group *gr = getgrnam (group);
       gchar *end;
       guint64 id = g_ascii_strtoull (group, &end, 10);
-      if (!gr && *end)
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "group"), _("unknown group '%s'"), group);
-          return FALSE;
-        }
-      self->group = gr ? gr->gr_gid : (gid_t) id;
+      SlCfgPos pos = sl_options_pos (o, "group");
+      if (gr || !*end)
+        self->group = gr ? gr->gr_gid : (gid_t) id;
+      else
+        sl_log (SL_LOG_WARNING, _("%s:%d:%d: unknown group '%s' in group(); it is not set, as syslog-ng goes on "
+                                  "after \"Error resolving group\""), pos.file, pos.line, pos.column, group);
     }
-  return TRUE;
 }
 
 static gboolean
@@ -100,7 +102,8 @@ pipe_init (SlDriver *d, GError **error)
       return FALSE;
     }
   self->env = sl_driver_template_env (d);
-  return read_owner (self, error);
+  read_owner (self);
+  return TRUE;
 }
 
 static void

@@ -40,12 +40,14 @@ typedef enum
   ESCAPE_NONE,
   ESCAPE_BACKSLASH,
   ESCAPE_DOUBLE_CHAR,
+  ESCAPE_BACKSLASH_WITH_SEQUENCES,
 } CsvEscape;
 
 static const SlOptionWord csv_dialect_words[] = {
   { "escape-none", ESCAPE_NONE },
   { "escape-backslash", ESCAPE_BACKSLASH },
   { "escape-double-char", ESCAPE_DOUBLE_CHAR },
+  { "escape-backslash-with-sequences", ESCAPE_BACKSLASH_WITH_SEQUENCES },
   { NULL }
 };
 
@@ -252,6 +254,33 @@ skip_blanks (const CsvParser *parser, const gchar *text, gsize len, gsize pos)
   return pos;
 }
 
+/* The character a backslash at *from stands for in the dialect
+ * escape-backslash-with-sequences (syslog-ng 4): \a \n \r \t \v, \xHH as
+ * that byte (a plain 'x' when HH are not two hex digits), any other
+ * character as itself; *from is left on the last character read. */
+static gchar
+escape_sequence (const gchar *text, gsize len, gsize *from, gchar quote)
+{
+  static const gchar plain[] = "anrtv";
+  static const gchar meant[] = "\a\n\r\t\v";
+  gchar c = text[++*from];
+  const gchar *named = c != quote ? strchr (plain, c) : NULL;
+
+  if (c && named)
+    return meant[named - plain];
+  if (c == 'x' && c != quote && *from + 2 < len)
+    {
+      gint hi = g_ascii_xdigit_value (text[*from + 1]);
+      gint lo = g_ascii_xdigit_value (text[*from + 2]);
+      if (hi >= 0 && lo >= 0)
+        {
+          *from += 2;
+          return (gchar) (hi << 4 | lo);
+        }
+    }
+  return c;
+}
+
 /* One column from *pos, read as syslog-ng's scanner reads it: an opening
  * quote, blanks after it skipped, then characters up to a delimiter outside
  * quotes (text after a closing quote is part of the column). The value is
@@ -281,6 +310,8 @@ scan_column (const CsvParser *parser, gchar *text, gsize len, gsize *pos, CsvSpa
         }
       else if (parser->escape == ESCAPE_BACKSLASH && c == '\\' && from + 1 < len)
         c = text[++from];
+      else if (parser->escape == ESCAPE_BACKSLASH_WITH_SEQUENCES && c == '\\' && from + 1 < len)
+        c = escape_sequence (text, len, &from, quote);
       else if (parser->escape == ESCAPE_DOUBLE_CHAR && c == quote && from + 1 < len && text[from + 1] == quote)
         from++;
       else if (c == quote)

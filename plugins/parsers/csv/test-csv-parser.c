@@ -81,6 +81,10 @@ test_quotes_and_escapes (void)
          VALUES ("PTHREAD \"support initialized"));
   check ("csv-parser(" COLUMNS3 " flags(escape-double-char))", "\"PTHREAD \"\"support initialized\"",
          VALUES ("PTHREAD \"support initialized"));
+  /* syslog-ng 4's escape-backslash-with-sequences (its SCL's Apache
+   * parsers): C's letters, \xHH as a byte, anything else as itself */
+  check ("csv-parser(" COLUMNS3 " dialect(escape-backslash-with-sequences))",
+         "\"a\\tb\\x41\\\"\\q\\\\\\xZZ\" c", VALUES ("a\tbA\"q\\xZZ", "c"));
 }
 
 static void
@@ -206,7 +210,7 @@ test_config_errors (void)
   assert_config_error ("csv-parser(" COLUMNS2 " delimiters(char(\",\")))", "did you mean 'chars'");
   assert_config_error ("csv-parser(" COLUMNS2 " dialect(escape-quotes))",
                        "'escape-quotes' is not a value of dialect(); expected one of: "
-                       "escape-none, escape-backslash, escape-double-char");
+                       "escape-none, escape-backslash, escape-double-char, escape-backslash-with-sequences");
   assert_config_error ("csv-parser(" COLUMNS2 " flags(greedier))", "unknown flag");
 }
 

@@ -24,11 +24,13 @@ enum
 {
   FLAG_IGNORE_CASE = 1 << 0,
   FLAG_UTF8        = 1 << 1,
+  FLAG_DISABLE_JIT = 1 << 2,
 };
 
 static const SlOptionWord regexp_flag_words[] = {
   { "ignore-case", FLAG_IGNORE_CASE },
   { "utf8", FLAG_UTF8 },
+  { "disable-jit", FLAG_DISABLE_JIT },
   { NULL }
 };
 
@@ -63,7 +65,8 @@ static const SlOptionSpec regexp_parser_options[] = {
   { "patterns", SL_LIST (RegexpParser, pattern_texts), NULL, "regular expressions, tried in order until one matches" },
   { "prefix", SL_STRING (RegexpParser, prefix), "", "put before the name of every group" },
   { "template", SL_TEMPLATE (RegexpParser, template), NULL, "the text to match; ${MESSAGE} when not given" },
-  { "flags", SL_FLAGS (RegexpParser, flags), NULL, "ignore-case; utf8 matches characters rather than bytes",
+  { "flags", SL_FLAGS (RegexpParser, flags), NULL, "ignore-case; utf8 matches characters rather than bytes; disable-jit compiles "
+    "no machine code for the patterns (the same matches, slower)",
     .words = regexp_flag_words },
   { NULL }
 };
@@ -173,7 +176,7 @@ compile_pattern (RegexpParser *parser, const gchar *text, GRegexCompileFlags fla
   RegexpPattern *pattern = g_new0 (RegexpPattern, 1);
   pattern->groups = g_array_new (FALSE, TRUE, sizeof (RegexpGroup));
   g_array_set_clear_func (pattern->groups, group_clear);
-  pattern->regex = g_regex_new (limited, flags | G_REGEX_OPTIMIZE, 0, &inner);
+  pattern->regex = g_regex_new (limited, flags, 0, &inner);
   g_free (limited);
   g_ptr_array_add (parser->patterns, pattern);
   if (!pattern->regex)
@@ -207,6 +210,8 @@ regexp_parser_init (SlDriver *self, GError **error)
   GRegexCompileFlags compile = parser->utf8 ? 0 : G_REGEX_RAW;
   if (flags & FLAG_IGNORE_CASE)
     compile |= G_REGEX_CASELESS;
+  if (!(flags & FLAG_DISABLE_JIT))
+    compile |= G_REGEX_OPTIMIZE;
   const gchar *prefix = parser->prefix;
   for (guint i = 0; i < patterns->len; i++)
     if (!compile_pattern (parser, g_ptr_array_index (patterns, i), compile, prefix,

@@ -116,6 +116,14 @@ test_flags_and_template (void)
   sl_message_unref (msg);
   sl_test_parser_clear (&p);
 
+  /* disable-jit (syslog-ng 4's, in its Jellyfin SCL) matches the same */
+  sl_test_parser_init (&p, "regexp-parser(patterns(\"^(?<v>ERROR)\") flags(ignore-case, disable-jit))");
+  msg = sl_test_message ("error: disk full");
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  sl_test_assert_field (msg, "v", "error");
+  sl_message_unref (msg);
+  sl_test_parser_clear (&p);
+
   /* bytes by default, characters with utf8 */
   sl_test_parser_init (&p, "regexp-parser(patterns(\"^(?<first>.)\"))");
   msg = sl_test_message ("\xc3\xa9t\xc3\xa9");

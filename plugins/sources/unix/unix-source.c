@@ -51,8 +51,11 @@ static const SlOptionSpec stream_options[] = {
 };
 static const SlOptionSpec dgram_options[] = { UNIX_OPTIONS, { NULL } };
 
-static gboolean
-resolve_ids (UnixSource *self, GError **error)
+/* A name the system lacks leaves the id unset (the socket keeps what it
+ * is made with), with a warning: syslog-ng logs "Error resolving user"
+ * and goes on. */
+static void
+resolve_ids (UnixSource *self)
 {
   SlOptions *o = self->super.options;
   self->owner = (uid_t) -1;
@@ -60,26 +63,23 @@ resolve_ids (UnixSource *self, GError **error)
   if (self->owner_name && *self->owner_name)
     {
       struct passwd *pw = getpwnam (self->owner_name);
-      if (!pw)
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "owner"), _("unknown user '%s'"),
-                            self->owner_name);
-          return FALSE;
-        }
-      self->owner = pw->pw_uid;
+      SlCfgPos pos = sl_options_pos (o, "owner");
+      if (pw)
+        self->owner = pw->pw_uid;
+      else
+        sl_log (SL_LOG_WARNING, _("%s:%d:%d: unknown user '%s' in owner(); it is not set, as syslog-ng goes on "
+                                  "after \"Error resolving user\""), pos.file, pos.line, pos.column, self->owner_name);
     }
   if (self->group_name && *self->group_name)
     {
       struct group *gr = getgrnam (self->group_name);
-      if (!gr)
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (o, "group"), _("unknown group '%s'"),
-                            self->group_name);
-          return FALSE;
-        }
-      self->group = gr->gr_gid;
+      SlCfgPos pos = sl_options_pos (o, "group");
+      if (gr)
+        self->group = gr->gr_gid;
+      else
+        sl_log (SL_LOG_WARNING, _("%s:%d:%d: unknown group '%s' in group(); it is not set, as syslog-ng goes on "
+                                  "after \"Error resolving group\""), pos.file, pos.line, pos.column, self->group_name);
     }
-  return TRUE;
 }
 
 static gboolean
@@ -106,7 +106,8 @@ unix_init (SlDriver *d, GError **error)
       g_mkdir_with_parents (dir, 0755);
       g_free (dir);
     }
-  return resolve_ids (self, error);
+  resolve_ids (self);
+  return TRUE;
 }
 
 static gint
