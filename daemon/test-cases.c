@@ -171,16 +171,47 @@ fields_match (const Expect *e, const SlMessage *msg, const SlTemplateEnv *env)
   return TRUE;
 }
 
-/* Checks e against what its destination got; a failure's account in why. */
-static gboolean
-check (SlConfig *cfg, const Expect *e, GString *why)
+/* What a destination got in a case, taken once for all its expectations */
+typedef struct
 {
+  GPtrArray *msgs;
   const SlTemplate *format;
   const SlTemplateEnv *env;
-  g_autoptr (GPtrArray) msgs = sl_config_test_output (cfg, e->dest, &format, &env);
-  g_autoptr (GString) written = g_string_new (NULL);
-  for (guint i = 0; format && i < msgs->len; i++)
-    sl_template_append (format, g_ptr_array_index (msgs, i), env, written);
+  GString *written;
+} Output;
+
+static void
+output_free (gpointer data)
+{
+  Output *o = data;
+  g_ptr_array_unref (o->msgs);
+  g_string_free (o->written, TRUE);
+  g_free (o);
+}
+
+static const Output *
+output_of (SlConfig *cfg, GHashTable *outputs, const gchar *dest)
+{
+  Output *o = g_hash_table_lookup (outputs, dest);
+  if (o)
+    return o;
+  o = g_new0 (Output, 1);
+  o->msgs = sl_config_test_output (cfg, dest, &o->format, &o->env);
+  o->written = g_string_new (NULL);
+  for (guint i = 0; o->format && i < o->msgs->len; i++)
+    sl_template_append (o->format, g_ptr_array_index (o->msgs, i), o->env, o->written);
+  g_hash_table_insert (outputs, (gpointer) dest, o);
+  return o;
+}
+
+/* Checks e against what its destination got; a failure's account in why. */
+static gboolean
+check (const Output *o, const Expect *e, GString *why)
+{
+  GPtrArray *msgs = o->msgs;
+  const SlTemplate *format = o->format;
+  const SlTemplateEnv *env = o->env;
+  GString *written = o->written;
 
   if (e->none)
     {
@@ -272,8 +303,12 @@ run_case (SlConfig *cfg, const SlCfgNode *test, gboolean *passed, GString *why, 
   if (!expects->len)
     return fail_at (test, error, _("a test wants at least one output() or none()"));
   g_autoptr (GString) failures = g_string_new (NULL);
+  g_autoptr (GHashTable) outputs = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, output_free);
   for (guint i = 0; i < expects->len; i++)
-    check (cfg, &g_array_index (expects, Expect, i), failures);
+    {
+      const Expect *e = &g_array_index (expects, Expect, i);
+      check (output_of (cfg, outputs, e->dest), e, failures);
+    }
   *passed = failures->len == 0;
   if (!*passed)
     {

@@ -468,6 +468,7 @@ sl_rs_action_object (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_
     }
   queue_options (params, queue);
   c->action_queue = queue;
+  c->action_name = param_value (params, "name");
   const gchar *retries = param_value (params, "action.resumeretrycount");
   if (retries && g_str_equal (retries, "-1"))
     sl_rs_ruleset_waits (c);
@@ -488,5 +489,6 @@ sl_rs_action_object (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_
   else
     name = sl_rs_output_action (c, params, type, pos, error);
   c->action_queue = saved_queue;
+  c->action_name = NULL;
   return name;
 }

@@ -186,7 +186,9 @@ sl_rs_append_option (GString *out, const gchar *name, const gchar *value)
 }
 
 /* Actions that write the same way share one destination, as rsyslog's
- * share the file they write */
+ * share the file they write. An action() with name= gives it its name
+ * after a ':' ("rs0_d2:auth", quoted), as inputs do their sources: its
+ * statistics and sluiced --test know it so. */
 gchar *
 sl_rs_emit_destination (SlRsConf *c, SlCfgPos pos, const gchar *drivers, GError **error)
 {
@@ -195,6 +197,12 @@ sl_rs_emit_destination (SlRsConf *c, SlCfgPos pos, const gchar *drivers, GError 
     return g_strdup (known);
 
   g_autofree gchar *name = sl_rs_new_name (c, "d");
+  if (c->action_name)
+    {
+      g_autofree gchar *named = g_strdup_printf ("%s:%s", name, c->action_name);
+      g_free (name);
+      name = sl_rs_quoted (named);
+    }
   g_autofree gchar *text = g_strdup_printf ("destination %s { %s };", name, drivers);
 
   if (!sl_rs_emit (c, pos, text, error))

@@ -71,6 +71,7 @@ typedef struct _SlRsConf
   gchar *file_template;   /* $ActionFileDefaultTemplate: rsyslog's name */
   gchar *forward_template;
   GPtrArray *action_queue; /* Sluice options from $ActionQueue*, for the next action */
+  const gchar *action_name; /* name= of the action() being read, or NULL */
   gchar *priv_user, *priv_group; /* $PrivDropToUser, $PrivDropToGroup */
   gchar *tls_default_driver, *tls_ca, *tls_cert, *tls_key; /* $DefaultNetstreamDriver* */
   SlRsTls tls_send;       /* $ActionSendStreamDriver*, for the legacy @@ after them */

@@ -144,6 +144,49 @@ test_refused (SlTestEnv *env, gconstpointer data)
     }
 }
 
+/* An rsyslog configuration: inputs and actions are named by their name=,
+ * rulesets and RainerScript run as configured */
+static const gchar rsyslog_config[] =
+  "module(load=\"imtcp\")\n"
+  "input(type=\"imtcp\" port=\"@PORT@\" address=\"127.0.0.1\" name=\"net\" ruleset=\"remote\")\n"
+  "template(name=\"short\" type=\"string\" string=\"%programname%|%msg:::sp-if-no-1st-sp%%msg%|%$.level%\\n\")\n"
+  "ruleset(name=\"remote\") {\n"
+  "  if $syslogseverity <= 3 then set $.level = \"high\"; else set $.level = \"low\";\n"
+  "  if $programname == \"sshd\" then {\n"
+  "    action(type=\"omfile\" file=\"@DIR@/auth.log\" template=\"short\" name=\"auth\")\n"
+  "    stop\n"
+  "  }\n"
+  "  action(type=\"omfile\" file=\"@DIR@/rest.log\" name=\"rest\")\n"
+  "}\n";
+
+static const gchar rsyslog_tests[] =
+  "test \"sshd's errors go to auth only, marked high\" {\n"
+  "  input(net \"<35>Dec  6 10:00:00 web1 sshd[211]: Failed password\");\n"
+  "  output(auth \"sshd| Failed password|high\\n\");\n"
+  "  none(rest);\n"
+  "};\n"
+  /* an RFC 5424 message's syslogtag is APP-NAME[PROCID], no colon */
+  "test \"the rest goes on in rsyslog's file format\" {\n"
+  "  input(net \"<14>1 2026-12-06T10:00:00.5+01:00 web1 app 7 - - started\");\n"
+  "  output(rest \"2026-12-06T10:00:00.5+01:00 web1 app[7] started\\n\");\n"
+  "  output(rest field(\"${.level}\" \"low\"));\n"
+  "  none(auth);\n"
+  "};\n";
+
+static void
+test_rsyslog (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *out = NULL, *err = NULL;
+  g_autofree gchar *port = g_strdup_printf ("%u", sl_test_free_port (SOCK_STREAM));
+  (void) data;
+  g_assert_true (sl_test_write_config (env, rsyslog_config, "PORT", port, NULL));
+  env->config_format = "rsyslog";
+  gint status = run_tests (env, rsyslog_tests, &out, &err);
+  g_test_message ("stdout:\n%s\nstderr:\n%s", out, err);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (out, "2 of 2 tests passed\n"));
+}
+
 /* config/sluice.test, the example shipped beside sluice.conf, passes on
  * the configuration as built */
 static void
@@ -169,5 +212,6 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/config-tests/failing", test_failing);
   SL_TEST_ADD ("/config-tests/refused", test_refused);
   SL_TEST_ADD ("/config-tests/shipped", test_shipped);
+  SL_TEST_ADD ("/config-tests/rsyslog", test_rsyslog);
   return g_test_run ();
 }
