@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "tools/gen/relp-client.h"
 #include "core/i18n.h"
-#include "plugins/destinations/relp/relp-frame.h"
+#include "plugins/protocols/relp/relp-frame.h"
 
 #include <errno.h>
 #include <string.h>

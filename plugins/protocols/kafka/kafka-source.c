@@ -13,8 +13,8 @@
  * before when the kill cut its asynchronous commit (Kafka's at-least-once);
  * none is lost. Auto-commit and librdkafka's own offset
  * store are off for that reason, and config() may not turn them on. */
-#include "plugins/destinations/kafka/kafka-conf.h"
-#include "plugins/sources/kafka/kafka-source-rsyslog.h"
+#include "plugins/protocols/kafka/kafka-conf.h"
+#include "plugins/protocols/kafka/kafka-source-rsyslog.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "plugins/destinations/relp/relp-module.h"
+#include "plugins/protocols/relp/relp-module.h"
 
 G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,

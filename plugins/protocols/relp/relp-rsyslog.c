@@ -3,7 +3,7 @@
  * format RSYSLOG_ForwardFormat unless told otherwise; a window of 0 is
  * librelp's own, 128 as relp()'s. Keepalive timings change when a dead
  * peer is noticed, not what is sent or read. */
-#include "plugins/destinations/relp/relp-module.h"
+#include "plugins/protocols/relp/relp-module.h"
 #include "core/i18n.h"
 
 static const gchar *const omrelp_params[] = {

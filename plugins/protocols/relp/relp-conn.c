@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "plugins/destinations/relp/relp-conn.h"
+#include "plugins/protocols/relp/relp-conn.h"
 
 #include <errno.h>
 #include <fcntl.h>

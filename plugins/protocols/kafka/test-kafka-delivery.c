@@ -6,7 +6,7 @@
  * with a broker down in the middle of the run, with every broker down
  * across a restart with a disk buffer, and with a templated topic whose
  * invalid names go to fallback-topic(). */
-#include "plugins/destinations/kafka/kafka-fixture.h"
+#include "plugins/protocols/kafka/kafka-fixture.h"
 
 #include <signal.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * them into a file, sluice-gen verify checks every number arrived. A
  * restart in the middle loses nothing; what it repeats (records read but
  * not yet committed, Kafka's at-least-once) is counted and reported. */
-#include "plugins/destinations/kafka/kafka-fixture.h"
+#include "plugins/protocols/kafka/kafka-fixture.h"
 
 #include <signal.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kafka() tests' cluster and clients; see kafka-fixture.h. */
-#include "plugins/destinations/kafka/kafka-fixture.h"
+#include "plugins/protocols/kafka/kafka-fixture.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -39,7 +39,7 @@ kafka_mock_start (const gchar *const *topics)
       return NULL;
     }
   GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
-  g_ptr_array_add (argv, g_build_filename (builddir, "plugins", "destinations", "kafka", "kafka-mock", NULL));
+  g_ptr_array_add (argv, g_build_filename (builddir, "plugins", "protocols", "kafka", "kafka-mock", NULL));
   for (guint i = 0; topics[i]; i++)
     g_ptr_array_add (argv, g_strdup (topics[i]));
   g_ptr_array_add (argv, NULL);

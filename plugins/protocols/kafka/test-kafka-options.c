@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kafka() destination: what its options make of the producer's
  * configuration, and the errors they give. */
-#include "plugins/destinations/kafka/kafka-private.h"
+#include "plugins/protocols/kafka/kafka-private.h"
 #include "tests/unit/plugin-fixture.h"
 
 #include <string.h>

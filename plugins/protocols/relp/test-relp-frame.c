@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "plugins/destinations/relp/relp-frame.h"
+#include "plugins/protocols/relp/relp-frame.h"
 
 #include <string.h>
 

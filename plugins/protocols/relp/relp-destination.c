@@ -15,9 +15,9 @@
  * is in its window, it tells nobody when the answer comes, and it keeps
  * unanswered frames only in its own memory, so a disk buffer could not
  * know when a message is safe. */
-#include "plugins/destinations/relp/relp-conn.h"
-#include "plugins/destinations/relp/relp-frame.h"
-#include "plugins/destinations/relp/relp-module.h"
+#include "plugins/protocols/relp/relp-conn.h"
+#include "plugins/protocols/relp/relp-frame.h"
+#include "plugins/protocols/relp/relp-module.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"

@@ -15,8 +15,8 @@ otel_test_node_ready (void)
 {
   const gchar *build = g_getenv ("SL_TOP_BUILDDIR");
   g_assert_nonnull (build);
-  g_autofree gchar *ours = otel_test_source_path ("plugins/sources/opentelemetry/package.json");
-  g_autofree gchar *dir = g_build_filename (build, "plugins/sources/opentelemetry/node", NULL);
+  g_autofree gchar *ours = otel_test_source_path ("plugins/protocols/opentelemetry/package.json");
+  g_autofree gchar *dir = g_build_filename (build, "plugins/protocols/opentelemetry/node", NULL);
   g_autofree gchar *theirs = g_build_filename (dir, "package.json", NULL);
   g_autofree gchar *modules = g_build_filename (dir, "node_modules", NULL);
   g_autofree gchar *stamp = g_build_filename (modules, ".sluice-installed", NULL);

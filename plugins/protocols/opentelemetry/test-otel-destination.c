@@ -7,7 +7,7 @@
  * records go on intact, and a receiver killed mid-run loses nothing under
  * flow control. */
 #include "tests/functional/harness.h"
-#include "plugins/sources/opentelemetry/otel-test-node.h"
+#include "plugins/protocols/opentelemetry/otel-test-node.h"
 
 #include <glib/gstdio.h>
 #include <jansson.h>
@@ -34,7 +34,7 @@ static Receiver receiver;
 static gboolean
 receiver_start (void)
 {
-  g_autofree gchar *script = otel_test_source_path ("plugins/destinations/opentelemetry/otel-receive.js");
+  g_autofree gchar *script = otel_test_source_path ("plugins/protocols/opentelemetry/otel-receive.js");
   g_autofree gchar *protos = otel_test_source_path ("third_party/opentelemetry-proto");
   g_autofree gchar *grpc = g_strdup_printf ("%u", receiver.grpc), *http = g_strdup_printf ("%u", receiver.http);
   g_autofree gchar *err = g_build_filename (receiver.dir, "receiver.stderr", NULL);

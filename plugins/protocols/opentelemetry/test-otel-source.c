@@ -7,7 +7,7 @@
  * flow control is answered only once its record was written, and with
  * 503 when the source stops first. */
 #include "tests/functional/harness.h"
-#include "plugins/sources/opentelemetry/otel-test-node.h"
+#include "plugins/protocols/opentelemetry/otel-test-node.h"
 
 #include <jansson.h>
 #include <signal.h>
@@ -124,7 +124,7 @@ check_sdk_record (json_t *all, const gchar *label, guint i)
 static void
 run_emitter (guint count, const gchar *const *targets, const gchar *const *env)
 {
-  g_autofree gchar *script = otel_test_source_path ("plugins/sources/opentelemetry/otel-emit.js");
+  g_autofree gchar *script = otel_test_source_path ("plugins/protocols/opentelemetry/otel-emit.js");
   g_autofree gchar *n = g_strdup_printf ("%u", count);
   for (guint i = 0; env && env[i]; i += 2)
     g_setenv (env[i], env[i + 1], TRUE);

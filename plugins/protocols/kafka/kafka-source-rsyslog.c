@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* imkafka as kafka(): the records parsed as syslog messages; a host name
  * in them is taken only with parseHostname="on", as rsyslog does. */
-#include "plugins/sources/kafka/kafka-source-rsyslog.h"
-#include "plugins/destinations/kafka/kafka-conf.h"
+#include "plugins/protocols/kafka/kafka-source-rsyslog.h"
+#include "plugins/protocols/kafka/kafka-conf.h"
 #include "core/i18n.h"
 
 static const gchar *const imkafka_params[] = { "broker", "topic", "consumergroup", "confparam", "parsehostname",

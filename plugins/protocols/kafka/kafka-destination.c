@@ -28,7 +28,7 @@
  * produces it again: a duplicate, never a loss. librdkafka's queue is
  * bounded by queue.buffering.max.messages; its depth is the "kafka_queued"
  * counter. */
-#include "plugins/destinations/kafka/kafka-private.h"
+#include "plugins/protocols/kafka/kafka-private.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* librdkafka configuration of kafka() drivers: bootstrap-servers() and
  * config("acks" => "all" "linger.ms" => 5), syslog-ng's pairs. */
-#include "plugins/destinations/kafka/kafka-conf.h"
+#include "plugins/protocols/kafka/kafka-conf.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"

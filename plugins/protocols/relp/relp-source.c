@@ -15,9 +15,9 @@
  * callback returns and runs every session on one thread, so waiting for
  * safety in the callback would answer one frame per round trip through
  * the paths and stall every other session meanwhile. */
-#include "plugins/destinations/relp/relp-conn.h"
-#include "plugins/destinations/relp/relp-frame.h"
-#include "plugins/destinations/relp/relp-module.h"
+#include "plugins/protocols/relp/relp-conn.h"
+#include "plugins/protocols/relp/relp-frame.h"
+#include "plugins/protocols/relp/relp-module.h"
 #include "core/activation.h"
 #include "core/admission.h"
 #include "core/config/error.h"

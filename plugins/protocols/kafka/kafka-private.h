@@ -3,7 +3,7 @@
 #ifndef KAFKA_PRIVATE_H
 #define KAFKA_PRIVATE_H
 
-#include "plugins/destinations/kafka/kafka-conf.h"
+#include "plugins/protocols/kafka/kafka-conf.h"
 
 G_BEGIN_DECLS
 

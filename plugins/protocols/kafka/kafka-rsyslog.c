@@ -3,8 +3,8 @@
  * message to partition 0 (its partitions.number is 1), which kafka()
  * cannot; with it, librdkafka's partitioner chooses, as kafka()'s does.
  * kafka()'s topic and key are templates, omkafka's plain text. */
-#include "plugins/destinations/kafka/kafka-private.h"
-#include "plugins/destinations/kafka/kafka-conf.h"
+#include "plugins/protocols/kafka/kafka-private.h"
+#include "plugins/protocols/kafka/kafka-conf.h"
 #include "core/i18n.h"
 
 static const gchar *const omkafka_params[] = {
