@@ -27,6 +27,7 @@
 #include "core/resend-buffer.h"
 #include "core/parser-input.h"
 #include "core/scratch.h"
+#include "core/list-text.h"
 #include "core/filter-expr.h"
 #include "core/text-filter.h"
 #include "core/matcher.h"

@@ -36,7 +36,7 @@ context_values_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplat
       {
         g_string_truncate (value, 0);
         sl_template_append_context (call->arg_templates[i], &context[m], 1, env, value);
-        tf_list_append_item (out, start, value->str, value->len);
+        sl_list_text_append (out, start, value->str, value->len);
       }
   tf_extra_scratch_release ();
 }
@@ -148,7 +148,7 @@ lookup_append (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *
             }
           g_string_truncate (value, 0);
           sl_template_append_context (t, &context[m], 1, env, value);
-          tf_list_append_item (out, start, value->str, value->len);
+          sl_list_text_append (out, start, value->str, value->len);
         }
       if (++count == lookup->max_count)
         break;

@@ -6,6 +6,7 @@
 
 #include <glib.h>
 #include "core/plugin.h"
+#include "core/list-text.h"
 #include "core/template.h"
 
 G_BEGIN_DECLS
@@ -36,16 +37,6 @@ extern const SlDriverClass tf_context_length_class;
 extern const SlDriverClass tf_context_values_class;
 extern const SlDriverClass tf_context_lookup_class;
 extern const SlDriverClass tf_grep_class;
-
-/* Calls each(item, len, user_data) for every item of a list as syslog-ng
- * writes lists: comma-separated, an item quoted "..." (with \ escapes) or
- * '...' when it holds a separator; unquoted empty items are skipped. */
-void tf_list_foreach (const gchar *text, gsize len,
-                         void (*each) (const gchar *item, gsize len, gpointer user_data),
-                         gpointer user_data);
-/* Appends item to the list in out (a comma first unless out ends at
- * start), quoted as syslog-ng quotes it. */
-void tf_list_append_item (GString *out, gsize start, const gchar *item, gsize len);
 
 /* A buffer of the calling thread, one per nesting level; released in
  * the order taken. */

@@ -2,7 +2,7 @@
 /* syslog-ng's list functions: $(list-concat), $(list-append),
  * $(list-head), $(list-nth), $(list-tail), $(list-slice), $(list-count),
  * $(implode) and $(explode). Each argument that is a list is read as
- * syslog-ng writes lists (list-text.c); several list arguments are one
+ * syslog-ng writes lists (the kit's core/list-text.h); several list arguments are one
  * list. */
 #include "plugins/templates/extra/extra-private.h"
 #include "core/config/error.h"
@@ -41,7 +41,7 @@ take (const gchar *item, gsize len, gpointer user_data)
       g_string_append_len (w->out, item, len);
     }
   else
-    tf_list_append_item (w->out, w->start, item, len);
+    sl_list_text_append (w->out, w->start, item, len);
 }
 
 /* Walks the lists of arguments first.. */
@@ -53,7 +53,7 @@ walk (const SlTfCall *call, gint first, const SlMessage *msg, const SlTemplateEn
     {
       g_string_truncate (text, 0);
       sl_template_append (call->arg_templates[i], msg, env, text);
-      tf_list_foreach (text->str, text->len, take, w);
+      sl_list_text_foreach (text->str, text->len, take, w);
     }
   tf_extra_scratch_release ();
 }
@@ -92,12 +92,12 @@ list_append_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEn
   Walk w = { .out = out, .start = start, .to = -1 };
   GString *text = tf_extra_scratch_acquire ();
   sl_template_append (call->arg_templates[0], msg, env, text);
-  tf_list_foreach (text->str, text->len, take, &w);
+  sl_list_text_foreach (text->str, text->len, take, &w);
   for (gint i = 1; i < call->argc; i++)
     {
       g_string_truncate (text, 0);
       sl_template_append (call->arg_templates[i], msg, env, text);
-      tf_list_append_item (out, start, text->str, text->len);
+      sl_list_text_append (out, start, text->str, text->len);
     }
   tf_extra_scratch_release ();
 }
@@ -222,10 +222,10 @@ explode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *e
       const gchar *cut;
       while (sep->len && (cut = g_strstr_len (p, end - p, sep->str)))
         {
-          tf_list_append_item (out, start, p, cut - p);
+          sl_list_text_append (out, start, p, cut - p);
           p = cut + sep->len;
         }
-      tf_list_append_item (out, start, p, end - p);
+      sl_list_text_append (out, start, p, end - p);
     }
   tf_extra_scratch_release ();
   tf_extra_scratch_release ();

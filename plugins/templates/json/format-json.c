@@ -28,7 +28,7 @@
 #include "core/scratch.h"
 #include "core/template.h"
 #include "core/text-append.h"
-#include "plugins/templates/extra/extra-private.h"
+#include "core/list-text.h"
 #include "plugins/templates/json/kv-formats.h"
 
 #include <errno.h>
@@ -1142,7 +1142,7 @@ append_typed (GString *out, FjType type, const gchar *value, gsize len)
   if (type == TYPE_LIST)
     {
       g_string_append_c (out, '[');
-      tf_list_foreach (value, len, list_item, out);
+      sl_list_text_foreach (value, len, list_item, out);
       if (out->str[out->len - 1] == ',')
         g_string_truncate (out, out->len - 1);
       g_string_append_c (out, ']');

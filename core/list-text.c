@@ -1,22 +1,11 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
-/* syslog-ng's list text: how $(list-*) read and write lists. */
-#include "plugins/templates/extra/extra-private.h"
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "core/list-text.h"
+
+#include "core/scratch.h"
 
 #include <string.h>
 
-static GPrivate scratch_key = SL_SCRATCH_INIT;
-
-GString *
-tf_extra_scratch_acquire (void)
-{
-  return sl_scratch_push (&scratch_key);
-}
-
-void
-tf_extra_scratch_release (void)
-{
-  sl_scratch_pop (&scratch_key);
-}
+static GPrivate item_key = SL_SCRATCH_INIT;
 
 static gchar
 unescape (gchar c)
@@ -31,10 +20,10 @@ unescape (gchar c)
 }
 
 void
-tf_list_foreach (const gchar *text, gsize len,
-                    void (*each) (const gchar *item, gsize len, gpointer user_data), gpointer user_data)
+sl_list_text_foreach (const gchar *text, gsize len,
+                      void (*each) (const gchar *item, gsize len, gpointer user_data), gpointer user_data)
 {
-  GString *item = tf_extra_scratch_acquire ();
+  GString *item = sl_scratch_push (&item_key);
   gsize i = 0;
   while (i < len)
     {
@@ -64,11 +53,11 @@ tf_list_foreach (const gchar *text, gsize len,
       if (quoted || item->len)
         each (item->str, item->len, user_data);
     }
-  tf_extra_scratch_release ();
+  sl_scratch_pop (&item_key);
 }
 
 void
-tf_list_append_item (GString *out, gsize start, const gchar *item, gsize len)
+sl_list_text_append (GString *out, gsize start, const gchar *item, gsize len)
 {
   if (out->len > start)
     g_string_append_c (out, ',');
