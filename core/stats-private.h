@@ -24,6 +24,11 @@ gchar *sl_stats_to_prometheus (void);
  * driver's main counters, a higher level every counter. The mapping of
  * kind;id;instance;name onto syslog-ng's names is in doc/architecture.md. */
 gchar *sl_stats_to_log (gint level);
+/* syslog-ng-ctl's query: the counters whose dotted name (kind.id.name, or
+ * kind.id.instance.name when the counter has an instance) matches glob
+ * (g_pattern_match_simple: * and ?), one a line, as NAME=VALUE, or their
+ * sum alone with sum, or the names alone with names_only. */
+gchar *sl_stats_query (const gchar *glob, gboolean names_only, gboolean sum);
 
 G_END_DECLS
 

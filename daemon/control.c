@@ -13,7 +13,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#define MAX_COMMAND 256
+#define MAX_COMMAND 4096
 
 struct _SlControl
 {

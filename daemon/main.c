@@ -16,6 +16,7 @@
 #include "daemon/control.h"
 #include "daemon/instance.h"
 #include "daemon/metrics-http.h"
+#include "daemon/ops.h"
 #include "daemon/stats-log.h"
 #include "daemon/reference.h"
 #include "daemon/notify.h"
@@ -66,6 +67,7 @@ typedef struct
   SlControl *control;
   SlMetricsHttp *metrics;
   SlStatsLog *stats_log;
+  gchar *config_id;            /* the running configuration's, see sl_ops_config_id() */
 } Daemon;
 
 static gboolean
@@ -324,6 +326,15 @@ apply_metrics (Daemon *d, GError **error)
   return !listen || d->metrics;
 }
 
+static void
+use_config_id (Daemon *d)
+{
+  gchar *previous = d->config_id;
+  d->config_id = sl_ops_config_id (d->cfg);
+  sl_ops_config_running (d->config_id, previous);
+  g_free (previous);
+}
+
 /* A valid new configuration takes over; an invalid one is reported and the
  * running one stays in charge. */
 static gboolean
@@ -351,6 +362,7 @@ replace_config (Daemon *d, gchar **why)
     }
   sl_config_free (d->cfg);
   d->cfg = next;
+  use_config_id (d);
   if (!apply_metrics (d, &error))
     {
       sl_log (SL_LOG_ERROR, _("%s; metrics are not served"), error->message);
@@ -361,7 +373,7 @@ replace_config (Daemon *d, gchar **why)
   /* a SIGHUP also means "reopen your files" after logrotate, and the
    * destinations that were kept still hold the old ones */
   sl_config_reopen (d->cfg);
-  sl_log (SL_LOG_NOTICE, _("configuration reloaded; version='%s'"), PACKAGE_VERSION);
+  sl_log (SL_LOG_NOTICE, _("configuration reloaded; version='%s', config-id='%s'"), PACKAGE_VERSION, d->config_id);
   return TRUE;
 }
 
@@ -463,7 +475,13 @@ on_command (const gchar *command, gpointer data)
     }
   if (g_ascii_strcasecmp (command, "HEALTH") == 0)
     return g_strdup_printf ("OK pid=%d\n", (int) getpid ());
-  return g_strdup_printf ("ERROR unknown command '%s'; commands: STATS, STATS JSON, STATS PROMETHEUS, RELOAD, REOPEN, STOP, HEALTH\n",
+  if (g_ascii_strcasecmp (command, "CONFIG ID") == 0)
+    return g_strdup_printf ("OK\n%s\n", d->config_id);
+  gchar *answer = sl_ops_answer (command);
+  if (answer)
+    return answer;
+  return g_strdup_printf ("ERROR unknown command '%s'; commands: STATS, STATS JSON, STATS PROMETHEUS, RELOAD, REOPEN, STOP, "
+                          "HEALTH, CONFIG ID, QUERY LIST|GET|SUM GLOB, LOG-LEVEL [LEVEL]\n",
                           command);
 }
 
@@ -592,11 +610,13 @@ run (Settings *s)
       return 1;
     }
   d.loop = g_main_loop_new (NULL, FALSE);
+  use_config_id (&d);
   if (!apply_metrics (&d, &error))
     {
       sl_log (SL_LOG_ERROR, "%s", error->message);
       g_error_free (error);
       sl_config_free (d.cfg);
+      g_free (d.config_id);
       sl_persist_close ();
       sl_instance_release (instance);
       g_main_loop_unref (d.loop);
@@ -617,7 +637,7 @@ run (Settings *s)
   d.stats_log = sl_stats_log_new ();
   sl_stats_log_apply (d.stats_log, sl_config_stats (d.cfg));
   sl_activation_close_unclaimed ();
-  sl_log (SL_LOG_NOTICE, _("sluiced starting up; version='%s'"), PACKAGE_VERSION);
+  sl_log (SL_LOG_NOTICE, _("sluiced starting up; version='%s', config-id='%s'"), PACKAGE_VERSION, d.config_id);
   tell_parent (ready, 0);
   sl_notify_ready ();
 
@@ -629,6 +649,7 @@ run (Settings *s)
   sl_metrics_http_free (d.metrics);
   sl_stats_log_free (d.stats_log);
   sl_config_free (d.cfg);
+  g_free (d.config_id);
   sl_persist_close ();
   sl_instance_release (instance);
   g_main_loop_unref (d.loop);
@@ -655,7 +676,7 @@ main (int argc, char **argv)
       settings_clear (&s);
       return 0;
     }
-  sl_internal_set_verbosity (s.verbose, s.debug);
+  sl_internal_set_level (s.debug ? SL_INTERNAL_DEBUG : s.verbose ? SL_INTERNAL_VERBOSE : SL_INTERNAL_DEFAULT);
   sl_internal_set_stderr (TRUE);
 
   GError *error = NULL;
