@@ -18,6 +18,7 @@
 #include "daemon/metrics-http.h"
 #include "daemon/ops.h"
 #include "daemon/stats-log.h"
+#include "daemon/tap.h"
 #include "daemon/reference.h"
 #include "daemon/notify.h"
 #include "daemon/privileges.h"
@@ -68,6 +69,7 @@ typedef struct
   SlMetricsHttp *metrics;
   SlStatsLog *stats_log;
   gchar *config_id;            /* the running configuration's, see sl_ops_config_id() */
+  SlTapSessions *taps;
 } Daemon;
 
 static gboolean
@@ -485,6 +487,16 @@ on_command (const gchar *command, gpointer data)
                           command);
 }
 
+static gboolean
+on_stream_command (const gchar *command, gint client, gpointer data)
+{
+  Daemon *d = data;
+  if (g_ascii_strncasecmp (command, "TAP ", 4) != 0)
+    return FALSE;
+  sl_tap_sessions_start (d->taps, d->cfg, command, client);
+  return TRUE;
+}
+
 static void
 open_persist (const gchar *path)
 {
@@ -625,7 +637,10 @@ run (Settings *s)
     }
   /* made once every source started: its socket file says so */
   d.control = sl_control_new (s->control_path, on_command, &d, &error);
-  if (!d.control)
+  d.taps = sl_tap_sessions_new ();
+  if (d.control)
+    sl_control_set_stream_handler (d.control, on_stream_command, &d);
+  else
     {
       sl_log (SL_LOG_WARNING, _("%s; sluicectl will not reach this daemon"), error->message);
       g_clear_error (&error);
@@ -646,6 +661,7 @@ run (Settings *s)
   sl_notify_stopping ();
   sl_log (SL_LOG_NOTICE, _("sluiced shutting down; version='%s'"), PACKAGE_VERSION);
   sl_control_free (d.control);
+  sl_tap_sessions_free (d.taps);
   sl_metrics_http_free (d.metrics);
   sl_stats_log_free (d.stats_log);
   sl_config_free (d.cfg);

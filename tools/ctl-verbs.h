@@ -15,6 +15,8 @@ typedef struct
   gboolean json;
   gboolean sum;
   gint timeout;
+  gint limit;                /* tap: messages shown before it ends; 0: no end */
+  gchar *filter;             /* tap: a filter expression, or NULL */
 } SlCtl;
 
 typedef struct
@@ -35,6 +37,7 @@ gint sl_ctl_run (const SlCtl *ctl, const gchar *command);
 gint sl_ctl_healthcheck (const SlCtl *ctl, const gchar *wire, gchar **args);
 gint sl_ctl_query       (const SlCtl *ctl, const gchar *wire, gchar **args);
 gint sl_ctl_log_level   (const SlCtl *ctl, const gchar *wire, gchar **args);
+gint sl_ctl_tap         (const SlCtl *ctl, const gchar *wire, gchar **args);
 
 G_END_DECLS
 

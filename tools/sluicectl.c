@@ -80,6 +80,9 @@ static const SlCtlVerb verbs[] = {
   { "log-level", NULL, 0, 1, sl_ctl_log_level, N_("[default|verbose|debug|trace]"),
     N_("the daemon's log level, or set it") },
   { "config-id", "CONFIG ID", 0, 0, simple, NULL, N_("the running configuration's id (SHA-256 of it as loaded)") },
+  { "tap", NULL, 1, 1, sl_ctl_tap, N_("ID"),
+    N_("the messages passing the source, parser, rewrite or destination ID, as JSON lines, until Ctrl-C "
+       "(--limit, --filter)") },
 };
 
 static void
@@ -87,6 +90,7 @@ free_ctl (SlCtl *ctl)
 {
   g_free (ctl->control);
   g_free (ctl->format);
+  g_free (ctl->filter);
 }
 
 int
@@ -106,6 +110,9 @@ main (int argc, char **argv)
     { "sum", 0, 0, G_OPTION_ARG_NONE, &ctl.sum, N_("query get: the sum of the values alone"), NULL },
     { "timeout", 't', 0, G_OPTION_ARG_INT, &ctl.timeout,
       N_("healthcheck: seconds to wait for the answer (default 15)"), N_("SECONDS") },
+    { "limit", 'n', 0, G_OPTION_ARG_INT, &ctl.limit, N_("tap: end after this many messages"), N_("N") },
+    { "filter", 'F', 0, G_OPTION_ARG_STRING, &ctl.filter,
+      N_("tap: only the messages this filter expression lets through"), N_("EXPR") },
     { "version", 'V', 0, G_OPTION_ARG_NONE, &version, N_("print the version and exit"), NULL },
     { NULL }
   };
