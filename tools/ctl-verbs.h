@@ -38,6 +38,7 @@ gint sl_ctl_healthcheck (const SlCtl *ctl, const gchar *wire, gchar **args);
 gint sl_ctl_query       (const SlCtl *ctl, const gchar *wire, gchar **args);
 gint sl_ctl_log_level   (const SlCtl *ctl, const gchar *wire, gchar **args);
 gint sl_ctl_tap         (const SlCtl *ctl, const gchar *wire, gchar **args);
+gint sl_ctl_top         (const SlCtl *ctl, const gchar *wire, gchar **args);
 
 G_END_DECLS
 

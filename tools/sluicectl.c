@@ -83,6 +83,9 @@ static const SlCtlVerb verbs[] = {
   { "tap", NULL, 1, 1, sl_ctl_tap, N_("ID"),
     N_("the messages passing the source, parser, rewrite or destination ID, as JSON lines, until Ctrl-C "
        "(--limit, --filter)") },
+  { "top", NULL, 0, 0, sl_ctl_top, NULL,
+    N_("every source and destination each second: messages in and out per second, queues, drops, connections; "
+       "q quits") },
 };
 
 static void
