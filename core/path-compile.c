@@ -460,6 +460,7 @@ add_source (Compiler *c, const SlCfgNode *node, gboolean top, GError **error)
                         _("a nested log path takes the sources of the path around it; move source() there"));
       return FALSE;
     }
+  /* the point is known to cfg now; its sources pass messages to it */
   SlTapPoint *tap;
   GPtrArray *group = find_group (c, node, "source", source_group, &tap, error);
   if (!group)

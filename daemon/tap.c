@@ -30,9 +30,9 @@ typedef struct
   GMutex lock;
   GCond wake;
   GQueue lines;              /* GString, each a JSON object and its newline */
-  gsize queued_bytes;
+  gsize queued_bytes;        /* changed under lock, read without it where offers drop */
   guint64 taken;             /* messages queued, ever: the limit counts them */
-  guint64 dropped;
+  guint64 dropped;           /* atomic */
   gboolean ending;
   gint done;                 /* the thread detached and closed: it may be joined */
   GThread *thread;
@@ -50,11 +50,14 @@ offer (const SlMessage *msg, gpointer data)
   Session *s = data;
   if (s->filter && !sl_text_filter_eval (s->filter, msg))
     return;
+  /* while the reader sleeps, each message costs a count, not the lock */
+  if (__atomic_load_n (&s->queued_bytes, __ATOMIC_RELAXED) >= TAP_BUFFER_BYTES)
+    {
+      __atomic_add_fetch (&s->dropped, 1, __ATOMIC_RELAXED);
+      return;
+    }
   g_mutex_lock (&s->lock);
-  gboolean full = s->queued_bytes >= TAP_BUFFER_BYTES;
-  gboolean take = !full && (!s->limit || s->taken < s->limit);
-  if (full)
-    s->dropped++;
+  gboolean take = !s->limit || s->taken < s->limit;
   if (take)
     s->taken++;
   g_mutex_unlock (&s->lock);
@@ -65,7 +68,7 @@ offer (const SlMessage *msg, gpointer data)
   g_string_append_c (line, '\n');
   g_mutex_lock (&s->lock);
   g_queue_push_tail (&s->lines, line);
-  s->queued_bytes += line->len;
+  __atomic_store_n (&s->queued_bytes, s->queued_bytes + line->len, __ATOMIC_RELAXED);
   g_cond_signal (&s->wake);
   g_mutex_unlock (&s->lock);
 }
@@ -140,8 +143,8 @@ run_session (gpointer data)
         g_cond_wait_until (&s->wake, &s->lock, g_get_monotonic_time () + TAP_LOOK_MS * G_TIME_SPAN_MILLISECOND);
       GQueue lines = s->lines;
       g_queue_init (&s->lines);
-      s->queued_bytes = 0;
-      guint64 dropped = s->dropped;
+      __atomic_store_n (&s->queued_bytes, 0, __ATOMIC_RELAXED);
+      guint64 dropped = __atomic_load_n (&s->dropped, __ATOMIC_RELAXED);
       go_on = !s->ending;
       g_mutex_unlock (&s->lock);
       GString *line;
@@ -156,7 +159,7 @@ run_session (gpointer data)
     }
   sl_tap_detach (s->point);
   /* what was dropped after the last report */
-  report_drops (s, s->dropped, &reported);
+  report_drops (s, __atomic_load_n (&s->dropped, __ATOMIC_RELAXED), &reported);
   close (s->fd);
   g_atomic_int_set (&s->done, 1);
   return NULL;

@@ -163,6 +163,30 @@ test_refusals (SlTestEnv *env, gconstpointer data)
   g_assert_cmpstr (answer, ==, "OK tapping destination/both\n");
 }
 
+/* A reload that keeps the object's name keeps the tap. */
+static void
+test_across_reload (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port;
+  if (!start (env, &port))
+    return;
+  g_autofree gchar *out = sl_test_path (env, "tap.json");
+  g_autofree gchar *err = sl_test_path (env, "tap.err");
+  GPid tap = spawn_tap (env, out, err, "d_file --limit 2");
+  if (!tap || !sl_test_tcp_send (port, HEADER ("app") "before\n"))
+    return;
+  g_autofree gchar *answer = sl_test_control (env, "RELOAD");
+  g_assert_cmpstr (answer, ==, "OK configuration reloaded\n");
+  if (!sl_test_wait_tcp (env, port) || !sl_test_tcp_send (port, HEADER ("app") "after\n"))
+    return;
+  gint status = sl_test_child_wait (tap, 10 * G_USEC_PER_SEC);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_auto (GStrv) lines = sl_test_read_lines (out);
+  g_assert_cmpuint (g_strv_length (lines), ==, 2);
+  g_assert_nonnull (strstr (lines[0], "\"MESSAGE\":\"before\""));
+  g_assert_nonnull (strstr (lines[1], "\"MESSAGE\":\"after\""));
+}
+
 #define LOAD_MESSAGES 200000
 
 /* A reader that never reads while LOAD_MESSAGES pass at full speed: the
@@ -232,6 +256,7 @@ main (int argc, char **argv)
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/tap/limit-and-filter", test_limit_and_filter);
   SL_TEST_ADD ("/tap/refusals", test_refusals);
+  SL_TEST_ADD ("/tap/across-reload", test_across_reload);
   SL_TEST_ADD ("/tap/sleeping-reader", test_sleeping_reader);
   return g_test_run ();
 }
