@@ -14,14 +14,14 @@
 gint
 sl_ctl_healthcheck (const SlCtl *ctl, const gchar *wire, gchar **args)
 {
-  if (ctl->timeout <= 0)
+  if (ctl->timeout == 0 || ctl->timeout < -1)
     {
       fprintf (stderr, _("sluicectl: --timeout must be a positive number of seconds\n"));
       return 2;
     }
   GError *error = NULL;
   gint64 start = g_get_monotonic_time ();
-  gchar *answer = sl_ctl_request (ctl->control, "HEALTH", ctl->timeout, &error);
+  gchar *answer = sl_ctl_request (ctl->control, "HEALTH", ctl->timeout == -1 ? 15 : ctl->timeout, &error);
   gint64 took = g_get_monotonic_time () - start;
   if (!answer || !g_str_has_prefix (answer, "OK pid="))
     {
@@ -46,7 +46,7 @@ sl_ctl_query (const SlCtl *ctl, const gchar *wire, gchar **args)
       fprintf (stderr, _("sluicectl: query list or query get, not '%s'; see --help\n"), how);
       return 2;
     }
-  if (ctl->sum && strcmp (how, "get") != 0)
+  if (ctl->sum && strcmp (how, "list") == 0)
     {
       fprintf (stderr, _("sluicectl: --sum goes with query get\n"));
       return 2;

@@ -8,13 +8,22 @@
 
 G_BEGIN_DECLS
 
+/* The options that go with one verb or another; a verb refuses the others. */
+typedef enum
+{
+  SL_CTL_OPT_FORMAT  = 1 << 0,   /* --format, --json */
+  SL_CTL_OPT_SUM     = 1 << 1,
+  SL_CTL_OPT_TIMEOUT = 1 << 2,
+  SL_CTL_OPT_TAP     = 1 << 3,   /* --limit, --filter */
+} SlCtlOptions;
+
 typedef struct
 {
   gchar *control;
   gchar *format;
   gboolean json;
   gboolean sum;
-  gint timeout;
+  gint timeout;              /* healthcheck: seconds; -1: not given */
   gint limit;                /* tap: messages shown before it ends; 0: no end */
   gchar *filter;             /* tap: a filter expression, or NULL */
 } SlCtl;
@@ -25,6 +34,7 @@ typedef struct
   const gchar *wire;         /* the control command of a verb that only sends one */
   gint min_args;
   gint max_args;
+  SlCtlOptions options;      /* those it takes */
   gint (*run) (const SlCtl *ctl, const gchar *wire, gchar **args);
   const gchar *args;         /* how its arguments are written, for --help */
   const gchar *help;

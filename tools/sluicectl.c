@@ -67,26 +67,51 @@ stats (const SlCtl *ctl, const gchar *wire, gchar **args)
 }
 
 static const SlCtlVerb verbs[] = {
-  { "stats", NULL, 0, 0, stats, NULL,
+  { "stats", NULL, 0, 0, SL_CTL_OPT_FORMAT, stats, NULL,
     N_("counters per source, path and destination (--format text, json or prometheus)") },
-  { "reload", "RELOAD", 0, 0, simple, NULL, N_("load the configuration file again; a bad one is refused") },
-  { "reopen", "REOPEN", 0, 0, simple, NULL, N_("reopen output files, after logrotate moved them") },
-  { "stop", "STOP", 0, 0, simple, NULL, N_("stop the daemon after it wrote what it queued") },
-  { "health", "HEALTH", 0, 0, simple, NULL, N_("say whether the daemon answers") },
-  { "healthcheck", NULL, 0, 0, sl_ctl_healthcheck, NULL,
+  { "reload", "RELOAD", 0, 0, 0, simple, NULL, N_("load the configuration file again; a bad one is refused") },
+  { "reopen", "REOPEN", 0, 0, 0, simple, NULL, N_("reopen output files, after logrotate moved them") },
+  { "stop", "STOP", 0, 0, 0, simple, NULL, N_("stop the daemon after it wrote what it queued") },
+  { "health", "HEALTH", 0, 0, 0, simple, NULL, N_("say whether the daemon answers") },
+  { "healthcheck", NULL, 0, 0, SL_CTL_OPT_TIMEOUT, sl_ctl_healthcheck, NULL,
     N_("the main loop's round trip; exit status 1 and why when the daemon does not answer (--timeout)") },
-  { "query", NULL, 1, 2, sl_ctl_query, N_("list|get [GLOB]"),
+  { "query", NULL, 1, 2, SL_CTL_OPT_SUM, sl_ctl_query, N_("list|get [GLOB]"),
     N_("counters named KIND.ID[.INSTANCE].COUNTER matching GLOB, with values (get, --sum) or without (list)") },
-  { "log-level", NULL, 0, 1, sl_ctl_log_level, N_("[default|verbose|debug|trace]"),
+  { "log-level", NULL, 0, 1, 0, sl_ctl_log_level, N_("[default|verbose|debug|trace]"),
     N_("the daemon's log level, or set it") },
-  { "config-id", "CONFIG ID", 0, 0, simple, NULL, N_("the running configuration's id (SHA-256 of it as loaded)") },
-  { "tap", NULL, 1, 1, sl_ctl_tap, N_("ID"),
+  { "config-id", "CONFIG ID", 0, 0, 0, simple, NULL, N_("the running configuration's id (SHA-256 of it as loaded)") },
+  { "tap", NULL, 1, 1, SL_CTL_OPT_TAP, sl_ctl_tap, N_("ID"),
     N_("the messages passing the source, parser, rewrite or destination ID, as JSON lines, until Ctrl-C "
        "(--limit, --filter)") },
-  { "top", NULL, 0, 0, sl_ctl_top, NULL,
+  { "top", NULL, 0, 0, 0, sl_ctl_top, NULL,
     N_("every source and destination each second: messages in and out per second, queues, drops, connections; "
        "q quits") },
 };
+
+/* Nothing given is ignored: an option of another verb is refused. */
+static gboolean
+options_fit (const SlCtl *ctl, const SlCtlVerb *verb)
+{
+  static const struct
+  {
+    SlCtlOptions option;
+    const gchar *names;
+  } options[] = {
+    { SL_CTL_OPT_FORMAT, "--format, --json" },
+    { SL_CTL_OPT_SUM, "--sum" },
+    { SL_CTL_OPT_TIMEOUT, "--timeout" },
+    { SL_CTL_OPT_TAP, "--limit, --filter" },
+  };
+  SlCtlOptions given = (ctl->format || ctl->json ? SL_CTL_OPT_FORMAT : 0) | (ctl->sum ? SL_CTL_OPT_SUM : 0)
+                       | (ctl->timeout != -1 ? SL_CTL_OPT_TIMEOUT : 0) | (ctl->limit || ctl->filter ? SL_CTL_OPT_TAP : 0);
+  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
+    if ((given & options[i].option) && !(verb->options & options[i].option))
+      {
+        fprintf (stderr, _("sluicectl: %s do not go with %s; see --help\n"), options[i].names, verb->name);
+        return FALSE;
+      }
+  return TRUE;
+}
 
 static void
 free_ctl (SlCtl *ctl)
@@ -103,7 +128,7 @@ main (int argc, char **argv)
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   textdomain (GETTEXT_PACKAGE);
 
-  SlCtl ctl = { .timeout = 15 };
+  SlCtl ctl = { .timeout = -1 };
   gboolean version = FALSE;
   GOptionEntry entries[] = {
     { "control", 'c', 0, G_OPTION_ARG_FILENAME, &ctl.control, N_("control socket of sluiced"), N_("PATH") },
@@ -159,6 +184,8 @@ main (int argc, char **argv)
   gint n_args = argc - 2;
   if (i == G_N_ELEMENTS (verbs))
     fprintf (stderr, _("sluicectl: unknown command '%s'; see --help\n"), argv[1]);
+  else if (!options_fit (&ctl, &verbs[i]))
+    ;
   else if (n_args < verbs[i].min_args || n_args > verbs[i].max_args)
     fprintf (stderr, "sluicectl: %s\n",
              verbs[i].max_args == 0 ? _("give one command, not several; see --help")

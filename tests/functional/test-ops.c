@@ -89,6 +89,16 @@ test_query (SlTestEnv *env, gconstpointer data)
   g_clear_pointer (&err, g_free);
   g_assert_cmpint (ctl (env, &out, &err, "query", "drop", "*"), ==, 2);
   g_assert_nonnull (strstr (err, "query list or query get"));
+
+  /* an option of another verb is refused, not ignored */
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (ctl (env, &out, &err, "query", "list", "--sum"), ==, 2);
+  g_assert_cmpstr (err, ==, "sluicectl: --sum goes with query get\n");
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (ctl (env, &out, &err, "stats", "--limit", "3"), ==, 2);
+  g_assert_cmpstr (err, ==, "sluicectl: --limit, --filter do not go with stats; see --help\n");
 }
 
 static void
