@@ -23,7 +23,8 @@ typedef struct
   gchar *kind;
   gchar *id;
   gchar *driver;
-  GHashTable *counters;      /* name -> gint64 (in a pointer-sized slot) */
+  guint order;               /* its place in the daemon's list */
+  GHashTable *counters;      /* name -> gint64 */
 } Row;
 
 static void
@@ -77,6 +78,7 @@ parse_stats (const gchar *text, GHashTable *globals)
                   r->kind = g_strdup (f[0]);
                   r->id = g_strdup (f[1]);
                   r->driver = g_strdup (f[2]);
+                  r->order = rows->len;
                   r->counters = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
                   g_hash_table_insert (by_key, key, r);
                   g_ptr_array_add (rows, r);
@@ -100,7 +102,8 @@ by_kind (gconstpointer a, gconstpointer b)
 {
   const Row *x = *(const Row **) a, *y = *(const Row **) b;
   /* sources above destinations, each in the daemon's order */
-  return strcmp (y->kind, x->kind);
+  gint kind = strcmp (y->kind, x->kind);
+  return kind ? kind : (gint) x->order - (gint) y->order;
 }
 
 static const Row *
@@ -129,7 +132,8 @@ static gint64
 rate (const Row *now, const Row *before, const gchar *name, gdouble seconds)
 {
   gint64 a = counter (now, name), b = counter (before, name);
-  if (a < 0 || b < 0 || seconds <= 0)
+  /* a < b: the daemon restarted and counts from 0 again */
+  if (a < 0 || b < 0 || a < b || seconds <= 0)
     return -1;
   return (gint64) ((a - b) / seconds + 0.5);
 }
