@@ -30,7 +30,7 @@ typedef struct
   GMutex lock;
   GCond wake;
   GQueue lines;              /* GString, each a JSON object and its newline */
-  gsize queued_bytes;        /* changed under lock, read without it where offers drop */
+  gsize queued_bytes;        /* atomic: the lines' bytes not written yet, queued or being written */
   guint64 taken;             /* messages queued, ever: the limit counts them */
   guint64 dropped;           /* atomic */
   gboolean ending;
@@ -68,7 +68,7 @@ offer (const SlMessage *msg, gpointer data)
   g_string_append_c (line, '\n');
   g_mutex_lock (&s->lock);
   g_queue_push_tail (&s->lines, line);
-  __atomic_store_n (&s->queued_bytes, s->queued_bytes + line->len, __ATOMIC_RELAXED);
+  __atomic_add_fetch (&s->queued_bytes, line->len, __ATOMIC_RELAXED);
   g_cond_signal (&s->wake);
   g_mutex_unlock (&s->lock);
 }
@@ -143,7 +143,6 @@ run_session (gpointer data)
         g_cond_wait_until (&s->wake, &s->lock, g_get_monotonic_time () + TAP_LOOK_MS * G_TIME_SPAN_MILLISECOND);
       GQueue lines = s->lines;
       g_queue_init (&s->lines);
-      __atomic_store_n (&s->queued_bytes, 0, __ATOMIC_RELAXED);
       guint64 dropped = __atomic_load_n (&s->dropped, __ATOMIC_RELAXED);
       go_on = !s->ending;
       g_mutex_unlock (&s->lock);
@@ -152,6 +151,7 @@ run_session (gpointer data)
         {
           go_on = go_on && write_out (s, line->str, line->len);
           sent += go_on;
+          __atomic_sub_fetch (&s->queued_bytes, line->len, __ATOMIC_RELAXED);
           g_string_free (line, TRUE);
         }
       go_on = go_on && report_drops (s, dropped, &reported) && !(s->limit && sent >= s->limit)
