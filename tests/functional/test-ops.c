@@ -24,9 +24,13 @@ start (SlTestEnv *env, guint16 *port)
   return *port && sl_test_write_config (env, config, "PORT", port_str, NULL) && sl_test_daemon_start (env);
 }
 
+/* sluicectl with up to three arguments; what *out and *err held before
+ * is freed. */
 static gint
 ctl (SlTestEnv *env, gchar **out, gchar **err, const gchar *a, const gchar *b, const gchar *c)
 {
+  g_clear_pointer (out, g_free);
+  g_clear_pointer (err, g_free);
   return sl_test_run_built ("tools/sluicectl", out, err, "-c", env->control, a, b, c, NULL);
 }
 
@@ -44,8 +48,6 @@ test_healthcheck (SlTestEnv *env, gconstpointer data)
 
   /* a stopped main loop is unhealthy once the timeout passes */
   kill (env->pid, SIGSTOP);
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
   gint status = ctl (env, &out, &err, "healthcheck", "--timeout", "1");
   kill (env->pid, SIGCONT);
   g_assert_cmpint (status, ==, 1);
@@ -53,8 +55,6 @@ test_healthcheck (SlTestEnv *env, gconstpointer data)
 
   /* and so is one that is not there */
   sl_test_daemon_stop (env, SIGTERM);
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
   g_assert_cmpint (ctl (env, &out, &err, "healthcheck", NULL, NULL), ==, 1);
   g_assert_true (g_str_has_prefix (err, "unhealthy: cannot reach sluiced at "));
 }
@@ -70,33 +70,26 @@ test_query (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (ctl (env, &out, &err, "query", "get", "*.written"), ==, 0);
   g_assert_cmpstr (out, ==, "destination.d_file#0.file.written=2\n");
 
-  g_clear_pointer (&out, g_free);
   g_assert_cmpint (ctl (env, &out, &err, "query", "list", "source.s_net#0.tcp.rec*"), ==, 0);
   g_assert_cmpstr (out, ==, "source.s_net#0.tcp.received\n");
 
   g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
   gint status = sl_test_run_built ("tools/sluicectl", &out, &err, "-c", env->control, "query", "get", "--sum",
                                    "*.tcp.received", NULL);
   g_assert_cmpint (status, ==, 0);
   g_assert_cmpstr (out, ==, "2\n");
 
   /* nothing matches: nothing printed, as syslog-ng-ctl does */
-  g_clear_pointer (&out, g_free);
   g_assert_cmpint (ctl (env, &out, &err, "query", "get", "nothing.*"), ==, 0);
   g_assert_cmpstr (out, ==, "");
 
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
   g_assert_cmpint (ctl (env, &out, &err, "query", "drop", "*"), ==, 2);
   g_assert_nonnull (strstr (err, "query list or query get"));
 
   /* an option of another verb is refused, not ignored */
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
   g_assert_cmpint (ctl (env, &out, &err, "query", "list", "--sum"), ==, 2);
   g_assert_cmpstr (err, ==, "sluicectl: --sum goes with query get\n");
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
   g_assert_cmpint (ctl (env, &out, &err, "stats", "--limit", "3"), ==, 2);
   g_assert_cmpstr (err, ==, "sluicectl: --limit, --filter do not go with stats; see --help\n");
 }
@@ -110,7 +103,6 @@ test_log_level (SlTestEnv *env, gconstpointer data)
   g_autofree gchar *out = NULL, *err = NULL;
   g_assert_cmpint (ctl (env, &out, &err, "log-level", NULL, NULL), ==, 0);
   g_assert_cmpstr (out, ==, "OK log-level=default\n");
-  g_clear_pointer (&out, g_free);
   g_assert_cmpint (ctl (env, &out, &err, "log-level", "verbose", NULL), ==, 0);
   g_assert_cmpstr (out, ==, "OK log-level=verbose\n");
   if (!sl_test_wait_stderr (env, "log level changed; level='verbose'"))
@@ -126,11 +118,8 @@ test_log_level (SlTestEnv *env, gconstpointer data)
   g_autofree gchar *after = sl_test_daemon_stderr (env);
   g_assert_nonnull (strstr (after + before_len, ": info: connection accepted; "));
 
-  g_clear_pointer (&out, g_free);
-  g_clear_pointer (&err, g_free);
   g_assert_cmpint (ctl (env, &out, &err, "log-level", "loud", NULL), ==, 1);
   g_assert_cmpstr (err, ==, "ERROR unknown log level 'loud'; levels: default, verbose, debug, trace\n");
-  g_clear_pointer (&out, g_free);
   g_assert_cmpint (ctl (env, &out, &err, "log-level", "default", NULL), ==, 0);
   g_assert_cmpstr (out, ==, "OK log-level=default\n");
 }
@@ -162,7 +151,6 @@ test_config_id (SlTestEnv *env, gconstpointer data)
 
   /* the same text reloaded keeps its id; another one gets a new id, and
    * the old one is no longer running */
-  g_clear_pointer (&out, g_free);
   g_assert_cmpint (ctl (env, &out, &err, "reload", NULL, NULL), ==, 0);
   g_autofree gchar *same = config_id (env);
   g_assert_cmpstr (same, ==, first);
@@ -170,13 +158,11 @@ test_config_id (SlTestEnv *env, gconstpointer data)
   g_autofree gchar *changed = g_strconcat (config, "log { source(s_net); };\n", NULL);
   if (!sl_test_write_config (env, changed, "PORT", port_str, NULL))
     return;
-  g_clear_pointer (&out, g_free);
   g_assert_cmpint (ctl (env, &out, &err, "reload", NULL, NULL), ==, 0);
   g_autofree gchar *second = config_id (env);
   g_assert_cmpstr (second, !=, first);
   g_autofree gchar *reloaded = g_strdup_printf ("', config-id='%s'", second);
   g_assert_true (sl_test_wait_stderr (env, reloaded));
-  g_clear_pointer (&out, g_free);
   g_assert_cmpint (ctl (env, &out, &err, "query", "get", "config.*"), ==, 0);
   g_autofree gchar *both = g_strdup_printf ("config.%s.running=0\nconfig.%s.running=1\n", first, second);
   g_assert_cmpstr (out, ==, both);
