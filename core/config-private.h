@@ -37,6 +37,7 @@ struct _SlConfig
   gboolean has_catchall;
   guint anonymous;
   GHashTable *id_counts;       /* id prefix -> drivers made with it so far */
+  GHashTable *tap_points;      /* "kind/normalized-name" -> its SlTapPoint, of the objects paths use */
   gboolean started;
   /* Reload: sources and destinations are known by what made them (kind,
    * group, place, driver text and options {}); a new configuration takes

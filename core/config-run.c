@@ -45,6 +45,7 @@ config_new (SlCfgNode *tree)
   cfg->source_entries = g_hash_table_new (NULL, NULL);
   cfg->dest_channels = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_ptr_array_unref);
   cfg->id_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  cfg->tap_points = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   cfg->reusable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   cfg->borrowed = g_hash_table_new (g_direct_hash, g_direct_equal);
   /* what its drivers' template and filter options are compiled with */
@@ -413,6 +414,7 @@ sl_config_free (SlConfig *cfg)
   g_hash_table_unref (cfg->template_functions);
   g_hash_table_unref (cfg->objects);
   g_hash_table_unref (cfg->id_counts);
+  g_hash_table_unref (cfg->tap_points);
   g_hash_table_unref (cfg->reusable);
   g_hash_table_unref (cfg->borrowed);
   g_free (cfg->globals_text);
@@ -429,4 +431,39 @@ sl_config_free (SlConfig *cfg)
     }
   sl_cfg_node_free (cfg->tree);
   g_free (cfg);
+}
+
+SlTapPoint *
+sl_config_tap_point (SlConfig *cfg, const gchar *id, GError **error)
+{
+  static const gchar *const kinds[] = { "source", "parser", "rewrite", "destination" };
+  gchar *normalized = sl_cfg_name_normalize (id);
+  /* "KIND/NAME" is a key as it is */
+  SlTapPoint *found = g_hash_table_lookup (cfg->tap_points, normalized);
+  SlTapPoint *named = NULL;
+  guint n_named = 0;
+  GString *which = g_string_new (NULL);
+  for (guint i = 0; !found && i < G_N_ELEMENTS (kinds); i++)
+    {
+      gchar *key = g_strconcat (kinds[i], "/", normalized, NULL);
+      SlTapPoint *point = g_hash_table_lookup (cfg->tap_points, key);
+      g_free (key);
+      if (!point)
+        continue;
+      named = point;
+      n_named++;
+      g_string_append_printf (which, "%s%s/%s", which->len ? ", " : "", kinds[i], id);
+    }
+  g_free (normalized);
+  if (n_named > 1)
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST, _("'%s' names more than one object; give one of %s"), id,
+                 which->str);
+  else if (!found && !named)
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+                 _("no source, parser, rewrite or destination of the running configuration's paths is called '%s'"),
+                 id);
+  else if (!found)
+    found = named;
+  g_string_free (which, TRUE);
+  return found;
 }

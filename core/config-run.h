@@ -9,6 +9,7 @@
 #include "core/config.h"
 #include "core/driver.h"
 #include "core/stats.h"
+#include "core/tap.h"
 
 G_BEGIN_DECLS
 
@@ -42,6 +43,11 @@ SlCfgPos    sl_config_daemon_pos (const SlConfig *cfg, const gchar *name);
 /* A configuration of no statements: it owns drivers made outside any
  * file, such as the filter functions of a template's $(if). */
 SlConfig  *sl_config_new_empty (void);
+/* Where sluicectl tap looks: the point of the source, parser, rewrite or
+ * destination object id names ("NAME", or "KIND/NAME" when objects of two
+ * kinds have that name) that cfg's paths use; NULL and *error when there
+ * is none or the name is ambiguous. */
+SlTapPoint *sl_config_tap_point (SlConfig *cfg, const gchar *id, GError **error);
 
 G_END_DECLS
 

@@ -7,8 +7,8 @@ static GMutex internal_lock;
 static SlInternalSink current_sink;
 static gpointer current_data;
 static gboolean to_stderr = TRUE;
-static gboolean verbose_on;
-static gboolean debug_on;
+/* SlInternalLevel; read by every thread that logs, changed by the main one */
+static gint level_now;
 
 void
 sl_internal_set_sink (SlInternalSink sink, gpointer user_data)
@@ -26,10 +26,35 @@ sl_internal_set_stderr (gboolean on)
 }
 
 void
-sl_internal_set_verbosity (gboolean verbose, gboolean debug)
+sl_internal_set_level (SlInternalLevel level)
 {
-  verbose_on = verbose || debug;
-  debug_on = debug;
+  g_atomic_int_set (&level_now, level);
+}
+
+SlInternalLevel
+sl_internal_level (void)
+{
+  return g_atomic_int_get (&level_now);
+}
+
+static const gchar *const internal_level_names[] = { "default", "verbose", "debug", "trace" };
+
+const gchar *
+sl_internal_level_name (SlInternalLevel level)
+{
+  return internal_level_names[level];
+}
+
+gboolean
+sl_internal_level_parse (const gchar *name, SlInternalLevel *level)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (internal_level_names); i++)
+    if (g_ascii_strcasecmp (name, internal_level_names[i]) == 0)
+      {
+        *level = i;
+        return TRUE;
+      }
+  return FALSE;
 }
 
 static const gchar *const level_names[] = {
@@ -39,7 +64,9 @@ static const gchar *const level_names[] = {
 void
 sl_log (SlLogLevel level, const gchar *format, ...)
 {
-  if ((level == SL_LOG_DEBUG && !debug_on) || (level == SL_LOG_INFO && !verbose_on && !current_sink))
+  SlInternalLevel now = sl_internal_level ();
+  gboolean verbose_on = now >= SL_INTERNAL_VERBOSE;
+  if ((level == SL_LOG_DEBUG && now < SL_INTERNAL_DEBUG) || (level == SL_LOG_INFO && !verbose_on && !current_sink))
     return;
 
   va_list ap;

@@ -76,12 +76,24 @@ typedef struct
 static SlPath *compile_path (Compiler *c, const SlCfgNode *node, gboolean top, gboolean flow, GError **error);
 static gboolean compile_items (Compiler *c, SlPath *path, const SlCfgNode *node, gboolean top, GError **error);
 
+/* The point where sluicectl tap sees what passes the object kind/name of
+ * cfg: known to cfg by the name's normalized form. */
+static SlTapPoint *
+tap_point (SlConfig *cfg, const gchar *kind, const gchar *name)
+{
+  SlTapPoint *point = sl_tap_point (kind, name);
+  gchar *normalized = sl_cfg_name_normalize (name);
+  g_hash_table_insert (cfg->tap_points, g_strconcat (kind, "/", normalized, NULL), point);
+  g_free (normalized);
+  return point;
+}
+
 static void
-add_destinations (SlPath *path, GPtrArray *group)
+add_destinations (SlPath *path, GPtrArray *group, SlTapPoint *tap)
 {
   for (guint i = 0; i < group->len; i++)
     {
-      SlStep s = { .kind = SL_STEP_DESTINATION, .destination = g_ptr_array_index (group, i) };
+      SlStep s = { .kind = SL_STEP_DESTINATION, .destination = g_ptr_array_index (group, i), .tap = tap };
       g_array_append_val (path->steps, s);
     }
 }
@@ -91,6 +103,7 @@ add_processors (Compiler *c, SlPath *path, const SlCfgNode *node, const gchar *k
                 SlDriverKind kind, GError **error)
 {
   const SlCfgNode *body = node;
+  guint before = path->steps->len;
   if (!node->has_body)
     {
       const gchar *name = sl_cfg_node_arg (node, 0);
@@ -120,6 +133,11 @@ add_processors (Compiler *c, SlPath *path, const SlCfgNode *node, const gchar *k
                    .process = kind == SL_DRIVER_PARSER ? d->klass->ops.parser->process : d->klass->ops.rewrite->process };
       g_array_append_val (path->steps, s);
     }
+  /* a named object's last step, when a driver's: what it let through */
+  SlStep *last = path->steps->len > before ? &g_array_index (path->steps, SlStep, path->steps->len - 1) : NULL;
+  if (!node->has_body && last && last->processor
+      && (last->kind == SL_STEP_PROCESS || last->kind == SL_STEP_PROCESS_EMITTING))
+    last->tap = tap_point (c->cfg, kind_word, sl_cfg_node_arg (node, 0));
   return TRUE;
 }
 
@@ -414,7 +432,8 @@ typedef GPtrArray *(*GroupFunc) (SlConfig *cfg, const gchar *name, const SlCfgNo
 /* The group source(NAME) or destination(NAME) names, or the one an inline
  * source { ... } or destination { ... } makes. */
 static GPtrArray *
-find_group (Compiler *c, const SlCfgNode *node, const gchar *kind_word, GroupFunc group_of, GError **error)
+find_group (Compiler *c, const SlCfgNode *node, const gchar *kind_word, GroupFunc group_of, SlTapPoint **tap,
+            GError **error)
 {
   const gchar *name = node->has_body ? NULL : sl_cfg_node_arg (node, 0);
   if (!node->has_body && !name)
@@ -426,6 +445,8 @@ find_group (Compiler *c, const SlCfgNode *node, const gchar *kind_word, GroupFun
   GPtrArray *group = group_of (c->cfg, name ? name : anon, name ? NULL : node, error);
   if (!group && name && error && *error == NULL)
     sl_config_set_no_object_error (c->cfg, error, node->pos, kind_word, name);
+  if (group)
+    *tap = tap_point (c->cfg, kind_word, name ? name : anon);
   g_free (anon);
   return group;
 }
@@ -439,7 +460,9 @@ add_source (Compiler *c, const SlCfgNode *node, gboolean top, GError **error)
                         _("a nested log path takes the sources of the path around it; move source() there"));
       return FALSE;
     }
-  GPtrArray *group = find_group (c, node, "source", source_group, error);
+  /* the point is known to cfg now; its sources pass messages to it */
+  SlTapPoint *tap;
+  GPtrArray *group = find_group (c, node, "source", source_group, &tap, error);
   if (!group)
     return FALSE;
   for (guint i = 0; i < group->len; i++)
@@ -450,10 +473,11 @@ add_source (Compiler *c, const SlCfgNode *node, gboolean top, GError **error)
 static gboolean
 add_destination (Compiler *c, SlPath *path, const SlCfgNode *node, GError **error)
 {
-  GPtrArray *group = find_group (c, node, "destination", dest_group, error);
+  SlTapPoint *tap;
+  GPtrArray *group = find_group (c, node, "destination", dest_group, &tap, error);
   if (!group)
     return FALSE;
-  add_destinations (path, group);
+  add_destinations (path, group, tap);
   /* a destination object's channels each get the message as nested paths
    * do: what they change stays theirs */
   GPtrArray *channels = g_hash_table_lookup (c->cfg->dest_channels, group);

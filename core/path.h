@@ -8,6 +8,7 @@
 #include "core/destination.h"
 #include "core/filter-expr.h"
 #include "core/stats.h"
+#include "core/tap.h"
 
 G_BEGIN_DECLS
 
@@ -30,6 +31,9 @@ typedef struct
   SlDestination *destination;
   GPtrArray *paths;          /* SL_STEP_PATHS, SL_STEP_JUNCTION: SlPath */
   gboolean shared;           /* the paths belong to the configuration, not to this step */
+  /* a destination's; a parser or rewrite object's on its last step, so
+   * that what the object let through is seen once; else NULL */
+  SlTapPoint *tap;
 } SlStep;
 
 typedef struct _SlPath SlPath;

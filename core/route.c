@@ -195,11 +195,16 @@ run_steps (SlPath *path, guint from, gboolean flow, SlMessage *msg, Resume *up, 
           break;
         case SL_STEP_PROCESS:
           matched = s->process (s->processor, &msg);
+          if (matched && s->tap)
+            sl_tap_pass (s->tap, msg);
           break;
         case SL_STEP_PROCESS_EMITTING:
           matched = process_emitting (s, path, i, up, b, &msg);
+          if (matched && s->tap)
+            sl_tap_pass (s->tap, msg);
           break;
         case SL_STEP_DESTINATION:
+          sl_tap_pass (s->tap, msg);
           batch_add (b, s->destination, msg, flow);
           break;
         case SL_STEP_PATHS:

@@ -6,6 +6,7 @@
 
 #include "core/source.h"
 #include "core/stats.h"
+#include "core/tap.h"
 
 G_BEGIN_DECLS
 
@@ -38,6 +39,7 @@ struct _SlSource
   SlCounter *truncated;
   SlCounter *parse_errors;
   SlCounter *invalid_utf8;
+  SlTapPoint *tap;                  /* of its source object: what it posts */
 };
 
 SlSource *sl_source_new   (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **error);

@@ -91,6 +91,7 @@ sl_source_new (SlConfig *cfg, SlDriver *driver, const gchar *group, GError **err
       src->source_tag = sl_tag_id (tag);
       g_free (tag);
     }
+  src->tap = sl_tap_point ("source", group ? group : driver->id);
   src->paths = g_ptr_array_new ();
   src->compiled = g_ptr_array_new ();
   g_rw_lock_init (&src->route_lock);
@@ -402,6 +403,9 @@ sl_source_parse_fields (SlSource *src, const gchar *data, gsize len, SlSourceFil
 void
 sl_source_post (SlSource *src, SlMessage **msgs, guint n)
 {
+  if (sl_tap_attached (src->tap))
+    for (guint i = 0; i < n; i++)
+      sl_tap_offer (src->tap, msgs[i]);
   g_rw_lock_reader_lock (&src->route_lock);
   sl_route (src->paths, msgs, n);
   g_rw_lock_reader_unlock (&src->route_lock);

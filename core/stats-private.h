@@ -28,6 +28,11 @@ gchar *sl_stats_to_log (gint level);
  * such a driver's counters at stats level 3, so the "Log statistics"
  * message names them only from level 3 (the totals still count them). */
 void   sl_stats_set_internal (const gchar *id, gboolean internal);
+/* syslog-ng-ctl's query: the counters whose dotted name (kind.id.name, or
+ * kind.id.instance.name when the counter has an instance) matches glob
+ * (g_pattern_match_simple: * and ?), one a line, as NAME=VALUE, or their
+ * sum alone with sum, or the names alone with names_only. */
+gchar *sl_stats_query (const gchar *glob, gboolean names_only, gboolean sum);
 
 G_END_DECLS
 

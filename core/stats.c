@@ -127,6 +127,45 @@ sl_stats_to_json (void)
   return text;
 }
 
+static void
+append_dotted_name (GString *out, const Entry *e)
+{
+  g_string_append_printf (out, "%s.%s.", e->kind, e->id);
+  if (*e->instance)
+    g_string_append_printf (out, "%s.", e->instance);
+  g_string_append (out, e->name);
+}
+
+gchar *
+sl_stats_query (const gchar *glob, gboolean names_only, gboolean sum)
+{
+  GPatternSpec *pattern = g_pattern_spec_new (glob);
+  GString *out = g_string_new (NULL);
+  GString *name = g_string_new (NULL);
+  gint64 total = 0;
+  g_mutex_lock (&stats_lock);
+  for (guint i = 0; in_order && i < in_order->len; i++)
+    {
+      Entry *e = g_ptr_array_index (in_order, i);
+      g_string_truncate (name, 0);
+      append_dotted_name (name, e);
+      if (!g_pattern_spec_match (pattern, name->len, name->str, NULL))
+        continue;
+      gint64 value = sl_counter_get (&e->counter);
+      total += value;
+      if (names_only)
+        g_string_append_printf (out, "%s\n", name->str);
+      else if (!sum)
+        g_string_append_printf (out, "%s=%" G_GINT64_FORMAT "\n", name->str, value);
+    }
+  g_mutex_unlock (&stats_lock);
+  if (sum)
+    g_string_append_printf (out, "%" G_GINT64_FORMAT "\n", total);
+  g_string_free (name, TRUE);
+  g_pattern_spec_free (pattern);
+  return g_string_free (out, FALSE);
+}
+
 /* Prometheus allows [a-zA-Z0-9_:] in names: "skipped-keys" becomes skipped_keys. */
 static void
 append_metric_name (GString *out, const Entry *e)

@@ -13,7 +13,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#define MAX_COMMAND 256
+#define MAX_COMMAND 4096
 
 struct _SlControl
 {
@@ -22,6 +22,8 @@ struct _SlControl
   guint watch;
   SlControlHandler handler;
   gpointer user_data;
+  SlControlStreamHandler stream;
+  gpointer stream_data;
 };
 
 static void
@@ -129,7 +131,10 @@ on_accept (gint fd, GIOCondition condition, gpointer data)
   if (client < 0)
     return G_SOURCE_CONTINUE;
   gchar command[MAX_COMMAND];
-  if (read_command (client, command, sizeof command))
+  gboolean read = read_command (client, command, sizeof command);
+  if (read && control->stream && control->stream (command, client, control->stream_data))
+    return G_SOURCE_CONTINUE;
+  if (read)
     {
       gchar *answer = control->handler (command, control->user_data);
       write_all (client, answer, strlen (answer));
@@ -169,6 +174,13 @@ sl_control_new (const gchar *path, SlControlHandler handler, gpointer user_data,
   control->user_data = user_data;
   control->watch = g_unix_fd_add (fd, G_IO_IN, on_accept, control);
   return control;
+}
+
+void
+sl_control_set_stream_handler (SlControl *control, SlControlStreamHandler handler, gpointer user_data)
+{
+  control->stream = handler;
+  control->stream_data = user_data;
 }
 
 void

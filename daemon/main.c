@@ -16,7 +16,9 @@
 #include "daemon/control.h"
 #include "daemon/instance.h"
 #include "daemon/metrics-http.h"
+#include "daemon/ops.h"
 #include "daemon/stats-log.h"
+#include "daemon/tap.h"
 #include "daemon/reference.h"
 #include "daemon/notify.h"
 #include "daemon/privileges.h"
@@ -68,6 +70,8 @@ typedef struct
   SlControl *control;
   SlMetricsHttp *metrics;
   SlStatsLog *stats_log;
+  gchar *config_id;            /* the running configuration's, see sl_ops_config_id() */
+  SlTapSessions *taps;
 } Daemon;
 
 static gboolean
@@ -343,6 +347,15 @@ apply_metrics (Daemon *d, GError **error)
   return !listen || d->metrics;
 }
 
+static void
+use_config_id (Daemon *d)
+{
+  gchar *previous = d->config_id;
+  d->config_id = sl_ops_config_id (d->cfg);
+  sl_ops_config_running (d->config_id, previous);
+  g_free (previous);
+}
+
 /* A valid new configuration takes over; an invalid one is reported and the
  * running one stays in charge. */
 static gboolean
@@ -370,6 +383,7 @@ replace_config (Daemon *d, gchar **why)
     }
   sl_config_free (d->cfg);
   d->cfg = next;
+  use_config_id (d);
   if (!apply_metrics (d, &error))
     {
       sl_log (SL_LOG_ERROR, _("%s; metrics are not served"), error->message);
@@ -380,7 +394,7 @@ replace_config (Daemon *d, gchar **why)
   /* a SIGHUP also means "reopen your files" after logrotate, and the
    * destinations that were kept still hold the old ones */
   sl_config_reopen (d->cfg);
-  sl_log (SL_LOG_NOTICE, _("configuration reloaded; version='%s'"), PACKAGE_VERSION);
+  sl_log (SL_LOG_NOTICE, _("configuration reloaded; version='%s', config-id='%s'"), PACKAGE_VERSION, d->config_id);
   return TRUE;
 }
 
@@ -482,8 +496,24 @@ on_command (const gchar *command, gpointer data)
     }
   if (g_ascii_strcasecmp (command, "HEALTH") == 0)
     return g_strdup_printf ("OK pid=%d\n", (int) getpid ());
-  return g_strdup_printf ("ERROR unknown command '%s'; commands: STATS, STATS JSON, STATS PROMETHEUS, RELOAD, REOPEN, STOP, HEALTH\n",
+  if (g_ascii_strcasecmp (command, "CONFIG ID") == 0)
+    return g_strdup_printf ("OK\n%s\n", d->config_id);
+  gchar *answer = sl_ops_answer (command);
+  if (answer)
+    return answer;
+  return g_strdup_printf ("ERROR unknown command '%s'; commands: STATS, STATS JSON, STATS PROMETHEUS, RELOAD, REOPEN, STOP, "
+                          "HEALTH, CONFIG ID, QUERY LIST|GET|SUM GLOB, LOG-LEVEL [LEVEL]\n",
                           command);
+}
+
+static gboolean
+on_stream_command (const gchar *command, gint client, gpointer data)
+{
+  Daemon *d = data;
+  if (g_ascii_strncasecmp (command, "TAP ", 4) != 0)
+    return FALSE;
+  sl_tap_sessions_start (d->taps, d->cfg, command, client);
+  return TRUE;
 }
 
 static void
@@ -611,11 +641,13 @@ run (Settings *s)
       return 1;
     }
   d.loop = g_main_loop_new (NULL, FALSE);
+  use_config_id (&d);
   if (!apply_metrics (&d, &error))
     {
       sl_log (SL_LOG_ERROR, "%s", error->message);
       g_error_free (error);
       sl_config_free (d.cfg);
+      g_free (d.config_id);
       sl_persist_close ();
       sl_instance_release (instance);
       g_main_loop_unref (d.loop);
@@ -624,7 +656,10 @@ run (Settings *s)
     }
   /* made once every source started: its socket file says so */
   d.control = sl_control_new (s->control_path, on_command, &d, &error);
-  if (!d.control)
+  d.taps = sl_tap_sessions_new ();
+  if (d.control)
+    sl_control_set_stream_handler (d.control, on_stream_command, &d);
+  else
     {
       sl_log (SL_LOG_WARNING, _("%s; sluicectl will not reach this daemon"), error->message);
       g_clear_error (&error);
@@ -636,7 +671,7 @@ run (Settings *s)
   d.stats_log = sl_stats_log_new ();
   sl_stats_log_apply (d.stats_log, sl_config_stats (d.cfg));
   sl_activation_close_unclaimed ();
-  sl_log (SL_LOG_NOTICE, _("sluiced starting up; version='%s'"), PACKAGE_VERSION);
+  sl_log (SL_LOG_NOTICE, _("sluiced starting up; version='%s', config-id='%s'"), PACKAGE_VERSION, d.config_id);
   tell_parent (ready, 0);
   sl_notify_ready ();
 
@@ -645,9 +680,11 @@ run (Settings *s)
   sl_notify_stopping ();
   sl_log (SL_LOG_NOTICE, _("sluiced shutting down; version='%s'"), PACKAGE_VERSION);
   sl_control_free (d.control);
+  sl_tap_sessions_free (d.taps);
   sl_metrics_http_free (d.metrics);
   sl_stats_log_free (d.stats_log);
   sl_config_free (d.cfg);
+  g_free (d.config_id);
   sl_persist_close ();
   sl_instance_release (instance);
   g_main_loop_unref (d.loop);
@@ -674,7 +711,7 @@ main (int argc, char **argv)
       settings_clear (&s);
       return 0;
     }
-  sl_internal_set_verbosity (s.verbose, s.debug);
+  sl_internal_set_level (s.debug ? SL_INTERNAL_DEBUG : s.verbose ? SL_INTERNAL_VERBOSE : SL_INTERNAL_DEFAULT);
   sl_internal_set_stderr (TRUE);
 
   GError *error = NULL;

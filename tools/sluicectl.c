@@ -1,91 +1,124 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sluicectl: talks to a running sluiced over its control socket. */
 #include <config.h>
-#include <glib.h>
+#include "tools/ctl-conn.h"
+#include "tools/ctl-verbs.h"
+
 #include <glib/gi18n.h>
 
-#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <sys/un.h>
-#include <unistd.h>
 
-static const struct
-{
-  const gchar *name;
-  const gchar *wire;
-  const gchar *help;
-} commands[] = {
-  { "stats", "STATS", N_("counters per source, path and destination (--format text, json or prometheus)") },
-  { "reload", "RELOAD", N_("load the configuration file again; a bad one is refused") },
-  { "reopen", "REOPEN", N_("reopen output files, after logrotate moved them") },
-  { "stop", "STOP", N_("stop the daemon after it wrote what it queued") },
-  { "health", "HEALTH", N_("say whether the daemon answers") },
-};
+/* A reload drains queues, so it may take a few seconds, not minutes. */
+#define PATIENCE_SECONDS 30
 
 static gint
-send_command (const gchar *path, const gchar *command)
+print_answer (const gchar *answer)
 {
-  struct sockaddr_un addr = { .sun_family = AF_UNIX };
-  if (strlen (path) >= sizeof addr.sun_path)
-    {
-      fprintf (stderr, _("sluicectl: control socket path too long: %s\n"), path);
-      return 2;
-    }
-  strcpy (addr.sun_path, path);
-  gint fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  /* a daemon that accepts but never answers must not hang the caller (a
-   * reload drains queues, so it may take a few seconds, not minutes) */
-  struct timeval patience = { .tv_sec = 30 };
-  if (fd >= 0)
-    {
-      setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
-      setsockopt (fd, SOL_SOCKET, SO_SNDTIMEO, &patience, sizeof patience);
-    }
-  if (fd < 0 || connect (fd, (struct sockaddr *) &addr, sizeof addr) < 0)
-    {
-      fprintf (stderr, _("sluicectl: cannot reach sluiced at %s: %s\n"), path, g_strerror (errno));
-      if (fd >= 0)
-        close (fd);
-      return 2;
-    }
-  gchar *line = g_strconcat (command, "\n", NULL);
-  gboolean sent = write (fd, line, strlen (line)) == (gssize) strlen (line);
-  g_free (line);
-  GString *answer = g_string_new (NULL);
-  gchar buf[4096];
-  gssize n = 0;
-  while (sent && (n = read (fd, buf, sizeof buf)) > 0)
-    g_string_append_len (answer, buf, n);
-  if (sent && n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-    g_string_assign (answer, _("ERROR sluiced did not answer within 30 seconds\n"));
-  close (fd);
-  gboolean ok = g_str_has_prefix (answer->str, "OK");
-  const gchar *body = answer->str;
+  gboolean ok = g_str_has_prefix (answer, "OK");
+  const gchar *body = answer;
   /* "OK\n<payload>" prints only the payload; one-line answers print whole */
   if (g_str_has_prefix (body, "OK\n"))
     body += 3;
   fputs (body, ok ? stdout : stderr);
-  g_string_free (answer, TRUE);
   return ok ? 0 : 1;
 }
 
-/* The control command that asks for stats in format, NULL for an unknown one. */
-static const gchar *
-stats_wire (const gchar *format)
+gint
+sl_ctl_run (const SlCtl *ctl, const gchar *command)
+{
+  GError *error = NULL;
+  gchar *answer = sl_ctl_request (ctl->control, command, PATIENCE_SECONDS, &error);
+  if (!answer)
+    {
+      gboolean late = g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_AGAIN);
+      if (late)
+        fprintf (stderr, "ERROR %s\n", error->message);
+      else
+        fprintf (stderr, "sluicectl: %s\n", error->message);
+      g_error_free (error);
+      return late ? 1 : 2;
+    }
+  gint status = print_answer (answer);
+  g_free (answer);
+  return status;
+}
+
+static gint
+simple (const SlCtl *ctl, const gchar *wire, gchar **args)
+{
+  return sl_ctl_run (ctl, wire);
+}
+
+/* --format or --json says which of the control commands for stats. */
+static gint
+stats (const SlCtl *ctl, const gchar *wire, gchar **args)
 {
   static const gchar *const formats[][2] = {
     { "text", "STATS" }, { "json", "STATS JSON" }, { "prometheus", "STATS PROMETHEUS" },
   };
-  if (!format)
-    return "STATS";
+  const gchar *format = ctl->json ? "json" : ctl->format ? ctl->format : "text";
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
     if (strcmp (format, formats[i][0]) == 0)
-      return formats[i][1];
-  return NULL;
+      return sl_ctl_run (ctl, formats[i][1]);
+  fprintf (stderr, _("sluicectl: unknown stats format '%s'; formats: text, json, prometheus\n"), format);
+  return 2;
+}
+
+static const SlCtlVerb verbs[] = {
+  { "stats", NULL, 0, 0, SL_CTL_OPT_FORMAT, stats, NULL,
+    N_("counters per source, path and destination (--format text, json or prometheus)") },
+  { "reload", "RELOAD", 0, 0, 0, simple, NULL, N_("load the configuration file again; a bad one is refused") },
+  { "reopen", "REOPEN", 0, 0, 0, simple, NULL, N_("reopen output files, after logrotate moved them") },
+  { "stop", "STOP", 0, 0, 0, simple, NULL, N_("stop the daemon after it wrote what it queued") },
+  { "health", "HEALTH", 0, 0, 0, simple, NULL, N_("say whether the daemon answers") },
+  { "healthcheck", NULL, 0, 0, SL_CTL_OPT_TIMEOUT, sl_ctl_healthcheck, NULL,
+    N_("the main loop's round trip; exit status 1 and why when the daemon does not answer (--timeout)") },
+  { "query", NULL, 1, 2, SL_CTL_OPT_SUM, sl_ctl_query, N_("list|get [GLOB]"),
+    N_("counters named KIND.ID[.INSTANCE].COUNTER matching GLOB, with values (get, --sum) or without (list)") },
+  { "log-level", NULL, 0, 1, 0, sl_ctl_log_level, N_("[default|verbose|debug|trace]"),
+    N_("the daemon's log level, or set it") },
+  { "config-id", "CONFIG ID", 0, 0, 0, simple, NULL, N_("the running configuration's id (SHA-256 of it as loaded)") },
+  { "tap", NULL, 1, 1, SL_CTL_OPT_TAP, sl_ctl_tap, N_("ID"),
+    N_("the messages passing the source, parser, rewrite or destination ID, as JSON lines, until Ctrl-C "
+       "(--limit, --filter)") },
+  { "top", NULL, 0, 0, 0, sl_ctl_top, NULL,
+    N_("every source and destination each second: messages in and out per second, queues, drops, connections; "
+       "q quits") },
+};
+
+/* Nothing given is ignored: an option of another verb is refused. */
+static gboolean
+options_fit (const SlCtl *ctl, const SlCtlVerb *verb)
+{
+  static const struct
+  {
+    SlCtlOptions option;
+    const gchar *names;
+  } options[] = {
+    { SL_CTL_OPT_FORMAT, "--format, --json" },
+    { SL_CTL_OPT_SUM, "--sum" },
+    { SL_CTL_OPT_TIMEOUT, "--timeout" },
+    { SL_CTL_OPT_TAP, "--limit, --filter" },
+  };
+  SlCtlOptions given = (ctl->format || ctl->json ? SL_CTL_OPT_FORMAT : 0) | (ctl->sum ? SL_CTL_OPT_SUM : 0)
+                       | (ctl->timeout != -1 ? SL_CTL_OPT_TIMEOUT : 0) | (ctl->limit || ctl->filter ? SL_CTL_OPT_TAP : 0);
+  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
+    if ((given & options[i].option) && !(verb->options & options[i].option))
+      {
+        fprintf (stderr, _("sluicectl: %s do not go with %s; see --help\n"), options[i].names, verb->name);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+static void
+free_ctl (SlCtl *ctl)
+{
+  g_free (ctl->control);
+  g_free (ctl->format);
+  g_free (ctl->filter);
 }
 
 int
@@ -95,67 +128,70 @@ main (int argc, char **argv)
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   textdomain (GETTEXT_PACKAGE);
 
-  gchar *control = NULL;
-  gchar *format = NULL;
-  gboolean json = FALSE;
+  SlCtl ctl = { .timeout = -1 };
   gboolean version = FALSE;
   GOptionEntry entries[] = {
-    { "control", 'c', 0, G_OPTION_ARG_FILENAME, &control, N_("control socket of sluiced"), N_("PATH") },
-    { "format", 'o', 0, G_OPTION_ARG_STRING, &format,
+    { "control", 'c', 0, G_OPTION_ARG_FILENAME, &ctl.control, N_("control socket of sluiced"), N_("PATH") },
+    { "format", 'o', 0, G_OPTION_ARG_STRING, &ctl.format,
       N_("stats as text (kind;id;instance;counter;value), json or prometheus"), N_("FORMAT") },
-    { "json", 'j', 0, G_OPTION_ARG_NONE, &json, N_("stats as JSON: the same as --format json"), NULL },
+    { "json", 'j', 0, G_OPTION_ARG_NONE, &ctl.json, N_("stats as JSON: the same as --format json"), NULL },
+    { "sum", 0, 0, G_OPTION_ARG_NONE, &ctl.sum, N_("query get: the sum of the values alone"), NULL },
+    { "timeout", 't', 0, G_OPTION_ARG_INT, &ctl.timeout,
+      N_("healthcheck: seconds to wait for the answer (default 15)"), N_("SECONDS") },
+    { "limit", 'n', 0, G_OPTION_ARG_INT, &ctl.limit, N_("tap: end after this many messages"), N_("N") },
+    { "filter", 'F', 0, G_OPTION_ARG_STRING, &ctl.filter,
+      N_("tap: only the messages this filter expression lets through"), N_("EXPR") },
     { "version", 'V', 0, G_OPTION_ARG_NONE, &version, N_("print the version and exit"), NULL },
     { NULL }
   };
-  GOptionContext *ctx = g_option_context_new (_("COMMAND - control a running sluiced"));
+  GOptionContext *octx = g_option_context_new (_("COMMAND [ARGUMENTS] - control a running sluiced"));
   GString *summary = g_string_new (_("Commands:"));
-  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    g_string_append_printf (summary, "\n  %-8s %s", commands[i].name, _(commands[i].help));
-  g_option_context_set_summary (ctx, summary->str);
+  for (guint i = 0; i < G_N_ELEMENTS (verbs); i++)
+    {
+      g_autofree gchar *usage = g_strjoin (" ", verbs[i].name, verbs[i].args ? _(verbs[i].args) : NULL, NULL);
+      g_string_append_printf (summary, "\n  %s\n      %s", usage, _(verbs[i].help));
+    }
+  g_option_context_set_summary (octx, summary->str);
   g_string_free (summary, TRUE);
-  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (octx, entries, GETTEXT_PACKAGE);
   GError *error = NULL;
-  gboolean parsed = g_option_context_parse (ctx, &argc, &argv, &error);
-  g_option_context_free (ctx);
+  gboolean parsed = g_option_context_parse (octx, &argc, &argv, &error);
+  g_option_context_free (octx);
   if (parsed && version)
     {
       printf ("sluicectl %s\n", PACKAGE_VERSION);
-      g_free (control);
-      g_free (format);
+      free_ctl (&ctl);
       return 0;
     }
-  if (!parsed || argc != 2)
+  if (!parsed || argc < 2)
     {
       if (error)
         fprintf (stderr, _("sluicectl: %s; see --help\n"), error->message);
       else
-        fprintf (stderr, "sluicectl: %s\n", argc > 2 ? _("give one command, not several; see --help") : _("give one command; see --help"));
+        fprintf (stderr, "sluicectl: %s\n", _("give one command; see --help"));
       g_clear_error (&error);
-      g_free (control);
-      g_free (format);
+      free_ctl (&ctl);
       return 2;
     }
-  const gchar *stats_command = stats_wire (json ? "json" : format);
-  if (!stats_command)
-    {
-      fprintf (stderr, _("sluicectl: unknown stats format '%s'; formats: text, json, prometheus\n"), format);
-      g_free (control);
-      g_free (format);
-      return 2;
-    }
-  if (!control)
-    control = g_strdup (SL_LOCALSTATEDIR "/run/sluiced.ctl");
+  if (!ctl.control)
+    ctl.control = g_strdup (SL_LOCALSTATEDIR "/run/sluiced.ctl");
 
   gint status = 2;
   guint i;
-  for (i = 0; i < G_N_ELEMENTS (commands); i++)
-    if (strcmp (argv[1], commands[i].name) == 0)
+  for (i = 0; i < G_N_ELEMENTS (verbs); i++)
+    if (strcmp (argv[1], verbs[i].name) == 0)
       break;
-  if (i == G_N_ELEMENTS (commands))
+  gint n_args = argc - 2;
+  if (i == G_N_ELEMENTS (verbs))
     fprintf (stderr, _("sluicectl: unknown command '%s'; see --help\n"), argv[1]);
+  else if (!options_fit (&ctl, &verbs[i]))
+    ;
+  else if (n_args < verbs[i].min_args || n_args > verbs[i].max_args)
+    fprintf (stderr, "sluicectl: %s\n",
+             verbs[i].max_args == 0 ? _("give one command, not several; see --help")
+                                    : _("wrong number of arguments; see --help"));
   else
-    status = send_command (control, i == 0 ? stats_command : commands[i].wire);
-  g_free (control);
-  g_free (format);
+    status = verbs[i].run (&ctl, verbs[i].wire, argv + 2);
+  free_ctl (&ctl);
   return status;
 }
