@@ -396,7 +396,8 @@ module_loaded (SlRsConf *c, const gchar *type)
 {
   static const gchar *const loadable[] = { "omprog", "omstdout", "mmjsonparse", "omrelp", "omkafka", "omhiredis",
                                            "omelasticsearch", "ommysql", "ompgsql", "mmnormalize", "mmutf8fix",
-                                           "mmanon", "mmfields" };
+                                           "mmanon", "mmfields", "ommail", "omhttp",
+                                           "mmpstrucdata" };
   for (guint i = 0; i < G_N_ELEMENTS (loadable); i++)
     if (g_ascii_strcasecmp (type, loadable[i]) == 0)
       {

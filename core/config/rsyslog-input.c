@@ -47,6 +47,7 @@ static const struct
                   "bracketing", "log.file" } },
   { "immark", { "interval", "markmessagetext", "ruleset", "use.markflag", "use.syslogcall" } },
   { "mmnormalize", { NULL } }, { "mmutf8fix", { NULL } }, { "mmanon", { NULL } }, { "mmfields", { NULL } },
+  { "ommail", { NULL } }, { "omhttp", { NULL } }, { "mmpstrucdata", { NULL } },
 };
 
 /* rsyslogd's parser chain over the network reads RFC 5424 (a <PRI>1

@@ -286,6 +286,7 @@ static const struct
   gchar *(*make) (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
 } modifiers[] = {
   { "mmnormalize", mmnormalize }, { "mmutf8fix", mmutf8fix }, { "mmanon", mmanon }, { "mmfields", mmfields },
+  { "mmpstrucdata", sl_rs_mmpstrucdata },
 };
 
 gboolean

@@ -487,6 +487,8 @@ sl_rs_output_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos
     return omkafka (c, params, pos, error);
   if (g_ascii_strcasecmp (type, "omhiredis") == 0)
     return omhiredis (c, params, pos, error);
+  if (sl_rs_is_more_output (type))
+    return sl_rs_more_output (c, params, type, pos, error);
   sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("rsyslog's action type '%s' is not supported"), type);
   return NULL;
 }

@@ -250,6 +250,13 @@ gchar    *sl_rs_legacy_relp          (SlRsConf *c, const gchar *target, const gc
 gchar    *sl_rs_legacy_sql           (SlRsConf *c, gboolean pgsql, const gchar *args, const gchar *template_name,
                                       SlCfgPos pos, GError **error);
 
+/* rsyslog-more.c: ommail, omhttp (outputs) and mmpstrucdata (in the
+ * modifiers' table), each one function writing its driver */
+gboolean  sl_rs_is_more_output       (const gchar *type);
+gchar    *sl_rs_more_output          (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,
+                                      GError **error);
+gchar    *sl_rs_mmpstrucdata         (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
+
 /* rsyslog-modifiers.c: mmnormalize, mmutf8fix, mmanon and mmfields as
  * parsers; the parser object's name */
 gboolean  sl_rs_is_modifier          (const gchar *type);

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* rsyslog's ommail, mmpstrucdata and omhttp: one configuration run by
+ * rsyslogd 8.2302 and by sluiced --config-format rsyslog, the same
+ * messages sent to both over TCP. mmpstrucdata's variables are compared
+ * byte for byte in the files both write; ommail's mails, kept by a real
+ * SMTP server (aiosmtpd) per daemon, by their envelope, Subject, X-Mailer,
+ * recipients and body (the headers' layout is libESMTP's). What the
+ * front end refuses is refused with its place. */
+#include "tests/functional/harness.h"
+
+#include <signal.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static const gchar config[] =
+  "module(load=\"imtcp\")\n"
+  "module(load=\"mmpstrucdata\")\n"
+  "module(load=\"ommail\")\n"
+  "input(type=\"imtcp\" port=\"@PORT@\" ruleset=\"r\")\n"
+  "template(name=\"sd\" type=\"string\" string=\"%$!%|%$!rfc5424-sd!ex@1!iut%\\n\")\n"
+  "template(name=\"kept\" type=\"string\" string=\"%$!x%|%msg%\\n\")\n"
+  "template(name=\"subject\" type=\"string\" string=\"alert from %hostname%: %syslogtag%\")\n"
+  "ruleset(name=\"r\") {\n"
+  "  if $programname == 'sd' then {\n"
+  "    action(type=\"mmpstrucdata\")\n"
+  "    action(type=\"omfile\" file=\"@DIR@/sd\" template=\"sd\")\n"
+  "    action(type=\"mmpstrucdata\" jsonRoot=\"$!x\" sd_name.lowercase=\"off\")\n"
+  "    action(type=\"omfile\" file=\"@DIR@/kept\" template=\"kept\")\n"
+  "    stop\n"
+  "  }\n"
+  "  action(type=\"ommail\" server=\"127.0.0.1\" port=\"@SMTP@\" mailFrom=\"rs@example.com\"\n"
+  "         mailTo=[\"a@example.com\", \"b@example.com\"] subject.template=\"subject\"\n"
+  "         template=\"RSYSLOG_SyslogProtocol23Format\")\n"
+  "  action(type=\"ommail\" server=\"127.0.0.1\" port=\"@SMTP@\" mailFrom=\"rs@example.com\" mailTo=\"c@example.com\"\n"
+  "         body.enable=\"off\")\n"
+  "  action(type=\"ommail\" server=\"127.0.0.1\" port=\"@SMTP@\" mailFrom=\"rs@example.com\" mailTo=\"d@example.com\"\n"
+  "         subject.text=\"plain $ subject\")\n"
+  "}\n";
+
+#define SD_HEAD "<165>1 2003-10-11T22:14:15.003Z host sd 12 ID47 "
+
+static const gchar *const sd_messages[] = {
+  SD_HEAD "[Ex@1 iut=\"3\" eventSource=\"Appli\\\"cation\\\\ x\\]\" eventID=\"1011\"][Other@2 A=\"b\" A=\"c\"] body",
+  SD_HEAD "- no structured data",
+  "<13>Dec  6 08:00:00 host sd[1]: a legacy message",
+  SD_HEAD "[ex@1 iut=\"\" q=\"\\n\"]",
+};
+
+static const gchar *const mail_messages[] = {
+  "<13>Dec  6 08:00:00 myhost prog[12]: hello there",
+  "<11>Dec  6 08:00:01 otherhost other: second, with $ and a 'quote'",
+};
+
+static const gchar *const recipients[] = { "b@example.com", "c@example.com", "d@example.com" };
+
+static gchar *
+filled (const gchar *dir, guint16 port, guint16 smtp)
+{
+  GString *out = g_string_new (config);
+  g_autofree gchar *port_text = g_strdup_printf ("%u", port);
+  g_autofree gchar *smtp_text = g_strdup_printf ("%u", smtp);
+
+  g_string_replace (out, "@DIR@", dir, 0);
+  g_string_replace (out, "@PORT@", port_text, 0);
+  g_string_replace (out, "@SMTP@", smtp_text, 0);
+  return g_string_free (out, FALSE);
+}
+
+static void
+send_all (guint16 port)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (sd_messages); i++)
+    g_string_append_printf (text, "%s\n", sd_messages[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (mail_messages); i++)
+    g_string_append_printf (text, "%s\n", mail_messages[i]);
+  g_assert_true (sl_test_tcp_send (port, text->str));
+}
+
+/* The SMTP server of smtp()'s tests, keeping mails under dir/mail */
+static GPid
+smtp_start (const gchar *dir, guint16 port)
+{
+  g_autofree gchar *server = g_build_filename (g_getenv ("SL_TOP_SRCDIR"), "plugins/destinations/smtp/smtp-test-server",
+                                               NULL);
+  g_autofree gchar *port_text = g_strdup_printf ("%u", port);
+  g_autofree gchar *mail = g_build_filename (dir, "mail", NULL);
+  g_autofree gchar *err = g_build_filename (dir, "smtp.stderr", NULL);
+  const gchar *argv[] = { server, port_text, mail, NULL };
+  GPid pid = sl_test_spawn_argv (argv, err);
+
+  g_assert_true (pid && sl_test_wait_port (port));
+  return pid;
+}
+
+static gint
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const gchar *const *) a, *(const gchar *const *) b);
+}
+
+/* The mails kept for a first recipient, each as what both daemons must
+ * agree on: the envelope, Subject and X-Mailer as written, the addresses
+ * of From and To (sorted: libESMTP writes To in its own order), the body */
+static GPtrArray *
+mails_of (const gchar *dir, const gchar *recipient)
+{
+  g_autofree gchar *folder = g_build_filename (dir, "mail", recipient, NULL);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *mails = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GRegex) address = g_regex_new ("[a-z]+@example\\.com", 0, 0, NULL);
+  GDir *d = g_dir_open (folder, 0, NULL);
+
+  for (const gchar *name; d && (name = g_dir_read_name (d));)
+    if (g_str_has_suffix (name, ".eml"))
+      g_ptr_array_add (names, g_build_filename (folder, name, NULL));
+  if (d)
+    g_dir_close (d);
+  g_ptr_array_sort (names, compare_strings);
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree gchar *text = sl_test_read_file (g_ptr_array_index (names, i));
+      const gchar *head_end = strstr (text, "\r\n\r\n");
+      g_assert_nonnull (head_end);
+      g_autofree gchar *head = g_strndup (text, (gsize) (head_end - text));
+      g_auto (GStrv) lines = g_strsplit (head, "\n", -1);
+      g_autoptr (GPtrArray) shape = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr (GPtrArray) to = g_ptr_array_new_with_free_func (g_free);
+      gboolean in_to = FALSE;
+
+      for (guint l = 0; lines[l]; l++)
+        {
+          g_strchomp (lines[l]);
+          if (g_str_has_prefix (lines[l], "MAIL FROM:") || g_str_has_prefix (lines[l], "RCPT TO:")
+              || g_str_has_prefix (lines[l], "Subject:") || g_str_has_prefix (lines[l], "X-Mailer:"))
+            g_ptr_array_add (shape, g_strdup (lines[l]));
+          if (g_str_has_prefix (lines[l], "From:"))
+            {
+              g_autoptr (GMatchInfo) match = NULL;
+              g_assert_true (g_regex_match (address, lines[l], 0, &match));
+              g_autofree gchar *from = g_match_info_fetch (match, 0);
+              g_ptr_array_add (shape, g_strconcat ("From ", from, NULL));
+            }
+          in_to = g_str_has_prefix (lines[l], "To:") || (in_to && g_ascii_isspace (lines[l][0]));
+          g_autoptr (GMatchInfo) match = NULL;
+          for (g_regex_match (address, lines[l], 0, &match); in_to && g_match_info_matches (match);
+               g_match_info_next (match, NULL))
+            {
+              g_autofree gchar *one = g_match_info_fetch (match, 0);
+              if (!g_ptr_array_find_with_equal_func (to, one, g_str_equal, NULL))
+                g_ptr_array_add (to, g_steal_pointer (&one));
+            }
+        }
+      for (guint t = 0; t < to->len; t++)
+        g_ptr_array_add (shape, g_strconcat ("To ", (const gchar *) g_ptr_array_index (to, t), NULL));
+      g_ptr_array_sort (shape, compare_strings);
+      g_ptr_array_add (shape, g_strconcat ("body:", head_end + 4, NULL));
+      g_ptr_array_add (shape, NULL);
+      g_ptr_array_add (mails, g_strjoinv ("\n", (gchar **) shape->pdata));
+    }
+  return mails;
+}
+
+static gboolean
+wait_all (SlTestEnv *env, const gchar *dir)
+{
+  g_autofree gchar *sd = g_build_filename (dir, "sd", NULL);
+  g_autofree gchar *kept = g_build_filename (dir, "kept", NULL);
+
+  if (!sl_test_wait_lines (env, sd, G_N_ELEMENTS (sd_messages)) || !sl_test_wait_lines (env, kept, G_N_ELEMENTS (sd_messages)))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (recipients); i++)
+    for (guint tries = 0;; tries++)
+      {
+        g_autoptr (GPtrArray) mails = mails_of (dir, recipients[i]);
+        if (mails->len >= G_N_ELEMENTS (mail_messages))
+          break;
+        if (tries == SL_TEST_DEADLINE_MS / 50)
+          return FALSE;
+        g_usleep (50000);
+      }
+  return TRUE;
+}
+
+static void
+test_side_by_side (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  g_autofree gchar *root = sl_test_rsyslog_root ();
+  if (!root)
+    {
+      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
+      return;
+    }
+  if (!g_file_test ("/usr/lib/python3/dist-packages/aiosmtpd", G_FILE_TEST_IS_DIR))
+    {
+      g_test_skip ("python3-aiosmtpd is not installed (quickstart installs it)");
+      return;
+    }
+  g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
+  g_assert_cmpint (g_mkdir_with_parents (rs_dir, 0700), ==, 0);
+  guint16 ports[4];
+  for (guint i = 0; i < G_N_ELEMENTS (ports); i++)
+    for (gboolean again = TRUE; again;)
+      {
+        ports[i] = sl_test_free_port (SOCK_STREAM);
+        again = FALSE;
+        for (guint k = 0; k < i; k++)
+          again = again || ports[k] == ports[i];
+      }
+  GPid rs_smtp = smtp_start (rs_dir, ports[2]);
+  GPid sl_smtp = smtp_start (env->dir, ports[3]);
+  g_autofree gchar *rs_text = filled (rs_dir, ports[0], ports[2]);
+  g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
+  g_assert_true (g_file_set_contents (rs_conf, rs_text, -1, NULL));
+  g_autofree gchar *sl_text = filled (env->dir, ports[1], ports[3]);
+  g_assert_true (sl_test_write_config (env, sl_text, NULL));
+
+  g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
+  GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
+  g_assert_cmpint (rs, >, 0);
+  g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));
+  g_assert_true (sl_test_wait_port (ports[0]));
+  send_all (ports[0]);
+  send_all (ports[1]);
+  gboolean rs_done = wait_all (env, rs_dir);
+  gboolean sl_done = wait_all (env, env->dir);
+  sl_test_daemon_stop (env, SIGTERM);
+  kill (rs, SIGTERM);
+  sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
+  g_assert_true (sl_test_peer_stop (rs_smtp, NULL));
+  g_assert_true (sl_test_peer_stop (sl_smtp, NULL));
+  g_autofree gchar *rs_stderr = sl_test_read_file (rs_err);
+  g_test_message ("rsyslogd: %s", rs_stderr ? rs_stderr : "");
+  g_assert_true (rs_done);
+  g_assert_true (sl_done);
+
+  static const gchar *const files[] = { "sd", "kept" };
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree gchar *rs_path = g_build_filename (rs_dir, files[i], NULL);
+      g_autofree gchar *sl_path = g_build_filename (env->dir, files[i], NULL);
+      g_autofree gchar *rs_got = sl_test_read_file (rs_path);
+      g_autofree gchar *sl_got = sl_test_read_file (sl_path);
+      g_test_message ("%s", files[i]);
+      g_assert_cmpstr (sl_got, ==, rs_got);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (recipients); i++)
+    {
+      g_autoptr (GPtrArray) rs_mails = mails_of (rs_dir, recipients[i]);
+      g_autoptr (GPtrArray) sl_mails = mails_of (env->dir, recipients[i]);
+      g_assert_cmpuint (sl_mails->len, ==, rs_mails->len);
+      for (guint m = 0; m < rs_mails->len; m++)
+        {
+          g_test_message ("%s", (const gchar *) g_ptr_array_index (rs_mails, m));
+          g_assert_cmpstr (g_ptr_array_index (sl_mails, m), ==, g_ptr_array_index (rs_mails, m));
+        }
+    }
+}
+
+/* What the front end cannot do is refused at its place, with why; an
+ * input and an action after a modifier put it on a path, where its parser
+ * is made. */
+#define OUT "action(type=\"omfile\" file=\"@DIR@/out\")\ninput(type=\"imuxsock\" Socket=\"@DIR@/in\")\n"
+#define MAIL "action(type=\"ommail\" server=\"h\" port=\"25\" mailfrom=\"f@x\" mailto=\"t@x\" "
+
+static void
+test_refused (SlTestEnv *env, gconstpointer data)
+{
+  static const struct
+  {
+    const gchar *config;
+    const gchar *needle;
+  } cases[] = {
+    { "module(load=\"ommail\")\n" MAIL "subject.text=\"a\" subject.template=\"b\")\n",
+      "sluice.conf:2:71: the parameter 'subject.text' of rsyslog's ommail is not supported: it and subject.template" },
+    { "module(load=\"ommail\")\naction(type=\"ommail\" server=\"h\" mailfrom=\"f@x\" mailto=\"t@x\")\n",
+      "sluice.conf:2:1: rsyslog's ommail needs port=" },
+    { "module(load=\"ommail\")\n" MAIL "nosuch=\"x\")\n",
+      "sluice.conf:2:71: the parameter 'nosuch' of rsyslog's ommail is not supported" },
+    { MAIL ")\n", "sluice.conf:1:1: rsyslog's action type 'ommail' needs its module loaded first" },
+    { "module(load=\"mmpstrucdata\")\naction(type=\"mmpstrucdata\" jsonRoot=\"x\")\n" OUT,
+      "sluice.conf:2:28: the parameter 'jsonroot' of rsyslog's mmpstrucdata is not supported: it takes a variable" },
+    { "module(load=\"mmpstrucdata\")\naction(type=\"mmpstrucdata\" queue.type=\"LinkedList\")\n" OUT,
+      "sluice.conf:2:28: the parameter 'queue.type' of rsyslog's mmpstrucdata is not supported: a queue of its own" },
+  };
+  (void) data;
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree gchar *err = NULL;
+      g_assert_true (sl_test_write_config (env, cases[i].config, NULL));
+      g_assert_cmpint (sl_test_run_built ("daemon/sluiced", NULL, &err, "-s", "--config-format", "rsyslog", "-f",
+                                          env->config, NULL), !=, 0);
+      g_test_message ("%s", err);
+      g_assert_nonnull (strstr (err, cases[i].needle));
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  sl_test_init (&argc, &argv);
+  g_setenv ("TZ", "UTC", TRUE);
+  SL_TEST_ADD ("/rsyslog-more/side-by-side", test_side_by_side);
+  SL_TEST_ADD ("/rsyslog-more/refused", test_refused);
+  return g_test_run ();
+}
