@@ -140,12 +140,162 @@ sl_rs_mmpstrucdata (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error
   return sl_rs_emit (c, pos, text->str, error) ? g_steal_pointer (&name) : NULL;
 }
 
+/* omhttp's own template, used when the action names none */
+#define HTTP_TEMPLATE "omhttp_StdJSONFmt"
+#define HTTP_TEMPLATE_TEXT                                                                                  \
+  "{\"message\":\"%msg:::json%\",\"fromhost\":\"%HOSTNAME:::json%\",\"facility\":\"%syslogfacility-text%\"," \
+  "\"priority\":\"%syslogpriority-text%\",\"timereported\":\"%timereported:::date-rfc3339%\","             \
+  "\"timegenerated\":\"%timegenerated:::date-rfc3339%\"}"
+
+static gboolean
+is_on (GPtrArray *params, const gchar *name)
+{
+  return param_value (params, name) && sl_rs_is_true (param_value (params, name));
+}
+
+/* omhttp (8.2302's contrib module, which Debian does not build; what it
+ * sends is read from its source): a POST of each message's template text
+ * to http(s)://server:port/restPath, https and port 443 unless told
+ * otherwise, Content-Type JSON; with batch="on" up to batch.maxSize
+ * messages (batch.maxBytes) joined by newlines, Content-Type text/plain.
+ * Its other batch formats parse each message as JSON and write it again
+ * as json-c does, dropping what does not parse, which http() cannot. */
+static gchar *
+omhttp (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
+{
+  /* healthCheckTimeout only times checkPath's request; reloadOnHup and
+   * compress.level change no byte the server reads once unzipped */
+  static const gchar *const own[] = {
+    "server", "serverport", "healthchecktimeout", "httpcontenttype", "httpheaderkey", "httpheadervalue",
+    "httpheaders", "uid", "pwd", "restpath", "checkpath", "dynrestpath", "batch", "batch.format", "batch.maxbytes",
+    "batch.maxsize", "compress", "compress.level", "usehttps", "errorfile", "allowunsignedcerts", "skipverifyhost",
+    "tls.cacert", "tls.mycert", "tls.myprivkey", "reloadonhup", "retry", "retry.ruleset", "ratelimit.interval",
+    "ratelimit.burst",
+  };
+  static const struct
+  {
+    const gchar *param, *why;
+  } refused[] = {
+    { "checkpath", N_("http() sends no health check request before the messages") },
+    { "errorfile", N_("http() keeps a message it could not send in its queue") },
+    { "retry.ruleset", N_("http() retries a request itself; it hands no failed message to a ruleset") },
+    { "ratelimit.interval", N_("it limits omhttp's retry ruleset, which is not mapped") },
+    { "ratelimit.burst", N_("it limits omhttp's retry ruleset, which is not mapped") },
+  };
+
+  if (!sl_rs_check_action_params (params, own, G_N_ELEMENTS (own), "omhttp", error))
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    if (sl_rs_param_find (params, refused[i].param))
+      return refuse (params, refused[i].param, "omhttp", _(refused[i].why), error), NULL;
+  if (is_on (params, "dynrestpath"))
+    return refuse (params, "dynrestpath", "omhttp", _("a path made by a template is not mapped: http()'s url() is plain text"),
+                   error), NULL;
+  if (is_on (params, "retry"))
+    return refuse (params, "retry", "omhttp", _("http() retries a request itself; it hands no failed message to a ruleset"),
+                   error), NULL;
+  if (is_on (params, "skipverifyhost"))
+    return refuse (params, "skipverifyhost", "omhttp",
+                   _("http()'s peer-verify() checks the certificate and its name together (allowUnsignedCerts)"),
+                   error), NULL;
+  const gchar *format = param_value (params, "batch.format");
+  if (format && g_ascii_strcasecmp (format, "newline") != 0)
+    return refuse (params, "batch.format", "omhttp",
+                   _("only newline is mapped: omhttp's other formats parse each message as JSON and write it again, "
+                     "dropping what does not parse, where http() sends the template's text as it is"), error), NULL;
+  const gchar *key = param_value (params, "httpheaderkey");
+  const gchar *value = param_value (params, "httpheadervalue");
+  if (!key != !value)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's omhttp needs httpHeaderKey= and httpHeaderValue= together"));
+      return NULL;
+    }
+
+  const gchar *template_name = param_value (params, "template");
+  if (!template_name && !g_hash_table_contains (c->templates, HTTP_TEMPLATE)
+      && !sl_rs_template_define (c, HTTP_TEMPLATE, HTTP_TEMPLATE_TEXT, FALSE, pos, error))
+    return NULL;
+  gboolean batch = is_on (params, "batch");
+  gboolean https = !param_value (params, "usehttps") || is_on (params, "usehttps");
+  const gchar *port = param_value (params, "serverport") ? param_value (params, "serverport") : "443";
+  const gchar *rest = param_value (params, "restpath") ? param_value (params, "restpath") : "";
+  const SlRsParam *server = sl_rs_param_find (params, "server");
+  g_auto (GStrv) servers = server ? (server->items ? g_strdupv (server->items) : g_strsplit (server->value, ",", -1))
+                                  : g_strsplit ("localhost", ",", -1);
+  g_autoptr (GString) drivers = g_string_new ("http(url(");
+
+  for (guint i = 0; servers[i]; i++)
+    {
+      gchar *host = g_strstrip (servers[i]);
+      gsize len = strlen (host);
+      while (len && host[len - 1] == '/')
+        host[--len] = '\0';
+      const gchar *scheme_end = strstr (host, "://");
+      const gchar *name = scheme_end ? scheme_end + 3 : host;
+      g_autofree gchar *url = g_strdup_printf ("%s%s%s%s/%s", scheme_end ? "" : https ? "https://" : "http://", host,
+                                               strchr (name, ':') ? "" : ":", strchr (name, ':') ? "" : port, rest);
+      if (i)
+        g_string_append_c (drivers, ' ');
+      sl_rs_quote (drivers, url);
+    }
+  g_string_append (drivers, ") method(\"POST\") headers(");
+  g_autofree gchar *content_type = g_strconcat ("Content-Type: ", param_value (params, "httpcontenttype")
+                                                ? param_value (params, "httpcontenttype")
+                                                : batch ? "text/plain" : "application/json; charset=utf-8", NULL);
+  sl_rs_quote (drivers, content_type);
+  if (key)
+    {
+      g_autofree gchar *header = g_strdup_printf ("%s: %s", key, value);
+      g_string_append_c (drivers, ' ');
+      sl_rs_quote (drivers, header);
+    }
+  const SlRsParam *headers = sl_rs_param_find (params, "httpheaders");
+  for (guint i = 0; headers && headers->items && headers->items[i]; i++)
+    {
+      g_string_append_c (drivers, ' ');
+      sl_rs_quote (drivers, headers->items[i]);
+    }
+  if (headers && !headers->items)
+    {
+      g_string_append_c (drivers, ' ');
+      sl_rs_quote (drivers, headers->value);
+    }
+  g_string_append_c (drivers, ')');
+  g_autofree gchar *object = sl_rs_template_ref (c, template_name ? template_name : HTTP_TEMPLATE, pos, error);
+  if (!object)
+    return NULL;
+  g_string_append_printf (drivers, " template(%s)", object);
+  if (batch)
+    {
+      sl_rs_append_option (drivers, "batch-lines", param_value (params, "batch.maxsize")
+                                                   ? param_value (params, "batch.maxsize") : "100");
+      sl_rs_append_option (drivers, "batch-bytes", param_value (params, "batch.maxbytes")
+                                                   ? param_value (params, "batch.maxbytes") : "10485760");
+    }
+  if (is_on (params, "compress"))
+    g_string_append (drivers, " content-compression(gzip)");
+  if (param_value (params, "uid"))
+    sl_rs_append_option (drivers, "user", param_value (params, "uid"));
+  if (param_value (params, "pwd"))
+    sl_rs_append_option (drivers, "password", param_value (params, "pwd"));
+  static const struct
+  {
+    const gchar *param, *option;
+  } tls[] = { { "tls.cacert", "ca-file" }, { "tls.mycert", "cert-file" }, { "tls.myprivkey", "key-file" } };
+  for (guint i = 0; i < G_N_ELEMENTS (tls); i++)
+    if (param_value (params, tls[i].param))
+      sl_rs_append_option (drivers, tls[i].option, param_value (params, tls[i].param));
+  if (is_on (params, "allowunsignedcerts"))
+    g_string_append (drivers, " peer-verify(no)");
+  return emit_destination (c, drivers, pos, error);
+}
+
 static const struct
 {
   const gchar *type;
   gchar *(*make) (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
 } outputs[] = {
-  { "ommail", ommail },
+  { "ommail", ommail }, { "omhttp", omhttp },
 };
 
 gboolean

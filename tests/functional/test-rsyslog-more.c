@@ -9,6 +9,7 @@
 #include "tests/functional/harness.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -260,6 +261,156 @@ test_side_by_side (SlTestEnv *env, gconstpointer data)
     }
 }
 
+/* omhttp, which Debian does not build: what 8.2302's source sends, checked
+ * at http() tests' receiver (each request's head and body kept): a POST
+ * per message to the rest path with JSON's Content-Type and the extra
+ * header; with batch="on" the messages of StdJSONFmt joined by newlines,
+ * at most batch.maxSize a request, as text/plain. */
+static const gchar http_config[] =
+  "module(load=\"imtcp\")\n"
+  "module(load=\"omhttp\")\n"
+  "input(type=\"imtcp\" port=\"@PORT@\")\n"
+  "template(name=\"t\" type=\"string\" string=\"%hostname% %msg%\")\n"
+  "action(type=\"omhttp\" server=\"127.0.0.1\" serverport=\"@ONE@\" useHttps=\"off\" restPath=\"api/log\"\n"
+  "       template=\"t\" httpHeaderKey=\"X-Key\" httpHeaderValue=\"v\")\n"
+  "action(type=\"omhttp\" server=[\"http://127.0.0.1:@TWO@\"] batch=\"on\" batch.maxSize=\"2\")\n";
+
+static const gchar *const http_messages[] = {
+  "<13>1 2026-12-06T08:00:00+00:00 myhost app - - - first",
+  "<11>1 2026-12-06T08:00:01+00:00 myhost app - - - second \"quoted\"",
+  "<14>1 2026-12-06T08:00:02+00:00 other app - - - third",
+};
+
+/* what each receiver is sent, in sorted order */
+static const gchar *const http_one[] = { "myhost first", "myhost second \"quoted\"", "other third" };
+
+static const gchar *const http_two[] = {
+  "{\"message\":\"first\",\"fromhost\":\"myhost\",\"facility\":\"user\",\"priority\":\"notice\","
+  "\"timereported\":\"2026-12-06T08:00:00+00:00\",\"timegenerated\":\"T\"}",
+  "{\"message\":\"second \\\"quoted\\\"\",\"fromhost\":\"myhost\",\"facility\":\"user\",\"priority\":\"err\","
+  "\"timereported\":\"2026-12-06T08:00:01+00:00\",\"timegenerated\":\"T\"}",
+  "{\"message\":\"third\",\"fromhost\":\"other\",\"facility\":\"user\",\"priority\":\"info\","
+  "\"timereported\":\"2026-12-06T08:00:02+00:00\",\"timegenerated\":\"T\"}",
+};
+
+static GPid
+receiver_start (const gchar *dir, guint16 port)
+{
+  g_autofree gchar *program = g_build_filename (g_getenv ("SL_TOP_BUILDDIR"), "plugins", "destinations", "http",
+                                                "http-receiver", NULL);
+  g_autofree gchar *port_text = g_strdup_printf ("%u", port);
+  g_autofree gchar *err = g_strconcat (dir, ".stderr", NULL);
+  const gchar *argv[] = { program, "--port", port_text, "--dir", dir, NULL };
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  GPid pid = sl_test_spawn_argv (argv, err);
+  g_assert_true (pid && sl_test_wait_port (port));
+  return pid;
+}
+
+/* The requests a receiver kept (numbered from 1): heads and bodies, in order */
+static guint
+requests_of (const gchar *dir, GPtrArray *heads, GPtrArray *bodies)
+{
+  guint n = 0;
+  for (;; n++)
+    {
+      g_autofree gchar *head = g_strdup_printf ("%s/%06u.head", dir, n + 1);
+      g_autofree gchar *body = g_strdup_printf ("%s/%06u.body", dir, n + 1);
+      if (!g_file_test (head, G_FILE_TEST_EXISTS) || !g_file_test (body, G_FILE_TEST_EXISTS))
+        break;
+      if (heads)
+        g_ptr_array_add (heads, sl_test_read_file (head));
+      if (bodies)
+        g_ptr_array_add (bodies, sl_test_read_file (body));
+    }
+  return n;
+}
+
+static gchar *
+joined_bodies (GPtrArray *bodies)
+{
+  g_autoptr (GRegex) generated = g_regex_new ("\"timegenerated\":\"[^\"]+\"", 0, 0, NULL);
+  g_autoptr (GString) all = g_string_new (NULL);
+  for (guint i = 0; i < bodies->len; i++)
+    g_string_append_printf (all, "%s%s", i ? "\n" : "", (const gchar *) g_ptr_array_index (bodies, i));
+  return g_regex_replace_literal (generated, all->str, -1, 0, "\"timegenerated\":\"T\"", 0, NULL);
+}
+
+static void
+test_omhttp (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  guint16 ports[3];
+  for (guint i = 0; i < G_N_ELEMENTS (ports); i++)
+    for (gboolean again = TRUE; again;)
+      {
+        ports[i] = sl_test_free_port (SOCK_STREAM);
+        again = FALSE;
+        for (guint k = 0; k < i; k++)
+          again = again || ports[k] == ports[i];
+      }
+  g_autofree gchar *one = sl_test_path (env, "one");
+  g_autofree gchar *two = sl_test_path (env, "two");
+  GPid one_pid = receiver_start (one, ports[1]);
+  GPid two_pid = receiver_start (two, ports[2]);
+  g_autofree gchar *port_text = g_strdup_printf ("%u", ports[0]);
+  g_autofree gchar *one_text = g_strdup_printf ("%u", ports[1]);
+  g_autofree gchar *two_text = g_strdup_printf ("%u", ports[2]);
+  g_assert_true (sl_test_write_config (env, http_config, "PORT", port_text, "ONE", one_text, "TWO", two_text, NULL));
+  g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));
+  g_autoptr (GString) text = g_string_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (http_messages); i++)
+    g_string_append_printf (text, "%s\n", http_messages[i]);
+  g_assert_true (sl_test_tcp_send (ports[0], text->str));
+
+  g_autoptr (GPtrArray) heads = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) bodies = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) batch_heads = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) batch_bodies = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < SL_TEST_DEADLINE_MS / 50; i++)
+    {
+      g_autoptr (GPtrArray) b = g_ptr_array_new_with_free_func (g_free);
+      requests_of (two, NULL, b);
+      g_autofree gchar *all = joined_bodies (b);
+      if (requests_of (one, NULL, NULL) >= G_N_ELEMENTS (http_one) && b->len && strlen (all) >= 3 * strlen (http_two[2]))
+        break;
+      g_usleep (50000);
+    }
+  sl_test_daemon_stop (env, SIGTERM);
+  g_assert_true (sl_test_peer_stop (one_pid, NULL));
+  g_assert_true (sl_test_peer_stop (two_pid, NULL));
+
+  /* http() sends on several connections at once: the order of the
+   * requests is the receiver's */
+  g_assert_cmpuint (requests_of (one, heads, bodies), ==, G_N_ELEMENTS (http_one));
+  g_ptr_array_sort (bodies, compare_strings);
+  for (guint i = 0; i < G_N_ELEMENTS (http_one); i++)
+    {
+      const gchar *head = g_ptr_array_index (heads, i);
+      g_test_message ("%s", head);
+      g_assert_nonnull (strstr (head, "POST /api/log HTTP/1.1\n"));
+      g_assert_nonnull (strstr (head, "\nContent-Type: application/json; charset=utf-8\n"));
+      g_assert_nonnull (strstr (head, "\nX-Key: v\n"));
+      g_assert_cmpstr (g_ptr_array_index (bodies, i), ==, http_one[i]);
+    }
+  guint n = requests_of (two, batch_heads, batch_bodies);
+  g_assert_cmpuint (n, >=, 2);
+  for (guint i = 0; i < n; i++)
+    {
+      const gchar *head = g_ptr_array_index (batch_heads, i);
+      g_assert_nonnull (strstr (head, "POST / HTTP/1.1\n"));
+      g_assert_nonnull (strstr (head, "\nContent-Type: text/plain\n"));
+      g_assert_false (g_str_has_suffix (g_ptr_array_index (batch_bodies, i), "\n"));
+    }
+  g_autofree gchar *all = joined_bodies (batch_bodies);
+  g_auto (GStrv) lines = g_strsplit (all, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, G_N_ELEMENTS (http_two));
+  qsort (lines, G_N_ELEMENTS (http_two), sizeof (gchar *), compare_strings);
+  for (guint i = 0; i < G_N_ELEMENTS (http_two); i++)
+    g_assert_cmpstr (lines[i], ==, http_two[i]);
+}
+
 /* What the front end cannot do is refused at its place, with why; an
  * input and an action after a modifier put it on a path, where its parser
  * is made. */
@@ -281,6 +432,14 @@ test_refused (SlTestEnv *env, gconstpointer data)
     { "module(load=\"ommail\")\n" MAIL "nosuch=\"x\")\n",
       "sluice.conf:2:71: the parameter 'nosuch' of rsyslog's ommail is not supported" },
     { MAIL ")\n", "sluice.conf:1:1: rsyslog's action type 'ommail' needs its module loaded first" },
+    { "module(load=\"omhttp\")\naction(type=\"omhttp\" batch=\"on\" batch.format=\"jsonarray\")\n",
+      "sluice.conf:2:33: the parameter 'batch.format' of rsyslog's omhttp is not supported: only newline" },
+    { "module(load=\"omhttp\")\naction(type=\"omhttp\" checkPath=\"health\")\n",
+      "sluice.conf:2:22: the parameter 'checkpath' of rsyslog's omhttp is not supported: http() sends no health" },
+    { "module(load=\"omhttp\")\naction(type=\"omhttp\" dynRestPath=\"on\" restPath=\"t\")\n",
+      "sluice.conf:2:22: the parameter 'dynrestpath' of rsyslog's omhttp is not supported: a path made by a template" },
+    { "module(load=\"omhttp\")\naction(type=\"omhttp\" httpIgnorableCodes=[\"400\"])\n",
+      "sluice.conf:2:22: the parameter 'httpignorablecodes' of rsyslog's omhttp is not supported" },
     { "module(load=\"mmpstrucdata\")\naction(type=\"mmpstrucdata\" jsonRoot=\"x\")\n" OUT,
       "sluice.conf:2:28: the parameter 'jsonroot' of rsyslog's mmpstrucdata is not supported: it takes a variable" },
     { "module(load=\"mmpstrucdata\")\naction(type=\"mmpstrucdata\" queue.type=\"LinkedList\")\n" OUT,
@@ -304,6 +463,7 @@ main (int argc, char **argv)
   sl_test_init (&argc, &argv);
   g_setenv ("TZ", "UTC", TRUE);
   SL_TEST_ADD ("/rsyslog-more/side-by-side", test_side_by_side);
+  SL_TEST_ADD ("/rsyslog-more/omhttp", test_omhttp);
   SL_TEST_ADD ("/rsyslog-more/refused", test_refused);
   return g_test_run ();
 }
