@@ -16,6 +16,7 @@
 #include "daemon/control.h"
 #include "daemon/instance.h"
 #include "daemon/metrics-http.h"
+#include "daemon/stats-file.h"
 #include "daemon/stats-log.h"
 #include "daemon/reference.h"
 #include "daemon/notify.h"
@@ -66,6 +67,7 @@ typedef struct
   SlControl *control;
   SlMetricsHttp *metrics;
   SlStatsLog *stats_log;
+  SlStatsFile *stats_file;
 } Daemon;
 
 static gboolean
@@ -357,6 +359,7 @@ replace_config (Daemon *d, gchar **why)
       g_clear_error (&error);
     }
   sl_stats_log_apply (d->stats_log, sl_config_stats (d->cfg));
+  sl_stats_file_apply (d->stats_file, sl_config_stats (d->cfg));
   sl_activation_close_unclaimed ();
   /* a SIGHUP also means "reopen your files" after logrotate, and the
    * destinations that were kept still hold the old ones */
@@ -616,6 +619,8 @@ run (Settings *s)
   g_timeout_add_seconds (POOL_TRIM_SECONDS, trim_pool, NULL);
   d.stats_log = sl_stats_log_new ();
   sl_stats_log_apply (d.stats_log, sl_config_stats (d.cfg));
+  d.stats_file = sl_stats_file_new ();
+  sl_stats_file_apply (d.stats_file, sl_config_stats (d.cfg));
   sl_activation_close_unclaimed ();
   sl_log (SL_LOG_NOTICE, _("sluiced starting up; version='%s'"), PACKAGE_VERSION);
   tell_parent (ready, 0);
@@ -628,6 +633,7 @@ run (Settings *s)
   sl_control_free (d.control);
   sl_metrics_http_free (d.metrics);
   sl_stats_log_free (d.stats_log);
+  sl_stats_file_free (d.stats_file);
   sl_config_free (d.cfg);
   sl_persist_close ();
   sl_instance_release (instance);
