@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* rsyslog's modules mapped last: ommail as smtp(), mmpstrucdata as
- * sdata-parser(), omhttp as http(). Each mapping only reads its
+ * sdata-parser(), omhttp as http(), impstats' log.file as stats(file()). Each mapping only reads its
  * parameters, refuses what has no equal with its place, resolves its
  * templates and writes the driver; what each writes was checked against
  * rsyslogd 8.2302 (tests/functional/test-rsyslog-more). */
@@ -288,6 +288,28 @@ omhttp (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   if (is_on (params, "allowunsignedcerts"))
     g_string_append (drivers, " peer-verify(no)");
   return emit_destination (c, drivers, pos, error);
+}
+
+/* impstats' log.file: the counters appended to the file every interval,
+ * in its format (legacy, json, cee, json-elasticsearch) */
+gboolean
+sl_rs_impstats_file (GPtrArray *params, glong seconds, GString *stats, GError **error)
+{
+  static const gchar *const formats[] = { "legacy", "json", "cee", "json-elasticsearch" };
+  const gchar *file = params ? param_value (params, "log.file") : NULL;
+  const gchar *format = params && param_value (params, "format") ? param_value (params, "format") : "legacy";
+  gboolean known = FALSE;
+
+  if (!file)
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (formats) && !known; i++)
+    known = g_ascii_strcasecmp (format, formats[i]) == 0;
+  if (!known)
+    return refuse (params, "format", "impstats", _("it is legacy, json, cee or json-elasticsearch"), error);
+  g_autofree gchar *lower = g_ascii_strdown (format, -1);
+  sl_rs_append_option (stats, "file", file);
+  g_string_append_printf (stats, " file-freq(%ld) file-format(%s)", MAX (seconds, 1L), lower);
+  return TRUE;
 }
 
 static const struct

@@ -251,11 +251,15 @@ gchar    *sl_rs_legacy_sql           (SlRsConf *c, gboolean pgsql, const gchar *
                                       SlCfgPos pos, GError **error);
 
 /* rsyslog-more.c: ommail, omhttp (outputs) and mmpstrucdata (in the
- * modifiers' table), each one function writing its driver */
+ * modifiers' table), each one function writing its driver; impstats'
+ * log.file */
 gboolean  sl_rs_is_more_output       (const gchar *type);
 gchar    *sl_rs_more_output          (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,
                                       GError **error);
 gchar    *sl_rs_mmpstrucdata         (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
+/* impstats' log.file and its format, appended to stats(...) as file(),
+ * file-freq(seconds) and file-format(); nothing without log.file */
+gboolean  sl_rs_impstats_file        (GPtrArray *params, glong seconds, GString *stats, GError **error);
 
 /* rsyslog-modifiers.c: mmnormalize, mmutf8fix, mmanon and mmfields as
  * parsers; the parser object's name */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* rsyslog's ommail, mmpstrucdata and omhttp: one configuration run by
+/* rsyslog's ommail, mmpstrucdata, omhttp and impstats' log.file: one configuration run by
  * rsyslogd 8.2302 and by sluiced --config-format rsyslog, the same
  * messages sent to both over TCP. mmpstrucdata's variables are compared
  * byte for byte in the files both write; ommail's mails, kept by a real
@@ -411,6 +411,135 @@ test_omhttp (SlTestEnv *env, gconstpointer data)
     g_assert_cmpstr (lines[i], ==, http_two[i]);
 }
 
+/* impstats' log.file: every interval a line per counted thing, after
+ * ctime()'s text, by both daemons; the counters are Sluice's, a
+ * source's messages its "submitted" (doc/rsyslog.md) */
+static const gchar stats_config[] =
+  "module(load=\"impstats\" interval=\"1\" log.file=\"@DIR@/stats\" log.syslog=\"off\" format=\"@FORMAT@\")\n"
+  "module(load=\"imtcp\")\n"
+  "input(type=\"imtcp\" port=\"@PORT@\" name=\"in1\")\n"
+  "action(type=\"omfile\" file=\"@DIR@/out\")\n";
+
+/* The lines of the last writing that has the resource-usage line, the
+ * value of in1's submitted in it */
+static gboolean
+stats_written (const gchar *path, const gchar *format, gint64 *submitted, gchar **usage_names)
+{
+  g_autofree gchar *text = sl_test_read_file (path);
+  /* a line being written is left for the next look */
+  gchar *end = text ? strrchr (text, '\n') : NULL;
+  if (end)
+    end[1] = '\0';
+  g_auto (GStrv) lines = end ? g_strsplit (text, "\n", -1) : NULL;
+  g_autoptr (GRegex) stamp = g_regex_new ("^[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9][0-9] [0-9]{2}:[0-9]{2}:[0-9]{2} "
+                                          "[0-9]{4}: (.*)$", 0, 0, NULL);
+  g_autoptr (GRegex) legacy = g_regex_new ("^(.+): origin=[^ ]+ (([^ =]+=-?[0-9]+ )*)$", 0, 0, NULL);
+  g_autoptr (GRegex) submitted_re = g_regex_new ("^in1(\\([0-9]+\\))?: .*submitted=([0-9]+) ", 0, 0, NULL);
+  gboolean usage = FALSE;
+
+  for (guint i = 0; lines && lines[i] && *lines[i]; i++)
+    {
+      g_autoptr (GMatchInfo) match = NULL;
+      g_assert_true (g_regex_match (stamp, lines[i], 0, &match));
+      g_autofree gchar *line = g_match_info_fetch (match, 1);
+      if (g_str_equal (format, "legacy"))
+        {
+          g_autoptr (GMatchInfo) counters = NULL;
+          if (!g_regex_match (legacy, line, 0, &counters))
+            g_test_message ("%s: %s", path, line);
+          g_assert_true (g_regex_match (legacy, line, 0, &counters));
+          g_autoptr (GMatchInfo) in = NULL;
+          if (g_regex_match (submitted_re, line, 0, &in))
+            {
+              g_autofree gchar *n = g_match_info_fetch (in, 2);
+              *submitted = g_ascii_strtoll (n, NULL, 10);
+            }
+          if (g_str_has_prefix (line, "resource-usage: origin=impstats "))
+            {
+              g_autoptr (GRegex) values = g_regex_new ("=[0-9]+", 0, 0, NULL);
+              g_free (*usage_names);
+              *usage_names = g_regex_replace_literal (values, line, -1, 0, "", 0, NULL);
+              usage = TRUE;
+            }
+          continue;
+        }
+      /* json: an object of name, origin and numbers, as json-c spaces it */
+      const gchar *json = g_str_equal (format, "cee") ? line + strlen ("@cee: ") : line;
+      g_assert_true (!g_str_equal (format, "cee") || g_str_has_prefix (line, "@cee: { \"name\": "));
+      g_assert_true (g_str_has_prefix (json, "{ \"name\": \"") && g_str_has_suffix (json, " }"));
+      g_assert_nonnull (strstr (json, "\", \"origin\": \""));
+      if (strstr (json, "\"name\": \"resource-usage\""))
+        usage = TRUE;
+    }
+  return usage;
+}
+
+static void
+test_impstats_file (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  g_autofree gchar *root = sl_test_rsyslog_root ();
+  if (!root)
+    {
+      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
+      return;
+    }
+  static const gchar *const formats[] = { "legacy", "cee" };
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+    {
+      g_autofree gchar *rs_dir = g_strdup_printf ("%s/rsyslogd-%s", env->dir, formats[f]);
+      g_autofree gchar *sl_dir = g_strdup_printf ("%s/sluiced-%s", env->dir, formats[f]);
+      g_assert_cmpint (g_mkdir_with_parents (rs_dir, 0700), ==, 0);
+      g_assert_cmpint (g_mkdir_with_parents (sl_dir, 0700), ==, 0);
+      guint16 rs_port = sl_test_free_port (SOCK_STREAM);
+      guint16 sl_port;
+      while ((sl_port = sl_test_free_port (SOCK_STREAM)) == rs_port)
+        ;
+      const gchar *dirs[] = { rs_dir, sl_dir };
+      const guint16 ports[] = { rs_port, sl_port };
+      gchar *texts[2];
+      for (guint i = 0; i < 2; i++)
+        {
+          GString *text = g_string_new (stats_config);
+          g_autofree gchar *port = g_strdup_printf ("%u", ports[i]);
+          g_string_replace (text, "@DIR@", dirs[i], 0);
+          g_string_replace (text, "@PORT@", port, 0);
+          g_string_replace (text, "@FORMAT@", formats[f], 0);
+          texts[i] = g_string_free (text, FALSE);
+        }
+      g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
+      g_assert_true (g_file_set_contents (rs_conf, texts[0], -1, NULL));
+      g_assert_true (sl_test_write_config (env, texts[1], NULL));
+      g_free (texts[0]);
+      g_free (texts[1]);
+      GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
+      g_assert_cmpint (rs, >, 0);
+      g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));
+      g_assert_true (sl_test_wait_port (rs_port));
+      for (guint i = 0; i < 2; i++)
+        g_assert_true (sl_test_tcp_send (ports[i], "<13>Dec  6 08:00:00 h p: one\n<13>Dec  6 08:00:00 h p: two\n"));
+      gint64 submitted[2] = { -1, -1 };
+      g_autofree gchar *usage[2] = { NULL, NULL };
+      gboolean done = FALSE;
+      for (guint tries = 0; !done && tries < SL_TEST_DEADLINE_MS / 100; tries++)
+        {
+          g_usleep (100000);
+          done = TRUE;
+          for (guint i = 0; i < 2; i++)
+            {
+              g_autofree gchar *path = g_build_filename (dirs[i], "stats", NULL);
+              done = stats_written (path, formats[f], &submitted[i], &usage[i]) && done
+                     && (!g_str_equal (formats[f], "legacy") || submitted[i] == 2);
+            }
+        }
+      sl_test_daemon_stop (env, SIGTERM);
+      kill (rs, SIGTERM);
+      sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
+      g_assert_true (done);
+      g_assert_cmpstr (usage[1], ==, usage[0]);
+    }
+}
+
 /* What the front end cannot do is refused at its place, with why; an
  * input and an action after a modifier put it on a path, where its parser
  * is made. */
@@ -440,6 +569,10 @@ test_refused (SlTestEnv *env, gconstpointer data)
       "sluice.conf:2:22: the parameter 'dynrestpath' of rsyslog's omhttp is not supported: a path made by a template" },
     { "module(load=\"omhttp\")\naction(type=\"omhttp\" httpIgnorableCodes=[\"400\"])\n",
       "sluice.conf:2:22: the parameter 'httpignorablecodes' of rsyslog's omhttp is not supported" },
+    { "module(load=\"impstats\" log.file=\"/x\" log.syslog=\"off\" format=\"prometheus\")\n",
+      "sluice.conf:1:55: the parameter 'format' of rsyslog's impstats is not supported: it is legacy, json, cee" },
+    { "module(load=\"impstats\" log.file=\"/x\" format=\"json\")\n",
+      "sluice.conf:1:38: rsyslog's impstats format=\"json\" is not supported: Sluice's statistics messages" },
     { "module(load=\"mmpstrucdata\")\naction(type=\"mmpstrucdata\" jsonRoot=\"x\")\n" OUT,
       "sluice.conf:2:28: the parameter 'jsonroot' of rsyslog's mmpstrucdata is not supported: it takes a variable" },
     { "module(load=\"mmpstrucdata\")\naction(type=\"mmpstrucdata\" queue.type=\"LinkedList\")\n" OUT,
@@ -464,6 +597,7 @@ main (int argc, char **argv)
   g_setenv ("TZ", "UTC", TRUE);
   SL_TEST_ADD ("/rsyslog-more/side-by-side", test_side_by_side);
   SL_TEST_ADD ("/rsyslog-more/omhttp", test_omhttp);
+  SL_TEST_ADD ("/rsyslog-more/impstats-file", test_impstats_file);
   SL_TEST_ADD ("/rsyslog-more/refused", test_refused);
   return g_test_run ();
 }

@@ -269,7 +269,8 @@ test_modules (void)
                   "'dynatopic' of rsyslog's omkafka is not supported");
   assert_refused ("module(load=\"omkafka\")\naction(type=\"omkafka\" topic=\"t\")\n", ":2:1:", "partition 0 unless partitions.auto");
   assert_refused ("action(type=\"omkafka\" topic=\"t\")\n", ":1:1:", "needs its module loaded first");
-  assert_refused ("module(load=\"impstats\" log.file=\"/var/log/stats\")\n", ":1:24:", "log.file= is not supported");
+  assert_translates ("module(load=\"impstats\" log.file=\"/var/log/stats\" log.syslog=\"off\" format=\"JSON\")\n",
+                     "options { stats(freq(0) level(1) file(\"/var/log/stats\") file-freq(300) file-format(json)); };");
   assert_refused ("module(load=\"mmkubernetes\")\n", ":1:8:", "module 'mmkubernetes' is not supported");
   assert_translates ("module(load=\"omelasticsearch\")\n*.* action(type=\"omelasticsearch\" server=[\"es1\", \"https://es2:9201\"] bulkmode=\"on\" "
                      "searchIndex=\"logs\" uid=\"u\" pwd=\"p\")\n",
