@@ -1069,6 +1069,8 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     return TRUE;
   if (g_ascii_strncasecmp (name, "OMUxSock", strlen ("OMUxSock")) == 0)
     return sl_rs_uxsock_directive (c, name, value, pos, error);
+  if (g_ascii_strcasecmp (name, "outchannel") == 0)
+    return sl_rs_outchannel_directive (c, value, pos, error);
   if (g_ascii_strncasecmp (name, "mmnormalize", strlen ("mmnormalize")) == 0)
     return sl_rs_mmnormalize_directive (c, name, value, pos, error);
   if (g_ascii_strcasecmp (name, "AllowedSender") == 0)

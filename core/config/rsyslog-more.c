@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* rsyslog's modules mapped last: ommail as smtp(), mmpstrucdata as
- * sdata-parser(), omhttp as http(), impstats' log.file as stats(file()). Each mapping only reads its
+ * sdata-parser(), omhttp as http(), impstats' log.file as stats(file()),
+ * $outchannel and omfile's rotation.sizeLimit as file(max-size()). Each mapping only reads its
  * parameters, refuses what has no equal with its place, resolves its
  * templates and writes the driver; what each writes was checked against
  * rsyslogd 8.2302 (tests/functional/test-rsyslog-more). */
@@ -288,6 +289,108 @@ omhttp (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   if (is_on (params, "allowunsignedcerts"))
     g_string_append (drivers, " peer-verify(no)");
   return emit_destination (c, drivers, pos, error);
+}
+
+/* An $outchannel: its file, its size limit (0: none) and the command run
+ * when the file reaches it */
+typedef struct
+{
+  gchar *file;
+  gchar *size;
+  gchar *command;
+} Outchannel;
+
+static void
+outchannel_free (gpointer data)
+{
+  Outchannel *o = data;
+  g_free (o->file);
+  g_free (o->size);
+  g_free (o->command);
+  g_free (o);
+}
+
+/* "$outchannel name,file,max-size,command" read as rsyslogd reads it:
+ * blanks around the commas skipped, the file up to a blank or comma, the
+ * size its digits, the command the rest of the line */
+gboolean
+sl_rs_outchannel_directive (SlRsConf *c, const gchar *value, SlCfgPos pos, GError **error)
+{
+  const gchar *p = value;
+  g_autofree gchar *name = NULL;
+  Outchannel *o = g_new0 (Outchannel, 1);
+  gsize n;
+
+  n = strcspn (p, ",");
+  name = g_strstrip (g_strndup (p, n));
+  p += n;
+  for (guint field = 0; field < 3; field++)
+    {
+      while (g_ascii_isspace (*p))
+        p++;
+      if (*p == ',')
+        p++;
+      while (g_ascii_isspace (*p))
+        p++;
+      n = field == 0 ? strcspn (p, " ,") : field == 1 ? strspn (p, "0123456789") : strlen (p);
+      gchar *text = g_strndup (p, n);
+      p += n;
+      if (field == 0)
+        o->file = text;
+      else if (field == 1)
+        o->size = text;
+      else
+        o->command = g_strchomp (text);
+    }
+  if (!*name || !*o->file)
+    {
+      outchannel_free (o);
+      sl_cfg_error_set (error, SL_CFG_ERROR_SYNTAX, pos, _("rsyslog's $outchannel needs a name and a file: "
+                                                          "$outchannel name,file,max-size,command"));
+      return FALSE;
+    }
+  if (!c->outchannels)
+    c->outchannels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, outchannel_free);
+  g_hash_table_replace (c->outchannels, g_steal_pointer (&name), o);
+  return TRUE;
+}
+
+static void
+append_size_limit (GString *options, const gchar *size, const gchar *command)
+{
+  if (!size || g_ascii_strtoll (size, NULL, 10) <= 0)
+    return;
+  sl_rs_append_option (options, "max-size", size);
+  if (command && *command)
+    sl_rs_append_option (options, "size-command", command);
+}
+
+gboolean
+sl_rs_outchannel (SlRsConf *c, const gchar *name, SlCfgPos pos, gchar **path, GString *options, GError **error)
+{
+  g_autofree gchar *word = g_strndup (name, strcspn (name, " "));
+  const Outchannel *o = c->outchannels ? g_hash_table_lookup (c->outchannels, word) : NULL;
+
+  if (!o)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's outchannel '%s' is not defined before the action"),
+                        word);
+      return FALSE;
+    }
+  *path = g_strdup (o->file);
+  append_size_limit (options, o->size, o->command);
+  return TRUE;
+}
+
+gboolean
+sl_rs_size_limit_options (GPtrArray *params, GString *options, GError **error)
+{
+  const gchar *size = param_value (params, "rotation.sizelimit");
+
+  if (size && (!*size || size[strspn (size, "0123456789")]))
+    return refuse (params, "rotation.sizelimit", "omfile", _("only a number of bytes is mapped"), error);
+  append_size_limit (options, size, param_value (params, "rotation.sizelimitcommand"));
+  return TRUE;
 }
 
 /* impstats' log.file: the counters appended to the file every interval,

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* rsyslog's ommail, mmpstrucdata, omhttp and impstats' log.file: one configuration run by
+/* rsyslog's ommail, mmpstrucdata, omhttp, impstats' log.file and
+ * $outchannel: one configuration run by
  * rsyslogd 8.2302 and by sluiced --config-format rsyslog, the same
  * messages sent to both over TCP. mmpstrucdata's variables are compared
  * byte for byte in the files both write; ommail's mails, kept by a real
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const gchar config[] =
@@ -540,6 +542,95 @@ test_impstats_file (SlTestEnv *env, gconstpointer data)
     }
 }
 
+/* $outchannel and omfile's rotation.sizeLimit: the message written to a
+ * file that had reached the size is its last; the command (a program
+ * and one argument, here moving the file aside) runs, and the file is
+ * made anew; when it is still too large after it, nothing more goes in.
+ * Each message is sent alone, as rsyslogd checks the size it flushed. */
+static const gchar outchannel_config[] =
+  "module(load=\"imtcp\")\n"
+  "input(type=\"imtcp\" port=\"@PORT@\")\n"
+  "$outchannel cap, @DIR@/capped.log, 100, @DIR@/move-aside @DIR@/capped.log\n"
+  "$outchannel stuck,@DIR@/stuck.log,100,/bin/true\n"
+  "*.* :omfile:$cap;RSYSLOG_TraditionalFileFormat\n"
+  "*.* :omfile:$stuck\n"
+  "action(type=\"omfile\" file=\"@DIR@/other.log\" template=\"RSYSLOG_TraditionalFileFormat\"\n"
+  "       rotation.sizeLimit=\"150\" rotation.sizeLimitCommand=\"@DIR@/move-aside @DIR@/other.log\")\n";
+
+static const gchar *const outchannel_files[] = {
+  "capped.log", "capped.log.0", "capped.log.1", "other.log", "other.log.0", "stuck.log",
+};
+
+static void
+test_outchannel (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  g_autofree gchar *root = sl_test_rsyslog_root ();
+  if (!root)
+    {
+      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
+      return;
+    }
+  g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
+  g_autofree gchar *sl_dir = sl_test_path (env, "sluiced");
+  guint16 rs_port = sl_test_free_port (SOCK_STREAM);
+  guint16 sl_port;
+  while ((sl_port = sl_test_free_port (SOCK_STREAM)) == rs_port)
+    ;
+  const gchar *dirs[] = { rs_dir, sl_dir };
+  const guint16 ports[] = { rs_port, sl_port };
+  g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_assert_cmpint (g_mkdir_with_parents (dirs[i], 0700), ==, 0);
+      g_autofree gchar *script = g_build_filename (dirs[i], "move-aside", NULL);
+      g_assert_true (g_file_set_contents (script, "#!/bin/sh\nn=0\nwhile [ -e \"$1.$n\" ]; do n=$((n+1)); done\n"
+                                                  "mv \"$1\" \"$1.$n\"\n", -1, NULL));
+      g_assert_cmpint (chmod (script, 0700), ==, 0);
+      g_autoptr (GString) text = g_string_new (outchannel_config);
+      g_autofree gchar *port = g_strdup_printf ("%u", ports[i]);
+      g_string_replace (text, "@DIR@", dirs[i], 0);
+      g_string_replace (text, "@PORT@", port, 0);
+      if (i == 0)
+        g_assert_true (g_file_set_contents (rs_conf, text->str, -1, NULL));
+      else
+        g_assert_true (sl_test_write_config (env, text->str, NULL));
+    }
+  GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
+  g_assert_cmpint (rs, >, 0);
+  g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));
+  g_assert_true (sl_test_wait_port (rs_port));
+  for (guint m = 1; m <= 7; m++)
+    {
+      g_autofree gchar *line = g_strdup_printf ("<13>Dec  6 08:00:0%u myhost prog[1]: message number %u here\n", m, m);
+      for (guint i = 0; i < 2; i++)
+        {
+          g_assert_true (sl_test_tcp_send (ports[i], line));
+          g_autofree gchar *other = g_build_filename (dirs[i], "other.log", NULL);
+          g_autofree gchar *other_old = g_build_filename (dirs[i], "other.log.0", NULL);
+          g_autofree gchar *want = g_strdup_printf ("message number %u ", m);
+          /* other.log's fourth message is the last of its first file */
+          g_assert_true (sl_test_wait_contains (env, m == 4 ? other_old : other, want));
+        }
+    }
+  g_usleep (G_USEC_PER_SEC / 2);
+  sl_test_daemon_stop (env, SIGTERM);
+  kill (rs, SIGTERM);
+  sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
+  for (guint f = 0; f < G_N_ELEMENTS (outchannel_files); f++)
+    {
+      g_autofree gchar *rs_path = g_build_filename (rs_dir, outchannel_files[f], NULL);
+      g_autofree gchar *sl_path = g_build_filename (sl_dir, outchannel_files[f], NULL);
+      g_autofree gchar *rs_got = sl_test_read_file (rs_path);
+      g_autofree gchar *sl_got = sl_test_read_file (sl_path);
+      g_test_message ("%s", outchannel_files[f]);
+      g_assert_nonnull (rs_got);
+      g_assert_cmpstr (sl_got, ==, rs_got);
+    }
+  g_autofree gchar *beyond = g_build_filename (sl_dir, "capped.log.2", NULL);
+  g_assert_false (g_file_test (beyond, G_FILE_TEST_EXISTS));
+}
+
 /* What the front end cannot do is refused at its place, with why; an
  * input and an action after a modifier put it on a path, where its parser
  * is made. */
@@ -573,6 +664,9 @@ test_refused (SlTestEnv *env, gconstpointer data)
       "sluice.conf:1:55: the parameter 'format' of rsyslog's impstats is not supported: it is legacy, json, cee" },
     { "module(load=\"impstats\" log.file=\"/x\" format=\"json\")\n",
       "sluice.conf:1:38: rsyslog's impstats format=\"json\" is not supported: Sluice's statistics messages" },
+    { "*.* :omfile:$nosuch\n" OUT, "sluice.conf:1:5: rsyslog's outchannel 'nosuch' is not defined before the action" },
+    { "action(type=\"omfile\" file=\"/x\" rotation.sizeLimit=\"1m\")\n" OUT,
+      "sluice.conf:1:32: the parameter 'rotation.sizelimit' of rsyslog's omfile is not supported: only a number" },
     { "module(load=\"mmpstrucdata\")\naction(type=\"mmpstrucdata\" jsonRoot=\"x\")\n" OUT,
       "sluice.conf:2:28: the parameter 'jsonroot' of rsyslog's mmpstrucdata is not supported: it takes a variable" },
     { "module(load=\"mmpstrucdata\")\naction(type=\"mmpstrucdata\" queue.type=\"LinkedList\")\n" OUT,
@@ -598,6 +692,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/rsyslog-more/side-by-side", test_side_by_side);
   SL_TEST_ADD ("/rsyslog-more/omhttp", test_omhttp);
   SL_TEST_ADD ("/rsyslog-more/impstats-file", test_impstats_file);
+  SL_TEST_ADD ("/rsyslog-more/outchannel", test_outchannel);
   SL_TEST_ADD ("/rsyslog-more/refused", test_refused);
   return g_test_run ();
 }
