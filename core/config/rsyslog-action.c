@@ -419,7 +419,7 @@ module_loaded (SlRsConf *c, const gchar *type)
   static const gchar *const loadable[] = { "omprog", "omstdout", "mmjsonparse", "omrelp", "omkafka", "omhiredis",
                                            "omelasticsearch", "ommysql", "ompgsql", "mmnormalize", "mmutf8fix",
                                            "mmanon", "mmfields", "ommail", "omhttp",
-                                           "mmpstrucdata" };
+                                           "mmpstrucdata", "omsnmp" };
   for (guint i = 0; i < G_N_ELEMENTS (loadable); i++)
     if (g_ascii_strcasecmp (type, loadable[i]) == 0)
       {

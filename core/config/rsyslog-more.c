@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* rsyslog's modules mapped last: ommail as smtp(), mmpstrucdata as
  * sdata-parser(), omhttp as http(), impstats' log.file as stats(file()),
- * $outchannel and omfile's rotation.sizeLimit as file(max-size()). Each mapping only reads its
+ * $outchannel and omfile's rotation.sizeLimit as file(max-size()), omsnmp
+ * as snmp(). Each mapping only reads its
  * parameters, refuses what has no equal with its place, resolves its
  * templates and writes the driver; what each writes was checked against
  * rsyslogd 8.2302 (tests/functional/test-rsyslog-more). */
@@ -291,6 +292,54 @@ omhttp (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   return emit_destination (c, drivers, pos, error);
 }
 
+/* omsnmp: with version="1" an SNMPv2c trap of sysUpTime, snmpTrapOID
+ * trapOID and one variable, messageOID, the template's text as an octet
+ * string (RSYSLOG_FileFormat unless given), to server:port (162) over
+ * transport (udp) with community (public). Without version, its action()
+ * sends SNMPv1 traps (version 0, whatever its documentation says), which
+ * snmp() does not: refused. enterpriseOID, trapType, specificType and
+ * snmpv1dynsource shape only SNMPv1 traps. */
+static gchar *
+omsnmp (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
+{
+  static const gchar *const own[] = { "server", "port", "transport", "version", "community", "enterpriseoid",
+                                      "trapoid", "messageoid", "snmpv1dynsource", "traptype", "specifictype" };
+
+  if (!sl_rs_check_action_params (params, own, G_N_ELEMENTS (own), "omsnmp", error)
+      || !require (params, "server", "omsnmp", pos, error))
+    return NULL;
+  const gchar *version = param_value (params, "version");
+  if (!version || g_ascii_strtoll (version, NULL, 10) != 1)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, version ? sl_rs_param_find (params, "version")->pos : pos,
+                        _("rsyslog's omsnmp sends SNMPv1 traps unless version=\"1\" (SNMPv2c), and Sluice's snmp() "
+                          "sends no SNMPv1 traps"));
+      return NULL;
+    }
+  g_autofree gchar *message = template_call (c, param_value (params, "template") ? param_value (params, "template")
+                                                                                  : "RSYSLOG_FileFormat", pos, error);
+  if (!message)
+    return NULL;
+  const gchar *transport = param_value (params, "transport") ? param_value (params, "transport") : "udp";
+  g_autofree gchar *upper = g_ascii_strup (transport, -1);
+  g_autoptr (GString) drivers = g_string_new ("snmp(");
+  sl_rs_append_option (drivers, "host", param_value (params, "server"));
+  sl_rs_append_option (drivers, "port", param_value (params, "port") ? param_value (params, "port") : "162");
+  sl_rs_append_option (drivers, "transport", upper);
+  g_string_append (drivers, " version(\"v2c\") sys-uptime(yes)");
+  sl_rs_append_option (drivers, "community", param_value (params, "community") ? param_value (params, "community")
+                                                                               : "public");
+  g_string_append (drivers, " trap-obj(\".1.3.6.1.6.3.1.1.4.1.0\" \"objectid\" ");
+  sl_rs_quote (drivers, param_value (params, "trapoid") ? param_value (params, "trapoid") : "1.3.6.1.4.1.19406.1.2.1");
+  g_string_append (drivers, ") snmp-obj(");
+  sl_rs_quote (drivers, param_value (params, "messageoid") ? param_value (params, "messageoid")
+                                                           : "1.3.6.1.4.1.19406.1.1.2.1");
+  g_string_append (drivers, " \"octetstring\" ");
+  sl_rs_quote (drivers, message);
+  g_string_append_c (drivers, ')');
+  return emit_destination (c, drivers, pos, error);
+}
+
 /* An $outchannel: its file, its size limit (0: none) and the command run
  * when the file reaches it */
 typedef struct
@@ -420,7 +469,7 @@ static const struct
   const gchar *type;
   gchar *(*make) (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
 } outputs[] = {
-  { "ommail", ommail }, { "omhttp", omhttp },
+  { "ommail", ommail }, { "omhttp", omhttp }, { "omsnmp", omsnmp },
 };
 
 gboolean

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* rsyslog's ommail, mmpstrucdata, omhttp, impstats' log.file and
- * $outchannel: one configuration run by
+/* rsyslog's ommail, mmpstrucdata, omhttp, omsnmp, impstats' log.file
+ * and $outchannel: one configuration run by
  * rsyslogd 8.2302 and by sluiced --config-format rsyslog, the same
  * messages sent to both over TCP. mmpstrucdata's variables are compared
  * byte for byte in the files both write; ommail's mails, kept by a real
@@ -631,6 +631,108 @@ test_outchannel (SlTestEnv *env, gconstpointer data)
   g_assert_false (g_file_test (beyond, G_FILE_TEST_EXISTS));
 }
 
+/* omsnmp with version="1": the traps snmptrapd decodes (community,
+ * variables; the uptime by its shape) from both daemons */
+static const gchar snmp_config[] =
+  "module(load=\"imtcp\")\n"
+  "module(load=\"omsnmp\")\n"
+  "input(type=\"imtcp\" port=\"@PORT@\")\n"
+  "action(type=\"omsnmp\" version=\"1\" server=\"127.0.0.1\" port=\"@TRAPD@\" trapOID=\"1.3.6.1.4.1.19406.1.2.7\"\n"
+  "       template=\"RSYSLOG_TraditionalFileFormat\")\n"
+  "action(type=\"omsnmp\" version=\"1\" server=\"127.0.0.1\" port=\"@TRAPD@\" messageOID=\"1.3.6.1.4.1.19406.1.1.2.9\"\n"
+  "       community=\"other\" transport=\"udp\")\n";
+
+/* The traps logged that hold needle, sorted, each with its uptime and
+ * the sender's port taken out */
+static GPtrArray *
+logged_traps (const gchar *log, const gchar *needle)
+{
+  g_autofree gchar *text = sl_test_read_file (log);
+  g_auto (GStrv) traps = g_strsplit (text ? text : "", "TRAP ", -1);
+  g_autoptr (GRegex) varying = g_regex_new ("Timeticks: \\([0-9]+\\) [0-9:.]+|:[0-9]+->", 0, 0, NULL);
+  GPtrArray *found = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; traps[i]; i++)
+    if (strstr (traps[i], needle))
+      g_ptr_array_add (found, g_regex_replace_literal (varying, traps[i], -1, 0, "(varies)", 0, NULL));
+  g_ptr_array_sort (found, compare_strings);
+  return found;
+}
+
+static void
+test_omsnmp (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  g_autofree gchar *root = sl_test_rsyslog_root ();
+  g_autofree gchar *trapd = g_find_program_in_path ("snmptrapd");
+  if (!root || !trapd)
+    {
+      g_test_skip ("rsyslog could not be unpacked, or snmptrapd is not installed");
+      return;
+    }
+  g_autofree gchar *dir = sl_test_path (env, "trapd");
+  g_autofree gchar *persist = g_build_filename (dir, "persist", NULL);
+  g_autofree gchar *conf = g_build_filename (dir, "trapd.conf", NULL);
+  g_autofree gchar *log = g_build_filename (dir, "log", NULL);
+  g_autofree gchar *err = g_build_filename (dir, "stderr", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (persist, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (conf, "disableAuthorization yes\nformat2 TRAP %P %v\\n\n", -1, NULL));
+  guint16 trapd_port = sl_test_free_port (SOCK_DGRAM);
+  guint16 rs_port = sl_test_free_port (SOCK_STREAM);
+  guint16 sl_port;
+  while ((sl_port = sl_test_free_port (SOCK_STREAM)) == rs_port)
+    ;
+  g_autofree gchar *listen = g_strdup_printf ("udp:127.0.0.1:%u", trapd_port);
+  const gchar *argv[] = { trapd, "-f", "-C", "-c", conf, "-Lf", log, "-m", "", "-On", listen, NULL };
+  g_setenv ("SNMP_PERSISTENT_DIR", persist, TRUE);
+  GPid trapd_pid = sl_test_spawn_argv (argv, err);
+  g_unsetenv ("SNMP_PERSISTENT_DIR");
+  g_assert_true (trapd_pid && sl_test_wait_contains (env, log, "NET-SNMP version"));
+
+  g_autofree gchar *trapd_text = g_strdup_printf ("%u", trapd_port);
+  g_autofree gchar *rs_text = g_strdup_printf ("%u", rs_port);
+  g_autofree gchar *sl_text = g_strdup_printf ("%u", sl_port);
+  g_autoptr (GString) rs_config = g_string_new (snmp_config);
+  g_string_replace (rs_config, "@PORT@", rs_text, 0);
+  g_string_replace (rs_config, "@TRAPD@", trapd_text, 0);
+  g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
+  g_assert_cmpint (g_mkdir_with_parents (rs_dir, 0700), ==, 0);
+  g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
+  g_assert_true (g_file_set_contents (rs_conf, rs_config->str, -1, NULL));
+  g_assert_true (sl_test_write_config (env, snmp_config, "PORT", sl_text, "TRAPD", trapd_text, NULL));
+  GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
+  g_assert_cmpint (rs, >, 0);
+  g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));
+  g_assert_true (sl_test_wait_port (rs_port));
+  g_assert_true (sl_test_tcp_send (rs_port, "<13>Dec  6 08:00:01 myhost prog[1]: hello from-rs\n"));
+  g_assert_true (sl_test_tcp_send (sl_port, "<13>Dec  6 08:00:01 myhost prog[1]: hello from-sl\n"));
+  /* read while snmptrapd runs: it ends its log with a line of its own */
+  gboolean done = FALSE;
+  g_autoptr (GPtrArray) rs_traps = NULL;
+  g_autoptr (GPtrArray) sl_traps = NULL;
+  for (guint i = 0; !done && i < SL_TEST_DEADLINE_MS / 50; i++)
+    {
+      g_usleep (50000);
+      g_clear_pointer (&rs_traps, g_ptr_array_unref);
+      g_clear_pointer (&sl_traps, g_ptr_array_unref);
+      rs_traps = logged_traps (log, "from-rs");
+      sl_traps = logged_traps (log, "from-sl");
+      done = rs_traps->len == 2 && sl_traps->len == 2;
+    }
+  sl_test_daemon_stop (env, SIGTERM);
+  kill (rs, SIGTERM);
+  sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
+  g_assert_true (sl_test_peer_stop (trapd_pid, NULL));
+  g_assert_true (done);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr (GString) sl_trap = g_string_new (g_ptr_array_index (sl_traps, i));
+      g_string_replace (sl_trap, "from-sl", "from-rs", 0);
+      g_test_message ("%s", (const gchar *) g_ptr_array_index (rs_traps, i));
+      g_assert_cmpstr (sl_trap->str, ==, g_ptr_array_index (rs_traps, i));
+    }
+}
+
 /* What the front end cannot do is refused at its place, with why; an
  * input and an action after a modifier put it on a path, where its parser
  * is made. */
@@ -664,6 +766,8 @@ test_refused (SlTestEnv *env, gconstpointer data)
       "sluice.conf:1:55: the parameter 'format' of rsyslog's impstats is not supported: it is legacy, json, cee" },
     { "module(load=\"impstats\" log.file=\"/x\" format=\"json\")\n",
       "sluice.conf:1:38: rsyslog's impstats format=\"json\" is not supported: Sluice's statistics messages" },
+    { "module(load=\"omsnmp\")\naction(type=\"omsnmp\" server=\"h\")\n",
+      "sluice.conf:2:1: rsyslog's omsnmp sends SNMPv1 traps unless version=\"1\"" },
     { "*.* :omfile:$nosuch\n" OUT, "sluice.conf:1:5: rsyslog's outchannel 'nosuch' is not defined before the action" },
     { "action(type=\"omfile\" file=\"/x\" rotation.sizeLimit=\"1m\")\n" OUT,
       "sluice.conf:1:32: the parameter 'rotation.sizelimit' of rsyslog's omfile is not supported: only a number" },
@@ -693,6 +797,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/rsyslog-more/omhttp", test_omhttp);
   SL_TEST_ADD ("/rsyslog-more/impstats-file", test_impstats_file);
   SL_TEST_ADD ("/rsyslog-more/outchannel", test_outchannel);
+  SL_TEST_ADD ("/rsyslog-more/omsnmp", test_omsnmp);
   SL_TEST_ADD ("/rsyslog-more/refused", test_refused);
   return g_test_run ();
 }
