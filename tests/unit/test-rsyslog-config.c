@@ -400,7 +400,9 @@ test_other_modules (void)
   assert_translates ("$ModLoad omsnmp.so\n", "");
   assert_refused ("$OMUxSockSocket /run/ama.socket\n", ":1:1:", "$OMUxSockSocket needs $ModLoad omuxsock before it");
   assert_refused ("module(load=\"omsnmp\")\n*.* action(type=\"omsnmp\" server=\"h\")\n", ":2:5:",
-                  "action type 'omsnmp' is not supported");
+                  "omsnmp sends SNMPv1 traps unless version=\"1\"");
+  assert_translates ("module(load=\"omsnmp\")\n*.* action(type=\"omsnmp\" server=\"h\" version=\"1\")\n",
+                     "snmp(host(\"h\") port(\"162\") transport(\"UDP\") version(\"v2c\") sys-uptime(yes)");
   assert_translates ("$ModLoad immark.so\n*.* /var/log/messages\n", "mark(freq(1200) program(\"rsyslogd\"))");
   assert_refused ("$AllowedSender UDP, 127.0.0.1, 192.0.2.0/24, [::1]/128, *.example.net\n", ":1:1:",
                   "$AllowedSender is not supported");
