@@ -47,7 +47,7 @@ static const struct
                   "bracketing", "log.file" } },
   { "immark", { "interval", "markmessagetext", "ruleset", "use.markflag", "use.syslogcall" } },
   { "mmnormalize", { NULL } }, { "mmutf8fix", { NULL } }, { "mmanon", { NULL } }, { "mmfields", { NULL } },
-  { "ommail", { NULL } }, { "omhttp", { NULL } }, { "mmpstrucdata", { NULL } },
+  { "ommail", { NULL } }, { "omhttp", { NULL } }, { "mmpstrucdata", { NULL } }, { "imkmsg", { NULL } },
 };
 
 /* rsyslogd's parser chain over the network reads RFC 5424 (a <PRI>1
@@ -544,6 +544,8 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
     c->imfile_loaded = TRUE;
   else if (g_str_equal (bare, "imjournal"))
     return sl_rs_imjournal (c, params, pos, error);
+  else if (g_str_equal (bare, "imkmsg"))
+    return sl_rs_imkmsg (c, pos, error);
   return TRUE;
 }
 
