@@ -5,7 +5,9 @@
  * as snmp(), imkmsg as kmsg(). Each mapping only reads its
  * parameters, refuses what has no equal with its place, resolves its
  * templates and writes the driver; what each writes was checked against
- * rsyslogd 8.2302 (tests/functional/test-rsyslog-more). */
+ * rsyslogd 8.2302 (tests/functional/test-rsyslog-more), but for omhttp,
+ * which Debian does not build (read from its source), and imkmsg, which
+ * needs the host's /dev/kmsg. */
 #include "core/config/rsyslog-private.h"
 
 #include "core/config/error.h"
@@ -91,6 +93,8 @@ ommail (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   else
     subject = literal_template (param_value (params, "subject.text") ? param_value (params, "subject.text")
                                                                      : "message from rsyslog");
+  /* without a body ommail still ends the data with a line break of its
+   * own, an empty line; libESMTP adds none after one */
   if (param_value (params, "body.enable") && !sl_rs_is_true (param_value (params, "body.enable")))
     body = g_strdup ("\r\n");
   else
