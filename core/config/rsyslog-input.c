@@ -544,8 +544,12 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
     c->imfile_loaded = TRUE;
   else if (g_str_equal (bare, "imjournal"))
     return sl_rs_imjournal (c, params, pos, error);
+  /* imkmsg, which takes no parameter: every record of /dev/kmsg, whatever
+   * its facility (what programs write there too, unlike imklog), as an
+   * input named imkmsg; the $! variables it sets are kmsg()'s .linux.*
+   * fields (doc/rsyslog.md, "Known differences") */
   else if (g_str_equal (bare, "imkmsg"))
-    return sl_rs_imkmsg (c, pos, error);
+    return sl_rs_add_source (c, NULL, pos, "kmsg(optional(yes))", "imkmsg", error);
   return TRUE;
 }
 

@@ -2,12 +2,11 @@
 /* rsyslog's modules mapped last: ommail as smtp(), mmpstrucdata as
  * sdata-parser(), omhttp as http(), impstats' log.file as stats(file()),
  * $outchannel and omfile's rotation.sizeLimit as file(max-size()), omsnmp
- * as snmp(), imkmsg as kmsg(). Each mapping only reads its
+ * as snmp(). Each mapping only reads its
  * parameters, refuses what has no equal with its place, resolves its
  * templates and writes the driver; what each writes was checked against
  * rsyslogd 8.2302 (tests/functional/test-rsyslog-more), but for omhttp,
- * which Debian does not build (read from its source), and imkmsg, which
- * needs the host's /dev/kmsg. */
+ * which Debian does not build (read from its source). */
 #include "core/config/rsyslog-private.h"
 
 #include "core/config/error.h"
@@ -342,17 +341,6 @@ omsnmp (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   sl_rs_quote (drivers, message);
   g_string_append_c (drivers, ')');
   return emit_destination (c, drivers, pos, error);
-}
-
-/* imkmsg: every record of /dev/kmsg, whatever its facility (what
- * programs write there too, unlike imklog), tagged "kernel:", as an input
- * named imkmsg; rsyslogd starts without it when the device cannot be
- * read. The $! variables it sets (sequnum, msg, the device properties)
- * are kmsg()'s .linux.* fields: doc/rsyslog.md, "Known differences". */
-gboolean
-sl_rs_imkmsg (SlRsConf *c, SlCfgPos pos, GError **error)
-{
-  return sl_rs_add_source (c, NULL, pos, "kmsg(optional(yes))", "imkmsg", error);
 }
 
 /* An $outchannel: its file, its size limit (0: none) and the command run

@@ -266,8 +266,6 @@ gboolean  sl_rs_outchannel_directive (SlRsConf *c, const gchar *value, SlCfgPos 
 gboolean  sl_rs_outchannel           (SlRsConf *c, const gchar *name, SlCfgPos pos, gchar **path, GString *options,
                                       GError **error);
 gboolean  sl_rs_size_limit_options   (GPtrArray *params, GString *options, GError **error);
-/* imkmsg, which takes no parameter: its kmsg() source */
-gboolean  sl_rs_imkmsg               (SlRsConf *c, SlCfgPos pos, GError **error);
 /* impstats' log.file and its format, appended to stats(...) as file(),
  * file-freq(seconds) and file-format(); nothing without log.file */
 gboolean  sl_rs_impstats_file        (GPtrArray *params, glong seconds, GString *stats, GError **error);
