@@ -348,8 +348,17 @@ sl_driver_bind_daemon (const SlCfgNode *globals, SlDaemonSettings *settings, GEr
   return options;
 }
 
+static const SlOptionWord stats_file_words[] = {
+  { "legacy", SL_STATS_FILE_LEGACY },
+  { "json", SL_STATS_FILE_JSON },
+  { "cee", SL_STATS_FILE_CEE },
+  { "json-elasticsearch", SL_STATS_FILE_JSON_ES },
+  { NULL }
+};
+
 #define ST(m) SlStatsSettings, m
-/* options { stats(...) }: syslog-ng 4's sub-options, and Sluice's own listen() */
+/* options { stats(...) }: syslog-ng 4's sub-options, and Sluice's own
+ * listen() and file() */
 static const SlOptionSpec stats_options[] = {
   { "listen", SL_STRING (ST (listen)), NULL,
     "serve /metrics (Prometheus) and /health over HTTP at host:port, [v6]:port, or port (on 127.0.0.1)" },
@@ -360,6 +369,12 @@ static const SlOptionSpec stats_options[] = {
     "what those messages hold: 0 the totals and internal()'s counters, as syslog-ng 3.38's level 0; 1 or more every "
     "counter but those of drivers given internal(yes), which 3 adds (all are always kept)",
     .inherit = "stats-level" },
+  { "file", SL_STRING (ST (file)), NULL,
+    "append every counter to this file every file-freq() seconds, a line per component, as rsyslog's impstats log.file= writes them (doc/rsyslog.md)" },
+  { "file-freq", SL_INT (ST (file_freq)), "300", "seconds between two writings of file()", SL_RANGE_POSITIVE },
+  { "file-format", SL_CHOICE (ST (file_format)), "legacy",
+    "the lines of file(), as impstats' format=: legacy (name: origin=... counter=value), json, cee (@cee: and the JSON), json-elasticsearch (dots in names as !)",
+    .words = stats_file_words },
   { "lifetime", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; counters live as long as the daemon" },
   { "max-dynamics", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; there are no dynamic counters" },
   { "syslog-stats", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; there are no per-host counters" },

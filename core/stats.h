@@ -43,12 +43,24 @@ sl_counter_get (const SlCounter *c)
 
 
 
+/* The line formats of stats(file()), rsyslog's impstats format= */
+typedef enum
+{
+  SL_STATS_FILE_LEGACY,
+  SL_STATS_FILE_JSON,
+  SL_STATS_FILE_CEE,
+  SL_STATS_FILE_JSON_ES,
+} SlStatsFileFormat;
+
 /* What options { stats(...) } says: the daemon's own settings. */
 typedef struct
 {
   const gchar *listen;   /* address of the HTTP endpoint for /metrics and /health, or NULL */
   gint freq;             /* seconds between "Log statistics" messages; 0: none */
   gint level;            /* 0: totals and internal()'s counters, as syslog-ng's; 1 and more: every counter */
+  const gchar *file;     /* the file the counters are appended to every file_freq seconds, or NULL */
+  gint file_freq;
+  gint file_format;      /* SlStatsFileFormat */
 } SlStatsSettings;
 
 G_END_DECLS

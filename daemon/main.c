@@ -17,6 +17,7 @@
 #include "daemon/instance.h"
 #include "daemon/metrics-http.h"
 #include "daemon/ops.h"
+#include "daemon/stats-file.h"
 #include "daemon/stats-log.h"
 #include "daemon/tap.h"
 #include "daemon/reference.h"
@@ -72,6 +73,7 @@ typedef struct
   SlStatsLog *stats_log;
   gchar *config_id;            /* the running configuration's, see sl_ops_config_id() */
   SlTapSessions *taps;
+  SlStatsFile *stats_file;
 } Daemon;
 
 static gboolean
@@ -390,6 +392,7 @@ replace_config (Daemon *d, gchar **why)
       g_clear_error (&error);
     }
   sl_stats_log_apply (d->stats_log, sl_config_stats (d->cfg));
+  sl_stats_file_apply (d->stats_file, sl_config_stats (d->cfg));
   sl_activation_close_unclaimed ();
   /* a SIGHUP also means "reopen your files" after logrotate, and the
    * destinations that were kept still hold the old ones */
@@ -670,6 +673,8 @@ run (Settings *s)
   g_timeout_add_seconds (POOL_TRIM_SECONDS, trim_pool, NULL);
   d.stats_log = sl_stats_log_new ();
   sl_stats_log_apply (d.stats_log, sl_config_stats (d.cfg));
+  d.stats_file = sl_stats_file_new ();
+  sl_stats_file_apply (d.stats_file, sl_config_stats (d.cfg));
   sl_activation_close_unclaimed ();
   sl_log (SL_LOG_NOTICE, _("sluiced starting up; version='%s', config-id='%s'"), PACKAGE_VERSION, d.config_id);
   tell_parent (ready, 0);
@@ -683,6 +688,7 @@ run (Settings *s)
   sl_tap_sessions_free (d.taps);
   sl_metrics_http_free (d.metrics);
   sl_stats_log_free (d.stats_log);
+  sl_stats_file_free (d.stats_file);
   sl_config_free (d.cfg);
   g_free (d.config_id);
   sl_persist_close ();

@@ -45,8 +45,10 @@ append_file_defaults (SlRsConf *c, GString *out)
     g_string_append_printf (out, " %s", (const gchar *) g_ptr_array_index (c->action_queue, i));
 }
 
+/* extra: more options of file() (a size limit), or NULL */
 static gchar *
-file_action (SlRsConf *c, const gchar *path_template, const gchar *template_name, SlCfgPos pos, GError **error)
+file_action_with (SlRsConf *c, const gchar *path_template, const gchar *extra, const gchar *template_name, SlCfgPos pos,
+                  GError **error)
 {
   g_autoptr (GString) drivers = g_string_new ("file(");
 
@@ -54,8 +56,16 @@ file_action (SlRsConf *c, const gchar *path_template, const gchar *template_name
   if (!template_option (c, drivers, template_name, pos, error))
     return NULL;
   append_file_defaults (c, drivers);
+  if (extra)
+    g_string_append (drivers, extra);
   g_string_append (drivers, ");");
   return sl_rs_emit_destination (c, pos, drivers->str, error);
+}
+
+static gchar *
+file_action (SlRsConf *c, const gchar *path_template, const gchar *template_name, SlCfgPos pos, GError **error)
+{
+  return file_action_with (c, path_template, NULL, template_name, pos, error);
 }
 
 static gboolean
@@ -207,6 +217,14 @@ sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **erro
     return legacy_relp (c, target + strlen (":omrelp:"), template_name, pos, error);
   if (g_str_equal (target, ":omuxsock:"))
     return sl_rs_legacy_uxsock (c, template_name, pos, error);
+  if (g_str_has_prefix (target, ":omfile:$"))
+    {
+      g_autofree gchar *path = NULL;
+      g_autoptr (GString) limit = g_string_new (NULL);
+      return sl_rs_outchannel (c, target + strlen (":omfile:$"), pos, &path, limit, error)
+               ? file_action_with (c, path, limit->str, template_name, pos, error)
+               : NULL;
+    }
   if (g_str_has_prefix (target, ":omfile:"))
     return file_action (c, target + strlen (":omfile:"), template_name, pos, error);
   if (target[0] == '@')
@@ -266,6 +284,7 @@ omfile (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
     "file", "dynafile", "fileowner", "filegroup", "filecreatemode", "dircreatemode", "dirowner", "dirgroup",
     "createdirs", "flushontxend", "iobuffersize", "asyncwriting", "flushinterval", "dynafilecachesize",
     "closetimeout", "veryrobustzip", "ziplevel", "failonchownfailure", "sync", "fileownernum", "filegroupnum",
+    "rotation.sizelimit", "rotation.sizelimitcommand",
   };
   if (!sl_rs_check_action_params (params, own, G_N_ELEMENTS (own), "omfile", error))
     return NULL;
@@ -292,7 +311,10 @@ omfile (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   set_string (&c->dir_mode, param_value (params, "dircreatemode"));
   if (param_value (params, "createdirs"))
     c->create_dirs = sl_rs_is_true (param_value (params, "createdirs"));
-  gchar *name = file_action (c, file, param_value (params, "template"), pos, error);
+  g_autoptr (GString) limit = g_string_new (NULL);
+  gchar *name = sl_rs_size_limit_options (params, limit, error)
+                  ? file_action_with (c, file, limit->str, param_value (params, "template"), pos, error)
+                  : NULL;
   g_free (c->file_owner);
   g_free (c->file_group);
   g_free (c->dir_owner);
@@ -424,7 +446,7 @@ queue_options (GPtrArray *params, GPtrArray *options)
 static gboolean
 module_loaded (SlRsConf *c, const gchar *type)
 {
-  static const gchar *const loadable[] = { "omstdout", "mmjsonparse" };
+  static const gchar *const loadable[] = { "omstdout", "mmjsonparse", "ommail", "omhttp", "omsnmp" };
   g_autofree gchar *lower = g_ascii_strdown (type, -1);
   gboolean needs_load = sl_plugins_rsyslog_lookup (lower) != NULL;
 

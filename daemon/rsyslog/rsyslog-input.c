@@ -45,6 +45,7 @@ static const struct
   { "impstats", { "interval", "facility", "severity", "log.syslog", "format", "ruleset", "resetcounters",
                   "bracketing", "log.file" } },
   { "immark", { "interval", "markmessagetext", "ruleset", "use.markflag", "use.syslogcall" } },
+  { "ommail", { NULL } }, { "omhttp", { NULL } }, { "mmpstrucdata", { NULL } }, { "imkmsg", { NULL } },
 };
 
 /* rsyslogd's parser chain over the network reads RFC 5424 (a <PRI>1
@@ -368,7 +369,8 @@ sl_rs_finish_inputs (SlRsConf *c, GError **error)
 
 /* impstats: the daemon's counters, every interval seconds, as messages
  * of the syslog facility at info into a ruleset (stats(freq()) writes
- * them through internal(), which its ruleset reads) */
+ * them through internal(), which its ruleset reads), and with log.file
+ * as lines of that file (stats(file()), sl_rs_impstats_file()) */
 static gboolean
 impstats (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
 {
@@ -378,23 +380,20 @@ impstats (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
     const gchar *const values[3];
   } only[] = {
     { "facility", { "5", "syslog", NULL } }, { "severity", { "6", "info", NULL } },
-    { "log.syslog", { "on", "yes", NULL } }, { "format", { "legacy", NULL } },
-    { "resetcounters", { "off", "no", NULL } }, { "bracketing", { "off", "no", NULL } },
+    { "format", { "legacy", NULL } }, { "resetcounters", { "off", "no", NULL } },
+    { "bracketing", { "off", "no", NULL } },
   };
   const SlRsParam *interval = params ? sl_rs_param_find (params, "interval") : NULL;
   const SlRsParam *ruleset = params ? sl_rs_param_find (params, "ruleset") : NULL;
-  const SlRsParam *file = params ? sl_rs_param_find (params, "log.file") : NULL;
+  const SlRsParam *to_syslog = params ? sl_rs_param_find (params, "log.syslog") : NULL;
+  gboolean syslog = !to_syslog || sl_rs_is_true (to_syslog->value);
+  glong seconds = interval ? g_ascii_strtoll (interval->value, NULL, 10) : 300L;
+  g_autoptr (GString) text = g_string_new (NULL);
 
-  if (file)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, file->pos,
-                        _("rsyslog's impstats log.file= is not supported: Sluice writes its statistics as messages"));
-      return FALSE;
-    }
   for (guint i = 0; params && i < G_N_ELEMENTS (only); i++)
     {
       const SlRsParam *param = sl_rs_param_find (params, only[i].param);
-      gboolean known = !param;
+      gboolean known = !param || (!syslog && g_str_equal (only[i].param, "format"));
 
       for (guint k = 0; !known && only[i].values[k]; k++)
         known = g_ascii_strcasecmp (param->value, only[i].values[k]) == 0;
@@ -407,10 +406,12 @@ impstats (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
           return FALSE;
         }
     }
-  g_autofree gchar *text = g_strdup_printf ("options { stats(freq(%ld) level(1)); };",
-                                            interval ? g_ascii_strtoll (interval->value, NULL, 10) : 300L);
-  return sl_rs_emit (c, pos, text, error)
-         && sl_rs_add_source (c, ruleset ? ruleset->value : NULL, pos, "internal()", "impstats", error);
+  g_string_printf (text, "options { stats(freq(%ld) level(1)", syslog ? seconds : 0L);
+  if (!sl_rs_impstats_file (params, seconds, text, error))
+    return FALSE;
+  g_string_append (text, "); };");
+  return sl_rs_emit (c, pos, text->str, error)
+         && (!syslog || sl_rs_add_source (c, ruleset ? ruleset->value : NULL, pos, "internal()", "impstats", error));
 }
 
 static gint
@@ -548,6 +549,12 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
     c->imfile_loaded = TRUE;
   else if (g_str_equal (bare, "imjournal"))
     return sl_rs_imjournal (c, params, pos, error);
+  /* imkmsg, which takes no parameter: every record of /dev/kmsg, whatever
+   * its facility (what programs write there too, unlike imklog), as an
+   * input named imkmsg; the $! variables it sets are kmsg()'s .linux.*
+   * fields (doc/rsyslog.md, "Known differences") */
+  else if (g_str_equal (bare, "imkmsg"))
+    return sl_rs_add_source (c, NULL, pos, "kmsg(optional(yes))", "imkmsg", error);
   return TRUE;
 }
 
@@ -1019,6 +1026,8 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     return TRUE;
   if (g_ascii_strncasecmp (name, "OMUxSock", strlen ("OMUxSock")) == 0)
     return sl_rs_uxsock_directive (c, name, value, pos, error);
+  if (g_ascii_strcasecmp (name, "outchannel") == 0)
+    return sl_rs_outchannel_directive (c, value, pos, error);
   if (g_ascii_strncasecmp (name, "mmnormalize", strlen ("mmnormalize")) == 0)
     return sl_rs_mmnormalize_directive (c, name, value, pos, error);
   if (g_ascii_strcasecmp (name, "AllowedSender") == 0)

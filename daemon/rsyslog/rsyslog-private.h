@@ -105,6 +105,7 @@ typedef struct _SlRsConf
   gchar *uxsock_socket, *uxsock_template; /* $OMUxSockSocket, $OMUxSockDefaultTemplate */
   gchar *mmnormalize_rulebase; /* $mmnormalizeRuleBase, which the next :mmnormalize: takes */
   gboolean mmnormalize_raw;     /* $mmnormalizeUseRawMsg, the same */
+  GHashTable *outchannels;  /* $outchannel name -> SlRsOutchannel, made by the first one */
   /* $IncludeConfig's and include()'s reader: the files of a pattern read
    * as statements into this configuration (the front end's entry, which
    * the directives below it reach through this) */
@@ -248,6 +249,23 @@ gchar    *sl_rs_action_object        (SlRsConf *c, GPtrArray *params, SlCfgPos p
 /* rsyslog-output.c: an action(type=) no plugin serves, refused */
 gchar    *sl_rs_output_action        (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,
                                       GError **error);
+
+/* rsyslog-more.c: ommail, omhttp, omsnmp, each one function writing its
+ * driver; impstats' log.file; $outchannel */
+gboolean  sl_rs_is_more_output       (const gchar *type);
+gchar    *sl_rs_more_output          (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,
+                                      GError **error);
+/* $outchannel name,file,max-size,command; :omfile:$name's file (*path)
+ * and its file() options max-size() and size-command() (appended to
+ * options); omfile's rotation.sizeLimit and rotation.sizeLimitCommand as
+ * the same options */
+gboolean  sl_rs_outchannel_directive (SlRsConf *c, const gchar *value, SlCfgPos pos, GError **error);
+gboolean  sl_rs_outchannel           (SlRsConf *c, const gchar *name, SlCfgPos pos, gchar **path, GString *options,
+                                      GError **error);
+gboolean  sl_rs_size_limit_options   (GPtrArray *params, GString *options, GError **error);
+/* impstats' log.file and its format, appended to stats(...) as file(),
+ * file-freq(seconds) and file-format(); nothing without log.file */
+gboolean  sl_rs_impstats_file        (GPtrArray *params, glong seconds, GString *stats, GError **error);
 
 /* rsyslog-modifiers.c */
 /* $mmnormalizeRuleBase and $mmnormalizeUseRawMsg; the legacy :mmnormalize:

@@ -701,7 +701,7 @@ test_refused (SlTestEnv *env, gconstpointer data)
     { "*.* @@(z9)loghost:514\n", "sluice.conf:1:5: the rsyslog forwarding options '(z9)'" },
     { "\n$ActionExecOnlyWhenPreviousIsSuspended on\n", "sluice.conf:2:1: the rsyslog directive '$ActionExecOnlyWhenPreviousIsSuspended' is not supported" },
     { "module(load=\"imdocker\")\n", "sluice.conf:1:8: the rsyslog module 'imdocker' is not supported" },
-    { "if $msg == 'x' then\n  action(type=\"omhttp\")\n", "sluice.conf:2:3: rsyslog's action type 'omhttp' is not supported" },
+    { "if $msg == 'x' then\n  action(type=\"omjournal\")\n", "sluice.conf:2:3: rsyslog's action type 'omjournal' is not supported" },
     { "module(load=\"omkafka\")\naction(type=\"omkafka\" topic=\"syslog\")\n", "sluice.conf:2:1: rsyslog's omkafka writes every message to partition 0 unless partitions.auto=\"on\"" },
     { "module(load=\"omrelp\")\naction(type=\"omrelp\" target=\"h\" tls=\"on\")\n", "sluice.conf:2:33: the parameter 'tls' of rsyslog's omrelp is not supported" },
     { "action(type=\"ommysql\" server=\"h\")\n", "sluice.conf:1:1: rsyslog's action type 'ommysql' needs its module loaded first" },

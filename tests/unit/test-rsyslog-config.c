@@ -276,7 +276,8 @@ test_modules (void)
                   "'dynatopic' of rsyslog's omkafka is not supported");
   assert_refused ("module(load=\"omkafka\")\naction(type=\"omkafka\" topic=\"t\")\n", ":2:1:", "partition 0 unless partitions.auto");
   assert_refused ("action(type=\"omkafka\" topic=\"t\")\n", ":1:1:", "needs its module loaded first");
-  assert_refused ("module(load=\"impstats\" log.file=\"/var/log/stats\")\n", ":1:24:", "log.file= is not supported");
+  assert_translates ("module(load=\"impstats\" log.file=\"/var/log/stats\" log.syslog=\"off\" format=\"JSON\")\n",
+                     "options { stats(freq(0) level(1) file(\"/var/log/stats\") file-freq(300) file-format(json)); };");
   assert_refused ("module(load=\"mmkubernetes\")\n", ":1:8:", "module 'mmkubernetes' is not supported");
   assert_translates ("module(load=\"omelasticsearch\")\n*.* action(type=\"omelasticsearch\" server=[\"es1\", \"https://es2:9201\"] bulkmode=\"on\" "
                      "searchIndex=\"logs\" uid=\"u\" pwd=\"p\")\n",
@@ -346,6 +347,10 @@ test_modules (void)
   assert_translates ("global(processInternalMessages=\"on\")\n*.* /var/log/all\n", "{ internal(); };");
   /* openSUSE's stock file sets the kernel's console level */
   assert_translates ("$ModLoad imklog.so\n$klogConsoleLogLevel    1\n", "kmsg(optional(yes) kernel-only(yes))");
+  /* imkmsg takes what programs write to /dev/kmsg too */
+  assert_translates ("module(load=\"imkmsg\")\n*.* /a\n", "source \"rs0_s1:imkmsg\" { kmsg(optional(yes)); };");
+  assert_refused ("module(load=\"imkmsg\" permitNonKernelFacility=\"on\")\n", ":1:22:",
+                  "the parameter 'permitnonkernelfacility' of rsyslog's module imkmsg is not supported");
   /* what programs write to /dev/kmsg only with permitNonKernelFacility, as rsyslogd's imklog */
   assert_translates ("module(load=\"imklog\" permitnonkernelfacility=\"on\")\n", "kmsg(optional(yes)); };");
   assert_translates ("$ModLoad imklog\n$KLogPermitNonKernelFacility on\n", "kmsg(optional(yes)); };");
@@ -412,7 +417,9 @@ test_other_modules (void)
   assert_translates ("$ModLoad omsnmp.so\n", "");
   assert_refused ("$OMUxSockSocket /run/ama.socket\n", ":1:1:", "$OMUxSockSocket needs $ModLoad omuxsock before it");
   assert_refused ("module(load=\"omsnmp\")\n*.* action(type=\"omsnmp\" server=\"h\")\n", ":2:5:",
-                  "action type 'omsnmp' is not supported");
+                  "omsnmp sends SNMPv1 traps unless version=\"1\"");
+  assert_translates ("module(load=\"omsnmp\")\n*.* action(type=\"omsnmp\" server=\"h\" version=\"1\")\n",
+                     "snmp(host(\"h\") port(\"162\") transport(\"UDP\") version(\"v2c\") sys-uptime(yes)");
   assert_translates ("$ModLoad immark.so\n*.* /var/log/messages\n", "mark(freq(1200) program(\"rsyslogd\"))");
   assert_refused ("$AllowedSender UDP, 127.0.0.1, 192.0.2.0/24, [::1]/128, *.example.net\n", ":1:1:",
                   "$AllowedSender is not supported");

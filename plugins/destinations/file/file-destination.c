@@ -63,6 +63,9 @@ typedef struct
   gint64 time_reap_ms;
   gboolean fsync;
   const SlCfgNode *logrotate;
+  gint64 max_size;
+  const gchar *size_command;
+  gboolean stuck;         /* size-command() left the file at max-size(): nothing goes into it until it is smaller */
 
   const SlTemplateEnv *env;
   SlTemplateEnv path_env; /* env, with macro values made safe in a file name */
@@ -103,6 +106,11 @@ static const SlOptionSpec file_options[] = {
   { "fsync", SL_BOOL (FileDestination, fsync), "no", "fsync() after every batch" },
   { "logrotate", SL_BLOCK (FileDestination, logrotate), NULL,
     "rotate by size: logrotate(enable(yes) size(10MB) rotations(5))" },
+  { "max-size", SL_SIZE (FileDestination, max_size), "0",
+    "once a message is written to a file of this size or more, close it and run size-command(), as rsyslog's "
+    "$outchannel; a file still this large after it is not written to until it is smaller; 0: no limit" },
+  { "size-command", SL_STRING (FileDestination, size_command), NULL,
+    "the program max-size() runs, waiting for it; what follows its first blank is its one argument" },
   { "overwrite-if-older", SL_UNBOUND (SL_OPT_INT), "0", "accepted for syslog-ng compatibility" },
   { NULL }
 };
@@ -403,6 +411,36 @@ rotate_file (FileDestination *self, const gchar *path)
   return ok;
 }
 
+/* A message written to a file that had reached max-size(): the file is
+ * closed and size-command() run, as rsyslogd runs its $outchannel's
+ * command (its program, and what follows the first blank as one
+ * argument, no shell). FALSE (and *err) when the file is still that large
+ * after it, or there is no command. */
+static gboolean
+resolve_max_size (FileDestination *self, const gchar *path, gint *err)
+{
+  g_hash_table_remove (self->files, path);
+  if (self->size_command)
+    {
+      const gchar *blank = strchr (self->size_command, ' ');
+      g_autofree gchar *program = blank ? g_strndup (self->size_command, (gsize) (blank - self->size_command))
+                                        : g_strdup (self->size_command);
+      gchar *argv[] = { program, blank ? (gchar *) blank + 1 : NULL, NULL };
+      g_autoptr (GError) error = NULL;
+      if (!g_spawn_sync (NULL, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                         NULL, &error))
+        sl_log (SL_LOG_ERROR, _("cannot run size-command(); command='%s', error='%s', driver='%s'"),
+                self->size_command, error->message, self->super.id);
+    }
+  struct stat st;
+  if (stat (path, &st) == 0 && st.st_size >= self->max_size)
+    {
+      *err = EFBIG;
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* How many of the rendered messages from first on fit into f before it
  * passes logrotate(size()); a message that does not fit even into an empty
  * file goes alone. */
@@ -432,7 +470,15 @@ write_rendered (FileDestination *self, const gchar *path, gint *err, gboolean *a
   *at_open = TRUE;
   while (f && done < count)
     {
-      guint take = count - done;
+      guint take = self->max_size ? 1 : count - done;
+      if (self->stuck && f->size >= self->max_size)
+        {
+          *err = EFBIG;
+          *at_open = FALSE;
+          return done;
+        }
+      self->stuck = FALSE;
+      gint64 before = f->size;
       if (self->rotate.enable)
         {
           take = messages_that_fit (self, f, done, start);
@@ -467,6 +513,18 @@ write_rendered (FileDestination *self, const gchar *path, gint *err, gboolean *a
       done += take;
       start = end;
       f->last_used = g_get_monotonic_time ();
+      /* rsyslogd checks the size written before a message, once it is
+       * written */
+      if (self->max_size && before >= self->max_size)
+        {
+          self->stuck = !resolve_max_size (self, path, err);
+          if (self->stuck)
+            {
+              *at_open = FALSE;
+              return done;
+            }
+          f = done < count ? open_path (self, path, err) : NULL;
+        }
     }
   if (done == count)
     report_success (self, path);

@@ -247,6 +247,54 @@ test_size_rotation (SlTestEnv *env, gconstpointer data)
   g_assert_false (g_file_test (gone, G_FILE_TEST_EXISTS));
 }
 
+static const gchar max_size_config[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "destination d_cap { file(\"@DIR@/cap.log\" template(\"${MESSAGE}\\n\") max-size(20)\n"
+  "  size-command(\"@DIR@/move-aside @DIR@/cap.log\")); };\n"
+  "destination d_stuck { file(\"@DIR@/stuck.log\" template(\"${MESSAGE}\\n\") max-size(20) size-command(\"true\")); };\n"
+  "log { source(s_net); destination(d_cap); destination(d_stuck); };\n";
+
+/* max-size() as rsyslog's $outchannel: the message written to a file
+ * that already had 20 bytes is its last (each message is 10 bytes); the
+ * command (a program and one argument) moves it away; a command that leaves
+ * the file as large stops the writing into it, the messages kept. */
+static void
+test_max_size (SlTestEnv *env, gconstpointer data)
+{
+  /* moves the file of its argument aside as FILE.N, N counting up */
+  g_autofree gchar *script = sl_test_path (env, "move-aside");
+  g_assert_true (g_file_set_contents (script, "#!/bin/sh\nn=0\nwhile [ -e \"$1.$n\" ]; do n=$((n+1)); done\n"
+                                              "mv \"$1\" \"$1.$n\"\n", -1, NULL));
+  g_assert_cmpint (chmod (script, 0700), ==, 0);
+  guint16 port = start_with_port (env, max_size_config);
+  g_autofree gchar *path = sl_test_path (env, "cap.log");
+  g_autofree gchar *stuck = sl_test_path (env, "stuck.log");
+  for (guint i = 1; port && i <= 7; i++)
+    {
+      g_autofree gchar *line = g_strdup_printf ("<13>Oct 11 22:14:15 host app[1]: line %04u\n", i);
+      g_assert_true (sl_test_tcp_send (port, line));
+      g_autofree gchar *want = g_strdup_printf ("line %04u", i);
+      /* every third message is the last of its file, moved away */
+      g_autofree gchar *into = i % 3 == 0 ? g_strdup_printf ("%s.%u", path, i / 3 - 1) : g_strdup (path);
+      if (!sl_test_wait_contains (env, into, want))
+        return;
+    }
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autofree gchar *old = g_strdup_printf ("%s.%u", path, k);
+      g_autofree gchar *text = sl_test_read_file (old);
+      g_autofree gchar *want = g_strdup_printf ("line %04u\nline %04u\nline %04u\n", 3 * k + 1, 3 * k + 2, 3 * k + 3);
+      g_assert_cmpstr (text, ==, want);
+    }
+  g_autofree gchar *current = sl_test_read_file (path);
+  g_assert_cmpstr (current, ==, "line 0007\n");
+  g_assert_true (sl_test_wait_stderr (env, "File too large"));
+  g_autofree gchar *held = sl_test_read_file (stuck);
+  g_assert_cmpstr (held, ==, "line 0001\nline 0002\nline 0003\n");
+  (void) data;
+}
+
 static const gchar reap_config[] =
   "@version: 4.0\n"
   "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
@@ -681,6 +729,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/file/rename-sighup", test_rename_and_sighup);
   SL_TEST_ADD ("/file/rename-reopen", test_rename_and_reopen);
   SL_TEST_ADD ("/file/size-rotation", test_size_rotation);
+  SL_TEST_ADD ("/file/max-size", test_max_size);
   SL_TEST_ADD ("/file/time-reap", test_time_reap);
   SL_TEST_ADD ("/file/flush-lines", test_flush_lines);
   SL_TEST_ADD ("/file/disk-full", test_disk_full);

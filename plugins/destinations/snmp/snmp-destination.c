@@ -30,6 +30,7 @@ typedef struct
   const SlTemplateEnv *env;
   gpointer session;
   gboolean failing;
+  gboolean uptime;
   SlCounter *unencodable;
 } SnmpdestDestination;
 
@@ -54,6 +55,8 @@ static const SlOptionSpec snmpdest_options[] = {
     "counter32, ipaddress or objectid; may be written more than once" },
   { "trap-obj", SL_UNBOUND (SL_OPT_LIST), NULL,
     "trap-obj(\"OID\" \"objectid\" \"value\"): the trap's snmpTrapOID.0 variable (required)" },
+  { "sys-uptime", SL_BOOL (SnmpdestDestination, uptime), "no",
+    "put sysUpTime.0, the system's uptime in hundredths of a second, first in each trap, as rsyslog's omsnmp does" },
   { NULL }
 };
 
@@ -137,7 +140,7 @@ snmpdest_write (SlDriver *d, SlWriteBatch *batch)
   SnmpdestDestination *self = (SnmpdestDestination *) d;
   for (; batch->done < batch->n; batch->done++)
     {
-      netsnmp_pdu *pdu = snmpdest_objects_pdu (self->objects, batch->msgs[batch->done], self->env, d->id);
+      netsnmp_pdu *pdu = snmpdest_objects_pdu (self->objects, batch->msgs[batch->done], self->env, d->id, self->uptime);
       if (!pdu)
         {
           sl_counter_add (self->unencodable, 1);

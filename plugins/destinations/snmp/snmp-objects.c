@@ -185,9 +185,17 @@ zero_unless_digits (GString *value, const gchar *driver_id)
 }
 
 netsnmp_pdu *
-snmpdest_objects_pdu (SnmpdestObjects *self, const SlMessage *msg, const SlTemplateEnv *env, const gchar *driver_id)
+snmpdest_objects_pdu (SnmpdestObjects *self, const SlMessage *msg, const SlTemplateEnv *env, const gchar *driver_id,
+                      gboolean uptime)
 {
   netsnmp_pdu *pdu = snmp_pdu_create (SNMP_MSG_TRAP2);
+  if (uptime)
+    {
+      /* the system's uptime in hundredths of a second, as rsyslog's omsnmp sends it */
+      static const oid sys_uptime[] = { 1, 3, 6, 1, 2, 1, 1, 3, 0 };
+      g_autofree gchar *ticks = g_strdup_printf ("%ld", get_uptime ());
+      snmp_add_var (pdu, sys_uptime, G_N_ELEMENTS (sys_uptime), 't', ticks);
+    }
   for (guint i = 0; i < self->objects->len; i++)
     {
       const SnmpObject *o = g_ptr_array_index (self->objects, i);

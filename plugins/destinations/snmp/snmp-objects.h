@@ -18,9 +18,10 @@ typedef struct _SnmpdestObjects SnmpdestObjects;
 SnmpdestObjects *snmpdest_objects_read (const SlDriver *driver, GError **error);
 void         snmpdest_objects_free (SnmpdestObjects *objects);
 
-/* A TRAP2 PDU of msg's values, or NULL (and a warning naming the value)
- * when net-snmp cannot encode one of them as its type. */
+/* A TRAP2 PDU of msg's values, after sysUpTime.0 when uptime is set,
+ * or NULL (and a warning naming the value) when net-snmp cannot encode
+ * one of them as its type. */
 netsnmp_pdu *snmpdest_objects_pdu  (SnmpdestObjects *objects, const SlMessage *msg, const SlTemplateEnv *env,
-                                const gchar *driver_id);
+                                const gchar *driver_id, gboolean uptime);
 
 #endif

@@ -58,7 +58,7 @@ parse_structured_data (SlMessage *msg, Scan *s)
 {
   if (scan_skip (s, '-') || !scan_at (s, '['))
     return TRUE;
-  static const SyslogSdTarget sdata = { SYSLOG_SDATA_PREFIX, sizeof SYSLOG_SDATA_PREFIX - 1, TRUE };
+  static const SyslogSdTarget sdata = { SYSLOG_SDATA_PREFIX, sizeof SYSLOG_SDATA_PREFIX - 1, TRUE, FALSE };
   const gchar *start = s->p;
   gboolean refused = FALSE;
   if (!syslog_sd_parse_elements (msg, s, &sdata, &refused))

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* sdata-parser(template() prefix()), syslog-ng 4's: RFC 5424 structured
+/* sdata-parser(template() prefix() lowercase-names()), syslog-ng 4's: RFC 5424 structured
  * data in a template's text into fields named as the syslog parser names
  * them (.SDATA.id.param under the default prefix), with its escapes. The
  * text must start with '-' (none) or '['; what follows the last element is
@@ -20,6 +20,7 @@ typedef struct
   SlDriver base;
   SlTemplate *template;
   const gchar *prefix;
+  gboolean lowercase;
   SyslogSdTarget target;
   SlCounter *invalid;
 } SdataParser;
@@ -28,6 +29,8 @@ static const SlOptionSpec sdata_parser_options[] = {
   { "template", SL_TEMPLATE (SdataParser, template), NULL, "the structured data to parse; ${MESSAGE} when not given" },
   { "prefix", SL_STRING (SdataParser, prefix), SYSLOG_SDATA_PREFIX,
     "put before each element's id (at most 128 bytes)" },
+  { "lowercase-names", SL_BOOL (SdataParser, lowercase), "no",
+    "each element's id and param names in lower case, as rsyslog's mmpstrucdata writes them by default" },
   { NULL }
 };
 
@@ -42,7 +45,7 @@ sdata_parser_init (SlDriver *d, GError **error)
                         _("sdata-parser(): prefix() is longer than %d bytes"), SYSLOG_SD_PREFIX_MAX);
       return FALSE;
     }
-  self->target = (SyslogSdTarget) { self->prefix, len, FALSE };
+  self->target = (SyslogSdTarget) { self->prefix, len, FALSE, self->lowercase };
   self->invalid = sl_stats_counter ("parser", d->id, d->klass->name, "invalid");
   return TRUE;
 }

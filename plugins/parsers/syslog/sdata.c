@@ -103,7 +103,7 @@ parse_sd_element (SlMessage *msg, Scan *s, const SyslogSdTarget *target, gboolea
     {
       if (id_len >= SD_NAME_BUF - 1 - prefix_len || !is_sd_name_char (*s->p))
         return FALSE;
-      name[prefix_len + id_len++] = *s->p;
+      name[prefix_len + id_len++] = target->lowercase ? g_ascii_tolower (*s->p) : *s->p;
     }
   gsize element_len = prefix_len + id_len;
   name[element_len] = '\0';
@@ -120,7 +120,7 @@ parse_sd_element (SlMessage *msg, Scan *s, const SyslogSdTarget *target, gboolea
         {
           if (len >= SD_NAME_BUF - 1 || !is_sd_name_char (*s->p))
             return FALSE;
-          name[len++] = *s->p;
+          name[len++] = target->lowercase ? g_ascii_tolower (*s->p) : *s->p;
         }
       name[len] = '\0';
       if (!scan_skip (s, '=') || !scan_skip (s, '"'))

@@ -126,7 +126,8 @@ gboolean syslog_parse_rfc5424 (SlMessage *msg, Scan *s, const SyslogOptions *opt
 
 /* Where structured data goes: each param as PREFIXid.param (prefix_len
  * bytes of prefix, at most SYSLOG_SD_PREFIX_MAX). in_place: the text lies
- * in msg->raw, and values are slices of it rather than copies. */
+ * in msg->raw, and values are slices of it rather than copies. lowercase:
+ * id and param in lower case (rsyslog's mmpstrucdata's sd_name.lowercase). */
 #define SYSLOG_SDATA_PREFIX ".SDATA."
 #define SYSLOG_SD_PREFIX_MAX 128
 typedef struct
@@ -134,6 +135,7 @@ typedef struct
   const gchar *prefix;
   gsize prefix_len;
   gboolean in_place;
+  gboolean lowercase;
 } SyslogSdTarget;
 
 /* The [id param="value" ...] elements at s, one after another, as long as
@@ -148,6 +150,8 @@ gboolean syslog_parse (SlMessage *msg, const SyslogOptions *options, gsize *erro
 extern const SlDriverClass syslog_format_class;
 extern const SlDriverClass syslog_parser_class;
 extern const SlDriverClass syslog_sdata_parser_class;
+/* rsyslog's mmpstrucdata, served by sdata-parser() */
+extern const SlRsModule syslog_mmpstrucdata;
 
 G_END_DECLS
 

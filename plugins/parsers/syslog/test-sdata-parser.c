@@ -91,6 +91,20 @@ test_prefix (void)
 }
 
 static void
+test_lowercase_names (void)
+{
+  SlTestParser p;
+  sl_test_parser_init (&p, "sdata-parser(prefix(\"sd.\") lowercase-names(yes))");
+  SlMessage *msg = sl_test_message ("[Ex@1 iUT=\"V\"][B]");
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  sl_test_assert_field (msg, "sd.ex@1.iut", "V");
+  sl_test_assert_field (msg, "sd.b", "");
+  sl_test_assert_field (msg, "sd.Ex@1.iUT", NULL);
+  sl_message_unref (msg);
+  sl_test_parser_clear (&p);
+}
+
+static void
 test_not_structured_data (void)
 {
   static const gchar *const bad[] = {
@@ -125,6 +139,7 @@ main (int argc, char **argv)
   g_assert_true (sl_plugins_register (&sl_module, __FILE__, NULL));
   g_test_add_func ("/sdata-parser/same-fields-as-syslog-parser", test_same_fields_as_syslog_parser);
   g_test_add_func ("/sdata-parser/prefix", test_prefix);
+  g_test_add_func ("/sdata-parser/lowercase-names", test_lowercase_names);
   g_test_add_func ("/sdata-parser/not-structured-data", test_not_structured_data);
   return g_test_run ();
 }
