@@ -5,7 +5,7 @@ void
 sl_mark_timer_init (SlMarkTimer *t, SlMarkMode mode, gint freq, gint64 now)
 {
   t->mode = mode;
-  t->freq_us = MAX (freq, 0) * G_USEC_PER_SEC;
+  t->freq_us = (gint64) MAX (freq, 0) * G_USEC_PER_SEC;
   t->due = mode == SL_MARK_PERIODICAL && t->freq_us ? now + t->freq_us : 0;
 }
 

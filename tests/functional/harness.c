@@ -55,6 +55,16 @@ sl_test_init (gint *argc, gchar ***argv)
 }
 
 void
+sl_test_python_leaks_suppressed (void)
+{
+  g_autofree gchar *supp = g_build_filename (g_getenv ("SL_TOP_SRCDIR") ? g_getenv ("SL_TOP_SRCDIR") : ".",
+                                             "plugins/languages/python/tests/lsan.supp", NULL);
+  const gchar *lsan = g_getenv ("LSAN_OPTIONS");
+  g_autofree gchar *options = g_strdup_printf ("%s%ssuppressions=%s", lsan ? lsan : "", lsan && *lsan ? ":" : "", supp);
+  g_setenv ("LSAN_OPTIONS", options, TRUE);
+}
+
+void
 sl_test_env_setup (SlTestEnv *env, gconstpointer data)
 {
   /* a daemon that closes a connection must not kill the test */

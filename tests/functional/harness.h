@@ -46,6 +46,10 @@ void      sl_test_env_teardown (SlTestEnv *env, gconstpointer data);
 /* g_test_init () for the functional tests: assertions mark the test
  * failed and return to it, so teardown always runs. */
 void      sl_test_init         (gint *argc, gchar ***argv);
+/* For a test whose sluiced runs Python code: in the ASan build,
+ * LeakSanitizer is told that what the embedded interpreter, never
+ * finalized, holds is no leak (plugins/languages/python/tests/lsan.supp). */
+void      sl_test_python_leaks_suppressed (void);
 
 /* DIR/name, newly allocated. */
 gchar    *sl_test_path         (SlTestEnv *env, const gchar *name);

@@ -332,6 +332,8 @@ int
 main (int argc, char **argv)
 {
   sl_test_init (&argc, &argv);
+  /* the corpus has python {} blocks, which sluiced -s runs */
+  sl_test_python_leaks_suppressed ();
   trixie = sl_test_trixie_root ();
   expected = read_table ("EXPECTED.tsv", TRUE);
   origins = read_table ("ORIGIN.tsv", FALSE);

@@ -191,11 +191,7 @@ main (int argc, char **argv)
   g_autofree gchar *pylib = source_path ("pylib");
   g_setenv ("PYTHONPATH", tests, TRUE);
   g_setenv ("SLUICE_PYTHON_DIR", pylib, TRUE);
-  /* the ASan build: what the never-finalized interpreter holds is no leak */
-  g_autofree gchar *supp = source_path ("tests/lsan.supp");
-  const gchar *lsan = g_getenv ("LSAN_OPTIONS");
-  g_autofree gchar *options = g_strdup_printf ("%s%ssuppressions=%s", lsan ? lsan : "", lsan && *lsan ? ":" : "", supp);
-  g_setenv ("LSAN_OPTIONS", options, TRUE);
+  sl_test_python_leaks_suppressed ();
   SL_TEST_ADD ("/python/side-by-side", test_side_by_side);
   SL_TEST_ADD ("/python/persist-restart", test_persist_restart);
   return g_test_run ();
