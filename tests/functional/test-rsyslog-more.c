@@ -522,7 +522,7 @@ test_impstats_file (SlTestEnv *env, gconstpointer data)
       for (guint i = 0; i < 2; i++)
         g_assert_true (sl_test_tcp_send (ports[i], "<13>Dec  6 08:00:00 h p: one\n<13>Dec  6 08:00:00 h p: two\n"));
       gint64 submitted[2] = { -1, -1 };
-      g_autofree gchar *usage[2] = { NULL, NULL };
+      gchar *usage[2] = { NULL, NULL };
       gboolean done = FALSE;
       for (guint tries = 0; !done && tries < SL_TEST_DEADLINE_MS / 100; tries++)
         {
@@ -540,6 +540,8 @@ test_impstats_file (SlTestEnv *env, gconstpointer data)
       sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
       g_assert_true (done);
       g_assert_cmpstr (usage[1], ==, usage[0]);
+      g_free (usage[0]);
+      g_free (usage[1]);
     }
 }
 
