@@ -298,6 +298,8 @@ broke (RelpDestination *self, SlWriteBatch *batch, guint done, RelpIoStatus io)
     sl_log (SL_LOG_WARNING, _("%s: RELP session with %s port %s broke (%s); %u messages not answered are sent again"),
             self->super.id, self->host, self->port, relp_conn_failure (&self->conn, io), batch->n - done);
   self->failing = TRUE;
+  /* what the peer answered before the break is done, and counted so */
+  sl_counter_add (self->acknowledged, done);
   self->unanswered_at_break = batch->n - done;
   drop_session (self);
   return SL_WRITE_NOT_CONNECTED;
