@@ -90,8 +90,12 @@ msg_is_message (const SlMessage *msg)
 static void
 drop_added_colon (const SlMessage *msg, GString *out, gsize start)
 {
+  /* the tag's id, interned once: no name lookup per message */
+  static gsize tag;
+  if (g_once_init_enter (&tag))
+    g_once_init_leave (&tag, sl_tag_id (SL_RSYSLOG_TAG_WITHOUT_COLON));
   if (out->len > start && out->str[out->len - 1] == ':' && msg_is_message (msg)
-      && sl_message_has_tag (msg, SL_RSYSLOG_TAG_WITHOUT_COLON))
+      && sl_message_has_tag_id (msg, (SlTag) tag))
     g_string_truncate (out, out->len - 1);
 }
 
