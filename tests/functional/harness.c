@@ -907,6 +907,28 @@ sl_test_read_lines (const gchar *path)
   return (gchar **) g_ptr_array_free (lines, FALSE);
 }
 
+GHashTable *
+sl_test_read_tsv (const gchar *path, guint columns)
+{
+  GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_strfreev);
+  g_auto (GStrv) lines = sl_test_read_lines (path);
+
+  for (guint i = 1; lines && lines[0] && lines[i]; i++)
+    {
+      gchar **cols = g_strsplit (lines[i], "\t", -1);
+      guint n = g_strv_length (cols);
+      if (n < columns || !*cols[0])
+        {
+          g_strfreev (cols);
+          continue;
+        }
+      gchar *name = cols[0];
+      memmove (cols, cols + 1, n * sizeof *cols);
+      g_hash_table_replace (table, name, cols);
+    }
+  return table;
+}
+
 /* Counters are kept per driver: "s_net#0" is the first driver of s_net. */
 static gboolean
 id_matches (const gchar *stat_id, const gchar *name)

@@ -166,6 +166,10 @@ gboolean  sl_test_wait_lines   (SlTestEnv *env, const gchar *path, guint n);
 gboolean  sl_test_wait_contains (SlTestEnv *env, const gchar *path, const gchar *needle);
 /* The file's lines without their newlines; NULL when it cannot be read. */
 gchar   **sl_test_read_lines   (const gchar *path);
+/* The rows of the TSV file at path after its header line, by their first
+ * column: the other columns as a NULL-terminated array. A row of fewer than
+ * columns columns is left out. Empty when the file cannot be read. */
+GHashTable *sl_test_read_tsv   (const gchar *path, guint columns);
 
 /* Sends one command over the control socket; the whole answer, or NULL
  * (and the test failed) when the daemon could not be reached. */

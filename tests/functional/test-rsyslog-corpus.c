@@ -51,31 +51,22 @@ static const gchar *const tolerated[] = {
   "config validation run",                  /* the banner */
 };
 
-typedef struct
+/* A file's verdicts: a NULL-terminated array in EXPECTED.tsv's column order. */
+enum
 {
-  gchar *rsyslogd;   /* 8.2302's: "accepts" or "rejects" */
-  gchar *rsyslogd_2504;
-  gchar *sluiced;
-  gchar *error;      /* sluiced's first error, or "" */
-} Verdicts;
+  V_RSYSLOGD,  /* 8.2302's: "accepts" or "rejects" */
+  V_SLUICED,
+  V_ERROR,  /* sluiced's first error, or "" */
+  V_RSYSLOGD_2504,
+  N_VERDICTS
+};
 
 static gchar *root;           /* the unpacked rsyslog, or NULL */
 static gchar *trixie;         /* the Debian 13 root, or NULL */
-static GHashTable *expected;  /* file name -> Verdicts */
-static GHashTable *origins;   /* file name -> the rest of its ORIGIN.tsv row */
-static GHashTable *together;  /* file name -> "MAIN\tSNIPPET..." it is checked as */
-static GHashTable *measured;  /* file name -> Verdicts of this run */
-
-static void
-verdicts_free (gpointer data)
-{
-  Verdicts *v = data;
-  g_free (v->rsyslogd);
-  g_free (v->rsyslogd_2504);
-  g_free (v->sluiced);
-  g_free (v->error);
-  g_free (v);
-}
+static GHashTable *expected;  /* file name -> its verdicts */
+static GHashTable *origins;   /* file name -> its other ORIGIN.tsv columns */
+static GHashTable *together;  /* file name -> { MAIN, SNIPPET..., NULL }: what it is checked as */
+static GHashTable *measured;  /* file name -> its verdicts in this run */
 
 static gchar *
 corpus_path (const gchar *name)
@@ -83,39 +74,11 @@ corpus_path (const gchar *name)
   return g_build_filename (g_getenv ("SL_TOP_SRCDIR"), "tests/rsyslog-corpus", name, NULL);
 }
 
-/* The rows of a TSV file after its header, by their first column: the
- * verdicts, or the rest of the row. */
 static GHashTable *
-read_table (const gchar *name, gboolean as_verdicts)
+read_table (const gchar *name, guint columns)
 {
   g_autofree gchar *path = corpus_path (name);
-  g_autofree gchar *text = NULL;
-  GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                             as_verdicts ? verdicts_free : g_free);
-
-  if (!g_file_get_contents (path, &text, NULL, NULL))
-    return table;
-  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
-  for (guint i = 1; lines[i]; i++)
-    {
-      g_auto (GStrv) cols = g_strsplit (lines[i], "\t", as_verdicts ? 5 : 2);
-      if (!cols[0] || !*cols[0])
-        continue;
-      if (!as_verdicts)
-        {
-          g_hash_table_replace (table, g_strdup (cols[0]), g_strdup (cols[1] ? cols[1] : ""));
-          continue;
-        }
-      if (g_strv_length (cols) < 5)
-        continue;
-      Verdicts *v = g_new0 (Verdicts, 1);
-      v->rsyslogd = g_strdup (cols[1]);
-      v->sluiced = g_strdup (cols[2]);
-      v->error = g_strdup (cols[3]);
-      v->rsyslogd_2504 = g_strdup (cols[4]);
-      g_hash_table_replace (table, g_strdup (cols[0]), v);
-    }
-  return table;
+  return sl_test_read_tsv (path, columns);
 }
 
 /* The corpus file name with the moved folders, written as the test's
@@ -149,11 +112,10 @@ moved_copy (SlTestEnv *env, const gchar *name, const gchar *target)
 static gchar *
 prepare (SlTestEnv *env, const gchar *name)
 {
-  const gchar *row = g_hash_table_lookup (together, name);
-  if (!row)
+  gchar **files = g_hash_table_lookup (together, name);
+  if (!files)
     return moved_copy (env, name, name) ? sl_test_path (env, name) : NULL;
-  g_auto (GStrv) files = g_strsplit (row, "\t", -1);
-  if (g_strv_length (files) < 2 || !moved_copy (env, files[0], files[0]))
+  if (!moved_copy (env, files[0], files[0]))
     return NULL;
   for (guint i = 1; files[i]; i++)
     {
@@ -349,30 +311,30 @@ test_file (SlTestEnv *env, gconstpointer data)
       return;
     }
 
-  Verdicts *now = g_new0 (Verdicts, 1);
-  now->rsyslogd = verdict_8_2302 (env, conf);
-  now->rsyslogd_2504 = verdict_8_2504 (env, conf);
-  now->sluiced = sluiced_verdict (env, conf, &now->error);
+  gchar **now = g_new0 (gchar *, N_VERDICTS + 1);
+  now[V_RSYSLOGD] = verdict_8_2302 (env, conf);
+  now[V_RSYSLOGD_2504] = verdict_8_2504 (env, conf);
+  now[V_SLUICED] = sluiced_verdict (env, conf, &now[V_ERROR]);
   g_hash_table_replace (measured, g_strdup (name), now);
-  if (*now->error)
-    g_test_message ("sluiced: %s", now->error);
+  if (*now[V_ERROR])
+    g_test_message ("sluiced: %s", now[V_ERROR]);
   if (g_getenv ("SL_RSYSLOG_CORPUS_UPDATE"))
     return;
 
-  Verdicts *was = g_hash_table_lookup (expected, name);
+  gchar **was = g_hash_table_lookup (expected, name);
   if (!was)
     {
       g_test_fail_printf ("%s has no row in tests/rsyslog-corpus/EXPECTED.tsv (rsyslogd %s, 8.2504 %s, sluiced %s: %s)",
-                          name, now->rsyslogd, now->rsyslogd_2504, now->sluiced, now->error);
+                          name, now[V_RSYSLOGD], now[V_RSYSLOGD_2504], now[V_SLUICED], now[V_ERROR]);
       return;
     }
-  if (g_strcmp0 (was->error, now->error) != 0)
-    g_test_message ("sluiced's first error was: %s", was->error);
-  if (g_strcmp0 (was->rsyslogd, now->rsyslogd) != 0 || g_strcmp0 (was->rsyslogd_2504, now->rsyslogd_2504) != 0
-      || g_strcmp0 (was->sluiced, now->sluiced) != 0)
+  if (g_strcmp0 (was[V_ERROR], now[V_ERROR]) != 0)
+    g_test_message ("sluiced's first error was: %s", was[V_ERROR]);
+  if (g_strcmp0 (was[V_RSYSLOGD], now[V_RSYSLOGD]) != 0 || g_strcmp0 (was[V_RSYSLOGD_2504], now[V_RSYSLOGD_2504]) != 0
+      || g_strcmp0 (was[V_SLUICED], now[V_SLUICED]) != 0)
     g_test_fail_printf ("%s: rsyslogd %s, 8.2504 %s and sluiced %s, where EXPECTED.tsv has rsyslogd %s, 8.2504 %s and "
-                        "sluiced %s (%s)", name, now->rsyslogd, now->rsyslogd_2504, now->sluiced, was->rsyslogd,
-                        was->rsyslogd_2504, was->sluiced, now->error);
+                        "sluiced %s (%s)", name, now[V_RSYSLOGD], now[V_RSYSLOGD_2504], now[V_SLUICED], was[V_RSYSLOGD],
+                        was[V_RSYSLOGD_2504], was[V_SLUICED], now[V_ERROR]);
 }
 
 static gint
@@ -395,20 +357,20 @@ summarize (GPtrArray *names)
 
   for (guint i = 0; i < names->len; i++)
     {
-      Verdicts *v = g_hash_table_lookup (measured, g_ptr_array_index (names, i));
+      gchar **v = g_hash_table_lookup (measured, g_ptr_array_index (names, i));
       if (!v)
         continue;
       files++;
-      gboolean rs = g_str_equal (v->rsyslogd, "accepts");
-      gboolean sl = g_str_equal (v->sluiced, "accepts");
+      gboolean rs = g_str_equal (v[V_RSYSLOGD], "accepts");
+      gboolean sl = g_str_equal (v[V_SLUICED], "accepts");
       by_rsyslogd += rs;
       by_both += rs && sl;
       by_sluiced_only += !rs && sl;
-      by_2504 += g_str_equal (v->rsyslogd_2504, "accepts");
-      if (!g_str_equal (v->rsyslogd, v->rsyslogd_2504))
-        g_string_append_printf (apart, " %s (8.2302 %s)", (const gchar *) g_ptr_array_index (names, i), v->rsyslogd);
+      by_2504 += g_str_equal (v[V_RSYSLOGD_2504], "accepts");
+      if (!g_str_equal (v[V_RSYSLOGD], v[V_RSYSLOGD_2504]))
+        g_string_append_printf (apart, " %s (8.2302 %s)", (const gchar *) g_ptr_array_index (names, i), v[V_RSYSLOGD]);
       g_string_append_printf (table, "%s\t%s\t%s\t%s\t%s\n", (const gchar *) g_ptr_array_index (names, i),
-                              v->rsyslogd, v->sluiced, v->error, v->rsyslogd_2504);
+                              v[V_RSYSLOGD], v[V_SLUICED], v[V_ERROR], v[V_RSYSLOGD_2504]);
     }
   if (files)
     g_print ("# rsyslog corpus: %u files, rsyslogd accepts %u, sluiced accepts %u of those (%.0f%%); "
@@ -433,10 +395,10 @@ main (int argc, char **argv)
   sl_test_init (&argc, &argv);
   root = sl_test_rsyslog_root ();
   trixie = sl_test_trixie_root ();
-  expected = read_table ("EXPECTED.tsv", TRUE);
-  origins = read_table ("ORIGIN.tsv", FALSE);
-  together = read_table ("TOGETHER.tsv", FALSE);
-  measured = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, verdicts_free);
+  expected = read_table ("EXPECTED.tsv", N_VERDICTS + 1);
+  origins = read_table ("ORIGIN.tsv", 2);
+  together = read_table ("TOGETHER.tsv", 3);
+  measured = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_strfreev);
 
   g_autofree gchar *folder = corpus_path (NULL);
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);

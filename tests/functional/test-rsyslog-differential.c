@@ -78,7 +78,7 @@ typedef struct
 
 static gchar *rsyslog;          /* the unpacked rsyslog, or NULL */
 static GHashTable *expected;    /* file name -> Outcome of DIFFERENTIAL.tsv */
-static GHashTable *together;    /* file name -> "MAIN\tSNIPPET..." */
+static GHashTable *together;    /* file name -> { MAIN, SNIPPET..., NULL } */
 static GHashTable *measured;    /* file name -> Outcome of this run */
 
 static void
@@ -105,25 +105,11 @@ corpus_path (const gchar *name)
   return g_build_filename (g_getenv ("SL_TOP_SRCDIR"), "tests/rsyslog-corpus", name, NULL);
 }
 
-/* The rows of a TSV file after its header by their first column: the rest
- * of the row. */
 static GHashTable *
-read_rows (const gchar *name)
+read_table (const gchar *name, guint columns)
 {
   g_autofree gchar *path = corpus_path (name);
-  g_autofree gchar *text = NULL;
-  GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-
-  if (!g_file_get_contents (path, &text, NULL, NULL))
-    return table;
-  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
-  for (guint i = 1; lines[i]; i++)
-    {
-      g_auto (GStrv) cols = g_strsplit (lines[i], "\t", 2);
-      if (cols[0] && *cols[0])
-        g_hash_table_replace (table, g_strdup (cols[0]), g_strdup (cols[1] ? cols[1] : ""));
-    }
-  return table;
+  return sl_test_read_tsv (path, columns);
 }
 
 static void
@@ -398,8 +384,9 @@ make_folders (const gchar *text, Daemon *d)
 static gchar *
 prepare (const gchar *name, Daemon *d, GHashTable *taken, const gchar *main_path)
 {
-  const gchar *row = g_hash_table_lookup (together, name);
-  g_auto (GStrv) files = row ? g_strsplit (row, "\t", -1) : g_strsplit (name, "\t", -1);
+  const gchar *alone[] = { name, NULL };
+  const gchar *const *row = g_hash_table_lookup (together, name);
+  const gchar *const *files = row ? row : alone;
   gboolean ok = TRUE;
 
   for (guint i = 0; files[i] && ok; i++)
@@ -1021,7 +1008,7 @@ summarize (GPtrArray *names)
 static GHashTable *
 read_expected (void)
 {
-  g_autoptr (GHashTable) rows = read_rows ("DIFFERENTIAL.tsv");
+  g_autoptr (GHashTable) rows = read_table ("DIFFERENTIAL.tsv", 3);
   GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, outcome_free);
   GHashTableIter iter;
   gpointer key, value;
@@ -1029,8 +1016,8 @@ read_expected (void)
   g_hash_table_iter_init (&iter, rows);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
-      g_auto (GStrv) cols = g_strsplit (value, "\t", 2);
-      g_hash_table_replace (table, g_strdup (key), outcome_new (cols[0] ? cols[0] : "", cols[0] && cols[1] ? cols[1] : ""));
+      gchar **cols = value;
+      g_hash_table_replace (table, g_strdup (key), outcome_new (cols[0], cols[1]));
     }
   return table;
 }
@@ -1041,17 +1028,17 @@ main (int argc, char **argv)
   sl_test_init (&argc, &argv);
   rsyslog = sl_test_rsyslog_root ();
   expected = read_expected ();
-  together = read_rows ("TOGETHER.tsv");
+  together = read_table ("TOGETHER.tsv", 3);
   measured = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, outcome_free);
 
   /* the files both daemons accept */
-  g_autoptr (GHashTable) verdicts = read_rows ("EXPECTED.tsv");
+  g_autoptr (GHashTable) verdicts = read_table ("EXPECTED.tsv", 3);
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
   GHashTableIter iter;
   gpointer key, value;
   g_hash_table_iter_init (&iter, verdicts);
   while (g_hash_table_iter_next (&iter, &key, &value))
-    if (g_str_has_prefix (value, "accepts\taccepts"))
+    if (g_str_equal (((gchar **) value)[0], "accepts") && g_str_equal (((gchar **) value)[1], "accepts"))
       g_ptr_array_add (names, g_strdup (key));
   g_ptr_array_sort (names, compare_strings);
   for (guint i = 0; i < names->len; i++)

@@ -18,17 +18,19 @@
 
 #include <string.h>
 
-typedef struct
+/* A file's verdicts: a NULL-terminated array in EXPECTED.tsv's column order. */
+enum
 {
-  gchar *syslog_ng;  /* "accepts", "rejects" or "exits with N" */
-  gchar *sluiced;
-  gchar *error;      /* sluiced's first error, or "" */
-} Verdicts;
+  V_SYSLOG_NG,  /* "accepts", "rejects" or "exits with N" */
+  V_SLUICED,
+  V_ERROR,  /* sluiced's first error, or "" */
+  N_VERDICTS
+};
 
 static gchar *trixie;         /* the Debian 13 root, or NULL */
-static GHashTable *expected;  /* file name -> Verdicts */
-static GHashTable *origins;   /* file name -> the rest of its ORIGIN.tsv row */
-static GHashTable *measured;  /* file name -> Verdicts of this run */
+static GHashTable *expected;  /* file name -> its verdicts */
+static GHashTable *origins;   /* file name -> its other ORIGIN.tsv columns */
+static GHashTable *measured;  /* file name -> its verdicts in this run */
 
 /* What syslog-ng 4.8 says of a file the host lacks: the path is the
  * pattern's first group. */
@@ -38,54 +40,17 @@ static const gchar *const host_lacks[] = {
   "Include file/directory not found; filename='(/[^']+)'",
 };
 
-static void
-verdicts_free (gpointer data)
-{
-  Verdicts *v = data;
-  g_free (v->syslog_ng);
-  g_free (v->sluiced);
-  g_free (v->error);
-  g_free (v);
-}
-
 static gchar *
 corpus_path (const gchar *name)
 {
   return g_build_filename (g_getenv ("SL_TOP_SRCDIR"), "tests/syslog-ng-corpus", name, NULL);
 }
 
-/* The rows of a TSV file after its header, by their first column: the
- * verdicts, or the rest of the row. */
 static GHashTable *
-read_table (const gchar *name, gboolean as_verdicts)
+read_table (const gchar *name, guint columns)
 {
   g_autofree gchar *path = corpus_path (name);
-  g_autofree gchar *text = NULL;
-  GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                             as_verdicts ? verdicts_free : g_free);
-
-  if (!g_file_get_contents (path, &text, NULL, NULL))
-    return table;
-  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
-  for (guint i = 1; lines[i]; i++)
-    {
-      g_auto (GStrv) cols = g_strsplit (lines[i], "\t", as_verdicts ? 4 : 2);
-      if (!cols[0] || !*cols[0])
-        continue;
-      if (!as_verdicts)
-        {
-          g_hash_table_replace (table, g_strdup (cols[0]), g_strdup (cols[1] ? cols[1] : ""));
-          continue;
-        }
-      if (g_strv_length (cols) < 4)
-        continue;
-      Verdicts *v = g_new0 (Verdicts, 1);
-      v->syslog_ng = g_strdup (cols[1]);
-      v->sluiced = g_strdup (cols[2]);
-      v->error = g_strdup (cols[3]);
-      g_hash_table_replace (table, g_strdup (cols[0]), v);
-    }
-  return table;
+  return sl_test_read_tsv (path, columns);
 }
 
 /* A file the host lacks, made at path in the test's folder: empty, or a
@@ -248,27 +213,27 @@ test_file (SlTestEnv *env, gconstpointer data)
       return;
     }
 
-  Verdicts *now = g_new0 (Verdicts, 1);
-  now->syslog_ng = syslog_ng_verdict (env, conf);
-  now->sluiced = sluiced_verdict (env, conf, &now->error);
+  gchar **now = g_new0 (gchar *, N_VERDICTS + 1);
+  now[V_SYSLOG_NG] = syslog_ng_verdict (env, conf);
+  now[V_SLUICED] = sluiced_verdict (env, conf, &now[V_ERROR]);
   g_hash_table_replace (measured, g_strdup (name), now);
-  if (*now->error)
-    g_test_message ("sluiced: %s", now->error);
+  if (*now[V_ERROR])
+    g_test_message ("sluiced: %s", now[V_ERROR]);
   if (g_getenv ("SL_SYSLOG_NG_CORPUS_UPDATE"))
     return;
 
-  Verdicts *was = g_hash_table_lookup (expected, name);
+  gchar **was = g_hash_table_lookup (expected, name);
   if (!was)
     {
       g_test_fail_printf ("%s has no row in tests/syslog-ng-corpus/EXPECTED.tsv (syslog-ng 4.8 %s, sluiced %s: %s)",
-                          name, now->syslog_ng, now->sluiced, now->error);
+                          name, now[V_SYSLOG_NG], now[V_SLUICED], now[V_ERROR]);
       return;
     }
-  if (g_strcmp0 (was->error, now->error) != 0)
-    g_test_message ("sluiced's first error was: %s", was->error);
-  if (g_strcmp0 (was->syslog_ng, now->syslog_ng) != 0 || g_strcmp0 (was->sluiced, now->sluiced) != 0)
+  if (g_strcmp0 (was[V_ERROR], now[V_ERROR]) != 0)
+    g_test_message ("sluiced's first error was: %s", was[V_ERROR]);
+  if (g_strcmp0 (was[V_SYSLOG_NG], now[V_SYSLOG_NG]) != 0 || g_strcmp0 (was[V_SLUICED], now[V_SLUICED]) != 0)
     g_test_fail_printf ("%s: syslog-ng 4.8 %s and sluiced %s, where EXPECTED.tsv has syslog-ng 4.8 %s and sluiced %s "
-                        "(%s)", name, now->syslog_ng, now->sluiced, was->syslog_ng, was->sluiced, now->error);
+                        "(%s)", name, now[V_SYSLOG_NG], now[V_SLUICED], was[V_SYSLOG_NG], was[V_SLUICED], now[V_ERROR]);
 }
 
 static gint
@@ -288,17 +253,17 @@ summarize (GPtrArray *names)
   for (guint i = 0; i < names->len; i++)
     {
       const gchar *name = g_ptr_array_index (names, i);
-      Verdicts *v = g_hash_table_lookup (measured, name);
+      gchar **v = g_hash_table_lookup (measured, name);
       if (!v)
         continue;
       guint probe = g_str_has_prefix (name, "scl/");
-      gboolean ng = g_str_equal (v->syslog_ng, "accepts");
-      gboolean sl = g_str_equal (v->sluiced, "accepts");
+      gboolean ng = g_str_equal (v[V_SYSLOG_NG], "accepts");
+      gboolean sl = g_str_equal (v[V_SLUICED], "accepts");
       files[probe]++;
       by_ng[probe] += ng;
       by_both[probe] += ng && sl;
       by_sluiced_only[probe] += !ng && sl;
-      g_string_append_printf (table, "%s\t%s\t%s\t%s\n", name, v->syslog_ng, v->sluiced, v->error);
+      g_string_append_printf (table, "%s\t%s\t%s\t%s\n", name, v[V_SYSLOG_NG], v[V_SLUICED], v[V_ERROR]);
     }
   for (guint probe = 0; probe < 2; probe++)
     if (files[probe])
@@ -335,9 +300,9 @@ main (int argc, char **argv)
   /* the corpus has python {} blocks, which sluiced -s runs */
   sl_test_python_leaks_suppressed ();
   trixie = sl_test_trixie_root ();
-  expected = read_table ("EXPECTED.tsv", TRUE);
-  origins = read_table ("ORIGIN.tsv", FALSE);
-  measured = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, verdicts_free);
+  expected = read_table ("EXPECTED.tsv", N_VERDICTS + 1);
+  origins = read_table ("ORIGIN.tsv", 2);
+  measured = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_strfreev);
 
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
   list_files (names, "");
