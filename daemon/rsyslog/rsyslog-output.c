@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* rsyslog's output modules that no plugin serves: those rsyslog-more.c
- * maps, the others refused; and omuxsock's legacy directives. */
+/* rsyslog's output modules that no plugin serves, refused; and omuxsock's
+ * legacy directives. */
 #include "daemon/rsyslog/rsyslog-private.h"
 
 #include "core/config/error.h"
@@ -11,8 +11,6 @@
 gchar *
 sl_rs_output_action (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos, GError **error)
 {
-  if (sl_rs_is_more_output (type))
-    return sl_rs_more_output (c, params, type, pos, error);
   sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("rsyslog's action type '%s' is not supported"), type);
   return NULL;
 }

@@ -250,11 +250,7 @@ gchar    *sl_rs_action_object        (SlRsConf *c, GPtrArray *params, SlCfgPos p
 gchar    *sl_rs_output_action        (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,
                                       GError **error);
 
-/* rsyslog-more.c: ommail, omhttp, omsnmp, each one function writing its
- * driver; impstats' log.file; $outchannel */
-gboolean  sl_rs_is_more_output       (const gchar *type);
-gchar    *sl_rs_more_output          (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,
-                                      GError **error);
+/* rsyslog-file-options.c: impstats' log.file; $outchannel */
 /* $outchannel name,file,max-size,command; :omfile:$name's file (*path)
  * and its file() options max-size() and size-command() (appended to
  * options); omfile's rotation.sizeLimit and rotation.sizeLimitCommand as

@@ -421,5 +421,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "http-destination",
   .drivers = (const SlDriverClass *const[]) { &http_class, NULL },
-  .rsyslog_modules = (const SlRsModule *const[]) { &http_omelasticsearch, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &http_omelasticsearch, &http_omhttp, NULL },
 };

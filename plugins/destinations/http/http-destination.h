@@ -173,8 +173,9 @@ gboolean    http_bulk_url       (const gchar *url);
  * none is left. */
 gboolean    http_bulk_settle    (HttpDestination *self, HttpRequest *r);
 
-/* rsyslog's omelasticsearch (http-rsyslog.c) */
+/* rsyslog's omelasticsearch and omhttp (http-rsyslog.c) */
 extern const SlRsModule http_omelasticsearch;
+extern const SlRsModule http_omhttp;
 
 G_END_DECLS
 

@@ -13,6 +13,7 @@
  * counted, and a recipient refused while others took the mail is
  * counted in refused_recipients. */
 #include "plugins/destinations/smtp/smtp-mail.h"
+#include "plugins/destinations/smtp/smtp-rsyslog.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -248,4 +249,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "smtp",
   .drivers = (const SlDriverClass *const[]) { &smtp_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &smtp_ommail, NULL },
 };

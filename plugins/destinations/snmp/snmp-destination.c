@@ -10,6 +10,7 @@
  * counted. */
 #include "plugins/destinations/snmp/snmp-objects.h"
 #include "plugins/destinations/snmp/snmp-session.h"
+#include "plugins/destinations/snmp/snmp-rsyslog.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -200,4 +201,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "snmp",
   .drivers = (const SlDriverClass *const[]) { &snmpdest_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &snmp_omsnmp, NULL },
 };
