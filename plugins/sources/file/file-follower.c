@@ -70,6 +70,7 @@ struct _SlFileFollower
    * put together, which stays in the buffer until sent, so that the
    * position saved never passes the start of a message not yet sent */
   gsize held;
+  MultiLineState ml_state;
   gint64 last_read;         /* monotonic; for multi-line-timeout() */
   gsize record_size;        /* the format's binary records; 0: lines */
   guint window_size;
@@ -234,7 +235,7 @@ frame_multi_line (FileFollower *self, gboolean at_end)
       gsize len = nl ? (gsize) (nl - line) : avail;
       gsize used = nl ? len + 1 : len;
       gsize keep = 0;
-      switch (multi_line_add (self->ml, self->held, line, len, &keep))
+      switch (multi_line_add (self->ml, &self->ml_state, self->held, line, len, &keep))
         {
         case MULTI_LINE_BEFORE:
           send_held (self, self->held, self->held);

@@ -16,6 +16,7 @@ const SlOptionWord multi_line_mode_words[] = {
   { "regexp", MULTI_LINE_PREFIX_GARBAGE },
   { "prefix-garbage", MULTI_LINE_PREFIX_GARBAGE },
   { "prefix-suffix", MULTI_LINE_PREFIX_SUFFIX },
+  { "smart", MULTI_LINE_SMART },
   { NULL }
 };
 
@@ -55,6 +56,13 @@ multi_line_new (SlDriver *owner, const MultiLineOptions *options, GError **error
     }
   if (options->mode == MULTI_LINE_NONE)
     return NULL;
+  g_autoptr (GError) rules_error = NULL;
+  if (options->mode == MULTI_LINE_SMART && !smart_multi_line_init (&rules_error))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, owner->pos, _("multi-line-mode(smart): its rules do not compile: %s"),
+                        rules_error->message);
+      return NULL;
+    }
   MultiLine *self = g_new0 (MultiLine, 1);
   self->mode = options->mode;
   self->timeout = options->timeout;
@@ -97,8 +105,15 @@ suffix_end (const MultiLine *self, const gchar *line, gsize len)
 }
 
 MultiLineVerdict
-multi_line_add (const MultiLine *self, gsize held_len, const gchar *line, gsize len, gsize *keep)
+multi_line_add (const MultiLine *self, MultiLineState *state, gsize held_len, const gchar *line, gsize len,
+                gsize *keep)
 {
+  if (self->mode == MULTI_LINE_SMART)
+    {
+      SmartVerdict verdict = smart_multi_line_add (&state->smart, held_len, line, len);
+      *keep = len;
+      return verdict == SMART_WAIT ? MULTI_LINE_WAIT : verdict == SMART_END ? MULTI_LINE_END : MULTI_LINE_BEFORE;
+    }
   if (self->mode == MULTI_LINE_INDENTED)
     {
       if (held_len && len && line[0] != ' ' && line[0] != '\t')

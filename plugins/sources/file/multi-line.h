@@ -4,6 +4,7 @@
 #ifndef MULTI_LINE_H
 #define MULTI_LINE_H
 
+#include "plugins/sources/file/smart-multi-line.h"
 #include "core/plugin.h"
 #include "core/options.h"
 
@@ -15,6 +16,7 @@ typedef enum
   MULTI_LINE_INDENTED,       /* a line starting with a space or tab continues the message */
   MULTI_LINE_PREFIX_GARBAGE, /* prefix starts a message; garbage ends it and is dropped */
   MULTI_LINE_PREFIX_SUFFIX,  /* prefix starts a message; suffix ends it and is kept */
+  MULTI_LINE_SMART,          /* the lines of a stack trace make one message (smart-multi-line.h) */
 } MultiLineMode;
 
 /* What a file source keeps in its struct, listing
@@ -54,10 +56,17 @@ typedef enum
   MULTI_LINE_BEFORE,     /* the message ended before this line, which starts the next */
 } MultiLineVerdict;
 
+/* What a reader keeps of one file between its lines: zeroed to start. */
+typedef struct
+{
+  SmartMultiLine smart;
+} MultiLineState;
+
 /* Where line (without its newline) goes, held_len bytes of the message
- * being read; held_len 0: the line starts one. */
-MultiLineVerdict multi_line_add (const MultiLine *ml, gsize held_len, const gchar *line, gsize len,
-                                      gsize *keep);
+ * being read; held_len 0: the line starts one. After MULTI_LINE_BEFORE
+ * the same line comes again, with held_len 0. */
+MultiLineVerdict multi_line_add (const MultiLine *ml, MultiLineState *state, gsize held_len, const gchar *line,
+                                 gsize len, gsize *keep);
 
 G_END_DECLS
 

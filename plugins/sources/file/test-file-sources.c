@@ -588,6 +588,102 @@ test_multi_line_prefix_suffix (SlTestEnv *env, gconstpointer data)
   check_output (env, "[junk]\n[BEGIN 1\nx\nEND]\n[BEGIN 2\n  y]\n");
 }
 
+/* multi-line-mode(smart): stack traces of Java (two in a row), Python,
+ * PHP, Ruby, Dart and Go among plain lines, a blank one and a tab */
+static const gchar smart_input[] =
+  "starting\n"
+  "java.lang.RuntimeException: first\n"
+  "\tat a.B.c(B.java:1)\n"
+  "java.lang.IllegalArgumentException: second\n"
+  "\tat a.B.d(B.java:2)\n"
+  "Caused by: java.lang.NullPointerException: null\n"
+  "\tat a.B.e(B.java:3)\n"
+  "\t... 2 more\n"
+  "Traceback (most recent call last):\n"
+  "  File \"x.py\", line 1, in <module>\n"
+  "KeyError: 'k'\n"
+  "Traceback (most recent call last):\n"
+  "  File \"y.py\", line 9, in f\n"
+  "    g()\n"
+  "ZeroDivisionError: division by zero\n"
+  "PHP Fatal error:  Uncaught Exception: oops in /var/www/a.php:3\n"
+  "Stack trace:\n"
+  "#0 {main}\n"
+  "  thrown in /var/www/a.php on line 3\n"
+  "NoMethodError (undefined method `x' for nil:NilClass):\n"
+  "  app/models/a.rb:4:in `b'\n"
+  "Unhandled exception:\n"
+  "Bad state: no element\n"
+  "#0      main (file:///a.dart:3:5)\n"
+  "\n"
+  "middle\twith tab\n"
+  "panic: runtime error: index out of range\n"
+  "\n"
+  "goroutine 1 [running]:\n"
+  "main.main()\n"
+  "\t/tmp/main.go:5 +0x1d\n"
+  "exit status 2\n"
+  "ending\n";
+
+static const gchar smart_config[] =
+  "@version: 4.8\n"
+  "source s_file { file(\"@DIR@/in.log\" follow-freq(0.1) flags(no-parse) multi-line-mode(smart)); };\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"<${MSG}>\\n\")); };\n"
+  "log { source(s_file); destination(d_out); };\n";
+
+/* What syslog-ng 4.8 (in the Debian 13 root) writes with smart_config for
+ * smart_input, or NULL: run in a folder of the root made for it. */
+static gchar *
+syslog_ng_48_smart (SlTestEnv *env, const gchar *trixie)
+{
+  g_autofree gchar *outside = g_build_filename (trixie, "tmp", "sluice-smart-XXXXXX", NULL);
+  if (!g_mkdtemp (outside))
+    {
+      g_test_fail_printf ("cannot make a folder in %s: %s", trixie, g_strerror (errno));
+      return NULL;
+    }
+  const gchar *inside = outside + strlen (trixie);
+  g_autofree gchar *in = g_build_filename (outside, "in.log", NULL);
+  g_autofree gchar *out = g_build_filename (outside, "out.log", NULL);
+  g_autofree gchar *conf = g_build_filename (outside, "ng.conf", NULL);
+  g_autofree gchar *conf_inside = g_build_filename (inside, "ng.conf", NULL);
+  g_autofree gchar *persist = g_build_filename (inside, "persist", NULL);
+  g_autofree gchar *pidfile = g_build_filename (inside, "pid", NULL);
+  g_autofree gchar *ctl = g_build_filename (inside, "ctl", NULL);
+  g_autofree gchar *err = g_build_filename (env->dir, "syslog-ng-4.8.stderr", NULL);
+  GString *config = g_string_new (smart_config);
+  g_string_replace (config, "@DIR@", inside, 0);
+  gboolean written = g_file_set_contents (in, smart_input, -1, NULL)
+                     && g_file_set_contents (conf, config->str, -1, NULL);
+  g_string_free (config, TRUE);
+  const gchar *argv[] = { "chroot", trixie, "/usr/sbin/syslog-ng", "-F", "-f", conf_inside, "-R", persist, "-p",
+                          pidfile, "-c", ctl, NULL };
+  GPid pid = written ? sl_test_spawn_argv (argv, err) : 0;
+  gchar *text = pid && sl_test_wait_contains (env, out, "<ending>\n") ? sl_test_read_file (out) : NULL;
+  if (!sl_test_peer_stop (pid, outside))
+    g_test_fail_printf ("syslog-ng 4.8 did not stop, or %s could not be removed", outside);
+  return text;
+}
+
+/* multi-line-mode(smart) makes the same messages as syslog-ng 4.8 of the
+ * same file. */
+static void
+test_multi_line_smart (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *trixie = sl_test_trixie_root ();
+  if (!trixie)
+    {
+      g_test_skip ("the Debian 13 root could not be made (tests/peers/trixie-root)");
+      return;
+    }
+  g_autofree gchar *expected = syslog_ng_48_smart (env, trixie);
+  if (!expected || !append (env, "in.log", smart_input) || !sl_test_write_config (env, smart_config, NULL)
+      || !sl_test_daemon_start (env))
+    return;
+  g_test_message ("syslog-ng 4.8 wrote:\n%s", expected);
+  check_output (env, expected);
+}
+
 /* sluiced -s on config; its exit status, its stderr in err. */
 static gint
 syntax_only (SlTestEnv *env, const gchar *config, gchar **err)
@@ -633,6 +729,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/file/file-name", test_file_name);
   SL_TEST_ADD ("/file/multi-line-indented", test_multi_line_indented);
   SL_TEST_ADD ("/file/multi-line-prefix-suffix", test_multi_line_prefix_suffix);
+  SL_TEST_ADD ("/file/multi-line-smart", test_multi_line_smart);
   SL_TEST_ADD ("/file/multi-line-errors", test_multi_line_errors);
   SL_TEST_ADD ("/pipe/writers", test_pipe);
   SL_TEST_ADD ("/pipe/path-taken", test_pipe_path_taken);
