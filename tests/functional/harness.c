@@ -1266,3 +1266,35 @@ sl_test_trixie_root (void)
   const gchar *argv[] = { script, NULL };
   return peer_root (argv);
 }
+
+gchar *
+sl_test_syslog_ng_48_output (SlTestEnv *env, const gchar *root, const gchar *config, const gchar *input,
+                             const gchar *until)
+{
+  g_autofree gchar *outside = g_build_filename (root, "tmp", "sluice-ng48-XXXXXX", NULL);
+  if (!g_mkdtemp (outside))
+    {
+      g_test_fail_printf ("cannot make a folder in %s: %s", root, g_strerror (errno));
+      return NULL;
+    }
+  const gchar *inside = outside + strlen (root);
+  g_autofree gchar *in = g_build_filename (outside, "in.log", NULL);
+  g_autofree gchar *out = g_build_filename (outside, "out.log", NULL);
+  g_autofree gchar *conf = g_build_filename (outside, "ng.conf", NULL);
+  g_autofree gchar *conf_inside = g_build_filename (inside, "ng.conf", NULL);
+  g_autofree gchar *persist = g_build_filename (inside, "persist", NULL);
+  g_autofree gchar *pidfile = g_build_filename (inside, "pid", NULL);
+  g_autofree gchar *ctl = g_build_filename (inside, "ctl", NULL);
+  g_autofree gchar *err = g_build_filename (env->dir, "syslog-ng-4.8.stderr", NULL);
+  GString *text = g_string_new (config);
+  g_string_replace (text, "@DIR@", inside, 0);
+  gboolean written = g_file_set_contents (in, input, -1, NULL) && g_file_set_contents (conf, text->str, -1, NULL);
+  g_string_free (text, TRUE);
+  const gchar *argv[] = { "chroot", root, "/usr/sbin/syslog-ng", "-F", "-f", conf_inside, "-R", persist, "-p",
+                          pidfile, "-c", ctl, NULL };
+  GPid pid = written ? sl_test_spawn_argv (argv, err) : 0;
+  gchar *output = pid && sl_test_wait_contains (env, out, until) ? sl_test_read_file (out) : NULL;
+  if (!sl_test_peer_stop (pid, outside))
+    g_test_fail_printf ("syslog-ng 4.8 did not stop, or %s could not be removed", outside);
+  return output;
+}

@@ -230,6 +230,12 @@ GPid         sl_test_rsyslogd_start  (const gchar *root, const gchar *conf, cons
  * be made. Run them as chroot ROOT /usr/sbin/rsyslogd ..., with what they
  * read inside ROOT. */
 gchar       *sl_test_trixie_root     (void);
+/* syslog-ng 4.8 of that root on config, in which @DIR@ stands for a
+ * folder made for it inside the root, where input is its in.log: what it
+ * wrote into out.log there once that holds until, or NULL (the test
+ * failed). It is stopped and the folder removed before it returns. */
+gchar       *sl_test_syslog_ng_48_output (SlTestEnv *env, const gchar *root, const gchar *config,
+                                          const gchar *input, const gchar *until);
 
 /* syslog-ng, the peer: its program (NULL when it is not installed), and
  * syslog-ng -F on config with its persist, pid and control files and its

@@ -13,7 +13,7 @@
 #include "core/persist.h"
 #include "core/source.h"
 #include "plugins/sources/file/file-follower.h"
-#include "plugins/sources/file/multi-line.h"
+#include "core/multi-line.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +42,7 @@ struct _SlFileFollower
   SlHandle file_name;       /* $FILE_NAME, which every message gets, as in syslog-ng */
   gchar *dir;
   gint follow_ms;           /* 0: only inotify wakes the reader */
-  const MultiLine *ml;    /* the driver's; NULL: a message a line */
+  const FileMultiLine *lines;   /* the driver's multi-line-mode() */
   gchar *persist_key;
 
   SlSource *source;
@@ -70,7 +70,7 @@ struct _SlFileFollower
    * put together, which stays in the buffer until sent, so that the
    * position saved never passes the start of a message not yet sent */
   gsize held;
-  MultiLineState ml_state;
+  SlMultiLineState ml_state;
   gint64 last_read;         /* monotonic; for multi-line-timeout() */
   gsize record_size;        /* the format's binary records; 0: lines */
   guint window_size;
@@ -82,7 +82,7 @@ struct _SlFileFollower
 
 FileFollower *
 file_follower_new (const gchar *id, const gchar *path, const gchar *persist_key, gint follow_ms,
-                      const MultiLine *ml)
+                   const FileMultiLine *lines)
 {
   FileFollower *self = g_new0 (FileFollower, 1);
   self->id = g_strdup (id);
@@ -90,7 +90,7 @@ file_follower_new (const gchar *id, const gchar *path, const gchar *persist_key,
   self->path_len = strlen (path);
   self->file_name = sl_field_handle ("FILE_NAME");
   self->follow_ms = follow_ms;
-  self->ml = ml;
+  self->lines = lines;
   self->dir = g_path_get_dirname (path);
   self->persist_key = persist_key ? g_strdup (persist_key) : g_strdup_printf ("file(%s)", path);
   self->fd = -1;
@@ -235,15 +235,15 @@ frame_multi_line (FileFollower *self, gboolean at_end)
       gsize len = nl ? (gsize) (nl - line) : avail;
       gsize used = nl ? len + 1 : len;
       gsize keep = 0;
-      switch (multi_line_add (self->ml, &self->ml_state, self->held, line, len, &keep))
+      switch (sl_multi_line_add (self->lines->ml, &self->ml_state, self->held, line, len, &keep))
         {
-        case MULTI_LINE_BEFORE:
+        case SL_MULTI_LINE_BEFORE:
           send_held (self, self->held, self->held);
           break;
-        case MULTI_LINE_END:
+        case SL_MULTI_LINE_END:
           send_held (self, self->held + keep, self->held + used);
           break;
-        case MULTI_LINE_WAIT:
+        case SL_MULTI_LINE_WAIT:
           if (self->held && self->held + used > max)
             send_held (self, self->held, self->held);
           else
@@ -265,7 +265,7 @@ static gboolean
 frame_lines (FileFollower *self, gboolean at_end)
 {
   gsize max = sl_source_max_msg_size (self->source);
-  while (!self->ml && self->start < self->end)
+  while (!self->lines->ml && self->start < self->end)
     {
       if (self->record_size)
         {
@@ -307,7 +307,7 @@ frame_lines (FileFollower *self, gboolean at_end)
       if (!settle_if_full (self))
         return FALSE;
     }
-  if (self->ml && !frame_multi_line (self, at_end))
+  if (self->lines->ml && !frame_multi_line (self, at_end))
     return FALSE;
   if (self->start == self->end)
     self->start = self->end = 0;
@@ -450,10 +450,10 @@ wait_for_change (FileFollower *self, gint limit_ms)
 static gint64
 held_timeout_ms (FileFollower *self)
 {
-  if (!self->held || !multi_line_timeout (self->ml))
+  if (!self->held || !self->lines->timeout)
     return -1;
   gint64 idle_ms = (g_get_monotonic_time () - self->last_read) / 1000;
-  return MAX (multi_line_timeout (self->ml) - idle_ms, 0);
+  return MAX (self->lines->timeout - idle_ms, 0);
 }
 
 static gboolean

@@ -6,18 +6,32 @@
 #define FILE_FOLLOWER_H
 
 #include "core/source.h"
-#include "plugins/sources/file/multi-line.h"
+#include "core/multi-line.h"
 
 G_BEGIN_DECLS
 
 typedef struct _SlFileFollower FileFollower;
 
+/* What file() and wildcard-file() keep of multi-line-mode(): the kit's
+ * options, multi-line-timeout(), and what was made of them. */
+typedef struct
+{
+  SlMultiLineOptions options;
+  gint64 timeout;           /* ms; 0: held until the next message starts */
+  SlMultiLine *ml;          /* NULL: a message a line */
+} FileMultiLine;
+
+#define FILE_MULTI_LINE_OPTIONS(T, m) \
+  SL_MULTI_LINE_OPTIONS (T, m.options), \
+  { "multi-line-timeout", SL_DURATION (T, m.timeout), "0", \
+    "a message waiting for more lines is sent when the file had nothing new this long; 0: when the next one starts" }
+
 /* id names the driver in what is logged; persist_key names its position in
  * the persist file (NULL: "file(PATH)"); follow_ms 0: only inotify wakes
- * it; ml (kept by the caller while the follower lives) NULL: a message a
- * line. */
+ * it; lines is the driver's multi-line-mode(), kept by it while the
+ * follower lives. */
 FileFollower *file_follower_new   (const gchar *id, const gchar *path, const gchar *persist_key,
-                                        gint follow_ms, const MultiLine *ml);
+                                   gint follow_ms, const FileMultiLine *lines);
 const gchar    *file_follower_path  (const FileFollower *follower);
 /* Reads on a thread of its own, posting to source, until stopped. */
 gboolean        file_follower_start (FileFollower *follower, SlSource *source, GError **error);

@@ -13,8 +13,7 @@ typedef struct
   SlDriver super;
   const gchar *path;
   gint64 follow_freq;       /* ms */
-  MultiLineOptions multi_line;
-  MultiLine *ml;
+  FileMultiLine multi_line;
   FileFollower *follower;
 } FileSource;
 
@@ -22,7 +21,7 @@ static const SlOptionSpec file_options[] = {
   { "path", SL_STRING (FileSource, path), NULL, "the file to follow", .flags = SL_OPT_POSITIONAL },
   { "follow-freq", SL_DURATION (FileSource, follow_freq), "1",
     "how long between looks for new lines, rotation and truncation; inotify also wakes the reader at once" },
-  MULTI_LINE_OPTIONS (FileSource, multi_line),
+  FILE_MULTI_LINE_OPTIONS (FileSource, multi_line),
   { NULL }
 };
 
@@ -36,7 +35,7 @@ file_init (SlDriver *d, GError **error)
       return FALSE;
     }
   g_autoptr (GError) local = NULL;
-  self->ml = multi_line_new (d, &self->multi_line, &local);
+  self->multi_line.ml = sl_multi_line_new (d, &self->multi_line.options, &local);
   if (local)
     {
       g_propagate_error (error, g_steal_pointer (&local));
@@ -44,7 +43,7 @@ file_init (SlDriver *d, GError **error)
     }
   /* persist-name() names the position instead of the path, as in syslog-ng */
   self->follower = file_follower_new (d->id, self->path, sl_driver_persist_name_option (d),
-                                         (gint) MIN (self->follow_freq, G_MAXINT), self->ml);
+                                         (gint) MIN (self->follow_freq, G_MAXINT), &self->multi_line);
   return TRUE;
 }
 
@@ -66,8 +65,8 @@ file_free (SlDriver *d)
   FileSource *self = (FileSource *) d;
   if (self->follower)
     file_follower_free (self->follower);
-  if (self->ml)
-    multi_line_free (self->ml);
+  if (self->multi_line.ml)
+    sl_multi_line_free (self->multi_line.ml);
 }
 
 static const SlSourceOps file_ops = {

@@ -631,40 +631,6 @@ static const gchar smart_config[] =
   "destination d_out { file(\"@DIR@/out.log\" template(\"<${MSG}>\\n\")); };\n"
   "log { source(s_file); destination(d_out); };\n";
 
-/* What syslog-ng 4.8 (in the Debian 13 root) writes with smart_config for
- * smart_input, or NULL: run in a folder of the root made for it. */
-static gchar *
-syslog_ng_48_smart (SlTestEnv *env, const gchar *trixie)
-{
-  g_autofree gchar *outside = g_build_filename (trixie, "tmp", "sluice-smart-XXXXXX", NULL);
-  if (!g_mkdtemp (outside))
-    {
-      g_test_fail_printf ("cannot make a folder in %s: %s", trixie, g_strerror (errno));
-      return NULL;
-    }
-  const gchar *inside = outside + strlen (trixie);
-  g_autofree gchar *in = g_build_filename (outside, "in.log", NULL);
-  g_autofree gchar *out = g_build_filename (outside, "out.log", NULL);
-  g_autofree gchar *conf = g_build_filename (outside, "ng.conf", NULL);
-  g_autofree gchar *conf_inside = g_build_filename (inside, "ng.conf", NULL);
-  g_autofree gchar *persist = g_build_filename (inside, "persist", NULL);
-  g_autofree gchar *pidfile = g_build_filename (inside, "pid", NULL);
-  g_autofree gchar *ctl = g_build_filename (inside, "ctl", NULL);
-  g_autofree gchar *err = g_build_filename (env->dir, "syslog-ng-4.8.stderr", NULL);
-  GString *config = g_string_new (smart_config);
-  g_string_replace (config, "@DIR@", inside, 0);
-  gboolean written = g_file_set_contents (in, smart_input, -1, NULL)
-                     && g_file_set_contents (conf, config->str, -1, NULL);
-  g_string_free (config, TRUE);
-  const gchar *argv[] = { "chroot", trixie, "/usr/sbin/syslog-ng", "-F", "-f", conf_inside, "-R", persist, "-p",
-                          pidfile, "-c", ctl, NULL };
-  GPid pid = written ? sl_test_spawn_argv (argv, err) : 0;
-  gchar *text = pid && sl_test_wait_contains (env, out, "<ending>\n") ? sl_test_read_file (out) : NULL;
-  if (!sl_test_peer_stop (pid, outside))
-    g_test_fail_printf ("syslog-ng 4.8 did not stop, or %s could not be removed", outside);
-  return text;
-}
-
 /* multi-line-mode(smart) makes the same messages as syslog-ng 4.8 of the
  * same file. */
 static void
@@ -676,7 +642,7 @@ test_multi_line_smart (SlTestEnv *env, gconstpointer data)
       g_test_skip ("the Debian 13 root could not be made (tests/peers/trixie-root)");
       return;
     }
-  g_autofree gchar *expected = syslog_ng_48_smart (env, trixie);
+  g_autofree gchar *expected = sl_test_syslog_ng_48_output (env, trixie, smart_config, smart_input, "<ending>\n");
   if (!expected || !append (env, "in.log", smart_input) || !sl_test_write_config (env, smart_config, NULL)
       || !sl_test_daemon_start (env))
     return;

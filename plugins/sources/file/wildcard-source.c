@@ -30,8 +30,7 @@ typedef struct
   gboolean recursive;
   gint max_files;
   gint64 follow_freq;       /* ms */
-  MultiLineOptions multi_line;
-  MultiLine *ml;
+  FileMultiLine multi_line;
   GPatternSpec *spec;
 
   SlSource *source;
@@ -52,7 +51,7 @@ static const SlOptionSpec wildcard_options[] = {
     SL_RANGE_POSITIVE },
   { "follow-freq", SL_DURATION (WildcardSource, follow_freq), "1",
     "how long between looks for new files and new lines; inotify also wakes the reader at once" },
-  MULTI_LINE_OPTIONS (WildcardSource, multi_line),
+  FILE_MULTI_LINE_OPTIONS (WildcardSource, multi_line),
   { NULL }
 };
 
@@ -67,7 +66,7 @@ wildcard_init (SlDriver *d, GError **error)
       return FALSE;
     }
   g_autoptr (GError) local = NULL;
-  self->ml = multi_line_new (d, &self->multi_line, &local);
+  self->multi_line.ml = sl_multi_line_new (d, &self->multi_line.options, &local);
   if (local)
     {
       g_propagate_error (error, g_steal_pointer (&local));
@@ -96,7 +95,7 @@ follow (WildcardSource *self, const gchar *path)
   const gchar *persist_name = sl_driver_persist_name_option (&self->super);
   g_autofree gchar *key = persist_name ? g_strdup_printf ("%s(%s)", persist_name, path) : NULL;
   FileFollower *follower = file_follower_new (self->super.id, path, key, (gint) MIN (self->follow_freq, G_MAXINT),
-                                                   self->ml);
+                                              &self->multi_line);
   GError *error = NULL;
   if (!file_follower_start (follower, self->source, &error))
     {
@@ -222,8 +221,8 @@ wildcard_free (SlDriver *d)
     g_pattern_spec_free (self->spec);
   if (self->followers)
     g_hash_table_unref (self->followers);
-  if (self->ml)
-    multi_line_free (self->ml);
+  if (self->multi_line.ml)
+    sl_multi_line_free (self->multi_line.ml);
 }
 
 static const SlSourceOps wildcard_ops = {

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The rules are lines of "FROM,STATES<tab>/REGEXP/<tab>TO_STATE"; a line
  * is judged from the state the previous one left: the first rule of that
  * state whose pattern matches anywhere in the line moves to its state and
@@ -6,9 +6,9 @@
  * the trace before it and is judged again from start_state, which may
  * start the next one. How a judgement groups lines into messages is
  * syslog-ng 4's (lib/multi-line/smart-multi-line.c), checked against
- * syslog-ng 4.8 by test-file-sources. */
-#include "plugins/sources/file/smart-multi-line.h"
-#include "plugins/sources/file/smart-multi-line-rules.h"
+ * syslog-ng 4.8 by test-file-sources and test-group-lines. */
+#include "core/smart-multi-line.h"
+#include "core/smart-multi-line-rules.h"
 
 #include <string.h>
 
@@ -75,7 +75,7 @@ compile_rules (gpointer data)
 {
   GError **error = data;
   g_autoptr (GHashTable) states = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_auto (GStrv) lines = g_strsplit (smart_multi_line_rules, "\n", -1);
+  g_auto (GStrv) lines = g_strsplit (sl_smart_multi_line_rules, "\n", -1);
 
   rules_by_state = g_ptr_array_new ();
   state_number (states, "start_state");
@@ -86,7 +86,7 @@ compile_rules (gpointer data)
 }
 
 gboolean
-smart_multi_line_init (GError **error)
+sl_smart_multi_line_init (GError **error)
 {
   static GOnce once = G_ONCE_INIT;
   static GError *failure;
@@ -118,14 +118,14 @@ step (gint *state, const gchar *line, gsize len)
   return FALSE;
 }
 
-SmartVerdict
-smart_multi_line_add (SmartMultiLine *s, gsize held_len, const gchar *line, gsize len)
+SlMultiLineVerdict
+sl_smart_multi_line_add (SlMultiLineState *s, gsize held_len, const gchar *line, gsize len)
 {
   if (s->replay)
     {
       s->replay = FALSE;
       s->in_trace = s->replay_trace;
-      return s->in_trace ? SMART_WAIT : SMART_END;
+      return s->in_trace ? SL_MULTI_LINE_WAIT : SL_MULTI_LINE_END;
     }
 
   gboolean after_trace = s->state == START_STATE;
@@ -143,12 +143,12 @@ smart_multi_line_add (SmartMultiLine *s, gsize held_len, const gchar *line, gsiz
   if (!held_len || !s->in_trace)
     {
       s->in_trace = trace;
-      return trace ? SMART_WAIT : SMART_END;
+      return trace ? SL_MULTI_LINE_WAIT : SL_MULTI_LINE_END;
     }
   if (trace && !starts)
-    return ends ? SMART_END : SMART_WAIT;
+    return ends ? SL_MULTI_LINE_END : SL_MULTI_LINE_WAIT;
   s->replay = TRUE;
   s->replay_trace = trace;
   s->in_trace = FALSE;
-  return SMART_BEFORE;
+  return SL_MULTI_LINE_BEFORE;
 }
