@@ -124,7 +124,7 @@ static const SlOptionSpec amqp_options[] = {
     "accepted for syslog-ng compatibility: a message the broker did not confirm is published again until it does",
     SL_RANGE_POSITIVE },
   { "tls", SL_BLOCK (AmqpDestination, tls_node), NULL,
-    "the TLS options (doc/plugin-guide.md, \"The tls() block\") that librabbitmq can do: ca-file() (set, the "
+    "the TLS options (doc/tls.md, 8) that librabbitmq can do: ca-file() (set, the "
     "connection uses TLS), cert-file(), key-file(), key-passphrase(), peer-verify(), ssl-options(), ssl-version()" },
   /* as syslog-ng 3.38 also takes them */
   SL_TLS_INLINE_OPTIONS,

@@ -64,7 +64,7 @@ static const SlOptionSpec http_options[] = {
     "attempts of a request, with back-off and on the next url(), before its messages wait time-reopen(); none is dropped",
     SL_RANGE_POSITIVE },
   { "tls", SL_BLOCK (HttpDestination, tls_node), NULL,
-    "the TLS options (doc/plugin-guide.md, \"The tls() block\") that libcurl can do: all but crl-dir(), "
+    "the TLS options (doc/tls.md, 8) that libcurl can do: all but crl-dir(), "
     "trusted-keys(), trusted-dn(), trusted-names(), sni(no), handshake-timeout() and use-system-cert-store(yes) "
     "beside ca-file()" },
   /* as syslog-ng 3 also takes them */

@@ -45,7 +45,7 @@ static const SlOptionSpec mqtt_options[] = {
   { "cleansession", SL_BOOL (MqttDestination, cleansession), "no", "ask the broker to forget the session of client-id()" },
   { "http-proxy", SL_STRING (MqttDestination, http_proxy), NULL, "an HTTP proxy to tunnel through: http://host:port" },
   { "tls", SL_BLOCK (MqttDestination, tls_node), NULL,
-    "the TLS options (doc/plugin-guide.md, \"The tls() block\") that Paho can do: ca-file(), ca-dir(), cert-file(), "
+    "the TLS options (doc/tls.md, 8) that Paho can do: ca-file(), ca-dir(), cert-file(), "
     "key-file(), key-passphrase(), peer-verify(), cipher-suite(), use-system-cert-store() without ca-file() and ca-dir()" },
   { NULL }
 };

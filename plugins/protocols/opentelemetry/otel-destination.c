@@ -51,7 +51,7 @@ static const SlOptionSpec otel_dest_options[] = {
   { "retries", SL_INT (OtelDestination, retries), "3",
     "attempts of a request, with back-off, before its messages wait time-reopen(); none is dropped" },
   { "tls", SL_BLOCK (OtelDestination, tls_node), NULL,
-    "the TLS options (doc/plugin-guide.md, \"The tls() block\") that libcurl can do, as http() takes them" },
+    "the TLS options (doc/tls.md, 8) that libcurl can do, as http() takes them" },
   { NULL }
 };
 
@@ -300,7 +300,7 @@ static const SlOptionSpec syslog_ng_otlp_options[] = {
   { "retries", SL_INT (OtelDestination, retries), "3",
     "attempts of a request, with back-off, before its messages wait time-reopen(); none is dropped" },
   { "tls", SL_BLOCK (OtelDestination, tls_node), NULL,
-    "the TLS options (doc/plugin-guide.md, \"The tls() block\") that libcurl can do, as http() takes them" },
+    "the TLS options (doc/tls.md, 8) that libcurl can do, as http() takes them" },
   { NULL }
 };
 
