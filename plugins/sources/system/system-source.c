@@ -86,6 +86,7 @@ system_start (SlDriver *d, SlSource *source, GError **error)
     return start_part (self, PART_JOURNAL, source, error);
   GError *socket_error = NULL;
   GError *kmsg_error = NULL;
+  sl_source_set_sender_pid (source, TRUE);
   gboolean socket = start_part (self, PART_SOCKET, source, &socket_error);
   gboolean kmsg = start_part (self, PART_KMSG, source, &kmsg_error);
   if (!socket && !kmsg)
