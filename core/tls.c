@@ -192,12 +192,8 @@ typedef struct
 static gboolean
 fail_at (GError **error, Loader *l, const gchar *option, const gchar *what, const gchar *path)
 {
-  SlCfgPos pos = option ? sl_tls_block_pos (l->block, option) : l->driver_pos;
-  if (path)
-    sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("%s tls(): %s() '%s': %s: %s"), l->owner, option, path,
-                      what, openssl_reason ());
-  else
-    sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("%s tls(): %s"), l->owner, what);
+  sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_tls_block_pos (l->block, option),
+                    _("%s tls(): %s() '%s': %s: %s"), l->owner, option, path, what, openssl_reason ());
   ERR_clear_error ();
   return FALSE;
 }

@@ -148,7 +148,8 @@ amqp_init (SlDriver *d, GError **error)
   if (!tls->ca_file && (self->tls_node || sl_tls_block_written (self->tls) || self->auth_method == AUTH_EXTERNAL))
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos,
-                        _("amqp() uses TLS only with ca-file(); the other TLS options and auth-method(external) need it"));
+                        _("amqp() uses TLS only with ca-file(); the other TLS options and "
+                          "auth-method(external) need it"));
       return FALSE;
     }
   if (!(self->vp = vp_headers_new (self->value_pairs, d->pos, "amqp()", error)))
