@@ -420,6 +420,34 @@ sl_config_new_driver (SlConfig *cfg, SlDriverKind kind, const SlCfgNode *node,
   return driver;
 }
 
+SlDriver *
+sl_config_part_new (SlDriver *parent, const SlCfgNode *node, GError **error)
+{
+  SlConfig *cfg = parent->cfg;
+  const SlDriverClass *klass = sl_plugins_lookup (parent->klass->kind, node->name);
+  if (!klass)
+    {
+      set_unknown_driver_error (error, parent->klass->kind, node);
+      return NULL;
+    }
+  gchar *id = g_strdup_printf ("%s/%s", parent->id, node->name);
+  SlDriver *part = sl_driver_new (cfg, klass, node, cfg->globals, id, &cfg->compiler, error);
+  g_free (id);
+  if (part && klass->init && !klass->init (part, error))
+    g_clear_pointer (&part, sl_config_part_free);
+  return part;
+}
+
+void
+sl_config_part_free (SlDriver *part)
+{
+  if (!part)
+    return;
+  if (part->klass->free)
+    part->klass->free (part);
+  sl_driver_free (part);
+}
+
 /* What a source or destination is known by across reloads. */
 gchar *
 sl_config_reuse_key (SlConfig *cfg, const gchar *kind, const gchar *group, guint index, const SlCfgNode *node)

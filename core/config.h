@@ -20,6 +20,16 @@ const SlCfgNode *sl_config_tree (const SlConfig *cfg);
 SlTemplate *sl_config_compile_template (SlConfig *cfg, const gchar *text, SlCfgPos pos,
                                         GError **error);
 
+/* A driver made of others that the registry holds (system() is
+ * unix-dgram() and kmsg(), or systemd-journal()): makes the driver node
+ * names, of parent's kind, as a configuration written with node's text
+ * would (its options checked, options {} inherited), and calls its init.
+ * The part is known as "PARENT-ID/NAME" in messages; parent starts and
+ * stops it through its class's operations, and frees it with
+ * sl_config_part_free() before node. */
+SlDriver   *sl_config_part_new  (SlDriver *parent, const SlCfgNode *node, GError **error);
+void        sl_config_part_free (SlDriver *part);
+
 G_END_DECLS
 
 #endif

@@ -247,6 +247,7 @@ sl_dgram_reader_start (SlSource *src, gint fd, gboolean sender_pid, GError **err
 {
   SlDgramReader *r = g_new0 (SlDgramReader, 1);
   gint on = 1;
+  sender_pid = sender_pid || sl_source_sender_pid (src);
   if (sender_pid && setsockopt (fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on) < 0)
     {
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), "SO_PASSCRED: %s", g_strerror (errno));

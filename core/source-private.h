@@ -32,6 +32,7 @@ struct _SlSource
   gboolean chain_hostnames;
   gboolean normalize_hostnames;
   gboolean validate_utf8;
+  gboolean sender_pid;              /* sl_source_set_sender_pid() */
   GArray *tags;                     /* SlTag of tags(), interned once */
   guint64 seqnum;
   gboolean started;

@@ -437,6 +437,18 @@ sl_source_max_msg_size (SlSource *src)
   return src->max_msg_size;
 }
 
+void
+sl_source_set_sender_pid (SlSource *src, gboolean sender_pid)
+{
+  src->sender_pid = sender_pid;
+}
+
+gboolean
+sl_source_sender_pid (SlSource *src)
+{
+  return src->sender_pid;
+}
+
 guint
 sl_source_max_connections (SlSource *src)
 {

@@ -50,6 +50,12 @@ SlWindow  *sl_source_new_window (SlSource *src);
 /* The size of the windows sl_source_new_window() makes: the messages a
  * connection may have in flight. */
 guint      sl_source_window_size (SlSource *src);
+/* Whether a unix datagram socket's reader on src sets each message's PID
+ * to the sending process's (SO_PASSCRED), whatever the message says, as
+ * syslog-ng's system() does with /dev/log: set by a driver whose parts
+ * read on its source (system()) before it starts them. */
+void       sl_source_set_sender_pid (SlSource *src, gboolean sender_pid);
+gboolean   sl_source_sender_pid (SlSource *src);
 /* max-connections() of a source with SL_CAP_CONNECTIONS; 1 otherwise */
 guint      sl_source_max_connections (SlSource *src);
 /* max-connections-per-ip() (0: no limit) and idle-timeout() in ms (0:

@@ -3,6 +3,7 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/tls-block.h"
 #include "core/tls-names.h"
 
 #include <errno.h>
@@ -11,92 +12,6 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
-
-enum
-{
-  VERIFY_REQUIRED_TRUSTED,
-  VERIFY_REQUIRED_UNTRUSTED,
-  VERIFY_OPTIONAL_TRUSTED,
-  VERIFY_OPTIONAL_UNTRUSTED,
-};
-
-static const SlOptionWord verify_words[] = {
-  { "required-trusted", VERIFY_REQUIRED_TRUSTED },
-  { "required-untrusted", VERIFY_REQUIRED_UNTRUSTED },
-  { "optional-trusted", VERIFY_OPTIONAL_TRUSTED },
-  { "optional-untrusted", VERIFY_OPTIONAL_UNTRUSTED },
-  /* syslog-ng's older spelling */
-  { "yes", VERIFY_REQUIRED_TRUSTED },
-  { "no", VERIFY_OPTIONAL_UNTRUSTED },
-  { NULL }
-};
-
-enum
-{
-  NO_SSLV2 = 1 << 0,
-  NO_SSLV3 = 1 << 1,
-  NO_TLSV1 = 1 << 2,
-  NO_TLSV11 = 1 << 3,
-  NO_TLSV12 = 1 << 4,
-  NO_TLSV13 = 1 << 5,
-};
-
-static const SlOptionWord ssl_option_words[] = {
-  { "no-sslv2", NO_SSLV2 },
-  { "no-sslv3", NO_SSLV3 },
-  { "no-tlsv1", NO_TLSV1 },
-  { "no-tlsv11", NO_TLSV11 },
-  { "no-tlsv12", NO_TLSV12 },
-  { "no-tlsv13", NO_TLSV13 },
-  { NULL }
-};
-
-typedef struct
-{
-  const gchar *key_file;
-  const gchar *cert_file;
-  const gchar *ca_file;
-  const gchar *ca_dir;
-  const gchar *crl_dir;
-  const gchar *key_passphrase;
-  gint peer_verify;
-  GPtrArray *trusted_keys;
-  GPtrArray *trusted_dn;
-  GPtrArray *trusted_names;
-  const gchar *cipher_suite;
-  guint32 ssl_options;
-  gboolean sni;
-  gint64 handshake_timeout_ms;
-} TlsOptions;
-
-const SlOptionSpec sl_tls_options[] = {
-  { "key-file", SL_STRING (TlsOptions, key_file), NULL, "the private key (PEM)" },
-  { "cert-file", SL_STRING (TlsOptions, cert_file), NULL, "our certificate, and its chain after it (PEM)" },
-  { "ca-file", SL_STRING (TlsOptions, ca_file), NULL, "certificates of the CAs that sign peers' certificates (PEM)" },
-  { "ca-dir", SL_STRING (TlsOptions, ca_dir), NULL, "a folder of CA certificates named by hash (openssl rehash)" },
-  { "crl-dir", SL_STRING (TlsOptions, crl_dir), NULL,
-    "a folder of revocation lists named by hash (HASH.r0); every CA then needs its CRL" },
-  { "key-passphrase", SL_STRING (TlsOptions, key_passphrase), NULL,
-    "the passphrase of an encrypted key-file() (syslog-ng asks for it through syslog-ng-ctl credentials)" },
-  { "peer-verify", SL_CHOICE (TlsOptions, peer_verify), "required-trusted",
-    "whether the peer must show a certificate, and whether it must be valid", .words = verify_words },
-  { "trusted-keys", SL_LIST (TlsOptions, trusted_keys), NULL,
-    "the only peer certificates taken, by fingerprint: \"SHA1:AB:CD:...\"" },
-  { "trusted-dn", SL_LIST (TlsOptions, trusted_dn), NULL,
-    "the only peer subjects taken, as patterns: \"*, O=Example, C=*\"" },
-  { "trusted-names", SL_LIST (TlsOptions, trusted_names), NULL,
-    "the host names the peer's certificate must carry one of (a dNSName alternative name or its common name), "
-    "instead of the name a destination connects to; each label of a pattern is the same, *, *end or start*, as "
-    "rsyslog's permitted peers of x509/name" },
-  { "cipher-suite", SL_STRING (TlsOptions, cipher_suite), NULL, "OpenSSL cipher list for TLS 1.2 and older" },
-  { "ssl-options", SL_FLAGS (TlsOptions, ssl_options), "no-sslv2, no-sslv3, no-tlsv1, no-tlsv11",
-    "protocol versions refused; the default takes TLS 1.2 and 1.3", .words = ssl_option_words },
-  { "sni", SL_BOOL (TlsOptions, sni), "no", "destinations: name the host in the handshake (server name indication)" },
-  { "handshake-timeout", SL_DURATION (TlsOptions, handshake_timeout_ms), "5s",
-    "sources: a client that has not finished its handshake by then is closed; at max-connections() one that has not started it makes room for a newcomer first",
-    SL_RANGE (1, G_MAXINT64) },
-  { NULL }
-};
 
 struct _SlTlsContext
 {
@@ -270,19 +185,15 @@ passphrase_cb (char *buf, int size, int rwflag, void *userdata)
 typedef struct
 {
   const gchar *owner;
-  SlOptions *o;
+  const SlTlsBlock *block;
   SlCfgPos driver_pos;
 } Loader;
 
 static gboolean
 fail_at (GError **error, Loader *l, const gchar *option, const gchar *what, const gchar *path)
 {
-  SlCfgPos pos = option ? sl_options_pos (l->o, option) : l->driver_pos;
-  if (path)
-    sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("%s tls(): %s() '%s': %s: %s"), l->owner, option, path,
-                      what, openssl_reason ());
-  else
-    sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("%s tls(): %s"), l->owner, what);
+  sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_tls_block_pos (l->block, option),
+                    _("%s tls(): %s() '%s': %s: %s"), l->owner, option, path, what, openssl_reason ());
   ERR_clear_error ();
   return FALSE;
 }
@@ -292,13 +203,13 @@ readable (GError **error, Loader *l, const gchar *option, const gchar *path, gbo
 {
   if (g_file_test (path, dir ? G_FILE_TEST_IS_DIR : G_FILE_TEST_IS_REGULAR))
     return TRUE;
-  sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (l->o, option), _("%s tls(): %s() '%s': %s"),
+  sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_tls_block_pos (l->block, option), _("%s tls(): %s() '%s': %s"),
                     l->owner, option, path, dir ? _("no such folder") : _("no such file"));
   return FALSE;
 }
 
 static gboolean
-load_identity (SlTlsContext *ctx, const TlsOptions *opt, Loader *l, GError **error)
+load_identity (SlTlsContext *ctx, const SlTlsSettings *opt, Loader *l, GError **error)
 {
   if (!opt->cert_file && !opt->key_file)
     {
@@ -309,9 +220,6 @@ load_identity (SlTlsContext *ctx, const TlsOptions *opt, Loader *l, GError **err
                                   "will fail"), l->driver_pos.file, l->driver_pos.line, l->driver_pos.column, l->owner);
       return TRUE;
     }
-  if (!opt->cert_file || !opt->key_file)
-    return fail_at (error, l, opt->cert_file ? "cert-file" : "key-file",
-                    _("key-file() and cert-file() go together"), NULL);
   if (!readable (error, l, "cert-file", opt->cert_file, FALSE) || !readable (error, l, "key-file", opt->key_file, FALSE))
     return FALSE;
   if (SSL_CTX_use_certificate_chain_file (ctx->ssl, opt->cert_file) != 1)
@@ -330,7 +238,7 @@ load_identity (SlTlsContext *ctx, const TlsOptions *opt, Loader *l, GError **err
 }
 
 static gboolean
-load_trust (SlTlsContext *ctx, const TlsOptions *opt, Loader *l, GError **error)
+load_trust (SlTlsContext *ctx, const SlTlsSettings *opt, Loader *l, GError **error)
 {
   if (opt->ca_file)
     {
@@ -346,7 +254,7 @@ load_trust (SlTlsContext *ctx, const TlsOptions *opt, Loader *l, GError **error)
       if (SSL_CTX_load_verify_locations (ctx->ssl, NULL, opt->ca_dir) != 1)
         return fail_at (error, l, "ca-dir", _("cannot use the folder"), opt->ca_dir);
     }
-  if (!opt->ca_file && !opt->ca_dir)
+  if (opt->system_store)
     SSL_CTX_set_default_verify_paths (ctx->ssl);
   if (opt->crl_dir)
     {
@@ -361,37 +269,21 @@ load_trust (SlTlsContext *ctx, const TlsOptions *opt, Loader *l, GError **error)
   return TRUE;
 }
 
-static gchar **
-list_copy (GPtrArray *list, gboolean upper)
-{
-  if (!list || !list->len)
-    return NULL;
-  gchar **copy = g_new0 (gchar *, list->len + 1);
-  for (guint i = 0; i < list->len; i++)
-    copy[i] = upper ? g_ascii_strup (g_ptr_array_index (list, i), -1) : g_strdup (g_ptr_array_index (list, i));
-  return copy;
-}
-
 static gboolean
-configure (SlTlsContext *ctx, const TlsOptions *opt, Loader *l, GError **error)
+configure (SlTlsContext *ctx, const SlTlsSettings *opt, Loader *l, GError **error)
 {
-  ctx->trusted = opt->peer_verify == VERIFY_REQUIRED_TRUSTED || opt->peer_verify == VERIFY_OPTIONAL_TRUSTED;
+  ctx->trusted = opt->verify_trusted;
   ctx->sni = opt->sni;
-  ctx->handshake_timeout_ms = MAX (opt->handshake_timeout_ms, 1);
-  ctx->trusted_keys = list_copy (opt->trusted_keys, TRUE);
-  ctx->trusted_dn = list_copy (opt->trusted_dn, FALSE);
-  ctx->trusted_names = list_copy (opt->trusted_names, FALSE);
+  ctx->handshake_timeout_ms = opt->handshake_timeout_ms;
+  ctx->trusted_keys = g_strdupv (opt->trusted_keys);
+  ctx->trusted_dn = g_strdupv (opt->trusted_dn);
+  ctx->trusted_names = g_strdupv (opt->trusted_names);
   ctx->passphrase = g_strdup (opt->key_passphrase);
 
-  static const struct { guint32 flag; long op; } versions[] = {
-    { NO_SSLV3, SSL_OP_NO_SSLv3 }, { NO_TLSV1, SSL_OP_NO_TLSv1 }, { NO_TLSV11, SSL_OP_NO_TLSv1_1 },
-    { NO_TLSV12, SSL_OP_NO_TLSv1_2 }, { NO_TLSV13, SSL_OP_NO_TLSv1_3 },
-  };
-  long ops = SSL_OP_NO_COMPRESSION | SSL_OP_IGNORE_UNEXPECTED_EOF;
-  for (guint i = 0; i < G_N_ELEMENTS (versions); i++)
-    if (opt->ssl_options & versions[i].flag)
-      ops |= versions[i].op;
-  SSL_CTX_set_options (ctx->ssl, ops);
+  static const long versions[] = { 0, TLS1_VERSION, TLS1_1_VERSION, TLS1_2_VERSION, TLS1_3_VERSION };
+  SSL_CTX_set_min_proto_version (ctx->ssl, versions[opt->min_version]);
+  SSL_CTX_set_max_proto_version (ctx->ssl, versions[opt->max_version]);
+  SSL_CTX_set_options (ctx->ssl, SSL_OP_NO_COMPRESSION | SSL_OP_IGNORE_UNEXPECTED_EOF);
   /* partial writes and a moving buffer: the destination's backlog grows
    * between a write that would block and the one that goes on from there */
   SSL_CTX_set_mode (ctx->ssl, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
@@ -408,8 +300,7 @@ configure (SlTlsContext *ctx, const TlsOptions *opt, Loader *l, GError **error)
       SSL_CTX_set_session_cache_mode (ctx->ssl, SSL_SESS_CACHE_OFF);
     }
   gint mode = SSL_VERIFY_PEER;
-  if (ctx->role == SL_TLS_SERVER && (opt->peer_verify == VERIFY_REQUIRED_TRUSTED
-                                     || opt->peer_verify == VERIFY_REQUIRED_UNTRUSTED))
+  if (ctx->role == SL_TLS_SERVER && opt->require_cert)
     mode |= SSL_VERIFY_FAIL_IF_NO_PEER_CERT;
   SSL_CTX_set_verify (ctx->ssl, mode, verify_certificate);
 
@@ -423,33 +314,23 @@ sl_tls_context_new (const gchar *owner, SlTlsRole role, const SlCfgNode *node, S
 {
   static GOnce once = G_ONCE_INIT;
   g_once (&once, init_openssl, NULL);
-  SlCfgNode *empty = node ? NULL : sl_cfg_node_new ("tls", driver_pos);
-  g_autofree gchar *block_owner = g_strdup_printf ("%s tls()", owner);
-  const SlOptionSpec *const tables[] = { sl_tls_options, NULL };
-  TlsOptions opt;
-  SlOptions *o = sl_options_new (block_owner, tables, NULL, node ? node : empty, NULL, error);
-  if (o && !sl_options_bind (o, sl_tls_options, &opt, NULL, error))
-    g_clear_pointer (&o, sl_options_free);
-  SlTlsContext *ctx = NULL;
-  if (o)
+  SlTlsBlock *block = sl_tls_block_new (owner, node, NULL, SL_TLS_CAN_ALL, "OpenSSL", driver_pos, error);
+  if (!block)
+    return NULL;
+  SlTlsContext *ctx = g_new0 (SlTlsContext, 1);
+  ctx->ref = 1;
+  ctx->role = role;
+  ctx->ssl = SSL_CTX_new (role == SL_TLS_SERVER ? TLS_server_method () : TLS_client_method ());
+  Loader loader = { owner, block, driver_pos };
+  ERR_clear_error ();
+  if (!ctx->ssl)
     {
-      ctx = g_new0 (SlTlsContext, 1);
-      ctx->ref = 1;
-      ctx->role = role;
-      ctx->ssl = SSL_CTX_new (role == SL_TLS_SERVER ? TLS_server_method () : TLS_client_method ());
-      Loader loader = { owner, o, driver_pos };
-      ERR_clear_error ();
-      if (!ctx->ssl)
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, driver_pos, _("%s tls(): %s"), owner, openssl_reason ());
-          g_clear_pointer (&ctx, sl_tls_context_unref);
-        }
-      else if (!configure (ctx, &opt, &loader, error))
-        g_clear_pointer (&ctx, sl_tls_context_unref);
-      sl_options_free (o);
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, driver_pos, _("%s tls(): %s"), owner, openssl_reason ());
+      g_clear_pointer (&ctx, sl_tls_context_unref);
     }
-  if (empty)
-    sl_cfg_node_free (empty);
+  else if (!configure (ctx, sl_tls_block_settings (block), &loader, error))
+    g_clear_pointer (&ctx, sl_tls_context_unref);
+  sl_tls_block_free (block);
   return ctx;
 }
 

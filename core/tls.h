@@ -20,14 +20,11 @@ typedef enum
   SL_TLS_CLIENT,            /* a destination: connects, checks the server's name */
 } SlTlsRole;
 
-/* The options of tls(...), for a driver that makes its own context. */
-extern const SlOptionSpec sl_tls_options[];
-
 typedef struct _SlTlsContext SlTlsContext;
 typedef struct _SlTls SlTls;
 
-/* Checks node (the driver's tls() block, or NULL for all defaults)
- * against sl_tls_options, reads the certificate, key, CA and CRL files
+/* Reads node (the driver's tls() block, or NULL for all defaults) as
+ * core/tls-block.h does, reads the certificate, key, CA and CRL files
  * now, and makes the context; owner names the driver in errors ("tcp()").
  * An error names the option and its position. */
 SlTlsContext *sl_tls_context_new   (const gchar *owner, SlTlsRole role, const SlCfgNode *node,

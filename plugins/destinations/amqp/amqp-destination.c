@@ -17,6 +17,7 @@
 #include "core/internal.h"
 #include "core/plugin.h"
 #include "core/template.h"
+#include "core/tls-block.h"
 
 #include <amqp.h>
 #include <amqp_framing.h>
@@ -41,14 +42,6 @@ enum
 
 typedef struct
 {
-  const gchar *ca_file;
-  const gchar *cert_file;
-  const gchar *key_file;
-  gboolean peer_verify;
-} AmqpTls;
-
-typedef struct
-{
   SlDriver base;
   const gchar *host;
   gint port;
@@ -69,8 +62,7 @@ typedef struct
   gint64 timeout_ms;
   const SlCfgNode *value_pairs;
   const SlCfgNode *tls_node;
-  AmqpTls tls;
-  SlOptions *tls_options;
+  SlTlsBlock *tls;
 
   VpHeaders *vp;
   const SlTemplateEnv *env;
@@ -93,18 +85,10 @@ static const SlOptionWord auth_words[] = {
   { NULL }
 };
 
-/* In tls(...) and, as syslog-ng 3.38 takes them too, in amqp() itself. */
-#define TLS_OPTIONS(T, m) \
-  { "ca-file", SL_STRING (T, m ca_file), NULL, \
-    "CA certificates (PEM) the broker's certificate is checked against; set, the connection uses TLS" }, \
-  { "cert-file", SL_STRING (T, m cert_file), NULL, "client certificate (PEM), with key-file()" }, \
-  { "key-file", SL_STRING (T, m key_file), NULL, "the client certificate's private key (PEM)" }, \
-  { "peer-verify", SL_BOOL (T, m peer_verify), "yes", "check the broker's certificate and name" }
-
-static const SlOptionSpec tls_options[] = {
-  TLS_OPTIONS (AmqpTls, ),
-  { NULL }
-};
+/* librabbitmq 0.11 reads a key passphrase, takes a lowest version up to
+ * TLS 1.2 (TLS 1.3 it never turns off) and always names the host; it takes
+ * one CA file and no folder, cipher list or CRL. */
+static const SlTlsCan rabbitmq_can = SL_TLS_CAN_KEY_PASSPHRASE | SL_TLS_CAN_LOWEST_VERSION;
 
 static const SlOptionSpec amqp_options[] = {
   { "host", SL_STRING (AmqpDestination, host), "127.0.0.1", "the broker's name or address" },
@@ -139,8 +123,11 @@ static const SlOptionSpec amqp_options[] = {
   { "retries", SL_UNBOUND (SL_OPT_INT), "3",
     "accepted for syslog-ng compatibility: a message the broker did not confirm is published again until it does",
     SL_RANGE_POSITIVE },
-  { "tls", SL_BLOCK (AmqpDestination, tls_node), NULL, "ca-file(), cert-file(), key-file(), peer-verify()" },
-  TLS_OPTIONS (AmqpDestination, tls.),
+  { "tls", SL_BLOCK (AmqpDestination, tls_node), NULL,
+    "the TLS options (doc/tls.md, 8) that librabbitmq can do: ca-file() (set, the "
+    "connection uses TLS), cert-file(), key-file(), key-passphrase(), peer-verify(), ssl-options(), ssl-version()" },
+  /* as syslog-ng 3.38 also takes them */
+  SL_TLS_INLINE_OPTIONS,
   { NULL }
 };
 
@@ -154,18 +141,15 @@ amqp_init (SlDriver *d, GError **error)
                         _("amqp() needs username() and password() with auth-method(plain)"));
       return FALSE;
     }
-  if (self->tls_node)
-    {
-      const SlOptionSpec *const tables[] = { tls_options, NULL };
-      self->tls_options = sl_options_new ("amqp() tls()", tables, NULL, self->tls_node, NULL, error);
-      if (!self->tls_options || !sl_options_bind (self->tls_options, tls_options, &self->tls, NULL, error))
-        return FALSE;
-    }
-  if (!self->tls.ca_file && (self->tls.cert_file || self->tls.key_file || self->auth_method == AUTH_EXTERNAL))
+  if (!(self->tls = sl_tls_block_new ("amqp()", self->tls_node, d->options, rabbitmq_can, "librabbitmq", d->pos,
+                                     error)))
+    return FALSE;
+  const SlTlsSettings *tls = sl_tls_block_settings (self->tls);
+  if (!tls->ca_file && (self->tls_node || sl_tls_block_written (self->tls) || self->auth_method == AUTH_EXTERNAL))
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos,
-                        _("amqp() uses TLS only with ca-file(); cert-file(), key-file() and auth-method(external) "
-                          "need it"));
+                        _("amqp() uses TLS only with ca-file(); the other TLS options and "
+                          "auth-method(external) need it"));
       return FALSE;
     }
   if (!(self->vp = vp_headers_new (self->value_pairs, d->pos, "amqp()", error)))
@@ -227,21 +211,27 @@ amqp_close (SlDriver *d)
 static amqp_socket_t *
 new_socket (AmqpDestination *self, GError **error)
 {
-  if (!self->tls.ca_file)
+  const SlTlsSettings *tls = sl_tls_block_settings (self->tls);
+  if (!tls->ca_file)
     return amqp_tcp_socket_new (self->conn);
   amqp_socket_t *socket = amqp_ssl_socket_new (self->conn);
   if (!socket)
     return NULL;
-  gint status = amqp_ssl_socket_set_cacert (socket, self->tls.ca_file);
-  if (status == AMQP_STATUS_OK && self->tls.cert_file && self->tls.key_file)
-    status = amqp_ssl_socket_set_key (socket, self->tls.cert_file, self->tls.key_file);
+  static const amqp_tls_version_t lowest[] = { 0, AMQP_TLSv1, AMQP_TLSv1_1, AMQP_TLSv1_2 };
+  if (tls->key_passphrase)
+    amqp_ssl_socket_set_key_passwd (socket, tls->key_passphrase);
+  gint status = amqp_ssl_socket_set_ssl_versions (socket, lowest[tls->min_version], AMQP_TLSvLATEST);
+  if (status == AMQP_STATUS_OK)
+    status = amqp_ssl_socket_set_cacert (socket, tls->ca_file);
+  if (status == AMQP_STATUS_OK && tls->cert_file)
+    status = amqp_ssl_socket_set_key (socket, tls->cert_file, tls->key_file);
   if (status != AMQP_STATUS_OK)
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("amqp() TLS files: %s"), amqp_error_string2 (status));
       return NULL;
     }
-  amqp_ssl_socket_set_verify_peer (socket, self->tls.peer_verify);
-  amqp_ssl_socket_set_verify_hostname (socket, self->tls.peer_verify);
+  amqp_ssl_socket_set_verify_peer (socket, tls->verify_trusted);
+  amqp_ssl_socket_set_verify_hostname (socket, tls->verify_trusted);
   return socket;
 }
 
@@ -544,8 +534,7 @@ amqp_free (SlDriver *d)
   AmqpDestination *self = (AmqpDestination *) d;
   amqp_close (d);
   vp_headers_free (self->vp);
-  if (self->tls_options)
-    sl_options_free (self->tls_options);
+  sl_tls_block_free (self->tls);
   if (self->key_buf)
     g_string_free (self->key_buf, TRUE);
   if (self->body_buf)

@@ -224,6 +224,22 @@ test_refused (SlTestEnv *env, gconstpointer data)
   if (!strstr (err, where))
     g_test_message ("%s", err);
   g_assert_nonnull (strstr (err, where));
+
+  /* what librabbitmq cannot do, refused where it is written, inline too */
+  g_free (err);
+  err = sl_test_refused_config (env,
+                                "@version: 4.0\n"
+                                "source s { tcp(ip(\"127.0.0.1\") port(1)); };\n"
+                                "destination d { amqp(username(\"u\") password(\"p\") ca-file(\"/ca.pem\")\n"
+                                "  cipher-suite(\"HIGH\")); };\n"
+                                "log { source(s); destination(d); };\n", NULL);
+  g_assert_nonnull (err);
+  g_free (where);
+  where = g_strdup_printf ("%s:4:3: amqp() tls(): cipher-suite() cannot be used here: librabbitmq does not offer it",
+                           env->config);
+  if (!strstr (err, where))
+    g_test_message ("%s", err);
+  g_assert_nonnull (strstr (err, where));
 }
 
 int

@@ -9,6 +9,7 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/tls-block-curl.h"
 #include "core/version.h"
 
 #include <stdlib.h>
@@ -26,16 +27,6 @@ static const SlOptionWord compression_words[] = {
   { NULL }
 };
 
-static const SlOptionWord ssl_version_words[] = {
-  { "default", CURL_SSLVERSION_DEFAULT },
-  { "tlsv1", CURL_SSLVERSION_TLSv1 },
-  { "tlsv1_0", CURL_SSLVERSION_TLSv1_0 },
-  { "tlsv1_1", CURL_SSLVERSION_TLSv1_1 },
-  { "tlsv1_2", CURL_SSLVERSION_TLSv1_2 },
-  { "tlsv1_3", CURL_SSLVERSION_TLSv1_3 },
-  { NULL }
-};
-
 static const SlOptionWord bulk_response_words[] = {
   { "auto", HTTP_BULK_AUTO },
   { "elasticsearch", HTTP_BULK_ELASTICSEARCH },
@@ -48,23 +39,6 @@ static const SlOptionWord action_words[] = {
   { "retry", HTTP_ACTION_RETRY },
   { "drop", HTTP_ACTION_DROP },
   { "disconnect", HTTP_ACTION_DISCONNECT },
-  { NULL }
-};
-
-/* The TLS options, in tls(...) and, as syslog-ng 3 also takes them, in
- * http() itself. */
-#define TLS_OPTIONS(T, m) \
-  { "ca-file", SL_STRING (T, m ca_file), NULL, "CA certificates (PEM) the server's certificate is checked against" }, \
-  { "ca-dir", SL_STRING (T, m ca_dir), NULL, "folder of hashed CA certificates" }, \
-  { "cert-file", SL_STRING (T, m cert_file), NULL, "client certificate (PEM)" }, \
-  { "key-file", SL_STRING (T, m key_file), NULL, "the client certificate's private key (PEM)" }, \
-  { "peer-verify", SL_BOOL (T, m peer_verify), "yes", "check the server's certificate and name" }, \
-  { "cipher-suite", SL_STRING (T, m cipher_suite), NULL, "OpenSSL cipher list" }, \
-  { "ssl-version", SL_CHOICE (T, m ssl_version), "default", "lowest TLS version", .words = ssl_version_words }, \
-  { "use-system-cert-store", SL_BOOL (T, m use_system_cert_store), "no", "also trust the system's CA store" }
-
-static const SlOptionSpec tls_options[] = {
-  TLS_OPTIONS (HttpTls, ),
   { NULL }
 };
 
@@ -90,8 +64,11 @@ static const SlOptionSpec http_options[] = {
     "attempts of a request, with back-off and on the next url(), before its messages wait time-reopen(); none is dropped",
     SL_RANGE_POSITIVE },
   { "tls", SL_BLOCK (HttpDestination, tls_node), NULL,
-    "ca-file(), ca-dir(), cert-file(), key-file(), peer-verify(), cipher-suite(), ssl-version()" },
-  TLS_OPTIONS (HttpDestination, tls.),
+    "the TLS options (doc/tls.md, 8) that libcurl can do: all but crl-dir(), "
+    "trusted-keys(), trusted-dn(), trusted-names(), sni(no), handshake-timeout() and use-system-cert-store(yes) "
+    "beside ca-file()" },
+  /* as syslog-ng 3 also takes them */
+  SL_TLS_INLINE_OPTIONS,
   { "proxy", SL_STRING (HttpDestination, proxy), NULL, "proxy URL; libcurl's environment variables when unset" },
   { "content-compression", SL_CHOICE (HttpDestination, compression), "identity",
     "compress request bodies (Content-Encoding)", .words = compression_words },
@@ -161,16 +138,6 @@ read_response_action (HttpDestination *self, GError **error)
 }
 
 static gboolean
-read_tls (HttpDestination *self, GError **error)
-{
-  if (!self->tls_node)
-    return TRUE;
-  const SlOptionSpec *const tables[] = { tls_options, NULL };
-  self->tls_options = sl_options_new ("http() tls()", tables, NULL, self->tls_node, NULL, error);
-  return self->tls_options && sl_options_bind (self->tls_options, tls_options, &self->tls, NULL, error);
-}
-
-static gboolean
 read_urls (HttpDestination *self, GError **error)
 {
   for (guint i = 0; i < self->urls->len; i++)
@@ -237,7 +204,10 @@ http_init (SlDriver *d, GError **error)
   self->settled = g_hash_table_new_full (g_direct_hash, g_direct_equal, (GDestroyNotify) sl_message_unref, held_free);
   self->rendered = g_string_sized_new (64 * 1024);
   self->env = *sl_driver_template_env (d);
-  if (!read_urls (self, error) || !read_response_action (self, error) || !read_tls (self, error))
+  if (!read_urls (self, error) || !read_response_action (self, error))
+    return FALSE;
+  self->tls = sl_tls_block_new ("http()", self->tls_node, d->options, SL_TLS_CAN_CURL, "libcurl", d->pos, error);
+  if (!self->tls)
     return FALSE;
   self->bulk = self->bulk_response == HTTP_BULK_ELASTICSEARCH;
   for (guint i = 0; self->bulk_response == HTTP_BULK_AUTO && i < self->urls->len; i++)
@@ -387,8 +357,7 @@ http_free (SlDriver *d)
   http_transfer_close (self);
   if (self->header_list)
     curl_slist_free_all (self->header_list);
-  if (self->tls_options)
-    sl_options_free (self->tls_options);
+  sl_tls_block_free (self->tls);
   if (self->rendered)
     g_string_free (self->rendered, TRUE);
   if (self->outcomes)

@@ -9,6 +9,7 @@
 #include "core/rsyslog-module.h"
 #include "core/stats.h"
 #include "core/template.h"
+#include "core/tls-block.h"
 
 #include <curl/curl.h>
 
@@ -58,19 +59,6 @@ typedef enum
   HTTP_COMPRESS_GZIP,
 } HttpCompression;
 
-/* The options of tls(...) */
-typedef struct
-{
-  const gchar *ca_file;
-  const gchar *ca_dir;
-  const gchar *cert_file;
-  const gchar *key_file;
-  gboolean peer_verify;
-  const gchar *cipher_suite;
-  gint ssl_version;         /* CURL_SSLVERSION_* */
-  gboolean use_system_cert_store;
-} HttpTls;
-
 /* One request: the messages of the write's batch whose indexes are in
  * members, in order. */
 typedef struct
@@ -110,7 +98,6 @@ typedef struct
   gint64 timeout_ms;
   gint retries;
   const SlCfgNode *tls_node;
-  HttpTls tls;
   const gchar *proxy;
   gint compression;         /* HttpCompression */
   GPtrArray *response_action;
@@ -119,7 +106,7 @@ typedef struct
 
   /* what a status means: index status - 100 */
   guint8 actions[500];
-  SlOptions *tls_options;
+  SlTlsBlock *tls;
   struct curl_slist *header_list;
   gchar *auth;              /* user:password */
   SlTemplateEnv env;

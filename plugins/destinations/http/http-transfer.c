@@ -6,6 +6,7 @@
 #include "plugins/destinations/http/http-destination.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/tls-block-curl.h"
 
 #include <string.h>
 
@@ -40,7 +41,6 @@ static void
 setup_easy (HttpDestination *self, HttpRequest *r)
 {
   CURL *e = r->easy;
-  const HttpTls *tls = &self->tls;
   curl_easy_setopt (e, CURLOPT_PRIVATE, r);
   curl_easy_setopt (e, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt (e, CURLOPT_WRITEFUNCTION, self->bulk ? keep_response : discard_response);
@@ -59,21 +59,7 @@ setup_easy (HttpDestination *self, HttpRequest *r)
     }
   if (self->proxy)
     curl_easy_setopt (e, CURLOPT_PROXY, self->proxy);
-  if (tls->ca_file)
-    curl_easy_setopt (e, CURLOPT_CAINFO, tls->ca_file);
-  if (tls->ca_dir)
-    curl_easy_setopt (e, CURLOPT_CAPATH, tls->ca_dir);
-  if (tls->cert_file)
-    curl_easy_setopt (e, CURLOPT_SSLCERT, tls->cert_file);
-  if (tls->key_file)
-    curl_easy_setopt (e, CURLOPT_SSLKEY, tls->key_file);
-  if (tls->cipher_suite)
-    curl_easy_setopt (e, CURLOPT_SSL_CIPHER_LIST, tls->cipher_suite);
-  curl_easy_setopt (e, CURLOPT_SSLVERSION, (long) tls->ssl_version);
-  curl_easy_setopt (e, CURLOPT_SSL_VERIFYPEER, tls->peer_verify ? 1L : 0L);
-  curl_easy_setopt (e, CURLOPT_SSL_VERIFYHOST, tls->peer_verify ? 2L : 0L);
-  if (tls->use_system_cert_store)
-    curl_easy_setopt (e, CURLOPT_SSL_OPTIONS, (long) CURLSSLOPT_NATIVE_CA);
+  sl_tls_block_fill_curl (self->tls, e);
 }
 
 gboolean

@@ -198,6 +198,12 @@ test_refused_options (void)
   assert_refused ("http(url(\"http://a/\") content-compression(\"brotli\"))", "identity, gzip");
   assert_refused ("http(url(\"http://a/\") batch-lines(0))", "at least 1");
   assert_refused ("http(url(\"http://a/\") tls(peer-verify(yes) ca-fil(\"x\")))", "ca-fil");
+  /* what libcurl cannot do, refused where it is written */
+  assert_refused ("http(url(\"https://a/\") tls(crl-dir(\"/crl\")))",
+                  "http() tls(): crl-dir() cannot be used here: libcurl does not offer it");
+  assert_refused ("http(url(\"https://a/\") ca-file(\"/ca.pem\") use-system-cert-store(yes))",
+                  "use-system-cert-store() cannot be used with ca-file()");
+  assert_refused ("http(url(\"https://a/\") tls(sni(no)))", "sni() cannot be no here");
 }
 
 /* Options in tls() and, as syslog-ng 3 takes them, in http() itself; a
@@ -208,17 +214,19 @@ test_tls_and_units (void)
   Http h;
   g_assert_true (http_new (&h, "http(url(\"https://127.0.0.1:1/\") tls(ca-file(\"/ca.pem\") cert-file(\"/c.pem\")"
                            " key-file(\"/k.pem\") peer-verify(no)) batch-bytes(1M) timeout(1500ms) batch-timeout(2s))", NULL));
-  g_assert_cmpstr (h.self->tls.ca_file, ==, "/ca.pem");
-  g_assert_cmpstr (h.self->tls.cert_file, ==, "/c.pem");
-  g_assert_cmpstr (h.self->tls.key_file, ==, "/k.pem");
-  g_assert_false (h.self->tls.peer_verify);
+  const SlTlsSettings *tls = sl_tls_block_settings (h.self->tls);
+  g_assert_cmpstr (tls->ca_file, ==, "/ca.pem");
+  g_assert_cmpstr (tls->cert_file, ==, "/c.pem");
+  g_assert_cmpstr (tls->key_file, ==, "/k.pem");
+  g_assert_false (tls->verify_trusted);
   g_assert_cmpint (h.self->batch_bytes, ==, 1024 * 1024);
   g_assert_cmpint (h.self->timeout_ms, ==, 1500);
   sl_test_driver_free (&h.t);
 
   g_assert_true (http_new (&h, "http(url(\"https://127.0.0.1:1/\") ca-file(\"/top.pem\"))", NULL));
-  g_assert_cmpstr (h.self->tls.ca_file, ==, "/top.pem");
-  g_assert_true (h.self->tls.peer_verify);
+  tls = sl_tls_block_settings (h.self->tls);
+  g_assert_cmpstr (tls->ca_file, ==, "/top.pem");
+  g_assert_true (tls->verify_trusted);
   sl_test_driver_free (&h.t);
 }
 

@@ -22,25 +22,10 @@
 #define MQTT_CONNECT_TIMEOUT_S 10
 #define MQTT_DISCONNECT_TIMEOUT_MS 1000
 
-static const SlOptionWord ssl_version_words[] = {
-  { "default", MQTT_SSL_VERSION_DEFAULT },
-  { "tlsv1_0", MQTT_SSL_VERSION_TLS_1_0 },
-  { "tlsv1_1", MQTT_SSL_VERSION_TLS_1_1 },
-  { "tlsv1_2", MQTT_SSL_VERSION_TLS_1_2 },
-  { NULL }
-};
-
-static const SlOptionSpec tls_options[] = {
-  { "ca-file", SL_STRING (MqttTls, ca_file), NULL, "CA certificates (PEM) the broker's certificate is checked against" },
-  { "ca-dir", SL_STRING (MqttTls, ca_dir), NULL, "folder of hashed CA certificates" },
-  { "cert-file", SL_STRING (MqttTls, cert_file), NULL, "the client certificate (PEM)" },
-  { "key-file", SL_STRING (MqttTls, key_file), NULL, "the client certificate's private key (PEM)" },
-  { "peer-verify", SL_BOOL (MqttTls, peer_verify), "yes", "check the broker's certificate and name" },
-  { "cipher-suite", SL_STRING (MqttTls, cipher_suite), NULL, "OpenSSL cipher list" },
-  { "ssl-version", SL_CHOICE (MqttTls, ssl_version), "default", "lowest TLS version", .words = ssl_version_words },
-  { "use-system-cert-store", SL_BOOL (MqttTls, use_system_cert_store), "no", "also trust the system's CA store" },
-  { NULL }
-};
+/* Paho trusts the system's store only without ca-file() and ca-dir(),
+ * always names the host (SNI), and with OpenSSL 1.1 or later takes every
+ * version OpenSSL offers whatever sslVersion says. */
+static const SlTlsCan paho_can = SL_TLS_CAN_CA_DIR | SL_TLS_CAN_KEY_PASSPHRASE | SL_TLS_CAN_CIPHER_SUITE;
 
 static const SlOptionSpec mqtt_options[] = {
   { "address", SL_STRING (MqttDestination, address), "tcp://localhost:1883",
@@ -60,7 +45,8 @@ static const SlOptionSpec mqtt_options[] = {
   { "cleansession", SL_BOOL (MqttDestination, cleansession), "no", "ask the broker to forget the session of client-id()" },
   { "http-proxy", SL_STRING (MqttDestination, http_proxy), NULL, "an HTTP proxy to tunnel through: http://host:port" },
   { "tls", SL_BLOCK (MqttDestination, tls_node), NULL,
-    "ca-file(), ca-dir(), cert-file(), key-file(), peer-verify(), cipher-suite(), ssl-version(), use-system-cert-store()" },
+    "the TLS options (doc/tls.md, 8) that Paho can do: ca-file(), ca-dir(), cert-file(), "
+    "key-file(), key-passphrase(), peer-verify(), cipher-suite(), use-system-cert-store() without ca-file() and ca-dir()" },
   { NULL }
 };
 
@@ -102,17 +88,6 @@ valid_address (const gchar *address)
 }
 
 static gboolean
-read_tls (MqttDestination *self, GError **error)
-{
-  self->tls = (MqttTls) { .peer_verify = TRUE, .ssl_version = MQTT_SSL_VERSION_DEFAULT };
-  if (!self->tls_node)
-    return TRUE;
-  const SlOptionSpec *const tables[] = { tls_options, NULL };
-  self->tls_options = sl_options_new ("mqtt() tls()", tables, NULL, self->tls_node, NULL, error);
-  return self->tls_options && sl_options_bind (self->tls_options, tls_options, &self->tls, NULL, error);
-}
-
-static gboolean
 mqtt_init (SlDriver *d, GError **error)
 {
   MqttDestination *self = (MqttDestination *) d;
@@ -143,14 +118,14 @@ mqtt_init (SlDriver *d, GError **error)
                         _("client-id() must not be empty"));
       return FALSE;
     }
-  if (!read_tls (self, error))
-    return FALSE;
-  if (mqtt_uses_tls (self) && (!self->tls.cert_file) != (!self->tls.key_file))
+  if (self->tls_node && !mqtt_uses_tls (self))
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "tls"),
-                        _("mqtt() tls() needs cert-file() and key-file() together"));
+                        _("mqtt() uses tls() only with an ssl:// or wss:// address()"));
       return FALSE;
     }
+  if (!(self->tls = sl_tls_block_new ("mqtt()", self->tls_node, NULL, paho_can, "Paho", d->pos, error)))
+    return FALSE;
   self->client_id_text = self->client_id ? g_strdup (self->client_id)
                                          : g_strconcat ("syslog-ng-destination-", sl_template_text (self->topic), NULL);
   self->env = sl_driver_template_env (d);
@@ -260,8 +235,7 @@ mqtt_free (SlDriver *d)
 {
   MqttDestination *self = (MqttDestination *) d;
   mqtt_close (d);
-  if (self->tls_options)
-    sl_options_free (self->tls_options);
+  sl_tls_block_free (self->tls);
   if (self->payload)
     g_string_free (self->payload, TRUE);
   if (self->topic_text)

@@ -8,6 +8,7 @@
 #include "core/plugin.h"
 #include "core/stats.h"
 #include "core/template.h"
+#include "core/tls-block.h"
 
 #include <MQTTAsync.h>
 
@@ -36,18 +37,6 @@ typedef struct
   MqttSlotState state;
 } MqttSlot;
 
-typedef struct
-{
-  const gchar *ca_file;
-  const gchar *ca_dir;
-  const gchar *cert_file;
-  const gchar *key_file;
-  gboolean peer_verify;
-  const gchar *cipher_suite;
-  gint ssl_version;
-  gboolean use_system_cert_store;
-} MqttTls;
-
 struct _MqttDestination
 {
   SlDriver base;
@@ -64,8 +53,7 @@ struct _MqttDestination
   const gchar *http_proxy;
   const SlCfgNode *tls_node;
 
-  MqttTls tls;
-  SlOptions *tls_options;
+  SlTlsBlock *tls;
   gchar *client_id_text;
   const SlTemplateEnv *env;
   GString *payload;

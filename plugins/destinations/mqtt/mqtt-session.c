@@ -167,15 +167,16 @@ mqtt_session_start (MqttDestination *self, gint timeout_s, gint *code, gchar **m
   MQTTAsync_SSLOptions tls = MQTTAsync_SSLOptions_initializer;
   if (mqtt_uses_tls (self))
     {
-      tls.trustStore = self->tls.ca_file;
-      tls.CApath = self->tls.ca_dir;
-      tls.keyStore = self->tls.cert_file;
-      tls.privateKey = self->tls.key_file;
-      tls.enabledCipherSuites = self->tls.cipher_suite;
-      tls.sslVersion = self->tls.ssl_version;
-      tls.enableServerCertAuth = self->tls.peer_verify;
-      tls.verify = self->tls.peer_verify;
-      tls.disableDefaultTrustStore = !self->tls.use_system_cert_store;
+      const SlTlsSettings *s = sl_tls_block_settings (self->tls);
+      tls.trustStore = s->ca_file;
+      tls.CApath = s->ca_dir;
+      tls.keyStore = s->cert_file;
+      tls.privateKey = s->key_file;
+      tls.privateKeyPassword = s->key_passphrase;
+      tls.enabledCipherSuites = s->cipher_suite;
+      tls.enableServerCertAuth = s->verify_trusted;
+      tls.verify = s->verify_trusted;
+      tls.disableDefaultTrustStore = !s->system_store;
       tls.ssl_error_cb = on_tls_error;
       tls.ssl_error_context = self;
       options.ssl = &tls;

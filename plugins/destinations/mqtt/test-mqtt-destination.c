@@ -482,6 +482,13 @@ test_config_errors (SlTestEnv *env, gconstpointer data)
   expect_refused (env, "mqtt(topic(\"$HOST\"));", ":3:22: mqtt() needs fallback-topic() when topic() is a template");
   expect_refused (env, "mqtt(topic(\"a/#\"));", ":3:22: topic() must not be empty nor hold the wildcards + and #");
   expect_refused (env, "mqtt(address(\"tcp://127.0.0.1:1\"));", ":3:17: mqtt() needs option topic()");
+  /* what Paho cannot do, refused where it is written */
+  expect_refused (env, "mqtt(address(\"ssl://127.0.0.1:1\") topic(\"t\") tls(ssl-version(tlsv1_2)));",
+                  ":3:66: mqtt() tls(): ssl-version() cannot be used here: Paho does not offer it");
+  expect_refused (env, "mqtt(address(\"ssl://127.0.0.1:1\") topic(\"t\") tls(ca-file(\"/ca.pem\") use-system-cert-store(yes)));",
+                  "mqtt() tls(): use-system-cert-store() cannot be used with ca-file() or ca-dir() here");
+  expect_refused (env, "mqtt(address(\"tcp://127.0.0.1:1\") topic(\"t\") tls(ca-file(\"/ca.pem\")));",
+                  "mqtt() uses tls() only with an ssl:// or wss:// address()");
 }
 
 int

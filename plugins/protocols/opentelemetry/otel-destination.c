@@ -17,6 +17,7 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/tls-block-curl.h"
 #include "opentelemetry/proto/collector/logs/v1/logs_service.pb-c.h"
 
 #include <stdlib.h>
@@ -35,15 +36,6 @@ static const SlOptionWord transport_words[] = {
   { NULL }
 };
 
-static const SlOptionSpec tls_options[] = {
-  { "ca-file", SL_STRING (OtelDestTls, ca_file), NULL, "CA certificates (PEM) the receiver's certificate is checked against" },
-  { "ca-dir", SL_STRING (OtelDestTls, ca_dir), NULL, "folder of hashed CA certificates" },
-  { "cert-file", SL_STRING (OtelDestTls, cert_file), NULL, "client certificate (PEM)" },
-  { "key-file", SL_STRING (OtelDestTls, key_file), NULL, "the client certificate's private key (PEM)" },
-  { "peer-verify", SL_BOOL (OtelDestTls, peer_verify), "yes", "check the receiver's certificate and name" },
-  { NULL }
-};
-
 static const SlOptionSpec otel_dest_options[] = {
   { "url", SL_STRING (OtelDestination, url), "localhost:4317",
     "gRPC: host:port; HTTP: the endpoint, http://host:4318/v1/logs" },
@@ -58,7 +50,8 @@ static const SlOptionSpec otel_dest_options[] = {
   { "timeout", SL_DURATION (OtelDestination, timeout_ms), "10", "how long a request may take before it is retried" },
   { "retries", SL_INT (OtelDestination, retries), "3",
     "attempts of a request, with back-off, before its messages wait time-reopen(); none is dropped" },
-  { "tls", SL_BLOCK (OtelDestination, tls_node), NULL, "ca-file(), ca-dir(), cert-file(), key-file(), peer-verify()" },
+  { "tls", SL_BLOCK (OtelDestination, tls_node), NULL,
+    "the TLS options (doc/tls.md, 8) that libcurl can do, as http() takes them" },
   { NULL }
 };
 
@@ -122,14 +115,10 @@ otel_dest_init (SlDriver *d, GError **error)
     }
   if (!read_url (self, error))
     return FALSE;
-  self->tls.peer_verify = TRUE;
-  if (self->tls_node)
-    {
-      const SlOptionSpec *const tables[] = { tls_options, NULL };
-      self->tls_options = sl_options_new ("opentelemetry() tls()", tables, NULL, self->tls_node, NULL, error);
-      if (!self->tls_options || !sl_options_bind (self->tls_options, tls_options, &self->tls, NULL, error))
-        return FALSE;
-    }
+  g_autofree gchar *owner = g_strdup_printf ("%s()", d->klass->name);
+  self->tls = sl_tls_block_new (owner, self->tls_node, NULL, SL_TLS_CAN_CURL, "libcurl", d->pos, error);
+  if (!self->tls)
+    return FALSE;
   for (guint i = 0; self->headers && i < self->headers->len; i++)
     self->header_list = curl_slist_append (self->header_list, g_ptr_array_index (self->headers, i));
   self->header_list = curl_slist_append (self->header_list, "Expect:");
@@ -265,8 +254,7 @@ otel_dest_free (SlDriver *d)
   otel_dest_close (d);
   if (self->header_list)
     curl_slist_free_all (self->header_list);
-  if (self->tls_options)
-    sl_options_free (self->tls_options);
+  sl_tls_block_free (self->tls);
   if (self->encoder)
     otel_encoder_free (self->encoder);
   if (self->records)
@@ -311,7 +299,8 @@ static const SlOptionSpec syslog_ng_otlp_options[] = {
   { "timeout", SL_DURATION (OtelDestination, timeout_ms), "10", "how long a request may take before it is retried" },
   { "retries", SL_INT (OtelDestination, retries), "3",
     "attempts of a request, with back-off, before its messages wait time-reopen(); none is dropped" },
-  { "tls", SL_BLOCK (OtelDestination, tls_node), NULL, "ca-file(), ca-dir(), cert-file(), key-file(), peer-verify()" },
+  { "tls", SL_BLOCK (OtelDestination, tls_node), NULL,
+    "the TLS options (doc/tls.md, 8) that libcurl can do, as http() takes them" },
   { NULL }
 };
 

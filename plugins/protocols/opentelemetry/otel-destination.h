@@ -6,6 +6,7 @@
 #include "otel-encode.h"
 #include "core/plugin.h"
 #include "core/stats.h"
+#include "core/tls-block.h"
 
 #include <curl/curl.h>
 
@@ -14,15 +15,6 @@ typedef enum
   OTEL_DEST_GRPC,
   OTEL_DEST_HTTP,
 } OtelDestTransport;
-
-typedef struct
-{
-  const gchar *ca_file;
-  const gchar *ca_dir;
-  const gchar *cert_file;
-  const gchar *key_file;
-  gboolean peer_verify;
-} OtelDestTls;
 
 /* What an answer means for its request's messages */
 typedef enum
@@ -45,10 +37,9 @@ typedef struct
   gint64 timeout_ms;
   gint retries;
   const SlCfgNode *tls_node;
-  OtelDestTls tls;
 
   gchar *endpoint;           /* the URL requests go to */
-  SlOptions *tls_options;
+  SlTlsBlock *tls;
   struct curl_slist *header_list;
   OtelEncoder *encoder;
   GByteArray *records;       /* the ExportLogsServiceRequest */

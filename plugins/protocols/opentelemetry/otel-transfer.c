@@ -9,6 +9,7 @@
 #include "core/version.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/tls-block-curl.h"
 #include "opentelemetry/proto/collector/logs/v1/logs_service.pb-c.h"
 
 #include <stdlib.h>
@@ -55,7 +56,6 @@ void
 otel_transfer_setup (OtelDestination *self)
 {
   CURL *e = self->easy;
-  const OtelDestTls *tls = &self->tls;
   curl_easy_setopt (e, CURLOPT_URL, self->endpoint);
   curl_easy_setopt (e, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt (e, CURLOPT_POST, 1L);
@@ -73,16 +73,7 @@ otel_transfer_setup (OtelDestination *self)
                                                                      : (long) CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE);
       curl_easy_setopt (e, CURLOPT_FORBID_REUSE, 1L);
     }
-  if (tls->ca_file)
-    curl_easy_setopt (e, CURLOPT_CAINFO, tls->ca_file);
-  if (tls->ca_dir)
-    curl_easy_setopt (e, CURLOPT_CAPATH, tls->ca_dir);
-  if (tls->cert_file)
-    curl_easy_setopt (e, CURLOPT_SSLCERT, tls->cert_file);
-  if (tls->key_file)
-    curl_easy_setopt (e, CURLOPT_SSLKEY, tls->key_file);
-  curl_easy_setopt (e, CURLOPT_SSL_VERIFYPEER, tls->peer_verify ? 1L : 0L);
-  curl_easy_setopt (e, CURLOPT_SSL_VERIFYHOST, tls->peer_verify ? 2L : 0L);
+  sl_tls_block_fill_curl (self->tls, e);
 }
 
 /* partial_success: the receiver took the request but refused some of

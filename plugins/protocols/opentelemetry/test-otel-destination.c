@@ -332,6 +332,59 @@ test_tls (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (sl_test_stat (env, "destination", "d_grpc", "retries"), ==, 0);
 }
 
+/* A receiver that speaks TLS 1.2 only: the destination that asks for 1.3
+ * at least never gets through, the one that also takes 1.2 does. */
+static const gchar *const CONFIG_TLS_VERSIONS =
+  "source s_in { syslog(ip(\"127.0.0.1\") port(@IN@) keep-hostname(yes)); };\n"
+  "destination d_13 { opentelemetry(transport(\"http\") url(\"https://127.0.0.1:@HTTP@/v1/logs\") retries(1) "
+  "tls(ca-file(\"@DIR@/cert.pem\") ssl-version(tlsv1_3))); };\n"
+  "destination d_12 { opentelemetry(transport(\"http\") url(\"https://127.0.0.1:@HTTP@/v1/logs\") "
+  "tls(ca-file(\"@DIR@/cert.pem\") ssl-version(tlsv1_2) cipher-suite(\"ECDHE-ECDSA-AES128-GCM-SHA256\"))); };\n"
+  "log { source(s_in); destination(d_13); };\n"
+  "log { source(s_in); destination(d_12); };\n"
+  "source s_http { opentelemetry(transport(\"http\") ip(\"127.0.0.1\") port(@HTTP@) tls(key-file(\"@DIR@/key.pem\") "
+  "cert-file(\"@DIR@/cert.pem\") peer-verify(optional-untrusted) ssl-options(no-sslv3, no-tlsv1, no-tlsv11, no-tlsv13))); };\n"
+  "destination d_file { file(\"@DIR@/out\" template(\"$MSG\\n\")); };\n"
+  "log { source(s_http); destination(d_file); };\n";
+
+/* The OTLP client honours the versions and ciphers of tls() as http() does. */
+static void
+test_tls_versions (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *key = sl_test_path (env, "key.pem"), *cert = sl_test_path (env, "cert.pem");
+  const gchar *openssl[] = { "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                             "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=localhost",
+                             "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", NULL };
+  g_assert_cmpint (sl_test_run_argv (openssl, NULL, NULL), ==, 0);
+  guint16 in = sl_test_free_port (SOCK_STREAM), http = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *in_s = g_strdup_printf ("%u", in), *http_s = g_strdup_printf ("%u", http);
+  if (!sl_test_write_config (env, CONFIG_TLS_VERSIONS, "IN", in_s, "HTTP", http_s, NULL)
+      || !sl_test_daemon_start (env))
+    return;
+  const gchar *m = "<14>1 2024-01-02T03:04:05Z tlshost app - - - over-tls-1.2";
+  g_autofree gchar *framed = g_strdup_printf ("%zu %s", strlen (m), m);
+  g_assert_true (sl_test_tcp_send (in, framed));
+  g_autofree gchar *out = sl_test_path (env, "out");
+  g_assert_true (sl_test_wait_lines (env, out, 1));
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (sl_test_stat (env, "destination", "d_13", "retries") == 0 && g_get_monotonic_time () < deadline)
+    g_usleep (50 * 1000);
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_13", "retries"), >, 0);
+  g_autofree gchar *text = sl_test_read_file (out);
+  g_assert_cmpstr (text, ==, "over-tls-1.2\n");
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_12", "retries"), ==, 0);
+}
+
+static void
+test_tls_refused (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *err = sl_test_refused_config (env,
+    "destination d { opentelemetry(url(\"https://127.0.0.1:4317\")\n"
+    "  tls(ca-file(\"/ca.pem\") trusted-dn(\"*\"))); };\n"
+    "log { source { internal(); }; destination(d); };\n", NULL);
+  g_assert_nonnull (strstr (err, ":2:26: opentelemetry() tls(): trusted-dn() cannot be used here: libcurl does not offer it"));
+}
+
 static const gchar *const CONFIG_SYSLOG_NG =
   "template t { template(\"$ISODATE $HOST $PROGRAM $PID $MSGID $FACILITY.$LEVEL ${.SDATA.meta@1.seq} $SOURCEIP "
   "${json.x} $MSG\\n\"); };\n"
@@ -389,6 +442,8 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/opentelemetry/destination/otlp-intact", test_otlp_intact);
   SL_TEST_ADD ("/opentelemetry/destination/receiver-killed", test_receiver_killed);
   SL_TEST_ADD ("/opentelemetry/destination/tls", test_tls);
+  SL_TEST_ADD ("/opentelemetry/destination/tls-versions", test_tls_versions);
+  SL_TEST_ADD ("/opentelemetry/destination/tls-refused", test_tls_refused);
   SL_TEST_ADD ("/opentelemetry/destination/syslog-ng-otlp", test_syslog_ng_otlp);
   SL_TEST_ADD ("/opentelemetry/destination/bad-url", test_bad_url);
   gint rc = g_test_run ();

@@ -29,7 +29,10 @@ kmsg_start (SlDriver *d, SlSource *source, GError **error)
 {
   KmsgSource *self = (KmsgSource *) d;
   GError *failure = NULL;
-  self->reader = kmsg_reader_start (source, NULL, self->path, self->kernel_only, &failure);
+  /* the kernel's format unless format() says otherwise, also when the
+   * source it posts to parses another (system()'s, of which it is a part) */
+  const SlDriverClass *format = sl_options_is_set (d->options, "format") ? NULL : &kmsg_format_class;
+  self->reader = kmsg_reader_start (source, format, self->path, self->kernel_only, &failure);
   if (self->reader)
     return TRUE;
   if (self->optional)

@@ -6,27 +6,33 @@
  * datagram socket, where glibc's syslog(3) writes) and the kernel's log
  * (/dev/kmsg). A part that cannot be had, as in a container or without
  * permission, is reported and the other one starts; socket() and kmsg()
- * point the parts elsewhere. */
-#include "core/dgram.h"
+ * point the parts elsewhere. The parts are the drivers of those sources,
+ * found in the registry by name. */
+#include "core/config.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/source.h"
-#include "plugins/sources/journal/journal-private.h"
-#include "plugins/sources/kmsg/kmsg-private.h"
 #include "plugins/sources/system/system-input.h"
-#include "plugins/sources/unix/unix-socket.h"
 
-#include <unistd.h>
+/* The parts system() is made of: drivers of the registry, made and
+ * started as a configuration would make systemd-journal(),
+ * unix-dgram("/dev/log") and kmsg("/dev/kmsg"). */
+enum
+{
+  PART_JOURNAL,
+  PART_SOCKET,
+  PART_KMSG,
+  PARTS,
+};
 
 typedef struct
 {
   SlDriver super;
   const gchar *socket_path;
   const gchar *kmsg_path;
-  gboolean inherited;       /* the socket is one systemd passed, its file systemd's */
-  SlDgramReader *dgram;
-  KmsgReader *kmsg;
-  JournalReader *journal;
+  SlCfgNode *nodes[PARTS];
+  SlDriver *parts[PARTS];
+  gboolean started[PARTS];
 } SystemSource;
 
 static const SlOptionSpec system_options[] = {
@@ -36,50 +42,56 @@ static const SlOptionSpec system_options[] = {
   { NULL }
 };
 
-static SlDgramReader *
-start_socket (SystemSource *self, SlSource *source, GError **error)
+/* The part named name, its one argument arg (or none), written where
+ * system() is. */
+static gboolean
+make_part (SystemSource *self, guint part, const gchar *name, const gchar *arg, GError **error)
 {
-  UnixSocketSpec spec = {
-    .path = self->socket_path,
-    .perm = 0666,
-    .owner = (uid_t) -1,
-    .group = (gid_t) -1,
-  };
-  gint fd = unix_socket_open (&spec, "system", &self->inherited, error);
-  if (fd < 0)
-    return NULL;
-  SlDgramReader *reader = sl_dgram_reader_start (source, fd, TRUE, error);
-  if (!reader && !self->inherited)
-    unlink (self->socket_path);
-  return reader;
+  SlDriver *d = &self->super;
+  self->nodes[part] = sl_cfg_node_new (name, d->pos);
+  if (arg)
+    sl_cfg_node_add_arg (self->nodes[part], SL_CFG_ARG_STRING, arg, d->pos);
+  self->parts[part] = sl_config_part_new (d, self->nodes[part], error);
+  return self->parts[part] != NULL;
 }
 
-/* systemd-journal()'s defaults, so that the two share the saved position */
-static const JournalSettings journal_settings = {
-  .prefix = ".journald.",
-  .max_field_size = 65536,
-  .read_old_records = TRUE,
-};
+/* On a host where journald owns /dev/log, the journal (as
+ * systemd-journal() reads it, sharing its saved position); else the
+ * socket and the kernel's log. */
+static gboolean
+system_init (SlDriver *d, GError **error)
+{
+  SystemSource *self = (SystemSource *) d;
+  if (!sl_options_is_set (d->options, "socket") && system_journald_owns_log (JOURNALD_RUN_DIR, self->socket_path))
+    return make_part (self, PART_JOURNAL, "systemd-journal", NULL, error);
+  return make_part (self, PART_SOCKET, "unix-dgram", self->socket_path, error)
+         && make_part (self, PART_KMSG, "kmsg", self->kmsg_path, error);
+}
 
+static gboolean
+start_part (SystemSource *self, guint part, SlSource *source, GError **error)
+{
+  SlDriver *p = self->parts[part];
+  self->started[part] = p->klass->ops.source->start (p, source, error);
+  return self->started[part];
+}
+
+/* A part that cannot be had, as in a container or without permission, is
+ * reported and the other one starts. */
 static gboolean
 system_start (SlDriver *d, SlSource *source, GError **error)
 {
   SystemSource *self = (SystemSource *) d;
-  if (!sl_options_is_set (d->options, "socket") && system_journald_owns_log (JOURNALD_RUN_DIR, self->socket_path))
-    {
-      self->journal = journal_reader_start (source, &journal_settings, error);
-      return self->journal != NULL;
-    }
+  if (self->parts[PART_JOURNAL])
+    return start_part (self, PART_JOURNAL, source, error);
   GError *socket_error = NULL;
   GError *kmsg_error = NULL;
-  self->dgram = start_socket (self, source, &socket_error);
-  self->kmsg = kmsg_reader_start (source, &kmsg_format_class, self->kmsg_path, FALSE, &kmsg_error);
-  if (!self->dgram && !self->kmsg)
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-                   _("system(): neither local log can be read: %s; %s"), socket_error->message,
-                   kmsg_error->message);
-    }
+  sl_source_set_sender_pid (source, TRUE);
+  gboolean socket = start_part (self, PART_SOCKET, source, &socket_error);
+  gboolean kmsg = start_part (self, PART_KMSG, source, &kmsg_error);
+  if (!socket && !kmsg)
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("system(): neither local log can be read: %s; %s"),
+                 socket_error->message, kmsg_error->message);
   else if (socket_error)
     sl_log (SL_LOG_NOTICE, _("%s: local programs' messages are not received: %s; the kernel's log is read"),
             d->id, socket_error->message);
@@ -88,26 +100,32 @@ system_start (SlDriver *d, SlSource *source, GError **error)
             d->id, kmsg_error->message, self->socket_path);
   g_clear_error (&socket_error);
   g_clear_error (&kmsg_error);
-  return self->dgram || self->kmsg;
+  return socket || kmsg;
 }
 
 static void
 system_stop (SlDriver *d)
 {
   SystemSource *self = (SystemSource *) d;
-  if (self->dgram)
+  for (guint part = 0; part < PARTS; part++)
     {
-      sl_dgram_reader_stop (self->dgram);
-      if (!self->inherited)
-        unlink (self->socket_path);
+      SlDriver *p = self->parts[part];
+      if (self->started[part] && p->klass->ops.source->stop)
+        p->klass->ops.source->stop (p);
+      self->started[part] = FALSE;
     }
-  if (self->kmsg)
-    kmsg_reader_stop (self->kmsg);
-  if (self->journal)
-    journal_reader_stop (self->journal);
-  self->dgram = NULL;
-  self->kmsg = NULL;
-  self->journal = NULL;
+}
+
+static void
+system_free (SlDriver *d)
+{
+  SystemSource *self = (SystemSource *) d;
+  for (guint part = 0; part < PARTS; part++)
+    {
+      sl_config_part_free (self->parts[part]);
+      if (self->nodes[part])
+        sl_cfg_node_free (self->nodes[part]);
+    }
 }
 
 static const SlSourceOps system_ops = {
@@ -122,6 +140,8 @@ static const SlDriverClass system_source_class = {
   .options = system_options,
   .capabilities = SL_CAP_PARSES,
   .instance_size = sizeof (SystemSource),
+  .init = system_init,
+  .free = system_free,
   .ops.source = &system_ops,
 };
 
