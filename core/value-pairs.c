@@ -989,11 +989,11 @@ SlValuePairs *
 sl_value_pairs_new_from_block (const SlCfgNode *block, SlCfgPos driver_pos, const gchar *owner,
                                SlValuePairsFlags flags, const gchar *const *more, GError **error)
 {
+  static const gchar *const default_scopes[] = { "selected-macros", "nv-pairs", "sdata" };
   GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
   gboolean ok = TRUE;
-  if (!block)
-    for (guint i = 0; i < 3; i++)
-      add_words (argv, "--scope", (const gchar *[]) { "selected-macros", "nv-pairs", "sdata" }[i]);
+  for (guint i = 0; !block && i < G_N_ELEMENTS (default_scopes); i++)
+    add_words (argv, "--scope", default_scopes[i]);
   for (guint i = 0; ok && block && block->children && i < block->children->len; i++)
     ok = block_option (argv, g_ptr_array_index (block->children, i), owner, flags, error);
   for (guint i = 0; ok && more && more[i]; i++)

@@ -20,7 +20,6 @@
  *
  * Written by hand rather than through jansson: it runs for every message a
  * destination writes, and builds no tree. */
-#include "core/i18n.h"
 #include "core/plugin.h"
 #include "core/scratch.h"
 #include "core/template.h"
