@@ -468,9 +468,11 @@ append_member (const gchar *key, SlValueType type, const gchar *value, gsize len
   FjObject *o = user_data;
   FjWorkspace *w = o->w;
   GString *out = o->out;
-  FjSegment name = { key, strlen (key) };
+  FjSegment name;
 
-  if (o->fj->format == FORMAT_JSON)
+  if (o->fj->format == FORMAT_FLAT_JSON)
+    name = (FjSegment) { key, strlen (key) };
+  else
     {
       while (w->n_open)
         {
