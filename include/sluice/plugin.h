@@ -28,6 +28,7 @@
 #include "core/parser-input.h"
 #include "core/scratch.h"
 #include "core/list-text.h"
+#include "core/value-pairs.h"
 #include "core/filter-expr.h"
 #include "core/text-filter.h"
 #include "core/matcher.h"

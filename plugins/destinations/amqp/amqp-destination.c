@@ -11,13 +11,13 @@
  * what it confirmed is done. A broker that dies mid-batch loses nothing:
  * the unconfirmed rest is published again on the next connection
  * (at-least-once). */
-#include "plugins/destinations/amqp/vp-headers.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/plugin.h"
 #include "core/template.h"
 #include "core/tls-block.h"
+#include "core/value-pairs.h"
 
 #include <amqp.h>
 #include <amqp_framing.h>
@@ -64,7 +64,7 @@ typedef struct
   const SlCfgNode *tls_node;
   SlTlsBlock *tls;
 
-  VpHeaders *vp;
+  SlValuePairs *vp;
   const SlTemplateEnv *env;
   amqp_connection_state_t conn;
   guint64 published;          /* delivery tag of the last publish on this channel */
@@ -152,7 +152,8 @@ amqp_init (SlDriver *d, GError **error)
                           "auth-method(external) need it"));
       return FALSE;
     }
-  if (!(self->vp = vp_headers_new (self->value_pairs, d->pos, "amqp()", error)))
+  if (!(self->vp = sl_value_pairs_new_from_block (self->value_pairs, d->pos, "amqp() value-pairs()", 0, NULL,
+                                                   error)))
     return FALSE;
   self->env = sl_driver_template_env (d);
   self->key_buf = g_string_sized_new (128);
@@ -301,15 +302,17 @@ amqp_open (SlDriver *d, GError **error)
   return TRUE;
 }
 
-static void
-add_header (const gchar *name, const gchar *value, gpointer user_data)
+/* Every value as its text, whatever its type hint, as syslog-ng's amqp() sends it. */
+static gboolean
+add_header (const gchar *name, SlValueType type, const gchar *value, gsize len, gpointer user_data)
 {
   AmqpDestination *self = user_data;
   amqp_table_entry_t entry = { 0 };
   entry.key = amqp_cstring_bytes (g_string_chunk_insert (self->header_text, name));
   entry.value.kind = AMQP_FIELD_KIND_UTF8;
-  entry.value.value.bytes = amqp_cstring_bytes (g_string_chunk_insert (self->header_text, value));
+  entry.value.value.bytes = (amqp_bytes_t) { len, g_string_chunk_insert_len (self->header_text, value, len) };
   g_array_append_val (self->headers, entry);
+  return TRUE;
 }
 
 static gint
@@ -317,7 +320,7 @@ publish (AmqpDestination *self, const SlMessage *msg)
 {
   g_string_chunk_clear (self->header_text);
   g_array_set_size (self->headers, 0);
-  vp_headers_foreach (self->vp, msg, self->env, add_header, self);
+  sl_value_pairs_foreach (self->vp, msg, self->env, SL_VALUE_PAIRS_ASCENDING, add_header, self);
   g_string_truncate (self->key_buf, 0);
   if (self->routing_key)
     sl_template_append (self->routing_key, msg, self->env, self->key_buf);
@@ -533,8 +536,8 @@ amqp_free (SlDriver *d)
 {
   AmqpDestination *self = (AmqpDestination *) d;
   amqp_close (d);
-  vp_headers_free (self->vp);
   sl_tls_block_free (self->tls);
+  sl_value_pairs_free (self->vp);
   if (self->key_buf)
     g_string_free (self->key_buf, TRUE);
   if (self->body_buf)

@@ -16,7 +16,7 @@
 #include "core/plugin.h"
 #include "core/stats.h"
 #include "core/template.h"
-#include "plugins/destinations/riemann/riemann-attributes.h"
+#include "core/value-pairs.h"
 
 #include <errno.h>
 #include <riemann/simple.h>
@@ -56,7 +56,8 @@ typedef struct
   RiemannTls tls;
   SlTemplate *event_time;
   riemann_event_field_t event_time_unit;
-  SlTemplate *attributes;
+  SlValuePairs *attributes;
+  GString *attribute_value;
   const SlTemplateEnv *env;
   riemann_client_t *client;
   GString *scratch;
@@ -194,13 +195,21 @@ riemann_init (SlDriver *d, GError **error)
   if (!check_literal_number (self, self->metric, "metric", FALSE, error)
       || !check_literal_number (self, self->ttl, "ttl", TRUE, error) || !read_event_time (self, error))
     return FALSE;
-  if (self->attributes_node && !(self->attributes = riemann_attributes_compile (self->attributes_node, error)))
+  /* the event's own fields, which syslog-ng never sends again as attributes */
+  static const gchar *const own_fields[] = {
+    "--exclude", "host", "--exclude", "service", "--exclude", "description", "--exclude", "state",
+    "--exclude", "ttl", "--exclude", "metric", "--exclude", "tags", NULL,
+  };
+  if (self->attributes_node
+      && !(self->attributes = sl_value_pairs_new_from_block (self->attributes_node, d->pos, "riemann() attributes()",
+                                                             SL_VALUE_PAIRS_NAMED_PAIRS, own_fields, error)))
     return FALSE;
   self->type.type = RIEMANN_CLIENT_TCP;
   if (!read_block (self->type_node, "riemann() type()", type_options, &self->type_options, &self->type, error)
       || !read_block (self->tls_node, "riemann() tls()", tls_options, &self->tls_options, &self->tls, error))
     return FALSE;
   self->scratch = g_string_sized_new (256);
+  self->attribute_value = g_string_sized_new (256);
   self->env = sl_driver_template_env (d);
   self->conversion_errors = sl_stats_counter ("destination", d->id, d->klass->name, "conversion_errors");
   self->refused = sl_stats_counter ("destination", d->id, d->klass->name, "refused");
@@ -307,6 +316,24 @@ add_number (RiemannDestination *self, riemann_event_t *event, const SlMessage *m
   return TRUE;
 }
 
+/* Every value as its text, whatever its type hint, as syslog-ng's riemann()
+ * adds it: up to a NUL, as the C string an attribute is. */
+typedef struct
+{
+  riemann_event_t *event;
+  GString *text;
+} AttributeTarget;
+
+static gboolean
+add_attribute (const gchar *name, SlValueType type, const gchar *value, gsize len, gpointer user_data)
+{
+  AttributeTarget *target = user_data;
+  g_string_truncate (target->text, 0);
+  g_string_append_len (target->text, value, len);
+  riemann_event_string_attribute_add (target->event, name, target->text->str);
+  return TRUE;
+}
+
 static riemann_event_t *
 make_event (RiemannDestination *self, const SlMessage *msg)
 {
@@ -332,8 +359,8 @@ make_event (RiemannDestination *self, const SlMessage *msg)
   add_tags (self, event, msg);
   if (self->attributes)
     {
-      render (self, self->attributes, msg);
-      riemann_attributes_add (event, self->scratch->str, self->scratch->len);
+      AttributeTarget target = { event, self->attribute_value };
+      sl_value_pairs_foreach (self->attributes, msg, self->env, SL_VALUE_PAIRS_ASCENDING, add_attribute, &target);
     }
   return event;
 }
@@ -425,14 +452,15 @@ riemann_free (SlDriver *d)
   riemann_close (d);
   if (self->event_time)
     sl_template_unref (self->event_time);
-  if (self->attributes)
-    sl_template_unref (self->attributes);
+  sl_value_pairs_free (self->attributes);
   if (self->type_options)
     sl_options_free (self->type_options);
   if (self->tls_options)
     sl_options_free (self->tls_options);
   if (self->scratch)
     g_string_free (self->scratch, TRUE);
+  if (self->attribute_value)
+    g_string_free (self->attribute_value, TRUE);
 }
 
 static const SlDestinationOps riemann_ops = {

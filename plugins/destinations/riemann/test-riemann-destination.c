@@ -690,7 +690,7 @@ test_config_errors (SlTestEnv *env, gconstpointer data)
   expect_refused (env, "riemann(port(70000));", "sluice.conf:3:");
   expect_refused (env, "riemann(event-time(\"${UNIXTIME}\" hours));",
                   "riemann() event-time()'s unit is seconds or microseconds, not 'hours'");
-  expect_refused (env, "riemann(attributes(rekey(\"x*\" upcase())));", "rekey() has no option upcase()");
+  expect_refused (env, "riemann(attributes(rekey(\"x*\" upcase())));", "rekey() has no upcase()");
   expect_refused (env, "riemann(tls(ca-dir(\"/tmp\")));", "ca-dir");
   expect_refused (env, "riemann(retries(0));", "sluice.conf:3:");
 }

@@ -12,7 +12,6 @@
  * flight. With ack(no), the default as in syslog-ng, a message is done
  * once written to the socket, and a broker that dies may lose what it had
  * not taken yet. */
-#include "plugins/destinations/amqp/vp-headers.h"
 #include "plugins/destinations/stomp/stomp-frame.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -20,6 +19,7 @@
 #include "core/net-connect.h"
 #include "core/plugin.h"
 #include "core/template.h"
+#include "core/value-pairs.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -44,7 +44,7 @@ typedef struct
   gint batch_lines;
   gint64 timeout_ms;
 
-  VpHeaders *vp;
+  SlValuePairs *vp;
   const SlTemplateEnv *env;
   gint fd;
   StompVersion version;
@@ -52,6 +52,7 @@ typedef struct
   GString *out;
   GString *in;
   GString *body_buf;
+  GString *header_value;
   StompFrame frame;
   gboolean failing;
 } StompDestination;
@@ -90,13 +91,15 @@ stomp_init (SlDriver *d, GError **error)
                         _("stomp() needs a destination(), such as \"/topic/syslog\""));
       return FALSE;
     }
-  if (!(self->vp = vp_headers_new (self->value_pairs, d->pos, "stomp()", error)))
+  if (!(self->vp = sl_value_pairs_new_from_block (self->value_pairs, d->pos, "stomp() value-pairs()", 0, NULL,
+                                                   error)))
     return FALSE;
   self->env = sl_driver_template_env (d);
   self->fd = -1;
   self->out = g_string_sized_new (4096);
   self->in = g_string_sized_new (4096);
   self->body_buf = g_string_sized_new (1024);
+  self->header_value = g_string_sized_new (256);
   stomp_frame_init (&self->frame);
   return TRUE;
 }
@@ -244,11 +247,16 @@ stomp_open (SlDriver *d, GError **error)
   return TRUE;
 }
 
-static void
-add_header (const gchar *name, const gchar *value, gpointer user_data)
+/* Every value as its text, whatever its type hint, as syslog-ng's stomp()
+ * sends it: up to a NUL, which a header cannot carry. */
+static gboolean
+add_header (const gchar *name, SlValueType type, const gchar *value, gsize len, gpointer user_data)
 {
   StompDestination *self = user_data;
-  stomp_frame_header (self->out, self->version, name, value);
+  g_string_truncate (self->header_value, 0);
+  g_string_append_len (self->header_value, value, len);
+  stomp_frame_header (self->out, self->version, name, self->header_value->str);
+  return TRUE;
 }
 
 static void
@@ -264,7 +272,7 @@ append_send (StompDestination *self, const SlMessage *msg)
       g_snprintf (id, sizeof id, "%" G_GUINT64_FORMAT, ++self->receipt);
       stomp_frame_header (self->out, self->version, "receipt", id);
     }
-  vp_headers_foreach (self->vp, msg, self->env, add_header, self);
+  sl_value_pairs_foreach (self->vp, msg, self->env, SL_VALUE_PAIRS_ASCENDING, add_header, self);
   g_string_truncate (self->body_buf, 0);
   if (self->body)
     sl_template_append (self->body, msg, self->env, self->body_buf);
@@ -374,12 +382,13 @@ stomp_free (SlDriver *d)
 {
   StompDestination *self = (StompDestination *) d;
   stomp_close (d);
-  vp_headers_free (self->vp);
+  sl_value_pairs_free (self->vp);
   if (self->out)
     {
       g_string_free (self->out, TRUE);
       g_string_free (self->in, TRUE);
       g_string_free (self->body_buf, TRUE);
+      g_string_free (self->header_value, TRUE);
       stomp_frame_clear (&self->frame);
     }
 }
