@@ -76,6 +76,11 @@ struct _SlWriter
   SlBackoff backoff;
   gint64 waited;             /* the most messages queued during the current run of failures */
   gboolean leaving;          /* stopping, and a write failed: the rest stays in the disk buffer */
+  /* Why the last write or open failed, as the driver said; its failure
+   * is logged once, as it begins, and its end once. */
+  gchar reason[SL_WRITE_REASON_MAX];
+  gboolean failing;
+  gint64 failing_since;      /* monotonic µs: the failure was logged */
   /* the batch the driver is writing, where a stall can end its holds */
   GMutex hand_lock;
   SlQueueItem *hand;
@@ -310,16 +315,38 @@ put_back (SlDestination *d, const SlQueueItem *items, const guint64 *seqs, guint
     sl_queue_unpop (d->queue, items, n);
 }
 
+/* Messages waiting for the writers: in the queue, or on disk. */
+static gint64
+waiting_messages (SlDestination *d)
+{
+  return sl_counter_get (d->queued) + (d->disk_length ? sl_counter_get (d->disk_length) : 0);
+}
+
+/* The one line of a run of failures, with the reason the driver gave;
+ * its retries are not logged, its end is (note_success()). One that
+ * begins at a stop is not: what it leaves is logged as dropped or kept. */
+static void
+note_failure (SlWriter *w)
+{
+  if (w->failing || g_atomic_int_get (&w->d->stopping))
+    return;
+  w->failing = TRUE;
+  w->failing_since = g_get_monotonic_time ();
+  w->waited = waiting_messages (w->d);
+  sl_log (SL_LOG_WARNING, _("destination cannot write now, retrying with waits up to time-reopen() (%" PRId64 " ms); "
+                            "driver='%s', reason='%s', queued='%" PRId64 "'"),
+          w->d->settings.time_reopen_ms, w->driver->id, w->reason[0] ? w->reason : _("not given"), w->waited);
+}
+
 static gboolean
 open_driver (SlWriter *w)
 {
   GError *error = NULL;
   if (!w->ops->open || w->ops->open (w->driver, &error))
     return w->opened = TRUE;
-  /* the retries of a fault are not logged, its end is */
-  if (!w->backoff.failures)
-    sl_log (SL_LOG_ERROR, _("cannot open destination %s: %s"), w->driver->id, error->message);
+  g_strlcpy (w->reason, error->message, sizeof w->reason);
   g_error_free (error);
+  note_failure (w);
   return FALSE;
 }
 
@@ -362,27 +389,15 @@ nap (SlDestination *d, gint64 until)
   return stopping;
 }
 
-/* Messages waiting for the writers: in the queue, or on disk. A driver
- * that keeps a backlog of its own (network()) says what that holds. */
-static gint64
-waiting_messages (SlDestination *d)
-{
-  return sl_counter_get (d->queued) + (d->disk_length ? sl_counter_get (d->disk_length) : 0);
-}
-
 /* Sleeps for the next wait of the back-off unless the destination is
  * being stopped or its driver's tick says it can take messages again
- * sooner (a program restarted after its back-off). The first failure of
- * a run is logged, not the retries. */
+ * sooner (a program restarted after its back-off). */
 static void
 pause_before_retry (SlWriter *w, gint64 *next_tick)
 {
   gint64 wait_ms = sl_backoff_failed (&w->backoff);
-  w->waited = MAX (w->backoff.failures == 1 ? 0 : w->waited, waiting_messages (w->d));
-  if (w->backoff.failures == 1)
-    sl_log (SL_LOG_WARNING, _("destination cannot write now, retrying in %" PRId64 " ms, then less often up to "
-                              "time-reopen() (%" PRId64 " ms); driver='%s', queued='%" PRId64 "'"),
-            wait_ms, w->d->settings.time_reopen_ms, w->driver->id, waiting_messages (w->d));
+  note_failure (w);
+  w->waited = MAX (w->waited, waiting_messages (w->d));
   gint64 until = g_get_monotonic_time () + wait_ms * 1000;
   while (!nap (w->d, MIN (until, *next_tick)))
     if (g_get_monotonic_time () >= until || housekeeping (w, next_tick))
@@ -392,12 +407,14 @@ pause_before_retry (SlWriter *w, gint64 *next_tick)
 static void
 note_success (SlWriter *w)
 {
-  gint64 since = w->backoff.failing_since;
   guint tries = w->backoff.failures;
-  if (sl_backoff_worked (&w->backoff))
-    sl_log (SL_LOG_NOTICE, _("destination writes again; driver='%s', failed_for='%.1f s', retries='%u', "
-                             "queued='%" PRId64 "'"),
-            w->driver->id, (g_get_monotonic_time () - since) / 1e6, tries, w->waited);
+  sl_backoff_worked (&w->backoff);
+  if (!w->failing)
+    return;
+  w->failing = FALSE;
+  sl_log (SL_LOG_NOTICE, _("destination writes again; driver='%s', failed_for='%.1f s', retries='%u', "
+                           "queued='%" PRId64 "'"),
+          w->driver->id, (g_get_monotonic_time () - w->failing_since) / 1e6, tries, w->waited);
 }
 
 /* How many messages throttle() lets through now: a bucket that fills at
@@ -457,9 +474,14 @@ static guint
 write_batch (SlWriter *w, SlQueueItem *items, guint64 *seqs, SlMessage **msgs, guint n, gboolean *wait)
 {
   SlDestination *d = w->d;
-  SlWriteBatch batch = { msgs, n, 0, 0 };
+  SlWriteBatch batch = { .msgs = msgs, .n = n };
   in_hand (w, items, n);
-  SlWriteResult result = w->opened || open_driver (w) ? w->ops->write (w->driver, &batch) : SL_WRITE_NOT_CONNECTED;
+  SlWriteResult result = SL_WRITE_NOT_CONNECTED;
+  if (w->opened || open_driver (w))
+    {
+      result = w->ops->write (w->driver, &batch);
+      g_strlcpy (w->reason, batch.reason, sizeof w->reason);
+    }
   in_hand (w, NULL, 0);
   guint done = MIN (batch.done, n);
   guint dropped = MIN (batch.dropped, done);
@@ -493,7 +515,7 @@ write_batch (SlWriter *w, SlQueueItem *items, guint64 *seqs, SlMessage **msgs, g
   switch (result)
     {
     case SL_WRITE_DROP:
-      drop_items (d, items, seqs, rest, "the destination refused them");
+      drop_items (d, items, seqs, rest, w->reason[0] ? w->reason : "the destination refused them");
       return done;
     case SL_WRITE_ERROR:
       if (++w->head_failures >= ERROR_RETRIES)
