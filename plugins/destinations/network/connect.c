@@ -219,7 +219,9 @@ net_connect (NetDestination *self)
           return TRUE;
         }
       sl_counter_add (self->connect_errors, 1);
-      g_string_append_printf (failures, _("%scannot connect to %s: %s"), failures->len ? "; " : "", name, why);
+      if (failures->len)
+        g_string_append (failures, "; ");
+      g_string_append_printf (failures, _("cannot connect to %s: %s"), name, why);
       g_free (why);
       g_free (name);
     }
