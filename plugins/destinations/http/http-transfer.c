@@ -182,6 +182,7 @@ finish_attempt (HttpDestination *self, HttpRequest *r, CURLcode result, gint64 n
     {
       /* the server answers; some items are to be sent again */
       r->failure = HTTP_ACTION_RETRY;
+      g_strlcpy (r->why, _("the bulk reply refused some items for now"), sizeof r->why);
       if (r->attempts < (guint) MAX (self->retries, 1))
         sl_counter_add (self->retried, 1);
       r->next_at = now + backoff_us (r->attempts);
