@@ -8,11 +8,13 @@
 #include <string.h>
 #include <sys/socket.h>
 
+/* stall-timeout(0): a slow machine's outage longer than the default 5 s
+ * would add the stall's lines; the path holds its sender by flow control. */
 static const gchar sender_config[] =
   "@version: 4.0\n"
   "source s_in { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
   "destination d_peer { network(\"127.0.0.1\" port(@PEER@) transport(\"tcp\") template(\"${MSG}\\n\")\n"
-  "  time-reopen(1)); };\n"
+  "  time-reopen(1) stall-timeout(0)); };\n"
   "log { source(s_in); destination(d_peer); flags(flow-control); };\n";
 
 static const gchar peer_config[] =
