@@ -60,6 +60,14 @@ struct _SlDestination
   gint64 progress_at;        /* monotonic: it last wrote, or had nothing to write */
   gint stalled;              /* read by pushing threads, for what they log */
   gint64 dropped_before_stall;
+  /* A run of failures is the destination's, not a writer's, so that
+   * workers(N) log an outage once: the first writer that fails logs it,
+   * the first that writes again its end. */
+  gint failing;
+  gint recoveries;           /* runs ended: a failure of an attempt begun before is none */
+  gint64 failing_since;      /* monotonic µs */
+  gint retries;
+  gint64 waited;             /* the most messages queued during the run */
   SlSuppress *suppress;      /* suppress() or reduce-repeats(), or NULL */
   SlMarkTimer mark;          /* mark-mode(), mark-freq() */
 };
@@ -74,13 +82,9 @@ struct _SlWriter
   gboolean opened;
   guint head_failures;       /* SL_WRITE_ERROR for the same first message */
   SlBackoff backoff;
-  gint64 waited;             /* the most messages queued during the current run of failures */
   gboolean leaving;          /* stopping, and a write failed: the rest stays in the disk buffer */
-  /* Why the last write or open failed, as the driver said; its failure
-   * is logged once, as it begins, and its end once. */
-  gchar reason[SL_WRITE_REASON_MAX];
-  gboolean failing;
-  gint64 failing_since;      /* monotonic µs: the failure was logged */
+  gchar reason[SL_WRITE_REASON_MAX];   /* why the last write or open failed, as the driver said */
+  gint recoveries_seen;      /* the destination's, as the current attempt began */
   /* the batch the driver is writing, where a stall can end its holds */
   GMutex hand_lock;
   SlQueueItem *hand;
@@ -322,20 +326,34 @@ waiting_messages (SlDestination *d)
   return sl_counter_get (d->queued) + (d->disk_length ? sl_counter_get (d->disk_length) : 0);
 }
 
-/* The one line of a run of failures, with the reason the driver gave;
- * its retries are not logged, its end is (note_success()). One that
- * begins at a stop is not: what it leaves is logged as dropped or kept. */
+static void
+note_waiting (SlDestination *d)
+{
+  gint64 now = waiting_messages (d);
+  gint64 seen = __atomic_load_n (&d->waited, __ATOMIC_RELAXED);
+  while (now > seen && !__atomic_compare_exchange_n (&d->waited, &seen, now, FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    ;
+}
+
+/* The one line of a destination's run of failures, with the reason the
+ * driver gave; its retries are not logged, its end is (note_success()).
+ * One that begins at a stop is not: what it leaves is logged as dropped
+ * or kept. Nor is the failure of an attempt that began before another
+ * writer ended the run: it is the run's, late. */
 static void
 note_failure (SlWriter *w)
 {
-  if (w->failing || g_atomic_int_get (&w->d->stopping))
+  SlDestination *d = w->d;
+  if (g_atomic_int_get (&d->stopping) || g_atomic_int_get (&d->recoveries) != w->recoveries_seen
+      || !g_atomic_int_compare_and_exchange (&d->failing, 0, 1))
     return;
-  w->failing = TRUE;
-  w->failing_since = g_get_monotonic_time ();
-  w->waited = waiting_messages (w->d);
+  __atomic_store_n (&d->failing_since, g_get_monotonic_time (), __ATOMIC_RELAXED);
+  __atomic_store_n (&d->waited, waiting_messages (d), __ATOMIC_RELAXED);
+  g_atomic_int_set (&d->retries, 0);
   sl_log (SL_LOG_WARNING, _("destination cannot write now, retrying with waits up to time-reopen() (%" PRId64 " ms); "
                             "driver='%s', reason='%s', queued='%" PRId64 "'"),
-          w->d->settings.time_reopen_ms, w->driver->id, w->reason[0] ? w->reason : _("not given"), w->waited);
+          d->settings.time_reopen_ms, w->driver->id, w->reason[0] ? w->reason : _("not given"),
+          __atomic_load_n (&d->waited, __ATOMIC_RELAXED));
 }
 
 static gboolean
@@ -397,7 +415,11 @@ pause_before_retry (SlWriter *w, gint64 *next_tick)
 {
   gint64 wait_ms = sl_backoff_failed (&w->backoff);
   note_failure (w);
-  w->waited = MAX (w->waited, waiting_messages (w->d));
+  if (g_atomic_int_get (&w->d->failing))
+    {
+      g_atomic_int_inc (&w->d->retries);
+      note_waiting (w->d);
+    }
   gint64 until = g_get_monotonic_time () + wait_ms * 1000;
   while (!nap (w->d, MIN (until, *next_tick)))
     if (g_get_monotonic_time () >= until || housekeeping (w, next_tick))
@@ -407,14 +429,15 @@ pause_before_retry (SlWriter *w, gint64 *next_tick)
 static void
 note_success (SlWriter *w)
 {
-  guint tries = w->backoff.failures;
+  SlDestination *d = w->d;
   sl_backoff_worked (&w->backoff);
-  if (!w->failing)
+  if (!g_atomic_int_get (&d->failing) || !g_atomic_int_compare_and_exchange (&d->failing, 1, 0))
     return;
-  w->failing = FALSE;
+  g_atomic_int_inc (&d->recoveries);
   sl_log (SL_LOG_NOTICE, _("destination writes again; driver='%s', failed_for='%.1f s', retries='%u', "
                            "queued='%" PRId64 "'"),
-          w->driver->id, (g_get_monotonic_time () - w->failing_since) / 1e6, tries, w->waited);
+          w->driver->id, (g_get_monotonic_time () - __atomic_load_n (&d->failing_since, __ATOMIC_RELAXED)) / 1e6,
+          (guint) g_atomic_int_get (&d->retries), __atomic_load_n (&d->waited, __ATOMIC_RELAXED));
 }
 
 /* How many messages throttle() lets through now: a bucket that fills at
@@ -475,6 +498,7 @@ write_batch (SlWriter *w, SlQueueItem *items, guint64 *seqs, SlMessage **msgs, g
 {
   SlDestination *d = w->d;
   SlWriteBatch batch = { .msgs = msgs, .n = n };
+  w->recoveries_seen = g_atomic_int_get (&d->recoveries);
   in_hand (w, items, n);
   SlWriteResult result = SL_WRITE_NOT_CONNECTED;
   if (w->opened || open_driver (w))
