@@ -60,6 +60,14 @@ struct _SlDestination
   gint64 progress_at;        /* monotonic: it last wrote, or had nothing to write */
   gint stalled;              /* read by pushing threads, for what they log */
   gint64 dropped_before_stall;
+  /* A run of failures is the destination's, not a writer's, so that
+   * workers(N) log an outage once: the first writer that fails logs it,
+   * the first that writes again its end. */
+  gint failing;
+  gint recoveries;           /* runs ended: a failure of an attempt begun before is none */
+  gint64 failing_since;      /* monotonic µs */
+  gint retries;
+  gint64 waited;             /* the most messages queued during the run */
   SlSuppress *suppress;      /* suppress() or reduce-repeats(), or NULL */
   SlMarkTimer mark;          /* mark-mode(), mark-freq() */
 };
@@ -74,8 +82,9 @@ struct _SlWriter
   gboolean opened;
   guint head_failures;       /* SL_WRITE_ERROR for the same first message */
   SlBackoff backoff;
-  gint64 waited;             /* the most messages queued during the current run of failures */
   gboolean leaving;          /* stopping, and a write failed: the rest stays in the disk buffer */
+  gchar reason[SL_WRITE_REASON_MAX];   /* why the last write or open failed, as the driver said */
+  gint recoveries_seen;      /* the destination's, as the current attempt began */
   /* the batch the driver is writing, where a stall can end its holds */
   GMutex hand_lock;
   SlQueueItem *hand;
@@ -310,16 +319,52 @@ put_back (SlDestination *d, const SlQueueItem *items, const guint64 *seqs, guint
     sl_queue_unpop (d->queue, items, n);
 }
 
+/* Messages waiting for the writers: in the queue, or on disk. */
+static gint64
+waiting_messages (SlDestination *d)
+{
+  return sl_counter_get (d->queued) + (d->disk_length ? sl_counter_get (d->disk_length) : 0);
+}
+
+static void
+note_waiting (SlDestination *d)
+{
+  gint64 now = waiting_messages (d);
+  gint64 seen = __atomic_load_n (&d->waited, __ATOMIC_RELAXED);
+  while (now > seen && !__atomic_compare_exchange_n (&d->waited, &seen, now, FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    ;
+}
+
+/* The one line of a destination's run of failures, with the reason the
+ * driver gave; its retries are not logged, its end is (note_success()).
+ * One that begins at a stop is not: what it leaves is logged as dropped
+ * or kept. Nor is the failure of an attempt that began before another
+ * writer ended the run: it is the run's, late. */
+static void
+note_failure (SlWriter *w)
+{
+  SlDestination *d = w->d;
+  if (g_atomic_int_get (&d->stopping) || g_atomic_int_get (&d->recoveries) != w->recoveries_seen
+      || !g_atomic_int_compare_and_exchange (&d->failing, 0, 1))
+    return;
+  __atomic_store_n (&d->failing_since, g_get_monotonic_time (), __ATOMIC_RELAXED);
+  __atomic_store_n (&d->waited, waiting_messages (d), __ATOMIC_RELAXED);
+  g_atomic_int_set (&d->retries, 0);
+  sl_log (SL_LOG_WARNING, _("destination cannot write now, retrying with waits up to time-reopen() (%" PRId64 " ms); "
+                            "driver='%s', reason='%s', queued='%" PRId64 "'"),
+          d->settings.time_reopen_ms, w->driver->id, w->reason[0] ? w->reason : _("not given"),
+          __atomic_load_n (&d->waited, __ATOMIC_RELAXED));
+}
+
 static gboolean
 open_driver (SlWriter *w)
 {
   GError *error = NULL;
   if (!w->ops->open || w->ops->open (w->driver, &error))
     return w->opened = TRUE;
-  /* the retries of a fault are not logged, its end is */
-  if (!w->backoff.failures)
-    sl_log (SL_LOG_ERROR, _("cannot open destination %s: %s"), w->driver->id, error->message);
+  g_strlcpy (w->reason, error->message, sizeof w->reason);
   g_error_free (error);
+  note_failure (w);
   return FALSE;
 }
 
@@ -362,27 +407,19 @@ nap (SlDestination *d, gint64 until)
   return stopping;
 }
 
-/* Messages waiting for the writers: in the queue, or on disk. A driver
- * that keeps a backlog of its own (network()) says what that holds. */
-static gint64
-waiting_messages (SlDestination *d)
-{
-  return sl_counter_get (d->queued) + (d->disk_length ? sl_counter_get (d->disk_length) : 0);
-}
-
 /* Sleeps for the next wait of the back-off unless the destination is
  * being stopped or its driver's tick says it can take messages again
- * sooner (a program restarted after its back-off). The first failure of
- * a run is logged, not the retries. */
+ * sooner (a program restarted after its back-off). */
 static void
 pause_before_retry (SlWriter *w, gint64 *next_tick)
 {
   gint64 wait_ms = sl_backoff_failed (&w->backoff);
-  w->waited = MAX (w->backoff.failures == 1 ? 0 : w->waited, waiting_messages (w->d));
-  if (w->backoff.failures == 1)
-    sl_log (SL_LOG_WARNING, _("destination cannot write now, retrying in %" PRId64 " ms, then less often up to "
-                              "time-reopen() (%" PRId64 " ms); driver='%s', queued='%" PRId64 "'"),
-            wait_ms, w->d->settings.time_reopen_ms, w->driver->id, waiting_messages (w->d));
+  note_failure (w);
+  if (g_atomic_int_get (&w->d->failing))
+    {
+      g_atomic_int_inc (&w->d->retries);
+      note_waiting (w->d);
+    }
   gint64 until = g_get_monotonic_time () + wait_ms * 1000;
   while (!nap (w->d, MIN (until, *next_tick)))
     if (g_get_monotonic_time () >= until || housekeeping (w, next_tick))
@@ -392,12 +429,15 @@ pause_before_retry (SlWriter *w, gint64 *next_tick)
 static void
 note_success (SlWriter *w)
 {
-  gint64 since = w->backoff.failing_since;
-  guint tries = w->backoff.failures;
-  if (sl_backoff_worked (&w->backoff))
-    sl_log (SL_LOG_NOTICE, _("destination writes again; driver='%s', failed_for='%.1f s', retries='%u', "
-                             "queued='%" PRId64 "'"),
-            w->driver->id, (g_get_monotonic_time () - since) / 1e6, tries, w->waited);
+  SlDestination *d = w->d;
+  sl_backoff_worked (&w->backoff);
+  if (!g_atomic_int_get (&d->failing) || !g_atomic_int_compare_and_exchange (&d->failing, 1, 0))
+    return;
+  g_atomic_int_inc (&d->recoveries);
+  sl_log (SL_LOG_NOTICE, _("destination writes again; driver='%s', failed_for='%.1f s', retries='%u', "
+                           "queued='%" PRId64 "'"),
+          w->driver->id, (g_get_monotonic_time () - __atomic_load_n (&d->failing_since, __ATOMIC_RELAXED)) / 1e6,
+          (guint) g_atomic_int_get (&d->retries), __atomic_load_n (&d->waited, __ATOMIC_RELAXED));
 }
 
 /* How many messages throttle() lets through now: a bucket that fills at
@@ -457,9 +497,15 @@ static guint
 write_batch (SlWriter *w, SlQueueItem *items, guint64 *seqs, SlMessage **msgs, guint n, gboolean *wait)
 {
   SlDestination *d = w->d;
-  SlWriteBatch batch = { msgs, n, 0, 0 };
+  SlWriteBatch batch = { .msgs = msgs, .n = n };
+  w->recoveries_seen = g_atomic_int_get (&d->recoveries);
   in_hand (w, items, n);
-  SlWriteResult result = w->opened || open_driver (w) ? w->ops->write (w->driver, &batch) : SL_WRITE_NOT_CONNECTED;
+  SlWriteResult result = SL_WRITE_NOT_CONNECTED;
+  if (w->opened || open_driver (w))
+    {
+      result = w->ops->write (w->driver, &batch);
+      g_strlcpy (w->reason, batch.reason, sizeof w->reason);
+    }
   in_hand (w, NULL, 0);
   guint done = MIN (batch.done, n);
   guint dropped = MIN (batch.dropped, done);
@@ -493,7 +539,7 @@ write_batch (SlWriter *w, SlQueueItem *items, guint64 *seqs, SlMessage **msgs, g
   switch (result)
     {
     case SL_WRITE_DROP:
-      drop_items (d, items, seqs, rest, "the destination refused them");
+      drop_items (d, items, seqs, rest, w->reason[0] ? w->reason : "the destination refused them");
       return done;
     case SL_WRITE_ERROR:
       if (++w->head_failures >= ERROR_RETRIES)

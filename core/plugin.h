@@ -11,10 +11,11 @@
 #include "core/message.h"
 #include "core/options.h"
 #include "core/rsyslog-module.h"
+#include "core/write-result.h"
 
 G_BEGIN_DECLS
 
-#define SL_ABI_VERSION 5
+#define SL_ABI_VERSION 6
 #define SL_MODULE_SYMBOL "sl_module"
 
 typedef enum
@@ -82,29 +83,6 @@ typedef struct
   gboolean (*start) (SlDriver *self, SlSource *source, GError **error);   /* required */
   void     (*stop)  (SlDriver *self);
 } SlSourceOps;
-
-/* What a destination's write() says of the messages it did not take. */
-typedef enum
-{
-  SL_WRITE_OK,             /* all were handled */
-  SL_WRITE_RETRY,          /* a passing failure: the rest is kept and retried after time-reopen() */
-  SL_WRITE_NOT_CONNECTED,  /* the peer is gone: closed, opened again after time-reopen(), the rest kept */
-  SL_WRITE_DROP,           /* the rest can never be written: dropped and counted */
-  SL_WRITE_ERROR,          /* the first of the rest failed: retried after time-reopen(),
-                            * dropped and counted after three failures in a row */
-} SlWriteResult;
-
-/* One call of a destination's write(): msgs[0..n). The driver sets done to
- * how many, from the first, it handled, and counts in dropped those of them
- * it dropped on purpose (a path it may not write to); msgs[done..n) is what
- * the result speaks of. */
-typedef struct
-{
-  SlMessage *const *msgs;
-  guint n;
-  guint done;
-  guint dropped;
-} SlWriteBatch;
 
 /* Destinations: every operation runs on a writer thread of the
  * destination; with workers(N) each writer has an instance of its own. */

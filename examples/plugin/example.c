@@ -115,12 +115,10 @@ line_file_write (SlDriver *d, SlWriteBatch *batch)
   for (guint i = 0; i < batch->n; i++)
     sl_template_append (self->template, batch->msgs[i], env, self->out);
   gssize written = write (self->fd, self->out->str, self->out->len);
+  if (written < 0)
+    return sl_write_batch_fail (batch, SL_WRITE_RETRY, errno, _("cannot write to %s"), self->path);
   if (written != (gssize) self->out->len)
-    {
-      sl_log (SL_LOG_ERROR, _("line-file(): cannot write %s: %s"), self->path,
-              written < 0 ? g_strerror (errno) : _("short write"));
-      return SL_WRITE_RETRY;
-    }
+    return sl_write_batch_fail (batch, SL_WRITE_RETRY, 0, _("short write to %s"), self->path);
   batch->done = batch->n;
   return SL_WRITE_OK;
 }

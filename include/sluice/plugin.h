@@ -8,6 +8,7 @@
 
 #include "core/plugin.h"
 #include "core/rsyslog-module.h"
+#include "core/write-result.h"
 #include "core/options.h"
 #include "core/message.h"
 #include "core/config.h"

@@ -69,7 +69,6 @@ typedef struct
   amqp_connection_state_t conn;
   guint64 published;          /* delivery tag of the last publish on this channel */
   gboolean broken;            /* the connection failed outside write() */
-  gboolean failing;
   GString *key_buf;
   GString *body_buf;
   GStringChunk *header_text;
@@ -363,7 +362,7 @@ frame_name (const amqp_frame_t *frame)
  * broken) when the broker went away or closed the channel (an exchange
  * that does not exist). */
 static gboolean
-read_confirms (AmqpDestination *self, guint k, gboolean *progress)
+read_confirms (AmqpDestination *self, SlWriteBatch *batch, guint k, gboolean *progress)
 {
   struct timeval slice = { 0, 200 * 1000 };
   amqp_frame_t frame;
@@ -373,10 +372,8 @@ read_confirms (AmqpDestination *self, guint k, gboolean *progress)
     return TRUE;
   if (status != AMQP_STATUS_OK)
     {
-      if (!self->failing)
-        sl_log (SL_LOG_WARNING, _("%s: the connection to the AMQP broker failed; error='%s'"), self->base.id,
-                amqp_error_string2 (status));
-      self->broken = TRUE;
+      sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the connection to the AMQP broker failed: %s"),
+                           amqp_error_string2 (status));
       return FALSE;
     }
   if (frame.frame_type != AMQP_FRAME_METHOD)
@@ -397,11 +394,9 @@ read_confirms (AmqpDestination *self, guint k, gboolean *progress)
   else if (id == AMQP_CHANNEL_CLOSE_METHOD || id == AMQP_CONNECTION_CLOSE_METHOD)
     {
       const amqp_channel_close_t *close = frame.payload.method.decoded;
-      if (!self->failing)
-        sl_log (SL_LOG_WARNING, _("%s: the AMQP broker closed the %s; code='%u', text='%.*s'"), self->base.id,
-                frame_name (&frame), close->reply_code, (gint) close->reply_text.len,
-                (const gchar *) close->reply_text.bytes);
-      self->broken = TRUE;
+      sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the AMQP broker closed the %s: %u %.*s"),
+                           frame_name (&frame), close->reply_code, (gint) close->reply_text.len,
+                           (const gchar *) close->reply_text.bytes);
       return FALSE;
     }
   return TRUE;
@@ -410,7 +405,6 @@ read_confirms (AmqpDestination *self, guint k, gboolean *progress)
 static SlWriteResult
 lost (AmqpDestination *self)
 {
-  self->failing = TRUE;
   self->broken = TRUE;
   return SL_WRITE_NOT_CONNECTED;
 }
@@ -437,7 +431,7 @@ amqp_write (SlDriver *d, SlWriteBatch *batch)
 {
   AmqpDestination *self = (AmqpDestination *) d;
   if (self->broken)
-    return SL_WRITE_NOT_CONNECTED;
+    return sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the connection to the AMQP broker was lost while idle"));
   guint first = batch->done, n = batch->n - first;
   if (n > self->confirmed_size)
     {
@@ -463,9 +457,8 @@ amqp_write (SlDriver *d, SlWriteBatch *batch)
             }
           if (status != AMQP_STATUS_OK)
             {
-              if (!self->failing)
-                sl_log (SL_LOG_WARNING, _("%s: publishing to the AMQP broker failed; error='%s', waiting='%u'"),
-                        d->id, amqp_error_string2 (status), n - acked);
+              sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("publishing to the AMQP broker failed: %s"),
+                                   amqp_error_string2 (status));
               return lost (self);
             }
           self->tags[sent] = ++self->published;
@@ -474,7 +467,7 @@ amqp_write (SlDriver *d, SlWriteBatch *batch)
       if (acked == n)
         break;
       gboolean progress;
-      if (!read_confirms (self, sent, &progress))
+      if (!read_confirms (self, batch, sent, &progress))
         return lost (self);
       /* timeout() bounds each wait: a broker that stopped answering
        * (SIGSTOP, a resource alarm) is left, and the rest published again
@@ -483,24 +476,13 @@ amqp_write (SlDriver *d, SlWriteBatch *batch)
         deadline = g_get_monotonic_time () + self->timeout_ms * 1000;
       else if (g_get_monotonic_time () > deadline)
         {
-          if (!self->failing)
-            sl_log (SL_LOG_WARNING, _("%s: the AMQP broker confirmed nothing within timeout(); waiting='%u'"), d->id,
-                    n - acked);
+          sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the AMQP broker confirmed nothing within timeout()"));
           return lost (self);
         }
       acked = advance (self, batch, acked, sent);
       if (acked < sent && self->confirmed[acked] == CONFIRM_NACKED)
-        {
-          if (!self->failing)
-            sl_log (SL_LOG_WARNING, _("%s: the AMQP broker refused a message (basic.nack); it is published again "
-                                      "after time-reopen(), waiting='%u'"), d->id, n - acked);
-          self->failing = TRUE;
-          return SL_WRITE_RETRY;
-        }
+        return sl_write_batch_fail (batch, SL_WRITE_RETRY, 0, _("the AMQP broker refused a message (basic.nack)"));
     }
-  if (self->failing)
-    sl_log (SL_LOG_NOTICE, _("%s: the AMQP broker confirms messages again"), d->id);
-  self->failing = FALSE;
   return SL_WRITE_OK;
 }
 
@@ -524,7 +506,6 @@ amqp_tick (SlDriver *d)
               && (frame.payload.method.id == AMQP_CHANNEL_CLOSE_METHOD
                   || frame.payload.method.id == AMQP_CONNECTION_CLOSE_METHOD)))
         {
-          sl_log (SL_LOG_WARNING, _("%s: the connection to the AMQP broker was lost while idle"), d->id);
           self->broken = TRUE;
           return FALSE;
         }

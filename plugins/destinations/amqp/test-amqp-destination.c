@@ -152,7 +152,7 @@ test_tls (SlTestEnv *env, gconstpointer data)
   g_assert_nonnull (strstr (text, "body=flat over-tls\n"));
   g_ptr_array_unref (messages);
   /* the broker's certificate is not trusted: d_wrong does not connect */
-  g_assert_true (sl_test_wait_stderr (env, "cannot open destination d_wrong#0: cannot connect to AMQP broker"));
+  g_assert_true (sl_test_wait_stderr (env, "driver='d_wrong#0', reason='cannot connect to AMQP broker"));
   g_autofree gchar *err = sl_test_daemon_stderr (env);
   g_assert_nonnull (strstr (err, "verification failed"));
 }

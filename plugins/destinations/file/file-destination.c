@@ -81,7 +81,6 @@ typedef struct
   GString *buf;
   GArray *rendered;       /* Rendered, one per message in buf */
   GArray *refused;        /* guint: places in the batch of messages of a spurious path */
-  gchar *failing_path;    /* the path whose error was logged, until it works again */
   SlCounter *spurious;
   SlCounter *unwritable;
 } FileDestination;
@@ -239,26 +238,6 @@ count_spurious (FileDestination *self, const gchar *path)
   if (sl_counter_get (self->spurious) == 0)
     sl_log (SL_LOG_ERROR, _("spurious path, message not written; path='%s', driver='%s'"), path, self->super.id);
   sl_counter_add (self->spurious, 1);
-}
-
-/* One error is logged when a file stops taking messages, not one per
- * retry or per message; the next one after it works again. */
-static void
-report_failure (FileDestination *self, const gchar *what, const gchar *path, gint err)
-{
-  if (self->failing_path)
-    return;
-  sl_log (SL_LOG_ERROR, _("%s; filename='%s', error='%s', driver='%s'"), what, path, g_strerror (err), self->super.id);
-  self->failing_path = g_strdup (path);
-}
-
-static void
-report_success (FileDestination *self, const gchar *path)
-{
-  if (!self->failing_path || strcmp (self->failing_path, path) != 0)
-    return;
-  sl_log (SL_LOG_NOTICE, _("file writable again; filename='%s', driver='%s'"), path, self->super.id);
-  g_clear_pointer (&self->failing_path, g_free);
 }
 
 static void
@@ -526,16 +505,15 @@ write_rendered (FileDestination *self, const gchar *path, gint *err, gboolean *a
           f = done < count ? open_path (self, path, err) : NULL;
         }
     }
-  if (done == count)
-    report_success (self, path);
   return done;
 }
 
 /* Writes the gathered run; returns the place in the batch of the first
  * message not written, or end when the whole run was written or dropped.
- * Adds the messages it dropped to *dropped. */
+ * Adds the messages it dropped to batch->dropped; says why the rest was
+ * not written. */
 static guint
-flush_run (FileDestination *self, const gchar *path, guint end, guint *dropped)
+flush_run (FileDestination *self, SlWriteBatch *batch, const gchar *path, guint end)
 {
   const Rendered *r = (const Rendered *) self->rendered->data;
   guint count = self->rendered->len;
@@ -548,11 +526,11 @@ flush_run (FileDestination *self, const gchar *path, guint end, guint *dropped)
       /* a templated path that cannot be opened drops its messages, counted,
        * as syslog-ng does; the files of the other values go on */
       count_unwritable (self, path, err, count - done);
-      *dropped += count - done;
+      batch->dropped += count - done;
       next = end;
     }
   else if (done < count)
-    report_failure (self, at_open ? _("cannot open file for writing") : _("error writing file"), path, err);
+    sl_write_batch_fail (batch, SL_WRITE_RETRY, err, at_open ? _("cannot open %s for writing") : _("cannot write to %s"), path);
   g_string_truncate (self->buf, 0);
   g_array_set_size (self->rendered, 0);
   return next;
@@ -570,7 +548,6 @@ file_write (SlDriver *d, SlWriteBatch *batch)
   guint n = batch->n;
   gchar *current = NULL;
   guint written = n;
-  guint dropped = 0;
   g_array_set_size (self->refused, 0);
 
   /* the last message went to current: a message whose path is made of
@@ -595,7 +572,7 @@ file_write (SlDriver *d, SlWriteBatch *batch)
                   on_current = FALSE;
                   continue;
                 }
-              guint reached = current ? flush_run (self, current, i, &dropped) : i;
+              guint reached = current ? flush_run (self, batch, current, i) : i;
               if (reached < i)
                 {
                   written = reached;
@@ -612,16 +589,15 @@ file_write (SlDriver *d, SlWriteBatch *batch)
       g_array_append_val (self->rendered, r);
     }
   if (current && written == n)
-    written = flush_run (self, current, n, &dropped);
+    written = flush_run (self, batch, current, n);
   g_string_truncate (self->buf, 0);
   g_array_set_size (self->rendered, 0);
   g_free (current);
   /* a spurious message after the first one not written is met again in
    * the retry */
   for (guint k = 0; k < self->refused->len && g_array_index (self->refused, guint, k) < written; k++)
-    dropped++;
+    batch->dropped++;
   batch->done = written;
-  batch->dropped = dropped;
   return written == n ? SL_WRITE_OK : SL_WRITE_RETRY;
 }
 
@@ -645,7 +621,8 @@ file_tick (SlDriver *d)
 }
 
 /* After logrotate moved the files: let go of them, and start the literal
- * path's file again at once, so the new file is there before any message. */
+ * path's file again at once, so the new file is there before any message
+ * (when it cannot be, the next write says why). */
 static void
 file_reopen (SlDriver *d)
 {
@@ -661,8 +638,8 @@ file_reopen (SlDriver *d)
     }
   g_hash_table_remove_all (self->files);
   gint err;
-  if (literal_path && !open_path (self, literal_path, &err))
-    report_failure (self, _("cannot open file for writing"), literal_path, err);
+  if (literal_path)
+    open_path (self, literal_path, &err);
   g_free (literal_path);
 }
 
@@ -688,7 +665,6 @@ file_free (SlDriver *d)
     g_array_unref (self->rendered);
   if (self->refused)
     g_array_unref (self->refused);
-  g_free (self->failing_path);
 }
 
 static const SlDestinationOps file_ops = {

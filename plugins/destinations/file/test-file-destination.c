@@ -541,7 +541,7 @@ disk_full_on (SlTestEnv *env, const gchar *mountpoint)
       return;
     }
   guint16 port = start_with_port (env, disk_full_config);
-  if (!port || !send_lines (port, "app", 1, 200, 70) || !sl_test_wait_stderr (env, "error writing file"))
+  if (!port || !send_lines (port, "app", 1, 200, 70) || !sl_test_wait_stderr (env, "destination cannot write now"))
     return;
   /* a few retries, time-reopen(1) apart, while the disk stays full */
   g_usleep (2500 * 1000);
@@ -549,11 +549,14 @@ disk_full_on (SlTestEnv *env, const gchar *mountpoint)
   g_assert_cmpint (sl_test_stat (env, "destination", "d_file", "dropped"), ==, 0);
   g_assert_cmpint (sl_test_stat (env, "destination", "d_file", "written"), <, 200);
   unlink (filler);
-  if (!sl_test_wait_lines (env, path, 200) || !sl_test_wait_stderr (env, "file writable again"))
+  if (!sl_test_wait_lines (env, path, 200) || !sl_test_wait_stderr (env, "destination writes again"))
     return;
   assert_numbered_padded (path, 1, 200, 70);
   g_autofree gchar *log = sl_test_daemon_stderr (env);
-  g_assert_cmpuint (count_occurrences (log, "error writing file"), ==, 1);
+  g_autofree gchar *reason = g_strdup_printf ("reason='cannot write to %s: ", path);
+  g_assert_cmpuint (count_occurrences (log, "destination cannot write now"), ==, 1);
+  g_assert_cmpuint (count_occurrences (log, reason), ==, 1);
+  g_assert_cmpuint (count_occurrences (log, "destination writes again"), ==, 1);
 }
 
 static const gchar heal_config[] =
@@ -584,7 +587,8 @@ disk_heals_on (SlTestEnv *env, const gchar *mountpoint)
   assert_numbered_padded (path, 1, 200, 70);
   g_assert_cmpint (sl_test_stat (env, "destination", "d_file", "dropped"), ==, 0);
   g_autofree gchar *log = sl_test_daemon_stderr (env);
-  g_assert_cmpuint (count_occurrences (log, "error writing file"), ==, 1);
+  g_autofree gchar *reason = g_strdup_printf ("reason='cannot write to %s: ", path);
+  g_assert_cmpuint (count_occurrences (log, reason), ==, 1);
   g_assert_cmpuint (count_occurrences (log, "destination cannot write now"), ==, 1);
   g_assert_cmpuint (count_occurrences (log, "destination writes again"), ==, 1);
   const gchar *healed = strstr (log, "destination writes again");
@@ -668,7 +672,8 @@ test_dev_full (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (dropped + sl_test_stat (env, "destination", "d_dropped", "queued"), ==, 200);
   g_assert_cmpint (sl_test_stat (env, "destination", "d_dropped", "written"), ==, 0);
   g_autofree gchar *log = sl_test_daemon_stderr (env);
-  g_assert_cmpuint (count_occurrences (log, "error writing file"), ==, 2);
+  g_assert_cmpuint (count_occurrences (log, "destination cannot write now"), ==, 2);
+  g_assert_cmpuint (count_occurrences (log, "reason='cannot write to /dev/full: "), ==, 2);
   g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
 }
 

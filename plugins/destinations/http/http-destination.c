@@ -329,7 +329,7 @@ http_write (SlDriver *d, SlWriteBatch *batch)
       guint k = make_requests (self, batch, &pos);
       if (!k && pos < batch->n)
         {
-          result = SL_WRITE_ERROR;
+          result = sl_write_batch_fail (batch, SL_WRITE_ERROR, 0, _("the request body could not be compressed"));
           break;
         }
       http_transfer_run (self, self->requests, k);
@@ -338,7 +338,9 @@ http_write (SlDriver *d, SlWriteBatch *batch)
           HttpRequest *r = &self->requests[i];
           if (!r->settled)
             {
-              result = r->failure == HTTP_ACTION_DISCONNECT ? SL_WRITE_NOT_CONNECTED : SL_WRITE_RETRY;
+              result = sl_write_batch_fail (batch, r->failure == HTTP_ACTION_DISCONNECT ? SL_WRITE_NOT_CONNECTED : SL_WRITE_RETRY,
+                                            0, _("the request to %s failed: %s"),
+                                            (const gchar *) g_ptr_array_index (self->urls, r->url), r->why);
               continue;
             }
           for (guint m = 0; m < r->members->len; m++)

@@ -73,6 +73,7 @@ typedef struct
   gboolean settled;         /* delivered or dropped */
   gboolean dropped;
   HttpAction failure;       /* why the last attempt failed */
+  gchar why[64];            /* its status or libcurl's error, for the write's reason */
   gint64 started;           /* monotonic µs of the attempt */
   gint64 next_at;           /* monotonic µs: not before, after a failed attempt */
   guint url;                /* the url() index of the attempt */
@@ -115,7 +116,6 @@ typedef struct
   guint current_url;        /* where requests go; moves on when one fails */
   HttpRequest requests[HTTP_MAX_IN_FLIGHT];
   GString *rendered;        /* scratch for one message */
-  gboolean failing;         /* the last request failed: log only the first */
   gboolean bulk;            /* replies are read as Elasticsearch's bulk API's */
   SlMessage *const *batch;  /* the messages of the write under way */
   GArray *outcomes;         /* HttpOutcome (guint8) per message of that batch */

@@ -125,10 +125,7 @@ fail_over (HttpDestination *self, HttpRequest *r, const gchar *why)
 {
   const gchar *url = g_ptr_array_index (self->urls, r->url);
   sl_counter_add (self->request_errors, 1);
-  if (!self->failing)
-    sl_log (SL_LOG_WARNING, _("HTTP request failed, retrying; url='%s', error='%s', driver='%s'"),
-            url, why, self->super.id);
-  self->failing = TRUE;
+  g_strlcpy (r->why, why, sizeof r->why);
   if (self->urls->len > 1 && self->current_url == r->url)
     {
       self->current_url = (r->url + 1) % self->urls->len;
@@ -171,6 +168,7 @@ finish_attempt (HttpDestination *self, HttpRequest *r, CURLcode result, gint64 n
     {
       /* the server answers; some items are to be sent again */
       r->failure = HTTP_ACTION_RETRY;
+      g_strlcpy (r->why, _("the bulk reply refused some items for now"), sizeof r->why);
       if (r->attempts < (guint) MAX (self->retries, 1))
         sl_counter_add (self->retried, 1);
       r->next_at = now + backoff_us (r->attempts);
@@ -185,12 +183,6 @@ finish_attempt (HttpDestination *self, HttpRequest *r, CURLcode result, gint64 n
       if (r->dropped)
         sl_log (SL_LOG_WARNING, _("HTTP request refused, dropping its messages; url='%s', status='%ld', messages='%u', driver='%s'"),
                 (const gchar *) g_ptr_array_index (self->urls, r->url), r->status, r->members->len, self->super.id);
-      else if (self->failing)
-        {
-          self->failing = FALSE;
-          sl_log (SL_LOG_NOTICE, _("HTTP requests succeed again; url='%s', driver='%s'"),
-                  (const gchar *) g_ptr_array_index (self->urls, r->url), self->super.id);
-        }
       return;
     case HTTP_ACTION_RETRY:
     case HTTP_ACTION_DISCONNECT:
@@ -247,6 +239,7 @@ http_transfer_run (HttpDestination *self, HttpRequest *requests, guint n)
               curl_multi_remove_handle (self->multi, r->easy);
               r->in_flight = FALSE;
               r->failure = HTTP_ACTION_DISCONNECT;
+              g_strlcpy (r->why, _("no answer"), sizeof r->why);
               r->attempts = MAX (r->attempts, (guint) MAX (self->retries, 1));
               sl_log (SL_LOG_ERROR, _("HTTP server answers nothing while the destination stops, giving up; url='%s', driver='%s'"),
                       (const gchar *) g_ptr_array_index (self->urls, r->url), self->super.id);

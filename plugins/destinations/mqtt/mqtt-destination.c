@@ -157,12 +157,7 @@ mqtt_open (SlDriver *d, GError **error)
   gint code = 0;
   gchar *message = NULL;
   if (mqtt_session_start (self, MQTT_CONNECT_TIMEOUT_S, &code, &message))
-    {
-      if (self->failing)
-        sl_log (SL_LOG_NOTICE, _("%s: connected to the MQTT broker at %s again"), d->id, self->address);
-      self->failing = FALSE;
-      return TRUE;
-    }
+    return TRUE;
   if (code > 0)
     {
       sl_counter_add (self->refused, 1);
@@ -174,7 +169,6 @@ mqtt_open (SlDriver *d, GError **error)
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot connect to the MQTT broker at %s: %s"),
                  self->address, message ? message : MQTTAsync_strerror (code));
   g_free (message);
-  self->failing = TRUE;
   mqtt_close (d);
   return FALSE;
 }
@@ -219,13 +213,8 @@ mqtt_write (SlDriver *d, SlWriteBatch *batch)
       batch->done += round.done;
       batch->dropped += round.dropped;
       if (round.done < k)
-        {
-          if (!self->failing && !sl_destination_stopping ())
-            sl_log (SL_LOG_WARNING, _("%s: publishing to the MQTT broker at %s failed; error='%s', waiting='%u'"),
-                    d->id, self->address, round.reason, batch->n - batch->done);
-          self->failing = TRUE;
-          return SL_WRITE_NOT_CONNECTED;
-        }
+        return sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("publishing to the MQTT broker at %s failed: %s"),
+                                    self->address, round.reason);
     }
   return SL_WRITE_OK;
 }

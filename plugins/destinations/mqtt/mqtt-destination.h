@@ -60,7 +60,6 @@ struct _MqttDestination
   GString *topic_text;
   SlCounter *refused;
   SlCounter *fallbacks;
-  gboolean failing;
 
   MQTTAsync client;
   /* what Paho's threads report, under lock */

@@ -188,6 +188,7 @@ gboolean
 net_connect (NetDestination *self)
 {
   guint count = self->targets->len;
+  g_autoptr (GString) failures = g_string_new (NULL);
   for (guint i = 0; i < count; i++)
     {
       guint index = (self->current + i) % count;
@@ -203,8 +204,9 @@ net_connect (NetDestination *self)
       gchar *name = target_name (self, t);
       if (fd >= 0)
         {
-          if (self->failing || index != self->current)
-            sl_log (SL_LOG_NOTICE, _("connection established; server='%s', driver='%s'"), name, self->super.id);
+          if (index != self->current)
+            sl_log (SL_LOG_NOTICE, _("connection established to another server; server='%s', driver='%s', after='%s'"),
+                    name, self->super.id, failures->str);
           if (index != 0 && self->failback)
             {
               self->probes_passed = 0;
@@ -212,19 +214,18 @@ net_connect (NetDestination *self)
             }
           self->current = index;
           self->fd = fd;
-          self->failing = FALSE;
           sl_counter_add (self->connections, 1);
           g_free (name);
           return TRUE;
         }
       sl_counter_add (self->connect_errors, 1);
-      if (!self->failing)
-        sl_log (SL_LOG_ERROR, _("cannot connect; server='%s', error='%s', driver='%s'%s"),
-                name, why, self->super.id, i + 1 < count ? ", trying the next failover server" : "");
+      if (failures->len)
+        g_string_append (failures, "; ");
+      g_string_append_printf (failures, _("cannot connect to %s: %s"), name, why);
       g_free (why);
       g_free (name);
     }
-  self->failing = TRUE;
+  g_strlcpy (self->why, failures->str, sizeof self->why);
   return FALSE;
 }
 

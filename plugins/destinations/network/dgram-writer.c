@@ -73,7 +73,10 @@ net_dgram_write (NetDestination *self, SlMessage *const *msgs, guint n, guint *d
           if (wait == NET_WAIT_STALLED)
             net_give_up (self);
           else
-            net_disconnect (self);
+            {
+              g_snprintf (self->why, sizeof self->why, _("the socket to %s was closed"), net_current_target (self)->host);
+              net_disconnect (self);
+            }
           break;
         }
       if (errno == EMSGSIZE)
@@ -87,8 +90,8 @@ net_dgram_write (NetDestination *self, SlMessage *const *msgs, guint n, guint *d
        * datagram; this one was not sent and goes now */
       if (errno == ECONNREFUSED && self->family != AF_UNIX)
         continue;
-      sl_log (SL_LOG_ERROR, _("cannot send datagrams; server='%s', error='%s', driver='%s'"),
-              net_current_target (self)->host, g_strerror (errno), self->super.id);
+      g_snprintf (self->why, sizeof self->why, _("cannot send datagrams to %s: %s"), net_current_target (self)->host,
+                  g_strerror (errno));
       net_disconnect (self);
       break;
     }

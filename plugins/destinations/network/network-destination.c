@@ -326,11 +326,14 @@ static SlWriteResult
 net_write (SlDriver *d, SlWriteBatch *batch)
 {
   NetDestination *self = (NetDestination *) d;
+  self->why[0] = '\0';
   if (self->socktype == SOCK_STREAM)
     batch->done = net_stream_write (self, batch->msgs, batch->n);
   else
     batch->done = net_dgram_write (self, batch->msgs, batch->n, &batch->dropped);
-  return batch->done == batch->n ? SL_WRITE_OK : SL_WRITE_RETRY;
+  if (batch->done == batch->n)
+    return SL_WRITE_OK;
+  return sl_write_batch_fail (batch, SL_WRITE_RETRY, 0, "%s", self->why);
 }
 
 static void

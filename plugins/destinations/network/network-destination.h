@@ -87,7 +87,7 @@ typedef struct
   SlTlsContext *tls_ctx;    /* transport("tls"): made at init */
   gint fd;
   SlTls *tls;               /* the connection's session, with tls_ctx */
-  gboolean failing;         /* the last connection attempt failed: log only the first */
+  gchar why[SL_WRITE_REASON_MAX]; /* why the last connection or send failed: the write's reason */
   gboolean given_up;        /* see net_give_up() */
   SlResendBuffer backlog;   /* streams: wire bytes until the peer acknowledged them */
   GString *frame;           /* scratch for octet-counted frames */
@@ -104,7 +104,7 @@ typedef struct
 } NetDestination;
 
 /* Connecting: tries the current target, then the others in order; FALSE
- * when none could be reached. */
+ * when none could be reached, and why says why for each. */
 gboolean net_connect          (NetDestination *self);
 /* Whether the primary answers a connection (failback probes). */
 gboolean net_probe_primary    (NetDestination *self);

@@ -105,16 +105,15 @@ end_connection (NetDestination *self, gboolean ours)
 }
 
 static void
-log_lost_connection (NetDestination *self, gint err)
+note_lost_connection (NetDestination *self, gint err)
 {
   gchar *server = self->family == AF_UNIX
                   ? g_strdup (net_current_target (self)->host)
                   : g_strdup_printf ("%s port %s", net_current_target (self)->host, net_current_target (self)->port);
   if (err)
-    sl_log (SL_LOG_ERROR, _("connection to the server broke; server='%s', error='%s', driver='%s'"),
-            server, g_strerror (err), self->super.id);
+    g_snprintf (self->why, sizeof self->why, _("the connection to %s broke: %s"), server, g_strerror (err));
   else
-    sl_log (SL_LOG_NOTICE, _("connection closed by the server; server='%s', driver='%s'"), server, self->super.id);
+    g_snprintf (self->why, sizeof self->why, _("%s closed the connection"), server);
   g_free (server);
 }
 
@@ -154,7 +153,7 @@ check_peer (NetDestination *self)
     }
   if (!gone)
     return;
-  log_lost_connection (self, socket_error (self));
+  note_lost_connection (self, socket_error (self));
   end_connection (self, TRUE);
 }
 
@@ -204,10 +203,10 @@ send_pending (NetDestination *self)
           if (wait == NET_WAIT_STALLED)
             net_give_up (self);
           else
-            log_lost_connection (self, socket_error (self));
+            note_lost_connection (self, socket_error (self));
           return FALSE;
         }
-      log_lost_connection (self, n < 0 ? errno : EPIPE);
+      note_lost_connection (self, n < 0 ? errno : EPIPE);
       return FALSE;
     }
   return TRUE;

@@ -426,7 +426,7 @@ test_failover (Relay *relay, gconstpointer data)
     return;
   check_lines (&relay->receiver, out, sequence_line, FAILOVER_LINES);
   g_autofree gchar *stderr_text = sl_test_daemon_stderr (&relay->sender);
-  g_assert_nonnull (strstr (stderr_text, "cannot connect; server='::1 port"));
+  g_assert_nonnull (strstr (stderr_text, "after='cannot connect to ::1 port"));
 }
 
 /* With failback(), the primary is probed while the failover server is in

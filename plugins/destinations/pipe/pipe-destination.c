@@ -37,7 +37,7 @@ typedef struct
   gid_t group;
   gint fd;
   SlStreamWriter *writer;
-  gboolean failing;      /* an error was logged and writing has not worked since */
+  gboolean held;         /* the last write failed: tick() looks for a reader */
 } PipeDestination;
 
 /* The mode and owner of what it makes come from options {} as file()'s
@@ -107,22 +107,6 @@ pipe_init (SlDriver *d, GError **error)
 }
 
 static void
-report_failure (PipeDestination *self, const gchar *what, gint err)
-{
-  if (!self->failing)
-    sl_log (SL_LOG_ERROR, _("%s; pipe='%s', error='%s', driver='%s'"), what, self->path, g_strerror (err), self->super.id);
-  self->failing = TRUE;
-}
-
-static void
-report_success (PipeDestination *self)
-{
-  if (self->failing)
-    sl_log (SL_LOG_NOTICE, _("pipe writable again; pipe='%s', driver='%s'"), self->path, self->super.id);
-  self->failing = FALSE;
-}
-
-static void
 make_pipe (PipeDestination *self)
 {
   if (mkfifo (self->path, self->perm) < 0)
@@ -134,14 +118,17 @@ make_pipe (PipeDestination *self)
 
 /* ENXIO (nobody reads the pipe) fails at once instead of blocking. */
 static gboolean
-open_pipe (PipeDestination *self)
+open_pipe (PipeDestination *self, SlWriteBatch *batch)
 {
   if (self->create_pipe && !g_file_test (self->path, G_FILE_TEST_EXISTS))
     make_pipe (self);
   self->fd = open (self->path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (self->fd < 0)
-    report_failure (self, errno == ENXIO ? _("nobody reads the pipe, holding messages") : _("cannot open pipe"), errno);
-  return self->fd >= 0;
+  if (self->fd >= 0)
+    return TRUE;
+  self->held = TRUE;
+  sl_write_batch_fail (batch, SL_WRITE_RETRY, errno, errno == ENXIO ? _("nobody reads the pipe %s") : _("cannot open the pipe %s"),
+                       self->path);
+  return FALSE;
 }
 
 /* A reader that went away (EPIPE) does not close the pipe here: what it
@@ -151,18 +138,19 @@ static SlWriteResult
 pipe_write (SlDriver *d, SlWriteBatch *batch)
 {
   PipeDestination *self = (PipeDestination *) d;
-  if (self->fd < 0 && !open_pipe (self))
+  if (self->fd < 0 && !open_pipe (self, batch))
     return SL_WRITE_RETRY;
   gint err = 0;
   batch->done = sl_stream_writer_write (self->writer, self->fd, self->template, self->env,
                                         batch->msgs, batch->n, WAIT_MS, &err);
   if (batch->done < batch->n)
     {
-      report_failure (self, err == EPIPE ? _("nobody reads the pipe, holding messages") : _("error writing pipe"), err);
-      return SL_WRITE_RETRY;
+      self->held = TRUE;
+      return sl_write_batch_fail (batch, SL_WRITE_RETRY, err,
+                                  err == EPIPE ? _("nobody reads the pipe %s") : _("cannot write to the pipe %s"), self->path);
     }
   if (!sl_stream_writer_pending (self->writer))
-    report_success (self);
+    self->held = FALSE;
   return SL_WRITE_OK;
 }
 
@@ -176,7 +164,7 @@ pipe_tick (SlDriver *d)
   gint err = 0;
   if (self->fd >= 0 && sl_stream_writer_pending (self->writer))
     sl_stream_writer_flush (self->writer, self->fd, 0, &err);
-  if (!self->failing)
+  if (!self->held)
     return FALSE;
   if (self->fd < 0)
     {

@@ -97,8 +97,8 @@ run_held (SlTestEnv *env, GPid *reader)
   g_autofree gchar *out = sl_test_path (env, "out.txt");
 
   /* nobody reads: the file gets its messages, the pipe holds them */
-  if (!send_lines (port, 1, 5) || !sl_test_wait_lines (env, other, 5)
-      || !sl_test_wait_stderr (env, "nobody reads the pipe"))
+  g_autofree gchar *reason = g_strdup_printf ("driver='d_pipe#0', reason='nobody reads the pipe %s: ", fifo);
+  if (!send_lines (port, 1, 5) || !sl_test_wait_lines (env, other, 5) || !sl_test_wait_stderr (env, reason))
     return;
   struct stat st;
   g_assert_cmpint (stat (fifo, &st), ==, 0);
@@ -109,7 +109,7 @@ run_held (SlTestEnv *env, GPid *reader)
 
   /* a reader comes: it gets them */
   *reader = start_reader (fifo, out);
-  if (!*reader || !sl_test_wait_lines (env, out, 5) || !sl_test_wait_stderr (env, "pipe writable again"))
+  if (!*reader || !sl_test_wait_lines (env, out, 5) || !sl_test_wait_stderr (env, "destination writes again; driver='d_pipe#0'"))
     return;
 
   /* the reader goes away: held again, and the next reader gets them */

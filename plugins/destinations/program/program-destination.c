@@ -198,19 +198,20 @@ program_write (SlDriver *d, SlWriteBatch *batch)
 {
   ProgramDestination *self = (ProgramDestination *) d;
   if (!ensure_running (self))
-    return SL_WRITE_RETRY;
+    return sl_write_batch_fail (batch, SL_WRITE_RETRY, 0, _("the program '%s' is not running"), self->command);
   guint n = batch->n;
   gint err = 0;
   guint done = sl_stream_writer_write (self->writer, self->fd, self->template, self->env,
                                        batch->msgs, n, WAIT_MS, &err);
   if (done < n && err == EPIPE)
     schedule_restart (self, stop_program (self));
-  else if (done < n && !self->stalled)
-    sl_log (SL_LOG_WARNING, _("program does not read its input, holding messages; command='%s', error='%s', driver='%s'"),
-            self->command, g_strerror (err), d->id);
   self->stalled = done < n && err != EPIPE;
   batch->done = done;
-  return done == n ? SL_WRITE_OK : SL_WRITE_RETRY;
+  if (done == n)
+    return SL_WRITE_OK;
+  return sl_write_batch_fail (batch, SL_WRITE_RETRY, err,
+                              err == EPIPE ? _("the program '%s' exited") : _("the program '%s' does not read its input"),
+                              self->command);
 }
 
 /* Notices a program that exited while no message came and starts the

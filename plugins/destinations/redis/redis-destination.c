@@ -34,7 +34,6 @@ typedef struct
   GString **rendered;        /* one buffer per word */
   const gchar **argv;
   gsize *argvlen;
-  gboolean failing;
   SlCounter *error_replies;
 } RedisDestination;
 
@@ -177,18 +176,12 @@ redis_write (SlDriver *d, SlWriteBatch *batch)
           redisReply *reply = NULL;
           if (redisGetReply (self->c, (void **) &reply) != REDIS_OK || !reply)
             {
-              if (!self->failing)
-                sl_log (SL_LOG_WARNING, _("%s: the connection to redis failed; error='%s', waiting='%u'"), d->id,
-                        self->c->errstr, batch->n - batch->done);
-              self->failing = TRUE;
-              return SL_WRITE_NOT_CONNECTED;
+              return sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the connection to redis failed: %s"),
+                                          self->c->errstr);
             }
           if (reply->type == REDIS_REPLY_ERROR && is_passing (reply))
             {
-              if (!self->failing)
-                sl_log (SL_LOG_WARNING, _("%s: redis cannot take commands now; reply='%s', waiting='%u'"), d->id,
-                        reply->str, batch->n - batch->done);
-              self->failing = TRUE;
+              sl_write_batch_fail (batch, SL_WRITE_RETRY, 0, _("redis answered %s"), reply->str);
               freeReplyObject (reply);
               return SL_WRITE_RETRY;
             }
@@ -204,11 +197,9 @@ redis_write (SlDriver *d, SlWriteBatch *batch)
           batch->done++;
         }
       if (appended < k)
-        return SL_WRITE_NOT_CONNECTED;
+        return sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the connection to redis failed: %s"),
+                                    self->c->errstr);
     }
-  if (self->failing)
-    sl_log (SL_LOG_NOTICE, _("%s: redis takes commands again"), d->id);
-  self->failing = FALSE;
   return SL_WRITE_OK;
 }
 

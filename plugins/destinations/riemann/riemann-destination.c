@@ -61,7 +61,6 @@ typedef struct
   const SlTemplateEnv *env;
   riemann_client_t *client;
   GString *scratch;
-  gboolean failing;
   gint refusals;             /* answers with an error in a row for the first Msg of the rest */
   SlCounter *conversion_errors;
   SlCounter *refused;
@@ -367,9 +366,10 @@ make_event (RiemannDestination *self, const SlMessage *msg)
 
 typedef enum { SENT, REFUSED, LOST } Outcome;
 
-/* Sends events[0..n) in one Msg (which takes them) and waits for the answer. */
+/* Sends events[0..n) in one Msg (which takes them) and waits for the
+ * answer; what went wrong is the batch's reason. */
 static Outcome
-communicate (RiemannDestination *self, riemann_event_t **events, guint n, guint waiting)
+communicate (RiemannDestination *self, SlWriteBatch *batch, riemann_event_t **events, guint n)
 {
   riemann_message_t *message = riemann_message_new ();
   riemann_message_set_events_n (message, n, events);
@@ -377,16 +377,13 @@ communicate (RiemannDestination *self, riemann_event_t **events, guint n, guint 
   riemann_message_t *reply = riemann_communicate (self->client, message);
   if (!reply)
     {
-      if (!self->failing)
-        sl_log (SL_LOG_WARNING, _("%s: the connection to riemann failed; error='%s', waiting='%u'"),
-                self->base.id, g_strerror (errno ? errno : EPIPE), waiting);
-      self->failing = TRUE;
+      sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, errno ? errno : EPIPE, _("the connection to riemann failed"));
       return LOST;
     }
   gboolean ok = !reply->error && (!reply->has_ok || reply->ok);
   if (!ok)
-    sl_log (SL_LOG_WARNING, _("%s: riemann answered the events with an error; error='%s', attempt='%d', retries='%d'"),
-            self->base.id, reply->error ? reply->error : "", self->refusals + 1, self->retries);
+    sl_write_batch_fail (batch, SL_WRITE_RETRY, 0, _("riemann answered the events with an error: %s"),
+                         reply->error ? reply->error : "");
   riemann_message_free (reply);
   return ok ? SENT : REFUSED;
 }
@@ -422,26 +419,22 @@ riemann_write (SlDriver *d, SlWriteBatch *batch)
           free (events);
           continue;
         }
-      Outcome outcome = communicate (self, events, n, batch->n - batch->done);
+      Outcome outcome = communicate (self, batch, events, n);
       if (outcome == LOST)
         return SL_WRITE_NOT_CONNECTED;
       /* as syslog-ng: events refused retries() times are dropped */
       if (outcome == REFUSED && ++self->refusals < self->retries)
-        {
-          self->failing = TRUE;
-          return SL_WRITE_RETRY;
-        }
+        return SL_WRITE_RETRY;
       if (outcome == REFUSED)
         {
+          sl_log (SL_LOG_ERROR, _("%s: riemann refused events %d times, they are dropped; events='%u', reason='%s'"),
+                  d->id, self->retries, n, batch->reason);
           sl_counter_add (self->refused, n);
           batch->dropped += n;
         }
       self->refusals = 0;
       batch->done += n;
     }
-  if (self->failing)
-    sl_log (SL_LOG_NOTICE, _("%s: riemann takes events again"), d->id);
-  self->failing = FALSE;
   return SL_WRITE_OK;
 }
 

@@ -30,7 +30,6 @@ typedef struct
   gint64 timeout_ms;
   SmtpMailSpec spec;
   const SlTemplateEnv *env;
-  gboolean failing;
   SlCounter *refused_mails;
   SlCounter *refused_recipients;
 } SmtpDestination;
@@ -151,15 +150,6 @@ mail_fate (SmtpDestination *self, smtp_message_t message, const smtp_status_t **
   return MAIL_NOT_TRIED;
 }
 
-static void
-note_failing (SmtpDestination *self, const gchar *what, const gchar *detail, guint waiting)
-{
-  if (!self->failing)
-    sl_log (SL_LOG_WARNING, _("%s: %s; error='%s', server='%s:%d', waiting='%u'"), self->base.id, what, detail,
-            self->host, self->port, waiting);
-  self->failing = TRUE;
-}
-
 static SlWriteResult
 smtp_write (SlDriver *d, SlWriteBatch *batch)
 {
@@ -196,16 +186,13 @@ smtp_write (SlDriver *d, SlWriteBatch *batch)
           batch->done++;
           break;
         case MAIL_DEFERRED:
-          {
-            g_autofree gchar *reply = g_strdup_printf ("%d %s", why->code, why->text ? why->text : "");
-            note_failing (self, _("the SMTP server cannot take the mail now"), reply, batch->n - batch->done);
-            result = SL_WRITE_RETRY;
-          }
+          result = sl_write_batch_fail (batch, SL_WRITE_RETRY, 0, _("the SMTP server %s:%d cannot take the mail now: %d %s"),
+                                        self->host, self->port, why->code, why->text ? why->text : "");
           break;
         case MAIL_NOT_TRIED:
-          note_failing (self, _("the SMTP session failed"), session_ok ? _("the server closed the connection") : error_text,
-                        batch->n - batch->done);
-          result = SL_WRITE_NOT_CONNECTED;
+          result = sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the SMTP session with %s:%d failed: %s"),
+                                        self->host, self->port,
+                                        session_ok ? _("the server closed the connection") : error_text);
           break;
         }
     }
@@ -214,11 +201,6 @@ smtp_write (SlDriver *d, SlWriteBatch *batch)
     smtp_mail_free (mails[i]);
   g_free (mails);
   g_free (messages);
-  if (result == SL_WRITE_OK && self->failing)
-    {
-      sl_log (SL_LOG_NOTICE, _("%s: the SMTP server takes mails again"), d->id);
-      self->failing = FALSE;
-    }
   return result;
 }
 

@@ -30,7 +30,6 @@ typedef struct
   SnmpdestObjects *objects;
   const SlTemplateEnv *env;
   gpointer session;
-  gboolean failing;
   gboolean uptime;
   SlCounter *unencodable;
 } SnmpdestDestination;
@@ -153,18 +152,12 @@ snmpdest_write (SlDriver *d, SlWriteBatch *batch)
           gint errors = 0, snmp_error = 0;
           gchar *text = NULL;
           snmp_sess_error (self->session, &errors, &snmp_error, &text);
-          if (!self->failing)
-            sl_log (SL_LOG_WARNING, _("%s: sending a trap failed; error='%s', waiting='%u'"), d->id, text,
-                    batch->n - batch->done);
+          sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("sending a trap failed: %s"), text ? text : "");
           free (text);
           snmp_free_pdu (pdu);
-          self->failing = TRUE;
           return SL_WRITE_NOT_CONNECTED;
         }
     }
-  if (self->failing)
-    sl_log (SL_LOG_NOTICE, _("%s: traps are sent again"), d->id);
-  self->failing = FALSE;
   return SL_WRITE_OK;
 }
 

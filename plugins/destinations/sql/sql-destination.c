@@ -59,7 +59,6 @@ typedef struct
   GString *query;
   GString *value;
   GString *table_name;
-  gboolean failing;
   SlCounter *errors;
 } SqlDestination;
 
@@ -293,21 +292,16 @@ build_insert (SqlDestination *self, const SlMessage *msg, const gchar *table)
 
 /* The table msg goes to, fitted to the columns; NULL (logged) when that failed. */
 static const gchar *
-fitted_table (SqlDestination *self, const SlMessage *msg)
+fitted_table (SqlDestination *self, const SlMessage *msg, GError **error)
 {
   g_string_truncate (self->table_name, 0);
   sl_template_append (self->table, msg, self->env, self->table_name);
   sql_identifier_sanitize (self->table_name->str);
   if (self->flags & SQL_DONT_CREATE_TABLES)
     return self->table_name->str;
-  GError *error = NULL;
-  if (sql_table_fit (&self->schema, self->conn, self->table_name->str, &error))
+  if (sql_table_fit (&self->schema, self->conn, self->table_name->str, error))
     return self->table_name->str;
-  if (!self->failing)
-    sl_log (SL_LOG_ERROR, _("%s: cannot make table %s fit its columns; error='%s'"), self->base.id,
-            self->table_name->str, error->message);
-  self->failing = TRUE;
-  g_error_free (error);
+  g_prefix_error (error, _("cannot make table %s fit its columns: "), self->table_name->str);
   return NULL;
 }
 
@@ -317,12 +311,9 @@ insert_rows (SqlDestination *self, SlMessage *const *msgs, guint from, guint to,
 {
   for (guint i = from; i < to; i++)
     {
-      const gchar *table = fitted_table (self, msgs[i]);
+      const gchar *table = fitted_table (self, msgs[i], error);
       if (!table)
-        {
-          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("no table to write to"));
-          return i - from;
-        }
+        return i - from;
       build_insert (self, msgs[i], table);
       if (!sql_run (self->conn, self->query->str, error))
         return i - from;
@@ -355,12 +346,9 @@ insert_grouped (SqlDestination *self, SlMessage *const *msgs, guint from, guint 
   guint rows = 0;
   for (guint i = from; i < to; i++)
     {
-      const gchar *fitted = fitted_table (self, msgs[i]);
+      const gchar *fitted = fitted_table (self, msgs[i], error);
       if (!fitted)
-        {
-          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("no table to write to"));
-          return FALSE;
-        }
+        return FALSE;
       if (q && rows < GROUP_ROWS && q->len < GROUP_BYTES && strcmp (fitted, table) == 0)
         g_string_append (q, ", ");
       else
@@ -397,16 +385,13 @@ static SlWriteResult
 failed (SqlDestination *self, SlWriteBatch *batch, GError *error)
 {
   gboolean answers = dbi_conn_ping (self->conn) == 1;
-  if (!self->failing || !answers)
-    sl_log (SL_LOG_WARNING, _("%s: %s; error='%s', waiting='%u'"), self->base.id,
-            answers ? _("the database refused a row, it is retried") : _("the connection to the database failed"),
-            error->message, batch->n - batch->done);
-  self->failing = TRUE;
+  SlWriteResult result = sl_write_batch_fail (batch, answers ? SL_WRITE_ERROR : SL_WRITE_NOT_CONNECTED, 0, "%s: %s",
+                                              answers ? _("the database refused a row") : _("the connection to the database failed"),
+                                              error->message);
   g_error_free (error);
-  if (!answers)
-    return SL_WRITE_NOT_CONNECTED;
-  sl_counter_add (self->errors, 1);
-  return SL_WRITE_ERROR;
+  if (answers)
+    sl_counter_add (self->errors, 1);
+  return result;
 }
 
 static SlWriteResult
@@ -452,9 +437,6 @@ sql_write (SlDriver *d, SlWriteBatch *batch)
       g_clear_error (&again);
       return failed (self, batch, error);
     }
-  if (self->failing)
-    sl_log (SL_LOG_NOTICE, _("%s: the database takes rows again"), d->id);
-  self->failing = FALSE;
   return SL_WRITE_OK;
 }
 

@@ -20,7 +20,6 @@ typedef struct
   SlTemplate *template;
   const SlTemplateEnv *env;
   SlStreamWriter *writer;
-  gboolean failing;
 } StdoutDestination;
 
 static const SlOptionSpec stdout_options[] = {
@@ -47,13 +46,10 @@ stdout_write (SlDriver *d, SlWriteBatch *batch)
   gint err = 0;
   guint done = sl_stream_writer_write (self->writer, STDOUT_FILENO, self->template, self->env,
                                        batch->msgs, n, WAIT_MS, &err);
-  if (done < n && !self->failing)
-    sl_log (SL_LOG_ERROR, _("error writing stdout; error='%s', driver='%s'"), g_strerror (err), d->id);
-  else if (done == n && self->failing)
-    sl_log (SL_LOG_NOTICE, _("stdout writable again; driver='%s'"), d->id);
-  self->failing = done < n;
   batch->done = done;
-  return done == n ? SL_WRITE_OK : SL_WRITE_RETRY;
+  if (done == n)
+    return SL_WRITE_OK;
+  return sl_write_batch_fail (batch, SL_WRITE_RETRY, err, _("cannot write to stdout"));
 }
 
 /* Finishes a message a full pipe cut once the reader made room. */

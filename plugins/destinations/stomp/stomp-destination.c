@@ -54,7 +54,6 @@ typedef struct
   GString *body_buf;
   GString *header_value;
   StompFrame frame;
-  gboolean failing;
 } StompDestination;
 
 static const SlOptionSpec stomp_options[] = {
@@ -280,13 +279,9 @@ append_send (StompDestination *self, const SlMessage *msg)
 }
 
 static SlWriteResult
-connection_failed (StompDestination *self, SlWriteBatch *batch, const gchar *why)
+connection_failed (SlWriteBatch *batch, const gchar *why)
 {
-  if (!self->failing)
-    sl_log (SL_LOG_WARNING, _("%s: the connection to the STOMP broker failed; error='%s', waiting='%u'"),
-            self->base.id, why, batch->n - batch->done);
-  self->failing = TRUE;
-  return SL_WRITE_NOT_CONNECTED;
+  return sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the connection to the STOMP broker failed: %s"), why);
 }
 
 /* Waits for the receipts of the round's k frames, whose ids follow
@@ -342,7 +337,7 @@ stomp_write (SlDriver *d, SlWriteBatch *batch)
     {
       gchar *why = early == READ_FRAME ? error_text (&self->frame) : g_strdup (error->message);
       g_clear_error (&error);
-      SlWriteResult r = connection_failed (self, batch, why);
+      SlWriteResult r = connection_failed (batch, why);
       g_free (why);
       return r;
     }
@@ -354,7 +349,7 @@ stomp_write (SlDriver *d, SlWriteBatch *batch)
       for (guint i = 0; i < k; i++)
         append_send (self, batch->msgs[batch->done + i]);
       if (!send_all (self, self->out))
-        return connection_failed (self, batch, g_strerror (errno));
+        return connection_failed (batch, g_strerror (errno));
       if (!self->ack)
         {
           batch->done += k;
@@ -366,14 +361,11 @@ stomp_write (SlDriver *d, SlWriteBatch *batch)
       batch->done += received;
       if (!ok)
         {
-          SlWriteResult r = connection_failed (self, batch, why);
+          SlWriteResult r = connection_failed (batch, why);
           g_free (why);
           return r;
         }
     }
-  if (self->failing)
-    sl_log (SL_LOG_NOTICE, _("%s: the STOMP broker takes messages again"), d->id);
-  self->failing = FALSE;
   return SL_WRITE_OK;
 }
 

@@ -297,17 +297,20 @@ call_flush (PyDest *self)
   return code;
 }
 
+/* What send() or flush() answered, as the write's result and reason. */
 static SlWriteResult
-write_result (gint code)
+write_result (PyDest *self, SlWriteBatch *batch, gint code)
 {
   switch (code)
     {
     case RESULT_NOT_CONNECTED:
-      return SL_WRITE_NOT_CONNECTED;
+      return sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("class '%s' answered NOT_CONNECTED"),
+                                  self->base.class_name);
     case RESULT_RETRY:
-      return SL_WRITE_RETRY;
+      return sl_write_batch_fail (batch, SL_WRITE_RETRY, 0, _("class '%s' answered RETRY"), self->base.class_name);
     default:
-      return SL_WRITE_ERROR;
+      return sl_write_batch_fail (batch, SL_WRITE_ERROR, 0, _("class '%s' answered ERROR or raised an exception"),
+                                  self->base.class_name);
     }
 }
 
@@ -335,7 +338,8 @@ write_job (PyRunner *r, gpointer data)
             return;
           if (!opened)
             {
-              job->outcome = SL_WRITE_NOT_CONNECTED;
+              job->outcome = sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("open() of class '%s' failed"),
+                                                  self->base.class_name);
               return;
             }
         }
@@ -377,7 +381,7 @@ write_job (PyRunner *r, gpointer data)
           queued = 0;
           continue;
         default:
-          job->outcome = write_result (code);
+          job->outcome = write_result (self, batch, code);
           return;
         }
     }
@@ -389,7 +393,7 @@ write_job (PyRunner *r, gpointer data)
   if (code == RESULT_SUCCESS || code == RESULT_QUEUED)
     batch->done = batch->n;
   else if (code != RESULT_DROP)
-    job->outcome = write_result (code);
+    job->outcome = write_result (self, batch, code);
   else
     {
       batch->dropped += batch->n - batch->done;

@@ -86,7 +86,6 @@ struct _KafkaDestination
   guint unsettled;                 /* of this write()'s batch: in flight */
   gboolean progress;               /* a held message was reported on */
   gint64 stop_deadline;            /* monotonic µs; 0 until the destination stops */
-  gboolean failing;                /* the last write() left messages undone: log once */
   rd_kafka_resp_err_t last_error;
   GString *topic_buf;
   GString *key_buf;
@@ -448,21 +447,12 @@ kafka_write (SlDriver *d, SlWriteBatch *batch)
   report_queue (self);
   batch->done = done;
   if (done == n)
-    {
-      if (self->failing)
-        sl_log (SL_LOG_NOTICE, _("%s: the brokers confirm deliveries again"), d->id);
-      self->failing = FALSE;
-      return SL_WRITE_OK;
-    }
+    return SL_WRITE_OK;
 
   const KafkaPending *first = self->batch[done];
-  if (!self->failing)
-    sl_log (SL_LOG_WARNING, _("%s: %u messages not confirmed by the brokers yet (%s); they are kept and retried"),
-            d->id, n - done, rd_kafka_err2str (first->state == PENDING_FAILED ? first->err : self->last_error));
-  self->failing = TRUE;
-  if (first->state == PENDING_FAILED && permanent_error (first->err))
-    return SL_WRITE_ERROR;
-  return SL_WRITE_RETRY;
+  return sl_write_batch_fail (batch, first->state == PENDING_FAILED && permanent_error (first->err) ? SL_WRITE_ERROR : SL_WRITE_RETRY,
+                              0, _("%u messages not confirmed by the brokers yet: %s"), n - done,
+                              rd_kafka_err2str (first->state == PENDING_FAILED ? first->err : self->last_error));
 }
 
 static gboolean

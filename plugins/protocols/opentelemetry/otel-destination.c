@@ -224,7 +224,7 @@ otel_dest_write (SlDriver *d, SlWriteBatch *batch)
       guint k = otel_encode (self->encoder, batch->msgs + batch->done, batch->n - batch->done,
                              (guint) self->batch_lines, (gsize) self->batch_bytes, self->records);
       if (!frame_body (self))
-        return SL_WRITE_ERROR;
+        return sl_write_batch_fail (batch, SL_WRITE_ERROR, 0, _("the request body could not be compressed"));
       OtelOutcome outcome = OTEL_OUTCOME_RETRY;
       gint64 backoff = BACKOFF_FIRST_MS;
       for (gint attempt = 0; attempt <= self->retries; attempt++)
@@ -239,7 +239,7 @@ otel_dest_write (SlDriver *d, SlWriteBatch *batch)
           backoff = MIN (backoff * 2, BACKOFF_MAX_MS);
         }
       if (outcome == OTEL_OUTCOME_RETRY)
-        return SL_WRITE_RETRY;
+        return sl_write_batch_fail (batch, SL_WRITE_RETRY, 0, "%s", self->why);
       batch->done += k;
       if (outcome == OTEL_OUTCOME_DROP)
         batch->dropped += k;

@@ -48,7 +48,7 @@ typedef struct
   gint grpc_status;          /* from the last answer's headers or trailers; -1: none */
   gchar *grpc_message;
   gint64 retry_after_s;      /* Retry-After of the last answer, 0: none */
-  gboolean failing;          /* the last request failed: log only the first */
+  gchar why[SL_WRITE_REASON_MAX]; /* how the last failed request ended: the write's reason */
   CURL *easy;
 
   SlCounter *requests;
@@ -59,7 +59,7 @@ typedef struct
 /* The easy handle's options that do not change between requests */
 void        otel_transfer_setup (OtelDestination *self);
 /* Sends self->body and reads the answer; *retry_after_ms the wait the
- * receiver asked for (0: none). */
+ * receiver asked for (0: none). A failure leaves why in self->why. */
 OtelOutcome otel_transfer_send  (OtelDestination *self, gint64 *retry_after_ms);
 
 #endif

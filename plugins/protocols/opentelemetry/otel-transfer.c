@@ -105,15 +105,14 @@ grpc_retryable (gint status)
   return status == 1 || status == 4 || status == 8 || status == 10 || status == 11 || status == 14 || status == 15;
 }
 
+/* A retry's reason goes to the core, which logs the failure once; a
+ * refused request is logged as its messages are dropped. */
 static OtelOutcome
 failed (OtelDestination *self, OtelOutcome outcome, const gchar *why)
 {
-  if (!self->failing)
-    sl_log (SL_LOG_ERROR, outcome == OTEL_OUTCOME_DROP
-                            ? _("%s: the receiver refused a request, its messages are dropped: %s")
-                            : _("%s: a request failed, it is sent again: %s"),
-            self->super.id, why);
-  self->failing = TRUE;
+  g_snprintf (self->why, sizeof self->why, _("the request to %s failed: %s"), self->endpoint, why);
+  if (outcome == OTEL_OUTCOME_DROP)
+    sl_log (SL_LOG_ERROR, _("%s: the receiver refused a request, its messages are dropped: %s"), self->super.id, why);
   return outcome;
 }
 
@@ -163,8 +162,5 @@ otel_transfer_send (OtelDestination *self, gint64 *retry_after_ms)
         }
       read_partial_success (self, self->response->data, self->response->len);
     }
-  if (self->failing)
-    sl_log (SL_LOG_NOTICE, _("%s: the receiver takes requests again"), self->super.id);
-  self->failing = FALSE;
   return OTEL_OUTCOME_ACCEPTED;
 }

@@ -63,7 +63,6 @@ typedef struct
   GString *text;
   guint8 *answered;         /* per message of the batch */
   gsize answered_cap;
-  gboolean failing;
   gint64 stop_deadline;
 
   SlCounter *acknowledged;
@@ -294,10 +293,8 @@ batch_index (guint32 first, guint n, guint32 txnr)
 static SlWriteResult
 broke (RelpDestination *self, SlWriteBatch *batch, guint done, RelpIoStatus io)
 {
-  if (!self->failing)
-    sl_log (SL_LOG_WARNING, _("%s: RELP session with %s port %s broke (%s); %u messages not answered are sent again"),
-            self->super.id, self->host, self->port, relp_conn_failure (&self->conn, io), batch->n - done);
-  self->failing = TRUE;
+  sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the RELP session with %s port %s broke: %s"), self->host,
+                       self->port, relp_conn_failure (&self->conn, io));
   /* what the peer answered before the break is done, and counted so */
   sl_counter_add (self->acknowledged, done);
   self->unanswered_at_break = batch->n - done;
@@ -312,7 +309,7 @@ relp_destination_write (SlDriver *d, SlWriteBatch *batch)
   GError *error = NULL;
   if (!self->connected && !relp_destination_open (d, &error))
     {
-      sl_log (SL_LOG_WARNING, _("%s: %s"), d->id, error->message);
+      sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, "%s", error->message);
       g_error_free (error);
       return SL_WRITE_NOT_CONNECTED;
     }
@@ -390,11 +387,8 @@ relp_destination_write (SlDriver *d, SlWriteBatch *batch)
       /* a refusal: the session goes on, but what followed it is sent again */
       self->unanswered_at_break = n - done;
       close_session (self);
-      return SL_WRITE_ERROR;
+      return sl_write_batch_fail (batch, SL_WRITE_ERROR, 0, _("%s port %s refused a message"), self->host, self->port);
     }
-  if (self->failing)
-    sl_log (SL_LOG_NOTICE, _("%s: %s port %s answers again"), d->id, self->host, self->port);
-  self->failing = FALSE;
   if (self->rebind_interval > 0 && self->sent_on_session >= (guint64) self->rebind_interval)
     close_session (self);
   return SL_WRITE_OK;
