@@ -41,6 +41,18 @@ sl_session_tls (SlSession *s)
   return s->tls;
 }
 
+gint
+sl_session_fd (SlSession *s)
+{
+  return s->fd;
+}
+
+void
+sl_session_heard (SlSession *s)
+{
+  g_atomic_int_set (&s->heard, TRUE);
+}
+
 void
 sl_session_message (SlSession *s)
 {
@@ -182,10 +194,9 @@ sl_session_write (SlSession *s, const void *data, gsize len)
   return TRUE;
 }
 
-static gpointer
-session_thread (gpointer data)
+static void
+session_run (SlSession *s)
 {
-  SlSession *s = data;
   gsize cap = s->ops->read_size ? s->ops->read_size : READ_SIZE;
   g_autofree gchar *buf = g_malloc (cap);
   gpointer state = s->ops->opened (s, s->data);
@@ -208,6 +219,16 @@ session_thread (gpointer data)
   g_mutex_unlock (&s->lock);
   if (state)
     s->ops->closed (s, state);
+}
+
+static gpointer
+session_thread (gpointer data)
+{
+  SlSession *s = data;
+  if (s->ops->serve)
+    s->ops->serve (s, s->data);
+  else
+    session_run (s);
   if (s->tls && !g_atomic_int_get (&s->shut))
     sl_tls_close_notify (s->tls);
   s->ended (s, s->ended_data);

@@ -38,6 +38,10 @@ typedef struct
    * waiting (sl_window_cancel) without blocking. NULL: nothing waits. */
   void     (*cancel)   (SlSession *session, gpointer state);
   gsize read_size;     /* the largest read; 0: 64 KiB */
+  /* Instead of the four above, for a protocol whose library reads the
+   * socket itself (libmicrohttpd): on the session's thread, serves it
+   * until it is over, reporting bytes with sl_session_heard(). */
+  void     (*serve)    (SlSession *session, gpointer data);
 } SlSessionOps;
 
 /* The peer's numeric address (the PROXY header's client behind a
@@ -49,6 +53,11 @@ SlTls       *sl_session_tls     (SlSession *s);
 /* Writes all of buf, waiting as long as the peer takes; FALSE when the
  * connection failed or was ended. */
 gboolean     sl_session_write   (SlSession *s, const void *buf, gsize len);
+/* The connected socket (non-blocking; the listener's, for serve to
+ * dup). */
+gint         sl_session_fd      (SlSession *s);
+/* A byte came: for serve, whose reads the session does not see. */
+void         sl_session_heard   (SlSession *s);
 /* A complete message came: first-message-timeout() and idle-timeout()
  * count from it. */
 void         sl_session_message (SlSession *s);
