@@ -304,15 +304,18 @@ session_handoff (Connection *c)
   SlListener *l = c->listener;
   sl_io_worker_set_deadline (&c->watch, 0, NULL);
   sl_io_worker_unwatch (&c->watch);
-  sl_io_worker_unpost (c->watch.worker, &c->task);
   GError *error = NULL;
+  /* tasks are posted under the lock: once it is the session's, none is;
+   * the session may end (and free c) as soon as the lock is released */
   g_mutex_lock (&l->lock);
+  sl_io_worker_unpost (c->watch.worker, &c->task);
   gint wake = g_atomic_int_and (&c->wake, 0);
   if (!(wake & (WAKE_STOP | WAKE_EVICT)))
     c->session = sl_session_start (l->settings.session, l->settings.session_data, c->watch.fd, c->tls, c->peer,
                                    c->accepted, session_ended, c, &error);
+  gboolean started = c->session != NULL;
   g_mutex_unlock (&l->lock);
-  if (c->session)
+  if (started)
     return;
   if (wake & WAKE_EVICT)
     sl_admission_closed (l->admission, g_atomic_int_get (&c->evict), c->peer);

@@ -24,6 +24,7 @@ struct _SlSession
   gint64 quiet_since;       /* atomic */
   gint window_full;         /* atomic */
   gint shut;                /* atomic: the listener ended it */
+  gboolean cancelled;       /* under the lock: the listener stops */
   const gchar *failure;
   SlSessionEnded ended;
   gpointer ended_data;
@@ -98,6 +99,7 @@ void
 sl_session_cancel (SlSession *s)
 {
   g_mutex_lock (&s->lock);
+  s->cancelled = TRUE;
   if (s->ops->cancel && s->state)
     s->ops->cancel (s, s->state);
   g_mutex_unlock (&s->lock);
@@ -200,14 +202,18 @@ session_run (SlSession *s)
   gsize cap = s->ops->read_size ? s->ops->read_size : READ_SIZE;
   g_autofree gchar *buf = g_malloc (cap);
   gpointer state = s->ops->opened (s, s->data);
+  /* a stop that came while it opened reaches it now */
   g_mutex_lock (&s->lock);
   s->state = state;
+  if (state && s->cancelled && s->ops->cancel)
+    s->ops->cancel (s, state);
   g_mutex_unlock (&s->lock);
   gboolean go_on = state != NULL;
   while (go_on)
     {
       gsize got = session_read (s, buf, cap);
-      if (!got)
+      /* what the kernel still held when the listener ended it is not taken */
+      if (!got || g_atomic_int_get (&s->shut))
         break;
       g_atomic_int_set (&s->heard, TRUE);
       go_on = s->ops->readable (s, state, buf, got, s->tls && sl_tls_pending (s->tls));
@@ -247,6 +253,9 @@ sl_session_start (const SlSessionOps *ops, gpointer data, gint fd, SlTls *tls, c
   s->peer = g_strdup (peer);
   s->accepted = accepted;
   s->quiet_since = accepted;
+  /* the listener hands a connection on once it was readable (or its
+   * handshake or PROXY header came) */
+  s->heard = TRUE;
   s->ended = ended;
   s->ended_data = ended_data;
   g_mutex_init (&s->lock);
