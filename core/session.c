@@ -19,7 +19,7 @@ struct _SlSession
   SlTls *tls;
   gchar *peer;
   gint64 accepted;
-  gint heard;               /* atomic */
+  gboolean heard;           /* handed on once it was readable: always */
   gint64 last_frame;        /* atomic */
   gint64 quiet_since;       /* atomic */
   gint window_full;         /* atomic */
@@ -49,12 +49,6 @@ sl_session_fd (SlSession *s)
 }
 
 void
-sl_session_heard (SlSession *s)
-{
-  g_atomic_int_set (&s->heard, TRUE);
-}
-
-void
 sl_session_message (SlSession *s)
 {
   gint64 now = g_get_monotonic_time ();
@@ -81,7 +75,7 @@ sl_session_facts (SlSession *s)
 {
   return (SlAdmitFacts) {
     .accepted = s->accepted,
-    .heard = g_atomic_int_get (&s->heard),
+    .heard = s->heard,
     .last_frame = __atomic_load_n (&s->last_frame, __ATOMIC_RELAXED),
     .quiet_since = __atomic_load_n (&s->quiet_since, __ATOMIC_RELAXED),
     .window_full = g_atomic_int_get (&s->window_full),
@@ -215,7 +209,6 @@ session_run (SlSession *s)
       /* what the kernel still held when the listener ended it is not taken */
       if (!got || g_atomic_int_get (&s->shut))
         break;
-      g_atomic_int_set (&s->heard, TRUE);
       go_on = s->ops->readable (s, state, buf, got, s->tls && sl_tls_pending (s->tls));
     }
   if (g_atomic_int_get (&s->shut))

@@ -8,7 +8,8 @@
  * max-connections() with SlAdmission making room), reads the PROXY
  * header and runs the TLS handshake before opened is called; then the
  * session's thread reads and hands what came to readable. The listener
- * judges the session by what it saw (bytes) and what the protocol reports
+ * hands a connection on once it brought bytes, and judges the session by
+ * what the protocol reports
  * (complete messages, waits for its window), and ends it (evicted, timed
  * out, stopping) by shutting its socket down, which ends its read and its
  * writes. */
@@ -40,7 +41,7 @@ typedef struct
   gsize read_size;     /* the largest read; 0: 64 KiB */
   /* Instead of the four above, for a protocol whose library reads the
    * socket itself (libmicrohttpd): on the session's thread, serves it
-   * until it is over, reporting bytes with sl_session_heard(). */
+   * until it is over. */
   void     (*serve)    (SlSession *session, gpointer data);
 } SlSessionOps;
 
@@ -56,8 +57,6 @@ gboolean     sl_session_write   (SlSession *s, const void *buf, gsize len);
 /* The connected socket (non-blocking; the listener's, for serve to
  * dup). */
 gint         sl_session_fd      (SlSession *s);
-/* A byte came: for serve, whose reads the session does not see. */
-void         sl_session_heard   (SlSession *s);
 /* A complete message came: first-message-timeout() and idle-timeout()
  * count from it. */
 void         sl_session_message (SlSession *s);

@@ -163,10 +163,6 @@ handle (void *cls, struct MHD_Connection *c, const char *url, const char *method
   HttpRequest *req = *con_cls;
   if (!req)
     {
-      const union MHD_ConnectionInfo *info = MHD_get_connection_info (c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-      HttpConnection *conn = info ? info->socket_context : NULL;
-      if (conn)
-        sl_session_heard (conn->session->session);
       req = g_new0 (HttpRequest, 1);
       req->body = g_byte_array_new ();
       *con_cls = req;
