@@ -5,6 +5,7 @@
 #include "core/internal.h"
 #include "core/io-worker.h"
 #include "core/proxy-header.h"
+#include "core/session-private.h"
 #include "core/source-private.h"
 #include "core/stream.h"
 
@@ -59,7 +60,8 @@ typedef struct
   SlIoWatch watch;      /* first: the worker's callback gets this address */
   SlIoTask task;
   SlListener *listener;
-  SlStreamReader *reader;
+  SlStreamReader *reader;   /* NULL when a session serves it */
+  SlSession *session;       /* once handed to its thread (under the lock) */
   SlTls *tls;           /* or NULL */
   gboolean handshaking;
   SlProxyHeaderReader *proxy;   /* while its PROXY header is awaited */
@@ -154,7 +156,7 @@ peer_forget (SlListener *l, const gchar *peer)
  * accepts again if it had stopped; posted under the lock, so once the
  * list is empty no close can post any more. */
 static void
-connection_close (Connection *c)
+connection_forget (Connection *c)
 {
   SlListener *l = c->listener;
   g_mutex_lock (&l->lock);
@@ -164,10 +166,11 @@ connection_close (Connection *c)
   sl_io_worker_post (l->listen.worker, &l->resume);
   g_cond_broadcast (&l->changed);
   g_mutex_unlock (&l->lock);
-  sl_window_set_notify (sl_stream_reader_window (c->reader), NULL, NULL);
-  sl_io_worker_unpost (c->watch.worker, &c->task);
-  sl_io_worker_unwatch (&c->watch);
-  sl_stream_reader_free (c->reader);
+}
+
+static void
+connection_free (Connection *c)
+{
   sl_tls_free (c->tls);
   close (c->watch.fd);
   g_free (c->proxy);
@@ -175,27 +178,70 @@ connection_close (Connection *c)
   g_free (c);
 }
 
-static gint64
-connection_quiet_since (Connection *c)
+/* On the connection's worker. */
+static void
+connection_close (Connection *c)
 {
-  return MAX (sl_stream_reader_last_frame (c->reader), __atomic_load_n (&c->quiet_since, __ATOMIC_RELAXED));
+  connection_forget (c);
+  if (c->reader)
+    sl_window_set_notify (sl_stream_reader_window (c->reader), NULL, NULL);
+  sl_io_worker_unpost (c->watch.worker, &c->task);
+  sl_io_worker_unwatch (&c->watch);
+  if (c->reader)
+    sl_stream_reader_free (c->reader);
+  connection_free (c);
 }
 
+/* On the session's thread, once the protocol closed it. */
+static void
+session_ended (SlSession *s, gpointer data)
+{
+  Connection *c = data;
+  SlAdmitVerdict why = g_atomic_int_get (&c->evict);
+  if (why != SL_ADMIT_KEEP)
+    sl_admission_closed (c->listener->admission, why, c->peer);
+  connection_forget (c);
+  sl_session_free (s);
+  connection_free (c);
+}
+
+/* Under the lock, or on the connection's worker. */
 static SlAdmitFacts
 connection_facts (Connection *c)
 {
+  if (c->session)
+    return sl_session_facts (c->session);
+  gint64 last_frame = c->reader ? sl_stream_reader_last_frame (c->reader) : 0;
   return (SlAdmitFacts) {
     .accepted = c->accepted,
     .heard = g_atomic_int_get (&c->heard),
-    .last_frame = sl_stream_reader_last_frame (c->reader),
-    .quiet_since = connection_quiet_since (c),
+    .last_frame = last_frame,
+    .quiet_since = MAX (last_frame, __atomic_load_n (&c->quiet_since, __ATOMIC_RELAXED)),
     .window_full = g_atomic_int_get (&c->window_full),
   };
 }
 
+/* Under the lock. A session's thread is ended here, by shutting its
+ * socket down (its descriptor stays open until the thread ends); a
+ * connection on a worker is asked through its task. */
 static void
 connection_wake (Connection *c, gint why)
 {
+  if (c->session)
+    {
+      if (why & WAKE_IDLE)
+        {
+          SlAdmitFacts facts = sl_session_facts (c->session);
+          SlAdmitVerdict verdict = sl_admission_expired (c->listener->admission, &facts, g_get_monotonic_time ());
+          if (verdict == SL_ADMIT_KEEP)
+            return;
+          g_atomic_int_set (&c->evict, verdict);
+        }
+      if (why & WAKE_STOP)
+        sl_session_cancel (c->session);
+      sl_session_shut (c->session);
+      return;
+    }
   g_atomic_int_or (&c->wake, why);
   sl_io_worker_post (c->watch.worker, &c->task);
 }
@@ -249,9 +295,44 @@ inner_header_check (Connection *c)
   return TRUE;
 }
 
+/* On the connection's worker, admitted, its PROXY header read and its
+ * handshake done: from here the session's thread has it. A stop or an
+ * eviction asked for meanwhile is done here instead. */
+static void
+session_handoff (Connection *c)
+{
+  SlListener *l = c->listener;
+  sl_io_worker_set_deadline (&c->watch, 0, NULL);
+  sl_io_worker_unwatch (&c->watch);
+  GError *error = NULL;
+  /* tasks are posted under the lock: once it is the session's, none is;
+   * the session may end (and free c) as soon as the lock is released */
+  g_mutex_lock (&l->lock);
+  sl_io_worker_unpost (c->watch.worker, &c->task);
+  gint wake = g_atomic_int_and (&c->wake, 0);
+  if (!(wake & (WAKE_STOP | WAKE_EVICT)))
+    c->session = sl_session_start (l->settings.session, l->settings.session_data, c->watch.fd, c->tls, c->peer,
+                                   c->accepted, session_ended, c, &error);
+  gboolean started = c->session != NULL;
+  g_mutex_unlock (&l->lock);
+  if (started)
+    return;
+  if (wake & WAKE_EVICT)
+    sl_admission_closed (l->admission, g_atomic_int_get (&c->evict), c->peer);
+  if (error)
+    sl_log (SL_LOG_ERROR, _("%s: cannot start a session's thread: %s"), sl_source_id (l->src), error->message);
+  g_clear_error (&error);
+  connection_close (c);
+}
+
 static void
 connection_read (Connection *c)
 {
+  if (!c->reader)
+    {
+      session_handoff (c);
+      return;
+    }
   SlStreamStatus status = sl_stream_reader_pump (c->reader, READS_PER_TURN);
   if (status != SL_STREAM_END && !inner_header_check (c))
     return;
@@ -287,7 +368,8 @@ handshake (Connection *c)
       else
         sl_io_worker_set_deadline (&c->watch, c->admit_by, proxy_expired);
       sl_io_worker_modify (&c->watch, EPOLLIN);
-      sl_stream_reader_set_tls (c->reader, c->tls);
+      if (c->reader)
+        sl_stream_reader_set_tls (c->reader, c->tls);
       sl_log (SL_LOG_INFO, _("TLS connection accepted; client='%s', cn='%s', driver='%s'"), c->peer ? c->peer : "local",
               sl_tls_peer_cn (c->tls) ? sl_tls_peer_cn (c->tls) : "", sl_source_id (c->listener->src));
       /* what came with the handshake's last flight is held by OpenSSL */
@@ -334,7 +416,7 @@ static void
 connection_leave (Connection *c, SlAdmitVerdict why)
 {
   sl_admission_closed (c->listener->admission, why, c->peer);
-  if (!c->handshaking)
+  if (!c->handshaking && c->reader)
     sl_stream_reader_drain (c->reader);
   connection_close (c);
 }
@@ -347,7 +429,7 @@ connection_task (SlIoTask *task)
   if (wake & WAKE_STOP)
     {
       /* a handshake that did not finish brought no message */
-      if (!c->handshaking && !c->proxy)
+      if (!c->handshaking && !c->proxy && c->reader)
         sl_stream_reader_drain (c->reader);
       connection_close (c);
       return;
@@ -477,7 +559,8 @@ proxy_done (Connection *c, const SlProxyHeader *header)
       return;
     }
   c->counted = TRUE;
-  sl_stream_reader_set_proxy (c->reader, header);
+  if (c->reader)
+    sl_stream_reader_set_proxy (c->reader, header);
   if (c->tls)
     {
       sl_io_worker_set_deadline (&c->watch, c->admit_by, handshake_expired);
@@ -533,7 +616,8 @@ accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen
   c->counted = l->settings.proxy == SL_LISTENER_PROXY_NONE;
   c->accepted = g_get_monotonic_time ();
   c->quiet_since = c->accepted;
-  c->reader = sl_stream_reader_new (l->src, fd, peer, l->settings.framing);
+  if (!l->settings.session)
+    c->reader = sl_stream_reader_new (l->src, fd, peer, l->settings.framing);
   c->admit_by = g_get_monotonic_time ()
                 + (l->settings.tls ? sl_tls_context_handshake_timeout_ms (l->settings.tls) : PROXY_TIMEOUT_MS) * 1000;
   if (l->settings.tls)
@@ -542,7 +626,7 @@ accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen
       c->handshaking = TRUE;
     }
   /* set before the worker can see the connection, which it may close */
-  if (l->settings.proxy == SL_LISTENER_PROXY_IN_TLS)
+  if (l->settings.proxy == SL_LISTENER_PROXY_IN_TLS && c->reader)
     sl_stream_reader_expect_proxy (c->reader);
   if (l->settings.proxy == SL_LISTENER_PROXY_FIRST)
     {
@@ -551,7 +635,8 @@ accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen
     }
   else if (c->tls)
     sl_io_worker_set_deadline (&c->watch, c->admit_by, handshake_expired);
-  sl_window_set_notify (sl_stream_reader_window (c->reader), connection_has_room, c);
+  if (c->reader)
+    sl_window_set_notify (sl_stream_reader_window (c->reader), connection_has_room, c);
   sl_source_count (l->src, "connections", 1);
   sl_log (SL_LOG_INFO, _("connection accepted; client='%s', driver='%s'"), peer ? peer : "local", sl_source_id (l->src));
   g_mutex_lock (&l->lock);
@@ -808,6 +893,8 @@ wait_for_goodbyes (SlListener *l)
       for (GList *i = l->connections.head; i && !waiting; i = i->next)
         {
           Connection *c = i->data;
+          if (!c->reader)
+            continue;
           gint64 last = MAX (sl_stream_reader_last_read (c->reader), start);
           waiting = now - last < GOODBYE_QUIET_MS * 1000;
         }
@@ -829,7 +916,8 @@ sl_listener_stop (SlListener *l)
    * connection is closed: closing with unread data would reset it and
    * lose those messages. */
   for (GList *i = l->connections.head; i; i = i->next)
-    sl_stream_reader_finish (((Connection *) i->data)->reader);
+    if (((Connection *) i->data)->reader)
+      sl_stream_reader_finish (((Connection *) i->data)->reader);
   g_mutex_unlock (&l->lock);
   wait_for_goodbyes (l);
   g_mutex_lock (&l->lock);

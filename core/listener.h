@@ -11,13 +11,19 @@
  * handshake-timeout(); a refused peer is logged once per address and
  * reason, and counted as "tls_refused". A PROXY header (settings.proxy)
  * is read within the same handshake-timeout() (PROXY_TIMEOUT_MS without
- * TLS). */
+ * TLS).
+ *
+ * The connections of a protocol whose answers wait (relp(), OTLP) are
+ * served by an SlSession each, on a thread of its own, once the listener
+ * admitted them, read their PROXY header and finished their handshake:
+ * settings.session says how; without it SlStreamReader reads them. */
 #ifndef SL_LISTENER_H
 #define SL_LISTENER_H
 
 #include <glib.h>
 #include "core/source.h"
 #include "core/stream.h"
+#include "core/session.h"
 #include "core/tls.h"
 
 G_BEGIN_DECLS
@@ -40,6 +46,10 @@ typedef struct
    * client is the peer, for max-connections-per-ip() too; without one
    * the connection is closed and counted as "proxy_refused" */
   SlListenerProxy proxy;
+  /* or NULL: lines or frames read by SlStreamReader on the I/O workers;
+   * PROXY_IN_TLS is the stream reader's alone */
+  const SlSessionOps *session;
+  gpointer session_data;
 } SlListenerSettings;
 
 typedef struct _SlListener SlListener;

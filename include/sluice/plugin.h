@@ -40,6 +40,7 @@
 #include "core/i18n.h"
 #include "core/tls.h"
 #include "core/listener.h"
+#include "core/session.h"
 #include "core/window.h"
 #include "core/str-repr.h"
 #include "core/text-append.h"

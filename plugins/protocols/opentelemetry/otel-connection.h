@@ -5,6 +5,7 @@
 #ifndef OTEL_CONNECTION_H
 #define OTEL_CONNECTION_H
 
+#include "core/listener.h"
 #include "core/source.h"
 #include "core/tls.h"
 
@@ -17,7 +18,6 @@ typedef enum
 } OtelTransport;
 
 typedef struct _OtelHttpServer OtelHttpServer;
-typedef struct _OtelListener OtelListener;
 
 typedef struct
 {
@@ -36,8 +36,8 @@ typedef struct
   GMutex lock;
   GPtrArray *windows;        /* of the open connections, cancelled at stop */
   gboolean stopping;
-  OtelHttpServer *http;
-  OtelListener *grpc;
+  OtelHttpServer *http;     /* OTLP/HTTP's libmicrohttpd, fed by the listener */
+  SlListener *listener;
 } OtelSource;
 
 /* A window for a new connection, cancelled when the source stops; NULL

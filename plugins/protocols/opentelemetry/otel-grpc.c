@@ -5,20 +5,17 @@
  * library's machinery (streaming, name resolution, channels): nghttp2
  * keeps HTTP/2 itself (HPACK, flow control, settings, pings) right, and
  * Debian's grpc C core would bring C++ and a completion-queue loop for one
- * method. A thread per connection, so that a request waiting for room in
- * its connection's window holds that client only. */
+ * method. Each connection is an SlSession of the kit's listener, on a
+ * thread of its own, so that a request waiting for room in its
+ * connection's window holds that client only. */
 #include "otel-grpc.h"
 #include "otel-export.h"
 #include "otel-gzip.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 
-#include <errno.h>
 #include <nghttp2/nghttp2.h>
-#include <poll.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #define LOGS_EXPORT_PATH "/opentelemetry.proto.collector.logs.v1.LogsService/Export"
 /* gRPC status codes */
@@ -32,10 +29,8 @@
 typedef struct
 {
   OtelSource *source;
-  gint fd;
-  gchar *peer;
+  SlSession *conn;
   SlWindow *window;
-  OtelActivity *activity;
   nghttp2_session *session;
   GQueue ready;              /* ids of streams whose request is complete */
   GQueue streams;            /* every open GrpcStream: nghttp2_session_del() does not close them */
@@ -64,27 +59,11 @@ stream_free (GrpcStream *s)
   g_free (s);
 }
 
-static gboolean
-write_all (gint fd, const guint8 *data, gsize len)
-{
-  while (len)
-    {
-      gssize n = send (fd, data, len, MSG_NOSIGNAL);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return FALSE;
-      data += n;
-      len -= (gsize) n;
-    }
-  return TRUE;
-}
-
 static ssize_t
 send_cb (nghttp2_session *session, const uint8_t *data, size_t length, int flags, void *user_data)
 {
   GrpcConnection *conn = user_data;
-  return write_all (conn->fd, data, length) ? (ssize_t) length : NGHTTP2_ERR_CALLBACK_FAILURE;
+  return sl_session_write (conn->conn, data, length) ? (ssize_t) length : NGHTTP2_ERR_CALLBACK_FAILURE;
 }
 
 static int
@@ -253,10 +232,10 @@ serve (GrpcConnection *conn, GrpcStream *s)
       len = inflated->len;
     }
   g_autoptr (GByteArray) response = g_byte_array_new ();
-  otel_activity_waiting (conn->activity, TRUE);
-  OtelExportStatus status = otel_export_logs (self, conn->window, conn->peer, OTEL_ENCODING_PROTOBUF, data, len,
-                                              response);
-  otel_activity_waiting (conn->activity, FALSE);
+  sl_session_waiting (conn->conn, TRUE);
+  OtelExportStatus status = otel_export_logs (self, conn->window, sl_session_peer (conn->conn),
+                                              OTEL_ENCODING_PROTOBUF, data, len, response);
+  sl_session_waiting (conn->conn, FALSE);
   switch (status)
     {
     case OTEL_EXPORT_OK:
@@ -301,50 +280,62 @@ session_new (GrpcConnection *conn)
          && nghttp2_session_set_local_window_size (conn->session, NGHTTP2_FLAG_NONE, 0, GRPC_WINDOW) == 0;
 }
 
-void
-otel_grpc_serve (OtelSource *self, gint fd, const struct sockaddr *peer, socklen_t peer_len, gint stop_fd,
-                 OtelActivity *activity, gpointer data)
+static void
+connection_free (GrpcConnection *conn)
 {
-  GrpcConnection conn = { .source = self, .fd = fd, .peer = otel_peer_address (peer), .activity = activity };
-  gboolean heard = FALSE;
-  g_queue_init (&conn.ready);
-  g_queue_init (&conn.streams);
-  conn.window = otel_source_connection_window (self);
-  guint8 buf[65536];
-  gboolean ok = conn.window && session_new (&conn);
-  while (ok && nghttp2_session_send (conn.session) == 0
-         && (nghttp2_session_want_read (conn.session) || nghttp2_session_want_write (conn.session)))
-    {
-      struct pollfd fds[2] = { { fd, POLLIN, 0 }, { stop_fd, POLLIN, 0 } };
-      if (poll (fds, 2, -1) < 0 && errno != EINTR)
-        break;
-      if (fds[1].revents)
-        break;
-      if (!fds[0].revents)
-        continue;
-      gssize n = recv (fd, buf, sizeof buf, 0);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0 || nghttp2_session_mem_recv (conn.session, buf, (gsize) n) < 0)
-        break;
-      if (!heard)
-        otel_activity_heard (activity);
-      heard = TRUE;
-      while (!g_queue_is_empty (&conn.ready))
-        {
-          gint32 id = GPOINTER_TO_INT (g_queue_pop_head (&conn.ready));
-          GrpcStream *s = nghttp2_session_get_stream_user_data (conn.session, id);
-          if (s)
-            serve (&conn, s);
-          otel_activity_request (activity);
-        }
-    }
-  if (conn.session)
-    nghttp2_session_del (conn.session);
-  g_queue_clear (&conn.ready);
-  g_queue_clear_full (&conn.streams, (GDestroyNotify) stream_free);
-  if (conn.window)
-    otel_source_connection_closed (self, conn.window);
-  g_free (conn.peer);
-  close (fd);
+  if (conn->session)
+    nghttp2_session_del (conn->session);
+  g_queue_clear (&conn->ready);
+  g_queue_clear_full (&conn->streams, (GDestroyNotify) stream_free);
+  if (conn->window)
+    otel_source_connection_closed (conn->source, conn->window);
+  g_free (conn);
 }
+
+/* The server's settings go out before the client's preface is read. */
+static gpointer
+grpc_opened (SlSession *session, gpointer data)
+{
+  GrpcConnection *conn = g_new0 (GrpcConnection, 1);
+  conn->source = data;
+  conn->conn = session;
+  g_queue_init (&conn->ready);
+  g_queue_init (&conn->streams);
+  conn->window = otel_source_connection_window (conn->source);
+  if (!conn->window || !session_new (conn) || nghttp2_session_send (conn->session) != 0)
+    {
+      connection_free (conn);
+      return NULL;
+    }
+  return conn;
+}
+
+static gboolean
+grpc_readable (SlSession *session, gpointer state, const gchar *buf, gsize len, gboolean more)
+{
+  GrpcConnection *conn = state;
+  if (nghttp2_session_mem_recv (conn->session, (const guint8 *) buf, len) < 0)
+    return FALSE;
+  while (!g_queue_is_empty (&conn->ready))
+    {
+      gint32 id = GPOINTER_TO_INT (g_queue_pop_head (&conn->ready));
+      GrpcStream *s = nghttp2_session_get_stream_user_data (conn->session, id);
+      if (s)
+        serve (conn, s);
+      sl_session_message (session);
+    }
+  return nghttp2_session_send (conn->session) == 0
+         && (nghttp2_session_want_read (conn->session) || nghttp2_session_want_write (conn->session));
+}
+
+static void
+grpc_closed (SlSession *session, gpointer state)
+{
+  connection_free (state);
+}
+
+const SlSessionOps otel_grpc_session_ops = {
+  .opened = grpc_opened,
+  .readable = grpc_readable,
+  .closed = grpc_closed,
+};

@@ -4,10 +4,10 @@
 #define OTEL_GRPC_H
 
 #include "otel-connection.h"
-#include "otel-listener.h"
+#include "core/session.h"
 
-/* OTLP/gRPC: serves one connection (an OtelServeFunc, see otel-listener.h). */
-void            otel_grpc_serve        (OtelSource *self, gint fd, const struct sockaddr *peer, socklen_t peer_len,
-                                        gint stop_fd, OtelActivity *activity, gpointer data);
+/* OTLP/gRPC's sessions on the kit's listener; their data is the
+ * OtelSource. */
+extern const SlSessionOps otel_grpc_session_ops;
 
 #endif

@@ -3,14 +3,24 @@
  * whose records wait for room in the connection's window holds that
  * client only, as a TCP window holds one sender. libmicrohttpd parses
  * HTTP/1.1 (chunked bodies, keep-alive, pipelining, limits) as a
- * well-kept library does; only POST /v1/logs is ours. */
+ * well-kept library does; only POST /v1/logs is ours.
+ *
+ * libmicrohttpd has no listening socket: the kit's listener accepts,
+ * admits (max-connections() and its evictions, first-message-timeout(),
+ * idle-timeout(), max-connections-per-ip()) and runs the TLS handshake,
+ * and each session hands its socket (or, with TLS, the plaintext end of
+ * a socketpair the session pumps) to libmicrohttpd, then waits until
+ * libmicrohttpd closed it. The session is told of the requests, so the
+ * listener judges the connection as it judges a tcp() one. */
 #include "otel-http.h"
 #include "otel-export.h"
 #include "otel-gzip.h"
-#include "otel-listener.h"
+#include "otel-tls-front.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <microhttpd.h>
 #include <string.h>
 #include <strings.h>
@@ -21,11 +31,18 @@ struct _OtelHttpServer
 {
   OtelSource *source;
   struct MHD_Daemon *daemon;
-  OtelListener *tls_listener;  /* with tls(): accepts and decrypts, libmicrohttpd gets the plaintext */
   GMutex lock;
-  GCond answered;
+  GCond answered;            /* also: a connection closed */
   guint exporting;           /* requests delivering or not yet answered */
+  GHashTable *handed;        /* libmicrohttpd's descriptor -> HttpSession, until it started it */
 };
+
+/* A session of the listener, while libmicrohttpd serves its connection */
+typedef struct
+{
+  SlSession *session;
+  gboolean closed;           /* under the server's lock: libmicrohttpd is done with it */
+} HttpSession;
 
 /* One request being read */
 typedef struct
@@ -43,6 +60,7 @@ typedef struct
 {
   SlWindow *window;
   gchar *peer;
+  HttpSession *session;
 } HttpConnection;
 
 /* Seconds a client that got 503 waits before it sends again */
@@ -121,7 +139,10 @@ export (OtelHttpServer *server, struct MHD_Connection *c, HttpRequest *req)
   req->exporting = TRUE;
   g_mutex_unlock (&server->lock);
   g_autoptr (GByteArray) response = g_byte_array_new ();
-  switch (otel_export_logs (self, conn->window, conn->peer, encoding, data, len, response))
+  sl_session_waiting (conn->session->session, TRUE);
+  OtelExportStatus status = otel_export_logs (self, conn->window, conn->peer, encoding, data, len, response);
+  sl_session_waiting (conn->session->session, FALSE);
+  switch (status)
     {
     case OTEL_EXPORT_OK:
       return reply (c, MHD_HTTP_OK, encoding == OTEL_ENCODING_JSON ? "application/json" : "application/x-protobuf",
@@ -171,6 +192,10 @@ request_completed (void *cls, struct MHD_Connection *c, void **con_cls, enum MHD
   HttpRequest *req = *con_cls;
   if (!req)
     return;
+  const union MHD_ConnectionInfo *info = MHD_get_connection_info (c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  HttpConnection *conn = info ? info->socket_context : NULL;
+  if (conn && toe == MHD_REQUEST_TERMINATED_COMPLETED_OK)
+    sl_session_message (conn->session->session);
   if (req->exporting)
     {
       g_mutex_lock (&server->lock);
@@ -189,12 +214,19 @@ connection_notify (void *cls, struct MHD_Connection *c, void **socket_context, e
   OtelHttpServer *server = cls;
   if (code == MHD_CONNECTION_NOTIFY_STARTED)
     {
+      const union MHD_ConnectionInfo *fd = MHD_get_connection_info (c, MHD_CONNECTION_INFO_CONNECTION_FD);
+      g_mutex_lock (&server->lock);
+      HttpSession *session = fd ? g_hash_table_lookup (server->handed, GINT_TO_POINTER (fd->connect_fd)) : NULL;
+      if (session)
+        g_hash_table_remove (server->handed, GINT_TO_POINTER (fd->connect_fd));
+      g_mutex_unlock (&server->lock);
+      if (!session)
+        return;
       HttpConnection *conn = g_new0 (HttpConnection, 1);
+      conn->session = session;
       conn->window = otel_source_connection_window (server->source);
-      const union MHD_ConnectionInfo *info = MHD_get_connection_info (c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-      conn->peer = info && info->client_addr ? otel_peer_address (info->client_addr) : NULL;
+      conn->peer = g_strdup (sl_session_peer (session->session));
       *socket_context = conn;
-      sl_source_count (server->source->source, "connections", 1);
       return;
     }
   HttpConnection *conn = *socket_context;
@@ -202,6 +234,10 @@ connection_notify (void *cls, struct MHD_Connection *c, void **socket_context, e
     return;
   if (conn->window)
     otel_source_connection_closed (server->source, conn->window);
+  g_mutex_lock (&server->lock);
+  conn->session->closed = TRUE;
+  g_cond_broadcast (&server->answered);
+  g_mutex_unlock (&server->lock);
   g_free (conn->peer);
   g_free (conn);
   *socket_context = NULL;
@@ -215,80 +251,106 @@ log_mhd (void *cls, const char *fmt, va_list ap)
   sl_log (SL_LOG_DEBUG, "%s: %s", ((OtelHttpServer *) cls)->source->super.id, text);
 }
 
-/* An OtelServeFunc: the plaintext end of a TLS connection to libmicrohttpd
- * (which closes it, also when it refuses it) */
+/* A session's thread: its socket (a duplicate, which libmicrohttpd
+ * closes; the listener's stays open until the session ends, so that an
+ * eviction never shuts down a number reused) or the plaintext end of its
+ * TLS front goes to libmicrohttpd, which serves it until either side
+ * ends it. */
 static void
-add_connection (OtelSource *self, gint fd, const struct sockaddr *peer, socklen_t peer_len, gint stop_fd,
-                OtelActivity *activity, gpointer data)
+http_serve (SlSession *session, gpointer data)
 {
   OtelHttpServer *server = data;
-  if (MHD_add_connection (server->daemon, fd, peer, peer_len) != MHD_YES)
-    sl_log (SL_LOG_WARNING, _("%s: the OTLP/HTTP server refused a connection"), self->super.id);
+  HttpSession hs = { .session = session };
+  gint fd = sl_session_fd (session);
+  struct sockaddr_storage peer;
+  socklen_t peer_len = sizeof peer;
+  if (getpeername (fd, (struct sockaddr *) &peer, &peer_len) < 0)
+    return;
+  g_autofree gchar *why = NULL;
+  OtelTlsFront *front = NULL;
+  gint handed = -1;
+  if (sl_session_tls (session))
+    front = otel_tls_front_new (sl_session_tls (session), fd, &handed, &why);
+  else
+    handed = fcntl (fd, F_DUPFD_CLOEXEC, 0);
+  if (handed < 0)
+    {
+      sl_log (SL_LOG_WARNING, _("%s: cannot hand a connection to the OTLP/HTTP server: %s"),
+              server->source->super.id, why ? why : g_strerror (errno));
+      return;
+    }
+  g_mutex_lock (&server->lock);
+  g_hash_table_insert (server->handed, GINT_TO_POINTER (handed), &hs);
+  g_mutex_unlock (&server->lock);
+  if (MHD_add_connection (server->daemon, handed, (struct sockaddr *) &peer, peer_len) != MHD_YES)
+    {
+      sl_log (SL_LOG_WARNING, _("%s: the OTLP/HTTP server refused a connection"), server->source->super.id);
+      g_mutex_lock (&server->lock);
+      g_hash_table_remove (server->handed, GINT_TO_POINTER (handed));
+      hs.closed = TRUE;
+      g_mutex_unlock (&server->lock);
+    }
+  if (front)
+    {
+      otel_tls_front_pump (front);
+      /* closing our end of the socketpair ends libmicrohttpd's */
+      otel_tls_front_free (front);
+    }
+  g_mutex_lock (&server->lock);
+  while (!hs.closed)
+    g_cond_wait (&server->answered, &server->lock);
+  g_mutex_unlock (&server->lock);
 }
 
+const SlSessionOps otel_http_session_ops = {
+  .serve = http_serve,
+};
+
 OtelHttpServer *
-otel_http_server_start (OtelSource *self, gint fd, GError **error)
+otel_http_server_start (OtelSource *self, GError **error)
 {
   OtelHttpServer *server = g_new0 (OtelHttpServer, 1);
   server->source = self;
   g_mutex_init (&server->lock);
   g_cond_init (&server->answered);
-  guint flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG | MHD_USE_ITC;
-  /* with tls() the listener accepts, and libmicrohttpd has no socket of its own */
-  if (self->tls)
-    server->daemon = MHD_start_daemon (flags | MHD_USE_NO_LISTEN_SOCKET, 0, NULL, NULL, handle, server,
-                                       MHD_OPTION_CONNECTION_LIMIT, (unsigned int) self->max_connections,
-                                       MHD_OPTION_NOTIFY_COMPLETED, request_completed, server,
-                                       MHD_OPTION_NOTIFY_CONNECTION, connection_notify, server,
-                                       MHD_OPTION_EXTERNAL_LOGGER, log_mhd, server,
-                                       MHD_OPTION_END);
-  else
-    server->daemon = MHD_start_daemon (flags, 0, NULL, NULL, handle, server,
-                                       MHD_OPTION_LISTEN_SOCKET, (MHD_socket) fd,
-                                       MHD_OPTION_CONNECTION_LIMIT, (unsigned int) self->max_connections,
-                                       MHD_OPTION_NOTIFY_COMPLETED, request_completed, server,
-                                       MHD_OPTION_NOTIFY_CONNECTION, connection_notify, server,
-                                       MHD_OPTION_EXTERNAL_LOGGER, log_mhd, server,
-                                       MHD_OPTION_END);
-  if (server->daemon && self->tls)
-    {
-      server->tls_listener = otel_listener_start (self, fd, self->tls, FALSE, add_connection, server, error);
-      if (!server->tls_listener)
-        {
-          MHD_stop_daemon (server->daemon);
-          server->daemon = NULL;
-        }
-    }
-  else if (!server->daemon)
-    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("%s: cannot start the OTLP/HTTP server"), self->super.id);
+  server->handed = g_hash_table_new (NULL, NULL);
+  guint flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG | MHD_USE_ITC
+                | MHD_USE_NO_LISTEN_SOCKET;
+  server->daemon = MHD_start_daemon (flags, 0, NULL, NULL, handle, server,
+                                     MHD_OPTION_NOTIFY_COMPLETED, request_completed, server,
+                                     MHD_OPTION_NOTIFY_CONNECTION, connection_notify, server,
+                                     MHD_OPTION_EXTERNAL_LOGGER, log_mhd, server,
+                                     MHD_OPTION_END);
   if (!server->daemon)
     {
-      g_mutex_clear (&server->lock);
-      g_cond_clear (&server->answered);
-      g_free (server);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("%s: cannot start the OTLP/HTTP server"), self->super.id);
+      otel_http_server_free (server);
       return NULL;
     }
   return server;
 }
 
 /* The windows are cancelled already: requests that waited on them are
- * being answered 503, and libmicrohttpd's stop would cut those answers
- * off, so it waits for them first (new connections are no longer taken). */
+ * being answered 503, and the listener's stop would cut those answers
+ * off, so it waits for them first. */
 void
-otel_http_server_stop (OtelHttpServer *server)
+otel_http_server_drain (OtelHttpServer *server)
 {
-  MHD_socket fd = server->tls_listener ? MHD_INVALID_SOCKET : MHD_quiesce_daemon (server->daemon);
   gint64 deadline = g_get_monotonic_time () + STOP_ANSWER_USEC;
   g_mutex_lock (&server->lock);
   while (server->exporting)
     if (!g_cond_wait_until (&server->answered, &server->lock, deadline))
       break;
   g_mutex_unlock (&server->lock);
-  if (server->tls_listener)
-    otel_listener_stop (server->tls_listener);
-  MHD_stop_daemon (server->daemon);
-  if (fd != MHD_INVALID_SOCKET)
-    close (fd);
+}
+
+/* After the listener stopped: no connection is left. */
+void
+otel_http_server_free (OtelHttpServer *server)
+{
+  if (server->daemon)
+    MHD_stop_daemon (server->daemon);
+  g_hash_table_unref (server->handed);
   g_mutex_clear (&server->lock);
   g_cond_clear (&server->answered);
   g_free (server);

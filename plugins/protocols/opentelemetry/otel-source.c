@@ -12,7 +12,6 @@
 #include "otel-connection.h"
 #include "otel-grpc.h"
 #include "otel-http.h"
-#include "otel-listener.h"
 #include "core/activation.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -81,14 +80,6 @@ otel_source_free (SlDriver *d)
   g_mutex_clear (&self->lock);
 }
 
-static gint
-open_socket (OtelSource *self, GError **error)
-{
-  SlListenAddress where = { .ip = self->ip, .port = self->port, .type = SOCK_STREAM, .backlog = self->listen_backlog };
-  gboolean inherited;
-  return sl_activation_listen (&self->super, &where, &inherited, error);
-}
-
 static gboolean
 otel_source_start (SlDriver *d, SlSource *source, GError **error)
 {
@@ -96,16 +87,28 @@ otel_source_start (SlDriver *d, SlSource *source, GError **error)
   self->source = source;
   self->max_connections = sl_source_max_connections (source);
   self->stopping = FALSE;
-  gint fd = open_socket (self, error);
-  if (fd < 0)
-    return FALSE;
+  SlListenerSettings settings = {
+    .max_connections = self->max_connections,
+    .tls = self->tls,
+    .session = &otel_grpc_session_ops,
+    .session_data = self,
+  };
   if (self->transport == OTEL_TRANSPORT_HTTP)
-    self->http = otel_http_server_start (self, fd, error);
-  else
-    self->grpc = otel_listener_start (self, fd, self->tls, TRUE, otel_grpc_serve, NULL, error);
-  if (!self->http && !self->grpc)
     {
-      close (fd);
+      self->http = otel_http_server_start (self, error);
+      if (!self->http)
+        return FALSE;
+      settings.session = &otel_http_session_ops;
+      settings.session_data = self->http;
+    }
+  SlListenAddress where = { .ip = self->ip, .port = self->port, .type = SOCK_STREAM, .backlog = self->listen_backlog };
+  gboolean inherited;
+  gint fd = sl_activation_listen (&self->super, &where, &inherited, error);
+  if (fd >= 0)
+    self->listener = sl_listener_start (source, fd, &settings, error);
+  if (!self->listener)
+    {
+      g_clear_pointer (&self->http, otel_http_server_free);
       return FALSE;
     }
   sl_log (SL_LOG_INFO, _("opentelemetry() listening on %s port %s (%s%s)"), self->ip, self->port,
@@ -123,11 +126,9 @@ otel_source_stop (SlDriver *d)
     sl_window_cancel (g_ptr_array_index (self->windows, i));
   g_mutex_unlock (&self->lock);
   if (self->http)
-    otel_http_server_stop (self->http);
-  if (self->grpc)
-    otel_listener_stop (self->grpc);
-  self->http = NULL;
-  self->grpc = NULL;
+    otel_http_server_drain (self->http);
+  g_clear_pointer (&self->listener, sl_listener_stop);
+  g_clear_pointer (&self->http, otel_http_server_free);
 }
 
 static const SlSourceOps otel_source_ops = {

@@ -24,50 +24,32 @@ struct _OtelTlsFront
   SlTls *tls;
   gint fd;                   /* the client's, TLS */
   gint plain;                /* our end of the socketpair */
-  gint stop_fd;
   Pending in;                /* from the client, for the transport */
   Pending out;               /* from the transport, for the client */
   SlTlsStatus tls_wait;      /* what the last TLS write waits for, or DONE */
 };
 
-static gboolean
-wait_fd (gint fd, gint stop_fd, short events, gint timeout_ms)
-{
-  struct pollfd fds[2] = { { fd, events, 0 }, { stop_fd, POLLIN, 0 } };
-  gint n = poll (fds, 2, timeout_ms);
-  return n > 0 && !fds[1].revents;
-}
-
 OtelTlsFront *
-otel_tls_front_new (SlTlsContext *ctx, gint fd, gint stop_fd, gint *plain, gchar **why)
+otel_tls_front_new (SlTls *tls, gint fd, gint *plain, gchar **why)
 {
-  SlTls *tls = sl_tls_new (ctx, fd, NULL);
-  gint64 deadline = g_get_monotonic_time () + sl_tls_context_handshake_timeout_ms (ctx) * 1000;
-  SlTlsStatus st;
-  while ((st = sl_tls_handshake (tls)) == SL_TLS_WANT_READ || st == SL_TLS_WANT_WRITE)
-    {
-      gint64 left_ms = (deadline - g_get_monotonic_time ()) / 1000;
-      if (left_ms <= 0 || !wait_fd (fd, stop_fd, st == SL_TLS_WANT_READ ? POLLIN : POLLOUT, (gint) left_ms))
-        {
-          *why = g_strdup (left_ms <= 0 ? "handshake timed out" : "stopping");
-          sl_tls_free (tls);
-          return NULL;
-        }
-    }
   gint pair[2];
   /* the transport's end blocks, as a plain connection would */
-  if (st != SL_TLS_DONE || socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) < 0
-      || !g_unix_set_fd_nonblocking (pair[1], TRUE, NULL))
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) < 0)
     {
-      *why = g_strdup (st != SL_TLS_DONE ? sl_tls_failure (tls) : g_strerror (errno));
-      sl_tls_free (tls);
+      *why = g_strdup (g_strerror (errno));
+      return NULL;
+    }
+  if (!g_unix_set_fd_nonblocking (pair[1], TRUE, NULL))
+    {
+      *why = g_strdup (g_strerror (errno));
+      close (pair[0]);
+      close (pair[1]);
       return NULL;
     }
   OtelTlsFront *front = g_new0 (OtelTlsFront, 1);
   front->tls = tls;
   front->fd = fd;
   front->plain = pair[1];
-  front->stop_fd = stop_fd;
   front->tls_wait = SL_TLS_DONE;
   *plain = pair[0];
   return front;
@@ -133,10 +115,8 @@ otel_tls_front_pump (OtelTlsFront *f)
         transport |= POLLOUT;
       if (f->out.at == f->out.len)
         transport |= POLLIN;
-      struct pollfd fds[3] = { { f->fd, client, 0 }, { f->plain, transport, 0 }, { f->stop_fd, POLLIN, 0 } };
-      if (poll (fds, 3, -1) < 0 && errno != EINTR)
-        return;
-      if (fds[2].revents)
+      struct pollfd fds[2] = { { f->fd, client, 0 }, { f->plain, transport, 0 } };
+      if (poll (fds, 2, -1) < 0 && errno != EINTR)
         return;
     }
 }
@@ -144,7 +124,6 @@ otel_tls_front_pump (OtelTlsFront *f)
 void
 otel_tls_front_free (OtelTlsFront *front)
 {
-  sl_tls_free (front->tls);
   close (front->plain);
   g_free (front);
 }

@@ -11,13 +11,13 @@
 
 typedef struct _OtelTlsFront OtelTlsFront;
 
-/* Finishes the handshake on fd (non-blocking) within the context's
- * handshake-timeout(), or until stop_fd is readable; NULL with *why set
- * when it fails. *plain is the transport's end of the socketpair. */
-OtelTlsFront *otel_tls_front_new  (SlTlsContext *ctx, gint fd, gint stop_fd, gint *plain, gchar **why);
-/* Moves bytes both ways until either side ends or stop_fd is readable. */
+/* A front for tls, handshaken on fd (non-blocking; both the caller's);
+ * NULL with *why set when no socketpair could be made. *plain is the
+ * transport's end of the socketpair. */
+OtelTlsFront *otel_tls_front_new  (SlTls *tls, gint fd, gint *plain, gchar **why);
+/* Moves bytes both ways until either side ends. */
 void          otel_tls_front_pump (OtelTlsFront *front);
-/* Closes the front's sockets (not fd) and frees it. */
+/* Closes the front's end of the socketpair and frees it. */
 void          otel_tls_front_free (OtelTlsFront *front);
 
 #endif

@@ -496,7 +496,46 @@ test_silent_connections_make_room (SlTestEnv *env, gconstpointer data)
   g_assert_true (sl_test_wait_stat (env, "source", "s_grpc", "no_message_closed", 2));
   for (guint i = 0; i < G_N_ELEMENTS (silent); i++)
     {
-      /* the server's SETTINGS frame, then the end */
+      /* closed: what came before it, then the end */
+      gchar buf[256];
+      struct pollfd p = { .fd = silent[i], .events = POLLIN };
+      gssize n = 1;
+      while (n > 0 && poll (&p, 1, SL_TEST_DEADLINE_MS) == 1)
+        n = read (silent[i], buf, sizeof buf);
+      g_assert_cmpint (n, <=, 0);
+      close (silent[i]);
+    }
+}
+
+/* OTLP/HTTP's connections are admitted by the same listener: silent ones
+ * that fill max-connections() make room for a client that asks, and the
+ * others are closed at first-message-timeout(), which libmicrohttpd's
+ * own limits never did. */
+static void
+test_http_silent_connections_make_room (SlTestEnv *env, gconstpointer data)
+{
+  guint16 http = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *http_s = g_strdup_printf ("%u", http);
+  if (!sl_test_write_config (env,
+                             "source s_http { opentelemetry(transport(\"http\") port(@HTTP@) max-connections(3)"
+                             " first-message-timeout(2)); };\n"
+                             "destination d_file { file(\"@DIR@/out.log\"); };\n"
+                             "log { source(s_http); destination(d_file); };\n",
+                             "HTTP", http_s, NULL)
+      || !sl_test_daemon_start (env) || !sl_test_wait_tcp (env, http))
+    return;
+  gint silent[3];
+  for (guint i = 0; i < G_N_ELEMENTS (silent); i++)
+    g_assert_cmpint ((silent[i] = sl_test_tcp_connect (http)), >=, 0);
+  g_autofree gchar *traces = g_strdup_printf ("http://127.0.0.1:%u/v1/traces", http);
+  g_autofree gchar *headers = NULL;
+  const gchar *export[] = { "--max-time", "20", "-H", "Content-Type: application/x-protobuf", "--data-binary", "",
+                            traces, NULL };
+  g_assert_cmpint (curl (export, &headers), ==, 404);
+  g_assert_true (sl_test_wait_stat (env, "source", "s_http", "evicted_no_message", 1));
+  g_assert_true (sl_test_wait_stat (env, "source", "s_http", "no_message_closed", 2));
+  for (guint i = 0; i < G_N_ELEMENTS (silent); i++)
+    {
       gchar buf[256];
       struct pollfd p = { .fd = silent[i], .events = POLLIN };
       gssize n = 1;
@@ -519,5 +558,6 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/opentelemetry/source/answered-when-written", test_answered_when_written);
   SL_TEST_ADD ("/opentelemetry/source/bad-config", test_bad_config);
   SL_TEST_ADD ("/opentelemetry/source/silent-connections-make-room", test_silent_connections_make_room);
+  SL_TEST_ADD ("/opentelemetry/source/http-silent-connections-make-room", test_http_silent_connections_make_room);
   return g_test_run ();
 }

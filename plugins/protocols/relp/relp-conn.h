@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* One RELP connection's bytes, plain or TLS (the core's sessions), read
+/* The relp() destination's connection: its bytes, plain or TLS, read
  * and written by a thread that may block on it: every wait is a poll()
  * bounded by a deadline and ended early by the owner's stop descriptor. */
 #ifndef RELP_CONN_H

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* relp() against the real rsyslogd (tests/peers/rsyslog-root), started
- * once for the program: its omrelp sends to our relp() source, and our
+ * once for the program: its omrelp sends to our relp() source (plain, and
+ * over TLS with its client certificate), and our
  * relp() destination sends to its imrelp over TLS, each side checking the
  * other's certificate (made here with openssl). In each direction the receiver is killed with -9 in the
  * middle of the run and started again: every message arrives, duplicates
@@ -18,11 +19,13 @@
 #define COUNT 30000
 /* the receiver is killed once this many arrived */
 #define KILL_AT 2000
+/* sent over TLS, without a kill */
+#define TLS_COUNT 5000
 
 static gchar *peer_dir;          /* rsyslogd's folder, for the program */
 static gchar *rsyslog_root;
 static GPid rsyslogd;
-static guint16 imrelp_port, imtcp_port, sluice_relp_port;
+static guint16 imrelp_port, imtcp_port, sluice_relp_port, imtcp_tls_port, sluice_relps_port;
 
 static gboolean
 shell (const gchar *dir, const gchar *command)
@@ -76,7 +79,7 @@ start_rsyslogd (void)
   g_autofree gchar *err = g_build_filename (peer_dir, "rsyslogd.stderr", NULL);
   const gchar *argv[] = { binary, "-M", modules, "-n", "-f", conf, "-i", pidfile, NULL };
   rsyslogd = sl_test_spawn_argv (argv, err);
-  return rsyslogd && wait_port (imtcp_port) && wait_port (imrelp_port);
+  return rsyslogd && wait_port (imtcp_port) && wait_port (imtcp_tls_port) && wait_port (imrelp_port);
 }
 
 static void
@@ -102,10 +105,14 @@ write_rsyslog_conf (void)
     "input(type=\"imrelp\" port=\"%2$u\" ruleset=\"from_sluice\" tls=\"on\" tls.cacert=\"%1$s/ca.pem\""
     " tls.mycert=\"%1$s/server.pem\" tls.myprivkey=\"%1$s/server.key\" tls.authmode=\"certvalid\")\n"
     "input(type=\"imtcp\" port=\"%3$u\" address=\"127.0.0.1\" ruleset=\"to_sluice\")\n"
+    "input(type=\"imtcp\" port=\"%5$u\" address=\"127.0.0.1\" ruleset=\"to_sluice_tls\")\n"
     "ruleset(name=\"from_sluice\") { action(type=\"omfile\" file=\"%1$s/from-sluice.log\" template=\"msgonly\") }\n"
     "ruleset(name=\"to_sluice\") { action(type=\"omrelp\" target=\"127.0.0.1\" port=\"%4$u\""
-    " action.resumeRetryCount=\"-1\" action.resumeInterval=\"1\") }\n",
-    peer_dir, imrelp_port, imtcp_port, sluice_relp_port);
+    " action.resumeRetryCount=\"-1\" action.resumeInterval=\"1\") }\n"
+    "ruleset(name=\"to_sluice_tls\") { action(type=\"omrelp\" target=\"127.0.0.1\" port=\"%6$u\" tls=\"on\""
+    " tls.cacert=\"%1$s/ca.pem\" tls.mycert=\"%1$s/client.pem\" tls.myprivkey=\"%1$s/client.key\""
+    " tls.authmode=\"certvalid\" action.resumeRetryCount=\"-1\" action.resumeInterval=\"1\") }\n",
+    peer_dir, imrelp_port, imtcp_port, sluice_relp_port, imtcp_tls_port, sluice_relps_port);
   g_autofree gchar *path = g_build_filename (peer_dir, "rsyslog.conf", NULL);
   return g_file_set_contents (path, conf, -1, NULL);
 }
@@ -217,6 +224,38 @@ test_omrelp_to_sluice (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (sl_test_stat (env, "source", "s_relp", "acknowledged"), >, 0);
 }
 
+/* rsyslogd's omrelp over TLS → relp(tls(peer-verify(required-trusted)))
+ * → file under flow control: the listener's handshake checks omrelp's
+ * client certificate, and every message carries its CN. */
+static void
+test_omrelp_tls_to_sluice (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *port = g_strdup_printf ("%u", sluice_relps_port);
+  if (!sl_test_write_config (env,
+                             "source s_relps { relp(ip(\"127.0.0.1\") port(@PORT@) tls(key-file(\"@PEER@/server.key\")"
+                             " cert-file(\"@PEER@/server.pem\") ca-file(\"@PEER@/ca.pem\")"
+                             " peer-verify(required-trusted))); };\n"
+                             "destination d_file { file(\"@DIR@/out.log\" template(\"${.tls.x509_cn} $MSG\\n\")); };\n"
+                             "log { source(s_relps); destination(d_file); flags(flow-control); };\n",
+                             "PORT", port, "PEER", peer_dir, NULL)
+      || !sl_test_daemon_start (env))
+    return;
+  gint fd = sl_test_tcp_connect (imtcp_tls_port);
+  if (fd < 0)
+    return;
+  SlTestSender *sender = sl_test_sender_start (fd, numbered_lines (TLS_COUNT));
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  guint dups = 0;
+  gboolean ok = wait_all (out, TLS_COUNT, &dups);
+  sl_test_sender_join (sender);
+  if (!ok)
+    return;
+  g_auto (GStrv) lines = sl_test_read_lines (out);
+  g_assert_true (g_str_has_prefix (lines[0], "sluice-client "));
+  g_assert_cmpint (sl_test_stat (env, "source", "s_relps", "acknowledged"), >=, TLS_COUNT);
+  g_assert_cmpint (sl_test_stat (env, "source", "s_relps", "connections"), ==, 1);
+}
+
 /* tcp() → relp(tls) with a reliable disk buffer → rsyslogd's imrelp;
  * rsyslogd is killed with -9 once messages arrive and started again. */
 static void
@@ -275,6 +314,8 @@ setup_peer (void)
   imrelp_port = sl_test_free_port (SOCK_STREAM);
   imtcp_port = sl_test_free_port (SOCK_STREAM);
   sluice_relp_port = sl_test_free_port (SOCK_STREAM);
+  imtcp_tls_port = sl_test_free_port (SOCK_STREAM);
+  sluice_relps_port = sl_test_free_port (SOCK_STREAM);
   return peer_dir && make_certificates (peer_dir) && write_rsyslog_conf () && start_rsyslogd ();
 }
 
@@ -290,6 +331,7 @@ main (int argc, char **argv)
     }
   SL_TEST_ADD ("/relp/rsyslog/omrelp-to-relp-source", test_omrelp_to_sluice);
   SL_TEST_ADD ("/relp/rsyslog/relp-tls-destination-to-imrelp", test_sluice_to_imrelp);
+  SL_TEST_ADD ("/relp/rsyslog/omrelp-tls-to-relp-source", test_omrelp_tls_to_sluice);
   gint rc = g_test_run ();
   kill_rsyslogd ();
   const gchar *rm[] = { "rm", "-rf", peer_dir, NULL };
