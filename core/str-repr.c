@@ -124,39 +124,82 @@ sl_str_repr_decode (GString *value, const gchar *input, const gchar **end, const
   return FALSE;
 }
 
-/* syslog-ng's append_unsafe_utf8_as_escaped_binary() */
+static gchar
+escape_name (gchar c)
+{
+  switch (c)
+    {
+    case '\b': return 'b';
+    case '\f': return 'f';
+    case '\n': return 'n';
+    case '\r': return 'r';
+    case '\t': return 't';
+    default: return 0;
+    }
+}
+
+/* An ASCII character that may not stand as is. */
+static void
+append_escaped_ascii (GString *out, guchar c, const SlStrReprEscape *escape)
+{
+  gchar name = escape_name ((gchar) c);
+  if (c == '\\')
+    g_string_append (out, "\\\\");
+  else if (name && strchr (escape->named, c))
+    {
+      gchar pair[] = { '\\', name };
+      g_string_append_len (out, pair, sizeof pair);
+    }
+  else if (c < 0x20)
+    g_string_append_printf (out, escape->control_format, (guint) c);
+  else
+    {
+      gchar pair[] = { '\\', (gchar) c };
+      g_string_append_len (out, pair, sizeof pair);
+    }
+}
+
+void
+sl_str_repr_escape_append (GString *out, const gchar *text, gsize len, const SlStrReprEscape *escape)
+{
+  const gchar *end = text + len;
+  const gchar *plain = text;   /* the start of what is copied as is */
+
+  while (text < end)
+    {
+      guchar c = (guchar) *text;
+      if (c < 0x80)
+        {
+          if (c >= 0x20 && c != '\\' && !(escape->unsafe && strchr (escape->unsafe, c)))
+            {
+              text++;
+              continue;
+            }
+          g_string_append_len (out, plain, text - plain);
+          append_escaped_ascii (out, c, escape);
+          plain = ++text;
+          continue;
+        }
+      gunichar u = g_utf8_get_char_validated (text, end - text);
+      if (u == (gunichar) -1 || u == (gunichar) -2)
+        {
+          g_string_append_len (out, plain, text - plain);
+          g_string_append_printf (out, escape->invalid_format, (guint) c);
+          plain = ++text;
+          continue;
+        }
+      text = g_utf8_next_char (text);
+    }
+  g_string_append_len (out, plain, text - plain);
+}
+
+/* syslog-ng's append_unsafe_utf8_as_escaped_binary(), with the quote that
+ * encloses the item as unsafe */
 static void
 append_escaped (GString *out, const gchar *word, gsize len, const gchar *unsafe)
 {
-  const gchar *end = word + len;
-
-  while (word < end)
-    {
-      gunichar c = g_utf8_get_char_validated (word, end - word);
-      if (c == (gunichar) -1 || c == (gunichar) -2)
-        {
-          g_string_append_printf (out, "\\x%02x", (guchar) *word++);
-          continue;
-        }
-      switch (c)
-        {
-        case '\b': g_string_append (out, "\\b"); break;
-        case '\f': g_string_append (out, "\\f"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        default:
-          if (c < 32)
-            g_string_append_printf (out, "\\x%02x", c);
-          else if (unsafe && c < 256 && strchr (unsafe, (gchar) c))
-            g_string_append_printf (out, "\\%c", (gchar) c);
-          else
-            g_string_append_len (out, word, g_utf8_next_char (word) - word);
-          break;
-        }
-      word = g_utf8_next_char (word);
-    }
+  const SlStrReprEscape binary = { "\b\f\n\r\t", unsafe, "\\x%02x", "\\x%02x" };
+  sl_str_repr_escape_append (out, word, len, &binary);
 }
 
 static gboolean

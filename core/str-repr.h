@@ -26,6 +26,23 @@ typedef struct
 gboolean sl_str_repr_decode (GString *value, const gchar *input, const gchar **end,
                              const SlStrReprDecode *options);
 
+/* How sl_str_repr_escape_append() writes what may not stand as is; the
+ * formats take the byte or character as an unsigned number. */
+typedef struct
+{
+  const gchar *named;           /* control characters written by name (\n), of "\b\f\n\r\t" */
+  const gchar *unsafe;          /* ASCII characters written after a backslash, or NULL */
+  const gchar *control_format;  /* the other control characters, NUL among them */
+  const gchar *invalid_format;  /* a byte that starts no UTF-8 character */
+} SlStrReprEscape;
+
+/* Appends text[0..len) escaped as syslog-ng's append_unsafe_utf8_as_escaped_*()
+ * do: a backslash doubled, control characters by name or by control_format,
+ * unsafe characters after a backslash, bytes that are not UTF-8 by
+ * invalid_format, the rest as is. */
+void     sl_str_repr_escape_append (GString *out, const gchar *text, gsize len,
+                                    const SlStrReprEscape *escape);
+
 /* Appends str as one item: as is when it holds no space, escape, quote or
  * character of forbidden, else in the quotes it does not hold, escaped. */
 void     sl_str_repr_encode_append (GString *out, const gchar *str, gsize len, const gchar *forbidden);
