@@ -8,7 +8,7 @@
 
 #include "core/config.h"
 #include "core/config/tree.h"
-#include "core/driver.h"
+#include "core/driver-private.h"
 #include "core/options.h"
 #include "core/stats.h"
 

@@ -7,7 +7,7 @@
 
 #include <glib.h>
 #include "core/config.h"
-#include "core/driver.h"
+#include "core/driver-private.h"
 #include "core/stats.h"
 #include "core/tap.h"
 

@@ -3,7 +3,8 @@
 
 #include "core/config-private.h"
 #include "core/config/tree.h"
-#include "core/destination.h"
+#include "core/destination-private.h"
+#include "core/driver.h"
 #include "core/i18n.h"
 #include "core/in-flight.h"
 #include "core/macros.h"

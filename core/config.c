@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/config-private.h"
 #include "core/config/error.h"
-#include "core/driver.h"
+#include "core/driver-private.h"
 #include "core/i18n.h"
 #include "core/hook-commands.h"
+#include "core/registry.h"
 #include "core/template-private.h"
 
 #include <string.h>

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/destination.h"
+#include "core/destination-private.h"
 #include "core/backoff.h"
 #include "core/disk-buffer.h"
 #include "core/i18n.h"

@@ -13,7 +13,7 @@
 #define SL_DISK_BUFFER_H
 
 #include <glib.h>
-#include "core/driver.h"
+#include "core/driver-private.h"
 #include "core/queue.h"
 #include "core/stats.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "core/driver.h"
+#include "core/driver-private.h"
 #include "core/config/error.h"
 #include "core/hook-commands.h"
 #include "core/i18n.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "core/filter-expr-compile.h"
 #include "core/filter-expr-private.h"
 #include "core/config-private.h"
 #include "core/config/error.h"

@@ -5,7 +5,6 @@
 #define SL_FILTER_EXPR_H
 
 #include <glib.h>
-#include "core/config/tree.h"
 #include "core/message.h"
 #include "core/plugin.h"
 
@@ -13,12 +12,7 @@ G_BEGIN_DECLS
 
 typedef struct _SlFilterExpr SlFilterExpr;
 
-/* Compiles an expression node of the configuration tree (a filter's body,
- * or the one child of a condition() option); filter(name) references are
- * resolved through the config's named filters, filter functions made as
- * drivers of cfg. A rewrite or parser compiles its condition() with this in
- * its init and frees it in its free. */
-SlFilterExpr *sl_filter_expr_compile (SlConfig *cfg, const SlCfgNode *node, GError **error);
+/* Made by sl_filter_expr_compile() (core/filter-expr-compile.h). */
 /* TRUE when *msg passes. A filter function that stores matches may replace
  * *msg with a writable copy, as a rewrite does. */
 gboolean      sl_filter_expr_eval    (const SlFilterExpr *expr, SlMessage **msg);

@@ -6,7 +6,7 @@
 #define SL_MARK_TIMER_H
 
 #include <glib.h>
-#include "core/driver.h"
+#include "core/driver-private.h"
 #include "core/queue.h"
 
 G_BEGIN_DECLS

@@ -3,6 +3,7 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/registry.h"
 #include "core/scratch.h"
 #include "core/stats.h"
 

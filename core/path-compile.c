@@ -2,7 +2,8 @@
 #include "core/path-compile.h"
 #include "core/config-private.h"
 #include "core/config/error.h"
-#include "core/driver.h"
+#include "core/driver-private.h"
+#include "core/filter-expr-compile.h"
 #include "core/i18n.h"
 #include "core/source-private.h"
 

@@ -5,7 +5,7 @@
 #define SL_PATH_H
 
 #include <glib.h>
-#include "core/destination.h"
+#include "core/destination-private.h"
 #include "core/filter-expr.h"
 #include "core/stats.h"
 #include "core/tap.h"

@@ -2,7 +2,9 @@
 /* The plugin ABI: a shared object exports one SlModule named sl_module; each
  * of its driver classes declares the configuration word it answers to, the
  * options it takes (bound to the fields of its own struct), what it can do
- * beyond its kind, and the operations of its kind. */
+ * beyond its kind, and the operations of its kind. Types only: the registry
+ * is core/registry.h; what drivers ask of the core is in core/driver.h,
+ * core/route.h (parsers that emit) and core/destination.h. */
 #ifndef SL_PLUGIN_H
 #define SL_PLUGIN_H
 
@@ -248,65 +250,6 @@ enum
   SL_SOURCE_FLAG_NO_RFC3164_FALLBACK = 1 << 8,
   SL_SOURCE_FLAG_DETECT_SYSLOG_PROTOCOL = 1 << 9,
 };
-
-/* For a source whose protocol fixes how it reads, whatever flags() says
- * (syslog() reads RFC 5424): syslog-ng's flags() add to such a driver's own
- * flags, where Sluice's replace the default. Called from init(). */
-void                  sl_driver_source_add_flags (SlDriver *driver, guint32 flags);
-/* persist-name() as written, or NULL: a source keeps its state under it. */
-const gchar *sl_driver_persist_name_option (const SlDriver *driver);
-
-/* The environment a destination with SL_CAP_TEMPLATES renders in, from its
- * ts-format(), frac-digits(), time-zone() and template-escape(). */
-const SlTemplateEnv  *sl_driver_template_env (const SlDriver *driver);
-
-/* For a destination's operations, which run on its writer threads: whether
- * the destination is being stopped. A driver that waits on a slow peer
- * gives up then, so that a stalled remote cannot hold the daemon's shutdown. */
-gboolean              sl_destination_stopping (void);
-
-/* What a parser with SL_CAP_EMITS uses to put a message of its own into
- * the path after it, as syslog-ng's parsers emit synthetic messages.
- *
- * sl_parser_emit(): only inside that parser's process(), on its thread:
- * msg goes on along the rest of the path (and of the paths around it)
- * right away, ahead of the message being processed and in the same
- * routing batch. msg must be the caller's alone (a new message or a
- * clone); it takes no flow-control window. Gives up the caller's
- * reference. */
-void                  sl_parser_emit        (SlMessage *msg);
-/* Where the message being processed goes on from the parser, kept for
- * emitting later (a timeout): only inside process(). Free with
- * sl_continuation_free(). */
-typedef struct _SlContinuation SlContinuation;
-SlContinuation       *sl_parser_continuation (void);
-void                  sl_continuation_free  (SlContinuation *k);
-/* Outside process(), on the main thread (a timer of the default main
- * context): routes msg from k, taken while self processed a message, if
- * self's configuration still runs; otherwise msg is dropped. Gives up the
- * caller's reference. */
-gboolean              sl_parser_emit_later  (SlDriver *self, const SlContinuation *k, SlMessage *msg);
-
-/* The registry (sluiced loads the plugins: core/plugin-private.h). */
-/* Registers every class and rsyslog module of module, or none: a class of
- * an unknown kind, without its kind's required operations, with a table
- * that names an option twice (its own or one the core adds), or named like
- * a class another module registered is refused, naming both files; so is
- * an rsyslog module served twice. file is where module came from. */
-gboolean              sl_plugins_register   (const SlModule *module, const gchar *file, GError **error);
-const SlDriverClass  *sl_plugins_lookup     (SlDriverKind kind, const gchar *name);
-/* Names of the drivers of a kind, sorted; free the array with g_ptr_array_unref. */
-GPtrArray            *sl_plugins_names      (SlDriverKind kind);
-/* Calls func for every registered class, in kind and name order. */
-void                  sl_plugins_foreach    (void (*func) (const SlDriverClass *klass, gpointer user_data),
-                                             gpointer user_data);
-const gchar          *sl_driver_kind_name   (SlDriverKind kind);
-/* The option tables of a class: its own, then those the core adds for its
- * kind and capabilities; NULL-terminated, at most SL_DRIVER_TABLES_MAX. */
-#define SL_DRIVER_TABLES_MAX 10
-void                  sl_driver_class_tables (const SlDriverClass *klass,
-                                              const SlOptionSpec *tables[SL_DRIVER_TABLES_MAX + 1]);
-gchar                *sl_plugins_help       (const SlDriverClass *klass);
 
 G_END_DECLS
 

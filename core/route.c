@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/route.h"
+#include "core/route-private.h"
 #include "core/config-private.h"
 #include "core/path.h"
 #include "core/plugin.h"

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/source-private.h"
 #include "core/config/error.h"
-#include "core/driver.h"
+#include "core/driver-private.h"
 #include "core/i18n.h"
 #include "core/in-flight.h"
 #include "core/internal.h"
 #include "core/macros.h"
 #include "core/priority.h"
-#include "core/route.h"
+#include "core/registry.h"
+#include "core/route-private.h"
 
 #include <inttypes.h>
 #include <string.h>

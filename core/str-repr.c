@@ -138,6 +138,17 @@ escape_name (gchar c)
     }
 }
 
+static void
+append_hex (GString *out, const gchar *prefix, guint value, guint digits)
+{
+  static const gchar hex[] = "0123456789abcdef";
+  gchar text[8];
+  for (guint i = 0; i < digits; i++)
+    text[i] = hex[(value >> (4 * (digits - 1 - i))) & 15];
+  g_string_append (out, prefix);
+  g_string_append_len (out, text, digits);
+}
+
 /* An ASCII character that may not stand as is. */
 static void
 append_escaped_ascii (GString *out, guchar c, const SlStrReprEscape *escape)
@@ -151,7 +162,7 @@ append_escaped_ascii (GString *out, guchar c, const SlStrReprEscape *escape)
       g_string_append_len (out, pair, sizeof pair);
     }
   else if (c < 0x20)
-    g_string_append_printf (out, escape->control_format, (guint) c);
+    append_hex (out, escape->control_prefix, c, escape->control_digits);
   else
     {
       gchar pair[] = { '\\', (gchar) c };
@@ -184,7 +195,7 @@ sl_str_repr_escape_append (GString *out, const gchar *text, gsize len, const SlS
       if (u == (gunichar) -1 || u == (gunichar) -2)
         {
           g_string_append_len (out, plain, text - plain);
-          g_string_append_printf (out, escape->invalid_format, (guint) c);
+          append_hex (out, escape->invalid_prefix, c, 2);
           plain = ++text;
           continue;
         }
@@ -198,7 +209,7 @@ sl_str_repr_escape_append (GString *out, const gchar *text, gsize len, const SlS
 static void
 append_escaped (GString *out, const gchar *word, gsize len, const gchar *unsafe)
 {
-  const SlStrReprEscape binary = { "\b\f\n\r\t", unsafe, "\\x%02x", "\\x%02x" };
+  const SlStrReprEscape binary = { "\b\f\n\r\t", unsafe, "\\x", 2, "\\x" };
   sl_str_repr_escape_append (out, word, len, &binary);
 }
 

@@ -26,20 +26,21 @@ typedef struct
 gboolean sl_str_repr_decode (GString *value, const gchar *input, const gchar **end,
                              const SlStrReprDecode *options);
 
-/* How sl_str_repr_escape_append() writes what may not stand as is; the
- * formats take the byte or character as an unsigned number. */
+/* How sl_str_repr_escape_append() writes what may not stand as is: a
+ * prefix, then lower-case hex digits. */
 typedef struct
 {
   const gchar *named;           /* control characters written by name (\n), of "\b\f\n\r\t" */
   const gchar *unsafe;          /* ASCII characters written after a backslash, or NULL */
-  const gchar *control_format;  /* the other control characters, NUL among them */
-  const gchar *invalid_format;  /* a byte that starts no UTF-8 character */
+  const gchar *control_prefix;  /* the other control characters, NUL among them: "\\x" or "\\u" */
+  guint control_digits;         /* and their code in this many digits */
+  const gchar *invalid_prefix;  /* a byte that starts no UTF-8 character, in two digits */
 } SlStrReprEscape;
 
 /* Appends text[0..len) escaped as syslog-ng's append_unsafe_utf8_as_escaped_*()
- * do: a backslash doubled, control characters by name or by control_format,
- * unsafe characters after a backslash, bytes that are not UTF-8 by
- * invalid_format, the rest as is. */
+ * do: a backslash doubled, control characters by name or by code, unsafe
+ * characters after a backslash, bytes that are not UTF-8 by value, the
+ * rest as is. */
 void     sl_str_repr_escape_append (GString *out, const gchar *text, gsize len,
                                     const SlStrReprEscape *escape);
 

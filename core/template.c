@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/template-private.h"
+#include "core/registry.h"
 #include "core/text-append.h"
 #include "core/config/error.h"
 #include "core/config/tree.h"

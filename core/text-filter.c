@@ -3,7 +3,7 @@
 #include "core/config-private.h"
 #include "core/config-run.h"
 #include "core/config/parser.h"
-#include "core/filter-expr.h"
+#include "core/filter-expr-compile.h"
 
 struct _SlTextFilter
 {

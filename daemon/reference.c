@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "daemon/reference.h"
-#include "core/driver.h"
-#include "core/plugin-private.h"
+#include "core/driver-private.h"
+#include "core/loader-private.h"
+#include "core/registry.h"
 
 #include <string.h>
 

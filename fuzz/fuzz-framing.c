@@ -8,6 +8,7 @@
  * whose other end is then closed. */
 #include "core/config-private.h"
 #include "core/config-run.h"
+#include "core/loader.h"
 #include "core/plugin.h"
 #include "core/source-private.h"
 #include "core/stream.h"

@@ -4,6 +4,8 @@
  * (comp_t floating point among them) come from a file anyone who can
  * write it controls. */
 #include "core/plugin.h"
+#include "core/loader.h"
+#include "core/registry.h"
 
 #include <stdlib.h>
 

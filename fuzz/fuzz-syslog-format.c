@@ -2,6 +2,8 @@
 /* libFuzzer target: any bytes as a received frame through the syslog
  * format (RFC 3164 and 5424 detection and parsing), in every parse mode. */
 #include "core/plugin.h"
+#include "core/loader.h"
+#include "core/registry.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/plugin-private.h"
+#include "core/registry-private.h"
 #include "core/rsyslog-module-private.h"
 
 #include <string.h>

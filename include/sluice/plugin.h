@@ -7,6 +7,11 @@
 #define SLUICE_PLUGIN_H
 
 #include "core/plugin.h"
+#include "core/registry.h"
+#include "core/loader.h"
+#include "core/driver.h"
+#include "core/route.h"
+#include "core/destination.h"
 #include "core/rsyslog-module.h"
 #include "core/options.h"
 #include "core/message.h"
@@ -29,6 +34,7 @@
 #include "core/scratch.h"
 #include "core/list-text.h"
 #include "core/filter-expr.h"
+#include "core/filter-expr-compile.h"
 #include "core/text-filter.h"
 #include "core/matcher.h"
 #include "core/persist.h"

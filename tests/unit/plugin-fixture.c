@@ -2,6 +2,7 @@
 #include "tests/unit/plugin-fixture.h"
 #include "core/config-private.h"
 #include "core/config-run.h"
+#include "core/registry.h"
 #include "core/stats.h"
 
 #include <stdarg.h>

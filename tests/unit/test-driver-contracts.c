@@ -4,7 +4,8 @@
  * make the core do, and workers() sharing one queue. */
 #include "core/config-private.h"
 #include "core/config-run.h"
-#include "core/plugin-private.h"
+#include "core/loader.h"
+#include "core/registry-private.h"
 #include "core/source.h"
 #include "core/stats.h"
 

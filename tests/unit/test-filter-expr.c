@@ -4,7 +4,8 @@
  * offering process(), store what they found. */
 #include "core/config-private.h"
 #include "core/config-run.h"
-#include "core/filter-expr.h"
+#include "core/filter-expr-compile.h"
+#include "core/loader.h"
 #include "core/plugin.h"
 
 #include <string.h>

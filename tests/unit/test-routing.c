@@ -3,6 +3,7 @@
  * posted by a test source, and what each destination wrote out. */
 #include "core/config.h"
 #include "core/config-run.h"
+#include "core/loader.h"
 #include "core/plugin.h"
 #include "core/source.h"
 #include "core/template.h"

@@ -95,9 +95,9 @@ check_escape (const gchar *text, gsize len, const SlStrReprEscape *escape, const
 static void
 test_escape (void)
 {
-  const SlStrReprEscape binary = { "\b\f\n\r\t", NULL, "\\x%02x", "\\x%02x" };
-  const SlStrReprEscape text = { "\b\f\n\r\t", "'", "\\u%04x", "\\\\x%02x" };
-  const SlStrReprEscape cef = { "\n\r", "=", "\\u%04x", "\\x%02x" };
+  const SlStrReprEscape binary = { "\b\f\n\r\t", NULL, "\\x", 2, "\\x" };
+  const SlStrReprEscape text = { "\b\f\n\r\t", "'", "\\u", 4, "\\\\x" };
+  const SlStrReprEscape cef = { "\n\r", "=", "\\u", 4, "\\x" };
   const gchar mixed[] = "a\tb\\c'd=e\x01\0f\xff\xc3\xa9";
   gsize len = sizeof mixed - 1;
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "core/config/error.h"
+#include "core/loader.h"
 #include "core/macros.h"
 #include "core/message.h"
 #include "core/plugin.h"

@@ -13,6 +13,7 @@
  * (at-least-once). */
 #include "plugins/destinations/amqp/vp-headers.h"
 #include "core/config/error.h"
+#include "core/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/plugin.h"

@@ -8,6 +8,7 @@
  * unreachable primary. */
 #include "plugins/destinations/network/network-destination.h"
 #include "core/config/error.h"
+#include "core/driver.h"
 #include "core/i18n.h"
 
 #include <string.h>

@@ -4,6 +4,7 @@
  * destination's messages (retried after time-reopen()) instead of holding
  * the daemon; a reader that stops reading is waited on only briefly. */
 #include "core/config/error.h"
+#include "core/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/plugin.h"

@@ -6,6 +6,7 @@
  * its stdin is closed, it gets a moment to finish, then SIGTERM. */
 #include "plugins/destinations/program/program-rsyslog.h"
 #include "core/config/error.h"
+#include "core/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/plugin.h"

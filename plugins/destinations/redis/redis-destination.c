@@ -10,6 +10,7 @@
  * later, so that message is dropped and counted, and the rest goes on. */
 #include "plugins/destinations/redis/redis-rsyslog.h"
 #include "core/config/error.h"
+#include "core/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/plugin.h"

@@ -10,6 +10,7 @@
  * whose metric() or ttl() is not a number is dropped and counted, both as
  * syslog-ng does. */
 #include "core/config/error.h"
+#include "core/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/message.h"

@@ -11,6 +11,7 @@
 #include "plugins/destinations/snmp/snmp-objects.h"
 #include "plugins/destinations/snmp/snmp-session.h"
 #include "core/config/error.h"
+#include "core/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/plugin.h"

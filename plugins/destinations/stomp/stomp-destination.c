@@ -15,6 +15,8 @@
 #include "plugins/destinations/amqp/vp-headers.h"
 #include "plugins/destinations/stomp/stomp-frame.h"
 #include "core/config/error.h"
+#include "core/destination.h"
+#include "core/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/net-connect.h"

@@ -5,6 +5,7 @@
  * waiting: one that would block (a stopped terminal) is skipped, and a
  * user who is not logged in gets nothing. */
 #include "core/config/error.h"
+#include "core/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/plugin.h"

@@ -18,6 +18,7 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/plugin.h"
+#include "core/registry.h"
 #include "core/stats.h"
 #include "core/template.h"
 

@@ -16,6 +16,7 @@
 #include "core/filter-expr.h"
 #include "core/i18n.h"
 #include "core/plugin.h"
+#include "core/route.h"
 #include "core/template.h"
 
 #include <string.h>

@@ -58,7 +58,7 @@ typedef struct
 } TrapReader;
 
 /* syslog-ng's append_unsafe_utf8_as_escaped_text(), inside '...' */
-static const SlStrReprEscape message_escape = { "\b\f\n\r\t", "'", "\\u%04x", "\\\\x%02x" };
+static const SlStrReprEscape message_escape = { "\b\f\n\r\t", "'", "\\u", 4, "\\\\x" };
 
 static void
 add_pair (TrapReader *r, const gchar *key, gsize key_len, const gchar *value, gsize value_len)

@@ -3,7 +3,9 @@
  * (the same records were read by it), other versions and short records
  * reported in MESSAGE. */
 #include "core/message.h"
+#include "core/loader.h"
 #include "core/plugin.h"
+#include "core/registry.h"
 
 #include <linux/acct.h>
 #include <string.h>

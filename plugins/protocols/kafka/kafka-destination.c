@@ -30,6 +30,8 @@
  * counter. */
 #include "plugins/protocols/kafka/kafka-private.h"
 #include "core/config/error.h"
+#include "core/destination.h"
+#include "core/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/stats.h"

@@ -19,6 +19,8 @@
 #include "plugins/protocols/relp/relp-frame.h"
 #include "plugins/protocols/relp/relp-module.h"
 #include "core/config/error.h"
+#include "core/destination.h"
+#include "core/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/net-connect.h"

@@ -21,6 +21,7 @@
 #include "core/activation.h"
 #include "core/admission.h"
 #include "core/config/error.h"
+#include "core/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/plugin.h"

@@ -3,6 +3,7 @@
  * the position kept across restarts, so that nothing is lost or read
  * twice. */
 #include "core/config/error.h"
+#include "core/driver.h"
 #include "core/plugin.h"
 #include "core/i18n.h"
 #include "plugins/sources/file/file-follower.h"

@@ -6,6 +6,7 @@
  * follow-freq(). Each file is followed as file() follows its one
  * (file-follower.c), its position kept under the same persist name. */
 #include "core/config/error.h"
+#include "core/driver.h"
 #include "core/plugin.h"
 #include "core/i18n.h"
 #include "core/internal.h"

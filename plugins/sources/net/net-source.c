@@ -9,6 +9,7 @@
  * reload. */
 #include "core/activation.h"
 #include "core/config/error.h"
+#include "core/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/socket-reader.h"

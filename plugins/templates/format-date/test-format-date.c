@@ -3,6 +3,7 @@
  * own tests of it run: the expected values are those of its
  * modules/timestamp tests, and the cases around them. */
 #include "core/plugin.h"
+#include "core/loader.h"
 #include "core/template.h"
 
 #include <stdlib.h>

@@ -8,9 +8,9 @@
 #include <string.h>
 
 /* syslog-ng's append_unsafe_utf8_as_escaped_binary(), '"' escaped inside quotes */
-static const SlStrReprEscape welf_escape = { "\b\f\n\r\t", NULL, "\\x%02x", "\\x%02x" };
-static const SlStrReprEscape welf_quoted_escape = { "\b\f\n\r\t", "\"", "\\x%02x", "\\x%02x" };
-static const SlStrReprEscape cef_escape = { "\n\r", "=", "\\u%04x", "\\x%02x" };
+static const SlStrReprEscape welf_escape = { "\b\f\n\r\t", NULL, "\\x", 2, "\\x" };
+static const SlStrReprEscape welf_quoted_escape = { "\b\f\n\r\t", "\"", "\\x", 2, "\\x" };
+static const SlStrReprEscape cef_escape = { "\n\r", "=", "\\u", 4, "\\x" };
 
 void
 kv_append_welf (GString *out, const KvPair *pairs, guint n, gboolean *first)

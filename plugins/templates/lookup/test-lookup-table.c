@@ -2,6 +2,7 @@
 /* $(lookup-table) on tables of each type, with the answers rsyslogd
  * 8.2302's lookup() gave for the same tables and keys. */
 #include "core/plugin.h"
+#include "core/loader.h"
 #include "core/template.h"
 
 #include <glib/gstdio.h>

@@ -14,6 +14,7 @@
 #include "core/message.h"
 #include "core/parser-input.h"
 #include "core/plugin.h"
+#include "core/route.h"
 #include "plugins/templates/rsyslog/foreach.h"
 #include "plugins/templates/rsyslog/json-c-text.h"
 

@@ -3,6 +3,7 @@
  * 8.2302's imuxsock made it for the same lines (tests/functional/
  * test-rsyslog-conf compares whole files with it). */
 #include "core/plugin.h"
+#include "core/loader.h"
 #include "core/template.h"
 
 #include <string.h>

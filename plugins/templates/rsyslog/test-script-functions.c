@@ -3,6 +3,7 @@
  * 8.2302 gave for the same calls (tests/functional/test-rsyslog-script
  * compares whole outputs with it). */
 #include "core/plugin.h"
+#include "core/loader.h"
 #include "core/template.h"
 
 #include <string.h>

@@ -3,6 +3,7 @@
  * syslog-ng-mod-stardate) wrote for the same templates, run in the zone
  * CET as it was there: the year is UTC's all the same. */
 #include "core/plugin.h"
+#include "core/loader.h"
 #include "core/template.h"
 
 #include <stdlib.h>
