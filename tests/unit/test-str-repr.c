@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* core/str-repr: values read and written as syslog-ng's str-repr reads and
  * writes them (cases from its own tests and from runs of syslog-ng 3.38). */
-#include "core/str-repr.h"
+#include "core/message/str-repr.h"
 
 #include <string.h>
 

@@ -13,11 +13,11 @@
  * (at-least-once). */
 #include "plugins/destinations/amqp/vp-headers.h"
 #include "core/config/error.h"
-#include "core/driver.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/plugin.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/message/template.h"
 
 #include <amqp.h>
 #include <amqp_framing.h>

@@ -9,7 +9,7 @@
 #define VP_HEADERS_H
 
 #include "core/config/tree.h"
-#include "core/template.h"
+#include "core/message/template.h"
 
 G_BEGIN_DECLS
 

@@ -7,7 +7,7 @@
  * them until then. */
 #include "plugins/destinations/http/http-destination.h"
 #include "core/config/error.h"
-#include "core/driver.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/version.h"

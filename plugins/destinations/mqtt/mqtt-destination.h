@@ -5,9 +5,9 @@
 #ifndef MQTT_DESTINATION_H
 #define MQTT_DESTINATION_H
 
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 #include "core/stats.h"
-#include "core/template.h"
+#include "core/message/template.h"
 
 #include <MQTTAsync.h>
 

@@ -7,7 +7,7 @@
 #define RIEMANN_ATTRIBUTES_H
 
 #include "core/config/tree.h"
-#include "core/template.h"
+#include "core/message/template.h"
 
 #include <riemann/event.h>
 

@@ -14,10 +14,10 @@
  * counted in refused_recipients. */
 #include "plugins/destinations/smtp/smtp-mail.h"
 #include "core/config/error.h"
-#include "core/driver.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 #include "core/stats.h"
 
 #include <libesmtp.h>

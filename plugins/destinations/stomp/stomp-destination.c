@@ -15,13 +15,13 @@
 #include "plugins/destinations/amqp/vp-headers.h"
 #include "plugins/destinations/stomp/stomp-frame.h"
 #include "core/config/error.h"
-#include "core/destination.h"
-#include "core/driver.h"
+#include "core/route/destination.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/net-connect.h"
-#include "core/plugin.h"
-#include "core/template.h"
+#include "core/io/net-connect.h"
+#include "core/plugin/plugin.h"
+#include "core/message/template.h"
 
 #include <errno.h>
 #include <poll.h>

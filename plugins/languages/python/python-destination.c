@@ -10,8 +10,8 @@
 #include "python-life.h"
 #include "python-logtemplate.h"
 #include "core/config/error.h"
-#include "core/destination.h"
-#include "core/driver.h"
+#include "core/route/destination.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 

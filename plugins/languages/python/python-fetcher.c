@@ -11,8 +11,8 @@
 #include "python-logmsg.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/source.h"
-#include "core/window.h"
+#include "core/route/source.h"
+#include "core/message/window.h"
 
 enum
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "python-interp.h"
 #include "python-module.h"
-#include "core/config.h"
+#include "core/compile/config.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"

@@ -8,7 +8,7 @@
 #define PYTHON_INTERP_H
 
 #include "python-embed.h"
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 
 /* Starts the interpreter once, released; for what needs no configuration. */
 gboolean  py_interp_start (GError **error);

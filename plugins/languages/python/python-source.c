@@ -10,8 +10,8 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/source.h"
-#include "core/window.h"
+#include "core/route/source.h"
+#include "core/message/window.h"
 
 static const SlOptionSpec py_source_options[] = {
   PY_DRIVER_OPTIONS (PySource),

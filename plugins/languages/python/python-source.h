@@ -7,8 +7,8 @@
 
 #include "python-ack-tracker.h"
 #include "python-life.h"
-#include "core/source.h"
-#include "core/window.h"
+#include "core/route/source.h"
+#include "core/message/window.h"
 
 /* tracked messages each have a window of one: this many may be in flight */
 #define TRACKED_WINDOW 100

@@ -11,13 +11,13 @@
  * by the real seconds that passed; a context expires once the clock is
  * past its last message's time plus timeout(). So old or replayed logs
  * group by their own time, and expire as syslog-ng would expire them. */
-#include "core/config.h"
+#include "core/compile/config.h"
 #include "core/config/error.h"
-#include "core/filter-expr.h"
+#include "core/route/filter-expr.h"
 #include "core/i18n.h"
-#include "core/plugin.h"
-#include "core/route.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/route/route.h"
+#include "core/message/template.h"
 
 #include <string.h>
 

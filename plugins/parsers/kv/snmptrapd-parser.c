@@ -19,10 +19,10 @@
 #include "plugins/parsers/kv/kv-scanner.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/parser-input.h"
+#include "core/message/parser-input.h"
 #include "core/stats.h"
-#include "core/str-repr.h"
-#include "core/timeutil.h"
+#include "core/message/str-repr.h"
+#include "core/message/timeutil.h"
 
 #include <string.h>
 

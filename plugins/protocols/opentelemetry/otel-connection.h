@@ -5,8 +5,8 @@
 #ifndef OTEL_CONNECTION_H
 #define OTEL_CONNECTION_H
 
-#include "core/source.h"
-#include "core/tls.h"
+#include "core/route/source.h"
+#include "core/io/tls.h"
 
 #include <sys/socket.h>
 

@@ -15,7 +15,7 @@
 #include "otel-encode.h"
 #include "otel-destination.h"
 #include "core/config/error.h"
-#include "core/destination.h"
+#include "core/route/destination.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "opentelemetry/proto/collector/logs/v1/logs_service.pb-c.h"

@@ -4,7 +4,7 @@
 #define OTEL_DESTINATION_H
 
 #include "otel-encode.h"
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 #include "core/stats.h"
 
 #include <curl/curl.h>

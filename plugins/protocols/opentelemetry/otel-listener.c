@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "otel-listener.h"
 #include "otel-tls-front.h"
-#include "core/admission.h"
+#include "core/io/admission.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 

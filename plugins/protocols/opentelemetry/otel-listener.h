@@ -9,7 +9,7 @@
 #define OTEL_LISTENER_H
 
 #include "otel-connection.h"
-#include "core/tls.h"
+#include "core/io/tls.h"
 
 typedef struct _OtelListener OtelListener;
 typedef struct _OtelActivity OtelActivity;

@@ -18,15 +18,15 @@
 #include "plugins/protocols/relp/relp-conn.h"
 #include "plugins/protocols/relp/relp-frame.h"
 #include "plugins/protocols/relp/relp-module.h"
-#include "core/activation.h"
-#include "core/admission.h"
+#include "core/io/activation.h"
+#include "core/io/admission.h"
 #include "core/config/error.h"
-#include "core/driver.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/plugin.h"
-#include "core/source.h"
-#include "core/tls.h"
+#include "core/plugin/plugin.h"
+#include "core/route/source.h"
+#include "core/io/tls.h"
 
 #include <errno.h>
 #include <netdb.h>

@@ -10,8 +10,8 @@
  * stop repeats nothing and one after a kill -9 at most a window. */
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/persist.h"
-#include "core/source.h"
+#include "core/store/persist.h"
+#include "core/route/source.h"
 #include "plugins/sources/file/file-follower.h"
 #include "plugins/sources/file/multi-line.h"
 

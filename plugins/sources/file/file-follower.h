@@ -5,7 +5,7 @@
 #ifndef FILE_FOLLOWER_H
 #define FILE_FOLLOWER_H
 
-#include "core/source.h"
+#include "core/route/source.h"
 #include "plugins/sources/file/multi-line.h"
 
 G_BEGIN_DECLS

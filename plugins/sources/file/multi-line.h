@@ -4,8 +4,8 @@
 #ifndef MULTI_LINE_H
 #define MULTI_LINE_H
 
-#include "core/plugin.h"
-#include "core/options.h"
+#include "core/plugin/plugin.h"
+#include "core/plugin/options.h"
 
 G_BEGIN_DECLS
 

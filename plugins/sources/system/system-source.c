@@ -7,10 +7,10 @@
  * (/dev/kmsg). A part that cannot be had, as in a container or without
  * permission, is reported and the other one starts; socket() and kmsg()
  * point the parts elsewhere. */
-#include "core/dgram.h"
+#include "core/io/dgram.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/source.h"
+#include "core/route/source.h"
 #include "plugins/sources/journal/journal-private.h"
 #include "plugins/sources/kmsg/kmsg-private.h"
 #include "plugins/sources/system/system-input.h"

@@ -23,12 +23,12 @@
  * destination writes, and builds no tree. */
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/macros.h"
-#include "core/plugin.h"
-#include "core/scratch.h"
-#include "core/template.h"
-#include "core/text-append.h"
-#include "core/list-text.h"
+#include "core/message/macros.h"
+#include "core/plugin/plugin.h"
+#include "core/message/scratch.h"
+#include "core/message/template.h"
+#include "core/message/text-append.h"
+#include "core/message/list-text.h"
 #include "plugins/templates/json/kv-formats.h"
 
 #include <errno.h>
@@ -36,7 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The macro scopes are core/macros.h's, which knows the macros of each. */
+/* The macro scopes are core/message/macros.h's, which knows the macros of each. */
 enum
 {
   SCOPE_RFC3164   = SL_MACRO_SCOPE_RFC3164,

@@ -3,7 +3,7 @@
  * format-welf (append_unsafe_utf8_as_escaped_binary) and
  * format-cef-extension escape it. */
 #include "plugins/templates/json/kv-formats.h"
-#include "core/str-repr.h"
+#include "core/message/str-repr.h"
 
 #include <string.h>
 
