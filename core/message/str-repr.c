@@ -175,13 +175,18 @@ sl_str_repr_escape_append (GString *out, const gchar *text, gsize len, const SlS
 {
   const gchar *end = text + len;
   const gchar *plain = text;   /* the start of what is copied as is */
+  /* the ASCII characters that may not stand as is, one bit each */
+  guint64 special[2] = { 0xffffffffu, G_GUINT64_CONSTANT (1) << ('\\' - 64) };
+  for (const gchar *u = escape->unsafe; u && *u; u++)
+    if ((guchar) *u < 0x80)
+      special[(guchar) *u >> 6] |= G_GUINT64_CONSTANT (1) << (*u & 63);
 
   while (text < end)
     {
       guchar c = (guchar) *text;
       if (c < 0x80)
         {
-          if (c >= 0x20 && c != '\\' && !(escape->unsafe && strchr (escape->unsafe, c)))
+          if (!((special[c >> 6] >> (c & 63)) & 1))
             {
               text++;
               continue;
