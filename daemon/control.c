@@ -2,7 +2,7 @@
 #include "daemon/control.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/owned-path.h"
+#include "core/store/owned-path.h"
 
 #include <errno.h>
 #include <glib-unix.h>

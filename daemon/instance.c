@@ -2,7 +2,7 @@
 #include "daemon/instance.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/owned-path.h"
+#include "core/store/owned-path.h"
 #include "daemon/control.h"
 
 #include <errno.h>

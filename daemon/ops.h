@@ -6,7 +6,7 @@
 #define SL_OPS_H
 
 #include <glib.h>
-#include "core/config.h"
+#include "core/compile/config.h"
 #include "core/stats.h"
 
 G_BEGIN_DECLS

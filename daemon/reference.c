@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "daemon/reference.h"
-#include "core/driver.h"
-#include "core/plugin-private.h"
+#include "core/route/driver-private.h"
+#include "core/compile/loader-private.h"
+#include "core/plugin/registry.h"
 
 #include <string.h>
 

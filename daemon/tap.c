@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "daemon/tap.h"
-#include "core/config-run.h"
+#include "core/compile/config-run.h"
 #include "core/i18n.h"
-#include "core/tap.h"
-#include "core/template.h"
-#include "core/text-filter.h"
+#include "core/route/tap.h"
+#include "core/message/template.h"
+#include "core/compile/text-filter.h"
 
 #include <errno.h>
 #include <fcntl.h>

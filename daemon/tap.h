@@ -6,7 +6,7 @@
 #define SL_TAP_SESSION_H
 
 #include <glib.h>
-#include "core/config.h"
+#include "core/compile/config.h"
 
 G_BEGIN_DECLS
 

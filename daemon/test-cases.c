@@ -15,11 +15,11 @@
  * none(DEST) wants nothing at DEST. Every case starts with empty queues. */
 #include "daemon/test-cases.h"
 
-#include "core/config-test.h"
+#include "core/compile/config-test.h"
 #include "core/config/error.h"
 #include "core/config/parser.h"
 #include "core/i18n.h"
-#include "core/template.h"
+#include "core/message/template.h"
 
 #include <string.h>
 

@@ -6,7 +6,7 @@
 
 #include <glib.h>
 #include <stdio.h>
-#include "core/config.h"
+#include "core/compile/config.h"
 
 G_BEGIN_DECLS
 

@@ -5,9 +5,9 @@
  * CRCs, so that the message decoder sees what the CRC would hide; bit 1
  * set, the first 36 bytes of the rest are the head file. The queue is
  * opened, every record read and decoded, and acknowledged. */
-#include "core/crc32c.h"
-#include "core/disk-queue.h"
-#include "core/disk-record.h"
+#include "core/store/crc32c.h"
+#include "core/store/disk-queue.h"
+#include "core/store/disk-record.h"
 
 #include <glib/gstdio.h>
 #include <string.h>

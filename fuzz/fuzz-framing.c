@@ -6,11 +6,12 @@
  * with the defaults, or rsyslog's (64-byte lines split as imtcp splits
  * them, control characters escaped); the rest goes down a socket pair
  * whose other end is then closed. */
-#include "core/config-private.h"
-#include "core/config-run.h"
-#include "core/plugin.h"
-#include "core/source-private.h"
-#include "core/stream.h"
+#include "core/compile/config-private.h"
+#include "core/compile/config-run.h"
+#include "core/compile/loader.h"
+#include "core/plugin/plugin.h"
+#include "core/route/source-private.h"
+#include "core/io/stream.h"
 
 #include <stdlib.h>
 #include <sys/socket.h>

@@ -3,6 +3,7 @@
  * the first byte choosing its options; every text must come out of the
  * single-pass scanner as it comes out of jansson's tree. */
 #include "plugins/parsers/json/json-check.h"
+#include "core/compile/loader.h"
 
 #include <stdlib.h>
 

@@ -3,6 +3,7 @@
  * text" and its " KEY=VALUE" lines) through format("linux-kmsg"): every
  * number the kernel writes is read from bytes a test can make up. */
 #include "plugins/sources/kmsg/kmsg-private.h"
+#include "core/compile/loader.h"
 
 #include <stdlib.h>
 

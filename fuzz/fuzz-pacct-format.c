@@ -3,7 +3,9 @@
  * with format("pacct") hands them over: the counters of struct acct_v3
  * (comp_t floating point among them) come from a file anyone who can
  * write it controls. */
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
+#include "core/compile/loader.h"
+#include "core/plugin/registry.h"
 
 #include <stdlib.h>
 

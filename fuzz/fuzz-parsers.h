@@ -5,6 +5,7 @@
 #define SL_FUZZ_PARSERS_H
 
 #include "tests/unit/parser-harness.h"
+#include "core/compile/loader.h"
 
 #include <stdlib.h>
 

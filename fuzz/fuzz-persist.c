@@ -2,7 +2,7 @@
 /* libFuzzer target: any bytes as the persist file (-R) that sluiced opens
  * at start: a torn, short or foreign file is reported and what is intact
  * used; nothing may crash, leak or write outside the file. */
-#include "core/persist-private.h"
+#include "core/store/persist-private.h"
 
 #include "fuzz/fuzz-file.h"
 

@@ -2,7 +2,7 @@
 /* libFuzzer target: any bytes as a load balancer (or anyone else) could
  * send them before a client's lines, through the PROXY header parser; a
  * verdict on a prefix never contradicts the verdict on the whole. */
-#include "core/proxy-header.h"
+#include "core/io/proxy-header.h"
 
 #include <stdlib.h>
 

@@ -3,6 +3,7 @@
  * byte choosing its prefix: whatever the text, the parser returns, and
  * each field it sets is no longer than the text. */
 #include "tests/unit/parser-harness.h"
+#include "core/compile/loader.h"
 
 #include <stdlib.h>
 

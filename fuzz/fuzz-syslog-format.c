@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: any bytes as a received frame through the syslog
  * format (RFC 3164 and 5424 detection and parsing), in every parse mode. */
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
+#include "core/compile/loader.h"
+#include "core/plugin/registry.h"
 
 #include <stdlib.h>
 #include <string.h>

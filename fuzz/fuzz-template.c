@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: any bytes as a template, compiled and rendered against
  * a message with fields set. */
-#include "core/template.h"
+#include "core/message/template.h"
 
 int
 LLVMFuzzerTestOneInput (const guint8 *data, gsize size)

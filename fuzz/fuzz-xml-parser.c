@@ -4,6 +4,7 @@
  * returns, and a field it sets is never longer than what was read and
  * what the field held before, put together. */
 #include "tests/unit/parser-harness.h"
+#include "core/compile/loader.h"
 
 #include <stdlib.h>
 

@@ -7,8 +7,8 @@
  * uses it: stop the daemon (or the destination) first. Opening checks the
  * files as sluiced does, so a torn tail is cut off here as well. */
 #include <config.h>
-#include "core/disk-queue.h"
-#include "core/disk-record.h"
+#include "core/store/disk-queue.h"
+#include "core/store/disk-record.h"
 #include "core/i18n.h"
 
 #include <jansson.h>

@@ -7,7 +7,7 @@
 
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/priority.h"
+#include "core/message/priority.h"
 
 #include <string.h>
 

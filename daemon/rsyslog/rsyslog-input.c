@@ -5,7 +5,7 @@
 
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/plugin-private.h"
+#include "core/plugin/registry-private.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/plugin-private.h"
+#include "core/plugin/registry-private.h"
 
 gboolean
 sl_rs_mmnormalize_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, GError **error)

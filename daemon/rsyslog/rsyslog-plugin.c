@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* rsyslog's modules that plugins serve (core/rsyslog-module.h): the
+/* rsyslog's modules that plugins serve (core/plugin/rsyslog-module.h): the
  * parameters checked against what the module declares, the call handed
  * to the plugin, and what is the front end's put around the driver it
  * writes: an action's queue and destination (an input's source is
@@ -8,8 +8,8 @@
 
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/plugin-private.h"
-#include "core/rsyslog-module-private.h"
+#include "core/plugin/registry-private.h"
+#include "core/plugin/rsyslog-module-private.h"
 
 #include <string.h>
 

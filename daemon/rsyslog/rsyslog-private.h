@@ -8,7 +8,7 @@
 #include <glib.h>
 #include "daemon/rsyslog/rsyslog-lexer.h"
 #include "core/config/tree.h"
-#include "core/rsyslog-module.h"
+#include "core/plugin/rsyslog-module.h"
 
 G_BEGIN_DECLS
 

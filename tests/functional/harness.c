@@ -766,7 +766,7 @@ sl_test_read_file (const gchar *path)
   return text;
 }
 
-/* The layout core/persist.c writes: a 64-byte header, then records of a
+/* The layout core/store/persist.c writes: a 64-byte header, then records of a
  * 16-byte head (tag, key length, slot capacity, checksum), the key padded
  * to 8 bytes and two slots, each a 16-byte head (generation, length,
  * checksum) and the value padded to 8 bytes; the slot of the higher

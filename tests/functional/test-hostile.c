@@ -303,7 +303,7 @@ test_idle_eviction (SlTestEnv *env, gconstpointer data)
 
 #define UNFINISHED_PEERS 5000
 #define UNFINISHED_BYTES (60 * 1024)
-/* core/partial-budget.h */
+/* core/io/partial-budget.h */
 #define PARTIAL_BUDGET (64 * 1024 * 1024)
 
 static const gchar many_config[] =

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "tests/unit/parser-harness.h"
-#include "core/config-private.h"
-#include "core/config-run.h"
+#include "core/compile/config-private.h"
+#include "core/compile/config-run.h"
 #include "core/config/parser.h"
 #include "core/stats.h"
 

@@ -6,8 +6,8 @@
 #define SL_TEST_PARSER_HARNESS_H
 
 #include <glib.h>
-#include "core/message.h"
-#include "core/plugin.h"
+#include "core/message/message.h"
+#include "core/plugin/plugin.h"
 
 G_BEGIN_DECLS
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "tests/unit/plugin-fixture.h"
-#include "core/config-private.h"
-#include "core/config-run.h"
+#include "core/compile/config-private.h"
+#include "core/compile/config-run.h"
+#include "core/plugin/registry.h"
 #include "core/stats.h"
 
 #include <stdarg.h>

@@ -6,8 +6,8 @@
 #define SL_TEST_PLUGIN_FIXTURE_H
 
 #include <glib.h>
-#include "core/config.h"
-#include "core/plugin.h"
+#include "core/compile/config.h"
+#include "core/plugin/plugin.h"
 
 G_BEGIN_DECLS
 

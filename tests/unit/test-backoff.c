@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* SlBackoff: waits that double from the first up to the ceiling, and
  * start again from the first once a try worked. */
-#include "core/backoff.h"
+#include "core/route/backoff.h"
 
 static void
 test_doubles_up_to_ceiling (void)

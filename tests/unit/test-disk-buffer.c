@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "core/disk-buffer.h"
+#include "core/route/disk-buffer.h"
 
 #include <glib/gstdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "core/disk-queue.h"
-#include "core/disk-record.h"
+#include "core/store/disk-queue.h"
+#include "core/store/disk-record.h"
 
 #include <fcntl.h>
 #include <glib/gstdio.h>

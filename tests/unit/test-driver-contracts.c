@@ -2,10 +2,11 @@
 /* The contracts between the core and its plugins: what registration
  * refuses, what options {} accepts, what a destination's write results
  * make the core do, and workers() sharing one queue. */
-#include "core/config-private.h"
-#include "core/config-run.h"
-#include "core/plugin-private.h"
-#include "core/source.h"
+#include "core/compile/config-private.h"
+#include "core/compile/config-run.h"
+#include "core/compile/loader.h"
+#include "core/plugin/registry-private.h"
+#include "core/route/source.h"
 #include "core/stats.h"
 
 #include <string.h>

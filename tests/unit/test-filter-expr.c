@@ -2,10 +2,11 @@
 /* Filter expressions: comparisons as syslog-ng spells them, and, or, not,
  * parentheses, filter() references, and filter functions that look or, by
  * offering process(), store what they found. */
-#include "core/config-private.h"
-#include "core/config-run.h"
-#include "core/filter-expr.h"
-#include "core/plugin.h"
+#include "core/compile/config-private.h"
+#include "core/compile/config-run.h"
+#include "core/compile/filter-expr-compile.h"
+#include "core/compile/loader.h"
+#include "core/plugin/plugin.h"
 
 #include <string.h>
 

@@ -4,8 +4,8 @@
  * often they were posted before running, a paused watch resumed by a
  * task, deadlines that expire on the worker and die with their watch, and
  * a window that calls its notify once per arming. */
-#include "core/io-worker.h"
-#include "core/window.h"
+#include "core/io/io-worker.h"
+#include "core/message/window.h"
 
 #include <fcntl.h>
 #include <sys/epoll.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "core/mark.h"
-#include "core/mark-timer.h"
+#include "core/message/mark.h"
+#include "core/route/mark-timer.h"
 
 #define SEC G_USEC_PER_SEC
 

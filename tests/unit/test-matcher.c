@@ -4,7 +4,7 @@
  * when the message is written, and that a runaway regex is bounded. */
 #include "core/config/error.h"
 #include "core/config/parser.h"
-#include "core/matcher.h"
+#include "core/message/matcher.h"
 #include "core/stats.h"
 
 #include <string.h>

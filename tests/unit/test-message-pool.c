@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "core/message-pool.h"
-#include "core/message.h"
+#include "core/message/message-pool.h"
+#include "core/message/message.h"
 
 #include <string.h>
 

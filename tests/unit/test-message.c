@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "core/message.h"
-#include "core/in-flight.h"
-#include "core/window.h"
+#include "core/message/message.h"
+#include "core/message/in-flight.h"
+#include "core/message/window.h"
 
 #include <string.h>
 

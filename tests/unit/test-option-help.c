@@ -2,8 +2,9 @@
 /* Every option of every plugin of the build, and every option the core
  * adds or keeps for itself, says what it does: the reference and
  * --help-driver are made from these lines. */
-#include "core/driver.h"
-#include "core/plugin-private.h"
+#include "core/route/driver-private.h"
+#include "core/compile/loader-private.h"
+#include "core/plugin/registry.h"
 
 static void
 check_table (const gchar *owner, const SlOptionSpec *table, GString *missing)

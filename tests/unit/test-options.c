@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "core/config/error.h"
 #include "core/config/parser.h"
-#include "core/options.h"
+#include "core/plugin/options.h"
 
 #include <string.h>
 

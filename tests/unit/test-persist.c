@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "core/internal.h"
-#include "core/persist-private.h"
+#include "core/store/persist-private.h"
 
 #include <glib/gstdio.h>
 #include <signal.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "core/message.h"
-#include "core/proxy-header.h"
+#include "core/message/message.h"
+#include "core/io/proxy-header.h"
 
 #include <string.h>
 #include <sys/socket.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "core/queue.h"
-#include "core/window.h"
+#include "core/route/queue.h"
+#include "core/message/window.h"
 
 static SlQueueItem
 item (gboolean flow)

@@ -2,7 +2,7 @@
 /* SlResendBuffer: only messages the peer has whole are forgotten; a new
  * peer starts with the rest, compaction keeps the offsets right, and a
  * write that stopped short takes back what was not written. */
-#include "core/resend-buffer.h"
+#include "core/io/resend-buffer.h"
 
 static void
 add_message (SlResendBuffer *b, const gchar *text)

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Routing semantics through the real core: configuration text in, messages
  * posted by a test source, and what each destination wrote out. */
-#include "core/config.h"
-#include "core/config-run.h"
-#include "core/plugin.h"
-#include "core/source.h"
-#include "core/template.h"
+#include "core/compile/config.h"
+#include "core/compile/config-run.h"
+#include "core/compile/loader.h"
+#include "core/plugin/plugin.h"
+#include "core/route/source.h"
+#include "core/message/template.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
 /* The rsyslog front end's tree, printed in Sluice's language: what each
  * rsyslog construct becomes, and where a refused one is reported. */
 #include "core/config/parser.h"
-#include "core/plugin-private.h"
+#include "core/compile/loader-private.h"
 #include "daemon/rsyslog/rsyslog.h"
 #include "core/config/tree.h"
 

@@ -4,12 +4,12 @@
  * the listener opens them with the peer's address, makes room at
  * max-connections() by ending a session's thread, and at a stop cancels
  * a session that waits. */
-#include "core/config.h"
-#include "core/config-run.h"
-#include "core/listener.h"
-#include "core/plugin.h"
-#include "core/session.h"
-#include "core/source.h"
+#include "core/compile/config.h"
+#include "core/compile/config-run.h"
+#include "core/io/listener.h"
+#include "core/plugin/plugin.h"
+#include "core/io/session.h"
+#include "core/route/source.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

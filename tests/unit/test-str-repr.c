@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* core/str-repr: values read and written as syslog-ng's str-repr reads and
  * writes them (cases from its own tests and from runs of syslog-ng 3.38). */
-#include "core/str-repr.h"
+#include "core/message/str-repr.h"
 
 #include <string.h>
 
@@ -81,6 +81,35 @@ test_encode (void)
   check_encode ("caf\xc3\xa9 x", -1, NULL, "\"caf\xc3\xa9 x\"");
 }
 
+static void
+check_escape (const gchar *text, gsize len, const SlStrReprEscape *escape, const gchar *expected)
+{
+  g_autoptr (GString) out = g_string_new ("<");
+  sl_str_repr_escape_append (out, text, len, escape);
+  g_assert_cmpstr (out->str, ==, expected);
+}
+
+/* The two styles of syslog-ng's append_unsafe_utf8_as_escaped_*() and
+ * CEF's: names, unsafe characters, control characters (NUL among them)
+ * and bytes that are not UTF-8 each by their own rule. */
+static void
+test_escape (void)
+{
+  const SlStrReprEscape binary = { "\b\f\n\r\t", NULL, "\\x", 2, "\\x" };
+  const SlStrReprEscape text = { "\b\f\n\r\t", "'", "\\u", 4, "\\\\x" };
+  const SlStrReprEscape cef = { "\n\r", "=", "\\u", 4, "\\x" };
+  const gchar mixed[] = "a\tb\\c'd=e\x01\0f\xff\xc3\xa9";
+  gsize len = sizeof mixed - 1;
+
+  check_escape (mixed, len, &binary, "<a\\tb\\\\c'd=e\\x01\\x00f\\xff\xc3\xa9");
+  check_escape (mixed, len, &text, "<a\\tb\\\\c\\'d=e\\u0001\\u0000f\\\\xff\xc3\xa9");
+  check_escape (mixed, len, &cef, "<a\\u0009b\\\\c'd\\=e\\u0001\\u0000f\\xff\xc3\xa9");
+  check_escape ("plain", 5, &binary, "<plain");
+  check_escape ("", 0, &cef, "<");
+  /* a character cut short by the end is not UTF-8 */
+  check_escape ("x\xc3\xa9", 2, &binary, "<x\\xc3");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -88,5 +117,6 @@ main (int argc, char **argv)
   g_test_add_func ("/str-repr/decode", test_decode);
   g_test_add_func ("/str-repr/decode-with-matcher", test_decode_with_matcher);
   g_test_add_func ("/str-repr/encode", test_encode);
+  g_test_add_func ("/str-repr/escape", test_escape);
   return g_test_run ();
 }

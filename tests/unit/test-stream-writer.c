@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* SlStreamWriter on real pipes: whole batches, a full pipe that cuts a
  * message, and a reader that dies with messages unread. */
-#include "core/message.h"
-#include "core/stream-writer.h"
-#include "core/template.h"
+#include "core/message/message.h"
+#include "core/io/stream-writer.h"
+#include "core/message/template.h"
 
 #include <errno.h>
 #include <fcntl.h>

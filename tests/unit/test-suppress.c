@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "core/suppress.h"
+#include "core/route/suppress.h"
 
 #include <string.h>
 #include <unistd.h>

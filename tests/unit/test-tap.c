@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "core/tap.h"
+#include "core/route/tap.h"
 
 #include <string.h>
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "core/config/error.h"
-#include "core/macros.h"
-#include "core/message.h"
-#include "core/plugin.h"
-#include "core/template.h"
+#include "core/compile/loader.h"
+#include "core/message/macros.h"
+#include "core/message/message.h"
+#include "core/plugin/plugin.h"
+#include "core/message/template.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "core/config/parser.h"
-#include "core/timeutil.h"
+#include "core/message/timeutil.h"
 
 #include <stdlib.h>
 #include <string.h>

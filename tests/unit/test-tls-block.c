@@ -3,7 +3,7 @@
  * defaults, the versions ssl-options() and ssl-version() leave, the
  * options written in a driver's own block, and each option a library
  * cannot do refused at its position. */
-#include "core/tls-block.h"
+#include "core/io/tls-block.h"
 #include "core/config/error.h"
 
 #include <string.h>

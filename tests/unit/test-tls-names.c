@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* trusted-names() patterns, matched label by label as rsyslog matches the
  * permitted peers of its x509/name mode (runtime/net.c's wildcards). */
-#include "core/tls-names.h"
+#include "core/io/tls-names.h"
 
 static void
 test_name_patterns (void)

@@ -4,7 +4,7 @@
  * non-blocking handshake with mutual authentication, data both ways of
  * the plaintext/record mapping the resend backlog uses, the peer's
  * certificate fields on a message, and a refusal with its reason. */
-#include "core/tls.h"
+#include "core/io/tls.h"
 #include "core/config/error.h"
 
 #include <glib/gstdio.h>

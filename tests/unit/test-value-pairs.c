@@ -3,8 +3,8 @@
  * which type, from the command line and from a value-pairs() block. */
 #include "core/config/error.h"
 #include "core/config/parser.h"
-#include "core/message.h"
-#include "core/value-pairs.h"
+#include "core/message/message.h"
+#include "core/message/value-pairs.h"
 
 #include <string.h>
 

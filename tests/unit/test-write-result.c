@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* sl_write_batch_fail(): the reason a destination gives for what it did
  * not write, which the core logs as a failure begins. */
-#include "core/write-result.h"
+#include "core/plugin/write-result.h"
 
 #include <errno.h>
 #include <string.h>

@@ -12,12 +12,13 @@
  * the unconfirmed rest is published again on the next connection
  * (at-least-once). */
 #include "core/config/error.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/plugin.h"
-#include "core/template.h"
-#include "core/tls-block.h"
-#include "core/value-pairs.h"
+#include "core/plugin/plugin.h"
+#include "core/message/template.h"
+#include "core/io/tls-block.h"
+#include "core/message/value-pairs.h"
 
 #include <amqp.h>
 #include <amqp_framing.h>

@@ -7,11 +7,12 @@
  * '/' or control characters (they become '_'), so a sender's $HOST or
  * $PROGRAM names one file or folder inside the one the template names. */
 #include "core/config/error.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 #include "core/stats.h"
-#include "core/template.h"
+#include "core/message/template.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,9 +7,10 @@
  * them until then. */
 #include "plugins/destinations/http/http-destination.h"
 #include "core/config/error.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/tls-block-curl.h"
+#include "core/io/tls-block-curl.h"
 #include "core/version.h"
 
 #include <stdlib.h>

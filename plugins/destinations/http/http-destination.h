@@ -5,11 +5,11 @@
 #ifndef HTTP_DESTINATION_H
 #define HTTP_DESTINATION_H
 
-#include "core/plugin.h"
-#include "core/rsyslog-module.h"
+#include "core/plugin/plugin.h"
+#include "core/plugin/rsyslog-module.h"
 #include "core/stats.h"
-#include "core/template.h"
-#include "core/tls-block.h"
+#include "core/message/template.h"
+#include "core/io/tls-block.h"
 
 #include <curl/curl.h>
 

@@ -4,9 +4,10 @@
  * retries a failed one after a back-off on the next url(), and settles
  * each as its response says. */
 #include "plugins/destinations/http/http-destination.h"
+#include "core/route/destination.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/tls-block-curl.h"
+#include "core/io/tls-block-curl.h"
 
 #include <string.h>
 

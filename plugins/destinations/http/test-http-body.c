@@ -3,6 +3,7 @@
  * from drivers made from configuration text as the daemon makes them. */
 #include "plugins/destinations/http/http-destination.h"
 #include "tests/unit/plugin-fixture.h"
+#include "core/compile/loader.h"
 
 #include <string.h>
 #include <zlib.h>

@@ -11,6 +11,8 @@
  * (duplicates are possible, loss is not). */
 #include "plugins/destinations/mqtt/mqtt-destination.h"
 #include "core/config/error.h"
+#include "core/route/destination.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 

@@ -5,10 +5,10 @@
 #ifndef MQTT_DESTINATION_H
 #define MQTT_DESTINATION_H
 
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 #include "core/stats.h"
-#include "core/template.h"
-#include "core/tls-block.h"
+#include "core/message/template.h"
+#include "core/io/tls-block.h"
 
 #include <MQTTAsync.h>
 

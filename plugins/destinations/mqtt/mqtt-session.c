@@ -5,6 +5,7 @@
  * thread waits on them. Paho is never called with the lock held, as it
  * may report from within a call. */
 #include "plugins/destinations/mqtt/mqtt-destination.h"
+#include "core/route/destination.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE 1
 #endif
 #include "plugins/destinations/network/network-destination.h"
+#include "core/route/destination.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 

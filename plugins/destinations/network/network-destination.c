@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tcp(), udp(), network(), syslog(), unix-stream() and unix-dgram()
  * destinations: the module, its option tables and the drivers' operations.
- * TLS is the core's (core/tls.h): the context is made from tls(...) at
+ * TLS is the core's (core/io/tls.h): the context is made from tls(...) at
  * init, so its files are read at start and at each reload.
  * Connections are made lazily on the destination's thread and made again
  * after time-reopen() when they fail; failover() servers stand in for an
  * unreachable primary. */
 #include "plugins/destinations/network/network-destination.h"
 #include "core/config/error.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 
 #include <string.h>

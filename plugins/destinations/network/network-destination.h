@@ -5,11 +5,11 @@
 #ifndef NETWORK_DESTINATION_H
 #define NETWORK_DESTINATION_H
 
-#include "core/plugin.h"
-#include "core/resend-buffer.h"
+#include "core/plugin/plugin.h"
+#include "core/io/resend-buffer.h"
 #include "core/stats.h"
-#include "core/template.h"
-#include "core/tls.h"
+#include "core/message/template.h"
+#include "core/io/tls.h"
 
 #include <sys/socket.h>
 #include <sys/uio.h>

@@ -4,7 +4,7 @@
  * here with the template as its MSG part, octet-counted on streams
  * (RFC 6587) as syslog-ng writes it. */
 #include "plugins/destinations/network/network-destination.h"
-#include "core/timeutil.h"
+#include "core/message/timeutil.h"
 
 /* RFC 5424 header fields are printable US-ASCII without spaces, each of a
  * bounded length; NILVALUE "-" stands for an empty one. */

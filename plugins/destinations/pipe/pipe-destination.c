@@ -4,11 +4,12 @@
  * destination's messages (retried after time-reopen()) instead of holding
  * the daemon; a reader that stops reading is waited on only briefly. */
 #include "core/config/error.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/plugin.h"
-#include "core/stream-writer.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/io/stream-writer.h"
+#include "core/message/template.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,11 +6,12 @@
  * its stdin is closed, it gets a moment to finish, then SIGTERM. */
 #include "plugins/destinations/program/program-rsyslog.h"
 #include "core/config/error.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/plugin.h"
-#include "core/stream-writer.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/io/stream-writer.h"
+#include "core/message/template.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
 #ifndef PROGRAM_RSYSLOG_H
 #define PROGRAM_RSYSLOG_H
 
-#include "core/rsyslog-module.h"
+#include "core/plugin/rsyslog-module.h"
 
 extern const SlRsModule program_omprog;
 

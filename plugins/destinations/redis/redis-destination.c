@@ -10,11 +10,12 @@
  * later, so that message is dropped and counted, and the rest goes on. */
 #include "plugins/destinations/redis/redis-rsyslog.h"
 #include "core/config/error.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 #include "core/stats.h"
-#include "core/template.h"
+#include "core/message/template.h"
 
 #include <hiredis/hiredis.h>
 #include <string.h>

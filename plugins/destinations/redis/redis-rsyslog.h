@@ -3,7 +3,7 @@
 #ifndef REDIS_RSYSLOG_H
 #define REDIS_RSYSLOG_H
 
-#include "core/rsyslog-module.h"
+#include "core/plugin/rsyslog-module.h"
 
 extern const SlRsModule redis_omhiredis;
 

@@ -10,13 +10,14 @@
  * whose metric() or ttl() is not a number is dropped and counted, both as
  * syslog-ng does. */
 #include "core/config/error.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/message.h"
-#include "core/plugin.h"
+#include "core/message/message.h"
+#include "core/plugin/plugin.h"
 #include "core/stats.h"
-#include "core/template.h"
-#include "core/value-pairs.h"
+#include "core/message/template.h"
+#include "core/message/value-pairs.h"
 
 #include <errno.h>
 #include <riemann/simple.h>

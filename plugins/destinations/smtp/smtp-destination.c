@@ -15,9 +15,10 @@
 #include "plugins/destinations/smtp/smtp-mail.h"
 #include "plugins/destinations/smtp/smtp-rsyslog.h"
 #include "core/config/error.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 #include "core/stats.h"
 
 #include <libesmtp.h>

@@ -11,7 +11,7 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/options.h"
+#include "core/plugin/options.h"
 #include "core/version.h"
 
 #include <string.h>

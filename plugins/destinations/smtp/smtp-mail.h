@@ -4,8 +4,8 @@
 #ifndef SMTP_MAIL_H
 #define SMTP_MAIL_H
 
-#include "core/plugin.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/message/template.h"
 
 #include <libesmtp.h>
 

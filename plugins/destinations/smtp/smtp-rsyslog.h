@@ -3,7 +3,7 @@
 #ifndef SMTP_RSYSLOG_H
 #define SMTP_RSYSLOG_H
 
-#include "core/rsyslog-module.h"
+#include "core/plugin/rsyslog-module.h"
 
 extern const SlRsModule smtp_ommail;
 

@@ -12,9 +12,10 @@
 #include "plugins/destinations/snmp/snmp-session.h"
 #include "plugins/destinations/snmp/snmp-rsyslog.h"
 #include "core/config/error.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 #include "core/stats.h"
 
 #include <string.h>

@@ -5,8 +5,8 @@
 #ifndef SNMP_OBJECTS_H
 #define SNMP_OBJECTS_H
 
-#include "core/plugin.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/message/template.h"
 
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>

@@ -3,7 +3,7 @@
 #ifndef SNMP_RSYSLOG_H
 #define SNMP_RSYSLOG_H
 
-#include "core/rsyslog-module.h"
+#include "core/plugin/rsyslog-module.h"
 
 extern const SlRsModule snmp_omsnmp;
 

@@ -14,9 +14,10 @@
 #include "plugins/destinations/sql/sql-rsyslog.h"
 #include "plugins/destinations/sql/sql-table.h"
 #include "core/config/error.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 #include "core/stats.h"
 
 #include <string.h>

@@ -3,7 +3,7 @@
 #ifndef SQL_RSYSLOG_H
 #define SQL_RSYSLOG_H
 
-#include "core/rsyslog-module.h"
+#include "core/plugin/rsyslog-module.h"
 
 extern const SlRsModule sql_ommysql;
 extern const SlRsModule sql_ompgsql;

@@ -5,7 +5,7 @@
 #ifndef SQL_TABLE_H
 #define SQL_TABLE_H
 
-#include "core/template.h"
+#include "core/message/template.h"
 
 #include <dbi/dbi.h>
 

@@ -4,10 +4,11 @@
  * The descriptor is shared with whoever started the daemon, so its mode
  * is left alone; a reader that stops reading holds only this destination. */
 #include "core/i18n.h"
+#include "core/route/driver.h"
 #include "core/internal.h"
-#include "core/plugin.h"
-#include "core/stream-writer.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/io/stream-writer.h"
+#include "core/message/template.h"
 
 #include <unistd.h>
 

@@ -14,12 +14,14 @@
  * not taken yet. */
 #include "plugins/destinations/stomp/stomp-frame.h"
 #include "core/config/error.h"
+#include "core/route/destination.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/net-connect.h"
-#include "core/plugin.h"
-#include "core/template.h"
-#include "core/value-pairs.h"
+#include "core/io/net-connect.h"
+#include "core/plugin/plugin.h"
+#include "core/message/template.h"
+#include "core/message/value-pairs.h"
 
 #include <errno.h>
 #include <poll.h>

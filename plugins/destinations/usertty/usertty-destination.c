@@ -5,10 +5,11 @@
  * waiting: one that would block (a stopped terminal) is skipped, and a
  * user who is not logged in gets nothing. */
 #include "core/config/error.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/plugin.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/message/template.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,8 +5,8 @@
  * compared exactly and case-sensitively, as in syslog-ng. */
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/plugin.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/message/template.h"
 
 #include <string.h>
 

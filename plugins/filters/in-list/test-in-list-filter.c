@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "tests/unit/plugin-fixture.h"
+#include "core/compile/loader.h"
 
 #include <glib/gstdio.h>
 #include <string.h>

@@ -7,8 +7,8 @@
  * default, the header and the text: ${MSGHDR}${MESSAGE}. */
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/matcher.h"
-#include "core/plugin.h"
+#include "core/message/matcher.h"
+#include "core/plugin/plugin.h"
 
 
 typedef struct

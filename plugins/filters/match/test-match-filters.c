@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "tests/unit/plugin-fixture.h"
 #include "core/config/error.h"
+#include "core/compile/loader.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
  * IPv4, and netmask6() sees IPv4 senders in that mapped form. */
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 
 #include <arpa/inet.h>
 #include <string.h>

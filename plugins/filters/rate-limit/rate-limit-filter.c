@@ -17,9 +17,10 @@
  * exact otherwise. */
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
+#include "core/plugin/registry.h"
 #include "core/stats.h"
-#include "core/template.h"
+#include "core/message/template.h"
 
 #include <string.h>
 

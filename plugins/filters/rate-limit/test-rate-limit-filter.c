@@ -3,6 +3,7 @@
  * and allow what that time could have refilled: on a fast machine the
  * bounds are exact, on a slow one they widen instead of failing. */
 #include "tests/unit/plugin-fixture.h"
+#include "core/compile/loader.h"
 #include "core/stats.h"
 
 #include <string.h>

@@ -4,8 +4,8 @@
  * level(info..warn), facility(auth, authpriv), level(3). */
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/plugin.h"
-#include "core/priority.h"
+#include "core/plugin/plugin.h"
+#include "core/message/priority.h"
 
 #include <string.h>
 

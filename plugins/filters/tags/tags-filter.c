@@ -3,7 +3,7 @@
  * sources (tags()) and rewrite rules (set-tag()) put on it. */
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 
 typedef struct
 {

@@ -8,8 +8,8 @@
 #define PYTHON_ACK_TRACKER_H
 
 #include "python-embed.h"
-#include "core/message.h"
-#include "core/window.h"
+#include "core/message/message.h"
+#include "core/message/window.h"
 
 /* What a source counts its messages in flight with, shared with the
  * records of those messages, which may be acknowledged after the source

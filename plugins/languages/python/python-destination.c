@@ -7,9 +7,11 @@
  * send() that never returns cannot hold a stop or a reload. */
 #include "python-drivers.h"
 #include "python-logmsg.h"
+#include "python-life.h"
 #include "python-logtemplate.h"
-#include "python-runner.h"
 #include "core/config/error.h"
+#include "core/route/destination.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 
@@ -30,20 +32,14 @@ typedef struct
 {
   SlDriver super;
   PyDriverBase base;
+  PyLife life;
   gint batch_lines;
-  PyObject *instance;
   PyObject *send;
   PyObject *flush;
   PyObject *is_opened;
   PyObject *open;
-  gboolean initialized;       /* init() returned true: deinit() is due */
   gboolean warned_open_none;
-  PyRunner *runner;
 } PyDest;
-
-/* A result of the functions below when the writer gave up on the runner:
- * the job returns at once. */
-#define GAVE_UP (-1)
 
 typedef struct
 {
@@ -64,10 +60,7 @@ static gboolean
 py_dest_init (SlDriver *d, GError **error)
 {
   PyDest *self = (PyDest *) d;
-  if (!py_driver_init (&self->base, d, error))
-    return FALSE;
-  self->runner = py_runner_new ("python-dest");
-  return TRUE;
+  return py_life_init (&self->life, &self->base, d, "python-dest", error);
 }
 
 static void
@@ -79,10 +72,11 @@ set_class_constant (PyObject *klass, const gchar *name, glong value)
   Py_DECREF (v);
 }
 
-/* What syslog-ng puts on a destination's class before making it. */
-static void
-decorate_class (PyDest *self, PyObject *instance)
+/* What syslog-ng puts on a destination's class before its init(). */
+static gboolean
+decorate_class (gpointer driver, PyObject *instance)
 {
+  PyDest *self = driver;
   PyObject *klass = (PyObject *) Py_TYPE (instance);
   static const struct { const gchar *name; glong value; } results[] = {
     { "DROP", RESULT_DROP }, { "ERROR", RESULT_ERROR }, { "SUCCESS", RESULT_SUCCESS },
@@ -99,6 +93,7 @@ decorate_class (PyDest *self, PyObject *instance)
   if (name && PyObject_SetAttrString (klass, "persist_name", name) < 0)
     PyErr_Clear ();
   Py_XDECREF (name);
+  return TRUE;
 }
 
 static PyObject *
@@ -110,74 +105,33 @@ optional_attr (PyObject *obj, const gchar *name)
   return attr;
 }
 
-/* init(options), if the instance has it: TRUE, FALSE or GAVE_UP. */
-static gint
-call_init (PyDest *self, PyObject *instance)
-{
-  PyObject *init = optional_attr (instance, "init");
-  if (!init)
-    return TRUE;
-  PyObject *options = py_driver_options_dict (&self->base);
-  PyObject *result;
-  gboolean ours = py_runner_call (self->runner, init, options, &result);
-  Py_DECREF (options);
-  Py_DECREF (init);
-  if (!ours)
-    return GAVE_UP;
-  if (!result)
-    {
-      py_driver_log_exception (&self->base, PY_CALL_INIT, "init()");
-      return FALSE;
-    }
-  gboolean ok = PyObject_IsTrue (result) == 1;
-  Py_DECREF (result);
-  if (!ok)
-    sl_log (SL_LOG_ERROR, _("python %s: init() of class '%s' returned false"), self->base.id, self->base.class_name);
-  return ok;
-}
-
 /* The instance, made and init()ed on the runner the first time the writer
  * opens, so that a slow init() holds this destination only. TRUE, FALSE or
- * GAVE_UP. */
+ * PY_GAVE_UP. */
 static gint
 ensure_instance (PyDest *self)
 {
-  if (self->instance)
+  static const gchar *const required[] = { "send", NULL };
+  if (self->send)
     return TRUE;
-  PyObject *instance = py_driver_instantiate (&self->base);
-  if (!instance)
-    return FALSE;
-  PyObject *send = optional_attr (instance, "send");
-  if (!send)
-    {
-      sl_log (SL_LOG_ERROR, _("python %s: class '%s' has no send() method"), self->base.id, self->base.class_name);
-      Py_DECREF (instance);
-      return FALSE;
-    }
-  decorate_class (self, instance);
-  gint inited = call_init (self, instance);
-  if (inited != TRUE)
-    {
-      Py_DECREF (send);
-      Py_DECREF (instance);
-      return inited;
-    }
-  self->initialized = TRUE;
-  self->instance = instance;
-  self->send = send;
+  gint made = py_life_make (&self->life, required, decorate_class, self);
+  if (made != TRUE)
+    return made;
+  PyObject *instance = self->life.instance;
+  self->send = optional_attr (instance, "send");
   self->flush = optional_attr (instance, "flush");
   self->is_opened = optional_attr (instance, "is_opened");
   self->open = optional_attr (instance, "open");
-  return TRUE;
+  return self->send ? TRUE : FALSE;
 }
 
-/* TRUE, FALSE or GAVE_UP. */
+/* TRUE, FALSE or PY_GAVE_UP. */
 static gint
 call_bool (PyDest *self, PyCallKind kind, PyObject *func, const gchar *what, gboolean none_is)
 {
   PyObject *result;
-  if (!py_runner_call (self->runner, func, NULL, &result))
-    return GAVE_UP;
+  if (!py_runner_call (self->life.runner, func, NULL, &result))
+    return PY_GAVE_UP;
   if (!result)
     {
       py_driver_log_exception (&self->base, kind, what);
@@ -188,15 +142,15 @@ call_bool (PyDest *self, PyCallKind kind, PyObject *func, const gchar *what, gbo
   return ok;
 }
 
-/* TRUE, FALSE or GAVE_UP. */
+/* TRUE, FALSE or PY_GAVE_UP. */
 static gint
 invoke_open (PyDest *self)
 {
   if (self->open)
     {
       PyObject *result;
-      if (!py_runner_call (self->runner, self->open, NULL, &result))
-        return GAVE_UP;
+      if (!py_runner_call (self->life.runner, self->open, NULL, &result))
+        return PY_GAVE_UP;
       if (!result)
         {
           py_driver_log_exception (&self->base, PY_CALL_OPEN, "open()");
@@ -231,10 +185,10 @@ open_job (PyRunner *r, gpointer data)
   DestJob *job = data;
   PyDest *self = job->self;
   gint made = ensure_instance (self);
-  if (made == GAVE_UP)
+  if (made == PY_GAVE_UP)
     return;
   gint opened = made ? invoke_open (self) : FALSE;
-  if (opened == GAVE_UP)
+  if (opened == PY_GAVE_UP)
     return;
   job->ok = made && opened;
   job->outcome = made ? SL_WRITE_OK : SL_WRITE_ERROR;
@@ -245,7 +199,7 @@ py_dest_open (SlDriver *d, GError **error)
 {
   PyDest *self = (PyDest *) d;
   DestJob job = { self, NULL, FALSE, SL_WRITE_OK };
-  if (!py_runner_run (self->runner, open_job, &job, writer_stopping, NULL))
+  if (!py_runner_run (self->life.runner, open_job, &job, writer_stopping, NULL))
     job.outcome = SL_WRITE_NOT_CONNECTED;
   if (!job.ok)
     g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE,
@@ -285,8 +239,8 @@ call_flush (PyDest *self)
   if (!self->flush)
     return RESULT_SUCCESS;
   PyObject *result;
-  if (!py_runner_call (self->runner, self->flush, NULL, &result))
-    return GAVE_UP;
+  if (!py_runner_call (self->life.runner, self->flush, NULL, &result))
+    return PY_GAVE_UP;
   if (!result)
     {
       py_driver_log_exception (&self->base, PY_CALL_FLUSH, "flush()");
@@ -334,7 +288,7 @@ write_job (PyRunner *r, gpointer data)
           gint opened = call_bool (self, PY_CALL_OPEN, self->is_opened, "is_opened()", FALSE);
           if (opened == FALSE)
             opened = invoke_open (self);
-          if (opened == GAVE_UP)
+          if (opened == PY_GAVE_UP)
             return;
           if (!opened)
             {
@@ -366,7 +320,7 @@ write_job (PyRunner *r, gpointer data)
         }
       switch (code)
         {
-        case GAVE_UP:
+        case PY_GAVE_UP:
           return;
         case RESULT_QUEUED:
           queued++;
@@ -388,7 +342,7 @@ write_job (PyRunner *r, gpointer data)
   if (!queued)
     return;
   code = call_flush (self);
-  if (code == GAVE_UP)
+  if (code == PY_GAVE_UP)
     return;
   if (code == RESULT_SUCCESS || code == RESULT_QUEUED)
     batch->done = batch->n;
@@ -409,7 +363,7 @@ py_dest_write (SlDriver *d, SlWriteBatch *batch)
 {
   PyDest *self = (PyDest *) d;
   DestJob job = { self, batch, TRUE, SL_WRITE_OK };
-  if (!py_runner_run (self->runner, write_job, &job, writer_stopping, NULL))
+  if (!py_runner_run (self->life.runner, write_job, &job, writer_stopping, NULL))
     {
       sl_log (SL_LOG_ERROR, _("python %s: a call of class '%s' did not return within %d s of the stop; "
                               "given up on, %u messages of its batch not delivered"),
@@ -424,7 +378,7 @@ static void
 close_job (PyRunner *r, gpointer data)
 {
   PyDest *self = ((DestJob *) data)->self;
-  if (!self->instance)
+  if (!self->send)
     return;
   if (self->is_opened)
     {
@@ -432,17 +386,9 @@ close_job (PyRunner *r, gpointer data)
       if (opened != TRUE)
         return;
     }
-  PyObject *close = optional_attr (self->instance, "close");
   PyObject *result;
-  if (!close)
-    return;
-  gboolean ours = py_runner_call (r, close, NULL, &result);
-  Py_DECREF (close);
-  if (!ours)
-    return;
-  if (!result)
-    py_driver_log_exception (&self->base, PY_CALL_CLOSE, "close()");
-  Py_XDECREF (result);
+  if (py_life_call (&self->life, self->life.instance, PY_CALL_CLOSE, "close", NULL, &result))
+    Py_XDECREF (result);
 }
 
 static void
@@ -450,30 +396,7 @@ py_dest_close (SlDriver *d)
 {
   PyDest *self = (PyDest *) d;
   DestJob job = { self, NULL, TRUE, SL_WRITE_OK };
-  py_runner_run (self->runner, close_job, &job, writer_stopping, NULL);
-}
-
-static void
-deinit_job (PyRunner *r, gpointer data)
-{
-  PyDest *self = ((DestJob *) data)->self;
-  PyObject *deinit = self->initialized ? optional_attr (self->instance, "deinit") : NULL;
-  PyObject *result;
-  if (!deinit)
-    return;
-  gboolean ours = py_runner_call (r, deinit, NULL, &result);
-  Py_DECREF (deinit);
-  if (!ours)
-    return;
-  if (!result)
-    py_driver_log_exception (&self->base, PY_CALL_DEINIT, "deinit()");
-  Py_XDECREF (result);
-}
-
-static gboolean
-always_stopping (gpointer unused)
-{
-  return TRUE;
+  py_runner_run (self->life.runner, close_job, &job, writer_stopping, NULL);
 }
 
 /* deinit() gets PY_STOP_GRACE_US too; a runner given up on keeps its own
@@ -482,20 +405,14 @@ static void
 py_dest_free (SlDriver *d)
 {
   PyDest *self = (PyDest *) d;
-  if (!self->runner)
-    return;
-  DestJob job = { self, NULL, TRUE, SL_WRITE_OK };
-  if (self->instance)
-    py_runner_run (self->runner, deinit_job, &job, always_stopping, NULL);
-  py_runner_free (self->runner);
-  if (!self->instance)
+  py_life_free (&self->life);
+  if (!self->send)
     return;
   PyGILState_STATE gil = PyGILState_Ensure ();
   Py_CLEAR (self->send);
   Py_CLEAR (self->flush);
   Py_CLEAR (self->is_opened);
   Py_CLEAR (self->open);
-  Py_CLEAR (self->instance);
   PyGILState_Release (gil);
 }
 

@@ -7,12 +7,12 @@
  * the source's window: a full window holds fetch() until destinations
  * acknowledge (flow control). */
 #include "python-drivers.h"
+#include "python-life.h"
 #include "python-logmsg.h"
-#include "python-runner.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/source.h"
-#include "core/window.h"
+#include "core/route/source.h"
+#include "core/message/window.h"
 
 enum
 {
@@ -27,6 +27,7 @@ typedef struct
 {
   SlDriver super;
   PyDriverBase base;
+  PyLife life;
   gint64 no_data_delay_ms;
   gint64 time_reopen_ms;
   SlSource *source;
@@ -35,10 +36,8 @@ typedef struct
   GMutex lock;
   GCond wake;
   gboolean stopping;
-  PyObject *instance;
   PyObject *fetch;
   gboolean opened;
-  PyRunner *runner;
   PyObject *parse_options;
 } PyFetcher;
 
@@ -58,10 +57,7 @@ py_fetcher_init (SlDriver *d, GError **error)
   PyFetcher *self = (PyFetcher *) d;
   g_mutex_init (&self->lock);
   g_cond_init (&self->wake);
-  if (!py_driver_init (&self->base, d, error))
-    return FALSE;
-  self->runner = py_runner_new ("python-fetcher");
-  return TRUE;
+  return py_life_init (&self->life, &self->base, d, "python-fetcher", error);
 }
 
 /* Waits ms unless stopped; FALSE when stopping. */
@@ -93,28 +89,6 @@ typedef struct
   gint code;
 } FetchJob;
 
-/* A call of a method the fetcher's instance may have: TRUE with *result
- * (NULL: no such method, or it raised, logged), FALSE when given up on. */
-static gboolean
-call_method (PyRunner *r, PyFetcher *self, PyCallKind kind, const gchar *name, PyObject *arg, PyObject **result)
-{
-  PyObject *method = PyObject_GetAttrString (self->instance, name);
-  *result = NULL;
-  if (!method)
-    {
-      PyErr_Clear ();
-      return TRUE;
-    }
-  gboolean ours = py_runner_call (r, method, arg, result);
-  Py_DECREF (method);
-  if (ours && !*result)
-    {
-      g_autofree gchar *what = g_strdup_printf ("%s()", name);
-      py_driver_log_exception (&self->base, kind, what);
-    }
-  return ours;
-}
-
 /* The instance made, init()ed and open()ed: job->ok. */
 static void
 open_job (PyRunner *r, gpointer data)
@@ -123,48 +97,29 @@ open_job (PyRunner *r, gpointer data)
   PyFetcher *self = job->self;
   PyObject *result;
 
-  if (!self->instance)
+  if (!self->fetch)
     {
-      PyObject *instance = py_driver_instantiate (&self->base);
-      PyObject *fetch = instance ? PyObject_GetAttrString (instance, "fetch") : NULL;
-      if (instance && !fetch)
-        {
-          PyErr_Clear ();
-          sl_log (SL_LOG_ERROR, _("python-fetcher %s: class '%s' has no fetch() method"), self->base.id,
-                  self->base.class_name);
-        }
-      if (!fetch)
-        {
-          Py_XDECREF (instance);
-          return;
-        }
-      self->instance = instance;
-      self->fetch = fetch;
-      PyObject *options = py_driver_options_dict (&self->base);
-      gboolean ours = call_method (r, self, PY_CALL_INIT, "init", options, &result);
-      Py_DECREF (options);
-      if (!ours)
+      static const gchar *const required[] = { "fetch", NULL };
+      gint made = py_life_make (&self->life, required, NULL, NULL);
+      if (made == PY_GAVE_UP)
         return;
-      gboolean inited = PyObject_HasAttrString (instance, "init") ? result && PyObject_IsTrue (result) == 1 : TRUE;
-      Py_XDECREF (result);
-      if (!inited)
+      if (!made)
         {
-          sl_log (SL_LOG_ERROR, _("python-fetcher %s: init() of class '%s' failed; trying again after time-reopen()"),
+          sl_log (SL_LOG_ERROR, _("python-fetcher %s: class '%s' is not ready; trying again after time-reopen()"),
                   self->base.id, self->base.class_name);
-          Py_CLEAR (self->fetch);
-          Py_CLEAR (self->instance);
           return;
         }
+      self->fetch = PyObject_GetAttrString (self->life.instance, "fetch");
       /* as syslog-ng, once init() returned */
       self->parse_options = py_parse_options_new (self->source);
-      if (PyObject_SetAttrString (instance, "parse_options", self->parse_options) < 0)
+      if (PyObject_SetAttrString (self->life.instance, "parse_options", self->parse_options) < 0)
         PyErr_Clear ();
     }
   if (!self->opened)
     {
-      if (!call_method (r, self, PY_CALL_OPEN, "open", NULL, &result))
+      if (!py_life_call (&self->life, self->life.instance, PY_CALL_OPEN, "open", NULL, &result))
         return;
-      self->opened = PyObject_HasAttrString (self->instance, "open") ? result && PyObject_IsTrue (result) == 1 : TRUE;
+      self->opened = PyObject_HasAttrString (self->life.instance, "open") ? result && PyObject_IsTrue (result) == 1 : TRUE;
       Py_XDECREF (result);
     }
   job->ok = self->opened;
@@ -175,7 +130,7 @@ close_job (PyRunner *r, gpointer data)
 {
   PyFetcher *self = ((FetchJob *) data)->self;
   PyObject *result;
-  if (!self->opened || !call_method (r, self, PY_CALL_CLOSE, "close", NULL, &result))
+  if (!self->opened || !py_life_call (&self->life, self->life.instance, PY_CALL_CLOSE, "close", NULL, &result))
     return;
   Py_XDECREF (result);
   self->opened = FALSE;
@@ -251,7 +206,7 @@ fetcher_thread (gpointer data)
   while (!stopping (self))
     {
       job.ok = FALSE;
-      if (!py_runner_run (self->runner, open_job, &job, fetcher_stopping, self))
+      if (!py_runner_run (self->life.runner, open_job, &job, fetcher_stopping, self))
         break;
       if (!job.ok)
         {
@@ -260,19 +215,19 @@ fetcher_thread (gpointer data)
         }
       if (!sl_window_wait (self->window))
         break;
-      if (!py_runner_run (self->runner, fetch_job, &job, fetcher_stopping, self))
+      if (!py_runner_run (self->life.runner, fetch_job, &job, fetcher_stopping, self))
         break;
       if (job.code == FETCH_NO_DATA)
         nap (self, self->no_data_delay_ms);
       else if (job.code == FETCH_ERROR || job.code == FETCH_NOT_CONNECTED)
         nap (self, self->time_reopen_ms);
     }
-  if (py_runner_given_up (self->runner))
+  if (py_runner_given_up (self->life.runner))
     sl_log (SL_LOG_ERROR, _("python-fetcher %s: a call of class '%s' did not return within %d s of the stop; "
                             "given up on"), self->base.id, self->base.class_name,
             (gint) (PY_STOP_GRACE_US / G_USEC_PER_SEC));
   else
-    py_runner_run (self->runner, close_job, &job, fetcher_stopping, self);
+    py_runner_run (self->life.runner, close_job, &job, fetcher_stopping, self);
   return NULL;
 }
 
@@ -301,8 +256,8 @@ py_fetcher_stop (SlDriver *d)
   sl_window_cancel (self->window);
   PyGILState_STATE gil = PyGILState_Ensure ();
   PyObject *result;
-  if (self->instance)
-    py_call_optional (&self->base, PY_CALL_CLOSE, self->instance, "request_exit", NULL, &result);
+  if (self->life.instance)
+    py_call_optional (&self->base, PY_CALL_CLOSE, self->life.instance, "request_exit", NULL, &result);
   else
     result = NULL;
   Py_XDECREF (result);
@@ -318,36 +273,14 @@ py_fetcher_stop (SlDriver *d)
 }
 
 static void
-deinit_job (PyRunner *r, gpointer data)
-{
-  PyFetcher *self = ((FetchJob *) data)->self;
-  PyObject *result;
-  if (call_method (r, self, PY_CALL_DEINIT, "deinit", NULL, &result))
-    Py_XDECREF (result);
-}
-
-static gboolean
-always_stopping (gpointer unused)
-{
-  return TRUE;
-}
-
-static void
 py_fetcher_free (SlDriver *d)
 {
   PyFetcher *self = (PyFetcher *) d;
-  if (self->runner)
-    {
-      FetchJob job = { self, FALSE, FETCH_SUCCESS };
-      if (self->instance)
-        py_runner_run (self->runner, deinit_job, &job, always_stopping, NULL);
-      py_runner_free (self->runner);
-    }
-  if (self->instance)
+  py_life_free (&self->life);
+  if (self->fetch)
     {
       PyGILState_STATE gil = PyGILState_Ensure ();
       Py_CLEAR (self->fetch);
-      Py_CLEAR (self->instance);
       Py_CLEAR (self->parse_options);
       PyGILState_Release (gil);
     }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "python-interp.h"
 #include "python-module.h"
-#include "core/config.h"
+#include "core/compile/config.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -282,25 +282,6 @@ py_call_optional (PyDriverBase *base, PyCallKind kind, PyObject *obj, const gcha
   py_driver_log_exception (base, kind, what);
   return FALSE;
 }
-
-gboolean
-py_driver_call_init (PyDriverBase *base, PyObject *instance)
-{
-  PyObject *options = py_driver_options_dict (base);
-  PyObject *result;
-  gboolean ok = py_call_optional (base, PY_CALL_INIT, instance, "init", options, &result);
-
-  Py_DECREF (options);
-  if (ok && result)
-    {
-      ok = PyObject_IsTrue (result) == 1;
-      if (!ok)
-        sl_log (SL_LOG_ERROR, _("python %s: init() of class '%s' returned false"), base->id, base->class_name);
-    }
-  Py_XDECREF (result);
-  return ok;
-}
-
 
 gboolean
 py_driver_init (PyDriverBase *base, SlDriver *driver, GError **error)

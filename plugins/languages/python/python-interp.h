@@ -8,7 +8,7 @@
 #define PYTHON_INTERP_H
 
 #include "python-embed.h"
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 
 /* Starts the interpreter once, released; for what needs no configuration. */
 gboolean  py_interp_start (GError **error);
@@ -59,8 +59,6 @@ PyObject *py_driver_options_dict (const PyDriverBase *base);
  * or NULL when there is no such method); FALSE when it raised (logged). */
 gboolean  py_call_optional (PyDriverBase *base, PyCallKind kind, PyObject *obj, const gchar *name,
                             PyObject *arg, PyObject **result);
-/* init(options) if the object has it: FALSE when it returned false or raised. */
-gboolean  py_driver_call_init (PyDriverBase *base, PyObject *instance);
 
 /* The option table entries every python() driver takes. */
 #define PY_DRIVER_OPTIONS(T) \

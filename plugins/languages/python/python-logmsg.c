@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "python-logmsg.h"
 #include "python-module.h"
-#include "core/macros.h"
-#include "core/source.h"
-#include "core/template.h"
+#include "core/message/macros.h"
+#include "core/route/source.h"
+#include "core/message/template.h"
 #include <datetime.h>
 
 /* "${NAME}" compiled once per name asked for: it resolves aliases (MSG),

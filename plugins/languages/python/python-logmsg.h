@@ -5,8 +5,8 @@
 #define PYTHON_LOGMSG_H
 
 #include "python-embed.h"
-#include "core/message.h"
-#include "core/source.h"
+#include "core/message/message.h"
+#include "core/route/source.h"
 
 typedef struct
 {

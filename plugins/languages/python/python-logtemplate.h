@@ -5,7 +5,7 @@
 #define PYTHON_LOGTEMPLATE_H
 
 #include "python-embed.h"
-#include "core/template.h"
+#include "core/message/template.h"
 
 /* A new reference: a copy of env as a LogTemplateOptions object. */
 PyObject *py_template_options_new (const SlTemplateEnv *env);

@@ -2,6 +2,7 @@
 /* python() parser: parse(self, msg) on the thread that routes the message,
  * holding the GIL only during the call; True passes the message on. */
 #include "python-drivers.h"
+#include "python-life.h"
 #include "python-logmsg.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -11,7 +12,7 @@ typedef struct
 {
   SlDriver super;
   PyDriverBase base;
-  PyObject *instance;
+  PyLife life;             /* no runner: parse() runs on the routing thread */
   PyObject *parse;
 } PyParser;
 
@@ -23,31 +24,19 @@ static const SlOptionSpec py_parser_options[] = {
 static gboolean
 py_parser_init (SlDriver *d, GError **error)
 {
+  static const gchar *const required[] = { "parse", NULL };
   PyParser *self = (PyParser *) d;
-  if (!py_driver_init (&self->base, d, error))
+  if (!py_life_init (&self->life, &self->base, d, NULL, error))
     return FALSE;
 
   PyGILState_STATE gil = PyGILState_Ensure ();
-  PyObject *instance = py_driver_instantiate (&self->base);
-  PyObject *parse = instance ? PyObject_GetAttrString (instance, "parse") : NULL;
-  if (instance && !parse)
-    PyErr_Clear ();
-  gboolean ok = parse && py_driver_call_init (&self->base, instance);
+  gboolean ok = py_life_make (&self->life, required, NULL, NULL) == TRUE;
   if (ok)
-    {
-      self->instance = instance;
-      self->parse = parse;
-    }
-  else
-    {
-      Py_XDECREF (parse);
-      Py_XDECREF (instance);
-    }
+    self->parse = PyObject_GetAttrString (self->life.instance, "parse");
   PyGILState_Release (gil);
   if (!ok)
     sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, d->pos,
-                      instance && !parse ? _("python(): class '%s' has no parse() method")
-                                         : _("python(): class '%s' could not be made and init()ed (see the log)"),
+                      _("python(): class '%s' could not be made and init()ed (see the log)"),
                       self->base.class_name);
   return ok;
 }
@@ -78,15 +67,13 @@ static void
 py_parser_free (SlDriver *d)
 {
   PyParser *self = (PyParser *) d;
-  if (!self->instance)
-    return;
-  PyGILState_STATE gil = PyGILState_Ensure ();
-  PyObject *result;
-  py_call_optional (&self->base, PY_CALL_DEINIT, self->instance, "deinit", NULL, &result);
-  Py_XDECREF (result);
-  Py_CLEAR (self->parse);
-  Py_CLEAR (self->instance);
-  PyGILState_Release (gil);
+  if (self->parse)
+    {
+      PyGILState_STATE gil = PyGILState_Ensure ();
+      Py_CLEAR (self->parse);
+      PyGILState_Release (gil);
+    }
+  py_life_free (&self->life);
 }
 
 static const SlParserOps py_parser_ops = { .process = py_parser_process };

@@ -4,7 +4,7 @@
  * "python-persist:NAME##KEY" whose first character says its type; the
  * entry "python-persist:NAME" lists the keys, for iteration. */
 #include "python-module.h"
-#include "core/persist.h"
+#include "core/store/persist.h"
 
 typedef struct
 {

@@ -7,12 +7,11 @@
 #include "python-drivers.h"
 #include "python-source.h"
 #include "python-logmsg.h"
-#include "python-runner.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/source.h"
-#include "core/window.h"
+#include "core/route/source.h"
+#include "core/message/window.h"
 
 static const SlOptionSpec py_source_options[] = {
   PY_DRIVER_OPTIONS (PySource),
@@ -24,10 +23,7 @@ py_source_init (SlDriver *d, GError **error)
 {
   PySource *self = (PySource *) d;
   g_mutex_init (&self->lock);
-  if (!py_driver_init (&self->base, d, error))
-    return FALSE;
-  self->runner = py_runner_new ("python-source");
-  return TRUE;
+  return py_life_init (&self->life, &self->base, d, "python-source", error);
 }
 
 /* syslog-ng's: python-source(CLASS), or python-source.NAME when the class
@@ -55,72 +51,33 @@ persist_name (PySource *self, PyObject *instance)
   return result;
 }
 
+/* Before init(): a LogSource, named as it keeps its state. */
 static gboolean
-has_method (PySource *self, PyObject *instance, const gchar *name)
+prepare_instance (gpointer driver, PyObject *instance)
 {
-  PyObject *method = PyObject_GetAttrString (instance, name);
-  if (method)
-    {
-      Py_DECREF (method);
-      return TRUE;
-    }
-  PyErr_Clear ();
-  sl_log (SL_LOG_ERROR, _("python %s: class '%s' has no %s() method"), self->base.id, self->base.class_name, name);
-  return FALSE;
-}
-
-#define GAVE_UP (-1)
-
-/* On the runner: the instance made and init()ed, ready to run(): TRUE,
- * FALSE or GAVE_UP. */
-static gint
-make_instance (PySource *self)
-{
-  PyObject *instance = py_driver_instantiate (&self->base);
-  if (!instance)
-    return FALSE;
+  PySource *self = driver;
   if (!py_logsource_check (instance))
     {
       sl_log (SL_LOG_ERROR, _("python %s: class '%s' is not a subclass of LogSource"), self->base.id,
               self->base.class_name);
-      Py_DECREF (instance);
       return FALSE;
     }
   PyLogSource *py = (PyLogSource *) instance;
+  g_free (py->persist_name);
   py->persist_name = persist_name (self, instance);
-  if (!has_method (self, instance, "run") || !has_method (self, instance, "request_exit"))
-    {
-      Py_DECREF (instance);
-      return FALSE;
-    }
-  PyObject *init = PyObject_GetAttrString (instance, "init");
-  if (!init)
-    PyErr_Clear ();
-  else
-    {
-      PyObject *options = py_driver_options_dict (&self->base);
-      PyObject *result;
-      gboolean ours = py_runner_call (self->runner, init, options, &result);
-      Py_DECREF (options);
-      Py_DECREF (init);
-      if (!ours)
-        {
-          Py_DECREF (instance);
-          return GAVE_UP;
-        }
-      gboolean ok = result && PyObject_IsTrue (result) == 1;
-      if (!result)
-        py_driver_log_exception (&self->base, PY_CALL_INIT, "init()");
-      else if (!ok)
-        sl_log (SL_LOG_ERROR, _("python %s: init() of class '%s' returned false"), self->base.id,
-                self->base.class_name);
-      Py_XDECREF (result);
-      if (!ok)
-        {
-          Py_DECREF (instance);
-          return FALSE;
-        }
-    }
+  return TRUE;
+}
+
+/* On the runner: the instance made and init()ed, ready to run(): TRUE,
+ * FALSE or PY_GAVE_UP. */
+static gint
+make_instance (PySource *self)
+{
+  static const gchar *const required[] = { "run", "request_exit", NULL };
+  gint made = py_life_make (&self->life, required, prepare_instance, self);
+  if (made != TRUE)
+    return made;
+  PyObject *instance = self->life.instance;
   PyObject *tracker = PyObject_GetAttrString (instance, "ack_tracker");
   if (!tracker)
     PyErr_Clear ();
@@ -131,7 +88,6 @@ make_instance (PySource *self)
       Py_CLEAR (tracker);
     }
   self->tracker = tracker;
-  self->instance = instance;
   /* as syslog-ng, once init() returned */
   self->parse_options = py_parse_options_new (self->source);
   if (PyObject_SetAttrString (instance, "parse_options", self->parse_options) < 0)
@@ -143,22 +99,18 @@ static void
 run_job (PyRunner *r, gpointer data)
 {
   PySource *self = data;
-  if (!self->instance)
-    {
-      gint made = make_instance (self);
-      if (made != TRUE)
-        return;
-    }
+  if (!self->life.instance && make_instance (self) != TRUE)
+    return;
   g_mutex_lock (&self->lock);
   self->running = !self->stopping;
   g_mutex_unlock (&self->lock);
   if (!self->running)
     return;
-  PyLogSource *py = (PyLogSource *) self->instance;
+  PyLogSource *py = (PyLogSource *) self->life.instance;
   self->run_thread = g_thread_self ();
   py->driver = self;
   py->runner = r;
-  PyObject *run = PyObject_GetAttrString (self->instance, "run");
+  PyObject *run = PyObject_GetAttrString (self->life.instance, "run");
   PyObject *result = NULL;
   gboolean ours = run && py_runner_call (r, run, NULL, &result);
   Py_XDECREF (run);
@@ -187,7 +139,7 @@ static gpointer
 source_thread (gpointer data)
 {
   PySource *self = data;
-  if (!py_runner_run (self->runner, run_job, self, source_stopping, self))
+  if (!py_runner_run (self->life.runner, run_job, self, source_stopping, self))
     sl_log (SL_LOG_ERROR, _("python %s: run() of class '%s' did not return within %d s of request_exit(); "
                             "given up on"), self->base.id, self->base.class_name,
             (gint) (PY_STOP_GRACE_US / G_USEC_PER_SEC));
@@ -222,7 +174,7 @@ py_source_stop (SlDriver *d)
   PyGILState_STATE gil = PyGILState_Ensure ();
   PyObject *result = NULL;
   if (running)
-    py_call_optional (&self->base, PY_CALL_RUN, self->instance, "request_exit", NULL, &result);
+    py_call_optional (&self->base, PY_CALL_RUN, self->life.instance, "request_exit", NULL, &result);
   Py_XDECREF (result);
   PyGILState_Release (gil);
   g_thread_join (self->thread);
@@ -238,47 +190,15 @@ py_source_stop (SlDriver *d)
 }
 
 static void
-deinit_job (PyRunner *r, gpointer data)
-{
-  PySource *self = data;
-  PyObject *deinit = PyObject_GetAttrString (self->instance, "deinit");
-  PyObject *result;
-  if (!deinit)
-    {
-      PyErr_Clear ();
-      return;
-    }
-  gboolean ours = py_runner_call (r, deinit, NULL, &result);
-  Py_DECREF (deinit);
-  if (!ours)
-    return;
-  if (!result)
-    py_driver_log_exception (&self->base, PY_CALL_DEINIT, "deinit()");
-  Py_XDECREF (result);
-}
-
-static gboolean
-always_stopping (gpointer unused)
-{
-  return TRUE;
-}
-
-static void
 py_source_free (SlDriver *d)
 {
   PySource *self = (PySource *) d;
-  if (self->runner)
-    {
-      if (self->instance)
-        py_runner_run (self->runner, deinit_job, self, always_stopping, NULL);
-      py_runner_free (self->runner);
-    }
-  if (self->instance)
+  py_life_free (&self->life);
+  if (self->parse_options)
     {
       PyGILState_STATE gil = PyGILState_Ensure ();
       Py_CLEAR (self->tracker);
       Py_CLEAR (self->parse_options);
-      Py_CLEAR (self->instance);
       PyGILState_Release (gil);
     }
   g_mutex_clear (&self->lock);

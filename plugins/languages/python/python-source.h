@@ -6,10 +6,9 @@
 #define PYTHON_SOURCE_H
 
 #include "python-ack-tracker.h"
-#include "python-interp.h"
-#include "python-runner.h"
-#include "core/source.h"
-#include "core/window.h"
+#include "python-life.h"
+#include "core/route/source.h"
+#include "core/message/window.h"
 
 /* tracked messages each have a window of one: this many may be in flight */
 #define TRACKED_WINDOW 100
@@ -28,16 +27,15 @@ struct _PySource
 {
   SlDriver super;
   PyDriverBase base;
+  PyLife life;             /* its runner: the thread run() runs on */
   SlSource *source;
   SlWindow *window;
   PyFlow *flow;
   GThread *thread;         /* ours: waits for run() on the runner, at most PY_STOP_GRACE_US once stopping */
   GThread *run_thread;     /* the runner's, where post_message() may be called */
-  PyRunner *runner;
   GMutex lock;
   gboolean stopping;
   gboolean running;        /* run() may be asked to return */
-  PyObject *instance;
   PyObject *tracker;
   PyObject *parse_options;
 };

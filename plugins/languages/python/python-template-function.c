@@ -8,7 +8,7 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/template.h"
+#include "core/message/template.h"
 #include <string.h>
 
 static PyDriverBase tf_errors = { .class_name = "", .id = "$(python)" };

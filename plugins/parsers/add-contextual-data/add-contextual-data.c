@@ -8,7 +8,7 @@
 #include "plugins/parsers/add-contextual-data/context-selector.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 
 #include <string.h>
 

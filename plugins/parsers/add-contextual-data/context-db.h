@@ -4,8 +4,8 @@
 #ifndef CONTEXT_DB_H
 #define CONTEXT_DB_H
 
-#include "core/message.h"
-#include "core/template.h"
+#include "core/message/message.h"
+#include "core/message/template.h"
 
 typedef struct
 {

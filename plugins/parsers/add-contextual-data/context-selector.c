@@ -2,7 +2,7 @@
 #include "plugins/parsers/add-contextual-data/context-selector.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/text-filter.h"
+#include "core/compile/text-filter.h"
 
 #include <string.h>
 

@@ -6,8 +6,8 @@
  * winning over a character at the same place. */
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/parser-input.h"
-#include "core/plugin.h"
+#include "core/message/parser-input.h"
+#include "core/plugin/plugin.h"
 #include "core/stats.h"
 
 #include <string.h>

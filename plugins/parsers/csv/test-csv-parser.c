@@ -5,6 +5,7 @@
 #include "tests/unit/parser-harness.h"
 #include "tests/unit/plugin-fixture.h"
 #include "core/config/error.h"
+#include "core/compile/loader.h"
 
 #include <string.h>
 

@@ -7,10 +7,10 @@
  * takes the current one as syslog-ng guesses it (see resolve()). */
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/parser-input.h"
-#include "core/plugin.h"
+#include "core/message/parser-input.h"
+#include "core/plugin/plugin.h"
 #include "core/stats.h"
-#include "core/timeutil.h"
+#include "core/message/timeutil.h"
 
 #include <string.h>
 #include <time.h>

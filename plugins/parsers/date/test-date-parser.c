@@ -4,6 +4,7 @@
  * no stamp. */
 #include "tests/unit/parser-harness.h"
 #include "core/config/error.h"
+#include "core/compile/loader.h"
 
 #include <string.h>
 

@@ -7,8 +7,8 @@
  * tag "unknown", and does not parse with drop-unmatched(yes). */
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/parser-input.h"
-#include "core/plugin.h"
+#include "core/message/parser-input.h"
+#include "core/plugin/plugin.h"
 #include "core/stats.h"
 #include "plugins/parsers/db-parser/patterndb.h"
 

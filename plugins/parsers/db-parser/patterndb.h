@@ -7,8 +7,8 @@
 #define PATTERNDB_H
 
 #include <glib.h>
-#include "core/message.h"
-#include "core/template.h"
+#include "core/message/message.h"
+#include "core/message/template.h"
 #include "plugins/parsers/db-parser/radix.h"
 
 G_BEGIN_DECLS

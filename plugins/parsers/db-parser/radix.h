@@ -9,7 +9,7 @@
 #define RADIX_H
 
 #include <glib.h>
-#include "core/message.h"
+#include "core/message/message.h"
 
 G_BEGIN_DECLS
 

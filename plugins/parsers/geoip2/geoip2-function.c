@@ -5,8 +5,8 @@
  * empty when the address is not in the database. */
 #include "plugins/parsers/geoip2/geoip2-lookup.h"
 #include "core/i18n.h"
-#include "core/plugin.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/message/template.h"
 
 #include <string.h>
 

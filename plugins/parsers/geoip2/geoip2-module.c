@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* geoip2() and $(geoip2), on libmaxminddb (Debian's libmaxminddb-dev): the
  * library MaxMind keeps for its own format, which syslog-ng uses too. */
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 
 extern const SlDriverClass geoip2_parser_class;
 extern const SlDriverClass geoip2_function_class;

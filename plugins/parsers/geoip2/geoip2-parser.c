@@ -13,8 +13,8 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/parser-input.h"
-#include "core/plugin.h"
+#include "core/message/parser-input.h"
+#include "core/plugin/plugin.h"
 #include "core/stats.h"
 
 #include <inttypes.h>

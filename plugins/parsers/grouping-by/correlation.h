@@ -6,8 +6,9 @@
 #ifndef CORRELATION_H
 #define CORRELATION_H
 
-#include "core/plugin.h"
-#include "core/options.h"
+#include "core/plugin/plugin.h"
+#include "core/plugin/options.h"
+#include "core/route/route.h"
 
 G_BEGIN_DECLS
 

@@ -12,9 +12,9 @@
 #include "plugins/parsers/grouping-by/grouping-private.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/multi-line.h"
-#include "core/scratch.h"
-#include "core/template.h"
+#include "core/io/multi-line.h"
+#include "core/message/scratch.h"
+#include "core/message/template.h"
 
 typedef struct
 {

@@ -6,12 +6,13 @@
  * emits it. */
 #include "plugins/parsers/grouping-by/correlation.h"
 #include "plugins/parsers/grouping-by/grouping-private.h"
-#include "core/config.h"
+#include "core/compile/config.h"
 #include "core/config/error.h"
-#include "core/filter-expr.h"
+#include "core/route/filter-expr.h"
 #include "core/i18n.h"
-#include "core/plugin.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/route/route.h"
+#include "core/message/template.h"
 
 #include <string.h>
 

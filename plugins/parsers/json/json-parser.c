@@ -6,7 +6,7 @@
 #include "plugins/parsers/json/json-parser.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/parser-input.h"
+#include "core/message/parser-input.h"
 
 #include <string.h>
 

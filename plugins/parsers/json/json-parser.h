@@ -4,7 +4,7 @@
 #ifndef JSON_PARSER_H
 #define JSON_PARSER_H
 
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 #include "core/stats.h"
 
 G_BEGIN_DECLS

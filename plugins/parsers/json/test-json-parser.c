@@ -6,6 +6,7 @@
 #include "plugins/parsers/json/json-check.h"
 #include "tests/unit/parser-harness.h"
 #include "core/config/error.h"
+#include "core/compile/loader.h"
 
 #include <string.h>
 

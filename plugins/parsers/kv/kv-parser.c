@@ -9,7 +9,7 @@
 #include "plugins/parsers/kv/kv-scanner.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/parser-input.h"
+#include "core/message/parser-input.h"
 #include "core/stats.h"
 
 #include <string.h>

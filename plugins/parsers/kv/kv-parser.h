@@ -6,7 +6,7 @@
 #define KV_PARSER_H
 
 #include "plugins/parsers/kv/kv-scanner.h"
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 #include "core/stats.h"
 
 G_BEGIN_DECLS

@@ -6,7 +6,7 @@
  * end follows; a quoted one is unquoted with C escapes; a value whose
  * quotes are broken is kept as written and scanning resumes inside it. */
 #include "plugins/parsers/kv/kv-scanner.h"
-#include "core/str-repr.h"
+#include "core/message/str-repr.h"
 
 #include <string.h>
 

@@ -19,9 +19,10 @@
 #include "plugins/parsers/kv/kv-scanner.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/parser-input.h"
+#include "core/message/parser-input.h"
 #include "core/stats.h"
-#include "core/timeutil.h"
+#include "core/message/str-repr.h"
+#include "core/message/timeutil.h"
 
 #include <string.h>
 
@@ -56,37 +57,8 @@ typedef struct
   GString *message;   /* NULL without set-message-macro() */
 } TrapReader;
 
-static void
-append_escaped (GString *out, const gchar *value, gsize len)
-{
-  const gchar *end = value + len;
-  while (value < end)
-    {
-      gunichar c = g_utf8_get_char_validated (value, end - value);
-      if (c == (gunichar) -1 || c == (gunichar) -2)
-        {
-          g_string_append_printf (out, "\\\\x%02x", (guint8) *value);
-          value++;
-          continue;
-        }
-      switch (c)
-        {
-        case '\b': g_string_append (out, "\\b"); break;
-        case '\f': g_string_append (out, "\\f"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\'': g_string_append (out, "\\'"); break;
-        default:
-          if (c < 32)
-            g_string_append_printf (out, "\\u%04x", c);
-          else
-            g_string_append_unichar (out, c);
-        }
-      value = g_utf8_next_char (value);
-    }
-}
+/* syslog-ng's append_unsafe_utf8_as_escaped_text(), inside '...' */
+static const SlStrReprEscape message_escape = { "\b\f\n\r\t", "'", "\\u", 4, "\\\\x" };
 
 static void
 add_pair (TrapReader *r, const gchar *key, gsize key_len, const gchar *value, gsize value_len)
@@ -107,7 +79,7 @@ add_pair (TrapReader *r, const gchar *key, gsize key_len, const gchar *value, gs
     g_string_append (r->message, ", ");
   g_string_append_len (r->message, key, key_len);
   g_string_append (r->message, "='");
-  append_escaped (r->message, value, value_len);
+  sl_str_repr_escape_append (r->message, value, value_len, &message_escape);
   g_string_append_c (r->message, '\'');
 }
 

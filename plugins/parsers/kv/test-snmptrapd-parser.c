@@ -5,6 +5,7 @@
  * values without a type), the generated MESSAGE and its escapes, and
  * records that are no trap. */
 #include "tests/unit/parser-harness.h"
+#include "core/compile/loader.h"
 
 #include <string.h>
 #include <time.h>

@@ -3,7 +3,7 @@
 #ifndef LOGNORM_RSYSLOG_H
 #define LOGNORM_RSYSLOG_H
 
-#include "core/rsyslog-module.h"
+#include "core/plugin/rsyslog-module.h"
 
 extern const SlRsModule lognorm_mmnormalize;
 

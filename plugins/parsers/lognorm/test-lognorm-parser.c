@@ -4,6 +4,7 @@
  * message no rule matches gets, and rulebases refused at start. */
 #include "tests/unit/parser-harness.h"
 #include "core/config/error.h"
+#include "core/compile/loader.h"
 
 #include <glib/gstdio.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 #include "plugins/parsers/modifiers/modifiers.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/message.h"
+#include "core/message/message.h"
 
 #include <string.h>
 

@@ -6,8 +6,8 @@
 #ifndef MODIFIERS_H
 #define MODIFIERS_H
 
-#include "core/plugin.h"
-#include "core/rsyslog-module.h"
+#include "core/plugin/plugin.h"
+#include "core/plugin/rsyslog-module.h"
 
 G_BEGIN_DECLS
 

@@ -8,8 +8,8 @@
 #include "plugins/parsers/modifiers/modifiers.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/message.h"
-#include "core/parser-input.h"
+#include "core/message/message.h"
+#include "core/message/parser-input.h"
 
 #include <string.h>
 

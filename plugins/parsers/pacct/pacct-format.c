@@ -4,8 +4,8 @@
  * as syslog-ng's pacctformat module reads them: every field as .pacct.NAME,
  * written the way it writes them, and MESSAGE empty. A record of another
  * version, or a short one, is reported in MESSAGE. */
-#include "core/message.h"
-#include "core/plugin.h"
+#include "core/message/message.h"
+#include "core/plugin/plugin.h"
 
 #include <linux/acct.h>
 #include <string.h>

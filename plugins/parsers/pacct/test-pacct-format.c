@@ -2,8 +2,10 @@
 /* format("pacct"): acct_v3 records as syslog-ng 3.38 writes their fields
  * (the same records were read by it), other versions and short records
  * reported in MESSAGE. */
-#include "core/message.h"
-#include "core/plugin.h"
+#include "core/message/message.h"
+#include "core/compile/loader.h"
+#include "core/plugin/plugin.h"
+#include "core/plugin/registry.h"
 
 #include <linux/acct.h>
 #include <string.h>

@@ -5,8 +5,8 @@
  * a message none matches does not parse. Patterns are PCRE, compiled once. */
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/parser-input.h"
-#include "core/plugin.h"
+#include "core/message/parser-input.h"
+#include "core/plugin/plugin.h"
 #include "core/stats.h"
 
 #include <string.h>

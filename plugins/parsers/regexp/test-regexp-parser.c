@@ -3,6 +3,7 @@
  * configuration errors, and patterns and lines made to hurt. */
 #include "tests/unit/parser-harness.h"
 #include "core/config/error.h"
+#include "core/compile/loader.h"
 
 #include <string.h>
 

@@ -9,9 +9,9 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/parser-input.h"
+#include "core/message/parser-input.h"
 #include "core/stats.h"
-#include "core/template.h"
+#include "core/message/template.h"
 
 #include <inttypes.h>
 

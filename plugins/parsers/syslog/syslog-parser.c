@@ -6,7 +6,7 @@
 #include "plugins/parsers/syslog/syslog-private.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/template.h"
+#include "core/message/template.h"
 
 enum
 {

@@ -6,8 +6,8 @@
 
 #include <glib.h>
 #include <string.h>
-#include "core/message.h"
-#include "core/plugin.h"
+#include "core/message/message.h"
+#include "core/plugin/plugin.h"
 
 G_BEGIN_DECLS
 

@@ -4,7 +4,7 @@
  * the BSD form of RFC 3164 with the variations real devices use. Fields
  * are not range-checked: an hour of 25 rolls over into the next day. */
 #include "plugins/parsers/syslog/syslog-private.h"
-#include "core/timeutil.h"
+#include "core/message/timeutil.h"
 
 #include <time.h>
 

@@ -5,6 +5,7 @@
  * structured data does not pass and is counted. */
 #include "tests/unit/parser-harness.h"
 #include "core/config/error.h"
+#include "core/compile/loader.h"
 
 #include <string.h>
 

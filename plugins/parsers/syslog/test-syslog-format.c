@@ -3,10 +3,12 @@
  * the priority and the timestamp it must give. */
 #include "plugins/parsers/syslog/syslog-private.h"
 #include "core/config/error.h"
-#include "core/plugin.h"
+#include "core/compile/loader.h"
+#include "core/plugin/plugin.h"
 #include "tests/unit/plugin-fixture.h"
+#include "core/plugin/registry.h"
 #include "core/stats.h"
-#include "core/template.h"
+#include "core/message/template.h"
 
 #include <string.h>
 #include <time.h>

@@ -2,10 +2,10 @@
 /* tags-parser(): its input, a list as syslog-ng writes $TAGS ("a,b" with
  * items quoted when they must be), sets a tag of each item. The ewmm SCL
  * blocks send the tags along this way. As syslog-ng's, it never fails. */
-#include "core/message.h"
-#include "core/parser-input.h"
-#include "core/plugin.h"
-#include "core/str-repr.h"
+#include "core/message/message.h"
+#include "core/message/parser-input.h"
+#include "core/plugin/plugin.h"
+#include "core/message/str-repr.h"
 
 typedef struct
 {

@@ -2,6 +2,7 @@
 /* tags-parser(): the items of a list as tags, as syslog-ng 3.38 reads the
  * same text (each case was run through it). */
 #include "tests/unit/parser-harness.h"
+#include "core/compile/loader.h"
 
 #include <string.h>
 

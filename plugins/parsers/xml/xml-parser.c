@@ -11,10 +11,10 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/parser-input.h"
-#include "core/plugin.h"
+#include "core/message/parser-input.h"
+#include "core/plugin/plugin.h"
 #include "core/stats.h"
-#include "core/str-repr.h"
+#include "core/message/str-repr.h"
 
 #include <inttypes.h>
 #include <string.h>

@@ -5,8 +5,8 @@
 #ifndef KAFKA_CONF_H
 #define KAFKA_CONF_H
 
-#include "core/plugin.h"
-#include "core/rsyslog-module.h"
+#include "core/plugin/plugin.h"
+#include "core/plugin/rsyslog-module.h"
 
 #include <librdkafka/rdkafka.h>
 

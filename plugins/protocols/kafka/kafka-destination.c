@@ -30,10 +30,12 @@
  * counter. */
 #include "plugins/protocols/kafka/kafka-private.h"
 #include "core/config/error.h"
+#include "core/route/destination.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/stats.h"
-#include "core/template.h"
+#include "core/message/template.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
 #ifndef KAFKA_SOURCE_RSYSLOG_H
 #define KAFKA_SOURCE_RSYSLOG_H
 
-#include "core/rsyslog-module.h"
+#include "core/plugin/rsyslog-module.h"
 
 extern const SlRsModule kafka_imkafka;
 

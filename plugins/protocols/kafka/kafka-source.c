@@ -18,7 +18,7 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/source.h"
+#include "core/route/source.h"
 
 #include <string.h>
 

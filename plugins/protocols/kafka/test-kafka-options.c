@@ -3,6 +3,7 @@
  * configuration, and the errors they give. */
 #include "plugins/protocols/kafka/kafka-private.h"
 #include "tests/unit/plugin-fixture.h"
+#include "core/compile/loader.h"
 
 #include <string.h>
 

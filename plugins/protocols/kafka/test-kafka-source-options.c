@@ -2,6 +2,7 @@
 /* kafka() source: the errors its options give, and that config() cannot
  * undo what its commits after delivery rest on. */
 #include "tests/unit/plugin-fixture.h"
+#include "core/compile/loader.h"
 
 #include <string.h>
 

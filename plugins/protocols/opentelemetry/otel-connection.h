@@ -5,9 +5,9 @@
 #ifndef OTEL_CONNECTION_H
 #define OTEL_CONNECTION_H
 
-#include "core/listener.h"
-#include "core/source.h"
-#include "core/tls.h"
+#include "core/io/listener.h"
+#include "core/route/source.h"
+#include "core/io/tls.h"
 
 #include <sys/socket.h>
 

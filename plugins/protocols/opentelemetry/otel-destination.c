@@ -15,9 +15,10 @@
 #include "otel-encode.h"
 #include "otel-destination.h"
 #include "core/config/error.h"
+#include "core/route/destination.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/tls-block-curl.h"
+#include "core/io/tls-block-curl.h"
 #include "opentelemetry/proto/collector/logs/v1/logs_service.pb-c.h"
 
 #include <stdlib.h>

@@ -4,9 +4,9 @@
 #define OTEL_DESTINATION_H
 
 #include "otel-encode.h"
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 #include "core/stats.h"
-#include "core/tls-block.h"
+#include "core/io/tls-block.h"
 
 #include <curl/curl.h>
 

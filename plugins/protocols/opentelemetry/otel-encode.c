@@ -8,7 +8,7 @@
 #include "otel-syslog-ng.h"
 #include "core/version.h"
 #include "core/i18n.h"
-#include "core/priority.h"
+#include "core/message/priority.h"
 #include "opentelemetry/proto/collector/logs/v1/logs_service.pb-c.h"
 
 #include <string.h>

@@ -3,7 +3,7 @@
 #ifndef OTEL_ENCODE_H
 #define OTEL_ENCODE_H
 
-#include "core/message.h"
+#include "core/message/message.h"
 
 typedef struct _OtelEncoder OtelEncoder;
 

@@ -4,7 +4,7 @@
 #define OTEL_GRPC_H
 
 #include "otel-connection.h"
-#include "core/session.h"
+#include "core/io/session.h"
 
 /* OTLP/gRPC's sessions on the kit's listener; their data is the
  * OtelSource. */

@@ -4,7 +4,7 @@
 #define OTEL_HTTP_H
 
 #include "otel-connection.h"
-#include "core/session.h"
+#include "core/io/session.h"
 
 /* libmicrohttpd without a socket of its own: the kit's listener hands it
  * each connection through otel_http_session_ops (their data is the

@@ -4,7 +4,7 @@
 #ifndef OTEL_RECORDS_H
 #define OTEL_RECORDS_H
 
-#include "core/source.h"
+#include "core/route/source.h"
 #include "opentelemetry/proto/collector/logs/v1/logs_service.pb-c.h"
 
 typedef Opentelemetry__Proto__Collector__Logs__V1__ExportLogsServiceRequest OtelLogsRequest;

@@ -12,7 +12,7 @@
 #include "otel-connection.h"
 #include "otel-grpc.h"
 #include "otel-http.h"
-#include "core/activation.h"
+#include "core/io/activation.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"

@@ -4,7 +4,7 @@
 #ifndef OTEL_SYSLOG_NG_H
 #define OTEL_SYSLOG_NG_H
 
-#include "core/message.h"
+#include "core/message/message.h"
 
 /* The scope of such records: "@syslog-ng", which receivers look for */
 #define OTEL_SYSLOG_NG_SCOPE "@syslog-ng"

@@ -7,7 +7,7 @@
 #ifndef OTEL_TLS_FRONT_H
 #define OTEL_TLS_FRONT_H
 
-#include "core/tls.h"
+#include "core/io/tls.h"
 
 typedef struct _OtelTlsFront OtelTlsFront;
 

@@ -9,7 +9,7 @@
 #include "core/version.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/tls-block-curl.h"
+#include "core/io/tls-block-curl.h"
 #include "opentelemetry/proto/collector/logs/v1/logs_service.pb-c.h"
 
 #include <stdlib.h>

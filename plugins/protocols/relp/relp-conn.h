@@ -6,7 +6,7 @@
 #define RELP_CONN_H
 
 #include <glib.h>
-#include "core/tls.h"
+#include "core/io/tls.h"
 
 G_BEGIN_DECLS
 

@@ -19,13 +19,15 @@
 #include "plugins/protocols/relp/relp-frame.h"
 #include "plugins/protocols/relp/relp-module.h"
 #include "core/config/error.h"
+#include "core/route/destination.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/net-connect.h"
-#include "core/plugin.h"
+#include "core/io/net-connect.h"
+#include "core/plugin/plugin.h"
 #include "core/stats.h"
-#include "core/template.h"
-#include "core/tls.h"
+#include "core/message/template.h"
+#include "core/io/tls.h"
 
 #include <errno.h>
 #include <poll.h>

@@ -4,8 +4,8 @@
 #ifndef RELP_MODULE_H
 #define RELP_MODULE_H
 
-#include "core/plugin.h"
-#include "core/rsyslog-module.h"
+#include "core/plugin/plugin.h"
+#include "core/plugin/rsyslog-module.h"
 
 extern const SlDriverClass relp_source_class;
 extern const SlDriverClass relp_destination_class;

@@ -18,15 +18,16 @@
  * the paths and stall every other session meanwhile. */
 #include "plugins/protocols/relp/relp-frame.h"
 #include "plugins/protocols/relp/relp-module.h"
-#include "core/activation.h"
+#include "core/io/activation.h"
 #include "core/config/error.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/plugin.h"
-#include "core/source.h"
-#include "core/listener.h"
-#include "core/session.h"
-#include "core/tls.h"
+#include "core/plugin/plugin.h"
+#include "core/route/source.h"
+#include "core/io/listener.h"
+#include "core/io/session.h"
+#include "core/io/tls.h"
 
 #include <string.h>
 #include <sys/socket.h>

@@ -7,9 +7,10 @@
 #include "plugins/rewrites/basic/rewrite-rule.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/priority.h"
+#include "core/message/priority.h"
+#include "core/plugin/registry.h"
 #include "core/stats.h"
-#include "core/template.h"
+#include "core/message/template.h"
 
 #include <string.h>
 

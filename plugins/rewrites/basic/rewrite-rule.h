@@ -6,8 +6,8 @@
 #ifndef REWRITE_RULE_H
 #define REWRITE_RULE_H
 
-#include "core/filter-expr.h"
-#include "core/plugin.h"
+#include "core/route/filter-expr.h"
+#include "core/plugin/plugin.h"
 
 G_BEGIN_DECLS
 

@@ -7,7 +7,7 @@
 #include "plugins/rewrites/basic/rewrite-rule.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/template.h"
+#include "core/message/template.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
 #include "plugins/rewrites/basic/rewrite-rule.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/matcher.h"
+#include "core/message/matcher.h"
 
 typedef struct
 {

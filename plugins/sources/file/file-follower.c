@@ -10,10 +10,10 @@
  * stop repeats nothing and one after a kill -9 at most a window. */
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/persist.h"
-#include "core/source.h"
+#include "core/store/persist.h"
+#include "core/route/source.h"
 #include "plugins/sources/file/file-follower.h"
-#include "core/multi-line.h"
+#include "core/io/multi-line.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,8 +5,8 @@
 #ifndef FILE_FOLLOWER_H
 #define FILE_FOLLOWER_H
 
-#include "core/source.h"
-#include "core/multi-line.h"
+#include "core/route/source.h"
+#include "core/io/multi-line.h"
 
 G_BEGIN_DECLS
 

@@ -3,7 +3,7 @@
 #ifndef FILE_PRIVATE_H
 #define FILE_PRIVATE_H
 
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 
 G_BEGIN_DECLS
 

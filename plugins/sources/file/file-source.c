@@ -3,7 +3,8 @@
  * the position kept across restarts, so that nothing is lost or read
  * twice. */
 #include "core/config/error.h"
-#include "core/plugin.h"
+#include "core/route/driver.h"
+#include "core/plugin/plugin.h"
 #include "core/i18n.h"
 #include "plugins/sources/file/file-follower.h"
 #include "plugins/sources/file/file-private.h"

@@ -7,8 +7,8 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/source.h"
-#include "core/stream.h"
+#include "core/route/source.h"
+#include "core/io/stream.h"
 #include "plugins/sources/file/file-private.h"
 
 #include <errno.h>

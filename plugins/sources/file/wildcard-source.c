@@ -6,7 +6,8 @@
  * follow-freq(). Each file is followed as file() follows its one
  * (file-follower.c), its position kept under the same persist name. */
 #include "core/config/error.h"
-#include "core/plugin.h"
+#include "core/route/driver.h"
+#include "core/plugin/plugin.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "plugins/sources/file/file-follower.h"

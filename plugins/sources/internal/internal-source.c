@@ -5,10 +5,10 @@
  * After mark-freq() seconds in which it posted nothing it posts a MARK, as
  * syslog-ng's internal() does. */
 #include "core/internal.h"
-#include "core/macros.h"
-#include "core/mark.h"
-#include "core/plugin.h"
-#include "core/source.h"
+#include "core/message/macros.h"
+#include "core/message/mark.h"
+#include "core/plugin/plugin.h"
+#include "core/route/source.h"
 #include "core/stats.h"
 
 #include <string.h>

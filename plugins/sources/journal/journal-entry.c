@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "core/message.h"
+#include "core/message/message.h"
 #include "plugins/sources/journal/journal-private.h"
 
 #include <string.h>

@@ -4,7 +4,7 @@
 #ifndef JOURNAL_PRIVATE_H
 #define JOURNAL_PRIVATE_H
 
-#include "core/source.h"
+#include "core/route/source.h"
 
 #include <systemd/sd-journal.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/persist.h"
+#include "core/store/persist.h"
 #include "plugins/sources/journal/journal-private.h"
 
 #include <errno.h>

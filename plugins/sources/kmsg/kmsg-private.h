@@ -8,8 +8,8 @@
 #define KMSG_PRIVATE_H
 
 #include <glib.h>
-#include "core/plugin.h"
-#include "core/source.h"
+#include "core/plugin/plugin.h"
+#include "core/route/source.h"
 
 G_BEGIN_DECLS
 

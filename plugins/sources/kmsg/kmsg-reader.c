@@ -9,7 +9,7 @@
 #include "plugins/sources/kmsg/kmsg-private.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/persist.h"
+#include "core/store/persist.h"
 
 #include <errno.h>
 #include <fcntl.h>

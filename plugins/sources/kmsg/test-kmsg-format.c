@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "plugins/sources/kmsg/kmsg-private.h"
+#include "core/compile/loader.h"
+#include "core/plugin/registry.h"
 
 #include <string.h>
 

@@ -4,9 +4,9 @@
  * rsyslog front end maps onto it. Its messages are ordinary local ones,
  * not internal()'s MARKs, so every destination writes them whatever its
  * mark-mode(). */
-#include "core/mark.h"
-#include "core/plugin.h"
-#include "core/source.h"
+#include "core/message/mark.h"
+#include "core/plugin/plugin.h"
+#include "core/route/source.h"
 
 typedef struct
 {

@@ -7,14 +7,15 @@
  * (transport("tls"), or tls() in tcp()) is the core's too: the context is
  * made from tls(...) at init, so its files are read at start and at each
  * reload. */
-#include "core/activation.h"
+#include "core/io/activation.h"
 #include "core/config/error.h"
+#include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/socket-reader.h"
-#include "core/plugin.h"
-#include "core/source.h"
-#include "core/tls.h"
+#include "core/io/socket-reader.h"
+#include "core/plugin/plugin.h"
+#include "core/route/source.h"
+#include "core/io/tls.h"
 
 #include <sys/socket.h>
 #include <unistd.h>

@@ -8,10 +8,10 @@
  * permission, is reported and the other one starts; socket() and kmsg()
  * point the parts elsewhere. The parts are the drivers of those sources,
  * found in the registry by name. */
-#include "core/config.h"
+#include "core/compile/config.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/source.h"
+#include "core/route/source.h"
 #include "plugins/sources/system/system-input.h"
 
 /* The parts system() is made of: drivers of the registry, made and

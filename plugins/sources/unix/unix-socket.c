@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "plugins/sources/unix/unix-socket.h"
-#include "core/activation.h"
+#include "core/io/activation.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 

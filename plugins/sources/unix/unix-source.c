@@ -4,9 +4,9 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/socket-reader.h"
-#include "core/plugin.h"
-#include "core/source.h"
+#include "core/io/socket-reader.h"
+#include "core/plugin/plugin.h"
+#include "core/route/source.h"
 #include "plugins/sources/unix/unix-socket.h"
 
 #include <grp.h>

@@ -5,8 +5,8 @@
 #define BASIC_PRIVATE_H
 
 #include <glib.h>
-#include "core/plugin.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/message/template.h"
 
 G_BEGIN_DECLS
 

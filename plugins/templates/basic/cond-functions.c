@@ -5,7 +5,7 @@
  * program(sshd)), and is compiled once. */
 #include "plugins/templates/basic/basic-private.h"
 #include "core/i18n.h"
-#include "core/text-filter.h"
+#include "core/compile/text-filter.h"
 
 static gboolean
 if_prepare (SlTfCall *call, GError **error)

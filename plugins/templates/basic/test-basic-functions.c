@@ -7,6 +7,7 @@
  * destination of the same template and fields: lengths count bytes. */
 #include "plugins/templates/basic/basic-private.h"
 #include "core/config/error.h"
+#include "core/compile/loader.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
 #include "plugins/templates/extra/extra-private.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/text-filter.h"
+#include "core/compile/text-filter.h"
 
 #include <errno.h>
 #include <stdlib.h>

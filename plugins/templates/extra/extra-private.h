@@ -5,9 +5,9 @@
 #define EXTRA_PRIVATE_H
 
 #include <glib.h>
-#include "core/plugin.h"
-#include "core/list-text.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/message/list-text.h"
+#include "core/message/template.h"
 
 G_BEGIN_DECLS
 

@@ -2,7 +2,7 @@
 /* syslog-ng's list functions: $(list-concat), $(list-append),
  * $(list-head), $(list-nth), $(list-tail), $(list-slice), $(list-count),
  * $(implode) and $(explode). Each argument that is a list is read as
- * syslog-ng writes lists (the kit's core/list-text.h); several list arguments are one
+ * syslog-ng writes lists (the kit's core/message/list-text.h); several list arguments are one
  * list. */
 #include "plugins/templates/extra/extra-private.h"
 #include "core/config/error.h"

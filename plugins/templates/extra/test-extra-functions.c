@@ -3,6 +3,7 @@
  * same templates and fields (each expected value below was produced by
  * Debian's syslog-ng 3.38 with a file() destination of that template). */
 #include "plugins/templates/extra/extra-private.h"
+#include "core/compile/loader.h"
 
 #include <string.h>
 

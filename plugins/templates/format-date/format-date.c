@@ -5,9 +5,9 @@
  * fraction and an optional +hh:mm zone, or the message's stamp. A STAMP
  * that does not read so is the epoch. The stamp is shown in its own zone
  * (a STAMP without one: the local zone) unless --time-zone names another. */
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 #include "core/i18n.h"
-#include "core/template.h"
+#include "core/message/template.h"
 #include "core/config/error.h"
 
 #include <stdlib.h>

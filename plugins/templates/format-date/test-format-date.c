@@ -2,8 +2,9 @@
 /* $(format-date) with fixed stamps, in the local zone CET as syslog-ng's
  * own tests of it run: the expected values are those of its
  * modules/timestamp tests, and the cases around them. */
-#include "core/plugin.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/compile/loader.h"
+#include "core/message/template.h"
 
 #include <stdlib.h>
 #include <string.h>

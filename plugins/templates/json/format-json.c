@@ -5,7 +5,7 @@
  * (keys ascending, WELF's "id" first, no leading-dot rewrite; a CEF key
  * that is not letters and digits empties the output, as in syslog-ng);
  * $(graphite-output), Graphite's plaintext lines of them. The pairs are
- * the kit's value-pairs walk (core/value-pairs.h), which takes syslog-ng's
+ * the kit's value-pairs walk (core/message/value-pairs.h), which takes syslog-ng's
  * value-pairs command line; format-json adds --leave-initial-dot and
  * --key-delimiter, graphite-output --timestamp.
  * As syslog-ng 3.38 writes them: keys in descending byte order, a leading
@@ -20,12 +20,12 @@
  *
  * Written by hand rather than through jansson: it runs for every message a
  * destination writes, and builds no tree. */
-#include "core/plugin.h"
-#include "core/scratch.h"
-#include "core/template.h"
-#include "core/text-append.h"
-#include "core/list-text.h"
-#include "core/value-pairs.h"
+#include "core/plugin/plugin.h"
+#include "core/message/scratch.h"
+#include "core/message/template.h"
+#include "core/message/text-append.h"
+#include "core/message/list-text.h"
+#include "core/message/value-pairs.h"
 #include "plugins/templates/json/kv-formats.h"
 
 #include <errno.h>

@@ -5,8 +5,9 @@
  * compares whole text, the expected text is what Debian's syslog-ng 3.38
  * wrote for the same template and values to a file(). */
 #include "core/config/error.h"
-#include "core/plugin.h"
-#include "core/template.h"
+#include "core/compile/loader.h"
+#include "core/plugin/plugin.h"
+#include "core/message/template.h"
 
 #include <jansson.h>
 #include <string.h>

@@ -12,8 +12,8 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/plugin.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/message/template.h"
 
 #include <jansson.h>
 #include <stdlib.h>

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* $(lookup-table) on tables of each type, with the answers rsyslogd
  * 8.2302's lookup() gave for the same tables and keys. */
-#include "core/plugin.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/compile/loader.h"
+#include "core/message/template.h"
 
 #include <glib/gstdio.h>
 #include <string.h>

@@ -11,9 +11,10 @@
  * an object). */
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/message.h"
-#include "core/parser-input.h"
-#include "core/plugin.h"
+#include "core/message/message.h"
+#include "core/message/parser-input.h"
+#include "core/plugin/plugin.h"
+#include "core/route/route.h"
 #include "plugins/templates/rsyslog/foreach.h"
 #include "plugins/templates/rsyslog/json-c-text.h"
 

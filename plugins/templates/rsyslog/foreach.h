@@ -5,7 +5,7 @@
 #ifndef RSYSLOG_FOREACH_H
 #define RSYSLOG_FOREACH_H
 
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 
 extern const SlDriverClass rsyslog_foreach_class;
 

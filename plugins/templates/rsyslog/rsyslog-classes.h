@@ -4,7 +4,7 @@
 #ifndef RSYSLOG_CLASSES_H
 #define RSYSLOG_CLASSES_H
 
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 
 /* $(rsyslog-property): rsyslog's property options applied to a value */
 extern const SlDriverClass rsyslog_property_class;

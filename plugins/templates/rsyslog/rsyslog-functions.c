@@ -20,10 +20,10 @@
  * msg the MSG part. */
 #include "plugins/templates/rsyslog/rsyslog-classes.h"
 
-#include "core/plugin.h"
-#include "core/macros.h"
-#include "core/template.h"
-#include "core/timeutil.h"
+#include "core/plugin/plugin.h"
+#include "core/message/macros.h"
+#include "core/message/template.h"
+#include "core/message/timeutil.h"
 
 #include <string.h>
 

@@ -10,7 +10,7 @@
 
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/template.h"
+#include "core/message/template.h"
 
 #include <ctype.h>
 #include <regex.h>

@@ -11,7 +11,7 @@
 
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/template.h"
+#include "core/message/template.h"
 
 #include <string.h>
 

@@ -7,8 +7,8 @@
  * and "0". */
 #include "core/config/error.h"
 #include "core/i18n.h"
-#include "core/plugin.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/message/template.h"
 #include "plugins/templates/rsyslog/foreach.h"
 #include "plugins/templates/rsyslog/json-c-text.h"
 

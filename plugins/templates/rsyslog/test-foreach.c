@@ -5,6 +5,7 @@
  * rsyslogd's. */
 #include "tests/unit/parser-harness.h"
 #include "core/config/error.h"
+#include "core/compile/loader.h"
 
 #include <string.h>
 

@@ -2,8 +2,9 @@
 /* rsyslog's split of a tag and text into syslogtag and msg, as rsyslogd
  * 8.2302's imuxsock made it for the same lines (tests/functional/
  * test-rsyslog-conf compares whole files with it). */
-#include "core/plugin.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/compile/loader.h"
+#include "core/message/template.h"
 
 #include <string.h>
 

@@ -2,8 +2,9 @@
 /* RainerScript's functions and operators: the values are those rsyslogd
  * 8.2302 gave for the same calls (tests/functional/test-rsyslog-script
  * compares whole outputs with it). */
-#include "core/plugin.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/compile/loader.h"
+#include "core/message/template.h"
 
 #include <string.h>
 

@@ -15,9 +15,9 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
-#include "core/plugin.h"
-#include "core/scratch.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/message/scratch.h"
+#include "core/message/template.h"
 
 #include <string.h>
 

@@ -5,9 +5,9 @@
  * 4.8 computes it, the year is UTC's whatever the local zone; a time that
  * does not read as whole seconds (a fraction, trailing text) writes
  * nothing, an empty one is the epoch. */
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 #include "core/i18n.h"
-#include "core/template.h"
+#include "core/message/template.h"
 #include "core/config/error.h"
 
 #include <stdlib.h>

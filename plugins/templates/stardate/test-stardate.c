@@ -2,8 +2,9 @@
 /* $(stardate) against what syslog-ng 4.8.1 (Debian 13's
  * syslog-ng-mod-stardate) wrote for the same templates, run in the zone
  * CET as it was there: the year is UTC's all the same. */
-#include "core/plugin.h"
-#include "core/template.h"
+#include "core/plugin/plugin.h"
+#include "core/compile/loader.h"
+#include "core/message/template.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,9 +7,9 @@
  * is rendered for each message and looked up then, and when no template
  * has that name the FALLBACK arguments are written instead, joined by
  * spaces. */
-#include "core/plugin.h"
+#include "core/plugin/plugin.h"
 #include "core/i18n.h"
-#include "core/template.h"
+#include "core/message/template.h"
 #include "core/config/error.h"
 
 #include <string.h>

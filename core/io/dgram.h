@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* SlDgramReader: reads a datagram socket (UDP or unix-dgram) on its own
+ * thread, many datagrams per system call (recvmmsg), one message each.
+ * Datagrams cannot be paused, so there is no flow-control window here:
+ * what the queues cannot hold is dropped and counted. */
+#ifndef SL_DGRAM_H
+#define SL_DGRAM_H
+
+#include <glib.h>
+#include "core/route/source.h"
+
+G_BEGIN_DECLS
+
+typedef struct _SlDgramReader SlDgramReader;
+
+/* Takes fd, a bound datagram socket. With sender_pid or
+ * sl_source_sender_pid() (a unix socket), each message's PID is the
+ * sending process's as the kernel tells it (SO_PASSCRED), whatever the
+ * message says: what syslog-ng's system() does with /dev/log on Linux. */
+SlDgramReader *sl_dgram_reader_start (SlSource *src, gint fd, gboolean sender_pid, GError **error);
+void           sl_dgram_reader_stop  (SlDgramReader *r);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "core/plugin/rsyslog-module-private.h"
+
+#include "core/config/error.h"
+#include "core/i18n.h"
+
+#include <string.h>
+
+static const SlRsCallParam *
+find (const SlRsCall *call, const gchar *name)
+{
+  for (guint i = 0; name && i < call->params->len; i++)
+    {
+      const SlRsCallParam *p = &g_array_index (call->params, SlRsCallParam, i);
+      if (g_str_equal (p->name, name))
+        return p;
+    }
+  return NULL;
+}
+
+const gchar *
+sl_rs_call_type (const SlRsCall *call)
+{
+  return call->type;
+}
+
+const gchar *
+sl_rs_call_value (const SlRsCall *call, const gchar *param)
+{
+  const SlRsCallParam *p = find (call, param);
+  return p ? p->value : NULL;
+}
+
+const gchar *const *
+sl_rs_call_items (const SlRsCall *call, const gchar *param)
+{
+  const SlRsCallParam *p = find (call, param);
+  return p ? p->items : NULL;
+}
+
+gboolean
+sl_rs_call_flag (const SlRsCall *call, const gchar *param, gboolean unset)
+{
+  const gchar *value = sl_rs_call_value (call, param);
+
+  if (!value)
+    return unset;
+  return g_ascii_strcasecmp (value, "on") == 0 || g_ascii_strcasecmp (value, "yes") == 0
+         || g_ascii_strcasecmp (value, "true") == 0 || strcmp (value, "1") == 0;
+}
+
+gboolean
+sl_rs_call_refuse (const SlRsCall *call, const gchar *param, GError **error, const gchar *why, ...)
+{
+  const SlRsCallParam *p = find (call, param);
+  va_list args;
+
+  if (!p)
+    return TRUE;
+  va_start (args, why);
+  g_autofree gchar *reason = g_strdup_vprintf (why, args);
+  va_end (args);
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, p->pos, _("the parameter '%s' of rsyslog's %s is not supported: %s"),
+                    p->name, call->type, reason);
+  return FALSE;
+}
+
+gboolean
+sl_rs_call_fail (const SlRsCall *call, const gchar *param, GError **error, const gchar *format, ...)
+{
+  const SlRsCallParam *p = find (call, param);
+  va_list args;
+
+  va_start (args, format);
+  g_autofree gchar *message = g_strdup_vprintf (format, args);
+  va_end (args);
+  sl_cfg_error_set (error, p ? SL_CFG_ERROR_UNKNOWN : SL_CFG_ERROR_VALUE, p ? p->pos : call->pos, "%s", message);
+  return FALSE;
+}
+
+gchar *
+sl_rs_call_template (SlRsCall *call, const gchar *name, GError **error)
+{
+  return call->ops->template_object (call->front_end, name, call->pos, error);
+}
+
+gboolean
+sl_rs_call_define_template (SlRsCall *call, const gchar *name, const gchar *rsyslog_text, GError **error)
+{
+  return call->ops->define_template (call->front_end, name, rsyslog_text, call->pos, error);
+}
+
+gchar *
+sl_rs_call_template_text (SlRsCall *call, const gchar *rsyslog_text, GError **error)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+  if (!call->ops->template_text (call->front_end, rsyslog_text, call->pos, out, error))
+    return NULL;
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+gchar *
+sl_rs_call_property (SlRsCall *call, const gchar *property, GError **error)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+  if (!call->ops->property (call->front_end, property, call->pos, out, error))
+    return NULL;
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+gchar *
+sl_rs_call_variable_field (SlRsCall *call, const gchar *variable)
+{
+  return call->ops->variable_field (call->front_end, variable);
+}
+
+void
+sl_rs_text_quote (GString *out, const gchar *text)
+{
+  g_string_append_c (out, '"');
+  for (const gchar *p = text; *p; p++)
+    switch (*p)
+      {
+      case '"': g_string_append (out, "\\\""); break;
+      case '\\': g_string_append (out, "\\\\"); break;
+      case '\n': g_string_append (out, "\\n"); break;
+      case '\r': g_string_append (out, "\\r"); break;
+      case '\t': g_string_append (out, "\\t"); break;
+      /* an empty backtick name is a backtick */
+      case '`': g_string_append (out, "``"); break;
+      default: g_string_append_c (out, *p);
+      }
+  g_string_append_c (out, '"');
+}
+
+void
+sl_rs_text_option (GString *out, const gchar *option, const gchar *value)
+{
+  g_string_append_printf (out, " %s(", option);
+  sl_rs_text_quote (out, value);
+  g_string_append_c (out, ')');
+}
+
+gchar *
+sl_rs_text_literal (const gchar *text)
+{
+  g_auto (GStrv) parts = g_strsplit (text, "$", -1);
+  return g_strjoinv ("$$", parts);
+}

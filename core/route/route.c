@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "core/route/route.h"
+#include "core/route/route-private.h"
+#include "core/compile/config-private.h"
+#include "core/route/path.h"
+#include "core/plugin/plugin.h"
+
+/* Each destination collects what a batch sends it, and receives it with
+ * one queue lock at the end. A batch mostly goes to the destination the
+ * message before went to: that one is found without a lookup. */
+typedef struct
+{
+  SlDestination *d;
+  SlQueueItem *items;
+  guint n;
+  guint cap;
+  gboolean lapsing;          /* without flags(flow-control), messages hold their window until d stalls */
+} Share;
+
+typedef struct
+{
+  GHashTable *by_destination;   /* SlDestination -> Share */
+  GPtrArray *order;             /* Share, in first-use order */
+  Share *last;
+} Batch;
+
+static Share *
+batch_share (Batch *b, SlDestination *d)
+{
+  if (b->last && b->last->d == d)
+    return b->last;
+  Share *share = g_hash_table_lookup (b->by_destination, d);
+  if (!share)
+    {
+      share = g_new (Share, 1);
+      *share = (Share) { d, g_new (SlQueueItem, 64), 0, 64, sl_destination_holds_lapse (d) };
+      g_hash_table_insert (b->by_destination, d, share);
+      g_ptr_array_add (b->order, share);
+    }
+  return b->last = share;
+}
+
+static void
+batch_add (Batch *b, SlDestination *d, SlMessage *msg, gboolean flow)
+{
+  Share *share = batch_share (b, d);
+  if (share->n == share->cap)
+    {
+      share->cap *= 2;
+      share->items = g_renew (SlQueueItem, share->items, share->cap);
+    }
+  SlQueueItem item = { sl_message_ref (msg), FALSE, FALSE };
+  if (flow)
+    {
+      sl_message_ack_hold (msg);
+      item.flow_controlled = TRUE;
+    }
+  else if (share->lapsing && sl_message_ack_hold (msg))
+    item.flow_controlled = item.lapsing = TRUE;
+  share->items[share->n++] = item;
+}
+
+/* Where the message a junction's channel let through goes on: the steps
+ * after the junction in the path that holds it. */
+typedef struct _Resume Resume;
+struct _Resume
+{
+  SlPath *path;
+  guint next;
+  gboolean flow;
+  Resume *up;
+  gboolean reached;          /* a channel's message got to the end of path */
+};
+
+static gboolean run_siblings (GPtrArray *paths, gboolean flow, SlMessage *msg, Resume *up, Batch *b);
+static gboolean run_steps (SlPath *path, guint from, gboolean flow, SlMessage *msg, Resume *up, Batch *b);
+
+/* Where an emitting parser stands while its process() runs: what
+ * sl_parser_emit() routes through and sl_parser_continuation() copies. */
+typedef struct _Emitting Emitting;
+struct _Emitting
+{
+  SlPath *path;
+  guint next;
+  Resume *up;
+  Batch *b;
+  Emitting *outer;           /* an emitted message that reached another emitting parser */
+};
+
+static __thread Emitting *emitting;
+
+/* A continuation as kept: the same chain as Resume, on the heap. */
+struct _SlContinuation
+{
+  SlPath *path;
+  guint next;
+  gboolean flow;
+  SlContinuation *up;
+};
+
+static gboolean
+process_emitting (SlStep *s, SlPath *path, guint i, Resume *up, Batch *b, SlMessage **msg)
+{
+  Emitting here = { path, i + 1, up, b, emitting };
+  emitting = &here;
+  gboolean matched = s->process (s->processor, msg);
+  emitting = here.outer;
+  return matched;
+}
+
+/* An emitted message holds no flow-control window: no sender waits on
+ * it, not even the one of a message it was copied from (an aggregate
+ * that inherits the last message of its context). */
+static void
+detach_from_source (SlMessage *msg)
+{
+  g_clear_pointer (&msg->ack_root, sl_message_unref);
+  msg->window = NULL;
+}
+
+void
+sl_parser_emit (SlMessage *msg)
+{
+  if (G_UNLIKELY (!emitting))
+    {
+      sl_message_unref (msg);
+      g_return_if_reached ();
+    }
+  detach_from_source (msg);
+  run_steps (emitting->path, emitting->next, FALSE, msg, emitting->up, emitting->b);
+  sl_message_unref (msg);
+}
+
+SlContinuation *
+sl_parser_continuation (void)
+{
+  g_return_val_if_fail (emitting != NULL, NULL);
+  SlContinuation *first = g_new0 (SlContinuation, 1);
+  first->path = emitting->path;
+  first->next = emitting->next;
+  SlContinuation *last = first;
+  for (Resume *r = emitting->up; r; r = r->up)
+    {
+      last->up = g_new0 (SlContinuation, 1);
+      last = last->up;
+      last->path = r->path;
+      last->next = r->next;
+      last->flow = r->flow;
+    }
+  return first;
+}
+
+void
+sl_continuation_free (SlContinuation *k)
+{
+  while (k)
+    {
+      SlContinuation *up = k->up;
+      g_free (k);
+      k = up;
+    }
+}
+
+static Resume *
+resume_from (const SlContinuation *k)
+{
+  if (!k)
+    return NULL;
+  Resume *r = g_new0 (Resume, 1);
+  r->path = k->path;
+  r->next = k->next;
+  r->flow = k->flow;
+  r->up = resume_from (k->up);
+  return r;
+}
+
+static void batch_push (Batch *b);
+
+/* Runs path's steps from `from` on its own reference to msg, then the rest
+ * of the paths around it (up). TRUE when the message matched path: passed
+ * all its filters and parsers (through at least one channel of a junction),
+ * or passed the condition of an if-branch. */
+static gboolean
+run_steps (SlPath *path, guint from, gboolean flow, SlMessage *msg, Resume *up, Batch *b)
+{
+  msg = sl_message_ref (msg);
+  gboolean matched = TRUE;
+  guint i;
+  for (i = from; matched && i < path->steps->len; i++)
+    {
+      SlStep *s = &g_array_index (path->steps, SlStep, i);
+      switch (s->kind)
+        {
+        case SL_STEP_FILTER:
+          matched = sl_filter_expr_eval (s->filter, &msg);
+          break;
+        case SL_STEP_PROCESS:
+          matched = s->process (s->processor, &msg);
+          if (matched && s->tap)
+            sl_tap_pass (s->tap, msg);
+          break;
+        case SL_STEP_PROCESS_EMITTING:
+          matched = process_emitting (s, path, i, up, b, &msg);
+          if (matched && s->tap)
+            sl_tap_pass (s->tap, msg);
+          break;
+        case SL_STEP_DESTINATION:
+          sl_tap_pass (s->tap, msg);
+          batch_add (b, s->destination, msg, flow);
+          break;
+        case SL_STEP_PATHS:
+          run_siblings (s->paths, flow, msg, NULL, b);
+          break;
+        case SL_STEP_JUNCTION:
+          {
+            Resume rest = { path, i + 1, flow, up, FALSE };
+            run_siblings (s->paths, flow, msg, &rest, b);
+            sl_message_unref (msg);
+            return rest.reached || (path->conditional && i > 0);
+          }
+        }
+    }
+  if (matched && up && run_steps (up->path, up->next, up->flow, msg, up->up, b))
+    up->reached = TRUE;
+  sl_message_unref (msg);
+  /* i is one past the step that dropped the message */
+  return matched || (path->conditional && i > 1);
+}
+
+static gboolean
+run_siblings (GPtrArray *paths, gboolean flow, SlMessage *msg, Resume *up, Batch *b)
+{
+  gboolean any = FALSE;
+  for (gint pass = 0; pass < 2; pass++)
+    {
+      /* pass 0 runs the ordinary paths, pass 1 the fallback ones, and only
+       * when no ordinary path matched */
+      if (pass == 1 && any)
+        break;
+      for (guint i = 0; i < paths->len; i++)
+        {
+          SlPath *p = g_ptr_array_index (paths, i);
+          if (p->fallback != (pass == 1))
+            continue;
+          if (run_steps (p, 0, flow || p->flow_control, msg, up, b))
+            {
+              if (p->matched)
+                sl_counter_add (p->matched, 1);
+              any = TRUE;
+              if (p->final)
+                return TRUE;
+            }
+        }
+    }
+  return any;
+}
+
+/* Each destination receives what the batch collected for it, and the
+ * batch is done. */
+static void
+batch_push (Batch *b)
+{
+  for (guint i = 0; i < b->order->len; i++)
+    {
+      Share *share = g_ptr_array_index (b->order, i);
+      sl_destination_push (share->d, share->items, share->n);
+      g_free (share->items);
+      g_free (share);
+    }
+  g_hash_table_unref (b->by_destination);
+  g_ptr_array_unref (b->order);
+}
+
+void
+sl_route (GPtrArray *paths, SlMessage **msgs, guint n)
+{
+  Batch b = { g_hash_table_new (NULL, NULL), g_ptr_array_new (), NULL };
+  for (guint i = 0; i < n; i++)
+    {
+      run_siblings (paths, FALSE, msgs[i], NULL, &b);
+      /* the source's own hold on the window ends once routing is done */
+      sl_message_ack (msgs[i]);
+      sl_message_unref (msgs[i]);
+    }
+  batch_push (&b);
+}
+
+/* On the main thread, which starts and stops configurations: k points
+ * into paths that live as long as self's configuration, and its
+ * destinations take messages while it runs. */
+gboolean
+sl_parser_emit_later (SlDriver *self, const SlContinuation *k, SlMessage *msg)
+{
+  if (!k || !self->cfg->started)
+    {
+      sl_message_unref (msg);
+      return FALSE;
+    }
+  detach_from_source (msg);
+  Batch b = { g_hash_table_new (NULL, NULL), g_ptr_array_new (), NULL };
+  Resume *up = resume_from (k->up);
+  run_steps (k->path, k->next, FALSE, msg, up, &b);
+  sl_message_unref (msg);
+  while (up)
+    {
+      Resume *next = up->up;
+      g_free (up);
+      up = next;
+    }
+  batch_push (&b);
+  return TRUE;
+}
