@@ -18,6 +18,7 @@
 #include "core/stats.h"
 #include "core/message/template.h"
 #include "core/message/value-pairs.h"
+#include "core/io/tls-block.h"
 
 #include <errno.h>
 #include <riemann/simple.h>
@@ -25,14 +26,6 @@
 #include <string.h>
 
 enum { FIELD_HOST, FIELD_SERVICE, FIELD_DESCRIPTION, FIELD_STATE, N_STRING_FIELDS };
-
-typedef struct
-{
-  gint type;                 /* in type() only */
-  const gchar *ca_file;
-  const gchar *cert_file;
-  const gchar *key_file;
-} RiemannTls;
 
 typedef struct
 {
@@ -51,10 +44,9 @@ typedef struct
   gint batch_lines;
   gint retries;
 
-  SlOptions *type_options;
-  SlOptions *tls_options;
-  RiemannTls type;           /* type("tls" ca-file() ...), as syslog-ng's grammar takes it */
-  RiemannTls tls;
+  SlOptions *type_options;  /* type("tls" ca-file() ...), as syslog-ng's grammar takes it */
+  gint type;
+  SlTlsBlock *tls;           /* tls() and the TLS options of type() */
   SlTemplate *event_time;
   riemann_event_field_t event_time_unit;
   SlValuePairs *attributes;
@@ -71,21 +63,10 @@ static const SlOptionWord type_words[] = {
   { "tcp", RIEMANN_CLIENT_TCP }, { "udp", RIEMANN_CLIENT_UDP }, { "tls", RIEMANN_CLIENT_TLS }, { NULL }
 };
 
-#define TLS_FILE_OPTIONS \
-  { "ca-file", SL_STRING (RiemannTls, ca_file), NULL, "the CA certificate the server's is checked against (PEM)" }, \
-  { "cert-file", SL_STRING (RiemannTls, cert_file), NULL, "the client certificate (PEM)" }, \
-  { "key-file", SL_STRING (RiemannTls, key_file), NULL, "the client certificate's private key (PEM)" }, \
-  { "key", SL_STRING (RiemannTls, key_file), NULL, "the old name of key-file()", .flags = SL_OPT_DEPRECATED }
-
-static const SlOptionSpec tls_options[] = {
-  TLS_FILE_OPTIONS,
-  { NULL }
-};
-
 static const SlOptionSpec type_options[] = {
-  { "type", SL_CHOICE (RiemannTls, type), "tcp", "tcp, udp or tls", .words = type_words,
+  { "type", SL_CHOICE (RiemannDestination, type), "tcp", "tcp, udp or tls", .words = type_words,
     .flags = SL_OPT_POSITIONAL },
-  TLS_FILE_OPTIONS,
+  SL_TLS_INLINE_OPTIONS,
   { NULL }
 };
 
@@ -107,7 +88,8 @@ static const SlOptionSpec riemann_options[] = {
     "name-value pairs as the event's attributes: value-pairs' scope(), key(), exclude(), pair(), rekey(), NAME(VALUE)" },
   { "timeout", SL_DURATION (RiemannDestination, timeout_ms), "0",
     "how long a send or an answer may take, a bare number in seconds; 0: no limit" },
-  { "tls", SL_BLOCK (RiemannDestination, tls_node), NULL, "ca-file(), cert-file(), key-file() for type(tls)" },
+  { "tls", SL_BLOCK (RiemannDestination, tls_node), NULL,
+    "for type(tls): ca-file(), cert-file(), key-file() (doc/tls.md, \"The tls() block\")" },
   { "batch-lines", SL_INT (RiemannDestination, batch_lines), "0",
     "most events in one message to the server, each confirmed by its answer; 0 or 1: one at a time",
     SL_RANGE_NON_NEGATIVE },
@@ -177,15 +159,42 @@ read_event_time (RiemannDestination *self, GError **error)
   return TRUE;
 }
 
+/* type() and tls(): riemann-c-client (GnuTLS) takes a CA file, a client
+ * certificate and its key, and always checks the server's certificate
+ * and name against that CA; nothing else. */
 static gboolean
-read_block (const SlCfgNode *node, const gchar *owner, const SlOptionSpec *table, SlOptions **options,
-            RiemannTls *into, GError **error)
+read_tls (RiemannDestination *self, GError **error)
 {
-  if (!node)
+  SlDriver *d = &self->base;
+  self->type = RIEMANN_CLIENT_TCP;
+  if (self->type_node)
+    {
+      const SlOptionSpec *const tables[] = { type_options, NULL };
+      self->type_options = sl_options_new ("riemann() type()", tables, NULL, self->type_node, NULL, error);
+      if (!self->type_options || !sl_options_bind (self->type_options, type_options, self, NULL, error))
+        return FALSE;
+    }
+  self->tls = sl_tls_block_new ("riemann()", self->tls_node, self->type_options, 0, "riemann-c-client", d->pos,
+                                error);
+  if (!self->tls)
+    return FALSE;
+  const SlTlsSettings *tls = sl_tls_block_settings (self->tls);
+  const gchar *why = NULL;
+  const gchar *option = NULL;
+  if (self->type != RIEMANN_CLIENT_TLS && sl_tls_block_written (self->tls))
+    why = _("its TLS options need type(\"tls\")");
+  else if (self->type == RIEMANN_CLIENT_TLS && !tls->ca_file)
+    why = _("type(\"tls\") needs ca-file(): riemann-c-client trusts no system store");
+  else if (!tls->verify_trusted)
+    {
+      option = "peer-verify";
+      why = _("riemann-c-client always checks the server's certificate and name");
+    }
+  if (!why)
     return TRUE;
-  const SlOptionSpec *const tables[] = { table, NULL };
-  *options = sl_options_new (owner, tables, NULL, node, NULL, error);
-  return *options && sl_options_bind (*options, table, into, NULL, error);
+  sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, option ? sl_tls_block_pos (self->tls, option) : d->pos,
+                    "riemann(): %s", why);
+  return FALSE;
 }
 
 static gboolean
@@ -204,9 +213,7 @@ riemann_init (SlDriver *d, GError **error)
       && !(self->attributes = sl_value_pairs_new_from_block (self->attributes_node, d->pos, "riemann() attributes()",
                                                              SL_VALUE_PAIRS_NAMED_PAIRS, own_fields, error)))
     return FALSE;
-  self->type.type = RIEMANN_CLIENT_TCP;
-  if (!read_block (self->type_node, "riemann() type()", type_options, &self->type_options, &self->type, error)
-      || !read_block (self->tls_node, "riemann() tls()", tls_options, &self->tls_options, &self->tls, error))
+  if (!read_tls (self, error))
     return FALSE;
   self->scratch = g_string_sized_new (256);
   self->attribute_value = g_string_sized_new (256);
@@ -231,17 +238,15 @@ static gboolean
 riemann_open (SlDriver *d, GError **error)
 {
   RiemannDestination *self = (RiemannDestination *) d;
-  if (self->type.type == RIEMANN_CLIENT_TLS)
+  const SlTlsSettings *tls = sl_tls_block_settings (self->tls);
+  if (self->type == RIEMANN_CLIENT_TLS)
     self->client = riemann_client_create (RIEMANN_CLIENT_TLS, self->server, self->port,
-                                          RIEMANN_CLIENT_OPTION_TLS_CA_FILE,
-                                          self->tls.ca_file ? self->tls.ca_file : self->type.ca_file,
-                                          RIEMANN_CLIENT_OPTION_TLS_CERT_FILE,
-                                          self->tls.cert_file ? self->tls.cert_file : self->type.cert_file,
-                                          RIEMANN_CLIENT_OPTION_TLS_KEY_FILE,
-                                          self->tls.key_file ? self->tls.key_file : self->type.key_file,
+                                          RIEMANN_CLIENT_OPTION_TLS_CA_FILE, tls->ca_file,
+                                          RIEMANN_CLIENT_OPTION_TLS_CERT_FILE, tls->cert_file,
+                                          RIEMANN_CLIENT_OPTION_TLS_KEY_FILE, tls->key_file,
                                           RIEMANN_CLIENT_OPTION_NONE);
   else
-    self->client = riemann_client_create (self->type.type, self->server, self->port, RIEMANN_CLIENT_OPTION_NONE);
+    self->client = riemann_client_create (self->type, self->server, self->port, RIEMANN_CLIENT_OPTION_NONE);
   if (!self->client)
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("cannot connect to riemann at %s:%d: %s"),
@@ -449,8 +454,7 @@ riemann_free (SlDriver *d)
   sl_value_pairs_free (self->attributes);
   if (self->type_options)
     sl_options_free (self->type_options);
-  if (self->tls_options)
-    sl_options_free (self->tls_options);
+  sl_tls_block_free (self->tls);
   if (self->scratch)
     g_string_free (self->scratch, TRUE);
   if (self->attribute_value)
