@@ -45,7 +45,9 @@ on_connect_failed (void *context, MQTTAsync_failureData *response)
   g_mutex_lock (&self->lock);
   self->connect_settled = TRUE;
   self->connect_code = response ? response->code : MQTTASYNC_FAILURE;
-  set_reason (self, response ? response->message : NULL);
+  /* a TLS error Paho reported first says more than its failure does */
+  if (!self->reason)
+    set_reason (self, response ? response->message : NULL);
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
 }
@@ -117,8 +119,10 @@ static int
 on_tls_error (const char *text, size_t len, void *context)
 {
   MqttDestination *self = context;
-  sl_log (SL_LOG_ERROR, _("%s: TLS error with the MQTT broker at %s: %.*s"), self->base.id, self->address,
-          (gint) len, text);
+  g_mutex_lock (&self->lock);
+  g_free (self->reason);
+  self->reason = g_strdup_printf (_("TLS error: %.*s"), (gint) len, text);
+  g_mutex_unlock (&self->lock);
   return 1;
 }
 
