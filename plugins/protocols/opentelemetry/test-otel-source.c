@@ -468,35 +468,39 @@ test_bad_config (SlTestEnv *env, gconstpointer data)
   g_assert_nonnull (strstr (err, "sluice.conf:1:26: max-request-size() must be between 1 byte and 2 GiB"));
 }
 
-/* gRPC connections that fill max-connections() and never say a word keep
- * no exporter out: the next one takes the oldest silent one's place and
- * is answered; the others are closed at first-message-timeout(). */
+/* Three silent connections fill max-connections(3) on transport (the
+ * source's option text); then curl's export (the arguments before the
+ * URL, path on the source's port) is answered with status, and the silent
+ * ones are made room for or closed at first-message-timeout(): what came
+ * before, then the end. curl's headers in *headers. */
 static void
-test_silent_connections_make_room (SlTestEnv *env, gconstpointer data)
+silent_connections_make_room (SlTestEnv *env, const gchar *transport, const gchar *const *curl_args,
+                              const gchar *path, gint status, gchar **headers)
 {
-  guint16 grpc = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *grpc_s = g_strdup_printf ("%u", grpc);
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_s = g_strdup_printf ("%u", port);
   if (!sl_test_write_config (env,
-                             "source s_grpc { opentelemetry(port(@GRPC@) max-connections(3) first-message-timeout(2)); };\n"
+                             "source s_otlp { opentelemetry(@TRANSPORT@ port(@PORT@) max-connections(3)"
+                             " first-message-timeout(2)); };\n"
                              "destination d_file { file(\"@DIR@/out.log\"); };\n"
-                             "log { source(s_grpc); destination(d_file); };\n",
-                             "GRPC", grpc_s, NULL)
-      || !sl_test_daemon_start (env) || !sl_test_wait_tcp (env, grpc))
+                             "log { source(s_otlp); destination(d_file); };\n",
+                             "TRANSPORT", transport, "PORT", port_s, NULL)
+      || !sl_test_daemon_start (env) || !sl_test_wait_tcp (env, port))
     return;
   gint silent[3];
   for (guint i = 0; i < G_N_ELEMENTS (silent); i++)
-    g_assert_cmpint ((silent[i] = sl_test_tcp_connect (grpc)), >=, 0);
-  g_autofree gchar *trace_service = g_strdup_printf ("http://127.0.0.1:%u/opentelemetry.proto.collector.trace.v1.TraceService/Export", grpc);
-  g_autofree gchar *headers = NULL;
-  const gchar *export[] = { "--max-time", "20", "--http2-prior-knowledge", "-H", "Content-Type: application/grpc",
-                            "-H", "TE: trailers", "--data-binary", "", trace_service, NULL };
-  g_assert_cmpint (curl (export, &headers), ==, 200);
-  g_assert_nonnull (strstr (headers, "grpc-status: 12"));
-  g_assert_true (sl_test_wait_stat (env, "source", "s_grpc", "evicted_no_message", 1));
-  g_assert_true (sl_test_wait_stat (env, "source", "s_grpc", "no_message_closed", 2));
+    g_assert_cmpint ((silent[i] = sl_test_tcp_connect (port)), >=, 0);
+  g_autofree gchar *url = g_strdup_printf ("http://127.0.0.1:%u%s", port, path);
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  for (guint i = 0; curl_args[i]; i++)
+    g_ptr_array_add (args, (gpointer) curl_args[i]);
+  g_ptr_array_add (args, url);
+  g_ptr_array_add (args, NULL);
+  g_assert_cmpint (curl ((const gchar **) args->pdata, headers), ==, status);
+  g_assert_true (sl_test_wait_stat (env, "source", "s_otlp", "evicted_no_message", 1));
+  g_assert_true (sl_test_wait_stat (env, "source", "s_otlp", "no_message_closed", 2));
   for (guint i = 0; i < G_N_ELEMENTS (silent); i++)
     {
-      /* closed: what came before it, then the end */
       gchar buf[256];
       struct pollfd p = { .fd = silent[i], .events = POLLIN };
       gssize n = 1;
@@ -507,6 +511,22 @@ test_silent_connections_make_room (SlTestEnv *env, gconstpointer data)
     }
 }
 
+/* gRPC connections that fill max-connections() and never say a word keep
+ * no exporter out: the next one takes the oldest silent one's place and
+ * is answered; the others are closed at first-message-timeout(). */
+static void
+test_silent_connections_make_room (SlTestEnv *env, gconstpointer data)
+{
+  static const gchar *const export[] = { "--max-time", "20", "--http2-prior-knowledge", "-H",
+                                         "Content-Type: application/grpc", "-H", "TE: trailers", "--data-binary", "",
+                                         NULL };
+  g_autofree gchar *headers = NULL;
+  silent_connections_make_room (env, "", export, "/opentelemetry.proto.collector.trace.v1.TraceService/Export", 200,
+                                &headers);
+  g_assert_nonnull (headers);
+  g_assert_nonnull (strstr (headers, "grpc-status: 12"));
+}
+
 /* OTLP/HTTP's connections are admitted by the same listener: silent ones
  * that fill max-connections() make room for a client that asks, and the
  * others are closed at first-message-timeout(), which libmicrohttpd's
@@ -514,36 +534,10 @@ test_silent_connections_make_room (SlTestEnv *env, gconstpointer data)
 static void
 test_http_silent_connections_make_room (SlTestEnv *env, gconstpointer data)
 {
-  guint16 http = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *http_s = g_strdup_printf ("%u", http);
-  if (!sl_test_write_config (env,
-                             "source s_http { opentelemetry(transport(\"http\") port(@HTTP@) max-connections(3)"
-                             " first-message-timeout(2)); };\n"
-                             "destination d_file { file(\"@DIR@/out.log\"); };\n"
-                             "log { source(s_http); destination(d_file); };\n",
-                             "HTTP", http_s, NULL)
-      || !sl_test_daemon_start (env) || !sl_test_wait_tcp (env, http))
-    return;
-  gint silent[3];
-  for (guint i = 0; i < G_N_ELEMENTS (silent); i++)
-    g_assert_cmpint ((silent[i] = sl_test_tcp_connect (http)), >=, 0);
-  g_autofree gchar *traces = g_strdup_printf ("http://127.0.0.1:%u/v1/traces", http);
+  static const gchar *const export[] = { "--max-time", "20", "-H", "Content-Type: application/x-protobuf",
+                                         "--data-binary", "", NULL };
   g_autofree gchar *headers = NULL;
-  const gchar *export[] = { "--max-time", "20", "-H", "Content-Type: application/x-protobuf", "--data-binary", "",
-                            traces, NULL };
-  g_assert_cmpint (curl (export, &headers), ==, 404);
-  g_assert_true (sl_test_wait_stat (env, "source", "s_http", "evicted_no_message", 1));
-  g_assert_true (sl_test_wait_stat (env, "source", "s_http", "no_message_closed", 2));
-  for (guint i = 0; i < G_N_ELEMENTS (silent); i++)
-    {
-      gchar buf[256];
-      struct pollfd p = { .fd = silent[i], .events = POLLIN };
-      gssize n = 1;
-      while (n > 0 && poll (&p, 1, SL_TEST_DEADLINE_MS) == 1)
-        n = read (silent[i], buf, sizeof buf);
-      g_assert_cmpint (n, <=, 0);
-      close (silent[i]);
-    }
+  silent_connections_make_room (env, "transport(\"http\")", export, "/v1/traces", 404, &headers);
 }
 
 int
