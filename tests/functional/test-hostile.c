@@ -56,8 +56,8 @@ static gboolean
 wait_stat_at_least (SlTestEnv *env, const gchar *name, gint64 value)
 {
   gint64 limit = g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
-  /* an answer the read timeout cut short while the daemon fought the
-   * flood lacks the counter: asked again, as for one below value */
+  /* sl_source_count() makes a counter on its first count: before the
+   * flood's first connection is counted, STATS has none to read */
   while (sl_test_stat_if_any (env, "source", "s_net", name) < value)
     {
       if (g_get_monotonic_time () > limit)
