@@ -74,9 +74,10 @@ correlation_clear (Correlation *self)
 }
 
 /* Moves the clock to now (never back) and takes the contexts it passed
- * out of the table into due. Under the lock. */
+ * out of the table into *due, made on the first one (most messages
+ * expire nothing). Under the lock. */
 static void
-advance (Correlation *self, gint64 now, GPtrArray *due)
+advance (Correlation *self, gint64 now, GPtrArray **due)
 {
   if (now <= self->now)
     return;
@@ -88,7 +89,9 @@ advance (Correlation *self, gint64 now, GPtrArray *due)
     if (((CorrContext *) c)->expires < now)
       {
         g_hash_table_iter_steal (&it);
-        g_ptr_array_add (due, c);
+        if (!*due)
+          *due = g_ptr_array_new ();
+        g_ptr_array_add (*due, c);
       }
 }
 
@@ -96,7 +99,7 @@ static gboolean
 tick (gpointer user_data)
 {
   Correlation *self = user_data;
-  g_autoptr (GPtrArray) due = g_ptr_array_new ();
+  g_autoptr (GPtrArray) due = NULL;
   gint64 mono = g_get_monotonic_time ();
   g_mutex_lock (&self->lock);
   gint64 seconds = (mono - self->last_tick) / G_USEC_PER_SEC;
@@ -104,10 +107,10 @@ tick (gpointer user_data)
     {
       /* the fraction of a second left over counts towards the next tick */
       self->last_tick += seconds * G_USEC_PER_SEC;
-      advance (self, self->now + seconds, due);
+      advance (self, self->now + seconds, &due);
     }
   g_mutex_unlock (&self->lock);
-  for (guint i = 0; i < due->len; i++)
+  for (guint i = 0; due && i < due->len; i++)
     {
       CorrContext *c = g_ptr_array_index (due, i);
       SlMessage *msg = self->klass->aggregate (self->owner, c);
@@ -158,7 +161,8 @@ new_context (Correlation *self, const GString *key)
 }
 
 CorrContext *
-correlation_enter (Correlation *self, const SlMessage *msg, const gchar *session, gsize session_len, GPtrArray *due)
+correlation_enter (Correlation *self, const SlMessage *msg, const gchar *session, gsize session_len,
+                   GPtrArray **due)
 {
   static __thread GString *key;
   if (!key)
@@ -190,7 +194,7 @@ correlation_take (Correlation *self, CorrContext *c)
 void
 correlation_emit (Correlation *self, GPtrArray *due)
 {
-  for (guint i = 0; i < due->len; i++)
+  for (guint i = 0; due && i < due->len; i++)
     {
       CorrContext *c = g_ptr_array_index (due, i);
       SlMessage *msg = self->klass->aggregate (self->owner, c);

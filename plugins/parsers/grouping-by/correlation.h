@@ -52,17 +52,17 @@ void         correlation_init   (Correlation *self, SlDriver *owner, const CorrC
                                  gint64 timeout_ms);
 void         correlation_clear  (Correlation *self);
 /* Takes the lock, moves the clock to msg's time (the contexts that
- * expires are taken into due, for correlation_emit()), and returns the
- * context of session (key()'s value for msg), made when new, its expiry
+ * expires are taken into *due, an array made for the first of them, for
+ * correlation_emit()), and returns the context of session (key()'s value for msg), made when new, its expiry
  * moved on. correlation_leave() gives the lock back. */
 CorrContext *correlation_enter  (Correlation *self, const SlMessage *msg, const gchar *session, gsize session_len,
-                                 GPtrArray *due);
+                                 GPtrArray **due);
 void         correlation_leave  (Correlation *self);
 /* Under the lock: takes c out, for the caller to aggregate and free. */
 void         correlation_take   (Correlation *self, CorrContext *c);
 void         correlation_context_free (Correlation *self, CorrContext *c);
-/* Aggregates each context of due and sends what it makes on after the
- * parser, inside its process(); frees them. */
+/* Aggregates each context of due (NULL: none) and sends what it makes on
+ * after the parser, inside its process(); frees them. */
 void         correlation_emit   (Correlation *self, GPtrArray *due);
 
 G_END_DECLS

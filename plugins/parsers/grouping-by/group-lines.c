@@ -142,10 +142,10 @@ group_lines_process (SlDriver *d, SlMessage **msg)
   gsize session_len;
   const gchar *session = sl_template_peek (self->key, *msg, &session_len);
 
-  g_autoptr (GPtrArray) due = g_ptr_array_new ();
+  g_autoptr (GPtrArray) due = NULL;
   SlMessage *groups[2] = { NULL, NULL };
   guint n_groups = 0;
-  LinesContext *c = (LinesContext *) correlation_enter (&self->correlation, *msg, session, session_len, due);
+  LinesContext *c = (LinesContext *) correlation_enter (&self->correlation, *msg, session, session_len, &due);
   for (gboolean again = TRUE; again;)
     {
       gsize keep = len;

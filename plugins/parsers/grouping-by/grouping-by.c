@@ -298,9 +298,9 @@ grouping_by_process (SlDriver *d, SlMessage **msg)
       sl_message_unref (probe);
     }
 
-  g_autoptr (GPtrArray) due = g_ptr_array_new ();
+  g_autoptr (GPtrArray) due = NULL;
   session = sl_message_get (*msg, self->context_id, &session_len);
-  Context *c = (Context *) correlation_enter (&self->correlation, *msg, session, session_len, due);
+  Context *c = (Context *) correlation_enter (&self->correlation, *msg, session, session_len, &due);
   if (!c->messages)
     c->messages = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_message_unref);
   g_ptr_array_add (c->messages, sl_message_ref (*msg));
