@@ -336,12 +336,13 @@ special_call (SlRsReader *r, const gchar *name, const gchar *lower, SlCfgPos pos
     }
   if (g_str_equal (lower, "exists"))
     {
-      /* a variable reads ${FIELD} */
+      /* a variable reads $(rsyslog-var FIELD) */
+      static const gchar reads[] = "$(rsyslog-var ";
       const gchar *field = a->text ? a->text->str : "";
-      if (a->literal || a->boolean || a->list || !g_str_has_prefix (field, "${") || !g_str_has_suffix (field, "}"))
+      if (a->literal || a->boolean || a->list || !g_str_has_prefix (field, reads) || !g_str_has_suffix (field, ")"))
         return sl_rs_fail (r, pos, "%s", _("exists() takes a variable such as $!name"));
       GString *text = g_string_new ("$(rsyslog-exists");
-      g_autofree gchar *field_name = g_strndup (field + 2, strlen (field) - 3);
+      g_autofree gchar *field_name = g_strndup (field + strlen (reads), strlen (field) - strlen (reads) - 1);
       append_arg (text, field_name);
       g_string_append_c (text, ')');
       set_value (out, text, TRUE, TRUE);

@@ -173,8 +173,9 @@ base_property (const gchar *name, SlCfgPos pos, GString *out, GError **error)
     {
       if (variable_tree (name, out))
         return TRUE;
+      /* rsyslogd compares variable names ignoring case */
       g_autofree gchar *field = sl_rs_variable_field (name);
-      g_string_append_printf (out, "${%s}", field);
+      g_string_append_printf (out, "$(rsyslog-var %s)", field);
       return TRUE;
     }
   for (guint i = 0; i < G_N_ELEMENTS (properties); i++)
@@ -282,14 +283,16 @@ sl_rs_template_property (const SlRsProperty *prop, guint options, SlCfgPos pos, 
     {
       if (!date_property (name, prop->date, value) && !base_property (name, pos, value, error))
         return FALSE;
-      if (variable && g_str_has_prefix (value->str, "${"))
+      if (variable && g_str_has_prefix (value->str, "$(rsyslog-var "))
         {
           /* a variable that holds an object is written as json-c writes
            * it: its own value where parse_json() or foreach gave it one
            * (with its members' types), else the tree of its fields */
           g_autofree gchar *field = sl_rs_variable_field (name);
           g_string_truncate (value, 0);
-          g_string_append_printf (value, "$(if (\"${%s}\" ne \"\") \"${%s}\" \"$(rsyslog-tree tree %s.)\")", field,
+          g_string_append_printf (value,
+                                  "$(if (\"$(rsyslog-var %s)\" ne \"\") \"$(rsyslog-var %s)\" "
+                                  "\"$(rsyslog-tree tree %s.)\")", field,
                                   field, field);
         }
       if (prop->regex || (*words && !(msg && msg_neutral (words)) && !simple_option (words, value)))

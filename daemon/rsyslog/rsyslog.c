@@ -385,9 +385,8 @@ read_set (SlRsReader *r, SlCfgPos pos, gboolean unset)
   g_autofree gchar *items = NULL;
   if (unset)
     {
-      g_autofree gchar *members = g_strconcat (name, ".*", NULL);
-      g_autofree gchar *quoted_members = sl_rs_quoted (members);
-      items = g_strdup_printf ("rewrite { unset(value(%s)); groupunset(values(%s)); };", quoted_name, quoted_members);
+      /* rsyslogd's names ignore case: rsyslog-unset() finds the spelling */
+      items = g_strdup_printf ("parser { rsyslog-unset(variable(%s)); };", quoted_name);
     }
   else
     {
@@ -411,7 +410,7 @@ read_set (SlRsReader *r, SlCfgPos pos, gboolean unset)
           if (!sl_rs_read_expr_value (r, &tmpl))
             return FALSE;
           g_autofree gchar *quoted = sl_rs_quoted (tmpl);
-          items = g_strdup_printf ("rewrite { set(%s value(%s)); };", quoted, quoted_name);
+          items = g_strdup_printf ("parser { rsyslog-set(template(%s) variable(%s)); };", quoted, quoted_name);
         }
     }
   if (!sl_rs_expect_char (r, ';', "';'"))

@@ -31,6 +31,10 @@ static const gchar config[] =
   "set $.arr = lookup(\"arr\", $procid);\n"
   "set $.sparse = lookup(\"sparse\", $procid);\n"
   "set $.missing = lookup(\"missing\", $hostname);\n"
+  /* rsyslogd's variable names ignore case, and keep their first spelling */
+  "set $!foo = \"z\";\n"
+  "set $!bar!baz2 = \"q\";\n"
+  "set $!NewVar = \"y\";\n"
   "template(name=\"legacy\" type=\"string\" string=\"[%msg:2:5%][%msg:R,ERE,1,DFLT:([0-9]+) ([a-z]+)--end%]"
   "[%msg:R,ERE,0,ZERO:zz+--end%][%msg:F,32:2%][%msg:F,44:3%][%msg:F,44:9%][%hostname:::uppercase%]"
   "[%msg:::csv%][%msg:::json%][%msg:::jsonf%][%msg:::jsonr%][%programname:::secpath-replace%]"
@@ -88,6 +92,8 @@ static const gchar config[] =
   "template(name=\"jsonfstr\" type=\"string\" string=\"%msg:::jsonf%%hostname:::jsonf%\" option.jsonf=\"on\")\n"
   "template(name=\"tree\" type=\"string\" string=\"%$!%|%$!all-json%|%$!all-json-plain%|%$/%|"
   "%$!k%|%$!k:::jsonf:OutName%|%$!n%|%$!n:::json%\\n\")\n"
+  "template(name=\"cases\" type=\"string\" string=\"%$!%|%$!FOO%|%$!newvar%|%$!bar!baz%|%$!Bar!BAZ2%|"
+  "%$!BAR:::jsonf:b%\\n\")\n"
   "template(name=\"lookups\" type=\"string\" string=\"%hostname% %procid% [%$.str%][%$.arr%][%$.sparse%]"
   "[%$.missing%]\\n\")\n"
   /* rsyslogd's own messages (facility syslog) and the probes stay out */
@@ -104,10 +110,14 @@ static const gchar config[] =
   "action(type=\"omfile\" file=\"@DIR@/tree\" template=\"tree\")\n"
   "action(type=\"omfile\" file=\"@DIR@/lookups\" template=\"lookups\")\n"
   "if lookup(\"str\", $hostname) == \"two\" then action(type=\"omfile\" file=\"@DIR@/two\" template=\"lookups\")\n"
+  "action(type=\"omfile\" file=\"@DIR@/cases\" template=\"cases\")\n"
+  "if $!FOO == \"z\" and exists($!BaR!bAz) then action(type=\"omfile\" file=\"@DIR@/cased\" template=\"cases\")\n"
+  "unset $!bAr;\n"
+  "action(type=\"omfile\" file=\"@DIR@/unset\" template=\"cases\")\n"
   "}\n";
 
 static const gchar *const outputs[] = { "legacy", "dates", "list", "gelf", "sql", "stdsql", "json", "jsonfstr",
-                                        "tree", "lookups", "two" };
+                                        "tree", "lookups", "two", "cases", "cased", "unset" };
 
 static const struct
 {
@@ -135,6 +145,7 @@ static const struct
   { 4, "12:00:00", "host5 app[12x]: hello  world 42 \"quoted\" a/b" },
   { 1, "08:30:00", "host6 app: @cee:{\"k\":\"v\",\"n\":{\"m\":\"w/x\"}}" },
   { 5, "01:02:03", "host7 app[9]: 'single' quotes \\ and \"double\"" },
+  { 6, "09:10:11", "host8 app: @cee:{\"Foo\":\"x\",\"BAR\":{\"Baz\":\"1\"}}" },
 };
 
 static gchar *
@@ -290,7 +301,10 @@ test_props (SlTestEnv *env, gconstpointer data)
           sl_test_udp_send (sl_port, text);
         }
       for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
-        assert_same (env, rs_dir, sl_dir, outputs[i], g_str_equal (outputs[i], "two") ? 1 : G_N_ELEMENTS (messages));
+        {
+          gboolean one = g_str_equal (outputs[i], "two") || g_str_equal (outputs[i], "cased");
+          assert_same (env, rs_dir, sl_dir, outputs[i], one ? 1 : G_N_ELEMENTS (messages));
+        }
       check_reload (env, rs, rs_dir, sl_dir, rs_port, sl_port);
     }
   else

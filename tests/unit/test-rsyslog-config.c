@@ -99,7 +99,7 @@ test_rainerscript (void)
                      "flags(final); }; log { destination(");
   /* what follows a change sees it: it is nested in the change's path */
   assert_translates ("input(type=\"imudp\" port=\"5514\")\nset $!a = $programname & \"!\";\n/a\n",
-                     "log { rewrite { set(\"${PROGRAM}!\" value(\"!a\")); }; log { destination(");
+                     "log { parser { rsyslog-set(template(\"${PROGRAM}!\") variable(\"!a\")); }; log { destination(");
   /* rsyslog's precedence: not binds tightest, and and or group from the left */
   assert_translates ("input(type=\"imudp\" port=\"5514\")\nif not $msg == 'x' or 1 and strlen($msg) > 3 then /a\n",
                      "filter { (\"$(rsyslog-cmp eq ns $(if (not (\\\"$(rsyslog-bool $(rsyslog-msg ${MSGHDR}${MESSAGE}))\\\" "
@@ -127,7 +127,8 @@ test_templates (void)
   /* the variable trees whole, as json-c writes them */
   assert_translates ("*.* /a;RSYSLOG_DebugFormat\n", "$$!:$(rsyslog-tree tree !)\\n$$.:$(rsyslog-tree tree .)");
   assert_translates ("template(name=\"t\" type=\"string\" string=\"%$!all-json% %$!A!b%\")\n",
-                     "template(\"$(rsyslog-tree all-json !) $(if (\\\"${!A.b}\\\" ne \\\"\\\") \\\"${!A.b}\\\" "
+                     "template(\"$(rsyslog-tree all-json !) $(if (\\\"$(rsyslog-var !A.b)\\\" ne \\\"\\\") "
+                     "\\\"$(rsyslog-var !A.b)\\\" "
                      "\\\"$(rsyslog-tree tree !A.b.)\\\")\")");
   /* option.casesensitive keeps the case of a variable's jsonf name */
   assert_translates ("template(name=\"t\" type=\"string\" string=\"%$!A:::jsonf%\")\n",
@@ -169,7 +170,7 @@ test_lookup_tables (void)
 {
   assert_translates ("input(type=\"imudp\" port=\"5514\")\nlookup_table(name=\"t\" file=\"/etc/t.json\")\n"
                      "set $.v = lookup(\"t\", $hostname);\n",
-                     "set(\"$(lookup-table \\\"/etc/t.json\\\" \\\"${HOST}\\\")\" value(\".v\"))");
+                     "rsyslog-set(template(\"$(lookup-table \\\"/etc/t.json\\\" \\\"${HOST}\\\")\") variable(\".v\"))");
   assert_translates ("input(type=\"imudp\" port=\"5514\")\n"
                      "lookup_table(name=\"t\" file=\"/etc/t.json\" reloadOnHUP=\"off\")\n"
                      "if lookup(\"t\", $msg) == \"x\" then /a\n",
@@ -435,7 +436,7 @@ test_modifiers (void)
                      "prefix(\"!n.m.\"))");
   assert_translates ("module(load=\"mmnormalize\")\naction(type=\"mmnormalize\" variable=\"$!text\" "
                      "rule=[\"rule=a,b:%x:word%\", \"rule=:%y:rest%\"])\n",
-                     "lognorm-parser(rules(\"rule=a,b:%x:word%\" \"rule=:%y:rest%\") template(\"${!text}\") "
+                     "lognorm-parser(rules(\"rule=a,b:%x:word%\" \"rule=:%y:rest%\") template(\"$(rsyslog-var !text)\") "
                      "prefix(\"!\"))");
   assert_translates ("module(load=\"mmutf8fix\")\naction(type=\"mmutf8fix\" mode=\"ControlCharacters\" "
                      "replacementChar=\"?!\")\n",

@@ -13,5 +13,7 @@ extern const SlDriverClass rsyslog_date_class;
 
 /* $(rsyslog-tree): one of rsyslog's variable trees ($!) as JSON */
 extern const SlDriverClass rsyslog_tree_class;
+/* $(rsyslog-var): one rsyslog variable, its name compared ignoring case */
+extern const SlDriverClass rsyslog_var_class;
 
 #endif

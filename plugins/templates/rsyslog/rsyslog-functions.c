@@ -426,6 +426,6 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .drivers = (const SlDriverClass *const[]) { &tag_class, &msg_class, &msg_space_class, &tag_msg_class, &json_class,
                                               &json_quotes_class, &sql_quotes_class,
                                               &stdsql_quotes_class, &jsonf_class, &rsyslog_property_class,
-                                              &rsyslog_date_class, &rsyslog_tree_class, &rfc3339_class,
+                                              &rsyslog_date_class, &rsyslog_tree_class, &rsyslog_var_class, &rfc3339_class,
                                               &subseconds_class, &inputname_class, NULL },
 };

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* $(rsyslog-tree MODE PREFIX): one of rsyslog's variable trees whole, as
  * rsyslogd 8.2302 writes it through json-c: the fields whose names start
- * with PREFIX (the rsyslog front end names $!a!b "!a.b"), nested at dots,
+ * with PREFIX in any case (the rsyslog front end names $!a!b "!a.b"), nested at dots,
  * in the order they were set in the message (json-c keeps its objects'
  * members in the order they were added), every value a string. MODE
  * "tree" is %$!% (json-c's spaced text, nothing when no field is set),
  * "all-json" %$!all-json% (the same, "{}" when empty) and
  * "all-json-plain" %$!all-json-plain% (json-c's plain text). */
 #include "plugins/templates/rsyslog/rsyslog-classes.h"
+#include "plugins/templates/rsyslog/variable-name.h"
 
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -67,7 +68,7 @@ collect (SlHandle h, const gchar *value, gsize len, gpointer user_data)
   const gchar *name = sl_field_name (h);
 
   /* syslog-ng's structured data fields are none of rsyslog's $. */
-  if (!name || !g_str_has_prefix (name, c->prefix) || !name[strlen (c->prefix)] || g_str_has_prefix (name, ".SDATA."))
+  if (!rs_variable_has_prefix (name, c->prefix) || !name[strlen (c->prefix)] || g_str_has_prefix (name, ".SDATA."))
     return TRUE;
   TreeNode *node = c->root;
   for (const gchar *p = name + strlen (c->prefix);;)

@@ -10,6 +10,8 @@
 #include "core/plugin/plugin.h"
 #include "core/message/template.h"
 #include "plugins/templates/rsyslog/foreach.h"
+#include "plugins/templates/rsyslog/variable-name.h"
+#include "plugins/templates/rsyslog/variable-set.h"
 #include "plugins/templates/rsyslog/json-c-text.h"
 
 #include <jansson.h>
@@ -639,12 +641,12 @@ find_member (SlHandle h, const gchar *value, gsize len, gpointer user_data)
   Members *members = user_data;
   (void) value;
   (void) len;
-  members->found = strncmp (sl_field_name (h), members->prefix, members->len) == 0;
+  members->found = rs_variable_has_prefix (sl_field_name (h), members->prefix);
   return !members->found;
 }
 
 /* A variable exists when its field is set, even empty, or a member of it
- * (rsyslog's $!a exists when $!a!b does) */
+ * (rsyslog's $!a exists when $!a!b does), its name in any case */
 static void
 exists_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
@@ -652,7 +654,7 @@ exists_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *en
   g_autofree gchar *prefix = g_strconcat (name, ".", NULL);
   Members members = { prefix, strlen (prefix), FALSE };
 
-  if (!sl_message_has (msg, sl_field_handle (name)))
+  if (!rs_variable_find (msg, name, sl_field_lookup (name)))
     sl_message_foreach_dynamic (msg, find_member, &members);
   else
     members.found = TRUE;
@@ -756,5 +758,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
     &re_match_class, &re_extract_class, &replace_class, &strlen_class, &lower_class, &upper_class, &ltrim_class,
     &rtrim_class, &int2hex_class, &ipv42num_class, &num2ipv4_class, &getenv_class, &random_class,
     &format_time_class, &parse_time_class, &is_time_class, &exists_class,
-    &json_prefix_class, &rsyslog_foreach_class, NULL },
+    &json_prefix_class, &rsyslog_foreach_class, &rsyslog_set_class, &rsyslog_unset_class, NULL },
 };

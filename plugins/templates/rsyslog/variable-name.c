@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "plugins/templates/rsyslog/variable-name.h"
+
+#include <string.h>
+
+gboolean
+rs_variable_has_prefix (const gchar *field, const gchar *prefix)
+{
+  return field && g_ascii_strncasecmp (field, prefix, strlen (prefix)) == 0;
+}
+
+/* The dynamic field added first among those whose name, up to len bytes
+ * and then ending or going on with a dot, is name's in any case; NULL if
+ * none. syslog-ng's structured data fields are none of rsyslog's $. */
+static const gchar *
+first_spelling (const SlMessage *msg, const gchar *name, gsize len)
+{
+  const gchar *best = NULL;
+  guint32 best_order = G_MAXUINT32;
+
+  for (guint32 i = 0; i < msg->n_fields; i++)
+    {
+      const gchar *field = sl_field_name (msg->fields[i].handle);
+      if (field && !g_str_has_prefix (field, ".SDATA.") && msg->fields[i].order < best_order && g_ascii_strncasecmp (field, name, len) == 0
+          && (field[len] == '\0' || field[len] == '.'))
+        {
+          best = field;
+          best_order = msg->fields[i].order;
+        }
+    }
+  return best;
+}
+
+SlHandle
+rs_variable_find (const SlMessage *msg, const gchar *name, SlHandle exact)
+{
+  if (exact && sl_message_has (msg, exact))
+    return exact;
+  gsize len = strlen (name);
+  const gchar *field = first_spelling (msg, name, len);
+  return field && field[len] == '\0' ? sl_field_lookup (field) : SL_F_NONE;
+}
+
+gchar *
+rs_variable_spelling (const SlMessage *msg, const gchar *name)
+{
+  gchar *spelt = g_strdup (name);
+
+  /* each part in turn, the sigil and first name, then every ".member" */
+  for (gsize end = 1; spelt[end];)
+    {
+      const gchar *dot = strchr (spelt + end + 1, '.');
+      end = dot ? (gsize) (dot - spelt) : strlen (spelt);
+      const gchar *field = first_spelling (msg, spelt, end);
+      if (!field)
+        break;
+      memcpy (spelt, field, end);
+    }
+  return spelt;
+}
