@@ -3,6 +3,7 @@
 #include "core/message/macros.h"
 #include "core/compile/config-private.h"
 #include "core/config/parser.h"
+#include "core/config/syntax-version.h"
 #include "core/route/driver-private.h"
 #include "core/compile/filter-expr-compile.h"
 #include "core/route/hook-commands.h"
@@ -66,12 +67,14 @@ config_compile (SlCfgNode *tree, SlConfig *running, GError **error)
     return NULL;
   SlConfig *cfg = config_new (tree);
   cfg->donor = running;
+  sl_cfg_set_compiling_version_4 (sl_cfg_version_is_4 (tree));
   gboolean ok = sl_config_build (cfg, error);
   sl_template_set_user_functions (cfg->template_functions);
   sl_template_set_named (cfg->templates);
   ok = ok && sl_path_compile_all (cfg, error);
   sl_template_set_user_functions (NULL);
   sl_template_set_named (NULL);
+  sl_cfg_set_compiling_version_4 (FALSE);
   cfg->donor = NULL;
   if (!ok)
     {

@@ -65,7 +65,23 @@ sl_field_name (SlHandle handle)
   return sl_name_table_name (&field_names, handle);
 }
 
-static SlNameTable tag_names = SL_NAME_TABLE_INIT (SL_TAGS_MAX + 1, NULL, 0);
+static const gchar *const predefined_tags[SL_TAG_PREDEFINED_MAX] = {
+  [SL_TAG_UTF8_SANITIZED] = "message.utf8_sanitized",
+  [SL_TAG_SYSLOG_MISSING_PRI] = "syslog.missing_pri",
+  [SL_TAG_SYSLOG_INVALID_PRI] = "syslog.invalid_pri",
+  [SL_TAG_SYSLOG_MISSING_TIMESTAMP] = "syslog.missing_timestamp",
+  [SL_TAG_SYSLOG_INVALID_HOSTNAME] = "syslog.invalid_hostname",
+  [SL_TAG_SYSLOG_UNEXPECTED_FRAMING] = "syslog.unexpected_framing",
+  [SL_TAG_SYSLOG_RFC3164_MISSING_HEADER] = "syslog.rfc3164_missing_header",
+  [SL_TAG_SYSLOG_RFC5424_MISSING_HOSTNAME] = "syslog.rfc5424_missing_hostname",
+  [SL_TAG_SYSLOG_RFC5424_MISSING_APP_NAME] = "syslog.rfc5424_missing_app_name",
+  [SL_TAG_SYSLOG_RFC5424_MISSING_PROCID] = "syslog.rfc5424_missing_procid",
+  [SL_TAG_SYSLOG_RFC5424_MISSING_MSGID] = "syslog.rfc5424_missing_msgid",
+  [SL_TAG_SYSLOG_RFC5424_MISSING_SDATA] = "syslog.rfc5424_missing_sdata",
+  [SL_TAG_SYSLOG_RFC5424_INVALID_SDATA] = "syslog.rfc5424_invalid_sdata",
+  [SL_TAG_SYSLOG_RFC5424_MISSING_MESSAGE] = "syslog.rfc5424_missing_message",
+};
+static SlNameTable tag_names = SL_NAME_TABLE_INIT (SL_TAGS_MAX + 1, predefined_tags, SL_TAG_PREDEFINED_MAX);
 
 SlTag
 sl_tag_id (const gchar *name)

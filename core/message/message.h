@@ -62,6 +62,28 @@ typedef struct
  * as bits. Past SL_TAGS_MAX names a new tag is refused, counted and logged
  * once, and setting it does nothing. */
 typedef guint32 SlTag;
+
+/* syslog-ng 4's predefined tags, at fixed ids in its order, so that the
+ * syslog parser sets them without a lookup and $TAGS lists them first, as
+ * syslog-ng 4.8 does */
+enum
+{
+  SL_TAG_UTF8_SANITIZED = 1,
+  SL_TAG_SYSLOG_MISSING_PRI,
+  SL_TAG_SYSLOG_INVALID_PRI,
+  SL_TAG_SYSLOG_MISSING_TIMESTAMP,
+  SL_TAG_SYSLOG_INVALID_HOSTNAME,
+  SL_TAG_SYSLOG_UNEXPECTED_FRAMING,
+  SL_TAG_SYSLOG_RFC3164_MISSING_HEADER,
+  SL_TAG_SYSLOG_RFC5424_MISSING_HOSTNAME,
+  SL_TAG_SYSLOG_RFC5424_MISSING_APP_NAME,
+  SL_TAG_SYSLOG_RFC5424_MISSING_PROCID,
+  SL_TAG_SYSLOG_RFC5424_MISSING_MSGID,
+  SL_TAG_SYSLOG_RFC5424_MISSING_SDATA,
+  SL_TAG_SYSLOG_RFC5424_INVALID_SDATA,
+  SL_TAG_SYSLOG_RFC5424_MISSING_MESSAGE,
+  SL_TAG_PREDEFINED_MAX
+};
 #define SL_TAGS_MAX 4096
 
 SlTag        sl_tag_id     (const gchar *name);

@@ -17,7 +17,7 @@
 
 G_BEGIN_DECLS
 
-#define SL_ABI_VERSION 6
+#define SL_ABI_VERSION 7
 #define SL_MODULE_SYMBOL "sl_module"
 
 typedef enum
@@ -54,6 +54,9 @@ typedef struct
   const gchar *program_override;
   gboolean detect_syslog_protocol;   /* RFC 5424 when the line starts "<PRI>1 ", else RFC 3164 */
   gboolean no_hostname;       /* flags(no-hostname): an RFC 3164 line names no host */
+  /* @version: 4.x: syslog-ng 4's tags on what the parser met (syslog.*),
+   * and its error records are local ones */
+  gboolean syslog_ng_4;
 } SlParseOptions;
 
 /* One instance of a driver as the configuration made it. Plugins embed it

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/route/source-private.h"
 #include "core/config/error.h"
+#include "core/config/syntax-version.h"
 #include "core/route/driver-private.h"
 #include "core/i18n.h"
 #include "core/message/in-flight.h"
@@ -58,6 +59,7 @@ apply_parse_options (SlSource *src, GError **error)
   src->parse.detect_syslog_protocol = (o->flags & SL_SOURCE_FLAG_DETECT_SYSLOG_PROTOCOL) != 0;
   src->parse.store_raw = (o->flags & SL_SOURCE_FLAG_STORE_RAW) != 0;
   src->parse.no_hostname = (o->flags & SL_SOURCE_FLAG_NO_HOSTNAME) != 0;
+  src->parse.syslog_ng_4 = sl_cfg_compiling_version_4 ();
   src->validate_utf8 = (o->flags & SL_SOURCE_FLAG_VALIDATE_UTF8) != 0;
   src->parse.keep_hostname = o->keep_hostname;
   src->parse.keep_timestamp = o->keep_timestamp;
@@ -219,6 +221,10 @@ apply_hostname (SlSource *src, SlMessage *msg, const gchar *peer, gsize peer_len
   const gchar *from = peer ? peer : sl_macro_loghost ();
   gsize from_len = peer ? peer_len : strlen (from);
 
+  /* a local message that names its host (syslog-ng 4's error records)
+   * keeps it */
+  if ((msg->flags & SL_MSG_LOCAL) && host && host_len)
+    return;
   if (!host || !host_len)
     {
       if (peer)

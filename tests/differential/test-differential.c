@@ -162,9 +162,10 @@ read_corpus (void)
  * connection survives to carry the marker). Each case must be named in doc/compatibility.md, which
  * says why. */
 static GHashTable *
-read_deliberate (GPtrArray *cases)
+read_deliberate (GPtrArray *cases, const gchar *name)
 {
-  g_autofree gchar *path = source_file ("tests/differential/deliberate.txt");
+  g_autofree gchar *relative = g_build_filename ("tests/differential", name, NULL);
+  g_autofree gchar *path = source_file (relative);
   g_autofree gchar *doc_path = source_file ("doc/compatibility.md");
   g_autofree gchar *text = sl_test_read_file (path);
   g_autofree gchar *doc = sl_test_read_file (doc_path);
@@ -185,9 +186,9 @@ read_deliberate (GPtrArray *cases)
         known = strcmp (((Case *) cases->pdata[k])->name, parts[0]) == 0;
       g_autofree gchar *quoted = g_strdup_printf ("`%s`", parts[0]);
       if (g_strv_length (parts) != 2 || !known)
-        g_test_fail_printf ("deliberate.txt:%u: not a case of the corpus and its fields", i + 1);
+        g_test_fail_printf ("%s:%u: not a case of the corpus and its fields", name, i + 1);
       else if (!strstr (doc, quoted))
-        g_test_fail_printf ("deliberate.txt:%u: %s is not explained in doc/compatibility.md", i + 1, quoted);
+        g_test_fail_printf ("%s:%u: %s is not explained in doc/compatibility.md", name, i + 1, quoted);
       else
         g_hash_table_insert (deliberate, g_strdup (parts[0]), g_strsplit (g_strstrip (parts[1]), ",", -1));
     }
@@ -501,26 +502,41 @@ run_cases (SlTestEnv *env, GPtrArray *cases, GHashTable *deliberate, Daemon *ng,
   g_string_free (report, TRUE);
 }
 
+/* The corpus, its deliberate differences from the peer (file name) and
+ * the configuration under the peer's @version; NULL (the test failed)
+ * when one cannot be read */
+static gchar *
+read_inputs (const gchar *deliberate_name, const gchar *version, GPtrArray **cases, GHashTable **deliberate)
+{
+  *cases = read_corpus ();
+  if (!*cases || g_test_failed ())
+    return NULL;
+  *deliberate = read_deliberate (*cases, deliberate_name);
+  g_autofree gchar *conf_path = source_file ("tests/differential/differential.conf");
+  g_autofree gchar *conf = sl_test_read_file (conf_path);
+  if (!conf || !g_str_has_prefix (conf, "@version: 3.38\n"))
+    {
+      g_test_fail_printf ("cannot read %s, or it does not start with @version: 3.38", conf_path);
+      return NULL;
+    }
+  return g_strconcat ("@version: ", version, conf + strlen ("@version: 3.38"), NULL);
+}
+
 static void
 test_corpus (SlTestEnv *env, gconstpointer data)
 {
+  (void) data;
   g_autofree gchar *syslog_ng = sl_test_syslog_ng_path ();
   if (!syslog_ng)
     {
       g_test_skip ("syslog-ng is not installed (quickstart installs Debian's syslog-ng-core)");
       return;
     }
-  g_autoptr (GPtrArray) cases = read_corpus ();
-  if (!cases || g_test_failed ())
-    return;
-  g_autoptr (GHashTable) deliberate = read_deliberate (cases);
-  g_autofree gchar *conf_path = source_file ("tests/differential/differential.conf");
-  g_autofree gchar *conf = sl_test_read_file (conf_path);
+  g_autoptr (GPtrArray) cases = NULL;
+  g_autoptr (GHashTable) deliberate = NULL;
+  g_autofree gchar *conf = read_inputs ("deliberate.txt", "3.38", &cases, &deliberate);
   if (!conf)
-    {
-      g_test_fail_printf ("cannot read %s", conf_path);
-      return;
-    }
+    return;
   Daemon ng = { 0 }, sl = { 0 };
   daemon_init (env, &ng, "syslog-ng");
   daemon_init (env, &sl, "sluiced");
@@ -539,6 +555,46 @@ test_corpus (SlTestEnv *env, gconstpointer data)
   daemon_clear (&sl);
 }
 
+/* The same corpus against syslog-ng 4.8 (Debian 13), both daemons under
+ * @version: 4.8, the differences Sluice keeps on purpose in
+ * deliberate-4.8.txt */
+static void
+test_corpus_48 (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  g_autofree gchar *root = sl_test_trixie_root ();
+  if (!root)
+    {
+      g_test_skip ("the Debian 13 root of syslog-ng 4.8 could not be made (tests/peers/trixie-root)");
+      return;
+    }
+  g_autoptr (GPtrArray) cases = NULL;
+  g_autoptr (GHashTable) deliberate = NULL;
+  g_autofree gchar *conf = read_inputs ("deliberate-4.8.txt", "4.8", &cases, &deliberate);
+  if (!conf)
+    return;
+  Daemon ng = { 0 }, sl = { 0 };
+  daemon_init (env, &ng, "syslog-ng-4.8");
+  daemon_init (env, &sl, "sluiced");
+  /* syslog-ng 4.8 writes inside its root: @DIR@ is its folder there */
+  g_free (ng.out);
+  ng.out = g_strdup ("@DIR@/syslog-ng-4.8.out");
+  g_autofree gchar *ng_text = write_config (env, conf, &ng) ? sl_test_read_file (env->config) : NULL;
+  gchar *ng_dir = NULL;
+  if (ng_text && write_config (env, conf, &sl) && sl_test_daemon_start (env)
+      && (ng.pid = sl_test_syslog_ng_48_start (env, root, ng_text, NULL, &ng_dir)) && sl_test_wait_tcp (env, ng.tcp)
+      && sl_test_wait_tcp (env, ng.proto) && sl_test_wait_tcp (env, ng.net))
+    {
+      g_free (ng.out);
+      ng.out = g_build_filename (ng_dir, "syslog-ng-4.8.out", NULL);
+      sl.pid = env->pid;
+      run_cases (env, cases, deliberate, &ng, &sl);
+    }
+  sl_test_syslog_ng_48_stop (ng.pid, ng_dir);
+  daemon_clear (&ng);
+  daemon_clear (&sl);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -546,5 +602,6 @@ main (int argc, char **argv)
   /* the daemons' local time is UTC, so that stamps without a zone read alike */
   g_setenv ("TZ", "UTC", TRUE);
   SL_TEST_ADD ("/differential/corpus", test_corpus);
+  SL_TEST_ADD ("/differential/corpus-4.8", test_corpus_48);
   return g_test_run ();
 }

@@ -1267,19 +1267,18 @@ sl_test_trixie_root (void)
   return peer_root (argv);
 }
 
-gchar *
-sl_test_syslog_ng_48_output (SlTestEnv *env, const gchar *root, const gchar *config, const gchar *input,
-                             const gchar *until)
+GPid
+sl_test_syslog_ng_48_start (SlTestEnv *env, const gchar *root, const gchar *config, const gchar *input, gchar **dir)
 {
   g_autofree gchar *outside = g_build_filename (root, "tmp", "sluice-ng48-XXXXXX", NULL);
+  *dir = NULL;
   if (!g_mkdtemp (outside))
     {
       g_test_fail_printf ("cannot make a folder in %s: %s", root, g_strerror (errno));
-      return NULL;
+      return 0;
     }
   const gchar *inside = outside + strlen (root);
   g_autofree gchar *in = g_build_filename (outside, "in.log", NULL);
-  g_autofree gchar *out = g_build_filename (outside, "out.log", NULL);
   g_autofree gchar *conf = g_build_filename (outside, "ng.conf", NULL);
   g_autofree gchar *conf_inside = g_build_filename (inside, "ng.conf", NULL);
   g_autofree gchar *persist = g_build_filename (inside, "persist", NULL);
@@ -1288,13 +1287,32 @@ sl_test_syslog_ng_48_output (SlTestEnv *env, const gchar *root, const gchar *con
   g_autofree gchar *err = g_build_filename (env->dir, "syslog-ng-4.8.stderr", NULL);
   GString *text = g_string_new (config);
   g_string_replace (text, "@DIR@", inside, 0);
-  gboolean written = g_file_set_contents (in, input, -1, NULL) && g_file_set_contents (conf, text->str, -1, NULL);
+  gboolean written = (!input || g_file_set_contents (in, input, -1, NULL))
+                     && g_file_set_contents (conf, text->str, -1, NULL);
   g_string_free (text, TRUE);
   const gchar *argv[] = { "chroot", root, "/usr/sbin/syslog-ng", "-F", "-f", conf_inside, "-R", persist, "-p",
                           pidfile, "-c", ctl, NULL };
-  GPid pid = written ? sl_test_spawn_argv (argv, err) : 0;
+  *dir = g_steal_pointer (&outside);
+  return written ? sl_test_spawn_argv (argv, err) : 0;
+}
+
+void
+sl_test_syslog_ng_48_stop (GPid pid, gchar *dir)
+{
+  if (!sl_test_peer_stop (pid, dir))
+    g_test_fail_printf ("syslog-ng 4.8 did not stop, or %s could not be removed", dir);
+  g_free (dir);
+}
+
+gchar *
+sl_test_syslog_ng_48_output (SlTestEnv *env, const gchar *root, const gchar *config, const gchar *input,
+                             const gchar *until)
+{
+  gchar *dir = NULL;
+  GPid pid = sl_test_syslog_ng_48_start (env, root, config, input, &dir);
+  g_autofree gchar *out = dir ? g_build_filename (dir, "out.log", NULL) : NULL;
   gchar *output = pid && sl_test_wait_contains (env, out, until) ? sl_test_read_file (out) : NULL;
-  if (!sl_test_peer_stop (pid, outside))
-    g_test_fail_printf ("syslog-ng 4.8 did not stop, or %s could not be removed", outside);
+
+  sl_test_syslog_ng_48_stop (pid, dir);
   return output;
 }

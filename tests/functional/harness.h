@@ -236,6 +236,13 @@ gchar       *sl_test_trixie_root     (void);
  * failed). It is stopped and the folder removed before it returns. */
 gchar       *sl_test_syslog_ng_48_output (SlTestEnv *env, const gchar *root, const gchar *config,
                                           const gchar *input, const gchar *until);
+/* syslog-ng 4.8 of that root running on config, in which @DIR@ stands
+ * for a folder made for it inside the root (*dir: that folder seen from
+ * outside), with input (unless NULL) as its in.log; 0 when it cannot
+ * start. _stop() stops it by its pid and removes the folder. */
+GPid         sl_test_syslog_ng_48_start (SlTestEnv *env, const gchar *root, const gchar *config,
+                                         const gchar *input, gchar **dir);
+void         sl_test_syslog_ng_48_stop  (GPid pid, gchar *dir);
 
 /* syslog-ng, the peer: its program (NULL when it is not installed), and
  * syslog-ng -F on config with its persist, pid and control files and its

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* RFC 3164 as syslog-ng 3.38 reads it (modules/syslogformat/syslog-format.c):
  * every part but the message is optional, so once the PRI is read the
- * parser takes what it recognises and never fails. */
+ * parser takes what it recognises and never fails. Under syslog_ng_4, as
+ * 4.8 reads it: a bad PRI fails nothing either, and what was missing is
+ * tagged (syslog.*). */
 #include "plugins/parsers/syslog/syslog-private.h"
 
 static const gchar aix_forwarded[] = "Message forwarded from ";
@@ -97,6 +99,11 @@ parse_header (SlMessage *msg, Scan *s, const SyslogOptions *options)
     {
       /* no stamp: what a local program wrote, "program[pid]: message" */
       msg->stamp = msg->recvd;
+      if (options->syslog_ng_4)
+        {
+          sl_message_set_tag_id (msg, SL_TAG_SYSLOG_MISSING_TIMESTAMP);
+          sl_message_set_tag_id (msg, SL_TAG_SYSLOG_RFC3164_MISSING_HEADER);
+        }
       parse_program (msg, s);
       return;
     }
@@ -121,8 +128,13 @@ parse_header (SlMessage *msg, Scan *s, const SyslogOptions *options)
   if (!(scan_left (s) > sizeof repeated_text - 1
         && scan_starts_with (s, repeated_text, sizeof repeated_text - 1)))
     {
-      if (!host && !options->no_hostname && syslog_scan_hostname (s, options->check_hostname, &host, &host_len))
-        skip_spaces (s);
+      if (!host && !options->no_hostname)
+        {
+          if (syslog_scan_hostname (s, options->check_hostname, &host, &host_len))
+            skip_spaces (s);
+          else if (options->syslog_ng_4)
+            sl_message_set_tag_id (msg, SL_TAG_SYSLOG_INVALID_HOSTNAME);
+        }
       parse_program (msg, s);
     }
   if (host)
@@ -134,11 +146,23 @@ syslog_parse_rfc3164 (SlMessage *msg, Scan *s, const SyslogOptions *options, gsi
 {
   const gchar *start = s->p;
 
+  if (options->syslog_ng_4)
+    syslog_scan_unexpected_framing (msg, s);
+  gboolean has_pri = scan_at (s, '<');
   if (!syslog_scan_pri (s, options->default_pri, &msg->pri))
     {
-      *error_at = s->p - start;
-      return FALSE;
+      if (!options->syslog_ng_4)
+        {
+          *error_at = s->p - start;
+          return FALSE;
+        }
+      /* syslog-ng 4.8 takes the line whole as the message */
+      sl_message_set_tag_id (msg, SL_TAG_SYSLOG_INVALID_PRI);
+      sl_message_set_slice (msg, SL_F_MESSAGE, s->p, scan_left (s));
+      return TRUE;
     }
+  if (options->syslog_ng_4 && !has_pri)
+    sl_message_set_tag_id (msg, SL_TAG_SYSLOG_MISSING_PRI);
   parse_header (msg, s, options);
   sl_message_set_slice (msg, SL_F_MESSAGE, s->p, scan_left (s));
   return TRUE;

@@ -2,7 +2,8 @@
 /* RFC 5424: <PRI>1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID SD [SP MSG],
  * read as syslog-ng 3.38 reads it (modules/syslogformat/syslog-format.c):
  * a line without "<PRI>1 " is RFC 3164; after that anything out of place
- * is a parse error, and the place is reported. */
+ * is a parse error, and the place is reported. Under syslog_ng_4 also as
+ * 4.8 reads it: a digit before the first space is an octet count. */
 #include "plugins/parsers/syslog/syslog-private.h"
 
 #include <string.h>
@@ -74,7 +75,11 @@ parse_after_version (SlMessage *msg, Scan *s, const SyslogOptions *options)
   if (!scan_skip (s, ' '))
     return FALSE;
   if (scan_skip (s, '-'))
-    msg->stamp = msg->recvd;
+    {
+      msg->stamp = msg->recvd;
+      if (options->syslog_ng_4)
+        sl_message_set_tag_id (msg, SL_TAG_SYSLOG_MISSING_TIMESTAMP);
+    }
   else if (!syslog_scan_iso_stamp (s, &msg->stamp))
     return FALSE;
   else if (s->p[-1] == 'Z')
@@ -123,6 +128,9 @@ syslog_parse_rfc5424 (SlMessage *msg, Scan *s, const SyslogOptions *options, gsi
   const gchar *start = s->p;
   Scan t = *s;
 
+  /* 4.8 takes a leading "1 " for an octet count, never for a version */
+  if (options->syslog_ng_4)
+    syslog_scan_unexpected_framing (msg, &t);
   if (!syslog_scan_pri (&t, options->default_pri, &msg->pri) || !scan_version (&t))
     {
       if (!options->no_rfc3164_fallback)

@@ -3,6 +3,8 @@
  * place. */
 #include "plugins/parsers/syslog/syslog-private.h"
 
+#include "core/message/macros.h"
+
 #include <unistd.h>
 
 /* "<PRI>1 ": what an RFC 5424 line starts with. */
@@ -88,7 +90,7 @@ own_pid (void)
  * the line quoted with ">@<" where parsing stopped, as program "syslog-ng",
  * so that filters and files treat it as syslog-ng's users expect. */
 static void
-make_error_record (SlMessage *msg, gsize error_at)
+make_error_record (SlMessage *msg, gsize error_at, gboolean syslog_ng_4)
 {
   gsize len = msg->raw_len;
   while (len && (msg->raw[len - 1] == '\n' || msg->raw[len - 1] == '\0'))
@@ -111,7 +113,12 @@ make_error_record (SlMessage *msg, gsize error_at)
     g_string_append_len (text, msg->raw, len);
   sl_message_set (msg, SL_F_MESSAGE, text->str, text->len);
   g_string_free (text, TRUE);
-  sl_message_set (msg, SL_F_HOST, "", 0);
+  /* 4.8's error record is a local message, of the local host; 3.38's
+   * gets the sender's address, as any message without a host name */
+  if (syslog_ng_4)
+    sl_message_set (msg, SL_F_HOST, sl_macro_loghost (), -1);
+  else
+    sl_message_set (msg, SL_F_HOST, "", 0);
   sl_message_set (msg, SL_F_PROGRAM, "syslog-ng", -1);
   sl_message_set (msg, SL_F_PID, own_pid (), -1);
 }
@@ -128,12 +135,13 @@ syslog_format_parse (SlMessage *msg, const SlParseOptions *parse_options)
     .store_raw = parse_options->store_raw,
     .no_hostname = parse_options->no_hostname,
     .default_pri = pri >= 0 && pri <= 255 ? (guint8) pri : SYSLOG_DEFAULT_PRI,
+    .syslog_ng_4 = parse_options->syslog_ng_4,
   };
   gsize error_at;
 
   if (syslog_parse (msg, &options, &error_at))
     return TRUE;
-  make_error_record (msg, error_at);
+  make_error_record (msg, error_at, options.syslog_ng_4);
   return FALSE;
 }
 

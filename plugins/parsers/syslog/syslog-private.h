@@ -27,6 +27,10 @@ typedef struct
   gboolean no_hostname;       /* an RFC 3164 line has no host name: the program follows the stamp */
   gboolean validate_utf8;     /* flag a MESSAGE that is not UTF-8 */
   guint8 default_pri;         /* for lines without <PRI> */
+  /* syslog-ng 4.8's reading (@version: 4.x): tags on what was missing or
+   * out of place, a bad <PRI> read as a message, an octet count that
+   * should not be there skipped */
+  gboolean syslog_ng_4;
 } SyslogOptions;
 
 /* The unread part of a line. Every read goes through these helpers or
@@ -99,6 +103,11 @@ scan_starts_with (const Scan *s, const gchar *text, gsize len)
  * end), kept in 8 bits. FALSE (s left alone) when something else than a
  * digit comes before the '>'; *pri is default_pri when there is no '<'. */
 gboolean syslog_scan_pri (Scan *s, guint8 default_pri, guint8 *pri);
+
+/* syslog-ng 4.8's check for an RFC 6587 octet count the transport should
+ * have taken: up to 10 digits before a space are skipped (the space is
+ * not) and the message tagged syslog.unexpected_framing. */
+void syslog_scan_unexpected_framing (SlMessage *msg, Scan *s);
 
 /* RFC 3339 with 'T' or a space between date and time, an optional fraction
  * and an optional zone ('Z' or +hh:mm); without a zone the stamp is local

@@ -26,6 +26,21 @@ syslog_scan_pri (Scan *s, guint8 default_pri, guint8 *pri)
   return TRUE;
 }
 
+/* syslog-ng 4.8 skips an octet count (RFC 6587, up to 10 digits and a
+ * space) that the transport should have taken, and tags the message */
+void
+syslog_scan_unexpected_framing (SlMessage *msg, Scan *s)
+{
+  const gchar *p = s->p;
+
+  while (p < s->end && g_ascii_isdigit (*p) && p - s->p <= 10)
+    p++;
+  if (p == s->p || p - s->p > 10 || p >= s->end || *p != ' ')
+    return;
+  sl_message_set_tag_id (msg, SL_TAG_SYSLOG_UNEXPECTED_FRAMING);
+  s->p = p;
+}
+
 /* syslog-ng's guess whether a word with colons is an IPv6 address: hex
  * digits, at most 4 in a group, fewer than 8 colons. */
 typedef struct

@@ -930,6 +930,51 @@ test_syslog_protocol (void)
   sl_message_unref (msg);
 }
 
+/* Under @version: 4.x, as syslog-ng 4.8 reads (the differential test
+ * compares with 4.8 itself): syslog.* tags, a bad PRI read as a message,
+ * an octet count skipped; the same lines untagged under 3.x */
+static void
+test_syslog_ng_4 (void)
+{
+  SlParseOptions v4 = { .default_pri = 13, .syslog_ng_4 = TRUE };
+  SlParseOptions v4_proto = { .default_pri = 13, .syslog_ng_4 = TRUE, .syslog_protocol = TRUE };
+  gboolean ok;
+
+  SlMessage *msg = parse_with ("app: no stamp", 13, &v4, &default_recvd, &ok);
+  g_assert_true (ok);
+  g_assert_true (sl_message_has_tag_id (msg, SL_TAG_SYSLOG_MISSING_PRI));
+  g_assert_true (sl_message_has_tag_id (msg, SL_TAG_SYSLOG_MISSING_TIMESTAMP));
+  g_assert_true (sl_message_has_tag_id (msg, SL_TAG_SYSLOG_RFC3164_MISSING_HEADER));
+  g_assert_cmpstr (sl_tag_name (SL_TAG_SYSLOG_RFC3164_MISSING_HEADER), ==, "syslog.rfc3164_missing_header");
+  sl_message_unref (msg);
+
+  msg = parse_with ("<1x3>text", 9, &v4, &default_recvd, &ok);
+  g_assert_true (ok);
+  g_assert_true (sl_message_has_tag_id (msg, SL_TAG_SYSLOG_INVALID_PRI));
+  g_assert_cmpint (msg->pri, ==, 13);
+  assert_fields (msg, &(Fields) { .message = "<1x3>text" });
+  sl_message_unref (msg);
+
+  /* "1 " is an octet count, so no RFC 5424 version follows a missing PRI */
+  const gchar *line = "1 2026-02-03T12:34:56Z host app 1 - - m";
+  msg = parse_with (line, strlen (line), &v4_proto, &default_recvd, &ok);
+  g_assert_true (ok);
+  g_assert_true (sl_message_has_tag_id (msg, SL_TAG_SYSLOG_UNEXPECTED_FRAMING));
+  assert_fields (msg, &(Fields) { .host = "host", .program = "app", .msghdr = "app ", .message = "1 - - m" });
+  sl_message_unref (msg);
+
+  msg = parse_with ("<13>1 - - - - - -", 17, &v4_proto, &default_recvd, &ok);
+  g_assert_true (ok);
+  g_assert_true (sl_message_has_tag_id (msg, SL_TAG_SYSLOG_MISSING_TIMESTAMP));
+  sl_message_unref (msg);
+
+  /* 3.x: 3.38's reading, nothing tagged */
+  msg = parse_with ("<1x3>text", 9, &(SlParseOptions) { .default_pri = 13 }, &default_recvd, &ok);
+  g_assert_false (ok);
+  g_assert_false (sl_message_has_tag_id (msg, SL_TAG_SYSLOG_INVALID_PRI));
+  sl_message_unref (msg);
+}
+
 /* syslog-parser() */
 
 typedef SlTestDriver ParserFixture;
@@ -1312,6 +1357,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/syslog/module", test_module);
   g_test_add_func ("/syslog/rfc3164/full", test_rfc3164_full);
+  g_test_add_func ("/syslog/syslog-ng-4", test_syslog_ng_4);
   g_test_add_func ("/syslog/rfc3164/without-pri", test_rfc3164_without_pri);
   g_test_add_func ("/syslog/rfc3164/glibc", test_rfc3164_glibc);
   g_test_add_func ("/syslog/rfc3164/stamp-memo", test_rfc3164_stamp_memo);
