@@ -95,7 +95,7 @@ parse_header (SlMessage *msg, Scan *s, const SyslogOptions *options)
   skip_spaces (s);
   parse_cisco_stamp_mark (msg, s);
 
-  if (!syslog_scan_rfc3164_stamp (s, &msg->recvd, &msg->stamp))
+  if (!syslog_scan_rfc3164_stamp (s, &msg->recvd, options->syslog_ng_4, &msg->stamp))
     {
       /* no stamp: what a local program wrote, "program[pid]: message" */
       msg->stamp = msg->recvd;

@@ -3,7 +3,8 @@
  * read as syslog-ng 3.38 reads it (modules/syslogformat/syslog-format.c):
  * a line without "<PRI>1 " is RFC 3164; after that anything out of place
  * is a parse error, and the place is reported. Under syslog_ng_4 also as
- * 4.8 reads it: a digit before the first space is an octet count. */
+ * 4.8 reads it: a digit before the first space is an octet count, and a
+ * param value may come without quotes. */
 #include "plugins/parsers/syslog/syslog-private.h"
 
 #include <string.h>
@@ -55,14 +56,15 @@ parse_column (SlMessage *msg, Scan *s, SlHandle field, gsize max)
  * that $SDATA still carries everything received. Anything else than '-'
  * or '[' is no structured data and is left for the message. */
 static gboolean
-parse_structured_data (SlMessage *msg, Scan *s)
+parse_structured_data (SlMessage *msg, Scan *s, gboolean syslog_ng_4)
 {
   if (scan_skip (s, '-') || !scan_at (s, '['))
     return TRUE;
-  static const SyslogSdTarget sdata = { SYSLOG_SDATA_PREFIX, sizeof SYSLOG_SDATA_PREFIX - 1, TRUE, FALSE };
+  static const SyslogSdTarget sdata = { SYSLOG_SDATA_PREFIX, sizeof SYSLOG_SDATA_PREFIX - 1, TRUE, FALSE, FALSE };
+  static const SyslogSdTarget sdata_4 = { SYSLOG_SDATA_PREFIX, sizeof SYSLOG_SDATA_PREFIX - 1, TRUE, FALSE, TRUE };
   const gchar *start = s->p;
   gboolean refused = FALSE;
-  if (!syslog_sd_parse_elements (msg, s, &sdata, &refused))
+  if (!syslog_sd_parse_elements (msg, s, syslog_ng_4 ? &sdata_4 : &sdata, &refused))
     return FALSE;
   if (refused)
     sl_message_keep_sdata (msg, start, s->p - start);
@@ -107,7 +109,7 @@ parse_after_version (SlMessage *msg, Scan *s, const SyslogOptions *options)
   if (!scan_skip (s, ' '))
     return FALSE;
   parse_column (msg, s, SL_F_MSGID, MSGID_MAX);
-  if (!scan_skip (s, ' ') || !parse_structured_data (msg, s))
+  if (!scan_skip (s, ' ') || !parse_structured_data (msg, s, options->syslog_ng_4))
     return FALSE;
 
   /* MSG is optional; when it is there a space separates it */

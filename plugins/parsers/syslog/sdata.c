@@ -123,9 +123,21 @@ parse_sd_element (SlMessage *msg, Scan *s, const SyslogSdTarget *target, gboolea
           name[len++] = target->lowercase ? g_ascii_tolower (*s->p) : *s->p;
         }
       name[len] = '\0';
-      if (!scan_skip (s, '=') || !scan_skip (s, '"'))
+      if (!scan_skip (s, '='))
         return FALSE;
-      if (!parse_sd_value (msg, target, sd_handle (name, refused), s))
+      if (scan_skip (s, '"'))
+        {
+          if (!parse_sd_value (msg, target, sd_handle (name, refused), s))
+            return FALSE;
+        }
+      else if (target->unquoted_values && s->p < s->end)
+        {
+          const gchar *start = s->p;
+          while (s->p < s->end && *s->p != ' ' && *s->p != ']')
+            s->p++;
+          store (msg, target, sd_handle (name, refused), start, s->p - start);
+        }
+      else
         return FALSE;
     }
   return scan_skip (s, ']');

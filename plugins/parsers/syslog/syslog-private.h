@@ -115,9 +115,9 @@ void syslog_scan_unexpected_framing (SlMessage *msg, Scan *s);
 gboolean syslog_scan_iso_stamp (Scan *s, SlTime *out);
 /* What syslog-ng reads as an RFC 3164 stamp: an ISO one, "Feb  3 2026
  * 12:34:56" (PIX, ASA), "Feb  3 12:34:56 2026" (Linksys), or "Feb  3
- * 12:34:56[.frac]" with the year guessed from recvd; then an optional
- * colon. */
-gboolean syslog_scan_rfc3164_stamp (Scan *s, const SlTime *recvd, SlTime *out);
+ * 12:34:56[.frac]" with the year guessed from recvd, with nopad_day
+ * (syslog-ng 4.8) also "Feb 3 12:34:56"; then an optional colon. */
+gboolean syslog_scan_rfc3164_stamp (Scan *s, const SlTime *recvd, gboolean nopad_day, SlTime *out);
 
 /* The longest host name kept. */
 #define SYSLOG_HOSTNAME_MAX 255
@@ -145,6 +145,7 @@ typedef struct
   gsize prefix_len;
   gboolean in_place;
   gboolean lowercase;
+  gboolean unquoted_values;   /* syslog-ng 4.8's: a value without quotes runs to ' ' or ']' */
 } SyslogSdTarget;
 
 /* The [id param="value" ...] elements at s, one after another, as long as

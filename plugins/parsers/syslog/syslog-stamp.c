@@ -238,6 +238,14 @@ looks_like_bsd (const Scan *s)
   return scan_left (s) >= 15 && p[3] == ' ' && p[6] == ' ' && p[9] == ':' && p[12] == ':';
 }
 
+/* syslog-ng 4.8's "Mmm d hh:mm:ss", a day below 10 without its padding */
+static gboolean
+looks_like_bsd_nopad_day (const Scan *s)
+{
+  const gchar *p = s->p;
+  return scan_left (s) >= 14 && p[3] == ' ' && g_ascii_isdigit (p[4]) && p[5] == ' ' && p[8] == ':' && p[11] == ':';
+}
+
 static gboolean
 scan_time_of_day (Scan *s, StampParts *parts)
 {
@@ -247,7 +255,7 @@ scan_time_of_day (Scan *s, StampParts *parts)
 }
 
 static gboolean
-scan_bsd_stamp (Scan *s, const SlTime *recvd, StampParts *parts)
+scan_bsd_stamp (Scan *s, const SlTime *recvd, gboolean nopad_day, StampParts *parts)
 {
   gboolean ok;
   if (looks_like_pix (s))
@@ -263,9 +271,10 @@ scan_bsd_stamp (Scan *s, const SlTime *recvd, StampParts *parts)
     return scan_month (s, &parts->month) && scan_skip (s, ' ') && scan_field (s, 2, &parts->day)
            && scan_skip (s, ' ') && scan_time_of_day (s, parts) && scan_skip (s, ' ')
            && scan_field (s, 4, &parts->year);
-  if (!looks_like_bsd (s))
+  gboolean nopad = !looks_like_bsd (s) && nopad_day && looks_like_bsd_nopad_day (s);
+  if (!looks_like_bsd (s) && !nopad)
     return FALSE;
-  ok = scan_month (s, &parts->month) && scan_skip (s, ' ') && scan_field (s, 2, &parts->day)
+  ok = scan_month (s, &parts->month) && scan_skip (s, ' ') && scan_field (s, nopad ? 1 : 2, &parts->day)
        && scan_skip (s, ' ') && scan_time_of_day (s, parts);
   if (ok)
     {
@@ -307,7 +316,7 @@ is_plain_bsd (const Scan *s)
 }
 
 gboolean
-syslog_scan_rfc3164_stamp (Scan *s, const SlTime *recvd, SlTime *out)
+syslog_scan_rfc3164_stamp (Scan *s, const SlTime *recvd, gboolean nopad_day, SlTime *out)
 {
   Scan t = *s;
 
@@ -329,7 +338,7 @@ syslog_scan_rfc3164_stamp (Scan *s, const SlTime *recvd, SlTime *out)
         {
           StampParts parts = { 0 };
           const gchar *start = t.p;
-          if (!scan_bsd_stamp (&t, recvd, &parts))
+          if (!scan_bsd_stamp (&t, recvd, nopad_day, &parts))
             return FALSE;
           parts_to_time (&parts, FALSE, 0, out);
           if (plain && t.p == start + BSD_STAMP_LEN)

@@ -968,6 +968,21 @@ test_syslog_ng_4 (void)
   g_assert_true (sl_message_has_tag_id (msg, SL_TAG_SYSLOG_MISSING_TIMESTAMP));
   sl_message_unref (msg);
 
+  /* an unquoted param value; a day without its padding */
+  line = "<13>1 2026-02-03T12:34:56Z host app 1 - [a@1 x=1 y=\"2\"] m";
+  msg = parse_with (line, strlen (line), &v4_proto, &default_recvd, &ok);
+  g_assert_true (ok);
+  gsize len = 0;
+  const gchar *value = sl_message_get (msg, sl_field_handle (".SDATA.a@1.x"), &len);
+  g_assert_cmpmem (value, len, "1", 1);
+  assert_fields (msg, &(Fields) { .host = "host", .program = "app", .pid = "1", .message = "m" });
+  sl_message_unref (msg);
+  line = "<13>Feb 3 12:34:56 host prog: m";
+  msg = parse_with (line, strlen (line), &v4, &default_recvd, &ok);
+  g_assert_true (ok);
+  assert_fields (msg, &(Fields) { .host = "host", .program = "prog", .msghdr = "prog: ", .message = "m" });
+  sl_message_unref (msg);
+
   /* 3.x: 3.38's reading, nothing tagged */
   msg = parse_with ("<1x3>text", 9, &(SlParseOptions) { .default_pri = 13 }, &default_recvd, &ok);
   g_assert_false (ok);
