@@ -407,8 +407,11 @@ test_digits_are_not_a_frame_length (SlTestEnv *env, gconstpointer data)
   if (!sl_test_tcp_send (framed, frames) || !sl_test_wait_lines (env, out, 5))
     return;
   g_autofree gchar *text = sl_test_read_file (out);
-  /* syslog-ng 3.38 writes the same: a header-less line's first word is its program */
-  g_assert_cmpstr (text, ==, "200:OK from upstream|\n3:apples|\napp:after|\napp:one|\napp:3 apples|\n");
+  /* syslog-ng 4.8 writes the same (checked by hand in the Debian 13 root):
+   * under @version: 4.x the parser skips the digits as an octet count the
+   * transport should have taken (syslog.unexpected_framing), and a
+   * header-less line's first word is its program */
+  g_assert_cmpstr (text, ==, "OK:from upstream|\napples:|\napp:after|\napp:one|\napp:3 apples|\n");
 }
 
 #define IDLE_CONNECTIONS 10
