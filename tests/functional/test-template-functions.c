@@ -4,7 +4,8 @@
  * $(format-welf), $(format-cef-extension), byte-counting text functions,
  * $(dns-resolve-ip) and the correlation-context functions outside a
  * context. Every expected line is what Debian's syslog-ng 3.38 wrote for
- * the same configuration and bytes. */
+ * the same configuration and bytes; under @version: 4.8 the lines are
+ * compared with what syslog-ng 4.8 writes, run beside it. */
 #include "tests/functional/harness.h"
 
 #include <sys/socket.h>
@@ -67,10 +68,54 @@ test_syslog_ng_output (SlTestEnv *env, gconstpointer data)
     }
 }
 
+/* The same configuration under @version: 4.8, side by side with syslog-ng
+ * 4.8 (Debian 13's, in the root of tests/peers/trixie-root) on the same
+ * bytes: every file the same, line by line */
+static void
+test_syslog_ng_48 (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *root = sl_test_trixie_root ();
+  if (!root)
+    {
+      g_test_skip ("the Debian 13 root of syslog-ng 4.8 could not be made (tests/peers/trixie-root)");
+      return;
+    }
+  GString *v4 = g_string_new (config);
+  g_string_replace (v4, "@version: 3.38", "@version: 4.8", 1);
+  guint16 ng_port = sl_test_free_port (SOCK_STREAM);
+  guint16 sl_port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *ng_port_text = g_strdup_printf ("%u", ng_port);
+  g_autofree gchar *sl_port_text = g_strdup_printf ("%u", sl_port);
+  GString *ng_text = g_string_new (v4->str);
+  g_string_replace (ng_text, "@PORT@", ng_port_text, 0);
+  gchar *ng_dir = NULL;
+  GPid ng = 0;
+
+  /* sluiced first: sl_test_wait_tcp() waits only while it runs */
+  if (sl_test_write_config (env, v4->str, "PORT", sl_port_text, NULL) && sl_test_daemon_start (env)
+      && (ng = sl_test_syslog_ng_48_start (env, root, ng_text->str, NULL, &ng_dir))
+      && sl_test_wait_tcp (env, ng_port) && sl_test_tcp_send (ng_port, input) && sl_test_tcp_send (sl_port, input))
+    for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+      {
+        g_autofree gchar *ng_path = g_build_filename (ng_dir, expected[i].file, NULL);
+        g_autofree gchar *sl_path = sl_test_path (env, expected[i].file);
+        if (!sl_test_wait_lines (env, ng_path, 2) || !sl_test_wait_lines (env, sl_path, 2))
+          break;
+        g_autofree gchar *want = sl_test_read_file (ng_path);
+        g_autofree gchar *got = sl_test_read_file (sl_path);
+        g_test_message ("%s as syslog-ng 4.8 wrote it:\n%s", expected[i].file, want);
+        g_assert_cmpstr (got, ==, want);
+      }
+  sl_test_syslog_ng_48_stop (ng, ng_dir);
+  g_string_free (ng_text, TRUE);
+  g_string_free (v4, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/template-functions/syslog-ng-output", test_syslog_ng_output);
+  SL_TEST_ADD ("/template-functions/syslog-ng-4.8", test_syslog_ng_48);
   return g_test_run ();
 }
