@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* suppress(): syslog-ng 3.38 (Debian's syslog-ng-core) and sluiced run the
- * same configuration, take the same messages (repeats, different ones, a
+/* suppress(): syslog-ng 3.38 (Debian's syslog-ng-core), and syslog-ng
+ * 4.8 (Debian 13's) under @version: 4.8, and sluiced run the same configuration, take the same messages (repeats, different ones, a
  * pause past the window, MARK lines) and must write the same lines; the
  * summaries' stamps are compared by shape and their PID, each daemon's
  * own, by what it is. reduce-repeats(): the real rsyslogd 8.2302 with
@@ -74,29 +74,48 @@ normalized (const gchar *line, GPid pid)
   return out;
 }
 
-static void
-test_same_lines_as_syslog_ng (SlTestEnv *env, gconstpointer data)
+/* The peer's configuration: @version: 3.38 as written, or 4.8 */
+static gchar *
+peer_config (const gchar *version, const gchar *port, const gchar *out)
 {
-  (void) data;
-  g_autofree gchar *syslog_ng = sl_test_syslog_ng_path ();
-  if (!syslog_ng)
-    {
-      g_test_skip ("syslog-ng is not installed (quickstart installs Debian's syslog-ng-core)");
-      return;
-    }
-  Daemon ng = { sl_test_path (env, "ng"), sl_test_free_port (SOCK_STREAM), 0 };
+  GString *text = g_string_new (config);
+  g_autofree gchar *line = g_strdup_printf ("@version: %s\n", version);
+  g_string_replace (text, "@version: 3.38\n", line, 1);
+  g_string_replace (text, "@PORT@", port, 0);
+  g_string_replace (text, "@OUT@", out, 0);
+  return g_string_free (text, FALSE);
+}
+
+/* syslog-ng 3.38 (root NULL) or 4.8 (in root) and sluiced on the same
+ * configuration under that version write the same lines */
+static void
+same_lines (SlTestEnv *env, const gchar *root)
+{
+  const gchar *version = root ? "4.8" : "3.38";
+  Daemon ng = { NULL, sl_test_free_port (SOCK_STREAM), 0 };
   Daemon sl = { sl_test_path (env, "sl"), sl_test_free_port (SOCK_STREAM), 0 };
-  g_mkdir (ng.dir, 0755);
   g_mkdir (sl.dir, 0755);
   g_autofree gchar *ng_port = g_strdup_printf ("%u", ng.port);
   g_autofree gchar *sl_port = g_strdup_printf ("%u", sl.port);
-  g_autofree gchar *ng_config = sl_test_path (env, "syslog-ng.conf");
-  if (!sl_test_write_config (env, config, "PORT", ng_port, "OUT", ng.dir, NULL)
-      || rename (env->config, ng_config) != 0
-      || !sl_test_write_config (env, config, "PORT", sl_port, "OUT", sl.dir, NULL) || !sl_test_daemon_start (env))
+  g_autofree gchar *sl_text = peer_config (version, "@PORT@", "@OUT@");
+  if (!sl_test_write_config (env, sl_text, "PORT", sl_port, "OUT", sl.dir, NULL) || !sl_test_daemon_start (env))
     goto out;
   sl.pid = env->pid;
-  ng.pid = sl_test_syslog_ng_start (env, ng_config);
+  if (root)
+    {
+      /* 4.8 writes inside its root: @DIR@ is its folder there */
+      g_autofree gchar *ng_text = peer_config (version, ng_port, "@DIR@");
+      ng.pid = sl_test_syslog_ng_48_start (env, root, ng_text, NULL, &ng.dir);
+    }
+  else
+    {
+      ng.dir = sl_test_path (env, "ng");
+      g_mkdir (ng.dir, 0755);
+      g_autofree gchar *ng_text = peer_config (version, ng_port, ng.dir);
+      g_autofree gchar *ng_config = sl_test_path (env, "syslog-ng.conf");
+      if (g_file_set_contents (ng_config, ng_text, -1, NULL))
+        ng.pid = sl_test_syslog_ng_start (env, ng_config);
+    }
   /* the first four lines come at once; the fifth, the summary of the
    * last run, only once the window is over */
   if (!ng.pid || !sl_test_wait_tcp (env, ng.port) || !send_both (&ng, &sl, first) || !wait_both (env, &ng, &sl, 5))
@@ -126,9 +145,38 @@ test_same_lines_as_syslog_ng (SlTestEnv *env, gconstpointer data)
                                        "repeated 3 times, suppressed by syslog-ng on \\S+$", fqdn_line, 0, 0));
   g_assert_cmpint (sl_test_stat (env, "destination", "d_out", "suppressed"), ==, 6);
 out:
-  sl_test_syslog_ng_stop (env, ng.pid);
+  if (root)
+    sl_test_syslog_ng_48_stop (ng.pid, g_steal_pointer (&ng.dir));
+  else
+    sl_test_syslog_ng_stop (env, ng.pid);
   g_free (ng.dir);
   g_free (sl.dir);
+}
+
+static void
+test_same_lines_as_syslog_ng (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  g_autofree gchar *syslog_ng = sl_test_syslog_ng_path ();
+  if (!syslog_ng)
+    {
+      g_test_skip ("syslog-ng is not installed (quickstart installs Debian's syslog-ng-core)");
+      return;
+    }
+  same_lines (env, NULL);
+}
+
+static void
+test_same_lines_as_syslog_ng_48 (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  g_autofree gchar *root = sl_test_trixie_root ();
+  if (!root)
+    {
+      g_test_skip ("the Debian 13 root of syslog-ng 4.8 could not be made (tests/peers/trixie-root)");
+      return;
+    }
+  same_lines (env, root);
 }
 
 static const gchar rsyslog_config[] =
@@ -257,6 +305,7 @@ main (int argc, char **argv)
 {
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/suppress/same-lines-as-syslog-ng", test_same_lines_as_syslog_ng);
+  SL_TEST_ADD ("/suppress/same-lines-as-syslog-ng-4.8", test_same_lines_as_syslog_ng_48);
   SL_TEST_ADD ("/suppress/reduce-repeats-as-rsyslogd", test_same_file_as_rsyslogd);
   SL_TEST_ADD ("/suppress/global", test_global_suppress);
   SL_TEST_ADD ("/suppress/excludes-reduce-repeats", test_suppress_excludes_reduce_repeats);
