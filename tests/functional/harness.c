@@ -1222,6 +1222,37 @@ sl_test_side_by_side (SlTestEnv *env, const gchar *config, const gchar *text, co
   return ok;
 }
 
+gboolean
+sl_test_side_by_side_48 (SlTestEnv *env, const gchar *root, const gchar *config, const gchar *text,
+                         const gchar *const *outputs, guint n_lines, gchar **sl_out, gchar **ng_out, GPid *ng_pid)
+{
+  *ng_out = NULL;
+  *sl_out = sl_test_path (env, "sl");
+  g_mkdir (*sl_out, 0755);
+  guint16 ng_port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *ng_port_text = g_strdup_printf ("%u", ng_port);
+  GString *ng_config = g_string_new (config);
+  /* 4.8 writes inside its root: @DIR@ is its folder there */
+  g_string_replace (ng_config, "@PORT@", ng_port_text, 0);
+  g_string_replace (ng_config, "@OUT@", "@DIR@", 0);
+  g_string_replace (ng_config, "@NAME@", "ng", 0);
+  guint16 sl_port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *sl_port_text = g_strdup_printf ("%u", sl_port);
+  GPid ng = 0;
+  /* sluiced first: sl_test_wait_tcp() waits only while it runs */
+  gboolean ok = sl_test_write_config (env, config, "PORT", sl_port_text, "OUT", *sl_out, "NAME", "sl", NULL)
+                && sl_test_daemon_start (env) && (ng = sl_test_syslog_ng_48_start (env, root, ng_config->str, NULL, ng_out))
+                && sl_test_wait_tcp (env, ng_port) && sl_test_tcp_send (ng_port, text)
+                && sl_test_tcp_send (sl_port, text) && wait_outputs (env, *ng_out, outputs, n_lines)
+                && wait_outputs (env, *sl_out, outputs, n_lines);
+  g_string_free (ng_config, TRUE);
+  if (ok)
+    *ng_pid = ng;
+  else
+    sl_test_syslog_ng_48_stop (ng, g_steal_pointer (ng_out));
+  return ok;
+}
+
 /* What a tests/peers script that makes a peer's root prints, or NULL
  * when it failed. */
 static gchar *

@@ -263,6 +263,13 @@ void         sl_test_syslog_ng_stop  (SlTestEnv *env, GPid pid);
 gboolean     sl_test_side_by_side    (SlTestEnv *env, const gchar *config, const gchar *text,
                                       const gchar *const *outputs, guint n_lines,
                                       gchar **sl_out, gchar **ng_out, GPid *ng_pid);
+/* The same with syslog-ng 4.8 of root (sl_test_trixie_root()) as the
+ * peer: ng_out is its folder inside the root, seen from outside. When it
+ * returns TRUE the caller stops it with sl_test_syslog_ng_48_stop
+ * (*ng_pid, *ng_out), which frees ng_out; else it is stopped already. */
+gboolean     sl_test_side_by_side_48 (SlTestEnv *env, const gchar *root, const gchar *config, const gchar *text,
+                                      const gchar *const *outputs, guint n_lines,
+                                      gchar **sl_out, gchar **ng_out, GPid *ng_pid);
 
 G_END_DECLS
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* MARK messages beside their peers: syslog-ng 3.38 and sluiced on one
+/* MARK messages beside their peers: syslog-ng 3.38 (and 4.8 under
+ * @version: 4.8) and sluiced on one
  * configuration with mark-freq(1), internal()'s MARKs and those each
  * mark-mode() makes compared line by line; rsyslogd 8.2302's immark and
  * the mark() source it maps onto, compared in the line rsyslogd writes. */
@@ -105,16 +106,13 @@ static const gchar *const marked[] = {
   "internal.log", "fields.log", "periodical.log", "dst-idle.log", "host-idle.log", "global.log",
 };
 
+static const gchar from_afar[] = "<13>Dec  6 02:00:00 remotehost app: from afar\n";
+static const gchar *const net_output[] = { "net.log", NULL };
+
+/* The MARKs of the marked files alike, none in default.log */
 static void
-test_beside_syslog_ng (SlTestEnv *env, gconstpointer data)
+assert_same_marks (const gchar *sl_out, const gchar *ng_out)
 {
-  (void) data;
-  g_autofree gchar *sl_out = NULL, *ng_out = NULL;
-  static const gchar *const outputs[] = { "net.log", NULL };
-  GPid ng = 0;
-  if (!sl_test_side_by_side (env, side_config, "<13>Dec  6 02:00:00 remotehost app: from afar\n", outputs, 1,
-                             &sl_out, &ng_out, &ng))
-    return;
   for (guint i = 0; i < G_N_ELEMENTS (marked); i++)
     {
       g_autofree gchar *ng_path = g_build_filename (ng_out, marked[i], NULL);
@@ -130,7 +128,42 @@ test_beside_syslog_ng (SlTestEnv *env, gconstpointer data)
   g_autofree gchar *sl_none = g_build_filename (sl_out, "default.log", NULL);
   g_assert_cmpuint (count_marks (ng_none), ==, 0);
   g_assert_cmpuint (count_marks (sl_none), ==, 0);
+}
+
+static void
+test_beside_syslog_ng (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  g_autofree gchar *sl_out = NULL, *ng_out = NULL;
+  GPid ng = 0;
+  if (!sl_test_side_by_side (env, side_config, from_afar, net_output, 1, &sl_out, &ng_out, &ng))
+    return;
+  assert_same_marks (sl_out, ng_out);
   sl_test_syslog_ng_stop (env, ng);
+}
+
+/* The same under @version: 4.8 beside syslog-ng 4.8 (Debian 13's) */
+static void
+test_beside_syslog_ng_48 (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  g_autofree gchar *root = sl_test_trixie_root ();
+  if (!root)
+    {
+      g_test_skip ("the Debian 13 root of syslog-ng 4.8 could not be made (tests/peers/trixie-root)");
+      return;
+    }
+  GString *config = g_string_new (side_config);
+  g_string_replace (config, "@version: 3.38\n", "@version: 4.8\n", 1);
+  g_autofree gchar *sl_out = NULL;
+  gchar *ng_out = NULL;
+  GPid ng = 0;
+  if (sl_test_side_by_side_48 (env, root, config->str, from_afar, net_output, 1, &sl_out, &ng_out, &ng))
+    {
+      assert_same_marks (sl_out, ng_out);
+      sl_test_syslog_ng_48_stop (ng, ng_out);
+    }
+  g_string_free (config, TRUE);
 }
 
 /* What is refused, where. */
@@ -219,6 +252,7 @@ main (int argc, char **argv)
 {
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/mark/beside-syslog-ng", test_beside_syslog_ng);
+  SL_TEST_ADD ("/mark/beside-syslog-ng-4.8", test_beside_syslog_ng_48);
   SL_TEST_ADD ("/mark/refused", test_refused);
   SL_TEST_ADD ("/mark/beside-rsyslogd", test_beside_rsyslogd);
   return g_test_run ();
