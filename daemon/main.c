@@ -58,6 +58,9 @@ typedef struct
   gint io_threads;
   gboolean foreground;
   gboolean syntax_only;
+  gboolean check_startup;
+  gboolean print_config_id;
+  gchar *preprocess_into;
   gboolean to_stderr;
   gboolean verbose;
   gboolean debug;
@@ -90,6 +93,11 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
       N_("print the configuration in Sluice's (syslog-ng's) language and exit"), NULL },
     { "foreground", 'F', 0, G_OPTION_ARG_NONE, &s->foreground, N_("do not go into the background"), NULL },
     { "syntax-only", 's', 0, G_OPTION_ARG_NONE, &s->syntax_only, N_("check the configuration and exit"), NULL },
+    { "check-startup", 0, 0, G_OPTION_ARG_NONE, &s->check_startup,
+      N_("start the configuration's sources and destinations, stop them and exit: 0 when it starts"), NULL },
+    { "config-id", 0, 0, G_OPTION_ARG_NONE, &s->print_config_id, N_("print the configuration's id and exit"), NULL },
+    { "preprocess-into", 0, 0, G_OPTION_ARG_FILENAME, &s->preprocess_into,
+      N_("write the configuration, includes and blocks expanded, into FILE and exit"), N_("FILE") },
     { "test", 0, 0, G_OPTION_ARG_FILENAME, &s->test_file,
       N_("run the test cases of FILE against the configuration, between in-memory ends, and exit"), N_("FILE") },
     { "pidfile", 'p', 0, G_OPTION_ARG_FILENAME, &s->pidfile, N_("file to write the process id to"), N_("FILE") },
@@ -185,6 +193,7 @@ settings_clear (Settings *s)
   g_free (s->group);
   g_free (s->chroot_dir);
   g_free (s->caps);
+  g_free (s->preprocess_into);
 }
 
 static int
@@ -206,9 +215,10 @@ print_driver_help (const gchar *name)
   return found ? 0 : 1;
 }
 
-/* The tree of either language written in Sluice's, once it compiled. */
+/* The tree of either language written in Sluice's, once it compiled,
+ * into out (stdout, or --preprocess-into's file). */
 static int
-print_config (const gchar *path)
+print_config (const gchar *path, const gchar *out_path)
 {
   GError *error = NULL;
   SlCfgNode *root = sl_cfg_parse_file (path, &error);
@@ -223,12 +233,21 @@ print_config (const gchar *path)
       return 1;
     }
   gchar *text = sl_cfg_node_to_string (root);
-  fputs (text, stdout);
+  gint status = 0;
+  if (!out_path)
+    fputs (text, stdout);
+  else if (!g_file_set_contents (out_path, text, -1, &error))
+    {
+      sl_log (SL_LOG_ERROR, "%s", error->message);
+      g_error_free (error);
+      status = 1;
+    }
   g_free (text);
   sl_cfg_node_free (root);
   sl_config_free (cfg);
-  return 0;
+  return status;
 }
+
 
 static int
 dump_reference (const gchar *format)
@@ -320,6 +339,20 @@ load_config (const gchar *path)
       g_error_free (error);
     }
   return cfg;
+}
+
+/* syslog-ng's --config-id: the id `sluicectl config-id` names for this
+ * configuration once it runs */
+static int
+print_config_id (const gchar *path)
+{
+  SlConfig *cfg = load_config (path);
+  if (!cfg)
+    return 1;
+  g_autofree gchar *id = sl_ops_config_id (cfg);
+  printf ("%s\n", id);
+  sl_config_free (cfg);
+  return 0;
 }
 
 /* sluiced --test: nothing of the configuration is started; internal
@@ -620,12 +653,13 @@ run (Settings *s)
       return 1;
     }
   gint ready = -1;
-  if (!s->foreground)
+  if (!s->foreground && !s->check_startup)
     {
       sl_internal_set_stderr (s->to_stderr);
       ready = daemonize ();
     }
-  sl_instance_write_pid (instance);
+  if (!s->check_startup)
+    sl_instance_write_pid (instance);
   signal (SIGPIPE, SIG_IGN);
   open_persist (s->persist_file);
   /* Before the configuration starts its threads: capabilities are per
@@ -667,6 +701,21 @@ run (Settings *s)
     {
       sl_log (SL_LOG_WARNING, _("%s; sluicectl will not reach this daemon"), error->message);
       g_clear_error (&error);
+    }
+  if (s->check_startup)
+    {
+      /* as syslog-ng's --check-startup: everything opened and started,
+       * then stopped as at a stop, before any main loop runs */
+      sl_log (SL_LOG_NOTICE, _("sluiced would start; version='%s', config-id='%s'"), PACKAGE_VERSION, d.config_id);
+      sl_control_free (d.control);
+      sl_tap_sessions_free (d.taps);
+      sl_metrics_http_free (d.metrics);
+      sl_config_free (d.cfg);
+      g_free (d.config_id);
+      sl_persist_close ();
+      sl_instance_release (instance);
+      g_main_loop_unref (d.loop);
+      return 0;
     }
   g_unix_signal_add (SIGTERM, on_term, &d);
   g_unix_signal_add (SIGINT, on_term, &d);
@@ -733,8 +782,10 @@ main (int argc, char **argv)
     status = print_driver_help (s.help_driver);
   else if (s.dump_reference)
     status = dump_reference (s.dump_reference);
-  else if (s.print_config)
-    status = print_config (s.cfgfile);
+  else if (s.print_config || s.preprocess_into)
+    status = print_config (s.cfgfile, s.preprocess_into);
+  else if (s.print_config_id)
+    status = print_config_id (s.cfgfile);
   else if (s.test_file)
     status = run_tests (s.cfgfile, s.test_file);
   else

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* syslog-ng 4's operations verbs through sluicectl against a running
- * sluiced: healthcheck, query, log-level and the configuration's id. */
+ * sluiced: healthcheck, query, log-level and the configuration's id; and
+ * its one-shot flags: --config-id, --preprocess-into, --check-startup. */
 #include "tests/functional/harness.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -168,6 +171,75 @@ test_config_id (SlTestEnv *env, gconstpointer data)
   g_assert_cmpstr (out, ==, both);
 }
 
+/* sluiced with syslog-ng 4's one-shot flags on env's configuration */
+static gint
+sluiced (SlTestEnv *env, gchar **out, gchar **err, const gchar *flag, const gchar *value)
+{
+  g_clear_pointer (out, g_free);
+  g_clear_pointer (err, g_free);
+  return sl_test_run_built ("daemon/sluiced", out, err, "-f", env->config, "--module-path", sl_test_module_path (),
+                            "-p", env->pidfile, "-c", env->control, flag, value, NULL);
+}
+
+/* --config-id: the id the running daemon names, without running it */
+static void
+test_config_id_flag (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port;
+  if (!start (env, &port))
+    return;
+  g_autofree gchar *running = config_id (env);
+  sl_test_daemon_stop (env, SIGTERM);
+  g_autofree gchar *out = NULL, *err = NULL;
+  g_assert_cmpint (sluiced (env, &out, &err, "--config-id", NULL), ==, 0);
+  g_autofree gchar *expected = g_strdup_printf ("%s\n", running);
+  g_assert_cmpstr (out, ==, expected);
+}
+
+/* --preprocess-into FILE: what --print-config prints, in FILE */
+static void
+test_preprocess_into (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *port_str = g_strdup_printf ("%u", sl_test_free_port (SOCK_STREAM));
+  if (!sl_test_write_config (env, config, "PORT", port_str, NULL))
+    return;
+  g_autofree gchar *printed = NULL, *err = NULL, *none = NULL;
+  g_assert_cmpint (sluiced (env, &printed, &err, "--print-config", NULL), ==, 0);
+  g_autofree gchar *path = sl_test_path (env, "preprocessed.conf");
+  g_assert_cmpint (sluiced (env, &none, &err, "--preprocess-into", path), ==, 0);
+  g_autofree gchar *written = sl_test_read_file (path);
+  g_assert_nonnull (strstr (printed, "tcp("));
+  g_assert_cmpstr (written, ==, printed);
+}
+
+/* --check-startup starts the configuration (its listener, its file),
+ * stops it and exits 0, leaving no pid file and the port free; a port
+ * another program holds makes it exit 1, saying why. */
+static void
+test_check_startup (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_str = g_strdup_printf ("%u", port);
+  if (!sl_test_write_config (env, config, "PORT", port_str, NULL))
+    return;
+  g_autofree gchar *out = NULL, *err = NULL;
+  g_assert_cmpint (sluiced (env, &out, &err, "--check-startup", NULL), ==, 0);
+  g_assert_nonnull (strstr (err, "sluiced would start"));
+  g_assert_false (g_file_test (env->pidfile, G_FILE_TEST_EXISTS));
+
+  gint busy = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons (port),
+                              .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
+  gint one = 1;
+  setsockopt (busy, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  g_assert_cmpint (bind (busy, (struct sockaddr *) &addr, sizeof addr), ==, 0);
+  g_assert_cmpint (listen (busy, 1), ==, 0);
+  g_assert_cmpint (sluiced (env, &out, &err, "--check-startup", NULL), ==, 1);
+  g_autofree gchar *why = g_strdup_printf ("cannot listen on 127.0.0.1 port %u", port);
+  g_assert_nonnull (strstr (err, why));
+  close (busy);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -176,5 +248,8 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/ops/query", test_query);
   SL_TEST_ADD ("/ops/log-level", test_log_level);
   SL_TEST_ADD ("/ops/config-id", test_config_id);
+  SL_TEST_ADD ("/ops/config-id-flag", test_config_id_flag);
+  SL_TEST_ADD ("/ops/preprocess-into", test_preprocess_into);
+  SL_TEST_ADD ("/ops/check-startup", test_check_startup);
   return g_test_run ();
 }
