@@ -39,6 +39,7 @@ typedef struct
 typedef struct
 {
   gchar *driver, *mode, *auth, *peers;
+  gchar *ca, *cert, *key;  /* an input's own files, NULL for the default driver's */
 } SlRsTls;
 
 typedef struct _SlRsConf
