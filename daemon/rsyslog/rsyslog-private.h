@@ -39,7 +39,7 @@ typedef struct
 typedef struct
 {
   gchar *driver, *mode, *auth, *peers;
-  gchar *ca, *cert, *key;  /* an input's own files, NULL for the default driver's */
+  gchar *ca, *cert, *key;  /* an imtcp input()'s own files (borrowed from its parameters), or NULL */
 } SlRsTls;
 
 typedef struct _SlRsConf

@@ -2,8 +2,8 @@
 /* rsyslog's network stream drivers as the tls() of network() and tcp():
  * the default driver's CA, certificate and key (global() or the
  * $DefaultNetstreamDriver* directives) unless an imtcp input names its
- * own, and for each side the driver, its
- * mode (1: TLS) and how the peer is authenticated. See doc/rsyslog.md. */
+ * own, and for each side the driver, its mode (1: TLS) and how the peer
+ * is authenticated. See doc/rsyslog.md. */
 #include "daemon/rsyslog/rsyslog-private.h"
 
 #include "core/config/error.h"
@@ -18,9 +18,6 @@ sl_rs_tls_clear (SlRsTls *tls)
   g_clear_pointer (&tls->mode, g_free);
   g_clear_pointer (&tls->auth, g_free);
   g_clear_pointer (&tls->peers, g_free);
-  g_clear_pointer (&tls->ca, g_free);
-  g_clear_pointer (&tls->cert, g_free);
-  g_clear_pointer (&tls->key, g_free);
 }
 
 static void
