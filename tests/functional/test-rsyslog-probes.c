@@ -217,12 +217,11 @@ test_probe (SlTestEnv *env, gconstpointer data)
   const gchar *verdict = g_hash_table_lookup (verdicts, key);
   g_autofree gchar *conf = sl_test_path (env, "probe.conf");
   g_autofree gchar *text = probe_text (env, p[P_PROBE]);
-
   g_autofree gchar *what = g_strdelimit (g_strdup (key), "\t", ' ');
-
-  g_test_message ("probe: %s", p[P_PROBE]);
   g_autofree gchar *probe = g_ascii_strdown (p[P_PROBE], -1);
   g_autofree gchar *named = g_ascii_strdown (g_str_equal (p[P_PARAMETER], "-") ? p[P_NAME] : p[P_PARAMETER], -1);
+
+  g_test_message ("probe: %s", p[P_PROBE]);
   if (!strstr (probe, named))
     {
       g_test_fail_printf ("the probe of %s does not name it", what);
