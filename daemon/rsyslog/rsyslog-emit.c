@@ -233,6 +233,8 @@ static const struct
 } refused_values[] = {
   { "action.writeallmarkmessages", FALSE, N_("Sluice writes every MARK an action is given") },
   { "action.execonlywhenpreviousissuspended", TRUE, N_("Sluice has no failover between actions") },
+  { "flushontxend", FALSE,
+    N_("Sluice writes lines out as they come, where omfile then holds them in its buffer until it is full") },
 };
 
 gboolean

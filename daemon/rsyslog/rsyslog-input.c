@@ -612,6 +612,9 @@ network_input (SlRsConf *c, GPtrArray *params, const gchar *driver, const gchar 
     .mode = (gchar *) (value_of (params, "streamdriver.mode") ? value_of (params, "streamdriver.mode") : c->tls_server.mode),
     .auth = (gchar *) (value_of (params, "streamdriver.authmode") ? value_of (params, "streamdriver.authmode") : c->tls_server.auth),
     .peers = (gchar *) (value_of (params, "permittedpeer") ? value_of (params, "permittedpeer") : c->tls_server.peers),
+    .ca = (gchar *) value_of (params, "streamdriver.cafile"),
+    .cert = (gchar *) value_of (params, "streamdriver.certfile"),
+    .key = (gchar *) value_of (params, "streamdriver.keyfile"),
   };
   g_autoptr (GString) text = g_string_new (g_str_equal (driver, "udp") ? "udp" : "tcp");
   const gchar *address = value_of (params, "address");
@@ -706,7 +709,8 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   static const gchar *const imtcp_params[] = { "port", "address", "keepalive", "supportoctetcountedframing",
                                                "maxsessions", "flowcontrol", "notifyonconnectionclose",
                                                "streamdriver.name", "streamdriver.mode", "streamdriver.authmode",
-                                               "permittedpeer", NULL };
+                                               "permittedpeer", "streamdriver.cafile", "streamdriver.certfile",
+                                               "streamdriver.keyfile", NULL };
   static const gchar *const unix_params[] = { "socket", "createpath", "ignoretimestamp", "hostname",
                                               "usesystimestamp", "annotate", "parsetrusted", "usepidfromsystem",
                                               "ignoreownmessages", "unlink", NULL };
@@ -792,6 +796,23 @@ set_flag (const gchar *value, gboolean *flag, SlCfgPos pos, const gchar *directi
       return FALSE;
     }
   return TRUE;
+}
+
+/* $OMFileFlushOnTXEnd: on, rsyslogd's default, writes each batch out, as
+ * file() writes what it is given; off holds lines in omfile's buffer until
+ * it is full, which file() cannot */
+static gboolean
+flush_on_tx_end (const gchar *value, SlCfgPos pos, GError **error)
+{
+  gboolean flush = TRUE;
+
+  if (!set_flag (value, &flush, pos, "$OMFileFlushOnTXEnd", error))
+    return FALSE;
+  if (!flush)
+    sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                      _("$OMFileFlushOnTXEnd off is not supported: Sluice writes lines out as they come, where "
+                        "omfile then holds them in its buffer until it is full"));
+  return flush;
 }
 
 /* $template NAME,"text"[,option] */
@@ -1060,6 +1081,8 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
                                : g_strdup_printf ("options { use-fqdn(%s); };", fqdn ? "yes" : "no");
       return sl_rs_emit (c, pos, text, error);
     }
+  if (g_ascii_strcasecmp (name, "OMFileFlushOnTXEnd") == 0)
+    return flush_on_tx_end (value, pos, error);
   gboolean taken = FALSE;
   if (!sl_rs_escape_setting (c, name, value, pos, &taken, error))
     return FALSE;

@@ -39,6 +39,7 @@ typedef struct
 typedef struct
 {
   gchar *driver, *mode, *auth, *peers;
+  gchar *ca, *cert, *key;  /* an imtcp input()'s own files (borrowed from its parameters), or NULL */
 } SlRsTls;
 
 typedef struct _SlRsConf

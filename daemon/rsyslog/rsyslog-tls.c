@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* rsyslog's network stream drivers as the tls() of network() and tcp():
  * the default driver's CA, certificate and key (global() or the
- * $DefaultNetstreamDriver* directives), and for each side the driver, its
- * mode (1: TLS) and how the peer is authenticated. See doc/rsyslog.md. */
+ * $DefaultNetstreamDriver* directives) unless an imtcp input names its
+ * own, and for each side the driver, its mode (1: TLS) and how the peer
+ * is authenticated. See doc/rsyslog.md. */
 #include "daemon/rsyslog/rsyslog-private.h"
 
 #include "core/config/error.h"
@@ -83,12 +84,15 @@ sl_rs_tls_option (SlRsConf *c, const SlRsTls *side, gboolean server, SlCfgPos po
       return FALSE;
     }
   g_string_append (out, " tls(");
-  if (c->tls_ca)
-    sl_rs_append_option (out, "ca-file", c->tls_ca);
-  if (c->tls_cert)
-    sl_rs_append_option (out, "cert-file", c->tls_cert);
-  if (c->tls_key)
-    sl_rs_append_option (out, "key-file", c->tls_key);
+  const gchar *ca = side->ca ? side->ca : c->tls_ca;
+  const gchar *cert = side->cert ? side->cert : c->tls_cert;
+  const gchar *key = side->key ? side->key : c->tls_key;
+  if (ca)
+    sl_rs_append_option (out, "ca-file", ca);
+  if (cert)
+    sl_rs_append_option (out, "cert-file", cert);
+  if (key)
+    sl_rs_append_option (out, "key-file", key);
   if (g_ascii_strcasecmp (auth, "anon") == 0)
     g_string_append (out, " peer-verify(optional-untrusted)");
   else if (g_ascii_strcasecmp (auth, "x509/fingerprint") == 0 && side->peers)

@@ -874,6 +874,22 @@ static const gchar tls_config[] =
   "$ActionSendStreamDriverAuthMode x509/name\n"
   "ruleset(name=\"out\") {\n  *.* @@localhost:@PEER@\n}\n";
 
+/* the same with the server's certificate and key named by its imtcp
+ * input() (as a container image's collector names them), the default
+ * driver's being the CA only */
+static const gchar tls_input_files_config[] =
+  "global(defaultNetstreamDriver=\"gtls\" defaultNetstreamDriverCAFile=\"@PKI@/ca.pem\")\n"
+  "module(load=\"imuxsock\" SysSock.Use=\"off\")\n"
+  "module(load=\"imtcp\")\n"
+  "input(type=\"imtcp\" port=\"@LISTEN@\" ruleset=\"in\" streamDriver.Name=\"gtls\" streamDriver.Mode=\"1\"\n"
+  "      streamDriver.AuthMode=\"anon\" streamDriver.certFile=\"@PKI@/srv.pem\" streamDriver.keyFile=\"@PKI@/srv.key\")\n"
+  "ruleset(name=\"in\") { action(type=\"omfile\" file=\"@DIR@/got\" template=\"RSYSLOG_TraditionalFileFormat\") }\n"
+  "input(type=\"imuxsock\" Socket=\"@DIR@/out\" ruleset=\"out\")\n"
+  "$ActionSendStreamDriver gtls\n"
+  "$ActionSendStreamDriverMode 1\n"
+  "$ActionSendStreamDriverAuthMode x509/name\n"
+  "ruleset(name=\"out\") {\n  *.* @@localhost:@PEER@\n}\n";
+
 static gboolean
 openssl (const gchar *dir, const gchar *const *args)
 {
@@ -890,9 +906,9 @@ openssl (const gchar *dir, const gchar *const *args)
 }
 
 static gchar *
-tls_daemon_config (const gchar *pki, const gchar *dir, guint16 listen_port, guint16 peer_port)
+tls_daemon_config (const gchar *config, const gchar *pki, const gchar *dir, guint16 listen_port, guint16 peer_port)
 {
-  GString *text = g_string_new (tls_config);
+  GString *text = g_string_new (config);
   g_autofree gchar *listen_text = g_strdup_printf ("%u", listen_port);
   g_autofree gchar *peer_text = g_strdup_printf ("%u", peer_port);
 
@@ -916,7 +932,7 @@ test_tls (SlTestEnv *env, gconstpointer data)
   static const gchar *const sign[] = { "x509", "-req", "-in", "srv.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
                                        "-CAcreateserial", "-copy_extensions", "copy", "-days", "30", "-out",
                                        "srv.pem", NULL };
-  (void) data;
+  const gchar *config = data;
   g_autofree gchar *root = sl_test_rsyslog_root ();
   if (!root)
     {
@@ -933,8 +949,8 @@ test_tls (SlTestEnv *env, gconstpointer data)
   guint16 sl_port = sl_test_free_port (SOCK_STREAM);
   while (sl_port == rs_port)
     sl_port = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *rs_text = tls_daemon_config (pki, rs_dir, rs_port, sl_port);
-  g_autofree gchar *sl_text = tls_daemon_config (pki, env->dir, sl_port, rs_port);
+  g_autofree gchar *rs_text = tls_daemon_config (config, pki, rs_dir, rs_port, sl_port);
+  g_autofree gchar *sl_text = tls_daemon_config (config, pki, env->dir, sl_port, rs_port);
   g_assert_true (write_file (rs_dir, "rsyslog.conf", rs_text));
   g_assert_true (g_file_set_contents (env->config, sl_text, -1, NULL));
 
@@ -1229,7 +1245,9 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/rsyslog-conf/refused", test_refused);
   SL_TEST_ADD ("/rsyslog-conf/include", test_include);
   SL_TEST_ADD ("/rsyslog-conf/privileges", test_privileges);
-  SL_TEST_ADD ("/rsyslog-conf/tls", test_tls);
+  g_test_add ("/rsyslog-conf/tls", SlTestEnv, tls_config, sl_test_env_setup, test_tls, sl_test_env_teardown);
+  g_test_add ("/rsyslog-conf/tls-input-files", SlTestEnv, tls_input_files_config, sl_test_env_setup, test_tls,
+              sl_test_env_teardown);
   SL_TEST_ADD ("/rsyslog-conf/imfile", test_imfile);
   SL_TEST_ADD ("/rsyslog-conf/omuxsock", test_omuxsock);
   SL_TEST_ADD ("/rsyslog-conf/backticks", test_backticks);

@@ -515,6 +515,22 @@ test_tls (void)
   assert_translates ("$DefaultNetstreamDriver gtls\n$ActionSendStreamDriverMode 1\n$ActionSendStreamDriverAuthMode x509/name\n"
                      "$ActionSendStreamDriverPermittedPeer *.loggly.com\n*.* @@h\n",
                      "tls(peer-verify(required-trusted) trusted-names(\"*.loggly.com\"))");
+  /* an imtcp input's own files stand for the default driver's (a
+   * container image's collector) */
+  assert_translates ("global(defaultNetstreamDriverCAFile=\"/c\" defaultNetstreamDriverCertFile=\"/cert\")\n"
+                     "module(load=\"imtcp\")\ninput(type=\"imtcp\" port=\"6514\" streamDriver.Name=\"ossl\" "
+                     "streamDriver.Mode=\"1\" streamDriver.caFile=\"/in-ca\" streamDriver.keyFile=\"/in-key\")\n*.* /a\n",
+                     "tls(ca-file(\"/in-ca\") cert-file(\"/cert\") key-file(\"/in-key\") peer-verify(optional-untrusted))");
+}
+
+/* rsyslogd's default writes each batch out, as file() does; off keeps
+ * lines in omfile's buffer (OpenMandriva's stock file says on) */
+static void
+test_flush_on_tx_end (void)
+{
+  assert_translates ("$OMFileFlushOnTXEnd on\n*.* /var/log/messages\n", "file(\"/var/log/messages\"");
+  assert_refused ("$OMFileFlushOnTXEnd off\n*.* /a\n", ":1:1:", "$OMFileFlushOnTXEnd off is not supported");
+  assert_refused ("*.* action(type=\"omfile\" file=\"/a\" flushOnTXEnd=\"off\")\n", ":1:36:", "flushontxend");
 }
 
 static void
@@ -602,6 +618,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-config/modules", test_modules);
   g_test_add_func ("/rsyslog-config/privileges", test_privileges);
   g_test_add_func ("/rsyslog-config/tls", test_tls);
+  g_test_add_func ("/rsyslog-config/flush-on-tx-end", test_flush_on_tx_end);
   g_test_add_func ("/rsyslog-config/imfile-imjournal", test_imfile_imjournal);
   g_test_add_func ("/rsyslog-config/other-modules", test_other_modules);
   g_test_add_func ("/rsyslog-config/modifiers", test_modifiers);
