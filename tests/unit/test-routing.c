@@ -642,6 +642,44 @@ test_parallelize_holds_window (void)
   g_free (text);
 }
 
+static gpointer
+open_gate_soon (gpointer unused)
+{
+  g_mutex_lock (&gate_lock);
+  while (!gate_waiting)
+    g_cond_wait (&gate_cond, &gate_lock);
+  g_mutex_unlock (&gate_lock);
+  g_usleep (100 * 1000);
+  g_mutex_lock (&gate_lock);
+  gate_open = TRUE;
+  g_cond_broadcast (&gate_cond);
+  g_mutex_unlock (&gate_lock);
+  return NULL;
+}
+
+/* A reload routes on what the old partitions hold before the destination
+ * the reload changed hands its queue to the new one: nothing is lost. */
+static void
+test_parallelize_reload_drains (void)
+{
+  gchar *first = g_strconcat (objects, "log { source(s_a); parallelize(partitions(2) partition-key(\"k\"));\n"
+                              "  rewrite { gate(); }; destination(d1); };\n", NULL);
+  SlConfig *cfg = start (first);
+  gate_open = FALSE;
+  gate_waiting = 0;
+  post ("a", "one", 6);
+  post ("a", "two", 6);
+  post ("a", "three", 6);
+  GThread *opener = g_thread_new ("opener", open_gate_soon, NULL);
+  cfg = take_over (cfg, "source s_a { inject(a); };\ndestination d1 { collect(d1 fail(no)); };\n"
+                        "log { source(s_a); destination(d1); };\n", TRUE);
+  g_thread_join (opener);
+  post ("a", "four", 6);
+  finish (cfg);
+  g_assert_cmpstr (got ("d1"), ==, "one;two;three;four;");
+  g_free (first);
+}
+
 /* Wrong values at their position; workers() is not 4.8's option. */
 static void
 test_parallelize_refuses (void)
@@ -687,6 +725,7 @@ main (int argc, char **argv)
   g_test_add_func ("/routing/parallelize/order-per-key", test_parallelize_keeps_order_per_key);
   g_test_add_func ("/routing/parallelize/path-matches", test_parallelize_path_matches);
   g_test_add_func ("/routing/parallelize/holds-window", test_parallelize_holds_window);
+  g_test_add_func ("/routing/parallelize/reload-drains", test_parallelize_reload_drains);
   g_test_add_func ("/routing/parallelize/refuses", test_parallelize_refuses);
   int status = g_test_run ();
   g_hash_table_unref (sources);
