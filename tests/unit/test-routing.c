@@ -569,6 +569,24 @@ test_parallelize_runs_elsewhere (void)
   g_free (text);
 }
 
+/* Inside an if branch, what follows the if runs on the partition too,
+ * with what the branch changed. */
+static void
+test_parallelize_in_branch_goes_on (void)
+{
+  gchar *text = g_strconcat (objects,
+    "log { source(s_a); if (\"${LEVEL_NUM}\" == 6) { parallelize(partitions(2)); rewrite { where-ran(); }; };\n"
+    "  destination(d1); };\n", NULL);
+  SlConfig *cfg = start (text);
+  post ("a", "err", 3);
+  post ("a", "info", 6);
+  finish (cfg);
+  /* the partition's message and the one routed in place race to d1 */
+  const gchar *d1 = got ("d1");
+  g_assert_true (g_str_equal (d1, "err;other;") || g_str_equal (d1, "other;err;"));
+  g_free (text);
+}
+
 /* Messages of one key keep their order; the stop routes on everything the
  * partitions still held. */
 static void
@@ -723,6 +741,7 @@ main (int argc, char **argv)
   g_test_add_func ("/routing/reload-takes-over", test_reload_takes_over_what_is_the_same);
   g_test_add_func ("/routing/parallelize/runs-elsewhere", test_parallelize_runs_elsewhere);
   g_test_add_func ("/routing/parallelize/order-per-key", test_parallelize_keeps_order_per_key);
+  g_test_add_func ("/routing/parallelize/in-branch", test_parallelize_in_branch_goes_on);
   g_test_add_func ("/routing/parallelize/path-matches", test_parallelize_path_matches);
   g_test_add_func ("/routing/parallelize/holds-window", test_parallelize_holds_window);
   g_test_add_func ("/routing/parallelize/reload-drains", test_parallelize_reload_drains);
