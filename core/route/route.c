@@ -370,25 +370,34 @@ batch_push (Batch *b)
     g_array_unref (b->handoffs);
 }
 
+/* A partition routes what it took in pieces of this many, as a reader
+ * posts them: its destinations start writing, and its sources' windows
+ * open, while it goes on with the rest. */
+#define HANDED_OFF_BATCH 256
+
 void
 sl_route_handed_off (gpointer *items, guint n, gpointer unused)
 {
-  Batch b = BATCH_INIT;
-  for (guint i = 0; i < n; i++)
+  for (guint from = 0; from < n; from += HANDED_OFF_BATCH)
     {
-      HandedOff *h = items[i];
-      Resume *up = resume_from (h->rest.up);
-      run_steps (h->rest.path, h->rest.next, h->rest.flow, h->msg, up, &b);
-      resume_free (up);
-    }
-  batch_push (&b);
-  for (guint i = 0; i < n; i++)
-    {
-      HandedOff *h = items[i];
-      sl_message_ack (h->msg);
-      sl_message_unref (h->msg);
-      sl_continuation_free (h->rest.up);
-      g_free (h);
+      guint to = MIN (n, from + HANDED_OFF_BATCH);
+      Batch b = BATCH_INIT;
+      for (guint i = from; i < to; i++)
+        {
+          HandedOff *h = items[i];
+          Resume *up = resume_from (h->rest.up);
+          run_steps (h->rest.path, h->rest.next, h->rest.flow, h->msg, up, &b);
+          resume_free (up);
+        }
+      batch_push (&b);
+      for (guint i = from; i < to; i++)
+        {
+          HandedOff *h = items[i];
+          sl_message_ack (h->msg);
+          sl_message_unref (h->msg);
+          sl_continuation_free (h->rest.up);
+          g_free (h);
+        }
     }
 }
 
