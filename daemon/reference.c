@@ -422,6 +422,7 @@ sl_reference_render (SlReferenceFormat format)
   option_table (&r, NULL, groups[0].options);
   inherited_section (&r);
   group_section (&r, &groups[1]);
+  group_section (&r, &groups[2]);
   for (SlDriverKind k = 0; k < SL_DRIVER_KIND_COUNT; k++)
     {
       if (!r.classes[k]->len)
@@ -433,7 +434,7 @@ sl_reference_render (SlReferenceFormat format)
     }
   heading (&r, 2, NULL, format == SL_REFERENCE_MARKDOWN ? "Options the core adds" : "OPTIONS THE CORE ADDS", FALSE);
   paragraph (&r, "Drivers take these besides their own, by what they do; each driver above says which.");
-  for (const SlOptionGroup *g = groups + 2; g->options; g++)
+  for (const SlOptionGroup *g = groups + 3; g->options; g++)
     group_section (&r, g);
   for (SlDriverKind k = 0; k < SL_DRIVER_KIND_COUNT; k++)
     g_ptr_array_unref (r.classes[k]);

@@ -34,6 +34,7 @@ struct _SlConfig
   GPtrArray *channels;         /* SlPath of channels inside objects, and what joins them to paths */
   GHashTable *source_entries;  /* SlSource -> the channel of a source object it comes through */
   GHashTable *dest_channels;   /* destination group -> GPtrArray of its channels' SlPath */
+  GPtrArray *schedulers;       /* SlScheduler of every parallelize(), owned by their steps */
   gboolean has_catchall;
   guint anonymous;
   GHashTable *id_counts;       /* id prefix -> drivers made with it so far */

@@ -13,6 +13,7 @@
 #include "core/compile/path-compile.h"
 #include "core/route/source-private.h"
 #include "core/message/template-private.h"
+#include "core/route/scheduler.h"
 
 
 static gpointer
@@ -45,6 +46,7 @@ config_new (SlCfgNode *tree)
   cfg->channels = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_path_free);
   cfg->source_entries = g_hash_table_new (NULL, NULL);
   cfg->dest_channels = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_ptr_array_unref);
+  cfg->schedulers = g_ptr_array_new ();
   cfg->id_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   cfg->tap_points = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   cfg->reusable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -175,6 +177,23 @@ stop_destination (SlDestination *d, gboolean daemon_exiting)
   driver_hooks_after_stop (destination_driver (d), daemon_exiting);
 }
 
+/* parallelize()'s partitions run between sources and destinations: they
+ * start before a source can route to them, and stop after the sources,
+ * with what they hold routed on, before a destination stops. */
+static void
+start_schedulers (SlConfig *cfg)
+{
+  for (guint i = 0; i < cfg->schedulers->len; i++)
+    sl_scheduler_start (g_ptr_array_index (cfg->schedulers, i));
+}
+
+static void
+stop_schedulers (SlConfig *cfg)
+{
+  for (guint i = 0; i < cfg->schedulers->len; i++)
+    sl_scheduler_stop (g_ptr_array_index (cfg->schedulers, i));
+}
+
 static gboolean
 start_source (SlSource *src, gboolean daemon_starting, GError **error)
 {
@@ -204,6 +223,7 @@ sl_config_start (SlConfig *cfg, GError **error)
     if (!start_destination (g_ptr_array_index (cfg->destinations, i), TRUE, error))
       goto fail;
   cfg->started = TRUE;
+  start_schedulers (cfg);
   for (guint i = 0; i < cfg->sources->len; i++)
     {
       SlSource *src = g_ptr_array_index (cfg->sources, i);
@@ -223,6 +243,7 @@ sl_config_stop (SlConfig *cfg)
 {
   for (guint i = cfg->sources->len; i-- > 0;)
     stop_source (g_ptr_array_index (cfg->sources, i), TRUE);
+  stop_schedulers (cfg);
   for (guint i = 0; i < cfg->destinations->len; i++)
     stop_destination (g_ptr_array_index (cfg->destinations, i), TRUE);
   cfg->started = FALSE;
@@ -308,6 +329,7 @@ sl_config_take_over (SlConfig *next, SlConfig *running, GError **error)
       if (!borrowed (next, d) && !start_destination (d, FALSE, error))
         goto undo;
     }
+  start_schedulers (next);
   for (; srcs < next->sources->len; srcs++)
     {
       SlSource *src = g_ptr_array_index (next->sources, srcs);
@@ -324,6 +346,9 @@ sl_config_take_over (SlConfig *next, SlConfig *running, GError **error)
       if (borrowed (next, src))
         sl_source_use_compiled_paths (src);
     }
+  /* no source routes by running's paths now: what its partitions hold
+   * reaches running's destinations before they are handed over */
+  stop_schedulers (running);
   /* a destination the reload changed hands what it still holds to the
    * one that replaces it (same id); one that is gone drains */
   GHashTable *replacements = g_hash_table_new (g_str_hash, g_str_equal);
@@ -360,6 +385,7 @@ undo:
       if (!borrowed (next, src))
         stop_source (src, FALSE);
     }
+  stop_schedulers (next);
   for (guint i = 0; i < dests; i++)
     {
       SlDestination *d = g_ptr_array_index (next->destinations, i);
@@ -395,6 +421,7 @@ sl_config_free (SlConfig *cfg)
   forget_borrowed (cfg);
   if (cfg->started)
     sl_config_stop (cfg);
+  g_ptr_array_unref (cfg->schedulers);
   g_ptr_array_unref (cfg->paths);
   g_ptr_array_unref (cfg->channels);
   g_hash_table_unref (cfg->source_entries);

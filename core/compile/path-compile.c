@@ -6,6 +6,8 @@
 #include "core/compile/filter-expr-compile.h"
 #include "core/i18n.h"
 #include "core/route/source-private.h"
+#include "core/route/route-private.h"
+#include "core/internal.h"
 
 enum
 {
@@ -24,6 +26,9 @@ step_clear (SlStep *s)
     sl_filter_expr_free (s->filter);
   if (s->paths)
     g_ptr_array_unref (s->paths);
+  sl_scheduler_free (s->scheduler);
+  if (s->options)
+    sl_options_free (s->options);
 }
 
 void
@@ -507,6 +512,42 @@ add_nested (Compiler *c, SlPath *path, const SlCfgNode *node, gboolean flow, GEr
   return TRUE;
 }
 
+/* parallelize(partitions(N) partition-key(TEMPLATE)): syslog-ng 4.8's
+ * defaults and bounds; partitions(0), its default, runs the rest of the
+ * path in place, so no step is made for it. */
+static gboolean
+add_parallelize (Compiler *c, SlPath *path, const SlCfgNode *node, GError **error)
+{
+  const SlOptionSpec *tables[] = { sl_scheduler_options, NULL };
+  SlSchedulerOptions o = { 0 };
+  SlOptions *options = sl_options_new ("parallelize()", tables, NULL, node, NULL, error);
+  if (!options || !sl_options_bind (options, sl_scheduler_options, &o, &c->cfg->compiler, error))
+    {
+      if (options)
+        sl_options_free (options);
+      return FALSE;
+    }
+  if (!o.partitions)
+    {
+      sl_options_free (options);
+      return TRUE;
+    }
+  if (o.partitions > SL_SCHEDULER_MAX_PARTITIONS)
+    {
+      SlCfgPos pos = sl_options_pos (options, "partitions");
+      sl_log (SL_LOG_WARNING, _("%s:%d:%d: parallelize() runs at most %d partitions, as syslog-ng does; "
+                                "partitions(%d) is taken as %d"),
+              pos.file, pos.line, pos.column, SL_SCHEDULER_MAX_PARTITIONS, o.partitions,
+              SL_SCHEDULER_MAX_PARTITIONS);
+      o.partitions = SL_SCHEDULER_MAX_PARTITIONS;
+    }
+  SlStep s = { .kind = SL_STEP_PARALLELIZE, .partition_key = o.partition_key, .options = options,
+               .scheduler = sl_scheduler_new (o.partitions, sl_route_handed_off, NULL) };
+  g_array_append_val (path->steps, s);
+  g_ptr_array_add (c->cfg->schedulers, s.scheduler);
+  return TRUE;
+}
+
 static gboolean
 compile_items (Compiler *c, SlPath *path, const SlCfgNode *node, gboolean top, GError **error)
 {
@@ -534,17 +575,19 @@ compile_items (Compiler *c, SlPath *path, const SlCfgNode *node, gboolean top, G
         ok = add_if (c, path, child, path->flow_control, error);
       else if (sl_cfg_name_equal (n, "junction"))
         ok = add_junction (c, path, child, path->flow_control, error);
+      else if (sl_cfg_name_equal (n, "parallelize"))
+        ok = add_parallelize (c, path, child, error);
       else
         {
           static const gchar *const known[] = { "source", "destination", "filter", "parser", "rewrite", "log",
-                                                "flags", "if", "junction", "channel" };
+                                                "flags", "if", "junction", "channel", "parallelize" };
           const gchar *near = sl_cfg_suggest (n, known, G_N_ELEMENTS (known));
           if (near)
             sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, child->pos,
                               _("'%s' does not belong in a log path; did you mean '%s'?"), n, near);
           else
             sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, child->pos,
-                              _("'%s' does not belong in a log path; it takes source, destination, filter, parser, rewrite, log, junction, if and flags"), n);
+                              _("'%s' does not belong in a log path; it takes source, destination, filter, parser, rewrite, log, junction, if, parallelize and flags"), n);
           ok = FALSE;
         }
       if (!ok)

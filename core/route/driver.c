@@ -2,6 +2,7 @@
 #include "core/route/driver-private.h"
 #include "core/config/error.h"
 #include "core/route/hook-commands.h"
+#include "core/route/scheduler.h"
 #include "core/i18n.h"
 #include "core/message/priority.h"
 #include "core/route/source-receive.h"
@@ -405,6 +406,8 @@ static const SlOptionGroup option_groups[] = {
   { "global-options", "Global options", "The daemon's own settings in `options {}`; each option a driver inherits may be "
     "written there too (see below).", daemon_globals },
   { "stats", "stats()", "The sub-options of `options { stats(...); };`.", stats_options },
+  { "parallelize", "parallelize()", "Written in a log path, `parallelize(partitions(N) partition-key(TEMPLATE));`: "
+    "what follows it in the path runs on N threads, as in syslog-ng 4.8.", sl_scheduler_options },
   { "source-options", "Common source options", "Every source that parses what it receives takes these.",
     source_options },
   { "connection-options", "Connection options", "Every source that accepts connections takes these.",

@@ -9,6 +9,8 @@
 #include "core/route/filter-expr.h"
 #include "core/stats.h"
 #include "core/route/tap.h"
+#include "core/route/scheduler.h"
+#include "core/plugin/options.h"
 
 G_BEGIN_DECLS
 
@@ -20,6 +22,7 @@ typedef enum
   SL_STEP_DESTINATION,
   SL_STEP_PATHS,      /* nested log {} blocks, siblings of one another */
   SL_STEP_JUNCTION,   /* channels: each passes what it let through on to the next step */
+  SL_STEP_PARALLELIZE, /* the steps after it run on the scheduler's partitions */
 } SlStepKind;
 
 typedef struct
@@ -34,6 +37,9 @@ typedef struct
   /* a destination's; a parser or rewrite object's on its last step, so
    * that what the object let through is seen once; else NULL */
   SlTapPoint *tap;
+  SlScheduler *scheduler;    /* SL_STEP_PARALLELIZE */
+  struct _SlTemplate *partition_key;   /* of it, or NULL */
+  SlOptions *options;        /* its parallelize(...), which owns the key */
 } SlStep;
 
 typedef struct _SlPath SlPath;

@@ -14,6 +14,10 @@ G_BEGIN_DECLS
  * references. */
 void sl_route (GPtrArray *paths, SlMessage **msgs, guint n);
 
+/* What a parallelize() handed on, routed on from where each item stopped:
+ * an SlSchedulerRun, called on its partition's thread. */
+void sl_route_handed_off (gpointer *items, guint n, gpointer unused);
+
 G_END_DECLS
 
 #endif

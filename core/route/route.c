@@ -4,6 +4,9 @@
 #include "core/compile/config-private.h"
 #include "core/route/path.h"
 #include "core/plugin/plugin.h"
+#include "core/message/scratch.h"
+#include "core/message/macros.h"
+#include "core/message/template.h"
 
 /* Each destination collects what a batch sends it, and receives it with
  * one queue lock at the end. A batch mostly goes to the destination the
@@ -17,12 +20,25 @@ typedef struct
   gboolean lapsing;          /* without flags(flow-control), messages hold their window until d stalls */
 } Share;
 
+/* What a batch hands one partition of a parallelize(): pushed at its end,
+ * so that a partition's lock is taken once a batch, as syslog-ng 4.8
+ * hands over what an input thread collected. */
+typedef struct
+{
+  SlScheduler *scheduler;
+  guint partition;
+  GPtrArray *items;             /* HandedOff */
+} Handoff;
+
 typedef struct
 {
   GHashTable *by_destination;   /* SlDestination -> Share */
   GPtrArray *order;             /* Share, in first-use order */
   Share *last;
+  GArray *handoffs;             /* Handoff; NULL until a parallelize() is met */
 } Batch;
+
+#define BATCH_INIT { g_hash_table_new (NULL, NULL), g_ptr_array_new (), NULL, NULL }
 
 static Share *
 batch_share (Batch *b, SlDestination *d)
@@ -131,6 +147,22 @@ sl_parser_emit (SlMessage *msg)
   sl_message_unref (msg);
 }
 
+/* The chain of up, on the heap. */
+static SlContinuation *
+continuation_from (const Resume *up)
+{
+  SlContinuation *first = NULL, **last = &first;
+  for (const Resume *r = up; r; r = r->up)
+    {
+      *last = g_new0 (SlContinuation, 1);
+      (*last)->path = r->path;
+      (*last)->next = r->next;
+      (*last)->flow = r->flow;
+      last = &(*last)->up;
+    }
+  return first;
+}
+
 SlContinuation *
 sl_parser_continuation (void)
 {
@@ -138,15 +170,7 @@ sl_parser_continuation (void)
   SlContinuation *first = g_new0 (SlContinuation, 1);
   first->path = emitting->path;
   first->next = emitting->next;
-  SlContinuation *last = first;
-  for (Resume *r = emitting->up; r; r = r->up)
-    {
-      last->up = g_new0 (SlContinuation, 1);
-      last = last->up;
-      last->path = r->path;
-      last->next = r->next;
-      last->flow = r->flow;
-    }
+  first->up = continuation_from (emitting->up);
   return first;
 }
 
@@ -174,7 +198,64 @@ resume_from (const SlContinuation *k)
   return r;
 }
 
+static void
+resume_free (Resume *up)
+{
+  while (up)
+    {
+      Resume *next = up->up;
+      g_free (up);
+      up = next;
+    }
+}
+
 static void batch_push (Batch *b);
+
+/* A message on its way to a partition: where it goes on from. */
+typedef struct
+{
+  SlMessage *msg;
+  SlContinuation rest;
+} HandedOff;
+
+static guint
+partition_of (const SlStep *s, const SlMessage *msg)
+{
+  if (!s->partition_key)
+    return sl_scheduler_next (s->scheduler);
+  static GPrivate key = SL_SCRATCH_INIT;
+  GString *text = sl_scratch_get (&key);
+  sl_template_append (s->partition_key, msg, &sl_template_env_default, text);
+  return sl_scheduler_partition_of (s->scheduler, text->str, text->len);
+}
+
+/* The message goes on from path's step next on a partition of s; its
+ * source's window waits for it there (released in sl_route_handed_off()). */
+static void
+hand_off (Batch *b, const SlStep *s, SlPath *path, guint next, gboolean flow, SlMessage *msg, const Resume *up)
+{
+  HandedOff *h = g_new (HandedOff, 1);
+  h->msg = sl_message_ref (msg);
+  sl_message_ack_hold (msg);
+  h->rest = (SlContinuation) { path, next, flow, continuation_from (up) };
+  guint partition = partition_of (s, msg);
+  if (!b->handoffs)
+    b->handoffs = g_array_new (FALSE, FALSE, sizeof (Handoff));
+  Handoff *to = NULL;
+  for (guint i = 0; i < b->handoffs->len && !to; i++)
+    {
+      Handoff *o = &g_array_index (b->handoffs, Handoff, i);
+      if (o->scheduler == s->scheduler && o->partition == partition)
+        to = o;
+    }
+  if (!to)
+    {
+      Handoff fresh = { s->scheduler, partition, g_ptr_array_new () };
+      g_array_append_val (b->handoffs, fresh);
+      to = &g_array_index (b->handoffs, Handoff, b->handoffs->len - 1);
+    }
+  g_ptr_array_add (to->items, h);
+}
 
 /* Runs path's steps from `from` on its own reference to msg, then the rest
  * of the paths around it (up). TRUE when the message matched path: passed
@@ -218,6 +299,14 @@ run_steps (SlPath *path, guint from, gboolean flow, SlMessage *msg, Resume *up, 
             sl_message_unref (msg);
             return rest.reached || (path->conditional && i > 0);
           }
+        case SL_STEP_PARALLELIZE:
+          /* what the rest does is not known here: as in syslog-ng 4.8, the
+           * message counts as matched by this path and those around it */
+          hand_off (b, s, path, i + 1, flow, msg, up);
+          for (Resume *r = up; r; r = r->up)
+            r->reached = TRUE;
+          sl_message_unref (msg);
+          return TRUE;
         }
     }
   if (matched && up && run_steps (up->path, up->next, up->flow, msg, up->up, b))
@@ -255,8 +344,9 @@ run_siblings (GPtrArray *paths, gboolean flow, SlMessage *msg, Resume *up, Batch
   return any;
 }
 
-/* Each destination receives what the batch collected for it, and the
- * batch is done. */
+/* Each destination receives what the batch collected for it, each
+ * partition what it was handed (or, when its scheduler does not run, the
+ * caller routes it on itself), and the batch is done. */
 static void
 batch_push (Batch *b)
 {
@@ -269,12 +359,52 @@ batch_push (Batch *b)
     }
   g_hash_table_unref (b->by_destination);
   g_ptr_array_unref (b->order);
+  for (guint i = 0; b->handoffs && i < b->handoffs->len; i++)
+    {
+      Handoff *h = &g_array_index (b->handoffs, Handoff, i);
+      if (!sl_scheduler_push (h->scheduler, h->partition, h->items->pdata, h->items->len))
+        sl_route_handed_off (h->items->pdata, h->items->len, NULL);
+      g_ptr_array_unref (h->items);
+    }
+  if (b->handoffs)
+    g_array_unref (b->handoffs);
+}
+
+/* A partition routes what it took in pieces of this many, as a reader
+ * posts them: its destinations start writing, and its sources' windows
+ * open, while it goes on with the rest. */
+#define HANDED_OFF_BATCH 256
+
+void
+sl_route_handed_off (gpointer *items, guint n, gpointer unused)
+{
+  for (guint from = 0; from < n; from += HANDED_OFF_BATCH)
+    {
+      guint to = MIN (n, from + HANDED_OFF_BATCH);
+      Batch b = BATCH_INIT;
+      for (guint i = from; i < to; i++)
+        {
+          HandedOff *h = items[i];
+          Resume *up = resume_from (h->rest.up);
+          run_steps (h->rest.path, h->rest.next, h->rest.flow, h->msg, up, &b);
+          resume_free (up);
+        }
+      batch_push (&b);
+      for (guint i = from; i < to; i++)
+        {
+          HandedOff *h = items[i];
+          sl_message_ack (h->msg);
+          sl_message_unref (h->msg);
+          sl_continuation_free (h->rest.up);
+          g_free (h);
+        }
+    }
 }
 
 void
 sl_route (GPtrArray *paths, SlMessage **msgs, guint n)
 {
-  Batch b = { g_hash_table_new (NULL, NULL), g_ptr_array_new (), NULL };
+  Batch b = BATCH_INIT;
   for (guint i = 0; i < n; i++)
     {
       run_siblings (paths, FALSE, msgs[i], NULL, &b);
@@ -297,16 +427,11 @@ sl_parser_emit_later (SlDriver *self, const SlContinuation *k, SlMessage *msg)
       return FALSE;
     }
   detach_from_source (msg);
-  Batch b = { g_hash_table_new (NULL, NULL), g_ptr_array_new (), NULL };
+  Batch b = BATCH_INIT;
   Resume *up = resume_from (k->up);
   run_steps (k->path, k->next, FALSE, msg, up, &b);
   sl_message_unref (msg);
-  while (up)
-    {
-      Resume *next = up->up;
-      g_free (up);
-      up = next;
-    }
+  resume_free (up);
   batch_push (&b);
   return TRUE;
 }

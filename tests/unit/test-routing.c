@@ -78,6 +78,35 @@ rewrite_process (SlDriver *d, SlMessage **msg)
   return TRUE;
 }
 
+/* where-ran(): the message becomes "main" or "other", the thread that ran it */
+static GThread *main_thread;
+
+static gboolean
+where_ran_process (SlDriver *d, SlMessage **msg)
+{
+  sl_message_make_writable (msg);
+  sl_message_set (*msg, SL_F_MESSAGE, g_thread_self () == main_thread ? "main" : "other", -1);
+  return TRUE;
+}
+
+/* gate(): holds each message until the test opens it */
+static GMutex gate_lock;
+static GCond gate_cond;
+static gboolean gate_open;
+static guint gate_waiting;
+
+static gboolean
+gate_process (SlDriver *d, SlMessage **msg)
+{
+  g_mutex_lock (&gate_lock);
+  gate_waiting++;
+  g_cond_broadcast (&gate_cond);
+  while (!gate_open)
+    g_cond_wait (&gate_cond, &gate_lock);
+  g_mutex_unlock (&gate_lock);
+  return TRUE;
+}
+
 static const SlDriverClass inject_class = {
   .kind = SL_DRIVER_SOURCE, .name = "inject", .options = named_options,
   .instance_size = sizeof (TestDriver), .ops.source = &(const SlSourceOps) { .start = inject_start },
@@ -90,9 +119,18 @@ static const SlDriverClass set_message_class = {
   .kind = SL_DRIVER_REWRITE, .name = "set-message", .options = named_options,
   .instance_size = sizeof (TestDriver), .ops.rewrite = &(const SlRewriteOps) { .process = rewrite_process },
 };
+static const SlDriverClass where_ran_class = {
+  .kind = SL_DRIVER_REWRITE, .name = "where-ran", .instance_size = sizeof (SlDriver),
+  .ops.rewrite = &(const SlRewriteOps) { .process = where_ran_process },
+};
+static const SlDriverClass gate_class = {
+  .kind = SL_DRIVER_REWRITE, .name = "gate", .instance_size = sizeof (SlDriver),
+  .ops.rewrite = &(const SlRewriteOps) { .process = gate_process },
+};
 static const SlModule test_module = {
   SL_ABI_VERSION, "routing-test",
-  (const SlDriverClass *const[]) { &inject_class, &collect_class, &set_message_class, NULL },
+  (const SlDriverClass *const[]) { &inject_class, &collect_class, &set_message_class, &where_ran_class,
+                                   &gate_class, NULL },
 };
 
 static SlConfig *
@@ -513,10 +551,177 @@ test_unknown_reference_is_refused (void)
   g_error_free (error);
 }
 
+/* The rest of the path runs on the partitions, and partitions(0), 4.8's
+ * default, runs it in place. */
+static void
+test_parallelize_runs_elsewhere (void)
+{
+  gchar *text = g_strconcat (objects,
+    "log { source(s_a); parallelize(partitions(2)); rewrite { where-ran(); }; destination(d1); };\n"
+    "log { source(s_b); parallelize(); rewrite { where-ran(); }; destination(d2); };\n", NULL);
+  SlConfig *cfg = start (text);
+  post ("a", "x", 6);
+  post ("a", "y", 6);
+  post ("b", "z", 6);
+  finish (cfg);
+  g_assert_cmpstr (got ("d1"), ==, "other;other;");
+  g_assert_cmpstr (got ("d2"), ==, "main;");
+  g_free (text);
+}
+
+/* Inside an if branch, what follows the if runs on the partition too,
+ * with what the branch changed. */
+static void
+test_parallelize_in_branch_goes_on (void)
+{
+  gchar *text = g_strconcat (objects,
+    "log { source(s_a); if (\"${LEVEL_NUM}\" == 6) { parallelize(partitions(2)); rewrite { where-ran(); }; };\n"
+    "  destination(d1); };\n", NULL);
+  SlConfig *cfg = start (text);
+  post ("a", "err", 3);
+  post ("a", "info", 6);
+  finish (cfg);
+  /* the partition's message and the one routed in place race to d1 */
+  const gchar *d1 = got ("d1");
+  g_assert_true (g_str_equal (d1, "err;other;") || g_str_equal (d1, "other;err;"));
+  g_free (text);
+}
+
+/* Messages of one key keep their order; the stop routes on everything the
+ * partitions still held. */
+static void
+test_parallelize_keeps_order_per_key (void)
+{
+  gchar *text = g_strconcat (objects,
+    "log { source(s_a); parallelize(partitions(4) partition-key(\"${LEVEL_NUM}\"));\n"
+    "  if (\"${LEVEL_NUM}\" == 6) { destination(d1); } else { destination(d2); }; };\n", NULL);
+  SlConfig *cfg = start (text);
+  GString *want1 = g_string_new (NULL), *want2 = g_string_new (NULL);
+  for (guint i = 0; i < 2000; i++)
+    {
+      gchar *m = g_strdup_printf ("m%u", i);
+      post ("a", m, i % 3 ? 6 : 5);
+      g_string_append_printf (i % 3 ? want1 : want2, "%s;", m);
+      g_free (m);
+    }
+  finish (cfg);
+  g_assert_cmpstr (got ("d1"), ==, want1->str);
+  g_assert_cmpstr (got ("d2"), ==, want2->str);
+  g_string_free (want1, TRUE);
+  g_string_free (want2, TRUE);
+  g_free (text);
+}
+
+/* As in syslog-ng 4.8, a path counts as matched once its message is
+ * handed to parallelize(): a filter after it does not send the message to
+ * the fallback path. */
+static void
+test_parallelize_path_matches (void)
+{
+  gchar *text = g_strconcat (objects,
+    "log { source(s_a); junction { channel { parallelize(partitions(2)); filter(f_err); }; };\n"
+    "  destination(d1); };\n"
+    "log { source(s_a); destination(d2); flags(fallback); };\n", NULL);
+  SlConfig *cfg = start (text);
+  post ("a", "err", 3);
+  post ("a", "info", 6);
+  finish (cfg);
+  g_assert_cmpstr (got ("d1"), ==, "err;");
+  g_assert_cmpstr (got ("d2"), ==, "");
+  g_free (text);
+}
+
+/* A source's window waits for what a partition has not finished. */
+static void
+test_parallelize_holds_window (void)
+{
+  gchar *text = g_strconcat (objects,
+    "log { source(s_a); parallelize(partitions(2)); rewrite { gate(); }; destination(d1); };\n", NULL);
+  SlConfig *cfg = start (text);
+  SlSource *src = g_hash_table_lookup (sources, "a");
+  SlWindow *w = sl_source_new_window (src);
+  gate_open = FALSE;
+  gate_waiting = 0;
+  SlMessage *msg = sl_source_parse (src, "m", 1, NULL);
+  sl_message_set (msg, SL_F_MESSAGE, "m", 1);
+  sl_message_bind_window (msg, w);
+  sl_source_post (src, &msg, 1);
+  g_mutex_lock (&gate_lock);
+  while (!gate_waiting)
+    g_cond_wait (&gate_cond, &gate_lock);
+  g_assert_cmpuint (sl_window_in_flight (w), ==, 1);
+  gate_open = TRUE;
+  g_cond_broadcast (&gate_cond);
+  g_mutex_unlock (&gate_lock);
+  finish (cfg);
+  g_assert_cmpuint (sl_window_in_flight (w), ==, 0);
+  g_assert_cmpstr (got ("d1"), ==, "m;");
+  sl_window_unref (w);
+  g_free (text);
+}
+
+static gpointer
+open_gate_soon (gpointer unused)
+{
+  g_mutex_lock (&gate_lock);
+  while (!gate_waiting)
+    g_cond_wait (&gate_cond, &gate_lock);
+  g_mutex_unlock (&gate_lock);
+  g_usleep (100 * 1000);
+  g_mutex_lock (&gate_lock);
+  gate_open = TRUE;
+  g_cond_broadcast (&gate_cond);
+  g_mutex_unlock (&gate_lock);
+  return NULL;
+}
+
+/* A reload routes on what the old partitions hold before the destination
+ * the reload changed hands its queue to the new one: nothing is lost. */
+static void
+test_parallelize_reload_drains (void)
+{
+  gchar *first = g_strconcat (objects, "log { source(s_a); parallelize(partitions(2) partition-key(\"k\"));\n"
+                              "  rewrite { gate(); }; destination(d1); };\n", NULL);
+  SlConfig *cfg = start (first);
+  gate_open = FALSE;
+  gate_waiting = 0;
+  post ("a", "one", 6);
+  post ("a", "two", 6);
+  post ("a", "three", 6);
+  GThread *opener = g_thread_new ("opener", open_gate_soon, NULL);
+  cfg = take_over (cfg, "source s_a { inject(a); };\ndestination d1 { collect(d1 fail(no)); };\n"
+                        "log { source(s_a); destination(d1); };\n", TRUE);
+  g_thread_join (opener);
+  post ("a", "four", 6);
+  finish (cfg);
+  g_assert_cmpstr (got ("d1"), ==, "one;two;three;four;");
+  g_free (first);
+}
+
+/* Wrong values at their position; workers() is not 4.8's option. */
+static void
+test_parallelize_refuses (void)
+{
+  GError *error = NULL;
+  gchar *text = g_strconcat (objects, "log { source(s_a); parallelize(partitions(-1)); destination(d1); };\n", NULL);
+  g_assert_null (sl_config_load_string (text, "bad.conf", &error));
+  g_assert_nonnull (strstr (error->message, "bad.conf:8:"));
+  g_assert_nonnull (strstr (error->message, "partitions"));
+  g_clear_error (&error);
+  g_free (text);
+  text = g_strconcat (objects, "log { source(s_a); parallelize(workers(2)); destination(d1); };\n", NULL);
+  g_assert_null (sl_config_load_string (text, "bad.conf", &error));
+  g_assert_nonnull (strstr (error->message, "bad.conf:8:32:"));
+  g_assert_nonnull (strstr (error->message, "workers"));
+  g_clear_error (&error);
+  g_free (text);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  main_thread = g_thread_self ();
   sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   written = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, string_free);
   g_assert_true (sl_plugins_register (&test_module, __FILE__, NULL));
@@ -534,6 +739,13 @@ main (int argc, char **argv)
   g_test_add_func ("/routing/flow-control-ack", test_flow_control_acknowledges_after_write);
   g_test_add_func ("/routing/unknown-reference", test_unknown_reference_is_refused);
   g_test_add_func ("/routing/reload-takes-over", test_reload_takes_over_what_is_the_same);
+  g_test_add_func ("/routing/parallelize/runs-elsewhere", test_parallelize_runs_elsewhere);
+  g_test_add_func ("/routing/parallelize/order-per-key", test_parallelize_keeps_order_per_key);
+  g_test_add_func ("/routing/parallelize/in-branch", test_parallelize_in_branch_goes_on);
+  g_test_add_func ("/routing/parallelize/path-matches", test_parallelize_path_matches);
+  g_test_add_func ("/routing/parallelize/holds-window", test_parallelize_holds_window);
+  g_test_add_func ("/routing/parallelize/reload-drains", test_parallelize_reload_drains);
+  g_test_add_func ("/routing/parallelize/refuses", test_parallelize_refuses);
   int status = g_test_run ();
   g_hash_table_unref (sources);
   g_hash_table_unref (written);
