@@ -223,6 +223,7 @@ value_clear (SlValue *v)
   v->ptr = NULL;
   v->len = 0;
   v->owned = FALSE;
+  v->type = SL_VALUE_STRING;
 }
 
 static void
@@ -290,6 +291,7 @@ value_copy (const SlMessage *from, SlMessage *to, const SlValue *src, SlValue *d
 {
   dst->handle = src->handle;
   dst->order = src->order;
+  dst->type = src->type;
   if (!src->ptr)
     return;
   if (!src->owned && in_raw (from, src->ptr))
@@ -426,14 +428,14 @@ find_or_add (SlMessage *msg, SlHandle h)
   if (i < msg->n_fields)
     memmove (&msg->fields[i + 1], &msg->fields[i], (msg->n_fields - i) * sizeof (SlValue));
   /* the order a field came in: $SDATA writes structured data in it */
-  guint32 order = MIN (msg->n_fields, (1u << 15) - 1);
+  guint32 order = MIN (msg->n_fields, SL_VALUE_ORDER_MAX);
   msg->n_fields++;
   msg->fields[i] = (SlValue) { .handle = h, .order = order };
   return &msg->fields[i];
 }
 
 void
-sl_message_set (SlMessage *msg, SlHandle h, const gchar *value, gssize len)
+sl_message_set_typed (SlMessage *msg, SlHandle h, const gchar *value, gssize len, SlValueType type)
 {
   if (h == SL_F_NONE)
     return;
@@ -445,11 +447,18 @@ sl_message_set (SlMessage *msg, SlHandle h, const gchar *value, gssize len)
   v->ptr = copy;
   v->len = len;
   v->owned = TRUE;
+  v->type = type;
   msg->owns_values = TRUE;
 }
 
 void
-sl_message_set_slice (SlMessage *msg, SlHandle h, const gchar *ptr, gsize len)
+sl_message_set (SlMessage *msg, SlHandle h, const gchar *value, gssize len)
+{
+  sl_message_set_typed (msg, h, value, len, SL_VALUE_STRING);
+}
+
+void
+sl_message_set_slice_typed (SlMessage *msg, SlHandle h, const gchar *ptr, gsize len, SlValueType type)
 {
   if (h == SL_F_NONE)
     return;
@@ -458,6 +467,13 @@ sl_message_set_slice (SlMessage *msg, SlHandle h, const gchar *ptr, gsize len)
   value_clear (v);
   v->ptr = ptr;
   v->len = len;
+  v->type = type;
+}
+
+void
+sl_message_set_slice (SlMessage *msg, SlHandle h, const gchar *ptr, gsize len)
+{
+  sl_message_set_slice_typed (msg, h, ptr, len, SL_VALUE_STRING);
 }
 
 void
@@ -501,6 +517,21 @@ sl_message_get (const SlMessage *msg, SlHandle h, gsize *len)
     }
   if (len)
     *len = v->len;
+  return v->ptr;
+}
+
+const gchar *
+sl_message_get_typed (const SlMessage *msg, SlHandle h, gsize *len, SlValueType *type)
+{
+  const SlValue *v = find (msg, h);
+  if (!v || !v->ptr)
+    {
+      *len = 0;
+      *type = SL_VALUE_STRING;
+      return NULL;
+    }
+  *len = v->len;
+  *type = v->type;
   return v->ptr;
 }
 
