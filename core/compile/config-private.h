@@ -54,6 +54,9 @@ struct _SlConfig
  * checked, stats() bound, templates and template functions compiled, the
  * objects no path uses checked. */
 gboolean sl_config_build (SlConfig *cfg, GError **error);
+/* Whether the @version of a configuration's tree is 4.0 or later (or
+ * current): syslog-ng 4's typed values. */
+gboolean sl_config_typed_values (const SlCfgNode *tree);
 const SlCfgNode *sl_config_find_object (SlConfig *cfg, const gchar *kind, const gchar *name);
 /* The name of the kind's object nearest to name, as it was written, for
  * "did you mean"; NULL when none is close. */

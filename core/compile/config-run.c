@@ -69,9 +69,11 @@ config_compile (SlCfgNode *tree, SlConfig *running, GError **error)
   gboolean ok = sl_config_build (cfg, error);
   sl_template_set_user_functions (cfg->template_functions);
   sl_template_set_named (cfg->templates);
+  sl_template_set_typed_values (sl_config_typed_values (cfg->tree));
   ok = ok && sl_path_compile_all (cfg, error);
   sl_template_set_user_functions (NULL);
   sl_template_set_named (NULL);
+  sl_template_set_typed_values (FALSE);
   cfg->donor = NULL;
   if (!ok)
     {

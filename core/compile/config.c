@@ -497,10 +497,20 @@ sl_config_compile_template (SlConfig *cfg, const gchar *text, SlCfgPos pos, GErr
 }
 
 gboolean
+sl_config_typed_values (const SlCfgNode *tree)
+{
+  const gchar *version = tree->args->len ? sl_cfg_node_arg (tree, 0) : NULL;
+  if (!version)
+    return FALSE;
+  return g_ascii_strcasecmp (version, "current") == 0 || g_ascii_strtoull (version, NULL, 10) >= 4;
+}
+
+gboolean
 sl_config_build (SlConfig *cfg, GError **error)
 {
   sl_template_set_user_functions (cfg->template_functions);
   sl_template_set_named (cfg->templates);
+  sl_template_set_typed_values (sl_config_typed_values (cfg->tree));
   gboolean ok = collect_objects (cfg, error) && check_globals (cfg->globals, error)
                 && (cfg->stats_options = sl_driver_bind_stats (cfg->globals, &cfg->stats, error))
                 && (cfg->daemon_options = sl_driver_bind_daemon (cfg->globals, &cfg->daemon, error))
@@ -510,6 +520,7 @@ sl_config_build (SlConfig *cfg, GError **error)
   ok = ok && check_unused_objects (cfg, error);
   sl_template_set_user_functions (NULL);
   sl_template_set_named (NULL);
+  sl_template_set_typed_values (FALSE);
   return ok;
 }
 

@@ -96,6 +96,21 @@ sl_template_named (void)
   return named_templates;
 }
 
+/* While a configuration is compiled: whether its @version asks for typed values. */
+static gboolean typed_values;
+
+void
+sl_template_set_typed_values (gboolean typed)
+{
+  typed_values = typed;
+}
+
+gboolean
+sl_template_typed_values (void)
+{
+  return typed_values;
+}
+
 SlTemplate *
 sl_template_named_lookup (GHashTable *named, const gchar *name)
 {

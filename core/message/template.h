@@ -49,6 +49,13 @@ void         sl_template_user_function_free (SlTemplateUserFunction *f);
 GHashTable  *sl_template_named      (void);
 /* The template called name in named (- and _ alike), or NULL. */
 SlTemplate  *sl_template_named_lookup (GHashTable *named, const gchar *name);
+/* Whether the configuration being compiled has syslog-ng 4's typed values
+ * (its @version is 4.0 or later, or current): json-parser() keeps the
+ * types it reads and $(format-json) writes the types values have. A
+ * configuration without @version, or of 3.x, has strings, as syslog-ng
+ * 4 gives a 3.x configuration. Asked while compiling; what is compiled
+ * keeps the answer. */
+gboolean     sl_template_typed_values (void);
 /* The template of one field or macro named as value("NAME") options name
  * them (PROGRAM, MSG, .SDATA.origin.ip, FACILITY): an error when name is
  * empty or holds what only a template can ($, braces, parentheses, :-). */
