@@ -233,6 +233,22 @@ value_free (const SlValue *v)
     g_free ((gchar *) v->ptr);
 }
 
+/* A new value in place of v's. Parsers mostly put a slice where there
+ * was none or a slice, both strings: then the flags stay as they are, and
+ * the hot path pays one test for the type. */
+static inline void
+value_put (SlValue *v, const gchar *ptr, guint32 len, SlValueType type, gboolean owned)
+{
+  if (G_UNLIKELY (v->owned || v->type != type || owned))
+    {
+      value_free (v);
+      v->type = type;
+      v->owned = owned;
+    }
+  v->ptr = ptr;
+  v->len = len;
+}
+
 static G_GNUC_NO_INLINE void
 fields_store_free (SlMessage *msg)
 {
@@ -434,46 +450,51 @@ find_or_add (SlMessage *msg, SlHandle h)
   return &msg->fields[i];
 }
 
-void
-sl_message_set_typed (SlMessage *msg, SlHandle h, const gchar *value, gssize len, SlValueType type)
+/* The setters share these bodies rather than call each other: a call
+ * between exported functions goes through the PLT. */
+static inline void
+set_copy (SlMessage *msg, SlHandle h, const gchar *value, gssize len, SlValueType type)
 {
   if (h == SL_F_NONE)
     return;
   if (len < 0)
     len = strlen (value);
   gchar *copy = copy_bytes (value, len);
-  SlValue *v = find_or_add (msg, h);
-  value_clear (v);
-  v->ptr = copy;
-  v->len = len;
-  v->owned = TRUE;
-  v->type = type;
+  value_put (find_or_add (msg, h), copy, len, type, TRUE);
   msg->owns_values = TRUE;
+}
+
+static inline void
+set_slice (SlMessage *msg, SlHandle h, const gchar *ptr, gsize len, SlValueType type)
+{
+  if (h == SL_F_NONE)
+    return;
+  g_return_if_fail (in_raw (msg, ptr) && ptr + len <= msg->raw + msg->raw_len + msg->extra_len);
+  value_put (find_or_add (msg, h), ptr, len, type, FALSE);
 }
 
 void
 sl_message_set (SlMessage *msg, SlHandle h, const gchar *value, gssize len)
 {
-  sl_message_set_typed (msg, h, value, len, SL_VALUE_STRING);
+  set_copy (msg, h, value, len, SL_VALUE_STRING);
 }
 
 void
-sl_message_set_slice_typed (SlMessage *msg, SlHandle h, const gchar *ptr, gsize len, SlValueType type)
+sl_message_set_typed (SlMessage *msg, SlHandle h, const gchar *value, gssize len, SlValueType type)
 {
-  if (h == SL_F_NONE)
-    return;
-  g_return_if_fail (in_raw (msg, ptr) && ptr + len <= msg->raw + msg->raw_len + msg->extra_len);
-  SlValue *v = find_or_add (msg, h);
-  value_clear (v);
-  v->ptr = ptr;
-  v->len = len;
-  v->type = type;
+  set_copy (msg, h, value, len, type);
 }
 
 void
 sl_message_set_slice (SlMessage *msg, SlHandle h, const gchar *ptr, gsize len)
 {
-  sl_message_set_slice_typed (msg, h, ptr, len, SL_VALUE_STRING);
+  set_slice (msg, h, ptr, len, SL_VALUE_STRING);
+}
+
+void
+sl_message_set_slice_typed (SlMessage *msg, SlHandle h, const gchar *ptr, gsize len, SlValueType type)
+{
+  set_slice (msg, h, ptr, len, type);
 }
 
 void
