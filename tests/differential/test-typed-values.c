@@ -6,7 +6,8 @@
  * line json-parser() refuses goes on without fields, so every line gives
  * one. The whole nv-pairs scope leaves out TRANSPORT and MSGFORMAT, which
  * 4.8 sets and Sluice does not, and FILE_NAME, which differs by where each
- * daemon reads. A @version: 3.x configuration keeps its strings. */
+ * daemon reads. set() copies a field with its type (null when it is
+ * unset) under 4.x. A @version: 3.x configuration keeps its strings. */
 #include "tests/functional/harness.h"
 
 #include <string.h>
@@ -17,8 +18,10 @@ static const gchar config[] =
   "@version: @VERSION@\n"
   "source s_in { file(\"@DIR@/in.log\" flags(no-parse) follow-freq(0.1)); };\n"
   "parser p_json { json-parser(prefix(\"j.\")); };\n"
+  "rewrite r_copy { set(\"${j.n}\" value(\"c.n\")); set(\"${j.a}\" value(\"c.a\")); set(\"${j.f}\" value(\"c.f\"));\n"
+  "                 set(\"${j.missing}\" value(\"c.m\")); set(\"${j.n}s\" value(\"c.s\")); };\n"
   "destination d_out { file(\"@DIR@/out.log\" template(\"@TEMPLATE@\\n\")); };\n"
-  "log { source(s_in); junction { channel { parser(p_json); flags(final); }; channel { flags(final); }; };\n"
+  "log { source(s_in); junction { channel { parser(p_json); rewrite(r_copy); flags(final); }; channel { flags(final); }; };\n"
   "      destination(d_out); };\n";
 
 /* The key of the corpus's last line, which every template writes. */
@@ -87,16 +90,17 @@ test_side_by_side (SlTestEnv *env, gconstpointer data)
 }
 
 /* @version: 3.38 keeps what Sluice writes for 3.38: the values' text as
- * jansson gives it, every one a string. */
+ * jansson gives it, every one a string, copies too. */
 static void
 test_3x_keeps_strings (SlTestEnv *env, gconstpointer data)
 {
   static const gchar input[] = "{\"n\":42,\"f\":1.5,\"t\":true,\"z\":null,\"a\":[1,\"x\"]}\n"
                                "{\"after\":\"" LAST_LINE "\"}\n";
-  g_autofree gchar *text = config_for ("3.38", "$(format-json --scope nv-pairs --exclude * --key j.*)");
+  g_autofree gchar *text = config_for ("3.38", "$(format-json --scope nv-pairs --exclude * --key j.* --key c.*)");
   g_autofree gchar *got = sluiced_output (env, text, input);
-  g_assert_cmpstr (got, ==, "{\"j\":{\"z\":\"null\",\"t\":\"true\",\"n\":\"42\",\"f\":\"1.5\",\"a\":\"[1,\\\"x\\\"]\"}}\n"
-                            "{\"j\":{\"after\":\"" LAST_LINE "\"}}\n");
+  g_assert_cmpstr (got, ==, "{\"j\":{\"z\":\"null\",\"t\":\"true\",\"n\":\"42\",\"f\":\"1.5\",\"a\":\"[1,\\\"x\\\"]\"},"
+                            "\"c\":{\"s\":\"42s\",\"n\":\"42\",\"m\":\"\",\"f\":\"1.5\",\"a\":\"[1,\\\"x\\\"]\"}}\n"
+                            "{\"j\":{\"after\":\"" LAST_LINE "\"},\"c\":{\"s\":\"s\",\"n\":\"\",\"m\":\"\",\"f\":\"\",\"a\":\"\"}}\n");
 }
 
 int
@@ -110,9 +114,10 @@ main (int argc, char **argv)
     "$(format-json --scope nv-pairs --exclude TRANSPORT --exclude MSGFORMAT --exclude FILE_NAME)",
     "$(format-flat-json --scope nv-pairs --exclude * --key j.* --key 1 --key 2 --key 3 --key 4 --key 5 --key 6)",
     "$(format-json --cast --scope nv-pairs --exclude * --key j.* --key 1 --key 2 --key 3 --key 4 --key 5 --key 6)",
+    "$(format-json --scope nv-pairs --exclude * --key c.* --key j.after)",
   };
   static const gchar *const names[] = { "format-json-keys", "format-json-nv-pairs", "format-flat-json",
-                                        "format-json-cast" };
+                                        "format-json-cast", "set-copies-types" };
   for (guint i = 0; i < G_N_ELEMENTS (templates); i++)
     {
       g_autofree gchar *path = g_strconcat ("/typed-values/", names[i], NULL);
