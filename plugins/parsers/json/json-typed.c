@@ -245,10 +245,23 @@ read_word (JtReader *r)
 
 static JtValue *read_value (JtReader *r);
 
-/* The place of the member called key in object, or -1. */
+/* Past this many members an object's keys are looked up in a hash table:
+ * the sender decides how wide an object is. */
+#define JSON_TYPED_WIDE 32
+
+/* The place of the member called key in object, or -1; *index, made once
+ * the object is wide, maps keys to places. */
 static gint
-member_index (const JtValue *object, const GString *key)
+member_index (const JtValue *object, const GString *key, GHashTable **index)
 {
+  if (!*index && object->items->len >= JSON_TYPED_WIDE)
+    {
+      *index = g_hash_table_new ((GHashFunc) g_string_hash, (GEqualFunc) g_string_equal);
+      for (guint i = 0; i < object->items->len; i++)
+        g_hash_table_insert (*index, ((JtValue *) g_ptr_array_index (object->items, i))->key, GUINT_TO_POINTER (i + 1));
+    }
+  if (*index)
+    return GPOINTER_TO_INT (g_hash_table_lookup (*index, key)) - 1;
   for (guint i = 0; i < object->items->len; i++)
     {
       const JtValue *m = g_ptr_array_index (object->items, i);
@@ -259,10 +272,8 @@ member_index (const JtValue *object, const GString *key)
 }
 
 static JtValue *
-read_object (JtReader *r)
+read_members (JtReader *r, JtValue *object, GHashTable **index)
 {
-  JtValue *object = value_new (r, JT_OBJECT);
-  object->items = g_ptr_array_new ();
   r->p++;
   skip_space (r);
   if (r->p < r->end && *r->p == '}')
@@ -289,11 +300,15 @@ read_object (JtReader *r)
         }
       value->key = key;
       /* a repeated key keeps its place and takes the new value */
-      gint at = member_index (object, key);
+      gint at = member_index (object, key, index);
       if (at >= 0)
         g_ptr_array_index (object->items, at) = value;
       else
-        g_ptr_array_add (object->items, value);
+        {
+          g_ptr_array_add (object->items, value);
+          if (*index)
+            g_hash_table_insert (*index, key, GUINT_TO_POINTER (object->items->len));
+        }
       skip_space (r);
       if (r->p < r->end && *r->p == ',')
         {
@@ -308,6 +323,18 @@ read_object (JtReader *r)
         }
       return NULL;
     }
+}
+
+static JtValue *
+read_object (JtReader *r)
+{
+  JtValue *object = value_new (r, JT_OBJECT);
+  object->items = g_ptr_array_new ();
+  GHashTable *index = NULL;
+  JtValue *done = read_members (r, object, &index);
+  if (index)
+    g_hash_table_unref (index);
+  return done;
 }
 
 static JtValue *

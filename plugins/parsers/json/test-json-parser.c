@@ -80,6 +80,27 @@ test_typed_values (void)
   assert_typed (msg, "j.dup", "2", SL_VALUE_INT64);
   sl_message_unref (msg);
 
+  /* a wide object finds its repeated keys too, and costs no time per
+   * pair of members: 50,000 of them, inside an array (no field each) */
+  GString *wide = g_string_new ("{");
+  for (guint i = 0; i < 40; i++)
+    g_string_append_printf (wide, "\"w%u\":%u,", i, i);
+  g_string_append (wide, "\"w5\":\"last\",\"big\":[{");
+  for (guint i = 0; i < 50000; i++)
+    g_string_append_printf (wide, "%s\"k%u\":%u", i ? "," : "", i % 49999, i);
+  g_string_append (wide, "}]}");
+  msg = sl_test_message (wide->str);
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  assert_typed (msg, "j.w5", "last", SL_VALUE_STRING);
+  assert_typed (msg, "j.w39", "39", SL_VALUE_INT64);
+  gsize len;
+  SlValueType type;
+  const gchar *big = sl_message_get_typed (msg, sl_field_handle ("j.big"), &len, &type);
+  g_assert_cmpint (type, ==, SL_VALUE_JSON);
+  g_assert_true (g_str_has_prefix (big, "[{\"k0\":49999,\"k1\":1,"));
+  sl_message_unref (msg);
+  g_string_free (wide, TRUE);
+
   /* a top-level array is $1, $2, ... and unsets the matches past it */
   msg = sl_test_message ("[7,\"s\",[1]]");
   sl_message_set (msg, sl_field_handle ("4"), "old", -1);
