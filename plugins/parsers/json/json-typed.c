@@ -47,12 +47,28 @@ struct _JtValue
   GString *key;       /* a member's name */
 };
 
+/* What a thread parses with, kept from message to message so that a
+ * message costs no allocation once the thread has seen its like: the
+ * values (with their strings and arrays), the key being read at each
+ * depth and the text being stored. */
+typedef struct
+{
+  GPtrArray *values;  /* JtValue */
+  GString *keys[JSON_TYPED_MAX_DEPTH + 1];
+  GString *value;
+} JtScratch;
+
+/* Past these a thread's scratch is let go after the message. */
+#define JSON_TYPED_KEEP_VALUES 4096
+#define JSON_TYPED_KEEP_BYTES (64 * 1024)
+
 typedef struct
 {
   const gchar *p;
   const gchar *end;
   guint depth;
-  GPtrArray *all;     /* every JtValue made, freed together */
+  JtScratch *scratch;
+  guint used;         /* of scratch->values, this message's */
 } JtReader;
 
 static void
@@ -68,12 +84,70 @@ value_free (gpointer p)
   g_free (v);
 }
 
+static void
+scratch_free (gpointer p)
+{
+  JtScratch *scratch = p;
+  g_ptr_array_unref (scratch->values);
+  for (guint i = 0; i <= JSON_TYPED_MAX_DEPTH; i++)
+    if (scratch->keys[i])
+      g_string_free (scratch->keys[i], TRUE);
+  g_string_free (scratch->value, TRUE);
+  g_free (scratch);
+}
+
+static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
+
+static JtScratch *
+scratch_get (void)
+{
+  JtScratch *scratch = g_private_get (&scratch_key);
+  if (!scratch)
+    {
+      scratch = g_new0 (JtScratch, 1);
+      scratch->values = g_ptr_array_new_with_free_func (value_free);
+      scratch->value = g_string_new (NULL);
+      g_private_set (&scratch_key, scratch);
+    }
+  return scratch;
+}
+
+/* A scratch that one huge message made huge is not kept. */
+static void
+scratch_trim (JtScratch *scratch)
+{
+  if (scratch->values->len > JSON_TYPED_KEEP_VALUES || scratch->value->allocated_len > JSON_TYPED_KEEP_BYTES)
+    g_private_replace (&scratch_key, NULL);
+}
+
+static GString *
+text_reset (GString **text)
+{
+  if (*text && (*text)->allocated_len > JSON_TYPED_KEEP_BYTES)
+    {
+      g_string_free (*text, TRUE);
+      *text = NULL;
+    }
+  if (!*text)
+    *text = g_string_new (NULL);
+  g_string_truncate (*text, 0);
+  return *text;
+}
+
 static JtValue *
 value_new (JtReader *r, JtKind kind)
 {
-  JtValue *v = g_new0 (JtValue, 1);
+  GPtrArray *values = r->scratch->values;
+  if (r->used == values->len)
+    g_ptr_array_add (values, g_new0 (JtValue, 1));
+  JtValue *v = g_ptr_array_index (values, r->used++);
   v->kind = kind;
-  g_ptr_array_add (r->all, v);
+  if (v->items)
+    g_ptr_array_set_size (v->items, 0);
+  else if (kind == JT_ARRAY || kind == JT_OBJECT)
+    v->items = g_ptr_array_new ();
+  if (kind == JT_STRING || kind == JT_DOUBLE)
+    text_reset (&v->text);
   return v;
 }
 
@@ -200,20 +274,22 @@ read_number (JtReader *r)
         return NULL;
     }
   r->p = p;
-  g_autofree gchar *text = g_strndup (start, p - start);
+  /* the text NUL-terminated for strtod and strtoll */
+  GString *text = text_reset (&r->scratch->value);
+  g_string_append_len (text, start, p - start);
   if (real)
     {
       JtValue *v = value_new (r, JT_DOUBLE);
-      v->d = g_ascii_strtod (text, NULL);
-      v->text = g_string_new (text);
+      v->d = g_ascii_strtod (text->str, NULL);
+      g_string_append_len (v->text, text->str, text->len);
       return v;
     }
   JtValue *v = value_new (r, JT_INT);
   errno = 0;
-  v->i = g_ascii_strtoll (text, NULL, 10);
+  v->i = g_ascii_strtoll (text->str, NULL, 10);
   if (errno == ERANGE && *start != '-')
     {
-      v->u = g_ascii_strtoull (text, NULL, 10);
+      v->u = g_ascii_strtoull (text->str, NULL, 10);
       v->kind = JT_UINT;
     }
   return v;
@@ -285,20 +361,16 @@ read_members (JtReader *r, JtValue *object, GHashTable **index)
     {
       if (r->p >= r->end || *r->p != '"')
         return NULL;
-      GString *key = g_string_new (NULL);
+      /* objects inside the value read their keys one depth further */
+      GString *key = text_reset (&r->scratch->keys[r->depth]);
       if (!read_string (r, key))
-        {
-          g_string_free (key, TRUE);
-          return NULL;
-        }
+        return NULL;
       skip_space (r);
       JtValue *value = r->p < r->end && *r->p == ':' ? (r->p++, read_value (r)) : NULL;
       if (!value)
-        {
-          g_string_free (key, TRUE);
-          return NULL;
-        }
-      value->key = key;
+        return NULL;
+      g_string_append_len (text_reset (&value->key), key->str, key->len);
+      key = value->key;
       /* a repeated key keeps its place and takes the new value */
       gint at = member_index (object, key, index);
       if (at >= 0)
@@ -329,7 +401,6 @@ static JtValue *
 read_object (JtReader *r)
 {
   JtValue *object = value_new (r, JT_OBJECT);
-  object->items = g_ptr_array_new ();
   GHashTable *index = NULL;
   JtValue *done = read_members (r, object, &index);
   if (index)
@@ -341,7 +412,6 @@ static JtValue *
 read_array (JtReader *r)
 {
   JtValue *array = value_new (r, JT_ARRAY);
-  array->items = g_ptr_array_new ();
   r->p++;
   skip_space (r);
   if (r->p < r->end && *r->p == ']')
@@ -388,7 +458,6 @@ read_value (JtReader *r)
       break;
     case '"':
       v = value_new (r, JT_STRING);
-      v->text = g_string_new (NULL);
       if (!read_string (r, v->text))
         v = NULL;
       break;
@@ -646,14 +715,14 @@ extract (const JsonParser *parser, const JtValue *v)
 gboolean
 json_typed_flatten (const JsonParser *parser, const gchar *input, gsize len, SlMessage **msg)
 {
-  JtReader r = { input, input + len, 0, g_ptr_array_new_with_free_func (value_free) };
+  JtReader r = { input, input + len, 0, scratch_get (), 0 };
   const JtValue *root = read_value (&r);
   const JtValue *v = root ? extract (parser, root) : NULL;
   gboolean ok = v && (v->kind == JT_OBJECT || v->kind == JT_ARRAY);
   if (ok)
     {
       sl_message_make_writable (msg);
-      JtStore s = { parser, *msg, g_string_new (NULL), 0 };
+      JtStore s = { parser, *msg, text_reset (&r.scratch->value), 0 };
       if (v->kind == JT_OBJECT)
         {
           JsonName name;
@@ -662,10 +731,9 @@ json_typed_flatten (const JsonParser *parser, const gchar *input, gsize len, SlM
         }
       else
         store_matches (&s, v);
-      g_string_free (s.value, TRUE);
       if (s.skipped)
         sl_counter_add (parser->skipped_keys, s.skipped);
     }
-  g_ptr_array_unref (r.all);
+  scratch_trim (r.scratch);
   return ok;
 }
