@@ -45,6 +45,7 @@ struct _JtValue
   GString *text;      /* a string unescaped; a real as written */
   GPtrArray *items;   /* JtValue of an array; JtValue of an object, each with its key */
   GString *key;       /* a member's name */
+  const gchar *plain; /* a string without escapes: its bytes in the input, or NULL */
 };
 
 /* What a thread parses with, kept from message to message so that a
@@ -457,10 +458,17 @@ read_value (JtReader *r)
       r->depth--;
       break;
     case '"':
-      v = value_new (r, JT_STRING);
-      if (!read_string (r, v->text))
-        v = NULL;
-      break;
+      {
+        const gchar *start = r->p + 1;
+        v = value_new (r, JT_STRING);
+        if (!read_string (r, v->text))
+          return NULL;
+        /* an escape always makes the text shorter than its bytes; a NUL
+         * would end the text where json-c's string ends */
+        gboolean plain = v->text->len == (gsize) (r->p - 1 - start) && !memchr (start, '\0', v->text->len);
+        v->plain = plain ? start : NULL;
+        break;
+      }
     case '-':
     case '0' ... '9':
       v = read_number (r);
@@ -615,12 +623,41 @@ typedef struct
   SlMessage *msg;
   GString *value;
   gint skipped;
+  const gchar *input;
+  const gchar *received;  /* the input as the message's own bytes, or NULL */
 } JtStore;
 
 static void
 store (JtStore *s, const gchar *name, SlValueType type)
 {
   sl_message_set_typed (s->msg, sl_field_handle (name), s->value->str, s->value->len, type);
+}
+
+/* A string as received is a slice of the message's bytes, not a copy. */
+static gboolean
+store_plain (JtStore *s, const gchar *name, const JtValue *v)
+{
+  if (v->kind != JT_STRING || !v->plain || !s->received)
+    return FALSE;
+  sl_message_set_slice_typed (s->msg, sl_field_handle (name), s->received + (v->plain - s->input), v->text->len,
+                              SL_VALUE_STRING);
+  return TRUE;
+}
+
+/* The input's bytes in msg when the input is its MESSAGE (no template())
+ * after the marker, as json-scan.c finds them. */
+static const gchar *
+received_input (const JsonParser *parser, const SlMessage *msg, gsize len)
+{
+  if (parser->template)
+    return NULL;
+  gsize message_len;
+  const gchar *message = sl_message_get (msg, SL_F_MESSAGE, &message_len);
+  const gchar *raw_end = msg->raw + msg->raw_len + msg->extra_len;
+  if (message && message >= msg->raw && message <= raw_end && message_len <= (gsize) (raw_end - message)
+      && message_len == parser->marker_len + len)
+    return message + parser->marker_len;
+  return NULL;
 }
 
 static void
@@ -651,7 +688,7 @@ store_object (JtStore *s, const JtValue *object, JsonName *name, gboolean nested
           array_text (member, s->value, &type);
           store (s, name->text, type);
         }
-      else if (scalar_text (member, s->value, &type))
+      else if (!store_plain (s, name->text, member) && scalar_text (member, s->value, &type))
         store (s, name->text, type);
     }
   name->len = base;
@@ -722,7 +759,7 @@ json_typed_flatten (const JsonParser *parser, const gchar *input, gsize len, SlM
   if (ok)
     {
       sl_message_make_writable (msg);
-      JtStore s = { parser, *msg, text_reset (&r.scratch->value), 0 };
+      JtStore s = { parser, *msg, text_reset (&r.scratch->value), 0, input, received_input (parser, *msg, len) };
       if (v->kind == JT_OBJECT)
         {
           JsonName name;
