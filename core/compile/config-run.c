@@ -69,10 +69,10 @@ config_compile (SlCfgNode *tree, SlConfig *running, GError **error)
     return NULL;
   SlConfig *cfg = config_new (tree);
   cfg->donor = running;
-  sl_cfg_set_compiling_version_4 (sl_cfg_version_is_4 (tree));
   gboolean ok = sl_config_build (cfg, error);
   sl_template_set_user_functions (cfg->template_functions);
   sl_template_set_named (cfg->templates);
+  sl_cfg_set_compiling_version_4 (sl_cfg_version_is_4 (cfg->tree));
   ok = ok && sl_path_compile_all (cfg, error);
   sl_template_set_user_functions (NULL);
   sl_template_set_named (NULL);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/compile/config-private.h"
+#include "core/config/syntax-version.h"
 #include "core/config/error.h"
 #include "core/route/driver-private.h"
 #include "core/i18n.h"
@@ -501,6 +502,7 @@ sl_config_build (SlConfig *cfg, GError **error)
 {
   sl_template_set_user_functions (cfg->template_functions);
   sl_template_set_named (cfg->templates);
+  sl_cfg_set_compiling_version_4 (sl_cfg_version_is_4 (cfg->tree));
   gboolean ok = collect_objects (cfg, error) && check_globals (cfg->globals, error)
                 && (cfg->stats_options = sl_driver_bind_stats (cfg->globals, &cfg->stats, error))
                 && (cfg->daemon_options = sl_driver_bind_daemon (cfg->globals, &cfg->daemon, error))
@@ -510,6 +512,7 @@ sl_config_build (SlConfig *cfg, GError **error)
   ok = ok && check_unused_objects (cfg, error);
   sl_template_set_user_functions (NULL);
   sl_template_set_named (NULL);
+  sl_cfg_set_compiling_version_4 (FALSE);
   return ok;
 }
 

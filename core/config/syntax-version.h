@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The syslog-ng version a configuration is written for (@version): a 4.x
- * configuration gets syslog-ng 4's behaviour where it differs from 3.x
- * (the syslog parser's tags, its error records), a 3.x one keeps 3.x's, as
- * syslog-ng 4 itself keeps a 3.x configuration's. Known while a
- * configuration compiles, so that a driver decides once, in its init. */
+ * configuration (or "current") gets syslog-ng 4's behaviour where it
+ * differs from 3.x: typed values (json-parser() keeps the types it reads,
+ * $(format-json) writes them), the syslog parser's tags and error
+ * records. A 3.x configuration, or one without @version, keeps 3.x's, as
+ * syslog-ng 4 keeps a 3.x configuration's. Known while a configuration
+ * compiles, so that a driver or template function decides once, in its
+ * init or prepare; what is compiled keeps the answer. (A kit service.) */
 #ifndef SL_CFG_SYNTAX_VERSION_H
 #define SL_CFG_SYNTAX_VERSION_H
 

@@ -239,6 +239,7 @@ value_clear (SlValue *v)
   v->ptr = NULL;
   v->len = 0;
   v->owned = FALSE;
+  v->type = SL_VALUE_STRING;
 }
 
 static void
@@ -246,6 +247,22 @@ value_free (const SlValue *v)
 {
   if (v->owned)
     g_free ((gchar *) v->ptr);
+}
+
+/* A new value in place of v's. Parsers mostly put a slice where there
+ * was none or a slice, both strings: then the flags stay as they are, and
+ * the hot path pays one test for the type. */
+static inline void
+value_put (SlValue *v, const gchar *ptr, guint32 len, SlValueType type, gboolean owned)
+{
+  if (G_UNLIKELY (v->owned || v->type != type || owned))
+    {
+      value_free (v);
+      v->type = type;
+      v->owned = owned;
+    }
+  v->ptr = ptr;
+  v->len = len;
 }
 
 static G_GNUC_NO_INLINE void
@@ -306,6 +323,7 @@ value_copy (const SlMessage *from, SlMessage *to, const SlValue *src, SlValue *d
 {
   dst->handle = src->handle;
   dst->order = src->order;
+  dst->type = src->type;
   if (!src->ptr)
     return;
   if (!src->owned && in_raw (from, src->ptr))
@@ -442,38 +460,57 @@ find_or_add (SlMessage *msg, SlHandle h)
   if (i < msg->n_fields)
     memmove (&msg->fields[i + 1], &msg->fields[i], (msg->n_fields - i) * sizeof (SlValue));
   /* the order a field came in: $SDATA writes structured data in it */
-  guint32 order = MIN (msg->n_fields, (1u << 15) - 1);
+  guint32 order = MIN (msg->n_fields, SL_VALUE_ORDER_MAX);
   msg->n_fields++;
   msg->fields[i] = (SlValue) { .handle = h, .order = order };
   return &msg->fields[i];
 }
 
-void
-sl_message_set (SlMessage *msg, SlHandle h, const gchar *value, gssize len)
+/* The setters share these bodies rather than call each other: a call
+ * between exported functions goes through the PLT. */
+static inline void
+set_copy (SlMessage *msg, SlHandle h, const gchar *value, gssize len, SlValueType type)
 {
   if (h == SL_F_NONE)
     return;
   if (len < 0)
     len = strlen (value);
   gchar *copy = copy_bytes (value, len);
-  SlValue *v = find_or_add (msg, h);
-  value_clear (v);
-  v->ptr = copy;
-  v->len = len;
-  v->owned = TRUE;
+  value_put (find_or_add (msg, h), copy, len, type, TRUE);
   msg->owns_values = TRUE;
+}
+
+static inline void
+set_slice (SlMessage *msg, SlHandle h, const gchar *ptr, gsize len, SlValueType type)
+{
+  if (h == SL_F_NONE)
+    return;
+  g_return_if_fail (in_raw (msg, ptr) && ptr + len <= msg->raw + msg->raw_len + msg->extra_len);
+  value_put (find_or_add (msg, h), ptr, len, type, FALSE);
+}
+
+void
+sl_message_set (SlMessage *msg, SlHandle h, const gchar *value, gssize len)
+{
+  set_copy (msg, h, value, len, SL_VALUE_STRING);
+}
+
+void
+sl_message_set_typed (SlMessage *msg, SlHandle h, const gchar *value, gssize len, SlValueType type)
+{
+  set_copy (msg, h, value, len, type);
 }
 
 void
 sl_message_set_slice (SlMessage *msg, SlHandle h, const gchar *ptr, gsize len)
 {
-  if (h == SL_F_NONE)
-    return;
-  g_return_if_fail (in_raw (msg, ptr) && ptr + len <= msg->raw + msg->raw_len + msg->extra_len);
-  SlValue *v = find_or_add (msg, h);
-  value_clear (v);
-  v->ptr = ptr;
-  v->len = len;
+  set_slice (msg, h, ptr, len, SL_VALUE_STRING);
+}
+
+void
+sl_message_set_slice_typed (SlMessage *msg, SlHandle h, const gchar *ptr, gsize len, SlValueType type)
+{
+  set_slice (msg, h, ptr, len, type);
 }
 
 void
@@ -517,6 +554,21 @@ sl_message_get (const SlMessage *msg, SlHandle h, gsize *len)
     }
   if (len)
     *len = v->len;
+  return v->ptr;
+}
+
+const gchar *
+sl_message_get_typed (const SlMessage *msg, SlHandle h, gsize *len, SlValueType *type)
+{
+  const SlValue *v = find (msg, h);
+  if (!v || !v->ptr)
+    {
+      *len = 0;
+      *type = SL_VALUE_STRING;
+      return NULL;
+    }
+  *len = v->len;
+  *type = v->type;
   return v->ptr;
 }
 

@@ -48,15 +48,39 @@ void sl_time_now (SlTime *t);
 
 typedef struct _SlWindow SlWindow;
 
-/* A field's value; in a message's dynamic store also which field it is. */
+/* A value's type, as syslog-ng 4 gives one to every name-value pair: what
+ * json-parser() read it as, or what a type hint (n=int($PID), list(...))
+ * says. The value itself is always its text: "42", "true", "" for null,
+ * syslog-ng's list text (core/message/list-text.h), JSON text. A value
+ * set without a type is a string. datetime() is SL_VALUE_STRING. A
+ * consumer that sends text only (amqp(), stomp(), riemann(), as
+ * syslog-ng's) uses the text; one that writes types (format-json) casts. */
+typedef enum
+{
+  SL_VALUE_STRING,
+  SL_VALUE_JSON,        /* json(), literal(): written as it is */
+  SL_VALUE_LIST,        /* list(): syslog-ng's list text */
+  SL_VALUE_INT32,
+  SL_VALUE_INT64,
+  SL_VALUE_DOUBLE,
+  SL_VALUE_BOOLEAN,
+  SL_VALUE_NULL,
+} SlValueType;
+
+/* A field's value; in a message's dynamic store also which field it is.
+ * The type takes four bits of what was the order: $SDATA orders 2047
+ * structured-data fields, more than a message can carry in practice, and
+ * the value stays 16 bytes. */
 typedef struct
 {
   const gchar *ptr;
   guint32      len;
   guint32      handle : 16;   /* below SL_F_BUILTIN_MAX + SL_FIELD_NAMES_MAX */
-  guint32      order : 15;    /* in a message's dynamic store: when it was added */
+  guint32      order : 11;    /* in a message's dynamic store: when it was added */
+  guint32      type : 4;      /* SlValueType */
   guint32      owned : 1;
 } SlValue;
+#define SL_VALUE_ORDER_MAX ((1u << 11) - 1)
 
 /* Tags are interned like field names, into ids from 1; a message keeps them
  * as bits. Past SL_TAGS_MAX names a new tag is refused, counted and logged
@@ -154,12 +178,17 @@ void         sl_message_make_writable (SlMessage **msg);
  * parsing in place needs no copy. */
 void         sl_message_set        (SlMessage *msg, SlHandle h, const gchar *value, gssize len);
 void         sl_message_set_slice  (SlMessage *msg, SlHandle h, const gchar *ptr, gsize len);
+/* The same, with the value's type: both set it a string. */
+void         sl_message_set_typed  (SlMessage *msg, SlHandle h, const gchar *value, gssize len, SlValueType type);
+void         sl_message_set_slice_typed (SlMessage *msg, SlHandle h, const gchar *ptr, gsize len, SlValueType type);
 void         sl_message_unset      (SlMessage *msg, SlHandle h);
 /* Unsets what a parser sets: every field, builtin and dynamic, but where it
  * came from (HOST_FROM, SOURCEIP), and the kept structured data. */
 void         sl_message_clear_fields (SlMessage *msg);
 const gchar *sl_message_get        (const SlMessage *msg, SlHandle h, gsize *len);
 gboolean     sl_message_has        (const SlMessage *msg, SlHandle h);
+/* sl_message_get() and the value's type: a field not set is a string. */
+const gchar *sl_message_get_typed  (const SlMessage *msg, SlHandle h, gsize *len, SlValueType *type);
 
 typedef gboolean (*SlFieldFunc) (SlHandle h, const gchar *value, gsize len, gpointer user_data);
 /* Calls func on each set dynamic field in handle order; stops when it returns FALSE. */

@@ -7,6 +7,7 @@
  * called is worked out at compile time; what a field is called, on its
  * handle's first sight, and kept per handle without a lock. */
 #include "core/message/value-pairs.h"
+#include "core/config/syntax-version.h"
 
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -116,7 +117,9 @@ struct _SlValuePairs
   guint scopes;
   gboolean omit_empty;
   gchar delimiter;
-  gboolean typed_macros; /* --no-cast */
+  /* --no-cast, or a syslog-ng 4 configuration's default: macros and
+   * fields keep their types; --cast makes every one but a pair's a string */
+  gboolean keep_types;
   GPtrArray *patterns;   /* VpPattern, in the order written: the last that matches decides */
   GPtrArray *rekeys;     /* VpRekey */
   GArray *fixed;         /* VpFixed */
@@ -479,7 +482,7 @@ add_macro (const gchar *name, guint scopes, gpointer user_data)
   gchar *text = g_strdup_printf ("${%s}", name);
   gboolean tags = g_str_equal (name, "TAGS");
   VpFixed f = { rekey (vp, name), tags ? NULL : sl_template_compile (text, NULL), FALSE, SL_VALUE_STRING };
-  for (guint i = 0; i < G_N_ELEMENTS (typed_macros) && vp->typed_macros; i++)
+  for (guint i = 0; i < G_N_ELEMENTS (typed_macros) && vp->keep_types; i++)
     if (g_str_equal (name, typed_macros[i].name))
       f.type = typed_macros[i].type;
   g_free (text);
@@ -635,10 +638,10 @@ parse_option (VpParse *p, const gchar *arg, const gchar *name, const gchar *valu
   else if (g_str_equal (name, "key-delimiter"))
     vp->delimiter = value[0];
   else if (g_str_equal (name, "no-cast"))
-    vp->typed_macros = TRUE;
+    vp->keep_types = TRUE;
   else if (g_str_equal (name, "cast") || g_str_equal (name, "auto-cast"))
     /* strings, as syslog-ng 3.x configurations have them */
-    vp->typed_macros = FALSE;
+    vp->keep_types = FALSE;
   return TRUE;
 }
 
@@ -698,6 +701,7 @@ sl_value_pairs_new (gint argc, const gchar *const *argv, const gchar *owner, SlV
   vp->owner = g_strdup (owner);
   vp->flags = flags;
   vp->delimiter = '.';
+  vp->keep_types = sl_cfg_compiling_version_4 ();
   vp->patterns = g_ptr_array_new_with_free_func (pattern_free);
   vp->rekeys = g_ptr_array_new_with_free_func (rekey_free);
   vp->fixed = g_array_new (FALSE, TRUE, sizeof (VpFixed));
@@ -784,6 +788,7 @@ typedef struct
 {
   SlValuePairs *vp;
   VpWorkspace *w;
+  const SlMessage *msg;
 } VpCollect;
 
 static gboolean
@@ -796,6 +801,8 @@ collect_field (SlHandle h, const gchar *value, gsize len, gpointer user_data)
   if (key)
     {
       VpEntry e = { key, value, 0, len, ORIGIN_FIELD, SL_VALUE_STRING };
+      if (c->vp->keep_types)
+        sl_message_get_typed (c->msg, h, &e.len, &e.type);
       g_array_append_val (c->w->entries, e);
     }
   return TRUE;
@@ -821,7 +828,7 @@ collect (SlValuePairs *vp, VpWorkspace *w, const SlMessage *msg, const SlTemplat
 
   if (!vp->fields)
     return;
-  VpCollect c = { vp, w };
+  VpCollect c = { vp, w, msg };
   for (SlHandle h = SL_F_NONE + 1; h < SL_F_BUILTIN_MAX; h++)
     {
       gsize len;

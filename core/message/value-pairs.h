@@ -14,22 +14,6 @@
 
 G_BEGIN_DECLS
 
-/* A value's type: a pair's type hint (n=int($PID)), or the type syslog-ng
- * 3.38 gives a macro under --no-cast. datetime() is SL_VALUE_STRING. A
- * consumer that sends text only (amqp(), stomp(), riemann(), as syslog-ng's)
- * uses the value as it is; one that writes types (format-json) casts it. */
-typedef enum
-{
-  SL_VALUE_STRING,
-  SL_VALUE_JSON,        /* json(), literal(): written as it is */
-  SL_VALUE_LIST,        /* list(): syslog-ng's list text (core/message/list-text.h) */
-  SL_VALUE_INT32,
-  SL_VALUE_INT64,
-  SL_VALUE_DOUBLE,
-  SL_VALUE_BOOLEAN,
-  SL_VALUE_NULL,
-} SlValueType;
-
 /* The order of a walk: syslog-ng's value_pairs_walk() (format-json) gives
  * names in descending byte order, value_pairs_foreach() (its destinations,
  * format-cef-extension) in ascending. */

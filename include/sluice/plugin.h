@@ -18,6 +18,7 @@
 #include "core/message/message.h"
 #include "core/compile/config.h"
 #include "core/config/error.h"
+#include "core/config/syntax-version.h"
 #include "core/message/template.h"
 #include "core/message/macros.h"
 #include "core/message/timeutil.h"

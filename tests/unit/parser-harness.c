@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "tests/unit/parser-harness.h"
+#include "core/config/syntax-version.h"
 #include "core/compile/config-private.h"
 #include "core/compile/config-run.h"
 #include "core/config/parser.h"
+#include "core/message/template-private.h"
 #include "core/stats.h"
 
 #include <string.h>
@@ -15,19 +17,23 @@ counter_now (SlTestParser *p, const gchar *name)
   return sl_counter_get (sl_stats_counter ("parser", p->driver->id, p->driver->klass->name, name));
 }
 
-gboolean
-sl_test_parser_new (SlTestParser *p, const gchar *text, GError **error)
+static gboolean
+parser_new (SlTestParser *p, const gchar *version, const gchar *text, GError **error)
 {
   memset (p, 0, sizeof *p);
-  gchar *conf = g_strdup_printf ("parser p {\n  %s;\n};\n", text);
+  gchar *conf = version ? g_strdup_printf ("@version: %s\nparser p {\n  %s;\n};\n", version, text)
+                        : g_strdup_printf ("parser p {\n  %s;\n};\n", text);
   p->tree = sl_cfg_parse_string (conf, "test.conf", error);
   g_free (conf);
   if (!p->tree)
     return FALSE;
   const SlCfgNode *object = g_ptr_array_index (p->tree->children, 0);
   p->cfg = sl_config_new_empty ();
+  /* made as a configuration of that @version makes it */
+  sl_cfg_set_compiling_version_4 (sl_cfg_version_is_4 (p->tree));
   p->driver = sl_config_new_driver (p->cfg, SL_DRIVER_PARSER, g_ptr_array_index (object->children, 0),
                                     NULL, error);
+  sl_cfg_set_compiling_version_4 (FALSE);
   if (!p->driver)
     return FALSE;
   p->counters_before = g_hash_table_new (g_str_hash, g_str_equal);
@@ -37,11 +43,26 @@ sl_test_parser_new (SlTestParser *p, const gchar *text, GError **error)
   return TRUE;
 }
 
+gboolean
+sl_test_parser_new (SlTestParser *p, const gchar *text, GError **error)
+{
+  return parser_new (p, NULL, text, error);
+}
+
 void
 sl_test_parser_init (SlTestParser *p, const gchar *text)
 {
   GError *error = NULL;
   gboolean ok = sl_test_parser_new (p, text, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+}
+
+void
+sl_test_parser_init_version (SlTestParser *p, const gchar *version, const gchar *text)
+{
+  GError *error = NULL;
+  gboolean ok = parser_new (p, version, text, &error);
   g_assert_no_error (error);
   g_assert_true (ok);
 }

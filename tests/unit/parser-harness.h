@@ -24,6 +24,9 @@ typedef struct
 gboolean    sl_test_parser_new    (SlTestParser *p, const gchar *text, GError **error);
 /* The same, failing the test when the parser cannot be made. */
 void        sl_test_parser_init   (SlTestParser *p, const gchar *text);
+/* The same in a configuration of "@version: version" (on line 1, text on
+ * line 3): a 4.x version gives syslog-ng 4's typed values. */
+void        sl_test_parser_init_version (SlTestParser *p, const gchar *version, const gchar *text);
 void        sl_test_parser_clear  (SlTestParser *p);
 gboolean    sl_test_parser_process (SlTestParser *p, SlMessage **msg);
 /* What the parser's counter name counted since it was made. */

@@ -476,6 +476,56 @@ test_binary_values (void)
   sl_message_unref (msg);
 }
 
+static void
+assert_type (const SlMessage *msg, SlHandle h, const gchar *text, SlValueType type)
+{
+  gsize len;
+  SlValueType got;
+  const gchar *v = sl_message_get_typed (msg, h, &len, &got);
+  g_assert_cmpmem (v, len, text, strlen (text));
+  g_assert_cmpint (got, ==, type);
+}
+
+/* syslog-ng 4's typed values: a type goes with the value through a copy
+ * on write, in place (a slice) or copied, builtin or dynamic; setting or
+ * unsetting without one makes it a string again, and the value stays 16
+ * bytes. */
+static void
+test_typed_values (void)
+{
+  g_assert_cmpuint (sizeof (SlValue), ==, 16);
+  SlMessage *msg = sl_message_new ("{\"n\":42}", 8);
+  SlHandle n = sl_field_handle ("test.typed.n");
+  SlHandle b = sl_field_handle ("test.typed.b");
+  SlHandle plain = sl_field_handle ("test.typed.plain");
+  sl_message_set_slice_typed (msg, n, msg->raw + 5, 2, SL_VALUE_INT64);
+  sl_message_set_typed (msg, b, "true", -1, SL_VALUE_BOOLEAN);
+  sl_message_set_typed (msg, SL_F_PID, "", 0, SL_VALUE_NULL);
+  sl_message_set (msg, plain, "7", -1);
+  SlMessage *shared = sl_message_ref (msg);
+  sl_message_make_writable (&shared);
+  g_assert_true (shared != msg);
+  for (const SlMessage *m = msg; m; m = m == msg ? shared : NULL)
+    {
+      assert_type (m, n, "42", SL_VALUE_INT64);
+      assert_type (m, b, "true", SL_VALUE_BOOLEAN);
+      assert_type (m, SL_F_PID, "", SL_VALUE_NULL);
+      assert_type (m, plain, "7", SL_VALUE_STRING);
+      assert_type (m, sl_field_handle ("test.typed.unset"), "", SL_VALUE_STRING);
+    }
+  sl_message_set (shared, b, "yes", -1);
+  assert_type (shared, b, "yes", SL_VALUE_STRING);
+  assert_type (msg, b, "true", SL_VALUE_BOOLEAN);
+  sl_message_unset (shared, n);
+  sl_message_set_slice (shared, n, shared->raw + 5, 2);
+  assert_type (shared, n, "42", SL_VALUE_STRING);
+  sl_message_clear_fields (shared);
+  sl_message_set (shared, SL_F_PID, "1", -1);
+  assert_type (shared, SL_F_PID, "1", SL_VALUE_STRING);
+  sl_message_unref (shared);
+  sl_message_unref (msg);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -485,6 +535,7 @@ main (int argc, char **argv)
   g_test_add_func ("/message/extra-bytes", test_extra_bytes_hold_peer);
   g_test_add_func ("/message/copy-on-write", test_copy_on_write);
   g_test_add_func ("/message/binary-values", test_binary_values);
+  g_test_add_func ("/message/typed-values", test_typed_values);
   g_test_add_func ("/message/clone-rebases-slices", test_clone_rebases_slices);
   g_test_add_func ("/message/ack-through-copies", test_ack_reaches_window_through_copies);
   g_test_add_func ("/window/blocks-until-release", test_window_blocks_until_release);

@@ -2,11 +2,15 @@
 /* json-parser(): a JSON object in a message becomes fields, nested objects
  * flattened to names joined by dots ({"user":{"id":7}} sets user.id), as
  * syslog-ng does. Arrays are kept as their JSON text; numbers, booleans
- * and null as the text they are written with. */
+ * and null as the text they are written with. In a syslog-ng 4
+ * configuration values keep their types instead, as 4.8 reads them
+ * (json-typed.c). */
 #include "plugins/parsers/json/json-parser.h"
+#include "core/config/syntax-version.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/message/parser-input.h"
+#include "core/message/template.h"
 
 #include <string.h>
 
@@ -97,6 +101,7 @@ json_parser_init (SlDriver *self, GError **error)
       return FALSE;
     }
   parser->marker_len = parser->marker ? strlen (parser->marker) : 0;
+  parser->typed = sl_cfg_compiling_version_4 ();
   parser->failed = sl_stats_counter ("parser", self->id, self->klass->name, "failed");
   parser->skipped_keys = sl_stats_counter ("parser", self->id, self->klass->name, "skipped-keys");
   return TRUE;
@@ -125,7 +130,9 @@ json_parser_process (SlDriver *self, SlMessage **msg)
   gchar *input = parser_text (parser, *msg, &len);
   gboolean set = FALSE;
 
-  if (input)
+  if (input && parser->typed)
+    set = json_typed_flatten (parser, input, len, msg);
+  else if (input)
     switch (json_scan_flatten (parser, input, len, msg))
       {
       case JSON_SCAN_SET:

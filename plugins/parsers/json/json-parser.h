@@ -32,6 +32,7 @@ typedef struct
   const gchar *key_delimiter;
   gsize marker_len;
   gchar delimiter;
+  gboolean typed;    /* a syslog-ng 4 configuration's: json-typed.c reads */
   GArray *extract;   /* JsonStep */
   SlCounter *failed;
   SlCounter *skipped_keys;
@@ -62,6 +63,10 @@ JsonScanResult json_scan_flatten (const JsonParser *parser, gchar *input, gsize 
 /* The reference: jansson's tree of input, flattened. FALSE when input is
  * refused (msg unchanged). */
 gboolean json_tree_flatten (const JsonParser *parser, const gchar *input, gsize len, SlMessage **msg);
+
+/* A syslog-ng 4 configuration's json-parser(): the fields typed as 4.8
+ * types them (json-typed.c). FALSE when input is refused (msg unchanged). */
+gboolean json_typed_flatten (const JsonParser *parser, const gchar *input, gsize len, SlMessage **msg);
 
 /* A real as the tree path writes a field: the shortest of %.15g and %.17g
  * that reads back as the same number. */

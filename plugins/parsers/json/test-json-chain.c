@@ -36,17 +36,26 @@ static const gchar input[] =
   "<19>Feb  3 12:34:59 web2 db[2]: {\"level\":\"error\",\"user\":{\"id\":7,\"name\":\"\\u00e9\\u0001\\t\"},"
   "\"ts\":\"2026-02-03T13:00:00-05:00\"}\n";
 
-/* The string at a path of member names below root, or NULL. */
-static const gchar *
-string_at (json_t *root, const gchar *const *path)
+
+/* The member at a path below root, or NULL. */
+static json_t *
+node_at (json_t *root, const gchar *const *path)
 {
   json_t *node = root;
   for (guint i = 0; path[i] && node; i++)
     node = json_object_get (node, path[i]);
-  return json_is_string (node) ? json_string_value (node) : NULL;
+  return node;
 }
 
 #define AT(...) ((const gchar *const[]) { __VA_ARGS__, NULL })
+
+/* The string at a path of member names below root, or NULL. */
+static const gchar *
+string_at (json_t *root, const gchar *const *path)
+{
+  json_t *node = node_at (root, path);
+  return json_is_string (node) ? json_string_value (node) : NULL;
+}
 
 static json_t *
 read_json_line (const gchar *line)
@@ -74,13 +83,17 @@ check_errors_file (SlTestEnv *env)
   g_assert_cmpstr (string_at (first, AT ("PROGRAM")), ==, "app");
   g_assert_cmpstr (string_at (first, AT ("PID")), ==, "1");
   g_assert_cmpstr (string_at (first, AT ("json", "level")), ==, "error");
-  g_assert_cmpstr (string_at (first, AT ("json", "user", "id")), ==, "42");
+  /* @version: 4.0: the values keep the types json-parser() read */
+  g_assert_true (json_is_integer (node_at (first, AT ("json", "user", "id"))));
+  g_assert_cmpint (json_integer_value (node_at (first, AT ("json", "user", "id"))), ==, 42);
   g_assert_cmpstr (string_at (first, AT ("json", "user", "name")), ==, "Ada \"A\" L.");
-  g_assert_cmpstr (string_at (first, AT ("json", "tags")), ==, "[\"a\",\"b\"]");
+  json_t *tags = node_at (first, AT ("json", "tags"));
+  g_assert_true (json_is_array (tags) && json_array_size (tags) == 2);
+  g_assert_cmpstr (json_string_value (json_array_get (tags, 1)), ==, "b");
   g_assert_true (g_str_has_prefix (string_at (first, AT ("MESSAGE")), "{\"level\":\"error\""));
 
   g_assert_cmpstr (string_at (second, AT ("HOST")), ==, "web2");
-  g_assert_cmpstr (string_at (second, AT ("json", "user", "id")), ==, "7");
+  g_assert_cmpint (json_integer_value (node_at (second, AT ("json", "user", "id"))), ==, 7);
   g_assert_cmpstr (string_at (second, AT ("json", "user", "name")), ==, "\xc3\xa9\x01\t");
 
 out:

@@ -44,6 +44,85 @@ test_scalars_and_nesting (void)
 }
 
 static void
+assert_typed (const SlMessage *msg, const gchar *name, const gchar *text, SlValueType type)
+{
+  gsize len;
+  SlValueType got;
+  const gchar *v = sl_message_get_typed (msg, sl_field_handle (name), &len, &got);
+  g_assert_nonnull (v);
+  g_assert_cmpmem (v, len, text, strlen (text));
+  g_assert_cmpint (got, ==, type);
+}
+
+/* A syslog-ng 4 configuration's json-parser(): what 4.8 stores for each
+ * kind of value (tests/differential/test-typed-values compares what it
+ * writes with 4.8's own output). */
+static void
+test_typed_values (void)
+{
+  SlTestParser p;
+  sl_test_parser_init_version (&p, "4.8", "json-parser(prefix(\"j.\"))");
+  SlMessage *msg = sl_test_message ("{\"n\":-0,\"big\":9223372036854775808,\"r\":0.1,\"inf\":1e400,"
+                                    "\"t\":TRUE,\"z\":null,\"s\":\"a\\u0000b\",\"l\":[\"x\",\"y z\"],"
+                                    "\"a\":[1.0,\"/\",{}],\"o\":{\"k\":1},\"o\":{\"m\":2},\"dup\":1,\"dup\":2} tail");
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  assert_typed (msg, "j.n", "0", SL_VALUE_INT64);
+  assert_typed (msg, "j.big", "9223372036854775807", SL_VALUE_INT64);
+  assert_typed (msg, "j.r", "0.100000", SL_VALUE_DOUBLE);
+  assert_typed (msg, "j.inf", "inf", SL_VALUE_DOUBLE);
+  assert_typed (msg, "j.t", "true", SL_VALUE_BOOLEAN);
+  assert_typed (msg, "j.z", "", SL_VALUE_NULL);
+  assert_typed (msg, "j.s", "a", SL_VALUE_STRING);
+  assert_typed (msg, "j.l", "x,\"y z\"", SL_VALUE_LIST);
+  assert_typed (msg, "j.a", "[1.0,\"\\/\",{}]", SL_VALUE_JSON);
+  assert_typed (msg, "j.o.m", "2", SL_VALUE_INT64);
+  sl_test_assert_field (msg, "j.o.k", NULL);
+  assert_typed (msg, "j.dup", "2", SL_VALUE_INT64);
+  sl_message_unref (msg);
+
+  /* a wide object finds its repeated keys too, and costs no time per
+   * pair of members: 50,000 of them, inside an array (no field each) */
+  GString *wide = g_string_new ("{");
+  for (guint i = 0; i < 40; i++)
+    g_string_append_printf (wide, "\"w%u\":%u,", i, i);
+  g_string_append (wide, "\"w5\":\"last\",\"big\":[{");
+  for (guint i = 0; i < 50000; i++)
+    g_string_append_printf (wide, "%s\"k%u\":%u", i ? "," : "", i % 49999, i);
+  g_string_append (wide, "}]}");
+  msg = sl_test_message (wide->str);
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  assert_typed (msg, "j.w5", "last", SL_VALUE_STRING);
+  assert_typed (msg, "j.w39", "39", SL_VALUE_INT64);
+  gsize len;
+  SlValueType type;
+  const gchar *big = sl_message_get_typed (msg, sl_field_handle ("j.big"), &len, &type);
+  g_assert_cmpint (type, ==, SL_VALUE_JSON);
+  g_assert_true (g_str_has_prefix (big, "[{\"k0\":49999,\"k1\":1,"));
+  sl_message_unref (msg);
+  g_string_free (wide, TRUE);
+
+  /* a top-level array is $1, $2, ... and unsets the matches past it */
+  msg = sl_test_message ("[7,\"s\",[1]]");
+  sl_message_set (msg, sl_field_handle ("4"), "old", -1);
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  assert_typed (msg, "1", "7", SL_VALUE_INT64);
+  assert_typed (msg, "2", "s", SL_VALUE_STRING);
+  assert_typed (msg, "3", "[1]", SL_VALUE_JSON);
+  sl_test_assert_field (msg, "4", NULL);
+  sl_message_unref (msg);
+
+  static const gchar *const refused[] = { "\"text\"", "42", "{\"a\":", "{\"a\" 1}", "[1,]", "" };
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      msg = sl_test_message (refused[i]);
+      g_assert_false (sl_test_parser_process (&p, &msg));
+      sl_message_unref (msg);
+    }
+  g_assert_cmpint (sl_test_parser_counter (&p, "failed"), ==, G_N_ELEMENTS (refused));
+  sl_test_parser_clear (&p);
+}
+
+static void
 test_default_prefix_is_empty (void)
 {
   SlTestParser p;
@@ -394,6 +473,7 @@ main (int argc, char **argv)
   g_assert_true (sl_plugins_register (&sl_module, __FILE__, NULL));
   g_test_add_func ("/json-parser/scalars-and-nesting", test_scalars_and_nesting);
   g_test_add_func ("/json-parser/default-prefix-is-empty", test_default_prefix_is_empty);
+  g_test_add_func ("/json-parser/typed-values", test_typed_values);
   g_test_add_func ("/json-parser/not-json", test_not_json_is_counted_and_changes_nothing);
   g_test_add_func ("/json-parser/marker", test_marker);
   g_test_add_func ("/json-parser/extract-prefix", test_extract_prefix);

@@ -3,8 +3,11 @@
  * groupset("template" values(".SDATA.*" "json.*")) and
  * groupunset(values(...)): give a field a value rendered from the message,
  * remove one, give every field whose name matches a glob a value rendered
- * from it ($_ is its value, as in syslog-ng), remove every such field. */
+ * from it ($_ is its value, as in syslog-ng), remove every such field.
+ * In a syslog-ng 4 configuration set() of one field ("${json.n}") copies
+ * its type too, as syslog-ng 4 does; any other template makes a string. */
 #include "plugins/rewrites/basic/rewrite-rule.h"
+#include "core/config/syntax-version.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/message/template.h"
@@ -17,6 +20,9 @@ typedef struct
   SlHandle field;
   const gchar *field_name;
   SlTemplate *value;      /* set() */
+  /* set() of a syslog-ng 4 configuration whose template is one field and
+   * nothing else: the field it copies, with its type (null when unset) */
+  SlHandle copied;
 } SetRule;
 
 /* groupset() and groupunset() decide once per field name whether it matches: handles
@@ -79,6 +85,7 @@ set_init (SlDriver *d, GError **error)
                         _("set() needs the new value, as in set(\"$HOST\" value(\".origin\"))"));
       return FALSE;
     }
+  self->copied = sl_cfg_compiling_version_4 () ? sl_template_single_field (self->value) : SL_F_NONE;
   return rewrite_rule_field (&self->rule, "value", self->field_name, &self->field, error);
 }
 
@@ -90,6 +97,13 @@ set_process (SlDriver *d, SlMessage **msg)
     return TRUE;
   sl_message_make_writable (msg);
   gsize len;
+  if (self->copied != SL_F_NONE)
+    {
+      SlValueType type;
+      const gchar *value = sl_message_get_typed (*msg, self->copied, &len, &type);
+      sl_message_set_typed (*msg, self->field, value ? value : "", len, value ? type : SL_VALUE_NULL);
+      return TRUE;
+    }
   const gchar *value = sl_template_peek (self->value, *msg, &len);
   sl_message_set (*msg, self->field, value, len);
   return TRUE;

@@ -21,6 +21,7 @@
  * Written by hand rather than through jansson: it runs for every message a
  * destination writes, and builds no tree. */
 #include "core/plugin/plugin.h"
+#include "core/config/syntax-version.h"
 #include "core/message/scratch.h"
 #include "core/message/template.h"
 #include "core/message/text-append.h"
@@ -48,6 +49,7 @@ typedef struct
   SlValuePairs *vp;
   gchar delimiter;       /* where format-json nests: --key-delimiter, '.' by default */
   SlTemplate *timestamp; /* graphite-output's --timestamp, $R_UNIXTIME by default */
+  gboolean typed;        /* in a syslog-ng 4 configuration: numbers written as 4.8 writes them */
 } FormatJson;
 
 typedef struct
@@ -183,6 +185,7 @@ prepare (SlTfCall *call, FjFormat format, GError **error)
   if (!fj->vp)
     return FALSE;
   fj->delimiter = sl_value_pairs_key_delimiter (fj->vp);
+  fj->typed = sl_cfg_compiling_version_4 ();
   return TRUE;
 }
 
@@ -384,9 +387,34 @@ list_item (const gchar *item, gsize len, gpointer user_data)
   g_string_append_c (out, ',');
 }
 
+/* A number as syslog-ng 4 writes it: read (an integer in hex after 0x),
+ * then written again, a real as g_ascii_dtostr() does; FALSE when it
+ * does not cast. */
+static gboolean
+append_number_4 (GString *out, SlValueType type, const gchar *text)
+{
+  gchar *end;
+  errno = 0;
+  if (type == SL_VALUE_DOUBLE)
+    {
+      gdouble d = g_ascii_strtod (text, &end);
+      if (end == text || *end || (errno == ERANGE && (d >= HUGE_VAL || d <= -HUGE_VAL)))
+        return FALSE;
+      gchar buffer[G_ASCII_DTOSTR_BUF_SIZE];
+      g_string_append (out, g_ascii_dtostr (buffer, sizeof buffer, d));
+      return TRUE;
+    }
+  gboolean hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  gint64 i = strtoll (text, &end, hex ? 16 : 10);
+  if (!*text || *end)
+    return FALSE;
+  g_string_append_printf (out, "%" G_GINT64_FORMAT, i);
+  return TRUE;
+}
+
 /* A value as its type has it; FALSE when it does not cast. */
 static gboolean
-append_typed (GString *out, SlValueType type, const gchar *value, gsize len)
+append_typed (GString *out, gboolean typed, SlValueType type, const gchar *value, gsize len)
 {
   if (type == SL_VALUE_STRING)
     {
@@ -417,6 +445,12 @@ append_typed (GString *out, SlValueType type, const gchar *value, gsize len)
   gchar *end = text;
   gboolean ok;
   errno = 0;
+  if (typed && type != SL_VALUE_BOOLEAN)
+    {
+      ok = append_number_4 (out, type, text);
+      g_free (text);
+      return ok;
+    }
   switch (type)
     {
     case SL_VALUE_INT32:
@@ -505,7 +539,7 @@ append_member (const gchar *key, SlValueType type, const gchar *value, gsize len
   o->comma = TRUE;
   append_string (out, name.name, name.len);
   g_string_append_c (out, ':');
-  return append_typed (out, type, value, len);
+  return append_typed (out, o->fj->typed, type, value, len);
 }
 
 static gboolean

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* syslog-ng 4's typed values, side by side with syslog-ng 4.8 (Debian 13's,
+ * in the root of tests/peers/trixie-root): every line of
+ * typed-values/corpus.jsonl through json-parser() and $(format-json) under
+ * @version: 4.8, written by both, compared byte for byte, line by line. A
+ * line json-parser() refuses goes on without fields, so every line gives
+ * one. The whole nv-pairs scope leaves out TRANSPORT and MSGFORMAT, which
+ * 4.8 sets and Sluice does not, and FILE_NAME, which differs by where each
+ * daemon reads. set() copies a field with its type (null when it is
+ * unset) under 4.x. A @version: 3.x configuration keeps its strings. */
+#include "tests/functional/harness.h"
+
+#include <string.h>
+
+static gchar *trixie;   /* the Debian 13 root, or NULL */
+
+static const gchar config[] =
+  "@version: @VERSION@\n"
+  "source s_in { file(\"@DIR@/in.log\" flags(no-parse) follow-freq(0.1)); };\n"
+  "parser p_json { json-parser(prefix(\"j.\")); };\n"
+  "rewrite r_copy { set(\"${j.n}\" value(\"c.n\")); set(\"${j.a}\" value(\"c.a\")); set(\"${j.f}\" value(\"c.f\"));\n"
+  "                 set(\"${j.missing}\" value(\"c.m\")); set(\"${j.n}s\" value(\"c.s\")); };\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"@TEMPLATE@\\n\")); };\n"
+  "log { source(s_in); junction { channel { parser(p_json); rewrite(r_copy); flags(final); }; channel { flags(final); }; };\n"
+  "      destination(d_out); };\n";
+
+/* The key of the corpus's last line, which every template writes. */
+#define LAST_LINE "the broken ones"
+
+static gchar *
+corpus (void)
+{
+  const gchar *top = g_getenv ("SL_TOP_SRCDIR");
+  g_autofree gchar *path = g_build_filename (top ? top : ".", "tests/differential/typed-values/corpus.jsonl", NULL);
+  gchar *text = sl_test_read_file (path);
+  g_assert_nonnull (text);
+  return text;
+}
+
+static gchar *
+config_for (const gchar *version, const gchar *template)
+{
+  GString *text = g_string_new (config);
+  g_string_replace (text, "@VERSION@", version, 0);
+  g_string_replace (text, "@TEMPLATE@", template, 0);
+  return g_string_free (text, FALSE);
+}
+
+/* What sluiced writes for input on the configuration text. */
+static gchar *
+sluiced_output (SlTestEnv *env, const gchar *text, const gchar *input)
+{
+  g_autofree gchar *in = sl_test_path (env, "in.log");
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  if (g_file_set_contents (in, input, -1, NULL) && sl_test_write_config (env, text, NULL)
+      && sl_test_daemon_start (env) && sl_test_wait_contains (env, out, LAST_LINE))
+    return sl_test_read_file (out);
+  return NULL;
+}
+
+static void
+test_side_by_side (SlTestEnv *env, gconstpointer data)
+{
+  if (!trixie)
+    {
+      g_test_skip ("the Debian 13 root could not be made (tests/peers/trixie-root)");
+      return;
+    }
+  g_autofree gchar *input = corpus ();
+  g_autofree gchar *text = config_for ("4.8", data);
+  g_autofree gchar *expected = sl_test_syslog_ng_48_output (env, trixie, text, input, LAST_LINE);
+  g_autofree gchar *got = expected ? sluiced_output (env, text, input) : NULL;
+  if (!got)
+    return;
+
+  g_auto (GStrv) lines = g_strsplit (input, "\n", -1);
+  g_auto (GStrv) want = g_strsplit (expected, "\n", -1);
+  g_auto (GStrv) have = g_strsplit (got, "\n", -1);
+  guint n = g_strv_length (lines) - 1, same = 0;
+  g_assert_cmpuint (g_strv_length (want), ==, n + 1);
+  for (guint i = 0; i < n && have[i]; i++)
+    {
+      if (g_str_equal (want[i], have[i]))
+        same++;
+      else
+        g_test_message ("line %u: %s\n  syslog-ng 4.8: %s\n  sluiced:       %s", i + 1, lines[i], want[i], have[i]);
+    }
+  g_test_message ("%s: %u of %u lines identical", (const gchar *) data, same, n);
+  g_assert_cmpstr (got, ==, expected);
+}
+
+/* @version: 3.38 keeps what Sluice writes for 3.38: the values' text as
+ * jansson gives it, every one a string, copies too. */
+static void
+test_3x_keeps_strings (SlTestEnv *env, gconstpointer data)
+{
+  static const gchar input[] = "{\"n\":42,\"f\":1.5,\"t\":true,\"z\":null,\"a\":[1,\"x\"]}\n"
+                               "{\"after\":\"" LAST_LINE "\"}\n";
+  g_autofree gchar *text = config_for ("3.38", "$(format-json --scope nv-pairs --exclude * --key j.* --key c.*)");
+  g_autofree gchar *got = sluiced_output (env, text, input);
+  g_assert_cmpstr (got, ==, "{\"j\":{\"z\":\"null\",\"t\":\"true\",\"n\":\"42\",\"f\":\"1.5\",\"a\":\"[1,\\\"x\\\"]\"},"
+                            "\"c\":{\"s\":\"42s\",\"n\":\"42\",\"m\":\"\",\"f\":\"1.5\",\"a\":\"[1,\\\"x\\\"]\"}}\n"
+                            "{\"j\":{\"after\":\"" LAST_LINE "\"},\"c\":{\"s\":\"s\",\"n\":\"\",\"m\":\"\",\"f\":\"\",\"a\":\"\"}}\n");
+}
+
+int
+main (int argc, char **argv)
+{
+  sl_test_init (&argc, &argv);
+  trixie = sl_test_trixie_root ();
+  /* the top-level arrays of the corpus set $1 to $6 */
+  static const gchar *const templates[] = {
+    "$(format-json --scope nv-pairs --exclude * --key j.* --key 1 --key 2 --key 3 --key 4 --key 5 --key 6)",
+    "$(format-json --scope nv-pairs --exclude TRANSPORT --exclude MSGFORMAT --exclude FILE_NAME)",
+    "$(format-flat-json --scope nv-pairs --exclude * --key j.* --key 1 --key 2 --key 3 --key 4 --key 5 --key 6)",
+    "$(format-json --cast --scope nv-pairs --exclude * --key j.* --key 1 --key 2 --key 3 --key 4 --key 5 --key 6)",
+    "$(format-json --scope nv-pairs --exclude * --key c.* --key j.after)",
+  };
+  static const gchar *const names[] = { "format-json-keys", "format-json-nv-pairs", "format-flat-json",
+                                        "format-json-cast", "set-copies-types" };
+  for (guint i = 0; i < G_N_ELEMENTS (templates); i++)
+    {
+      g_autofree gchar *path = g_strconcat ("/typed-values/", names[i], NULL);
+      g_test_add (path, SlTestEnv, templates[i], sl_test_env_setup, test_side_by_side, sl_test_env_teardown);
+    }
+  SL_TEST_ADD ("/typed-values/version-3-keeps-strings", test_3x_keeps_strings);
+  gint result = g_test_run ();
+  g_free (trixie);
+  return result;
+}
