@@ -38,10 +38,12 @@ typedef enum
  * released, in the order they were accepted. The core calls write() with
  * n == 0 when it has nothing new to send but messages are in flight (or
  * max-in-flight() of them are): the driver then waits, as long as its peer
- * may take, for at least one answer. A result other than SL_WRITE_OK gives
- * back every message not answered, in flight or not sent: the driver lets
- * go of them (its session is over), and the core sends them again, in
- * order, once the driver can write again. */
+ * may take, for at least one answer, as it does when its own window is
+ * full. SL_WRITE_OK with done < n puts msgs[done..n) back in front of the
+ * queue, to come again in the next call. Any other result gives back every
+ * message not answered, in flight or not sent: the driver lets go of them
+ * (its session is over), and the core sends them again, in order, once the
+ * driver can write again. */
 typedef struct
 {
   SlMessage *const *msgs;

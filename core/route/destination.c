@@ -618,8 +618,11 @@ write_answered (SlWriter *w, SlMessage **msgs, guint n, gboolean *wait)
   *wait = FALSE;
   if (result == SL_WRITE_OK && unsent)
     {
+      /* its window is full: the rest goes out after answers, at once
+       * unless nothing is in flight to be answered */
       w->fly_tail -= unsent;
-      *wait = settle_rest (w, result, w->fly + w->fly_tail, w->fly_seqs + w->fly_tail, unsent);
+      put_back (d, w->fly + w->fly_tail, w->fly_seqs + w->fly_tail, unsent);
+      *wait = w->fly_tail == w->fly_head;
     }
   else if (result != SL_WRITE_OK && w->fly_tail > w->fly_head)
     {
@@ -676,20 +679,21 @@ gather (SlWriter *w, SlQueueItem *items, guint64 *seqs, guint max)
   return n;
 }
 
-/* SL_CAP_ANSWERS: how many more may be sent, with the places for them
- * made after those in flight. */
+/* SL_CAP_ANSWERS: how many of want may be sent, with the places for them
+ * after those in flight (moved to the front when the end is near). */
 static guint
-room_in_flight (SlWriter *w)
+room_in_flight (SlWriter *w, guint want)
 {
   guint flying = w->fly_tail - w->fly_head;
-  if (w->fly_head && flying)
+  want = MIN (want, w->fly_cap - flying);
+  if (w->fly_tail + want > w->fly_cap)
     {
       memmove (w->fly, w->fly + w->fly_head, flying * sizeof *w->fly);
       memmove (w->fly_seqs, w->fly_seqs + w->fly_head, flying * sizeof *w->fly_seqs);
+      w->fly_head = 0;
+      w->fly_tail = flying;
     }
-  w->fly_head = 0;
-  w->fly_tail = flying;
-  return w->fly_cap - flying;
+  return want;
 }
 
 static gpointer
@@ -722,11 +726,11 @@ writer_thread (gpointer data)
       gboolean flying = FALSE;
       if (w->fly)
         {
-          allowed = MIN (allowed, room_in_flight (w));
+          allowed = room_in_flight (w, allowed);
           into = w->fly + w->fly_tail;
           into_seqs = w->fly_seqs + w->fly_tail;
           /* answers are due: new messages are not waited for */
-          flying = w->fly_tail > 0;
+          flying = w->fly_tail > w->fly_head;
           if (flying)
             deadline = 0;
         }
