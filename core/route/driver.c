@@ -427,7 +427,7 @@ static const SlOptionGroup option_groups[] = {
     mark_options },
   { "worker-options", "Worker options", "Every destination whose messages may be written out of order takes these.",
     worker_options },
-  { "answer-options", "Answer options", "Every destination whose peer answers what it sent takes these: relp(), amqp().",
+  { "answer-options", "Answer options", "Every destination whose peer answers what it sent takes these: relp(), amqp(), mqtt().",
     answer_options },
   { "disk-buffer-option", "disk-buffer()", "Every destination that can queue on disk takes this.",
     disk_buffer_option },
