@@ -67,7 +67,7 @@ capabilities_of (SlDriverKind kind)
       return SL_CAP_PARSES | SL_CAP_CONNECTIONS;
     case SL_DRIVER_DESTINATION:
       return SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER | SL_CAP_BATCHES | SL_CAP_SUPPRESS
-             | SL_CAP_MARKS;
+             | SL_CAP_MARKS | SL_CAP_ANSWERS;
     case SL_DRIVER_PARSER:
       return SL_CAP_EMITS;
     default:

@@ -90,7 +90,9 @@ typedef struct
 } SlSourceOps;
 
 /* Destinations: every operation runs on a writer thread of the
- * destination; with workers(N) each writer has an instance of its own. */
+ * destination; with workers(N) each writer has an instance of its own.
+ * A destination whose peer answers later (SL_CAP_ANSWERS) keeps messages
+ * in flight across calls of write(): see SlWriteBatch. */
 typedef struct
 {
   gboolean      (*open)   (SlDriver *self, GError **error);
@@ -173,6 +175,11 @@ enum
   /* destinations: syslog-ng's mark-mode() and mark-freq(): which MARKs
    * of internal() it writes, and when it makes its own */
   SL_CAP_MARKS = 1 << 8,
+  /* destinations: the peer answers after write() returned (RELP rsp, AMQP
+   * confirms, MQTT PUBACK): messages stay in flight across calls of
+   * write(), up to max-in-flight() of them, and are settled as the driver
+   * reports their answers (SlWriteBatch's answered) */
+  SL_CAP_ANSWERS = 1 << 9,
 };
 
 struct _SlDriverClass

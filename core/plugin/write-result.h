@@ -27,7 +27,23 @@ typedef enum
 /* One call of a destination's write(): msgs[0..n). The driver sets done to
  * how many, from the first, it handled, and counts in dropped those of them
  * it dropped on purpose (a path it may not write to); msgs[done..n) is what
- * the result speaks of, and reason why (sl_write_batch_fail()). */
+ * the result speaks of, and reason why (sl_write_batch_fail()).
+ *
+ * A driver of SL_CAP_ANSWERS (its peer answers later) reads done as "sent":
+ * msgs[0..done) are in flight, and the core keeps them, holding their
+ * sources' windows, until they are answered. In answered it reports how
+ * many of its messages in flight, oldest first (those of earlier calls,
+ * then these), were answered since its last call, and counts in dropped
+ * those of them it dropped on purpose; only they are written, counted and
+ * released, in the order they were accepted. The core calls write() with
+ * n == 0 when it has nothing new to send but messages are in flight (or
+ * max-in-flight() of them are): the driver then waits, as long as its peer
+ * may take, for at least one answer, as it does when its own window is
+ * full. SL_WRITE_OK with done < n puts msgs[done..n) back in front of the
+ * queue, to come again in the next call. Any other result gives back every
+ * message not answered, in flight or not sent: the driver lets go of them
+ * (its session is over), and the core sends them again, in order, once the
+ * driver can write again. */
 typedef struct
 {
   SlMessage *const *msgs;
@@ -36,6 +52,7 @@ typedef struct
   guint dropped;
   gint error;                        /* an errno value, or 0 */
   gchar reason[SL_WRITE_REASON_MAX]; /* empty: none given */
+  guint answered;                    /* SL_CAP_ANSWERS: settled since the last call */
 } SlWriteBatch;
 
 /* Says why msgs[done..n) were not written, in a few words a reader of the

@@ -14,6 +14,7 @@
 #include "core/message/window.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 #define MAX_BATCH 1024
 #define TICK_INTERVAL_US G_USEC_PER_SEC
@@ -90,6 +91,14 @@ struct _SlWriter
   GMutex hand_lock;
   SlQueueItem *hand;
   guint hand_n;
+  /* SL_CAP_ANSWERS: what was sent and is not answered yet, in the order it
+   * was taken, in fly[fly_head..fly_tail) of max-in-flight() places; the
+   * next batch is taken into the places after it */
+  SlQueueItem *fly;
+  guint64 *fly_seqs;
+  guint fly_head;
+  guint fly_tail;
+  guint fly_cap;
 };
 
 /* The destination whose writer thread this is, for sl_destination_stopping(). */
@@ -100,6 +109,8 @@ free_writer (gpointer data)
 {
   SlWriter *w = data;
   g_mutex_clear (&w->hand_lock);
+  g_free (w->fly);
+  g_free (w->fly_seqs);
   g_free (w);
 }
 
@@ -128,6 +139,12 @@ sl_destination_new (GPtrArray *drivers, const SlDestinationOptions *options)
       w->ops = w->driver->klass->ops.destination;
       sl_backoff_init (&w->backoff, RETRY_FIRST_MS, d->settings.time_reopen_ms);
       g_mutex_init (&w->hand_lock);
+      if (w->driver->klass->capabilities & SL_CAP_ANSWERS)
+        {
+          w->fly_cap = (guint) MAX (d->settings.max_in_flight, 1);
+          w->fly = g_new (SlQueueItem, w->fly_cap);
+          w->fly_seqs = g_new0 (guint64, w->fly_cap);
+        }
       g_ptr_array_add (d->writers, w);
     }
   d->drivers = drivers;
@@ -490,6 +507,52 @@ in_hand (SlWriter *w, SlQueueItem *items, guint n)
   g_mutex_unlock (&w->hand_lock);
 }
 
+/* What the driver did not handle: put back for a retry, or dropped, as
+ * its result asks; TRUE when the writer should wait before it tries
+ * again. */
+static gboolean
+settle_rest (SlWriter *w, SlWriteResult result, SlQueueItem *items, guint64 *seqs, guint rest)
+{
+  SlDestination *d = w->d;
+  /* At shutdown a destination that keeps failing gets one more try;
+   * then what is left is counted and logged, not waited on forever.
+   * A disk buffer keeps it instead. */
+  if (g_atomic_int_get (&d->stopping) && result != SL_WRITE_DROP && (d->disk || ++w->head_failures > 1))
+    {
+      if (d->disk || g_atomic_int_get (&d->handing_over))
+        {
+          put_back (d, items, seqs, rest);
+          w->leaving = TRUE;
+        }
+      else
+        drop_items (d, items, seqs, rest, "still failing at shutdown");
+      return FALSE;
+    }
+  switch (result)
+    {
+    case SL_WRITE_DROP:
+      drop_items (d, items, seqs, rest, w->reason[0] ? w->reason : "the destination refused them");
+      return FALSE;
+    case SL_WRITE_ERROR:
+      if (++w->head_failures >= ERROR_RETRIES)
+        {
+          w->head_failures = 0;
+          drop_items (d, items, seqs, 1, "failed three times in a row");
+          put_back (d, items + 1, seqs + 1, rest - 1);
+          return FALSE;
+        }
+      break;
+    case SL_WRITE_NOT_CONNECTED:
+      close_driver (w);
+      break;
+    case SL_WRITE_OK:
+    case SL_WRITE_RETRY:
+      break;
+    }
+  put_back (d, items, seqs, rest);
+  return TRUE;
+}
+
 /* Hands msgs to the driver and settles what it says: written and dropped
  * ones are acknowledged and counted, the rest is put back or dropped as
  * the result asks. Returns how many the driver handled; *wait tells
@@ -516,50 +579,60 @@ write_batch (SlWriter *w, SlQueueItem *items, guint64 *seqs, SlMessage **msgs, g
   finish_items (d, items, seqs, done);
   if (done > 0)
     w->head_failures = 0;
-  guint rest = n - done;
   *wait = FALSE;
-  if (!rest)
-    return done;
-  items += done;
-  seqs += done;
+  if (done < n)
+    *wait = settle_rest (w, result, items + done, seqs + done, n - done);
+  return done;
+}
 
-  /* At shutdown a destination that keeps failing gets one more try;
-   * then what is left is counted and logged, not waited on forever.
-   * A disk buffer keeps it instead. */
-  if (g_atomic_int_get (&d->stopping) && result != SL_WRITE_DROP && (d->disk || ++w->head_failures > 1))
+/* SL_CAP_ANSWERS: the n messages taken into the places after those in
+ * flight are handed to the driver (n may be 0: only answers are asked
+ * for); what it says was answered is settled from the oldest in flight.
+ * Returns how many it sent. */
+static guint
+write_answered (SlWriter *w, SlMessage **msgs, guint n, gboolean *wait)
+{
+  SlDestination *d = w->d;
+  SlWriteBatch batch = { .msgs = msgs, .n = n };
+  w->recoveries_seen = g_atomic_int_get (&d->recoveries);
+  w->fly_tail += n;
+  in_hand (w, w->fly + w->fly_head, w->fly_tail - w->fly_head);
+  SlWriteResult result = SL_WRITE_NOT_CONNECTED;
+  if (w->opened || open_driver (w))
     {
-      if (d->disk || g_atomic_int_get (&d->handing_over))
-        {
-          put_back (d, items, seqs, rest);
-          w->leaving = TRUE;
-        }
-      else
-        drop_items (d, items, seqs, rest, "still failing at shutdown");
-      return done;
+      result = w->ops->write (w->driver, &batch);
+      g_strlcpy (w->reason, batch.reason, sizeof w->reason);
     }
-  switch (result)
+  in_hand (w, NULL, 0);
+  guint done = MIN (batch.done, n);
+  spend_tokens (d, done);
+  guint unsent = n - done;
+  guint answered = MIN (batch.answered, w->fly_tail - w->fly_head - unsent);
+  guint dropped = MIN (batch.dropped, answered);
+  sl_counter_add (d->written, answered - dropped);
+  sl_counter_add (d->dropped, dropped);
+  finish_items (d, w->fly + w->fly_head, w->fly_seqs + w->fly_head, answered);
+  w->fly_head += answered;
+  if (answered > 0)
+    w->head_failures = 0;
+  *wait = FALSE;
+  if (result == SL_WRITE_OK && unsent)
     {
-    case SL_WRITE_DROP:
-      drop_items (d, items, seqs, rest, w->reason[0] ? w->reason : "the destination refused them");
-      return done;
-    case SL_WRITE_ERROR:
-      if (++w->head_failures >= ERROR_RETRIES)
-        {
-          w->head_failures = 0;
-          drop_items (d, items, seqs, 1, "failed three times in a row");
-          put_back (d, items + 1, seqs + 1, rest - 1);
-          return done;
-        }
-      break;
-    case SL_WRITE_NOT_CONNECTED:
-      close_driver (w);
-      break;
-    case SL_WRITE_OK:
-    case SL_WRITE_RETRY:
-      break;
+      /* its window is full: the rest goes out after answers, at once
+       * unless nothing is in flight to be answered */
+      w->fly_tail -= unsent;
+      put_back (d, w->fly + w->fly_tail, w->fly_seqs + w->fly_tail, unsent);
+      *wait = w->fly_tail == w->fly_head;
     }
-  put_back (d, items, seqs, rest);
-  *wait = TRUE;
+  else if (result != SL_WRITE_OK && w->fly_tail > w->fly_head)
+    {
+      /* the driver let go of every message not answered: sent again, in order */
+      guint head = w->fly_head, rest = w->fly_tail - head;
+      w->fly_head = w->fly_tail = 0;
+      *wait = settle_rest (w, result, w->fly + head, w->fly_seqs + head, rest);
+    }
+  if (w->fly_head == w->fly_tail)
+    w->fly_head = w->fly_tail = 0;
   return done;
 }
 
@@ -606,6 +679,23 @@ gather (SlWriter *w, SlQueueItem *items, guint64 *seqs, guint max)
   return n;
 }
 
+/* SL_CAP_ANSWERS: how many of want may be sent, with the places for them
+ * after those in flight (moved to the front when the end is near). */
+static guint
+room_in_flight (SlWriter *w, guint want)
+{
+  guint flying = w->fly_tail - w->fly_head;
+  want = MIN (want, w->fly_cap - flying);
+  if (w->fly_tail + want > w->fly_cap)
+    {
+      memmove (w->fly, w->fly + w->fly_head, flying * sizeof *w->fly);
+      memmove (w->fly_seqs, w->fly_seqs + w->fly_head, flying * sizeof *w->fly_seqs);
+      w->fly_head = 0;
+      w->fly_tail = flying;
+    }
+  return want;
+}
+
 static gpointer
 writer_thread (gpointer data)
 {
@@ -629,11 +719,41 @@ writer_thread (gpointer data)
           housekeeping (w, &next_tick);
           continue;
         }
-      gboolean closed;
-      guint n = next_batch (w, items, seqs, allowed, dirty ? MIN (next_tick, flush_at) : next_tick, &closed);
+      gboolean closed = FALSE;
+      gint64 deadline = dirty ? MIN (next_tick, flush_at) : next_tick;
+      SlQueueItem *into = items;
+      guint64 *into_seqs = seqs;
+      gboolean flying = FALSE;
+      if (w->fly)
+        {
+          allowed = room_in_flight (w, allowed);
+          into = w->fly + w->fly_tail;
+          into_seqs = w->fly_seqs + w->fly_tail;
+          /* answers are due: new messages are not waited for */
+          flying = w->fly_tail > w->fly_head;
+          if (flying)
+            deadline = 0;
+        }
+      guint n = allowed ? next_batch (w, into, into_seqs, allowed, deadline, &closed) : 0;
       if (n && n < allowed && d->settings.batch_timeout_ms)
-        n += gather (w, items + n, seqs + n, allowed - n);
+        n += gather (w, into + n, into_seqs + n, allowed - n);
       housekeeping (w, &next_tick);
+      if (w->fly && (n || flying))
+        {
+          for (guint i = 0; i < n; i++)
+            msgs[i] = into[i].msg;
+          gboolean wait;
+          if (write_answered (w, msgs, n, &wait) > 0)
+            {
+              dirty = TRUE;
+              flush_at = g_get_monotonic_time () + d->settings.flush_timeout_ms * 1000;
+            }
+          if (wait)
+            pause_before_retry (w, &next_tick);
+          else
+            note_success (w);
+          continue;
+        }
       if (!n)
         {
           if (dirty && (closed || g_get_monotonic_time () >= flush_at))

@@ -76,6 +76,7 @@ typedef struct
   gint throttle;
   gint workers;
   gint64 batch_timeout_ms;   /* SL_CAP_BATCHES: how long a partial batch waits for more */
+  gint max_in_flight;        /* SL_CAP_ANSWERS: messages a writer sent that are not answered yet */
   gint suppress;             /* SL_CAP_SUPPRESS: syslog-ng's suppress() seconds; 0: off */
   gboolean reduce_repeats;   /* SL_CAP_SUPPRESS: rsyslog's $RepeatedMsgReduction */
   gboolean template_escape;

@@ -223,6 +223,14 @@ static const SlOptionSpec batch_options[] = {
   { NULL }
 };
 
+static const SlOptionSpec answer_options[] = {
+  { "max-in-flight", SL_INT (DST (max_in_flight)), "4096",
+    "messages a writer has sent and its peer has not answered yet; once there are as many, it waits for answers "
+    "before it sends more (each still holds its place in its source's window and in disk-buffer())",
+    SL_RANGE (1, 1048576) },
+  { NULL }
+};
+
 /* syslog-ng's LogWriter options (SL_CAP_SUPPRESS); core/suppress.h. */
 static const SlOptionSpec suppress_options[] = {
   { "suppress", SL_INT (DST (suppress)), "0",
@@ -422,6 +430,8 @@ static const SlOptionGroup option_groups[] = {
     mark_options },
   { "worker-options", "Worker options", "Every destination whose messages may be written out of order takes these.",
     worker_options },
+  { "answer-options", "Answer options", "Every destination whose peer answers what it sent takes these: relp(), amqp(), mqtt().",
+    answer_options },
   { "disk-buffer-option", "disk-buffer()", "Every destination that can queue on disk takes this.",
     disk_buffer_option },
   { "disk-buffer", "disk-buffer() sub-options", "The options inside `disk-buffer(...)`.", disk_buffer_options },
@@ -459,6 +469,8 @@ sl_driver_class_tables (const SlDriverClass *klass, const SlOptionSpec *tables[S
     tables[n++] = batch_options;
   if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_MARKS))
     tables[n++] = mark_options;
+  if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_ANSWERS))
+    tables[n++] = answer_options;
   if (klass->kind == SL_DRIVER_DESTINATION && (klass->capabilities & SL_CAP_DISK_BUFFER))
     tables[n++] = disk_buffer_option;
   if (klass->kind == SL_DRIVER_SOURCE || klass->kind == SL_DRIVER_DESTINATION)

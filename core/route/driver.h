@@ -24,7 +24,7 @@ const SlTemplateEnv  *sl_driver_template_env (const SlDriver *driver);
 
 /* The option tables of a class: its own, then those the core adds for its
  * kind and capabilities; NULL-terminated, at most SL_DRIVER_TABLES_MAX. */
-#define SL_DRIVER_TABLES_MAX 10
+#define SL_DRIVER_TABLES_MAX 11
 void                  sl_driver_class_tables (const SlDriverClass *klass,
                                               const SlOptionSpec *tables[SL_DRIVER_TABLES_MAX + 1]);
 

@@ -7,10 +7,11 @@
  * built on. Unlike syslog-ng, which counts a message sent once it is
  * written to the socket, the channel is in publisher-confirm mode
  * (confirm.select): up to batch-lines() published messages await the
- * broker's basic.ack at a time, the next published as acks come, and only
- * what it confirmed is done. A broker that dies mid-batch loses nothing:
- * the unconfirmed rest is published again on the next connection
- * (at-least-once). */
+ * broker's basic.ack at a time, across writes (SL_CAP_ANSWERS: write()
+ * returns once its messages are published, and reports the run confirmed
+ * from the oldest), and only what it confirmed is done. A broker that
+ * dies loses nothing: the core publishes the unconfirmed messages again on
+ * the next connection, in order (at-least-once). */
 #include "core/config/error.h"
 #include "core/route/driver.h"
 #include "core/i18n.h"
@@ -32,7 +33,7 @@ enum
   AUTH_EXTERNAL,
 };
 
-/* What became of each message of a write */
+/* What became of each message in flight */
 enum
 {
   CONFIRM_WAITING,
@@ -74,9 +75,12 @@ typedef struct
   GString *body_buf;
   GStringChunk *header_text;
   GArray *headers;            /* amqp_table_entry_t */
-  guint8 *confirmed;          /* per message of a write: CONFIRM_* */
-  guint64 *tags;              /* per message of a write: its delivery tag, 0 if dropped */
-  guint confirmed_size;
+  /* the messages in flight, oldest first: span of them from at, in
+   * batch-lines() places */
+  guint8 *confirmed;          /* CONFIRM_* */
+  guint64 *tags;              /* its delivery tag, 0 if dropped */
+  guint at;
+  guint span;
 } AmqpDestination;
 
 static const SlOptionWord auth_words[] = {
@@ -156,6 +160,8 @@ amqp_init (SlDriver *d, GError **error)
                                                    error)))
     return FALSE;
   self->env = sl_driver_template_env (d);
+  self->confirmed = g_new0 (guint8, self->batch_lines);
+  self->tags = g_new0 (guint64, self->batch_lines);
   self->key_buf = g_string_sized_new (128);
   self->body_buf = g_string_sized_new (1024);
   self->header_text = g_string_chunk_new (4096);
@@ -244,6 +250,7 @@ amqp_open (SlDriver *d, GError **error)
   self->conn = amqp_new_connection ();
   self->broken = TRUE;
   self->published = 0;
+  self->span = 0;
   amqp_socket_t *socket = new_socket (self, error);
   if (!socket)
     {
@@ -339,14 +346,16 @@ publish (AmqpDestination *self, const SlMessage *msg)
   return amqp_basic_publish (self->conn, 1, amqp_cstring_bytes (self->exchange), key, 0, 0, &props, body);
 }
 
-/* Marks the messages that a basic.ack or basic.nack speaks of, among the
- * k the write published. */
+/* Marks the messages in flight that a basic.ack or basic.nack speaks of. */
 static void
-mark (AmqpDestination *self, guint k, guint64 tag, gboolean multiple, guint8 how)
+mark (AmqpDestination *self, guint64 tag, gboolean multiple, guint8 how)
 {
-  for (guint i = 0; i < k; i++)
-    if (self->tags[i] && !self->confirmed[i] && (multiple ? self->tags[i] <= tag : self->tags[i] == tag))
-      self->confirmed[i] = how;
+  for (guint k = 0; k < self->span; k++)
+    {
+      guint i = (self->at + k) % (guint) self->batch_lines;
+      if (self->tags[i] && !self->confirmed[i] && (multiple ? self->tags[i] <= tag : self->tags[i] == tag))
+        self->confirmed[i] = how;
+    }
 }
 
 static const gchar *
@@ -357,15 +366,15 @@ frame_name (const amqp_frame_t *frame)
   return "connection.close";
 }
 
-/* Reads the next frame, waiting up to 200 ms, and marks what a basic.ack
- * or basic.nack in it confirms of the k messages the write published
- * (*progress: something was). FALSE (and the connection is
- * broken) when the broker went away or closed the channel (an exchange
- * that does not exist). */
+/* Reads the next frame, waiting up to 200 ms when wait, and marks what a
+ * basic.ack or basic.nack in it confirms of the messages in flight
+ * (*progress: something was). FALSE when the broker went away or closed
+ * the channel (an exchange that does not exist); batch, when there is
+ * one, says so. */
 static gboolean
-read_confirms (AmqpDestination *self, SlWriteBatch *batch, guint k, gboolean *progress)
+read_confirms (AmqpDestination *self, SlWriteBatch *batch, gboolean wait, gboolean *progress)
 {
-  struct timeval slice = { 0, 200 * 1000 };
+  struct timeval slice = { 0, wait ? 200 * 1000 : 0 };
   amqp_frame_t frame;
   *progress = FALSE;
   gint status = amqp_simple_wait_frame_noblock (self->conn, &frame, &slice);
@@ -373,8 +382,9 @@ read_confirms (AmqpDestination *self, SlWriteBatch *batch, guint k, gboolean *pr
     return TRUE;
   if (status != AMQP_STATUS_OK)
     {
-      sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the connection to the AMQP broker failed: %s"),
-                           amqp_error_string2 (status));
+      if (batch)
+        sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the connection to the AMQP broker failed: %s"),
+                             amqp_error_string2 (status));
       return FALSE;
     }
   if (frame.frame_type != AMQP_FRAME_METHOD)
@@ -383,19 +393,20 @@ read_confirms (AmqpDestination *self, SlWriteBatch *batch, guint k, gboolean *pr
   if (id == AMQP_BASIC_ACK_METHOD)
     {
       const amqp_basic_ack_t *ack = frame.payload.method.decoded;
-      mark (self, k, ack->delivery_tag, ack->multiple, CONFIRM_ACKED);
+      mark (self, ack->delivery_tag, ack->multiple, CONFIRM_ACKED);
       *progress = TRUE;
     }
   else if (id == AMQP_BASIC_NACK_METHOD)
     {
       const amqp_basic_nack_t *nack = frame.payload.method.decoded;
-      mark (self, k, nack->delivery_tag, nack->multiple, CONFIRM_NACKED);
+      mark (self, nack->delivery_tag, nack->multiple, CONFIRM_NACKED);
       *progress = TRUE;
     }
   else if (id == AMQP_CHANNEL_CLOSE_METHOD || id == AMQP_CONNECTION_CLOSE_METHOD)
     {
       const amqp_channel_close_t *close = frame.payload.method.decoded;
-      sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the AMQP broker closed the %s: %u %.*s"),
+      if (batch)
+        sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the AMQP broker closed the %s: %u %.*s"),
                            frame_name (&frame), close->reply_code, (gint) close->reply_text.len,
                            (const gchar *) close->reply_text.bytes);
       return FALSE;
@@ -403,88 +414,105 @@ read_confirms (AmqpDestination *self, SlWriteBatch *batch, guint k, gboolean *pr
   return TRUE;
 }
 
+/* The messages in flight are the core's again: it publishes them anew. */
 static SlWriteResult
 lost (AmqpDestination *self)
 {
   self->broken = TRUE;
+  self->span = 0;
   return SL_WRITE_NOT_CONNECTED;
 }
 
-/* Counts done the messages from acked on that were acked or dropped, up
- * to the first still waiting; the new acked. */
-static guint
-advance (AmqpDestination *self, SlWriteBatch *batch, guint acked, guint sent)
+/* Reports the run of messages in flight, from the oldest, that were acked
+ * or dropped; FALSE when the oldest was nacked. */
+static gboolean
+advance (AmqpDestination *self, SlWriteBatch *batch)
 {
-  for (; acked < sent && (self->confirmed[acked] == CONFIRM_ACKED || self->confirmed[acked] == CONFIRM_DROPPED);
-       acked++)
+  while (self->span && (self->confirmed[self->at] == CONFIRM_ACKED || self->confirmed[self->at] == CONFIRM_DROPPED))
     {
-      batch->done++;
-      batch->dropped += self->confirmed[acked] == CONFIRM_DROPPED;
+      batch->answered++;
+      batch->dropped += self->confirmed[self->at] == CONFIRM_DROPPED;
+      self->at = (self->at + 1) % (guint) self->batch_lines;
+      self->span--;
     }
-  return acked;
+  return !self->span || self->confirmed[self->at] != CONFIRM_NACKED;
 }
 
-/* A sliding window: up to batch-lines() messages await their confirms
- * while the next are published; a message is done once it and every one
+/* Publishes msgs[done..n) while fewer than batch-lines() await confirms. */
+static gboolean
+publish_batch (AmqpDestination *self, SlWriteBatch *batch)
+{
+  for (; batch->done < batch->n && self->span < (guint) self->batch_lines; batch->done++)
+    {
+      guint i = (self->at + self->span) % (guint) self->batch_lines;
+      gint status = publish (self, batch->msgs[batch->done]);
+      self->tags[i] = 0;
+      self->confirmed[i] = CONFIRM_WAITING;
+      if (status == AMQP_STATUS_TABLE_TOO_BIG)
+        {
+          /* as syslog-ng drops it: no connection can take it */
+          sl_log (SL_LOG_ERROR, _("%s: a message's headers do not fit in frame-size(); it is dropped"), self->base.id);
+          self->confirmed[i] = CONFIRM_DROPPED;
+          self->span++;
+          continue;
+        }
+      if (status != AMQP_STATUS_OK)
+        {
+          sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("publishing to the AMQP broker failed: %s"),
+                               amqp_error_string2 (status));
+          return FALSE;
+        }
+      self->tags[i] = ++self->published;
+      self->span++;
+    }
+  return TRUE;
+}
+
+/* A sliding window across writes: up to batch-lines() messages await
+ * their confirms while the next are published; write() returns once its
+ * messages are published, with the confirms that came meanwhile, and a
+ * call with none waits for one. A message is done once it and every one
  * before it were acked. */
 static SlWriteResult
 amqp_write (SlDriver *d, SlWriteBatch *batch)
 {
   AmqpDestination *self = (AmqpDestination *) d;
   if (self->broken)
-    return sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the connection to the AMQP broker was lost while idle"));
-  guint first = batch->done, n = batch->n - first;
-  if (n > self->confirmed_size)
     {
-      self->confirmed = g_renew (guint8, self->confirmed, n);
-      self->tags = g_renew (guint64, self->tags, n);
-      self->confirmed_size = n;
+      self->span = 0;
+      return sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the connection to the AMQP broker was lost while idle"));
     }
-  memset (self->confirmed, CONFIRM_WAITING, n);
-  guint sent = 0, acked = 0;
   gint64 deadline = g_get_monotonic_time () + self->timeout_ms * 1000;
-  while (acked < n)
+  for (;;)
     {
-      for (; sent < n && sent - acked < (guint) self->batch_lines; sent++)
-        {
-          gint status = publish (self, batch->msgs[first + sent]);
-          self->tags[sent] = 0;
-          if (status == AMQP_STATUS_TABLE_TOO_BIG)
-            {
-              /* as syslog-ng drops it: no connection can take it */
-              sl_log (SL_LOG_ERROR, _("%s: a message's headers do not fit in frame-size(); it is dropped"), d->id);
-              self->confirmed[sent] = CONFIRM_DROPPED;
-              continue;
-            }
-          if (status != AMQP_STATUS_OK)
-            {
-              sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("publishing to the AMQP broker failed: %s"),
-                                   amqp_error_string2 (status));
-              return lost (self);
-            }
-          self->tags[sent] = ++self->published;
-        }
-      acked = advance (self, batch, acked, sent);
-      if (acked == n)
-        break;
-      gboolean progress;
-      if (!read_confirms (self, batch, sent, &progress))
+      if (!publish_batch (self, batch))
         return lost (self);
+      if (!advance (self, batch))
+        break;
+      gboolean wait = batch->done < batch->n || (!batch->n && !batch->answered);
+      if (!self->span)
+        return SL_WRITE_OK;
+      gboolean progress;
+      if (!read_confirms (self, batch, wait, &progress))
+        return lost (self);
+      if (!advance (self, batch))
+        break;
       /* timeout() bounds each wait: a broker that stopped answering
        * (SIGSTOP, a resource alarm) is left, and the rest published again
        * on a new connection */
       if (progress)
         deadline = g_get_monotonic_time () + self->timeout_ms * 1000;
+      else if (!wait)
+        return SL_WRITE_OK;
       else if (g_get_monotonic_time () > deadline)
         {
           sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the AMQP broker confirmed nothing within timeout()"));
           return lost (self);
         }
-      acked = advance (self, batch, acked, sent);
-      if (acked < sent && self->confirmed[acked] == CONFIRM_NACKED)
-        return sl_write_batch_fail (batch, SL_WRITE_RETRY, 0, _("the AMQP broker refused a message (basic.nack)"));
     }
-  return SL_WRITE_OK;
+  /* a nack: what is in flight is published again after time-reopen() */
+  self->span = 0;
+  return sl_write_batch_fail (batch, SL_WRITE_RETRY, 0, _("the AMQP broker refused a message (basic.nack)"));
 }
 
 /* While idle: heartbeats go out and the broker's closing is noticed, as
@@ -495,22 +523,16 @@ amqp_tick (SlDriver *d)
   AmqpDestination *self = (AmqpDestination *) d;
   if (!self->conn || self->broken)
     return FALSE;
-  for (;;)
-    {
-      struct timeval now = { 0, 0 };
-      amqp_frame_t frame;
-      gint status = amqp_simple_wait_frame_noblock (self->conn, &frame, &now);
-      if (status == AMQP_STATUS_TIMEOUT)
+  /* the confirms read here are marked for the next write() to report */
+  gboolean progress;
+  do
+    if (!read_confirms (self, NULL, FALSE, &progress))
+      {
+        self->broken = TRUE;
         return FALSE;
-      if (status != AMQP_STATUS_OK
-          || (frame.frame_type == AMQP_FRAME_METHOD
-              && (frame.payload.method.id == AMQP_CHANNEL_CLOSE_METHOD
-                  || frame.payload.method.id == AMQP_CONNECTION_CLOSE_METHOD)))
-        {
-          self->broken = TRUE;
-          return FALSE;
-        }
-    }
+      }
+  while (progress);
+  return FALSE;
 }
 
 static void
@@ -544,7 +566,7 @@ static const SlDriverClass amqp_class = {
   .name = "amqp",
   .summary = "each message published to an AMQP exchange (RabbitMQ), done once the broker confirmed it",
   .options = amqp_options,
-  .capabilities = SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER,
+  .capabilities = SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER | SL_CAP_ANSWERS,
   .instance_size = sizeof (AmqpDestination),
   .init = amqp_init,
   .free = amqp_free,

@@ -2,12 +2,14 @@
 /* mqtt(): each message published to an MQTT broker, with syslog-ng's
  * options: topic() a template, its message rendered by template(), qos()
  * 0, 1 or 2. On Eclipse Paho's asynchronous C client (Debian's
- * libpaho-mqtt-dev), the client syslog-ng's module uses. A write()
- * publishes its whole batch at once and waits for each message's
- * completion: written to the socket at qos 0, PUBACK at qos 1, PUBCOMP at
- * qos 2. A message counts as done only then, so flow control and
+ * libpaho-mqtt-dev), the client syslog-ng's module uses. Up to
+ * MQTT_SLOTS messages are in flight across writes (SL_CAP_ANSWERS): a
+ * write() publishes its batch and returns with the completions that came
+ * meanwhile, the run from the oldest: written to the socket at qos 0,
+ * PUBACK at qos 1, PUBCOMP at qos 2; a write with nothing to publish
+ * waits for one. A message counts as done only then, so flow control and
  * disk-buffer() hold it until the broker has it; what was in flight when
- * the connection went is published again after time-reopen()
+ * the connection went is published again, in order, after time-reopen()
  * (duplicates are possible, loss is not). */
 #include "plugins/destinations/mqtt/mqtt-destination.h"
 #include "core/config/error.h"
@@ -18,7 +20,7 @@
 
 #include <string.h>
 
-/* how long a round of publishing may go without one completion, as
+/* how long the oldest message in flight may wait for its completion, as
  * syslog-ng waits for each message */
 #define MQTT_PUBLISH_TIMEOUT_US (10 * G_TIME_SPAN_SECOND)
 #define MQTT_CONNECT_TIMEOUT_S 10
@@ -196,29 +198,39 @@ static SlWriteResult
 mqtt_write (SlDriver *d, SlWriteBatch *batch)
 {
   MqttDestination *self = (MqttDestination *) d;
-  while (batch->done < batch->n)
+  for (;;)
     {
-      guint first = batch->done;
-      guint k = MIN (batch->n - first, MQTT_SLOTS);
-      guint sent = 0;
-      mqtt_round_begin (self, k);
-      while (sent < k)
+      gint i;
+      while (batch->done < batch->n && (i = mqtt_window_add (self)) >= 0)
         {
-          const SlMessage *msg = batch->msgs[first + sent];
+          const SlMessage *msg = batch->msgs[batch->done];
           g_string_truncate (self->payload, 0);
           sl_template_append (self->message, msg, self->env, self->payload);
-          if (!mqtt_publish (self, sent, message_topic (self, msg), self->payload))
-            break;
-          sent++;
+          if (!mqtt_publish (self, (guint) i, message_topic (self, msg), self->payload))
+            {
+              mqtt_window_forget (self);
+              g_mutex_lock (&self->lock);
+              sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("publishing to the MQTT broker at %s failed: %s"),
+                                   self->address, self->reason ? self->reason : "");
+              g_mutex_unlock (&self->lock);
+              return SL_WRITE_NOT_CONNECTED;
+            }
+          batch->done++;
         }
-      MqttRound round = mqtt_round_wait (self, sent, MQTT_PUBLISH_TIMEOUT_US);
-      batch->done += round.done;
+      /* with every message published, the completions that came are taken
+       * without waiting; a full window and a call with nothing to publish
+       * wait for the oldest */
+      gboolean wait = batch->done < batch->n || (!batch->n && !batch->answered);
+      MqttRound round;
+      gboolean ok = mqtt_window_take (self, wait, MQTT_PUBLISH_TIMEOUT_US, &round);
+      batch->answered += round.done;
       batch->dropped += round.dropped;
-      if (round.done < k)
+      if (!ok)
         return sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("publishing to the MQTT broker at %s failed: %s"),
                                     self->address, round.reason);
+      if (batch->done == batch->n && (batch->n || batch->answered || !round.in_flight))
+        return SL_WRITE_OK;
     }
-  return SL_WRITE_OK;
 }
 
 static void
@@ -251,7 +263,7 @@ static const SlDriverClass mqtt_class = {
   .name = "mqtt",
   .summary = "each message published to an MQTT broker (Eclipse Paho), confirmed by the broker at qos(1) and qos(2)",
   .options = mqtt_options,
-  .capabilities = SL_CAP_TEMPLATES | SL_CAP_DISK_BUFFER,
+  .capabilities = SL_CAP_TEMPLATES | SL_CAP_DISK_BUFFER | SL_CAP_ANSWERS,
   .instance_size = sizeof (MqttDestination),
   .init = mqtt_init,
   .free = mqtt_free,

@@ -14,8 +14,7 @@
 
 G_BEGIN_DECLS
 
-/* messages of one round in flight at once: a whole batch (flush-lines()
- * is at most 1024) */
+/* messages in flight at once, across writes */
 #define MQTT_SLOTS 1024
 
 typedef enum
@@ -28,8 +27,8 @@ typedef enum
 
 typedef struct _MqttDestination MqttDestination;
 
-/* One message of the round, the context of its Paho callbacks; a
- * callback of an earlier round (its round differs) is ignored. */
+/* One message in flight, the context of its Paho callbacks; a callback
+ * of a window forgotten since (its round differs) is ignored. */
 typedef struct
 {
   MqttDestination *owner;
@@ -70,19 +69,23 @@ struct _MqttDestination
   gboolean connect_settled;
   gint connect_code;
   gboolean disconnect_settled;
-  gchar *reason;            /* why the connection or the round failed */
-  guint round;
-  guint settled;
-  guint awaited;            /* how many the writer waits for; G_MAXUINT while it publishes */
+  gchar *reason;            /* why the connection or a message failed */
+  guint round;              /* the window's, one more each time it is forgotten */
+  gboolean waiting;         /* the writer waits for the oldest message */
+  /* the messages in flight, oldest first: span of them from head */
+  guint head;
+  guint span;
   MqttSlot slots[MQTT_SLOTS];
 };
 
-/* How a round ended: done messages from the first confirmed (dropped of
- * them refused by Paho for good); reason says why the rest was not. */
+/* What mqtt_window_take() found: done messages from the oldest
+ * confirmed (dropped of them refused by Paho for good), in_flight still
+ * waiting; reason says why the rest will not be confirmed, if so. */
 typedef struct
 {
   guint done;
   guint dropped;
+  guint in_flight;
   gchar reason[256];
 } MqttRound;
 
@@ -94,13 +97,19 @@ gboolean mqtt_uses_tls      (const MqttDestination *self);
 gboolean mqtt_session_start (MqttDestination *self, gint timeout_s, gint *code, gchar **message);
 /* Sends DISCONNECT and waits for it up to timeout_ms. */
 void     mqtt_session_end   (MqttDestination *self, gint timeout_ms);
-/* Starts a round of n messages, each pending. */
-void     mqtt_round_begin   (MqttDestination *self, guint n);
-/* Publishes the round's message i; FALSE when the connection is gone. */
+/* The slot of the next message to publish, pending, or -1 when
+ * MQTT_SLOTS messages are in flight. */
+gint     mqtt_window_add    (MqttDestination *self);
+/* Publishes the message of slot i; FALSE when the connection is gone. */
 gboolean mqtt_publish       (MqttDestination *self, guint i, const gchar *topic, const GString *payload);
-/* Waits until the sent messages of the round are settled, the connection
- * is lost, the destination stops, or none settled for timeout_us. */
-MqttRound mqtt_round_wait   (MqttDestination *self, guint sent, gint64 timeout_us);
+/* Takes the run of messages confirmed from the oldest in flight; with
+ * wait and the oldest not settled, waits for it first, until the
+ * connection is lost, the destination stops, or timeout_us pass. FALSE
+ * when the oldest will not be confirmed (reason says why): the window is
+ * forgotten then. */
+gboolean mqtt_window_take   (MqttDestination *self, gboolean wait, gint64 timeout_us, MqttRound *round);
+/* Forgets the messages in flight: their callbacks are ignored from now on. */
+void     mqtt_window_forget (MqttDestination *self);
 
 G_END_DECLS
 

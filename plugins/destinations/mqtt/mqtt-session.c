@@ -80,8 +80,8 @@ settle (MqttSlot *slot, MqttSlotState state)
   if (slot->round == self->round && slot->state == MQTT_SLOT_PENDING)
     {
       slot->state = state;
-      /* the writer wakes for the last one, or a failure, not for each */
-      if (++self->settled >= self->awaited || state == MQTT_SLOT_FAILED)
+      /* the writer waits for the oldest, or a failure, not for each */
+      if (self->waiting && (slot == &self->slots[self->head] || state == MQTT_SLOT_FAILED))
         g_cond_broadcast (&self->cond);
     }
   g_mutex_unlock (&self->lock);
@@ -151,6 +151,7 @@ mqtt_session_start (MqttDestination *self, gint timeout_s, gint *code, gchar **m
       *code = rc;
       return FALSE;
     }
+  mqtt_window_forget (self);
   g_mutex_lock (&self->lock);
   self->connected = self->connect_settled = FALSE;
   self->connect_code = 0;
@@ -224,15 +225,34 @@ mqtt_session_end (MqttDestination *self, gint timeout_ms)
   g_mutex_unlock (&self->lock);
 }
 
-void
-mqtt_round_begin (MqttDestination *self, guint n)
+gint
+mqtt_window_add (MqttDestination *self)
 {
   g_mutex_lock (&self->lock);
+  gint i = -1;
+  if (self->span < MQTT_SLOTS)
+    {
+      i = (gint) ((self->head + self->span) % MQTT_SLOTS);
+      self->slots[i] = (MqttSlot) { self, self->round, MQTT_SLOT_PENDING };
+      self->span++;
+    }
+  g_mutex_unlock (&self->lock);
+  return i;
+}
+
+static void
+forget_locked (MqttDestination *self)
+{
   self->round++;
-  self->settled = 0;
-  self->awaited = G_MAXUINT;
-  for (guint i = 0; i < n; i++)
-    self->slots[i] = (MqttSlot) { self, self->round, MQTT_SLOT_PENDING };
+  self->head = 0;
+  self->span = 0;
+}
+
+void
+mqtt_window_forget (MqttDestination *self)
+{
+  g_mutex_lock (&self->lock);
+  forget_locked (self);
   g_mutex_unlock (&self->lock);
 }
 
@@ -263,41 +283,54 @@ mqtt_publish (MqttDestination *self, guint i, const gchar *topic, const GString 
   return FALSE;
 }
 
-MqttRound
-mqtt_round_wait (MqttDestination *self, guint sent, gint64 timeout_us)
+gboolean
+mqtt_window_take (MqttDestination *self, gboolean wait, gint64 timeout_us, MqttRound *round)
 {
-  MqttRound round = { 0 };
+  memset (round, 0, sizeof *round);
   g_mutex_lock (&self->lock);
-  self->awaited = sent;
-  guint seen = self->settled;
   gint64 deadline = g_get_monotonic_time () + timeout_us;
-  while (self->settled < sent && self->connected && !sl_destination_stopping ())
+  gboolean timed_out = FALSE;
+  while (wait && self->span && self->slots[self->head].state == MQTT_SLOT_PENDING && self->connected
+         && !sl_destination_stopping ())
     {
       gint64 now = g_get_monotonic_time ();
-      if (self->settled != seen)
-        {
-          seen = self->settled;
-          deadline = now + timeout_us;
-        }
       if (now >= deadline)
         {
           set_reason (self, _("the broker confirmed nothing for 10 s"));
+          timed_out = TRUE;
           break;
         }
+      self->waiting = TRUE;
       g_cond_wait_until (&self->cond, &self->lock, MIN (deadline, now + MQTT_STOP_POLL_US));
+      self->waiting = FALSE;
     }
-  while (round.done < sent && self->slots[round.done].state != MQTT_SLOT_PENDING
-         && self->slots[round.done].state != MQTT_SLOT_FAILED)
+  while (self->span && (self->slots[self->head].state == MQTT_SLOT_DONE
+                        || self->slots[self->head].state == MQTT_SLOT_DROPPED))
     {
-      if (self->slots[round.done].state == MQTT_SLOT_DROPPED)
-        round.dropped++;
-      round.done++;
+      if (self->slots[self->head].state == MQTT_SLOT_DROPPED)
+        round->dropped++;
+      round->done++;
+      self->head = (self->head + 1) % MQTT_SLOTS;
+      self->span--;
     }
-  if (round.done < sent && self->slots[round.done].state == MQTT_SLOT_FAILED)
-    set_reason (self, _("Paho reports the message failed"));
-  if (round.done < sent && !self->reason)
-    set_reason (self, sl_destination_stopping () ? _("the destination is stopping") : _("the connection was lost"));
-  g_strlcpy (round.reason, self->reason ? self->reason : "", sizeof round.reason);
+  gboolean ok = TRUE;
+  if (self->span && self->slots[self->head].state == MQTT_SLOT_FAILED)
+    {
+      set_reason (self, _("Paho reports the message failed"));
+      ok = FALSE;
+    }
+  else if (self->span && (!self->connected || timed_out || (wait && !round->done && sl_destination_stopping ())))
+    {
+      if (!self->reason)
+        set_reason (self, sl_destination_stopping () ? _("the destination is stopping") : _("the connection was lost"));
+      ok = FALSE;
+    }
+  if (!ok)
+    {
+      g_strlcpy (round->reason, self->reason ? self->reason : "", sizeof round->reason);
+      forget_locked (self);
+    }
+  round->in_flight = self->span;
   g_mutex_unlock (&self->lock);
-  return round;
+  return ok;
 }

@@ -3,13 +3,17 @@
  * rsyslog's imrelp or our relp() source) and counts it done only once the
  * peer answered "200 OK".
  *
- * write() sends the batch's frames, at most window-size() unanswered at a
- * time, and reads answers until every frame of the batch is answered,
- * the session breaks, or timeout() passes; done is the run of answered
- * messages from the first. The rest stays with the core (its queue or
- * disk-buffer()), which hands it back after the reconnect: so a message
- * the peer never confirmed is sent again ("resent"), and one it took but
- * whose answer was lost arrives twice, never not at all.
+ * The RELP window spans batches (SL_CAP_ANSWERS): write() sends the
+ * batch's frames, at most window-size() of them unanswered at a time,
+ * takes the answers that came meanwhile and returns once every frame is
+ * sent, not once every one is answered; the core keeps the messages in
+ * flight and settles them, oldest first, as write() reports the run of
+ * answered frames from the oldest. A call with no message waits for an
+ * answer. When the session breaks, the core takes back every message not
+ * answered (its queue or disk-buffer()) and hands it back after the
+ * reconnect, in order: so a message the peer never confirmed is sent
+ * again ("resent"), and one it took but whose answer was lost arrives
+ * twice, never not at all.
  *
  * librelp's client is not used: relpCltSendSyslog() returns once a frame
  * is in its window, it tells nobody when the answer comes, and it keeps
@@ -41,6 +45,13 @@
 /* how long a stopping destination waits for answers */
 #define STOP_GRACE_MS 2000
 
+enum
+{
+  ANSWER_NONE,
+  ANSWER_OK,
+  ANSWER_REFUSED,
+};
+
 typedef struct
 {
   SlDriver super;
@@ -63,8 +74,12 @@ typedef struct
   GString *out;
   GString *in;
   GString *text;
-  guint8 *answered;         /* per message of the batch */
-  gsize answered_cap;
+  /* the window: frames from oldest (not answered) on, span of them sent;
+   * their answers in answers[(answers_at + i) % window-size()] */
+  guint32 oldest;
+  guint span;
+  guint answers_at;
+  guint8 *answers;          /* ANSWER_* */
   gint64 stop_deadline;
 
   SlCounter *acknowledged;
@@ -78,7 +93,8 @@ static const SlOptionSpec relp_destination_options[] = {
   { "port", SL_STRING (RelpDestination, port), "2514", "the port to send to" },
   { "template", SL_TEMPLATE (RelpDestination, template), "<${PRI}>${ISODATE} ${HOST} ${MSGHDR}${MESSAGE}",
     "what each message is sent as" },
-  { "window-size", SL_INT (RelpDestination, window_size), "128", "frames sent before their answers came" },
+  { "window-size", SL_INT (RelpDestination, window_size), "128",
+    "frames sent and not answered yet, across batches (omrelp's windowSize); max-in-flight() bounds them too" },
   { "timeout", SL_DURATION (RelpDestination, timeout_ms), "90", "how long answers may take before the session is given up" },
   { "conn-timeout", SL_DURATION (RelpDestination, conn_timeout_ms), "10", "how long connecting and opening may take" },
   { "rebind-interval", SL_INT (RelpDestination, rebind_interval), "0",
@@ -107,6 +123,7 @@ relp_destination_init (SlDriver *d, GError **error)
       return FALSE;
     }
   self->txnr = 1;
+  self->answers = g_new0 (guint8, self->window_size);
   self->out = g_string_sized_new (65536);
   self->in = g_string_sized_new (MAX_ANSWER);
   self->text = g_string_sized_new (1024);
@@ -133,7 +150,7 @@ relp_destination_free (SlDriver *d)
       g_string_free (self->in, TRUE);
       g_string_free (self->text, TRUE);
     }
-  g_free (self->answered);
+  g_free (self->answers);
 }
 
 static gint64
@@ -155,12 +172,17 @@ connect_socket (RelpDestination *self, GError **error)
   return sl_net_connect (self->host, self->port, (gint) self->conn_timeout_ms, self->so_keepalive, error);
 }
 
+/* The frames in flight are forgotten with the session: the core sends
+ * their messages again. */
 static void
 drop_session (RelpDestination *self)
 {
   relp_conn_close (&self->conn);
   self->connected = FALSE;
   g_string_truncate (self->in, 0);
+  self->span = 0;
+  self->answers_at = 0;
+  memset (self->answers, 0, self->window_size);
 }
 
 /* Reads one answer frame into *f (its data inside self->in until the
@@ -189,7 +211,7 @@ read_answer (RelpDestination *self, RelpFrame *f, gint64 deadline, gsize *used)
       do
         {
           /* a stopping daemon gives a silent peer a little while, not timeout() */
-          if (sl_destination_stopping ())
+          if (deadline && sl_destination_stopping ())
             {
               if (!self->stop_deadline)
                 self->stop_deadline = deadline_in (STOP_GRACE_MS);
@@ -284,24 +306,106 @@ relp_destination_close (SlDriver *d)
   close_session ((RelpDestination *) d);
 }
 
-/* Which message of the batch txnr stands for, or -1. */
+/* Which frame of the window txnr stands for, or -1. */
 static gint
-batch_index (guint32 first, guint n, guint32 txnr)
+window_index (guint32 oldest, guint span, guint32 txnr)
 {
-  guint64 off = txnr >= first ? (guint64) txnr - first : (guint64) txnr + RELP_TXNR_MAX - first;
-  return off < n ? (gint) off : -1;
+  guint64 off = txnr >= oldest ? (guint64) txnr - oldest : (guint64) txnr + RELP_TXNR_MAX - oldest;
+  return off < span ? (gint) off : -1;
 }
 
 static SlWriteResult
-broke (RelpDestination *self, SlWriteBatch *batch, guint done, RelpIoStatus io)
+broke (RelpDestination *self, SlWriteBatch *batch, RelpIoStatus io)
 {
   sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the RELP session with %s port %s broke: %s"), self->host,
                        self->port, relp_conn_failure (&self->conn, io));
   /* what the peer answered before the break is done, and counted so */
-  sl_counter_add (self->acknowledged, done);
-  self->unanswered_at_break = batch->n - done;
+  sl_counter_add (self->acknowledged, batch->answered);
+  self->unanswered_at_break = self->span + batch->n - batch->done;
   drop_session (self);
   return SL_WRITE_NOT_CONNECTED;
+}
+
+/* Notes one answer; the run of answered frames from the oldest leaves
+ * the window and is counted in batch->answered. FALSE when the oldest
+ * frame was refused. */
+static gboolean
+take_answer (RelpDestination *self, SlWriteBatch *batch, const RelpFrame *f)
+{
+  guint size = (guint) self->window_size;
+  gint i = strcmp (f->command, "rsp") == 0 ? window_index (self->oldest, self->span, f->txnr) : -1;
+  if (i >= 0 && self->answers[(self->answers_at + i) % size] == ANSWER_NONE)
+    {
+      guint8 answer = ANSWER_OK;
+      if (relp_rsp_code (f->data, f->len) != 200)
+        {
+          sl_counter_add (self->refused, 1);
+          sl_log (SL_LOG_WARNING, _("%s: %s port %s refused a message: %.*s"), self->super.id, self->host, self->port,
+                  (gint) MIN (f->len, 200), f->data);
+          answer = ANSWER_REFUSED;
+        }
+      self->answers[(self->answers_at + i) % size] = answer;
+    }
+  while (self->span && self->answers[self->answers_at] == ANSWER_OK)
+    {
+      self->answers[self->answers_at] = ANSWER_NONE;
+      self->answers_at = (self->answers_at + 1) % size;
+      self->oldest = relp_txnr_next (self->oldest);
+      self->span--;
+      batch->answered++;
+    }
+  return !self->span || self->answers[self->answers_at] != ANSWER_REFUSED;
+}
+
+/* Takes the answers there are, waiting until deadline for the first when
+ * wait; RELP_IO_TIMEOUT when none came. *refused: the oldest frame was. */
+static RelpIoStatus
+take_answers (RelpDestination *self, SlWriteBatch *batch, gboolean wait, gint64 deadline, gboolean *refused)
+{
+  gsize used = 0;
+  RelpIoStatus io;
+  guint taken = 0;
+  for (;;)
+    {
+      RelpFrame f;
+      io = read_answer (self, &f, taken || !wait ? 0 : deadline, &used);
+      if (io == RELP_IO_OK && strcmp (f.command, "serverclose") == 0)
+        io = RELP_IO_CLOSED;
+      if (io != RELP_IO_OK)
+        break;
+      taken++;
+      if (!take_answer (self, batch, &f))
+        {
+          *refused = TRUE;
+          break;
+        }
+    }
+  g_string_erase (self->in, 0, (gssize) used);
+  if (taken && (io == RELP_IO_TIMEOUT || io == RELP_IO_STOPPED || io == RELP_IO_OK))
+    return RELP_IO_OK;
+  return io;
+}
+
+/* Frames for msgs[batch->done..n) while the window has room, in one write. */
+static RelpIoStatus
+send_frames (RelpDestination *self, SlWriteBatch *batch, gint64 deadline)
+{
+  const SlTemplateEnv *env = sl_driver_template_env (&self->super);
+  g_string_truncate (self->out, 0);
+  guint from = batch->done;
+  while (batch->done < batch->n && self->span < (guint) self->window_size)
+    {
+      g_string_truncate (self->text, 0);
+      sl_template_append (self->template, batch->msgs[batch->done], env, self->text);
+      relp_frame_append (self->out, self->txnr, "syslog", self->text->str, self->text->len);
+      if (!self->span)
+        self->oldest = self->txnr;
+      self->txnr = relp_txnr_next (self->txnr);
+      self->span++;
+      batch->done++;
+    }
+  self->sent_on_session += batch->done - from;
+  return self->out->len ? relp_conn_write_all (&self->conn, self->out->str, self->out->len, deadline) : RELP_IO_OK;
 }
 
 static SlWriteResult
@@ -315,84 +419,62 @@ relp_destination_write (SlDriver *d, SlWriteBatch *batch)
       g_error_free (error);
       return SL_WRITE_NOT_CONNECTED;
     }
-  guint n = batch->n;
-  if (self->unanswered_at_break)
+  if (self->unanswered_at_break && batch->n)
     {
-      sl_counter_add (self->resent, MIN (self->unanswered_at_break, n));
+      sl_counter_add (self->resent, MIN (self->unanswered_at_break, batch->n));
       self->unanswered_at_break = 0;
     }
-  if (self->answered_cap < n)
-    {
-      self->answered_cap = n;
-      self->answered = g_realloc (self->answered, n);
-    }
-  memset (self->answered, 0, n);
-  const SlTemplateEnv *env = sl_driver_template_env (d);
-  guint32 first = self->txnr;
-  guint sent = 0, done = 0, in_flight = 0;
   gint64 deadline = deadline_in (self->timeout_ms);
-  gsize used = 0;
-  while (done < n)
+  gboolean refused = FALSE;
+  for (;;)
     {
-      g_string_truncate (self->out, 0);
-      while (sent < n && in_flight < (guint) self->window_size)
+      /* rebind-interval(): the session ends once its frames are answered */
+      gboolean rebind = self->rebind_interval > 0 && self->sent_on_session >= (guint64) self->rebind_interval;
+      if (rebind && !self->span)
         {
-          g_string_truncate (self->text, 0);
-          sl_template_append (self->template, batch->msgs[sent], env, self->text);
-          relp_frame_append (self->out, self->txnr, "syslog", self->text->str, self->text->len);
-          self->txnr = relp_txnr_next (self->txnr);
-          sent++;
-          in_flight++;
-        }
-      if (self->out->len)
-        {
-          RelpIoStatus io = relp_conn_write_all (&self->conn, self->out->str, self->out->len, deadline);
-          if (io != RELP_IO_OK)
+          close_session (self);
+          if (batch->done == batch->n)
+            break;
+          if (!relp_destination_open (d, &error))
             {
-              batch->done = done;
-              return broke (self, batch, done, io);
+              sl_counter_add (self->acknowledged, batch->answered);
+              sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, "%s", error->message);
+              g_error_free (error);
+              return SL_WRITE_NOT_CONNECTED;
             }
-          deadline = deadline_in (self->timeout_ms);
+          rebind = FALSE;
         }
-      RelpFrame f;
-      RelpIoStatus io = read_answer (self, &f, deadline, &used);
-      if (io == RELP_IO_OK && strcmp (f.command, "serverclose") == 0)
-        io = RELP_IO_CLOSED;
-      if (io != RELP_IO_OK)
+      if (!rebind)
         {
-          batch->done = done;
-          return broke (self, batch, done, io);
+          RelpIoStatus io = send_frames (self, batch, deadline);
+          if (io != RELP_IO_OK)
+            return broke (self, batch, io);
         }
-      gint i = strcmp (f.command, "rsp") == 0 ? batch_index (first, sent, f.txnr) : -1;
-      if (i < 0 || self->answered[i])
-        continue;
-      self->answered[i] = 1;
-      in_flight--;
-      if (relp_rsp_code (f.data, f.len) != 200)
-        {
-          sl_counter_add (self->refused, 1);
-          sl_log (SL_LOG_WARNING, _("%s: %s port %s refused a message: %.*s"), d->id, self->host, self->port,
-                  (gint) MIN (f.len, 200), f.data);
-          self->answered[i] = 2;
-        }
-      while (done < n && self->answered[done] == 1)
-        done++;
-      if (done < n && self->answered[done] == 2)
+      /* with every frame sent, the answers that came are taken without
+       * waiting; a full window, a call with nothing to send and a session
+       * to end wait for one */
+      gboolean all_sent = batch->done == batch->n && !rebind;
+      gboolean wait = !all_sent || (!batch->n && !batch->answered);
+      if (!self->span)
+        break;
+      RelpIoStatus io = take_answers (self, batch, wait, deadline, &refused);
+      if (refused)
+        break;
+      if (io == RELP_IO_OK)
+        deadline = deadline_in (self->timeout_ms);
+      else if (io != RELP_IO_TIMEOUT || wait)
+        return broke (self, batch, io);
+      if (all_sent && (batch->n || batch->answered))
         break;
     }
-  g_string_erase (self->in, 0, (gssize) used);
-  sl_counter_add (self->acknowledged, done);
-  self->sent_on_session += sent;
-  batch->done = done;
-  if (done < n)
+  sl_counter_add (self->acknowledged, batch->answered);
+  if (refused)
     {
-      /* a refusal: the session goes on, but what followed it is sent again */
-      self->unanswered_at_break = n - done;
+      /* the session ends, and what was not answered is sent again */
+      self->unanswered_at_break = self->span + batch->n - batch->done;
       close_session (self);
       return sl_write_batch_fail (batch, SL_WRITE_ERROR, 0, _("%s port %s refused a message"), self->host, self->port);
     }
-  if (self->rebind_interval > 0 && self->sent_on_session >= (guint64) self->rebind_interval)
-    close_session (self);
   return SL_WRITE_OK;
 }
 
@@ -407,7 +489,7 @@ const SlDriverClass relp_destination_class = {
   .name = "relp",
   .summary = "sends RELP (to rsyslog's imrelp); a message is done once the peer answered it",
   .options = relp_destination_options,
-  .capabilities = SL_CAP_TEMPLATES | SL_CAP_DISK_BUFFER,
+  .capabilities = SL_CAP_TEMPLATES | SL_CAP_DISK_BUFFER | SL_CAP_ANSWERS,
   .instance_size = sizeof (RelpDestination),
   .init = relp_destination_init,
   .free = relp_destination_free,

@@ -5,7 +5,10 @@
  * relp() destination sends to its imrelp over TLS, each side checking the
  * other's certificate (made here with openssl). In each direction the receiver is killed with -9 in the
  * middle of the run and started again: every message arrives, duplicates
- * are allowed (RELP is at-least-once) and reported. */
+ * are allowed (RELP is at-least-once) and reported. Our relp() destination
+ * keeps its window across batches: what a killed imrelp did not answer is
+ * sent again in order, with or without a disk buffer, so the file never
+ * skips a message ahead of one still to come. */
 #include "tests/functional/harness.h"
 
 #include <signal.h>
@@ -25,7 +28,7 @@
 static gchar *peer_dir;          /* rsyslogd's folder, for the program */
 static gchar *rsyslog_root;
 static GPid rsyslogd;
-static guint16 imrelp_port, imtcp_port, sluice_relp_port, imtcp_tls_port, sluice_relps_port;
+static guint16 imrelp_port, imtcp_port, sluice_relp_port, imtcp_tls_port, sluice_relps_port, imrelp_plain_port;
 
 static gboolean
 shell (const gchar *dir, const gchar *command)
@@ -79,7 +82,8 @@ start_rsyslogd (void)
   g_autofree gchar *err = g_build_filename (peer_dir, "rsyslogd.stderr", NULL);
   const gchar *argv[] = { binary, "-M", modules, "-n", "-f", conf, "-i", pidfile, NULL };
   rsyslogd = sl_test_spawn_argv (argv, err);
-  return rsyslogd && wait_port (imtcp_port) && wait_port (imtcp_tls_port) && wait_port (imrelp_port);
+  return rsyslogd && wait_port (imtcp_port) && wait_port (imtcp_tls_port) && wait_port (imrelp_port)
+         && wait_port (imrelp_plain_port);
 }
 
 static void
@@ -106,13 +110,16 @@ write_rsyslog_conf (void)
     " tls.mycert=\"%1$s/server.pem\" tls.myprivkey=\"%1$s/server.key\" tls.authmode=\"certvalid\")\n"
     "input(type=\"imtcp\" port=\"%3$u\" address=\"127.0.0.1\" ruleset=\"to_sluice\")\n"
     "input(type=\"imtcp\" port=\"%5$u\" address=\"127.0.0.1\" ruleset=\"to_sluice_tls\")\n"
+    "input(type=\"imrelp\" port=\"%7$u\" ruleset=\"from_sluice_plain\")\n"
     "ruleset(name=\"from_sluice\") { action(type=\"omfile\" file=\"%1$s/from-sluice.log\" template=\"msgonly\") }\n"
+    "ruleset(name=\"from_sluice_plain\") { action(type=\"omfile\" file=\"%1$s/from-sluice-plain.log\""
+    " template=\"msgonly\") }\n"
     "ruleset(name=\"to_sluice\") { action(type=\"omrelp\" target=\"127.0.0.1\" port=\"%4$u\""
     " action.resumeRetryCount=\"-1\" action.resumeInterval=\"1\") }\n"
     "ruleset(name=\"to_sluice_tls\") { action(type=\"omrelp\" target=\"127.0.0.1\" port=\"%6$u\" tls=\"on\""
     " tls.cacert=\"%1$s/ca.pem\" tls.mycert=\"%1$s/client.pem\" tls.myprivkey=\"%1$s/client.key\""
     " tls.authmode=\"certvalid\" action.resumeRetryCount=\"-1\" action.resumeInterval=\"1\") }\n",
-    peer_dir, imrelp_port, imtcp_port, sluice_relp_port, imtcp_tls_port, sluice_relps_port);
+    peer_dir, imrelp_port, imtcp_port, sluice_relp_port, imtcp_tls_port, sluice_relps_port, imrelp_plain_port);
   g_autofree gchar *path = g_build_filename (peer_dir, "rsyslog.conf", NULL);
   return g_file_set_contents (path, conf, -1, NULL);
 }
@@ -172,6 +179,34 @@ wait_all (const gchar *path, guint count, guint *dups)
         }
       g_usleep (50 * 1000);
     }
+}
+
+/* Order kept across a kill: a line is the next after the highest before
+ * it, or a message sent again (at or below it); never one ahead of a
+ * message still to come. How many times it went back, or -1. */
+static gint
+resend_runs (const gchar *path, guint count)
+{
+  g_auto (GStrv) lines = sl_test_read_lines (path);
+  guint highest = 0, prev = 0;
+  gint runs = 0;
+  for (guint i = 0; lines && lines[i]; i++)
+    {
+      const gchar *s = strstr (lines[i], "seq=");
+      guint n = s ? (guint) g_ascii_strtoull (s + 4, NULL, 10) : 0;
+      if (n < 1 || n > count)
+        continue;
+      if (n > highest + 1)
+        {
+          g_test_fail_printf ("%s: line %u has seq=%u, but seq=%u has not come yet", path, i + 1, n, highest + 1);
+          return -1;
+        }
+      if (prev && n != prev + 1)
+        runs++;
+      prev = n;
+      highest = MAX (highest, n);
+    }
+  return runs;
 }
 
 static gboolean
@@ -291,8 +326,55 @@ test_sluice_to_imrelp (SlTestEnv *env, gconstpointer data)
   if (!ok)
     return;
   g_test_message ("relp(tls) -> imrelp: %u messages, 0 lost, %u duplicated across the kill", COUNT, dups);
+  g_assert_cmpint (resend_runs (out, COUNT), >=, 0);
   /* each message is done once, on its one answer, however often it was sent */
   g_assert_true (sl_test_wait_stat (env, "destination", "d_relp", "acknowledged", COUNT));
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_relp", "sessions"), >=, 2);
+}
+
+/* tcp() → relp() with its memory queue alone → imrelp, killed with -9
+ * once messages arrive and started again: the messages the session had in
+ * flight go back to the queue and are sent again, in order, on the next
+ * session. */
+static void
+test_sluice_to_imrelp_memory (SlTestEnv *env, gconstpointer data)
+{
+  guint16 tcp_port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *in_port = g_strdup_printf ("%u", tcp_port);
+  g_autofree gchar *relp_port = g_strdup_printf ("%u", imrelp_plain_port);
+  if (!sl_test_write_config (env,
+                             "source s_tcp { tcp(ip(\"127.0.0.1\") port(@IN@)); };\n"
+                             "destination d_relp { relp(\"127.0.0.1\" port(@RELP@) timeout(10) time-reopen(1)"
+                             " window-size(64) max-in-flight(300)); };\n"
+                             "log { source(s_tcp); destination(d_relp); flags(flow-control); };\n",
+                             "IN", in_port, "RELP", relp_port, NULL)
+      || !sl_test_daemon_start (env))
+    return;
+  g_autofree gchar *out = g_build_filename (peer_dir, "from-sluice-plain.log", NULL);
+  gint fd = sl_test_tcp_connect (tcp_port);
+  if (fd < 0)
+    return;
+  SlTestSender *sender = sl_test_sender_start (fd, numbered_lines (COUNT));
+  gboolean ok = wait_lines_from (out, KILL_AT);
+  if (ok)
+    {
+      kill_rsyslogd ();
+      ok = start_rsyslogd ();
+    }
+  guint dups = 0;
+  if (ok)
+    ok = wait_all (out, COUNT, &dups);
+  sl_test_sender_join (sender);
+  if (!ok)
+    return;
+  gint runs = resend_runs (out, COUNT);
+  g_test_message ("relp() -> imrelp, memory queue: %u messages, 0 lost, %u duplicated in %d runs sent again; "
+                  "%" G_GINT64_FORMAT " resent", COUNT, dups, runs,
+                  sl_test_stat (env, "destination", "d_relp", "resent"));
+  g_assert_cmpint (runs, >=, 0);
+  g_assert_true (sl_test_wait_stat (env, "destination", "d_relp", "acknowledged", COUNT));
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_relp", "written"), ==, COUNT);
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_relp", "dropped"), ==, 0);
   g_assert_cmpint (sl_test_stat (env, "destination", "d_relp", "sessions"), >=, 2);
 }
 
@@ -316,6 +398,7 @@ setup_peer (void)
   sluice_relp_port = sl_test_free_port (SOCK_STREAM);
   imtcp_tls_port = sl_test_free_port (SOCK_STREAM);
   sluice_relps_port = sl_test_free_port (SOCK_STREAM);
+  imrelp_plain_port = sl_test_free_port (SOCK_STREAM);
   return peer_dir && make_certificates (peer_dir) && write_rsyslog_conf () && start_rsyslogd ();
 }
 
@@ -331,6 +414,7 @@ main (int argc, char **argv)
     }
   SL_TEST_ADD ("/relp/rsyslog/omrelp-to-relp-source", test_omrelp_to_sluice);
   SL_TEST_ADD ("/relp/rsyslog/relp-tls-destination-to-imrelp", test_sluice_to_imrelp);
+  SL_TEST_ADD ("/relp/rsyslog/relp-destination-memory-queue-to-imrelp", test_sluice_to_imrelp_memory);
   SL_TEST_ADD ("/relp/rsyslog/omrelp-tls-to-relp-source", test_omrelp_tls_to_sluice);
   gint rc = g_test_run ();
   kill_rsyslogd ();
