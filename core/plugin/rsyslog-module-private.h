@@ -28,6 +28,10 @@ typedef struct
                                GError **error);
   gboolean (*property)        (gpointer front_end, const gchar *property, SlCfgPos pos, GString *out, GError **error);
   gchar   *(*variable_field)  (gpointer front_end, const gchar *variable);
+  gboolean (*template_value)  (gpointer front_end, const gchar *name, SlCfgPos pos, GString *out, GError **error);
+  gboolean (*tls)             (gpointer front_end, const gchar *driver, const gchar *mode, const gchar *auth,
+                               const gchar *peers, gboolean server, SlCfgPos pos, GString *out, GError **error);
+  const gchar *(*global)      (gpointer front_end, const gchar *name);
 } SlRsCallOps;
 
 struct _SlRsCall

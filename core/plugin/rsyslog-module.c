@@ -114,6 +114,29 @@ sl_rs_call_variable_field (SlRsCall *call, const gchar *variable)
   return call->ops->variable_field (call->front_end, variable);
 }
 
+gchar *
+sl_rs_call_template_value (SlRsCall *call, const gchar *name, GError **error)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+  if (!call->ops->template_value (call->front_end, name, call->pos, out, error))
+    return NULL;
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+gboolean
+sl_rs_call_tls (SlRsCall *call, gboolean server, GString *driver, GError **error)
+{
+  return call->ops->tls (call->front_end, sl_rs_call_value (call, "streamdriver"),
+                         sl_rs_call_value (call, "streamdrivermode"), sl_rs_call_value (call, "streamdriverauthmode"),
+                         sl_rs_call_value (call, "streamdriverpermittedpeers"), server, call->pos, driver, error);
+}
+
+const gchar *
+sl_rs_call_global (const SlRsCall *call, const gchar *name)
+{
+  return call->ops->global (call->front_end, name);
+}
+
 void
 sl_rs_text_quote (GString *out, const gchar *text)
 {
