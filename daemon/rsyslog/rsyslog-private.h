@@ -251,14 +251,12 @@ gchar    *sl_rs_output_action        (SlRsConf *c, GPtrArray *params, const gcha
                                       GError **error);
 
 /* rsyslog-file-options.c: impstats' log.file; $outchannel */
-/* $outchannel name,file,max-size,command; :omfile:$name's file (*path)
- * and its file() options max-size() and size-command() (appended to
- * options); omfile's rotation.sizeLimit and rotation.sizeLimitCommand as
- * the same options */
+/* $outchannel name,file,max-size,command; :omfile:$name as omfile's
+ * file=, rotation.sizeLimit= and rotation.sizeLimitCommand= (added to
+ * params) */
 gboolean  sl_rs_outchannel_directive (SlRsConf *c, const gchar *value, SlCfgPos pos, GError **error);
-gboolean  sl_rs_outchannel           (SlRsConf *c, const gchar *name, SlCfgPos pos, gchar **path, GString *options,
+gboolean  sl_rs_outchannel           (SlRsConf *c, const gchar *name, SlCfgPos pos, GPtrArray *params,
                                       GError **error);
-gboolean  sl_rs_size_limit_options   (GPtrArray *params, GString *options, GError **error);
 /* impstats' log.file and its format, appended to stats(...) as file(),
  * file-freq(seconds) and file-format(); nothing without log.file */
 gboolean  sl_rs_impstats_file        (GPtrArray *params, glong seconds, GString *stats, GError **error);
@@ -278,9 +276,8 @@ gboolean  sl_rs_tls_option           (SlRsConf *c, const SlRsTls *side, gboolean
                                       GError **error);
 void      sl_rs_tls_clear            (SlRsTls *tls);
 
-/* :omuxsock: and its directives $OMUxSockSocket (for the next one) and
- * $OMUxSockDefaultTemplate */
-gchar    *sl_rs_legacy_uxsock        (SlRsConf *c, const gchar *template_name, SlCfgPos pos, GError **error);
+/* rsyslog-output.c: omuxsock's directives $OMUxSockSocket (for the next
+ * :omuxsock:) and $OMUxSockDefaultTemplate */
 gboolean  sl_rs_uxsock_directive     (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
                                       GError **error);
 

@@ -3,6 +3,7 @@
  * flattened to names joined by dots ({"user":{"id":7}} sets user.id), as
  * syslog-ng does. Arrays are kept as their JSON text; numbers, booleans
  * and null as the text they are written with. */
+#include "plugins/parsers/json/json-rsyslog.h"
 #include "plugins/parsers/json/json-parser.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -170,4 +171,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "json-parser",
   .drivers = (const SlDriverClass *const[]) { &json_parser_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &json_mmjsonparse, NULL },
 };
