@@ -163,6 +163,8 @@ sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **erro
   if (g_str_has_prefix (target, ":ommysql:") || g_str_has_prefix (target, ":ompgsql:"))
     return legacy_sql (c, g_str_has_prefix (target, ":ompgsql:"), target + strlen (":ommysql:"), template_name, pos,
                        error);
+  if (g_str_equal (target, ":ommail:") || g_str_equal (target, ":omsnmp:"))
+    return sl_rs_legacy_output (c, target, template_name, pos, error);
   if (g_str_has_prefix (target, ":omrelp:"))
     return legacy_relp (c, target + strlen (":omrelp:"), template_name, pos, error);
   if (g_str_equal (target, ":omuxsock:"))

@@ -1028,6 +1028,11 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     return sl_rs_uxsock_directive (c, name, value, pos, error);
   if (g_ascii_strcasecmp (name, "outchannel") == 0)
     return sl_rs_outchannel_directive (c, value, pos, error);
+  gboolean output = FALSE;
+  if (!sl_rs_legacy_output_directive (c, name, value, pos, &output, error))
+    return FALSE;
+  if (output)
+    return TRUE;
   if (g_ascii_strncasecmp (name, "mmnormalize", strlen ("mmnormalize")) == 0)
     return sl_rs_mmnormalize_directive (c, name, value, pos, error);
   if (g_ascii_strcasecmp (name, "AllowedSender") == 0)

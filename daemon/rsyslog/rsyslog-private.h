@@ -106,6 +106,8 @@ typedef struct _SlRsConf
   gchar *mmnormalize_rulebase; /* $mmnormalizeRuleBase, which the next :mmnormalize: takes */
   gboolean mmnormalize_raw;     /* $mmnormalizeUseRawMsg, the same */
   GHashTable *outchannels;  /* $outchannel name -> SlRsOutchannel, made by the first one */
+  GHashTable *output_directives; /* $ActionMail*, $ActionSNMP*: lower-case name -> value */
+  GPtrArray *mail_to;       /* $ActionMailTo's since the last :ommail: */
   /* $IncludeConfig's and include()'s reader: the files of a pattern read
    * as statements into this configuration (the front end's entry, which
    * the directives below it reach through this) */
@@ -279,6 +281,13 @@ void      sl_rs_tls_clear            (SlRsTls *tls);
 /* rsyslog-output.c: omuxsock's directives $OMUxSockSocket (for the next
  * :omuxsock:) and $OMUxSockDefaultTemplate */
 gboolean  sl_rs_uxsock_directive     (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
+                                      GError **error);
+
+/* rsyslog-legacy-output.c: $ActionMail* and $ActionSNMP* (*taken tells
+ * whether name is one), and :ommail: or :omsnmp: (target) that take them */
+gboolean  sl_rs_legacy_output_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
+                                         gboolean *taken, GError **error);
+gchar    *sl_rs_legacy_output        (SlRsConf *c, const gchar *target, const gchar *template_name, SlCfgPos pos,
                                       GError **error);
 
 /* rsyslog-plugin.c: the modules plugins serve (sl_plugins_rsyslog_lookup).
