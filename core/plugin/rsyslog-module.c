@@ -124,11 +124,11 @@ sl_rs_call_template_value (SlRsCall *call, const gchar *name, GError **error)
 }
 
 gboolean
-sl_rs_call_tls (SlRsCall *call, gboolean server, GString *driver, GError **error)
+sl_rs_call_tls (SlRsCall *call, const SlRsTlsParams *names, gboolean server, GString *driver, GError **error)
 {
-  return call->ops->tls (call->front_end, sl_rs_call_value (call, "streamdriver"),
-                         sl_rs_call_value (call, "streamdrivermode"), sl_rs_call_value (call, "streamdriverauthmode"),
-                         sl_rs_call_value (call, "streamdriverpermittedpeers"), server, call->pos, driver, error);
+  return call->ops->tls (call->front_end, sl_rs_call_value (call, names->driver),
+                         sl_rs_call_value (call, names->mode), sl_rs_call_value (call, names->auth),
+                         sl_rs_call_value (call, names->peers), server, call->pos, driver, error);
 }
 
 const gchar *

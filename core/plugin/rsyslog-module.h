@@ -64,11 +64,18 @@ gchar       *sl_rs_call_variable_field (SlRsCall *call, const gchar *variable);
  * configuration's or RSYSLOG_*), for an option that takes template text
  * rather than an object: a file's name, network()'s template(). */
 gchar       *sl_rs_call_template_value (SlRsCall *call, const gchar *name, GError **error);
-/* Appends ` tls(...)` for the call's stream driver parameters
- * (streamdriver, streamdrivermode, streamdriverauthmode,
- * streamdriverpermittedpeers) and global()'s certificates, nothing when
- * the mode is not 1 (TLS); server: the receiving side. */
-gboolean     sl_rs_call_tls      (SlRsCall *call, gboolean server, GString *driver, GError **error);
+/* The names of a module's stream driver parameters (lower case): omfwd's
+ * streamdriver, streamdrivermode, streamdriverauthmode,
+ * streamdriverpermittedpeers; imtcp's streamdriver.name, ... */
+typedef struct
+{
+  const gchar *driver, *mode, *auth, *peers;
+} SlRsTlsParams;
+/* Appends ` tls(...)` for the call's stream driver parameters and
+ * global()'s certificates, nothing when the mode is not 1 (TLS); server:
+ * the receiving side. */
+gboolean     sl_rs_call_tls      (SlRsCall *call, const SlRsTlsParams *names, gboolean server, GString *driver,
+                                  GError **error);
 /* A global() setting as written (lower-case name, e.g. maxmessagesize),
  * NULL if the configuration does not set it. */
 const gchar *sl_rs_call_global   (const SlRsCall *call, const gchar *name);

@@ -602,39 +602,6 @@ value_of (GPtrArray *params, const gchar *name)
   return param ? param->value : NULL;
 }
 
-static gboolean
-network_input (SlRsConf *c, GPtrArray *params, const gchar *driver, const gchar *ruleset, SlCfgPos pos,
-               GError **error)
-{
-  /* an input's own stream driver settings stand for the module's */
-  SlRsTls tls = {
-    .driver = (gchar *) (value_of (params, "streamdriver.name") ? value_of (params, "streamdriver.name") : c->tls_server.driver),
-    .mode = (gchar *) (value_of (params, "streamdriver.mode") ? value_of (params, "streamdriver.mode") : c->tls_server.mode),
-    .auth = (gchar *) (value_of (params, "streamdriver.authmode") ? value_of (params, "streamdriver.authmode") : c->tls_server.auth),
-    .peers = (gchar *) (value_of (params, "permittedpeer") ? value_of (params, "permittedpeer") : c->tls_server.peers),
-  };
-  g_autoptr (GString) text = g_string_new (g_str_equal (driver, "udp") ? "udp" : "tcp");
-  const gchar *address = value_of (params, "address");
-
-  g_string_append_c (text, '(');
-  if (address)
-    {
-      g_string_append (text, "ip(");
-      sl_rs_quote (text, address);
-      g_string_append (text, ") ");
-    }
-  g_string_append (text, "port(");
-  sl_rs_quote (text, value_of (params, "port") ? value_of (params, "port") : "514");
-  /* rsyslog's hostname is the one the message carries; fromhost the sender */
-  g_string_append (text, ") keep-hostname(yes)");
-  if (g_str_equal (driver, "tcp") && !sl_rs_tls_option (c, &tls, TRUE, pos, text, error))
-    return FALSE;
-  g_string_append_c (text, ')');
-  const gchar *input = value_of (params, "name") ? value_of (params, "name")
-                      : g_str_equal (driver, "ptcp") ? "imptcp" : NULL;
-  return sl_rs_add_source (c, ruleset, pos, text->str, input, error);
-}
-
 /* imfile: each line a message, not parsed, with the tag and priority
  * given (names, local0.notice unless given). A wildcard in the file's name is
  * wildcard-file(), which, as imfile, also follows the files that match
@@ -701,12 +668,6 @@ imfile_source (SlRsConf *c, const gchar *ruleset, const gchar *file, SlCfgPos fi
 gboolean
 sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
 {
-  static const gchar *const net_params[] = { "port", "address", "keepalive", "supportoctetcountedframing",
-                                             "maxsessions", "flowcontrol", "notifyonconnectionclose", NULL };
-  static const gchar *const imtcp_params[] = { "port", "address", "keepalive", "supportoctetcountedframing",
-                                               "maxsessions", "flowcontrol", "notifyonconnectionclose",
-                                               "streamdriver.name", "streamdriver.mode", "streamdriver.authmode",
-                                               "permittedpeer", NULL };
   static const gchar *const unix_params[] = { "socket", "createpath", "ignoretimestamp", "hostname",
                                               "usesystimestamp", "annotate", "parsetrusted", "usepidfromsystem",
                                               "ignoreownmessages", "unlink", NULL };
@@ -726,14 +687,9 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   if (module && module->kind == SL_RS_MODULE_INPUT)
     {
       g_autofree gchar *driver = sl_rs_plugin_input (c, module, module->name, params, pos, error);
-      return driver && sl_rs_add_source (c, ruleset, pos, driver, value_of (params, "name"), error);
+      const gchar *name = value_of (params, "name");
+      return driver && sl_rs_add_source (c, ruleset, pos, driver, name ? name : module->name, error);
     }
-  if (g_ascii_strcasecmp (type, "imudp") == 0)
-    return check_input_params (params, net_params, type, error) && network_input (c, params, "udp", ruleset, pos, error);
-  if (g_ascii_strcasecmp (type, "imtcp") == 0)
-    return check_input_params (params, imtcp_params, type, error) && network_input (c, params, "tcp", ruleset, pos, error);
-  if (g_ascii_strcasecmp (type, "imptcp") == 0)
-    return check_input_params (params, net_params, type, error) && network_input (c, params, "ptcp", ruleset, pos, error);
   if (g_ascii_strcasecmp (type, "imuxsock") == 0)
     {
       if (!check_input_params (params, unix_params, type, error))
@@ -937,19 +893,15 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
       c->syssock_on = !omit;
       return TRUE;
     }
-  if (g_ascii_strcasecmp (name, "UDPServerRun") == 0)
+  /* a listener on the port, as the module's input() with port= */
+  if (g_ascii_strcasecmp (name, "UDPServerRun") == 0 || g_ascii_strcasecmp (name, "InputTCPServerRun") == 0)
     {
-      g_autofree gchar *driver = g_strdup_printf ("udp(port(%ld) keep-hostname(yes))", strtol (value, NULL, 10));
-      return sl_rs_add_source (c, NULL, pos, driver, NULL, error);
-    }
-  if (g_ascii_strcasecmp (name, "InputTCPServerRun") == 0)
-    {
-      g_autoptr (GString) driver = g_string_new (NULL);
-      g_string_printf (driver, "tcp(port(%ld) keep-hostname(yes)", strtol (value, NULL, 10));
-      if (!sl_rs_tls_option (c, &c->tls_server, TRUE, pos, driver, error))
-        return FALSE;
-      g_string_append_c (driver, ')');
-      return sl_rs_add_source (c, NULL, pos, driver->str, NULL, error);
+      gboolean udp = g_ascii_strcasecmp (name, "UDPServerRun") == 0;
+      g_autofree gchar *port = g_strdup_printf ("%ld", strtol (value, NULL, 10));
+      g_autofree gchar *written = g_strconcat ("$", name, NULL);
+      g_autoptr (GPtrArray) params = sl_rs_params_new ();
+      sl_rs_params_add (params, "port", port, pos);
+      return sl_rs_plugin_legacy_input (c, udp ? "imudp" : "imtcp", written, params, pos, error);
     }
   struct
   {

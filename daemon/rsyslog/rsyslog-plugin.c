@@ -98,6 +98,10 @@ add_defaults (SlRsConf *c, const SlRsModule *module, GArray *call_params, SlCfgP
     { "omstdout", "template", c->file_template },
     { "omfwd", "template", c->forward_template },
     { "omuxsock", "template", c->uxsock_template },
+    { "imtcp", "streamdriver.name", c->tls_server.driver },
+    { "imtcp", "streamdriver.mode", c->tls_server.mode },
+    { "imtcp", "streamdriver.authmode", c->tls_server.auth },
+    { "imtcp", "permittedpeer", c->tls_server.peers },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (defaults); i++)
@@ -236,6 +240,21 @@ sl_rs_plugin_legacy (SlRsConf *c, const gchar *name, const gchar *written, GPtrA
       return NULL;
     }
   return sl_rs_plugin_action (c, module, written, params, pos, error);
+}
+
+gboolean
+sl_rs_plugin_legacy_input (SlRsConf *c, const gchar *name, const gchar *written, GPtrArray *params, SlCfgPos pos,
+                           GError **error)
+{
+  const SlRsModule *module = sl_plugins_rsyslog_lookup (name);
+
+  if (!module || module->kind != SL_RS_MODULE_INPUT)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog directive '%s' is not supported"), written);
+      return FALSE;
+    }
+  g_autofree gchar *driver = sl_rs_plugin_input (c, module, written, params, pos, error);
+  return driver && sl_rs_add_source (c, NULL, pos, driver, module->name, error);
 }
 
 gchar *

@@ -43,7 +43,9 @@ omfwd_write (SlRsCall *call, GString *driver, GError **error)
   g_autofree gchar *text = sl_rs_call_template_value (call, template_name (call), error);
   if (!text)
     return FALSE;
-  if (tcp && !sl_rs_call_tls (call, FALSE, tls, error))
+  static const SlRsTlsParams names = { "streamdriver", "streamdrivermode", "streamdriverauthmode",
+                                       "streamdriverpermittedpeers" };
+  if (tcp && !sl_rs_call_tls (call, &names, FALSE, tls, error))
     return FALSE;
   g_string_append (driver, "network(");
   sl_rs_text_quote (driver, target);
