@@ -243,8 +243,8 @@ sl_rs_plugin_legacy (SlRsConf *c, const gchar *name, const gchar *written, GPtrA
 }
 
 gboolean
-sl_rs_plugin_legacy_input (SlRsConf *c, const gchar *name, const gchar *written, GPtrArray *params, SlCfgPos pos,
-                           GError **error)
+sl_rs_plugin_legacy_input (SlRsConf *c, const gchar *name, const gchar *written, const gchar *ruleset,
+                           GPtrArray *params, SlCfgPos pos, GError **error)
 {
   const SlRsModule *module = sl_plugins_rsyslog_lookup (name);
 
@@ -254,7 +254,7 @@ sl_rs_plugin_legacy_input (SlRsConf *c, const gchar *name, const gchar *written,
       return FALSE;
     }
   g_autofree gchar *driver = sl_rs_plugin_input (c, module, written, params, pos, error);
-  return driver && sl_rs_add_source (c, NULL, pos, driver, module->name, error);
+  return driver && sl_rs_add_source (c, ruleset, pos, driver, module->name, error);
 }
 
 gchar *
