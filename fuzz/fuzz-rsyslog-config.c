@@ -25,6 +25,9 @@
 #include "plugins/protocols/kafka/kafka-private.h"
 #include "plugins/protocols/kafka/kafka-source-rsyslog.h"
 #include "plugins/protocols/relp/relp-module.h"
+#include "plugins/sources/file/file-source-rsyslog.h"
+#include "plugins/sources/net/net-rsyslog.h"
+#include "plugins/sources/unix/unix-rsyslog.h"
 
 #include <stdlib.h>
 
@@ -40,7 +43,8 @@ static const SlModule mappings = {
     &file_omfile, &http_omelasticsearch, &http_omhttp, &network_omfwd, &network_omuxsock, &pipe_ompipe,
     &program_omprog, &redis_omhiredis, &smtp_ommail, &snmp_omsnmp, &sql_ommysql, &sql_ompgsql, &stdout_omstdout,
     &usertty_omusrmsg, &json_mmjsonparse, &lognorm_mmnormalize, &modifiers_mmutf8fix, &modifiers_mmanon,
-    &modifiers_mmfields, &syslog_mmpstrucdata, &kafka_omkafka, &kafka_imkafka, &relp_omrelp, &relp_imrelp, NULL,
+    &modifiers_mmfields, &syslog_mmpstrucdata, &kafka_omkafka, &kafka_imkafka, &relp_omrelp, &relp_imrelp,
+    &net_imudp, &net_imtcp, &net_imptcp, &unix_imuxsock, &file_imfile, NULL,
   },
 };
 
