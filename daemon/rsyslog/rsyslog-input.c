@@ -105,6 +105,24 @@ sl_rs_add_source (SlRsConf *c, const gchar *ruleset, SlCfgPos pos, const gchar *
   return TRUE;
 }
 
+/* A legacy input directive (written: "$UDPServerRun") as the input of the
+ * module name with the parameters it stands for, a source of ruleset
+ * (NULL: the default one); refused when no plugin serves the module. */
+static gboolean
+legacy_input (SlRsConf *c, const gchar *name, const gchar *written, const gchar *ruleset, GPtrArray *params,
+              SlCfgPos pos, GError **error)
+{
+  const SlRsModule *module = sl_plugins_rsyslog_lookup (name);
+
+  if (!module || module->kind != SL_RS_MODULE_INPUT)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog directive '%s' is not supported"), written);
+      return FALSE;
+    }
+  g_autofree gchar *driver = sl_rs_plugin_input (c, module, written, params, pos, error);
+  return driver && sl_rs_add_source (c, ruleset, pos, driver, module->name, error);
+}
+
 /* A socket of imuxsock in the default ruleset, as its input() with
  * socket= (written: the directive or module that makes it) */
 static gboolean
@@ -113,7 +131,7 @@ add_unix_socket (SlRsConf *c, const gchar *written, const gchar *path, SlCfgPos 
   g_autoptr (GPtrArray) params = sl_rs_params_new ();
 
   sl_rs_params_add (params, "socket", path, pos);
-  return sl_rs_plugin_legacy_input (c, "imuxsock", written, NULL, params, pos, error);
+  return legacy_input (c, "imuxsock", written, NULL, params, pos, error);
 }
 
 /* rsyslogd changes user and group once its inputs are open; Sluice's
@@ -772,7 +790,7 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
       g_autofree gchar *written = g_strconcat ("$", name, NULL);
       g_autoptr (GPtrArray) params = sl_rs_params_new ();
       sl_rs_params_add (params, "port", port, pos);
-      return sl_rs_plugin_legacy_input (c, udp ? "imudp" : "imtcp", written, NULL, params, pos, error);
+      return legacy_input (c, udp ? "imudp" : "imtcp", written, NULL, params, pos, error);
     }
   struct
   {
@@ -970,7 +988,7 @@ sl_rs_imfile_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCf
   sl_rs_params_add (params, "tag", c->imfile_tag, pos);
   sl_rs_params_add (params, "facility", c->imfile_facility, pos);
   sl_rs_params_add (params, "severity", c->imfile_severity, pos);
-  if (!sl_rs_plugin_legacy_input (c, "imfile", "$InputRunFileMonitor", c->imfile_ruleset, params, pos, error))
+  if (!legacy_input (c, "imfile", "$InputRunFileMonitor", c->imfile_ruleset, params, pos, error))
     return FALSE;
   sl_rs_imfile_clear (c);
   return TRUE;

@@ -242,21 +242,6 @@ sl_rs_plugin_legacy (SlRsConf *c, const gchar *name, const gchar *written, GPtrA
   return sl_rs_plugin_action (c, module, written, params, pos, error);
 }
 
-gboolean
-sl_rs_plugin_legacy_input (SlRsConf *c, const gchar *name, const gchar *written, const gchar *ruleset,
-                           GPtrArray *params, SlCfgPos pos, GError **error)
-{
-  const SlRsModule *module = sl_plugins_rsyslog_lookup (name);
-
-  if (!module || module->kind != SL_RS_MODULE_INPUT)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog directive '%s' is not supported"), written);
-      return FALSE;
-    }
-  g_autofree gchar *driver = sl_rs_plugin_input (c, module, written, params, pos, error);
-  return driver && sl_rs_add_source (c, ruleset, pos, driver, module->name, error);
-}
-
 gchar *
 sl_rs_plugin_modifier (SlRsConf *c, const SlRsModule *module, const gchar *type, GPtrArray *params, SlCfgPos pos,
                        GError **error)

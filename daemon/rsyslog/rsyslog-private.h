@@ -307,11 +307,6 @@ gboolean  sl_rs_plugin_module_params (const SlRsModule *module, GPtrArray *param
  * the module. */
 gchar    *sl_rs_plugin_legacy        (SlRsConf *c, const gchar *name, const gchar *written, GPtrArray *params,
                                       SlCfgPos pos, GError **error);
-/* A legacy input directive (written: "$UDPServerRun") as the input of the
- * module name with the parameters it stands for, a source of ruleset
- * (NULL: the default one); refused when no plugin serves the module. */
-gboolean  sl_rs_plugin_legacy_input  (SlRsConf *c, const gchar *name, const gchar *written, const gchar *ruleset,
-                                      GPtrArray *params, SlCfgPos pos, GError **error);
 
 /* rsyslog-input.c: modules, inputs and legacy directives */
 gboolean  sl_rs_module               (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
