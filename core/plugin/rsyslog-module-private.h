@@ -28,6 +28,12 @@ typedef struct
                                GError **error);
   gboolean (*property)        (gpointer front_end, const gchar *property, SlCfgPos pos, GString *out, GError **error);
   gchar   *(*variable_field)  (gpointer front_end, const gchar *variable);
+  gboolean (*template_value)  (gpointer front_end, const gchar *name, SlCfgPos pos, GString *out, GError **error);
+  /* files: the call's own CA, certificate and key, each NULL when not given */
+  gboolean (*tls)             (gpointer front_end, const gchar *driver, const gchar *mode, const gchar *auth,
+                               const gchar *peers, const gchar *const files[3], gboolean server, SlCfgPos pos,
+                               GString *out, GError **error);
+  const gchar *(*global)      (gpointer front_end, const gchar *name);
 } SlRsCallOps;
 
 struct _SlRsCall

@@ -114,6 +114,34 @@ sl_rs_call_variable_field (SlRsCall *call, const gchar *variable)
   return call->ops->variable_field (call->front_end, variable);
 }
 
+gchar *
+sl_rs_call_template_value (SlRsCall *call, const gchar *name, GError **error)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+  if (!call->ops->template_value (call->front_end, name, call->pos, out, error))
+    return NULL;
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+gboolean
+sl_rs_call_tls (SlRsCall *call, const SlRsTlsParams *names, gboolean server, GString *driver, GError **error)
+{
+  const gchar *files[3] = {
+    names->ca ? sl_rs_call_value (call, names->ca) : NULL,
+    names->cert ? sl_rs_call_value (call, names->cert) : NULL,
+    names->key ? sl_rs_call_value (call, names->key) : NULL,
+  };
+  return call->ops->tls (call->front_end, sl_rs_call_value (call, names->driver),
+                         sl_rs_call_value (call, names->mode), sl_rs_call_value (call, names->auth),
+                         sl_rs_call_value (call, names->peers), files, server, call->pos, driver, error);
+}
+
+const gchar *
+sl_rs_call_global (const SlRsCall *call, const gchar *name)
+{
+  return call->ops->global (call->front_end, name);
+}
+
 void
 sl_rs_text_quote (GString *out, const gchar *text)
 {

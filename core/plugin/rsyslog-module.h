@@ -23,7 +23,10 @@ typedef enum
 
 /* One input(), action() or legacy action of the configuration, with its
  * parameters as written (names in lower case); a legacy form reaches the
- * plugin as the call with the parameters it stands for. */
+ * plugin as the call with the parameters it stands for. A parameter not
+ * written holds what module(load=) or a legacy directive before the call
+ * set for the module, as in rsyslogd ($FileOwner for omfile's
+ * fileOwner, $ActionForwardDefaultTemplate for omfwd's template). */
 typedef struct _SlRsCall SlRsCall;
 
 /* What messages name the call by: the module's name (omrelp), or the
@@ -57,12 +60,45 @@ gchar       *sl_rs_call_template_text (SlRsCall *call, const gchar *rsyslog_text
 gchar       *sl_rs_call_property (SlRsCall *call, const gchar *property, GError **error);
 /* The field a variable $!a!b, $.a or $/a is kept in ("!a.b", ".a", "/a"). */
 gchar       *sl_rs_call_variable_field (SlRsCall *call, const gchar *variable);
+/* The Sluice template text of rsyslog's template name (one of the
+ * configuration's or RSYSLOG_*), for an option that takes template text
+ * rather than an object: a file's name, network()'s template(). */
+gchar       *sl_rs_call_template_value (SlRsCall *call, const gchar *name, GError **error);
+/* The names of a module's stream driver parameters (lower case): omfwd's
+ * streamdriver, streamdrivermode, streamdriverauthmode,
+ * streamdriverpermittedpeers; imtcp's streamdriver.name, ...; and of its
+ * own certificate files (imtcp's streamdriver.cafile, ...), NULL when the
+ * module takes global()'s only. */
+typedef struct
+{
+  const gchar *driver, *mode, *auth, *peers;
+  const gchar *ca, *cert, *key;
+} SlRsTlsParams;
+/* Appends ` tls(...)` for the call's stream driver parameters and
+ * global()'s certificates, nothing when the mode is not 1 (TLS); server:
+ * the receiving side. */
+gboolean     sl_rs_call_tls      (SlRsCall *call, const SlRsTlsParams *names, gboolean server, GString *driver,
+                                  GError **error);
+/* A global() setting as written (lower-case name, e.g. maxmessagesize),
+ * NULL if the configuration does not set it. */
+const gchar *sl_rs_call_global   (const SlRsCall *call, const gchar *name);
 
 /* Writing the driver in Sluice's language: a quoted string, an option
  * ` option("value")`, and rsyslog's plain text as a template of itself. */
 void         sl_rs_text_quote    (GString *out, const gchar *text);
 void         sl_rs_text_option   (GString *out, const gchar *option, const gchar *value);
 gchar       *sl_rs_text_literal  (const gchar *text);
+
+typedef enum
+{
+  /* rsyslogd's own (omfile, omfwd...): action() needs no module(load=) */
+  SL_RS_MODULE_BUILTIN = 1 << 0,
+  /* rsyslogd takes only its legacy form (:omuxsock:), refusing action() */
+  SL_RS_MODULE_LEGACY_ONLY = 1 << 1,
+  /* a modifier whose message it cannot parse goes on with its text, from
+   * the first non-blank, as $!msg (mmjsonparse) */
+  SL_RS_MODULE_UNPARSED_AS_MSG = 1 << 2,
+} SlRsModuleFlags;
 
 typedef struct
 {
@@ -78,6 +114,7 @@ typedef struct
   const gchar *const *module_params;
   /* appends the driver, e.g. `redis(host("h") ...)`, without ';' */
   gboolean (*write) (SlRsCall *call, GString *driver, GError **error);
+  SlRsModuleFlags flags;
 } SlRsModule;
 
 G_END_DECLS

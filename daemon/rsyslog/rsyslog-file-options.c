@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* What rsyslog's modules ask of a file or of the statistics, mapped onto
- * Sluice's options: $outchannel and omfile's rotation.sizeLimit as
- * file(max-size()), impstats' log.file as stats(file()). Checked against
- * rsyslogd 8.2302 (tests/functional/test-rsyslog-more). */
+/* What rsyslog's modules ask of a file or of the statistics: $outchannel
+ * as omfile's file= and rotation.sizeLimit (which the file plugin maps
+ * onto file(max-size())), impstats' log.file as stats(file()). Checked
+ * against rsyslogd 8.2302 (tests/functional/test-rsyslog-more). */
 #include "daemon/rsyslog/rsyslog-private.h"
 
 #include "core/config/error.h"
@@ -89,18 +89,8 @@ sl_rs_outchannel_directive (SlRsConf *c, const gchar *value, SlCfgPos pos, GErro
   return TRUE;
 }
 
-static void
-append_size_limit (GString *options, const gchar *size, const gchar *command)
-{
-  if (!size || g_ascii_strtoll (size, NULL, 10) <= 0)
-    return;
-  sl_rs_append_option (options, "max-size", size);
-  if (command && *command)
-    sl_rs_append_option (options, "size-command", command);
-}
-
 gboolean
-sl_rs_outchannel (SlRsConf *c, const gchar *name, SlCfgPos pos, gchar **path, GString *options, GError **error)
+sl_rs_outchannel (SlRsConf *c, const gchar *name, SlCfgPos pos, GPtrArray *params, GError **error)
 {
   g_autofree gchar *word = g_strndup (name, strcspn (name, " "));
   const Outchannel *o = c->outchannels ? g_hash_table_lookup (c->outchannels, word) : NULL;
@@ -111,19 +101,13 @@ sl_rs_outchannel (SlRsConf *c, const gchar *name, SlCfgPos pos, gchar **path, GS
                         word);
       return FALSE;
     }
-  *path = g_strdup (o->file);
-  append_size_limit (options, o->size, o->command);
-  return TRUE;
-}
-
-gboolean
-sl_rs_size_limit_options (GPtrArray *params, GString *options, GError **error)
-{
-  const gchar *size = param_value (params, "rotation.sizelimit");
-
-  if (size && (!*size || size[strspn (size, "0123456789")]))
-    return refuse (params, "rotation.sizelimit", "omfile", _("only a number of bytes is mapped"), error);
-  append_size_limit (options, size, param_value (params, "rotation.sizelimitcommand"));
+  sl_rs_params_add (params, "file", o->file, pos);
+  /* a size of 0 or none is no limit, and its command never runs */
+  if (g_ascii_strtoll (o->size, NULL, 10) > 0)
+    {
+      sl_rs_params_add (params, "rotation.sizelimit", o->size, pos);
+      sl_rs_params_add (params, "rotation.sizelimitcommand", *o->command ? o->command : NULL, pos);
+    }
   return TRUE;
 }
 

@@ -105,16 +105,33 @@ sl_rs_add_source (SlRsConf *c, const gchar *ruleset, SlCfgPos pos, const gchar *
   return TRUE;
 }
 
+/* A legacy input directive (written: "$UDPServerRun") as the input of the
+ * module name with the parameters it stands for, a source of ruleset
+ * (NULL: the default one); refused when no plugin serves the module. */
 static gboolean
-add_unix_socket (SlRsConf *c, const gchar *ruleset, const gchar *path, SlCfgPos pos, GError **error)
+legacy_input (SlRsConf *c, const gchar *name, const gchar *written, const gchar *ruleset, GPtrArray *params,
+              SlCfgPos pos, GError **error)
 {
-  g_autoptr (GString) driver = g_string_new ("unix-dgram(");
+  const SlRsModule *module = sl_plugins_rsyslog_lookup (name);
 
-  /* imuxsock takes no host name from the message and, by default, the
-   * time it received it rather than the message's */
-  sl_rs_quote (driver, path);
-  g_string_append (driver, " flags(no-hostname) keep-timestamp(no))");
-  return sl_rs_add_source (c, ruleset, pos, driver->str, NULL, error);
+  if (!module || module->kind != SL_RS_MODULE_INPUT)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog directive '%s' is not supported"), written);
+      return FALSE;
+    }
+  g_autofree gchar *driver = sl_rs_plugin_input (c, module, written, params, pos, error);
+  return driver && sl_rs_add_source (c, ruleset, pos, driver, module->name, error);
+}
+
+/* A socket of imuxsock in the default ruleset, as its input() with
+ * socket= (written: the directive or module that makes it) */
+static gboolean
+add_unix_socket (SlRsConf *c, const gchar *written, const gchar *path, SlCfgPos pos, GError **error)
+{
+  g_autoptr (GPtrArray) params = sl_rs_params_new ();
+
+  sl_rs_params_add (params, "socket", path, pos);
+  return legacy_input (c, "imuxsock", written, NULL, params, pos, error);
 }
 
 /* rsyslogd changes user and group once its inputs are open; Sluice's
@@ -364,7 +381,7 @@ sl_rs_finish_inputs (SlRsConf *c, GError **error)
     return FALSE;
   if (!c->imuxsock || !c->syssock_on)
     return TRUE;
-  return add_unix_socket (c, NULL, c->syssock_name ? c->syssock_name : "/dev/log", c->syssock_pos, error);
+  return add_unix_socket (c, "imuxsock", c->syssock_name ? c->syssock_name : "/dev/log", c->syssock_pos, error);
 }
 
 /* impstats: the daemon's counters, every interval seconds, as messages
@@ -571,30 +588,6 @@ sl_rs_module (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   return load_module (c, load->value, params, load->pos, error);
 }
 
-static gboolean
-check_input_params (GPtrArray *params, const gchar *const *own, const gchar *type, GError **error)
-{
-  static const gchar *const common[] = { "type", "ruleset", "name", "ratelimit.interval", "ratelimit.burst", NULL };
-
-  for (guint i = 0; i < params->len; i++)
-    {
-      const SlRsParam *param = g_ptr_array_index (params, i);
-      gboolean known = FALSE;
-
-      for (guint k = 0; common[k] && !known; k++)
-        known = g_str_equal (param->name, common[k]);
-      for (guint k = 0; own[k] && !known; k++)
-        known = g_str_equal (param->name, own[k]);
-      if (!known)
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos,
-                            _("the parameter '%s' of rsyslog's input %s is not supported"), param->name, type);
-          return FALSE;
-        }
-    }
-  return TRUE;
-}
-
 static const gchar *
 value_of (GPtrArray *params, const gchar *name)
 {
@@ -602,121 +595,9 @@ value_of (GPtrArray *params, const gchar *name)
   return param ? param->value : NULL;
 }
 
-static gboolean
-network_input (SlRsConf *c, GPtrArray *params, const gchar *driver, const gchar *ruleset, SlCfgPos pos,
-               GError **error)
-{
-  /* an input's own stream driver settings stand for the module's */
-  SlRsTls tls = {
-    .driver = (gchar *) (value_of (params, "streamdriver.name") ? value_of (params, "streamdriver.name") : c->tls_server.driver),
-    .mode = (gchar *) (value_of (params, "streamdriver.mode") ? value_of (params, "streamdriver.mode") : c->tls_server.mode),
-    .auth = (gchar *) (value_of (params, "streamdriver.authmode") ? value_of (params, "streamdriver.authmode") : c->tls_server.auth),
-    .peers = (gchar *) (value_of (params, "permittedpeer") ? value_of (params, "permittedpeer") : c->tls_server.peers),
-    .ca = (gchar *) value_of (params, "streamdriver.cafile"),
-    .cert = (gchar *) value_of (params, "streamdriver.certfile"),
-    .key = (gchar *) value_of (params, "streamdriver.keyfile"),
-  };
-  g_autoptr (GString) text = g_string_new (g_str_equal (driver, "udp") ? "udp" : "tcp");
-  const gchar *address = value_of (params, "address");
-
-  g_string_append_c (text, '(');
-  if (address)
-    {
-      g_string_append (text, "ip(");
-      sl_rs_quote (text, address);
-      g_string_append (text, ") ");
-    }
-  g_string_append (text, "port(");
-  sl_rs_quote (text, value_of (params, "port") ? value_of (params, "port") : "514");
-  /* rsyslog's hostname is the one the message carries; fromhost the sender */
-  g_string_append (text, ") keep-hostname(yes)");
-  if (g_str_equal (driver, "tcp") && !sl_rs_tls_option (c, &tls, TRUE, pos, text, error))
-    return FALSE;
-  g_string_append_c (text, ')');
-  const gchar *input = value_of (params, "name") ? value_of (params, "name")
-                      : g_str_equal (driver, "ptcp") ? "imptcp" : NULL;
-  return sl_rs_add_source (c, ruleset, pos, text->str, input, error);
-}
-
-/* imfile: each line a message, not parsed, with the tag and priority
- * given (names, local0.notice unless given). A wildcard in the file's name is
- * wildcard-file(), which, as imfile, also follows the files that match
- * later, with no bound on their number; imfile's wildcards in folders
- * and glob()'s [] and {} have no equal there. */
-static gboolean
-imfile_source (SlRsConf *c, const gchar *ruleset, const gchar *file, SlCfgPos file_pos, const gchar *tag,
-               const gchar *facility, const gchar *severity, SlCfgPos pos, GError **error)
-{
-  g_autoptr (GString) text = g_string_new (NULL);
-  const gchar *slash = strrchr (file, '/');
-
-  if (strpbrk (file, "[]{}"))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, file_pos,
-                        _("rsyslog's imfile file '%s': only * and ? are supported as wildcards"), file);
-      return FALSE;
-    }
-  if (strpbrk (file, "*?"))
-    {
-      g_autofree gchar *dir = slash ? g_strndup (file, (gsize) MAX (slash - file, 1)) : NULL;
-      if (!dir || strpbrk (dir, "*?"))
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, file_pos,
-                            _("rsyslog's imfile file '%s': a wildcard in a folder's name is not supported, in the "
-                              "file's name it is"), file);
-          return FALSE;
-        }
-      g_string_append (text, "wildcard-file(base-dir(");
-      sl_rs_quote (text, dir);
-      g_string_append (text, ") filename-pattern(");
-      sl_rs_quote (text, slash + 1);
-      g_string_append_printf (text, ") max-files(%d)", G_MAXINT);
-    }
-  else
-    {
-      g_string_append (text, "file(");
-      sl_rs_quote (text, file);
-    }
-  /* imfile's lines are not parsed, so rsyslogd does not escape them */
-  g_string_append (text, " flags(no-parse) escape-control-chars(no)");
-  if (tag)
-    {
-      g_autofree gchar *bare = g_strdup (tag);
-      if (g_str_has_suffix (bare, ":"))
-        bare[strlen (bare) - 1] = '\0';
-      else
-        /* rsyslog's syslogtag is the Tag as given: $(rsyslog-tag) leaves
-         * out the colon of Sluice's MSGHDR for these messages */
-        g_string_append (text, " tags(\".rsyslog.tag-without-colon\")");
-      g_string_append (text, " program-override(");
-      sl_rs_quote (text, bare);
-      g_string_append_c (text, ')');
-    }
-  g_autofree gchar *facility_name = NULL;
-  g_autofree gchar *severity_name = NULL;
-  if (!set_syslog_name (&facility_name, facility ? facility : "local0", TRUE, pos, error)
-      || !set_syslog_name (&severity_name, severity ? severity : "notice", FALSE, pos, error))
-    return FALSE;
-  g_string_append_printf (text, " default-facility(%s) default-priority(%s))", facility_name, severity_name);
-  return sl_rs_add_source (c, ruleset, pos, text->str, NULL, error);
-}
-
 gboolean
 sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
 {
-  static const gchar *const net_params[] = { "port", "address", "keepalive", "supportoctetcountedframing",
-                                             "maxsessions", "flowcontrol", "notifyonconnectionclose", NULL };
-  static const gchar *const imtcp_params[] = { "port", "address", "keepalive", "supportoctetcountedframing",
-                                               "maxsessions", "flowcontrol", "notifyonconnectionclose",
-                                               "streamdriver.name", "streamdriver.mode", "streamdriver.authmode",
-                                               "permittedpeer", "streamdriver.cafile", "streamdriver.certfile",
-                                               "streamdriver.keyfile", NULL };
-  static const gchar *const unix_params[] = { "socket", "createpath", "ignoretimestamp", "hostname",
-                                              "usesystimestamp", "annotate", "parsetrusted", "usepidfromsystem",
-                                              "ignoreownmessages", "unlink", NULL };
-  static const gchar *const file_params[] = { "file", "tag", "facility", "severity", "statefile",
-                                              "persiststateinterval", "readmode", "freshstarttail", "reopenontruncate",
-                                              "addmetadata", "deletestateonfiledelete", NULL };
   const gchar *type = value_of (params, "type");
   const gchar *ruleset = value_of (params, "ruleset");
 
@@ -730,48 +611,8 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   if (module && module->kind == SL_RS_MODULE_INPUT)
     {
       g_autofree gchar *driver = sl_rs_plugin_input (c, module, module->name, params, pos, error);
-      return driver && sl_rs_add_source (c, ruleset, pos, driver, value_of (params, "name"), error);
-    }
-  if (g_ascii_strcasecmp (type, "imudp") == 0)
-    return check_input_params (params, net_params, type, error) && network_input (c, params, "udp", ruleset, pos, error);
-  if (g_ascii_strcasecmp (type, "imtcp") == 0)
-    return check_input_params (params, imtcp_params, type, error) && network_input (c, params, "tcp", ruleset, pos, error);
-  if (g_ascii_strcasecmp (type, "imptcp") == 0)
-    return check_input_params (params, net_params, type, error) && network_input (c, params, "ptcp", ruleset, pos, error);
-  if (g_ascii_strcasecmp (type, "imuxsock") == 0)
-    {
-      if (!check_input_params (params, unix_params, type, error))
-        return FALSE;
-      if (!value_of (params, "socket"))
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imuxsock input needs socket="));
-          return FALSE;
-        }
-      return add_unix_socket (c, ruleset, value_of (params, "socket"), pos, error);
-    }
-  if (g_ascii_strcasecmp (type, "imfile") == 0)
-    {
-      if (!check_input_params (params, file_params, type, error))
-        return FALSE;
-      if (!value_of (params, "file") || !value_of (params, "tag"))
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imfile input needs file= and tag="));
-          return FALSE;
-        }
-      /* a file seen for the first time is read from its end, or lines
-       * are joined into messages: file() has neither */
-      const SlRsParam *tail = sl_rs_param_find (params, "freshstarttail");
-      const SlRsParam *mode = sl_rs_param_find (params, "readmode");
-      if ((tail && sl_rs_is_true (tail->value)) || (mode && !g_str_equal (mode->value, "0")))
-        {
-          const SlRsParam *which = tail && sl_rs_is_true (tail->value) ? tail : mode;
-          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, which->pos,
-                            _("rsyslog's imfile %s=\"%s\" is not supported"), which->name, which->value);
-          return FALSE;
-        }
-      return imfile_source (c, ruleset, value_of (params, "file"), sl_rs_param_find (params, "file")->pos,
-                            value_of (params, "tag"), value_of (params, "facility"), value_of (params, "severity"),
-                            pos, error);
+      const gchar *name = value_of (params, "name");
+      return driver && sl_rs_add_source (c, ruleset, pos, driver, name ? name : module->name, error);
     }
   sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("rsyslog's input type '%s' is not supported"), type);
   return FALSE;
@@ -936,7 +777,7 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
   if (g_ascii_strcasecmp (name, "ModLoad") == 0)
     return load_module (c, value, NULL, pos, error);
   if (g_ascii_strcasecmp (name, "AddUnixListenSocket") == 0)
-    return add_unix_socket (c, NULL, value, pos, error);
+    return add_unix_socket (c, "$AddUnixListenSocket", value, pos, error);
   if (g_ascii_strcasecmp (name, "SystemLogSocketName") == 0)
     {
       g_free (c->syssock_name);
@@ -958,19 +799,15 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
       c->syssock_on = !omit;
       return TRUE;
     }
-  if (g_ascii_strcasecmp (name, "UDPServerRun") == 0)
+  /* a listener on the port, as the module's input() with port= */
+  if (g_ascii_strcasecmp (name, "UDPServerRun") == 0 || g_ascii_strcasecmp (name, "InputTCPServerRun") == 0)
     {
-      g_autofree gchar *driver = g_strdup_printf ("udp(port(%ld) keep-hostname(yes))", strtol (value, NULL, 10));
-      return sl_rs_add_source (c, NULL, pos, driver, NULL, error);
-    }
-  if (g_ascii_strcasecmp (name, "InputTCPServerRun") == 0)
-    {
-      g_autoptr (GString) driver = g_string_new (NULL);
-      g_string_printf (driver, "tcp(port(%ld) keep-hostname(yes)", strtol (value, NULL, 10));
-      if (!sl_rs_tls_option (c, &c->tls_server, TRUE, pos, driver, error))
-        return FALSE;
-      g_string_append_c (driver, ')');
-      return sl_rs_add_source (c, NULL, pos, driver->str, NULL, error);
+      gboolean udp = g_ascii_strcasecmp (name, "UDPServerRun") == 0;
+      g_autofree gchar *port = g_strdup_printf ("%ld", strtol (value, NULL, 10));
+      g_autofree gchar *written = g_strconcat ("$", name, NULL);
+      g_autoptr (GPtrArray) params = sl_rs_params_new ();
+      sl_rs_params_add (params, "port", port, pos);
+      return legacy_input (c, udp ? "imudp" : "imtcp", written, NULL, params, pos, error);
     }
   struct
   {
@@ -1049,6 +886,11 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     return sl_rs_uxsock_directive (c, name, value, pos, error);
   if (g_ascii_strcasecmp (name, "outchannel") == 0)
     return sl_rs_outchannel_directive (c, value, pos, error);
+  gboolean output = FALSE;
+  if (!sl_rs_legacy_output_directive (c, name, value, pos, &output, error))
+    return FALSE;
+  if (output)
+    return TRUE;
   if (g_ascii_strncasecmp (name, "mmnormalize", strlen ("mmnormalize")) == 0)
     return sl_rs_mmnormalize_directive (c, name, value, pos, error);
   if (g_ascii_strcasecmp (name, "AllowedSender") == 0)
@@ -1160,8 +1002,12 @@ sl_rs_imfile_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCf
                                                            "$InputFileTag before it"));
       return FALSE;
     }
-  if (!imfile_source (c, c->imfile_ruleset, c->imfile_name, pos, c->imfile_tag, c->imfile_facility,
-                      c->imfile_severity, pos, error))
+  g_autoptr (GPtrArray) params = sl_rs_params_new ();
+  sl_rs_params_add (params, "file", c->imfile_name, pos);
+  sl_rs_params_add (params, "tag", c->imfile_tag, pos);
+  sl_rs_params_add (params, "facility", c->imfile_facility, pos);
+  sl_rs_params_add (params, "severity", c->imfile_severity, pos);
+  if (!legacy_input (c, "imfile", "$InputRunFileMonitor", c->imfile_ruleset, params, pos, error))
     return FALSE;
   sl_rs_imfile_clear (c);
   return TRUE;

@@ -46,7 +46,83 @@ variable_field (gpointer front_end, const gchar *variable)
   return sl_rs_variable_field (variable);
 }
 
-static const SlRsCallOps call_ops = { template_object, define_template, template_text, property, variable_field };
+static gboolean
+template_value (gpointer front_end, const gchar *name, SlCfgPos pos, GString *out, GError **error)
+{
+  const gchar *text = sl_rs_template_lookup (front_end, name, pos, error);
+
+  if (text)
+    g_string_append (out, text);
+  return text != NULL;
+}
+
+static gboolean
+tls (gpointer front_end, const gchar *driver, const gchar *mode, const gchar *auth, const gchar *peers,
+     const gchar *const files[3], gboolean server, SlCfgPos pos, GString *out, GError **error)
+{
+  /* the call's own files stand for global()'s (an imtcp input's) */
+  SlRsTls side = { (gchar *) driver, (gchar *) mode, (gchar *) auth, (gchar *) peers };
+  side.ca = (gchar *) files[0];
+  side.cert = (gchar *) files[1];
+  side.key = (gchar *) files[2];
+  return sl_rs_tls_option (front_end, &side, server, pos, out, error);
+}
+
+static const gchar *
+global (gpointer front_end, const gchar *name)
+{
+  SlRsConf *c = front_end;
+  return g_str_equal (name, "maxmessagesize") ? c->max_message_size : NULL;
+}
+
+static const SlRsCallOps call_ops = {
+  template_object, define_template, template_text, property, variable_field, template_value, tls, global,
+};
+
+/* What module(load=) and the legacy directives set for a module's later
+ * calls: the value of a parameter the call does not write, as rsyslogd
+ * takes them. The directives stay the front end's: they are read with
+ * every other $ line, and $umask changes the modes. */
+static void
+add_defaults (SlRsConf *c, const SlRsModule *module, GArray *call_params, SlCfgPos pos)
+{
+  const struct
+  {
+    const gchar *module, *param, *value;
+  } defaults[] = {
+    { "omfile", "template", c->file_template },
+    { "omfile", "fileowner", c->file_owner },
+    { "omfile", "filegroup", c->file_group },
+    { "omfile", "dirowner", c->dir_owner },
+    { "omfile", "dirgroup", c->dir_group },
+    { "omfile", "filecreatemode", c->file_mode },
+    { "omfile", "dircreatemode", c->dir_mode },
+    { "omfile", "createdirs", c->create_dirs ? "on" : "off" },
+    { "ompipe", "template", c->file_template },
+    { "omstdout", "template", c->file_template },
+    { "omfwd", "template", c->forward_template },
+    { "omuxsock", "template", c->uxsock_template },
+    { "imtcp", "streamdriver.name", c->tls_server.driver },
+    { "imtcp", "streamdriver.mode", c->tls_server.mode },
+    { "imtcp", "streamdriver.authmode", c->tls_server.auth },
+    { "imtcp", "permittedpeer", c->tls_server.peers },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (defaults); i++)
+    {
+      gboolean written = FALSE;
+
+      if (!defaults[i].value || !g_str_equal (module->name, defaults[i].module))
+        continue;
+      for (guint k = 0; k < call_params->len && !written; k++)
+        written = g_str_equal (g_array_index (call_params, SlRsCallParam, k).name, defaults[i].param);
+      if (!written)
+        {
+          SlRsCallParam param = { defaults[i].param, defaults[i].value, NULL, pos };
+          g_array_append_val (call_params, param);
+        }
+    }
+}
 
 /* The driver the plugin writes for these parameters, NULL with an error. */
 static gchar *
@@ -62,6 +138,7 @@ write_driver (SlRsConf *c, const SlRsModule *module, const gchar *type, GPtrArra
       SlRsCallParam param = { p->name, p->value, (const gchar *const *) p->items, p->pos };
       g_array_append_val (call_params, param);
     }
+  add_defaults (c, module, call_params, pos);
   SlRsCall call = { type, pos, call_params, &call_ops, c };
   if (!module->write (&call, driver, error))
     return NULL;
@@ -105,11 +182,28 @@ sl_rs_plugin_action (SlRsConf *c, const SlRsModule *module, const gchar *type, G
   g_autofree gchar *driver = write_driver (c, module, type, params, pos, error);
   if (!driver)
     return NULL;
-  /* the queue's options go inside the driver, before its ')' */
-  g_autoptr (GString) drivers = g_string_new_len (driver, (gssize) strlen (driver) - 1);
-  for (guint i = 0; c->action_queue && i < c->action_queue->len; i++)
-    g_string_append_printf (drivers, " %s", (const gchar *) g_ptr_array_index (c->action_queue, i));
-  g_string_append (drivers, ");");
+  /* the queue's options go inside each driver (omusrmsg writes one a
+   * user), before its ')' */
+  g_autoptr (GString) drivers = g_string_new (NULL);
+  guint depth = 0;
+  gboolean quoted = FALSE;
+  for (const gchar *p = driver; *p; p++)
+    {
+      if (quoted && *p == '\\' && p[1])
+        {
+          g_string_append_len (drivers, p++, 2);
+          continue;
+        }
+      if (*p == '"')
+        quoted = !quoted;
+      else if (!quoted && *p == '(')
+        depth++;
+      else if (!quoted && *p == ')' && --depth == 0)
+        for (guint i = 0; c->action_queue && i < c->action_queue->len; i++)
+          g_string_append_printf (drivers, " %s", (const gchar *) g_ptr_array_index (c->action_queue, i));
+      g_string_append_c (drivers, *p);
+    }
+  g_string_append_c (drivers, ';');
   return sl_rs_emit_destination (c, pos, drivers->str, error);
 }
 
@@ -176,7 +270,7 @@ sl_rs_plugin_modifier (SlRsConf *c, const SlRsModule *module, const gchar *type,
   g_autofree gchar *driver = write_driver (c, module, type, params, pos, error);
   if (!driver)
     return NULL;
-  g_autofree gchar *name = sl_rs_new_name (c, "p");
+  g_autofree gchar *name = sl_rs_new_name (c, module->flags & SL_RS_MODULE_UNPARSED_AS_MSG ? SL_RS_JSON_PARSER : "p");
   g_autofree gchar *text = g_strdup_printf ("parser %s { %s; };", name, driver);
   return sl_rs_emit (c, pos, text, error) ? g_steal_pointer (&name) : NULL;
 }

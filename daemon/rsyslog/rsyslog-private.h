@@ -107,6 +107,8 @@ typedef struct _SlRsConf
   gchar *mmnormalize_rulebase; /* $mmnormalizeRuleBase, which the next :mmnormalize: takes */
   gboolean mmnormalize_raw;     /* $mmnormalizeUseRawMsg, the same */
   GHashTable *outchannels;  /* $outchannel name -> SlRsOutchannel, made by the first one */
+  GHashTable *output_directives; /* $ActionMail*, $ActionSNMP*: lower-case name -> value */
+  GPtrArray *mail_to;       /* $ActionMailTo's since the last :ommail: */
   /* $IncludeConfig's and include()'s reader: the files of a pattern read
    * as statements into this configuration (the front end's entry, which
    * the directives below it reach through this) */
@@ -252,14 +254,12 @@ gchar    *sl_rs_output_action        (SlRsConf *c, GPtrArray *params, const gcha
                                       GError **error);
 
 /* rsyslog-file-options.c: impstats' log.file; $outchannel */
-/* $outchannel name,file,max-size,command; :omfile:$name's file (*path)
- * and its file() options max-size() and size-command() (appended to
- * options); omfile's rotation.sizeLimit and rotation.sizeLimitCommand as
- * the same options */
+/* $outchannel name,file,max-size,command; :omfile:$name as omfile's
+ * file=, rotation.sizeLimit= and rotation.sizeLimitCommand= (added to
+ * params) */
 gboolean  sl_rs_outchannel_directive (SlRsConf *c, const gchar *value, SlCfgPos pos, GError **error);
-gboolean  sl_rs_outchannel           (SlRsConf *c, const gchar *name, SlCfgPos pos, gchar **path, GString *options,
+gboolean  sl_rs_outchannel           (SlRsConf *c, const gchar *name, SlCfgPos pos, GPtrArray *params,
                                       GError **error);
-gboolean  sl_rs_size_limit_options   (GPtrArray *params, GString *options, GError **error);
 /* impstats' log.file and its format, appended to stats(...) as file(),
  * file-freq(seconds) and file-format(); nothing without log.file */
 gboolean  sl_rs_impstats_file        (GPtrArray *params, glong seconds, GString *stats, GError **error);
@@ -279,10 +279,16 @@ gboolean  sl_rs_tls_option           (SlRsConf *c, const SlRsTls *side, gboolean
                                       GError **error);
 void      sl_rs_tls_clear            (SlRsTls *tls);
 
-/* :omuxsock: and its directives $OMUxSockSocket (for the next one) and
- * $OMUxSockDefaultTemplate */
-gchar    *sl_rs_legacy_uxsock        (SlRsConf *c, const gchar *template_name, SlCfgPos pos, GError **error);
+/* rsyslog-output.c: omuxsock's directives $OMUxSockSocket (for the next
+ * :omuxsock:) and $OMUxSockDefaultTemplate */
 gboolean  sl_rs_uxsock_directive     (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
+                                      GError **error);
+
+/* rsyslog-legacy-output.c: $ActionMail* and $ActionSNMP* (*taken tells
+ * whether name is one), and :ommail: or :omsnmp: (target) that take them */
+gboolean  sl_rs_legacy_output_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
+                                         gboolean *taken, GError **error);
+gchar    *sl_rs_legacy_output        (SlRsConf *c, const gchar *target, const gchar *template_name, SlCfgPos pos,
                                       GError **error);
 
 /* rsyslog-plugin.c: the modules plugins serve (sl_plugins_rsyslog_lookup).

@@ -1092,6 +1092,8 @@ conf_clear (SlRsConf *c)
   g_free (c->mmnormalize_rulebase);
   g_free (c->uxsock_template);
   g_clear_pointer (&c->outchannels, g_hash_table_unref);
+  g_clear_pointer (&c->output_directives, g_hash_table_unref);
+  g_clear_pointer (&c->mail_to, g_ptr_array_unref);
 }
 
 /* One top-level path per ruleset that has inputs; an included file's

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* rsyslog's ommail, mmpstrucdata, omhttp, omsnmp, impstats' log.file
+/* rsyslog's ommail (action() and legacy), mmpstrucdata, omhttp, omsnmp, impstats' log.file
  * and $outchannel: one configuration run by
  * rsyslogd 8.2302 and by sluiced --config-format rsyslog, the same
  * messages sent to both over TCP. mmpstrucdata's variables are compared
@@ -18,9 +18,12 @@
 
 static const gchar config[] =
   "module(load=\"imtcp\")\n"
-  "module(load=\"mmpstrucdata\")\n"
+  /* ommail before mmpstrucdata: rsyslogd 8.2302's mmpstrucdata, loaded
+   * first, takes a legacy :ommail: for its own and fails */
   "module(load=\"ommail\")\n"
+  "module(load=\"mmpstrucdata\")\n"
   "input(type=\"imtcp\" port=\"@PORT@\" ruleset=\"r\")\n"
+  "input(type=\"imtcp\" port=\"@LEGACY@\")\n"
   "template(name=\"sd\" type=\"string\" string=\"%$!%|%$!rfc5424-sd!ex@1!iut%\\n\")\n"
   "template(name=\"kept\" type=\"string\" string=\"%$!x%|%msg%\\n\")\n"
   "template(name=\"subject\" type=\"string\" string=\"alert from %hostname%: %syslogtag%\")\n"
@@ -39,7 +42,19 @@ static const gchar config[] =
   "         body.enable=\"off\")\n"
   "  action(type=\"ommail\" server=\"127.0.0.1\" port=\"@SMTP@\" mailFrom=\"rs@example.com\" mailTo=\"d@example.com\"\n"
   "         subject.text=\"plain $ subject\")\n"
-  "}\n";
+  "}\n"
+  /* the legacy form: the directives count for every :ommail: after them,
+   * but the recipients, which the next one takes */
+  "$ActionMailSMTPServer 127.0.0.1\n"
+  "$ActionMailSMTPPort @SMTP@\n"
+  "$ActionMailFrom rs@example.com\n"
+  "$ActionMailTo e@example.com\n"
+  "$ActionMailTo f@example.com\n"
+  "$ActionMailSubject subject\n"
+  "*.* :ommail:;RSYSLOG_SyslogProtocol23Format\n"
+  "$ActionMailEnableBody off\n"
+  "$ActionMailTo g@example.com\n"
+  "*.* :ommail:\n";
 
 #define SD_HEAD "<165>1 2003-10-11T22:14:15.003Z host sd 12 ID47 "
 
@@ -55,31 +70,38 @@ static const gchar *const mail_messages[] = {
   "<11>Dec  6 08:00:01 otherhost other: second, with $ and a 'quote'",
 };
 
-static const gchar *const recipients[] = { "b@example.com", "c@example.com", "d@example.com" };
+static const gchar *const recipients[] = { "b@example.com", "c@example.com", "d@example.com", "f@example.com",
+                                           "g@example.com" };
 
 static gchar *
-filled (const gchar *dir, guint16 port, guint16 smtp)
+filled (const gchar *dir, guint16 port, guint16 legacy, guint16 smtp)
 {
   GString *out = g_string_new (config);
   g_autofree gchar *port_text = g_strdup_printf ("%u", port);
+  g_autofree gchar *legacy_text = g_strdup_printf ("%u", legacy);
   g_autofree gchar *smtp_text = g_strdup_printf ("%u", smtp);
 
   g_string_replace (out, "@DIR@", dir, 0);
   g_string_replace (out, "@PORT@", port_text, 0);
+  g_string_replace (out, "@LEGACY@", legacy_text, 0);
   g_string_replace (out, "@SMTP@", smtp_text, 0);
   return g_string_free (out, FALSE);
 }
 
+/* legacy: the port of the default ruleset, which takes the mails only */
 static void
-send_all (guint16 port)
+send_all (guint16 port, guint16 legacy)
 {
   g_autoptr (GString) text = g_string_new (NULL);
+  g_autoptr (GString) mails = g_string_new (NULL);
 
   for (guint i = 0; i < G_N_ELEMENTS (sd_messages); i++)
     g_string_append_printf (text, "%s\n", sd_messages[i]);
   for (guint i = 0; i < G_N_ELEMENTS (mail_messages); i++)
-    g_string_append_printf (text, "%s\n", mail_messages[i]);
+    g_string_append_printf (mails, "%s\n", mail_messages[i]);
+  g_string_append (text, mails->str);
   g_assert_true (sl_test_tcp_send (port, text->str));
+  g_assert_true (sl_test_tcp_send (legacy, mails->str));
 }
 
 /* The SMTP server of smtp()'s tests, keeping mails under dir/mail */
@@ -204,7 +226,7 @@ test_side_by_side (SlTestEnv *env, gconstpointer data)
     }
   g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
   g_assert_cmpint (g_mkdir_with_parents (rs_dir, 0700), ==, 0);
-  guint16 ports[4];
+  guint16 ports[6];
   for (guint i = 0; i < G_N_ELEMENTS (ports); i++)
     for (gboolean again = TRUE; again;)
       {
@@ -215,19 +237,19 @@ test_side_by_side (SlTestEnv *env, gconstpointer data)
       }
   GPid rs_smtp = smtp_start (rs_dir, ports[2]);
   GPid sl_smtp = smtp_start (env->dir, ports[3]);
-  g_autofree gchar *rs_text = filled (rs_dir, ports[0], ports[2]);
+  g_autofree gchar *rs_text = filled (rs_dir, ports[0], ports[4], ports[2]);
   g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
   g_assert_true (g_file_set_contents (rs_conf, rs_text, -1, NULL));
-  g_autofree gchar *sl_text = filled (env->dir, ports[1], ports[3]);
+  g_autofree gchar *sl_text = filled (env->dir, ports[1], ports[5], ports[3]);
   g_assert_true (sl_test_write_config (env, sl_text, NULL));
 
   g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
   GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
   g_assert_cmpint (rs, >, 0);
   g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));
-  g_assert_true (sl_test_wait_port (ports[0]));
-  send_all (ports[0]);
-  send_all (ports[1]);
+  g_assert_true (sl_test_wait_port (ports[0]) && sl_test_wait_port (ports[4]));
+  send_all (ports[0], ports[4]);
+  send_all (ports[1], ports[5]);
   gboolean rs_done = wait_all (env, rs_dir);
   gboolean sl_done = wait_all (env, env->dir);
   sl_test_daemon_stop (env, SIGTERM);
@@ -634,7 +656,7 @@ test_outchannel (SlTestEnv *env, gconstpointer data)
   g_assert_false (g_file_test (beyond, G_FILE_TEST_EXISTS));
 }
 
-/* omsnmp with version="1": the traps snmptrapd decodes (community,
+/* omsnmp with version="1", and :omsnmp:: the traps snmptrapd decodes (community,
  * variables; the uptime by its shape) from both daemons */
 static const gchar snmp_config[] =
   "module(load=\"imtcp\")\n"
@@ -643,7 +665,14 @@ static const gchar snmp_config[] =
   "action(type=\"omsnmp\" version=\"1\" server=\"127.0.0.1\" port=\"@TRAPD@\" trapOID=\"1.3.6.1.4.1.19406.1.2.7\"\n"
   "       template=\"RSYSLOG_TraditionalFileFormat\")\n"
   "action(type=\"omsnmp\" version=\"1\" server=\"127.0.0.1\" port=\"@TRAPD@\" messageOID=\"1.3.6.1.4.1.19406.1.1.2.9\"\n"
-  "       community=\"other\" transport=\"udp\")\n";
+  "       community=\"other\" transport=\"udp\")\n"
+  /* the legacy form: SNMPv2c unless $ActionSNMPVersion 0, in
+   * RSYSLOG_TraditionalForwardFormat */
+  "$ActionSNMPTarget 127.0.0.1\n"
+  "$ActionSNMPTargetPort @TRAPD@\n"
+  "$ActionSNMPCommunity legacy\n"
+  "$ActionSNMPSyslogMessageOID 1.3.6.1.4.1.19406.1.1.2.8\n"
+  "*.* :omsnmp:\n";
 
 /* The traps logged that hold needle, sorted, each with its uptime and
  * the sender's port taken out */
@@ -720,14 +749,14 @@ test_omsnmp (SlTestEnv *env, gconstpointer data)
       g_clear_pointer (&sl_traps, g_ptr_array_unref);
       rs_traps = logged_traps (log, "from-rs");
       sl_traps = logged_traps (log, "from-sl");
-      done = rs_traps->len == 2 && sl_traps->len == 2;
+      done = rs_traps->len == 3 && sl_traps->len == 3;
     }
   sl_test_daemon_stop (env, SIGTERM);
   kill (rs, SIGTERM);
   sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
   g_assert_true (sl_test_peer_stop (trapd_pid, NULL));
   g_assert_true (done);
-  for (guint i = 0; i < 2; i++)
+  for (guint i = 0; i < rs_traps->len; i++)
     {
       g_autoptr (GString) sl_trap = g_string_new (g_ptr_array_index (sl_traps, i));
       g_string_replace (sl_trap, "from-sl", "from-rs", 0);
@@ -757,6 +786,13 @@ test_refused (SlTestEnv *env, gconstpointer data)
     { "module(load=\"ommail\")\n" MAIL "nosuch=\"x\")\n",
       "sluice.conf:2:71: the parameter 'nosuch' of rsyslog's ommail is not supported" },
     { MAIL ")\n", "sluice.conf:1:1: rsyslog's action type 'ommail' needs its module loaded first" },
+    { "$ActionMailFrom f@x\n" OUT, "sluice.conf:1:1: $ActionMailFrom needs $ModLoad ommail before it" },
+    { "$ModLoad ommail\n$ActionMailFrom f@x\n$ActionMailTo t@x\n*.* :ommail:\n*.* :ommail:\n" OUT,
+      "sluice.conf:5:5: rsyslog's :ommail: needs $ActionMailTo before it" },
+    { "$ModLoad ommail\n$ActionMailTo t@x\n*.* :ommail:\n" OUT,
+      "sluice.conf:3:5: rsyslog's :ommail: needs $ActionMailFrom before it" },
+    { "$ModLoad ommail\n$ActionMailEnableBody maybe\n" OUT,
+      "sluice.conf:2:1: $ActionMailEnableBody takes on or off, not 'maybe'" },
     { "module(load=\"omhttp\")\naction(type=\"omhttp\" batch=\"on\" batch.format=\"jsonarray\")\n",
       "sluice.conf:2:33: the parameter 'batch.format' of rsyslog's omhttp is not supported: only newline" },
     { "module(load=\"omhttp\")\naction(type=\"omhttp\" checkPath=\"health\")\n",
@@ -771,6 +807,10 @@ test_refused (SlTestEnv *env, gconstpointer data)
       "sluice.conf:1:38: rsyslog's impstats format=\"json\" is not supported: Sluice's statistics messages" },
     { "module(load=\"omsnmp\")\naction(type=\"omsnmp\" server=\"h\")\n",
       "sluice.conf:2:1: rsyslog's omsnmp sends SNMPv1 traps unless version=\"1\"" },
+    { "$ModLoad omsnmp\n*.* :omsnmp:\n" OUT, "sluice.conf:2:5: rsyslog's :omsnmp: needs $ActionSNMPTarget before it" },
+    { "$ModLoad omsnmp\n$ActionSNMPTarget h\n$ActionSNMPVersion 0\n*.* :omsnmp:\n" OUT,
+      "sluice.conf:3:1: rsyslog's omsnmp sends SNMPv1 traps unless version=\"1\"" },
+    { "$ModLoad omsnmp\n$ActionSNMPTargetPort x\n" OUT, "sluice.conf:2:1: $ActionSNMPTargetPort takes a number" },
     { "*.* :omfile:$nosuch\n" OUT, "sluice.conf:1:5: rsyslog's outchannel 'nosuch' is not defined before the action" },
     { "action(type=\"omfile\" file=\"/x\" rotation.sizeLimit=\"1m\")\n" OUT,
       "sluice.conf:1:32: the parameter 'rotation.sizelimit' of rsyslog's omfile is not supported: only a number" },

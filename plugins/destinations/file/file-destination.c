@@ -6,6 +6,7 @@
  * never keeps half of one. In the path, what macros put in cannot hold
  * '/' or control characters (they become '_'), so a sender's $HOST or
  * $PROGRAM names one file or folder inside the one the template names. */
+#include "plugins/destinations/file/file-rsyslog.h"
 #include "core/config/error.h"
 #include "core/route/driver.h"
 #include "core/i18n.h"
@@ -692,4 +693,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "file-destination",
   .drivers = (const SlDriverClass *const[]) { &file_destination_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &file_omfile, NULL },
 };

@@ -6,6 +6,7 @@
  * Connections are made lazily on the destination's thread and made again
  * after time-reopen() when they fail; failover() servers stand in for an
  * unreachable primary. */
+#include "plugins/destinations/network/network-rsyslog.h"
 #include "plugins/destinations/network/network-destination.h"
 #include "core/config/error.h"
 #include "core/route/driver.h"
@@ -421,4 +422,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .drivers = (const SlDriverClass *const[]) {
     &tcp_class, &udp_class, &network_class, &syslog_class, &unix_stream_class, &unix_dgram_class, NULL
   },
+  .rsyslog_modules = (const SlRsModule *const[]) { &network_omfwd, &network_omuxsock, NULL },
 };

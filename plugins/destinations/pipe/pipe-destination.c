@@ -3,6 +3,7 @@
  * is opened without blocking, so a pipe nobody reads holds this
  * destination's messages (retried after time-reopen()) instead of holding
  * the daemon; a reader that stops reading is waited on only briefly. */
+#include "plugins/destinations/pipe/pipe-rsyslog.h"
 #include "core/config/error.h"
 #include "core/route/driver.h"
 #include "core/i18n.h"
@@ -217,4 +218,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "pipe-destination",
   .drivers = (const SlDriverClass *const[]) { &pipe_destination_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &pipe_ompipe, NULL },
 };

@@ -3,6 +3,7 @@
  * run in the foreground or in a container whose runtime collects stdout.
  * The descriptor is shared with whoever started the daemon, so its mode
  * is left alone; a reader that stops reading holds only this destination. */
+#include "plugins/destinations/stdout/stdout-rsyslog.h"
 #include "core/i18n.h"
 #include "core/route/driver.h"
 #include "core/internal.h"
@@ -93,4 +94,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "stdout-destination",
   .drivers = (const SlDriverClass *const[]) { &stdout_destination_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &stdout_omstdout, NULL },
 };

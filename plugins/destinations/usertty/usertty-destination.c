@@ -4,6 +4,7 @@
  * from utmp, read once per batch; each terminal is written once, without
  * waiting: one that would block (a stopped terminal) is skipped, and a
  * user who is not logged in gets nothing. */
+#include "plugins/destinations/usertty/usertty-rsyslog.h"
 #include "core/config/error.h"
 #include "core/route/driver.h"
 #include "core/i18n.h"
@@ -180,4 +181,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "usertty-destination",
   .drivers = (const SlDriverClass *const[]) { &usertty_destination_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &usertty_omusrmsg, NULL },
 };

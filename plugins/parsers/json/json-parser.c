@@ -5,6 +5,7 @@
  * and null as the text they are written with. In a syslog-ng 4
  * configuration values keep their types instead, as 4.8 reads them
  * (json-typed.c). */
+#include "plugins/parsers/json/json-rsyslog.h"
 #include "plugins/parsers/json/json-parser.h"
 #include "core/config/syntax-version.h"
 #include "core/config/error.h"
@@ -177,4 +178,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "json-parser",
   .drivers = (const SlDriverClass *const[]) { &json_parser_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &json_mmjsonparse, NULL },
 };

@@ -7,6 +7,7 @@
  * (transport("tls"), or tls() in tcp()) is the core's too: the context is
  * made from tls(...) at init, so its files are read at start and at each
  * reload. */
+#include "plugins/sources/net/net-rsyslog.h"
 #include "core/io/activation.h"
 #include "core/config/error.h"
 #include "core/route/driver.h"
@@ -264,4 +265,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "net-source",
   .drivers = (const SlDriverClass *const[]) { &tcp_class, &udp_class, &network_class, &syslog_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &net_imudp, &net_imtcp, &net_imptcp, NULL },
 };

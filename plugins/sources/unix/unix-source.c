@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* unix-stream() and unix-dgram(): local sockets of the /dev/log kind, as
  * glibc's syslog(3) and logger -u write to them. */
+#include "plugins/sources/unix/unix-rsyslog.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -207,4 +208,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "unix-source",
   .drivers = (const SlDriverClass *const[]) { &unix_stream_class, &unix_dgram_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &unix_imuxsock, NULL },
 };

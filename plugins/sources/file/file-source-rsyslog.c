@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* imfile as file(), or wildcard-file() for a wildcard in the file's name
+ * (which, as imfile, also follows the files that match later, with no
+ * bound on their number; imfile's wildcards in folders and glob()'s []
+ * and {} have no equal there): each line a message, not parsed, with the
+ * tag and priority given (names, local0.notice unless given). Legacy
+ * $InputFileName, $InputFileTag, $InputFileFacility, $InputFileSeverity
+ * and $InputFileBindRuleset before $InputRunFileMonitor reach it as
+ * file=, tag=, facility=, severity= and ruleset=. */
+#include "plugins/sources/file/file-source-rsyslog.h"
+#include "core/i18n.h"
+
+#include <string.h>
+
+/* what the front end took for imfile's inputs before the mapping moved
+ * here; the state file and its interval are Sluice's persist file's */
+static const gchar *const imfile_params[] = { "file", "tag", "facility", "severity", "statefile",
+                                              "persiststateinterval", "readmode", "freshstarttail",
+                                              "reopenontruncate", "addmetadata", "deletestateonfiledelete", NULL };
+
+/* Sluice's name of a facility or severity rsyslog takes by its name, NULL
+ * for a number, which imfile ORs into the priority (facility 23 and
+ * severity 3 make mail.debug) */
+static const gchar *
+syslog_name (const gchar *value, gboolean facility)
+{
+  static const gchar *const facilities[][2] = {
+    { "kern", "kern" }, { "user", "user" }, { "mail", "mail" }, { "daemon", "daemon" }, { "auth", "auth" },
+    { "security", "auth" }, { "syslog", "syslog" }, { "lpr", "lpr" }, { "news", "news" }, { "uucp", "uucp" },
+    { "cron", "cron" }, { "authpriv", "authpriv" }, { "ftp", "ftp" }, { "local0", "local0" },
+    { "local1", "local1" }, { "local2", "local2" }, { "local3", "local3" }, { "local4", "local4" },
+    { "local5", "local5" }, { "local6", "local6" }, { "local7", "local7" }, { NULL, NULL },
+  };
+  static const gchar *const severities[][2] = {
+    { "emerg", "emerg" }, { "panic", "emerg" }, { "alert", "alert" }, { "crit", "crit" }, { "err", "err" },
+    { "error", "err" }, { "warning", "warning" }, { "warn", "warning" }, { "notice", "notice" },
+    { "info", "info" }, { "debug", "debug" }, { NULL, NULL },
+  };
+  const gchar *const (*names)[2] = facility ? facilities : severities;
+
+  for (guint i = 0; names[i][0]; i++)
+    if (g_ascii_strcasecmp (value, names[i][0]) == 0)
+      return names[i][1];
+  return NULL;
+}
+
+static gboolean
+append_file (SlRsCall *call, const gchar *file, GString *driver, GError **error)
+{
+  const gchar *slash = strrchr (file, '/');
+
+  if (strpbrk (file, "[]{}"))
+    return sl_rs_call_fail (call, "file", error, _("rsyslog's imfile file '%s': only * and ? are supported as wildcards"),
+                            file);
+  if (!strpbrk (file, "*?"))
+    {
+      g_string_append (driver, "file(");
+      sl_rs_text_quote (driver, file);
+      return TRUE;
+    }
+  g_autofree gchar *dir = slash ? g_strndup (file, (gsize) MAX (slash - file, 1)) : NULL;
+  if (!dir || strpbrk (dir, "*?"))
+    return sl_rs_call_fail (call, "file", error,
+                            _("rsyslog's imfile file '%s': a wildcard in a folder's name is not supported, in the "
+                              "file's name it is"), file);
+  g_string_append (driver, "wildcard-file(base-dir(");
+  sl_rs_text_quote (driver, dir);
+  g_string_append (driver, ") filename-pattern(");
+  sl_rs_text_quote (driver, slash + 1);
+  g_string_append_printf (driver, ") max-files(%d)", G_MAXINT);
+  return TRUE;
+}
+
+static gboolean
+imfile_write (SlRsCall *call, GString *driver, GError **error)
+{
+  const gchar *file = sl_rs_call_value (call, "file");
+  const gchar *tag = sl_rs_call_value (call, "tag");
+  const gchar *mode = sl_rs_call_value (call, "readmode");
+  const gchar *facility = sl_rs_call_value (call, "facility");
+  const gchar *severity = sl_rs_call_value (call, "severity");
+  const gchar *facility_name = syslog_name (facility ? facility : "local0", TRUE);
+  const gchar *severity_name = syslog_name (severity ? severity : "notice", FALSE);
+
+  /* the front end takes name= of every input; rsyslogd's imfile has none */
+  if (!sl_rs_call_refuse (call, "name", error, _("imfile's inputs have no name, as in rsyslogd")))
+    return FALSE;
+  if (!file || !tag)
+    return sl_rs_call_fail (call, NULL, error, _("rsyslog's imfile input needs file= and tag="));
+  /* a file seen for the first time is read from its end, or lines are
+   * joined into messages: file() has neither */
+  if (sl_rs_call_flag (call, "freshstarttail", FALSE))
+    return sl_rs_call_fail (call, "freshstarttail", error, _("rsyslog's imfile %s=\"%s\" is not supported"),
+                            "freshstarttail", sl_rs_call_value (call, "freshstarttail"));
+  if (mode && !g_str_equal (mode, "0"))
+    return sl_rs_call_fail (call, "readmode", error, _("rsyslog's imfile %s=\"%s\" is not supported"), "readmode",
+                            mode);
+  if (!facility_name)
+    return sl_rs_call_fail (call, NULL, error,
+                            _("'%s' is no syslog facility rsyslog takes here: give its name, such as local0"),
+                            facility);
+  if (!severity_name)
+    return sl_rs_call_fail (call, NULL, error,
+                            _("'%s' is no syslog severity rsyslog takes here: give its name, such as info"),
+                            severity);
+  if (!append_file (call, file, driver, error))
+    return FALSE;
+  /* imfile's lines are not parsed, so rsyslogd does not escape them */
+  g_string_append (driver, " flags(no-parse) escape-control-chars(no)");
+  g_autofree gchar *bare = g_strdup (tag);
+  if (g_str_has_suffix (bare, ":"))
+    bare[strlen (bare) - 1] = '\0';
+  else
+    /* rsyslog's syslogtag is the Tag as given: $(rsyslog-tag) leaves out
+     * the colon of Sluice's MSGHDR for these messages */
+    g_string_append (driver, " tags(\".rsyslog.tag-without-colon\")");
+  sl_rs_text_option (driver, "program-override", bare);
+  g_string_append_printf (driver, " default-facility(%s) default-priority(%s))", facility_name, severity_name);
+  return TRUE;
+}
+
+const SlRsModule file_imfile = {
+  "imfile", SL_RS_MODULE_INPUT, imfile_params, NULL, imfile_write, 0,
+};
