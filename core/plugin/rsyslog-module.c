@@ -169,6 +169,29 @@ sl_rs_text_option (GString *out, const gchar *option, const gchar *value)
   g_string_append_c (out, ')');
 }
 
+const gchar *
+sl_rs_syslog_name (const gchar *value, gboolean facility)
+{
+  static const gchar *const facilities[][2] = {
+    { "kern", "kern" }, { "user", "user" }, { "mail", "mail" }, { "daemon", "daemon" }, { "auth", "auth" },
+    { "security", "auth" }, { "syslog", "syslog" }, { "lpr", "lpr" }, { "news", "news" }, { "uucp", "uucp" },
+    { "cron", "cron" }, { "authpriv", "authpriv" }, { "ftp", "ftp" }, { "local0", "local0" },
+    { "local1", "local1" }, { "local2", "local2" }, { "local3", "local3" }, { "local4", "local4" },
+    { "local5", "local5" }, { "local6", "local6" }, { "local7", "local7" }, { NULL, NULL },
+  };
+  static const gchar *const severities[][2] = {
+    { "emerg", "emerg" }, { "panic", "emerg" }, { "alert", "alert" }, { "crit", "crit" }, { "err", "err" },
+    { "error", "err" }, { "warning", "warning" }, { "warn", "warning" }, { "notice", "notice" },
+    { "info", "info" }, { "debug", "debug" }, { NULL, NULL },
+  };
+  const gchar *const (*names)[2] = facility ? facilities : severities;
+
+  for (guint i = 0; names[i][0]; i++)
+    if (g_ascii_strcasecmp (value, names[i][0]) == 0)
+      return names[i][1];
+  return NULL;
+}
+
 gchar *
 sl_rs_text_literal (const gchar *text)
 {

@@ -88,6 +88,11 @@ const gchar *sl_rs_call_global   (const SlRsCall *call, const gchar *name);
 void         sl_rs_text_quote    (GString *out, const gchar *text);
 void         sl_rs_text_option   (GString *out, const gchar *option, const gchar *value);
 gchar       *sl_rs_text_literal  (const gchar *text);
+/* Sluice's name of a facility or severity as rsyslogd 8.2302's imfile and
+ * imjournal take it by name (security is auth, panic emerg, warn
+ * warning); NULL for a number, which imfile ORs into the priority
+ * (facility 23 and severity 3 make mail.debug), or a LOG_ name. */
+const gchar *sl_rs_syslog_name   (const gchar *value, gboolean facility);
 
 typedef enum
 {

@@ -237,37 +237,10 @@ immark (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   return add_mark_source (c, ruleset ? ruleset->value : NULL, period, text ? text->value : NULL, pos, error);
 }
 
-/* A facility or severity as rsyslogd 8.2302's imfile and imjournal take
- * it, the name Sluice takes; NULL for a number or a LOG_ name, which
- * those modules do not take as such (imfile ORs a number into the
- * priority: facility 23 and severity 3 make mail.debug). */
-static const gchar *
-syslog_name (const gchar *value, gboolean facility)
-{
-  static const gchar *const facilities[][2] = {
-    { "kern", "kern" }, { "user", "user" }, { "mail", "mail" }, { "daemon", "daemon" }, { "auth", "auth" },
-    { "security", "auth" }, { "syslog", "syslog" }, { "lpr", "lpr" }, { "news", "news" }, { "uucp", "uucp" },
-    { "cron", "cron" }, { "authpriv", "authpriv" }, { "ftp", "ftp" }, { "local0", "local0" },
-    { "local1", "local1" }, { "local2", "local2" }, { "local3", "local3" }, { "local4", "local4" },
-    { "local5", "local5" }, { "local6", "local6" }, { "local7", "local7" }, { NULL, NULL },
-  };
-  static const gchar *const severities[][2] = {
-    { "emerg", "emerg" }, { "panic", "emerg" }, { "alert", "alert" }, { "crit", "crit" }, { "err", "err" },
-    { "error", "err" }, { "warning", "warning" }, { "warn", "warning" }, { "notice", "notice" },
-    { "info", "info" }, { "debug", "debug" }, { NULL, NULL },
-  };
-  const gchar *const (*names)[2] = facility ? facilities : severities;
-
-  for (guint i = 0; names[i][0]; i++)
-    if (g_ascii_strcasecmp (value, names[i][0]) == 0)
-      return names[i][1];
-  return NULL;
-}
-
 static gboolean
 set_syslog_name (gchar **slot, const gchar *value, gboolean facility, SlCfgPos pos, GError **error)
 {
-  const gchar *name = syslog_name (value, facility);
+  const gchar *name = sl_rs_syslog_name (value, facility);
 
   if (!name)
     {

@@ -18,32 +18,6 @@ static const gchar *const imfile_params[] = { "file", "tag", "facility", "severi
                                               "persiststateinterval", "readmode", "freshstarttail",
                                               "reopenontruncate", "addmetadata", "deletestateonfiledelete", NULL };
 
-/* Sluice's name of a facility or severity rsyslog takes by its name, NULL
- * for a number, which imfile ORs into the priority (facility 23 and
- * severity 3 make mail.debug) */
-static const gchar *
-syslog_name (const gchar *value, gboolean facility)
-{
-  static const gchar *const facilities[][2] = {
-    { "kern", "kern" }, { "user", "user" }, { "mail", "mail" }, { "daemon", "daemon" }, { "auth", "auth" },
-    { "security", "auth" }, { "syslog", "syslog" }, { "lpr", "lpr" }, { "news", "news" }, { "uucp", "uucp" },
-    { "cron", "cron" }, { "authpriv", "authpriv" }, { "ftp", "ftp" }, { "local0", "local0" },
-    { "local1", "local1" }, { "local2", "local2" }, { "local3", "local3" }, { "local4", "local4" },
-    { "local5", "local5" }, { "local6", "local6" }, { "local7", "local7" }, { NULL, NULL },
-  };
-  static const gchar *const severities[][2] = {
-    { "emerg", "emerg" }, { "panic", "emerg" }, { "alert", "alert" }, { "crit", "crit" }, { "err", "err" },
-    { "error", "err" }, { "warning", "warning" }, { "warn", "warning" }, { "notice", "notice" },
-    { "info", "info" }, { "debug", "debug" }, { NULL, NULL },
-  };
-  const gchar *const (*names)[2] = facility ? facilities : severities;
-
-  for (guint i = 0; names[i][0]; i++)
-    if (g_ascii_strcasecmp (value, names[i][0]) == 0)
-      return names[i][1];
-  return NULL;
-}
-
 static gboolean
 append_file (SlRsCall *call, const gchar *file, GString *driver, GError **error)
 {
@@ -79,8 +53,8 @@ imfile_write (SlRsCall *call, GString *driver, GError **error)
   const gchar *mode = sl_rs_call_value (call, "readmode");
   const gchar *facility = sl_rs_call_value (call, "facility");
   const gchar *severity = sl_rs_call_value (call, "severity");
-  const gchar *facility_name = syslog_name (facility ? facility : "local0", TRUE);
-  const gchar *severity_name = syslog_name (severity ? severity : "notice", FALSE);
+  const gchar *facility_name = sl_rs_syslog_name (facility ? facility : "local0", TRUE);
+  const gchar *severity_name = sl_rs_syslog_name (severity ? severity : "notice", FALSE);
 
   /* the front end takes name= of every input; rsyslogd's imfile has none */
   if (!sl_rs_call_refuse (call, "name", error, _("imfile's inputs have no name, as in rsyslogd")))
