@@ -71,6 +71,8 @@ gboolean json_typed_flatten (const JsonParser *parser, const gchar *input, gsize
 /* A real as the tree path writes a field: the shortest of %.15g and %.17g
  * that reads back as the same number. */
 void json_format_real (gchar *buffer, gsize size, gdouble value);
+/* The four hex digits of a \u escape at p, -1 when one is not; both readers share it. */
+gint json_hex4 (const gchar *p);
 
 G_END_DECLS
 

@@ -155,8 +155,8 @@ utf8_length (const guchar *p, const guchar *end)
   return n;
 }
 
-static gint
-hex4 (const gchar *p)
+gint
+json_hex4 (const gchar *p)
 {
   gint value = 0;
   for (gint i = 0; i < 4; i++)
@@ -176,7 +176,7 @@ unescape_unicode (const gchar *r, const gchar *end, gchar **w)
 {
   if (end - r < 6)
     return 0;
-  gint value = hex4 (r + 2);
+  gint value = json_hex4 (r + 2);
   gsize used = 6;
   if (value <= 0 || (value >= 0xDC00 && value <= 0xDFFF))
     return 0;
@@ -184,7 +184,7 @@ unescape_unicode (const gchar *r, const gchar *end, gchar **w)
     {
       if (end - r < 12 || r[6] != '\\' || r[7] != 'u')
         return 0;
-      gint low = hex4 (r + 8);
+      gint low = json_hex4 (r + 8);
       if (low < 0xDC00 || low > 0xDFFF)
         return 0;
       value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00);

@@ -159,20 +159,6 @@ skip_space (JtReader *r)
     r->p++;
 }
 
-static gint
-hex4 (const gchar *p)
-{
-  gint value = 0;
-  for (gint i = 0; i < 4; i++)
-    {
-      gint digit = g_ascii_xdigit_value (p[i]);
-      if (digit < 0)
-        return -1;
-      value = (value << 4) | digit;
-    }
-  return value;
-}
-
 /* A \u escape at r->p (past the backslash and 'u'); a surrogate that is
  * not one of a pair becomes U+FFFD, as json-c makes it. */
 static gboolean
@@ -180,13 +166,13 @@ read_unicode (JtReader *r, GString *out)
 {
   if (r->end - r->p < 4)
     return FALSE;
-  gint value = hex4 (r->p);
+  gint value = json_hex4 (r->p);
   if (value < 0)
     return FALSE;
   r->p += 4;
   if (value >= 0xD800 && value <= 0xDBFF)
     {
-      gint low = r->end - r->p >= 6 && r->p[0] == '\\' && r->p[1] == 'u' ? hex4 (r->p + 2) : -1;
+      gint low = r->end - r->p >= 6 && r->p[0] == '\\' && r->p[1] == 'u' ? json_hex4 (r->p + 2) : -1;
       if (low >= 0xDC00 && low <= 0xDFFF)
         {
           value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00);
