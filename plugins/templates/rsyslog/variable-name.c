@@ -44,17 +44,24 @@ rs_variable_find (const SlMessage *msg, const gchar *name, SlHandle exact)
 gchar *
 rs_variable_spelling (const SlMessage *msg, const gchar *name)
 {
-  gchar *spelt = g_strdup (name);
+  gchar *spelt = NULL;
 
-  /* each part in turn, the sigil and first name, then every ".member" */
-  for (gsize end = 1; spelt[end];)
+  /* each part in turn, the sigil and first name, then every ".member";
+   * a copy is made only once a part is spelt otherwise */
+  for (gsize end = 1; name[end];)
     {
-      const gchar *dot = strchr (spelt + end + 1, '.');
-      end = dot ? (gsize) (dot - spelt) : strlen (spelt);
-      const gchar *field = first_spelling (msg, spelt, end);
+      const gchar *dot = strchr (name + end + 1, '.');
+      end = dot ? (gsize) (dot - name) : strlen (name);
+      const gchar *so_far = spelt ? spelt : name;
+      const gchar *field = first_spelling (msg, so_far, end);
       if (!field)
         break;
-      memcpy (spelt, field, end);
+      if (memcmp (field, so_far, end) != 0)
+        {
+          if (!spelt)
+            spelt = g_strdup (name);
+          memcpy (spelt, field, end);
+        }
     }
   return spelt;
 }

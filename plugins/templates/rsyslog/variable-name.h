@@ -19,7 +19,8 @@ gboolean rs_variable_has_prefix (const gchar *field, const gchar *prefix);
 
 /* name spelt as msg's variables already spell it: each part ("!a", then
  * "!a.b") that names a member msg has takes that member's spelling, as
- * libfastjson keeps a key's first spelling when a value replaces its own. */
+ * libfastjson keeps a key's first spelling when a value replaces its own;
+ * NULL when that is name's own spelling. */
 gchar *rs_variable_spelling (const SlMessage *msg, const gchar *name);
 
 #endif

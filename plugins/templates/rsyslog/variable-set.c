@@ -56,50 +56,42 @@ set_process (SlDriver *self, SlMessage **msg)
   const gchar *value = sl_parser_input (set->template, *msg, &len);
   SlHandle h = set->handle;
 
-  /* the common case, the variable spelt as it was set, costs no search */
+  /* the variable spelt as it was set costs no search, a new one no copy */
   if (!sl_message_has (*msg, h))
     {
       g_autofree gchar *spelt = rs_variable_spelling (*msg, set->variable);
-      h = sl_field_handle (spelt);
+      if (spelt)
+        h = sl_field_handle (spelt);
     }
   sl_message_make_writable (msg);
   sl_message_set (*msg, h, value, (gssize) len);
   return TRUE;
 }
 
-typedef struct
-{
-  const gchar *name;
-  gsize len;
-  GArray *handles;
-} Doomed;
-
+/* the variable itself or a member of it, in any case */
 static gboolean
-collect_doomed (SlHandle h, const gchar *value, gsize len, gpointer user_data)
+doomed (const VariableSet *set, gsize len, SlHandle h)
 {
-  (void) value;
-  (void) len;
-  Doomed *d = user_data;
   const gchar *field = sl_field_name (h);
-
-  if (rs_variable_has_prefix (field, d->name) && (field[d->len] == '\0' || field[d->len] == '.'))
-    g_array_append_val (d->handles, h);
-  return TRUE;
+  return rs_variable_has_prefix (field, set->variable) && (field[len] == '\0' || field[len] == '.');
 }
 
 static gboolean
 unset_process (SlDriver *self, SlMessage **msg)
 {
   VariableSet *set = (VariableSet *) self;
-  g_autoptr (GArray) handles = g_array_new (FALSE, FALSE, sizeof (SlHandle));
-  Doomed d = { set->variable, strlen (set->variable), handles };
+  gsize len = strlen (set->variable);
+  guint32 i = 0;
 
-  sl_message_foreach_dynamic (*msg, collect_doomed, &d);
-  if (!handles->len)
+  while (i < (*msg)->n_fields && !doomed (set, len, (*msg)->fields[i].handle))
+    i++;
+  if (i == (*msg)->n_fields)
     return TRUE;
   sl_message_make_writable (msg);
-  for (guint i = 0; i < handles->len; i++)
-    sl_message_unset (*msg, g_array_index (handles, SlHandle, i));
+  /* from the last: an unset moves only the fields after it */
+  for (guint32 j = (*msg)->n_fields; j-- > 0;)
+    if (doomed (set, len, (*msg)->fields[j].handle))
+      sl_message_unset (*msg, (*msg)->fields[j].handle);
   return TRUE;
 }
 
