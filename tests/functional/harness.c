@@ -192,21 +192,48 @@ sl_test_path (SlTestEnv *env, const gchar *name)
   return g_build_filename (env->dir, name, NULL);
 }
 
+/* The first port the kernel hands to outgoing connections: a port chosen
+ * below it cannot be taken by a connect() of a test running in parallel
+ * between the choice and the daemon's bind(). */
+static guint
+ephemeral_low (void)
+{
+  g_autofree gchar *text = NULL;
+  guint low = 32768;
+  if (g_file_get_contents ("/proc/sys/net/ipv4/ip_local_port_range", &text, NULL, NULL))
+    low = (guint) g_ascii_strtoull (text, NULL, 10);
+  return low;
+}
+
+static gboolean
+port_bindable (gint type, guint16 port)
+{
+  struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons (port), .sin_addr.s_addr = htonl (INADDR_ANY) };
+  gint fd = socket (AF_INET, type | SOCK_CLOEXEC, 0);
+  gboolean bound = fd >= 0 && bind (fd, (struct sockaddr *) &addr, sizeof addr) == 0;
+  if (fd >= 0)
+    close (fd);
+  return bound;
+}
+
 guint16
 sl_test_free_port (gint type)
 {
-  struct sockaddr_in addr = { .sin_family = AF_INET, .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
-  socklen_t len = sizeof addr;
-  gint fd = socket (AF_INET, type | SOCK_CLOEXEC, 0);
-  guint16 port = 0;
-  if (fd >= 0 && bind (fd, (struct sockaddr *) &addr, sizeof addr) == 0
-      && getsockname (fd, (struct sockaddr *) &addr, &len) == 0)
-    port = ntohs (addr.sin_port);
-  else
-    g_test_fail_printf ("cannot find a free port: %s", g_strerror (errno));
-  if (fd >= 0)
-    close (fd);
-  return port;
+  static GHashTable *given;
+  const guint first = 20000, low = ephemeral_low ();
+  if (!given)
+    given = g_hash_table_new (NULL, NULL);
+  for (guint attempt = 0; low > first + 1000 && attempt < 1000; attempt++)
+    {
+      guint16 port = (guint16) g_random_int_range (first, low);
+      if (!g_hash_table_contains (given, GUINT_TO_POINTER (port)) && port_bindable (type, port))
+        {
+          g_hash_table_add (given, GUINT_TO_POINTER (port));
+          return port;
+        }
+    }
+  g_test_fail_printf ("cannot find a free port below %u", low);
+  return 0;
 }
 
 static gboolean

@@ -61,8 +61,9 @@ gchar    *sl_test_path         (SlTestEnv *env, const gchar *name);
 #define SL_TEST_SOCKET_ACTIVATE "systemd-socket-activate", "--setenv=ASAN_OPTIONS", "--setenv=UBSAN_OPTIONS", \
   "--setenv=LSAN_OPTIONS", "--setenv=LC_ALL"
 
-/* A loopback port nobody listens on right now; type is SOCK_STREAM or
- * SOCK_DGRAM. 0 (and the test failed) when none could be had. */
+/* A port nobody has bound right now, below the kernel's range for
+ * outgoing connections and never the same twice in one program; type is
+ * SOCK_STREAM or SOCK_DGRAM. 0 (and the test failed) when none could be had. */
 guint16   sl_test_free_port    (gint type);
 
 /* Writes env->config from text in which @DIR@ stands for env->dir and
