@@ -123,15 +123,83 @@ legacy_input (SlRsConf *c, const gchar *name, const gchar *written, const gchar 
   return driver && sl_rs_add_source (c, ruleset, pos, driver, module->name, error);
 }
 
+/* Sets name=value in *params, made when NULL, in place of an earlier one */
+static void
+set_param (GPtrArray **params, const gchar *name, const gchar *value, SlCfgPos pos)
+{
+  if (!*params)
+    *params = sl_rs_params_new ();
+  for (guint i = 0; i < (*params)->len; i++)
+    if (g_str_equal (((const SlRsParam *) g_ptr_array_index (*params, i))->name, name))
+      {
+        g_ptr_array_remove_index (*params, i);
+        break;
+      }
+  sl_rs_params_add (*params, name, value, pos);
+}
+
 /* A socket of imuxsock in the default ruleset, as its input() with
- * socket= (written: the directive or module that makes it) */
+ * socket= and settings, the parameters the directives or SysSock.* before
+ * it stand for, NULL for none (written: the directive or module that
+ * makes it) */
 static gboolean
-add_unix_socket (SlRsConf *c, const gchar *written, const gchar *path, SlCfgPos pos, GError **error)
+add_unix_socket (SlRsConf *c, const gchar *written, const gchar *path, GPtrArray *settings, SlCfgPos pos,
+                 GError **error)
 {
   g_autoptr (GPtrArray) params = sl_rs_params_new ();
 
   sl_rs_params_add (params, "socket", path, pos);
+  for (guint i = 0; settings && i < settings->len; i++)
+    {
+      const SlRsParam *param = g_ptr_array_index (settings, i);
+      sl_rs_params_add (params, param->name, param->value, param->pos);
+    }
   return legacy_input (c, "imuxsock", written, NULL, params, pos, error);
+}
+
+/* imuxsock's legacy settings: those of the system socket, which rsyslogd
+ * refuses after a module(load="imuxsock"), and those of the sockets of
+ * the $AddUnixListenSocket after them; the host name is the next
+ * socket's only. The rate limits are not here. */
+static gboolean
+imuxsock_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, gboolean *taken,
+                    GError **error)
+{
+  static const struct
+  {
+    const gchar *directive, *param;
+    gboolean system;
+  } settings[] = {
+    { "SystemLogSocketIgnoreMsgTimestamp", "ignoretimestamp", TRUE },
+    { "SystemLogUseSysTimeStamp", "usesystimestamp", TRUE },
+    { "SystemLogSocketFlowControl", "flowcontrol", TRUE },
+    { "SystemLogSocketAnnotate", "annotate", TRUE },
+    { "SystemLogParseTrusted", "parsetrusted", TRUE },
+    { "SystemLogUsePIDFromSystem", "usepidfromsystem", TRUE },
+    { "InputUnixListenSocketIgnoreMsgTimestamp", "ignoretimestamp", FALSE },
+    { "InputUnixListenSocketUseSysTimeStamp", "usesystimestamp", FALSE },
+    { "InputUnixListenSocketFlowControl", "flowcontrol", FALSE },
+    { "InputUnixListenSocketAnnotate", "annotate", FALSE },
+    { "InputUnixListenSocketCreatePath", "createpath", FALSE },
+    { "InputUnixListenSocketUsePIDFromSystem", "usepidfromsystem", FALSE },
+    { "InputUnixListenSocketHostName", "hostname", FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (settings); i++)
+    if (g_ascii_strcasecmp (name, settings[i].directive) == 0)
+      {
+        *taken = TRUE;
+        if (settings[i].system && c->imuxsock_script)
+          {
+            sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                              _("$%s after module(load=\"imuxsock\") is refused by rsyslogd (\"currently not "
+                                "permitted\"): use the module's SysSock.* parameters"), name);
+            return FALSE;
+          }
+        set_param (settings[i].system ? &c->syssock_params : &c->uxsock_params, settings[i].param, value, pos);
+        return TRUE;
+      }
+  return TRUE;
 }
 
 /* rsyslogd changes user and group once its inputs are open; Sluice's
@@ -354,7 +422,8 @@ sl_rs_finish_inputs (SlRsConf *c, GError **error)
     return FALSE;
   if (!c->imuxsock || !c->syssock_on)
     return TRUE;
-  return add_unix_socket (c, "imuxsock", c->syssock_name ? c->syssock_name : "/dev/log", c->syssock_pos, error);
+  return add_unix_socket (c, "imuxsock", c->syssock_name ? c->syssock_name : "/dev/log", c->syssock_params,
+                          c->syssock_pos, error);
 }
 
 /* impstats: the daemon's counters, every interval seconds, as messages
@@ -489,6 +558,15 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
       c->imuxsock = TRUE;
       c->imuxsock_script = c->imuxsock_script || params;
       c->syssock_pos = pos;
+      for (guint i = 0; params && i < params->len; i++)
+        {
+          const SlRsParam *param = g_ptr_array_index (params, i);
+          const gchar *own = param->name + strlen ("syssock.");
+
+          if (g_str_has_prefix (param->name, "syssock.") && !g_str_equal (own, "use") && !g_str_equal (own, "name")
+              && !g_str_has_prefix (own, "ratelimit."))
+            set_param (&c->syssock_params, own, param->value, param->pos);
+        }
       if (use)
         c->syssock_on = sl_rs_is_true (use->value);
       if (sock)
@@ -514,6 +592,14 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
             g_free (*tls[i].slot);
             *tls[i].slot = g_strdup (sl_rs_param_find (params, tls[i].param)->value);
           }
+      /* the others are every input's defaults, as in rsyslogd */
+      for (guint i = 0; i < params->len; i++)
+        {
+          const SlRsParam *param = g_ptr_array_index (params, i);
+          if (!g_str_equal (param->name, "load") && !g_str_has_prefix (param->name, "streamdriver.")
+              && !g_str_equal (param->name, "permittedpeer"))
+            set_param (&c->imtcp_params, param->name, param->value, param->pos);
+        }
     }
   else if (g_str_equal (bare, "impstats"))
     return impstats (c, params, pos, error);
@@ -699,10 +785,10 @@ action_queue_directive (SlRsConf *c, const gchar *name, const gchar *value)
 static const gchar *const neutral_directives[] = {
   "WorkDirectory", "ActionResumeInterval", "ActionFileEnableSync",
   "KLogConsoleLogLevel", "SystemLogRateLimitInterval",
-  "SystemLogRateLimitBurst", "IMUXSockRateLimitInterval", "IMUXSockRateLimitBurst", "InputUnixListenSocketCreatePath",
+  "SystemLogRateLimitBurst", "IMUXSockRateLimitInterval", "IMUXSockRateLimitBurst",
   "MainMsgQueueSize", "MainMsgQueueType", "MainMsgQueueDiscardMark", "ActionQueueSaveOnShutdown",
   "ActionQueueMaxDiskSpace", "ActionQueueTimeoutEnqueue", "ActionQueueDequeueBatchSize", "ActionQueueWorkerThreads",
-  "RepeatedMsgContainsOriginalMsg", "SystemLogUseSysTimeStamp", "SystemLogSocketIgnoreMsgTimestamp",
+  "RepeatedMsgContainsOriginalMsg",
   "MaxOpenFiles", "AbortOnUncleanConfig", "IMJournalStateFile",
   "IMJournalRatelimitInterval", "IMJournalRatelimitBurst",
 };
@@ -750,7 +836,13 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
   if (g_ascii_strcasecmp (name, "ModLoad") == 0)
     return load_module (c, value, NULL, pos, error);
   if (g_ascii_strcasecmp (name, "AddUnixListenSocket") == 0)
-    return add_unix_socket (c, "$AddUnixListenSocket", value, pos, error);
+    {
+      if (!add_unix_socket (c, "$AddUnixListenSocket", value, c->uxsock_params, pos, error))
+        return FALSE;
+      if (c->uxsock_params)
+        set_param (&c->uxsock_params, "hostname", NULL, pos);
+      return TRUE;
+    }
   if (g_ascii_strcasecmp (name, "SystemLogSocketName") == 0)
     {
       g_free (c->syssock_name);
@@ -899,6 +991,10 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
   if (g_ascii_strcasecmp (name, "OMFileFlushOnTXEnd") == 0)
     return flush_on_tx_end (value, pos, error);
   gboolean taken = FALSE;
+  if (!imuxsock_directive (c, name, value, pos, &taken, error))
+    return FALSE;
+  if (taken)
+    return TRUE;
   if (!sl_rs_escape_setting (c, name, value, pos, &taken, error))
     return FALSE;
   if (taken)

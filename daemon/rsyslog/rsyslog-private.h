@@ -83,6 +83,11 @@ typedef struct _SlRsConf
   gboolean syssock_on;
   SlCfgPos syssock_pos;
   gboolean imuxsock_script;  /* loaded by module(): rsyslogd then refuses its legacy directives */
+  /* imuxsock's parameters (without "syssock.") for the system socket, from
+   * SysSock.* or $SystemLog*; for the next $AddUnixListenSocket, from
+   * $InputUnixListenSocket*; NULL until one is set */
+  GPtrArray *syssock_params, *uxsock_params;
+  GPtrArray *imtcp_params;   /* imtcp's module parameters but the stream driver's: its inputs' defaults */
   /* $ModLoad immark: one mark() source at the end, every $MarkMessagePeriod
    * (the last one written) seconds */
   /* imklog: one kmsg() source at the end, taking other facilities than
