@@ -48,6 +48,48 @@ static const struct
   { "ommail", { NULL } }, { "omhttp", { NULL } }, { "mmpstrucdata", { NULL } }, { "imkmsg", { NULL } },
 };
 
+/* Module parameters of the table above that change what rsyslogd writes
+ * in a way Sluice cannot: only their default is taken (NULL: none). The
+ * others there change no message but parseKernelTimestamp: kmsg() always
+ * does what its "on" does, the kernel's stamp as the time (see
+ * doc/rsyslog.md); imklog's consoleLogLevel is which kernel messages the
+ * kernel prints on the console; imudp's threads, batches and scheduling
+ * are how it reads. */
+static const struct
+{
+  const gchar *module, *param, *dflt, *why;
+} only_default[] = {
+  { "imklog", "keepkerneltimestamp", "off",
+    N_("Sluice's kmsg() takes the kernel's stamp as the message's time and leaves no \"[seconds]\" in its text") },
+  { "imklog", "logpath", "/proc/kmsg", N_("Sluice reads the kernel's log from /dev/kmsg, as rsyslogd from /proc/kmsg") },
+  { "imklog", "internalmsgfacility", "syslog",
+    N_("it is the facility of imklog's own messages, which Sluice does not write") },
+};
+
+/* rsyslog's facility names and numbers for a facility parameter */
+static gboolean
+same_default (const gchar *value, const gchar *dflt)
+{
+  return g_ascii_strcasecmp (value, dflt) == 0
+         || (g_str_equal (dflt, "syslog") && (g_str_equal (value, "5") || g_ascii_strcasecmp (value, "LOG_SYSLOG") == 0))
+         || (g_str_equal (dflt, "off") && (g_ascii_strcasecmp (value, "no") == 0 || g_str_equal (value, "0")));
+}
+
+static gboolean
+check_only_default (const gchar *module, const SlRsParam *param, GError **error)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (only_default); i++)
+    if (g_str_equal (module, only_default[i].module) && g_str_equal (param->name, only_default[i].param)
+        && !same_default (param->value, only_default[i].dflt))
+      {
+        sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos,
+                          _("rsyslog's %s %s=\"%s\" is not supported (only %s, the default): %s"), module,
+                          param->name, param->value, only_default[i].dflt, _(only_default[i].why));
+        return FALSE;
+      }
+  return TRUE;
+}
+
 /* rsyslogd's parser chain over the network reads RFC 5424 (a <PRI>1
  * start) and RFC 3164 otherwise; its imtcp and imptcp split a line over
  * maxMessageSize, losing the byte after the cut */
@@ -538,6 +580,8 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
                             _("the parameter '%s' of rsyslog's module %s is not supported"), param->name, bare);
           return FALSE;
         }
+      if (!check_only_default (bare, param, error))
+        return FALSE;
     }
   if (params && (g_str_equal (bare, "omfile") || g_str_equal (bare, "builtin:omfile")))
     file_defaults (c, params);

@@ -173,6 +173,21 @@ static const struct
     "}\n",
     { "<13>Dec  1 10:00:00 bulk: one \"quoted\" a/b", "<13>Dec  1 10:00:00 bulk: two", "<14>Dec  1 10:00:00 other: three", NULL },
     { "c8-_bulk", "c8-system-events", NULL }, { 4, 1 } },
+  /* imuxsock keeps the message's own time only with both its system time
+   * (the kernel's receive time) and ignoreTimestamp off: c9 writes the
+   * stamps sent, c10 the receive time */
+  { "c9",
+    "template(name=\"c9\" type=\"string\" string=\"%timereported:::date-rfc3339% %hostname% %syslogtag%%msg%\\n\")\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c9\" ruleset=\"c9\" ignoreTimestamp=\"off\" useSysTimeStamp=\"off\")\n"
+    "ruleset(name=\"c9\") { action(type=\"omfile\" file=\"@DIR@/log/c9\" template=\"c9\") }\n",
+    { "<13>Dec  1 10:00:00 app: kept", "<13>2026-11-30T09:08:07.123456+01:00 app: rfc3339", NULL },
+    { "c9", NULL }, { 2 } },
+  { "c10",
+    "template(name=\"c10\" type=\"string\" string=\"%timereported:::date-rfc3339% %hostname% %syslogtag%%msg%\\n\")\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c10\" ruleset=\"c10\" ignoreTimestamp=\"off\")\n"
+    "ruleset(name=\"c10\") { action(type=\"omfile\" file=\"@DIR@/log/c10\" template=\"c10\") }\n",
+    { "<13>Dec  1 10:00:00 app: received", NULL },
+    { "c10", NULL }, { 1 } },
 };
 
 /* An Elasticsearch stand-in: answers every request with success and
