@@ -19,6 +19,9 @@ typedef enum
   SL_RS_MODULE_OUTPUT,   /* action(type=...): the driver of a destination */
   SL_RS_MODULE_MODIFIER, /* action(type=...) of a message modification module: a parser's
                           * driver, run in the path so the actions after it see its fields */
+  SL_RS_MODULE_LOADED,   /* module(load=...) alone: the driver of the one source its module
+                          * parameters make (immark, imkmsg); a legacy $ModLoad's once
+                          * everything is read, with the parameters its directives stand for */
 } SlRsModuleKind;
 
 /* One input(), action() or legacy action of the configuration, with its

@@ -44,8 +44,7 @@ static const struct
   { "omuxsock", { NULL } }, { "omsnmp", { NULL } },
   { "impstats", { "interval", "facility", "severity", "log.syslog", "format", "ruleset", "resetcounters",
                   "bracketing", "log.file" } },
-  { "immark", { "interval", "markmessagetext", "ruleset", "use.markflag", "use.syslogcall" } },
-  { "ommail", { NULL } }, { "omhttp", { NULL } }, { "mmpstrucdata", { NULL } }, { "imkmsg", { NULL } },
+  { "ommail", { NULL } }, { "omhttp", { NULL } }, { "mmpstrucdata", { NULL } },
 };
 
 /* Module parameters of the table above that change what rsyslogd writes
@@ -304,47 +303,28 @@ sl_rs_finish_privileges (SlRsConf *c, GError **error)
   return sl_rs_emit (c, c->priv_pos, text->str, error);
 }
 
-/* immark's "-- MARK --" every period seconds, whatever else comes: as
- * rsyslogd writes it, syslog.info from "rsyslogd". use.syslogCall and
- * use.markFlag change nor the line nor where it goes. */
+/* The source of a module module(load=) alone makes (written: how the
+ * configuration names it), in the ruleset its ruleset= names */
 static gboolean
-add_mark_source (SlRsConf *c, const gchar *ruleset, gint64 period, const gchar *text, SlCfgPos pos,
-                 GError **error)
+loaded_source (SlRsConf *c, const SlRsModule *module, const gchar *written, GPtrArray *params, SlCfgPos pos,
+               GError **error)
 {
-  g_autoptr (GString) driver = g_string_new (NULL);
-  g_string_printf (driver, "mark(freq(%" G_GINT64_FORMAT ") program(\"rsyslogd\")", period);
-  if (text)
-    {
-      g_string_append (driver, " text(");
-      sl_rs_quote (driver, text);
-      g_string_append_c (driver, ')');
-    }
-  g_string_append_c (driver, ')');
-  return sl_rs_add_source (c, ruleset, pos, driver->str, NULL, error);
+  const SlRsParam *ruleset = params ? sl_rs_param_find (params, "ruleset") : NULL;
+  g_autofree gchar *driver = sl_rs_plugin_loaded (c, module, written, params, pos, error);
+
+  return driver && sl_rs_add_source (c, ruleset ? ruleset->value : NULL, pos, driver, module->name, error);
 }
 
-/* A period in seconds, above 0 */
+/* $ModLoad immark: its source once everything is read, every
+ * $MarkMessagePeriod (the last one written) seconds */
 static gboolean
-mark_period (const gchar *text, gint64 *period)
+legacy_mark_source (SlRsConf *c, GError **error)
 {
-  return g_ascii_string_to_signed (text, 10, 1, G_MAXINT, period, NULL);
-}
+  const SlRsModule *module = sl_plugins_rsyslog_lookup ("immark");
+  g_autoptr (GPtrArray) params = sl_rs_params_new ();
 
-static gboolean
-immark (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
-{
-  const SlRsParam *interval = sl_rs_param_find (params, "interval");
-  const SlRsParam *ruleset = sl_rs_param_find (params, "ruleset");
-  const SlRsParam *text = sl_rs_param_find (params, "markmessagetext");
-  gint64 period = 1200;
-
-  if (interval && !mark_period (interval->value, &period))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, interval->pos,
-                        _("immark's interval must be a number of seconds above 0 (rsyslogd makes no marks with 0)"));
-      return FALSE;
-    }
-  return add_mark_source (c, ruleset ? ruleset->value : NULL, period, text ? text->value : NULL, pos, error);
+  sl_rs_params_add (params, "interval", c->mark_period, c->immark_pos);
+  return loaded_source (c, module, "$ModLoad immark", params, c->immark_pos, error);
 }
 
 static gboolean
@@ -453,7 +433,7 @@ sl_rs_imjournal_directive (SlRsConf *c, const gchar *name, const gchar *value, S
 gboolean
 sl_rs_finish_inputs (SlRsConf *c, GError **error)
 {
-  if (c->immark_legacy && !add_mark_source (c, NULL, c->mark_period, NULL, c->immark_pos, error))
+  if (c->immark_legacy && !legacy_mark_source (c, error))
     return FALSE;
   if (c->journal && !journal_source (c, error))
     return FALSE;
@@ -564,6 +544,15 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
           return FALSE;
         }
       g_hash_table_add (c->loaded, g_steal_pointer (&lower));
+      /* $ModLoad immark: its $MarkMessagePeriod may follow */
+      if (module->kind == SL_RS_MODULE_LOADED && g_str_equal (module->name, "immark") && !params)
+        {
+          c->immark_legacy = TRUE;
+          c->immark_pos = pos;
+          return TRUE;
+        }
+      if (module->kind == SL_RS_MODULE_LOADED)
+        return loaded_source (c, module, bare, params, pos, error);
       return sl_rs_plugin_module_params (module, params, error);
     }
   g_hash_table_add (c->loaded, g_ascii_strdown (bare, -1));
@@ -647,14 +636,6 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
     }
   else if (g_str_equal (bare, "impstats"))
     return impstats (c, params, pos, error);
-  else if (g_str_equal (bare, "immark") && params)
-    return immark (c, params, pos, error);
-  else if (g_str_equal (bare, "immark") && !c->immark_legacy)
-    {
-      c->immark_legacy = TRUE;
-      c->mark_period = 1200;
-      c->immark_pos = pos;
-    }
   else if (g_str_equal (bare, "imklog"))
     {
       const SlRsParam *permit = params ? sl_rs_param_find (params, "permitnonkernelfacility") : NULL;
@@ -669,12 +650,6 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
     c->imfile_loaded = TRUE;
   else if (g_str_equal (bare, "imjournal"))
     return sl_rs_imjournal (c, params, pos, error);
-  /* imkmsg, which takes no parameter: every record of /dev/kmsg, whatever
-   * its facility (what programs write there too, unlike imklog), as an
-   * input named imkmsg; the $! variables it sets are kmsg()'s .linux.*
-   * fields (doc/rsyslog.md, "Known differences") */
-  else if (g_str_equal (bare, "imkmsg"))
-    return sl_rs_add_source (c, NULL, pos, "kmsg(optional(yes))", "imkmsg", error);
   return TRUE;
 }
 
@@ -973,20 +948,16 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     }
   if (g_ascii_strcasecmp (name, "MarkMessagePeriod") == 0)
     {
-      gint64 period = 0;
       if (!c->immark_legacy)
         {
           sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
                             _("$MarkMessagePeriod needs $ModLoad immark before it, as in rsyslogd"));
           return FALSE;
         }
-      if (!mark_period (value, &period))
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos,
-                            _("$MarkMessagePeriod must be a number of seconds above 0 (rsyslogd makes no marks with 0)"));
-          return FALSE;
-        }
-      c->mark_period = (gint) period;
+      /* immark checks it as its interval= */
+      g_free (c->mark_period);
+      c->mark_period = g_strdup (value);
+      c->immark_pos = pos;
       return TRUE;
     }
   if (sl_rs_tls_setting (c, name, value))

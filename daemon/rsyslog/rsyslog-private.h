@@ -95,7 +95,7 @@ typedef struct _SlRsConf
   gboolean imklog, klog_permit_non_kernel;
   SlCfgPos imklog_pos;
   gboolean immark_legacy;
-  gint mark_period;
+  gchar *mark_period;      /* $MarkMessagePeriod as written: immark's interval */
   SlCfgPos immark_pos;
   /* $InputFile*: the file the next $InputRunFileMonitor follows */
   gchar *imfile_name, *imfile_tag, *imfile_facility, *imfile_severity;
@@ -308,6 +308,10 @@ gchar    *sl_rs_plugin_input         (SlRsConf *c, const SlRsModule *module, con
 gchar    *sl_rs_plugin_modifier      (SlRsConf *c, const SlRsModule *module, const gchar *type, GPtrArray *params,
                                       SlCfgPos pos, GError **error);
 gboolean  sl_rs_plugin_module_params (const SlRsModule *module, GPtrArray *params, GError **error);
+/* The source's driver of a module that module(load=) alone makes
+ * (SL_RS_MODULE_LOADED), its parameters checked; params may be NULL. */
+gchar    *sl_rs_plugin_loaded        (SlRsConf *c, const SlRsModule *module, const gchar *written, GPtrArray *params,
+                                      SlCfgPos pos, GError **error);
 /* A legacy action (written: ":omrelp:") as the action of the module
  * name with the parameters it stands for; refused when no plugin serves
  * the module. */
