@@ -48,7 +48,7 @@ static const struct
 };
 
 /* Module parameters of the table above that change what rsyslogd writes
- * in a way Sluice cannot: only their default is taken (NULL: none). The
+ * in a way Sluice cannot: only their default is taken. The
  * others there change no message but parseKernelTimestamp: kmsg() always
  * does what its "on" does, the kernel's stamp as the time (see
  * doc/rsyslog.md); imklog's consoleLogLevel is which kernel messages the
@@ -65,7 +65,8 @@ static const struct
     N_("it is the facility of imklog's own messages, which Sluice does not write") },
 };
 
-/* rsyslog's facility names and numbers for a facility parameter */
+/* A value rsyslogd reads as the default: the syslog facility by name or
+ * number, off by any of its words */
 static gboolean
 same_default (const gchar *value, const gchar *dflt)
 {
