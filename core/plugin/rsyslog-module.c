@@ -65,6 +65,50 @@ sl_rs_call_refuse (const SlRsCall *call, const gchar *param, GError **error, con
   return FALSE;
 }
 
+/* rsyslog writes a switch on, yes or 1 and off, no or 0 */
+static gint
+switch_value (const gchar *text)
+{
+  static const gchar *const words[2][3] = { { "off", "no", "0" }, { "on", "yes", "1" } };
+
+  for (gint v = 0; v < 2; v++)
+    for (guint i = 0; i < G_N_ELEMENTS (words[v]); i++)
+      if (g_ascii_strcasecmp (text, words[v][i]) == 0)
+        return v;
+  return -1;
+}
+
+static gboolean
+same_value (const gchar *value, const gchar *dflt)
+{
+  gint64 a, b;
+
+  if (g_ascii_strcasecmp (value, dflt) == 0)
+    return TRUE;
+  if (switch_value (dflt) >= 0)
+    return switch_value (value) == switch_value (dflt);
+  return g_ascii_string_to_signed (value, 10, G_MININT64, G_MAXINT64, &a, NULL)
+         && g_ascii_string_to_signed (dflt, 10, G_MININT64, G_MAXINT64, &b, NULL) && a == b;
+}
+
+gboolean
+sl_rs_call_refuse_unless (const SlRsCall *call, const gchar *param, const gchar *dflt, GError **error,
+                          const gchar *why, ...)
+{
+  const SlRsCallParam *p = find (call, param);
+  va_list args;
+
+  if (!p || same_value (p->value, dflt))
+    return TRUE;
+  va_start (args, why);
+  g_autofree gchar *reason = g_strdup_vprintf (why, args);
+  va_end (args);
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, p->pos,
+                    _("rsyslog's %s %s=\"%s\" is not supported (only %s, the default): %s"), call->type, p->name,
+                    p->value, dflt, reason);
+  return FALSE;
+}
+
 gboolean
 sl_rs_call_fail (const SlRsCall *call, const gchar *param, GError **error, const gchar *format, ...)
 {

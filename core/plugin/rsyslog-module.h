@@ -19,6 +19,9 @@ typedef enum
   SL_RS_MODULE_OUTPUT,   /* action(type=...): the driver of a destination */
   SL_RS_MODULE_MODIFIER, /* action(type=...) of a message modification module: a parser's
                           * driver, run in the path so the actions after it see its fields */
+  SL_RS_MODULE_LOADED,   /* module(load=...) alone: the driver of the one source its module
+                          * parameters make (immark, imkmsg); a legacy $ModLoad's once
+                          * everything is read, with the parameters its directives stand for */
 } SlRsModuleKind;
 
 /* One input(), action() or legacy action of the configuration, with its
@@ -42,6 +45,12 @@ gboolean     sl_rs_call_flag     (const SlRsCall *call, const gchar *param, gboo
  * "the parameter 'P' of rsyslog's TYPE is not supported: " and why. */
 gboolean     sl_rs_call_refuse   (const SlRsCall *call, const gchar *param, GError **error, const gchar *why, ...)
   G_GNUC_PRINTF (4, 5);
+/* TRUE if param is not written or has the value dflt (as a switch: off
+ * and no are one; as a number: 0 and 00); else an error at its
+ * file:line:column, "rsyslog's TYPE P="V" is not supported (only DFLT,
+ * the default): " and why. */
+gboolean     sl_rs_call_refuse_unless (const SlRsCall *call, const gchar *param, const gchar *dflt, GError **error,
+                                       const gchar *why, ...) G_GNUC_PRINTF (5, 6);
 /* Always FALSE: the error format says, at param's place when it is
  * written, else at the call's. */
 gboolean     sl_rs_call_fail     (const SlRsCall *call, const gchar *param, GError **error, const gchar *format, ...)

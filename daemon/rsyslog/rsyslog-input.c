@@ -44,9 +44,51 @@ static const struct
   { "omuxsock", { NULL } }, { "omsnmp", { NULL } },
   { "impstats", { "interval", "facility", "severity", "log.syslog", "format", "ruleset", "resetcounters",
                   "bracketing", "log.file" } },
-  { "immark", { "interval", "markmessagetext", "ruleset", "use.markflag", "use.syslogcall" } },
-  { "ommail", { NULL } }, { "omhttp", { NULL } }, { "mmpstrucdata", { NULL } }, { "imkmsg", { NULL } },
+  { "ommail", { NULL } }, { "omhttp", { NULL } }, { "mmpstrucdata", { NULL } },
 };
+
+/* Module parameters of the table above that change what rsyslogd writes
+ * in a way Sluice cannot: only their default is taken. The
+ * others there change no message but parseKernelTimestamp: kmsg() always
+ * does what its "on" does, the kernel's stamp as the time (see
+ * doc/rsyslog.md); imklog's consoleLogLevel is which kernel messages the
+ * kernel prints on the console; imudp's threads, batches and scheduling
+ * are how it reads. */
+static const struct
+{
+  const gchar *module, *param, *dflt, *why;
+} only_default[] = {
+  { "imklog", "keepkerneltimestamp", "off",
+    N_("Sluice's kmsg() takes the kernel's stamp as the message's time and leaves no \"[seconds]\" in its text") },
+  { "imklog", "logpath", "/proc/kmsg", N_("Sluice reads the kernel's log from /dev/kmsg, as rsyslogd from /proc/kmsg") },
+  { "imklog", "internalmsgfacility", "syslog",
+    N_("it is the facility of imklog's own messages, which Sluice does not write") },
+};
+
+/* A value rsyslogd reads as the default: the syslog facility by name or
+ * number, off by any of its words */
+static gboolean
+same_default (const gchar *value, const gchar *dflt)
+{
+  return g_ascii_strcasecmp (value, dflt) == 0
+         || (g_str_equal (dflt, "syslog") && (g_str_equal (value, "5") || g_ascii_strcasecmp (value, "LOG_SYSLOG") == 0))
+         || (g_str_equal (dflt, "off") && (g_ascii_strcasecmp (value, "no") == 0 || g_str_equal (value, "0")));
+}
+
+static gboolean
+check_only_default (const gchar *module, const SlRsParam *param, GError **error)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (only_default); i++)
+    if (g_str_equal (module, only_default[i].module) && g_str_equal (param->name, only_default[i].param)
+        && !same_default (param->value, only_default[i].dflt))
+      {
+        sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos,
+                          _("rsyslog's %s %s=\"%s\" is not supported (only %s, the default): %s"), module,
+                          param->name, param->value, only_default[i].dflt, _(only_default[i].why));
+        return FALSE;
+      }
+  return TRUE;
+}
 
 /* rsyslogd's parser chain over the network reads RFC 5424 (a <PRI>1
  * start) and RFC 3164 otherwise; its imtcp and imptcp split a line over
@@ -123,15 +165,83 @@ legacy_input (SlRsConf *c, const gchar *name, const gchar *written, const gchar 
   return driver && sl_rs_add_source (c, ruleset, pos, driver, module->name, error);
 }
 
+/* Sets name=value in *params, made when NULL, in place of an earlier one */
+static void
+set_param (GPtrArray **params, const gchar *name, const gchar *value, SlCfgPos pos)
+{
+  if (!*params)
+    *params = sl_rs_params_new ();
+  for (guint i = 0; i < (*params)->len; i++)
+    if (g_str_equal (((const SlRsParam *) g_ptr_array_index (*params, i))->name, name))
+      {
+        g_ptr_array_remove_index (*params, i);
+        break;
+      }
+  sl_rs_params_add (*params, name, value, pos);
+}
+
 /* A socket of imuxsock in the default ruleset, as its input() with
- * socket= (written: the directive or module that makes it) */
+ * socket= and settings, the parameters the directives or SysSock.* before
+ * it stand for, NULL for none (written: the directive or module that
+ * makes it) */
 static gboolean
-add_unix_socket (SlRsConf *c, const gchar *written, const gchar *path, SlCfgPos pos, GError **error)
+add_unix_socket (SlRsConf *c, const gchar *written, const gchar *path, GPtrArray *settings, SlCfgPos pos,
+                 GError **error)
 {
   g_autoptr (GPtrArray) params = sl_rs_params_new ();
 
   sl_rs_params_add (params, "socket", path, pos);
+  for (guint i = 0; settings && i < settings->len; i++)
+    {
+      const SlRsParam *param = g_ptr_array_index (settings, i);
+      sl_rs_params_add (params, param->name, param->value, param->pos);
+    }
   return legacy_input (c, "imuxsock", written, NULL, params, pos, error);
+}
+
+/* imuxsock's legacy settings: those of the system socket, which rsyslogd
+ * refuses after a module(load="imuxsock"), and those of the sockets of
+ * the $AddUnixListenSocket after them; the host name is the next
+ * socket's only. The rate limits are not here. */
+static gboolean
+imuxsock_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, gboolean *taken,
+                    GError **error)
+{
+  static const struct
+  {
+    const gchar *directive, *param;
+    gboolean system;
+  } settings[] = {
+    { "SystemLogSocketIgnoreMsgTimestamp", "ignoretimestamp", TRUE },
+    { "SystemLogUseSysTimeStamp", "usesystimestamp", TRUE },
+    { "SystemLogSocketFlowControl", "flowcontrol", TRUE },
+    { "SystemLogSocketAnnotate", "annotate", TRUE },
+    { "SystemLogParseTrusted", "parsetrusted", TRUE },
+    { "SystemLogUsePIDFromSystem", "usepidfromsystem", TRUE },
+    { "InputUnixListenSocketIgnoreMsgTimestamp", "ignoretimestamp", FALSE },
+    { "InputUnixListenSocketUseSysTimeStamp", "usesystimestamp", FALSE },
+    { "InputUnixListenSocketFlowControl", "flowcontrol", FALSE },
+    { "InputUnixListenSocketAnnotate", "annotate", FALSE },
+    { "InputUnixListenSocketCreatePath", "createpath", FALSE },
+    { "InputUnixListenSocketUsePIDFromSystem", "usepidfromsystem", FALSE },
+    { "InputUnixListenSocketHostName", "hostname", FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (settings); i++)
+    if (g_ascii_strcasecmp (name, settings[i].directive) == 0)
+      {
+        *taken = TRUE;
+        if (settings[i].system && c->imuxsock_script)
+          {
+            sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                              _("$%s after module(load=\"imuxsock\") is refused by rsyslogd (\"currently not "
+                                "permitted\"): use the module's SysSock.* parameters"), name);
+            return FALSE;
+          }
+        set_param (settings[i].system ? &c->syssock_params : &c->uxsock_params, settings[i].param, value, pos);
+        return TRUE;
+      }
+  return TRUE;
 }
 
 /* rsyslogd changes user and group once its inputs are open; Sluice's
@@ -194,47 +304,28 @@ sl_rs_finish_privileges (SlRsConf *c, GError **error)
   return sl_rs_emit (c, c->priv_pos, text->str, error);
 }
 
-/* immark's "-- MARK --" every period seconds, whatever else comes: as
- * rsyslogd writes it, syslog.info from "rsyslogd". use.syslogCall and
- * use.markFlag change nor the line nor where it goes. */
+/* The source of a module module(load=) alone makes (written: how the
+ * configuration names it), in the ruleset its ruleset= names */
 static gboolean
-add_mark_source (SlRsConf *c, const gchar *ruleset, gint64 period, const gchar *text, SlCfgPos pos,
-                 GError **error)
+loaded_source (SlRsConf *c, const SlRsModule *module, const gchar *written, GPtrArray *params, SlCfgPos pos,
+               GError **error)
 {
-  g_autoptr (GString) driver = g_string_new (NULL);
-  g_string_printf (driver, "mark(freq(%" G_GINT64_FORMAT ") program(\"rsyslogd\")", period);
-  if (text)
-    {
-      g_string_append (driver, " text(");
-      sl_rs_quote (driver, text);
-      g_string_append_c (driver, ')');
-    }
-  g_string_append_c (driver, ')');
-  return sl_rs_add_source (c, ruleset, pos, driver->str, NULL, error);
+  const SlRsParam *ruleset = params ? sl_rs_param_find (params, "ruleset") : NULL;
+  g_autofree gchar *driver = sl_rs_plugin_loaded (c, module, written, params, pos, error);
+
+  return driver && sl_rs_add_source (c, ruleset ? ruleset->value : NULL, pos, driver, module->name, error);
 }
 
-/* A period in seconds, above 0 */
+/* $ModLoad immark: its source once everything is read, every
+ * $MarkMessagePeriod (the last one written) seconds */
 static gboolean
-mark_period (const gchar *text, gint64 *period)
+legacy_mark_source (SlRsConf *c, GError **error)
 {
-  return g_ascii_string_to_signed (text, 10, 1, G_MAXINT, period, NULL);
-}
+  const SlRsModule *module = sl_plugins_rsyslog_lookup ("immark");
+  g_autoptr (GPtrArray) params = sl_rs_params_new ();
 
-static gboolean
-immark (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
-{
-  const SlRsParam *interval = sl_rs_param_find (params, "interval");
-  const SlRsParam *ruleset = sl_rs_param_find (params, "ruleset");
-  const SlRsParam *text = sl_rs_param_find (params, "markmessagetext");
-  gint64 period = 1200;
-
-  if (interval && !mark_period (interval->value, &period))
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, interval->pos,
-                        _("immark's interval must be a number of seconds above 0 (rsyslogd makes no marks with 0)"));
-      return FALSE;
-    }
-  return add_mark_source (c, ruleset ? ruleset->value : NULL, period, text ? text->value : NULL, pos, error);
+  sl_rs_params_add (params, "interval", c->mark_period, c->immark_pos);
+  return loaded_source (c, module, "$ModLoad immark", params, c->immark_pos, error);
 }
 
 static gboolean
@@ -343,7 +434,7 @@ sl_rs_imjournal_directive (SlRsConf *c, const gchar *name, const gchar *value, S
 gboolean
 sl_rs_finish_inputs (SlRsConf *c, GError **error)
 {
-  if (c->immark_legacy && !add_mark_source (c, NULL, c->mark_period, NULL, c->immark_pos, error))
+  if (c->immark_legacy && !legacy_mark_source (c, error))
     return FALSE;
   if (c->journal && !journal_source (c, error))
     return FALSE;
@@ -354,7 +445,8 @@ sl_rs_finish_inputs (SlRsConf *c, GError **error)
     return FALSE;
   if (!c->imuxsock || !c->syssock_on)
     return TRUE;
-  return add_unix_socket (c, "imuxsock", c->syssock_name ? c->syssock_name : "/dev/log", c->syssock_pos, error);
+  return add_unix_socket (c, "imuxsock", c->syssock_name ? c->syssock_name : "/dev/log", c->syssock_params,
+                          c->syssock_pos, error);
 }
 
 /* impstats: the daemon's counters, every interval seconds, as messages
@@ -453,6 +545,15 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
           return FALSE;
         }
       g_hash_table_add (c->loaded, g_steal_pointer (&lower));
+      /* $ModLoad immark: its $MarkMessagePeriod may follow */
+      if (module->kind == SL_RS_MODULE_LOADED && g_str_equal (module->name, "immark") && !params)
+        {
+          c->immark_legacy = TRUE;
+          c->immark_pos = pos;
+          return TRUE;
+        }
+      if (module->kind == SL_RS_MODULE_LOADED)
+        return loaded_source (c, module, bare, params, pos, error);
       return sl_rs_plugin_module_params (module, params, error);
     }
   g_hash_table_add (c->loaded, g_ascii_strdown (bare, -1));
@@ -469,6 +570,8 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
                             _("the parameter '%s' of rsyslog's module %s is not supported"), param->name, bare);
           return FALSE;
         }
+      if (!check_only_default (bare, param, error))
+        return FALSE;
     }
   if (params && (g_str_equal (bare, "omfile") || g_str_equal (bare, "builtin:omfile")))
     file_defaults (c, params);
@@ -489,6 +592,15 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
       c->imuxsock = TRUE;
       c->imuxsock_script = c->imuxsock_script || params;
       c->syssock_pos = pos;
+      for (guint i = 0; params && i < params->len; i++)
+        {
+          const SlRsParam *param = g_ptr_array_index (params, i);
+          const gchar *own = param->name + strlen ("syssock.");
+
+          if (g_str_has_prefix (param->name, "syssock.") && !g_str_equal (own, "use") && !g_str_equal (own, "name")
+              && !g_str_has_prefix (own, "ratelimit."))
+            set_param (&c->syssock_params, own, param->value, param->pos);
+        }
       if (use)
         c->syssock_on = sl_rs_is_true (use->value);
       if (sock)
@@ -514,17 +626,17 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
             g_free (*tls[i].slot);
             *tls[i].slot = g_strdup (sl_rs_param_find (params, tls[i].param)->value);
           }
+      /* the others are every input's defaults, as in rsyslogd */
+      for (guint i = 0; i < params->len; i++)
+        {
+          const SlRsParam *param = g_ptr_array_index (params, i);
+          if (!g_str_equal (param->name, "load") && !g_str_has_prefix (param->name, "streamdriver.")
+              && !g_str_equal (param->name, "permittedpeer"))
+            set_param (&c->imtcp_params, param->name, param->value, param->pos);
+        }
     }
   else if (g_str_equal (bare, "impstats"))
     return impstats (c, params, pos, error);
-  else if (g_str_equal (bare, "immark") && params)
-    return immark (c, params, pos, error);
-  else if (g_str_equal (bare, "immark") && !c->immark_legacy)
-    {
-      c->immark_legacy = TRUE;
-      c->mark_period = 1200;
-      c->immark_pos = pos;
-    }
   else if (g_str_equal (bare, "imklog"))
     {
       const SlRsParam *permit = params ? sl_rs_param_find (params, "permitnonkernelfacility") : NULL;
@@ -539,12 +651,6 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
     c->imfile_loaded = TRUE;
   else if (g_str_equal (bare, "imjournal"))
     return sl_rs_imjournal (c, params, pos, error);
-  /* imkmsg, which takes no parameter: every record of /dev/kmsg, whatever
-   * its facility (what programs write there too, unlike imklog), as an
-   * input named imkmsg; the $! variables it sets are kmsg()'s .linux.*
-   * fields (doc/rsyslog.md, "Known differences") */
-  else if (g_str_equal (bare, "imkmsg"))
-    return sl_rs_add_source (c, NULL, pos, "kmsg(optional(yes))", "imkmsg", error);
   return TRUE;
 }
 
@@ -699,10 +805,10 @@ action_queue_directive (SlRsConf *c, const gchar *name, const gchar *value)
 static const gchar *const neutral_directives[] = {
   "WorkDirectory", "ActionResumeInterval", "ActionFileEnableSync",
   "KLogConsoleLogLevel", "SystemLogRateLimitInterval",
-  "SystemLogRateLimitBurst", "IMUXSockRateLimitInterval", "IMUXSockRateLimitBurst", "InputUnixListenSocketCreatePath",
+  "SystemLogRateLimitBurst", "IMUXSockRateLimitInterval", "IMUXSockRateLimitBurst",
   "MainMsgQueueSize", "MainMsgQueueType", "MainMsgQueueDiscardMark", "ActionQueueSaveOnShutdown",
   "ActionQueueMaxDiskSpace", "ActionQueueTimeoutEnqueue", "ActionQueueDequeueBatchSize", "ActionQueueWorkerThreads",
-  "RepeatedMsgContainsOriginalMsg", "SystemLogUseSysTimeStamp", "SystemLogSocketIgnoreMsgTimestamp",
+  "RepeatedMsgContainsOriginalMsg",
   "MaxOpenFiles", "AbortOnUncleanConfig", "IMJournalStateFile",
   "IMJournalRatelimitInterval", "IMJournalRatelimitBurst",
 };
@@ -750,7 +856,13 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
   if (g_ascii_strcasecmp (name, "ModLoad") == 0)
     return load_module (c, value, NULL, pos, error);
   if (g_ascii_strcasecmp (name, "AddUnixListenSocket") == 0)
-    return add_unix_socket (c, "$AddUnixListenSocket", value, pos, error);
+    {
+      if (!add_unix_socket (c, "$AddUnixListenSocket", value, c->uxsock_params, pos, error))
+        return FALSE;
+      if (c->uxsock_params)
+        set_param (&c->uxsock_params, "hostname", NULL, pos);
+      return TRUE;
+    }
   if (g_ascii_strcasecmp (name, "SystemLogSocketName") == 0)
     {
       g_free (c->syssock_name);
@@ -837,20 +949,16 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     }
   if (g_ascii_strcasecmp (name, "MarkMessagePeriod") == 0)
     {
-      gint64 period = 0;
       if (!c->immark_legacy)
         {
           sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
                             _("$MarkMessagePeriod needs $ModLoad immark before it, as in rsyslogd"));
           return FALSE;
         }
-      if (!mark_period (value, &period))
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos,
-                            _("$MarkMessagePeriod must be a number of seconds above 0 (rsyslogd makes no marks with 0)"));
-          return FALSE;
-        }
-      c->mark_period = (gint) period;
+      /* immark checks it as its interval= */
+      g_free (c->mark_period);
+      c->mark_period = g_strdup (value);
+      c->immark_pos = pos;
       return TRUE;
     }
   if (sl_rs_tls_setting (c, name, value))
@@ -899,6 +1007,10 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
   if (g_ascii_strcasecmp (name, "OMFileFlushOnTXEnd") == 0)
     return flush_on_tx_end (value, pos, error);
   gboolean taken = FALSE;
+  if (!imuxsock_directive (c, name, value, pos, &taken, error))
+    return FALSE;
+  if (taken)
+    return TRUE;
   if (!sl_rs_escape_setting (c, name, value, pos, &taken, error))
     return FALSE;
   if (taken)

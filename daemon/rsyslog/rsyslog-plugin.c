@@ -122,6 +122,20 @@ add_defaults (SlRsConf *c, const SlRsModule *module, GArray *call_params, SlCfgP
           g_array_append_val (call_params, param);
         }
     }
+  /* imtcp's module(): at its own place, where the plugin refuses it */
+  for (guint i = 0; g_str_equal (module->name, "imtcp") && c->imtcp_params && i < c->imtcp_params->len; i++)
+    {
+      const SlRsParam *p = g_ptr_array_index (c->imtcp_params, i);
+      gboolean written = FALSE;
+
+      for (guint k = 0; k < call_params->len && !written; k++)
+        written = g_str_equal (g_array_index (call_params, SlRsCallParam, k).name, p->name);
+      if (!written)
+        {
+          SlRsCallParam param = { p->name, p->value, NULL, p->pos };
+          g_array_append_val (call_params, param);
+        }
+    }
 }
 
 /* The driver the plugin writes for these parameters, NULL with an error. */
@@ -230,6 +244,23 @@ sl_rs_plugin_input (SlRsConf *c, const SlRsModule *module, const gchar *type, GP
         }
     }
   return write_driver (c, module, type, params, pos, error);
+}
+
+gchar *
+sl_rs_plugin_loaded (SlRsConf *c, const SlRsModule *module, const gchar *written, GPtrArray *params, SlCfgPos pos,
+                     GError **error)
+{
+  g_autoptr (GPtrArray) own = sl_rs_params_new ();
+
+  if (!sl_rs_plugin_module_params (module, params, error))
+    return NULL;
+  for (guint i = 0; params && i < params->len; i++)
+    {
+      const SlRsParam *param = g_ptr_array_index (params, i);
+      if (!g_str_equal (param->name, "load"))
+        sl_rs_params_add (own, param->name, param->value, param->pos);
+    }
+  return write_driver (c, module, written, own, pos, error);
 }
 
 gchar *

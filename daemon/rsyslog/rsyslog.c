@@ -1076,6 +1076,10 @@ conf_clear (SlRsConf *c)
   if (c->action_queue)
     g_ptr_array_unref (c->action_queue);
   g_free (c->syssock_name);
+  g_free (c->mark_period);
+  g_clear_pointer (&c->syssock_params, g_ptr_array_unref);
+  g_clear_pointer (&c->uxsock_params, g_ptr_array_unref);
+  g_clear_pointer (&c->imtcp_params, g_ptr_array_unref);
   g_free (c->priv_user);
   g_free (c->priv_group);
   g_free (c->tls_default_driver);

@@ -173,6 +173,21 @@ static const struct
     "}\n",
     { "<13>Dec  1 10:00:00 bulk: one \"quoted\" a/b", "<13>Dec  1 10:00:00 bulk: two", "<14>Dec  1 10:00:00 other: three", NULL },
     { "c8-_bulk", "c8-system-events", NULL }, { 4, 1 } },
+  /* imuxsock keeps the message's own time only with both its system time
+   * (the kernel's receive time) and ignoreTimestamp off: c9 writes the
+   * stamps sent, c10 the receive time */
+  { "c9",
+    "template(name=\"c9\" type=\"string\" string=\"%timereported:::date-rfc3339% %hostname% %syslogtag%%msg%\\n\")\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c9\" ruleset=\"c9\" ignoreTimestamp=\"off\" useSysTimeStamp=\"off\")\n"
+    "ruleset(name=\"c9\") { action(type=\"omfile\" file=\"@DIR@/log/c9\" template=\"c9\") }\n",
+    { "<13>Dec  1 10:00:00 app: kept", "<13>2026-11-30T09:08:07.123456+01:00 app: rfc3339", NULL },
+    { "c9", NULL }, { 2 } },
+  { "c10",
+    "template(name=\"c10\" type=\"string\" string=\"%timereported:::date-rfc3339% %hostname% %syslogtag%%msg%\\n\")\n"
+    "input(type=\"imuxsock\" Socket=\"@DIR@/c10\" ruleset=\"c10\" ignoreTimestamp=\"off\")\n"
+    "ruleset(name=\"c10\") { action(type=\"omfile\" file=\"@DIR@/log/c10\" template=\"c10\") }\n",
+    { "<13>Dec  1 10:00:00 app: received", NULL },
+    { "c10", NULL }, { 1 } },
 };
 
 /* An Elasticsearch stand-in: answers every request with success and
@@ -706,6 +721,11 @@ test_refused (SlTestEnv *env, gconstpointer data)
     { "module(load=\"omrelp\")\naction(type=\"omrelp\" target=\"h\" tls=\"on\")\n", "sluice.conf:2:33: the parameter 'tls' of rsyslog's omrelp is not supported" },
     { "action(type=\"ommysql\" server=\"h\")\n", "sluice.conf:1:1: rsyslog's action type 'ommysql' needs its module loaded first" },
     { "foreach ($.i in $!list) do { stop }\n", "sluice.conf:1:30: a stop inside foreach is not supported" },
+    { "module(load=\"imuxsock\" SysSock.Annotate=\"on\")\n", "sluice.conf:1:24: rsyslog's imuxsock annotate=\"on\" is not supported" },
+    { "module(load=\"imuxsock\")\n$SystemLogUseSysTimeStamp off\n", "sluice.conf:2:1: $SystemLogUseSysTimeStamp after module(load=\"imuxsock\") is refused by rsyslogd" },
+    { "$ModLoad imuxsock\n$InputUnixListenSocketHostName h\n$AddUnixListenSocket /tmp/x\n", "sluice.conf:2:1: the parameter 'hostname' of rsyslog's $AddUnixListenSocket is not supported" },
+    { "module(load=\"imtcp\" notifyOnConnectionClose=\"on\")\ninput(type=\"imtcp\" port=\"10514\")\n", "sluice.conf:1:21: rsyslog's imtcp notifyonconnectionclose=\"on\" is not supported" },
+    { "module(load=\"imklog\" keepKernelTimestamp=\"on\")\n", "sluice.conf:1:22: rsyslog's imklog keepkerneltimestamp=\"on\" is not supported" },
     { "source s { system(); };\nlog { source(s); };\n", "this is Sluice's (syslog-ng's) configuration language, not rsyslog's" },
   };
   (void) data;

@@ -505,8 +505,14 @@ test_tls (void)
                      "  defaultNetstreamDriverCertFile=\"/cert\" defaultNetstreamDriverKeyFile=\"/key\")\n"
                      "module(load=\"imtcp\" StreamDriver.Name=\"gtls\" StreamDriver.Mode=\"1\" "
                      "StreamDriver.Authmode=\"x509/certvalid\")\ninput(type=\"imtcp\" port=\"6514\")\n*.* /a\n",
-                     "tcp(port(\"6514\") keep-hostname(yes) tls(ca-file(\"/c\") cert-file(\"/cert\") key-file(\"/key\") "
-                     "peer-verify(required-trusted)) flags(detect-syslog-protocol) trim-large-messages(rsyslog))");
+                     "tcp(port(\"6514\") keep-hostname(yes) max-connections(200) tls(ca-file(\"/c\") cert-file(\"/cert\") "
+                     "key-file(\"/key\") peer-verify(required-trusted)) flags(detect-syslog-protocol) "
+                     "trim-large-messages(rsyslog))");
+  /* imtcp serves 200 sessions at once unless its module() or input says otherwise */
+  assert_translates ("module(load=\"imtcp\" maxSessions=\"500\")\ninput(type=\"imtcp\" port=\"1\")\n*.* /a\n",
+                     "tcp(port(\"1\") keep-hostname(yes) max-connections(500)");
+  assert_refused ("module(load=\"imtcp\" flowControl=\"off\")\ninput(type=\"imtcp\" port=\"1\")\n*.* /a\n", ":1:21:",
+                  "rsyslog's imtcp flowcontrol=\"off\" is not supported");
   /* mode 0 is plain TCP; an action() does not take the legacy settings */
   assert_translates ("$DefaultNetstreamDriver gtls\n$ActionSendStreamDriverMode 1\n"
                      "*.* action(type=\"omfwd\" target=\"h\" protocol=\"tcp\")\n", "transport(tcp)");

@@ -2,6 +2,7 @@
 /* kmsg(): the Linux kernel's log, /dev/kmsg, parsed as the kernel writes
  * it; format("linux-kmsg") is the parser, also for other sources. */
 #include "plugins/sources/kmsg/kmsg-private.h"
+#include "plugins/sources/kmsg/kmsg-rsyslog.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 
@@ -74,4 +75,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "kmsg-source",
   .drivers = (const SlDriverClass *const[]) { &kmsg_source_class, &kmsg_format_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &kmsg_imkmsg, NULL },
 };

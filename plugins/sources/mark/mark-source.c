@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mark(): Sluice's own source (syslog-ng has none of this name) of a MARK
- * every freq() seconds, whatever else comes: rsyslog's immark, which the
- * rsyslog front end maps onto it. Its messages are ordinary local ones,
+ * every freq() seconds, whatever else comes: rsyslog's immark, which
+ * mark-rsyslog.c maps onto it. Its messages are ordinary local ones,
  * not internal()'s MARKs, so every destination writes them whatever its
  * mark-mode(). */
+#include "plugins/sources/mark/mark-rsyslog.h"
 #include "core/message/mark.h"
 #include "core/plugin/plugin.h"
 #include "core/route/source.h"
@@ -107,4 +108,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "mark-source",
   .drivers = (const SlDriverClass *const[]) { &mark_source_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &mark_immark, NULL },
 };

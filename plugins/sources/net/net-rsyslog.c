@@ -10,20 +10,52 @@
  * message size limit rsyslogd puts on a network input are the front
  * end's. */
 #include "plugins/sources/net/net-rsyslog.h"
+#include "core/i18n.h"
 
-/* what the front end took for these inputs before the mapping moved here;
- * those that change nothing received (keepalive, sessions, flow control,
- * notices) are taken as they were */
-static const gchar *const net_params[] = { "port", "address", "keepalive", "supportoctetcountedframing",
-                                           "maxsessions", "flowcontrol", "notifyonconnectionclose", NULL };
+static const gchar *const imudp_params[] = { "port", "address", NULL };
+static const gchar *const imptcp_params[] = { "port", "address", "keepalive", "supportoctetcountedframing",
+                                              "maxsessions", "flowcontrol", "notifyonconnectionclose", NULL };
 static const gchar *const imtcp_params[] = { "port", "address", "keepalive", "supportoctetcountedframing",
-                                             "maxsessions", "flowcontrol", "notifyonconnectionclose",
+                                             "maxsessions", "maxlisteners", "flowcontrol",
+                                             "notifyonconnectionclose", "discardtruncatedmsg",
+                                             "addtlframedelimiter", "disablelfdelimiter", "maxframesize",
                                              "streamdriver.name", "streamdriver.mode", "streamdriver.authmode",
                                              "permittedpeer", "streamdriver.cafile", "streamdriver.certfile",
                                              "streamdriver.keyfile", NULL };
 
+/* What rsyslogd 8.2302's imtcp and imptcp read or write otherwise than
+ * tcp() can: only their defaults are taken (imtcp's module() sets them
+ * for its inputs: the front end hands those on). keepAlive and
+ * maxListeners change no message; maxSessions is max-connections(). */
 static gboolean
-write_listener (SlRsCall *call, const gchar *driver_name, gboolean tls, GString *driver, GError **error)
+check_stream_defaults (SlRsCall *call, gboolean imtcp, GError **error)
+{
+  if (!sl_rs_call_refuse_unless (call, "supportoctetcountedframing", "on", error,
+                                 _("Sluice's tcp() reads a frame that starts with its length as rsyslogd does "
+                                   "by default, and cannot read it as a line"))
+      || !sl_rs_call_refuse_unless (call, "flowcontrol", "on", error,
+                                    _("Sluice's stream sources wait while the queue is full, as rsyslogd's "
+                                      "do by default"))
+      || !sl_rs_call_refuse_unless (call, "notifyonconnectionclose", "off", error,
+                                    _("Sluice writes no message of its own when a sender closes its "
+                                      "connection")))
+    return FALSE;
+  return !imtcp
+         || (sl_rs_call_refuse_unless (call, "discardtruncatedmsg", "off", error,
+                                       _("Sluice reads what follows the cut of a line over the size limit as "
+                                         "a message of its own, as rsyslogd does by default"))
+             && sl_rs_call_refuse_unless (call, "addtlframedelimiter", "-1", error,
+                                          _("Sluice's tcp() ends a message at a line feed only"))
+             && sl_rs_call_refuse_unless (call, "disablelfdelimiter", "off", error,
+                                          _("Sluice's tcp() ends a message at a line feed"))
+             && sl_rs_call_refuse_unless (call, "maxframesize", "200000", error,
+                                          _("Sluice's tcp() has no limit of its own on an octet-counted "
+                                            "frame")));
+}
+
+static gboolean
+write_listener (SlRsCall *call, const gchar *driver_name, gboolean tls, const gchar *maxsessions, GString *driver,
+                GError **error)
 {
   static const SlRsTlsParams names = { "streamdriver.name", "streamdriver.mode", "streamdriver.authmode",
                                        "permittedpeer", "streamdriver.cafile", "streamdriver.certfile",
@@ -41,6 +73,8 @@ write_listener (SlRsCall *call, const gchar *driver_name, gboolean tls, GString 
   g_string_append (driver, "port(");
   sl_rs_text_quote (driver, port ? port : "514");
   g_string_append (driver, ") keep-hostname(yes)");
+  if (maxsessions)
+    g_string_append_printf (driver, " max-connections(%s)", maxsessions);
   if (tls && !sl_rs_call_tls (call, &names, TRUE, driver, error))
     return FALSE;
   g_string_append_c (driver, ')');
@@ -50,27 +84,31 @@ write_listener (SlRsCall *call, const gchar *driver_name, gboolean tls, GString 
 static gboolean
 imudp_write (SlRsCall *call, GString *driver, GError **error)
 {
-  return write_listener (call, "udp", FALSE, driver, error);
+  return write_listener (call, "udp", FALSE, NULL, driver, error);
 }
 
 static gboolean
 imtcp_write (SlRsCall *call, GString *driver, GError **error)
 {
-  return write_listener (call, "tcp", TRUE, driver, error);
+  /* imtcp serves 200 sessions by default, tcp() 10 */
+  const gchar *sessions = sl_rs_call_value (call, "maxsessions");
+  return check_stream_defaults (call, TRUE, error)
+         && write_listener (call, "tcp", TRUE, sessions ? sessions : "200", driver, error);
 }
 
 static gboolean
 imptcp_write (SlRsCall *call, GString *driver, GError **error)
 {
-  return write_listener (call, "tcp", FALSE, driver, error);
+  return check_stream_defaults (call, FALSE, error)
+         && write_listener (call, "tcp", FALSE, sl_rs_call_value (call, "maxsessions"), driver, error);
 }
 
 const SlRsModule net_imudp = {
-  "imudp", SL_RS_MODULE_INPUT, net_params, NULL, imudp_write, 0,
+  "imudp", SL_RS_MODULE_INPUT, imudp_params, NULL, imudp_write, 0,
 };
 const SlRsModule net_imtcp = {
   "imtcp", SL_RS_MODULE_INPUT, imtcp_params, NULL, imtcp_write, 0,
 };
 const SlRsModule net_imptcp = {
-  "imptcp", SL_RS_MODULE_INPUT, net_params, NULL, imptcp_write, 0,
+  "imptcp", SL_RS_MODULE_INPUT, imptcp_params, NULL, imptcp_write, 0,
 };

@@ -1,31 +1,69 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* imuxsock as unix-dgram(): the socket socket= names, the host name not
- * read from the message and the time it was received rather than the
- * message's, as imuxsock does. Legacy $AddUnixListenSocket and the
- * system socket (/dev/log, or SysSock.Name or $SystemLogSocketName, when
- * the module is loaded and SysSock.Use is on) reach it as socket=; the
- * system socket's settings are the front end's, which makes it once
- * everything is read. */
+ * read from the message and, unless told otherwise, the time it was
+ * received rather than the message's, as imuxsock does. Legacy
+ * $AddUnixListenSocket and the system socket (/dev/log, or SysSock.Name or
+ * $SystemLogSocketName, when the module is loaded and SysSock.Use is on)
+ * reach it as socket=, with what $InputUnixListenSocket*, $SystemLog* or
+ * the module's SysSock.* set as the parameters they stand for; the system
+ * socket's settings are the front end's, which makes it once everything
+ * is read. */
 #include "plugins/sources/unix/unix-rsyslog.h"
 #include "core/i18n.h"
 
-/* what the front end took for imuxsock's inputs before the mapping moved
- * here, as it took them */
 static const gchar *const imuxsock_params[] = { "socket", "createpath", "ignoretimestamp", "hostname",
                                                 "usesystimestamp", "annotate", "parsetrusted", "usepidfromsystem",
-                                                "ignoreownmessages", "unlink", NULL };
+                                                "ignoreownmessages", "unlink", "flowcontrol", "usespecialparser",
+                                                "parsehostname", NULL };
+
+/* What rsyslogd 8.2302's imuxsock does otherwise than unix-dgram() can:
+ * only the default is taken. parseTrusted acts only with annotate on, and
+ * parseHostname only with useSpecialParser off: with those refused they
+ * change nothing, whatever their value. */
+static gboolean
+check_defaults (SlRsCall *call, GError **error)
+{
+  return sl_rs_call_refuse (call, "name", error, _("imuxsock's inputs have no name, as in rsyslogd"))
+         && sl_rs_call_refuse (call, "hostname", error,
+                               _("rsyslogd writes that name as the message's host and its sender (%%fromhost%%); "
+                                 "Sluice's host-override() sets the first only"))
+         && sl_rs_call_refuse_unless (call, "annotate", "off", error,
+                                      _("the sender's PID, UID, GID, command and executable that rsyslogd adds to "
+                                        "the message are not read from the socket by Sluice"))
+         && sl_rs_call_refuse_unless (call, "usepidfromsystem", "off", error,
+                                      _("Sluice does not read the sender's PID from the socket to put it in the "
+                                        "tag"))
+         && sl_rs_call_refuse_unless (call, "ignoreownmessages", "off", error,
+                                      _("Sluice does not read the sender's PID from the socket, so it cannot tell "
+                                        "its own datagrams"))
+         && sl_rs_call_refuse_unless (call, "usespecialparser", "on", error,
+                                      _("Sluice reads a local message as imuxsock's own parser does, never through "
+                                        "rsyslogd's parser chain"))
+         && sl_rs_call_refuse_unless (call, "unlink", "on", error,
+                                      _("Sluice always removes an old socket file before it binds, where rsyslogd "
+                                        "then fails to open the socket"))
+         && sl_rs_call_refuse_unless (call, "flowcontrol", "off", error,
+                                      _("Sluice cannot slow down a datagram socket's writers: past a full queue it "
+                                        "drops what comes, as imuxsock does with flow control off"));
+}
 
 static gboolean
 imuxsock_write (SlRsCall *call, GString *driver, GError **error)
 {
-  /* the front end takes name= of every input; rsyslogd's imuxsock has none */
-  if (!sl_rs_call_refuse (call, "name", error, _("imuxsock's inputs have no name, as in rsyslogd")))
+  /* rsyslogd takes the kernel's receive time (useSysTimeStamp) before
+   * anything else, then the message's own unless ignoreTimestamp */
+  gboolean own_time = !sl_rs_call_flag (call, "usesystimestamp", TRUE) && !sl_rs_call_flag (call, "ignoretimestamp", TRUE);
+
+  if (!check_defaults (call, error))
     return FALSE;
   if (!sl_rs_call_value (call, "socket"))
     return sl_rs_call_fail (call, NULL, error, _("rsyslog's %s input needs socket="), sl_rs_call_type (call));
   g_string_append (driver, "unix-dgram(");
   sl_rs_text_quote (driver, sl_rs_call_value (call, "socket"));
-  g_string_append (driver, " flags(no-hostname) keep-timestamp(no))");
+  g_string_append_printf (driver, " flags(no-hostname) keep-timestamp(%s)", own_time ? "yes" : "no");
+  if (sl_rs_call_flag (call, "createpath", FALSE))
+    g_string_append (driver, " create-dirs(yes)");
+  g_string_append_c (driver, ')');
   return TRUE;
 }
 
