@@ -11,9 +11,10 @@
 
 #include <string.h>
 
-/* what rsyslogd's omfile takes; those that change nothing Sluice writes
- * (buffers, flushing, zip, close timeout) are taken as they were before
- * the mapping moved here */
+/* what rsyslogd's omfile takes; those that change when lines are written
+ * or how files are kept open, not what is written (buffers, flushing with
+ * flushOnTXEnd on, sync, the dynaFile cache, closeTimeout), are taken with
+ * nothing to do; veryRobustZip only matters with zipLevel above 0 */
 static const gchar *const omfile_params[] = {
   "file", "dynafile", "fileowner", "filegroup", "filecreatemode", "dircreatemode", "dirowner", "dirgroup",
   "createdirs", "flushontxend", "iobuffersize", "asyncwriting", "flushinterval", "dynafilecachesize",
@@ -37,6 +38,19 @@ append_size_limit (SlRsCall *call, GString *driver, GError **error)
   return TRUE;
 }
 
+/* zipLevel above 0 makes rsyslogd write gzip, which file() does not */
+static gboolean
+check_zip (SlRsCall *call, GError **error)
+{
+  const gchar *level = sl_rs_call_value (call, "ziplevel");
+
+  if (level && g_ascii_strtoll (level, NULL, 10) > 0)
+    return sl_rs_call_refuse (call, "ziplevel", error,
+                              _("rsyslogd then writes the file compressed with gzip, and Sluice's file() writes "
+                                "plain text; 0 is taken"));
+  return TRUE;
+}
+
 static gboolean
 omfile_write (SlRsCall *call, GString *driver, GError **error)
 {
@@ -46,6 +60,8 @@ omfile_write (SlRsCall *call, GString *driver, GError **error)
 
   if ((queue && g_ascii_strcasecmp (queue, "disk") == 0) || sl_rs_call_value (call, "queue.filename"))
     return sl_rs_call_fail (call, NULL, error, _("a disk queue on rsyslog's omfile is not supported"));
+  if (!check_zip (call, error))
+    return FALSE;
   if (!sl_rs_call_value (call, "file") && !dyna)
     return sl_rs_call_fail (call, NULL, error, _("rsyslog's omfile needs file= or dynaFile="));
   path = dyna ? sl_rs_call_template_value (call, dyna, error) : g_strdup (sl_rs_call_value (call, "file"));
@@ -65,6 +81,7 @@ omfile_write (SlRsCall *call, GString *driver, GError **error)
     const gchar *param, *option;
   } owners[] = {
     { "fileowner", "owner" }, { "filegroup", "group" }, { "dirowner", "dir-owner" }, { "dirgroup", "dir-group" },
+    { "fileownernum", "owner" }, { "filegroupnum", "group" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (owners); i++)
     if (sl_rs_call_value (call, owners[i].param))
