@@ -199,6 +199,7 @@ add_destination (SlRsReader *r, SlCfgPos pos, gchar *name, const gchar *gate)
   g_free (name);
   /* legacy $ActionQueue* settings are for the one action after them */
   g_clear_pointer (&r->c->action_queue, g_ptr_array_unref);
+  g_clear_pointer (&r->c->action_queue_params, g_ptr_array_unref);
   return add_rule (r, pos, items);
 }
 
@@ -1075,6 +1076,8 @@ conf_clear (SlRsConf *c)
   g_free (c->forward_template);
   if (c->action_queue)
     g_ptr_array_unref (c->action_queue);
+  if (c->action_queue_params)
+    g_ptr_array_unref (c->action_queue_params);
   g_free (c->syssock_name);
   g_free (c->priv_user);
   g_free (c->priv_group);
