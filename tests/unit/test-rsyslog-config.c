@@ -636,15 +636,19 @@ test_queue_params (void)
   assert_refused ("$MainMsgQueueType Disk\n", ":1:1:", "no main queue");
 }
 
-/* omfile's zipLevel, and the parameters of omfile and omfwd that map
- * onto options */
+/* omfile's zipLevel as gzip-level() (compared with rsyslogd by
+ * tests/functional/test-rsyslog-more), and the parameters of omfile and
+ * omfwd that map onto options */
 static void
 test_output_params (void)
 {
   assert_translates ("*.* action(type=\"omfile\" file=\"/a\" zipLevel=\"0\" veryRobustZip=\"on\" fileOwnerNum=\"0\" "
                      "fileGroupNum=\"4\")\n",
                      "owner(\"0\") group(\"4\")");
-  assert_refused ("*.* action(type=\"omfile\" file=\"/a\" zipLevel=\"6\")\n", ":1:", "gzip");
+  assert_translates ("*.* action(type=\"omfile\" file=\"/a\" zipLevel=\"6\" veryRobustZip=\"off\")\n", "gzip-level(6)");
+  g_autofree gchar *level0 = translate ("*.* action(type=\"omfile\" file=\"/a\" zipLevel=\"0\")\n", NULL);
+  g_assert_null (strstr (level0, "gzip-level"));
+  assert_refused ("*.* action(type=\"omfile\" file=\"/a\" zipLevel=\"12\")\n", ":1:", "0 to 9");
   assert_translates ("*.* action(type=\"omfwd\" target=\"h\" address=\"127.0.0.1\" keepAlive=\"on\" "
                      "rebindInterval=\"100\")\n",
                      "ip(\"127.0.0.1\")");

@@ -2,7 +2,8 @@
 /* omfile as file(): file= or the path dynaFile='s template makes, written
  * in RSYSLOG_FileFormat unless template= names another (rsyslog 8.2302's
  * default), created with its owners and modes, cut at
- * rotation.sizeLimit with its command run (max-size(), size-command()).
+ * rotation.sizeLimit with its command run (max-size(), size-command()),
+ * compressed at zipLevel (gzip-level()).
  * Legacy /path, ?dynafile, :omfile:path and :omfile:$outchannel reach it
  * as the same parameters; $FileOwner and the like are the defaults of
  * those not written. */
@@ -14,7 +15,7 @@
 /* what rsyslogd's omfile takes; those that change when lines are written
  * or how files are kept open, not what is written (buffers, flushing with
  * flushOnTXEnd on, sync, the dynaFile cache, closeTimeout), are taken with
- * nothing to do; veryRobustZip only matters with zipLevel above 0 */
+ * nothing to do; veryRobustZip: see append_zip() */
 static const gchar *const omfile_params[] = {
   "file", "dynafile", "fileowner", "filegroup", "filecreatemode", "dircreatemode", "dirowner", "dirgroup",
   "createdirs", "flushontxend", "iobuffersize", "asyncwriting", "flushinterval", "dynafilecachesize",
@@ -38,16 +39,20 @@ append_size_limit (SlRsCall *call, GString *driver, GError **error)
   return TRUE;
 }
 
-/* zipLevel above 0 makes rsyslogd write gzip, which file() does not */
+/* zipLevel: gzip-level(), a gzip member per batch as veryRobustZip="on"
+ * writes them; off, rsyslogd writes one gzip stream that it ends when it
+ * closes the file, and zcat reads the same text from either */
 static gboolean
-check_zip (SlRsCall *call, GError **error)
+append_zip (SlRsCall *call, GString *driver, GError **error)
 {
   const gchar *level = sl_rs_call_value (call, "ziplevel");
 
-  if (level && g_ascii_strtoll (level, NULL, 10) > 0)
-    return sl_rs_call_refuse (call, "ziplevel", error,
-                              _("rsyslogd then writes the file compressed with gzip, and Sluice's file() writes "
-                                "plain text; 0 is taken"));
+  if (!level)
+    return TRUE;
+  if (!*level || level[strspn (level, "0123456789")] || g_ascii_strtoll (level, NULL, 10) > 9)
+    return sl_rs_call_refuse (call, "ziplevel", error, _("zlib's levels are 0 to 9"));
+  if (g_ascii_strtoll (level, NULL, 10) > 0)
+    g_string_append_printf (driver, " gzip-level(%d)", (gint) g_ascii_strtoll (level, NULL, 10));
   return TRUE;
 }
 
@@ -60,8 +65,6 @@ omfile_write (SlRsCall *call, GString *driver, GError **error)
 
   if ((queue && g_ascii_strcasecmp (queue, "disk") == 0) || sl_rs_call_value (call, "queue.filename"))
     return sl_rs_call_fail (call, NULL, error, _("a disk queue on rsyslog's omfile is not supported"));
-  if (!check_zip (call, error))
-    return FALSE;
   if (!sl_rs_call_value (call, "file") && !dyna)
     return sl_rs_call_fail (call, NULL, error, _("rsyslog's omfile needs file= or dynaFile="));
   path = dyna ? sl_rs_call_template_value (call, dyna, error) : g_strdup (sl_rs_call_value (call, "file"));
@@ -91,7 +94,7 @@ omfile_write (SlRsCall *call, GString *driver, GError **error)
                           sl_rs_call_value (call, "filecreatemode") ? sl_rs_call_value (call, "filecreatemode") : "0644",
                           sl_rs_call_value (call, "dircreatemode") ? sl_rs_call_value (call, "dircreatemode") : "0700",
                           sl_rs_call_flag (call, "createdirs", TRUE) ? "yes" : "no");
-  if (!append_size_limit (call, driver, error))
+  if (!append_size_limit (call, driver, error) || !append_zip (call, driver, error))
     return FALSE;
   g_string_append_c (driver, ')');
   return TRUE;
