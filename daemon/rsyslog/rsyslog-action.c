@@ -70,12 +70,15 @@ legacy_forward (SlRsConf *c, const gchar *target, const gchar *template_name, Sl
 }
 
 /* /path, ?dynafile, :omfile:path and :omfile:$outchannel as omfile's
- * parameters */
+ * parameters; a path without '-' before it syncs after
+ * $ActionFileEnableSync on, as omfile reads the line */
 static gchar *
 legacy_file (SlRsConf *c, const gchar *written, const gchar *param, const gchar *value, const gchar *template_name,
              SlCfgPos pos, GError **error)
 {
   g_autoptr (GPtrArray) params = sl_rs_params_new ();
+
+  sl_rs_params_add (params, "sync", c->file_sync && written[0] != '-' ? "on" : NULL, pos);
 
   if (param)
     sl_rs_params_add (params, param, value, pos);
@@ -147,14 +150,15 @@ sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **erro
   const gchar *target = parts[0];
   const gchar *template_name = parts[1] && *parts[1] ? parts[1] : NULL;
 
-  /* '-' (no sync after each line) changes nothing rsyslogd 8 writes:
-   * it syncs only with $ActionFileEnableSync */
+  /* '-': no sync after each batch, which rsyslogd 8 does only with
+   * $ActionFileEnableSync on */
+  const gchar *written = target;
   if (target[0] == '-' && (target[1] == '/' || target[1] == '?'))
     target++;
   if (target[0] == '/')
-    return legacy_file (c, target, "file", target, template_name, pos, error);
+    return legacy_file (c, written, "file", target, template_name, pos, error);
   if (target[0] == '?')
-    return legacy_file (c, target, "dynafile", target + 1, template_name, pos, error);
+    return legacy_file (c, written, "dynafile", target + 1, template_name, pos, error);
   if (target[0] == '|')
     return legacy_one (c, "ompipe", target, "pipe", target + 1, template_name, pos, error);
   if (g_str_has_prefix (target, ":omusrmsg:"))
@@ -266,8 +270,9 @@ sl_rs_queue_options (GPtrArray *params, GPtrArray *options, GError **error)
   if (!direct && discard_severity && g_ascii_strtoll (discard_severity, NULL, 10) < 8)
     {
       gint64 mark = discard_mark ? g_ascii_strtoll (discard_mark, NULL, 10) : 0;
+      guint64 own_mark = size / 100 * 98;
       if (mark < 1 || (guint64) mark > size)
-        mark = (gint64) (size / 100 * 98 ? size / 100 * 98 : size);
+        mark = (gint64) (own_mark > 0 ? own_mark : size);
       g_ptr_array_add (options, g_strdup_printf ("discard-mark(%" G_GINT64_FORMAT ") discard-level(\"%s\")", mark,
                                                  discard_severity));
     }

@@ -684,7 +684,7 @@ legacy_template (SlRsConf *c, const gchar *args, SlCfgPos pos, GError **error)
 
 /* directives that Sluice accepts with nothing to do: see doc/rsyslog.md */
 static const gchar *const neutral_directives[] = {
-  "WorkDirectory", "ActionResumeInterval", "ActionFileEnableSync",
+  "WorkDirectory", "ActionResumeInterval",
   "KLogConsoleLogLevel", "SystemLogRateLimitInterval",
   "SystemLogRateLimitBurst", "IMUXSockRateLimitInterval", "IMUXSockRateLimitBurst", "InputUnixListenSocketCreatePath",
   "MainMsgQueueSize", "MainMsgQueueDiscardMark", "RepeatedMsgContainsOriginalMsg", "SystemLogUseSysTimeStamp", "SystemLogSocketIgnoreMsgTimestamp",
@@ -883,6 +883,8 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     }
   if (g_ascii_strcasecmp (name, "OMFileFlushOnTXEnd") == 0)
     return flush_on_tx_end (value, pos, error);
+  if (g_ascii_strcasecmp (name, "ActionFileEnableSync") == 0)
+    return set_flag (value, &c->file_sync, pos, "$ActionFileEnableSync", error);
   gboolean taken = FALSE;
   if (!sl_rs_escape_setting (c, name, value, pos, &taken, error))
     return FALSE;

@@ -67,6 +67,7 @@ typedef struct _SlRsConf
   gchar *file_owner, *file_group, *dir_owner, *dir_group;
   gchar *file_mode, *dir_mode;
   gboolean create_dirs;
+  gboolean file_sync;      /* $ActionFileEnableSync: /path without '-' syncs */
   gchar *max_message_size; /* maxMessageSize as written; NULL: rsyslogd's 8096 */
   gboolean keep_control_chars, keep_tabs; /* parser.escapeControlCharacter* turned off */
   gchar *file_template;   /* $ActionFileDefaultTemplate: rsyslog's name */

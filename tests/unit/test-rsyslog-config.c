@@ -649,6 +649,13 @@ test_output_params (void)
   g_autofree gchar *level0 = translate ("*.* action(type=\"omfile\" file=\"/a\" zipLevel=\"0\")\n", NULL);
   g_assert_null (strstr (level0, "gzip-level"));
   assert_refused ("*.* action(type=\"omfile\" file=\"/a\" zipLevel=\"12\")\n", ":1:", "0 to 9");
+  assert_translates ("*.* action(type=\"omfile\" file=\"/a\" sync=\"on\")\n", "fsync(yes)");
+  g_autofree gchar *synced = translate ("$ActionFileEnableSync on\n*.* /a\n*.* -/b\n", NULL);
+  g_assert_nonnull (strstr (synced, "file(\"/a\""));
+  g_assert_nonnull (strstr (strstr (synced, "file(\"/a\""), "fsync(yes)"));
+  g_assert_null (strstr (strstr (synced, "file(\"/b\""), "fsync(yes)"));
+  g_autofree gchar *unsynced = translate ("*.* /a\n", NULL);
+  g_assert_null (strstr (unsynced, "fsync"));
   assert_translates ("*.* action(type=\"omfwd\" target=\"h\" address=\"127.0.0.1\" keepAlive=\"on\" "
                      "rebindInterval=\"100\")\n",
                      "ip(\"127.0.0.1\")");

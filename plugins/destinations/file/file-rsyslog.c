@@ -3,7 +3,7 @@
  * in RSYSLOG_FileFormat unless template= names another (rsyslog 8.2302's
  * default), created with its owners and modes, cut at
  * rotation.sizeLimit with its command run (max-size(), size-command()),
- * compressed at zipLevel (gzip-level()).
+ * compressed at zipLevel (gzip-level()), synced with sync (fsync()).
  * Legacy /path, ?dynafile, :omfile:path and :omfile:$outchannel reach it
  * as the same parameters; $FileOwner and the like are the defaults of
  * those not written. */
@@ -14,7 +14,7 @@
 
 /* what rsyslogd's omfile takes; those that change when lines are written
  * or how files are kept open, not what is written (buffers, flushing with
- * flushOnTXEnd on, sync, the dynaFile cache, closeTimeout), are taken with
+ * flushOnTXEnd on, the dynaFile cache, closeTimeout), are taken with
  * nothing to do; veryRobustZip: see append_zip() */
 static const gchar *const omfile_params[] = {
   "file", "dynafile", "fileowner", "filegroup", "filecreatemode", "dircreatemode", "dirowner", "dirgroup",
@@ -96,6 +96,9 @@ omfile_write (SlRsCall *call, GString *driver, GError **error)
                           sl_rs_call_flag (call, "createdirs", TRUE) ? "yes" : "no");
   if (!append_size_limit (call, driver, error) || !append_zip (call, driver, error))
     return FALSE;
+  /* sync: fsync() after each batch written, as rsyslog's stream does */
+  if (sl_rs_call_flag (call, "sync", FALSE))
+    g_string_append (driver, " fsync(yes)");
   g_string_append_c (driver, ')');
   return TRUE;
 }
