@@ -687,7 +687,8 @@ static const gchar *const neutral_directives[] = {
   "WorkDirectory", "ActionResumeInterval",
   "KLogConsoleLogLevel", "SystemLogRateLimitInterval",
   "SystemLogRateLimitBurst", "IMUXSockRateLimitInterval", "IMUXSockRateLimitBurst", "InputUnixListenSocketCreatePath",
-  "MainMsgQueueSize", "MainMsgQueueDiscardMark", "RepeatedMsgContainsOriginalMsg", "SystemLogUseSysTimeStamp", "SystemLogSocketIgnoreMsgTimestamp",
+  "MainMsgQueueSize", "MainMsgQueueDiscardMark",
+  "RepeatedMsgContainsOriginalMsg", "SystemLogUseSysTimeStamp", "SystemLogSocketIgnoreMsgTimestamp",
   "MaxOpenFiles", "AbortOnUncleanConfig", "IMJournalStateFile",
   "IMJournalRatelimitInterval", "IMJournalRatelimitBurst",
 };
