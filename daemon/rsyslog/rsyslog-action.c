@@ -321,8 +321,29 @@ sl_rs_main_queue_type (const gchar *value, SlCfgPos pos, GError **error)
     if (g_ascii_strcasecmp (value, in_memory[i]) == 0)
       return TRUE;
   sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
-                    _("$MainMsgQueueType %s is not supported: Sluice has no main queue to keep on disk across a "
-                      "stop; LinkedList, FixedArray and Direct are taken"), value);
+                    _("rsyslog's main queue of type %s is not supported: Sluice has no main queue to keep on disk "
+                      "across a stop; LinkedList, FixedArray and Direct are taken"), value);
+  return FALSE;
+}
+
+/* main_queue()'s queue.*: its size, threads, timeouts and spill file
+ * change when messages pass under overload, not which; what would drop
+ * or keep messages in a main queue Sluice does not have is refused */
+gboolean
+sl_rs_main_queue_param (const SlRsParam *param, GError **error)
+{
+  const gchar *why = NULL;
+
+  if (g_str_equal (param->name, "queue.type"))
+    return sl_rs_main_queue_type (param->value, param->pos, error);
+  if (g_str_equal (param->name, "queue.discardseverity") && g_ascii_strtoll (param->value, NULL, 10) < 8)
+    why = _("Sluice has no main queue to discard from (an action's queue.discardSeverity is taken)");
+  else if (g_str_equal (param->name, "queue.saveonshutdown") && sl_rs_is_true (param->value))
+    why = _("Sluice has no main queue to keep on disk across a stop");
+  if (!why)
+    return TRUE;
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos, _("rsyslog's %s=\"%s\" is not supported: %s"),
+                    param->name, param->value, why);
   return FALSE;
 }
 

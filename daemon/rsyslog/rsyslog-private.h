@@ -256,6 +256,7 @@ gboolean  sl_rs_queue_options        (GPtrArray *params, GPtrArray *options, GEr
 gboolean  sl_rs_action_queue_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
                                         GError **error);
 gboolean  sl_rs_main_queue_type      (const gchar *value, SlCfgPos pos, GError **error);
+gboolean  sl_rs_main_queue_param     (const SlRsParam *param, GError **error);
 
 /* rsyslog-output.c: an action(type=) no plugin serves, refused */
 gchar    *sl_rs_output_action        (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,

@@ -868,6 +868,11 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
               if (!sl_rs_emit (r->c, p->pos, text, r->error))
                 return FALSE;
             }
+          else if (g_str_has_prefix (p->name, "queue.") && g_ascii_strcasecmp (word, "main_queue") == 0)
+            {
+              if (!sl_rs_main_queue_param (p, r->error))
+                return FALSE;
+            }
           else if (g_str_has_prefix (p->name, "queue.") || g_str_equal (p->name, "workdirectory"))
             continue;
           else

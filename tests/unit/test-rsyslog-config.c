@@ -634,6 +634,11 @@ test_queue_params (void)
   assert_translates ("$MainMsgQueueType LinkedList\n$MainMsgQueueSize 100000\n$MainMsgQueueDiscardMark 9000\n"
                      "$RepeatedMsgContainsOriginalMsg off\n*.* /a\n", "file(\"/a\"");
   assert_refused ("$MainMsgQueueType Disk\n", ":1:1:", "no main queue");
+  assert_translates ("main_queue(queue.type=\"LinkedList\" queue.size=\"100000\" queue.fileName=\"mainq\" "
+                     "queue.discardMark=\"90000\" queue.discardSeverity=\"8\")\n*.* /a\n", "file(\"/a\"");
+  assert_refused ("main_queue(queue.type=\"Disk\")\n", ":1:12:", "no main queue");
+  assert_refused ("main_queue(queue.discardSeverity=\"4\")\n", ":1:12:", "no main queue to discard from");
+  assert_refused ("main_queue(queue.fileName=\"q\" queue.saveOnShutdown=\"on\")\n", ":1:", "across a stop");
 }
 
 /* omfile's zipLevel as gzip-level() (compared with rsyslogd by
