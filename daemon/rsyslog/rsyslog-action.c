@@ -70,12 +70,15 @@ legacy_forward (SlRsConf *c, const gchar *target, const gchar *template_name, Sl
 }
 
 /* /path, ?dynafile, :omfile:path and :omfile:$outchannel as omfile's
- * parameters */
+ * parameters; a path without '-' before it syncs after
+ * $ActionFileEnableSync on, as omfile reads the line */
 static gchar *
 legacy_file (SlRsConf *c, const gchar *written, const gchar *param, const gchar *value, const gchar *template_name,
              SlCfgPos pos, GError **error)
 {
   g_autoptr (GPtrArray) params = sl_rs_params_new ();
+
+  sl_rs_params_add (params, "sync", c->file_sync && written[0] != '-' ? "on" : NULL, pos);
 
   if (param)
     sl_rs_params_add (params, param, value, pos);
@@ -147,14 +150,15 @@ sl_rs_legacy_action (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **erro
   const gchar *target = parts[0];
   const gchar *template_name = parts[1] && *parts[1] ? parts[1] : NULL;
 
-  /* '-' (no sync after each line) changes nothing rsyslogd 8 writes:
-   * it syncs only with $ActionFileEnableSync */
+  /* '-': no sync after each batch, which rsyslogd 8 does only with
+   * $ActionFileEnableSync on */
+  const gchar *written = target;
   if (target[0] == '-' && (target[1] == '/' || target[1] == '?'))
     target++;
   if (target[0] == '/')
-    return legacy_file (c, target, "file", target, template_name, pos, error);
+    return legacy_file (c, written, "file", target, template_name, pos, error);
   if (target[0] == '?')
-    return legacy_file (c, target, "dynafile", target + 1, template_name, pos, error);
+    return legacy_file (c, written, "dynafile", target + 1, template_name, pos, error);
   if (target[0] == '|')
     return legacy_one (c, "ompipe", target, "pipe", target + 1, template_name, pos, error);
   if (g_str_has_prefix (target, ":omusrmsg:"))
@@ -191,32 +195,156 @@ param_value (GPtrArray *params, const gchar *name)
   return param ? param->value : NULL;
 }
 
+/* A size as rsyslog reads one: digits, then k, m, g or t for powers of
+ * 1024, K, M, G or T for powers of 1000 */
+static gboolean
+rsyslog_size (const gchar *text, guint64 *bytes)
+{
+  static const gchar units[] = "kmgtKMGT";
+  gchar *end = NULL;
+
+  if (!g_ascii_isdigit (text[0]))
+    return FALSE;
+  *bytes = g_ascii_strtoull (text, &end, 10);
+  if (*end && (end[1] || !strchr (units, *end)))
+    return FALSE;
+  if (*end)
+    for (gint i = (gint) (strchr (units, *end) - units) % 4; i >= 0; i--)
+      *bytes *= g_ascii_isupper (*end) ? 1000 : 1024;
+  return TRUE;
+}
+
+static gboolean
+refuse_queue_param (GPtrArray *params, const gchar *name, const gchar *why, GError **error)
+{
+  const SlRsParam *param = sl_rs_param_find (params, name);
+
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos, _("rsyslog's %s=\"%s\" is not supported: %s"),
+                    param->name, param->value, why);
+  return FALSE;
+}
+
+static gboolean
+queue_size (GPtrArray *params, const gchar *name, guint64 *bytes, GError **error)
+{
+  const gchar *text = param_value (params, name);
+
+  if (text && !rsyslog_size (text, bytes))
+    return refuse_queue_param (params, name, _("it is a number with k, m, g, t (or K, M, G, T) after it"), error);
+  return TRUE;
+}
+
 /* rsyslog's queue.* as Sluice's queue and disk buffer: a disk queue and a
- * disk-assisted one (queue.filename) become a disk-buffer(). */
-static void
-queue_options (GPtrArray *params, GPtrArray *options)
+ * disk-assisted one (queue.filename) become a disk-buffer(). rsyslog's
+ * action queue is direct unless queue.type says otherwise: then nothing
+ * waits in it, so nothing is discarded or waits for room. */
+gboolean
+sl_rs_queue_options (GPtrArray *params, GPtrArray *options, GError **error)
 {
   const gchar *type = param_value (params, "queue.type");
-  const gchar *size = param_value (params, "queue.size");
   const gchar *filename = param_value (params, "queue.filename");
-
   const gchar *discard_mark = param_value (params, "queue.discardmark");
   const gchar *discard_severity = param_value (params, "queue.discardseverity");
+  const gchar *timeout = param_value (params, "queue.timeoutenqueue");
+  gboolean direct = !type || g_ascii_strcasecmp (type, "direct") == 0;
+  gboolean disk = type && g_ascii_strcasecmp (type, "disk") == 0;
+  guint64 size = 1000;
+  guint64 space = 0;
 
-  if (size)
-    g_ptr_array_add (options, g_strdup_printf ("log-fifo-size(%s)", size));
-  /* rsyslog discards nothing unless discardSeverity is below 8 */
-  if (discard_mark && discard_severity)
-    g_ptr_array_add (options, g_strdup_printf ("discard-mark(%s) discard-level(\"%s\")", discard_mark,
-                                               discard_severity));
-  if ((type && g_ascii_strcasecmp (type, "disk") == 0) || filename)
+  if (!queue_size (params, "queue.size", &size, error) || !queue_size (params, "queue.maxdiskspace", &space, error))
+    return FALSE;
+  if (param_value (params, "queue.size"))
+    g_ptr_array_add (options, g_strdup_printf ("log-fifo-size(%" G_GUINT64_FORMAT ")", size));
+  if (timeout && !direct && g_ascii_strtoll (timeout, NULL, 10) != 0)
+    return refuse_queue_param (params, "queue.timeoutenqueue",
+                               _("Sluice drops what a full queue cannot take at once (0 here), where rsyslogd "
+                                 "waits so many milliseconds for room"), error);
+  if (filename && !disk && param_value (params, "queue.saveonshutdown")
+      && !sl_rs_is_true (param_value (params, "queue.saveonshutdown")))
+    return refuse_queue_param (params, "queue.saveonshutdown",
+                               _("Sluice's disk buffer writes what it holds in memory to the disk at a stop, where "
+                                 "rsyslogd then loses it"), error);
+  /* rsyslog discards nothing unless discardSeverity is below 8; its mark
+   * is 98 in 100 of the queue's size unless one between 1 and the size
+   * is given */
+  if (!direct && discard_severity && g_ascii_strtoll (discard_severity, NULL, 10) < 8)
     {
-      const gchar *space = param_value (params, "queue.maxdiskspace");
-      gboolean reliable = type && g_ascii_strcasecmp (type, "disk") == 0;
-
-      g_ptr_array_add (options, g_strdup_printf ("disk-buffer(reliable(%s) disk-buf-size(%s))",
-                                                 reliable ? "yes" : "no", space ? space : "1G"));
+      gint64 mark = discard_mark ? g_ascii_strtoll (discard_mark, NULL, 10) : 0;
+      guint64 own_mark = size / 100 * 98;
+      if (mark < 1 || (guint64) mark > size)
+        mark = (gint64) (own_mark > 0 ? own_mark : size);
+      g_ptr_array_add (options, g_strdup_printf ("discard-mark(%" G_GINT64_FORMAT ") discard-level(\"%s\")", mark,
+                                                 discard_severity));
     }
+  if (disk || filename)
+    g_ptr_array_add (options, g_strdup_printf ("disk-buffer(reliable(%s) disk-buf-size(%" G_GUINT64_FORMAT "))",
+                                               disk ? "yes" : "no", space ? space : (guint64) 1 << 30));
+  return TRUE;
+}
+
+/* $ActionQueue* as the next legacy action's queue.* parameters, the same
+ * mapping as action()'s; rsyslogd forgets them after that action */
+gboolean
+sl_rs_action_queue_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, GError **error)
+{
+  g_autofree gchar *lower = g_ascii_strdown (name + strlen ("ActionQueue"), -1);
+  g_autofree gchar *param = g_strconcat ("queue.", lower, NULL);
+  g_autoptr (GPtrArray) alone = sl_rs_params_new ();
+
+  sl_rs_params_add (alone, param, value, pos);
+  if (!sl_rs_check_action_params (alone, NULL, 0, "$ActionQueue", NULL))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog directive '$%s' is not supported"), name);
+      return FALSE;
+    }
+  if (!c->action_queue_params)
+    c->action_queue_params = sl_rs_params_new ();
+  for (guint i = 0; i < c->action_queue_params->len; i++)
+    if (g_str_equal (((SlRsParam *) g_ptr_array_index (c->action_queue_params, i))->name, param))
+      g_ptr_array_remove_index (c->action_queue_params, i);
+  sl_rs_params_add (c->action_queue_params, param, value, pos);
+  g_clear_pointer (&c->action_queue, g_ptr_array_unref);
+  c->action_queue = g_ptr_array_new_with_free_func (g_free);
+  return sl_rs_queue_options (c->action_queue_params, c->action_queue, error);
+}
+
+/* $MainMsgQueueType: Sluice has no main queue, only the destinations'
+ * own. Held in memory or not held at all, rsyslogd's main queue passes
+ * the same messages on; on disk it keeps what it has not yet routed
+ * across a stop, which nothing in Sluice does. */
+gboolean
+sl_rs_main_queue_type (const gchar *value, SlCfgPos pos, GError **error)
+{
+  static const gchar *const in_memory[] = { "LinkedList", "FixedArray", "Direct" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (in_memory); i++)
+    if (g_ascii_strcasecmp (value, in_memory[i]) == 0)
+      return TRUE;
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                    _("rsyslog's main queue of type %s is not supported: Sluice has no main queue to keep on disk "
+                      "across a stop; LinkedList, FixedArray and Direct are taken"), value);
+  return FALSE;
+}
+
+/* main_queue()'s queue.*: its size, threads, timeouts and spill file
+ * change when messages pass under overload, not which; what would drop
+ * or keep messages in a main queue Sluice does not have is refused */
+gboolean
+sl_rs_main_queue_param (const SlRsParam *param, GError **error)
+{
+  const gchar *why = NULL;
+
+  if (g_str_equal (param->name, "queue.type"))
+    return sl_rs_main_queue_type (param->value, param->pos, error);
+  if (g_str_equal (param->name, "queue.discardseverity") && g_ascii_strtoll (param->value, NULL, 10) < 8)
+    why = _("Sluice has no main queue to discard from (an action's queue.discardSeverity is taken)");
+  else if (g_str_equal (param->name, "queue.saveonshutdown") && sl_rs_is_true (param->value))
+    why = _("Sluice has no main queue to keep on disk across a stop");
+  if (!why)
+    return TRUE;
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos, _("rsyslog's %s=\"%s\" is not supported: %s"),
+                    param->name, param->value, why);
+  return FALSE;
 }
 
 /* Whether rsyslogd would know the type here: its own output modules
@@ -271,7 +399,15 @@ sl_rs_action_object (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_
       *is_parser = TRUE;
       return sl_rs_plugin_modifier (c, module, module->name, params, pos, error);
     }
-  queue_options (params, queue);
+  if (sl_rs_param_find (params, "action.errorfile"))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, sl_rs_param_find (params, "action.errorfile")->pos,
+                        _("rsyslog's action.errorFile is not supported: rsyslogd writes what the action could not "
+                          "take into that file, and Sluice keeps it queued or counts it dropped"));
+      return NULL;
+    }
+  if (!sl_rs_queue_options (params, queue, error))
+    return NULL;
   c->action_queue = queue;
   c->action_name = param_value (params, "name");
   const gchar *retries = param_value (params, "action.resumeretrycount");

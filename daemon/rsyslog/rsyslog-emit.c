@@ -221,7 +221,7 @@ static const gchar *const accepted_params[] = {
   "queue.maxfilesize", "queue.spooldirectory", "queue.mindequeuebatchsize", "queue.workerthreadminimummessages",
   "action.resumeretrycount", "action.resumeinterval", "action.reportsuspension",
   "action.reportsuspensioncontinuation", "action.execonlywhenpreviousissuspended", "action.writeallmarkmessages",
-  "action.errorfile", "action.execonlyonceeveryinterval",
+  "action.execonlyonceeveryinterval",
 };
 
 /* values of the parameters above that would change what is written */

@@ -788,26 +788,12 @@ legacy_template (SlRsConf *c, const gchar *args, SlCfgPos pos, GError **error)
   return sl_rs_template_define (c, name, text, chosen, pos, error);
 }
 
-static void
-action_queue_directive (SlRsConf *c, const gchar *name, const gchar *value)
-{
-  if (!c->action_queue)
-    c->action_queue = g_ptr_array_new_with_free_func (g_free);
-  if (g_ascii_strcasecmp (name, "ActionQueueSize") == 0)
-    g_ptr_array_add (c->action_queue, g_strdup_printf ("log-fifo-size(%ld)", strtol (value, NULL, 10)));
-  else if (g_ascii_strcasecmp (name, "ActionQueueType") == 0 && g_ascii_strcasecmp (value, "disk") == 0)
-    g_ptr_array_add (c->action_queue, g_strdup ("disk-buffer(reliable(yes) disk-buf-size(1G))"));
-  else if (g_ascii_strcasecmp (name, "ActionQueueFileName") == 0)
-    g_ptr_array_add (c->action_queue, g_strdup ("disk-buffer(reliable(no) disk-buf-size(1G))"));
-}
-
 /* directives that Sluice accepts with nothing to do: see doc/rsyslog.md */
 static const gchar *const neutral_directives[] = {
-  "WorkDirectory", "ActionResumeInterval", "ActionFileEnableSync",
+  "WorkDirectory", "ActionResumeInterval",
   "KLogConsoleLogLevel", "SystemLogRateLimitInterval",
   "SystemLogRateLimitBurst", "IMUXSockRateLimitInterval", "IMUXSockRateLimitBurst",
-  "MainMsgQueueSize", "MainMsgQueueType", "MainMsgQueueDiscardMark", "ActionQueueSaveOnShutdown",
-  "ActionQueueMaxDiskSpace", "ActionQueueTimeoutEnqueue", "ActionQueueDequeueBatchSize", "ActionQueueWorkerThreads",
+  "MainMsgQueueSize", "MainMsgQueueDiscardMark",
   "RepeatedMsgContainsOriginalMsg",
   "MaxOpenFiles", "AbortOnUncleanConfig", "IMJournalStateFile",
   "IMJournalRatelimitInterval", "IMJournalRatelimitBurst",
@@ -1006,6 +992,8 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     }
   if (g_ascii_strcasecmp (name, "OMFileFlushOnTXEnd") == 0)
     return flush_on_tx_end (value, pos, error);
+  if (g_ascii_strcasecmp (name, "ActionFileEnableSync") == 0)
+    return set_flag (value, &c->file_sync, pos, "$ActionFileEnableSync", error);
   gboolean taken = FALSE;
   if (!imuxsock_directive (c, name, value, pos, &taken, error))
     return FALSE;
@@ -1015,12 +1003,10 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     return FALSE;
   if (taken)
     return TRUE;
-  if (g_ascii_strncasecmp (name, "ActionQueue", strlen ("ActionQueue")) == 0
-      && !is_neutral (name))
-    {
-      action_queue_directive (c, name, value);
-      return TRUE;
-    }
+  if (g_ascii_strncasecmp (name, "ActionQueue", strlen ("ActionQueue")) == 0)
+    return sl_rs_action_queue_directive (c, name, value, pos, error);
+  if (g_ascii_strcasecmp (name, "MainMsgQueueType") == 0)
+    return sl_rs_main_queue_type (value, pos, error);
   if (is_neutral (name))
     return TRUE;
   sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog directive '$%s' is not supported"), name);

@@ -67,11 +67,13 @@ typedef struct _SlRsConf
   gchar *file_owner, *file_group, *dir_owner, *dir_group;
   gchar *file_mode, *dir_mode;
   gboolean create_dirs;
+  gboolean file_sync;      /* $ActionFileEnableSync: /path without '-' syncs */
   gchar *max_message_size; /* maxMessageSize as written; NULL: rsyslogd's 8096 */
   gboolean keep_control_chars, keep_tabs; /* parser.escapeControlCharacter* turned off */
   gchar *file_template;   /* $ActionFileDefaultTemplate: rsyslog's name */
   gchar *forward_template;
   GPtrArray *action_queue; /* Sluice options from $ActionQueue*, for the next action */
+  GPtrArray *action_queue_params; /* the $ActionQueue* read so far, as queue.* parameters */
   const gchar *action_name; /* name= of the action() being read, or NULL */
   gchar *priv_user, *priv_group; /* $PrivDropToUser, $PrivDropToGroup */
   gchar *tls_default_driver, *tls_ca, *tls_cert, *tls_key; /* $DefaultNetstreamDriver* */
@@ -253,6 +255,13 @@ gboolean  sl_rs_compare_filter       (const gchar *value_template, const gchar *
 gchar    *sl_rs_legacy_action        (SlRsConf *c, const gchar *text, SlCfgPos pos, GError **error);
 gchar    *sl_rs_action_object        (SlRsConf *c, GPtrArray *params, SlCfgPos pos, gboolean *is_parser,
                                       GError **error);
+/* an action's queue.* as Sluice's queue options, or an error at the
+ * parameter Sluice cannot follow; $ActionQueue* as the same parameters */
+gboolean  sl_rs_queue_options        (GPtrArray *params, GPtrArray *options, GError **error);
+gboolean  sl_rs_action_queue_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
+                                        GError **error);
+gboolean  sl_rs_main_queue_type      (const gchar *value, SlCfgPos pos, GError **error);
+gboolean  sl_rs_main_queue_param     (const SlRsParam *param, GError **error);
 
 /* rsyslog-output.c: an action(type=) no plugin serves, refused */
 gchar    *sl_rs_output_action        (SlRsConf *c, GPtrArray *params, const gchar *type, SlCfgPos pos,

@@ -199,6 +199,7 @@ add_destination (SlRsReader *r, SlCfgPos pos, gchar *name, const gchar *gate)
   g_free (name);
   /* legacy $ActionQueue* settings are for the one action after them */
   g_clear_pointer (&r->c->action_queue, g_ptr_array_unref);
+  g_clear_pointer (&r->c->action_queue_params, g_ptr_array_unref);
   return add_rule (r, pos, items);
 }
 
@@ -867,6 +868,11 @@ read_object (SlRsReader *r, const gchar *word, SlCfgPos pos)
               if (!sl_rs_emit (r->c, p->pos, text, r->error))
                 return FALSE;
             }
+          else if (g_str_has_prefix (p->name, "queue.") && g_ascii_strcasecmp (word, "main_queue") == 0)
+            {
+              if (!sl_rs_main_queue_param (p, r->error))
+                return FALSE;
+            }
           else if (g_str_has_prefix (p->name, "queue.") || g_str_equal (p->name, "workdirectory"))
             continue;
           else
@@ -1075,6 +1081,8 @@ conf_clear (SlRsConf *c)
   g_free (c->forward_template);
   if (c->action_queue)
     g_ptr_array_unref (c->action_queue);
+  if (c->action_queue_params)
+    g_ptr_array_unref (c->action_queue_params);
   g_free (c->syssock_name);
   g_free (c->mark_period);
   g_clear_pointer (&c->syssock_params, g_ptr_array_unref);

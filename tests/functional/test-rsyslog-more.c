@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rsyslog's ommail (action() and legacy), mmpstrucdata, omhttp, omsnmp, impstats' log.file
- * and $outchannel: one configuration run by
+ * $outchannel and omfile's zipLevel: one configuration run by
  * rsyslogd 8.2302 and by sluiced --config-format rsyslog, the same
  * messages sent to both over TCP. mmpstrucdata's variables are compared
  * byte for byte in the files both write; ommail's mails, kept by a real
@@ -656,6 +656,92 @@ test_outchannel (SlTestEnv *env, gconstpointer data)
   g_assert_false (g_file_test (beyond, G_FILE_TEST_EXISTS));
 }
 
+/* omfile's zipLevel: gzip files, one member per batch with veryRobustZip
+ * on, one stream ended when rsyslogd closes the file with it off; what
+ * zcat reads of each, once both daemons stopped, is the same */
+static const gchar zip_config[] =
+  "module(load=\"imtcp\")\n"
+  "input(type=\"imtcp\" port=\"@PORT@\")\n"
+  "action(type=\"omfile\" file=\"@DIR@/robust.gz\" zipLevel=\"6\" veryRobustZip=\"on\"\n"
+  "       template=\"RSYSLOG_TraditionalFileFormat\")\n"
+  "action(type=\"omfile\" file=\"@DIR@/stream.gz\" zipLevel=\"9\" veryRobustZip=\"off\")\n";
+
+static const gchar *const zip_files[] = { "robust.gz", "stream.gz" };
+
+static gchar *
+gunzipped (const gchar *path)
+{
+  const gchar *argv[] = { "gzip", "-dc", path, NULL };
+  gchar *out = NULL;
+  gint status = -1;
+
+  g_assert_true (g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                               NULL, &out, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return out;
+}
+
+static void
+test_zip_level (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  g_autofree gchar *root = sl_test_rsyslog_root ();
+  if (!root)
+    {
+      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
+      return;
+    }
+  g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
+  g_autofree gchar *sl_dir = sl_test_path (env, "sluiced");
+  guint16 rs_port = sl_test_free_port (SOCK_STREAM);
+  guint16 sl_port;
+  while ((sl_port = sl_test_free_port (SOCK_STREAM)) == rs_port)
+    ;
+  const gchar *dirs[] = { rs_dir, sl_dir };
+  const guint16 ports[] = { rs_port, sl_port };
+  g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_assert_cmpint (g_mkdir_with_parents (dirs[i], 0700), ==, 0);
+      g_autoptr (GString) text = g_string_new (zip_config);
+      g_autofree gchar *port = g_strdup_printf ("%u", ports[i]);
+      g_string_replace (text, "@DIR@", dirs[i], 0);
+      g_string_replace (text, "@PORT@", port, 0);
+      if (i == 0)
+        g_assert_true (g_file_set_contents (rs_conf, text->str, -1, NULL));
+      else
+        g_assert_true (sl_test_write_config (env, text->str, NULL));
+    }
+  GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
+  g_assert_cmpint (rs, >, 0);
+  g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));
+  g_assert_true (sl_test_wait_port (rs_port));
+  /* two batches: the robust file gets a member for each */
+  for (guint batch = 0; batch < 2; batch++)
+    {
+      g_autoptr (GString) lines = g_string_new (NULL);
+      for (guint m = 1; m <= 20; m++)
+        g_string_append_printf (lines, "<13>Dec  6 08:00:%02u myhost prog[1]: batch %u message %u %s\n", m, batch, m,
+                                m % 2 ? "with a tab\there" : "plain");
+      for (guint i = 0; i < 2; i++)
+        g_assert_true (sl_test_tcp_send (ports[i], lines->str));
+      g_usleep (G_USEC_PER_SEC / 2);
+    }
+  sl_test_daemon_stop (env, SIGTERM);
+  kill (rs, SIGTERM);
+  sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
+  for (guint f = 0; f < G_N_ELEMENTS (zip_files); f++)
+    {
+      g_autofree gchar *rs_path = g_build_filename (rs_dir, zip_files[f], NULL);
+      g_autofree gchar *sl_path = g_build_filename (sl_dir, zip_files[f], NULL);
+      g_autofree gchar *rs_got = gunzipped (rs_path);
+      g_autofree gchar *sl_got = gunzipped (sl_path);
+      g_test_message ("%s", zip_files[f]);
+      g_assert_nonnull (strstr (rs_got, "batch 1 message 20 plain"));
+      g_assert_cmpstr (sl_got, ==, rs_got);
+    }
+}
+
 /* omsnmp with version="1", and :omsnmp:: the traps snmptrapd decodes (community,
  * variables; the uptime by its shape) from both daemons */
 static const gchar snmp_config[] =
@@ -840,6 +926,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/rsyslog-more/omhttp", test_omhttp);
   SL_TEST_ADD ("/rsyslog-more/impstats-file", test_impstats_file);
   SL_TEST_ADD ("/rsyslog-more/outchannel", test_outchannel);
+  SL_TEST_ADD ("/rsyslog-more/zip-level", test_zip_level);
   SL_TEST_ADD ("/rsyslog-more/omsnmp", test_omsnmp);
   SL_TEST_ADD ("/rsyslog-more/refused", test_refused);
   return g_test_run ();

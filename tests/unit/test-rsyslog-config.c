@@ -602,6 +602,77 @@ test_flow_and_discards (void)
                   "failover");
 }
 
+/* queue.* and $ActionQueue*, one mapping (runtime/queue.c and action.c of
+ * rsyslog 8.2302): sizes with rsyslog's units, discarding only from a
+ * queue that is not direct, at 98 in 100 of its size unless a mark is
+ * given; the legacy settings are the next action's only. */
+static void
+test_queue_params (void)
+{
+  assert_translates ("$ActionQueueType LinkedList\n$ActionQueueFileName fwd\n$ActionQueueMaxDiskSpace 10m\n"
+                     "$ActionQueueSaveOnShutdown on\n*.* @@127.0.0.1:5515\n",
+                     "disk-buffer(reliable(no) disk-buf-size(10485760))");
+  g_autofree gchar *once = translate ("$ActionQueueFileName fwd\n*.* @@127.0.0.1:5515\n*.* @@127.0.0.1:5516\n", NULL);
+  g_assert_nonnull (strstr (once, "disk-buf-size(1073741824)"));
+  g_assert_null (strstr (strstr (once, "disk-buf-size(1073741824)") + 1, "disk-buffer"));
+  assert_translates ("*.* action(type=\"omfwd\" target=\"h\" queue.type=\"Disk\" queue.maxDiskSpace=\"2G\")\n",
+                     "disk-buffer(reliable(yes) disk-buf-size(2000000000))");
+  assert_translates ("*.* action(type=\"omfwd\" target=\"h\" queue.type=\"LinkedList\" queue.size=\"10k\" "
+                     "queue.discardSeverity=\"5\")\n",
+                     "log-fifo-size(10240) discard-mark(9996) discard-level(\"5\")");
+  g_autofree gchar *direct = translate ("*.* action(type=\"omfwd\" target=\"h\" queue.discardMark=\"9\" "
+                                        "queue.discardSeverity=\"0\")\n", NULL);
+  g_assert_null (strstr (direct, "discard-mark"));
+  g_autofree gchar *no_severity = translate ("*.* action(type=\"omfwd\" target=\"h\" queue.type=\"LinkedList\" "
+                                             "queue.discardMark=\"9\")\n", NULL);
+  g_assert_null (strstr (no_severity, "discard-mark"));
+  assert_translates ("*.* action(type=\"omfwd\" target=\"h\" queue.type=\"LinkedList\" queue.timeoutEnqueue=\"0\" "
+                     "queue.workerThreads=\"4\" queue.dequeueBatchSize=\"2048\")\n", "network(");
+  assert_refused ("*.* action(type=\"omfwd\" target=\"h\" queue.type=\"LinkedList\" queue.timeoutEnqueue=\"500\")\n",
+                  ":1:", "waits so many milliseconds");
+  assert_refused ("$ActionQueueType LinkedList\n$ActionQueueTimeoutEnqueue 100\n*.* @@h\n", ":2:1:",
+                  "waits so many milliseconds");
+  assert_refused ("*.* action(type=\"omfwd\" target=\"h\" queue.filename=\"q\" queue.saveOnShutdown=\"off\")\n", ":1:",
+                  "loses it");
+  assert_refused ("*.* action(type=\"omfwd\" target=\"h\" queue.size=\"lots\")\n", ":1:", "a number with k");
+  assert_refused ("$ActionQueueNoSuchThing 1\n", ":1:1:", "'$ActionQueueNoSuchThing' is not supported");
+  assert_refused ("*.* action(type=\"omfwd\" target=\"h\" action.errorFile=\"/tmp/e\")\n", ":1:", "errorFile");
+  assert_translates ("$MainMsgQueueType LinkedList\n$MainMsgQueueSize 100000\n$MainMsgQueueDiscardMark 9000\n"
+                     "$RepeatedMsgContainsOriginalMsg off\n*.* /a\n", "file(\"/a\"");
+  assert_refused ("$MainMsgQueueType Disk\n", ":1:1:", "no main queue");
+  assert_translates ("main_queue(queue.type=\"LinkedList\" queue.size=\"100000\" queue.fileName=\"mainq\" "
+                     "queue.discardMark=\"90000\" queue.discardSeverity=\"8\")\n*.* /a\n", "file(\"/a\"");
+  assert_refused ("main_queue(queue.type=\"Disk\")\n", ":1:12:", "no main queue");
+  assert_refused ("main_queue(queue.discardSeverity=\"4\")\n", ":1:12:", "no main queue to discard from");
+  assert_refused ("main_queue(queue.fileName=\"q\" queue.saveOnShutdown=\"on\")\n", ":1:", "across a stop");
+}
+
+/* omfile's zipLevel as gzip-level() (compared with rsyslogd by
+ * tests/functional/test-rsyslog-more), and the parameters of omfile and
+ * omfwd that map onto options */
+static void
+test_output_params (void)
+{
+  assert_translates ("*.* action(type=\"omfile\" file=\"/a\" zipLevel=\"0\" veryRobustZip=\"on\" fileOwnerNum=\"0\" "
+                     "fileGroupNum=\"4\")\n",
+                     "owner(\"0\") group(\"4\")");
+  assert_translates ("*.* action(type=\"omfile\" file=\"/a\" zipLevel=\"6\" veryRobustZip=\"off\")\n", "gzip-level(6)");
+  g_autofree gchar *level0 = translate ("*.* action(type=\"omfile\" file=\"/a\" zipLevel=\"0\")\n", NULL);
+  g_assert_null (strstr (level0, "gzip-level"));
+  assert_refused ("*.* action(type=\"omfile\" file=\"/a\" zipLevel=\"12\")\n", ":1:", "0 to 9");
+  assert_translates ("*.* action(type=\"omfile\" file=\"/a\" sync=\"on\")\n", "fsync(yes)");
+  g_autofree gchar *synced = translate ("$ActionFileEnableSync on\n*.* /a\n*.* -/b\n", NULL);
+  g_assert_nonnull (strstr (synced, "file(\"/a\""));
+  g_assert_nonnull (strstr (strstr (synced, "file(\"/a\""), "fsync(yes)"));
+  g_assert_null (strstr (strstr (synced, "file(\"/b\""), "fsync(yes)"));
+  g_autofree gchar *unsynced = translate ("*.* /a\n", NULL);
+  g_assert_null (strstr (unsynced, "fsync"));
+  assert_translates ("*.* action(type=\"omfwd\" target=\"h\" address=\"127.0.0.1\" keepAlive=\"on\" "
+                     "rebindInterval=\"100\")\n",
+                     "ip(\"127.0.0.1\")");
+  assert_refused ("*.* action(type=\"omfwd\" target=\"h\" udp.sendToAll=\"on\")\n", ":1:", "first address");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -633,5 +704,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-config/immark", test_immark);
   g_test_add_func ("/rsyslog-config/repeated-messages", test_repeated_messages);
   g_test_add_func ("/rsyslog-config/flow-and-discards", test_flow_and_discards);
+  g_test_add_func ("/rsyslog-config/queue-params", test_queue_params);
+  g_test_add_func ("/rsyslog-config/output-params", test_output_params);
   return g_test_run ();
 }

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #define DEFAULT_TEMPLATE "${DATE} ${HOST} ${MSGHDR}${MESSAGE}\n"
 
@@ -68,6 +69,7 @@ typedef struct
   gint64 max_size;
   const gchar *size_command;
   gboolean stuck;         /* size-command() left the file at max-size(): nothing goes into it until it is smaller */
+  gint gzip_level;
 
   const SlTemplateEnv *env;
   SlTemplateEnv path_env; /* env, with macro values made safe in a file name */
@@ -81,6 +83,7 @@ typedef struct
   GString *name;          /* the path of the last message whose path was rendered */
   SlTemplateMemo *path_memo;  /* what name was rendered from */
   GString *buf;
+  GByteArray *zipped;     /* gzip-level(): the run as a gzip member */
   GArray *rendered;       /* Rendered, one per message in buf */
   GArray *refused;        /* guint: places in the batch of messages of a spurious path */
   SlCounter *spurious;
@@ -112,6 +115,9 @@ static const SlOptionSpec file_options[] = {
     "$outchannel; a file still this large after it is not written to until it is smaller; 0: no limit" },
   { "size-command", SL_STRING (FileDestination, size_command), NULL,
     "the program max-size() runs, waiting for it; what follows its first blank is its one argument" },
+  { "gzip-level", SL_INT (FileDestination, gzip_level), "0",
+    "write each batch as a gzip member compressed at this level, so that zcat reads the file at any time "
+    "(rsyslog's omfile zipLevel); sizes count the bytes in the file; 0: plain text", SL_RANGE (0, 9) },
   { "overwrite-if-older", SL_UNBOUND (SL_OPT_INT), "0", "accepted for syslog-ng compatibility" },
   { NULL }
 };
@@ -199,6 +205,7 @@ file_init (SlDriver *d, GError **error)
   self->files = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, open_file_free);
   self->name = g_string_new (NULL);
   self->buf = g_string_sized_new (64 * 1024);
+  self->zipped = g_byte_array_new ();
   self->rendered = g_array_new (FALSE, FALSE, sizeof (Rendered));
   self->refused = g_array_new (FALSE, FALSE, sizeof (guint));
   self->spurious = sl_stats_counter ("destination", d->id, d->klass->name, "spurious_paths");
@@ -352,6 +359,27 @@ write_all (gint fd, const gchar *data, gsize len, gsize *done, gint *err)
   return TRUE;
 }
 
+/* len bytes as one whole gzip member in self->zipped, made as rsyslog's
+ * omfile makes one with veryRobustZip (zlib's gzip wrapper, memLevel 9),
+ * so that a file cut short still reads up to its last whole member */
+static gboolean
+gzip_member (FileDestination *self, const gchar *data, gsize len)
+{
+  z_stream z = { 0 };
+
+  if (deflateInit2 (&z, self->gzip_level, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+    return FALSE;
+  g_byte_array_set_size (self->zipped, deflateBound (&z, len));
+  z.next_in = (Bytef *) data;
+  z.avail_in = len;
+  z.next_out = self->zipped->data;
+  z.avail_out = self->zipped->len;
+  gint ret = deflate (&z, Z_FINISH);
+  g_byte_array_set_size (self->zipped, z.total_out);
+  deflateEnd (&z);
+  return ret == Z_STREAM_END;
+}
+
 /* Takes back the start of a message that did not fit, so that the retry
  * writes it whole instead of after a torn copy. */
 static void
@@ -361,6 +389,38 @@ drop_partial (gint fd, gsize partial)
   if (partial && fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && (gsize) st.st_size >= partial
       && ftruncate (fd, st.st_size - partial) < 0)
     sl_log (SL_LOG_WARNING, _("cannot remove a partly written message; error='%s'"), g_strerror (errno));
+}
+
+/* Writes the run's bytes from start to end, or its gzip member. When it
+ * fails, what is not whole in the file is taken back, and *in_file says
+ * how many of the run's messages, from first on, are. */
+static gboolean
+write_run (FileDestination *self, OpenFile *f, gsize start, gsize end, guint first, guint *in_file, gsize *wrote,
+           gint *err)
+{
+  const Rendered *r = (const Rendered *) self->rendered->data;
+
+  *in_file = first;
+  if (!self->gzip_level)
+    {
+      if (write_all (f->fd, self->buf->str + start, end - start, wrote, err))
+        return TRUE;
+      while (r[*in_file].end <= start + *wrote)
+        (*in_file)++;
+      drop_partial (f->fd, start + *wrote - (*in_file ? r[*in_file - 1].end : 0));
+      return FALSE;
+    }
+  *wrote = 0;
+  if (!gzip_member (self, self->buf->str + start, end - start))
+    {
+      *err = ENOMEM;
+      return FALSE;
+    }
+  if (write_all (f->fd, (const gchar *) self->zipped->data, self->zipped->len, wrote, err))
+    return TRUE;
+  drop_partial (f->fd, *wrote);
+  *wrote = 0;
+  return FALSE;
 }
 
 /* NAME.N-1 becomes NAME.N, ..., NAME becomes NAME.1; what was NAME.N is
@@ -476,13 +536,12 @@ write_rendered (FileDestination *self, const gchar *path, gint *err, gboolean *a
         }
       gsize end = r[done + take - 1].end;
       gsize wrote;
-      gboolean ok = write_all (f->fd, self->buf->str + start, end - start, &wrote, err);
+      guint in_file;
+      gboolean ok = write_run (self, f, start, end, done, &in_file, &wrote, err);
       f->size += wrote;
       if (!ok)
         {
-          while (r[done].end <= start + wrote)
-            done++;
-          drop_partial (f->fd, start + wrote - (done ? r[done - 1].end : 0));
+          done = in_file;
           /* the next try opens the file anew, in case this descriptor is what broke */
           g_hash_table_remove (self->files, path);
           *at_open = FALSE;
@@ -663,6 +722,8 @@ file_free (SlDriver *d)
   sl_template_memo_free (self->path_memo);
   if (self->buf)
     g_string_free (self->buf, TRUE);
+  if (self->zipped)
+    g_byte_array_unref (self->zipped);
   if (self->rendered)
     g_array_unref (self->rendered);
   if (self->refused)

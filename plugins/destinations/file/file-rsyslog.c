@@ -2,7 +2,8 @@
 /* omfile as file(): file= or the path dynaFile='s template makes, written
  * in RSYSLOG_FileFormat unless template= names another (rsyslog 8.2302's
  * default), created with its owners and modes, cut at
- * rotation.sizeLimit with its command run (max-size(), size-command()).
+ * rotation.sizeLimit with its command run (max-size(), size-command()),
+ * compressed at zipLevel (gzip-level()), synced with sync (fsync()).
  * Legacy /path, ?dynafile, :omfile:path and :omfile:$outchannel reach it
  * as the same parameters; $FileOwner and the like are the defaults of
  * those not written. */
@@ -11,9 +12,10 @@
 
 #include <string.h>
 
-/* what rsyslogd's omfile takes; those that change nothing Sluice writes
- * (buffers, flushing, zip, close timeout) are taken as they were before
- * the mapping moved here */
+/* what rsyslogd's omfile takes; those that change when lines are written
+ * or how files are kept open, not what is written (buffers, flushing with
+ * flushOnTXEnd on, the dynaFile cache, closeTimeout), are taken with
+ * nothing to do; veryRobustZip: see append_zip() */
 static const gchar *const omfile_params[] = {
   "file", "dynafile", "fileowner", "filegroup", "filecreatemode", "dircreatemode", "dirowner", "dirgroup",
   "createdirs", "flushontxend", "iobuffersize", "asyncwriting", "flushinterval", "dynafilecachesize",
@@ -34,6 +36,23 @@ append_size_limit (SlRsCall *call, GString *driver, GError **error)
   sl_rs_text_option (driver, "max-size", size);
   if (command && *command)
     sl_rs_text_option (driver, "size-command", command);
+  return TRUE;
+}
+
+/* zipLevel: gzip-level(), a gzip member per batch as veryRobustZip="on"
+ * writes them; off, rsyslogd writes one gzip stream that it ends when it
+ * closes the file, and zcat reads the same text from either */
+static gboolean
+append_zip (SlRsCall *call, GString *driver, GError **error)
+{
+  const gchar *level = sl_rs_call_value (call, "ziplevel");
+
+  if (!level)
+    return TRUE;
+  if (!*level || level[strspn (level, "0123456789")] || g_ascii_strtoll (level, NULL, 10) > 9)
+    return sl_rs_call_refuse (call, "ziplevel", error, _("zlib's levels are 0 to 9"));
+  if (g_ascii_strtoll (level, NULL, 10) > 0)
+    g_string_append_printf (driver, " gzip-level(%d)", (gint) g_ascii_strtoll (level, NULL, 10));
   return TRUE;
 }
 
@@ -65,6 +84,7 @@ omfile_write (SlRsCall *call, GString *driver, GError **error)
     const gchar *param, *option;
   } owners[] = {
     { "fileowner", "owner" }, { "filegroup", "group" }, { "dirowner", "dir-owner" }, { "dirgroup", "dir-group" },
+    { "fileownernum", "owner" }, { "filegroupnum", "group" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (owners); i++)
     if (sl_rs_call_value (call, owners[i].param))
@@ -74,8 +94,11 @@ omfile_write (SlRsCall *call, GString *driver, GError **error)
                           sl_rs_call_value (call, "filecreatemode") ? sl_rs_call_value (call, "filecreatemode") : "0644",
                           sl_rs_call_value (call, "dircreatemode") ? sl_rs_call_value (call, "dircreatemode") : "0700",
                           sl_rs_call_flag (call, "createdirs", TRUE) ? "yes" : "no");
-  if (!append_size_limit (call, driver, error))
+  if (!append_size_limit (call, driver, error) || !append_zip (call, driver, error))
     return FALSE;
+  /* sync: fsync() after each batch written, as rsyslog's stream does */
+  if (sl_rs_call_flag (call, "sync", FALSE))
+    g_string_append (driver, " fsync(yes)");
   g_string_append_c (driver, ')');
   return TRUE;
 }

@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 /* "<13>Oct 11 22:14:15 host PROGRAM[1]: line NNNN" lines first..first+count-1;
  * pad makes every message that many bytes longer. */
@@ -503,6 +504,83 @@ test_flush_lines (SlTestEnv *env, gconstpointer data)
   assert_numbered (wide, 1, 3000);
 }
 
+static const gchar gzip_config[] =
+  "@version: 4.0\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
+  "destination d_file { file(\"@DIR@/zipped.gz\" template(\"${MESSAGE}\\n\") gzip-level(6)); };\n"
+  "log { source(s_net); destination(d_file); };\n";
+
+/* The text of a file of gzip members, as zcat reads it, and how many
+ * whole members it holds; NULL when it is not gzip. */
+static gchar *
+gunzip_members (const gchar *path, guint *members)
+{
+  g_autofree gchar *data = NULL;
+  gsize len = 0;
+  z_stream z = { 0 };
+  GString *out = g_string_new (NULL);
+  gchar chunk[4096];
+
+  *members = 0;
+  if (!g_file_get_contents (path, &data, &len, NULL) || inflateInit2 (&z, 15 + 16) != Z_OK)
+    {
+      g_string_free (out, TRUE);
+      return NULL;
+    }
+  z.next_in = (Bytef *) data;
+  z.avail_in = len;
+  while (z.avail_in)
+    {
+      z.next_out = (Bytef *) chunk;
+      z.avail_out = sizeof chunk;
+      gint ret = inflate (&z, Z_NO_FLUSH);
+      g_string_append_len (out, chunk, (gssize) (sizeof chunk - z.avail_out));
+      if (ret == Z_STREAM_END)
+        {
+          (*members)++;
+          inflateReset (&z);
+        }
+      else if (ret != Z_OK)
+        break;
+    }
+  inflateEnd (&z);
+  return g_string_free (out, z.avail_in != 0);
+}
+
+static gboolean
+wait_gunzipped (const gchar *path, const gchar *needle)
+{
+  gint64 deadline = g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
+  while (g_get_monotonic_time () < deadline)
+    {
+      guint members;
+      g_autofree gchar *text = gunzip_members (path, &members);
+      if (text && strstr (text, needle))
+        return TRUE;
+      g_usleep (20 * 1000);
+    }
+  g_test_fail_printf ("%s never held '%s' once unzipped", path, needle);
+  return FALSE;
+}
+
+/* gzip-level(): each batch a whole gzip member, so that the file reads
+ * to its last message while it is written, the members one after another
+ * the text the plain file would hold. */
+static void
+test_gzip_level (SlTestEnv *env, gconstpointer data)
+{
+  guint16 port = start_with_port (env, gzip_config);
+  g_autofree gchar *path = sl_test_path (env, "zipped.gz");
+  if (!port || !send_lines (port, "app", 1, 5, 0) || !wait_gunzipped (path, "line 0005\n"))
+    return;
+  if (!send_lines (port, "app", 6, 3, 0) || !wait_gunzipped (path, "line 0008\n"))
+    return;
+  guint members = 0;
+  g_autofree gchar *text = gunzip_members (path, &members);
+  g_assert_cmpstr (text, ==, "line 0001\nline 0002\nline 0003\nline 0004\nline 0005\nline 0006\nline 0007\nline 0008\n");
+  g_assert_cmpuint (members, >=, 2);
+}
+
 static const gchar disk_full_config[] =
   "@version: 4.0\n"
   "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@)); };\n"
@@ -731,6 +809,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/file/perm-owner", test_perm_owner);
   SL_TEST_ADD ("/file/macro-values-in-paths", test_macro_values_in_paths);
   SL_TEST_ADD ("/file/dated-paths", test_dated_paths);
+  SL_TEST_ADD ("/file/gzip-level", test_gzip_level);
   SL_TEST_ADD ("/file/rename-sighup", test_rename_and_sighup);
   SL_TEST_ADD ("/file/rename-reopen", test_rename_and_reopen);
   SL_TEST_ADD ("/file/size-rotation", test_size_rotation);

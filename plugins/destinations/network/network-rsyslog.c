@@ -37,6 +37,10 @@ omfwd_write (SlRsCall *call, GString *driver, GError **error)
 
   if (!target)
     return sl_rs_call_fail (call, NULL, error, _("rsyslog's omfwd needs target="));
+  if (sl_rs_call_flag (call, "udp.sendtoall", FALSE))
+    return sl_rs_call_refuse (call, "udp.sendtoall", error,
+                              _("Sluice sends to the first address the target resolves to, as omfwd does when it "
+                                "is off"));
   if (framing && g_ascii_strcasecmp (framing, "traditional") != 0 && !octets)
     return sl_rs_call_fail (call, "tcp_framing", error,
                             _("rsyslog's TCP_Framing=\"%s\" is not one of traditional and octet-counted"), framing);
@@ -50,6 +54,10 @@ omfwd_write (SlRsCall *call, GString *driver, GError **error)
   g_string_append (driver, "network(");
   sl_rs_text_quote (driver, target);
   sl_rs_text_option (driver, "port", port && *port ? port : "514");
+  /* address= is where omfwd sends from; keepAlive's probes and
+   * rebindInterval's new connections change nothing that is sent */
+  if (sl_rs_call_value (call, "address"))
+    sl_rs_text_option (driver, "ip", sl_rs_call_value (call, "address"));
   g_string_append_printf (driver, " transport(%s)%s", !tcp ? "udp" : tls->len ? "tls" : "tcp", tls->str);
   /* omfwd cuts what the template makes to maxMessageSize, then over TCP
    * ends it with a line feed unless it ends with one */
