@@ -219,6 +219,7 @@ static const gchar *const accepted_params[] = {
   "queue.lowwatermark", "queue.discardmark", "queue.discardseverity", "queue.timeoutenqueue",
   "queue.timeoutshutdown", "queue.timeoutactioncompletion", "queue.checkpointinterval", "queue.syncqueuefiles",
   "queue.maxfilesize", "queue.spooldirectory", "queue.mindequeuebatchsize", "queue.workerthreadminimummessages",
+  "queue.dequeueslowdown", "queue.workertimeoutthreadshutdown",
   "action.resumeretrycount", "action.resumeinterval", "action.reportsuspension",
   "action.reportsuspensioncontinuation", "action.execonlywhenpreviousissuspended", "action.writeallmarkmessages",
   "action.execonlyonceeveryinterval",
