@@ -46,12 +46,11 @@ typedef struct
   { "so-rcvbuf", SL_SIZE (UnixSource, so_rcvbuf), "0", "socket receive buffer; 0 keeps the system default", \
     SL_RANGE (0, G_MAXINT) }, \
   { "optional", SL_BOOL (UnixSource, optional), "no", "start without this source when the socket cannot be made" }, \
-  { "pass-unix-credentials", SL_BOOL (UnixSource, pass_credentials), "yes", \
-    "read the sender's credentials; rate-limit-interval() needs them" }, \
   { "create-dirs", SL_BOOL (UnixSource, create_dirs), "no", "create the socket's folder" }
 
 static const SlOptionSpec stream_options[] = {
   UNIX_OPTIONS,
+  { "pass-unix-credentials", SL_UNBOUND (SL_OPT_BOOL), "yes", "accepted for syslog-ng compatibility" },
   { "keep-alive", SL_UNBOUND (SL_OPT_BOOL), "yes", "accepted for syslog-ng compatibility", .inherit = "keep-alive" },
   { NULL }
 };
@@ -59,6 +58,8 @@ static const SlOptionSpec stream_options[] = {
  * syslog-ng 4.8 source has such options */
 static const SlOptionSpec dgram_options[] = {
   UNIX_OPTIONS,
+  { "pass-unix-credentials", SL_BOOL (UnixSource, pass_credentials), "yes",
+    "read the sender's credentials; rate-limit-interval() needs them" },
   { "rate-limit-interval", SL_INT (UnixSource, rate_limit_interval), "0",
     "seconds of a sending process's rate-limit window; 0: no limit", SL_RANGE (0, G_MAXINT) },
   { "rate-limit-burst", SL_INT (UnixSource, rate_limit_burst), "200",
