@@ -24,7 +24,7 @@ static const struct
                   "syssock.ratelimit.interval", "syssock.ratelimit.burst", "syssock.ratelimit.severity",
                   "syssock.flowcontrol", "syssock.unlink", "syssock.usespecialparser", "syssock.parsehostname" } },
   { "imklog", { "permitnonkernelfacility", "consoleloglevel", "parsekerneltimestamp", "keepkerneltimestamp",
-                "internalmsgfacility", "ratelimit.interval", "ratelimit.burst", "logpath" } },
+                "internalmsgfacility", "ratelimitinterval", "ratelimitburst", "logpath" } },
   { "imjournal", { "statefile", "ratelimit.interval", "ratelimit.burst", "ignorepreviousmessages",
                    "defaultseverity", "defaultfacility", "usepidfromsystem", "usepid", "ignorenonvalidstatefile",
                    "workaroundjournalbug", "persiststateinterval", "filecreatemode", "fsync" } },
@@ -124,14 +124,64 @@ legacy_input (SlRsConf *c, const gchar *name, const gchar *written, const gchar 
 }
 
 /* A socket of imuxsock in the default ruleset, as its input() with
- * socket= (written: the directive or module that makes it) */
+ * socket= and the rate limits (written: the directive or module that
+ * makes it) */
 static gboolean
-add_unix_socket (SlRsConf *c, const gchar *written, const gchar *path, SlCfgPos pos, GError **error)
+add_unix_socket (SlRsConf *c, const gchar *written, const gchar *path, GPtrArray *limits, SlCfgPos pos,
+                 GError **error)
 {
   g_autoptr (GPtrArray) params = sl_rs_params_new ();
 
   sl_rs_params_add (params, "socket", path, pos);
+  for (guint i = 0; i < limits->len; i++)
+    {
+      const SlRsParam *limit = g_ptr_array_index (limits, i);
+      sl_rs_params_add (params, limit->name, limit->value, limit->pos);
+    }
   return legacy_input (c, "imuxsock", written, NULL, params, pos, error);
+}
+
+/* param (ratelimit.interval...) of a socket's limits is value, the last
+ * one written */
+static void
+set_limit (GPtrArray *limits, const gchar *param, const gchar *value, SlCfgPos pos)
+{
+  for (guint i = 0; i < limits->len; i++)
+    if (g_str_equal (((const SlRsParam *) g_ptr_array_index (limits, i))->name, param))
+      g_ptr_array_remove_index (limits, i--);
+  sl_rs_params_add (limits, param, value, pos);
+}
+
+/* $SystemLogRateLimit* and $IMUXSockRateLimit*: TRUE with *taken when
+ * name is one */
+static gboolean
+limit_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, gboolean *taken,
+                 GError **error)
+{
+  static const gchar *const params[] = { "ratelimit.interval", "ratelimit.burst", "ratelimit.severity" };
+  static const gchar *const kinds[] = { "Interval", "Burst", "Severity" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (params); i++)
+    {
+      g_autofree gchar *system = g_strconcat ("SystemLogRateLimit", kinds[i], NULL);
+      g_autofree gchar *other = g_strconcat ("IMUXSockRateLimit", kinds[i], NULL);
+      gboolean syssock = g_ascii_strcasecmp (name, system) == 0;
+
+      if (!syssock && g_ascii_strcasecmp (name, other) != 0)
+        continue;
+      *taken = TRUE;
+      if (syssock && c->imuxsock_script)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                            _("$%s after module(load=\"imuxsock\") is refused by rsyslogd (\"currently not "
+                              "permitted\"): use the module's SysSock.RateLimit.%s"), name, kinds[i]);
+          return FALSE;
+        }
+      set_limit (syssock ? c->syssock_limits : c->uxsock_limits, params[i], value, pos);
+      return TRUE;
+    }
+  *taken = FALSE;
+  return TRUE;
 }
 
 /* rsyslogd changes user and group once its inputs are open; Sluice's
@@ -354,7 +404,8 @@ sl_rs_finish_inputs (SlRsConf *c, GError **error)
     return FALSE;
   if (!c->imuxsock || !c->syssock_on)
     return TRUE;
-  return add_unix_socket (c, "imuxsock", c->syssock_name ? c->syssock_name : "/dev/log", c->syssock_pos, error);
+  return add_unix_socket (c, "imuxsock", c->syssock_name ? c->syssock_name : "/dev/log", c->syssock_limits,
+                          c->syssock_pos, error);
 }
 
 /* impstats: the daemon's counters, every interval seconds, as messages
@@ -437,6 +488,21 @@ file_defaults (SlRsConf *c, GPtrArray *params)
     }
 }
 
+/* imklog's RateLimitInterval (8.2302's name, without a dot): kmsg() has
+ * no limit, so only 0, its default (no limit) */
+static gboolean
+klog_without_rate_limit (GPtrArray *params, GError **error)
+{
+  const SlRsParam *interval = params ? sl_rs_param_find (params, "ratelimitinterval") : NULL;
+
+  if (!interval || g_strcmp0 (interval->value, "0") == 0)
+    return TRUE;
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, interval->pos,
+                    _("the parameter 'RateLimitInterval' of rsyslog's module imklog is not supported: Sluice does "
+                      "not limit the rate of the kernel's messages; only 0 (no limit, rsyslogd's default) is taken"));
+  return FALSE;
+}
+
 static gboolean
 load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GError **error)
 {
@@ -496,6 +562,12 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
           g_free (c->syssock_name);
           c->syssock_name = g_strdup (sock->value);
         }
+      for (guint i = 0; params && i < params->len; i++)
+        {
+          const SlRsParam *param = g_ptr_array_index (params, i);
+          if (g_str_has_prefix (param->name, "syssock.ratelimit."))
+            set_limit (c->syssock_limits, param->name + strlen ("syssock."), param->value, param->pos);
+        }
     }
   else if (g_str_equal (bare, "imtcp") && params)
     {
@@ -528,6 +600,8 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
   else if (g_str_equal (bare, "imklog"))
     {
       const SlRsParam *permit = params ? sl_rs_param_find (params, "permitnonkernelfacility") : NULL;
+      if (!klog_without_rate_limit (params, error))
+        return FALSE;
       c->imklog = TRUE;
       c->imklog_pos = pos;
       if (permit)
@@ -698,8 +772,7 @@ action_queue_directive (SlRsConf *c, const gchar *name, const gchar *value)
 /* directives that Sluice accepts with nothing to do: see doc/rsyslog.md */
 static const gchar *const neutral_directives[] = {
   "WorkDirectory", "ActionResumeInterval", "ActionFileEnableSync",
-  "KLogConsoleLogLevel", "SystemLogRateLimitInterval",
-  "SystemLogRateLimitBurst", "IMUXSockRateLimitInterval", "IMUXSockRateLimitBurst", "InputUnixListenSocketCreatePath",
+  "KLogConsoleLogLevel", "InputUnixListenSocketCreatePath",
   "MainMsgQueueSize", "MainMsgQueueType", "MainMsgQueueDiscardMark", "ActionQueueSaveOnShutdown",
   "ActionQueueMaxDiskSpace", "ActionQueueTimeoutEnqueue", "ActionQueueDequeueBatchSize", "ActionQueueWorkerThreads",
   "RepeatedMsgContainsOriginalMsg", "SystemLogUseSysTimeStamp", "SystemLogSocketIgnoreMsgTimestamp",
@@ -750,7 +823,11 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
   if (g_ascii_strcasecmp (name, "ModLoad") == 0)
     return load_module (c, value, NULL, pos, error);
   if (g_ascii_strcasecmp (name, "AddUnixListenSocket") == 0)
-    return add_unix_socket (c, "$AddUnixListenSocket", value, pos, error);
+    return add_unix_socket (c, "$AddUnixListenSocket", value, c->uxsock_limits, pos, error);
+  gboolean limit = FALSE;
+  gboolean limit_ok = limit_directive (c, name, value, pos, &limit, error);
+  if (!limit_ok || limit)
+    return limit_ok;
   if (g_ascii_strcasecmp (name, "SystemLogSocketName") == 0)
     {
       g_free (c->syssock_name);

@@ -83,6 +83,11 @@ typedef struct _SlRsConf
   gboolean syssock_on;
   SlCfgPos syssock_pos;
   gboolean imuxsock_script;  /* loaded by module(): rsyslogd then refuses its legacy directives */
+  /* imuxsock's rate limits as its input() takes them (ratelimit.interval,
+   * .burst, .severity): the system socket's (SysSock.RateLimit.*,
+   * $SystemLogRateLimit*), and those $IMUXSockRateLimit* sets for the
+   * sockets $AddUnixListenSocket adds after it */
+  GPtrArray *syssock_limits, *uxsock_limits;
   /* $ModLoad immark: one mark() source at the end, every $MarkMessagePeriod
    * (the last one written) seconds */
   /* imklog: one kmsg() source at the end, taking other facilities than

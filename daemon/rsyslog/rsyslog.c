@@ -1043,6 +1043,8 @@ conf_init (SlRsConf *c, SlCfgNode *root, gboolean included)
   c->dir_mode = g_strdup ("0700");
   c->create_dirs = TRUE;
   c->syssock_on = TRUE;
+  c->syssock_limits = sl_rs_params_new ();
+  c->uxsock_limits = sl_rs_params_new ();
   c->ruleset = ruleset_get (c, DEFAULT_RULESET, (SlCfgPos) { sl_cfg_intern_file ("<rsyslog>"), 1, 1, NULL });
 }
 
@@ -1076,6 +1078,8 @@ conf_clear (SlRsConf *c)
   if (c->action_queue)
     g_ptr_array_unref (c->action_queue);
   g_free (c->syssock_name);
+  g_ptr_array_unref (c->syssock_limits);
+  g_ptr_array_unref (c->uxsock_limits);
   g_free (c->priv_user);
   g_free (c->priv_group);
   g_free (c->tls_default_driver);
