@@ -25,9 +25,6 @@ static const struct
                   "syssock.flowcontrol", "syssock.unlink", "syssock.usespecialparser", "syssock.parsehostname" } },
   { "imklog", { "permitnonkernelfacility", "consoleloglevel", "parsekerneltimestamp", "keepkerneltimestamp",
                 "internalmsgfacility", "ratelimitinterval", "ratelimitburst", "logpath" } },
-  { "imjournal", { "statefile", "ratelimit.interval", "ratelimit.burst", "ignorepreviousmessages",
-                   "defaultseverity", "defaultfacility", "usepidfromsystem", "usepid", "ignorenonvalidstatefile",
-                   "workaroundjournalbug", "persiststateinterval", "filecreatemode", "fsync" } },
   { "imfile", { "pollinginterval", "mode", "readtimeout", "timeoutgranularity", "sortfiles" } },
   { "imudp", { "threads", "timerequery", "schedulingpolicy", "schedulingpriority", "batchsize" } },
   { "imtcp", { "maxsessions", "maxlisteners", "keepalive", "notifyonconnectionclose", "flowcontrol",
@@ -141,15 +138,15 @@ add_unix_socket (SlRsConf *c, const gchar *written, const gchar *path, GPtrArray
   return legacy_input (c, "imuxsock", written, NULL, params, pos, error);
 }
 
-/* param (ratelimit.interval...) of a socket's limits is value, the last
+/* param of params (a socket's ratelimit.*, a module's) is value, the last
  * one written */
 static void
-set_limit (GPtrArray *limits, const gchar *param, const gchar *value, SlCfgPos pos)
+set_param (GPtrArray *params, const gchar *param, const gchar *value, SlCfgPos pos)
 {
-  for (guint i = 0; i < limits->len; i++)
-    if (g_str_equal (((const SlRsParam *) g_ptr_array_index (limits, i))->name, param))
-      g_ptr_array_remove_index (limits, i--);
-  sl_rs_params_add (limits, param, value, pos);
+  for (guint i = 0; i < params->len; i++)
+    if (g_str_equal (((const SlRsParam *) g_ptr_array_index (params, i))->name, param))
+      g_ptr_array_remove_index (params, i--);
+  sl_rs_params_add (params, param, value, pos);
 }
 
 /* $SystemLogRateLimit* and $IMUXSockRateLimit*: TRUE with *taken when
@@ -177,7 +174,7 @@ limit_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos po
                               "permitted\"): use the module's SysSock.RateLimit.%s"), name, kinds[i]);
           return FALSE;
         }
-      set_limit (syssock ? c->syssock_limits : c->uxsock_limits, params[i], value, pos);
+      set_param (syssock ? c->syssock_limits : c->uxsock_limits, params[i], value, pos);
       return TRUE;
     }
   *taken = FALSE;
@@ -287,107 +284,77 @@ immark (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
   return add_mark_source (c, ruleset ? ruleset->value : NULL, period, text ? text->value : NULL, pos, error);
 }
 
-static gboolean
-set_syslog_name (gchar **slot, const gchar *value, gboolean facility, SlCfgPos pos, GError **error)
+void
+sl_rs_load_input_free (SlRsLoadInput *input)
 {
-  const gchar *name = sl_rs_syslog_name (value, facility);
+  g_ptr_array_unref (input->params);
+  g_free (input);
+}
 
-  if (!name)
+/* module(load=) or $ModLoad of a module whose loading makes its input:
+ * its parameters kept for the input made at the end */
+static gboolean
+load_input (SlRsConf *c, const SlRsModule *module, GPtrArray *params, SlCfgPos pos, GError **error)
+{
+  for (guint i = 0; i < c->load_inputs->len; i++)
+    if (((SlRsLoadInput *) g_ptr_array_index (c->load_inputs, i))->module == module)
+      {
+        sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's %s is loaded twice"), module->name);
+        return FALSE;
+      }
+  SlRsLoadInput *input = g_new0 (SlRsLoadInput, 1);
+  input->module = module;
+  input->params = sl_rs_params_new ();
+  input->pos = pos;
+  for (guint i = 0; params && i < params->len; i++)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos,
-                        facility ? _("'%s' is no syslog facility rsyslog takes here: give its name, such as local0")
-                                 : _("'%s' is no syslog severity rsyslog takes here: give its name, such as info"),
-                        value);
-      return FALSE;
+      const SlRsParam *param = g_ptr_array_index (params, i);
+      if (!g_str_equal (param->name, "load"))
+        sl_rs_params_add (input->params, param->name, param->value, param->pos);
     }
-  g_free (*slot);
-  *slot = g_strdup (name);
+  g_ptr_array_add (c->load_inputs, input);
   return TRUE;
 }
 
-/* imjournal reads the journal as systemd-journal() does: the tag from
- * SYSLOG_IDENTIFIER, else _COMM; an entry without SYSLOG_FACILITY or
- * PRIORITY is user.notice unless told otherwise; with no position kept,
- * from the journal's start unless IgnorePreviousMessages. systemd-journal()
- * takes the PID from _PID, imjournal's UsePid="system". Its state file and
- * how often it is written: Sluice keeps the position in its persist file
- * (-R). */
-static gboolean
-journal_source (SlRsConf *c, GError **error)
+/* imjournal's legacy directives, the parameters they stand for */
+static const struct
 {
-  g_autoptr (GString) text = g_string_new ("systemd-journal(default-facility(");
-
-  g_string_append (text, c->journal_facility ? c->journal_facility : "user");
-  g_string_append (text, ") default-priority(");
-  g_string_append (text, c->journal_severity ? c->journal_severity : "notice");
-  g_string_append_printf (text, ") read-old-records(%s))", c->journal_skip_old ? "no" : "yes");
-  return sl_rs_add_source (c, NULL, c->journal_pos, text->str, NULL, error);
-}
-
-/* UsePid="both", imjournal's default, takes SYSLOG_PID before _PID: the
- * same number unless a program wrote another PID in its message (logger
- * --id=N), where Sluice keeps _PID; "syslog" has no PID for what a service
- * writes to its standard output, and is refused */
-static gboolean
-check_use_pid (const SlRsParam *param, GError **error)
-{
-  if (g_ascii_strcasecmp (param->value, "system") == 0 || g_ascii_strcasecmp (param->value, "both") == 0)
-    return TRUE;
-  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos,
-                    _("rsyslog's imjournal UsePid=\"%s\" is not supported: Sluice takes _PID (\"system\")"),
-                    param->value);
-  return FALSE;
-}
+  const gchar *directive, *module, *param;
+} load_input_directives[] = {
+  { "IMJournalStateFile", "imjournal", "statefile" },
+  { "IMJournalIgnorePreviousMessages", "imjournal", "ignorepreviousmessages" },
+  { "IMJournalDefaultSeverity", "imjournal", "defaultseverity" },
+  { "IMJournalDefaultFacility", "imjournal", "defaultfacility" },
+  { "IMJournalPersistStateInterval", "imjournal", "persiststateinterval" },
+  { "IMJournalRatelimitInterval", "imjournal", "ratelimit.interval" },
+  { "IMJournalRatelimitBurst", "imjournal", "ratelimit.burst" },
+  { "IMJournalUsePidFromSystem", "imjournal", "usepidfromsystem" },
+};
 
 gboolean
-sl_rs_imjournal (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
+sl_rs_load_input_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, gboolean *taken,
+                            GError **error)
 {
-  const SlRsParam *param;
-
-  if (c->journal)
+  *taken = FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (load_input_directives); i++)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imjournal is loaded twice"));
+      if (g_ascii_strcasecmp (name, load_input_directives[i].directive) != 0)
+        continue;
+      *taken = TRUE;
+      for (guint k = 0; k < c->load_inputs->len; k++)
+        {
+          SlRsLoadInput *input = g_ptr_array_index (c->load_inputs, k);
+          if (g_str_equal (input->module->name, load_input_directives[i].module))
+            {
+              set_param (input->params, load_input_directives[i].param, value, pos);
+              return TRUE;
+            }
+        }
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("$%s needs $ModLoad %s before it"), name,
+                        load_input_directives[i].module);
       return FALSE;
     }
-  c->journal = TRUE;
-  c->journal_pos = pos;
-  if (!params)
-    return TRUE;
-  if ((param = sl_rs_param_find (params, "usepid")) && !check_use_pid (param, error))
-    return FALSE;
-  if ((param = sl_rs_param_find (params, "ignorepreviousmessages")))
-    c->journal_skip_old = sl_rs_is_true (param->value);
-  if ((param = sl_rs_param_find (params, "defaultfacility"))
-      && !set_syslog_name (&c->journal_facility, param->value, TRUE, param->pos, error))
-    return FALSE;
-  if ((param = sl_rs_param_find (params, "defaultseverity"))
-      && !set_syslog_name (&c->journal_severity, param->value, FALSE, param->pos, error))
-    return FALSE;
   return TRUE;
-}
-
-/* $IMJournal* after $ModLoad imjournal */
-gboolean
-sl_rs_imjournal_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, GError **error)
-{
-  if (!c->journal)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("$%s needs $ModLoad imjournal before it"), name);
-      return FALSE;
-    }
-  if (g_ascii_strcasecmp (name, "IMJournalIgnorePreviousMessages") == 0)
-    {
-      c->journal_skip_old = sl_rs_is_true (value);
-      return TRUE;
-    }
-  if (g_ascii_strcasecmp (name, "IMJournalDefaultFacility") == 0)
-    return set_syslog_name (&c->journal_facility, value, TRUE, pos, error);
-  if (g_ascii_strcasecmp (name, "IMJournalDefaultSeverity") == 0)
-    return set_syslog_name (&c->journal_severity, value, FALSE, pos, error);
-  if (g_ascii_strcasecmp (name, "IMJournalPersistStateInterval") == 0)
-    return TRUE;
-  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog directive '$%s' is not supported"), name);
-  return FALSE;
 }
 
 gboolean
@@ -395,8 +362,12 @@ sl_rs_finish_inputs (SlRsConf *c, GError **error)
 {
   if (c->immark_legacy && !add_mark_source (c, NULL, c->mark_period, NULL, c->immark_pos, error))
     return FALSE;
-  if (c->journal && !journal_source (c, error))
-    return FALSE;
+  for (guint i = 0; i < c->load_inputs->len; i++)
+    {
+      SlRsLoadInput *input = g_ptr_array_index (c->load_inputs, i);
+      if (!legacy_input (c, input->module->name, input->module->name, NULL, input->params, input->pos, error))
+        return FALSE;
+    }
   if (c->imklog
       && !sl_rs_add_source (c, NULL, c->imklog_pos, c->klog_permit_non_kernel ? "kmsg(optional(yes))"
                                                                              : "kmsg(optional(yes) kernel-only(yes))",
@@ -519,7 +490,9 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
           return FALSE;
         }
       g_hash_table_add (c->loaded, g_steal_pointer (&lower));
-      return sl_rs_plugin_module_params (module, params, error);
+      if (!sl_rs_plugin_module_params (module, params, error))
+        return FALSE;
+      return !(module->flags & SL_RS_MODULE_INPUT_AT_LOAD) || load_input (c, module, params, pos, error);
     }
   g_hash_table_add (c->loaded, g_ascii_strdown (bare, -1));
   for (guint i = 0; params && i < params->len; i++)
@@ -566,7 +539,7 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
         {
           const SlRsParam *param = g_ptr_array_index (params, i);
           if (g_str_has_prefix (param->name, "syssock.ratelimit."))
-            set_limit (c->syssock_limits, param->name + strlen ("syssock."), param->value, param->pos);
+            set_param (c->syssock_limits, param->name + strlen ("syssock."), param->value, param->pos);
         }
     }
   else if (g_str_equal (bare, "imtcp") && params)
@@ -611,8 +584,6 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
     c->uxsock_loaded = TRUE;
   else if (g_str_equal (bare, "imfile"))
     c->imfile_loaded = TRUE;
-  else if (g_str_equal (bare, "imjournal"))
-    return sl_rs_imjournal (c, params, pos, error);
   /* imkmsg, which takes no parameter: every record of /dev/kmsg, whatever
    * its facility (what programs write there too, unlike imklog), as an
    * input named imkmsg; the $! variables it sets are kmsg()'s .linux.*
@@ -655,6 +626,13 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
     }
   g_autofree gchar *lower = g_ascii_strdown (type, -1);
   const SlRsModule *module = sl_plugins_rsyslog_lookup (lower);
+  if (module && (module->flags & SL_RS_MODULE_INPUT_AT_LOAD))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                        _("rsyslog's %s takes no input() (rsyslogd: \"input module name is unknown\"): "
+                          "module(load=\"%s\") with its parameters makes its input"), module->name, module->name);
+      return FALSE;
+    }
   if (module && module->kind == SL_RS_MODULE_INPUT)
     {
       g_autofree gchar *driver = sl_rs_plugin_input (c, module, module->name, params, pos, error);
@@ -776,8 +754,7 @@ static const gchar *const neutral_directives[] = {
   "MainMsgQueueSize", "MainMsgQueueType", "MainMsgQueueDiscardMark", "ActionQueueSaveOnShutdown",
   "ActionQueueMaxDiskSpace", "ActionQueueTimeoutEnqueue", "ActionQueueDequeueBatchSize", "ActionQueueWorkerThreads",
   "RepeatedMsgContainsOriginalMsg", "SystemLogUseSysTimeStamp", "SystemLogSocketIgnoreMsgTimestamp",
-  "MaxOpenFiles", "AbortOnUncleanConfig", "IMJournalStateFile",
-  "IMJournalRatelimitInterval", "IMJournalRatelimitBurst",
+  "MaxOpenFiles", "AbortOnUncleanConfig",
 };
 
 static gboolean
@@ -951,8 +928,11 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
                           "and its per-protocol lists have no equal)"));
       return FALSE;
     }
-  if (g_ascii_strncasecmp (name, "IMJournal", strlen ("IMJournal")) == 0 && !is_neutral (name))
-    return sl_rs_imjournal_directive (c, name, value, pos, error);
+  gboolean module_param = FALSE;
+  if (!sl_rs_load_input_directive (c, name, value, pos, &module_param, error))
+    return FALSE;
+  if (module_param)
+    return TRUE;
   if (g_ascii_strncasecmp (name, "InputFile", strlen ("InputFile")) == 0
       || g_ascii_strcasecmp (name, "InputRunFileMonitor") == 0)
     return sl_rs_imfile_directive (c, name, value, pos, error);
