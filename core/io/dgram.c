@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/io/dgram.h"
+#include "core/route/rate-limit.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 
@@ -38,6 +39,8 @@ struct _SlDgramReader
   struct iovec iovs[BATCH];
   struct sockaddr_storage addrs[BATCH];
   gboolean sender_pid;
+  gboolean pass_creds;     /* SO_PASSCRED: for sender_pid, or for limit */
+  SlRateLimit *limit;      /* or NULL: sl_source_rate_limit() */
   gboolean keep_nuls;      /* escape-control-chars() writes them as #000 */
   gint stopping;
   PeerCache peer;
@@ -127,11 +130,51 @@ set_sender_pid (SlMessage *msg, struct msghdr *hdr)
       }
 }
 
+/* The sending PID, -1 for a datagram without credentials, which then
+ * share one window. */
+static gint64
+sender_of (struct msghdr *hdr)
+{
+  for (struct cmsghdr *c = CMSG_FIRSTHDR (hdr); c; c = CMSG_NXTHDR (hdr, c))
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS)
+      {
+        struct ucred cred;
+        memcpy (&cred, CMSG_DATA (c), sizeof cred);
+        return cred.pid;
+      }
+  return -1;
+}
+
+/* Whether the rate limit lets msg in; the first drop of a window and
+ * what a window lost are told, as rsyslogd tells them. */
+static gboolean
+admit (SlDgramReader *r, SlMessage *msg, struct msghdr *hdr, gint64 now, guint *dropped)
+{
+  gint64 pid = sender_of (hdr);
+  guint64 lost;
+  SlRateLimitVerdict verdict = sl_rate_limit_check (r->limit, pid, SL_PRI_SEVERITY (msg->pri), now, &lost);
+  const SlRateLimitSpec *spec = sl_source_rate_limit (r->src);
+
+  if (lost)
+    sl_log (SL_LOG_INFO, _("%s: %" G_GUINT64_FORMAT " messages from pid %" G_GINT64_FORMAT
+                           " lost due to rate-limiting (%u allowed within %u seconds)"),
+            sl_source_id (r->src), lost, pid, spec->burst, spec->interval);
+  if (verdict == SL_RATE_LIMIT_BEGIN_DROPPING)
+    sl_log (SL_LOG_INFO, _("%s: begin to drop messages from pid %" G_GINT64_FORMAT " due to rate-limiting"),
+            sl_source_id (r->src), pid);
+  if (verdict == SL_RATE_LIMIT_PASSED)
+    return TRUE;
+  (*dropped)++;
+  return FALSE;
+}
+
 static void
 post_received (SlDgramReader *r, gint n)
 {
   SlMessage *msgs[BATCH];
   guint count = 0;
+  guint dropped = 0;
+  gint64 now = r->limit ? g_get_real_time () / G_USEC_PER_SEC : 0;
   for (gint i = 0; i < n; i++)
     {
       gchar *data = r->iovs[i].iov_base;
@@ -148,10 +191,17 @@ post_received (SlDgramReader *r, gint n)
         replace_nuls (data, len);
       const gchar *peer = peer_of (&r->peer, &r->addrs[i], r->hdrs[i].msg_hdr.msg_namelen);
       msgs[count] = sl_source_parse (r->src, data, len, peer);
+      if (r->limit && !admit (r, msgs[count], &r->hdrs[i].msg_hdr, now, &dropped))
+        {
+          sl_message_unref (msgs[count]);
+          continue;
+        }
       if (r->sender_pid)
         set_sender_pid (msgs[count], &r->hdrs[i].msg_hdr);
       count++;
     }
+  if (dropped)
+    sl_source_count (r->src, "rate_limited", dropped);
   if (count)
     sl_source_post (r->src, msgs, count);
 }
@@ -169,7 +219,7 @@ prepare (SlDgramReader *r, guint n)
       r->hdrs[i].msg_hdr.msg_iovlen = 1;
       r->hdrs[i].msg_hdr.msg_name = &r->addrs[i];
       r->hdrs[i].msg_hdr.msg_namelen = sizeof r->addrs[i];
-      if (r->sender_pid)
+      if (r->pass_creds)
         {
           r->hdrs[i].msg_hdr.msg_control = &r->creds[i];
           r->hdrs[i].msg_hdr.msg_controllen = sizeof r->creds[i];
@@ -248,9 +298,11 @@ sl_dgram_reader_start (SlSource *src, gint fd, gboolean sender_pid, GError **err
   SlDgramReader *r = g_new0 (SlDgramReader, 1);
   gint on = 1;
   sender_pid = sender_pid || sl_source_sender_pid (src);
-  if (sender_pid && setsockopt (fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on) < 0)
+  SlRateLimit *limit = sl_rate_limit_new (sl_source_rate_limit (src));
+  if ((sender_pid || limit) && setsockopt (fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on) < 0)
     {
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), "SO_PASSCRED: %s", g_strerror (errno));
+      sl_rate_limit_free (limit);
       close (fd);
       g_free (r);
       return NULL;
@@ -258,6 +310,7 @@ sl_dgram_reader_start (SlSource *src, gint fd, gboolean sender_pid, GError **err
   if (pipe2 (r->wake, O_CLOEXEC) < 0)
     {
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), "pipe: %s", g_strerror (errno));
+      sl_rate_limit_free (limit);
       close (fd);
       g_free (r);
       return NULL;
@@ -265,6 +318,8 @@ sl_dgram_reader_start (SlSource *src, gint fd, gboolean sender_pid, GError **err
   r->src = src;
   r->fd = fd;
   r->sender_pid = sender_pid;
+  r->limit = limit;
+  r->pass_creds = sender_pid || limit;
   r->keep_nuls = sl_source_escape_control_chars (src) != SL_ESCAPE_CC_NONE;
   /* one byte more than log-msg-size() lets the source see and count an
    * oversize datagram */
@@ -285,5 +340,6 @@ sl_dgram_reader_stop (SlDgramReader *r)
   close (r->wake[0]);
   close (r->wake[1]);
   g_free (r->bufs);
+  sl_rate_limit_free (r->limit);
   g_free (r);
 }

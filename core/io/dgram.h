@@ -16,7 +16,9 @@ typedef struct _SlDgramReader SlDgramReader;
 /* Takes fd, a bound datagram socket. With sender_pid or
  * sl_source_sender_pid() (a unix socket), each message's PID is the
  * sending process's as the kernel tells it (SO_PASSCRED), whatever the
- * message says: what syslog-ng's system() does with /dev/log on Linux. */
+ * message says: what syslog-ng's system() does with /dev/log on Linux.
+ * With sl_source_rate_limit() set, each sending PID's messages are
+ * limited (SlRateLimit), the drops counted as "rate_limited". */
 SlDgramReader *sl_dgram_reader_start (SlSource *src, gint fd, gboolean sender_pid, GError **error);
 void           sl_dgram_reader_stop  (SlDgramReader *r);
 

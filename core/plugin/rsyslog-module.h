@@ -112,6 +112,11 @@ typedef enum
   /* a modifier whose message it cannot parse goes on with its text, from
    * the first non-blank, as $!msg (mmjsonparse) */
   SL_RS_MODULE_UNPARSED_AS_MSG = 1 << 2,
+  /* an input module whose module(load=) makes its one input, with the
+   * module's parameters (module_params, which params lists too) and its
+   * legacy directives, once the configuration is read; input() is
+   * refused (imjournal) */
+  SL_RS_MODULE_INPUT_AT_LOAD = 1 << 3,
 } SlRsModuleFlags;
 
 typedef struct

@@ -33,6 +33,7 @@ struct _SlSource
   gboolean normalize_hostnames;
   gboolean validate_utf8;
   gboolean sender_pid;              /* sl_source_set_sender_pid() */
+  SlRateLimitSpec rate_limit;       /* sl_source_set_rate_limit() */
   GArray *tags;                     /* SlTag of tags(), interned once */
   guint64 seqnum;
   gboolean started;

@@ -456,6 +456,18 @@ sl_source_sender_pid (SlSource *src)
   return src->sender_pid;
 }
 
+void
+sl_source_set_rate_limit (SlSource *src, const SlRateLimitSpec *spec)
+{
+  src->rate_limit = *spec;
+}
+
+const SlRateLimitSpec *
+sl_source_rate_limit (SlSource *src)
+{
+  return &src->rate_limit;
+}
+
 guint
 sl_source_max_connections (SlSource *src)
 {

@@ -9,6 +9,7 @@
 #include "core/plugin/plugin.h"
 #include "core/route/source-receive.h"
 #include "core/message/window.h"
+#include "core/route/rate-limit.h"
 
 G_BEGIN_DECLS
 
@@ -56,6 +57,12 @@ guint      sl_source_window_size (SlSource *src);
  * read on its source (system()) before it starts them. */
 void       sl_source_set_sender_pid (SlSource *src, gboolean sender_pid);
 gboolean   sl_source_sender_pid (SlSource *src);
+/* How many messages of each sending process a unix datagram socket's
+ * reader on src takes (SlRateLimit; SO_PASSCRED tells the PID), the rest
+ * dropped and counted as "rate_limited": set by the driver before it
+ * starts its reader. Interval 0, the default: no limit. */
+void       sl_source_set_rate_limit (SlSource *src, const SlRateLimitSpec *spec);
+const SlRateLimitSpec *sl_source_rate_limit (SlSource *src);
 /* max-connections() of a source with SL_CAP_CONNECTIONS; 1 otherwise */
 guint      sl_source_max_connections (SlSource *src);
 /* max-connections-per-ip() (0: no limit) and idle-timeout() in ms (0:

@@ -24,10 +24,7 @@ static const struct
                   "syssock.ratelimit.interval", "syssock.ratelimit.burst", "syssock.ratelimit.severity",
                   "syssock.flowcontrol", "syssock.unlink", "syssock.usespecialparser", "syssock.parsehostname" } },
   { "imklog", { "permitnonkernelfacility", "consoleloglevel", "parsekerneltimestamp", "keepkerneltimestamp",
-                "internalmsgfacility", "ratelimit.interval", "ratelimit.burst", "logpath" } },
-  { "imjournal", { "statefile", "ratelimit.interval", "ratelimit.burst", "ignorepreviousmessages",
-                   "defaultseverity", "defaultfacility", "usepidfromsystem", "usepid", "ignorenonvalidstatefile",
-                   "workaroundjournalbug", "persiststateinterval", "filecreatemode", "fsync" } },
+                "internalmsgfacility", "ratelimitinterval", "ratelimitburst", "logpath" } },
   { "imfile", { "pollinginterval", "mode", "readtimeout", "timeoutgranularity", "sortfiles" } },
   { "imudp", { "threads", "timerequery", "schedulingpolicy", "schedulingpriority", "batchsize" } },
   { "imtcp", { "maxsessions", "maxlisteners", "keepalive", "notifyonconnectionclose", "flowcontrol",
@@ -202,7 +199,7 @@ add_unix_socket (SlRsConf *c, const gchar *written, const gchar *path, GPtrArray
 /* imuxsock's legacy settings: those of the system socket, which rsyslogd
  * refuses after a module(load="imuxsock"), and those of the sockets of
  * the $AddUnixListenSocket after them; the host name is the next
- * socket's only. The rate limits are not here. */
+ * socket's only. */
 static gboolean
 imuxsock_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, gboolean *taken,
                     GError **error)
@@ -225,6 +222,12 @@ imuxsock_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos
     { "InputUnixListenSocketCreatePath", "createpath", FALSE },
     { "InputUnixListenSocketUsePIDFromSystem", "usepidfromsystem", FALSE },
     { "InputUnixListenSocketHostName", "hostname", FALSE },
+    { "SystemLogRateLimitInterval", "ratelimit.interval", TRUE },
+    { "SystemLogRateLimitBurst", "ratelimit.burst", TRUE },
+    { "SystemLogRateLimitSeverity", "ratelimit.severity", TRUE },
+    { "IMUXSockRateLimitInterval", "ratelimit.interval", FALSE },
+    { "IMUXSockRateLimitBurst", "ratelimit.burst", FALSE },
+    { "IMUXSockRateLimitSeverity", "ratelimit.severity", FALSE },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (settings); i++)
@@ -328,107 +331,77 @@ legacy_mark_source (SlRsConf *c, GError **error)
   return loaded_source (c, module, "$ModLoad immark", params, c->immark_pos, error);
 }
 
-static gboolean
-set_syslog_name (gchar **slot, const gchar *value, gboolean facility, SlCfgPos pos, GError **error)
+void
+sl_rs_load_input_free (SlRsLoadInput *input)
 {
-  const gchar *name = sl_rs_syslog_name (value, facility);
+  g_ptr_array_unref (input->params);
+  g_free (input);
+}
 
-  if (!name)
+/* module(load=) or $ModLoad of a module whose loading makes its input:
+ * its parameters kept for the input made at the end */
+static gboolean
+load_input (SlRsConf *c, const SlRsModule *module, GPtrArray *params, SlCfgPos pos, GError **error)
+{
+  for (guint i = 0; i < c->load_inputs->len; i++)
+    if (((SlRsLoadInput *) g_ptr_array_index (c->load_inputs, i))->module == module)
+      {
+        sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's %s is loaded twice"), module->name);
+        return FALSE;
+      }
+  SlRsLoadInput *input = g_new0 (SlRsLoadInput, 1);
+  input->module = module;
+  input->params = sl_rs_params_new ();
+  input->pos = pos;
+  for (guint i = 0; params && i < params->len; i++)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos,
-                        facility ? _("'%s' is no syslog facility rsyslog takes here: give its name, such as local0")
-                                 : _("'%s' is no syslog severity rsyslog takes here: give its name, such as info"),
-                        value);
-      return FALSE;
+      const SlRsParam *param = g_ptr_array_index (params, i);
+      if (!g_str_equal (param->name, "load"))
+        sl_rs_params_add (input->params, param->name, param->value, param->pos);
     }
-  g_free (*slot);
-  *slot = g_strdup (name);
+  g_ptr_array_add (c->load_inputs, input);
   return TRUE;
 }
 
-/* imjournal reads the journal as systemd-journal() does: the tag from
- * SYSLOG_IDENTIFIER, else _COMM; an entry without SYSLOG_FACILITY or
- * PRIORITY is user.notice unless told otherwise; with no position kept,
- * from the journal's start unless IgnorePreviousMessages. systemd-journal()
- * takes the PID from _PID, imjournal's UsePid="system". Its state file and
- * how often it is written: Sluice keeps the position in its persist file
- * (-R). */
-static gboolean
-journal_source (SlRsConf *c, GError **error)
+/* imjournal's legacy directives, the parameters they stand for */
+static const struct
 {
-  g_autoptr (GString) text = g_string_new ("systemd-journal(default-facility(");
-
-  g_string_append (text, c->journal_facility ? c->journal_facility : "user");
-  g_string_append (text, ") default-priority(");
-  g_string_append (text, c->journal_severity ? c->journal_severity : "notice");
-  g_string_append_printf (text, ") read-old-records(%s))", c->journal_skip_old ? "no" : "yes");
-  return sl_rs_add_source (c, NULL, c->journal_pos, text->str, NULL, error);
-}
-
-/* UsePid="both", imjournal's default, takes SYSLOG_PID before _PID: the
- * same number unless a program wrote another PID in its message (logger
- * --id=N), where Sluice keeps _PID; "syslog" has no PID for what a service
- * writes to its standard output, and is refused */
-static gboolean
-check_use_pid (const SlRsParam *param, GError **error)
-{
-  if (g_ascii_strcasecmp (param->value, "system") == 0 || g_ascii_strcasecmp (param->value, "both") == 0)
-    return TRUE;
-  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos,
-                    _("rsyslog's imjournal UsePid=\"%s\" is not supported: Sluice takes _PID (\"system\")"),
-                    param->value);
-  return FALSE;
-}
+  const gchar *directive, *module, *param;
+} load_input_directives[] = {
+  { "IMJournalStateFile", "imjournal", "statefile" },
+  { "IMJournalIgnorePreviousMessages", "imjournal", "ignorepreviousmessages" },
+  { "IMJournalDefaultSeverity", "imjournal", "defaultseverity" },
+  { "IMJournalDefaultFacility", "imjournal", "defaultfacility" },
+  { "IMJournalPersistStateInterval", "imjournal", "persiststateinterval" },
+  { "IMJournalRatelimitInterval", "imjournal", "ratelimit.interval" },
+  { "IMJournalRatelimitBurst", "imjournal", "ratelimit.burst" },
+  { "IMJournalUsePidFromSystem", "imjournal", "usepidfromsystem" },
+};
 
 gboolean
-sl_rs_imjournal (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
+sl_rs_load_input_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, gboolean *taken,
+                            GError **error)
 {
-  const SlRsParam *param;
-
-  if (c->journal)
+  *taken = FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (load_input_directives); i++)
     {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("rsyslog's imjournal is loaded twice"));
+      if (g_ascii_strcasecmp (name, load_input_directives[i].directive) != 0)
+        continue;
+      *taken = TRUE;
+      for (guint k = 0; k < c->load_inputs->len; k++)
+        {
+          SlRsLoadInput *input = g_ptr_array_index (c->load_inputs, k);
+          if (g_str_equal (input->module->name, load_input_directives[i].module))
+            {
+              set_param (input->params, load_input_directives[i].param, value, pos);
+              return TRUE;
+            }
+        }
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("$%s needs $ModLoad %s before it"), name,
+                        load_input_directives[i].module);
       return FALSE;
     }
-  c->journal = TRUE;
-  c->journal_pos = pos;
-  if (!params)
-    return TRUE;
-  if ((param = sl_rs_param_find (params, "usepid")) && !check_use_pid (param, error))
-    return FALSE;
-  if ((param = sl_rs_param_find (params, "ignorepreviousmessages")))
-    c->journal_skip_old = sl_rs_is_true (param->value);
-  if ((param = sl_rs_param_find (params, "defaultfacility"))
-      && !set_syslog_name (&c->journal_facility, param->value, TRUE, param->pos, error))
-    return FALSE;
-  if ((param = sl_rs_param_find (params, "defaultseverity"))
-      && !set_syslog_name (&c->journal_severity, param->value, FALSE, param->pos, error))
-    return FALSE;
   return TRUE;
-}
-
-/* $IMJournal* after $ModLoad imjournal */
-gboolean
-sl_rs_imjournal_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos, GError **error)
-{
-  if (!c->journal)
-    {
-      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("$%s needs $ModLoad imjournal before it"), name);
-      return FALSE;
-    }
-  if (g_ascii_strcasecmp (name, "IMJournalIgnorePreviousMessages") == 0)
-    {
-      c->journal_skip_old = sl_rs_is_true (value);
-      return TRUE;
-    }
-  if (g_ascii_strcasecmp (name, "IMJournalDefaultFacility") == 0)
-    return set_syslog_name (&c->journal_facility, value, TRUE, pos, error);
-  if (g_ascii_strcasecmp (name, "IMJournalDefaultSeverity") == 0)
-    return set_syslog_name (&c->journal_severity, value, FALSE, pos, error);
-  if (g_ascii_strcasecmp (name, "IMJournalPersistStateInterval") == 0)
-    return TRUE;
-  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos, _("the rsyslog directive '$%s' is not supported"), name);
-  return FALSE;
 }
 
 gboolean
@@ -436,8 +409,12 @@ sl_rs_finish_inputs (SlRsConf *c, GError **error)
 {
   if (c->immark_legacy && !legacy_mark_source (c, error))
     return FALSE;
-  if (c->journal && !journal_source (c, error))
-    return FALSE;
+  for (guint i = 0; i < c->load_inputs->len; i++)
+    {
+      SlRsLoadInput *input = g_ptr_array_index (c->load_inputs, i);
+      if (!legacy_input (c, input->module->name, input->module->name, NULL, input->params, input->pos, error))
+        return FALSE;
+    }
   if (c->imklog
       && !sl_rs_add_source (c, NULL, c->imklog_pos, c->klog_permit_non_kernel ? "kmsg(optional(yes))"
                                                                              : "kmsg(optional(yes) kernel-only(yes))",
@@ -529,6 +506,21 @@ file_defaults (SlRsConf *c, GPtrArray *params)
     }
 }
 
+/* imklog's RateLimitInterval (8.2302's name, without a dot): kmsg() has
+ * no limit, so only 0, its default (no limit) */
+static gboolean
+klog_without_rate_limit (GPtrArray *params, GError **error)
+{
+  const SlRsParam *interval = params ? sl_rs_param_find (params, "ratelimitinterval") : NULL;
+
+  if (!interval || g_strcmp0 (interval->value, "0") == 0)
+    return TRUE;
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, interval->pos,
+                    _("the parameter 'RateLimitInterval' of rsyslog's module imklog is not supported: Sluice does "
+                      "not limit the rate of the kernel's messages; only 0 (no limit, rsyslogd's default) is taken"));
+  return FALSE;
+}
+
 static gboolean
 load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GError **error)
 {
@@ -554,7 +546,9 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
         }
       if (module->kind == SL_RS_MODULE_LOADED)
         return loaded_source (c, module, bare, params, pos, error);
-      return sl_rs_plugin_module_params (module, params, error);
+      if (!sl_rs_plugin_module_params (module, params, error))
+        return FALSE;
+      return !(module->flags & SL_RS_MODULE_INPUT_AT_LOAD) || load_input (c, module, params, pos, error);
     }
   g_hash_table_add (c->loaded, g_ascii_strdown (bare, -1));
   for (guint i = 0; params && i < params->len; i++)
@@ -597,8 +591,7 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
           const SlRsParam *param = g_ptr_array_index (params, i);
           const gchar *own = param->name + strlen ("syssock.");
 
-          if (g_str_has_prefix (param->name, "syssock.") && !g_str_equal (own, "use") && !g_str_equal (own, "name")
-              && !g_str_has_prefix (own, "ratelimit."))
+          if (g_str_has_prefix (param->name, "syssock.") && !g_str_equal (own, "use") && !g_str_equal (own, "name"))
             set_param (&c->syssock_params, own, param->value, param->pos);
         }
       if (use)
@@ -640,6 +633,8 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
   else if (g_str_equal (bare, "imklog"))
     {
       const SlRsParam *permit = params ? sl_rs_param_find (params, "permitnonkernelfacility") : NULL;
+      if (!klog_without_rate_limit (params, error))
+        return FALSE;
       c->imklog = TRUE;
       c->imklog_pos = pos;
       if (permit)
@@ -649,8 +644,6 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
     c->uxsock_loaded = TRUE;
   else if (g_str_equal (bare, "imfile"))
     c->imfile_loaded = TRUE;
-  else if (g_str_equal (bare, "imjournal"))
-    return sl_rs_imjournal (c, params, pos, error);
   return TRUE;
 }
 
@@ -687,6 +680,13 @@ sl_rs_input (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error)
     }
   g_autofree gchar *lower = g_ascii_strdown (type, -1);
   const SlRsModule *module = sl_plugins_rsyslog_lookup (lower);
+  if (module && (module->flags & SL_RS_MODULE_INPUT_AT_LOAD))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
+                        _("rsyslog's %s takes no input() (rsyslogd: \"input module name is unknown\"): "
+                          "module(load=\"%s\") with its parameters makes its input"), module->name, module->name);
+      return FALSE;
+    }
   if (module && module->kind == SL_RS_MODULE_INPUT)
     {
       g_autofree gchar *driver = sl_rs_plugin_input (c, module, module->name, params, pos, error);
@@ -791,12 +791,10 @@ legacy_template (SlRsConf *c, const gchar *args, SlCfgPos pos, GError **error)
 /* directives that Sluice accepts with nothing to do: see doc/rsyslog.md */
 static const gchar *const neutral_directives[] = {
   "WorkDirectory", "ActionResumeInterval",
-  "KLogConsoleLogLevel", "SystemLogRateLimitInterval",
-  "SystemLogRateLimitBurst", "IMUXSockRateLimitInterval", "IMUXSockRateLimitBurst",
+  "KLogConsoleLogLevel",
   "MainMsgQueueSize", "MainMsgQueueDiscardMark",
   "RepeatedMsgContainsOriginalMsg",
-  "MaxOpenFiles", "AbortOnUncleanConfig", "IMJournalStateFile",
-  "IMJournalRatelimitInterval", "IMJournalRatelimitBurst",
+  "MaxOpenFiles", "AbortOnUncleanConfig",
 };
 
 static gboolean
@@ -968,8 +966,11 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
                           "and its per-protocol lists have no equal)"));
       return FALSE;
     }
-  if (g_ascii_strncasecmp (name, "IMJournal", strlen ("IMJournal")) == 0 && !is_neutral (name))
-    return sl_rs_imjournal_directive (c, name, value, pos, error);
+  gboolean module_param = FALSE;
+  if (!sl_rs_load_input_directive (c, name, value, pos, &module_param, error))
+    return FALSE;
+  if (module_param)
+    return TRUE;
   if (g_ascii_strncasecmp (name, "InputFile", strlen ("InputFile")) == 0
       || g_ascii_strcasecmp (name, "InputRunFileMonitor") == 0)
     return sl_rs_imfile_directive (c, name, value, pos, error);

@@ -221,6 +221,22 @@ sl_rs_plugin_action (SlRsConf *c, const SlRsModule *module, const gchar *type, G
   return sl_rs_emit_destination (c, pos, drivers->str, error);
 }
 
+/* RateLimit.Interval of an input whose module does not take it (its
+ * driver has no limit): 0 only, rsyslogd's default, no limit */
+static gboolean
+module_limits_rate (const SlRsModule *module, const SlRsParam *param, const gchar *type, GError **error)
+{
+  if (!g_str_equal (param->name, "ratelimit.interval") || g_strcmp0 (param->value, "0") == 0)
+    return TRUE;
+  for (guint k = 0; module->params && module->params[k]; k++)
+    if (g_str_equal (module->params[k], param->name))
+      return TRUE;
+  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos,
+                    _("the parameter '%s' of rsyslog's input %s is not supported: Sluice does not limit the rate "
+                      "of this input; only 0 (no limit, rsyslogd's default) is taken"), param->name, type);
+  return FALSE;
+}
+
 gchar *
 sl_rs_plugin_input (SlRsConf *c, const SlRsModule *module, const gchar *type, GPtrArray *params, SlCfgPos pos,
                     GError **error)
@@ -242,6 +258,8 @@ sl_rs_plugin_input (SlRsConf *c, const SlRsModule *module, const gchar *type, GP
                             _("the parameter '%s' of rsyslog's input %s is not supported"), param->name, type);
           return NULL;
         }
+      if (!module_limits_rate (module, param, type, error))
+        return NULL;
     }
   return write_driver (c, module, type, params, pos, error);
 }

@@ -87,7 +87,9 @@ typedef struct _SlRsConf
   gboolean imuxsock_script;  /* loaded by module(): rsyslogd then refuses its legacy directives */
   /* imuxsock's parameters (without "syssock.") for the system socket, from
    * SysSock.* or $SystemLog*; for the next $AddUnixListenSocket, from
-   * $InputUnixListenSocket*; NULL until one is set */
+   * $InputUnixListenSocket*, with the rate limits (ratelimit.*) of
+   * SysSock.RateLimit.*, $SystemLogRateLimit* and $IMUXSockRateLimit*;
+   * NULL until one is set */
   GPtrArray *syssock_params, *uxsock_params;
   GPtrArray *imtcp_params;   /* imtcp's module parameters but the stream driver's: its inputs' defaults */
   /* $ModLoad immark: one mark() source at the end, every $MarkMessagePeriod
@@ -103,12 +105,10 @@ typedef struct _SlRsConf
   gchar *imfile_name, *imfile_tag, *imfile_facility, *imfile_severity;
   gchar *imfile_ruleset;   /* $InputFileBindRuleset: kept for every later file */
   gboolean imfile_loaded;  /* imfile's legacy directives exist once it is */
-  /* imjournal, made once everything is read: its legacy directives may
-   * come after $ModLoad */
-  gboolean journal;
-  SlCfgPos journal_pos;
-  gboolean journal_skip_old;
-  gchar *journal_facility, *journal_severity;
+  /* the inputs of modules with SL_RS_MODULE_INPUT_AT_LOAD (imjournal)
+   * loaded: SlRsLoadInput, made once everything is read, as their legacy
+   * directives may come after $ModLoad */
+  GPtrArray *load_inputs;
   gboolean uxsock_loaded;  /* $ModLoad omuxsock: its directives and :omuxsock: exist */
   gchar *uxsock_socket, *uxsock_template; /* $OMUxSockSocket, $OMUxSockDefaultTemplate */
   gchar *mmnormalize_rulebase; /* $mmnormalizeRuleBase, which the next :mmnormalize: takes */
@@ -340,11 +340,18 @@ gboolean  sl_rs_add_source           (SlRsConf *c, const gchar *ruleset, SlCfgPo
 gboolean  sl_rs_imfile_directive     (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
                                       GError **error);
 void      sl_rs_imfile_clear         (SlRsConf *c);
-/* imjournal's parameters (params NULL for $ModLoad) and its legacy
- * $IMJournal* directives */
-gboolean  sl_rs_imjournal            (SlRsConf *c, GPtrArray *params, SlCfgPos pos, GError **error);
-gboolean  sl_rs_imjournal_directive  (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
-                                      GError **error);
+/* The input a module(load=) or $ModLoad of an SL_RS_MODULE_INPUT_AT_LOAD
+ * module makes (params NULL for $ModLoad), and the legacy directives
+ * that stand for its parameters ($IMJournal*) */
+typedef struct
+{
+  const SlRsModule *module;
+  GPtrArray *params;   /* SlRsParam, the last one written of each name */
+  SlCfgPos pos;
+} SlRsLoadInput;
+void      sl_rs_load_input_free      (SlRsLoadInput *input);
+gboolean  sl_rs_load_input_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCfgPos pos,
+                                      gboolean *taken, GError **error);
 /* The system socket of imuxsock, once everything is read. */
 gboolean  sl_rs_finish_inputs        (SlRsConf *c, GError **error);
 /* $PrivDropTo* and global(privDrop.*): whom sluiced runs as */

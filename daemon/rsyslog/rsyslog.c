@@ -1049,6 +1049,7 @@ conf_init (SlRsConf *c, SlCfgNode *root, gboolean included)
   c->dir_mode = g_strdup ("0700");
   c->create_dirs = TRUE;
   c->syssock_on = TRUE;
+  c->load_inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) sl_rs_load_input_free);
   c->ruleset = ruleset_get (c, DEFAULT_RULESET, (SlCfgPos) { sl_cfg_intern_file ("<rsyslog>"), 1, 1, NULL });
 }
 
@@ -1098,8 +1099,7 @@ conf_clear (SlRsConf *c)
   sl_rs_tls_clear (&c->tls_server);
   sl_rs_imfile_clear (c);
   g_free (c->imfile_ruleset);
-  g_free (c->journal_facility);
-  g_free (c->journal_severity);
+  g_ptr_array_unref (c->load_inputs);
   g_free (c->uxsock_socket);
   g_free (c->mmnormalize_rulebase);
   g_free (c->uxsock_template);

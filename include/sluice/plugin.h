@@ -23,6 +23,7 @@
 #include "core/message/macros.h"
 #include "core/message/timeutil.h"
 #include "core/message/priority.h"
+#include "core/route/rate-limit.h"
 #include "core/route/source.h"
 #include "core/io/activation.h"
 #include "core/io/admission.h"

@@ -396,10 +396,15 @@ test_imfile_imjournal (void)
                   "'23' is no syslog facility rsyslog takes here");
   assert_refused ("input(type=\"imfile\" file=\"/var/log/[ab].log\" tag=\"app\")\n", ":1:21:", "only * and ?");
   assert_translates ("module(load=\"imjournal\" UsePid=\"system\" StateFile=\"imjournal.state\")\n*.* /a\n",
-                     "systemd-journal(default-facility(user) default-priority(notice) read-old-records(yes))");
+                     "systemd-journal(default-facility(user) default-priority(notice) read-old-records(yes) "
+                     "rate-limit-interval(600) rate-limit-burst(20000))");
   assert_translates ("module(load=\"imjournal\" IgnorePreviousMessages=\"on\" DefaultFacility=\"local3\" "
-                     "DefaultSeverity=\"Info\")\n*.* /a\n",
+                     "DefaultSeverity=\"Info\" Ratelimit.Interval=\"0\")\n*.* /a\n",
                      "systemd-journal(default-facility(local3) default-priority(info) read-old-records(no))");
+  assert_translates ("$ModLoad imjournal\n$IMJournalRatelimitInterval 30\n$imjournalRatelimitBurst 7\n*.* /a\n",
+                     "rate-limit-interval(30) rate-limit-burst(7))");
+  assert_refused ("module(load=\"imjournal\" Ratelimit.Burst=\"0\")\n", ":1:25:", "needs a burst from 1");
+  assert_refused ("module(load=\"imjournal\")\ninput(type=\"imjournal\")\n", ":2:1:", "imjournal takes no input()");
   assert_translates ("$ModLoad imjournal\n$IMJournalStateFile imjournal.state\n$imjournalIgnorePreviousMessages on\n",
                      "read-old-records(no)");
   assert_refused ("module(load=\"imjournal\" UsePid=\"syslog\")\n", ":1:25:", "UsePid=\"syslog\" is not supported");

@@ -17,6 +17,7 @@ typedef struct
   const gchar *namespace_name;  /* NULL: the default namespace; "*": all of them */
   const gchar *dir;             /* a folder of journal files instead, or NULL */
   gboolean read_old_records;    /* without a saved cursor: from the oldest entry, not only new ones */
+  SlRateLimitSpec rate_limit;   /* one window for every entry, as rsyslogd's imjournal; interval 0: none */
 } JournalSettings;
 
 /* Makes messages of journal entries: the entry's fields, each cut to

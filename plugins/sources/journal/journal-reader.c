@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Entries posted at once; then the reader waits until they were delivered
@@ -28,6 +29,8 @@ struct _SlJournalReader
   sd_journal *journal;
   JournalEntryBuilder *builder;
   SlWindow *window;
+  SlRateLimit *limit;       /* or NULL */
+  guint dropped;            /* entries of the batch the limit dropped */
   GThread *thread;
   gint wake;                /* eventfd: stop() */
   gint stopping;
@@ -114,12 +117,32 @@ save_cursor (JournalReader *r)
   free (cursor);
 }
 
-/* Up to POST_BATCH entries made messages; how many, or -1 on an error. */
+/* Whether the rate limit lets msg in: the clock's time, not the entry's,
+ * as rsyslogd's imjournal counts; the first drop of a window and what a
+ * window lost are told. */
+static gboolean
+admit (JournalReader *r, SlMessage *msg)
+{
+  guint64 lost;
+  SlRateLimitVerdict verdict = sl_rate_limit_check (r->limit, 0, SL_PRI_SEVERITY (msg->pri), time (NULL), &lost);
+
+  if (lost)
+    sl_log (SL_LOG_INFO, _("%s: %" G_GUINT64_FORMAT " entries lost due to rate-limiting (%u allowed within %u "
+                           "seconds)"), sl_source_id (r->source), lost, r->settings.rate_limit.burst,
+            r->settings.rate_limit.interval);
+  if (verdict == SL_RATE_LIMIT_BEGIN_DROPPING)
+    sl_log (SL_LOG_INFO, _("%s: begin to drop entries due to rate-limiting"), sl_source_id (r->source));
+  return verdict == SL_RATE_LIMIT_PASSED;
+}
+
+/* Up to POST_BATCH entries made messages; how many, or -1 on an error.
+ * Those the rate limit drops are counted in r->dropped. */
 static gint
 read_batch (JournalReader *r)
 {
   gint n = 0;
-  while (n < POST_BATCH)
+  r->dropped = 0;
+  while (n < POST_BATCH && r->dropped < POST_BATCH)
     {
       gint rc = r->at_undelivered ? 1 : sd_journal_next (r->journal);
       r->at_undelivered = FALSE;
@@ -133,6 +156,12 @@ read_batch (JournalReader *r)
       if (rc == 0)
         break;
       SlMessage *msg = journal_entry_message (r->builder, r->source, r->journal);
+      if (r->limit && !admit (r, msg))
+        {
+          sl_message_unref (msg);
+          r->dropped++;
+          continue;
+        }
       sl_message_bind_window (msg, r->window);
       r->batch[n++] = msg;
     }
@@ -166,14 +195,17 @@ reader_thread (gpointer data)
   while (!g_atomic_int_get (&r->stopping))
     {
       gint n = read_batch (r);
+      if (r->dropped)
+        sl_source_count (r->source, "rate_limited", r->dropped);
       if (n > 0)
         {
           sl_source_post (r->source, r->batch, n);
           if (!sl_window_wait_empty (r->window, -1))
             break;
-          save_cursor (r);
         }
-      if (n < POST_BATCH)
+      if (n > 0 || r->dropped)
+        save_cursor (r);
+      if (n < POST_BATCH && r->dropped < POST_BATCH)
         wait_for_change (r);
     }
   g_mutex_lock (&r->lock);
@@ -192,6 +224,7 @@ reader_free (JournalReader *r)
     journal_entry_builder_free (r->builder);
   if (r->window)
     sl_window_unref (r->window);
+  sl_rate_limit_free (r->limit);
   if (r->wake >= 0)
     close (r->wake);
   g_mutex_clear (&r->lock);
@@ -230,6 +263,7 @@ journal_reader_start (SlSource *src, const JournalSettings *settings, GError **e
     }
   r->builder = journal_entry_builder_new (&r->settings);
   r->window = sl_source_new_window (src);
+  r->limit = sl_rate_limit_new (&settings->rate_limit);
   r->thread = g_thread_new ("sl-journal", reader_thread, r);
   sl_log (SL_LOG_INFO, _("%s: reading %s"), id, journal_name (settings));
   return r;

@@ -9,6 +9,7 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "plugins/sources/journal/journal-private.h"
+#include "plugins/sources/journal/journal-rsyslog.h"
 
 typedef struct
 {
@@ -18,6 +19,8 @@ typedef struct
   const gchar *namespace_name;
   const gchar *dir;
   gboolean read_old_records;
+  gint rate_limit_interval;
+  gint rate_limit_burst;
   JournalReader *reader;
 } JournalSource;
 
@@ -31,6 +34,11 @@ static const SlOptionSpec journal_options[] = {
     "read the journal files of this folder instead of the local journal" },
   { "read-old-records", SL_BOOL (JournalSource, read_old_records), "yes",
     "without a saved position, start from the oldest entry; no: only new entries" },
+  { "rate-limit-interval", SL_INT (JournalSource, rate_limit_interval), "0",
+    "seconds of the rate-limit window of every entry read, as rsyslog's imjournal; 0: no limit",
+    SL_RANGE (0, G_MAXINT) },
+  { "rate-limit-burst", SL_INT (JournalSource, rate_limit_burst), "20000",
+    "entries taken in a window; the rest are dropped", SL_RANGE (1, G_MAXINT) },
   { NULL }
 };
 
@@ -57,6 +65,7 @@ journal_start (SlDriver *d, SlSource *source, GError **error)
     .namespace_name = self->namespace_name,
     .dir = self->dir,
     .read_old_records = self->read_old_records,
+    .rate_limit = { (guint) self->rate_limit_interval, (guint) self->rate_limit_burst, 0 },
   };
   self->reader = journal_reader_start (source, &settings, error);
   return self->reader != NULL;
@@ -94,4 +103,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "journal-source",
   .drivers = (const SlDriverClass *const[]) { &journal_source_class, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &journal_imjournal, NULL },
 };

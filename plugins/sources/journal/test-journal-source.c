@@ -276,6 +276,40 @@ test_dir_and_namespace (SlTestEnv *env, gconstpointer data)
   g_assert_nonnull (strstr (err, "reads either a journal-dir() or a namespace(), not both"));
 }
 
+static const gchar limit_config[] =
+  "@version: 4.0\n"
+  "source s_journal { systemd-journal(journal-dir(\"@DIR@/journal\") rate-limit-interval(600)\n"
+  "                   rate-limit-burst(5)); };\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"${MESSAGE}\\n\")); };\n"
+  "log { source(s_journal); destination(d_out); };\n";
+
+/* rate-limit-*(), rsyslog's imjournal Ratelimit.*: one window for every
+ * entry, whatever its process; the entries past the burst are dropped and
+ * counted, and the position goes past them */
+static void
+test_rate_limit (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *tool = journal_remote ();
+  if (!tool)
+    return;
+  g_autofree gchar *entries = numbered_entries (1, 12);
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  if (!write_journal (env, tool, entries, -1) || !sl_test_write_config (env, limit_config, NULL)
+      || !sl_test_daemon_start (env) || !check_entries (env, out, 5))
+    return;
+  g_assert_true (sl_test_wait_stat (env, "source", "s_journal", "rate_limited", 7));
+  g_assert_cmpint (sl_test_daemon_stop (env, SIGTERM), ==, 0);
+  /* a restart reads on after the dropped entries: a new window */
+  g_autofree gchar *more = numbered_entries (13, 14);
+  if (!write_journal (env, tool, more, -1) || !sl_test_daemon_start (env))
+    return;
+  g_assert_true (sl_test_wait_lines (env, out, 7));
+  g_auto (GStrv) lines = sl_test_read_lines (out);
+  g_assert_cmpuint (g_strv_length (lines), ==, 7);
+  g_assert_cmpstr (lines[5], ==, "entry 13");
+  g_assert_cmpstr (lines[6], ==, "entry 14");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -286,5 +320,6 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/journal/kill", test_kill);
   SL_TEST_ADD ("/journal/read-old-records-no", test_new_only);
   SL_TEST_ADD ("/journal/dir-and-namespace", test_dir_and_namespace);
+  SL_TEST_ADD ("/journal/rate-limit", test_rate_limit);
   return g_test_run ();
 }

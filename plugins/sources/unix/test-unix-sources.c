@@ -6,7 +6,9 @@
 #include "tests/functional/harness.h"
 
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const gchar unix_config[] =
@@ -97,10 +99,77 @@ test_glibc_syslog (SlTestEnv *env, gconstpointer data)
     g_assert_cmpuint (after.st_ino, ==, before.st_ino);
 }
 
+static const gchar limit_config[] =
+  "@version: 4.0\n"
+  "source s { unix-dgram(\"@DIR@/limited.sock\" rate-limit-interval(60) rate-limit-burst(3)\n"
+  "                      rate-limit-severity(3)); };\n"
+  "destination d { file(\"@DIR@/limited.log\" template(\"${PID} ${LEVEL} ${MESSAGE}\\n\")); };\n"
+  "log { source(s); destination(d); };\n";
+
+/* Each sending process has its burst; a severity above the limit's
+ * passes uncounted; the rest are dropped and counted. */
+static void
+test_rate_limit (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  g_autofree gchar *sock = sl_test_path (env, "limited.sock");
+  g_autofree gchar *log = sl_test_path (env, "limited.log");
+  g_assert_true (sl_test_write_config (env, limit_config, NULL));
+  g_assert_true (sl_test_daemon_start (env));
+  g_assert_true (sl_test_wait_socket (env, sock));
+  /* each says its PID, which unix-dgram() keeps */
+  g_autofree gchar *info = g_strdup_printf ("<14>prog[%d]: parent info", (gint) getpid ());
+  g_autofree gchar *crit = g_strdup_printf ("<10>prog[%d]: parent crit", (gint) getpid ());
+  for (guint i = 0; i < 6; i++)
+    g_assert_true (sl_test_unix_send (sock, SOCK_DGRAM, info));
+  g_assert_true (sl_test_unix_send (sock, SOCK_DGRAM, crit));
+  pid_t child = fork ();
+  g_assert_cmpint (child, >=, 0);
+  if (child == 0)
+    {
+      gboolean sent = TRUE;
+      gchar text[64];
+      g_snprintf (text, sizeof text, "<14>prog[%d]: child info", (gint) getpid ());
+      for (guint i = 0; i < 2; i++)
+        sent = sent && sl_test_unix_send (sock, SOCK_DGRAM, text);
+      _exit (sent ? 0 : 1);
+    }
+  gint status;
+  g_assert_cmpint (waitpid (child, &status, 0), ==, child);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  g_assert_true (sl_test_wait_lines (env, log, 6));
+  g_assert_true (sl_test_wait_stat (env, "source", "s", "rate_limited", 3));
+  g_autofree gchar *text = sl_test_read_file (log);
+  g_autofree gchar *parent_info = g_strdup_printf ("%d info parent info\n", (gint) getpid ());
+  g_autofree gchar *child_info = g_strdup_printf ("%d info child info\n", (gint) child);
+  guint parents = 0, children = 0;
+  for (const gchar *p = text; (p = strstr (p, parent_info)); p++)
+    parents++;
+  for (const gchar *p = text; (p = strstr (p, child_info)); p++)
+    children++;
+  g_assert_cmpuint (parents, ==, 3);
+  g_assert_cmpuint (children, ==, 2);
+  g_assert_nonnull (strstr (text, "crit parent crit\n"));
+}
+
+static void
+test_rate_limit_needs_credentials (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  g_autofree gchar *err = sl_test_refused_config (env, "@version: 4.0\n"
+                                                  "source s { unix-dgram(\"@DIR@/x.sock\" rate-limit-interval(5)\n"
+                                                  "  pass-unix-credentials(no)); };\n"
+                                                  "log { source(s); };\n", NULL);
+  g_assert_nonnull (err);
+  g_assert_nonnull (strstr (err, ":3:3: rate-limit-interval() limits each sending process"));
+}
+
 int
 main (int argc, char **argv)
 {
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/unix/glibc-syslog", test_glibc_syslog);
+  SL_TEST_ADD ("/unix/rate-limit", test_rate_limit);
+  SL_TEST_ADD ("/unix/rate-limit-needs-credentials", test_rate_limit_needs_credentials);
   return g_test_run ();
 }

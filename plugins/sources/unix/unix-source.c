@@ -28,6 +28,10 @@ typedef struct
   gboolean create_dirs;
   gboolean stream;
   gboolean inherited;       /* the socket is one systemd passed, its file systemd's */
+  gboolean pass_credentials;
+  gint rate_limit_interval;
+  gint rate_limit_burst;
+  gint rate_limit_severity;
   uid_t owner;
   gid_t group;
   SlListenerSettings settings;
@@ -42,15 +46,28 @@ typedef struct
   { "so-rcvbuf", SL_SIZE (UnixSource, so_rcvbuf), "0", "socket receive buffer; 0 keeps the system default", \
     SL_RANGE (0, G_MAXINT) }, \
   { "optional", SL_BOOL (UnixSource, optional), "no", "start without this source when the socket cannot be made" }, \
-  { "pass-unix-credentials", SL_UNBOUND (SL_OPT_BOOL), "yes", "accepted for syslog-ng compatibility" }, \
   { "create-dirs", SL_BOOL (UnixSource, create_dirs), "no", "create the socket's folder" }
 
 static const SlOptionSpec stream_options[] = {
   UNIX_OPTIONS,
+  { "pass-unix-credentials", SL_UNBOUND (SL_OPT_BOOL), "yes", "accepted for syslog-ng compatibility" },
   { "keep-alive", SL_UNBOUND (SL_OPT_BOOL), "yes", "accepted for syslog-ng compatibility", .inherit = "keep-alive" },
   { NULL }
 };
-static const SlOptionSpec dgram_options[] = { UNIX_OPTIONS, { NULL } };
+/* rsyslogd's imuxsock limits each sending process (SlRateLimit); no
+ * syslog-ng 4.8 source has such options */
+static const SlOptionSpec dgram_options[] = {
+  UNIX_OPTIONS,
+  { "pass-unix-credentials", SL_BOOL (UnixSource, pass_credentials), "yes",
+    "read the sender's credentials; rate-limit-interval() needs them" },
+  { "rate-limit-interval", SL_INT (UnixSource, rate_limit_interval), "0",
+    "seconds of a sending process's rate-limit window; 0: no limit", SL_RANGE (0, G_MAXINT) },
+  { "rate-limit-burst", SL_INT (UnixSource, rate_limit_burst), "200",
+    "messages a sending process may write in a window; the rest are dropped", SL_RANGE (1, G_MAXINT) },
+  { "rate-limit-severity", SL_INT (UnixSource, rate_limit_severity), "1",
+    "severities from this number up (less severe) are limited", SL_RANGE (0, 7) },
+  { NULL }
+};
 
 /* A name the system lacks leaves the id unset (the socket keeps what it
  * is made with), with a warning: syslog-ng logs "Error resolving user"
@@ -107,6 +124,13 @@ unix_init (SlDriver *d, GError **error)
       g_mkdir_with_parents (dir, 0755);
       g_free (dir);
     }
+  if (self->rate_limit_interval && !self->pass_credentials)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "pass-unix-credentials"),
+                        _("rate-limit-interval() limits each sending process, which only "
+                          "pass-unix-credentials(yes) tells"));
+      return FALSE;
+    }
   resolve_ids (self);
   return TRUE;
 }
@@ -130,6 +154,12 @@ unix_start (SlDriver *d, SlSource *source, GError **error)
 {
   UnixSource *self = (UnixSource *) d;
   self->settings.max_connections = sl_source_max_connections (source);
+  if (!self->stream)
+    {
+      SlRateLimitSpec limit = { (guint) self->rate_limit_interval, (guint) self->rate_limit_burst,
+                                (gint) self->rate_limit_severity };
+      sl_source_set_rate_limit (source, &limit);
+    }
   GError *failure = NULL;
   gint fd = open_socket (self, &failure);
   if (fd < 0 && self->optional)
