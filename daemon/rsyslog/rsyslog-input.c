@@ -393,7 +393,7 @@ sl_rs_load_input_directive (SlRsConf *c, const gchar *name, const gchar *value, 
           SlRsLoadInput *input = g_ptr_array_index (c->load_inputs, k);
           if (g_str_equal (input->module->name, load_input_directives[i].module))
             {
-              set_param (input->params, load_input_directives[i].param, value, pos);
+              set_param (&input->params, load_input_directives[i].param, value, pos);
               return TRUE;
             }
         }
