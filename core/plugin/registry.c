@@ -65,8 +65,7 @@ check_rsyslog_module (const SlRsModule *m, const gchar *file, GError **error)
   for (const gchar *p = m->name; lower && *p; p++)
     lower = !g_ascii_isupper (*p);
   if (!lower || !m->write
-      || (m->kind != SL_RS_MODULE_INPUT && m->kind != SL_RS_MODULE_OUTPUT && m->kind != SL_RS_MODULE_MODIFIER
-          && m->kind != SL_RS_MODULE_LOADED))
+      || (m->kind != SL_RS_MODULE_INPUT && m->kind != SL_RS_MODULE_OUTPUT && m->kind != SL_RS_MODULE_MODIFIER))
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
                    _("plugin %s: rsyslog module '%s' needs a lower-case name, a kind and write()"), file,

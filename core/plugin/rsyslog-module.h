@@ -19,9 +19,6 @@ typedef enum
   SL_RS_MODULE_OUTPUT,   /* action(type=...): the driver of a destination */
   SL_RS_MODULE_MODIFIER, /* action(type=...) of a message modification module: a parser's
                           * driver, run in the path so the actions after it see its fields */
-  SL_RS_MODULE_LOADED,   /* module(load=...) alone: the driver of the one source its module
-                          * parameters make (immark, imkmsg); a legacy $ModLoad's once
-                          * everything is read, with the parameters its directives stand for */
 } SlRsModuleKind;
 
 /* One input(), action() or legacy action of the configuration, with its
@@ -115,7 +112,7 @@ typedef enum
   /* an input module whose module(load=) makes its one input, with the
    * module's parameters (module_params, which params lists too) and its
    * legacy directives, once the configuration is read; input() is
-   * refused (imjournal) */
+   * refused (imjournal, immark, imkmsg) */
   SL_RS_MODULE_INPUT_AT_LOAD = 1 << 3,
 } SlRsModuleFlags;
 

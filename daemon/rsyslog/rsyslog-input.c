@@ -307,30 +307,6 @@ sl_rs_finish_privileges (SlRsConf *c, GError **error)
   return sl_rs_emit (c, c->priv_pos, text->str, error);
 }
 
-/* The source of a module module(load=) alone makes (written: how the
- * configuration names it), in the ruleset its ruleset= names */
-static gboolean
-loaded_source (SlRsConf *c, const SlRsModule *module, const gchar *written, GPtrArray *params, SlCfgPos pos,
-               GError **error)
-{
-  const SlRsParam *ruleset = params ? sl_rs_param_find (params, "ruleset") : NULL;
-  g_autofree gchar *driver = sl_rs_plugin_loaded (c, module, written, params, pos, error);
-
-  return driver && sl_rs_add_source (c, ruleset ? ruleset->value : NULL, pos, driver, module->name, error);
-}
-
-/* $ModLoad immark: its source once everything is read, every
- * $MarkMessagePeriod (the last one written) seconds */
-static gboolean
-legacy_mark_source (SlRsConf *c, GError **error)
-{
-  const SlRsModule *module = sl_plugins_rsyslog_lookup ("immark");
-  g_autoptr (GPtrArray) params = sl_rs_params_new ();
-
-  sl_rs_params_add (params, "interval", c->mark_period, c->immark_pos);
-  return loaded_source (c, module, "$ModLoad immark", params, c->immark_pos, error);
-}
-
 void
 sl_rs_load_input_free (SlRsLoadInput *input)
 {
@@ -376,6 +352,7 @@ static const struct
   { "IMJournalRatelimitInterval", "imjournal", "ratelimit.interval" },
   { "IMJournalRatelimitBurst", "imjournal", "ratelimit.burst" },
   { "IMJournalUsePidFromSystem", "imjournal", "usepidfromsystem" },
+  { "MarkMessagePeriod", "immark", "interval" },
 };
 
 gboolean
@@ -407,12 +384,12 @@ sl_rs_load_input_directive (SlRsConf *c, const gchar *name, const gchar *value, 
 gboolean
 sl_rs_finish_inputs (SlRsConf *c, GError **error)
 {
-  if (c->immark_legacy && !legacy_mark_source (c, error))
-    return FALSE;
   for (guint i = 0; i < c->load_inputs->len; i++)
     {
       SlRsLoadInput *input = g_ptr_array_index (c->load_inputs, i);
-      if (!legacy_input (c, input->module->name, input->module->name, NULL, input->params, input->pos, error))
+      const SlRsParam *ruleset = sl_rs_param_find (input->params, "ruleset");
+      if (!legacy_input (c, input->module->name, input->module->name, ruleset ? ruleset->value : NULL, input->params,
+                         input->pos, error))
         return FALSE;
     }
   if (c->imklog
@@ -537,15 +514,6 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
           return FALSE;
         }
       g_hash_table_add (c->loaded, g_steal_pointer (&lower));
-      /* $ModLoad immark: its $MarkMessagePeriod may follow */
-      if (module->kind == SL_RS_MODULE_LOADED && g_str_equal (module->name, "immark") && !params)
-        {
-          c->immark_legacy = TRUE;
-          c->immark_pos = pos;
-          return TRUE;
-        }
-      if (module->kind == SL_RS_MODULE_LOADED)
-        return loaded_source (c, module, bare, params, pos, error);
       if (!sl_rs_plugin_module_params (module, params, error))
         return FALSE;
       return !(module->flags & SL_RS_MODULE_INPUT_AT_LOAD) || load_input (c, module, params, pos, error);
@@ -929,20 +897,6 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     {
       if (g_str_equal (value, "-1"))
         sl_rs_ruleset_waits (c);
-      return TRUE;
-    }
-  if (g_ascii_strcasecmp (name, "MarkMessagePeriod") == 0)
-    {
-      if (!c->immark_legacy)
-        {
-          sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, pos,
-                            _("$MarkMessagePeriod needs $ModLoad immark before it, as in rsyslogd"));
-          return FALSE;
-        }
-      /* immark checks it as its interval= */
-      g_free (c->mark_period);
-      c->mark_period = g_strdup (value);
-      c->immark_pos = pos;
       return TRUE;
     }
   if (sl_rs_tls_setting (c, name, value))

@@ -265,23 +265,6 @@ sl_rs_plugin_input (SlRsConf *c, const SlRsModule *module, const gchar *type, GP
 }
 
 gchar *
-sl_rs_plugin_loaded (SlRsConf *c, const SlRsModule *module, const gchar *written, GPtrArray *params, SlCfgPos pos,
-                     GError **error)
-{
-  g_autoptr (GPtrArray) own = sl_rs_params_new ();
-
-  if (!sl_rs_plugin_module_params (module, params, error))
-    return NULL;
-  for (guint i = 0; params && i < params->len; i++)
-    {
-      const SlRsParam *param = g_ptr_array_index (params, i);
-      if (!g_str_equal (param->name, "load"))
-        sl_rs_params_add (own, param->name, param->value, param->pos);
-    }
-  return write_driver (c, module, written, own, pos, error);
-}
-
-gchar *
 sl_rs_plugin_legacy (SlRsConf *c, const gchar *name, const gchar *written, GPtrArray *params, SlCfgPos pos,
                      GError **error)
 {

@@ -92,15 +92,10 @@ typedef struct _SlRsConf
    * NULL until one is set */
   GPtrArray *syssock_params, *uxsock_params;
   GPtrArray *imtcp_params;   /* imtcp's module parameters but the stream driver's: its inputs' defaults */
-  /* $ModLoad immark: one mark() source at the end, every $MarkMessagePeriod
-   * (the last one written) seconds */
   /* imklog: one kmsg() source at the end, taking other facilities than
    * kern only with permitNonKernelFacility (the last one written) */
   gboolean imklog, klog_permit_non_kernel;
   SlCfgPos imklog_pos;
-  gboolean immark_legacy;
-  gchar *mark_period;      /* $MarkMessagePeriod as written: immark's interval */
-  SlCfgPos immark_pos;
   /* $InputFile*: the file the next $InputRunFileMonitor follows */
   gchar *imfile_name, *imfile_tag, *imfile_facility, *imfile_severity;
   gchar *imfile_ruleset;   /* $InputFileBindRuleset: kept for every later file */
@@ -317,10 +312,6 @@ gchar    *sl_rs_plugin_input         (SlRsConf *c, const SlRsModule *module, con
 gchar    *sl_rs_plugin_modifier      (SlRsConf *c, const SlRsModule *module, const gchar *type, GPtrArray *params,
                                       SlCfgPos pos, GError **error);
 gboolean  sl_rs_plugin_module_params (const SlRsModule *module, GPtrArray *params, GError **error);
-/* The source's driver of a module that module(load=) alone makes
- * (SL_RS_MODULE_LOADED), its parameters checked; params may be NULL. */
-gchar    *sl_rs_plugin_loaded        (SlRsConf *c, const SlRsModule *module, const gchar *written, GPtrArray *params,
-                                      SlCfgPos pos, GError **error);
 /* A legacy action (written: ":omrelp:") as the action of the module
  * name with the parameters it stands for; refused when no plugin serves
  * the module. */

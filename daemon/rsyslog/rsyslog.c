@@ -1085,7 +1085,6 @@ conf_clear (SlRsConf *c)
   if (c->action_queue_params)
     g_ptr_array_unref (c->action_queue_params);
   g_free (c->syssock_name);
-  g_free (c->mark_period);
   g_clear_pointer (&c->syssock_params, g_ptr_array_unref);
   g_clear_pointer (&c->uxsock_params, g_ptr_array_unref);
   g_clear_pointer (&c->imtcp_params, g_ptr_array_unref);

@@ -349,7 +349,7 @@ test_modules (void)
   /* openSUSE's stock file sets the kernel's console level */
   assert_translates ("$ModLoad imklog.so\n$klogConsoleLogLevel    1\n", "kmsg(optional(yes) kernel-only(yes))");
   /* imkmsg takes what programs write to /dev/kmsg too */
-  assert_translates ("module(load=\"imkmsg\")\n*.* /a\n", "source \"rs0_s1:imkmsg\" { kmsg(optional(yes)); };");
+  assert_translates ("module(load=\"imkmsg\")\n*.* /a\n", ":imkmsg\" { kmsg(optional(yes)); };");
   assert_refused ("module(load=\"imkmsg\" permitNonKernelFacility=\"on\")\n", ":1:22:",
                   "the parameter 'permitnonkernelfacility' of rsyslog's module imkmsg is not supported");
   /* what programs write to /dev/kmsg only with permitNonKernelFacility, as rsyslogd's imklog */

@@ -14,5 +14,5 @@ imkmsg_write (SlRsCall *call, GString *driver, GError **error)
 }
 
 const SlRsModule kmsg_imkmsg = {
-  "imkmsg", SL_RS_MODULE_LOADED, NULL, NULL, imkmsg_write, 0,
+  "imkmsg", SL_RS_MODULE_INPUT, NULL, NULL, imkmsg_write, SL_RS_MODULE_INPUT_AT_LOAD,
 };

@@ -3,7 +3,8 @@
  * interval seconds (1200 unless given; $MarkMessagePeriod reaches it as
  * interval=), whatever else comes, syslog.info from "rsyslogd" as
  * rsyslogd writes it. use.syslogCall and use.markFlag change neither the
- * line nor where it goes; ruleset= is the front end's. */
+ * line nor where it goes; ruleset= is the front end's. Its one input is
+ * made once the configuration is read. */
 #include "plugins/sources/mark/mark-rsyslog.h"
 #include "core/i18n.h"
 
@@ -29,5 +30,5 @@ immark_write (SlRsCall *call, GString *driver, GError **error)
 }
 
 const SlRsModule mark_immark = {
-  "immark", SL_RS_MODULE_LOADED, NULL, immark_params, immark_write, 0,
+  "immark", SL_RS_MODULE_INPUT, immark_params, immark_params, immark_write, SL_RS_MODULE_INPUT_AT_LOAD,
 };
