@@ -205,7 +205,8 @@ separator_prepare (SlTfCall *call, GError **error)
   return takes_args (call, 1, error, _("a separator and then texts"));
 }
 
-/* $(explode SEP TEXT ...): each text cut at SEP, as a list */
+/* $(explode SEP TEXT ...): each text cut at SEP, as a list; an empty text
+ * has no items, as glib's g_strsplit() that syslog-ng uses gives none */
 static void
 explode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
@@ -217,6 +218,8 @@ explode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *e
     {
       g_string_truncate (text, 0);
       sl_template_append (call->arg_templates[i], msg, env, text);
+      if (!text->len)
+        continue;
       const gchar *p = text->str;
       const gchar *end = text->str + text->len;
       const gchar *cut;
