@@ -3,7 +3,9 @@
  * $(list-head), $(list-nth), $(list-tail), $(list-slice), $(list-count),
  * $(implode) and $(explode). Each argument that is a list is read as
  * syslog-ng writes lists (the kit's core/message/list-text.h); several list arguments are one
- * list. */
+ * list. What they write has syslog-ng 4.8's types: a list from concat,
+ * append, slice and explode, an integer from count, a string from the
+ * others (list-tail's too, as 4.8 types it). */
 #include "plugins/templates/extra/extra-private.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -73,6 +75,20 @@ takes_args (SlTfCall *call, gint least, GError **error, const gchar *usage)
     return TRUE;
   g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE, _("$(%s) takes %s"), call->klass->name, usage);
   return FALSE;
+}
+
+static gboolean
+list_prepare (SlTfCall *call, GError **error)
+{
+  call->type = SL_VALUE_LIST;
+  return TRUE;
+}
+
+static gboolean
+list_count_prepare (SlTfCall *call, GError **error)
+{
+  call->type = SL_VALUE_INT64;
+  return TRUE;
 }
 
 static void
@@ -185,6 +201,7 @@ list_slice_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv
 static gboolean
 list_slice_prepare (SlTfCall *call, GError **error)
 {
+  call->type = SL_VALUE_LIST;
   return takes_args (call, 2, error, _("a range FROM:TO and a list"));
 }
 
@@ -203,6 +220,13 @@ static gboolean
 separator_prepare (SlTfCall *call, GError **error)
 {
   return takes_args (call, 1, error, _("a separator and then texts"));
+}
+
+static gboolean
+explode_prepare (SlTfCall *call, GError **error)
+{
+  call->type = SL_VALUE_LIST;
+  return separator_prepare (call, error);
 }
 
 /* $(explode SEP TEXT ...): each text cut at SEP, as a list; an empty text
@@ -240,12 +264,12 @@ explode_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *e
     .ops.template_function = &(const SlTemplateFunctionOps) { .prepare = prep, .eval = ev }, \
   }
 
-LIST_CLASS (tf_list_concat_class, "list-concat", "its arguments, lists or single values, as one list", NULL, list_concat_eval);
-LIST_CLASS (tf_list_append_class, "list-append", "a list with the other arguments appended", NULL, list_append_eval);
+LIST_CLASS (tf_list_concat_class, "list-concat", "its arguments, lists or single values, as one list", list_prepare, list_concat_eval);
+LIST_CLASS (tf_list_append_class, "list-append", "a list with the other arguments appended", list_prepare, list_append_eval);
 LIST_CLASS (tf_list_head_class, "list-head", "the first element of a list", NULL, list_head_eval);
 LIST_CLASS (tf_list_nth_class, "list-nth", "the element of a list at an index: $(list-nth N LIST)", list_nth_prepare, list_nth_eval);
 LIST_CLASS (tf_list_tail_class, "list-tail", "a list without its first element", NULL, list_tail_eval);
 LIST_CLASS (tf_list_slice_class, "list-slice", "the elements of a list from one index to another: $(list-slice FROM:TO LIST)", list_slice_prepare, list_slice_eval);
-LIST_CLASS (tf_list_count_class, "list-count", "how many elements a list has", NULL, list_count_eval);
+LIST_CLASS (tf_list_count_class, "list-count", "how many elements a list has", list_count_prepare, list_count_eval);
 LIST_CLASS (tf_implode_class, "implode", "the elements of a list joined by a separator: $(implode SEP LIST)", separator_prepare, implode_eval);
-LIST_CLASS (tf_explode_class, "explode", "a text split at a separator, as a list: $(explode SEP TEXT)", separator_prepare, explode_eval);
+LIST_CLASS (tf_explode_class, "explode", "a text split at a separator, as a list: $(explode SEP TEXT)", explode_prepare, explode_eval);
