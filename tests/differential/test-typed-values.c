@@ -33,7 +33,8 @@ static const gchar config[] =
   "                 set(\"$(list-count ${j.a})\" value(\"l.count\")); set(\"$(list-head ${j.a})\" value(\"l.head\"));\n"
   "                 set(\"$(list-nth 1 ${j.a})\" value(\"l.nth\")); set(\"$(list-tail ${j.a})\" value(\"l.tail\"));\n"
   "                 set(\"$(list-slice 1: ${j.a})\" value(\"l.slice\")); set(\"$(explode : ${j.s})\" value(\"l.explode\"));\n"
-  "                 set(\"$(implode : ${j.a})\" value(\"l.implode\")); set(\"<$(list-concat ${j.a})>\" value(\"l.text\")); };\n"
+  "                 set(\"$(implode : ${j.a})\" value(\"l.implode\")); set(\"<$(list-concat ${j.a})>\" value(\"l.text\"));\n"
+  "                 set(\"$(list-search x ${j.a} x)\" value(\"l.search\")); };\n"
   "destination d_out { file(\"@DIR@/out.log\" template(\"@TEMPLATE@\\n\")); };\n"
   "log { source(s_in); junction { channel { parser(p_json); rewrite(r_copy); rewrite(r_hint); rewrite(r_list); flags(final); }; channel { flags(final); }; };\n"
   "      destination(d_out); };\n";

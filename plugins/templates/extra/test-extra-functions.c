@@ -108,6 +108,21 @@ test_lists (void)
   RENDERS ("$(list-append a ${V13})", "a,'x\"y\\\\z'");
   RENDERS ("$(list-nth 1 $(list-append a ${V13}))", "x\"y\\z");
   RENDERS ("$(list-head ${V14})", "a\\x01");
+  /* $(list-search), as syslog-ng 4.8.1 writes these */
+  RENDERS ("$(list-search b ${L1})", "1");
+  RENDERS ("$(list-search --mode prefix ba a,bb,ba)", "2");
+  RENDERS ("$(list-search --mode substring x a,yxy,x)", "1");
+  RENDERS ("$(list-search --mode glob 'b*' a,cb,bc)", "2");
+  RENDERS ("$(list-search --mode pcre '[0-9]+' a,x1,12)", "2");
+  RENDERS ("$(list-search --mode pcre b abc,b)", "1");
+  RENDERS ("$(list-search --start-index 2 a a,b,a,a)", "2");
+  RENDERS ("$(list-search --start-index=1 a a,a)", "1");
+  RENDERS ("$(list-search z a,b)", "");
+  RENDERS ("$(list-search b a,b c,b)", "1");
+  RENDERS ("$(list-search b --mode prefix a,bx)", "1");
+  assert_refused ("$(list-search --mode fuzzy a b)", "no mode 'fuzzy'");
+  assert_refused ("$(list-search a)", "$(list-search) takes");
+  assert_refused ("$(list-search --mode pcre '(' a)", "(");
   assert_refused ("$(list-nth 1)", "$(list-nth) takes");
 }
 
