@@ -55,6 +55,11 @@ struct _SlConfig
  * checked, stats() bound, templates and template functions compiled, the
  * objects no path uses checked. */
 gboolean sl_config_build (SlConfig *cfg, GError **error);
+/* A template written with a type hint (int("$PID"), a bare 42): the text
+ * is a template, never a template object's name, as in syslog-ng; an
+ * unknown type is an error at pos. */
+SlTemplate *sl_config_compile_hinted_template (const gchar *text, const gchar *hint, SlCfgPos pos,
+                                               GError **error);
 const SlCfgNode *sl_config_find_object (SlConfig *cfg, const gchar *kind, const gchar *name);
 /* The name of the kind's object nearest to name, as it was written, for
  * "did you mean"; NULL when none is close. */

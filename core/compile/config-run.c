@@ -17,8 +17,10 @@
 
 
 static gpointer
-template_new (gpointer cfg, const gchar *text, SlCfgPos pos, GError **error)
+template_new (gpointer cfg, const gchar *text, const gchar *hint, SlCfgPos pos, GError **error)
 {
+  if (hint)
+    return sl_config_compile_hinted_template (text, hint, pos, error);
   return sl_config_compile_template (cfg, text, pos, error);
 }
 

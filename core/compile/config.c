@@ -173,6 +173,23 @@ compile_located (const gchar *text, SlCfgPos pos, GError **error)
   return t;
 }
 
+SlTemplate *
+sl_config_compile_hinted_template (const gchar *text, const gchar *hint, SlCfgPos pos, GError **error)
+{
+  SlValueType type;
+  if (!sl_value_type_from_name (hint, strlen (hint), sl_cfg_compiling_version_4 (), &type))
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, pos, _("unknown type hint '%s'; use string, json, literal, list, "
+                                                          "int, int32, int64, double, float, boolean, "
+                                                          "datetime or null"), hint);
+      return NULL;
+    }
+  SlTemplate *t = compile_located (text, pos, error);
+  if (t)
+    sl_template_set_type_hint (t, type);
+  return t;
+}
+
 /* In the order written, so that $(template NAME) in one finds the
  * templates defined before it, as in syslog-ng. */
 static gboolean

@@ -2,20 +2,29 @@
 #include "core/message/list-text.h"
 
 #include "core/message/scratch.h"
+#include "core/message/str-repr.h"
 
 #include <string.h>
 
 static GPrivate item_key = SL_SCRATCH_INIT;
 
-static gchar
-unescape (gchar c)
+/* A backslash escape inside quotes, as syslog-ng's str-repr reads it:
+ * one it does not know keeps its backslash, but before the quote itself. */
+static void
+append_unescaped (GString *item, gchar quote, gchar c)
 {
   switch (c)
     {
-    case 'n': return '\n';
-    case 't': return '\t';
-    case 'r': return '\r';
-    default: return c;
+    case 'b': g_string_append_c (item, '\b'); break;
+    case 'f': g_string_append_c (item, '\f'); break;
+    case 'n': g_string_append_c (item, '\n'); break;
+    case 'r': g_string_append_c (item, '\r'); break;
+    case 't': g_string_append_c (item, '\t'); break;
+    case '\\': g_string_append_c (item, '\\'); break;
+    default:
+      if (c != quote)
+        g_string_append_c (item, '\\');
+      g_string_append_c (item, c);
     }
 }
 
@@ -34,8 +43,8 @@ sl_list_text_foreach (const gchar *text, gsize len,
           gchar quote = text[i++];
           while (i < len && text[i] != quote)
             {
-              if (quote == '"' && text[i] == '\\' && i + 1 < len)
-                i++, g_string_append_c (item, unescape (text[i]));
+              if (text[i] == '\\' && i + 1 < len)
+                i++, append_unescaped (item, quote, text[i]);
               else
                 g_string_append_c (item, text[i]);
               i++;
@@ -61,39 +70,5 @@ sl_list_text_append (GString *out, gsize start, const gchar *item, gsize len)
 {
   if (out->len > start)
     g_string_append_c (out, ',');
-  gboolean plain = len > 0;
-  gboolean double_quote = FALSE, single_quote = FALSE;
-  for (gsize i = 0; i < len; i++)
-    {
-      if (strchr (" \t\n\r,\\", item[i]) && item[i])
-        plain = FALSE;
-      if (item[i] == '"')
-        double_quote = TRUE, plain = FALSE;
-      if (item[i] == '\'')
-        single_quote = TRUE, plain = FALSE;
-    }
-  if (plain)
-    {
-      g_string_append_len (out, item, len);
-      return;
-    }
-  if (double_quote && !single_quote)
-    {
-      g_string_append_c (out, '\'');
-      g_string_append_len (out, item, len);
-      g_string_append_c (out, '\'');
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (gsize i = 0; i < len; i++)
-    switch (item[i])
-      {
-      case '\n': g_string_append (out, "\\n"); break;
-      case '\t': g_string_append (out, "\\t"); break;
-      case '\r': g_string_append (out, "\\r"); break;
-      case '"': g_string_append (out, "\\\""); break;
-      case '\\': g_string_append (out, "\\\\"); break;
-      default: g_string_append_c (out, item[i]);
-      }
-  g_string_append_c (out, '"');
+  sl_str_repr_encode_append (out, item, len, ",");
 }

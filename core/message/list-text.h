@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* syslog-ng's list text, as $(list-*), $(explode) and the list() type
- * hint read and write a list in one value: items joined by ',', an item
- * with a blank, a comma or a quote quoted ('...' when it holds a " and no
- * ', else "..." with \n, \t, \r, \" and \\ escaped). */
+ * hint read and write a list in one value: items joined by ',', each
+ * quoted as syslog-ng's str-repr quotes it (sl_str_repr_encode_append()
+ * with ',' forbidden), read back with its escapes in either quotes. */
 #ifndef SL_LIST_TEXT_H
 #define SL_LIST_TEXT_H
 

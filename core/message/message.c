@@ -495,6 +495,31 @@ sl_message_set (SlMessage *msg, SlHandle h, const gchar *value, gssize len)
   set_copy (msg, h, value, len, SL_VALUE_STRING);
 }
 
+static const struct
+{
+  const gchar *name;
+  SlValueType type;
+  gboolean since_4;       /* a name syslog-ng 3.38 does not know */
+} type_names[] = {
+  { "string", SL_VALUE_STRING }, { "datetime", SL_VALUE_STRING }, { "json", SL_VALUE_JSON },
+  { "literal", SL_VALUE_JSON }, { "list", SL_VALUE_LIST }, { "int", SL_VALUE_INT32 }, { "int32", SL_VALUE_INT32 },
+  { "int64", SL_VALUE_INT64 }, { "integer", SL_VALUE_INT64, TRUE }, { "double", SL_VALUE_DOUBLE },
+  { "float", SL_VALUE_DOUBLE }, { "boolean", SL_VALUE_BOOLEAN }, { "null", SL_VALUE_NULL },
+};
+
+gboolean
+sl_value_type_from_name (const gchar *name, gsize len, gboolean version_4, SlValueType *type)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (type_names); i++)
+    if (strlen (type_names[i].name) == len && strncmp (name, type_names[i].name, len) == 0
+        && (!type_names[i].since_4 || version_4))
+      {
+        *type = type_names[i].type;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 void
 sl_message_set_typed (SlMessage *msg, SlHandle h, const gchar *value, gssize len, SlValueType type)
 {

@@ -67,6 +67,12 @@ typedef enum
   SL_VALUE_NULL,
 } SlValueType;
 
+/* The type a hint names, as syslog-ng writes hints (int("$PID"),
+ * --pair n=list(...)): string, json, literal, list, int, int32, int64,
+ * integer (syslog-ng 4's, with version_4), double, float, boolean,
+ * datetime, null; the first len bytes of name. FALSE for any other name. */
+gboolean sl_value_type_from_name (const gchar *name, gsize len, gboolean version_4, SlValueType *type);
+
 /* A field's value; in a message's dynamic store also which field it is.
  * The type takes four bits of what was the order: $SDATA orders 2047
  * structured-data fields, more than a message can carry in practice, and

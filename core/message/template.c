@@ -46,6 +46,8 @@ struct _SlTemplate
   guint n_elems;
   gboolean literal;
   gboolean plain;         /* no fallback and no @K: see append_plain() */
+  gboolean hinted;        /* written with a type hint: int("$PID"), 42 */
+  SlValueType hint;
 };
 
 /* Names syslog-ng spells differently for the same stored field. */
@@ -1025,6 +1027,39 @@ sl_template_single_field (const SlTemplate *t)
   if (t->n_elems != 1 || t->elems[0].kind != ELEM_FIELD || t->elems[0].fallback || t->elems[0].msg_ref)
     return SL_F_NONE;
   return t->elems[0].field;
+}
+
+void
+sl_template_set_type_hint (SlTemplate *t, SlValueType type)
+{
+  t->hinted = TRUE;
+  t->hint = type;
+}
+
+const gchar *
+sl_template_peek_typed (const SlTemplate *t, const SlMessage *msg, gsize *len, SlValueType *type)
+{
+  SlValueType own = SL_VALUE_STRING;
+  const gchar *value;
+  SlHandle field = sl_template_single_field (t);
+  if (field != SL_F_NONE)
+    {
+      value = sl_message_get_typed (msg, field, len, &own);
+      if (!value)
+        {
+          value = "";
+          *len = 0;
+          own = SL_VALUE_NULL;
+        }
+    }
+  else
+    {
+      value = sl_template_peek (t, msg, len);
+      if (t->n_elems == 1 && t->elems[0].kind == ELEM_CALL)
+        own = t->elems[0].call->type;
+    }
+  *type = t->hinted ? t->hint : own;
+  return value;
 }
 
 /* Filters and rewrites read rendered values on every message; one buffer

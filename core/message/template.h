@@ -102,11 +102,21 @@ gboolean        sl_template_memo_same (SlTemplateMemo *m, const SlMessage *msg, 
  * ("$HOST", "${MSG}", "${.SDATA.a.b}"), aliases resolved; SL_F_NONE when it
  * is anything more (text, a macro, a function, a fallback). */
 SlHandle     sl_template_single_field (const SlTemplate *t);
+/* A type hint written with the template (int("$PID"), list("a,b"), a bare
+ * 42 or 1.5), as syslog-ng 4 takes one: it is the type of every value the
+ * template renders (sl_template_peek_typed()). */
+void         sl_template_set_type_hint (SlTemplate *t, SlValueType type);
 /* The rendered value of t with the default environment, for code that only
  * reads it: a single-field template gives the field itself without a copy;
  * anything else is rendered into a buffer of the calling thread, valid
  * until that thread's next call. Never NULL; *len is its length. */
 const gchar *sl_template_peek    (const SlTemplate *t, const SlMessage *msg, gsize *len);
+/* sl_template_peek() and the type syslog-ng 4 gives what it renders: the
+ * hint if one was written; else, for a template that is one field and
+ * nothing else, that field's type (null when unset), for one function
+ * call, the type its prepare() gave (SlTfCall's type); a string for
+ * anything else. */
+const gchar *sl_template_peek_typed (const SlTemplate *t, const SlMessage *msg, gsize *len, SlValueType *type);
 
 G_END_DECLS
 

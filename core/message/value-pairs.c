@@ -39,17 +39,6 @@ static const struct
   { "everything", SCOPE_ALL_MACROS | SCOPE_NV | SCOPE_DOT_NV },
 };
 
-static const struct
-{
-  const gchar *name;
-  SlValueType type;
-} type_names[] = {
-  { "string", SL_VALUE_STRING }, { "datetime", SL_VALUE_STRING }, { "json", SL_VALUE_JSON },
-  { "literal", SL_VALUE_JSON }, { "list", SL_VALUE_LIST }, { "int", SL_VALUE_INT32 }, { "int32", SL_VALUE_INT32 },
-  { "int64", SL_VALUE_INT64 }, { "double", SL_VALUE_DOUBLE }, { "float", SL_VALUE_DOUBLE },
-  { "boolean", SL_VALUE_BOOLEAN }, { "null", SL_VALUE_NULL },
-};
-
 /* The macros that carry a type in syslog-ng 3.38, given it under --no-cast. */
 static const struct
 {
@@ -393,12 +382,8 @@ split_type_hint (const SlValuePairs *vp, const gchar *text, SlValueType *type, G
   if (*p != '(' || !(g_ascii_isalpha (text[0]) || text[0] == '_') || text[len - 1] != ')')
     return g_strdup (text);
 
-  for (guint i = 0; i < G_N_ELEMENTS (type_names); i++)
-    if (strlen (type_names[i].name) == name_len && strncmp (text, type_names[i].name, name_len) == 0)
-      {
-        *type = type_names[i].type;
-        return g_strndup (p + 1, text + len - 1 - (p + 1));
-      }
+  if (sl_value_type_from_name (text, name_len, sl_cfg_compiling_version_4 (), type))
+    return g_strndup (p + 1, text + len - 1 - (p + 1));
   g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE, _("unknown type '%.*s' in %s; use string, json, literal, "
                                                          "list, int, int32, int64, double, float, boolean, "
                                                          "datetime or null"), (gint) name_len, text, vp->owner);

@@ -20,6 +20,7 @@ typedef struct
   gint64 num;
   GPtrArray *list;
   GPtrArray *args;         /* what was written, for templates and filters */
+  const gchar *hint;       /* a template's type hint: int("$PID"), a bare 42 */
   gpointer compiled;       /* template or filter made at bind */
   void (*compiled_free) (gpointer);
 } Entry;
@@ -640,6 +641,53 @@ notice_deprecated (const Entry *e, const gchar *owner)
             e->pos.file, e->pos.line, e->pos.column, e->spec->name, owner, e->spec->help);
 }
 
+/* syslog-ng's type hint of a template, int("$PID") or list("a,b"): a node
+ * with one value and nothing else. Whether its name is a type, the
+ * compiler says. */
+static gboolean
+is_type_hint (const SlCfgNode *node)
+{
+  return node->args && node->args->len == 1 && !(node->children && node->children->len) && !node->has_body
+         && !((const SlCfgArg *) g_ptr_array_index (node->args, 0))->key;
+}
+
+/* A bare number written as a template is syslog-ng's literal of type
+ * int64 (written back as a decimal) or float (as written). */
+static void
+take_number_hint (Entry *e, const SlCfgArg *a)
+{
+  if (e->spec->type != SL_OPT_TEMPLATE || a->kind != SL_CFG_ARG_WORD)
+    return;
+  const gchar *p = a->value + (a->value[0] == '-' || a->value[0] == '+');
+  gsize digits = strspn (p, "0123456789");
+  if (!digits)
+    return;
+  if (!p[digits])
+    {
+      gchar *end;
+      errno = 0;
+      gint64 n = g_ascii_strtoll (a->value, &end, 10);
+      if (errno || *end)
+        return;
+      g_free (e->str);
+      e->str = g_strdup_printf ("%" G_GINT64_FORMAT, n);
+      e->hint = "int64";
+    }
+  else if (p[digits] == '.' && p[digits + 1] && strspn (p + digits + 1, "0123456789") == strlen (p + digits + 1))
+    e->hint = "float";
+}
+
+/* The entry of a template option written with a type hint, int("$PID"). */
+static gboolean
+entry_parse_hinted (Entry *e, const gchar *owner, const SlCfgNode *hint, GError **error)
+{
+  e->hint = hint->name;
+  if (e->args)
+    g_ptr_array_unref (e->args);
+  e->args = g_ptr_array_ref (hint->args);
+  return entry_parse (e, owner, hint->args, hint->pos, error);
+}
+
 static gboolean
 check_node (const gchar *owner, const SlOptionSpec *const *tables, const SlCfgNode *node,
             GHashTable *entries, GError **error)
@@ -676,12 +724,26 @@ check_node (const gchar *owner, const SlOptionSpec *const *tables, const SlCfgNo
       e->args = g_ptr_array_ref (node->args);
       if (!entry_parse (e, owner, node->args, e->pos, error))
         return FALSE;
+      take_number_hint (e, g_ptr_array_index (node->args, 0));
     }
 
   for (guint i = 0; node->children && i < node->children->len; i++)
     {
       const SlCfgNode *child = g_ptr_array_index (node->children, i);
       const SlOptionSpec *spec = sl_options_find (tables, child->name);
+      if (!spec && positional && positional->type == SL_OPT_TEMPLATE && is_type_hint (child)
+          && !(node->args && node->args->len))
+        {
+          /* set(int("42") value("n")): the bare template, with a type */
+          Entry *e = entry_new (entries, positional);
+          e->node = node;
+          e->set = TRUE;
+          e->order = order++;
+          e->pos = child->pos;
+          if (!entry_parse_hinted (e, owner, child, error))
+            return FALSE;
+          continue;
+        }
       if (!spec)
         {
           set_unknown_option_error (error, owner, tables, child);
@@ -694,6 +756,19 @@ check_node (const gchar *owner, const SlOptionSpec *const *tables, const SlCfgNo
                             _("%s() takes one filter expression, as in %s(program(\"sshd\"))"),
                             spec->name, spec->name);
           return FALSE;
+        }
+      if (spec->type == SL_OPT_TEMPLATE && nested && child->children->len == 1 && !(child->args && child->args->len)
+          && is_type_hint (g_ptr_array_index (child->children, 0)))
+        {
+          /* template(int("$PID")) */
+          Entry *e = entry_new (entries, spec);
+          e->node = child;
+          e->pos = child->pos;
+          e->set = TRUE;
+          e->order = order++;
+          if (!entry_parse_hinted (e, owner, g_ptr_array_index (child->children, 0), error))
+            return FALSE;
+          continue;
         }
       if (spec->type != SL_OPT_BLOCK && spec->type != SL_OPT_FILTER && nested)
         {
@@ -711,6 +786,8 @@ check_node (const gchar *owner, const SlOptionSpec *const *tables, const SlCfgNo
       e->args = child->args ? g_ptr_array_ref (child->args) : NULL;
       if (!entry_parse (e, owner, child->args, child->pos, error))
         return FALSE;
+      if (child->args && child->args->len == 1)
+        take_number_hint (e, g_ptr_array_index (child->args, 0));
       notice_deprecated (e, owner);
     }
   return TRUE;
@@ -874,7 +951,7 @@ compile_value (Entry *e, const SlOptionsCompiler *compiler, GError **error)
     {
       /* the text's own position, so that an error can point into it */
       SlCfgPos at = e->args && e->args->len ? ((const SlCfgArg *) g_ptr_array_index (e->args, 0))->pos : e->pos;
-      e->compiled = compiler->template_new (compiler->user_data, e->str, at, error);
+      e->compiled = compiler->template_new (compiler->user_data, e->str, e->hint, at, error);
       e->compiled_free = compiler->template_free;
       return e->compiled != NULL;
     }

@@ -146,8 +146,10 @@ const SlCfgNode *sl_options_node   (const SlOptions *o);
  * freed with o. */
 typedef struct
 {
-  /* pos is where the text was written (its quote) */
-  gpointer (*template_new) (gpointer user_data, const gchar *text, SlCfgPos pos, GError **error);
+  /* pos is where the text was written (its quote); hint the type hint
+   * written with it (int("$PID") gives "int"), or NULL */
+  gpointer (*template_new) (gpointer user_data, const gchar *text, const gchar *hint, SlCfgPos pos,
+                            GError **error);
   void     (*template_free) (gpointer template);
   gpointer (*filter_new)   (gpointer user_data, const SlCfgNode *option, GError **error);
   void     (*filter_free)  (gpointer filter);

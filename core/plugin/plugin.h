@@ -80,6 +80,9 @@ struct _SlTfCall
   gchar **args;
   SlTemplate **arg_templates;
   gpointer state;
+  /* the type syslog-ng 4 gives what eval() writes, when the call is a
+   * template alone; prepare() sets it, a string unless it does */
+  SlValueType type;
 };
 
 /* Sources: begin receiving and post messages through sl_source_post(). */

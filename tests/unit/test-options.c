@@ -296,6 +296,57 @@ test_pairs (void)
   g_free (m);
 }
 
+/* Type hints of templates, as syslog-ng's template_content takes them:
+ * handed to the compiler with the text. What it is given is recorded, as
+ * "hint|text", in place of a compiled template. */
+typedef struct
+{
+  struct _SlTemplate *value;   /* the positional template */
+  struct _SlTemplate *other;   /* template(...) */
+} Hinted;
+
+static const SlOptionSpec hinted_specs[] = {
+  { "value", SL_TEMPLATE (Hinted, value), NULL, "", .flags = SL_OPT_POSITIONAL },
+  { "template", SL_TEMPLATE (Hinted, other), NULL, "" },
+  { NULL }
+};
+
+static gpointer
+record_template (gpointer user_data, const gchar *text, const gchar *hint, SlCfgPos pos, GError **error)
+{
+  return g_strdup_printf ("%s|%s", hint ? hint : "-", text);
+}
+
+static void
+assert_hinted (const gchar *text, const gchar *value, const gchar *other)
+{
+  const SlCfgNode *driver, *globals;
+  SlCfgNode *root = parse (text, &driver, &globals);
+  const SlOptionSpec *const hinted_tables[] = { hinted_specs, NULL };
+  GError *error = NULL;
+  SlOptions *o = sl_options_new ("set()", hinted_tables, NULL, driver, globals, &error);
+  g_assert_no_error (error);
+  const SlOptionsCompiler compiler = { .template_new = record_template, .template_free = g_free };
+  Hinted h = { 0 };
+  g_assert_true (sl_options_bind (o, hinted_specs, &h, &compiler, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr ((const gchar *) h.value, ==, value);
+  g_assert_cmpstr ((const gchar *) h.other, ==, other);
+  sl_options_free (o);
+  sl_cfg_node_free (root);
+}
+
+static void
+test_type_hints (void)
+{
+  assert_hinted ("rewrite r { set(\"$PID\"); };\n", "-|$PID", NULL);
+  assert_hinted ("rewrite r { set(int(\"$PID\")); };\n", "int|$PID", NULL);
+  assert_hinted ("rewrite r { set(list(\"a,b\") template(json(\"{}\"))); };\n", "list|a,b", "json|{}");
+  assert_hinted ("rewrite r { set(42 template(1.5)); };\n", "int64|42", "float|1.5");
+  assert_hinted ("rewrite r { set(+7); };\n", "int64|7", NULL);
+  assert_hinted ("rewrite r { set(-7 template(t_name)); };\n", "int64|-7", "-|t_name");
+}
+
 /* Only options declared inherited take options {} values: a global that a
  * driver's table has but does not inherit leaves the driver's default. */
 static void
@@ -351,6 +402,7 @@ main (int argc, char **argv)
   g_test_add_func ("/options/sizes-durations-aliases", test_sizes_durations_and_aliases);
   g_test_add_func ("/options/errors", test_errors);
   g_test_add_func ("/options/pairs", test_pairs);
+  g_test_add_func ("/options/type-hints", test_type_hints);
   g_test_add_func ("/options/inherit", test_only_inherited_options_come_from_globals);
   g_test_add_func ("/options/global-time-zone", test_global_time_zone);
   return g_test_run ();

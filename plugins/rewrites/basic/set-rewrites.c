@@ -4,8 +4,10 @@
  * groupunset(values(...)): give a field a value rendered from the message,
  * remove one, give every field whose name matches a glob a value rendered
  * from it ($_ is its value, as in syslog-ng), remove every such field.
- * In a syslog-ng 4 configuration set() of one field ("${json.n}") copies
- * its type too, as syslog-ng 4 does; any other template makes a string. */
+ * In a syslog-ng 4 configuration set() gives the field the type syslog-ng
+ * 4 gives its template: a hint's (set(int("42") ...), set(42 ...)), the
+ * type of the one field it copies ("${json.n}"), of its one function
+ * ($(list-concat ...)); anything else makes a string. */
 #include "plugins/rewrites/basic/rewrite-rule.h"
 #include "core/config/syntax-version.h"
 #include "core/config/error.h"
@@ -20,9 +22,7 @@ typedef struct
   SlHandle field;
   const gchar *field_name;
   SlTemplate *value;      /* set() */
-  /* set() of a syslog-ng 4 configuration whose template is one field and
-   * nothing else: the field it copies, with its type (null when unset) */
-  SlHandle copied;
+  gboolean typed;         /* set() of a syslog-ng 4 configuration */
 } SetRule;
 
 /* groupset() and groupunset() decide once per field name whether it matches: handles
@@ -85,7 +85,7 @@ set_init (SlDriver *d, GError **error)
                         _("set() needs the new value, as in set(\"$HOST\" value(\".origin\"))"));
       return FALSE;
     }
-  self->copied = sl_cfg_compiling_version_4 () ? sl_template_single_field (self->value) : SL_F_NONE;
+  self->typed = sl_cfg_compiling_version_4 ();
   return rewrite_rule_field (&self->rule, "value", self->field_name, &self->field, error);
 }
 
@@ -97,11 +97,11 @@ set_process (SlDriver *d, SlMessage **msg)
     return TRUE;
   sl_message_make_writable (msg);
   gsize len;
-  if (self->copied != SL_F_NONE)
+  if (self->typed)
     {
       SlValueType type;
-      const gchar *value = sl_message_get_typed (*msg, self->copied, &len, &type);
-      sl_message_set_typed (*msg, self->field, value ? value : "", len, value ? type : SL_VALUE_NULL);
+      const gchar *value = sl_template_peek_typed (self->value, *msg, &len, &type);
+      sl_message_set_typed (*msg, self->field, value, len, type);
       return TRUE;
     }
   const gchar *value = sl_template_peek (self->value, *msg, &len);

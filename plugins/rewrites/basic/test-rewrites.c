@@ -412,6 +412,9 @@ test_config_errors (void)
   assert_refused ("set(value(\"X\"))", "set() needs the new value");
   assert_refused ("set(\"x\" value(\"FACILITY\"))", "test.conf:3:21: 'FACILITY' is a macro, computed from the message");
   assert_refused ("set(\"$(nosuch)\" value(\"X\"))", "unknown template function 'nosuch'");
+  assert_refused ("set(foo(\"x\") value(\"X\"))", "test.conf:3:21: unknown type hint 'foo'");
+  /* 4.x's name of the type; this configuration is 3.x, as 3.38 refuses it */
+  assert_refused ("set(integer(\"1\") value(\"X\"))", "unknown type hint 'integer'");
   assert_refused ("unset(value(\"\"))", "'' is not a field or macro name");
   assert_refused ("groupunset()", "groupunset() needs values()");
   assert_refused ("groupset(values(\"json.*\"))", "groupset() needs the new value");

@@ -18,6 +18,7 @@ extern const SlDriverClass tf_list_nth_class;
 extern const SlDriverClass tf_list_tail_class;
 extern const SlDriverClass tf_list_slice_class;
 extern const SlDriverClass tf_list_count_class;
+extern const SlDriverClass tf_list_search_class;
 extern const SlDriverClass tf_implode_class;
 extern const SlDriverClass tf_explode_class;
 extern const SlDriverClass tf_env_class;

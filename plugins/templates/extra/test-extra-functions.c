@@ -18,7 +18,8 @@ test_message (void)
     { "L1", "a,b,c" }, { "n3", "3" }, { "n10", "10" }, { "nm2", "-2" }, { "f15", "1.5" }, { "s1", "abc" },
     { "V1", "x'y" }, { "V2", "x\"y'z" }, { "V3", "t\tb" }, { "V4", "back\\slash" }, { "V5", "new\nline" },
     { "V6", "x\"y" }, { "V7", "" }, { "V8", "a b" }, { "V9", "\"x\\\"y\",z" }, { "V10", "'a,b',z" },
-    { "V11", "\"a\\tb\",c" }, { "P1", "/var/log/messages" }, { "ML", "line1\nline2\nline3" },
+    { "V11", "\"a\\tb\",c" }, { "V12", "c\001 d" }, { "V13", "x\"y\\z" }, { "V14", "\"a\\x01\"" },
+    { "P1", "/var/log/messages" }, { "ML", "line1\nline2\nline3" },
     { "U1", "a%20b%2Fc%zz" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
@@ -98,6 +99,30 @@ test_lists (void)
   RENDERS ("$(explode , ${L1})", "a,b,c");
   RENDERS ("$(explode : a:b:c d)", "a,b,c,d");
   RENDERS ("$(explode \" \" \"a b  c\")", "a,b,\"\",c");
+  /* an empty text has no items (glib's g_strsplit(), as syslog-ng 4.8) */
+  RENDERS ("$(explode , ${V7})", "");
+  RENDERS ("$(list-count $(explode , ${V7}))", "0");
+  /* items quoted as syslog-ng's str-repr quotes them: control characters
+   * in quotes by code, escapes in '...' too, an unknown escape kept */
+  RENDERS ("$(list-append a ${V12})", "a,\"c\\x01 d\"");
+  RENDERS ("$(list-append a ${V13})", "a,'x\"y\\\\z'");
+  RENDERS ("$(list-nth 1 $(list-append a ${V13}))", "x\"y\\z");
+  RENDERS ("$(list-head ${V14})", "a\\x01");
+  /* $(list-search), as syslog-ng 4.8.1 writes these */
+  RENDERS ("$(list-search b ${L1})", "1");
+  RENDERS ("$(list-search --mode prefix ba a,bb,ba)", "2");
+  RENDERS ("$(list-search --mode substring x a,yxy,x)", "1");
+  RENDERS ("$(list-search --mode glob 'b*' a,cb,bc)", "2");
+  RENDERS ("$(list-search --mode pcre '[0-9]+' a,x1,12)", "2");
+  RENDERS ("$(list-search --mode pcre b abc,b)", "1");
+  RENDERS ("$(list-search --start-index 2 a a,b,a,a)", "2");
+  RENDERS ("$(list-search --start-index=1 a a,a)", "1");
+  RENDERS ("$(list-search z a,b)", "");
+  RENDERS ("$(list-search b a,b c,b)", "1");
+  RENDERS ("$(list-search b --mode prefix a,bx)", "1");
+  assert_refused ("$(list-search --mode fuzzy a b)", "no mode 'fuzzy'");
+  assert_refused ("$(list-search a)", "$(list-search) takes");
+  assert_refused ("$(list-search --mode pcre '(' a)", "(");
   assert_refused ("$(list-nth 1)", "$(list-nth) takes");
 }
 
