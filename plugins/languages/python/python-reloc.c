@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* syslogng.get_installation_path_for(): syslog-ng's ${prefix},
+ * ${localstatedir}, ... in a path, as Sluice's own folders. */
+#include "python-module.h"
+#include <string.h>
+
+static const struct
+{
+  const gchar *name;
+  const gchar *value;
+} folders[] = {
+  { "${prefix}", SL_PREFIX },
+  { "${exec_prefix}", SL_PREFIX },
+  { "${libexecdir}", SL_PREFIX "/libexec" },
+  { "${datarootdir}", SL_PREFIX "/share" },
+  { "${datadir}", SL_PREFIX "/share" },
+  { "${pkgdatadir}", SL_DATADIR },
+  /* where syslog-ng keeps its persist file, Sluice keeps its own */
+  { "${localstatedir}", SL_LOCALSTATEDIR "/lib/sluice" },
+  { "${moduledir}", SL_MODULE_DIR },
+};
+
+/* Each known ${name} replaced until none is left, as syslog-ng resolves
+ * them; an unknown one is kept as written. */
+static PyObject *
+get_installation_path_for (PyObject *self, PyObject *args, PyObject *kwargs)
+{
+  static char *kwlist[] = { "template", NULL };
+  const gchar *template;
+
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "s", kwlist, &template))
+    return NULL;
+  GString *path = g_string_new (template);
+  for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
+    g_string_replace (path, folders[i].name, folders[i].value, 0);
+  PyObject *result = PyUnicode_FromStringAndSize (path->str, path->len);
+  g_string_free (path, TRUE);
+  return result;
+}
+
+static PyMethodDef methods[] = {
+  { "get_installation_path_for", (PyCFunction) (void (*) (void)) get_installation_path_for,
+    METH_VARARGS | METH_KEYWORDS, "resolve syslog-ng's ${prefix}, ${localstatedir}, ... in a path" },
+  { NULL }
+};
+
+gboolean
+py_reloc_add (PyObject *module)
+{
+  return PyModule_AddFunctions (module, methods) == 0;
+}
