@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* syslog-ng 4.8's own Python modules (the syslogng.modules package of
+ * Debian 13's syslog-ng-mod-python, in the root of tests/peers/trixie-root)
+ * run unchanged: sluiced with that root's module folder as
+ * --module-install-dir and syslog-ng 4.8 in the root read the same
+ * configuration and the same container log file, and what they write
+ * must be equal. The Kubernetes parsers read docker's json-file lines and
+ * CRI lines (a partial line joined to the next) and ask tests/kube-api.py,
+ * which answers as a Kubernetes API server does, for the pod's metadata;
+ * python_example() logs what it is given into internal(). */
+#include "tests/functional/harness.h"
+
+#include <string.h>
+#include <sys/socket.h>
+
+static gchar *trixie;   /* the Debian 13 root, or NULL */
+
+/* The pod the kube-api.py answers for, in the file name Kubernetes gives
+ * a container's log: POD_NAMESPACE_CONTAINER-ID.log. */
+#define CONTAINER_LOG "/var/log/containers/web-7d9f_default_nginx-" \
+  "3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f.log"
+
+/* The file name is set, not read, so that the same configuration gives
+ * both daemons the name the parsers take the pod from. */
+#define KUBERNETES_CONFIG(PARSER) \
+  "@version: 4.8\n" \
+  "@include \"scl.conf\"\n" \
+  "options { frac-digits(6); };\n" \
+  "source s { file(\"@DIR@/in.log\" flags(no-parse)); };\n" \
+  "rewrite name { set(\"" CONTAINER_LOG "\" value(\"FILE_NAME\")); };\n" \
+  "parser p { " PARSER "(key-delimiter(\".\")); };\n" \
+  "destination d { file(\"@DIR@/out.log\" template(\"$S_UNIXTIME|${HOST}|${PROGRAM}|${PID}" \
+  "|${.k8s.namespace_name}|${.k8s.pod_name}|${.k8s.pod_uuid}|${.k8s.container_name}|${.k8s.container_id}" \
+  "|${.k8s.container_image}|${.k8s.container_hash}|${.k8s.docker_id}|${.k8s.stream}" \
+  "|${.k8s.labels.app}|${.k8s.labels.tier}|${.k8s.annotations.team}|${MESSAGE}\\n\")); };\n" \
+  "log { source(s); rewrite(name); parser(p); destination(d); };\n"
+
+static const gchar kubeconfig[] =
+  "apiVersion: v1\n"
+  "kind: Config\n"
+  "clusters: [{name: test, cluster: {server: \"http://127.0.0.1:%u\"}}]\n"
+  "contexts: [{name: test, context: {cluster: test, user: test}}]\n"
+  "current-context: test\n"
+  "users: [{name: test, user: {}}]\n";
+
+static gchar *
+source_path (const gchar *relative)
+{
+  return g_build_filename (g_getenv ("SL_TOP_SRCDIR"), "plugins/languages/python", relative, NULL);
+}
+
+/* sluiced on config with 4.8's SCL and modules, input as its in.log: what
+ * it wrote into out.log once that holds until, or NULL. */
+static gchar *
+sluiced_output (SlTestEnv *env, const gchar *config, const gchar *input, const gchar *until)
+{
+  g_autofree gchar *in = sl_test_path (env, "in.log");
+  g_autofree gchar *out = sl_test_path (env, "out.log");
+  g_autofree gchar *scl = g_build_filename (trixie, "usr/share/syslog-ng/include", NULL);
+  g_autofree gchar *include_path = g_strdup_printf ("%s/config/include:%s", g_getenv ("SL_TOP_SRCDIR"), scl);
+  g_autofree gchar *modules = g_build_filename (trixie, "usr/lib/syslog-ng/4.8", NULL);
+
+  if (!g_file_set_contents (in, input, -1, NULL) || !sl_test_write_config (env, config, NULL)
+      || !sl_test_daemon_start_with_args (env, "--include-path", include_path, "--module-install-dir", modules, NULL)
+      || !sl_test_wait_contains (env, out, until))
+    return NULL;
+  return sl_test_read_file (out);
+}
+
+/* Both daemons on config and input, with KUBECONFIG naming kube-api.py
+ * (the same path outside and inside the root); their outputs compared. */
+static void
+run_both (SlTestEnv *env, const gchar *config, const gchar *input, const gchar *until)
+{
+  if (!trixie)
+    {
+      g_test_skip ("the Debian 13 root could not be made (tests/peers/trixie-root)");
+      return;
+    }
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_text = g_strdup_printf ("%u", port);
+  g_autofree gchar *script = source_path ("tests/kube-api.py");
+  const gchar *argv[] = { "/usr/bin/python3", script, port_text, NULL };
+  g_autofree gchar *api_err = sl_test_path (env, "kube-api.stderr");
+  GPid api = sl_test_spawn_argv (argv, api_err);
+  g_autofree gchar *config_text = g_strdup_printf (kubeconfig, port);
+  g_autofree gchar *config_path = sl_test_path (env, "kubeconfig");
+  g_autofree gchar *inside = g_build_filename (trixie, env->dir, NULL);
+  g_autofree gchar *inside_path = g_build_filename (inside, "kubeconfig", NULL);
+
+  g_setenv ("KUBECONFIG", config_path, TRUE);
+  gboolean ready = api && sl_test_wait_port (port) && g_file_set_contents (config_path, config_text, -1, NULL)
+                   && g_mkdir_with_parents (inside, 0755) == 0
+                   && g_file_set_contents (inside_path, config_text, -1, NULL);
+  g_autofree gchar *ng = ready ? sl_test_syslog_ng_48_output (env, trixie, config, input, until) : NULL;
+  g_autofree gchar *sl = ready ? sluiced_output (env, config, input, until) : NULL;
+  gboolean stopped = sl_test_peer_stop (api, inside);
+  g_unsetenv ("KUBECONFIG");
+  g_assert_true (ready);
+  g_assert_true (stopped);
+  g_assert_nonnull (ng);
+  g_assert_nonnull (sl);
+  g_test_message ("syslog-ng 4.8 wrote:\n%s", ng);
+  g_assert_cmpstr (sl, ==, ng);
+}
+
+static void
+test_kubernetes_json_file (SlTestEnv *env, gconstpointer data)
+{
+  run_both (env, KUBERNETES_CONFIG ("kubernetes-json-file-parser"),
+            "{\"log\":\"GET /index.html 200\\n\",\"stream\":\"stdout\",\"time\":\"2024-05-01T10:00:00.123456789Z\"}\n"
+            "{\"log\":\"upstream timed out\\n\",\"stream\":\"stderr\",\"time\":\"2024-05-01T10:00:01.5Z\"}\n"
+            "{\"log\":\"caf\\u00e9 \\\"quoted\\\"\\n\",\"stream\":\"stdout\",\"time\":\"2024-05-01T12:00:02+02:00\"}\n"
+            "{\"log\":\"done\\n\",\"stream\":\"stdout\",\"time\":\"2024-05-01T10:00:03.000001Z\"}\n",
+            "|done\n");
+}
+
+static void
+test_kubernetes_cri_file (SlTestEnv *env, gconstpointer data)
+{
+  run_both (env, KUBERNETES_CONFIG ("kubernetes-file-parser"),
+            "2024-05-01T10:00:00.123456789Z stdout F GET /index.html 200\n"
+            "2024-05-01T10:00:01.000000001Z stderr P first half of a long line, \n"
+            "2024-05-01T10:00:01.000000002Z stderr F second half\n"
+            "2024-05-01T10:00:01.7Z stdout F  two  spaces kept\n"
+            "2024-05-01T10:00:02.5Z stdout F done\n",
+            "|done\n");
+}
+
+int
+main (int argc, char **argv)
+{
+  sl_test_init (&argc, &argv);
+  sl_test_python_leaks_suppressed ();
+  trixie = sl_test_trixie_root ();
+  g_test_add ("/python-modules/kubernetes-json-file-parser", SlTestEnv, NULL, sl_test_env_setup,
+              test_kubernetes_json_file, sl_test_env_teardown);
+  g_test_add ("/python-modules/kubernetes-file-parser", SlTestEnv, NULL, sl_test_env_setup,
+              test_kubernetes_cri_file, sl_test_env_teardown);
+  gint result = g_test_run ();
+  g_free (trixie);
+  return result;
+}
