@@ -127,6 +127,66 @@ test_kubernetes_cri_file (SlTestEnv *env, gconstpointer data)
             "|done\n");
 }
 
+/* python_example() logs each value of each message it gets, through
+ * Python's logging into internal(). The keys() of a message and the types
+ * of its values are the typed values' and macros' business: the lines of
+ * the values both daemons have as bytes are compared, and the heading
+ * (syslog-ng 4.8 ends an internal message without tags with ';'). */
+#define EXAMPLE_CONFIG \
+  "@version: 4.8\n" \
+  "@include \"scl.conf\"\n" \
+  "source s { file(\"@DIR@/in.log\" flags(no-parse)); };\n" \
+  "destination d { python_example(); };\n" \
+  "log { source(s); destination(d); };\n" \
+  "log { source { internal(); }; filter { message(\"ExampleDestination\") };\n" \
+  "  destination { file(\"@DIR@/out.log\" template(\"$LEVEL $MESSAGE\\n\")); }; };\n"
+
+static gchar *
+example_lines (const gchar *output)
+{
+  static const gchar *const keys[] = { "HOST", "HOST_FROM", "MESSAGE" };
+  g_auto (GStrv) lines = g_strsplit (output ? output : "", "\n", -1);
+  GString *kept = g_string_new (NULL);
+
+  for (guint i = 0; lines[i]; i++)
+    {
+      gchar *line = lines[i];
+      if (g_str_has_suffix (line, ";"))
+        line[strlen (line) - 1] = '\0';
+      gboolean wanted = g_str_has_suffix (line, "Name Value Pairs are:");
+      for (guint k = 0; k < G_N_ELEMENTS (keys) && !wanted; k++)
+        {
+          g_autofree gchar *key = g_strdup_printf ("ExampleDestination: b'%s' = ", keys[k]);
+          wanted = strstr (line, key) != NULL;
+        }
+      if (wanted)
+        g_string_append_printf (kept, "%s\n", line);
+    }
+  return g_string_free (kept, FALSE);
+}
+
+static void
+test_example (SlTestEnv *env, gconstpointer data)
+{
+  if (!trixie)
+    {
+      g_test_skip ("the Debian 13 root could not be made (tests/peers/trixie-root)");
+      return;
+    }
+  const gchar *input = "hello from a file\n";
+  const gchar *until = "b'MESSAGE' = ";
+  g_autofree gchar *ng = sl_test_syslog_ng_48_output (env, trixie, EXAMPLE_CONFIG, input, until);
+  g_autofree gchar *sl = sluiced_output (env, EXAMPLE_CONFIG, input, until);
+  g_autofree gchar *ng_lines = example_lines (ng);
+  g_autofree gchar *sl_lines = example_lines (sl);
+
+  g_assert_nonnull (ng);
+  g_assert_nonnull (sl);
+  g_test_message ("syslog-ng 4.8's lines compared:\n%s", ng_lines);
+  g_assert_nonnull (strstr (ng_lines, "b'MESSAGE' = b'hello from a file' <class 'bytes'>"));
+  g_assert_cmpstr (sl_lines, ==, ng_lines);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -137,6 +197,8 @@ main (int argc, char **argv)
               test_kubernetes_json_file, sl_test_env_teardown);
   g_test_add ("/python-modules/kubernetes-file-parser", SlTestEnv, NULL, sl_test_env_setup,
               test_kubernetes_cri_file, sl_test_env_teardown);
+  g_test_add ("/python-modules/python_example", SlTestEnv, NULL, sl_test_env_setup, test_example,
+              sl_test_env_teardown);
   gint result = g_test_run ();
   g_free (trixie);
   return result;
