@@ -306,6 +306,30 @@ py_call_optional (PyDriverBase *base, PyCallKind kind, PyObject *obj, const gcha
   return FALSE;
 }
 
+/* loaders() and class()'s module are imported on the thread that loads
+ * the configuration, Python's main thread, as syslog-ng imports them:
+ * module code may do what only the main thread can (4.8's s3 module
+ * sets a signal handler). A failure here is left to the driver's own
+ * import, which logs it where the driver handles it. */
+static void
+import_on_main_thread (PyDriverBase *base)
+{
+  const gchar *dot = strrchr (base->class_name, '.');
+  g_autofree gchar *module_name = dot ? g_strndup (base->class_name, dot - base->class_name) : NULL;
+  PyGILState_STATE gil = PyGILState_Ensure ();
+
+  for (guint i = 0; base->loaders && i < base->loaders->len; i++)
+    {
+      PyObject *module = PyImport_ImportModule (g_ptr_array_index (base->loaders, i));
+      Py_XDECREF (module);
+      PyErr_Clear ();
+    }
+  PyObject *module = module_name ? PyImport_ImportModule (module_name) : NULL;
+  Py_XDECREF (module);
+  PyErr_Clear ();
+  PyGILState_Release (gil);
+}
+
 /* Python's logging goes into internal() under a 4.x configuration, as
  * syslog-ng 4's syslogng package sends it, and is left alone under 3.x. */
 static void
@@ -337,5 +361,6 @@ py_driver_init (PyDriverBase *base, SlDriver *driver, GError **error)
   if (!py_interp_prepare (driver->cfg, driver, error))
     return FALSE;
   route_logging (base);
+  import_on_main_thread (base);
   return TRUE;
 }

@@ -2,7 +2,7 @@
 /* syslogng.get_installation_path_for(): syslog-ng's ${prefix},
  * ${localstatedir}, ... in a path, as Sluice's own folders. */
 #include "python-module.h"
-#include <string.h>
+#include "core/store/persist.h"
 
 static const struct
 {
@@ -15,13 +15,19 @@ static const struct
   { "${datarootdir}", SL_PREFIX "/share" },
   { "${datadir}", SL_PREFIX "/share" },
   { "${pkgdatadir}", SL_DATADIR },
-  /* where syslog-ng keeps its persist file, Sluice keeps its own */
-  { "${localstatedir}", SL_LOCALSTATEDIR "/lib/sluice" },
   { "${moduledir}", SL_MODULE_DIR },
 };
 
-/* Each known ${name} replaced until none is left, as syslog-ng resolves
- * them; an unknown one is kept as written. */
+/* syslog-ng's localstatedir holds its persist file (and disk buffers):
+ * the folder of Sluice's persist file, where its disk buffers go too. */
+static gchar *
+state_dir (void)
+{
+  gchar *dir = sl_persist_dir ();
+  return dir ? dir : g_strdup (SL_LOCALSTATEDIR "/lib/sluice");
+}
+
+/* Each known ${name} replaced; an unknown one is kept as written. */
 static PyObject *
 get_installation_path_for (PyObject *self, PyObject *args, PyObject *kwargs)
 {
@@ -31,6 +37,8 @@ get_installation_path_for (PyObject *self, PyObject *args, PyObject *kwargs)
   if (!PyArg_ParseTupleAndKeywords (args, kwargs, "s", kwlist, &template))
     return NULL;
   GString *path = g_string_new (template);
+  g_autofree gchar *state = state_dir ();
+  g_string_replace (path, "${localstatedir}", state, 0);
   for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
     g_string_replace (path, folders[i].name, folders[i].value, 0);
   PyObject *result = PyUnicode_FromStringAndSize (path->str, path->len);
