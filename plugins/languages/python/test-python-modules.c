@@ -187,6 +187,104 @@ test_example (SlTestEnv *env, gconstpointer data)
   g_assert_cmpstr (sl_lines, ==, ng_lines);
 }
 
+/* s3() into moto's S3 server, each daemon into a bucket of its own:
+ * max_object_size(1) finishes (uploads) an object at each message, so
+ * the objects are there without waiting for flush_grace_period(). */
+#define S3_CONFIG \
+  "@version: 4.8\n" \
+  "@include \"scl.conf\"\n" \
+  "source s { file(\"@DIR@/in.log\" flags(no-parse)); };\n" \
+  "destination d { s3(url(\"@URL@\") bucket(\"@BUCKET@\") access_key(\"test\") secret_key(\"test\")\n" \
+  "  region(\"us-east-1\") object_key(\"${HOST}/${PROGRAM:-none}\") template(\"${LEVEL} ${MESSAGE}\\n\")\n" \
+  "  max_object_size(1) compression(no)); };\n" \
+  "log { source(s); destination(d); };\n"
+
+#define S3_INPUT "first line\nsecond line\nthird, and last\n"
+
+static gchar *
+s3_config (const gchar *url, const gchar *bucket)
+{
+  GString *text = g_string_new (S3_CONFIG);
+  g_string_replace (text, "@URL@", url, 0);
+  g_string_replace (text, "@BUCKET@", bucket, 0);
+  return g_string_free (text, FALSE);
+}
+
+/* The bucket's objects (s3-objects.py) once it has n of them, or NULL. */
+static gchar *
+s3_wait_objects (const gchar *python, const gchar *url, const gchar *bucket, guint n)
+{
+  g_autofree gchar *script = source_path ("tests/s3-objects.py");
+  const gchar *argv[] = { python, script, url, bucket, NULL };
+  gint64 deadline = g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
+
+  do
+    {
+      gchar *out = NULL;
+      g_auto (GStrv) lines = NULL;
+      if (sl_test_run_argv (argv, &out, NULL) == 0 && g_strv_length (lines = g_strsplit (out, "\n", -1)) > n)
+        return out;
+      g_free (out);
+      g_usleep (G_USEC_PER_SEC / 5);
+    }
+  while (g_get_monotonic_time () < deadline);
+  return NULL;
+}
+
+static void
+test_s3 (SlTestEnv *env, gconstpointer data)
+{
+  const gchar *check[] = { "python3", "-c", "import moto.server, boto3", NULL };
+  if (!trixie)
+    {
+      g_test_skip ("the Debian 13 root could not be made (tests/peers/trixie-root)");
+      return;
+    }
+  if (sl_test_run_argv (check, NULL, NULL) != 0)
+    {
+      g_test_skip ("no python3 with moto's S3 server (python3-moto) and boto3");
+      return;
+    }
+  /* 4.8's s3() keeps its working files in its localstatedir, which -R
+   * does not move: the root's /var/lib/syslog-ng/s3, removed after unless
+   * it was there before */
+  g_autofree gchar *ng_state = g_build_filename (trixie, "var/lib/syslog-ng/s3", NULL);
+  gboolean had_state = g_file_test (ng_state, G_FILE_TEST_EXISTS);
+  guint16 port = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *port_text = g_strdup_printf ("%u", port);
+  g_autofree gchar *url = g_strdup_printf ("http://127.0.0.1:%u", port);
+  g_autofree gchar *moto_err = sl_test_path (env, "moto.stderr");
+  const gchar *argv[] = { "python3", "-m", "moto.server", "-H", "127.0.0.1", "-p", port_text, NULL };
+  GPid moto = sl_test_spawn_argv (argv, moto_err);
+  gboolean ready = moto && sl_test_wait_port (port);
+  g_autofree gchar *ng_config = s3_config (url, "logs-ng");
+  g_autofree gchar *sl_config = s3_config (url, "logs-sl");
+  gchar *ng_dir = NULL;
+  GPid ng = ready ? sl_test_syslog_ng_48_start (env, trixie, ng_config, S3_INPUT, &ng_dir) : 0;
+  g_autofree gchar *ng_objects = ng ? s3_wait_objects ("python3", url, "logs-ng", 3) : NULL;
+  sl_test_syslog_ng_48_stop (ng, ng_dir);
+  g_autofree gchar *in = sl_test_path (env, "in.log");
+  g_autofree gchar *scl = g_build_filename (trixie, "usr/share/syslog-ng/include", NULL);
+  g_autofree gchar *include_path = g_strdup_printf ("%s/config/include:%s", g_getenv ("SL_TOP_SRCDIR"), scl);
+  g_autofree gchar *modules = g_build_filename (trixie, "usr/lib/syslog-ng/4.8", NULL);
+  gboolean started = ready && g_file_set_contents (in, S3_INPUT, -1, NULL)
+                     && sl_test_write_config (env, sl_config, NULL)
+                     && sl_test_daemon_start_with_args (env, "--include-path", include_path, "--module-install-dir",
+                                                        modules, NULL);
+  g_autofree gchar *sl_objects = started ? s3_wait_objects ("python3", url, "logs-sl", 3) : NULL;
+  gboolean stopped = sl_test_peer_stop (moto, had_state ? NULL : ng_state);
+
+  g_assert_true (ready);
+  g_assert_true (stopped);
+  g_assert_nonnull (ng_objects);
+  g_assert_nonnull (sl_objects);
+  if (!ng_objects || !sl_objects)
+    return;
+  g_test_message ("syslog-ng 4.8's objects:\n%s", ng_objects);
+  g_assert_nonnull (strstr (ng_objects, "b'notice third, and last\\n'"));
+  g_assert_cmpstr (sl_objects, ==, ng_objects);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -199,6 +297,7 @@ main (int argc, char **argv)
               test_kubernetes_cri_file, sl_test_env_teardown);
   g_test_add ("/python-modules/python_example", SlTestEnv, NULL, sl_test_env_setup, test_example,
               sl_test_env_teardown);
+  g_test_add ("/python-modules/s3", SlTestEnv, NULL, sl_test_env_setup, test_s3, sl_test_env_teardown);
   gint result = g_test_run ();
   g_free (trixie);
   return result;
