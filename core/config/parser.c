@@ -2,6 +2,7 @@
 /* A recursive descent parser for syslog-ng's configuration language that
  * builds the generic tree of tree.h. */
 #include "core/config/parser.h"
+#include "core/config/install-dirs.h"
 
 #include <glob.h>
 #include <stdlib.h>

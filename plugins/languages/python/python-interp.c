@@ -4,7 +4,7 @@
 #include "python-options.h"
 #include "core/compile/config.h"
 #include "core/config/error.h"
-#include "core/config/parser.h"
+#include "core/config/install-dirs.h"
 #include "core/config/syntax-version.h"
 #include "core/i18n.h"
 #include "core/internal.h"

@@ -2,6 +2,7 @@
 /* syslogng.get_installation_path_for(): syslog-ng's ${prefix},
  * ${localstatedir}, ... in a path, as Sluice's own folders. */
 #include "python-module.h"
+#include "core/config/install-dirs.h"
 #include "core/store/persist.h"
 
 static const struct
@@ -9,13 +10,12 @@ static const struct
   const gchar *name;
   const gchar *value;
 } folders[] = {
-  { "${prefix}", SL_PREFIX },
-  { "${exec_prefix}", SL_PREFIX },
-  { "${libexecdir}", SL_PREFIX "/libexec" },
-  { "${datarootdir}", SL_PREFIX "/share" },
-  { "${datadir}", SL_PREFIX "/share" },
-  { "${pkgdatadir}", SL_DATADIR },
-  { "${moduledir}", SL_MODULE_DIR },
+  { "${prefix}", PY_PREFIX },
+  { "${exec_prefix}", PY_PREFIX },
+  { "${libexecdir}", PY_PREFIX "/libexec" },
+  { "${datarootdir}", PY_PREFIX "/share" },
+  { "${datadir}", PY_PREFIX "/share" },
+  { "${pkgdatadir}", PY_PKGDATADIR },
 };
 
 /* syslog-ng's localstatedir holds its persist file (and disk buffers):
@@ -24,10 +24,11 @@ static gchar *
 state_dir (void)
 {
   gchar *dir = sl_persist_dir ();
-  return dir ? dir : g_strdup (SL_LOCALSTATEDIR "/lib/sluice");
+  return dir ? dir : g_strdup (PY_STATEDIR);
 }
 
-/* Each known ${name} replaced; an unknown one is kept as written. */
+/* Each known ${name} replaced; an unknown one is kept as written.
+ * ${moduledir} is syslog-ng's module-install-dir. */
 static PyObject *
 get_installation_path_for (PyObject *self, PyObject *args, PyObject *kwargs)
 {
@@ -39,6 +40,7 @@ get_installation_path_for (PyObject *self, PyObject *args, PyObject *kwargs)
   GString *path = g_string_new (template);
   g_autofree gchar *state = state_dir ();
   g_string_replace (path, "${localstatedir}", state, 0);
+  g_string_replace (path, "${moduledir}", sl_cfg_module_install_dir (), 0);
   for (guint i = 0; i < G_N_ELEMENTS (folders); i++)
     g_string_replace (path, folders[i].name, folders[i].value, 0);
   PyObject *result = PyUnicode_FromStringAndSize (path->str, path->len);
