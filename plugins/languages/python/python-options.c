@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <string.h>
 
-/* syslog-ng's number suffixes: k, M, G (1000's powers, 1024's with i),
- * then an optional b. */
+/* syslog-ng's number suffixes, each part optional: k, M or G (powers
+ * of 1000, of 1024 with i), then b. */
 static gboolean
 apply_suffix (const gchar *suffix, gint64 *v)
 {
@@ -12,18 +12,15 @@ apply_suffix (const gchar *suffix, gint64 *v)
   const gchar *e = *suffix ? strchr (exponents, g_ascii_tolower (*suffix)) : NULL;
   gint64 base = 1000;
 
-  if (!*suffix)
-    return TRUE;
-  if (!e)
-    return FALSE;
-  suffix++;
+  if (e)
+    suffix++;
   if (*suffix == 'i' || *suffix == 'I')
     base = 1024, suffix++;
   if (*suffix == 'b' || *suffix == 'B')
     suffix++;
   if (*suffix)
     return FALSE;
-  for (gint i = 0; i <= e - exponents; i++)
+  for (gint i = 0; e && i <= e - exponents; i++)
     {
       if (*v > G_MAXINT64 / base || *v < G_MININT64 / base)
         return FALSE;
@@ -32,22 +29,33 @@ apply_suffix (const gchar *suffix, gint64 *v)
   return TRUE;
 }
 
-/* A bare number as syslog-ng's lexer reads one: 0x hex, 0 octal, or
+static gboolean
+all_digits (const gchar *text, const gchar *digits)
+{
+  return *text && strspn (text, digits) == strlen (text);
+}
+
+/* A bare number as syslog-ng's lexer reads one: 0x hex, 0 octal, else
  * decimal with a suffix. */
 static gboolean
 parse_number (const gchar *text, gint64 *out)
 {
+  const gchar *digits = text + (*text == '-' || *text == '+');
   gchar *end;
-  gboolean hex = g_str_has_prefix (text, "0x");
-  gboolean octal = !hex && text[0] == '0' && g_ascii_isdigit (text[1]);
 
-  if (!hex && !octal && !g_ascii_isdigit (*text) && !((*text == '-' || *text == '+') && g_ascii_isdigit (text[1])))
-    return FALSE;
   errno = 0;
-  *out = g_ascii_strtoll (text, &end, hex ? 16 : octal ? 8 : 10);
-  if (errno || end == text)
+  if (g_str_has_prefix (text, "0x") && all_digits (text + 2, "0123456789abcdefABCDEF"))
+    *out = g_ascii_strtoll (text + 2, &end, 16);
+  else if (text[0] == '0' && all_digits (text + 1, "01234567"))
+    *out = g_ascii_strtoll (text, &end, 8);
+  else if (g_ascii_isdigit (*digits))
+    {
+      *out = g_ascii_strtoll (text, &end, 10);
+      return !errno && apply_suffix (end, out);
+    }
+  else
     return FALSE;
-  return hex || octal ? *end == '\0' : apply_suffix (end, out);
+  return !errno;
 }
 
 /* (-|+)?digits.digits, as syslog-ng's LL_FLOAT. */

@@ -187,6 +187,50 @@ test_example (SlTestEnv *env, gconstpointer data)
   g_assert_cmpstr (sl_lines, ==, ng_lines);
 }
 
+/* python()'s options() as a 4.x configuration gives them to init(): the
+ * type and value of each, written by the class itself. */
+#define OPTIONS_CONFIG \
+  "@version: 4.8\n" \
+  "python {\n" \
+  "import syslogng\n" \
+  "class Options(syslogng.LogDestination):\n" \
+  "    def init(self, options):\n" \
+  "        with open(options['out'], 'w') as out:\n" \
+  "            for key in sorted(options):\n" \
+  "                value = options[key]\n" \
+  "                shown = value.format(syslogng.LogMessage('m'), self.template_options) \\\n" \
+  "                    if isinstance(value, syslogng.LogTemplate) else repr(value)\n" \
+  "                if key != 'out':\n" \
+  "                    out.write('%s %s %s\\n' % (key, type(value).__name__, shown))\n" \
+  "            out.write('end\\n')\n" \
+  "        return True\n" \
+  "    def send(self, msg):\n" \
+  "        return True\n" \
+  "};\n" \
+  "destination d { python(class(\"Options\") options(\"out\" \"@DIR@/out.log\" \"int\" => 5 \"k\" => 10k\n" \
+  "  \"mib\" => 5MiB \"hex\" => 0x1f \"octal\" => 017 \"negative\" => -3 \"float\" => 1.5 \"yes\" => yes\n" \
+  "  \"off\" => off \"true\" => True \"word\" => word \"quoted\" => \"5\" \"dashed-key\" => \"v\"\n" \
+  "  \"template\" => LogTemplate(\"<${MESSAGE}>\") \"empty\" => LogTemplate())); };\n" \
+  "log { source { internal(); }; destination(d); };\n"
+
+static void
+test_typed_options (SlTestEnv *env, gconstpointer data)
+{
+  if (!trixie)
+    {
+      g_test_skip ("the Debian 13 root could not be made (tests/peers/trixie-root)");
+      return;
+    }
+  g_autofree gchar *ng = sl_test_syslog_ng_48_output (env, trixie, OPTIONS_CONFIG, NULL, "end\n");
+  g_autofree gchar *sl = sluiced_output (env, OPTIONS_CONFIG, "", "end\n");
+
+  g_assert_nonnull (ng);
+  g_assert_nonnull (sl);
+  g_test_message ("syslog-ng 4.8's options:\n%s", ng);
+  g_assert_nonnull (strstr (ng, "mib int 5242880\n"));
+  g_assert_cmpstr (sl, ==, ng);
+}
+
 /* s3() into moto's S3 server, each daemon into a bucket of its own:
  * max_object_size(1) finishes (uploads) an object at each message, so
  * the objects are there without waiting for flush_grace_period(). */
@@ -296,6 +340,8 @@ main (int argc, char **argv)
   g_test_add ("/python-modules/kubernetes-file-parser", SlTestEnv, NULL, sl_test_env_setup,
               test_kubernetes_cri_file, sl_test_env_teardown);
   g_test_add ("/python-modules/python_example", SlTestEnv, NULL, sl_test_env_setup, test_example,
+              sl_test_env_teardown);
+  g_test_add ("/python-modules/typed-options", SlTestEnv, NULL, sl_test_env_setup, test_typed_options,
               sl_test_env_teardown);
   g_test_add ("/python-modules/s3", SlTestEnv, NULL, sl_test_env_setup, test_s3, sl_test_env_teardown);
   gint result = g_test_run ();
