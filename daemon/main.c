@@ -11,6 +11,7 @@
 #include "core/io/io-worker.h"
 #include "core/message/message-pool.h"
 #include "core/store/persist-private.h"
+#include "core/config/install-dirs-private.h"
 #include "core/compile/loader-private.h"
 #include "core/plugin/registry.h"
 #include "core/stats-private.h"

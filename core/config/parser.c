@@ -551,20 +551,6 @@ resolve_include (const gchar *pattern, const gchar *including_file)
 
 static gchar *include_path_setting;
 static gchar *module_path_setting;
-static gchar *module_install_dir_setting;
-
-void
-sl_cfg_set_module_install_dir (const gchar *dir)
-{
-  g_free (module_install_dir_setting);
-  module_install_dir_setting = g_strdup (dir);
-}
-
-const gchar *
-sl_cfg_module_install_dir (void)
-{
-  return module_install_dir_setting ? module_install_dir_setting : SL_MODULE_DIR;
-}
 
 void
 sl_cfg_set_paths (const gchar *include_path, const gchar *module_path)

@@ -52,11 +52,6 @@ SlCfgNode *sl_cfg_parse_filter_expr (const gchar *text, const gchar *name, GErro
 void       sl_cfg_set_paths    (const gchar *include_path, const gchar *module_path);
 /* Sluice's include folder, then syslog-ng's where it is installed. */
 gchar     *sl_cfg_default_include_path (void);
-/* What the `module-install-dir` define names (NULL: Sluice's plugin
- * folder), read back with sl_cfg_module_install_dir() (install-dirs.h):
- * syslog-ng's module folder, whose python/syslogng/modules the SCL's
- * python-modules.conf includes blocks from. */
-void       sl_cfg_set_module_install_dir (const gchar *dir);
 
 G_END_DECLS
 
