@@ -11,6 +11,7 @@
 #include "core/io/io-worker.h"
 #include "core/message/message-pool.h"
 #include "core/store/persist-private.h"
+#include "core/config/install-dirs-private.h"
 #include "core/compile/loader-private.h"
 #include "core/plugin/registry.h"
 #include "core/stats-private.h"
@@ -48,6 +49,7 @@ typedef struct
   gchar *control_path;
   gchar *module_path;
   gchar *include_path;
+  gchar *module_install_dir;
   gchar *help_driver;
   gchar *dump_reference;
   gchar *user;
@@ -111,6 +113,9 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
       N_("more folders to load plugins from, separated by ':', searched before the installed ones"), N_("PATH") },
     { "include-path", 0, 0, G_OPTION_ARG_STRING, &s->include_path,
       N_("folders @include looks in after the including file's, separated by ':'"), N_("PATH") },
+    { "module-install-dir", 0, 0, G_OPTION_ARG_FILENAME, &s->module_install_dir,
+      N_("syslog-ng's module folder, for its Python modules and the SCL blocks that include them "
+         "(default: Sluice's plugin folder)"), N_("DIR") },
     { "help-driver", 0, 0, G_OPTION_ARG_STRING, &s->help_driver, N_("print the options of a driver and exit"), N_("NAME") },
     { "dump-reference", 0, 0, G_OPTION_ARG_STRING, &s->dump_reference,
       N_("print the reference of every loaded driver (markdown or man) and exit"), N_("FORMAT") },
@@ -173,6 +178,7 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
   if (!s->include_path)
     s->include_path = sl_cfg_default_include_path ();
   sl_cfg_set_paths (s->include_path, s->module_path);
+  sl_cfg_set_module_install_dir (s->module_install_dir);
   return ok;
 }
 
@@ -186,6 +192,7 @@ settings_clear (Settings *s)
   g_free (s->control_path);
   g_free (s->module_path);
   g_free (s->include_path);
+  g_free (s->module_install_dir);
   g_free (s->help_driver);
   g_free (s->dump_reference);
   g_free (s->test_file);

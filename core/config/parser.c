@@ -2,6 +2,7 @@
 /* A recursive descent parser for syslog-ng's configuration language that
  * builds the generic tree of tree.h. */
 #include "core/config/parser.h"
+#include "core/config/install-dirs.h"
 
 #include <glob.h>
 #include <stdlib.h>
@@ -396,6 +397,32 @@ parse_condition_call (SlParser *p, const SlToken *name, SlCfgPos *close_pos)
   return g_steal_pointer (&node);
 }
 
+/* `key => LogTemplate("text")` (or `LogTemplate()`), as syslog-ng 4's
+ * python() options take a template: the word is taken and the lookahead
+ * is its '('. */
+static gboolean take_value (SlParser *p, SlToken *token, const gchar *what);
+
+static gboolean
+parse_pair_template (SlParser *p, SlCfgNode *node, const SlToken *key)
+{
+  g_auto (SlToken) text = { 0 };
+  const SlToken *token;
+  SlCfgPos close_pos;
+
+  if (!skip (p) || !(token = peek (p)))
+    return FALSE;
+  if (token->kind != SL_TOK_RPAREN && !take_value (p, &text, _("a template or ')' after 'LogTemplate('")))
+    return FALSE;
+  if (!(token = peek (p)))
+    return FALSE;
+  if (token->kind != SL_TOK_RPAREN)
+    return fail_expected (p, token, _("')' after LogTemplate()'s template"), NULL);
+  if (!take_closer (p, &close_pos))
+    return FALSE;
+  sl_cfg_node_add_pair (node, key->value, SL_CFG_ARG_TEMPLATE, text.value ? text.value : "", key->pos);
+  return TRUE;
+}
+
 /* `key => value`: key is taken and the lookahead is the arrow. */
 static gboolean
 parse_pair_value (SlParser *p, SlCfgNode *node, const SlToken *key)
@@ -411,6 +438,10 @@ parse_pair_value (SlParser *p, SlCfgNode *node, const SlToken *key)
       return fail_expected (p, token, what, NULL);
     }
   take (p, &value);
+  if (!(token = peek (p)))
+    return FALSE;
+  if (value.kind == SL_TOK_WORD && g_str_equal (value.value, "LogTemplate") && token->kind == SL_TOK_LPAREN)
+    return parse_pair_template (p, node, key);
   sl_cfg_node_add_pair (node, key->value, arg_kind (&value), value.value, key->pos);
   return TRUE;
 }
@@ -566,7 +597,7 @@ define_builtins (SlLexer *lexer)
   sl_lexer_define (lexer, "syslog-ng-sysconfdir", SL_SYSCONFDIR);
   sl_lexer_define (lexer, "scl-root", scl_root);
   sl_lexer_define (lexer, "module-path", module_path_setting ? module_path_setting : SL_MODULE_DIR);
-  sl_lexer_define (lexer, "module-install-dir", SL_MODULE_DIR);
+  sl_lexer_define (lexer, "module-install-dir", sl_cfg_module_install_dir ());
   sl_lexer_define (lexer, "include-path", include_path);
 }
 

@@ -217,10 +217,14 @@ append_arg (GString *out, const SlCfgArg *arg)
       append_quoted (out, arg->key);
       g_string_append (out, " => ");
     }
-  if (arg->kind == SL_CFG_ARG_STRING)
+  if (arg->kind == SL_CFG_ARG_TEMPLATE)
+    g_string_append (out, "LogTemplate(");
+  if (arg->kind != SL_CFG_ARG_WORD)
     append_quoted (out, arg->value);
   else
     g_string_append (out, arg->value);
+  if (arg->kind == SL_CFG_ARG_TEMPLATE)
+    g_string_append_c (out, ')');
 }
 
 static void

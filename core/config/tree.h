@@ -32,6 +32,9 @@ typedef enum
 {
   SL_CFG_ARG_WORD,     /* a bare word: yes, 514, info..warn, s_net */
   SL_CFG_ARG_STRING,   /* a quoted string, escapes already resolved */
+  /* a pair's `LogTemplate("text")` (syslog-ng 4's python() options): the
+   * value is the text, which the reader compiles as a template */
+  SL_CFG_ARG_TEMPLATE,
 } SlCfgArgKind;
 
 typedef struct

@@ -391,6 +391,13 @@ parse_pairs (Entry *e, const gchar *owner, GPtrArray *args, GError **error)
                             e->spec->name, owner, a->value);
           return FALSE;
         }
+      if (a->kind == SL_CFG_ARG_TEMPLATE)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_TYPE, a->pos,
+                            _("option '%s' of %s takes no LogTemplate() values; python()'s options() does"),
+                            e->spec->name, owner);
+          return FALSE;
+        }
       SlOptionPair *pair = g_new0 (SlOptionPair, 1);
       pair->key = g_strdup (a->key);
       pair->value = g_strdup (a->value);

@@ -4,7 +4,8 @@
  * syslog-ng 4.8 ships (tests/syslog-ng-corpus/scl, written for this test),
  * each checked by syslog-ng 4.8.1 (Debian 13's, --syntax-only, in the root
  * of tests/peers/trixie-root) and by sluiced -s reading 4.8's SCL: Sluice's
- * include folder, then 4.8's /usr/share/syslog-ng/include of that root.
+ * include folder, then 4.8's /usr/share/syslog-ng/include of that root,
+ * with 4.8's module folder as module-install-dir (its Python modules).
  * The verdicts must be those of EXPECTED.tsv: a file that loads keeps
  * loading, and a change that makes one more load updates that file in the
  * same commit (SL_SYSLOG_NG_CORPUS_UPDATE=1 rewrites it from this run).
@@ -167,8 +168,9 @@ sluiced_verdict (SlTestEnv *env, const gchar *conf, gchar **first_error)
   g_autofree gchar *err = NULL;
   g_autofree gchar *scl = g_build_filename (trixie, "usr/share/syslog-ng/include", NULL);
   g_autofree gchar *include_path = g_strdup_printf ("%s/config/include:%s", g_getenv ("SL_TOP_SRCDIR"), scl);
+  g_autofree gchar *modules = g_build_filename (trixie, "usr/lib/syslog-ng/4.8", NULL);
   gint status = sl_test_run_built ("daemon/sluiced", NULL, &err, "-s", "-f", conf, "--include-path", include_path,
-                                   "--module-path", sl_test_module_path (), NULL);
+                                   "--module-path", sl_test_module_path (), "--module-install-dir", modules, NULL);
   *first_error = g_strdup ("");
   if (status == 0)
     return g_strdup ("accepts");
@@ -300,6 +302,8 @@ main (int argc, char **argv)
   /* the corpus has python {} blocks, which sluiced -s runs */
   sl_test_python_leaks_suppressed ();
   trixie = sl_test_trixie_root ();
+  g_autofree gchar *kubeconfig = corpus_path ("kubeconfig");
+  g_setenv ("KUBECONFIG", kubeconfig, TRUE);
   expected = read_table ("EXPECTED.tsv", N_VERDICTS + 1);
   origins = read_table ("ORIGIN.tsv", 2);
   measured = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_strfreev);

@@ -1190,6 +1190,31 @@ test_pairs (void)
                  "destination k { kafka(config(\"acks\" => \"all\" \"linger\" => 5)); };\n");
 }
 
+/* syslog-ng 4's `"key" => LogTemplate("...")` of python()'s options. */
+static void
+test_pair_template (void)
+{
+  SlCfgNode *root = parse_ok ("destination d { python(options(\"k\" => LogTemplate(\"${HOST}\") e => LogTemplate())); };\n");
+  SlCfgNode *options = child (child (child (root, 0), 0), 0);
+  const SlCfgArg *k = g_ptr_array_index (options->args, 0);
+  const SlCfgArg *e = g_ptr_array_index (options->args, 1);
+
+  g_assert_cmpint (k->kind, ==, SL_CFG_ARG_TEMPLATE);
+  g_assert_cmpstr (k->key, ==, "k");
+  g_assert_cmpstr (k->value, ==, "${HOST}");
+  g_assert_cmpint (e->kind, ==, SL_CFG_ARG_TEMPLATE);
+  g_assert_cmpstr (e->value, ==, "");
+  sl_cfg_node_free (root);
+
+  assert_prints ("destination d { python(options(\"k\" => LogTemplate(\"$MSG\"))); };\n",
+                 "destination d { python(options(\"k\" => LogTemplate(\"$MSG\"))); };\n");
+
+  g_autoptr (GError) error = NULL;
+  g_assert_null (sl_cfg_parse_string ("destination d { python(options(\"k\" => LogTemplate(\"a\" \"b\"))); };\n",
+                                      "test.conf", &error));
+  g_assert_nonnull (strstr (error->message, "test.conf:1:55: expected ')' after LogTemplate()'s template"));
+}
+
 static void
 test_application (void)
 {
@@ -1395,6 +1420,7 @@ main (int argc, char **argv)
   g_test_add_func ("/config-parser/block/nested", test_block_nested);
   g_test_add_func ("/config-parser/block/contexts", test_block_contexts);
   g_test_add_func ("/config-parser/pairs", test_pairs);
+  g_test_add_func ("/config-parser/pair-template", test_pair_template);
   g_test_add_func ("/config-parser/application", test_application);
   g_test_add_func ("/config-parser/python-block", test_python_block);
   g_test_add_func ("/config-parser/confgen", test_confgen);

@@ -14,6 +14,7 @@
 #include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/stats.h"
 
 /* syslog-ng's LogThreadedResult, which send() and flush() return */
 enum
@@ -72,6 +73,23 @@ set_class_constant (PyObject *klass, const gchar *name, glong value)
   Py_DECREF (v);
 }
 
+/* self.stats_written_bytes_add(n) of syslog-ng 4: n bytes more in the
+ * driver's written-bytes counter, the capsule's. */
+static PyObject *
+written_bytes_add (PyObject *capsule, PyObject *args)
+{
+  Py_ssize_t n;
+
+  if (!PyArg_ParseTuple (args, "n", &n))
+    return NULL;
+  sl_counter_add (PyCapsule_GetPointer (capsule, NULL), n);
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef written_bytes_add_def = {
+  "stats_written_bytes_add", written_bytes_add, METH_VARARGS, "count bytes written to the destination's peer",
+};
+
 /* What syslog-ng puts on a destination's class before its init(). */
 static gboolean
 decorate_class (gpointer driver, PyObject *instance)
@@ -93,6 +111,13 @@ decorate_class (gpointer driver, PyObject *instance)
   if (name && PyObject_SetAttrString (klass, "persist_name", name) < 0)
     PyErr_Clear ();
   Py_XDECREF (name);
+  SlCounter *written = sl_stats_counter ("destination", self->super.id, self->super.klass->name, "written-bytes");
+  PyObject *capsule = PyCapsule_New (written, NULL, NULL);
+  PyObject *add = capsule ? PyCFunction_New (&written_bytes_add_def, capsule) : NULL;
+  if (!add || PyObject_SetAttrString (instance, "stats_written_bytes_add", add) < 0)
+    PyErr_Clear ();
+  Py_XDECREF (add);
+  Py_XDECREF (capsule);
   return TRUE;
 }
 

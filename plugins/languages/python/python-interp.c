@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "python-interp.h"
 #include "python-module.h"
+#include "python-options.h"
 #include "core/compile/config.h"
 #include "core/config/error.h"
+#include "core/config/install-dirs.h"
+#include "core/config/syntax-version.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include <dlfcn.h>
 #include <string.h>
 
 static GMutex prepare_lock;
@@ -16,23 +20,41 @@ static gconstpointer prepared_cfg;
 static gchar *prepared_code;
 
 /* Sluice's own module folder (the syslogng package) comes before
- * PYTHONPATH, as syslog-ng puts its own before the user's. */
+ * PYTHONPATH, as syslog-ng puts its own before the user's; syslog-ng's
+ * python/ folder under module-install-dir comes next, so that the
+ * syslogng package extends into its syslogng.modules. */
 static void
 set_module_path (void)
 {
   const gchar *user = g_getenv ("PYTHONPATH");
   const gchar *own = g_getenv ("SLUICE_PYTHON_DIR");
-  g_autofree gchar *path = NULL;
+  g_autofree gchar *theirs = g_build_filename (sl_cfg_module_install_dir (), "python", NULL);
+  GString *path = g_string_new (own && *own ? own : SLUICE_PYTHON_DIR);
 
-  if (!own || !*own)
-    own = SLUICE_PYTHON_DIR;
-  path = user && *user ? g_strconcat (own, ":", user, NULL) : g_strdup (own);
-  g_setenv ("PYTHONPATH", path, TRUE);
+  if (g_file_test (theirs, G_FILE_TEST_IS_DIR))
+    g_string_append_printf (path, ":%s", theirs);
+  if (user && *user)
+    g_string_append_printf (path, ":%s", user);
+  g_setenv ("PYTHONPATH", path->str, TRUE);
+  g_string_free (path, TRUE);
+}
+
+/* The plugin is loaded with its libpython local to it, where Python's C
+ * extension modules (_contextvars, _decimal, ...) do not find the
+ * interpreter's symbols; libpython is made global before they load. */
+static void
+make_libpython_global (void)
+{
+  Dl_info info;
+
+  if (dladdr ((gpointer) Py_InitializeEx, &info) && info.dli_fname)
+    dlopen (info.dli_fname, RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD);
 }
 
 static void
 start_interpreter (void)
 {
+  make_libpython_global ();
   set_module_path ();
   py_module_register ();
   Py_InitializeEx (0);
@@ -242,23 +264,24 @@ py_driver_options_dict (const PyDriverBase *base)
   PyObject *dict = PyDict_New ();
   const GPtrArray *args = base->options ? base->options->args : NULL;
 
-  for (guint i = 0; args && i < args->len; i++)
+  for (guint i = 0; dict && args && i < args->len; i++)
     {
       const SlCfgArg *a = g_ptr_array_index (args, i);
+      const SlCfgArg *value = a;
       const gchar *key = a->key;
-      const gchar *value = a->value;
 
       if (!key)
         {
           if (i + 1 >= args->len)
             break;
           key = a->value;
-          value = ((const SlCfgArg *) g_ptr_array_index (args, ++i))->value;
+          value = g_ptr_array_index (args, ++i);
         }
       g_autofree gchar *normal = g_strdelimit (g_strdup (key), "-", '_');
-      PyObject *v = PyUnicode_FromString (value);
-      PyDict_SetItemString (dict, normal, v);
-      Py_DECREF (v);
+      PyObject *v = py_option_value (value, base->typed_options);
+      if (!v || PyDict_SetItemString (dict, normal, v) < 0)
+        Py_CLEAR (dict);
+      Py_XDECREF (v);
     }
   return dict;
 }
@@ -283,15 +306,61 @@ py_call_optional (PyDriverBase *base, PyCallKind kind, PyObject *obj, const gcha
   return FALSE;
 }
 
+/* loaders() and class()'s module are imported on the thread that loads
+ * the configuration, Python's main thread, as syslog-ng imports them:
+ * module code may do what only the main thread can (4.8's s3 module
+ * sets a signal handler). A failure here is left to the driver's own
+ * import, which logs it where the driver handles it. */
+static void
+import_on_main_thread (PyDriverBase *base)
+{
+  const gchar *dot = strrchr (base->class_name, '.');
+  g_autofree gchar *module_name = dot ? g_strndup (base->class_name, dot - base->class_name) : NULL;
+  PyGILState_STATE gil = PyGILState_Ensure ();
+
+  for (guint i = 0; base->loaders && i < base->loaders->len; i++)
+    {
+      PyObject *module = PyImport_ImportModule (g_ptr_array_index (base->loaders, i));
+      Py_XDECREF (module);
+      PyErr_Clear ();
+    }
+  PyObject *module = module_name ? PyImport_ImportModule (module_name) : NULL;
+  Py_XDECREF (module);
+  PyErr_Clear ();
+  PyGILState_Release (gil);
+}
+
+/* Python's logging goes into internal() under a 4.x configuration, as
+ * syslog-ng 4's syslogng package sends it, and is left alone under 3.x. */
+static void
+route_logging (PyDriverBase *base)
+{
+  PyGILState_STATE gil = PyGILState_Ensure ();
+  PyObject *package = PyImport_ImportModule ("syslogng");
+  PyObject *result = package ? PyObject_CallMethod (package, "_route_logging", "O",
+                                                    base->typed_options ? Py_True : Py_False)
+                             : NULL;
+  if (!result)
+    py_driver_log_exception (base, PY_CALL_LOOKUP, "routing Python's logging");
+  Py_XDECREF (result);
+  Py_XDECREF (package);
+  PyGILState_Release (gil);
+}
+
 gboolean
 py_driver_init (PyDriverBase *base, SlDriver *driver, GError **error)
 {
   base->id = driver->id;
+  base->typed_options = sl_cfg_compiling_version_4 ();
   if (!base->class_name || !*base->class_name)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, driver->pos,
                         _("%s() needs class(\"module.Class\"): the Python class to run"), driver->klass->name);
       return FALSE;
     }
-  return py_interp_prepare (driver->cfg, driver, error);
+  if (!py_interp_prepare (driver->cfg, driver, error))
+    return FALSE;
+  route_logging (base);
+  import_on_main_thread (base);
+  return TRUE;
 }

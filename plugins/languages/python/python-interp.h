@@ -42,6 +42,7 @@ typedef struct
   const SlCfgNode *options;     /* options("key" "value" ...) */
   GPtrArray *loaders;           /* imports() / loaders(): modules imported first */
   const gchar *id;
+  gboolean typed_options;       /* a 4.x configuration's: options() typed, logging into internal() */
   guint logged;                 /* bits of PyCallKind already logged */
   gint64 suppressed;            /* exceptions not logged since */
 } PyDriverBase;
@@ -53,7 +54,8 @@ void      py_driver_log_exception (PyDriverBase *base, PyCallKind kind, const gc
  * `python {}` code) and makes an instance with no arguments. NULL with
  * the exception logged. */
 PyObject *py_driver_instantiate (PyDriverBase *base);
-/* options() as a dict of str, keys with '-' as '_' as syslog-ng gives them. */
+/* options() as the dict syslog-ng gives (python-options.h), keys with
+ * '-' as '_'; NULL with the exception set. */
 PyObject *py_driver_options_dict (const PyDriverBase *base);
 /* Calls obj.name(*args) if obj has it: TRUE with *result (a new reference,
  * or NULL when there is no such method); FALSE when it raised (logged). */
@@ -64,7 +66,8 @@ gboolean  py_call_optional (PyDriverBase *base, PyCallKind kind, PyObject *obj, 
 #define PY_DRIVER_OPTIONS(T) \
   { "class", SL_STRING (T, base.class_name), NULL, "the Python class: module.Class, or a class of a python {} block", \
     .flags = SL_OPT_POSITIONAL }, \
-  { "options", SL_BLOCK (T, base.options), NULL, "\"key\" \"value\" pairs given to init(self, options) as a dict" }, \
+  { "options", SL_BLOCK (T, base.options), NULL, "\"key\" => value pairs given to init(self, options) as a dict: typed under @version 4, " \
+    "LogTemplate(\"...\") a compiled template" }, \
   { "loaders", SL_LIST (T, base.loaders), NULL, "modules imported before the class is looked up" }, \
   { "imports", SL_LIST (T, base.loaders), NULL, "the same as loaders()" }
 

@@ -60,6 +60,12 @@ call_init (PyLife *life, PyObject *instance)
   gboolean has_init = PyObject_HasAttrString (instance, "init");
   PyObject *options = py_driver_options_dict (life->base);
   PyObject *result;
+
+  if (!options)
+    {
+      py_driver_log_exception (life->base, PY_CALL_INIT, "making options()");
+      return FALSE;
+    }
   gboolean ours = py_life_call (life, instance, PY_CALL_INIT, "init", options, &result);
   Py_DECREF (options);
   if (!ours)

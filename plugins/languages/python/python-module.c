@@ -17,7 +17,8 @@ module_init (void)
   if (!module)
     return NULL;
   if (!py_logmsg_add (module) || !py_logtemplate_add (module) || !py_logger_add (module)
-      || !py_logsource_add (module) || !py_persist_add (module) || !py_ack_tracker_add (module))
+      || !py_logsource_add (module) || !py_persist_add (module) || !py_ack_tracker_add (module)
+      || !py_reloc_add (module) || !py_confgen_add (module))
     {
       Py_DECREF (module);
       return NULL;

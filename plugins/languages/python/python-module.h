@@ -17,5 +17,7 @@ gboolean  py_logtemplate_add (PyObject *module);
 gboolean  py_logger_add      (PyObject *module);
 gboolean  py_logsource_add   (PyObject *module);
 gboolean  py_persist_add     (PyObject *module);
+gboolean  py_reloc_add       (PyObject *module);
+gboolean  py_confgen_add     (PyObject *module);
 
 #endif

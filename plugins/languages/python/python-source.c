@@ -38,8 +38,8 @@ persist_name (PySource *self, PyObject *instance)
       return g_strdup_printf ("python-source(%s)", self->base.class_name);
     }
   PyObject *options = py_driver_options_dict (&self->base);
-  PyObject *name = PyObject_CallOneArg (method, options);
-  Py_DECREF (options);
+  PyObject *name = options ? PyObject_CallOneArg (method, options) : NULL;
+  Py_XDECREF (options);
   Py_DECREF (method);
   Py_ssize_t len;
   const gchar *text = name ? py_text (name, &len) : NULL;
