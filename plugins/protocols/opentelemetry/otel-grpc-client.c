@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <nghttp2/nghttp2.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -374,6 +376,10 @@ otel_grpc_client_connect (const gchar *host, const gchar *port, SlTlsContext *tl
   g_queue_init (&c->sending);
   gint flags = fcntl (fd, F_GETFL);
   fcntl (fd, F_SETFL, flags | O_NONBLOCK);
+  /* a request's headers and its first data go as separate frames: Nagle
+   * would hold the later ones for the server's delayed acknowledgement */
+  gint one = 1;
+  setsockopt (fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
   if (tls)
     {
