@@ -14,8 +14,11 @@
 #include "core/i18n.h"
 #include "core/internal.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <nghttp2/nghttp2.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #define LOGS_EXPORT_PATH "/opentelemetry.proto.collector.logs.v1.LogsService/Export"
 /* gRPC status codes */
@@ -316,6 +319,11 @@ grpc_opened (SlSession *session, gpointer data)
   g_queue_init (&conn->ready);
   g_queue_init (&conn->streams);
   conn->out = g_byte_array_new ();
+  /* A client with several requests in flight gets several small answers
+   * (and WINDOW_UPDATEs) in a row: with Nagle each waited for the
+   * client's delayed acknowledgement of the one before. */
+  gint one = 1;
+  setsockopt (sl_session_fd (session), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   conn->window = otel_source_connection_window (conn->source);
   if (!conn->window || !session_new (conn) || !flush (conn))
     {
