@@ -15,19 +15,14 @@
 #include "otel-encode.h"
 #include "otel-destination.h"
 #include "core/config/error.h"
-#include "core/route/destination.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 #include "core/io/tls-block-curl.h"
 #include "core/version.h"
-#include "opentelemetry/proto/collector/logs/v1/logs_service.pb-c.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
-/* a Retry-After longer than this is cut to it, so a stop is not held */
-#define RETRY_AFTER_MAX_MS 30000
 
 static const SlOptionWord transport_words[] = {
   { "grpc", OTEL_DEST_GRPC },
@@ -216,126 +211,11 @@ otel_dest_close (SlDriver *d)
   self->easy = NULL;
 }
 
-static gboolean
-gzip (const GByteArray *in, GByteArray *out)
-{
-  z_stream z = { 0 };
-  if (deflateInit2 (&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-    return FALSE;
-  gsize at = out->len;
-  g_byte_array_set_size (out, (guint) (at + deflateBound (&z, in->len)));
-  z.next_in = in->data;
-  z.avail_in = in->len;
-  z.next_out = out->data + at;
-  z.avail_out = (uInt) (out->len - at);
-  gint rc = deflate (&z, Z_FINISH);
-  g_byte_array_set_size (out, (guint) (at + z.total_out));
-  deflateEnd (&z);
-  return rc == Z_STREAM_END;
-}
-
-gboolean
-otel_destination_frame (OtelDestination *self, GByteArray *out)
-{
-  g_byte_array_set_size (out, 0);
-  if (self->transport == OTEL_DEST_GRPC)
-    g_byte_array_set_size (out, 5);
-  if (self->compression ? !gzip (self->records, out)
-                        : !g_byte_array_append (out, self->records->data, self->records->len))
-    return FALSE;
-  if (self->transport == OTEL_DEST_GRPC)
-    {
-      guint32 len = out->len - 5;
-      guint8 prefix[5] = { self->compression ? 1 : 0, (guint8) (len >> 24), (guint8) (len >> 16),
-                           (guint8) (len >> 8), (guint8) len };
-      memcpy (out->data, prefix, 5);
-    }
-  return TRUE;
-}
-
-gboolean
-otel_destination_back_off (gint64 ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-  while (g_get_monotonic_time () < end)
-    {
-      if (sl_destination_stopping ())
-        return FALSE;
-      g_usleep (MIN (50000, MAX (end - g_get_monotonic_time (), 0)));
-    }
-  return TRUE;
-}
-
-/* OTLP/HTTP: each request answered before the next; under
- * SL_CAP_ANSWERS its messages are sent and answered in the same call. */
-static SlWriteResult
-http_write (OtelDestination *self, SlWriteBatch *batch)
-{
-  while (batch->done < batch->n)
-    {
-      guint k = otel_encode (self->encoder, batch->msgs + batch->done, batch->n - batch->done,
-                             (guint) self->batch_lines, (gsize) self->batch_bytes, self->records);
-      if (!otel_destination_frame (self, self->body))
-        return sl_write_batch_fail (batch, SL_WRITE_ERROR, 0, _("the request body could not be compressed"));
-      OtelOutcome outcome = OTEL_OUTCOME_RETRY;
-      gint64 backoff = OTEL_BACKOFF_FIRST_MS;
-      for (gint attempt = 0; attempt <= self->retries; attempt++)
-        {
-          gint64 retry_after_ms = 0;
-          outcome = otel_transfer_send (self, &retry_after_ms);
-          if (outcome != OTEL_OUTCOME_RETRY || attempt == self->retries)
-            break;
-          sl_counter_add (self->retried, 1);
-          if (!otel_destination_back_off (retry_after_ms ? MIN (retry_after_ms, RETRY_AFTER_MAX_MS) : backoff))
-            break;
-          backoff = MIN (backoff * 2, OTEL_BACKOFF_MAX_MS);
-        }
-      if (outcome == OTEL_OUTCOME_RETRY)
-        return sl_write_batch_fail (batch, SL_WRITE_RETRY, 0, "%s", self->why);
-      batch->done += k;
-      batch->answered += k;
-      if (outcome == OTEL_OUTCOME_DROP)
-        batch->dropped += k;
-    }
-  return SL_WRITE_OK;
-}
-
-typedef Opentelemetry__Proto__Collector__Logs__V1__ExportLogsServiceResponse LogsResponse;
-
-/* partial_success: the receiver took the request but refused some of
- * its records; sending them again would not change that (OTLP says not
- * to), so they are counted and logged, and the request is done. */
-void
-otel_destination_partial_success (OtelDestination *self, const guint8 *data, gsize len)
-{
-  LogsResponse *r = (LogsResponse *) protobuf_c_message_unpack (
-    &opentelemetry__proto__collector__logs__v1__export_logs_service_response__descriptor, NULL, len, data);
-  if (!r)
-    return;
-  if (r->partial_success && r->partial_success->rejected_log_records > 0)
-    {
-      sl_counter_add (self->rejected, r->partial_success->rejected_log_records);
-      sl_log (SL_LOG_WARNING, _("%s: the receiver refused %" G_GINT64_FORMAT " records of a request: %s"),
-              self->super.id, (gint64) r->partial_success->rejected_log_records,
-              r->partial_success->error_message ? r->partial_success->error_message : "");
-    }
-  protobuf_c_message_free_unpacked (&r->base, NULL);
-}
-
-OtelOutcome
-otel_destination_failed (OtelDestination *self, OtelOutcome outcome, const gchar *why)
-{
-  g_snprintf (self->why, sizeof self->why, _("the request to %s failed: %s"), self->endpoint, why);
-  if (outcome == OTEL_OUTCOME_DROP)
-    sl_log (SL_LOG_ERROR, _("%s: the receiver refused a request, its messages are dropped: %s"), self->super.id, why);
-  return outcome;
-}
-
 static SlWriteResult
 otel_dest_write (SlDriver *d, SlWriteBatch *batch)
 {
   OtelDestination *self = (OtelDestination *) d;
-  return self->transport == OTEL_DEST_GRPC ? otel_grpc_write (self, batch) : http_write (self, batch);
+  return self->transport == OTEL_DEST_GRPC ? otel_grpc_write (self, batch) : otel_transfer_write (self, batch);
 }
 
 static void

@@ -69,17 +69,6 @@ typedef struct
   SlCounter *rejected;
 } OtelDestination;
 
-/* Counts and logs the records the receiver refused in a response that
- * accepted the request (an ExportLogsServiceResponse: data, len). */
-void        otel_destination_partial_success (OtelDestination *self, const guint8 *data, gsize len);
-/* A retry's reason goes to the core, which logs the failure once; a
- * refused request is logged as its messages are dropped. */
-OtelOutcome otel_destination_failed (OtelDestination *self, OtelOutcome outcome, const gchar *why);
-/* The request's body from self->records into out: gRPC's length
- * prefix, gzip; FALSE when it could not be compressed. */
-gboolean    otel_destination_frame (OtelDestination *self, GByteArray *out);
-/* Waits ms, or less when the destination stops; FALSE then. */
-gboolean    otel_destination_back_off (gint64 ms);
 /* OTLP/gRPC's write() (otel-grpc-write.c) and its connection */
 SlWriteResult otel_grpc_write (OtelDestination *self, SlWriteBatch *batch);
 gboolean    otel_grpc_open  (OtelDestination *self, GError **error);
@@ -87,8 +76,8 @@ void        otel_grpc_close (OtelDestination *self);
 
 /* OTLP/HTTP: the easy handle's options that do not change between requests */
 void        otel_transfer_setup (OtelDestination *self);
-/* Sends self->body and reads the answer; *retry_after_ms the wait the
- * receiver asked for (0: none). A failure leaves why in self->why. */
-OtelOutcome otel_transfer_send  (OtelDestination *self, gint64 *retry_after_ms);
+/* OTLP/HTTP's write(): requests of batch-lines() one after the other,
+ * each answered (and retried) before the next */
+SlWriteResult otel_transfer_write (OtelDestination *self, SlWriteBatch *batch);
 
 #endif

@@ -13,6 +13,7 @@
  * order, once write() can go on: a request the receiver took but whose
  * answer was lost arrives twice, none is lost. */
 #include "otel-destination.h"
+#include "otel-request.h"
 #include "core/i18n.h"
 #include "core/internal.h"
 
@@ -96,7 +97,7 @@ submit (OtelDestination *self, SlWriteBatch *batch)
                                     (guint) self->batch_lines, (gsize) self->batch_bytes, self->records);
       call->attempts = 0;
       g_queue_push_tail (&self->calls, call);
-      if (!otel_destination_frame (self, call->body) || !otel_grpc_client_submit (self->client, call))
+      if (!otel_request_frame (self, call->body) || !otel_grpc_client_submit (self->client, call))
         return FALSE;
       sl_counter_add (self->requests, 1);
       batch->done += call->messages;
@@ -117,7 +118,7 @@ retry (OtelDestination *self, SlWriteBatch *batch)
       if (call->closed && outcome_of (call, why, sizeof why) == OTEL_OUTCOME_RETRY && call->attempts >= most)
         {
           most = call->attempts;
-          otel_destination_failed (self, OTEL_OUTCOME_RETRY, why);
+          otel_request_failed (self, OTEL_OUTCOME_RETRY, why);
         }
     }
   if (most < 0)
@@ -129,7 +130,7 @@ retry (OtelDestination *self, SlWriteBatch *batch)
       return SL_WRITE_RETRY;
     }
   gint64 ms = OTEL_BACKOFF_FIRST_MS << MIN (most, 6);
-  if (!otel_destination_back_off (MIN (ms, OTEL_BACKOFF_MAX_MS)))
+  if (!otel_request_back_off (MIN (ms, OTEL_BACKOFF_MAX_MS)))
     return broke (self, batch, _("stopping"));
   for (GList *l = self->calls.head; l; l = l->next)
     {
@@ -161,11 +162,11 @@ settle (OtelDestination *self, SlWriteBatch *batch)
       batch->answered += call->messages;
       if (outcome == OTEL_OUTCOME_DROP)
         {
-          otel_destination_failed (self, outcome, why);
+          otel_request_failed (self, outcome, why);
           batch->dropped += call->messages;
         }
       else if (call->response->len > 5 && call->response->data[0] == 0)
-        otel_destination_partial_success (self, call->response->data + 5, call->response->len - 5);
+        otel_request_partial_success (self, call->response->data + 5, call->response->len - 5);
       call_put_back (self, call);
     }
 }

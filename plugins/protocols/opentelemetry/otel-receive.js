@@ -11,7 +11,8 @@
 // the last connection came. A gRPC
 // request whose first record's body starts "status-N-" is answered with
 // gRPC status N and not written: every time for 3 (INVALID_ARGUMENT),
-// the first time only for others.
+// the first time only for others. A gRPC record carries the request's
+// x-api-key metadata as apiKey.
 //   node otel-receive.js PROTO_DIR GRPC_PORT HTTP_PORT OUT [DELAY_MS]
 'use strict';
 const fs = require('fs');
@@ -48,13 +49,14 @@ function attributes(kvs) {
 const hex = (b) => (b && b.length ? Buffer.from(b).toString('hex') : undefined);
 
 // Both stacks hand over plain objects with the proto's camelCase names.
-function record(via, request) {
+function record(via, request, apiKey) {
   const lines = [];
   for (const rl of request.resourceLogs || []) {
     for (const sl of rl.scopeLogs || []) {
       for (const r of sl.logRecords || []) {
         lines.push(JSON.stringify({
           via,
+          apiKey,
           resource: attributes(rl.resource && rl.resource.attributes),
           resourceSchemaUrl: rl.schemaUrl || undefined,
           scope: sl.scope ? { name: sl.scope.name, version: sl.scope.version } : null,
@@ -110,7 +112,7 @@ server.addService(LogsService.service, {
       answer({ code, details: `asked for status ${code}` });
       return;
     }
-    record('grpc', call.request);
+    record('grpc', call.request, call.metadata.get('x-api-key')[0]);
     answer(null, {});
   },
 });
