@@ -14,8 +14,11 @@
 #include "core/i18n.h"
 #include "core/internal.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <nghttp2/nghttp2.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #define LOGS_EXPORT_PATH "/opentelemetry.proto.collector.logs.v1.LogsService/Export"
 /* gRPC status codes */
@@ -34,6 +37,7 @@ typedef struct
   nghttp2_session *session;
   GQueue ready;              /* ids of streams whose request is complete */
   GQueue streams;            /* every open GrpcStream: nghttp2_session_del() does not close them */
+  GByteArray *out;           /* the frames of one flush */
 } GrpcConnection;
 
 typedef struct
@@ -59,11 +63,24 @@ stream_free (GrpcStream *s)
   g_free (s);
 }
 
-static ssize_t
-send_cb (nghttp2_session *session, const uint8_t *data, size_t length, int flags, void *user_data)
+/* What nghttp2 has to send, in one write: frame by frame, an answer's
+ * headers, message and trailers went as separate segments, the later
+ * ones held by Nagle until the client acknowledged the first. */
+static gboolean
+flush (GrpcConnection *conn)
 {
-  GrpcConnection *conn = user_data;
-  return sl_session_write (conn->conn, data, length) ? (ssize_t) length : NGHTTP2_ERR_CALLBACK_FAILURE;
+  g_byte_array_set_size (conn->out, 0);
+  for (;;)
+    {
+      const uint8_t *data;
+      ssize_t len = nghttp2_session_mem_send (conn->session, &data);
+      if (len < 0)
+        return FALSE;
+      if (len == 0)
+        break;
+      g_byte_array_append (conn->out, data, (guint) len);
+    }
+  return !conn->out->len || sl_session_write (conn->conn, conn->out->data, conn->out->len);
 }
 
 static int
@@ -258,7 +275,6 @@ session_new (GrpcConnection *conn)
 {
   nghttp2_session_callbacks *cbs;
   nghttp2_session_callbacks_new (&cbs);
-  nghttp2_session_callbacks_set_send_callback (cbs, send_cb);
   nghttp2_session_callbacks_set_on_begin_headers_callback (cbs, begin_headers_cb);
   nghttp2_session_callbacks_set_on_header_callback (cbs, header_cb);
   nghttp2_session_callbacks_set_on_data_chunk_recv_callback (cbs, data_chunk_cb);
@@ -287,6 +303,7 @@ connection_free (GrpcConnection *conn)
     nghttp2_session_del (conn->session);
   g_queue_clear (&conn->ready);
   g_queue_clear_full (&conn->streams, (GDestroyNotify) stream_free);
+  g_byte_array_unref (conn->out);
   if (conn->window)
     otel_source_connection_closed (conn->source, conn->window);
   g_free (conn);
@@ -301,8 +318,14 @@ grpc_opened (SlSession *session, gpointer data)
   conn->conn = session;
   g_queue_init (&conn->ready);
   g_queue_init (&conn->streams);
+  conn->out = g_byte_array_new ();
+  /* A client with several requests in flight gets several small answers
+   * (and WINDOW_UPDATEs) in a row: with Nagle each waited for the
+   * client's delayed acknowledgement of the one before. */
+  gint one = 1;
+  setsockopt (sl_session_fd (session), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   conn->window = otel_source_connection_window (conn->source);
-  if (!conn->window || !session_new (conn) || nghttp2_session_send (conn->session) != 0)
+  if (!conn->window || !session_new (conn) || !flush (conn))
     {
       connection_free (conn);
       return NULL;
@@ -320,11 +343,15 @@ grpc_readable (SlSession *session, gpointer state, const gchar *buf, gsize len, 
     {
       gint32 id = GPOINTER_TO_INT (g_queue_pop_head (&conn->ready));
       GrpcStream *s = nghttp2_session_get_stream_user_data (conn->session, id);
+      /* each answer goes as soon as it is made: a client with more
+       * requests in flight gets on with them */
       if (s)
         serve (conn, s);
       sl_session_message (session);
+      if (!flush (conn))
+        return FALSE;
     }
-  return nghttp2_session_send (conn->session) == 0
+  return flush (conn)
          && (nghttp2_session_want_read (conn->session) || nghttp2_session_want_write (conn->session));
 }
 

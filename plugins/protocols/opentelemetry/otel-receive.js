@@ -5,11 +5,19 @@
 // OUT as one JSON line before its request is answered, so an answered
 // record is on disk; "ready" is printed once both servers listen. An
 // answer waits DELAY_MS (0) after the records are written, so that a
-// test can kill the receiver while requests are on their way.
+// test can kill the receiver while requests are on their way. On stdout,
+// "connection" for each HTTP/2 connection the gRPC server accepted, and
+// "concurrent N" each time more calls than before were open at once since
+// the last connection came. A gRPC
+// request whose first record's body starts "status-N-" is answered with
+// gRPC status N and not written: every time for 3 (INVALID_ARGUMENT),
+// the first time only for others. A gRPC record carries the request's
+// x-api-key metadata as apiKey.
 //   node otel-receive.js PROTO_DIR GRPC_PORT HTTP_PORT OUT [DELAY_MS]
 'use strict';
 const fs = require('fs');
 const http = require('http');
+const http2 = require('http2');
 const path = require('path');
 const zlib = require('zlib');
 const grpc = require('@grpc/grpc-js');
@@ -41,13 +49,14 @@ function attributes(kvs) {
 const hex = (b) => (b && b.length ? Buffer.from(b).toString('hex') : undefined);
 
 // Both stacks hand over plain objects with the proto's camelCase names.
-function record(via, request) {
+function record(via, request, apiKey) {
   const lines = [];
   for (const rl of request.resourceLogs || []) {
     for (const sl of rl.scopeLogs || []) {
       for (const r of sl.logRecords || []) {
         lines.push(JSON.stringify({
           via,
+          apiKey,
           resource: attributes(rl.resource && rl.resource.attributes),
           resourceSchemaUrl: rl.schemaUrl || undefined,
           scope: sl.scope ? { name: sl.scope.name, version: sl.scope.version } : null,
@@ -66,6 +75,29 @@ function record(via, request) {
   if (lines.length) fs.appendFileSync(out, lines.join('\n') + '\n');
 }
 
+// grpc-js makes its server with http2.createServer() when it binds
+const createServer = http2.createServer;
+let open = 0;
+let most = 0;
+http2.createServer = (...args) => createServer(...args).on('session', () => {
+  most = 0;
+  console.log('connection');
+});
+const refused = new Set();
+
+function statusAsked(request) {
+  const rl = (request.resourceLogs || [])[0];
+  const sl = rl && (rl.scopeLogs || [])[0];
+  const r = sl && (sl.logRecords || [])[0];
+  const body = r && anyValue(r.body);
+  const m = typeof body === 'string' && /^status-(\d+)-/.exec(body);
+  if (!m) return 0;
+  const code = Number(m[1]);
+  if (code !== grpc.status.INVALID_ARGUMENT && refused.has(body)) return 0;
+  refused.add(body);
+  return code;
+}
+
 const definition = protoLoader.loadSync(SERVICE, {
   includeDirs: [protoDir], longs: String, enums: Number, bytes: Buffer, defaults: false, oneofs: false,
 });
@@ -73,8 +105,15 @@ const { LogsService } = grpc.loadPackageDefinition(definition).opentelemetry.pro
 const server = new grpc.Server();
 server.addService(LogsService.service, {
   Export(call, callback) {
-    record('grpc', call.request);
-    later(() => callback(null, {}));
+    if (++open > most) console.log(`concurrent ${(most = open)}`);
+    const answer = (...a) => later(() => { open--; callback(...a); });
+    const code = statusAsked(call.request);
+    if (code) {
+      answer({ code, details: `asked for status ${code}` });
+      return;
+    }
+    record('grpc', call.request, call.metadata.get('x-api-key')[0]);
+    answer(null, {});
   },
 });
 

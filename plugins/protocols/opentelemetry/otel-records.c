@@ -143,6 +143,81 @@ typedef struct
   GByteArray *raw_record;
 } RecordContext;
 
+typedef enum
+{
+  F_OTEL_TYPE,
+  F_OTEL_RESOURCE_DROPPED_ATTRIBUTES_COUNT,
+  F_OTEL_RESOURCE_SCHEMA_URL,
+  F_OTEL_SCOPE_NAME,
+  F_OTEL_SCOPE_VERSION,
+  F_OTEL_SCOPE_DROPPED_ATTRIBUTES_COUNT,
+  F_OTEL_SCOPE_SCHEMA_URL,
+  F_OTEL_LOG_TIME_UNIX_NANO,
+  F_OTEL_LOG_OBSERVED_TIME_UNIX_NANO,
+  F_OTEL_LOG_SEVERITY_NUMBER,
+  F_OTEL_LOG_SEVERITY_TEXT,
+  F_OTEL_LOG_DROPPED_ATTRIBUTES_COUNT,
+  F_OTEL_LOG_FLAGS,
+  F_OTEL_LOG_TRACE_ID,
+  F_OTEL_LOG_SPAN_ID,
+  F_OTEL_LOG_EVENT_NAME,
+  F_OTEL_RAW_TYPE,
+  F_OTEL_RAW_LOG,
+  F_OTEL_RAW_RESOURCE,
+  F_OTEL_RAW_SCOPE,
+  F_OTEL_RAW_RESOURCE_SCHEMA_URL,
+  F_OTEL_RAW_SCOPE_SCHEMA_URL,
+  F_OTEL_LOG_BODY,
+  F_COUNT
+} Field;
+
+static const gchar *const field_names[F_COUNT] = {
+  [F_OTEL_TYPE] = ".otel.type",
+  [F_OTEL_RESOURCE_DROPPED_ATTRIBUTES_COUNT] = ".otel.resource.dropped_attributes_count",
+  [F_OTEL_RESOURCE_SCHEMA_URL] = ".otel.resource.schema_url",
+  [F_OTEL_SCOPE_NAME] = ".otel.scope.name",
+  [F_OTEL_SCOPE_VERSION] = ".otel.scope.version",
+  [F_OTEL_SCOPE_DROPPED_ATTRIBUTES_COUNT] = ".otel.scope.dropped_attributes_count",
+  [F_OTEL_SCOPE_SCHEMA_URL] = ".otel.scope.schema_url",
+  [F_OTEL_LOG_TIME_UNIX_NANO] = ".otel.log.time_unix_nano",
+  [F_OTEL_LOG_OBSERVED_TIME_UNIX_NANO] = ".otel.log.observed_time_unix_nano",
+  [F_OTEL_LOG_SEVERITY_NUMBER] = ".otel.log.severity_number",
+  [F_OTEL_LOG_SEVERITY_TEXT] = ".otel.log.severity_text",
+  [F_OTEL_LOG_DROPPED_ATTRIBUTES_COUNT] = ".otel.log.dropped_attributes_count",
+  [F_OTEL_LOG_FLAGS] = ".otel.log.flags",
+  [F_OTEL_LOG_TRACE_ID] = ".otel.log.trace_id",
+  [F_OTEL_LOG_SPAN_ID] = ".otel.log.span_id",
+  [F_OTEL_LOG_EVENT_NAME] = ".otel.log.event_name",
+  [F_OTEL_RAW_TYPE] = ".otel_raw.type",
+  [F_OTEL_RAW_LOG] = ".otel_raw.log",
+  [F_OTEL_RAW_RESOURCE] = ".otel_raw.resource",
+  [F_OTEL_RAW_SCOPE] = ".otel_raw.scope",
+  [F_OTEL_RAW_RESOURCE_SCHEMA_URL] = ".otel_raw.resource_schema_url",
+  [F_OTEL_RAW_SCOPE_SCHEMA_URL] = ".otel_raw.scope_schema_url",
+  [F_OTEL_LOG_BODY] = ".otel.log.body",
+};
+
+static SlHandle field_handles[F_COUNT];
+
+/* The fixed fields' handles, interned once rather than per record */
+static void
+fields_init (void)
+{
+  static gsize done;
+  if (g_once_init_enter (&done))
+    {
+      for (guint i = 0; i < F_COUNT; i++)
+        field_handles[i] = sl_field_handle (field_names[i]);
+      g_once_init_leave (&done, 1);
+    }
+}
+
+static SlHandle
+field (Field f)
+{
+  return field_handles[f];
+}
+
 /* m packed into out (emptied first); an absent m packs as nothing */
 static void
 pack (const ProtobufCMessage *m, GByteArray *out)
@@ -154,38 +229,45 @@ pack (const ProtobufCMessage *m, GByteArray *out)
 
 /* An absent resource or scope, and one with nothing in it, is not set */
 static void
-set_raw (SlMessage *msg, const gchar *name, const GByteArray *b)
+set_raw (SlMessage *msg, SlHandle name, const GByteArray *b)
 {
   if (b->len)
-    sl_message_set (msg, sl_field_handle (name), (const gchar *) b->data, b->len);
+    sl_message_set (msg, name, (const gchar *) b->data, b->len);
 }
 
 static void
-set_text (SlMessage *msg, const gchar *name, const gchar *value, gssize len)
+set_text (SlMessage *msg, SlHandle name, const gchar *value, gssize len)
 {
   if (len < 0)
     len = (gssize) strlen (value);
   if (len)
-    sl_message_set (msg, sl_field_handle (name), value, len);
+    sl_message_set (msg, name, value, len);
 }
 
 static void
-set_number (SlMessage *msg, const gchar *name, guint64 n)
+set_number (SlMessage *msg, SlHandle name, guint64 n)
 {
   gchar buf[24];
-  gint len = g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT, n);
-  sl_message_set (msg, sl_field_handle (name), buf, len);
+  gchar *p = buf + sizeof buf;
+  do
+    *--p = (gchar) ('0' + n % 10);
+  while ((n /= 10));
+  sl_message_set (msg, name, p, buf + sizeof buf - p);
 }
 
 static void
-set_hex (SlMessage *msg, const gchar *name, const ProtobufCBinaryData *b)
+set_hex (SlMessage *msg, SlHandle name, const ProtobufCBinaryData *b)
 {
   if (!b->len)
     return;
+  static const gchar digits[] = "0123456789abcdef";
   g_autofree gchar *hex = g_malloc (b->len * 2 + 1);
   for (gsize i = 0; i < b->len; i++)
-    g_snprintf (hex + 2 * i, 3, "%02x", b->data[i]);
-  sl_message_set (msg, sl_field_handle (name), hex, (gssize) b->len * 2);
+    {
+      hex[2 * i] = digits[b->data[i] >> 4];
+      hex[2 * i + 1] = digits[b->data[i] & 15];
+    }
+  sl_message_set (msg, name, hex, (gssize) b->len * 2);
 }
 
 static void
@@ -242,45 +324,45 @@ fill (SlMessage *msg, gpointer data)
       sl_message_set (msg, SL_F_SOURCEIP, c->peer, -1);
       sl_message_set (msg, SL_F_HOST, c->peer, -1);
     }
-  set_text (msg, ".otel.type", "log", 3);
+  set_text (msg, field (F_OTEL_TYPE), "log", 3);
   const Opentelemetry__Proto__Resource__V1__Resource *res = c->resource->resource;
   if (res)
     {
       set_attributes (msg, c, ".otel.resource.attributes.", res->attributes, res->n_attributes);
-      set_number (msg, ".otel.resource.dropped_attributes_count", res->dropped_attributes_count);
+      set_number (msg, field (F_OTEL_RESOURCE_DROPPED_ATTRIBUTES_COUNT), res->dropped_attributes_count);
       const OtelKeyValue *host = find_attribute (res->attributes, res->n_attributes, "host.name");
       if (host && host->value && host->value->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE
           && *host->value->string_value)
         sl_message_set (msg, SL_F_HOST, host->value->string_value, -1);
     }
-  set_text (msg, ".otel.resource.schema_url", c->resource->schema_url, -1);
+  set_text (msg, field (F_OTEL_RESOURCE_SCHEMA_URL), c->resource->schema_url, -1);
   const Opentelemetry__Proto__Common__V1__InstrumentationScope *scope = c->scope->scope;
   if (scope)
     {
-      set_text (msg, ".otel.scope.name", scope->name, -1);
-      set_text (msg, ".otel.scope.version", scope->version, -1);
+      set_text (msg, field (F_OTEL_SCOPE_NAME), scope->name, -1);
+      set_text (msg, field (F_OTEL_SCOPE_VERSION), scope->version, -1);
       set_attributes (msg, c, ".otel.scope.attributes.", scope->attributes, scope->n_attributes);
-      set_number (msg, ".otel.scope.dropped_attributes_count", scope->dropped_attributes_count);
+      set_number (msg, field (F_OTEL_SCOPE_DROPPED_ATTRIBUTES_COUNT), scope->dropped_attributes_count);
     }
-  set_text (msg, ".otel.scope.schema_url", c->scope->schema_url, -1);
-  set_number (msg, ".otel.log.time_unix_nano", r->time_unix_nano);
-  set_number (msg, ".otel.log.observed_time_unix_nano", r->observed_time_unix_nano);
-  set_number (msg, ".otel.log.severity_number", (guint64) MAX (r->severity_number, 0));
-  set_text (msg, ".otel.log.severity_text", r->severity_text, -1);
+  set_text (msg, field (F_OTEL_SCOPE_SCHEMA_URL), c->scope->schema_url, -1);
+  set_number (msg, field (F_OTEL_LOG_TIME_UNIX_NANO), r->time_unix_nano);
+  set_number (msg, field (F_OTEL_LOG_OBSERVED_TIME_UNIX_NANO), r->observed_time_unix_nano);
+  set_number (msg, field (F_OTEL_LOG_SEVERITY_NUMBER), (guint64) MAX (r->severity_number, 0));
+  set_text (msg, field (F_OTEL_LOG_SEVERITY_TEXT), r->severity_text, -1);
   if (r->body)
-    sl_message_set_slice (msg, sl_field_handle (".otel.log.body"), msg->raw, msg->raw_len);
+    sl_message_set_slice (msg, field (F_OTEL_LOG_BODY), msg->raw, msg->raw_len);
   set_attributes (msg, c, ".otel.log.attributes.", r->attributes, r->n_attributes);
-  set_number (msg, ".otel.log.dropped_attributes_count", r->dropped_attributes_count);
-  set_number (msg, ".otel.log.flags", r->flags);
-  set_hex (msg, ".otel.log.trace_id", &r->trace_id);
-  set_hex (msg, ".otel.log.span_id", &r->span_id);
-  set_text (msg, ".otel.log.event_name", r->event_name, -1);
-  set_text (msg, ".otel_raw.type", "log", 3);
-  set_raw (msg, ".otel_raw.log", c->raw_record);
-  set_raw (msg, ".otel_raw.resource", c->raw_resource);
-  set_raw (msg, ".otel_raw.scope", c->raw_scope);
-  set_text (msg, ".otel_raw.resource_schema_url", c->resource->schema_url, -1);
-  set_text (msg, ".otel_raw.scope_schema_url", c->scope->schema_url, -1);
+  set_number (msg, field (F_OTEL_LOG_DROPPED_ATTRIBUTES_COUNT), r->dropped_attributes_count);
+  set_number (msg, field (F_OTEL_LOG_FLAGS), r->flags);
+  set_hex (msg, field (F_OTEL_LOG_TRACE_ID), &r->trace_id);
+  set_hex (msg, field (F_OTEL_LOG_SPAN_ID), &r->span_id);
+  set_text (msg, field (F_OTEL_LOG_EVENT_NAME), r->event_name, -1);
+  set_text (msg, field (F_OTEL_RAW_TYPE), "log", 3);
+  set_raw (msg, field (F_OTEL_RAW_LOG), c->raw_record);
+  set_raw (msg, field (F_OTEL_RAW_RESOURCE), c->raw_resource);
+  set_raw (msg, field (F_OTEL_RAW_SCOPE), c->raw_scope);
+  set_text (msg, field (F_OTEL_RAW_RESOURCE_SCHEMA_URL), c->resource->schema_url, -1);
+  set_text (msg, field (F_OTEL_RAW_SCOPE_SCHEMA_URL), c->scope->schema_url, -1);
 
   msg->pri = SL_PRI_MAKE (OTEL_FACILITY, syslog_severity (r->severity_number));
   guint64 stamp = r->time_unix_nano ? r->time_unix_nano : r->observed_time_unix_nano;
@@ -409,6 +491,7 @@ otel_records_deliver (SlSource *src, SlWindow *window, const gchar *peer, const 
                       .raw_resource = g_byte_array_new (), .raw_scope = g_byte_array_new (),
                       .raw_record = g_byte_array_new () };
   *records = 0;
+  fields_init ();
   sl_source_mark_read_time ();
   for (gsize i = 0; open && i < req->n_resource_logs; i++)
     {

@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 #include <jansson.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -133,13 +134,14 @@ by_via (json_t *all, const gchar *via, const gchar *body)
 
 static const gchar *const CONFIG_SYSLOG =
   "source s_in { syslog(ip(\"127.0.0.1\") port(@IN@) keep-hostname(yes)); };\n"
-  "destination d_grpc { opentelemetry(url(\"127.0.0.1:@GRPC@\") headers(\"x-api-key: secret\")); };\n"
+  "destination d_grpc { opentelemetry(url(\"127.0.0.1:@GRPC@\") headers(\"X-Api-Key: secret\") compression(yes)); };\n"
   "destination d_http { opentelemetry(transport(\"http\") url(\"http://127.0.0.1:@HTTP@/v1/logs\") "
   "compression(yes) batch-lines(2)); };\n"
   "log { source(s_in); destination(d_grpc); destination(d_http); flags(flow-control); };\n";
 
 /* RFC 5424 messages mapped as doc/opentelemetry.md's table says, over
- * gRPC and over HTTP with gzip and batches of two. */
+ * gRPC (gzip, headers() as metadata) and over HTTP with gzip and batches
+ * of two. */
 static void
 test_syslog_mapping (SlTestEnv *env, gconstpointer data)
 {
@@ -185,10 +187,12 @@ test_syslog_mapping (SlTestEnv *env, gconstpointer data)
       g_assert_cmpint (json_integer_value (json_object_get (r, "severity")), ==, 10);
       g_assert_cmpstr (str (r, "time"), ==, "1704164647000000000");
     }
-  json_decref (all);
+  /* headers() go as gRPC metadata */
+  g_assert_cmpstr (str (by_via (all, "grpc", "map-one failed"), "apiKey"), ==, "secret");
   g_assert_true (sl_test_wait_stat (env, "destination", "d_grpc", "written", 3));
   g_assert_true (sl_test_wait_stat (env, "destination", "d_http", "written", 3));
   g_assert_cmpint (sl_test_stat (env, "destination", "d_http", "requests"), ==, 2);
+  json_decref (all);
 }
 
 static const gchar *const CONFIG_RELAY =
@@ -250,7 +254,8 @@ static const gchar *const CONFIG_KILLED =
   "log { source(s_in); destination(d_grpc); flags(flow-control); };\n";
 
 /* The receiver is killed while messages flow and started again: every
- * message arrives (some may twice), none is lost. */
+ * message arrives (some may twice), none is lost, and they arrive in the
+ * order they were sent (what is sent again follows what was answered). */
 static void
 test_receiver_killed (SlTestEnv *env, gconstpointer data)
 {
@@ -273,8 +278,18 @@ test_receiver_killed (SlTestEnv *env, gconstpointer data)
   GHashTable *seen = g_hash_table_new (g_str_hash, g_str_equal);
   gsize i;
   json_t *j;
+  gint last = -1;
   json_array_foreach (all, i, j)
-    g_hash_table_add (seen, (gpointer) str (j, "body"));
+    {
+      const gchar *body = str (j, "body");
+      if (g_hash_table_contains (seen, body))
+        continue;
+      gint k = atoi (body + strlen ("killed-"));
+      if (k < last)
+        g_test_fail_printf ("%s came after killed-%05d", body, last);
+      last = k;
+      g_hash_table_add (seen, (gpointer) body);
+    }
   for (guint k = 0; k < KILLED_MESSAGES; k++)
     {
       g_autofree gchar *body = g_strdup_printf ("killed-%05u", k);
@@ -289,6 +304,105 @@ test_receiver_killed (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (sl_test_stat (env, "destination", "d_grpc", "dropped"), ==, 0);
   /* requests failed while it was away, and were sent again */
   g_assert_cmpint (sl_test_stat (env, "destination", "d_grpc", "retries"), >, 0);
+}
+
+/* What the receiver printed since offset: its "connection" lines and the
+ * most calls it had open at once. */
+static void
+receiver_saw (gsize offset, guint *connections, guint *concurrent)
+{
+  g_autofree gchar *ready = g_build_filename (receiver.dir, "receiver.stdout", NULL);
+  g_autofree gchar *text = sl_test_read_file (ready);
+  *connections = *concurrent = 0;
+  g_auto (GStrv) lines = g_strsplit (text && strlen (text) >= offset ? text + offset : "", "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (strcmp (lines[i], "connection") == 0)
+      (*connections)++;
+    else if (g_str_has_prefix (lines[i], "concurrent "))
+      *concurrent = MAX (*concurrent, (guint) atoi (lines[i] + 11));
+}
+
+static gsize
+receiver_printed (void)
+{
+  g_autofree gchar *ready = g_build_filename (receiver.dir, "receiver.stdout", NULL);
+  g_autofree gchar *text = sl_test_read_file (ready);
+  return text ? strlen (text) : 0;
+}
+
+#define IN_FLIGHT_MESSAGES 5000
+
+static const gchar *const CONFIG_IN_FLIGHT =
+  "source s_in { tcp(ip(\"127.0.0.1\") port(@IN@) log-iw-size(5000)); };\n"
+  "destination d_grpc { opentelemetry(url(\"127.0.0.1:@GRPC@\") batch-lines(50)); };\n"
+  "log { source(s_in); destination(d_grpc); flags(flow-control); };\n";
+
+/* Requests of 50 records go out without waiting for each other's answers
+ * (which the receiver delays), all on one HTTP/2 connection, and their
+ * records arrive once each, in order. (Not gzip here: grpc-js inflates
+ * asynchronously, so a later request may overtake one it inflates.) */
+static void
+test_many_in_flight (SlTestEnv *env, gconstpointer data)
+{
+  guint16 in = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *in_s = g_strdup_printf ("%u", in), *grpc = g_strdup_printf ("%u", receiver.grpc);
+  gsize printed = receiver_printed ();
+  if (!sl_test_write_config (env, CONFIG_IN_FLIGHT, "IN", in_s, "GRPC", grpc, NULL) || !sl_test_daemon_start (env))
+    return;
+  GString *lines = g_string_new (NULL);
+  for (guint i = 0; i < IN_FLIGHT_MESSAGES; i++)
+    g_string_append_printf (lines, "<13>Jan  2 03:04:05 host app: inflight-%05u\n", i);
+  g_assert_true (sl_test_tcp_send (in, lines->str));
+  g_string_free (lines, TRUE);
+  g_assert_true (wait_received ("inflight-", IN_FLIGHT_MESSAGES));
+  json_t *all = received ("inflight-");
+  g_assert_cmpuint (json_array_size (all), ==, IN_FLIGHT_MESSAGES);
+  gsize i;
+  json_t *j;
+  json_array_foreach (all, i, j)
+    {
+      g_autofree gchar *want = g_strdup_printf ("inflight-%05zu", i);
+      g_assert_cmpstr (str (j, "body"), ==, want);
+    }
+  json_decref (all);
+  guint connections, concurrent;
+  receiver_saw (printed, &connections, &concurrent);
+  g_assert_cmpuint (connections, ==, 1);
+  g_assert_cmpuint (concurrent, >=, 2);
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_grpc", "retries"), ==, 0);
+}
+
+static const gchar *const CONFIG_STATUS =
+  "source s_in { tcp(ip(\"127.0.0.1\") port(@IN@)); };\n"
+  "destination d_grpc { opentelemetry(url(\"127.0.0.1:@GRPC@\") batch-lines(1)); };\n"
+  "log { source(s_in); destination(d_grpc); flags(flow-control); };\n";
+
+/* UNAVAILABLE is retried and then taken; INVALID_ARGUMENT is final: its
+ * request's message is dropped and counted, the others go on. */
+static void
+test_error_status (SlTestEnv *env, gconstpointer data)
+{
+  guint16 in = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *in_s = g_strdup_printf ("%u", in), *grpc = g_strdup_printf ("%u", receiver.grpc);
+  if (!sl_test_write_config (env, CONFIG_STATUS, "IN", in_s, "GRPC", grpc, NULL) || !sl_test_daemon_start (env))
+    return;
+  g_assert_true (sl_test_tcp_send (in, "<13>Jan  2 03:04:05 host app: answers-1\n"
+                                       "<13>Jan  2 03:04:05 host app: status-14-answers-2\n"
+                                       "<13>Jan  2 03:04:05 host app: status-3-answers-3\n"
+                                       "<13>Jan  2 03:04:05 host app: answers-4\n"));
+  g_assert_true (wait_received ("answers-", 2));
+  g_assert_true (wait_received ("status-14-answers-2", 1));
+  gint64 deadline = g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
+  while (sl_test_stat (env, "destination", "d_grpc", "dropped") < 1 && g_get_monotonic_time () < deadline)
+    g_usleep (50 * 1000);
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_grpc", "dropped"), ==, 1);
+  g_assert_cmpint (sl_test_stat (env, "destination", "d_grpc", "retries"), ==, 1);
+  json_t *refused = received ("status-3-");
+  g_assert_cmpuint (json_array_size (refused), ==, 0);
+  json_decref (refused);
+  json_t *retried = received ("status-14-");
+  g_assert_cmpuint (json_array_size (retried), ==, 1);
+  json_decref (retried);
 }
 
 static const gchar *const CONFIG_TLS =
@@ -375,11 +489,13 @@ test_tls_versions (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (sl_test_stat (env, "destination", "d_12", "retries"), ==, 0);
 }
 
+/* OTLP/HTTP goes through libcurl, which cannot check the DN (gRPC,
+ * through the core's TLS, can) */
 static void
 test_tls_refused (SlTestEnv *env, gconstpointer data)
 {
   g_autofree gchar *err = sl_test_refused_config (env,
-    "destination d { opentelemetry(url(\"https://127.0.0.1:4317\")\n"
+    "destination d { opentelemetry(transport(\"http\") url(\"https://127.0.0.1:4318/v1/logs\")\n"
     "  tls(ca-file(\"/ca.pem\") trusted-dn(\"*\"))); };\n"
     "log { source { internal(); }; destination(d); };\n", NULL);
   g_assert_nonnull (strstr (err, ":2:26: opentelemetry() tls(): trusted-dn() cannot be used here: libcurl does not offer it"));
@@ -441,6 +557,8 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/opentelemetry/destination/syslog-mapping", test_syslog_mapping);
   SL_TEST_ADD ("/opentelemetry/destination/otlp-intact", test_otlp_intact);
   SL_TEST_ADD ("/opentelemetry/destination/receiver-killed", test_receiver_killed);
+  SL_TEST_ADD ("/opentelemetry/destination/many-in-flight", test_many_in_flight);
+  SL_TEST_ADD ("/opentelemetry/destination/error-status", test_error_status);
   SL_TEST_ADD ("/opentelemetry/destination/tls", test_tls);
   SL_TEST_ADD ("/opentelemetry/destination/tls-versions", test_tls_versions);
   SL_TEST_ADD ("/opentelemetry/destination/tls-refused", test_tls_refused);
