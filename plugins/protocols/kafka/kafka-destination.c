@@ -46,8 +46,8 @@
 
 /* what write() serves reports in while librdkafka's queue is full */
 #define QUEUE_FULL_POLL_MS 100
-/* the slices write() waits for an answer in, to see the deadline */
-#define ANSWER_POLL_MS 100
+/* the slices write() waits for an answer in */
+#define ANSWER_SLICE_MS 1
 /* answered places at the front of the flight array that are compacted away */
 #define FLIGHT_COMPACT 1024
 
@@ -65,7 +65,7 @@ typedef struct
   PendingState state;
   rd_kafka_resp_err_t err;
   gboolean flying;          /* in the flight array: the core waits for its answer */
-  guint seen;               /* the last write() whose batch had it */
+  guint64 due;              /* held: taken by then (see taken) unless it went elsewhere */
 } KafkaPending;
 
 struct _KafkaDestination
@@ -94,7 +94,7 @@ struct _KafkaDestination
    * unanswered ones are flight[flight_head..] */
   GPtrArray *flight;
   guint flight_head;
-  guint generation;                /* write() calls that brought messages */
+  guint64 taken;                   /* messages write() was given to send */
   gboolean progress;               /* a held message was reported on */
   gint64 stop_deadline;            /* monotonic µs; 0 until the destination stops */
   rd_kafka_resp_err_t last_error;
@@ -347,7 +347,7 @@ take_pending (KafkaDestination *self, SlMessage *msg)
     g_hash_table_remove (self->held, msg);
   else
     p = pending_new (self, msg);
-  p->seen = self->generation;
+  self->taken++;
   return p;
 }
 
@@ -376,6 +376,7 @@ send_batch (KafkaDestination *self, SlMessage *const *msgs, guint n, gint64 dead
           if (!queued)
             {
               /* the core puts it back in front; it comes again */
+              p->due = self->taken + n;
               g_hash_table_insert (self->held, p->msg, p);
               break;
             }
@@ -412,19 +413,21 @@ settle_answered (KafkaDestination *self, SlWriteBatch *batch)
 static void
 give_back (KafkaDestination *self)
 {
+  guint64 due = self->taken + 2 * (guint64) flight_len (self);
   for (guint i = self->flight_head; i < self->flight->len; i++)
     {
       KafkaPending *p = g_ptr_array_index (self->flight, i);
       p->flying = FALSE;
+      p->due = due;
       g_hash_table_insert (self->held, p->msg, p);
     }
   g_ptr_array_set_size (self->flight, 0);
   self->flight_head = 0;
 }
 
-/* Held messages the core has not handed back for two write()s went to
- * another worker or were dropped; once librdkafka is done with them they
- * are let go. */
+/* The core sends what went back again first and in order, so held
+ * messages not handed back by their due time went to another worker or
+ * were dropped; once librdkafka is done with them they are let go. */
 static void
 release_stale (KafkaDestination *self)
 {
@@ -434,7 +437,7 @@ release_stale (KafkaDestination *self)
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
       KafkaPending *p = value;
-      if (p->state != PENDING_IN_FLIGHT && p->seen + 1 < self->generation)
+      if (p->state != PENDING_IN_FLIGHT && p->due < self->taken)
         {
           g_hash_table_iter_remove (&iter);
           pending_release (self, p);
@@ -465,24 +468,19 @@ kafka_write (SlDriver *d, SlWriteBatch *batch)
         self->stop_deadline = now + self->flush_timeout_shutdown_ms * 1000;
       deadline = self->stop_deadline;
     }
-  if (batch->n)
-    {
-      self->generation++;
-      if (g_hash_table_size (self->held))
-        release_stale (self);
-    }
+  if (batch->n && g_hash_table_size (self->held))
+    release_stale (self);
   batch->done = send_batch (self, batch->msgs, batch->n, deadline);
   rd_kafka_poll (self->rk, 0);
   const KafkaPending *oldest = settle_answered (self, batch);
   gboolean wait = batch->done < batch->n || !batch->n;
   while (wait && !batch->answered && oldest && oldest->state == PENDING_IN_FLIGHT && remaining_ms (deadline))
     {
-      /* a flush sends at once what linger.ms would hold back */
-      gint ms = MIN (remaining_ms (deadline), ANSWER_POLL_MS);
-      if (self->sync_send || sl_destination_stopping ())
-        rd_kafka_flush (self->rk, ms);
-      else
-        rd_kafka_poll (self->rk, ms);
+      /* nothing more comes before an answer, so what linger.ms would
+       * hold back is sent at once, as a flush does; a flush returns only
+       * once every message is delivered or its time is up, so it gets a
+       * short slice */
+      rd_kafka_flush (self->rk, MIN (remaining_ms (deadline), ANSWER_SLICE_MS));
       oldest = settle_answered (self, batch);
     }
   if (self->flight_head >= FLIGHT_COMPACT && self->flight_head * 2 >= self->flight->len)
