@@ -460,6 +460,7 @@ static SlWriteResult
 kafka_write (SlDriver *d, SlWriteBatch *batch)
 {
   KafkaDestination *self = (KafkaDestination *) d;
+  self->progress = FALSE;
   gint64 now = g_get_monotonic_time ();
   gint64 deadline = now + self->poll_timeout_ms * 1000;
   if (sl_destination_stopping ())
