@@ -4,30 +4,35 @@
  *
  * A message is done (acknowledged to its source's window, settled in a
  * disk-buffer()) only once the broker's delivery report said it was
- * stored. write() maps its batch onto librdkafka's asynchronous delivery
- * so:
- *   - it produces the batch's messages, each with a KafkaPending of its own
- *     as librdkafka's opaque, then flushes the producer, serving delivery
- *     reports, for up to poll-timeout() (once the destination stops, up to
- *     flush-timeout-on-shutdown() in all);
- *   - done is the run of messages, from the first, whose reports said
- *     stored; the rest goes back to the core with SL_WRITE_RETRY, or
- *     SL_WRITE_ERROR when the first of it was refused for good (too large:
- *     the core drops it after three tries);
+ * stored. The destination answers later (SL_CAP_ANSWERS), so the core
+ * keeps up to max-in-flight() messages in flight across write()s:
+ *   - write() produces its batch's messages, each with a KafkaPending of
+ *     its own as librdkafka's opaque, into the flight array (the core's
+ *     order), serves the delivery reports that came, and reports as
+ *     answered the run of delivered messages from the oldest in flight;
+ *     called with no message, or with librdkafka's queue full, it waits up
+ *     to poll-timeout() (once the destination stops, up to
+ *     flush-timeout-on-shutdown() in all) for an answer;
+ *   - an oldest message whose report was an error, or no answer at all in
+ *     that time, gives every unanswered message back to the core with
+ *     SL_WRITE_RETRY, or SL_WRITE_ERROR when the oldest was refused for
+ *     good (too large: the core drops it after three tries);
  *   - what went back is remembered by message (with a reference of its
  *     own) until the core hands it back: then a message still in
  *     librdkafka's queue is not produced again but waited for, one
- *     delivered out of order is done at once, and only one whose report
+ *     delivered meanwhile is answered at once, and only one whose report
  *     was an error is produced again;
  *   - tick() serves reports while the core waits to retry, and ends the
  *     wait as soon as one arrives, so a broker that comes back is written
  *     to at once rather than after time-reopen().
- * A broker that is down thus holds its batch: the queue fills, flow control
- * holds the senders or the disk buffer fills, and nothing is lost. With
- * workers(N) a message handed back may be taken by another worker, which
- * produces it again: a duplicate, never a loss. librdkafka's queue is
- * bounded by queue.buffering.max.messages; its depth is the "kafka_queued"
- * counter. */
+ * librdkafka keeps each partition's messages in order across its own
+ * retries; the core's order is broken only by a message produced again
+ * after an error report. A broker that is down thus holds what is in
+ * flight: the queue fills, flow control holds the senders or the disk
+ * buffer fills, and nothing is lost. With workers(N) a message handed back
+ * may be taken by another worker, which produces it again: a duplicate,
+ * never a loss. librdkafka's queue is bounded by
+ * queue.buffering.max.messages; its depth is the "kafka_queued" counter. */
 #include "plugins/protocols/kafka/kafka-private.h"
 #include "core/config/error.h"
 #include "core/route/destination.h"
@@ -41,8 +46,10 @@
 
 /* what write() serves reports in while librdkafka's queue is full */
 #define QUEUE_FULL_POLL_MS 100
-/* while other messages are in flight a flush would wait for them too */
-#define BATCH_POLL_MS 10
+/* the slices write() waits for an answer in */
+#define ANSWER_SLICE_MS 1
+/* answered places at the front of the flight array that are compacted away */
+#define FLIGHT_COMPACT 1024
 
 typedef enum
 {
@@ -57,7 +64,8 @@ typedef struct
   SlMessage *msg;           /* a reference of its own */
   PendingState state;
   rd_kafka_resp_err_t err;
-  guint seen;               /* the last write() whose batch had it */
+  gboolean flying;          /* in the flight array: the core waits for its answer */
+  guint64 due;              /* held: taken by then (see taken) unless it went elsewhere */
 } KafkaPending;
 
 struct _KafkaDestination
@@ -80,12 +88,13 @@ struct _KafkaDestination
   rd_kafka_topic_t *fixed_topic;   /* topic() without macros */
   rd_kafka_topic_t *fallback;
   GHashTable *topics;              /* rendered name -> rd_kafka_topic_t */
-  GHashTable *held;                /* SlMessage -> KafkaPending: gone back to the core undone */
+  GHashTable *held;                /* SlMessage -> KafkaPending: gone back to the core unanswered */
   GPtrArray *spare;                /* KafkaPending to reuse */
-  KafkaPending **batch;
-  guint batch_size;
-  guint generation;                /* write() calls */
-  guint unsettled;                 /* of this write()'s batch: in flight */
+  /* what the core holds in flight, in the order it was sent: the
+   * unanswered ones are flight[flight_head..] */
+  GPtrArray *flight;
+  guint flight_head;
+  guint64 taken;                   /* messages write() was given to send */
   gboolean progress;               /* a held message was reported on */
   gint64 stop_deadline;            /* monotonic µs; 0 until the destination stops */
   rd_kafka_resp_err_t last_error;
@@ -115,7 +124,7 @@ static const SlOptionSpec kafka_options[] = {
   { "sync-send", SL_BOOL (KafkaDestination, sync_send), "no",
     "wait for each message's delivery report before producing the next (keeps the order, slowly)" },
   { "poll-timeout", SL_DURATION_MS (KafkaDestination, poll_timeout_ms), "1000",
-    "how long write() waits for its batch's delivery reports before giving the rest back to be retried" },
+    "how long write() waits for a delivery report before giving what is in flight back to be retried" },
   { "flush-timeout-on-shutdown", SL_DURATION_MS (KafkaDestination, flush_timeout_shutdown_ms), "60000",
     "how long a stopping destination waits for the delivery reports of what it produced" },
   /* A reload keeps a kafka() whose options did not change, with its
@@ -178,6 +187,7 @@ kafka_init (SlDriver *d, GError **error)
   self->env = sl_driver_template_env (d);
   self->held = g_hash_table_new (g_direct_hash, g_direct_equal);
   self->spare = g_ptr_array_new_with_free_func (g_free);
+  self->flight = g_ptr_array_new ();
   self->topic_buf = g_string_sized_new (256);
   self->key_buf = g_string_sized_new (256);
   self->msg_buf = g_string_sized_new (1024);
@@ -201,6 +211,7 @@ pending_new (KafkaDestination *self, SlMessage *msg)
   p->msg = sl_message_ref (msg);
   p->state = PENDING_NEW;
   p->err = RD_KAFKA_RESP_ERR_NO_ERROR;
+  p->flying = FALSE;
   return p;
 }
 
@@ -228,9 +239,7 @@ on_delivery (rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque)
     }
   else
     p->state = PENDING_DELIVERED;
-  if (p->seen == self->generation)
-    self->unsettled--;
-  else
+  if (!p->flying)
     self->progress = TRUE;
 }
 
@@ -309,7 +318,6 @@ produce (KafkaDestination *self, KafkaPending *p)
                         key, key_len, p) == 0)
     {
       p->state = PENDING_IN_FLIGHT;
-      self->unsettled++;
       return TRUE;
     }
   rd_kafka_resp_err_t err = rd_kafka_last_error ();
@@ -329,53 +337,97 @@ remaining_ms (gint64 deadline)
   return left <= 0 ? 0 : (gint) MIN ((left + 999) / 1000, G_MAXINT);
 }
 
-/* Serves delivery reports until the batch has none in flight or the
- * deadline passes. A flush also sends what linger.ms would hold back, but
- * waits for every message in flight, so it is used only while the batch's
- * are all there are. */
-static void
-await_batch (KafkaDestination *self, gint64 deadline)
+/* The pending of a message the core sends: the one it had when it went
+ * back to the core unanswered, or a new one. */
+static KafkaPending *
+take_pending (KafkaDestination *self, SlMessage *msg)
 {
-  while (self->unsettled)
-    {
-      gint ms = remaining_ms (deadline);
-      if (g_hash_table_size (self->held))
-        rd_kafka_poll (self->rk, MIN (ms, BATCH_POLL_MS));
-      else
-        rd_kafka_flush (self->rk, ms);
-      if (!ms)
-        break;
-    }
+  KafkaPending *p = g_hash_table_size (self->held) ? g_hash_table_lookup (self->held, msg) : NULL;
+  if (p)
+    g_hash_table_remove (self->held, msg);
+  else
+    p = pending_new (self, msg);
+  self->taken++;
+  return p;
 }
 
-/* The batch's pendings: those of held messages taken back, new ones for
- * the rest. */
-static void
-take_batch (KafkaDestination *self, SlMessage *const *msgs, guint n)
+static guint
+flight_len (const KafkaDestination *self)
 {
-  if (n > self->batch_size)
-    {
-      self->batch = g_renew (KafkaPending *, self->batch, n);
-      self->batch_size = n;
-    }
-  gboolean held = g_hash_table_size (self->held) > 0;
-  for (guint i = 0; i < n; i++)
-    {
-      KafkaPending *p = held ? g_hash_table_lookup (self->held, msgs[i]) : NULL;
-      if (p)
-        g_hash_table_remove (self->held, msgs[i]);
-      else
-        p = pending_new (self, msgs[i]);
-      p->seen = self->generation;
-      if (p->state == PENDING_IN_FLIGHT)
-        self->unsettled++;
-      self->batch[i] = p;
-    }
+  return self->flight->len - self->flight_head;
 }
 
-/* Held messages the core has not handed back for two write()s went to
- * another worker or were dropped; once librdkafka is done with them they
- * are let go. */
+/* Produces the batch's messages into the flight array, up to librdkafka's
+ * queue (or, with sync-send(), one message while none is in flight); a
+ * held message still in librdkafka's hands is not produced again, one
+ * delivered meanwhile is answered at once. Returns how many were sent. */
+static guint
+send_batch (KafkaDestination *self, SlMessage *const *msgs, guint n, gint64 deadline)
+{
+  guint sent = 0;
+  for (; sent < n && !(self->sync_send && flight_len (self)); sent++)
+    {
+      KafkaPending *p = take_pending (self, msgs[sent]);
+      if (p->state == PENDING_NEW || p->state == PENDING_FAILED)
+        {
+          gboolean queued;
+          while (!(queued = produce (self, p)) && !flight_len (self) && remaining_ms (deadline))
+            rd_kafka_poll (self->rk, MIN (remaining_ms (deadline), QUEUE_FULL_POLL_MS));
+          if (!queued)
+            {
+              /* the core puts it back in front; it comes again */
+              p->due = self->taken + n;
+              g_hash_table_insert (self->held, p->msg, p);
+              break;
+            }
+        }
+      p->flying = TRUE;
+      g_ptr_array_add (self->flight, p);
+    }
+  return sent;
+}
+
+/* Counts in batch->answered the run of delivered messages from the
+ * oldest in flight and lets go of them; the oldest not delivered, or
+ * NULL when none is left in flight. */
+static const KafkaPending *
+settle_answered (KafkaDestination *self, SlWriteBatch *batch)
+{
+  while (self->flight_head < self->flight->len)
+    {
+      KafkaPending *p = g_ptr_array_index (self->flight, self->flight_head);
+      if (p->state != PENDING_DELIVERED)
+        return p;
+      pending_release (self, p);
+      self->flight_head++;
+      batch->answered++;
+    }
+  g_ptr_array_set_size (self->flight, 0);
+  self->flight_head = 0;
+  return NULL;
+}
+
+/* Every message in flight goes back to the core, which sends it again
+ * after time-reopen(): remembered until then, so that it is produced
+ * again only if its report was an error. */
+static void
+give_back (KafkaDestination *self)
+{
+  guint64 due = self->taken + 2 * (guint64) flight_len (self);
+  for (guint i = self->flight_head; i < self->flight->len; i++)
+    {
+      KafkaPending *p = g_ptr_array_index (self->flight, i);
+      p->flying = FALSE;
+      p->due = due;
+      g_hash_table_insert (self->held, p->msg, p);
+    }
+  g_ptr_array_set_size (self->flight, 0);
+  self->flight_head = 0;
+}
+
+/* The core sends what went back again first and in order, so held
+ * messages not handed back by their due time went to another worker or
+ * were dropped; once librdkafka is done with them they are let go. */
 static void
 release_stale (KafkaDestination *self)
 {
@@ -385,7 +437,7 @@ release_stale (KafkaDestination *self)
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
       KafkaPending *p = value;
-      if (p->state != PENDING_IN_FLIGHT && p->seen + 1 < self->generation)
+      if (p->state != PENDING_IN_FLIGHT && p->due < self->taken)
         {
           g_hash_table_iter_remove (&iter);
           pending_release (self, p);
@@ -401,13 +453,13 @@ permanent_error (rd_kafka_resp_err_t err)
          || err == RD_KAFKA_RESP_ERR_TOPIC_EXCEPTION || err == RD_KAFKA_RESP_ERR_INVALID_RECORD;
 }
 
+/* SL_CAP_ANSWERS: sends what the batch brings and reports what the
+ * brokers confirmed since the last call; waits for an answer when it
+ * could not send everything or was called only for answers. */
 static SlWriteResult
 kafka_write (SlDriver *d, SlWriteBatch *batch)
 {
   KafkaDestination *self = (KafkaDestination *) d;
-  guint n = batch->n;
-  self->generation++;
-  self->unsettled = 0;
   self->progress = FALSE;
   gint64 now = g_get_monotonic_time ();
   gint64 deadline = now + self->poll_timeout_ms * 1000;
@@ -417,44 +469,38 @@ kafka_write (SlDriver *d, SlWriteBatch *batch)
         self->stop_deadline = now + self->flush_timeout_shutdown_ms * 1000;
       deadline = self->stop_deadline;
     }
-
-  take_batch (self, batch->msgs, n);
-  if (g_hash_table_size (self->held))
+  if (batch->n && g_hash_table_size (self->held))
     release_stale (self);
-  for (guint i = 0; i < n; i++)
+  batch->done = send_batch (self, batch->msgs, batch->n, deadline);
+  rd_kafka_poll (self->rk, 0);
+  const KafkaPending *oldest = settle_answered (self, batch);
+  gboolean wait = batch->done < batch->n || !batch->n;
+  while (wait && !batch->answered && oldest && oldest->state == PENDING_IN_FLIGHT && remaining_ms (deadline))
     {
-      KafkaPending *p = self->batch[i];
-      if (p->state == PENDING_NEW || p->state == PENDING_FAILED)
-        {
-          gboolean queued;
-          while (!(queued = produce (self, p)) && remaining_ms (deadline))
-            rd_kafka_poll (self->rk, MIN (remaining_ms (deadline), QUEUE_FULL_POLL_MS));
-          if (!queued)
-            break;
-        }
-      if (self->sync_send)
-        {
-          await_batch (self, deadline);
-          if (p->state != PENDING_DELIVERED)
-            break;
-        }
+      /* nothing more comes before an answer, so what linger.ms would
+       * hold back is sent at once, as a flush does; a flush returns only
+       * once every message is delivered or its time is up, so it gets a
+       * short slice */
+      rd_kafka_flush (self->rk, MIN (remaining_ms (deadline), ANSWER_SLICE_MS));
+      oldest = settle_answered (self, batch);
     }
-  await_batch (self, deadline);
-
-  guint done = 0;
-  while (done < n && self->batch[done]->state == PENDING_DELIVERED)
-    pending_release (self, self->batch[done++]);
-  for (guint i = done; i < n; i++)
-    g_hash_table_insert (self->held, self->batch[i]->msg, self->batch[i]);
+  if (self->flight_head >= FLIGHT_COMPACT && self->flight_head * 2 >= self->flight->len)
+    {
+      g_ptr_array_remove_range (self->flight, 0, self->flight_head);
+      self->flight_head = 0;
+    }
   report_queue (self);
-  batch->done = done;
-  if (done == n)
+  gboolean failed = oldest && oldest->state == PENDING_FAILED;
+  gboolean stuck = wait && !batch->answered && (oldest || batch->done < batch->n);
+  if (!failed && !stuck)
     return SL_WRITE_OK;
 
-  const KafkaPending *first = self->batch[done];
-  return sl_write_batch_fail (batch, first->state == PENDING_FAILED && permanent_error (first->err) ? SL_WRITE_ERROR : SL_WRITE_RETRY,
-                              0, _("%u messages not confirmed by the brokers yet: %s"), n - done,
-                              rd_kafka_err2str (first->state == PENDING_FAILED ? first->err : self->last_error));
+  guint unanswered = flight_len (self) + batch->n - batch->done;
+  rd_kafka_resp_err_t err = failed ? oldest->err : self->last_error;
+  give_back (self);
+  return sl_write_batch_fail (batch, failed && permanent_error (err) ? SL_WRITE_ERROR : SL_WRITE_RETRY, 0,
+                              _("%u messages not confirmed by the brokers yet: %s"), unanswered,
+                              rd_kafka_err2str (err));
 }
 
 static gboolean
@@ -504,6 +550,7 @@ kafka_close (SlDriver *d)
   g_clear_pointer (&self->fixed_topic, rd_kafka_topic_destroy);
   g_clear_pointer (&self->fallback, rd_kafka_topic_destroy);
   g_clear_pointer (&self->rk, rd_kafka_destroy);
+  give_back (self);
   release_all_held (self);
   report_queue (self);
   self->stop_deadline = 0;
@@ -518,7 +565,8 @@ kafka_free (SlDriver *d)
     g_hash_table_unref (self->held);
   if (self->spare)
     g_ptr_array_unref (self->spare);
-  g_free (self->batch);
+  if (self->flight)
+    g_ptr_array_unref (self->flight);
   if (self->conf)
     rd_kafka_conf_destroy (self->conf);
   if (self->topic_buf)
@@ -542,7 +590,7 @@ static const SlDestinationOps kafka_ops = {
     .name = word, \
     .summary = text, \
     .options = kafka_options, \
-    .capabilities = SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER, \
+    .capabilities = SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER | SL_CAP_ANSWERS, \
     .instance_size = sizeof (KafkaDestination), \
     .init = kafka_init, \
     .free = kafka_free, \

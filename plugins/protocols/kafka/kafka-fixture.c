@@ -163,6 +163,48 @@ kafka_consume (KafkaMock *mock, const gchar *topic, const gchar *path)
   return ok;
 }
 
+gint64
+kafka_out_of_order (KafkaMock *mock, const gchar *topic)
+{
+  const gchar *argv[] = {
+    "kcat", "-C", "-b", mock->bootstrap, "-t", topic, "-o", "beginning", "-e", "-q", "-f", "%p %s\\n", NULL
+  };
+  gchar *out = NULL, *err = NULL;
+  gint status = sl_test_run_argv (argv, &out, &err);
+  gint64 late = -1;
+  if (status == 0)
+    {
+      GHashTable *last = g_hash_table_new (g_direct_hash, g_direct_equal);   /* partition -> highest number */
+      GHashTable *seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+      gchar **lines = g_strsplit (out, "\n", -1);
+      late = 0;
+      for (gchar **line = lines; *line; line++)
+        {
+          const gchar *seq = strstr (*line, "seq=");
+          const gchar *colon = seq ? strchr (seq, ':') : NULL;
+          if (!colon)
+            continue;
+          gint64 partition = g_ascii_strtoll (*line, NULL, 10);
+          gint64 number = g_ascii_strtoll (colon + 1, NULL, 10);
+          if (!g_hash_table_add (seen, GINT_TO_POINTER (number)))
+            continue;
+          gint64 highest = GPOINTER_TO_INT (g_hash_table_lookup (last, GINT_TO_POINTER (partition + 1)));
+          if (number < highest)
+            late++;
+          else
+            g_hash_table_insert (last, GINT_TO_POINTER (partition + 1), GINT_TO_POINTER (number));
+        }
+      g_strfreev (lines);
+      g_hash_table_unref (seen);
+      g_hash_table_unref (last);
+    }
+  else
+    g_test_fail_printf ("kcat -C of %s failed (%d): %s", topic, status, err);
+  g_free (out);
+  g_free (err);
+  return late;
+}
+
 gboolean
 kafka_produce (KafkaMock *mock, const gchar *topic, const gchar *path)
 {

@@ -28,6 +28,10 @@ void         kafka_mock_stop      (KafkaMock *mock);
 
 /* kcat: the topic's messages, one a line, into path / path's lines into topic. */
 gboolean     kafka_consume        (KafkaMock *mock, const gchar *topic, const gchar *path);
+/* Messages of topic whose first copy came after that of a higher number
+ * in their partition (kcat reads the partitions): 0 when each partition
+ * kept the order sent; -1 on failure. */
+gint64       kafka_out_of_order   (KafkaMock *mock, const gchar *topic);
 gboolean     kafka_produce        (KafkaMock *mock, const gchar *topic, const gchar *path);
 
 /* sluice-gen verify --expect expected of path (one connection): what is

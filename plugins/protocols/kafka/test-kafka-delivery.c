@@ -3,7 +3,8 @@
  * sluice-gen sends numbered messages to the real sluiced over TCP with
  * flow control, sluiced produces them, kcat consumes them back and
  * sluice-gen verify checks every number arrived: with acks=all refusals,
- * with a broker down in the middle of the run, with every broker down
+ * with a broker down in the middle of the run (in order per partition
+ * with one writer and a reliable disk buffer), with every broker down
  * across a restart with a disk buffer, and with a templated topic whose
  * invalid names go to fallback-topic(). */
 #include "plugins/protocols/kafka/kafka-fixture.h"
@@ -147,6 +148,35 @@ out:
   teardown (&s);
 }
 
+/* One broker down and back while messages are in flight, one writer and
+ * a reliable disk buffer: nothing lost, and each partition holds its
+ * messages in the order they were sent. */
+static void
+test_broker_restart_order (SlTestEnv *env, gconstpointer data)
+{
+  Setup s = { 0 };
+  g_autofree gchar *extra = g_strdup_printf ("disk-buffer(reliable(yes) disk-buf-size(10M) dir(\"%s\"))", env->dir);
+  g_autofree gchar *down = NULL, *up = NULL;
+  if (!setup (env, &s, extra))
+    goto out;
+  GPid gen = send_numbered (&s, MESSAGES, 4000);
+  if (!gen)
+    goto out;
+  kafka_mock_wait_count (s.mock, "logs", MESSAGES / 4);
+  down = kafka_mock_command (s.mock, "down 2");
+  g_assert_cmpstr (down, ==, "ok");
+  g_usleep (2 * G_USEC_PER_SEC);
+  up = kafka_mock_command (s.mock, "up 2");
+  g_assert_cmpstr (up, ==, "ok");
+  if (!sender_finished (gen))
+    goto out;
+  assert_all_delivered (env, &s, "logs", MESSAGES);
+  g_assert_cmpint (kafka_out_of_order (s.mock, "logs"), ==, 0);
+out:
+  sl_test_daemon_stop (env, SIGTERM);
+  teardown (&s);
+}
+
 /* Every broker down: the disk buffer takes what cannot be delivered; a
  * restart finds it there and delivers it once the brokers are back. */
 static void
@@ -216,6 +246,7 @@ main (int argc, char **argv)
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/kafka/acks-all", test_acks_all);
   SL_TEST_ADD ("/kafka/broker-down", test_broker_down);
+  SL_TEST_ADD ("/kafka/broker-restart-order", test_broker_restart_order);
   SL_TEST_ADD ("/kafka/disk-buffer-across-restart", test_disk_buffer_across_restart);
   SL_TEST_ADD ("/kafka/fallback-topic", test_fallback_topic);
   return g_test_run ();
