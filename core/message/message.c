@@ -22,8 +22,8 @@ static const gchar *const builtin_names[SL_F_PREDEFINED_MAX] = {
   [SL_F_SOURCEIP] = "SOURCEIP",
   [SL_F_LEGACY_MSGHDR] = "LEGACY_MSGHDR",
   [SL_F_RAWMSG] = "RAWMSG",
-  [SL_F_TRANSPORT] = "TRANSPORT",
   [SL_F_MSGFORMAT] = "MSGFORMAT",
+  [SL_F_TRANSPORT] = "TRANSPORT",
 };
 
 /* Field names are interned for the life of the process: handles are stored

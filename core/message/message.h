@@ -27,8 +27,8 @@ enum
   /* dynamic fields at fixed handles, as syslog-ng 4 predefines them:
    * what its sources set on every message (@version: 4.x), so that a
    * source sets them without a lookup and nv-pairs scopes list them */
-  SL_F_TRANSPORT = SL_F_BUILTIN_MAX,
-  SL_F_MSGFORMAT,
+  SL_F_MSGFORMAT = SL_F_BUILTIN_MAX,  /* before TRANSPORT: the parser sets it first */
+  SL_F_TRANSPORT,
   SL_F_PREDEFINED_MAX
 };
 
