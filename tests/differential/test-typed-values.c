@@ -107,6 +107,37 @@ test_side_by_side (SlTestEnv *env, gconstpointer data)
   g_assert_cmpstr (got, ==, expected);
 }
 
+/* csv-parser()'s typed columns and each on-type-error(), side by side:
+ * values that cast, ones that do not, too few and too many columns. */
+static const gchar csv_config[] =
+  "@version: 4.8\n"
+  "source s_in { file(\"@DIR@/in.log\" flags(no-parse) follow-freq(0.1)); };\n"
+  "parser p_csv { csv-parser(columns(int(\"pid\"), \"name\", boolean(\"ok\"), double(\"f\")) delimiters(\",\") @OPTION@); };\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"$(format-json --scope nv-pairs --exclude * --key pid "
+  "--key name --key ok --key f) $MSG\\n\")); };\n"
+  "log { source(s_in); parser(p_csv); destination(d_out); };\n";
+
+static void
+test_csv_typed_columns (SlTestEnv *env, gconstpointer data)
+{
+  static const gchar input[] = "5,a,true,1.5\n0x1f,b,yes,x\n,c,0,2e3\n7,d\nabc,e,F,1,extra\n"
+                               "6,f,t,-0.25\n8," LAST_LINE ",1,1\n";
+  if (!trixie)
+    {
+      g_test_skip ("the Debian 13 root could not be made (tests/peers/trixie-root)");
+      return;
+    }
+  GString *text = g_string_new (csv_config);
+  g_string_replace (text, "@OPTION@", data, 0);
+  g_autofree gchar *expected = sl_test_syslog_ng_48_output (env, trixie, text->str, input, LAST_LINE);
+  g_autofree gchar *got = expected ? sluiced_output (env, text->str, input) : NULL;
+  g_string_free (text, TRUE);
+  if (got)
+    g_test_message ("%s\nsyslog-ng 4.8:\n%ssluiced:\n%s", (const gchar *) data, expected, got);
+  if (got)
+    g_assert_cmpstr (got, ==, expected);
+}
+
 /* @version: 3.38 keeps what Sluice writes for 3.38: the values' text as
  * jansson gives it, every one a string, copies too. */
 static void
@@ -144,6 +175,17 @@ main (int argc, char **argv)
       g_test_add (path, SlTestEnv, templates[i], sl_test_env_setup, test_side_by_side, sl_test_env_teardown);
     }
   SL_TEST_ADD ("/typed-values/version-3-keeps-strings", test_3x_keeps_strings);
+  static const gchar *const on_type_error[] = { "", "on-type-error(\"drop-property\")",
+                                                "on-type-error(\"fallback-to-string\")",
+                                                "on-type-error(\"drop-message\")", "drop-invalid(yes)",
+                                                "on-type-error(\"silently-drop-message\")" };
+  static const gchar *const on_type_error_names[] = { "default", "drop-property", "fallback-to-string",
+                                                      "drop-message", "drop-invalid", "silently-drop-message" };
+  for (guint i = 0; i < G_N_ELEMENTS (on_type_error); i++)
+    {
+      g_autofree gchar *path = g_strconcat ("/typed-values/csv-typed-columns/", on_type_error_names[i], NULL);
+      g_test_add (path, SlTestEnv, on_type_error[i], sl_test_env_setup, test_csv_typed_columns, sl_test_env_teardown);
+    }
   gint result = g_test_run ();
   g_free (trixie);
   return result;
