@@ -9,7 +9,8 @@
  * unset) under 4.x, takes type hints (int("42"), a bare 42 or 1.5) and
  * the types of the list functions' results. A @version: 3.x
  * configuration keeps its strings. Hints whose text does not cast
- * (int("abc")) are left out: 4.8 then drops the line. */
+ * (int("abc")) go through on-error() (test_on_error), csv-parser()'s
+ * typed columns through on-type-error(). */
 #include "tests/functional/harness.h"
 
 #include <string.h>
@@ -138,6 +139,42 @@ test_csv_typed_columns (SlTestEnv *env, gconstpointer data)
     g_assert_cmpstr (got, ==, expected);
 }
 
+/* on-error(), global or a destination's, for hints whose text does not
+ * cast, side by side: $(format-json) writes nothing (drop-message, the
+ * default), leaves the value out or writes it as a string. */
+static const gchar on_error_config[] =
+  "@version: 4.8\n"
+  "options { @GLOBAL@ };\n"
+  "source s_in { file(\"@DIR@/in.log\" flags(no-parse) follow-freq(0.1)); };\n"
+  "rewrite r_hint { set(int(\"abc\") value(\"h.i\") condition(message(\"int\"))); set(int(\"7\") value(\"h.ok\"));\n"
+  "                 set(boolean(\"maybe\") value(\"h.b\") condition(message(\"bool\")));\n"
+  "                 set(float(\"x1\") value(\"h.f\") condition(message(\"float\"))); };\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"$(format-json --scope none --key h.*) "
+  "$(format-flat-json --scope none --key h.*) $MSG\\n\") @DESTINATION@); };\n"
+  "log { source(s_in); rewrite(r_hint); destination(d_out); };\n";
+
+static void
+test_on_error (SlTestEnv *env, gconstpointer data)
+{
+  static const gchar input[] = "int\nbool\nfloat\nnone\n" LAST_LINE "\n";
+  if (!trixie)
+    {
+      g_test_skip ("the Debian 13 root could not be made (tests/peers/trixie-root)");
+      return;
+    }
+  const gchar *const *options = data;
+  GString *text = g_string_new (on_error_config);
+  g_string_replace (text, "@GLOBAL@", options[0], 0);
+  g_string_replace (text, "@DESTINATION@", options[1], 0);
+  g_autofree gchar *expected = sl_test_syslog_ng_48_output (env, trixie, text->str, input, LAST_LINE);
+  g_autofree gchar *got = expected ? sluiced_output (env, text->str, input) : NULL;
+  g_string_free (text, TRUE);
+  if (got)
+    g_test_message ("%s | %s\nsyslog-ng 4.8:\n%ssluiced:\n%s", options[0], options[1], expected, got);
+  if (got)
+    g_assert_cmpstr (got, ==, expected);
+}
+
 /* @version: 3.38 keeps what Sluice writes for 3.38: the values' text as
  * jansson gives it, every one a string, copies too. */
 static void
@@ -175,6 +212,22 @@ main (int argc, char **argv)
       g_test_add (path, SlTestEnv, templates[i], sl_test_env_setup, test_side_by_side, sl_test_env_teardown);
     }
   SL_TEST_ADD ("/typed-values/version-3-keeps-strings", test_3x_keeps_strings);
+  static const gchar *const on_error[][2] = {
+    { "", "" },
+    { "on-error(\"drop-property\");", "" },
+    { "on-error(\"fallback-to-string\");", "" },
+    { "on-error(\"silently-drop-property\");", "" },
+    { "", "on-error(\"fallback-to-string\")" },
+    { "on-error(\"fallback-to-string\");", "on-error(\"drop-message\")" },
+  };
+  static const gchar *const on_error_names[] = { "default", "global-drop-property", "global-fallback-to-string",
+                                                 "global-silently-drop-property", "destination-fallback-to-string",
+                                                 "destination-over-global" };
+  for (guint i = 0; i < G_N_ELEMENTS (on_error); i++)
+    {
+      g_autofree gchar *path = g_strconcat ("/typed-values/on-error/", on_error_names[i], NULL);
+      g_test_add (path, SlTestEnv, on_error[i], sl_test_env_setup, test_on_error, sl_test_env_teardown);
+    }
   static const gchar *const on_type_error[] = { "", "on-type-error(\"drop-property\")",
                                                 "on-type-error(\"fallback-to-string\")",
                                                 "on-type-error(\"drop-message\")", "drop-invalid(yes)",

@@ -11,6 +11,7 @@
 #include "core/config/syntax-version.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/message/macros.h"
 #include "core/message/parser-input.h"
 #include "core/plugin/plugin.h"
 #include "core/stats.h"
@@ -50,25 +51,6 @@ typedef enum
   ESCAPE_DOUBLE_CHAR,
   ESCAPE_BACKSLASH_WITH_SEQUENCES,
 } CsvEscape;
-
-/* on-type-error(), as syslog-ng's on-error.c reads it */
-enum
-{
-  ON_ERROR_DROP_MESSAGE       = 1 << 0,
-  ON_ERROR_DROP_PROPERTY      = 1 << 1,
-  ON_ERROR_FALLBACK_TO_STRING = 1 << 2,
-  ON_ERROR_SILENT             = 1 << 3,
-};
-
-static const SlOptionWord on_error_words[] = {
-  { "drop-message", ON_ERROR_DROP_MESSAGE },
-  { "drop-property", ON_ERROR_DROP_PROPERTY },
-  { "fallback-to-string", ON_ERROR_FALLBACK_TO_STRING },
-  { "silently-drop-message", ON_ERROR_DROP_MESSAGE | ON_ERROR_SILENT },
-  { "silently-drop-property", ON_ERROR_DROP_PROPERTY | ON_ERROR_SILENT },
-  { "silently-fallback-to-string", ON_ERROR_FALLBACK_TO_STRING | ON_ERROR_SILENT },
-  { NULL }
-};
 
 static const SlOptionWord csv_dialect_words[] = {
   { "escape-none", ESCAPE_NONE },
@@ -125,7 +107,7 @@ static const SlOptionSpec csv_parser_options[] = {
     "string (fallback-to-string), or the message is dropped (drop-message, which drop-invalid() adds); "
     "silently-... logs nothing, and silently-drop-message only leaves that column and the ones after it unset, "
     "as syslog-ng 4.8 does",
-    .words = on_error_words },
+    .words = sl_on_error_words },
   { "dialect", SL_CHOICE (CsvParser, dialect), NULL, "escaping inside quotes", .words = csv_dialect_words },
   { "prefix", SL_STRING (CsvParser, prefix), "", "put before the name of every column" },
   { "null", SL_STRING (CsvParser, null_value), NULL, "a column holding exactly this text is stored empty" },
@@ -323,7 +305,7 @@ csv_parser_init (SlDriver *self, GError **error)
   /* drop-invalid(yes) adds drop-message to on-type-error(), as in syslog-ng 4 */
   parser->on_error = parser->on_type_error;
   if ((flags & FLAG_DROP_INVALID) || parser->drop_invalid_option)
-    parser->on_error |= ON_ERROR_DROP_MESSAGE;
+    parser->on_error |= SL_ON_ERROR_DROP_MESSAGE;
   parser->failed = sl_stats_counter ("parser", self->id, self->klass->name, "failed");
   return TRUE;
 }
@@ -508,7 +490,7 @@ cast_fails (const CsvParser *parser, guint i, gchar *input, const CsvSpan *span)
   gchar after = value[span->len];
   value[span->len] = '\0';
   gboolean fails = !casts (parser->types[i], value);
-  if (fails && !(parser->on_error & ON_ERROR_SILENT))
+  if (fails && !(parser->on_error & SL_ON_ERROR_SILENT))
     sl_log (SL_LOG_ERROR, _("%s: casting error: column '%s' does not cast to its type; value='%s'"),
             parser->base.id, sl_field_name (parser->columns[i]), value);
   value[span->len] = after;
@@ -524,8 +506,8 @@ csv_parser_process (SlDriver *self, SlMessage **msg)
   CsvSpan spans[parser->n_columns];
   gboolean complete;
   guint n = split (parser, input, len, spans, &complete);
-  gboolean drop = (parser->on_error & ON_ERROR_DROP_MESSAGE) != 0;
-  gboolean silent = (parser->on_error & ON_ERROR_SILENT) != 0;
+  gboolean drop = (parser->on_error & SL_ON_ERROR_DROP_MESSAGE) != 0;
+  gboolean silent = (parser->on_error & SL_ON_ERROR_SILENT) != 0;
 
   /* drop-message stops at the first column that does not cast; the
    * message goes on unless it is dropped, and a silent drop-message
@@ -545,7 +527,7 @@ csv_parser_process (SlDriver *self, SlMessage **msg)
       SlValueType type = parser->types[i];
       if (!drop && cast_fails (parser, i, input, &spans[i]))
         {
-          if (!(parser->on_error & ON_ERROR_FALLBACK_TO_STRING))
+          if (!(parser->on_error & SL_ON_ERROR_FALLBACK_TO_STRING))
             continue;
           type = SL_VALUE_STRING;
         }
