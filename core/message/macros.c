@@ -14,6 +14,17 @@ const SlTemplateEnv sl_template_env_default = {
   .frac_digits = 0,
   .zone = NULL,
   .escape = FALSE,
+  .on_error = SL_ON_ERROR_DROP_MESSAGE,
+};
+
+const SlOptionWord sl_on_error_words[] = {
+  { "drop-message", SL_ON_ERROR_DROP_MESSAGE },
+  { "drop-property", SL_ON_ERROR_DROP_PROPERTY },
+  { "fallback-to-string", SL_ON_ERROR_FALLBACK_TO_STRING },
+  { "silently-drop-message", SL_ON_ERROR_DROP_MESSAGE | SL_ON_ERROR_SILENT },
+  { "silently-drop-property", SL_ON_ERROR_DROP_PROPERTY | SL_ON_ERROR_SILENT },
+  { "silently-fallback-to-string", SL_ON_ERROR_FALLBACK_TO_STRING | SL_ON_ERROR_SILENT },
+  { NULL }
 };
 
 enum

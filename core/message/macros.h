@@ -10,6 +10,20 @@
 
 G_BEGIN_DECLS
 
+/* on-error(): what a template function that writes types (format-json)
+ * does with a value that does not cast to its type, as syslog-ng's
+ * on-error.c reads it; csv-parser()'s on-type-error() takes the same. */
+typedef enum
+{
+  SL_ON_ERROR_DROP_MESSAGE       = 1 << 0,   /* the function writes nothing: the default */
+  SL_ON_ERROR_DROP_PROPERTY      = 1 << 1,   /* the value is left out */
+  SL_ON_ERROR_FALLBACK_TO_STRING = 1 << 2,   /* the value is written as a string */
+  SL_ON_ERROR_SILENT             = 1 << 3,   /* with one of the others: nothing is logged */
+} SlOnError;
+
+/* on-error()'s words: drop-message, silently-drop-property, ... */
+extern const SlOptionWord sl_on_error_words[];
+
 /* How a destination wants its templates rendered, macros as well as fields. */
 struct _SlTemplateEnv
 {
@@ -18,6 +32,7 @@ struct _SlTemplateEnv
   GTimeZone *zone;         /* convert stamps to this zone, or NULL to keep the message's */
   gboolean escape;         /* template-escape(yes): escape ' " \ in values */
   gboolean file_name;      /* values become safe in a path: see SL_TEMPLATE_FILE_NAME_REPLACEMENT */
+  SlOnError on_error;      /* on-error() */
   /* The messages of a correlation context, oldest first, the rendered
    * message last; NULL outside one, where the context is the rendered
    * message alone. Only sl_template_append_context() sets them. */

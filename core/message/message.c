@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/time.h>
 
-static const gchar *const builtin_names[SL_F_BUILTIN_MAX] = {
+static const gchar *const builtin_names[SL_F_PREDEFINED_MAX] = {
   [SL_F_NONE] = "",
   [SL_F_HOST] = "HOST",
   [SL_F_HOST_FROM] = "HOST_FROM",
@@ -22,12 +22,14 @@ static const gchar *const builtin_names[SL_F_BUILTIN_MAX] = {
   [SL_F_SOURCEIP] = "SOURCEIP",
   [SL_F_LEGACY_MSGHDR] = "LEGACY_MSGHDR",
   [SL_F_RAWMSG] = "RAWMSG",
+  [SL_F_MSGFORMAT] = "MSGFORMAT",
+  [SL_F_TRANSPORT] = "TRANSPORT",
 };
 
 /* Field names are interned for the life of the process: handles are stored
  * in compiled templates and filters that outlive any one configuration. */
 static SlNameTable field_names =
-  SL_NAME_TABLE_INIT (SL_F_BUILTIN_MAX + SL_FIELD_NAMES_MAX, builtin_names, SL_F_BUILTIN_MAX);
+  SL_NAME_TABLE_INIT (SL_F_PREDEFINED_MAX + SL_FIELD_NAMES_MAX, builtin_names, SL_F_PREDEFINED_MAX);
 
 /* Counts a name a full table refused; TRUE the first time, to log it. */
 static gboolean
@@ -331,6 +333,12 @@ value_copy (const SlMessage *from, SlMessage *to, const SlValue *src, SlValue *d
       dst->ptr = to->raw + (src->ptr - from->raw);
       dst->owned = FALSE;
     }
+  else if (!src->owned)
+    {
+      /* sl_message_set_static()'s */
+      dst->ptr = src->ptr;
+      dst->owned = FALSE;
+    }
   else
     {
       dst->ptr = copy_bytes (src->ptr, src->len);
@@ -536,6 +544,13 @@ void
 sl_message_set_slice_typed (SlMessage *msg, SlHandle h, const gchar *ptr, gsize len, SlValueType type)
 {
   set_slice (msg, h, ptr, len, type);
+}
+
+void
+sl_message_set_static (SlMessage *msg, SlHandle h, const gchar *value, gsize len)
+{
+  if (h != SL_F_NONE)
+    value_put (find_or_add (msg, h), value, len, SL_VALUE_STRING, FALSE);
 }
 
 void

@@ -23,7 +23,13 @@ enum
   SL_F_SOURCEIP,
   SL_F_LEGACY_MSGHDR,
   SL_F_RAWMSG,
-  SL_F_BUILTIN_MAX
+  SL_F_BUILTIN_MAX,
+  /* dynamic fields at fixed handles, as syslog-ng 4 predefines them:
+   * what its sources set on every message (@version: 4.x), so that a
+   * source sets them without a lookup and nv-pairs scopes list them */
+  SL_F_MSGFORMAT = SL_F_BUILTIN_MAX,  /* before TRANSPORT: the parser sets it first */
+  SL_F_TRANSPORT,
+  SL_F_PREDEFINED_MAX
 };
 
 /* Names are interned for the life of the process, and a sender can invent
@@ -81,7 +87,7 @@ typedef struct
 {
   const gchar *ptr;
   guint32      len;
-  guint32      handle : 16;   /* below SL_F_BUILTIN_MAX + SL_FIELD_NAMES_MAX */
+  guint32      handle : 16;   /* below SL_F_PREDEFINED_MAX + SL_FIELD_NAMES_MAX */
   guint32      order : 11;    /* in a message's dynamic store: when it was added */
   guint32      type : 4;      /* SlValueType */
   guint32      owned : 1;
@@ -187,6 +193,9 @@ void         sl_message_set_slice  (SlMessage *msg, SlHandle h, const gchar *ptr
 /* The same, with the value's type: both set it a string. */
 void         sl_message_set_typed  (SlMessage *msg, SlHandle h, const gchar *value, gssize len, SlValueType type);
 void         sl_message_set_slice_typed (SlMessage *msg, SlHandle h, const gchar *ptr, gsize len, SlValueType type);
+/* A string that outlives every message (a constant, or interned for the
+ * process): kept by pointer, never copied, also by sl_message_clone(). */
+void         sl_message_set_static (SlMessage *msg, SlHandle h, const gchar *value, gsize len);
 void         sl_message_unset      (SlMessage *msg, SlHandle h);
 /* Unsets what a parser sets: every field, builtin and dynamic, but where it
  * came from (HOST_FROM, SOURCEIP), and the kept structured data. */

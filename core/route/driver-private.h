@@ -80,6 +80,7 @@ typedef struct
   gint suppress;             /* SL_CAP_SUPPRESS: syslog-ng's suppress() seconds; 0: off */
   gboolean reduce_repeats;   /* SL_CAP_SUPPRESS: rsyslog's $RepeatedMsgReduction */
   gboolean template_escape;
+  gint on_error;             /* an SlOnError */
   gint ts_format;
   gint frac_digits;
   const gchar *time_zone;

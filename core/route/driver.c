@@ -153,6 +153,10 @@ static const SlOptionSpec queue_options[] = {
 static const SlOptionSpec template_options[] = {
   { "template-escape", SL_BOOL (DST (template_escape)), "no", "escape quotes and backslashes in values",
     .inherit = "template-escape" },
+  { "on-error", SL_CHOICE (DST (on_error)), "drop-message",
+    "a typed value that does not cast, in $(format-json) and its kin: the function writes nothing (drop-message), "
+    "leaves the value out (drop-property) or writes it as a string (fallback-to-string); silently-... logs nothing",
+    .words = sl_on_error_words, .inherit = "on-error" },
   { "ts-format", SL_CHOICE (DST (ts_format)), "rfc3164", "timestamp form of $STAMP",
     .words = sl_ts_format_words, .inherit = "ts-format" },
   { "frac-digits", SL_INT (DST (frac_digits)), "0", "digits of the second in ISO timestamps", .inherit = "frac-digits",
@@ -310,7 +314,7 @@ static const SlOptionSpec daemon_globals[] = {
   { "stats-max-dynamics", SL_UNBOUND (SL_OPT_INT), NULL, "accepted for syslog-ng compatibility; every counter is always kept" },
   { "threaded", SL_UNBOUND (SL_OPT_BOOL), NULL, "accepted for syslog-ng compatibility; sources and destinations always run on threads of their own" },
   { "use-uniqid", SL_UNBOUND (SL_OPT_BOOL), NULL, "accepted for syslog-ng compatibility; messages get no unique id" },
-  { "on-error", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; values are not typed" },
+  { "on-error", SL_UNBOUND (SL_OPT_CHOICE), NULL, "destinations' on-error()", .words = sl_on_error_words },
   { "log-level", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; sluiced -v and -d set how much it says" },
   { "custom-domain", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; host names are not completed" },
   { "file-template", SL_UNBOUND (SL_OPT_STRING), NULL, "accepted for syslog-ng compatibility; give each destination its template()" },
@@ -535,6 +539,7 @@ make_template_env (SlDriver *driver, GError **error)
   core->env.ts_format = o->ts_format;
   core->env.frac_digits = CLAMP (o->frac_digits, 0, 6);
   core->env.escape = o->template_escape;
+  core->env.on_error = o->on_error;
   if (!o->time_zone)
     return TRUE;
   core->env.zone = g_time_zone_new_identifier (o->time_zone);

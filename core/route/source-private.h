@@ -20,6 +20,8 @@ struct _SlSource
   GPtrArray *compiled;              /* the paths of a configuration being compiled, not yet live */
   GRWLock route_lock;               /* routing reads paths; a reload swaps them */
   const SlDriverClass *format;
+  const gchar *transport;           /* sl_source_set_transport(), or NULL */
+  gsize transport_len;
   SlParseOptions parse;
   gsize max_msg_size;
   SlTrimLargeMessages trim_large_messages;

@@ -320,9 +320,17 @@ escape_control_chars (const SlSource *src, const gchar *data, gsize len)
   return out;
 }
 
+void
+sl_source_set_transport (SlSource *src, const gchar *transport)
+{
+  src->transport = transport;
+  src->transport_len = transport ? strlen (transport) : 0;
+}
+
 static SlMessage *
 parse_frame (SlSource *src, const SlDriverClass *format, SlSourceFill fill, gpointer fill_data,
-             const gchar *data, gsize len, const gchar *peer, gsize extra_len)
+             const gchar *transport, gsize transport_len, const gchar *data, gsize len, const gchar *peer,
+             gsize extra_len)
 {
   gboolean truncated = len > src->max_msg_size;
   if (truncated)
@@ -359,6 +367,9 @@ parse_frame (SlSource *src, const SlDriverClass *format, SlSourceFill fill, gpoi
     fill (msg, fill_data);
   else if (format && !format->ops.format->parse (msg, &src->parse))
     count_bad_input (src, src->parse_errors, _("a message could not be parsed; an error record stands for it"));
+  /* 3.38 has no TRANSPORT: a 3.x configuration keeps its fields */
+  if (transport && src->parse.syslog_ng_4)
+    sl_message_set_static (msg, SL_F_TRANSPORT, transport, transport_len);
   if (src->validate_utf8 && !g_utf8_validate_len (msg->raw, msg->raw_len, NULL))
     {
       msg->flags |= SL_MSG_UTF8_BAD;
@@ -382,29 +393,31 @@ parse_frame (SlSource *src, const SlDriverClass *format, SlSourceFill fill, gpoi
 SlMessage *
 sl_source_parse (SlSource *src, const gchar *data, gsize len, const gchar *peer)
 {
-  return parse_frame (src, src->format, NULL, NULL, data, len, peer, 0);
+  return parse_frame (src, src->format, NULL, NULL, src->transport, src->transport_len, data, len, peer, 0);
 }
 
 SlMessage *
 sl_source_parse_extra (SlSource *src, const gchar *data, gsize len, const gchar *peer, gsize extra_len,
                        const gchar **extra_copy)
 {
-  SlMessage *msg = parse_frame (src, src->format, NULL, NULL, data, len, peer, extra_len);
+  SlMessage *msg = parse_frame (src, src->format, NULL, NULL, src->transport, src->transport_len, data, len, peer,
+                                extra_len);
   *extra_copy = msg->raw + msg->raw_len + 1;
   return msg;
 }
 
 SlMessage *
-sl_source_parse_with (SlSource *src, const SlDriverClass *format, const gchar *data, gsize len,
-                      const gchar *peer)
+sl_source_parse_with (SlSource *src, const SlDriverClass *format, const gchar *transport, const gchar *data,
+                      gsize len, const gchar *peer)
 {
-  return parse_frame (src, format, NULL, NULL, data, len, peer, 0);
+  return parse_frame (src, format ? format : src->format, NULL, NULL, transport, transport ? strlen (transport) : 0,
+                      data, len, peer, 0);
 }
 
 SlMessage *
 sl_source_parse_fields (SlSource *src, const gchar *data, gsize len, SlSourceFill fill, gpointer user_data)
 {
-  return parse_frame (src, NULL, fill, user_data, data, len, NULL, 0);
+  return parse_frame (src, NULL, fill, user_data, src->transport, src->transport_len, data, len, NULL, 0);
 }
 
 void

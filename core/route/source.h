@@ -24,10 +24,11 @@ SlMessage *sl_source_parse      (SlSource *src, const gchar *data, gsize len,
  * *extra_copy is the message's copy of peer. */
 SlMessage *sl_source_parse_extra (SlSource *src, const gchar *data, gsize len, const gchar *peer,
                                   gsize extra_len, const gchar **extra_copy);
-/* The same with another format than the source's format(), for a source
- * that reads inputs of two kinds, such as system() (/dev/log and the
- * kernel's log). */
-SlMessage *sl_source_parse_with (SlSource *src, const SlDriverClass *format,
+/* The same with another format than the source's format() (or its own,
+ * NULL) and another transport than sl_source_set_transport()'s, for a
+ * source that reads inputs of two kinds, such as system() (/dev/log and
+ * the kernel's log). */
+SlMessage *sl_source_parse_with (SlSource *src, const SlDriverClass *format, const gchar *transport,
                                  const gchar *data, gsize len, const gchar *peer);
 /* For a source whose input is fields rather than a frame of text, such as
  * a journal entry: makes the message of data as sl_source_parse() does,
@@ -37,6 +38,13 @@ SlMessage *sl_source_parse_with (SlSource *src, const SlDriverClass *format,
 typedef void (*SlSourceFill) (SlMessage *msg, gpointer user_data);
 SlMessage *sl_source_parse_fields (SlSource *src, const gchar *data, gsize len,
                                    SlSourceFill fill, gpointer user_data);
+/* What syslog-ng 4 sets as TRANSPORT on every message of this kind of
+ * source ("rfc3164+tcp", "local+file", ...; transport-mapper-inet.c and
+ * affile-source.c of 4.8): a string that outlives the source, set on
+ * each message it parses under a @version: 4.x configuration, after the
+ * format's parser. A driver sets it as it starts; NULL (the default) sets
+ * none, as 4.8's sources without a transport name. */
+void       sl_source_set_transport (SlSource *src, const gchar *transport);
 /* Takes the receive time for the frames this thread parses next: a reader
  * calls it after each read, so a chunk's messages share one clock reading
  * instead of one each. A thread that never calls it gets a reading per

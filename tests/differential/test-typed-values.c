@@ -4,13 +4,13 @@
  * typed-values/corpus.jsonl through json-parser() and $(format-json) under
  * @version: 4.8, written by both, compared byte for byte, line by line. A
  * line json-parser() refuses goes on without fields, so every line gives
- * one. The whole nv-pairs scope leaves out TRANSPORT and MSGFORMAT, which
- * 4.8 sets and Sluice does not, and FILE_NAME, which differs by where each
- * daemon reads. set() copies a field with its type (null when it is
+ * one. The whole nv-pairs scope (TRANSPORT and MSGFORMAT with it) leaves
+ * out FILE_NAME, which differs by where each daemon reads. set() copies a field with its type (null when it is
  * unset) under 4.x, takes type hints (int("42"), a bare 42 or 1.5) and
  * the types of the list functions' results. A @version: 3.x
  * configuration keeps its strings. Hints whose text does not cast
- * (int("abc")) are left out: 4.8 then drops the line. */
+ * (int("abc")) go through on-error() (test_on_error), csv-parser()'s
+ * typed columns through on-type-error(). */
 #include "tests/functional/harness.h"
 
 #include <string.h>
@@ -108,6 +108,73 @@ test_side_by_side (SlTestEnv *env, gconstpointer data)
   g_assert_cmpstr (got, ==, expected);
 }
 
+/* csv-parser()'s typed columns and each on-type-error(), side by side:
+ * values that cast, ones that do not, too few and too many columns. */
+static const gchar csv_config[] =
+  "@version: 4.8\n"
+  "source s_in { file(\"@DIR@/in.log\" flags(no-parse) follow-freq(0.1)); };\n"
+  "parser p_csv { csv-parser(columns(int(\"pid\"), \"name\", boolean(\"ok\"), double(\"f\")) delimiters(\",\") @OPTION@); };\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"$(format-json --scope nv-pairs --exclude * --key pid "
+  "--key name --key ok --key f) $MSG\\n\")); };\n"
+  "log { source(s_in); parser(p_csv); destination(d_out); };\n";
+
+static void
+test_csv_typed_columns (SlTestEnv *env, gconstpointer data)
+{
+  static const gchar input[] = "5,a,true,1.5\n0x1f,b,yes,x\n,c,0,2e3\n7,d\nabc,e,F,1,extra\n"
+                               "6,f,t,-0.25\n8," LAST_LINE ",1,1\n";
+  if (!trixie)
+    {
+      g_test_skip ("the Debian 13 root could not be made (tests/peers/trixie-root)");
+      return;
+    }
+  GString *text = g_string_new (csv_config);
+  g_string_replace (text, "@OPTION@", data, 0);
+  g_autofree gchar *expected = sl_test_syslog_ng_48_output (env, trixie, text->str, input, LAST_LINE);
+  g_autofree gchar *got = expected ? sluiced_output (env, text->str, input) : NULL;
+  g_string_free (text, TRUE);
+  if (got)
+    g_test_message ("%s\nsyslog-ng 4.8:\n%ssluiced:\n%s", (const gchar *) data, expected, got);
+  if (got)
+    g_assert_cmpstr (got, ==, expected);
+}
+
+/* on-error(), global or a destination's, for hints whose text does not
+ * cast, side by side: $(format-json) writes nothing (drop-message, the
+ * default), leaves the value out or writes it as a string. */
+static const gchar on_error_config[] =
+  "@version: 4.8\n"
+  "options { @GLOBAL@ };\n"
+  "source s_in { file(\"@DIR@/in.log\" flags(no-parse) follow-freq(0.1)); };\n"
+  "rewrite r_hint { set(int(\"abc\") value(\"h.i\") condition(message(\"int\"))); set(int(\"7\") value(\"h.ok\"));\n"
+  "                 set(boolean(\"maybe\") value(\"h.b\") condition(message(\"bool\")));\n"
+  "                 set(float(\"x1\") value(\"h.f\") condition(message(\"float\"))); };\n"
+  "destination d_out { file(\"@DIR@/out.log\" template(\"$(format-json --scope none --key h.*) "
+  "$(format-flat-json --scope none --key h.*) $MSG\\n\") @DESTINATION@); };\n"
+  "log { source(s_in); rewrite(r_hint); destination(d_out); };\n";
+
+static void
+test_on_error (SlTestEnv *env, gconstpointer data)
+{
+  static const gchar input[] = "int\nbool\nfloat\nnone\n" LAST_LINE "\n";
+  if (!trixie)
+    {
+      g_test_skip ("the Debian 13 root could not be made (tests/peers/trixie-root)");
+      return;
+    }
+  const gchar *const *options = data;
+  GString *text = g_string_new (on_error_config);
+  g_string_replace (text, "@GLOBAL@", options[0], 0);
+  g_string_replace (text, "@DESTINATION@", options[1], 0);
+  g_autofree gchar *expected = sl_test_syslog_ng_48_output (env, trixie, text->str, input, LAST_LINE);
+  g_autofree gchar *got = expected ? sluiced_output (env, text->str, input) : NULL;
+  g_string_free (text, TRUE);
+  if (got)
+    g_test_message ("%s | %s\nsyslog-ng 4.8:\n%ssluiced:\n%s", options[0], options[1], expected, got);
+  if (got)
+    g_assert_cmpstr (got, ==, expected);
+}
+
 /* @version: 3.38 keeps what Sluice writes for 3.38: the values' text as
  * jansson gives it, every one a string, copies too. */
 static void
@@ -130,7 +197,7 @@ main (int argc, char **argv)
   /* the top-level arrays of the corpus set $1 to $6 */
   static const gchar *const templates[] = {
     "$(format-json --scope nv-pairs --exclude * --key j.* --key 1 --key 2 --key 3 --key 4 --key 5 --key 6)",
-    "$(format-json --scope nv-pairs --exclude TRANSPORT --exclude MSGFORMAT --exclude FILE_NAME)",
+    "$(format-json --scope nv-pairs --exclude FILE_NAME)",
     "$(format-flat-json --scope nv-pairs --exclude * --key j.* --key 1 --key 2 --key 3 --key 4 --key 5 --key 6)",
     "$(format-json --cast --scope nv-pairs --exclude * --key j.* --key 1 --key 2 --key 3 --key 4 --key 5 --key 6)",
     "$(format-json --scope nv-pairs --exclude * --key c.* --key j.after)",
@@ -145,6 +212,33 @@ main (int argc, char **argv)
       g_test_add (path, SlTestEnv, templates[i], sl_test_env_setup, test_side_by_side, sl_test_env_teardown);
     }
   SL_TEST_ADD ("/typed-values/version-3-keeps-strings", test_3x_keeps_strings);
+  static const gchar *const on_error[][2] = {
+    { "", "" },
+    { "on-error(\"drop-property\");", "" },
+    { "on-error(\"fallback-to-string\");", "" },
+    { "on-error(\"silently-drop-property\");", "" },
+    { "", "on-error(\"fallback-to-string\")" },
+    { "on-error(\"fallback-to-string\");", "on-error(\"drop-message\")" },
+  };
+  static const gchar *const on_error_names[] = { "default", "global-drop-property", "global-fallback-to-string",
+                                                 "global-silently-drop-property", "destination-fallback-to-string",
+                                                 "destination-over-global" };
+  for (guint i = 0; i < G_N_ELEMENTS (on_error); i++)
+    {
+      g_autofree gchar *path = g_strconcat ("/typed-values/on-error/", on_error_names[i], NULL);
+      g_test_add (path, SlTestEnv, on_error[i], sl_test_env_setup, test_on_error, sl_test_env_teardown);
+    }
+  static const gchar *const on_type_error[] = { "", "on-type-error(\"drop-property\")",
+                                                "on-type-error(\"fallback-to-string\")",
+                                                "on-type-error(\"drop-message\")", "drop-invalid(yes)",
+                                                "on-type-error(\"silently-drop-message\")" };
+  static const gchar *const on_type_error_names[] = { "default", "drop-property", "fallback-to-string",
+                                                      "drop-message", "drop-invalid", "silently-drop-message" };
+  for (guint i = 0; i < G_N_ELEMENTS (on_type_error); i++)
+    {
+      g_autofree gchar *path = g_strconcat ("/typed-values/csv-typed-columns/", on_type_error_names[i], NULL);
+      g_test_add (path, SlTestEnv, on_type_error[i], sl_test_env_setup, test_csv_typed_columns, sl_test_env_teardown);
+    }
   gint result = g_test_run ();
   g_free (trixie);
   return result;

@@ -120,6 +120,28 @@ test_clone_rebases_slices (void)
   sl_message_unref (copy);
 }
 
+/* syslog-ng 4's TRANSPORT and MSGFORMAT: dynamic fields at fixed handles,
+ * set from constants without a copy, kept so by a clone */
+static void
+test_static_values_are_not_copied (void)
+{
+  static const gchar transport[] = "rfc3164+tcp";
+  g_assert_cmpuint (sl_field_handle ("TRANSPORT"), ==, SL_F_TRANSPORT);
+  g_assert_cmpuint (sl_field_lookup ("MSGFORMAT"), ==, SL_F_MSGFORMAT);
+  SlMessage *msg = sl_message_new ("x", 1);
+  sl_message_set_static (msg, SL_F_TRANSPORT, transport, strlen (transport));
+  gsize size = sl_message_allocated_size (msg);
+  gsize len;
+  g_assert_true (sl_message_get (msg, SL_F_TRANSPORT, &len) == transport);
+  g_assert_false (msg->owns_values);
+  SlMessage *copy = sl_message_clone (msg);
+  sl_message_unref (msg);
+  g_assert_true (sl_message_get (copy, SL_F_TRANSPORT, &len) == transport);
+  g_assert_cmpuint (len, ==, strlen (transport));
+  g_assert_cmpuint (sl_message_allocated_size (copy), ==, size);
+  sl_message_unref (copy);
+}
+
 static void
 test_ack_reaches_window_through_copies (void)
 {
@@ -440,7 +462,7 @@ test_field_names_are_capped (void)
         last = h;
     }
   g_assert_cmpuint (refused, >, 10);
-  g_assert_cmpuint (last, <, SL_F_BUILTIN_MAX + SL_FIELD_NAMES_MAX);
+  g_assert_cmpuint (last, <, SL_F_PREDEFINED_MAX + SL_FIELD_NAMES_MAX);
   g_assert_cmpuint (sl_field_handle (".SDATA.one.more"), ==, SL_F_NONE);
 
   /* names from before still work, and a refused one stores nothing */
@@ -537,6 +559,7 @@ main (int argc, char **argv)
   g_test_add_func ("/message/binary-values", test_binary_values);
   g_test_add_func ("/message/typed-values", test_typed_values);
   g_test_add_func ("/message/clone-rebases-slices", test_clone_rebases_slices);
+  g_test_add_func ("/message/static-values", test_static_values_are_not_copied);
   g_test_add_func ("/message/ack-through-copies", test_ack_reaches_window_through_copies);
   g_test_add_func ("/window/blocks-until-release", test_window_blocks_until_release);
   g_test_add_func ("/window/wait-empty", test_window_wait_empty);

@@ -3,13 +3,22 @@
  * with syslog-ng's quoting, escaping, flags and defaults. A column may open
  * with a quote (quote-pairs(), '""\'\'' by default), inside which delimiters
  * are text; the nearest delimiter ends an unquoted one, a string delimiter
- * winning over a character at the same place. */
+ * winning over a character at the same place. Under @version: 4.x a column
+ * may carry a type (columns("name" int("pid"))), and a value that does not
+ * cast is dropped, kept as a string or drops the message as
+ * on-type-error() says, as syslog-ng 4.8's csvparser.c does. */
 #include "core/config/error.h"
+#include "core/config/syntax-version.h"
 #include "core/i18n.h"
+#include "core/internal.h"
+#include "core/message/macros.h"
 #include "core/message/parser-input.h"
 #include "core/plugin/plugin.h"
 #include "core/stats.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Columns are split on the stack, one slot each. */
@@ -54,17 +63,20 @@ static const SlOptionWord csv_dialect_words[] = {
 typedef struct
 {
   SlDriver base;
-  GPtrArray *column_names;
+  const SlCfgNode *columns_node;
   const SlCfgNode *delimiters;
   const gchar *quote_pairs;
   const gchar *quotes;
   guint32 flags;
   gboolean drop_invalid_option;
+  gint on_type_error;
   gint dialect;                   /* CsvEscape, when dialect() is set */
   const gchar *prefix;
   const gchar *null_value;
   SlTemplate *template;
   SlHandle *columns;
+  SlValueType *types;             /* each column's, a string without a hint */
+  gboolean typed;                 /* some column is not a string */
   guint n_columns;
   gboolean delimiter_char[256];
   gchar **delimiter_strings;
@@ -72,14 +84,15 @@ typedef struct
   CsvEscape escape;
   gboolean strip;
   gboolean greedy;
-  gboolean drop_invalid;
+  gint on_error;                  /* on-type-error(), with drop-message for drop-invalid */
   SlCounter *failed;
 } CsvParser;
 
 /* flags() is the parser's own: a source's flags() in options {} are not
  * inherited. */
 static const SlOptionSpec csv_parser_options[] = {
-  { "columns", SL_LIST (CsvParser, column_names), NULL, "the names of the columns, in order" },
+  { "columns", SL_BLOCK (CsvParser, columns_node), NULL,
+    "the names of the columns, in order; under @version: 4.x a name may carry a type: int(\"pid\")" },
   { "delimiters", SL_BLOCK (CsvParser, delimiters), NULL,
     "characters that end a column (a space when not given), or chars(\"...\") and strings(\"...\" ...)" },
   { "quote-pairs", SL_STRING (CsvParser, quote_pairs), "\"\"''", "opening and closing quote characters, in pairs: '\"\"[]'" },
@@ -89,6 +102,12 @@ static const SlOptionSpec csv_parser_options[] = {
     .words = csv_flag_words },
   { "drop-invalid", SL_BOOL (CsvParser, drop_invalid_option), "no",
     "the parser fails when the input has fewer columns than named, or more without greedy; as flags(drop-invalid)" },
+  { "on-type-error", SL_CHOICE (CsvParser, on_type_error), NULL,
+    "a typed column whose value does not cast: its field is not set (the default, and drop-property), set as a "
+    "string (fallback-to-string), or the message is dropped (drop-message, which drop-invalid() adds); "
+    "silently-... logs nothing, and silently-drop-message only leaves that column and the ones after it unset, "
+    "as syslog-ng 4.8 does",
+    .words = sl_on_error_words },
   { "dialect", SL_CHOICE (CsvParser, dialect), NULL, "escaping inside quotes", .words = csv_dialect_words },
   { "prefix", SL_STRING (CsvParser, prefix), "", "put before the name of every column" },
   { "null", SL_STRING (CsvParser, null_value), NULL, "a column holding exactly this text is stored empty" },
@@ -175,14 +194,72 @@ read_escape (CsvParser *parser)
                      : (flags & FLAG_ESCAPE_DOUBLE_CHAR) ? ESCAPE_DOUBLE_CHAR : ESCAPE_NONE;
 }
 
+/* One name of columns(): a string, or a type hint around one. */
+typedef struct
+{
+  const gchar *name;
+  SlValueType type;
+  SlCfgPos pos;
+} CsvColumn;
+
+static gint
+column_order (gconstpointer a, gconstpointer b)
+{
+  const SlCfgPos *x = &((const CsvColumn *) a)->pos, *y = &((const CsvColumn *) b)->pos;
+  return x->line != y->line ? (x->line > y->line) - (x->line < y->line) : (x->column > y->column) - (x->column < y->column);
+}
+
+/* columns("a" int("pid") "b"): the names in the order written, with the
+ * type syslog-ng 4's grammar gives them (csvparser-grammar.ym:
+ * type_hint '(' string ')'); syslog-ng 3.38 takes names alone, so a 3.x
+ * configuration does too. */
+static gboolean
+read_columns (CsvParser *parser, GArray *columns, GError **error)
+{
+  const SlCfgNode *node = parser->columns_node;
+  gboolean version_4 = sl_cfg_compiling_version_4 ();
+  for (guint i = 0; node->args && i < node->args->len; i++)
+    {
+      const SlCfgArg *a = g_ptr_array_index (node->args, i);
+      if (a->key)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_TYPE, a->pos, _("columns() takes names, not \"key\" => value pairs"));
+          return FALSE;
+        }
+      CsvColumn c = { a->value, SL_VALUE_STRING, a->pos };
+      g_array_append_val (columns, c);
+    }
+  for (guint i = 0; node->children && i < node->children->len; i++)
+    {
+      const SlCfgNode *hint = g_ptr_array_index (node->children, i);
+      CsvColumn c = { NULL, SL_VALUE_STRING, hint->pos };
+      const SlCfgArg *a = hint->args && hint->args->len == 1 ? g_ptr_array_index (hint->args, 0) : NULL;
+      if (!version_4 || !a || a->key || (hint->children && hint->children->len) || hint->has_body
+          || !sl_value_type_from_name (hint->name, strlen (hint->name), TRUE, &c.type))
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_TYPE, hint->pos,
+                            version_4 ? _("columns() takes names, and names with a type such as int(\"pid\"), not '%s(...)'")
+                                      : _("columns() takes names; a type such as %s(\"...\") needs @version: 4.0 or later"),
+                            hint->name);
+          return FALSE;
+        }
+      c.name = a->value;
+      g_array_append_val (columns, c);
+    }
+  g_array_sort (columns, column_order);
+  return TRUE;
+}
+
 static gboolean
 csv_parser_init (SlDriver *self, GError **error)
 {
   CsvParser *parser = (CsvParser *) self;
   SlOptions *options = self->options;
 
-  GPtrArray *columns = parser->column_names;
-  if (!columns || !columns->len || columns->len > CSV_MAX_COLUMNS)
+  g_autoptr (GArray) columns = g_array_new (FALSE, FALSE, sizeof (CsvColumn));
+  if (parser->columns_node && !read_columns (parser, columns, error))
+    return FALSE;
+  if (!columns->len || columns->len > CSV_MAX_COLUMNS)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (options, "columns"),
                         _("csv-parser() needs columns(\"name\" ...), 1 to %d of them"), CSV_MAX_COLUMNS);
@@ -191,13 +268,17 @@ csv_parser_init (SlDriver *self, GError **error)
   const gchar *prefix = parser->prefix;
   parser->n_columns = columns->len;
   parser->columns = g_new0 (SlHandle, columns->len);
+  parser->types = g_new0 (SlValueType, columns->len);
   for (guint i = 0; i < columns->len; i++)
     {
-      gchar *name = g_strconcat (prefix, g_ptr_array_index (columns, i), NULL);
+      const CsvColumn *c = &g_array_index (columns, CsvColumn, i);
+      gchar *name = g_strconcat (prefix, c->name, NULL);
       /* A column named "" is split but not stored, as syslog-ng skips it
        * (Solaris's SCL block names the columns around the one it wants so). */
       parser->columns[i] = sl_field_handle (name);
       g_free (name);
+      parser->types[i] = c->type;
+      parser->typed |= c->type != SL_VALUE_STRING;
     }
 
   if (parser->quotes)
@@ -221,7 +302,10 @@ csv_parser_init (SlDriver *self, GError **error)
   /* syslog-ng's flags() replaces its default, strip-whitespace */
   parser->strip = (flags & FLAG_STRIP_WHITESPACE) || !sl_options_is_set (options, "flags");
   parser->greedy = (flags & FLAG_GREEDY) != 0;
-  parser->drop_invalid = (flags & FLAG_DROP_INVALID) || parser->drop_invalid_option;
+  /* drop-invalid(yes) adds drop-message to on-type-error(), as in syslog-ng 4 */
+  parser->on_error = parser->on_type_error;
+  if ((flags & FLAG_DROP_INVALID) || parser->drop_invalid_option)
+    parser->on_error |= SL_ON_ERROR_DROP_MESSAGE;
   parser->failed = sl_stats_counter ("parser", self->id, self->klass->name, "failed");
   return TRUE;
 }
@@ -365,6 +449,54 @@ split (const CsvParser *parser, gchar *text, gsize len, CsvSpan *spans, gboolean
   return n;
 }
 
+/* Whether text casts to type, as syslog-ng 4's type_cast_validate()
+ * decides: an integer in decimal or 0x hex, a real by g_ascii_strtod(), a
+ * boolean by its first character; a datetime is a string here. */
+static gboolean
+casts (SlValueType type, const gchar *text)
+{
+  gchar *end;
+  errno = 0;
+  switch (type)
+    {
+    case SL_VALUE_INT32:
+    case SL_VALUE_INT64:
+      {
+        gboolean hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+        (void) strtoll (text, &end, hex ? 16 : 10);
+        return *text && !*end;
+      }
+    case SL_VALUE_DOUBLE:
+      {
+        gdouble d = g_ascii_strtod (text, &end);
+        return end != text && !*end && !(errno == ERANGE && (d >= HUGE_VAL || d <= -HUGE_VAL));
+      }
+    case SL_VALUE_BOOLEAN:
+      return *text && strchr ("TtFf10", *text);
+    default:
+      return TRUE;
+    }
+}
+
+/* The column at span, when its type says so, does not cast: logged as
+ * syslog-ng logs a casting error, unless on-type-error() is silent. The
+ * input is the parser's own copy: its column is ended in place. */
+static gboolean
+cast_fails (const CsvParser *parser, guint i, gchar *input, const CsvSpan *span)
+{
+  if (parser->types[i] == SL_VALUE_STRING)
+    return FALSE;
+  gchar *value = input + span->start;
+  gchar after = value[span->len];
+  value[span->len] = '\0';
+  gboolean fails = !casts (parser->types[i], value);
+  if (fails && !(parser->on_error & SL_ON_ERROR_SILENT))
+    sl_log (SL_LOG_ERROR, _("%s: casting error: column '%s' does not cast to its type; value='%s'"),
+            parser->base.id, sl_field_name (parser->columns[i]), value);
+  value[span->len] = after;
+  return fails;
+}
+
 static gboolean
 csv_parser_process (SlDriver *self, SlMessage **msg)
 {
@@ -374,15 +506,33 @@ csv_parser_process (SlDriver *self, SlMessage **msg)
   CsvSpan spans[parser->n_columns];
   gboolean complete;
   guint n = split (parser, input, len, spans, &complete);
+  gboolean drop = (parser->on_error & SL_ON_ERROR_DROP_MESSAGE) != 0;
+  gboolean silent = (parser->on_error & SL_ON_ERROR_SILENT) != 0;
 
-  if (parser->drop_invalid && !complete)
+  /* drop-message stops at the first column that does not cast; the
+   * message goes on unless it is dropped, and a silent drop-message
+   * never drops it, as syslog-ng 4.8's csvparser.c does */
+  guint stop = n;
+  for (guint i = 0; drop && parser->typed && i < n && stop == n; i++)
+    if (cast_fails (parser, i, input, &spans[i]))
+      stop = i;
+  if (drop && !silent && (!complete || stop < n))
     {
       sl_counter_add (parser->failed, 1);
       return FALSE;
     }
   sl_message_make_writable (msg);
-  for (guint i = 0; i < n; i++)
-    sl_message_set (*msg, parser->columns[i], input + spans[i].start, spans[i].len);
+  for (guint i = 0; i < stop; i++)
+    {
+      SlValueType type = parser->types[i];
+      if (!drop && cast_fails (parser, i, input, &spans[i]))
+        {
+          if (!(parser->on_error & SL_ON_ERROR_FALLBACK_TO_STRING))
+            continue;
+          type = SL_VALUE_STRING;
+        }
+      sl_message_set_typed (*msg, parser->columns[i], input + spans[i].start, spans[i].len, type);
+    }
   return TRUE;
 }
 
@@ -392,6 +542,7 @@ csv_parser_free (SlDriver *self)
   CsvParser *parser = (CsvParser *) self;
 
   g_free (parser->columns);
+  g_free (parser->types);
   g_strfreev (parser->delimiter_strings);
 }
 

@@ -213,6 +213,31 @@ test_config_errors (void)
                        "'escape-quotes' is not a value of dialect(); expected one of: "
                        "escape-none, escape-backslash, escape-double-char, escape-backslash-with-sequences");
   assert_config_error ("csv-parser(" COLUMNS2 " flags(greedier))", "unknown flag");
+  /* typed columns are syslog-ng 4's, which 3.38 refuses */
+  assert_config_error ("csv-parser(columns(\"c1\" int(\"c2\")))", "needs @version: 4.0");
+}
+
+/* columns("c1", int("c2"), "c3") under @version: 4.x: the names in the
+ * order written, each column with its type. */
+static void
+test_typed_columns (void)
+{
+  SlTestParser p;
+  sl_test_parser_init_version (&p, "4.8", "csv-parser(columns(\"c1\", int(\"c2\"), \"c3\", boolean(\"c4\")) "
+                                          "delimiters(\",\"))");
+  SlMessage *msg = sl_test_message ("x,0x10,z,yes");
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  SlValueType type;
+  gsize len;
+  g_assert_cmpstr (sl_message_get_typed (msg, sl_field_handle ("c1"), &len, &type), ==, "x");
+  g_assert_cmpint (type, ==, SL_VALUE_STRING);
+  g_assert_cmpstr (sl_message_get_typed (msg, sl_field_handle ("c2"), &len, &type), ==, "0x10");
+  g_assert_cmpint (type, ==, SL_VALUE_INT32);
+  sl_test_assert_field (msg, "c3", "z");
+  /* "yes" is no boolean to syslog-ng 4: the field is not set */
+  sl_test_assert_field (msg, "c4", NULL);
+  sl_message_unref (msg);
+  sl_test_parser_clear (&p);
 }
 
 /* A source's flags() in options {} are not csv-parser()'s: its own flags()
@@ -256,6 +281,7 @@ main (int argc, char **argv)
   g_test_add_func ("/csv-parser/prefix-and-template", test_prefix_and_template);
   g_test_add_func ("/csv-parser/hostile-lines", test_hostile_lines);
   g_test_add_func ("/csv-parser/config-errors", test_config_errors);
+  g_test_add_func ("/csv-parser/typed-columns", test_typed_columns);
   g_test_add_func ("/csv-parser/global-flags-not-inherited", test_global_flags_not_inherited);
   return g_test_run ();
 }

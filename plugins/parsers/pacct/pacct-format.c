@@ -110,6 +110,9 @@ pacct_parse (SlMessage *msg, const SlParseOptions *options)
   set_printf (msg, F_SWAPS, "%lu", comp_value (rec.ac_swaps));
   gsize comm_len = rec.ac_comm[ACCT_COMM - 1] ? ACCT_COMM : strlen (rec.ac_comm);
   sl_message_set (msg, fields[F_COMM], rec.ac_comm, comm_len);
+  /* as syslog-ng 4 sets it, on a record it read */
+  if (options->syslog_ng_4)
+    sl_message_set_static (msg, SL_F_MSGFORMAT, "linux:pacct", strlen ("linux:pacct"));
   return TRUE;
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/message/macros.h"
 
+#include <string.h>
 #include <unistd.h>
 
 /* "<PRI>1 ": what an RFC 5424 line starts with. */
@@ -123,6 +124,15 @@ make_error_record (SlMessage *msg, gsize error_at, gboolean syslog_ng_4)
   sl_message_set (msg, SL_F_PID, own_pid (), -1);
 }
 
+/* MSGFORMAT as syslog-ng 4 sets it (msg-format.c, syslog-format.c): what
+ * the line was read as, "syslog-error" for one read as an error record */
+static void
+set_msgformat (SlMessage *msg, gboolean ok, gboolean no_parse)
+{
+  const gchar *name = no_parse ? "raw" : !ok ? "syslog-error" : (msg->flags & SL_MSG_RFC5424) ? "rfc5424" : "rfc3164";
+  sl_message_set_static (msg, SL_F_MSGFORMAT, name, strlen (name));
+}
+
 static gboolean
 syslog_format_parse (SlMessage *msg, const SlParseOptions *parse_options)
 {
@@ -138,11 +148,13 @@ syslog_format_parse (SlMessage *msg, const SlParseOptions *parse_options)
     .syslog_ng_4 = parse_options->syslog_ng_4,
   };
   gsize error_at;
+  gboolean ok = syslog_parse (msg, &options, &error_at);
 
-  if (syslog_parse (msg, &options, &error_at))
-    return TRUE;
-  make_error_record (msg, error_at, options.syslog_ng_4);
-  return FALSE;
+  if (!ok)
+    make_error_record (msg, error_at, options.syslog_ng_4);
+  if (options.syslog_ng_4)
+    set_msgformat (msg, ok, options.no_parse);
+  return ok;
 }
 
 static const SlFormatOps format_ops = { .parse = syslog_format_parse };

@@ -8,6 +8,9 @@
 #include "core/i18n.h"
 #include "plugins/sources/file/file-follower.h"
 #include "plugins/sources/file/file-private.h"
+#include "core/route/source.h"
+
+#include <sys/stat.h>
 
 typedef struct
 {
@@ -16,6 +19,7 @@ typedef struct
   gint64 follow_freq;       /* ms */
   FileMultiLine multi_line;
   FileFollower *follower;
+  const gchar *transport;
 } FileSource;
 
 static const SlOptionSpec file_options[] = {
@@ -25,6 +29,19 @@ static const SlOptionSpec file_options[] = {
   FILE_MULTI_LINE_OPTIONS (FileSource, multi_line),
   { NULL }
 };
+
+/* TRANSPORT as syslog-ng 4.8's file() names what it reads, seen once as
+ * the configuration loads (affile-source.c) */
+static const gchar *
+transport_name (const gchar *path)
+{
+  struct stat st;
+  if (g_str_equal (path, "/proc/kmsg"))
+    return "local+prockmsg";
+  if (stat (path, &st) < 0 || S_ISREG (st.st_mode))
+    return "local+file";
+  return g_str_equal (path, "/dev/kmsg") ? "local+devkmsg" : "local+device";
+}
 
 static gboolean
 file_init (SlDriver *d, GError **error)
@@ -45,13 +62,16 @@ file_init (SlDriver *d, GError **error)
   /* persist-name() names the position instead of the path, as in syslog-ng */
   self->follower = file_follower_new (d->id, self->path, sl_driver_persist_name_option (d),
                                          (gint) MIN (self->follow_freq, G_MAXINT), &self->multi_line);
+  self->transport = transport_name (self->path);
   return TRUE;
 }
 
 static gboolean
 file_start (SlDriver *d, SlSource *source, GError **error)
 {
-  return file_follower_start (((FileSource *) d)->follower, source, error);
+  FileSource *self = (FileSource *) d;
+  sl_source_set_transport (source, self->transport);
+  return file_follower_start (self->follower, source, error);
 }
 
 static void

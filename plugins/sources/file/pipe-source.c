@@ -122,6 +122,7 @@ pipe_start (SlDriver *d, SlSource *source, GError **error)
   if (self->fd < 0)
     return FALSE;
   self->stopping = 0;
+  sl_source_set_transport (source, self->path ? "local+pipe" : "local+stdin");
   self->reader = sl_stream_reader_new (source, self->fd, NULL, SL_STREAM_FRAME_NEWLINE);
   self->thread = g_thread_new (self->path ? "sl-pipe" : "sl-stdin", reader_thread, self);
   sl_log (SL_LOG_INFO, _("%s: reading %s"), d->id, self->path ? self->path : "stdin");

@@ -67,6 +67,7 @@ journal_start (SlDriver *d, SlSource *source, GError **error)
     .read_old_records = self->read_old_records,
     .rate_limit = { (guint) self->rate_limit_interval, (guint) self->rate_limit_burst, 0 },
   };
+  sl_source_set_transport (source, "local+journal");
   self->reader = journal_reader_start (source, &settings, error);
   return self->reader != NULL;
 }

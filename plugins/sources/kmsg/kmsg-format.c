@@ -145,7 +145,15 @@ kmsg_boot_time (void)
 static gboolean
 kmsg_format_parse (SlMessage *msg, const SlParseOptions *options)
 {
-  return kmsg_parse (msg, kmsg_boot_time (), options);
+  gboolean ok = kmsg_parse (msg, kmsg_boot_time (), options);
+  /* MSGFORMAT as syslog-ng 4's linux-kmsg format sets it, and its
+   * msg-format.c for no-parse and a record it cannot read */
+  if (options->syslog_ng_4)
+    {
+      const gchar *name = options->no_parse ? "raw" : ok ? "linux:devkmsg" : "linux-kmsg-error";
+      sl_message_set_static (msg, SL_F_MSGFORMAT, name, strlen (name));
+    }
+  return ok;
 }
 
 static const SlFormatOps kmsg_format_ops = {

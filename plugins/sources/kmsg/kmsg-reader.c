@@ -103,8 +103,9 @@ emit (KmsgReader *r, const gchar *record, gsize len)
       if (r->kernel_only && SL_PRI_FACILITY (header.pri) != 0)
         return;
     }
-  r->batch[r->batched++] = r->format ? sl_source_parse_with (r->src, r->format, record, len, NULL)
-                                     : sl_source_parse (r->src, record, len, NULL);
+  /* the transport of syslog-ng 4's file("/dev/kmsg"), also as a part of
+   * system(), whose source has the socket's */
+  r->batch[r->batched++] = sl_source_parse_with (r->src, r->format, "local+devkmsg", record, len, NULL);
   if (r->batched == POST_BATCH)
     flush_batch (r);
 }

@@ -59,9 +59,23 @@ is_tls (gint transport)
   return transport == NET_TLS || transport == NET_PROXIED_TLS || transport == NET_PROXIED_TLS_PASSTHROUGH;
 }
 
+/* TRANSPORT of each transport(), as syslog-ng 4.8's transport mappers
+ * name them (transport-mapper-inet.c) */
+static const gchar *const network_transports[] = {
+  [NET_TCP] = "rfc3164+tcp", [NET_UDP] = "rfc3164+udp", [NET_FRAMED] = "rfc3164+framed",
+  [NET_TLS] = "rfc3164+tls", [NET_PROXIED_TCP] = "rfc3164+proxied-tcp",
+  [NET_PROXIED_TLS] = "rfc3164+proxied-tls", [NET_PROXIED_TLS_PASSTHROUGH] = "rfc3164+proxied-tls-passthrough",
+};
+static const gchar *const syslog_transports[] = {
+  [NET_TCP] = "rfc6587", [NET_UDP] = "rfc5426", [NET_FRAMED] = "rfc5424+framed", [NET_TLS] = "rfc5425",
+  [NET_PROXIED_TCP] = "rfc6587+proxied-tcp", [NET_PROXIED_TLS] = "rfc5424+proxied-tls",
+  [NET_PROXIED_TLS_PASSTHROUGH] = "rfc5424+proxied-tls-passthrough",
+};
+
 /* What tells tcp(), udp(), network() and syslog() apart. */
 typedef struct
 {
+  const gchar *const *transports;  /* TRANSPORT by transport(), or NULL for tcp() and udp() */
   gboolean datagram;         /* UDP whatever was written */
   gboolean rfc5424;          /* flags(syslog-protocol), and octet counting over TCP and TLS */
   const gchar *udp_port;     /* the port over UDP without port(), or NULL for the table's */
@@ -72,8 +86,9 @@ static const NetSourceKind tcp_kind = { 0 };
 static const NetSourceKind udp_kind = { .datagram = TRUE };
 /* RFC 5425's port, where syslog-ng's network() and syslog() listen for
  * TLS; syslog() over UDP listens where RFC 5426 puts it, as syslog-ng does */
-static const NetSourceKind network_kind = { .tls_port = "6514" };
-static const NetSourceKind syslog_kind = { .rfc5424 = TRUE, .udp_port = "514", .tls_port = "6514" };
+static const NetSourceKind network_kind = { .transports = network_transports, .tls_port = "6514" };
+static const NetSourceKind syslog_kind = { .transports = syslog_transports, .rfc5424 = TRUE, .udp_port = "514",
+                                           .tls_port = "6514" };
 
 typedef struct
 {
@@ -201,11 +216,23 @@ open_socket (NetSource *self, GError **error)
   return sl_activation_listen (&self->super, &where, &self->inherited, error);
 }
 
+static const gchar *
+transport_name (const NetSource *self, const NetSourceKind *kind)
+{
+  if (kind->datagram)
+    return "rfc3164+udp";
+  if (!kind->transports)
+    return self->tls ? "rfc3164+tls" : "rfc3164+tcp";
+  return kind->transports[self->transport];
+}
+
 static gboolean
 net_start (SlDriver *d, SlSource *source, GError **error)
 {
   NetSource *self = (NetSource *) d;
+  const NetSourceKind *kind = d->klass->data;
   self->settings.max_connections = sl_source_max_connections (source);
+  sl_source_set_transport (source, transport_name (self, kind));
   gint fd = open_socket (self, error);
   if (fd < 0)
     return FALSE;

@@ -154,6 +154,7 @@ unix_start (SlDriver *d, SlSource *source, GError **error)
 {
   UnixSource *self = (UnixSource *) d;
   self->settings.max_connections = sl_source_max_connections (source);
+  sl_source_set_transport (source, self->stream ? "local+unix-stream" : "local+unix-dgram");
   if (!self->stream)
     {
       SlRateLimitSpec limit = { (guint) self->rate_limit_interval, (guint) self->rate_limit_burst,

@@ -22,6 +22,9 @@
  * destination writes, and builds no tree. */
 #include "core/plugin/plugin.h"
 #include "core/config/syntax-version.h"
+#include "core/i18n.h"
+#include "core/internal.h"
+#include "core/message/macros.h"
 #include "core/message/scratch.h"
 #include "core/message/template.h"
 #include "core/message/text-append.h"
@@ -494,7 +497,30 @@ typedef struct
   FjWorkspace *w;
   GString *out;
   gboolean comma;
+  SlOnError on_error;
 } FjObject;
+
+/* A value that does not cast to its type, as on-error() says (syslog-ng's
+ * format-json.c): written as a string, left out, or (FALSE) the function
+ * writes nothing; logged but with fallback-to-string or silently-. */
+static gboolean
+cast_failed (FjObject *o, const gchar *key, const gchar *value, gsize len, gsize member, gboolean comma, gsize at)
+{
+  GString *out = o->out;
+  g_string_truncate (out, at);
+  if (o->on_error & SL_ON_ERROR_FALLBACK_TO_STRING)
+    {
+      append_string (out, value, len);
+      return TRUE;
+    }
+  if (!(o->on_error & SL_ON_ERROR_SILENT))
+    sl_log (SL_LOG_ERROR, _("casting error: '%s' does not cast to its type; value='%.*s'"), key, (gint) len, value);
+  if (o->on_error & SL_ON_ERROR_DROP_MESSAGE)
+    return FALSE;
+  g_string_truncate (out, member);
+  o->comma = comma;
+  return TRUE;
+}
 
 static gboolean
 append_member (const gchar *key, SlValueType type, const gchar *value, gsize len, gpointer user_data)
@@ -534,18 +560,23 @@ append_member (const gchar *key, SlValueType type, const gchar *value, gsize len
       name = w->tokens[w->n_tokens - 1];
     }
 
+  gsize member = out->len;
+  gboolean comma = o->comma;
   if (o->comma)
     g_string_append_c (out, ',');
   o->comma = TRUE;
   append_string (out, name.name, name.len);
   g_string_append_c (out, ':');
-  return append_typed (out, o->fj->typed, type, value, len);
+  gsize at = out->len;
+  if (append_typed (out, o->fj->typed, type, value, len))
+    return TRUE;
+  return cast_failed (o, key, value, len, member, comma, at);
 }
 
 static gboolean
 append_object (const FormatJson *fj, FjWorkspace *w, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
-  FjObject o = { fj, w, out, FALSE };
+  FjObject o = { fj, w, out, FALSE, env->on_error };
   g_string_append_c (out, '{');
   if (!sl_value_pairs_foreach (fj->vp, msg, env, SL_VALUE_PAIRS_DESCENDING, append_member, &o))
     return FALSE;

@@ -259,6 +259,39 @@ test_types (void)
   assert_renders ("$(format-json --cast --key LEVEL_NUM)", "{\"LEVEL_NUM\":\"3\"}");
 }
 
+/* on-error() of the destination's environment: a value that does not
+ * cast is left out, or written as a string */
+static void
+test_on_error (void)
+{
+  static const gchar text[] = "[$(format-json --pair a=int(x) --pair b=int(7) --pair c=boolean(yes))]";
+  SlTemplateEnv env = sl_template_env_default;
+  SlMessage *msg = test_message ();
+  GError *error = NULL;
+  SlTemplate *t = sl_template_compile (text, &error);
+  g_assert_no_error (error);
+  static const struct
+  {
+    SlOnError on_error;
+    const gchar *expected;
+  } cases[] = {
+    { SL_ON_ERROR_DROP_MESSAGE, "[]" },
+    { SL_ON_ERROR_DROP_MESSAGE | SL_ON_ERROR_SILENT, "[]" },
+    { SL_ON_ERROR_DROP_PROPERTY, "[{\"b\":7}]" },
+    { SL_ON_ERROR_FALLBACK_TO_STRING, "[{\"c\":\"yes\",\"b\":7,\"a\":\"x\"}]" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      env.on_error = cases[i].on_error;
+      GString *out = g_string_new (NULL);
+      sl_template_append (t, msg, &env, out);
+      g_assert_cmpstr (out->str, ==, cases[i].expected);
+      g_string_free (out, TRUE);
+    }
+  sl_template_unref (t);
+  sl_message_unref (msg);
+}
+
 static void
 test_welf_and_cef (void)
 {
@@ -375,6 +408,7 @@ main (int argc, char **argv)
   g_test_add_func ("/format-json/rekey-and-omit-empty", test_rekey_and_omit_empty);
   g_test_add_func ("/format-json/hostile-values", test_hostile_values);
   g_test_add_func ("/format-json/types", test_types);
+  g_test_add_func ("/format-json/on-error", test_on_error);
   g_test_add_func ("/format-json/context", test_context);
   g_test_add_func ("/format-json/welf-and-cef", test_welf_and_cef);
   g_test_add_func ("/format-json/refused-arguments", test_refused_arguments);
