@@ -7,10 +7,11 @@
  * is evolved and the key and MAC files written anew: what was logged
  * before cannot be read or changed with what the host keeps.
  *
- * syslog-ng writes a message in clear text when the key file is not a
- * host key; Sluice refuses the configuration instead. syslog-ng also
- * drops what the template writes before $(slog) and ignores arguments
- * after the first; Sluice keeps the one and refuses the other. */
+ * When the key file is not a host key, syslog-ng warns and writes each
+ * message in clear text, and so does Sluice: a configuration 4.8 takes
+ * loads, and the warning says what is written. syslog-ng also drops what
+ * the template writes before $(slog) and ignores arguments after the
+ * first; Sluice keeps the one and refuses the other. */
 #include "plugins/templates/slog/slog-crypto.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -31,6 +32,7 @@ typedef struct
   guint8 key[SLOG_KEY_LENGTH];
   guint8 mac[SLOG_MAC_LENGTH];
   guint64 counter;         /* messages written with this key file */
+  gboolean clear;          /* no host key: the text as it is */
 } SlogState;
 
 static GPrivate text_key = SL_SCRATCH_INIT;
@@ -114,9 +116,11 @@ slog_prepare (SlTfCall *call, GError **error)
     }
   if (!slog_key_read (s->crypto, s->key_path, s->key, &s->counter))
     {
-      g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE,
-                   _("$(slog): %s is not a host key that can be read (slogkey -d makes one)"), s->key_path);
-      return FALSE;
+      sl_log (SL_LOG_WARNING,
+              _("$(slog): %s is not a host key that can be read (slogkey -d makes one): messages are written in "
+                "clear text, as syslog-ng writes them"), s->key_path);
+      s->clear = TRUE;
+      return TRUE;
     }
   if (!slog_mac_read (s->crypto, s->mac_path, s->mac) && s->counter > 0)
     sl_log (SL_LOG_WARNING, _("$(slog): the MAC file %s is missing or damaged after %" G_GUINT64_FORMAT
@@ -129,6 +133,11 @@ slog_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env,
 {
   static const gchar empty[] = "[SLOG] ERROR: String of length 0 received";
   SlogState *s = call->state;
+  if (s->clear)
+    {
+      sl_template_append (call->arg_templates[s->arg], msg, env, out);
+      return;
+    }
   GString *text = sl_scratch_push (&text_key);
   g_autoptr (GError) error = NULL;
 

@@ -4,7 +4,8 @@
  * makes the host key, sluiced writes the log with it across a restart,
  * and slogverify, given the first host key and the MAC file, restores
  * every message and finds the log whole; a line changed afterwards it
- * finds. A key file that is not one is refused. */
+ * finds. With a key file that is not one, messages are written in clear
+ * text, as syslog-ng writes them. */
 #include "tests/functional/harness.h"
 
 #include <stdio.h>
@@ -107,19 +108,31 @@ test_verified (SlTestEnv *env, gconstpointer data)
   g_assert_true (sl_test_peer_stop (0, slog));
 }
 
+/* A key file that is not a host key: syslog-ng 4.8 warns and writes each
+ * message in clear text, and so does sluiced */
 static void
-test_bad_key_refused (SlTestEnv *env, gconstpointer data)
+test_bad_key_clear_text (SlTestEnv *env, gconstpointer data)
 {
   g_autofree gchar *key = sl_test_path (env, "host.key");
+  g_autofree gchar *in = sl_test_path (env, "in.log");
+  g_autofree gchar *out = sl_test_path (env, "out.log");
   g_assert_true (g_file_set_contents (key, "not a key", -1, NULL));
-  g_autofree gchar *err = sl_test_refused_config (env, config, "SLOG", env->dir, NULL);
-  g_assert_nonnull (err);
-  g_assert_nonnull (strstr (err, "is not a host key"));
-  g_clear_pointer (&err, g_free);
-  err = sl_test_refused_config (env,
-                                "source s { file(\"@DIR@/in.log\"); };\n"
-                                "destination d { file(\"@DIR@/o\" template(\"$(slog $MSG)\")); };\n"
-                                "log { source(s); destination(d); };\n", NULL);
+  g_assert_true (g_file_set_contents (in, "first\nsecond\n", -1, NULL));
+  g_assert_true (sl_test_write_config (env, config, "SLOG", env->dir, NULL));
+  g_assert_true (sl_test_daemon_start (env));
+  g_assert_true (sl_test_wait_stderr (env, "messages are written in clear text"));
+  g_assert_true (sl_test_wait_lines (env, out, 2));
+  g_autofree gchar *text = sl_test_read_file (out);
+  g_assert_cmpstr (text, ==, "first\nsecond\n");
+}
+
+static void
+test_usage_refused (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *err = sl_test_refused_config (env,
+                                                  "source s { file(\"@DIR@/in.log\"); };\n"
+                                                  "destination d { file(\"@DIR@/o\" template(\"$(slog $MSG)\")); };\n"
+                                                  "log { source(s); destination(d); };\n", NULL);
   g_assert_nonnull (err);
   g_assert_nonnull (strstr (err, "$(slog) takes --key-file FILE --mac-file FILE"));
 }
@@ -130,7 +143,8 @@ main (int argc, char **argv)
   sl_test_init (&argc, &argv);
   trixie = sl_test_trixie_root ();
   SL_TEST_ADD ("/slog/verified-by-slogverify", test_verified);
-  SL_TEST_ADD ("/slog/bad-key-refused", test_bad_key_refused);
+  SL_TEST_ADD ("/slog/bad-key-clear-text", test_bad_key_clear_text);
+  SL_TEST_ADD ("/slog/usage-refused", test_usage_refused);
   gint result = g_test_run ();
   g_free (trixie);
   return result;
