@@ -57,6 +57,15 @@ guint      sl_source_window_size (SlSource *src);
  * read on its source (system()) before it starts them. */
 void       sl_source_set_sender_pid (SlSource *src, gboolean sender_pid);
 gboolean   sl_source_sender_pid (SlSource *src);
+/* Whether a unix datagram socket's reader on src writes the sending
+ * process's PID into each message's tag as rsyslogd's imuxsock does with
+ * usePIDFromSystem (sl_dgram_reader_start() says how), and whether it
+ * drops what this process sent itself, as imuxsock's ignoreOwnMessages:
+ * set by the driver before it starts its reader. */
+void       sl_source_set_tag_pid (SlSource *src, gboolean tag_pid);
+gboolean   sl_source_tag_pid (SlSource *src);
+void       sl_source_set_ignore_own (SlSource *src, gboolean ignore_own);
+gboolean   sl_source_ignore_own (SlSource *src);
 /* How many messages of each sending process a unix datagram socket's
  * reader on src takes (SlRateLimit; SO_PASSCRED tells the PID), the rest
  * dropped and counted as "rate_limited": set by the driver before it

@@ -11,7 +11,9 @@
  * $SystemLogRateLimit*; of $AddUnixListenSocket: $IMUXSockRateLimit*)
  * limit each sending process as imuxsock does: rsyslogd 8.2302's
  * defaults are interval 0 (no limit), burst 200, severity 1 (emergencies
- * pass). */
+ * pass). usePIDFromSystem is tag-pid(), ignoreOwnMessages
+ * ignore-own-messages(): both read the sender's credentials, which
+ * unix-dgram() asks the kernel for only then. */
 #include "plugins/sources/unix/unix-rsyslog.h"
 #include "core/i18n.h"
 
@@ -33,14 +35,8 @@ check_defaults (SlRsCall *call, GError **error)
                                _("rsyslogd writes that name as the message's host and its sender (%%fromhost%%); "
                                  "Sluice's host-override() sets the first only"))
          && sl_rs_call_refuse_unless (call, "annotate", "off", error,
-                                      _("the sender's PID, UID, GID, command and executable that rsyslogd adds to "
-                                        "the message are not read from the socket by Sluice"))
-         && sl_rs_call_refuse_unless (call, "usepidfromsystem", "off", error,
-                                      _("Sluice does not read the sender's PID from the socket to put it in the "
-                                        "tag"))
-         && sl_rs_call_refuse_unless (call, "ignoreownmessages", "off", error,
-                                      _("Sluice does not read the sender's PID from the socket, so it cannot tell "
-                                        "its own datagrams"))
+                                      _("Sluice does not add the sender's PID, UID, GID, command, executable and "
+                                        "command line to the message as rsyslogd does"))
          && sl_rs_call_refuse_unless (call, "usespecialparser", "on", error,
                                       _("Sluice reads a local message as imuxsock's own parser does, never through "
                                         "rsyslogd's parser chain"))
@@ -107,6 +103,10 @@ imuxsock_write (SlRsCall *call, GString *driver, GError **error)
   g_string_append_printf (driver, " flags(no-hostname) keep-timestamp(%s)", own_time ? "yes" : "no");
   if (sl_rs_call_flag (call, "createpath", FALSE))
     g_string_append (driver, " create-dirs(yes)");
+  if (sl_rs_call_flag (call, "usepidfromsystem", FALSE))
+    g_string_append (driver, " tag-pid(yes)");
+  if (sl_rs_call_flag (call, "ignoreownmessages", FALSE))
+    g_string_append (driver, " ignore-own-messages(yes)");
   if (!write_rate_limit (call, driver, error))
     return FALSE;
   g_string_append_c (driver, ')');
