@@ -43,6 +43,7 @@ struct _SlDgramReader
   gint64 own_pid;          /* what sl_source_ignore_own() drops, or 0: nothing */
   gboolean pass_creds;     /* SO_PASSCRED: for sender_pid, tag_pid, own_pid or limit */
   SlRateLimit *limit;      /* or NULL: sl_source_rate_limit() */
+  gboolean limit_per_pid;  /* a unix socket's: a window per sending PID; else one for the socket */
   gboolean keep_nuls;      /* escape-control-chars() writes them as #000 */
   gint stopping;
   PeerCache peer;
@@ -195,18 +196,23 @@ set_tag_pid (SlMessage *msg, struct msghdr *hdr)
 static gboolean
 admit (SlDgramReader *r, SlMessage *msg, struct msghdr *hdr, gint64 now, guint *dropped)
 {
-  gint64 pid = sender_of (hdr);
+  gint64 pid = r->limit_per_pid ? sender_of (hdr) : 0;
   guint64 lost;
   SlRateLimitVerdict verdict = sl_rate_limit_check (r->limit, pid, SL_PRI_SEVERITY (msg->pri), now, &lost);
   const SlRateLimitSpec *spec = sl_source_rate_limit (r->src);
 
-  if (lost)
+  if (lost && r->limit_per_pid)
     sl_log (SL_LOG_INFO, _("%s: %" G_GUINT64_FORMAT " messages from pid %" G_GINT64_FORMAT
                            " lost due to rate-limiting (%u allowed within %u seconds)"),
             sl_source_id (r->src), lost, pid, spec->burst, spec->interval);
-  if (verdict == SL_RATE_LIMIT_BEGIN_DROPPING)
+  else if (lost)
+    sl_log (SL_LOG_INFO, _("%s: %" G_GUINT64_FORMAT " messages lost due to rate-limiting (%u allowed within %u "
+                           "seconds)"), sl_source_id (r->src), lost, spec->burst, spec->interval);
+  if (verdict == SL_RATE_LIMIT_BEGIN_DROPPING && r->limit_per_pid)
     sl_log (SL_LOG_INFO, _("%s: begin to drop messages from pid %" G_GINT64_FORMAT " due to rate-limiting"),
             sl_source_id (r->src), pid);
+  else if (verdict == SL_RATE_LIMIT_BEGIN_DROPPING)
+    sl_log (SL_LOG_INFO, _("%s: begin to drop messages due to rate-limiting"), sl_source_id (r->src));
   if (verdict == SL_RATE_LIMIT_PASSED)
     return TRUE;
   (*dropped)++;
@@ -351,7 +357,11 @@ sl_dgram_reader_start (SlSource *src, gint fd, gboolean sender_pid, GError **err
   gboolean tag_pid = sl_source_tag_pid (src);
   gboolean ignore_own = sl_source_ignore_own (src);
   SlRateLimit *limit = sl_rate_limit_new (sl_source_rate_limit (src));
-  if ((sender_pid || tag_pid || ignore_own || limit) && setsockopt (fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on) < 0)
+  struct sockaddr_storage bound;
+  socklen_t bound_len = sizeof bound;
+  gboolean unix_socket = getsockname (fd, (struct sockaddr *) &bound, &bound_len) == 0 && bound.ss_family == AF_UNIX;
+  gboolean limit_per_pid = limit && unix_socket;
+  if ((sender_pid || tag_pid || ignore_own || limit_per_pid) && setsockopt (fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on) < 0)
     {
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), "SO_PASSCRED: %s", g_strerror (errno));
       sl_rate_limit_free (limit);
@@ -371,9 +381,10 @@ sl_dgram_reader_start (SlSource *src, gint fd, gboolean sender_pid, GError **err
   r->fd = fd;
   r->sender_pid = sender_pid;
   r->limit = limit;
+  r->limit_per_pid = limit_per_pid;
   r->own_pid = ignore_own ? (gint64) getpid () : 0;
   r->tag_pid = tag_pid;
-  r->pass_creds = sender_pid || tag_pid || ignore_own || limit;
+  r->pass_creds = sender_pid || tag_pid || ignore_own || limit_per_pid;
   r->keep_nuls = sl_source_escape_control_chars (src) != SL_ESCAPE_CC_NONE;
   /* one byte more than log-msg-size() lets the source see and count an
    * oversize datagram */

@@ -23,7 +23,8 @@ typedef struct _SlDgramReader SlDgramReader;
  * rsyslogd's imuxsock does with usePIDFromSystem. With
  * sl_source_ignore_own(), what this process sent is dropped. With
  * sl_source_rate_limit() set, each sending PID's messages are limited
- * (SlRateLimit), the drops counted as "rate_limited". */
+ * on a unix socket, all of them together on another (SlRateLimit), the
+ * drops counted as "rate_limited". */
 SlDgramReader *sl_dgram_reader_start (SlSource *src, gint fd, gboolean sender_pid, GError **error);
 void           sl_dgram_reader_stop  (SlDgramReader *r);
 

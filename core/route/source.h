@@ -67,9 +67,10 @@ gboolean   sl_source_tag_pid (SlSource *src);
 void       sl_source_set_ignore_own (SlSource *src, gboolean ignore_own);
 gboolean   sl_source_ignore_own (SlSource *src);
 /* How many messages of each sending process a unix datagram socket's
- * reader on src takes (SlRateLimit; SO_PASSCRED tells the PID), the rest
- * dropped and counted as "rate_limited": set by the driver before it
- * starts its reader. Interval 0, the default: no limit. */
+ * reader on src takes (SlRateLimit; SO_PASSCRED tells the PID), or of
+ * all senders together a UDP socket's, the rest dropped and counted as
+ * "rate_limited": set by the driver before it starts its reader.
+ * Interval 0, the default: no limit. */
 void       sl_source_set_rate_limit (SlSource *src, const SlRateLimitSpec *spec);
 const SlRateLimitSpec *sl_source_rate_limit (SlSource *src);
 /* max-connections() of a source with SL_CAP_CONNECTIONS; 1 otherwise */
