@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/io/dgram.h"
+#include "core/io/trusted.h"
 #include "core/route/rate-limit.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -40,8 +41,9 @@ struct _SlDgramReader
   struct sockaddr_storage addrs[BATCH];
   gboolean sender_pid;
   gboolean tag_pid;
+  gboolean annotate;
   gint64 own_pid;          /* what sl_source_ignore_own() drops, or 0: nothing */
-  gboolean pass_creds;     /* SO_PASSCRED: for sender_pid, tag_pid, own_pid or limit */
+  gboolean pass_creds;     /* SO_PASSCRED: for sender_pid, tag_pid, annotate, own_pid or limit */
   SlRateLimit *limit;      /* or NULL: sl_source_rate_limit() */
   gboolean limit_per_pid;  /* a unix socket's: a window per sending PID; else one for the socket */
   gboolean keep_nuls;      /* escape-control-chars() writes them as #000 */
@@ -133,19 +135,39 @@ set_sender_pid (SlMessage *msg, struct msghdr *hdr)
       }
 }
 
+static gboolean
+credentials_of (struct msghdr *hdr, struct ucred *cred)
+{
+  for (struct cmsghdr *c = CMSG_FIRSTHDR (hdr); c; c = CMSG_NXTHDR (hdr, c))
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS)
+      {
+        memcpy (cred, CMSG_DATA (c), sizeof *cred);
+        return TRUE;
+      }
+  return FALSE;
+}
+
 /* The sending PID, -1 for a datagram without credentials, which then
  * share one window. */
 static gint64
 sender_of (struct msghdr *hdr)
 {
-  for (struct cmsghdr *c = CMSG_FIRSTHDR (hdr); c; c = CMSG_NXTHDR (hdr, c))
-    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS)
-      {
-        struct ucred cred;
-        memcpy (&cred, CMSG_DATA (c), sizeof cred);
-        return cred.pid;
-      }
-  return -1;
+  struct ucred cred;
+  return credentials_of (hdr, &cred) ? cred.pid : -1;
+}
+
+/* The datagram with the sender's trusted properties after it, parsed as
+ * one, as imuxsock parses what it annotated; as it came without
+ * credentials */
+static SlMessage *
+parse_annotated (SlDgramReader *r, const gchar *data, gsize len, const gchar *peer, struct msghdr *hdr)
+{
+  struct ucred cred;
+  if (!credentials_of (hdr, &cred))
+    return sl_source_parse (r->src, data, len, peer);
+  g_autoptr (GString) text = g_string_new_len (data, len);
+  sl_trusted_annotate (text, cred.pid, cred.uid, cred.gid);
+  return sl_source_parse (r->src, text->str, text->len, peer);
 }
 
 /* rsyslogd's imuxsock reads at most this much of a tag, and leaves a tag
@@ -244,7 +266,8 @@ post_received (SlDgramReader *r, gint n)
       if (!r->keep_nuls)
         replace_nuls (data, len);
       const gchar *peer = peer_of (&r->peer, &r->addrs[i], r->hdrs[i].msg_hdr.msg_namelen);
-      msgs[count] = sl_source_parse (r->src, data, len, peer);
+      msgs[count] = r->annotate ? parse_annotated (r, data, len, peer, &r->hdrs[i].msg_hdr)
+                                : sl_source_parse (r->src, data, len, peer);
       if (r->limit && !admit (r, msgs[count], &r->hdrs[i].msg_hdr, now, &dropped))
         {
           sl_message_unref (msgs[count]);
@@ -355,13 +378,14 @@ sl_dgram_reader_start (SlSource *src, gint fd, gboolean sender_pid, GError **err
   gint on = 1;
   sender_pid = sender_pid || sl_source_sender_pid (src);
   gboolean tag_pid = sl_source_tag_pid (src);
+  gboolean annotate = sl_source_annotate (src);
   gboolean ignore_own = sl_source_ignore_own (src);
   SlRateLimit *limit = sl_rate_limit_new (sl_source_rate_limit (src));
   struct sockaddr_storage bound;
   socklen_t bound_len = sizeof bound;
   gboolean unix_socket = getsockname (fd, (struct sockaddr *) &bound, &bound_len) == 0 && bound.ss_family == AF_UNIX;
   gboolean limit_per_pid = limit && unix_socket;
-  if ((sender_pid || tag_pid || ignore_own || limit_per_pid) && setsockopt (fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on) < 0)
+  if ((sender_pid || tag_pid || annotate || ignore_own || limit_per_pid) && setsockopt (fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on) < 0)
     {
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), "SO_PASSCRED: %s", g_strerror (errno));
       sl_rate_limit_free (limit);
@@ -384,7 +408,8 @@ sl_dgram_reader_start (SlSource *src, gint fd, gboolean sender_pid, GError **err
   r->limit_per_pid = limit_per_pid;
   r->own_pid = ignore_own ? (gint64) getpid () : 0;
   r->tag_pid = tag_pid;
-  r->pass_creds = sender_pid || tag_pid || ignore_own || limit_per_pid;
+  r->annotate = annotate;
+  r->pass_creds = sender_pid || tag_pid || annotate || ignore_own || limit_per_pid;
   r->keep_nuls = sl_source_escape_control_chars (src) != SL_ESCAPE_CC_NONE;
   /* one byte more than log-msg-size() lets the source see and count an
    * oversize datagram */

@@ -22,6 +22,8 @@ typedef struct _SlDgramReader SlDgramReader;
  * "[PID]:" with the sender's PID, the rest of the text as it was: what
  * rsyslogd's imuxsock does with usePIDFromSystem. With
  * sl_source_ignore_own(), what this process sent is dropped. With
+ * sl_source_annotate(), the sender's trusted properties are appended to
+ * the datagram before it is parsed (sl_trusted_annotate()). With
  * sl_source_rate_limit() set, each sending PID's messages are limited
  * on a unix socket, all of them together on another (SlRateLimit), the
  * drops counted as "rate_limited". */

@@ -481,6 +481,18 @@ sl_source_ignore_own (SlSource *src)
 }
 
 void
+sl_source_set_annotate (SlSource *src, gboolean annotate)
+{
+  src->annotate = annotate;
+}
+
+gboolean
+sl_source_annotate (SlSource *src)
+{
+  return src->annotate;
+}
+
+void
 sl_source_set_rate_limit (SlSource *src, const SlRateLimitSpec *spec)
 {
   src->rate_limit = *spec;

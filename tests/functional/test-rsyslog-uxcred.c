@@ -7,7 +7,9 @@
  * $InputUnixListenSocketUsePIDFromSystem), whose tags must get the
  * child's PID as rsyslogd writes it; and each daemon forwards what comes
  * to a socket with ignoreOwnMessages back to it (:omuxsock:) and to one
- * without, so that only the second copy is written. */
+ * without, so that only the second copy is written; and a socket with
+ * annotate gets the children's trusted properties after each message
+ * (the children live until both daemons wrote them). */
 #include "tests/functional/harness.h"
 
 #include <signal.h>
@@ -28,6 +30,7 @@ static const gchar config[] =
   "$AddUnixListenSocket @DIR@/legacy\n"
   "input(type=\"imuxsock\" Socket=\"@DIR@/own\" IgnoreOwnMessages=\"on\")\n"
   "input(type=\"imuxsock\" Socket=\"@DIR@/open\")\n"
+  "input(type=\"imuxsock\" Socket=\"@DIR@/annotate\" Annotate=\"on\")\n"
   "template(name=\"t\" type=\"string\" string=\"%syslogtag%|%programname%|%procid%|%msg%\\n\")\n"
   "template(name=\"fwd\" type=\"string\" string=\"<13>fwd: copied\")\n"
   "*.* action(type=\"omfile\" file=\"@DIR@/out\" template=\"t\")\n"
@@ -52,10 +55,13 @@ send_to (gint fd, const gchar *dir, const gchar *socket, const gchar *text)
     _exit (1);
 }
 
+/* the children's writes, then a wait until the parent closes hold: /proc
+ * must still have them when the daemons read it */
 static void
-child (const gchar *rs_dir, const gchar *sl_dir, guint n)
+child (const gchar *rs_dir, const gchar *sl_dir, guint n, gint hold)
 {
   gint fd = socket (AF_UNIX, SOCK_DGRAM, 0);
+  gchar byte;
   for (guint s = 0; s < G_N_ELEMENTS (pid_sockets); s++)
     for (guint i = 0; i < G_N_ELEMENTS (tagged); i++)
       {
@@ -65,7 +71,9 @@ child (const gchar *rs_dir, const gchar *sl_dir, guint n)
   g_autofree gchar *loop = g_strdup_printf ("<13>l: loop %u", n);
   send_to (fd, rs_dir, "own", loop);
   send_to (fd, sl_dir, "own", loop);
-  _exit (0);
+  send_to (fd, rs_dir, "annotate", "<13>an: annotated");
+  send_to (fd, sl_dir, "annotate", "<13>an: annotated");
+  _exit (read (hold, &byte, 1) == 0 ? 0 : 1);
 }
 
 static gchar *
@@ -114,7 +122,7 @@ test_credentials (SlTestEnv *env, gconstpointer data)
   GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
   g_assert_cmpint (rs, >, 0);
   g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", "-e", NULL));
-  static const gchar *const all[] = { "dev-log", "pid", "legacy", "own", "open" };
+  static const gchar *const all[] = { "dev-log", "pid", "legacy", "own", "open", "annotate" };
   for (guint s = 0; s < G_N_ELEMENTS (all); s++)
     {
       g_autofree gchar *rs_sock = g_build_filename (rs_dir, all[s], NULL);
@@ -123,28 +131,35 @@ test_credentials (SlTestEnv *env, gconstpointer data)
       g_assert_true (sl_test_wait_socket (env, sl_sock));
     }
 
+  gint hold[2];
+  g_assert_cmpint (pipe (hold), ==, 0);
   pid_t pids[CHILDREN];
   for (guint n = 0; n < CHILDREN; n++)
     {
       pids[n] = fork ();
       g_assert_cmpint (pids[n], >=, 0);
       if (pids[n] == 0)
-        child (rs_dir, env->dir, n);
+        {
+          close (hold[1]);
+          child (rs_dir, env->dir, n, hold[0]);
+        }
     }
+  close (hold[0]);
+
+  /* each child's tagged lines, its loop line, the copy the open socket
+   * took (the own socket's is dropped) and its annotated line */
+  guint expected = CHILDREN * (G_N_ELEMENTS (pid_sockets) * G_N_ELEMENTS (tagged) + 3);
+  g_autofree gchar *rs_out = g_build_filename (rs_dir, "out", NULL);
+  g_autofree gchar *sl_out = g_build_filename (env->dir, "out", NULL);
+  gboolean rs_done = sl_test_wait_lines (env, rs_out, expected);
+  gboolean sl_done = sl_test_wait_lines (env, sl_out, expected);
+  close (hold[1]);
   for (guint n = 0; n < CHILDREN; n++)
     {
       gint status;
       g_assert_cmpint (waitpid (pids[n], &status, 0), ==, pids[n]);
       g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
     }
-
-  /* each child's tagged lines, its loop line, and the copy the open
-   * socket took; the own socket's copy is dropped */
-  guint expected = CHILDREN * (G_N_ELEMENTS (pid_sockets) * G_N_ELEMENTS (tagged) + 2);
-  g_autofree gchar *rs_out = g_build_filename (rs_dir, "out", NULL);
-  g_autofree gchar *sl_out = g_build_filename (env->dir, "out", NULL);
-  gboolean rs_done = sl_test_wait_lines (env, rs_out, expected);
-  gboolean sl_done = sl_test_wait_lines (env, sl_out, expected);
   /* a copy the own socket took would come as soon as the open one's */
   g_usleep (G_USEC_PER_SEC / 2);
   sl_test_daemon_stop (env, SIGTERM);
@@ -164,7 +179,10 @@ test_credentials (SlTestEnv *env, gconstpointer data)
   for (guint n = 0; n < CHILDREN; n++)
     {
       g_autofree gchar *tag = g_strdup_printf ("b[%d]:|b|%d| two", (gint) pids[n], (gint) pids[n]);
+      g_autofree gchar *trusted = g_strdup_printf ("an:|an|-| annotated @[_PID=%d _UID=%u _GID=%u _COMM=",
+                                                   (gint) pids[n], (guint) getuid (), (guint) getgid ());
       g_assert_nonnull (strstr (sl_lines, tag));
+      g_assert_nonnull (strstr (sl_lines, trusted));
     }
 }
 
