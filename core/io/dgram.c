@@ -385,7 +385,8 @@ sl_dgram_reader_start (SlSource *src, gint fd, gboolean sender_pid, GError **err
   socklen_t bound_len = sizeof bound;
   gboolean unix_socket = getsockname (fd, (struct sockaddr *) &bound, &bound_len) == 0 && bound.ss_family == AF_UNIX;
   gboolean limit_per_pid = limit && unix_socket;
-  if ((sender_pid || tag_pid || annotate || ignore_own || limit_per_pid) && setsockopt (fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on) < 0)
+  gboolean pass_creds = sender_pid || tag_pid || annotate || ignore_own || limit_per_pid;
+  if (pass_creds && setsockopt (fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on) < 0)
     {
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), "SO_PASSCRED: %s", g_strerror (errno));
       sl_rate_limit_free (limit);
@@ -409,7 +410,7 @@ sl_dgram_reader_start (SlSource *src, gint fd, gboolean sender_pid, GError **err
   r->own_pid = ignore_own ? (gint64) getpid () : 0;
   r->tag_pid = tag_pid;
   r->annotate = annotate;
-  r->pass_creds = sender_pid || tag_pid || annotate || ignore_own || limit_per_pid;
+  r->pass_creds = pass_creds;
   r->keep_nuls = sl_source_escape_control_chars (src) != SL_ESCAPE_CC_NONE;
   /* one byte more than log-msg-size() lets the source see and count an
    * oversize datagram */

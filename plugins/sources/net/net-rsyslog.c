@@ -108,7 +108,8 @@ imudp_write (SlRsCall *call, GString *driver, GError **error)
   gint64 interval, burst;
   g_autofree gchar *limits = NULL;
 
-  if (!number (call, "ratelimit.interval", 0, &interval, error) || !number (call, "ratelimit.burst", 10000, &burst, error))
+  if (!number (call, "ratelimit.interval", 0, &interval, error)
+      || !number (call, "ratelimit.burst", 10000, &burst, error))
     return FALSE;
   if (interval > 0 && (burst <= 0 || burst > G_MAXINT))
     return sl_rs_call_fail (call, "ratelimit.burst", error,
