@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/io/dgram.h"
+#include "core/io/trusted.h"
 #include "core/route/rate-limit.h"
 #include "core/i18n.h"
 #include "core/internal.h"
@@ -39,8 +40,12 @@ struct _SlDgramReader
   struct iovec iovs[BATCH];
   struct sockaddr_storage addrs[BATCH];
   gboolean sender_pid;
-  gboolean pass_creds;     /* SO_PASSCRED: for sender_pid, or for limit */
+  gboolean tag_pid;
+  gboolean annotate;
+  gint64 own_pid;          /* what sl_source_ignore_own() drops, or 0: nothing */
+  gboolean pass_creds;     /* SO_PASSCRED: for sender_pid, tag_pid, annotate, own_pid or limit */
   SlRateLimit *limit;      /* or NULL: sl_source_rate_limit() */
+  gboolean limit_per_pid;  /* a unix socket's: a window per sending PID; else one for the socket */
   gboolean keep_nuls;      /* escape-control-chars() writes them as #000 */
   gint stopping;
   PeerCache peer;
@@ -130,19 +135,82 @@ set_sender_pid (SlMessage *msg, struct msghdr *hdr)
       }
 }
 
+static gboolean
+credentials_of (struct msghdr *hdr, struct ucred *cred)
+{
+  for (struct cmsghdr *c = CMSG_FIRSTHDR (hdr); c; c = CMSG_NXTHDR (hdr, c))
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS)
+      {
+        memcpy (cred, CMSG_DATA (c), sizeof *cred);
+        return TRUE;
+      }
+  return FALSE;
+}
+
 /* The sending PID, -1 for a datagram without credentials, which then
  * share one window. */
 static gint64
 sender_of (struct msghdr *hdr)
 {
-  for (struct cmsghdr *c = CMSG_FIRSTHDR (hdr); c; c = CMSG_NXTHDR (hdr, c))
-    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS)
-      {
-        struct ucred cred;
-        memcpy (&cred, CMSG_DATA (c), sizeof cred);
-        return cred.pid;
-      }
-  return -1;
+  struct ucred cred;
+  return credentials_of (hdr, &cred) ? cred.pid : -1;
+}
+
+/* The datagram with the sender's trusted properties after it, parsed as
+ * one, as imuxsock parses what it annotated; as it came without
+ * credentials */
+static SlMessage *
+parse_annotated (SlDgramReader *r, const gchar *data, gsize len, const gchar *peer, struct msghdr *hdr)
+{
+  struct ucred cred;
+  if (!credentials_of (hdr, &cred))
+    return sl_source_parse (r->src, data, len, peer);
+  g_autoptr (GString) text = g_string_new_len (data, len);
+  sl_trusted_annotate (text, cred.pid, cred.uid, cred.gid);
+  return sl_source_parse (r->src, text->str, text->len, peer);
+}
+
+/* rsyslogd's imuxsock reads at most this much of a tag, and leaves a tag
+ * alone that the PID would make longer (CONF_TAG_MAXSIZE) */
+#define RSYSLOG_TAG_MAX 512
+
+/* rsyslogd's usePIDFromSystem, on the tag and text the parser left
+ * (LEGACY_MSGHDR and MESSAGE, which the rsyslog front end's %syslogtag%
+ * and %msg% split at the first space again) */
+static void
+set_tag_pid (SlMessage *msg, struct msghdr *hdr)
+{
+  gint64 pid = sender_of (hdr);
+  gsize head_len = 0, text_len = 0;
+  const gchar *head = sl_message_get (msg, SL_F_LEGACY_MSGHDR, &head_len);
+  const gchar *text = sl_message_get (msg, SL_F_MESSAGE, &text_len);
+  if (pid < 0 || !head)
+    return;
+  g_autoptr (GString) all = g_string_new_len (head, head_len);
+  g_string_append_len (all, text, text_len);
+  const gchar *space = memchr (all->str, ' ', all->len);
+  gsize tag_len = MIN (space ? (gsize) (space - all->str) : all->len, RSYSLOG_TAG_MAX - 1);
+  /* an empty tag: rsyslogd writes before its buffer */
+  if (!tag_len)
+    return;
+  gsize at = tag_len;
+  while (at > 0 && all->str[at - 1] != '[')
+    at--;
+  at = at ? at - 1 : tag_len - 1;
+  gchar tag_pid[24];
+  gint pid_len = g_snprintf (tag_pid, sizeof tag_pid, "[%" G_GINT64_FORMAT "]:", pid);
+  if (at + pid_len > RSYSLOG_TAG_MAX)
+    return;
+  g_string_erase (all, at, tag_len - at);
+  g_string_insert_len (all, at, tag_pid, pid_len);
+  tag_len = at + pid_len;
+  /* the tag and one space after it, as the parser cuts them */
+  head_len = tag_len + (all->len > tag_len && all->str[tag_len] == ' ');
+  gsize program_len = strcspn (all->str, "[: ");
+  sl_message_set (msg, SL_F_PROGRAM, all->str, MIN (program_len, at));
+  sl_message_set (msg, SL_F_PID, tag_pid + 1, pid_len - 3);
+  sl_message_set (msg, SL_F_LEGACY_MSGHDR, all->str, head_len);
+  sl_message_set (msg, SL_F_MESSAGE, all->str + head_len, all->len - head_len);
 }
 
 /* Whether the rate limit lets msg in; the first drop of a window and
@@ -150,18 +218,23 @@ sender_of (struct msghdr *hdr)
 static gboolean
 admit (SlDgramReader *r, SlMessage *msg, struct msghdr *hdr, gint64 now, guint *dropped)
 {
-  gint64 pid = sender_of (hdr);
+  gint64 pid = r->limit_per_pid ? sender_of (hdr) : 0;
   guint64 lost;
   SlRateLimitVerdict verdict = sl_rate_limit_check (r->limit, pid, SL_PRI_SEVERITY (msg->pri), now, &lost);
   const SlRateLimitSpec *spec = sl_source_rate_limit (r->src);
 
-  if (lost)
+  if (lost && r->limit_per_pid)
     sl_log (SL_LOG_INFO, _("%s: %" G_GUINT64_FORMAT " messages from pid %" G_GINT64_FORMAT
                            " lost due to rate-limiting (%u allowed within %u seconds)"),
             sl_source_id (r->src), lost, pid, spec->burst, spec->interval);
-  if (verdict == SL_RATE_LIMIT_BEGIN_DROPPING)
+  else if (lost)
+    sl_log (SL_LOG_INFO, _("%s: %" G_GUINT64_FORMAT " messages lost due to rate-limiting (%u allowed within %u "
+                           "seconds)"), sl_source_id (r->src), lost, spec->burst, spec->interval);
+  if (verdict == SL_RATE_LIMIT_BEGIN_DROPPING && r->limit_per_pid)
     sl_log (SL_LOG_INFO, _("%s: begin to drop messages from pid %" G_GINT64_FORMAT " due to rate-limiting"),
             sl_source_id (r->src), pid);
+  else if (verdict == SL_RATE_LIMIT_BEGIN_DROPPING)
+    sl_log (SL_LOG_INFO, _("%s: begin to drop messages due to rate-limiting"), sl_source_id (r->src));
   if (verdict == SL_RATE_LIMIT_PASSED)
     return TRUE;
   (*dropped)++;
@@ -187,10 +260,14 @@ post_received (SlDgramReader *r, gint n)
         len--;
       if (!len)
         continue;
+      /* rsyslogd drops these before the rate limit counts them */
+      if (r->own_pid && sender_of (&r->hdrs[i].msg_hdr) == r->own_pid)
+        continue;
       if (!r->keep_nuls)
         replace_nuls (data, len);
       const gchar *peer = peer_of (&r->peer, &r->addrs[i], r->hdrs[i].msg_hdr.msg_namelen);
-      msgs[count] = sl_source_parse (r->src, data, len, peer);
+      msgs[count] = r->annotate ? parse_annotated (r, data, len, peer, &r->hdrs[i].msg_hdr)
+                                : sl_source_parse (r->src, data, len, peer);
       if (r->limit && !admit (r, msgs[count], &r->hdrs[i].msg_hdr, now, &dropped))
         {
           sl_message_unref (msgs[count]);
@@ -198,6 +275,8 @@ post_received (SlDgramReader *r, gint n)
         }
       if (r->sender_pid)
         set_sender_pid (msgs[count], &r->hdrs[i].msg_hdr);
+      if (r->tag_pid)
+        set_tag_pid (msgs[count], &r->hdrs[i].msg_hdr);
       count++;
     }
   if (dropped)
@@ -298,8 +377,16 @@ sl_dgram_reader_start (SlSource *src, gint fd, gboolean sender_pid, GError **err
   SlDgramReader *r = g_new0 (SlDgramReader, 1);
   gint on = 1;
   sender_pid = sender_pid || sl_source_sender_pid (src);
+  gboolean tag_pid = sl_source_tag_pid (src);
+  gboolean annotate = sl_source_annotate (src);
+  gboolean ignore_own = sl_source_ignore_own (src);
   SlRateLimit *limit = sl_rate_limit_new (sl_source_rate_limit (src));
-  if ((sender_pid || limit) && setsockopt (fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on) < 0)
+  struct sockaddr_storage bound;
+  socklen_t bound_len = sizeof bound;
+  gboolean unix_socket = getsockname (fd, (struct sockaddr *) &bound, &bound_len) == 0 && bound.ss_family == AF_UNIX;
+  gboolean limit_per_pid = limit && unix_socket;
+  gboolean pass_creds = sender_pid || tag_pid || annotate || ignore_own || limit_per_pid;
+  if (pass_creds && setsockopt (fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on) < 0)
     {
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), "SO_PASSCRED: %s", g_strerror (errno));
       sl_rate_limit_free (limit);
@@ -319,7 +406,11 @@ sl_dgram_reader_start (SlSource *src, gint fd, gboolean sender_pid, GError **err
   r->fd = fd;
   r->sender_pid = sender_pid;
   r->limit = limit;
-  r->pass_creds = sender_pid || limit;
+  r->limit_per_pid = limit_per_pid;
+  r->own_pid = ignore_own ? (gint64) getpid () : 0;
+  r->tag_pid = tag_pid;
+  r->annotate = annotate;
+  r->pass_creds = pass_creds;
   r->keep_nuls = sl_source_escape_control_chars (src) != SL_ESCAPE_CC_NONE;
   /* one byte more than log-msg-size() lets the source see and count an
    * oversize datagram */

@@ -470,6 +470,42 @@ sl_source_sender_pid (SlSource *src)
 }
 
 void
+sl_source_set_tag_pid (SlSource *src, gboolean tag_pid)
+{
+  src->tag_pid = tag_pid;
+}
+
+gboolean
+sl_source_tag_pid (SlSource *src)
+{
+  return src->tag_pid;
+}
+
+void
+sl_source_set_ignore_own (SlSource *src, gboolean ignore_own)
+{
+  src->ignore_own = ignore_own;
+}
+
+gboolean
+sl_source_ignore_own (SlSource *src)
+{
+  return src->ignore_own;
+}
+
+void
+sl_source_set_annotate (SlSource *src, gboolean annotate)
+{
+  src->annotate = annotate;
+}
+
+gboolean
+sl_source_annotate (SlSource *src)
+{
+  return src->annotate;
+}
+
+void
 sl_source_set_rate_limit (SlSource *src, const SlRateLimitSpec *spec)
 {
   src->rate_limit = *spec;

@@ -65,10 +65,25 @@ guint      sl_source_window_size (SlSource *src);
  * read on its source (system()) before it starts them. */
 void       sl_source_set_sender_pid (SlSource *src, gboolean sender_pid);
 gboolean   sl_source_sender_pid (SlSource *src);
+/* Whether a unix datagram socket's reader on src writes the sending
+ * process's PID into each message's tag as rsyslogd's imuxsock does with
+ * usePIDFromSystem (sl_dgram_reader_start() says how), and whether it
+ * drops what this process sent itself, as imuxsock's ignoreOwnMessages:
+ * set by the driver before it starts its reader. */
+void       sl_source_set_tag_pid (SlSource *src, gboolean tag_pid);
+gboolean   sl_source_tag_pid (SlSource *src);
+void       sl_source_set_ignore_own (SlSource *src, gboolean ignore_own);
+gboolean   sl_source_ignore_own (SlSource *src);
+/* Whether that reader appends the sender's trusted properties to each
+ * message before it is parsed (sl_trusted_annotate()), as imuxsock does
+ * with annotate. */
+void       sl_source_set_annotate (SlSource *src, gboolean annotate);
+gboolean   sl_source_annotate (SlSource *src);
 /* How many messages of each sending process a unix datagram socket's
- * reader on src takes (SlRateLimit; SO_PASSCRED tells the PID), the rest
- * dropped and counted as "rate_limited": set by the driver before it
- * starts its reader. Interval 0, the default: no limit. */
+ * reader on src takes (SlRateLimit; SO_PASSCRED tells the PID), or of
+ * all senders together a UDP socket's, the rest dropped and counted as
+ * "rate_limited": set by the driver before it starts its reader.
+ * Interval 0, the default: no limit. */
 void       sl_source_set_rate_limit (SlSource *src, const SlRateLimitSpec *spec);
 const SlRateLimitSpec *sl_source_rate_limit (SlSource *src);
 /* max-connections() of a source with SL_CAP_CONNECTIONS; 1 otherwise */

@@ -23,8 +23,6 @@ static const struct
                   "syssock.usesystimestamp", "syssock.annotate", "syssock.parsetrusted", "syssock.usepidfromsystem",
                   "syssock.ratelimit.interval", "syssock.ratelimit.burst", "syssock.ratelimit.severity",
                   "syssock.flowcontrol", "syssock.unlink", "syssock.usespecialparser", "syssock.parsehostname" } },
-  { "imklog", { "permitnonkernelfacility", "consoleloglevel", "parsekerneltimestamp", "keepkerneltimestamp",
-                "internalmsgfacility", "ratelimitinterval", "ratelimitburst", "logpath" } },
   { "imfile", { "pollinginterval", "mode", "readtimeout", "timeoutgranularity", "sortfiles" } },
   { "imudp", { "threads", "timerequery", "schedulingpolicy", "schedulingpriority", "batchsize" } },
   { "imtcp", { "maxsessions", "maxlisteners", "keepalive", "notifyonconnectionclose", "flowcontrol",
@@ -43,49 +41,6 @@ static const struct
                   "bracketing", "log.file" } },
   { "ommail", { NULL } }, { "omhttp", { NULL } }, { "mmpstrucdata", { NULL } },
 };
-
-/* Module parameters of the table above that change what rsyslogd writes
- * in a way Sluice cannot: only their default is taken. The
- * others there change no message but parseKernelTimestamp: kmsg() always
- * does what its "on" does, the kernel's stamp as the time (see
- * doc/rsyslog.md); imklog's consoleLogLevel is which kernel messages the
- * kernel prints on the console; imudp's threads, batches and scheduling
- * are how it reads. */
-static const struct
-{
-  const gchar *module, *param, *dflt, *why;
-} only_default[] = {
-  { "imklog", "keepkerneltimestamp", "off",
-    N_("Sluice's kmsg() takes the kernel's stamp as the message's time and leaves no \"[seconds]\" in its text") },
-  { "imklog", "logpath", "/proc/kmsg", N_("Sluice reads the kernel's log from /dev/kmsg, as rsyslogd from /proc/kmsg") },
-  { "imklog", "internalmsgfacility", "syslog",
-    N_("it is the facility of imklog's own messages, which Sluice does not write") },
-};
-
-/* A value rsyslogd reads as the default: the syslog facility by name or
- * number, off by any of its words */
-static gboolean
-same_default (const gchar *value, const gchar *dflt)
-{
-  return g_ascii_strcasecmp (value, dflt) == 0
-         || (g_str_equal (dflt, "syslog") && (g_str_equal (value, "5") || g_ascii_strcasecmp (value, "LOG_SYSLOG") == 0))
-         || (g_str_equal (dflt, "off") && (g_ascii_strcasecmp (value, "no") == 0 || g_str_equal (value, "0")));
-}
-
-static gboolean
-check_only_default (const gchar *module, const SlRsParam *param, GError **error)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (only_default); i++)
-    if (g_str_equal (module, only_default[i].module) && g_str_equal (param->name, only_default[i].param)
-        && !same_default (param->value, only_default[i].dflt))
-      {
-        sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, param->pos,
-                          _("rsyslog's %s %s=\"%s\" is not supported (only %s, the default): %s"), module,
-                          param->name, param->value, only_default[i].dflt, _(only_default[i].why));
-        return FALSE;
-      }
-  return TRUE;
-}
 
 /* rsyslogd's parser chain over the network reads RFC 5424 (a <PRI>1
  * start) and RFC 3164 otherwise; its imtcp and imptcp split a line over
@@ -353,6 +308,7 @@ static const struct
   { "IMJournalRatelimitBurst", "imjournal", "ratelimit.burst" },
   { "IMJournalUsePidFromSystem", "imjournal", "usepidfromsystem" },
   { "MarkMessagePeriod", "immark", "interval" },
+  { "KLogPermitNonKernelFacility", "imklog", "permitnonkernelfacility" },
 };
 
 gboolean
@@ -392,11 +348,6 @@ sl_rs_finish_inputs (SlRsConf *c, GError **error)
                          input->pos, error))
         return FALSE;
     }
-  if (c->imklog
-      && !sl_rs_add_source (c, NULL, c->imklog_pos, c->klog_permit_non_kernel ? "kmsg(optional(yes))"
-                                                                             : "kmsg(optional(yes) kernel-only(yes))",
-                            NULL, error))
-    return FALSE;
   if (!c->imuxsock || !c->syssock_on)
     return TRUE;
   return add_unix_socket (c, "imuxsock", c->syssock_name ? c->syssock_name : "/dev/log", c->syssock_params,
@@ -483,21 +434,6 @@ file_defaults (SlRsConf *c, GPtrArray *params)
     }
 }
 
-/* imklog's RateLimitInterval (8.2302's name, without a dot): kmsg() has
- * no limit, so only 0, its default (no limit) */
-static gboolean
-klog_without_rate_limit (GPtrArray *params, GError **error)
-{
-  const SlRsParam *interval = params ? sl_rs_param_find (params, "ratelimitinterval") : NULL;
-
-  if (!interval || g_strcmp0 (interval->value, "0") == 0)
-    return TRUE;
-  sl_cfg_error_set (error, SL_CFG_ERROR_UNKNOWN, interval->pos,
-                    _("the parameter 'RateLimitInterval' of rsyslog's module imklog is not supported: Sluice does "
-                      "not limit the rate of the kernel's messages; only 0 (no limit, rsyslogd's default) is taken"));
-  return FALSE;
-}
-
 static gboolean
 load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GError **error)
 {
@@ -532,8 +468,6 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
                             _("the parameter '%s' of rsyslog's module %s is not supported"), param->name, bare);
           return FALSE;
         }
-      if (!check_only_default (bare, param, error))
-        return FALSE;
     }
   if (params && (g_str_equal (bare, "omfile") || g_str_equal (bare, "builtin:omfile")))
     file_defaults (c, params);
@@ -598,16 +532,6 @@ load_module (SlRsConf *c, const gchar *name, GPtrArray *params, SlCfgPos pos, GE
     }
   else if (g_str_equal (bare, "impstats"))
     return impstats (c, params, pos, error);
-  else if (g_str_equal (bare, "imklog"))
-    {
-      const SlRsParam *permit = params ? sl_rs_param_find (params, "permitnonkernelfacility") : NULL;
-      if (!klog_without_rate_limit (params, error))
-        return FALSE;
-      c->imklog = TRUE;
-      c->imklog_pos = pos;
-      if (permit)
-        c->klog_permit_non_kernel = sl_rs_is_true (permit->value);
-    }
   else if (g_str_equal (bare, "omuxsock"))
     c->uxsock_loaded = TRUE;
   else if (g_str_equal (bare, "imfile"))
@@ -932,8 +856,6 @@ sl_rs_directive (SlRsConf *c, const gchar *line, SlCfgPos pos, GError **error)
     return sl_rs_privileges (c, name, value, pos, error);
   if (g_ascii_strcasecmp (name, "MaxMessageSize") == 0)
     return sl_rs_max_message_size (c, value, pos, error);
-  if (g_ascii_strcasecmp (name, "KLogPermitNonKernelFacility") == 0)
-    return set_flag (value, &c->klog_permit_non_kernel, pos, "$KLogPermitNonKernelFacility", error);
   if (g_ascii_strcasecmp (name, "PreserveFQDN") == 0 || g_ascii_strcasecmp (name, "LocalHostName") == 0)
     {
       gboolean fqdn = FALSE;

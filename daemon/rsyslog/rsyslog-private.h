@@ -92,10 +92,6 @@ typedef struct _SlRsConf
    * NULL until one is set */
   GPtrArray *syssock_params, *uxsock_params;
   GPtrArray *imtcp_params;   /* imtcp's module parameters but the stream driver's: its inputs' defaults */
-  /* imklog: one kmsg() source at the end, taking other facilities than
-   * kern only with permitNonKernelFacility (the last one written) */
-  gboolean imklog, klog_permit_non_kernel;
-  SlCfgPos imklog_pos;
   /* $InputFile*: the file the next $InputRunFileMonitor follows */
   gchar *imfile_name, *imfile_tag, *imfile_facility, *imfile_severity;
   gchar *imfile_ruleset;   /* $InputFileBindRuleset: kept for every later file */

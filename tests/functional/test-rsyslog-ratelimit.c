@@ -7,10 +7,13 @@
  * both must write the same lines: so many per PID, the rest dropped.
  * rsyslogd hands its own messages about it to syslog(3)
  * (processInternalMessages is off), so neither file holds one; sluiced
- * logs its own and counts the drops. */
+ * logs its own and counts the drops. And imudp's RateLimit.*: one window
+ * for the socket, whoever sends, whatever the severity. */
 #include "tests/functional/harness.h"
 
+#include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -178,6 +181,94 @@ test_per_pid (SlTestEnv *env, gconstpointer data)
     }
 }
 
+#define UDP_MESSAGES 12
+#define UDP_BURST 5
+
+static const gchar udp_config[] =
+  "module(load=\"imudp\")\n"
+  "input(type=\"imudp\" address=\"127.0.0.1\" port=\"@PORT@\" RateLimit.Interval=\"60\"\n"
+  "      RateLimit.Burst=\"5\")\n"
+  "template(name=\"t\" type=\"string\" string=\"%syslogseverity%|%msg%\\n\")\n"
+  "*.* action(type=\"omfile\" file=\"@DIR@/out\" template=\"t\")\n";
+
+static gchar *
+udp_filled (const gchar *dir, guint16 port)
+{
+  g_autoptr (GString) text = g_string_new (udp_config);
+  g_autofree gchar *port_text = g_strdup_printf ("%u", port);
+  g_string_replace (text, "@DIR@", dir, 0);
+  g_string_replace (text, "@PORT@", port_text, 0);
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* Whether a UDP socket is bound to port (/proc/net/udp): a datagram sent
+ * before is lost */
+static gboolean
+udp_bound (guint16 port)
+{
+  g_autofree gchar *table = sl_test_read_file ("/proc/net/udp");
+  g_autofree gchar *needle = g_strdup_printf (":%04X ", port);
+  return table && strstr (table, needle);
+}
+
+static gboolean
+wait_udp (guint16 port)
+{
+  for (guint i = 0; i < 200 && !udp_bound (port); i++)
+    g_usleep (G_USEC_PER_SEC / 20);
+  return udp_bound (port);
+}
+
+static void
+test_udp (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  g_autofree gchar *root = sl_test_rsyslog_root ();
+  if (!root)
+    {
+      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
+      return;
+    }
+  guint16 rs_port = sl_test_free_port (SOCK_DGRAM);
+  guint16 sl_port = sl_test_free_port (SOCK_DGRAM);
+  g_assert_cmpuint (rs_port, !=, sl_port);
+  g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
+  g_assert_cmpint (g_mkdir_with_parents (rs_dir, 0700), ==, 0);
+  g_autofree gchar *rs_text = udp_filled (rs_dir, rs_port);
+  g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
+  g_assert_true (g_file_set_contents (rs_conf, rs_text, -1, NULL));
+  g_autofree gchar *sl_text = udp_filled (env->dir, sl_port);
+  g_assert_true (sl_test_write_config (env, sl_text, NULL));
+
+  GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
+  g_assert_cmpint (rs, >, 0);
+  g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", "-e", "-v", NULL));
+  g_assert_true (wait_udp (rs_port));
+  g_assert_true (wait_udp (sl_port));
+  for (guint i = 0; i < UDP_MESSAGES; i++)
+    {
+      /* the crit ones last: imudp limits every severity */
+      g_autofree gchar *text = g_strdup_printf ("<%d>udptest: message %u", i < UDP_MESSAGES / 2 ? 14 : 10, i);
+      g_assert_true (sl_test_udp_send (rs_port, text));
+      g_assert_true (sl_test_udp_send (sl_port, text));
+    }
+  g_autofree gchar *rs_out = g_build_filename (rs_dir, "out", NULL);
+  g_autofree gchar *sl_out = g_build_filename (env->dir, "out", NULL);
+  gboolean rs_done = sl_test_wait_lines (env, rs_out, UDP_BURST);
+  gboolean sl_done = sl_test_wait_lines (env, sl_out, UDP_BURST);
+  g_assert_true (sl_test_wait_stat (env, "source", NULL, "rate_limited", UDP_MESSAGES - UDP_BURST));
+  g_assert_true (sl_test_wait_stderr (env, "begin to drop messages due to rate-limiting"));
+  sl_test_daemon_stop (env, SIGTERM);
+  kill (rs, SIGTERM);
+  g_assert_cmpint (sl_test_child_wait (rs, 10 * G_USEC_PER_SEC), ==, 0);
+  g_assert_true (rs_done);
+  g_assert_true (sl_done);
+  g_autofree gchar *rs_lines = sl_test_read_file (rs_out);
+  g_autofree gchar *sl_lines = sl_test_read_file (sl_out);
+  g_assert_cmpuint (sl_test_count_lines (rs_out), ==, UDP_BURST);
+  g_assert_cmpstr (sl_lines, ==, rs_lines);
+}
+
 /* Where the limit cannot be had or rsyslogd takes no such value */
 static void
 test_refused (SlTestEnv *env, gconstpointer data)
@@ -186,8 +277,10 @@ test_refused (SlTestEnv *env, gconstpointer data)
   {
     const gchar *config, *needle;
   } cases[] = {
-    { "module(load=\"imudp\")\ninput(type=\"imudp\" port=\"5140\" RateLimit.Interval=\"5\")\n",
-      "sluice.conf:2:32: the parameter 'ratelimit.interval' of rsyslog's input imudp is not supported" },
+    { "module(load=\"imtcp\")\ninput(type=\"imtcp\" port=\"5140\" RateLimit.Interval=\"5\")\n",
+      "sluice.conf:2:32: the parameter 'ratelimit.interval' of rsyslog's input imtcp is not supported" },
+    { "module(load=\"imudp\")\ninput(type=\"imudp\" port=\"5140\" RateLimit.Interval=\"5\" RateLimit.Burst=\"0\")\n",
+      "sluice.conf:2:55: rsyslog's imudp needs a burst from 1" },
     { "input(type=\"imuxsock\" Socket=\"/tmp/x\" RateLimit.Interval=\"5\" RateLimit.Burst=\"0\")\n",
       "sluice.conf:1:62: rsyslog's imuxsock needs a burst from 1" },
     { "input(type=\"imuxsock\" Socket=\"/tmp/x\" RateLimit.Interval=\"five\")\n",
@@ -216,6 +309,7 @@ main (int argc, char **argv)
 {
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/rsyslog-ratelimit/per-pid", test_per_pid);
+  SL_TEST_ADD ("/rsyslog-ratelimit/udp", test_udp);
   SL_TEST_ADD ("/rsyslog-ratelimit/refused", test_refused);
   return g_test_run ();
 }

@@ -75,5 +75,5 @@ G_MODULE_EXPORT const SlModule sl_module = {
   .abi_version = SL_ABI_VERSION,
   .name = "kmsg-source",
   .drivers = (const SlDriverClass *const[]) { &kmsg_source_class, &kmsg_format_class, NULL },
-  .rsyslog_modules = (const SlRsModule *const[]) { &kmsg_imkmsg, NULL },
+  .rsyslog_modules = (const SlRsModule *const[]) { &kmsg_imkmsg, &kmsg_imklog, NULL },
 };

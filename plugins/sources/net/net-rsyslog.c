@@ -8,11 +8,13 @@
  * global()'s. Legacy $UDPServerRun and
  * $InputTCPServerRun reach them as port=. The parser chain and the
  * message size limit rsyslogd puts on a network input are the front
- * end's. */
+ * end's. imudp's RateLimit.Interval and RateLimit.Burst (8.2302's
+ * defaults: 0, no limit, and 10000) limit each of its sockets, whoever
+ * sends, every severity. */
 #include "plugins/sources/net/net-rsyslog.h"
 #include "core/i18n.h"
 
-static const gchar *const imudp_params[] = { "port", "address", NULL };
+static const gchar *const imudp_params[] = { "port", "address", "ratelimit.interval", "ratelimit.burst", NULL };
 static const gchar *const imptcp_params[] = { "port", "address", "keepalive", "supportoctetcountedframing",
                                               "maxsessions", "flowcontrol", "notifyonconnectionclose", NULL };
 static const gchar *const imtcp_params[] = { "port", "address", "keepalive", "supportoctetcountedframing",
@@ -54,8 +56,8 @@ check_stream_defaults (SlRsCall *call, gboolean imtcp, GError **error)
 }
 
 static gboolean
-write_listener (SlRsCall *call, const gchar *driver_name, gboolean tls, const gchar *maxsessions, GString *driver,
-                GError **error)
+write_listener (SlRsCall *call, const gchar *driver_name, gboolean tls, const gchar *maxsessions,
+                const gchar *limits, GString *driver, GError **error)
 {
   static const SlRsTlsParams names = { "streamdriver.name", "streamdriver.mode", "streamdriver.authmode",
                                        "permittedpeer", "streamdriver.cafile", "streamdriver.certfile",
@@ -75,16 +77,48 @@ write_listener (SlRsCall *call, const gchar *driver_name, gboolean tls, const gc
   g_string_append (driver, ") keep-hostname(yes)");
   if (maxsessions)
     g_string_append_printf (driver, " max-connections(%s)", maxsessions);
+  if (limits)
+    g_string_append (driver, limits);
   if (tls && !sl_rs_call_tls (call, &names, TRUE, driver, error))
     return FALSE;
   g_string_append_c (driver, ')');
   return TRUE;
 }
 
+/* An integer parameter as rsyslogd reads one, def when not written. */
+static gboolean
+number (SlRsCall *call, const gchar *param, gint64 def, gint64 *out, GError **error)
+{
+  const gchar *value = sl_rs_call_value (call, param);
+  gchar *end;
+
+  *out = def;
+  if (!value)
+    return TRUE;
+  *out = g_ascii_strtoll (value, &end, 10);
+  if (*value && !*end)
+    return TRUE;
+  return sl_rs_call_fail (call, param, error, _("rsyslog's %s takes a number for %s, not '%s'"),
+                          sl_rs_call_type (call), param, value);
+}
+
 static gboolean
 imudp_write (SlRsCall *call, GString *driver, GError **error)
 {
-  return write_listener (call, "udp", FALSE, NULL, driver, error);
+  gint64 interval, burst;
+  g_autofree gchar *limits = NULL;
+
+  if (!number (call, "ratelimit.interval", 0, &interval, error)
+      || !number (call, "ratelimit.burst", 10000, &burst, error))
+    return FALSE;
+  if (interval > 0 && (burst <= 0 || burst > G_MAXINT))
+    return sl_rs_call_fail (call, "ratelimit.burst", error,
+                            _("rsyslog's %s needs a burst from 1 to %d when RateLimit.Interval is set "
+                              "(rsyslogd stops on 0)"), sl_rs_call_type (call), G_MAXINT);
+  if (interval > 0)
+    limits = g_strdup_printf (" rate-limit-interval(%" G_GINT64_FORMAT ") rate-limit-burst(%" G_GINT64_FORMAT ")",
+                              MIN (interval, G_MAXINT), burst);
+  return write_listener (call, "udp", FALSE, NULL, limits, driver, error);
 }
 
 static gboolean
@@ -93,14 +127,14 @@ imtcp_write (SlRsCall *call, GString *driver, GError **error)
   /* imtcp serves 200 sessions by default, tcp() 10 */
   const gchar *sessions = sl_rs_call_value (call, "maxsessions");
   return check_stream_defaults (call, TRUE, error)
-         && write_listener (call, "tcp", TRUE, sessions ? sessions : "200", driver, error);
+         && write_listener (call, "tcp", TRUE, sessions ? sessions : "200", NULL, driver, error);
 }
 
 static gboolean
 imptcp_write (SlRsCall *call, GString *driver, GError **error)
 {
   return check_stream_defaults (call, FALSE, error)
-         && write_listener (call, "tcp", FALSE, sl_rs_call_value (call, "maxsessions"), driver, error);
+         && write_listener (call, "tcp", FALSE, sl_rs_call_value (call, "maxsessions"), NULL, driver, error);
 }
 
 const SlRsModule net_imudp = {

@@ -161,7 +161,14 @@ test_rate_limit_needs_credentials (SlTestEnv *env, gconstpointer data)
                                                   "  pass-unix-credentials(no)); };\n"
                                                   "log { source(s); };\n", NULL);
   g_assert_nonnull (err);
-  g_assert_nonnull (strstr (err, ":3:3: rate-limit-interval() limits each sending process"));
+  g_assert_nonnull (strstr (err, ":3:3: rate-limit-interval(), tag-pid(), ignore-own-messages() and annotate() need"));
+  g_free (err);
+  err = sl_test_refused_config (env, "@version: 4.0\n"
+                                "source s { unix-dgram(\"@DIR@/x.sock\" tag-pid(yes)\n"
+                                "  pass-unix-credentials(no)); };\n"
+                                "log { source(s); };\n", NULL);
+  g_assert_nonnull (err);
+  g_assert_nonnull (strstr (err, ":3:3: rate-limit-interval(), tag-pid(), ignore-own-messages() and annotate() need"));
 }
 
 int

@@ -11,7 +11,11 @@
  * $SystemLogRateLimit*; of $AddUnixListenSocket: $IMUXSockRateLimit*)
  * limit each sending process as imuxsock does: rsyslogd 8.2302's
  * defaults are interval 0 (no limit), burst 200, severity 1 (emergencies
- * pass). */
+ * pass). usePIDFromSystem is tag-pid(), ignoreOwnMessages
+ * ignore-own-messages(), annotate annotate() (the trusted properties as
+ * text after the message; parseTrusted's $! fields refused): they read
+ * the sender's credentials, which unix-dgram() asks the kernel for only
+ * then. */
 #include "plugins/sources/unix/unix-rsyslog.h"
 #include "core/i18n.h"
 
@@ -23,8 +27,8 @@ static const gchar *const imuxsock_params[] = { "socket", "createpath", "ignoret
 
 /* What rsyslogd 8.2302's imuxsock does otherwise than unix-dgram() can:
  * only the default is taken. parseTrusted acts only with annotate on, and
- * parseHostname only with useSpecialParser off: with those refused they
- * change nothing, whatever their value. */
+ * parseHostname only with useSpecialParser off (refused): without those
+ * they change nothing, whatever their value. */
 static gboolean
 check_defaults (SlRsCall *call, GError **error)
 {
@@ -32,15 +36,10 @@ check_defaults (SlRsCall *call, GError **error)
          && sl_rs_call_refuse (call, "hostname", error,
                                _("rsyslogd writes that name as the message's host and its sender (%%fromhost%%); "
                                  "Sluice's host-override() sets the first only"))
-         && sl_rs_call_refuse_unless (call, "annotate", "off", error,
-                                      _("the sender's PID, UID, GID, command and executable that rsyslogd adds to "
-                                        "the message are not read from the socket by Sluice"))
-         && sl_rs_call_refuse_unless (call, "usepidfromsystem", "off", error,
-                                      _("Sluice does not read the sender's PID from the socket to put it in the "
-                                        "tag"))
-         && sl_rs_call_refuse_unless (call, "ignoreownmessages", "off", error,
-                                      _("Sluice does not read the sender's PID from the socket, so it cannot tell "
-                                        "its own datagrams"))
+         && (!sl_rs_call_flag (call, "annotate", FALSE)
+             || sl_rs_call_refuse_unless (call, "parsetrusted", "off", error,
+                                          _("Sluice does not set the sender's trusted properties as $! fields; "
+                                            "with parseTrusted off they are text after the message")))
          && sl_rs_call_refuse_unless (call, "usespecialparser", "on", error,
                                       _("Sluice reads a local message as imuxsock's own parser does, never through "
                                         "rsyslogd's parser chain"))
@@ -107,6 +106,12 @@ imuxsock_write (SlRsCall *call, GString *driver, GError **error)
   g_string_append_printf (driver, " flags(no-hostname) keep-timestamp(%s)", own_time ? "yes" : "no");
   if (sl_rs_call_flag (call, "createpath", FALSE))
     g_string_append (driver, " create-dirs(yes)");
+  if (sl_rs_call_flag (call, "usepidfromsystem", FALSE))
+    g_string_append (driver, " tag-pid(yes)");
+  if (sl_rs_call_flag (call, "ignoreownmessages", FALSE))
+    g_string_append (driver, " ignore-own-messages(yes)");
+  if (sl_rs_call_flag (call, "annotate", FALSE))
+    g_string_append (driver, " annotate(yes)");
   if (!write_rate_limit (call, driver, error))
     return FALSE;
   g_string_append_c (driver, ')');

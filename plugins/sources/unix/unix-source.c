@@ -29,6 +29,9 @@ typedef struct
   gboolean stream;
   gboolean inherited;       /* the socket is one systemd passed, its file systemd's */
   gboolean pass_credentials;
+  gboolean tag_pid;
+  gboolean ignore_own;
+  gboolean annotate;
   gint rate_limit_interval;
   gint rate_limit_burst;
   gint rate_limit_severity;
@@ -54,12 +57,21 @@ static const SlOptionSpec stream_options[] = {
   { "keep-alive", SL_UNBOUND (SL_OPT_BOOL), "yes", "accepted for syslog-ng compatibility", .inherit = "keep-alive" },
   { NULL }
 };
-/* rsyslogd's imuxsock limits each sending process (SlRateLimit); no
- * syslog-ng 4.8 source has such options */
+/* rsyslogd's imuxsock limits each sending process (SlRateLimit), puts
+ * its PID in the tag and drops its own datagrams; no syslog-ng 4.8
+ * source has such options */
 static const SlOptionSpec dgram_options[] = {
   UNIX_OPTIONS,
   { "pass-unix-credentials", SL_BOOL (UnixSource, pass_credentials), "yes",
-    "read the sender's credentials; rate-limit-interval() needs them" },
+    "read the sender's credentials; rate-limit-interval(), tag-pid(), ignore-own-messages() and annotate() need "
+    "them" },
+  { "tag-pid", SL_BOOL (UnixSource, tag_pid), "no",
+    "write the sending process's PID into the tag as rsyslog's usePIDFromSystem does" },
+  { "ignore-own-messages", SL_BOOL (UnixSource, ignore_own), "no",
+    "drop what sluiced itself sent to the socket (rsyslog's ignoreOwnMessages)" },
+  { "annotate", SL_BOOL (UnixSource, annotate), "no",
+    "append the sender's PID, UID, GID, command, executable and command line to the message, as rsyslog's "
+    "annotate does" },
   { "rate-limit-interval", SL_INT (UnixSource, rate_limit_interval), "0",
     "seconds of a sending process's rate-limit window; 0: no limit", SL_RANGE (0, G_MAXINT) },
   { "rate-limit-burst", SL_INT (UnixSource, rate_limit_burst), "200",
@@ -124,11 +136,11 @@ unix_init (SlDriver *d, GError **error)
       g_mkdir_with_parents (dir, 0755);
       g_free (dir);
     }
-  if (self->rate_limit_interval && !self->pass_credentials)
+  if ((self->rate_limit_interval || self->tag_pid || self->ignore_own || self->annotate) && !self->pass_credentials)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "pass-unix-credentials"),
-                        _("rate-limit-interval() limits each sending process, which only "
-                          "pass-unix-credentials(yes) tells"));
+                        _("rate-limit-interval(), tag-pid(), ignore-own-messages() and annotate() need the "
+                          "sending process, which only pass-unix-credentials(yes) tells"));
       return FALSE;
     }
   resolve_ids (self);
@@ -160,6 +172,9 @@ unix_start (SlDriver *d, SlSource *source, GError **error)
       SlRateLimitSpec limit = { (guint) self->rate_limit_interval, (guint) self->rate_limit_burst,
                                 (gint) self->rate_limit_severity };
       sl_source_set_rate_limit (source, &limit);
+      sl_source_set_tag_pid (source, self->tag_pid);
+      sl_source_set_ignore_own (source, self->ignore_own);
+      sl_source_set_annotate (source, self->annotate);
     }
   GError *failure = NULL;
   gint fd = open_socket (self, &failure);
