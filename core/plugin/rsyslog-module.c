@@ -50,6 +50,22 @@ sl_rs_call_flag (const SlRsCall *call, const gchar *param, gboolean unset)
 }
 
 gboolean
+sl_rs_call_int (const SlRsCall *call, const gchar *param, gint64 dflt, gint64 *out, GError **error)
+{
+  const gchar *value = sl_rs_call_value (call, param);
+  gchar *end;
+
+  *out = dflt;
+  if (!value)
+    return TRUE;
+  *out = g_ascii_strtoll (value, &end, 10);
+  if (*value && !*end)
+    return TRUE;
+  return sl_rs_call_fail (call, param, error, _("rsyslog's %s takes a number for %s, not '%s'"), call->type, param,
+                          value);
+}
+
+gboolean
 sl_rs_call_refuse (const SlRsCall *call, const gchar *param, GError **error, const gchar *why, ...)
 {
   const SlRsCallParam *p = find (call, param);

@@ -38,6 +38,10 @@ const gchar *sl_rs_call_value    (const SlRsCall *call, const gchar *param);
 const gchar *const *sl_rs_call_items (const SlRsCall *call, const gchar *param);
 /* A switch as rsyslogd reads one (on, yes, true, 1), unset if not written. */
 gboolean     sl_rs_call_flag     (const SlRsCall *call, const gchar *param, gboolean unset);
+/* An integer parameter as rsyslogd reads one: *out is dflt when param is
+ * not written; FALSE, with an error at its place, when it is no number. */
+gboolean     sl_rs_call_int      (const SlRsCall *call, const gchar *param, gint64 dflt, gint64 *out,
+                                  GError **error);
 /* TRUE if param is not written; else an error at its file:line:column,
  * "the parameter 'P' of rsyslog's TYPE is not supported: " and why. */
 gboolean     sl_rs_call_refuse   (const SlRsCall *call, const gchar *param, GError **error, const gchar *why, ...)

@@ -53,23 +53,6 @@ append_syslog_name (SlRsCall *call, const gchar *param, const gchar *option, con
   return TRUE;
 }
 
-/* an integer parameter as rsyslogd reads one, def when not written */
-static gboolean
-number (SlRsCall *call, const gchar *param, gint64 def, gint64 *out, GError **error)
-{
-  const gchar *value = sl_rs_call_value (call, param);
-  gchar *end;
-
-  *out = def;
-  if (!value)
-    return TRUE;
-  *out = g_ascii_strtoll (value, &end, 10);
-  if (*value && !*end)
-    return TRUE;
-  return sl_rs_call_fail (call, param, error, _("rsyslog's imjournal takes a number for %s, not '%s'"), param,
-                          value);
-}
-
 static gboolean
 imjournal_write (SlRsCall *call, GString *driver, GError **error)
 {
@@ -77,8 +60,8 @@ imjournal_write (SlRsCall *call, GString *driver, GError **error)
 
   if (!sl_rs_call_refuse (call, "name", error, _("imjournal's input has no name, as in rsyslogd")))
     return FALSE;
-  if (!check_use_pid (call, error) || !number (call, "ratelimit.interval", 600, &interval, error)
-      || !number (call, "ratelimit.burst", 20000, &burst, error))
+  if (!check_use_pid (call, error) || !sl_rs_call_int (call, "ratelimit.interval", 600, &interval, error)
+      || !sl_rs_call_int (call, "ratelimit.burst", 20000, &burst, error))
     return FALSE;
   g_string_append (driver, "systemd-journal(");
   if (!append_syslog_name (call, "defaultfacility", "default-facility", "user", TRUE, driver, error)

@@ -85,31 +85,14 @@ write_listener (SlRsCall *call, const gchar *driver_name, gboolean tls, const gc
   return TRUE;
 }
 
-/* An integer parameter as rsyslogd reads one, def when not written. */
-static gboolean
-number (SlRsCall *call, const gchar *param, gint64 def, gint64 *out, GError **error)
-{
-  const gchar *value = sl_rs_call_value (call, param);
-  gchar *end;
-
-  *out = def;
-  if (!value)
-    return TRUE;
-  *out = g_ascii_strtoll (value, &end, 10);
-  if (*value && !*end)
-    return TRUE;
-  return sl_rs_call_fail (call, param, error, _("rsyslog's %s takes a number for %s, not '%s'"),
-                          sl_rs_call_type (call), param, value);
-}
-
 static gboolean
 imudp_write (SlRsCall *call, GString *driver, GError **error)
 {
   gint64 interval, burst;
   g_autofree gchar *limits = NULL;
 
-  if (!number (call, "ratelimit.interval", 0, &interval, error)
-      || !number (call, "ratelimit.burst", 10000, &burst, error))
+  if (!sl_rs_call_int (call, "ratelimit.interval", 0, &interval, error)
+      || !sl_rs_call_int (call, "ratelimit.burst", 10000, &burst, error))
     return FALSE;
   if (interval > 0 && (burst <= 0 || burst > G_MAXINT))
     return sl_rs_call_fail (call, "ratelimit.burst", error,

@@ -51,23 +51,6 @@ check_defaults (SlRsCall *call, GError **error)
                                         "drops what comes, as imuxsock does with flow control off"));
 }
 
-/* An integer parameter as rsyslogd reads one, def when not written. */
-static gboolean
-number (SlRsCall *call, const gchar *param, gint64 def, gint64 *out, GError **error)
-{
-  const gchar *value = sl_rs_call_value (call, param);
-  gchar *end;
-
-  *out = def;
-  if (!value)
-    return TRUE;
-  *out = g_ascii_strtoll (value, &end, 10);
-  if (*value && !*end)
-    return TRUE;
-  return sl_rs_call_fail (call, param, error, _("rsyslog's %s takes a number for %s, not '%s'"),
-                          sl_rs_call_type (call), param, value);
-}
-
 /* rate-limit-*() for RateLimit.*; nothing when the interval is 0 or no
  * severity is limited (above 7) */
 static gboolean
@@ -75,8 +58,9 @@ write_rate_limit (SlRsCall *call, GString *driver, GError **error)
 {
   gint64 interval, burst, severity;
 
-  if (!number (call, "ratelimit.interval", 0, &interval, error) || !number (call, "ratelimit.burst", 200, &burst, error)
-      || !number (call, "ratelimit.severity", 1, &severity, error))
+  if (!sl_rs_call_int (call, "ratelimit.interval", 0, &interval, error)
+      || !sl_rs_call_int (call, "ratelimit.burst", 200, &burst, error)
+      || !sl_rs_call_int (call, "ratelimit.severity", 1, &severity, error))
     return FALSE;
   if (interval <= 0 || severity > 7)
     return TRUE;
