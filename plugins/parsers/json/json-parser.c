@@ -166,7 +166,8 @@ static const SlParserOps json_parser_ops = { .process = json_parser_process };
 static const SlDriverClass json_parser_class = {
   .kind = SL_DRIVER_PARSER,
   .name = "json-parser",
-  .summary = "sets fields from a JSON object, nested members as dotted names",
+  .summary = "sets fields from a JSON object, nested members as dotted names; under @version: 4.x each keeps its JSON "
+              "type (number, boolean, null, list) as syslog-ng 4 does, under 3.x every value is text as in 3.38",
   .options = json_parser_options,
   .instance_size = sizeof (JsonParser),
   .init = json_parser_init,

@@ -310,7 +310,8 @@ static const SlRewriteOps groupset_ops = { .process = groupset_process };
 const SlDriverClass rewrite_set_class = {
   .kind = SL_DRIVER_REWRITE,
   .name = "set",
-  .summary = "set a field to a template: set(\"$PROGRAM/$PID\" value(\".app.id\"))",
+  .summary = "set a field to a template: set(\"$PROGRAM/$PID\" value(\".app.id\")); under @version: 4.x the "
+              "field takes the template's type, or a hint's: set(int(\"$PID\") value(\"pid\")), as in syslog-ng 4",
   .options = set_options,
   .instance_size = sizeof (SetRule),
   .init = set_init,

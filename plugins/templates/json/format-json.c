@@ -699,7 +699,9 @@ static const SlTemplateFunctionOps format_json_ops = {
 static const SlDriverClass format_json_class = {
   .kind = SL_DRIVER_TEMPLATE_FUNCTION,
   .name = "format-json",
-  .summary = "name-value pairs as a JSON object, dotted names nested; syslog-ng's value-pairs options",
+  .summary = "name-value pairs as a JSON object, dotted names nested; syslog-ng's value-pairs options; under "
+              "@version: 4.x a typed value is written with its JSON type as syslog-ng 4 writes it, under 3.x as a "
+              "string as 3.38 does",
   .ops.template_function = &format_json_ops,
 };
 
