@@ -128,7 +128,15 @@ static const gchar config[] =
   "  property(name=\"$!t\" format=\"jsonf\") property(name=\"$!n\" format=\"jsonf\")\n"
   "  constant(value=\"\\n\")\n"
   "}\n"
-  "if $syslogfacility-text == \"local2\" then action(type=\"omfile\" file=\"@DIR@/typed\" template=\"typed\")\n";
+  "if $syslogfacility-text == \"local2\" then {\n"
+  "  set $!num = 2 + 3 * -4;\n"
+  "  set $!lit = 7;\n"
+  "  set $!cmp = $!i == 5;\n"
+  "  set $!cnum = cnum($!f);\n"
+  "  set $!str = \"5\";\n"
+  "  set $!cat = $!i & \"1\";\n"
+  "  action(type=\"omfile\" file=\"@DIR@/typed\" template=\"typed\")\n"
+  "}\n";
 
 static const gchar *const outputs[] = { "legacy", "dates", "list", "gelf", "sql", "stdsql", "json", "jsonfstr",
                                         "tree", "lookups", "two", "cases", "cased", "unset", "typed" };
@@ -162,7 +170,8 @@ static const struct
   { 6, "09:10:11", "host8 app: @cee:{\"Foo\":\"x\",\"BAR\":{\"Baz\":\"1\"}}" },
 };
 
-/* local2 (<149>): JSON of every type, as the typed template writes it */
+/* local2 (<149>): JSON of every type, as the typed template writes it,
+ * and set's numbers and strings after it */
 static const gchar typed_rest[] =
   "host9 app: @cee:{\"i\":5,\"neg\":-42,\"big\":9223372036854775807,\"huge\":99999999999999999999,"
   "\"nbig\":-99999999999999999999,\"f\":1.5,\"f2\":0.1,\"e\":1e10,\"e2\":2.5E-3,\"f3\":100.0,\"f5\":-0.0,"
