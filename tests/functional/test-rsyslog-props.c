@@ -119,6 +119,7 @@ static const gchar config[] =
   /* mmjsonparse's types, alone in local2's message */
   "template(name=\"typed\" type=\"list\") {\n"
   "  property(name=\"$!\") constant(value=\"|\") property(name=\"$!all-json\") constant(value=\"|\")\n"
+  "  property(name=\"$!all-json-plain\") constant(value=\"|\")\n"
   "  property(name=\"$!i\") constant(value=\"|\") property(name=\"$!f\") constant(value=\"|\")\n"
   "  property(name=\"$!arr\") constant(value=\"|\") property(name=\"$!o\") constant(value=\"|\")\n"
   "  property(name=\"$!t\") constant(value=\"|\") property(name=\"$!n\") constant(value=\"|\")\n"
@@ -175,7 +176,7 @@ static const struct
 static const gchar typed_rest[] =
   "host9 app: @cee:{\"i\":5,\"neg\":-42,\"big\":9223372036854775807,\"huge\":99999999999999999999,"
   "\"nbig\":-99999999999999999999,\"f\":1.5,\"f2\":0.1,\"e\":1e10,\"e2\":2.5E-3,\"f3\":100.0,\"f5\":-0.0,"
-  "\"t\":true,\"fa\":false,\"n\":null,\"arr\":[1,\"a\",true,null,2.5,-7,{\"k\":\"v\",\"m\":[]},[],{}],"
+  "\"t\":true,\"fa\":false,\"n\":null,\"arr\":[1,\"a\",true,null,2.5,-7,{\"k\":\"v w\",\"m\":[]},[],{}],"
   "\"o\":{\"x\":1,\"y\":{\"z\":\"w\"}},\"eo\":{},\"ea\":[],\"x\":\"h\\u00e9\\u2603 \xc3\xa9/\\\"\\t\"}";
 
 static gchar *

@@ -113,12 +113,36 @@ json_string (GString *out, const gchar *text)
   g_string_append_c (out, '"');
 }
 
+/* JSON kept in libfastjson's spaced text (mmjsonparse's arrays) as its
+ * plain text: without the spaces outside strings */
+static void
+json_plain (GString *out, const gchar *text)
+{
+  gboolean in_string = FALSE;
+  for (const gchar *p = text; *p; p++)
+    {
+      if (in_string && *p == '\\' && p[1])
+        g_string_append_c (out, *p++);
+      else if (*p == '"')
+        in_string = !in_string;
+      else if (!in_string && *p == ' ')
+        continue;
+      g_string_append_c (out, *p);
+    }
+}
+
 static void
 render (const TreeNode *node, gboolean spaced, GString *out)
 {
   switch (node->value ? node->type : SL_VALUE_STRING)
     {
     case SL_VALUE_JSON:
+      if (!spaced)
+        {
+          json_plain (out, node->value);
+          return;
+        }
+      /* fall through */
     case SL_VALUE_INT32:
     case SL_VALUE_INT64:
     case SL_VALUE_DOUBLE:
