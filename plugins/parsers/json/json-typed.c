@@ -9,7 +9,10 @@
  * levels, and text after the value is ignored. The tree is then stored
  * as 4.8 stores it: integers as int64 text, reals as printf's %f, null as
  * an empty value, an array of strings alone as a list, any other array
- * as json-c's compact JSON text; a top-level array sets $1, $2, ... */
+ * as json-c's compact JSON text; a top-level array sets $1, $2, ...
+ * types(rsyslog) stores them as rsyslogd's mmjsonparse (libfastjson)
+ * keeps them instead: a real as it was written, an array or an empty
+ * object as libfastjson's spaced JSON text, an object alone taken. */
 #include "plugins/parsers/json/json-parser.h"
 #include "core/message/str-repr.h"
 
@@ -760,8 +763,10 @@ json_typed_flatten (const JsonParser *parser, const gchar *input, gsize len, SlM
   const JtValue *root = read_value (&r);
   const JtValue *v = root ? extract (parser, root) : NULL;
   gboolean rsyslog = parser->types == JSON_TYPES_RSYSLOG;
-  /* rsyslogd's mmjsonparse takes an object alone */
-  gboolean ok = v && (v->kind == JT_OBJECT || (v->kind == JT_ARRAY && !rsyslog));
+  /* rsyslogd's mmjsonparse takes an object alone, with nothing but blanks after it */
+  if (rsyslog)
+    skip_space (&r);
+  gboolean ok = v && (v->kind == JT_OBJECT || (v->kind == JT_ARRAY && !rsyslog)) && (!rsyslog || r.p == r.end);
   if (ok)
     {
       sl_message_make_writable (msg);
