@@ -818,3 +818,15 @@ sl_rs_read_expr_value (SlRsReader *r, gchar **value)
   *value = expr_template (&e);
   return TRUE;
 }
+
+gboolean
+sl_rs_read_set_value (SlRsReader *r, gchar **value, gboolean *numeric)
+{
+  g_auto (SlRsExpr) e = { 0 };
+
+  if (!read_or (r, &e))
+    return FALSE;
+  *numeric = e.numeric || e.number;
+  *value = expr_template (&e);
+  return TRUE;
+}

@@ -135,6 +135,9 @@ gboolean  sl_rs_read_backtick    (SlRsReader *r, gchar **value);
  * a template (a condition's is 1 or 0, as rsyslogd's value of one). */
 gboolean  sl_rs_read_condition   (SlRsReader *r, gchar **filter);
 gboolean  sl_rs_read_expr_value  (SlRsReader *r, gchar **value);
+/* The value of set: *numeric when rsyslogd stores a number (a numeric
+ * literal, arithmetic, a comparison, cnum(), ...), else a string */
+gboolean  sl_rs_read_set_value   (SlRsReader *r, gchar **value, gboolean *numeric);
 /* set RESULT = parse_json(...): the log items that do it; the lexer stands
  * on the '(' after parse_json */
 gboolean  sl_rs_read_parse_json  (SlRsReader *r, SlCfgPos pos, const gchar *result, gchar **items);

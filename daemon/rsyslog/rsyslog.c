@@ -407,11 +407,13 @@ read_set (SlRsReader *r, SlCfgPos pos, gboolean unset)
         }
       else
         {
+          gboolean numeric;
           r->lx = start;
-          if (!sl_rs_read_expr_value (r, &tmpl))
+          if (!sl_rs_read_set_value (r, &tmpl, &numeric))
             return FALSE;
           g_autofree gchar *quoted = sl_rs_quoted (tmpl);
-          items = g_strdup_printf ("parser { rsyslog-set(template(%s) variable(%s)); };", quoted, quoted_name);
+          items = g_strdup_printf ("parser { rsyslog-set(template(%s) variable(%s)%s); };", quoted, quoted_name,
+                                   numeric ? " number(yes)" : "");
         }
     }
   if (!sl_rs_expect_char (r, ';', "';'"))

@@ -8,7 +8,8 @@
  * stamp is guessed alike then), and both daemons run in UTC. The $! tree
  * has mmjsonparse's fields and one set after them, whose name the
  * configuration names first: a tree's members are in the order they were
- * set in the message in both. The forms Sluice
+ * set in the message in both, and mmjsonparse's values keep their JSON
+ * types (numbers, booleans, null, arrays, objects). The forms Sluice
  * refuses are refused with their place in the rsyslog file. */
 #include "tests/functional/harness.h"
 
@@ -114,10 +115,32 @@ static const gchar config[] =
   "if $!FOO == \"z\" and exists($!BaR!bAz) then action(type=\"omfile\" file=\"@DIR@/cased\" template=\"cases\")\n"
   "unset $!bAr;\n"
   "action(type=\"omfile\" file=\"@DIR@/unset\" template=\"cases\")\n"
+  "}\n"
+  /* mmjsonparse's types, alone in local2's message */
+  "template(name=\"typed\" type=\"list\") {\n"
+  "  property(name=\"$!\") constant(value=\"|\") property(name=\"$!all-json\") constant(value=\"|\")\n"
+  "  property(name=\"$!all-json-plain\") constant(value=\"|\")\n"
+  "  property(name=\"$!i\") constant(value=\"|\") property(name=\"$!f\") constant(value=\"|\")\n"
+  "  property(name=\"$!arr\") constant(value=\"|\") property(name=\"$!o\") constant(value=\"|\")\n"
+  "  property(name=\"$!t\") constant(value=\"|\") property(name=\"$!n\") constant(value=\"|\")\n"
+  "  property(name=\"$!huge\") constant(value=\"|\") property(name=\"$!x\" format=\"jsonf\")\n"
+  "  property(name=\"$!i\" format=\"jsonf\") property(name=\"$!arr\" format=\"jsonf\")\n"
+  "  property(name=\"$!e\" format=\"jsonf\") property(name=\"$!o\" format=\"jsonf\")\n"
+  "  property(name=\"$!t\" format=\"jsonf\") property(name=\"$!n\" format=\"jsonf\")\n"
+  "  constant(value=\"\\n\")\n"
+  "}\n"
+  "if $syslogfacility-text == \"local2\" then {\n"
+  "  set $!num = 2 + 3 * -4;\n"
+  "  set $!lit = 7;\n"
+  "  set $!cmp = $!i == 5;\n"
+  "  set $!cnum = cnum($!f);\n"
+  "  set $!str = \"5\";\n"
+  "  set $!cat = $!i & \"1\";\n"
+  "  action(type=\"omfile\" file=\"@DIR@/typed\" template=\"typed\")\n"
   "}\n";
 
 static const gchar *const outputs[] = { "legacy", "dates", "list", "gelf", "sql", "stdsql", "json", "jsonfstr",
-                                        "tree", "lookups", "two", "cases", "cased", "unset" };
+                                        "tree", "lookups", "two", "cases", "cased", "unset", "typed" };
 
 static const struct
 {
@@ -148,16 +171,29 @@ static const struct
   { 6, "09:10:11", "host8 app: @cee:{\"Foo\":\"x\",\"BAR\":{\"Baz\":\"1\"}}" },
 };
 
+/* local2 (<149>): JSON of every type, as the typed template writes it,
+ * and set's numbers and strings after it */
+static const gchar typed_rest[] =
+  "host9 app: @cee:{\"i\":5,\"neg\":-42,\"big\":9223372036854775807,\"huge\":99999999999999999999,"
+  "\"nbig\":-99999999999999999999,\"f\":1.5,\"f2\":0.1,\"e\":1e10,\"e2\":2.5E-3,\"f3\":100.0,\"f5\":-0.0,"
+  "\"t\":true,\"fa\":false,\"n\":null,\"arr\":[1,\"a\",true,null,2.5,-7,{\"k\":\"v w\",\"m\":[]},[],{}],"
+  "\"o\":{\"x\":1,\"y\":{\"z\":\"w\"}},\"eo\":{},\"ea\":[],\"x\":\"h\\u00e9\\u2603 \xc3\xa9/\\\"\\t\"}";
+
 static gchar *
-message (guint i)
+stamped (gint pri, gint days_ago, const gchar *time, const gchar *rest)
 {
   g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
-  g_autoptr (GDateTime) day = g_date_time_add_days (now, -messages[i].days_ago);
+  g_autoptr (GDateTime) day = g_date_time_add_days (now, -days_ago);
   /* GLib's %e pads with a figure space: the day is padded here */
   g_autofree gchar *month = g_date_time_format (day, "%b");
 
-  return g_strdup_printf ("<13>%s %2d %s %s", month, g_date_time_get_day_of_month (day), messages[i].time,
-                          messages[i].rest);
+  return g_strdup_printf ("<%d>%s %2d %s %s", pri, month, g_date_time_get_day_of_month (day), time, rest);
+}
+
+static gchar *
+message (guint i)
+{
+  return stamped (13, messages[i].days_ago, messages[i].time, messages[i].rest);
 }
 
 static gboolean
@@ -300,9 +336,13 @@ test_props (SlTestEnv *env, gconstpointer data)
           sl_test_udp_send (rs_port, text);
           sl_test_udp_send (sl_port, text);
         }
+      g_autofree gchar *typed = stamped (149, 1, "07:00:00", typed_rest);
+      sl_test_udp_send (rs_port, typed);
+      sl_test_udp_send (sl_port, typed);
       for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
         {
-          gboolean one = g_str_equal (outputs[i], "two") || g_str_equal (outputs[i], "cased");
+          gboolean one = g_str_equal (outputs[i], "two") || g_str_equal (outputs[i], "cased")
+                         || g_str_equal (outputs[i], "typed");
           assert_same (env, rs_dir, sl_dir, outputs[i], one ? 1 : G_N_ELEMENTS (messages));
         }
       check_reload (env, rs, rs_dir, sl_dir, rs_port, sl_port);

@@ -4,7 +4,7 @@
  * syslog-ng does. Arrays are kept as their JSON text; numbers, booleans
  * and null as the text they are written with. In a syslog-ng 4
  * configuration values keep their types instead, as 4.8 reads them
- * (json-typed.c). */
+ * (json-typed.c); with types(rsyslog) as rsyslogd's mmjsonparse keeps them. */
 #include "plugins/parsers/json/json-rsyslog.h"
 #include "plugins/parsers/json/json-parser.h"
 #include "core/config/syntax-version.h"
@@ -15,6 +15,12 @@
 
 #include <string.h>
 
+static const SlOptionWord json_types_words[] = {
+  { "version", JSON_TYPES_VERSION },
+  { "rsyslog", JSON_TYPES_RSYSLOG },
+  { NULL }
+};
+
 static const SlOptionSpec json_parser_options[] = {
   { "template", SL_TEMPLATE (JsonParser, template), NULL, "the text to parse; ${MESSAGE} when not given" },
   { "prefix", SL_STRING (JsonParser, prefix), "", "put before the name of every field" },
@@ -23,6 +29,9 @@ static const SlOptionSpec json_parser_options[] = {
   { "extract-prefix", SL_STRING (JsonParser, extract_prefix), NULL,
     "parse only this member: names joined by dots, [N] for an array item (foo.bar[5])" },
   { "key-delimiter", SL_STRING (JsonParser, key_delimiter), ".", "the character that joins the names of nested members" },
+  { "types", SL_CHOICE (JsonParser, types), "version",
+    "version: values typed as syslog-ng of the @version types them (from 4.0); rsyslog: as rsyslogd's "
+    "mmjsonparse (reals as written, arrays and empty objects as libfastjson's JSON)", .words = json_types_words },
   { NULL }
 };
 
@@ -102,7 +111,7 @@ json_parser_init (SlDriver *self, GError **error)
       return FALSE;
     }
   parser->marker_len = parser->marker ? strlen (parser->marker) : 0;
-  parser->typed = sl_cfg_compiling_version_4 ();
+  parser->typed = parser->types == JSON_TYPES_RSYSLOG || sl_cfg_compiling_version_4 ();
   parser->failed = sl_stats_counter ("parser", self->id, self->klass->name, "failed");
   parser->skipped_keys = sl_stats_counter ("parser", self->id, self->klass->name, "skipped-keys");
   return TRUE;

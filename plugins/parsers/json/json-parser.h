@@ -22,6 +22,13 @@ typedef struct
   gsize index;
 } JsonStep;
 
+/* types(): what the values keep of their JSON types */
+enum
+{
+  JSON_TYPES_VERSION,  /* as syslog-ng of the configuration's @version */
+  JSON_TYPES_RSYSLOG,  /* as rsyslogd's mmjsonparse */
+};
+
 typedef struct
 {
   SlDriver base;
@@ -32,7 +39,8 @@ typedef struct
   const gchar *key_delimiter;
   gsize marker_len;
   gchar delimiter;
-  gboolean typed;    /* a syslog-ng 4 configuration's: json-typed.c reads */
+  gint types;        /* JSON_TYPES_* */
+  gboolean typed;    /* a syslog-ng 4 configuration's or types(rsyslog): json-typed.c reads */
   GArray *extract;   /* JsonStep */
   SlCounter *failed;
   SlCounter *skipped_keys;

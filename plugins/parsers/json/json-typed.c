@@ -9,7 +9,10 @@
  * levels, and text after the value is ignored. The tree is then stored
  * as 4.8 stores it: integers as int64 text, reals as printf's %f, null as
  * an empty value, an array of strings alone as a list, any other array
- * as json-c's compact JSON text; a top-level array sets $1, $2, ... */
+ * as json-c's compact JSON text; a top-level array sets $1, $2, ...
+ * types(rsyslog) stores them as rsyslogd's mmjsonparse (libfastjson)
+ * keeps them instead: a real as it was written, an array or an empty
+ * object as libfastjson's spaced JSON text, an object alone taken. */
 #include "plugins/parsers/json/json-parser.h"
 #include "core/message/str-repr.h"
 
@@ -502,9 +505,10 @@ write_string (GString *out, const gchar *text, gsize len)
   g_string_append_c (out, '"');
 }
 
-/* v as json-c's json_object_to_json_string_ext(JSON_C_TO_STRING_PLAIN) writes it */
+/* v as json-c's json_object_to_json_string_ext() writes it: PLAIN, or
+ * SPACED as libfastjson writes rsyslog's variables ([ 1, "a" ], { }) */
 static void
-write_json (GString *out, const JtValue *v)
+write_json (GString *out, const JtValue *v, gboolean spaced)
 {
   switch (v->kind)
     {
@@ -534,22 +538,27 @@ write_json (GString *out, const JtValue *v)
           const JtValue *item = g_ptr_array_index (v->items, i);
           if (i)
             g_string_append_c (out, ',');
+          if (spaced)
+            g_string_append_c (out, ' ');
           if (v->kind == JT_OBJECT)
             {
               write_string (out, item->key->str, item->key->len);
-              g_string_append_c (out, ':');
+              g_string_append (out, spaced ? ": " : ":");
             }
-          write_json (out, item);
+          write_json (out, item, spaced);
         }
+      if (spaced)
+        g_string_append_c (out, ' ');
       g_string_append_c (out, v->kind == JT_ARRAY ? ']' : '}');
       break;
     }
 }
 
-/* A scalar's text and type as 4.8 stores it; FALSE for an array or object.
- * A string ends at its first NUL, as json-c hands it over. */
+/* A scalar's text and type as 4.8 stores it, or as rsyslogd does (a real
+ * as it was written, as libfastjson keeps it); FALSE for an array or
+ * object. A string ends at its first NUL, as json-c hands it over. */
 static gboolean
-scalar_text (const JtValue *v, GString *out, SlValueType *type)
+scalar_text (const JtValue *v, gboolean rsyslog, GString *out, SlValueType *type)
 {
   gchar buffer[G_ASCII_DTOSTR_BUF_SIZE + 320];
   switch (v->kind)
@@ -567,8 +576,13 @@ scalar_text (const JtValue *v, GString *out, SlValueType *type)
       *type = SL_VALUE_INT64;
       return TRUE;
     case JT_DOUBLE:
-      g_ascii_formatd (buffer, sizeof buffer, "%f", v->d);
-      g_string_append (out, buffer);
+      if (rsyslog)
+        g_string_append_len (out, v->text->str, v->text->len);
+      else
+        {
+          g_ascii_formatd (buffer, sizeof buffer, "%f", v->d);
+          g_string_append (out, buffer);
+        }
       *type = SL_VALUE_DOUBLE;
       return TRUE;
     case JT_STRING:
@@ -592,7 +606,7 @@ array_text (const JtValue *array, GString *out, SlValueType *type)
       if (item->kind != JT_STRING)
         {
           g_string_truncate (out, 0);
-          write_json (out, array);
+          write_json (out, array, FALSE);
           *type = SL_VALUE_JSON;
           return;
         }
@@ -611,6 +625,7 @@ typedef struct
   gint skipped;
   const gchar *input;
   const gchar *received;  /* the input as the message's own bytes, or NULL */
+  gboolean rsyslog;       /* values as rsyslogd's mmjsonparse keeps them */
 } JtStore;
 
 static void
@@ -667,14 +682,20 @@ store_object (JtStore *s, const JtValue *object, JsonName *name, gboolean nested
       name->len = len;
       SlValueType type;
       g_string_truncate (s->value, 0);
-      if (member->kind == JT_OBJECT)
+      if (member->kind == JT_OBJECT && !(s->rsyslog && !member->items->len))
         store_object (s, member, name, TRUE);
+      else if (member->kind == JT_OBJECT || (member->kind == JT_ARRAY && s->rsyslog))
+        {
+          /* rsyslogd writes an empty object and an array as they came */
+          write_json (s->value, member, TRUE);
+          store (s, name->text, SL_VALUE_JSON);
+        }
       else if (member->kind == JT_ARRAY)
         {
           array_text (member, s->value, &type);
           store (s, name->text, type);
         }
-      else if (!store_plain (s, name->text, member) && scalar_text (member, s->value, &type))
+      else if (!store_plain (s, name->text, member) && scalar_text (member, s->rsyslog, s->value, &type))
         store (s, name->text, type);
     }
   name->len = base;
@@ -696,9 +717,9 @@ store_matches (JtStore *s, const JtValue *array)
       const JtValue *item = g_ptr_array_index (array->items, i);
       SlValueType type;
       g_string_truncate (s->value, 0);
-      if (!scalar_text (item, s->value, &type))
+      if (!scalar_text (item, FALSE, s->value, &type))
         {
-          write_json (s->value, item);
+          write_json (s->value, item, FALSE);
           type = SL_VALUE_JSON;
         }
       g_snprintf (name, sizeof name, "%u", i + 1);
@@ -741,11 +762,15 @@ json_typed_flatten (const JsonParser *parser, const gchar *input, gsize len, SlM
   JtReader r = { input, input + len, 0, scratch_get (), 0 };
   const JtValue *root = read_value (&r);
   const JtValue *v = root ? extract (parser, root) : NULL;
-  gboolean ok = v && (v->kind == JT_OBJECT || v->kind == JT_ARRAY);
+  gboolean rsyslog = parser->types == JSON_TYPES_RSYSLOG;
+  /* rsyslogd's mmjsonparse takes an object alone, with nothing but blanks after it */
+  if (rsyslog)
+    skip_space (&r);
+  gboolean ok = v && (v->kind == JT_OBJECT || (v->kind == JT_ARRAY && !rsyslog)) && (!rsyslog || r.p == r.end);
   if (ok)
     {
       sl_message_make_writable (msg);
-      JtStore s = { parser, *msg, text_reset (&r.scratch->value), 0, input, received_input (parser, *msg, len) };
+      JtStore s = { parser, *msg, text_reset (&r.scratch->value), 0, input, received_input (parser, *msg, len), rsyslog };
       if (v->kind == JT_OBJECT)
         {
           JsonName name;

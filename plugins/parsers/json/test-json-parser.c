@@ -122,6 +122,37 @@ test_typed_values (void)
   sl_test_parser_clear (&p);
 }
 
+/* types(rsyslog), mmjsonparse's: what rsyslogd 8.2302 keeps (its bytes
+ * are compared in tests/functional/test-rsyslog-props) */
+static void
+test_rsyslog_types (void)
+{
+  SlTestParser p;
+  sl_test_parser_init (&p, "json-parser(prefix(\"!\") types(rsyslog))");
+  SlMessage *msg = sl_test_message ("{\"e\":2.5E-3,\"h\":100.0,\"big\":99999999999999999999,\"t\":true,"
+                                    "\"z\":null,\"a\":[1,\"x y\",{\"k\":[]},{}],\"o\":{\"k\":1},\"eo\":{}} \t");
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  assert_typed (msg, "!e", "2.5E-3", SL_VALUE_DOUBLE);
+  assert_typed (msg, "!h", "100.0", SL_VALUE_DOUBLE);
+  assert_typed (msg, "!big", "9223372036854775807", SL_VALUE_INT64);
+  assert_typed (msg, "!t", "true", SL_VALUE_BOOLEAN);
+  assert_typed (msg, "!z", "", SL_VALUE_NULL);
+  assert_typed (msg, "!a", "[ 1, \"x y\", { \"k\": [ ] }, { } ]", SL_VALUE_JSON);
+  assert_typed (msg, "!o.k", "1", SL_VALUE_INT64);
+  assert_typed (msg, "!eo", "{ }", SL_VALUE_JSON);
+  sl_message_unref (msg);
+
+  /* an object alone, with nothing but blanks after it */
+  static const gchar *const refused[] = { "[1,2]", "{\"a\":1} tail", "5" };
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      msg = sl_test_message (refused[i]);
+      g_assert_false (sl_test_parser_process (&p, &msg));
+      sl_message_unref (msg);
+    }
+  sl_test_parser_clear (&p);
+}
+
 static void
 test_default_prefix_is_empty (void)
 {
@@ -474,6 +505,7 @@ main (int argc, char **argv)
   g_test_add_func ("/json-parser/scalars-and-nesting", test_scalars_and_nesting);
   g_test_add_func ("/json-parser/default-prefix-is-empty", test_default_prefix_is_empty);
   g_test_add_func ("/json-parser/typed-values", test_typed_values);
+  g_test_add_func ("/json-parser/rsyslog-types", test_rsyslog_types);
   g_test_add_func ("/json-parser/not-json", test_not_json_is_counted_and_changes_nothing);
   g_test_add_func ("/json-parser/marker", test_marker);
   g_test_add_func ("/json-parser/extract-prefix", test_extract_prefix);

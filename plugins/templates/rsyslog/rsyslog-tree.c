@@ -3,7 +3,9 @@
  * rsyslogd 8.2302 writes it through json-c: the fields whose names start
  * with PREFIX in any case (the rsyslog front end names $!a!b "!a.b"), nested at dots,
  * in the order they were set in the message (json-c keeps its objects'
- * members in the order they were added), every value a string. MODE
+ * members in the order they were added), every value with its type as
+ * mmjsonparse kept it (json-parser's types(rsyslog)): a number, a
+ * boolean and JSON as they are, null as null, the rest a string. MODE
  * "tree" is %$!% (json-c's spaced text, nothing when no field is set),
  * "all-json" %$!all-json% (the same, "{}" when empty) and
  * "all-json-plain" %$!all-json-plain% (json-c's plain text). */
@@ -22,6 +24,7 @@ typedef struct
 {
   gchar *name;
   gchar *value;       /* NULL: an object */
+  SlValueType type;   /* of value */
   GPtrArray *members; /* of TreeNode, in the order set */
 } TreeNode;
 
@@ -62,7 +65,7 @@ typedef struct
 } Collect;
 
 static gboolean
-collect (SlHandle h, const gchar *value, gsize len, gpointer user_data)
+collect (SlHandle h, const gchar *value, gsize len, SlValueType type, gpointer user_data)
 {
   Collect *c = user_data;
   const gchar *name = sl_field_name (h);
@@ -85,6 +88,7 @@ collect (SlHandle h, const gchar *value, gsize len, gpointer user_data)
     {
       g_free (node->value);
       node->value = g_strndup (value, len);
+      node->type = type;
     }
   c->any = TRUE;
   return TRUE;
@@ -109,13 +113,53 @@ json_string (GString *out, const gchar *text)
   g_string_append_c (out, '"');
 }
 
+/* JSON kept in libfastjson's spaced text (mmjsonparse's arrays) as its
+ * plain text: without the spaces outside strings */
+static void
+json_plain (GString *out, const gchar *text)
+{
+  gboolean in_string = FALSE;
+  for (const gchar *p = text; *p; p++)
+    {
+      if (in_string && *p == '\\' && p[1])
+        g_string_append_c (out, *p++);
+      else if (*p == '"')
+        in_string = !in_string;
+      else if (!in_string && *p == ' ')
+        continue;
+      g_string_append_c (out, *p);
+    }
+}
+
 static void
 render (const TreeNode *node, gboolean spaced, GString *out)
 {
-  if (node->value)
+  switch (node->value ? node->type : SL_VALUE_STRING)
     {
-      json_string (out, node->value);
+    case SL_VALUE_JSON:
+      if (!spaced)
+        {
+          json_plain (out, node->value);
+          return;
+        }
+      /* fall through */
+    case SL_VALUE_INT32:
+    case SL_VALUE_INT64:
+    case SL_VALUE_DOUBLE:
+    case SL_VALUE_BOOLEAN:
+      g_string_append (out, node->value);
       return;
+    case SL_VALUE_NULL:
+      g_string_append (out, "null");
+      return;
+    case SL_VALUE_STRING:
+    case SL_VALUE_LIST:
+      if (node->value)
+        {
+          json_string (out, node->value);
+          return;
+        }
+      break;
     }
   g_string_append_c (out, '{');
   for (guint i = 0; node->members && i < node->members->len; i++)
@@ -171,7 +215,7 @@ tree_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env,
   for (guint i = 0; i < fields->len; i++)
     {
       const SlValue *v = g_ptr_array_index (fields, i);
-      collect (v->handle, v->ptr, v->len, &c);
+      collect (v->handle, v->ptr, v->len, v->type, &c);
     }
   if (!c.any)
     g_string_append (out, mode == MODE_TREE ? "" : "{}");

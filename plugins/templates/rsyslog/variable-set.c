@@ -4,7 +4,8 @@
  * rsyslog front end, with rsyslogd's case-insensitive names. set writes
  * the template's text into the variable spelt as the message already
  * spells it (set $!foo after parsing "Foo" replaces Foo's value); unset
- * removes the variable and its members in any case. */
+ * removes the variable and its members in any case. number(yes) stores
+ * an integer as a number, as rsyslogd stores a numeric expression's. */
 #include "plugins/templates/rsyslog/variable-set.h"
 #include "plugins/templates/rsyslog/variable-name.h"
 
@@ -20,12 +21,14 @@ typedef struct
   SlDriver base;
   SlTemplate *template;
   const gchar *variable;
+  gboolean number;
   SlHandle handle;
 } VariableSet;
 
 static const SlOptionSpec set_options[] = {
   { "template", SL_TEMPLATE (VariableSet, template), NULL, "the value to set; ${MESSAGE} when not given" },
   { "variable", SL_STRING (VariableSet, variable), NULL, "the variable's field, such as \"!a.b\" (required)" },
+  { "number", SL_BOOL (VariableSet, number), "no", "an integer value is stored as a number: the value of a numeric expression" },
   { NULL }
 };
 
@@ -48,6 +51,19 @@ variable_init (SlDriver *self, GError **error)
   return FALSE;
 }
 
+/* what rsyslogd's int64 numbers are written as */
+static gboolean
+is_integer (const gchar *value, gsize len)
+{
+  gsize i = len && value[0] == '-' ? 1 : 0;
+  if (i == len || len > 20)
+    return FALSE;
+  for (; i < len; i++)
+    if (!g_ascii_isdigit (value[i]))
+      return FALSE;
+  return TRUE;
+}
+
 static gboolean
 set_process (SlDriver *self, SlMessage **msg)
 {
@@ -64,7 +80,8 @@ set_process (SlDriver *self, SlMessage **msg)
         h = sl_field_handle (spelt);
     }
   sl_message_make_writable (msg);
-  sl_message_set (*msg, h, value, (gssize) len);
+  sl_message_set_typed (*msg, h, value, (gssize) len,
+                        set->number && is_integer (value, len) ? SL_VALUE_INT64 : SL_VALUE_STRING);
   return TRUE;
 }
 
