@@ -1306,6 +1306,15 @@ sl_test_rsyslog_root (void)
   return peer_root (argv);
 }
 
+gchar *
+sl_test_rsyslog_root_or_skip (void)
+{
+  gchar *root = sl_test_rsyslog_root ();
+  if (!root)
+    g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
+  return root;
+}
+
 GPid
 sl_test_rsyslogd_start (const gchar *root, const gchar *conf, const gchar *dir)
 {

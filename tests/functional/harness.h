@@ -222,6 +222,8 @@ gchar       *sl_test_scl_include_path (void);
  * first time), or NULL when they cannot be had. Run it as
  * ROOT/usr/sbin/rsyslogd -M ROOT/usr/lib/x86_64-linux-gnu/rsyslog. */
 gchar       *sl_test_rsyslog_root    (void);
+/* The same, the test skipped when it is NULL */
+gchar       *sl_test_rsyslog_root_or_skip (void);
 /* rsyslogd of that root on conf in the foreground, its pid file and
  * stderr in dir (rsyslogd.pid, rsyslogd.stderr); 0 when it cannot start */
 GPid         sl_test_rsyslogd_start  (const gchar *root, const gchar *conf, const gchar *dir);

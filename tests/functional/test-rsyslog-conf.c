@@ -509,12 +509,9 @@ static void
 test_debian_stock (SlTestEnv *env, gconstpointer data)
 {
   (void) data;
-  g_autofree gchar *root = sl_test_rsyslog_root ();
+  g_autofree gchar *root = sl_test_rsyslog_root_or_skip ();
   if (!root)
-    {
-      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
-      return;
-    }
+    return;
   g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
   g_autofree gchar *sl_dir = sl_test_path (env, "sluiced");
   guint16 rs_relp = sl_test_free_port (SOCK_STREAM);
@@ -822,12 +819,9 @@ test_privileges (SlTestEnv *env, gconstpointer data)
       g_test_skip ("changing the user needs root");
       return;
     }
-  g_autofree gchar *root = sl_test_rsyslog_root ();
+  g_autofree gchar *root = sl_test_rsyslog_root_or_skip ();
   if (!root)
-    {
-      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
-      return;
-    }
+    return;
   g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
   g_assert_cmpint (g_mkdir_with_parents (rs_dir, 0755), ==, 0);
   g_assert_cmpint (chown (env->dir, 65534, 65534), ==, 0);
@@ -953,12 +947,9 @@ test_tls (SlTestEnv *env, gconstpointer data)
                                        "-CAcreateserial", "-copy_extensions", "copy", "-days", "30", "-out",
                                        "srv.pem", NULL };
   const gchar *config = data;
-  g_autofree gchar *root = sl_test_rsyslog_root ();
+  g_autofree gchar *root = sl_test_rsyslog_root_or_skip ();
   if (!root)
-    {
-      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
-      return;
-    }
+    return;
   g_autofree gchar *pki = sl_test_path (env, "pki");
   g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
   g_assert_cmpint (g_mkdir_with_parents (pki, 0700), ==, 0);
@@ -1034,12 +1025,9 @@ test_imfile (SlTestEnv *env, gconstpointer data)
                                        "wild|wild|wild|local0.warning|one\n"
                                        "wild|wild|wild|local0.warning|two\n";
   (void) data;
-  g_autofree gchar *root = sl_test_rsyslog_root ();
+  g_autofree gchar *root = sl_test_rsyslog_root_or_skip ();
   if (!root)
-    {
-      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
-      return;
-    }
+    return;
   g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
   const gchar *dirs[] = { rs_dir, env->dir };
   for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
@@ -1127,12 +1115,9 @@ test_omuxsock (SlTestEnv *env, gconstpointer data)
     "$OMUxSockDefaultTemplate AMA_RSYSLOG_TraditionalForwardFormat\n"
     "*.* :omuxsock: \n";
   (void) data;
-  g_autofree gchar *root = sl_test_rsyslog_root ();
+  g_autofree gchar *root = sl_test_rsyslog_root_or_skip ();
   if (!root)
-    {
-      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
-      return;
-    }
+    return;
   g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
   g_assert_cmpint (g_mkdir_with_parents (rs_dir, 0755), ==, 0);
   GString *rs_text = g_string_new (config);
@@ -1201,12 +1186,9 @@ test_backticks (SlTestEnv *env, gconstpointer data)
     "action(type=\"omfile\" file=\"@DIR@/cat\" template=\"cat\" config.enabled=`echo $SL_BT_ON`)\n"
     "action(type=\"omfile\" file=\"@DIR@/off\" template=\"cat\" config.enabled=`echo $SL_BT_A`)\n";
   (void) data;
-  g_autofree gchar *root = sl_test_rsyslog_root ();
+  g_autofree gchar *root = sl_test_rsyslog_root_or_skip ();
   if (!root)
-    {
-      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
-      return;
-    }
+    return;
   g_setenv ("SL_BT_A", "a1", TRUE);
   g_setenv ("SL_BT_B", "b 2", TRUE);
   g_setenv ("SL_BT_OUT", "out", TRUE);

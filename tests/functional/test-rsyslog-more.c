@@ -213,12 +213,9 @@ static void
 test_side_by_side (SlTestEnv *env, gconstpointer data)
 {
   (void) data;
-  g_autofree gchar *root = sl_test_rsyslog_root ();
+  g_autofree gchar *root = sl_test_rsyslog_root_or_skip ();
   if (!root)
-    {
-      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
-      return;
-    }
+    return;
   if (!g_file_test ("/usr/lib/python3/dist-packages/aiosmtpd", G_FILE_TEST_IS_DIR))
     {
       g_test_skip ("python3-aiosmtpd is not installed (quickstart installs it)");
@@ -503,12 +500,9 @@ static void
 test_impstats_file (SlTestEnv *env, gconstpointer data)
 {
   (void) data;
-  g_autofree gchar *root = sl_test_rsyslog_root ();
+  g_autofree gchar *root = sl_test_rsyslog_root_or_skip ();
   if (!root)
-    {
-      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
-      return;
-    }
+    return;
   static const gchar *const formats[] = { "legacy", "cee" };
   for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
     {
@@ -590,12 +584,9 @@ static void
 test_outchannel (SlTestEnv *env, gconstpointer data)
 {
   (void) data;
-  g_autofree gchar *root = sl_test_rsyslog_root ();
+  g_autofree gchar *root = sl_test_rsyslog_root_or_skip ();
   if (!root)
-    {
-      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
-      return;
-    }
+    return;
   g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
   g_autofree gchar *sl_dir = sl_test_path (env, "sluiced");
   guint16 rs_port = sl_test_free_port (SOCK_STREAM);
@@ -685,12 +676,9 @@ static void
 test_zip_level (SlTestEnv *env, gconstpointer data)
 {
   (void) data;
-  g_autofree gchar *root = sl_test_rsyslog_root ();
+  g_autofree gchar *root = sl_test_rsyslog_root_or_skip ();
   if (!root)
-    {
-      g_test_skip ("rsyslog could not be unpacked (tests/peers/rsyslog-root)");
-      return;
-    }
+    return;
   g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
   g_autofree gchar *sl_dir = sl_test_path (env, "sluiced");
   guint16 rs_port = sl_test_free_port (SOCK_STREAM);
