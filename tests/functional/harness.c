@@ -934,6 +934,22 @@ sl_test_read_lines (const gchar *path)
   return (gchar **) g_ptr_array_free (lines, FALSE);
 }
 
+static gint
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const gchar *const *) a, *(const gchar *const *) b);
+}
+
+gchar *
+sl_test_read_sorted_lines (const gchar *path)
+{
+  g_auto (GStrv) lines = sl_test_read_lines (path);
+  if (!lines)
+    return g_strdup ("");
+  qsort (lines, g_strv_length (lines), sizeof (gchar *), compare_strings);
+  return g_strjoinv ("\n", lines);
+}
+
 GHashTable *
 sl_test_read_tsv (const gchar *path, guint columns)
 {

@@ -167,6 +167,9 @@ gboolean  sl_test_wait_lines   (SlTestEnv *env, const gchar *path, guint n);
 gboolean  sl_test_wait_contains (SlTestEnv *env, const gchar *path, const gchar *needle);
 /* The file's lines without their newlines; NULL when it cannot be read. */
 gchar   **sl_test_read_lines   (const gchar *path);
+/* The file's lines sorted and joined by newlines, "" when it cannot be read:
+ * for outputs whose order is the scheduler's. */
+gchar    *sl_test_read_sorted_lines (const gchar *path);
 /* The rows of the TSV file at path after its header line, by their first
  * column: the other columns as a NULL-terminated array. A row of fewer than
  * columns columns is left out. Empty when the file cannot be read. */

@@ -80,23 +80,6 @@ filled (const gchar *dir)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
-static gint
-compare_strings (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(const gchar *const *) a, *(const gchar *const *) b);
-}
-
-/* the lines of the file, sorted: the children's order is the scheduler's */
-static gchar *
-sorted_lines (const gchar *path)
-{
-  g_auto (GStrv) lines = sl_test_read_lines (path);
-  if (!lines)
-    return g_strdup ("");
-  qsort (lines, g_strv_length (lines), sizeof (gchar *), compare_strings);
-  return g_strjoinv ("\n", lines);
-}
-
 static void
 test_per_pid (SlTestEnv *env, gconstpointer data)
 {
@@ -165,8 +148,8 @@ test_per_pid (SlTestEnv *env, gconstpointer data)
   g_assert_cmpuint (sl_test_count_lines (rs_out), ==, expected);
   g_assert_cmpuint (sl_test_count_lines (sl_out), ==, expected);
 
-  g_autofree gchar *rs_lines = sorted_lines (rs_out);
-  g_autofree gchar *sl_lines = sorted_lines (sl_out);
+  g_autofree gchar *rs_lines = sl_test_read_sorted_lines (rs_out);
+  g_autofree gchar *sl_lines = sl_test_read_sorted_lines (sl_out);
   g_assert_cmpstr (sl_lines, ==, rs_lines);
   for (guint n = 0; n < CHILDREN; n++)
     {

@@ -84,23 +84,6 @@ filled (const gchar *dir)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
-static gint
-compare_strings (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(const gchar *const *) a, *(const gchar *const *) b);
-}
-
-/* the lines of the file, sorted: the children's order is the scheduler's */
-static gchar *
-sorted_lines (const gchar *path)
-{
-  g_auto (GStrv) lines = sl_test_read_lines (path);
-  if (!lines)
-    return g_strdup ("");
-  qsort (lines, g_strv_length (lines), sizeof (gchar *), compare_strings);
-  return g_strjoinv ("\n", lines);
-}
-
 static void
 test_credentials (SlTestEnv *env, gconstpointer data)
 {
@@ -168,8 +151,8 @@ test_credentials (SlTestEnv *env, gconstpointer data)
   g_assert_true (rs_done);
   g_assert_true (sl_done);
 
-  g_autofree gchar *rs_lines = sorted_lines (rs_out);
-  g_autofree gchar *sl_lines = sorted_lines (sl_out);
+  g_autofree gchar *rs_lines = sl_test_read_sorted_lines (rs_out);
+  g_autofree gchar *sl_lines = sl_test_read_sorted_lines (sl_out);
   g_test_message ("rsyslogd:\n%s\nsluiced:\n%s", rs_lines, sl_lines);
   g_assert_cmpstr (sl_lines, ==, rs_lines);
   g_assert_cmpuint (sl_test_count_lines (sl_out), ==, expected);

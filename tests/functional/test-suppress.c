@@ -8,7 +8,9 @@
  * write the same file. */
 #include "tests/functional/harness.h"
 
+#include <glib/gstdio.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
