@@ -341,16 +341,16 @@ sl_config_take_over (SlConfig *next, SlConfig *running, GError **error)
       if (!start_source (src, FALSE, error))
         goto undo;
     }
-  /* from here on the sources kept route by next's paths */
+  /* running's partitions route on what they hold before the sources kept
+   * route by next's paths, so that a key's messages keep their order;
+   * meanwhile those sources route by running's paths in place */
+  stop_schedulers (running);
   for (guint i = 0; i < next->sources->len; i++)
     {
       SlSource *src = g_ptr_array_index (next->sources, i);
       if (borrowed (next, src))
         sl_source_use_compiled_paths (src);
     }
-  /* no source routes by running's paths now: what its partitions hold
-   * reaches running's destinations before they are handed over */
-  stop_schedulers (running);
   /* a destination the reload changed hands what it still holds to the
    * one that replaces it (same id); one that is gone drains */
   GHashTable *replacements = g_hash_table_new (g_str_hash, g_str_equal);

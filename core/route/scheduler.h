@@ -40,10 +40,11 @@ void         sl_scheduler_start      (SlScheduler *self);
 /* Queues items[0..n) (their pointers) to partition. FALSE when it does not
  * run (never started, or stopped): the caller keeps them and runs them
  * itself, as syslog-ng runs a message in place when its scheduler cannot
- * take it. */
+ * take it. While a stop is under way it returns FALSE only once the
+ * partition has run everything queued before. */
 gboolean     sl_scheduler_push       (SlScheduler *self, guint partition, gpointer *items, guint n);
-/* Runs what is queued and what is pushed meanwhile, then ends the threads;
- * later pushes are refused. */
+/* Runs what is queued, then ends the threads; pushes from the moment it
+ * is asked are refused. */
 void         sl_scheduler_stop       (SlScheduler *self);
 void         sl_scheduler_free       (SlScheduler *self);
 

@@ -132,6 +132,87 @@ test_refuses_when_not_running (void)
   g_mutex_clear (&r.lock);
 }
 
+typedef struct
+{
+  Record *record;
+  guint producer;
+  gint *done;
+  guint pushed;
+} EndlessProducer;
+
+/* pushes one message every few microseconds until told to end; what the
+ * scheduler refuses it runs itself, as routing does */
+static gpointer
+produce_until_done (gpointer data)
+{
+  EndlessProducer *p = data;
+  SlScheduler *s = p->record->scheduler;
+  for (guint seq = 0; !g_atomic_int_get (p->done); seq++)
+    {
+      Item *it = g_new (Item, 1);
+      *it = (Item) { seq % KEYS, p->producer, seq / KEYS };
+      gchar key[16];
+      gint len = g_snprintf (key, sizeof key, "host-%u", it->key);
+      gpointer items[] = { it };
+      if (!sl_scheduler_push (s, sl_scheduler_partition_of (s, key, len), items, 1))
+        record_run (items, 1, p->record);
+      p->pushed++;
+      g_usleep (5);
+    }
+  return NULL;
+}
+
+/* slower than the producers: the partitions always have more waiting */
+static void
+slow_run (gpointer *items, guint n, gpointer user_data)
+{
+  g_usleep (2000);
+  record_run (items, n, user_data);
+}
+
+static gpointer
+stop_scheduler (gpointer data)
+{
+  Record *r = data;
+  sl_scheduler_stop (r->scheduler);
+  return GINT_TO_POINTER (1);
+}
+
+/* Producers that push faster than the partitions run do not keep a stop
+ * from ending, and what they route themselves once it is asked comes
+ * after what the partitions ran: each key keeps its order. */
+static void
+test_stop_ends_under_pushes (void)
+{
+  Record r = { 0 };
+  g_mutex_init (&r.lock);
+  r.scheduler = sl_scheduler_new (2, slow_run, &r);
+  sl_scheduler_start (r.scheduler);
+  gint done = 0;
+  EndlessProducer producers[PRODUCERS];
+  GThread *threads[PRODUCERS];
+  for (guint i = 0; i < PRODUCERS; i++)
+    {
+      producers[i] = (EndlessProducer) { &r, i, &done, 0 };
+      threads[i] = g_thread_new ("producer", produce_until_done, &producers[i]);
+    }
+  g_usleep (20000);
+  /* the producers go on until the stop has ended: it must end on its own */
+  GThread *stopper = g_thread_new ("stopper", stop_scheduler, &r);
+  g_assert_nonnull (g_thread_join (stopper));
+  g_atomic_int_set (&done, 1);
+  guint pushed = 0;
+  for (guint i = 0; i < PRODUCERS; i++)
+    {
+      g_thread_join (threads[i]);
+      pushed += producers[i].pushed;
+    }
+  g_assert_cmpuint (r.ran, ==, pushed);
+  g_assert_false (r.out_of_order);
+  sl_scheduler_free (r.scheduler);
+  g_mutex_clear (&r.lock);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -139,5 +220,6 @@ main (int argc, char **argv)
   g_test_add_func ("/scheduler/order-per-key", test_order_per_key);
   g_test_add_func ("/scheduler/partition-choice", test_partition_choice);
   g_test_add_func ("/scheduler/refuses-when-not-running", test_refuses_when_not_running);
+  g_test_add_func ("/scheduler/stop-ends-under-pushes", test_stop_ends_under_pushes);
   return g_test_run ();
 }
