@@ -62,6 +62,7 @@ typedef struct
   gboolean syntax_only;
   gboolean check_startup;
   gboolean print_config_id;
+  gboolean write_plugin_index;
   gchar *preprocess_into;
   gboolean to_stderr;
   gboolean verbose;
@@ -117,6 +118,9 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
       N_("syslog-ng's module folder, for its Python modules and the SCL blocks that include them "
          "(default: Sluice's plugin folder)"), N_("DIR") },
     { "help-driver", 0, 0, G_OPTION_ARG_STRING, &s->help_driver, N_("print the options of a driver and exit"), N_("NAME") },
+    { "write-plugin-index", 0, 0, G_OPTION_ARG_NONE, &s->write_plugin_index,
+      N_("write the index of what the plugins serve into each plugin folder (those of --module-path, or the "
+         "installed one), so that sluiced loads a plugin only when a configuration uses it, and exit"), NULL },
     { "dump-reference", 0, 0, G_OPTION_ARG_STRING, &s->dump_reference,
       N_("print the reference of every loaded driver (markdown or man) and exit"), N_("FORMAT") },
     { "io-threads", 0, 0, G_OPTION_ARG_INT, &s->io_threads,
@@ -171,8 +175,9 @@ parse_args (Settings *s, gint *argc, gchar ***argv)
     s->control_path = g_strdup (SL_LOCALSTATEDIR "/run/sluiced.ctl");
   /* a plugin folder of one's own comes before the installed plugins; a
    * file name found there hides the installed one of that name */
-  gchar *module_path = s->module_path ? g_strconcat (s->module_path, G_SEARCHPATH_SEPARATOR_S, SL_MODULE_DIR, NULL)
-                                      : g_strdup (SL_MODULE_DIR);
+  gchar *module_path = s->module_path && !s->write_plugin_index
+                        ? g_strconcat (s->module_path, G_SEARCHPATH_SEPARATOR_S, SL_MODULE_DIR, NULL)
+                        : g_strdup (s->module_path ? s->module_path : SL_MODULE_DIR);
   g_free (s->module_path);
   s->module_path = module_path;
   if (!s->include_path)
@@ -779,12 +784,19 @@ main (int argc, char **argv)
 
   GError *error = NULL;
   int status;
-  if (!sl_plugins_load (s.module_path, &error))
+  /* a plugin loaded when a configuration names it is loaded after a
+   * chroot, where its folder may not be: then every one is loaded first */
+  SlPluginsLoading how = s.chroot_dir ? SL_PLUGINS_ALL : SL_PLUGINS_AS_NAMED;
+  gboolean plugins = s.write_plugin_index ? sl_plugins_write_index (s.module_path, &error)
+                                           : sl_plugins_load (s.module_path, how, &error);
+  if (!plugins)
     {
       sl_log (SL_LOG_ERROR, "%s", error->message);
       g_error_free (error);
       status = 1;
     }
+  else if (s.write_plugin_index)
+    status = 0;
   else if (s.help_driver)
     status = print_driver_help (s.help_driver);
   else if (s.dump_reference)

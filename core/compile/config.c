@@ -5,7 +5,7 @@
 #include "core/route/driver-private.h"
 #include "core/i18n.h"
 #include "core/route/hook-commands.h"
-#include "core/plugin/registry.h"
+#include "core/plugin/registry-private.h"
 #include "core/message/template-private.h"
 
 #include <string.h>
@@ -304,6 +304,11 @@ static const SlOptionSpec *
 find_global (const gchar *name, GPtrArray *candidates)
 {
   GlobalSearch s = { name, sl_driver_core_global (name, candidates), candidates };
+  if (!s.found)
+    sl_plugins_foreach_loaded (search_class, &s);
+  if (!s.found && sl_plugins_load_inheriting (name))
+    sl_plugins_foreach_loaded (search_class, &s);
+  /* none inherits it: every plugin is loaded, for the suggestion */
   if (!s.found)
     sl_plugins_foreach (search_class, &s);
   return s.found;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/compile/loader.h"
 #include "core/compile/loader-private.h"
-#include "core/compile/loader-private.h"
+#include "core/compile/plugin-index.h"
 #include "core/plugin/registry-private.h"
 #include "core/route/driver.h"
 #include "core/config/tree.h"
@@ -178,9 +178,12 @@ sl_plugins_register (const SlModule *module, const gchar *file, GError **error)
   return sl_registry_add (module, file, error);
 }
 
+/* Loads and registers the plugin at path; *loaded is its module, or NULL
+ * when path is no Sluice plugin. */
 static gboolean
-load_one (const gchar *path, GError **error)
+load_one (const gchar *path, const SlModule **loaded, GError **error)
 {
+  *loaded = NULL;
   lt_dlhandle handle = lt_dlopenext (path);
   if (!handle)
     {
@@ -209,7 +212,21 @@ load_one (const gchar *path, GError **error)
       return FALSE;
     }
   sl_log (SL_LOG_DEBUG, _("loaded plugin %s (%s)"), module->name, path);
+  *loaded = module;
   return TRUE;
+}
+
+/* The registry's loader of announced plugins. */
+static void
+load_announced (const gchar *path)
+{
+  const SlModule *module;
+  GError *err = NULL;
+  if (!load_one (path, &module, &err))
+    {
+      sl_log (SL_LOG_ERROR, "%s", err->message);
+      g_error_free (err);
+    }
 }
 
 static gint
@@ -218,46 +235,74 @@ compare_names (gconstpointer a, gconstpointer b)
   return strcmp (*(const gchar *const *) a, *(const gchar *const *) b);
 }
 
-/* A plugin that fails to load is reported and skipped: one broken or stale
- * shared object must not take down every other driver. */
-static void
-scan_dir (const gchar *dir, GHashTable *seen)
+/* The plugins of one folder (files ending in .so) that no folder before
+ * it had, in name order, as full paths. */
+static GPtrArray *
+plugins_in (const gchar *dir, GHashTable *seen)
 {
   GDir *d = g_dir_open (dir, 0, NULL);
   if (!d)
-    return;
+    return NULL;
   const gchar *entry;
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
   while ((entry = g_dir_read_name (d)))
-    if (g_str_has_suffix (entry, ".so"))
-      g_ptr_array_add (names, g_strdup (entry));
+    if (g_str_has_suffix (entry, ".so") && !g_hash_table_contains (seen, entry))
+      {
+        g_hash_table_add (seen, g_strdup (entry));
+        g_ptr_array_add (names, g_strdup (entry));
+      }
   g_dir_close (d);
   g_ptr_array_sort (names, compare_names);
   for (guint i = 0; i < names->len; i++)
     {
-      const gchar *name = g_ptr_array_index (names, i);
-      if (g_hash_table_contains (seen, name))
-        continue;
-      g_hash_table_add (seen, g_strdup (name));
-      gchar *path = g_build_filename (dir, name, NULL);
+      gchar *name = names->pdata[i];
+      names->pdata[i] = g_build_filename (dir, name, NULL);
+      g_free (name);
+    }
+  return names;
+}
+
+/* A plugin that fails to load is reported and skipped: one broken or stale
+ * shared object must not take down every other driver. With an index, a
+ * plugin it lists is only announced (loaded when a configuration names
+ * it). The modules loaded go into loaded, their files into files, when
+ * they are not NULL. */
+static void
+scan_dir (const gchar *dir, GHashTable *seen, GHashTable *index, GPtrArray *files, GPtrArray *loaded)
+{
+  g_autoptr (GPtrArray) plugins = plugins_in (dir, seen);
+  for (guint i = 0; plugins && i < plugins->len; i++)
+    {
+      const gchar *path = g_ptr_array_index (plugins, i);
+      g_autofree gchar *name = g_path_get_basename (path);
+      const SlPluginEntry *entry = index ? g_hash_table_lookup (index, name) : NULL;
+      const SlModule *module = NULL;
       GError *err = NULL;
-      if (!load_one (path, &err))
+      gboolean ok = entry ? sl_registry_announce (path, &entry->names, &err) : load_one (path, &module, &err);
+      if (!ok)
         {
           sl_log (SL_LOG_ERROR, "%s", err->message);
           g_error_free (err);
         }
-      g_free (path);
+      if (module && files)
+        {
+          g_ptr_array_add (files, g_strdup (path));
+          g_ptr_array_add (loaded, (gpointer) module);
+        }
     }
-  g_ptr_array_unref (names);
 }
 
-gboolean
-sl_plugins_load (const gchar *search_path, GError **error)
+/* Calls func for each folder of search_path; FALSE (and error set) when
+ * none is a folder. */
+static gboolean
+foreach_folder (const gchar *search_path, void (*func) (const gchar *dir, GHashTable *seen, gpointer data),
+                gpointer data, GError **error)
 {
   static gsize initialized;
   if (g_once_init_enter (&initialized))
     {
       lt_dlinit ();
+      sl_registry_set_loader (load_announced);
       g_once_init_leave (&initialized, 1);
     }
   gchar **dirs = g_strsplit (search_path, G_SEARCHPATH_SEPARATOR_S, -1);
@@ -269,7 +314,7 @@ sl_plugins_load (const gchar *search_path, GError **error)
         continue;
       if (g_file_test (*dir, G_FILE_TEST_IS_DIR))
         found++;
-      scan_dir (*dir, seen);
+      func (*dir, seen, data);
     }
   g_hash_table_unref (seen);
   g_strfreev (dirs);
@@ -280,6 +325,47 @@ sl_plugins_load (const gchar *search_path, GError **error)
       return FALSE;
     }
   return TRUE;
+}
+
+static void
+load_folder (const gchar *dir, GHashTable *seen, gpointer data)
+{
+  const SlPluginsLoading *how = data;
+  g_autoptr (GHashTable) index = *how == SL_PLUGINS_AS_NAMED ? sl_plugin_index_read (dir) : NULL;
+  scan_dir (dir, seen, index, NULL, NULL);
+}
+
+gboolean
+sl_plugins_load (const gchar *search_path, SlPluginsLoading how, GError **error)
+{
+  return foreach_folder (search_path, load_folder, &how, error);
+}
+
+static void
+index_folder (const gchar *dir, GHashTable *seen, gpointer data)
+{
+  gboolean *ok = data;
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) modules = g_ptr_array_new ();
+  scan_dir (dir, seen, NULL, files, modules);
+  GError *err = NULL;
+  if (g_file_test (dir, G_FILE_TEST_IS_DIR) && !sl_plugin_index_write (dir, files, modules, &err))
+    {
+      sl_log (SL_LOG_ERROR, _("the plugin index of %s could not be written: %s"), dir, err->message);
+      g_error_free (err);
+      *ok = FALSE;
+    }
+}
+
+gboolean
+sl_plugins_write_index (const gchar *search_path, GError **error)
+{
+  gboolean written = TRUE;
+  if (!foreach_folder (search_path, index_folder, &written, error))
+    return FALSE;
+  if (!written)
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("not every plugin index could be written"));
+  return written;
 }
 
 const gchar *

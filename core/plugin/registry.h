@@ -10,10 +10,14 @@
 
 G_BEGIN_DECLS
 
+/* A plugin whose folder's index announced name is loaded on its first
+ * lookup. */
 const SlDriverClass  *sl_plugins_lookup     (SlDriverKind kind, const gchar *name);
-/* Names of the drivers of a kind, sorted; free the array with g_ptr_array_unref. */
+/* Names of the drivers of a kind, loaded or announced, sorted; free the
+ * array with g_ptr_array_unref. */
 GPtrArray            *sl_plugins_names      (SlDriverKind kind);
-/* Calls func for every registered class, in kind and name order. */
+/* Calls func for every class, in kind and name order, once every plugin
+ * announced is loaded. */
 void                  sl_plugins_foreach    (void (*func) (const SlDriverClass *klass, gpointer user_data),
                                              gpointer user_data);
 const gchar          *sl_driver_kind_name   (SlDriverKind kind);

@@ -2,7 +2,7 @@
 #include "core/message/mark.h"
 #include "core/route/mark-timer.h"
 
-#define SEC G_USEC_PER_SEC
+#define SEC ((gint64) G_USEC_PER_SEC)
 
 static SlQueueItem
 plain (guint8 flags)

@@ -687,7 +687,7 @@ main (int argc, char **argv)
   const gchar *build_path = g_getenv ("SL_MODULE_PATH");
   g_autofree gchar *module_path = build_path ? g_strconcat (build_path, G_SEARCHPATH_SEPARATOR_S, SL_MODULE_DIR, NULL)
                                              : g_strdup (SL_MODULE_DIR);
-  g_assert_true (sl_plugins_load (module_path, NULL));
+  g_assert_true (sl_plugins_load (module_path, SL_PLUGINS_ALL, NULL));
   g_test_add_func ("/rsyslog-config/selectors", test_selectors);
   g_test_add_func ("/rsyslog-config/global", test_global);
   g_test_add_func ("/rsyslog-config/property-filters", test_property_filters);
