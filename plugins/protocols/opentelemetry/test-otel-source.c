@@ -497,8 +497,19 @@ silent_connections_make_room (SlTestEnv *env, const gchar *transport, const gcha
   g_ptr_array_add (args, url);
   g_ptr_array_add (args, NULL);
   g_assert_cmpint (curl ((const gchar **) args->pdata, headers), ==, status);
-  g_assert_true (sl_test_wait_stat (env, "source", "s_otlp", "evicted_no_message", 1));
-  g_assert_true (sl_test_wait_stat (env, "source", "s_otlp", "no_message_closed", 2));
+  /* sl_test_wait_tcp()'s probe may still hold a place when the silent
+   * ones come (its end not read yet, as under a sanitizer): then it is
+   * made room for as well */
+  gint64 deadline = g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
+  gint64 evicted = 0, closed = 0;
+  while (!(evicted >= 1 && evicted + closed >= 3) && g_get_monotonic_time () < deadline)
+    {
+      g_usleep (50000);
+      evicted = sl_test_stat_if_any (env, "source", "s_otlp", "evicted_no_message");
+      closed = sl_test_stat_if_any (env, "source", "s_otlp", "no_message_closed");
+    }
+  g_assert_cmpint (evicted, >=, 1);
+  g_assert_cmpint (evicted + closed, >=, 3);
   for (guint i = 0; i < G_N_ELEMENTS (silent); i++)
     {
       gchar buf[256];
