@@ -322,7 +322,7 @@ write_job (PyRunner *r, gpointer data)
               return;
             }
         }
-      PyObject *msg = py_logmsg_new (batch->msgs[i], FALSE);
+      PyObject *msg = py_logmsg_new (batch->msgs[i], FALSE, self->base.typed_options);
       PyObject *result;
       gboolean ours = py_runner_call (r, self->send, msg, &result);
       Py_DECREF (msg);
