@@ -6,7 +6,8 @@
  * typed values; a python() parser stores ints, floats, bools, None, lists
  * and what it cannot store; a python() destination writes each value it
  * reads with its Python type (KeyError for an unset one), get() and
- * get_as_str(); $(format-json) writes the types the parser stored, and
+ * get_as_str(), and another the dict value-pairs() gives it;
+ * $(format-json) writes the types the parser stored, and
  * $(python) what its functions return. Under @version: 4.8 the values are
  * typed; under 3.38, 4.8's compatibility mode, bytes. What the two write
  * must be equal. */
@@ -31,8 +32,9 @@ typedef struct
 static const Case version_4 = { "4.8", INPUT_4 };
 static const Case version_3 = { "3.38", INPUT_3 };
 
-/* the python() destination's file, $(format-json)'s, $(python)'s */
-static const gchar *const outputs[] = { "out.log", "json.log", "tf.log" };
+/* the python() destinations' files (a LogMessage's values, value-pairs()'
+ * dict), $(format-json)'s, $(python)'s */
+static const gchar *const outputs[] = { "out.log", "vp.log", "json.log", "tf.log" };
 
 static gchar *
 source_path (const gchar *relative)
@@ -62,7 +64,7 @@ read_outputs (SlTestEnv *env, const gchar *dir, gchar *texts[G_N_ELEMENTS (outpu
   for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
     {
       g_autofree gchar *path = g_build_filename (dir, outputs[i], NULL);
-      if (!sl_test_wait_contains (env, path, i == 0 ? "end\n" : "\n"))
+      if (!sl_test_wait_contains (env, path, i < 2 ? "end\n" : "\n"))
         return FALSE;
       texts[i] = sl_test_read_file (path);
     }

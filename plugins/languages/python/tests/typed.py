@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# What a python() parser stores and what a python() destination and
-# $(python) read, each value with its Python type: the same code runs in
+# What a python() parser stores and what a python() destination (its
+# LogMessage, or value-pairs()' dict) and $(python) read, each value with
+# its Python type: the same code runs in
 # syslog-ng 4.8 and in sluiced (test-python-typed.c), and both write it.
 import syslogng
 
@@ -59,6 +60,20 @@ class Writer(syslogng.LogDestination):
             msg["x"] = "y"
         except Exception as error:
             lines.append("read-only ! %s" % type(error).__name__)
+        self.out.write("".join(line + "\n" for line in lines) + "end\n")
+        self.out.flush()
+        return True
+
+
+class DictWriter(syslogng.LogDestination):
+    """value-pairs(): send() gets a dict"""
+
+    def init(self, options):
+        self.out = open(options["out"], "a")
+        return True
+
+    def send(self, pairs):
+        lines = ["%s %s %r" % (key, type(value).__name__, value) for key, value in sorted(pairs.items())]
         self.out.write("".join(line + "\n" for line in lines) + "end\n")
         self.out.flush()
         return True
