@@ -3,7 +3,8 @@
  * to http-receiver (built beside this test) on loopback, which answers as
  * the test tells it and records every request. Batching, headers, status
  * handling, retries, failover between two URLs, TLS with a client
- * certificate, gzip, and nothing lost while the receiver fails. */
+ * certificate, gzip, nothing lost while the receiver fails, and bodies of
+ * typed values the same as syslog-ng 4.8's. */
 #include "tests/functional/harness.h"
 
 #include <glib/gstdio.h>
@@ -570,6 +571,80 @@ taken_documents (HttpTest *t, guint i)
   return text;
 }
 
+/* Typed values in a body, side by side with syslog-ng 4.8 (Debian 13's,
+ * with syslog-ng-mod-http, in the root of tests/peers/trixie-root): the
+ * typed-values corpus through json-parser() and set()'s type hints into
+ * http() and elasticsearch-http() (4.8's SCL for both) whose bodies are
+ * $(format-json) of the typed values, 4.8 sending to receiver 0, sluiced
+ * to receiver 1: the bodies (the documents, for elasticsearch-http())
+ * are byte for byte the same, compared sorted (sluiced sends a batch's
+ * requests on several connections at once, so the receiver's order is
+ * the scheduler's). */
+#define TYPED_BODY_CONFIG \
+  "@version: 4.8\n" \
+  "@include \"scl.conf\"\n" \
+  "source s { file(\"@DIR@/in.log\" flags(no-parse)); };\n" \
+  "parser p { json-parser(prefix(\"j.\")); };\n" \
+  "rewrite r { set(int(\"42\") value(\"h.i\")); set(1.5 value(\"h.f\")); set(boolean(\"true\") value(\"h.b\"));\n" \
+  "            set(list(\"a,b\") value(\"h.l\")); set(null(\"\") value(\"h.z\")); set(json(\"{\\\"x\\\":1}\") value(\"h.j\")); };\n" \
+  "destination d { @DEST@; };\n" \
+  "log { source(s); junction { channel { parser(p); rewrite(r); flags(final); }; channel { flags(final); }; };\n" \
+  "      destination(d); };\n"
+
+#define TYPED_BODY "$(format-json --key j.* --key h.* --key MESSAGE)"
+
+static void
+test_typed_body (HttpTest *t, gconstpointer data)
+{
+  g_autofree gchar *trixie = sl_test_trixie_root ();
+  if (!trixie)
+    {
+      g_test_skip ("the Debian 13 root could not be made (tests/peers/trixie-root)");
+      return;
+    }
+  const gchar *top = g_getenv ("SL_TOP_SRCDIR");
+  g_autofree gchar *corpus_path = g_build_filename (top, "tests/differential/typed-values/corpus.jsonl", NULL);
+  g_autofree gchar *input = sl_test_read_file (corpus_path);
+  g_assert_nonnull (input);
+  guint lines = sl_test_count_lines (corpus_path);
+  const gchar *word = g_str_equal (data, "http") ? "200" : "bulk";
+  if (!start_receiver (t, 0, word, NULL) || !start_receiver (t, 1, word, NULL))
+    return;
+  GString *config[2];
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree gchar *dest = g_str_equal (data, "http")
+        ? g_strdup_printf ("http(url(\"http://127.0.0.1:%u/\") method(\"POST\") body(\"" TYPED_BODY "\"))", t->port[i])
+        : g_strdup_printf ("elasticsearch-http(url(\"http://127.0.0.1:%u/_bulk\") index(\"logs\") type(\"\")"
+                           " batch-timeout(100) template(\"" TYPED_BODY "\"))", t->port[i]);
+      config[i] = g_string_new (TYPED_BODY_CONFIG);
+      g_string_replace (config[i], "@DEST@", dest, 0);
+    }
+  gchar *ng_dir = NULL;
+  GPid ng = sl_test_syslog_ng_48_start (&t->env, trixie, config[0]->str, input, &ng_dir);
+  g_autofree gchar *ng_out = receiver_path (t, 0, "out");
+  g_autofree gchar *sl_out = receiver_path (t, 1, "out");
+  gboolean ng_done = ng && sl_test_wait_lines (&t->env, ng_out, lines);
+  sl_test_syslog_ng_48_stop (ng, ng_dir);
+  g_autofree gchar *in = sl_test_path (&t->env, "in.log");
+  g_autofree gchar *scl = g_build_filename (trixie, "usr/share/syslog-ng/include", NULL);
+  g_autofree gchar *include_path = g_strdup_printf ("%s/config/include:%s", top, scl);
+  gboolean sl_done = ng_done && g_file_set_contents (in, input, -1, NULL)
+                     && sl_test_write_config (&t->env, config[1]->str, NULL)
+                     && sl_test_daemon_start_with_args (&t->env, "--include-path", include_path, NULL)
+                     && sl_test_wait_lines (&t->env, sl_out, lines);
+  g_string_free (config[0], TRUE);
+  g_string_free (config[1], TRUE);
+
+  g_assert_true (ng_done);
+  g_assert_true (sl_done);
+  g_autofree gchar *ng_bodies = taken_documents (t, 0);
+  g_autofree gchar *sl_bodies = taken_documents (t, 1);
+  g_test_message ("syslog-ng 4.8's %s bodies, sorted:\n%s", (const gchar *) data, ng_bodies);
+  g_assert_nonnull (strstr (ng_bodies, "\"h\":{\"z\":null,\"l\":[\"a\",\"b\"],\"j\":{\"x\":1},\"i\":42,\"f\":1.5,\"b\":true}"));
+  g_assert_cmpstr (sl_bodies, ==, ng_bodies);
+}
+
 /* A 200 bulk reply with failed items (the receiver answering as
  * Elasticsearch's _bulk does: Debian has no Elasticsearch): the item
  * refused for good (400) is dropped and counted, the one refused for now
@@ -644,6 +719,9 @@ main (int argc, char **argv)
 {
   sl_test_init (&argc, &argv);
   HTTP_TEST_ADD ("/http/scl/elasticsearch-http", test_scl_elasticsearch_http);
+  g_test_add ("/http/typed-body/http", HttpTest, "http", http_setup, test_typed_body, http_teardown);
+  g_test_add ("/http/typed-body/elasticsearch-http", HttpTest, "elasticsearch-http", http_setup, test_typed_body,
+              http_teardown);
   HTTP_TEST_ADD ("/http/scl/elasticsearch-bulk-items", test_scl_elasticsearch_bulk_items);
   HTTP_TEST_ADD ("/http/bulk/items", test_bulk_items);
   HTTP_TEST_ADD ("/http/batch/lines", test_batch_lines);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* python() destination: a class with send(msg), and optionally init,
- * deinit, open, close, is_opened and flush. Each writer (one per
+ * deinit, open, close, is_opened and flush; msg is a LogMessage, or with
+ * value-pairs() a dict of the pairs it selects. Each writer (one per
  * workers()) has an instance of its own, whose calls a runner thread of
  * the writer's makes: a writer waits for them, and gives up on a call that
  * has not returned PY_STOP_GRACE_US after the daemon began to stop, so a
@@ -9,11 +10,13 @@
 #include "python-logmsg.h"
 #include "python-life.h"
 #include "python-logtemplate.h"
+#include "python-value.h"
 #include "core/config/error.h"
 #include "core/route/destination.h"
 #include "core/route/driver.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/message/value-pairs.h"
 #include "core/stats.h"
 
 /* syslog-ng's LogThreadedResult, which send() and flush() return */
@@ -35,6 +38,8 @@ typedef struct
   PyDriverBase base;
   PyLife life;
   gint batch_lines;
+  const SlCfgNode *value_pairs;
+  SlValuePairs *vp;             /* value-pairs(): send() gets a dict */
   PyObject *send;
   PyObject *flush;
   PyObject *is_opened;
@@ -54,6 +59,9 @@ static const SlOptionSpec py_dest_options[] = {
   PY_DRIVER_OPTIONS (PyDest),
   { "batch-lines", SL_INT (PyDest, batch_lines), "0",
     "flush() after this many messages send() answered QUEUED (0: once per write of flush-lines() messages)" },
+  { "value-pairs", SL_BLOCK (PyDest, value_pairs), NULL,
+    "send() gets a dict of these name-value pairs instead of a LogMessage: each typed under @version 4, "
+    "else an int for an int hint and bytes for the rest" },
   { NULL }
 };
 
@@ -61,7 +69,45 @@ static gboolean
 py_dest_init (SlDriver *d, GError **error)
 {
   PyDest *self = (PyDest *) d;
+  if (self->value_pairs
+      && !(self->vp = sl_value_pairs_new_from_block (self->value_pairs, d->pos, "python() value-pairs()", 0, NULL,
+                                                      error)))
+    return FALSE;
   return py_life_init (&self->life, &self->base, d, "python-dest", error);
+}
+
+typedef struct
+{
+  PyObject *dict;
+  gboolean typed;
+} PairsDict;
+
+/* A pair as syslog-ng's python-value-pairs.c puts it in: a 4.x
+ * configuration's typed as LogMessage's values are; 3.38's an int for an
+ * integer hint, bytes for the rest. */
+static gboolean
+add_pair (const gchar *name, SlValueType type, const gchar *value, gsize len, gpointer user_data)
+{
+  PairsDict *pairs = user_data;
+  gboolean integer = type == SL_VALUE_INT32 || type == SL_VALUE_INT64;
+  PyObject *v = py_value_from_typed (value, len, pairs->typed || integer ? type : SL_VALUE_STRING, FALSE);
+  if (!v || PyDict_SetItemString (pairs->dict, name, v) < 0)
+    PyErr_Clear ();
+  Py_XDECREF (v);
+  return TRUE;
+}
+
+/* What send() gets for msg: a LogMessage, or value-pairs()' dict */
+static PyObject *
+message_object (PyDest *self, SlMessage *msg)
+{
+  if (!self->vp)
+    return py_logmsg_new (msg, FALSE, self->base.typed_options);
+  PairsDict pairs = { PyDict_New (), self->base.typed_options };
+  if (pairs.dict)
+    sl_value_pairs_foreach (self->vp, msg, sl_driver_template_env (&self->super), SL_VALUE_PAIRS_ASCENDING, add_pair,
+                            &pairs);
+  return pairs.dict;
 }
 
 static void
@@ -322,7 +368,7 @@ write_job (PyRunner *r, gpointer data)
               return;
             }
         }
-      PyObject *msg = py_logmsg_new (batch->msgs[i], FALSE);
+      PyObject *msg = message_object (self, batch->msgs[i]);
       PyObject *result;
       gboolean ours = py_runner_call (r, self->send, msg, &result);
       Py_DECREF (msg);
@@ -431,6 +477,8 @@ py_dest_free (SlDriver *d)
 {
   PyDest *self = (PyDest *) d;
   py_life_free (&self->life);
+  if (self->vp)
+    sl_value_pairs_free (self->vp);
   if (!self->send)
     return;
   PyGILState_STATE gil = PyGILState_Ensure ();

@@ -42,7 +42,8 @@ typedef struct
   const SlCfgNode *options;     /* options("key" "value" ...) */
   GPtrArray *loaders;           /* imports() / loaders(): modules imported first */
   const gchar *id;
-  gboolean typed_options;       /* a 4.x configuration's: options() typed, logging into internal() */
+  gboolean typed_options;       /* a 4.x configuration's: options() and LogMessage's values typed, logging
+                                 * into internal() */
   guint logged;                 /* bits of PyCallKind already logged */
   gint64 suppressed;            /* exceptions not logged since */
 } PyDriverBase;

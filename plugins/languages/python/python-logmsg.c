@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "python-logmsg.h"
 #include "python-module.h"
+#include "python-value.h"
 #include "core/message/macros.h"
 #include "core/route/source.h"
 #include "core/message/template.h"
@@ -23,44 +24,65 @@ name_template (const gchar *name)
   return t;
 }
 
-static PyObject *
-logmsg_subscript (PyLogMessage *self, PyObject *key)
+static const gchar *
+key_name (PyObject *key)
 {
   Py_ssize_t len;
   const gchar *name = PyUnicode_Check (key) || PyBytes_Check (key) ? py_text (key, &len) : NULL;
 
   if (!name)
-    {
-      PyErr_SetString (PyExc_TypeError, "key is not a string object");
-      return NULL;
-    }
+    PyErr_SetString (PyExc_TypeError, "key is not a string object");
+  return name;
+}
+
+/* name's value as syslog-ng 4 hands it to Python: typed, or bytes when
+ * self is not typed; NULL with no exception set when name is not set. */
+static PyObject *
+get_value (PyLogMessage *self, const gchar *name)
+{
   SlTemplate *t = name_template (name);
   if (!t)
-    return PyBytes_FromString ("");
+    return NULL;
   SlHandle h = sl_template_single_field (t);
+  SlValueType type = SL_VALUE_STRING;
+  gboolean datetime = FALSE;
   if (h != SL_F_NONE)
     {
-      /* an unset value is empty, not a KeyError: syslog-ng 3.38 reads it so */
-      gsize vlen = 0;
-      const gchar *value = sl_message_has (self->msg, h) ? sl_message_get (self->msg, h, &vlen) : NULL;
-      return PyBytes_FromStringAndSize (value ? value : "", value ? vlen : 0);
+      gsize len = 0;
+      const gchar *value = sl_message_has (self->msg, h) ? sl_message_get_typed (self->msg, h, &len, &type) : NULL;
+      if (!value)
+        return NULL;
+      return self->typed ? py_value_from_typed (value, len, type, FALSE) : PyBytes_FromStringAndSize (value, len);
     }
   g_autoptr (GString) out = g_string_new (NULL);
   sl_template_append (t, self->msg, &sl_template_env_default, out);
+  if (self->typed && py_value_macro_type (name, &type, &datetime))
+    return py_value_from_typed (out->str, out->len, type, datetime);
   return PyBytes_FromStringAndSize (out->str, out->len);
+}
+
+/* An unset name is a KeyError in a 4.x configuration; under 3.x it is
+ * empty, as syslog-ng 3.38 and 4.8's compatibility mode read it. */
+static PyObject *
+logmsg_subscript (PyLogMessage *self, PyObject *key)
+{
+  const gchar *name = key_name (key);
+  if (!name)
+    return NULL;
+  PyObject *value = get_value (self, name);
+  if (value || PyErr_Occurred ())
+    return value;
+  if (!self->typed)
+    return PyBytes_FromString ("");
+  return PyErr_Format (PyExc_KeyError, "No such name-value pair %s", name);
 }
 
 static int
 logmsg_ass_subscript (PyLogMessage *self, PyObject *key, PyObject *value)
 {
-  Py_ssize_t len, vlen;
-  const gchar *name = PyUnicode_Check (key) || PyBytes_Check (key) ? py_text (key, &len) : NULL;
-
+  const gchar *name = key_name (key);
   if (!name)
-    {
-      PyErr_SetString (PyExc_TypeError, "key is not a string object");
-      return -1;
-    }
+    return -1;
   if (!self->writable)
     {
       PyErr_Format (PyExc_TypeError,
@@ -77,15 +99,25 @@ logmsg_ass_subscript (PyLogMessage *self, PyObject *key, PyObject *value)
       sl_message_unset (self->msg, h);
       return 0;
     }
-  const gchar *text = PyUnicode_Check (value) || PyBytes_Check (value) ? py_text (value, &vlen) : NULL;
-  if (!text)
+  if (!self->typed)
     {
-      PyErr_Format (PyExc_ValueError,
-                    "str or unicode object expected as log message values, got type %s (key %s)",
-                    Py_TYPE (value)->tp_name, name);
-      return -1;
+      Py_ssize_t vlen;
+      const gchar *text = PyUnicode_Check (value) || PyBytes_Check (value) ? py_text (value, &vlen) : NULL;
+      if (!text)
+        {
+          PyErr_Format (PyExc_ValueError,
+                        "str or unicode object expected as log message values, got type %s (key %s)",
+                        Py_TYPE (value)->tp_name, name);
+          return -1;
+        }
+      sl_message_set (self->msg, h, text, vlen);
+      return 0;
     }
-  sl_message_set (self->msg, h, text, vlen);
+  g_autoptr (GString) text = g_string_new (NULL);
+  SlValueType type;
+  if (!py_value_to_typed (value, text, &type))
+    return -1;
+  sl_message_set_typed (self->msg, h, text->str, text->len, type);
   return 0;
 }
 
@@ -147,6 +179,51 @@ logmsg_keys (PyLogMessage *self, PyObject *unused)
   return walk.list;
 }
 
+/* get(key, default=None): self[key], or default when key is not set */
+static PyObject *
+logmsg_get (PyLogMessage *self, PyObject *args, PyObject *kwargs)
+{
+  static char *kwlist[] = { "key", "default", NULL };
+  const gchar *name;
+  Py_ssize_t len;
+  PyObject *fallback = Py_None;
+
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "s#|O", kwlist, &name, &len, &fallback))
+    return NULL;
+  PyObject *value = get_value (self, name);
+  if (value || PyErr_Occurred ())
+    return value;
+  Py_INCREF (fallback);
+  return fallback;
+}
+
+/* get_as_str(key, default=None, encoding, errors, repr): the value's text
+ * decoded, whatever its type */
+static PyObject *
+logmsg_get_as_str (PyLogMessage *self, PyObject *args, PyObject *kwargs)
+{
+  static char *kwlist[] = { "key", "default", "encoding", "errors", "repr", NULL };
+  const gchar *name, *encoding = "utf-8", *errors = "strict", *repr = "internal";
+  Py_ssize_t len;
+  PyObject *fallback = Py_None;
+
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "s#|Osss", kwlist, &name, &len, &fallback, &encoding, &errors,
+                                    &repr))
+    return NULL;
+  SlTemplate *t = name_template (name);
+  SlHandle h = t ? sl_template_single_field (t) : SL_F_NONE;
+  if (t && (h == SL_F_NONE || sl_message_has (self->msg, h)))
+    {
+      g_autoptr (GString) out = g_string_new (NULL);
+      sl_template_append (t, self->msg, &sl_template_env_default, out);
+      return PyUnicode_Decode (out->str, out->len, encoding, errors);
+    }
+  if (fallback != Py_None && !PyUnicode_Check (fallback))
+    return PyErr_Format (PyExc_TypeError, "default is not a string object");
+  Py_INCREF (fallback);
+  return fallback;
+}
+
 static PyObject *
 logmsg_set_pri (PyLogMessage *self, PyObject *args, PyObject *kwargs)
 {
@@ -165,37 +242,6 @@ logmsg_get_pri (PyLogMessage *self, PyObject *unused)
   return PyLong_FromLong (self->msg->pri);
 }
 
-/* A datetime's instant and its offset east of UTC; a naive one is local
- * time, as syslog-ng reads it. */
-static gboolean
-datetime_to_time (PyObject *dt, SlTime *t)
-{
-  if (!PyDateTime_Check (dt))
-    {
-      PyErr_SetString (PyExc_TypeError, "datetime expected in the first parameter");
-      return FALSE;
-    }
-  PyObject *stamp = PyObject_CallMethod (dt, "timestamp", NULL);
-  if (!stamp)
-    return FALSE;
-  gdouble seconds = PyFloat_AsDouble (stamp);
-  Py_DECREF (stamp);
-  PyObject *offset = PyObject_CallMethod (dt, "utcoffset", NULL);
-  if (!offset)
-    return FALSE;
-  if (offset != Py_None)
-    t->gmtoff = PyDateTime_DELTA_GET_DAYS (offset) * 86400 + PyDateTime_DELTA_GET_SECONDS (offset);
-  else
-    {
-      g_autoptr (GTimeZone) local = g_time_zone_new_local ();
-      gint interval = g_time_zone_find_interval (local, G_TIME_TYPE_UNIVERSAL, (gint64) seconds);
-      t->gmtoff = g_time_zone_get_offset (local, MAX (interval, 0));
-    }
-  Py_DECREF (offset);
-  t->usec = (gint64) (seconds * G_USEC_PER_SEC + (seconds >= 0 ? 0.5 : -0.5));
-  return TRUE;
-}
-
 static PyObject *
 logmsg_set_timestamp (PyLogMessage *self, PyObject *args, PyObject *kwargs)
 {
@@ -204,7 +250,7 @@ logmsg_set_timestamp (PyLogMessage *self, PyObject *args, PyObject *kwargs)
 
   if (!PyArg_ParseTupleAndKeywords (args, kwargs, "O", kwlist, &dt))
     return NULL;
-  if (!datetime_to_time (dt, &self->msg->stamp))
+  if (!py_value_datetime_to_time (dt, &self->msg->stamp))
     return NULL;
   Py_RETURN_NONE;
 }
@@ -286,7 +332,7 @@ logmsg_parse (PyObject *unused, PyObject *args, PyObject *kwargs)
    * syslog-ng names the sender of a message a python source posts */
   SlMessage *msg = sl_source_parse (source, raw, len, sl_macro_loghost ());
   sl_message_unset (msg, SL_F_SOURCEIP);
-  PyLogMessage *self = (PyLogMessage *) py_logmsg_new (msg, TRUE);
+  PyLogMessage *self = (PyLogMessage *) py_logmsg_new (msg, TRUE, TRUE);
   sl_message_unref (msg);
   if (self)
     self->parsed_by = source;
@@ -297,6 +343,10 @@ static PyMethodDef logmsg_methods[] = {
   { "parse", (PyCFunction) (void (*) (void)) logmsg_parse, METH_STATIC | METH_VARARGS | METH_KEYWORDS,
     "parse a raw message with a source's parse_options" },
   { "keys", (PyCFunction) logmsg_keys, METH_NOARGS, "the names of the message's values and the macros" },
+  { "get", (PyCFunction) (void (*) (void)) logmsg_get, METH_VARARGS | METH_KEYWORDS,
+    "a value, or default when it is not set" },
+  { "get_as_str", (PyCFunction) (void (*) (void)) logmsg_get_as_str, METH_VARARGS | METH_KEYWORDS,
+    "a value's text as str, or default when it is not set" },
   { "set_pri", (PyCFunction) (void (*) (void)) logmsg_set_pri, METH_VARARGS | METH_KEYWORDS, "set the priority" },
   { "get_pri", (PyCFunction) logmsg_get_pri, METH_NOARGS, "the priority" },
   { "set_timestamp", (PyCFunction) (void (*) (void)) logmsg_set_timestamp, METH_VARARGS | METH_KEYWORDS,
@@ -326,6 +376,8 @@ logmsg_construct (PyTypeObject *type, PyObject *args, PyObject *kwargs)
   sl_time_now (&self->msg->stamp);
   self->msg->recvd = self->msg->stamp;
   self->writable = TRUE;
+  /* typed under any @version: syslog-ng 4.8 makes a LogMessage() so */
+  self->typed = TRUE;
   if (text)
     sl_message_set (self->msg, SL_F_MESSAGE, text, len);
   if (bookmark && bookmark != Py_None)
@@ -350,20 +402,21 @@ static PyTypeObject logmsg_type = {
   .tp_basicsize = sizeof (PyLogMessage),
   .tp_dealloc = (destructor) logmsg_dealloc,
   .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-  .tp_doc = "a log message: values by name as bytes",
+  .tp_doc = "a log message: values by name, typed under a 4.x configuration, else bytes",
   .tp_new = logmsg_construct,
   .tp_as_mapping = &logmsg_mapping,
   .tp_methods = logmsg_methods,
 };
 
 PyObject *
-py_logmsg_new (SlMessage *msg, gboolean writable)
+py_logmsg_new (SlMessage *msg, gboolean writable, gboolean typed)
 {
   PyLogMessage *self = PyObject_New (PyLogMessage, &logmsg_type);
   if (!self)
     return NULL;
   self->msg = sl_message_ref (msg);
   self->writable = writable;
+  self->typed = typed;
   self->bookmark = NULL;
   self->parsed_by = NULL;
   return (PyObject *) self;
@@ -394,10 +447,26 @@ py_logmsg_add (PyObject *module)
   return PyModule_AddObject (module, "LogMessage", (PyObject *) &logmsg_type) == 0;
 }
 
+typedef struct
+{
+  const SlMessage *from;
+  SlMessage *to;
+} FieldCopy;
+
+static void
+copy_typed (const SlMessage *from, SlMessage *to, SlHandle h)
+{
+  gsize len;
+  SlValueType type;
+  const gchar *value = sl_message_get_typed (from, h, &len, &type);
+  sl_message_set_typed (to, h, value, len, type);
+}
+
 static gboolean
 copy_field (SlHandle h, const gchar *value, gsize len, gpointer user_data)
 {
-  sl_message_set (user_data, h, value, len);
+  FieldCopy *copy = user_data;
+  copy_typed (copy->from, copy->to, h);
   return TRUE;
 }
 
@@ -405,17 +474,14 @@ static void
 fill_from_made (SlMessage *msg, gpointer user_data)
 {
   const SlMessage *made = user_data;
-  gsize len;
+  FieldCopy copy = { made, msg };
 
   msg->pri = made->pri;
   msg->stamp = made->stamp;
   for (SlHandle h = 1; h < SL_F_BUILTIN_MAX; h++)
     if (h != SL_F_HOST_FROM && h != SL_F_SOURCEIP && sl_message_has (made, h))
-      {
-        const gchar *value = sl_message_get (made, h, &len);
-        sl_message_set (msg, h, value, len);
-      }
-  sl_message_foreach_dynamic (made, copy_field, msg);
+      copy_typed (made, msg, h);
+  sl_message_foreach_dynamic (made, copy_field, &copy);
 }
 
 /* The values, stamp and priority of a message made in Python onto one the

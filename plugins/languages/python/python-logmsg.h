@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* syslogng.LogMessage: a message seen from Python, a mapping of names to
- * bytes as syslog-ng 3.38 gives them. */
+ * values: typed as syslog-ng 4 gives them (python-value.h) under a 4.x
+ * configuration, bytes as syslog-ng 3.38 gives them under 3.x. */
 #ifndef PYTHON_LOGMSG_H
 #define PYTHON_LOGMSG_H
 
@@ -13,12 +14,14 @@ typedef struct
   PyObject_HEAD
   SlMessage *msg;
   gboolean writable;      /* a parser's or a source's message; a destination's is read only */
+  gboolean typed;         /* values typed both ways, unset names a KeyError: a 4.x configuration's */
   PyObject *bookmark;     /* set_bookmark() or LogMessage(bookmark=...), or NULL */
   SlSource *parsed_by;    /* LogMessage.parse() with this source's parse_options: posted as it is */
 } PyLogMessage;
 
-/* A new reference wrapping msg (referenced). */
-PyObject  *py_logmsg_new (SlMessage *msg, gboolean writable);
+/* A new reference wrapping msg (referenced); typed for a driver of a 4.x
+ * configuration (PyDriverBase's typed_options). */
+PyObject  *py_logmsg_new (SlMessage *msg, gboolean writable, gboolean typed);
 gboolean   py_logmsg_check (PyObject *obj);
 /* Lets go of msg: a parser's message object may outlive its call. */
 void       py_logmsg_detach (PyObject *obj);

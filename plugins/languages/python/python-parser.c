@@ -47,7 +47,7 @@ py_parser_process (SlDriver *d, SlMessage **msg)
   PyParser *self = (PyParser *) d;
   sl_message_make_writable (msg);
   PyGILState_STATE gil = PyGILState_Ensure ();
-  PyObject *pymsg = py_logmsg_new (*msg, TRUE);
+  PyObject *pymsg = py_logmsg_new (*msg, TRUE, self->base.typed_options);
   PyObject *result = PyObject_CallOneArg (self->parse, pymsg);
   py_logmsg_detach (pymsg);
   Py_DECREF (pymsg);

@@ -6,7 +6,9 @@
  * .otel.scope.attributes., severity and times are fields and the
  * message's pri and stamps. Values are text: numbers in decimal, bools
  * as true/false, bytes in base64 and trace and span ids in hex (as
- * OTLP/JSON writes them), arrays and key-value lists as JSON.
+ * OTLP/JSON writes them), arrays and key-value lists as JSON, but an
+ * array of strings alone as a list; an attribute is typed as syslog-ng 4
+ * types it (an int, a double, a boolean, a list, null).
  *
  * The record, its resource and its scope are also kept as received (their
  * protobuf encoding, with the schema URLs) in .otel_raw.*, as syslog-ng
@@ -14,6 +16,7 @@
  * send them on intact. */
 #include "otel-records.h"
 #include "core/internal.h"
+#include "core/message/list-text.h"
 
 #include <arpa/inet.h>
 #include <jansson.h>
@@ -270,6 +273,49 @@ set_hex (SlMessage *msg, SlHandle name, const ProtobufCBinaryData *b)
   sl_message_set (msg, name, hex, (gssize) b->len * 2);
 }
 
+static gboolean
+all_strings (const Opentelemetry__Proto__Common__V1__ArrayValue *a)
+{
+  for (gsize i = 0; a && i < a->n_values; i++)
+    if (a->values[i]->value_case != OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE)
+      return FALSE;
+  return TRUE;
+}
+
+/* The value as text into out and its type, as syslog-ng 4's otel parser
+ * types an attribute (otel-protobuf-parser.cpp): an int, a double, a
+ * boolean, a string, null when unset; an array of strings alone a list;
+ * bytes (base64), other arrays and key-value lists (JSON) strings. */
+static SlValueType
+render_typed (const OtelAnyValue *v, GString *out)
+{
+  if (v && v->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_ARRAY_VALUE
+      && all_strings (v->array_value))
+    {
+      g_string_truncate (out, 0);
+      for (gsize i = 0; v->array_value && i < v->array_value->n_values; i++)
+        {
+          const gchar *item = v->array_value->values[i]->string_value;
+          sl_list_text_append (out, 0, item, strlen (item));
+        }
+      return SL_VALUE_LIST;
+    }
+  render_any (v, out);
+  switch (v ? v->value_case : OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE__NOT_SET)
+    {
+    case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_INT_VALUE:
+      return SL_VALUE_INT64;
+    case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_DOUBLE_VALUE:
+      return SL_VALUE_DOUBLE;
+    case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_BOOL_VALUE:
+      return SL_VALUE_BOOLEAN;
+    case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE__NOT_SET:
+      return SL_VALUE_NULL;
+    default:
+      return SL_VALUE_STRING;
+    }
+}
+
 static void
 set_attributes (SlMessage *msg, RecordContext *c, const gchar *prefix, OtelKeyValue **kvs, gsize n)
 {
@@ -277,8 +323,8 @@ set_attributes (SlMessage *msg, RecordContext *c, const gchar *prefix, OtelKeyVa
     {
       g_string_assign (c->name, prefix);
       g_string_append (c->name, kvs[i]->key);
-      render_any (kvs[i]->value, c->value);
-      sl_message_set (msg, sl_field_handle (c->name->str), c->value->str, (gssize) c->value->len);
+      SlValueType type = render_typed (kvs[i]->value, c->value);
+      sl_message_set_typed (msg, sl_field_handle (c->name->str), c->value->str, (gssize) c->value->len, type);
     }
 }
 
@@ -443,9 +489,16 @@ fill_syslog_ng (SlMessage *msg, gpointer data)
   for (gsize t = 0; types && t < types->n_values; t++)
     {
       const Opentelemetry__Proto__Common__V1__KeyValueList *values = kvlist_of (types->values[t]);
+      /* the group's name is the values' type; one Sluice has not (bytes,
+       * protobuf) is a string, and datetime is one in Sluice */
+      const gchar *type_name = types->values[t]->key;
+      SlValueType type;
+      if (!sl_value_type_from_name (type_name, strlen (type_name), TRUE, &type))
+        type = SL_VALUE_STRING;
       for (gsize i = 0; values && i < values->n_values; i++)
         if (bytes_of (values->values[i], &b) && strcmp (values->values[i]->key, "MESSAGE") != 0)
-          sl_message_set (msg, sl_field_handle (values->values[i]->key), (const gchar *) b->data, (gssize) b->len);
+          sl_message_set_typed (msg, sl_field_handle (values->values[i]->key), (const gchar *) b->data, (gssize) b->len,
+                                type);
     }
   sl_message_set_slice (msg, SL_F_MESSAGE, msg->raw, msg->raw_len);
   msg->stamp.usec = (gint64) (r->time_unix_nano / 1000);

@@ -2,7 +2,9 @@
 /* The layout is syslog-ng 4's (modules/grpc/otel, its formatter's
  * format_syslog_ng()), so that syslog-ng's syslog-ng-otlp() source reads
  * what this sends and Sluice's opentelemetry() source what syslog-ng
- * sends. Sluice's values carry no type: all go as "string". */
+ * sends. Each value goes under its type's name ("string", "int",
+ * "double", "boolean", "null", "list", "json"), as syslog-ng 4 groups
+ * them, the groups in the order their first value comes. */
 #include "otel-syslog-ng.h"
 #include "opentelemetry/proto/logs/v1/logs.pb-c.h"
 
@@ -67,37 +69,83 @@ set_int (AnyValue *v, gint64 n)
   v->int_value = n;
 }
 
+/* syslog-ng's names of the types (log_msg_value_type_to_str()) */
+static const gchar *const type_names[] = {
+  [SL_VALUE_STRING] = "string", [SL_VALUE_JSON] = "json", [SL_VALUE_LIST] = "list", [SL_VALUE_INT32] = "int",
+  [SL_VALUE_INT64] = "int", [SL_VALUE_DOUBLE] = "double", [SL_VALUE_BOOLEAN] = "boolean", [SL_VALUE_NULL] = "null",
+};
+
+/* "n": a kvlist per type name, each the values of that type */
+typedef struct
+{
+  const SlMessage *msg;
+  List types;
+  List groups[G_N_ELEMENTS (type_names)];
+  AnyValue *slots[G_N_ELEMENTS (type_names)];  /* a group's place in types, NULL until its first value */
+} ByType;
+
+static void
+add_typed (ByType *n, SlHandle h)
+{
+  gsize len = 0;
+  SlValueType type;
+  const gchar *value = sl_message_get_typed (n->msg, h, &len, &type);
+  const gchar *name = sl_field_name (h);
+  if (!value || !name || type >= G_N_ELEMENTS (type_names))
+    return;
+  /* the first group of a name takes it: int32 and int64 are both "int" */
+  guint group = type == SL_VALUE_INT32 ? SL_VALUE_INT64 : type;
+  if (!n->slots[group])
+    {
+      list_init (&n->groups[group]);
+      n->slots[group] = list_add (&n->types, type_names[group]);
+    }
+  set_bytes (list_add (&n->groups[group], name), value, len);
+}
+
 static gboolean
 add_dynamic (SlHandle h, const gchar *value, gsize len, gpointer data)
 {
-  const gchar *name = sl_field_name (h);
-  if (name)
-    set_bytes (list_add (data, name), value, len);
+  add_typed (data, h);
   return TRUE;
+}
+
+static void
+by_type_close (ByType *n)
+{
+  for (guint g = 0; g < G_N_ELEMENTS (type_names); g++)
+    if (n->slots[g])
+      {
+        list_close (&n->groups[g]);
+        *n->slots[g] = n->groups[g].value;
+      }
+  list_close (&n->types);
+}
+
+static void
+by_type_clear (ByType *n)
+{
+  for (guint g = 0; g < G_N_ELEMENTS (type_names); g++)
+    if (n->slots[g])
+      g_ptr_array_unref (n->groups[g].kvs);
+  g_ptr_array_unref (n->types.kvs);
 }
 
 void
 otel_syslog_ng_record (const SlMessage *msg, GByteArray *out)
 {
-  List values, types, macros, source;
-  list_init (&values);
-  list_init (&types);
+  ByType types = { .msg = msg };
+  List macros, source;
+  list_init (&types.types);
   list_init (&macros);
   list_init (&source);
 
   for (SlHandle h = SL_F_NONE + 1; h < SL_F_BUILTIN_MAX; h++)
-    {
-      gsize len = 0;
-      const gchar *v = sl_message_get (msg, h, &len);
-      /* the sender's address goes in "sa", as syslog-ng keeps it */
-      if (v && h != SL_F_SOURCEIP)
-        set_bytes (list_add (&values, sl_field_name (h)), v, len);
-    }
-  sl_message_foreach_dynamic (msg, add_dynamic, &values);
-  list_close (&values);
-  AnyValue *strings = list_add (&types, "string");
-  *strings = values.value;
-  list_close (&types);
+    /* the sender's address goes in "sa", as syslog-ng keeps it */
+    if (h != SL_F_SOURCEIP && sl_message_has (msg, h))
+      add_typed (&types, h);
+  sl_message_foreach_dynamic (msg, add_dynamic, &types);
+  by_type_close (&types);
 
   set_int (list_add (&macros, "PRI"), msg->pri);
   g_autoptr (GString) tags = g_string_new (NULL);
@@ -123,7 +171,7 @@ otel_syslog_ng_record (const SlMessage *msg, GByteArray *out)
   KeyValue n = OPENTELEMETRY__PROTO__COMMON__V1__KEY_VALUE__INIT, m = OPENTELEMETRY__PROTO__COMMON__V1__KEY_VALUE__INIT,
            sa = OPENTELEMETRY__PROTO__COMMON__V1__KEY_VALUE__INIT;
   n.key = "n";
-  n.value = &types.value;
+  n.value = &types.types.value;
   m.key = "m";
   m.value = &macros.value;
   sa.key = "sa";
@@ -138,8 +186,7 @@ otel_syslog_ng_record (const SlMessage *msg, GByteArray *out)
   g_byte_array_set_size (out, (guint) protobuf_c_message_get_packed_size (&record.base));
   protobuf_c_message_pack (&record.base, out->data);
 
-  g_ptr_array_unref (values.kvs);
-  g_ptr_array_unref (types.kvs);
+  by_type_clear (&types);
   g_ptr_array_unref (macros.kvs);
   g_ptr_array_unref (source.kvs);
 }

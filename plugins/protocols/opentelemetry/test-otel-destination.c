@@ -535,6 +535,41 @@ test_syslog_ng_otlp (SlTestEnv *env, gconstpointer data)
   g_assert_nonnull (strstr (want, "2024-01-02T03:04:05+02:00 web1 nginx 42 ID7 local4.notice 5 127.0.0.1 from-json relayed one\n"));
 }
 
+/* Typed values through syslog-ng-otlp(): each goes under its type's name,
+ * and the source gives it that type again, so $(format-json) of a 4.x
+ * configuration writes the same types on both sides. */
+static const gchar *const CONFIG_SYSLOG_NG_TYPED =
+  "@version: 4.8\n"
+  "template t { template(\"$(format-json --key h.* --key MESSAGE)\\n\"); };\n"
+  "source s_in { tcp(ip(\"127.0.0.1\") port(@IN@)); };\n"
+  "rewrite r { set(int(\"42\") value(\"h.i\")); set(1.5 value(\"h.f\")); set(boolean(\"true\") value(\"h.b\"));\n"
+  "            set(list(\"a,b\") value(\"h.l\")); set(null(\"\") value(\"h.z\")); set(json(\"{\\\"x\\\":1}\") value(\"h.j\"));\n"
+  "            set(\"text\" value(\"h.s\")); };\n"
+  "destination d_direct { file(\"@DIR@/direct\" template(t)); };\n"
+  "destination d_otlp { syslog-ng-otlp(url(\"127.0.0.1:@OTLP@\")); };\n"
+  "log { source(s_in); rewrite(r); destination(d_direct); destination(d_otlp); flags(flow-control); };\n"
+  "source s_otlp { syslog-ng-otlp(ip(\"127.0.0.1\") port(@OTLP@)); };\n"
+  "destination d_relayed { file(\"@DIR@/relayed\" template(t)); };\n"
+  "log { source(s_otlp); destination(d_relayed); };\n";
+
+static void
+test_syslog_ng_otlp_typed (SlTestEnv *env, gconstpointer data)
+{
+  guint16 in = sl_test_free_port (SOCK_STREAM), otlp = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *in_s = g_strdup_printf ("%u", in), *otlp_s = g_strdup_printf ("%u", otlp);
+  if (!sl_test_write_config (env, CONFIG_SYSLOG_NG_TYPED, "IN", in_s, "OTLP", otlp_s, NULL)
+      || !sl_test_daemon_start (env))
+    return;
+  g_assert_true (sl_test_tcp_send (in, "<13>Jan  2 03:04:05 web1 app: typed\n"));
+  g_autofree gchar *direct = sl_test_path (env, "direct"), *relayed = sl_test_path (env, "relayed");
+  g_assert_true (sl_test_wait_lines (env, direct, 1));
+  g_assert_true (sl_test_wait_lines (env, relayed, 1));
+  g_autofree gchar *want = sl_test_read_file (direct), *have = sl_test_read_file (relayed);
+  g_assert_cmpstr (want, ==, "{\"h\":{\"z\":null,\"s\":\"text\",\"l\":[\"a\",\"b\"],\"j\":{\"x\":1},\"i\":42,\"f\":1.5,"
+                   "\"b\":true},\"MESSAGE\":\"typed\"}\n");
+  g_assert_cmpstr (have, ==, want);
+}
+
 static void
 test_bad_url (SlTestEnv *env, gconstpointer data)
 {
@@ -563,6 +598,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/opentelemetry/destination/tls-versions", test_tls_versions);
   SL_TEST_ADD ("/opentelemetry/destination/tls-refused", test_tls_refused);
   SL_TEST_ADD ("/opentelemetry/destination/syslog-ng-otlp", test_syslog_ng_otlp);
+  SL_TEST_ADD ("/opentelemetry/destination/syslog-ng-otlp-typed", test_syslog_ng_otlp_typed);
   SL_TEST_ADD ("/opentelemetry/destination/bad-url", test_bad_url);
   gint rc = g_test_run ();
   receiver_kill ();

@@ -103,7 +103,8 @@ check_sdk_record (json_t *all, const gchar *label, guint i)
   g_autofree gchar *index = g_strdup_printf ("%u", i);
   gchar ratio[G_ASCII_DTOSTR_BUF_SIZE];
   g_ascii_dtostr (ratio, sizeof ratio, i / 4.0);
-  g_autofree gchar *tags = g_strdup_printf ("[\"%s\",\"x\"]", label);
+  /* an array of strings alone is a list, as syslog-ng 4 keeps it */
+  g_autofree gchar *tags = g_strdup_printf ("%s,x", label);
   g_assert_cmpstr (at (r, index_path), ==, index);
   g_assert_cmpstr (at (r, even_path), ==, i % 2 ? "false" : "true");
   g_assert_cmpstr (at (r, ratio_path), ==, ratio);
@@ -270,6 +271,39 @@ static const gchar *const JSON_REQUEST =
   "\"value\":{\"boolValue\":true}},{\"key\":\"cost\",\"value\":{\"doubleValue\":0.1}}],"
   "\"droppedAttributesCount\":1,\"eventName\":\"checkout.failed\"},"
   "{\"severityNumber\":\"SEVERITY_NUMBER_WARN\",\"body\":{\"stringValue\":\"second\"}}]}]}]}";
+
+/* Attributes keep their OTLP types, as syslog-ng 4's otel parser gives
+ * them: $(format-json) of a 4.x configuration writes them typed. */
+static const gchar *const CONFIG_TYPED =
+  "@version: 4.8\n"
+  "source s_http { opentelemetry(transport(\"http\") port(@HTTP@)); };\n"
+  "destination d_file { file(\"@DIR@/out.json\" template(\"$(format-json --key .otel.log.attributes.*)\\n\")); };\n"
+  "log { source(s_http); destination(d_file); flags(flow-control); };\n";
+
+static const gchar *const TYPED_REQUEST =
+  "{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"body\":{\"stringValue\":\"typed\"},\"attributes\":["
+  "{\"key\":\"i\",\"value\":{\"intValue\":\"503\"}},{\"key\":\"b\",\"value\":{\"boolValue\":true}},"
+  "{\"key\":\"d\",\"value\":{\"doubleValue\":2.5}},{\"key\":\"s\",\"value\":{\"stringValue\":\"7\"}},"
+  "{\"key\":\"l\",\"value\":{\"arrayValue\":{\"values\":[{\"stringValue\":\"a\"},{\"stringValue\":\"b,c\"}]}}},"
+  "{\"key\":\"m\",\"value\":{\"arrayValue\":{\"values\":[{\"intValue\":\"1\"},{\"stringValue\":\"x\"}]}}},"
+  "{\"key\":\"n\",\"value\":{}}]}]}]}]}";
+
+static void
+test_typed_attributes (SlTestEnv *env, gconstpointer data)
+{
+  guint16 http = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *http_s = g_strdup_printf ("%u", http);
+  if (!sl_test_write_config (env, CONFIG_TYPED, "HTTP", http_s, NULL) || !sl_test_daemon_start (env))
+    return;
+  g_autofree gchar *url = g_strdup_printf ("http://127.0.0.1:%u/v1/logs", http);
+  const gchar *args[] = { "-H", "Content-Type: application/json", "--data-binary", TYPED_REQUEST, url, NULL };
+  g_assert_cmpint (curl (args, NULL), ==, 200);
+  g_autofree gchar *path = sl_test_path (env, "out.json");
+  g_assert_true (sl_test_wait_lines (env, path, 1));
+  g_autofree gchar *line = sl_test_read_file (path);
+  g_assert_cmpstr (line, ==, "{\"_otel\":{\"log\":{\"attributes\":{\"s\":\"7\",\"n\":null,\"m\":\"[1,\\\"x\\\"]\","
+                   "\"l\":[\"a\",\"b,c\"],\"i\":503,\"d\":2.5,\"b\":true}}}}\n");
+}
 
 static void
 test_json (SlTestEnv *env, gconstpointer data)
@@ -558,6 +592,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/opentelemetry/source/sdk", test_sdk);
   SL_TEST_ADD ("/opentelemetry/source/tls", test_tls);
   SL_TEST_ADD ("/opentelemetry/source/json", test_json);
+  SL_TEST_ADD ("/opentelemetry/source/typed-attributes", test_typed_attributes);
   SL_TEST_ADD ("/opentelemetry/source/refused", test_refused);
   SL_TEST_ADD ("/opentelemetry/source/held-then-stopped", test_held);
   SL_TEST_ADD ("/opentelemetry/source/answered-when-written", test_answered_when_written);

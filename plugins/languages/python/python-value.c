@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "python-value.h"
+#include "core/message/list-text.h"
+#include <datetime.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* datetime.h's API pointer is static to each unit that includes it */
+static gboolean
+datetime_api (void)
+{
+  if (!PyDateTimeAPI)
+    PyDateTime_IMPORT;
+  return PyDateTimeAPI != NULL;
+}
+
+static gboolean
+cast_int (const gchar *text, gint64 *out)
+{
+  const gchar *digits = text + (text[0] == '+' || text[0] == '-');
+  gboolean hex = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
+  gchar *end;
+
+  *out = strtoll (text, &end, hex ? 16 : 10);
+  return *text && !*end;
+}
+
+static gboolean
+cast_double (const gchar *text, gdouble *out)
+{
+  gchar *end;
+
+  errno = 0;
+  *out = g_ascii_strtod (text, &end);
+  return end != text && !*end && !(errno == ERANGE && isinf (*out));
+}
+
+/* syslog-ng's boolean cast reads the first character only */
+static gboolean
+cast_boolean (const gchar *text, gboolean *out)
+{
+  if (text[0] && strchr ("Tt1", text[0]))
+    *out = TRUE;
+  else if (text[0] && strchr ("Ff0", text[0]))
+    *out = FALSE;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* A zone after a UNIX time, as syslog-ng's ISO zone reader takes one:
+ * Z, or +hh:mm, +hhmm, +hh. */
+static gboolean
+zone_suffix (const gchar *p)
+{
+  if (!*p || (p[0] == 'Z' && !p[1]))
+    return TRUE;
+  if (p[0] != '+' && p[0] != '-')
+    return FALSE;
+  p++;
+  if (!g_ascii_isdigit (p[0]) || !g_ascii_isdigit (p[1]))
+    return FALSE;
+  p += 2;
+  if (*p == ':')
+    p++;
+  return !*p || (g_ascii_isdigit (p[0]) && g_ascii_isdigit (p[1]) && !p[2]);
+}
+
+/* "sec[.frac][zone]" in milliseconds: a fraction of one to nine digits */
+static gboolean
+cast_datetime_msec (const gchar *text, gint64 *msec)
+{
+  gchar *end;
+  gint64 sec = strtoll (text, &end, 10);
+  gint64 nsec = 0;
+
+  if (*end == '.')
+    {
+      const gchar *frac = end + 1;
+      nsec = strtoll (frac, &end, 10);
+      glong digits = end - frac;
+      if (digits == 0 || digits > 9)
+        return FALSE;
+      for (glong i = digits; i < 9; i++)
+        nsec *= 10;
+    }
+  if (!zone_suffix (end))
+    return FALSE;
+  *msec = sec * 1000 + nsec / 1000000;
+  return TRUE;
+}
+
+/* A naive datetime in local time, its fold set in summer time, as
+ * syslog-ng's py_datetime_from_msec() makes it. */
+static PyObject *
+datetime_from_msec (gint64 msec)
+{
+  time_t sec = msec / 1000;
+  struct tm tm;
+
+  if (!datetime_api () || !localtime_r (&sec, &tm))
+    return PyErr_Format (PyExc_ValueError, "Error converting a UNIX time to datetime");
+  return PyDateTime_FromDateAndTimeAndFold (tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+                                            tm.tm_sec, (gint) (msec % 1000) * 1000, tm.tm_isdst > 0);
+}
+
+static void
+append_item (const gchar *item, gsize len, gpointer user_data)
+{
+  PyObject *list = user_data;
+  PyObject *bytes = PyBytes_FromStringAndSize (item, len);
+
+  if (bytes)
+    PyList_Append (list, bytes);
+  Py_XDECREF (bytes);
+}
+
+static PyObject *
+list_from_text (const gchar *value, gsize len)
+{
+  PyObject *list = PyList_New (0);
+
+  if (list)
+    sl_list_text_foreach (value, len, append_item, list);
+  if (list && PyErr_Occurred ())
+    Py_CLEAR (list);
+  return list;
+}
+
+PyObject *
+py_value_from_typed (const gchar *value, gsize len, SlValueType type, gboolean datetime)
+{
+  g_autofree gchar *text = g_strndup (value, len);
+  gint64 i;
+  gdouble d;
+  gboolean b;
+
+  if (datetime)
+    {
+      if (cast_datetime_msec (text, &i))
+        return datetime_from_msec (i);
+    }
+  else
+    switch (type)
+      {
+      case SL_VALUE_INT32:
+      case SL_VALUE_INT64:
+        if (cast_int (text, &i))
+          return PyLong_FromLongLong (i);
+        break;
+      case SL_VALUE_DOUBLE:
+        if (cast_double (text, &d))
+          return PyFloat_FromDouble (d);
+        break;
+      case SL_VALUE_BOOLEAN:
+        if (cast_boolean (text, &b))
+          return PyBool_FromLong (b);
+        break;
+      case SL_VALUE_NULL:
+        Py_RETURN_NONE;
+      case SL_VALUE_LIST:
+        return list_from_text (value, len);
+      case SL_VALUE_STRING:
+      case SL_VALUE_JSON:
+        break;
+      }
+  return PyBytes_FromStringAndSize (value, len);
+}
+
+static const struct
+{
+  const gchar *name;
+  SlValueType type;
+  gboolean datetime;
+} typed_macros[] = {
+  { "FACILITY_NUM", SL_VALUE_INT64, FALSE }, { "LEVEL_NUM", SL_VALUE_INT64, FALSE },
+  { "SEVERITY_NUM", SL_VALUE_INT64, FALSE }, { "TAGS", SL_VALUE_LIST, FALSE },
+  { "UNIXTIME", SL_VALUE_STRING, TRUE }, { "R_UNIXTIME", SL_VALUE_STRING, TRUE },
+  { "S_UNIXTIME", SL_VALUE_STRING, TRUE },
+};
+
+gboolean
+py_value_macro_type (const gchar *name, SlValueType *type, gboolean *datetime)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (typed_macros); i++)
+    if (strcmp (typed_macros[i].name, name) == 0)
+      {
+        *type = typed_macros[i].type;
+        *datetime = typed_macros[i].datetime;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+gboolean
+py_value_datetime_to_time (PyObject *dt, SlTime *t)
+{
+  if (!datetime_api () || !PyDateTime_Check (dt))
+    {
+      PyErr_SetString (PyExc_TypeError, "datetime expected in the first parameter");
+      return FALSE;
+    }
+  PyObject *stamp = PyObject_CallMethod (dt, "timestamp", NULL);
+  if (!stamp)
+    return FALSE;
+  gdouble seconds = PyFloat_AsDouble (stamp);
+  Py_DECREF (stamp);
+  PyObject *offset = PyObject_CallMethod (dt, "utcoffset", NULL);
+  if (!offset)
+    return FALSE;
+  if (offset != Py_None)
+    t->gmtoff = PyDateTime_DELTA_GET_DAYS (offset) * 86400 + PyDateTime_DELTA_GET_SECONDS (offset);
+  else
+    {
+      g_autoptr (GTimeZone) local = g_time_zone_new_local ();
+      gint interval = g_time_zone_find_interval (local, G_TIME_TYPE_UNIVERSAL, (gint64) seconds);
+      t->gmtoff = g_time_zone_get_offset (local, MAX (interval, 0));
+    }
+  Py_DECREF (offset);
+  t->usec = (gint64) (seconds * G_USEC_PER_SEC + (seconds >= 0 ? 0.5 : -0.5));
+  return TRUE;
+}
+
+/* syslog-ng takes list items of exactly str or bytes */
+static gboolean
+list_to_text (PyObject *list, GString *out)
+{
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE (list); i++)
+    {
+      PyObject *item = PyList_GET_ITEM (list, i);
+      Py_ssize_t len;
+      const gchar *text = PyBytes_CheckExact (item) || PyUnicode_CheckExact (item) ? py_text (item, &len) : NULL;
+      if (!text)
+        {
+          PyErr_SetString (PyExc_ValueError, "Error extracting value from str/bytes");
+          return FALSE;
+        }
+      sl_list_text_append (out, 0, text, len);
+    }
+  return TRUE;
+}
+
+gboolean
+py_value_to_typed (PyObject *obj, GString *out, SlValueType *type)
+{
+  g_string_truncate (out, 0);
+  if (PyBytes_CheckExact (obj) || PyUnicode_CheckExact (obj))
+    {
+      Py_ssize_t len;
+      const gchar *text = py_text (obj, &len);
+      if (!text)
+        return FALSE;
+      g_string_append_len (out, text, len);
+      *type = SL_VALUE_STRING;
+      return TRUE;
+    }
+  if (PyLong_CheckExact (obj))
+    {
+      gint64 i = PyLong_AsLongLong (obj);
+      if (i == -1 && PyErr_Occurred ())
+        return FALSE;
+      g_string_printf (out, "%" G_GINT64_FORMAT, i);
+      *type = SL_VALUE_INT64;
+      return TRUE;
+    }
+  if (PyFloat_CheckExact (obj))
+    {
+      /* "%f" of the largest double is 316 characters */
+      gchar buffer[400];
+      g_string_append (out, g_ascii_formatd (buffer, sizeof buffer, "%f", PyFloat_AS_DOUBLE (obj)));
+      *type = SL_VALUE_DOUBLE;
+      return TRUE;
+    }
+  if (PyBool_Check (obj))
+    {
+      g_string_append (out, obj == Py_True ? "true" : "false");
+      *type = SL_VALUE_BOOLEAN;
+      return TRUE;
+    }
+  if (obj == Py_None)
+    {
+      *type = SL_VALUE_NULL;
+      return TRUE;
+    }
+  if (PyList_CheckExact (obj))
+    {
+      *type = SL_VALUE_LIST;
+      return list_to_text (obj, out);
+    }
+  if (datetime_api () && PyDateTime_Check (obj))
+    {
+      SlTime t;
+      if (!py_value_datetime_to_time (obj, &t))
+        return FALSE;
+      gint64 msec = t.usec / 1000 - (t.usec % 1000 < 0);
+      g_string_printf (out, "%" G_GINT64_FORMAT ".%03d", msec / 1000 - (msec % 1000 < 0),
+                       (gint) ((msec % 1000 + 1000) % 1000));
+      *type = SL_VALUE_STRING;
+      return TRUE;
+    }
+  PyErr_SetString (PyExc_ValueError, "Error extracting value from Python object");
+  return FALSE;
+}
