@@ -129,7 +129,7 @@ gboolean mqtt_window_take   (MqttDestination *self, guint want, gint64 timeout_u
 void     mqtt_window_forget (MqttDestination *self);
 /* Under the lock: the slot whose settling ends a wait for the want
  * oldest (the last of them, then the oldest if the broker answered out
- * of order), NULL when both are settled. */
+ * of order), NULL when both are settled or the oldest failed. */
 MqttSlot *mqtt_window_awaited (MqttDestination *self, guint want);
 
 /* mqtt-direct.c: the same for a tcp:// address without http-proxy(),

@@ -286,10 +286,12 @@ mqtt_publish (MqttDestination *self, guint i, const gchar *topic, const GString 
 MqttSlot *
 mqtt_window_awaited (MqttDestination *self, guint want)
 {
+  MqttSlot *oldest = &self->slots[self->head];
   MqttSlot *last = &self->slots[(self->head + MIN (want, self->span) - 1) % MQTT_SLOTS];
+  if (oldest->state == MQTT_SLOT_FAILED)
+    return NULL;
   if (last->state == MQTT_SLOT_PENDING)
     return last;
-  MqttSlot *oldest = &self->slots[self->head];
   return oldest->state == MQTT_SLOT_PENDING ? oldest : NULL;
 }
 
