@@ -304,9 +304,10 @@ mqtt_direct_take (MqttDestination *self, guint want, gint64 timeout_us, MqttRoun
       if (!ok || (!waits && self->out_done == self->out->len))
         break;
       gint64 now = g_get_monotonic_time ();
+      /* as mqtt_window_take(): a stop fails only a wait that got nothing */
       if (sl_destination_stopping ())
         {
-          if (oldest_pending)
+          if (waits && oldest_pending)
             fail (self, _("the destination is stopping"));
           break;
         }
