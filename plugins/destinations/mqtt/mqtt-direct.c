@@ -49,8 +49,9 @@ slot_of (MqttDestination *self, guint16 id)
 }
 
 /* What the broker sent: acknowledgements settle their slots (a PUBREC
- * is answered by PUBREL first); FALSE for anything a publisher is not
- * sent. */
+ * is answered by PUBREL first). A PUBLISH, for a subscription a kept
+ * session of client-id() has, is acknowledged and let go, as Paho's
+ * client of the other addresses does. FALSE for anything else. */
 static gboolean
 take_packets (MqttDestination *self)
 {
@@ -67,14 +68,25 @@ take_packets (MqttDestination *self)
           break;
         }
       at += (gsize) n;
-      guint16 id = mqtt_wire_ack_id (&p);
-      MqttSlot *slot = id ? slot_of (self, id) : NULL;
       if (p.type == MQTT_WIRE_PINGRESP)
         continue;
-      if (!id || (p.type != MQTT_WIRE_PUBACK && p.type != MQTT_WIRE_PUBREC && p.type != MQTT_WIRE_PUBCOMP))
+      if (p.type == MQTT_WIRE_PUBLISH)
+        {
+          guint16 in_id = mqtt_wire_publish_id (&p);
+          if (in_id)
+            mqtt_wire_ack (self->out, (p.flags & 4) ? MQTT_WIRE_PUBREC : MQTT_WIRE_PUBACK, in_id);
+          continue;
+        }
+      guint16 id = mqtt_wire_ack_id (&p);
+      MqttSlot *slot = id ? slot_of (self, id) : NULL;
+      if (!id)
         ok = FALSE;
+      else if (p.type == MQTT_WIRE_PUBREL)
+        mqtt_wire_ack (self->out, MQTT_WIRE_PUBCOMP, id);
       else if (p.type == MQTT_WIRE_PUBREC)
-        mqtt_wire_pubrel (self->out, id);
+        mqtt_wire_ack (self->out, MQTT_WIRE_PUBREL, id);
+      else if (p.type != MQTT_WIRE_PUBACK && p.type != MQTT_WIRE_PUBCOMP)
+        ok = FALSE;
       else if (slot && slot->state == MQTT_SLOT_PENDING)
         slot->state = MQTT_SLOT_DONE;
     }

@@ -77,9 +77,10 @@ mqtt_wire_publish (GString *out, const gchar *topic, gsize topic_len, const gcha
 }
 
 void
-mqtt_wire_pubrel (GString *out, guint16 id)
+mqtt_wire_ack (GString *out, guint8 type, guint16 id)
 {
-  put_header (out, 0x62, 2);
+  /* PUBREL's reserved flags are 0010 */
+  put_header (out, (guint8) (type << 4 | (type == MQTT_WIRE_PUBREL ? 2 : 0)), 2);
   put_u16 (out, id);
 }
 
@@ -123,4 +124,15 @@ guint16
 mqtt_wire_ack_id (const MqttWirePacket *packet)
 {
   return packet->len == 2 ? (guint16) (packet->body[0] << 8 | packet->body[1]) : 0;
+}
+
+guint16
+mqtt_wire_publish_id (const MqttWirePacket *packet)
+{
+  if (!(packet->flags & 6) || packet->len < 2)
+    return 0;
+  gsize topic_len = (gsize) (packet->body[0] << 8 | packet->body[1]);
+  if (packet->len < 2 + topic_len + 2)
+    return 0;
+  return (guint16) (packet->body[2 + topic_len] << 8 | packet->body[3 + topic_len]);
 }

@@ -11,8 +11,10 @@ G_BEGIN_DECLS
 
 /* the packet types a publisher reads, as the first byte's high nibble */
 #define MQTT_WIRE_CONNACK 2
+#define MQTT_WIRE_PUBLISH 3
 #define MQTT_WIRE_PUBACK 4
 #define MQTT_WIRE_PUBREC 5
+#define MQTT_WIRE_PUBREL 6
 #define MQTT_WIRE_PUBCOMP 7
 #define MQTT_WIRE_PINGRESP 13
 
@@ -33,7 +35,8 @@ gboolean mqtt_wire_connect    (GString *out, const gchar *client_id, const gchar
  * with nothing appended, when the topic or the packet is too long. */
 gboolean mqtt_wire_publish    (GString *out, const gchar *topic, gsize topic_len, const gchar *payload,
                                gsize payload_len, gint qos, guint16 id);
-void     mqtt_wire_pubrel     (GString *out, guint16 id);
+/* PUBACK, PUBREC, PUBREL or PUBCOMP (type) of packet id */
+void     mqtt_wire_ack        (GString *out, guint8 type, guint16 id);
 void     mqtt_wire_pingreq    (GString *out);
 void     mqtt_wire_disconnect (GString *out);
 /* Cuts the first packet of buf: its size, 0 while it is incomplete, -1
@@ -41,6 +44,9 @@ void     mqtt_wire_disconnect (GString *out);
 gssize   mqtt_wire_next       (const guint8 *buf, gsize len, MqttWirePacket *packet);
 /* The packet id of an acknowledgement, or 0 when its body is not one. */
 guint16  mqtt_wire_ack_id     (const MqttWirePacket *packet);
+/* The packet id of a PUBLISH at qos 1 or 2, 0 at qos 0 or when its body
+ * is too short. */
+guint16  mqtt_wire_publish_id (const MqttWirePacket *packet);
 
 G_END_DECLS
 

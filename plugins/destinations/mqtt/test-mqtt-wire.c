@@ -69,7 +69,7 @@ static void
 test_acks (void)
 {
   GString *out = g_string_new (NULL);
-  mqtt_wire_pubrel (out, 0x0102);
+  mqtt_wire_ack (out, MQTT_WIRE_PUBREL, 0x0102);
   mqtt_wire_pingreq (out);
   mqtt_wire_disconnect (out);
   static const gchar want[] = "\x62\x02\x01\x02\xc0\0\xe0\0";
@@ -83,6 +83,13 @@ test_acks (void)
   g_assert_cmpuint (p.type, ==, MQTT_WIRE_PINGRESP);
   g_assert_cmpuint (mqtt_wire_ack_id (&p), ==, 0);
   g_assert_cmpint (mqtt_wire_next (in + 6, sizeof in - 6, &p), ==, 0);
+  /* a PUBLISH the broker sends: qos 1, topic "t", id 0x0203; qos 0 has no id */
+  static const guint8 publish[] = { 0x32, 0x06, 0x00, 0x01, 't', 0x02, 0x03, 'x' };
+  g_assert_cmpint (mqtt_wire_next (publish, sizeof publish, &p), ==, sizeof publish);
+  g_assert_cmpuint (mqtt_wire_publish_id (&p), ==, 0x0203);
+  static const guint8 publish0[] = { 0x30, 0x04, 0x00, 0x01, 't', 'x' };
+  g_assert_cmpint (mqtt_wire_next (publish0, sizeof publish0, &p), ==, sizeof publish0);
+  g_assert_cmpuint (mqtt_wire_publish_id (&p), ==, 0);
   static const guint8 endless[] = { 0x40, 0xff, 0xff, 0xff, 0xff, 0x01 };
   g_assert_cmpint (mqtt_wire_next (endless, sizeof endless, &p), ==, -1);
   g_string_free (out, TRUE);
