@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mqtt(): each message published to an MQTT broker, with syslog-ng's
  * options: topic() a template, its message rendered by template(), qos()
- * 0, 1 or 2. On Eclipse Paho's asynchronous C client (Debian's
- * libpaho-mqtt-dev), the client syslog-ng's module uses. Up to
- * MQTT_SLOTS messages are in flight across writes (SL_CAP_ANSWERS): a
+ * 0, 1 or 2. A tcp:// address() without http-proxy() is spoken to on a
+ * socket of the writer's own (mqtt-direct.c); ssl://, ws://, wss:// and
+ * proxies go through Eclipse Paho's asynchronous C client (Debian's
+ * libpaho-mqtt-dev), the client syslog-ng's module uses (mqtt-session.c).
+ * Up to MQTT_SLOTS messages are in flight across writes (SL_CAP_ANSWERS): a
  * write() publishes its batch and returns with the completions that came
  * meanwhile, the run from the oldest: written to the socket at qos 0,
  * PUBACK at qos 1, PUBCOMP at qos 2; a write with nothing to publish
@@ -140,6 +142,14 @@ mqtt_init (SlDriver *d, GError **error)
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
   self->locks_ready = TRUE;
+  self->fd = -1;
+  self->direct = g_str_has_prefix (self->address, "tcp://") && !self->http_proxy;
+  if (self->direct)
+    {
+      self->out = g_string_sized_new (65536);
+      self->in = g_malloc (MQTT_DIRECT_READ);
+      self->next_id = 1;
+    }
   return TRUE;
 }
 
@@ -147,6 +157,11 @@ static void
 mqtt_close (SlDriver *d)
 {
   MqttDestination *self = (MqttDestination *) d;
+  if (self->direct)
+    {
+      mqtt_direct_end (self, MQTT_DISCONNECT_TIMEOUT_MS);
+      return;
+    }
   if (!self->client)
     return;
   mqtt_session_end (self, MQTT_DISCONNECT_TIMEOUT_MS);
@@ -160,7 +175,8 @@ mqtt_open (SlDriver *d, GError **error)
   MqttDestination *self = (MqttDestination *) d;
   gint code = 0;
   gchar *message = NULL;
-  if (mqtt_session_start (self, MQTT_CONNECT_TIMEOUT_S, &code, &message))
+  if (self->direct ? mqtt_direct_start (self, MQTT_CONNECT_TIMEOUT_S, &code, &message)
+                   : mqtt_session_start (self, MQTT_CONNECT_TIMEOUT_S, &code, &message))
     return TRUE;
   if (code > 0)
     {
@@ -206,7 +222,9 @@ mqtt_write (SlDriver *d, SlWriteBatch *batch)
           const SlMessage *msg = batch->msgs[batch->done];
           g_string_truncate (self->payload, 0);
           sl_template_append (self->message, msg, self->env, self->payload);
-          if (!mqtt_publish (self, (guint) i, message_topic (self, msg), self->payload))
+          const gchar *topic = message_topic (self, msg);
+          if (!(self->direct ? mqtt_direct_publish (self, (guint) i, topic, self->payload)
+                             : mqtt_publish (self, (guint) i, topic, self->payload)))
             {
               mqtt_window_forget (self);
               g_mutex_lock (&self->lock);
@@ -218,11 +236,12 @@ mqtt_write (SlDriver *d, SlWriteBatch *batch)
           batch->done++;
         }
       /* with every message published, the completions that came are taken
-       * without waiting; a full window and a call with nothing to publish
-       * wait for the oldest */
-      gboolean wait = batch->done < batch->n || (!batch->n && !batch->answered);
+       * without waiting; a full window waits for a run of them, a call
+       * with nothing to publish for the oldest */
+      guint want = batch->done < batch->n ? MQTT_REFILL : !batch->n && !batch->answered ? 1 : 0;
       MqttRound round;
-      gboolean ok = mqtt_window_take (self, wait, MQTT_PUBLISH_TIMEOUT_US, &round);
+      gboolean ok = self->direct ? mqtt_direct_take (self, want, MQTT_PUBLISH_TIMEOUT_US, &round)
+                                 : mqtt_window_take (self, want, MQTT_PUBLISH_TIMEOUT_US, &round);
       batch->answered += round.done;
       batch->dropped += round.dropped;
       if (!ok)
@@ -245,6 +264,9 @@ mqtt_free (SlDriver *d)
     g_string_free (self->topic_text, TRUE);
   g_free (self->client_id_text);
   g_free (self->reason);
+  if (self->out)
+    g_string_free (self->out, TRUE);
+  g_free (self->in);
   if (self->locks_ready)
     {
       g_mutex_clear (&self->lock);
@@ -252,16 +274,27 @@ mqtt_free (SlDriver *d)
     }
 }
 
+static gboolean
+mqtt_tick (SlDriver *d)
+{
+  MqttDestination *self = (MqttDestination *) d;
+  if (self->direct)
+    mqtt_direct_tick (self);
+  return FALSE;
+}
+
 static const SlDestinationOps mqtt_ops = {
   .open = mqtt_open,
   .write = mqtt_write,
   .close = mqtt_close,
+  .tick = mqtt_tick,
 };
 
 static const SlDriverClass mqtt_class = {
   .kind = SL_DRIVER_DESTINATION,
   .name = "mqtt",
-  .summary = "each message published to an MQTT broker (Eclipse Paho), confirmed by the broker at qos(1) and qos(2)",
+  .summary = "each message published to an MQTT broker (MQTT 3.1.1 of its own on tcp://, Eclipse Paho for TLS, "
+             "WebSocket and proxies), confirmed by the broker at qos(1) and qos(2)",
   .options = mqtt_options,
   .capabilities = SL_CAP_TEMPLATES | SL_CAP_DISK_BUFFER | SL_CAP_ANSWERS,
   .instance_size = sizeof (MqttDestination),

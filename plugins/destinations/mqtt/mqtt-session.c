@@ -80,8 +80,8 @@ settle (MqttSlot *slot, MqttSlotState state)
   if (slot->round == self->round && slot->state == MQTT_SLOT_PENDING)
     {
       slot->state = state;
-      /* the writer waits for the oldest, or a failure, not for each */
-      if (self->waiting && (slot == &self->slots[self->head] || state == MQTT_SLOT_FAILED))
+      /* the writer waits for one slot, or a failure, not for each */
+      if (self->awaited && (slot == self->awaited || state == MQTT_SLOT_FAILED))
         g_cond_broadcast (&self->cond);
     }
   g_mutex_unlock (&self->lock);
@@ -283,26 +283,43 @@ mqtt_publish (MqttDestination *self, guint i, const gchar *topic, const GString 
   return FALSE;
 }
 
+MqttSlot *
+mqtt_window_awaited (MqttDestination *self, guint want)
+{
+  MqttSlot *oldest = &self->slots[self->head];
+  MqttSlot *last = &self->slots[(self->head + MIN (want, self->span) - 1) % MQTT_SLOTS];
+  if (oldest->state == MQTT_SLOT_FAILED)
+    return NULL;
+  if (last->state == MQTT_SLOT_PENDING)
+    return last;
+  return oldest->state == MQTT_SLOT_PENDING ? oldest : NULL;
+}
+
 gboolean
-mqtt_window_take (MqttDestination *self, gboolean wait, gint64 timeout_us, MqttRound *round)
+mqtt_window_take (MqttDestination *self, guint want, gint64 timeout_us, MqttRound *round)
 {
   memset (round, 0, sizeof *round);
   g_mutex_lock (&self->lock);
   gint64 deadline = g_get_monotonic_time () + timeout_us;
   gboolean timed_out = FALSE;
-  while (wait && self->span && self->slots[self->head].state == MQTT_SLOT_PENDING && self->connected
-         && !sl_destination_stopping ())
+  MqttSlot *awaited;
+  while (want && self->span && self->connected && !sl_destination_stopping ()
+         && (awaited = mqtt_window_awaited (self, want)))
     {
       gint64 now = g_get_monotonic_time ();
       if (now >= deadline)
         {
-          set_reason (self, _("the broker confirmed nothing for 10 s"));
-          timed_out = TRUE;
+          /* only the oldest unconfirmed for so long is a failure */
+          if (self->slots[self->head].state == MQTT_SLOT_PENDING)
+            {
+              set_reason (self, _("the broker confirmed nothing for 10 s"));
+              timed_out = TRUE;
+            }
           break;
         }
-      self->waiting = TRUE;
+      self->awaited = awaited;
       g_cond_wait_until (&self->cond, &self->lock, MIN (deadline, now + MQTT_STOP_POLL_US));
-      self->waiting = FALSE;
+      self->awaited = NULL;
     }
   while (self->span && (self->slots[self->head].state == MQTT_SLOT_DONE
                         || self->slots[self->head].state == MQTT_SLOT_DROPPED))
@@ -319,7 +336,7 @@ mqtt_window_take (MqttDestination *self, gboolean wait, gint64 timeout_us, MqttR
       set_reason (self, _("Paho reports the message failed"));
       ok = FALSE;
     }
-  else if (self->span && (!self->connected || timed_out || (wait && !round->done && sl_destination_stopping ())))
+  else if (self->span && (!self->connected || timed_out || (want && !round->done && sl_destination_stopping ())))
     {
       if (!self->reason)
         set_reason (self, sl_destination_stopping () ? _("the destination is stopping") : _("the connection was lost"));
