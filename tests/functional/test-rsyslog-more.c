@@ -71,6 +71,8 @@ static const gchar *const sd_messages[] = {
   SD_HEAD "- no structured data",
   "<13>Dec  6 08:00:00 host sd[1]: a legacy message",
   SD_HEAD "[ex@1 iut=\"\" q=\"\\n\"]",
+  /* '@' in an SD-ID and a param name, an element without params ({ }) */
+  SD_HEAD "[exampleSDID@32473 iut=\"3\" eventSource=\"Application\"][A@B x@Y=\"1\"][Empty] body",
 };
 
 static const gchar *const mail_messages[] = {
