@@ -107,8 +107,9 @@ static const gchar *const statements =
   "set $!nu = 5;\n"
   "set $!nu!b!c = \"y\";\n"
   "set $!sub!added = \"z\";\n"
-  /* libfastjson puts a member set after an unset in the unset one's place */
-  "if not ($msg contains \"@cee:\") then action(type=\"omfile\" file=\"@DIR@/out/pjtree\" template=\"pjtree\")\n"
+  /* libfastjson puts a member set after an unset in the unset one's place:
+   * not the messages mmjsonparse parsed; @cee:{bad is $!msg "{bad" */
+  "if not ($msg contains '@cee:{\"') then action(type=\"omfile\" file=\"@DIR@/out/pjtree\" template=\"pjtree\")\n"
   "foreach ($.e in $!arr) do {\n"
   "  action(type=\"omfile\" file=\"@DIR@/out/each\" template=\"each\")\n"
   "  if $.e == \"b\" or $.e!q != \"\" then action(type=\"omfile\" file=\"@DIR@/out/eachb\" template=\"each\")\n"
@@ -290,6 +291,9 @@ test_refused (SlTestEnv *env, gconstpointer data)
     { "foreach ($.i in $!list) do {\n  action(type=\"omfile\" file=\"/dev/null\")\n  stop\n}\n",
       "script.conf:3:3: a stop inside foreach is not supported" },
     { "foreach ($!i in $!list) do stop\n", "script.conf:1:10: a local variable such as $.i was expected here" },
+    { "module(load=\"mmjsonparse\")\naction(type=\"mmjsonparse\" cookie=\"a^b\")\n",
+      "script.conf:2:27: an mmjsonparse cookie with a backslash, ^, ], a double quote, $ or a percent sign is not "
+      "supported" },
   };
   (void) data;
   g_autofree gchar *script = sl_test_path (env, "script.conf");
