@@ -744,10 +744,12 @@ json_prefix (const gchar *mode, const gchar *text)
 
 /* parse_json(TEXT, "CONTAINER") as rsyslogd 8.2302 does it: the JSON value
  * json-c takes from the start of TEXT ($(rsyslog-json-prefix)) goes under
- * CONTAINER ("$!" the top), an object through json-parser(), another
- * value as the container's own; then result is 0, or 1 (RS_SCRIPT_EINVAL)
- * when there is no value, the message unchanged. A value that is not an
- * object does not replace the whole tree under "$!", as in rsyslogd. */
+ * CONTAINER ("$!" the top), an object's members through json-parser()
+ * with the types rsyslogd keeps (the container written from them), an
+ * empty object or another value as the container's own; then result is
+ * 0, or 1 (RS_SCRIPT_EINVAL) when there is no value, the message
+ * unchanged. A value that is not an object does not replace the whole
+ * tree under "$!", as in rsyslogd. */
 gboolean
 sl_rs_read_parse_json (SlRsReader *r, SlCfgPos pos, const gchar *result, gchar **items)
 {
@@ -777,22 +779,27 @@ sl_rs_read_parse_json (SlRsReader *r, SlCfgPos pos, const gchar *result, gchar *
   g_autofree gchar *set_text = NULL;
   if (field)
     {
-      /* the container renders as rsyslogd renders it, an object too */
+      /* an empty object renders as rsyslogd renders it, { } */
       g_autofree gchar *text_template = json_prefix ("text", text);
       g_autofree gchar *quoted_value = sl_rs_quoted (value);
       g_autofree gchar *quoted_text = sl_rs_quoted (text_template);
       g_autofree gchar *quoted_field = sl_rs_quoted (field);
-      set_value_text = g_strdup_printf ("set(%s value(%s)); ", quoted_value, quoted_field);
-      set_text = g_strdup_printf ("set(%s value(%s)); ", quoted_text, quoted_field);
+      set_value_text = g_strdup_printf ("parser { rsyslog-set(template(%s) variable(%s) json(yes)); }; ", quoted_value,
+                                        quoted_field);
+      set_text = g_strdup_printf ("parser { rsyslog-set(template(%s) variable(%s) json(yes)); }; ", quoted_text,
+                                  quoted_field);
     }
   *items = g_strdup_printf ("junction { channel { filter { %s eq \"object\"; }; "
-                            "parser { json-parser(template(%s) prefix(%s)); }; "
-                            "rewrite { %sset(\"0\" value(%s)); }; flags(final); }; "
-                            "channel { filter { %s eq \"value\"; }; rewrite { %sset(\"0\" value(%s)); }; "
+                            "parser { json-parser(template(%s) prefix(%s) types(rsyslog)); }; "
+                            "rewrite { set(\"0\" value(%s)); }; flags(final); }; "
+                            "channel { filter { %s eq \"empty\"; }; %srewrite { set(\"0\" value(%s)); }; "
+                            "flags(final); }; "
+                            "channel { filter { %s eq \"value\"; }; %srewrite { set(\"0\" value(%s)); }; "
                             "flags(final); }; "
                             "channel { rewrite { set(\"1\" value(%s)); }; flags(final); }; };",
-                            quoted_kind, quoted_object, quoted_prefix, set_text ? set_text : "", quoted_result,
-                            quoted_kind, set_value_text ? set_value_text : "", quoted_result, quoted_result);
+                            quoted_kind, quoted_object, quoted_prefix, quoted_result, quoted_kind,
+                            set_text ? set_text : "", quoted_result, quoted_kind,
+                            set_value_text ? set_value_text : "", quoted_result, quoted_result);
   return TRUE;
 }
 

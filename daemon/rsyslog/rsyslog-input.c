@@ -955,6 +955,8 @@ sl_rs_imfile_directive (SlRsConf *c, const gchar *name, const gchar *value, SlCf
   sl_rs_params_add (params, "tag", c->imfile_tag, pos);
   sl_rs_params_add (params, "facility", c->imfile_facility, pos);
   sl_rs_params_add (params, "severity", c->imfile_severity, pos);
+  /* imfile's legacy inputs add no metadata, its input()s do unless told */
+  sl_rs_params_add (params, "addmetadata", "off", pos);
   if (!legacy_input (c, "imfile", "$InputRunFileMonitor", c->imfile_ruleset, params, pos, error))
     return FALSE;
   sl_rs_imfile_clear (c);

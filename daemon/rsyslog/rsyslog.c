@@ -470,6 +470,34 @@ read_foreach (SlRsReader *r, SlCfgPos pos)
   return ok;
 }
 
+/* The template of mmjsonparse's $!msg for a message that is none of its
+ * JSON: the text from its first non-blank, after the cookie when it
+ * starts with it (whose JSON did not parse), as rsyslogd 8.2302 keeps it.
+ * NULL when the cookie holds a character the pattern cannot carry. */
+static gchar *
+unparsed_msg_template (const gchar *cookie)
+{
+  GString *re = g_string_new ("[[:space:]]*");
+
+  if (*cookie)
+    g_string_append_c (re, '(');
+  for (const gchar *p = cookie; *p; p++)
+    {
+      if (strchr ("\\^]\"$%", *p))
+        {
+          g_string_free (re, TRUE);
+          return NULL;
+        }
+      /* a character ERE gives a meaning to, as itself in brackets */
+      g_string_append_printf (re, strchr (".[()*+?{}|", *p) ? "[%c]" : "%c", *p);
+    }
+  g_string_append (re, *cookie ? ")?(.*)" : "(.*)");
+  gchar *text = g_strdup_printf ("$(rsyslog-property \\\"ere,submatch=%d,nomatch=BLANK\\\" \\\"\\\" \\\"%s\\\" "
+                                 "$(rsyslog-msg ${MSGHDR}${MESSAGE}))", *cookie ? 2 : 1, re->str);
+  g_string_free (re, TRUE);
+  return text;
+}
+
 /* What a filter, then or else is followed by: one action, or a block. */
 static gboolean
 read_action (SlRsReader *r)
@@ -523,13 +551,19 @@ read_action (SlRsReader *r)
           return add_destination (r, pos, name, gate);
         }
       /* a message modifier passes on what it cannot parse, unchanged;
-       * mmjsonparse keeps the message's text, from its first non-blank,
-       * as $!msg */
+       * mmjsonparse keeps the message's text as $!msg */
       gboolean json = g_str_has_prefix (name + strlen (r->c->prefix) + 1, SL_RS_JSON_PARSER);
+      const SlRsParam *cookie = json ? sl_rs_param_find (params, "cookie") : NULL;
+      g_autofree gchar *unparsed = json ? unparsed_msg_template (cookie ? cookie->value : "@cee:") : NULL;
+      if (json && !unparsed)
+        {
+          g_free (name);
+          return sl_rs_fail (r, cookie->pos, "%s",
+                             _("an mmjsonparse cookie with a backslash, ^, ], a double quote, $ or a percent sign is not supported"));
+        }
       g_autofree gchar *items = json
                                   ? g_strdup_printf ("if { parser(%s); } else { rewrite { set(\"%s\" value(\"!msg\")); }; };",
-                                                     name, "$(rsyslog-property \\\"ere,nomatch=BLANK\\\" \\\"\\\" "
-                                                           "\\\"[^[:space:]].*\\\" $(rsyslog-msg ${MSGHDR}${MESSAGE}))")
+                                                     name, unparsed)
                                   : g_strdup_printf ("junction { channel { parser(%s); flags(final); }; "
                                                      "channel { flags(final); }; };", name);
       g_free (name);

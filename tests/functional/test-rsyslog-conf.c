@@ -997,7 +997,9 @@ test_tls (SlTestEnv *env, gconstpointer data)
  * wildcard in input(type="imfile"): rsyslogd and sluiced read the same
  * lines, before and after they start and in a file made later, with the
  * same tag (syslogtag the Tag as given, colon or not) and priority, and
- * msg the line. $InputRunFileMonitor puts the facility back to local0. */
+ * msg the line. $InputRunFileMonitor puts the facility back to local0.
+ * The $! tree of each line: an input() adds $!metadata!filename and
+ * $!metadata!fileoffset unless addMetadata="off", a legacy input none. */
 static void
 test_imfile (SlTestEnv *env, gconstpointer data)
 {
@@ -1017,13 +1019,26 @@ test_imfile (SlTestEnv *env, gconstpointer data)
     "$InputFileStateFile stat-apache-error\n"
     "$InputRunFileMonitor\n"
     "input(type=\"imfile\" file=\"@DIR@/logs/*.log\" tag=\"wild\" severity=\"warning\")\n"
+    "input(type=\"imfile\" file=\"@DIR@/plain.log\" tag=\"plain\" addMetadata=\"off\")\n"
     "$template t,\"%syslogtag%|%programname%|%app-name%|%pri-text%|%msg%\\n\"\n"
-    "*.* @DIR@/out;t\n";
+    "$template m,\"%syslogtag%|%$!%|%$!metadata!fileoffset%\\n\"\n"
+    "*.* @DIR@/out;t\n"
+    "*.* @DIR@/meta;m\n";
   static const gchar *const expected = "apache_access:|apache_access|apache_access|local6.info|after the start\n"
                                        "apache_access:|apache_access|apache_access|local6.info|before the start\n"
                                        "apache_error:|apache_error|apache_error|local0.notice|an error\n"
+                                       "plain|plain|plain|local0.notice|p\n"
                                        "wild|wild|wild|local0.warning|one\n"
+                                       "wild|wild|wild|local0.warning|three\n"
                                        "wild|wild|wild|local0.warning|two\n";
+  static const gchar *const expected_meta =
+    "apache_access:||\n"
+    "apache_access:||\n"
+    "apache_error:||\n"
+    "plain||\n"
+    "wild|{ \"metadata\": { \"filename\": \"@DIR@\\/logs\\/a.log\", \"fileoffset\": \"0\" } }|0\n"
+    "wild|{ \"metadata\": { \"filename\": \"@DIR@\\/logs\\/a.log\", \"fileoffset\": \"4\" } }|4\n"
+    "wild|{ \"metadata\": { \"filename\": \"@DIR@\\/logs\\/b.log\", \"fileoffset\": \"0\" } }|0\n";
   (void) data;
   g_autofree gchar *root = sl_test_rsyslog_root_or_skip ();
   if (!root)
@@ -1035,6 +1050,7 @@ test_imfile (SlTestEnv *env, gconstpointer data)
       g_assert_true (write_file (dirs[i], "access.log", "before the start\n"));
       g_assert_true (write_file (dirs[i], "error.log", "an error\n"));
       g_assert_true (write_file (dirs[i], "logs/a.log", "one\n"));
+      g_assert_true (write_file (dirs[i], "plain.log", "p\n"));
     }
   GString *rs_text = g_string_new (config);
   g_string_replace (rs_text, "@DIR@", rs_dir, 0);
@@ -1049,8 +1065,8 @@ test_imfile (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (rs, >, 0);
   g_assert_true (sl_test_write_config (env, config, NULL));
   g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));
-  g_assert_true (sl_test_wait_lines (env, rs_out, 3));
-  g_assert_true (sl_test_wait_lines (env, sl_out, 3));
+  g_assert_true (sl_test_wait_lines (env, rs_out, 4));
+  g_assert_true (sl_test_wait_lines (env, sl_out, 4));
   for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
     {
       g_autofree gchar *access = g_build_filename (dirs[i], "access.log", NULL);
@@ -1058,14 +1074,30 @@ test_imfile (SlTestEnv *env, gconstpointer data)
       g_assert_nonnull (f);
       fputs ("after the start\n", f);
       fclose (f);
+      g_autofree gchar *wild = g_build_filename (dirs[i], "logs", "a.log", NULL);
+      f = fopen (wild, "a");
+      g_assert_nonnull (f);
+      fputs ("three\n", f);
+      fclose (f);
       g_assert_true (write_file (dirs[i], "logs/b.log", "two\n"));
     }
-  g_assert_true (sl_test_wait_lines (env, rs_out, 5));
-  g_assert_true (sl_test_wait_lines (env, sl_out, 5));
+  g_assert_true (sl_test_wait_lines (env, rs_out, 7));
+  g_assert_true (sl_test_wait_lines (env, sl_out, 7));
   g_autofree gchar *rs_got = shaped_file (rs_out);
   g_autofree gchar *sl_got = shaped_file (sl_out);
   g_assert_cmpstr (rs_got, ==, expected);
   g_assert_cmpstr (sl_got, ==, expected);
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      g_autofree gchar *meta = g_build_filename (dirs[i], "meta", NULL);
+      g_autofree gchar *shaped = shaped_file (meta);
+      g_autoptr (GString) got = g_string_new (shaped);
+      g_autoptr (GString) dir = g_string_new (dirs[i]);
+      /* the folder as json-c writes it, its slashes escaped */
+      g_string_replace (dir, "/", "\\/", 0);
+      g_string_replace (got, dir->str, "@DIR@", 0);
+      g_assert_cmpstr (got->str, ==, expected_meta);
+    }
   sl_test_daemon_stop (env, SIGTERM);
   kill (rs, SIGTERM);
   sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);

@@ -12,13 +12,16 @@
 #include <unistd.h>
 
 /* a rulebase in liblognorm's version 2 format: tags, a number kept as a
- * number, nested JSON, a name-value list merged into the root */
+ * number, nested JSON, a name-value list merged into the root; the whole
+ * $! tree of those without tags (whose name, event.tags, has a dot) keeps
+ * liblognorm's member order and types */
 static const gchar rulebase[] =
   "version=2\n"
   "rule=login,auth: user %user:word% logged in from %ip:ipv4% port %port:number%\n"
   "rule=disk: disk %dev:word% at %pct:number{\"format\":\"number\"}% percent full\n"
   "rule=: event %data:json%\n"
-  "rule=: pairs %.:name-value-list%\n";
+  "rule=: pairs %.:name-value-list%\n"
+  "rule=: load %n:number{\"format\":\"number\"}% on %cpu:word% %rest:json%\n";
 
 /* the legacy directives' rulebase (rsyslogd's rawmsg of a message received
  * over the network holds the host name, which the front end's does not:
@@ -40,12 +43,18 @@ static const gchar config[] =
   "template(name=\"inline\" type=\"string\" string=\"%$!n!who%|%$!n!event.tags%|%$!n!unparsed-data%|%$!n%\\n\")\n"
   "template(name=\"legacy\" type=\"string\" string=\"%$!pri%|%$!rest%|%$!unparsed-data%\\n\")\n"
   "template(name=\"msg\" type=\"string\" string=\"%msg%\\n\")\n"
+  "template(name=\"tree\" type=\"string\" string=\"%$!%\\n\")\n"
   "template(name=\"fields\" type=\"string\" string=\"%$!f1%|%$!f2%|%$!f3%|%$!f4%|%$!f5%\\n\")\n"
   "template(name=\"rooted\" type=\"string\" string=\"%$!x!f1%|%$!x!f2%|%$!x!f3%|%$!f1%|%$!x%\\n\")\n"
   "ruleset(name=\"r\") {\n"
   "  if $programname == 'norm' then {\n"
   "    action(type=\"mmnormalize\" ruleBase=\"@DIR@/rules.rb\")\n"
   "    action(type=\"omfile\" file=\"@DIR@/norm\" template=\"norm\")\n"
+  "    stop\n"
+  "  }\n"
+  "  if $programname == 'typed' then {\n"
+  "    action(type=\"mmnormalize\" ruleBase=\"@DIR@/rules.rb\")\n"
+  "    action(type=\"omfile\" file=\"@DIR@/typed\" template=\"tree\")\n"
   "    stop\n"
   "  }\n"
   "  if $programname == 'inline' then {\n"
@@ -111,6 +120,8 @@ static const struct
   { "norm", { HEAD "norm: user bob logged in from 10.1.2.3 port 22", HEAD "norm: disk sda at 95 percent full",
               HEAD "norm: event {\"x\": 1, \"y\": [1,2], \"z\": {\"a\": \"b\"}, \"s\": \"q\\\"t/\", \"f\": 1.5}",
               HEAD "norm: pairs k=v k2=v2", HEAD "norm: nothing matches this" } },
+  { "typed", { HEAD "typed: load 7 on cpu0 {\"a\":[true,null,1.5],\"b\":{},\"c\":-3,\"d\":null}",
+               HEAD "typed: event {\"x\": 2.50, \"t\": false, \"o\": {\"n\": 1}}", HEAD "typed: pairs a=1 b=x" } },
   { "inline", { HEAD "inline: hello world", HEAD "inline: bye, all of you", HEAD "inline: neither" } },
   { "legacy", { HEAD "legacy: raw text", HEAD "legacy: single" } },
   { "utf8", { HEAD "utf8: ok caf\xc3\xa9 a\xc3(b end\xe2\x82",

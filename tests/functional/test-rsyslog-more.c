@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* rsyslog's ommail (action() and legacy), mmpstrucdata, omhttp, omsnmp, impstats' log.file
- * $outchannel and omfile's zipLevel: one configuration run by
+/* rsyslog's ommail (action() and legacy), mmpstrucdata, imptcp's sessions, omhttp, omsnmp,
+ * impstats' log.file, $outchannel and omfile's zipLevel: one configuration run by
  * rsyslogd 8.2302 and by sluiced --config-format rsyslog, the same
  * messages sent to both over TCP. mmpstrucdata's variables are compared
  * byte for byte in the files both write; ommail's mails, kept by a real
  * SMTP server (aiosmtpd) per daemon, by their envelope, Subject, X-Mailer,
- * recipients and body (the headers' layout is libESMTP's). What the
+ * recipients and body (the headers' layout is libESMTP's). imptcp serves
+ * more connections at once than tcp()'s default of 10 when maxSessions is
+ * not given: each of them writes a line and waits for it in the file. What the
  * front end refuses is refused with its place. */
 #include "tests/functional/harness.h"
 
@@ -22,7 +24,13 @@ static const gchar config[] =
    * first, takes a legacy :ommail: for its own and fails */
   "module(load=\"ommail\")\n"
   "module(load=\"mmpstrucdata\")\n"
+  "module(load=\"imptcp\")\n"
   "input(type=\"imtcp\" port=\"@PORT@\" ruleset=\"r\")\n"
+  "input(type=\"imptcp\" port=\"@SESSIONS@\" ruleset=\"sessions\")\n"
+  "template(name=\"line\" type=\"string\" string=\"%hostname% %syslogtag%%msg%\\n\")\n"
+  "ruleset(name=\"sessions\") {\n"
+  "  action(type=\"omfile\" file=\"@DIR@/sessions\" template=\"line\")\n"
+  "}\n"
   "input(type=\"imtcp\" port=\"@LEGACY@\")\n"
   "template(name=\"sd\" type=\"string\" string=\"%$!%|%$!rfc5424-sd!ex@1!iut%\\n\")\n"
   "template(name=\"kept\" type=\"string\" string=\"%$!x%|%msg%\\n\")\n"
@@ -63,6 +71,8 @@ static const gchar *const sd_messages[] = {
   SD_HEAD "- no structured data",
   "<13>Dec  6 08:00:00 host sd[1]: a legacy message",
   SD_HEAD "[ex@1 iut=\"\" q=\"\\n\"]",
+  /* '@' in an SD-ID and a param name, an element without params ({ }) */
+  SD_HEAD "[exampleSDID@32473 iut=\"3\" eventSource=\"Application\"][A@B x@Y=\"1\"][Empty] body",
 };
 
 static const gchar *const mail_messages[] = {
@@ -73,18 +83,23 @@ static const gchar *const mail_messages[] = {
 static const gchar *const recipients[] = { "b@example.com", "c@example.com", "d@example.com", "f@example.com",
                                            "g@example.com" };
 
+/* more than tcp()'s 10 */
+#define SESSIONS 24
+
 static gchar *
-filled (const gchar *dir, guint16 port, guint16 legacy, guint16 smtp)
+filled (const gchar *dir, guint16 port, guint16 legacy, guint16 smtp, guint16 sessions)
 {
   GString *out = g_string_new (config);
   g_autofree gchar *port_text = g_strdup_printf ("%u", port);
   g_autofree gchar *legacy_text = g_strdup_printf ("%u", legacy);
   g_autofree gchar *smtp_text = g_strdup_printf ("%u", smtp);
+  g_autofree gchar *sessions_text = g_strdup_printf ("%u", sessions);
 
   g_string_replace (out, "@DIR@", dir, 0);
   g_string_replace (out, "@PORT@", port_text, 0);
   g_string_replace (out, "@LEGACY@", legacy_text, 0);
   g_string_replace (out, "@SMTP@", smtp_text, 0);
+  g_string_replace (out, "@SESSIONS@", sessions_text, 0);
   return g_string_free (out, FALSE);
 }
 
@@ -102,6 +117,29 @@ send_all (guint16 port, guint16 legacy)
   g_string_append (text, mails->str);
   g_assert_true (sl_test_tcp_send (port, text->str));
   g_assert_true (sl_test_tcp_send (legacy, mails->str));
+}
+
+/* SESSIONS connections open at once, each with its line written: the
+ * lines in the file while none is closed (a connection the daemon does
+ * not serve yet would wait in the listen backlog, its line unread) */
+static gboolean
+send_sessions (SlTestEnv *env, const gchar *dir, guint16 port)
+{
+  g_autofree gchar *path = g_build_filename (dir, "sessions", NULL);
+  gint fds[SESSIONS];
+  gboolean all = TRUE;
+
+  for (guint i = 0; i < SESSIONS; i++)
+    {
+      g_autofree gchar *line = g_strdup_printf ("<13>Dec  6 08:00:00 host sessions: connection %02u\n", i);
+      fds[i] = sl_test_tcp_connect (port);
+      all = all && fds[i] >= 0 && sl_test_send_all (fds[i], line, strlen (line));
+    }
+  all = all && sl_test_wait_lines (env, path, SESSIONS);
+  for (guint i = 0; i < SESSIONS; i++)
+    if (fds[i] >= 0)
+      close (fds[i]);
+  return all;
 }
 
 /* The SMTP server of smtp()'s tests, keeping mails under dir/mail */
@@ -223,7 +261,7 @@ test_side_by_side (SlTestEnv *env, gconstpointer data)
     }
   g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
   g_assert_cmpint (g_mkdir_with_parents (rs_dir, 0700), ==, 0);
-  guint16 ports[6];
+  guint16 ports[8];
   for (guint i = 0; i < G_N_ELEMENTS (ports); i++)
     for (gboolean again = TRUE; again;)
       {
@@ -234,19 +272,21 @@ test_side_by_side (SlTestEnv *env, gconstpointer data)
       }
   GPid rs_smtp = smtp_start (rs_dir, ports[2]);
   GPid sl_smtp = smtp_start (env->dir, ports[3]);
-  g_autofree gchar *rs_text = filled (rs_dir, ports[0], ports[4], ports[2]);
+  g_autofree gchar *rs_text = filled (rs_dir, ports[0], ports[4], ports[2], ports[6]);
   g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
   g_assert_true (g_file_set_contents (rs_conf, rs_text, -1, NULL));
-  g_autofree gchar *sl_text = filled (env->dir, ports[1], ports[5], ports[3]);
+  g_autofree gchar *sl_text = filled (env->dir, ports[1], ports[5], ports[3], ports[7]);
   g_assert_true (sl_test_write_config (env, sl_text, NULL));
 
   g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
   GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
   g_assert_cmpint (rs, >, 0);
   g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));
-  g_assert_true (sl_test_wait_port (ports[0]) && sl_test_wait_port (ports[4]));
+  g_assert_true (sl_test_wait_port (ports[0]) && sl_test_wait_port (ports[4]) && sl_test_wait_port (ports[6]));
   send_all (ports[0], ports[4]);
   send_all (ports[1], ports[5]);
+  gboolean rs_sessions = send_sessions (env, rs_dir, ports[6]);
+  gboolean sl_sessions = send_sessions (env, env->dir, ports[7]);
   gboolean rs_done = wait_all (env, rs_dir);
   gboolean sl_done = wait_all (env, env->dir);
   sl_test_daemon_stop (env, SIGTERM);
@@ -258,14 +298,18 @@ test_side_by_side (SlTestEnv *env, gconstpointer data)
   g_test_message ("rsyslogd: %s", rs_stderr ? rs_stderr : "");
   g_assert_true (rs_done);
   g_assert_true (sl_done);
+  g_assert_true (rs_sessions);
+  g_assert_true (sl_sessions);
 
-  static const gchar *const files[] = { "sd", "kept" };
+  static const gchar *const files[] = { "sd", "kept", "sessions" };
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
     {
       g_autofree gchar *rs_path = g_build_filename (rs_dir, files[i], NULL);
       g_autofree gchar *sl_path = g_build_filename (env->dir, files[i], NULL);
-      g_autofree gchar *rs_got = sl_test_read_file (rs_path);
-      g_autofree gchar *sl_got = sl_test_read_file (sl_path);
+      /* the sessions' lines in the order the scheduler wrote them */
+      gboolean sorted = g_str_equal (files[i], "sessions");
+      g_autofree gchar *rs_got = sorted ? sl_test_read_sorted_lines (rs_path) : sl_test_read_file (rs_path);
+      g_autofree gchar *sl_got = sorted ? sl_test_read_sorted_lines (sl_path) : sl_test_read_file (sl_path);
       g_test_message ("%s", files[i]);
       g_assert_cmpstr (sl_got, ==, rs_got);
     }

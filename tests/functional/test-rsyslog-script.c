@@ -101,6 +101,15 @@ static const gchar *const statements =
   "set $.r2 = parse_json('{\"k\": \"v w\", \"a\": {\"b\": 7}}', '$!sub');\n"
   "set $.r3 = parse_json(\"{\\\"k\\\": 1}\", \"\\$.loc\");\n"
   "action(type=\"omfile\" file=\"@DIR@/out/parsejson\" template=\"pj\")\n"
+  /* a member of a variable that holds no object is not set */
+  "set $!sc = \"str\";\n"
+  "set $!sc!b = \"x\";\n"
+  "set $!nu = 5;\n"
+  "set $!nu!b!c = \"y\";\n"
+  "set $!sub!added = \"z\";\n"
+  /* libfastjson puts a member set after an unset in the unset one's place:
+   * not the messages mmjsonparse parsed; @cee:{bad is $!msg "{bad" */
+  "if not ($msg contains '@cee:{\"') then action(type=\"omfile\" file=\"@DIR@/out/pjtree\" template=\"pjtree\")\n"
   "foreach ($.e in $!arr) do {\n"
   "  action(type=\"omfile\" file=\"@DIR@/out/each\" template=\"each\")\n"
   "  if $.e == \"b\" or $.e!q != \"\" then action(type=\"omfile\" file=\"@DIR@/out/eachb\" template=\"each\")\n"
@@ -131,6 +140,11 @@ static const gchar *const messages[] = {
   "<13>Dec  1 10:00:00 app: @cee:{\"arr\":[]}",
   "<13>Dec  1 10:00:00 app: @cee:{\"arr\":\"not an array\"}",
   "<13>Dec  1 10:00:00 app: @cee:{\"arr\":[[\"n\",1,\"a/b\",{\"x\":[2]}],\"z\"]}",
+  /* parse_json()'s members keep their types, a real its digits */
+  "<13>Dec  1 10:00:00 app: {\"i\":5,\"f\":2.50,\"e\":1.5e3,\"t\":true,\"n\":null,\"arr\":[1,\"a\",2.5],"
+  "\"o\":{\"x\":1,\"y\":{}},\"s\":\"v\"} after",
+  "<13>Dec  1 10:00:00 app: {}",
+  "<13>Dec  1 10:00:00 app: 2.50",
   "<13>Dec  1 10:00:00 done: end",
 };
 
@@ -146,6 +160,8 @@ script_config (void)
                                 "string=\"%$!a!b%|%$!a!c%|%$.x%|%$.a!b%|%$!n%|%$.y%\\n\")\n"
                                 "template(name=\"pj\" type=\"string\" "
                                 "string=\"%$.ret%|%$.r2%|%$!a!b%|%$!n%|%$!sub!k%|%$.loc!k%|%$!sub!a!b%|%$.r4%|%$!val%\\n\")\n"
+                                "template(name=\"pjtree\" type=\"string\" "
+                                "string=\"%$!%|%$!val%|%$!sub%|%$!sc%|%$!nu%|%$!val!f%\\n\")\n"
                                 "template(name=\"each\" type=\"string\" string=\"%$.e%|%$.e!q%|%msg%\\n\")\n"
                                 "template(name=\"objs\" type=\"string\" string=\"%$.o!k%|%$.o!n!m%\\n\")\n"
                                 "template(name=\"after\" type=\"string\" string=\"[%$.e%]%msg%\\n\")\n"
@@ -225,7 +241,7 @@ test_script (SlTestEnv *env, gconstpointer data)
   for (guint i = 0; i < G_N_ELEMENTS (values); i++)
     g_ptr_array_add (names, g_strdup (values[i].name));
   static const gchar *const others[] = { "vars1", "vars2", "if1", "if2", "if3", "if4", "if5", "if6", "if7", "if8",
-                                         "if9", "if10", "if11", "parsejson", "each", "eachb", "objs", "after" };
+                                         "if9", "if10", "if11", "parsejson", "pjtree", "each", "eachb", "objs", "after" };
   for (guint i = 0; i < G_N_ELEMENTS (others); i++)
     g_ptr_array_add (names, g_strdup (others[i]));
   guint written = 0;
@@ -275,6 +291,9 @@ test_refused (SlTestEnv *env, gconstpointer data)
     { "foreach ($.i in $!list) do {\n  action(type=\"omfile\" file=\"/dev/null\")\n  stop\n}\n",
       "script.conf:3:3: a stop inside foreach is not supported" },
     { "foreach ($!i in $!list) do stop\n", "script.conf:1:10: a local variable such as $.i was expected here" },
+    { "module(load=\"mmjsonparse\")\naction(type=\"mmjsonparse\" cookie=\"a^b\")\n",
+      "script.conf:2:27: an mmjsonparse cookie with a backslash, ^, ], a double quote, $ or a percent sign is not "
+      "supported" },
   };
   (void) data;
   g_autofree gchar *script = sl_test_path (env, "script.conf");

@@ -4,7 +4,9 @@
  * result's members set as fields as rsyslog's mmnormalize sets them:
  * nested objects as dotted names, and each object, array, number and
  * boolean also as the JSON text rsyslogd writes for it (libfastjson's
- * spaced form, ${tags} of a rule's tags is [ "a", "b" ]), and the
+ * spaced form, ${tags} of a rule's tags is [ "a", "b" ]), typed as JSON,
+ * a number, a boolean or null so that the rsyslog front end's $! tree
+ * writes them as rsyslogd does, and the
  * whole result under prefix() with its trailing dot dropped ("n." sets n,
  * as rsyslogd's %$!n% of path="$!n" is the object). A message no
  * rule matches gets liblognorm's originalmsg and unparsed-data, counted
@@ -140,13 +142,17 @@ lognorm_parser_init (SlDriver *self, GError **error)
 static void set_members (SlMessage *msg, GString *name, struct fjson_object *object, gboolean nested);
 
 /* a string as it is; anything else as rsyslogd writes a non-string
- * member, its JSON text; null sets nothing, as rsyslogd then writes "" */
+ * member, its JSON text, with its type; null as an empty null, which
+ * rsyslogd writes "" alone and null in its tree */
 static void
 set_member (SlMessage *msg, GString *name, struct fjson_object *value)
 {
+  SlValueType type = SL_VALUE_JSON;
+
   switch (fjson_object_get_type (value))
     {
     case fjson_type_null:
+      sl_message_set_typed (msg, sl_field_handle (name->str), "", 0, SL_VALUE_NULL);
       return;
     case fjson_type_string:
       sl_message_set (msg, sl_field_handle (name->str), fjson_object_get_string (value),
@@ -155,11 +161,20 @@ set_member (SlMessage *msg, GString *name, struct fjson_object *value)
     case fjson_type_object:
       set_members (msg, name, value, TRUE);
       break;
-    default:
+    case fjson_type_int:
+      type = SL_VALUE_INT64;
+      break;
+    case fjson_type_double:
+      type = SL_VALUE_DOUBLE;
+      break;
+    case fjson_type_boolean:
+      type = SL_VALUE_BOOLEAN;
+      break;
+    case fjson_type_array:
       break;
     }
-  sl_message_set (msg, sl_field_handle (name->str), fjson_object_to_json_string_ext (value, FJSON_TO_STRING_SPACED),
-                  -1);
+  sl_message_set_typed (msg, sl_field_handle (name->str),
+                        fjson_object_to_json_string_ext (value, FJSON_TO_STRING_SPACED), -1, type);
 }
 
 static void
@@ -199,8 +214,8 @@ lognorm_parser_process (SlDriver *self, SlMessage **msg)
       if (name->len > 1 && name->str[name->len - 1] == '.')
         {
           g_string_truncate (name, name->len - 1);
-          sl_message_set (*msg, sl_field_handle (name->str),
-                          fjson_object_to_json_string_ext (result, FJSON_TO_STRING_SPACED), -1);
+          sl_message_set_typed (*msg, sl_field_handle (name->str),
+                                fjson_object_to_json_string_ext (result, FJSON_TO_STRING_SPACED), -1, SL_VALUE_JSON);
         }
       fjson_object_put (result);
     }

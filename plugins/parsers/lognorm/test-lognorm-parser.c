@@ -45,7 +45,17 @@ test_fields_of_the_matching_rule (void)
   sl_test_parser_clear (&p);
 }
 
-/* the texts rsyslogd 8.2302 writes for %$!data%, %$!data!y% and the rest */
+/* the texts rsyslogd 8.2302 writes for %$!data%, %$!data!y% and the rest,
+ * with the types its tree writes them with */
+static void
+assert_type (SlMessage *msg, const gchar *name, SlValueType expected)
+{
+  SlValueType type;
+  gsize len;
+  g_assert_nonnull (sl_message_get_typed (msg, sl_field_handle (name), &len, &type));
+  g_assert_cmpint (type, ==, expected);
+}
+
 static void
 test_nested_json_as_rsyslogd_writes_it (void)
 {
@@ -63,7 +73,14 @@ test_nested_json_as_rsyslogd_writes_it (void)
   sl_test_assert_field (msg, "n.data.s", "q/");
   sl_test_assert_field (msg, "n.data.f", "1.5");
   sl_test_assert_field (msg, "n.data.t", "true");
-  sl_test_assert_field (msg, "n.data.n", NULL);
+  sl_test_assert_field (msg, "n.data.n", "");
+  assert_type (msg, "n.data", SL_VALUE_JSON);
+  assert_type (msg, "n.data.x", SL_VALUE_INT64);
+  assert_type (msg, "n.data.y", SL_VALUE_JSON);
+  assert_type (msg, "n.data.s", SL_VALUE_STRING);
+  assert_type (msg, "n.data.f", SL_VALUE_DOUBLE);
+  assert_type (msg, "n.data.t", SL_VALUE_BOOLEAN);
+  assert_type (msg, "n.data.n", SL_VALUE_NULL);
   sl_test_assert_field (msg, "n", "{ \"data\": { \"x\": 1, \"y\": [ 1, 2 ], \"z\": { \"a\": \"b\" }, "
                                   "\"s\": \"q\\/\", \"f\": 1.5, \"t\": true, \"n\": null } }");
   sl_message_unref (msg);

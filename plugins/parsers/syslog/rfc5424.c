@@ -60,8 +60,8 @@ parse_structured_data (SlMessage *msg, Scan *s, gboolean syslog_ng_4)
 {
   if (scan_skip (s, '-') || !scan_at (s, '['))
     return TRUE;
-  static const SyslogSdTarget sdata = { SYSLOG_SDATA_PREFIX, sizeof SYSLOG_SDATA_PREFIX - 1, TRUE, FALSE, FALSE };
-  static const SyslogSdTarget sdata_4 = { SYSLOG_SDATA_PREFIX, sizeof SYSLOG_SDATA_PREFIX - 1, TRUE, FALSE, TRUE };
+  static const SyslogSdTarget sdata = { SYSLOG_SDATA_PREFIX, sizeof SYSLOG_SDATA_PREFIX - 1, TRUE, FALSE, FALSE, FALSE };
+  static const SyslogSdTarget sdata_4 = { SYSLOG_SDATA_PREFIX, sizeof SYSLOG_SDATA_PREFIX - 1, TRUE, FALSE, TRUE, FALSE };
   const gchar *start = s->p;
   gboolean refused = FALSE;
   if (!syslog_sd_parse_elements (msg, s, syslog_ng_4 ? &sdata_4 : &sdata, &refused))

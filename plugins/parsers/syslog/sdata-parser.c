@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* sdata-parser(template() prefix() lowercase-names()), syslog-ng 4's: RFC 5424 structured
+/* sdata-parser(template() prefix() lowercase-names() empty-objects()), syslog-ng 4's: RFC 5424 structured
  * data in a template's text into fields named as the syslog parser names
  * them (.SDATA.id.param under the default prefix), with its escapes. The
  * text must start with '-' (none) or '['; what follows the last element is
@@ -21,6 +21,7 @@ typedef struct
   SlTemplate *template;
   const gchar *prefix;
   gboolean lowercase;
+  gboolean empty_objects;
   SyslogSdTarget target;
   SlCounter *invalid;
 } SdataParser;
@@ -31,6 +32,8 @@ static const SlOptionSpec sdata_parser_options[] = {
     "put before each element's id (at most 128 bytes)" },
   { "lowercase-names", SL_BOOL (SdataParser, lowercase), "no",
     "each element's id and param names in lower case, as rsyslog's mmpstrucdata writes them by default" },
+  { "empty-objects", SL_BOOL (SdataParser, empty_objects), "no",
+    "an element without params is the JSON object { }, as rsyslog's mmpstrucdata writes it; no: an empty value" },
   { NULL }
 };
 
@@ -45,7 +48,7 @@ sdata_parser_init (SlDriver *d, GError **error)
                         _("sdata-parser(): prefix() is longer than %d bytes"), SYSLOG_SD_PREFIX_MAX);
       return FALSE;
     }
-  self->target = (SyslogSdTarget) { self->prefix, len, FALSE, self->lowercase };
+  self->target = (SyslogSdTarget) { self->prefix, len, FALSE, self->lowercase, FALSE, self->empty_objects };
   self->invalid = sl_stats_counter ("parser", d->id, d->klass->name, "invalid");
   return TRUE;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rsyslog's mmpstrucdata as sdata-parser(): the structured data of the
  * message as $!rfc5424-sd!ID!PARAM (under jsonRoot), the names in lower
- * case unless sd_name.lowercase="off"; a message without any is left as
- * it is. Checked against rsyslogd 8.2302 by tests/functional/test-rsyslog-more. */
+ * case unless sd_name.lowercase="off", an element without params the
+ * empty object; a message without any is left as it is. Checked against rsyslogd 8.2302 by tests/functional/test-rsyslog-more. */
 #include "plugins/parsers/syslog/syslog-private.h"
 #include "core/i18n.h"
 
@@ -23,7 +23,7 @@ mmpstrucdata_write (SlRsCall *call, GString *driver, GError **error)
   g_string_append (driver, "sdata-parser(");
   sl_rs_text_option (driver, "template", value);
   sl_rs_text_option (driver, "prefix", prefix);
-  g_string_append_printf (driver, " lowercase-names(%s))",
+  g_string_append_printf (driver, " lowercase-names(%s) empty-objects(yes))",
                           sl_rs_call_flag (call, "sd_name.lowercase", TRUE) ? "yes" : "no");
   return TRUE;
 }

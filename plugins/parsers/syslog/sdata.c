@@ -88,7 +88,7 @@ parse_sd_value (SlMessage *msg, const SyslogSdTarget *target, SlHandle field, Sc
 
 /* One [id name="value" ...] after its '[', each param stored as
  * PREFIXid.name; an element without params is kept as an empty PREFIXid
- * so that it is seen. */
+ * so that it is seen (the JSON { } for target->empty_objects). */
 static gboolean
 parse_sd_element (SlMessage *msg, Scan *s, const SyslogSdTarget *target, gboolean *refused)
 {
@@ -107,7 +107,9 @@ parse_sd_element (SlMessage *msg, Scan *s, const SyslogSdTarget *target, gboolea
     }
   gsize element_len = prefix_len + id_len;
   name[element_len] = '\0';
-  if (scan_at (s, ']'))
+  if (scan_at (s, ']') && target->empty_objects)
+    sl_message_set_typed (msg, sd_handle (name, refused), "{ }", 3, SL_VALUE_JSON);
+  else if (scan_at (s, ']'))
     store (msg, target, sd_handle (name, refused), s->p, 0);
   name[element_len] = '.';
 

@@ -146,6 +146,7 @@ typedef struct
   gboolean in_place;
   gboolean lowercase;
   gboolean unquoted_values;   /* syslog-ng 4.8's: a value without quotes runs to ' ' or ']' */
+  gboolean empty_objects;     /* rsyslog's mmpstrucdata: an element without params is the JSON { } */
 } SyslogSdTarget;
 
 /* The [id param="value" ...] elements at s, one after another, as long as

@@ -105,6 +105,23 @@ test_lowercase_names (void)
   sl_test_parser_clear (&p);
 }
 
+/* rsyslog's mmpstrucdata writes an element without params as { } */
+static void
+test_empty_objects (void)
+{
+  SlTestParser p;
+  sl_test_parser_init (&p, "sdata-parser(prefix(\"sd.\") empty-objects(yes))");
+  SlMessage *msg = sl_test_message ("[empty][a@1 x=\"y\"]");
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  gsize len;
+  SlValueType type;
+  g_assert_cmpstr (sl_message_get_typed (msg, sl_field_handle ("sd.empty"), &len, &type), ==, "{ }");
+  g_assert_cmpint (type, ==, SL_VALUE_JSON);
+  sl_test_assert_field (msg, "sd.a@1.x", "y");
+  sl_message_unref (msg);
+  sl_test_parser_clear (&p);
+}
+
 static void
 test_not_structured_data (void)
 {
@@ -141,6 +158,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sdata-parser/same-fields-as-syslog-parser", test_same_fields_as_syslog_parser);
   g_test_add_func ("/sdata-parser/prefix", test_prefix);
   g_test_add_func ("/sdata-parser/lowercase-names", test_lowercase_names);
+  g_test_add_func ("/sdata-parser/empty-objects", test_empty_objects);
   g_test_add_func ("/sdata-parser/not-structured-data", test_not_structured_data);
   return g_test_run ();
 }

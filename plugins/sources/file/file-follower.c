@@ -40,6 +40,8 @@ struct _SlFileFollower
   gchar *path;
   gsize path_len;
   SlHandle file_name;       /* $FILE_NAME, which every message gets, as in syslog-ng */
+  SlHandle meta_name;       /* rsyslog-metadata(): !metadata.filename, or SL_F_NONE */
+  SlHandle meta_offset;     /* and !metadata.fileoffset */
   gchar *dir;
   gint follow_ms;           /* 0: only inotify wakes the reader */
   const FileMultiLine *lines;   /* the driver's multi-line-mode() */
@@ -82,13 +84,18 @@ struct _SlFileFollower
 
 FileFollower *
 file_follower_new (const gchar *id, const gchar *path, const gchar *persist_key, gint follow_ms,
-                   const FileMultiLine *lines)
+                   const FileMultiLine *lines, gboolean metadata)
 {
   FileFollower *self = g_new0 (FileFollower, 1);
   self->id = g_strdup (id);
   self->path = g_strdup (path);
   self->path_len = strlen (path);
   self->file_name = sl_field_handle ("FILE_NAME");
+  if (metadata)
+    {
+      self->meta_name = sl_field_handle ("!metadata.filename");
+      self->meta_offset = sl_field_handle ("!metadata.fileoffset");
+    }
   self->follow_ms = follow_ms;
   self->lines = lines;
   self->dir = g_path_get_dirname (path);
@@ -145,6 +152,21 @@ settle_if_full (FileFollower *self)
   return self->unsettled < self->window_size || settle (self);
 }
 
+/* The fields every message of the file gets; self->offset is where it
+ * starts */
+static void
+set_file_fields (FileFollower *self, SlMessage *msg)
+{
+  sl_message_set (msg, self->file_name, self->path, self->path_len);
+  if (self->meta_name)
+    {
+      gchar offset[24];
+      sl_message_set (msg, self->meta_name, self->path, self->path_len);
+      sl_message_set (msg, self->meta_offset, offset,
+                      g_snprintf (offset, sizeof offset, "%" G_GINT64_FORMAT, self->offset));
+    }
+}
+
 static void
 emit (FileFollower *self, const gchar *line, gsize len)
 {
@@ -153,7 +175,7 @@ emit (FileFollower *self, const gchar *line, gsize len)
   if (!len)
     return;
   SlMessage *msg = sl_source_parse (self->source, line, len, NULL);
-  sl_message_set (msg, self->file_name, self->path, self->path_len);
+  set_file_fields (self, msg);
   sl_message_bind_window (msg, self->window);
   self->batch[self->batched++] = msg;
   self->unsettled++;
@@ -172,7 +194,7 @@ frame_record (FileFollower *self, gboolean at_end)
   if (size < self->record_size && !at_end)
     return 0;
   SlMessage *msg = sl_source_parse (self->source, self->buf + self->start, size, NULL);
-  sl_message_set (msg, self->file_name, self->path, self->path_len);
+  set_file_fields (self, msg);
   sl_message_bind_window (msg, self->window);
   self->batch[self->batched++] = msg;
   self->unsettled++;

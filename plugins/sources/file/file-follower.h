@@ -21,6 +21,12 @@ typedef struct
   SlMultiLine *ml;          /* NULL: a message a line */
 } FileMultiLine;
 
+/* rsyslog's imfile addMetadata, for the rsyslog front end */
+#define FILE_RSYSLOG_METADATA_OPTION(T, f) \
+  { "rsyslog-metadata", SL_BOOL (T, f), "no", \
+    "each message also gets the file's path and the offset its line starts at as the fields " \
+    "!metadata.filename and !metadata.fileoffset: rsyslog's imfile addMetadata" }
+
 #define FILE_MULTI_LINE_OPTIONS(T, m) \
   SL_MULTI_LINE_OPTIONS (T, m.options), \
   { "multi-line-timeout", SL_DURATION (T, m.timeout), "0", \
@@ -29,9 +35,9 @@ typedef struct
 /* id names the driver in what is logged; persist_key names its position in
  * the persist file (NULL: "file(PATH)"); follow_ms 0: only inotify wakes
  * it; lines is the driver's multi-line-mode(), kept by it while the
- * follower lives. */
+ * follower lives; metadata: rsyslog-metadata(). */
 FileFollower *file_follower_new   (const gchar *id, const gchar *path, const gchar *persist_key,
-                                   gint follow_ms, const FileMultiLine *lines);
+                                   gint follow_ms, const FileMultiLine *lines, gboolean metadata);
 const gchar    *file_follower_path  (const FileFollower *follower);
 /* Reads on a thread of its own, posting to source, until stopped. */
 gboolean        file_follower_start (FileFollower *follower, SlSource *source, GError **error);

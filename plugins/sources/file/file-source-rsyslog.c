@@ -6,7 +6,10 @@
  * tag and priority given (names, local0.notice unless given). Legacy
  * $InputFileName, $InputFileTag, $InputFileFacility, $InputFileSeverity
  * and $InputFileBindRuleset before $InputRunFileMonitor reach it as
- * file=, tag=, facility=, severity= and ruleset=. */
+ * file=, tag=, facility=, severity= and ruleset= (and addMetadata="off").
+ * addMetadata is on unless given: rsyslogd 8.2302's and 8.2504's imfile
+ * leave it at -1, which counts as on, for every input() (not only those
+ * with a wildcard, as its documentation says). */
 #include "plugins/sources/file/file-source-rsyslog.h"
 #include "core/i18n.h"
 
@@ -89,6 +92,8 @@ imfile_write (SlRsCall *call, GString *driver, GError **error)
      * the colon of Sluice's MSGHDR for these messages */
     g_string_append (driver, " tags(\".rsyslog.tag-without-colon\")");
   sl_rs_text_option (driver, "program-override", bare);
+  if (sl_rs_call_flag (call, "addmetadata", TRUE))
+    g_string_append (driver, " rsyslog-metadata(yes)");
   g_string_append_printf (driver, " default-facility(%s) default-priority(%s))", facility_name, severity_name);
   return TRUE;
 }

@@ -18,6 +18,7 @@ typedef struct
   const gchar *path;
   gint64 follow_freq;       /* ms */
   FileMultiLine multi_line;
+  gboolean rsyslog_metadata;
   FileFollower *follower;
   const gchar *transport;
 } FileSource;
@@ -27,6 +28,7 @@ static const SlOptionSpec file_options[] = {
   { "follow-freq", SL_DURATION (FileSource, follow_freq), "1",
     "how long between looks for new lines, rotation and truncation; inotify also wakes the reader at once" },
   FILE_MULTI_LINE_OPTIONS (FileSource, multi_line),
+  FILE_RSYSLOG_METADATA_OPTION (FileSource, rsyslog_metadata),
   { NULL }
 };
 
@@ -61,7 +63,8 @@ file_init (SlDriver *d, GError **error)
     }
   /* persist-name() names the position instead of the path, as in syslog-ng */
   self->follower = file_follower_new (d->id, self->path, sl_driver_persist_name_option (d),
-                                         (gint) MIN (self->follow_freq, G_MAXINT), &self->multi_line);
+                                         (gint) MIN (self->follow_freq, G_MAXINT), &self->multi_line,
+                                      self->rsyslog_metadata);
   self->transport = transport_name (self->path);
   return TRUE;
 }

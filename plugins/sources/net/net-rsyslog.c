@@ -113,11 +113,18 @@ imtcp_write (SlRsCall *call, GString *driver, GError **error)
          && write_listener (call, "tcp", TRUE, sessions ? sessions : "200", NULL, driver, error);
 }
 
+/* imptcp limits its sessions only by a maxSessions above 0 (8.2302 and
+ * 8.2504: none by default), so tcp()'s own limit of 10 must not count */
 static gboolean
 imptcp_write (SlRsCall *call, GString *driver, GError **error)
 {
-  return check_stream_defaults (call, FALSE, error)
-         && write_listener (call, "tcp", FALSE, sl_rs_call_value (call, "maxsessions"), NULL, driver, error);
+  gint64 sessions;
+  g_autofree gchar *limit = NULL;
+
+  if (!check_stream_defaults (call, FALSE, error) || !sl_rs_call_int (call, "maxsessions", 0, &sessions, error))
+    return FALSE;
+  limit = g_strdup_printf ("%" G_GINT64_FORMAT, sessions > 0 ? MIN (sessions, G_MAXINT) : G_MAXINT);
+  return write_listener (call, "tcp", FALSE, limit, NULL, driver, error);
 }
 
 const SlRsModule net_imudp = {

@@ -666,10 +666,13 @@ exists_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *en
  * left, a number or true/false running to the end is incomplete, null is
  * none */
 static json_t *
-json_c_prefix (const gchar *text)
+json_c_prefix (const gchar *text, gsize *end)
 {
-  json_t *value = json_loads (text, JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY, NULL);
+  json_error_t error;
+  json_t *value = json_loads (text, JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY, &error);
   const gchar *p = text + strspn (text, " \t\r\n");
+
+  *end = value ? (gsize) error.position : 0;
 
   if ((json_is_number (value) || json_is_boolean (value)) && !p[strspn (p, "+-0123456789.eEtruefals")])
     g_clear_pointer (&value, json_decref);
@@ -678,30 +681,32 @@ json_c_prefix (const gchar *text)
   return value;
 }
 
-/* kind: "object", "value" (anything else) or empty for none; object: the
- * object's JSON text, text: as rsyslog renders it; value: the other value
- * as rsyslog renders it (a string its text) */
+/* kind: "object", "empty" (an object without members), "value"
+ * (anything else) or nothing for none; object: the object's JSON text as
+ * it was written (a real keeps its digits), text: as rsyslog renders it;
+ * value: the other value as rsyslog renders it, a string as JSON text, a
+ * number as it was written */
 static void
 json_prefix_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
   g_autofree gchar *mode = arg (call, 0, msg, env);
   g_autofree gchar *text = arg (call, 1, msg, env);
-  json_t *value = json_c_prefix (text);
-  gchar *dumped = NULL;
+  gsize end;
+  json_t *value = json_c_prefix (text, &end);
+  const gchar *start = text + strspn (text, " \t\r\n");
 
   if (!value)
     return;
   if (g_str_equal (mode, "kind"))
-    g_string_append (out, json_is_object (value) ? "object" : "value");
-  else if (g_str_equal (mode, "object") && json_is_object (value) && (dumped = json_dumps (value, JSON_COMPACT)))
-    g_string_append (out, dumped);
+    g_string_append (out, !json_is_object (value) ? "value" : json_object_size (value) ? "object" : "empty");
+  else if (g_str_equal (mode, "object") && json_is_object (value))
+    g_string_append_len (out, start, (gssize) (text + end - start));
   else if (g_str_equal (mode, "text") && json_is_object (value))
     rs_json_c_append (out, value);
-  else if (g_str_equal (mode, "value") && json_is_string (value))
-    g_string_append_len (out, json_string_value (value), (gssize) json_string_length (value));
+  else if (g_str_equal (mode, "value") && json_is_number (value))
+    g_string_append_len (out, start, (gssize) (text + end - start));
   else if (g_str_equal (mode, "value") && !json_is_object (value))
     rs_json_c_append (out, value);
-  free (dumped);
   json_decref (value);
 }
 

@@ -171,11 +171,16 @@ test_json_prefix (void)
   assert_renders ("$(rsyslog-json-prefix kind ${text})", "null", "");
   assert_renders ("$(rsyslog-json-prefix kind ${text})", "{bad", "");
   assert_renders ("$(rsyslog-json-prefix kind ${text})", "", "");
-  assert_renders ("$(rsyslog-json-prefix value ${text})", "\"a b\" x", "a b");
   assert_renders ("$(rsyslog-json-prefix value ${text})", "[1, \"x/y\"]", "[ 1, \"x\\/y\" ]");
   assert_renders ("$(rsyslog-json-prefix text ${text})", "{\"a\":{\"b\":[]}}", "{ \"a\": { \"b\": [ ] } }");
   assert_renders ("$(rsyslog-json-prefix kind ${text})", "true", "");
   assert_renders ("$(rsyslog-json-prefix value ${text})", "true ", "true");
+  /* an object as written, its reals' digits kept; an empty one apart */
+  assert_renders ("$(rsyslog-json-prefix object ${text})", "{\"f\": 2.50, \"e\": 1.5e3} x", "{\"f\": 2.50, \"e\": 1.5e3}");
+  assert_renders ("$(rsyslog-json-prefix kind ${text})", " {} x", "empty");
+  assert_renders ("$(rsyslog-json-prefix text ${text})", " {} x", "{ }");
+  assert_renders ("$(rsyslog-json-prefix value ${text})", " 1.5e3,", "1.5e3");
+  assert_renders ("$(rsyslog-json-prefix value ${text})", "\"a b\" x", "\"a b\"");
 }
 
 static void

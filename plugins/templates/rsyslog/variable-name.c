@@ -41,6 +41,36 @@ rs_variable_find (const SlMessage *msg, const gchar *name, SlHandle exact)
   return field && field[len] == '\0' ? sl_field_lookup (field) : SL_F_NONE;
 }
 
+/* Whether the first len bytes of name, in any case, hold a value that is
+ * no object: a field of that name, no member of it set and its text no
+ * JSON object (an mmnormalize or parse_json() container's) */
+static gboolean
+holds_scalar (const SlMessage *msg, const gchar *name, gsize len)
+{
+  gboolean scalar = FALSE;
+
+  for (guint32 i = 0; i < msg->n_fields; i++)
+    {
+      const gchar *field = sl_field_name (msg->fields[i].handle);
+      if (!field || g_str_has_prefix (field, ".SDATA.") || g_ascii_strncasecmp (field, name, len) != 0)
+        continue;
+      if (field[len] == '.')
+        return FALSE;
+      if (field[len] == '\0')
+        scalar = !(msg->fields[i].len && msg->fields[i].ptr[0] == '{');
+    }
+  return scalar;
+}
+
+gboolean
+rs_variable_under_scalar (const SlMessage *msg, const gchar *name)
+{
+  for (const gchar *dot = strchr (name + 1, '.'); dot; dot = strchr (dot + 1, '.'))
+    if (holds_scalar (msg, name, (gsize) (dot - name)))
+      return TRUE;
+  return FALSE;
+}
+
 gchar *
 rs_variable_spelling (const SlMessage *msg, const gchar *name)
 {

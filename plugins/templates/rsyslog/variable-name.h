@@ -23,4 +23,9 @@ gboolean rs_variable_has_prefix (const gchar *field, const gchar *prefix);
  * NULL when that is name's own spelling. */
 gchar *rs_variable_spelling (const SlMessage *msg, const gchar *name);
 
+/* Whether a variable that name is a member of ("!a" of "!a.b") holds a
+ * string, a number, a boolean, null or an array: rsyslogd's set then
+ * leaves the tree as it is. */
+gboolean rs_variable_under_scalar (const SlMessage *msg, const gchar *name);
+
 #endif

@@ -5,7 +5,11 @@
  * the template's text into the variable spelt as the message already
  * spells it (set $!foo after parsing "Foo" replaces Foo's value); unset
  * removes the variable and its members in any case. number(yes) stores
- * an integer as a number, as rsyslogd stores a numeric expression's. */
+ * an integer as a number, as rsyslogd stores a numeric expression's;
+ * json(yes) takes the text as a JSON value (parse_json()'s that is no
+ * object) and stores it with its type, a number as written. A
+ * member of a variable that holds no object ($!a!b when $!a is "x" or 5)
+ * is not set: rsyslogd 8.2302 keeps the value and drops the member. */
 #include "plugins/templates/rsyslog/variable-set.h"
 #include "plugins/templates/rsyslog/variable-name.h"
 
@@ -14,6 +18,7 @@
 #include "core/message/parser-input.h"
 #include "core/plugin/plugin.h"
 
+#include <jansson.h>
 #include <string.h>
 
 typedef struct
@@ -22,6 +27,7 @@ typedef struct
   SlTemplate *template;
   const gchar *variable;
   gboolean number;
+  gboolean json;
   SlHandle handle;
 } VariableSet;
 
@@ -29,6 +35,8 @@ static const SlOptionSpec set_options[] = {
   { "template", SL_TEMPLATE (VariableSet, template), NULL, "the value to set; ${MESSAGE} when not given" },
   { "variable", SL_STRING (VariableSet, variable), NULL, "the variable's field, such as \"!a.b\" (required)" },
   { "number", SL_BOOL (VariableSet, number), "no", "an integer value is stored as a number: the value of a numeric expression" },
+  { "json", SL_BOOL (VariableSet, json), "no",
+    "the value is a JSON value's text, stored with its type: a string as its text, a number as written" },
   { NULL }
 };
 
@@ -64,6 +72,44 @@ is_integer (const gchar *value, gsize len)
   return TRUE;
 }
 
+/* A JSON value's text as the type it is stored with; a string's own text
+ * in *text when it is one (NULL when the text is no JSON value) */
+static SlValueType
+value_type (const gchar *value, gsize len, gchar **text)
+{
+  json_t *parsed = json_loadb (value, len, JSON_DECODE_ANY, NULL);
+  SlValueType type = SL_VALUE_JSON;
+
+  *text = NULL;
+  switch (parsed ? json_typeof (parsed) : JSON_NULL)
+    {
+    case JSON_STRING:
+      *text = g_strndup (json_string_value (parsed), json_string_length (parsed));
+      type = SL_VALUE_STRING;
+      break;
+    case JSON_INTEGER:
+      type = SL_VALUE_INT64;
+      break;
+    case JSON_REAL:
+      type = SL_VALUE_DOUBLE;
+      break;
+    case JSON_TRUE:
+    case JSON_FALSE:
+      type = SL_VALUE_BOOLEAN;
+      break;
+    case JSON_NULL:
+      if (!parsed)
+        *text = g_strndup (value, len);
+      type = parsed ? SL_VALUE_NULL : SL_VALUE_STRING;
+      break;
+    case JSON_OBJECT:
+    case JSON_ARRAY:
+      break;
+    }
+  json_decref (parsed);
+  return type;
+}
+
 static gboolean
 set_process (SlDriver *self, SlMessage **msg)
 {
@@ -72,6 +118,8 @@ set_process (SlDriver *self, SlMessage **msg)
   const gchar *value = sl_parser_input (set->template, *msg, &len);
   SlHandle h = set->handle;
 
+  if (rs_variable_under_scalar (*msg, set->variable))
+    return TRUE;
   /* the variable spelt as it was set costs no search, a new one no copy */
   if (!sl_message_has (*msg, h))
     {
@@ -80,6 +128,13 @@ set_process (SlDriver *self, SlMessage **msg)
         h = sl_field_handle (spelt);
     }
   sl_message_make_writable (msg);
+  if (set->json)
+    {
+      g_autofree gchar *text = NULL;
+      SlValueType type = value_type (value, len, &text);
+      sl_message_set_typed (*msg, h, text ? text : value, text ? -1 : (gssize) len, type);
+      return TRUE;
+    }
   sl_message_set_typed (*msg, h, value, (gssize) len,
                         set->number && is_integer (value, len) ? SL_VALUE_INT64 : SL_VALUE_STRING);
   return TRUE;
