@@ -23,6 +23,7 @@
 #include "core/plugin/plugin.h"
 #include "core/message/macros.h"
 #include "core/message/template.h"
+#include "core/message/text-append.h"
 #include "core/message/timeutil.h"
 
 #include <string.h>
@@ -143,6 +144,42 @@ msg_space_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv 
     g_string_append_c (out, ' ');
 }
 
+/* The argument the rsyslog front end writes, marked once: its two parts
+ * are then read from the message instead of through a template per
+ * message */
+#define TAG_AND_TEXT "${MSGHDR}${MESSAGE}"
+
+static gboolean
+tag_msg_prepare (SlTfCall *call, GError **error)
+{
+  (void) error;
+  if (call->argc == 1 && g_str_equal (call->args[0], TAG_AND_TEXT))
+    call->state = GINT_TO_POINTER (TRUE);
+  return TRUE;
+}
+
+/* What the argument renders to when a parser found the tag (the legacy
+ * MSGHDR is set): that tag, then MESSAGE, both appended as they are
+ * (nothing escaped, no file name, one message); FALSE for any other
+ * message, which the template renders */
+static gboolean
+append_tag_and_text (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  if (!call->state || (msg->flags & SL_MSG_RFC5424) || (env && (env->escape || env->file_name || env->context)))
+    return FALSE;
+  gsize tag_len, text_len;
+  const gchar *tag = sl_message_get (msg, SL_F_LEGACY_MSGHDR, &tag_len);
+  if (!tag || !tag_len)
+    return FALSE;
+  const gchar *text = sl_message_get (msg, SL_F_MESSAGE, &text_len);
+  sl_text_append (out, tag, tag_len);
+  if (text)
+    sl_text_append (out, text, text_len);
+  if (!memchr (tag, ' ', tag_len) && !(text && memchr (text, ' ', text_len)))
+    g_string_append_c (out, ' ');
+  return TRUE;
+}
+
 /* The three above in a row, as RSYSLOG_TraditionalFileFormat and
  * RSYSLOG_FileFormat write them (%syslogtag%%msg:::sp-if-no-1st-sp%%msg%),
  * from one rendering of the argument: the tag and text as they came, a
@@ -150,6 +187,8 @@ msg_space_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv 
 static void
 tag_msg_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
+  if (append_tag_and_text (call, msg, env, out))
+    return;
   if (!msg_is_message (msg))
     {
       gsize space;
@@ -256,7 +295,7 @@ static const SlTemplateFunctionOps stdsql_quotes_ops = { .eval = stdsql_quotes_e
 static const SlTemplateFunctionOps jsonf_ops = { .eval = jsonf_eval };
 static const SlTemplateFunctionOps msg_ops = { .eval = msg_eval };
 static const SlTemplateFunctionOps msg_space_ops = { .eval = msg_space_eval };
-static const SlTemplateFunctionOps tag_msg_ops = { .eval = tag_msg_eval };
+static const SlTemplateFunctionOps tag_msg_ops = { .prepare = tag_msg_prepare, .eval = tag_msg_eval };
 
 static gboolean
 rfc3339_prepare (SlTfCall *call, GError **error)
