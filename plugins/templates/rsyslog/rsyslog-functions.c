@@ -14,8 +14,10 @@
  * template: { the arguments that are not empty, joined by ", " }.
  * $(rsyslog-rfc3339 reported|generated) is timereported or timegenerated
  * as rsyslog's date-rfc3339 writes it, with the fraction of a second the
- * stamp came with; $(rsyslog-inputname ${SOURCE}) rsyslog's inputname,
- * which the front end writes after the first ':' of each source's name.
+ * stamp came with; $(rsyslog-rfc3164 reported|generated) as its default
+ * date (RFC 3164's, no fraction); $(rsyslog-inputname ${SOURCE})
+ * rsyslog's inputname, which the front end writes after the first ':' of
+ * each source's name.
  * Of an RFC 5424 message, rsyslog's syslogtag is APP-NAME[PROCID] and its
  * msg the MSG part. */
 #include "plugins/templates/rsyslog/rsyslog-classes.h"
@@ -353,6 +355,25 @@ static const SlDriverClass rfc3339_class = {
   .ops.template_function = &rfc3339_ops,
 };
 
+/* rsyslog's default date: the stamp as RFC 3164 writes it, never with a
+ * fraction. What $(substr ${S_DATE} 0 15) writes, without a template and
+ * a macro per message. */
+static void
+rfc3164_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  const SlTime *t = call->args[0][0] == 'g' ? &msg->recvd : &msg->stamp;
+  sl_time_append (out, t, SL_TS_RFC3164, 0, env ? env->zone : NULL);
+}
+
+static const SlTemplateFunctionOps rfc3164_ops = { .prepare = rfc3339_prepare, .eval = rfc3164_eval };
+
+static const SlDriverClass rfc3164_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "rsyslog-rfc3164",
+  .summary = "timereported or timegenerated as rsyslog's default date (rfc3164), without a fraction of a second: "
+             "$(rsyslog-rfc3164 reported|generated)",
+  .ops.template_function = &rfc3164_ops,
+};
+
 /* rsyslog's subseconds: the fraction in the digits the stamp has, "0"
  * for a stamp without one */
 static void
@@ -466,5 +487,6 @@ G_MODULE_EXPORT const SlModule sl_module = {
                                               &json_quotes_class, &sql_quotes_class,
                                               &stdsql_quotes_class, &jsonf_class, &rsyslog_property_class,
                                               &rsyslog_date_class, &rsyslog_tree_class, &rsyslog_var_class, &rfc3339_class,
+                                              &rfc3164_class,
                                               &subseconds_class, &inputname_class, NULL },
 };

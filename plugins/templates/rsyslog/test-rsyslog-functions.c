@@ -122,6 +122,10 @@ test_rfc3339 (void)
   assert_stamps ("rsyslog-subseconds", 0, second, second + 20, "0", "000020");
   assert_stamps ("rsyslog-subseconds", 0, second + 123000, second + 5, "123", "000005");
 
+  /* rsyslog's default date: no fraction, whatever the stamp has */
+  assert_stamps ("rsyslog-rfc3164", 0, second + 551900, second + G_GINT64_CONSTANT (9 * 86400) * G_USEC_PER_SEC + 20, "Dec  1 10:00:00",
+                 "Dec 10 10:00:00");
+
   GError *error = NULL;
   g_assert_null (sl_template_compile ("$(rsyslog-rfc3339 now)", &error));
   g_assert_nonnull (error);
