@@ -62,6 +62,17 @@ parse_cisco_stamp_mark (SlMessage *msg, Scan *s)
     }
 }
 
+/* Where the run from p up to the first of the three stop characters (or
+ * end) ends. In a local pointer: s->p written back per character cost
+ * the loop a store and a load each, as a char read may alias it. */
+static const gchar *
+run_until (const gchar *p, const gchar *end, gchar a, gchar b, gchar c)
+{
+  while (p < end && *p != a && *p != b && *p != c)
+    p++;
+  return p;
+}
+
 /* The tag: a run of program characters, an optional [pid], an optional
  * colon and one space; whatever is there of it. */
 static void
@@ -69,16 +80,13 @@ parse_program (SlMessage *msg, Scan *s)
 {
   const gchar *start = s->p;
 
-  while (s->p < s->end && *s->p != ' ' && *s->p != '[' && *s->p != ':')
-    s->p++;
+  s->p = run_until (s->p, s->end, ' ', '[', ':');
   sl_message_set_slice (msg, SL_F_PROGRAM, start, s->p - start);
 
   if (scan_at (s, '['))
     {
       const gchar *pid = s->p + 1;
-      s->p++;
-      while (s->p < s->end && *s->p != ' ' && *s->p != ']' && *s->p != ':')
-        s->p++;
+      s->p = run_until (pid, s->end, ' ', ']', ':');
       if (s->p < s->end)
         sl_message_set_slice (msg, SL_F_PID, pid, s->p - pid);
       scan_skip (s, ']');
