@@ -62,43 +62,6 @@ parse_cisco_stamp_mark (SlMessage *msg, Scan *s)
     }
 }
 
-typedef guint8 Bytes16 __attribute__ ((vector_size (16)));
-typedef guint64 Words2 __attribute__ ((vector_size (16)));
-
-/* The index of the first byte of an eight-byte lane that is set */
-static inline guint
-first_set_byte (guint64 lane)
-{
-#if G_BYTE_ORDER == G_LITTLE_ENDIAN
-  return (guint) __builtin_ctzll (lane) / 8;
-#else
-  return (guint) __builtin_clzll (lane) / 8;
-#endif
-}
-
-/* Where the run from p up to the first of the three stop characters (or
- * end) ends: 16 bytes compared at once by the compiler's vector extension
- * (SSE2 on x86-64) while 16 are left, then byte by byte. In a local
- * pointer: s->p written back per character cost the loop a store and a
- * load each, as a char read may alias it. */
-static const gchar *
-run_until (const gchar *p, const gchar *end, gchar a, gchar b, gchar c)
-{
-  for (; end - p >= 16; p += 16)
-    {
-      Bytes16 bytes;
-      memcpy (&bytes, p, sizeof bytes);
-      Words2 stop = (Words2) ((bytes == (guint8) a) | (bytes == (guint8) b) | (bytes == (guint8) c));
-      if (stop[0])
-        return p + first_set_byte (stop[0]);
-      if (stop[1])
-        return p + 8 + first_set_byte (stop[1]);
-    }
-  while (p < end && *p != a && *p != b && *p != c)
-    p++;
-  return p;
-}
-
 /* The tag: a run of program characters, an optional [pid], an optional
  * colon and one space; whatever is there of it. */
 static void
@@ -106,13 +69,13 @@ parse_program (SlMessage *msg, Scan *s)
 {
   const gchar *start = s->p;
 
-  s->p = run_until (s->p, s->end, ' ', '[', ':');
+  s->p = syslog_run_until (s->p, s->end, ' ', '[', ':');
   sl_message_set_slice (msg, SL_F_PROGRAM, start, s->p - start);
 
   if (scan_at (s, '['))
     {
       const gchar *pid = s->p + 1;
-      s->p = run_until (pid, s->end, ' ', ']', ':');
+      s->p = syslog_run_until (pid, s->end, ' ', ']', ':');
       if (s->p < s->end)
         sl_message_set_slice (msg, SL_F_PID, pid, s->p - pid);
       scan_skip (s, ']');
