@@ -267,38 +267,53 @@ escaped (const SlSource *src, guchar c)
   return c < 0x20 && (c != '\t' || src->escape_control_chars == SL_ESCAPE_CC_ALL);
 }
 
-/* rsyslogd's escaping on receive: # and three octal digits for each
- * control character, within log-msg-size(); one that no longer fits is
- * left out, as rsyslogd leaves it. NULL when nothing needs escaping, so
- * that the common message costs one scan. */
-/* Where the first byte below 0x20 may be: eight bytes at a time, a word
- * with none skipped whole (the classic "has a byte less than n" test),
- * four words tested together while 32 bytes are left. */
+/* Sixteen bytes compared at once by the compiler's vector extension (SSE2
+ * on x86-64): fewer instructions per line than eight-byte words. */
+typedef guint8 SlBytes16 __attribute__ ((vector_size (16)));
+typedef guint64 SlWords2 __attribute__ ((vector_size (16)));
+
+/* Of the 16 bytes at at, those below 0x20 as set bytes */
+static inline SlWords2
+below_space (const gchar *at)
+{
+  SlBytes16 bytes;
+  memcpy (&bytes, at, sizeof bytes);
+  return (SlWords2) (bytes < 0x20);
+}
+
+/* Where the first byte below 0x20 may be: 32 bytes at a time, then 16;
+ * the last 16 bytes of a line tested together when fewer than 16 are
+ * left, the bytes before them being tested already. */
 static gsize
 skip_printable (const gchar *data, gsize len)
 {
-  const guint64 below = G_GUINT64_CONSTANT (0x2020202020202020);
-  const guint64 highs = G_GUINT64_CONSTANT (0x8080808080808080);
   gsize i = 0;
+  SlWords2 low;
   for (; i + 32 <= len; i += 32)
     {
-      guint64 words[4], any = 0;
-      memcpy (words, data + i, sizeof words);
-      for (guint k = 0; k < G_N_ELEMENTS (words); k++)
-        any |= (words[k] - below) & ~words[k];
-      if (any & highs)
+      low = below_space (data + i) | below_space (data + i + 16);
+      if (low[0] | low[1])
         break;
     }
-  for (; i + 8 <= len; i += 8)
+  if (i + 16 <= len)
     {
-      guint64 word;
-      memcpy (&word, data + i, 8);
-      if ((word - below) & ~word & highs)
-        break;
+      low = below_space (data + i);
+      if (!(low[0] | low[1]))
+        i += 16;
+    }
+  if (len >= 16 && i < len && i + 16 > len)
+    {
+      low = below_space (data + len - 16);
+      if (!(low[0] | low[1]))
+        return len;
     }
   return i;
 }
 
+/* rsyslogd's escaping on receive: # and three octal digits for each
+ * control character, within log-msg-size(); one that no longer fits is
+ * left out, as rsyslogd leaves it. NULL when nothing needs escaping, so
+ * that the common message costs one scan. */
 static GString *
 escape_control_chars (const SlSource *src, const gchar *data, gsize len)
 {

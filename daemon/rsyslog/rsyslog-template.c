@@ -83,7 +83,7 @@ static const struct
   const gchar *format;
   const gchar *text;   /* %s: the macro prefix, %w: reported or generated */
 } date_formats[] = {
-  { "rfc3164", "$(substr ${%sDATE} 0 15)" },
+  { "rfc3164", "$(rsyslog-rfc3164 %w)" },
   { "rfc3164-buggyday", "${%sMONTH_ABBREV} ${%sDAY} ${%sHOUR}:${%sMIN}:${%sSEC}" },
   { "rfc3339", "$(rsyslog-rfc3339 %w)" },
   { "mysql", "${%sYEAR}${%sMONTH}${%sDAY}${%sHOUR}${%sMIN}${%sSEC}" },
@@ -120,8 +120,6 @@ date_property (const gchar *name, const gchar *date, GString *out)
   else
     return FALSE;
 
-  /* ${DATE} takes the fraction frac-digits() gives ISODATE: its first 15
-   * characters are rsyslog's stamp */
   const gchar *format = date_formats[0].text;
   for (guint i = 0; date && i < G_N_ELEMENTS (date_formats); i++)
     if (g_str_equal (date, date_formats[i].format))

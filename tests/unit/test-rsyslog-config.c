@@ -120,7 +120,7 @@ test_templates (void)
   assert_translates ("input(type=\"imudp\" port=\"5514\")\n*.* /a\n", "$(rsyslog-rfc3339 reported) ${HOST}");
   /* the tag, the space and the msg in a row: one split of the tag and text, in a list template too */
   assert_translates ("*.* /a;RSYSLOG_TraditionalFileFormat\n",
-                     "template(\"$(substr ${S_DATE} 0 15) ${HOST} $(rsyslog-tag-msg ${MSGHDR}${MESSAGE})\\n\")");
+                     "template(\"$(rsyslog-rfc3164 reported) ${HOST} $(rsyslog-tag-msg ${MSGHDR}${MESSAGE})\\n\")");
   assert_translates ("template(name=\"t\" type=\"list\") { property(name=\"syslogtag\") "
                      "property(name=\"msg\" spifno1stsp=\"on\") property(name=\"msg\") }\n",
                      "template(\"$(rsyslog-tag-msg ${MSGHDR}${MESSAGE})\")");
@@ -317,7 +317,7 @@ test_modules (void)
                      "log { source(\"rs0_s1:imtcp\"); source(\"rs0_s2:imptcp\"); source(\"rs0_s3:edge\"); log { filter { "
                      "\"$(rsyslog-inputname ${SOURCE})\" eq \"imptcp\"; };");
   /* octet-counted framing, legacy and action() */
-  assert_translates ("*.* @@(o)central:10514\n", "transport(tcp) template(\"<${PRI}>$(substr ${S_DATE} 0 15)");
+  assert_translates ("*.* @@(o)central:10514\n", "transport(tcp) template(\"<${PRI}>$(rsyslog-rfc3164 reported)");
   assert_translates ("*.* @@(o)central:10514\n", "truncate-size(\"8096\") octet-count(yes)");
   assert_translates ("*.* action(type=\"omfwd\" target=\"c\" protocol=\"tcp\" TCP_Framing=\"octet-counted\")\n",
                      "octet-count(yes)");

@@ -69,16 +69,13 @@ parse_program (SlMessage *msg, Scan *s)
 {
   const gchar *start = s->p;
 
-  while (s->p < s->end && *s->p != ' ' && *s->p != '[' && *s->p != ':')
-    s->p++;
+  s->p = syslog_run_until (s->p, s->end, ' ', '[', ':');
   sl_message_set_slice (msg, SL_F_PROGRAM, start, s->p - start);
 
   if (scan_at (s, '['))
     {
       const gchar *pid = s->p + 1;
-      s->p++;
-      while (s->p < s->end && *s->p != ' ' && *s->p != ']' && *s->p != ':')
-        s->p++;
+      s->p = syslog_run_until (pid, s->end, ' ', ']', ':');
       if (s->p < s->end)
         sl_message_set_slice (msg, SL_F_PID, pid, s->p - pid);
       scan_skip (s, ']');

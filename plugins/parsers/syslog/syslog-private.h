@@ -41,6 +41,43 @@ typedef struct
   const gchar *end;
 } Scan;
 
+typedef guint8 SyslogBytes16 __attribute__ ((vector_size (16)));
+typedef guint64 SyslogWords2 __attribute__ ((vector_size (16)));
+
+/* The index of the first byte of an eight-byte lane that is set */
+static inline guint
+syslog_first_set_byte (guint64 lane)
+{
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  return (guint) __builtin_ctzll (lane) / 8;
+#else
+  return (guint) __builtin_clzll (lane) / 8;
+#endif
+}
+
+/* Where the run from p up to the first of the three stop characters (or
+ * end) ends: 16 bytes compared at once by the compiler's vector extension
+ * (SSE2 on x86-64) while 16 are left, then byte by byte. In a local
+ * pointer: s->p written back per character cost the loop a store and a
+ * load each, as a char read may alias it (the tag's runs, a host name). */
+static inline const gchar *
+syslog_run_until (const gchar *p, const gchar *end, gchar a, gchar b, gchar c)
+{
+  for (; end - p >= 16; p += 16)
+    {
+      SyslogBytes16 bytes;
+      memcpy (&bytes, p, sizeof bytes);
+      SyslogWords2 stop = (SyslogWords2) ((bytes == (guint8) a) | (bytes == (guint8) b) | (bytes == (guint8) c));
+      if (stop[0])
+        return p + syslog_first_set_byte (stop[0]);
+      if (stop[1])
+        return p + 8 + syslog_first_set_byte (stop[1]);
+    }
+  while (p < end && *p != a && *p != b && *p != c)
+    p++;
+  return p;
+}
+
 static inline gsize
 scan_left (const Scan *s)
 {

@@ -72,6 +72,18 @@ is_checked_hostname_char (gchar c)
   return g_ascii_isalnum (c) || c == '-' || c == '_' || c == '.' || c == ':' || c == '@' || c == '/';
 }
 
+/* The word from s->p to p, when a space follows it */
+static gboolean
+hostname_ends (Scan *s, const gchar *p, const gchar **start, gsize *len)
+{
+  if (p >= s->end || *p != ' ')
+    return FALSE;
+  *start = s->p;
+  *len = p - s->p;
+  s->p = p;
+  return TRUE;
+}
+
 /* The word up to a space is a host name when a space follows it; a '['
  * ends it (a tag), and so does a colon unless the word reads as IPv6. */
 gboolean
@@ -81,6 +93,15 @@ syslog_scan_hostname (Scan *s, gboolean check_hostname, const gchar **start, gsi
   const gchar *p = s->p;
   const gchar *limit = s->p + MIN (scan_left (s), SYSLOG_HOSTNAME_MAX);
 
+  /* Unchecked, a word without a colon ends where the loop below would end
+   * it, as the IPv6 guess only decides what a colon does: found 16 bytes
+   * at a time. A word with a colon takes the loop. */
+  if (!check_hostname)
+    {
+      const gchar *stop = syslog_run_until (p, limit, ' ', '[', ':');
+      if (stop == limit || *stop != ':')
+        return hostname_ends (s, stop, start, len);
+    }
   for (; p < limit && *p != ' ' && *p != '['; p++)
     {
       if (!guess.failed)
@@ -88,10 +109,5 @@ syslog_scan_hostname (Scan *s, gboolean check_hostname, const gchar **start, gsi
       if ((*p == ':' && guess.failed) || (check_hostname && !is_checked_hostname_char (*p)))
         break;
     }
-  if (p >= s->end || *p != ' ')
-    return FALSE;
-  *start = s->p;
-  *len = p - s->p;
-  s->p = p;
-  return TRUE;
+  return hostname_ends (s, p, start, len);
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* $(substr TEXT OFFSET [LENGTH]). Offsets and lengths written as numbers
- * (rsyslog's TIMESTAMP is $(substr ${S_DATE} 0 15)) are read once. */
+ * (the usual case: $(substr ${S_DATE} 0 15)) are read once. */
 
 typedef struct
 {

@@ -14,8 +14,10 @@
  * template: { the arguments that are not empty, joined by ", " }.
  * $(rsyslog-rfc3339 reported|generated) is timereported or timegenerated
  * as rsyslog's date-rfc3339 writes it, with the fraction of a second the
- * stamp came with; $(rsyslog-inputname ${SOURCE}) rsyslog's inputname,
- * which the front end writes after the first ':' of each source's name.
+ * stamp came with; $(rsyslog-rfc3164 reported|generated) as its default
+ * date (RFC 3164's, no fraction); $(rsyslog-inputname ${SOURCE})
+ * rsyslog's inputname, which the front end writes after the first ':' of
+ * each source's name.
  * Of an RFC 5424 message, rsyslog's syslogtag is APP-NAME[PROCID] and its
  * msg the MSG part. */
 #include "plugins/templates/rsyslog/rsyslog-classes.h"
@@ -23,6 +25,7 @@
 #include "core/plugin/plugin.h"
 #include "core/message/macros.h"
 #include "core/message/template.h"
+#include "core/message/text-append.h"
 #include "core/message/timeutil.h"
 
 #include <string.h>
@@ -143,6 +146,42 @@ msg_space_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv 
     g_string_append_c (out, ' ');
 }
 
+/* The argument the rsyslog front end writes, marked once: its two parts
+ * are then read from the message instead of through a template per
+ * message */
+#define TAG_AND_TEXT "${MSGHDR}${MESSAGE}"
+
+static gboolean
+tag_msg_prepare (SlTfCall *call, GError **error)
+{
+  (void) error;
+  if (call->argc == 1 && g_str_equal (call->args[0], TAG_AND_TEXT))
+    call->state = GINT_TO_POINTER (TRUE);
+  return TRUE;
+}
+
+/* What the argument renders to when a parser found the tag (the legacy
+ * MSGHDR is set): that tag, then MESSAGE, both appended as they are
+ * (nothing escaped, no file name, one message); FALSE for any other
+ * message, which the template renders */
+static gboolean
+append_tag_and_text (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  if (!call->state || (msg->flags & SL_MSG_RFC5424) || (env && (env->escape || env->file_name || env->context)))
+    return FALSE;
+  gsize tag_len, text_len;
+  const gchar *tag = sl_message_get (msg, SL_F_LEGACY_MSGHDR, &tag_len);
+  if (!tag || !tag_len)
+    return FALSE;
+  const gchar *text = sl_message_get (msg, SL_F_MESSAGE, &text_len);
+  sl_text_append (out, tag, tag_len);
+  if (text)
+    sl_text_append (out, text, text_len);
+  if (!memchr (tag, ' ', tag_len) && !(text && memchr (text, ' ', text_len)))
+    g_string_append_c (out, ' ');
+  return TRUE;
+}
+
 /* The three above in a row, as RSYSLOG_TraditionalFileFormat and
  * RSYSLOG_FileFormat write them (%syslogtag%%msg:::sp-if-no-1st-sp%%msg%),
  * from one rendering of the argument: the tag and text as they came, a
@@ -150,6 +189,8 @@ msg_space_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv 
 static void
 tag_msg_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
 {
+  if (append_tag_and_text (call, msg, env, out))
+    return;
   if (!msg_is_message (msg))
     {
       gsize space;
@@ -256,7 +297,7 @@ static const SlTemplateFunctionOps stdsql_quotes_ops = { .eval = stdsql_quotes_e
 static const SlTemplateFunctionOps jsonf_ops = { .eval = jsonf_eval };
 static const SlTemplateFunctionOps msg_ops = { .eval = msg_eval };
 static const SlTemplateFunctionOps msg_space_ops = { .eval = msg_space_eval };
-static const SlTemplateFunctionOps tag_msg_ops = { .eval = tag_msg_eval };
+static const SlTemplateFunctionOps tag_msg_ops = { .prepare = tag_msg_prepare, .eval = tag_msg_eval };
 
 static gboolean
 rfc3339_prepare (SlTfCall *call, GError **error)
@@ -312,6 +353,25 @@ static const SlDriverClass rfc3339_class = {
   .summary = "timereported or timegenerated as rsyslog's date-rfc3339, with the stamp's own fraction of a second: "
              "$(rsyslog-rfc3339 reported|generated)",
   .ops.template_function = &rfc3339_ops,
+};
+
+/* rsyslog's default date: the stamp as RFC 3164 writes it, never with a
+ * fraction. What $(substr ${S_DATE} 0 15) writes, without a template and
+ * a macro per message. */
+static void
+rfc3164_eval (const SlTfCall *call, const SlMessage *msg, const SlTemplateEnv *env, GString *out)
+{
+  const SlTime *t = call->args[0][0] == 'g' ? &msg->recvd : &msg->stamp;
+  sl_time_append (out, t, SL_TS_RFC3164, 0, env ? env->zone : NULL);
+}
+
+static const SlTemplateFunctionOps rfc3164_ops = { .prepare = rfc3339_prepare, .eval = rfc3164_eval };
+
+static const SlDriverClass rfc3164_class = {
+  .kind = SL_DRIVER_TEMPLATE_FUNCTION, .name = "rsyslog-rfc3164",
+  .summary = "timereported or timegenerated as rsyslog's default date (rfc3164), without a fraction of a second: "
+             "$(rsyslog-rfc3164 reported|generated)",
+  .ops.template_function = &rfc3164_ops,
 };
 
 /* rsyslog's subseconds: the fraction in the digits the stamp has, "0"
@@ -427,5 +487,6 @@ G_MODULE_EXPORT const SlModule sl_module = {
                                               &json_quotes_class, &sql_quotes_class,
                                               &stdsql_quotes_class, &jsonf_class, &rsyslog_property_class,
                                               &rsyslog_date_class, &rsyslog_tree_class, &rsyslog_var_class, &rfc3339_class,
+                                              &rfc3164_class,
                                               &subseconds_class, &inputname_class, NULL },
 };

@@ -122,6 +122,10 @@ test_rfc3339 (void)
   assert_stamps ("rsyslog-subseconds", 0, second, second + 20, "0", "000020");
   assert_stamps ("rsyslog-subseconds", 0, second + 123000, second + 5, "123", "000005");
 
+  /* rsyslog's default date: no fraction, whatever the stamp has */
+  assert_stamps ("rsyslog-rfc3164", 0, second + 551900, second + G_GINT64_CONSTANT (9 * 86400) * G_USEC_PER_SEC + 20, "Dec  1 10:00:00",
+                 "Dec 10 10:00:00");
+
   GError *error = NULL;
   g_assert_null (sl_template_compile ("$(rsyslog-rfc3339 now)", &error));
   g_assert_nonnull (error);
@@ -180,6 +184,38 @@ test_given_tag (void)
       sl_template_unref (t);
     }
   sl_message_unref (message);
+}
+
+/* A tag a parser found, as $(rsyslog-tag-msg ${MSGHDR}${MESSAGE}) reads it
+ * without rendering its argument: what the three functions write */
+static void
+test_parsed_tag (void)
+{
+  static const gchar *const parsed[][2] = {
+    { "app[1]: ", "hello world" }, { "fmt:tight", "" }, { "tag:", "x" }, { "a b", "c" }, { "", "no tag" },
+  };
+  SlTemplate *one = sl_template_compile ("<$(rsyslog-tag-msg ${MSGHDR}${MESSAGE})>", NULL);
+  SlTemplate *three = sl_template_compile ("<$(rsyslog-tag ${MSGHDR}${MESSAGE})$(rsyslog-msg-space ${MSGHDR}${MESSAGE})"
+                                           "$(rsyslog-msg ${MSGHDR}${MESSAGE})>", NULL);
+  SlTemplateEnv escaping = sl_template_env_default;
+  escaping.escape = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (parsed); i++)
+    for (guint e = 0; e < 2; e++)
+      {
+        const SlTemplateEnv *env = e ? &escaping : NULL;
+        SlMessage *message = sl_message_new ("", 0);
+        sl_message_set (message, SL_F_LEGACY_MSGHDR, parsed[i][0], -1);
+        sl_message_set (message, SL_F_MESSAGE, parsed[i][1], -1);
+        sl_message_set (message, SL_F_PROGRAM, "app", -1);
+        g_autoptr (GString) got = g_string_new (NULL);
+        g_autoptr (GString) wanted = g_string_new (NULL);
+        sl_template_append (one, message, env, got);
+        sl_template_append (three, message, env, wanted);
+        g_assert_cmpstr (got->str, ==, wanted->str);
+        sl_message_unref (message);
+      }
+  sl_template_unref (one);
+  sl_template_unref (three);
 }
 
 static void
@@ -284,6 +320,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-functions/inputname", test_inputname);
   g_test_add_func ("/rsyslog-functions/rfc5424", test_rfc5424);
   g_test_add_func ("/rsyslog-functions/given-tag", test_given_tag);
+  g_test_add_func ("/rsyslog-functions/parsed-tag", test_parsed_tag);
   g_test_add_func ("/rsyslog-functions/property", test_property);
   g_test_add_func ("/rsyslog-functions/template-options", test_template_options);
   g_test_add_func ("/rsyslog-functions/date", test_date);
