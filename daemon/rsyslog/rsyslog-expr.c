@@ -786,7 +786,7 @@ sl_rs_read_parse_json (SlRsReader *r, SlCfgPos pos, const gchar *result, gchar *
       set_text = g_strdup_printf ("set(%s value(%s)); ", quoted_text, quoted_field);
     }
   *items = g_strdup_printf ("junction { channel { filter { %s eq \"object\"; }; "
-                            "parser { json-parser(template(%s) prefix(%s)); }; "
+                            "parser { json-parser(template(%s) prefix(%s) types(rsyslog)); }; "
                             "rewrite { %sset(\"0\" value(%s)); }; flags(final); }; "
                             "channel { filter { %s eq \"value\"; }; rewrite { %sset(\"0\" value(%s)); }; "
                             "flags(final); }; "
