@@ -924,26 +924,84 @@ block_rekey (GPtrArray *argv, const SlCfgNode *node, const gchar *owner, GError 
   return TRUE;
 }
 
-/* pair("name" "template"), pair("name" => "template"), or with
- * SL_VALUE_PAIRS_NAMED_PAIRS name("template") */
+/* A bare number as syslog-ng types it in a template option: an integer
+ * is an int64, digits with a fraction a float; any other word text. */
+static const gchar *
+word_type (const SlCfgArg *a)
+{
+  if (a->kind != SL_CFG_ARG_WORD)
+    return "string";
+  const gchar *p = a->value + (a->value[0] == '-' || a->value[0] == '+');
+  gsize digits = strspn (p, "0123456789");
+  if (digits && !p[digits])
+    return "int64";
+  const gchar *fraction = p + digits + 1;
+  if (digits && p[digits] == '.' && *fraction && !fraction[strspn (fraction, "0123456789")])
+    return "float";
+  return "string";
+}
+
+/* The value of a pair() as --pair reads it, TYPE(TEMPLATE): a type hint
+ * as written (int("7")), a bare number typed, any other value in string(),
+ * since syslog-ng's block reads no type out of a template's text
+ * (pair("n" "int(9)") is the text int(9)). NULL when the value is none of
+ * them: no value, more than one. */
+static gchar *
+pair_value (const SlCfgNode *node, const SlCfgArg *value)
+{
+  guint n_children = node->children ? node->children->len : 0;
+  if (!value && n_children == 1)
+    {
+      const SlCfgNode *hint = g_ptr_array_index (node->children, 0);
+      if (hint->args && hint->args->len == 1 && !(hint->children && hint->children->len) && !hint->has_body
+          && !((const SlCfgArg *) g_ptr_array_index (hint->args, 0))->key)
+        return g_strdup_printf ("%s(%s)", hint->name, sl_cfg_node_arg (hint, 0));
+    }
+  if (!value || n_children)
+    return NULL;
+  return g_strdup_printf ("%s(%s)", word_type (value), value->value);
+}
+
+/* pair("name" "template"), pair("name" int("template")), pair("name" 42),
+ * pair("name" => "template"), or with SL_VALUE_PAIRS_NAMED_PAIRS
+ * name("template") */
 static gboolean
 block_pair (GPtrArray *argv, const SlCfgNode *node, gboolean named, const gchar *owner, GError **error)
 {
-  const SlCfgArg *first = node->args->len ? g_ptr_array_index (node->args, 0) : NULL;
-  gchar *pair = NULL;
+  guint n_args = node->args->len;
+  const SlCfgArg *first = n_args ? g_ptr_array_index (node->args, 0) : NULL;
+  const gchar *name = NULL;
+  const SlCfgArg *value = NULL;
   if (named)
     {
-      if (n_args_is (node, 1, owner, error))
-        pair = g_strconcat (node->name, "=", sl_cfg_node_arg (node, 0), NULL);
+      name = node->name;
+      value = n_args == 1 ? first : NULL;
     }
-  else if (first && first->key && node->args->len == 1)
-    pair = g_strconcat (first->key, "=", first->value, NULL);
-  else if (n_args_is (node, 2, owner, error))
-    pair = g_strconcat (sl_cfg_node_arg (node, 0), "=", sl_cfg_node_arg (node, 1), NULL);
-  if (!pair)
+  else if (first && first->key)
+    {
+      name = first->key;
+      value = n_args == 1 ? first : NULL;
+    }
+  else if (first)
+    {
+      name = first->value;
+      value = n_args == 2 ? g_ptr_array_index (node->args, 1) : NULL;
+    }
+  gchar *text = name ? pair_value (node, value) : NULL;
+  if (!text && named)
+    sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, node->pos,
+                      _("%s: %s() takes one template, as in %s(\"$HOST\") or %s(int(\"$PID\"))"), owner,
+                      node->name, node->name, node->name);
+  else if (!text)
+    sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, node->pos,
+                      _("%s: pair() takes a name and one template, as in pair(\"n\" \"$HOST\") or "
+                        "pair(\"n\" int(\"$PID\"))"), owner);
+  if (!text)
     return FALSE;
+  gchar *pair = g_strconcat (name, "=", text, NULL);
   add_words (argv, "--pair", pair);
   g_free (pair);
+  g_free (text);
   return TRUE;
 }
 

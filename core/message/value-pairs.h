@@ -61,7 +61,8 @@ SlValuePairs *sl_value_pairs_new (gint argc, const gchar *const *argv, const gch
                                   const SlValuePairsOption *extra, SlValuePairsOptionFunc func, gpointer user_data,
                                   GError **error);
 /* From a value-pairs() block of a driver: scope(), key(), exclude(),
- * pair("n" "v") or pair("n" => "v"), rekey("glob" add-prefix() replace-prefix()
+ * pair("n" "v"), pair("n" int("v")) (a type hint, or a bare number: 42, 1.5)
+ * or pair("n" => "v"), rekey("glob" add-prefix() replace-prefix()
  * shift() shift-levels()), omit-empty-values(); NULL block: syslog-ng's
  * default, scope(selected-macros nv-pairs sdata). more: arguments of the
  * command line form added after the block's (riemann()'s excludes), or

@@ -131,6 +131,7 @@ static const gchar *const messages[] = {
   "<13>Dec  1 10:00:00 app: 167772161",
   "<13>Dec  1 10:00:00 app: {\"a\":{\"b\":\"z\"},\"n\":\"7\"}",
   "<13>Dec  1 10:00:00 app: {broken",
+  "<13>Dec  1 10:00:00 app: {\"r\":1.5,\"z\":null,\"t\":true,\"o\":{\"f\":-0.25}}",
   "<13>Dec  1 10:00:00 app: {\"a\":{\"b\":1}} and text after",
   "<13>Dec  1 10:00:00 app: \"a string\" x",
   "<13>Dec  1 10:00:00 app: true",
@@ -159,7 +160,7 @@ script_config (void)
                                 "template(name=\"vars\" type=\"string\" "
                                 "string=\"%$!a!b%|%$!a!c%|%$.x%|%$.a!b%|%$!n%|%$.y%\\n\")\n"
                                 "template(name=\"pj\" type=\"string\" "
-                                "string=\"%$.ret%|%$.r2%|%$!a!b%|%$!n%|%$!sub!k%|%$.loc!k%|%$!sub!a!b%|%$.r4%|%$!val%\\n\")\n"
+                                "string=\"%$.ret%|%$.r2%|%$!a!b%|%$!n%|%$!sub!k%|%$.loc!k%|%$!sub!a!b%|%$.r4%|%$!val%|%$!r%|%$!z%|%$!o!f%\\n\")\n"
                                 "template(name=\"pjtree\" type=\"string\" "
                                 "string=\"%$!%|%$!val%|%$!sub%|%$!sc%|%$!nu%|%$!val!f%\\n\")\n"
                                 "template(name=\"each\" type=\"string\" string=\"%$.e%|%$.e!q%|%msg%\\n\")\n"

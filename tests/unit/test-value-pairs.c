@@ -244,6 +244,39 @@ test_block (void)
   sl_cfg_node_free (root);
 }
 
+/* pair()'s type hints, as syslog-ng 4.8's block takes them (its python()
+ * destination's dict: plugins/languages/python/test-python-typed) */
+static void
+test_block_typed_pairs (void)
+{
+  SlCfgNode *root = parse_blocks ("d(value-pairs(scope(\"none\") pair(\"i\" int(\"$PID\")) pair(\"c\", float(\"1.5\"))\n"
+                                  "  pair(\"n\" 8) pair(\"r\" -2.5) pair(\"w\" nine) pair(\"s\" \"int(9)\")"
+                                  " pair(\"k\" => \"list(a)\")));\n"
+                                  "d(value-pairs(pair(\"x\" int(\"1\") \"2\")));\n"
+                                  "d(value-pairs(pair(\"x\" foo(\"1\"))));\n"
+                                  "d(value-pairs(pair(\"x\")));");
+  const SlCfgNode *block = block_at (root, 0);
+  GError *error = NULL;
+  SlValuePairs *vp = sl_value_pairs_new_from_block (block, block->pos, "d() value-pairs()", 0, NULL, &error);
+  g_assert_no_error (error);
+  gchar *got = walk (vp, SL_VALUE_PAIRS_ASCENDING);
+  g_assert_cmpstr (got, ==, "c=1.5:5 i=4242:3 k=list(a) n=8:4 r=-2.5:5 s=int(9) w=nine");
+  g_free (got);
+  sl_value_pairs_free (vp);
+
+  static const gchar *const refused[] = { "vp.conf:4:15: d() value-pairs(): pair() takes a name and one template",
+                                          "unknown type 'foo' in d() value-pairs()",
+                                          "vp.conf:6:15: d() value-pairs(): pair() takes a name and one template" };
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      block = block_at (root, i + 1);
+      g_assert_null (sl_value_pairs_new_from_block (block, block->pos, "d() value-pairs()", 0, NULL, &error));
+      g_assert_nonnull (strstr (error->message, refused[i]));
+      g_clear_error (&error);
+    }
+  sl_cfg_node_free (root);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -254,5 +287,6 @@ main (int argc, char **argv)
   g_test_add_func ("/value-pairs/stop", test_stop);
   g_test_add_func ("/value-pairs/options", test_options);
   g_test_add_func ("/value-pairs/block", test_block);
+  g_test_add_func ("/value-pairs/block-typed-pairs", test_block_typed_pairs);
   return g_test_run ();
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* json-parser(): a JSON object in a message becomes fields, nested objects
  * flattened to names joined by dots ({"user":{"id":7}} sets user.id), as
- * syslog-ng does. Arrays are kept as their JSON text; numbers, booleans
- * and null as the text they are written with. In a syslog-ng 4
+ * syslog-ng does. Arrays are kept as their JSON text, reals as printf's %f
+ * and null as an empty value, as 3.38 keeps them. In a syslog-ng 4
  * configuration values keep their types instead, as 4.8 reads them
  * (json-typed.c); with types(rsyslog) as rsyslogd's mmjsonparse keeps them. */
 #include "plugins/parsers/json/json-rsyslog.h"

@@ -76,9 +76,10 @@ gboolean json_tree_flatten (const JsonParser *parser, const gchar *input, gsize 
  * types them (json-typed.c). FALSE when input is refused (msg unchanged). */
 gboolean json_typed_flatten (const JsonParser *parser, const gchar *input, gsize len, SlMessage **msg);
 
-/* A real as the tree path writes a field: the shortest of %.15g and %.17g
- * that reads back as the same number. */
-void json_format_real (gchar *buffer, gsize size, gdouble value);
+/* A real as syslog-ng 3.38's json-parser() writes a field: printf's %f.
+ * buffer holds JSON_REAL_SIZE bytes, enough for the largest double. */
+#define JSON_REAL_SIZE (G_ASCII_DTOSTR_BUF_SIZE + 320)
+void json_format_real (gchar *buffer, gdouble value);
 /* The four hex digits of a \u escape at p, -1 when one is not; both readers share it. */
 gint json_hex4 (const gchar *p);
 

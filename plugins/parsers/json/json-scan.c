@@ -314,32 +314,6 @@ render_real (GString *out, gdouble value)
   g_string_append (out, buffer);
 }
 
-/* Whether the tree path would write the real text (len bytes) as it is:
- * no exponent, no trailing zero, 15 significant digits at most (a double
- * keeps them, so %.15g gives them back) and at most three zeros after the
- * point before them (where %g turns to an exponent). */
-static gboolean
-real_as_written (const gchar *text, gsize len)
-{
-  const gchar *p = text, *end = text + len;
-  if (*p == '-')
-    p++;
-  if (end[-1] == '0' || memchr (p, 'e', end - p) || memchr (p, 'E', end - p))
-    return FALSE;
-  gsize significant = 0, zeros = 0;
-  if (*p == '0')
-    {
-      p += 2;
-      while (p < end && *p == '0')
-        p++, zeros++;
-      if (zeros > 3)
-        return FALSE;
-    }
-  for (; p < end; p++)
-    significant += *p != '.';
-  return significant <= 15;
-}
-
 static void
 add_set (JsonScan *s, JsonWhere where, gsize value, gsize len)
 {
@@ -398,12 +372,6 @@ scan_number (JsonScan *s, JsonMode mode)
   gchar saved = *p;
   gsize len = p - start;
   GString *text = s->scratch->text;
-  /* such a real is in range: no strtod to check it */
-  if (real && mode == JSON_COLLECT && real_as_written (start, len))
-    {
-      add_set (s, JSON_SLICE, start - s->input, len);
-      return TRUE;
-    }
   if (real)
     {
       *p = '\0';
@@ -416,8 +384,8 @@ scan_number (JsonScan *s, JsonMode mode)
         render_real (text, value);
       else if (mode == JSON_COLLECT)
         {
-          gchar buffer[G_ASCII_DTOSTR_BUF_SIZE];
-          json_format_real (buffer, sizeof buffer, value);
+          gchar buffer[JSON_REAL_SIZE];
+          json_format_real (buffer, value);
           gsize at = text->len;
           g_string_append (text, buffer);
           add_set (s, JSON_MADE, at, text->len - at);
@@ -464,6 +432,8 @@ scan_literal (JsonScan *s, JsonMode mode, const gchar *word, gsize len)
     return FALSE;
   if (mode == JSON_RENDER)
     g_string_append_len (s->scratch->text, word, len);
+  else if (mode == JSON_COLLECT && word[0] == 'n')
+    add_set (s, JSON_MADE, s->scratch->text->len, 0);
   else if (mode == JSON_COLLECT)
     add_set (s, JSON_SLICE, s->p - s->input, len);
   s->p += len;

@@ -24,17 +24,17 @@ extract (const JsonParser *parser, json_t *root)
 }
 
 void
-json_format_real (gchar *buffer, gsize size, gdouble value)
+json_format_real (gchar *buffer, gdouble value)
 {
-  g_ascii_formatd (buffer, size, "%.15g", value);
-  if (g_ascii_strtod (buffer, NULL) != value)
-    g_ascii_formatd (buffer, size, "%.17g", value);
+  g_ascii_formatd (buffer, JSON_REAL_SIZE, "%f", value);
 }
 
+/* A value as syslog-ng 3.38 writes it: reals as %f, null as an empty
+ * value, arrays as their JSON text. */
 static void
 set_scalar (SlMessage *msg, SlHandle field, json_t *value)
 {
-  gchar buffer[G_ASCII_DTOSTR_BUF_SIZE];
+  gchar buffer[JSON_REAL_SIZE];
 
   switch (json_typeof (value))
     {
@@ -45,7 +45,7 @@ set_scalar (SlMessage *msg, SlHandle field, json_t *value)
       g_snprintf (buffer, sizeof buffer, "%" JSON_INTEGER_FORMAT, json_integer_value (value));
       break;
     case JSON_REAL:
-      json_format_real (buffer, sizeof buffer, json_real_value (value));
+      json_format_real (buffer, json_real_value (value));
       break;
     case JSON_TRUE:
       g_strlcpy (buffer, "true", sizeof buffer);
@@ -54,7 +54,7 @@ set_scalar (SlMessage *msg, SlHandle field, json_t *value)
       g_strlcpy (buffer, "false", sizeof buffer);
       break;
     case JSON_NULL:
-      g_strlcpy (buffer, "null", sizeof buffer);
+      buffer[0] = '\0';
       break;
     case JSON_ARRAY:
       {
