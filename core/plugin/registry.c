@@ -80,6 +80,14 @@ announced_elsewhere (guint t, const gchar *key, const gchar *file)
   return by && strcmp (by, file) != 0 ? by : NULL;
 }
 
+static void
+set_rsyslog_clash (GError **error, const gchar *file, const gchar *name, const gchar *other)
+{
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+               _("plugin %s: rsyslog module '%s' is already served by %s; the plugin is not loaded"), file, name,
+               other);
+}
+
 /* An rsyslog module: a lower-case name, a kind, a writer; served by no
  * other plugin (called with the lock held). */
 static gboolean
@@ -100,9 +108,7 @@ check_rsyslog_module (const SlRsModule *m, const gchar *file, GError **error)
   const gchar *other = before && before->module != m ? before->file : announced_elsewhere (ANNOUNCED_RSYSLOG, m->name, file);
   if (other)
     {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
-                   _("plugin %s: rsyslog module '%s' is already served by %s; the plugin is not loaded"), file,
-                   m->name, other);
+      set_rsyslog_clash (error, file, m->name, other);
       return FALSE;
     }
   return TRUE;
@@ -191,9 +197,7 @@ check_announced (guint t, const gchar *key, const gchar *name, const gchar *file
   if (!other)
     return TRUE;
   if (t == ANNOUNCED_RSYSLOG)
-    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
-                 _("plugin %s: rsyslog module '%s' is already served by %s; the plugin is not loaded"), file,
-                 name, other);
+    set_rsyslog_clash (error, file, name, other);
   else
     set_driver_clash (error, file, t, name, other);
   return FALSE;
