@@ -411,8 +411,11 @@ run_idle_timeout (SlTestEnv *env, guint16 port, gint *fds)
   for (guint i = 0; i < IDLE_PEERS; i++)
     g_assert_true (wait_closed_by_peer (fds[i]));
   g_assert_cmpint (sl_test_stat (env, "source", "s_net", "connections"), ==, IDLE_PEERS + 1);
-  g_assert_cmpint (sl_test_stat (env, "source", "s_net", "idle_closed"), >=, IDLE_PEERS - 1);
-  g_assert_cmpint (sl_test_stat (env, "source", "s_net", "evicted_no_message"), ==, 1);
+  /* on a slow machine idle-timeout() may close all nine before the tenth
+   * comes, and the tenth itself once it is idle */
+  gint64 evicted = sl_test_stat (env, "source", "s_net", "evicted_no_message");
+  g_assert_cmpint (evicted, <=, 1);
+  g_assert_cmpint (evicted + sl_test_stat (env, "source", "s_net", "idle_closed"), >=, IDLE_PEERS);
   g_assert_cmpint (sl_test_stat (env, "source", "s_net", "rejected"), ==, 0);
   g_autofree gchar *text = sl_test_read_file (path);
   g_assert_null (strstr (text, "never ended"));
