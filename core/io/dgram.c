@@ -213,29 +213,11 @@ set_tag_pid (SlMessage *msg, struct msghdr *hdr)
   sl_message_set (msg, SL_F_MESSAGE, all->str + head_len, all->len - head_len);
 }
 
-/* Whether the rate limit lets msg in; the first drop of a window and
- * what a window lost are told, as rsyslogd tells them. */
 static gboolean
 admit (SlDgramReader *r, SlMessage *msg, struct msghdr *hdr, gint64 now, guint *dropped)
 {
   gint64 pid = r->limit_per_pid ? sender_of (hdr) : 0;
-  guint64 lost;
-  SlRateLimitVerdict verdict = sl_rate_limit_check (r->limit, pid, SL_PRI_SEVERITY (msg->pri), now, &lost);
-  const SlRateLimitSpec *spec = sl_source_rate_limit (r->src);
-
-  if (lost && r->limit_per_pid)
-    sl_log (SL_LOG_INFO, _("%s: %" G_GUINT64_FORMAT " messages from pid %" G_GINT64_FORMAT
-                           " lost due to rate-limiting (%u allowed within %u seconds)"),
-            sl_source_id (r->src), lost, pid, spec->burst, spec->interval);
-  else if (lost)
-    sl_log (SL_LOG_INFO, _("%s: %" G_GUINT64_FORMAT " messages lost due to rate-limiting (%u allowed within %u "
-                           "seconds)"), sl_source_id (r->src), lost, spec->burst, spec->interval);
-  if (verdict == SL_RATE_LIMIT_BEGIN_DROPPING && r->limit_per_pid)
-    sl_log (SL_LOG_INFO, _("%s: begin to drop messages from pid %" G_GINT64_FORMAT " due to rate-limiting"),
-            sl_source_id (r->src), pid);
-  else if (verdict == SL_RATE_LIMIT_BEGIN_DROPPING)
-    sl_log (SL_LOG_INFO, _("%s: begin to drop messages due to rate-limiting"), sl_source_id (r->src));
-  if (verdict == SL_RATE_LIMIT_PASSED)
+  if (sl_rate_limit_admit (r->limit, sl_source_id (r->src), r->limit_per_pid, pid, SL_PRI_SEVERITY (msg->pri), now))
     return TRUE;
   (*dropped)++;
   return FALSE;

@@ -95,6 +95,7 @@ struct _SlListener
   SlListenerSettings settings;
   guint max_per_peer;        /* 0: no limit */
   SlAdmission *admission;
+  SlRateLimit *limit;        /* or NULL: every connection's messages counted in one window */
   gboolean waiting;          /* paused with no connection that may go: counted once */
   SlIoWatch listen;
   SlIoWatch idle_timer;      /* timerfd of the sweep, fd -1 without a time limit */
@@ -617,7 +618,10 @@ accept_one (SlListener *l, gint fd, const struct sockaddr_storage *addr, socklen
   c->accepted = g_get_monotonic_time ();
   c->quiet_since = c->accepted;
   if (!l->settings.session)
-    c->reader = sl_stream_reader_new (l->src, fd, peer, l->settings.framing);
+    {
+      c->reader = sl_stream_reader_new (l->src, fd, peer, l->settings.framing);
+      sl_stream_reader_set_rate_limit (c->reader, l->limit);
+    }
   c->admit_by = g_get_monotonic_time ()
                 + (l->settings.tls ? sl_tls_context_handshake_timeout_ms (l->settings.tls) : PROXY_TIMEOUT_MS) * 1000;
   if (l->settings.tls)
@@ -824,6 +828,19 @@ retire (SlIoTask *task)
   g_mutex_unlock (&l->lock);
 }
 
+static void
+listener_free (SlListener *l)
+{
+  sl_admission_free (l->admission);
+  sl_rate_limit_free (l->limit);
+  g_hash_table_unref (l->refused);
+  g_mutex_clear (&l->lock);
+  g_cond_clear (&l->changed);
+  if (l->per_peer)
+    g_hash_table_unref (l->per_peer);
+  g_free (l);
+}
+
 SlListener *
 sl_listener_start (SlSource *src, gint listen_fd, const SlListenerSettings *settings, GError **error)
 {
@@ -834,6 +851,7 @@ sl_listener_start (SlSource *src, gint listen_fd, const SlListenerSettings *sett
   l->settings.max_connections = MAX (settings->max_connections, 1);
   l->max_per_peer = src->max_connections_per_ip;
   l->admission = sl_admission_new (src);
+  l->limit = sl_rate_limit_new (sl_source_rate_limit (src));
   l->listen.fd = listen_fd;
   l->listen.ready = listen_ready;
   l->stop_listening.func = stop_listening;
@@ -857,13 +875,7 @@ sl_listener_start (SlSource *src, gint listen_fd, const SlListenerSettings *sett
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), _("%s: cannot watch the listening socket: %s"),
                    sl_source_id (src), g_strerror (errno));
       close (listen_fd);
-      sl_admission_free (l->admission);
-      g_hash_table_unref (l->refused);
-      g_mutex_clear (&l->lock);
-      g_cond_clear (&l->changed);
-      if (l->per_peer)
-        g_hash_table_unref (l->per_peer);
-      g_free (l);
+      listener_free (l);
       return NULL;
     }
   /* the listening socket's worker accepts, which the timer's callback
@@ -929,11 +941,5 @@ sl_listener_stop (SlListener *l)
   while (!l->retired)
     g_cond_wait (&l->changed, &l->lock);
   g_mutex_unlock (&l->lock);
-  sl_admission_free (l->admission);
-  g_hash_table_unref (l->refused);
-  g_mutex_clear (&l->lock);
-  g_cond_clear (&l->changed);
-  if (l->per_peer)
-    g_hash_table_unref (l->per_peer);
-  g_free (l);
+  listener_free (l);
 }

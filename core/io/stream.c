@@ -21,6 +21,7 @@ typedef struct
 {
   SlMessage *msgs[POST_BATCH];
   guint n;
+  guint limited;          /* dropped by the rate limit, not counted yet */
 } Batch;
 
 struct _SlStreamReader
@@ -47,6 +48,7 @@ struct _SlStreamReader
   Batch *batch;           /* the reading thread's, set at each read */
   SlTls *tls;             /* or NULL: read() */
   SlProxyHeader *proxy;   /* or NULL: not behind a PROXY header */
+  SlRateLimit *limit;     /* or NULL: sl_stream_reader_set_rate_limit() */
   gboolean awaiting_proxy; /* the stream starts with a PROXY header not read yet */
 };
 
@@ -73,6 +75,12 @@ void
 sl_stream_reader_set_tls (SlStreamReader *r, SlTls *tls)
 {
   r->tls = tls;
+}
+
+void
+sl_stream_reader_set_rate_limit (SlStreamReader *r, SlRateLimit *limit)
+{
+  r->limit = limit;
 }
 
 void
@@ -186,7 +194,14 @@ sl_stream_reader_cancel (SlStreamReader *r)
 static void
 flush_batch (SlStreamReader *r)
 {
-  if (!r->batch || !r->batch->n)
+  if (!r->batch)
+    return;
+  if (r->batch->limited)
+    {
+      sl_source_count (r->src, "rate_limited", r->batch->limited);
+      r->batch->limited = 0;
+    }
+  if (!r->batch->n)
     return;
   sl_message_bind_window_many (r->batch->msgs, r->batch->n, r->window);
   sl_source_post (r->src, r->batch->msgs, r->batch->n);
@@ -227,6 +242,13 @@ emit (SlStreamReader *r, const gchar *data, gsize len)
     }
   if (r->proxy)
     sl_proxy_header_set_fields (r->proxy, msg);
+  if (r->limit && !sl_rate_limit_admit (r->limit, sl_source_id (r->src), FALSE, 0, SL_PRI_SEVERITY (msg->pri),
+                                        g_get_real_time () / G_USEC_PER_SEC))
+    {
+      sl_message_unref (msg);
+      r->batch->limited++;
+      return;
+    }
   r->batch->msgs[r->batch->n++] = msg;
   if (r->batch->n == POST_BATCH)
     flush_batch (r);

@@ -10,6 +10,7 @@
 #include "core/route/source.h"
 #include "core/io/proxy-header.h"
 #include "core/io/tls.h"
+#include "core/route/rate-limit.h"
 
 G_BEGIN_DECLS
 
@@ -42,6 +43,9 @@ SlStreamReader *sl_stream_reader_new    (SlSource *src, gint fd, const gchar *pe
 /* Reads through tls (whose handshake is over; the caller keeps it) from
  * now on, and sets its peer's certificate fields on every message. */
 void            sl_stream_reader_set_tls (SlStreamReader *r, SlTls *tls);
+/* Every message is counted in limit (the caller keeps it; other readers
+ * may share it), and those it drops are counted as "rate_limited". */
+void            sl_stream_reader_set_rate_limit (SlStreamReader *r, SlRateLimit *limit);
 /* For a connection behind a load balancer: the client the PROXY header
  * named is the peer from now on ($SOURCEIP, $HOST_FROM), and every
  * message carries its PROXIED_* fields. A local header changes nothing. */

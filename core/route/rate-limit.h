@@ -6,7 +6,9 @@
  * dropped until a message comes more than `interval` seconds after the
  * window opened (or before it: the clock went back), which ends the
  * window and is counted in the next one. Messages more severe than
- * `severity` (a lower number) are neither limited nor counted. */
+ * `severity` (a lower number) are neither limited nor counted. One
+ * limit may be checked from several threads: a TCP listener's
+ * connections share its window, as in rsyslogd's imtcp. */
 #ifndef SL_RATE_LIMIT_H
 #define SL_RATE_LIMIT_H
 
@@ -40,6 +42,11 @@ void               sl_rate_limit_free  (SlRateLimit *limit);
  * message ended had dropped (0 otherwise), to be told once. */
 SlRateLimitVerdict sl_rate_limit_check (SlRateLimit *limit, gint64 sender, gint severity, gint64 now,
                                         guint64 *lost);
+/* sl_rate_limit_check() that logs, as rsyslogd tells them, the first
+ * drop of a window and what a window lost, naming who (a source's id)
+ * and, when per_pid, the sending PID. TRUE when the message passes. */
+gboolean           sl_rate_limit_admit (SlRateLimit *limit, const gchar *who, gboolean per_pid, gint64 sender,
+                                        gint severity, gint64 now);
 
 G_END_DECLS
 

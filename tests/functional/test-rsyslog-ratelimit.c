@@ -8,7 +8,9 @@
  * rsyslogd hands its own messages about it to syslog(3)
  * (processInternalMessages is off), so neither file holds one; sluiced
  * logs its own and counts the drops. And imudp's RateLimit.*: one window
- * for the socket, whoever sends, whatever the severity. */
+ * for the socket, whoever sends, whatever the severity; imtcp's and
+ * imptcp's: one window for the listening port, which its connections
+ * share. */
 #include "tests/functional/harness.h"
 
 #include <errno.h>
@@ -246,6 +248,99 @@ test_udp (SlTestEnv *env, gconstpointer data)
   g_assert_cmpstr (sl_lines, ==, rs_lines);
 }
 
+static const gchar tcp_config[] =
+  "module(load=\"imtcp\")\n"
+  "module(load=\"imptcp\")\n"
+  "input(type=\"imtcp\" address=\"127.0.0.1\" port=\"@TCP@\" RateLimit.Interval=\"60\" RateLimit.Burst=\"5\")\n"
+  "input(type=\"imptcp\" address=\"127.0.0.1\" port=\"@PTCP@\" RateLimit.Interval=\"60\"\n"
+  "      RateLimit.Burst=\"2\")\n"
+  "template(name=\"t\" type=\"string\" string=\"%syslogseverity%|%msg%\\n\")\n"
+  "*.* action(type=\"omfile\" file=\"@DIR@/out\" template=\"t\")\n";
+
+typedef struct
+{
+  const gchar *dir;
+  guint16 tcp, ptcp;
+  gchar *out;
+} TcpPeer;
+
+static void
+tcp_peer_init (TcpPeer *p, const gchar *dir)
+{
+  p->dir = dir;
+  p->tcp = sl_test_free_port (SOCK_STREAM);
+  p->ptcp = sl_test_free_port (SOCK_STREAM);
+  p->out = g_build_filename (dir, "out", NULL);
+}
+
+static gchar *
+tcp_filled (const TcpPeer *p)
+{
+  g_autoptr (GString) text = g_string_new (tcp_config);
+  g_autofree gchar *tcp = g_strdup_printf ("%u", p->tcp), *ptcp = g_strdup_printf ("%u", p->ptcp);
+  g_string_replace (text, "@DIR@", p->dir, 0);
+  g_string_replace (text, "@TCP@", tcp, 0);
+  g_string_replace (text, "@PTCP@", ptcp, 0);
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* Each connection's lines to both daemons, then until both wrote lines
+ * in all: what a later connection sends is then limited in the window
+ * the earlier ones filled, in the same order in both. */
+static gboolean
+tcp_send_both (SlTestEnv *env, TcpPeer *peers, gboolean imptcp, const gchar *text, guint lines)
+{
+  for (guint i = 0; i < 2; i++)
+    if (!sl_test_tcp_send (imptcp ? peers[i].ptcp : peers[i].tcp, text))
+      return FALSE;
+  return sl_test_wait_lines (env, peers[0].out, lines) && sl_test_wait_lines (env, peers[1].out, lines);
+}
+
+static void
+test_tcp (SlTestEnv *env, gconstpointer data)
+{
+  (void) data;
+  g_autofree gchar *root = sl_test_rsyslog_root_or_skip ();
+  if (!root)
+    return;
+  g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
+  g_assert_cmpint (g_mkdir_with_parents (rs_dir, 0700), ==, 0);
+  TcpPeer peers[2];
+  tcp_peer_init (&peers[0], rs_dir);
+  tcp_peer_init (&peers[1], env->dir);
+  g_autofree gchar *rs_text = tcp_filled (&peers[0]);
+  g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
+  g_assert_true (g_file_set_contents (rs_conf, rs_text, -1, NULL));
+  g_autofree gchar *sl_text = tcp_filled (&peers[1]);
+  g_assert_true (sl_test_write_config (env, sl_text, NULL));
+
+  GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
+  g_assert_cmpint (rs, >, 0);
+  g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", "-e", "-v", NULL));
+  for (guint i = 0; i < 2; i++)
+    g_assert_true (sl_test_wait_tcp (env, peers[i].tcp) && sl_test_wait_tcp (env, peers[i].ptcp));
+  /* imtcp: 3 lines, then 6 more on another connection, 2 of them in
+   * the burst of 5; crit ones too, as every severity is limited */
+  gboolean sent = tcp_send_both (env, peers, FALSE, "<14>tcptest: a1\n<14>tcptest: a2\n<10>tcptest: a3\n", 3)
+                  && tcp_send_both (env, peers, FALSE, "<14>tcptest: b1\n<10>tcptest: b2\n<10>tcptest: b3\n"
+                                    "<14>tcptest: b4\n<14>tcptest: b5\n<10>tcptest: b6\n", 5)
+                  /* imptcp: its own window of 2 */
+                  && tcp_send_both (env, peers, TRUE, "<14>tcptest: c1\n", 6)
+                  && tcp_send_both (env, peers, TRUE, "<14>tcptest: d1\n<14>tcptest: d2\n<14>tcptest: d3\n", 7);
+  g_assert_true (sent);
+  g_assert_true (sl_test_wait_stat (env, "source", NULL, "rate_limited", 4 + 2));
+  g_assert_true (sl_test_wait_stderr (env, "begin to drop messages due to rate-limiting"));
+  sl_test_daemon_stop (env, SIGTERM);
+  kill (rs, SIGTERM);
+  g_assert_cmpint (sl_test_child_wait (rs, 10 * G_USEC_PER_SEC), ==, 0);
+  g_autofree gchar *rs_lines = sl_test_read_file (peers[0].out);
+  g_autofree gchar *sl_lines = sl_test_read_file (peers[1].out);
+  g_assert_cmpstr (rs_lines, ==, "6| a1\n6| a2\n2| a3\n6| b1\n2| b2\n6| c1\n6| d1\n");
+  g_assert_cmpstr (sl_lines, ==, rs_lines);
+  for (guint i = 0; i < 2; i++)
+    g_free (peers[i].out);
+}
+
 /* Where the limit cannot be had or rsyslogd takes no such value */
 static void
 test_refused (SlTestEnv *env, gconstpointer data)
@@ -254,8 +349,10 @@ test_refused (SlTestEnv *env, gconstpointer data)
   {
     const gchar *config, *needle;
   } cases[] = {
-    { "module(load=\"imtcp\")\ninput(type=\"imtcp\" port=\"5140\" RateLimit.Interval=\"5\")\n",
-      "sluice.conf:2:32: the parameter 'ratelimit.interval' of rsyslog's input imtcp is not supported" },
+    { "module(load=\"imtcp\")\ninput(type=\"imtcp\" port=\"5140\" RateLimit.Interval=\"5\" RateLimit.Burst=\"0\")\n",
+      "sluice.conf:2:55: rsyslog's imtcp needs a burst from 1" },
+    { "module(load=\"imrelp\")\ninput(type=\"imrelp\" port=\"5140\" RateLimit.Interval=\"5\")\n",
+      "sluice.conf:2:33: the parameter 'ratelimit.interval' of rsyslog's input imrelp is not supported" },
     { "module(load=\"imudp\")\ninput(type=\"imudp\" port=\"5140\" RateLimit.Interval=\"5\" RateLimit.Burst=\"0\")\n",
       "sluice.conf:2:55: rsyslog's imudp needs a burst from 1" },
     { "input(type=\"imuxsock\" Socket=\"/tmp/x\" RateLimit.Interval=\"5\" RateLimit.Burst=\"0\")\n",
@@ -287,6 +384,7 @@ main (int argc, char **argv)
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/rsyslog-ratelimit/per-pid", test_per_pid);
   SL_TEST_ADD ("/rsyslog-ratelimit/udp", test_udp);
+  SL_TEST_ADD ("/rsyslog-ratelimit/tcp", test_tcp);
   SL_TEST_ADD ("/rsyslog-ratelimit/refused", test_refused);
   return g_test_run ();
 }

@@ -112,6 +112,48 @@ test_many_senders (void)
   sl_rate_limit_free (limit);
 }
 
+#define SHARING_THREADS 4
+#define SHARED_BURST 1000
+
+typedef struct
+{
+  SlRateLimit *limit;
+  guint passed;
+} Sharer;
+
+static gpointer
+share (gpointer data)
+{
+  Sharer *s = data;
+  guint64 lost;
+  s->passed = send_n (s->limit, 0, SHARED_BURST, 1000, &lost);
+  return NULL;
+}
+
+/* the connections of a TCP listener check one window from their own
+ * threads: together they pass the burst, not one more */
+static void
+test_shared_by_threads (void)
+{
+  SlRateLimitSpec spec = { 10, SHARED_BURST, 0 };
+  Sharer sharers[SHARING_THREADS];
+  GThread *threads[SHARING_THREADS];
+  SlRateLimit *limit = sl_rate_limit_new (&spec);
+  guint passed = 0;
+  for (guint i = 0; i < SHARING_THREADS; i++)
+    {
+      sharers[i] = (Sharer) { limit, 0 };
+      threads[i] = g_thread_new ("sharer", share, &sharers[i]);
+    }
+  for (guint i = 0; i < SHARING_THREADS; i++)
+    {
+      g_thread_join (threads[i]);
+      passed += sharers[i].passed;
+    }
+  g_assert_cmpuint (passed, ==, SHARED_BURST);
+  sl_rate_limit_free (limit);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -123,5 +165,6 @@ main (int argc, char **argv)
   g_test_add_func ("/rate-limit/clock-back", test_clock_back);
   g_test_add_func ("/rate-limit/severity", test_severity);
   g_test_add_func ("/rate-limit/many-senders", test_many_senders);
+  g_test_add_func ("/rate-limit/shared-by-threads", test_shared_by_threads);
   return g_test_run ();
 }

@@ -8,22 +8,25 @@
  * global()'s. Legacy $UDPServerRun and
  * $InputTCPServerRun reach them as port=. The parser chain and the
  * message size limit rsyslogd puts on a network input are the front
- * end's. imudp's RateLimit.Interval and RateLimit.Burst (8.2302's
- * defaults: 0, no limit, and 10000) limit each of its sockets, whoever
- * sends, every severity. */
+ * end's. RateLimit.Interval and RateLimit.Burst (8.2302's defaults: 0,
+ * no limit, and 10000) limit each socket of imudp, and each listening
+ * port of imtcp and imptcp with all its connections together (tcpsrv.c
+ * and imptcp.c keep one ratelimiter a listener), whoever sends, every
+ * severity. */
 #include "plugins/sources/net/net-rsyslog.h"
 #include "core/i18n.h"
 
 static const gchar *const imudp_params[] = { "port", "address", "ratelimit.interval", "ratelimit.burst", NULL };
 static const gchar *const imptcp_params[] = { "port", "address", "keepalive", "supportoctetcountedframing",
-                                              "maxsessions", "flowcontrol", "notifyonconnectionclose", NULL };
+                                              "maxsessions", "flowcontrol", "notifyonconnectionclose",
+                                              "ratelimit.interval", "ratelimit.burst", NULL };
 static const gchar *const imtcp_params[] = { "port", "address", "keepalive", "supportoctetcountedframing",
                                              "maxsessions", "maxlisteners", "flowcontrol",
                                              "notifyonconnectionclose", "discardtruncatedmsg",
                                              "addtlframedelimiter", "disablelfdelimiter", "maxframesize",
                                              "streamdriver.name", "streamdriver.mode", "streamdriver.authmode",
                                              "permittedpeer", "streamdriver.cafile", "streamdriver.certfile",
-                                             "streamdriver.keyfile", NULL };
+                                             "streamdriver.keyfile", "ratelimit.interval", "ratelimit.burst", NULL };
 
 /* What rsyslogd 8.2302's imtcp and imptcp read or write otherwise than
  * tcp() can: only their defaults are taken (imtcp's module() sets them
@@ -85,11 +88,12 @@ write_listener (SlRsCall *call, const gchar *driver_name, gboolean tls, const gc
   return TRUE;
 }
 
+/* The rate-limit-*() options of RateLimit.Interval and RateLimit.Burst,
+ * or nothing without an interval. */
 static gboolean
-imudp_write (SlRsCall *call, GString *driver, GError **error)
+rate_limits (SlRsCall *call, gchar **limits, GError **error)
 {
   gint64 interval, burst;
-  g_autofree gchar *limits = NULL;
 
   if (!sl_rs_call_int (call, "ratelimit.interval", 0, &interval, error)
       || !sl_rs_call_int (call, "ratelimit.burst", 10000, &burst, error))
@@ -99,9 +103,16 @@ imudp_write (SlRsCall *call, GString *driver, GError **error)
                             _("rsyslog's %s needs a burst from 1 to %d when RateLimit.Interval is set "
                               "(rsyslogd stops on 0)"), sl_rs_call_type (call), G_MAXINT);
   if (interval > 0)
-    limits = g_strdup_printf (" rate-limit-interval(%" G_GINT64_FORMAT ") rate-limit-burst(%" G_GINT64_FORMAT ")",
-                              MIN (interval, G_MAXINT), burst);
-  return write_listener (call, "udp", FALSE, NULL, limits, driver, error);
+    *limits = g_strdup_printf (" rate-limit-interval(%" G_GINT64_FORMAT ") rate-limit-burst(%" G_GINT64_FORMAT ")",
+                               MIN (interval, G_MAXINT), burst);
+  return TRUE;
+}
+
+static gboolean
+imudp_write (SlRsCall *call, GString *driver, GError **error)
+{
+  g_autofree gchar *limits = NULL;
+  return rate_limits (call, &limits, error) && write_listener (call, "udp", FALSE, NULL, limits, driver, error);
 }
 
 static gboolean
@@ -109,8 +120,9 @@ imtcp_write (SlRsCall *call, GString *driver, GError **error)
 {
   /* imtcp serves 200 sessions by default, tcp() 10 */
   const gchar *sessions = sl_rs_call_value (call, "maxsessions");
-  return check_stream_defaults (call, TRUE, error)
-         && write_listener (call, "tcp", TRUE, sessions ? sessions : "200", NULL, driver, error);
+  g_autofree gchar *limits = NULL;
+  return check_stream_defaults (call, TRUE, error) && rate_limits (call, &limits, error)
+         && write_listener (call, "tcp", TRUE, sessions ? sessions : "200", limits, driver, error);
 }
 
 /* imptcp limits its sessions only by a maxSessions above 0 (8.2302 and
@@ -119,12 +131,13 @@ static gboolean
 imptcp_write (SlRsCall *call, GString *driver, GError **error)
 {
   gint64 sessions;
-  g_autofree gchar *limit = NULL;
+  g_autofree gchar *limit = NULL, *limits = NULL;
 
-  if (!check_stream_defaults (call, FALSE, error) || !sl_rs_call_int (call, "maxsessions", 0, &sessions, error))
+  if (!check_stream_defaults (call, FALSE, error) || !sl_rs_call_int (call, "maxsessions", 0, &sessions, error)
+      || !rate_limits (call, &limits, error))
     return FALSE;
   limit = g_strdup_printf ("%" G_GINT64_FORMAT, sessions > 0 ? MIN (sessions, G_MAXINT) : G_MAXINT);
-  return write_listener (call, "tcp", FALSE, limit, NULL, driver, error);
+  return write_listener (call, "tcp", FALSE, limit, limits, driver, error);
 }
 
 const SlRsModule net_imudp = {

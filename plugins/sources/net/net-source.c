@@ -126,20 +126,24 @@ typedef struct
   { "tls", SL_BLOCK (NetSource, tls_node), NULL, \
     "TLS: key-file() cert-file() ca-file() ca-dir() crl-dir() peer-verify() trusted-keys() trusted-dn() ..." }
 
+/* rsyslogd's imudp limits what a socket takes in a window, its imtcp
+ * what a listening socket's connections take together, whoever sends it
+ * (SlRateLimit, every severity); no syslog-ng 4.8 source has such options */
+#define RATE_LIMIT_OPTIONS(window, takes) \
+  { "rate-limit-interval", SL_INT (NetSource, rate_limit_interval), "0", \
+    "seconds of " window "; 0: no limit", SL_RANGE (0, G_MAXINT) }, \
+  { "rate-limit-burst", SL_INT (NetSource, rate_limit_burst), "10000", \
+    "messages " takes " in a window; the rest are dropped", SL_RANGE (1, G_MAXINT) }
+
 static const SlOptionSpec tcp_options[] = {
   NET_OPTIONS ("514"), STREAM_OPTIONS,
   { "transport", SL_CHOICE (NetSource, transport), "tcp", "how messages come", .words = tcp_transport_words },
+  RATE_LIMIT_OPTIONS ("the rate-limit window that all connections share", "all connections take"),
   { NULL }
 };
-/* rsyslogd's imudp limits what a socket takes in a window, whoever
- * sends it (SlRateLimit, every severity); no syslog-ng 4.8 source has
- * such options */
 static const SlOptionSpec udp_options[] = {
   NET_OPTIONS ("514"),
-  { "rate-limit-interval", SL_INT (NetSource, rate_limit_interval), "0",
-    "seconds of the socket's rate-limit window; 0: no limit", SL_RANGE (0, G_MAXINT) },
-  { "rate-limit-burst", SL_INT (NetSource, rate_limit_burst), "10000",
-    "messages the socket takes in a window; the rest are dropped", SL_RANGE (1, G_MAXINT) },
+  RATE_LIMIT_OPTIONS ("the socket's rate-limit window", "the socket takes"),
   { NULL }
 };
 static const SlOptionSpec network_options[] = {
@@ -245,11 +249,8 @@ net_start (SlDriver *d, SlSource *source, GError **error)
   const NetSourceKind *kind = d->klass->data;
   self->settings.max_connections = sl_source_max_connections (source);
   sl_source_set_transport (source, transport_name (self, kind));
-  if (!self->stream)
-    {
-      SlRateLimitSpec limit = { (guint) self->rate_limit_interval, (guint) self->rate_limit_burst, 0 };
-      sl_source_set_rate_limit (source, &limit);
-    }
+  SlRateLimitSpec limit = { (guint) self->rate_limit_interval, (guint) self->rate_limit_burst, 0 };
+  sl_source_set_rate_limit (source, &limit);
   gint fd = open_socket (self, error);
   if (fd < 0)
     return FALSE;
