@@ -41,7 +41,7 @@ struct _SlDgramReader
   struct sockaddr_storage addrs[BATCH];
   gboolean sender_pid;
   gboolean tag_pid;
-  gboolean annotate;
+  SlAnnotate annotate;
   gint64 own_pid;          /* what sl_source_ignore_own() drops, or 0: nothing */
   gboolean pass_creds;     /* SO_PASSCRED: for sender_pid, tag_pid, annotate, own_pid or limit */
   SlRateLimit *limit;      /* or NULL: sl_source_rate_limit() */
@@ -157,14 +157,20 @@ sender_of (struct msghdr *hdr)
 }
 
 /* The datagram with the sender's trusted properties after it, parsed as
- * one, as imuxsock parses what it annotated; as it came without
- * credentials */
+ * one, as imuxsock parses what it annotated, or with them as fields; as
+ * it came without credentials */
 static SlMessage *
 parse_annotated (SlDgramReader *r, const gchar *data, gsize len, const gchar *peer, struct msghdr *hdr)
 {
   struct ucred cred;
   if (!credentials_of (hdr, &cred))
     return sl_source_parse (r->src, data, len, peer);
+  if (r->annotate == SL_ANNOTATE_FIELDS)
+    {
+      SlMessage *msg = sl_source_parse (r->src, data, len, peer);
+      sl_trusted_set_fields (msg, cred.pid, cred.uid, cred.gid);
+      return msg;
+    }
   g_autoptr (GString) text = g_string_new_len (data, len);
   sl_trusted_annotate (text, cred.pid, cred.uid, cred.gid);
   return sl_source_parse (r->src, text->str, text->len, peer);
@@ -248,7 +254,7 @@ post_received (SlDgramReader *r, gint n)
       if (!r->keep_nuls)
         replace_nuls (data, len);
       const gchar *peer = peer_of (&r->peer, &r->addrs[i], r->hdrs[i].msg_hdr.msg_namelen);
-      msgs[count] = r->annotate ? parse_annotated (r, data, len, peer, &r->hdrs[i].msg_hdr)
+      msgs[count] = r->annotate != SL_ANNOTATE_NONE ? parse_annotated (r, data, len, peer, &r->hdrs[i].msg_hdr)
                                 : sl_source_parse (r->src, data, len, peer);
       if (r->limit && !admit (r, msgs[count], &r->hdrs[i].msg_hdr, now, &dropped))
         {
@@ -360,14 +366,14 @@ sl_dgram_reader_start (SlSource *src, gint fd, gboolean sender_pid, GError **err
   gint on = 1;
   sender_pid = sender_pid || sl_source_sender_pid (src);
   gboolean tag_pid = sl_source_tag_pid (src);
-  gboolean annotate = sl_source_annotate (src);
+  SlAnnotate annotate = sl_source_annotate (src);
   gboolean ignore_own = sl_source_ignore_own (src);
   SlRateLimit *limit = sl_rate_limit_new (sl_source_rate_limit (src));
   struct sockaddr_storage bound;
   socklen_t bound_len = sizeof bound;
   gboolean unix_socket = getsockname (fd, (struct sockaddr *) &bound, &bound_len) == 0 && bound.ss_family == AF_UNIX;
   gboolean limit_per_pid = limit && unix_socket;
-  gboolean pass_creds = sender_pid || tag_pid || annotate || ignore_own || limit_per_pid;
+  gboolean pass_creds = sender_pid || tag_pid || annotate != SL_ANNOTATE_NONE || ignore_own || limit_per_pid;
   if (pass_creds && setsockopt (fd, SOL_SOCKET, SO_PASSCRED, &on, sizeof on) < 0)
     {
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno), "SO_PASSCRED: %s", g_strerror (errno));

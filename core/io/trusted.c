@@ -28,6 +28,19 @@ read_prop (pid_t pid, const gchar *name, gchar *buf, gsize *len)
   return TRUE;
 }
 
+/* /proc/PID/exe's target, FALSE when it cannot be read */
+static gboolean
+read_exe (pid_t pid, gchar *buf, gsize *len)
+{
+  gchar path[64];
+  g_snprintf (path, sizeof path, "/proc/%lu/exe", (gulong) pid);
+  gssize got = readlink (path, buf, PROP_MAX - 1);
+  if (got < 0)
+    return FALSE;
+  *len = (gsize) got;
+  return TRUE;
+}
+
 void
 sl_trusted_annotate (GString *out, pid_t pid, uid_t uid, gid_t gid)
 {
@@ -40,12 +53,10 @@ sl_trusted_annotate (GString *out, pid_t pid, uid_t uid, gid_t gid)
       g_string_append (out, " _COMM=");
       g_string_append_len (out, buf, len);
     }
-  g_autofree gchar *exe_path = g_strdup_printf ("/proc/%lu/exe", (gulong) pid);
-  gssize exe_len = readlink (exe_path, buf, PROP_MAX - 1);
-  if (exe_len >= 0)
+  if (read_exe (pid, buf, &len))
     {
       g_string_append (out, " _EXE=");
-      g_string_append_len (out, buf, exe_len);
+      g_string_append_len (out, buf, len);
     }
   if (read_prop (pid, "cmdline", buf, &len))
     {
@@ -59,4 +70,29 @@ sl_trusted_annotate (GString *out, pid_t pid, uid_t uid, gid_t gid)
       g_string_append_c (out, '"');
     }
   g_string_append_c (out, ']');
+}
+
+static void
+set_number (SlMessage *msg, const gchar *name, gulong value)
+{
+  gchar text[24];
+  sl_message_set_typed (msg, sl_field_handle (name), text, g_snprintf (text, sizeof text, "%lu", value),
+                        SL_VALUE_INT64);
+}
+
+void
+sl_trusted_set_fields (SlMessage *msg, pid_t pid, uid_t uid, gid_t gid)
+{
+  gchar buf[PROP_MAX];
+  gsize len;
+
+  set_number (msg, "!pid", (gulong) pid);
+  set_number (msg, "!uid", (gulong) uid);
+  set_number (msg, "!gid", (gulong) gid);
+  if (read_prop (pid, "comm", buf, &len))
+    sl_message_set (msg, sl_field_handle ("!appname"), buf, len);
+  if (read_exe (pid, buf, &len))
+    sl_message_set (msg, sl_field_handle ("!exe"), buf, len);
+  if (read_prop (pid, "cmdline", buf, &len))
+    sl_message_set (msg, sl_field_handle ("!cmd"), buf, len);
 }

@@ -37,7 +37,7 @@ struct _SlSource
   gboolean sender_pid;              /* sl_source_set_sender_pid() */
   gboolean tag_pid;                 /* sl_source_set_tag_pid() */
   gboolean ignore_own;              /* sl_source_set_ignore_own() */
-  gboolean annotate;                /* sl_source_set_annotate() */
+  SlAnnotate annotate;              /* sl_source_set_annotate() */
   SlRateLimitSpec rate_limit;       /* sl_source_set_rate_limit() */
   GArray *tags;                     /* SlTag of tags(), interned once */
   guint64 seqnum;

@@ -509,12 +509,12 @@ sl_source_ignore_own (SlSource *src)
 }
 
 void
-sl_source_set_annotate (SlSource *src, gboolean annotate)
+sl_source_set_annotate (SlSource *src, SlAnnotate annotate)
 {
   src->annotate = annotate;
 }
 
-gboolean
+SlAnnotate
 sl_source_annotate (SlSource *src)
 {
   return src->annotate;

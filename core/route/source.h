@@ -74,11 +74,19 @@ void       sl_source_set_tag_pid (SlSource *src, gboolean tag_pid);
 gboolean   sl_source_tag_pid (SlSource *src);
 void       sl_source_set_ignore_own (SlSource *src, gboolean ignore_own);
 gboolean   sl_source_ignore_own (SlSource *src);
-/* Whether that reader appends the sender's trusted properties to each
- * message before it is parsed (sl_trusted_annotate()), as imuxsock does
- * with annotate. */
-void       sl_source_set_annotate (SlSource *src, gboolean annotate);
-gboolean   sl_source_annotate (SlSource *src);
+/* Whether that reader gives each message the sender's trusted
+ * properties, as imuxsock does with annotate: */
+typedef enum
+{
+  SL_ANNOTATE_NONE,
+  /* appended to the text before it is parsed (sl_trusted_annotate()) */
+  SL_ANNOTATE_TEXT,
+  /* as the fields !pid, !uid, ... (sl_trusted_set_fields()), with
+   * parseTrusted too */
+  SL_ANNOTATE_FIELDS,
+} SlAnnotate;
+void       sl_source_set_annotate (SlSource *src, SlAnnotate annotate);
+SlAnnotate sl_source_annotate (SlSource *src);
 /* How many messages of each sending process a unix datagram socket's
  * reader on src takes (SlRateLimit; SO_PASSCRED tells the PID), or of
  * all senders together a UDP socket's, the rest dropped and counted as

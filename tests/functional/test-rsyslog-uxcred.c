@@ -8,8 +8,9 @@
  * child's PID as rsyslogd writes it; and each daemon forwards what comes
  * to a socket with ignoreOwnMessages back to it (:omuxsock:) and to one
  * without, so that only the second copy is written; and a socket with
- * annotate gets the children's trusted properties after each message
- * (the children live until both daemons wrote them). */
+ * annotate gets the children's trusted properties after each message,
+ * and one with parseTrusted too as the $! fields (the children live
+ * until both daemons wrote them). */
 #include "tests/functional/harness.h"
 
 #include <signal.h>
@@ -31,6 +32,9 @@ static const gchar config[] =
   "input(type=\"imuxsock\" Socket=\"@DIR@/own\" IgnoreOwnMessages=\"on\")\n"
   "input(type=\"imuxsock\" Socket=\"@DIR@/open\")\n"
   "input(type=\"imuxsock\" Socket=\"@DIR@/annotate\" Annotate=\"on\")\n"
+  "template(name=\"fields\" type=\"string\" string=\"%syslogtag%|%msg%|%$!%|%$!pid%\\n\")\n"
+  "ruleset(name=\"trusted\") { action(type=\"omfile\" file=\"@DIR@/trusted.out\" template=\"fields\") }\n"
+  "input(type=\"imuxsock\" Socket=\"@DIR@/trusted\" Annotate=\"on\" ParseTrusted=\"on\" Ruleset=\"trusted\")\n"
   "template(name=\"t\" type=\"string\" string=\"%syslogtag%|%programname%|%procid%|%msg%\\n\")\n"
   "template(name=\"fwd\" type=\"string\" string=\"<13>fwd: copied\")\n"
   "*.* action(type=\"omfile\" file=\"@DIR@/out\" template=\"t\")\n"
@@ -73,6 +77,8 @@ child (const gchar *rs_dir, const gchar *sl_dir, guint n, gint hold)
   send_to (fd, sl_dir, "own", loop);
   send_to (fd, rs_dir, "annotate", "<13>an: annotated");
   send_to (fd, sl_dir, "annotate", "<13>an: annotated");
+  send_to (fd, rs_dir, "trusted", "<13>tr: trusted");
+  send_to (fd, sl_dir, "trusted", "<13>tr: trusted");
   _exit (read (hold, &byte, 1) == 0 ? 0 : 1);
 }
 
@@ -102,7 +108,7 @@ test_credentials (SlTestEnv *env, gconstpointer data)
   GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
   g_assert_cmpint (rs, >, 0);
   g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", "-e", NULL));
-  static const gchar *const all[] = { "dev-log", "pid", "legacy", "own", "open", "annotate" };
+  static const gchar *const all[] = { "dev-log", "pid", "legacy", "own", "open", "annotate", "trusted" };
   for (guint s = 0; s < G_N_ELEMENTS (all); s++)
     {
       g_autofree gchar *rs_sock = g_build_filename (rs_dir, all[s], NULL);
@@ -131,8 +137,10 @@ test_credentials (SlTestEnv *env, gconstpointer data)
   guint expected = CHILDREN * (G_N_ELEMENTS (pid_sockets) * G_N_ELEMENTS (tagged) + 3);
   g_autofree gchar *rs_out = g_build_filename (rs_dir, "out", NULL);
   g_autofree gchar *sl_out = g_build_filename (env->dir, "out", NULL);
-  gboolean rs_done = sl_test_wait_lines (env, rs_out, expected);
-  gboolean sl_done = sl_test_wait_lines (env, sl_out, expected);
+  g_autofree gchar *rs_trusted = g_build_filename (rs_dir, "trusted.out", NULL);
+  g_autofree gchar *sl_trusted = g_build_filename (env->dir, "trusted.out", NULL);
+  gboolean rs_done = sl_test_wait_lines (env, rs_out, expected) && sl_test_wait_lines (env, rs_trusted, CHILDREN);
+  gboolean sl_done = sl_test_wait_lines (env, sl_out, expected) && sl_test_wait_lines (env, sl_trusted, CHILDREN);
   close (hold[1]);
   for (guint n = 0; n < CHILDREN; n++)
     {
@@ -163,6 +171,17 @@ test_credentials (SlTestEnv *env, gconstpointer data)
                                                    (gint) pids[n], (guint) getuid (), (guint) getgid ());
       g_assert_nonnull (strstr (sl_lines, tag));
       g_assert_nonnull (strstr (sl_lines, trusted));
+    }
+
+  g_autofree gchar *rs_fields = sl_test_read_sorted_lines (rs_trusted);
+  g_autofree gchar *sl_fields = sl_test_read_sorted_lines (sl_trusted);
+  g_test_message ("parseTrusted, rsyslogd:\n%s\nsluiced:\n%s", rs_fields, sl_fields);
+  g_assert_cmpstr (sl_fields, ==, rs_fields);
+  for (guint n = 0; n < CHILDREN; n++)
+    {
+      g_autofree gchar *pid = g_strdup_printf ("tr:| trusted|{ \"pid\": %d, \"uid\": %u, \"gid\": %u, \"appname\": ",
+                                               (gint) pids[n], (guint) getuid (), (guint) getgid ());
+      g_assert_nonnull (strstr (sl_fields, pid));
     }
 }
 

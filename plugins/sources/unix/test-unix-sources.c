@@ -169,6 +169,13 @@ test_rate_limit_needs_credentials (SlTestEnv *env, gconstpointer data)
                                 "log { source(s); };\n", NULL);
   g_assert_nonnull (err);
   g_assert_nonnull (strstr (err, ":3:3: rate-limit-interval(), tag-pid(), ignore-own-messages() and annotate() need"));
+  g_free (err);
+  err = sl_test_refused_config (env, "@version: 4.0\n"
+                                "source s { unix-dgram(\"@DIR@/x.sock\"\n"
+                                "  parse-trusted(yes)); };\n"
+                                "log { source(s); };\n", NULL);
+  g_assert_nonnull (err);
+  g_assert_nonnull (strstr (err, ":3:3: parse-trusted() sets the fields annotate() reads, and needs annotate(yes)"));
 }
 
 int

@@ -13,7 +13,8 @@
  * defaults are interval 0 (no limit), burst 200, severity 1 (emergencies
  * pass). usePIDFromSystem is tag-pid(), ignoreOwnMessages
  * ignore-own-messages(), annotate annotate() (the trusted properties as
- * text after the message; parseTrusted's $! fields refused): they read
+ * text after the message, or with parseTrusted parse-trusted(): as $!
+ * fields): they read
  * the sender's credentials, which unix-dgram() asks the kernel for only
  * then. */
 #include "plugins/sources/unix/unix-rsyslog.h"
@@ -26,9 +27,9 @@ static const gchar *const imuxsock_params[] = { "socket", "createpath", "ignoret
                                                 "ratelimit.severity", NULL };
 
 /* What rsyslogd 8.2302's imuxsock does otherwise than unix-dgram() can:
- * only the default is taken. parseTrusted acts only with annotate on, and
- * parseHostname only with useSpecialParser off (refused): without those
- * they change nothing, whatever their value. */
+ * only the default is taken. parseHostname acts only with
+ * useSpecialParser off (refused), and parseTrusted only with annotate on:
+ * without those they change nothing, whatever their value. */
 static gboolean
 check_defaults (SlRsCall *call, GError **error)
 {
@@ -36,10 +37,6 @@ check_defaults (SlRsCall *call, GError **error)
          && sl_rs_call_refuse (call, "hostname", error,
                                _("rsyslogd writes that name as the message's host and its sender (%%fromhost%%); "
                                  "Sluice's host-override() sets the first only"))
-         && (!sl_rs_call_flag (call, "annotate", FALSE)
-             || sl_rs_call_refuse_unless (call, "parsetrusted", "off", error,
-                                          _("Sluice does not set the sender's trusted properties as $! fields; "
-                                            "with parseTrusted off they are text after the message")))
          && sl_rs_call_refuse_unless (call, "usespecialparser", "on", error,
                                       _("Sluice reads a local message as imuxsock's own parser does, never through "
                                         "rsyslogd's parser chain"))
@@ -95,7 +92,8 @@ imuxsock_write (SlRsCall *call, GString *driver, GError **error)
   if (sl_rs_call_flag (call, "ignoreownmessages", FALSE))
     g_string_append (driver, " ignore-own-messages(yes)");
   if (sl_rs_call_flag (call, "annotate", FALSE))
-    g_string_append (driver, " annotate(yes)");
+    g_string_append (driver, sl_rs_call_flag (call, "parsetrusted", FALSE) ? " annotate(yes) parse-trusted(yes)"
+                                                                           : " annotate(yes)");
   if (!write_rate_limit (call, driver, error))
     return FALSE;
   g_string_append_c (driver, ')');

@@ -32,6 +32,7 @@ typedef struct
   gboolean tag_pid;
   gboolean ignore_own;
   gboolean annotate;
+  gboolean parse_trusted;
   gint rate_limit_interval;
   gint rate_limit_burst;
   gint rate_limit_severity;
@@ -72,6 +73,9 @@ static const SlOptionSpec dgram_options[] = {
   { "annotate", SL_BOOL (UnixSource, annotate), "no",
     "append the sender's PID, UID, GID, command, executable and command line to the message, as rsyslog's "
     "annotate does" },
+  { "parse-trusted", SL_BOOL (UnixSource, parse_trusted), "no",
+    "with annotate(): set them as the fields !pid, !uid, !gid, !appname, !exe and !cmd (rsyslog's $! fields) "
+    "instead, as rsyslog's parseTrusted does" },
   { "rate-limit-interval", SL_INT (UnixSource, rate_limit_interval), "0",
     "seconds of a sending process's rate-limit window; 0: no limit", SL_RANGE (0, G_MAXINT) },
   { "rate-limit-burst", SL_INT (UnixSource, rate_limit_burst), "200",
@@ -143,6 +147,12 @@ unix_init (SlDriver *d, GError **error)
                           "sending process, which only pass-unix-credentials(yes) tells"));
       return FALSE;
     }
+  if (self->parse_trusted && !self->annotate)
+    {
+      sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, sl_options_pos (d->options, "parse-trusted"),
+                        _("parse-trusted() sets the fields annotate() reads, and needs annotate(yes)"));
+      return FALSE;
+    }
   resolve_ids (self);
   return TRUE;
 }
@@ -174,7 +184,9 @@ unix_start (SlDriver *d, SlSource *source, GError **error)
       sl_source_set_rate_limit (source, &limit);
       sl_source_set_tag_pid (source, self->tag_pid);
       sl_source_set_ignore_own (source, self->ignore_own);
-      sl_source_set_annotate (source, self->annotate);
+      sl_source_set_annotate (source, !self->annotate        ? SL_ANNOTATE_NONE
+                                      : self->parse_trusted ? SL_ANNOTATE_FIELDS
+                                                            : SL_ANNOTATE_TEXT);
     }
   GError *failure = NULL;
   gint fd = open_socket (self, &failure);
