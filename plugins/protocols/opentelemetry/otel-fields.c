@@ -101,35 +101,28 @@ otel_fields_free (OtelFields *f)
   g_free (f);
 }
 
-/* A field's value unless it is unset or null; a handle at or above limit
- * is not on the message, which spares the lookup. */
-static const gchar *
-non_null (const SlMessage *msg, SlHandle h, SlHandle limit, gsize *len, SlValueType *type)
-{
-  if (h >= limit)
-    return NULL;
-  const gchar *v = sl_message_get_typed (msg, h, len, type);
-  return v && *type != SL_VALUE_NULL ? v : NULL;
-}
-
-/* get_message_type(): strncmp (value, "log", len) == 0, so "", "l" and
- * "lo" are logs too */
+/* get_message_type(): .otel_raw.type, or .otel.type when that is unset or
+ * null, a string with strncmp (value, "log", len) == 0, so "", "l" and
+ * "lo" are logs too. Both fields are found with one search: a message
+ * that is no log pays one lookup. */
 gboolean
 otel_fields_is_log (const OtelFields *f, const SlMessage *msg)
 {
-  SlHandle limit = sl_message_handle_limit (msg);
-  gsize len = 0;
-  SlValueType type = SL_VALUE_STRING;
-  const gchar *v = non_null (msg, f->h[F_RAW_TYPE], limit, &len, &type);
-  if (!v)
-    v = non_null (msg, f->h[F_TYPE], limit, &len, &type);
-  if (!v || type != SL_VALUE_STRING)
+  SlHandle raw = f->h[F_RAW_TYPE], typed = f->h[F_TYPE];
+  guint32 n;
+  const SlValue *fields = sl_message_fields_between (msg, MIN (raw, typed), MAX (raw, typed), &n);
+  const SlValue *v = NULL;
+  for (guint32 i = 0; i < n; i++)
+    if (fields[i].ptr && fields[i].type != SL_VALUE_NULL
+        && (fields[i].handle == raw || (fields[i].handle == typed && !v)))
+      v = &fields[i];
+  if (!v || v->type != SL_VALUE_STRING)
     return FALSE;
-  for (gsize i = 0; i < len; i++)
+  for (guint32 i = 0; i < v->len; i++)
     {
-      if (v[i] != "log"[i])
+      if (v->ptr[i] != "log"[i])
         return FALSE;
-      if (!v[i])
+      if (!v->ptr[i])
         break;
     }
   return TRUE;
@@ -339,7 +332,7 @@ static gboolean
 collect (SlHandle h, const gchar *value, gsize len, gpointer data)
 {
   Collect *c = data;
-  const gchar *name = sl_field_name (h);
+  const gchar *name = value ? sl_field_name (h) : NULL;
   if (!name || !g_str_has_prefix (name, ".otel."))
     return TRUE;
   if (c->log && g_str_has_prefix (name, PREFIX_LOG))
