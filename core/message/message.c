@@ -636,6 +636,17 @@ sl_message_handle_limit (const SlMessage *msg)
   return msg->n_fields ? msg->fields[msg->n_fields - 1].handle + 1 : SL_F_BUILTIN_MAX;
 }
 
+const SlValue *
+sl_message_fields_between (const SlMessage *msg, SlHandle lo, SlHandle hi, guint32 *n)
+{
+  gboolean found;
+  guint32 first = field_index (msg, lo, &found), end = first;
+  while (end < msg->n_fields && msg->fields[end].handle <= hi)
+    end++;
+  *n = end - first;
+  return msg->fields + first;
+}
+
 static gsize
 value_bytes (const SlValue *v)
 {

@@ -211,6 +211,11 @@ void         sl_message_foreach_dynamic (const SlMessage *msg, SlFieldFunc func,
 /* One past the highest handle set in msg: getting a handle at or above it
  * finds nothing, so a caller checking many handles can skip those. */
 SlHandle     sl_message_handle_limit (const SlMessage *msg);
+/* msg's dynamic fields whose handles are from lo to hi (both dynamic), in
+ * handle order, found with one search: for a caller that wants whichever
+ * of a few names interned together is set, at the cost of one lookup;
+ * *n of them. */
+const SlValue *sl_message_fields_between (const SlMessage *msg, SlHandle lo, SlHandle hi, guint32 *n);
 /* The bytes msg holds: its block, its fields' store, copied values, tags. */
 gsize        sl_message_allocated_size (const SlMessage *msg);
 

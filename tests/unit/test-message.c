@@ -308,7 +308,16 @@ test_fields_in_handle_order (void)
   sl_message_set (msg, h[2], "two", -1);
   g_assert_cmpuint (msg->n_fields, ==, 4);
   g_assert_cmpuint (sl_message_handle_limit (msg), ==, h[3] + 1);
+  guint32 n;
+  const SlValue *between = sl_message_fields_between (msg, h[1], h[2], &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (between[0].handle, ==, h[1]);
+  g_assert_cmpstr (between[1].ptr, ==, "two");
   sl_message_unset (msg, h[1]);
+  sl_message_fields_between (msg, h[1], h[1], &n);
+  g_assert_cmpuint (n, ==, 0);
+  sl_message_fields_between (msg, h[3] + 1, h[3] + 2, &n);
+  g_assert_cmpuint (n, ==, 0);
   sl_message_unset (msg, h[1]);
   g_assert_false (sl_message_has (msg, h[1]));
 

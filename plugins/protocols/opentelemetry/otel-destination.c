@@ -182,7 +182,7 @@ otel_dest_init (SlDriver *d, GError **error)
     return FALSE;
   if (self->transport == OTEL_DEST_HTTP ? !http_init (self, error) : !grpc_headers (self, error))
     return FALSE;
-  self->encoder = otel_encoder_new (d->klass == &syslog_ng_otlp_class);
+  self->encoder = otel_encoder_new (d->id, d->klass == &syslog_ng_otlp_class);
   self->records = g_byte_array_new ();
   self->requests = sl_stats_counter ("destination", d->id, d->klass->name, "requests");
   self->retried = sl_stats_counter ("destination", d->id, d->klass->name, "retries");

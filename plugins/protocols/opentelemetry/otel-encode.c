@@ -5,6 +5,7 @@
  * it came as, without unpacking and packing it again; what is made from a
  * syslog message is packed by protobuf-c. */
 #include "otel-encode.h"
+#include "otel-fields.h"
 #include "otel-syslog-ng.h"
 #include "core/version.h"
 #include "core/i18n.h"
@@ -28,42 +29,36 @@ typedef Opentelemetry__Proto__Common__V1__KeyValue KeyValue;
 
 #define MAX_ATTRIBUTES 64
 
-/* A resource or scope: its encoding and schema URL */
-typedef struct
-{
-  GByteArray *bytes;
-  GString *schema;
-} Part;
-
 struct _OtelEncoder
 {
   SlHandle raw_log, raw_resource, raw_scope, raw_resource_schema, raw_scope_schema;
-  Part resource, scope;          /* of the message being encoded */
-  Part open_resource, open_scope; /* of the ResourceLogs and ScopeLogs being written */
+  OtelPart resource, scope;      /* of the message being encoded */
+  OtelPart open_resource, open_scope; /* of the ResourceLogs and ScopeLogs being written */
   GByteArray *record;
   GByteArray *resource_logs;     /* the open ResourceLogs' body */
   GByteArray *scope_logs;        /* the open ScopeLogs' body */
   GByteArray *syslog_scope;      /* the scope of mapped syslog messages, packed once */
+  OtelFields *fields;            /* logs made from .otel.* fields */
   gboolean syslog_ng;            /* syslog-ng-otlp(): every message as syslog-ng sends it */
   GString *text;                 /* scratch for NUL-terminated copies */
 };
 
 static void
-part_init (Part *p)
+part_init (OtelPart *p)
 {
   p->bytes = g_byte_array_new ();
   p->schema = g_string_new (NULL);
 }
 
 static void
-part_clear (Part *p)
+part_clear (OtelPart *p)
 {
   g_byte_array_unref (p->bytes);
   g_string_free (p->schema, TRUE);
 }
 
 static gboolean
-part_equal (const Part *a, const Part *b)
+part_equal (const OtelPart *a, const OtelPart *b)
 {
   return a->bytes->len == b->bytes->len
          && (!a->bytes->len || memcmp (a->bytes->data, b->bytes->data, a->bytes->len) == 0)
@@ -71,7 +66,7 @@ part_equal (const Part *a, const Part *b)
 }
 
 static void
-part_copy (Part *to, const Part *from)
+part_copy (OtelPart *to, const OtelPart *from)
 {
   g_byte_array_set_size (to->bytes, 0);
   g_byte_array_append (to->bytes, from->bytes->data, from->bytes->len);
@@ -104,10 +99,11 @@ put_field (GByteArray *out, guint field, const guint8 *data, gsize len)
 }
 
 OtelEncoder *
-otel_encoder_new (gboolean syslog_ng)
+otel_encoder_new (const gchar *id, gboolean syslog_ng)
 {
   OtelEncoder *enc = g_new0 (OtelEncoder, 1);
   enc->syslog_ng = syslog_ng;
+  enc->fields = otel_fields_new (id);
   enc->raw_log = sl_field_handle (".otel_raw.log");
   enc->raw_resource = sl_field_handle (".otel_raw.resource");
   enc->raw_scope = sl_field_handle (".otel_raw.scope");
@@ -142,6 +138,7 @@ otel_encoder_free (OtelEncoder *enc)
   g_byte_array_unref (enc->scope_logs);
   g_byte_array_unref (enc->syslog_scope);
   g_string_free (enc->text, TRUE);
+  otel_fields_free (enc->fields);
   g_free (enc);
 }
 
@@ -278,6 +275,30 @@ map_syslog (OtelEncoder *enc, const SlMessage *msg)
   g_ptr_array_unref (a.strings);
 }
 
+/* A log as syslog-ng 4.8 sends one (DestWorker::insert()): its record,
+ * resource and scope each as received (.otel_raw.*) when the message has
+ * it, else made from its .otel.* fields */
+static void
+take_log (OtelEncoder *enc, const SlMessage *msg)
+{
+  gboolean raw_log = sl_message_has (msg, enc->raw_log), raw_resource = sl_message_has (msg, enc->raw_resource),
+           raw_scope = sl_message_has (msg, enc->raw_scope);
+  otel_fields_build (enc->fields, msg, raw_log ? NULL : enc->record, raw_resource ? NULL : &enc->resource,
+                     raw_scope ? NULL : &enc->scope);
+  if (raw_log)
+    take_field (msg, enc->raw_log, enc->record);
+  if (raw_resource)
+    {
+      take_field (msg, enc->raw_resource, enc->resource.bytes);
+      take_text (msg, enc->raw_resource_schema, enc->resource.schema);
+    }
+  if (raw_scope)
+    {
+      take_field (msg, enc->raw_scope, enc->scope.bytes);
+      take_text (msg, enc->raw_scope_schema, enc->scope.schema);
+    }
+}
+
 static void
 close_scope (OtelEncoder *enc)
 {
@@ -320,14 +341,8 @@ otel_encode (OtelEncoder *enc, SlMessage *const *msgs, guint n, guint max_lines,
           g_byte_array_append (enc->scope.bytes, enc->syslog_scope->data, enc->syslog_scope->len);
           g_string_truncate (enc->scope.schema, 0);
         }
-      else if (sl_message_has (msg, enc->raw_log))
-        {
-          take_field (msg, enc->raw_log, enc->record);
-          take_field (msg, enc->raw_resource, enc->resource.bytes);
-          take_field (msg, enc->raw_scope, enc->scope.bytes);
-          take_text (msg, enc->raw_resource_schema, enc->resource.schema);
-          take_text (msg, enc->raw_scope_schema, enc->scope.schema);
-        }
+      else if (otel_fields_is_log (enc->fields, msg))
+        take_log (enc, msg);
       else
         map_syslog (enc, msg);
       bytes += enc->record->len;

@@ -247,6 +247,8 @@ set_text (SlMessage *msg, SlHandle name, const gchar *value, gssize len)
     sl_message_set (msg, name, value, len);
 }
 
+/* an integer, as 4.8's parser sets its numbers (LM_VT_INTEGER), so that a
+ * destination that makes the record from the fields reads them back */
 static void
 set_number (SlMessage *msg, SlHandle name, guint64 n)
 {
@@ -255,7 +257,7 @@ set_number (SlMessage *msg, SlHandle name, guint64 n)
   do
     *--p = (gchar) ('0' + n % 10);
   while ((n /= 10));
-  sl_message_set (msg, name, p, buf + sizeof buf - p);
+  sl_message_set_typed (msg, name, p, buf + sizeof buf - p, SL_VALUE_INT64);
 }
 
 static void

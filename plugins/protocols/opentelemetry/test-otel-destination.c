@@ -112,12 +112,19 @@ wait_received (const gchar *prefix, gsize n)
   return FALSE;
 }
 
-static const gchar *
-str (json_t *j, const gchar *path)
+static json_t *
+path (json_t *j, const gchar *p)
 {
-  g_auto (GStrv) keys = g_strsplit (path, "/", -1);
+  g_auto (GStrv) keys = g_strsplit (p, "/", -1);
   for (guint i = 0; keys[i] && j; i++)
     j = json_object_get (j, keys[i]);
+  return j;
+}
+
+static const gchar *
+str (json_t *j, const gchar *p)
+{
+  j = path (j, p);
   return j && json_is_string (j) ? json_string_value (j) : NULL;
 }
 
@@ -570,6 +577,197 @@ test_syslog_ng_otlp_typed (SlTestEnv *env, gconstpointer data)
   g_assert_cmpstr (have, ==, want);
 }
 
+/* The record whose attribute "case" is value, among all the receiver took */
+static json_t *
+received_case (const gchar *value)
+{
+  g_auto (GStrv) lines = sl_test_read_lines (receiver.out);
+  for (guint i = 0; lines && lines[i]; i++)
+    {
+      json_t *j = json_loads (lines[i], 0, NULL);
+      if (j && g_strcmp0 (str (j, "attributes/case"), value) == 0)
+        return j;
+      json_decref (j);
+    }
+  return NULL;
+}
+
+static json_t *
+wait_case (const gchar *value)
+{
+  gint64 deadline = g_get_monotonic_time () + 3 * SL_TEST_DEADLINE_MS * 1000;
+  while (g_get_monotonic_time () < deadline)
+    {
+      json_t *j = received_case (value);
+      if (j)
+        return j;
+      g_usleep (50000);
+    }
+  g_test_fail_printf ("the receiver did not get the record of case '%s'", value);
+  return NULL;
+}
+
+/* Records made from .otel.* fields set with set()'s type hints, as
+ * syslog-ng 4.8's formatter makes them: each value's type its AnyValue's,
+ * a scalar field read only from a value of its type, a record's, a
+ * resource's and a scope's fields each from its own prefix. */
+static const gchar *const CONFIG_FIELDS =
+  "@version: 4.8\n"
+  "source s_in { tcp(ip(\"127.0.0.1\") port(@IN@)); };\n"
+  "filter f_typed { message(\"fields-typed\"); };\n"
+  "filter f_wrong { message(\"fields-wrong\"); };\n"
+  "filter f_other { message(\"fields-other\"); };\n"
+  "rewrite r_typed {\n"
+  "  set(\"log\" value(\".otel.type\")); set(\"$MSG\" value(\".otel.log.body\"));\n"
+  "  set(int64(\"1700000000000000001\") value(\".otel.log.time_unix_nano\"));\n"
+  "  set(int(\"1700000000000000002\") value(\".otel.log.observed_time_unix_nano\"));\n"
+  "  set(int(\"18\") value(\".otel.log.severity_number\")); set(\"ERROR2\" value(\".otel.log.severity_text\"));\n"
+  "  set(int(\"3\") value(\".otel.log.dropped_attributes_count\")); set(int(\"1\") value(\".otel.log.flags\"));\n"
+  "  set(\"5b8efff798038103d269b633813fc60c\" value(\".otel.log.trace_id\"));\n"
+  "  set(\"typed\" value(\".otel.log.attributes.case\"));\n"
+  "  set(int(\"42\") value(\".otel.log.attributes.i\")); set(int(\"0x1f\") value(\".otel.log.attributes.hex\"));\n"
+  "  set(int(\"12abc\") value(\".otel.log.attributes.bad\")); set(1.5 value(\".otel.log.attributes.f\"));\n"
+  "  set(boolean(\"true\") value(\".otel.log.attributes.b\")); set(boolean(\"yes\") value(\".otel.log.attributes.y\"));\n"
+  "  set(list(\"a,b\") value(\".otel.log.attributes.l\")); set(null(\"\") value(\".otel.log.attributes.z\"));\n"
+  "  set(json(\"{\\\"x\\\":1}\") value(\".otel.log.attributes.j\")); set(\"text\" value(\".otel.log.attributes.s.t\"));\n"
+  "  set(\"pay\" value(\".otel.resource.attributes.service.name\"));\n"
+  "  set(int(\"2\") value(\".otel.resource.attributes.n\")); set(int(\"4\") value(\".otel.resource.dropped_attributes_count\"));\n"
+  "  set(\"https://opentelemetry.io/schemas/1.24.0\" value(\".otel.resource.schema_url\"));\n"
+  "  set(\"lib\" value(\".otel.scope.name\")); set(\"2.0\" value(\".otel.scope.version\"));\n"
+  "  set(boolean(\"false\") value(\".otel.scope.attributes.on\")); set(int(\"5\") value(\".otel.scope.dropped_attributes_count\"));\n"
+  "  set(\"https://example.org/scope\" value(\".otel.scope.schema_url\"));\n"
+  "};\n"
+  "rewrite r_wrong {\n"
+  "  set(\"lo\" value(\".otel.type\")); set(int(\"7\") value(\".otel.log.body\"));\n"
+  "  set(\"1700000000000000001\" value(\".otel.log.time_unix_nano\"));\n"
+  "  set(int(\"99\") value(\".otel.log.severity_number\")); set(int(\"9\") value(\".otel.log.severity_text\"));\n"
+  "  set(\"3\" value(\".otel.log.flags\")); set(\"wrong\" value(\".otel.log.attributes.case\"));\n"
+  "  set(int(\"2\") value(\".otel.scope.name\"));\n"
+  "};\n"
+  "rewrite r_other { set(\"logs\" value(\".otel.type\")); set(\"other\" value(\".otel.log.attributes.case\")); };\n"
+  "destination d_grpc { opentelemetry(url(\"127.0.0.1:@GRPC@\")); };\n"
+  "log { source(s_in); filter(f_typed); rewrite(r_typed); destination(d_grpc); };\n"
+  "log { source(s_in); filter(f_wrong); rewrite(r_wrong); destination(d_grpc); };\n"
+  "log { source(s_in); filter(f_other); rewrite(r_other); destination(d_grpc); };\n";
+
+static void
+test_otel_fields (SlTestEnv *env, gconstpointer data)
+{
+  guint16 in = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *in_s = g_strdup_printf ("%u", in), *grpc = g_strdup_printf ("%u", receiver.grpc);
+  if (!sl_test_write_config (env, CONFIG_FIELDS, "IN", in_s, "GRPC", grpc, NULL) || !sl_test_daemon_start (env))
+    return;
+  g_assert_true (sl_test_tcp_send (in, "<13>Jan  2 03:04:05 web1 app: fields-typed\n"
+                                       "<13>Jan  2 03:04:05 web1 app: fields-wrong\n"
+                                       "<13>Jan  2 03:04:05 web1 app: fields-other\n"));
+  json_t *r = wait_case ("typed");
+  g_assert_nonnull (r);
+  g_assert_cmpstr (str (r, "body"), ==, "fields-typed");
+  g_assert_cmpstr (str (r, "time"), ==, "1700000000000000001");
+  g_assert_cmpstr (str (r, "observed"), ==, "1700000000000000002");
+  g_assert_cmpint (json_integer_value (json_object_get (r, "severity")), ==, 18);
+  g_assert_cmpstr (str (r, "severityText"), ==, "ERROR2");
+  g_assert_cmpint (json_integer_value (json_object_get (r, "dropped")), ==, 3);
+  g_assert_cmpint (json_integer_value (json_object_get (r, "flags")), ==, 1);
+  /* a string is not the bytes 4.8 reads an id from */
+  g_assert_null (json_object_get (r, "traceId"));
+  g_assert_cmpstr (str (r, "attributes/i/int"), ==, "42");
+  g_assert_cmpstr (str (r, "attributes/hex/int"), ==, "31");
+  /* as far as it reads, logged */
+  g_assert_cmpstr (str (r, "attributes/bad/int"), ==, "12");
+  g_assert_cmpfloat (json_real_value (path (r, "attributes/f/double")), ==, 1.5);
+  g_assert_true (json_is_true (path (r, "attributes/b")));
+  /* type_cast_to_boolean() reads the first character: "yes" is not one, logged */
+  g_assert_true (json_is_false (path (r, "attributes/y")));
+  json_t *list = path (r, "attributes/l");
+  g_assert_cmpuint (json_array_size (list), ==, 2);
+  g_assert_cmpstr (json_string_value (json_array_get (list, 1)), ==, "b");
+  /* null and json(): the key with an empty value */
+  g_assert_true (json_is_null (path (r, "attributes/z")));
+  g_assert_true (json_is_null (path (r, "attributes/j")));
+  g_assert_cmpstr (str (r, "attributes/s.t"), ==, "text");
+  g_assert_cmpuint (json_object_size (json_object_get (r, "attributes")), ==, 11);
+  g_assert_cmpstr (str (r, "resource/service.name"), ==, "pay");
+  g_assert_cmpstr (str (r, "resource/n/int"), ==, "2");
+  g_assert_cmpuint (json_object_size (json_object_get (r, "resource")), ==, 2);
+  g_assert_cmpint (json_integer_value (json_object_get (r, "resourceDropped")), ==, 4);
+  g_assert_cmpstr (str (r, "resourceSchemaUrl"), ==, "https://opentelemetry.io/schemas/1.24.0");
+  g_assert_cmpstr (str (r, "scope/name"), ==, "lib");
+  g_assert_cmpstr (str (r, "scope/version"), ==, "2.0");
+  g_assert_true (json_is_false (path (r, "scopeAttributes/on")));
+  g_assert_cmpint (json_integer_value (json_object_get (r, "scopeDropped")), ==, 5);
+  g_assert_cmpstr (str (r, "scopeSchemaUrl"), ==, "https://example.org/scope");
+  json_decref (r);
+
+  r = wait_case ("wrong");
+  g_assert_nonnull (r);
+  g_assert_cmpstr (str (r, "body/int"), ==, "7");
+  g_assert_cmpstr (str (r, "time"), ==, "0");
+  g_assert_cmpstr (str (r, "observed"), ==, "0");
+  g_assert_cmpint (json_integer_value (json_object_get (r, "severity")), ==, 0);
+  g_assert_null (json_object_get (r, "severityText"));
+  g_assert_null (json_object_get (r, "flags"));
+  g_assert_cmpuint (json_object_size (json_object_get (r, "resource")), ==, 0);
+  g_assert_null (str (r, "scope/name"));
+  json_decref (r);
+
+  /* "logs" is not a log: the syslog mapping, without .otel.* attributes */
+  g_assert_true (wait_received ("fields-other", 1));
+  json_t *all = received ("fields-other");
+  r = json_array_get (all, 0);
+  g_assert_cmpstr (str (r, "scope/name"), ==, "sluice");
+  g_assert_cmpstr (str (r, "resource/service.name"), ==, "app");
+  g_assert_null (json_object_get (json_object_get (r, "attributes"), "case"));
+  json_decref (all);
+}
+
+static const gchar *const CONFIG_FIELDS_RELAY =
+  "@version: 4.8\n"
+  "source s_otel { opentelemetry(transport(\"http\") port(@IN@)); };\n"
+  "rewrite r { unset(value(\".otel_raw.log\")); set(\"rebuilt\" value(\".otel.log.attributes.case\"));\n"
+  "            set(int(\"12\") value(\".otel.log.attributes.count\")); };\n"
+  "destination d_grpc { opentelemetry(url(\"127.0.0.1:@GRPC@\")); };\n"
+  "log { source(s_otel); rewrite(r); destination(d_grpc); flags(flow-control); };\n";
+
+/* A received record whose raw record is unset is made again from its
+ * .otel.* fields, which the source types as 4.8's parser does (numbers
+ * integers), with the resource and scope as received. */
+static void
+test_otel_fields_relay (SlTestEnv *env, gconstpointer data)
+{
+  guint16 in = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *in_s = g_strdup_printf ("%u", in), *grpc = g_strdup_printf ("%u", receiver.grpc);
+  if (!sl_test_write_config (env, CONFIG_FIELDS_RELAY, "IN", in_s, "GRPC", grpc, NULL) || !sl_test_daemon_start (env))
+    return;
+  const gchar *request =
+    "{\"resourceLogs\":[{\"resource\":{\"attributes\":[{\"key\":\"service.name\",\"value\":{\"stringValue\":\"pay\"}}]},"
+    "\"schemaUrl\":\"https://opentelemetry.io/schemas/1.24.0\",\"scopeLogs\":[{\"scope\":{\"name\":\"lib\","
+    "\"version\":\"2\"},\"logRecords\":[{\"timeUnixNano\":\"1700000000000000001\",\"observedTimeUnixNano\":\"1700000000000000005\","
+    "\"severityNumber\":18,\"severityText\":\"ERROR2\",\"flags\":1,\"droppedAttributesCount\":2,"
+    "\"body\":{\"stringValue\":\"rebuilt-1\"},"
+    "\"attributes\":[{\"key\":\"ratio\",\"value\":{\"doubleValue\":0.5}},{\"key\":\"ok\",\"value\":{\"boolValue\":true}}]}]}]}]}";
+  g_autofree gchar *url = g_strdup_printf ("http://127.0.0.1:%u/v1/logs", in);
+  const gchar *curl[] = { "curl", "-sS", "-f", "-o", "/dev/null", "-H", "Content-Type: application/json",
+                          "--data-binary", request, url, NULL };
+  g_assert_cmpint (sl_test_run_argv (curl, NULL, NULL), ==, 0);
+  json_t *r = wait_case ("rebuilt");
+  g_assert_nonnull (r);
+  g_assert_cmpstr (str (r, "body"), ==, "rebuilt-1");
+  g_assert_cmpstr (str (r, "time"), ==, "1700000000000000001");
+  g_assert_cmpstr (str (r, "observed"), ==, "1700000000000000005");
+  g_assert_cmpint (json_integer_value (json_object_get (r, "severity")), ==, 18);
+  g_assert_cmpstr (str (r, "severityText"), ==, "ERROR2");
+  g_assert_cmpint (json_integer_value (json_object_get (r, "flags")), ==, 1);
+  g_assert_cmpint (json_integer_value (json_object_get (r, "dropped")), ==, 2);
+  g_assert_cmpfloat (json_real_value (path (r, "attributes/ratio/double")), ==, 0.5);
+  g_assert_true (json_is_true (path (r, "attributes/ok")));
+  g_assert_cmpstr (str (r, "attributes/count/int"), ==, "12");
+  g_assert_cmpstr (str (r, "resource/service.name"), ==, "pay");
+  g_assert_cmpstr (str (r, "resourceSchemaUrl"), ==, "https://opentelemetry.io/schemas/1.24.0");
+  g_assert_cmpstr (str (r, "scope/name"), ==, "lib");
+  json_decref (r);
+}
+
 static void
 test_bad_url (SlTestEnv *env, gconstpointer data)
 {
@@ -599,6 +797,8 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/opentelemetry/destination/tls-refused", test_tls_refused);
   SL_TEST_ADD ("/opentelemetry/destination/syslog-ng-otlp", test_syslog_ng_otlp);
   SL_TEST_ADD ("/opentelemetry/destination/syslog-ng-otlp-typed", test_syslog_ng_otlp_typed);
+  SL_TEST_ADD ("/opentelemetry/destination/otel-fields", test_otel_fields);
+  SL_TEST_ADD ("/opentelemetry/destination/otel-fields-relay", test_otel_fields_relay);
   SL_TEST_ADD ("/opentelemetry/destination/bad-url", test_bad_url);
   gint rc = g_test_run ();
   receiver_kill ();
