@@ -723,6 +723,9 @@ test_refused (SlTestEnv *env, gconstpointer data)
     { "$ModLoad imuxsock\n$InputUnixListenSocketHostName h\n$AddUnixListenSocket /tmp/x\n", "sluice.conf:2:1: the parameter 'hostname' of rsyslog's $AddUnixListenSocket is not supported" },
     { "module(load=\"imtcp\" notifyOnConnectionClose=\"on\")\ninput(type=\"imtcp\" port=\"10514\")\n", "sluice.conf:1:21: rsyslog's imtcp notifyonconnectionclose=\"on\" is not supported" },
     { "module(load=\"imklog\" keepKernelTimestamp=\"on\")\n", "sluice.conf:1:22: rsyslog's imklog keepkerneltimestamp=\"on\" is not supported" },
+    { "module(load=\"imfile\")\ninput(type=\"imfile\" file=\"/tmp/x\" tag=\"x\" deleteStateOnFileDelete=\"off\")\n",
+      "sluice.conf:2:43: rsyslog's imfile deletestateonfiledelete=\"off\" is not supported (only on, the default): Sluice "
+      "reads a file deleted and made again from its start" },
     { "source s { system(); };\nlog { source(s); };\n", "this is Sluice's (syslog-ng's) configuration language, not rsyslog's" },
   };
   (void) data;
@@ -1103,6 +1106,85 @@ test_imfile (SlTestEnv *env, gconstpointer data)
   sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
 }
 
+/* Writes text into the file dir/name, the same file (not one renamed
+ * over it): mode "w" truncates it first, "a" appends */
+static void
+put_file (const gchar *dir, const gchar *name, const gchar *mode, const gchar *text)
+{
+  g_autofree gchar *path = g_build_filename (dir, name, NULL);
+  FILE *f = fopen (path, mode);
+  g_assert_nonnull (f);
+  fputs (text, f);
+  fclose (f);
+}
+
+/* imfile's reopenOnTruncate: two files read, then each truncated and
+ * given a shorter line, then a line that takes it past where reading
+ * was. Off (the default), rsyslogd 8.2302 reads on from that place, in
+ * the middle of the line; on, it reads the file from its start again.
+ * sluiced writes the same. */
+static void
+test_imfile_truncate (SlTestEnv *env, gconstpointer data)
+{
+  static const gchar *const config =
+    "module(load=\"imfile\")\n"
+    "global(workDirectory=\"@DIR@\")\n"
+    "input(type=\"imfile\" file=\"@DIR@/off.log\" tag=\"off\" addMetadata=\"off\")\n"
+    "input(type=\"imfile\" file=\"@DIR@/on.log\" tag=\"on\" addMetadata=\"off\" reopenOnTruncate=\"on\")\n"
+    "template(name=\"t\" type=\"string\" string=\"%syslogtag%|%msg%\\n\")\n"
+    "action(type=\"omfile\" file=\"@DIR@/out\" template=\"t\")\n";
+  static const gchar *const expected = "off|a1\n"
+                                       "off|a2 read up to here!\n"
+                                       "off|the middle of the line\n"
+                                       "on|a1\n"
+                                       "on|a2 read up to here!\n"
+                                       "on|b1\n"
+                                       "on|b2 past the old end the middle of the line\n";
+  static const gchar *const names[] = { "off.log", "on.log" };
+  (void) data;
+  g_autofree gchar *root = sl_test_rsyslog_root_or_skip ();
+  if (!root)
+    return;
+  g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
+  const gchar *dirs[] = { rs_dir, env->dir };
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+      g_assert_true (write_file (dirs[i], names[n], "a1\na2 read up to here!\n"));
+  GString *rs_text = g_string_new (config);
+  g_string_replace (rs_text, "@DIR@", rs_dir, 0);
+  g_assert_true (write_file (rs_dir, "rsyslog.conf", rs_text->str));
+  g_string_free (rs_text, TRUE);
+
+  g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
+  g_autofree gchar *rs_out = g_build_filename (rs_dir, "out", NULL);
+  g_autofree gchar *sl_out = sl_test_path (env, "out");
+  const gchar *outs[] = { rs_out, sl_out };
+  GPid rs = sl_test_rsyslogd_start (root, rs_conf, rs_dir);
+  g_assert_cmpint (rs, >, 0);
+  g_assert_true (sl_test_write_config (env, config, NULL));
+  g_assert_true (sl_test_daemon_start_with_args (env, "--config-format", "rsyslog", NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
+    {
+      g_assert_true (sl_test_wait_lines (env, outs[i], 4));
+      /* the same file, shorter */
+      for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+        put_file (dirs[i], names[n], "w", "b1\n");
+      /* reopenOnTruncate="on" saw it: it read the new line */
+      g_assert_true (sl_test_wait_lines (env, outs[i], 5));
+      for (guint n = 0; n < G_N_ELEMENTS (names); n++)
+        put_file (dirs[i], names[n], "a", "b2 past the old end the middle of the line\n");
+      g_assert_true (sl_test_wait_lines (env, outs[i], 7));
+    }
+  sl_test_daemon_stop (env, SIGTERM);
+  kill (rs, SIGTERM);
+  sl_test_child_wait (rs, 10 * G_USEC_PER_SEC);
+  for (guint i = 0; i < G_N_ELEMENTS (outs); i++)
+    {
+      g_autofree gchar *got = shaped_file (outs[i]);
+      g_assert_cmpstr (got, ==, expected);
+    }
+}
+
 /* A Unix datagram socket bound at path, read with a limit of 10 s */
 static gint
 bind_dgram (const gchar *path)
@@ -1283,6 +1365,7 @@ main (int argc, char **argv)
   g_test_add ("/rsyslog-conf/tls-input-files", SlTestEnv, tls_input_files_config, sl_test_env_setup, test_tls,
               sl_test_env_teardown);
   SL_TEST_ADD ("/rsyslog-conf/imfile", test_imfile);
+  SL_TEST_ADD ("/rsyslog-conf/imfile-truncate", test_imfile_truncate);
   SL_TEST_ADD ("/rsyslog-conf/omuxsock", test_omuxsock);
   SL_TEST_ADD ("/rsyslog-conf/backticks", test_backticks);
   return g_test_run ();

@@ -116,7 +116,26 @@ static const gchar *const statements =
   "}\n"
   "if $msg contains \"objs\" then foreach ($.o in $!objs) do action(type=\"omfile\" file=\"@DIR@/out/objs\" "
   "template=\"objs\")\n"
-  "action(type=\"omfile\" file=\"@DIR@/out/after\" template=\"after\")\n";
+  "action(type=\"omfile\" file=\"@DIR@/out/after\" template=\"after\")\n"
+  /* an unset keeps the places of the objects around it: x, its first
+   * member gone, before b; e!f emptied stays "{ }" until h fills it. A
+   * string is no object, whatever its text: s!b is not set */
+  "set $!u!x!y = \"1\";\n"
+  "set $!u!x!w = \"2\";\n"
+  "set $!u!b = \"3\";\n"
+  "set $!u!s = \"{x\";\n"
+  "set $!u!s!b = \"4\";\n"
+  "set $!u!e!f!g = \"5\";\n"
+  "set $!u!e!k = \"6\";\n"
+  "unset $!u!x!y;\n"
+  "unset $!u!e!f!g;\n"
+  "unset $!u!nothing;\n"
+  "action(type=\"omfile\" file=\"@DIR@/out/unset1\" template=\"unset\")\n"
+  "set $!u!e!f!h = \"7\";\n"
+  /* an empty object parse_json() made, given a member */
+  "set $.rv = parse_json('{\"p\": {}, \"q\": 1}', '$!v');\n"
+  "set $!v!p!m = \"8\";\n"
+  "action(type=\"omfile\" file=\"@DIR@/out/unset2\" template=\"unset\")\n";
 
 /* The messages; the last is the one both daemons are waited for */
 static const gchar *const messages[] = {
@@ -166,6 +185,7 @@ script_config (void)
                                 "template(name=\"each\" type=\"string\" string=\"%$.e%|%$.e!q%|%msg%\\n\")\n"
                                 "template(name=\"objs\" type=\"string\" string=\"%$.o!k%|%$.o!n!m%\\n\")\n"
                                 "template(name=\"after\" type=\"string\" string=\"[%$.e%]%msg%\\n\")\n"
+                                "template(name=\"unset\" type=\"string\" string=\"%$!u%|%$!u!e!f%|%$!u!s%|%$!v%|%$!v!p%\\n\")\n"
                                 "if $programname == 'done' then {\n"
                                 "  action(type=\"omfile\" file=\"@DIR@/done\" template=\"m\")\n"
                                 "  stop\n"
@@ -242,7 +262,8 @@ test_script (SlTestEnv *env, gconstpointer data)
   for (guint i = 0; i < G_N_ELEMENTS (values); i++)
     g_ptr_array_add (names, g_strdup (values[i].name));
   static const gchar *const others[] = { "vars1", "vars2", "if1", "if2", "if3", "if4", "if5", "if6", "if7", "if8",
-                                         "if9", "if10", "if11", "parsejson", "pjtree", "each", "eachb", "objs", "after" };
+                                         "if9", "if10", "if11", "parsejson", "pjtree", "each", "eachb", "objs", "after",
+                                         "unset1", "unset2" };
   for (guint i = 0; i < G_N_ELEMENTS (others); i++)
     g_ptr_array_add (names, g_strdup (others[i]));
   guint written = 0;

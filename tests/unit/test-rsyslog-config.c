@@ -371,9 +371,10 @@ test_imfile_imjournal (void)
                      "$InputFilePersistStateInterval 25000\n$InputRunFileMonitor\n"
                      "$InputFileName /var/log/apache2/error.log\n$InputFileTag apache_error: \n$InputRunFileMonitor\n",
                      "file(\"/var/log/apache2/access.log\" flags(no-parse) escape-control-chars(no) program-override(\"apache_access\") "
-                     "default-facility(local0) default-priority(info)); };\nsource \"rs0_s2:imfile\" { "
+                     "rsyslog-reopen-on-truncate(no) default-facility(local0) default-priority(info)); };\n"
+                     "source \"rs0_s2:imfile\" { "
                      "file(\"/var/log/apache2/error.log\" flags(no-parse) escape-control-chars(no) program-override(\"apache_error\") "
-                     "default-facility(local0) default-priority(notice))");
+                     "rsyslog-reopen-on-truncate(no) default-facility(local0) default-priority(notice))");
   assert_refused ("$ModLoad imfile\n$InputFileName /a\n$InputRunFileMonitor\n", ":3:1:", "needs $InputFileName and $InputFileTag");
   assert_refused ("$ModLoad imfile\n$InputFileReadMode 2\n", ":2:1:", "'$InputFileReadMode'");
   assert_refused ("$InputFileName /a\n", ":1:1:", "$InputFileName needs $ModLoad imfile before it");
@@ -385,6 +386,11 @@ test_imfile_imjournal (void)
   assert_translates ("input(type=\"imfile\" file=\"/var/log/app/*.log\" tag=\"app\")\n*.* /a\n",
                      "wildcard-file(base-dir(\"/var/log/app\") filename-pattern(\"*.log\") max-files(2147483647) "
                      "flags(no-parse) escape-control-chars(no) tags(\".rsyslog.tag-without-colon\") program-override(\"app\")");
+  /* reopenOnTruncate is off unless on, as in rsyslogd */
+  assert_translates ("input(type=\"imfile\" file=\"/a\" tag=\"a\" addMetadata=\"off\" reopenOnTruncate=\"on\")\n*.* /a\n",
+                     "program-override(\"a\") default-facility(local0)");
+  assert_refused ("input(type=\"imfile\" file=\"/a\" tag=\"a\" deleteStateOnFileDelete=\"no\")\n", ":1:39:",
+                  "imfile deletestateonfiledelete=\"no\" is not supported");
   assert_refused ("input(type=\"imfile\" file=\"/var/log/*/x.log\" tag=\"app\")\n", ":1:21:", "a wildcard in a folder");
   assert_refused ("input(type=\"imfile\" file=\"/var/log/x.log\")\n", ":1:1:", "imfile input needs file= and tag=");
   assert_refused ("input(type=\"imfile\" file=\"/x\" tag=\"t\" freshStartTail=\"on\")\n", ":1:39:",

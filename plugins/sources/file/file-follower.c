@@ -3,7 +3,9 @@
  * runs for its file and wildcard-file() for each it found. It notices
  * rotation (another file at the path: the old one is read to its
  * end first) and truncation (the file got shorter than what was read: read
- * again from the start), and keeps its position in the persist file. The
+ * again from the start; with rsyslog-reopen-on-truncate(no), as rsyslog's
+ * imfile by default, read on from where it was once it grows past that),
+ * and keeps its position in the persist file. The
  * position moves only over lines whose messages were delivered: the
  * reader posts at most a window of messages (log-iw-size()), waits for
  * them to be delivered and saves where they end, so a restart after a
@@ -44,6 +46,7 @@ struct _SlFileFollower
   SlHandle meta_offset;     /* and !metadata.fileoffset */
   gchar *dir;
   gint follow_ms;           /* 0: only inotify wakes the reader */
+  gboolean reread_truncated;
   const FileMultiLine *lines;   /* the driver's multi-line-mode() */
   gchar *persist_key;
 
@@ -84,7 +87,7 @@ struct _SlFileFollower
 
 FileFollower *
 file_follower_new (const gchar *id, const gchar *path, const gchar *persist_key, gint follow_ms,
-                   const FileMultiLine *lines, gboolean metadata)
+                   const FileMultiLine *lines, gboolean metadata, gboolean reread_truncated)
 {
   FileFollower *self = g_new0 (FileFollower, 1);
   self->id = g_strdup (id);
@@ -97,6 +100,7 @@ file_follower_new (const gchar *id, const gchar *path, const gchar *persist_key,
       self->meta_offset = sl_field_handle ("!metadata.fileoffset");
     }
   self->follow_ms = follow_ms;
+  self->reread_truncated = reread_truncated;
   self->lines = lines;
   self->dir = g_path_get_dirname (path);
   self->persist_key = persist_key ? g_strdup (persist_key) : g_strdup_printf ("file(%s)", path);
@@ -510,7 +514,7 @@ read_some (FileFollower *self)
       sl_log (SL_LOG_INFO, _("%s: %s was rotated; following the new file"), self->id, self->path);
       return delivered;
     }
-  if (was_truncated (self))
+  if (self->reread_truncated && was_truncated (self))
     return TRUE;
   gint64 idle_ms = held_timeout_ms (self);
   if (idle_ms == 0)

@@ -27,6 +27,12 @@ typedef struct
     "each message also gets the file's path and the offset its line starts at as the fields " \
     "!metadata.filename and !metadata.fileoffset: rsyslog's imfile addMetadata" }
 
+/* rsyslog's imfile reopenOnTruncate, for the rsyslog front end */
+#define FILE_RSYSLOG_REOPEN_ON_TRUNCATE_OPTION(T, f) \
+  { "rsyslog-reopen-on-truncate", SL_BOOL (T, f), "yes", \
+    "no: a file that got shorter than what was read is not read from its start again; reading goes on " \
+    "from where it was once the file grows past it: rsyslog's imfile reopenOnTruncate=\"off\"" }
+
 #define FILE_MULTI_LINE_OPTIONS(T, m) \
   SL_MULTI_LINE_OPTIONS (T, m.options), \
   { "multi-line-timeout", SL_DURATION (T, m.timeout), "0", \
@@ -35,9 +41,11 @@ typedef struct
 /* id names the driver in what is logged; persist_key names its position in
  * the persist file (NULL: "file(PATH)"); follow_ms 0: only inotify wakes
  * it; lines is the driver's multi-line-mode(), kept by it while the
- * follower lives; metadata: rsyslog-metadata(). */
+ * follower lives; metadata: rsyslog-metadata(); reread_truncated:
+ * rsyslog-reopen-on-truncate(). */
 FileFollower *file_follower_new   (const gchar *id, const gchar *path, const gchar *persist_key,
-                                   gint follow_ms, const FileMultiLine *lines, gboolean metadata);
+                                   gint follow_ms, const FileMultiLine *lines, gboolean metadata,
+                                   gboolean reread_truncated);
 const gchar    *file_follower_path  (const FileFollower *follower);
 /* Reads on a thread of its own, posting to source, until stopped. */
 gboolean        file_follower_start (FileFollower *follower, SlSource *source, GError **error);

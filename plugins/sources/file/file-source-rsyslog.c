@@ -9,7 +9,11 @@
  * file=, tag=, facility=, severity= and ruleset= (and addMetadata="off").
  * addMetadata is on unless given: rsyslogd 8.2302's and 8.2504's imfile
  * leave it at -1, which counts as on, for every input() (not only those
- * with a wildcard, as its documentation says). */
+ * with a wildcard, as its documentation says). reopenOnTruncate is off
+ * unless given, as in rsyslogd: a file truncated is read on from where
+ * reading was (rsyslog-reopen-on-truncate(no)). deleteStateOnFileDelete="off"
+ * is refused: file() forgets a deleted file's position, and rsyslogd 8.2302
+ * would go on from it in a new file that got the deleted one's inode. */
 #include "plugins/sources/file/file-source-rsyslog.h"
 #include "core/i18n.h"
 
@@ -80,6 +84,10 @@ imfile_write (SlRsCall *call, GString *driver, GError **error)
     return sl_rs_call_fail (call, NULL, error,
                             _("'%s' is no syslog severity rsyslog takes here: give its name, such as info"),
                             severity);
+  if (!sl_rs_call_refuse_unless (call, "deletestateonfiledelete", "on", error,
+                                 _("Sluice reads a file deleted and made again from its start, also when it gets the "
+                                   "deleted file's inode, from which rsyslogd would go on")))
+    return FALSE;
   if (!append_file (call, file, driver, error))
     return FALSE;
   /* imfile's lines are not parsed, so rsyslogd does not escape them */
@@ -94,6 +102,8 @@ imfile_write (SlRsCall *call, GString *driver, GError **error)
   sl_rs_text_option (driver, "program-override", bare);
   if (sl_rs_call_flag (call, "addmetadata", TRUE))
     g_string_append (driver, " rsyslog-metadata(yes)");
+  if (!sl_rs_call_flag (call, "reopenontruncate", FALSE))
+    g_string_append (driver, " rsyslog-reopen-on-truncate(no)");
   g_string_append_printf (driver, " default-facility(%s) default-priority(%s))", facility_name, severity_name);
   return TRUE;
 }

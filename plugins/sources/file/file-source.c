@@ -19,6 +19,7 @@ typedef struct
   gint64 follow_freq;       /* ms */
   FileMultiLine multi_line;
   gboolean rsyslog_metadata;
+  gboolean rsyslog_reopen;
   FileFollower *follower;
   const gchar *transport;
 } FileSource;
@@ -29,6 +30,7 @@ static const SlOptionSpec file_options[] = {
     "how long between looks for new lines, rotation and truncation; inotify also wakes the reader at once" },
   FILE_MULTI_LINE_OPTIONS (FileSource, multi_line),
   FILE_RSYSLOG_METADATA_OPTION (FileSource, rsyslog_metadata),
+  FILE_RSYSLOG_REOPEN_ON_TRUNCATE_OPTION (FileSource, rsyslog_reopen),
   { NULL }
 };
 
@@ -64,7 +66,7 @@ file_init (SlDriver *d, GError **error)
   /* persist-name() names the position instead of the path, as in syslog-ng */
   self->follower = file_follower_new (d->id, self->path, sl_driver_persist_name_option (d),
                                          (gint) MIN (self->follow_freq, G_MAXINT), &self->multi_line,
-                                      self->rsyslog_metadata);
+                                      self->rsyslog_metadata, self->rsyslog_reopen);
   self->transport = transport_name (self->path);
   return TRUE;
 }

@@ -273,6 +273,31 @@ test_truncation_in_place (SlTestEnv *env, gconstpointer data)
     sl_test_wait_stat (env, "source", "s_file", "truncations", 1);
 }
 
+/* rsyslog-reopen-on-truncate(no), rsyslog's imfile by default: a file
+ * truncated is not read again from its start; once it grows past where
+ * reading was, it is read on from there, in the middle of a line. */
+static void
+test_truncation_read_on (SlTestEnv *env, gconstpointer data)
+{
+  GString *config = g_string_new (file_config);
+  g_string_replace (config, "flags(no-parse)", "flags(no-parse) rsyslog-reopen-on-truncate(no)", 1);
+  gboolean started = append (env, "in.log", "line 1\nline 2\nline 3\n") && sl_test_write_config (env, config->str, NULL)
+                     && sl_test_daemon_start (env) && check_output (env, "line 1\nline 2\nline 3\n");
+  g_string_free (config, TRUE);
+  if (!started)
+    return;
+  g_autofree gchar *in = sl_test_path (env, "in.log");
+  gint fd = open (in, O_WRONLY | O_TRUNC | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  if (fd < 0)
+    return;
+  g_assert_cmpint (write (fd, "x\n", 2), ==, 2);
+  close (fd);
+  /* from the 22nd byte: the 21 read end there */
+  if (append (env, "in.log", "skipped by reading read on\n"))
+    check_output (env, "line 1\nline 2\nline 3\nread on\n");
+}
+
 /* A file that is not there yet is waited for. */
 static void
 test_file_appears_later (SlTestEnv *env, gconstpointer data)
@@ -689,6 +714,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/file/rotation", test_rotation);
   SL_TEST_ADD ("/file/replaced-by-shorter", test_replaced_by_shorter);
   SL_TEST_ADD ("/file/truncation", test_truncation_in_place);
+  SL_TEST_ADD ("/file/truncation-read-on", test_truncation_read_on);
   SL_TEST_ADD ("/file/appears-later", test_file_appears_later);
   SL_TEST_ADD ("/file/position-follows-delivery", test_position_follows_delivery);
   SL_TEST_ADD ("/wildcard-file/folder", test_wildcard);

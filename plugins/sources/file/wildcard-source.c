@@ -33,6 +33,7 @@ typedef struct
   gint64 follow_freq;       /* ms */
   FileMultiLine multi_line;
   gboolean rsyslog_metadata;
+  gboolean rsyslog_reopen;
   GPatternSpec *spec;
 
   SlSource *source;
@@ -55,6 +56,7 @@ static const SlOptionSpec wildcard_options[] = {
     "how long between looks for new files and new lines; inotify also wakes the reader at once" },
   FILE_MULTI_LINE_OPTIONS (WildcardSource, multi_line),
   FILE_RSYSLOG_METADATA_OPTION (WildcardSource, rsyslog_metadata),
+  FILE_RSYSLOG_REOPEN_ON_TRUNCATE_OPTION (WildcardSource, rsyslog_reopen),
   { NULL }
 };
 
@@ -98,7 +100,7 @@ follow (WildcardSource *self, const gchar *path)
   const gchar *persist_name = sl_driver_persist_name_option (&self->super);
   g_autofree gchar *key = persist_name ? g_strdup_printf ("%s(%s)", persist_name, path) : NULL;
   FileFollower *follower = file_follower_new (self->super.id, path, key, (gint) MIN (self->follow_freq, G_MAXINT),
-                                              &self->multi_line, self->rsyslog_metadata);
+                                              &self->multi_line, self->rsyslog_metadata, self->rsyslog_reopen);
   GError *error = NULL;
   if (!file_follower_start (follower, self->source, &error))
     {

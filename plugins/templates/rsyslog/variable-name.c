@@ -41,9 +41,16 @@ rs_variable_find (const SlMessage *msg, const gchar *name, SlHandle exact)
   return field && field[len] == '\0' ? sl_field_lookup (field) : SL_F_NONE;
 }
 
+gboolean
+rs_variable_is_object (const SlValue *value)
+{
+  return value->type == SL_VALUE_JSON && value->len && value->ptr[0] == '{';
+}
+
 /* Whether the first len bytes of name, in any case, hold a value that is
- * no object: a field of that name, no member of it set and its text no
- * JSON object (an mmnormalize or parse_json() container's) */
+ * no object: a field of that name, no member of it set and its value no
+ * JSON object (an mmnormalize or parse_json() container's); a string is
+ * one whatever its text, "{x" too, as in rsyslogd */
 static gboolean
 holds_scalar (const SlMessage *msg, const gchar *name, gsize len)
 {
@@ -57,7 +64,7 @@ holds_scalar (const SlMessage *msg, const gchar *name, gsize len)
       if (field[len] == '.')
         return FALSE;
       if (field[len] == '\0')
-        scalar = !(msg->fields[i].len && msg->fields[i].ptr[0] == '{');
+        scalar = !rs_variable_is_object (&msg->fields[i]);
     }
   return scalar;
 }

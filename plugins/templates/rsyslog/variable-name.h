@@ -23,6 +23,10 @@ gboolean rs_variable_has_prefix (const gchar *field, const gchar *prefix);
  * NULL when that is name's own spelling. */
 gchar *rs_variable_spelling (const SlMessage *msg, const gchar *name);
 
+/* Whether value is a JSON object held whole: an empty one that mmjsonparse,
+ * parse_json() or an unset left, which members may be set in. */
+gboolean rs_variable_is_object (const SlValue *value);
+
 /* Whether a variable that name is a member of ("!a" of "!a.b") holds a
  * string, a number, a boolean, null or an array: rsyslogd's set then
  * leaves the tree as it is. */

@@ -9,7 +9,16 @@
  * json(yes) takes the text as a JSON value (parse_json()'s that is no
  * object) and stores it with its type, a number as written. A
  * member of a variable that holds no object ($!a!b when $!a is "x" or 5)
- * is not set: rsyslogd 8.2302 keeps the value and drops the member. */
+ * is not set: rsyslogd 8.2302 keeps the value and drops the member.
+ *
+ * A tree's members are written in the order of their fields (SlValue's
+ * order). libfastjson keeps an object's members in slots: unset empties
+ * a slot, and the next member added to that object takes the first
+ * empty one. An unset here keeps the places of the objects around what it
+ * removes (an object emptied stays, as "{ }", at its place; one that keeps
+ * members keeps its place too) and numbers the fields left 0, 1, ...
+ * again, so that what is set next goes last; it keeps no empty slot for a
+ * later member to fill (doc/rsyslog.md says why). */
 #include "plugins/templates/rsyslog/variable-set.h"
 #include "plugins/templates/rsyslog/variable-name.h"
 
@@ -110,6 +119,49 @@ value_type (const gchar *value, gsize len, gchar **text)
   return type;
 }
 
+/* The field h in msg's dynamic store, NULL when not set */
+static SlValue *
+field_of (SlMessage *msg, SlHandle h)
+{
+  for (guint32 i = 0; i < msg->n_fields; i++)
+    if (msg->fields[i].handle == h)
+      return &msg->fields[i];
+  return NULL;
+}
+
+/* "{ }", "{}": an object without members, as an unset or mmjsonparse left it */
+static gboolean
+empty_object (const SlValue *v)
+{
+  if (!rs_variable_is_object (v))
+    return FALSE;
+  for (guint32 i = 1; i < v->len; i++)
+    if (v->ptr[i] != ' ' && v->ptr[i] != '}')
+      return FALSE;
+  return TRUE;
+}
+
+/* A member set in an empty object: the object's value goes, its place in
+ * the tree is the member's, as libfastjson adds the member to the object */
+static void
+fill_empty_object (SlMessage *msg, const gchar *name, SlHandle h)
+{
+  for (guint32 i = 0; i < msg->n_fields; i++)
+    {
+      const gchar *field = sl_field_name (msg->fields[i].handle);
+      gsize len = field ? strlen (field) : 0;
+      if (len && g_ascii_strncasecmp (field, name, len) == 0 && name[len] == '.' && empty_object (&msg->fields[i]))
+        {
+          guint32 order = msg->fields[i].order;
+          sl_message_unset (msg, msg->fields[i].handle);
+          SlValue *member = field_of (msg, h);
+          if (member)
+            member->order = MIN (member->order, order);
+          return;
+        }
+    }
+}
+
 static gboolean
 set_process (SlDriver *self, SlMessage **msg)
 {
@@ -128,15 +180,19 @@ set_process (SlDriver *self, SlMessage **msg)
         h = sl_field_handle (spelt);
     }
   sl_message_make_writable (msg);
+  gboolean added = !sl_message_has (*msg, h);
   if (set->json)
     {
       g_autofree gchar *text = NULL;
       SlValueType type = value_type (value, len, &text);
       sl_message_set_typed (*msg, h, text ? text : value, text ? -1 : (gssize) len, type);
-      return TRUE;
     }
-  sl_message_set_typed (*msg, h, value, (gssize) len,
-                        set->number && is_integer (value, len) ? SL_VALUE_INT64 : SL_VALUE_STRING);
+  else
+    sl_message_set_typed (*msg, h, value, (gssize) len,
+                          set->number && is_integer (value, len) ? SL_VALUE_INT64 : SL_VALUE_STRING);
+  /* only a member ($!a!b) can be set in an object a field holds */
+  if (added && strchr (set->variable + 1, '.'))
+    fill_empty_object (*msg, sl_field_name (h), h);
   return TRUE;
 }
 
@@ -146,6 +202,56 @@ doomed (const VariableSet *set, gsize len, SlHandle h)
 {
   const gchar *field = sl_field_name (h);
   return rs_variable_has_prefix (field, set->variable) && (field[len] == '\0' || field[len] == '.');
+}
+
+/* The object of len bytes (spelt as spelt) that lost members whose first
+ * place was order keeps its place: its first member left takes that place,
+ * or, with none left, the object stays there without members. */
+static void
+keep_place (SlMessage *msg, const gchar *spelt, gsize len, guint32 order)
+{
+  SlValue *first = NULL;
+
+  for (guint32 i = 0; i < msg->n_fields; i++)
+    {
+      const gchar *field = sl_field_name (msg->fields[i].handle);
+      if (field && g_ascii_strncasecmp (field, spelt, len) == 0 && field[len] == '.'
+          && (!first || msg->fields[i].order < first->order))
+        first = &msg->fields[i];
+    }
+  if (first)
+    {
+      first->order = MIN (first->order, order);
+      return;
+    }
+  g_autofree gchar *name = g_strndup (spelt, len);
+  SlHandle h = sl_field_handle (name);
+  sl_message_set_typed (msg, h, "{ }", 3, SL_VALUE_JSON);
+  /* NULL when the name table is full: the object is not kept then */
+  SlValue *object = field_of (msg, h);
+  if (object)
+    object->order = order;
+}
+
+static gint
+compare_order (gconstpointer a, gconstpointer b)
+{
+  const SlValue *x = *(const SlValue *const *) a, *y = *(const SlValue *const *) b;
+  return (gint) x->order - (gint) y->order;
+}
+
+/* The fields' orders 0, 1, ... as they were: a field added later, whose
+ * order is the number of fields, goes after every one */
+static void
+renumber (SlMessage *msg)
+{
+  g_autoptr (GPtrArray) fields = g_ptr_array_sized_new (msg->n_fields);
+
+  for (guint32 i = 0; i < msg->n_fields; i++)
+    g_ptr_array_add (fields, &msg->fields[i]);
+  g_ptr_array_sort (fields, compare_order);
+  for (guint i = 0; i < fields->len; i++)
+    ((SlValue *) g_ptr_array_index (fields, i))->order = MIN (i, SL_VALUE_ORDER_MAX);
 }
 
 static gboolean
@@ -160,10 +266,20 @@ unset_process (SlDriver *self, SlMessage **msg)
   if (i == (*msg)->n_fields)
     return TRUE;
   sl_message_make_writable (msg);
+  /* the object the variable is a member of, spelt as the message spells it */
+  const gchar *dot = strrchr (set->variable + 1, '.');
+  const gchar *spelt = sl_field_name ((*msg)->fields[i].handle);
+  guint32 order = SL_VALUE_ORDER_MAX;
   /* from the last: an unset moves only the fields after it */
   for (guint32 j = (*msg)->n_fields; j-- > 0;)
     if (doomed (set, len, (*msg)->fields[j].handle))
-      sl_message_unset (*msg, (*msg)->fields[j].handle);
+      {
+        order = MIN (order, (*msg)->fields[j].order);
+        sl_message_unset (*msg, (*msg)->fields[j].handle);
+      }
+  if (dot)
+    keep_place (*msg, spelt, (gsize) (dot - set->variable), order);
+  renumber (*msg);
   return TRUE;
 }
 
