@@ -718,7 +718,6 @@ test_refused (SlTestEnv *env, gconstpointer data)
     { "module(load=\"omrelp\")\naction(type=\"omrelp\" target=\"h\" tls=\"on\")\n", "sluice.conf:2:33: the parameter 'tls' of rsyslog's omrelp is not supported" },
     { "action(type=\"ommysql\" server=\"h\")\n", "sluice.conf:1:1: rsyslog's action type 'ommysql' needs its module loaded first" },
     { "foreach ($.i in $!list) do { stop }\n", "sluice.conf:1:30: a stop inside foreach is not supported" },
-    { "module(load=\"imuxsock\" SysSock.Annotate=\"on\" SysSock.ParseTrusted=\"on\")\n", "sluice.conf:1:46: rsyslog's imuxsock parsetrusted=\"on\" is not supported" },
     { "module(load=\"imuxsock\")\n$SystemLogUseSysTimeStamp off\n", "sluice.conf:2:1: $SystemLogUseSysTimeStamp after module(load=\"imuxsock\") is refused by rsyslogd" },
     { "$ModLoad imuxsock\n$InputUnixListenSocketHostName h\n$AddUnixListenSocket /tmp/x\n", "sluice.conf:2:1: the parameter 'hostname' of rsyslog's $AddUnixListenSocket is not supported" },
     { "module(load=\"imtcp\" notifyOnConnectionClose=\"on\")\ninput(type=\"imtcp\" port=\"10514\")\n", "sluice.conf:1:21: rsyslog's imtcp notifyonconnectionclose=\"on\" is not supported" },

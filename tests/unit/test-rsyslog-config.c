@@ -357,6 +357,11 @@ test_modules (void)
   assert_translates ("$ModLoad imklog\n$KLogPermitNonKernelFacility on\n", "kmsg(optional(yes)); };");
   /* rhel-adiscon-rsyslog-v7.conf, which rsyslogd 8.2302 refuses */
   assert_refused ("module(load=\"imuxsock\")\n$OmitLocalLogging on\n", ":2:1:", "SysSock.Use");
+  /* the trusted properties as $! fields, on the system socket too */
+  assert_translates ("module(load=\"imuxsock\" SysSock.Annotate=\"on\" SysSock.ParseTrusted=\"on\")\n*.* /a\n",
+                     "annotate(yes) parse-trusted(yes)");
+  assert_translates ("input(type=\"imuxsock\" Socket=\"/run/x\" ParseTrusted=\"on\")\n*.* /a\n",
+                     "unix-dgram(\"/run/x\" flags(no-hostname) keep-timestamp(no))");
 }
 
 /* imfile's legacy directives (Logz.io's Apache snippet, logzio-apache.conf
