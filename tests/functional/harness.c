@@ -1032,30 +1032,44 @@ sl_test_stat_if_any (SlTestEnv *env, const gchar *kind, const gchar *id, const g
   return value;
 }
 
-gboolean
-sl_test_wait_stat (SlTestEnv *env, const gchar *kind, const gchar *id, const gchar *name, gint64 value)
+static gboolean
+wait_stat (SlTestEnv *env, const gchar *kind, const gchar *id, const gchar *name, gint64 value, gboolean at_least)
 {
   gint64 deadline = deadline_from_now ();
   gint64 now;
+  gboolean reached;
   gchar *answer = NULL;
   for (;;)
     {
       g_clear_pointer (&answer, g_free);
       now = stat_quiet (env, kind, id, name, &answer);
-      if (now == value || g_get_monotonic_time () >= deadline || !sl_test_daemon_alive (env))
+      reached = at_least ? now >= value : now == value;
+      if (reached || g_get_monotonic_time () >= deadline || !sl_test_daemon_alive (env))
         break;
       g_usleep (POLL_INTERVAL_US);
     }
-  if (now != value)
+  if (!reached)
     {
-      gchar *why = g_strdup_printf ("%s counter '%s' of '%s' is %" G_GINT64_FORMAT ", expected %" G_GINT64_FORMAT
-                                    "; stats:\n%s", kind, name, id ? id : "any", now, value,
-                                    answer ? answer : "(no answer)");
+      gchar *why = g_strdup_printf ("%s counter '%s' of '%s' is %" G_GINT64_FORMAT ", expected %s%" G_GINT64_FORMAT
+                                    "; stats:\n%s", kind, name, id ? id : "any", now, at_least ? "at least " : "",
+                                    value, answer ? answer : "(no answer)");
       fail_with_daemon (env, why);
       g_free (why);
     }
   g_free (answer);
-  return now == value;
+  return reached;
+}
+
+gboolean
+sl_test_wait_stat (SlTestEnv *env, const gchar *kind, const gchar *id, const gchar *name, gint64 value)
+{
+  return wait_stat (env, kind, id, name, value, FALSE);
+}
+
+gboolean
+sl_test_wait_stat_at_least (SlTestEnv *env, const gchar *kind, const gchar *id, const gchar *name, gint64 value)
+{
+  return wait_stat (env, kind, id, name, value, TRUE);
 }
 
 gint

@@ -195,6 +195,10 @@ gint64    sl_test_stat_if_any  (SlTestEnv *env, const gchar *kind, const gchar *
 /* Waits until that counter (as sl_test_stat sums it) equals value. */
 gboolean  sl_test_wait_stat    (SlTestEnv *env, const gchar *kind, const gchar *id,
                                 const gchar *name, gint64 value);
+/* Waits until it is value or more: for one that may go past what the
+ * test waits for (a refusal counted at each reconnection). */
+gboolean  sl_test_wait_stat_at_least (SlTestEnv *env, const gchar *kind, const gchar *id,
+                                      const gchar *name, gint64 value);
 
 /* Runs a program of the build tree (relative to SL_TOP_BUILDDIR, such as
  * "tools/sluicectl") with the NULL-terminated arguments, and returns its

@@ -7,6 +7,7 @@
 #define RABBITMQ_PEER_H
 
 #include <glib.h>
+#include "tests/functional/harness.h"
 
 G_BEGIN_DECLS
 
@@ -61,7 +62,7 @@ gchar     *rabbit_peer_compare_queues (const RabbitPeer *peer, const gchar *sl_q
  * destination writes ${MSG} as the body into queue) while the broker is
  * stopped (SIGSTOP) for 2 s, then killed -9 and started again; fails the
  * test unless every number is in queue (at least once) afterwards. */
-void       rabbit_peer_test_outage (RabbitPeer *peer, guint16 tcp, const gchar *queue, guint n);
+void       rabbit_peer_test_outage (RabbitPeer *peer, SlTestEnv *env, guint16 tcp, const gchar *queue, guint n);
 
 G_END_DECLS
 

@@ -350,23 +350,6 @@ test_topic_template (SlTestEnv *env, gconstpointer data)
   g_assert_true (sl_test_wait_stderr (env, "topic() rendered 'hosts/bad+host/logs'"));
 }
 
-/* Waits until a counter that keeps growing (a refusal each time-reopen())
- * reached at least min. */
-static gboolean
-wait_stat_at_least (SlTestEnv *env, const gchar *id, const gchar *name, gint64 min)
-{
-  gint64 v = -1;
-  for (guint i = 0; i < SL_TEST_DEADLINE_MS / 50; i++)
-    {
-      v = sl_test_stat (env, "destination", id, name);
-      if (v >= min)
-        return TRUE;
-      g_usleep (50 * 1000);
-    }
-  g_test_fail_printf ("%s of %s is %" G_GINT64_FORMAT ", not at least %" G_GINT64_FORMAT, name, id, v, min);
-  return FALSE;
-}
-
 /* A wrong password is refused by the broker: counted, logged, retried
  * after time-reopen(); the right one delivers. */
 static void
@@ -386,7 +369,7 @@ test_login (SlTestEnv *env, gconstpointer data)
     return;
   g_assert_cmpstr (text, ==, "login/ok welcome\n");
   g_assert_true (sl_test_wait_stderr (env, "refused client 'syslog-ng-destination-login/bad'"));
-  g_assert_true (wait_stat_at_least (env, "d_bad", "refused_connections", 2));
+  g_assert_true (sl_test_wait_stat_at_least (env, "destination", "d_bad", "refused_connections", 2));
   g_assert_cmpint (sl_test_stat (env, "destination", "d_bad", "written"), ==, 0);
   g_assert_cmpint (sl_test_stat (env, "destination", "d_ok", "refused_connections"), ==, 0);
 }
@@ -503,7 +486,7 @@ test_broker_killed (SlTestEnv *env, gconstpointer data)
   g_assert_true (write_passwords (FALSE));
   gint64 refused = sl_test_stat (env, "destination", "d", "refused_connections");
   g_assert_true (broker_start ());
-  g_assert_true (wait_stat_at_least (env, "d", "refused_connections", refused + 1));
+  g_assert_true (sl_test_wait_stat_at_least (env, "destination", "d", "refused_connections", refused + 1));
   s = subscriber_start ("flow/#", r);
   g_assert_nonnull (s);
   g_assert_true (write_passwords (TRUE));

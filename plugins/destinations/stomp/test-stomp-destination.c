@@ -121,7 +121,7 @@ test_broker_killed (SlTestEnv *env, gconstpointer data)
                                        "log { source(s); destination(d); flags(flow-control); };\n",
                                        "TCP", tcp_text, "STOMP", port, "QUEUE", queue, NULL));
   if (sl_test_daemon_start (env) && sl_test_wait_tcp (env, tcp))
-    rabbit_peer_test_outage (&broker, tcp, queue, 10000);
+    rabbit_peer_test_outage (&broker, env, tcp, queue, 10000);
 }
 
 static void
