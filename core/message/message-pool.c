@@ -5,15 +5,16 @@
 #include <malloc.h>
 #endif
 
-/* Block sizes are powers of two in quarter steps, from 256 to 8192 bytes:
- * a block is at most a quarter larger than what it holds (RFC 3164 lines
- * of 150 bytes take 512, 1 KiB lines 1536, 300-byte RFC 5424 messages
- * with their structured data 768): sl_message_pool_sizes[], whose entry
- * k + 1 is class_of()'s k. Larger messages go to malloc: their copy
- * costs more than the lock. */
+/* Block sizes are powers of two in eighth steps, from 256 to 8192 bytes:
+ * a block is at most an eighth larger than what it holds (RFC 3164 lines
+ * of 150 bytes with their record and syslog-ng 4's two fields take 480,
+ * 1 KiB lines 1408): sl_message_pool_sizes[], whose entry k + 1 is
+ * class_of()'s k. Larger messages go to malloc: their copy costs more
+ * than the lock. */
 #define CLASS_MIN_SHIFT 8
+#define CLASS_STEP 32
 #define CLASS_MAX 8192
-#define N_CLASSES 21
+#define N_CLASSES 41
 
 /* A magazine holds about this many bytes (and 32 to 256 blocks), so that
  * what a thread or a depot keeps does not grow with the block size. */
@@ -45,14 +46,15 @@ typedef struct
 
 static Depot depots[N_CLASSES];
 /* The hot path's look-ups, apart from the depots' locks: the class of a
- * size in 64-byte steps (every class is a multiple of 64), and how many
+ * size in CLASS_STEP steps (every class is a multiple of it), and how many
  * blocks a thread keeps of a class before it spills a magazine. */
-static guint8 class_by_64[CLASS_MAX / 64 + 1];
+static guint8 class_by_step[CLASS_MAX / CLASS_STEP + 1];
 static guint16 spill_at[N_CLASSES];
 
 const guint16 sl_message_pool_sizes[N_CLASSES + 1] = {
-  0, 256, 320, 384, 448, 512, 640, 768, 896, 1024, 1280, 1536, 1792, 2048,
-  2560, 3072, 3584, 4096, 5120, 6144, 7168, 8192,
+  0, 256, 288, 320, 352, 384, 416, 448, 480, 512, 576, 640, 704, 768, 832, 896, 960, 1024,
+  1152, 1280, 1408, 1536, 1664, 1792, 1920, 2048, 2304, 2560, 2816, 3072, 3328, 3584, 3840,
+  4096, 4608, 5120, 5632, 6144, 6656, 7168, 7680, 8192,
 };
 /* Bytes of blocks handed back to malloc since the last malloc_trim(). */
 static gint64 released;
@@ -70,7 +72,7 @@ class_of (gsize size)
     return 0;
   gsize v = size - 1;
   guint e = 63 - __builtin_clzll (v);
-  return (e - CLASS_MIN_SHIFT) * 4 + ((v >> (e - 2)) & 3) + 1;
+  return (e - CLASS_MIN_SHIFT) * 8 + ((v >> (e - 3)) & 7) + 1;
 }
 
 /* Before main() and any thread, so that the hot path needs no once-check. */
@@ -80,12 +82,13 @@ depots_init (void)
   for (guint k = 0; k < N_CLASSES; k++)
     {
       depots[k].size = sl_message_pool_sizes[k + 1];
+      g_assert (depots[k].size % CLASS_STEP == 0);
       g_assert (class_of (depots[k].size) == k && class_of (depots[k].size + 1) == k + 1);
       depots[k].magazine = CLAMP (MAGAZINE_BYTES / depots[k].size, MAGAZINE_MIN, MAGAZINE_MAX);
       spill_at[k] = 2 * depots[k].magazine;
     }
-  for (guint i = 0; i < G_N_ELEMENTS (class_by_64); i++)
-    class_by_64[i] = class_of (MAX (i * 64, 1));
+  for (guint i = 0; i < G_N_ELEMENTS (class_by_step); i++)
+    class_by_step[i] = class_of (MAX (i * CLASS_STEP, 1));
 }
 
 static void
@@ -188,7 +191,7 @@ sl_message_pool_alloc (gsize size, guint8 *pool_class)
       *pool_class = 0;
       return g_malloc (size);
     }
-  guint c = class_by_64[(size + 63) >> 6];
+  guint c = class_by_step[(size + CLASS_STEP - 1) / CLASS_STEP];
   ThreadCache *cache = get_cache ();
   if (!cache->free[c])
     refill (cache, c);
