@@ -21,25 +21,31 @@
 #define MAGAZINE_BYTES (128 * 1024)
 #define MAGAZINE_MAX 256
 #define MAGAZINE_MIN 32
-/* At most this many full magazines wait in a depot; more are freed, so a
- * burst does not keep its memory forever. */
-#define DEPOT_MAGAZINES 16
 /* What a depot keeps when it is trimmed, so that traffic resuming after a
  * pause does not go to malloc at once. */
 #define DEPOT_RESERVE 1
 
+/* A free block; the first block of a magazine in a depot also links the
+ * depot's next magazine. */
 typedef struct _Block Block;
 struct _Block
 {
   Block *next;
+  Block *next_magazine;
 };
 
+/* A depot keeps every full magazine handed to it, however many: a block
+ * that went back to malloc while traffic flows is taken from malloc again
+ * by a reader on another thread, in that thread's arena, while the hole
+ * stays in the arena it came from; a queue filling and draining grew the
+ * arenas by 6-11 MiB beyond the blocks in use that way. What a burst left
+ * goes back to malloc when sl_message_pool_trim() finds it unused. */
 typedef struct
 {
   gsize size;
   guint magazine;    /* blocks per magazine */
   GMutex lock;
-  Block *magazines[DEPOT_MAGAZINES];   /* each a list of magazine blocks */
+  Block *magazines;  /* full magazines, linked by next_magazine */
   guint count;
   guint low;         /* the fewest magazines held since the last trim */
 } Depot;
@@ -141,7 +147,10 @@ refill (ThreadCache *cache, guint c)
   g_mutex_lock (&d->lock);
   if (d->count)
     {
-      cache->free[c] = d->magazines[--d->count];
+      Block *magazine = d->magazines;
+      d->magazines = magazine->next_magazine;
+      d->count--;
+      cache->free[c] = magazine;
       cache->count[c] = d->magazine;
       d->low = MIN (d->low, d->count);
     }
@@ -162,12 +171,10 @@ spill (ThreadCache *cache, guint c)
   last->next = NULL;
 
   g_mutex_lock (&d->lock);
-  gboolean kept = d->count < DEPOT_MAGAZINES;
-  if (kept)
-    d->magazines[d->count++] = magazine;
+  magazine->next_magazine = d->magazines;
+  d->magazines = magazine;
+  d->count++;
   g_mutex_unlock (&d->lock);
-  if (!kept)
-    free_list (magazine, d->size);
 }
 
 /* Under AddressSanitizer every message is its own allocation, so that a
@@ -245,15 +252,26 @@ sl_message_pool_trim (void)
   for (guint c = 0; c < N_CLASSES; c++)
     {
       Depot *d = &depots[c];
-      Block *surplus[DEPOT_MAGAZINES];
+      Block *surplus = NULL;
       guint n = 0;
       g_mutex_lock (&d->lock);
       while (d->count > DEPOT_RESERVE && n < d->low - MIN (d->low, DEPOT_RESERVE))
-        surplus[n++] = d->magazines[--d->count];
+        {
+          Block *magazine = d->magazines;
+          d->magazines = magazine->next_magazine;
+          d->count--;
+          magazine->next_magazine = surplus;
+          surplus = magazine;
+          n++;
+        }
       d->low = d->count;
       g_mutex_unlock (&d->lock);
-      for (guint i = 0; i < n; i++)
-        free_list (surplus[i], d->size);
+      while (surplus)
+        {
+          Block *next = surplus->next_magazine;
+          free_list (surplus, d->size);
+          surplus = next;
+        }
       freed += (gsize) n * d->magazine * d->size;
     }
   gint64 now = __atomic_load_n (&released, __ATOMIC_RELAXED);
