@@ -5,54 +5,62 @@
 #include <malloc.h>
 #endif
 
-/* Block sizes are powers of two in quarter steps, from 256 to 8192 bytes:
- * a block is at most a quarter larger than what it holds (RFC 3164 lines
- * of 150 bytes take 512, 1 KiB lines 1536, 300-byte RFC 5424 messages
- * with their structured data 768): sl_message_pool_sizes[], whose entry
- * k + 1 is class_of()'s k. Larger messages go to malloc: their copy
- * costs more than the lock. */
+/* Block sizes are powers of two in eighth steps, from 256 to 8192 bytes:
+ * a block is at most an eighth larger than what it holds (RFC 3164 lines
+ * of 150 bytes with their record and syslog-ng 4's two fields take 480,
+ * 1 KiB lines 1408): sl_message_pool_sizes[], whose entry k + 1 is
+ * class_of()'s k. Larger messages go to malloc: their copy costs more
+ * than the lock. */
 #define CLASS_MIN_SHIFT 8
+#define CLASS_STEP 32
 #define CLASS_MAX 8192
-#define N_CLASSES 21
+#define N_CLASSES 41
 
 /* A magazine holds about this many bytes (and 32 to 256 blocks), so that
  * what a thread or a depot keeps does not grow with the block size. */
 #define MAGAZINE_BYTES (128 * 1024)
 #define MAGAZINE_MAX 256
 #define MAGAZINE_MIN 32
-/* At most this many full magazines wait in a depot; more are freed, so a
- * burst does not keep its memory forever. */
-#define DEPOT_MAGAZINES 16
 /* What a depot keeps when it is trimmed, so that traffic resuming after a
  * pause does not go to malloc at once. */
 #define DEPOT_RESERVE 1
 
+/* A free block; the first block of a magazine in a depot also links the
+ * depot's next magazine. */
 typedef struct _Block Block;
 struct _Block
 {
   Block *next;
+  Block *next_magazine;
 };
 
+/* A depot keeps every full magazine handed to it, however many: a block
+ * that went back to malloc while traffic flows is taken from malloc again
+ * by a reader on another thread, in that thread's arena, while the hole
+ * stays in the arena it came from; a queue filling and draining grew the
+ * arenas by 6-11 MiB beyond the blocks in use that way. What a burst left
+ * goes back to malloc when sl_message_pool_trim() finds it unused. */
 typedef struct
 {
   gsize size;
   guint magazine;    /* blocks per magazine */
   GMutex lock;
-  Block *magazines[DEPOT_MAGAZINES];   /* each a list of magazine blocks */
+  Block *magazines;  /* full magazines, linked by next_magazine */
   guint count;
   guint low;         /* the fewest magazines held since the last trim */
 } Depot;
 
 static Depot depots[N_CLASSES];
 /* The hot path's look-ups, apart from the depots' locks: the class of a
- * size in 64-byte steps (every class is a multiple of 64), and how many
+ * size in CLASS_STEP steps (every class is a multiple of it), and how many
  * blocks a thread keeps of a class before it spills a magazine. */
-static guint8 class_by_64[CLASS_MAX / 64 + 1];
+static guint8 class_by_step[CLASS_MAX / CLASS_STEP + 1];
 static guint16 spill_at[N_CLASSES];
 
 const guint16 sl_message_pool_sizes[N_CLASSES + 1] = {
-  0, 256, 320, 384, 448, 512, 640, 768, 896, 1024, 1280, 1536, 1792, 2048,
-  2560, 3072, 3584, 4096, 5120, 6144, 7168, 8192,
+  0, 256, 288, 320, 352, 384, 416, 448, 480, 512, 576, 640, 704, 768, 832, 896, 960, 1024,
+  1152, 1280, 1408, 1536, 1664, 1792, 1920, 2048, 2304, 2560, 2816, 3072, 3328, 3584, 3840,
+  4096, 4608, 5120, 5632, 6144, 6656, 7168, 7680, 8192,
 };
 /* Bytes of blocks handed back to malloc since the last malloc_trim(). */
 static gint64 released;
@@ -70,7 +78,7 @@ class_of (gsize size)
     return 0;
   gsize v = size - 1;
   guint e = 63 - __builtin_clzll (v);
-  return (e - CLASS_MIN_SHIFT) * 4 + ((v >> (e - 2)) & 3) + 1;
+  return (e - CLASS_MIN_SHIFT) * 8 + ((v >> (e - 3)) & 7) + 1;
 }
 
 /* Before main() and any thread, so that the hot path needs no once-check. */
@@ -80,12 +88,13 @@ depots_init (void)
   for (guint k = 0; k < N_CLASSES; k++)
     {
       depots[k].size = sl_message_pool_sizes[k + 1];
+      g_assert (depots[k].size % CLASS_STEP == 0);
       g_assert (class_of (depots[k].size) == k && class_of (depots[k].size + 1) == k + 1);
       depots[k].magazine = CLAMP (MAGAZINE_BYTES / depots[k].size, MAGAZINE_MIN, MAGAZINE_MAX);
       spill_at[k] = 2 * depots[k].magazine;
     }
-  for (guint i = 0; i < G_N_ELEMENTS (class_by_64); i++)
-    class_by_64[i] = class_of (MAX (i * 64, 1));
+  for (guint i = 0; i < G_N_ELEMENTS (class_by_step); i++)
+    class_by_step[i] = class_of (MAX (i * CLASS_STEP, 1));
 }
 
 static void
@@ -138,7 +147,10 @@ refill (ThreadCache *cache, guint c)
   g_mutex_lock (&d->lock);
   if (d->count)
     {
-      cache->free[c] = d->magazines[--d->count];
+      Block *magazine = d->magazines;
+      d->magazines = magazine->next_magazine;
+      d->count--;
+      cache->free[c] = magazine;
       cache->count[c] = d->magazine;
       d->low = MIN (d->low, d->count);
     }
@@ -159,12 +171,10 @@ spill (ThreadCache *cache, guint c)
   last->next = NULL;
 
   g_mutex_lock (&d->lock);
-  gboolean kept = d->count < DEPOT_MAGAZINES;
-  if (kept)
-    d->magazines[d->count++] = magazine;
+  magazine->next_magazine = d->magazines;
+  d->magazines = magazine;
+  d->count++;
   g_mutex_unlock (&d->lock);
-  if (!kept)
-    free_list (magazine, d->size);
 }
 
 /* Under AddressSanitizer every message is its own allocation, so that a
@@ -188,7 +198,7 @@ sl_message_pool_alloc (gsize size, guint8 *pool_class)
       *pool_class = 0;
       return g_malloc (size);
     }
-  guint c = class_by_64[(size + 63) >> 6];
+  guint c = class_by_step[(size + CLASS_STEP - 1) / CLASS_STEP];
   ThreadCache *cache = get_cache ();
   if (!cache->free[c])
     refill (cache, c);
@@ -242,15 +252,26 @@ sl_message_pool_trim (void)
   for (guint c = 0; c < N_CLASSES; c++)
     {
       Depot *d = &depots[c];
-      Block *surplus[DEPOT_MAGAZINES];
+      Block *surplus = NULL;
       guint n = 0;
       g_mutex_lock (&d->lock);
       while (d->count > DEPOT_RESERVE && n < d->low - MIN (d->low, DEPOT_RESERVE))
-        surplus[n++] = d->magazines[--d->count];
+        {
+          Block *magazine = d->magazines;
+          d->magazines = magazine->next_magazine;
+          d->count--;
+          magazine->next_magazine = surplus;
+          surplus = magazine;
+          n++;
+        }
       d->low = d->count;
       g_mutex_unlock (&d->lock);
-      for (guint i = 0; i < n; i++)
-        free_list (surplus[i], d->size);
+      while (surplus)
+        {
+          Block *next = surplus->next_magazine;
+          free_list (surplus, d->size);
+          surplus = next;
+        }
       freed += (gsize) n * d->magazine * d->size;
     }
   gint64 now = __atomic_load_n (&released, __ATOMIC_RELAXED);

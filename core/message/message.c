@@ -136,10 +136,13 @@ sl_time_now (SlTime *t)
 /* Says that a message's fields live in the slack of its own block. */
 #define FIELDS_INLINE G_MAXUINT8
 
+/* A store doubles at most up to twice every handle there is. */
+G_STATIC_ASSERT (2 * (SL_F_PREDEFINED_MAX + SL_FIELD_NAMES_MAX) <= G_MAXUINT16);
+
 static gsize
 message_bytes (gsize raw_len, gsize tail)
 {
-  return sizeof (SlMessage) + raw_len + 1 + tail;
+  return G_STRUCT_OFFSET (SlMessage, raw) + raw_len + 1 + tail;
 }
 
 /* A pool block is mostly larger than the message in it: the first few
@@ -186,7 +189,7 @@ sl_message_new_with_extra (const gchar *raw, gsize len, const gchar *extra, gsiz
   guint8 pool_class;
   SlMessage *msg = sl_message_pool_alloc (bytes + fields_hint * sizeof (SlValue), &pool_class);
 
-  memset (msg, 0, sizeof (SlMessage));
+  memset (msg, 0, G_STRUCT_OFFSET (SlMessage, raw));
   msg->pool_class = pool_class;
   msg->ref_count = 1;
   msg->pri = SL_PRI_MAKE (1, 5);
@@ -289,7 +292,7 @@ sl_message_unref_defer (SlMessage *msg)
   /* most messages hold only slices of their own bytes: nothing to look at */
   if (msg->owns_values)
     {
-      for (guint i = 0; i < SL_F_BUILTIN_MAX; i++)
+      for (guint i = 0; i < G_N_ELEMENTS (msg->builtin); i++)
         value_free (&msg->builtin[i]);
       for (guint i = 0; i < msg->n_fields; i++)
         value_free (&msg->fields[i]);
@@ -396,7 +399,7 @@ sl_message_clone (const SlMessage *msg)
   copy->recvd = msg->recvd;
   copy->seqnum = msg->seqnum;
   copy->source = msg->source;
-  for (guint i = 0; i < SL_F_BUILTIN_MAX; i++)
+  for (guint i = 0; i < G_N_ELEMENTS (msg->builtin); i++)
     value_copy (msg, copy, &msg->builtin[i], &copy->builtin[i]);
   fields_reserve (copy, msg->n_fields);
   for (guint i = 0; i < msg->n_fields; i++)
@@ -438,11 +441,18 @@ field_index (const SlMessage *msg, SlHandle h, gboolean *found)
   return lo;
 }
 
+/* TRUE for a builtin field's handle; SL_F_NONE (0) wraps above them. */
+static inline gboolean
+is_builtin (SlHandle h)
+{
+  return h - 1u < SL_F_BUILTIN_MAX - 1u;
+}
+
 static SlValue *
 find (const SlMessage *msg, SlHandle h)
 {
-  if (h < SL_F_BUILTIN_MAX)
-    return (SlValue *) &msg->builtin[h];
+  if (is_builtin (h))
+    return (SlValue *) &msg->builtin[h - 1];
   gboolean found;
   guint32 i = field_index (msg, h, &found);
   return found ? &msg->fields[i] : NULL;
@@ -453,8 +463,8 @@ find (const SlMessage *msg, SlHandle h)
 static SlValue *
 find_or_add (SlMessage *msg, SlHandle h)
 {
-  if (h < SL_F_BUILTIN_MAX)
-    return &msg->builtin[h];
+  if (is_builtin (h))
+    return &msg->builtin[h - 1];
   guint32 i = msg->n_fields;
   if (i && msg->fields[i - 1].handle >= h)
     {
@@ -556,9 +566,9 @@ sl_message_set_static (SlMessage *msg, SlHandle h, const gchar *value, gsize len
 void
 sl_message_unset (SlMessage *msg, SlHandle h)
 {
-  if (h < SL_F_BUILTIN_MAX)
+  if (is_builtin (h))
     {
-      value_clear (&msg->builtin[h]);
+      value_clear (&msg->builtin[h - 1]);
       return;
     }
   gboolean found;
@@ -573,9 +583,9 @@ sl_message_unset (SlMessage *msg, SlHandle h)
 void
 sl_message_clear_fields (SlMessage *msg)
 {
-  for (guint i = 0; i < SL_F_BUILTIN_MAX; i++)
-    if (i != SL_F_HOST_FROM && i != SL_F_SOURCEIP)
-      value_clear (&msg->builtin[i]);
+  for (SlHandle h = SL_F_NONE + 1; h < SL_F_BUILTIN_MAX; h++)
+    if (h != SL_F_HOST_FROM && h != SL_F_SOURCEIP)
+      value_clear (&msg->builtin[h - 1]);
   for (guint i = 0; i < msg->n_fields; i++)
     value_clear (&msg->fields[i]);
   msg->n_fields = 0;
@@ -659,7 +669,7 @@ sl_message_allocated_size (const SlMessage *msg)
   gsize size = block_bytes (msg);
   if (msg->fields && msg->fields_pool != FIELDS_INLINE)
     size += fields_bytes (msg);
-  for (guint i = 0; i < SL_F_BUILTIN_MAX; i++)
+  for (guint i = 0; i < G_N_ELEMENTS (msg->builtin); i++)
     size += value_bytes (&msg->builtin[i]);
   for (guint i = 0; i < msg->n_fields; i++)
     size += value_bytes (&msg->fields[i]);

@@ -688,9 +688,9 @@ append_call (const SlElem *e, const SlMessage *const *at, const SlTemplateEnv *e
 static inline const gchar *
 field_value (const SlMessage *msg, SlHandle h, gsize *len)
 {
-  if (G_LIKELY (h < SL_F_BUILTIN_MAX))
+  if (G_LIKELY (h - 1u < SL_F_BUILTIN_MAX - 1u))
     {
-      const SlValue *v = &msg->builtin[h];
+      const SlValue *v = &msg->builtin[h - 1];
       *len = v->ptr ? v->len : 0;
       return v->ptr;
     }
