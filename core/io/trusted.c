@@ -72,27 +72,50 @@ sl_trusted_annotate (GString *out, pid_t pid, uid_t uid, gid_t gid)
   g_string_append_c (out, ']');
 }
 
+enum
+{
+  FIELD_PID,
+  FIELD_UID,
+  FIELD_GID,
+  FIELD_APPNAME,
+  FIELD_EXE,
+  FIELD_CMD,
+  FIELD_COUNT
+};
+
+/* interned once: a message of a parseTrusted socket looks up no name */
+static gpointer
+intern_fields (gpointer data)
+{
+  static SlHandle h[FIELD_COUNT];
+  static const gchar *const names[FIELD_COUNT] = { "!pid", "!uid", "!gid", "!appname", "!exe", "!cmd" };
+  for (guint i = 0; i < FIELD_COUNT; i++)
+    h[i] = sl_field_handle (names[i]);
+  return h;
+}
+
 static void
-set_number (SlMessage *msg, const gchar *name, gulong value)
+set_number (SlMessage *msg, SlHandle h, gulong value)
 {
   gchar text[24];
-  sl_message_set_typed (msg, sl_field_handle (name), text, g_snprintf (text, sizeof text, "%lu", value),
-                        SL_VALUE_INT64);
+  sl_message_set_typed (msg, h, text, g_snprintf (text, sizeof text, "%lu", value), SL_VALUE_INT64);
 }
 
 void
 sl_trusted_set_fields (SlMessage *msg, pid_t pid, uid_t uid, gid_t gid)
 {
+  static GOnce once = G_ONCE_INIT;
+  const SlHandle *h = g_once (&once, intern_fields, NULL);
   gchar buf[PROP_MAX];
   gsize len;
 
-  set_number (msg, "!pid", (gulong) pid);
-  set_number (msg, "!uid", (gulong) uid);
-  set_number (msg, "!gid", (gulong) gid);
+  set_number (msg, h[FIELD_PID], (gulong) pid);
+  set_number (msg, h[FIELD_UID], (gulong) uid);
+  set_number (msg, h[FIELD_GID], (gulong) gid);
   if (read_prop (pid, "comm", buf, &len))
-    sl_message_set (msg, sl_field_handle ("!appname"), buf, len);
+    sl_message_set (msg, h[FIELD_APPNAME], buf, len);
   if (read_exe (pid, buf, &len))
-    sl_message_set (msg, sl_field_handle ("!exe"), buf, len);
+    sl_message_set (msg, h[FIELD_EXE], buf, len);
   if (read_prop (pid, "cmdline", buf, &len))
-    sl_message_set (msg, sl_field_handle ("!cmd"), buf, len);
+    sl_message_set (msg, h[FIELD_CMD], buf, len);
 }
