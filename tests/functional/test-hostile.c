@@ -52,25 +52,6 @@ wait_closed_by_peer (gint fd)
 }
 
 /* Waits until a source counter is at least value. */
-static gboolean
-wait_stat_at_least (SlTestEnv *env, const gchar *name, gint64 value)
-{
-  gint64 limit = g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
-  /* sl_source_count() makes a counter on its first count: before the
-   * flood's first connection is counted, STATS has none to read */
-  while (sl_test_stat_if_any (env, "source", "s_net", name) < value)
-    {
-      if (g_get_monotonic_time () > limit)
-        {
-          g_test_fail_printf ("counter %s stayed below %" G_GINT64_FORMAT " (now %" G_GINT64_FORMAT ")", name, value,
-                              sl_test_stat (env, "source", "s_net", name));
-          return FALSE;
-        }
-      g_usleep (20 * 1000);
-    }
-  return TRUE;
-}
-
 /* A connection begun without waiting for the daemon to accept it: most
  * of the attackers wait in the backlog, or for their SYN to be taken. */
 static gint
@@ -171,7 +152,7 @@ run_slow_and_silent (SlTestEnv *env, guint16 port, gint *fds)
   Trickle trickle = { 0 };
   trickle_start (&trickle, fds, ATTACKERS);
   gint legit = -1;
-  if (wait_stat_at_least (env, "connections", 10) && (legit = sl_test_tcp_connect (port)) >= 0)
+  if (sl_test_wait_stat_at_least (env, "source", "s_net", "connections", 10) && (legit = sl_test_tcp_connect (port)) >= 0)
     {
       gint64 start = g_get_monotonic_time ();
       SlTestSender *sender = sl_test_sender_start (legit, legit_lines ());
@@ -342,7 +323,7 @@ run_unfinished_lines (SlTestEnv *env, guint16 port, gint *fds)
         return;
       send (fds[i], line, UNFINISHED_BYTES, MSG_NOSIGNAL | MSG_DONTWAIT);
     }
-  if (!wait_stat_at_least (env, "partial_limit_closed", 1))
+  if (!sl_test_wait_stat_at_least (env, "source", "s_net", "partial_limit_closed", 1))
     return;
   gint64 held = sl_test_stat (env, "global", "partial", "partial_bytes");
   g_test_message ("%" G_GINT64_FORMAT " bytes of unfinished lines held, %" G_GINT64_FORMAT

@@ -718,23 +718,6 @@ connect_nowait (guint16 port)
   return -1;
 }
 
-static gboolean
-wait_connections (SlTestEnv *env, gint64 n)
-{
-  gint64 limit = g_get_monotonic_time () + SL_TEST_DEADLINE_MS * 1000;
-  /* the counter is made at the first connection, which may not be yet */
-  while (sl_test_stat_if_any (env, "source", "s_tls", "connections") < n)
-    {
-      if (g_get_monotonic_time () > limit)
-        {
-          g_test_fail_printf ("fewer than %" G_GINT64_FORMAT " connections were accepted", n);
-          return FALSE;
-        }
-      g_usleep (20 * 1000);
-    }
-  return TRUE;
-}
-
 /* Two hundred connections that never start their handshake hold every
  * place of the default max-connections() before a trusted client comes:
  * they make room for it rather than keep it waiting for their
@@ -746,7 +729,7 @@ run_unstarted (Tls *t, guint16 port, gint *fds)
   for (guint i = 0; i < UNSTARTED; i++)
     if ((fds[i] = connect_nowait (port)) < 0)
       return;
-  if (!wait_connections (&t->local, 10))
+  if (!sl_test_wait_stat_at_least (&t->local, "source", "s_tls", "connections", 10))
     return;
   gint64 start = g_get_monotonic_time ();
   g_autoptr (GString) lines = numbered_lines ("trusted", 1, 50);
