@@ -254,6 +254,20 @@ test_replaced_by_shorter (SlTestEnv *env, gconstpointer data)
     check_output (env, "line 1\nline 2\nline 3\nx\n");
 }
 
+/* in.log truncated in place to "x\n", as logrotate's copytruncate leaves it */
+static gboolean
+truncate_to_x (SlTestEnv *env)
+{
+  g_autofree gchar *in = sl_test_path (env, "in.log");
+  gint fd = open (in, O_WRONLY | O_TRUNC | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  if (fd < 0)
+    return FALSE;
+  g_assert_cmpint (write (fd, "x\n", 2), ==, 2);
+  close (fd);
+  return TRUE;
+}
+
 /* Truncation: the file gets shorter than what was read, as logrotate's
  * copytruncate makes it; it is read again from its start. */
 static void
@@ -262,13 +276,8 @@ test_truncation_in_place (SlTestEnv *env, gconstpointer data)
   if (!append (env, "in.log", "line 1\nline 2\nline 3\n") || !sl_test_write_config (env, file_config, NULL)
       || !sl_test_daemon_start (env) || !check_output (env, "line 1\nline 2\nline 3\n"))
     return;
-  g_autofree gchar *in = sl_test_path (env, "in.log");
-  gint fd = open (in, O_WRONLY | O_TRUNC | O_CLOEXEC);
-  g_assert_cmpint (fd, >=, 0);
-  if (fd < 0)
+  if (!truncate_to_x (env))
     return;
-  g_assert_cmpint (write (fd, "x\n", 2), ==, 2);
-  close (fd);
   if (check_output (env, "line 1\nline 2\nline 3\nx\n"))
     sl_test_wait_stat (env, "source", "s_file", "truncations", 1);
 }
@@ -286,13 +295,8 @@ test_truncation_read_on (SlTestEnv *env, gconstpointer data)
   g_string_free (config, TRUE);
   if (!started)
     return;
-  g_autofree gchar *in = sl_test_path (env, "in.log");
-  gint fd = open (in, O_WRONLY | O_TRUNC | O_CLOEXEC);
-  g_assert_cmpint (fd, >=, 0);
-  if (fd < 0)
+  if (!truncate_to_x (env))
     return;
-  g_assert_cmpint (write (fd, "x\n", 2), ==, 2);
-  close (fd);
   /* from the 22nd byte: the 21 read end there */
   if (append (env, "in.log", "skipped by reading read on\n"))
     check_output (env, "line 1\nline 2\nline 3\nread on\n");
