@@ -370,6 +370,15 @@ write_file (const gchar *dir, const gchar *name, const gchar *text)
   return g_file_set_contents (path, text, -1, NULL);
 }
 
+/* rsyslogd's rsyslog.conf in its folder: config with @DIR@ that folder */
+static gboolean
+write_rsyslog_conf (const gchar *rs_dir, const gchar *config)
+{
+  g_autoptr (GString) text = g_string_new (config);
+  g_string_replace (text, "@DIR@", rs_dir, 0);
+  return write_file (rs_dir, "rsyslog.conf", text->str);
+}
+
 /* One daemon's folder: the stock file and the packages' snippets. */
 static gchar *
 prepare (const gchar *root, const gchar *dir, guint16 relp_port, guint16 peer_port, guint16 es_port)
@@ -828,10 +837,7 @@ test_privileges (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (g_mkdir_with_parents (rs_dir, 0755), ==, 0);
   g_assert_cmpint (chown (env->dir, 65534, 65534), ==, 0);
   g_assert_cmpint (chown (rs_dir, 65534, 65534), ==, 0);
-  GString *rs_text = g_string_new (config);
-  g_string_replace (rs_text, "@DIR@", rs_dir, 0);
-  g_assert_true (write_file (rs_dir, "rsyslog.conf", rs_text->str));
-  g_string_free (rs_text, TRUE);
+  g_assert_true (write_rsyslog_conf (rs_dir, config));
 
   g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
   g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
@@ -1054,10 +1060,7 @@ test_imfile (SlTestEnv *env, gconstpointer data)
       g_assert_true (write_file (dirs[i], "logs/a.log", "one\n"));
       g_assert_true (write_file (dirs[i], "plain.log", "p\n"));
     }
-  GString *rs_text = g_string_new (config);
-  g_string_replace (rs_text, "@DIR@", rs_dir, 0);
-  g_assert_true (write_file (rs_dir, "rsyslog.conf", rs_text->str));
-  g_string_free (rs_text, TRUE);
+  g_assert_true (write_rsyslog_conf (rs_dir, config));
 
   g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
   g_autofree gchar *rs_err = g_build_filename (rs_dir, "rsyslogd.stderr", NULL);
@@ -1149,10 +1152,7 @@ test_imfile_truncate (SlTestEnv *env, gconstpointer data)
   for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
     for (guint n = 0; n < G_N_ELEMENTS (names); n++)
       g_assert_true (write_file (dirs[i], names[n], "a1\na2 read up to here!\n"));
-  GString *rs_text = g_string_new (config);
-  g_string_replace (rs_text, "@DIR@", rs_dir, 0);
-  g_assert_true (write_file (rs_dir, "rsyslog.conf", rs_text->str));
-  g_string_free (rs_text, TRUE);
+  g_assert_true (write_rsyslog_conf (rs_dir, config));
 
   g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
   g_autofree gchar *rs_out = g_build_filename (rs_dir, "out", NULL);
@@ -1233,10 +1233,7 @@ test_omuxsock (SlTestEnv *env, gconstpointer data)
     return;
   g_autofree gchar *rs_dir = sl_test_path (env, "rsyslogd");
   g_assert_cmpint (g_mkdir_with_parents (rs_dir, 0755), ==, 0);
-  GString *rs_text = g_string_new (config);
-  g_string_replace (rs_text, "@DIR@", rs_dir, 0);
-  g_assert_true (write_file (rs_dir, "rsyslog.conf", rs_text->str));
-  g_string_free (rs_text, TRUE);
+  g_assert_true (write_rsyslog_conf (rs_dir, config));
   g_autofree gchar *rs_sock = g_build_filename (rs_dir, "ama.socket", NULL);
   g_autofree gchar *sl_sock = sl_test_path (env, "ama.socket");
   gint rs_fd = bind_dgram (rs_sock);
@@ -1311,10 +1308,7 @@ test_backticks (SlTestEnv *env, gconstpointer data)
   const gchar *dirs[] = { rs_dir, env->dir };
   for (guint i = 0; i < G_N_ELEMENTS (dirs); i++)
     g_assert_true (write_file (dirs[i], "text", "line one\nline two\n"));
-  GString *rs_text = g_string_new (config);
-  g_string_replace (rs_text, "@DIR@", rs_dir, 0);
-  g_assert_true (write_file (rs_dir, "rsyslog.conf", rs_text->str));
-  g_string_free (rs_text, TRUE);
+  g_assert_true (write_rsyslog_conf (rs_dir, config));
 
   g_autofree gchar *rs_conf = g_build_filename (rs_dir, "rsyslog.conf", NULL);
   g_autofree gchar *rs_in = g_build_filename (rs_dir, "in", NULL);
