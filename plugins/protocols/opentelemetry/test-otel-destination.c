@@ -140,6 +140,17 @@ wait_received (const gchar *prefix, gsize n)
   return wait_counted (prefix, n, FALSE);
 }
 
+/* request, OTLP/HTTP JSON, to the opentelemetry() source on port in:
+ * curl's exit status, 0 once it was answered with success */
+static gint
+post_json (guint16 in, const gchar *request)
+{
+  g_autofree gchar *url = g_strdup_printf ("http://127.0.0.1:%u/v1/logs", in);
+  const gchar *curl[] = { "curl", "-sS", "-f", "-o", "/dev/null", "-H", "Content-Type: application/json",
+                          "--data-binary", request, url, NULL };
+  return sl_test_run_argv (curl, NULL, NULL);
+}
+
 static json_t *
 path (json_t *j, const gchar *p)
 {
@@ -253,10 +264,7 @@ test_otlp_intact (SlTestEnv *env, gconstpointer data)
     "{\"key\":\"n\",\"value\":{\"intValue\":\"7\"}}]}},"
     "\"attributes\":[{\"key\":\"count\",\"value\":{\"intValue\":\"12\"}},{\"key\":\"ratio\",\"value\":{\"doubleValue\":0.5}},"
     "{\"key\":\"raw\",\"value\":{\"bytesValue\":\"AAEC\"}},{\"key\":\"ok\",\"value\":{\"boolValue\":true}}]}]}]}]}";
-  g_autofree gchar *url = g_strdup_printf ("http://127.0.0.1:%u/v1/logs", in);
-  const gchar *curl[] = { "curl", "-sS", "-f", "-o", "/dev/null", "-H", "Content-Type: application/json",
-                          "--data-binary", request, url, NULL };
-  g_assert_cmpint (sl_test_run_argv (curl, NULL, NULL), ==, 0);
+  g_assert_cmpint (post_json (in, request), ==, 0);
   /* answered: the source's window is empty, so the receiver has it */
   json_t *all = received ("intact-");
   g_assert_cmpuint (json_array_size (all), ==, 1);
@@ -775,10 +783,7 @@ test_otel_fields_relay (SlTestEnv *env, gconstpointer data)
     "\"severityNumber\":18,\"severityText\":\"ERROR2\",\"flags\":1,\"droppedAttributesCount\":2,"
     "\"body\":{\"stringValue\":\"rebuilt-1\"},"
     "\"attributes\":[{\"key\":\"ratio\",\"value\":{\"doubleValue\":0.5}},{\"key\":\"ok\",\"value\":{\"boolValue\":true}}]}]}]}]}";
-  g_autofree gchar *url = g_strdup_printf ("http://127.0.0.1:%u/v1/logs", in);
-  const gchar *curl[] = { "curl", "-sS", "-f", "-o", "/dev/null", "-H", "Content-Type: application/json",
-                          "--data-binary", request, url, NULL };
-  g_assert_cmpint (sl_test_run_argv (curl, NULL, NULL), ==, 0);
+  g_assert_cmpint (post_json (in, request), ==, 0);
   json_t *r = wait_case ("rebuilt");
   g_assert_nonnull (r);
   g_assert_cmpstr (str (r, "body"), ==, "rebuilt-1");
