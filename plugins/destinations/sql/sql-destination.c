@@ -34,6 +34,24 @@ static const SlOptionWord sql_flag_words[] = {
   { NULL }
 };
 
+/* One dbd-option(): libdbi tells a numeric option from a string one. */
+typedef struct
+{
+  gchar *name;
+  gchar *text;
+  gboolean numeric;
+  gint number;
+} SqlDbdOption;
+
+static void
+dbd_option_free (gpointer p)
+{
+  SqlDbdOption *o = p;
+  g_free (o->name);
+  g_free (o->text);
+  g_free (o);
+}
+
 typedef struct
 {
   SlDriver base;
@@ -49,6 +67,7 @@ typedef struct
   GPtrArray *index_list;
   const gchar *null_value;
   GPtrArray *session_statements;
+  GPtrArray *dbd_options;  /* SqlDbdOption *, in the order written */
   guint32 flags;
   const gchar *create_append;
   gint batch_lines;
@@ -86,6 +105,9 @@ static const SlOptionSpec sql_options[] = {
     "dont-create-tables: tables are taken as they are", .words = sql_flag_words },
   { "create-statement-append", SL_STRING (SqlDestination, create_append), NULL,
     "text put after CREATE TABLE's column list (an engine, a tablespace)" },
+  { "dbd-option", SL_UNBOUND (SL_OPT_LIST), NULL,
+    "dbd-option(\"name\" value): an option of the libdbi driver, set on connecting, as "
+    "dbd-option(\"sqlite3_timeout\" 5000); a number is set as one; repeated for more" },
   { "batch-lines", SL_INT (SqlDestination, batch_lines), "100",
     "rows in one transaction with flags(explicit-commits)" },
   { NULL }
@@ -147,11 +169,43 @@ read_columns (SqlDestination *self, GError **error)
   return TRUE;
 }
 
+/* dbd-option("name" value), as many as written: syslog-ng sets a bare
+ * number as a numeric option, anything else as a string. */
+static gboolean
+read_dbd_options (SqlDestination *self, GError **error)
+{
+  const SlCfgNode *node = sl_options_node (self->base.options);
+  self->dbd_options = g_ptr_array_new_with_free_func (dbd_option_free);
+  for (guint i = 0; node->children && i < node->children->len; i++)
+    {
+      const SlCfgNode *option = g_ptr_array_index (node->children, i);
+      if (!sl_cfg_name_equal (option->name, "dbd-option"))
+        continue;
+      if (!option->args || option->args->len != 2)
+        {
+          sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, option->pos,
+                            _("dbd-option() takes a name and a value, as dbd-option(\"sqlite3_timeout\" 5000)"));
+          return FALSE;
+        }
+      const SlCfgArg *name = g_ptr_array_index (option->args, 0);
+      const SlCfgArg *value = g_ptr_array_index (option->args, 1);
+      SqlDbdOption *o = g_new0 (SqlDbdOption, 1);
+      o->name = g_strdup (name->value);
+      o->text = g_strdup (value->value);
+      gint64 number = 0;
+      o->numeric = value->kind == SL_CFG_ARG_WORD
+                   && g_ascii_string_to_signed (value->value, 10, G_MININT, G_MAXINT, &number, NULL);
+      o->number = (gint) number;
+      g_ptr_array_add (self->dbd_options, o);
+    }
+  return TRUE;
+}
+
 static gboolean
 sql_init (SlDriver *d, GError **error)
 {
   SqlDestination *self = (SqlDestination *) d;
-  if (!read_columns (self, error))
+  if (!read_columns (self, error) || !read_dbd_options (self, error))
     return FALSE;
   if (self->batch_lines < 1)
     {
@@ -174,6 +228,7 @@ sql_init (SlDriver *d, GError **error)
   self->schema.indexes = self->index_list;
   self->schema.create_append = self->create_append;
   self->schema.fitting = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->schema.unindexed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->env = sl_driver_template_env (d);
   self->query = g_string_sized_new (512);
   self->value = g_string_sized_new (256);
@@ -225,6 +280,14 @@ sql_open (SlDriver *d, GError **error)
     dbi_conn_set_option (self->conn, "sqlite3_dbdir", dir);
   else if (strcmp (self->type, "sqlite") == 0)
     dbi_conn_set_option (self->conn, "sqlite_dbdir", dir);
+  for (guint i = 0; i < self->dbd_options->len; i++)
+    {
+      const SqlDbdOption *o = g_ptr_array_index (self->dbd_options, i);
+      if (o->numeric)
+        dbi_conn_set_option_numeric (self->conn, o->name, o->number);
+      else
+        dbi_conn_set_option (self->conn, o->name, o->text);
+    }
   if (dbi_conn_connect (self->conn) < 0)
     {
       conn_error (self, error, _("cannot connect to the database"));
@@ -454,8 +517,13 @@ sql_free (SlDriver *d)
         sl_template_unref (self->schema.columns[i].value);
     }
   g_free (self->schema.columns);
+  if (self->dbd_options)
+    g_ptr_array_unref (self->dbd_options);
   if (self->schema.fitting)
-    g_hash_table_destroy (self->schema.fitting);
+    {
+      g_hash_table_destroy (self->schema.fitting);
+      g_hash_table_destroy (self->schema.unindexed);
+    }
   if (self->dbi)
     dbi_shutdown_r (self->dbi);
   if (self->query)

@@ -72,6 +72,22 @@ in_transaction (dbi_conn conn, gboolean ok, GError **error)
 }
 
 static gboolean
+create_indexes (SqlSchema *schema, dbi_conn conn, const gchar *table, GError **error)
+{
+  gboolean ok = sql_run (conn, "BEGIN", error);
+  for (guint i = 0; ok && i < schema->indexes->len; i++)
+    ok = create_index (conn, table, g_ptr_array_index (schema->indexes, i), error);
+  if (in_transaction (conn, ok, error))
+    {
+      g_hash_table_remove (schema->unindexed, table);
+      return TRUE;
+    }
+  /* the table stands without them: the next fit, finding it, makes them */
+  g_hash_table_add (schema->unindexed, g_strdup (table));
+  return FALSE;
+}
+
+static gboolean
 create_table (SqlSchema *schema, dbi_conn conn, const gchar *table, GError **error)
 {
   GString *query = g_string_new (NULL);
@@ -86,10 +102,7 @@ create_table (SqlSchema *schema, dbi_conn conn, const gchar *table, GError **err
   g_string_free (query, TRUE);
   if (!ok || !schema->indexes || !schema->indexes->len)
     return ok;
-  ok = sql_run (conn, "BEGIN", error);
-  for (guint i = 0; ok && i < schema->indexes->len; i++)
-    ok = create_index (conn, table, g_ptr_array_index (schema->indexes, i), error);
-  return in_transaction (conn, ok, error);
+  return create_indexes (schema, conn, table, error);
 }
 
 static gboolean
@@ -130,6 +143,8 @@ sql_table_fit (SqlSchema *schema, dbi_conn conn, const gchar *table, GError **er
     {
       ok = add_missing_columns (schema, conn, table, present, error);
       dbi_result_free (present);
+      if (ok && g_hash_table_contains (schema->unindexed, table))
+        ok = create_indexes (schema, conn, table, error);
     }
   else
     ok = create_table (schema, conn, table, error);

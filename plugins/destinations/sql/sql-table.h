@@ -23,6 +23,7 @@ typedef struct
   GPtrArray *indexes;      /* gchar * column names, or NULL */
   const gchar *create_append;
   GHashTable *fitting;     /* names of tables known to fit */
+  GHashTable *unindexed;   /* tables made whose indexes() failed, made at the next fit */
 } SqlSchema;
 
 /* Whether name is made only of letters, digits, '_' and '.', as a table
