@@ -107,8 +107,9 @@ test_types (void)
   sl_cfg_set_compiling_version_4 (TRUE);
   assert_walk ("d=datetime(1.5) i=integer(2)", 0, SL_VALUE_PAIRS_ASCENDING, "d=1.5:8 i=2:4");
   sl_cfg_set_compiling_version_4 (FALSE);
-  /* --no-cast: the macros syslog-ng types */
+  /* --no-cast: the macros syslog-ng types (the *UNIXTIME ones 4.8's datetimes) */
   assert_walk ("--key FACILITY_NUM --no-cast", 0, SL_VALUE_PAIRS_ASCENDING, "FACILITY_NUM=19:3");
+  assert_walk ("--key R_UNIXTIME --no-cast", 0, SL_VALUE_PAIRS_ASCENDING, "R_UNIXTIME=0:8");
   assert_walk ("--key FACILITY_NUM", 0, SL_VALUE_PAIRS_ASCENDING, "FACILITY_NUM=19");
 }
 

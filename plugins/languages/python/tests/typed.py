@@ -79,7 +79,9 @@ class DictWriter(syslogng.LogDestination):
         return True
 
     def send(self, pairs):
-        lines = ["%s %s %r" % (key, type(value).__name__, value) for key, value in sorted(pairs.items())]
+        lines = ["%s %s %r" % (key, type(value).__name__, value) for key, value in sorted(pairs.items())
+                 if key not in CLOCK]
+        lines += ["%s %s" % (key, type(pairs[key]).__name__) for key in CLOCK if key in pairs]
         self.out.write("".join(line + "\n" for line in lines) + "end\n")
         self.out.flush()
         return True
