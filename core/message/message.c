@@ -8,6 +8,7 @@
 #include "core/stats.h"
 #include "core/message/window.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 
@@ -517,9 +518,10 @@ static const struct
 {
   const gchar *name;
   SlValueType type;
-  gboolean since_4;       /* a name syslog-ng 3.38 does not know */
+  gboolean since_4;       /* a name or type syslog-ng 3.38 does not know */
 } type_names[] = {
-  { "string", SL_VALUE_STRING }, { "datetime", SL_VALUE_STRING }, { "json", SL_VALUE_JSON },
+  { "string", SL_VALUE_STRING }, { "datetime", SL_VALUE_DATETIME, TRUE }, { "datetime", SL_VALUE_STRING },
+  { "json", SL_VALUE_JSON },
   { "literal", SL_VALUE_JSON }, { "list", SL_VALUE_LIST }, { "int", SL_VALUE_INT32 }, { "int32", SL_VALUE_INT32 },
   { "int64", SL_VALUE_INT64 }, { "integer", SL_VALUE_INT64, TRUE }, { "double", SL_VALUE_DOUBLE },
   { "float", SL_VALUE_DOUBLE }, { "boolean", SL_VALUE_BOOLEAN }, { "null", SL_VALUE_NULL },
@@ -536,6 +538,40 @@ sl_value_type_from_name (const gchar *name, gsize len, gboolean version_4, SlVal
         return TRUE;
       }
   return FALSE;
+}
+
+/* syslog-ng 4.8's zone after a UNIX time (scan_iso_timezone()) */
+static gboolean
+is_zone (const gchar *p)
+{
+  return (p[0] == '+' || p[0] == '-') && g_ascii_isdigit (p[1]) && g_ascii_isdigit (p[2]) && p[3] == ':'
+         && g_ascii_isdigit (p[4]) && g_ascii_isdigit (p[5]) && !g_ascii_isdigit (p[6]);
+}
+
+gboolean
+sl_value_datetime_msec (const gchar *value, gsize len, gint64 *msec)
+{
+  g_autofree gchar *text = g_strndup (value, len);
+  gchar *end;
+  gint64 sec = strtoll (text, &end, 10);
+  gint64 nsec = 0;
+
+  if (*end == '.')
+    {
+      const gchar *frac = end + 1;
+      nsec = strtoll (frac, &end, 10);
+      if (end == frac || end - frac > 9)
+        return FALSE;
+      for (glong digits = end - frac; digits < 9; digits++)
+        nsec *= 10;
+    }
+  if (*end && !is_zone (end))
+    return FALSE;
+  /* 4.8 keeps the microseconds unsigned, a negative fraction wrapping, and
+   * the product wraps as 4.8's does */
+  guint32 usec = (guint32) (nsec / 1000);
+  *msec = (gint64) ((guint64) sec * 1000 + usec / 1000);
+  return TRUE;
 }
 
 void

@@ -58,9 +58,11 @@ typedef struct _SlWindow SlWindow;
  * json-parser() read it as, or what a type hint (n=int($PID), list(...))
  * says. The value itself is always its text: "42", "true", "" for null,
  * syslog-ng's list text (core/message/list-text.h), JSON text. A value
- * set without a type is a string. datetime() is SL_VALUE_STRING. A
- * consumer that sends text only (amqp(), stomp(), riemann(), as
- * syslog-ng's) uses the text; one that writes types (format-json) casts. */
+ * set without a type is a string. A datetime is a UNIX time, as
+ * syslog-ng 4.8 keeps one ("1700000000", "1700000000.5+01:00": see
+ * sl_value_datetime_msec()). A consumer that sends text only (amqp(),
+ * stomp(), riemann(), as syslog-ng's) uses the text; one that writes types
+ * (format-json) casts. */
 typedef enum
 {
   SL_VALUE_STRING,
@@ -71,13 +73,23 @@ typedef enum
   SL_VALUE_DOUBLE,
   SL_VALUE_BOOLEAN,
   SL_VALUE_NULL,
+  SL_VALUE_DATETIME,    /* datetime(): a UNIX time */
 } SlValueType;
 
 /* The type a hint names, as syslog-ng writes hints (int("$PID"),
  * --pair n=list(...)): string, json, literal, list, int, int32, int64,
  * integer (syslog-ng 4's, with version_4), double, float, boolean,
- * datetime, null; the first len bytes of name. FALSE for any other name. */
+ * datetime (a string without version_4: 3.38's messages have no types),
+ * null; the first len bytes of name. FALSE for any other name. */
 gboolean sl_value_type_from_name (const gchar *name, gsize len, gboolean version_4, SlValueType *type);
+
+/* value[0..len) as a datetime in milliseconds since the epoch, as syslog-ng
+ * 4.8's type_cast_to_datetime_msec() reads it: strtoll()'s seconds, then
+ * a dot and one to nine digits of fraction, then nothing or a zone
+ * (+hh:mm or -hh:mm, not followed by a digit; what comes after it is not
+ * read, and the zone does not move the time). "" is 0. FALSE when the
+ * text is not a datetime. */
+gboolean sl_value_datetime_msec (const gchar *value, gsize len, gint64 *msec);
 
 /* A field's value; in a message's dynamic store also which field it is.
  * The type takes four bits of what was the order: $SDATA orders 2047

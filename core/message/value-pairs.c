@@ -39,7 +39,9 @@ static const struct
   { "everything", SCOPE_ALL_MACROS | SCOPE_NV | SCOPE_DOT_NV },
 };
 
-/* The macros that carry a type in syslog-ng 3.38, given it under --no-cast. */
+/* The macros that carry a type in syslog-ng 3.38, given it under --no-cast,
+ * and the *UNIXTIME ones, 4.8's datetimes (a 3.x configuration's
+ * consumers take a datetime as its text). */
 static const struct
 {
   const gchar *name;
@@ -47,7 +49,8 @@ static const struct
 } typed_macros[] = {
   { "FACILITY_NUM", SL_VALUE_INT32 }, { "SEVERITY_NUM", SL_VALUE_INT32 }, { "LEVEL_NUM", SL_VALUE_INT32 },
   { "SOURCEPORT", SL_VALUE_INT32 }, { "DESTPORT", SL_VALUE_INT32 }, { "PROTO", SL_VALUE_INT32 },
-  { "TAGS", SL_VALUE_LIST },
+  { "TAGS", SL_VALUE_LIST }, { "UNIXTIME", SL_VALUE_DATETIME }, { "R_UNIXTIME", SL_VALUE_DATETIME },
+  { "S_UNIXTIME", SL_VALUE_DATETIME },
 };
 
 typedef struct

@@ -11,7 +11,7 @@
  * configuration keeps its strings, as the host's syslog-ng 3.38 writes
  * them (test_3x_side_by_side). Hints whose text does not cast
  * (int("abc")) go through on-error() (test_on_error), csv-parser()'s
- * typed columns through on-type-error(). */
+ * typed columns through on-type-error(), a datetime among them. */
 #include "tests/functional/harness.h"
 
 #include <string.h>
@@ -29,7 +29,8 @@ static const gchar config[] =
   "                 set(list(\"a,b\") value(\"h.l\")); set(json(\"{\\\"x\\\":1}\") value(\"h.j\"));\n"
   "                 set(literal(\"[1,2]\") value(\"h.lit\")); set(null(\"\") value(\"h.z\")); set(int64(\"5\") value(\"h.i64\"));\n"
   "                 set(integer(\"6\") value(\"h.int\")); set(string(\"${j.n}\") value(\"h.s\"));\n"
-  "                 set(datetime(\"1700000000\") value(\"h.dt\")); };\n"
+  "                 set(datetime(\"1700000000\") value(\"h.dt\")); set(datetime(\"1700000000.5+01:00\") value(\"h.dtz\"));\n"
+  "                 set(datetime(\"abc\") value(\"h.dtbad\")); };\n"
   "rewrite r_list { set(\"$(list-concat ${j.a} x)\" value(\"l.concat\")); set(\"$(list-append ${j.a} y)\" value(\"l.append\"));\n"
   "                 set(\"$(list-count ${j.a})\" value(\"l.count\")); set(\"$(list-head ${j.a})\" value(\"l.head\"));\n"
   "                 set(\"$(list-nth 1 ${j.a})\" value(\"l.nth\")); set(\"$(list-tail ${j.a})\" value(\"l.tail\"));\n"
@@ -114,16 +115,18 @@ test_side_by_side (SlTestEnv *env, gconstpointer data)
 static const gchar csv_config[] =
   "@version: 4.8\n"
   "source s_in { file(\"@DIR@/in.log\" flags(no-parse) follow-freq(0.1)); };\n"
-  "parser p_csv { csv-parser(columns(int(\"pid\"), \"name\", boolean(\"ok\"), double(\"f\")) delimiters(\",\") @OPTION@); };\n"
+  "parser p_csv { csv-parser(columns(int(\"pid\"), \"name\", boolean(\"ok\"), double(\"f\"), datetime(\"t\")) delimiters(\",\") @OPTION@); };\n"
   "destination d_out { file(\"@DIR@/out.log\" template(\"$(format-json --scope nv-pairs --exclude * --key pid "
-  "--key name --key ok --key f) $MSG\\n\")); };\n"
+  "--key name --key ok --key f --key t) $MSG\\n\")); };\n"
   "log { source(s_in); parser(p_csv); destination(d_out); };\n";
 
 static void
 test_csv_typed_columns (SlTestEnv *env, gconstpointer data)
 {
-  static const gchar input[] = "5,a,true,1.5\n0x1f,b,yes,x\n,c,0,2e3\n7,d\nabc,e,F,1,extra\n"
-                               "6,f,t,-0.25\n8," LAST_LINE ",1,1\n";
+  static const gchar input[] = "5,a,true,1.5,1700000000.5\n0x1f,b,yes,x,abc\n,c,0,2e3,\n7,d\n"
+                               "abc,e,F,1,1700000000+01:00,extra\n6,f,t,-0.25,1700000000Z\n"
+                               "9,g,1,0,1700000000.1234567891\n10,h,0,0,1700000000.25-05:30\n"
+                               "8," LAST_LINE ",1,1,-5.5\n";
   if (!trixie)
     {
       g_test_skip ("the Debian 13 root could not be made (tests/peers/trixie-root)");

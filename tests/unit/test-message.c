@@ -557,6 +557,57 @@ test_typed_values (void)
   sl_message_unref (msg);
 }
 
+/* A datetime's text as syslog-ng 4.8's type_cast_to_datetime_msec()
+ * reads it, its quirks kept: strtoll()'s seconds (blanks, a sign, "" is
+ * 0), a fraction of one to nine digits that strtoll() reads too, a zone
+ * that must be +hh:mm and is not applied, and nothing read after it. */
+static void
+test_datetime_cast (void)
+{
+  static const struct
+  {
+    const gchar *text;
+    gboolean ok;
+    gint64 msec;
+  } cases[] = {
+    { "1700000000", TRUE, 1700000000000 },
+    { "1700000000.5", TRUE, 1700000000500 },
+    { "1700000000.123456789", TRUE, 1700000000123 },
+    { "1700000000.1234567891", FALSE, 0 },
+    { "1700000000.", FALSE, 0 },
+    { "1700000000.x", FALSE, 0 },
+    { "1700000000+01:00", TRUE, 1700000000000 },
+    { "1700000000.25-05:30", TRUE, 1700000000250 },
+    { "1700000000+01:00 and more", TRUE, 1700000000000 },
+    { "1700000000+01:001", FALSE, 0 },
+    { "1700000000+0100", FALSE, 0 },
+    { "1700000000Z", FALSE, 0 },
+    { "1700000000 ", FALSE, 0 },
+    { " 42", TRUE, 42000 },
+    { "-5.5", TRUE, -4500 },
+    { ".5", TRUE, 500 },
+    { "", TRUE, 0 },
+    { "abc", FALSE, 0 },
+    { "2024-01-01", FALSE, 0 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gint64 msec = 0;
+      g_assert_cmpint (sl_value_datetime_msec (cases[i].text, strlen (cases[i].text), &msec), ==, cases[i].ok);
+      if (cases[i].ok)
+        g_assert_cmpint (msec, ==, cases[i].msec);
+    }
+  gint64 msec;
+  g_assert_true (sl_value_datetime_msec ("12.5junk", 4, &msec));
+  g_assert_cmpint (msec, ==, 12500);
+
+  SlValueType type;
+  g_assert_true (sl_value_type_from_name ("datetime", 8, TRUE, &type));
+  g_assert_cmpint (type, ==, SL_VALUE_DATETIME);
+  g_assert_true (sl_value_type_from_name ("datetime", 8, FALSE, &type));
+  g_assert_cmpint (type, ==, SL_VALUE_STRING);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -567,6 +618,7 @@ main (int argc, char **argv)
   g_test_add_func ("/message/copy-on-write", test_copy_on_write);
   g_test_add_func ("/message/binary-values", test_binary_values);
   g_test_add_func ("/message/typed-values", test_typed_values);
+  g_test_add_func ("/message/datetime-cast", test_datetime_cast);
   g_test_add_func ("/message/clone-rebases-slices", test_clone_rebases_slices);
   g_test_add_func ("/message/static-values", test_static_values_are_not_copied);
   g_test_add_func ("/message/ack-through-copies", test_ack_reaches_window_through_copies);

@@ -3,6 +3,7 @@
  * which type, from the command line and from a value-pairs() block. */
 #include "core/config/error.h"
 #include "core/config/parser.h"
+#include "core/config/syntax-version.h"
 #include "core/message/message.h"
 #include "core/message/value-pairs.h"
 
@@ -102,8 +103,13 @@ test_types (void)
   assert_walk ("n=int($PID) f=double(1.5) b=boolean(T) j=json({}) l=list(a,b) z=null() s=string(x) d=datetime(1)",
                0, SL_VALUE_PAIRS_ASCENDING,
                "b=T:6 d=1 f=1.5:5 j={}:1 l=a,b:2 n=4242:3 s=x z=:7");
-  /* --no-cast: the macros syslog-ng types */
+  /* datetime() is a type of syslog-ng 4's only */
+  sl_cfg_set_compiling_version_4 (TRUE);
+  assert_walk ("d=datetime(1.5) i=integer(2)", 0, SL_VALUE_PAIRS_ASCENDING, "d=1.5:8 i=2:4");
+  sl_cfg_set_compiling_version_4 (FALSE);
+  /* --no-cast: the macros syslog-ng types (the *UNIXTIME ones 4.8's datetimes) */
   assert_walk ("--key FACILITY_NUM --no-cast", 0, SL_VALUE_PAIRS_ASCENDING, "FACILITY_NUM=19:3");
+  assert_walk ("--key R_UNIXTIME --no-cast", 0, SL_VALUE_PAIRS_ASCENDING, "R_UNIXTIME=0:8");
   assert_walk ("--key FACILITY_NUM", 0, SL_VALUE_PAIRS_ASCENDING, "FACILITY_NUM=19");
 }
 

@@ -90,7 +90,7 @@ add_pair (const gchar *name, SlValueType type, const gchar *value, gsize len, gp
 {
   PairsDict *pairs = user_data;
   gboolean integer = type == SL_VALUE_INT32 || type == SL_VALUE_INT64;
-  PyObject *v = py_value_from_typed (value, len, pairs->typed || integer ? type : SL_VALUE_STRING, FALSE);
+  PyObject *v = py_value_from_typed (value, len, pairs->typed || integer ? type : SL_VALUE_STRING);
   if (!v || PyDict_SetItemString (pairs->dict, name, v) < 0)
     PyErr_Clear ();
   Py_XDECREF (v);

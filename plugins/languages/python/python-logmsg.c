@@ -45,19 +45,18 @@ get_value (PyLogMessage *self, const gchar *name)
     return NULL;
   SlHandle h = sl_template_single_field (t);
   SlValueType type = SL_VALUE_STRING;
-  gboolean datetime = FALSE;
   if (h != SL_F_NONE)
     {
       gsize len = 0;
       const gchar *value = sl_message_has (self->msg, h) ? sl_message_get_typed (self->msg, h, &len, &type) : NULL;
       if (!value)
         return NULL;
-      return self->typed ? py_value_from_typed (value, len, type, FALSE) : PyBytes_FromStringAndSize (value, len);
+      return self->typed ? py_value_from_typed (value, len, type) : PyBytes_FromStringAndSize (value, len);
     }
   g_autoptr (GString) out = g_string_new (NULL);
   sl_template_append (t, self->msg, &sl_template_env_default, out);
-  if (self->typed && py_value_macro_type (name, &type, &datetime))
-    return py_value_from_typed (out->str, out->len, type, datetime);
+  if (self->typed && py_value_macro_type (name, &type))
+    return py_value_from_typed (out->str, out->len, type);
   return PyBytes_FromStringAndSize (out->str, out->len);
 }
 

@@ -51,48 +51,6 @@ cast_boolean (const gchar *text, gboolean *out)
   return TRUE;
 }
 
-/* A zone after a UNIX time, as syslog-ng's ISO zone reader takes one:
- * Z, or +hh:mm, +hhmm, +hh. */
-static gboolean
-zone_suffix (const gchar *p)
-{
-  if (!*p || (p[0] == 'Z' && !p[1]))
-    return TRUE;
-  if (p[0] != '+' && p[0] != '-')
-    return FALSE;
-  p++;
-  if (!g_ascii_isdigit (p[0]) || !g_ascii_isdigit (p[1]))
-    return FALSE;
-  p += 2;
-  if (*p == ':')
-    p++;
-  return !*p || (g_ascii_isdigit (p[0]) && g_ascii_isdigit (p[1]) && !p[2]);
-}
-
-/* "sec[.frac][zone]" in milliseconds: a fraction of one to nine digits */
-static gboolean
-cast_datetime_msec (const gchar *text, gint64 *msec)
-{
-  gchar *end;
-  gint64 sec = strtoll (text, &end, 10);
-  gint64 nsec = 0;
-
-  if (*end == '.')
-    {
-      const gchar *frac = end + 1;
-      nsec = strtoll (frac, &end, 10);
-      glong digits = end - frac;
-      if (digits == 0 || digits > 9)
-        return FALSE;
-      for (glong i = digits; i < 9; i++)
-        nsec *= 10;
-    }
-  if (!zone_suffix (end))
-    return FALSE;
-  *msec = sec * 1000 + nsec / 1000000;
-  return TRUE;
-}
-
 /* A naive datetime in local time, its fold set in summer time, as
  * syslog-ng's py_datetime_from_msec() makes it. */
 static PyObject *
@@ -131,45 +89,43 @@ list_from_text (const gchar *value, gsize len)
 }
 
 PyObject *
-py_value_from_typed (const gchar *value, gsize len, SlValueType type, gboolean datetime)
+py_value_from_typed (const gchar *value, gsize len, SlValueType type)
 {
   /* most values are strings: bytes at once, without the copy the casts
    * read */
-  if (!datetime && (type == SL_VALUE_STRING || type == SL_VALUE_JSON))
+  if (type == SL_VALUE_STRING || type == SL_VALUE_JSON)
     return PyBytes_FromStringAndSize (value, len);
   g_autofree gchar *text = g_strndup (value, len);
   gint64 i;
   gdouble d;
   gboolean b;
 
-  if (datetime)
+  switch (type)
     {
-      if (cast_datetime_msec (text, &i))
+    case SL_VALUE_INT32:
+    case SL_VALUE_INT64:
+      if (cast_int (text, &i))
+        return PyLong_FromLongLong (i);
+      break;
+    case SL_VALUE_DOUBLE:
+      if (cast_double (text, &d))
+        return PyFloat_FromDouble (d);
+      break;
+    case SL_VALUE_BOOLEAN:
+      if (cast_boolean (text, &b))
+        return PyBool_FromLong (b);
+      break;
+    case SL_VALUE_NULL:
+      Py_RETURN_NONE;
+    case SL_VALUE_LIST:
+      return list_from_text (value, len);
+    case SL_VALUE_DATETIME:
+      if (sl_value_datetime_msec (value, len, &i))
         return datetime_from_msec (i);
+      break;
+    default:
+      break;
     }
-  else
-    switch (type)
-      {
-      case SL_VALUE_INT32:
-      case SL_VALUE_INT64:
-        if (cast_int (text, &i))
-          return PyLong_FromLongLong (i);
-        break;
-      case SL_VALUE_DOUBLE:
-        if (cast_double (text, &d))
-          return PyFloat_FromDouble (d);
-        break;
-      case SL_VALUE_BOOLEAN:
-        if (cast_boolean (text, &b))
-          return PyBool_FromLong (b);
-        break;
-      case SL_VALUE_NULL:
-        Py_RETURN_NONE;
-      case SL_VALUE_LIST:
-        return list_from_text (value, len);
-      default:
-        break;
-      }
   return PyBytes_FromStringAndSize (value, len);
 }
 
@@ -177,22 +133,19 @@ static const struct
 {
   const gchar *name;
   SlValueType type;
-  gboolean datetime;
 } typed_macros[] = {
-  { "FACILITY_NUM", SL_VALUE_INT64, FALSE }, { "LEVEL_NUM", SL_VALUE_INT64, FALSE },
-  { "SEVERITY_NUM", SL_VALUE_INT64, FALSE }, { "TAGS", SL_VALUE_LIST, FALSE },
-  { "UNIXTIME", SL_VALUE_STRING, TRUE }, { "R_UNIXTIME", SL_VALUE_STRING, TRUE },
-  { "S_UNIXTIME", SL_VALUE_STRING, TRUE },
+  { "FACILITY_NUM", SL_VALUE_INT64 }, { "LEVEL_NUM", SL_VALUE_INT64 }, { "SEVERITY_NUM", SL_VALUE_INT64 },
+  { "TAGS", SL_VALUE_LIST }, { "UNIXTIME", SL_VALUE_DATETIME }, { "R_UNIXTIME", SL_VALUE_DATETIME },
+  { "S_UNIXTIME", SL_VALUE_DATETIME },
 };
 
 gboolean
-py_value_macro_type (const gchar *name, SlValueType *type, gboolean *datetime)
+py_value_macro_type (const gchar *name, SlValueType *type)
 {
   for (guint i = 0; i < G_N_ELEMENTS (typed_macros); i++)
     if (strcmp (typed_macros[i].name, name) == 0)
       {
         *type = typed_macros[i].type;
-        *datetime = typed_macros[i].datetime;
         return TRUE;
       }
   return FALSE;
@@ -246,6 +199,18 @@ list_to_text (PyObject *list, GString *out)
   return TRUE;
 }
 
+/* The days of dt's utcoffset(), 0 for a naive dt */
+static gboolean
+offset_days (PyObject *dt, gint64 *days)
+{
+  PyObject *offset = PyObject_CallMethod (dt, "utcoffset", NULL);
+  if (!offset)
+    return FALSE;
+  *days = offset != Py_None ? PyDateTime_DELTA_GET_DAYS (offset) : 0;
+  Py_DECREF (offset);
+  return TRUE;
+}
+
 gboolean
 py_value_to_typed (PyObject *obj, GString *out, SlValueType *type)
 {
@@ -296,12 +261,16 @@ py_value_to_typed (PyObject *obj, GString *out, SlValueType *type)
   if (datetime_api () && PyDateTime_Check (obj))
     {
       SlTime t;
-      if (!py_value_datetime_to_time (obj, &t))
+      gint64 days;
+      if (!py_value_datetime_to_time (obj, &t) || !offset_days (obj, &days))
         return FALSE;
+      /* 4.8 takes an offset's seconds without its days: a zone west of UTC
+       * (-1 day and some seconds) puts the time a day earlier */
+      t.usec += days * 86400 * G_USEC_PER_SEC;
       gint64 msec = t.usec / 1000 - (t.usec % 1000 < 0);
       g_string_printf (out, "%" G_GINT64_FORMAT ".%03d", msec / 1000 - (msec % 1000 < 0),
                        (gint) ((msec % 1000 + 1000) % 1000));
-      *type = SL_VALUE_STRING;
+      *type = SL_VALUE_DATETIME;
       return TRUE;
     }
   PyErr_SetString (PyExc_ValueError, "Error extracting value from Python object");

@@ -10,18 +10,18 @@
 #include "core/message/message.h"
 
 /* What Python gets for value[0..len) of type; a value that does not cast
- * to its type is bytes, as syslog-ng falls back. datetime: the value is a
- * UNIX time ("sec[.frac]"), given as a naive local datetime. A new
- * reference, or NULL with an exception set. */
-PyObject *py_value_from_typed (const gchar *value, gsize len, SlValueType type, gboolean datetime);
+ * to its type is bytes, as syslog-ng falls back. A datetime is given as a
+ * naive local datetime, to the millisecond. A new reference, or NULL with
+ * an exception set. */
+PyObject *py_value_from_typed (const gchar *value, gsize len, SlValueType type);
 /* The type syslog-ng 4 gives a macro that is not text: FACILITY_NUM and
- * its kin int, TAGS a list, the *UNIXTIME macros a datetime (*datetime
- * set); FALSE for any other name (a string). */
-gboolean  py_value_macro_type (const gchar *name, SlValueType *type, gboolean *datetime);
+ * its kin int, TAGS a list, the *UNIXTIME macros a datetime; FALSE for
+ * any other name (a string). */
+gboolean  py_value_macro_type (const gchar *name, SlValueType *type);
 /* The text and type obj is stored as: str and bytes a string, int,
  * float ("%f"), bool ("true"/"false"), None, a list of str or bytes (list
- * text), a datetime ("sec.msec", a string: Sluice has no datetime type).
- * FALSE with a ValueError set for anything else. */
+ * text), a datetime ("sec.msec"). FALSE with a ValueError set for
+ * anything else. */
 gboolean  py_value_to_typed (PyObject *obj, GString *out, SlValueType *type);
 /* A datetime's instant and its offset east of UTC; a naive one is local
  * time, as syslog-ng reads it. FALSE with a TypeError set for anything

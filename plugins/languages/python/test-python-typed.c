@@ -3,8 +3,9 @@
  * 13's, with syslog-ng-mod-python, in the root of tests/peers/trixie-root):
  * both daemons run tests/typed.conf with tests/typed.py as its python {}
  * block on the same JSON line. json-parser() and set()'s type hints make
- * typed values; a python() parser stores ints, floats, bools, None, lists
- * and what it cannot store; a python() destination writes each value it
+ * typed values (datetimes too); a python() parser stores ints, floats,
+ * bools, None, lists, naive and aware datetimes and what it cannot store;
+ * a python() destination writes each value it
  * reads with its Python type (KeyError for an unset one), get() and
  * get_as_str(), and another the dict value-pairs() gives it;
  * $(format-json) writes the types the parser stored, and
@@ -22,7 +23,8 @@ static gchar *trixie;   /* the Debian 13 root, or NULL */
 
 /* value-pairs()' pair()s with the hints 4.8 keeps in both modes but
  * Sluice, as 3.38, gives as bytes under 3.x (3.38 itself refuses them) */
-#define PAIRS_4 "pair(\"t.float\", float(\"${j.n}\")) pair(\"t.real\" 2.5) pair(\"t.list\" list(\"a,b\"))"
+#define PAIRS_4 "pair(\"t.float\", float(\"${j.n}\")) pair(\"t.real\" 2.5) pair(\"t.list\" list(\"a,b\")) " \
+  "pair(\"t.dt\" datetime(\"1700000000.75\"))"
 
 typedef struct
 {

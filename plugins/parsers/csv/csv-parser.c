@@ -451,7 +451,8 @@ split (const CsvParser *parser, gchar *text, gsize len, CsvSpan *spans, gboolean
 
 /* Whether text casts to type, as syslog-ng 4's type_cast_validate()
  * decides: an integer in decimal or 0x hex, a real by g_ascii_strtod(), a
- * boolean by its first character; a datetime is a string here. */
+ * boolean by its first character, a datetime as sl_value_datetime_msec()
+ * reads one. */
 static gboolean
 casts (SlValueType type, const gchar *text)
 {
@@ -473,6 +474,11 @@ casts (SlValueType type, const gchar *text)
       }
     case SL_VALUE_BOOLEAN:
       return *text && strchr ("TtFf10", *text);
+    case SL_VALUE_DATETIME:
+      {
+        gint64 msec;
+        return sl_value_datetime_msec (text, strlen (text), &msec);
+      }
     default:
       return TRUE;
     }

@@ -297,9 +297,13 @@ set_any (OtelFields *f, AnyValue *any, const gchar *name, const gchar *v, gsize 
     case SL_VALUE_NULL:
       break;
     default:
-      /* 4.8 has no AnyValue for json(): its default case */
-      sl_log (SL_LOG_ERROR, _("%s: %s is JSON, which goes into OTLP as an empty value ('%s')"), f->id, name,
-              terminated (f, v, len));
+      /* 4.8 has no AnyValue for json() or datetime(): its default case */
+      if (type == SL_VALUE_DATETIME)
+        sl_log (SL_LOG_ERROR, _("%s: %s is a datetime, which goes into OTLP as an empty value ('%s')"), f->id, name,
+                terminated (f, v, len));
+      else
+        sl_log (SL_LOG_ERROR, _("%s: %s is JSON, which goes into OTLP as an empty value ('%s')"), f->id, name,
+                terminated (f, v, len));
       break;
     }
 }

@@ -492,7 +492,7 @@ fill_syslog_ng (SlMessage *msg, gpointer data)
     {
       const Opentelemetry__Proto__Common__V1__KeyValueList *values = kvlist_of (types->values[t]);
       /* the group's name is the values' type; one Sluice has not (bytes,
-       * protobuf) is a string, and datetime is one in Sluice */
+       * protobuf) is a string */
       const gchar *type_name = types->values[t]->key;
       SlValueType type;
       if (!sl_value_type_from_name (type_name, strlen (type_name), TRUE, &type))

@@ -3,7 +3,7 @@
  * format_syslog_ng()), so that syslog-ng's syslog-ng-otlp() source reads
  * what this sends and Sluice's opentelemetry() source what syslog-ng
  * sends. Each value goes under its type's name ("string", "int",
- * "double", "boolean", "null", "list", "json"), as syslog-ng 4 groups
+ * "double", "boolean", "null", "list", "json", "datetime"), as syslog-ng 4 groups
  * them, the groups in the order their first value comes. */
 #include "otel-syslog-ng.h"
 #include "opentelemetry/proto/logs/v1/logs.pb-c.h"
@@ -73,6 +73,7 @@ set_int (AnyValue *v, gint64 n)
 static const gchar *const type_names[] = {
   [SL_VALUE_STRING] = "string", [SL_VALUE_JSON] = "json", [SL_VALUE_LIST] = "list", [SL_VALUE_INT32] = "int",
   [SL_VALUE_INT64] = "int", [SL_VALUE_DOUBLE] = "double", [SL_VALUE_BOOLEAN] = "boolean", [SL_VALUE_NULL] = "null",
+  [SL_VALUE_DATETIME] = "datetime",
 };
 
 /* "n": a kvlist per type name, each the values of that type */

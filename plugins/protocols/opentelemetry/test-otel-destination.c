@@ -588,7 +588,7 @@ static const gchar *const CONFIG_SYSLOG_NG_TYPED =
   "source s_in { tcp(ip(\"127.0.0.1\") port(@IN@)); };\n"
   "rewrite r { set(int(\"42\") value(\"h.i\")); set(1.5 value(\"h.f\")); set(boolean(\"true\") value(\"h.b\"));\n"
   "            set(list(\"a,b\") value(\"h.l\")); set(null(\"\") value(\"h.z\")); set(json(\"{\\\"x\\\":1}\") value(\"h.j\"));\n"
-  "            set(\"text\" value(\"h.s\")); };\n"
+  "            set(\"text\" value(\"h.s\")); set(datetime(\"1700000000.5\") value(\"h.dt\")); };\n"
   "destination d_direct { file(\"@DIR@/direct\" template(t)); };\n"
   "destination d_otlp { syslog-ng-otlp(url(\"127.0.0.1:@OTLP@\")); };\n"
   "log { source(s_in); rewrite(r); destination(d_direct); destination(d_otlp); flags(flow-control); };\n"
@@ -610,7 +610,7 @@ test_syslog_ng_otlp_typed (SlTestEnv *env, gconstpointer data)
   g_assert_true (sl_test_wait_lines (env, relayed, 1));
   g_autofree gchar *want = sl_test_read_file (direct), *have = sl_test_read_file (relayed);
   g_assert_cmpstr (want, ==, "{\"h\":{\"z\":null,\"s\":\"text\",\"l\":[\"a\",\"b\"],\"j\":{\"x\":1},\"i\":42,\"f\":1.5,"
-                   "\"b\":true},\"MESSAGE\":\"typed\"}\n");
+                   "\"dt\":\"1700000000.5\",\"b\":true},\"MESSAGE\":\"typed\"}\n");
   g_assert_cmpstr (have, ==, want);
 }
 

@@ -419,7 +419,8 @@ append_number_4 (GString *out, SlValueType type, const gchar *text)
 static gboolean
 append_typed (GString *out, gboolean typed, SlValueType type, const gchar *value, gsize len)
 {
-  if (type == SL_VALUE_STRING)
+  /* syslog-ng writes a datetime as its text, cast or not */
+  if (type == SL_VALUE_STRING || type == SL_VALUE_DATETIME)
     {
       append_string (out, value, len);
       return TRUE;

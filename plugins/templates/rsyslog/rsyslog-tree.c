@@ -154,6 +154,7 @@ render (const TreeNode *node, gboolean spaced, GString *out)
       return;
     case SL_VALUE_STRING:
     case SL_VALUE_LIST:
+    case SL_VALUE_DATETIME:
       if (node->value)
         {
           json_string (out, node->value);
