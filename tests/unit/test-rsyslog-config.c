@@ -199,7 +199,7 @@ test_comments (void)
   /* a template's text may hold a '#' */
   assert_translates ("$template t,\"# %msg%\" # the comment\n", "template rs0_t_t { template(\"# $(rsyslog-msg");
   assert_translates ("module(load=\"imudp\") # UDP\ninput(type=\"imudp\" # the port:\n port=\"5514\")\n*.* /a # all\n",
-                     "udp(port(\"5514\") keep-hostname(yes) flags(detect-syslog-protocol))");
+                     "udp(port(\"5514\") keep-hostname(yes) flags(detect-syslog-protocol sdata-as-received))");
 }
 
 /* A selector continued over lines, as Debian's stock file had it before
@@ -258,7 +258,7 @@ test_modules (void)
   assert_translates ("*.* :omrelp:192.168.0.1:2514;RSYSLOG_ForwardFormat\n",
                      "relp(\"192.168.0.1\" port(\"2514\") template(rs0_t_rsyslog_forwardformat)");
   assert_translates ("module(load=\"imrelp\")\ninput(type=\"imrelp\" port=\"2514\" keepAlive=\"on\")\n*.* /a\n",
-                     "relp(port(\"2514\") so-keepalive(yes) keep-hostname(yes) flags(detect-syslog-protocol))");
+                     "relp(port(\"2514\") so-keepalive(yes) keep-hostname(yes) flags(detect-syslog-protocol sdata-as-received))");
   assert_translates ("module(load=\"omkafka\")\naction(type=\"omkafka\" topic=\"mytopic\" partitions.auto=\"on\"\n"
                      "       confParam=[\"compression.codec=snappy\",\n"
                      "                  \"socket.timeout.ms=5\",\n"
@@ -484,7 +484,7 @@ test_backticks (void)
   g_unsetenv ("SL_UNIT_UNSET");
   assert_translates ("module(load=\"imudp\" config.enabled=`echo $SL_UNIT_ON`)\n"
                      "input(config.enabled=`echo $SL_UNIT_ON` type=\"imudp\" port=`echo $SL_UNIT_PORT`)\n*.* /a\n",
-                     "udp(port(\"10514\") keep-hostname(yes) flags(detect-syslog-protocol))");
+                     "udp(port(\"10514\") keep-hostname(yes) flags(detect-syslog-protocol sdata-as-received))");
   assert_translates ("input(type=\"imudp\" port=\"1\" config.enabled=`echo $SL_UNIT_UNSET`)\n"
                      "input(type=\"imudp\" port=\"2\" config.enabled=\"ON\")\n*.* /a\n", "destination rs0_d1 {");
   assert_translates ("*.* action(type=\"omfile\" file=`echo /var/log/$SL_UNIT_PORT-x.log`)\n",
@@ -522,7 +522,7 @@ test_tls (void)
                      "module(load=\"imtcp\" StreamDriver.Name=\"gtls\" StreamDriver.Mode=\"1\" "
                      "StreamDriver.Authmode=\"x509/certvalid\")\ninput(type=\"imtcp\" port=\"6514\")\n*.* /a\n",
                      "tcp(port(\"6514\") keep-hostname(yes) max-connections(200) tls(ca-file(\"/c\") cert-file(\"/cert\") "
-                     "key-file(\"/key\") peer-verify(required-trusted)) flags(detect-syslog-protocol) "
+                     "key-file(\"/key\") peer-verify(required-trusted)) flags(detect-syslog-protocol sdata-as-received) "
                      "trim-large-messages(rsyslog))");
   /* imtcp serves 200 sessions at once unless its module() or input says otherwise */
   assert_translates ("module(load=\"imtcp\" maxSessions=\"500\")\ninput(type=\"imtcp\" port=\"1\")\n*.* /a\n",

@@ -31,6 +31,7 @@ typedef struct
    * out of place, a bad <PRI> read as a message, an octet count that
    * should not be there skipped */
   gboolean syslog_ng_4;
+  gboolean sdata_as_received;   /* $SDATA the text as it came (rsyslog's %structured-data%) */
 } SyslogOptions;
 
 /* The unread part of a line. Every read goes through these helpers or
