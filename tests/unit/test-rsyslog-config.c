@@ -165,6 +165,31 @@ test_templates (void)
 }
 
 /* lookup tables: the file is the plugin's to read, at every load */
+/* rsyslogd splits a variable's path at '!' alone: a '.' (or '/') after
+ * the tree's sigil is a member name's own, escaped in the field's name
+ * (core/message/member-name.h), and a name that needs it is quoted */
+static void
+test_member_names (void)
+{
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\nset $!a.b!c = \"1\";\n/a\n",
+                     "rsyslog-set(template(\"1\") variable(\"!a\\\\.b.c\"))");
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\nunset $.l.m;\n/a\n",
+                     "rsyslog-unset(variable(\".l\\\\.m\"))");
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\nif exists($!a.b) then /a\n",
+                     "$(rsyslog-exists \\\"!a\\\\\\\\.b\\\")");
+  assert_translates ("template(name=\"t\" type=\"string\" string=\"%$!a.b!c%\")\n",
+                     "$(if (\\\"$(rsyslog-var \\\\\\\"!a\\\\\\\\\\\\\\\\.b.c\\\\\\\")\\\" ne \\\"\\\") ");
+  assert_translates ("template(name=\"t\" type=\"string\" string=\"%$!a/b%\")\n",
+                     "$(if (\\\"$(rsyslog-var !a/b)\\\" ne \\\"\\\") \\\"$(rsyslog-var !a/b)\\\" "
+                     "\\\"$(rsyslog-tree tree !a/b.)\\\")");
+  assert_translates ("module(load=\"mmpstrucdata\")\ninput(type=\"imudp\" port=\"5514\")\n"
+                     "action(type=\"mmpstrucdata\" jsonRoot=\"$!x.y\")\n/a\n",
+                     "prefix(\"!x\\\\.y.rfc5424-sd.\") lowercase-names(yes) empty-objects(yes) escape-dots(yes)");
+  assert_translates ("module(load=\"mmnormalize\")\ninput(type=\"imudp\" port=\"5514\")\n"
+                     "action(type=\"mmnormalize\" rule=[\"rule=:%x:word%\"] path=\"$!n.o\")\n/a\n",
+                     "prefix(\"!n\\\\.o.\") escape-dots(yes)");
+}
+
 static void
 test_lookup_tables (void)
 {
@@ -449,11 +474,11 @@ test_modifiers (void)
   assert_translates ("module(load=\"mmnormalize\")\naction(type=\"mmnormalize\" ruleBase=\"/etc/r.rb\" "
                      "path=\"$!n!m\")\n",
                      "lognorm-parser(rulebase(\"/etc/r.rb\") template(\"$(rsyslog-msg ${MSGHDR}${MESSAGE})\") "
-                     "prefix(\"!n.m.\"))");
+                     "prefix(\"!n.m.\") escape-dots(yes))");
   assert_translates ("module(load=\"mmnormalize\")\naction(type=\"mmnormalize\" variable=\"$!text\" "
                      "rule=[\"rule=a,b:%x:word%\", \"rule=:%y:rest%\"])\n",
                      "lognorm-parser(rules(\"rule=a,b:%x:word%\" \"rule=:%y:rest%\") template(\"$(rsyslog-var !text)\") "
-                     "prefix(\"!\"))");
+                     "prefix(\"!\") escape-dots(yes))");
   assert_translates ("module(load=\"mmutf8fix\")\naction(type=\"mmutf8fix\" mode=\"ControlCharacters\" "
                      "replacementChar=\"?!\")\n",
                      "utf8-fix(mode(control-characters) replacement(\"?\"))");
@@ -704,6 +729,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-config/property-filters", test_property_filters);
   g_test_add_func ("/rsyslog-config/rainerscript", test_rainerscript);
   g_test_add_func ("/rsyslog-config/templates", test_templates);
+  g_test_add_func ("/rsyslog-config/member-names", test_member_names);
   g_test_add_func ("/rsyslog-config/lookup-tables", test_lookup_tables);
   g_test_add_func ("/rsyslog-config/comments", test_comments);
   g_test_add_func ("/rsyslog-config/continued-lines", test_continued_lines);

@@ -185,6 +185,7 @@ typedef struct
   gboolean lowercase;
   gboolean unquoted_values;   /* syslog-ng 4.8's: a value without quotes runs to ' ' or ']' */
   gboolean empty_objects;     /* rsyslog's mmpstrucdata: an element without params is the JSON { } */
+  gboolean escape_dots;       /* rsyslog's mmpstrucdata: a name's '.' is its own (core/message/member-name.h) */
 } SyslogSdTarget;
 
 /* The [id param="value" ...] elements at s, one after another, as long as

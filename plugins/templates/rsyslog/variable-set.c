@@ -24,6 +24,7 @@
 
 #include "core/config/error.h"
 #include "core/i18n.h"
+#include "core/message/member-name.h"
 #include "core/message/parser-input.h"
 #include "core/plugin/plugin.h"
 
@@ -191,7 +192,7 @@ set_process (SlDriver *self, SlMessage **msg)
     sl_message_set_typed (*msg, h, value, (gssize) len,
                           set->number && is_integer (value, len) ? SL_VALUE_INT64 : SL_VALUE_STRING);
   /* only a member ($!a!b) can be set in an object a field holds */
-  if (added && strchr (set->variable + 1, '.'))
+  if (added && *sl_member_name_end (set->variable + 1))
     fill_empty_object (*msg, sl_field_name (h), h);
   return TRUE;
 }
@@ -267,7 +268,7 @@ unset_process (SlDriver *self, SlMessage **msg)
     return TRUE;
   sl_message_make_writable (msg);
   /* the object the variable is a member of, spelt as the message spells it */
-  const gchar *dot = strrchr (set->variable + 1, '.');
+  const gchar *dot = sl_member_name_last (set->variable + 1);
   const gchar *spelt = sl_field_name ((*msg)->fields[i].handle);
   guint32 order = SL_VALUE_ORDER_MAX;
   /* from the last: an unset moves only the fields after it */
