@@ -150,7 +150,14 @@ static const gchar *const statements =
   "  unset $!d!x.y;\n"
   "  unset $!pj.o!p.q!r;\n"
   "  action(type=\"omfile\" file=\"@DIR@/out/dots2\" template=\"dots\")\n"
-  "}\n";
+  "}\n"
+  /* the sigil alone: the whole tree */
+  "unset $!;\n"
+  "action(type=\"omfile\" file=\"@DIR@/out/unsetall1\" template=\"whole\")\n"
+  "set $!w = \"5\";\n"
+  "unset $.;\n"
+  "action(type=\"omfile\" file=\"@DIR@/out/unsetall2\" template=\"whole\")\n"
+  "action(type=\"omfile\" file=\"@DIR@/out/unsetall3\" template=\"locals\")\n";
 
 /* The messages; the last is the one both daemons are waited for */
 static const gchar *const messages[] = {
@@ -204,6 +211,8 @@ script_config (void)
                                 "template(name=\"unset\" type=\"string\" string=\"%$!u%|%$!u!e!f%|%$!u!s%|%$!v%|%$!v!p%\\n\")\n"
                                 "template(name=\"dots\" type=\"string\" string=\"%$!d.a%|%$!d!x.y%|%$!d!x%|%$.l.m%|"
                                 "%$.ex%|%$!k.l!m/n%|%$!k.l%|%$!pj.o!p.q!r/s%|%$!%|%$!all-json-plain%\\n\")\n"
+                                "template(name=\"whole\" type=\"string\" string=\"%$!%|%$!all-json%|%$!d.a%|%$.l.m%\\n\")\n"
+                                "template(name=\"locals\" type=\"string\" string=\"%$.%|%$.ex%\\n\")\n"
                                 "template(name=\"dotsj\" type=\"list\") { property(name=\"$!d\" format=\"jsonf\") "
                                 "constant(value=\"|\") property(name=\"$!d.a\" format=\"jsonf\") constant(value=\"|\") "
                                 "property(name=\"$!\" format=\"jsonf\") constant(value=\"\\n\") }\n"
@@ -284,7 +293,8 @@ test_script (SlTestEnv *env, gconstpointer data)
     g_ptr_array_add (names, g_strdup (values[i].name));
   static const gchar *const others[] = { "vars1", "vars2", "if1", "if2", "if3", "if4", "if5", "if6", "if7", "if8",
                                          "if9", "if10", "if11", "parsejson", "pjtree", "each", "eachb", "objs", "after",
-                                         "unset1", "unset2", "dots1", "dotsj", "dots2" };
+                                         "unset1", "unset2", "dots1", "dotsj", "dots2", "unsetall1",
+                                         "unsetall2", "unsetall3" };
   for (guint i = 0; i < G_N_ELEMENTS (others); i++)
     g_ptr_array_add (names, g_strdup (others[i]));
   guint written = 0;

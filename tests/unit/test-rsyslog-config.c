@@ -175,6 +175,9 @@ test_member_names (void)
                      "rsyslog-set(template(\"1\") variable(\"!a\\\\.b.c\"))");
   assert_translates ("input(type=\"imudp\" port=\"5514\")\nunset $.l.m;\n/a\n",
                      "rsyslog-unset(variable(\".l\\\\.m\"))");
+  /* the sigil alone is the whole tree */
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\nunset $!;\n/a\n", "rsyslog-unset(variable(\"!\"))");
+  assert_refused ("input(type=\"imudp\" port=\"5514\")\nset $! = 1;\n/a\n", ":2:5:", "a variable such as $!name");
   assert_translates ("input(type=\"imudp\" port=\"5514\")\nif exists($!a.b) then /a\n",
                      "$(rsyslog-exists \\\"!a\\\\\\\\.b\\\")");
   assert_translates ("template(name=\"t\" type=\"string\" string=\"%$!a.b!c%\")\n",

@@ -69,6 +69,17 @@ variable_init (SlDriver *self, GError **error)
   return FALSE;
 }
 
+/* unset of a sigil alone is the whole tree's (unset $!;) */
+static gboolean
+unset_init (SlDriver *self, GError **error)
+{
+  const gchar *variable = ((VariableSet *) self)->variable;
+
+  if (variable && variable[0] && !variable[1] && strchr ("!./", variable[0]))
+    return TRUE;
+  return variable_init (self, error);
+}
+
 /* what rsyslogd's int64 numbers are written as */
 static gboolean
 is_integer (const gchar *value, gsize len)
@@ -197,12 +208,17 @@ set_process (SlDriver *self, SlMessage **msg)
   return TRUE;
 }
 
-/* the variable itself or a member of it, in any case */
+/* the variable itself or a member of it, in any case; every variable of
+ * the tree for its sigil alone, syslog-ng's structured data none of $. */
 static gboolean
 doomed (const VariableSet *set, gsize len, SlHandle h)
 {
   const gchar *field = sl_field_name (h);
-  return rs_variable_has_prefix (field, set->variable) && (field[len] == '\0' || field[len] == '.');
+  if (!rs_variable_has_prefix (field, set->variable))
+    return FALSE;
+  if (len == 1)
+    return field[1] && !g_str_has_prefix (field, ".SDATA.");
+  return field[len] == '\0' || field[len] == '.';
 }
 
 /* The object of len bytes (spelt as spelt) that lost members whose first
@@ -300,9 +316,10 @@ const SlDriverClass rsyslog_set_class = {
 const SlDriverClass rsyslog_unset_class = {
   .kind = SL_DRIVER_PARSER,
   .name = "rsyslog-unset",
-  .summary = "RainerScript's unset: a variable and its members removed, its name compared ignoring case",
+  .summary = "RainerScript's unset: a variable and its members removed, its name compared ignoring case; "
+             "variable(\"!\") the whole tree",
   .options = unset_options,
   .instance_size = sizeof (VariableSet),
-  .init = variable_init,
+  .init = unset_init,
   .ops.parser = &unset_ops,
 };
