@@ -178,7 +178,7 @@ static const gchar *const messages[] = {
   "<13>Dec  1 10:00:00 app: true",
   "<13>Dec  1 10:00:00 app: false,",
   "<13>Dec  1 10:00:00 app: @cee:{\"arr\":[\"a\",\"b\",3,true,1.5,\"c d\",0.1,[],{},{\"q\":\"r\"}],"
-  "\"objs\":[{\"k\":\"x\",\"n\":{\"m\":1}},{\"k\":\"y\"}]}",
+  "\"objs\":[{\"k\":\"x\",\"n\":{\"m\":1},\"p.q\":\"z\"},{\"k\":\"y\"}]}",
   "<13>Dec  1 10:00:00 app: @cee:{\"arr\":[]}",
   "<13>Dec  1 10:00:00 app: @cee:{\"arr\":\"not an array\"}",
   "<13>Dec  1 10:00:00 app: @cee:{\"arr\":[[\"n\",1,\"a/b\",{\"x\":[2]}],\"z\"]}",
@@ -206,7 +206,7 @@ script_config (void)
                                 "template(name=\"pjtree\" type=\"string\" "
                                 "string=\"%$!%|%$!val%|%$!sub%|%$!sc%|%$!nu%|%$!val!f%\\n\")\n"
                                 "template(name=\"each\" type=\"string\" string=\"%$.e%|%$.e!q%|%msg%\\n\")\n"
-                                "template(name=\"objs\" type=\"string\" string=\"%$.o!k%|%$.o!n!m%\\n\")\n"
+                                "template(name=\"objs\" type=\"string\" string=\"%$.o!k%|%$.o!n!m%|%$.o!p.q%|%$.o%\\n\")\n"
                                 "template(name=\"after\" type=\"string\" string=\"[%$.e%]%msg%\\n\")\n"
                                 "template(name=\"unset\" type=\"string\" string=\"%$!u%|%$!u!e!f%|%$!u!s%|%$!v%|%$!v!p%\\n\")\n"
                                 "template(name=\"dots\" type=\"string\" string=\"%$!d.a%|%$!d!x.y%|%$!d!x%|%$.l.m%|"
