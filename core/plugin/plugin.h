@@ -57,6 +57,10 @@ typedef struct
   /* @version: 4.x: syslog-ng 4's tags on what the parser met (syslog.*),
    * and its error records are local ones */
   gboolean syslog_ng_4;
+  /* flags(sdata-as-received): $SDATA is the structured data's text as it
+   * came, as rsyslogd's %structured-data% is, not written again from its
+   * params (which splits a name at its last dot, as syslog-ng does) */
+  gboolean sdata_as_received;
 } SlParseOptions;
 
 /* One instance of a driver as the configuration made it. Plugins embed it
@@ -240,6 +244,7 @@ enum
   SL_SOURCE_FLAG_NO_HOSTNAME = 1 << 7,
   SL_SOURCE_FLAG_NO_RFC3164_FALLBACK = 1 << 8,
   SL_SOURCE_FLAG_DETECT_SYSLOG_PROTOCOL = 1 << 9,
+  SL_SOURCE_FLAG_SDATA_AS_RECEIVED = 1 << 10,
 };
 
 G_END_DECLS

@@ -36,6 +36,7 @@ static const SlOptionWord source_flag_words[] = {
   { "no-hostname", SL_SOURCE_FLAG_NO_HOSTNAME },
   { "no-rfc3164-fallback", SL_SOURCE_FLAG_NO_RFC3164_FALLBACK },
   { "detect-syslog-protocol", SL_SOURCE_FLAG_DETECT_SYSLOG_PROTOCOL },
+  { "sdata-as-received", SL_SOURCE_FLAG_SDATA_AS_RECEIVED },
   { NULL }
 };
 
@@ -53,7 +54,7 @@ static const SlOptionWord use_dns_words[] = {
 
 #define SRC(m) SlDriverCore, source.m
 static const SlOptionSpec source_options[] = {
-  { "flags", SL_FLAGS (SRC (flags)), NULL, "how to take messages; syslog-protocol reads RFC 5424, detect-syslog-protocol reads a line that starts with <PRI>1 as RFC 5424 and any other as RFC 3164", .words = source_flag_words, .inherit = "flags" },
+  { "flags", SL_FLAGS (SRC (flags)), NULL, "how to take messages; syslog-protocol reads RFC 5424, detect-syslog-protocol reads a line that starts with <PRI>1 as RFC 5424 and any other as RFC 3164; sdata-as-received keeps ${SDATA} the structured data's text as it came, as rsyslog's %structured-data%, not written again from its params", .words = source_flag_words, .inherit = "flags" },
   { "format", SL_STRING (SRC (format)), "syslog", "the message format parser" },
   { "log-iw-size", SL_INT (SRC (iw_size)), "10000", "flow-control window: messages in flight before reading pauses",
     .inherit = "log-iw-size", SL_RANGE_POSITIVE },

@@ -59,6 +59,7 @@ apply_parse_options (SlSource *src, GError **error)
   src->parse.detect_syslog_protocol = (o->flags & SL_SOURCE_FLAG_DETECT_SYSLOG_PROTOCOL) != 0;
   src->parse.store_raw = (o->flags & SL_SOURCE_FLAG_STORE_RAW) != 0;
   src->parse.no_hostname = (o->flags & SL_SOURCE_FLAG_NO_HOSTNAME) != 0;
+  src->parse.sdata_as_received = (o->flags & SL_SOURCE_FLAG_SDATA_AS_RECEIVED) != 0;
   src->parse.syslog_ng_4 = sl_cfg_compiling_version_4 ();
   src->validate_utf8 = (o->flags & SL_SOURCE_FLAG_VALIDATE_UTF8) != 0;
   src->parse.keep_hostname = o->keep_hostname;

@@ -336,14 +336,13 @@ special_call (SlRsReader *r, const gchar *name, const gchar *lower, SlCfgPos pos
     }
   if (g_str_equal (lower, "exists"))
     {
-      /* a variable reads $(rsyslog-var FIELD) */
+      /* a variable reads $(rsyslog-var FIELD), FIELD quoted where it needs it */
       static const gchar reads[] = "$(rsyslog-var ";
       const gchar *field = a->text ? a->text->str : "";
       if (a->literal || a->boolean || a->list || !g_str_has_prefix (field, reads) || !g_str_has_suffix (field, ")"))
         return sl_rs_fail (r, pos, "%s", _("exists() takes a variable such as $!name"));
-      GString *text = g_string_new ("$(rsyslog-exists");
-      g_autofree gchar *field_name = g_strndup (field + strlen (reads), strlen (field) - strlen (reads) - 1);
-      append_arg (text, field_name);
+      GString *text = g_string_new ("$(rsyslog-exists ");
+      g_string_append_len (text, field + strlen (reads), (gssize) (strlen (field) - strlen (reads) - 1));
       g_string_append_c (text, ')');
       set_value (out, text, TRUE, TRUE);
       return TRUE;

@@ -43,7 +43,8 @@ static const struct
 };
 
 /* rsyslogd's parser chain over the network reads RFC 5424 (a <PRI>1
- * start) and RFC 3164 otherwise; its imtcp and imptcp split a line over
+ * start) and RFC 3164 otherwise, keeping the structured data's text as it
+ * came (%structured-data%); its imtcp and imptcp split a line over
  * maxMessageSize, losing the byte after the cut */
 static gchar *
 with_receive_options (const gchar *driver)
@@ -51,7 +52,7 @@ with_receive_options (const gchar *driver)
   gboolean stream = g_str_has_prefix (driver, "tcp(");
   if (!stream && !g_str_has_prefix (driver, "udp(") && !g_str_has_prefix (driver, "relp("))
     return g_strdup (driver);
-  return g_strdup_printf ("%.*s flags(detect-syslog-protocol)%s)", (gint) strlen (driver) - 1, driver,
+  return g_strdup_printf ("%.*s flags(detect-syslog-protocol sdata-as-received)%s)", (gint) strlen (driver) - 1, driver,
                           stream ? " trim-large-messages(rsyslog)" : "");
 }
 

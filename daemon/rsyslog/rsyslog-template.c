@@ -7,6 +7,7 @@
 
 #include "core/config/error.h"
 #include "core/i18n.h"
+#include "core/message/member-name.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,16 +136,52 @@ date_property (const gchar *name, const gchar *date, GString *out)
   return TRUE;
 }
 
+/* A template function's argument in quotes, as the template compiler reads it */
+static void
+append_argument (GString *out, const gchar *text)
+{
+  g_string_append_c (out, '"');
+  for (const gchar *p = text; *p; p++)
+    {
+      if (*p == '"' || *p == '\\')
+        g_string_append_c (out, '\\');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+/* A variable's field name as a template function's argument: in quotes
+ * when the template compiler would read it otherwise (!a\.b) */
+static void
+append_field (GString *out, const gchar *field)
+{
+  if (strpbrk (field, " \t\"'\\$(){}"))
+    append_argument (out, field);
+  else
+    g_string_append (out, field);
+}
+
 /* $!a!b is the field !a.b, $.a .a and $/a /a: each tree's fields have
  * the tree's sigil before them, so that the whole tree can be told apart
- * ($(rsyslog-tree)); mmjsonparse's json-parser writes under "!" */
+ * ($(rsyslog-tree)); mmjsonparse's json-parser writes under "!". rsyslogd
+ * splits a path at '!' alone: $!a.b is the one member "a.b", the field
+ * "!a\.b" (core/message/member-name.h). */
 gchar *
 sl_rs_variable_field (const gchar *name)
 {
   GString *out = g_string_new (NULL);
   g_string_append_c (out, name[1]);
-  for (const gchar *p = name + 2; *p; p++)
-    g_string_append_c (out, *p == '!' || *p == '.' || *p == '/' ? '.' : *p);
+  for (const gchar *p = name + 2; *p;)
+    {
+      gsize len = strcspn (p, "!");
+      sl_member_name_append (out, p, len);
+      p += len;
+      if (*p == '!')
+        {
+          g_string_append_c (out, '.');
+          p++;
+        }
+    }
   return g_string_free (out, FALSE);
 }
 
@@ -173,7 +210,9 @@ base_property (const gchar *name, SlCfgPos pos, GString *out, GError **error)
         return TRUE;
       /* rsyslogd compares variable names ignoring case */
       g_autofree gchar *field = sl_rs_variable_field (name);
-      g_string_append_printf (out, "$(rsyslog-var %s)", field);
+      g_string_append (out, "$(rsyslog-var ");
+      append_field (out, field);
+      g_string_append_c (out, ')');
       return TRUE;
     }
   for (guint i = 0; i < G_N_ELEMENTS (properties); i++)
@@ -190,20 +229,6 @@ gboolean
 sl_rs_property_value (const gchar *name, SlCfgPos pos, GString *out, GError **error)
 {
   return date_property (name, NULL, out) || base_property (name, pos, out, error);
-}
-
-/* A template function's argument in quotes, as the template compiler reads it */
-static void
-append_argument (GString *out, const gchar *text)
-{
-  g_string_append_c (out, '"');
-  for (const gchar *p = text; *p; p++)
-    {
-      if (*p == '"' || *p == '\\')
-        g_string_append_c (out, '\\');
-      g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '"');
 }
 
 /* words of msg's options that change nothing of what Sluice writes: it
@@ -287,11 +312,20 @@ sl_rs_template_property (const SlRsProperty *prop, guint options, SlCfgPos pos, 
            * it: its own value where parse_json() or foreach gave it one
            * (with its members' types), else the tree of its fields */
           g_autofree gchar *field = sl_rs_variable_field (name);
-          g_string_truncate (value, 0);
-          g_string_append_printf (value,
-                                  "$(if (\"$(rsyslog-var %s)\" ne \"\") \"$(rsyslog-var %s)\" "
-                                  "\"$(rsyslog-tree tree %s.)\")", field,
-                                  field, field);
+          g_autofree gchar *members = g_strconcat (field, ".", NULL);
+          g_autoptr (GString) var = g_string_new ("$(rsyslog-var ");
+          g_autoptr (GString) tree = g_string_new ("$(rsyslog-tree tree ");
+          append_field (var, field);
+          g_string_append_c (var, ')');
+          append_field (tree, members);
+          g_string_append_c (tree, ')');
+          g_string_assign (value, "$(if (");
+          append_argument (value, var->str);
+          g_string_append (value, " ne \"\") ");
+          append_argument (value, var->str);
+          g_string_append_c (value, ' ');
+          append_argument (value, tree->str);
+          g_string_append_c (value, ')');
         }
       if (prop->regex || (*words && !(msg && msg_neutral (words)) && !simple_option (words, value)))
         wrap_property (prop, words, outname, value);

@@ -378,9 +378,10 @@ read_set (SlRsReader *r, SlCfgPos pos, gboolean unset)
     return sl_rs_fail (r, var_pos, _("%s was expected here"), _("a variable such as $!name"));
   sl_rs_lexer_advance (&r->lx, 2);
   g_autofree gchar *rest = sl_rs_lexer_read_word (&r->lx, "-!.");
-  if (!rest)
+  /* unset $!; clears the whole tree, as in rsyslogd */
+  if (!rest && !(unset && sl_rs_lexer_peek (&r->lx, 0) == ';'))
     return sl_rs_fail (r, var_pos, _("%s was expected here"), _("a variable such as $!name"));
-  g_autofree gchar *variable = g_strdup_printf ("$%c%s", kind, rest);
+  g_autofree gchar *variable = g_strdup_printf ("$%c%s", kind, rest ? rest : "");
   g_autofree gchar *name = sl_rs_variable_field (variable);
   g_autofree gchar *quoted_name = sl_rs_quoted (name);
   g_autofree gchar *items = NULL;

@@ -36,6 +36,7 @@
 #include "core/message/parser-input.h"
 #include "core/message/scratch.h"
 #include "core/message/list-text.h"
+#include "core/message/member-name.h"
 #include "core/message/value-pairs.h"
 #include "core/route/filter-expr.h"
 #include "core/compile/filter-expr-compile.h"

@@ -13,8 +13,8 @@
 
 /* a rulebase in liblognorm's version 2 format: tags, a number kept as a
  * number, nested JSON, a name-value list merged into the root; the whole
- * $! tree of those without tags (whose name, event.tags, has a dot) keeps
- * liblognorm's member order and types */
+ * $! tree keeps liblognorm's member order and types, and the tags' name,
+ * event.tags, as one member */
 static const gchar rulebase[] =
   "version=2\n"
   "rule=login,auth: user %user:word% logged in from %ip:ipv4% port %port:number%\n"
@@ -121,7 +121,9 @@ static const struct
               HEAD "norm: event {\"x\": 1, \"y\": [1,2], \"z\": {\"a\": \"b\"}, \"s\": \"q\\\"t/\", \"f\": 1.5}",
               HEAD "norm: pairs k=v k2=v2", HEAD "norm: nothing matches this" } },
   { "typed", { HEAD "typed: load 7 on cpu0 {\"a\":[true,null,1.5],\"b\":{},\"c\":-3,\"d\":null}",
-               HEAD "typed: event {\"x\": 2.50, \"t\": false, \"o\": {\"n\": 1}}", HEAD "typed: pairs a=1 b=x" } },
+               HEAD "typed: event {\"x\": 2.50, \"t\": false, \"o\": {\"n\": 1}}", HEAD "typed: pairs a=1 b=x",
+               HEAD "typed: user bob logged in from 10.1.2.3 port 22",
+               HEAD "typed: event {\"a.b\": 1, \"a\": {\"c/d\": \"x\"}, \"e\\\\f\": 2}" } },
   { "inline", { HEAD "inline: hello world", HEAD "inline: bye, all of you", HEAD "inline: neither" } },
   { "legacy", { HEAD "legacy: raw text", HEAD "legacy: single" } },
   { "utf8", { HEAD "utf8: ok caf\xc3\xa9 a\xc3(b end\xe2\x82",

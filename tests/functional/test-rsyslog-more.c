@@ -32,7 +32,7 @@ static const gchar config[] =
   "  action(type=\"omfile\" file=\"@DIR@/sessions\" template=\"line\")\n"
   "}\n"
   "input(type=\"imtcp\" port=\"@LEGACY@\")\n"
-  "template(name=\"sd\" type=\"string\" string=\"%$!%|%$!rfc5424-sd!ex@1!iut%\\n\")\n"
+  "template(name=\"sd\" type=\"string\" string=\"%$!%|%$!rfc5424-sd!ex@1!iut%|%$!rfc5424-sd!a.b@1!x.y%|%structured-data%\\n\")\n"
   "template(name=\"kept\" type=\"string\" string=\"%$!x%|%msg%\\n\")\n"
   "template(name=\"subject\" type=\"string\" string=\"alert from %hostname%: %syslogtag%\")\n"
   "ruleset(name=\"r\") {\n"
@@ -73,6 +73,8 @@ static const gchar *const sd_messages[] = {
   SD_HEAD "[ex@1 iut=\"\" q=\"\\n\"]",
   /* '@' in an SD-ID and a param name, an element without params ({ }) */
   SD_HEAD "[exampleSDID@32473 iut=\"3\" eventSource=\"Application\"][A@B x@Y=\"1\"][Empty] body",
+  /* a dot and a backslash are a name's own: x after x.y is a member too */
+  SD_HEAD "[a.b@1 x.y=\"1\" x=\"2\"][C\\d@2 E.f=\"3\"] dots",
 };
 
 static const gchar *const mail_messages[] = {

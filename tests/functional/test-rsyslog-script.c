@@ -135,7 +135,29 @@ static const gchar *const statements =
   /* an empty object parse_json() made, given a member */
   "set $.rv = parse_json('{\"p\": {}, \"q\": 1}', '$!v');\n"
   "set $!v!p!m = \"8\";\n"
-  "action(type=\"omfile\" file=\"@DIR@/out/unset2\" template=\"unset\")\n";
+  "action(type=\"omfile\" file=\"@DIR@/out/unset2\" template=\"unset\")\n"
+  /* a path is split at '!' alone: a dot is a member name's own */
+  "set $!d.a = \"1\";\n"
+  "set $!d!x.y = \"2\";\n"
+  "set $!d!x = \"3\";\n"
+  "set $.l.m = \"4\";\n"
+  "set $.ex = exists($!d.a) & exists($!d!x.y) & exists($!d!x.z);\n"
+  "set $.r5 = parse_json('{\"p.q\": {\"r/s\": 1, \"r\": 2}}', '$!pj.o');\n"
+  /* not where libfastjson put a member in unset $!a's slot (see pjtree) */
+  "if not ($msg contains '@cee:{\"a\"') then {\n"
+  "  action(type=\"omfile\" file=\"@DIR@/out/dots1\" template=\"dots\")\n"
+  "  action(type=\"omfile\" file=\"@DIR@/out/dotsj\" template=\"dotsj\")\n"
+  "  unset $!d!x.y;\n"
+  "  unset $!pj.o!p.q!r;\n"
+  "  action(type=\"omfile\" file=\"@DIR@/out/dots2\" template=\"dots\")\n"
+  "}\n"
+  /* the sigil alone: the whole tree */
+  "unset $!;\n"
+  "action(type=\"omfile\" file=\"@DIR@/out/unsetall1\" template=\"whole\")\n"
+  "set $!w = \"5\";\n"
+  "unset $.;\n"
+  "action(type=\"omfile\" file=\"@DIR@/out/unsetall2\" template=\"whole\")\n"
+  "action(type=\"omfile\" file=\"@DIR@/out/unsetall3\" template=\"locals\")\n";
 
 /* The messages; the last is the one both daemons are waited for */
 static const gchar *const messages[] = {
@@ -156,7 +178,7 @@ static const gchar *const messages[] = {
   "<13>Dec  1 10:00:00 app: true",
   "<13>Dec  1 10:00:00 app: false,",
   "<13>Dec  1 10:00:00 app: @cee:{\"arr\":[\"a\",\"b\",3,true,1.5,\"c d\",0.1,[],{},{\"q\":\"r\"}],"
-  "\"objs\":[{\"k\":\"x\",\"n\":{\"m\":1}},{\"k\":\"y\"}]}",
+  "\"objs\":[{\"k\":\"x\",\"n\":{\"m\":1},\"p.q\":\"z\"},{\"k\":\"y\"}]}",
   "<13>Dec  1 10:00:00 app: @cee:{\"arr\":[]}",
   "<13>Dec  1 10:00:00 app: @cee:{\"arr\":\"not an array\"}",
   "<13>Dec  1 10:00:00 app: @cee:{\"arr\":[[\"n\",1,\"a/b\",{\"x\":[2]}],\"z\"]}",
@@ -165,6 +187,7 @@ static const gchar *const messages[] = {
   "\"o\":{\"x\":1,\"y\":{}},\"s\":\"v\"} after",
   "<13>Dec  1 10:00:00 app: {}",
   "<13>Dec  1 10:00:00 app: 2.50",
+  "<13>Dec  1 10:00:00 app: @cee:{\"k.l\":{\"m/n\":\"v\",\"m\":{\"n\":\"w\"}},\"k\":1,\"b\\\\s\":2}",
   "<13>Dec  1 10:00:00 done: end",
 };
 
@@ -183,9 +206,16 @@ script_config (void)
                                 "template(name=\"pjtree\" type=\"string\" "
                                 "string=\"%$!%|%$!val%|%$!sub%|%$!sc%|%$!nu%|%$!val!f%\\n\")\n"
                                 "template(name=\"each\" type=\"string\" string=\"%$.e%|%$.e!q%|%msg%\\n\")\n"
-                                "template(name=\"objs\" type=\"string\" string=\"%$.o!k%|%$.o!n!m%\\n\")\n"
+                                "template(name=\"objs\" type=\"string\" string=\"%$.o!k%|%$.o!n!m%|%$.o!p.q%|%$.o%\\n\")\n"
                                 "template(name=\"after\" type=\"string\" string=\"[%$.e%]%msg%\\n\")\n"
                                 "template(name=\"unset\" type=\"string\" string=\"%$!u%|%$!u!e!f%|%$!u!s%|%$!v%|%$!v!p%\\n\")\n"
+                                "template(name=\"dots\" type=\"string\" string=\"%$!d.a%|%$!d!x.y%|%$!d!x%|%$.l.m%|"
+                                "%$.ex%|%$!k.l!m/n%|%$!k.l%|%$!pj.o!p.q!r/s%|%$!%|%$!all-json-plain%\\n\")\n"
+                                "template(name=\"whole\" type=\"string\" string=\"%$!%|%$!all-json%|%$!d.a%|%$.l.m%\\n\")\n"
+                                "template(name=\"locals\" type=\"string\" string=\"%$.%|%$.ex%\\n\")\n"
+                                "template(name=\"dotsj\" type=\"list\") { property(name=\"$!d\" format=\"jsonf\") "
+                                "constant(value=\"|\") property(name=\"$!d.a\" format=\"jsonf\") constant(value=\"|\") "
+                                "property(name=\"$!\" format=\"jsonf\") constant(value=\"\\n\") }\n"
                                 "if $programname == 'done' then {\n"
                                 "  action(type=\"omfile\" file=\"@DIR@/done\" template=\"m\")\n"
                                 "  stop\n"
@@ -263,7 +293,8 @@ test_script (SlTestEnv *env, gconstpointer data)
     g_ptr_array_add (names, g_strdup (values[i].name));
   static const gchar *const others[] = { "vars1", "vars2", "if1", "if2", "if3", "if4", "if5", "if6", "if7", "if8",
                                          "if9", "if10", "if11", "parsejson", "pjtree", "each", "eachb", "objs", "after",
-                                         "unset1", "unset2" };
+                                         "unset1", "unset2", "dots1", "dotsj", "dots2", "unsetall1",
+                                         "unsetall2", "unsetall3" };
   for (guint i = 0; i < G_N_ELEMENTS (others); i++)
     g_ptr_array_add (names, g_strdup (others[i]));
   guint written = 0;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "core/message/message.h"
 #include "core/message/in-flight.h"
+#include "core/message/member-name.h"
 #include "core/message/window.h"
 
 #include <string.h>
@@ -608,11 +609,41 @@ test_datetime_cast (void)
   g_assert_cmpint (type, ==, SL_VALUE_STRING);
 }
 
+/* A member's own '.' and '\' are escaped, so that a path of such
+ * members splits back into them: "a.b" then "x\" then "c" */
+static void
+test_member_names (void)
+{
+  g_autoptr (GString) name = g_string_new ("!");
+  sl_member_name_append (name, "a.b", 3);
+  g_string_append_c (name, '.');
+  sl_member_name_append (name, "x\\", 2);
+  g_string_append_c (name, '.');
+  sl_member_name_append (name, "c", 1);
+  g_assert_cmpstr (name->str, ==, "!a\\.b.x\\\\.c");
+
+  const gchar *first = name->str + 1;
+  const gchar *end = sl_member_name_end (first);
+  g_assert_cmpint (end - name->str, ==, 5);
+  const gchar *second = end + 1;
+  end = sl_member_name_end (second);
+  g_assert_cmpint (*end, ==, '.');
+  g_autoptr (GString) member = g_string_new (NULL);
+  sl_member_name_unescape (member, second, (gsize) (end - second));
+  g_assert_cmpstr (member->str, ==, "x\\");
+  g_assert_cmpint (*sl_member_name_end (end + 1), ==, '\0');
+  g_assert_true (sl_member_name_last (first) == end);
+  g_assert_null (sl_member_name_last ("a\\.b"));
+  /* a name without escapes is split at every dot, as syslog-ng's */
+  g_assert_cmpstr (sl_member_name_end ("a.b"), ==, ".b");
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/message/handles", test_builtin_handles_are_fixed);
+  g_test_add_func ("/message/member-names", test_member_names);
   g_test_add_func ("/message/slices-and-copies", test_slices_and_copies);
   g_test_add_func ("/message/extra-bytes", test_extra_bytes_hold_peer);
   g_test_add_func ("/message/copy-on-write", test_copy_on_write);

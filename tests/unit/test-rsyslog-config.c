@@ -165,6 +165,34 @@ test_templates (void)
 }
 
 /* lookup tables: the file is the plugin's to read, at every load */
+/* rsyslogd splits a variable's path at '!' alone: a '.' (or '/') after
+ * the tree's sigil is a member name's own, escaped in the field's name
+ * (core/message/member-name.h), and a name that needs it is quoted */
+static void
+test_member_names (void)
+{
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\nset $!a.b!c = \"1\";\n/a\n",
+                     "rsyslog-set(template(\"1\") variable(\"!a\\\\.b.c\"))");
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\nunset $.l.m;\n/a\n",
+                     "rsyslog-unset(variable(\".l\\\\.m\"))");
+  /* the sigil alone is the whole tree */
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\nunset $!;\n/a\n", "rsyslog-unset(variable(\"!\"))");
+  assert_refused ("input(type=\"imudp\" port=\"5514\")\nset $! = 1;\n/a\n", ":2:5:", "a variable such as $!name");
+  assert_translates ("input(type=\"imudp\" port=\"5514\")\nif exists($!a.b) then /a\n",
+                     "$(rsyslog-exists \\\"!a\\\\\\\\.b\\\")");
+  assert_translates ("template(name=\"t\" type=\"string\" string=\"%$!a.b!c%\")\n",
+                     "$(if (\\\"$(rsyslog-var \\\\\\\"!a\\\\\\\\\\\\\\\\.b.c\\\\\\\")\\\" ne \\\"\\\") ");
+  assert_translates ("template(name=\"t\" type=\"string\" string=\"%$!a/b%\")\n",
+                     "$(if (\\\"$(rsyslog-var !a/b)\\\" ne \\\"\\\") \\\"$(rsyslog-var !a/b)\\\" "
+                     "\\\"$(rsyslog-tree tree !a/b.)\\\")");
+  assert_translates ("module(load=\"mmpstrucdata\")\ninput(type=\"imudp\" port=\"5514\")\n"
+                     "action(type=\"mmpstrucdata\" jsonRoot=\"$!x.y\")\n/a\n",
+                     "prefix(\"!x\\\\.y.rfc5424-sd.\") lowercase-names(yes) empty-objects(yes) escape-dots(yes)");
+  assert_translates ("module(load=\"mmnormalize\")\ninput(type=\"imudp\" port=\"5514\")\n"
+                     "action(type=\"mmnormalize\" rule=[\"rule=:%x:word%\"] path=\"$!n.o\")\n/a\n",
+                     "prefix(\"!n\\\\.o.\") escape-dots(yes)");
+}
+
 static void
 test_lookup_tables (void)
 {
@@ -199,7 +227,7 @@ test_comments (void)
   /* a template's text may hold a '#' */
   assert_translates ("$template t,\"# %msg%\" # the comment\n", "template rs0_t_t { template(\"# $(rsyslog-msg");
   assert_translates ("module(load=\"imudp\") # UDP\ninput(type=\"imudp\" # the port:\n port=\"5514\")\n*.* /a # all\n",
-                     "udp(port(\"5514\") keep-hostname(yes) flags(detect-syslog-protocol))");
+                     "udp(port(\"5514\") keep-hostname(yes) flags(detect-syslog-protocol sdata-as-received))");
 }
 
 /* A selector continued over lines, as Debian's stock file had it before
@@ -258,7 +286,7 @@ test_modules (void)
   assert_translates ("*.* :omrelp:192.168.0.1:2514;RSYSLOG_ForwardFormat\n",
                      "relp(\"192.168.0.1\" port(\"2514\") template(rs0_t_rsyslog_forwardformat)");
   assert_translates ("module(load=\"imrelp\")\ninput(type=\"imrelp\" port=\"2514\" keepAlive=\"on\")\n*.* /a\n",
-                     "relp(port(\"2514\") so-keepalive(yes) keep-hostname(yes) flags(detect-syslog-protocol))");
+                     "relp(port(\"2514\") so-keepalive(yes) keep-hostname(yes) flags(detect-syslog-protocol sdata-as-received))");
   assert_translates ("module(load=\"omkafka\")\naction(type=\"omkafka\" topic=\"mytopic\" partitions.auto=\"on\"\n"
                      "       confParam=[\"compression.codec=snappy\",\n"
                      "                  \"socket.timeout.ms=5\",\n"
@@ -449,11 +477,11 @@ test_modifiers (void)
   assert_translates ("module(load=\"mmnormalize\")\naction(type=\"mmnormalize\" ruleBase=\"/etc/r.rb\" "
                      "path=\"$!n!m\")\n",
                      "lognorm-parser(rulebase(\"/etc/r.rb\") template(\"$(rsyslog-msg ${MSGHDR}${MESSAGE})\") "
-                     "prefix(\"!n.m.\"))");
+                     "prefix(\"!n.m.\") escape-dots(yes))");
   assert_translates ("module(load=\"mmnormalize\")\naction(type=\"mmnormalize\" variable=\"$!text\" "
                      "rule=[\"rule=a,b:%x:word%\", \"rule=:%y:rest%\"])\n",
                      "lognorm-parser(rules(\"rule=a,b:%x:word%\" \"rule=:%y:rest%\") template(\"$(rsyslog-var !text)\") "
-                     "prefix(\"!\"))");
+                     "prefix(\"!\") escape-dots(yes))");
   assert_translates ("module(load=\"mmutf8fix\")\naction(type=\"mmutf8fix\" mode=\"ControlCharacters\" "
                      "replacementChar=\"?!\")\n",
                      "utf8-fix(mode(control-characters) replacement(\"?\"))");
@@ -484,7 +512,7 @@ test_backticks (void)
   g_unsetenv ("SL_UNIT_UNSET");
   assert_translates ("module(load=\"imudp\" config.enabled=`echo $SL_UNIT_ON`)\n"
                      "input(config.enabled=`echo $SL_UNIT_ON` type=\"imudp\" port=`echo $SL_UNIT_PORT`)\n*.* /a\n",
-                     "udp(port(\"10514\") keep-hostname(yes) flags(detect-syslog-protocol))");
+                     "udp(port(\"10514\") keep-hostname(yes) flags(detect-syslog-protocol sdata-as-received))");
   assert_translates ("input(type=\"imudp\" port=\"1\" config.enabled=`echo $SL_UNIT_UNSET`)\n"
                      "input(type=\"imudp\" port=\"2\" config.enabled=\"ON\")\n*.* /a\n", "destination rs0_d1 {");
   assert_translates ("*.* action(type=\"omfile\" file=`echo /var/log/$SL_UNIT_PORT-x.log`)\n",
@@ -522,7 +550,7 @@ test_tls (void)
                      "module(load=\"imtcp\" StreamDriver.Name=\"gtls\" StreamDriver.Mode=\"1\" "
                      "StreamDriver.Authmode=\"x509/certvalid\")\ninput(type=\"imtcp\" port=\"6514\")\n*.* /a\n",
                      "tcp(port(\"6514\") keep-hostname(yes) max-connections(200) tls(ca-file(\"/c\") cert-file(\"/cert\") "
-                     "key-file(\"/key\") peer-verify(required-trusted)) flags(detect-syslog-protocol) "
+                     "key-file(\"/key\") peer-verify(required-trusted)) flags(detect-syslog-protocol sdata-as-received) "
                      "trim-large-messages(rsyslog))");
   /* imtcp serves 200 sessions at once unless its module() or input says otherwise */
   assert_translates ("module(load=\"imtcp\" maxSessions=\"500\")\ninput(type=\"imtcp\" port=\"1\")\n*.* /a\n",
@@ -704,6 +732,7 @@ main (int argc, char **argv)
   g_test_add_func ("/rsyslog-config/property-filters", test_property_filters);
   g_test_add_func ("/rsyslog-config/rainerscript", test_rainerscript);
   g_test_add_func ("/rsyslog-config/templates", test_templates);
+  g_test_add_func ("/rsyslog-config/member-names", test_member_names);
   g_test_add_func ("/rsyslog-config/lookup-tables", test_lookup_tables);
   g_test_add_func ("/rsyslog-config/comments", test_comments);
   g_test_add_func ("/rsyslog-config/continued-lines", test_continued_lines);

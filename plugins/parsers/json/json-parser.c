@@ -31,7 +31,8 @@ static const SlOptionSpec json_parser_options[] = {
   { "key-delimiter", SL_STRING (JsonParser, key_delimiter), ".", "the character that joins the names of nested members" },
   { "types", SL_CHOICE (JsonParser, types), "version",
     "version: values typed as syslog-ng of the @version types them (from 4.0); rsyslog: as rsyslogd's "
-    "mmjsonparse (reals as written, arrays and empty objects as libfastjson's JSON)", .words = json_types_words },
+    "mmjsonparse (reals as written, arrays and empty objects as libfastjson's JSON, a key's dot "
+    "escaped as rsyslog's member names keep it)", .words = json_types_words },
   { NULL }
 };
 

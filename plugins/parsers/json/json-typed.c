@@ -12,8 +12,11 @@
  * as json-c's compact JSON text; a top-level array sets $1, $2, ...
  * types(rsyslog) stores them as rsyslogd's mmjsonparse (libfastjson)
  * keeps them instead: a real as it was written, an array or an empty
- * object as libfastjson's spaced JSON text, an object alone taken. */
+ * object as libfastjson's spaced JSON text, an object alone taken, and
+ * a key with a dot one member of rsyslog's tree (its dot escaped in the
+ * field's name, core/message/member-name.h). */
 #include "plugins/parsers/json/json-parser.h"
+#include "core/message/member-name.h"
 #include "core/message/str-repr.h"
 
 #include <errno.h>
@@ -668,7 +671,17 @@ store_object (JtStore *s, const JtValue *object, JsonName *name, gboolean nested
   for (guint i = 0; i < object->items->len; i++)
     {
       const JtValue *member = g_ptr_array_index (object->items, i);
-      gsize key_len = strlen (member->key->str);
+      const gchar *key = member->key->str;
+      gsize key_len = strlen (key);
+      /* rsyslogd's member "a.b" is one: the field name escapes its dot */
+      g_autoptr (GString) escaped = NULL;
+      if (s->rsyslog && strpbrk (key, ".\\"))
+        {
+          escaped = g_string_new (NULL);
+          sl_member_name_append (escaped, key, key_len);
+          key = escaped->str;
+          key_len = escaped->len;
+        }
       gsize len = base + (nested ? 1 : 0) + key_len;
       if (!len || len > JSON_MAX_NAME)
         {
@@ -678,7 +691,7 @@ store_object (JtStore *s, const JtValue *object, JsonName *name, gboolean nested
       name->len = base;
       if (nested)
         name->text[name->len++] = s->parser->delimiter;
-      memcpy (name->text + name->len, member->key->str, key_len + 1);
+      memcpy (name->text + name->len, key, key_len + 1);
       name->len = len;
       SlValueType type;
       g_string_truncate (s->value, 0);

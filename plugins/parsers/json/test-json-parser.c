@@ -142,6 +142,13 @@ test_rsyslog_types (void)
   assert_typed (msg, "!eo", "{ }", SL_VALUE_JSON);
   sl_message_unref (msg);
 
+  /* a key's own dot and backslash are escaped: one member of rsyslog's tree */
+  msg = sl_test_message ("{\"a.b\":{\"c\\\\d\":1},\"a\":2}");
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  assert_typed (msg, "!a\\.b.c\\\\d", "1", SL_VALUE_INT64);
+  assert_typed (msg, "!a", "2", SL_VALUE_INT64);
+  sl_message_unref (msg);
+
   /* an object alone, with nothing but blanks after it */
   static const gchar *const refused[] = { "[1,2]", "{\"a\":1} tail", "5" };
   for (guint i = 0; i < G_N_ELEMENTS (refused); i++)

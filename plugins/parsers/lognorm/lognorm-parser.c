@@ -16,6 +16,7 @@
 #include "core/config/error.h"
 #include "core/i18n.h"
 #include "core/internal.h"
+#include "core/message/member-name.h"
 #include "core/message/parser-input.h"
 #include "core/plugin/plugin.h"
 #include "core/stats.h"
@@ -35,6 +36,7 @@ typedef struct
   GPtrArray *rules;
   const gchar *prefix;
   gboolean allow_regex;
+  gboolean escape_dots;
   ln_ctx ctx;
   SlCounter *unmatched;
 } LognormParser;
@@ -49,6 +51,9 @@ static const SlOptionSpec lognorm_parser_options[] = {
     "put before the name of every field; one ending in a dot also names the whole result (\"n.\": ${n})" },
   { "allow-regex", SL_BOOL (LognormParser, allow_regex), "no",
     "let rules use liblognorm's regex field type (as rsyslog's mmnormalize allowRegex)" },
+  { "escape-dots", SL_BOOL (LognormParser, escape_dots), "no",
+    "a name with a dot (event.tags) is one member of rsyslog's tree, its dot escaped in the field's name (event\\.tags), "
+    "as rsyslog's mmnormalize keeps it; no: the dot nests" },
   { NULL }
 };
 
@@ -139,13 +144,14 @@ lognorm_parser_init (SlDriver *self, GError **error)
   return TRUE;
 }
 
-static void set_members (SlMessage *msg, GString *name, struct fjson_object *object, gboolean nested);
+static void set_members (SlMessage *msg, GString *name, struct fjson_object *object, gboolean nested,
+                         gboolean escape_dots);
 
 /* a string as it is; anything else as rsyslogd writes a non-string
  * member, its JSON text, with its type; null as an empty null, which
  * rsyslogd writes "" alone and null in its tree */
 static void
-set_member (SlMessage *msg, GString *name, struct fjson_object *value)
+set_member (SlMessage *msg, GString *name, struct fjson_object *value, gboolean escape_dots)
 {
   SlValueType type = SL_VALUE_JSON;
 
@@ -159,7 +165,7 @@ set_member (SlMessage *msg, GString *name, struct fjson_object *value)
                       fjson_object_get_string_len (value));
       return;
     case fjson_type_object:
-      set_members (msg, name, value, TRUE);
+      set_members (msg, name, value, TRUE, escape_dots);
       break;
     case fjson_type_int:
       type = SL_VALUE_INT64;
@@ -178,7 +184,7 @@ set_member (SlMessage *msg, GString *name, struct fjson_object *value)
 }
 
 static void
-set_members (SlMessage *msg, GString *name, struct fjson_object *object, gboolean nested)
+set_members (SlMessage *msg, GString *name, struct fjson_object *object, gboolean nested, gboolean escape_dots)
 {
   gsize base = name->len;
   struct fjson_object_iterator it = fjson_object_iter_begin (object);
@@ -188,9 +194,14 @@ set_members (SlMessage *msg, GString *name, struct fjson_object *object, gboolea
     {
       const gchar *key = fjson_object_iter_peek_name (&it);
 
-      g_string_append_printf (name, "%s%s", nested ? "." : "", key);
+      if (nested)
+        g_string_append_c (name, '.');
+      if (escape_dots)
+        sl_member_name_append (name, key, strlen (key));
+      else
+        g_string_append (name, key);
       if (name->len <= LOGNORM_MAX_NAME)
-        set_member (msg, name, fjson_object_iter_peek_value (&it));
+        set_member (msg, name, fjson_object_iter_peek_value (&it), escape_dots);
       g_string_truncate (name, base);
     }
 }
@@ -210,7 +221,7 @@ lognorm_parser_process (SlDriver *self, SlMessage **msg)
       g_autoptr (GString) name = g_string_new (parser->prefix);
 
       sl_message_make_writable (msg);
-      set_members (*msg, name, result, FALSE);
+      set_members (*msg, name, result, FALSE, parser->escape_dots);
       if (name->len > 1 && name->str[name->len - 1] == '.')
         {
           g_string_truncate (name, name->len - 1);

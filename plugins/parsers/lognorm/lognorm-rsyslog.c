@@ -51,7 +51,7 @@ mmnormalize_write (SlRsCall *call, GString *driver, GError **error)
   if (prefix->len > 1)
     g_string_append_c (prefix, '.');
   sl_rs_text_option (driver, "prefix", prefix->str);
-  g_string_append_c (driver, ')');
+  g_string_append (driver, " escape-dots(yes))");
   return TRUE;
 }
 

@@ -56,6 +56,25 @@ assert_type (SlMessage *msg, const gchar *name, SlValueType expected)
   g_assert_cmpint (type, ==, expected);
 }
 
+/* escape-dots(yes), mmnormalize's: a name's own dot is escaped, so that
+ * event.tags is one member of rsyslog's tree */
+static void
+test_escape_dots (void)
+{
+  SlTestParser p;
+  sl_test_parser_init (&p, "lognorm-parser(" RULES " prefix(\"!\") escape-dots(yes))");
+  SlMessage *msg = sl_test_message (" user bob logged in from 10.1.2.3 port 22");
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  sl_test_assert_field (msg, "!event\\.tags", "[ \"login\", \"auth\" ]");
+  sl_test_assert_field (msg, "!event.tags", NULL);
+  sl_message_unref (msg);
+  msg = sl_test_message (" kv {\"a.b\": {\"c\": 1}}");
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  sl_test_assert_field (msg, "!data.a\\.b.c", "1");
+  sl_message_unref (msg);
+  sl_test_parser_clear (&p);
+}
+
 static void
 test_nested_json_as_rsyslogd_writes_it (void)
 {
@@ -155,6 +174,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_assert_true (sl_plugins_register (&sl_module, __FILE__, NULL));
   g_test_add_func ("/lognorm-parser/fields", test_fields_of_the_matching_rule);
+  g_test_add_func ("/lognorm-parser/escape-dots", test_escape_dots);
   g_test_add_func ("/lognorm-parser/nested-json", test_nested_json_as_rsyslogd_writes_it);
   g_test_add_func ("/lognorm-parser/unmatched", test_unmatched);
   g_test_add_func ("/lognorm-parser/rulebase-file-and-template", test_rulebase_file_and_template);

@@ -53,10 +53,11 @@ parse_column (SlMessage *msg, Scan *s, SlHandle field, gsize max)
 
 /* A sender can fill the field-name registry: the structured data of a
  * message with names it refused is kept whole (a slice of the message), so
- * that $SDATA still carries everything received. Anything else than '-'
- * or '[' is no structured data and is left for the message. */
+ * that $SDATA still carries everything received; so is every message's
+ * under flags(sdata-as-received). Anything else than '-' or '[' is no
+ * structured data and is left for the message. */
 static gboolean
-parse_structured_data (SlMessage *msg, Scan *s, gboolean syslog_ng_4)
+parse_structured_data (SlMessage *msg, Scan *s, gboolean syslog_ng_4, gboolean as_received)
 {
   if (scan_skip (s, '-') || !scan_at (s, '['))
     return TRUE;
@@ -66,7 +67,7 @@ parse_structured_data (SlMessage *msg, Scan *s, gboolean syslog_ng_4)
   gboolean refused = FALSE;
   if (!syslog_sd_parse_elements (msg, s, syslog_ng_4 ? &sdata_4 : &sdata, &refused))
     return FALSE;
-  if (refused)
+  if (refused || as_received)
     sl_message_keep_sdata (msg, start, s->p - start);
   return TRUE;
 }
@@ -109,7 +110,7 @@ parse_after_version (SlMessage *msg, Scan *s, const SyslogOptions *options)
   if (!scan_skip (s, ' '))
     return FALSE;
   parse_column (msg, s, SL_F_MSGID, MSGID_MAX);
-  if (!scan_skip (s, ' ') || !parse_structured_data (msg, s, options->syslog_ng_4))
+  if (!scan_skip (s, ' ') || !parse_structured_data (msg, s, options->syslog_ng_4, options->sdata_as_received))
     return FALSE;
 
   /* MSG is optional; when it is there a space separates it */

@@ -22,6 +22,7 @@ typedef struct
   const gchar *prefix;
   gboolean lowercase;
   gboolean empty_objects;
+  gboolean escape_dots;
   SyslogSdTarget target;
   SlCounter *invalid;
 } SdataParser;
@@ -34,6 +35,9 @@ static const SlOptionSpec sdata_parser_options[] = {
     "each element's id and param names in lower case, as rsyslog's mmpstrucdata writes them by default" },
   { "empty-objects", SL_BOOL (SdataParser, empty_objects), "no",
     "an element without params is the JSON object { }, as rsyslog's mmpstrucdata writes it; no: an empty value" },
+  { "escape-dots", SL_BOOL (SdataParser, escape_dots), "no",
+    "an id or param name with a dot (a.b@1) is one member of rsyslog's tree, its dot escaped in the field's name "
+    "(a\\.b@1), as rsyslog's mmpstrucdata keeps it; no: the dot nests" },
   { NULL }
 };
 
@@ -48,7 +52,8 @@ sdata_parser_init (SlDriver *d, GError **error)
                         _("sdata-parser(): prefix() is longer than %d bytes"), SYSLOG_SD_PREFIX_MAX);
       return FALSE;
     }
-  self->target = (SyslogSdTarget) { self->prefix, len, FALSE, self->lowercase, FALSE, self->empty_objects };
+  self->target = (SyslogSdTarget) { self->prefix, len, FALSE, self->lowercase, FALSE, self->empty_objects,
+                                    self->escape_dots };
   self->invalid = sl_stats_counter ("parser", d->id, d->klass->name, "invalid");
   return TRUE;
 }

@@ -23,7 +23,7 @@ mmpstrucdata_write (SlRsCall *call, GString *driver, GError **error)
   g_string_append (driver, "sdata-parser(");
   sl_rs_text_option (driver, "template", value);
   sl_rs_text_option (driver, "prefix", prefix);
-  g_string_append_printf (driver, " lowercase-names(%s) empty-objects(yes))",
+  g_string_append_printf (driver, " lowercase-names(%s) empty-objects(yes) escape-dots(yes))",
                           sl_rs_call_flag (call, "sd_name.lowercase", TRUE) ? "yes" : "no");
   return TRUE;
 }

@@ -86,6 +86,21 @@ parse_sd_value (SlMessage *msg, const SyslogSdTarget *target, SlHandle field, Sc
   return TRUE;
 }
 
+/* A name's character at name[*len], in lower case for target->lowercase,
+ * a '.' or '\' escaped for target->escape_dots; FALSE when it does not fit */
+static gboolean
+put_name_char (gchar *name, gsize *len, gchar c, const SyslogSdTarget *target)
+{
+  gboolean escape = target->escape_dots && (c == '.' || c == '\\');
+
+  if (*len + escape >= SD_NAME_BUF - 1)
+    return FALSE;
+  if (escape)
+    name[(*len)++] = '\\';
+  name[(*len)++] = target->lowercase ? g_ascii_tolower (c) : c;
+  return TRUE;
+}
+
 /* One [id name="value" ...] after its '[', each param stored as
  * PREFIXid.name; an element without params is kept as an empty PREFIXid
  * so that it is seen (the JSON { } for target->empty_objects). */
@@ -94,18 +109,14 @@ parse_sd_element (SlMessage *msg, Scan *s, const SyslogSdTarget *target, gboolea
 {
   gchar name[SD_NAME_BUF];
   const gsize prefix_len = target->prefix_len;
-  gsize id_len = 0;
+  gsize element_len = prefix_len;
 
   memcpy (name, target->prefix, prefix_len);
   if (s->p >= s->end || !is_sd_name_char (*s->p))
     return FALSE;
   for (; s->p < s->end && *s->p != ' ' && *s->p != ']'; s->p++)
-    {
-      if (id_len >= SD_NAME_BUF - 1 - prefix_len || !is_sd_name_char (*s->p))
-        return FALSE;
-      name[prefix_len + id_len++] = target->lowercase ? g_ascii_tolower (*s->p) : *s->p;
-    }
-  gsize element_len = prefix_len + id_len;
+    if (!is_sd_name_char (*s->p) || !put_name_char (name, &element_len, *s->p, target))
+      return FALSE;
   name[element_len] = '\0';
   if (scan_at (s, ']') && target->empty_objects)
     sl_message_set_typed (msg, sd_handle (name, refused), "{ }", 3, SL_VALUE_JSON);
@@ -119,11 +130,8 @@ parse_sd_element (SlMessage *msg, Scan *s, const SyslogSdTarget *target, gboolea
         return FALSE;
       gsize len = element_len + 1;
       for (; s->p < s->end && *s->p != '='; s->p++)
-        {
-          if (len >= SD_NAME_BUF - 1 || !is_sd_name_char (*s->p))
-            return FALSE;
-          name[len++] = target->lowercase ? g_ascii_tolower (*s->p) : *s->p;
-        }
+        if (!is_sd_name_char (*s->p) || !put_name_char (name, &len, *s->p, target))
+          return FALSE;
       name[len] = '\0';
       if (!scan_skip (s, '='))
         return FALSE;

@@ -146,6 +146,7 @@ syslog_format_parse (SlMessage *msg, const SlParseOptions *parse_options)
     .no_hostname = parse_options->no_hostname,
     .default_pri = pri >= 0 && pri <= 255 ? (guint8) pri : SYSLOG_DEFAULT_PRI,
     .syslog_ng_4 = parse_options->syslog_ng_4,
+    .sdata_as_received = parse_options->sdata_as_received,
   };
   gsize error_at;
   gboolean ok = syslog_parse (msg, &options, &error_at);

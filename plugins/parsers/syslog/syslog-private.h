@@ -31,6 +31,7 @@ typedef struct
    * out of place, a bad <PRI> read as a message, an octet count that
    * should not be there skipped */
   gboolean syslog_ng_4;
+  gboolean sdata_as_received;   /* $SDATA the text as it came (rsyslog's %structured-data%) */
 } SyslogOptions;
 
 /* The unread part of a line. Every read goes through these helpers or
@@ -184,6 +185,7 @@ typedef struct
   gboolean lowercase;
   gboolean unquoted_values;   /* syslog-ng 4.8's: a value without quotes runs to ' ' or ']' */
   gboolean empty_objects;     /* rsyslog's mmpstrucdata: an element without params is the JSON { } */
+  gboolean escape_dots;       /* rsyslog's mmpstrucdata: a name's '.' is its own (core/message/member-name.h) */
 } SyslogSdTarget;
 
 /* The [id param="value" ...] elements at s, one after another, as long as

@@ -122,6 +122,22 @@ test_empty_objects (void)
   sl_test_parser_clear (&p);
 }
 
+/* rsyslog's member names keep their dots: escape-dots(yes) escapes a
+ * name's own '.' and '\\', so that x after x.y is a member of its own */
+static void
+test_escape_dots (void)
+{
+  SlTestParser p;
+  sl_test_parser_init (&p, "sdata-parser(prefix(\"sd.\") lowercase-names(yes) empty-objects(yes) escape-dots(yes))");
+  SlMessage *msg = sl_test_message ("[a.b@1 x.y=\"1\" x=\"2\"][c\\d e=\"3\"]");
+  g_assert_true (sl_test_parser_process (&p, &msg));
+  sl_test_assert_field (msg, "sd.a\\.b@1.x\\.y", "1");
+  sl_test_assert_field (msg, "sd.a\\.b@1.x", "2");
+  sl_test_assert_field (msg, "sd.c\\\\d.e", "3");
+  sl_message_unref (msg);
+  sl_test_parser_clear (&p);
+}
+
 static void
 test_not_structured_data (void)
 {
@@ -159,6 +175,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sdata-parser/prefix", test_prefix);
   g_test_add_func ("/sdata-parser/lowercase-names", test_lowercase_names);
   g_test_add_func ("/sdata-parser/empty-objects", test_empty_objects);
+  g_test_add_func ("/sdata-parser/escape-dots", test_escape_dots);
   g_test_add_func ("/sdata-parser/not-structured-data", test_not_structured_data);
   return g_test_run ();
 }

@@ -1359,6 +1359,31 @@ test_sdata_kept_when_names_full (void)
   sl_message_unref (msg);
 }
 
+/* A param name with a dot: $SDATA written from the params parts id from
+ * param at the last dot, as syslog-ng does; flags(sdata-as-received)
+ * keeps the text as it came, as rsyslogd's %structured-data% */
+static void
+test_sdata_as_received (void)
+{
+  static const gchar line[] = "<165>1 - host app - - [a.b@1 x.y=\"1\" x=\"2\"] m";
+  gboolean ok;
+  SlParseOptions options = default_options ();
+  options.syslog_protocol = TRUE;
+  SlMessage *msg = parse_with (line, strlen (line), &options, &default_recvd, &ok);
+  g_assert_true (ok);
+  g_autofree gchar *rebuilt = render_sdata (msg);
+  g_assert_cmpstr (rebuilt, ==, "[a.b@1.x y=\"1\"][a.b@1 x=\"2\"]");
+  sl_message_unref (msg);
+
+  options.sdata_as_received = TRUE;
+  msg = parse_with (line, strlen (line), &options, &default_recvd, &ok);
+  g_assert_true (ok);
+  g_autofree gchar *received = render_sdata (msg);
+  g_assert_cmpstr (received, ==, "[a.b@1 x.y=\"1\" x=\"2\"]");
+  assert_field (msg, sl_field_handle (".SDATA.a.b@1.x.y"), "1");
+  sl_message_unref (msg);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1407,5 +1432,6 @@ main (int argc, char **argv)
   g_test_add_func ("/syslog/parser/template", test_parser_template);
   g_test_add_func ("/syslog/parser/unknown-flag", test_parser_unknown_flag);
   g_test_add_func ("/syslog/names-full/sdata-kept", test_sdata_kept_when_names_full);
+  g_test_add_func ("/syslog/sdata-as-received", test_sdata_as_received);
   return g_test_run ();
 }

@@ -11,6 +11,7 @@
  * an object). */
 #include "core/config/error.h"
 #include "core/i18n.h"
+#include "core/message/member-name.h"
 #include "core/message/message.h"
 #include "core/message/parser-input.h"
 #include "core/plugin/plugin.h"
@@ -56,8 +57,10 @@ set_element (SlMessage *msg, const gchar *name, json_t *value)
   if (json_is_object (value))
     json_object_foreach (value, key, member)
       {
-        g_autofree gchar *inner = g_strconcat (name, ".", key, NULL);
-        set_element (msg, inner, member);
+        g_autoptr (GString) inner = g_string_new (name);
+        g_string_append_c (inner, '.');
+        sl_member_name_append (inner, key, strlen (key));
+        set_element (msg, inner->str, member);
       }
   if (json_is_string (value))
     {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* $(rsyslog-tree MODE PREFIX): one of rsyslog's variable trees whole, as
  * rsyslogd 8.2302 writes it through json-c: the fields whose names start
- * with PREFIX in any case (the rsyslog front end names $!a!b "!a.b"), nested at dots,
+ * with PREFIX in any case (the rsyslog front end names $!a!b "!a.b"), nested at dots
+ * (not at a member's own dot, escaped: "!a\.b" of $!a.b, member-name.h),
  * in the order they were set in the message (json-c keeps its objects'
  * members in the order they were added), every value with its type as
  * mmjsonparse kept it (json-parser's types(rsyslog)): a number, a
@@ -14,6 +15,7 @@
 
 #include "core/config/error.h"
 #include "core/i18n.h"
+#include "core/message/member-name.h"
 #include "core/message/template.h"
 
 #include <string.h>
@@ -22,7 +24,7 @@ enum { MODE_TREE, MODE_ALL_JSON, MODE_ALL_JSON_PLAIN };
 
 typedef struct
 {
-  gchar *name;
+  gchar *name;        /* as the field names it, escaped */
   gchar *value;       /* NULL: an object */
   SlValueType type;   /* of value */
   GPtrArray *members; /* of TreeNode, in the order set */
@@ -76,9 +78,9 @@ collect (SlHandle h, const gchar *value, gsize len, SlValueType type, gpointer u
   TreeNode *node = c->root;
   for (const gchar *p = name + strlen (c->prefix);;)
     {
-      const gchar *dot = strchr (p, '.');
-      node = node_member (node, p, dot ? (gsize) (dot - p) : strlen (p));
-      if (!dot)
+      const gchar *dot = sl_member_name_end (p);
+      node = node_member (node, p, (gsize) (dot - p));
+      if (!*dot)
         break;
       /* a value that becomes an object, as json-c replaces it */
       g_clear_pointer (&node->value, g_free);
@@ -170,7 +172,9 @@ render (const TreeNode *node, gboolean spaced, GString *out)
         g_string_append_c (out, ',');
       if (spaced)
         g_string_append_c (out, ' ');
-      json_string (out, member->name);
+      g_autoptr (GString) text = g_string_new (NULL);
+      sl_member_name_unescape (text, member->name, strlen (member->name));
+      json_string (out, text->str);
       g_string_append (out, spaced ? ": " : ":");
       render (member, spaced, out);
     }

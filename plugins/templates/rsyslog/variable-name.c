@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "plugins/templates/rsyslog/variable-name.h"
 
+#include "core/message/member-name.h"
+
 #include <string.h>
 
 gboolean
@@ -72,7 +74,7 @@ holds_scalar (const SlMessage *msg, const gchar *name, gsize len)
 gboolean
 rs_variable_under_scalar (const SlMessage *msg, const gchar *name)
 {
-  for (const gchar *dot = strchr (name + 1, '.'); dot; dot = strchr (dot + 1, '.'))
+  for (const gchar *dot = sl_member_name_end (name + 1); *dot; dot = sl_member_name_end (dot + 1))
     if (holds_scalar (msg, name, (gsize) (dot - name)))
       return TRUE;
   return FALSE;
@@ -87,8 +89,7 @@ rs_variable_spelling (const SlMessage *msg, const gchar *name)
    * a copy is made only once a part is spelt otherwise */
   for (gsize end = 1; name[end];)
     {
-      const gchar *dot = strchr (name + end + 1, '.');
-      end = dot ? (gsize) (dot - name) : strlen (name);
+      end = (gsize) (sl_member_name_end (name + end + (end > 1)) - name);
       const gchar *so_far = spelt ? spelt : name;
       const gchar *field = first_spelling (msg, so_far, end);
       if (!field)

@@ -24,6 +24,7 @@
 
 #include "core/config/error.h"
 #include "core/i18n.h"
+#include "core/message/member-name.h"
 #include "core/message/parser-input.h"
 #include "core/plugin/plugin.h"
 
@@ -66,6 +67,17 @@ variable_init (SlDriver *self, GError **error)
   g_set_error (error, SL_CFG_ERROR, SL_CFG_ERROR_VALUE, _("%s() needs variable(), a variable's field such as \"!a\""),
                self->klass->name);
   return FALSE;
+}
+
+/* unset of a sigil alone is the whole tree's (unset $!;) */
+static gboolean
+unset_init (SlDriver *self, GError **error)
+{
+  const gchar *variable = ((VariableSet *) self)->variable;
+
+  if (variable && variable[0] && !variable[1] && strchr ("!./", variable[0]))
+    return TRUE;
+  return variable_init (self, error);
 }
 
 /* what rsyslogd's int64 numbers are written as */
@@ -191,17 +203,22 @@ set_process (SlDriver *self, SlMessage **msg)
     sl_message_set_typed (*msg, h, value, (gssize) len,
                           set->number && is_integer (value, len) ? SL_VALUE_INT64 : SL_VALUE_STRING);
   /* only a member ($!a!b) can be set in an object a field holds */
-  if (added && strchr (set->variable + 1, '.'))
+  if (added && *sl_member_name_end (set->variable + 1))
     fill_empty_object (*msg, sl_field_name (h), h);
   return TRUE;
 }
 
-/* the variable itself or a member of it, in any case */
+/* the variable itself or a member of it, in any case; every variable of
+ * the tree for its sigil alone, syslog-ng's structured data none of $. */
 static gboolean
 doomed (const VariableSet *set, gsize len, SlHandle h)
 {
   const gchar *field = sl_field_name (h);
-  return rs_variable_has_prefix (field, set->variable) && (field[len] == '\0' || field[len] == '.');
+  if (!rs_variable_has_prefix (field, set->variable))
+    return FALSE;
+  if (len == 1)
+    return field[1] && !g_str_has_prefix (field, ".SDATA.");
+  return field[len] == '\0' || field[len] == '.';
 }
 
 /* The object of len bytes (spelt as spelt) that lost members whose first
@@ -267,7 +284,7 @@ unset_process (SlDriver *self, SlMessage **msg)
     return TRUE;
   sl_message_make_writable (msg);
   /* the object the variable is a member of, spelt as the message spells it */
-  const gchar *dot = strrchr (set->variable + 1, '.');
+  const gchar *dot = sl_member_name_last (set->variable + 1);
   const gchar *spelt = sl_field_name ((*msg)->fields[i].handle);
   guint32 order = SL_VALUE_ORDER_MAX;
   /* from the last: an unset moves only the fields after it */
@@ -299,9 +316,10 @@ const SlDriverClass rsyslog_set_class = {
 const SlDriverClass rsyslog_unset_class = {
   .kind = SL_DRIVER_PARSER,
   .name = "rsyslog-unset",
-  .summary = "RainerScript's unset: a variable and its members removed, its name compared ignoring case",
+  .summary = "RainerScript's unset: a variable and its members removed, its name compared ignoring case; "
+             "variable(\"!\") the whole tree",
   .options = unset_options,
   .instance_size = sizeof (VariableSet),
-  .init = variable_init,
+  .init = unset_init,
   .ops.parser = &unset_ops,
 };
