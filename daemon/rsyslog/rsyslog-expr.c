@@ -746,8 +746,8 @@ json_prefix (const gchar *mode, const gchar *text)
  * CONTAINER ("$!" the top), an object's members through json-parser()
  * with the types rsyslogd keeps (the container written from them), an
  * empty object or another value as the container's own; then result is
- * 0, or 1 (RS_SCRIPT_EINVAL) when there is no value, the message
- * unchanged. A value that is not an object does not replace the whole
+ * the number 0, or 1 (RS_SCRIPT_EINVAL) when there is no value, the
+ * message unchanged. A value that is not an object does not replace the whole
  * tree under "$!", as in rsyslogd. */
 gboolean
 sl_rs_read_parse_json (SlRsReader *r, SlCfgPos pos, const gchar *result, gchar **items)
@@ -790,12 +790,12 @@ sl_rs_read_parse_json (SlRsReader *r, SlCfgPos pos, const gchar *result, gchar *
     }
   *items = g_strdup_printf ("junction { channel { filter { %s eq \"object\"; }; "
                             "parser { json-parser(template(%s) prefix(%s) types(rsyslog)); }; "
-                            "rewrite { set(\"0\" value(%s)); }; flags(final); }; "
-                            "channel { filter { %s eq \"empty\"; }; %srewrite { set(\"0\" value(%s)); }; "
+                            "parser { rsyslog-set(template(\"0\") variable(%s) number(yes)); }; flags(final); }; "
+                            "channel { filter { %s eq \"empty\"; }; %sparser { rsyslog-set(template(\"0\") variable(%s) number(yes)); }; "
                             "flags(final); }; "
-                            "channel { filter { %s eq \"value\"; }; %srewrite { set(\"0\" value(%s)); }; "
+                            "channel { filter { %s eq \"value\"; }; %sparser { rsyslog-set(template(\"0\") variable(%s) number(yes)); }; "
                             "flags(final); }; "
-                            "channel { rewrite { set(\"1\" value(%s)); }; flags(final); }; };",
+                            "channel { parser { rsyslog-set(template(\"1\") variable(%s) number(yes)); }; flags(final); }; };",
                             quoted_kind, quoted_object, quoted_prefix, quoted_result, quoted_kind,
                             set_text ? set_text : "", quoted_result, quoted_kind,
                             set_value_text ? set_value_text : "", quoted_result, quoted_result);

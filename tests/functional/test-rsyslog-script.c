@@ -151,6 +151,10 @@ static const gchar *const statements =
   "  unset $!pj.o!p.q!r;\n"
   "  action(type=\"omfile\" file=\"@DIR@/out/dots2\" template=\"dots\")\n"
   "}\n"
+  /* parse_json()'s result is a number, in a tree no unset reordered (not
+   * given an object: rsyslogd's global variables outlive the message) */
+  "set $/pjr = parse_json('x', '$/pjc');\n"
+  "action(type=\"omfile\" file=\"@DIR@/out/pjret\" template=\"pjret\")\n"
   /* the sigil alone: the whole tree */
   "unset $!;\n"
   "action(type=\"omfile\" file=\"@DIR@/out/unsetall1\" template=\"whole\")\n"
@@ -213,6 +217,7 @@ script_config (void)
                                 "%$.ex%|%$!k.l!m/n%|%$!k.l%|%$!pj.o!p.q!r/s%|%$!%|%$!all-json-plain%\\n\")\n"
                                 "template(name=\"whole\" type=\"string\" string=\"%$!%|%$!all-json%|%$!d.a%|%$.l.m%\\n\")\n"
                                 "template(name=\"locals\" type=\"string\" string=\"%$.%|%$.ex%\\n\")\n"
+                                "template(name=\"pjret\" type=\"string\" string=\"%$/%\\n\")\n"
                                 "template(name=\"dotsj\" type=\"list\") { property(name=\"$!d\" format=\"jsonf\") "
                                 "constant(value=\"|\") property(name=\"$!d.a\" format=\"jsonf\") constant(value=\"|\") "
                                 "property(name=\"$!\" format=\"jsonf\") constant(value=\"\\n\") }\n"
@@ -294,7 +299,7 @@ test_script (SlTestEnv *env, gconstpointer data)
   static const gchar *const others[] = { "vars1", "vars2", "if1", "if2", "if3", "if4", "if5", "if6", "if7", "if8",
                                          "if9", "if10", "if11", "parsejson", "pjtree", "each", "eachb", "objs", "after",
                                          "unset1", "unset2", "dots1", "dotsj", "dots2", "unsetall1",
-                                         "unsetall2", "unsetall3" };
+                                         "unsetall2", "unsetall3", "pjret" };
   for (guint i = 0; i < G_N_ELEMENTS (others); i++)
     g_ptr_array_add (names, g_strdup (others[i]));
   guint written = 0;
