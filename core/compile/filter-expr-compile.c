@@ -3,6 +3,7 @@
 #include "core/route/filter-expr-private.h"
 #include "core/compile/config-private.h"
 #include "core/config/error.h"
+#include "core/config/syntax-version.h"
 #include "core/i18n.h"
 
 #include <string.h>
@@ -21,18 +22,27 @@ static const struct
 
 static SlFilterExpr *compile (SlConfig *cfg, const SlCfgNode *node, GHashTable *visiting, GError **error);
 
+/* A side of a type-aware comparison written as a bare number (== 5,
+ * < 1.5) is an int64 or a double, as syslog-ng 4 reads it; a quoted "5"
+ * stays a string. */
 static SlTemplate *
-compile_operand (const SlCfgArg *arg, GError **error)
+compile_operand (const SlCfgArg *arg, gboolean typed, GError **error)
 {
+  g_autofree gchar *decimal = NULL;
+  const gchar *hint = typed ? sl_cfg_arg_number_hint (arg, &decimal) : NULL;
   GError *inner = NULL;
   gsize at;
-  SlTemplate *t = sl_template_compile_located (arg->value, &at, &inner);
+  SlTemplate *t = sl_template_compile_located (decimal ? decimal : arg->value, &at, &inner);
   if (!t)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, at == G_MAXSIZE ? arg->pos : sl_cfg_pos_in_string (arg->pos, at),
                         "%s", inner->message);
       g_error_free (inner);
+      return NULL;
     }
+  SlValueType type;
+  if (hint && sl_value_type_from_name (hint, strlen (hint), TRUE, &type))
+    sl_template_set_type_hint (t, type);
   return t;
 }
 
@@ -59,8 +69,9 @@ compile_compare (const SlCfgNode *node, GError **error)
     }
   e->op = operators[i].op;
   e->numeric = operators[i].numeric;
-  if (!(e->lhs = compile_operand (g_ptr_array_index (node->args, 0), error))
-      || !(e->rhs = compile_operand (g_ptr_array_index (node->args, 2), error)))
+  e->typed = e->numeric && sl_cfg_compiling_version_4 ();
+  if (!(e->lhs = compile_operand (g_ptr_array_index (node->args, 0), e->typed, error))
+      || !(e->rhs = compile_operand (g_ptr_array_index (node->args, 2), e->typed, error)))
     {
       sl_filter_expr_free (e);
       return NULL;
