@@ -33,7 +33,7 @@ struct _SlFilterExpr
   SlTemplate *rhs;
   SlCompareOp op;
   gboolean numeric;
-  /* syslog-ng 4's type-aware ==, <, ...: numeric is then ignored */
+  /* syslog-ng 4's type-aware ==, <, ... (3.x's beside a bare number) */
   gboolean typed;
 };
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static gint
@@ -11,8 +12,9 @@ compare_values (const SlFilterExpr *e, const GString *a, const GString *b)
 {
   if (!e->numeric)
     return strcmp (a->str, b->str);
-  gdouble x = g_ascii_strtod (a->str, NULL);
-  gdouble y = g_ascii_strtod (b->str, NULL);
+  /* syslog-ng 3.x's atoi(): "1.5" is 1, as the host's 3.38 compares */
+  gint x = (gint) strtol (a->str, NULL, 10);
+  gint y = (gint) strtol (b->str, NULL, 10);
   return (x > y) - (x < y);
 }
 
