@@ -11,7 +11,9 @@
  * configuration keeps its strings, as the host's syslog-ng 3.38 writes
  * them (test_3x_side_by_side). Hints whose text does not cast
  * (int("abc")) go through on-error() (test_on_error), csv-parser()'s
- * typed columns through on-type-error(), a datetime among them. */
+ * typed columns through on-type-error(), a datetime among them. Filter
+ * comparisons are type-aware under 4.x and as 3.38's under 3.x
+ * (test_filters_4x, test_filters_3x). */
 #include "tests/functional/harness.h"
 
 #include <string.h>
