@@ -94,7 +94,11 @@ SlConfig *
 sl_config_new_empty (void)
 {
   SlConfig *cfg = config_new (sl_cfg_node_new ("config", (SlCfgPos) { sl_cfg_intern_file ("<none>"), 0, 0 }));
+  /* one made while a configuration compiles ($(if)'s filter) must not
+   * make the rest of it compile as 3.x */
+  gboolean version_4 = sl_cfg_compiling_version_4 ();
   sl_config_build (cfg, NULL);
+  sl_cfg_set_compiling_version_4 (version_4);
   return cfg;
 }
 

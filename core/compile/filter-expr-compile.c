@@ -3,6 +3,7 @@
 #include "core/route/filter-expr-private.h"
 #include "core/compile/config-private.h"
 #include "core/config/error.h"
+#include "core/config/syntax-version.h"
 #include "core/i18n.h"
 
 #include <string.h>
@@ -21,18 +22,27 @@ static const struct
 
 static SlFilterExpr *compile (SlConfig *cfg, const SlCfgNode *node, GHashTable *visiting, GError **error);
 
+/* A side written as a bare number (== 5, < 1.5) is an int64 or a double,
+ * as syslog-ng reads it (*hinted); a quoted "5" is text. */
 static SlTemplate *
-compile_operand (const SlCfgArg *arg, GError **error)
+compile_operand (const SlCfgArg *arg, gboolean *hinted, GError **error)
 {
+  g_autofree gchar *decimal = NULL;
+  const gchar *hint = sl_cfg_arg_number_hint (arg, &decimal);
   GError *inner = NULL;
   gsize at;
-  SlTemplate *t = sl_template_compile_located (arg->value, &at, &inner);
+  SlTemplate *t = sl_template_compile_located (decimal ? decimal : arg->value, &at, &inner);
   if (!t)
     {
       sl_cfg_error_set (error, SL_CFG_ERROR_VALUE, at == G_MAXSIZE ? arg->pos : sl_cfg_pos_in_string (arg->pos, at),
                         "%s", inner->message);
       g_error_free (inner);
+      return NULL;
     }
+  SlValueType type;
+  *hinted = hint && sl_value_type_from_name (hint, strlen (hint), TRUE, &type);
+  if (*hinted)
+    sl_template_set_type_hint (t, type);
   return t;
 }
 
@@ -59,12 +69,27 @@ compile_compare (const SlCfgNode *node, GError **error)
     }
   e->op = operators[i].op;
   e->numeric = operators[i].numeric;
-  if (!(e->lhs = compile_operand (g_ptr_array_index (node->args, 0), error))
-      || !(e->rhs = compile_operand (g_ptr_array_index (node->args, 2), error)))
+  gboolean lhs_hinted, rhs_hinted;
+  if (!(e->lhs = compile_operand (g_ptr_array_index (node->args, 0), &lhs_hinted, error))
+      || !(e->rhs = compile_operand (g_ptr_array_index (node->args, 2), &rhs_hinted, error)))
     {
       sl_filter_expr_free (e);
       return NULL;
     }
+  if (!e->numeric || sl_cfg_compiling_version_4 ())
+    {
+      e->typed = e->numeric;
+      return e;
+    }
+  /* 3.x compares numbers, but a bare number on either side makes the
+   * comparison type-aware, every other value a string (3.38's
+   * fop_cmp_new() keeps it so for an explicit type, which a bare number
+   * is, and 3.x templates are strings) */
+  e->typed = lhs_hinted || rhs_hinted;
+  if (e->typed && !lhs_hinted)
+    sl_template_set_type_hint (e->lhs, SL_VALUE_STRING);
+  if (e->typed && !rhs_hinted)
+    sl_template_set_type_hint (e->rhs, SL_VALUE_STRING);
   return e;
 }
 

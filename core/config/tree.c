@@ -2,6 +2,7 @@
 /* The generic configuration tree and its printer. */
 #include "core/config/tree.h"
 
+#include <errno.h>
 #include <string.h>
 
 static void
@@ -480,4 +481,29 @@ sl_cfg_node_to_string (const SlCfgNode *node)
   else
     append_call (out, node);
   return g_string_free (out, FALSE);
+}
+
+const gchar *
+sl_cfg_arg_number_hint (const SlCfgArg *a, gchar **decimal)
+{
+  *decimal = NULL;
+  if (a->kind != SL_CFG_ARG_WORD)
+    return NULL;
+  const gchar *p = a->value + (a->value[0] == '-' || a->value[0] == '+');
+  gsize digits = strspn (p, "0123456789");
+  if (!digits)
+    return NULL;
+  if (!p[digits])
+    {
+      gchar *end;
+      errno = 0;
+      gint64 n = g_ascii_strtoll (a->value, &end, 10);
+      if (errno || *end)
+        return NULL;
+      *decimal = g_strdup_printf ("%" G_GINT64_FORMAT, n);
+      return "int64";
+    }
+  if (p[digits] == '.' && p[digits + 1] && strspn (p + digits + 1, "0123456789") == strlen (p + digits + 1))
+    return "float";
+  return NULL;
 }

@@ -99,6 +99,10 @@ void         sl_cfg_node_add_pair   (SlCfgNode *node, const gchar *key, SlCfgArg
 void         sl_cfg_node_add_child  (SlCfgNode *node, SlCfgNode *child);
 SlCfgNode   *sl_cfg_node_child      (const SlCfgNode *node, const gchar *name);
 const gchar *sl_cfg_node_arg        (const SlCfgNode *node, guint index);
+/* A bare number written as a template is syslog-ng's literal of type
+ * "int64" (written back as the decimal *decimal gets) or "float" (as
+ * written, *decimal NULL); NULL when a is no such number. */
+const gchar *sl_cfg_arg_number_hint (const SlCfgArg *a, gchar **decimal);
 /* True when two identifiers are the same, '-' and '_' being equal. */
 gboolean     sl_cfg_name_equal      (const gchar *a, const gchar *b);
 /* A copy of the name with '_' turned into '-'. */

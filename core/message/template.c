@@ -1036,6 +1036,16 @@ sl_template_set_type_hint (SlTemplate *t, SlValueType type)
   t->hint = type;
 }
 
+/* The type of what a template that is not one field renders: one
+ * function call's, else a string's. */
+static SlValueType
+rendered_type (const SlTemplate *t)
+{
+  if (t->n_elems == 1 && t->elems[0].kind == ELEM_CALL)
+    return t->elems[0].call->type;
+  return SL_VALUE_STRING;
+}
+
 const gchar *
 sl_template_peek_typed (const SlTemplate *t, const SlMessage *msg, gsize *len, SlValueType *type)
 {
@@ -1055,11 +1065,25 @@ sl_template_peek_typed (const SlTemplate *t, const SlMessage *msg, gsize *len, S
   else
     {
       value = sl_template_peek (t, msg, len);
-      if (t->n_elems == 1 && t->elems[0].kind == ELEM_CALL)
-        own = t->elems[0].call->type;
+      own = rendered_type (t);
     }
   *type = t->hinted ? t->hint : own;
   return value;
+}
+
+SlValueType
+sl_template_append_typed (const SlTemplate *t, const SlMessage *msg, GString *out)
+{
+  if (sl_template_single_field (t) != SL_F_NONE)
+    {
+      gsize len;
+      SlValueType type;
+      const gchar *value = sl_template_peek_typed (t, msg, &len, &type);
+      g_string_append_len (out, value, len);
+      return type;
+    }
+  sl_template_append (t, msg, &sl_template_env_default, out);
+  return t->hinted ? t->hint : rendered_type (t);
 }
 
 /* Filters and rewrites read rendered values on every message; one buffer

@@ -117,6 +117,9 @@ const gchar *sl_template_peek    (const SlTemplate *t, const SlMessage *msg, gsi
  * call, the type its prepare() gave (SlTfCall's type); a string for
  * anything else. */
 const gchar *sl_template_peek_typed (const SlTemplate *t, const SlMessage *msg, gsize *len, SlValueType *type);
+/* Appends what t renders with the default environment to out and returns
+ * the type sl_template_peek_typed() gives it. */
+SlValueType  sl_template_append_typed (const SlTemplate *t, const SlMessage *msg, GString *out);
 
 G_END_DECLS
 

@@ -658,30 +658,21 @@ is_type_hint (const SlCfgNode *node)
          && !((const SlCfgArg *) g_ptr_array_index (node->args, 0))->key;
 }
 
-/* A bare number written as a template is syslog-ng's literal of type
- * int64 (written back as a decimal) or float (as written). */
 static void
 take_number_hint (Entry *e, const SlCfgArg *a)
 {
-  if (e->spec->type != SL_OPT_TEMPLATE || a->kind != SL_CFG_ARG_WORD)
+  if (e->spec->type != SL_OPT_TEMPLATE)
     return;
-  const gchar *p = a->value + (a->value[0] == '-' || a->value[0] == '+');
-  gsize digits = strspn (p, "0123456789");
-  if (!digits)
+  gchar *decimal = NULL;
+  const gchar *hint = sl_cfg_arg_number_hint (a, &decimal);
+  if (!hint)
     return;
-  if (!p[digits])
+  if (decimal)
     {
-      gchar *end;
-      errno = 0;
-      gint64 n = g_ascii_strtoll (a->value, &end, 10);
-      if (errno || *end)
-        return;
       g_free (e->str);
-      e->str = g_strdup_printf ("%" G_GINT64_FORMAT, n);
-      e->hint = "int64";
+      e->str = decimal;
     }
-  else if (p[digits] == '.' && p[digits + 1] && strspn (p + digits + 1, "0123456789") == strlen (p + digits + 1))
-    e->hint = "float";
+  e->hint = hint;
 }
 
 /* The entry of a template option written with a type hint, int("$PID"). */

@@ -33,6 +33,8 @@ struct _SlFilterExpr
   SlTemplate *rhs;
   SlCompareOp op;
   gboolean numeric;
+  /* syslog-ng 4's type-aware ==, <, ... (3.x's beside a bare number) */
+  gboolean typed;
 };
 
 G_END_DECLS

@@ -11,7 +11,9 @@
  * configuration keeps its strings, as the host's syslog-ng 3.38 writes
  * them (test_3x_side_by_side). Hints whose text does not cast
  * (int("abc")) go through on-error() (test_on_error), csv-parser()'s
- * typed columns through on-type-error(), a datetime among them. */
+ * typed columns through on-type-error(), a datetime among them. Filter
+ * comparisons are type-aware under 4.x and as 3.38's under 3.x
+ * (test_filters_4x, test_filters_3x). */
 #include "tests/functional/harness.h"
 
 #include <string.h>
@@ -212,6 +214,108 @@ test_3x_side_by_side (SlTestEnv *env, gconstpointer data)
   g_assert_cmpstr (got, ==, expected);
 }
 
+/* Comparisons in filters, side by side: each of filter_comparisons is one
+ * $(if) of the template, so each input line gives one line of 1s and 0s,
+ * which must be the peer's. Under @version: 4.8 ==, <, ... are type-aware
+ * (json-parser()'s numbers, strings that look like numbers, booleans,
+ * null, lists and objects, datetime() hints, missing fields); under 3.38
+ * they compare numbers, as the host's syslog-ng 3.38 does. */
+static const gchar *const filter_comparisons[] = {
+  "'${j.v}' == 10", "'${j.v}' == '10'", "'${j.v}' < '9'", "'${j.v}' > 9", "'${j.v}' != 10", "'${j.v}' == 0",
+  "'${j.v}' != 0", "'${j.v}' <= 0", "'${j.v}' >= 0", "'${j.v}' == 1", "'${j.v}' == 1.5", "'${j.v}' >= 1.5",
+  "'${j.v}' == '${j.w}'", "'${j.v}' != '${j.w}'", "'${j.v}' < '${j.w}'", "'${j.v}' == '${j.missing}'",
+  "'${j.v}' != '${j.missing}'", "'${j.v}' < 1", "'${j.v}' eq '10'", "'${j.v}' lt '9'", "'x${j.v}' == 'x10'",
+  "'x${j.v}' < 'x9'", "'${j.v}' == 'abc'", "'${j.v}' != 'abc'", "5 > '${j.v}'", "'${j.v}' == -3",
+  "'${j.v}' == '1,2'", "'${j.v}' == '[1,2]'", "'${j.v}' == 1000", "'${dt}' > 1700000000000",
+  "'${dt}' == 1700000000000", "'${dt}' == 1700000000500", "'${dt}' > 0", "'${dt}' == '${j.ts}'",
+  "'${dt}' != '${j.missing}'",
+};
+
+static const gchar filter_config[] =
+  "@version: @VERSION@\n"
+  "source s_in { @SOURCE@ };\n"
+  "parser p_json { json-parser(prefix(\"j.\")); };\n"
+  "rewrite r_dt { set(@DATETIME@(\"${j.ts}\") value(\"dt\") condition(\"${j.ts}\" ne \"\")); };\n"
+  "destination d_out { file(\"@OUT@/out.log\" template(\"@TEMPLATE@ $MSG\\n\")); };\n"
+  "log { source(s_in); junction { channel { parser(p_json); flags(final); }; channel { flags(final); }; };\n"
+  "      rewrite(r_dt); destination(d_out); };\n";
+
+static const gchar filter_input[] =
+  "{\"v\":10}\n{\"v\":9}\n{\"v\":\"10\"}\n{\"v\":\"9\"}\n{\"v\":\"abc\"}\n{\"v\":\"\"}\n{\"v\":true}\n"
+  "{\"v\":false}\n{\"v\":null}\n{\"v\":{\"a\":1}}\n{\"v\":1.5}\n{\"v\":\"1.5\"}\n{\"v\":-3}\n"
+  "{\"v\":\"true\"}\n{\"v\":\" 7\"}\n{\"v\":\"0x10\"}\n{\"v\":1e3}\n{\"v\":\"nan\"}\n{\"v\":\"-0\"}\n"
+  "{\"v\":\"1e400\"}\n{\"v\":\"10abc\"}\n{\"ts\":\"1700000000\"}\n{\"ts\":\"1700000000.5\"}\n{}\nplain\n"
+  "{\"v\":10,\"w\":\"10\"}\n{\"v\":\"10\",\"w\":\"9\"}\n{\"v\":9,\"w\":\"10\"}\n{\"v\":true,\"w\":1}\n"
+  "{\"v\":null,\"w\":null}\n{\"v\":{\"a\":1},\"w\":{\"a\":1}}\n@ARRAYS@"
+  "{\"v\":5,\"k\":\"" LAST_LINE "\"}\n";
+
+/* The configuration for version, with source, its output in out_dir. */
+static gchar *
+filter_text (const gchar *version, const gchar *source, const gchar *out_dir)
+{
+  GString *template = g_string_new ("");
+  for (guint i = 0; i < G_N_ELEMENTS (filter_comparisons); i++)
+    g_string_append_printf (template, "$(if (%s) 1 0)", filter_comparisons[i]);
+  GString *text = g_string_new (filter_config);
+  g_string_replace (text, "@VERSION@", version, 0);
+  g_string_replace (text, "@SOURCE@", source, 0);
+  g_string_replace (text, "@OUT@", out_dir, 0);
+  /* 3.38's values have no types: its datetime() would be a string's */
+  g_string_replace (text, "@DATETIME@", g_str_has_prefix (version, "3.") ? "string" : "datetime", 0);
+  g_string_replace (text, "@TEMPLATE@", template->str, 0);
+  g_string_free (template, TRUE);
+  return g_string_free (text, FALSE);
+}
+
+static gchar *
+filter_input_for (const gchar *version)
+{
+  GString *input = g_string_new (filter_input);
+  /* 3.38 makes an array of scalars a list of their texts, where 4.8 and
+   * Sluice keep its JSON text (see test_3x_side_by_side) */
+  g_string_replace (input, "@ARRAYS@", g_str_has_prefix (version, "3.") ? ""
+                    : "{\"v\":[1,2]}\n{\"v\":[1,2],\"w\":[1,2]}\n{\"v\":[1,2],\"w\":{\"a\":1}}\n", 0);
+  return g_string_free (input, FALSE);
+}
+
+static void
+test_filters_4x (SlTestEnv *env, gconstpointer data)
+{
+  if (!trixie)
+    {
+      g_test_skip ("the Debian 13 root could not be made (tests/peers/trixie-root)");
+      return;
+    }
+  g_autofree gchar *text = filter_text ("4.8", "file(\"@DIR@/in.log\" flags(no-parse) follow-freq(0.1));", "@DIR@");
+  g_autofree gchar *input = filter_input_for ("4.8");
+  g_autofree gchar *expected = sl_test_syslog_ng_48_output (env, trixie, text, input, LAST_LINE);
+  g_autofree gchar *got = expected ? sluiced_output (env, text, input) : NULL;
+  if (!got)
+    return;
+  g_test_message ("syslog-ng 4.8:\n%ssluiced:\n%s", expected, got);
+  g_assert_cmpstr (got, ==, expected);
+}
+
+static void
+test_filters_3x (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *text = filter_text ("3.38", "tcp(port(@PORT@) flags(no-parse));", "@OUT@");
+  g_autofree gchar *input = filter_input_for ("3.38");
+  static const gchar *const outputs[] = { "out.log", NULL };
+  g_autofree gchar *sl_out = NULL, *ng_out = NULL;
+  guint n_lines = 0;
+  for (const gchar *p = input; *p; p++)
+    n_lines += *p == '\n';
+  if (!sl_test_side_by_side (env, text, input, outputs, n_lines, &sl_out, &ng_out, NULL))
+    return;
+  g_autofree gchar *ng_path = g_build_filename (ng_out, "out.log", NULL);
+  g_autofree gchar *sl_path = g_build_filename (sl_out, "out.log", NULL);
+  g_autofree gchar *expected = sl_test_read_file (ng_path);
+  g_autofree gchar *got = sl_test_read_file (sl_path);
+  g_test_message ("syslog-ng 3.38:\n%ssluiced:\n%s", expected, got);
+  g_assert_cmpstr (got, ==, expected);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -235,6 +339,8 @@ main (int argc, char **argv)
       g_test_add (path, SlTestEnv, templates[i], sl_test_env_setup, test_side_by_side, sl_test_env_teardown);
     }
   SL_TEST_ADD ("/typed-values/version-3-side-by-side", test_3x_side_by_side);
+  SL_TEST_ADD ("/typed-values/filter-comparisons/version-4", test_filters_4x);
+  SL_TEST_ADD ("/typed-values/filter-comparisons/version-3", test_filters_3x);
   static const gchar *const on_error[][2] = {
     { "", "" },
     { "on-error(\"drop-property\");", "" },

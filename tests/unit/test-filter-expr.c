@@ -6,6 +6,7 @@
 #include "core/compile/config-run.h"
 #include "core/compile/filter-expr-compile.h"
 #include "core/compile/loader.h"
+#include "core/config/syntax-version.h"
 #include "core/plugin/plugin.h"
 
 #include <string.h>
@@ -47,6 +48,9 @@ typedef struct
   SlFilterExpr *expr;
 } Compiled;
 
+/* Whether compile() compiles for syslog-ng 4 */
+static gboolean compile_version_4;
+
 /* Compiles the body of filter f in a configuration of objects. */
 static gboolean
 compile (Compiled *c, const gchar *objects, GError **error)
@@ -57,7 +61,9 @@ compile (Compiled *c, const gchar *objects, GError **error)
     return FALSE;
   const SlCfgNode *f = sl_config_find_object (c->cfg, "filter", "f");
   g_assert_nonnull (f);
+  sl_cfg_set_compiling_version_4 (compile_version_4);
   c->expr = sl_filter_expr_compile (c->cfg, g_ptr_array_index (f->children, 0), error);
+  sl_cfg_set_compiling_version_4 (FALSE);
   return c->expr != NULL;
 }
 
@@ -144,6 +150,100 @@ test_boolean_operators (void)
   g_assert_true (passes ("\"$PID\" == 1 or \"$PID\" == 3; \"$PROGRAM\" eq \"a\"", "a", "3", 6));
 }
 
+/* Whether body passes, compiled for syslog-ng 4 (version_4) or 3.x, on a
+ * message whose fields carry syslog-ng 4's types. */
+static gboolean
+passes_typed (const gchar *body, gboolean version_4)
+{
+  static const struct
+  {
+    const gchar *name, *value;
+    SlValueType type;
+  } fields[] = {
+    { ".i", "10", SL_VALUE_INT64 }, { ".i32", "10", SL_VALUE_INT32 }, { ".s", "9", SL_VALUE_STRING },
+    { ".s10", "10", SL_VALUE_STRING }, { ".d", "1.5", SL_VALUE_DOUBLE }, { ".b", "true", SL_VALUE_BOOLEAN },
+    { ".f", "false", SL_VALUE_BOOLEAN }, { ".z", "", SL_VALUE_NULL }, { ".j", "{\"a\":1}", SL_VALUE_JSON },
+    { ".l", "a,b", SL_VALUE_LIST }, { ".t", "1700000000.5", SL_VALUE_DATETIME }, { ".w", "abc", SL_VALUE_STRING },
+  };
+  Compiled c;
+  GError *error = NULL;
+  g_autofree gchar *text = g_strdup_printf ("filter f { %s; };\n", body);
+  compile_version_4 = version_4;
+  gboolean compiled = compile (&c, text, &error);
+  compile_version_4 = FALSE;
+  if (!compiled)
+    g_error ("%s: %s", body, error->message);
+  SlMessage *msg = sl_message_new ("", 0);
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    sl_message_set_typed (msg, sl_field_handle (fields[i].name), fields[i].value, -1, fields[i].type);
+  gboolean pass = sl_filter_expr_eval (c.expr, &msg);
+  sl_message_unref (msg);
+  compiled_free (&c);
+  return pass;
+}
+
+/* syslog-ng 4.8's type-aware operators (_evaluate_typed()); under 3.x
+ * atoi()'s numbers, but a bare number makes them type-aware with every
+ * value a string, as in the host's syslog-ng 3.38 */
+static void
+test_typed_comparisons (void)
+{
+  static const struct
+  {
+    const gchar *body;
+    gboolean v4, v3;
+  } cases[] = {
+    /* two strings compare as text, a quoted "10" being a string */
+    { "\"${.s}\" < \"10\"", FALSE, TRUE },
+    { "\"${.s}\" == \"09\"", FALSE, TRUE },
+    { "\"${.s}\" == \"9\"", TRUE, TRUE },
+    /* a bare number is an int64: a string beside it compares as a number */
+    { "\"${.s}\" < 10", TRUE, TRUE },
+    { "\"${.s10}\" == 10.0", TRUE, TRUE },
+    { "\"${.i}\" > \"9\"", TRUE, TRUE },
+    { "\"${.i}\" == \"${.i32}\"", TRUE, TRUE },
+    { "\"${.d}\" == 1.5", TRUE, TRUE },
+    { "\"${.d}\" > 1", TRUE, TRUE },
+    /* text around a field makes a string */
+    { "\"x${.i}\" == \"x10\"", TRUE, TRUE },
+    { "\"x${.i}\" < \"x9\"", TRUE, FALSE },
+    /* not a number: false, but != is true */
+    { "\"${.w}\" == 0", FALSE, FALSE },
+    { "\"${.w}\" != 0", TRUE, TRUE },
+    { "\"${.w}\" < 1", FALSE, FALSE },
+    { "\"${.j}\" == 1", FALSE, FALSE },
+    { "\"${.j}\" != 1", TRUE, TRUE },
+    { "\"${.j}\" != \"${.l}\"", TRUE, FALSE },
+    { "\"${.j}\" == \"${.l}\"", FALSE, TRUE },
+    /* two JSON values or two lists compare as text */
+    { "\"${.j}\" == \"${.j}\"", TRUE, TRUE },
+    { "\"${.l}\" >= \"${.l}\"", TRUE, TRUE },
+    /* null equals null alone, and is 0 to < and > */
+    { "\"${.z}\" == \"${.missing}\"", TRUE, TRUE },
+    { "\"${.z}\" == 0", FALSE, FALSE },
+    { "\"${.z}\" != 0", TRUE, TRUE },
+    { "\"${.missing}\" <= 0", TRUE, FALSE },
+    { "\"${.missing}\" < 1", TRUE, FALSE },
+    /* a boolean is 0 or 1 */
+    { "\"${.b}\" == 1", TRUE, FALSE },
+    { "\"${.f}\" == 0", TRUE, FALSE },
+    { "\"${.b}\" > \"${.f}\"", TRUE, FALSE },
+    /* a datetime is its milliseconds */
+    { "\"${.t}\" == 1700000000500", TRUE, FALSE },
+    { "\"${.t}\" > 1700000000", TRUE, TRUE },
+    /* the string operators stay string operators */
+    { "\"${.i}\" lt \"9\"", TRUE, TRUE },
+    { "\"${.z}\" eq \"\"", TRUE, TRUE },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      if (passes_typed (cases[i].body, TRUE) != cases[i].v4)
+        g_error ("%s under 4.x: expected %d", cases[i].body, cases[i].v4);
+      if (passes_typed (cases[i].body, FALSE) != cases[i].v3)
+        g_error ("%s under 3.x: expected %d", cases[i].body, cases[i].v3);
+    }
+}
+
 static void
 assert_refused (const gchar *objects, const gchar *expected)
 {
@@ -202,6 +302,7 @@ main (int argc, char **argv)
   g_assert_true (sl_plugins_register (&test_module, __FILE__, NULL));
   g_test_add_func ("/filter-expr/numeric", test_numeric_comparisons);
   g_test_add_func ("/filter-expr/string", test_string_comparisons);
+  g_test_add_func ("/filter-expr/typed", test_typed_comparisons);
   g_test_add_func ("/filter-expr/boolean", test_boolean_operators);
   g_test_add_func ("/filter-expr/references", test_references);
   g_test_add_func ("/filter-expr/functions-that-store", test_functions_that_store);
