@@ -94,11 +94,16 @@ SlConfig *
 sl_config_new_empty (void)
 {
   SlConfig *cfg = config_new (sl_cfg_node_new ("config", (SlCfgPos) { sl_cfg_intern_file ("<none>"), 0, 0 }));
-  /* one made while a configuration compiles ($(if)'s filter) must not
-   * make the rest of it compile as 3.x */
+  /* one made while a configuration compiles ($(if)'s filter) must leave
+   * the rest of it compiling as before: as 4.x or 3.x, with its template
+   * objects and template functions */
   gboolean version_4 = sl_cfg_compiling_version_4 ();
+  GHashTable *functions = sl_template_user_functions ();
+  GHashTable *named = sl_template_named ();
   sl_config_build (cfg, NULL);
   sl_cfg_set_compiling_version_4 (version_4);
+  sl_template_set_user_functions (functions);
+  sl_template_set_named (named);
   return cfg;
 }
 

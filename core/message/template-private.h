@@ -10,6 +10,8 @@ G_BEGIN_DECLS
 /* The table sl_template_named() gives while a configuration compiles
  * (name as sl_cfg_name_normalize() writes it -> SlTemplate); then NULL. */
 void sl_template_set_named (GHashTable *templates);
+/* The table sl_template_set_user_functions() set, or NULL. */
+GHashTable *sl_template_user_functions (void);
 
 G_END_DECLS
 

@@ -83,6 +83,12 @@ sl_template_set_user_functions (GHashTable *functions)
   user_functions = functions;
 }
 
+GHashTable *
+sl_template_user_functions (void)
+{
+  return user_functions;
+}
+
 /* While a configuration is compiled: its template objects, name -> SlTemplate. */
 static GHashTable *named_templates;
 

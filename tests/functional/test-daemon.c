@@ -302,13 +302,20 @@ test_global_time_zone (SlTestEnv *env, gconstpointer data)
   check_file (env, "out.log", "2026-11-30T00:25:57+05:00 zoned\n");
 }
 
+/* $(if)'s filter is compiled as a configuration of its own: what is
+ * compiled after it still finds the template objects and functions. */
 static const gchar template_functions_config[] =
   "@version: 4.0\n"
+  "template t_named { template(\"named ${PROGRAM}\"); };\n"
+  "template-function \"tf\" \"<${HOST}>\";\n"
   "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@) keep-hostname(yes)); };\n"
   "destination d_file {\n"
   "  file(\"@DIR@/$(lowercase ${HOST}).log\" template(\"$(uppercase ${PROGRAM}) $(echo ${MESSAGE} done)\\n\"));\n"
   "};\n"
-  "log { source(s_net); destination(d_file); };\n";
+  "destination d_after_if {\n"
+  "  file(\"@DIR@/after-if.log\" template(\"$(if ('${PROGRAM}' eq 'Nginx') yes no) $(template t_named) $(tf)\\n\"));\n"
+  "};\n"
+  "log { source(s_net); destination(d_file); destination(d_after_if); };\n";
 
 static void
 test_template_functions (SlTestEnv *env, gconstpointer data)
@@ -318,8 +325,10 @@ test_template_functions (SlTestEnv *env, gconstpointer data)
   if (!port || !sl_test_write_config (env, template_functions_config, "PORT", port_str, NULL)
       || !sl_test_daemon_start (env))
     return;
-  if (sl_test_tcp_send (port, "<13>Nov 29 20:25:57 WebServer Nginx: Hello World\n"))
-    check_file (env, "webserver.log", "NGINX Hello World done\n");
+  if (!sl_test_tcp_send (port, "<13>Nov 29 20:25:57 WebServer Nginx: Hello World\n"))
+    return;
+  check_file (env, "webserver.log", "NGINX Hello World done\n");
+  check_file (env, "after-if.log", "yes named Nginx <WebServer>\n");
 }
 
 static const gchar one_file_config[] =
