@@ -24,6 +24,22 @@ sl_text_append (GString *out, const gchar *text, gsize len)
     g_string_append_len (out, text, len);
 }
 
+/* A signed integer in decimal, as printf's "%" G_GINT64_FORMAT writes it,
+ * without printf's parsing of the format and GString's vasprintf. */
+static inline void
+sl_text_append_int64 (GString *out, gint64 value)
+{
+  gchar digits[20];
+  gchar *p = digits + sizeof digits;
+  guint64 u = value < 0 ? -(guint64) value : (guint64) value;
+  do
+    *--p = (gchar) ('0' + u % 10);
+  while ((u /= 10));
+  if (value < 0)
+    *--p = '-';
+  sl_text_append (out, p, digits + sizeof digits - p);
+}
+
 G_END_DECLS
 
 #endif

@@ -18,6 +18,7 @@
 #include "plugins/parsers/json/json-parser.h"
 #include "core/message/member-name.h"
 #include "core/message/str-repr.h"
+#include "core/message/text-append.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -51,7 +52,10 @@ struct _JtValue
   GString *text;      /* a string unescaped; a real as written */
   GPtrArray *items;   /* JtValue of an array; JtValue of an object, each with its key */
   GString *key;       /* a member's name */
-  const gchar *plain; /* a string without escapes: its bytes in the input, or NULL */
+  const gchar *plain; /* the input's bytes where they are the stored text: a string
+                       * without escapes, an integer as 4.8 writes it again, a
+                       * real (kept as written for rsyslog); or NULL */
+  gsize plain_len;
 };
 
 /* What a thread parses with, kept from message to message so that a
@@ -149,6 +153,7 @@ value_new (JtReader *r, JtKind kind)
     g_ptr_array_add (values, g_new0 (JtValue, 1));
   JtValue *v = g_ptr_array_index (values, r->used++);
   v->kind = kind;
+  v->plain = NULL;
   if (v->items)
     g_ptr_array_set_size (v->items, 0);
   else if (kind == JT_ARRAY || kind == JT_OBJECT)
@@ -275,6 +280,8 @@ read_number (JtReader *r)
       JtValue *v = value_new (r, JT_DOUBLE);
       v->d = g_ascii_strtod (text->str, NULL);
       g_string_append_len (v->text, text->str, text->len);
+      v->plain = start;
+      v->plain_len = p - start;
       return v;
     }
   JtValue *v = value_new (r, JT_INT);
@@ -284,6 +291,13 @@ read_number (JtReader *r)
     {
       v->u = g_ascii_strtoull (text->str, NULL, 10);
       v->kind = JT_UINT;
+    }
+  /* written again it is the same text unless it saturated, had leading
+   * zeros or was -0 */
+  else if (errno == 0 && (*digits != '0' || p - digits == 1) && !(*start == '-' && v->i == 0))
+    {
+      v->plain = start;
+      v->plain_len = p - start;
     }
   return v;
 }
@@ -459,6 +473,7 @@ read_value (JtReader *r)
          * would end the text where json-c's string ends */
         gboolean plain = v->text->len == (gsize) (r->p - 1 - start) && !memchr (start, '\0', v->text->len);
         v->plain = plain ? start : NULL;
+        v->plain_len = v->text->len;
         break;
       }
     case '-':
@@ -575,7 +590,7 @@ scalar_text (const JtValue *v, gboolean rsyslog, GString *out, SlValueType *type
       return TRUE;
     case JT_INT:
     case JT_UINT:
-      g_string_append_printf (out, "%" G_GINT64_FORMAT, int64_of (v));
+      sl_text_append_int64 (out, int64_of (v));
       *type = SL_VALUE_INT64;
       return TRUE;
     case JT_DOUBLE:
@@ -637,14 +652,33 @@ store (JtStore *s, const gchar *name, SlValueType type)
   sl_message_set_typed (s->msg, sl_field_handle (name), s->value->str, s->value->len, type);
 }
 
-/* A string as received is a slice of the message's bytes, not a copy. */
+/* A scalar whose stored text is its text as received is a slice of the
+ * message's bytes, not a copy. */
 static gboolean
 store_plain (JtStore *s, const gchar *name, const JtValue *v)
 {
-  if (v->kind != JT_STRING || !v->plain || !s->received)
+  SlValueType type;
+  if (!v->plain || !s->received)
     return FALSE;
-  sl_message_set_slice_typed (s->msg, sl_field_handle (name), s->received + (v->plain - s->input), v->text->len,
-                              SL_VALUE_STRING);
+  switch (v->kind)
+    {
+    case JT_STRING:
+      type = SL_VALUE_STRING;
+      break;
+    case JT_INT:
+      type = SL_VALUE_INT64;
+      break;
+    case JT_DOUBLE:
+      /* 4.8 writes a real again with %f */
+      if (!s->rsyslog)
+        return FALSE;
+      type = SL_VALUE_DOUBLE;
+      break;
+    default:
+      return FALSE;
+    }
+  sl_message_set_slice_typed (s->msg, sl_field_handle (name), s->received + (v->plain - s->input), v->plain_len,
+                              type);
   return TRUE;
 }
 

@@ -64,9 +64,14 @@ test_typed_values (void)
   sl_test_parser_init_version (&p, "4.8", "json-parser(prefix(\"j.\"))");
   SlMessage *msg = sl_test_message ("{\"n\":-0,\"big\":9223372036854775808,\"r\":0.1,\"inf\":1e400,"
                                     "\"t\":TRUE,\"z\":null,\"s\":\"a\\u0000b\",\"l\":[\"x\",\"y z\"],"
-                                    "\"a\":[1.0,\"/\",{}],\"o\":{\"k\":1},\"o\":{\"m\":2},\"dup\":1,\"dup\":2} tail");
+                                    "\"a\":[1.0,\"/\",{}],\"o\":{\"k\":1},\"o\":{\"m\":2},\"dup\":1,\"dup\":2,"
+                                    "\"lz\":007,\"neg\":-12,\"zero\":0} tail");
   g_assert_true (sl_test_parser_process (&p, &msg));
   assert_typed (msg, "j.n", "0", SL_VALUE_INT64);
+  /* an integer is written again: the text as received only where it is the same */
+  assert_typed (msg, "j.lz", "7", SL_VALUE_INT64);
+  assert_typed (msg, "j.neg", "-12", SL_VALUE_INT64);
+  assert_typed (msg, "j.zero", "0", SL_VALUE_INT64);
   assert_typed (msg, "j.big", "9223372036854775807", SL_VALUE_INT64);
   assert_typed (msg, "j.r", "0.100000", SL_VALUE_DOUBLE);
   assert_typed (msg, "j.inf", "inf", SL_VALUE_DOUBLE);

@@ -411,8 +411,47 @@ append_number_4 (GString *out, SlValueType type, const gchar *text)
   gint64 i = strtoll (text, &end, hex ? 16 : 10);
   if (!*text || *end)
     return FALSE;
-  g_string_append_printf (out, "%" G_GINT64_FORMAT, i);
+  sl_text_append_int64 (out, i);
   return TRUE;
+}
+
+/* A number or boolean of text (len bytes and a NUL) as its type has it;
+ * FALSE when it does not cast. */
+static gboolean
+append_cast (GString *out, gboolean typed, SlValueType type, const gchar *text, gsize len)
+{
+  gchar *end;
+  gboolean ok;
+  errno = 0;
+  if (typed && type != SL_VALUE_BOOLEAN)
+    return append_number_4 (out, type, text);
+  switch (type)
+    {
+    case SL_VALUE_INT32:
+      (void) strtol (text, &end, 10);
+      ok = *text && !*end;
+      break;
+    case SL_VALUE_INT64:
+      (void) strtoll (text, &end, 10);
+      ok = *text && !*end;
+      break;
+    case SL_VALUE_DOUBLE:
+      {
+        gdouble d = strtod (text, &end);
+        ok = end != text && !*end && !(errno == ERANGE && (d >= HUGE_VAL || d <= -HUGE_VAL));
+      }
+      break;
+    default:
+      if (text[0] && strchr ("Tt1Ff0", text[0]))
+        {
+          g_string_append (out, strchr ("Tt1", text[0]) ? "true" : "false");
+          return TRUE;
+        }
+      return FALSE;
+    }
+  if (ok)
+    append_escaped (out, text, len);
+  return ok;
 }
 
 /* A value as its type has it; FALSE when it does not cast. */
@@ -445,48 +484,16 @@ append_typed (GString *out, gboolean typed, SlValueType type, const gchar *value
       return TRUE;
     }
 
-  gchar *text = g_strndup (value, len);
-  gchar *end = text;
-  gboolean ok;
-  errno = 0;
-  if (typed && type != SL_VALUE_BOOLEAN)
-    {
-      ok = append_number_4 (out, type, text);
-      g_free (text);
-      return ok;
-    }
-  switch (type)
-    {
-    case SL_VALUE_INT32:
-      (void) strtol (text, &end, 10);
-      ok = *text && !*end;
-      break;
-    case SL_VALUE_INT64:
-      (void) strtoll (text, &end, 10);
-      ok = *text && !*end;
-      break;
-    case SL_VALUE_DOUBLE:
-      {
-        gdouble d = strtod (text, &end);
-        ok = end != text && !*end && !(errno == ERANGE && (d >= HUGE_VAL || d <= -HUGE_VAL));
-      }
-      break;
-    default:
-      ok = strchr ("Tt1Ff0", text[0]) && text[0];
-      if (ok)
-        {
-          g_free (text);
-          g_string_append (out, strchr ("Tt1", value[0]) ? "true" : "false");
-          return TRUE;
-        }
-      break;
-    }
-  g_free (text);
-  if (ok)
-    append_escaped (out, value, len);
+  /* the value NUL-terminated for strtod and strtoll, on the stack while short */
+  gchar small[64];
+  gchar *text = len < sizeof small ? small : g_malloc (len + 1);
+  memcpy (text, value, len);
+  text[len] = '\0';
+  gboolean ok = append_cast (out, typed, type, text, len);
+  if (text != small)
+    g_free (text);
   return ok;
 }
-
 
 /* format-json and format-flat-json: one object, nested at the delimiter as
  * syslog-ng's walker nests: an object stays open while the next key starts
