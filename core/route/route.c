@@ -88,8 +88,9 @@ struct _Resume
   gboolean reached;          /* a channel's message got to the end of path */
 };
 
-static gboolean run_siblings (GPtrArray *paths, gboolean flow, SlMessage *msg, Resume *up, Batch *b);
-static gboolean run_steps (SlPath *path, guint from, gboolean flow, SlMessage *msg, Resume *up, Batch *b);
+static gboolean run_siblings (GPtrArray *paths, gboolean flow, SlMessage *msg, Resume *up, Batch *b, gboolean owned);
+static gboolean run_steps (SlPath *path, guint from, gboolean flow, SlMessage *msg, Resume *up, Batch *b,
+                           gboolean owned);
 
 /* Where an emitting parser stands while its process() runs: what
  * sl_parser_emit() routes through and sl_parser_continuation() copies. */
@@ -143,7 +144,7 @@ sl_parser_emit (SlMessage *msg)
       g_return_if_reached ();
     }
   detach_from_source (msg);
-  run_steps (emitting->path, emitting->next, FALSE, msg, emitting->up, emitting->b);
+  run_steps (emitting->path, emitting->next, FALSE, msg, emitting->up, emitting->b, FALSE);
   sl_message_unref (msg);
 }
 
@@ -257,14 +258,35 @@ hand_off (Batch *b, const SlStep *s, SlPath *path, guint next, gboolean flow, Sl
   g_ptr_array_add (to->items, h);
 }
 
+/* The end of routing a message the source handed over: the source's own
+ * hold on its window ends, and its reference. */
+static void
+release_owned (SlMessage *msg)
+{
+  sl_message_ack (msg);
+  sl_message_unref (msg);
+}
+
+static void
+release (SlMessage *msg, gboolean owned)
+{
+  if (owned)
+    release_owned (msg);
+  else
+    sl_message_unref (msg);
+}
+
 /* Runs path's steps from `from` on its own reference to msg, then the rest
  * of the paths around it (up). TRUE when the message matched path: passed
  * all its filters and parsers (through at least one channel of a junction),
- * or passed the condition of an if-branch. */
+ * or passed the condition of an if-branch. owned: the reference is the
+ * source's, handed over because nothing runs on msg after this path, so
+ * that a parser changes it in place instead of copying it. */
 static gboolean
-run_steps (SlPath *path, guint from, gboolean flow, SlMessage *msg, Resume *up, Batch *b)
+run_steps (SlPath *path, guint from, gboolean flow, SlMessage *msg, Resume *up, Batch *b, gboolean owned)
 {
-  msg = sl_message_ref (msg);
+  if (!owned)
+    msg = sl_message_ref (msg);
   gboolean matched = TRUE;
   guint i;
   for (i = from; matched && i < path->steps->len; i++)
@@ -290,13 +312,13 @@ run_steps (SlPath *path, guint from, gboolean flow, SlMessage *msg, Resume *up, 
           batch_add (b, s->destination, msg, flow);
           break;
         case SL_STEP_PATHS:
-          run_siblings (s->paths, flow, msg, NULL, b);
+          run_siblings (s->paths, flow, msg, NULL, b, FALSE);
           break;
         case SL_STEP_JUNCTION:
           {
             Resume rest = { path, i + 1, flow, up, FALSE };
-            run_siblings (s->paths, flow, msg, &rest, b);
-            sl_message_unref (msg);
+            run_siblings (s->paths, flow, msg, &rest, b, FALSE);
+            release (msg, owned);
             return rest.reached || (path->conditional && i > 0);
           }
         case SL_STEP_PARALLELIZE:
@@ -305,20 +327,34 @@ run_steps (SlPath *path, guint from, gboolean flow, SlMessage *msg, Resume *up, 
           hand_off (b, s, path, i + 1, flow, msg, up);
           for (Resume *r = up; r; r = r->up)
             r->reached = TRUE;
-          sl_message_unref (msg);
+          release (msg, owned);
           return TRUE;
         }
     }
-  if (matched && up && run_steps (up->path, up->next, up->flow, msg, up->up, b))
+  if (matched && up && run_steps (up->path, up->next, up->flow, msg, up->up, b, FALSE))
     up->reached = TRUE;
-  sl_message_unref (msg);
+  release (msg, owned);
   /* i is one past the step that dropped the message */
   return matched || (path->conditional && i > 1);
 }
 
-static gboolean
-run_siblings (GPtrArray *paths, gboolean flow, SlMessage *msg, Resume *up, Batch *b)
+/* The path that runs last when none is a fallback path, which may run
+ * after all the others or not at all; G_MAXUINT when there is none. */
+static guint
+last_to_run (GPtrArray *paths)
 {
+  for (guint i = 0; i < paths->len; i++)
+    if (((SlPath *) g_ptr_array_index (paths, i))->fallback)
+      return G_MAXUINT;
+  return paths->len ? paths->len - 1 : G_MAXUINT;
+}
+
+/* owned: msg is the source's, and the last path to run takes it over
+ * (release_owned() when none does). */
+static gboolean
+run_siblings (GPtrArray *paths, gboolean flow, SlMessage *msg, Resume *up, Batch *b, gboolean owned)
+{
+  guint heir = owned ? last_to_run (paths) : G_MAXUINT;
   gboolean any = FALSE;
   for (gint pass = 0; pass < 2; pass++)
     {
@@ -331,16 +367,22 @@ run_siblings (GPtrArray *paths, gboolean flow, SlMessage *msg, Resume *up, Batch
           SlPath *p = g_ptr_array_index (paths, i);
           if (p->fallback != (pass == 1))
             continue;
-          if (run_steps (p, 0, flow || p->flow_control, msg, up, b))
+          if (run_steps (p, 0, flow || p->flow_control, msg, up, b, i == heir))
             {
               if (p->matched)
                 sl_counter_add (p->matched, 1);
               any = TRUE;
               if (p->final)
-                return TRUE;
+                {
+                  if (owned && i != heir)
+                    release_owned (msg);
+                  return TRUE;
+                }
             }
         }
     }
+  if (owned && heir == G_MAXUINT)
+    release_owned (msg);
   return any;
 }
 
@@ -386,7 +428,7 @@ sl_route_handed_off (gpointer *items, guint n, gpointer unused)
         {
           HandedOff *h = items[i];
           Resume *up = resume_from (h->rest.up);
-          run_steps (h->rest.path, h->rest.next, h->rest.flow, h->msg, up, &b);
+          run_steps (h->rest.path, h->rest.next, h->rest.flow, h->msg, up, &b, FALSE);
           resume_free (up);
         }
       batch_push (&b);
@@ -406,12 +448,7 @@ sl_route (GPtrArray *paths, SlMessage **msgs, guint n)
 {
   Batch b = BATCH_INIT;
   for (guint i = 0; i < n; i++)
-    {
-      run_siblings (paths, FALSE, msgs[i], NULL, &b);
-      /* the source's own hold on the window ends once routing is done */
-      sl_message_ack (msgs[i]);
-      sl_message_unref (msgs[i]);
-    }
+    run_siblings (paths, FALSE, msgs[i], NULL, &b, TRUE);
   batch_push (&b);
 }
 
@@ -429,7 +466,7 @@ sl_parser_emit_later (SlDriver *self, const SlContinuation *k, SlMessage *msg)
   detach_from_source (msg);
   Batch b = BATCH_INIT;
   Resume *up = resume_from (k->up);
-  run_steps (k->path, k->next, FALSE, msg, up, &b);
+  run_steps (k->path, k->next, FALSE, msg, up, &b, FALSE);
   sl_message_unref (msg);
   resume_free (up);
   batch_push (&b);

@@ -70,10 +70,15 @@ collect_write (SlDriver *d, SlWriteBatch *batch)
   return SL_WRITE_OK;
 }
 
+static guint copies;    /* messages set-message() had to copy to change */
+
 static gboolean
 rewrite_process (SlDriver *d, SlMessage **msg)
 {
+  SlMessage *before = *msg;
   sl_message_make_writable (msg);
+  if (*msg != before)
+    copies++;
   sl_message_set (*msg, SL_F_MESSAGE, ((TestDriver *) d)->name, -1);
   return TRUE;
 }
@@ -444,6 +449,56 @@ test_rewrite_is_copy_on_write (void)
   g_free (text);
 }
 
+/* The last path to run takes the source's reference over: its rewrite
+ * changes the message without a copy where no destination holds it yet,
+ * and the source's window is still
+ * released once every path is done, also when a final path or none ends
+ * the routing first. */
+static void
+test_last_path_changes_in_place (void)
+{
+  static const struct
+  {
+    const gchar *paths;
+    guint copies;
+    const gchar *d1, *d2;
+  } cases[] = {
+    { "log { source(s_a); rewrite(r_set); destination(d1); flags(flow-control); };\n", 0, "changed;", "" },
+    { "log { source(s_a); rewrite(r_set); destination(d1); flags(flow-control); };\n"
+      "log { source(s_a); destination(d2); flags(flow-control); };\n", 1, "changed;", "m;" },
+    { "log { source(s_a); destination(d1); flags(flow-control); };\n"
+      "log { source(s_a); rewrite(r_set); destination(d2); flags(flow-control); };\n", 1, "m;", "changed;" },
+    { "log { source(s_a); destination(d1); flags(flow-control, final); };\n"
+      "log { source(s_a); rewrite(r_set); destination(d2); flags(flow-control); };\n", 0, "m;", "" },
+    { "log { source(s_a); filter { \"${LEVEL_NUM}\" <= 3; }; destination(d1); flags(flow-control); };\n"
+      "log { source(s_a); rewrite(r_set); destination(d2); flags(flow-control, fallback); };\n", 1, "", "changed;" },
+    { "log { source(s_a); rewrite(r_set); destination(d1); destination(d2); flags(flow-control); };\n", 0,
+      "changed;", "changed;" },
+    { "log { source(s_a); destination(d1); rewrite(r_set); destination(d2); flags(flow-control); };\n", 1,
+      "m;", "changed;" },
+  };
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      gchar *text = g_strconcat (objects, "rewrite r_set { set-message(changed); };\n", cases[c].paths, NULL);
+      SlConfig *cfg = start (text);
+      SlSource *src = g_hash_table_lookup (sources, "a");
+      SlWindow *w = sl_source_new_window (src);
+      SlMessage *msg = sl_source_parse (src, "m", 1, NULL);
+      sl_message_set (msg, SL_F_MESSAGE, "m", 1);
+      msg->pri = SL_PRI_MAKE (1, 6);
+      sl_message_bind_window (msg, w);
+      copies = 0;
+      sl_source_post (src, &msg, 1);
+      finish (cfg);
+      g_assert_cmpuint (copies, ==, cases[c].copies);
+      g_assert_cmpstr (got ("d1"), ==, cases[c].d1);
+      g_assert_cmpstr (got ("d2"), ==, cases[c].d2);
+      g_assert_cmpuint (sl_window_in_flight (w), ==, 0);
+      sl_window_unref (w);
+      g_free (text);
+    }
+}
+
 static void
 test_flow_control_acknowledges_after_write (void)
 {
@@ -737,6 +792,7 @@ main (int argc, char **argv)
   g_test_add_func ("/routing/inline-filters", test_inline_filters);
   g_test_add_func ("/routing/rewrite-copy-on-write", test_rewrite_is_copy_on_write);
   g_test_add_func ("/routing/flow-control-ack", test_flow_control_acknowledges_after_write);
+  g_test_add_func ("/routing/last-path-changes-in-place", test_last_path_changes_in_place);
   g_test_add_func ("/routing/unknown-reference", test_unknown_reference_is_refused);
   g_test_add_func ("/routing/reload-takes-over", test_reload_takes_over_what_is_the_same);
   g_test_add_func ("/routing/parallelize/runs-elsewhere", test_parallelize_runs_elsewhere);
