@@ -548,10 +548,9 @@ is_zone (const gchar *p)
          && g_ascii_isdigit (p[4]) && g_ascii_isdigit (p[5]) && !g_ascii_isdigit (p[6]);
 }
 
-gboolean
-sl_value_datetime_msec (const gchar *value, gsize len, gint64 *msec)
+static gboolean
+datetime_msec (const gchar *text, gint64 *msec)
 {
-  g_autofree gchar *text = g_strndup (value, len);
   gchar *end;
   gint64 sec = strtoll (text, &end, 10);
   gint64 nsec = 0;
@@ -572,6 +571,21 @@ sl_value_datetime_msec (const gchar *value, gsize len, gint64 *msec)
   guint32 usec = (guint32) (nsec / 1000);
   *msec = (gint64) ((guint64) sec * 1000 + usec / 1000);
   return TRUE;
+}
+
+gboolean
+sl_value_datetime_msec (const gchar *value, gsize len, gint64 *msec)
+{
+  /* NUL-terminated for strtoll, on the stack while short: filters compare
+   * datetimes message by message */
+  gchar small[64];
+  gchar *text = len < sizeof small ? small : g_malloc (len + 1);
+  memcpy (text, value, len);
+  text[len] = '\0';
+  gboolean ok = datetime_msec (text, msec);
+  if (text != small)
+    g_free (text);
+  return ok;
 }
 
 void

@@ -172,9 +172,15 @@ render (const TreeNode *node, gboolean spaced, GString *out)
         g_string_append_c (out, ',');
       if (spaced)
         g_string_append_c (out, ' ');
-      g_autoptr (GString) text = g_string_new (NULL);
-      sl_member_name_unescape (text, member->name, strlen (member->name));
-      json_string (out, text->str);
+      /* a name escapes a member's own dot or backslash, and is otherwise the member's */
+      if (strchr (member->name, '\\'))
+        {
+          g_autoptr (GString) text = g_string_new (NULL);
+          sl_member_name_unescape (text, member->name, strlen (member->name));
+          json_string (out, text->str);
+        }
+      else
+        json_string (out, member->name);
       g_string_append (out, spaced ? ": " : ":");
       render (member, spaced, out);
     }
