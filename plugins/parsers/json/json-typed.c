@@ -48,7 +48,6 @@ struct _JtValue
   gboolean boolean;
   gint64 i;
   guint64 u;
-  gdouble d;
   GString *text;      /* a string unescaped; a real as written */
   GPtrArray *items;   /* JtValue of an array; JtValue of an object, each with its key */
   GString *key;       /* a member's name */
@@ -278,7 +277,6 @@ read_number (JtReader *r)
   if (real)
     {
       JtValue *v = value_new (r, JT_DOUBLE);
-      v->d = g_ascii_strtod (text->str, NULL);
       g_string_append_len (v->text, text->str, text->len);
       v->plain = start;
       v->plain_len = p - start;
@@ -572,6 +570,51 @@ write_json (GString *out, const JtValue *v, gboolean spaced)
     }
 }
 
+/* printf's %f of a real written with at most 9 digits before the point,
+ * 6 after it and no exponent, without reading it into a double: its
+ * digits, the fraction padded with zeros to 6 places. The double nearest
+ * such a number is within 2^-24 of it, well inside the half millionth
+ * that %f's rounding to 6 places would need to give other digits.
+ * FALSE for any other text. */
+static gboolean
+append_fixed (GString *out, const gchar *text, gsize len)
+{
+  const gchar *p = text, *end = text + len;
+  gchar fixed[1 + 9 + 1 + 6];
+  gsize n = 0;
+  if (p < end && *p == '-')
+    fixed[n++] = *p++;
+  while (p + 1 < end && *p == '0' && g_ascii_isdigit (p[1]))
+    p++;
+  const gchar *digits = p;
+  while (p < end && g_ascii_isdigit (*p))
+    p++;
+  gsize int_len = p - digits;
+  if (!int_len || int_len > 9)
+    return FALSE;
+  memcpy (fixed + n, digits, int_len);
+  n += int_len;
+  fixed[n++] = '.';
+  gsize frac_len = 0;
+  if (p < end && *p == '.')
+    {
+      const gchar *fraction = ++p;
+      while (p < end && g_ascii_isdigit (*p))
+        p++;
+      frac_len = p - fraction;
+      if (frac_len > 6)
+        return FALSE;
+      memcpy (fixed + n, fraction, frac_len);
+      n += frac_len;
+    }
+  if (p != end)
+    return FALSE;
+  for (; frac_len < 6; frac_len++)
+    fixed[n++] = '0';
+  sl_text_append (out, fixed, n);
+  return TRUE;
+}
+
 /* A scalar's text and type as 4.8 stores it, or as rsyslogd does (a real
  * as it was written, as libfastjson keeps it); FALSE for an array or
  * object. A string ends at its first NUL, as json-c hands it over. */
@@ -596,9 +639,9 @@ scalar_text (const JtValue *v, gboolean rsyslog, GString *out, SlValueType *type
     case JT_DOUBLE:
       if (rsyslog)
         g_string_append_len (out, v->text->str, v->text->len);
-      else
+      else if (!append_fixed (out, v->text->str, v->text->len))
         {
-          g_ascii_formatd (buffer, sizeof buffer, "%f", v->d);
+          g_ascii_formatd (buffer, sizeof buffer, "%f", g_ascii_strtod (v->text->str, NULL));
           g_string_append (out, buffer);
         }
       *type = SL_VALUE_DOUBLE;

@@ -129,6 +129,47 @@ test_typed_values (void)
 
 /* types(rsyslog), mmjsonparse's: what rsyslogd 8.2302 keeps (its bytes
  * are compared in tests/functional/test-rsyslog-props) */
+/* A real is stored as printf's %f writes it, also where it is not read
+ * into a double first: random reals of every length around the limits of
+ * that shortcut (9 digits before the point, 6 after) against
+ * g_ascii_formatd() of g_ascii_strtod(). */
+static void
+test_reals_as_printf_writes_them (void)
+{
+  SlTestParser p;
+  sl_test_parser_init_version (&p, "4.8", "json-parser(prefix(\"j.\"))");
+  GRand *rand = g_rand_new_with_seed (34);
+  for (guint i = 0; i < 20000; i++)
+    {
+      GString *number = g_string_new (g_rand_boolean (rand) ? "-" : "");
+      guint int_digits = g_rand_int_range (rand, 1, 12);
+      for (guint k = 0; k < int_digits; k++)
+        g_string_append_c (number, (gchar) ('0' + g_rand_int_range (rand, k ? 0 : (i % 7 ? 1 : 0), 10)));
+      guint frac_digits = g_rand_int_range (rand, 0, 9);
+      gboolean exponent = !(i % 11);
+      /* a point or an exponent makes it a real */
+      if (frac_digits || !exponent)
+        g_string_append_c (number, '.');
+      for (guint k = 0; k < frac_digits; k++)
+        g_string_append_c (number, (gchar) ('0' + g_rand_int_range (rand, 0, 10)));
+      if (number->str[number->len - 1] == '.')
+        g_string_append_c (number, '0');
+      if (exponent)
+        g_string_append_printf (number, "e%d", g_rand_int_range (rand, -5, 6));
+      gchar expected[G_ASCII_DTOSTR_BUF_SIZE + 320];
+      g_ascii_formatd (expected, sizeof expected, "%f", g_ascii_strtod (number->str, NULL));
+      gchar *json = g_strdup_printf ("{\"x\":%s}", number->str);
+      SlMessage *msg = sl_test_message (json);
+      g_assert_true (sl_test_parser_process (&p, &msg));
+      assert_typed (msg, "j.x", expected, SL_VALUE_DOUBLE);
+      sl_message_unref (msg);
+      g_free (json);
+      g_string_free (number, TRUE);
+    }
+  g_rand_free (rand);
+  sl_test_parser_clear (&p);
+}
+
 static void
 test_rsyslog_types (void)
 {
@@ -518,6 +559,7 @@ main (int argc, char **argv)
   g_test_add_func ("/json-parser/default-prefix-is-empty", test_default_prefix_is_empty);
   g_test_add_func ("/json-parser/typed-values", test_typed_values);
   g_test_add_func ("/json-parser/rsyslog-types", test_rsyslog_types);
+  g_test_add_func ("/json-parser/reals-as-printf-writes-them", test_reals_as_printf_writes_them);
   g_test_add_func ("/json-parser/not-json", test_not_json_is_counted_and_changes_nothing);
   g_test_add_func ("/json-parser/marker", test_marker);
   g_test_add_func ("/json-parser/extract-prefix", test_extract_prefix);
