@@ -117,6 +117,7 @@ struct _SlValuePairs
   GArray *fixed;         /* VpFixed */
   gboolean fields;       /* any field can be selected */
   VpDecision **chunks[VP_CHUNKS];   /* by handle; filled as fields are met */
+  guint64 id;            /* never the same for two value-pairs of a process */
 };
 
 typedef enum
@@ -136,12 +137,27 @@ typedef struct
   SlValueType type;
 } VpEntry;
 
-/* What one walk works with; walks nested in a --pair's value get their own. */
+typedef struct
+{
+  const gchar *key;
+  VpOrigin origin;
+} VpSortKey;
+
+/* What one walk works with; walks nested in a --pair's value get their own.
+ * Most messages of a stream carry the same fields, set in the same order:
+ * a walk that collects the same keys as the last one sorted by the same
+ * value-pairs puts its entries in the order found then, without comparing
+ * their keys again. */
 typedef struct
 {
   GArray *entries;      /* VpEntry */
   GString *text;        /* rendered macro and pair values */
   GPtrArray *owned;     /* keys of fields past the decision cache */
+  GArray *sorted;       /* VpEntry: the entries in order, swapped with entries */
+  guint64 sorted_vp;    /* the id of the value-pairs that found the order; 0: none */
+  SlValuePairsOrder sorted_order;
+  GArray *sorted_keys;  /* VpSortKey: the keys as that walk collected them */
+  GArray *permutation;  /* guint: the collected index of each entry in order */
 } VpWorkspace;
 
 typedef struct
@@ -157,6 +173,9 @@ workspace_free (gpointer p)
   g_array_unref (w->entries);
   g_string_free (w->text, TRUE);
   g_ptr_array_unref (w->owned);
+  g_array_unref (w->sorted);
+  g_array_unref (w->sorted_keys);
+  g_array_unref (w->permutation);
   g_free (w);
 }
 
@@ -186,6 +205,9 @@ workspace_acquire (void)
       w->entries = g_array_new (FALSE, FALSE, sizeof (VpEntry));
       w->text = g_string_sized_new (1024);
       w->owned = g_ptr_array_new_with_free_func (g_free);
+      w->sorted = g_array_new (FALSE, FALSE, sizeof (VpEntry));
+      w->sorted_keys = g_array_new (FALSE, FALSE, sizeof (VpSortKey));
+      w->permutation = g_array_new (FALSE, FALSE, sizeof (guint));
       g_ptr_array_add (ws->workspaces, w);
     }
   VpWorkspace *w = g_ptr_array_index (ws->workspaces, ws->depth++);
@@ -685,7 +707,9 @@ sl_value_pairs_new (gint argc, const gchar *const *argv, const gchar *owner, SlV
                     const SlValuePairsOption *extra, SlValuePairsOptionFunc func, gpointer user_data,
                     GError **error)
 {
+  static guint64 last_id;
   SlValuePairs *vp = g_new0 (SlValuePairs, 1);
+  vp->id = __atomic_add_fetch (&last_id, 1, __ATOMIC_RELAXED);
   vp->owner = g_strdup (owner);
   vp->flags = flags;
   vp->delimiter = '.';
@@ -847,13 +871,82 @@ entry_compare_ascending (gconstpointer a, gconstpointer b)
   return c ? c : (gint) x->origin - (gint) y->origin;
 }
 
+typedef struct
+{
+  const VpEntry *entries;
+  GCompareFunc compare;
+} VpSortBy;
+
+static gint
+compare_indexes (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  const VpSortBy *by = user_data;
+  return by->compare (&by->entries[*(const guint *) a], &by->entries[*(const guint *) b]);
+}
+
+static gboolean
+same_keys_as_sorted (const VpWorkspace *w)
+{
+  if (w->entries->len != w->sorted_keys->len)
+    return FALSE;
+  for (guint i = 0; i < w->entries->len; i++)
+    {
+      const VpEntry *e = &g_array_index (w->entries, VpEntry, i);
+      const VpSortKey *k = &g_array_index (w->sorted_keys, VpSortKey, i);
+      if (e->key != k->key || e->origin != k->origin)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The entries in order, by a stable sort as g_array_sort()'s. */
+static void
+sort_entries (const SlValuePairs *vp, VpWorkspace *w, SlValuePairsOrder order)
+{
+  guint n = w->entries->len;
+  if (n < 2)
+    return;
+  /* a key made for this walk alone may have the address of another
+   * walk's; the decision cache's live as long as their value-pairs */
+  gboolean cacheable = !w->owned->len;
+  if (!cacheable || w->sorted_vp != vp->id || w->sorted_order != order || !same_keys_as_sorted (w))
+    {
+      g_array_set_size (w->permutation, n);
+      guint *index = (guint *) w->permutation->data;
+      for (guint i = 0; i < n; i++)
+        index[i] = i;
+      VpSortBy by = { (const VpEntry *) w->entries->data,
+                      order == SL_VALUE_PAIRS_DESCENDING ? entry_compare_descending : entry_compare_ascending };
+      g_qsort_with_data (index, n, sizeof (guint), compare_indexes, &by);
+      w->sorted_vp = 0;
+      if (cacheable)
+        {
+          g_array_set_size (w->sorted_keys, n);
+          for (guint i = 0; i < n; i++)
+            {
+              const VpEntry *e = &g_array_index (w->entries, VpEntry, i);
+              g_array_index (w->sorted_keys, VpSortKey, i) = (VpSortKey) { e->key, e->origin };
+            }
+          w->sorted_vp = vp->id;
+          w->sorted_order = order;
+        }
+    }
+  g_array_set_size (w->sorted, n);
+  const guint *index = (const guint *) w->permutation->data;
+  for (guint i = 0; i < n; i++)
+    g_array_index (w->sorted, VpEntry, i) = g_array_index (w->entries, VpEntry, index[i]);
+  GArray *entries = w->entries;
+  w->entries = w->sorted;
+  w->sorted = entries;
+}
+
 gboolean
 sl_value_pairs_foreach (SlValuePairs *vp, const SlMessage *msg, const SlTemplateEnv *env, SlValuePairsOrder order,
                         SlValuePairFunc func, gpointer user_data)
 {
   VpWorkspace *w = workspace_acquire ();
   collect (vp, w, msg, env);
-  g_array_sort (w->entries, order == SL_VALUE_PAIRS_DESCENDING ? entry_compare_descending : entry_compare_ascending);
+  sort_entries (vp, w, order);
   gboolean ok = TRUE;
   const gchar *previous = NULL;
   for (guint i = 0; i < w->entries->len && ok; i++)

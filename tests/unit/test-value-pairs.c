@@ -70,6 +70,57 @@ compile (const gchar *line, SlValuePairsFlags flags)
     sl_value_pairs_free (vp_); \
   } G_STMT_END
 
+static gchar *
+walk_fields (SlValuePairs *vp, SlValuePairsOrder order, const gchar *const *names)
+{
+  SlMessage *msg = sl_message_new ("raw", 3);
+  for (guint i = 0; names[i]; i++)
+    sl_message_set (msg, sl_field_handle (names[i]), "v", -1);
+  GString *out = g_string_new (NULL);
+  g_assert_true (sl_value_pairs_foreach (vp, msg, NULL, order, append_pair, out));
+  sl_message_unref (msg);
+  return g_string_free (out, FALSE);
+}
+
+/* A walk that collects the keys of the last one takes the order found then;
+ * other keys, another order or another value-pairs sort anew. */
+static void
+test_order_of_walks_alike (void)
+{
+  static const gchar *const abc[] = { "o.c", "o.a", "o.b", NULL };
+  static const gchar *const ac[] = { "o.a", "o.c", NULL };
+  static const gchar *const abcd[] = { "o.d", "o.b", "o.a", "o.c", NULL };
+  static const struct
+  {
+    const gchar *const *names;
+    SlValuePairsOrder order;
+    const gchar *expected;
+  } walks[] = {
+    { abc, SL_VALUE_PAIRS_ASCENDING, "o.a=v o.b=v o.c=v" },
+    { abc, SL_VALUE_PAIRS_ASCENDING, "o.a=v o.b=v o.c=v" },
+    { ac, SL_VALUE_PAIRS_ASCENDING, "o.a=v o.c=v" },
+    { abc, SL_VALUE_PAIRS_DESCENDING, "o.c=v o.b=v o.a=v" },
+    { abc, SL_VALUE_PAIRS_ASCENDING, "o.a=v o.b=v o.c=v" },
+    { abcd, SL_VALUE_PAIRS_DESCENDING, "o.d=v o.c=v o.b=v o.a=v" },
+    { abcd, SL_VALUE_PAIRS_DESCENDING, "o.d=v o.c=v o.b=v o.a=v" },
+  };
+  for (guint round = 0; round < 2; round++)
+    {
+      /* the second value-pairs renames the keys: an order kept from the
+       * first would hand out its keys */
+      SlValuePairs *vp = compile (round ? "--key o.* --rekey o.* --replace-prefix o=p" : "--key o.*", 0);
+      for (guint i = 0; i < G_N_ELEMENTS (walks); i++)
+        {
+          gchar *got = walk_fields (vp, walks[i].order, walks[i].names);
+          gchar *expected = round ? g_strdelimit (g_strdup (walks[i].expected), "o", 'p') : g_strdup (walks[i].expected);
+          g_assert_cmpstr (got, ==, expected);
+          g_free (expected);
+          g_free (got);
+        }
+      sl_value_pairs_free (vp);
+    }
+}
+
 static void
 test_selection (void)
 {
@@ -288,6 +339,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/value-pairs/selection", test_selection);
+  g_test_add_func ("/value-pairs/order-of-walks-alike", test_order_of_walks_alike);
   g_test_add_func ("/value-pairs/rekey-and-pairs", test_rekey_and_pairs);
   g_test_add_func ("/value-pairs/types", test_types);
   g_test_add_func ("/value-pairs/stop", test_stop);
