@@ -796,28 +796,17 @@ decide (SlValuePairs *vp, SlHandle h, VpWorkspace *w)
   return d->key;
 }
 
-typedef struct
+static void
+collect_field (SlValuePairs *vp, VpWorkspace *w, SlHandle h, const gchar *value, gsize len, SlValueType type)
 {
-  SlValuePairs *vp;
-  VpWorkspace *w;
-  const SlMessage *msg;
-} VpCollect;
-
-static gboolean
-collect_field (SlHandle h, const gchar *value, gsize len, gpointer user_data)
-{
-  VpCollect *c = user_data;
-  if (!len && c->vp->omit_empty)
-    return TRUE;
-  const gchar *key = decide (c->vp, h, c->w);
+  if (!len && vp->omit_empty)
+    return;
+  const gchar *key = decide (vp, h, w);
   if (key)
     {
-      VpEntry e = { key, value, 0, len, ORIGIN_FIELD, SL_VALUE_STRING };
-      if (c->vp->keep_types)
-        sl_message_get_typed (c->msg, h, &e.len, &e.type);
-      g_array_append_val (c->w->entries, e);
+      VpEntry e = { key, value, 0, len, ORIGIN_FIELD, vp->keep_types ? type : SL_VALUE_STRING };
+      g_array_append_val (w->entries, e);
     }
-  return TRUE;
 }
 
 static void
@@ -840,15 +829,20 @@ collect (SlValuePairs *vp, VpWorkspace *w, const SlMessage *msg, const SlTemplat
 
   if (!vp->fields)
     return;
-  VpCollect c = { vp, w, msg };
   for (SlHandle h = SL_F_NONE + 1; h < SL_F_BUILTIN_MAX; h++)
     {
       gsize len;
-      const gchar *value = sl_message_get (msg, h, &len);
+      SlValueType type;
+      const gchar *value = sl_message_get_typed (msg, h, &len, &type);
       if (value)
-        collect_field (h, value, len, &c);
+        collect_field (vp, w, h, value, len, type);
     }
-  sl_message_foreach_dynamic (msg, collect_field, &c);
+  /* the dynamic fields with their types, without looking each up again */
+  for (guint32 i = 0; i < msg->n_fields; i++)
+    {
+      const SlValue *v = &msg->fields[i];
+      collect_field (vp, w, v->handle, v->ptr, v->ptr ? v->len : 0, v->ptr ? v->type : SL_VALUE_STRING);
+    }
 }
 
 /* By key; of entries with one key, a --pair first, then a field, then a
