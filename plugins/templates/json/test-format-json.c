@@ -367,6 +367,41 @@ test_hostile_values (void)
   g_free (out);
 }
 
+/* Every byte that needs escaping, and its neighbours that do not, at every
+ * place of a 24-byte value: the JSON reads back to the value. */
+static void
+test_escapes_at_every_place (void)
+{
+  static const gchar *const pieces[] = {
+    "\"", "\\", "\n", "\x01", "\x1f", "\t", " ", "!", "#", "[", "]", "\x7f", "\xc3\xa9", "\xf0\x9f\x98\x80",
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (pieces); k++)
+    for (guint at = 0; at <= 24; at++)
+      {
+        GString *value = g_string_new (NULL);
+        for (guint i = 0; i < 24; i++)
+          {
+            if (i == at)
+              g_string_append (value, pieces[k]);
+            g_string_append_c (value, (gchar) ('a' + i));
+          }
+        if (at == 24)
+          g_string_append (value, pieces[k]);
+        SlMessage *msg = test_message ();
+        sl_message_set (msg, sl_field_handle ("v"), value->str, value->len);
+        gchar *out = render ("$(format-json --scope none --key v)", msg);
+        sl_message_unref (msg);
+        json_error_t error;
+        json_t *root = json_loads (out, 0, &error);
+        if (!root)
+          g_error ("no JSON: %s in %s", error.text, out);
+        g_assert_cmpstr (string_at (root, "v"), ==, value->str);
+        json_decref (root);
+        g_free (out);
+        g_string_free (value, TRUE);
+      }
+}
+
 static void
 assert_refused (const gchar *text, const gchar *needle)
 {
@@ -407,6 +442,7 @@ main (int argc, char **argv)
   g_test_add_func ("/format-json/nesting-and-order", test_nesting_and_order);
   g_test_add_func ("/format-json/rekey-and-omit-empty", test_rekey_and_omit_empty);
   g_test_add_func ("/format-json/hostile-values", test_hostile_values);
+  g_test_add_func ("/format-json/escapes-at-every-place", test_escapes_at_every_place);
   g_test_add_func ("/format-json/types", test_types);
   g_test_add_func ("/format-json/on-error", test_on_error);
   g_test_add_func ("/format-json/context", test_context);
