@@ -140,7 +140,8 @@ text_reset (GString **text)
     }
   if (!*text)
     *text = g_string_new (NULL);
-  g_string_truncate (*text, 0);
+  (*text)->len = 0;
+  (*text)->str[0] = '\0';
   return *text;
 }
 
@@ -204,17 +205,18 @@ read_string (JtReader *r, GString *out)
   r->p++;
   while (r->p < r->end)
     {
-      gchar c = *r->p++;
-      if (c == '"')
-        return TRUE;
-      if (c != '\\')
-        {
-          g_string_append_c (out, c);
-          continue;
-        }
+      /* the bytes up to the next quote or escape, in one copy */
+      const gchar *run = r->p;
+      while (r->p < r->end && *r->p != '"' && *r->p != '\\')
+        r->p++;
+      sl_text_append (out, run, r->p - run);
       if (r->p >= r->end)
         return FALSE;
-      c = *r->p++;
+      if (*r->p++ == '"')
+        return TRUE;
+      if (r->p >= r->end)
+        return FALSE;
+      gchar c = *r->p++;
       switch (c)
         {
         case '"': case '\\': case '/': g_string_append_c (out, c); break;
