@@ -796,22 +796,28 @@ decide (SlValuePairs *vp, SlHandle h, VpWorkspace *w)
   return d->key;
 }
 
-static void
-collect_field (SlValuePairs *vp, VpWorkspace *w, SlHandle h, const gchar *value, gsize len, SlValueType type)
+/* 1 when the field goes into the walk as *slot, 0 when it does not. */
+static guint
+collect_field (SlValuePairs *vp, VpWorkspace *w, VpEntry *slot, SlHandle h, const gchar *value, gsize len,
+               SlValueType type)
 {
   if (!len && vp->omit_empty)
-    return;
+    return 0;
   const gchar *key = decide (vp, h, w);
-  if (key)
-    {
-      VpEntry e = { key, value, 0, len, ORIGIN_FIELD, vp->keep_types ? type : SL_VALUE_STRING };
-      g_array_append_val (w->entries, e);
-    }
+  if (!key)
+    return 0;
+  *slot = (VpEntry) { key, value, 0, len, ORIGIN_FIELD, vp->keep_types ? type : SL_VALUE_STRING };
+  return 1;
 }
 
 static void
 collect (SlValuePairs *vp, VpWorkspace *w, const SlMessage *msg, const SlTemplateEnv *env)
 {
+  /* room for every entry the walk can have, so that adding one is a store */
+  guint most = vp->fixed->len + (vp->fields ? SL_F_BUILTIN_MAX - (SL_F_NONE + 1) + msg->n_fields : 0);
+  g_array_set_size (w->entries, most);
+  VpEntry *entries = (VpEntry *) w->entries->data;
+  guint n = 0;
   for (guint i = 0; i < vp->fixed->len; i++)
     {
       const VpFixed *f = &g_array_index (vp->fixed, VpFixed, i);
@@ -823,26 +829,28 @@ collect (SlValuePairs *vp, VpWorkspace *w, const SlMessage *msg, const SlTemplat
       gsize len = w->text->len - start;
       if (!len && (!f->explicit || vp->omit_empty))
         continue;
-      VpEntry e = { f->key, NULL, start, len, f->explicit ? ORIGIN_PAIR : ORIGIN_MACRO, f->type };
-      g_array_append_val (w->entries, e);
+      entries[n++] = (VpEntry) { f->key, NULL, start, len, f->explicit ? ORIGIN_PAIR : ORIGIN_MACRO, f->type };
     }
 
-  if (!vp->fields)
-    return;
-  for (SlHandle h = SL_F_NONE + 1; h < SL_F_BUILTIN_MAX; h++)
+  if (vp->fields)
     {
-      gsize len;
-      SlValueType type;
-      const gchar *value = sl_message_get_typed (msg, h, &len, &type);
-      if (value)
-        collect_field (vp, w, h, value, len, type);
+      for (SlHandle h = SL_F_NONE + 1; h < SL_F_BUILTIN_MAX; h++)
+        {
+          gsize len;
+          SlValueType type;
+          const gchar *value = sl_message_get_typed (msg, h, &len, &type);
+          if (value)
+            n += collect_field (vp, w, &entries[n], h, value, len, type);
+        }
+      /* the dynamic fields with their types, without looking each up again */
+      for (guint32 i = 0; i < msg->n_fields; i++)
+        {
+          const SlValue *v = &msg->fields[i];
+          n += collect_field (vp, w, &entries[n], v->handle, v->ptr, v->ptr ? v->len : 0,
+                              v->ptr ? v->type : SL_VALUE_STRING);
+        }
     }
-  /* the dynamic fields with their types, without looking each up again */
-  for (guint32 i = 0; i < msg->n_fields; i++)
-    {
-      const SlValue *v = &msg->fields[i];
-      collect_field (vp, w, v->handle, v->ptr, v->ptr ? v->len : 0, v->ptr ? v->type : SL_VALUE_STRING);
-    }
+  g_array_set_size (w->entries, n);
 }
 
 /* By key; of entries with one key, a --pair first, then a field, then a
