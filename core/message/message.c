@@ -5,6 +5,7 @@
 #include "core/message/in-flight.h"
 #include "core/internal.h"
 #include "core/message/name-table.h"
+#include "core/message/scratch.h"
 #include "core/stats.h"
 #include "core/message/window.h"
 
@@ -576,16 +577,12 @@ datetime_msec (const gchar *text, gint64 *msec)
 gboolean
 sl_value_datetime_msec (const gchar *value, gsize len, gint64 *msec)
 {
-  /* NUL-terminated for strtoll, on the stack while short: filters compare
+  /* NUL-terminated for strtoll in the thread's buffer: filters compare
    * datetimes message by message */
-  gchar small[64];
-  gchar *text = len < sizeof small ? small : g_malloc (len + 1);
-  memcpy (text, value, len);
-  text[len] = '\0';
-  gboolean ok = datetime_msec (text, msec);
-  if (text != small)
-    g_free (text);
-  return ok;
+  static GPrivate text_key = SL_SCRATCH_INIT;
+  GString *text = sl_scratch_get (&text_key);
+  g_string_append_len (text, value, len);
+  return datetime_msec (text->str, msec);
 }
 
 void

@@ -415,45 +415,6 @@ append_number_4 (GString *out, SlValueType type, const gchar *text)
   return TRUE;
 }
 
-/* A number or boolean of text (len bytes and a NUL) as its type has it;
- * FALSE when it does not cast. */
-static gboolean
-append_cast (GString *out, gboolean typed, SlValueType type, const gchar *text, gsize len)
-{
-  gchar *end;
-  gboolean ok;
-  errno = 0;
-  if (typed && type != SL_VALUE_BOOLEAN)
-    return append_number_4 (out, type, text);
-  switch (type)
-    {
-    case SL_VALUE_INT32:
-      (void) strtol (text, &end, 10);
-      ok = *text && !*end;
-      break;
-    case SL_VALUE_INT64:
-      (void) strtoll (text, &end, 10);
-      ok = *text && !*end;
-      break;
-    case SL_VALUE_DOUBLE:
-      {
-        gdouble d = strtod (text, &end);
-        ok = end != text && !*end && !(errno == ERANGE && (d >= HUGE_VAL || d <= -HUGE_VAL));
-      }
-      break;
-    default:
-      if (text[0] && strchr ("Tt1Ff0", text[0]))
-        {
-          g_string_append (out, strchr ("Tt1", text[0]) ? "true" : "false");
-          return TRUE;
-        }
-      return FALSE;
-    }
-  if (ok)
-    append_escaped (out, text, len);
-  return ok;
-}
-
 /* A value as its type has it; FALSE when it does not cast. */
 static gboolean
 append_typed (GString *out, gboolean typed, SlValueType type, const gchar *value, gsize len)
@@ -484,14 +445,43 @@ append_typed (GString *out, gboolean typed, SlValueType type, const gchar *value
       return TRUE;
     }
 
-  /* the value NUL-terminated for strtod and strtoll, on the stack while short */
-  gchar small[64];
-  gchar *text = len < sizeof small ? small : g_malloc (len + 1);
-  memcpy (text, value, len);
-  text[len] = '\0';
-  gboolean ok = append_cast (out, typed, type, text, len);
-  if (text != small)
-    g_free (text);
+  /* the value NUL-terminated for strtod and strtoll, in the thread's buffer */
+  static GPrivate text_key = SL_SCRATCH_INIT;
+  GString *copy = sl_scratch_get (&text_key);
+  g_string_append_len (copy, value, len);
+  const gchar *text = copy->str;
+  gchar *end;
+  gboolean ok;
+  errno = 0;
+  if (typed && type != SL_VALUE_BOOLEAN)
+    return append_number_4 (out, type, text);
+  switch (type)
+    {
+    case SL_VALUE_INT32:
+      (void) strtol (text, &end, 10);
+      ok = *text && !*end;
+      break;
+    case SL_VALUE_INT64:
+      (void) strtoll (text, &end, 10);
+      ok = *text && !*end;
+      break;
+    case SL_VALUE_DOUBLE:
+      {
+        gdouble d = strtod (text, &end);
+        ok = end != text && !*end && !(errno == ERANGE && (d >= HUGE_VAL || d <= -HUGE_VAL));
+      }
+      break;
+    default:
+      ok = strchr ("Tt1Ff0", text[0]) && text[0];
+      if (ok)
+        {
+          g_string_append (out, strchr ("Tt1", value[0]) ? "true" : "false");
+          return TRUE;
+        }
+      break;
+    }
+  if (ok)
+    append_escaped (out, value, len);
   return ok;
 }
 
