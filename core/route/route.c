@@ -88,7 +88,8 @@ struct _Resume
   gboolean reached;          /* a channel's message got to the end of path */
 };
 
-static gboolean run_siblings (GPtrArray *paths, gboolean flow, SlMessage *msg, Resume *up, Batch *b, gboolean owned);
+static gboolean run_siblings (GPtrArray *paths, gboolean flow, SlMessage *msg, Resume *up, Batch *b, gboolean owned,
+                              guint heir);
 static gboolean run_steps (SlPath *path, guint from, gboolean flow, SlMessage *msg, Resume *up, Batch *b,
                            gboolean owned);
 
@@ -312,12 +313,12 @@ run_steps (SlPath *path, guint from, gboolean flow, SlMessage *msg, Resume *up, 
           batch_add (b, s->destination, msg, flow);
           break;
         case SL_STEP_PATHS:
-          run_siblings (s->paths, flow, msg, NULL, b, FALSE);
+          run_siblings (s->paths, flow, msg, NULL, b, FALSE, G_MAXUINT);
           break;
         case SL_STEP_JUNCTION:
           {
             Resume rest = { path, i + 1, flow, up, FALSE };
-            run_siblings (s->paths, flow, msg, &rest, b, FALSE);
+            run_siblings (s->paths, flow, msg, &rest, b, FALSE, G_MAXUINT);
             release (msg, owned);
             return rest.reached || (path->conditional && i > 0);
           }
@@ -349,12 +350,11 @@ last_to_run (GPtrArray *paths)
   return paths->len ? paths->len - 1 : G_MAXUINT;
 }
 
-/* owned: msg is the source's, and the last path to run takes it over
+/* owned: msg is the source's, and path heir (last_to_run()) takes it over
  * (release_owned() when none does). */
 static gboolean
-run_siblings (GPtrArray *paths, gboolean flow, SlMessage *msg, Resume *up, Batch *b, gboolean owned)
+run_siblings (GPtrArray *paths, gboolean flow, SlMessage *msg, Resume *up, Batch *b, gboolean owned, guint heir)
 {
-  guint heir = owned ? last_to_run (paths) : G_MAXUINT;
   gboolean any = FALSE;
   for (gint pass = 0; pass < 2; pass++)
     {
@@ -447,8 +447,9 @@ void
 sl_route (GPtrArray *paths, SlMessage **msgs, guint n)
 {
   Batch b = BATCH_INIT;
+  guint heir = last_to_run (paths);
   for (guint i = 0; i < n; i++)
-    run_siblings (paths, FALSE, msgs[i], NULL, &b, TRUE);
+    run_siblings (paths, FALSE, msgs[i], NULL, &b, TRUE, heir);
   batch_push (&b);
 }
 
