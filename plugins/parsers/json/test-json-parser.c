@@ -127,8 +127,6 @@ test_typed_values (void)
   sl_test_parser_clear (&p);
 }
 
-/* types(rsyslog), mmjsonparse's: what rsyslogd 8.2302 keeps (its bytes
- * are compared in tests/functional/test-rsyslog-props) */
 /* A real is stored as printf's %f writes it, also where it is not read
  * into a double first: random reals of every length around the limits of
  * that shortcut (9 digits before the point, 6 after) against
@@ -170,6 +168,8 @@ test_reals_as_printf_writes_them (void)
   sl_test_parser_clear (&p);
 }
 
+/* types(rsyslog), mmjsonparse's: what rsyslogd 8.2302 keeps (its bytes
+ * are compared in tests/functional/test-rsyslog-props) */
 static void
 test_rsyslog_types (void)
 {
