@@ -305,6 +305,8 @@ sl_message_unref_defer (SlMessage *msg)
     g_free (msg->more_tags);
   if (msg->ack_root)
     sl_message_unref (msg->ack_root);
+  if (msg->held)
+    g_bytes_unref (msg->held);
   SlWindow *window = msg->window;
   sl_in_flight_add (-(gint64) block_bytes (msg));
   sl_message_pool_free (msg, msg->pool_class);
@@ -340,7 +342,7 @@ value_copy (const SlMessage *from, SlMessage *to, const SlValue *src, SlValue *d
     }
   else if (!src->owned)
     {
-      /* sl_message_set_static()'s */
+      /* sl_message_set_static()'s, or in the held bytes, which the copy holds too */
       dst->ptr = src->ptr;
       dst->owned = FALSE;
     }
@@ -408,6 +410,9 @@ sl_message_clone (const SlMessage *msg)
     value_copy (msg, copy, &msg->fields[i], &copy->fields[i]);
   copy->n_fields = msg->n_fields;
   value_copy (msg, copy, &msg->sdata, &copy->sdata);
+  /* values in the held bytes are kept by pointer, as static ones */
+  if (msg->held)
+    copy->held = g_bytes_ref (msg->held);
   tags_copy (msg, copy);
   /* A copy made by a rewrite still stands for the received message: its
    * acknowledgement has to reach the source's window through the original. */
@@ -608,6 +613,22 @@ sl_message_set_static (SlMessage *msg, SlHandle h, const gchar *value, gsize len
 {
   if (h != SL_F_NONE)
     value_put (find_or_add (msg, h), value, len, SL_VALUE_STRING, FALSE);
+}
+
+void
+sl_message_set_shared (SlMessage *msg, SlHandle h, GBytes *bytes, gsize offset, gsize len)
+{
+  gsize size;
+  const gchar *data = g_bytes_get_data (bytes, &size);
+  g_return_if_fail (offset <= size && len <= size - offset);
+  if (h == SL_F_NONE)
+    return;
+  if (!msg->held)
+    msg->held = g_bytes_ref (bytes);
+  if (msg->held == bytes)
+    value_put (find_or_add (msg, h), data + offset, len, SL_VALUE_STRING, FALSE);
+  else
+    set_copy (msg, h, data + offset, len, SL_VALUE_STRING);
 }
 
 void

@@ -162,11 +162,12 @@ struct _SlMessage
   guint64   *more_tags;        /* the bits of tags from 65 on, or NULL */
   SlMessage *ack_root;         /* the message a copy acknowledges through */
   SlWindow  *window;           /* flow-control window of the source, or NULL */
-  gsize      raw_len;
+  GBytes    *held;             /* shared bytes some values lie in (sl_message_set_shared), or NULL */
+  guint32    raw_len;          /* below 4 GiB, as a value's length */
   SlTag      source;           /* the .source.NAME tag of its source group, or 0 */
-  guint32    n_more_tags;      /* words in more_tags */
   gint       ack_pending;
   guint32    extra_len;        /* bytes kept after raw's NUL, such as the peer's address */
+  guint16    n_more_tags;      /* words in more_tags: at most SL_TAGS_MAX / 64 */
   guint16    n_fields;         /* at most every handle: SL_F_PREDEFINED_MAX + SL_FIELD_NAMES_MAX */
   guint16    fields_cap;
   guint8     fields_pool;      /* where fields' memory goes back to */
@@ -211,6 +212,12 @@ void         sl_message_set_slice_typed (SlMessage *msg, SlHandle h, const gchar
 /* A string that outlives every message (a constant, or interned for the
  * process): kept by pointer, never copied, also by sl_message_clone(). */
 void         sl_message_set_static (SlMessage *msg, SlHandle h, const gchar *value, gsize len);
+/* The len bytes at offset in bytes, which many messages share (a cache of
+ * what a lookup found, filled once for them all): msg keeps a reference to
+ * bytes instead of a copy of the value, and so do its clones. A message
+ * keeps one such reference: a value from other bytes than those it holds
+ * is copied, as sl_message_set() copies. */
+void         sl_message_set_shared (SlMessage *msg, SlHandle h, GBytes *bytes, gsize offset, gsize len);
 void         sl_message_unset      (SlMessage *msg, SlHandle h);
 /* Unsets what a parser sets: every field, builtin and dynamic, but where it
  * came from (HOST_FROM, SOURCEIP), and the kept structured data. */

@@ -17,7 +17,7 @@
 
 G_BEGIN_DECLS
 
-#define SL_ABI_VERSION 8
+#define SL_ABI_VERSION 9
 #define SL_MODULE_SYMBOL "sl_module"
 
 typedef enum

@@ -144,6 +144,47 @@ test_static_values_are_not_copied (void)
 }
 
 static void
+note_freed (gpointer freed)
+{
+  *(gboolean *) freed = TRUE;
+}
+
+/* geoip2()'s cached record: many messages point into one text, each
+ * holding it, clones too; a value from another text is a copy */
+static void
+test_shared_values_hold_their_bytes (void)
+{
+  static const gchar record[] = "DE\0Berlin";
+  gboolean freed = FALSE;
+  GBytes *text = g_bytes_new_with_free_func (record, sizeof record, note_freed, &freed);
+  GBytes *other = g_bytes_new ("FR", 2);
+  SlHandle country = sl_field_handle ("shared.country");
+  SlHandle city = sl_field_handle ("shared.city");
+  SlMessage *msg = sl_message_new ("x", 1);
+  sl_message_set_shared (msg, country, text, 0, 2);
+  sl_message_set_shared (msg, city, text, 3, 6);
+  sl_message_set_shared (msg, SL_F_HOST, other, 0, 2);
+  gsize len;
+  g_assert_true (sl_message_get (msg, country, &len) == record);
+  g_assert_true (sl_message_get (msg, city, &len) == record + 3);
+  g_assert_cmpuint (len, ==, 6);
+  g_assert_false (sl_message_get (msg, SL_F_HOST, &len) == g_bytes_get_data (other, NULL));
+  assert_field (msg, SL_F_HOST, "FR");
+  g_bytes_unref (other);
+  g_bytes_unref (text);
+  g_assert_false (freed);
+
+  SlMessage *copy = sl_message_clone (msg);
+  sl_message_unref (msg);
+  g_assert_false (freed);
+  g_assert_true (sl_message_get (copy, city, &len) == record + 3);
+  assert_field (copy, country, "DE");
+  assert_field (copy, SL_F_HOST, "FR");
+  sl_message_unref (copy);
+  g_assert_true (freed);
+}
+
+static void
 test_ack_reaches_window_through_copies (void)
 {
   SlWindow *w = sl_window_new (10);
@@ -652,6 +693,7 @@ main (int argc, char **argv)
   g_test_add_func ("/message/datetime-cast", test_datetime_cast);
   g_test_add_func ("/message/clone-rebases-slices", test_clone_rebases_slices);
   g_test_add_func ("/message/static-values", test_static_values_are_not_copied);
+  g_test_add_func ("/message/shared-values", test_shared_values_hold_their_bytes);
   g_test_add_func ("/message/ack-through-copies", test_ack_reaches_window_through_copies);
   g_test_add_func ("/window/blocks-until-release", test_window_blocks_until_release);
   g_test_add_func ("/window/wait-empty", test_window_wait_empty);
