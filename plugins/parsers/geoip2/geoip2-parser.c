@@ -8,7 +8,8 @@
  * parser never fails. $(geoip2) reads one value of the same record.
  * The fields made from a record are kept per thread (keyed by the record's
  * offset in the database, which the networks of one place share), so an
- * address whose record was seen lately costs the lookup and the copies. */
+ * address whose record was seen lately costs the lookup only: the
+ * messages share the record's text (sl_message_set_shared()). */
 #include "plugins/parsers/geoip2/geoip2-lookup.h"
 #include "core/config/error.h"
 #include "core/i18n.h"
@@ -50,20 +51,22 @@ typedef struct
   gsize len;
 } CachedField;
 
-/* the fields of one record, as one parser names them */
+/* the fields of one record, as one parser names them; their values in
+ * text, each followed by a NUL */
 typedef struct
 {
   guint parser;
   guint32 offset;
   GArray *fields;
-  GString *text;
+  GBytes *text;
 } CachedRecord;
 
 #define CACHED_RECORDS 64
 
 typedef struct
 {
-  CachedRecord *record;
+  GArray *fields;
+  GString *text;
   GString *path;
   GString *value;
 } Dump;
@@ -97,9 +100,9 @@ set_value (Dump *dump, const MMDB_entry_data_s *data)
   g_string_truncate (dump->value, 0);
   if (!geoip2_append_value (dump->value, data))
     return;
-  CachedField f = { sl_field_handle (dump->path->str), dump->record->text->len, dump->value->len };
-  g_string_append_len (dump->record->text, dump->value->str, dump->value->len);
-  g_array_append_val (dump->record->fields, f);
+  CachedField f = { sl_field_handle (dump->path->str), dump->text->len, dump->value->len };
+  g_string_append_len (dump->text, dump->value->str, dump->value->len + 1);
+  g_array_append_val (dump->fields, f);
 }
 
 static MMDB_entry_data_list_s *
@@ -192,7 +195,7 @@ records_free (gpointer records)
     if (r[i].fields)
       {
         g_array_free (r[i].fields, TRUE);
-        g_string_free (r[i].text, TRUE);
+        g_clear_pointer (&r[i].text, g_bytes_unref);
       }
   g_free (r);
 }
@@ -218,12 +221,10 @@ cached_record (Geoip2Parser *self, MMDB_entry_s *entry, GString *path, GString *
   if (r->fields && r->parser == self->id && r->offset == entry->offset)
     return r;
   if (!r->fields)
-    {
-      r->fields = g_array_new (FALSE, FALSE, sizeof (CachedField));
-      r->text = g_string_sized_new (256);
-    }
+    r->fields = g_array_new (FALSE, FALSE, sizeof (CachedField));
   g_array_set_size (r->fields, 0);
-  g_string_truncate (r->text, 0);
+  /* messages may still hold the text it had */
+  g_clear_pointer (&r->text, g_bytes_unref);
   r->parser = 0;
   MMDB_entry_data_list_s *list = NULL;
   if (MMDB_get_entry_data_list (entry, &list) != MMDB_SUCCESS || !list)
@@ -232,10 +233,11 @@ cached_record (Geoip2Parser *self, MMDB_entry_s *entry, GString *path, GString *
       *ok = FALSE;
       return r;
     }
-  Dump dump = { r, path, value };
+  Dump dump = { r->fields, g_string_sized_new (256), path, value };
   g_string_assign (dump.path, self->key_prefix);
   dump_tree (&dump, list);
   MMDB_free_entry_data_list (list);
+  r->text = g_string_free_to_bytes (dump.text);
   r->parser = self->id;
   r->offset = entry->offset;
   return r;
@@ -278,7 +280,7 @@ geoip2_parser_process (SlDriver *d, SlMessage **msg)
   for (guint i = 0; i < r->fields->len; i++)
     {
       const CachedField *f = &g_array_index (r->fields, CachedField, i);
-      sl_message_set (*msg, f->handle, r->text->str + f->start, f->len);
+      sl_message_set_shared (*msg, f->handle, r->text, f->start, f->len);
     }
   return TRUE;
 }
