@@ -3,11 +3,14 @@
  * sends it: command("LPUSH" "key-${HOST}" "${MESSAGE}"), every word a
  * template. On hiredis (Debian's libhiredis-dev), Redis's own C client:
  * its protocol writer and reply reader are the ones every Redis tool
- * uses. Up to batch-lines() commands are pipelined in one round trip; a
- * message is done only once its reply came back. An error reply that
- * says the server is busy or loading retries from that message; any
- * other error reply (a wrong type, an unknown command) cannot succeed
- * later, so that message is dropped and counted, and the rest goes on. */
+ * uses. Commands are pipelined, written batch-lines() at a time, and the
+ * next ones go out before the replies to the last came back, up to
+ * max-in-flight() without their reply (SL_CAP_ANSWERS): a message is done
+ * only once its reply came. An error reply that says the server is busy
+ * or loading ends the session, and what has no reply yet is sent again
+ * from that message on; any other error reply (a wrong type, an unknown
+ * command) cannot succeed later, so that message is dropped and counted,
+ * and the rest goes on. */
 #include "plugins/destinations/redis/redis-rsyslog.h"
 #include "core/config/error.h"
 #include "core/route/driver.h"
@@ -18,6 +21,7 @@
 #include "core/message/template.h"
 
 #include <hiredis/hiredis.h>
+#include <poll.h>
 #include <string.h>
 
 typedef struct
@@ -35,6 +39,7 @@ typedef struct
   GString **rendered;        /* one buffer per word */
   const gchar **argv;
   gsize *argvlen;
+  guint unanswered;          /* commands of this session without their reply yet */
   SlCounter *error_replies;
 } RedisDestination;
 
@@ -45,9 +50,10 @@ static const SlOptionSpec redis_options[] = {
   { "command", SL_LIST (RedisDestination, command), NULL,
     "the command and its arguments, each a template: command(\"LPUSH\" \"logs\" \"${MESSAGE}\")" },
   { "timeout", SL_DURATION (RedisDestination, timeout_ms), "10",
-    "how long connecting and each round trip may take; a bare number is seconds" },
+    "how long connecting, and a wait for a reply, may take; a bare number is seconds" },
   { "batch-lines", SL_INT (RedisDestination, batch_lines), "100",
-    "most commands sent in one round trip (pipelined), each confirmed by its reply" },
+    "most commands written at once (pipelined), each confirmed by its reply; max-in-flight() bounds those "
+    "without one" },
   { NULL }
 };
 
@@ -111,6 +117,7 @@ redis_close (SlDriver *d)
   if (self->c)
     redisFree (self->c);
   self->c = NULL;
+  self->unanswered = 0;
 }
 
 static gboolean
@@ -161,45 +168,97 @@ is_passing (const redisReply *reply)
   return FALSE;
 }
 
+/* TRUE when a reply has come that the reader does not hold yet. */
+static gboolean
+more_to_read (RedisDestination *self)
+{
+  struct pollfd p = { .fd = self->c->fd, .events = POLLIN };
+  return poll (&p, 1, 0) > 0;
+}
+
+/* The next reply, or none (*reply NULL) when no more has come; with
+ * wait, the first one is waited for, as long as timeout(). */
+static gboolean
+next_reply (RedisDestination *self, gboolean wait, redisReply **reply)
+{
+  *reply = NULL;
+  if (wait)
+    return redisGetReply (self->c, (void **) reply) == REDIS_OK && *reply;
+  if (redisGetReplyFromReader (self->c, (void **) reply) != REDIS_OK)
+    return FALSE;
+  if (!*reply && more_to_read (self))
+    return redisBufferRead (self->c) == REDIS_OK && redisGetReplyFromReader (self->c, (void **) reply) == REDIS_OK;
+  return TRUE;
+}
+
+/* Settles the replies that came, oldest first, in batch->answered; with
+ * wait, at least one. A reply that says "not now" ends the session. */
+static SlWriteResult
+take_replies (RedisDestination *self, SlWriteBatch *batch, gboolean wait)
+{
+  while (self->unanswered)
+    {
+      redisReply *reply;
+      if (!next_reply (self, wait, &reply))
+        return sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the connection to redis failed: %s"),
+                                    self->c->errstr);
+      if (!reply)
+        break;
+      wait = FALSE;
+      if (reply->type == REDIS_REPLY_ERROR && is_passing (reply))
+        {
+          sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("redis answered %s"), reply->str);
+          freeReplyObject (reply);
+          redis_close (&self->base);
+          return SL_WRITE_NOT_CONNECTED;
+        }
+      if (reply->type == REDIS_REPLY_ERROR)
+        {
+          sl_counter_add (self->error_replies, 1);
+          if (sl_counter_get (self->error_replies) % 1000 == 1)
+            sl_log (SL_LOG_ERROR, _("%s: redis refused a command, the message is dropped (logged the first "
+                                    "time and then once per 1000); reply='%s'"), self->base.id, reply->str);
+          batch->dropped++;
+        }
+      freeReplyObject (reply);
+      self->unanswered--;
+      batch->answered++;
+    }
+  return SL_WRITE_OK;
+}
+
+/* Writes what hiredis holds of the commands appended. */
+static gboolean
+send_appended (RedisDestination *self)
+{
+  int done = 0;
+  while (!done)
+    if (redisBufferWrite (self->c, &done) != REDIS_OK)
+      return FALSE;
+  return TRUE;
+}
+
 static SlWriteResult
 redis_write (SlDriver *d, SlWriteBatch *batch)
 {
   RedisDestination *self = (RedisDestination *) d;
+  if (!batch->n)
+    return take_replies (self, batch, TRUE);
   while (batch->done < batch->n)
     {
-      guint first = batch->done;
-      guint k = MIN (batch->n - first, (guint) self->batch_lines);
-      guint appended = 0;
-      while (appended < k && append_command (self, batch->msgs[first + appended]))
-        appended++;
-      for (guint i = 0; i < appended; i++)
-        {
-          redisReply *reply = NULL;
-          if (redisGetReply (self->c, (void **) &reply) != REDIS_OK || !reply)
-            {
-              return sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the connection to redis failed: %s"),
-                                          self->c->errstr);
-            }
-          if (reply->type == REDIS_REPLY_ERROR && is_passing (reply))
-            {
-              sl_write_batch_fail (batch, SL_WRITE_RETRY, 0, _("redis answered %s"), reply->str);
-              freeReplyObject (reply);
-              return SL_WRITE_RETRY;
-            }
-          if (reply->type == REDIS_REPLY_ERROR)
-            {
-              sl_counter_add (self->error_replies, 1);
-              if (sl_counter_get (self->error_replies) % 1000 == 1)
-                sl_log (SL_LOG_ERROR, _("%s: redis refused a command, the message is dropped (logged the first "
-                                        "time and then once per 1000); reply='%s'"), d->id, reply->str);
-              batch->dropped++;
-            }
-          freeReplyObject (reply);
-          batch->done++;
-        }
-      if (appended < k)
+      guint k = MIN (batch->n - batch->done, (guint) self->batch_lines);
+      for (guint i = 0; i < k; i++)
+        if (!append_command (self, batch->msgs[batch->done + i]))
+          return sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the connection to redis failed: %s"),
+                                      self->c->errstr);
+      if (!send_appended (self))
         return sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the connection to redis failed: %s"),
                                     self->c->errstr);
+      batch->done += k;
+      self->unanswered += k;
+      SlWriteResult result = take_replies (self, batch, FALSE);
+      if (result != SL_WRITE_OK)
+        return result;
     }
   return SL_WRITE_OK;
 }
@@ -231,7 +290,7 @@ static const SlDriverClass redis_class = {
   .name = "redis",
   .summary = "each message as a Redis command (LPUSH, HSET, XADD, ...), pipelined and confirmed by its reply",
   .options = redis_options,
-  .capabilities = SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER,
+  .capabilities = SL_CAP_TEMPLATES | SL_CAP_WORKERS | SL_CAP_DISK_BUFFER | SL_CAP_ANSWERS,
   .instance_size = sizeof (RedisDestination),
   .init = redis_init,
   .free = redis_free,

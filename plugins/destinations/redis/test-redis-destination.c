@@ -246,6 +246,61 @@ test_server_killed (SlTestEnv *env, gconstpointer data)
   g_assert_cmpuint (distinct, ==, n);
 }
 
+/* A server busy with a script answers BUSY: the session ends and every
+ * command without its reply is sent again once the script is killed;
+ * none is lost, dropped or written twice (the server ran none of them). */
+static void
+test_busy_sends_again (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *port = g_strdup_printf ("%u", redis_port);
+  guint16 tcp = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *tcp_text = g_strdup_printf ("%u", tcp);
+  g_autofree gchar *key = sl_test_path (env, "busy");
+  g_assert_true (sl_test_write_config (env,
+                                       "@version: 4.0\n"
+                                       "source s { tcp(ip(\"127.0.0.1\") port(@TCP@) log-iw-size(1000)); };\n"
+                                       "destination d { redis(port(@REDIS@) command(\"RPUSH\" \"@KEY@\" \"${MSG}\")\n"
+                                       "                      batch-lines(50) time-reopen(1)); };\n"
+                                       "log { source(s); destination(d); flags(flow-control); };\n",
+                                       "TCP", tcp_text, "REDIS", port, "KEY", key, NULL));
+  if (!sl_test_daemon_start (env) || !sl_test_wait_tcp (env, tcp))
+    return;
+  g_autofree gchar *set = redis_cli ("CONFIG", "SET", "busy-reply-threshold", "50", NULL);
+  g_assert_cmpstr (set, ==, "OK\n");
+  g_autofree gchar *err = sl_test_path (env, "script.stderr");
+  const gchar *script[] = { "redis-cli", "-p", port, "EVAL", "while true do end", "0", NULL };
+  GPid busy = sl_test_spawn_argv (script, err);
+  if (!busy)
+    return;
+  gboolean server_busy = FALSE;
+  for (guint i = 0; i < SL_TEST_DEADLINE_MS / 50 && !server_busy; i++)
+    {
+      g_autofree gchar *pong = redis_cli ("PING", NULL);
+      server_busy = pong && g_str_has_prefix (pong, "BUSY");
+      if (!server_busy)
+        g_usleep (50 * 1000);
+    }
+  const guint n = 2000;
+  GString *text = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (text, "<13>Dec  1 10:00:00 h app: %u\n", i);
+  g_assert_true (sl_test_tcp_send (tcp, text->str));
+  g_string_free (text, TRUE);
+  gboolean busy_seen = sl_test_wait_stderr (env, "redis answered BUSY");
+  g_autofree gchar *killed = redis_cli ("SCRIPT", "KILL", NULL);
+  sl_test_child_wait (busy, SL_TEST_DEADLINE_MS * 1000);
+  g_assert_true (server_busy);
+  g_assert_true (busy_seen);
+  g_assert_cmpstr (killed, ==, "OK\n");
+  if (!redis_wait_llen (key, n) || !sl_test_wait_stat (env, "destination", "d", "written", n))
+    return;
+  g_assert_cmpint (redis_count ("LLEN", key), ==, n);
+  g_assert_true (sl_test_wait_stat (env, "destination", "d", "dropped", 0));
+  g_assert_true (sl_test_wait_stat (env, "destination", "d", "error_replies", 0));
+  g_autofree gchar *last = redis_cli ("LINDEX", key, "-1", NULL);
+  g_assert_cmpstr (last, ==, "1999\n");
+}
+
 /* rsyslog's omhiredis in its three modes, the same configuration run by
  * rsyslogd 8.2302 and by sluiced --config-format rsyslog, each with its
  * own keys (@K@): the lists, the set key and its time to live the same. */
@@ -349,6 +404,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/redis/same-as-syslog-ng", test_same_as_syslog_ng);
   SL_TEST_ADD ("/redis/error-reply", test_error_reply);
   SL_TEST_ADD ("/redis/server-killed", test_server_killed);
+  SL_TEST_ADD ("/redis/busy-sends-again", test_busy_sends_again);
   SL_TEST_ADD ("/redis/same-as-rsyslogd", test_same_as_rsyslogd);
   gint status = g_test_run ();
   if (!sl_test_peer_stop (redis_pid, redis_dir))
