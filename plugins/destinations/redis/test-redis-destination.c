@@ -162,22 +162,34 @@ test_same_as_syslog_ng (SlTestEnv *env, gconstpointer data)
   g_assert_nonnull (strstr (sl_hash, "app6=message 48 with \"quotes\" and spaces"));
 }
 
+/* sluiced with a tcp() source (its port in *tcp) and a redis()
+ * destination d, each with the options given, under flow control; @KEY@
+ * in them is *key, a name of the test's own. */
+static gboolean
+start_daemon (SlTestEnv *env, const gchar *source_options, const gchar *destination_options, const gchar *name,
+              guint16 *tcp, gchar **key)
+{
+  g_autofree gchar *port = g_strdup_printf ("%u", redis_port);
+  *tcp = sl_test_free_port (SOCK_STREAM);
+  g_autofree gchar *tcp_text = g_strdup_printf ("%u", *tcp);
+  *key = sl_test_path (env, name);
+  g_autofree gchar *text = g_strdup_printf ("@version: 4.0\n"
+                                            "source s { tcp(ip(\"127.0.0.1\") port(@TCP@)%s); };\n"
+                                            "destination d { redis(port(@REDIS@) %s); };\n"
+                                            "log { source(s); destination(d); flags(flow-control); };\n",
+                                            source_options, destination_options);
+  g_assert_true (sl_test_write_config (env, text, "TCP", tcp_text, "REDIS", port, "KEY", *key, NULL));
+  return sl_test_daemon_start (env) && sl_test_wait_tcp (env, *tcp);
+}
+
 /* A command Redis refuses (INCR of a list) is dropped and counted; the
  * messages after it still go. */
 static void
 test_error_reply (SlTestEnv *env, gconstpointer data)
 {
-  g_autofree gchar *port = g_strdup_printf ("%u", redis_port);
-  guint16 tcp = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *tcp_text = g_strdup_printf ("%u", tcp);
-  g_autofree gchar *key = sl_test_path (env, "mixed");
-  g_assert_true (sl_test_write_config (env,
-                                       "@version: 4.0\n"
-                                       "source s { tcp(ip(\"127.0.0.1\") port(@TCP@)); };\n"
-                                       "destination d { redis(port(@REDIS@) command(\"${PROGRAM}\" \"@KEY@\" \"${MSG}\")); };\n"
-                                       "log { source(s); destination(d); flags(flow-control); };\n",
-                                       "TCP", tcp_text, "REDIS", port, "KEY", key, NULL));
-  if (!sl_test_daemon_start (env) || !sl_test_wait_tcp (env, tcp))
+  guint16 tcp;
+  g_autofree gchar *key = NULL;
+  if (!start_daemon (env, "", "command(\"${PROGRAM}\" \"@KEY@\" \"${MSG}\")", "mixed", &tcp, &key))
     return;
   g_assert_true (sl_test_tcp_send (tcp, "<13>Dec  1 10:00:00 h RPUSH: one\n"
                                         "<13>Dec  1 10:00:00 h INCR: two\n"
@@ -195,18 +207,10 @@ test_error_reply (SlTestEnv *env, gconstpointer data)
 static void
 test_server_killed (SlTestEnv *env, gconstpointer data)
 {
-  g_autofree gchar *port = g_strdup_printf ("%u", redis_port);
-  guint16 tcp = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *tcp_text = g_strdup_printf ("%u", tcp);
-  g_autofree gchar *key = sl_test_path (env, "flow");
-  g_assert_true (sl_test_write_config (env,
-                                       "@version: 4.0\n"
-                                       "source s { tcp(ip(\"127.0.0.1\") port(@TCP@) log-iw-size(1000)); };\n"
-                                       "destination d { redis(port(@REDIS@) command(\"RPUSH\" \"@KEY@\" \"${MSG}\")\n"
-                                       "                      time-reopen(1) log-fifo-size(1000)); };\n"
-                                       "log { source(s); destination(d); flags(flow-control); };\n",
-                                       "TCP", tcp_text, "REDIS", port, "KEY", key, NULL));
-  if (!sl_test_daemon_start (env) || !sl_test_wait_tcp (env, tcp))
+  guint16 tcp;
+  g_autofree gchar *key = NULL;
+  if (!start_daemon (env, " log-iw-size(1000)",
+                     "command(\"RPUSH\" \"@KEY@\" \"${MSG}\") time-reopen(1) log-fifo-size(1000)", "flow", &tcp, &key))
     return;
   const guint n = 20000;
   GString *text = g_string_new (NULL);
@@ -252,19 +256,12 @@ test_server_killed (SlTestEnv *env, gconstpointer data)
 static void
 test_busy_sends_again (SlTestEnv *env, gconstpointer data)
 {
-  g_autofree gchar *port = g_strdup_printf ("%u", redis_port);
-  guint16 tcp = sl_test_free_port (SOCK_STREAM);
-  g_autofree gchar *tcp_text = g_strdup_printf ("%u", tcp);
-  g_autofree gchar *key = sl_test_path (env, "busy");
-  g_assert_true (sl_test_write_config (env,
-                                       "@version: 4.0\n"
-                                       "source s { tcp(ip(\"127.0.0.1\") port(@TCP@) log-iw-size(1000)); };\n"
-                                       "destination d { redis(port(@REDIS@) command(\"RPUSH\" \"@KEY@\" \"${MSG}\")\n"
-                                       "                      batch-lines(50) time-reopen(1)); };\n"
-                                       "log { source(s); destination(d); flags(flow-control); };\n",
-                                       "TCP", tcp_text, "REDIS", port, "KEY", key, NULL));
-  if (!sl_test_daemon_start (env) || !sl_test_wait_tcp (env, tcp))
+  guint16 tcp;
+  g_autofree gchar *key = NULL;
+  if (!start_daemon (env, " log-iw-size(1000)", "command(\"RPUSH\" \"@KEY@\" \"${MSG}\") batch-lines(50) time-reopen(1)",
+                     "busy", &tcp, &key))
     return;
+  g_autofree gchar *port = g_strdup_printf ("%u", redis_port);
   g_autofree gchar *set = redis_cli ("CONFIG", "SET", "busy-reply-threshold", "50", NULL);
   g_assert_cmpstr (set, ==, "OK\n");
   g_autofree gchar *err = sl_test_path (env, "script.stderr");
