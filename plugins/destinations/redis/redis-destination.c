@@ -168,6 +168,13 @@ is_passing (const redisReply *reply)
   return FALSE;
 }
 
+static SlWriteResult
+connection_failed (RedisDestination *self, SlWriteBatch *batch)
+{
+  return sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the connection to redis failed: %s"),
+                              self->c->errstr);
+}
+
 /* TRUE when a reply has come that the reader does not hold yet. */
 static gboolean
 more_to_read (RedisDestination *self)
@@ -200,8 +207,7 @@ take_replies (RedisDestination *self, SlWriteBatch *batch, gboolean wait)
     {
       redisReply *reply;
       if (!next_reply (self, wait, &reply))
-        return sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the connection to redis failed: %s"),
-                                    self->c->errstr);
+        return connection_failed (self, batch);
       if (!reply)
         break;
       wait = FALSE;
@@ -249,11 +255,9 @@ redis_write (SlDriver *d, SlWriteBatch *batch)
       guint k = MIN (batch->n - batch->done, (guint) self->batch_lines);
       for (guint i = 0; i < k; i++)
         if (!append_command (self, batch->msgs[batch->done + i]))
-          return sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the connection to redis failed: %s"),
-                                      self->c->errstr);
+          return connection_failed (self, batch);
       if (!send_appended (self))
-        return sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("the connection to redis failed: %s"),
-                                    self->c->errstr);
+        return connection_failed (self, batch);
       batch->done += k;
       self->unanswered += k;
       SlWriteResult result = take_replies (self, batch, FALSE);
