@@ -472,10 +472,10 @@ append_typed (GString *out, gboolean typed, SlValueType type, const gchar *value
       }
       break;
     default:
-      ok = strchr ("Tt1Ff0", text[0]) && text[0];
+      ok = text[0] && strchr ("Tt1Ff0", text[0]);
       if (ok)
         {
-          g_string_append (out, strchr ("Tt1", value[0]) ? "true" : "false");
+          g_string_append (out, strchr ("Tt1", text[0]) ? "true" : "false");
           return TRUE;
         }
       break;
