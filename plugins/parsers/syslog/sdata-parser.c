@@ -52,7 +52,7 @@ sdata_parser_init (SlDriver *d, GError **error)
                         _("sdata-parser(): prefix() is longer than %d bytes"), SYSLOG_SD_PREFIX_MAX);
       return FALSE;
     }
-  self->target = (SyslogSdTarget) { self->prefix, len, FALSE, self->lowercase, FALSE, self->empty_objects,
+  self->target = (SyslogSdTarget) { g_intern_string (self->prefix), len, FALSE, self->lowercase, FALSE, self->empty_objects,
                                     self->escape_dots };
   self->invalid = sl_stats_counter ("parser", d->id, d->klass->name, "invalid");
   return TRUE;

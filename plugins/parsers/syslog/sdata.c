@@ -101,43 +101,131 @@ put_name_char (gchar *name, gsize *len, gchar c, const SyslogSdTarget *target)
   return TRUE;
 }
 
+/* Appends len bytes of raw to name at *name_len as put_name_char() does:
+ * the first that does not fit, or NULL */
+static const gchar *
+put_name (gchar *name, gsize *name_len, const gchar *raw, gsize len, const SyslogSdTarget *target)
+{
+  for (gsize i = 0; i < len; i++)
+    if (!put_name_char (name, name_len, raw[i], target))
+      return raw + i;
+  return NULL;
+}
+
+/* The element being read: its raw id, its number in this thread's memory
+ * of names (sd-names.c), and its full name once it is needed. */
+typedef struct
+{
+  const SyslogSdTarget *target;
+  const gchar *id;
+  gsize id_len;
+  guint32 number;
+  gsize name_len;               /* 0 until name holds PREFIXid. */
+  gchar *name;                  /* SD_NAME_BUF bytes */
+} SdElement;
+
+/* PREFIXid. in e->name; FALSE, with s->p at the byte of the id that does
+ * not fit, when it is too long */
+static gboolean
+element_name (SdElement *e, Scan *s)
+{
+  if (e->name_len)
+    return TRUE;
+  gsize len = e->target->prefix_len;
+  memcpy (e->name, e->target->prefix, len);
+  const gchar *over = put_name (e->name, &len, e->id, e->id_len, e->target);
+  if (over)
+    {
+      s->p = over;
+      return FALSE;
+    }
+  e->name[len] = '.';
+  e->name_len = len;
+  return TRUE;
+}
+
+/* The id after the '[': FALSE, with s->p where syslog-ng's reading fails,
+ * at a byte no name has or one that does not fit */
+static gboolean
+read_id (SdElement *e, Scan *s)
+{
+  e->id = s->p;
+  while (s->p < s->end && is_sd_name_char (*s->p))
+    s->p++;
+  e->id_len = s->p - e->id;
+  gboolean ended = e->id_len && (s->p == s->end || *s->p == ' ' || *s->p == ']');
+  e->number = ended ? syslog_sd_names_element (e->target, e->id, e->id_len) : 0;
+  if (e->number)
+    return TRUE;
+  if (!element_name (e, s) || !ended)
+    return FALSE;
+  e->number = syslog_sd_names_add_element (e->target, e->id, e->id_len);
+  return TRUE;
+}
+
+/* The handle of the param whose name starts at s->p, read up to its '='
+ * (left at s->p); FALSE, with s->p where reading fails, at a byte no name
+ * has or one that does not fit. */
+static gboolean
+param_handle (SdElement *e, Scan *s, SlHandle *field, gboolean *refused)
+{
+  const gchar *raw = s->p;
+  while (s->p < s->end && is_sd_name_char (*s->p))
+    s->p++;
+  gsize raw_len = s->p - raw;
+  gboolean at_equals = s->p < s->end && *s->p == '=';
+  *field = at_equals ? syslog_sd_names_param (e->number, raw, raw_len) : SL_F_NONE;
+  if (*field)
+    return TRUE;
+
+  if (!element_name (e, s))
+    return FALSE;
+  gsize len = e->name_len + 1;
+  const gchar *over = put_name (e->name, &len, raw, raw_len, e->target);
+  if (over)
+    s->p = over;
+  if (over || !at_equals)
+    return FALSE;
+  e->name[len] = '\0';
+  *field = sd_handle (e->name, refused);
+  syslog_sd_names_add_param (e->number, raw, raw_len, *field);
+  return TRUE;
+}
+
 /* One [id name="value" ...] after its '[', each param stored as
  * PREFIXid.name; an element without params is kept as an empty PREFIXid
- * so that it is seen (the JSON { } for target->empty_objects). */
+ * so that it is seen (the JSON { } for target->empty_objects). A name is
+ * built only when this thread has not seen it under this id. */
 static gboolean
 parse_sd_element (SlMessage *msg, Scan *s, const SyslogSdTarget *target, gboolean *refused)
 {
   gchar name[SD_NAME_BUF];
-  const gsize prefix_len = target->prefix_len;
-  gsize element_len = prefix_len;
+  SdElement e = { .target = target, .name = name };
 
-  memcpy (name, target->prefix, prefix_len);
-  if (s->p >= s->end || !is_sd_name_char (*s->p))
+  if (!read_id (&e, s))
     return FALSE;
-  for (; s->p < s->end && *s->p != ' ' && *s->p != ']'; s->p++)
-    if (!is_sd_name_char (*s->p) || !put_name_char (name, &element_len, *s->p, target))
-      return FALSE;
-  name[element_len] = '\0';
-  if (scan_at (s, ']') && target->empty_objects)
-    sl_message_set_typed (msg, sd_handle (name, refused), "{ }", 3, SL_VALUE_JSON);
-  else if (scan_at (s, ']'))
-    store (msg, target, sd_handle (name, refused), s->p, 0);
-  name[element_len] = '.';
+  if (scan_at (s, ']'))
+    {
+      if (!element_name (&e, s))
+        return FALSE;
+      e.name[e.name_len] = '\0';
+      if (target->empty_objects)
+        sl_message_set_typed (msg, sd_handle (e.name, refused), "{ }", 3, SL_VALUE_JSON);
+      else
+        store (msg, target, sd_handle (e.name, refused), s->p, 0);
+      e.name[e.name_len] = '.';
+    }
 
   while (s->p < s->end && *s->p != ']')
     {
-      if (!scan_skip (s, ' ') || s->p >= s->end || !is_sd_name_char (*s->p))
+      SlHandle field;
+      if (!scan_skip (s, ' ') || s->p >= s->end || !is_sd_name_char (*s->p)
+          || !param_handle (&e, s, &field, refused))
         return FALSE;
-      gsize len = element_len + 1;
-      for (; s->p < s->end && *s->p != '='; s->p++)
-        if (!is_sd_name_char (*s->p) || !put_name_char (name, &len, *s->p, target))
-          return FALSE;
-      name[len] = '\0';
-      if (!scan_skip (s, '='))
-        return FALSE;
+      s->p++;
       if (scan_skip (s, '"'))
         {
-          if (!parse_sd_value (msg, target, sd_handle (name, refused), s))
+          if (!parse_sd_value (msg, target, field, s))
             return FALSE;
         }
       else if (target->unquoted_values && s->p < s->end)
@@ -145,7 +233,7 @@ parse_sd_element (SlMessage *msg, Scan *s, const SyslogSdTarget *target, gboolea
           const gchar *start = s->p;
           while (s->p < s->end && *s->p != ' ' && *s->p != ']')
             s->p++;
-          store (msg, target, sd_handle (name, refused), start, s->p - start);
+          store (msg, target, field, start, s->p - start);
         }
       else
         return FALSE;

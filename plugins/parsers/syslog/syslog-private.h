@@ -172,7 +172,8 @@ gboolean syslog_parse_rfc5424 (SlMessage *msg, Scan *s, const SyslogOptions *opt
                                   gsize *error_at);
 
 /* Where structured data goes: each param as PREFIXid.param (prefix_len
- * bytes of prefix, at most SYSLOG_SD_PREFIX_MAX). in_place: the text lies
+ * bytes of prefix, at most SYSLOG_SD_PREFIX_MAX; prefix a literal or an
+ * interned string, as long-lived as the process, for sd-names.c). in_place: the text lies
  * in msg->raw, and values are slices of it rather than copies. lowercase:
  * id and param in lower case (rsyslog's mmpstrucdata's sd_name.lowercase). */
 #define SYSLOG_SDATA_PREFIX ".SDATA."
@@ -193,6 +194,16 @@ typedef struct
  * stored before it stay). *refused is set when the field registry refused
  * a name. */
 gboolean syslog_sd_parse_elements (SlMessage *msg, Scan *s, const SyslogSdTarget *target, gboolean *refused);
+
+/* sd-names.c: this thread's memory of the handles of names. The number of
+ * the element with raw id id for target, 0 when not remembered; a new
+ * number for it, remembered from now on (0 when too long to remember); the
+ * handle of that element's param with raw name name, SL_F_NONE when not
+ * remembered; remembering it. */
+guint32 syslog_sd_names_element (const SyslogSdTarget *target, const gchar *id, gsize len);
+guint32 syslog_sd_names_add_element (const SyslogSdTarget *target, const gchar *id, gsize len);
+SlHandle syslog_sd_names_param (guint32 element, const gchar *name, gsize len);
+void syslog_sd_names_add_param (guint32 element, const gchar *name, gsize len, SlHandle handle);
 
 /* Parses msg->raw in place into msg; FALSE (and *error_at) as above. */
 gboolean syslog_parse (SlMessage *msg, const SyslogOptions *options, gsize *error_at);

@@ -138,6 +138,34 @@ test_escape_dots (void)
   sl_test_parser_clear (&p);
 }
 
+/* The same element and param, read in turn by parsers whose names differ
+ * (prefix, case, escaped dots), each time under the parser's own names:
+ * a thread remembers names by their parser's style (sd-names.c) */
+static void
+test_names_of_each_parser (void)
+{
+  SlTestParser plain, other, lower, escaped;
+  sl_test_parser_init (&plain, "sdata-parser(prefix(\"a.\"))");
+  sl_test_parser_init (&other, "sdata-parser(prefix(\"b.\"))");
+  sl_test_parser_init (&lower, "sdata-parser(prefix(\"a.\") lowercase-names(yes))");
+  sl_test_parser_init (&escaped, "sdata-parser(prefix(\"a.\") escape-dots(yes))");
+  for (guint round = 0; round < 3; round++)
+    {
+      SlMessage *msg = sl_test_message ("[Ex.1 K.y=\"v\"]");
+      g_assert_true (sl_test_parser_process (&plain, &msg));
+      g_assert_true (sl_test_parser_process (&other, &msg));
+      g_assert_true (sl_test_parser_process (&lower, &msg));
+      g_assert_true (sl_test_parser_process (&escaped, &msg));
+      g_autofree gchar *fields = fields_of (msg);
+      g_assert_cmpstr (fields, ==, "a.Ex.1.K.y=v\nb.Ex.1.K.y=v\na.ex.1.k.y=v\na.Ex\\.1.K\\.y=v\n");
+      sl_message_unref (msg);
+    }
+  sl_test_parser_clear (&plain);
+  sl_test_parser_clear (&other);
+  sl_test_parser_clear (&lower);
+  sl_test_parser_clear (&escaped);
+}
+
 static void
 test_not_structured_data (void)
 {
@@ -176,6 +204,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sdata-parser/lowercase-names", test_lowercase_names);
   g_test_add_func ("/sdata-parser/empty-objects", test_empty_objects);
   g_test_add_func ("/sdata-parser/escape-dots", test_escape_dots);
+  g_test_add_func ("/sdata-parser/names-of-each-parser", test_names_of_each_parser);
   g_test_add_func ("/sdata-parser/not-structured-data", test_not_structured_data);
   return g_test_run ();
 }

@@ -728,6 +728,60 @@ test_rfc5424_malformed (void)
   sl_message_unref (msg);
 }
 
+/* Each thread remembers the handles of the names it read (sd-names.c): a
+ * name seen before must give the same fields, and a line in error the
+ * same place of error, as the first time; so must many ids, more than
+ * are remembered at once. */
+static void
+test_rfc5424_sd_names_remembered (void)
+{
+  for (guint round = 0; round < 2; round++)
+    {
+      SlMessage *msg = parse ("<13>1 - - - - - [origin ip=\"10.0.0.1\" zone=\"eu\"][meta tier=\"gold\"] m", TRUE);
+      assert_sdata (msg, ".SDATA.origin.ip", "10.0.0.1");
+      assert_sdata (msg, ".SDATA.origin.zone", "eu");
+      assert_sdata (msg, ".SDATA.meta.tier", "gold");
+      sl_message_unref (msg);
+      /* the same param names under another element are its own */
+      msg = parse ("<13>1 - - - - - [meta ip=\"x\"][origin tier=\"y\"] m", TRUE);
+      assert_sdata (msg, ".SDATA.meta.ip", "x");
+      assert_sdata (msg, ".SDATA.origin.tier", "y");
+      sl_message_unref (msg);
+
+      /* a remembered name followed by what no name has */
+      assert_parse_error ("<13>1 - - - - - [origin ip zone=\"eu\"] m", 26);
+      assert_parse_error ("<13>1 - - - - - [origin ip", 26);
+      assert_parse_error ("<13>1 - - - - - [origin ip\"=\"1\"] m", 26);
+      assert_parse_error ("<13>1 - - - - - [origin\" ip=\"1\"] m", 23);
+      assert_parse_error ("<13>1 - - - - - [origin", 23);
+    }
+
+  /* names that do not fit in 255 bytes with .SDATA. and the dot: where
+   * the first byte too many is, as syslog-ng */
+  g_autofree gchar *id = g_strnfill (300, 'i');
+  g_autofree gchar *long_id = g_strdup_printf ("<13>1 - - - - - [%s a=\"1\"] m", id);
+  g_autofree gchar *long_param = g_strdup_printf ("<13>1 - - - - - [origin %s=\"1\"] m", id);
+  for (guint round = 0; round < 2; round++)
+    {
+      assert_parse_error (long_id, 17 + 248);
+      assert_parse_error (long_param, 24 + 241);
+    }
+
+  for (guint round = 0; round < 2; round++)
+    for (guint i = 0; i < 500; i++)
+      {
+        g_autofree gchar *line = g_strdup_printf ("<13>1 - - - - - [e%u k=\"%u\" l=\"%u\"] m", i, i, round);
+        g_autofree gchar *k = g_strdup_printf (".SDATA.e%u.k", i);
+        g_autofree gchar *l = g_strdup_printf (".SDATA.e%u.l", i);
+        g_autofree gchar *k_value = g_strdup_printf ("%u", i);
+        g_autofree gchar *l_value = g_strdup_printf ("%u", round);
+        SlMessage *msg = parse (line, TRUE);
+        assert_sdata (msg, k, k_value);
+        assert_sdata (msg, l, l_value);
+        sl_message_unref (msg);
+      }
+}
+
 /* Every prefix of a valid line, with the rest of the line still in memory
  * after raw_len: reading past the end would find it and change the result,
  * so each prefix must parse as the same bytes alone do. */
@@ -1417,6 +1471,7 @@ main (int argc, char **argv)
   g_test_add_func ("/syslog/rfc5424/sd-escapes", test_rfc5424_sd_escapes);
   g_test_add_func ("/syslog/rfc5424/bom", test_rfc5424_bom);
   g_test_add_func ("/syslog/rfc5424/malformed", test_rfc5424_malformed);
+  g_test_add_func ("/syslog/rfc5424/sd-names-remembered", test_rfc5424_sd_names_remembered);
   g_test_add_func ("/syslog/truncated-lines", test_truncated_lines);
   g_test_add_func ("/syslog/random-lines", test_random_lines);
   g_test_add_func ("/syslog/options/no-parse", test_no_parse);
