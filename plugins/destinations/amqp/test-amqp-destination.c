@@ -157,27 +157,40 @@ test_tls (SlTestEnv *env, gconstpointer data)
   g_assert_nonnull (strstr (err, "verification failed"));
 }
 
-/* A message whose headers do not fit in frame-size() can never be
- * published: dropped and counted, as syslog-ng drops it, and the next
- * one goes. retries() is taken, as syslog-ng's threaded destinations take it. */
-static void
-test_too_big (SlTestEnv *env, gconstpointer data)
+/* Binds a queue named name-PID to amq.direct and starts sluiced with a
+ * tcp() source into an amqp() that routes to it, with options: the
+ * source's port, or 0 */
+static guint16
+start_into_queue (SlTestEnv *env, const gchar *name, const gchar *options, gchar **queue)
 {
   g_autofree gchar *port = g_strdup_printf ("%u", broker.amqp_port);
-  g_autofree gchar *queue = g_strdup_printf ("big-%d", (gint) getpid ());
-  if (!rabbit_peer_bind_queue (&broker, queue, "amq.direct", NULL, queue))
-    return;
+  *queue = g_strdup_printf ("%s-%d", name, (gint) getpid ());
+  if (!rabbit_peer_bind_queue (&broker, *queue, "amq.direct", NULL, *queue))
+    return 0;
   guint16 tcp = sl_test_free_port (SOCK_STREAM);
   g_autofree gchar *tcp_text = g_strdup_printf ("%u", tcp);
   g_assert_true (sl_test_write_config (env,
                                        "@version: 4.0\n"
                                        "source s { tcp(ip(\"127.0.0.1\") port(@TCP@)); };\n"
                                        "destination d { amqp(port(@AMQP@) username(\"guest\") password(\"guest\")\n"
-                                       "    exchange(\"amq.direct\") routing-key(\"@QUEUE@\") body(\"${PROGRAM}\")\n"
-                                       "    frame-size(4096) retries(5) value-pairs(pair(\"text\" \"${MSG}\"))); };\n"
+                                       "    exchange(\"amq.direct\") routing-key(\"@QUEUE@\") @OPTIONS@); };\n"
                                        "log { source(s); destination(d); flags(flow-control); };\n",
-                                       "TCP", tcp_text, "AMQP", port, "QUEUE", queue, NULL));
+                                       "TCP", tcp_text, "AMQP", port, "QUEUE", *queue, "OPTIONS", options, NULL));
   if (!sl_test_daemon_start (env) || !sl_test_wait_tcp (env, tcp))
+    return 0;
+  return tcp;
+}
+
+/* A message whose headers do not fit in frame-size() can never be
+ * published: dropped and counted, as syslog-ng drops it, and the next
+ * one goes. retries() is taken, as syslog-ng's threaded destinations take it. */
+static void
+test_too_big (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *queue = NULL;
+  guint16 tcp = start_into_queue (env, "big", "body(\"${PROGRAM}\") frame-size(4096) retries(5)\n"
+                                  "    value-pairs(pair(\"text\" \"${MSG}\"))", &queue);
+  if (!tcp)
     return;
   GString *text = g_string_new ("<13>Dec  1 10:00:00 h big: ");
   for (guint i = 0; i < 6000; i++)
@@ -192,6 +205,34 @@ test_too_big (SlTestEnv *env, gconstpointer data)
   g_assert_nonnull (messages);
   g_assert_nonnull (strstr (g_ptr_array_index (messages, 0), "body=small\n"));
   g_ptr_array_unref (messages);
+}
+
+/* A body longer than frame-size() goes in several body frames (amqp-frames.c
+ * frames them itself over plain TCP), and arrives whole, with the message
+ * after it (the headers small: the default value-pairs() carry $MSG). */
+static void
+test_body_across_frames (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *queue = NULL;
+  guint16 tcp = start_into_queue (env, "frames", "body(\"${MSG}\") frame-size(4096) value-pairs(pair(\"k\" \"v\"))",
+                                  &queue);
+  if (!tcp)
+    return;
+  GString *long_body = g_string_new (NULL);
+  for (guint i = 0; long_body->len < 10000; i++)
+    g_string_append_printf (long_body, "%05u ", i);
+  g_autofree gchar *lines = g_strdup_printf ("<13>Dec  1 10:00:00 h app: %s\n<13>Dec  1 10:00:00 h app: after\n",
+                                             long_body->str);
+  g_assert_true (sl_test_tcp_send (tcp, lines));
+  if (!rabbit_peer_wait_count (&broker, queue, 2, SL_TEST_DEADLINE_MS))
+    return;
+  GPtrArray *messages = rabbit_peer_consume (&broker, queue, 2);
+  g_assert_nonnull (messages);
+  g_autofree gchar *expected = g_strdup_printf ("body=%s\n", long_body->str);
+  g_assert_nonnull (strstr (g_ptr_array_index (messages, 0), expected));
+  g_assert_nonnull (strstr (g_ptr_array_index (messages, 1), "body=after\n"));
+  g_ptr_array_unref (messages);
+  g_string_free (long_body, TRUE);
 }
 
 /* auth-method(plain), the default, needs a user and a password: refused
@@ -256,6 +297,7 @@ main (int argc, char **argv)
   SL_TEST_ADD ("/amqp/same-as-syslog-ng", test_same_as_syslog_ng);
   SL_TEST_ADD ("/amqp/tls", test_tls);
   SL_TEST_ADD ("/amqp/too-big", test_too_big);
+  SL_TEST_ADD ("/amqp/body-across-frames", test_body_across_frames);
   SL_TEST_ADD ("/amqp/broker-stopped-and-killed", test_broker_killed);
   if (!rabbit_peer_start (&broker, 12 * SL_TEST_DEADLINE_MS))
     {
