@@ -61,7 +61,8 @@ enum
   SL_MACRO_READS_ANY      = 1 << 7,   /* more than this list says: never the same */
 };
 guint    sl_macro_inputs (guint id);
-/* The name this host logs as ($LOGHOST, and HOST of local messages). */
+/* The name this host logs as ($LOGHOST, and HOST of local messages);
+ * interned, so it lives as long as the process (sl_message_set_static()). */
 const gchar *sl_macro_loghost (void);
 /* options { local-hostname() use-fqdn() }: name, else the system's host
  * name, whole with fqdn (resolved when it has no domain), else up to its

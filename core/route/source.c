@@ -377,7 +377,10 @@ parse_frame (SlSource *src, const SlDriverClass *format, SlSourceFill fill, gpoi
       sl_message_set_slice (msg, SL_F_SOURCEIP, peer_copy, peer_len);
     }
   else
-    sl_message_set (msg, SL_F_HOST_FROM, sl_macro_loghost (), -1);
+    {
+      const gchar *loghost = sl_macro_loghost ();
+      sl_message_set_static (msg, SL_F_HOST_FROM, loghost, strlen (loghost));
+    }
 
   if (fill)
     fill (msg, fill_data);
