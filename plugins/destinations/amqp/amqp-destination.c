@@ -75,7 +75,7 @@ typedef struct
   amqp_connection_state_t conn;
   guint64 published;          /* delivery tag of the last publish on this channel */
   gboolean broken;            /* the connection failed outside write() */
-  gboolean own_frames;        /* plain TCP: publishes are framed into out, sent once a write */
+  gboolean own_frames;        /* plain TCP (no ca-file()): publishes are framed into out, sent once a write */
   GByteArray *out;
   GString *key_buf;
   GString *body_buf;
@@ -162,6 +162,7 @@ amqp_init (SlDriver *d, GError **error)
                           "auth-method(external) need it"));
       return FALSE;
     }
+  self->own_frames = !tls->ca_file;
   if (!(self->vp = sl_value_pairs_new_from_block (self->value_pairs, d->pos, "amqp() value-pairs()", 0, NULL,
                                                    error)))
     return FALSE;
@@ -225,10 +226,9 @@ amqp_close (SlDriver *d)
 static amqp_socket_t *
 new_socket (AmqpDestination *self, GError **error)
 {
-  const SlTlsSettings *tls = sl_tls_block_settings (self->tls);
-  self->own_frames = !tls->ca_file;
-  if (!tls->ca_file)
+  if (self->own_frames)
     return amqp_tcp_socket_new (self->conn);
+  const SlTlsSettings *tls = sl_tls_block_settings (self->tls);
   amqp_socket_t *socket = amqp_ssl_socket_new (self->conn);
   if (!socket)
     return NULL;
@@ -457,7 +457,6 @@ send_frames (AmqpDestination *self, SlWriteBatch *batch)
     return TRUE;
   sl_write_batch_fail (batch, SL_WRITE_NOT_CONNECTED, 0, _("publishing to the AMQP broker failed: %s"),
                        g_strerror (errno));
-  g_byte_array_set_size (self->out, 0);
   return FALSE;
 }
 

@@ -84,8 +84,8 @@ failed:
   return n;
 }
 
-gboolean
-rmq_frames_send (GByteArray *out, gint fd, gint64 timeout_ms)
+static gboolean
+send_all (const GByteArray *out, gint fd, gint64 timeout_ms)
 {
   gsize sent = 0;
   while (sent < out->len)
@@ -111,6 +111,15 @@ rmq_frames_send (GByteArray *out, gint fd, gint64 timeout_ms)
       if (ready < 0 && errno != EINTR)
         return FALSE;
     }
-  g_byte_array_set_size (out, 0);
   return TRUE;
+}
+
+gboolean
+rmq_frames_send (GByteArray *out, gint fd, gint64 timeout_ms)
+{
+  gboolean sent = send_all (out, fd, timeout_ms);
+  gint saved = errno;
+  g_byte_array_set_size (out, 0);
+  errno = saved;
+  return sent;
 }

@@ -18,8 +18,9 @@ G_BEGIN_DECLS
 gint     rmq_frames_add_publish (GByteArray *out, gsize frame_max, const amqp_basic_publish_t *m,
                                  const amqp_basic_properties_t *props, amqp_bytes_t body);
 
-/* Writes all of out to the socket fd and empties it; FALSE with errno
- * set (ETIMEDOUT when the socket took nothing for timeout_ms). */
+/* Writes all of out to the socket fd; FALSE with errno set (ETIMEDOUT
+ * when the socket took nothing for timeout_ms). out is empty after,
+ * whether or not it all went: a connection that failed is closed. */
 gboolean rmq_frames_send        (GByteArray *out, gint fd, gint64 timeout_ms);
 
 G_END_DECLS

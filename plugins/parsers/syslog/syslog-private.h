@@ -173,8 +173,9 @@ gboolean syslog_parse_rfc5424 (SlMessage *msg, Scan *s, const SyslogOptions *opt
 
 /* Where structured data goes: each param as PREFIXid.param (prefix_len
  * bytes of prefix, at most SYSLOG_SD_PREFIX_MAX; prefix a literal or an
- * interned string, as long-lived as the process, for sd-names.c). in_place: the text lies
- * in msg->raw, and values are slices of it rather than copies. lowercase:
+ * interned string, as long-lived as the process, for sd-names.c).
+ * in_place: the text lies in msg->raw, and values are slices of it rather
+ * than copies. lowercase:
  * id and param in lower case (rsyslog's mmpstrucdata's sd_name.lowercase). */
 #define SYSLOG_SDATA_PREFIX ".SDATA."
 #define SYSLOG_SD_PREFIX_MAX 128
