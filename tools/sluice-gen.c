@@ -177,7 +177,7 @@ generator_main (gint argc, gchar **argv)
     { "number", 'n', 0, G_OPTION_ARG_INT64, &number, N_("messages per connection"), N_("N") },
     { "size", 's', 0, G_OPTION_ARG_INT, &size, N_("bytes per message, padded (default 256)"), N_("BYTES") },
     { "active-connections", 0, 0, G_OPTION_ARG_INT, &connections,
-      N_("connections, each sent on by a thread of its own (default 1)"), N_("N") },
+      N_("connections, each sent on by a thread of its own, or by one of 32 when -n is given without -r (default 1)"), N_("N") },
     { "first-connection", 0, 0, G_OPTION_ARG_INT, &first_conn,
       N_("id of the first connection, so that several senders' ids differ (default 1)"), N_("N") },
     { "stream", 'S', 0, G_OPTION_ARG_NONE, &tcp, N_("send over TCP (the default)"), NULL },

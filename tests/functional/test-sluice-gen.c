@@ -16,7 +16,7 @@
 
 static const gchar tcp_config[] =
   "@version: 4.0\n"
-  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@) keep-hostname(yes)); };\n"
+  "source s_net { tcp(ip(\"127.0.0.1\") port(@PORT@) keep-hostname(yes) max-connections(100)); };\n"
   /* octet counting goes to the sources that declare it, as in syslog-ng */
   "source s_syslog { syslog(ip(\"127.0.0.1\") port(@SYSLOG@) keep-hostname(yes)); };\n"
   "source s_framed { network(ip(\"127.0.0.1\") port(@FRAMED@) transport(\"framed\") keep-hostname(yes)); };\n"
@@ -135,6 +135,31 @@ test_tcp (SlTestEnv *env, gconstpointer data)
   g_assert_cmpint (status, ==, 0);
   g_assert_nonnull (strstr (out, "connection 2: received=3000 missing=0 duplicated=0 reordered=0\n"));
   g_assert_nonnull (strstr (out, "total: lines=9000 received=9000 distinct=9000 expected=9000 missing=0 "
+                                 "duplicated=0 reordered=0 unmarked=0\n"));
+}
+
+/* More connections than sending threads: each of the 100 connections,
+ * taken in turn by 32 threads, sends its own 50 messages. */
+static void
+test_many_connections (SlTestEnv *env, gconstpointer data)
+{
+  g_autofree gchar *port = NULL;
+  if (!start_tcp (env, &port))
+    return;
+  g_autofree gchar *err = NULL;
+  gint status = run_gen (NULL, &err, "-r", "0", "-n", "50", "--active-connections", "100", "-s", "150", "-Q",
+                         "127.0.0.1", port, NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (err, "count=5000, time="));
+  g_autofree gchar *path = sl_test_path (env, "out.log");
+  if (!sl_test_wait_lines (env, path, 5000))
+    return;
+  g_autofree gchar *out = NULL;
+  status = run_gen (&out, NULL, "verify", "--expect", "50", "--connections", "100", path, NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (out, "connection 1: received=50 missing=0 duplicated=0 reordered=0\n"));
+  g_assert_nonnull (strstr (out, "connection 100: received=50 missing=0 duplicated=0 reordered=0\n"));
+  g_assert_nonnull (strstr (out, "total: lines=5000 received=5000 distinct=5000 expected=5000 missing=0 "
                                  "duplicated=0 reordered=0 unmarked=0\n"));
 }
 
@@ -368,6 +393,7 @@ main (int argc, char **argv)
 {
   sl_test_init (&argc, &argv);
   SL_TEST_ADD ("/sluice-gen/tcp", test_tcp);
+  SL_TEST_ADD ("/sluice-gen/many-connections", test_many_connections);
   SL_TEST_ADD ("/sluice-gen/verify-damage", test_verify_damage);
   SL_TEST_ADD ("/sluice-gen/rfc5424-octet", test_rfc5424_octet);
   SL_TEST_ADD ("/sluice-gen/udp-and-unix", test_udp_and_unix);

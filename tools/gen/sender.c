@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A connection's thread prepares a buffer of frames once; for each batch it
- * writes the sequence numbers (and, as the clock moves, the timestamps) in
+/* A connection's frames are prepared once in a buffer; for each batch its
+ * thread writes the sequence numbers (and, as the clock moves, the timestamps) in
  * place and sends the batch with one write, or a few sendmmsg calls for
  * UDP. A rate is kept by sleeping after a batch until the batch is due.
  * With TLS a connection's handshake is made when it connects, on a
@@ -29,6 +29,11 @@
 /* pauses between reconnection attempts: doubling from the first to the last */
 #define RECONNECT_FIRST_PAUSE_US (10 * 1000)
 #define RECONNECT_MAX_PAUSE_US (500 * 1000)
+/* connections that each send a fixed count without pacing take turns on
+ * at most this many threads: a thread for each of thousands of short
+ * connections cost the generator more than the daemon spent on their
+ * messages */
+#define SHARED_THREADS_MAX 32
 
 typedef enum
 {
@@ -43,7 +48,6 @@ typedef struct
   guint id;
   gint fd;
   SSL *ssl;                 /* with plan.tls */
-  GThread *thread;
   gchar *frames;            /* this connection's prepared frames, or NULL when replaying */
   SlGenLayout layout;
   gsize *offsets;           /* frame i is frames[offsets[i] .. offsets[i + 1]) */
@@ -66,6 +70,8 @@ struct _SlGenSender
   gsize *replay_offsets;
   guint replay_lines;
   Connection *conns;
+  GThread **threads;
+  guint nthreads;           /* thread i sends on connections i, i + nthreads, ... in turn */
   gint running;
   guint64 messages;
   guint64 bytes;
@@ -446,10 +452,9 @@ refresh_stamp (Connection *c, guint count, gint64 *stamped_sec)
   g_free (stamp);
 }
 
-static gpointer
-connection_thread (gpointer data)
+static void
+connection_send (Connection *c)
 {
-  Connection *c = data;
   SlGenSender *s = c->owner;
   const SlGenPlan *plan = &s->plan;
   const gchar *base = c->frames ? c->frames : s->replay->str;
@@ -497,6 +502,22 @@ connection_thread (gpointer data)
   if (c->fd >= 0)
     shutdown (c->fd, SHUT_WR);
   g_atomic_int_add (&s->running, -1);
+}
+
+typedef struct
+{
+  SlGenSender *sender;
+  guint first;
+} ThreadShare;
+
+static gpointer
+sender_thread (gpointer data)
+{
+  ThreadShare *share = data;
+  SlGenSender *s = share->sender;
+  for (guint i = share->first; i < s->plan.connections; i += s->nthreads)
+    connection_send (&s->conns[i]);
+  g_free (share);
   return NULL;
 }
 
@@ -514,6 +535,10 @@ prepare_frames (SlGenSender *s, Connection *c)
       g_free (sl_gen_frames_new (&s->plan.format, c->id, 1, g_get_real_time (), &probe));
       gsize frame_len = probe.frame_len;
       c->nframes = (guint) MAX (BUFFER_BYTES / frame_len, 1);
+      /* thousands of short connections would otherwise each format a
+       * buffer's worth of frames they never send */
+      if (s->plan.count)
+        c->nframes = (guint) MIN ((guint64) c->nframes, s->plan.count);
       c->frames = sl_gen_frames_new (&s->plan.format, c->id, c->nframes, g_get_real_time (), &c->layout);
       c->offsets = g_new (gsize, c->nframes + 1);
       for (guint i = 0; i <= c->nframes; i++)
@@ -562,6 +587,7 @@ sender_free (SlGenSender *s)
     g_string_free (s->replay, TRUE);
   g_free (s->replay_offsets);
   g_free (s->conns);
+  g_free (s->threads);
   if (s->tls)
     SSL_CTX_free (s->tls);
   g_free (s);
@@ -602,8 +628,14 @@ sl_gen_sender_start (const SlGenPlan *plan, GError **error)
       prepare_frames (s, c);
     }
   s->running = (gint) plan->connections;
-  for (guint i = 0; i < plan->connections; i++)
-    s->conns[i].thread = g_thread_new ("sluice-gen", connection_thread, &s->conns[i]);
+  s->nthreads = plan->count && !plan->rate ? MIN (plan->connections, SHARED_THREADS_MAX) : plan->connections;
+  s->threads = g_new (GThread *, s->nthreads);
+  for (guint i = 0; i < s->nthreads; i++)
+    {
+      ThreadShare *share = g_new (ThreadShare, 1);
+      *share = (ThreadShare) { s, i };
+      s->threads[i] = g_thread_new ("sluice-gen", sender_thread, share);
+    }
   return s;
 }
 
@@ -628,10 +660,11 @@ sl_gen_sender_finish (SlGenSender *s, guint64 *messages, guint64 *bytes, gdouble
     *breaks = g_array_new (FALSE, FALSE, sizeof (SlGenConnBreaks));
   gint64 first = G_MAXINT64, last = 0;
   const gchar *failure = NULL;
+  for (guint i = 0; i < s->nthreads; i++)
+    g_thread_join (s->threads[i]);
   for (guint i = 0; i < s->plan.connections; i++)
     {
       Connection *c = &s->conns[i];
-      g_thread_join (c->thread);
       first = MIN (first, c->first_usec);
       last = MAX (last, c->last_usec);
       if (c->error && !failure)

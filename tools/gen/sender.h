@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* sluice-gen's connections: each a thread that sends prepared buffers of
- * frames with large writes (sendmmsg for UDP), paced per batch, and, when
- * asked, connects again after a break and goes on with the next message
- * (over RELP: with the first one not answered). */
+/* sluice-gen's connections: each sends prepared buffers of frames with
+ * large writes (sendmmsg for UDP), paced per batch, on a thread of its own
+ * or, when each sends a fixed count unpaced, on one of a few threads that
+ * take the connections in turn; when asked, it connects again after a
+ * break and goes on with the next message (over RELP: with the first one
+ * not answered). */
 #ifndef SL_GEN_SENDER_H
 #define SL_GEN_SENDER_H
 
