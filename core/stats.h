@@ -29,6 +29,13 @@ sl_counter_add (SlCounter *c, gint64 n)
   __atomic_add_fetch (&c->value, n, __ATOMIC_RELAXED);
 }
 
+/* The value with n added. */
+static inline gint64
+sl_counter_add_fetch (SlCounter *c, gint64 n)
+{
+  return __atomic_add_fetch (&c->value, n, __ATOMIC_RELAXED);
+}
+
 static inline void
 sl_counter_set (SlCounter *c, gint64 n)
 {

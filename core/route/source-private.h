@@ -40,7 +40,6 @@ struct _SlSource
   SlAnnotate annotate;              /* sl_source_set_annotate() */
   SlRateLimitSpec rate_limit;       /* sl_source_set_rate_limit() */
   GArray *tags;                     /* SlTag of tags(), interned once */
-  guint64 seqnum;
   gboolean started;
   SlCounter *received;
   SlCounter *truncated;

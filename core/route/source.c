@@ -368,8 +368,9 @@ parse_frame (SlSource *src, const SlDriverClass *format, SlSourceFill fill, gpoi
   receive_time (&msg->recvd);
   msg->stamp = msg->recvd;
   msg->pri = src->parse.default_pri;
-  msg->seqnum = __atomic_add_fetch (&src->seqnum, 1, __ATOMIC_RELAXED);
-  sl_counter_add (src->received, 1);
+  /* one shared add a message, not two: readers of a source's connections
+   * on other cores fight over each such line */
+  msg->seqnum = (guint64) sl_counter_add_fetch (src->received, 1);
 
   if (peer_copy)
     {
