@@ -56,10 +56,10 @@ start_tcp (SlTestEnv *env, gchar **port)
   return start_tcp_framed (env, port, NULL, NULL);
 }
 
-/* Runs the built sluice-gen with a NULL-terminated argument list; its
- * exit status, stderr in *err. */
+/* Runs the built sluice-gen with the arguments in args (without the
+ * program, not NULL-terminated); its exit status, stderr in *err. */
 static gint
-run_gen (gchar **out, gchar **err, const gchar *first, ...)
+run_gen_array (gchar **out, gchar **err, GPtrArray *args)
 {
   const gchar *builddir = g_getenv ("SL_TOP_BUILDDIR");
   if (!builddir)
@@ -69,15 +69,56 @@ run_gen (gchar **out, gchar **err, const gchar *first, ...)
     }
   GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (argv, g_build_filename (builddir, "tools", "sluice-gen", NULL));
-  va_list args;
-  va_start (args, first);
-  for (const gchar *arg = first; arg; arg = va_arg (args, const gchar *))
-    g_ptr_array_add (argv, g_strdup (arg));
-  va_end (args);
+  for (guint i = 0; i < args->len; i++)
+    g_ptr_array_add (argv, g_strdup (g_ptr_array_index (args, i)));
   g_ptr_array_add (argv, NULL);
   gint status = sl_test_run_argv ((const gchar *const *) argv->pdata, out, err);
   g_ptr_array_unref (argv);
   return status;
+}
+
+/* The same with a NULL-terminated argument list. */
+static gint
+run_gen (gchar **out, gchar **err, const gchar *first, ...)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  va_list ap;
+  va_start (ap, first);
+  for (const gchar *arg = first; arg; arg = va_arg (ap, const gchar *))
+    g_ptr_array_add (args, (gpointer) arg);
+  va_end (ap);
+  return run_gen_array (out, err, args);
+}
+
+/* Sends count 150-byte messages on each of conns connections to port, as
+ * fast as it can, with the NULL-terminated extra arguments; waits until
+ * out.log has them all and returns what "sluice-gen verify" says of it,
+ * or NULL after a failure (already reported). *err gets sluice-gen's
+ * stderr. */
+static gchar *
+send_and_verify (SlTestEnv *env, const gchar *port, guint count, guint conns, const gchar *const *extra,
+                 gchar **err)
+{
+  g_autofree gchar *count_text = g_strdup_printf ("%u", count);
+  g_autofree gchar *conns_text = g_strdup_printf ("%u", conns);
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  const gchar *const common[] = { "-r", "0", "-n", count_text, "--active-connections", conns_text, "-s", "150", "-Q" };
+  for (guint i = 0; i < G_N_ELEMENTS (common); i++)
+    g_ptr_array_add (args, (gpointer) common[i]);
+  for (guint i = 0; extra[i]; i++)
+    g_ptr_array_add (args, (gpointer) extra[i]);
+  g_ptr_array_add (args, "127.0.0.1");
+  g_ptr_array_add (args, (gpointer) port);
+  g_assert_cmpint (run_gen_array (NULL, err, args), ==, 0);
+  g_autofree gchar *sent = g_strdup_printf ("count=%u, time=", count * conns);
+  g_assert_nonnull (strstr (*err, sent));
+  g_autofree gchar *path = sl_test_path (env, "out.log");
+  if (!sl_test_wait_lines (env, path, count * conns))
+    return NULL;
+  gchar *out = NULL;
+  g_assert_cmpint (run_gen (&out, NULL, "verify", "--expect", count_text, "--connections", conns_text, path, NULL), ==,
+                   0);
+  return out;
 }
 
 /* Every line is HOST|PROGRAM|PID|MSGID|SDATA|MESSAGE with these values, a
@@ -120,19 +161,13 @@ test_tcp (SlTestEnv *env, gconstpointer data)
   if (!start_tcp (env, &port))
     return;
   g_autofree gchar *err = NULL;
-  gint status = run_gen (NULL, &err, "-S", "-r", "0", "-n", "3000", "--active-connections", "3", "-s", "150",
-                         "--host", "genhost", "--program", "genprog", "-Q", "127.0.0.1", port, NULL);
-  g_assert_cmpint (status, ==, 0);
-  g_assert_nonnull (strstr (err, "count=9000, time="));
+  const gchar *const extra[] = { "-S", "--host", "genhost", "--program", "genprog", NULL };
+  g_autofree gchar *out = send_and_verify (env, port, 3000, 3, extra, &err);
+  if (!out)
+    return;
   g_assert_nonnull (strstr (err, "(average) msg size=151,"));
   g_autofree gchar *path = sl_test_path (env, "out.log");
-  if (!sl_test_wait_lines (env, path, 9000))
-    return;
   check_fields (path, FALSE, "genhost", "genprog", "", 150);
-
-  g_autofree gchar *out = NULL;
-  status = run_gen (&out, NULL, "verify", "--expect", "3000", "--connections", "3", path, NULL);
-  g_assert_cmpint (status, ==, 0);
   g_assert_nonnull (strstr (out, "connection 2: received=3000 missing=0 duplicated=0 reordered=0\n"));
   g_assert_nonnull (strstr (out, "total: lines=9000 received=9000 distinct=9000 expected=9000 missing=0 "
                                  "duplicated=0 reordered=0 unmarked=0\n"));
@@ -147,16 +182,10 @@ test_many_connections (SlTestEnv *env, gconstpointer data)
   if (!start_tcp (env, &port))
     return;
   g_autofree gchar *err = NULL;
-  gint status = run_gen (NULL, &err, "-r", "0", "-n", "50", "--active-connections", "100", "-s", "150", "-Q",
-                         "127.0.0.1", port, NULL);
-  g_assert_cmpint (status, ==, 0);
-  g_assert_nonnull (strstr (err, "count=5000, time="));
-  g_autofree gchar *path = sl_test_path (env, "out.log");
-  if (!sl_test_wait_lines (env, path, 5000))
+  const gchar *const extra[] = { NULL };
+  g_autofree gchar *out = send_and_verify (env, port, 50, 100, extra, &err);
+  if (!out)
     return;
-  g_autofree gchar *out = NULL;
-  status = run_gen (&out, NULL, "verify", "--expect", "50", "--connections", "100", path, NULL);
-  g_assert_cmpint (status, ==, 0);
   g_assert_nonnull (strstr (out, "connection 1: received=50 missing=0 duplicated=0 reordered=0\n"));
   g_assert_nonnull (strstr (out, "connection 100: received=50 missing=0 duplicated=0 reordered=0\n"));
   g_assert_nonnull (strstr (out, "total: lines=5000 received=5000 distinct=5000 expected=5000 missing=0 "
