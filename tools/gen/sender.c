@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A connection's frames are prepared once in a buffer; for each batch its
- * thread writes the sequence numbers (and, as the clock moves, the timestamps) in
- * place and sends the batch with one write, or a few sendmmsg calls for
- * UDP. A rate is kept by sleeping after a batch until the batch is due.
- * With TLS a connection's handshake is made when it connects, on a
- * blocking socket, and batches go through SSL_write. */
+ * thread writes the sequence numbers (and, as the clock moves, the
+ * timestamps) in place and sends the batch with one write, or a few
+ * sendmmsg calls for UDP. A rate is kept by sleeping after a batch until
+ * the batch is due. With TLS a connection's handshake is made when it
+ * connects, on a blocking socket, and batches go through SSL_write. */
 #include "tools/gen/sender.h"
 #include "tools/gen/relp-client.h"
 #include "core/i18n.h"
