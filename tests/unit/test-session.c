@@ -5,6 +5,7 @@
  * max-connections() by ending a session's thread, and at a stop cancels
  * a session that waits. */
 #include "core/compile/config.h"
+#include "core/compile/loader.h"
 #include "core/compile/config-run.h"
 #include "core/io/listener.h"
 #include "core/plugin/plugin.h"

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SEC G_USEC_PER_SEC
+#define SEC ((gint64) G_USEC_PER_SEC)
 /* a receive time well after the epoch, in whole seconds */
 #define T0 (1700000000 * SEC)
 

@@ -237,7 +237,7 @@ test_silent_sessions_make_room (SlTestEnv *env, gconstpointer data)
   for (guint i = 0; i < SL_TEST_DEADLINE_MS / 50; i++)
     {
       evicted = sl_test_stat (env, "source", "s_relp", "evicted_no_message");
-      if (evicted + sl_test_stat (env, "source", "s_relp", "no_message_closed") >= G_N_ELEMENTS (silent))
+      if (evicted + sl_test_stat (env, "source", "s_relp", "no_message_closed") >= (gint64) G_N_ELEMENTS (silent))
         break;
       g_usleep (50 * 1000);
     }
