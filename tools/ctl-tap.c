@@ -60,8 +60,13 @@ sl_ctl_tap (const SlCtl *ctl, const gchar *wire, gchar **args)
   setvbuf (stdout, NULL, _IOLBF, 0);
   while (getline (&line, &size, in) >= 0)
     if (g_str_has_prefix (line, "DROPPED "))
-      fprintf (stderr, _("sluicectl: %" G_GUINT64_FORMAT " messages dropped so far: they passed faster than this reader took them\n"),
-               g_ascii_strtoull (line + strlen ("DROPPED "), NULL, 10));
+      {
+        /* as a string: xgettext cannot read a format with G_GUINT64_FORMAT in it */
+        g_autofree gchar *count = g_strdup_printf ("%" G_GUINT64_FORMAT,
+                                                   g_ascii_strtoull (line + strlen ("DROPPED "), NULL, 10));
+        fprintf (stderr, _("sluicectl: %s messages dropped so far: they passed faster than this reader took them\n"),
+                 count);
+      }
     else
       fputs (line, stdout);
   free (line);
