@@ -504,20 +504,14 @@ connection_send (Connection *c)
   g_atomic_int_add (&s->running, -1);
 }
 
-typedef struct
-{
-  SlGenSender *sender;
-  guint first;
-} ThreadShare;
-
+/* data: the thread's first connection */
 static gpointer
 sender_thread (gpointer data)
 {
-  ThreadShare *share = data;
-  SlGenSender *s = share->sender;
-  for (guint i = share->first; i < s->plan.connections; i += s->nthreads)
+  Connection *first = data;
+  SlGenSender *s = first->owner;
+  for (guint i = (guint) (first - s->conns); i < s->plan.connections; i += s->nthreads)
     connection_send (&s->conns[i]);
-  g_free (share);
   return NULL;
 }
 
@@ -631,11 +625,7 @@ sl_gen_sender_start (const SlGenPlan *plan, GError **error)
   s->nthreads = plan->count && !plan->rate ? MIN (plan->connections, SHARED_THREADS_MAX) : plan->connections;
   s->threads = g_new (GThread *, s->nthreads);
   for (guint i = 0; i < s->nthreads; i++)
-    {
-      ThreadShare *share = g_new (ThreadShare, 1);
-      *share = (ThreadShare) { s, i };
-      s->threads[i] = g_thread_new ("sluice-gen", sender_thread, share);
-    }
+    s->threads[i] = g_thread_new ("sluice-gen", sender_thread, &s->conns[i]);
   return s;
 }
 
