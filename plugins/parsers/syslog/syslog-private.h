@@ -175,8 +175,8 @@ gboolean syslog_parse_rfc5424 (SlMessage *msg, Scan *s, const SyslogOptions *opt
  * bytes of prefix, at most SYSLOG_SD_PREFIX_MAX; prefix a literal or an
  * interned string, as long-lived as the process, for sd-names.c).
  * in_place: the text lies in msg->raw, and values are slices of it rather
- * than copies. lowercase:
- * id and param in lower case (rsyslog's mmpstrucdata's sd_name.lowercase). */
+ * than copies. lowercase: id and param in lower case (rsyslog's
+ * mmpstrucdata's sd_name.lowercase). */
 #define SYSLOG_SDATA_PREFIX ".SDATA."
 #define SYSLOG_SD_PREFIX_MAX 128
 typedef struct
