@@ -38,12 +38,24 @@ static __thread ElementSlot elements[ELEMENT_SLOTS];
 static __thread ParamSlot params[PARAM_SLOTS];
 static __thread guint32 last_number;
 
+/* A slot found is compared byte for byte, so this hash need not read every
+ * byte: the first and the last eight, where the ids and names senders use
+ * differ (origin@32473, meta@32473), at a constant cost instead of one
+ * multiplication a byte. */
 static guint
-bytes_hash (guint h, const gchar *p, gsize len)
+bytes_hash (guint64 seed, const gchar *p, gsize len)
 {
-  for (gsize i = 0; i < len; i++)
-    h = (h ^ (guchar) p[i]) * 16777619u;
-  return h;
+  guint64 head = 0, tail = len;
+  if (len >= sizeof head)
+    {
+      memcpy (&head, p, sizeof head);
+      memcpy (&tail, p + len - sizeof tail, sizeof tail);
+    }
+  else
+    for (gsize i = 0; i < len; i++)
+      head |= (guint64) (guchar) p[i] << (8 * i);
+  guint64 h = (head ^ seed) * 0x9e3779b97f4a7c15u ^ tail * 0xc2b2ae3d27d4eb4fu;
+  return (guint) (h >> 32);
 }
 
 static guint8
@@ -55,7 +67,7 @@ style_flags (const SyslogSdTarget *target)
 static ElementSlot *
 element_slot (const SyslogSdTarget *target, guint8 flags, const gchar *id, gsize len)
 {
-  guint h = bytes_hash (2166136261u ^ GPOINTER_TO_UINT (target->prefix) ^ flags, id, len);
+  guint h = bytes_hash (GPOINTER_TO_SIZE (target->prefix) ^ flags, id, len);
   return &elements[h % ELEMENT_SLOTS];
 }
 
@@ -94,7 +106,7 @@ syslog_sd_names_add_element (const SyslogSdTarget *target, const gchar *id, gsiz
 static ParamSlot *
 param_slot (guint32 element, const gchar *name, gsize len)
 {
-  return &params[bytes_hash (2166136261u ^ element, name, len) % PARAM_SLOTS];
+  return &params[bytes_hash (element, name, len) % PARAM_SLOTS];
 }
 
 SlHandle

@@ -647,6 +647,12 @@ test_rfc5424_sd_escapes (void)
   msg = parse ("<13>1 - - - - - [a x=\"ends in backslash\\\\\"] m", TRUE);
   assert_sdata (msg, ".SDATA.a.x", "ends in backslash\\");
   sl_message_unref (msg);
+
+  /* past the first 16 bytes of a value, which are read 16 at a time */
+  msg = parse ("<13>1 - - - - - [a x=\"sixteen bytes in: \\\"quoted\\\" \\] and \\\\\" y=\"0123456789abcdefg\"] m", TRUE);
+  assert_sdata (msg, ".SDATA.a.x", "sixteen bytes in: \"quoted\" ] and \\");
+  assert_sdata (msg, ".SDATA.a.y", "0123456789abcdefg");
+  sl_message_unref (msg);
 }
 
 static void
@@ -706,6 +712,9 @@ test_rfc5424_malformed (void)
       sl_message_unref (msg);
     }
   assert_parse_error ("<13>1 - - - - - [id a=\"b\"]m", 26);
+  assert_parse_error ("<13>1 - - - - - [id a=\"b]\"]", 25);
+  assert_parse_error ("<13>1 - - - - - [id a=\"0123456789abcdef\\\"]\"]", 42);
+  assert_parse_error ("<13>1 - - - - - [id a=\"0123456789abcdef\\", 40);
   assert_parse_error ("<13>1 yesterday host app - - - m", 6);
 
   /* syslog-ng takes SD-NAMEs longer than 32, a space for the T and an
