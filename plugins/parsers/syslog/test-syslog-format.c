@@ -315,6 +315,12 @@ test_rfc3164_iso_timestamp (void)
   msg = parse ("<13>2026-07-03T12:34:56.5 host prog: msg", TRUE);
   assert_stamp (msg, 2026, 7, 3, 12, 34, 56, 500000, CEST);
   sl_message_unref (msg);
+
+  /* syslog-ng reads each number of the stamp after leading spaces */
+  msg = parse ("<13>2026-07- 3T 2:34: 6Z host prog: msg", TRUE);
+  assert_stamp (msg, 2026, 7, 3, 2, 34, 6, 0, 0);
+  assert_fields (msg, &(Fields) { .host = "host", .program = "prog", .msghdr = "prog: ", .message = "msg" });
+  sl_message_unref (msg);
 }
 
 static void
