@@ -186,9 +186,7 @@ syslog_scan_iso_stamp (Scan *s, SlTime *out)
   else if (at_iso_zone (&t))
     {
       gint sign = *t.p == '-' ? -1 : 1;
-      gint hours = (t.p[1] - '0') * 10 + t.p[2] - '0';
-      gint minutes = (t.p[4] - '0') * 10 + t.p[5] - '0';
-      gmtoff = sign * (hours * 3600 + minutes * 60);
+      gmtoff = sign * (two_digits (t.p + 1) * 3600 + two_digits (t.p + 4) * 60);
       t.p += 6;
     }
   else
